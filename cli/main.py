@@ -1,0 +1,605 @@
+"""The ``referee`` command: a thin veneer over :mod:`referee.service`.
+
+Each command parses its arguments, calls one service method and renders the answer (rich for people,
+``--json`` for scripts). Domain errors become one line on stderr and an exit code here, in
+:func:`run`, and nowhere else. Heavy modules (rich, the engine, the store) are imported inside the
+commands so that ``referee play`` starts fast.
+
+Exit codes: 0 done (intent accepted, scenarios passed, import clean); 1 the referee said no (intent
+rejected, a scenario failed, an import had rejected or unreadable lines, audit found something);
+2 bad input (nothing written); 3 not found; 4 conflict (stale sequence number); 5 storage problem;
+70 internal error (a bug: please report it).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+
+import typer
+
+if TYPE_CHECKING:
+    from referee.service import Referee
+
+app = typer.Typer(
+    name="referee",
+    help="Adjudicate tabletop games from an append-only log of intents: play, replay, import, audit.",
+    no_args_is_help=True,
+    add_completion=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+scenario_app = typer.Typer(help="Run scenario files (conformance tests anyone can write).", no_args_is_help=True)
+app.add_typer(scenario_app, name="scenario")
+
+DbOpt = Annotated[
+    str | None,
+    typer.Option("--db", help="SQLite database file [default: $REFEREE_DB or ./referee.db]", show_default=False),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON instead of tables.")]
+
+
+class Exit(Exception):
+    def __init__(self, code: int) -> None:
+        self.code = code
+
+
+def _db_path(db: str | None) -> str:
+    return db or os.environ.get("REFEREE_DB") or "referee.db"
+
+
+def _service(db: str | None, *, create: bool = False) -> Referee:
+    from referee.errors import StorageError
+    from referee.service import Referee
+    from referee.store import StoreError
+    from referee.store.sqlite import SqliteStore
+
+    path = _db_path(db)
+    try:
+        store = SqliteStore(path, create=create)
+    except StoreError as exc:
+        raise StorageError("store/unavailable", str(exc)) from None
+    return Referee(store)
+
+
+def _print_json(value: Any) -> None:
+    import msgspec
+
+    sys.stdout.write(msgspec.json.format(msgspec.json.encode(value), indent=2).decode() + "\n")
+
+
+def _console() -> Any:
+    from rich.console import Console
+
+    return Console(highlight=False, soft_wrap=False)
+
+
+def _fail(message: str, code: int = 2) -> NoReturn:
+    from referee.errors import BadInput
+
+    err = BadInput("input/invalid", message)
+    err.exit_code = code
+    raise err
+
+
+# -- games -----------------------------------------------------------------------------------------
+
+
+@app.command()
+def games(
+    game: Annotated[str | None, typer.Argument(help="A game id: show its intents (notation) and options.")] = None,
+    json: JsonOpt = False,
+) -> None:
+    """List the games, or show one game's intents and options.
+
+    Example: referee games by_all_means
+    """
+    from referee.service import Referee
+    from referee.store.memory import MemoryStore
+
+    service = Referee(MemoryStore())
+    if game is None:
+        rows = [service.describe_game(g.id) for g in service.games]
+        if json:
+            _print_json(rows)
+            return
+        from rich.table import Table
+
+        table = Table(title="Games", title_justify="left")
+        for col in ("id", "name", "players", "intents", "card sets"):
+            table.add_column(col)
+        for r in rows:
+            lo, hi = r["players"]
+            table.add_row(
+                r["id"], r["name"], str(lo) if lo == hi else f"{lo}-{hi}",
+                ", ".join(i["verb"] for i in r["intents"]), ", ".join(r["card_sets"]),
+            )
+        _console().print(table)
+        _console().print("Show one game's notation: referee games GAME")
+        return
+    info = service.describe_game(game)
+    if json:
+        _print_json(info)
+        return
+    from rich.table import Table
+
+    con = _console()
+    con.print(f"[bold]{info['name']}[/bold] ({info['id']}, rules {info['rules_version']}) — {info['summary']}")
+    con.print(f"aliases: {', '.join(info['aliases']) or '-'}; card sets: {', '.join(info['card_sets'])}"
+              f" (default {info['default_card_set']})")
+    con.print("Notation: verb key=value ...; lists a,b,c; quote values with spaces; [optional]")
+    table = Table(show_lines=False, title="Intents", title_justify="left")
+    table.add_column("usage", overflow="fold")
+    table.add_column("what it does", overflow="fold")
+    for verb in info["intents"]:
+        table.add_row(verb["usage"], verb["doc"])
+    con.print(table)
+    opts = Table(title="Options (--option name=value)", title_justify="left")
+    for col in ("option", "default", "choices", "meaning"):
+        opts.add_column(col, overflow="fold")
+    for o in info["options"]:
+        opts.add_row(o["name"], _fmt(o["default"]), ", ".join(_fmt(c) for c in o["choices"]), o["help"])
+    con.print(opts)
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "-"
+    if isinstance(value, list):
+        return ", ".join(_fmt(v) for v in value) if value else "[]"
+    return str(value)
+
+
+# -- matches ---------------------------------------------------------------------------------------
+
+
+def _kv(items: list[str] | None, what: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for item in items or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            _fail(f"{what} {item!r} is not name=value (e.g. --{what} reaction_window=false)")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def _read_toml(path: str, what: str) -> dict[str, Any]:
+    import tomllib
+
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except OSError as exc:
+        _fail(f"cannot read {what} file {path}: {exc.strerror or exc}")
+    except tomllib.TOMLDecodeError as exc:
+        _fail(f"{what} file {path} is not valid TOML: {exc}")
+
+
+@app.command()
+def new(
+    game: Annotated[str, typer.Argument(help="Game id (see `referee games`).")],
+    players: Annotated[str, typer.Option("--players", "-p", help="Seat names in seating order, comma-separated.")],
+    option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Match option name=value (repeatable).")] = None,
+    cards: Annotated[str | None, typer.Option("--cards", help="A bundled card set name or a card-definition TOML file.")] = None,
+    deck: Annotated[list[str] | None, typer.Option("--deck", help="seat=deck_id from the card set (repeatable).")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Digital match: chance comes from this seed.")] = None,
+    chance: Annotated[str | None, typer.Option("--chance", help="physical (outcomes typed in) or digital.")] = None,
+    position: Annotated[str | None, typer.Option("--position", help="TOML file of dotted-path overrides of the state after setup.")] = None,
+    title: Annotated[str, typer.Option("--title", help="A title shown in listings.")] = "",
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """Create a match; prints its id alone on the last line.
+
+    Example: referee new by_all_means --players alice,bob --seed 7
+    """
+    pos = _read_toml(position, "position") if position else {}
+    if "position" in pos and isinstance(pos["position"], dict):
+        pos = pos["position"]
+    service = _service(db, create=True)
+    info = service.new_match(
+        game, players.split(","), options=_kv(option, "option"), cards=cards, decks=_kv(deck, "deck"),
+        seed=seed, chance=chance, position=pos, title=title,
+    )
+    if json:
+        _print_json(info)
+        return
+    _console().print(f"New {info.game} match for {', '.join(info.players)} (rules {info.rules_version}).")
+    print(info.id)
+
+
+@app.command()
+def play(
+    match: Annotated[str, typer.Argument(help="Match id (a unique prefix of 4+ characters will do).")],
+    seat: Annotated[str, typer.Argument(help="The seat submitting the intent.")],
+    intent: Annotated[list[str], typer.Argument(help="The intent in notation: verb key=value ...")],
+    expect_seq: Annotated[int | None, typer.Option("--expect-seq", help="Refuse (exit 4) unless the log is at this entry.")] = None,
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """Submit one intent; prints the verdict. Exit 0 if accepted, 1 if rejected (both are logged).
+
+    Example: referee play 3f9c alice draw_main card=TR6
+    """
+    service = _service(db)
+    text = " ".join(_requote(w) for w in intent)
+    res = service.submit(match, seat, text, expected_seq=expect_seq)
+    if json:
+        from referee.engine.protocol import Rejected
+
+        v = res.verdict
+        _print_json({
+            "match_id": res.match_id, "seq": res.seq, "actor": res.actor, "intent": res.notation,
+            "verdict": "accepted" if res.accepted else "rejected",
+            "rejection": {"code": v.code, "message": v.message, "rule": v.rule} if isinstance(v, Rejected) else None,
+            "events": res.events, "state_hash": res.state_hash,
+            "outcome": None if res.outcome is None else {"winners": list(res.outcome.winners), "reason": res.outcome.reason},
+        })
+    else:
+        _render_result(res)
+    if not res.accepted:
+        raise Exit(1)
+
+
+def _requote(word: str) -> str:
+    """Words arrive unquoted from the shell: quote a value that contains spaces again."""
+    key, sep, value = word.partition("=")
+    if sep and any(c.isspace() for c in value) and not value.startswith('"'):
+        return f'{key}="' + value.replace('"', '\\"') + '"'
+    return word
+
+
+def _render_result(res: Any) -> None:
+    from rich.markup import escape
+
+    con = _console()
+    if res.accepted:
+        con.print(f"[green]✓ accepted[/green] #{res.seq} {escape(res.actor)}: {escape(res.notation)}")
+        for ev in res.events:
+            con.print("  · " + escape(_event_line(ev)))
+    else:
+        v = res.verdict
+        rule = f" [dim]({v.rule})[/dim]" if v.rule else ""
+        con.print(f"[red]✗ rejected[/red] #{res.seq} {escape(res.actor)}: {escape(res.notation)}")
+        con.print(f"  {escape(v.code)}: {escape(v.message)}{rule}")
+    if res.outcome is not None:
+        winners = ", ".join(res.outcome.winners) or "nobody (draw)"
+        con.print(f"[bold]Game over[/bold]: {escape(winners)} — {escape(res.outcome.reason)}")
+
+
+def _event_line(ev: Any) -> str:
+    if isinstance(ev, dict):
+        kind = ev.get("type", "?")
+        rest = " ".join(f"{k}={_fmt(v)}" for k, v in ev.items() if k != "type" and v not in (None, [], {}))
+        return f"{kind} {rest}".strip()
+    return str(ev)
+
+
+@app.command()
+def show(
+    match: Annotated[str, typer.Argument(help="Match id.")],
+    at: Annotated[int | None, typer.Option("--at", help="Show the state after entry N (0 = after setup).")] = None,
+    as_: Annotated[str | None, typer.Option("--as", help="See only what this seat may see.")] = None,
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """Show a match's state (now, or after entry N), as the referee or as one seat sees it.
+
+    Example: referee show 3f9c --as bob --at 12
+    """
+    service = _service(db)
+    data = service.state(match, at=at, seat=as_)
+    if json:
+        _print_json(data)
+        return
+    _render_state(data)
+
+
+def _flatten(value: Any, prefix: str = "") -> list[tuple[str, Any]]:
+    if isinstance(value, dict):
+        out: list[tuple[str, Any]] = []
+        for k, v in value.items():
+            out.extend(_flatten(v, f"{prefix}.{k}" if prefix else str(k)))
+        return out
+    return [(prefix, value)]
+
+
+def _cell(value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join(_cell(v) for v in value) if value else "—"
+    if value is None:
+        return "—"
+    return _fmt(value)
+
+
+def _render_state(data: dict[str, Any]) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    con = _console()
+    state = data["state"]
+    outcome = data["outcome"]
+    head = f"[bold]{data['game']}[/bold] match {data['match_id']} after entry {data['seq']} (as {data['as']})"
+    con.print(head)
+    if outcome:
+        con.print(f"[bold]Game over[/bold]: {escape(', '.join(outcome['winners']) or 'draw')} — {escape(outcome['reason'])}")
+    top = Table(show_header=False, box=None)
+    top.add_column(style="dim")
+    top.add_column()
+    players = state.get("players") if isinstance(state.get("players"), dict) else None
+    rest: list[tuple[str, Any]] = []
+    for key, value in state.items():
+        if key == "players" and players is not None:
+            continue
+        for path, v in _flatten(value, key):
+            if v is None or v == [] or v == {}:
+                continue
+            if key in ("phase", "turn", "pending", "outcome") or "." not in path:
+                top.add_row(escape(path), escape(_cell(v)))
+            else:
+                rest.append((path, v))
+    con.print(top)
+    if players:
+        table = Table(title="Players", title_justify="left")
+        table.add_column("")
+        seats = list(players)
+        for s in seats:
+            table.add_column(s)
+        rows: dict[str, dict[str, Any]] = {}
+        for s in seats:
+            for path, v in _flatten(players[s]):
+                rows.setdefault(path, {})[s] = v
+        for path, vals in rows.items():
+            table.add_row(escape(path), *(escape(_cell(vals.get(s))) for s in seats))
+        con.print(table)
+    if rest:
+        groups: dict[str, list[tuple[str, Any]]] = {}
+        for path, v in rest:
+            groups.setdefault(path.split(".")[0], []).append((path, v))
+        for name, items in groups.items():
+            table = Table(title=name.capitalize(), title_justify="left", show_header=False)
+            table.add_column(style="dim")
+            table.add_column()
+            for path, v in items:
+                table.add_row(escape(path[len(name) + 1:]), escape(_cell(v)))
+            con.print(table)
+    con.print(f"[dim]state hash {data['state_hash']}[/dim]")
+
+
+@app.command()
+def log(
+    match: Annotated[str, typer.Argument(help="Match id.")],
+    as_: Annotated[str | None, typer.Option("--as", help="Redact for this seat.")] = None,
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """List every entry of a match: who, what, the verdict and why.
+
+    Example: referee log 3f9c --as alice
+    """
+    service = _service(db)
+    entries = service.log(match, seat=as_)
+    if json:
+        _print_json(entries)
+        return
+    from rich.markup import escape
+    from rich.table import Table
+
+    table = Table(title=f"Log of {service.resolve(match).id}", title_justify="left")
+    for col, kw in (("#", {"justify": "right"}), ("seat", {}), ("intent", {"overflow": "fold"}),
+                    ("verdict", {}), ("why / notes", {"overflow": "fold"})):
+        table.add_column(col, **kw)
+    for e in entries:
+        if e.verdict == "accepted":
+            verdict = "[green]accepted[/green]" + (" [yellow](manual)[/yellow]" if e.manual else "")
+        elif e.verdict == "rejected":
+            verdict = "[red]rejected[/red]"
+        else:
+            verdict = f"[yellow]{e.kind}[/yellow]"
+        why = ""
+        if e.rejection is not None:
+            why = f"{e.rejection.code}: {e.rejection.message}" + (f" ({e.rejection.rule})" if e.rejection.rule else "")
+        notes = [f"{a.kind}: {a.text}" for a in e.annotations]
+        if e.meta.get("comment"):
+            notes.insert(0, f"# {e.meta['comment']}")
+        table.add_row(str(e.seq), escape(e.actor or "—"), escape(e.notation), verdict,
+                      escape("; ".join(filter(None, [why, *notes]))))
+    _console().print(table)
+
+
+@app.command()
+def matches(db: DbOpt = None, json: JsonOpt = False) -> None:
+    """List the matches in the database.
+
+    Example: referee matches --json
+    """
+    service = _service(db)
+    rows = service.matches()
+    if json:
+        _print_json(rows)
+        return
+    from rich.markup import escape
+    from rich.table import Table
+
+    table = Table(title=f"Matches in {_db_path(db)}", title_justify="left")
+    for col in ("id", "game", "players", "entries", "created", "title"):
+        table.add_column(col)
+    for m in rows:
+        table.add_row(m.id, m.game, ", ".join(m.players), str(m.head), m.created_at, escape(m.title))
+    _console().print(table)
+
+
+@app.command(name="import")
+def import_(
+    file: Annotated[str, typer.Argument(help="Transcript file ('-' reads standard input).")],
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """Adjudicate a hand-recorded transcript: every line is kept, every problem listed with its line.
+
+    Exit 0 if every line was accepted, 1 if some were rejected or unreadable (all are kept).
+
+    Example: referee import replays/by_all_means/club-night.txt
+    """
+    from referee.transcript import import_transcript
+
+    if file == "-":
+        text, source, base = sys.stdin.read(), "<stdin>", os.getcwd()
+    else:
+        try:
+            with open(file, encoding="utf-8") as fh:
+                text = fh.read()
+        except (OSError, UnicodeDecodeError) as exc:
+            _fail(f"cannot read transcript {file}: {getattr(exc, 'strerror', None) or exc}")
+        source, base = file, os.path.dirname(os.path.abspath(file))
+    service = _service(db, create=True)
+    summary = import_transcript(service, text, source, base)
+    if json:
+        _print_json(summary)
+    else:
+        from rich.markup import escape
+
+        con = _console()
+        con.print(
+            f"Imported {escape(source)} as match [bold]{summary.match_id}[/bold] ({summary.game}): "
+            f"{summary.lines} lines, [green]{summary.accepted} accepted[/green], "
+            f"[red]{summary.rejected} rejected[/red], {len(summary.problems) - summary.rejected} unreadable."
+        )
+        for p in summary.problems:
+            rule = f" ({p.rule})" if p.rule else ""
+            con.print(f"  {escape(source)}:{p.line}: {escape(p.code)}: {escape(p.message)}{rule}")
+            con.print(f"      [dim]{escape(p.text)}[/dim]")
+        if summary.outcome is not None:
+            winners = ", ".join(summary.outcome.winners) or "nobody (draw)"
+            con.print(f"[bold]Result[/bold]: {escape(winners)} won — {escape(summary.outcome.reason)}")
+        else:
+            con.print("[bold]Result[/bold]: the game is not over.")
+        con.print(f"See it: referee show {summary.match_id} · referee log {summary.match_id}")
+        print(summary.match_id)
+    if summary.problems:
+        raise Exit(1)
+
+
+@app.command()
+def annotate(
+    match: Annotated[str, typer.Argument(help="Match id.")],
+    seq: Annotated[int, typer.Argument(help="The entry to annotate.")],
+    text: Annotated[str, typer.Argument(help="The annotation.")],
+    kind: Annotated[str, typer.Option("--kind", help="comment, disputed, ruling, good or mistake.")] = "comment",
+    by: Annotated[str, typer.Option("--by", help="Who says so.")] = "",
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """Attach an annotation to entry N (the entry itself is never changed).
+
+    Example: referee annotate 3f9c 12 "should have kept the agent" --kind mistake --by arbiter
+    """
+    kinds = ("comment", "disputed", "ruling", "good", "mistake")
+    if kind not in kinds:
+        _fail(f"--kind must be one of {', '.join(kinds)}, not {kind!r}")
+    service = _service(db)
+    note = service.annotate(match, seq, text, kind=kind, by=by)
+    if json:
+        _print_json(note)
+    else:
+        _console().print(f"Annotated entry {note.seq} ({note.kind}).")
+
+
+@app.command()
+def audit(
+    match: Annotated[str, typer.Argument(help="Match id.")],
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """Re-adjudicate a match from setup and check every verdict, hash and state hash.
+
+    Exit 0 if clean, 1 with the first divergence.
+
+    Example: referee audit 3f9c
+    """
+    service = _service(db)
+    m = service.resolve(match)
+    findings = service.verify(m.id)
+    if json:
+        _print_json({"match_id": m.id, "clean": not findings, "findings": findings})
+    elif findings:
+        for f in findings:
+            _console().print(f"[red]✗[/red] {f}")
+    else:
+        _console().print(f"[green]✓[/green] match {m.id}: {service.store.head(m.id)} entries, every verdict and hash checks out")
+    if findings:
+        raise Exit(1)
+
+
+@scenario_app.command("run")
+def scenario_run(
+    files: Annotated[list[str], typer.Argument(help="Scenario files or folders of them.")],
+    json: JsonOpt = False,
+) -> None:
+    """Run scenario files; exit 0 only if every step of every file holds.
+
+    Example: referee scenario run tests/scenarios/by_all_means/
+    """
+    from referee.scenario import expand, run_file
+
+    paths = expand(files)
+    if not paths:
+        _fail("no scenario files found in " + ", ".join(files))
+    results = [run_file(p) for p in paths]
+    failed = [r for r in results if not r.passed]
+    if json:
+        _print_json([
+            {"file": r.path, "title": r.title, "steps": r.steps, "passed": r.passed,
+             "failures": [{"step": f.step, "what": f.what} for f in r.failures]}
+            for r in results
+        ])
+    else:
+        from rich.markup import escape
+
+        con = _console()
+        for r in results:
+            mark = "[green]✓[/green]" if r.passed else "[red]✗[/red]"
+            con.print(f"{mark} {escape(r.path)} — {escape(r.title)} ({r.steps} steps)")
+            for f in r.failures:
+                con.print("    " + escape(f.render(r.path)))
+        con.print(f"{len(results) - len(failed)} passed, {len(failed)} failed")
+    if failed:
+        raise Exit(1)
+
+
+def run(argv: list[str] | None = None) -> None:
+    """Entry point: runs the app and turns every domain error into one line and an exit code."""
+    from click.exceptions import ClickException, Exit as ClickExit
+
+    try:
+        app(args=argv, standalone_mode=False)
+    except Exit as exc:
+        sys.exit(exc.code)
+    except ClickExit as exc:
+        sys.exit(exc.exit_code)
+    except ClickException as exc:
+        exc.show()
+        sys.exit(2)
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted\n")
+        sys.exit(130)
+    except Exception as exc:  # noqa: BLE001 - the one place errors become exit codes
+        from referee.errors import RefereeError
+
+        if isinstance(exc, RefereeError):
+            if "--json" in (argv if argv is not None else sys.argv[1:]):
+                _print_json({"code": exc.code, "message": exc.message, "detail": exc.detail})
+            sys.stderr.write(f"error: {exc.message}\n")
+            sys.exit(exc.exit_code)
+        if os.environ.get("REFEREE_DEBUG"):
+            raise
+        sys.stderr.write(
+            f"internal error: {type(exc).__name__}: {exc} (a bug in referee; rerun with REFEREE_DEBUG=1 for details)\n"
+        )
+        sys.exit(70)
+
+
+if __name__ == "__main__":
+    run()

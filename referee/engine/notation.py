@@ -1,0 +1,341 @@
+"""The intent notation, generated from a game's intent Structs (one rule set for every game).
+
+``verb key=value key=value ...``
+
+* the verb is the intent's tag; keys are the field names as the game's spec writes them
+  (a field may be renamed for Python, e.g. ``from_`` is written ``from``);
+* lists are comma-separated (``hand=TR3,GF1``); an omitted list is empty;
+* a nested record's fields are dotted keys (``effect.primitive=relocate_agent``);
+* a list of small records is colon-joined items in the record's field order
+  (``placements=lion_1:2,lion_2:1``);
+* a value with spaces is double-quoted (``note="Burner Phone"``);
+* a game may name positional shorthands (``__positional__ = ("card",)`` on the Struct): bare words
+  after the verb fill those fields in order.
+
+Parsing never adjudicates: it only checks shape and types, and says which argument is wrong and
+what was expected. The formatter writes the canonical notation back (round-trips with the parser).
+"""
+
+from __future__ import annotations
+
+import difflib
+import shlex
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import msgspec
+import msgspec.inspect as mi
+
+from .protocol import InputError
+
+_PRIMS = (mi.StrType, mi.IntType, mi.BoolType, mi.LiteralType)
+
+
+@dataclass(frozen=True)
+class ParamInfo:
+    """One parameter of a verb, as the notation (and ``referee games GAME``) shows it."""
+
+    key: str  # as written (dotted for nested records)
+    attr: tuple[str, ...]  # attribute path in the Struct
+    kind: str  # "str", "int", "bool", "choice", "list", "records"
+    required: bool
+    default: Any
+    choices: tuple[Any, ...] = ()
+    item: str = ""  # list item kind / record field order
+    item_choices: tuple[Any, ...] = ()
+
+    def expected(self) -> str:
+        if self.kind == "choice":
+            return "one of " + "|".join(_fmt_scalar(c) for c in self.choices)
+        if self.kind == "int":
+            return "a whole number"
+        if self.kind == "bool":
+            return "true or false"
+        if self.kind == "list":
+            if self.item_choices:
+                return "a comma-separated list of " + "|".join(str(c) for c in self.item_choices)
+            return f"a comma-separated list ({self.item}s)"
+        if self.kind == "records":
+            return f"comma-separated items {self.item}"
+        return "a value"
+
+    def signature(self) -> str:
+        shown = {
+            "choice": "|".join(_fmt_scalar(c) for c in self.choices),
+            "int": "N",
+            "bool": "true|false",
+            "list": f"{self.item},...",
+            "records": f"{self.item},...",
+            "str": "TEXT",
+        }[self.kind]
+        text = f"{self.key}={shown}"
+        return text if self.required else f"[{text}]"
+
+
+@dataclass(frozen=True)
+class VerbInfo:
+    verb: str
+    cls: type
+    params: tuple[ParamInfo, ...]
+    positional: tuple[str, ...]
+    doc: str
+
+    def signature(self) -> str:
+        return " ".join([self.verb, *(p.signature() for p in self.params)])
+
+    def param(self, key: str) -> ParamInfo | None:
+        for p in self.params:
+            if p.key == key:
+                return p
+        return None
+
+
+def _fmt_scalar(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _unwrap_optional(t: mi.Type) -> tuple[mi.Type, bool]:
+    if isinstance(t, mi.UnionType):
+        inner = [x for x in t.types if not isinstance(x, mi.NoneType)]
+        if len(inner) == 1:
+            return inner[0], True
+    return t, False
+
+
+def _scalar_kind(t: mi.Type) -> tuple[str, tuple[Any, ...]]:
+    if isinstance(t, mi.LiteralType):
+        return "choice", tuple(t.values)
+    if isinstance(t, mi.IntType):
+        return "int", ()
+    if isinstance(t, mi.BoolType):
+        return "bool", ()
+    if isinstance(t, mi.StrType):
+        return "str", ()
+    raise TypeError(f"unsupported notation type {t!r}")
+
+
+def _params_of(st: mi.StructType, prefix: str = "", attr_prefix: tuple[str, ...] = ()) -> list[ParamInfo]:
+    out: list[ParamInfo] = []
+    for f in st.fields:
+        t, optional = _unwrap_optional(f.type)
+        key = prefix + f.encode_name
+        attr = (*attr_prefix, f.name)
+        required = f.required
+        default = None if f.default is msgspec.NODEFAULT else f.default
+        if isinstance(t, mi.StructType):
+            out.extend(_params_of(t, key + ".", attr))
+            continue
+        if isinstance(t, (mi.ListType, mi.VarTupleType)):
+            it, _ = _unwrap_optional(t.item_type)
+            if isinstance(it, mi.StructType):
+                order = ":".join(sf.encode_name for sf in it.fields)
+                out.append(ParamInfo(key, attr, "records", required, default, item=order))
+            else:
+                kind, choices = _scalar_kind(it)
+                out.append(ParamInfo(key, attr, "list", required, default, item=kind, item_choices=choices))
+            continue
+        kind, choices = _scalar_kind(t)
+        out.append(ParamInfo(key, attr, kind, required and not optional, default, choices=choices))
+    return out
+
+
+@cache
+def verbs_of(intent_type: Any) -> dict[str, VerbInfo]:
+    """Every verb of a tagged union of intent Structs, in declaration order."""
+    info = mi.type_info(intent_type)
+    members = info.types if isinstance(info, mi.UnionType) else (info,)
+    verbs: dict[str, VerbInfo] = {}
+    for member in members:
+        if not isinstance(member, mi.StructType) or member.tag is None:
+            raise TypeError("intents must be tagged msgspec Structs")
+        positional = tuple(getattr(member.cls, "__positional__", ()))
+        doc = (member.cls.__doc__ or "").strip()
+        verbs[str(member.tag)] = VerbInfo(
+            str(member.tag), member.cls, tuple(_params_of(member)), positional, doc
+        )
+    return verbs
+
+
+def _convert_scalar(p: ParamInfo, kind: str, choices: tuple[Any, ...], raw: str, what: str) -> Any:
+    if kind == "int":
+        try:
+            return int(raw)
+        except ValueError:
+            raise InputError(f"{what}: expected a whole number, got {raw!r}") from None
+    if kind == "bool":
+        low = raw.lower()
+        if low in ("true", "yes", "1"):
+            return True
+        if low in ("false", "no", "0"):
+            return False
+        raise InputError(f"{what}: expected true or false, got {raw!r}")
+    if kind == "choice":
+        for c in choices:
+            if _fmt_scalar(c) == raw:
+                return c
+        allowed = "|".join(_fmt_scalar(c) for c in choices)
+        raise InputError(f"{what}: expected one of {allowed}, got {raw!r}")
+    return raw
+
+
+def _convert(p: ParamInfo, raw: str, cls: type) -> Any:
+    what = f"argument {p.key}"
+    if p.kind == "list":
+        items = [x for x in raw.split(",")] if raw != "" else []
+        if any(x == "" for x in items):
+            raise InputError(f"{what}: empty item in {raw!r}; expected {p.expected()}")
+        return [_convert_scalar(p, p.item, p.item_choices, x, what) for x in items]
+    if p.kind == "records":
+        st = _record_type(cls, p.attr)
+        order = [f for f in st.fields]
+        records = []
+        for item in (raw.split(",") if raw else []):
+            parts = item.split(":")
+            if len(parts) != len(order):
+                raise InputError(
+                    f"{what}: item {item!r} has {len(parts)} part(s); expected {p.item}"
+                )
+            rec = {}
+            for f, part in zip(order, parts):
+                ft, _ = _unwrap_optional(f.type)
+                kind, choices = _scalar_kind(ft)
+                rec[f.encode_name] = _convert_scalar(p, kind, choices, part, f"{what} ({f.encode_name})")
+            records.append(rec)
+        return records
+    return _convert_scalar(p, p.kind, p.choices, raw, what)
+
+
+def _record_type(cls: type, attr: tuple[str, ...]) -> mi.StructType:
+    st = mi.type_info(cls)
+    assert isinstance(st, mi.StructType)
+    for name in attr:
+        f = next(f for f in st.fields if f.name == name)
+        t, _ = _unwrap_optional(f.type)
+        if isinstance(t, (mi.ListType, mi.VarTupleType)):
+            t, _ = _unwrap_optional(t.item_type)
+        assert isinstance(t, mi.StructType)
+        st = t
+    return st
+
+
+def split_words(text: str) -> list[str]:
+    """Split a notation line into words, honouring double quotes; a clear error if unbalanced."""
+    try:
+        lexer = shlex.shlex(text, posix=True)
+        lexer.whitespace_split = True
+        lexer.commenters = ""
+        lexer.quotes = '"'
+        lexer.escape = "\\"
+        lexer.escapedquotes = '"'
+        return list(lexer)
+    except ValueError:
+        raise InputError(f"unbalanced double quote in {text!r}") from None
+
+
+def parse_intent(intent_type: Any, text: str | list[str]) -> Any:
+    """Parse one line of notation into the game's intent Struct, or raise :class:`InputError`."""
+    words = split_words(text) if isinstance(text, str) else list(text)
+    if not words:
+        raise InputError("empty intent: expected a verb, e.g. 'draw_main card=TR6'")
+    verbs = verbs_of(intent_type)
+    verb = words[0]
+    info = verbs.get(verb)
+    if info is None:
+        close = difflib.get_close_matches(verb, list(verbs), n=3)
+        hint = f" (did you mean {', '.join(close)}?)" if close else ""
+        raise InputError(
+            f"unknown verb {verb!r}{hint}; expected one of: {', '.join(verbs)}", code="input/unknown_verb"
+        )
+    data: dict[str, Any] = {}
+    seen: set[str] = set()
+    positional = list(info.positional)
+    for word in words[1:]:
+        key, sep, raw = word.partition("=")
+        if not sep:
+            if not positional:
+                raise InputError(
+                    f"{verb}: argument {word!r} is not key=value; expected one of: "
+                    + ", ".join(p.key for p in info.params),
+                    code="input/bad_argument",
+                )
+            key, raw = positional.pop(0), word
+        p = info.param(key)
+        if p is None:
+            close = difflib.get_close_matches(key, [q.key for q in info.params], n=2)
+            hint = f" (did you mean {', '.join(close)}?)" if close else ""
+            raise InputError(
+                f"{verb}: unknown argument {key!r}{hint}; {verb} takes: "
+                + (", ".join(q.key for q in info.params) or "no arguments"),
+                code="input/unknown_argument",
+            )
+        if key in seen:
+            raise InputError(f"{verb}: argument {key} given twice", code="input/bad_argument")
+        seen.add(key)
+        if key in positional:
+            positional.remove(key)
+        value = _convert(p, raw, info.cls)
+        node = data
+        names = key.split(".")
+        for name in names[:-1]:
+            node = node.setdefault(name, {})
+        node[names[-1]] = value
+    missing = [p.key for p in info.params if p.required and p.key not in seen]
+    if missing:
+        raise InputError(
+            f"{verb}: missing argument {', '.join(missing)}; usage: {info.signature()}",
+            code="input/missing_argument",
+        )
+    try:
+        return msgspec.convert(data, type=info.cls)
+    except msgspec.ValidationError as exc:
+        raise InputError(f"{verb}: {exc}; usage: {info.signature()}", code="input/bad_argument") from None
+
+
+def _quote(text: str) -> str:
+    if text == "" or any(ch in text for ch in ' \t"\\=#') :
+        return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return text
+
+
+def _format_value(p: ParamInfo, value: Any) -> str:
+    if p.kind == "list":
+        return ",".join(_fmt_scalar(v) for v in value)
+    if p.kind == "records":
+        return ",".join(":".join(_fmt_scalar(v) for v in msgspec.structs.astuple(r)) for r in value)
+    return _fmt_scalar(value)
+
+
+def format_intent(intent: Any) -> str:
+    """The canonical notation of an intent Struct (omits values equal to their defaults)."""
+    cls = type(intent)
+    tag = cls.__struct_config__.tag
+    verbs = verbs_of_cls(cls)
+    words = [str(tag)]
+    for p in verbs.params:
+        value: Any = intent
+        for name in p.attr:
+            value = getattr(value, name, None) if value is not None else None
+        if value is None:
+            continue
+        if p.kind in ("list", "records"):
+            if not value:
+                continue
+        elif not p.required and value == p.default:
+            continue
+        words.append(f"{p.key}={_quote(_format_value(p, value))}")
+    return " ".join(words)
+
+
+@cache
+def verbs_of_cls(cls: type) -> VerbInfo:
+    st = mi.type_info(cls)
+    assert isinstance(st, mi.StructType)
+    return VerbInfo(str(st.tag), cls, tuple(_params_of(st)), tuple(getattr(cls, "__positional__", ())), "")
+
+
+def describe(intent_type: Any) -> Mapping[str, VerbInfo]:
+    return verbs_of(intent_type)

@@ -1,0 +1,162 @@
+"""The game protocol: what every game package provides, as pure functions.
+
+A game module (``referee/games/<id>/``) exposes one object satisfying :class:`Game`. Binding it to a
+match configuration gives :class:`Rules`, whose methods are the decider: ``setup``, ``decide``,
+``evolve``, ``view``, ``outcome`` and ``legal_intents``. Everything is deterministic and pure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Generic, Protocol, TypeVar
+
+import msgspec
+
+from schemas import MatchConfig, Outcome, Seat
+
+from .chance import Chance
+
+S = TypeVar("S")
+I = TypeVar("I")  # noqa: E741 - intent
+E = TypeVar("E")
+
+
+class Accepted(msgspec.Struct, Generic[E], frozen=True, tag="accepted"):
+    """The intent is legal; ``events`` are the facts it produced, applied in order by ``evolve``."""
+
+    events: tuple[E, ...] = ()
+    manual: bool = False
+
+
+class Rejected(msgspec.Struct, frozen=True, tag="rejected"):
+    """The intent is refused. ``code`` is ``scope/reason``; ``rule`` cites the rulebook."""
+
+    code: str
+    message: str
+    rule: str = ""
+
+
+Verdict = Accepted[Any] | Rejected
+
+
+class OptionSpec(msgspec.Struct, frozen=True, kw_only=True):
+    """A named match option: its default, and either a closed set of choices or a type."""
+
+    name: str
+    default: str | int | bool
+    choices: tuple[str | int | bool, ...] = ()
+    help: str = ""
+    rule: str = ""
+
+    def parse(self, raw: str | int | bool) -> str | int | bool:
+        """Convert a typed-in value to the option's type; raise ``ValueError`` naming what is expected."""
+        want = type(self.default)
+        value: str | int | bool
+        if isinstance(raw, want) and not (want is int and isinstance(raw, bool)):
+            value = raw
+        elif want is bool:
+            text = str(raw).strip().lower()
+            if text in ("true", "yes", "1", "on"):
+                value = True
+            elif text in ("false", "no", "0", "off"):
+                value = False
+            else:
+                raise ValueError(f"option {self.name} takes true or false, not {raw!r}")
+        elif want is int:
+            try:
+                value = int(str(raw).strip())
+            except ValueError:
+                raise ValueError(f"option {self.name} takes a whole number, not {raw!r}") from None
+        else:
+            value = str(raw).strip()
+        if self.choices and value not in self.choices:
+            allowed = ", ".join(str(c).lower() if isinstance(c, bool) else str(c) for c in self.choices)
+            raise ValueError(f"option {self.name} takes one of: {allowed} (got {raw!r})")
+        return value
+
+
+class ConfigError(ValueError):
+    """A match configuration (players, options, cards, decks, position) is not acceptable."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class InputError(ValueError):
+    """An intent is malformed or names something that does not exist: refused before adjudication."""
+
+    def __init__(self, message: str, code: str = "input/invalid") -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class Rules(Protocol[S, I, E]):
+    """A game bound to one match configuration (players, options, cards). All methods are pure."""
+
+    config: MatchConfig
+    players: tuple[Seat, ...]
+
+    def setup(self, chance: Chance | None) -> S:
+        """The position after the rulebook's setup. ``chance`` is None for physical chance."""
+
+    def actors(self, state: S, intent: I) -> frozenset[Seat]:
+        """The seats that may submit ``intent`` now; the framework rejects others (turn/not_your_turn)."""
+
+    def decide(self, state: S, seat: Seat, intent: I, chance: Chance | None) -> Verdict:
+        """Accepted(events) or Rejected(code, message, rule). Never raises for a bad intent.
+
+        Called after the framework checks and after ``filled_intent``; ``chance`` is given only in a
+        digital match (for chance inside an intent's resolution, e.g. a re-deal).
+        """
+
+    def filled_intent(self, state: S, seat: Seat, intent: I, chance: Chance | None) -> I | Rejected:
+        """Digital match (``chance`` given): the intent with omitted chance fields filled from the
+        generator, or Rejected(<game>/chance_mismatch) if a supplied value differs. Physical match
+        (``chance`` None): the intent unchanged (the game's ``decide`` checks the typed values)."""
+
+    def evolve(self, state: S, event: E) -> S:
+        """Apply one event. Total over every event tag ever written; no validation, no choices."""
+
+    def view(self, state: S, seat: Seat | None) -> dict[str, Any]:
+        """What ``seat`` may see, as JSON-able builtins (None = the referee's full view)."""
+
+    def outcome(self, state: S) -> Outcome | None:
+        """Winners, reason (and scores) once the game is over; None while it goes on."""
+
+    def legal_intents(self, state: S, seat: Seat) -> Sequence[I]:
+        """Intents ``seat`` could submit now that would be accepted (chance fields may be omitted
+        in a digital match)."""
+
+    def check_input(self, intent: I) -> str | None:
+        """A message if the intent names something that cannot exist (unknown card id...), else None."""
+
+    def apply_position(self, state: S, overrides: Mapping[str, Any]) -> S:
+        """The state with dotted-path overrides applied; raise ConfigError if invariants break."""
+
+    def hidden_ids(self, state: S, seat: Seat | None) -> frozenset[str]:
+        """Card ids ``seat`` must not see in this state (used by leak tests and redaction checks)."""
+
+
+class Game(Protocol):
+    """One registered game. ``bind`` validates a configuration and returns its :class:`Rules`."""
+
+    id: str
+    name: str
+    aliases: tuple[str, ...]
+    rules_version: str
+    min_players: int
+    max_players: int
+    intent_type: Any
+    event_type: Any
+    state_type: Any
+    #: bundled card/data sets: name -> resource path inside the game package
+    card_sets: Mapping[str, str]
+    default_card_set: str | None
+    summary: str
+
+    def options(self) -> Mapping[str, OptionSpec]: ...
+
+    def bind(self, config: MatchConfig) -> Rules[Any, Any, Any]: ...

@@ -1,0 +1,253 @@
+"""Scenario files: conformance tests anyone can write (format in DESIGN.md and the README).
+
+A scenario is run through the same service layer as ``referee play``, on an in-memory store, so a
+passing scenario says something about the product, not about a test harness.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from . import tomlw
+from .errors import RefereeError
+from .service import Referee, null_to_none
+from .store.memory import MemoryStore
+
+_TOP_KEYS = {
+    "game", "title", "players", "seed", "chance", "cards", "decks", "options", "position", "steps",
+    "outcome", "card", "combination", "deck", "set", "description", "notes",
+}
+_STEP_KEYS = {"actor", "intent", "expect", "state", "contains", "note", "comment"}
+
+
+@dataclass
+class Failure:
+    step: int | None  # 1-based; None for the file itself or the outcome
+    what: str
+
+    def render(self, path: str) -> str:
+        where = f"step {self.step}" if self.step is not None else "file"
+        return f"{path}: {where}: {self.what}"
+
+
+@dataclass
+class ScenarioResult:
+    path: str
+    title: str
+    steps: int
+    failures: list[Failure] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures
+
+
+class ScenarioError(ValueError):
+    pass
+
+
+_MISSING = object()
+
+
+def resolve_path(data: Any, path: str) -> Any:
+    """Follow a dotted path into view data; numbers index lists (from 0) or name keys."""
+    node = data
+    for part in path.split("."):
+        if isinstance(node, dict):
+            if part in node:
+                node = node[part]
+                continue
+            return _MISSING
+        if isinstance(node, list) and part.lstrip("-").isdigit():
+            i = int(part)
+            if -len(node) <= i < len(node):
+                node = node[i]
+                continue
+        return _MISSING
+    return node
+
+
+def _same(expected: Any, actual: Any) -> bool:
+    if isinstance(expected, dict):
+        return isinstance(actual, dict) and all(
+            k in actual and _same(v, actual[k]) for k, v in expected.items()
+        )
+    if isinstance(expected, list):
+        return (
+            isinstance(actual, list)
+            and len(expected) == len(actual)
+            and all(_same(e, a) for e, a in zip(expected, actual))
+        )
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return expected is actual
+    return bool(expected == actual)
+
+
+def _show(value: Any) -> str:
+    if value is _MISSING:
+        return "(no such path)"
+    return msgspec.json.encode(value).decode()
+
+
+def _hashable(value: Any) -> Any:
+    return msgspec.json.encode(value, order="sorted")
+
+
+def _check_state(view: dict[str, Any], table: dict[str, Any], step: int | None) -> list[Failure]:
+    out = []
+    for path, raw in table.items():
+        expected = null_to_none(raw)
+        actual = resolve_path(view, path)
+        if actual is _MISSING or not _same(expected, actual):
+            out.append(Failure(step, f"{path}: expected {_show(expected)}, got {_show(actual)}"))
+    return out
+
+
+def _check_contains(view: dict[str, Any], table: dict[str, Any], step: int | None) -> list[Failure]:
+    out = []
+    for path, items in table.items():
+        actual = resolve_path(view, path)
+        if not isinstance(actual, list):
+            out.append(Failure(step, f"{path}: expected a list containing {_show(items)}, got {_show(actual)}"))
+            continue
+        want = Counter(_hashable(null_to_none(i)) for i in (items if isinstance(items, list) else [items]))
+        have = Counter(_hashable(a) for a in actual)
+        missing = want - have
+        if missing:
+            out.append(Failure(step, f"{path}: expected to contain {_show(items)}, got {_show(actual)}"))
+    return out
+
+
+def load(path: str) -> dict[str, Any]:
+    try:
+        with open(path, "rb") as fh:
+            data = tomllib.load(fh)
+    except OSError as exc:
+        raise ScenarioError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(f"{path} is not valid TOML: {exc}") from None
+    unknown = sorted(set(data) - _TOP_KEYS)
+    if unknown:
+        raise ScenarioError(f"{path}: unknown key(s) {', '.join(unknown)}; expected: {', '.join(sorted(_TOP_KEYS))}")
+    for key in ("game", "players"):
+        if key not in data:
+            raise ScenarioError(f"{path}: missing required key {key!r}")
+    if not isinstance(data["players"], list) or not all(isinstance(p, str) for p in data["players"]):
+        raise ScenarioError(f"{path}: players must be a list of names, e.g. players = [\"alice\", \"bob\"]")
+    for i, step in enumerate(data.get("steps", []), start=1):
+        if not isinstance(step, dict):
+            raise ScenarioError(f"{path}: step {i} must be a table ([[steps]])")
+        missing = [k for k in ("actor", "intent") if k not in step]
+        if missing:
+            raise ScenarioError(f"{path}: step {i} is missing {', '.join(missing)}")
+        bad = sorted(set(step) - _STEP_KEYS)
+        if bad:
+            raise ScenarioError(f"{path}: step {i} has unknown key(s) {', '.join(bad)}")
+    return data
+
+
+def _cards_text(referee: Referee, data: dict[str, Any], base_dir: str) -> tuple[str | None, str | None]:
+    """The card set named by ``cards`` with any inline ``[[card]]``/``[[combination]]``/``[[deck]]``
+    tables merged over it (an inline card replaces a card of the same id)."""
+    inline = {k: data[k] for k in ("card", "combination", "deck", "set") if k in data}
+    if not inline:
+        return data.get("cards"), None
+    game = referee.game(data["game"])
+    base: dict[str, Any] = {}
+    if data.get("cards") is not None or game.default_card_set is not None:
+        _name, text = referee.read_card_set(game, data.get("cards"), base_dir)
+        base = tomllib.loads(text) if text else {}
+    merged = dict(base)
+    if "set" in inline:
+        merged["set"] = {**base.get("set", {}), **inline["set"]}
+    if "card" in inline:
+        ids = {c.get("id") for c in inline["card"]}
+        merged["card"] = [c for c in base.get("card", []) if c.get("id") not in ids] + list(inline["card"])
+    for key in ("combination", "deck"):
+        if key in inline:
+            merged[key] = list(inline[key])
+    return data.get("cards") or "inline", tomlw.dumps(merged)
+
+
+def run_file(path: str, games: Any = None) -> ScenarioResult:
+    try:
+        data = load(path)
+    except ScenarioError as exc:
+        return ScenarioResult(path, "", 0, [Failure(None, str(exc))])
+    title = str(data.get("title", os.path.basename(path)))
+    steps = data.get("steps", [])
+    result = ScenarioResult(path, title, len(steps))
+    referee = Referee(MemoryStore(), games=games, clock=lambda: "")
+    base_dir = os.path.dirname(os.path.abspath(path))
+    try:
+        cards, cards_text = _cards_text(referee, data, base_dir)
+        game, config = referee.build_config(
+            data["game"],
+            data["players"],
+            options=data.get("options", {}),
+            cards=cards,
+            cards_text=cards_text,
+            decks=data.get("decks", {}),
+            seed=data.get("seed"),
+            chance=data.get("chance"),
+            position=data.get("position", {}),
+            base_dir=base_dir,
+        )
+        match = referee.create_match(game, config, title=title, match_id="scenario")
+    except (RefereeError, tomllib.TOMLDecodeError) as exc:
+        result.failures.append(Failure(None, f"cannot set up the match: {getattr(exc, 'message', exc)}"))
+        return result
+    for number, step in enumerate(steps, start=1):
+        expect = str(step.get("expect", "accepted"))
+        try:
+            res = referee.submit(match.id, str(step["actor"]), str(step["intent"]))
+        except RefereeError as exc:
+            result.failures.append(
+                Failure(number, f"intent {step['intent']!r} was refused as input ({exc.code}): {exc.message}")
+            )
+            return result
+        got = "accepted" if res.accepted else f"rejected:{res.verdict.code}"  # type: ignore[union-attr]
+        ok = got == expect or (expect == "rejected" and got.startswith("rejected:"))
+        if not ok:
+            why = "" if res.accepted else f" ({res.verdict.message})"  # type: ignore[union-attr]
+            result.failures.append(Failure(number, f"{step['intent']!r}: expected {expect}, got {got}{why}"))
+            return result
+        if "state" in step or "contains" in step:
+            view = referee.state(match.id)["state"]
+            result.failures += _check_state(view, step.get("state", {}), number)
+            result.failures += _check_contains(view, step.get("contains", {}), number)
+            if result.failures:
+                return result
+    if "outcome" in data:
+        want = data["outcome"]
+        got_outcome = referee.state(match.id)["outcome"]
+        if got_outcome is None:
+            result.failures.append(Failure(None, f"outcome: expected {_show(want)}, but the game is not over"))
+        else:
+            if "winners" in want and sorted(want["winners"]) != sorted(got_outcome["winners"]):
+                result.failures.append(
+                    Failure(None, f"outcome.winners: expected {_show(want['winners'])}, got {_show(got_outcome['winners'])}")
+                )
+            if "reason" in want and want["reason"] != got_outcome["reason"]:
+                result.failures.append(
+                    Failure(None, f"outcome.reason: expected {want['reason']!r}, got {got_outcome['reason']!r}")
+                )
+    return result
+
+
+def expand(paths: list[str]) -> list[str]:
+    """Files as given; a directory stands for every ``*.toml`` below it, sorted."""
+    out: list[str] = []
+    for p in paths:
+        if os.path.isdir(p):
+            for root, _dirs, files in sorted(os.walk(p)):
+                out.extend(os.path.join(root, f) for f in sorted(files) if f.endswith(".toml"))
+        else:
+            out.append(p)
+    return out

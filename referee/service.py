@@ -1,0 +1,647 @@
+"""The application service: every operation a front end offers, over a :class:`Store`.
+
+Front ends (the CLI, the HTTP app) parse their input, call one method here and render the result.
+Domain errors are :mod:`referee.errors` exceptions; illegal moves are not errors but Rejected
+verdicts, recorded in the log like any other entry.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from importlib import resources
+from typing import Any
+
+import msgspec
+
+from schemas import (
+    Annotation,
+    EntryView,
+    MatchConfig,
+    MatchInfo,
+    Outcome,
+    Rejection,
+)
+
+from .engine import core, notation
+from .engine.protocol import Accepted, ConfigError, Game, InputError, Rejected, Rules
+from .errors import BadInput, ConflictError, NotFound, StorageError
+from .store import Conflict, Store, StoredAnnotation, StoredEntry, StoredMatch, StoredSnapshot, StoreError
+
+SNAPSHOT_EVERY = 64
+
+
+def utc_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def new_match_id() -> str:
+    return secrets.token_hex(6)
+
+
+def null_to_none(value: Any) -> Any:
+    """TOML has no null: the string "null" stands for JSON null (recursively)."""
+    if value == "null":
+        return None
+    if isinstance(value, dict):
+        return {k: null_to_none(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [null_to_none(v) for v in value]
+    return value
+
+
+@dataclass
+class Loaded:
+    """A match bound to its rules, with its starting position cached."""
+
+    match: StoredMatch
+    config: MatchConfig
+    game: Game
+    rules: Rules[Any, Any, Any]
+    initial: Any
+    decoder: msgspec.json.Decoder[Any]
+    state_decoder: msgspec.json.Decoder[Any]
+
+
+@dataclass
+class SubmitResult:
+    match_id: str
+    seq: int
+    actor: str
+    notation: str
+    intent: Any
+    verdict: Accepted[Any] | Rejected
+    state_hash: str
+    outcome: Outcome | None
+    events: list[Any] = field(default_factory=list)
+
+    @property
+    def accepted(self) -> bool:
+        return isinstance(self.verdict, Accepted)
+
+
+def entry_verdict_name(verdict: Any) -> str:
+    if isinstance(verdict, Accepted):
+        return "accepted"
+    if isinstance(verdict, Rejected):
+        return "rejected"
+    return "none"
+
+
+class Referee:
+    """The service layer. Holds a store and the game registry; stateless otherwise (a small cache of
+    bound rules and current states speeds up repeated calls in one process)."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        games: Sequence[Game] | None = None,
+        clock: Callable[[], str] = utc_now,
+        snapshot_every: int = SNAPSHOT_EVERY,
+    ) -> None:
+        if games is None:
+            from .games import GAMES
+
+            games = GAMES
+        self.store = store
+        self.games = tuple(games)
+        self.clock = clock
+        self.snapshot_every = snapshot_every
+        self._loaded: OrderedDict[str, Loaded] = OrderedDict()
+        self._heads: dict[str, tuple[int, Any]] = {}
+
+    # -- games -------------------------------------------------------------------------------
+
+    def game(self, name: str) -> Game:
+        key = name.strip().lower().replace("-", "_")
+        for game in self.games:
+            if key == game.id or key in game.aliases:
+                return game
+        known = ", ".join(g.id for g in self.games)
+        raise NotFound("game/unknown", f"unknown game {name!r}; known games: {known}")
+
+    def describe_game(self, name: str) -> dict[str, Any]:
+        game = self.game(name)
+        verbs = notation.describe(game.intent_type)
+        return {
+            "id": game.id,
+            "name": game.name,
+            "aliases": list(game.aliases),
+            "rules_version": game.rules_version,
+            "players": [game.min_players, game.max_players],
+            "summary": game.summary,
+            "card_sets": sorted(game.card_sets),
+            "default_card_set": game.default_card_set,
+            "intents": [
+                {
+                    "verb": v.verb,
+                    "usage": v.signature(),
+                    "doc": v.doc,
+                    "params": [
+                        {"key": p.key, "required": p.required, "expected": p.expected()} for p in v.params
+                    ],
+                }
+                for v in verbs.values()
+            ],
+            "options": [
+                {
+                    "name": o.name,
+                    "default": o.default,
+                    "choices": list(o.choices),
+                    "help": o.help,
+                }
+                for o in game.options().values()
+            ],
+        }
+
+    def read_card_set(self, game: Game, cards: str | None, base_dir: str | None = None) -> tuple[str, str]:
+        """(name, text) of a bundled card set or a card file (path relative to ``base_dir``)."""
+        name = cards if cards is not None else game.default_card_set
+        if name is None:
+            return "", ""
+        if name in game.card_sets:
+            package = type(game).__module__.rsplit(".", 1)[0]
+            try:
+                text = resources.files(package).joinpath(game.card_sets[name]).read_text("utf-8")
+            except (OSError, ModuleNotFoundError) as exc:
+                raise BadInput("cards/unreadable", f"bundled card set {name!r} cannot be read: {exc}") from None
+            return name, text
+        path = name if base_dir is None or os.path.isabs(name) else os.path.join(base_dir, name)
+        if not os.path.exists(path):
+            known = ", ".join(sorted(game.card_sets)) or "none"
+            raise BadInput(
+                "cards/not_found",
+                f"card set {name!r} is neither a bundled set ({known}) nor a file at {path}",
+            )
+        try:
+            with open(path, encoding="utf-8") as fh:
+                return name, fh.read()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise BadInput("cards/unreadable", f"cannot read card file {path}: {exc}") from None
+
+    # -- matches -----------------------------------------------------------------------------
+
+    def build_config(
+        self,
+        game_name: str,
+        players: Sequence[str],
+        *,
+        options: Mapping[str, Any] | None = None,
+        cards: str | None = None,
+        cards_text: str | None = None,
+        decks: Mapping[str, str] | None = None,
+        seed: int | None = None,
+        chance: str | None = None,
+        position: Mapping[str, Any] | None = None,
+        meta: Mapping[str, str] | None = None,
+        base_dir: str | None = None,
+    ) -> tuple[Game, MatchConfig]:
+        game = self.game(game_name)
+        players = tuple(p.strip() for p in players)
+        for p in players:
+            if not p or not all(c.isalnum() or c in "_-" for c in p):
+                raise BadInput(
+                    "match/bad_players",
+                    f"player name {p!r} is not usable: use letters, digits, '_' or '-' (e.g. --players alice,bob)",
+                )
+        if len(set(players)) != len(players):
+            raise BadInput("match/bad_players", f"player names must differ: {', '.join(players)}")
+        if not game.min_players <= len(players) <= game.max_players:
+            want = (
+                str(game.min_players)
+                if game.min_players == game.max_players
+                else f"{game.min_players} to {game.max_players}"
+            )
+            raise BadInput(
+                "match/bad_players", f"{game.name} takes {want} players, got {len(players)}: {', '.join(players)}"
+            )
+        specs = game.options()
+        parsed: dict[str, Any] = {}
+        for key, raw in (options or {}).items():
+            spec = specs.get(key)
+            if spec is None:
+                import difflib
+
+                close = difflib.get_close_matches(key, list(specs), n=2)
+                hint = f" (did you mean {', '.join(close)}?)" if close else ""
+                raise BadInput(
+                    "match/bad_option",
+                    f"{game.id} has no option {key!r}{hint}; see `referee games {game.id}` for the list",
+                )
+            try:
+                parsed[key] = spec.parse(raw)
+            except ValueError as exc:
+                raise BadInput("match/bad_option", str(exc)) from None
+        if cards_text is None:
+            cards, cards_text = self.read_card_set(game, cards, base_dir)
+        if chance is None:
+            chance = "digital" if seed is not None else "physical"
+        if chance not in ("physical", "digital"):
+            raise BadInput("match/bad_chance", f"chance must be physical or digital, not {chance!r}")
+        if chance == "digital" and seed is None:
+            seed = 0
+        config = MatchConfig(
+            game=game.id,
+            players=players,
+            options=dict(sorted(parsed.items())),
+            cards=cards or None,
+            cards_text=cards_text or None,
+            decks=dict(decks or {}),
+            seed=seed,
+            chance=chance,  # type: ignore[arg-type]
+            position=null_to_none(dict(position or {})),
+            meta=dict(meta or {}),
+        )
+        for seat in config.decks:
+            if seat not in players:
+                raise BadInput("match/bad_deck", f"deck given for {seat!r}, who is not a player ({', '.join(players)})")
+        return game, config
+
+    def _bind(self, game: Game, config: MatchConfig) -> tuple[Rules[Any, Any, Any], Any]:
+        try:
+            rules = game.bind(config)
+            state = rules.setup(core.chance_for(config, "setup"))
+            if config.position:
+                state = rules.apply_position(state, config.position)
+        except ConfigError as exc:
+            raise BadInput(exc.code, exc.message) from None
+        return rules, state
+
+    def create_match(self, game: Game, config: MatchConfig, *, title: str = "", match_id: str | None = None,
+                     entries: Sequence[StoredEntry] = ()) -> MatchInfo:
+        rules, _ = self._bind(game, config)
+        mid = match_id or new_match_id()
+        stored = StoredMatch(
+            id=mid,
+            game=game.id,
+            rules_version=game.rules_version,
+            config=msgspec.json.encode(config),
+            genesis_hash=core.genesis_hash(mid, game.rules_version, config),
+            created_at=self.clock(),
+            title=title,
+        )
+        try:
+            self.store.create_match(stored, entries)
+        except StoreError as exc:
+            raise StorageError("store/failed", str(exc)) from None
+        return self.info(stored)
+
+    def new_match(self, game_name: str, players: Sequence[str], *, title: str = "", **kwargs: Any) -> MatchInfo:
+        game, config = self.build_config(game_name, players, **kwargs)
+        return self.create_match(game, config, title=title)
+
+    def info(self, m: StoredMatch) -> MatchInfo:
+        config = msgspec.json.decode(m.config, type=MatchConfig)
+        return MatchInfo(
+            id=m.id,
+            game=m.game,
+            rules_version=m.rules_version,
+            players=config.players,
+            created_at=m.created_at,
+            head=self.store.head(m.id),
+            parent=m.parent,
+            fork_seq=m.fork_seq,
+            title=m.title,
+        )
+
+    def resolve(self, match_id: str) -> StoredMatch:
+        m = self.store.get_match(match_id)
+        if m is not None:
+            return m
+        found = self.store.find_matches(match_id) if len(match_id) >= 4 else []
+        if len(found) == 1:
+            return found[0]
+        if len(found) > 1:
+            raise BadInput(
+                "match/ambiguous", f"{match_id!r} matches {len(found)} matches; type more of the id"
+            )
+        raise NotFound("match/unknown", f"no match {match_id!r} in this database; `referee matches` lists them")
+
+    def matches(self) -> list[MatchInfo]:
+        return [self.info(m) for m in self.store.list_matches()]
+
+    def load(self, match_id: str) -> Loaded:
+        m = self.resolve(match_id)
+        cached = self._loaded.get(m.id)
+        if cached is not None:
+            return cached
+        config = msgspec.json.decode(m.config, type=MatchConfig)
+        game = self.game(m.game)
+        rules, initial = self._bind(game, config)
+        loaded = Loaded(
+            match=m,
+            config=config,
+            game=game,
+            rules=rules,
+            initial=initial,
+            decoder=msgspec.json.Decoder(core.body_type(game)),
+            state_decoder=msgspec.json.Decoder(game.state_type),
+        )
+        self._loaded[m.id] = loaded
+        while len(self._loaded) > 64:
+            self._loaded.popitem(last=False)
+        return loaded
+
+    # -- reading the log ---------------------------------------------------------------------
+
+    def bodies(self, loaded: Loaded, start: int = 1, stop: int | None = None) -> Iterator[tuple[StoredEntry, Any]]:
+        for entry in self.store.entries(loaded.match.id, start, stop):
+            try:
+                body = loaded.decoder.decode(entry.body)
+            except msgspec.DecodeError as exc:
+                raise StorageError(
+                    "log/corrupt",
+                    f"entry {entry.seq} of match {loaded.match.id} cannot be decoded ({exc}); run `referee audit`",
+                ) from None
+            yield entry, body
+
+    def state_at(self, loaded: Loaded, at: int | None = None) -> tuple[int, Any]:
+        """(seq, state) after entry ``at`` (default: the head)."""
+        head = self.store.head(loaded.match.id)
+        target = head if at is None else at
+        if target < 0 or target > head:
+            raise BadInput("match/bad_seq", f"entry {target} does not exist: match {loaded.match.id} has entries 0..{head}")
+        cached = self._heads.get(loaded.match.id)
+        if cached is not None and cached[0] == target:
+            return cached
+        start, state = 0, loaded.initial
+        if cached is not None and cached[0] < target:
+            start, state = cached
+        snap = self.store.snapshot_at_or_before(loaded.match.id, target)
+        if snap is not None and snap.seq > start:
+            start, state = snap.seq, loaded.state_decoder.decode(snap.state)
+        for _entry, body in self.bodies(loaded, start + 1, target):
+            state = core.apply(loaded.rules, state, body.verdict)
+        if target == head:
+            self._heads[loaded.match.id] = (target, state)
+        return target, state
+
+    def state(self, match_id: str, *, at: int | None = None, seat: str | None = None) -> dict[str, Any]:
+        loaded = self.load(match_id)
+        if seat is not None and seat not in loaded.config.players:
+            raise BadInput(
+                "match/unknown_seat",
+                f"{seat!r} is not a seat of this match; seats: {', '.join(loaded.config.players)}",
+            )
+        seq, state = self.state_at(loaded, at)
+        outcome = loaded.rules.outcome(state)
+        answer = {
+            "match_id": loaded.match.id,
+            "game": loaded.game.id,
+            "seq": seq,
+            "as": seat or "referee",
+            "state_hash": core.state_hash(state),
+            "outcome": outcome,
+            "state": loaded.rules.view(state, seat),
+        }
+        # exactly what a JSON reader gets (tuples become lists, Structs dicts)
+        return msgspec.json.decode(msgspec.json.encode(answer))  # type: ignore[no-any-return]
+
+    def log(self, match_id: str, *, seat: str | None = None) -> list[EntryView]:
+        """Every entry, redacted for ``seat`` (None = the referee's full log).
+
+        A seat sees its own intents in full; for another seat's entries it sees the verb, the verdict
+        and the events with hidden card ids replaced by ``"?"`` (what ``view`` hides in the state
+        before and after the entry).
+        """
+        loaded = self.load(match_id)
+        notes: dict[int, list[Annotation]] = {}
+        for a in self.store.annotations(loaded.match.id):
+            notes.setdefault(a.seq, []).append(
+                Annotation(seq=a.seq, kind=a.kind, text=a.text, by=a.by, recorded_at=a.recorded_at)
+            )
+        out: list[EntryView] = []
+        state = loaded.initial
+        for entry, body in self.bodies(loaded):
+            state = core.apply(loaded.rules, state, body.verdict)
+            verdict = body.verdict
+            rejection = (
+                Rejection(code=verdict.code, message=verdict.message, rule=verdict.rule)
+                if isinstance(verdict, Rejected)
+                else None
+            )
+            events = _plain(verdict.events) if isinstance(verdict, Accepted) else []
+            error = body.meta.get("error") if body.kind == "unparsed" else None
+            if isinstance(error, dict):
+                rejection = Rejection(code=str(error.get("code", "")), message=str(error.get("message", "")))
+            text = body.notation or (notation.format_intent(body.intent) if body.intent is not None else "")
+            if seat is not None:
+                # what is secret after the entry stays secret in it: a card drawn into a hand is
+                # hidden, a card played from a hand (public now) is shown.
+                hidden = loaded.rules.hidden_ids(state, seat)
+                if entry.actor != seat and hidden:
+                    text = redact_text(text, hidden)
+                    events = redact(events, hidden)
+                    if rejection is not None:
+                        rejection = Rejection(
+                            code=rejection.code, message=redact_text(rejection.message, hidden), rule=rejection.rule
+                        )
+            out.append(
+                EntryView(
+                    seq=entry.seq,
+                    kind=entry.kind,
+                    actor=entry.actor,
+                    notation=text,
+                    verdict=entry_verdict_name(verdict),  # type: ignore[arg-type]
+                    rejection=rejection,
+                    events=events,
+                    manual=bool(isinstance(verdict, Accepted) and verdict.manual),
+                    hash=entry.hash,
+                    prev_hash=entry.prev_hash,
+                    state_hash=entry.state_hash,
+                    recorded_at=entry.recorded_at,
+                    annotations=notes.get(entry.seq, []),
+                    meta={k: v for k, v in body.meta.items() if k != "error"},
+                )
+            )
+        return out
+
+    # -- writing -----------------------------------------------------------------------------
+
+    def parse(self, loaded: Loaded, seat: str, text: str) -> Any:
+        if seat not in loaded.config.players:
+            raise BadInput(
+                "match/unknown_seat",
+                f"{seat!r} is not a seat of this match; seats: {', '.join(loaded.config.players)}",
+            )
+        try:
+            intent = notation.parse_intent(loaded.game.intent_type, text)
+        except InputError as exc:
+            raise BadInput(exc.code, exc.message, {"intent": text}) from None
+        problem = loaded.rules.check_input(intent)
+        if problem:
+            raise BadInput("input/unknown_reference", problem, {"intent": text})
+        return intent
+
+    def _make_entry(
+        self, loaded: Loaded, seq: int, state: Any, prev_hash: str, *, kind: str, actor: str | None,
+        text: str, intent: Any, verdict: Any, meta: Mapping[str, Any] | None = None,
+    ) -> tuple[StoredEntry, Any]:
+        new_state = core.apply(loaded.rules, state, verdict)
+        body = core.EntryBody(
+            seq=seq, kind=kind, actor=actor, notation=text, intent=intent, verdict=verdict, meta=dict(meta or {})
+        )
+        raw = core.canonical(body)
+        entry = StoredEntry(
+            match_id=loaded.match.id,
+            seq=seq,
+            kind=kind,
+            actor=actor,
+            verdict=entry_verdict_name(verdict),
+            code=verdict.code if isinstance(verdict, Rejected) else None,
+            body=raw,
+            prev_hash=prev_hash,
+            hash=core.entry_hash(prev_hash, raw),
+            state_hash=core.state_hash(new_state),
+            recorded_at=self.clock(),
+        )
+        return entry, new_state
+
+    def submit(
+        self, match_id: str, seat: str, text: str, *, expected_seq: int | None = None,
+        meta: Mapping[str, Any] | None = None,
+    ) -> SubmitResult:
+        """Adjudicate one intent and append it (accepted or rejected) in one transaction."""
+        loaded = self.load(match_id)
+        intent = self.parse(loaded, seat, text)
+        head, state = self.state_at(loaded)
+        if expected_seq is not None and expected_seq != head:
+            raise ConflictError(
+                "match/stale_seq",
+                f"match {loaded.match.id} is at entry {head}, not {expected_seq}; reload and submit again",
+                {"head": head},
+            )
+        chance = core.chance_for(loaded.config, f"seq:{head + 1}")
+        recorded, verdict = core.adjudicate(loaded.rules, state, seat, intent, chance)
+        last = self.store.last_entry(loaded.match.id)
+        prev = last.hash if last is not None else loaded.match.genesis_hash
+        entry, new_state = self._make_entry(
+            loaded, head + 1, state, prev, kind="intent", actor=seat,
+            text=text.strip(), intent=recorded, verdict=verdict, meta=meta,
+        )
+        snapshot = None
+        if self.snapshot_every and entry.seq % self.snapshot_every == 0:
+            snapshot = StoredSnapshot(
+                match_id=loaded.match.id, seq=entry.seq, state=core.canonical(new_state), state_hash=entry.state_hash
+            )
+        try:
+            self.store.append(entry, expected_seq=head, snapshot=snapshot)
+        except Conflict as exc:
+            self._heads.pop(loaded.match.id, None)
+            raise ConflictError("match/stale_seq", str(exc), {"head": exc.head}) from None
+        except StoreError as exc:
+            raise StorageError("store/failed", str(exc)) from None
+        self._heads[loaded.match.id] = (entry.seq, new_state)
+        return SubmitResult(
+            match_id=loaded.match.id,
+            seq=entry.seq,
+            actor=seat,
+            notation=notation.format_intent(recorded),
+            intent=recorded,
+            verdict=verdict,
+            state_hash=entry.state_hash,
+            outcome=loaded.rules.outcome(new_state),
+            events=_plain(verdict.events) if isinstance(verdict, Accepted) else [],
+        )
+
+    def record_unparsed(self, match_id: str, actor: str | None, text: str, code: str, message: str,
+                        meta: Mapping[str, Any] | None = None) -> int:
+        """Keep a line that could not be read as an intent (a transcript's syntax error, an unknown
+        seat or card): an ``unparsed`` entry with no verdict, which changes nothing."""
+        loaded = self.load(match_id)
+        head, state = self.state_at(loaded)
+        last = self.store.last_entry(loaded.match.id)
+        prev = last.hash if last is not None else loaded.match.genesis_hash
+        entry, _ = self._make_entry(
+            loaded, head + 1, state, prev, kind="unparsed", actor=actor, text=text, intent=None,
+            verdict=None, meta={**(meta or {}), "error": {"code": code, "message": message}},
+        )
+        self.store.append(entry, expected_seq=head)
+        self._heads[loaded.match.id] = (entry.seq, state)
+        return entry.seq
+
+    def annotate(self, match_id: str, seq: int, text: str, *, kind: str = "comment", by: str = "") -> Annotation:
+        loaded = self.load(match_id)
+        head = self.store.head(loaded.match.id)
+        if not 1 <= seq <= head:
+            raise BadInput("match/bad_seq", f"entry {seq} does not exist: match {loaded.match.id} has entries 1..{head}")
+        stored = StoredAnnotation(match_id=loaded.match.id, seq=seq, kind=kind, text=text, by=by, recorded_at=self.clock())
+        self.store.add_annotation(stored)
+        return Annotation(seq=seq, kind=kind, text=text, by=by, recorded_at=stored.recorded_at)
+
+    # -- checking ----------------------------------------------------------------------------
+
+    def verify(self, match_id: str) -> list[str]:
+        """Re-adjudicate every entry from setup; return the findings (empty = clean)."""
+        loaded = self.load(match_id)
+        findings: list[str] = []
+        state = loaded.initial
+        prev = loaded.match.genesis_hash
+        expected_seq = 1
+        for entry in self.store.entries(loaded.match.id):
+            where = f"entry {entry.seq}"
+            if entry.seq != expected_seq:
+                findings.append(f"{where}: expected entry {expected_seq} here (deleted or reordered entries)")
+                return findings
+            expected_seq += 1
+            if entry.prev_hash != prev:
+                findings.append(f"{where}: prev_hash {entry.prev_hash[:12]} does not chain to {prev[:12]}")
+                return findings
+            if core.entry_hash(prev, entry.body) != entry.hash:
+                findings.append(f"{where}: its bytes do not match its hash (edited)")
+                return findings
+            try:
+                body = loaded.decoder.decode(entry.body)
+            except msgspec.DecodeError as exc:
+                findings.append(f"{where}: cannot be decoded ({exc})")
+                return findings
+            if body.kind == "intent" and body.intent is not None and body.actor is not None:
+                chance = core.chance_for(loaded.config, f"seq:{entry.seq}")
+                _, verdict = core.adjudicate(loaded.rules, state, body.actor, body.intent, chance)
+                if core.canonical(verdict) != core.canonical(body.verdict):
+                    findings.append(
+                        f"{where}: recorded verdict {entry_verdict_name(body.verdict)} "
+                        f"{getattr(body.verdict, 'code', '')} differs from the rules now: "
+                        f"{entry_verdict_name(verdict)} {getattr(verdict, 'code', '')}".rstrip()
+                    )
+                    return findings
+            state = core.apply(loaded.rules, state, body.verdict)
+            if core.state_hash(state) != entry.state_hash:
+                findings.append(f"{where}: state hash differs from the recorded one")
+                return findings
+            prev = entry.hash
+        return findings
+
+
+_HIDDEN = "?"
+
+
+def _plain(value: Any) -> Any:
+    """JSON-shaped builtins (lists, dicts, str, int, bool, None) of any msgspec value."""
+    return msgspec.json.decode(msgspec.json.encode(value))
+
+
+def redact_text(text: str, hidden: Iterable[str]) -> str:
+    import re
+
+    ids = sorted(set(hidden), key=len, reverse=True)
+    if not ids:
+        return text
+    pattern = re.compile(r"(?<![A-Za-z0-9_])(" + "|".join(re.escape(i) for i in ids) + r")(?![A-Za-z0-9_])")
+    return pattern.sub(_HIDDEN, text)
+
+
+def redact(value: Any, hidden: frozenset[str] | set[str]) -> Any:
+    """Replace every string equal to (or naming) a hidden card id with ``"?"``."""
+    if isinstance(value, str):
+        return _HIDDEN if value in hidden else redact_text(value, hidden)
+    if isinstance(value, (list, tuple)):
+        return [redact(v, hidden) for v in value]
+    if isinstance(value, dict):
+        return {k: redact(v, hidden) for k, v in value.items()}
+    return value

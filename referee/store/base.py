@@ -1,0 +1,103 @@
+"""The store interface and its row types."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Protocol
+
+import msgspec
+
+
+class StoreError(RuntimeError):
+    """The store cannot do what was asked (unreadable file, corrupt schema...)."""
+
+
+class Conflict(StoreError):
+    """An append named a sequence number that is no longer the head."""
+
+    def __init__(self, match_id: str, expected: int, head: int) -> None:
+        super().__init__(
+            f"match {match_id} has moved on: you expected entry {expected} to be the last, "
+            f"but the log is at {head}; reload and submit again"
+        )
+        self.match_id = match_id
+        self.expected = expected
+        self.head = head
+
+
+class StoredMatch(msgspec.Struct, frozen=True, kw_only=True):
+    id: str
+    game: str
+    rules_version: str
+    config: bytes
+    genesis_hash: str
+    created_at: str
+    parent: str | None = None
+    fork_seq: int | None = None
+    title: str = ""
+
+
+class StoredEntry(msgspec.Struct, frozen=True, kw_only=True):
+    match_id: str
+    seq: int
+    kind: str
+    actor: str | None
+    verdict: str  # "accepted" | "rejected" | "none"
+    code: str | None
+    body: bytes
+    prev_hash: str
+    hash: str
+    state_hash: str
+    recorded_at: str
+
+
+class StoredSnapshot(msgspec.Struct, frozen=True, kw_only=True):
+    match_id: str
+    seq: int
+    state: bytes
+    state_hash: str
+
+
+class StoredAnnotation(msgspec.Struct, frozen=True, kw_only=True):
+    match_id: str
+    seq: int
+    kind: str
+    text: str
+    by: str
+    recorded_at: str
+
+
+class Store(Protocol):
+    """What the service layer needs from a log store. One shared contract suite tests every one."""
+
+    def create_match(self, match: StoredMatch, entries: Sequence[StoredEntry] = ()) -> None:
+        """Create a match and (atomically, for imports) its first entries."""
+
+    def get_match(self, match_id: str) -> StoredMatch | None: ...
+
+    def find_matches(self, prefix: str) -> list[StoredMatch]:
+        """Matches whose id starts with ``prefix`` (for short ids typed by people)."""
+
+    def list_matches(self) -> list[StoredMatch]: ...
+
+    def head(self, match_id: str) -> int:
+        """The seq of the last entry (0 when the log is empty)."""
+
+    def last_entry(self, match_id: str) -> StoredEntry | None: ...
+
+    def append(
+        self, entry: StoredEntry, expected_seq: int, snapshot: StoredSnapshot | None = None
+    ) -> None:
+        """Append one entry (and optionally a snapshot) in one transaction if the head is
+        ``expected_seq``; otherwise raise :class:`Conflict` and write nothing."""
+
+    def entries(self, match_id: str, start: int = 1, stop: int | None = None) -> Iterator[StoredEntry]:
+        """Entries with ``start <= seq <= stop`` in seq order."""
+
+    def snapshot_at_or_before(self, match_id: str, seq: int) -> StoredSnapshot | None: ...
+
+    def add_annotation(self, annotation: StoredAnnotation) -> None: ...
+
+    def annotations(self, match_id: str) -> list[StoredAnnotation]: ...
+
+    def close(self) -> None: ...

@@ -1,0 +1,83 @@
+"""An in-memory store with the same contract as the SQLite one (tests, scenarios, dry runs)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Sequence
+
+from .base import Conflict, StoredAnnotation, StoredEntry, StoredMatch, StoredSnapshot, StoreError
+
+
+class MemoryStore:
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._matches: dict[str, StoredMatch] = {}
+        self._entries: dict[str, list[StoredEntry]] = {}
+        self._snapshots: dict[str, list[StoredSnapshot]] = {}
+        self._annotations: dict[str, list[StoredAnnotation]] = {}
+
+    def create_match(self, match: StoredMatch, entries: Sequence[StoredEntry] = ()) -> None:
+        with self._lock:
+            if match.id in self._matches:
+                raise StoreError(f"match {match.id} already exists")
+            for i, e in enumerate(entries, start=1):
+                if e.seq != i or e.match_id != match.id:
+                    raise StoreError("initial entries must be numbered 1, 2, ... for this match")
+            self._matches[match.id] = match
+            self._entries[match.id] = list(entries)
+            self._snapshots[match.id] = []
+            self._annotations[match.id] = []
+
+    def get_match(self, match_id: str) -> StoredMatch | None:
+        return self._matches.get(match_id)
+
+    def find_matches(self, prefix: str) -> list[StoredMatch]:
+        return sorted((m for k, m in self._matches.items() if k.startswith(prefix)), key=lambda m: m.id)
+
+    def list_matches(self) -> list[StoredMatch]:
+        return sorted(self._matches.values(), key=lambda m: (m.created_at, m.id))
+
+    def _log(self, match_id: str) -> list[StoredEntry]:
+        try:
+            return self._entries[match_id]
+        except KeyError:
+            raise StoreError(f"no match {match_id}") from None
+
+    def head(self, match_id: str) -> int:
+        return len(self._log(match_id))
+
+    def last_entry(self, match_id: str) -> StoredEntry | None:
+        log = self._log(match_id)
+        return log[-1] if log else None
+
+    def append(self, entry: StoredEntry, expected_seq: int, snapshot: StoredSnapshot | None = None) -> None:
+        with self._lock:
+            log = self._log(entry.match_id)
+            if len(log) != expected_seq or entry.seq != expected_seq + 1:
+                raise Conflict(entry.match_id, expected_seq, len(log))
+            log.append(entry)
+            if snapshot is not None:
+                self._snapshots[entry.match_id].append(snapshot)
+
+    def entries(self, match_id: str, start: int = 1, stop: int | None = None) -> Iterator[StoredEntry]:
+        log = self._log(match_id)
+        end = len(log) if stop is None else min(stop, len(log))
+        yield from log[max(start, 1) - 1 : end]
+
+    def snapshot_at_or_before(self, match_id: str, seq: int) -> StoredSnapshot | None:
+        best = None
+        for snap in self._snapshots.get(match_id, []):
+            if snap.seq <= seq and (best is None or snap.seq > best.seq):
+                best = snap
+        return best
+
+    def add_annotation(self, annotation: StoredAnnotation) -> None:
+        with self._lock:
+            self._log(annotation.match_id)
+            self._annotations[annotation.match_id].append(annotation)
+
+    def annotations(self, match_id: str) -> list[StoredAnnotation]:
+        return list(self._annotations.get(match_id, []))
+
+    def close(self) -> None:
+        pass

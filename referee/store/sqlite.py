@@ -1,0 +1,291 @@
+"""The embedded default store: one SQLite file through sqlite-utils, WAL, foreign keys on.
+
+Append-only is enforced twice: the class has no update or delete, and triggers in the database
+refuse UPDATE and DELETE on ``entries`` (so a stray tool cannot rewrite history by accident; audit
+catches anything done behind SQLite's back). Each append is ``BEGIN IMMEDIATE`` → head check →
+insert → ``COMMIT``: one short transaction, and a stale writer gets :class:`Conflict`.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator, Sequence
+
+from typing import TYPE_CHECKING
+
+from .base import Conflict, StoredAnnotation, StoredEntry, StoredMatch, StoredSnapshot, StoreError
+
+_ENTRY_COLS = "match_id, seq, kind, actor, verdict, code, body, prev_hash, hash, state_hash, recorded_at"
+
+
+if TYPE_CHECKING:
+    import sqlite_utils
+
+
+def _m1_initial(db: sqlite_utils.Database) -> None:
+    db["matches"].create(
+        {
+            "id": str,
+            "game": str,
+            "rules_version": str,
+            "config": bytes,
+            "genesis_hash": str,
+            "created_at": str,
+            "parent": str,
+            "fork_seq": int,
+            "title": str,
+        },
+        pk="id",
+        not_null={"game", "rules_version", "config", "genesis_hash", "created_at"},
+    )
+    db["entries"].create(
+        {
+            "match_id": str,
+            "seq": int,
+            "kind": str,
+            "actor": str,
+            "verdict": str,
+            "code": str,
+            "body": bytes,
+            "prev_hash": str,
+            "hash": str,
+            "state_hash": str,
+            "recorded_at": str,
+        },
+        pk=("match_id", "seq"),
+        foreign_keys=[("match_id", "matches", "id")],
+        not_null={"kind", "verdict", "body", "prev_hash", "hash", "state_hash"},
+    )
+    db["snapshots"].create(
+        {"match_id": str, "seq": int, "state": bytes, "state_hash": str},
+        pk=("match_id", "seq"),
+        foreign_keys=[("match_id", "matches", "id")],
+    )
+    db["annotations"].create(
+        {"id": int, "match_id": str, "seq": int, "kind": str, "text": str, "by": str, "recorded_at": str},
+        pk="id",
+        foreign_keys=[("match_id", "matches", "id")],
+    )
+    db["annotations"].create_index(["match_id", "seq"])
+    for op in ("UPDATE", "DELETE"):
+        db.execute(
+            f"CREATE TRIGGER entries_append_only_{op.lower()} BEFORE {op} ON entries "
+            "BEGIN SELECT RAISE(ABORT, 'log entries are append-only'); END"
+        )
+
+
+MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (_m1_initial,)
+"""Numbered schema migrations; ``PRAGMA user_version`` records how many have run."""
+
+
+class SqliteStore:
+    def __init__(self, path: str, *, synchronous: str = "NORMAL", create: bool = True) -> None:
+        if not create and not os.path.exists(path):
+            raise StoreError(f"no database at {path}; create a match first (referee new ...) or pass --db")
+        self.path = path
+        try:
+            conn = sqlite3.connect(path, isolation_level=None, timeout=30.0, check_same_thread=False)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute(f"PRAGMA synchronous={synchronous}")
+            conn.execute("PRAGMA foreign_keys=ON")
+            conn.execute("PRAGMA busy_timeout=30000")
+            self.conn = conn
+            # one connection may be shared by threads (a server's workers): transactions on it are
+            # serialised here; separate connections (processes) are serialised by BEGIN IMMEDIATE.
+            self._lock = threading.RLock()
+            self._migrate()
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{path} is not a usable referee database ({exc})") from None
+
+    def _migrate(self) -> None:
+        version = self.conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > len(MIGRATIONS):
+            raise StoreError(
+                f"{self.path} was written by a newer referee (schema {version}); upgrade referee"
+            )
+        if version == len(MIGRATIONS):
+            return
+        # sqlite-utils builds the schema; it is imported only here, so that day-to-day commands
+        # on an existing database start fast (its import alone costs ~0.2 s).
+        import sqlite_utils
+
+        db = sqlite_utils.Database(self.conn)
+        conn = self.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version == 0 and "matches" in db.table_names():
+                raise StoreError(f"{self.path} holds tables that are not a referee database")
+            for number in range(version, len(MIGRATIONS)):
+                MIGRATIONS[number](db)
+            conn.execute(f"PRAGMA user_version={len(MIGRATIONS)}")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+    # -- matches -----------------------------------------------------------------------------
+
+    @staticmethod
+    def _match(row: sqlite3.Row | tuple) -> StoredMatch:
+        (id_, game, rv, config, genesis, created, parent, fork_seq, title) = row
+        return StoredMatch(
+            id=id_, game=game, rules_version=rv, config=bytes(config), genesis_hash=genesis,
+            created_at=created, parent=parent, fork_seq=fork_seq, title=title or "",
+        )
+
+    _MATCH_COLS = "id, game, rules_version, config, genesis_hash, created_at, parent, fork_seq, title"
+
+    def create_match(self, match: StoredMatch, entries: Sequence[StoredEntry] = ()) -> None:
+        with self._lock:
+            self._create_match(match, entries)
+
+    def _create_match(self, match: StoredMatch, entries: Sequence[StoredEntry]) -> None:
+        conn = self.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            if conn.execute("SELECT 1 FROM matches WHERE id = ?", (match.id,)).fetchone():
+                raise StoreError(f"match {match.id} already exists")
+            conn.execute(
+                f"INSERT INTO matches ({self._MATCH_COLS}) VALUES (?,?,?,?,?,?,?,?,?)",
+                (match.id, match.game, match.rules_version, match.config, match.genesis_hash,
+                 match.created_at, match.parent, match.fork_seq, match.title),
+            )
+            for i, e in enumerate(entries, start=1):
+                if e.seq != i or e.match_id != match.id:
+                    raise StoreError("initial entries must be numbered 1, 2, ... for this match")
+                self._insert(e)
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+    def get_match(self, match_id: str) -> StoredMatch | None:
+        row = self.conn.execute(f"SELECT {self._MATCH_COLS} FROM matches WHERE id = ?", [match_id]).fetchone()
+        return self._match(row) if row else None
+
+    def find_matches(self, prefix: str) -> list[StoredMatch]:
+        like = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        rows = self.conn.execute(
+            f"SELECT {self._MATCH_COLS} FROM matches WHERE id LIKE ? ESCAPE '\\' ORDER BY id", [like]
+        ).fetchall()
+        return [self._match(r) for r in rows]
+
+    def list_matches(self) -> list[StoredMatch]:
+        rows = self.conn.execute(f"SELECT {self._MATCH_COLS} FROM matches ORDER BY created_at, id").fetchall()
+        return [self._match(r) for r in rows]
+
+    # -- entries -----------------------------------------------------------------------------
+
+    def head(self, match_id: str) -> int:
+        row = self.conn.execute("SELECT MAX(seq) FROM entries WHERE match_id = ?", [match_id]).fetchone()
+        return int(row[0] or 0)
+
+    @staticmethod
+    def _entry(row: tuple) -> StoredEntry:
+        (mid, seq, kind, actor, verdict, code, body, prev, h, sh, rec) = row
+        return StoredEntry(
+            match_id=mid, seq=seq, kind=kind, actor=actor, verdict=verdict, code=code,
+            body=body.encode() if isinstance(body, str) else bytes(body), prev_hash=prev, hash=h,
+            state_hash=sh, recorded_at=rec or "",
+        )
+
+    def last_entry(self, match_id: str) -> StoredEntry | None:
+        row = self.conn.execute(
+            f"SELECT {_ENTRY_COLS} FROM entries WHERE match_id = ? ORDER BY seq DESC LIMIT 1", [match_id]
+        ).fetchone()
+        return self._entry(row) if row else None
+
+    def _insert(self, e: StoredEntry) -> None:
+        self.conn.execute(
+            f"INSERT INTO entries ({_ENTRY_COLS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            (e.match_id, e.seq, e.kind, e.actor, e.verdict, e.code, e.body, e.prev_hash, e.hash,
+             e.state_hash, e.recorded_at),
+        )
+
+    def append(self, entry: StoredEntry, expected_seq: int, snapshot: StoredSnapshot | None = None) -> None:
+        with self._lock:
+            self._append(entry, expected_seq, snapshot)
+
+    def _append(self, entry: StoredEntry, expected_seq: int, snapshot: StoredSnapshot | None) -> None:
+        conn = self.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            if not conn.execute("SELECT 1 FROM matches WHERE id = ?", (entry.match_id,)).fetchone():
+                raise StoreError(f"no match {entry.match_id}")
+            head = conn.execute(
+                "SELECT COALESCE(MAX(seq), 0) FROM entries WHERE match_id = ?", (entry.match_id,)
+            ).fetchone()[0]
+            if head != expected_seq or entry.seq != expected_seq + 1:
+                raise Conflict(entry.match_id, expected_seq, head)
+            self._insert(entry)
+            if snapshot is not None:
+                conn.execute(
+                    "INSERT OR REPLACE INTO snapshots (match_id, seq, state, state_hash) VALUES (?,?,?,?)",
+                    (snapshot.match_id, snapshot.seq, snapshot.state, snapshot.state_hash),
+                )
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+    def entries(self, match_id: str, start: int = 1, stop: int | None = None) -> Iterator[StoredEntry]:
+        stop_ = stop if stop is not None else 2**62
+        low = start
+        while low <= stop_:
+            with self._lock:
+                rows = self.conn.execute(
+                    f"SELECT {_ENTRY_COLS} FROM entries WHERE match_id = ? AND seq >= ? AND seq <= ? "
+                    "ORDER BY seq LIMIT 2000",
+                    (match_id, low, stop_),
+                ).fetchall()
+            for row in rows:
+                yield self._entry(row)
+            if len(rows) < 2000:
+                return
+            low = rows[-1][1] + 1
+
+    def snapshot_at_or_before(self, match_id: str, seq: int) -> StoredSnapshot | None:
+        row = self.conn.execute(
+            "SELECT match_id, seq, state, state_hash FROM snapshots WHERE match_id = ? AND seq <= ? "
+            "ORDER BY seq DESC LIMIT 1",
+            [match_id, seq],
+        ).fetchone()
+        if not row:
+            return None
+        return StoredSnapshot(match_id=row[0], seq=row[1], state=bytes(row[2]), state_hash=row[3])
+
+    # -- annotations -------------------------------------------------------------------------
+
+    def add_annotation(self, annotation: StoredAnnotation) -> None:
+        with self._lock:
+            self._add_annotation(annotation)
+
+    def _add_annotation(self, annotation: StoredAnnotation) -> None:
+        conn = self.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            if not conn.execute("SELECT 1 FROM matches WHERE id = ?", (annotation.match_id,)).fetchone():
+                raise StoreError(f"no match {annotation.match_id}")
+            conn.execute(
+                "INSERT INTO annotations (match_id, seq, kind, text, by, recorded_at) VALUES (?,?,?,?,?,?)",
+                (annotation.match_id, annotation.seq, annotation.kind, annotation.text, annotation.by,
+                 annotation.recorded_at),
+            )
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+    def annotations(self, match_id: str) -> list[StoredAnnotation]:
+        rows = self.conn.execute(
+            "SELECT match_id, seq, kind, text, by, recorded_at FROM annotations WHERE match_id = ? ORDER BY seq, id",
+            [match_id],
+        ).fetchall()
+        return [StoredAnnotation(match_id=r[0], seq=r[1], kind=r[2], text=r[3], by=r[4] or "",
+                                 recorded_at=r[5] or "") for r in rows]
+
+    def close(self) -> None:
+        self.conn.close()

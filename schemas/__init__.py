@@ -1,0 +1,126 @@
+"""Wire contracts shared by every game and front end.
+
+Everything here is a msgspec Struct (or a plain type alias) and imports nothing of ours: the engine,
+the CLI and the HTTP service all speak these shapes. Schema changes follow msgspec's evolution rules
+(new fields only with defaults); anything else bumps ``ENTRY_FORMAT`` and adds an upcaster.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+
+Seat = str
+Seq = int
+MatchId = str
+
+#: Version of the canonical entry body; part of every entry hash.
+ENTRY_FORMAT = 1
+
+ChanceMode = Literal["physical", "digital"]
+OptionValue = str | int | bool
+
+
+class Rejection(msgspec.Struct, frozen=True, kw_only=True):
+    """Why an intent was refused: a stable namespaced code, a message naming the values, a rule."""
+
+    code: str
+    message: str
+    rule: str = ""
+
+
+class Outcome(msgspec.Struct, frozen=True, kw_only=True):
+    """The end of a game as a value. ``winners`` empty means a draw (or a shared loss)."""
+
+    winners: tuple[Seat, ...]
+    reason: str
+    scores: dict[Seat, int] | None = None
+
+
+class MatchConfig(msgspec.Struct, frozen=True, kw_only=True):
+    """Everything a match is created from. Stored with the match; the fold reads nothing else.
+
+    ``cards_text`` holds the whole card-definition file the match was created with, so that a
+    later edit of that file (or of a bundled set) can never change how an old match replays.
+    """
+
+    game: str
+    players: tuple[Seat, ...]
+    options: dict[str, OptionValue] = {}
+    cards: str | None = None
+    cards_text: str | None = None
+    decks: dict[Seat, str] = {}
+    seed: int | None = None
+    chance: ChanceMode = "physical"
+    position: dict[str, Any] = {}
+    meta: dict[str, str] = {}
+
+
+class MatchInfo(msgspec.Struct, frozen=True, kw_only=True):
+    """One row of the match table, as front ends show it."""
+
+    id: MatchId
+    game: str
+    rules_version: str
+    players: tuple[Seat, ...]
+    created_at: str
+    head: Seq
+    parent: MatchId | None = None
+    fork_seq: Seq | None = None
+    title: str = ""
+
+
+class EntryView(msgspec.Struct, frozen=True, kw_only=True):
+    """One log entry as a front end shows it (already redacted for the viewer)."""
+
+    seq: Seq
+    kind: str
+    actor: Seat | None
+    notation: str
+    verdict: Literal["accepted", "rejected", "none"]
+    rejection: Rejection | None = None
+    events: list[Any] = []
+    manual: bool = False
+    hash: str = ""
+    prev_hash: str = ""
+    state_hash: str = ""
+    recorded_at: str = ""
+    annotations: list[Annotation] = []
+    meta: dict[str, Any] = {}
+
+
+class Annotation(msgspec.Struct, frozen=True, kw_only=True):
+    seq: Seq
+    kind: str
+    text: str
+    by: str = ""
+    recorded_at: str = ""
+
+
+class ErrorBody(msgspec.Struct, frozen=True, kw_only=True):
+    """The one error shape of every front end (CLI ``--json`` and HTTP)."""
+
+    code: str
+    message: str
+    detail: dict[str, Any] = {}
+
+
+class ImportProblem(msgspec.Struct, frozen=True, kw_only=True):
+    line: int
+    text: str
+    code: str
+    message: str
+    rule: str = ""
+
+
+class ImportSummary(msgspec.Struct, frozen=True, kw_only=True):
+    match_id: MatchId
+    game: str
+    lines: int
+    entries: int
+    accepted: int
+    rejected: int
+    problems: list[ImportProblem] = []
+    outcome: Outcome | None = None
+    state_hash: str = ""

@@ -1,0 +1,182 @@
+"""A tiny game for engine tests: players take 1-3 stones in turn; whoever takes the last one wins.
+
+It exercises the protocol without By All Means' size: framework checks, digital chance (who starts),
+hidden information (each seat holds a secret token), positions and options.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
+
+import msgspec
+
+from referee.engine.chance import Chance
+from referee.engine.protocol import Accepted, ConfigError, OptionSpec, Rejected
+from schemas import MatchConfig, Outcome
+
+TOKENS = ("K01", "K02", "K03", "K04", "K05", "K06")
+
+
+class Take(msgspec.Struct, frozen=True, kw_only=True, tag="take"):
+    """Take 1 to 3 stones from the pile."""
+
+    __positional__ = ("count",)
+    count: int
+
+
+class Start(msgspec.Struct, frozen=True, kw_only=True, tag="start"):
+    """Record who starts and the secret tokens dealt (chance)."""
+
+    first: str | None = None
+    tokens: tuple[str, ...] = ()
+
+
+class Say(msgspec.Struct, frozen=True, kw_only=True, tag="say"):
+    """Say something (always accepted, no effect on the pile)."""
+
+    note: str = ""
+    mode: Literal["loud", "quiet"] = "quiet"
+
+
+Intent = Take | Start | Say
+
+
+class Taken(msgspec.Struct, frozen=True, kw_only=True, tag="taken"):
+    seat: str
+    count: int
+
+
+class Started(msgspec.Struct, frozen=True, kw_only=True, tag="started"):
+    first: str
+    tokens: tuple[str, ...]
+
+
+Event = Taken | Started
+
+
+class State(msgspec.Struct, frozen=True, kw_only=True):
+    pile: int
+    players: tuple[str, ...]
+    active: str | None = None
+    tokens: dict[str, str] = {}
+    last: str | None = None
+
+
+class PileRules:
+    def __init__(self, config: MatchConfig) -> None:
+        self.config = config
+        self.players = config.players
+        self.start = int(config.options.get("stones", 10))
+
+    def setup(self, chance: Chance | None) -> State:
+        return State(pile=self.start, players=self.players)
+
+    def actors(self, state: State, intent: Any) -> frozenset[str]:
+        if isinstance(intent, Take):
+            return frozenset([state.active]) if state.active else frozenset()
+        if isinstance(intent, Start):
+            return frozenset(self.players) if state.active is None else frozenset()
+        return frozenset(self.players)
+
+    def filled_intent(self, state: State, seat: str, intent: Any, chance: Chance | None) -> Any:
+        if chance is None or not isinstance(intent, Start):
+            return intent
+        first = chance.choice(self.players)
+        tokens = tuple(chance.shuffled(TOKENS)[: len(self.players)])
+        if intent.first not in (None, first) or intent.tokens not in ((), tokens):
+            return Rejected("pile/chance_mismatch", "the typed outcome differs from the match's generator")
+        return Start(first=first, tokens=tokens)
+
+    def decide(self, state: State, seat: str, intent: Any, chance: Chance | None) -> Any:
+        match intent:
+            case Start(first=first, tokens=tokens):
+                if first not in self.players:
+                    return Rejected("pile/bad_first", f"first must be a player, not {first!r}", "R-START")
+                if len(tokens) != len(self.players):
+                    return Rejected("pile/wrong_token_count", f"deal {len(self.players)} tokens", "R-START")
+                return Accepted((Started(first=first, tokens=tokens),))
+            case Take(count=count):
+                if not 1 <= count <= 3:
+                    return Rejected("pile/bad_count", f"take 1 to 3 stones, not {count}", "R-TAKE")
+                if count > state.pile:
+                    return Rejected("pile/not_enough", f"the pile has {state.pile}, not {count}", "R-TAKE")
+                return Accepted((Taken(seat=seat, count=count),))
+            case Say():
+                return Accepted(())
+        raise TypeError(f"unknown intent {intent!r}")
+
+    def evolve(self, state: State, event: Any) -> State:
+        match event:
+            case Started(first=first, tokens=tokens):
+                return msgspec.structs.replace(state, active=first, tokens=dict(zip(self.players, tokens)))
+            case Taken(seat=seat, count=count):
+                i = self.players.index(seat)
+                nxt = self.players[(i + 1) % len(self.players)]
+                return msgspec.structs.replace(state, pile=state.pile - count, active=nxt, last=seat)
+            case _:
+                raise TypeError(f"unknown event {event!r}")
+
+    def view(self, state: State, seat: str | None) -> dict[str, Any]:
+        data = msgspec.to_builtins(state)
+        if seat is not None:
+            data["tokens"] = {s: (t if s == seat else "?") for s, t in state.tokens.items()}
+        return data
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.pile == 0 and state.last is not None:
+            return Outcome(winners=(state.last,), reason="last_stone")
+        return None
+
+    def legal_intents(self, state: State, seat: str) -> Sequence[Any]:
+        if state.active is None:
+            return [Start()]
+        if seat != state.active:
+            return []
+        return [Take(count=c) for c in (1, 2, 3) if c <= state.pile]
+
+    def check_input(self, intent: Any) -> str | None:
+        if isinstance(intent, Start):
+            for t in intent.tokens:
+                if t not in TOKENS:
+                    return f"unknown token {t!r}; tokens are {', '.join(TOKENS)}"
+        return None
+
+    def apply_position(self, state: State, overrides: Mapping[str, Any]) -> State:
+        data = msgspec.to_builtins(state)
+        for path, value in overrides.items():
+            if path not in data:
+                raise ConfigError("pile/position_invalid", f"unknown position path {path!r}")
+            data[path] = value
+        if data["pile"] < 0:
+            raise ConfigError("pile/position_invalid", "pile must be >= 0")
+        return msgspec.convert(data, State)
+
+    def hidden_ids(self, state: State, seat: str | None) -> frozenset[str]:
+        if seat is None:
+            return frozenset()
+        return frozenset(t for s, t in state.tokens.items() if s != seat)
+
+
+class PileGame:
+    id = "pile"
+    name = "Pile"
+    aliases = ("nim",)
+    rules_version = "1"
+    min_players = 2
+    max_players = 4
+    intent_type = Intent
+    event_type = Event
+    state_type = State
+    card_sets: Mapping[str, str] = {}
+    default_card_set = None
+    summary = "Take 1-3 stones; the last stone wins (a test game)."
+
+    def options(self) -> Mapping[str, OptionSpec]:
+        return {"stones": OptionSpec(name="stones", default=10, help="stones in the pile")}
+
+    def bind(self, config: MatchConfig) -> PileRules:
+        return PileRules(config)
+
+
+PILE = PileGame()

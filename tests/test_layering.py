@@ -1,0 +1,115 @@
+"""The layering of DESIGN.md, enforced: imports point down (cli -> referee -> schemas), the engine
+core never imports a game, and nothing that folds touches files, the clock, the environment or
+global randomness. Failures name module:line."""
+
+from __future__ import annotations
+
+import ast
+import os
+
+from conftest import ROOT
+
+FORBIDDEN_IN_PURE = {"os", "pathlib", "random", "time", "datetime", "io", "sys", "socket", "sqlite3",
+                     "sqlite_utils", "subprocess", "shutil", "tempfile", "threading", "uuid", "secrets",
+                     "importlib", "glob", "rich", "typer", "litestar"}
+
+
+def _modules(top: str):
+    base = os.path.join(ROOT, top)
+    for root, _dirs, files in os.walk(base):
+        for f in sorted(files):
+            if f.endswith(".py"):
+                path = os.path.join(root, f)
+                rel = os.path.relpath(path, ROOT)
+                yield rel, path
+
+
+def _imports(path: str):
+    with open(path, encoding="utf-8") as fh:
+        tree = ast.parse(fh.read(), path)
+    pkg = os.path.relpath(os.path.dirname(path), ROOT).replace(os.sep, ".")
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                parts = pkg.split(".")
+                base = ".".join(parts[: len(parts) - node.level + 1])
+                name = f"{base}.{node.module}" if node.module else base
+            else:
+                name = node.module or ""
+            yield node.lineno, name
+
+
+def _violations(top: str, rule) -> list[str]:
+    out = []
+    for rel, path in _modules(top):
+        for line, name in _imports(path):
+            why = rule(rel, name)
+            if why:
+                out.append(f"{rel}:{line}: imports {name} ({why})")
+    return out
+
+
+def test_schemas_import_nothing_of_ours():
+    def rule(rel, name):
+        root = name.split(".")[0]
+        return "schemas must not import referee or cli" if root in ("referee", "cli") else None
+
+    assert _violations("schemas", rule) == []
+
+
+def test_referee_does_not_import_cli():
+    assert _violations("referee", lambda rel, name: "points up" if name.split(".")[0] == "cli" else None) == []
+
+
+def test_engine_core_never_imports_a_game():
+    def rule(rel, name):
+        if name.startswith("referee.games") or name.startswith("referee.service") or name.startswith("referee.store"):
+            return "the engine core must not point back up or into games"
+        return None
+
+    assert _violations(os.path.join("referee", "engine"), rule) == []
+
+
+def test_games_import_only_the_protocol_schemas_and_themselves():
+    def rule(rel, name):
+        parts = rel.replace(os.sep, "/").split("/")
+        if len(parts) == 3:  # referee/games/__init__.py: the registry, which lists the games
+            return None if not name.startswith("referee.") or name.startswith(("referee.games.", "referee.engine")) else "registry imports games only"
+        own = f"referee.games.{parts[2]}"
+        if name.startswith("referee."):
+            if name.startswith("referee.engine") or (own and name.startswith(own)):
+                return None
+            return "a game may import only referee.engine and its own package"
+        return None
+
+    assert _violations(os.path.join("referee", "games"), rule) == []
+
+
+def test_pure_core_touches_no_files_clock_env_or_global_random():
+    def rule(rel, name):
+        if rel.replace(os.sep, "/") == "referee/games/__init__.py":
+            return None
+        root = name.split(".")[0]
+        if root in FORBIDDEN_IN_PURE:
+            return "the fold and the games must be pure"
+        return None
+
+    found = _violations(os.path.join("referee", "engine"), rule) + _violations(os.path.join("referee", "games"), rule)
+    found = [f for f in found if not f.startswith(os.path.join("referee", "engine", "chance.py")) or "random" not in f]
+    assert found == []
+
+
+def test_cli_imports_rich_only_inside_functions():
+    """CLI start-up stays lean: rich (and the engine) are imported where things are rendered."""
+    path = os.path.join(ROOT, "cli", "main.py")
+    with open(path, encoding="utf-8") as fh:
+        tree = ast.parse(fh.read())
+    top = []
+    for node in tree.body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+            top += [f"cli/main.py:{node.lineno}: {n}" for n in names if n.split(".")[0] in ("rich", "referee", "msgspec", "sqlite_utils")]
+    assert top == []

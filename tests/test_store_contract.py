@@ -1,0 +1,177 @@
+"""One contract suite, run against every store (SQLite and in-memory)."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+
+import pytest
+
+from referee.store import Conflict, StoredAnnotation, StoredEntry, StoredMatch, StoredSnapshot, StoreError
+from referee.store.memory import MemoryStore
+from referee.store.sqlite import SqliteStore
+
+
+@pytest.fixture(params=["memory", "sqlite"])
+def store(request, tmp_path):
+    if request.param == "memory":
+        s = MemoryStore()
+    else:
+        s = SqliteStore(str(tmp_path / "t.db"))
+    yield s
+    s.close()
+
+
+def _match(mid="m1"):
+    return StoredMatch(id=mid, game="g", rules_version="1", config=b"{}", genesis_hash="g0", created_at="t")
+
+
+def _entry(seq, mid="m1", verdict="accepted"):
+    return StoredEntry(match_id=mid, seq=seq, kind="intent", actor="a", verdict=verdict,
+                       code=None if verdict == "accepted" else "x/y", body=f"body{seq}".encode(),
+                       prev_hash=f"h{seq - 1}", hash=f"h{seq}", state_hash=f"s{seq}", recorded_at="t")
+
+
+def test_create_and_read_back(store):
+    store.create_match(_match())
+    assert store.get_match("m1") == _match()
+    assert store.get_match("nope") is None
+    assert store.head("m1") == 0
+    assert store.last_entry("m1") is None
+    assert [m.id for m in store.list_matches()] == ["m1"]
+
+
+def test_duplicate_match_is_refused(store):
+    store.create_match(_match())
+    with pytest.raises(StoreError):
+        store.create_match(_match())
+
+
+def test_append_in_order_and_read_ranges(store):
+    store.create_match(_match())
+    for seq in range(1, 6):
+        store.append(_entry(seq), expected_seq=seq - 1)
+    assert store.head("m1") == 5
+    assert [e.seq for e in store.entries("m1")] == [1, 2, 3, 4, 5]
+    assert [e.seq for e in store.entries("m1", 2, 4)] == [2, 3, 4]
+    assert store.last_entry("m1") == _entry(5)
+    assert list(store.entries("m1", 3, 3))[0].body == b"body3"
+
+
+def test_stale_writer_gets_conflict_and_nothing_is_written(store):
+    store.create_match(_match())
+    store.append(_entry(1), expected_seq=0)
+    with pytest.raises(Conflict) as info:
+        store.append(_entry(1), expected_seq=0)
+    assert info.value.head == 1
+    with pytest.raises(Conflict):
+        store.append(_entry(3), expected_seq=1)  # a gap is a conflict too
+    assert [e.seq for e in store.entries("m1")] == [1]
+
+
+def test_create_with_initial_entries_is_atomic(store):
+    store.create_match(_match(), [_entry(1), _entry(2)])
+    assert store.head("m1") == 2
+    with pytest.raises(StoreError):
+        store.create_match(_match("m2"), [_entry(1, "m2"), _entry(3, "m2")])
+    assert store.get_match("m2") is None
+
+
+def test_snapshots_at_or_before(store):
+    store.create_match(_match())
+    for seq in range(1, 9):
+        snap = StoredSnapshot(match_id="m1", seq=seq, state=b"S%d" % seq, state_hash=f"s{seq}") if seq % 4 == 0 else None
+        store.append(_entry(seq), expected_seq=seq - 1, snapshot=snap)
+    assert store.snapshot_at_or_before("m1", 3) is None
+    assert store.snapshot_at_or_before("m1", 7).seq == 4
+    assert store.snapshot_at_or_before("m1", 8).state == b"S8"
+
+
+def test_annotations(store):
+    store.create_match(_match())
+    store.append(_entry(1), expected_seq=0)
+    store.add_annotation(StoredAnnotation(match_id="m1", seq=1, kind="comment", text="hm", by="arb", recorded_at="t"))
+    assert [(a.seq, a.text, a.by) for a in store.annotations("m1")] == [(1, "hm", "arb")]
+
+
+def test_find_by_prefix(store):
+    store.create_match(_match("abc123"))
+    store.create_match(_match("abd456"))
+    assert [m.id for m in store.find_matches("abc")] == ["abc123"]
+    assert len(store.find_matches("ab")) == 2
+    assert store.find_matches("a_c") == []  # LIKE wildcards are literal
+
+
+def test_concurrent_writers_never_fork_the_log(store):
+    store.create_match(_match())
+    wins = []
+
+    def writer(tag):
+        for _ in range(50):
+            head = store.head("m1")
+            try:
+                store.append(_entry(head + 1), expected_seq=head)
+                wins.append(tag)
+            except Conflict:
+                pass
+
+    threads = [threading.Thread(target=writer, args=(i,)) for i in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    seqs = [e.seq for e in store.entries("m1")]
+    assert seqs == list(range(1, len(seqs) + 1))
+    assert len(seqs) == len(wins)
+
+
+def test_sqlite_refuses_updates_and_deletes_of_entries(tmp_path):
+    path = str(tmp_path / "t.db")
+    s = SqliteStore(path)
+    s.create_match(_match())
+    s.append(_entry(1), expected_seq=0)
+    s.close()
+    conn = sqlite3.connect(path)
+    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+        conn.execute("UPDATE entries SET verdict = 'rejected'")
+    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+        conn.execute("DELETE FROM entries")
+    conn.close()
+
+
+def test_sqlite_rejects_a_file_that_is_not_a_database(tmp_path):
+    path = tmp_path / "junk.db"
+    path.write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(StoreError, match="not a usable referee database"):
+        SqliteStore(str(path))
+    assert path.read_bytes() == b"this is not sqlite" * 100
+
+
+def test_sqlite_read_only_open_does_not_create_a_file(tmp_path):
+    with pytest.raises(StoreError, match="no database"):
+        SqliteStore(str(tmp_path / "absent.db"), create=False)
+    assert not (tmp_path / "absent.db").exists()
+
+
+def test_sqlite_writers_on_separate_connections_never_fork_the_log(tmp_path):
+    path = str(tmp_path / "t.db")
+    SqliteStore(path).create_match(_match())
+    stores = [SqliteStore(path) for _ in range(3)]
+    wins = []
+
+    def writer(s, tag):
+        for _ in range(40):
+            head = s.head("m1")
+            try:
+                s.append(_entry(head + 1), expected_seq=head)
+                wins.append(tag)
+            except Conflict:
+                pass
+
+    threads = [threading.Thread(target=writer, args=(s, i)) for i, s in enumerate(stores)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    seqs = [e.seq for e in stores[0].entries("m1")]
+    assert seqs == list(range(1, len(seqs) + 1)) and len(seqs) == len(wins) >= 40
