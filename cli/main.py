@@ -55,11 +55,14 @@ def _service(db: str | None, *, create: bool = False) -> Referee:
     from referee.store.sqlite import SqliteStore
 
     path = _db_path(db)
+    every = os.environ.get("REFEREE_SNAPSHOT_EVERY", "")
+    if every and not every.isdigit():
+        _fail(f"REFEREE_SNAPSHOT_EVERY must be a whole number of entries, not {every!r}")
     try:
         store = SqliteStore(path, create=create)
     except StoreError as exc:
         raise StorageError("store/unavailable", str(exc)) from None
-    return Referee(store)
+    return Referee(store, snapshot_every=int(every)) if every else Referee(store)
 
 
 def _print_json(value: Any) -> None:
@@ -188,6 +191,7 @@ def new(
     chance: Annotated[str | None, typer.Option("--chance", help="physical (outcomes typed in) or digital.")] = None,
     position: Annotated[str | None, typer.Option("--position", help="TOML file of dotted-path overrides of the state after setup.")] = None,
     title: Annotated[str, typer.Option("--title", help="A title shown in listings.")] = "",
+    undo_policy: Annotated[str, typer.Option("--undo-policy", help="Who may undo: any (seat), own_last, or arbiter.")] = "any",
     db: DbOpt = None,
     json: JsonOpt = False,
 ) -> None:
@@ -201,7 +205,7 @@ def new(
     service = _service(db, create=True)
     info = service.new_match(
         game, players.split(","), options=_kv(option, "option"), cards=cards, decks=_kv(deck, "deck"),
-        seed=seed, chance=chance, position=pos, title=title,
+        seed=seed, chance=chance, position=pos, title=title, undo=undo_policy,
     )
     if json:
         _print_json(info)
@@ -411,14 +415,14 @@ def log(
 
 @app.command()
 def matches(db: DbOpt = None, json: JsonOpt = False) -> None:
-    """List the matches in the database.
+    """List the matches in the database, forks under the match they branch from.
 
     Example: referee matches --json
     """
     service = _service(db)
-    rows = service.matches()
+    rows = service.forks()
     if json:
-        _print_json(rows)
+        _print_json([info for info, _depth in rows])
         return
     from rich.markup import escape
     from rich.table import Table
@@ -426,8 +430,11 @@ def matches(db: DbOpt = None, json: JsonOpt = False) -> None:
     table = Table(title=f"Matches in {_db_path(db)}", title_justify="left")
     for col in ("id", "game", "players", "entries", "created", "title"):
         table.add_column(col)
-    for m in rows:
-        table.add_row(m.id, m.game, ", ".join(m.players), str(m.head), m.created_at, escape(m.title))
+    for m, depth in rows:
+        branch = ("   " * (depth - 1) + "└─ ") if depth else ""
+        fork = f" (fork at {m.fork_seq})" if m.parent else ""
+        table.add_row(branch + m.id, m.game, ", ".join(m.players), str(m.head), m.created_at,
+                      escape(m.title) + fork)
     _console().print(table)
 
 
@@ -509,28 +516,233 @@ def annotate(
 
 @app.command()
 def audit(
-    match: Annotated[str, typer.Argument(help="Match id.")],
+    match: Annotated[str | None, typer.Argument(help="Match id (omit with --all).")] = None,
+    all_: Annotated[bool, typer.Option("--all", help="Audit every match in the database.")] = False,
     db: DbOpt = None,
     json: JsonOpt = False,
 ) -> None:
-    """Re-adjudicate a match from setup and check every verdict, hash and state hash.
+    """Re-adjudicate matches from setup; check every verdict, entry hash, the chain, every state hash
+    and snapshot. Exit 0 if clean, 1 with the first divergence of each match.
 
-    Exit 0 if clean, 1 with the first divergence.
+    Example: referee audit 3f9c   ·   referee audit --all --json
+    """
+    if (match is None) == (not all_):
+        _fail("name one match, or pass --all (e.g. referee audit 3f9c)")
+    service = _service(db)
+    ids = [service.resolve(match).id] if match else [m.id for m in service.store.list_matches()]
+    reports = []
+    if json:
+        reports = [service.audit(mid) for mid in ids]
+        _print_json(reports if all_ else reports[0])
+    else:
+        from rich.markup import escape
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    Example: referee audit 3f9c
+        con = _console()
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                      console=con, transient=True) as bar:
+            for mid in ids:
+                task = bar.add_task(f"audit {mid}", total=None)
+                reports.append(service.audit(mid, progress=lambda done, total, t=task: bar.update(t, completed=done, total=total)))
+                bar.remove_task(task)
+        for r in reports:
+            for note in r["notes"]:
+                con.print(f"[yellow]![/yellow] {r['match_id']}: {escape(note)}")
+            if r["clean"]:
+                con.print(f"[green]✓[/green] {r['match_id']}: {r['entries']} entries; every verdict, hash and state checks out")
+            for f in r["findings"]:
+                con.print(f"[red]✗[/red] {r['match_id']} entry {f['seq']}: {f['what']} differs")
+                con.print(f"    recorded: {escape(str(f['recorded']))}")
+                con.print(f"    derived:  {escape(str(f['derived']))}")
+    if any(not r["clean"] for r in reports):
+        raise Exit(1)
+
+
+@app.command()
+def undo(
+    match: Annotated[str, typer.Argument(help="Match id.")],
+    to: Annotated[int | None, typer.Option("--to", help="Fold back to the state after entry N [default: before the last accepted intent].")] = None,
+    reason: Annotated[str, typer.Option("--reason", help="Why (kept in the log).")] = "",
+    by: Annotated[str, typer.Option("--by", help="The seat undoing, or 'arbiter'.")] = "arbiter",
+    expect_seq: Annotated[int | None, typer.Option("--expect-seq", help="Refuse (exit 4) unless the log is at this entry.")] = None,
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """Undo to entry N by appending an undo entry (the undone entries stay in the log, marked).
+    Exit 0 if accepted, 1 if the match's undo policy refuses it (the refusal is logged).
+
+    Example: referee undo 3f9c --to 40 --by alice --reason "misread the card"
     """
     service = _service(db)
-    m = service.resolve(match)
-    findings = service.verify(m.id)
+    res = service.undo(match, by=by, to=to, reason=reason, expected_seq=expect_seq)
+    _report(res, json)
+
+
+@app.command()
+def redo(
+    match: Annotated[str, typer.Argument(help="Match id.")],
+    undo_: Annotated[int | None, typer.Option("--undo", help="The undo entry to reverse [default: the latest in effect].")] = None,
+    reason: Annotated[str, typer.Option("--reason", help="Why (kept in the log).")] = "",
+    by: Annotated[str, typer.Option("--by", help="The seat redoing, or 'arbiter'.")] = "arbiter",
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """Reverse an undo (only while nothing has been played since): also an entry.
+
+    Example: referee redo 3f9c --by alice
+    """
+    service = _service(db)
+    res = service.redo(match, by=by, undo=undo_, reason=reason)
+    _report(res, json)
+
+
+def _report(res: Any, json: bool) -> None:
     if json:
-        _print_json({"match_id": m.id, "clean": not findings, "findings": findings})
-    elif findings:
-        for f in findings:
-            _console().print(f"[red]✗[/red] {f}")
+        from referee.engine.protocol import Rejected
+
+        v = res.verdict
+        _print_json({
+            "match_id": res.match_id, "seq": res.seq, "actor": res.actor, "intent": res.notation,
+            "verdict": "accepted" if res.accepted else "rejected",
+            "rejection": {"code": v.code, "message": v.message, "rule": v.rule} if isinstance(v, Rejected) else None,
+            "events": res.events, "state_hash": res.state_hash,
+            "outcome": None if res.outcome is None else {"winners": list(res.outcome.winners), "reason": res.outcome.reason},
+        })
     else:
-        _console().print(f"[green]✓[/green] match {m.id}: {service.store.head(m.id)} entries, every verdict and hash checks out")
-    if findings:
+        _render_result(res)
+    if not res.accepted:
         raise Exit(1)
+
+
+@app.command()
+def fork(
+    match: Annotated[str, typer.Argument(help="Match id.")],
+    at: Annotated[int, typer.Option("--at", help="Share the history up to entry N.")],
+    name: Annotated[str, typer.Option("--name", help="A title for the new line of play.")] = "",
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """Start a new match sharing this one's history up to entry N (like a variation); prints its id
+    alone on the last line.
+
+    Example: referee fork 3f9c --at 40 --name "what if I kept the agent"
+    """
+    service = _service(db)
+    info = service.fork(match, at=at, name=name)
+    if json:
+        _print_json(info)
+        return
+    _console().print(f"Forked {info.parent} at entry {info.fork_seq}: {info.title}")
+    print(info.id)
+
+
+@app.command()
+def diff(
+    a: Annotated[str, typer.Argument(help="MATCH or MATCH@N.")],
+    b: Annotated[str, typer.Argument(help="MATCH or MATCH@N.")],
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """Show how two states differ and the first entry where two lines of play diverge.
+    Exit 0 if the states are the same, 1 if they differ.
+
+    Example: referee diff 3f9c@40 a71b
+    """
+    def split(ref: str) -> tuple[str, int | None]:
+        mid, sep, n = ref.partition("@")
+        if sep and not n.isdigit():
+            _fail(f"{ref!r}: expected MATCH or MATCH@N with N an entry number")
+        return mid, int(n) if sep else None
+
+    (ma, na), (mb, nb) = split(a), split(b)
+    service = _service(db)
+    d = service.diff(ma, mb, at_a=na, at_b=nb)
+    if json:
+        _print_json(d)
+    else:
+        from rich.markup import escape
+        from rich.table import Table
+
+        con = _console()
+        A, B = d["a"], d["b"]
+        con.print(f"A = {A['match_id']}@{A['seq']}   B = {B['match_id']}@{B['seq']}")
+        if d["diverge"] is None:
+            con.print("The two lines of play are the same up to these points.")
+        else:
+            dv = d["diverge"]
+            con.print(f"Lines diverge at entry {dv['seq']}:  A {escape(str(dv['a']))}  ·  B {escape(str(dv['b']))}")
+        if d["same_state"]:
+            con.print("[green]The states are identical.[/green]")
+        else:
+            table = Table(title="State differences", title_justify="left")
+            for col in ("path", "A", "B"):
+                table.add_column(col, overflow="fold")
+            for c in d["changes"]:
+                table.add_row(escape(c["path"]), escape(_cell(c["a"])), escape(_cell(c["b"])))
+            con.print(table)
+    if not d["same_state"]:
+        raise Exit(1)
+
+
+@app.command()
+def replay(
+    match: Annotated[str, typer.Argument(help="Match id.")],
+    from_: Annotated[int, typer.Option("--from", help="First entry.")] = 1,
+    to: Annotated[int | None, typer.Option("--to", help="Last entry [default: the last].")] = None,
+    as_: Annotated[str | None, typer.Option("--as", help="See only what this seat may see.")] = None,
+    step: Annotated[bool, typer.Option("--step", help="Step through interactively: n(ext), b(ack), j N, q(uit).")] = False,
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """Walk the log entry by entry: the intent, the verdict (with the rule for a rejection) and what
+    changed in the state.
+
+    Example: referee replay 3f9c --from 30 --to 45   ·   referee replay 3f9c --step
+    """
+    service = _service(db)
+    steps = service.replay(match, start=from_, stop=to, seat=as_)
+    if json:
+        _print_json(steps)
+        return
+    con = _console()
+    if not step:
+        for s in steps:
+            _render_step(con, s)
+        return
+    i = 0
+    while steps:
+        con.clear()
+        _render_step(con, steps[i])
+        con.print(f"[dim]{i + 1}/{len(steps)} — n next · b back · j N jump to entry N · q quit[/dim]")
+        try:
+            answer = input("> ").strip().lower()
+        except EOFError:
+            return
+        if answer in ("q", "quit"):
+            return
+        if answer in ("b", "back"):
+            i = max(0, i - 1)
+        elif answer.startswith("j"):
+            target = answer[1:].strip()
+            seqs = [s["entry"].seq for s in steps]
+            if target.isdigit() and int(target) in seqs:
+                i = seqs.index(int(target))
+        elif answer in ("", "n", "next"):
+            i = min(len(steps) - 1, i + 1)
+
+
+def _render_step(con: Any, s: dict[str, Any]) -> None:
+    from rich.markup import escape
+
+    e = s["entry"]
+    mark = {"accepted": "[green]✓[/green]", "rejected": "[red]✗[/red]"}.get(e.verdict, "[yellow]·[/yellow]")
+    undone = f" [yellow](undone by {e.undone_by})[/yellow]" if e.undone_by else ""
+    con.print(f"{mark} #{e.seq} {escape(e.actor or '-')}: {escape(e.notation)}{undone}")
+    if e.rejection is not None:
+        rule = f" ({e.rejection.rule})" if e.rejection.rule else ""
+        con.print(f"    {escape(e.rejection.code)}: {escape(e.rejection.message)}{rule}")
+    for c in s["changes"]:
+        con.print(f"    {escape(c['path'])}: {escape(_cell(c['before']))} → {escape(_cell(c['after']))}")
 
 
 @scenario_app.command("run")

@@ -19,6 +19,7 @@ from typing import Any
 import msgspec
 
 from schemas import (
+    ARBITER,
     Annotation,
     EntryView,
     MatchConfig,
@@ -31,6 +32,7 @@ from .engine import core, notation
 from .engine.protocol import Accepted, ConfigError, Game, InputError, Rejected, Rules
 from .errors import BadInput, ConflictError, NotFound, StorageError
 from .store import Conflict, Store, StoredAnnotation, StoredEntry, StoredMatch, StoredSnapshot, StoreError
+from .timeline import Header, Timeline
 
 SNAPSHOT_EVERY = 64
 
@@ -103,6 +105,7 @@ class Referee:
         games: Sequence[Game] | None = None,
         clock: Callable[[], str] = utc_now,
         snapshot_every: int = SNAPSHOT_EVERY,
+        use_snapshots: bool = True,
     ) -> None:
         if games is None:
             from .games import GAMES
@@ -112,6 +115,7 @@ class Referee:
         self.games = tuple(games)
         self.clock = clock
         self.snapshot_every = snapshot_every
+        self.use_snapshots = use_snapshots
         self._loaded: OrderedDict[str, Loaded] = OrderedDict()
         self._heads: dict[str, tuple[int, Any]] = {}
 
@@ -200,9 +204,14 @@ class Referee:
         position: Mapping[str, Any] | None = None,
         meta: Mapping[str, str] | None = None,
         base_dir: str | None = None,
+        undo: str = "any",
     ) -> tuple[Game, MatchConfig]:
         game = self.game(game_name)
         players = tuple(p.strip() for p in players)
+        if ARBITER in players:
+            raise BadInput("match/bad_players", f"{ARBITER!r} is reserved for the match's arbiter; name the seat otherwise")
+        if undo not in ("any", "own_last", "arbiter"):
+            raise BadInput("match/bad_undo_policy", f"undo policy must be any, own_last or arbiter, not {undo!r}")
         for p in players:
             if not p or not all(c.isalnum() or c in "_-" for c in p):
                 raise BadInput(
@@ -256,6 +265,7 @@ class Referee:
             chance=chance,  # type: ignore[arg-type]
             position=null_to_none(dict(position or {})),
             meta=dict(meta or {}),
+            undo=undo,  # type: ignore[arg-type]
         )
         for seat in config.decks:
             if seat not in players:
@@ -349,8 +359,33 @@ class Referee:
 
     # -- reading the log ---------------------------------------------------------------------
 
+    def entries(self, m: StoredMatch, start: int = 1, stop: int | None = None) -> Iterator[StoredEntry]:
+        """A match's entries ``start..stop``: a fork's history up to its fork point is its parent's
+        (read, never copied), then its own."""
+        base = m.fork_seq or 0
+        if m.parent is not None and start <= base:
+            parent = self.store.get_match(m.parent)
+            if parent is None:
+                raise StorageError("log/corrupt", f"match {m.id} is a fork of {m.parent}, which is missing")
+            yield from self.entries(parent, start, base if stop is None else min(stop, base))
+        if stop is None or stop > base:
+            yield from self.store.entries(m.id, max(start, base + 1), stop)
+
+    def entry_at(self, m: StoredMatch, seq: int) -> StoredEntry | None:
+        return next(iter(self.entries(m, seq, seq)), None)
+
+    def _snapshot(self, m: StoredMatch, seq: int) -> StoredSnapshot | None:
+        snap = self.store.snapshot_at_or_before(m.id, seq)
+        if snap is not None and snap.seq > (m.fork_seq or 0):
+            return snap
+        if m.parent is not None:
+            parent = self.store.get_match(m.parent)
+            if parent is not None:
+                return self._snapshot(parent, min(seq, m.fork_seq or 0))
+        return None
+
     def bodies(self, loaded: Loaded, start: int = 1, stop: int | None = None) -> Iterator[tuple[StoredEntry, Any]]:
-        for entry in self.store.entries(loaded.match.id, start, stop):
+        for entry in self.entries(loaded.match, start, stop):
             try:
                 body = loaded.decoder.decode(entry.body)
             except msgspec.DecodeError as exc:
@@ -372,14 +407,22 @@ class Referee:
         start, state = 0, loaded.initial
         if cached is not None and cached[0] < target:
             start, state = cached
-        snap = self.store.snapshot_at_or_before(loaded.match.id, target)
+        snap = self._snapshot(loaded.match, target) if self.use_snapshots else None
         if snap is not None and snap.seq > start:
             start, state = snap.seq, loaded.state_decoder.decode(snap.state)
         for _entry, body in self.bodies(loaded, start + 1, target):
-            state = core.apply(loaded.rules, state, body.verdict)
+            state = self.advance(loaded, state, body)
         if target == head:
             self._heads[loaded.match.id] = (target, state)
         return target, state
+
+    def advance(self, loaded: Loaded, state: Any, body: Any) -> Any:
+        """The state after one entry: an intent's events, or an undo/redo's jump in time."""
+        if body.kind == "intent":
+            return core.apply(loaded.rules, state, body.verdict)
+        if body.kind in ("undo", "redo") and isinstance(body.verdict, Accepted):
+            return self.state_at(loaded, int(body.meta["target"]))[1]
+        return state
 
     def state(self, match_id: str, *, at: int | None = None, seat: str | None = None) -> dict[str, Any]:
         loaded = self.load(match_id)
@@ -417,8 +460,9 @@ class Referee:
             )
         out: list[EntryView] = []
         state = loaded.initial
+        timeline = self.timeline(loaded)
         for entry, body in self.bodies(loaded):
-            state = core.apply(loaded.rules, state, body.verdict)
+            state = self.advance(loaded, state, body)
             verdict = body.verdict
             rejection = (
                 Rejection(code=verdict.code, message=verdict.message, rule=verdict.rule)
@@ -457,6 +501,7 @@ class Referee:
                     recorded_at=entry.recorded_at,
                     annotations=notes.get(entry.seq, []),
                     meta={k: v for k, v in body.meta.items() if k != "error"},
+                    undone_by=timeline.undone_by.get(entry.seq),
                 )
             )
         return out
@@ -478,14 +523,38 @@ class Referee:
             raise BadInput("input/unknown_reference", problem, {"intent": text})
         return intent
 
+    def _append(self, loaded: Loaded, entry: StoredEntry, new_state: Any, head: int) -> None:
+        """Append one entry (with a snapshot every K entries) in one transaction."""
+        snapshot = None
+        if self.snapshot_every and entry.seq % self.snapshot_every == 0:
+            snapshot = StoredSnapshot(
+                match_id=loaded.match.id, seq=entry.seq, state=core.canonical(new_state), state_hash=entry.state_hash
+            )
+        try:
+            self.store.append(entry, expected_seq=head, snapshot=snapshot)
+        except Conflict as exc:
+            self._heads.pop(loaded.match.id, None)
+            raise ConflictError("match/stale_seq", str(exc), {"head": exc.head}) from None
+        except StoreError as exc:
+            raise StorageError("store/failed", str(exc)) from None
+        self._heads[loaded.match.id] = (entry.seq, new_state)
+
+    def _prev_hash(self, loaded: Loaded, head: int) -> str:
+        if head == 0:
+            return loaded.match.genesis_hash
+        last = self.entry_at(loaded.match, head)
+        if last is None:
+            raise StorageError("log/corrupt", f"entry {head} of match {loaded.match.id} is missing; run `referee audit`")
+        return last.hash
+
     def _make_entry(
         self, loaded: Loaded, seq: int, state: Any, prev_hash: str, *, kind: str, actor: str | None,
         text: str, intent: Any, verdict: Any, meta: Mapping[str, Any] | None = None,
     ) -> tuple[StoredEntry, Any]:
-        new_state = core.apply(loaded.rules, state, verdict)
         body = core.EntryBody(
             seq=seq, kind=kind, actor=actor, notation=text, intent=intent, verdict=verdict, meta=dict(meta or {})
         )
+        new_state = self.advance(loaded, state, body)
         raw = core.canonical(body)
         entry = StoredEntry(
             match_id=loaded.match.id,
@@ -518,25 +587,12 @@ class Referee:
             )
         chance = core.chance_for(loaded.config, f"seq:{head + 1}")
         recorded, verdict = core.adjudicate(loaded.rules, state, seat, intent, chance)
-        last = self.store.last_entry(loaded.match.id)
-        prev = last.hash if last is not None else loaded.match.genesis_hash
+        prev = self._prev_hash(loaded, head)
         entry, new_state = self._make_entry(
             loaded, head + 1, state, prev, kind="intent", actor=seat,
             text=text.strip(), intent=recorded, verdict=verdict, meta=meta,
         )
-        snapshot = None
-        if self.snapshot_every and entry.seq % self.snapshot_every == 0:
-            snapshot = StoredSnapshot(
-                match_id=loaded.match.id, seq=entry.seq, state=core.canonical(new_state), state_hash=entry.state_hash
-            )
-        try:
-            self.store.append(entry, expected_seq=head, snapshot=snapshot)
-        except Conflict as exc:
-            self._heads.pop(loaded.match.id, None)
-            raise ConflictError("match/stale_seq", str(exc), {"head": exc.head}) from None
-        except StoreError as exc:
-            raise StorageError("store/failed", str(exc)) from None
-        self._heads[loaded.match.id] = (entry.seq, new_state)
+        self._append(loaded, entry, new_state, head)
         return SubmitResult(
             match_id=loaded.match.id,
             seq=entry.seq,
@@ -555,14 +611,12 @@ class Referee:
         seat or card): an ``unparsed`` entry with no verdict, which changes nothing."""
         loaded = self.load(match_id)
         head, state = self.state_at(loaded)
-        last = self.store.last_entry(loaded.match.id)
-        prev = last.hash if last is not None else loaded.match.genesis_hash
+        prev = self._prev_hash(loaded, head)
         entry, _ = self._make_entry(
             loaded, head + 1, state, prev, kind="unparsed", actor=actor, text=text, intent=None,
             verdict=None, meta={**(meta or {}), "error": {"code": code, "message": message}},
         )
-        self.store.append(entry, expected_seq=head)
-        self._heads[loaded.match.id] = (entry.seq, state)
+        self._append(loaded, entry, state, head)
         return entry.seq
 
     def annotate(self, match_id: str, seq: int, text: str, *, kind: str = "comment", by: str = "") -> Annotation:
@@ -574,48 +628,321 @@ class Referee:
         self.store.add_annotation(stored)
         return Annotation(seq=seq, kind=kind, text=text, by=by, recorded_at=stored.recorded_at)
 
+    # -- time travel ---------------------------------------------------------------------------
+
+    def timeline(self, loaded: Loaded, stop: int | None = None) -> Timeline:
+        """Which entries are in effect, from the entry headers (undo and redo included)."""
+        return Timeline.build(self._headers(loaded, stop))
+
+    def _headers(self, loaded: Loaded, stop: int | None = None) -> Iterator[Header]:
+        for entry, body in self.bodies(loaded, 1, stop):
+            yield Header(
+                seq=entry.seq, kind=body.kind, actor=body.actor,
+                accepted=isinstance(body.verdict, Accepted), meta=body.meta,
+            )
+
+    def _check_actor(self, loaded: Loaded, actor: str) -> None:
+        if actor != ARBITER and actor not in loaded.config.players:
+            raise BadInput(
+                "match/unknown_seat",
+                f"{actor!r} is not a seat of this match; seats: {', '.join(loaded.config.players)} (or {ARBITER})",
+            )
+
+    def _decide_undo(self, loaded: Loaded, timeline: Timeline, actor: str, to: int) -> Accepted[Any] | Rejected:
+        problem = timeline.check_undo(actor, to, loaded.config.undo)
+        return Rejected(problem[0], problem[1], "undo policy") if problem else Accepted(())
+
+    def _decide_redo(self, loaded: Loaded, timeline: Timeline, actor: str, undo: int) -> Accepted[Any] | Rejected:
+        problem = timeline.check_redo(actor, undo, loaded.config.undo)
+        return Rejected(problem[0], problem[1], "undo policy") if problem else Accepted(())
+
+    def undo(
+        self, match_id: str, *, by: str, to: int | None = None, reason: str = "", expected_seq: int | None = None
+    ) -> SubmitResult:
+        """Append an undo entry: the state folds back to entry ``to`` (default: before the last
+        accepted intent); the undone entries stay in the log, marked. A refusal is logged too."""
+        loaded = self.load(match_id)
+        self._check_actor(loaded, by)
+        head, state = self.state_at(loaded)
+        if expected_seq is not None and expected_seq != head:
+            raise ConflictError("match/stale_seq", f"match {loaded.match.id} is at entry {head}, not {expected_seq}", {"head": head})
+        timeline = self.timeline(loaded)
+        if to is None:
+            last = timeline.last_accepted_intent()
+            if last is None:
+                raise BadInput("undo/nothing_to_undo", f"match {loaded.match.id} has no accepted intent to undo")
+            to = last.seq - 1
+        if not 0 <= to < head:
+            raise BadInput("match/bad_seq", f"--to {to} is not an earlier entry: match {loaded.match.id} has entries 0..{head}")
+        verdict = self._decide_undo(loaded, timeline, by, to)
+        meta = {"to": to, "target": to, "reason": reason}
+        return self._append_meta(loaded, head, state, "undo", by, f"undo to={to}", verdict, meta)
+
+    def redo(
+        self, match_id: str, *, by: str, undo: int | None = None, reason: str = "", expected_seq: int | None = None
+    ) -> SubmitResult:
+        """Append a redo entry reversing undo entry ``undo`` (default: the latest one in effect)."""
+        loaded = self.load(match_id)
+        self._check_actor(loaded, by)
+        head, state = self.state_at(loaded)
+        if expected_seq is not None and expected_seq != head:
+            raise ConflictError("match/stale_seq", f"match {loaded.match.id} is at entry {head}, not {expected_seq}", {"head": head})
+        timeline = self.timeline(loaded)
+        if undo is None:
+            undo = timeline.latest_undo()
+            if undo is None:
+                raise BadInput("redo/nothing_to_redo", f"match {loaded.match.id} has no undo in effect to redo")
+        if not 1 <= undo <= head:
+            raise BadInput("match/bad_seq", f"entry {undo} does not exist: match {loaded.match.id} has entries 1..{head}")
+        verdict = self._decide_redo(loaded, timeline, by, undo)
+        meta = {"undo": undo, "target": undo - 1, "reason": reason}
+        return self._append_meta(loaded, head, state, "redo", by, f"redo undo={undo}", verdict, meta)
+
+    def _append_meta(
+        self, loaded: Loaded, head: int, state: Any, kind: str, actor: str, text: str,
+        verdict: Accepted[Any] | Rejected, meta: dict[str, Any],
+    ) -> SubmitResult:
+        prev = self._prev_hash(loaded, head)
+        entry, new_state = self._make_entry(
+            loaded, head + 1, state, prev, kind=kind, actor=actor, text=text, intent=None, verdict=verdict, meta=meta
+        )
+        self._append(loaded, entry, new_state, head)
+        return SubmitResult(
+            match_id=loaded.match.id, seq=entry.seq, actor=actor, notation=text, intent=None, verdict=verdict,
+            state_hash=entry.state_hash, outcome=loaded.rules.outcome(new_state),
+        )
+
+    def fork(self, match_id: str, *, at: int, name: str = "", match_id_new: str | None = None) -> MatchInfo:
+        """A new match whose history is this one's up to entry ``at`` (shared, not copied)."""
+        loaded = self.load(match_id)
+        head = self.store.head(loaded.match.id)
+        if not 0 <= at <= head:
+            raise BadInput("match/bad_seq", f"--at {at} is not an entry of match {loaded.match.id} (0..{head})")
+        parent = loaded.match
+        # a fork at or before the parent's own fork point forks the grandparent instead: history is
+        # never shared through a match that does not hold it
+        while parent.parent is not None and at <= (parent.fork_seq or 0):
+            grand = self.store.get_match(parent.parent)
+            if grand is None:
+                break
+            parent = grand
+        fork = StoredMatch(
+            id=match_id_new or new_match_id(), game=parent.game, rules_version=parent.rules_version,
+            config=parent.config, genesis_hash=parent.genesis_hash, created_at=self.clock(),
+            parent=parent.id, fork_seq=at, title=name or f"fork of {loaded.match.id} at {at}",
+        )
+        try:
+            self.store.create_match(fork)
+        except StoreError as exc:
+            raise StorageError("store/failed", str(exc)) from None
+        return self.info(fork)
+
+    def forks(self) -> list[tuple[MatchInfo, int]]:
+        """Every match with its depth in the fork tree, parents before their forks (a tree walk)."""
+        infos = self.matches()
+        children: dict[str | None, list[MatchInfo]] = {}
+        for info in infos:
+            children.setdefault(info.parent, []).append(info)
+        out: list[tuple[MatchInfo, int]] = []
+
+        def walk(parent: str | None, depth: int) -> None:
+            for child in children.get(parent, []):
+                out.append((child, depth))
+                walk(child.id, depth + 1)
+
+        walk(None, 0)
+        return out
+
+    def diff(self, a: str, b: str, *, at_a: int | None = None, at_b: int | None = None) -> dict[str, Any]:
+        """How two states differ (by dotted path), and the first entry where two lines diverge."""
+        la, lb = self.load(a), self.load(b)
+        if la.game.id != lb.game.id:
+            raise BadInput("diff/different_games", f"{la.match.id} is {la.game.id} and {lb.match.id} is {lb.game.id}")
+        sa, sb = self.state(la.match.id, at=at_a), self.state(lb.match.id, at=at_b)
+        fa, fb = dict(flatten(sa["state"])), dict(flatten(sb["state"]))
+        changes = [
+            {"path": path, "a": fa.get(path), "b": fb.get(path)}
+            for path in sorted(set(fa) | set(fb), key=_path_key)
+            if fa.get(path) != fb.get(path)
+        ]
+        diverge = None
+        ea = self.entries(la.match, 1, sa["seq"])
+        eb = self.entries(lb.match, 1, sb["seq"])
+        seq = 0
+        while True:
+            x, y = next(ea, None), next(eb, None)
+            if x is None and y is None:
+                break
+            seq += 1
+            if x is None or y is None or x.hash != y.hash:
+                diverge = {
+                    "seq": seq,
+                    "a": None if x is None else self._entry_text(la, x),
+                    "b": None if y is None else self._entry_text(lb, y),
+                }
+                break
+        return {
+            "a": {"match_id": la.match.id, "seq": sa["seq"], "state_hash": sa["state_hash"]},
+            "b": {"match_id": lb.match.id, "seq": sb["seq"], "state_hash": sb["state_hash"]},
+            "same_state": sa["state_hash"] == sb["state_hash"],
+            "changes": changes,
+            "diverge": diverge,
+        }
+
+    def _entry_text(self, loaded: Loaded, entry: StoredEntry) -> str:
+        body = loaded.decoder.decode(entry.body)
+        return f"{body.actor or '-'}: {body.notation}"
+
+    def replay(
+        self, match_id: str, *, start: int = 1, stop: int | None = None, seat: str | None = None
+    ) -> list[dict[str, Any]]:
+        """Entry by entry: the intent, its verdict, and what changed in the state (as ``seat`` sees
+        it; None = the referee's full view)."""
+        loaded = self.load(match_id)
+        head = self.store.head(loaded.match.id)
+        stop = head if stop is None else stop
+        if not 1 <= start <= max(stop, 1) or stop > head:
+            raise BadInput("match/bad_seq", f"--from {start} --to {stop} is not a range of entries 1..{head}")
+        views = {e.seq: e for e in self.log(loaded.match.id, seat=seat) if start <= e.seq <= stop}
+        _, state = self.state_at(loaded, start - 1)
+        before = dict(flatten(_plain(loaded.rules.view(state, seat))))
+        steps = []
+        for entry, body in self.bodies(loaded, start, stop):
+            state = self.advance(loaded, state, body)
+            after = dict(flatten(_plain(loaded.rules.view(state, seat))))
+            changes = [
+                {"path": p, "before": before.get(p), "after": after.get(p)}
+                for p in sorted(set(before) | set(after), key=_path_key)
+                if before.get(p) != after.get(p)
+            ]
+            steps.append({"entry": views[entry.seq], "changes": changes})
+            before = after
+        return steps
+
     # -- checking ----------------------------------------------------------------------------
 
-    def verify(self, match_id: str) -> list[str]:
-        """Re-adjudicate every entry from setup; return the findings (empty = clean)."""
+    def audit(self, match_id: str, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+        """Re-adjudicate every entry from setup and check every verdict, entry hash, the chain, every
+        state hash and every snapshot. Reports the first divergence exactly."""
         loaded = self.load(match_id)
-        findings: list[str] = []
+        m = loaded.match
+        head = self.store.head(m.id)
+        findings: list[dict[str, Any]] = []
+        notes: list[str] = []
+        if m.rules_version != loaded.game.rules_version:
+            notes.append(
+                f"recorded under {loaded.game.id} rules {m.rules_version}; the referee now has rules "
+                f"{loaded.game.rules_version} (verdicts are re-derived with the new rules)"
+            )
         state = loaded.initial
-        prev = loaded.match.genesis_hash
-        expected_seq = 1
-        for entry in self.store.entries(loaded.match.id):
-            where = f"entry {entry.seq}"
-            if entry.seq != expected_seq:
-                findings.append(f"{where}: expected entry {expected_seq} here (deleted or reordered entries)")
-                return findings
-            expected_seq += 1
+        prev = m.genesis_hash
+        timeline = Timeline()
+        expected = 1
+        checked = 0
+        snapshots = {}
+        for entry in self.entries(m):
+            seq = entry.seq
+            if seq != expected:
+                findings.append({"seq": expected, "what": "missing",
+                                 "recorded": f"entry {seq} follows entry {expected - 1}",
+                                 "derived": f"entry {expected} (an entry was deleted or the log reordered)"})
+                break
+            expected += 1
             if entry.prev_hash != prev:
-                findings.append(f"{where}: prev_hash {entry.prev_hash[:12]} does not chain to {prev[:12]}")
-                return findings
-            if core.entry_hash(prev, entry.body) != entry.hash:
-                findings.append(f"{where}: its bytes do not match its hash (edited)")
-                return findings
+                findings.append({"seq": seq, "what": "chain", "recorded": entry.prev_hash, "derived": prev})
+                break
+            derived_hash = core.entry_hash(prev, entry.body)
+            if derived_hash != entry.hash:
+                findings.append({"seq": seq, "what": "entry_hash", "recorded": entry.hash, "derived": derived_hash})
+                break
             try:
                 body = loaded.decoder.decode(entry.body)
             except msgspec.DecodeError as exc:
-                findings.append(f"{where}: cannot be decoded ({exc})")
-                return findings
+                findings.append({"seq": seq, "what": "decode", "recorded": "", "derived": str(exc)})
+                break
+            columns = (entry.kind, entry.actor, entry.verdict, entry.code)
+            derived_columns = (body.kind, body.actor, entry_verdict_name(body.verdict),
+                               body.verdict.code if isinstance(body.verdict, Rejected) else None)
+            if body.seq != seq or columns != derived_columns:
+                findings.append({"seq": seq, "what": "index_columns", "recorded": repr(columns),
+                                 "derived": repr(derived_columns)})
+                break
+            verdict: Any = body.verdict
             if body.kind == "intent" and body.intent is not None and body.actor is not None:
-                chance = core.chance_for(loaded.config, f"seq:{entry.seq}")
+                chance = core.chance_for(loaded.config, f"seq:{seq}")
                 _, verdict = core.adjudicate(loaded.rules, state, body.actor, body.intent, chance)
-                if core.canonical(verdict) != core.canonical(body.verdict):
-                    findings.append(
-                        f"{where}: recorded verdict {entry_verdict_name(body.verdict)} "
-                        f"{getattr(body.verdict, 'code', '')} differs from the rules now: "
-                        f"{entry_verdict_name(verdict)} {getattr(verdict, 'code', '')}".rstrip()
-                    )
-                    return findings
-            state = core.apply(loaded.rules, state, body.verdict)
-            if core.state_hash(state) != entry.state_hash:
-                findings.append(f"{where}: state hash differs from the recorded one")
-                return findings
+            elif body.kind == "undo" and body.actor is not None:
+                verdict = self._decide_undo(loaded, timeline, body.actor, int(body.meta.get("to", -1)))
+            elif body.kind == "redo" and body.actor is not None:
+                verdict = self._decide_redo(loaded, timeline, body.actor, int(body.meta.get("undo", -1)))
+            if core.canonical(verdict) != core.canonical(body.verdict):
+                findings.append({"seq": seq, "what": "verdict", "recorded": _verdict_text(body.verdict),
+                                 "derived": _verdict_text(verdict)})
+                break
+            timeline.add(Header(seq=seq, kind=body.kind, actor=body.actor,
+                                accepted=isinstance(body.verdict, Accepted), meta=body.meta))
+            state = self.advance(loaded, state, body)
+            derived_state = core.state_hash(state)
+            if derived_state != entry.state_hash:
+                findings.append({"seq": seq, "what": "state_hash", "recorded": entry.state_hash,
+                                 "derived": derived_state})
+                break
+            snapshots[seq] = derived_state
             prev = entry.hash
-        return findings
+            checked += 1
+            if progress is not None:
+                progress(checked, head)
+        if not findings:
+            for snap in self._snapshots_of(m):
+                want = snapshots.get(snap.seq)
+                got = core.sha256_hex(snap.state)
+                if want is None or got != want or snap.state_hash != want:
+                    findings.append({"seq": snap.seq, "what": "snapshot", "recorded": got, "derived": want or ""})
+                    break
+        if not findings and expected - 1 != head:
+            findings.append({"seq": head, "what": "missing", "recorded": f"head {head}",
+                             "derived": f"entries end at {expected - 1}"})
+        return {"match_id": m.id, "entries": checked, "head": head, "clean": not findings,
+                "findings": findings, "notes": notes, "rules_version": m.rules_version,
+                "current_rules_version": loaded.game.rules_version}
+
+    def _snapshots_of(self, m: StoredMatch) -> list[StoredSnapshot]:
+        out = []
+        seq = self.store.head(m.id)
+        while True:
+            snap = self._snapshot(m, seq)
+            if snap is None:
+                return out
+            out.append(snap)
+            seq = snap.seq - 1
+
+    def verify(self, match_id: str) -> list[str]:
+        """The audit's findings as sentences (empty = clean)."""
+        report = self.audit(match_id)
+        return [f"entry {f['seq']}: {f['what']}: recorded {f['recorded']}, derived {f['derived']}" for f in report["findings"]]
+
+
+def _verdict_text(verdict: Any) -> str:
+    if isinstance(verdict, Rejected):
+        return f"rejected {verdict.code}"
+    if isinstance(verdict, Accepted):
+        return "accepted"
+    return "none"
+
+
+def flatten(value: Any, prefix: str = "") -> Iterator[tuple[str, Any]]:
+    """Dotted paths to the leaves of a view (lists are leaves: zones compare as wholes)."""
+    if isinstance(value, dict):
+        if not value and prefix:
+            yield prefix, {}
+        for k, v in value.items():
+            yield from flatten(v, f"{prefix}.{k}" if prefix else str(k))
+    else:
+        yield prefix, value
+
+
+def _path_key(path: str) -> tuple[Any, ...]:
+    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in path.split("."))
 
 
 _HIDDEN = "?"

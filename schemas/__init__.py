@@ -55,6 +55,12 @@ class MatchConfig(msgspec.Struct, frozen=True, kw_only=True):
     chance: ChanceMode = "physical"
     position: dict[str, Any] = {}
     meta: dict[str, str] = {}
+    #: who may undo: "any" seat, a seat its "own_last" action only, or the "arbiter" only
+    undo: Literal["any", "own_last", "arbiter"] = "any"
+
+
+ARBITER = "arbiter"
+"""The reserved seat name of the match's arbiter (undo, rulings, acting for a seat)."""
 
 
 class MatchInfo(msgspec.Struct, frozen=True, kw_only=True):
@@ -88,6 +94,8 @@ class EntryView(msgspec.Struct, frozen=True, kw_only=True):
     recorded_at: str = ""
     annotations: list[Annotation] = []
     meta: dict[str, Any] = {}
+    #: the undo entry that took this entry out of the line of play (None while it is in effect)
+    undone_by: Seq | None = None
 
 
 class Annotation(msgspec.Struct, frozen=True, kw_only=True):

@@ -175,3 +175,18 @@ def test_sqlite_writers_on_separate_connections_never_fork_the_log(tmp_path):
         t.join()
     seqs = [e.seq for e in stores[0].entries("m1")]
     assert seqs == list(range(1, len(seqs) + 1)) and len(seqs) == len(wins) >= 40
+
+
+def test_a_fork_starts_after_its_fork_point(store):
+    store.create_match(_match("root"))
+    for seq in range(1, 4):
+        store.append(_entry(seq, "root"), expected_seq=seq - 1)
+    fork = StoredMatch(id="f", game="g", rules_version="1", config=b"{}", genesis_hash="g0", created_at="t",
+                       parent="root", fork_seq=2)
+    store.create_match(fork)
+    assert store.head("f") == 2
+    with pytest.raises(Conflict):
+        store.append(_entry(1, "f"), expected_seq=0)
+    store.append(_entry(3, "f"), expected_seq=2)
+    assert [e.seq for e in store.entries("f")] == [3]
+    assert store.get_match("f").parent == "root" and store.head("root") == 3

@@ -118,16 +118,19 @@ def _scalar_kind(t: mi.Type) -> tuple[str, tuple[Any, ...]]:
     raise TypeError(f"unsupported notation type {t!r}")
 
 
-def _params_of(st: mi.StructType, prefix: str = "", attr_prefix: tuple[str, ...] = ()) -> list[ParamInfo]:
+def _params_of(
+    st: mi.StructType, prefix: str = "", attr_prefix: tuple[str, ...] = (), optional_parent: bool = False
+) -> list[ParamInfo]:
     out: list[ParamInfo] = []
     for f in st.fields:
         t, optional = _unwrap_optional(f.type)
         key = prefix + f.encode_name
         attr = (*attr_prefix, f.name)
-        required = f.required
+        # a field of an optional record is required only once the record is given (msgspec checks)
+        required = f.required and not optional_parent
         default = None if f.default is msgspec.NODEFAULT else f.default
         if isinstance(t, mi.StructType):
-            out.extend(_params_of(t, key + ".", attr))
+            out.extend(_params_of(t, key + ".", attr, optional_parent or optional or not f.required))
             continue
         if isinstance(t, (mi.ListType, mi.VarTupleType)):
             it, _ = _unwrap_optional(t.item_type)

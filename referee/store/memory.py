@@ -20,9 +20,9 @@ class MemoryStore:
         with self._lock:
             if match.id in self._matches:
                 raise StoreError(f"match {match.id} already exists")
-            for i, e in enumerate(entries, start=1):
+            for i, e in enumerate(entries, start=(match.fork_seq or 0) + 1):
                 if e.seq != i or e.match_id != match.id:
-                    raise StoreError("initial entries must be numbered 1, 2, ... for this match")
+                    raise StoreError("initial entries must be numbered on from the match's start")
             self._matches[match.id] = match
             self._entries[match.id] = list(entries)
             self._snapshots[match.id] = []
@@ -44,7 +44,8 @@ class MemoryStore:
             raise StoreError(f"no match {match_id}") from None
 
     def head(self, match_id: str) -> int:
-        return len(self._log(match_id))
+        log = self._log(match_id)
+        return log[-1].seq if log else (self._matches[match_id].fork_seq or 0)
 
     def last_entry(self, match_id: str) -> StoredEntry | None:
         log = self._log(match_id)
@@ -53,16 +54,17 @@ class MemoryStore:
     def append(self, entry: StoredEntry, expected_seq: int, snapshot: StoredSnapshot | None = None) -> None:
         with self._lock:
             log = self._log(entry.match_id)
-            if len(log) != expected_seq or entry.seq != expected_seq + 1:
-                raise Conflict(entry.match_id, expected_seq, len(log))
+            head = self.head(entry.match_id)
+            if head != expected_seq or entry.seq != expected_seq + 1:
+                raise Conflict(entry.match_id, expected_seq, head)
             log.append(entry)
             if snapshot is not None:
                 self._snapshots[entry.match_id].append(snapshot)
 
     def entries(self, match_id: str, start: int = 1, stop: int | None = None) -> Iterator[StoredEntry]:
-        log = self._log(match_id)
-        end = len(log) if stop is None else min(stop, len(log))
-        yield from log[max(start, 1) - 1 : end]
+        for e in self._log(match_id):
+            if e.seq >= start and (stop is None or e.seq <= stop):
+                yield e
 
     def snapshot_at_or_before(self, match_id: str, seq: int) -> StoredSnapshot | None:
         best = None

@@ -153,9 +153,9 @@ class SqliteStore:
                 (match.id, match.game, match.rules_version, match.config, match.genesis_hash,
                  match.created_at, match.parent, match.fork_seq, match.title),
             )
-            for i, e in enumerate(entries, start=1):
+            for i, e in enumerate(entries, start=(match.fork_seq or 0) + 1):
                 if e.seq != i or e.match_id != match.id:
-                    raise StoreError("initial entries must be numbered 1, 2, ... for this match")
+                    raise StoreError("initial entries must be numbered on from the match's start")
                 self._insert(e)
             conn.execute("COMMIT")
         except BaseException:
@@ -179,8 +179,14 @@ class SqliteStore:
 
     # -- entries -----------------------------------------------------------------------------
 
+    _HEAD_SQL = (
+        "SELECT COALESCE((SELECT MAX(seq) FROM entries WHERE match_id = ?1),"
+        " (SELECT fork_seq FROM matches WHERE id = ?1), 0)"
+    )
+
     def head(self, match_id: str) -> int:
-        row = self.conn.execute("SELECT MAX(seq) FROM entries WHERE match_id = ?", [match_id]).fetchone()
+        with self._lock:
+            row = self.conn.execute(self._HEAD_SQL, [match_id]).fetchone()
         return int(row[0] or 0)
 
     @staticmethod
@@ -215,9 +221,7 @@ class SqliteStore:
         try:
             if not conn.execute("SELECT 1 FROM matches WHERE id = ?", (entry.match_id,)).fetchone():
                 raise StoreError(f"no match {entry.match_id}")
-            head = conn.execute(
-                "SELECT COALESCE(MAX(seq), 0) FROM entries WHERE match_id = ?", (entry.match_id,)
-            ).fetchone()[0]
+            head = conn.execute(self._HEAD_SQL, (entry.match_id,)).fetchone()[0]
             if head != expected_seq or entry.seq != expected_seq + 1:
                 raise Conflict(entry.match_id, expected_seq, head)
             self._insert(entry)

@@ -1,0 +1,136 @@
+"""The line of play through a log with undo and redo entries.
+
+Undo and redo never touch the entries they act on: they are entries themselves. This module works out,
+from the entry headers alone, which entries are currently in effect (the *line*), which are undone
+and by whom, and whether a new undo or redo would be allowed. The state after an accepted undo to N
+is the state after entry N; after a redo of undo U it is the state just before U.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+UndoPolicy = Literal["any", "own_last", "arbiter"]
+ARBITER = "arbiter"
+
+
+@dataclass(frozen=True)
+class Header:
+    """What the timeline needs to know of one entry."""
+
+    seq: int
+    kind: str
+    actor: str | None
+    accepted: bool  # an accepted intent, undo or redo
+    meta: dict[str, Any]
+
+
+@dataclass
+class Timeline:
+    line: list[int] = field(default_factory=list)  # effective entries, in play order
+    undone_by: dict[int, int] = field(default_factory=dict)  # entry -> the undo that removed it
+    popped: dict[int, list[int]] = field(default_factory=dict)  # undo -> what it removed
+    redone_by: dict[int, int] = field(default_factory=dict)  # undo -> the redo that reversed it
+    headers: dict[int, Header] = field(default_factory=dict)
+
+    @classmethod
+    def build(cls, headers: Iterable[Header]) -> Timeline:
+        t = cls()
+        for h in headers:
+            t.add(h)
+        return t
+
+    def add(self, h: Header) -> None:
+        self.headers[h.seq] = h
+        if h.kind == "undo" and h.accepted:
+            target = int(h.meta["to"])
+            removed = [s for s in self.line if s > target]
+            self.line = [s for s in self.line if s <= target]
+            self.popped[h.seq] = removed
+            for s in removed:
+                self.undone_by.setdefault(s, h.seq)
+            self.line.append(h.seq)
+        elif h.kind == "redo" and h.accepted:
+            undo = int(h.meta["undo"])
+            if undo not in self.line:  # only a tampered log gets here; audit reports it
+                self.line.append(h.seq)
+                return
+            pos = self.line.index(undo)
+            restored = self.popped.get(undo, [])
+            for s in restored:
+                if self.undone_by.get(s) == undo:
+                    del self.undone_by[s]
+            self.line = self.line[:pos] + restored + self.line[pos + 1 :] + [h.seq]
+            self.redone_by[undo] = h.seq
+        else:
+            self.line.append(h.seq)
+
+    def accepted_intents_after(self, seq: int) -> list[Header]:
+        return [
+            self.headers[s] for s in self.line
+            if s > seq and self.headers[s].kind == "intent" and self.headers[s].accepted
+        ]
+
+    def last_accepted_intent(self) -> Header | None:
+        for s in reversed(self.line):
+            h = self.headers[s]
+            if h.kind == "intent" and h.accepted:
+                return h
+        return None
+
+    def latest_undo(self) -> int | None:
+        for s in reversed(self.line):
+            if self.headers[s].kind == "undo" and self.headers[s].accepted and s not in self.redone_by:
+                return s
+        return None
+
+    # -- policy ---------------------------------------------------------------------------------
+
+    def check_undo(self, actor: str, to: int, policy: UndoPolicy) -> tuple[str, str] | None:
+        """None if allowed, else (code, message)."""
+        if to != 0 and to not in self.line:
+            by = self.undone_by.get(to)
+            why = f"it was undone by entry {by}" if by else "it is not in the current line of play"
+            return "undo/target_undone", f"cannot go back to entry {to}: {why}"
+        after = self.accepted_intents_after(to)
+        if not after:
+            return "undo/nothing_to_undo", f"nothing to undo after entry {to}: no accepted intent follows it"
+        if actor == ARBITER:
+            return None
+        if policy == "arbiter":
+            return "undo/not_allowed", "this match lets only the arbiter undo (undo policy 'arbiter')"
+        if policy == "own_last":
+            last = after[-1]
+            if len(after) != 1 or last.actor != actor:
+                return (
+                    "undo/not_allowed",
+                    f"this match lets a seat undo only its own last action (undo policy 'own_last'); "
+                    f"entries {', '.join(str(h.seq) for h in after)} would be undone"
+                    + (f", and entry {last.seq} is {last.actor}'s" if last.actor != actor else ""),
+                )
+        return None
+
+    def check_redo(self, actor: str, undo: int, policy: UndoPolicy) -> tuple[str, str] | None:
+        h = self.headers.get(undo)
+        if h is None or h.kind != "undo" or not h.accepted:
+            return "redo/not_an_undo", f"entry {undo} is not an accepted undo"
+        if undo in self.redone_by:
+            return "redo/already_redone", f"undo {undo} was already redone by entry {self.redone_by[undo]}"
+        if undo not in self.line:
+            return "redo/undo_undone", f"undo {undo} is no longer in the line of play"
+        played = self.accepted_intents_after(undo)
+        if played:
+            return (
+                "redo/line_moved_on",
+                f"cannot redo undo {undo}: entries {', '.join(str(p.seq) for p in played)} were played since; "
+                f"fork the match at {undo - 1} to keep both lines",
+            )
+        if actor == ARBITER:
+            return None
+        if policy == "arbiter":
+            return "undo/not_allowed", "this match lets only the arbiter undo or redo (undo policy 'arbiter')"
+        if policy == "own_last" and h.actor != actor:
+            return "undo/not_allowed", f"only {h.actor} (who undid it) or the arbiter may redo undo {undo}"
+        return None
