@@ -490,6 +490,36 @@ def import_(
 
 
 @app.command()
+def export(
+    match: Annotated[str, typer.Argument(help="Match id.")],
+    format: Annotated[str, typer.Option("--format", "-f", help="txt (transcript), md, html or json.")] = "md",
+    as_: Annotated[str, typer.Option("--as", help="arbiter (everything), a seat, or spectator.")] = "arbiter",
+    output: Annotated[str | None, typer.Option("--output", "-o", help="Write to this file instead of standard output.")] = None,
+    db: DbOpt = None,
+) -> None:
+    """Export a match for people (md, a self-contained html page) or programs (json, txt).
+
+    Everything goes through the game's view for the role asked: a seat's export never shows another
+    seat's hidden cards. The txt export of the arbiter's view imports back to the same match.
+
+    Example: referee export 3f9c --format html --as alice -o game.html
+    """
+    from referee.export import export as render
+
+    service = _service(db)
+    text = render(service, match, format, as_)
+    if output is None:
+        sys.stdout.write(text)
+        return
+    try:
+        with open(output, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    except OSError as exc:
+        _fail(f"cannot write {output}: {exc.strerror or exc}")
+    _console().print(f"Wrote {output} ({len(text.encode()):,} bytes, {format}, as {as_}).")
+
+
+@app.command()
 def annotate(
     match: Annotated[str, typer.Argument(help="Match id.")],
     seq: Annotated[int, typer.Argument(help="The entry to annotate.")],

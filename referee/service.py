@@ -20,6 +20,7 @@ import msgspec
 
 from schemas import (
     ARBITER,
+    SPECTATOR,
     Annotation,
     EntryView,
     MatchConfig,
@@ -208,8 +209,9 @@ class Referee:
     ) -> tuple[Game, MatchConfig]:
         game = self.game(game_name)
         players = tuple(p.strip() for p in players)
-        if ARBITER in players:
-            raise BadInput("match/bad_players", f"{ARBITER!r} is reserved for the match's arbiter; name the seat otherwise")
+        for reserved in (ARBITER, SPECTATOR):
+            if reserved in players:
+                raise BadInput("match/bad_players", f"{reserved!r} is a reserved role name; name the seat otherwise")
         if undo not in ("any", "own_last", "arbiter"):
             raise BadInput("match/bad_undo_policy", f"undo policy must be any, own_last or arbiter, not {undo!r}")
         for p in players:
@@ -422,15 +424,13 @@ class Referee:
             return core.apply(loaded.rules, state, body.verdict)
         if body.kind in ("undo", "redo") and isinstance(body.verdict, Accepted):
             return self.state_at(loaded, int(body.meta["target"]))[1]
+        if body.kind == "ruling":
+            return core.apply(loaded.rules, state, body.verdict)
         return state
 
     def state(self, match_id: str, *, at: int | None = None, seat: str | None = None) -> dict[str, Any]:
         loaded = self.load(match_id)
-        if seat is not None and seat not in loaded.config.players:
-            raise BadInput(
-                "match/unknown_seat",
-                f"{seat!r} is not a seat of this match; seats: {', '.join(loaded.config.players)}",
-            )
+        seat = self.role(loaded, seat)
         seq, state = self.state_at(loaded, at)
         outcome = loaded.rules.outcome(state)
         answer = {
@@ -438,12 +438,26 @@ class Referee:
             "game": loaded.game.id,
             "seq": seq,
             "as": seat or "referee",
-            "state_hash": core.state_hash(state),
+            # the hash covers hidden cards (a guess could be confirmed by hashing): referee view only
+            "state_hash": core.state_hash(state) if seat is None else "",
             "outcome": outcome,
             "state": loaded.rules.view(state, seat),
         }
         # exactly what a JSON reader gets (tuples become lists, Structs dicts)
         return msgspec.json.decode(msgspec.json.encode(answer))  # type: ignore[no-any-return]
+
+    def role(self, loaded: Loaded, seat: str | None) -> str | None:
+        """The view to use for ``seat``: None (the referee's full view) for None or the arbiter, the
+        seat itself, or the spectator's public view."""
+        if seat is None or seat == ARBITER:
+            return None
+        if seat != SPECTATOR and seat not in loaded.config.players:
+            raise BadInput(
+                "match/unknown_seat",
+                f"{seat!r} is not a seat of this match; seats: {', '.join(loaded.config.players)} "
+                f"(or {SPECTATOR}, {ARBITER})",
+            )
+        return seat
 
     def log(self, match_id: str, *, seat: str | None = None) -> list[EntryView]:
         """Every entry, redacted for ``seat`` (None = the referee's full log).
@@ -453,6 +467,7 @@ class Referee:
         before and after the entry).
         """
         loaded = self.load(match_id)
+        seat = self.role(loaded, seat)
         notes: dict[int, list[Annotation]] = {}
         for a in self.store.annotations(loaded.match.id):
             notes.setdefault(a.seq, []).append(
@@ -461,6 +476,9 @@ class Referee:
         out: list[EntryView] = []
         state = loaded.initial
         timeline = self.timeline(loaded)
+        # what people typed is redacted with everything hidden from the seat then or now (a typed
+        # line may name a card before it is dealt); events with what is hidden right after them
+        final_hidden = loaded.rules.hidden_ids(self.state_at(loaded)[1], seat) if seat is not None else frozenset()
         for entry, body in self.bodies(loaded):
             state = self.advance(loaded, state, body)
             verdict = body.verdict
@@ -478,13 +496,21 @@ class Referee:
                 # what is secret after the entry stays secret in it: a card drawn into a hand is
                 # hidden, a card played from a hand (public now) is shown.
                 hidden = loaded.rules.hidden_ids(state, seat)
-                if entry.actor != seat and hidden:
-                    text = redact_text(text, hidden)
+                if entry.actor != seat:
+                    typed = hidden | final_hidden
+                    text = redact_text(text, typed)
                     events = redact(events, hidden)
                     if rejection is not None:
                         rejection = Rejection(
-                            code=rejection.code, message=redact_text(rejection.message, hidden), rule=rejection.rule
+                            code=rejection.code, message=redact_text(rejection.message, typed), rule=rejection.rule
                         )
+            entry_meta = {k: v for k, v in body.meta.items() if k != "error"}
+            entry_notes = notes.get(entry.seq, [])
+            if seat is not None:
+                typed = loaded.rules.hidden_ids(state, seat) | final_hidden
+                entry_notes = [msgspec.structs.replace(a, text=redact_text(a.text, typed)) for a in entry_notes]
+                if entry.actor != seat:
+                    entry_meta = redact(entry_meta, typed)
             out.append(
                 EntryView(
                     seq=entry.seq,
@@ -495,12 +521,14 @@ class Referee:
                     rejection=rejection,
                     events=events,
                     manual=bool(isinstance(verdict, Accepted) and verdict.manual),
-                    hash=entry.hash,
-                    prev_hash=entry.prev_hash,
-                    state_hash=entry.state_hash,
+                    # hashes cover hidden cards: a seat could confirm a guess by hashing candidates,
+                    # so only the referee's (arbiter's) log carries them
+                    hash=entry.hash if seat is None else "",
+                    prev_hash=entry.prev_hash if seat is None else "",
+                    state_hash=entry.state_hash if seat is None else "",
                     recorded_at=entry.recorded_at,
-                    annotations=notes.get(entry.seq, []),
-                    meta={k: v for k, v in body.meta.items() if k != "error"},
+                    annotations=entry_notes,
+                    meta=entry_meta,
                     undone_by=timeline.undone_by.get(entry.seq),
                 )
             )
@@ -712,6 +740,51 @@ class Referee:
             state_hash=entry.state_hash, outcome=loaded.rules.outcome(new_state),
         )
 
+    def rule_stands(self, match_id: str, entry: int, *, reason: str = "", expected_seq: int | None = None) -> SubmitResult:
+        """An arbiter's ruling that a rejected intent stands as played: the intent is adjudicated
+        again, now, with the check that rejected it waived. The ruling is an entry of its own (the
+        rejected entry stays as it was); if the rules cannot apply the move even so, the ruling is
+        recorded as rejected with the reason."""
+        loaded = self.load(match_id)
+        head, state = self.state_at(loaded)
+        if expected_seq is not None and expected_seq != head:
+            raise ConflictError("match/stale_seq", f"match {loaded.match.id} is at entry {head}, not {expected_seq}", {"head": head})
+        if not 1 <= entry <= head:
+            raise BadInput("match/bad_seq", f"entry {entry} does not exist: match {loaded.match.id} has entries 1..{head}")
+        stored = self.entry_at(loaded.match, entry)
+        assert stored is not None
+        body = loaded.decoder.decode(stored.body)
+        if body.kind != "intent" or not isinstance(body.verdict, Rejected) or body.intent is None:
+            raise BadInput("ruling/not_rejected", f"entry {entry} is not a rejected intent; only a rejection can be ruled to stand")
+        meta = {"entry": entry, "decision": "stands", "seat": body.actor, "waive": [body.verdict.code], "reason": reason}
+        verdict = self._decide_ruling(loaded, state, body.actor, body.intent, meta, head + 1)
+        text = f"ruling: entry {entry} stands as played" + (f" — {reason}" if reason else "")
+        prev = self._prev_hash(loaded, head)
+        new_entry, new_state = self._make_entry(
+            loaded, head + 1, state, prev, kind="ruling", actor=ARBITER, text=text, intent=body.intent,
+            verdict=verdict, meta=meta,
+        )
+        self._append(loaded, new_entry, new_state, head)
+        return SubmitResult(
+            match_id=loaded.match.id, seq=new_entry.seq, actor=ARBITER, notation=text, intent=body.intent,
+            verdict=verdict, state_hash=new_entry.state_hash, outcome=loaded.rules.outcome(new_state),
+            events=_plain(verdict.events) if isinstance(verdict, Accepted) else [],
+        )
+
+    def _decide_ruling(self, loaded: Loaded, state: Any, seat: str, intent: Any, meta: Mapping[str, Any],
+                       seq: int) -> Accepted[Any] | Rejected:
+        waive = frozenset(str(c) for c in meta.get("waive", []))
+        if any(c.split("/")[0] in ("turn", "match") for c in waive):
+            return Rejected("ruling/cannot_waive", "a ruling can waive the game's own checks, not turn order or the end of the match")
+        chance = core.chance_for(loaded.config, f"seq:{seq}")
+        try:
+            _, verdict = core.adjudicate(loaded.rules, state, seat, intent, chance, waive=waive)
+        except TypeError:  # a game whose decide takes no waivers
+            return Rejected("ruling/not_supported", f"{loaded.game.name} cannot apply a move with a check waived")
+        if isinstance(verdict, Rejected):
+            return Rejected("ruling/still_illegal", f"even with {', '.join(sorted(waive))} waived: {verdict.code}: {verdict.message}", verdict.rule)
+        return verdict
+
     def fork(self, match_id: str, *, at: int, name: str = "", match_id_new: str | None = None) -> MatchInfo:
         """A new match whose history is this one's up to entry ``at`` (shared, not copied)."""
         loaded = self.load(match_id)
@@ -799,6 +872,7 @@ class Referee:
         """Entry by entry: the intent, its verdict, and what changed in the state (as ``seat`` sees
         it; None = the referee's full view)."""
         loaded = self.load(match_id)
+        seat = self.role(loaded, seat)
         head = self.store.head(loaded.match.id)
         stop = head if stop is None else stop
         if not 1 <= start <= max(stop, 1) or stop > head:
@@ -875,6 +949,8 @@ class Referee:
                 verdict = self._decide_undo(loaded, timeline, body.actor, int(body.meta.get("to", -1)))
             elif body.kind == "redo" and body.actor is not None:
                 verdict = self._decide_redo(loaded, timeline, body.actor, int(body.meta.get("undo", -1)))
+            elif body.kind == "ruling" and body.intent is not None:
+                verdict = self._decide_ruling(loaded, state, str(body.meta.get("seat")), body.intent, body.meta, seq)
             if core.canonical(verdict) != core.canonical(body.verdict):
                 findings.append({"seq": seq, "what": "verdict", "recorded": _verdict_text(body.verdict),
                                  "derived": _verdict_text(verdict)})

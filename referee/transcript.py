@@ -1,6 +1,6 @@
 """Transcripts: a match as a person types it at the table, and importing one into the log.
 
-Format (one rule set for every game)::
+Format (one rule set for every game; the README has an example per game)::
 
     # free comments anywhere
     game: by_all_means
@@ -8,15 +8,26 @@ Format (one rule set for every game)::
     cards: demo                      # a bundled set, or a path relative to the transcript
     deck: alice=demo_south, bob=demo_north
     option: reaction_window=true     # repeatable; or options: a=b, c=d
-    chance: physical                 # default; "seed: N" makes it digital
+    chance: physical                 # the default; "seed: N" makes the match digital
+    undo: any                        # who may undo: any, own_last, arbiter
     title: / event: / date: / round: / table:   (kept as metadata)
 
     1. alice: draw_opening_hand cards=TR1,TR2,AG1,PL2
-    bob: draw_opening_hand cards=TR3,TR3,GA1,GF1   # a trailing comment is kept with the entry
+    ! a strong opening                 # annotations attach to the move above them:
+    ? too greedy                       #   ! good move, ? mistake,
+    disputed: bob says TR2 was never drawn
+    ruling: stands as played — the arbiter allowed it   # on a rejected move: it takes effect
+    ruling: rewind to 12 — misdealt    # the arbiter rewinds: the state goes back to entry 12
+    undo: to=12 by=alice reason="misread the card"      # an undo by a seat (or by=arbiter)
+    redo: by=alice                     # reverse the latest undo
+    bob: draw_opening_hand cards=TR3,TR3,GA1,GF1   # a trailing comment stays with the entry
 
-The header ends at the first intent line. An intent line is ``[N.] seat: <intent notation>``. Every
-intent line becomes a log entry: accepted, rejected (with code, reason and rule), or — when it cannot
-even be read (syntax error, unknown seat, unknown card) — an ``unparsed`` entry that changes nothing.
+The header ends at the first move. A move is ``[N.] seat: <intent notation>``. Each move, each undo
+and redo line, and each ruling that acts (stands, rewind) becomes one log entry, numbered from 1 in
+the order of the file — the numbers ``undo: to=`` and ``rewind to`` name. Every move is kept: accepted,
+rejected (with code, reason and rule), or — when it cannot even be read (syntax error, unknown seat,
+unknown card) — an ``unparsed`` entry that changes nothing. Comments and annotations are kept as
+annotations of the entry above them (comments before the first move belong to the match).
 Nothing stops the import but a bad header; the summary lists every problem with its line number.
 """
 
@@ -27,18 +38,26 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from schemas import ImportProblem, ImportSummary
+from schemas import ARBITER, ImportProblem, ImportSummary, Outcome
 
-from .errors import BadInput, RefereeError
-from .service import Referee
+from .engine.notation import split_words
+from .engine.protocol import InputError
+from .errors import BadInput, RefereeError, StorageError
+from .service import Referee, new_match_id
+from .store import StoredAnnotation, StoreError
 from .store.memory import MemoryStore
 
 HEADER_KEYS = ("game", "players", "cards", "deck", "decks", "option", "options", "seed", "chance",
-               "title", "event", "date", "round", "table")
+               "undo", "title", "event", "date", "round", "table")
 META_KEYS = ("title", "event", "date", "round", "table")
+#: words that begin a non-move line in the body, so no seat may be called this
+RESERVED = ("undo", "redo", "ruling", "disputed", ARBITER)
 
 _HEADER = re.compile(r"^\s*([a-z_]+)\s*:\s*(.*?)\s*$")
-_INTENT = re.compile(r"^\s*(?:(\d+)\s*[.)]\s*)?([A-Za-z0-9_-]+)\s*:\s*(.*?)\s*$")
+_MOVE = re.compile(r"^\s*(?:(\d+)\s*[.)]\s*)?([A-Za-z0-9_-]+)\s*:\s*(.*?)\s*$")
+_STANDS = re.compile(r"^(?:entry\s+(\d+)\s+)?stands(?:\s+as\s+played)?\b\s*[-—:,]*\s*(.*)$", re.IGNORECASE)
+_REWIND = re.compile(r"^rewind\s+to\s+(?:entry\s+)?(\d+)\b\s*[-—:,]*\s*(.*)$", re.IGNORECASE)
+ANNOTATION_KINDS = {"!": "good", "?": "mistake", "disputed": "disputed", "ruling": "ruling"}
 
 
 def strip_comment(line: str) -> tuple[str, str]:
@@ -58,16 +77,21 @@ class Header:
     options: dict[str, str] = field(default_factory=dict)
     decks: dict[str, str] = field(default_factory=dict)
     lines: dict[str, int] = field(default_factory=dict)
+    preamble: list[str] = field(default_factory=list)
 
 
 @dataclass
-class IntentLine:
+class Line:
+    """One body line: ``kind`` is move, undo, redo, annotation, comment or junk."""
+
     line: int
-    seat: str
-    text: str
-    comment: str
-    number: int | None
+    kind: str
     raw: str
+    seat: str = ""
+    text: str = ""
+    comment: str = ""
+    number: int | None = None
+    note_kind: str = ""
 
 
 def _pairs(value: str, what: str, where: str) -> dict[str, str]:
@@ -80,13 +104,36 @@ def _pairs(value: str, what: str, where: str) -> dict[str, str]:
     return out
 
 
-def parse(text: str, source: str = "<transcript>") -> tuple[Header, list[IntentLine]]:
+def _classify(number: int, raw: str, body: str, comment: str) -> Line:
+    stripped = body.strip()
+    if stripped.startswith(("!", "?")) and not _MOVE.match(stripped):
+        mark = stripped[0]
+        return Line(number, "annotation", raw, text=stripped.lstrip("!?").strip() or mark, comment=comment,
+                    note_kind=ANNOTATION_KINDS[mark])
+    m = _MOVE.match(body)
+    if m is None:
+        return Line(number, "junk", raw, text=stripped, comment=comment)
+    word = m.group(2)
+    if word in ("disputed", "ruling") and m.group(1) is None:
+        return Line(number, "annotation", raw, text=m.group(3), comment=comment, note_kind=word)
+    if word in ("undo", "redo") and m.group(1) is None:
+        return Line(number, word, raw, text=m.group(3), comment=comment)
+    return Line(number, "move", raw, seat=word, text=m.group(3), comment=comment,
+                number=int(m.group(1)) if m.group(1) else None)
+
+
+def parse(text: str, source: str = "<transcript>") -> tuple[Header, list[Line]]:
     header = Header()
-    lines: list[IntentLine] = []
+    lines: list[Line] = []
     in_body = False
     for number, raw in enumerate(text.splitlines(), start=1):
         body, comment = strip_comment(raw)
         if not body.strip():
+            if comment:
+                if in_body:
+                    lines.append(Line(number, "comment", raw, text=comment))
+                else:
+                    header.preamble.append(comment)
             continue
         where = f"{source}:{number}"
         m = _HEADER.match(body)
@@ -103,12 +150,7 @@ def parse(text: str, source: str = "<transcript>") -> tuple[Header, list[IntentL
             header.lines[key] = number
             continue
         in_body = True
-        m2 = _INTENT.match(body)
-        if m2 is None:
-            lines.append(IntentLine(number, "", body.strip(), comment, None, raw))
-        else:
-            lines.append(IntentLine(number, m2.group(2), m2.group(3), comment,
-                                    int(m2.group(1)) if m2.group(1) else None, raw))
+        lines.append(_classify(number, raw, body, comment))
     for key in ("game", "players"):
         if key not in header.values:
             raise BadInput(
@@ -116,6 +158,28 @@ def parse(text: str, source: str = "<transcript>") -> tuple[Header, list[IntentL
                 f"{source}: the header must name the {key} (a line '{key}: ...' before the first move)",
             )
     return header, lines
+
+
+def _kv(text: str, allowed: tuple[str, ...], what: str) -> dict[str, str]:
+    try:
+        words = split_words(text)
+    except InputError as exc:
+        raise BadInput("transcript/bad_line", f"{what}: {exc.message}") from None
+    out = {}
+    for w in words:
+        k, sep, v = w.partition("=")
+        if not sep or k not in allowed:
+            raise BadInput("transcript/bad_line", f"{what}: expected {' '.join(a + '=...' for a in allowed)}, got {w!r}")
+        out[k] = v
+    return out
+
+
+def _int(value: str | None, what: str) -> int | None:
+    if value is None:
+        return None
+    if not value.isdigit():
+        raise BadInput("transcript/bad_line", f"{what} must be an entry number, not {value!r}")
+    return int(value)
 
 
 def import_transcript(referee: Referee, text: str, source: str = "<transcript>",
@@ -129,64 +193,128 @@ def import_transcript(referee: Referee, text: str, source: str = "<transcript>",
             seed = int(values["seed"])
         except ValueError:
             raise BadInput(
-                "transcript/bad_header", f"{source}:{header.lines['seed']}: seed must be a whole number, not {values['seed']!r}"
+                "transcript/bad_header",
+                f"{source}:{header.lines['seed']}: seed must be a whole number, not {values['seed']!r}",
             ) from None
     players = [p.strip() for p in values["players"].split(",") if p.strip()]
+    for p in players:
+        if p in RESERVED:
+            raise BadInput("transcript/bad_header",
+                           f"{source}:{header.lines['players']}: {p!r} cannot be a seat name in a transcript "
+                           f"(reserved: {', '.join(RESERVED)})")
     meta = {k: values[k] for k in META_KEYS if k in values}
-    meta["source"] = os.path.basename(source)
     try:
         game, config = referee.build_config(
             values["game"], players,
             options=header.options, cards=values.get("cards"), decks=header.decks, seed=seed,
-            chance=values.get("chance"), meta=meta, base_dir=base_dir,
+            chance=values.get("chance"), meta=meta, base_dir=base_dir, undo=values.get("undo", "any"),
         )
     except RefereeError as exc:
         key = {"game/unknown": "game", "match/bad_players": "players", "match/bad_option": "option",
-               "match/bad_chance": "chance"}.get(exc.code, "cards" if exc.code.startswith("cards") else "")
+               "match/bad_chance": "chance", "match/bad_undo_policy": "undo"}.get(
+            exc.code, "cards" if exc.code.startswith("cards") else "")
         line = header.lines.get(key) or header.lines.get(key + "s")
         where = f"{source}:{line}" if line else source
         raise type(exc)(exc.code, f"{where}: {exc.message}", exc.detail) from None
 
     # adjudicate on a scratch in-memory store (the same code path as `referee play`), then copy the
-    # match and every entry to the real store in one transaction: all or nothing.
+    # match, every entry and every annotation to the real store: all or nothing.
     scratch = Referee(MemoryStore(), games=referee.games, clock=referee.clock, snapshot_every=referee.snapshot_every)
-    from .service import new_match_id
-
     match_id = new_match_id()
     scratch.create_match(game, config, title=values.get("title", ""), match_id=match_id)
     problems: list[ImportProblem] = []
+    notes: list[tuple[int, str, str]] = [(0, "comment", c) for c in header.preamble]
     accepted = rejected = 0
+    last_seq = 0
+
+    def problem(item: Line, code: str, message: str, rule: str = "") -> None:
+        problems.append(ImportProblem(line=item.line, text=item.raw.strip(), code=code, message=message, rule=rule))
+
     for item in lines:
         meta_e: dict[str, Any] = {"line": item.line}
         if item.comment:
             meta_e["comment"] = item.comment
         if item.number is not None:
             meta_e["number"] = item.number
-        try:
-            if not item.seat:
-                raise BadInput("transcript/bad_line",
-                               "expected '<seat>: <intent>' (e.g. 'alice: draw_main card=TR6')")
-            res = scratch.submit(match_id, item.seat, item.text, meta=meta_e)
-        except BadInput as exc:
-            scratch.record_unparsed(match_id, item.seat or None, item.raw.strip(), exc.code, exc.message, meta_e)
-            problems.append(ImportProblem(line=item.line, text=item.raw.strip(), code=exc.code, message=exc.message))
+        if item.kind == "comment":
+            notes.append((last_seq, "comment", item.text))
             continue
+        if item.kind == "annotation":
+            target = last_seq
+            if target == 0:
+                problem(item, "transcript/annotation_before_moves", "an annotation must follow the move it is about")
+                notes.append((0, item.note_kind, item.text))
+                continue
+            stands = _STANDS.match(item.text.strip()) if item.note_kind == "ruling" else None
+            rewind = _REWIND.match(item.text.strip()) if item.note_kind == "ruling" else None
+            if stands:  # one wording, whichever way it was typed (and exported)
+                entry = int(stands.group(1)) if stands.group(1) else target
+                notes.append((entry, "ruling", "stands as played" + (f" — {stands.group(2)}" if stands.group(2) else "")))
+            else:
+                notes.append((target, item.note_kind, item.text))
+            if item.note_kind == "ruling":
+                try:
+                    if stands:
+                        res = scratch.rule_stands(match_id, entry, reason=stands.group(2))
+                    elif rewind:
+                        res = scratch.undo(match_id, by=ARBITER, to=int(rewind.group(1)),
+                                           reason=rewind.group(2) or item.text)
+                    else:
+                        continue
+                except BadInput as exc:
+                    problem(item, exc.code, exc.message)
+                    continue
+                last_seq = res.seq
+                if not res.accepted:
+                    v = res.verdict
+                    problem(item, v.code, v.message, v.rule)  # type: ignore[union-attr]
+            continue
+        try:
+            if item.kind == "undo":
+                kv = _kv(item.text, ("to", "by", "reason"), "undo")
+                res = scratch.undo(match_id, by=kv.get("by", ARBITER), to=_int(kv.get("to"), "undo to"),
+                                   reason=kv.get("reason", ""))
+            elif item.kind == "redo":
+                kv = _kv(item.text, ("undo", "by", "reason"), "redo")
+                res = scratch.redo(match_id, by=kv.get("by", ARBITER), undo=_int(kv.get("undo"), "redo undo"),
+                                   reason=kv.get("reason", ""))
+            elif item.kind == "junk":
+                raise BadInput("transcript/bad_line",
+                               "expected '<seat>: <intent>' (e.g. 'alice: draw_main card=TR6'), an annotation "
+                               "('! …', '? …', 'disputed: …', 'ruling: …'), 'undo: …' or 'redo: …'")
+            else:
+                res = scratch.submit(match_id, item.seat, item.text, meta=meta_e)
+        except BadInput as exc:
+            last_seq = scratch.record_unparsed(match_id, item.seat or None, item.raw.strip(), exc.code,
+                                               exc.message, meta_e)
+            problem(item, exc.code, exc.message)
+            continue
+        last_seq = res.seq
         if res.accepted:
             accepted += 1
         else:
             rejected += 1
             v = res.verdict
-            problems.append(ImportProblem(line=item.line, text=item.raw.strip(), code=v.code,  # type: ignore[union-attr]
-                                          message=v.message, rule=v.rule))  # type: ignore[union-attr]
+            problem(item, v.code, v.message, v.rule)  # type: ignore[union-attr]
     stored = scratch.store.get_match(match_id)
     assert stored is not None
     entries = list(scratch.store.entries(match_id))
-    referee.store.create_match(stored, entries)
+    annotations = [
+        StoredAnnotation(match_id=match_id, seq=seq, kind=kind, text=note, by="transcript", recorded_at=referee.clock())
+        for seq, kind, note in notes
+    ]
+    try:
+        referee.store.create_match(stored, entries, annotations)
+    except StoreError as exc:
+        raise StorageError("store/failed", f"could not write the imported match: {exc}") from None
     final = scratch.state(match_id)
-    from schemas import Outcome
-
     outcome = Outcome(**final["outcome"]) if final["outcome"] else None
     return ImportSummary(
-        match_id=match_id, game=game.id, lines=len(lines), entries=len(entries), accepted=accepted,
-        rejected=rejected, problems=problems, outcome=outcome, state_hash=final["state_hash"],
+        match_id=match_id, game=game.id, lines=sum(1 for x in lines if x.kind in ("move", "undo", "redo", "junk")),
+        entries=len(entries), accepted=accepted, rejected=rejected, problems=problems, outcome=outcome,
+        state_hash=final["state_hash"],
     )
+
+
+def source_name(path: str) -> str:
+    return os.path.basename(path)

@@ -205,3 +205,20 @@ def test_audit_checks_snapshots(game):
     tamper(path, "UPDATE snapshots SET state = CAST('{}' AS BLOB) WHERE seq = 3")
     f = service(path).audit(mid)["findings"][0]
     assert (f["what"], f["seq"]) == ("snapshot", 3)
+
+
+def test_a_ruling_lets_a_rejected_move_stand(game):
+    r, mid, path = game
+    active = r.state(mid)["state"]["active"]
+    bad = r.submit(mid, active, "take 5")
+    assert bad.verdict.code == "pile/bad_count"
+    pile = r.state(mid)["state"]["pile"]
+    ruling = r.rule_stands(mid, bad.seq, reason="house rule tonight")
+    assert ruling.accepted and r.state(mid)["state"]["pile"] == pile - 5
+    assert r.log(mid)[bad.seq - 1].verdict == "rejected"  # the rejection itself is untouched
+    assert r.audit(mid)["clean"]
+    with pytest.raises(BadInput):
+        r.rule_stands(mid, 2)  # an accepted entry
+    over = r.submit(mid, r.state(mid)["state"]["active"], "take 40")
+    still = r.rule_stands(mid, over.seq)
+    assert still.verdict.code == "ruling/still_illegal"

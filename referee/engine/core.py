@@ -80,9 +80,14 @@ def chance_for(config: MatchConfig, salt: str) -> Chance | None:
 
 
 def adjudicate(
-    rules: Rules[Any, Any, Any], state: Any, seat: Seat, intent: Any, chance: Chance | None
+    rules: Rules[Any, Any, Any], state: Any, seat: Seat, intent: Any, chance: Chance | None,
+    waive: frozenset[str] = frozenset(),
 ) -> tuple[Any, Verdict]:
-    """Framework checks, then the game's own. Returns (the intent as recorded, its verdict)."""
+    """Framework checks, then the game's own. Returns (the intent as recorded, its verdict).
+
+    ``waive`` (an arbiter's ruling "stands as played") names rejection codes of the game's own checks
+    that are not applied this once; the framework's checks are never waived.
+    """
     if rules.outcome(state) is not None:
         return intent, Rejected("match/over", "the match is over; no further intents are accepted", "")
     actors = rules.actors(state, intent)
@@ -94,6 +99,8 @@ def adjudicate(
     filled = rules.filled_intent(state, seat, intent, chance)
     if isinstance(filled, Rejected):
         return intent, filled
+    if waive:
+        return filled, rules.decide(state, seat, filled, chance, waive=waive)  # type: ignore[call-arg]
     return filled, rules.decide(state, seat, filled, chance)
 
 

@@ -105,12 +105,20 @@ class Rules(Protocol[S, I, E]):
     def actors(self, state: S, intent: I) -> frozenset[Seat]:
         """The seats that may submit ``intent`` now; the framework rejects others (turn/not_your_turn)."""
 
-    def decide(self, state: S, seat: Seat, intent: I, chance: Chance | None) -> Verdict:
+    def decide(
+        self, state: S, seat: Seat, intent: I, chance: Chance | None, waive: frozenset[str] = frozenset()
+    ) -> Verdict:
         """Accepted(events) or Rejected(code, message, rule). Never raises for a bad intent.
 
         Called after the framework checks and after ``filled_intent``; ``chance`` is given only in a
-        digital match (for chance inside an intent's resolution, e.g. a re-deal).
+        digital match (for chance inside an intent's resolution, e.g. a re-deal). ``waive`` holds
+        rejection codes an arbiter ruled away ("stands as played"): skip those checks and resolve the
+        intent as far as the rules can; a check whose failure makes resolution impossible still
+        rejects.
         """
+
+    def describe_event(self, event: Any) -> str | None:
+        """The event in words for transcripts ("bob loses 3 reputation; trust 10 → 8"), or None."""
 
     def filled_intent(self, state: S, seat: Seat, intent: I, chance: Chance | None) -> I | Rejected:
         """Digital match (``chance`` given): the intent with omitted chance fields filled from the

@@ -70,8 +70,11 @@ class StoredAnnotation(msgspec.Struct, frozen=True, kw_only=True):
 class Store(Protocol):
     """What the service layer needs from a log store. One shared contract suite tests every one."""
 
-    def create_match(self, match: StoredMatch, entries: Sequence[StoredEntry] = ()) -> None:
-        """Create a match and (atomically, for imports) its first entries."""
+    def create_match(
+        self, match: StoredMatch, entries: Sequence[StoredEntry] = (),
+        annotations: Sequence[StoredAnnotation] = (),
+    ) -> None:
+        """Create a match and (atomically, for imports) its first entries and annotations."""
 
     def get_match(self, match_id: str) -> StoredMatch | None: ...
 

@@ -16,7 +16,10 @@ class MemoryStore:
         self._snapshots: dict[str, list[StoredSnapshot]] = {}
         self._annotations: dict[str, list[StoredAnnotation]] = {}
 
-    def create_match(self, match: StoredMatch, entries: Sequence[StoredEntry] = ()) -> None:
+    def create_match(
+        self, match: StoredMatch, entries: Sequence[StoredEntry] = (),
+        annotations: Sequence[StoredAnnotation] = (),
+    ) -> None:
         with self._lock:
             if match.id in self._matches:
                 raise StoreError(f"match {match.id} already exists")
@@ -26,7 +29,7 @@ class MemoryStore:
             self._matches[match.id] = match
             self._entries[match.id] = list(entries)
             self._snapshots[match.id] = []
-            self._annotations[match.id] = []
+            self._annotations[match.id] = list(annotations)
 
     def get_match(self, match_id: str) -> StoredMatch | None:
         return self._matches.get(match_id)

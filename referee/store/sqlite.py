@@ -138,11 +138,16 @@ class SqliteStore:
 
     _MATCH_COLS = "id, game, rules_version, config, genesis_hash, created_at, parent, fork_seq, title"
 
-    def create_match(self, match: StoredMatch, entries: Sequence[StoredEntry] = ()) -> None:
+    def create_match(
+        self, match: StoredMatch, entries: Sequence[StoredEntry] = (),
+        annotations: Sequence[StoredAnnotation] = (),
+    ) -> None:
         with self._lock:
-            self._create_match(match, entries)
+            self._create_match(match, entries, annotations)
 
-    def _create_match(self, match: StoredMatch, entries: Sequence[StoredEntry]) -> None:
+    def _create_match(
+        self, match: StoredMatch, entries: Sequence[StoredEntry], annotations: Sequence[StoredAnnotation]
+    ) -> None:
         conn = self.conn
         conn.execute("BEGIN IMMEDIATE")
         try:
@@ -157,6 +162,8 @@ class SqliteStore:
                 if e.seq != i or e.match_id != match.id:
                     raise StoreError("initial entries must be numbered on from the match's start")
                 self._insert(e)
+            for a in annotations:
+                self._insert_annotation(a)
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
@@ -273,15 +280,17 @@ class SqliteStore:
         try:
             if not conn.execute("SELECT 1 FROM matches WHERE id = ?", (annotation.match_id,)).fetchone():
                 raise StoreError(f"no match {annotation.match_id}")
-            conn.execute(
-                "INSERT INTO annotations (match_id, seq, kind, text, by, recorded_at) VALUES (?,?,?,?,?,?)",
-                (annotation.match_id, annotation.seq, annotation.kind, annotation.text, annotation.by,
-                 annotation.recorded_at),
-            )
+            self._insert_annotation(annotation)
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
             raise
+
+    def _insert_annotation(self, a: StoredAnnotation) -> None:
+        self.conn.execute(
+            "INSERT INTO annotations (match_id, seq, kind, text, by, recorded_at) VALUES (?,?,?,?,?,?)",
+            (a.match_id, a.seq, a.kind, a.text, a.by, a.recorded_at),
+        )
 
     def annotations(self, match_id: str) -> list[StoredAnnotation]:
         rows = self.conn.execute(

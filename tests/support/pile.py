@@ -88,7 +88,8 @@ class PileRules:
             return Rejected("pile/chance_mismatch", "the typed outcome differs from the match's generator")
         return Start(first=first, tokens=tokens)
 
-    def decide(self, state: State, seat: str, intent: Any, chance: Chance | None) -> Any:
+    def decide(self, state: State, seat: str, intent: Any, chance: Chance | None,
+               waive: frozenset[str] = frozenset()) -> Any:
         match intent:
             case Start(first=first, tokens=tokens):
                 if first not in self.players:
@@ -97,7 +98,7 @@ class PileRules:
                     return Rejected("pile/wrong_token_count", f"deal {len(self.players)} tokens", "R-START")
                 return Accepted((Started(first=first, tokens=tokens),))
             case Take(count=count):
-                if not 1 <= count <= 3:
+                if not 1 <= count <= 3 and "pile/bad_count" not in waive:
                     return Rejected("pile/bad_count", f"take 1 to 3 stones, not {count}", "R-TAKE")
                 if count > state.pile:
                     return Rejected("pile/not_enough", f"the pile has {state.pile}, not {count}", "R-TAKE")
@@ -116,6 +117,14 @@ class PileRules:
                 return msgspec.structs.replace(state, pile=state.pile - count, active=nxt, last=seat)
             case _:
                 raise TypeError(f"unknown event {event!r}")
+
+    def describe_event(self, event: Any) -> str | None:
+        match event:
+            case Taken(seat=seat, count=count):
+                return f"{seat} takes {count} stone{'s' if count != 1 else ''}"
+            case Started(first=first):
+                return f"{first} starts; tokens dealt"
+        return None
 
     def view(self, state: State, seat: str | None) -> dict[str, Any]:
         data = msgspec.to_builtins(state)
