@@ -119,6 +119,7 @@ class Referee:
         self.use_snapshots = use_snapshots
         self._loaded: OrderedDict[str, Loaded] = OrderedDict()
         self._heads: dict[str, tuple[int, Any]] = {}
+        self._timelines: dict[str, tuple[int, Timeline]] = {}
 
     # -- games -------------------------------------------------------------------------------
 
@@ -412,18 +413,26 @@ class Referee:
         snap = self._snapshot(loaded.match, target) if self.use_snapshots else None
         if snap is not None and snap.seq > start:
             start, state = snap.seq, loaded.state_decoder.decode(snap.state)
-        for _entry, body in self.bodies(loaded, start + 1, target):
-            state = self.advance(loaded, state, body)
+        recent: OrderedDict[int, Any] = OrderedDict([(start, state)])
+        for entry, body in self.bodies(loaded, start + 1, target):
+            state = self.advance(loaded, state, body, recent)
+            recent[entry.seq] = state
+            if len(recent) > 256:
+                recent.popitem(last=False)
         if target == head:
             self._heads[loaded.match.id] = (target, state)
         return target, state
 
-    def advance(self, loaded: Loaded, state: Any, body: Any) -> Any:
-        """The state after one entry: an intent's events, or an undo/redo's jump in time."""
+    def advance(self, loaded: Loaded, state: Any, body: Any, recent: Mapping[int, Any] | None = None) -> Any:
+        """The state after one entry: an intent's events, or an undo/redo's jump in time (to a
+        state still in ``recent``, else folded again from the nearest snapshot)."""
         if body.kind == "intent":
             return core.apply(loaded.rules, state, body.verdict)
         if body.kind in ("undo", "redo") and isinstance(body.verdict, Accepted):
-            return self.state_at(loaded, int(body.meta["target"]))[1]
+            target = int(body.meta["target"])
+            if recent is not None and target in recent:
+                return recent[target]
+            return self.state_at(loaded, target)[1]
         if body.kind == "ruling":
             return core.apply(loaded.rules, state, body.verdict)
         return state
@@ -479,8 +488,12 @@ class Referee:
         # what people typed is redacted with everything hidden from the seat then or now (a typed
         # line may name a card before it is dealt); events with what is hidden right after them
         final_hidden = loaded.rules.hidden_ids(self.state_at(loaded)[1], seat) if seat is not None else frozenset()
+        recent: OrderedDict[int, Any] = OrderedDict([(0, state)])
         for entry, body in self.bodies(loaded):
-            state = self.advance(loaded, state, body)
+            state = self.advance(loaded, state, body, recent)
+            recent[entry.seq] = state
+            if len(recent) > 256:
+                recent.popitem(last=False)
             verdict = body.verdict
             rejection = (
                 Rejection(code=verdict.code, message=verdict.message, rule=verdict.rule)
@@ -658,12 +671,21 @@ class Referee:
 
     # -- time travel ---------------------------------------------------------------------------
 
-    def timeline(self, loaded: Loaded, stop: int | None = None) -> Timeline:
-        """Which entries are in effect, from the entry headers (undo and redo included)."""
-        return Timeline.build(self._headers(loaded, stop))
+    def timeline(self, loaded: Loaded) -> Timeline:
+        """Which entries are in effect, from the entry headers (undo and redo included). Kept per
+        match and brought up to date incrementally, so an undo on a long log costs what is new."""
+        cached = self._timelines.get(loaded.match.id)
+        head = self.store.head(loaded.match.id)
+        if cached is None or cached[0] > head:
+            cached = (0, Timeline())
+        seen, timeline = cached
+        for h in self._headers(loaded, seen + 1, head):
+            timeline.add(h)
+        self._timelines[loaded.match.id] = (head, timeline)
+        return timeline
 
-    def _headers(self, loaded: Loaded, stop: int | None = None) -> Iterator[Header]:
-        for entry, body in self.bodies(loaded, 1, stop):
+    def _headers(self, loaded: Loaded, start: int = 1, stop: int | None = None) -> Iterator[Header]:
+        for entry, body in self.bodies(loaded, start, stop):
             yield Header(
                 seq=entry.seq, kind=body.kind, actor=body.actor,
                 accepted=isinstance(body.verdict, Accepted), meta=body.meta,
@@ -914,6 +936,7 @@ class Referee:
         expected = 1
         checked = 0
         snapshots = {}
+        recent: OrderedDict[int, Any] = OrderedDict([(0, state)])
         for entry in self.entries(m):
             seq = entry.seq
             if seq != expected:
@@ -957,7 +980,10 @@ class Referee:
                 break
             timeline.add(Header(seq=seq, kind=body.kind, actor=body.actor,
                                 accepted=isinstance(body.verdict, Accepted), meta=body.meta))
-            state = self.advance(loaded, state, body)
+            state = self.advance(loaded, state, body, recent)
+            recent[seq] = state
+            if len(recent) > 256:
+                recent.popitem(last=False)
             derived_state = core.state_hash(state)
             if derived_state != entry.state_hash:
                 findings.append({"seq": seq, "what": "state_hash", "recorded": entry.state_hash,

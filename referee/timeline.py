@@ -8,6 +8,7 @@ is the state after entry N; after a redo of undo U it is the state just before U
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -42,35 +43,45 @@ class Timeline:
             t.add(h)
         return t
 
+    # The line is always in ascending seq order (an undo cuts a tail, a redo puts back entries that
+    # lie between the cut and the undo), so lookups are binary searches and cuts are tail deletions.
+
     def add(self, h: Header) -> None:
         self.headers[h.seq] = h
         if h.kind == "undo" and h.accepted:
             target = int(h.meta["to"])
-            removed = [s for s in self.line if s > target]
-            self.line = [s for s in self.line if s <= target]
+            cut = bisect.bisect_right(self.line, target)
+            removed = self.line[cut:]
+            del self.line[cut:]
             self.popped[h.seq] = removed
             for s in removed:
                 self.undone_by.setdefault(s, h.seq)
             self.line.append(h.seq)
         elif h.kind == "redo" and h.accepted:
             undo = int(h.meta["undo"])
-            if undo not in self.line:  # only a tampered log gets here; audit reports it
+            if not self.in_line(undo):  # only a tampered log gets here; audit reports it
                 self.line.append(h.seq)
                 return
-            pos = self.line.index(undo)
+            pos = bisect.bisect_left(self.line, undo)
             restored = self.popped.get(undo, [])
             for s in restored:
                 if self.undone_by.get(s) == undo:
                     del self.undone_by[s]
-            self.line = self.line[:pos] + restored + self.line[pos + 1 :] + [h.seq]
+            self.line[pos : pos + 1] = restored
+            self.line.append(h.seq)
             self.redone_by[undo] = h.seq
         else:
             self.line.append(h.seq)
 
+    def in_line(self, seq: int) -> bool:
+        i = bisect.bisect_left(self.line, seq)
+        return i < len(self.line) and self.line[i] == seq
+
     def accepted_intents_after(self, seq: int) -> list[Header]:
+        start = bisect.bisect_right(self.line, seq)
         return [
-            self.headers[s] for s in self.line
-            if s > seq and self.headers[s].kind == "intent" and self.headers[s].accepted
+            self.headers[s] for s in self.line[start:]
+            if self.headers[s].kind == "intent" and self.headers[s].accepted
         ]
 
     def last_accepted_intent(self) -> Header | None:
@@ -81,7 +92,7 @@ class Timeline:
         return None
 
     def latest_undo(self) -> int | None:
-        for s in reversed(self.line):
+        for s in reversed(self.line):  # stops at the first undo from the end
             if self.headers[s].kind == "undo" and self.headers[s].accepted and s not in self.redone_by:
                 return s
         return None
@@ -90,7 +101,7 @@ class Timeline:
 
     def check_undo(self, actor: str, to: int, policy: UndoPolicy) -> tuple[str, str] | None:
         """None if allowed, else (code, message)."""
-        if to != 0 and to not in self.line:
+        if to != 0 and not self.in_line(to):
             by = self.undone_by.get(to)
             why = f"it was undone by entry {by}" if by else "it is not in the current line of play"
             return "undo/target_undone", f"cannot go back to entry {to}: {why}"
@@ -118,7 +129,7 @@ class Timeline:
             return "redo/not_an_undo", f"entry {undo} is not an accepted undo"
         if undo in self.redone_by:
             return "redo/already_redone", f"undo {undo} was already redone by entry {self.redone_by[undo]}"
-        if undo not in self.line:
+        if not self.in_line(undo):
             return "redo/undo_undone", f"undo {undo} is no longer in the line of play"
         played = self.accepted_intents_after(undo)
         if played:

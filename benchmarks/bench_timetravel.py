@@ -1,0 +1,130 @@
+"""Benchmark: time travel on one long match (issue 3).
+
+Builds a single match of at least ``--entries`` entries (default 20,000) by seeded random legal play
+with an undo-heavy pattern (a game cannot last that long on its own: whenever it ends, and at random
+moments, the arbiter undoes a few entries and play goes on), snapshots every ``--every`` entries.
+Then, in one run, on the same database:
+
+* ``show --at N`` for random N, with snapshots and without (a full fold from setup): medians and the
+  ratio (aim: snapshots at least 50x faster);
+* ``audit`` throughput (entries re-adjudicated per second, every hash and snapshot checked) against
+  the decode-only floor (reading and decoding the same rows with no rules): ratio (aim: within 5x).
+
+    python benchmarks/bench_timetravel.py                   # 20,000 entries (a few minutes)
+    python benchmarks/bench_timetravel.py --entries 3000    # a quick look
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from typing import Any
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+
+def build(path: str, game: str, entries: int, every: int, seed: int) -> tuple[str, dict[str, Any]]:
+    from referee.engine.notation import format_intent
+    from referee.service import Referee
+    from referee.store.sqlite import SqliteStore
+
+    referee = Referee(SqliteStore(path), snapshot_every=every)
+    g = referee.game(game)
+    players = ["south", "north", "east", "west", "fifth"][: g.min_players]
+    m = referee.new_match(game, players, seed=seed, title="time-travel benchmark")
+    loaded = referee.load(m.id)
+    rng = random.Random(seed)
+    undos = games_ended = 0
+    t0 = time.perf_counter()
+    head = 0
+    while head < entries:
+        _, state = referee.state_at(loaded)
+        over = loaded.rules.outcome(state) is not None
+        if over or (head > 10 and rng.random() < 0.04):
+            games_ended += over
+            back = rng.randint(1, 40 if over else 4)
+            timeline = referee.timeline(loaded)
+            line = [s for s in timeline.line if timeline.headers[s].kind == "intent"]
+            target = line[-back] - 1 if len(line) >= back else 0
+            res = referee.undo(m.id, by="arbiter", to=target, reason="benchmark")
+            undos += res.accepted
+            head = res.seq
+            continue
+        options = [(s, i) for s in players for i in loaded.rules.legal_intents(state, s)]
+        seat, intent = options[rng.randrange(len(options))]
+        head = referee.submit(m.id, seat, format_intent(intent)).seq
+    return m.id, {"entries": head, "undos": undos, "games_ended": games_ended,
+                  "seconds": round(time.perf_counter() - t0, 1)}
+
+
+def timed(fn: Any) -> float:
+    t0 = time.perf_counter()
+    fn()
+    return time.perf_counter() - t0
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--game", default="by_all_means")
+    ap.add_argument("--entries", type=int, default=20_000)
+    ap.add_argument("--every", type=int, default=64, help="snapshot every K entries")
+    ap.add_argument("--probes", type=int, default=30, help="random N for show --at N")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--keep", help="keep the database at this path")
+    args = ap.parse_args()
+
+    from referee.service import Referee
+    from referee.store.sqlite import SqliteStore
+
+    path = args.keep or os.path.join(tempfile.mkdtemp(prefix="referee-tt-"), "tt.db")
+    print(f"building a {args.entries:,}-entry {args.game} match (undo-heavy random play) ...", flush=True)
+    mid, built = build(path, args.game, args.entries, args.every, args.seed)
+    print(f"  {built}")
+    rng = random.Random(args.seed)
+    head = built["entries"]
+    probes = [rng.randint(1, head) for _ in range(args.probes)]
+
+    def show_at(use_snapshots: bool, n: int) -> float:
+        referee = Referee(SqliteStore(path), use_snapshots=use_snapshots)
+        return timed(lambda: referee.state(mid, at=n))
+
+    with_snap = [show_at(True, n) for n in probes]
+    without = [show_at(False, n) for n in probes[: max(3, args.probes // 5)]]
+    floor_runs, audit_runs = [], []
+    for _ in range(args.repeat):
+        referee = Referee(SqliteStore(path))
+        loaded = referee.load(mid)
+        floor_runs.append(timed(lambda: sum(1 for _ in referee.bodies(loaded))))
+        referee = Referee(SqliteStore(path))
+        report: dict[str, Any] = {}
+        audit_runs.append(timed(lambda: report.update(referee.audit(mid))))
+        assert report["clean"], report["findings"]
+    summary = {
+        "built": built,
+        "show_at_ms": {"with_snapshots_median": round(statistics.median(with_snap) * 1000, 2),
+                       "without_median": round(statistics.median(without) * 1000, 2)},
+        "random_access_speedup": round(statistics.median(without) / statistics.median(with_snap), 1),
+        "audit_entries_per_second": round(head / statistics.median(audit_runs)),
+        "floor_entries_per_second": round(head / statistics.median(floor_runs)),
+        "audit_to_floor_ratio": round(statistics.median(audit_runs) / statistics.median(floor_runs), 2),
+        "peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+    }
+    print(f"show --at N: {summary['show_at_ms']['with_snapshots_median']} ms with snapshots, "
+          f"{summary['show_at_ms']['without_median']} ms without (median) -> {summary['random_access_speedup']}x")
+    print(f"audit: {summary['audit_entries_per_second']:,} entries/s; decode-only floor "
+          f"{summary['floor_entries_per_second']:,} entries/s -> audit takes {summary['audit_to_floor_ratio']}x the floor")
+    print(f"peak RSS {summary['peak_rss_mib']} MiB")
+    print(json.dumps(summary))
+
+
+if __name__ == "__main__":
+    main()
