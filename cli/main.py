@@ -32,6 +32,18 @@ app = typer.Typer(
 scenario_app = typer.Typer(help="Run scenario files (conformance tests anyone can write).", no_args_is_help=True)
 app.add_typer(scenario_app, name="scenario")
 
+#: client mode (``--server URL --token T``): set by :func:`_client_mode` for the commands that follow
+_REMOTE: dict[str, str | None] = {"server": None, "token": None}
+
+
+@app.callback()
+def _client_mode(
+    server: Annotated[str | None, typer.Option("--server", envvar="REFEREE_SERVER", help="Talk to a referee server (URL) instead of a local database: play, show, log, undo, redo, annotate, audit, replay, diff.", show_default=False)] = None,
+    token: Annotated[str | None, typer.Option("--token", envvar="REFEREE_TOKEN", help="The match token to use with --server (a seat's, the arbiter's or the spectators').", show_default=False)] = None,
+) -> None:
+    """Adjudicate tabletop games from an append-only log of intents: play, replay, import, audit."""
+    _REMOTE["server"], _REMOTE["token"] = server, token
+
 DbOpt = Annotated[
     str | None,
     typer.Option("--db", help="SQLite database file [default: $REFEREE_DB or ./referee.db]", show_default=False),
@@ -49,6 +61,10 @@ def _db_path(db: str | None) -> str:
 
 
 def _service(db: str | None, *, create: bool = False) -> Referee:
+    if _REMOTE["server"]:
+        from cli.client import RemoteReferee
+
+        return RemoteReferee(_REMOTE["server"], _REMOTE["token"])  # type: ignore[return-value]
     from referee.errors import StorageError
     from referee.service import Referee
     from referee.store import StoreError
@@ -773,6 +789,21 @@ def _render_step(con: Any, s: dict[str, Any]) -> None:
         con.print(f"    {escape(e.rejection.code)}: {escape(e.rejection.message)}{rule}")
     for c in s["changes"]:
         con.print(f"    {escape(c['path'])}: {escape(_cell(c['before']))} → {escape(_cell(c['after']))}")
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option("--host", help="Address to listen on (127.0.0.1: this machine only).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="TCP port.")] = 8000,
+    db: DbOpt = None,
+) -> None:
+    """Serve matches over HTTP (JSON; seat, arbiter and spectator tokens; live event streams).
+
+    The API is described at /schema on the server. Example: referee serve --port 8000 --db hall.db
+    """
+    from cli.serve import serve as run_server
+
+    run_server(host, port, _db_path(db))
 
 
 @scenario_app.command("run")

@@ -7,7 +7,17 @@ import threading
 
 import pytest
 
-from referee.store import Conflict, StoredAnnotation, StoredEntry, StoredMatch, StoredSnapshot, StoreError
+from referee.store import (
+    Conflict,
+    DuplicateRequest,
+    StoredAnnotation,
+    StoredEntry,
+    StoredMatch,
+    StoredRequest,
+    StoredSnapshot,
+    StoredToken,
+    StoreError,
+)
 from referee.store.memory import MemoryStore
 from referee.store.sqlite import SqliteStore
 
@@ -190,3 +200,104 @@ def test_a_fork_starts_after_its_fork_point(store):
     store.append(_entry(3, "f"), expected_seq=2)
     assert [e.seq for e in store.entries("f")] == [3]
     assert store.get_match("f").parent == "root" and store.head("root") == 3
+
+
+# -- tokens and idempotency keys (migration 2: the HTTP service) -------------------------------------
+
+
+def _token(h, mid="m1", role="seat", seat="alice"):
+    return StoredToken(token_hash=h, match_id=mid, role=role, seat=seat)
+
+
+def test_tokens_are_found_by_hash(store):
+    store.create_match(_match())
+    store.add_tokens([_token("h1"), _token("h2", role="arbiter", seat=None), _token("h3", role="spectator", seat=None)])
+    assert store.find_token("h1") == _token("h1")
+    assert store.find_token("h2").role == "arbiter" and store.find_token("h2").seat is None
+    assert store.find_token("nope") is None
+
+
+def test_tokens_are_all_or_nothing_and_unique(store):
+    store.create_match(_match())
+    store.add_tokens([_token("h1")])
+    with pytest.raises(StoreError):
+        store.add_tokens([_token("h2"), _token("h1")])
+    assert store.find_token("h2") is None
+    with pytest.raises(StoreError):
+        store.add_tokens([_token("h9", mid="absent")])
+    assert store.find_token("h9") is None
+
+
+def test_an_idempotency_key_is_recorded_with_its_entry(store):
+    store.create_match(_match())
+    req = StoredRequest(match_id="m1", key="k1", fingerprint="f1", seq=0)
+    store.append(_entry(1), expected_seq=0, request=req)
+    assert store.find_request("m1", "k1") == StoredRequest(match_id="m1", key="k1", fingerprint="f1", seq=1)
+    assert store.find_request("m1", "k2") is None
+    with pytest.raises(DuplicateRequest):
+        store.append(_entry(2), expected_seq=1, request=req)
+    assert store.head("m1") == 1  # nothing written
+    store.append(_entry(2), expected_seq=1)
+    assert store.head("m1") == 2
+
+
+def test_a_stale_append_records_no_idempotency_key(store):
+    store.create_match(_match())
+    store.append(_entry(1), expected_seq=0)
+    with pytest.raises(Conflict):
+        store.append(_entry(1), expected_seq=0, request=StoredRequest(match_id="m1", key="k", fingerprint="f", seq=0))
+    assert store.find_request("m1", "k") is None
+
+
+def test_idempotency_keys_belong_to_one_match(store):
+    store.create_match(_match("a"))
+    store.create_match(_match("b"))
+    store.append(_entry(1, "a"), expected_seq=0, request=StoredRequest(match_id="a", key="k", fingerprint="f", seq=0))
+    store.append(_entry(1, "b"), expected_seq=0, request=StoredRequest(match_id="b", key="k", fingerprint="g", seq=0))
+    assert store.find_request("a", "k").fingerprint == "f" and store.find_request("b", "k").fingerprint == "g"
+
+
+def test_concurrent_retries_of_one_key_append_once(tmp_path):
+    path = str(tmp_path / "t.db")
+    SqliteStore(path).create_match(_match())
+    stores = [SqliteStore(path) for _ in range(4)]
+    outcomes = []
+
+    def writer(s):
+        head = s.head("m1")
+        try:
+            s.append(_entry(head + 1), expected_seq=head,
+                     request=StoredRequest(match_id="m1", key="same", fingerprint="f", seq=0))
+            outcomes.append("appended")
+        except DuplicateRequest:
+            outcomes.append("duplicate")
+        except Conflict:
+            outcomes.append("conflict")
+
+    threads = [threading.Thread(target=writer, args=(s,)) for s in stores]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert outcomes.count("appended") == 1
+    assert stores[0].head("m1") == 1 and stores[0].find_request("m1", "same").seq == 1
+
+
+def test_sqlite_migrates_a_schema_1_database(tmp_path):
+    """A database written before the HTTP service (schema 1) gains the tokens and requests tables."""
+    import sqlite_utils
+
+    from referee.store import sqlite as sq
+
+    path = str(tmp_path / "old.db")
+    conn = sqlite3.connect(path, isolation_level=None)
+    db = sqlite_utils.Database(conn)
+    sq.MIGRATIONS[0](db)
+    conn.execute("PRAGMA user_version=1")
+    conn.execute("INSERT INTO matches (id, game, rules_version, config, genesis_hash, created_at) VALUES ('m1','g','1',x'7b7d','g0','t')")
+    conn.close()
+    s = SqliteStore(path)
+    assert s.get_match("m1") is not None
+    s.add_tokens([_token("h1")])
+    assert s.find_token("h1") == _token("h1")
+    assert s.conn.execute("PRAGMA user_version").fetchone()[0] == len(sq.MIGRATIONS)

@@ -6,16 +6,30 @@ method that updates or deletes one. Every append is one transaction that first c
 nothing is written.
 """
 
-from .base import Conflict, Store, StoredAnnotation, StoredEntry, StoredMatch, StoredSnapshot, StoreError
+from .base import (
+    Conflict,
+    DuplicateRequest,
+    Store,
+    StoredAnnotation,
+    StoredEntry,
+    StoredMatch,
+    StoredRequest,
+    StoredSnapshot,
+    StoredToken,
+    StoreError,
+)
 
 __all__ = [
     "Conflict",
+    "DuplicateRequest",
     "Store",
     "StoreError",
     "StoredAnnotation",
     "StoredEntry",
     "StoredMatch",
+    "StoredRequest",
     "StoredSnapshot",
+    "StoredToken",
     "open_store",
 ]
 

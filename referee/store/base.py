@@ -58,6 +58,37 @@ class StoredSnapshot(msgspec.Struct, frozen=True, kw_only=True):
     state_hash: str
 
 
+class StoredToken(msgspec.Struct, frozen=True, kw_only=True):
+    """A bearer token of one match, stored as its sha256 only (the secret itself is never kept).
+
+    ``role`` is ``seat`` (then ``seat`` names it), ``arbiter`` or ``spectator``."""
+
+    token_hash: str
+    match_id: str
+    role: str
+    seat: str | None = None
+
+
+class StoredRequest(msgspec.Struct, frozen=True, kw_only=True):
+    """An idempotency key of one match and the entry its request appended (written in the same
+    transaction as that entry). ``fingerprint`` identifies the request, so that a key reused for a
+    different request can be told from a retry."""
+
+    match_id: str
+    key: str
+    fingerprint: str
+    seq: int
+
+
+class DuplicateRequest(StoreError):
+    """An append named an idempotency key that an earlier append of the match already used."""
+
+    def __init__(self, match_id: str, key: str) -> None:
+        super().__init__(f"match {match_id} already has a request with idempotency key {key!r}")
+        self.match_id = match_id
+        self.key = key
+
+
 class StoredAnnotation(msgspec.Struct, frozen=True, kw_only=True):
     match_id: str
     seq: int
@@ -89,10 +120,13 @@ class Store(Protocol):
     def last_entry(self, match_id: str) -> StoredEntry | None: ...
 
     def append(
-        self, entry: StoredEntry, expected_seq: int, snapshot: StoredSnapshot | None = None
+        self, entry: StoredEntry, expected_seq: int, snapshot: StoredSnapshot | None = None,
+        request: StoredRequest | None = None,
     ) -> None:
         """Append one entry (and optionally a snapshot) in one transaction if the head is
-        ``expected_seq``; otherwise raise :class:`Conflict` and write nothing."""
+        ``expected_seq``; otherwise raise :class:`Conflict` and write nothing. With ``request``, its
+        idempotency key is recorded (pointing at the entry's seq) in the same transaction; a key the
+        match already used raises :class:`DuplicateRequest` and writes nothing."""
 
     def entries(self, match_id: str, start: int = 1, stop: int | None = None) -> Iterator[StoredEntry]:
         """Entries with ``start <= seq <= stop`` in seq order."""
@@ -102,5 +136,13 @@ class Store(Protocol):
     def add_annotation(self, annotation: StoredAnnotation) -> None: ...
 
     def annotations(self, match_id: str) -> list[StoredAnnotation]: ...
+
+    def add_tokens(self, tokens: Sequence[StoredToken]) -> None:
+        """Record bearer tokens (hashes) of a match, all at once."""
+
+    def find_token(self, token_hash: str) -> StoredToken | None: ...
+
+    def find_request(self, match_id: str, key: str) -> StoredRequest | None:
+        """The request recorded with idempotency key ``key`` for the match, if any."""
 
     def close(self) -> None: ...

@@ -5,7 +5,17 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator, Sequence
 
-from .base import Conflict, StoredAnnotation, StoredEntry, StoredMatch, StoredSnapshot, StoreError
+from .base import (
+    Conflict,
+    DuplicateRequest,
+    StoredAnnotation,
+    StoredEntry,
+    StoredMatch,
+    StoredRequest,
+    StoredSnapshot,
+    StoredToken,
+    StoreError,
+)
 
 
 class MemoryStore:
@@ -15,6 +25,8 @@ class MemoryStore:
         self._entries: dict[str, list[StoredEntry]] = {}
         self._snapshots: dict[str, list[StoredSnapshot]] = {}
         self._annotations: dict[str, list[StoredAnnotation]] = {}
+        self._tokens: dict[str, StoredToken] = {}
+        self._requests: dict[tuple[str, str], StoredRequest] = {}
 
     def create_match(
         self, match: StoredMatch, entries: Sequence[StoredEntry] = (),
@@ -54,13 +66,22 @@ class MemoryStore:
         log = self._log(match_id)
         return log[-1] if log else None
 
-    def append(self, entry: StoredEntry, expected_seq: int, snapshot: StoredSnapshot | None = None) -> None:
+    def append(
+        self, entry: StoredEntry, expected_seq: int, snapshot: StoredSnapshot | None = None,
+        request: StoredRequest | None = None,
+    ) -> None:
         with self._lock:
             log = self._log(entry.match_id)
+            if request is not None and (entry.match_id, request.key) in self._requests:
+                raise DuplicateRequest(entry.match_id, request.key)
             head = self.head(entry.match_id)
             if head != expected_seq or entry.seq != expected_seq + 1:
                 raise Conflict(entry.match_id, expected_seq, head)
             log.append(entry)
+            if request is not None:
+                self._requests[(entry.match_id, request.key)] = StoredRequest(
+                    match_id=entry.match_id, key=request.key, fingerprint=request.fingerprint, seq=entry.seq
+                )
             if snapshot is not None:
                 self._snapshots[entry.match_id].append(snapshot)
 
@@ -83,6 +104,23 @@ class MemoryStore:
 
     def annotations(self, match_id: str) -> list[StoredAnnotation]:
         return list(self._annotations.get(match_id, []))
+
+    def add_tokens(self, tokens: Sequence[StoredToken]) -> None:
+        with self._lock:
+            for t in tokens:
+                self._log(t.match_id)
+                if t.token_hash in self._tokens:
+                    raise StoreError("token refused: the token hash is already recorded")
+            if len({t.token_hash for t in tokens}) != len(tokens):
+                raise StoreError("token refused: the token hash is already recorded")
+            for t in tokens:
+                self._tokens[t.token_hash] = t
+
+    def find_token(self, token_hash: str) -> StoredToken | None:
+        return self._tokens.get(token_hash)
+
+    def find_request(self, match_id: str, key: str) -> StoredRequest | None:
+        return self._requests.get((match_id, key))
 
     def close(self) -> None:
         pass

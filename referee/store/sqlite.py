@@ -15,7 +15,17 @@ from collections.abc import Callable, Iterator, Sequence
 
 from typing import TYPE_CHECKING
 
-from .base import Conflict, StoredAnnotation, StoredEntry, StoredMatch, StoredSnapshot, StoreError
+from .base import (
+    Conflict,
+    DuplicateRequest,
+    StoredAnnotation,
+    StoredEntry,
+    StoredMatch,
+    StoredRequest,
+    StoredSnapshot,
+    StoredToken,
+    StoreError,
+)
 
 _ENTRY_COLS = "match_id, seq, kind, actor, verdict, code, body, prev_hash, hash, state_hash, recorded_at"
 
@@ -76,7 +86,24 @@ def _m1_initial(db: sqlite_utils.Database) -> None:
         )
 
 
-MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (_m1_initial,)
+def _m2_tokens_and_requests(db: sqlite_utils.Database) -> None:
+    """Bearer tokens of the HTTP service (sha256 hashes only) and idempotency keys of appends."""
+    db["tokens"].create(
+        {"token_hash": str, "match_id": str, "role": str, "seat": str},
+        pk="token_hash",
+        foreign_keys=[("match_id", "matches", "id")],
+        not_null={"match_id", "role"},
+    )
+    db["tokens"].create_index(["match_id"])
+    db["requests"].create(
+        {"match_id": str, "key": str, "fingerprint": str, "seq": int},
+        pk=("match_id", "key"),
+        foreign_keys=[("match_id", "matches", "id")],
+        not_null={"fingerprint", "seq"},
+    )
+
+
+MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (_m1_initial, _m2_tokens_and_requests)
 """Numbered schema migrations; ``PRAGMA user_version`` records how many have run."""
 
 
@@ -218,20 +245,35 @@ class SqliteStore:
              e.state_hash, e.recorded_at),
         )
 
-    def append(self, entry: StoredEntry, expected_seq: int, snapshot: StoredSnapshot | None = None) -> None:
+    def append(
+        self, entry: StoredEntry, expected_seq: int, snapshot: StoredSnapshot | None = None,
+        request: StoredRequest | None = None,
+    ) -> None:
         with self._lock:
-            self._append(entry, expected_seq, snapshot)
+            self._append(entry, expected_seq, snapshot, request)
 
-    def _append(self, entry: StoredEntry, expected_seq: int, snapshot: StoredSnapshot | None) -> None:
+    def _append(
+        self, entry: StoredEntry, expected_seq: int, snapshot: StoredSnapshot | None,
+        request: StoredRequest | None = None,
+    ) -> None:
         conn = self.conn
         conn.execute("BEGIN IMMEDIATE")
         try:
             if not conn.execute("SELECT 1 FROM matches WHERE id = ?", (entry.match_id,)).fetchone():
                 raise StoreError(f"no match {entry.match_id}")
+            if request is not None and conn.execute(
+                "SELECT 1 FROM requests WHERE match_id = ? AND key = ?", (entry.match_id, request.key)
+            ).fetchone():
+                raise DuplicateRequest(entry.match_id, request.key)
             head = conn.execute(self._HEAD_SQL, (entry.match_id,)).fetchone()[0]
             if head != expected_seq or entry.seq != expected_seq + 1:
                 raise Conflict(entry.match_id, expected_seq, head)
             self._insert(entry)
+            if request is not None:
+                conn.execute(
+                    "INSERT INTO requests (match_id, key, fingerprint, seq) VALUES (?,?,?,?)",
+                    (entry.match_id, request.key, request.fingerprint, entry.seq),
+                )
             if snapshot is not None:
                 conn.execute(
                     "INSERT OR REPLACE INTO snapshots (match_id, seq, state, state_hash) VALUES (?,?,?,?)",
@@ -299,6 +341,43 @@ class SqliteStore:
         ).fetchall()
         return [StoredAnnotation(match_id=r[0], seq=r[1], kind=r[2], text=r[3], by=r[4] or "",
                                  recorded_at=r[5] or "") for r in rows]
+
+    # -- tokens and idempotency keys (the HTTP service) -----------------------------------------
+
+    def add_tokens(self, tokens: Sequence[StoredToken]) -> None:
+        with self._lock:
+            conn = self.conn
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                for t in tokens:
+                    if not conn.execute("SELECT 1 FROM matches WHERE id = ?", (t.match_id,)).fetchone():
+                        raise StoreError(f"no match {t.match_id}")
+                    conn.execute(
+                        "INSERT INTO tokens (token_hash, match_id, role, seat) VALUES (?,?,?,?)",
+                        (t.token_hash, t.match_id, t.role, t.seat),
+                    )
+                conn.execute("COMMIT")
+            except sqlite3.IntegrityError as exc:
+                conn.execute("ROLLBACK")
+                raise StoreError(f"token refused: {exc}") from None
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+
+    def find_token(self, token_hash: str) -> StoredToken | None:
+        with self._lock:
+            row = self.conn.execute(
+                "SELECT token_hash, match_id, role, seat FROM tokens WHERE token_hash = ?", (token_hash,)
+            ).fetchone()
+        return StoredToken(token_hash=row[0], match_id=row[1], role=row[2], seat=row[3]) if row else None
+
+    def find_request(self, match_id: str, key: str) -> StoredRequest | None:
+        with self._lock:
+            row = self.conn.execute(
+                "SELECT match_id, key, fingerprint, seq FROM requests WHERE match_id = ? AND key = ?",
+                (match_id, key),
+            ).fetchone()
+        return StoredRequest(match_id=row[0], key=row[1], fingerprint=row[2], seq=row[3]) if row else None
 
     def close(self) -> None:
         self.conn.close()

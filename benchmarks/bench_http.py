@@ -1,0 +1,308 @@
+"""Benchmark: a tournament hall over HTTP. Starts ``referee serve``'s app on 127.0.0.1 (a free port,
+its own process, a fresh SQLite file), then drives ``--tables`` tables at once for ``--seconds``:
+
+each table creates a match, then loops: ``GET /matches/{id}/legal`` as the arbiter, picks one of
+the legal intents at random, ``POST /matches/{id}/intents`` with ``expected_seq`` and an
+``Idempotency-Key``. When a match ends the table starts another. Afterwards every match is audited
+and its log compared with what the table was told: every answered entry must be in the log exactly
+once, at its seq (lost and duplicated entries must both be zero).
+
+Reports accepted intents per second, p50/p99 latency of the intent POSTs and of all requests, and
+the checks; with ``--runs N`` the figures are medians of N runs (a fresh server and database each).
+
+    python benchmarks/bench_http.py                        # 50 tables, 20 s, the test game
+    python benchmarks/bench_http.py --game by_all_means --seconds 10 --runs 3
+
+The tables are driven from one asyncio loop, one keep-alive HTTP/1.1 connection each (a minimal
+client on asyncio streams: the cheapest there is, so that the server is what is measured and no
+client thread waits for the GIL while the clock runs). Traffic goes to 127.0.0.1 only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from typing import Any
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+CREATE = {
+    "pile": {"game": "pile", "players": ["alice", "bob"], "options": {"stones": 1_000_000}, "seed": 1},
+    "by_all_means": {"game": "by_all_means", "players": ["alice", "bob"], "seed": 1},
+}
+
+
+def _games(name: str) -> list[Any]:
+    if name == "pile":
+        sys.path.insert(0, os.path.join(ROOT, "tests"))
+        from support.pile import PILE
+
+        return [PILE]
+    from referee.games import GAMES
+
+    return [g for g in GAMES if g.id == name or name in g.aliases]
+
+
+def app() -> Any:
+    """The HTTP app over one SQLite file (``BENCH_DB``, ``BENCH_GAME``), one Referee per thread."""
+    from referee.http import create_app
+    from referee.service import Referee
+    from referee.store.sqlite import SqliteStore
+
+    db, games = os.environ["BENCH_DB"], _games(os.environ["BENCH_GAME"])
+    return create_app(lambda: Referee(SqliteStore(db), games=games))
+
+
+def serve(port: int, db: str, game: str, workers: int) -> None:
+    """The server process(es): as ``referee serve`` runs it (uvicorn, one or more worker processes)."""
+    import uvicorn
+
+    os.environ["BENCH_DB"], os.environ["BENCH_GAME"] = db, game
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    uvicorn.run("bench_http:app", factory=True, host="127.0.0.1", port=port, log_level="warning",
+                access_log=False, proxy_headers=False, server_header=False, workers=workers)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Conn:
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+
+    def call(self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None) -> tuple[int, Any, float]:
+        data = None if body is None else json.dumps(body).encode()
+        hdrs = {"Content-Type": "application/json", **(headers or {})} if data is not None else dict(headers or {})
+        for attempt in (1, 2):
+            start = time.perf_counter()
+            try:
+                self.conn.request(method, path, body=data, headers=hdrs)
+                answer = self.conn.getresponse()
+                raw = answer.read()
+            except (ConnectionError, http.client.HTTPException, OSError):
+                self.conn.close()
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                if attempt == 2:
+                    raise
+                continue
+            took = time.perf_counter() - start
+            return answer.status, json.loads(raw) if raw else None, took
+        raise AssertionError("unreachable")
+
+
+class AsyncConn:
+    """One keep-alive HTTP/1.1 connection on asyncio streams: the cheapest client there is, so that
+    the server is what is measured (and no client thread waits for the GIL while the clock runs)."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.reader: Any = None
+        self.writer: Any = None
+
+    async def call(self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None) -> tuple[int, Any, float]:
+        import asyncio
+
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+        data = b"" if body is None else json.dumps(body).encode()
+        lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", f"Content-Length: {len(data)}"]
+        if body is not None:
+            lines.append("Content-Type: application/json")
+        lines += [f"{k}: {v}" for k, v in (headers or {}).items()]
+        start = time.perf_counter()
+        self.writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + data)
+        head = await self.reader.readuntil(b"\r\n\r\n")
+        status = int(head[9:12])
+        length = 0
+        for line in head.split(b"\r\n")[1:]:
+            name, _, value = line.partition(b":")
+            if name.strip().lower() == b"content-length":
+                length = int(value)
+        raw = await self.reader.readexactly(length) if length else b""
+        took = time.perf_counter() - start
+        return status, json.loads(raw) if raw else None, took
+
+
+class Tables:
+    def __init__(self) -> None:
+        self.post_ms: list[float] = []
+        self.all_ms: list[float] = []
+        self.accepted = 0
+        self.rejected = 0
+        self.errors: dict[str, int] = {}
+        self.matches: list[tuple[str, str, dict[int, str]]] = []  # (id, arbiter token, seq -> notation)
+
+    def error(self, what: str) -> None:
+        self.errors[what] = self.errors.get(what, 0) + 1
+
+
+async def table(port: int, game: str, deadline: float, out: Tables, seed: int) -> None:
+    rng = random.Random(seed)
+    conn = AsyncConn(port)
+    while time.monotonic() < deadline:
+        status, created, took = await conn.call("POST", "/matches", CREATE[game])
+        out.all_ms.append(took * 1000)
+        if status != 201:
+            out.error(f"create {status}")
+            return
+        mid, arbiter = created["match"]["id"], created["tokens"]["arbiter"]
+        auth = {"Authorization": f"Bearer {arbiter}"}
+        answered: dict[int, str] = {}
+        out.matches.append((mid, arbiter, answered))
+        while time.monotonic() < deadline:
+            status, legal, took = await conn.call("GET", f"/matches/{mid}/legal", headers=auth)
+            out.all_ms.append(took * 1000)
+            if status != 200:
+                out.error(f"legal {status}")
+                break
+            options = [(seat, text) for seat, texts in legal["legal"].items() for text in texts]
+            if not options:
+                break  # the game is over (or stuck): a new match
+            seat, text = options[rng.randrange(len(options))]
+            body = {"intent": text, "seat": seat, "expected_seq": legal["seq"]}
+            status, res, took = await conn.call("POST", f"/matches/{mid}/intents", body,
+                                                {**auth, "Idempotency-Key": uuid.uuid4().hex})
+            out.post_ms.append(took * 1000)
+            out.all_ms.append(took * 1000)
+            if status not in (200, 201):
+                out.error(f"intent {status} {res.get('code') if isinstance(res, dict) else ''}")
+                continue
+            answered[res["seq"]] = res["intent"]
+            if res["verdict"] == "accepted":
+                out.accepted += 1
+            else:
+                out.rejected += 1
+
+
+async def drive(port: int, game: str, tables: int, seconds: float, seed: int) -> tuple[Tables, float]:
+    import asyncio
+
+    out = Tables()
+    start = time.monotonic()
+    await asyncio.gather(*(table(port, game, start + seconds, out, seed * 1000 + i) for i in range(tables)))
+    return out, time.monotonic() - start
+
+
+def pct(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def check(port: int, out: Tables) -> dict[str, int]:
+    """Audit every match and compare its log with what the table was answered."""
+    conn = Conn(port)
+    lost = duplicated = unclean = 0
+    for mid, arbiter, answered in out.matches:
+        auth = {"Authorization": f"Bearer {arbiter}"}
+        status, report, _ = conn.call("GET", f"/matches/{mid}/audit", headers=auth)
+        if status != 200 or not report["clean"]:
+            unclean += 1
+        entries: list[dict[str, Any]] = []
+        while True:
+            status, page, _ = conn.call("GET", f"/matches/{mid}/log?offset={len(entries)}&limit=1000", headers=auth)
+            entries += page["entries"]
+            if not page["entries"] or len(entries) >= page["total"]:
+                break
+        logged: dict[int, int] = {}
+        for e in entries:
+            logged[e["seq"]] = logged.get(e["seq"], 0) + 1
+        duplicated += sum(n - 1 for n in logged.values()) + sum(1 for s in logged if s not in answered)
+        lost += sum(1 for seq in answered if logged.get(seq) != 1)
+        # an entry at the right seq must be the intent that was answered for it
+        by_seq = {e["seq"]: e for e in entries}
+        lost += sum(1 for seq, text in answered.items() if seq in by_seq and by_seq[seq]["notation"] != text
+                    and not by_seq[seq]["notation"].startswith(text.split(" ")[0]))
+    return {"matches": len(out.matches), "lost": lost, "duplicated": duplicated, "unclean": unclean}
+
+
+def run_once(args: argparse.Namespace, seed: int) -> dict[str, Any]:
+    port = free_port()
+    with tempfile.TemporaryDirectory() as tmp:
+        db = os.path.join(tmp, "hall.db")
+        from referee.store.sqlite import SqliteStore
+
+        SqliteStore(db).close()  # created and migrated before the workers start
+        server = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--serve", "--port", str(port),
+                                   "--db", db, "--game", args.game, "--workers", str(args.workers)], cwd=ROOT)
+        try:
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    status, _, _ = Conn(port).call("GET", "/health")
+                    if status == 200:
+                        break
+                except OSError:
+                    pass
+                if time.monotonic() > deadline or server.poll() is not None:
+                    raise SystemExit("the server did not start")
+                time.sleep(0.1)
+            import asyncio
+
+            out, elapsed = asyncio.run(drive(port, args.game, args.tables, args.seconds, seed))
+            checks = check(port, out)
+        finally:
+            server.terminate()
+            server.wait(10)
+    return {
+        "tables": args.tables, "seconds": round(elapsed, 2),
+        "accepted_per_s": round(out.accepted / elapsed, 1),
+        "intents_per_s": round((out.accepted + out.rejected) / elapsed, 1),
+        "requests_per_s": round(len(out.all_ms) / elapsed, 1),
+        "post_p50_ms": round(pct(out.post_ms, 50), 2), "post_p99_ms": round(pct(out.post_ms, 99), 2),
+        "post_p90_ms": round(pct(out.post_ms, 90), 2), "post_max_ms": round(max(out.post_ms, default=0), 2),
+        "all_p50_ms": round(pct(out.all_ms, 50), 2), "all_p99_ms": round(pct(out.all_ms, 99), 2),
+        "accepted": out.accepted, "rejected": out.rejected, "errors": out.errors, **checks,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--game", default="pile", choices=sorted(CREATE))
+    parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=1, help="server worker processes (referee serve --workers)")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--db", default="", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve:
+        serve(args.port, args.db, args.game, args.workers)
+        return
+    runs = [run_once(args, seed) for seed in range(1, args.runs + 1)]
+    keys = ("accepted_per_s", "intents_per_s", "requests_per_s", "post_p50_ms", "post_p99_ms", "all_p50_ms", "all_p99_ms")
+    result = {k: statistics.median(r[k] for r in runs) for k in keys}
+    result.update({k: sum(r[k] for r in runs) for k in ("lost", "duplicated", "unclean", "matches", "accepted", "rejected")})
+    result["runs"] = runs
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return
+    print(f"{args.tables} tables, {args.seconds:g} s, game {args.game}, {args.workers} server worker(s), "
+          f"{args.runs} run(s) (medians):")
+    print(f"  accepted intents/s  {result['accepted_per_s']:>9}   (all intents/s {result['intents_per_s']}, requests/s {result['requests_per_s']})")
+    print(f"  intent POST latency p50 {result['post_p50_ms']} ms, p99 {result['post_p99_ms']} ms")
+    print(f"  all requests        p50 {result['all_p50_ms']} ms, p99 {result['all_p99_ms']} ms")
+    print(f"  matches {result['matches']}, audited unclean {result['unclean']}, lost {result['lost']}, "
+          f"duplicated {result['duplicated']}, errors {[r['errors'] for r in runs]}")
+
+
+if __name__ == "__main__":
+    main()

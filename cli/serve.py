@@ -1,0 +1,50 @@
+"""``referee serve``: the HTTP service (Litestar on uvicorn) over the CLI's SQLite database.
+
+Imported only by the ``serve`` command, so that ``referee play`` never loads Litestar or uvicorn.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+
+def app() -> Any:
+    """The app over the database named by ``REFEREE_SERVE_DB`` (what each worker process builds)."""
+    from referee.http import create_app
+    from referee.service import Referee
+    from referee.store.sqlite import SqliteStore
+
+    db = os.environ["REFEREE_SERVE_DB"]
+    every = os.environ.get("REFEREE_SNAPSHOT_EVERY", "")
+    snapshot_every = int(every) if every.isdigit() else None
+
+    def referee() -> Referee:
+        # one Referee, and so one SQLite connection, per worker thread
+        store = SqliteStore(db)
+        return Referee(store) if snapshot_every is None else Referee(store, snapshot_every=snapshot_every)
+
+    return create_app(referee, admin_token=os.environ.get("REFEREE_ADMIN_TOKEN") or None)
+
+
+def serve(host: str, port: int, db: str, *, workers: int = 1, log_level: str = "info") -> None:
+    """Serve the referee on ``host:port`` over the SQLite database ``db`` until interrupted.
+
+    ``workers`` > 1 runs that many processes on one socket (more throughput on more cores; a live
+    stream then sees another process's appends by polling, within a second). ``REFEREE_ADMIN_TOKEN``,
+    if set, guards the list of all matches."""
+    import uvicorn
+
+    from referee.errors import StorageError
+    from referee.store import StoreError
+    from referee.store.sqlite import SqliteStore
+
+    try:
+        SqliteStore(db).close()  # create and migrate the database before the first request
+    except StoreError as exc:
+        raise StorageError("store/unavailable", str(exc)) from None
+    os.environ["REFEREE_SERVE_DB"] = os.path.abspath(db)
+    print(f"referee: serving {db} on http://{host}:{port} (API: http://{host}:{port}/schema); Ctrl-C stops", flush=True)
+    # proxy headers are not read: the service uses no client address or scheme
+    uvicorn.run("cli.serve:app", factory=True, host=host, port=port, workers=workers, log_level=log_level,
+                access_log=False, proxy_headers=False, server_header=False, timeout_graceful_shutdown=3)

@@ -1,0 +1,565 @@
+"""Seats, secrets and safe writes: the service operations of the HTTP front end, over a :class:`Referee`.
+
+Three things the local CLI does not need and a tournament hall does:
+
+* **Tokens.** Creating (or forking) a match mints one secret per seat, one for the arbiter and one
+  for spectators (``secrets.token_urlsafe``). Only their sha256 hashes are stored. A token names a
+  :class:`Principal`: a seat acts only as itself and sees only its own view; the arbiter may act for
+  any seat (the entry's meta records ``by: arbiter``) and sees everything; a spectator only reads,
+  and sees the public view.
+* **Views for every role.** Every answer goes through the game's ``view`` for the role asking, and
+  then, as a second fence, every string naming an id hidden from that role *now* is replaced by
+  ``"?"`` (so that, e.g., tokens the referee dealt to every seat from one seat's ``start`` intent in
+  a digital match are not shown to that seat in its own log entry).
+* **Safe writes.** A write may name ``expected_seq`` (a stale writer gets a conflict with the current
+  head, never a silent fork of the log) and an idempotency key (recorded in the same transaction as
+  the entry it appended: a retried request is applied once and answered like the first time).
+
+The spectator's view — the public view — is the *meet* of what every seat sees: a value is shown
+only where every seat's view (and the game's own view for the spectator name) agree on it; anything
+that differs between seats is ``"?"`` (lists of one length are compared item by item, so hand sizes
+stay visible); then every id hidden from any seat is redacted. It is sound whatever the game's view
+does for a name that is not a seat, because it relies only on the per-seat views.
+
+An :class:`Access` takes over the :class:`Referee` it is given (it wraps the referee's store to
+record idempotency keys), so each thread of a server uses its own ``Access`` over its own
+``Referee`` (and, for SQLite, its own connection).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from schemas import ARBITER, SPECTATOR, EntryView, MatchInfo, Outcome, Rejection
+from schemas.http import (
+    AuditAnswer,
+    CreateMatch,
+    LegalAnswer,
+    LogPage,
+    MatchAccess,
+    MatchCreated,
+    ReplayStep,
+    StateAnswer,
+    SubmitAnswer,
+    Tokens,
+)
+
+from .engine import core, notation
+from .engine.protocol import Accepted, Rejected
+from .errors import BadInput, ConflictError, RefereeError, StorageError
+from .service import Loaded, Referee, SubmitResult, redact, redact_text
+from .store import Store, StoredRequest, StoredToken, StoreError
+
+HIDDEN = "?"
+LOG_PAGE_MAX = 1000
+CONFLICT_RETRIES = 8
+
+
+class Unauthorized(RefereeError):
+    """No usable bearer token: 401."""
+
+    http_status = 401
+
+
+class Forbidden(RefereeError):
+    """A valid token that may not do this (another match's, or a role that may not): 403."""
+
+    http_status = 403
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Principal:
+    """Who a token speaks for: a seat of one match, its arbiter, or its spectators."""
+
+    match_id: str
+    role: str  # "seat" | "arbiter" | "spectator"
+    seat: str | None = None
+
+    @property
+    def name(self) -> str:
+        """The seat's name, or ``arbiter`` / ``spectator``: the view used and the ``by`` recorded."""
+        return self.seat if self.role == "seat" and self.seat is not None else self.role
+
+
+# -- the store, with idempotency keys ----------------------------------------------------------------
+
+
+class _KeyedStore:
+    """The referee's store, recording ``pending``'s idempotency key with the next append."""
+
+    def __init__(self, inner: Store) -> None:
+        self.inner = inner
+        self.pending: StoredRequest | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def append(self, entry: Any, expected_seq: int, snapshot: Any = None, request: StoredRequest | None = None) -> None:
+        req = request or self.pending
+        if req is None or req.match_id != entry.match_id:
+            self.inner.append(entry, expected_seq, snapshot)
+            return
+        self.pending = None  # one key, one entry
+        self.inner.append(entry, expected_seq, snapshot, request=req)
+
+
+# -- views ----------------------------------------------------------------------------------------------
+
+
+def _meet(values: Sequence[Any]) -> Any:
+    """What all views agree on; ``"?"`` wherever they differ (dict keys not in every view are dropped)."""
+    first = values[0]
+    if all(isinstance(v, dict) for v in values):
+        keys = [k for k in first if all(k in v for v in values[1:])]
+        return {k: _meet([v[k] for v in values]) for k in keys}
+    if all(isinstance(v, list) for v in values) and len({len(v) for v in values}) == 1:
+        return [_meet([v[i] for v in values]) for i in range(len(first))]
+    if all(type(v) is type(first) and v == first for v in values[1:]):
+        return first
+    return HIDDEN
+
+
+def _plain(value: Any) -> Any:
+    return msgspec.json.decode(msgspec.json.encode(value))
+
+
+class Access:
+    """The HTTP service's operations. Every method takes the caller's :class:`Principal`, checks
+    what that role may do, calls the :class:`Referee` and returns an answer already redacted for it."""
+
+    def __init__(
+        self,
+        referee: Referee,
+        *,
+        tokens: dict[str, StoredToken] | None = None,
+        on_append: Callable[[str], None] | None = None,
+    ) -> None:
+        self.referee = referee
+        self.store = referee.store if isinstance(referee.store, _KeyedStore) else _KeyedStore(referee.store)
+        referee.store = self.store
+        self._tokens = tokens if tokens is not None else {}
+        self._on_append = on_append
+        self._loaded: dict[str, Loaded] = {}
+
+    def _load(self, match_id: str) -> Loaded:
+        """The match bound to its rules. A principal's match id is a full id (from its token) and a
+        match row never changes, so the binding is kept (the referee's own load asks the store first)."""
+        loaded = self._loaded.get(match_id)
+        if loaded is None:
+            loaded = self.referee.load(match_id)
+            if len(self._loaded) > 256:
+                self._loaded.clear()
+            self._loaded[loaded.match.id] = loaded
+        return loaded
+
+    # -- tokens ----------------------------------------------------------------------------------
+
+    def _mint(self, info: MatchInfo) -> Tokens:
+        seats = {seat: secrets.token_urlsafe(24) for seat in info.players}
+        arbiter, spectator = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
+        rows = [StoredToken(token_hash=hash_token(t), match_id=info.id, role="seat", seat=s) for s, t in seats.items()]
+        rows.append(StoredToken(token_hash=hash_token(arbiter), match_id=info.id, role="arbiter"))
+        rows.append(StoredToken(token_hash=hash_token(spectator), match_id=info.id, role="spectator"))
+        try:
+            self.store.add_tokens(rows)
+        except StoreError as exc:
+            raise StorageError("store/failed", f"could not record the match's tokens: {exc}") from None
+        return Tokens(seats=seats, arbiter=arbiter, spectator=spectator)
+
+    def authenticate(self, authorization: str | None, match_id: str) -> Principal:
+        """The principal of an ``Authorization: Bearer <token>`` header for match ``match_id`` (its
+        full id, or a prefix of 4+ characters of it)."""
+        if not authorization:
+            raise Unauthorized(
+                "auth/missing",
+                "send the match's token as 'Authorization: Bearer <token>' (tokens are given when the match is created)",
+            )
+        scheme, _, token = authorization.strip().partition(" ")
+        token = token.strip()
+        if scheme.lower() != "bearer" or not token:
+            raise Unauthorized("auth/malformed", "the Authorization header must be 'Bearer <token>'")
+        digest = hash_token(token)
+        row = self._tokens.get(digest)
+        if row is None:
+            row = self.store.find_token(digest)
+            if row is None:
+                raise Unauthorized("auth/unknown_token", "this token is not a token of any match on this server")
+            if len(self._tokens) > 100_000:
+                self._tokens.clear()
+            self._tokens[digest] = row
+        if match_id != row.match_id and not (len(match_id) >= 4 and row.match_id.startswith(match_id)):
+            raise Forbidden("auth/other_match", "this token belongs to another match")
+        return Principal(match_id=row.match_id, role=row.role, seat=row.seat)
+
+    @staticmethod
+    def check_admin(authorization: str | None, admin_token: str | None) -> None:
+        """Server-wide operations (listing every match) need the server's admin token; without one
+        configured they are off (match ids, players and titles are not everyone's business)."""
+        if admin_token is None:
+            raise Forbidden("auth/no_admin", "listing every match is off on this server (start it with REFEREE_ADMIN_TOKEN set)")
+        scheme, _, token = (authorization or "").strip().partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            raise Unauthorized("auth/missing", "send the server's admin token as 'Authorization: Bearer <token>'")
+        if not hmac.compare_digest(hash_token(token.strip()), hash_token(admin_token)):
+            raise Forbidden("auth/not_admin", "this token is not the server's admin token")
+
+    @staticmethod
+    def _require(p: Principal, roles: tuple[str, ...], what: str) -> None:
+        if p.role not in roles:
+            who = "a spectator" if p.role == "spectator" else ("a seat" if p.role == "seat" else "the arbiter")
+            raise Forbidden("auth/forbidden", f"{who} may not {what} (allowed: {', '.join(roles)})")
+
+    def _view_of(self, loaded: Loaded, p: Principal, as_: str | None) -> str:
+        """The view a caller asks for (``as``): the arbiter may look as anyone; a seat as itself or as a
+        spectator; a spectator as a spectator."""
+        own = p.name
+        if as_ is None or as_ == own:
+            return own
+        if p.role == "arbiter" or as_ == SPECTATOR:
+            if as_ != ARBITER:
+                self.referee.role(loaded, as_)  # an unknown seat is bad input
+            return as_
+        raise Forbidden("auth/other_view", f"{own} may see only its own view (or the spectators'), not {as_}'s")
+
+    # -- matches -------------------------------------------------------------------------------------
+
+    def games(self) -> list[dict[str, Any]]:
+        return [self.referee.describe_game(g.id) for g in self.referee.games]
+
+    def game(self, name: str) -> dict[str, Any]:
+        return self.referee.describe_game(name)
+
+    def create_match(self, req: CreateMatch) -> MatchCreated:
+        game = self.referee.game(req.game)
+        cards, cards_text = req.cards, req.cards_text
+        if cards_text is None and cards is not None and cards not in game.card_sets:
+            known = ", ".join(sorted(game.card_sets)) or "none"
+            raise BadInput(
+                "cards/not_bundled",
+                f"card set {cards!r} is not bundled with {game.id} ({known}); send a card file's text as cards_text",
+            )
+        if cards_text is not None and cards is None:
+            cards = "inline"
+        try:
+            info = self.referee.new_match(
+                game.id, req.players, options=req.options, cards=cards, cards_text=cards_text, decks=req.decks,
+                seed=req.seed, chance=req.chance, position=req.position, meta=req.meta, title=req.title,
+                undo=req.undo,
+            )
+        except RefereeError:
+            raise
+        except (ValueError, TypeError, LookupError) as exc:
+            # a position or card text the game cannot take: the game's own code said no
+            raise BadInput("match/bad_config", f"{game.id} cannot set up this match: {exc}") from None
+        return MatchCreated(match=info, tokens=self._mint(info))
+
+    def matches(self) -> list[MatchInfo]:
+        return self.referee.matches()
+
+    def info(self, p: Principal) -> MatchAccess:
+        stored = self.referee.resolve(p.match_id)
+        return MatchAccess(match=self.referee.info(stored), role=p.role, seat=p.seat)  # type: ignore[arg-type]
+
+    # -- what a role may see -----------------------------------------------------------------------------
+
+    def hidden(self, loaded: Loaded, state: Any, view: str) -> frozenset[str]:
+        """Ids that ``view`` (a seat, ``arbiter`` or ``spectator``) must not see in ``state``."""
+        rules = loaded.rules
+        if view == ARBITER:
+            return frozenset()
+        if view == SPECTATOR:
+            out = set(rules.hidden_ids(state, SPECTATOR))
+            for seat in loaded.config.players:
+                out |= rules.hidden_ids(state, seat)
+            return frozenset(out)
+        return frozenset(rules.hidden_ids(state, view))
+
+    def view(self, loaded: Loaded, state: Any, view: str) -> dict[str, Any]:
+        """The state as ``view`` sees it (the public view for ``spectator``: see the module doc)."""
+        rules = loaded.rules
+        if view == ARBITER:
+            return _plain(rules.view(state, None))  # type: ignore[no-any-return]
+        if view == SPECTATOR:
+            views = [_plain(rules.view(state, seat)) for seat in loaded.config.players]
+            views.append(_plain(rules.view(state, SPECTATOR)))
+            shown = _meet(views)
+        else:
+            shown = _plain(rules.view(state, view))
+        return redact(shown, self.hidden(loaded, state, view))  # type: ignore[no-any-return]
+
+    def state(self, p: Principal, *, at: int | None = None, as_: str | None = None) -> StateAnswer:
+        loaded = self._load(p.match_id)
+        view = self._view_of(loaded, p, as_)
+        seq, state = self.referee.state_at(loaded, at)
+        return StateAnswer(
+            match_id=loaded.match.id, game=loaded.game.id, seq=seq,
+            as_="referee" if view == ARBITER else view,
+            # the hash covers hidden cards (a guess could be confirmed by hashing): the arbiter's only
+            state_hash=core.state_hash(state) if view == ARBITER else "",
+            outcome=loaded.rules.outcome(state),
+            state=self.view(loaded, state, view),
+        )
+
+    def _redacted_log(self, loaded: Loaded, view: str) -> list[EntryView]:
+        entries = self.referee.log(loaded.match.id, seat=None if view == ARBITER else view)
+        if view == ARBITER:
+            return entries
+        hidden = self.hidden(loaded, self.referee.state_at(loaded)[1], view)
+        if not hidden:
+            return entries
+        return [self._redact_entry(e, hidden) for e in entries]
+
+    @staticmethod
+    def _redact_entry(entry: EntryView, hidden: frozenset[str]) -> EntryView:
+        return msgspec.convert(redact(msgspec.to_builtins(entry), hidden), EntryView)
+
+    def log(self, p: Principal, *, offset: int = 0, limit: int = 100, as_: str | None = None) -> LogPage:
+        loaded = self._load(p.match_id)
+        view = self._view_of(loaded, p, as_)
+        limit = max(1, min(limit, LOG_PAGE_MAX))
+        entries = self._redacted_log(loaded, view)
+        return LogPage(
+            match_id=loaded.match.id, head=self.store.head(loaded.match.id), total=len(entries),
+            offset=offset, limit=limit, entries=entries[offset:offset + limit],
+        )
+
+    def entries_after(self, p: Principal, after: int, *, as_: str | None = None) -> tuple[int, list[EntryView]]:
+        """(head, entries after seq ``after``) as the caller sees them: what a live stream sends next."""
+        loaded = self._load(p.match_id)
+        view = self._view_of(loaded, p, as_)
+        head = self.store.head(loaded.match.id)
+        if head <= after:
+            return head, []
+        return head, [e for e in self._redacted_log(loaded, view) if e.seq > after]
+
+    def head(self, p: Principal) -> int:
+        return int(self.store.head(p.match_id))
+
+    def replay(self, p: Principal, *, start: int = 1, stop: int | None = None, as_: str | None = None) -> list[ReplayStep]:
+        loaded = self._load(p.match_id)
+        view = self._view_of(loaded, p, as_)
+        steps = self.referee.replay(loaded.match.id, start=start, stop=stop, seat=None if view == ARBITER else view)
+        hidden = self.hidden(loaded, self.referee.state_at(loaded)[1], view)
+        out = []
+        for s in steps:
+            entry, changes = s["entry"], s["changes"]
+            if hidden:
+                entry = self._redact_entry(entry, hidden)
+                changes = redact(changes, hidden)
+            out.append(ReplayStep(entry=entry, changes=changes))
+        return out
+
+    def audit(self, p: Principal) -> AuditAnswer:
+        report = self.referee.audit(p.match_id)
+        findings = report["findings"]
+        if p.role != "arbiter":
+            findings = [{"seq": f["seq"], "what": f["what"]} for f in findings]
+        return AuditAnswer(
+            match_id=report["match_id"], clean=report["clean"], entries=report["entries"], head=report["head"],
+            findings=findings, notes=report["notes"], rules_version=report["rules_version"],
+            current_rules_version=report["current_rules_version"],
+        )
+
+    def diff(self, p: Principal, other: str, *, at: int | None = None, other_at: int | None = None) -> dict[str, Any]:
+        """How this match's state differs from ``other``'s: the arbiter's, against this match itself or
+        one of its forks (the tokens of this match do not open unrelated matches)."""
+        self._require(p, ("arbiter",), "diff full states")
+        target = self.referee.resolve(other)
+        walk, seen = target, 0
+        while walk.id != p.match_id:
+            if walk.parent is None or seen > 1000:
+                raise Forbidden("auth/other_match", f"{target.id} is neither this match nor one of its forks")
+            parent = self.store.get_match(walk.parent)
+            if parent is None:
+                raise Forbidden("auth/other_match", f"{target.id} is neither this match nor one of its forks")
+            walk, seen = parent, seen + 1
+        return self.referee.diff(p.match_id, target.id, at_a=at, at_b=other_at)
+
+    def legal(self, p: Principal, seat: str | None = None) -> LegalAnswer:
+        """Intents each seat could make now that would be accepted (hints; the benchmark's random play)."""
+        self._require(p, ("arbiter", "seat"), "ask for legal intents")
+        loaded = self._load(p.match_id)
+        if p.role == "seat":
+            if seat is not None and seat != p.seat:
+                raise Forbidden("auth/other_seat", f"{p.seat}'s token cannot ask for {seat}'s intents")
+            seat = p.seat
+        if seat is not None and seat not in loaded.config.players:
+            raise BadInput("match/unknown_seat", f"{seat!r} is not a seat of this match; seats: {', '.join(loaded.config.players)}")
+        seq, state = self.referee.state_at(loaded)
+        seats = [seat] if seat is not None else list(loaded.config.players)
+        out: dict[str, list[str]] = {}
+        over = loaded.rules.outcome(state) is not None
+        for s in seats:
+            try:
+                intents = [] if over else loaded.rules.legal_intents(state, s)
+            except NotImplementedError:
+                raise BadInput("legal/not_enumerable", f"{loaded.game.name} cannot list its legal intents here") from None
+            texts = [notation.format_intent(i) for i in intents]
+            if p.role == "seat":
+                hidden = self.hidden(loaded, state, s)
+                texts = list(dict.fromkeys(redact_text(t, hidden) for t in texts))
+            out[s] = texts
+        return LegalAnswer(match_id=loaded.match.id, seq=seq, legal=out)
+
+    def export(self, p: Principal, fmt: str, *, as_: str | None = None) -> str:
+        loaded = self._load(p.match_id)
+        view = self._view_of(loaded, p, as_)
+        exporter = getattr(self.referee, "export", None)
+        if callable(exporter):
+            text: str = exporter(loaded.match.id, fmt, view)
+        else:
+            from .export import export
+
+            text = export(self.referee, loaded.match.id, fmt, view)
+        hidden = self.hidden(loaded, self.referee.state_at(loaded)[1], view)
+        return redact_text(text, hidden) if hidden else text
+
+    # -- writes -----------------------------------------------------------------------------------------
+
+    def submit(self, p: Principal, intent: str | Mapping[str, Any], *, seat: str | None = None,
+               expected_seq: int | None = None, key: str | None = None) -> tuple[SubmitAnswer, bool]:
+        """Adjudicate one intent for ``seat`` (default: the caller's). Returns (answer, replayed):
+        ``replayed`` is True when ``key`` named a request already applied (nothing new was written)."""
+        self._require(p, ("seat", "arbiter"), "submit intents")
+        loaded = self._load(p.match_id)
+        if p.role == "seat":
+            if seat is not None and seat != p.seat:
+                raise Forbidden("auth/other_seat", f"{p.seat}'s token cannot act for {seat}")
+            seat = p.seat
+        elif seat is None:
+            raise BadInput("intent/seat_required", "the arbiter acts for a seat: name it in 'seat'")
+        assert seat is not None
+        text = intent if isinstance(intent, str) else self._notation(loaded, intent)
+        meta = {"by": ARBITER} if p.role == "arbiter" else None
+        op = {"op": "intent", "by": p.name, "seat": seat, "intent": text, "expected_seq": expected_seq}
+        return self._write(
+            p, loaded, key, op, expected_seq is None, "intent",
+            lambda: self.referee.submit(loaded.match.id, seat, text, expected_seq=expected_seq, meta=meta),
+        )
+
+    def _notation(self, loaded: Loaded, obj: Mapping[str, Any]) -> str:
+        try:
+            intent = msgspec.convert(obj, loaded.game.intent_type)
+        except msgspec.ValidationError as exc:
+            verbs = ", ".join(notation.describe(loaded.game.intent_type))
+            raise BadInput("input/invalid", f"not an intent of {loaded.game.id}: {exc} (verbs: {verbs})") from None
+        return notation.format_intent(intent)
+
+    def undo(self, p: Principal, *, to: int | None = None, reason: str = "", expected_seq: int | None = None,
+             key: str | None = None) -> tuple[SubmitAnswer, bool]:
+        self._require(p, ("seat", "arbiter"), "undo")
+        loaded = self._load(p.match_id)
+        op = {"op": "undo", "by": p.name, "to": to, "reason": reason, "expected_seq": expected_seq}
+        return self._write(
+            p, loaded, key, op, expected_seq is None, "undo",
+            lambda: self.referee.undo(loaded.match.id, by=p.name, to=to, reason=reason, expected_seq=expected_seq),
+        )
+
+    def redo(self, p: Principal, *, undo: int | None = None, reason: str = "", expected_seq: int | None = None,
+             key: str | None = None) -> tuple[SubmitAnswer, bool]:
+        self._require(p, ("seat", "arbiter"), "redo")
+        loaded = self._load(p.match_id)
+        op = {"op": "redo", "by": p.name, "undo": undo, "reason": reason, "expected_seq": expected_seq}
+        return self._write(
+            p, loaded, key, op, expected_seq is None, "redo",
+            lambda: self.referee.redo(loaded.match.id, by=p.name, undo=undo, reason=reason, expected_seq=expected_seq),
+        )
+
+    def rule_stands(self, p: Principal, entry: int, *, reason: str = "", expected_seq: int | None = None,
+                    key: str | None = None) -> tuple[SubmitAnswer, bool]:
+        self._require(p, ("arbiter",), "rule on an entry")
+        loaded = self._load(p.match_id)
+        op = {"op": "ruling", "entry": entry, "reason": reason, "expected_seq": expected_seq}
+        return self._write(
+            p, loaded, key, op, expected_seq is None, "ruling",
+            lambda: self.referee.rule_stands(loaded.match.id, entry, reason=reason, expected_seq=expected_seq),
+        )
+
+    def annotate(self, p: Principal, seq: int, text: str, *, kind: str = "comment") -> Any:
+        self._require(p, ("seat", "arbiter"), "annotate")
+        return self.referee.annotate(p.match_id, seq, text, kind=kind, by=p.name)
+
+    def fork(self, p: Principal, *, at: int, name: str = "") -> MatchCreated:
+        self._require(p, ("arbiter",), "fork the match")
+        info = self.referee.fork(p.match_id, at=at, name=name)
+        return MatchCreated(match=info, tokens=self._mint(info))
+
+    def _write(self, p: Principal, loaded: Loaded, key: str | None, op: dict[str, Any], retry: bool, kind: str,
+               call: Callable[[], SubmitResult]) -> tuple[SubmitAnswer, bool]:
+        """Run one appending call: with an idempotency key recorded in the entry's own transaction;
+        without ``expected_seq``, re-adjudicated against the new head if another writer got in first."""
+        mid = loaded.match.id
+        fingerprint = core.sha256_hex(core.canonical(op))
+        if key is not None and (not 1 <= len(key) <= 200 or not key.isprintable()):
+            raise BadInput("request/bad_key", "an Idempotency-Key is 1 to 200 printable characters (e.g. a UUID)")
+        # The key is recorded by the append itself (same transaction); it is looked up only when the
+        # request does not go through as new — a retry then meets its first answer again, whatever
+        # moved since (a stale expected_seq, nothing left to undo, the key already recorded).
+        attempts = CONFLICT_RETRIES if retry else 1
+        for attempt in range(attempts):
+            self.store.pending = StoredRequest(match_id=mid, key=key, fingerprint=fingerprint, seq=0) if key else None
+            try:
+                res = call()
+            except RefereeError as exc:
+                found = self.store.find_request(mid, key) if key is not None else None
+                if found is not None:
+                    return self._replayed(p, loaded, found, fingerprint), True
+                if isinstance(exc, ConflictError) and attempt + 1 < attempts:
+                    continue  # another writer got in first: adjudicate against the new head
+                raise
+            finally:
+                self.store.pending = None
+            if self._on_append is not None:
+                self._on_append(mid)
+            return self._answer(p, loaded, res.seq, kind, res.actor, res.notation, res.verdict, res.state_hash,
+                                res.outcome), False
+        raise AssertionError("unreachable")
+
+    def _replayed(self, p: Principal, loaded: Loaded, found: StoredRequest, fingerprint: str) -> SubmitAnswer:
+        if not hmac.compare_digest(found.fingerprint, fingerprint):
+            raise BadInput(
+                "request/key_reused",
+                f"Idempotency-Key was already used for a different request (entry {found.seq}); use a new key",
+                {"seq": found.seq},
+            )
+        entry = self.referee.entry_at(loaded.match, found.seq)
+        if entry is None:
+            raise StorageError("log/corrupt", f"entry {found.seq} of match {loaded.match.id} is missing; run an audit")
+        body = loaded.decoder.decode(entry.body)
+        text = notation.format_intent(body.intent) if body.kind == "intent" and body.intent is not None else body.notation
+        _, state = self.referee.state_at(loaded, found.seq)
+        return self._answer(p, loaded, found.seq, body.kind, body.actor, text, body.verdict, entry.state_hash,
+                            loaded.rules.outcome(state))
+
+    def _answer(self, p: Principal, loaded: Loaded, seq: int, kind: str, actor: str | None, text: str, verdict: Any,
+                state_hash: str, outcome: Outcome | None) -> SubmitAnswer:
+        events = _plain(verdict.events) if isinstance(verdict, Accepted) else []
+        rejection = (Rejection(code=verdict.code, message=verdict.message, rule=verdict.rule)
+                     if isinstance(verdict, Rejected) else None)
+        if p.role != "arbiter":
+            _, state = self.referee.state_at(loaded, seq)
+            hidden = self.hidden(loaded, state, p.name)
+            if hidden:
+                text = redact_text(text, hidden)
+                events = redact(events, hidden)
+                if rejection is not None:
+                    rejection = Rejection(code=rejection.code, message=redact_text(rejection.message, hidden),
+                                          rule=rejection.rule)
+            state_hash = ""
+        return SubmitAnswer(
+            match_id=loaded.match.id, seq=seq, kind=kind, actor=actor, by=p.name, intent=text,
+            verdict="accepted" if isinstance(verdict, Accepted) else "rejected" if isinstance(verdict, Rejected) else "none",
+            rejection=rejection, events=events, state_hash=state_hash, outcome=outcome,
+        )
+

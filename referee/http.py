@@ -1,0 +1,455 @@
+"""The referee over HTTP (``referee serve``): a Litestar app, a veneer over :mod:`referee.access`.
+
+Every route parses its input, calls one :class:`~referee.access.Access` method and renders the
+answer; no rules and no log logic live here. Errors of every kind — domain errors, bad tokens,
+Litestar's own validation errors, unknown routes and methods — become one JSON shape,
+:class:`schemas.ErrorBody`, in :func:`_error`, and nowhere else.
+
+Build the app with :func:`create_app`; ``referee_factory`` is called once per worker thread (each
+thread gets its own :class:`Referee`, hence its own SQLite connection; SQLite serialises writers
+with ``BEGIN IMMEDIATE``, one short transaction per append).
+
+Auth: ``Authorization: Bearer <token>``, a token minted when the match was created. Roles: a seat
+(acts as itself, sees its own view), the arbiter (acts for any seat, sees everything) and spectators
+(read only, the public view). No token or an unknown one: 401; a token of another match or a role
+that may not: 403.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections.abc import AsyncIterator, Callable
+from typing import Annotated, Any, Literal
+
+import anyio
+import msgspec
+from litestar import Litestar, Request, Response, get, post
+from litestar.datastructures import State
+from litestar.exceptions import HTTPException, MethodNotAllowedException, NotFoundException, ValidationException
+from litestar.openapi import OpenAPIConfig, ResponseSpec
+from litestar.openapi.spec import Components, SecurityScheme
+from litestar.params import FromQuery, HeaderParameter, JSONBody, PathParameter, QueryParameter
+from litestar.response import ServerSentEvent, ServerSentEventMessage
+
+from schemas import Annotation, ErrorBody, MatchInfo
+from schemas.http import (
+    AnnotateRequest,
+    AuditAnswer,
+    CreateMatch,
+    ForkRequest,
+    Health,
+    LegalAnswer,
+    LogPage,
+    MatchAccess,
+    MatchCreated,
+    RedoRequest,
+    ReplayStep,
+    RulingRequest,
+    StateAnswer,
+    SubmitAnswer,
+    SubmitIntent,
+    UndoRequest,
+)
+
+from .access import Access, Principal
+from .errors import BadInput, RefereeError
+from .service import Referee
+
+log = logging.getLogger("referee.http")
+
+SECURITY: list[dict[str, list[str]]] = [{"BearerToken": []}]
+#: Routes that do at most one short transaction (and fold at most the entries since the last
+#: snapshot) run on the event loop itself: no thread hand-offs, one Referee with warm caches. Routes
+#: that fold a whole log (log, replay, audit, diff, export, list) run in worker threads.
+ON_LOOP = False
+IN_THREAD = True
+MAX = 2**53
+Seq = Annotated[int, QueryParameter(ge=0, le=MAX)]
+OptSeq = Annotated[int | None, QueryParameter(ge=0, le=MAX)]
+AsRole = Annotated[str | None, QueryParameter(name="as", max_length=64, description="see as this seat / spectator")]
+IdemKey = Annotated[
+    str | None,
+    HeaderParameter(name="Idempotency-Key", max_length=200, description="apply a retried request once"),
+]
+MatchIdPath = Annotated[str, PathParameter(max_length=64, description="the match id (or 4+ leading characters)")]
+
+
+# -- the shared parts of the app -------------------------------------------------------------------------
+
+
+class Hub:
+    """Wakes the live streams of a match when an entry is appended in this process (entries written by
+    other processes are picked up by polling)."""
+
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.waiters: dict[str, set[asyncio.Event]] = {}
+        self.streams = 0
+
+    def notify(self, match_id: str) -> None:  # any thread
+        loop = self.loop
+        if loop is not None and match_id in self.waiters:
+            try:
+                loop.call_soon_threadsafe(self._wake, match_id)
+            except RuntimeError:  # the loop has closed
+                pass
+
+    def _wake(self, match_id: str) -> None:
+        for event in self.waiters.get(match_id, ()):
+            event.set()
+
+    async def wait(self, match_id: str, timeout: float) -> None:
+        event = asyncio.Event()
+        self.waiters.setdefault(match_id, set()).add(event)
+        try:
+            with anyio.move_on_after(timeout):
+                await event.wait()
+        finally:
+            group = self.waiters.get(match_id)
+            if group is not None:
+                group.discard(event)
+                if not group:
+                    self.waiters.pop(match_id, None)
+
+
+class Hall:
+    """What every route reaches through ``state.hall``: one :class:`Access` per worker thread."""
+
+    def __init__(self, referee_factory: Callable[[], Referee], *, admin_token: str | None,
+                 keepalive: float, poll: float) -> None:
+        self.factory = referee_factory
+        self.admin_token = admin_token
+        self.keepalive = keepalive
+        self.poll = poll
+        self.hub = Hub()
+        self.tokens: dict[str, Any] = {}
+        self._local = threading.local()
+
+    def access(self) -> Access:
+        access: Access | None = getattr(self._local, "access", None)
+        if access is None:
+            access = Access(self.factory(), tokens=self.tokens, on_append=self.hub.notify)
+            self._local.access = access
+        return access
+
+    def principal(self, request: Request[Any, Any, Any], match_id: str) -> Principal:
+        return self.access().authenticate(request.headers.get("authorization"), match_id)
+
+
+def _hall(request: Request[Any, Any, Any]) -> Hall:
+    return request.app.state.hall  # type: ignore[no-any-return]
+
+
+# -- errors: one shape for everything ------------------------------------------------------------------
+
+
+def _jsonable(value: Any) -> Any:
+    try:
+        return msgspec.json.decode(msgspec.json.encode(value, enc_hook=str))
+    except (TypeError, ValueError, msgspec.MsgspecError):
+        return str(value)
+
+
+def _error(request: Request[Any, Any, Any], exc: Exception) -> Response[ErrorBody]:
+    headers: dict[str, str] = {}
+    if isinstance(exc, RefereeError):
+        status = 422 if isinstance(exc, BadInput) else exc.http_status
+        body = ErrorBody(code=exc.code, message=exc.message, detail=_jsonable(exc.detail))
+        if status == 401:
+            headers["WWW-Authenticate"] = "Bearer"
+    elif isinstance(exc, ValidationException):
+        status = 400
+        body = ErrorBody(code="request/invalid", message=f"the request does not fit this route: {exc.detail}",
+                         detail={"errors": _jsonable(exc.extra or [])})
+    elif isinstance(exc, NotFoundException):
+        status = 404
+        body = ErrorBody(code="route/not_found", message=f"no route {request.url.path}; see /schema for the API")
+    elif isinstance(exc, MethodNotAllowedException):
+        status = 405
+        body = ErrorBody(code="route/method_not_allowed", message=f"{request.method} is not allowed on {request.url.path}")
+        headers.update(exc.headers or {})
+    elif isinstance(exc, HTTPException):
+        status = exc.status_code if 400 <= exc.status_code < 600 else 500
+        body = ErrorBody(code=f"http/{status}", message=str(exc.detail), detail={"extra": _jsonable(exc.extra)} if exc.extra else {})
+        headers.update(exc.headers or {})
+    else:
+        log.exception("internal error on %s %s", request.method, request.url.path)
+        status = 500
+        body = ErrorBody(code="internal/error", message=f"a bug in referee ({type(exc).__name__}); please report it")
+    return Response(content=body, status_code=status, headers=headers)
+
+
+_WHY = {
+    400: "the request does not fit the route (types, ranges, JSON)",
+    401: "no token, or a token of no match",
+    403: "a token of another match, or a role that may not do this",
+    404: "no such match, game or route",
+    409: "stale expected_seq: the log moved on (detail.head is the current head)",
+    422: "bad input: the referee could not use it (nothing was written)",
+    503: "the store is unavailable",
+}
+ERRORS = {status: ResponseSpec(data_container=ErrorBody, description=why) for status, why in _WHY.items()}
+
+
+# -- routes: games and matches ---------------------------------------------------------------------------
+
+
+@get("/games", responses=ERRORS, sync_to_thread=ON_LOOP, tags=["games"], summary="List the games")
+def list_games(request: Request[Any, Any, Any]) -> list[dict[str, Any]]:
+    return _hall(request).access().games()
+
+
+@get("/games/{game:str}", responses=ERRORS, sync_to_thread=ON_LOOP, tags=["games"], summary="Describe a game: intents and options")
+def describe_game(request: Request[Any, Any, Any], game: Annotated[str, PathParameter(max_length=64)]) -> dict[str, Any]:
+    return _hall(request).access().game(game)
+
+
+@post("/matches", responses=ERRORS, sync_to_thread=ON_LOOP, tags=["matches"], status_code=201,
+      summary="Create a match; answers its tokens (shown once)")
+def create_match(request: Request[Any, Any, Any], data: JSONBody[CreateMatch]) -> MatchCreated:
+    return _hall(request).access().create_match(data)
+
+
+@get("/matches", responses=ERRORS, sync_to_thread=IN_THREAD, tags=["matches"], security=SECURITY,
+     summary="List every match (the server's admin token only; off without one)")
+def list_matches(request: Request[Any, Any, Any]) -> list[MatchInfo]:
+    hall = _hall(request)
+    Access.check_admin(request.headers.get("authorization"), hall.admin_token)
+    return hall.access().matches()
+
+
+@get("/matches/{match_id:str}", responses=ERRORS, sync_to_thread=ON_LOOP, tags=["matches"], security=SECURITY,
+     summary="The match, and who the caller is in it")
+def match_info(request: Request[Any, Any, Any], match_id: MatchIdPath) -> MatchAccess:
+    hall = _hall(request)
+    return hall.access().info(hall.principal(request, match_id))
+
+
+@get("/matches/{match_id:str}/state", responses=ERRORS, sync_to_thread=ON_LOOP, tags=["reading"], security=SECURITY,
+     summary="The state as the caller may see it (now, or after entry `at`)")
+def match_state(request: Request[Any, Any, Any], match_id: MatchIdPath, at: OptSeq = None,
+                as_: AsRole = None) -> StateAnswer:
+    hall = _hall(request)
+    return hall.access().state(hall.principal(request, match_id), at=at, as_=as_)
+
+
+@get("/matches/{match_id:str}/log", responses=ERRORS, sync_to_thread=IN_THREAD, tags=["reading"], security=SECURITY,
+     summary="The log, redacted for the caller, a page at a time")
+def match_log(request: Request[Any, Any, Any], match_id: MatchIdPath, offset: Seq = 0,
+              limit: Annotated[int, QueryParameter(ge=1, le=1000)] = 100, as_: AsRole = None) -> LogPage:
+    hall = _hall(request)
+    return hall.access().log(hall.principal(request, match_id), offset=offset, limit=limit, as_=as_)
+
+
+@get("/matches/{match_id:str}/legal", responses=ERRORS, sync_to_thread=ON_LOOP, tags=["reading"], security=SECURITY,
+     summary="Intents that would be accepted now (a seat: its own; the arbiter: any seat)")
+def match_legal(request: Request[Any, Any, Any], match_id: MatchIdPath,
+                seat: Annotated[str | None, QueryParameter(max_length=64)] = None) -> LegalAnswer:
+    hall = _hall(request)
+    return hall.access().legal(hall.principal(request, match_id), seat)
+
+
+@get("/matches/{match_id:str}/replay", responses=ERRORS, sync_to_thread=IN_THREAD, tags=["reading"], security=SECURITY,
+     summary="Entry by entry: the verdict and what changed, as the caller sees it")
+def match_replay(request: Request[Any, Any, Any], match_id: MatchIdPath,
+                 start: Annotated[int, QueryParameter(name="from", ge=1, le=MAX)] = 1,
+                 stop: Annotated[int | None, QueryParameter(name="to", ge=0, le=MAX)] = None,
+                 as_: AsRole = None) -> list[ReplayStep]:
+    hall = _hall(request)
+    return hall.access().replay(hall.principal(request, match_id), start=start, stop=stop, as_=as_)
+
+
+@get("/matches/{match_id:str}/audit", responses=ERRORS, sync_to_thread=IN_THREAD, tags=["reading"], security=SECURITY,
+     summary="Re-adjudicate the whole log and check every hash")
+def match_audit(request: Request[Any, Any, Any], match_id: MatchIdPath) -> AuditAnswer:
+    hall = _hall(request)
+    return hall.access().audit(hall.principal(request, match_id))
+
+
+@get("/matches/{match_id:str}/diff", responses=ERRORS, sync_to_thread=IN_THREAD, tags=["reading"], security=SECURITY,
+     summary="How this match's state differs from one of its forks' (arbiter)")
+def match_diff(request: Request[Any, Any, Any], match_id: MatchIdPath,
+               other: Annotated[str, QueryParameter(max_length=64)], at: OptSeq = None,
+               other_at: OptSeq = None) -> dict[str, Any]:
+    hall = _hall(request)
+    return hall.access().diff(hall.principal(request, match_id), other, at=at, other_at=other_at)
+
+
+@get("/matches/{match_id:str}/export", responses=ERRORS, sync_to_thread=IN_THREAD, tags=["reading"], security=SECURITY,
+     summary="The match as a transcript (txt), Markdown, HTML or JSON, as the caller sees it",
+     media_type="text/plain")
+def match_export(request: Request[Any, Any, Any], match_id: MatchIdPath,
+                 format: FromQuery[Literal["txt", "md", "html", "json"]] = "md", as_: AsRole = None) -> Response[str]:
+    hall = _hall(request)
+    text = hall.access().export(hall.principal(request, match_id), format, as_=as_)
+    media = {"txt": "text/plain", "md": "text/markdown", "html": "text/html", "json": "application/json"}[format]
+    return Response(content=text, media_type=media)
+
+
+# -- routes: writes --------------------------------------------------------------------------------------
+
+
+def _written(answer: SubmitAnswer, replayed: bool) -> Response[SubmitAnswer]:
+    return Response(content=answer, status_code=200 if replayed else 201,
+                    headers={"Idempotent-Replayed": "true"} if replayed else {})
+
+
+@post("/matches/{match_id:str}/intents", responses=ERRORS, sync_to_thread=ON_LOOP, tags=["writing"], security=SECURITY,
+      summary="Submit one intent (notation or a JSON intent object); the verdict is logged either way")
+def submit_intent(request: Request[Any, Any, Any], match_id: MatchIdPath, data: JSONBody[SubmitIntent],
+                  idempotency_key: IdemKey = None) -> Response[SubmitAnswer]:
+    hall = _hall(request)
+    answer, replayed = hall.access().submit(
+        hall.principal(request, match_id), data.intent, seat=data.seat, expected_seq=data.expected_seq,
+        key=idempotency_key,
+    )
+    return _written(answer, replayed)
+
+
+@post("/matches/{match_id:str}/undo", responses=ERRORS, sync_to_thread=ON_LOOP, tags=["writing"], security=SECURITY,
+      summary="Undo to entry `to` (an entry of its own; the match's undo policy decides)")
+def undo(request: Request[Any, Any, Any], match_id: MatchIdPath, data: JSONBody[UndoRequest],
+         idempotency_key: IdemKey = None) -> Response[SubmitAnswer]:
+    hall = _hall(request)
+    answer, replayed = hall.access().undo(hall.principal(request, match_id), to=data.to, reason=data.reason,
+                                          expected_seq=data.expected_seq, key=idempotency_key)
+    return _written(answer, replayed)
+
+
+@post("/matches/{match_id:str}/redo", responses=ERRORS, sync_to_thread=ON_LOOP, tags=["writing"], security=SECURITY,
+      summary="Reverse an undo (an entry of its own)")
+def redo(request: Request[Any, Any, Any], match_id: MatchIdPath, data: JSONBody[RedoRequest],
+         idempotency_key: IdemKey = None) -> Response[SubmitAnswer]:
+    hall = _hall(request)
+    answer, replayed = hall.access().redo(hall.principal(request, match_id), undo=data.undo, reason=data.reason,
+                                          expected_seq=data.expected_seq, key=idempotency_key)
+    return _written(answer, replayed)
+
+
+@post("/matches/{match_id:str}/rulings", responses=ERRORS, sync_to_thread=ON_LOOP, tags=["writing"], security=SECURITY,
+      summary="The arbiter rules that a rejected entry stands as played")
+def ruling(request: Request[Any, Any, Any], match_id: MatchIdPath, data: JSONBody[RulingRequest],
+           idempotency_key: IdemKey = None) -> Response[SubmitAnswer]:
+    hall = _hall(request)
+    answer, replayed = hall.access().rule_stands(hall.principal(request, match_id), data.entry, reason=data.reason,
+                                                 expected_seq=data.expected_seq, key=idempotency_key)
+    return _written(answer, replayed)
+
+
+@post("/matches/{match_id:str}/annotations", responses=ERRORS, sync_to_thread=ON_LOOP, tags=["writing"], security=SECURITY,
+      status_code=201, summary="Annotate entry `seq` (the entry itself never changes)")
+def annotate(request: Request[Any, Any, Any], match_id: MatchIdPath,
+             data: JSONBody[AnnotateRequest]) -> Annotation:
+    hall = _hall(request)
+    return hall.access().annotate(hall.principal(request, match_id), data.seq, data.text, kind=data.kind)  # type: ignore[no-any-return]
+
+
+@post("/matches/{match_id:str}/fork", responses=ERRORS, sync_to_thread=ON_LOOP, tags=["writing"], security=SECURITY, status_code=201,
+      summary="A new match sharing this one's history up to entry `at`, with its own tokens (arbiter)")
+def fork(request: Request[Any, Any, Any], match_id: MatchIdPath, data: JSONBody[ForkRequest]) -> MatchCreated:
+    hall = _hall(request)
+    return hall.access().fork(hall.principal(request, match_id), at=data.at, name=data.name)
+
+
+# -- live: server-sent events ----------------------------------------------------------------------------
+
+
+@get("/matches/{match_id:str}/events", responses=ERRORS, tags=["reading"], security=SECURITY,
+     summary="Live stream of new log entries (server-sent events), redacted for the caller",
+     description="Each event is `entry` with the entry as JSON and its seq as the event id. Resume with "
+                 "`Last-Event-ID` (wins) or `?after=seq`; `follow=false` sends what is there and ends. "
+                 "Comments keep the connection alive.")
+async def events(request: Request[Any, Any, Any], match_id: MatchIdPath, after: OptSeq = None,
+                 follow: FromQuery[bool] = True, as_: AsRole = None,
+                 last_event_id: Annotated[str | None, HeaderParameter(name="Last-Event-ID", max_length=32)] = None,
+                 ) -> ServerSentEvent:
+    hall = _hall(request)
+    p = hall.principal(request, match_id)
+    if last_event_id:  # a reconnecting browser repeats the URL (and its ?after=): the header wins
+        if not last_event_id.strip().isdigit():
+            raise BadInput("events/bad_last_event_id", f"Last-Event-ID must be an entry number, not {last_event_id!r}")
+        after = int(last_event_id.strip())
+    # the first batch is read here, so that a bad `as` is an error answer, not a broken stream
+    head, first = await anyio.to_thread.run_sync(lambda: hall.access().entries_after(p, after or 0, as_=as_))
+    return ServerSentEvent(_stream(hall, p, after or 0, head, first, follow, as_), retry_duration=2000)
+
+
+async def _stream(hall: Hall, p: Principal, after: int, head: int, batch: list[Any], follow: bool,
+                  as_: str | None) -> AsyncIterator[ServerSentEventMessage]:
+    hall.hub.streams += 1
+    try:
+        last, known, quiet = after, head, 0.0
+        while True:
+            for entry in batch:
+                yield ServerSentEventMessage(data=msgspec.json.encode(entry).decode(), event="entry", id=str(entry.seq))
+                last = entry.seq
+            if not follow:
+                return
+            batch = []
+            while not batch:
+                current = hall.access().head(p)  # one indexed read, on the loop
+                if current != known:
+                    known, batch = await anyio.to_thread.run_sync(
+                        lambda: hall.access().entries_after(p, last, as_=as_))
+                    if batch:
+                        break
+                waited = anyio.current_time()
+                await hall.hub.wait(p.match_id, hall.poll)  # woken by an append here, or polls
+                quiet += anyio.current_time() - waited
+                if quiet >= hall.keepalive:
+                    quiet = 0.0
+                    yield ServerSentEventMessage(comment="keep-alive", data=None)
+            quiet = 0.0
+    finally:
+        hall.hub.streams -= 1
+
+
+@get("/health", responses=ERRORS, tags=["server"], summary="Is the server up; how many live streams are open")
+async def health(request: Request[Any, Any, Any]) -> Health:
+    return Health(ok=True, streams=_hall(request).hub.streams)
+
+
+# -- the app ---------------------------------------------------------------------------------------------
+
+
+def create_app(
+    referee_factory: Callable[[], Referee],
+    *,
+    admin_token: str | None = None,
+    keepalive: float = 15.0,
+    poll: float = 1.0,
+) -> Litestar:
+    """The HTTP app. ``referee_factory`` makes a new :class:`Referee` (with its own store connection)
+    and is called once per worker thread. ``admin_token`` (optional) guards the list of all matches.
+    Live streams send a keep-alive comment after ``keepalive`` seconds of silence and look for entries
+    written by other processes every ``poll`` seconds."""
+    hall = Hall(referee_factory, admin_token=admin_token, keepalive=keepalive, poll=poll)
+
+    async def started(app: Litestar) -> None:
+        hall.hub.loop = asyncio.get_running_loop()
+        hall.access()  # open (and migrate) the store up front, on the loop's own thread
+
+    return Litestar(
+        route_handlers=[
+            list_games, describe_game, create_match, list_matches, match_info, match_state, match_log,
+            match_legal, match_replay, match_audit, match_diff, match_export, submit_intent, undo, redo,
+            ruling, annotate, fork, events, health,
+        ],
+        state=State({"hall": hall}),
+        on_startup=[started],
+        exception_handlers={Exception: _error},
+        openapi_config=OpenAPIConfig(
+            title="Referee",
+            version="1",
+            description="An event-sourced referee for tabletop games. Errors are always "
+                        "{code, message, detail}.",
+            components=Components(security_schemes={
+                "BearerToken": SecurityScheme(type="http", scheme="bearer",
+                                              description="a token of the match, minted when it was created"),
+            }),
+        ),
+        request_max_body_size=2_000_000,
+        debug=False,
+    )

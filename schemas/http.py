@@ -1,0 +1,174 @@
+"""Wire contracts of the HTTP service (``referee serve``): request bodies and answers.
+
+msgspec Structs like the rest of :mod:`schemas`; Litestar validates requests against them and the
+OpenAPI document (``/schema/openapi.json``) is generated from them. Errors are always
+:class:`schemas.ErrorBody`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+import msgspec
+
+from . import EntryView, MatchInfo, Outcome, Rejection, Seat
+
+#: sequence numbers and counts on the wire: never negative, and small enough for any JSON reader
+Count = Annotated[int, msgspec.Meta(ge=0, le=2**53)]
+Name = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+Text = Annotated[str, msgspec.Meta(max_length=10_000)]
+
+AnnotationKind = Literal["comment", "disputed", "ruling", "good", "mistake"]
+Role = Literal["seat", "arbiter", "spectator"]
+
+
+class CreateMatch(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A new match. ``cards`` names a card set bundled with the game; a card-definition file is sent
+    whole as ``cards_text`` (the server never reads files named by a client)."""
+
+    game: Name
+    players: Annotated[list[Name], msgspec.Meta(min_length=1, max_length=16)]
+    options: dict[Name, str | int | bool] = {}
+    cards: Name | None = None
+    cards_text: Annotated[str, msgspec.Meta(max_length=1_000_000)] | None = None
+    decks: dict[Name, Name] = {}
+    seed: Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)] | None = None
+    chance: Literal["physical", "digital"] | None = None
+    position: dict[str, Any] = {}
+    title: Annotated[str, msgspec.Meta(max_length=200)] = ""
+    undo: Literal["any", "own_last", "arbiter"] = "any"
+    meta: dict[Name, Annotated[str, msgspec.Meta(max_length=200)]] = {}
+
+
+class Tokens(msgspec.Struct, frozen=True, kw_only=True):
+    """The secrets of one match, shown once: one per seat, the arbiter's and the spectators'. The
+    server keeps only their sha256 hashes; send one as ``Authorization: Bearer <token>``."""
+
+    seats: dict[Seat, str]
+    arbiter: str
+    spectator: str
+
+
+class MatchCreated(msgspec.Struct, frozen=True, kw_only=True):
+    match: MatchInfo
+    tokens: Tokens
+
+
+class MatchAccess(msgspec.Struct, frozen=True, kw_only=True):
+    """A match and who the caller is in it."""
+
+    match: MatchInfo
+    role: Role
+    seat: Seat | None = None
+
+
+class SubmitIntent(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """One intent: notation (``"take 2"``) or a JSON intent object (``{"type": "take", "count": 2}``).
+
+    ``seat`` defaults to the caller's seat; only the arbiter may act for another seat (the entry
+    records ``by: arbiter``). With ``expected_seq`` the intent is refused (409) unless the log is at
+    that entry; without it, the intent is adjudicated against whatever the head is."""
+
+    intent: Annotated[str, msgspec.Meta(max_length=10_000)] | dict[str, Any]
+    seat: Name | None = None
+    expected_seq: Count | None = None
+
+
+class UndoRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    to: Count | None = None
+    reason: Text = ""
+    expected_seq: Count | None = None
+
+
+class RedoRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    undo: Count | None = None
+    reason: Text = ""
+    expected_seq: Count | None = None
+
+
+class RulingRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The arbiter rules that rejected entry ``entry`` stands as played."""
+
+    entry: Count
+    reason: Text = ""
+    expected_seq: Count | None = None
+
+
+class ForkRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    at: Count
+    name: Annotated[str, msgspec.Meta(max_length=200)] = ""
+
+
+class AnnotateRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    seq: Count
+    text: Annotated[str, msgspec.Meta(min_length=1, max_length=10_000)]
+    kind: AnnotationKind = "comment"
+
+
+class SubmitAnswer(msgspec.Struct, frozen=True, kw_only=True):
+    """The entry a write appended: its verdict, the events (as the caller may see them), and the
+    outcome if the match ended. ``state_hash`` is given to the arbiter only (it covers hidden cards)."""
+
+    match_id: str
+    seq: int
+    kind: str
+    actor: Seat | None
+    by: str
+    intent: str
+    verdict: Literal["accepted", "rejected", "none"]
+    rejection: Rejection | None = None
+    events: list[Any] = []
+    state_hash: str = ""
+    outcome: Outcome | None = None
+
+
+class StateAnswer(msgspec.Struct, frozen=True, kw_only=True, rename={"as_": "as"}):
+    match_id: str
+    game: str
+    seq: int
+    as_: str
+    state_hash: str
+    outcome: Outcome | None
+    state: dict[str, Any]
+
+
+class LogPage(msgspec.Struct, frozen=True, kw_only=True):
+    match_id: str
+    head: int
+    total: int
+    offset: int
+    limit: int
+    entries: list[EntryView]
+
+
+class LegalAnswer(msgspec.Struct, frozen=True, kw_only=True):
+    """Intents that would be accepted now, in notation, per seat (chance fields may be omitted in a
+    digital match: the referee fills them)."""
+
+    match_id: str
+    seq: int
+    legal: dict[Seat, list[str]]
+
+
+class ReplayStep(msgspec.Struct, frozen=True, kw_only=True):
+    entry: EntryView
+    changes: list[dict[str, Any]] = []
+
+
+class AuditAnswer(msgspec.Struct, frozen=True, kw_only=True):
+    """``Referee.audit``'s report. Seats and spectators get the findings without the recorded and
+    derived values (hashes and verdicts that may cover hidden cards)."""
+
+    match_id: str
+    clean: bool
+    entries: int
+    head: int
+    findings: list[dict[str, Any]] = []
+    notes: list[str] = []
+    rules_version: str = ""
+    current_rules_version: str = ""
+
+
+class Health(msgspec.Struct, frozen=True, kw_only=True):
+    ok: bool
+    streams: int

@@ -1,0 +1,290 @@
+"""The HTTP service on a real uvicorn (127.0.0.1, a free port): live streams, two scorekeepers at one
+table, retried requests, the CLI as a client, and property-based fuzzing of the OpenAPI document."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+import subprocess
+import sys
+import threading
+import time
+
+import httpx
+import pytest
+
+from conftest import ROOT
+from referee.http import create_app
+from referee.service import Referee
+from referee.store.sqlite import SqliteStore
+from support.live import LiveServer
+from support.pile import PILE
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory):
+    path = str(tmp_path_factory.mktemp("hall") / "hall.db")
+    app = create_app(lambda: Referee(SqliteStore(path), games=[PILE]), keepalive=0.3, poll=0.2)
+    with LiveServer(app) as server:
+        server.db = path
+        yield server
+
+
+def new_table(live, **create):
+    answer = httpx.post(f"{live.url}/matches", json={"game": "pile", "players": ["alice", "bob"], **create})
+    assert answer.status_code == 201, answer.text
+    data = answer.json()
+    tokens = {**data["tokens"]["seats"], "arbiter": data["tokens"]["arbiter"], "spectator": data["tokens"]["spectator"]}
+    return data["match"]["id"], tokens
+
+
+def auth(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+def whole_log(live, mid, token):
+    return httpx.get(f"{live.url}/matches/{mid}/log", params={"limit": 1000}, headers=auth(token)).json()["entries"]
+
+
+def test_a_spectator_follows_the_match_live_and_the_stream_ends_with_the_client(live):
+    mid, tokens = new_table(live)
+    httpx.post(f"{live.url}/matches/{mid}/intents", json={"intent": "start first=alice tokens=K01,K02"},
+               headers=auth(tokens["alice"]))
+    seen, comments = [], 0
+    with httpx.Client(base_url=live.url, timeout=10) as writer, \
+            httpx.stream("GET", f"{live.url}/matches/{mid}/events", headers=auth(tokens["spectator"]), timeout=10) as stream:
+        assert stream.headers["content-type"].startswith("text/event-stream")
+        started = time.monotonic()
+        for line in stream.iter_lines():
+            if line.startswith("data:"):
+                seen.append(json.loads(line[5:]))
+                if len(seen) == 1:  # the backlog; now play on and watch it arrive
+                    writer.post(f"/matches/{mid}/intents", json={"intent": "take 2"}, headers=auth(tokens["alice"]))
+                    sent = time.monotonic()
+                elif len(seen) == 2:
+                    latency = time.monotonic() - sent
+            elif line.startswith(":"):
+                comments += 1
+                if len(seen) >= 2:
+                    # (leaving iter_lines early closes the connection: look before leaving)
+                    assert httpx.get(f"{live.url}/health").json()["streams"] == 1
+                    break
+            assert time.monotonic() - started < 8, "the stream stalled"
+    assert [e["seq"] for e in seen] == [1, 2]
+    assert seen[0]["notation"] == "start first=alice tokens=?,?" and seen[1]["events"][0]["count"] == 2
+    assert latency < 1.0  # woken by the append, not by the poll
+    assert comments >= 1  # keep-alive
+    deadline = time.monotonic() + 5
+    while httpx.get(f"{live.url}/health").json()["streams"] != 0:
+        assert time.monotonic() < deadline, "the stream outlived its client"
+        time.sleep(0.05)
+
+
+def test_a_stream_resumes_from_last_event_id_and_sees_other_processes_entries(live):
+    mid, tokens = new_table(live)
+    for text in ("start first=alice tokens=K01,K02", "say note=one", "say note=two"):
+        httpx.post(f"{live.url}/matches/{mid}/intents", json={"intent": text}, headers=auth(tokens["alice"]))
+    headers = {**auth(tokens["bob"]), "Last-Event-ID": "2"}
+    with httpx.stream("GET", f"{live.url}/matches/{mid}/events", headers=headers, timeout=10) as stream:
+        ids = []
+        for line in stream.iter_lines():
+            if line.startswith("id:"):
+                ids.append(int(line[3:]))
+                if ids == [3]:
+                    # an entry written behind the server's back (another process on the same file)
+                    other = Referee(SqliteStore(live.db), games=[PILE])
+                    other.submit(mid, "bob", "say note=local")
+                if len(ids) == 2:
+                    break
+    assert ids == [3, 4]
+
+
+def _writer(live, mid, seat, token, n, out, stale):
+    with httpx.Client(base_url=live.url, headers=auth(token), timeout=30) as c:
+        for i in range(n):
+            body = {"intent": f"say note={seat}-{i}"}
+            while True:
+                if stale is not None:
+                    body["expected_seq"] = c.get(f"/matches/{mid}/state").json()["seq"]
+                answer = c.post(f"/matches/{mid}/intents", json=body)
+                if answer.status_code == 409 and stale is not None:
+                    assert answer.json()["detail"]["head"] > body["expected_seq"]
+                    stale.append(seat)
+                    continue
+                assert answer.status_code == 201, answer.text
+                out.append((seat, i, answer.json()["seq"]))
+                break
+
+
+@pytest.mark.parametrize("mode", ["head", "expected_seq"])
+def test_two_scorekeepers_at_one_table_never_fork_the_log(live, mode):
+    mid, tokens = new_table(live, seed=2)
+    httpx.post(f"{live.url}/matches/{mid}/intents", json={"intent": "start"}, headers=auth(tokens["alice"]))
+    n, out = 40, []
+    stale = [] if mode == "expected_seq" else None
+    threads = [threading.Thread(target=_writer, args=(live, mid, seat, tokens[seat], n, out, stale))
+               for seat in ("alice", "bob")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(out) == 2 * n
+    entries = whole_log(live, mid, tokens["arbiter"])
+    assert [e["seq"] for e in entries] == list(range(1, 2 * n + 2))
+    notes = [e["notation"] for e in entries[1:]]
+    for seat in ("alice", "bob"):
+        mine = [x for x in notes if x.startswith(f"say note={seat}-")]
+        assert mine == [f"say note={seat}-{i}" for i in range(n)]  # each once, in the order sent
+        answered = [seq for s, _i, seq in sorted(out) if s == seat]
+        assert [entries[seq - 1]["notation"] for seq in answered] == mine
+    audit = httpx.get(f"{live.url}/matches/{mid}/audit", headers=auth(tokens["arbiter"])).json()
+    assert audit["clean"] is True and audit["entries"] == 2 * n + 1
+
+
+def test_concurrent_retries_of_one_request_are_applied_once(live):
+    mid, tokens = new_table(live)
+    httpx.post(f"{live.url}/matches/{mid}/intents", json={"intent": "start first=alice tokens=K01,K02"},
+               headers=auth(tokens["alice"]))
+    barrier, answers = threading.Barrier(6), []
+
+    def retry():
+        with httpx.Client(timeout=30) as c:
+            barrier.wait()
+            answers.append(c.post(f"{live.url}/matches/{mid}/intents", json={"intent": "take 3"},
+                                  headers={**auth(tokens["alice"]), "Idempotency-Key": "move-2"}))
+
+    threads = [threading.Thread(target=retry) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(a.status_code for a in answers) == [200] * 5 + [201]
+    assert len({a.content for a in answers}) == 1
+    entries = whole_log(live, mid, tokens["arbiter"])
+    assert [e["notation"] for e in entries] == ["start first=alice tokens=K01,K02", "take 3"]
+
+
+def _cli(*args, env=None):
+    full = {k: v for k, v in os.environ.items() if k not in ("REFEREE_SERVER", "REFEREE_TOKEN")}
+    full.update(env or {})
+    return subprocess.run([sys.executable, "-m", "cli", *args], cwd=ROOT, capture_output=True, text=True,
+                          env=full, timeout=60)
+
+
+def test_the_cli_plays_shows_and_logs_through_a_server(live):
+    mid, tokens = new_table(live)
+    server = ["--server", live.url]
+    done = _cli(*server, "--token", tokens["alice"], "play", mid[:6], "alice", "start", "first=alice", "tokens=K01,K02")
+    assert done.returncode == 0, done.stderr
+    assert "accepted" in done.stdout and "#1" in done.stdout
+    done = _cli("play", mid, "bob", "take", "1", env={"REFEREE_SERVER": live.url, "REFEREE_TOKEN": tokens["bob"]})
+    assert done.returncode == 1 and "turn/not_your_turn" in done.stdout  # rejected, and logged
+    done = _cli(*server, "--token", tokens["alice"], "play", mid, "bob", "take", "1")
+    assert done.returncode == 2 and "cannot act for bob" in done.stderr
+    done = _cli(*server, "--token", tokens["bob"], "show", mid, "--json")
+    assert done.returncode == 0, done.stderr
+    shown = json.loads(done.stdout)
+    assert shown["as"] == "bob" and shown["state"]["tokens"] == {"alice": "?", "bob": "K02"}
+    done = _cli(*server, "--token", tokens["bob"], "log", mid)
+    assert done.returncode == 0 and "not_your_turn" in done.stdout and "K01" not in done.stdout
+    done = _cli(*server, "--token", tokens["spectator"], "log", mid, "--json")
+    assert [e["seq"] for e in json.loads(done.stdout)] == [1, 2]
+    done = _cli(*server, "--token", "wrong", "show", mid)
+    assert done.returncode == 2 and "not a token" in done.stderr
+    done = _cli(*server, "--token", tokens["alice"], "play", mid, "alice", "take", "1", "--expect-seq", "0")
+    assert done.returncode == 4 and "at entry 2" in done.stderr
+    done = _cli(*server, "--token", tokens["arbiter"], "export", mid)
+    assert done.returncode == 2 and "local database" in done.stderr
+    done = _cli("--server", "http://127.0.0.1:9", "--token", "x", "show", mid)
+    assert done.returncode == 5 and "cannot reach" in done.stderr
+
+
+def test_referee_play_does_not_import_the_server_stack(tmp_path):
+    code = (
+        "import atexit, sys\n"
+        "atexit.register(lambda: print('HEAVY', [m for m in ('litestar', 'uvicorn', 'httpx', 'anyio') if m in sys.modules]))\n"
+        "from cli.main import run\n"
+        "run(['--server', 'http://127.0.0.1:9', '--token', 't', 'play', 'abcd', 'alice', 'take', '1'])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert "HEAVY []" in out.stdout, out.stdout + out.stderr
+
+
+# -- fuzzing ---------------------------------------------------------------------------------------
+
+
+def test_fuzzing_the_openapi_document_finds_no_server_error(live):
+    import schemathesis
+    from hypothesis import HealthCheck, Phase, given, settings
+    from hypothesis.errors import Unsatisfiable
+    from schemathesis import GenerationMode
+
+    mid, tokens = new_table(live, seed=1)
+    httpx.post(f"{live.url}/matches/{mid}/intents", json={"intent": "start"}, headers=auth(tokens["alice"]))
+    schema = schemathesis.openapi.from_url(f"{live.url}/schema/openapi.json")
+    failures, calls, statuses = [], 0, Counter()
+    operations = [r.ok() for r in schema.get_all_operations()]
+    assert len(operations) >= 19
+    for op in operations:
+        for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
+            for token in (tokens["arbiter"], tokens["alice"]):
+                fixed = {"match_id": mid} if "{match_id}" in op.path else None
+                query = {"follow": "false"} if op.path.endswith("/events") else None
+                strategy = op.as_strategy(mode, path_parameters=fixed, query=query,
+                                          headers={"Authorization": f"Bearer {token}"})
+
+                @settings(max_examples=6, derandomize=True, deadline=None, database=None,
+                          suppress_health_check=list(HealthCheck), phases=[Phase.explicit, Phase.generate])
+                @given(case=strategy)
+                def check(case):
+                    nonlocal calls
+                    calls += 1
+                    answer = case.call(base_url=live.url, timeout=10)
+                    statuses[answer.status_code] += 1
+                    if answer.status_code >= 500:
+                        failures.append(f"{case.method} {case.formatted_path} {case.query} {case.body!r}: "
+                                        f"{answer.status_code} {answer.text[:300]}")
+                    elif answer.status_code >= 400:
+                        body = answer.json()
+                        if set(body) != {"code", "message", "detail"}:
+                            failures.append(f"{case.method} {case.formatted_path}: not the error shape: {body}")
+
+                try:
+                    check()
+                except Unsatisfiable:  # nothing to negate in an operation without parameters
+                    assert mode == GenerationMode.NEGATIVE
+    assert calls > 200
+    assert failures == []
+    print("fuzz statuses:", dict(sorted(statuses.items())))
+    assert sum(n for status, n in statuses.items() if status < 300) > 50  # it got past validation and auth
+    audit = httpx.get(f"{live.url}/matches/{mid}/audit", headers=auth(tokens["arbiter"])).json()
+    assert audit["clean"] is True
+
+
+def test_referee_serve_answers_on_loopback(tmp_path):
+    try:
+        import referee.games  # noqa: F401 - the command serves the registry's games
+    except ImportError:
+        pytest.skip("the game registry does not import yet")
+    from support.live import free_port
+
+    port, db = free_port(), str(tmp_path / "hall.db")
+    server = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--port", str(port), "--db", db], cwd=ROOT,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/health", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline and server.poll() is None, "referee serve did not start"
+            time.sleep(0.1)
+        games = httpx.get(f"http://127.0.0.1:{port}/games").json()
+        assert games and all("intents" in g for g in games)
+        assert httpx.get(f"http://127.0.0.1:{port}/schema/openapi.json").json()["info"]["title"] == "Referee"
+    finally:
+        server.terminate()
+        server.wait(10)
