@@ -140,24 +140,25 @@ def games(
     if json:
         _print_json(info)
         return
+    from rich.markup import escape
     from rich.table import Table
 
     con = _console()
-    con.print(f"[bold]{info['name']}[/bold] ({info['id']}, rules {info['rules_version']}) — {info['summary']}")
-    con.print(f"aliases: {', '.join(info['aliases']) or '-'}; card sets: {', '.join(info['card_sets'])}"
-              f" (default {info['default_card_set']})")
-    con.print("Notation: verb key=value ...; lists a,b,c; quote values with spaces; [optional]")
+    con.print(f"[bold]{escape(info['name'])}[/bold] ({info['id']}, rules {info['rules_version']}) — {escape(info['summary'])}")
+    con.print(f"aliases: {escape(', '.join(info['aliases']) or '-')}; card sets: {escape(', '.join(info['card_sets']))}"
+              f" (default {escape(str(info['default_card_set']))})")
+    con.print(escape("Notation: verb key=value ...; lists a,b,c; quote values with spaces; [optional] arguments may be left out"))
     table = Table(show_lines=False, title="Intents", title_justify="left")
     table.add_column("usage", overflow="fold")
     table.add_column("what it does", overflow="fold")
     for verb in info["intents"]:
-        table.add_row(verb["usage"], verb["doc"])
+        table.add_row(escape(verb["usage"]), escape(verb["doc"]))
     con.print(table)
     opts = Table(title="Options (--option name=value)", title_justify="left")
     for col in ("option", "default", "choices", "meaning"):
         opts.add_column(col, overflow="fold")
     for o in info["options"]:
-        opts.add_row(o["name"], _fmt(o["default"]), ", ".join(_fmt(c) for c in o["choices"]), o["help"])
+        opts.add_row(o["name"], escape(_fmt(o["default"])), escape(", ".join(_fmt(c) for c in o["choices"])), escape(o["help"]))
     con.print(opts)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import sys
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -171,7 +172,9 @@ class Referee:
         if name is None:
             return "", ""
         if name in game.card_sets:
-            package = type(game).__module__.rsplit(".", 1)[0]
+            module = sys.modules[type(game).__module__]
+            # the game's package: the module itself when the Game class lives in its __init__
+            package = module.__name__ if hasattr(module, "__path__") else module.__name__.rpartition(".")[0]
             try:
                 text = resources.files(package).joinpath(game.card_sets[name]).read_text("utf-8")
             except (OSError, ModuleNotFoundError) as exc:

@@ -1,0 +1,654 @@
+"""By All Means: intents (what a player asks), events (facts the referee records) and the state.
+
+Identifiers are the rules spec's (``shared/rules/by-all-means.md``): intent verbs and parameter names
+(section 4), zones, counters and state paths (section 1.4). The notation is generated from these
+Structs: a field's encoded name is the parameter as typed (``from_`` is written ``from``); each
+intent's docstring is its help line in ``referee games by_all_means``.
+
+Secrecy: an intent or event class may name fields that only their owner may see (``__private__``;
+the owner is the actor for an intent, the seat in ``__owner__`` for an event) and fields nobody but
+the referee may see (``__secret__``). The game's ``redact`` applies them (and decides the cases that
+depend on the card, e.g. a face-down graffiti agent).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+Slot = Literal["hand", "buf1", "buf2", "buf3", "buf4"]
+
+
+def _f(name: str, default: object = msgspec.NODEFAULT) -> object:
+    return msgspec.field(default=default, name=name)
+
+
+class _Intent(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
+    pass
+
+
+# -- setup (R-SETUP) ----------------------------------------------------------------------------------
+
+
+class ShuffleArchive(_Intent, kw_only=True, tag="shuffle_archive"):
+    """Shuffle a player's archive (the opponent's right, before that owner's opening draw)."""
+
+    owner: str
+    archive: Literal["main", "extra"]
+
+
+class ReformArchives(_Intent, kw_only=True, tag="reform_archives"):
+    """Deal a player's deck into the two archives again (before that owner's opening draw)."""
+
+    owner: str
+
+
+class DrawOpeningHand(_Intent, kw_only=True, tag="draw_opening_hand"):
+    """Draw the opening hand from the main archive [chance: the cards drawn]."""
+
+    __private__ = ("cards",)
+    cards: tuple[str, ...] = ()
+
+
+class RecordLot(_Intent, kw_only=True, tag="record_lot"):
+    """Record who won the lot for choosing the turn order [chance]."""
+
+    winner: str | None = None
+
+
+class ChooseOrder(_Intent, kw_only=True, tag="choose_order"):
+    """The lot winner names the first player."""
+
+    first: str
+
+
+class Mulligan(_Intent, kw_only=True, tag="mulligan"):
+    """Return 0-4 hand cards to the extra archive and draw as many from the main archive [chance: drawn]."""
+
+    __private__ = ("return_", "drawn")
+    return_: tuple[str, ...] = _f("return", ())  # type: ignore[assignment]
+    drawn: tuple[str, ...] = ()
+
+
+# -- turn flow ----------------------------------------------------------------------------------------
+
+
+class DrawStartCards(_Intent, kw_only=True, tag="draw_start_cards"):
+    """Empty hand at the start of the turn: draw two from the main archive (not an action) [chance]."""
+
+    __private__ = ("cards",)
+    cards: tuple[str, ...] = ()
+
+
+class EndTurn(_Intent, kw_only=True, tag="end_turn"):
+    """End your turn (unused actions are lost); the opponent may react, then closes the turn."""
+
+
+class CloseTurn(_Intent, kw_only=True, tag="close_turn"):
+    """(Non-active player) close the opponent's turn: overpopulation, empty archive, culling, status check."""
+
+
+# -- main actions -------------------------------------------------------------------------------------
+
+
+class DrawMain(_Intent, kw_only=True, tag="draw_main"):
+    """Main action: draw a card from your main archive [chance: the card]."""
+
+    __private__ = ("card",)
+    card: str | None = None
+
+
+class PlayDigits(_Intent, kw_only=True, tag="play_digits"):
+    """Main action: a digit combination (sum 5, 7, 9, 11 or 13) from hand and own buffer cards."""
+
+    hand: tuple[str, ...] = ()
+    buffer: tuple[str, ...] = ()
+    option: Literal["steal", "move_symbol"] | None = None
+    move_from: str | None = None
+    symbol: str | None = None
+    move_to: str | None = None
+    to_buffer: tuple[str, ...] = ()
+    lilac_as: tuple[str, ...] = ()
+
+
+class PlaySymbols(_Intent, kw_only=True, tag="play_symbols"):
+    """Main action: a symbol combination of two sources (hand:CARD:SYM, buf1:SYM, CELL[/agent|/graffiti]:SYM)."""
+
+    use: tuple[str, ...]
+    archive: str | None = None
+    cards: tuple[str, ...] = ()
+    card: str | None = None
+    target: str | None = None
+    option: Literal["restore", "remove", "gain", "drain"] | None = None
+    opp: str | None = None
+    own: str | None = None
+    to_buffer: tuple[str, ...] = ()
+    lilac_as: tuple[str, ...] = ()
+
+
+class PlayNeutral(_Intent, kw_only=True, tag="play_neutral"):
+    """Main action: the neutral combination (a lilac card from hand with another symbol); no effect."""
+
+    lilac: str
+    with_: str = _f("with")  # type: ignore[assignment]
+    to_buffer: tuple[str, ...] = ()
+    lilac_as: tuple[str, ...] = ()
+
+
+class DeployAgent(_Intent, kw_only=True, tag="deploy_agent"):
+    """Main action: put an agent (or graffiti agent, face up) on the field; a second copy becomes its shadow."""
+
+    card: str
+    from_: Slot = _f("from", "hand")  # type: ignore[assignment]
+    cell: str | None = None
+    replace: str | None = None
+    via: Literal["price", "condition"] = "price"
+    changes: tuple[str, ...] = ()
+    note: str = ""
+    lilac_as: tuple[str, ...] = ()
+
+
+class DeployTerritory(_Intent, kw_only=True, tag="deploy_territory"):
+    """Main action: put a territory on the field (central first, then next to a territory)."""
+
+    card: str
+    from_: Slot = _f("from", "hand")  # type: ignore[assignment]
+    cell: str
+    move_agent: str | None = None
+    lilac_as: tuple[str, ...] = ()
+
+
+class DeployGraffiti(_Intent, kw_only=True, tag="deploy_graffiti"):
+    """Main action: a graffiti (face up) or a graffiti agent (face down) on a territory."""
+
+    card: str
+    from_: Slot = _f("from", "hand")  # type: ignore[assignment]
+    cell: str
+    lilac_as: tuple[str, ...] = ()
+
+
+class PlayPlot(_Intent, kw_only=True, tag="play_plot"):
+    """Main action: play a plot for its price; its text is declared as changes (checked, flagged for audit)."""
+
+    card: str
+    from_: Slot = _f("from", "hand")  # type: ignore[assignment]
+    changes: tuple[str, ...] = ()
+    note: str = ""
+    attach: str | None = None
+
+
+# -- agent actions ------------------------------------------------------------------------------------
+
+
+class AgentDraw(_Intent, kw_only=True, tag="agent_draw"):
+    """Agent action: the agent turns and you draw from your extra archive [chance: the card]."""
+
+    __private__ = ("card",)
+    agent: str
+    card: str | None = None
+
+
+class AgentAttackPlayer(_Intent, kw_only=True, tag="agent_attack_player"):
+    """Agent action: the agent turns; the opponent loses its efficiency in reputation (you too if reckless)."""
+
+    agent: str
+
+
+class AgentAttackAgent(_Intent, kw_only=True, tag="agent_attack_agent"):
+    """Agent action: attack a revealed opponent agent (efficiency >= resilience sends it to utility)."""
+
+    agent: str
+    target: str
+
+
+class ActivateAbility(_Intent, kw_only=True, tag="activate_ability"):
+    """Use an activated ability of a field object you control; its result is declared as changes."""
+
+    object: str
+    ability: str
+    changes: tuple[str, ...] = ()
+    note: str = ""
+
+
+# -- free intents -------------------------------------------------------------------------------------
+
+
+class Utilize(_Intent, kw_only=True, tag="utilize"):
+    """Not an action: recycle a card with Utilization from hand and draw one [chance: drawn]."""
+
+    __private__ = ("drawn",)
+    card: str
+    drawn: str | None = None
+
+
+class DiscardForEffect(_Intent, kw_only=True, tag="discard_for_effect"):
+    """Not an action: discard a 'Discard this card' card for its effect (declared as changes)."""
+
+    card: str
+    from_: str = _f("from", "hand")  # type: ignore[assignment]
+    changes: tuple[str, ...] = ()
+    note: str = ""
+
+
+class DeclareEffect(_Intent, kw_only=True, tag="declare_effect"):
+    """Not an action: declare a card text's effect as changes (checked for consistency, flagged for audit)."""
+
+    source: str
+    timing: Literal["turn_start", "turn_end", "on_enter", "on_leave", "trigger", "static", "other"] = "other"
+    changes: tuple[str, ...] = ()
+    note: str = ""
+
+
+class Choose(_Intent, kw_only=True, tag="choose"):
+    """Answer the pending decision (option=..., target=CELL or cards=C1,C2)."""
+
+    option: str | None = None
+    target: str | None = None
+    cards: tuple[str, ...] = ()
+
+
+Intent = (
+    ShuffleArchive | ReformArchives | DrawOpeningHand | RecordLot | ChooseOrder | Mulligan | DrawStartCards
+    | EndTurn | CloseTurn | DrawMain | PlayDigits | PlaySymbols | PlayNeutral | DeployAgent | DeployTerritory
+    | DeployGraffiti | PlayPlot | AgentDraw | AgentAttackPlayer | AgentAttackAgent | ActivateAbility
+    | Utilize | DiscardForEffect | DeclareEffect | Choose
+)
+
+#: intents of the setup phases
+SETUP_INTENTS = (ShuffleArchive, ReformArchives, DrawOpeningHand, RecordLot, ChooseOrder, Mulligan)
+OPENING_INTENTS = (ShuffleArchive, ReformArchives, DrawOpeningHand, RecordLot)
+
+
+# -- state --------------------------------------------------------------------------------------------
+
+
+class Territory(msgspec.Struct, frozen=True, kw_only=True):
+    oid: int = 0
+    card: str
+    owner: str
+    controller: str
+    loyalty: int
+    active_symbols: tuple[str, ...] = ()
+    #: referee bookkeeping (not in views): printed influence applied at entry, influence actually
+    #: taken from the opponent (red), and the loyalty changes this territory's arrows made at entry
+    inf: int = 0
+    inf_taken: int = 0
+    impacts: tuple[tuple[int, int], ...] = ()
+
+
+class Agent(msgspec.Struct, frozen=True, kw_only=True):
+    oid: int = 0
+    card: str
+    owner: str
+    controller: str
+    turned: bool = False
+    entered_turn: int = 0
+    active_symbols: tuple[str, ...] = ()
+    shadow: str | None = None
+    shadow_owner: str | None = None
+    inf: int = 0
+    inf_taken: int = 0
+
+
+class Graffiti(msgspec.Struct, frozen=True, kw_only=True):
+    oid: int = 0
+    card: str
+    owner: str
+    controller: str
+    face: Literal["up", "down"] = "up"
+    active_symbols: tuple[str, ...] = ()
+    inf: int = 0
+    inf_taken: int = 0
+
+
+class AttachedPlot(msgspec.Struct, frozen=True, kw_only=True):
+    oid: int = 0
+    card: str
+    owner: str
+
+
+class Cell(msgspec.Struct, frozen=True, kw_only=True):
+    territory: Territory | None = None
+    graffiti: Graffiti | None = None
+    agent: Agent | None = None
+    attached: tuple[AttachedPlot, ...] = ()
+
+
+class Planned(msgspec.Struct, frozen=True, kw_only=True):
+    """A card in a buffer slot (a "planned object")."""
+
+    oid: int = 0
+    card: str
+    owner: str
+    active_symbols: tuple[str, ...] = ()
+
+
+class Archive(msgspec.Struct, frozen=True, kw_only=True):
+    count: int = 0
+    #: exact order, top first (archive tracking ``exact`` only)
+    cards: tuple[str, ...] = ()
+
+
+class Lost(msgspec.Struct, frozen=True, kw_only=True):
+    main: int = 0
+    extra: int = 0
+
+
+class Player(msgspec.Struct, frozen=True, kw_only=True):
+    reputation: int = 6
+    influence: int = 0
+    trust: int = 10
+    hand: tuple[str, ...] = ()
+    utility: tuple[str, ...] = ()
+    buffer: dict[str, Planned | None] = {}
+    main_archive: Archive = Archive()
+    extra_archive: Archive = Archive()
+    unseen: tuple[str, ...] = ()
+    actions_lost_next_turn: Lost = Lost()
+    opening_drawn: bool = False
+    mulligan_done: bool = False
+
+
+class ComboKey(msgspec.Struct, frozen=True, kw_only=True):
+    effect: str
+    objects: tuple[str, ...]
+
+
+class AgentAction(msgspec.Struct, frozen=True, kw_only=True):
+    oid: int
+    kind: str
+
+
+class Turn(msgspec.Struct, frozen=True, kw_only=True):
+    number: int = 0
+    active: str | None = None
+    step: Literal["start", "actions", "end", "reactions"] = "start"
+    main_left: int = 0
+    extra_left: int = 0
+    draw_only_slot: bool = False
+    reactions_used: int = 0
+    combos: tuple[ComboKey, ...] = ()
+    agent_actions: tuple[AgentAction, ...] = ()
+    #: the non-active player has acted in this step (orders the turn_start / turn_end windows)
+    opponent_acted: bool = False
+
+
+class NeutralCard(msgspec.Struct, frozen=True, kw_only=True):
+    oid: int
+    card: str
+    owner: str
+    #: where it came from: "hand" (a combination's hand card), "buffer" (a digit combination's
+    #: buffer card) or "plot" (a plot played for its price)
+    origin: str
+
+
+class Neutral(msgspec.Struct, frozen=True, kw_only=True):
+    cards: tuple[NeutralCard, ...] = ()
+    symbols: tuple[str, ...] = ()
+
+
+class Pending(msgspec.Struct, frozen=True, kw_only=True):
+    """A decision awaited from ``decider``; ``resume`` says what finishes after the answer."""
+
+    kind: str
+    decider: str
+    actor: str
+    resume: Literal["cleanup", "close_turn", "none"] = "cleanup"
+    #: the suspended combination's cleanup: hand cards (object ids) to buffer, lilac choices, and the
+    #: symbol spent from each hand card (card oid -> symbol)
+    to_buffer: tuple[int, ...] = ()
+    lilac_as: tuple[str, ...] = ()
+    spent: tuple[tuple[int, str], ...] = ()
+    #: agent_limit: the cells of the agents that may be given up; on_leave_window: seats still to declare
+    cells: tuple[str, ...] = ()
+    seats: tuple[str, ...] = ()
+    #: the effect that opened the decision (unreliable_pr, slander, blackmail, sabotage)
+    effect: str = ""
+    #: who owns the cards a sabotage discards
+    target: str = ""
+    #: close_turn: the cards culled at C3 (for the on-leave window of option on_leave_before_status_check)
+    culled: tuple[str, ...] = ()
+
+
+class OutcomeState(msgspec.Struct, frozen=True, kw_only=True):
+    winners: tuple[str, ...]
+    reason: str
+
+
+class State(msgspec.Struct, frozen=True, kw_only=True):
+    phase: Literal["opening", "order", "mulligan", "play", "over"] = "opening"
+    lot_winner: str | None = None
+    first_player: str | None = None
+    turn: Turn = Turn()
+    pending: Pending | None = None
+    neutral_zone: Neutral = Neutral()
+    manual_effects: int = 0
+    outcome: OutcomeState | None = None
+    field: dict[str, Cell] = {}
+    players: dict[str, Player] = {}
+    next_oid: int = 1
+    #: a territory has been on the field (option recenter_when_empty=false)
+    field_used: bool = False
+
+
+# -- events -------------------------------------------------------------------------------------------
+
+
+class _Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
+    pass
+
+
+class PhaseChanged(_Event, kw_only=True, tag="phase_changed"):
+    phase: str
+
+
+class ArchiveShuffled(_Event, kw_only=True, tag="archive_shuffled"):
+    __secret__ = ("order",)
+    owner: str
+    archive: str
+    order: tuple[str, ...] = ()
+
+
+class ArchivesReformed(_Event, kw_only=True, tag="archives_reformed"):
+    __secret__ = ("main", "extra")
+    owner: str
+    main: tuple[str, ...] = ()
+    extra: tuple[str, ...] = ()
+
+
+class LotRecorded(_Event, kw_only=True, tag="lot_recorded"):
+    winner: str
+
+
+class OrderChosen(_Event, kw_only=True, tag="order_chosen"):
+    first: str
+
+
+class SetupDone(_Event, kw_only=True, tag="setup_done"):
+    """``what`` is ``opening_drawn`` or ``mulligan_done``."""
+
+    seat: str
+    what: str
+
+
+class ArchiveOrdered(_Event, kw_only=True, tag="archive_ordered"):
+    """Exact tracking: an archive's new order (after a shuffle), top first."""
+
+    __secret__ = ("cards",)
+    owner: str
+    archive: str
+    cards: tuple[str, ...]
+
+
+class TurnBegan(_Event, kw_only=True, tag="turn_began"):
+    number: int
+    active: str
+    main_left: int
+    extra_left: int
+    draw_only_slot: bool
+    untapped: tuple[str, ...] = ()
+
+
+class StepChanged(_Event, kw_only=True, tag="step_changed"):
+    step: str
+
+
+class ActionSpent(_Event, kw_only=True, tag="action_spent"):
+    """``slot`` is ``main``, ``extra`` or ``draw_only``."""
+
+    slot: str
+
+
+class ComboPlayed(_Event, kw_only=True, tag="combo_played"):
+    """A combination was played (``kind`` digits, symbols or neutral); ``key`` feeds the repeat rule."""
+
+    seat: str
+    kind: str
+    effect: str
+    key: ComboKey | None = None
+
+
+class AgentActed(_Event, kw_only=True, tag="agent_acted"):
+    oid: int
+    kind: str
+
+
+class ReactionUsed(_Event, kw_only=True, tag="reaction_used"):
+    seat: str
+
+
+class OpponentActed(_Event, kw_only=True, tag="opponent_acted"):
+    seat: str
+
+
+class CounterChanged(_Event, kw_only=True, tag="counter_changed"):
+    seat: str
+    counter: str
+    before: int
+    after: int
+    cause: str = ""
+
+
+class ActionsLost(_Event, kw_only=True, tag="actions_lost"):
+    seat: str
+    main: int
+    extra: int
+
+
+class CardMoved(_Event, kw_only=True, tag="card_moved"):
+    """One card moves between zones. ``src``/``dst``: ``<seat>.hand``, ``<seat>.utility``,
+    ``<seat>.main_archive``, ``<seat>.extra_archive``, ``<seat>.bufN``, ``<cell>/territory``,
+    ``<cell>/agent``, ``<cell>/graffiti``, ``<cell>/shadow``, ``<cell>/attached``, ``neutral``.
+    The object placed at a field, buffer or neutral destination is built from the other fields."""
+
+    card: str
+    owner: str
+    src: str
+    dst: str
+    oid: int = 0
+    controller: str | None = None
+    tokens: tuple[str, ...] = ()
+    loyalty: int = 0
+    face: str = "up"
+    entered_turn: int = 0
+    origin: str = ""
+    at: Literal["top", "bottom"] = "top"
+    cause: str = ""
+
+
+class ArchiveCardsMoved(_Event, kw_only=True, tag="archive_cards_moved"):
+    """Cards move face down from one archive to another (download); ids known in exact tracking only."""
+
+    __secret__ = ("cards",)
+    owner: str
+    src: str
+    dst: str
+    count: int
+    cards: tuple[str, ...] = ()
+    at: Literal["top", "bottom"] = "top"
+
+
+class TokensChanged(_Event, kw_only=True, tag="tokens_changed"):
+    ref: str
+    before: tuple[str, ...]
+    after: tuple[str, ...]
+    cause: str = ""
+
+
+class SymbolSpent(_Event, kw_only=True, tag="symbol_spent"):
+    """An active token leaves its object for the neutral zone (a symbol combination)."""
+
+    ref: str
+    symbol: str
+
+
+class SymbolsCleared(_Event, kw_only=True, tag="symbols_cleared"):
+    symbols: tuple[str, ...]
+
+
+class AgentTurned(_Event, kw_only=True, tag="agent_turned"):
+    cell: str
+    turned: bool
+    cause: str = ""
+
+
+class LoyaltyChanged(_Event, kw_only=True, tag="loyalty_changed"):
+    cell: str
+    before: int
+    after: int
+    cause: str = ""
+
+
+class AgentMoved(_Event, kw_only=True, tag="agent_moved"):
+    src: str
+    dst: str
+
+
+class InfluenceBooked(_Event, kw_only=True, tag="influence_booked"):
+    """Bookkeeping on a field object: the influence its entry applied (for the reversal on leaving)."""
+
+    ref: str
+    inf: int
+    inf_taken: int
+
+
+class ImpactsBooked(_Event, kw_only=True, tag="impacts_booked"):
+    """Bookkeeping: the loyalty changes a territory's arrows made at entry (undone on leaving with
+    option impact_on_leave=revert)."""
+
+    cell: str
+    impacts: tuple[tuple[int, int], ...]
+
+
+class DecisionOpened(_Event, kw_only=True, tag="decision_opened"):
+    pending: Pending
+
+
+class DecisionClosed(_Event, kw_only=True, tag="decision_closed"):
+    kind: str
+    decider: str
+    answer: str
+
+
+class ManualApplied(_Event, kw_only=True, tag="manual_applied"):
+    """A declared (manual) effect was applied: counted in ``manual_effects`` and flagged for audit."""
+
+    seat: str
+    source: str
+    note: str = ""
+    skipped: tuple[str, ...] = ()
+
+
+class GameOver(_Event, kw_only=True, tag="game_over"):
+    winners: tuple[str, ...]
+    reason: str
+
+
+Event = (
+    PhaseChanged | ArchiveShuffled | ArchivesReformed | LotRecorded | OrderChosen | SetupDone | ArchiveOrdered
+    | TurnBegan | StepChanged | ActionSpent | ComboPlayed | AgentActed | ReactionUsed | OpponentActed
+    | CounterChanged | ActionsLost | CardMoved | ArchiveCardsMoved | TokensChanged | SymbolSpent
+    | SymbolsCleared | AgentTurned | LoyaltyChanged | AgentMoved | InfluenceBooked | ImpactsBooked
+    | DecisionOpened | DecisionClosed | ManualApplied | GameOver
+)

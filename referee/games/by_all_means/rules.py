@@ -1,0 +1,1155 @@
+"""The decider: setup, who may act, the checks of every intent in the spec's order, and resolution.
+
+Check order (rules spec 4.1): the framework's checks (match over, not your turn) come first; then
+G1 ``wrong_phase``, G2 ``decision_pending``, G3 ``wrong_step``, G4 ``start_draw_required``; then the
+intent's own numbered checks. The first failure is the verdict. Resolution runs on a :class:`Txn`,
+so every state change is an event and ``decide`` sees exactly what the fold will.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from msgspec.structs import replace
+
+from referee.engine.chance import Chance
+from referee.engine.protocol import Accepted, ConfigError, Rejected
+from schemas import MatchConfig, Outcome
+
+from . import legal, manual, refs, view, words
+from .data import AGENT_TYPES, combination_table, parse_card_set, validate_deck
+from .evolve import evolve, get_obj
+from .geometry import field_for
+from .model import (
+    ActionSpent,
+    ActivateAbility,
+    AgentActed,
+    AgentAttackAgent,
+    AgentAttackPlayer,
+    AgentDraw,
+    AgentMoved,
+    Archive,
+    ArchiveCardsMoved,
+    ArchiveOrdered,
+    ArchiveShuffled,
+    ArchivesReformed,
+    Cell,
+    Choose,
+    ChooseOrder,
+    CloseTurn,
+    ComboKey,
+    ComboPlayed,
+    DecisionClosed,
+    DeclareEffect,
+    DeployAgent,
+    DeployGraffiti,
+    DeployTerritory,
+    DiscardForEffect,
+    DrawMain,
+    DrawOpeningHand,
+    DrawStartCards,
+    EndTurn,
+    LotRecorded,
+    Mulligan,
+    OPENING_INTENTS,
+    OpponentActed,
+    OrderChosen,
+    Pending,
+    PhaseChanged,
+    Player,
+    PlayDigits,
+    PlayNeutral,
+    PlayPlot,
+    PlaySymbols,
+    ReactionUsed,
+    RecordLot,
+    ReformArchives,
+    SETUP_INTENTS,
+    SetupDone,
+    ShuffleArchive,
+    State,
+    StepChanged,
+    SymbolSpent,
+    Utilize,
+)
+from .txn import Ctx, Refuse, Txn, efficiency, face_up_agents, reckless, resilience, revealed
+
+DIGIT_EFFECTS = {5: "machinations", 7: "unreliable_pr", 9: "pr_campaign", 11: "big_pr_campaign", 13: "charity"}
+PENDING_EFFECTS = ("unreliable_pr", "slander", "blackmail", "sabotage")
+
+
+class ByAllMeansRules:
+    """By All Means bound to one match configuration."""
+
+    def __init__(self, config: MatchConfig) -> None:
+        from .options import resolve
+
+        self.config = config
+        self.players = tuple(config.players)
+        try:
+            opts = resolve(config.options)
+        except ValueError as exc:
+            raise ConfigError("by_all_means/bad_option", str(exc)) from None
+        digital = config.chance == "digital"
+        if "archive_tracking" not in config.options:
+            opts["archive_tracking"] = "exact" if digital else "pool"
+        if opts["archive_tracking"] == "exact" and not digital:
+            raise ConfigError("by_all_means/bad_option",
+                              "archive_tracking=exact needs a digital match (give a seed): at a real table nobody "
+                              "knows the order of the archives")
+        if not config.cards_text:
+            raise ConfigError("by_all_means/cards_invalid", "By All Means needs a card set (--cards spec, demo or a file)")
+        cards = parse_card_set(config.cards_text)
+        source = opts["combination_table"]
+        if "combination_table" not in config.options and cards.combinations:
+            source = "card_set"
+        if source == "card_set" and not cards.combinations:
+            raise ConfigError("by_all_means/cards_invalid",
+                              "combination_table=card_set, but the card set has no [[combination]] table")
+        opts["combination_table"] = source
+        self.ctx = Ctx(
+            players=(self.players[0], self.players[1]),
+            cards=cards,
+            opts=opts,
+            field=field_for(opts["field_orientation"]),
+            table=combination_table(cards, source),
+            exact=opts["archive_tracking"] == "exact",
+            digital=digital,
+            slots=tuple(f"buf{i}" for i in range(1, opts["buffer_slots"] + 1)),
+        )
+        self.decks: dict[str, tuple[str, ...]] = {}
+        for seat in self.players:
+            deck_id = config.decks.get(seat) or (cards.deck_order[0] if cards.deck_order else None)
+            if deck_id is None:
+                raise ConfigError("by_all_means/deck_invalid", f"the card set {cards.id} has no [[deck]]; name one per seat")
+            self.decks[seat] = validate_deck(cards, seat, deck_id, opts["deck_size"], opts["max_copies"])
+        self._handlers: dict[type, Callable[[Txn, str, Any], None]] = {
+            ShuffleArchive: self._shuffle_archive, ReformArchives: self._reform_archives,
+            DrawOpeningHand: self._draw_opening_hand, RecordLot: self._record_lot, ChooseOrder: self._choose_order,
+            Mulligan: self._mulligan, DrawStartCards: self._draw_start_cards, EndTurn: self._end_turn,
+            CloseTurn: self._close_turn, DrawMain: self._draw_main, PlayDigits: self._play_digits,
+            PlaySymbols: self._play_symbols, PlayNeutral: self._play_neutral, DeployAgent: self._deploy_agent,
+            DeployTerritory: self._deploy_territory, DeployGraffiti: self._deploy_graffiti, PlayPlot: self._play_plot,
+            AgentDraw: self._agent_draw, AgentAttackPlayer: self._agent_attack_player,
+            AgentAttackAgent: self._agent_attack_agent, ActivateAbility: self._activate_ability,
+            Utilize: self._utilize, DiscardForEffect: self._discard_for_effect, DeclareEffect: self._declare_effect,
+            Choose: self._choose,
+        }
+
+    @property
+    def opts(self) -> dict[str, Any]:
+        return self.ctx.opts
+
+    # -- setup (section 2) -------------------------------------------------------------------------
+
+    def setup(self, chance: Chance | None) -> State:
+        o = self.opts
+        extra_n = o["extra_archive_size"]
+        players = {}
+        for seat in self.players:
+            deck = self.decks[seat]
+            main = Archive(count=len(deck) - extra_n)
+            extra = Archive(count=extra_n)
+            if self.ctx.exact and chance is not None:
+                dealt = tuple(chance.derive(seat).shuffled(deck))
+                extra = Archive(count=extra_n, cards=dealt[:extra_n])
+                main = Archive(count=len(deck) - extra_n, cards=dealt[extra_n:])
+            players[seat] = Player(
+                reputation=o["start_reputation"], influence=o["start_influence"], trust=o["start_trust"],
+                buffer={s: None for s in self.ctx.slots}, main_archive=main, extra_archive=extra,
+                unseen=tuple(sorted(deck)),
+            )
+        return State(field={c: Cell() for c in self.ctx.field.cells}, players=players)
+
+    # -- who may act (3.1) --------------------------------------------------------------------------
+
+    def actors(self, state: State, intent: Any) -> frozenset[str]:
+        everyone = frozenset(self.players)
+        if state.pending is not None and state.phase == "play":
+            return frozenset([state.pending.decider])
+        if state.phase == "order" and isinstance(intent, ChooseOrder):
+            return frozenset([state.lot_winner]) if state.lot_winner else everyone
+        if state.phase != "play" or isinstance(intent, (*SETUP_INTENTS, Choose)) or isinstance(intent, DeclareEffect):
+            return everyone
+        active = state.turn.active
+        if active is None:
+            return everyone
+        other = self.ctx.opp(active)
+        if state.turn.step in ("end", "reactions") and isinstance(intent, (CloseTurn, Utilize, DiscardForEffect)):
+            return frozenset([other])
+        return frozenset([active])
+
+    # -- the verdict --------------------------------------------------------------------------------
+
+    def decide(self, state: State, seat: str, intent: Any, chance: Chance | None,
+               waive: frozenset[str] = frozenset()) -> Accepted[Any] | Rejected:
+        txn = Txn(self.ctx, state, waive, chance)
+        try:
+            self._general(txn, seat, intent)
+            self._handlers[type(intent)](txn, seat, intent)
+            self._after(txn, seat, intent)
+        except Refuse as r:
+            return Rejected(r.code, r.message, r.rule)
+        return Accepted(tuple(txn.events), manual=txn.manual)
+
+    def _general(self, txn: Txn, seat: str, intent: Any) -> None:
+        """G1-G4 (4.1), and the move from step start to actions."""
+        s = txn.state
+        if isinstance(intent, OPENING_INTENTS):
+            want = "opening"
+        elif isinstance(intent, ChooseOrder):
+            want = "order"
+        elif isinstance(intent, Mulligan):
+            want = "mulligan"
+        else:
+            want = "play"
+        if s.phase != want:
+            txn.require(False, "wrong_phase", f"{_verb(intent)} belongs to phase {want}; the match is in phase {s.phase}",
+                        "R-SETUP" if want != "play" else "R-EFFECT-ORDER")
+        if want != "play":
+            return
+        p = s.pending
+        if p is not None and not isinstance(intent, Choose):
+            on_leave = p.kind == "on_leave_window" and isinstance(intent, DeclareEffect) and intent.timing == "on_leave"
+            txn.require(on_leave, "decision_pending", f"{p.decider} must first answer the pending {p.kind} decision (choose ...)",
+                        "R-EFFECT-ORDER")
+            return
+        if isinstance(intent, Choose):
+            return
+        active = s.turn.active
+        step = s.turn.step
+        is_active = seat == active
+        if step in ("start", "actions"):
+            bad = isinstance(intent, CloseTurn) or (isinstance(intent, DrawStartCards) and step != "start")
+            txn.check(not bad, "wrong_step", f"{_verb(intent)} does not belong to step {step} of the turn", "R-EFFECT-ORDER")
+        elif is_active:
+            ok = isinstance(intent, DeclareEffect) and not (intent.timing == "turn_end" and s.turn.opponent_acted)
+            txn.check(ok, "wrong_step", f"{_verb(intent)} does not belong to step {step}"
+                      + (" (the opponent has acted in step end: its turn_end window is over)" if isinstance(intent, DeclareEffect) else ""),
+                      "R-EFFECT-ORDER")
+        else:
+            reacting = isinstance(intent, (Utilize, DiscardForEffect))
+            after = self.opts["reaction_timing"] == "after_status_check"
+            ok = isinstance(intent, (CloseTurn, DeclareEffect)) or (reacting and (step == "reactions") == after)
+            txn.check(ok, "wrong_step", f"{_verb(intent)} does not belong to step {step} of the turn"
+                      + (" (reactions come after the status check in this match)" if reacting and after else ""),
+                      "R-OPP-TURN")
+        if step == "start" and is_active:
+            starter = isinstance(intent, DeclareEffect) and intent.timing == "turn_start"
+            if not isinstance(intent, (DrawStartCards, DeclareEffect)):
+                txn.check(not self._start_draw_needed(txn.state, seat), "start_draw_required",
+                          f"{seat}'s hand is empty: draw_start_cards first", "R-HAND")
+            if not starter:
+                txn.emit(StepChanged(step="actions"))
+
+    def _start_draw_needed(self, s: State, seat: str) -> bool:
+        p = s.players[seat]
+        if p.hand or p.main_archive.count == 0:
+            return False
+        return not (self.opts["start_draw_short"] == "skip" and p.main_archive.count < self.opts["empty_hand_draw"])
+
+    def _after(self, txn: Txn, seat: str, intent: Any) -> None:
+        s = txn.state
+        if s.phase != "play" or s.turn.active is None:
+            return
+        if s.turn.step in ("end", "reactions", "start") and seat != s.turn.active and not isinstance(intent, (CloseTurn, Choose)):
+            if not s.turn.opponent_acted:
+                txn.emit(OpponentActed(seat=seat))
+        if self.opts["status_check"] == "immediate" and txn.state.pending is None and txn.state.phase == "play":
+            txn.status_check()
+
+    # -- action availability (3.4) ---------------------------------------------------------------------
+
+    def _spend_main(self, txn: Txn, rule: str = "R-ACTIONS") -> None:
+        t = txn.state.turn
+        txn.check(t.main_left > 0, "no_main_action_left", f"no main action left this turn (used {2 - t.main_left})", rule)
+        if t.main_left > 0:
+            txn.check(t.main_left - (1 if t.draw_only_slot else 0) >= 1, "first_turn_draw_only",
+                      "the only main action left this first turn must be draw_main", "R-SETUP")
+            txn.emit(ActionSpent(slot="main"))
+
+    def _spend_agent(self, txn: Txn, seat: str, extra_allowed: bool = True) -> None:
+        t = txn.state.turn
+        if extra_allowed and t.extra_left > 0 and txn.agent_count(seat) > 0:
+            txn.emit(ActionSpent(slot="extra"))
+            return
+        free = t.main_left - (1 if t.draw_only_slot else 0)
+        if free >= 1:
+            txn.emit(ActionSpent(slot="main"))
+            return
+        if t.main_left > 0:
+            txn.check(False, "first_turn_draw_only", "the only action left this first turn must be draw_main", "R-SETUP")
+        else:
+            txn.check(False, "no_action_left", "no extra or main action left for an agent action", "R-EXTRA")
+
+    # -- setup intents ----------------------------------------------------------------------------------
+
+    def _too_late(self, txn: Txn, owner: str) -> None:
+        txn.require(owner in self.players, "bad_effect_target", f"{owner!r} is not a seat")
+        txn.check(not txn.player(owner).opening_drawn, "too_late",
+                  f"{owner} has drawn the opening hand: the archives can no longer be shuffled or dealt again", "R-SETUP")
+
+    def _shuffle_archive(self, txn: Txn, seat: str, i: ShuffleArchive) -> None:
+        self._too_late(txn, i.owner)
+        zone = f"{i.archive}_archive"
+        order: tuple[str, ...] = ()
+        if self.ctx.exact and txn.chance is not None:
+            order = tuple(txn.chance.shuffled(txn.archive_cards(i.owner, zone)))
+        txn.emit(ArchiveShuffled(owner=i.owner, archive=zone, order=order))
+
+    def _reform_archives(self, txn: Txn, seat: str, i: ReformArchives) -> None:
+        self._too_late(txn, i.owner)
+        main: tuple[str, ...] = ()
+        extra: tuple[str, ...] = ()
+        if self.ctx.exact and txn.chance is not None:
+            p = txn.player(i.owner)
+            dealt = tuple(txn.chance.shuffled((*p.main_archive.cards, *p.extra_archive.cards)))
+            n = self.opts["extra_archive_size"]
+            extra, main = dealt[:n], dealt[n:]
+        txn.emit(ArchivesReformed(owner=i.owner, main=main, extra=extra))
+
+    def _to_order(self, txn: Txn) -> None:
+        s = txn.state
+        if s.lot_winner is not None and all(p.opening_drawn for p in s.players.values()):
+            txn.emit(PhaseChanged(phase="order"))
+
+    def _draw_opening_hand(self, txn: Txn, seat: str, i: DrawOpeningHand) -> None:
+        txn.require(not txn.player(seat).opening_drawn, "already_done", f"{seat} has already drawn the opening hand", "R-SETUP")
+        txn.check_draw(seat, "main_archive", i.cards, self.opts["opening_hand"], "R-SETUP")
+        txn.draw(seat, "main_archive", i.cards, f"{seat}.hand", "opening hand")
+        txn.emit(SetupDone(seat=seat, what="opening_drawn"))
+        self._to_order(txn)
+
+    def _record_lot(self, txn: Txn, seat: str, i: RecordLot) -> None:
+        txn.require(txn.state.lot_winner is None, "already_done", f"the lot is already recorded ({txn.state.lot_winner} won)", "R-SETUP")
+        txn.require(i.winner is not None, "bad_effect_target", "record_lot needs winner=SEAT", "R-SETUP")
+        txn.emit(LotRecorded(winner=str(i.winner)))
+        self._to_order(txn)
+
+    def _choose_order(self, txn: Txn, seat: str, i: ChooseOrder) -> None:
+        txn.emit(OrderChosen(first=i.first))
+        txn.emit(PhaseChanged(phase="mulligan"))
+
+    def _mulligan(self, txn: Txn, seat: str, i: Mulligan) -> None:
+        p = txn.player(seat)
+        txn.require(not p.mulligan_done, "already_done", f"{seat} has already taken the mulligan", "R-SETUP")
+        k = len(i.return_)
+        txn.require(k <= self.opts["max_mulligan"] and len(i.drawn) == k, "mulligan_invalid",
+                    f"return at most {self.opts['max_mulligan']} cards and draw as many: returned {k}, drew {len(i.drawn)}", "R-SETUP")
+        _require_in_hand(txn, seat, i.return_, "R-SETUP")
+        if k:
+            txn.check_draw(seat, "main_archive", i.drawn, k, "R-SETUP")
+        txn.draw(seat, "main_archive", i.drawn, f"{seat}.hand", "mulligan")
+        for cid in i.return_:
+            txn.move(cid, seat, f"{seat}.hand", f"{seat}.extra_archive", cause="mulligan")
+        if k and self.ctx.exact and txn.chance is not None:
+            order = tuple(txn.chance.shuffled(txn.archive_cards(seat, "extra_archive")))
+            txn.emit(ArchiveOrdered(owner=seat, archive="extra_archive", cards=order))
+        txn.emit(SetupDone(seat=seat, what="mulligan_done"))
+        if all(q.mulligan_done for q in txn.state.players.values()):
+            txn.emit(PhaseChanged(phase="play"))
+            txn.begin_turn(str(txn.state.first_player), 1)
+
+    # -- turn flow --------------------------------------------------------------------------------------
+
+    def _draw_start_cards(self, txn: Txn, seat: str, i: DrawStartCards) -> None:
+        # the step already moved to "actions" in _general; the checks read the hand and archive
+        txn.require(self._start_draw_needed(txn.state, seat), "no_start_draw_needed",
+                    f"{seat}'s hand is not empty (or the main archive is): no start-of-turn draw", "R-HAND")
+        need = min(self.opts["empty_hand_draw"], txn.player(seat).main_archive.count)
+        txn.check_draw(seat, "main_archive", i.cards, need, "R-HAND")
+        txn.draw(seat, "main_archive", i.cards, f"{seat}.hand", "empty hand at the start of the turn")
+
+    def _end_turn(self, txn: Txn, seat: str, i: EndTurn) -> None:
+        if self.opts["reaction_window"]:
+            txn.emit(StepChanged(step="end"))
+        else:
+            self._close(txn, "C1")
+
+    def _close_turn(self, txn: Txn, seat: str, i: CloseTurn) -> None:
+        if txn.state.turn.step == "reactions":
+            self._close(txn, "C5")
+        else:
+            self._close(txn, "C1")
+
+    def _close(self, txn: Txn, start: str) -> None:
+        """C1-C5 of 3.2 (``start`` resumes after a decision)."""
+        s = txn.state
+        active = str(s.turn.active)
+        if start == "C1":
+            limit = self.opts["overpopulation_threshold"]
+            for cell, t in txn.territories(active):
+                if t.loyalty > limit:
+                    txn.lose(active, "reputation", t.loyalty - limit, f"overpopulation of {t.card} at {cell}")
+            if txn.player(active).main_archive.count == 0:
+                txn.lose(active, "reputation", self.opts["empty_main_penalty"], "empty main archive")
+            culled: list[str] = []
+            scope = None if self.opts["cull_scope"] == "both" else active
+            for cell, t in txn.territories(scope):
+                if t.loyalty <= 0:
+                    culled += txn.territory_leaves(cell, f"loyalty {t.loyalty} at the end of the turn")
+            over = txn.limit_exceeded()
+            if over is not None:
+                txn.open_decision(Pending(kind="agent_limit", decider=over[0], actor=active, resume="close_turn",
+                                          cells=tuple(over[1]), culled=tuple(culled)))
+                return
+            if self.opts["on_leave_before_status_check"] and self._open_on_leave(txn, active, culled):
+                return
+            start = "C4"
+        if start == "C4":
+            if txn.status_check():
+                return
+            if self.opts["reaction_timing"] == "after_status_check" and s.turn.step != "reactions":
+                txn.emit(StepChanged(step="reactions"))
+                return
+        txn.begin_turn(self.ctx.opp(active), txn.state.turn.number + 1)
+
+    def _open_on_leave(self, txn: Txn, active: str, culled: list[str]) -> bool:
+        owners = []
+        for seat in (active, self.ctx.opp(active)):
+            if any(any(a.kind == "on_leave" for a in self.ctx.card(c).abilities) for c in culled if c in txn.player(seat).utility):
+                owners.append(seat)
+        if not owners:
+            return False
+        txn.open_decision(Pending(kind="on_leave_window", decider=owners[0], actor=active, resume="close_turn",
+                                  seats=tuple(owners[1:]), culled=tuple(culled)))
+        return True
+
+    # -- main actions -----------------------------------------------------------------------------------
+
+    def _draw_main(self, txn: Txn, seat: str, i: DrawMain) -> None:
+        t = txn.state.turn
+        if t.draw_only_slot:
+            txn.emit(ActionSpent(slot="draw_only"))
+        else:
+            txn.check(t.main_left > 0, "no_main_action_left", "no main action left this turn", "R-ACTIONS")
+            if t.main_left > 0:
+                txn.emit(ActionSpent(slot="main"))
+        txn.require(txn.player(seat).main_archive.count > 0, "archive_empty", f"{seat}'s main archive is empty", "R-ARCHIVES")
+        cards = () if i.card is None else (i.card,)
+        txn.check_draw(seat, "main_archive", cards, 1)
+        txn.draw(seat, "main_archive", cards, f"{seat}.hand", "draw")
+
+    def _src(self, txn: Txn, seat: str, card: str, zone: str) -> tuple[str, tuple[str, ...]]:
+        """The "src" checks (4.1): (source zone ref, tokens it carries)."""
+        if zone == "hand":
+            txn.require(card in txn.player(seat).hand, "card_not_in_hand", f"{card} is not in {seat}'s hand", "R-HAND")
+            return f"{seat}.hand", ()
+        txn.require(zone in self.ctx.slots, "buffer_slot_empty", f"{seat} has no buffer slot {zone}", "R-BUFFER")
+        obj = txn.player(seat).buffer.get(zone)
+        txn.require(obj is not None, "buffer_slot_empty", f"{seat}'s {zone} is empty", "R-BUFFER")
+        txn.require(obj.card == card, "card_mismatch", f"{seat}'s {zone} holds {obj.card}, not {card}", "R-BUFFER")
+        return f"{seat}.{zone}", tuple(obj.active_symbols)
+
+    def _price(self, txn: Txn, seat: str, card: str, zone: str, free: bool = False) -> int:
+        c = self.ctx.card(card)
+        price = c.price("hand" if zone == "hand" else "buffer")
+        where = "hand" if zone == "hand" else "the buffer"
+        txn.check(price is not None, "not_playable_from_zone", f"{card} cannot be played from {where} (its price there is a dash)", "R-ACTIONS")
+        if free or price is None:
+            return 0
+        rep = txn.player(seat).reputation
+        if self.opts["price_shortfall"] == "reject":
+            txn.check(rep >= price, "insufficient_reputation", f"{card} costs {price} reputation from {where}; {seat} has {rep}",
+                      "R-COUNTERS")
+        return price
+
+    def _deploy_territory(self, txn: Txn, seat: str, i: DeployTerritory) -> None:
+        self._spend_main(txn)
+        src, tokens = self._src(txn, seat, i.card, i.from_)
+        card = self.ctx.card(i.card)
+        txn.require(card.type == "territory", "wrong_card_type", f"{i.card} is a {card.type}, not a territory", "R-TERRITORY")
+        price = self._price(txn, seat, i.card, i.from_)
+        field = txn.state.field
+        cell = i.cell
+        txn.require(field[cell].territory is None, "cell_occupied", f"{cell} already holds a territory ({_card_at(field[cell].territory)})", "R-FIELD")
+        others = [c for c in self.ctx.field.cells if field[c].territory is not None]
+        if not others:
+            if self.opts["recenter_when_empty"] or not txn.state.field_used:
+                txn.check(cell in self.ctx.field.central, "first_territory_not_central",
+                          f"the first territory on the field goes on a central cell ({' or '.join(self.ctx.field.central)}), not {cell}", "R-FIELD")
+        else:
+            txn.check(any(field[n].territory is not None for n in self.ctx.field.neighbours(cell)), "territory_not_adjacent",
+                      f"{cell} is not next to a territory (orthogonally)", "R-FIELD")
+        enemy = field[cell].agent
+        if enemy is not None and enemy.controller != seat and self.opts["territory_on_enemy_agent"] == "forbidden":
+            txn.check(False, "cell_occupied", f"{cell} holds {enemy.controller}'s agent (option territory_on_enemy_agent=forbidden)", "R-AGENTS")
+        if i.move_agent is not None:
+            m = i.move_agent
+            a = field[m].agent
+            t = field[m].territory
+            txn.check(m != cell and a is not None and a.controller == seat and t is not None and t.controller == seat,
+                      "move_agent_invalid", f"move_agent={m}: needs another cell with {seat}'s agent standing on {seat}'s territory",
+                      "R-AGENT-DEFAULTS")
+        # E1-E7
+        txn.pay(seat, price, f"{i.card}'s price")
+        lilac = list(i.lilac_as)
+        toks = txn.entry_tokens(card, i.from_ if i.from_ == "hand" else "buffer", tokens, lilac)
+        txn.move(i.card, seat, src, f"{cell}/territory", oid=txn.new_oid(), controller=seat, tokens=toks,
+                 loyalty=card.loyalty, cause="deployed")
+        a = txn.state.field[cell].agent
+        if a is not None:
+            if a.controller == seat:
+                txn.turn_agent(cell, False, "its controller's territory entered its cell")
+                txn.change_loyalty(cell, 1, f"{a.card} stands on it")
+            elif a.shadow is not None and not self.opts["shadow_saves_from_territory"]:
+                txn.kill_stack(cell, f"{i.card} entered its cell")
+            else:
+                txn.send_agent_to_utility(cell, f"{seat}'s territory {i.card} entered its cell")
+        txn.impacts(cell)
+        txn.influence_enter(f"{cell}/territory")
+        if i.move_agent is not None:
+            m = i.move_agent
+            txn.check(txn.state.field[cell].agent is None and txn.state.field[m].agent is not None, "move_agent_invalid",
+                      f"move_agent={m}: {cell} still holds an agent", "R-AGENT-DEFAULTS")
+            if txn.state.field[cell].agent is None and txn.state.field[m].agent is not None:
+                moved = txn.state.field[m].agent
+                txn.emit(AgentMoved(src=m, dst=cell))
+                txn.turn_agent(cell, False, "moved onto a new territory")
+                if txn.state.field[m].territory is not None and txn.state.field[m].territory.controller == moved.controller:  # type: ignore[union-attr]
+                    txn.change_loyalty(m, -1, f"{moved.card} left {m}")  # type: ignore[union-attr]
+                txn.change_loyalty(cell, 1, f"{moved.card} stands on it")  # type: ignore[union-attr]
+        self._limit_after(txn, seat)
+
+    def _limit_after(self, txn: Txn, seat: str, resume: str = "none") -> None:
+        over = txn.limit_exceeded()
+        if over is not None and txn.state.pending is None:
+            txn.open_decision(Pending(kind="agent_limit", decider=over[0], actor=seat, resume=resume, cells=tuple(over[1])))  # type: ignore[arg-type]
+
+    def _deploy_agent(self, txn: Txn, seat: str, i: DeployAgent) -> None:
+        self._spend_main(txn)
+        src, tokens = self._src(txn, seat, i.card, i.from_)
+        card = self.ctx.card(i.card)
+        txn.require(card.type in AGENT_TYPES, "wrong_card_type", f"{i.card} is a {card.type}, not an agent", "R-AGENTS")
+        price = 0
+        if i.via == "price":
+            price = self._price(txn, seat, i.card, i.from_)
+        else:
+            txn.require(card.deploy_condition is not None, "no_deploy_condition", f"{i.card} has no deploy condition", "R-ACTIONS")
+            # N1: the condition's costs, declared and checked as changes
+            manual.apply_changes(txn, seat, i.card, i.changes, i.note or f"deploy condition of {i.card}")
+            txn.require(i.card in txn.player(seat).hand if i.from_ == "hand" else get_obj(txn.state, src) is not None,
+                        "manual_inconsistent", f"the declared costs moved {i.card} itself", "R-MANUAL")
+        state = txn.state
+        mine = face_up_agents(self.ctx, state, seat)
+        twin = next(((c, a) for c, a in mine if a.card == i.card), None)
+        limit = self.opts["agent_limit"]
+        if twin is not None:
+            txn.check(i.cell is None or i.cell == twin[0], "shadow_cell_mismatch",
+                      f"a second {i.card} becomes the shadow of the one at {twin[0]}; it cannot go to {i.cell}", "R-SHADOW")
+            txn.require(i.replace is None, "replace_invalid", "a shadow replaces no agent (omit replace)", "R-SHADOW")
+        else:
+            full = txn.agent_count(seat) >= limit
+            if full:
+                txn.check(i.replace is not None, "agent_limit_choice_required",
+                          f"{seat} controls {txn.agent_count(seat)} agents: name the one to give up with replace=CELL", "R-GRAFFIGENTS")
+            if i.replace is not None:
+                r = state.field[i.replace].agent
+                ok = full and r is not None and r.controller == seat
+                if ok and self.opts["agent_limit_discard"] == "shadow_first" and r is not None and r.shadow is not None:
+                    ok = False
+                txn.require(ok, "replace_invalid",
+                            f"replace={i.replace}: " + ("the limit does not apply" if not full else f"no agent of {seat} there to give up"),
+                            "R-GRAFFIGENTS")
+            txn.require(i.cell is not None, "cell_required", "deploy_agent needs cell=CELL", "R-AGENTS")
+            cell = str(i.cell)
+            leaves_first = i.replace == cell and self.opts["agent_limit_order"] == "replace_first"
+            occupant = state.field[cell].agent
+            txn.require(occupant is None or leaves_first, "cell_occupied", f"{cell} already holds an agent ({_card_at(occupant)})", "R-AGENTS")
+            t = state.field[cell].territory
+            txn.check(t is None or t.controller == seat, "agent_cell_forbidden",
+                      f"{cell} holds {t.controller if t else ''}'s territory: agents may stand only on their controller's territory or a free cell",
+                      "R-AGENTS")
+            if t is None and self.opts["agent_free_cell"] == "fully_empty":
+                txn.check(state.field[cell].graffiti is None and not state.field[cell].attached, "agent_cell_forbidden",
+                          f"{cell} is not empty (option agent_free_cell=fully_empty)", "R-AGENTS")
+        txn.pay(seat, price, f"{i.card}'s price")
+        lilac = list(i.lilac_as)
+        toks = txn.entry_tokens(card, "hand" if i.from_ == "hand" else "buffer", tokens, lilac)
+        if twin is not None:
+            txn.move(i.card, seat, src, f"{twin[0]}/shadow", tokens=toks, cause="a shadow under its twin")
+            return
+        cell = str(i.cell)
+        order = self.opts["agent_limit_order"]
+        if i.replace is not None and order == "replace_first":
+            self._give_up(txn, i.replace)
+        txn.place_agent(card, seat, src, cell, toks)
+        if i.replace is not None and order == "place_first":
+            self._give_up(txn, i.replace)
+
+    def _give_up(self, txn: Txn, cell: str) -> None:
+        """N3: the agent given up for the limit leaves with its whole stack (A-19; with
+        agent_limit_discard=shadow_first a shadowed agent cannot be named at all)."""
+        txn.kill_stack(cell, "given up for the agent limit")
+
+    def _deploy_graffiti(self, txn: Txn, seat: str, i: DeployGraffiti) -> None:
+        self._spend_main(txn)
+        src, tokens = self._src(txn, seat, i.card, i.from_)
+        card = self.ctx.card(i.card)
+        txn.require(card.type in ("graffiti", "graffiti_agent"), "wrong_card_type",
+                    f"{i.card} is a {card.type}, not a graffiti or graffiti agent", "R-GRAFFITI")
+        face_down = card.type == "graffiti_agent"
+        free = self.opts["face_down_price" if face_down else "graffiti_price"] == "free"
+        price = self._price(txn, seat, i.card, i.from_, free=free)
+        c = txn.state.field[i.cell]
+        txn.require(c.territory is not None, "graffiti_needs_territory", f"{i.cell} holds no territory", "R-GRAFFITI")
+        txn.require(c.graffiti is None, "cell_occupied", f"{i.cell} already holds a graffiti", "R-GRAFFITI")
+        t = c.territory
+        assert t is not None
+        if card.type == "graffiti" and card.placement != "any":
+            allowed = (t.controller == seat) == (card.placement == "own")
+            txn.check(allowed, "graffiti_placement_forbidden",
+                      f"{i.card} goes only on {'your own' if card.placement == 'own' else 'an opponent'}'s territory; {i.cell} is {t.controller}'s",
+                      "R-GRAFFITI")
+        txn.pay(seat, price, f"{i.card}'s price")
+        if face_down:
+            txn.move(i.card, seat, src, f"{i.cell}/graffiti", oid=txn.new_oid(), controller=seat, face="down",
+                     cause="placed face down")
+            txn.change_loyalty(i.cell, 1, "a face-down graffiti agent lies on it")
+        else:
+            toks = txn.entry_tokens(card, "hand" if i.from_ == "hand" else "buffer", tokens, list(i.lilac_as))
+            txn.move(i.card, seat, src, f"{i.cell}/graffiti", oid=txn.new_oid(), controller=seat, tokens=toks, cause="placed")
+            txn.influence_enter(f"{i.cell}/graffiti")
+
+    def _play_plot(self, txn: Txn, seat: str, i: PlayPlot) -> None:
+        self._spend_main(txn)
+        src, _tokens = self._src(txn, seat, i.card, i.from_)
+        card = self.ctx.card(i.card)
+        txn.require(card.type == "plot", "wrong_card_type", f"{i.card} is a {card.type}, not a plot", "R-PLOTS")
+        price = self._price(txn, seat, i.card, i.from_)
+        if card.stays_attached:
+            txn.require(i.attach is not None and txn.state.field[i.attach].territory is not None, "bad_effect_target",
+                        f"{i.card} stays attached to a territory: name it with attach=CELL", "R-PLOTS")
+        else:
+            txn.require(i.attach is None, "bad_effect_target", f"{i.card} does not stay attached (omit attach)", "R-PLOTS")
+        txn.pay(seat, price, f"{i.card}'s price")
+        buffered = txn.player(seat).buffer.get(i.from_) if i.from_ != "hand" else None
+        oid = buffered.oid if buffered is not None else None
+        txn.to_neutral(i.card, seat, src, "plot", oid)
+        manual.apply_changes(txn, seat, i.card, i.changes, i.note or card.name,
+                             skip_inconsistent=self.opts["plot_precondition"] == "audit_only")
+        txn.cleanup(seat, (), (), (), attach=i.attach)
+
+    # -- combinations -------------------------------------------------------------------------------
+
+    def _combo_key(self, txn: Txn, effect: str, objects: list[tuple[str, int | None]]) -> ComboKey | None:
+        """(effect, sorted sources): object ids, new ones for hand cards (A-31)."""
+        rule = self.opts["repeat_rule"]
+        if rule == "off":
+            return None
+        if rule == "effect_and_card_ids":
+            return ComboKey(effect=effect, objects=tuple(sorted(c for c, _o in objects)))
+        nxt = txn.state.next_oid
+        ids = []
+        for _c, oid in objects:
+            if oid is None:
+                ids.append(str(nxt))
+                nxt += 1
+            else:
+                ids.append(str(oid))
+        return ComboKey(effect=effect, objects=tuple(sorted(ids, key=lambda x: (len(x), x))))
+
+    def _check_repeat(self, txn: Txn, key: ComboKey | None, what: str) -> None:
+        if key is not None:
+            txn.check(key not in txn.state.turn.combos, "combo_repeated",
+                      f"{what} was already played with the same cards this turn", "R-BUFFER")
+
+    def _buffer_checks(self, txn: Txn, seat: str, hand_cards: list[str], to_buffer: tuple[str, ...], lilac: tuple[str, ...],
+                       placed_by_effect: int, free_before: int) -> None:
+        """to_buffer lists hand sources only; capacity after the action (A-41); lilac choices."""
+        pool = Counter(hand_cards)
+        for cid in to_buffer:
+            txn.check(pool[cid] > 0, "not_from_hand", f"to_buffer={cid}: only this action's hand cards can be buffered", "R-NEUTRAL-ZONE")
+            pool[cid] -= 1
+        if self.opts["buffer_capacity_check"] == "after_departures":
+            free = len(txn.free_slots(seat))
+        else:
+            free = free_before - placed_by_effect
+        txn.check(len(to_buffer) <= free, "buffer_full",
+                  f"{len(to_buffer)} card(s) to buffer but {seat} has {max(0, free)} free buffer slot(s)", "R-BUFFER")
+        needed = Counter()
+        neutral = self.ctx.cards.neutral_symbol
+        for cid in to_buffer:
+            needed[cid] += self.ctx.card(cid).symbols.count(neutral)
+        given = Counter(refs.lilac_choice(self.ctx, x)[0] for x in lilac)
+        for cid in sorted(needed):
+            txn.check(given[cid] >= needed[cid], "lilac_choice_required",
+                      f"{cid} prints {needed[cid]} lilac symbol(s): name the active symbol for each with lilac_as={cid}:SYMBOL",
+                      "R-SYMBOLS")
+        for x in lilac:
+            sym = refs.lilac_choice(self.ctx, x)[1]
+            txn.check(sym in self.ctx.cards.active_symbols, "lilac_choice_required",
+                      f"lilac_as {x}: {sym} is not an active symbol ({', '.join(self.ctx.cards.active_symbols)})", "R-SYMBOLS")
+
+    def _finish_combo(self, txn: Txn, seat: str, to_buffer_cards: tuple[str, ...], lilac: tuple[str, ...],
+                      spent: list[tuple[int, str]]) -> None:
+        """After the effect: the cleanup now, or, when the effect awaits a decision, kept in it."""
+        by_card: dict[str, list[int]] = {}
+        for nc in txn.state.neutral_zone.cards:
+            if nc.origin == "hand":
+                by_card.setdefault(nc.card, []).append(nc.oid)
+        chosen = tuple(by_card[cid].pop(0) for cid in to_buffer_cards)
+        if txn.deferred is not None:
+            txn.open_decision(replace(txn.deferred, to_buffer=chosen, lilac_as=lilac, spent=tuple(spent)))
+            return
+        txn.cleanup(seat, chosen, lilac, tuple(spent))
+        self._limit_after(txn, seat)
+
+    def _play_digits(self, txn: Txn, seat: str, i: PlayDigits) -> None:
+        self._spend_main(txn, "R-DIGITS")
+        txn.require(len(i.hand) + len(i.buffer) > 0, "too_few_cards", "a digit combination needs at least one card", "R-DIGITS")
+        _require_in_hand(txn, seat, i.hand, "R-DIGITS")
+        slots = []
+        for slot in i.buffer:
+            txn.require(slot in self.ctx.slots and txn.player(seat).buffer.get(slot) is not None, "buffer_slot_empty",
+                        f"{seat}'s {slot} is empty", "R-BUFFER")
+            txn.require(slot not in slots, "duplicate_source", f"{slot} is named twice", "R-DIGITS")
+            slots.append(slot)
+        buf = txn.player(seat).buffer
+        cards = [*i.hand, *(buf[s].card for s in slots)]  # type: ignore[union-attr]
+        for cid in cards:
+            txn.require(self.ctx.card(cid).digit is not None, "no_digit", f"{cid} has no digit", "R-DIGITS")
+        total = sum(self.ctx.card(c).digit or 0 for c in cards)
+        txn.check(total in DIGIT_EFFECTS, "digit_sum_invalid",
+                  f"the digits add up to {total} ({' + '.join(f'{c}:{self.ctx.card(c).digit}' for c in cards)}); a digit combination makes 5, 7, 9, 11 or 13",
+                  "R-DIGITS")
+        need = 2 if total == 5 or not self.opts["single_card_digits"] else 1
+        txn.check(len(cards) >= need, "too_few_cards", f"a digit combination of {total} needs at least {need} cards", "R-DIGITS")
+        effect = DIGIT_EFFECTS.get(total, "")
+        key = self._combo_key(txn, f"digits:{total}", [*((c, None) for c in i.hand), *((buf[s].card, buf[s].oid) for s in slots)])  # type: ignore[union-attr]
+        self._check_repeat(txn, key, f"the digit combination {total}")
+        if effect == "machinations":
+            self._machinations_params(txn, seat, i)
+        free_before = len(txn.free_slots(seat))
+        for cid in i.hand:
+            txn.to_neutral(cid, seat, f"{seat}.hand", "hand")
+        for s in slots:
+            obj = buf[s]
+            txn.to_neutral(obj.card, obj.owner, f"{seat}.{s}", "buffer", obj.oid)  # type: ignore[union-attr]
+        txn.emit(ComboPlayed(seat=seat, kind="digits", effect=effect, key=key))
+        self._digit_effect(txn, seat, effect, i)
+        self._buffer_checks(txn, seat, list(i.hand), i.to_buffer, i.lilac_as, 0, free_before)
+        self._finish_combo(txn, seat, i.to_buffer, i.lilac_as, [])
+
+    def _machinations_params(self, txn: Txn, seat: str, i: PlayDigits) -> None:
+        txn.require(i.option is not None, "missing_effect_param", "machinations (5) needs option=steal or option=move_symbol", "R-DIGITS")
+        if i.option != "move_symbol":
+            return
+        txn.require(i.move_from is not None and i.symbol is not None and i.move_to is not None, "missing_effect_param",
+                    "move_symbol needs move_from=OBJECT symbol=SYMBOL move_to=OBJECT", "R-DIGITS")
+        src = _field_ref(self.ctx, str(i.move_from))
+        txn.require(src is not None and get_obj(txn.state, src) is not None, "bad_effect_target",
+                    f"move_from={i.move_from} is not a field object", "R-DIGITS")
+        obj = get_obj(txn.state, str(src))
+        txn.require(i.symbol in obj.active_symbols, "no_active_symbol", f"{obj.card} at {i.move_from} carries no {i.symbol} token", "R-DIGITS")
+        dst = _field_ref(self.ctx, str(i.move_to))
+        txn.require(dst is not None and dst != src and get_obj(txn.state, dst) is not None, "bad_effect_target",
+                    f"move_to={i.move_to} must be another field object", "R-DIGITS")
+        if self.opts["machinations_move_scope"] == "own_objects":
+            txn.require(obj.controller == seat and get_obj(txn.state, str(dst)).controller == seat, "bad_effect_target",
+                        "option machinations_move_scope=own_objects: both objects must be yours", "R-DIGITS")
+
+    def _digit_effect(self, txn: Txn, seat: str, effect: str, i: PlayDigits) -> None:
+        other = self.ctx.opp(seat)
+        if effect == "machinations":
+            if i.option == "steal":
+                txn.gain(seat, "reputation", 1, "machinations")
+                txn.lose(other, "reputation", 1, "machinations")
+            else:
+                src, dst = _field_ref(self.ctx, str(i.move_from)), _field_ref(self.ctx, str(i.move_to))
+                a, b = get_obj(txn.state, str(src)), get_obj(txn.state, str(dst))
+                moved = list(a.active_symbols)
+                moved.remove(str(i.symbol))
+                txn.set_tokens(str(src), tuple(moved), "machinations")
+                txn.set_tokens(str(dst), tuple(sorted((*b.active_symbols, str(i.symbol)))), "machinations")
+        elif effect == "unreliable_pr":
+            txn.deferred = Pending(kind="unreliable_pr", decider=other, actor=seat, effect=effect)
+        elif effect == "pr_campaign":
+            txn.gain(seat, "reputation", 5, "PR campaign")
+        elif effect == "big_pr_campaign":
+            txn.gain(seat, "reputation", 7, "big PR campaign")
+        elif effect == "charity":
+            txn.gain(seat, "reputation", 4, "charity")
+            txn.gain(seat, "trust", 1, "charity")
+
+    def _play_symbols(self, txn: Txn, seat: str, i: PlaySymbols) -> None:
+        self._spend_main(txn, "R-SYMBOLS")
+        txn.require(len(i.use) == 2, "need_two_symbols", f"a symbol combination uses exactly two symbols, not {len(i.use)}", "R-SYMBOLS")
+        a, b = (refs.source(self.ctx, u, seat) for u in i.use)
+        kinds = {a.kind, b.kind}
+        allowed = len(kinds) == 1 or kinds == {"hand", "buffer"} or (self.opts["mixed_field_sources"] and "field" in kinds)
+        txn.check(allowed, "mixed_sources_not_allowed",
+                  f"{a.kind} + {b.kind}: the two symbols come from hand+hand, hand+buffer, buffer+buffer or field+field", "R-SYMBOLS")
+        state = txn.state
+        hand = Counter(txn.player(seat).hand)
+        for s in (a, b):
+            if s.kind == "hand":
+                txn.require(hand[s.ref] > 0, "card_not_in_hand", f"{s.ref} is not in {seat}'s hand", "R-HAND")
+            elif s.kind == "buffer":
+                txn.require(s.ref.startswith(f"{seat}."), "not_your_object", f"{s.ref} is not {seat}'s buffer", "R-SYMBOLS")
+                txn.require(get_obj(state, s.ref) is not None, "buffer_slot_empty", f"{s.ref} is empty", "R-BUFFER")
+            else:
+                txn.require(get_obj(state, s.ref) is not None, "no_such_object", f"there is no object at {_show_ref(s.ref)}", "R-OBJECTS")
+        for s in (a, b):
+            if s.kind == "field":
+                obj = get_obj(state, s.ref)
+                txn.require(obj.controller == seat or self._double_of_mine(state, seat, s.ref), "not_your_object",
+                            f"{obj.card} at {_show_ref(s.ref)} is {obj.controller}'s", "R-SYMBOLS")
+        same = a.kind == b.kind and a.ref == b.ref and (a.kind != "hand" or hand[a.ref] < 2)
+        if not same and a.kind == b.kind == "field" and self.opts["double_agent_pair"] == "one_object":
+            oa, ob = get_obj(state, a.ref), get_obj(state, b.ref)
+            same = a.ref.endswith("/agent") and b.ref.endswith("/agent") and oa.card == ob.card and oa.controller != ob.controller
+        txn.require(not same, "same_object_symbols", "the two symbols must come from two different cards or objects", "R-SYMBOLS")
+        for s in (a, b):
+            if s.kind == "hand":
+                txn.require(s.symbol in self.ctx.card(s.ref).symbols, "symbol_not_on_card",
+                            f"{s.ref} does not print {s.symbol} ({', '.join(self.ctx.card(s.ref).symbols) or 'no symbols'})", "R-SYMBOLS")
+        for s in (a, b):
+            if s.kind != "hand":
+                obj = get_obj(state, s.ref)
+                txn.require(s.symbol in obj.active_symbols, "no_active_symbol",
+                            f"{obj.card} at {_show_ref(s.ref)} carries no active {s.symbol} ({', '.join(obj.active_symbols) or 'no tokens'})",
+                            "R-BUFFER")
+        neutral = self.ctx.cards.neutral_symbol
+        txn.check(neutral not in (a.symbol, b.symbol), "lilac_not_playable", f"{neutral} cannot produce an effect", "R-SYMBOLS")
+        combo = self.ctx.table.get((min(a.symbol, b.symbol), max(a.symbol, b.symbol)))
+        txn.require(combo is not None, "no_combination", f"{a.symbol} + {b.symbol} has no entry in the combination table", "R-COMBO-TABLE")
+        assert combo is not None
+        effect = combo.effect
+        objects = [(s.ref, None) if s.kind == "hand" else (get_obj(state, s.ref).card, get_obj(state, s.ref).oid) for s in (a, b)]
+        key = self._combo_key(txn, effect, objects)
+        self._check_repeat(txn, key, effect)
+        from .effects import check_effect, resolve_effect
+
+        check_effect(self, txn, seat, effect, i)
+        free_before = len(txn.free_slots(seat))
+        spent: list[tuple[int, str]] = []
+        for s in (a, b):
+            if s.kind == "hand":
+                oid = txn.to_neutral(s.ref, seat, f"{seat}.hand", "hand")
+                spent.append((oid, s.symbol))
+            else:
+                txn.emit(SymbolSpent(ref=s.ref, symbol=s.symbol))
+        txn.emit(ComboPlayed(seat=seat, kind="symbols", effect=effect, key=key))
+        placed = resolve_effect(self, txn, seat, effect, i, combo)
+        self._buffer_checks(txn, seat, [s.ref for s in (a, b) if s.kind == "hand"], i.to_buffer, i.lilac_as, placed, free_before)
+        self._finish_combo(txn, seat, i.to_buffer, i.lilac_as, spent)
+
+    def _double_of_mine(self, state: State, seat: str, ref: str) -> bool:
+        if not ref.endswith("/agent"):
+            return False
+        obj = get_obj(state, ref)
+        return any(a.card == obj.card for _c, a in face_up_agents(self.ctx, state, seat))
+
+    def _play_neutral(self, txn: Txn, seat: str, i: PlayNeutral) -> None:
+        self._spend_main(txn, "R-NEUTRAL-COMBO")
+        hand = Counter(txn.player(seat).hand)
+        txn.require(hand[i.lilac] > 0, "card_not_in_hand", f"{i.lilac} is not in {seat}'s hand", "R-HAND")
+        neutral = self.ctx.cards.neutral_symbol
+        txn.require(neutral in self.ctx.card(i.lilac).symbols, "no_lilac_symbol", f"{i.lilac} prints no {neutral} symbol", "R-NEUTRAL-COMBO")
+        w = refs.source(self.ctx, i.with_, seat)
+        txn.check(w.kind in ("hand", "buffer"), "mixed_sources_not_allowed",
+                  "the neutral combination's second symbol comes from your hand or your buffer", "R-NEUTRAL-COMBO")
+        if w.kind == "hand":
+            txn.require(hand[w.ref] > 0, "card_not_in_hand", f"{w.ref} is not in {seat}'s hand", "R-HAND")
+            txn.require(w.ref != i.lilac or hand[w.ref] > 1, "same_object_symbols", "the second symbol must be on another card", "R-NEUTRAL-COMBO")
+            txn.require(w.symbol in self.ctx.card(w.ref).symbols, "symbol_not_on_card", f"{w.ref} does not print {w.symbol}", "R-SYMBOLS")
+        else:
+            txn.require(w.ref.startswith(f"{seat}."), "mixed_sources_not_allowed", f"{w.ref} is not {seat}'s buffer", "R-NEUTRAL-COMBO")
+            obj = get_obj(txn.state, w.ref)
+            txn.require(obj is not None, "buffer_slot_empty", f"{w.ref} is empty", "R-BUFFER")
+            txn.require(w.symbol in obj.active_symbols, "no_active_symbol", f"{obj.card} at {w.ref} carries no {w.symbol}", "R-BUFFER")
+        if self.opts["neutral_lilac_pair"] == "forbidden":
+            txn.check(w.symbol != neutral, "lilac_not_playable", "option neutral_lilac_pair=forbidden: the second symbol may not be lilac",
+                      "R-NEUTRAL-COMBO")
+        txn.check(all(c == i.lilac for c in i.to_buffer) and len(i.to_buffer) <= 1, "not_from_hand",
+                  f"to_buffer may name only the lilac card {i.lilac}", "R-NEUTRAL-ZONE")
+        free_before = len(txn.free_slots(seat))
+        txn.to_neutral(i.lilac, seat, f"{seat}.hand", "hand")
+        txn.emit(ComboPlayed(seat=seat, kind="neutral", effect="neutral", key=None))
+        self._buffer_checks(txn, seat, [i.lilac], i.to_buffer, i.lilac_as, 0, free_before)
+        self._finish_combo(txn, seat, i.to_buffer, i.lilac_as, [])
+
+    # -- agent actions (4.7) -------------------------------------------------------------------------
+
+    def _agent_checks(self, txn: Txn, seat: str, cell: str, kind: str, extra_allowed: bool = True) -> Any:
+        a = txn.state.field[cell].agent
+        txn.require(a is not None and a.controller == seat, "no_such_agent", f"{seat} has no agent on {cell}", "R-AGENTS")
+        assert a is not None
+        txn.check(not a.turned, "agent_turned", f"{a.card} on {cell} is turned", "R-AGENT-DEFAULTS")
+        done = any(x.oid == a.oid and x.kind == kind for x in txn.state.turn.agent_actions)
+        txn.check(not done, "agent_repeat_action", f"{a.card} on {cell} has already taken a {kind} action this turn", "R-AGENT-DEFAULTS")
+        self._spend_agent(txn, seat, extra_allowed)
+        txn.emit(AgentActed(oid=a.oid, kind=kind))
+        return a
+
+    def _attack_kind(self, which: str) -> str:
+        return "attack" if self.opts["agent_attack_kinds"] == "merged" else f"attack_{which}"
+
+    def _agent_draw(self, txn: Txn, seat: str, i: AgentDraw) -> None:
+        self._agent_checks(txn, seat, i.agent, "draw")
+        txn.require(txn.player(seat).extra_archive.count > 0, "archive_empty", f"{seat}'s extra archive is empty", "R-ARCHIVES")
+        cards = () if i.card is None else (i.card,)
+        txn.check_draw(seat, "extra_archive", cards, 1)
+        txn.turn_agent(i.agent, True, "draws from the extra archive")
+        txn.draw(seat, "extra_archive", cards, f"{seat}.hand", "agent draw")
+
+    def _agent_attack_player(self, txn: Txn, seat: str, i: AgentAttackPlayer) -> None:
+        self._agent_checks(txn, seat, i.agent, self._attack_kind("player"))
+        e = efficiency(self.ctx, txn.state, i.agent)
+        r = reckless(self.ctx, txn.state, i.agent)
+        txn.turn_agent(i.agent, True, "attacks")
+        txn.lose(self.ctx.opp(seat), "reputation", e, f"attack by the agent on {i.agent}")
+        if r:
+            txn.lose(seat, "reputation", e, f"recklessness of the agent on {i.agent}")
+
+    def _agent_attack_agent(self, txn: Txn, seat: str, i: AgentAttackAgent) -> None:
+        a = self._agent_checks(txn, seat, i.agent, self._attack_kind("agent"), self.opts["attack_agent_extra"])
+        target = txn.state.field[i.target].agent
+        txn.require(target is not None and target.controller != seat, "target_not_opponent_agent",
+                    f"{i.target} holds no agent of {self.ctx.opp(seat)}", "R-AGENT-DEFAULTS")
+        txn.check(revealed(txn.state, i.target), "target_not_revealed", f"the agent on {i.target} is not revealed", "R-AGENTS")
+        e = efficiency(self.ctx, txn.state, i.agent)
+        r = reckless(self.ctx, txn.state, i.agent)
+        res = resilience(self.ctx, txn.state, i.target)
+        txn.turn_agent(i.agent, True, "attacks an agent")
+        if e >= res:
+            txn.send_agent_to_utility(i.target, f"attacked by {a.card} ({e} against {res})")
+        if r:
+            txn.lose(seat, "reputation", e, f"recklessness of the agent on {i.agent}")
+        self._limit_after(txn, seat)
+
+    def _activate_ability(self, txn: Txn, seat: str, i: ActivateAbility) -> None:
+        ref = refs.any_object(self.ctx, i.object, seat)
+        obj = get_obj(txn.state, ref)
+        txn.require(obj is not None, "no_such_object", f"there is no object at {i.object}", "R-OBJECTS")
+        in_buffer = "." in ref
+        txn.require(not in_buffer or (self.opts["buffer_abilities"] and ref.startswith(f"{seat}.")), "no_such_object",
+                    "buffer cards cannot use activated abilities (option buffer_abilities)" , "R-OBJECTS")
+        txn.require(getattr(obj, "controller", getattr(obj, "owner", None)) == seat, "not_your_object",
+                    f"{obj.card} at {i.object} is not {seat}'s", "R-OBJECTS")
+        ability = self.ctx.card(obj.card).ability(i.ability)
+        txn.require(ability is not None and ability.kind in ("activated", "activated_free"), "no_such_ability",
+                    f"{obj.card} has no activated ability {i.ability!r}", "R-ICONS")
+        assert ability is not None
+        is_agent = ref.endswith("/agent")
+        cell = ref.split("/")[0]
+        if is_agent:
+            txn.check(not obj.turned, "agent_turned", f"{obj.card} on {cell} is turned", "R-AGENT-DEFAULTS")
+            kind = f"ability:{i.ability}"
+            txn.check(not any(x.oid == obj.oid and x.kind == kind for x in txn.state.turn.agent_actions), "agent_repeat_action",
+                      f"{obj.card} on {cell} has already used {i.ability} this turn", "R-AGENT-DEFAULTS")
+        if ability.kind == "activated":
+            if is_agent:
+                self._spend_agent(txn, seat)
+            else:
+                self._spend_main(txn)
+        if is_agent:
+            txn.emit(AgentActed(oid=obj.oid, kind=f"ability:{i.ability}"))
+            if ability.kind == "activated" or self.opts["free_ability_turns_agent"]:
+                txn.turn_agent(cell, True, f"uses {i.ability}")
+        manual.apply_changes(txn, seat, i.object, i.changes, i.note or f"{obj.card}: {ability.text or ability.id}")
+
+    # -- free intents (4.14) ---------------------------------------------------------------------------
+
+    def _reaction(self, txn: Txn, seat: str) -> bool:
+        active = txn.state.turn.active
+        if seat == active:
+            return False
+        used = txn.state.turn.reactions_used
+        txn.check(used < self.opts["reaction_limit"], "reaction_limit",
+                  f"{seat} has used {used} reaction(s) this opponent turn (limit {self.opts['reaction_limit']})", "R-OPP-TURN")
+        txn.emit(ReactionUsed(seat=seat))
+        return True
+
+    def _utilize(self, txn: Txn, seat: str, i: Utilize) -> None:
+        txn.require(i.card in txn.player(seat).hand, "card_not_in_hand", f"{i.card} is not in {seat}'s hand", "R-HAND")
+        txn.require("utilization" in self.ctx.card(i.card).keywords, "no_utilization_keyword",
+                    f"{i.card} has no Utilization keyword", "R-UTILIZE")
+        self._reaction(txn, seat)
+        main = txn.player(seat).main_archive.count
+        if main > 0:
+            drawn = () if i.drawn is None else (i.drawn,)
+            txn.require(len(drawn) == 1, "wrong_draw_count", f"utilize draws 1 card: name it with drawn=CARD", "R-UTILIZE")
+            txn.check_draw(seat, "main_archive", drawn, 1, "R-UTILIZE")
+        else:
+            txn.check(self.opts["utilize_empty_main"] == "allow_no_draw", "archive_empty",
+                      f"{seat}'s main archive is empty (option utilize_empty_main=reject)", "R-UTILIZE")
+            txn.require(i.drawn is None, "wrong_draw_count", f"{seat}'s main archive is empty: omit drawn", "R-UTILIZE")
+            drawn = ()
+        txn.to_utility(i.card, seat, f"{seat}.hand", "utilization")
+        txn.draw(seat, "main_archive", drawn, f"{seat}.hand", "utilization")
+
+    def _discard_for_effect(self, txn: Txn, seat: str, i: DiscardForEffect) -> None:
+        where = i.from_
+        if where == "hand":
+            txn.require(i.card in txn.player(seat).hand, "card_not_in_hand", f"{i.card} is not in {seat}'s hand", "R-DISCARD")
+            ref, zone = f"{seat}.hand", "hand"
+        elif where.startswith("buf"):
+            ref = refs.buffer_object(self.ctx, where, seat)
+            obj = get_obj(txn.state, ref)
+            txn.require(obj is not None, "buffer_slot_empty", f"{seat}'s {where} is empty", "R-BUFFER")
+            txn.require(obj.card == i.card, "card_mismatch", f"{seat}'s {where} holds {obj.card}, not {i.card}", "R-BUFFER")
+            zone = "buffer"
+        else:
+            ref = refs.field_object(self.ctx, where)
+            obj = get_obj(txn.state, ref)
+            txn.require(obj is not None and obj.card == i.card, "no_such_object", f"{i.card} is not at {where}", "R-OBJECTS")
+            txn.require(obj.controller == seat, "not_your_object", f"{i.card} at {where} is {obj.controller}'s", "R-OBJECTS")
+            zone = "field"
+        card = self.ctx.card(i.card)
+        txn.require("discard_this" in card.keywords, "no_discard_keyword", f"{i.card} has no 'Discard this card' keyword", "R-DISCARD")
+        zones = card.discard_zones or (("hand", "buffer", "field") if self.opts["discard_zones_default"] == "anywhere" else ("hand",))
+        txn.check(zone in zones, "discard_zone_forbidden", f"{i.card} can be discarded for its effect only from {', '.join(zones)}", "R-DISCARD")
+        self._reaction(txn, seat)
+        if zone == "hand" or zone == "buffer":
+            txn.to_utility(i.card, seat if zone == "hand" else obj.owner, ref, "discarded for its effect")
+        elif ref.endswith("/agent") and obj.shadow is not None:
+            txn.move(obj.shadow, obj.shadow_owner or seat, f"{ref.split('/')[0]}/shadow", f"{obj.shadow_owner or seat}.utility",
+                     cause="discarded for its effect (its shadow stays as the agent)")
+        else:
+            txn.destroy(ref, "discarded for its effect")
+        manual.apply_changes(txn, seat, i.card, i.changes, i.note or card.name)
+
+    def _declare_effect(self, txn: Txn, seat: str, i: DeclareEffect) -> None:
+        s = txn.state
+        step = s.turn.step
+        active = s.turn.active
+        ok = True
+        why = ""
+        if i.timing == "turn_start":
+            ok = step == "start" and not (seat == active and s.turn.opponent_acted)
+            why = "turn_start effects are declared in step start, the active player's first"
+        elif i.timing == "turn_end":
+            ok = step == "end"
+            why = "turn_end effects are declared in step end"
+        txn.check(ok, "bad_timing", f"timing={i.timing} does not fit now (step {step}): {why}", "R-EFFECT-ORDER")
+        txn.require(self._declarable(s, seat, i.source), "not_your_object",
+                    f"{i.source} is not a card or object {seat} controls (field, buffer, hand or utility)", "R-MANUAL")
+        manual.apply_changes(txn, seat, i.source, i.changes, i.note or f"{i.timing} effect of {i.source}")
+
+    def _declarable(self, s: State, seat: str, source: str) -> bool:
+        if source in self.ctx.cards.cards:
+            p = s.players[seat]
+            if source in p.hand or source in p.utility:
+                return True
+            for c in self.ctx.field.cells:
+                cell = s.field[c]
+                for obj in (cell.territory, cell.agent, cell.graffiti):
+                    if obj is not None and obj.card == source and obj.controller == seat:
+                        return True
+                if cell.agent is not None and cell.agent.shadow == source and cell.agent.controller == seat:
+                    return True
+                if any(a.card == source and a.owner == seat for a in cell.attached):
+                    return True
+            return any(b is not None and b.card == source for b in p.buffer.values())
+        try:
+            ref = refs.any_object(self.ctx, source, seat)
+        except refs.RefError:
+            return False
+        obj = get_obj(s, ref)
+        return obj is not None and getattr(obj, "controller", getattr(obj, "owner", None)) == seat
+
+    # -- decisions (4.6, 4.14) ------------------------------------------------------------------------
+
+    def _choose(self, txn: Txn, seat: str, i: Choose) -> None:
+        p = txn.state.pending
+        txn.require(p is not None, "no_decision_pending", "there is no decision to answer", "R-EFFECT-ORDER")
+        assert p is not None
+        from .effects import answer
+
+        answer(self, txn, seat, p, i)
+        txn.emit(DecisionClosed(kind=p.kind, decider=p.decider, answer=_answer_text(i)))
+        if p.kind == "on_leave_window" and p.seats:
+            txn.open_decision(replace(p, decider=p.seats[0], seats=p.seats[1:]))
+            return
+        if p.resume == "cleanup":
+            txn.cleanup(p.actor, p.to_buffer, p.lilac_as, p.spent)
+            self._limit_after(txn, p.actor)
+        elif p.resume == "close_turn":
+            if p.kind == "agent_limit" and self.opts["on_leave_before_status_check"]:
+                if self._open_on_leave(txn, str(txn.state.turn.active), list(p.culled)):
+                    return
+            self._close(txn, "C4")
+        else:
+            self._limit_after(txn, p.actor)
+
+    # -- the rest of the protocol --------------------------------------------------------------------
+
+    def filled_intent(self, state: State, seat: str, intent: Any, chance: Chance | None) -> Any:
+        from .chance import fill
+
+        return fill(self, state, seat, intent, chance)
+
+    def evolve(self, state: State, event: Any) -> State:
+        return evolve(state, event, self.ctx.exact)
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.outcome is None:
+            return None
+        scores = {s: p.influence for s, p in state.players.items()}
+        return Outcome(winners=state.outcome.winners, reason=state.outcome.reason, scores=scores)
+
+    def view(self, state: State, seat: str | None) -> dict[str, Any]:
+        return view.view(self.ctx, state, seat)
+
+    def hidden_ids(self, state: State, seat: str | None) -> frozenset[str]:
+        return view.hidden_ids(self.ctx, state, seat)
+
+    def apply_position(self, state: State, overrides: Mapping[str, Any]) -> State:
+        return view.apply_position(self.ctx, state, overrides)
+
+    def legal_intents(self, state: State, seat: str) -> Sequence[Any]:
+        return legal.legal_intents(self, state, seat)
+
+    def describe_event(self, event: Any) -> str | None:
+        return words.describe(self.ctx, event)
+
+    def redact(self, item: Any, actor: str | None, seat: str | None) -> Any:
+        return view.redact(self.ctx, item, actor, seat)
+
+    def check_input(self, intent: Any) -> str | None:
+        from .checkin import check_input
+
+        return check_input(self.ctx, intent)
+
+
+def _verb(intent: Any) -> str:
+    return str(type(intent).__struct_config__.tag)
+
+
+def _card_at(obj: Any) -> str:
+    return "" if obj is None else f"{obj.card} of {obj.controller}"
+
+
+def _show_ref(ref: str) -> str:
+    return ref[: -len("/territory")] if ref.endswith("/territory") else ref
+
+
+def _field_ref(ctx: Ctx, text: str) -> str | None:
+    try:
+        return refs.field_object(ctx, text)
+    except refs.RefError:
+        return None
+
+
+def _require_in_hand(txn: Txn, seat: str, cards: Sequence[str], rule: str) -> None:
+    hand = Counter(txn.player(seat).hand)
+    for cid, n in Counter(cards).items():
+        have = hand[cid]
+        txn.require(have >= n, "card_not_in_hand",
+                    f"{cid} is not in {seat}'s hand" if have == 0 else f"{seat}'s hand holds {have} {cid}, not {n}", rule)
+
+
+def _answer_text(i: Choose) -> str:
+    parts = []
+    if i.option:
+        parts.append(i.option)
+    if i.target:
+        parts.append(f"target {i.target}")
+    if i.cards:
+        parts.append("cards " + ",".join(i.cards))
+    return " ".join(parts)
+
