@@ -458,12 +458,15 @@ def matches(db: DbOpt = None, json: JsonOpt = False) -> None:
 @app.command(name="import")
 def import_(
     file: Annotated[str, typer.Argument(help="Transcript file ('-' reads standard input).")],
+    strict: Annotated[bool, typer.Option("--strict", help="Exit 1 if any line was rejected or could not be read.")] = False,
     db: DbOpt = None,
     json: JsonOpt = False,
 ) -> None:
     """Adjudicate a hand-recorded transcript: every line is kept, every problem listed with its line.
 
-    Exit 0 if every line was accepted, 1 if some were rejected or unreadable (all are kept).
+    Exit 0 once the transcript is adjudicated and stored (illegal moves are verdicts, listed with
+    their reasons); with --strict, exit 1 if any line was rejected or could not be read. A bad header
+    writes nothing (exit 2).
 
     Example: referee import replays/by_all_means/club-night.txt
     """
@@ -502,7 +505,7 @@ def import_(
             con.print("[bold]Result[/bold]: the game is not over.")
         con.print(f"See it: referee show {summary.match_id} · referee log {summary.match_id}")
         print(summary.match_id)
-    if summary.problems:
+    if strict and summary.problems:
         raise Exit(1)
 
 

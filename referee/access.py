@@ -54,7 +54,7 @@ from schemas.http import (
 from .engine import core, notation
 from .engine.protocol import Accepted, Rejected
 from .errors import BadInput, ConflictError, RefereeError, StorageError
-from .service import Loaded, Referee, SubmitResult, redact, redact_text
+from .service import Loaded, Referee, SubmitResult, redact, redact_text, visible_parts
 from .store import Store, StoredRequest, StoredToken, StoreError
 
 HIDDEN = "?"
@@ -523,7 +523,7 @@ class Access:
             if self._on_append is not None:
                 self._on_append(mid)
             return self._answer(p, loaded, res.seq, kind, res.actor, res.notation, res.verdict, res.state_hash,
-                                res.outcome), False
+                                res.outcome, res.intent), False
         raise AssertionError("unreachable")
 
     def _replayed(self, p: Principal, loaded: Loaded, found: StoredRequest, fingerprint: str) -> SubmitAnswer:
@@ -540,13 +540,18 @@ class Access:
         text = notation.format_intent(body.intent) if body.kind == "intent" and body.intent is not None else body.notation
         _, state = self.referee.state_at(loaded, found.seq)
         return self._answer(p, loaded, found.seq, body.kind, body.actor, text, body.verdict, entry.state_hash,
-                            loaded.rules.outcome(state))
+                            loaded.rules.outcome(state), body.intent)
 
     def _answer(self, p: Principal, loaded: Loaded, seq: int, kind: str, actor: str | None, text: str, verdict: Any,
-                state_hash: str, outcome: Outcome | None) -> SubmitAnswer:
-        events = _plain(verdict.events) if isinstance(verdict, Accepted) else []
+                state_hash: str, outcome: Outcome | None, intent: Any = None) -> SubmitAnswer:
+        raw_events = verdict.events if isinstance(verdict, Accepted) else ()
         rejection = (Rejection(code=verdict.code, message=verdict.message, rule=verdict.rule)
                      if isinstance(verdict, Rejected) else None)
+        if p.role != "arbiter":
+            shown, raw_events, removed = visible_parts(loaded.rules, actor, intent, raw_events, p.name)
+            if removed:
+                text = notation.format_intent(shown)
+        events = _plain(raw_events)
         if p.role != "arbiter":
             _, state = self.referee.state_at(loaded, seq)
             hidden = self.hidden(loaded, state, p.name)

@@ -30,7 +30,7 @@ from schemas import (
 )
 
 from .engine.protocol import Accepted, Rejected
-from .service import Loaded, Referee, _plain, redact_text
+from .service import Loaded, Referee, _plain, redact_text, visible_parts
 
 FORMATS = ("txt", "md", "html", "json")
 
@@ -80,7 +80,10 @@ def _steps(referee: Referee, loaded: Loaded, role: str | None, start: int, stop:
     for entry, body in referee.bodies(loaded, start, stop):
         state = referee.advance(loaded, state, body)
         view = _plain(loaded.rules.view(state, role))
-        words = _event_words(loaded, body.verdict.events) if isinstance(body.verdict, Accepted) else []
+        events = body.verdict.events if isinstance(body.verdict, Accepted) else ()
+        if role is not None:
+            _intent, events, _removed = visible_parts(loaded.rules, body.actor, body.intent, events, role)
+        words = _event_words(loaded, events)
         if role is not None:
             hidden = loaded.rules.hidden_ids(state, role)
             words = [redact_text(w, hidden) for w in words]
@@ -111,7 +114,7 @@ def document(referee: Referee, match_id: str, role: str = ARBITER) -> MatchExpor
         match=ExportMatch(
             id=m.id, game=loaded.game.id, game_name=loaded.game.name, rules_version=m.rules_version,
             players=config.players, title=m.title, meta=dict(config.meta), options=dict(config.options),
-            cards=config.cards, chance=config.chance, seed=config.seed, undo=config.undo, parent=m.parent,
+            cards=config.cards, decks=dict(config.decks), chance=config.chance, seed=config.seed, undo=config.undo, parent=m.parent,
             fork_seq=m.fork_seq, created_at=m.created_at,
         ),
         initial_state=_plain(loaded.rules.view(loaded.initial, seat)),
@@ -152,6 +155,8 @@ def to_txt(doc: MatchExport) -> str:
     out.append(f"players: {', '.join(m.players)}")
     if m.cards:
         out.append(f"cards: {m.cards}")
+    if m.decks:
+        out.append("deck: " + ", ".join(f"{seat}={deck}" for seat, deck in m.decks.items()))
     for k, v in m.options.items():
         out.append(f"option: {k}={_fmt_opt(v)}")
     if m.chance == "digital":

@@ -503,11 +503,19 @@ class Referee:
                 if isinstance(verdict, Rejected)
                 else None
             )
-            events = _plain(verdict.events) if isinstance(verdict, Accepted) else []
+            raw_events = verdict.events if isinstance(verdict, Accepted) else ()
             error = body.meta.get("error") if body.kind == "unparsed" else None
             if isinstance(error, dict):
                 rejection = Rejection(code=str(error.get("code", "")), message=str(error.get("message", "")))
             text = body.notation or (notation.format_intent(body.intent) if body.intent is not None else "")
+            if seat is not None:
+                shown_intent, raw_events, removed = visible_parts(loaded.rules, body.actor, body.intent, raw_events, seat)
+                if removed:
+                    text = notation.format_intent(shown_intent)
+                    if rejection is not None:
+                        rejection = Rejection(code=rejection.code, message=redact_text(rejection.message, removed),
+                                              rule=rejection.rule)
+            events = _plain(raw_events)
             if seat is not None:
                 # what is secret after the entry stays secret in it: a card drawn into a hand is
                 # hidden, a card played from a hand (public now) is shown.
@@ -1025,6 +1033,33 @@ class Referee:
         """The audit's findings as sentences (empty = clean)."""
         report = self.audit(match_id)
         return [f"entry {f['seq']}: {f['what']}: recorded {f['recorded']}, derived {f['derived']}" for f in report["findings"]]
+
+
+def _strings(value: Any) -> set[str]:
+    out: set[str] = set()
+    stack = [msgspec.to_builtins(value)]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            out.add(v)
+        elif isinstance(v, dict):
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+    return out
+
+
+def visible_parts(rules: Any, actor: str | None, intent: Any, events: Sequence[Any], seat: str) -> tuple[Any, tuple[Any, ...], set[str]]:
+    """An entry's intent and events as ``seat`` may see them, through the game's ``redact`` (fields
+    private to their owner, such as the cards another seat drew, and secrets such as archive orders),
+    and the strings that were taken out (to redact messages that quote them). A game without
+    ``redact`` relies on ``hidden_ids`` alone."""
+    game_redact = getattr(rules, "redact", None)
+    if game_redact is None:
+        return intent, tuple(events), set()
+    shown = game_redact(intent, actor, seat) if intent is not None else None
+    removed = (_strings(intent) - _strings(shown)) if intent is not None and shown != intent else set()
+    return shown, tuple(game_redact(ev, actor, seat) for ev in events), removed
 
 
 def _verdict_text(verdict: Any) -> str:

@@ -151,6 +151,7 @@ class ExportMatch(msgspec.Struct, frozen=True, kw_only=True):
     meta: dict[str, str] = {}
     options: dict[str, OptionValue] = {}
     cards: str | None = None
+    decks: dict[Seat, str] = {}
     chance: ChanceMode = "physical"
     seed: int | None = None
     undo: str = "any"

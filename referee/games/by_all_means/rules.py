@@ -109,7 +109,14 @@ class ByAllMeansRules:
             raise ConfigError("by_all_means/cards_invalid",
                               "combination_table=card_set, but the card set has no [[combination]] table")
         opts["combination_table"] = source
+        self.decks: dict[str, tuple[str, ...]] = {}
+        for seat in self.players:
+            deck_id = config.decks.get(seat) or (cards.deck_order[0] if cards.deck_order else None)
+            if deck_id is None:
+                raise ConfigError("by_all_means/deck_invalid", f"the card set {cards.id} has no [[deck]]; name one per seat")
+            self.decks[seat] = validate_deck(cards, seat, deck_id, opts["deck_size"], opts["max_copies"])
         self.ctx = Ctx(
+            decks=self.decks,
             players=(self.players[0], self.players[1]),
             cards=cards,
             opts=opts,
@@ -119,12 +126,6 @@ class ByAllMeansRules:
             digital=digital,
             slots=tuple(f"buf{i}" for i in range(1, opts["buffer_slots"] + 1)),
         )
-        self.decks: dict[str, tuple[str, ...]] = {}
-        for seat in self.players:
-            deck_id = config.decks.get(seat) or (cards.deck_order[0] if cards.deck_order else None)
-            if deck_id is None:
-                raise ConfigError("by_all_means/deck_invalid", f"the card set {cards.id} has no [[deck]]; name one per seat")
-            self.decks[seat] = validate_deck(cards, seat, deck_id, opts["deck_size"], opts["max_copies"])
         self._handlers: dict[type, Callable[[Txn, str, Any], None]] = {
             ShuffleArchive: self._shuffle_archive, ReformArchives: self._reform_archives,
             DrawOpeningHand: self._draw_opening_hand, RecordLot: self._record_lot, ChooseOrder: self._choose_order,
@@ -264,7 +265,7 @@ class ByAllMeansRules:
 
     def _spend_main(self, txn: Txn, rule: str = "R-ACTIONS") -> None:
         t = txn.state.turn
-        txn.check(t.main_left > 0, "no_main_action_left", f"no main action left this turn (used {2 - t.main_left})", rule)
+        txn.check(t.main_left > 0, "no_main_action_left", "no main action left this turn", rule)
         if t.main_left > 0:
             txn.check(t.main_left - (1 if t.draw_only_slot else 0) >= 1, "first_turn_draw_only",
                       "the only main action left this first turn must be draw_main", "R-SETUP")

@@ -62,6 +62,7 @@ class Ctx:
     exact: bool
     digital: bool
     slots: tuple[str, ...]
+    decks: dict[str, tuple[str, ...]]
 
     def card(self, cid: str) -> Card:
         return self.cards.cards[cid]
@@ -564,8 +565,12 @@ class Txn:
         pool = list(self.player(seat).unseen)
         for cid in cards:
             if cid not in pool:
-                self.fail("card_not_in_archive",
-                          f"{cid} cannot be in {label}: every copy of {cid} in {seat}'s deck is accounted for", rule)
+                deck = self.ctx.decks.get(seat, ())
+                why = (f"{seat}'s deck has no {cid}" if cid not in deck
+                       else f"{cards.count(cid) if cards.count(cid) > 1 else 'every'} cop{'ies' if cards.count(cid) > 1 else 'y'} of {cid} "
+                            f"named, but {seat}'s deck has {deck.count(cid)} and {deck.count(cid) - self.player(seat).unseen.count(cid)} "
+                            "already came out of the archives")
+                self.fail("card_not_in_archive", f"{cid} cannot be in {label}: {why}", rule)
             pool.remove(cid)
 
     def draw(self, seat: str, archive: str, cards: tuple[str, ...] | list[str], dst: str, cause: str) -> None:
