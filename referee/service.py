@@ -1044,7 +1044,7 @@ def _strings(value: Any) -> set[str]:
             out.add(v)
         elif isinstance(v, dict):
             stack.extend(v.values())
-        elif isinstance(v, list):
+        elif isinstance(v, (list, tuple)):
             stack.extend(v)
     return out
 
