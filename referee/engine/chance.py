@@ -18,13 +18,20 @@ T = TypeVar("T")
 class Chance:
     """A private ``random.Random`` seeded from sha256(seed, salt)."""
 
-    __slots__ = ("seed", "salt", "_rng")
+    __slots__ = ("seed", "salt", "_random")
 
     def __init__(self, seed: int, salt: str) -> None:
         self.seed = seed
         self.salt = salt
-        digest = hashlib.sha256(f"{seed}:{salt}".encode()).digest()
-        self._rng = random.Random(int.from_bytes(digest[:16], "big"))
+        self._random: random.Random | None = None
+
+    @property
+    def _rng(self) -> random.Random:
+        """Seeded on first use: most intents consult no chance at all."""
+        if self._random is None:
+            digest = hashlib.sha256(f"{self.seed}:{self.salt}".encode()).digest()
+            self._random = random.Random(int.from_bytes(digest[:16], "big"))
+        return self._random
 
     def shuffled(self, items: Sequence[T]) -> list[T]:
         out = list(items)

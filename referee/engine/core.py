@@ -105,7 +105,14 @@ def adjudicate(
 
 
 def apply(rules: Rules[Any, Any, Any], state: Any, verdict: Verdict | None) -> Any:
+    """The state after a verdict: its events folded in order. A game whose ``decide`` already
+    produced that state may hand it over (``applied(state, verdict)``, matched by identity)."""
     if isinstance(verdict, Accepted):
+        applied = getattr(rules, "applied", None)
+        if applied is not None:
+            known = applied(state, verdict)
+            if known is not None:
+                return known
         for event in verdict.events:
             state = rules.evolve(state, event)
     return state

@@ -15,10 +15,15 @@ class Field:
     columns: int
     rows: int
 
+    def __post_init__(self) -> None:
+        cells = tuple(f"{chr(65 + c)}{r + 1}" for r in range(self.rows) for c in range(self.columns))
+        object.__setattr__(self, "_cells", cells)
+        object.__setattr__(self, "_set", frozenset(cells))
+
     @property
     def cells(self) -> tuple[str, ...]:
         """Canonical cell order: A1, B1, C1, A2, ... (row by row from the south edge)."""
-        return tuple(f"{chr(65 + c)}{r + 1}" for r in range(self.rows) for c in range(self.columns))
+        return self._cells  # type: ignore[attr-defined,no-any-return]
 
     @property
     def central(self) -> tuple[str, ...]:
@@ -33,7 +38,7 @@ class Field:
         return None
 
     def is_cell(self, text: str) -> bool:
-        return text in self.cells
+        return text in self._set  # type: ignore[attr-defined]
 
     def neighbours(self, cell: str) -> tuple[str, ...]:
         """Orthogonal neighbours, in canonical order."""

@@ -86,6 +86,7 @@ class ByAllMeansRules:
     def __init__(self, config: MatchConfig) -> None:
         from .options import resolve
 
+        self._last: tuple[State, Any, State] | None = None
         self.config = config
         self.players = tuple(config.players)
         try:
@@ -193,7 +194,17 @@ class ByAllMeansRules:
             self._after(txn, seat, intent)
         except Refuse as r:
             return Rejected(r.code, r.message, r.rule)
-        return Accepted(tuple(txn.events), manual=txn.manual)
+        verdict = Accepted(tuple(txn.events), manual=txn.manual)
+        self._last = (state, verdict, txn.state)
+        return verdict
+
+    def applied(self, state: State, verdict: Any) -> State | None:
+        """The state after the verdict ``decide`` just returned for this very state: it already
+        folded those events (the fold would only repeat them)."""
+        last = self._last
+        if last is not None and last[0] is state and last[1] is verdict:
+            return last[2]
+        return None
 
     def _general(self, txn: Txn, seat: str, intent: Any) -> None:
         """G1-G4 (4.1), and the move from step start to actions."""
