@@ -178,4 +178,5 @@ def _result(answer: dict[str, Any]) -> Any:
         match_id=answer["match_id"], seq=answer["seq"], actor=answer.get("actor") or answer.get("by", ""),
         notation=answer["intent"], intent=None, verdict=verdict, state_hash=answer.get("state_hash", ""),
         outcome=msgspec.convert(outcome, Outcome) if outcome else None, events=list(answer.get("events") or []),
+        words=list(answer.get("words") or []),
     )

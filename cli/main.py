@@ -169,6 +169,8 @@ def _fmt(value: Any) -> str:
         return "-"
     if isinstance(value, list):
         return ", ".join(_fmt(v) for v in value) if value else "[]"
+    if isinstance(value, dict):
+        return " ".join(f"{k}={_fmt(v)}" for k, v in value.items())
     return str(value)
 
 
@@ -278,8 +280,8 @@ def _render_result(res: Any) -> None:
     con = _console()
     if res.accepted:
         con.print(f"[green]✓ accepted[/green] #{res.seq} {escape(res.actor)}: {escape(res.notation)}")
-        for ev in res.events:
-            con.print("  · " + escape(_event_line(ev)))
+        for line in (getattr(res, "words", None) or [_event_line(ev) for ev in res.events]):
+            con.print("  · " + escape(line))
     else:
         v = res.verdict
         rule = f" [dim]({v.rule})[/dim]" if v.rule else ""
@@ -362,6 +364,10 @@ def _render_state(data: dict[str, Any]) -> None:
             else:
                 rest.append((path, v))
     con.print(top)
+    board = state.get("field")
+    if isinstance(board, dict) and board and all(_CELL.match(k) for k in board):
+        _render_board(con, board)
+        rest = [(p, v) for p, v in rest if not p.startswith("field.")]
     if players:
         table = Table(title="Players", title_justify="left")
         table.add_column("")
@@ -386,7 +392,54 @@ def _render_state(data: dict[str, Any]) -> None:
             for path, v in items:
                 table.add_row(escape(path[len(name) + 1:]), escape(_cell(v)))
             con.print(table)
-    con.print(f"[dim]state hash {data['state_hash']}[/dim]")
+    if data["state_hash"]:
+        con.print(f"[dim]state hash {data['state_hash']}[/dim]")
+    else:
+        con.print("[dim](hidden cards are not shown; the state hash is given in the referee's view only)[/dim]")
+
+
+_CELL = __import__("re").compile(r"^[A-Z][0-9]+$")
+
+
+def _render_board(con: Any, board: dict[str, Any]) -> None:
+    """A grid of the field's cells (rows from the top edge down, as the far seat sees them)."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    cols = sorted({k[0] for k in board})
+    rows = sorted({int(k[1:]) for k in board}, reverse=True)
+    table = Table(title="Field", title_justify="left", show_lines=True)
+    table.add_column("")
+    for c in cols:
+        table.add_column(c, justify="center")
+    for r in rows:
+        cells = []
+        for c in cols:
+            cell = board.get(f"{c}{r}") or {}
+            parts = []
+            for slot, mark in (("territory", ""), ("graffiti", "graffiti "), ("agent", "agent ")):
+                obj = cell.get(slot)
+                if not isinstance(obj, dict):
+                    continue
+                who = obj.get("controller") or obj.get("owner") or ""
+                text = f"{mark}{obj.get('card', '?')} ({who}"
+                if "loyalty" in obj:
+                    text += f", {obj['loyalty']}"
+                if obj.get("face") == "down":
+                    text += ", face down"
+                if obj.get("turned"):
+                    text += ", turned"
+                if obj.get("shadow"):
+                    text += f", shadow {obj['shadow']}"
+                text += ")"
+                if obj.get("active_symbols"):
+                    text += " [" + ",".join(obj["active_symbols"]) + "]"
+                parts.append(escape(text))
+            for a in cell.get("attached") or []:
+                parts.append(escape(f"attached {a.get('card', '?')}"))
+            cells.append("\n".join(parts) or "[dim]·[/dim]")
+        table.add_row(str(r), *cells)
+    con.print(table)
 
 
 @app.command()

@@ -54,7 +54,7 @@ from schemas.http import (
 from .engine import core, notation
 from .engine.protocol import Accepted, Rejected
 from .errors import BadInput, ConflictError, RefereeError, StorageError
-from .service import Loaded, Referee, SubmitResult, redact, redact_text, visible_parts
+from .service import Loaded, Referee, SubmitResult, event_words, redact, redact_text, visible_parts
 from .store import Store, StoredRequest, StoredToken, StoreError
 
 HIDDEN = "?"
@@ -552,12 +552,14 @@ class Access:
             if removed:
                 text = notation.format_intent(shown)
         events = _plain(raw_events)
+        words = event_words(loaded.rules, raw_events)
         if p.role != "arbiter":
             _, state = self.referee.state_at(loaded, seq)
             hidden = self.hidden(loaded, state, p.name)
             if hidden:
                 text = redact_text(text, hidden)
                 events = redact(events, hidden)
+                words = [redact_text(w, hidden) for w in words]
                 if rejection is not None:
                     rejection = Rejection(code=rejection.code, message=redact_text(rejection.message, hidden),
                                           rule=rejection.rule)
@@ -565,6 +567,6 @@ class Access:
         return SubmitAnswer(
             match_id=loaded.match.id, seq=seq, kind=kind, actor=actor, by=p.name, intent=text,
             verdict="accepted" if isinstance(verdict, Accepted) else "rejected" if isinstance(verdict, Rejected) else "none",
-            rejection=rejection, events=events, state_hash=state_hash, outcome=outcome,
+            rejection=rejection, events=events, state_hash=state_hash, outcome=outcome, words=words,
         )
 

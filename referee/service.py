@@ -82,6 +82,8 @@ class SubmitResult:
     state_hash: str
     outcome: Outcome | None
     events: list[Any] = field(default_factory=list)
+    #: the events in words (the game's describe_event), for people
+    words: list[str] = field(default_factory=list)
 
     @property
     def accepted(self) -> bool:
@@ -655,6 +657,7 @@ class Referee:
             state_hash=entry.state_hash,
             outcome=loaded.rules.outcome(new_state),
             events=_plain(verdict.events) if isinstance(verdict, Accepted) else [],
+            words=event_words(loaded.rules, verdict.events) if isinstance(verdict, Accepted) else [],
         )
 
     def record_unparsed(self, match_id: str, actor: str | None, text: str, code: str, message: str,
@@ -802,6 +805,7 @@ class Referee:
             match_id=loaded.match.id, seq=new_entry.seq, actor=ARBITER, notation=text, intent=body.intent,
             verdict=verdict, state_hash=new_entry.state_hash, outcome=loaded.rules.outcome(new_state),
             events=_plain(verdict.events) if isinstance(verdict, Accepted) else [],
+            words=event_words(loaded.rules, verdict.events) if isinstance(verdict, Accepted) else [],
         )
 
     def _decide_ruling(self, loaded: Loaded, state: Any, seat: str, intent: Any, meta: Mapping[str, Any],
@@ -920,7 +924,7 @@ class Referee:
             changes = [
                 {"path": p, "before": before.get(p), "after": after.get(p)}
                 for p in sorted(set(before) | set(after), key=_path_key)
-                if before.get(p) != after.get(p)
+                if before.get(p) != after.get(p) and not (_blank(before.get(p)) and _blank(after.get(p)))
             ]
             steps.append({"entry": views[entry.seq], "changes": changes})
             before = after
@@ -1038,6 +1042,14 @@ class Referee:
         return [f"entry {f['seq']}: {f['what']}: recorded {f['recorded']}, derived {f['derived']}" for f in report["findings"]]
 
 
+def event_words(rules: Any, events: Sequence[Any]) -> list[str]:
+    """Events in words through the game's ``describe_event`` (events it has no words for are left out)."""
+    describe = getattr(rules, "describe_event", None)
+    if describe is None:
+        return []
+    return [w for w in (describe(ev) for ev in events) if w]
+
+
 def _strings(value: Any) -> set[str]:
     out: set[str] = set()
     stack = [msgspec.to_builtins(value)]
@@ -1082,6 +1094,11 @@ def flatten(value: Any, prefix: str = "") -> Iterator[tuple[str, Any]]:
             yield from flatten(v, f"{prefix}.{k}" if prefix else str(k))
     else:
         yield prefix, value
+
+
+def _blank(value: Any) -> bool:
+    """Nothing there: a missing path, null, or an empty list, mapping or string."""
+    return value is None or value == [] or value == {} or value == ""
 
 
 def _path_key(path: str) -> tuple[Any, ...]:

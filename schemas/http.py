@@ -120,6 +120,8 @@ class SubmitAnswer(msgspec.Struct, frozen=True, kw_only=True):
     events: list[Any] = []
     state_hash: str = ""
     outcome: Outcome | None = None
+    #: the events in words, for people (as the caller may see them)
+    words: list[str] = []
 
 
 class StateAnswer(msgspec.Struct, frozen=True, kw_only=True, rename={"as_": "as"}):

@@ -35,7 +35,7 @@ _BOOKKEEPING = ("inf", "inf_taken", "impacts")
 
 def view(ctx: Ctx, state: State, seat: str | None) -> dict[str, Any]:
     data: dict[str, Any] = msgspec.to_builtins(state)
-    del data["next_oid"], data["field_used"]
+    del data["next_oid"], data["field_used"], data["turn"]["opponent_acted"]
     territories = 0
     for c in ctx.field.cells:
         cell = data["field"][c]
