@@ -36,10 +36,17 @@ FORMATS = ("txt", "md", "html", "json")
 
 
 def _event_words(loaded: Loaded, events: Any) -> list[str]:
+    """Events in words: the game's ``describe_event`` (an event it gives no words is bookkeeping and
+    is left out); a game without one gets a generic line per event."""
     describe = getattr(loaded.rules, "describe_event", None)
     out = []
     for ev in events:
-        text = describe(ev) if describe is not None else None
+        if describe is not None:
+            text = describe(ev)
+            if text:
+                out.append(text)
+            continue
+        text = None
         if text is None:
             data = _plain(ev)
             kind = data.pop("type", "event") if isinstance(data, dict) else "event"
@@ -329,19 +336,60 @@ li.undone .move{text-decoration:line-through;color:var(--mute)}
 table{border-collapse:collapse;width:100%;font-size:.85em}td{border-bottom:1px solid #eee;padding:3px 4px;vertical-align:top;word-break:break-word}
 td.path{color:var(--mute);width:45%}tr.changed td{background:#fff4c2}
 .result{font-weight:600}#state-title{font-weight:600;margin:4px 0}
+table.board{table-layout:fixed}table.board td{border:1px solid #ccc;padding:4px;font-size:.8em;height:3.2em}
+table.board th{color:var(--mute);font-weight:500;width:1.6em}table.board td.changed,table.seats td.changed{background:#fff4c2}
+table.board .empty{color:#bbb;text-align:center}table.seats th{text-align:left;font-weight:600}
 """
 
 _JS = """
 const data = JSON.parse(document.getElementById('match-data').textContent);
 const steps = data.steps; const slider = document.getElementById('slider');
 const label = document.getElementById('state-title'); const body = document.getElementById('state-body');
+const boardBox = document.getElementById('board'); const seatsBox = document.getElementById('seats');
+const CELL = /^[A-Z][0-9]+$/;
+function fmt(v){ return Array.isArray(v) ? (v.length ? v.map(x => typeof x === 'object' ? JSON.stringify(x) : String(x)).join(', ') : '—')
+  : (v === null || v === undefined ? '—' : String(v)); }
 function flat(v, p, out){ if (v && typeof v === 'object' && !Array.isArray(v)) { const ks = Object.keys(v);
   if (!ks.length && p) out[p] = '{}'; for (const k of ks) flat(v[k], p ? p + '.' + k : k, out); }
-  else out[p] = Array.isArray(v) ? (v.length ? v.map(x => typeof x === 'object' ? JSON.stringify(x) : String(x)).join(', ') : '—')
-       : (v === null ? '—' : String(v)); return out; }
+  else out[p] = fmt(v); return out; }
 function stateAt(i){ return i === 0 ? data.initial_state : steps[i - 1].state; }
+function el(tag, text, cls){ const e = document.createElement(tag); if (text !== undefined) e.textContent = text; if (cls) e.className = cls; return e; }
+function isBoard(f){ const ks = f && typeof f === 'object' ? Object.keys(f) : []; return ks.length > 0 && ks.every(k => CELL.test(k)); }
+function objText(slot, o){ if (!o || typeof o !== 'object') return '';
+  let t = (slot === 'territory' ? '' : slot + ' ') + (o.card || '?') + ' (' + (o.controller || o.owner || '');
+  if (o.loyalty !== undefined) t += ', ' + o.loyalty; if (o.face === 'down') t += ', face down';
+  if (o.turned) t += ', turned'; if (o.shadow) t += ', shadow ' + o.shadow; t += ')';
+  if (o.active_symbols && o.active_symbols.length) t += ' [' + o.active_symbols.join(',') + ']'; return t; }
+function drawBoard(f, prev){ boardBox.innerHTML = ''; if (!isBoard(f)) return;
+  const ks = Object.keys(f); const cols = [...new Set(ks.map(k => k[0]))].sort();
+  const rows = [...new Set(ks.map(k => Number(k.slice(1))))].sort((a, b) => b - a);
+  const t = el('table', undefined, 'board'); const head = el('tr'); head.append(el('th', ''));
+  cols.forEach(c => head.append(el('th', c))); t.append(head);
+  for (const r of rows) { const tr = el('tr'); tr.append(el('th', String(r)));
+    for (const c of cols) { const cell = f[c + r] || {}; const td = el('td'); td.dataset.cell = c + r;
+      for (const slot of ['territory', 'graffiti', 'agent']) { const s = objText(slot, cell[slot]); if (s) td.append(el('div', s)); }
+      for (const a of (cell.attached || [])) td.append(el('div', 'attached ' + a.card));
+      if (!td.childNodes.length) td.append(el('div', '·', 'empty'));
+      if (prev && JSON.stringify(prev[c + r]) !== JSON.stringify(cell)) td.className = 'changed';
+      tr.append(td); } t.append(tr); }
+  boardBox.append(el('h3', 'Field'), t); }
+function drawSeats(p, prev){ seatsBox.innerHTML = ''; if (!p || typeof p !== 'object' || Array.isArray(p)) return;
+  const seats = Object.keys(p); if (!seats.length || !seats.every(s => p[s] && typeof p[s] === 'object')) return;
+  const now = {}, before = {}; seats.forEach(s => { now[s] = flat(p[s], '', {}); before[s] = prev && prev[s] ? flat(prev[s], '', {}) : now[s]; });
+  const keys = [...new Set(seats.flatMap(s => Object.keys(now[s])))];
+  const t = el('table', undefined, 'seats'); const head = el('tr'); head.append(el('th', ''));
+  seats.forEach(s => head.append(el('th', s))); t.append(head);
+  for (const k of keys) { const tr = el('tr'); tr.append(el('td', k, 'path'));
+    seats.forEach(s => { const td = el('td', now[s][k] === undefined ? '—' : now[s][k]); td.dataset.seat = s; td.dataset.key = k;
+      if (before[s][k] !== now[s][k]) td.className = 'changed'; tr.append(td); }); t.append(tr); }
+  seatsBox.append(el('h3', 'Players'), t); }
 function show(i){ i = Math.max(0, Math.min(steps.length, i)); slider.value = i;
-  const now = flat(stateAt(i), '', {}); const before = i > 0 ? flat(stateAt(i - 1), '', {}) : now;
+  const st = stateAt(i); const pst = i > 0 ? stateAt(i - 1) : null;
+  const hasBoard = isBoard(st.field); const hasSeats = st.players && typeof st.players === 'object' && !Array.isArray(st.players);
+  drawBoard(st.field, pst && pst.field); drawSeats(hasSeats ? st.players : null, pst && pst.players);
+  const rest = {}; for (const k of Object.keys(st)) if (!(hasBoard && k === 'field') && !(hasSeats && k === 'players')) rest[k] = st[k];
+  const prest = {}; if (pst) for (const k of Object.keys(rest)) prest[k] = pst[k];
+  const now = flat(rest, '', {}); const before = pst ? flat(prest, '', {}) : now;
   label.textContent = i === 0 ? 'After setup' : 'After entry ' + steps[i - 1].entry.seq + ' (' + (steps[i-1].entry.actor || '—') + ': ' + steps[i - 1].entry.notation + ')';
   body.innerHTML = ''; for (const k of Object.keys(now)) { const tr = document.createElement('tr');
     if (before[k] !== now[k]) tr.className = 'changed'; const a = document.createElement('td'); a.className = 'path';
@@ -413,7 +461,8 @@ def to_html(doc: MatchExport) -> str:
 <main><section><h2>Moves</h2><ol>{''.join(items)}</ol>{variations}</section>
 <section><h2>State</h2><div class="controls"><button id="back" aria-label="back">◀ Back</button>
 <input id="slider" type="range" min="0" value="0" aria-label="entry"><button id="next" aria-label="next">Next ▶</button></div>
-<div id="state-title"></div><table><tbody id="state-body"></tbody></table></section></main>
+<div id="state-title"></div><div id="board"></div><div id="seats"></div>
+<h3>Turn and match</h3><table><tbody id="state-body"></tbody></table></section></main>
 <script type="application/json" id="match-data">{data}</script>
 <script>{_JS}</script></body></html>
 """

@@ -90,3 +90,41 @@ def test_step_through_the_exported_match(browser, tmp_path):
         "return [document.documentElement.scrollWidth, window.innerWidth]")
     assert scroll <= inner  # no sideways scrolling on a phone-sized screen
     browser.save_screenshot(str(tmp_path / "phone.png"))
+
+
+def test_the_demo_match_shows_the_field_and_a_seats_view(browser, tmp_path):
+    """The By All Means demo as bob sees it: the field is drawn as a grid that follows the entries,
+    the players' counters are a table, and alice's draws stay hidden."""
+    import os
+
+    from selenium.webdriver.common.by import By
+
+    from conftest import ROOT
+
+    path = os.path.join(ROOT, "replays", "by_all_means", "club-night.txt")
+    r = Referee(MemoryStore())
+    s = import_transcript(r, open(path, encoding="utf-8").read(), path, os.path.dirname(path))
+    page = tmp_path / "club.html"
+    page.write_text(export(r, s.match_id, "html", "bob"), encoding="utf-8")
+    browser.get(page.as_uri())
+
+    def cell(name):
+        return browser.find_element(By.CSS_SELECTOR, f'#board td[data-cell="{name}"]').text
+
+    def counter(seat, key):
+        return browser.find_element(By.CSS_SELECTOR, f'#seats td[data-seat="{seat}"][data-key="{key}"]').text
+
+    assert "T14 (alice, 3)" in cell("B2")  # the end: the twelfth territory
+    browser.find_element(By.CSS_SELECTOR, 'li.entry[data-seq="7"]').click()
+    assert "T09 (bob, 3) [jade,jade]" in cell("B3") and cell("B2") == "·"
+    assert counter("bob", "reputation") == "4" and counter("bob", "influence") == "1"
+    browser.find_element(By.ID, "back").click()
+    assert cell("B3") == "·"
+    # alice's opening hand: bob sees that she drew four cards, not which
+    words = browser.find_element(By.CSS_SELECTOR, 'li.entry[data-seq="3"] .words').text
+    assert "alice draws a card" in words and "K03" not in words
+    assert "cards=?,?,?,?" in browser.find_element(By.CSS_SELECTOR, 'li.entry[data-seq="3"] .move').text
+    assert counter("alice", "hand") == "—" or "hand" not in [
+        td.get_attribute("data-key") for td in browser.find_elements(By.CSS_SELECTOR, '#seats td[data-seat="alice"]')]
+    scroll, inner = browser.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+    assert scroll <= inner

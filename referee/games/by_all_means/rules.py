@@ -1101,7 +1101,13 @@ class ByAllMeansRules:
     def outcome(self, state: State) -> Outcome | None:
         if state.outcome is None:
             return None
-        scores = {s: p.influence for s, p in state.players.items()}
+        # the measure that decided it: loyalty totals for a full field, influence otherwise
+        if state.outcome.reason in ("full_field", "draw_full_field"):
+            scores = {s: sum(state.field[c].territory.loyalty for c in self.ctx.field.cells  # type: ignore[union-attr]
+                             if state.field[c].territory is not None and state.field[c].territory.controller == s)  # type: ignore[union-attr]
+                      for s in self.players}
+        else:
+            scores = {s: p.influence for s, p in state.players.items()}
         return Outcome(winners=state.outcome.winners, reason=state.outcome.reason, scores=scores)
 
     def view(self, state: State, seat: str | None) -> dict[str, Any]:

@@ -39,12 +39,18 @@ from .model import (
 from .txn import Ctx
 
 _DECISIONS = {
-    "unreliable_pr": "chooses: the actor gains 3 reputation, or they lose 3",
-    "slander": "chooses: lose 3 reputation, a main action or an extra action next turn",
-    "blackmail": "chooses: lose 3 reputation, or give up an agent",
-    "sabotage": "discards two cards of their choice",
-    "agent_limit": "gives up one agent (agent limit)",
-    "on_leave_window": "declares the on-leave texts of culled cards",
+    "unreliable_pr": "{decider} must choose: {actor} gains 3 reputation, or {decider} loses 3",
+    "slander": "{decider} must choose: lose 3 reputation, or a main or an extra action next turn",
+    "blackmail": "{decider} must choose: lose 3 reputation, or give up an agent",
+    "sabotage": "{decider} picks two cards of {target}'s hand to discard",
+    "agent_limit": "{decider} controls too many agents and must give one up",
+    "on_leave_window": "{decider} may declare the on-leave texts of the culled cards",
+}
+_EFFECTS = {
+    "machinations": "machinations (5)", "unreliable_pr": "unreliable PR (7)", "pr_campaign": "PR campaign (9)",
+    "big_pr_campaign": "big PR campaign (11)", "charity": "charity (13)", "info_leak": "info leak",
+    "boost_potential": "boost potential", "power_management": "power management", "destroy_plans": "destroy plans",
+    "remove_agent": "remove agent", "mutual_strike": "mutual strike",
 }
 
 
@@ -58,20 +64,37 @@ def _zone(z: str) -> str:
     return f"{seat}'s {zone.replace('_', ' ')}"
 
 
+def _named(ctx: Ctx, card: str) -> str:
+    c = ctx.cards.cards.get(card)
+    return f"{card} {c.name}" if c is not None else card
+
+
 def describe(ctx: Ctx, ev: Any) -> str | None:  # noqa: C901 - one phrase per event
     match ev:
         case CounterChanged(seat=seat, counter=counter, before=before, after=after, cause=cause):
-            verb = "gains" if after > before else "loses"
-            why = f" — {cause}" if cause else ""
+            verb = "gains" if after > before else ("pays" if cause.endswith("price") else "loses")
+            why = f" — {cause}" if cause and not cause.endswith("price") else (f" for {cause[:-8]}" if cause.endswith("'s price") else "")
             return f"{seat} {verb} {abs(after - before)} {counter} ({before} → {after}){why}"
         case LoyaltyChanged(cell=cell, before=before, after=after, cause=cause):
             why = f" — {cause}" if cause else ""
             return f"loyalty of {cell} {before} → {after}{why}"
-        case CardMoved(card=card, src=src, dst=dst, cause=cause):
-            shown = "a card" if card == "?" else card
-            why = f" ({cause})" if cause and cause not in ("declared",) else ""
+        case CardMoved(card=card, owner=owner, src=src, dst=dst, cause=cause, face=face):
+            shown = "a card" if card == "?" else _named(ctx, card)
+            why = f" ({cause})" if cause and cause not in ("declared", "deployed", "placed", "into the neutral zone") else ""
             if dst.endswith(".hand") and src.endswith("_archive"):
-                return f"{dst.split('.')[0]} draws {shown} from {_zone(src).split(chr(39) + 's ')[1]}{why}"
+                return f"{dst.split('.')[0]} draws {shown} from the {src.split('.')[1].replace('_', ' ')}{why}"
+            if src.endswith(".hand") and dst.endswith("_archive"):
+                return f"{src.split('.')[0]} puts {shown} into the {dst.split('.')[1].replace('_', ' ')}{why}"
+            if dst == "neutral":
+                return None
+            if "/" in dst and src.rpartition(".")[2] in ("hand", *ctx.slots) and cause in ("deployed", "placed", "placed face down"):
+                cell, slot = dst.split("/")
+                where = f"from {src.split('.')[1]}" if not src.endswith(".hand") else "from hand"
+                if face == "down":
+                    return f"{owner} puts {shown} face down on {cell} ({where})"
+                return f"{owner} puts {shown} on {cell}{'' if slot == 'territory' else ' as its ' + slot} ({where})"
+            if dst.endswith(".utility"):
+                return f"{shown} goes to {_zone(dst)}{why}"
             return f"{shown} moves from {_zone(src)} to {_zone(dst)}{why}"
         case ArchiveCardsMoved(owner=owner, src=src, dst=dst, count=count, at=at):
             return f"{count} card(s) of {owner}'s {src.replace('_', ' ')} go face down to the {at} of the {dst.replace('_', ' ')}"
@@ -87,10 +110,12 @@ def describe(ctx: Ctx, ev: Any) -> str | None:  # noqa: C901 - one phrase per ev
             return f"the agent on {src} moves to {dst}"
         case ComboPlayed(seat=seat, kind=kind, effect=effect):
             if kind == "neutral":
-                return f"{seat} plays the neutral combination"
-            return f"{seat} plays {kind} combination: {effect.replace('_', ' ')}"
+                return f"{seat} plays the neutral combination (no effect)"
+            what = "a digit" if kind == "digits" else "a symbol"
+            return f"{seat} plays {what} combination: {_EFFECTS.get(effect, effect.replace('_', ' '))}"
         case DecisionOpened(pending=p):
-            return f"{p.decider} {_DECISIONS.get(p.kind, 'decides')}"
+            text = _DECISIONS.get(p.kind, "{decider} must decide")
+            return text.format(decider=p.decider, actor=p.actor, target=p.target or p.decider)
         case DecisionClosed(decider=decider, answer=answer):
             return f"{decider} answers: {answer or 'done'}"
         case ActionsLost(seat=seat, main=main, extra=extra):
@@ -102,11 +127,13 @@ def describe(ctx: Ctx, ev: Any) -> str | None:  # noqa: C901 - one phrase per ev
             tail = f"; untaps {', '.join(untapped)}" if untapped else ""
             return f"turn {number} begins: {active} has {main} main and {extra} extra action(s){tail}"
         case StepChanged(step=step):
-            return None if step == "actions" else f"step {step}"
+            return {"end": "the turn reaches its end step (reactions, end-of-turn texts)",
+                    "reactions": "the opponent may now react"}.get(step)
         case GameOver(winners=winners, reason=reason):
             return f"game over: {', '.join(winners) or 'nobody (draw)'} — {reason.replace('_', ' ')}"
         case PhaseChanged(phase=phase):
-            return f"phase {phase}"
+            return {"order": "both opening hands drawn and the lot recorded: the lot winner picks who starts",
+                    "mulligan": "mulligans next", "play": "play begins"}.get(phase, f"phase {phase}")
         case LotRecorded(winner=winner):
             return f"{winner} wins the lot"
         case OrderChosen(first=first):
