@@ -32,10 +32,10 @@ RETRIES = 3
 class RemoteReferee:
     """The parts of the service the CLI needs, over HTTP."""
 
-    def __init__(self, server: str, token: str | None, *, timeout: float = 30.0) -> None:
+    def __init__(self, server: str, token: str | None, *, timeout: float = 30.0, need_token: bool = True) -> None:
         if not server.startswith(("http://", "https://")):
             raise BadInput("client/bad_server", f"--server must be an http:// or https:// URL, not {server!r}")
-        if not token:
+        if not token and need_token:
             raise BadInput("client/no_token", "client mode needs a token: --token T or REFEREE_TOKEN (given when the match was created)")
         self.server = server.rstrip("/")
         self.token = token
@@ -44,7 +44,7 @@ class RemoteReferee:
     # -- transport -------------------------------------------------------------------------------
 
     def call(self, method: str, path: str, body: Any = None, *, query: dict[str, Any] | None = None,
-             headers: dict[str, str] | None = None, retry: bool = False) -> Any:
+             headers: dict[str, str] | None = None, retry: bool = False, raw: bool = False) -> Any:
         """One request; the decoded JSON answer, or a :class:`RefereeError` for an error answer.
         With ``retry`` (idempotent requests only), a dropped connection is retried."""
         q = {k: ("true" if v is True else "false" if v is False else v) for k, v in (query or {}).items() if v is not None}
@@ -58,8 +58,10 @@ class RemoteReferee:
             request = urllib.request.Request(url, data=data, method=method, headers=hdrs)
             try:
                 with urllib.request.urlopen(request, timeout=self.timeout) as answer:
-                    raw = answer.read()
-                    return json.loads(raw) if raw else None
+                    content = answer.read()
+                    if raw:
+                        return content.decode("utf-8")
+                    return json.loads(content) if content else None
             except urllib.error.HTTPError as exc:
                 raise _error(exc) from None
             except (urllib.error.URLError, TimeoutError, ConnectionError) as exc:
@@ -138,6 +140,15 @@ class RemoteReferee:
 
     def diff(self, a: str, b: str, *, at_a: int | None = None, at_b: int | None = None) -> dict[str, Any]:
         return self.call("GET", self._match(a) + "/diff", query={"other": b, "at": at_a, "other_at": at_b})  # type: ignore[no-any-return]
+
+    def export_text(self, match_id: str, fmt: str, role: str | None) -> str:
+        """An export as the token's role sees it (``role`` lets the arbiter see as a seat)."""
+        query = {"format": fmt, "as": None if role in (None, "arbiter") else role}
+        return self.call("GET", self._match(match_id) + "/export", query=query, raw=True)  # type: ignore[no-any-return]
+
+    def create_match(self, body: dict[str, Any]) -> dict[str, Any]:
+        """POST /matches: the new match and its tokens (shown once)."""
+        return self.call("POST", "/matches", {k: v for k, v in body.items() if v not in (None, {}, "")})  # type: ignore[no-any-return]
 
     def __getattr__(self, name: str) -> Any:
         raise BadInput(

@@ -38,7 +38,7 @@ _REMOTE: dict[str, str | None] = {"server": None, "token": None}
 
 @app.callback()
 def _client_mode(
-    server: Annotated[str | None, typer.Option("--server", envvar="REFEREE_SERVER", help="Talk to a referee server (URL) instead of a local database: play, show, log, undo, redo, annotate, audit, replay, diff.", show_default=False)] = None,
+    server: Annotated[str | None, typer.Option("--server", envvar="REFEREE_SERVER", help="Talk to a referee server (URL) instead of a local database: new, play, show, log, export, undo, redo, annotate, audit, replay, diff.", show_default=False)] = None,
     token: Annotated[str | None, typer.Option("--token", envvar="REFEREE_TOKEN", help="The match token to use with --server (a seat's, the arbiter's or the spectators').", show_default=False)] = None,
 ) -> None:
     """Adjudicate tabletop games from an append-only log of intents: play, replay, import, audit."""
@@ -221,6 +221,10 @@ def new(
     pos = _read_toml(position, "position") if position else {}
     if "position" in pos and isinstance(pos["position"], dict):
         pos = pos["position"]
+    if _REMOTE["server"]:
+        _new_remote(game, players, _kv(option, "option"), cards, _kv(deck, "deck"), seed, chance, pos, title,
+                    undo_policy, json)
+        return
     service = _service(db, create=True)
     info = service.new_match(
         game, players.split(","), options=_kv(option, "option"), cards=cards, decks=_kv(deck, "deck"),
@@ -231,6 +235,43 @@ def new(
         return
     _console().print(f"New {info.game} match for {', '.join(info.players)} (rules {info.rules_version}).")
     print(info.id)
+
+
+def _new_remote(game: str, players: str, options: dict[str, str], cards: str | None, decks: dict[str, str],
+                seed: int | None, chance: str | None, position: dict[str, Any], title: str, undo: str, json: bool) -> None:
+    """``referee --server URL new ...``: create the match on the server and show its tokens once."""
+    from cli.client import RemoteReferee
+
+    body: dict[str, Any] = {"game": game, "players": [p.strip() for p in players.split(",")], "options": options,
+                            "decks": decks, "seed": seed, "chance": chance, "position": position, "title": title,
+                            "undo": undo}
+    if cards is not None and os.path.isfile(cards):
+        try:
+            with open(cards, encoding="utf-8") as fh:
+                body["cards_text"] = fh.read()
+        except (OSError, UnicodeDecodeError) as exc:
+            _fail(f"cannot read card file {cards}: {exc}")
+    else:
+        body["cards"] = cards
+    answer = RemoteReferee(str(_REMOTE["server"]), _REMOTE["token"], need_token=False).create_match(body)
+    if json:
+        _print_json(answer)
+        return
+    from rich.table import Table
+
+    info, tokens = answer["match"], answer["tokens"]
+    con = _console()
+    con.print(f"New {info['game']} match on {_REMOTE['server']} for {', '.join(info['players'])}. "
+              "The tokens are shown this once: give each seat its own.")
+    table = Table(show_header=True)
+    table.add_column("role")
+    table.add_column("token")
+    for seat, token in tokens["seats"].items():
+        table.add_row(seat, token)
+    table.add_row("arbiter", tokens["arbiter"])
+    table.add_row("spectator", tokens["spectator"])
+    con.print(table)
+    print(info["id"])
 
 
 @app.command()
@@ -577,10 +618,13 @@ def export(
 
     Example: referee export 3f9c --format html --as alice -o game.html
     """
-    from referee.export import export as render
-
     service = _service(db)
-    text = render(service, match, format, as_)
+    if _REMOTE["server"]:
+        text = service.export_text(match, format, as_)
+    else:
+        from referee.export import export as render
+
+        text = render(service, match, format, as_)
     if output is None:
         sys.stdout.write(text)
         return
@@ -852,6 +896,7 @@ def _render_step(con: Any, s: dict[str, Any]) -> None:
 def serve(
     host: Annotated[str, typer.Option("--host", help="Address to listen on (127.0.0.1: this machine only).")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="TCP port.")] = 8000,
+    workers: Annotated[int, typer.Option("--workers", help="Server processes on the one socket (more cores, more throughput).")] = 1,
     db: DbOpt = None,
 ) -> None:
     """Serve matches over HTTP (JSON; seat, arbiter and spectator tokens; live event streams).
@@ -860,7 +905,9 @@ def serve(
     """
     from cli.serve import serve as run_server
 
-    run_server(host, port, _db_path(db))
+    if workers < 1:
+        _fail("--workers must be 1 or more")
+    run_server(host, port, _db_path(db), workers=workers)
 
 
 @scenario_app.command("run")
@@ -899,17 +946,32 @@ def scenario_run(
         raise Exit(1)
 
 
+def _click_exceptions() -> tuple[tuple[type[Exception], ...], tuple[type[Exception], ...]]:
+    """Usage errors and exits of click, and of the copy of click newer typer releases carry."""
+    errors: list[type[Exception]] = []
+    exits: list[type[Exception]] = []
+    for module in ("click.exceptions", "typer._click.exceptions", "typer"):
+        try:
+            mod = __import__(module, fromlist=["ClickException", "Exit"])
+        except ImportError:
+            continue
+        for name, found in (("ClickException", errors), ("Exit", exits)):
+            cls = getattr(mod, name, None)
+            if isinstance(cls, type) and cls not in found:
+                found.append(cls)
+    return tuple(errors), tuple(exits)
+
+
 def run(argv: list[str] | None = None) -> None:
     """Entry point: runs the app and turns every domain error into one line and an exit code."""
-    from click.exceptions import ClickException, Exit as ClickExit
-
+    click_errors, click_exits = _click_exceptions()
     try:
         app(args=argv, standalone_mode=False)
     except Exit as exc:
         sys.exit(exc.code)
-    except ClickExit as exc:
+    except click_exits as exc:
         sys.exit(exc.exit_code)
-    except ClickException as exc:
+    except click_errors as exc:
         exc.show()
         sys.exit(2)
     except KeyboardInterrupt:

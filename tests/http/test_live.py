@@ -194,8 +194,18 @@ def test_the_cli_plays_shows_and_logs_through_a_server(live):
     assert done.returncode == 2 and "not a token" in done.stderr
     done = _cli(*server, "--token", tokens["alice"], "play", mid, "alice", "take", "1", "--expect-seq", "0")
     assert done.returncode == 4 and "at entry 2" in done.stderr
-    done = _cli(*server, "--token", tokens["arbiter"], "export", mid)
+    done = _cli(*server, "--token", tokens["bob"], "export", mid, "--format", "txt")
+    assert done.returncode == 0 and "alice: start" in done.stdout and "K01" not in done.stdout  # bob's view
+    done = _cli(*server, "--token", tokens["arbiter"], "export", mid, "--format", "md")
+    assert done.returncode == 0 and "K01" in done.stdout  # the arbiter sees everything
+    done = _cli(*server, "--token", tokens["arbiter"], "matches")
     assert done.returncode == 2 and "local database" in done.stderr
+    created = _cli(*server, "new", "pile", "--players", "carol,dave", "--json")  # no token needed to create
+    assert created.returncode == 0, created.stderr
+    answer = json.loads(created.stdout)
+    assert set(answer["tokens"]["seats"]) == {"carol", "dave"} and answer["match"]["game"] == "pile"
+    done = _cli(*server, "--token", answer["tokens"]["seats"]["carol"], "show", answer["match"]["id"], "--json")
+    assert done.returncode == 0 and json.loads(done.stdout)["as"] == "carol"
     done = _cli("--server", "http://127.0.0.1:9", "--token", "x", "show", mid)
     assert done.returncode == 5 and "cannot reach" in done.stderr
 
