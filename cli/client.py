@@ -141,6 +141,10 @@ class RemoteReferee:
     def diff(self, a: str, b: str, *, at_a: int | None = None, at_b: int | None = None) -> dict[str, Any]:
         return self.call("GET", self._match(a) + "/diff", query={"other": b, "at": at_a, "other_at": at_b})  # type: ignore[no-any-return]
 
+    def legal(self, match_id: str, seat: str | None = None) -> tuple[int, dict[str, list[str]]]:
+        answer = self.call("GET", self._match(match_id) + "/legal", query={"seat": seat})
+        return int(answer["seq"]), dict(answer["legal"])
+
     def export_text(self, match_id: str, fmt: str, role: str | None) -> str:
         """An export as the token's role sees it (``role`` lets the arbiter see as a seat)."""
         query = {"format": fmt, "as": None if role in (None, "arbiter") else role}

@@ -342,6 +342,55 @@ def _event_line(ev: Any) -> str:
 
 
 @app.command()
+def legal(
+    match: Annotated[str, typer.Argument(help="Match id.")],
+    seat: Annotated[str | None, typer.Argument(help="Only this seat's intents [default: every seat's].")] = None,
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """List the intents the referee would accept now, seat by seat (hints at the table).
+
+    Open-ended declared effects are shown without changes. In a physical match the cards a draw
+    names are consistent examples only: type the card that came up.
+
+    Example: referee legal 3f9c alice
+    """
+    service = _service(db)
+    seq, found = service.legal(match, seat)
+    if json:
+        _print_json({"seq": seq, "legal": found})
+        return
+    from rich.markup import escape
+
+    con = _console()
+    con.print(f"After entry {seq}:")
+    for s, texts in found.items():
+        con.print(f"[bold]{escape(s)}[/bold]: " + (f"{len(texts)} intent(s)" if texts else "nothing to do now"))
+        for t in texts:
+            con.print(f"  {escape(t)}")
+
+
+@app.command()
+def rule(
+    match: Annotated[str, typer.Argument(help="Match id.")],
+    entry: Annotated[int, typer.Argument(help="The rejected entry the arbiter lets stand.")],
+    reason: Annotated[str, typer.Option("--reason", help="Why (kept in the log).")] = "",
+    expect_seq: Annotated[int | None, typer.Option("--expect-seq", help="Refuse (exit 4) unless the log is at this entry.")] = None,
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """An arbiter's ruling that a rejected intent stands as played: it is adjudicated again now with
+    the check that rejected it waived, as an entry of its own (the rejected entry stays as it was).
+    Exit 0 if the ruling took effect, 1 if the rules cannot apply the move even so (logged too).
+
+    Example: referee rule 3f9c 17 --reason "the card was visible to both players"
+    """
+    service = _service(db)
+    res = service.rule_stands(match, entry, reason=reason, expected_seq=expect_seq)
+    _report(res, json)
+
+
+@app.command()
 def show(
     match: Annotated[str, typer.Argument(help="Match id.")],
     at: Annotated[int | None, typer.Option("--at", help="Show the state after entry N (0 = after setup).")] = None,

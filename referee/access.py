@@ -394,22 +394,15 @@ class Access:
             if seat is not None and seat != p.seat:
                 raise Forbidden("auth/other_seat", f"{p.seat}'s token cannot ask for {seat}'s intents")
             seat = p.seat
-        if seat is not None and seat not in loaded.config.players:
-            raise BadInput("match/unknown_seat", f"{seat!r} is not a seat of this match; seats: {', '.join(loaded.config.players)}")
-        seq, state = self.referee.state_at(loaded)
-        seats = [seat] if seat is not None else list(loaded.config.players)
-        out: dict[str, list[str]] = {}
-        over = loaded.rules.outcome(state) is not None
-        for s in seats:
-            try:
-                intents = [] if over else loaded.rules.legal_intents(state, s)
-            except NotImplementedError:
-                raise BadInput("legal/not_enumerable", f"{loaded.game.name} cannot list its legal intents here") from None
-            texts = [notation.format_intent(i) for i in intents]
-            if p.role == "seat":
+        try:
+            seq, out = self.referee.legal(p.match_id, seat)
+        except NotImplementedError:
+            raise BadInput("legal/not_enumerable", f"{loaded.game.name} cannot list its legal intents here") from None
+        if p.role == "seat":
+            _, state = self.referee.state_at(loaded, seq)
+            for s, texts in out.items():
                 hidden = self.hidden(loaded, state, s)
-                texts = list(dict.fromkeys(redact_text(t, hidden) for t in texts))
-            out[s] = texts
+                out[s] = list(dict.fromkeys(redact_text(t, hidden) for t in texts))
         return LegalAnswer(match_id=loaded.match.id, seq=seq, legal=out)
 
     def export(self, p: Principal, fmt: str, *, as_: str | None = None) -> str:

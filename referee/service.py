@@ -560,6 +560,20 @@ class Referee:
             )
         return out
 
+    def legal(self, match_id: str, seat: str | None = None) -> tuple[int, dict[str, list[str]]]:
+        """(head, {seat: intents in notation}) that the referee would accept now (hints, fuzzing).
+        In a physical match the chance values shown (cards drawn) are consistent examples only."""
+        loaded = self.load(match_id)
+        if seat is not None and seat not in loaded.config.players:
+            raise BadInput("match/unknown_seat", f"{seat!r} is not a seat of this match; seats: {', '.join(loaded.config.players)}")
+        seq, state = self.state_at(loaded)
+        over = loaded.rules.outcome(state) is not None
+        out: dict[str, list[str]] = {}
+        for s in ([seat] if seat is not None else list(loaded.config.players)):
+            intents = [] if over else loaded.rules.legal_intents(state, s)
+            out[s] = list(dict.fromkeys(notation.format_intent(i) for i in intents))
+        return seq, out
+
     # -- writing -----------------------------------------------------------------------------
 
     def parse(self, loaded: Loaded, seat: str, text: str) -> Any:
