@@ -187,16 +187,24 @@ def test_import_keeps_every_line_and_reports_every_problem(cli, tmp_path):
         "alice: record_lot winner=\n"
         "this line is nonsense\n"
         "alice: record_lot winner=bob\n"
+        "alice: choose_order first=alice   # bob won the lot: not alice's choice\n"
+        "alice: choose_order first=ZZ9\n"
+        "alice: draw_main card=ZZ9\n"
     )
     r = cli("import", str(t), "--json")
     assert r.code == 0  # adjudicated and kept; --strict turns problems into exit 1
     assert cli("import", str(t), "--strict").code == 1
     s = r.json
-    assert s["lines"] == 7 and s["entries"] == 7 and s["accepted"] == 3 and s["rejected"] == 1
-    assert [p["line"] for p in s["problems"]] == [6, 8, 9, 10]
-    assert s["problems"][0]["code"] == "by_all_means/card_not_in_archive"
+    assert s["lines"] == 10 and s["entries"] == 10 and s["accepted"] == 3 and s["rejected"] == 2
+    assert [p["line"] for p in s["problems"]] == [6, 8, 9, 10, 12, 13, 14]
+    codes = [p["code"] for p in s["problems"]]
+    assert codes[0] == "by_all_means/card_not_in_archive"  # an impossible draw
+    assert codes[1] == "match/unknown_seat"  # an unknown player
+    assert codes[4] == "turn/not_your_turn"  # an illegal move
+    assert codes[5] == codes[6] == "input/unknown_reference"  # an unknown seat name and an unknown card
+    assert "ZZ9" in s["problems"][6]["message"]
     log = cli("log", s["match_id"], "--json").json
-    assert [e["kind"] for e in log].count("unparsed") == 3
+    assert [e["kind"] for e in log].count("unparsed") == 5
     assert log[1]["meta"]["comment"].startswith("three TR3")
 
 
