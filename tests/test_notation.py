@@ -109,3 +109,87 @@ def test_format_then_parse_round_trips(card, cells, placements, note, amount):
     intent = Deploy(card=card, cells=tuple(cells), placements=tuple(Placement(t, c) for t, c in placements),
                     note=note, amount=amount)
     assert parse_intent(Intent, format_intent(intent)) == intent
+
+
+# -- mappings, word-or-record fields and tagged record lists (added for War of Shadows) ---------------
+
+
+class Arrangement(msgspec.Struct, frozen=True, kw_only=True):
+    fanaticism: str | None = None
+    devotion: str | None = None
+
+
+class Banners(msgspec.Struct, frozen=True, tag_field="type", tag="banners"):
+    region: str
+    empire: str
+    delta: int
+
+
+class Note(msgspec.Struct, frozen=True, tag_field="type", tag="note"):
+    pass
+
+
+class Arrange(msgspec.Struct, frozen=True, kw_only=True, tag="arrange"):
+    """Arrange tokens."""
+
+    arrangement: Literal["unrecorded"] | Arrangement | None = None
+    assignments: dict[str, Literal["lion", "bear"]] = {}
+    options: dict[str, str] = {}
+    deltas: tuple[Banners | Note, ...] = ()
+
+
+class Play(msgspec.Struct, frozen=True, kw_only=True, tag="play"):
+    """Play with a required word-or-record effect."""
+
+    effect: Literal["manual"] | Effect
+
+
+Intent2 = Arrange | Play
+
+
+def test_mapping_fields_are_dotted_keys_one_per_entry():
+    got = parse_intent(Intent2, "arrange assignments.raven=lion assignments.rat=bear options.allow_pass=true")
+    assert got == Arrange(assignments={"raven": "lion", "rat": "bear"}, options={"allow_pass": "true"})
+    assert parse_intent(Intent2, format_intent(got)) == got
+    assert "assignments.raven=lion" in format_intent(got)
+    with pytest.raises(InputError) as info:
+        parse_intent(Intent2, "arrange assignments.raven=wolf")
+    assert "argument assignments.raven: expected one of bear|lion" in info.value.message
+    with pytest.raises(InputError) as info:
+        parse_intent(Intent2, "arrange assignments.raven.x=lion")
+    assert "unknown argument" in info.value.message
+    assert "[assignments.NAME=bear|lion]" in verbs_of(Intent2)["arrange"].signature()
+
+
+def test_a_word_or_a_record():
+    assert parse_intent(Intent2, "arrange arrangement=unrecorded") == Arrange(arrangement="unrecorded")
+    rec = parse_intent(Intent2, "arrange arrangement.fanaticism=lion arrangement.devotion=bear")
+    assert rec == Arrange(arrangement=Arrangement(fanaticism="lion", devotion="bear"))
+    for intent in (Arrange(arrangement="unrecorded"), rec, Play(effect="manual"),
+                   Play(effect=Effect(primitive="relocate_agent", destination="eagle.chancellor"))):
+        assert parse_intent(Intent2, format_intent(intent)) == intent
+    assert format_intent(Play(effect="manual")) == "play effect=manual"
+    with pytest.raises(InputError) as info:
+        parse_intent(Intent2, "arrange arrangement=unrecorded arrangement.devotion=bear")
+    assert "not both" in info.value.message
+    with pytest.raises(InputError) as info:
+        parse_intent(Intent2, "arrange arrangement=shuffled")
+    assert "expected one of unrecorded" in info.value.message
+    with pytest.raises(InputError) as info:
+        parse_intent(Intent2, "play")
+    assert "missing argument effect" in info.value.message
+    assert parse_intent(Intent2, "play effect.primitive=gain") == Play(effect=Effect(primitive="gain"))
+
+
+def test_a_list_of_tagged_records_names_each_records_type_first():
+    got = parse_intent(Intent2, "arrange deltas=banners:bear_1:bear:+1,note,banners:lion_2:lion:-2")
+    assert got.deltas == (Banners("bear_1", "bear", 1), Note(), Banners("lion_2", "lion", -2))
+    assert parse_intent(Intent2, format_intent(got)) == got
+    assert "deltas=banners:bear_1:bear:1,note,banners:lion_2:lion:-2" in format_intent(got)
+    with pytest.raises(InputError) as info:
+        parse_intent(Intent2, "arrange deltas=fly:bear_1")
+    assert "expected one of banners, note" in info.value.message
+    with pytest.raises(InputError) as info:
+        parse_intent(Intent2, "arrange deltas=banners:bear_1:bear")
+    assert "expected banners:region:empire:delta" in info.value.message
+    assert "[deltas=banners:region:empire:delta|note,...]" in verbs_of(Intent2)["arrange"].signature()

@@ -7,7 +7,12 @@
 * lists are comma-separated (``hand=TR3,GF1``); an omitted list is empty;
 * a nested record's fields are dotted keys (``effect.primitive=relocate_agent``);
 * a list of small records is colon-joined items in the record's field order
-  (``placements=lion_1:2,lion_2:1``);
+  (``placements=lion_1:2,lion_2:1``); a list of a tagged union of records starts each item with
+  the record's tag (``deltas=banners:bear_1:bear:+1,note``);
+* a mapping (``dict[str, X]``) is written as dotted keys, one per entry
+  (``assignments.raven=lion assignments.rat=bear``);
+* a field that is either a fixed word or a record (``Literal["manual"] | Effect``) is written either
+  bare (``effect=manual``) or as the record's dotted keys (``effect.primitive=relocate_agent``);
 * a value with spaces is double-quoted (``note="Burner Phone"``);
 * a game may name positional shorthands (``__positional__ = ("card",)`` on the Struct): bare words
   after the verb fill those fields in order.
@@ -21,7 +26,7 @@ from __future__ import annotations
 import difflib
 import shlex
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
@@ -39,12 +44,16 @@ class ParamInfo:
 
     key: str  # as written (dotted for nested records)
     attr: tuple[str, ...]  # attribute path in the Struct
-    kind: str  # "str", "int", "bool", "choice", "list", "records"
+    kind: str  # "str", "int", "bool", "choice", "list", "records", "dict"
     required: bool
     default: Any
     choices: tuple[Any, ...] = ()
-    item: str = ""  # list item kind / record field order
+    item: str = ""  # list item kind / record field order / mapping value kind
     item_choices: tuple[Any, ...] = ()
+    #: for a word-or-record field: the key of the field (its bare word and its dotted keys share it)
+    group: str = ""
+    #: records of a tagged union: each item starts with its record's tag
+    tagged: bool = False
 
     def expected(self) -> str:
         if self.kind == "choice":
@@ -59,6 +68,9 @@ class ParamInfo:
             return f"a comma-separated list ({self.item}s)"
         if self.kind == "records":
             return f"comma-separated items {self.item}"
+        if self.kind == "dict":
+            what = "|".join(_fmt_scalar(c) for c in self.item_choices) if self.item_choices else self.item
+            return f"one {self.key}.NAME={what} per entry"
         return "a value"
 
     def signature(self) -> str:
@@ -69,8 +81,9 @@ class ParamInfo:
             "list": f"{self.item},...",
             "records": f"{self.item},...",
             "str": "TEXT",
+            "dict": "|".join(_fmt_scalar(c) for c in self.item_choices) if self.item_choices else self.item.upper(),
         }[self.kind]
-        text = f"{self.key}={shown}"
+        text = f"{self.key}.NAME={shown}" if self.kind == "dict" else f"{self.key}={shown}"
         return text if self.required else f"[{text}]"
 
 
@@ -106,6 +119,35 @@ def _unwrap_optional(t: mi.Type) -> tuple[mi.Type, bool]:
     return t, False
 
 
+def _word_or_record(t: mi.Type) -> tuple[mi.LiteralType, mi.StructType] | None:
+    """``Literal[...] | SomeStruct`` (optionally ``| None``): a fixed word or a record."""
+    if not isinstance(t, mi.UnionType):
+        return None
+    inner = [x for x in t.types if not isinstance(x, mi.NoneType)]
+    lits = [x for x in inner if isinstance(x, mi.LiteralType)]
+    structs = [x for x in inner if isinstance(x, mi.StructType)]
+    if len(inner) == 2 and len(lits) == 1 and len(structs) == 1:
+        return lits[0], structs[0]
+    return None
+
+
+def _tagged_members(t: mi.Type) -> tuple[mi.StructType, ...] | None:
+    """The members of a union of tagged Structs (a list item that names its record type first)."""
+    if isinstance(t, mi.UnionType) and t.types and all(
+        isinstance(x, mi.StructType) and x.tag is not None for x in t.types
+    ):
+        return tuple(x for x in t.types if isinstance(x, mi.StructType))
+    return None
+
+
+def _record_order(st: mi.StructType) -> str:
+    return ":".join(sf.encode_name for sf in st.fields)
+
+
+def _tagged_order(members: tuple[mi.StructType, ...]) -> str:
+    return "|".join(":".join([str(m.tag), *(sf.encode_name for sf in m.fields)]) for m in members)
+
+
 def _scalar_kind(t: mi.Type) -> tuple[str, tuple[Any, ...]]:
     if isinstance(t, mi.LiteralType):
         return "choice", tuple(t.values)
@@ -132,11 +174,26 @@ def _params_of(
         if isinstance(t, mi.StructType):
             out.extend(_params_of(t, key + ".", attr, optional_parent or optional or not f.required))
             continue
+        alt = _word_or_record(f.type)
+        if alt is not None:
+            lit, st_alt = alt
+            out.append(ParamInfo(key, attr, "choice", required, default, choices=tuple(lit.values), group=key))
+            out.extend(
+                replace(p, group=key) for p in _params_of(st_alt, key + ".", attr, True)
+            )
+            continue
+        if isinstance(t, mi.DictType):
+            vt, _ = _unwrap_optional(t.value_type)
+            kind, choices = _scalar_kind(vt)
+            out.append(ParamInfo(key, attr, "dict", required, default, item=kind, item_choices=choices))
+            continue
         if isinstance(t, (mi.ListType, mi.VarTupleType)):
             it, _ = _unwrap_optional(t.item_type)
-            if isinstance(it, mi.StructType):
-                order = ":".join(sf.encode_name for sf in it.fields)
-                out.append(ParamInfo(key, attr, "records", required, default, item=order))
+            members = _tagged_members(it)
+            if members is not None:
+                out.append(ParamInfo(key, attr, "records", required, default, item=_tagged_order(members), tagged=True))
+            elif isinstance(it, mi.StructType):
+                out.append(ParamInfo(key, attr, "records", required, default, item=_record_order(it)))
             else:
                 kind, choices = _scalar_kind(it)
                 out.append(ParamInfo(key, attr, "list", required, default, item=kind, item_choices=choices))
@@ -193,16 +250,30 @@ def _convert(p: ParamInfo, raw: str, cls: type) -> Any:
             raise InputError(f"{what}: empty item in {raw!r}; expected {p.expected()}")
         return [_convert_scalar(p, p.item, p.item_choices, x, what) for x in items]
     if p.kind == "records":
-        st = _record_type(cls, p.attr)
-        order = [f for f in st.fields]
+        st_or_members = _record_type(cls, p.attr)
         records = []
         for item in (raw.split(",") if raw else []):
             parts = item.split(":")
+            rec: dict[str, Any] = {}
+            if isinstance(st_or_members, tuple):
+                by_tag = {str(m.tag): m for m in st_or_members}
+                st = by_tag.get(parts[0])
+                if st is None:
+                    raise InputError(
+                        f"{what}: item {item!r} starts with {parts[0]!r}; expected one of "
+                        f"{', '.join(by_tag)} (items: {p.item})"
+                    )
+                rec[str(st.tag_field)] = parts[0]
+                parts = parts[1:]
+                shape = ":".join([str(st.tag), *(f.encode_name for f in st.fields)])
+            else:
+                st = st_or_members
+                shape = p.item
+            order = [f for f in st.fields]
             if len(parts) != len(order):
                 raise InputError(
-                    f"{what}: item {item!r} has {len(parts)} part(s); expected {p.item}"
+                    f"{what}: item {item!r} has {item.count(':') + 1} part(s); expected {shape}"
                 )
-            rec = {}
             for f, part in zip(order, parts):
                 ft, _ = _unwrap_optional(f.type)
                 kind, choices = _scalar_kind(ft)
@@ -212,14 +283,19 @@ def _convert(p: ParamInfo, raw: str, cls: type) -> Any:
     return _convert_scalar(p, p.kind, p.choices, raw, what)
 
 
-def _record_type(cls: type, attr: tuple[str, ...]) -> mi.StructType:
+def _record_type(cls: type, attr: tuple[str, ...]) -> mi.StructType | tuple[mi.StructType, ...]:
+    """The record type of a list-of-records parameter (a tuple of members for a tagged union)."""
     st = mi.type_info(cls)
     assert isinstance(st, mi.StructType)
     for name in attr:
         f = next(f for f in st.fields if f.name == name)
-        t, _ = _unwrap_optional(f.type)
+        alt = _word_or_record(f.type)
+        t, _ = _unwrap_optional(f.type) if alt is None else (alt[1], True)
         if isinstance(t, (mi.ListType, mi.VarTupleType)):
             t, _ = _unwrap_optional(t.item_type)
+            members = _tagged_members(t)
+            if members is not None:
+                return members
         assert isinstance(t, mi.StructType)
         st = t
     return st
@@ -268,6 +344,8 @@ def parse_intent(intent_type: Any, text: str | list[str]) -> Any:
             key, raw = positional.pop(0), word
         p = info.param(key)
         if p is None:
+            p = _dict_param(info, key)
+        if p is None:
             close = difflib.get_close_matches(key, [q.key for q in info.params], n=2)
             hint = f" (did you mean {', '.join(close)}?)" if close else ""
             raise InputError(
@@ -277,16 +355,32 @@ def parse_intent(intent_type: Any, text: str | list[str]) -> Any:
             )
         if key in seen:
             raise InputError(f"{verb}: argument {key} given twice", code="input/bad_argument")
+        if p.group:
+            bare = key == p.group
+            if (bare and any(k.startswith(p.group + ".") for k in seen)) or (not bare and p.group in seen):
+                raise InputError(
+                    f"{verb}: argument {p.group}: give either {p.group}=WORD or its dotted fields "
+                    f"({p.group}.NAME=...), not both",
+                    code="input/bad_argument",
+                )
         seen.add(key)
         if key in positional:
             positional.remove(key)
-        value = _convert(p, raw, info.cls)
+        if p.kind == "dict":
+            value = _convert_scalar(p, p.item, p.item_choices, raw, f"argument {key}")
+        else:
+            value = _convert(p, raw, info.cls)
         node = data
         names = key.split(".")
         for name in names[:-1]:
             node = node.setdefault(name, {})
         node[names[-1]] = value
-    missing = [p.key for p in info.params if p.required and p.key not in seen]
+    missing = [
+        p.key for p in info.params
+        if p.required and p.key not in seen
+        and not (p.kind == "dict" and any(k.startswith(p.key + ".") for k in seen))
+        and not (p.group and any(k.startswith(p.group + ".") for k in seen))
+    ]
     if missing:
         raise InputError(
             f"{verb}: missing argument {', '.join(missing)}; usage: {info.signature()}",
@@ -296,6 +390,16 @@ def parse_intent(intent_type: Any, text: str | list[str]) -> Any:
         return msgspec.convert(data, type=info.cls)
     except msgspec.ValidationError as exc:
         raise InputError(f"{verb}: {exc}; usage: {info.signature()}", code="input/bad_argument") from None
+
+
+def _dict_param(info: VerbInfo, key: str) -> ParamInfo | None:
+    """The mapping parameter a dotted key ``name.entry`` belongs to (None if there is none)."""
+    for p in info.params:
+        if p.kind == "dict" and key.startswith(p.key + ".") and len(key) > len(p.key) + 1:
+            rest = key[len(p.key) + 1 :]
+            if "." not in rest:
+                return p
+    return None
 
 
 def _quote(text: str) -> str:
@@ -308,7 +412,11 @@ def _format_value(p: ParamInfo, value: Any) -> str:
     if p.kind == "list":
         return ",".join(_fmt_scalar(v) for v in value)
     if p.kind == "records":
-        return ",".join(":".join(_fmt_scalar(v) for v in msgspec.structs.astuple(r)) for r in value)
+        items = []
+        for r in value:
+            fields = [_fmt_scalar(v) for v in msgspec.structs.astuple(r)]
+            items.append(":".join([str(type(r).__struct_config__.tag), *fields]) if p.tagged else ":".join(fields))
+        return ",".join(items)
     return _fmt_scalar(value)
 
 
@@ -321,8 +429,17 @@ def format_intent(intent: Any) -> str:
     for p in verbs.params:
         value: Any = intent
         for name in p.attr:
-            value = getattr(value, name, None) if value is not None else None
+            value = getattr(value, name, None) if isinstance(value, msgspec.Struct) else None
         if value is None:
+            continue
+        if p.group and p.key == p.group:
+            if isinstance(value, msgspec.Struct):
+                continue  # written as its dotted fields
+            words.append(f"{p.key}={_quote(_fmt_scalar(value))}")
+            continue
+        if p.kind == "dict":
+            for k, v in value.items():
+                words.append(f"{p.key}.{k}={_quote(_fmt_scalar(v))}")
             continue
         if p.kind in ("list", "records"):
             if not value:
