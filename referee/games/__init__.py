@@ -5,8 +5,9 @@ from __future__ import annotations
 from referee.engine.protocol import Game
 
 from .by_all_means import GAME as BY_ALL_MEANS
+from .war_of_shadows import GAME as WAR_OF_SHADOWS
 
-GAMES: tuple[Game, ...] = (BY_ALL_MEANS,)
+GAMES: tuple[Game, ...] = (BY_ALL_MEANS, WAR_OF_SHADOWS)
 
 
 class UnknownGame(LookupError):

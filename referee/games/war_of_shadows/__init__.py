@@ -1,0 +1,60 @@
+"""War of Shadows («Война теней»): 2–4 secret societies steer five empires through their councils.
+
+Spec: ``shared/rules/war-of-shadows.md`` (identifiers, checks, rejection codes and options are its).
+
+Board and cards are data (the rulebook prints neither the map nor the card texts). A match's data
+set is ``MatchConfig.cards`` — a bundled set or a TOML file — whose whole text is stored with the
+match (``cards_text``). A data set holds one or more ``[[board]]`` tables and, optionally, a
+``[[card]]`` catalogue (schema: :mod:`.data`). The match option ``board`` picks the board by its id
+(default: the data set's first board). Bundled data sets:
+
+* ``TM-1`` — the spec's fixture board and its card catalogue (§1.10): what the spec's scenarios use
+  (``cards = "TM-1"``, ``[options] board = "TM-1"``);
+* ``demo`` — an invented board, *The Ember Coast*, with an invented 40-card catalogue;
+* ``boards`` (the default when a match names no card set) — every bundled board without a
+  catalogue: each card ability is then a declared one (``declared_cost``, flagged for audit),
+  as the spec says for a match without a catalogue (``board = "TM-1"`` picks the fixture board).
+
+Chance: a physical match types outcomes in (cards drawn, tokens laid); a digital one (a seed) lets
+the referee draw them and records the result in the intent. Hidden information (hands, face-down
+loyalty tokens, dealt fanatic empires, private discards) lives in the referee's state and reaches a
+seat only through ``view``/``hidden_ids``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from referee.engine.protocol import OptionSpec
+from schemas import MatchConfig
+
+from .model import Event, Intent, State
+from .options import option_specs
+from .rules import WarOfShadowsRules
+
+
+class WarOfShadowsGame:
+    id = "war_of_shadows"
+    name = "War of Shadows"
+    aliases = ("wos", "voina_tenei")
+    rules_version = "1"
+    min_players = 2
+    max_players = 4
+    intent_type = Intent
+    event_type = Event
+    state_type = State
+    card_sets: Mapping[str, str] = {"TM-1": "data/tm1.toml", "demo": "data/demo.toml", "boards": "data/boards.toml"}
+    default_card_set = "boards"
+    summary = ("2-4 secret societies place agents on five empires' councils; empires add banners, attack, "
+               "draw cards; score cities x your hidden loyalty")
+
+    def options(self) -> Mapping[str, OptionSpec]:
+        return option_specs()
+
+    def bind(self, config: MatchConfig) -> WarOfShadowsRules:
+        return WarOfShadowsRules(config)
+
+
+GAME = WarOfShadowsGame()
+
+__all__ = ["GAME", "WarOfShadowsGame"]

@@ -1,0 +1,489 @@
+"""The fold: ``evolve(state, event)`` applies one recorded fact. No validation, no choices.
+
+Total over every event tag ever written (ending in ``case _: raise``). Events carry everything they
+change, so the fold needs no board data. Manual-effect deltas are applied by :class:`Zones`, which
+``rules`` also uses to check a declaration before accepting it (one implementation of what a delta
+does, so the check and the fold cannot disagree).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from msgspec.structs import replace
+
+from .data import SLOTS, card_empire
+from .model import (
+    ActionDone,
+    AgentCollected,
+    AgentMoved,
+    AgentPhase,
+    AgentPlaced,
+    AnnihilationDeclared,
+    AttackLaunched,
+    AuditFlag,
+    AuditFlagRaised,
+    BannersAdded,
+    BannersDelta,
+    BannersMoved,
+    BannersReturned,
+    CardPlayed,
+    CardResolved,
+    CardResolving,
+    CardsDiscarded,
+    CardsDrawn,
+    CiNamed,
+    CiScored,
+    Combat,
+    CombatPending,
+    CombatResolved,
+    Cursor,
+    DeckShuffled,
+    Delta,
+    DiscardDelta,
+    DiscardPhase,
+    DrawDelta,
+    EmpirePhaseEnded,
+    FanaticEmpireDealt,
+    FinalRevealed,
+    FirstPlayerPassed,
+    FirstPlayerSet,
+    FortTriggered,
+    GameEnded,
+    GameOutcome,
+    LoyaltyArranged,
+    LoyaltyRevealed,
+    LoyaltySwapped,
+    ManualEffectApplied,
+    MoveAgentDelta,
+    MoveBannersDelta,
+    NoteDelta,
+    PendingNaming,
+    PhaseChanged,
+    PlacementSkipped,
+    Player,
+    PositionActivated,
+    PositionEnded,
+    PositionPassed,
+    PositionSkipped,
+    RevealPhase,
+    RoundMarkerPlaced,
+    RoundStarted,
+    Score,
+    ScoreComputed,
+    ScoreDelta,
+    SetupCompleted,
+    SocietyChosen,
+    State,
+    SubActivationOpened,
+    SupplyLimitEnforced,
+    SwapSkipped,
+    Token,
+    TransferCardDelta,
+    WinnerDeclared,
+)
+
+RESERVE = "reserve"
+
+
+def token_id(seat: str, empire: str) -> str:
+    """The id of a seat's loyalty token of an empire, as events carry it (redactable)."""
+    return f"loyalty:{seat}:{empire}"
+
+
+def fanatic_id(seat: str, empire: str) -> str:
+    return f"fanatic:{seat}:{empire}"
+
+
+def token_empire(token: str) -> str:
+    return token.rsplit(":", 1)[1]
+
+
+def is_position(place: str) -> bool:
+    return "." in place
+
+
+class Zones:
+    """A mutable working copy of the parts of the state a manual effect can change.
+
+    ``apply`` returns None when the delta was possible, else a sentence saying why not (the state of
+    the copy is then unspecified: the caller discards it)."""
+
+    def __init__(self, state: State, counted: bool) -> None:
+        self.banners = {r: dict(v) for r, v in state.banners.items()}
+        self.supply = dict(state.banner_supply)
+        self.deck = {e: list(v) for e, v in state.deck.items()}
+        self.hands = {p: list(pl.hand) for p, pl in state.players.items()}
+        self.reserve = {p: pl.agent_reserve for p, pl in state.players.items()}
+        self.bonus = {p: pl.bonus for p, pl in state.players.items()}
+        self.council = {e: dict(v) for e, v in state.council.items()}
+        self.region_agents = {r: list(v) for r, v in state.region_agents.items()}
+        self.counted = counted
+        self.secret = dict(state.secret_discards)
+
+    def _hand_take(self, player: str, card: str) -> str | None:
+        hand = self.hands.get(player)
+        if hand is None:
+            return f"{player} is not a player"
+        empire = card_empire(card) or card
+        for entry in (card, empire) if self.counted else (card,):
+            if entry in hand:
+                hand.remove(entry)
+                return None
+        return f"{card} is not in {player}'s hand"
+
+    def _to_deck(self, card: str) -> None:
+        empire = card_empire(card) or card
+        self.deck[empire] = sorted([*self.deck[empire], empire if self.counted else card])
+
+    def apply(self, delta: Delta) -> str | None:
+        match delta:
+            case BannersDelta(region=region, empire=empire, delta=n):
+                have = self.banners[region][empire]
+                if have + n < 0:
+                    return f"{region} holds {have} {empire} banner(s); cannot remove {-n}"
+                if self.supply[empire] - n < 0:
+                    return f"the {empire} supply holds {self.supply[empire]}; cannot add {n}"
+                if self.supply[empire] - n > 20:
+                    return f"the {empire} supply would hold {self.supply[empire] - n} (at most 20)"
+                self.banners[region][empire] = have + n
+                self.supply[empire] -= n
+            case MoveBannersDelta(from_=src, to=dst, empire=empire, count=n):
+                if n < 1:
+                    return f"move at least 1 banner, not {n}"
+                have = self.banners[src][empire]
+                if have < n:
+                    return f"{src} holds {have} {empire} banner(s); cannot move {n}"
+                self.banners[src][empire] = have - n
+                self.banners[dst][empire] += n
+            case DrawDelta(player=player, card=card):
+                empire = card_empire(card) or card
+                entry = empire if self.counted else card
+                if entry not in self.deck.get(empire, []):
+                    return f"{card} is not in the {empire} deck"
+                if player not in self.hands:
+                    return f"{player} is not a player"
+                self.deck[empire].remove(entry)
+                self.hands[player].append(entry)
+                self.secret.pop(card, None)
+            case DiscardDelta(player=player, card=card):
+                why = self._hand_take(player, card)
+                if why:
+                    return why
+                self._to_deck(card)
+            case TransferCardDelta(from_player=src, to_player=dst, card=card):
+                if dst not in self.hands:
+                    return f"{dst} is not a player"
+                why = self._hand_take(src, card)
+                if why:
+                    return why
+                self.hands[dst].append((card_empire(card) or card) if self.counted else card)
+            case MoveAgentDelta(player=player, from_=src, to=dst):
+                if player not in self.reserve:
+                    return f"{player} is not a player"
+                if src == RESERVE:
+                    if self.reserve[player] < 1:
+                        return f"{player} has no agent in reserve"
+                    self.reserve[player] -= 1
+                elif is_position(src):
+                    e, p = src.split(".", 1)
+                    if self.council[e][p] != player:
+                        return f"{player} has no agent on {src}"
+                    self.council[e][p] = None
+                else:
+                    if player not in self.region_agents[src]:
+                        return f"{player} has no agent in {src}"
+                    self.region_agents[src].remove(player)
+                if dst == RESERVE:
+                    self.reserve[player] += 1
+                elif is_position(dst):
+                    e, p = dst.split(".", 1)
+                    if self.council[e][p] is not None:
+                        return f"{dst} is not free (it holds {self.council[e][p]}'s agent)"
+                    self.council[e][p] = player
+                else:
+                    if player in self.region_agents[dst]:
+                        return f"{player} already has an agent in {dst}"
+                    self.region_agents[dst] = sorted([*self.region_agents[dst], player])
+            case ScoreDelta(player=player, delta=n):
+                if player not in self.bonus:
+                    return f"{player} is not a player"
+                self.bonus[player] += n
+            case NoteDelta():
+                return None  # a note changes nothing
+            case _:
+                raise TypeError(f"unknown delta {delta!r}")
+        return None
+
+    def write(self, state: State) -> State:
+        players = {
+            p: replace(pl, hand=tuple(sorted(self.hands[p])), agent_reserve=self.reserve[p], bonus=self.bonus[p])
+            for p, pl in state.players.items()
+        }
+        return replace(
+            state,
+            banners={r: dict(v) for r, v in self.banners.items()},
+            banner_supply=dict(self.supply),
+            deck={e: tuple(sorted(v)) for e, v in self.deck.items()},
+            players=players,
+            council={e: dict(v) for e, v in self.council.items()},
+            region_agents={r: tuple(sorted(v)) for r, v in self.region_agents.items()},
+            secret_discards=dict(sorted(self.secret.items())),
+        )
+
+
+# -- small immutable updates -------------------------------------------------------------------------------
+
+
+def _player(state: State, seat: str, **changes: Any) -> State:
+    players = dict(state.players)
+    players[seat] = replace(players[seat], **changes)
+    return replace(state, players=players)
+
+
+def _banners(state: State, region: str, empire: str, delta: int) -> State:
+    banners = dict(state.banners)
+    row = dict(banners[region])
+    row[empire] = row[empire] + delta
+    banners[region] = row
+    return replace(state, banners=banners)
+
+
+def _supply(state: State, empire: str, delta: int) -> State:
+    supply = dict(state.banner_supply)
+    supply[empire] = supply[empire] + delta
+    return replace(state, banner_supply=supply)
+
+
+def _cursor(state: State, **changes: Any) -> State:
+    assert state.cursor is not None
+    return replace(state, cursor=replace(state.cursor, **changes))
+
+
+def _set_place(state: State, place: str, seat: str | None, remove_seat: str | None = None) -> State:
+    """Put ``seat``'s agent on a council position (or, with ``seat`` None, free it), or add/remove a
+    seat in a region's agents."""
+    if is_position(place):
+        e, p = place.split(".", 1)
+        council = dict(state.council)
+        row = dict(council[e])
+        row[p] = seat
+        council[e] = row
+        return replace(state, council=council)
+    agents = dict(state.region_agents)
+    current = list(agents[place])
+    if remove_seat is not None and remove_seat in current:
+        current.remove(remove_seat)
+    if seat is not None:
+        current.append(seat)
+    agents[place] = tuple(sorted(current))
+    return replace(state, region_agents=agents)
+
+
+def _hand_remove(hand: tuple[str, ...], cards: tuple[str, ...]) -> tuple[str, ...]:
+    out = list(hand)
+    for card in cards:
+        if card in out:
+            out.remove(card)
+        else:  # counted mode: an unidentified card of that empire
+            out.remove(card_empire(card) or card)
+    return tuple(out)
+
+
+def _to_decks(state: State, cards: tuple[str, ...], counted: bool) -> State:
+    deck = dict(state.deck)
+    for card in cards:
+        empire = card_empire(card) or card
+        deck[empire] = tuple(sorted([*deck[empire], empire if counted else card]))
+    return replace(state, deck=deck)
+
+
+def _end_combat(state: State, ev: CombatResolved) -> State:
+    state = _banners(state, ev.region, ev.attacker, ev.attacker_left - ev.attacking)
+    state = _supply(state, ev.attacker, ev.attacking - ev.attacker_left)
+    if ev.defender is not None:
+        state = _banners(state, ev.region, ev.defender, ev.defender_left - ev.defending)
+        state = _supply(state, ev.defender, ev.defending - ev.defender_left)
+    if ev.pending and state.cursor is not None:
+        state = _cursor(state, combat=None)
+    return state
+
+
+def evolve(state: State, event: Any, counted: bool = False) -> State:
+    """Apply one event. ``counted``: the match tracks cards by deck only (card_identity_mode)."""
+    match event:
+        case SocietyChosen(player=player, society=society):
+            return _player(state, player, society=society)
+        case FirstPlayerSet(player=player):
+            return replace(state, first_player=player)
+        case FanaticEmpireDealt(player=player, token=token):
+            return replace(_player(state, player, fanatic_dealt=token_empire(token)), fanatic_deal_recorded=True)
+        case LoyaltyArranged(player=player, tokens=tokens):
+            if tokens:
+                loyalty = {slot: Token(empire=token_empire(t)) for slot, t in zip(SLOTS, tokens)}
+            else:
+                loyalty = {slot: Token(empire=None) for slot in SLOTS}
+            return _player(state, player, loyalty=loyalty)
+        case SetupCompleted():
+            return state
+        case RoundStarted(round=rnd):
+            return replace(
+                state, round=rnd, phase="AGENT_COLLECT" if rnd >= 2 else "AGENT_PLACE", agent_phase=AgentPhase(),
+                cursor=None,
+            )
+        case PhaseChanged(phase=phase):
+            if phase == "DISCARD":
+                return replace(state, phase=phase, discard_phase=DiscardPhase(), cursor=None)
+            if phase in ("REVEAL", "CI_SWAP"):
+                return replace(state, phase=phase, reveal_phase=RevealPhase(), cursor=None)
+            if phase == "CI_REVEAL":
+                return replace(state, phase=phase, reveal_phase=replace(state.reveal_phase, named=(), pending_naming=None))
+            if phase == "AGENT_PLACE":
+                return replace(state, phase=phase, agent_phase=replace(state.agent_phase, placements_made=0))
+            return replace(state, phase=phase, cursor=None)
+        case AgentCollected(player=player, from_=src):
+            state = _set_place(state, src, None, remove_seat=player)
+            ap = state.agent_phase
+            state = replace(state, agent_phase=replace(
+                ap, collected=(*ap.collected, player), collected_from={**ap.collected_from, player: src}))
+            return _player(state, player, agent_reserve=state.players[player].agent_reserve + 1)
+        case AgentPlaced(player=player, to=dst):
+            state = _set_place(state, dst, player)
+            ap = state.agent_phase
+            state = replace(state, agent_phase=replace(ap, placements_made=ap.placements_made + 1))
+            return _player(state, player, agent_reserve=state.players[player].agent_reserve - 1)
+        case PlacementSkipped(player=player, step=step):
+            ap = state.agent_phase
+            if step == "collect":
+                return replace(state, agent_phase=replace(ap, collected=(*ap.collected, player)))
+            return replace(state, agent_phase=replace(ap, placements_made=ap.placements_made + 1))
+        case PositionActivated(position=pos, acting_player=acting):
+            e, p = pos.split(".", 1)
+            return replace(state, phase="EMPIRE_PHASE", cursor=Cursor(empire=e, position=p, acting_player=acting))
+        case PositionSkipped() | PositionEnded() | EmpirePhaseEnded():
+            return replace(state, cursor=None)
+        case PositionPassed():
+            return state
+        case BannersAdded(empire=empire, placements=placements):
+            for pl in placements:
+                state = _banners(state, pl.region, empire, pl.n)
+                state = _supply(state, empire, -pl.n)
+            return state
+        case AttackLaunched(empire=empire, from_=src, to=dst, count=n):
+            state = _banners(state, src, empire, -n)
+            return _banners(state, dst, empire, n)
+        case FortTriggered(region=region, empire=empire, destroyed=n):
+            return _supply(_banners(state, region, empire, -n), empire, n)
+        case CombatPending(region=region, attacker=att, defender=dfd, a_in=a_in, a_after_fort=a_after, d=d, fort=fort):
+            combat = Combat(region=region, attacker=att, defender=dfd, a_in=a_in, a_after_fort=a_after, d=d, fort=fort)
+            return _cursor(state, stage="combat_pending", combat=combat)
+        case CombatResolved():
+            return _end_combat(state, event)
+        case AnnihilationDeclared():
+            assert state.cursor is not None and state.cursor.combat is not None
+            return _cursor(state, combat=replace(state.cursor.combat, annihilation=True))
+        case CardsDrawn(player=player, empire=empire, cards=cards):
+            deck = dict(state.deck)
+            rest = list(deck[empire])
+            for c in cards:
+                rest.remove(c)
+            deck[empire] = tuple(rest)
+            secret = {k: v for k, v in state.secret_discards.items() if k not in cards}
+            state = replace(state, deck=deck, secret_discards=secret)
+            return _player(state, player, hand=tuple(sorted((*state.players[player].hand, *cards))))
+        case AgentMoved(player=player, from_=src, to=dst, swapped_with=other):
+            state = _set_place(state, src, other)
+            return _set_place(state, dst, player)
+        case SubActivationOpened(position=pos, by=by):
+            return _cursor(state, sub_position=pos, sub_by=by, stage="pending")
+        case ActionDone(position=pos):
+            c = state.cursor
+            assert c is not None
+            if c.sub_position is not None and c.sub_position == pos:
+                return _cursor(state, sub_position=None, sub_by=None, stage="done")
+            return _cursor(state, stage="done")
+        case SupplyLimitEnforced(removals=removals):
+            for r in removals:
+                state = _supply(_banners(state, r.region, r.empire, -r.removed), r.empire, r.removed)
+            return state
+        case RoundMarkerPlaced(round=rnd):
+            return replace(state, round_markers_placed=rnd)
+        case FirstPlayerPassed(to=dst):
+            return replace(state, first_player=dst)
+        case CardPlayed(player=player, card=card, paid=paid):
+            cards = (card, *paid)
+            state = _player(state, player, hand=_hand_remove(state.players[player].hand, cards))
+            return _to_decks(state, cards, counted)
+        case DeckShuffled():
+            return state
+        case CardResolving(card=card, kind=kind):
+            return _cursor(state, resolving_card=card, resolving_kind=kind)
+        case CardResolved():
+            return _cursor(state, resolving_card=None, resolving_kind=None)
+        case BannersMoved(from_=src, to=dst, empire=empire, count=n):
+            return _banners(_banners(state, src, empire, -n), dst, empire, n)
+        case BannersReturned(region=region, empire=empire, count=n):
+            return _supply(_banners(state, region, empire, -n), empire, n)
+        case ManualEffectApplied(deltas=deltas):
+            zones = Zones(state, counted)
+            for d in deltas:
+                zones.apply(d)
+            return zones.write(state)
+        case AuditFlagRaised(kind=kind, card=card):
+            return replace(state, audit_flags=(*state.audit_flags, AuditFlag(kind=kind, card=card)))
+        case CardsDiscarded(player=player, cards=cards, private=private):
+            state = _player(state, player, hand=_hand_remove(state.players[player].hand, cards))
+            state = _to_decks(state, cards, counted)
+            dp = state.discard_phase
+            state = replace(state, discard_phase=replace(dp, discarded=(*dp.discarded, player)))
+            if private and not counted:
+                secret = dict(state.secret_discards)
+                for c in cards:
+                    secret[c] = player
+                state = replace(state, secret_discards=dict(sorted(secret.items())))
+            return state
+        case LoyaltySwapped(player=player, slot_a=a, slot_b=b):
+            pl = state.players[player]
+            loyalty = dict(pl.loyalty)
+            loyalty[a], loyalty[b] = loyalty[b], loyalty[a]
+            rp = state.reveal_phase
+            state = replace(state, reveal_phase=replace(rp, decided=(*rp.decided, player)))
+            return _player(state, player, loyalty=loyalty, swaps_made=pl.swaps_made + 1)
+        case LoyaltyRevealed(player=player, slot=slot, empire=empire):
+            pl = state.players[player]
+            loyalty = dict(pl.loyalty)
+            loyalty[slot] = Token(empire=empire, revealed=True)
+            return _player(state, player, loyalty=loyalty)
+        case SwapSkipped(player=player):
+            rp = state.reveal_phase
+            return replace(state, reveal_phase=replace(rp, decided=(*rp.decided, player)))
+        case CiNamed(player=player, target=target, empire=empire):
+            rp = state.reveal_phase
+            pending = PendingNaming(player=player, target=target, empire=empire)
+            return replace(state, reveal_phase=replace(rp, pending_naming=pending))
+        case CiScored(player=player, target=target, empire=empire, slot=slot, points=points):
+            tl = state.players[target]
+            loyalty = dict(tl.loyalty)
+            loyalty[slot] = Token(empire=empire, revealed=True)
+            state = _player(state, target, loyalty=loyalty)
+            state = _player(state, player, ci_bonus=state.players[player].ci_bonus + points)
+            rp = state.reveal_phase
+            return replace(state, reveal_phase=replace(rp, named=(*rp.named, player), pending_naming=None))
+        case GameEnded(unrevealed=unrevealed):
+            for seat, n in unrevealed:
+                state = _player(state, seat, unrevealed_at_end=n)
+            return state
+        case FinalRevealed(player=player, arrangement=arrangement):
+            loyalty = {slot: Token(empire=e, revealed=True) for slot, e in zip(SLOTS, arrangement)}
+            return _player(state, player, loyalty=loyalty, final_revealed=True)
+        case ScoreComputed(player=player, base=base, region_agents=ra, keep_secrets=ks, ci_bonus=ci, bonus=bonus,
+                           total=total):
+            score = Score(base=base, region_agents=ra, keep_secrets=ks, ci_bonus=ci, bonus=bonus, total=total)
+            return _player(state, player, score=score)
+        case WinnerDeclared(winners=winners, reason=reason):
+            return replace(state, phase="GAME_OVER", cursor=None, outcome=GameOutcome(winners=winners, reason=reason))
+        case _:
+            raise TypeError(f"war_of_shadows: unknown event {event!r}")
+
+
+__all__ = ["Player", "RESERVE", "Zones", "evolve", "fanatic_id", "is_position", "token_empire", "token_id"]

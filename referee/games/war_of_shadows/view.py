@@ -1,0 +1,660 @@
+"""What each role may see, the ids a seat must not see, starting positions, and events in words.
+
+* ``view(state, None)`` is the referee's full view: the state paths of spec §1.7 plus the derived
+  values (``control``, ``cities``, ``conquered``, ``controller``, ``deck_size``, ``hand_size``,
+  ``next_player``, ``turn_order``). A seat sees its own hand, its own face-down tokens and its own
+  dealt fanatic empire; of the others only counts and face-up tokens. Any other name (``spectator``)
+  gets the public view.
+* ``hidden_ids`` lists every string a seat must not see: other hands' card ids, privately discarded
+  cards, other seats' face-down tokens (``loyalty:<seat>:<empire>``) and dealt empires
+  (``fanatic:<seat>:<empire>``), and the typed fragments that would show them
+  (``arrangement.<slot>=<empire>``, ``assignments.<seat>=<empire>``).
+* ``apply_position`` applies a scenario's dotted-path overrides to the state after setup and
+  completes what they leave out as spec §1.12 says, then checks the invariants of §1.2.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from referee.engine.protocol import ConfigError
+
+from .data import ALL_CARDS, BANNERS_PER_EMPIRE, CARDS_PER_EMPIRE, EMPIRES, POSITIONS, SLOTS, SOCIETIES, card_empire
+from .fold import fanatic_id, token_id
+from .model import (
+    ActionDone,
+    AgentCollected,
+    AgentMoved,
+    AgentPlaced,
+    AnnihilationDeclared,
+    AttackLaunched,
+    AuditFlagRaised,
+    BannersAdded,
+    BannersMoved,
+    BannersReturned,
+    CardPlayed,
+    CardResolved,
+    CardResolving,
+    CardsDiscarded,
+    CardsDrawn,
+    CiNamed,
+    CiScored,
+    CombatPending,
+    CombatResolved,
+    DeckShuffled,
+    EmpirePhaseEnded,
+    FanaticEmpireDealt,
+    FinalRevealed,
+    FirstPlayerPassed,
+    FirstPlayerSet,
+    FortTriggered,
+    GameEnded,
+    LoyaltyArranged,
+    LoyaltyRevealed,
+    LoyaltySwapped,
+    ManualEffectApplied,
+    PhaseChanged,
+    PlacementSkipped,
+    PositionActivated,
+    PositionEnded,
+    PositionPassed,
+    PositionSkipped,
+    RoundMarkerPlaced,
+    RoundStarted,
+    ScoreComputed,
+    SetupCompleted,
+    SocietyChosen,
+    State,
+    SubActivationOpened,
+    SupplyLimitEnforced,
+    SwapSkipped,
+    WinnerDeclared,
+)
+
+if TYPE_CHECKING:
+    from .rules import WarOfShadowsRules
+
+PHASES = ("SETUP", "AGENT_COLLECT", "AGENT_PLACE", "EMPIRE_PHASE", "DISCARD", "REVEAL", "CI_SWAP", "CI_REVEAL",
+          "FINAL_SCORING", "GAME_OVER")
+STAGES = ("pending", "combat_pending", "done")
+
+#: the spec's standard loyalty arrangements L-std (§1.10), by society
+L_STD: dict[str, tuple[str, ...]] = {
+    "pale_raven": ("lion", "elephant", "bear", "eagle", "horse"),
+    "humble_spider": ("bear", "horse", "eagle", "elephant", "lion"),
+    "rat_cult": ("eagle", "lion", "horse", "bear", "elephant"),
+    "endless_serpent": ("horse", "bear", "elephant", "lion", "eagle"),
+}
+ANIMAL = {"raven": "pale_raven", "spider": "humble_spider", "rat": "rat_cult", "serpent": "endless_serpent"}
+DERIVED = ("control", "cities", "conquered", "controller", "deck_size", "next_player", "turn_order", "options", "board",
+           "outcome")
+
+
+def _sees(viewer: str | None, owner: str) -> bool:
+    return viewer is None or viewer == owner
+
+
+def view(rules: WarOfShadowsRules, state: State, seat: str | None) -> dict[str, Any]:
+    c = state.cursor
+    cursor: dict[str, Any] | None = None
+    if c is not None:
+        combat = None
+        if c.combat is not None:
+            cb = c.combat
+            row = state.banners[cb.region]
+            combat = {
+                "region": cb.region, "attacker": cb.attacker, "defender": cb.defender,
+                "attacking": row[cb.attacker], "defending": row[cb.defender] if cb.defender else 0,
+                "a_in": cb.a_in, "a_after_fort": cb.a_after_fort, "d": cb.d, "fort": cb.fort,
+                "annihilation": cb.annihilation,
+            }
+        cursor = {
+            "empire": c.empire, "position": c.position, "sub_position": c.sub_position, "sub_by": c.sub_by,
+            "stage": c.stage, "acting_player": c.acting_player, "resolving_card": c.resolving_card,
+            "resolving_kind": c.resolving_kind, "combat": combat,
+        }
+    players: dict[str, Any] = {}
+    for p in state.seats or rules.players:
+        pl = state.players[p]
+        mine = _sees(seat, p)
+        loyalty = {}
+        for slot in SLOTS:
+            if slot not in pl.loyalty:
+                continue
+            t = pl.loyalty[slot]
+            loyalty[slot] = {"empire": t.empire if (mine or t.revealed) else None, "revealed": t.revealed}
+        players[p] = {
+            "society": pl.society,
+            "agent_reserve": pl.agent_reserve,
+            "hand": list(pl.hand) if mine else None,
+            "hand_size": len(pl.hand),
+            "loyalty": loyalty,
+            "swaps_made": pl.swaps_made,
+            "ci_bonus": pl.ci_bonus,
+            "bonus": pl.bonus,
+            "fanatic_dealt": pl.fanatic_dealt if mine else None,
+            "score": msgspec.to_builtins(pl.score) if pl.score is not None else None,
+            "unrevealed_at_end": pl.unrevealed_at_end,
+            "final_revealed": pl.final_revealed,
+        }
+    regions = rules.board.region_ids
+    control = {r: rules.control(state, r) for r in regions}
+    out: dict[str, Any] = {
+        "board": rules.board.board_id,
+        "round": state.round,
+        "phase": state.phase,
+        "cursor": cursor,
+        "round_markers_placed": state.round_markers_placed,
+        "first_player": state.first_player,
+        "seats": list(state.seats or rules.players),
+        "turn_order": list(rules.turn_order(state)),
+        "next_player": rules.next_player(state),
+        "agent_phase": {
+            "collected": list(state.agent_phase.collected),
+            "placements_made": state.agent_phase.placements_made,
+            "quota": rules.quota,
+            "collected_from": dict(state.agent_phase.collected_from),
+        },
+        "discard_phase": {"discarded": list(state.discard_phase.discarded)},
+        "reveal_phase": {
+            "decided": list(state.reveal_phase.decided),
+            "named": list(state.reveal_phase.named),
+            "pending_naming": msgspec.to_builtins(state.reveal_phase.pending_naming),
+        },
+        "banners": {r: {e: state.banners[r][e] for e in EMPIRES} for r in regions},
+        "banner_supply": {e: state.banner_supply[e] for e in EMPIRES},
+        "deck": {e: list(state.deck[e]) if seat is None else None for e in EMPIRES},
+        "deck_size": {e: len(state.deck[e]) for e in EMPIRES},
+        "council": {e: {p: state.council[e][p] for p in POSITIONS} for e in EMPIRES},
+        "controller": {e: {p: rules.controller(state, e, p) for p in POSITIONS} for e in EMPIRES},
+        "region_agents": {r: list(state.region_agents[r]) for r in regions},
+        "control": control,
+        "conquered": {r: control[r] is not None and control[r] != rules.home(r) for r in regions},
+        "cities": rules.cities(state),
+        "players": players,
+        "audit_flags": [msgspec.to_builtins(f) for f in state.audit_flags],
+        "outcome": msgspec.to_builtins(state.outcome),
+        "options": dict(rules.options),
+    }
+    if seat is not None:
+        # a card id that is now in another hand (or discarded in secret) is not shown even where it
+        # names a past public fact (an audit flag of a card played earlier)
+        hidden = hidden_ids(rules, state, seat)
+        if hidden:
+            out = _scrub(out, hidden)
+    return out
+
+
+def _scrub(value: Any, hidden: frozenset[str]) -> Any:
+    if isinstance(value, str):
+        return "?" if value in hidden else value
+    if isinstance(value, list):
+        return [_scrub(v, hidden) for v in value]
+    if isinstance(value, dict):
+        return {k: _scrub(v, hidden) for k, v in value.items()}
+    return value
+
+
+def hidden_ids(rules: WarOfShadowsRules, state: State, seat: str | None) -> frozenset[str]:
+    if seat is None:
+        return frozenset()
+    out: set[str] = set()
+    for p, pl in state.players.items():
+        if p == seat:
+            continue
+        if not rules.counted:
+            out.update(c for c in pl.hand if c in ALL_CARDS)
+        for t in pl.loyalty.values():
+            if not t.revealed and t.empire is not None:
+                out.add(token_id(p, t.empire))
+        if pl.fanatic_dealt is not None:
+            out.add(fanatic_id(p, pl.fanatic_dealt))
+        for e in EMPIRES:
+            out.add(f"assignments.{p}={e}")
+    for card, who in state.secret_discards.items():
+        if who != seat:
+            out.add(card)
+    # a typed arrangement never reaches another seat (whatever it says)
+    for slot in SLOTS:
+        for e in EMPIRES:
+            out.add(f"arrangement.{slot}={e}")
+    return frozenset(out)
+
+
+# -- positions (§1.12) ----------------------------------------------------------------------------------------
+
+
+def _bad(message: str) -> ConfigError:
+    return ConfigError("war_of_shadows/invalid_position", message)
+
+
+def _leaves(prefix: str, value: Any) -> list[str]:
+    if isinstance(value, dict) and value:
+        out = []
+        for k, v in value.items():
+            out.extend(_leaves(f"{prefix}.{k}", v))
+        return out
+    return [prefix]
+
+
+def apply_position(rules: WarOfShadowsRules, state: State, overrides: Mapping[str, Any]) -> State:
+    """Dotted-path overrides into the full view's shape, completed as spec §1.12 says."""
+    data = msgspec.to_builtins(state)
+    phase = overrides.get("phase", state.phase)
+    if phase != "SETUP":
+        _prefill(rules, data, overrides)
+    set_paths: list[str] = []
+    for path, value in overrides.items():
+        parts = str(path).split(".")
+        if parts[0] in DERIVED:
+            raise _bad(f"position path {path!r}: {parts[0]} is derived from the rest of the state and cannot be set")
+        if parts[0] == "players" and (len(parts) < 2 or parts[1] not in rules.players):
+            who = parts[1] if len(parts) > 1 else ""
+            raise _bad(f"position path {path!r}: {who!r} is not a seat ({', '.join(rules.players)})")
+        node: Any = data
+        created = False
+        for i, part in enumerate(parts[:-1]):
+            where = ".".join(parts[: i + 1])
+            if not isinstance(node, dict):
+                raise _bad(f"unknown position path {path!r} ({where!r} holds no fields)")
+            if part not in node and not (created or _free_keys(parts[:i])):
+                raise _bad(f"unknown position path {path!r} (no {where!r} in the state; see `referee show --json`)")
+            if node.get(part) is None:
+                node[part] = {}
+                created = True
+            node = node[part]
+        last = parts[-1]
+        if not isinstance(node, dict):
+            raise _bad(f"unknown position path {path!r}")
+        if last not in node and not (created or _free_keys(parts[:-1])):
+            raise _bad(f"unknown position path {path!r} ({last!r} is not a field there)")
+        if parts[0] == "banners" and len(parts) == 2:
+            if not isinstance(value, dict):
+                raise _bad(f"{path} takes a table of banner counts, e.g. {{ bear = 2 }}")
+            row = {e: 0 for e in EMPIRES}
+            for e, n in value.items():
+                if e not in EMPIRES:
+                    raise _bad(f"{path}.{e}: {e!r} is not an empire")
+                row[e] = n
+            node[last] = row
+        elif isinstance(value, dict) and isinstance(node.get(last), dict):
+            node[last] = _merge(node[last], value)
+        else:
+            node[last] = value
+        set_paths.extend(_leaves(str(path), value))
+
+    def is_set(p: str) -> bool:
+        return any(x == p or x.startswith(p + ".") or p.startswith(x + ".") for x in set_paths)
+
+    try:
+        new = msgspec.convert(data, State)
+    except msgspec.ValidationError as exc:
+        raise _bad(f"the position does not fit the state: {exc}") from None
+    return _complete_and_check(rules, new, is_set)
+
+
+def _free_keys(parent: list[str]) -> bool:
+    """Paths under which new keys may appear (maps keyed by seat or slot, records being created)."""
+    if parent[:1] == ["cursor"] or parent[:2] == ["reveal_phase", "pending_naming"]:
+        return True
+    if parent[:2] == ["agent_phase", "collected_from"]:
+        return True
+    return len(parent) >= 3 and parent[0] == "players" and parent[2] in ("loyalty", "score")
+
+
+def _prefill(rules: WarOfShadowsRules, data: dict[str, Any], overrides: Mapping[str, Any]) -> None:
+    """§1.12 [F]: societies by the seat's animal (else the first free), the first seat as first
+    player, and L-std loyalty (face down) — before the overrides, which may change any of it."""
+    seats = overrides.get("seats", data["seats"]) or list(rules.players)
+    chosen = {p: overrides.get(f"players.{p}.society", (overrides.get(f"players.{p}") or {}).get("society"))
+              for p in rules.players}
+    taken = [x for x in chosen.values() if x]
+    for p in seats:
+        pl = data["players"][p]
+        society = chosen.get(p) or pl["society"]
+        if society is None:
+            want = ANIMAL.get(p)
+            society = want if want and want not in taken else next(x for x in SOCIETIES if x not in taken)
+            taken.append(society)
+        pl["society"] = society
+        if not pl["loyalty"]:
+            row = L_STD.get(society, L_STD["pale_raven"])
+            pl["loyalty"] = {slot: {"empire": None if rules.unrecorded else e, "revealed": False}
+                             for slot, e in zip(SLOTS, row)}
+    if data["first_player"] is None:
+        data["first_player"] = seats[0]
+
+
+def _merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for k, v in extra.items():
+        if isinstance(v, dict) and isinstance(out.get(k), dict):
+            out[k] = _merge(out[k], v)
+        else:
+            out[k] = v
+    return out
+
+
+def _complete_and_check(rules: WarOfShadowsRules, s: State, is_set: Any) -> State:  # noqa: C901 - one checklist
+    seats = tuple(s.seats)
+    if sorted(seats) != sorted(rules.players):
+        raise _bad(f"seats must list the players {', '.join(rules.players)} in clockwise order, got {list(seats)}")
+    if s.phase not in PHASES:
+        raise _bad(f"phase {s.phase!r} is not one of {', '.join(PHASES)}")
+    if s.phase == "GAME_OVER":
+        raise _bad("a position cannot start at GAME_OVER (end the game with its last intent)")
+    if s.phase == "FINAL_SCORING" and not rules.unrecorded:
+        raise _bad("FINAL_SCORING is a resting phase only with loyalty_secret_mode=unrecorded")
+    if s.phase in ("CI_SWAP", "CI_REVEAL") and not rules.modules["counter_intelligence"]:
+        raise _bad(f"{s.phase} needs the module counter_intelligence")
+    if not 1 <= s.round <= 4:
+        raise _bad(f"round must be 1 to 4, got {s.round}")
+    players = dict(s.players)
+    started = s.phase != "SETUP"
+    if started:
+        for p in seats:
+            pl = players[p]
+            if rules.modules["to_each_their_own"] and pl.fanatic_dealt is None and not is_set(f"players.{p}.fanatic_dealt"):
+                players[p] = msgspec.structs.replace(pl, fanatic_dealt=pl.loyalty["fanaticism"].empire)
+        s = msgspec.structs.replace(s, fanatic_deal_recorded=rules.modules["to_each_their_own"])
+    # agents
+    council_agents: Counter[str] = Counter()
+    for e in EMPIRES:
+        for p in POSITIONS:
+            if e not in s.council or p not in s.council[e]:
+                raise _bad(f"council.{e}.{p} is missing")
+            who = s.council[e][p]
+            if who is not None:
+                if who not in seats:
+                    raise _bad(f"council.{e}.{p}: {who!r} is not a seat")
+                council_agents[who] += 1
+    for r in rules.board.region_ids:
+        for who in s.region_agents.get(r, ()):
+            if who not in seats:
+                raise _bad(f"region_agents.{r}: {who!r} is not a seat")
+            if not rules.modules["region_agents"]:
+                raise _bad(f"region_agents.{r}: agents stand in regions only with the module region_agents")
+            council_agents[who] += 1
+        if len(set(s.region_agents.get(r, ()))) != len(s.region_agents.get(r, ())):
+            raise _bad(f"region_agents.{r}: a player has at most one agent in a region")
+    for p in seats:
+        pl = players[p]
+        if not is_set(f"players.{p}.agent_reserve"):
+            players[p] = pl = msgspec.structs.replace(pl, agent_reserve=9 - council_agents[p])
+        if pl.agent_reserve < 0 or pl.agent_reserve + council_agents[p] != 9:
+            raise _bad(f"{p} has {council_agents[p]} agent(s) on the board and {pl.agent_reserve} in reserve; "
+                       "the two must add up to 9")
+    # banners
+    supply = dict(s.banner_supply)
+    colours_bad = []
+    combat_region = s.cursor.combat.region if s.cursor is not None and s.cursor.combat is not None else None
+    for r in rules.board.region_ids:
+        row = s.banners.get(r)
+        if row is None:
+            raise _bad(f"banners.{r} is missing")
+        for e in EMPIRES:
+            if row.get(e, 0) < 0:
+                raise _bad(f"banners.{r}.{e} is negative")
+        cols = [e for e in EMPIRES if row.get(e, 0) > 0]
+        if len(cols) > 1 and r != combat_region:
+            colours_bad.append(f"{r} ({', '.join(cols)})")
+    if colours_bad:
+        raise _bad(f"a region holds at most one colour at rest: {'; '.join(colours_bad)}")
+    for e in EMPIRES:
+        on_map = sum(s.banners[r][e] for r in rules.board.region_ids)
+        if not is_set(f"banner_supply.{e}"):
+            supply[e] = BANNERS_PER_EMPIRE - on_map
+        if supply[e] < 0 or supply[e] + on_map != BANNERS_PER_EMPIRE:
+            raise _bad(f"the {e} has {on_map} banner(s) on the map and {supply[e]} in supply; they must add up to "
+                       f"{BANNERS_PER_EMPIRE}")
+    # cards
+    deck = dict(s.deck)
+    if rules.counted:
+        for e in EMPIRES:
+            in_hands = sum(1 for p in seats for c in players[p].hand if (card_empire(c) or c) == e)
+            if not is_set(f"deck.{e}"):
+                deck[e] = tuple([e] * (CARDS_PER_EMPIRE - in_hands))
+            if len(deck[e]) + in_hands != CARDS_PER_EMPIRE:
+                raise _bad(f"the {e} deck holds {len(deck[e])} and hands {in_hands}: 8 in all")
+        for p in seats:
+            players[p] = msgspec.structs.replace(players[p], hand=tuple(sorted(card_empire(c) or c for c in players[p].hand)))
+    else:
+        held: Counter[str] = Counter()
+        for p in seats:
+            for c in players[p].hand:
+                if c not in ALL_CARDS:
+                    raise _bad(f"players.{p}.hand: {c!r} is not a card id")
+                held[c] += 1
+            players[p] = msgspec.structs.replace(players[p], hand=tuple(sorted(players[p].hand)))
+        for e in EMPIRES:
+            if not is_set(f"deck.{e}"):
+                deck[e] = tuple(c for c in ALL_CARDS if card_empire(c) == e and c not in held)
+            deck[e] = tuple(sorted(deck[e]))
+            for c in deck[e]:
+                if card_empire(c) != e:
+                    raise _bad(f"deck.{e}: {c!r} is not a {e} card")
+                held[c] += 1
+        twice = sorted(c for c, n in held.items() if n > 1)
+        missing = sorted(c for c in ALL_CARDS if held[c] == 0)
+        if twice or missing:
+            raise _bad("every card is in exactly one deck or hand: "
+                       + "; ".join(x for x in (f"twice: {', '.join(twice)}" if twice else "",
+                                               f"nowhere: {', '.join(missing)}" if missing else "") if x))
+    # loyalty
+    societies = [players[p].society for p in seats if players[p].society is not None]
+    if len(set(societies)) != len(societies):
+        raise _bad(f"two players play the same society: {societies}")
+    for p in seats:
+        pl = players[p]
+        if pl.society is not None and pl.society not in SOCIETIES:
+            raise _bad(f"players.{p}.society: {pl.society!r} is not a society")
+        if pl.loyalty:
+            if sorted(pl.loyalty) != sorted(SLOTS):
+                raise _bad(f"players.{p}.loyalty must give all five slots ({', '.join(SLOTS)})")
+            known = [pl.loyalty[slot].empire for slot in SLOTS]
+            if rules.unrecorded:
+                shown = [t.empire for t in pl.loyalty.values() if t.empire is not None]
+                if len(set(shown)) != len(shown) or any(e not in EMPIRES for e in shown):
+                    raise _bad(f"players.{p}.loyalty: revealed empires must be distinct empires")
+            elif sorted(e or "" for e in known) != sorted(EMPIRES):
+                raise _bad(f"players.{p}.loyalty must hold the five empires once each, got {known}")
+        elif started:
+            raise _bad(f"players.{p}.loyalty is missing")
+    if s.first_player is not None and s.first_player not in seats:
+        raise _bad(f"first_player {s.first_player!r} is not a seat")
+    s = msgspec.structs.replace(s, players=players, banner_supply=supply, deck=deck)
+    # cursor
+    c = s.cursor
+    if s.phase == "EMPIRE_PHASE":
+        if c is None or not c.empire or not c.position:
+            raise _bad("phase EMPIRE_PHASE needs cursor.empire, cursor.position and cursor.stage")
+        if c.empire not in EMPIRES or c.position not in POSITIONS:
+            raise _bad(f"cursor {c.empire}.{c.position} is not a council position")
+        if c.stage not in STAGES:
+            raise _bad(f"cursor.stage must be one of {', '.join(STAGES)}, got {c.stage!r}")
+        if c.sub_position is not None and not rules.is_position(c.sub_position):
+            raise _bad(f"cursor.sub_position {c.sub_position!r} is not a council position")
+        acting = c.acting_player
+        if acting is None:
+            acting = rules.controller(s, c.empire, c.position)
+            if acting is None:
+                raise _bad(f"nobody controls {c.empire}.{c.position}: set cursor.acting_player or an agent")
+        if acting not in seats:
+            raise _bad(f"cursor.acting_player {acting!r} is not a seat")
+        if c.stage == "combat_pending" and c.combat is None:
+            raise _bad("cursor.stage combat_pending needs cursor.combat {region, attacker, defender}")
+        if c.combat is not None:
+            cb = c.combat
+            if not rules.is_region(cb.region) or cb.attacker not in EMPIRES:
+                raise _bad("cursor.combat needs a region of the board and an attacking empire")
+        if c.resolving_card is not None and c.resolving_kind is None:
+            c = msgspec.structs.replace(c, resolving_kind="manual")
+        s = msgspec.structs.replace(s, cursor=msgspec.structs.replace(c, acting_player=acting))
+    elif c is not None:
+        raise _bad(f"cursor is set but the phase is {s.phase}: the cursor exists only in EMPIRE_PHASE")
+    return s
+
+
+# -- events in words ----------------------------------------------------------------------------------------
+
+
+def _cards(cards: tuple[str, ...]) -> str:
+    return ", ".join(cards) if cards else "nothing"
+
+
+def describe_event(rules: WarOfShadowsRules, ev: Any) -> str | None:  # noqa: C901 - one sentence per event
+    match ev:
+        case SocietyChosen(player=p, society=soc):
+            return f"{p} plays the {soc.replace('_', ' ')}"
+        case FirstPlayerSet(player=p, method=m):
+            return f"{p} takes the first-player token ({m})"
+        case FanaticEmpireDealt(player=p, token=t):
+            return f"{p} is dealt a fanatic empire in secret: {t}"
+        case LoyaltyArranged(player=p, tokens=tokens):
+            return f"{p} placed 5 loyalty tokens face down" + ("" if tokens else " (not recorded)")
+        case SetupCompleted():
+            return "setup complete"
+        case RoundStarted(round=r):
+            return f"round {r} begins"
+        case PhaseChanged(phase=ph):
+            return {"AGENT_PLACE": "agent placement begins", "AGENT_COLLECT": "agent collection begins",
+                    "EMPIRE_PHASE": "the empire phases begin", "DISCARD": "the discard phase begins",
+                    "REVEAL": "the reveal phase begins", "CI_SWAP": "the token swap phase begins",
+                    "CI_REVEAL": "the token naming phase begins", "FINAL_SCORING": "the final reveal begins",
+                    "GAME_OVER": "the game is over"}.get(ph, ph.lower())
+        case AgentCollected(player=p, from_=src):
+            return f"{p} takes back the agent on {src}"
+        case AgentPlaced(player=p, to=dst):
+            return f"{p} places an agent on {dst}"
+        case PlacementSkipped(player=p, step=step, reason=why):
+            return f"{p}'s {'collection' if step == 'collect' else 'placement'} is skipped ({why})"
+        case PositionActivated(position=pos, acting_player=who):
+            return f"{pos} acts, controlled by {who}"
+        case PositionSkipped(position=pos):
+            return f"{pos} is skipped (nobody controls it)"
+        case PositionPassed(position=pos, player=p):
+            return f"{p} passes at {pos}"
+        case PositionEnded(position=pos):
+            return f"{pos} is done"
+        case BannersAdded(empire=e, placements=pls):
+            return f"the {e} adds " + ", ".join(f"{pl.n} to {pl.region}" for pl in pls)
+        case AttackLaunched(empire=e, from_=src, to=dst, count=n, defender=d):
+            return f"the {e} attacks {dst} from {src} with {n}" + (f" (defender: {d})" if d else "")
+        case FortTriggered(region=r, empire=e):
+            return f"the fort of {r} destroys 1 {e} banner"
+        case CombatPending(region=r, a_after_fort=a, d=d):
+            return f"combat in {r} is pending ({a} against {d}): cards may be played"
+        case CombatResolved(region=r, attacker=a, defender=d, attacking=na, defending=nd, result=res, annihilation=ann):
+            how = " — mutual annihilation" if ann else ""
+            left = {"attacker_won": f"the {a} holds {r}", "defender_won": f"the {d} holds {r}",
+                    "no_winner": f"{r} is empty"}[res]
+            return f"combat in {r}: {na} {a} against {nd} {d or 'nobody'}{how}; {left}"
+        case CardsDrawn(player=p, empire=e, cards=cards):
+            n = len(cards)
+            ids = "" if rules.counted else f": {_cards(cards)}"
+            return f"{p} drew {n} card{'s' if n != 1 else ''} from the {e} deck{ids}"
+        case AgentMoved(player=p, from_=src, to=dst, swapped_with=other):
+            if other == p:
+                return f"{p}'s agents on {src} and {dst} change places"
+            return f"{p}'s agent moves {src} → {dst}" + (f" (swapping with {other}'s agent)" if other else "")
+        case SubActivationOpened(position=pos, by=by):
+            return f"{pos} acts next, through {by.replace('_', ' ')}"
+        case ActionDone():
+            return None  # bookkeeping: the action's own event says what happened
+        case SupplyLimitEnforced(empire_phase=e, removals=rem):
+            if not rem:
+                return f"supply limit after the {e} phase: nothing over the limit"
+            return f"supply limit after the {e} phase: " + ", ".join(f"{x.removed} {x.empire} from {x.region}" for x in rem)
+        case EmpirePhaseEnded(empire=e):
+            return f"the {e} phase ends"
+        case RoundMarkerPlaced(round=r):
+            return f"round marker {r} goes on the round counter"
+        case FirstPlayerPassed(from_=a, to=b):
+            return f"the first-player token passes from {a} to {b}"
+        case CardPlayed(player=p, card=card, ability=ab, timing=t, paid=paid, effect=eff):
+            extra = f", paying with {_cards(paid)}" if paid else ""
+            return f"{p} plays {card} (ability {ab}, {t}, {eff.replace('_', ' ')}){extra}"
+        case DeckShuffled():
+            return None  # bookkeeping: the played or discarded cards' line says where they went
+        case CardResolving(card=card, kind=kind):
+            return f"{card} is being resolved ({kind})"
+        case CardResolved(card=card):
+            return f"{card} is resolved"
+        case AnnihilationDeclared(region=r):
+            return f"every banner in the combat in {r} will be destroyed"
+        case BannersMoved(from_=src, to=dst, empire=e, count=n, why=why):
+            return f"{n} {e} banner{'s' if n != 1 else ''} move {src} → {dst} ({why.replace('_', ' ')})"
+        case BannersReturned(region=r, empire=e, count=n, why=why):
+            return f"{n} {e} banner{'s' if n != 1 else ''} leave {r} for the supply ({why})"
+        case ManualEffectApplied(player=p, card=card, description=d, deltas=deltas):
+            parts = []
+            for x in deltas:
+                fields = [str(v) for v in msgspec.structs.astuple(x)]
+                parts.append(":".join([str(type(x).__struct_config__.tag), *fields]))
+            return f"{p} declares the effect of {card}" + (f" “{d}”" if d else "") + f": {', '.join(parts) or 'nothing'}"
+        case AuditFlagRaised(kind=k, card=card, note=note):
+            return f"flagged for audit: {k}" + (f" ({card})" if card else "") + (f" — {note}" if note else "")
+        case CardsDiscarded(player=p, cards=cards, private=private):
+            return f"{p} discards {len(cards)} card{'s' if len(cards) != 1 else ''}: {_cards(cards)}"
+        case LoyaltySwapped(player=p, slot_a=a, slot_b=b):
+            return f"{p} swaps the tokens in {a} and {b}"
+        case LoyaltyRevealed(player=p, slot=slot, empire=e, why=why):
+            return f"{p}'s {slot} token is face up: {e}" + (" (end of game)" if why == "game_end" else "")
+        case SwapSkipped(player=p):
+            return f"{p} does not swap"
+        case CiNamed(player=p, target=t, empire=e):
+            return f"{p} names the {e} on {t}'s board"
+        case CiScored(player=p, target=t, empire=e, slot=slot, points=n):
+            return f"{t}'s {e} token lies in {slot}: {p} scores {n:+d}"
+        case GameEnded():
+            return "the game ends after round 4's empire phases"
+        case FinalRevealed(player=p, arrangement=arr):
+            return f"{p} reveals: " + ", ".join(f"{s} {e}" for s, e in zip(SLOTS, arr))
+        case ScoreComputed(player=p, base=b, region_agents=ra, keep_secrets=ks, ci_bonus=ci, bonus=bo, total=t):
+            extras = [f"{label} {v:+d}" for label, v in (("region agents", ra), ("secrets", ks), ("counter-intelligence", ci),
+                                                        ("card bonus", bo)) if v]
+            return f"{p} scores {t}" + (f" ({b} from cities, " + ", ".join(extras) + ")" if extras else "")
+        case WinnerDeclared(winners=w, reason=r):
+            return f"winner: {', '.join(w)} ({r.replace('_', ' ')})"
+    return None
+
+
+# -- conservation invariants (§1.2) ----------------------------------------------------------------------------
+
+
+def invariant_problems(rules: WarOfShadowsRules, state: State) -> list[str]:
+    """What breaks the invariants of §1.2 in a state at rest (empty when all hold): 20 banners per
+    empire, 8 cards per empire, 9 agents per player, a permutation of the empires on every board,
+    one colour per region (two only where a combat is pending)."""
+    out = []
+    regions = rules.board.region_ids
+    for e in EMPIRES:
+        on_map = sum(state.banners[r][e] for r in regions)
+        if state.banner_supply[e] + on_map != BANNERS_PER_EMPIRE or state.banner_supply[e] < 0:
+            out.append(f"{e}: {on_map} banners on the map, {state.banner_supply[e]} in supply")
+        in_hands = sum(1 for pl in state.players.values() for c in pl.hand if (card_empire(c) or c) == e)
+        if len(state.deck[e]) + in_hands != CARDS_PER_EMPIRE:
+            out.append(f"{e}: {len(state.deck[e])} cards in the deck and {in_hands} in hands")
+    if not rules.counted:
+        seen = Counter(c for e in EMPIRES for c in state.deck[e])
+        seen.update(c for pl in state.players.values() for c in pl.hand)
+        twice = sorted(c for c, n in seen.items() if n != 1)
+        if twice or len(seen) != len(ALL_CARDS):
+            out.append(f"cards not in exactly one place: {twice or sorted(set(ALL_CARDS) - set(seen))}")
+    for p, pl in state.players.items():
+        on_board = len(rules.agents_on_board(state, p))
+        if pl.agent_reserve < 0 or pl.agent_reserve + on_board != 9:
+            out.append(f"{p}: {on_board} agents on the board, {pl.agent_reserve} in reserve")
+        if pl.loyalty and not rules.unrecorded:
+            if sorted(t.empire or "" for t in pl.loyalty.values()) != sorted(EMPIRES):
+                out.append(f"{p}: loyalty is not a permutation of the empires")
+    combat = state.cursor.combat.region if state.cursor is not None and state.cursor.combat is not None else None
+    for r in regions:
+        cols = [e for e in EMPIRES if state.banners[r][e] > 0]
+        if len(cols) > (2 if r == combat else 1):
+            out.append(f"{r} holds {', '.join(cols)}")
+    return out
