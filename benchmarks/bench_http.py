@@ -1,9 +1,11 @@
 """Benchmark: a tournament hall over HTTP. Starts ``referee serve``'s app on 127.0.0.1 (a free port,
 its own process, a fresh SQLite file), then drives ``--tables`` tables at once for ``--seconds``:
 
-each table creates a match, then loops: ``GET /matches/{id}/legal`` as the arbiter, picks one of
-the legal intents at random, ``POST /matches/{id}/intents`` with ``expected_seq`` and an
-``Idempotency-Key``. When a match ends the table starts another. Afterwards every match is audited
+each table creates a match, then loops: it picks a random legal intent — from its own copy of the
+match by default (``--moves local``: the table keeps the match as a scorekeeper's laptop would, and
+checks that its copy reaches the server's verdict and state hash every time), or by asking
+``GET /matches/{id}/legal`` as the arbiter (``--moves server``) — then ``POST /matches/{id}/intents``
+with ``expected_seq`` and an ``Idempotency-Key``. When a match ends the table starts another. Afterwards every match is audited
 and its log compared with what the table was told: every answered entry must be in the log exactly
 once, at its seq (lost and duplicated entries must both be zero).
 
@@ -151,6 +153,59 @@ class Tables:
         self.errors[what] = self.errors.get(what, 0) + 1
 
 
+async def table_local(port: int, game: str, deadline: float, out: Tables, seed: int) -> None:
+    """A table that chooses its moves itself, the way a scorekeeper does: it keeps its own copy of
+    the match (same game, configuration and seed, so the same chance), picks a random legal intent
+    there, submits it to the server, and applies the server's answer to its copy. One request per
+    intent; the copy must reach the server's verdict every time (a mismatch is an error)."""
+    from referee.engine.notation import format_intent
+    from referee.service import Referee
+    from referee.store.memory import MemoryStore
+
+    rng = random.Random(seed)
+    conn = AsyncConn(port)
+    spec = CREATE[game]
+    mirror = Referee(MemoryStore(), games=_games(game))
+    while time.monotonic() < deadline:
+        status, created, took = await conn.call("POST", "/matches", spec)
+        out.all_ms.append(took * 1000)
+        if status != 201:
+            out.error(f"create {status}")
+            return
+        mid, arbiter = created["match"]["id"], created["tokens"]["arbiter"]
+        auth = {"Authorization": f"Bearer {arbiter}"}
+        answered: dict[int, str] = {}
+        out.matches.append((mid, arbiter, answered))
+        local = mirror.new_match(spec["game"], spec["players"], options=spec.get("options", {}), seed=spec.get("seed"))
+        loaded = mirror.load(local.id)
+        while time.monotonic() < deadline:
+            head, state = mirror.state_at(loaded)
+            if loaded.rules.outcome(state) is not None:
+                break
+            options = [(s, i) for s in spec["players"] for i in loaded.rules.legal_intents(state, s)]
+            if not options:
+                break
+            seat, intent = options[rng.randrange(len(options))]
+            text = format_intent(intent)
+            body = {"intent": text, "seat": seat, "expected_seq": head}
+            status, res, took = await conn.call("POST", f"/matches/{mid}/intents", body,
+                                                {**auth, "Idempotency-Key": uuid.uuid4().hex})
+            out.post_ms.append(took * 1000)
+            out.all_ms.append(took * 1000)
+            if status not in (200, 201):
+                out.error(f"intent {status} {res.get('code') if isinstance(res, dict) else ''}")
+                break
+            answered[res["seq"]] = res["intent"]
+            mine = mirror.submit(local.id, seat, text)
+            if mine.accepted != (res["verdict"] == "accepted") or mine.state_hash != res["state_hash"]:
+                out.error("copy differs from the server")
+                break
+            if res["verdict"] == "accepted":
+                out.accepted += 1
+            else:
+                out.rejected += 1
+
+
 async def table(port: int, game: str, deadline: float, out: Tables, seed: int) -> None:
     rng = random.Random(seed)
     conn = AsyncConn(port)
@@ -189,12 +244,13 @@ async def table(port: int, game: str, deadline: float, out: Tables, seed: int) -
                 out.rejected += 1
 
 
-async def drive(port: int, game: str, tables: int, seconds: float, seed: int) -> tuple[Tables, float]:
+async def drive(port: int, game: str, tables: int, seconds: float, seed: int, moves: str = "local") -> tuple[Tables, float]:
     import asyncio
 
     out = Tables()
     start = time.monotonic()
-    await asyncio.gather(*(table(port, game, start + seconds, out, seed * 1000 + i) for i in range(tables)))
+    play = table_local if moves == "local" else table
+    await asyncio.gather(*(play(port, game, start + seconds, out, seed * 1000 + i) for i in range(tables)))
     return out, time.monotonic() - start
 
 
@@ -255,7 +311,7 @@ def run_once(args: argparse.Namespace, seed: int) -> dict[str, Any]:
                 time.sleep(0.1)
             import asyncio
 
-            out, elapsed = asyncio.run(drive(port, args.game, args.tables, args.seconds, seed))
+            out, elapsed = asyncio.run(drive(port, args.game, args.tables, args.seconds, seed, args.moves))
             checks = check(port, out)
         finally:
             server.terminate()
@@ -279,6 +335,9 @@ def main() -> None:
     parser.add_argument("--game", default="pile", choices=sorted(CREATE))
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1, help="server worker processes (referee serve --workers)")
+    parser.add_argument("--moves", default="local", choices=("local", "server"),
+                        help="local: each table picks legal moves from its own copy of the match (one request per "
+                             "intent); server: it asks GET /legal before every intent (two requests per intent)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
@@ -296,7 +355,7 @@ def main() -> None:
         print(json.dumps(result, indent=2))
         return
     print(f"{args.tables} tables, {args.seconds:g} s, game {args.game}, {args.workers} server worker(s), "
-          f"{args.runs} run(s) (medians):")
+          f"moves chosen {'by each table' if args.moves == 'local' else 'from GET /legal'}, {args.runs} run(s) (medians):")
     print(f"  accepted intents/s  {result['accepted_per_s']:>9}   (all intents/s {result['intents_per_s']}, requests/s {result['requests_per_s']})")
     print(f"  intent POST latency p50 {result['post_p50_ms']} ms, p99 {result['post_p99_ms']} ms")
     print(f"  all requests        p50 {result['all_p50_ms']} ms, p99 {result['all_p99_ms']} ms")

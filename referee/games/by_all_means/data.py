@@ -9,6 +9,7 @@ service reads files and stores the text with the match.
 
 from __future__ import annotations
 
+import functools
 import re
 import tomllib
 from typing import Any
@@ -220,8 +221,10 @@ def _card(raw: Any, index: int, symbols: tuple[str, ...]) -> Card:
     )
 
 
+@functools.lru_cache(maxsize=32)
 def parse_card_set(text: str) -> CardSet:
-    """Parse and validate a card-definition TOML text."""
+    """Parse and validate a card-definition TOML text (a pure function of the text: memoised, so a
+    server binding many matches of one card set parses it once)."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -1001,6 +1001,7 @@ class ByAllMeansRules:
             ref, zone = f"{seat}.hand", "hand"
         elif where.startswith("buf"):
             ref = refs.buffer_object(self.ctx, where, seat)
+            txn.require(ref.startswith(f"{seat}."), "not_your_object", f"{where} is not {seat}'s buffer", "R-DISCARD")
             obj = get_obj(txn.state, ref)
             txn.require(obj is not None, "buffer_slot_empty", f"{seat}'s {where} is empty", "R-BUFFER")
             txn.require(obj.card == i.card, "card_mismatch", f"{seat}'s {where} holds {obj.card}, not {i.card}", "R-BUFFER")

@@ -59,6 +59,9 @@ def view(ctx: Ctx, state: State, seat: str | None) -> dict[str, Any]:
         if g is not None and seat is not None and g["face"] == "down" and g["controller"] != seat:
             g["card"] = HIDDEN
     data["territory_count"] = territories
+    # the neutral zone as the spec's lists: card ids and symbols, sorted
+    data["neutral_zone"] = {"cards": sorted(c.card for c in state.neutral_zone.cards),
+                            "symbols": sorted(state.neutral_zone.symbols)}
     for s, p in data["players"].items():
         p["hand_count"] = len(p["hand"])
         p["agent_count"] = agent_count(ctx, state, s)
@@ -210,6 +213,8 @@ def apply_position(ctx: Ctx, state: State, overrides: Mapping[str, Any]) -> Stat
         last = parts[-1]
         if not isinstance(node, dict) or last not in node:
             raise _fail(f"unknown path {path!r}")
+        if parts == ["neutral_zone", "cards"] and isinstance(value, list):
+            value = [_neutral_card(data, c) for c in value]
         node[last] = value
         if len(parts) >= 3 and parts[0] == "players" and (parts[2] in ("unseen", "main_archive", "extra_archive")):
             touched_archives.add(parts[1])
@@ -218,6 +223,15 @@ def apply_position(ctx: Ctx, state: State, overrides: Mapping[str, Any]) -> Stat
     except msgspec.ValidationError as exc:
         raise _fail(str(exc)) from None
     return _normalise(ctx, new, touched_archives)
+
+
+def _neutral_card(data: dict[str, Any], item: Any) -> Any:
+    """A neutral-zone card given by id: a hand card of the pending decision's actor."""
+    if not isinstance(item, str):
+        return item
+    pending = data.get("pending") or {}
+    owner = pending.get("actor") or data["turn"].get("active") or ""
+    return {"oid": 0, "card": item, "owner": owner, "origin": "hand"}
 
 
 def _check_card(ctx: Ctx, cid: str, where: str) -> None:
@@ -305,6 +319,14 @@ def _normalise(ctx: Ctx, s: State, touched: set[str]) -> State:
             raise _fail(f"players.{seat}.unseen has {len(p.unseen)} cards but the archives hold "
                         f"{p.main_archive.count} + {p.extra_archive.count}")
         players[seat] = p
+    neutral = []
+    for nc in s.neutral_zone.cards:
+        _check_card(ctx, nc.card, "neutral_zone.cards")
+        if nc.oid == 0:
+            nc = replace(nc, oid=nxt)
+            nxt += 1
+        neutral.append(nc)
+    s = replace(s, neutral_zone=replace(s.neutral_zone, cards=tuple(neutral)))
     new = replace(s, field=field, players=players, next_oid=nxt,
                   field_used=s.field_used or any(field[c].territory is not None for c in ctx.field.cells))
     limit = ctx.opts["agent_limit"] + (1 if new.pending is not None and new.pending.kind == "agent_limit" else 0)
