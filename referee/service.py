@@ -1003,7 +1003,8 @@ class Referee:
                 verdict = self._decide_redo(loaded, timeline, body.actor, int(body.meta.get("undo", -1)))
             elif body.kind == "ruling" and body.intent is not None:
                 verdict = self._decide_ruling(loaded, state, str(body.meta.get("seat")), body.intent, body.meta, seq)
-            if core.canonical(verdict) != core.canonical(body.verdict):
+            # Struct equality is field by field, the same test as comparing canonical bytes but cheaper
+            if verdict != body.verdict and core.canonical(verdict) != core.canonical(body.verdict):
                 findings.append({"seq": seq, "what": "verdict", "recorded": _verdict_text(body.verdict),
                                  "derived": _verdict_text(verdict)})
                 break
