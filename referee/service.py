@@ -11,7 +11,7 @@ import os
 import secrets
 import sys
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib import resources
@@ -56,6 +56,19 @@ def null_to_none(value: Any) -> Any:
     if isinstance(value, list):
         return [null_to_none(v) for v in value]
     return value
+
+
+class _Bounded(OrderedDict[int, Any]):
+    """A dict that forgets its oldest entries beyond ``size``."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+
+    def __setitem__(self, key: int, value: Any) -> None:
+        super().__setitem__(key, value)
+        if len(self) > self.size:
+            self.popitem(last=False)
 
 
 @dataclass
@@ -123,6 +136,7 @@ class Referee:
         self._loaded: OrderedDict[str, Loaded] = OrderedDict()
         self._heads: dict[str, tuple[int, Any]] = {}
         self._timelines: dict[str, tuple[int, Timeline]] = {}
+        self._memos: dict[str, MutableMapping[int, Any]] = {}
 
     # -- games -------------------------------------------------------------------------------
 
@@ -403,8 +417,14 @@ class Referee:
                 ) from None
             yield entry, body
 
-    def state_at(self, loaded: Loaded, at: int | None = None) -> tuple[int, Any]:
-        """(seq, state) after entry ``at`` (default: the head)."""
+    def state_at(self, loaded: Loaded, at: int | None = None, *, memo: MutableMapping[int, Any] | None = None) -> tuple[int, Any]:
+        """(seq, state) after entry ``at`` (default: the head).
+
+        The fold starts from the nearest snapshot (or a state already known) and jumps for undo and
+        redo entries to their targets' states. ``memo`` (seq -> state, default: this service's
+        bounded memo for the match) keeps the states it computes, so an undo-heavy log never folds
+        the same stretch twice: the state after an entry never changes (the log is append-only).
+        """
         head = self.store.head(loaded.match.id)
         target = head if at is None else at
         if target < 0 or target > head:
@@ -412,6 +432,10 @@ class Referee:
         cached = self._heads.get(loaded.match.id)
         if cached is not None and cached[0] == target:
             return cached
+        if memo is None:
+            memo = self._memo(loaded.match.id)
+        if target in memo:
+            return target, memo[target]
         start, state = 0, loaded.initial
         if cached is not None and cached[0] < target:
             start, state = cached
@@ -420,24 +444,36 @@ class Referee:
             start, state = snap.seq, loaded.state_decoder.decode(snap.state)
         recent: OrderedDict[int, Any] = OrderedDict([(start, state)])
         for entry, body in self.bodies(loaded, start + 1, target):
-            state = self.advance(loaded, state, body, recent)
+            state = self.advance(loaded, state, body, recent, memo)
             recent[entry.seq] = state
             if len(recent) > 256:
                 recent.popitem(last=False)
+        memo[target] = state
         if target == head:
             self._heads[loaded.match.id] = (target, state)
         return target, state
 
-    def advance(self, loaded: Loaded, state: Any, body: Any, recent: Mapping[int, Any] | None = None) -> Any:
+    def _memo(self, match_id: str) -> MutableMapping[int, Any]:
+        memo = self._memos.get(match_id)
+        if memo is None:
+            memo = self._memos[match_id] = _Bounded(4096)
+            while len(self._memos) > 64:
+                self._memos.pop(next(iter(self._memos)))
+        return memo
+
+    def advance(self, loaded: Loaded, state: Any, body: Any, recent: Mapping[int, Any] | None = None,
+                memo: MutableMapping[int, Any] | None = None) -> Any:
         """The state after one entry: an intent's events, or an undo/redo's jump in time (to a
-        state still in ``recent``, else folded again from the nearest snapshot)."""
+        state still in ``recent`` or ``memo``, else folded again from the nearest snapshot)."""
         if body.kind == "intent":
             return core.apply(loaded.rules, state, body.verdict)
         if body.kind in ("undo", "redo") and isinstance(body.verdict, Accepted):
             target = int(body.meta["target"])
             if recent is not None and target in recent:
                 return recent[target]
-            return self.state_at(loaded, target)[1]
+            if memo is not None and target in memo:
+                return memo[target]
+            return self.state_at(loaded, target, memo=memo)[1]
         if body.kind == "ruling":
             return core.apply(loaded.rules, state, body.verdict)
         return state
@@ -966,6 +1002,9 @@ class Referee:
         checked = 0
         snapshots = {}
         recent: OrderedDict[int, Any] = OrderedDict([(0, state)])
+        # states the audit itself derives for undo targets (never a cache from before: the file may
+        # have been edited since)
+        jumps: dict[int, Any] = {}
         for entry in self.entries(m):
             seq = entry.seq
             if seq != expected:
@@ -1013,7 +1052,7 @@ class Referee:
             if body.kind == "intent":
                 state = core.apply(loaded.rules, state, verdict)  # the derived verdict, equal to the recorded one
             else:
-                state = self.advance(loaded, state, body, recent)
+                state = self.advance(loaded, state, body, recent, jumps)
             recent[seq] = state
             if len(recent) > 256:
                 recent.popitem(last=False)

@@ -275,3 +275,48 @@ def test_random_games_finish_and_audit_clean(seed, chance):
     report = r.audit(mid)
     assert report["clean"], report["findings"]
     assert report["entries"] == len(r.log(mid)) > 40
+
+
+def test_audit_of_the_demo_catches_a_forged_draw_with_a_recomputed_chain(tmp_path):
+    """The demo match in SQLite; a forger changes the card alice drew (T14 -> T13) inside the typed
+    line, the intent *and* its events, and recomputes the hash chain. Every entry hash checks out, so
+    only re-adjudication can tell: the state the forged draw folds to is not the recorded one."""
+    import sqlite3
+
+    import msgspec
+
+    from referee.engine import core
+    from referee.store.sqlite import SqliteStore
+    from referee.transcript import import_transcript
+
+    path = str(tmp_path / "r.db")
+    r = Referee(SqliteStore(path))
+    replay = os.path.join(ROOT, "replays", "by_all_means", "club-night.txt")
+    mid = import_transcript(r, open(replay, encoding="utf-8").read(), replay, os.path.dirname(replay)).match_id
+    assert r.audit(mid)["clean"]
+    loaded = r.load(mid)
+    entries = list(r.entries(loaded.match))
+    forged = next(e.seq for e in entries if b'"draw_main"' in e.body and b"T14" in e.body)
+    conn = sqlite3.connect(path)
+    conn.execute("DROP TRIGGER entries_append_only_update")
+    prev = loaded.match.genesis_hash
+    for e in entries:
+        raw = e.body
+        if e.seq == forged:
+            body = msgspec.json.decode(e.body)
+            body["notation"] = body["notation"].replace("T14", "T13")
+            body["intent"]["card"] = "T13"
+            for ev in body["verdict"]["events"]:
+                if ev.get("card") == "T14":
+                    ev["card"] = "T13"
+            raw = core.canonical(body)
+        h = core.entry_hash(prev, raw)
+        conn.execute("UPDATE entries SET body = ?, prev_hash = ?, hash = ? WHERE match_id = ? AND seq = ?",
+                     (raw, prev, h, mid, e.seq))
+        prev = h
+    conn.commit()
+    conn.close()
+    report = Referee(SqliteStore(path)).audit(mid)
+    assert not report["clean"]
+    f = report["findings"][0]
+    assert f["seq"] == forged and f["what"] in ("verdict", "state_hash"), f
