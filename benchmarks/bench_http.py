@@ -153,19 +153,36 @@ class Tables:
         self.errors[what] = self.errors.get(what, 0) + 1
 
 
+#: intents per second per table (0 = as fast as the server answers: a closed loop)
+PACE = 0.0
+
+
+async def _pace(rate: float) -> None:
+    """Keep a table to ``rate`` intents per second on average (exponential gaps: tables at a real
+    hall do not submit in lockstep)."""
+    import asyncio
+
+    await asyncio.sleep(random.expovariate(rate))
+
+
 async def table_local(port: int, game: str, deadline: float, out: Tables, seed: int) -> None:
     """A table that chooses its moves itself, the way a scorekeeper does: it keeps its own copy of
-    the match (same game, configuration and seed, so the same chance), picks a random legal intent
-    there, submits it to the server, and applies the server's answer to its copy. One request per
-    intent; the copy must reach the server's verdict every time (a mismatch is an error)."""
+    the match's state (same game, configuration and seed, so the same chance), picks a random legal
+    intent there (the game's ``random_intent`` where it has one, else one of ``legal_intents``),
+    submits it, and folds the server's answer into its copy. One request per intent; the copy must
+    reach the server's verdict and state hash every time (a mismatch is an error)."""
+    from referee.engine import core
     from referee.engine.notation import format_intent
+    from referee.engine.protocol import Accepted
     from referee.service import Referee
     from referee.store.memory import MemoryStore
 
     rng = random.Random(seed)
     conn = AsyncConn(port)
     spec = CREATE[game]
-    mirror = Referee(MemoryStore(), games=_games(game))
+    builder = Referee(MemoryStore(), games=_games(game))
+    g, config = builder.build_config(spec["game"], spec["players"], options=spec.get("options", {}), seed=spec.get("seed"))
+    seats = tuple(config.players)
     while time.monotonic() < deadline:
         status, created, took = await conn.call("POST", "/matches", spec)
         out.all_ms.append(took * 1000)
@@ -176,16 +193,23 @@ async def table_local(port: int, game: str, deadline: float, out: Tables, seed: 
         auth = {"Authorization": f"Bearer {arbiter}"}
         answered: dict[int, str] = {}
         out.matches.append((mid, arbiter, answered))
-        local = mirror.new_match(spec["game"], spec["players"], options=spec.get("options", {}), seed=spec.get("seed"))
-        loaded = mirror.load(local.id)
+        rules = g.bind(config)
+        state = rules.setup(core.chance_for(config, "setup"))
+        head = 0
+        sample = getattr(rules, "random_intent", None)
         while time.monotonic() < deadline:
-            head, state = mirror.state_at(loaded)
-            if loaded.rules.outcome(state) is not None:
+            if PACE:
+                await _pace(PACE)
+            if rules.outcome(state) is not None:
                 break
-            options = [(s, i) for s in spec["players"] for i in loaded.rules.legal_intents(state, s)]
-            if not options:
+            if sample is not None:
+                pick = sample(state, rng)
+            else:
+                options = [(s, i) for s in seats for i in rules.legal_intents(state, s)]
+                pick = options[rng.randrange(len(options))] if options else None
+            if pick is None:
                 break
-            seat, intent = options[rng.randrange(len(options))]
+            seat, intent = pick
             text = format_intent(intent)
             body = {"intent": text, "seat": seat, "expected_seq": head}
             status, res, took = await conn.call("POST", f"/matches/{mid}/intents", body,
@@ -196,8 +220,10 @@ async def table_local(port: int, game: str, deadline: float, out: Tables, seed: 
                 out.error(f"intent {status} {res.get('code') if isinstance(res, dict) else ''}")
                 break
             answered[res["seq"]] = res["intent"]
-            mine = mirror.submit(local.id, seat, text)
-            if mine.accepted != (res["verdict"] == "accepted") or mine.state_hash != res["state_hash"]:
+            head = res["seq"]
+            _, verdict = core.adjudicate(rules, state, seat, intent, core.chance_for(config, f"seq:{head}"))
+            state = core.apply(rules, state, verdict)
+            if isinstance(verdict, Accepted) != (res["verdict"] == "accepted") or core.state_hash(state) != res["state_hash"]:
                 out.error("copy differs from the server")
                 break
             if res["verdict"] == "accepted":
@@ -338,6 +364,8 @@ def main() -> None:
     parser.add_argument("--moves", default="local", choices=("local", "server"),
                         help="local: each table picks legal moves from its own copy of the match (one request per "
                              "intent); server: it asks GET /legal before every intent (two requests per intent)")
+    parser.add_argument("--rate", type=float, default=0.0,
+                        help="intents per second per table (--moves local; default 0: as fast as the server answers)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
@@ -346,6 +374,8 @@ def main() -> None:
     if args.serve:
         serve(args.port, args.db, args.game, args.workers)
         return
+    global PACE
+    PACE = args.rate
     runs = [run_once(args, seed) for seed in range(1, args.runs + 1)]
     keys = ("accepted_per_s", "intents_per_s", "requests_per_s", "post_p50_ms", "post_p99_ms", "all_p50_ms", "all_p99_ms")
     result = {k: statistics.median(r[k] for r in runs) for k in keys}
@@ -355,7 +385,9 @@ def main() -> None:
         print(json.dumps(result, indent=2))
         return
     print(f"{args.tables} tables, {args.seconds:g} s, game {args.game}, {args.workers} server worker(s), "
-          f"moves chosen {'by each table' if args.moves == 'local' else 'from GET /legal'}, {args.runs} run(s) (medians):")
+          f"moves chosen {'by each table' if args.moves == 'local' else 'from GET /legal'}"
+          + (f", each table at {args.rate:g} intents/s" if args.rate else ", closed loop")
+          + f", {args.runs} run(s) (medians):")
     print(f"  accepted intents/s  {result['accepted_per_s']:>9}   (all intents/s {result['intents_per_s']}, requests/s {result['requests_per_s']})")
     print(f"  intent POST latency p50 {result['post_p50_ms']} ms, p99 {result['post_p99_ms']} ms")
     print(f"  all requests        p50 {result['all_p50_ms']} ms, p99 {result['all_p99_ms']} ms")

@@ -1123,6 +1123,10 @@ class ByAllMeansRules:
     def legal_intents(self, state: State, seat: str) -> Sequence[Any]:
         return legal.legal_intents(self, state, seat)
 
+    def random_intent(self, state: State, rng: Any) -> tuple[str, Any] | None:
+        """One legal (seat, intent) at random, without listing them all (load tests, benchmarks)."""
+        return legal.random_intent(self, state, self.players, rng)
+
     def describe_event(self, event: Any) -> str | None:
         return words.describe(self.ctx, event)
 
