@@ -19,6 +19,9 @@ from referee.engine.protocol import Accepted, ConfigError, Rejected
 from schemas import MatchConfig, Outcome
 
 from . import legal, manual, refs, view, words
+from .chance import fill
+from .checkin import check_input
+from .effects import answer, check_effect, resolve_effect
 from .data import AGENT_TYPES, combination_table, parse_card_set, validate_deck
 from .evolve import evolve, get_obj
 from .geometry import field_for
@@ -833,8 +836,6 @@ class ByAllMeansRules:
         objects = [(s.ref, None) if s.kind == "hand" else (get_obj(state, s.ref).card, get_obj(state, s.ref).oid) for s in (a, b)]
         key = self._combo_key(txn, effect, objects)
         self._check_repeat(txn, key, effect)
-        from .effects import check_effect, resolve_effect
-
         check_effect(self, txn, seat, effect, i)
         free_before = len(txn.free_slots(seat))
         spent: list[tuple[int, str]] = []
@@ -1071,8 +1072,6 @@ class ByAllMeansRules:
         p = txn.state.pending
         txn.require(p is not None, "no_decision_pending", "there is no decision to answer", "R-EFFECT-ORDER")
         assert p is not None
-        from .effects import answer
-
         answer(self, txn, seat, p, i)
         txn.emit(DecisionClosed(kind=p.kind, decider=p.decider, answer=_answer_text(i)))
         if p.kind == "on_leave_window" and p.seats:
@@ -1092,8 +1091,6 @@ class ByAllMeansRules:
     # -- the rest of the protocol --------------------------------------------------------------------
 
     def filled_intent(self, state: State, seat: str, intent: Any, chance: Chance | None) -> Any:
-        from .chance import fill
-
         return fill(self, state, seat, intent, chance)
 
     def evolve(self, state: State, event: Any) -> State:
@@ -1134,8 +1131,6 @@ class ByAllMeansRules:
         return view.redact(self.ctx, item, actor, seat)
 
     def check_input(self, intent: Any) -> str | None:
-        from .checkin import check_input
-
         return check_input(self.ctx, intent)
 
 
