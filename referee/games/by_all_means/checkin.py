@@ -19,7 +19,6 @@ from .model import (
     DeployGraffiti,
     DeployTerritory,
     DiscardForEffect,
-    Mulligan,
     PlayDigits,
     PlayNeutral,
     PlayPlot,
@@ -69,8 +68,6 @@ def _check(ctx: Ctx, i: Any) -> None:
         _seat(ctx, "winner", i.winner)
     elif isinstance(i, ChooseOrder):
         _seat(ctx, "first", i.first)
-    elif isinstance(i, Mulligan):
-        pass
     elif isinstance(i, PlayDigits):
         for slot in i.buffer:
             if slot not in ctx.slots:

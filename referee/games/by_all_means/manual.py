@@ -13,7 +13,7 @@ from .txn import Txn
 
 
 class Inconsistent(Exception):
-    pass
+    """A declared change that cannot be applied to the state as it is (the message says why)."""
 
 
 def apply_changes(txn: Txn, actor: str, source: str, changes: tuple[str, ...], note: str, *,

@@ -25,7 +25,7 @@ def _f(name: str, default: object = msgspec.NODEFAULT) -> object:
 
 
 class _Intent(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
-    pass
+    """Base of the intents: tagged by ``type``, frozen, keyword-only."""
 
 
 # -- setup (R-SETUP) ----------------------------------------------------------------------------------
@@ -436,7 +436,7 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class _Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
-    pass
+    """Base of the events: tagged by ``type``, frozen, keyword-only."""
 
 
 class PhaseChanged(_Event, kw_only=True, tag="phase_changed"):

@@ -24,7 +24,7 @@ _LOYALTY = re.compile(r"^([A-Za-z][0-9])\.loyalty([+-])(\d+)$")
 
 
 class RefError(ValueError):
-    pass
+    """A reference that is not well-formed (input, refused before adjudication)."""
 
 
 def field_object(ctx: Ctx, text: str) -> str:
