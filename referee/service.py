@@ -124,12 +124,9 @@ class Referee:
         snapshot_every: int = SNAPSHOT_EVERY,
         use_snapshots: bool = True,
     ) -> None:
-        if games is None:
-            from .games import GAMES
-
-            games = GAMES
         self.store = store
-        self.games = tuple(games)
+        #: the games this service knows; None = the registry's, each imported when first asked for
+        self.given_games: tuple[Game, ...] | None = None if games is None else tuple(games)
         self.clock = clock
         self.snapshot_every = snapshot_every
         self.use_snapshots = use_snapshots
@@ -140,12 +137,29 @@ class Referee:
 
     # -- games -------------------------------------------------------------------------------
 
+    @property
+    def games(self) -> tuple[Game, ...]:
+        """Every game this service knows (imports every registered game's package)."""
+        if self.given_games is not None:
+            return self.given_games
+        from .games import all_games
+
+        return all_games()
+
     def game(self, name: str) -> Game:
-        key = name.strip().lower().replace("-", "_")
-        for game in self.games:
-            if key == game.id or key in game.aliases:
-                return game
-        known = ", ".join(g.id for g in self.games)
+        if self.given_games is None:
+            from .games import find, ids
+
+            found = find(name)
+            if found is not None:
+                return found
+            known = ", ".join(ids())
+        else:
+            key = name.strip().lower().replace("-", "_")
+            for game in self.given_games:
+                if key == game.id or key in game.aliases:
+                    return game
+            known = ", ".join(g.id for g in self.given_games)
         raise NotFound("game/unknown", f"unknown game {name!r}; known games: {known}")
 
     def describe_game(self, name: str) -> dict[str, Any]:

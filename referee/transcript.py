@@ -219,7 +219,7 @@ def import_transcript(referee: Referee, text: str, source: str = "<transcript>",
 
     # adjudicate on a scratch in-memory store (the same code path as `referee play`), then copy the
     # match, every entry and every annotation to the real store: all or nothing.
-    scratch = Referee(MemoryStore(), games=referee.games, clock=referee.clock, snapshot_every=referee.snapshot_every)
+    scratch = Referee(MemoryStore(), games=referee.given_games, clock=referee.clock, snapshot_every=referee.snapshot_every)
     match_id = new_match_id()
     scratch.create_match(game, config, title=values.get("title", ""), match_id=match_id)
     problems: list[ImportProblem] = []

@@ -113,3 +113,29 @@ def test_cli_imports_rich_only_inside_functions():
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
             top += [f"cli/main.py:{node.lineno}: {n}" for n in names if n.split(".")[0] in ("rich", "referee", "msgspec", "sqlite_utils")]
     assert top == []
+
+
+def test_the_registry_table_matches_the_games():
+    """The registry names each game's id and aliases without importing it; they must be the game's."""
+    from referee.games import ENTRIES, load
+
+    for gid, aliases, _package in ENTRIES:
+        game = load(gid)
+        assert (game.id, tuple(game.aliases)) == (gid, aliases)
+
+
+def test_playing_one_game_imports_only_that_game():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from referee.service import Referee\n"
+        "from referee.store.memory import MemoryStore\n"
+        "r = Referee(MemoryStore())\n"
+        "m = r.new_match('by_all_means', ['alice', 'bob'], seed=1)\n"
+        "r.submit(m.id, 'alice', 'draw_opening_hand')\n"
+        "print(sorted(n for n in sys.modules if n.startswith('referee.games.') and n.count('.') == 2))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip() == "['referee.games.by_all_means']", out.stdout + out.stderr
