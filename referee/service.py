@@ -460,6 +460,7 @@ class Referee:
         for entry, body in self.bodies(loaded, start + 1, target):
             state = self.advance(loaded, state, body, recent, memo)
             recent[entry.seq] = state
+            memo[entry.seq] = state
             if len(recent) > 256:
                 recent.popitem(last=False)
         memo[target] = state
@@ -1018,7 +1019,7 @@ class Referee:
         recent: OrderedDict[int, Any] = OrderedDict([(0, state)])
         # states the audit itself derives for undo targets (never a cache from before: the file may
         # have been edited since)
-        jumps: dict[int, Any] = {}
+        jumps: MutableMapping[int, Any] = _Bounded(8192)
         for entry in self.entries(m):
             seq = entry.seq
             if seq != expected:
@@ -1068,6 +1069,7 @@ class Referee:
             else:
                 state = self.advance(loaded, state, body, recent, jumps)
             recent[seq] = state
+            jumps[seq] = state
             if len(recent) > 256:
                 recent.popitem(last=False)
             derived_state = core.state_hash(state)
