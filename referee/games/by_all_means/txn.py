@@ -87,6 +87,7 @@ class Txn:
         self.flipped: list[str] = []
         #: a decision the effect awaits, opened once the combination's checks are done
         self.deferred: Pending | None = None
+        self._scanned: tuple[Any, Any] | None = None
 
     # -- plumbing -------------------------------------------------------------------------------------
 
@@ -123,19 +124,40 @@ class Txn:
     def cells(self) -> tuple[str, ...]:
         return self.ctx.field.cells
 
+    def _scan(self) -> tuple[list[tuple[str, Territory]], dict[str, list[tuple[str, Agent]]], dict[str, int]]:
+        """One pass over the field, kept while the field is the same object (every change to the
+        field makes a new one): territories, face-up agents and face-up graffiti agents by seat."""
+        field = self.state.field
+        if self._scanned is not None and self._scanned[0] is field:
+            return self._scanned[1]
+        territories: list[tuple[str, Territory]] = []
+        agents: dict[str, list[tuple[str, Agent]]] = {s: [] for s in self.ctx.players}
+        flipped: dict[str, int] = {s: 0 for s in self.ctx.players}
+        for c in self.ctx.field.cells:
+            cell = field[c]
+            if cell.territory is not None:
+                territories.append((c, cell.territory))
+            if cell.agent is not None:
+                agents.setdefault(cell.agent.controller, []).append((c, cell.agent))
+            g = cell.graffiti
+            if g is not None and g.face == "up" and self.ctx.card(g.card).type == "graffiti_agent":
+                flipped[g.controller] = flipped.get(g.controller, 0) + 1
+        found = (territories, agents, flipped)
+        self._scanned = (field, found)
+        return found
+
     def face_up_agents(self, seat: str) -> list[tuple[str, Agent]]:
-        return face_up_agents(self.ctx, self.state, seat)
+        return list(self._scan()[1].get(seat, ()))
 
     def agent_count(self, seat: str) -> int:
-        return agent_count(self.ctx, self.state, seat)
+        _t, agents, flipped = self._scan()
+        return len(agents.get(seat, ())) + flipped.get(seat, 0)
 
     def territories(self, seat: str | None = None) -> list[tuple[str, Territory]]:
-        out = []
-        for c in self.cells():
-            t = self.state.field[c].territory
-            if t is not None and (seat is None or t.controller == seat):
-                out.append((c, t))
-        return out
+        found = self._scan()[0]
+        if seat is None:
+            return list(found)
+        return [(c, t) for c, t in found if t.controller == seat]
 
     # -- counters (4.12) ------------------------------------------------------------------------------
 
@@ -456,8 +478,11 @@ class Txn:
     def winners(self) -> tuple[tuple[str, ...], str] | None:
         """The status check (section 5): (winners, reason) if the game ends now."""
         a, b = self.ctx.players
-        full = len(self.territories()) == len(self.cells())
-        totals = {s: sum(t.loyalty for _c, t in self.territories(s)) for s in (a, b)}
+        territories = self._scan()[0]
+        full = len(territories) == len(self.cells())
+        totals = {a: 0, b: 0}
+        for _c, t in territories:
+            totals[t.controller] = totals.get(t.controller, 0) + t.loyalty
         meets: dict[str, str] = {}
         for p in (a, b):
             o = self.ctx.opp(p)
