@@ -153,6 +153,19 @@ class Tables:
         self.errors[what] = self.errors.get(what, 0) + 1
 
 
+async def _new_match(conn: AsyncConn, game: str, out: Tables) -> tuple[str, dict[str, str], dict[int, str]] | None:
+    """Create a match for a table: (id, the arbiter's auth header, seq -> answered notation), or None."""
+    status, created, took = await conn.call("POST", "/matches", CREATE[game])
+    out.all_ms.append(took * 1000)
+    if status != 201:
+        out.error(f"create {status}")
+        return None
+    mid, arbiter = created["match"]["id"], created["tokens"]["arbiter"]
+    answered: dict[int, str] = {}
+    out.matches.append((mid, arbiter, answered))
+    return mid, {"Authorization": f"Bearer {arbiter}"}, answered
+
+
 #: intents per second per table (0 = as fast as the server answers: a closed loop)
 PACE = 0.0
 
@@ -184,15 +197,10 @@ async def table_local(port: int, game: str, deadline: float, out: Tables, seed: 
     g, config = builder.build_config(spec["game"], spec["players"], options=spec.get("options", {}), seed=spec.get("seed"))
     seats = tuple(config.players)
     while time.monotonic() < deadline:
-        status, created, took = await conn.call("POST", "/matches", spec)
-        out.all_ms.append(took * 1000)
-        if status != 201:
-            out.error(f"create {status}")
+        made = await _new_match(conn, game, out)
+        if made is None:
             return
-        mid, arbiter = created["match"]["id"], created["tokens"]["arbiter"]
-        auth = {"Authorization": f"Bearer {arbiter}"}
-        answered: dict[int, str] = {}
-        out.matches.append((mid, arbiter, answered))
+        mid, auth, answered = made
         rules = g.bind(config)
         state = rules.setup(core.chance_for(config, "setup"))
         head = 0
@@ -236,15 +244,10 @@ async def table(port: int, game: str, deadline: float, out: Tables, seed: int) -
     rng = random.Random(seed)
     conn = AsyncConn(port)
     while time.monotonic() < deadline:
-        status, created, took = await conn.call("POST", "/matches", CREATE[game])
-        out.all_ms.append(took * 1000)
-        if status != 201:
-            out.error(f"create {status}")
+        made = await _new_match(conn, game, out)
+        if made is None:
             return
-        mid, arbiter = created["match"]["id"], created["tokens"]["arbiter"]
-        auth = {"Authorization": f"Bearer {arbiter}"}
-        answered: dict[int, str] = {}
-        out.matches.append((mid, arbiter, answered))
+        mid, auth, answered = made
         while time.monotonic() < deadline:
             status, legal, took = await conn.call("GET", f"/matches/{mid}/legal", headers=auth)
             out.all_ms.append(took * 1000)

@@ -126,7 +126,7 @@ class Banners(msgspec.Struct, frozen=True, tag_field="type", tag="banners"):
 
 
 class Note(msgspec.Struct, frozen=True, tag_field="type", tag="note"):
-    pass
+    """A record with no fields: written as its tag alone."""
 
 
 class Arrange(msgspec.Struct, frozen=True, kw_only=True, tag="arrange"):
