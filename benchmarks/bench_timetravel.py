@@ -8,7 +8,9 @@ Then, in one run, on the same database:
 * ``show --at N`` for random N, with snapshots and without (a full fold from setup): medians and the
   ratio (aim: snapshots at least 50x faster);
 * ``audit`` throughput (entries re-adjudicated per second, every hash and snapshot checked) against
-  the decode-only floor (reading and decoding the same rows with no rules): ratio (aim: within 5x).
+  the decode-only floor (reading and decoding the same rows with no rules, one process): ratio (aim:
+  within 5x), in one process (``--jobs 1``) and in stretches on the cores available (``--jobs``,
+  default: what ``referee audit`` uses).
 
     python benchmarks/bench_timetravel.py                   # 20,000 entries (a few minutes)
     python benchmarks/bench_timetravel.py --entries 3000    # a quick look
@@ -80,14 +82,27 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--keep", help="keep the database at this path")
+    ap.add_argument("--reuse", help="measure a database kept earlier with --keep (same --game) instead of building")
+    ap.add_argument("--jobs", type=int, default=0, help="processes for the parallel audit (0: as referee audit)")
     args = ap.parse_args()
 
+    from referee.audit import default_jobs
     from referee.service import Referee
     from referee.store.sqlite import SqliteStore
 
-    path = args.keep or os.path.join(tempfile.mkdtemp(prefix="referee-tt-"), "tt.db")
-    print(f"building a {args.entries:,}-entry {args.game} match (undo-heavy random play) ...", flush=True)
-    mid, built = build(path, args.game, args.entries, args.every, args.seed)
+    jobs = args.jobs or default_jobs()
+    if args.reuse:
+        path = args.reuse
+        store = SqliteStore(path, create=False)
+        kept = [m for m in store.list_matches() if m.title == "time-travel benchmark" and m.game == args.game]
+        if not kept:
+            sys.exit(f"{path} holds no {args.game} time-travel benchmark match (build one with --keep)")
+        m = max(kept, key=lambda m: store.head(m.id))
+        mid, built = m.id, {"entries": store.head(m.id), "reused": path}
+    else:
+        path = args.keep or os.path.join(tempfile.mkdtemp(prefix="referee-tt-"), "tt.db")
+        print(f"building a {args.entries:,}-entry {args.game} match (undo-heavy random play) ...", flush=True)
+        mid, built = build(path, args.game, args.entries, args.every, args.seed)
     print(f"  {built}")
     rng = random.Random(args.seed)
     head = built["entries"]
@@ -99,29 +114,35 @@ def main() -> None:
 
     with_snap = [show_at(True, n) for n in probes]
     without = [show_at(False, n) for n in probes[: max(3, args.probes // 5)]]
-    floor_runs, audit_runs = [], []
+    floor_runs: list[float] = []
+    audit_runs: dict[int, list[float]] = {1: [], jobs: []}
     for _ in range(args.repeat):
         referee = Referee(SqliteStore(path))
         loaded = referee.load(mid)
         floor_runs.append(timed(lambda: sum(1 for _ in referee.bodies(loaded))))
-        referee = Referee(SqliteStore(path))
-        report: dict[str, Any] = {}
-        audit_runs.append(timed(lambda: report.update(referee.audit(mid))))
-        assert report["clean"], report["findings"]
+        for j in audit_runs:
+            referee = Referee(SqliteStore(path))
+            report: dict[str, Any] = {}
+            audit_runs[j].append(timed(lambda j=j: report.update(referee.audit(mid, jobs=j))))
+            assert report["clean"], report["findings"]
+    floor = statistics.median(floor_runs)
     summary = {
         "built": built,
         "show_at_ms": {"with_snapshots_median": round(statistics.median(with_snap) * 1000, 2),
                        "without_median": round(statistics.median(without) * 1000, 2)},
         "random_access_speedup": round(statistics.median(without) / statistics.median(with_snap), 1),
-        "audit_entries_per_second": round(head / statistics.median(audit_runs)),
-        "floor_entries_per_second": round(head / statistics.median(floor_runs)),
-        "audit_to_floor_ratio": round(statistics.median(audit_runs) / statistics.median(floor_runs), 2),
+        "floor_entries_per_second": round(head / floor),
+        "audit": {f"jobs_{j}": {"entries_per_second": round(head / statistics.median(runs)),
+                                "to_floor_ratio": round(statistics.median(runs) / floor, 2)}
+                  for j, runs in audit_runs.items()},
         "peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
     }
     print(f"show --at N: {summary['show_at_ms']['with_snapshots_median']} ms with snapshots, "
           f"{summary['show_at_ms']['without_median']} ms without (median) -> {summary['random_access_speedup']}x")
-    print(f"audit: {summary['audit_entries_per_second']:,} entries/s; decode-only floor "
-          f"{summary['floor_entries_per_second']:,} entries/s -> audit takes {summary['audit_to_floor_ratio']}x the floor")
+    print(f"decode-only floor {summary['floor_entries_per_second']:,} entries/s")
+    for j, fig in summary["audit"].items():
+        print(f"audit --jobs {j.removeprefix('jobs_')}: {fig['entries_per_second']:,} entries/s -> "
+              f"{fig['to_floor_ratio']}x the floor")
     print(f"peak RSS {summary['peak_rss_mib']} MiB")
     print(json.dumps(summary))
 

@@ -127,7 +127,7 @@ class RemoteReferee:
         answer = self.call("POST", self._match(match_id) + "/annotations", {"seq": seq, "text": text, "kind": kind})
         return msgspec.convert(answer, Annotation)
 
-    def audit(self, match_id: str, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    def audit(self, match_id: str, progress: Callable[[int, int], None] | None = None, *, jobs: int = 1) -> dict[str, Any]:
         return self.call("GET", self._match(match_id) + "/audit")  # type: ignore[no-any-return]
 
     def replay(self, match_id: str, *, start: int = 1, stop: int | None = None, seat: str | None = None) -> list[Any]:

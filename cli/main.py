@@ -46,7 +46,7 @@ def _client_mode(
 
 DbOpt = Annotated[
     str | None,
-    typer.Option("--db", help="SQLite database file [default: $REFEREE_DB or ./referee.db]", show_default=False),
+    typer.Option("--db", help="SQLite database file (default: $REFEREE_DB or ./referee.db)", show_default=False),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON instead of tables.")]
 
@@ -344,7 +344,7 @@ def _event_line(ev: Any) -> str:
 @app.command()
 def legal(
     match: Annotated[str, typer.Argument(help="Match id.")],
-    seat: Annotated[str | None, typer.Argument(help="Only this seat's intents [default: every seat's].")] = None,
+    seat: Annotated[str | None, typer.Argument(help="Only this seat's intents (default: every seat's).")] = None,
     db: DbOpt = None,
     json: JsonOpt = False,
 ) -> None:
@@ -714,21 +714,28 @@ def annotate(
 def audit(
     match: Annotated[str | None, typer.Argument(help="Match id (omit with --all).")] = None,
     all_: Annotated[bool, typer.Option("--all", help="Audit every match in the database.")] = False,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes for a long log, checked in stretches between snapshots (the report is the same).", show_default="the cores available, at most 8")] = 0,
     db: DbOpt = None,
     json: JsonOpt = False,
 ) -> None:
     """Re-adjudicate matches from setup; check every verdict, entry hash, the chain, every state hash
     and snapshot. Exit 0 if clean, 1 with the first divergence of each match.
 
-    Example: referee audit 3f9c   ·   referee audit --all --json
+    Example: referee audit 3f9c   ·   referee audit --all --json   ·   referee audit 3f9c --jobs 1
     """
     if (match is None) == (not all_):
         _fail("name one match, or pass --all (e.g. referee audit 3f9c)")
+    if jobs < 0:
+        _fail(f"--jobs must be 1 or more (0 = the cores available), not {jobs}")
+    if jobs == 0:
+        from referee.audit import default_jobs
+
+        jobs = default_jobs()
     service = _service(db)
     ids = [service.resolve(match).id] if match else [m.id for m in service.store.list_matches()]
     reports = []
     if json:
-        reports = [service.audit(mid) for mid in ids]
+        reports = [service.audit(mid, jobs=jobs) for mid in ids]
         _print_json(reports if all_ else reports[0])
     else:
         from rich.markup import escape
@@ -739,7 +746,8 @@ def audit(
                       console=con, transient=True) as bar:
             for mid in ids:
                 task = bar.add_task(f"audit {mid}", total=None)
-                reports.append(service.audit(mid, progress=lambda done, total, t=task: bar.update(t, completed=done, total=total)))
+                reports.append(service.audit(mid, progress=lambda done, total, t=task: bar.update(t, completed=done, total=total),
+                                             jobs=jobs))
                 bar.remove_task(task)
         for r in reports:
             for note in r["notes"]:
@@ -757,7 +765,7 @@ def audit(
 @app.command()
 def undo(
     match: Annotated[str, typer.Argument(help="Match id.")],
-    to: Annotated[int | None, typer.Option("--to", help="Fold back to the state after entry N [default: before the last accepted intent].")] = None,
+    to: Annotated[int | None, typer.Option("--to", help="Fold back to the state after entry N (default: before the last accepted intent).")] = None,
     reason: Annotated[str, typer.Option("--reason", help="Why (kept in the log).")] = "",
     by: Annotated[str, typer.Option("--by", help="The seat undoing, or 'arbiter'.")] = "arbiter",
     expect_seq: Annotated[int | None, typer.Option("--expect-seq", help="Refuse (exit 4) unless the log is at this entry.")] = None,
@@ -777,7 +785,7 @@ def undo(
 @app.command()
 def redo(
     match: Annotated[str, typer.Argument(help="Match id.")],
-    undo_: Annotated[int | None, typer.Option("--undo", help="The undo entry to reverse [default: the latest in effect].")] = None,
+    undo_: Annotated[int | None, typer.Option("--undo", help="The undo entry to reverse (default: the latest in effect).")] = None,
     reason: Annotated[str, typer.Option("--reason", help="Why (kept in the log).")] = "",
     by: Annotated[str, typer.Option("--by", help="The seat redoing, or 'arbiter'.")] = "arbiter",
     db: DbOpt = None,
@@ -884,7 +892,7 @@ def diff(
 def replay(
     match: Annotated[str, typer.Argument(help="Match id.")],
     from_: Annotated[int, typer.Option("--from", help="First entry.")] = 1,
-    to: Annotated[int | None, typer.Option("--to", help="Last entry [default: the last].")] = None,
+    to: Annotated[int | None, typer.Option("--to", help="Last entry (default: the last).")] = None,
     as_: Annotated[str | None, typer.Option("--as", help="See only what this seat may see.")] = None,
     step: Annotated[bool, typer.Option("--step", help="Step through interactively: n(ext), b(ack), j N, q(uit).")] = False,
     db: DbOpt = None,

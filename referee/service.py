@@ -431,19 +431,22 @@ class Referee:
                 ) from None
             yield entry, body
 
-    def state_at(self, loaded: Loaded, at: int | None = None, *, memo: MutableMapping[int, Any] | None = None) -> tuple[int, Any]:
+    def state_at(self, loaded: Loaded, at: int | None = None, *, memo: MutableMapping[int, Any] | None = None,
+                 checked: bool = False) -> tuple[int, Any]:
         """(seq, state) after entry ``at`` (default: the head).
 
         The fold starts from the nearest snapshot (or a state already known) and jumps for undo and
         redo entries to their targets' states. ``memo`` (seq -> state, default: this service's
         bounded memo for the match) keeps the states it computes, so an undo-heavy log never folds
         the same stretch twice: the state after an entry never changes (the log is append-only).
+        ``checked`` (the audit's folds) starts only from a snapshot that checks out against the state
+        hash recorded for its entry, and from no state kept by this service.
         """
         head = self.store.head(loaded.match.id)
         target = head if at is None else at
         if target < 0 or target > head:
             raise BadInput("match/bad_seq", f"entry {target} does not exist: match {loaded.match.id} has entries 0..{head}")
-        cached = self._heads.get(loaded.match.id)
+        cached = None if checked else self._heads.get(loaded.match.id)
         if cached is not None and cached[0] == target:
             return cached
         if memo is None:
@@ -454,19 +457,33 @@ class Referee:
         if cached is not None and cached[0] < target:
             start, state = cached
         snap = self._snapshot(loaded.match, target) if self.use_snapshots else None
+        while checked and snap is not None and not self.snapshot_checks_out(loaded, snap):
+            snap = self._snapshot(loaded.match, snap.seq - 1)
         if snap is not None and snap.seq > start:
             start, state = snap.seq, loaded.state_decoder.decode(snap.state)
         recent: OrderedDict[int, Any] = OrderedDict([(start, state)])
         for entry, body in self.bodies(loaded, start + 1, target):
-            state = self.advance(loaded, state, body, recent, memo)
+            state = self.advance(loaded, state, body, recent, memo, checked=checked)
             recent[entry.seq] = state
             memo[entry.seq] = state
             if len(recent) > 256:
                 recent.popitem(last=False)
         memo[target] = state
-        if target == head:
+        if target == head and not checked:
             self._heads[loaded.match.id] = (target, state)
         return target, state
+
+    def snapshot_checks_out(self, loaded: Loaded, snap: StoredSnapshot) -> bool:
+        """The snapshot's bytes hash to the state hash recorded for its entry, and decode."""
+        entry = self.entry_at(loaded.match, snap.seq)
+        digest = core.sha256_hex(snap.state)
+        if entry is None or entry.seq != snap.seq or digest != entry.state_hash or digest != snap.state_hash:
+            return False
+        try:
+            loaded.state_decoder.decode(snap.state)
+        except msgspec.DecodeError:
+            return False
+        return True
 
     def _memo(self, match_id: str) -> MutableMapping[int, Any]:
         memo = self._memos.get(match_id)
@@ -477,7 +494,7 @@ class Referee:
         return memo
 
     def advance(self, loaded: Loaded, state: Any, body: Any, recent: Mapping[int, Any] | None = None,
-                memo: MutableMapping[int, Any] | None = None) -> Any:
+                memo: MutableMapping[int, Any] | None = None, *, checked: bool = False) -> Any:
         """The state after one entry: an intent's events, or an undo/redo's jump in time (to a
         state still in ``recent`` or ``memo``, else folded again from the nearest snapshot)."""
         if body.kind == "intent":
@@ -488,7 +505,7 @@ class Referee:
                 return recent[target]
             if memo is not None and target in memo:
                 return memo[target]
-            return self.state_at(loaded, target, memo=memo)[1]
+            return self.state_at(loaded, target, memo=memo, checked=checked)[1]
         if body.kind == "ruling":
             return core.apply(loaded.rules, state, body.verdict)
         return state
@@ -997,104 +1014,13 @@ class Referee:
 
     # -- checking ----------------------------------------------------------------------------
 
-    def audit(self, match_id: str, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    def audit(self, match_id: str, progress: Callable[[int, int], None] | None = None, *, jobs: int = 1) -> dict[str, Any]:
         """Re-adjudicate every entry from setup and check every verdict, entry hash, the chain, every
-        state hash and every snapshot. Reports the first divergence exactly."""
-        loaded = self.load(match_id)
-        m = loaded.match
-        head = self.store.head(m.id)
-        findings: list[dict[str, Any]] = []
-        notes: list[str] = []
-        if m.rules_version != loaded.game.rules_version:
-            notes.append(
-                f"recorded under {loaded.game.id} rules {m.rules_version}; the referee now has rules "
-                f"{loaded.game.rules_version} (verdicts are re-derived with the new rules)"
-            )
-        state = loaded.initial
-        prev = m.genesis_hash
-        timeline = Timeline()
-        expected = 1
-        checked = 0
-        snapshots = {}
-        recent: OrderedDict[int, Any] = OrderedDict([(0, state)])
-        # states the audit itself derives for undo targets (never a cache from before: the file may
-        # have been edited since)
-        jumps: MutableMapping[int, Any] = _Bounded(8192)
-        for entry in self.entries(m):
-            seq = entry.seq
-            if seq != expected:
-                findings.append({"seq": expected, "what": "missing",
-                                 "recorded": f"entry {seq} follows entry {expected - 1}",
-                                 "derived": f"entry {expected} (an entry was deleted or the log reordered)"})
-                break
-            expected += 1
-            if entry.prev_hash != prev:
-                findings.append({"seq": seq, "what": "chain", "recorded": entry.prev_hash, "derived": prev})
-                break
-            derived_hash = core.entry_hash(prev, entry.body)
-            if derived_hash != entry.hash:
-                findings.append({"seq": seq, "what": "entry_hash", "recorded": entry.hash, "derived": derived_hash})
-                break
-            try:
-                body = loaded.decoder.decode(entry.body)
-            except msgspec.DecodeError as exc:
-                findings.append({"seq": seq, "what": "decode", "recorded": "", "derived": str(exc)})
-                break
-            columns = (entry.kind, entry.actor, entry.verdict, entry.code)
-            derived_columns = (body.kind, body.actor, entry_verdict_name(body.verdict),
-                               body.verdict.code if isinstance(body.verdict, Rejected) else None)
-            if body.seq != seq or columns != derived_columns:
-                findings.append({"seq": seq, "what": "index_columns", "recorded": repr(columns),
-                                 "derived": repr(derived_columns)})
-                break
-            verdict: Any = body.verdict
-            if body.kind == "intent" and body.intent is not None and body.actor is not None:
-                chance = core.chance_for(loaded.config, f"seq:{seq}")
-                _, verdict = core.adjudicate(loaded.rules, state, body.actor, body.intent, chance)
-            elif body.kind == "undo" and body.actor is not None:
-                verdict = self._decide_undo(loaded, timeline, body.actor, int(body.meta.get("to", -1)))
-            elif body.kind == "redo" and body.actor is not None:
-                verdict = self._decide_redo(loaded, timeline, body.actor, int(body.meta.get("undo", -1)))
-            elif body.kind == "ruling" and body.intent is not None:
-                verdict = self._decide_ruling(loaded, state, str(body.meta.get("seat")), body.intent, body.meta, seq)
-            # Struct equality is field by field, the same test as comparing canonical bytes but cheaper
-            if verdict != body.verdict and core.canonical(verdict) != core.canonical(body.verdict):
-                findings.append({"seq": seq, "what": "verdict", "recorded": _verdict_text(body.verdict),
-                                 "derived": _verdict_text(verdict)})
-                break
-            timeline.add(Header(seq=seq, kind=body.kind, actor=body.actor,
-                                accepted=isinstance(body.verdict, Accepted), meta=body.meta))
-            if body.kind == "intent":
-                state = core.apply(loaded.rules, state, verdict)  # the derived verdict, equal to the recorded one
-            else:
-                state = self.advance(loaded, state, body, recent, jumps)
-            recent[seq] = state
-            jumps[seq] = state
-            if len(recent) > 256:
-                recent.popitem(last=False)
-            derived_state = core.state_hash(state)
-            if derived_state != entry.state_hash:
-                findings.append({"seq": seq, "what": "state_hash", "recorded": entry.state_hash,
-                                 "derived": derived_state})
-                break
-            snapshots[seq] = derived_state
-            prev = entry.hash
-            checked += 1
-            if progress is not None:
-                progress(checked, head)
-        if not findings:
-            for snap in self._snapshots_of(m):
-                want = snapshots.get(snap.seq)
-                got = core.sha256_hex(snap.state)
-                if want is None or got != want or snap.state_hash != want:
-                    findings.append({"seq": snap.seq, "what": "snapshot", "recorded": got, "derived": want or ""})
-                    break
-        if not findings and expected - 1 != head:
-            findings.append({"seq": head, "what": "missing", "recorded": f"head {head}",
-                             "derived": f"entries end at {expected - 1}"})
-        return {"match_id": m.id, "entries": checked, "head": head, "clean": not findings,
-                "findings": findings, "notes": notes, "rules_version": m.rules_version,
-                "current_rules_version": loaded.game.rules_version}
+        state hash and every snapshot. Reports the first divergence exactly. ``jobs`` > 1 checks
+        stretches of a long log in parallel processes, with the same report (see :mod:`referee.audit`)."""
+        from . import audit
+
+        return audit.run(self, match_id, progress, jobs)
 
     def _snapshots_of(self, m: StoredMatch) -> list[StoredSnapshot]:
         out = []

@@ -13,13 +13,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+import msgspec
+
 UndoPolicy = Literal["any", "own_last", "arbiter"]
 ARBITER = "arbiter"
 
 
-@dataclass(frozen=True)
-class Header:
-    """What the timeline needs to know of one entry."""
+class Header(msgspec.Struct, frozen=True):
+    """What the timeline needs to know of one entry (a Struct: an audit makes one per entry)."""
 
     seq: int
     kind: str

@@ -145,4 +145,8 @@ class Store(Protocol):
     def find_request(self, match_id: str, key: str) -> StoredRequest | None:
         """The request recorded with idempotency key ``key`` for the match, if any."""
 
+    def reopen(self) -> Store | None:
+        """The same data through a new connection of its own, for another process (after a fork);
+        None for a store that lives in one process's memory."""
+
     def close(self) -> None: ...

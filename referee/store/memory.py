@@ -122,5 +122,8 @@ class MemoryStore:
     def find_request(self, match_id: str, key: str) -> StoredRequest | None:
         return self._requests.get((match_id, key))
 
+    def reopen(self) -> None:
+        return None  # the data lives in this process only
+
     def close(self) -> None:
         pass

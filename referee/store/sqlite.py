@@ -113,6 +113,7 @@ class SqliteStore:
         if not create and not os.path.exists(path):
             raise StoreError(f"no database at {path}; create a match first (referee new ...) or pass --db")
         self.path = path
+        self.synchronous = synchronous
         try:
             conn = sqlite3.connect(path, isolation_level=None, timeout=30.0, check_same_thread=False)
             conn.execute("PRAGMA journal_mode=WAL")
@@ -400,6 +401,9 @@ class SqliteStore:
                 (match_id, key),
             ).fetchone()
         return StoredRequest(match_id=row[0], key=row[1], fingerprint=row[2], seq=row[3]) if row else None
+
+    def reopen(self) -> SqliteStore:
+        return SqliteStore(self.path, synchronous=self.synchronous, create=False)
 
     def close(self) -> None:
         self.conn.close()

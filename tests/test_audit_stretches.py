@@ -1,0 +1,163 @@
+"""An audit in parallel stretches says exactly what a single pass says (referee/audit.py)."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from referee import audit
+from referee.service import Referee
+from referee.store.memory import MemoryStore
+from referee.store.sqlite import SqliteStore
+from support.pile import PILE
+
+pytestmark = pytest.mark.skipif(not audit.can_fork(), reason="stretches run in forked processes (Linux)")
+
+
+def service(path, **kw):
+    return Referee(SqliteStore(str(path)), games=[PILE], **kw)
+
+
+def build(r: Referee, entries: int) -> str:
+    """A pile match of ``entries`` entries with undo, redo, rejections and restarted games."""
+    m = r.new_match("pile", ["alice", "bob"], options={"stones": "30"}, seed=5)
+    r.submit(m.id, "alice", "start")
+    i = 0
+    while r.store.head(m.id) < entries:
+        i += 1
+        st = r.state(m.id)
+        if st["outcome"] is not None:
+            r.undo(m.id, by="arbiter", to=r.store.head(m.id) - 5, reason="again")
+        elif i % 11 == 0:
+            r.undo(m.id, by="arbiter", to=r.store.head(m.id) - 3 - i % 4, reason="what if")
+        elif i % 23 == 0:
+            r.redo(m.id, by="arbiter")
+        elif i % 13 == 0:
+            r.submit(m.id, "alice" if st["state"]["active"] == "bob" else "bob", "take 1")  # out of turn
+        else:
+            r.submit(m.id, st["state"]["active"], f"take {1 + i % 3}")
+    return m.id
+
+
+@pytest.fixture
+def long_match(tmp_path, monkeypatch):
+    monkeypatch.setattr(audit, "MIN_STRETCH", 20)
+    path = tmp_path / "a.db"
+    r = service(path, snapshot_every=7)
+    mid = build(r, 150)
+    return r, mid, path
+
+
+def tamper(path, sql):
+    conn = sqlite3.connect(path)
+    conn.execute("DROP TRIGGER IF EXISTS entries_append_only_update")
+    conn.execute("DROP TRIGGER IF EXISTS entries_append_only_delete")
+    conn.executescript(sql)
+    conn.commit()
+    conn.close()
+
+
+def test_the_log_really_is_cut_into_stretches_at_snapshots(long_match):
+    r, mid, _ = long_match
+    loaded = r.load(mid)
+    head = r.store.head(mid)
+    snaps = r._snapshots_of(loaded.match)
+    bounds = audit.plan(r, loaded, snaps, head, 4)
+    assert len(bounds) == 5 and bounds[0] == 0 and bounds[-1] == head
+    assert all(b % 7 == 0 for b in bounds[1:-1]), bounds  # each inner boundary is a snapshot
+    assert bounds == sorted(set(bounds))
+    kinds = {e.kind for e in r.log(mid)}
+    assert {"undo", "redo", "intent"} <= kinds
+
+
+@pytest.mark.parametrize("jobs", [2, 3, 4])
+def test_a_clean_log_gives_the_same_report_in_stretches(long_match, jobs):
+    r, mid, path = long_match
+    single = service(path).audit(mid)
+    assert single["clean"] and single["entries"] == r.store.head(mid)
+    seen: list[tuple[int, int]] = []
+    parallel = service(path).audit(mid, progress=lambda done, total: seen.append((done, total)), jobs=jobs)
+    assert parallel == single
+    assert seen[-1] == (single["head"], single["head"])
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        # a body edited early, in the middle, late
+        "UPDATE entries SET body = CAST(replace(CAST(body AS TEXT), '\"seq\":', '\"seq\": ') AS BLOB) WHERE seq = 9",
+        "UPDATE entries SET body = CAST(replace(CAST(body AS TEXT), '\"seq\":', '\"seq\": ') AS BLOB) WHERE seq = 80",
+        "UPDATE entries SET body = CAST(replace(CAST(body AS TEXT), '\"seq\":', '\"seq\": ') AS BLOB) WHERE seq = 140",
+        # an entry deleted, entries reordered, a verdict changed, in a later stretch
+        "DELETE FROM entries WHERE seq = 101",
+        "UPDATE entries SET seq = -1 WHERE seq = 120; UPDATE entries SET seq = 120 WHERE seq = 121;"
+        "UPDATE entries SET seq = 121 WHERE seq = -1",
+        "UPDATE entries SET verdict = 'rejected', code = 'pile/not_enough' WHERE seq = 111",
+        # the entry a stretch would start from, and the snapshot it would start from
+        "DELETE FROM entries WHERE seq = 77",
+        "UPDATE snapshots SET state = CAST('{}' AS BLOB) WHERE seq = 77",
+        "UPDATE entries SET state_hash = 'x' WHERE seq = 77",
+        # the last but one entry gone, and two findings at once (the earlier one is the report)
+        "DELETE FROM entries WHERE seq = (SELECT max(seq) - 1 FROM entries)",
+        "DELETE FROM entries WHERE seq = 130; DELETE FROM entries WHERE seq = 30",
+    ],
+)
+def test_tampering_gives_the_same_first_finding_in_stretches(long_match, sql):
+    r, mid, path = long_match
+    tamper(path, sql)
+    single = service(path).audit(mid)
+    assert not single["clean"]
+    for jobs in (2, 4):
+        assert service(path).audit(mid, jobs=jobs) == single, jobs
+
+
+def test_a_store_in_memory_is_audited_in_one_pass(monkeypatch):
+    monkeypatch.setattr(audit, "MIN_STRETCH", 20)
+    r = Referee(MemoryStore(), games=[PILE], snapshot_every=7)
+    mid = build(r, 80)
+    loaded = r.load(mid)
+    assert audit.plan(r, loaded, r._snapshots_of(loaded.match), r.store.head(mid), 4) == [0, r.store.head(mid)]
+    assert r.audit(mid, jobs=4)["clean"]
+
+
+def test_short_logs_are_not_cut(tmp_path):
+    r = service(tmp_path / "s.db", snapshot_every=7)
+    mid = build(r, 60)
+    loaded = r.load(mid)
+    head = r.store.head(mid)
+    assert audit.plan(r, loaded, r._snapshots_of(loaded.match), head, 8) == [0, head]
+
+
+def test_a_fork_is_audited_in_stretches_through_its_parent(long_match):
+    r, mid, path = long_match
+    fork = r.fork(mid, at=90, name="branch")
+    for _ in range(40):
+        st = r.state(fork.id)
+        if st["outcome"] is not None:
+            r.undo(fork.id, by="arbiter", to=r.store.head(fork.id) - 4)
+        else:
+            r.submit(fork.id, st["state"]["active"], "take 1")
+    single = service(path).audit(fork.id)
+    assert single["clean"] and single["entries"] == r.store.head(fork.id)
+    loaded = r.load(fork.id)
+    bounds = audit.plan(r, loaded, r._snapshots_of(loaded.match), r.store.head(fork.id), 4)
+    assert len(bounds) > 2
+    assert service(path).audit(fork.id, jobs=4) == single
+    tamper(path, f"UPDATE entries SET verdict = 'rejected' WHERE match_id = '{fork.id}' AND seq = 120")
+    assert service(path).audit(fork.id, jobs=4) == service(path).audit(fork.id)
+
+
+@pytest.mark.parametrize("broken", ["seq % 2 = 0", "1 = 1"])
+def test_far_undo_targets_fold_only_from_snapshots_that_check_out(long_match, monkeypatch, broken):
+    """With a tiny window every undo refolds from a snapshot; broken snapshots are passed over (and
+    reported), never trusted and never a crash."""
+    r, mid, path = long_match
+    monkeypatch.setattr(audit, "WINDOW", 2)
+    assert service(path).audit(mid)["clean"]
+    tamper(path, f"UPDATE snapshots SET state = CAST('{{}}' AS BLOB) WHERE {broken}")
+    report = service(path).audit(mid)
+    assert [f["what"] for f in report["findings"]] == ["snapshot"]
+    assert report["entries"] == r.store.head(mid)  # every entry was still re-adjudicated
+    assert service(path).audit(mid, jobs=3) == report
