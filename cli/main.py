@@ -754,6 +754,8 @@ def audit(
                 con.print(f"[yellow]![/yellow] {r['match_id']}: {escape(note)}")
             if r["clean"]:
                 con.print(f"[green]✓[/green] {r['match_id']}: {r['entries']} entries; every verdict, hash and state checks out")
+                if r.get("head_hash"):
+                    con.print(f"    head: entry {r['head']}, hash {r['head_hash']}", soft_wrap=True)
             for f in r["findings"]:
                 con.print(f"[red]✗[/red] {r['match_id']} entry {f['seq']}: {f['what']} differs")
                 con.print(f"    recorded: {escape(str(f['recorded']))}")

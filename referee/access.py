@@ -369,6 +369,7 @@ class Access:
             match_id=report["match_id"], clean=report["clean"], entries=report["entries"], head=report["head"],
             findings=findings, notes=report["notes"], rules_version=report["rules_version"],
             current_rules_version=report["current_rules_version"],
+            head_hash=report["head_hash"] if p.role == "arbiter" else "",
         )
 
     def diff(self, p: Principal, other: str, *, at: int | None = None, other_at: int | None = None) -> dict[str, Any]:

@@ -106,9 +106,11 @@ def run(referee: Referee, match_id: str, progress: Callable[[int, int], None] | 
     if not findings and last.expected - 1 != head:
         findings.append({"seq": head, "what": "missing", "recorded": f"head {head}",
                          "derived": f"entries end at {last.expected - 1}"})
+    last_entry = referee.entry_at(m, head) if head else None
     return {"match_id": m.id, "entries": checked, "head": head, "clean": not findings,
             "findings": findings, "notes": notes, "rules_version": m.rules_version,
-            "current_rules_version": loaded.game.rules_version}
+            "current_rules_version": loaded.game.rules_version,
+            "head_hash": last_entry.hash if last_entry is not None else m.genesis_hash}
 
 
 def plan(referee: Referee, loaded: Loaded, snapshots: list[Any], head: int, jobs: int) -> list[int]:

@@ -169,6 +169,9 @@ class AuditAnswer(msgspec.Struct, frozen=True, kw_only=True):
     notes: list[str] = []
     rules_version: str = ""
     current_rules_version: str = ""
+    #: the last entry's hash, which fixes the whole log before it (the arbiter's answer only): kept
+    #: with a result elsewhere, it shows later whether the log was cut short
+    head_hash: str = ""
 
 
 class Health(msgspec.Struct, frozen=True, kw_only=True):

@@ -161,3 +161,16 @@ def test_far_undo_targets_fold_only_from_snapshots_that_check_out(long_match, mo
     assert [f["what"] for f in report["findings"]] == ["snapshot"]
     assert report["entries"] == r.store.head(mid)  # every entry was still re-adjudicated
     assert service(path).audit(mid, jobs=3) == report
+
+
+def test_a_clean_audit_names_the_head_that_fixes_the_log(long_match):
+    """Deleting the last entries leaves a consistent, shorter log: only the head kept elsewhere
+    shows it."""
+    r, mid, path = long_match
+    before = service(path).audit(mid)
+    last = r.entry_at(r.load(mid).match, before["head"])
+    assert before["head_hash"] == last.hash
+    tamper(path, f"DELETE FROM entries WHERE seq = {before['head']}")
+    after = service(path).audit(mid)
+    assert after["clean"] and after["head"] == before["head"] - 1
+    assert after["head_hash"] != before["head_hash"]
