@@ -733,22 +733,19 @@ def audit(
         jobs = default_jobs()
     service = _service(db)
     ids = [service.resolve(match).id] if match else [m.id for m in service.store.list_matches()]
-    reports = []
     if json:
-        reports = [service.audit(mid, jobs=jobs) for mid in ids]
+        reports = service.audit_many(ids, jobs=jobs)
         _print_json(reports if all_ else reports[0])
     else:
         from rich.markup import escape
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
         con = _console()
-        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                      console=con, transient=True) as bar:
-            for mid in ids:
-                task = bar.add_task(f"audit {mid}", total=None)
-                reports.append(service.audit(mid, progress=lambda done, total, t=task: bar.update(t, completed=done, total=total),
-                                             jobs=jobs))
-                bar.remove_task(task)
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("entries"),
+                      TimeRemainingColumn(), console=con, transient=True) as bar:
+            what = f"audit {len(ids)} matches" if all_ else f"audit {ids[0]}"
+            task = bar.add_task(what, total=None)
+            reports = service.audit_many(ids, lambda done, total: bar.update(task, completed=done, total=total), jobs=jobs)
         for r in reports:
             for note in r["notes"]:
                 con.print(f"[yellow]![/yellow] {r['match_id']}: {escape(note)}")

@@ -113,6 +113,61 @@ def run(referee: Referee, match_id: str, progress: Callable[[int, int], None] | 
             "head_hash": last_entry.hash if last_entry is not None else m.genesis_hash}
 
 
+def run_many(referee: Referee, match_ids: list[str], progress: Callable[[int, int], None] | None = None,
+             jobs: int = 1) -> list[dict[str, Any]]:
+    """Audit several matches (reports in the order given). A match long enough for stretches is
+    audited in stretches, one after another; the shorter ones are shared out among ``jobs``
+    processes, a whole match each."""
+    heads = {mid: referee.store.head(referee.resolve(mid).id) for mid in match_ids}
+    total = sum(heads.values())
+    done = 0
+
+    def step(n: int) -> None:
+        nonlocal done
+        done += n
+        if progress is not None:
+            progress(done, total)
+
+    def alone(mid: str) -> dict[str, Any]:
+        def inner(d: int, _t: int) -> None:
+            if progress is not None:
+                progress(done + d, total)
+
+        report = run(referee, mid, inner, jobs)
+        step(heads[mid])
+        return report
+
+    reports: dict[str, dict[str, Any]] = {}
+    shared = [mid for mid in match_ids if heads[mid] < 2 * MIN_STRETCH]
+    if jobs <= 1 or len(shared) < 2 or not can_fork() or referee.store.reopen() is None:
+        shared = []
+    for mid in match_ids:
+        if mid not in shared:
+            reports[mid] = alone(mid)
+    if shared:
+        ctx = multiprocessing.get_context("fork")
+        with ctx.Pool(min(jobs, len(shared)), initializer=_pool_start, initargs=(referee,)) as pool:
+            for mid, report in zip(shared, pool.imap(_pool_audit, shared, chunksize=4), strict=True):
+                reports[mid] = report
+                step(heads[mid])
+    return [reports[mid] for mid in match_ids]
+
+
+_POOL: list[Any] = []
+
+
+def _pool_start(referee: Referee) -> None:
+    # keep the connection that came with the fork (never close or use it here); read through a new one
+    _POOL[:] = [referee, referee.store]
+    store = referee.store.reopen()
+    assert store is not None
+    referee.store = store
+
+
+def _pool_audit(match_id: str) -> dict[str, Any]:
+    return run(_POOL[0], match_id, None, 1)
+
+
 def plan(referee: Referee, loaded: Loaded, snapshots: list[Any], head: int, jobs: int) -> list[int]:
     """Stretch boundaries ``[0, b1, ..., head]``: at most ``jobs`` stretches of at least
     :data:`MIN_STRETCH` entries, each after the first starting at a snapshot that checks out against

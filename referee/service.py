@@ -1022,6 +1022,14 @@ class Referee:
 
         return audit.run(self, match_id, progress, jobs)
 
+    def audit_many(self, match_ids: Sequence[str], progress: Callable[[int, int], None] | None = None, *,
+                   jobs: int = 1) -> list[dict[str, Any]]:
+        """:meth:`audit` of several matches (in that order); with ``jobs`` > 1 short matches are
+        audited side by side in processes, long ones in stretches."""
+        from . import audit
+
+        return audit.run_many(self, list(match_ids), progress, jobs)
+
     def _snapshots_of(self, m: StoredMatch) -> list[StoredSnapshot]:
         out = []
         seq = self.store.head(m.id)

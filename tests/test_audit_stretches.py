@@ -174,3 +174,18 @@ def test_a_clean_audit_names_the_head_that_fixes_the_log(long_match):
     after = service(path).audit(mid)
     assert after["clean"] and after["head"] == before["head"] - 1
     assert after["head_hash"] != before["head_hash"]
+
+
+def test_many_matches_are_audited_side_by_side_with_the_reports_of_one_pass(tmp_path, monkeypatch):
+    monkeypatch.setattr(audit, "MIN_STRETCH", 40)
+    path = tmp_path / "m.db"
+    r = service(path, snapshot_every=7)
+    ids = [build(r, n) for n in (30, 50, 100, 25, 60, 35)]  # 100 is long enough for stretches
+    tamper(path, f"UPDATE entries SET verdict = 'rejected' WHERE match_id = '{ids[4]}' AND seq = 20")
+    one_by_one = [service(path).audit(mid) for mid in ids]
+    assert [rep["clean"] for rep in one_by_one] == [True, True, True, True, False, True]
+    seen: list[tuple[int, int]] = []
+    together = service(path).audit_many(ids, lambda d, t: seen.append((d, t)), jobs=3)
+    assert together == one_by_one
+    total = sum(rep["head"] for rep in one_by_one)
+    assert seen[-1] == (total, total) and [d for d, _ in seen] == sorted(d for d, _ in seen)
