@@ -6,6 +6,7 @@ value that differs from the generator's is ``chance_mismatch``."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from msgspec.structs import replace
@@ -59,40 +60,69 @@ def _card(intent: Any, field: str, drawn: tuple[str, ...]) -> Any:
     return replace(intent, **{field: value})
 
 
+def _opening_hand(rules: ByAllMeansRules, state: State, seat: str, intent: DrawOpeningHand, chance: Chance) -> Any:
+    return _cards(intent, "cards", _top(rules, state, seat, "main_archive", rules.opts["opening_hand"], chance))
+
+
+def _record_lot(rules: ByAllMeansRules, state: State, seat: str, intent: RecordLot, chance: Chance) -> Any:
+    drawn = chance.choice(rules.players)
+    if intent.winner is not None and intent.winner != drawn:
+        return _mismatch("winner", intent.winner, drawn)
+    return replace(intent, winner=drawn)
+
+
+def _mulligan(rules: ByAllMeansRules, state: State, seat: str, intent: Mulligan, chance: Chance) -> Any:
+    return _cards(intent, "drawn", _top(rules, state, seat, "main_archive", len(intent.return_), chance))
+
+
+def _start_cards(rules: ByAllMeansRules, state: State, seat: str, intent: DrawStartCards, chance: Chance) -> Any:
+    return _cards(intent, "cards", _top(rules, state, seat, "main_archive", rules.opts["empty_hand_draw"], chance))
+
+
+def _draw_main(rules: ByAllMeansRules, state: State, seat: str, intent: DrawMain, chance: Chance) -> Any:
+    return _card(intent, "card", _top(rules, state, seat, "main_archive", 1, chance))
+
+
+def _agent_draw(rules: ByAllMeansRules, state: State, seat: str, intent: AgentDraw, chance: Chance) -> Any:
+    return _card(intent, "card", _top(rules, state, seat, "extra_archive", 1, chance))
+
+
+def _utilize(rules: ByAllMeansRules, state: State, seat: str, intent: Utilize, chance: Chance) -> Any:
+    if state.players[seat].main_archive.count == 0:
+        return intent
+    return _card(intent, "drawn", _top(rules, state, seat, "main_archive", 1, chance))
+
+
+def _play_symbols(rules: ByAllMeansRules, state: State, seat: str, intent: PlaySymbols, chance: Chance) -> Any:
+    effect = _effect(rules, intent)
+    if effect == "boost_potential":
+        return _cards(intent, "cards", _top(rules, state, seat, "main_archive", 2, chance))
+    if effect == "info_leak" and intent.archive is not None:
+        owner, _, which = intent.archive.rpartition(".")
+        if owner in state.players and which in ("main", "extra"):
+            return _cards(intent, "cards", _top(rules, state, owner, f"{which}_archive", 2, chance))
+    return intent
+
+
+#: the intents with chance fields, and how each is filled
+_FILL: dict[type, Callable[[ByAllMeansRules, State, str, Any, Chance], Any]] = {
+    DrawOpeningHand: _opening_hand,
+    RecordLot: _record_lot,
+    Mulligan: _mulligan,
+    DrawStartCards: _start_cards,
+    DrawMain: _draw_main,
+    AgentDraw: _agent_draw,
+    Utilize: _utilize,
+    PlaySymbols: _play_symbols,
+}
+
+
 def fill(rules: ByAllMeansRules, state: State, seat: str, intent: Any, chance: Chance | None) -> Any:
+    """The intent with its chance fields filled from the generator (or a ``chance_mismatch``)."""
     if chance is None:
         return intent
-    o = rules.opts
-    match intent:
-        case DrawOpeningHand():
-            return _cards(intent, "cards", _top(rules, state, seat, "main_archive", o["opening_hand"], chance))
-        case RecordLot(winner=winner):
-            drawn = chance.choice(rules.players)
-            if winner is not None and winner != drawn:
-                return _mismatch("winner", winner, drawn)
-            return replace(intent, winner=drawn)
-        case Mulligan():
-            return _cards(intent, "drawn", _top(rules, state, seat, "main_archive", len(intent.return_), chance))
-        case DrawStartCards():
-            return _cards(intent, "cards", _top(rules, state, seat, "main_archive", o["empty_hand_draw"], chance))
-        case DrawMain():
-            return _card(intent, "card", _top(rules, state, seat, "main_archive", 1, chance))
-        case AgentDraw():
-            return _card(intent, "card", _top(rules, state, seat, "extra_archive", 1, chance))
-        case Utilize():
-            if state.players[seat].main_archive.count == 0:
-                return intent
-            return _card(intent, "drawn", _top(rules, state, seat, "main_archive", 1, chance))
-        case PlaySymbols():
-            effect = _effect(rules, intent)
-            if effect == "boost_potential":
-                return _cards(intent, "cards", _top(rules, state, seat, "main_archive", 2, chance))
-            if effect == "info_leak" and intent.archive is not None:
-                owner, _, which = intent.archive.rpartition(".")
-                if owner in state.players and which in ("main", "extra"):
-                    return _cards(intent, "cards", _top(rules, state, owner, f"{which}_archive", 2, chance))
-            return intent
-    return intent
+    filler = _FILL.get(type(intent))
+    return intent if filler is None else filler(rules, state, seat, intent, chance)
 
 
 def _effect(rules: ByAllMeansRules, intent: PlaySymbols) -> str | None:

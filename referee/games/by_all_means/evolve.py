@@ -1,11 +1,13 @@
 """``evolve``: apply one event to the state. No validation and no choices: events are facts.
 
-Total over every event tag ever written (``case _`` raises). States are frozen Structs; every change
-is a copy (``msgspec.structs.replace``), never a mutation, so old states stay valid for undo.
+Total over every event tag ever written: one function per event class, looked up in ``_APPLY`` (an
+unknown class raises). States are frozen Structs; every change is a copy
+(``msgspec.structs.replace``), never a mutation, so old states stay valid for undo.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from msgspec.structs import replace
@@ -87,7 +89,7 @@ def set_obj(state: State, ref: str, obj: Any) -> State:
     where, slot = split_ref(ref)
     if slot in FIELD_SLOTS:
         cell = state.field[where]
-        return _with_cell(state, where, replace(cell, **{slot: obj}))
+        return _with_cell(state, where, _with_slot(cell, slot, obj))
     player = state.players[where]
     return _with_player(state, where, replace(player, buffer={**player.buffer, slot: obj}))
 
@@ -100,11 +102,47 @@ def _with_player(state: State, seat: str, player: Player) -> State:
     return replace(state, players={**state.players, seat: player})
 
 
+# msgspec's ``replace`` is several times slower given ``**`` keywords than named ones: the helpers
+# below name the field for the frequent cases.
+
+def _with_slot(cell: Cell, slot: str, obj: Any) -> Cell:
+    """The cell with ``obj`` (or None) in one of its slots."""
+    if slot == "territory":
+        return replace(cell, territory=obj)
+    if slot == "agent":
+        return replace(cell, agent=obj)
+    if slot == "graffiti":
+        return replace(cell, graffiti=obj)
+    return replace(cell, **{slot: obj})
+
+
+def _with_archive(p: Player, zone: str, archive: Archive, unseen: tuple[str, ...]) -> Player:
+    """The player with a new ``main_archive`` or ``extra_archive`` and unseen cards."""
+    if zone == "main_archive":
+        return replace(p, main_archive=archive, unseen=unseen)
+    if zone == "extra_archive":
+        return replace(p, extra_archive=archive, unseen=unseen)
+    return replace(p, **{zone: archive}, unseen=unseen)
+
+
+def _with_counter(p: Player, counter: str, value: int) -> Player:
+    if counter == "reputation":
+        return replace(p, reputation=value)
+    if counter == "influence":
+        return replace(p, influence=value)
+    if counter == "trust":
+        return replace(p, trust=value)
+    return replace(p, **{counter: value})
+
+
 def _remove_one(items: tuple[str, ...], card: str) -> tuple[str, ...]:
-    out = list(items)
-    if card in out:
-        out.remove(card)
-    return tuple(out)
+    """``items`` without the first ``card`` (unchanged if there is none)."""
+    items = tuple(items)
+    try:
+        i = items.index(card)
+    except ValueError:
+        return items
+    return items[:i] + items[i + 1:]
 
 
 def _add_sorted(items: tuple[str, ...], card: str) -> tuple[str, ...]:
@@ -121,7 +159,7 @@ def _take(state: State, ev: CardMoved) -> State:
         cell_name, slot = src.split("/", 1)
         cell = state.field[cell_name]
         if slot in FIELD_SLOTS:
-            return _with_cell(state, cell_name, replace(cell, **{slot: None}))
+            return _with_cell(state, cell_name, _with_slot(cell, slot, None))
         if slot == "shadow":
             assert cell.agent is not None
             return _with_cell(state, cell_name, replace(cell, agent=replace(cell.agent, shadow=None, shadow_owner=None)))
@@ -148,7 +186,7 @@ def _take(state: State, ev: CardMoved) -> State:
         cards = arch.cards
         if cards:
             cards = _remove_one(cards, ev.card)
-        p = replace(p, **{zone: replace(arch, count=arch.count - 1, cards=cards)}, unseen=_remove_one(p.unseen, ev.card))
+        p = _with_archive(p, zone, replace(arch, count=arch.count - 1, cards=cards), _remove_one(p.unseen, ev.card))
     elif zone.startswith("buf"):
         p = replace(p, buffer={**p.buffer, zone: None})
     else:
@@ -199,7 +237,7 @@ def _put(state: State, ev: CardMoved, exact: bool) -> State:
         cards = arch.cards
         if exact:
             cards = (ev.card, *cards) if ev.at == "top" else (*cards, ev.card)
-        p = replace(p, **{zone: replace(arch, count=arch.count + 1, cards=cards)}, unseen=_add_sorted(p.unseen, ev.card))
+        p = _with_archive(p, zone, replace(arch, count=arch.count + 1, cards=cards), _add_sorted(p.unseen, ev.card))
     elif zone.startswith("buf"):
         p = replace(p, buffer={**p.buffer, zone: Planned(oid=ev.oid, card=ev.card, owner=ev.owner, active_symbols=ev.tokens)})
     else:
@@ -207,112 +245,232 @@ def _put(state: State, ev: CardMoved, exact: bool) -> State:
     return _with_player(state, seat, p)
 
 
-def evolve(state: State, event: Any, exact: bool) -> State:  # noqa: C901 - one case per event tag
-    match event:
-        case CardMoved():
-            return _put(_take(state, event), event, exact)
-        case CounterChanged(seat=seat, counter=counter, after=after):
-            return _with_player(state, seat, replace(state.players[seat], **{counter: after}))
-        case LoyaltyChanged(cell=cell, after=after):
-            t = state.field[cell].territory
-            assert t is not None
-            return _with_cell(state, cell, replace(state.field[cell], territory=replace(t, loyalty=after)))
-        case TokensChanged(ref=ref, after=after):
-            return set_obj(state, ref, replace(get_obj(state, ref), active_symbols=after))
-        case SymbolSpent(ref=ref, symbol=symbol):
-            obj = get_obj(state, ref)
-            state = set_obj(state, ref, replace(obj, active_symbols=_remove_one(obj.active_symbols, symbol)))
-            nz = state.neutral_zone
-            return replace(state, neutral_zone=replace(nz, symbols=(*nz.symbols, symbol)))
-        case SymbolsCleared():
-            return replace(state, neutral_zone=replace(state.neutral_zone, symbols=()))
-        case AgentTurned(cell=cell, turned=turned):
-            a = state.field[cell].agent
-            assert a is not None
-            return _with_cell(state, cell, replace(state.field[cell], agent=replace(a, turned=turned)))
-        case AgentMoved(src=src, dst=dst):
-            agent = state.field[src].agent
-            state = _with_cell(state, src, replace(state.field[src], agent=None))
-            return _with_cell(state, dst, replace(state.field[dst], agent=agent))
-        case ActionSpent(slot=slot):
-            t = state.turn
-            if slot == "extra":
-                t = replace(t, extra_left=t.extra_left - 1)
-            elif slot == "draw_only":
-                t = replace(t, main_left=t.main_left - 1, draw_only_slot=False)
-            else:
-                t = replace(t, main_left=t.main_left - 1)
-            return replace(state, turn=t)
-        case ComboPlayed(key=key):
-            if key is None:
-                return state
-            return replace(state, turn=replace(state.turn, combos=(*state.turn.combos, key)))
-        case AgentActed(oid=oid, kind=kind):
-            acts = (*state.turn.agent_actions, AgentAction(oid=oid, kind=kind))
-            return replace(state, turn=replace(state.turn, agent_actions=acts))
-        case ReactionUsed():
-            return replace(state, turn=replace(state.turn, reactions_used=state.turn.reactions_used + 1))
-        case OpponentActed():
-            return replace(state, turn=replace(state.turn, opponent_acted=True))
-        case StepChanged(step=step):
-            return replace(state, turn=replace(state.turn, step=step, opponent_acted=False))
-        case DecisionOpened(pending=pending):
-            return replace(state, pending=pending)
-        case DecisionClosed():
-            return replace(state, pending=None)
-        case ManualApplied():
-            return replace(state, manual_effects=state.manual_effects + 1)
-        case InfluenceBooked(ref=ref, inf=inf, inf_taken=taken):
-            return set_obj(state, ref, replace(get_obj(state, ref), inf=inf, inf_taken=taken))
-        case ImpactsBooked(cell=cell, impacts=impacts):
-            t = state.field[cell].territory
-            assert t is not None
-            return _with_cell(state, cell, replace(state.field[cell], territory=replace(t, impacts=impacts)))
-        case ActionsLost(seat=seat, main=main, extra=extra):
-            return _with_player(state, seat, replace(state.players[seat], actions_lost_next_turn=Lost(main=main, extra=extra)))
-        case TurnBegan(number=number, active=active, main_left=main_left, extra_left=extra_left,
-                       draw_only_slot=draw_only, untapped=untapped):
-            for cell in untapped:
-                a = state.field[cell].agent
-                if a is not None:
-                    state = _with_cell(state, cell, replace(state.field[cell], agent=replace(a, turned=False)))
-            state = _with_player(state, active, replace(state.players[active], actions_lost_next_turn=Lost()))
-            turn = Turn(number=number, active=active, step="start", main_left=main_left, extra_left=extra_left,
-                        draw_only_slot=draw_only)
-            return replace(state, turn=turn)
-        case ArchiveCardsMoved(owner=owner, src=src, dst=dst, count=count, cards=cards, at=at):
-            p = state.players[owner]
-            a_src: Archive = getattr(p, src)
-            a_dst: Archive = getattr(p, dst)
-            src_cards = a_src.cards[count:] if exact else a_src.cards
-            dst_cards = a_dst.cards
-            if exact:
-                dst_cards = (*cards, *dst_cards) if at == "top" else (*dst_cards, *cards)
-            p = replace(p, **{src: Archive(count=a_src.count - count, cards=src_cards),
-                              dst: Archive(count=a_dst.count + count, cards=dst_cards)})
-            return _with_player(state, owner, p)
-        case ArchiveOrdered(owner=owner, archive=archive, cards=cards) | ArchiveShuffled(owner=owner, archive=archive, order=cards):
-            if not exact or not cards:
-                return state
-            zone = _archive_attr(archive if archive.endswith("_archive") else f"{archive}_archive")
-            p = state.players[owner]
-            return _with_player(state, owner, replace(p, **{zone: Archive(count=len(cards), cards=cards)}))
-        case ArchivesReformed(owner=owner, main=main, extra=extra):
-            if not exact or not (main or extra):
-                return state
-            p = state.players[owner]
-            return _with_player(state, owner, replace(p, main_archive=Archive(count=len(main), cards=main),
-                                                      extra_archive=Archive(count=len(extra), cards=extra)))
-        case SetupDone(seat=seat, what=what):
-            return _with_player(state, seat, replace(state.players[seat], **{what: True}))
-        case LotRecorded(winner=winner):
-            return replace(state, lot_winner=winner)
-        case OrderChosen(first=first):
-            return replace(state, first_player=first)
-        case PhaseChanged(phase=phase):
-            return replace(state, phase=phase)
-        case GameOver(winners=winners, reason=reason):
-            return replace(state, phase="over", outcome=OutcomeState(winners=winners, reason=reason), pending=None)
-        case _:
-            raise TypeError(f"by_all_means: unknown event {event!r}")
+# -- one function per event tag ----------------------------------------------------------------------
 
+Apply = Callable[[State, Any, bool], State]
+
+#: event class -> the function that applies it (``evolve`` dispatches on the exact class)
+_APPLY: dict[type, Apply] = {}
+
+
+def _applies(*classes: type) -> Callable[[Apply], Apply]:
+    def register(fn: Apply) -> Apply:
+        for cls in classes:
+            _APPLY[cls] = fn
+        return fn
+    return register
+
+
+@_applies(CardMoved)
+def _card_moved(state: State, ev: CardMoved, exact: bool) -> State:
+    return _put(_take(state, ev), ev, exact)
+
+
+@_applies(CounterChanged)
+def _counter_changed(state: State, ev: CounterChanged, exact: bool) -> State:
+    return _with_player(state, ev.seat, _with_counter(state.players[ev.seat], ev.counter, ev.after))
+
+
+@_applies(LoyaltyChanged)
+def _loyalty_changed(state: State, ev: LoyaltyChanged, exact: bool) -> State:
+    cell = state.field[ev.cell]
+    t = cell.territory
+    assert t is not None
+    return _with_cell(state, ev.cell, replace(cell, territory=replace(t, loyalty=ev.after)))
+
+
+@_applies(TokensChanged)
+def _tokens_changed(state: State, ev: TokensChanged, exact: bool) -> State:
+    return set_obj(state, ev.ref, replace(get_obj(state, ev.ref), active_symbols=ev.after))
+
+
+@_applies(SymbolSpent)
+def _symbol_spent(state: State, ev: SymbolSpent, exact: bool) -> State:
+    obj = get_obj(state, ev.ref)
+    state = set_obj(state, ev.ref, replace(obj, active_symbols=_remove_one(obj.active_symbols, ev.symbol)))
+    nz = state.neutral_zone
+    return replace(state, neutral_zone=replace(nz, symbols=(*nz.symbols, ev.symbol)))
+
+
+@_applies(SymbolsCleared)
+def _symbols_cleared(state: State, ev: SymbolsCleared, exact: bool) -> State:
+    return replace(state, neutral_zone=replace(state.neutral_zone, symbols=()))
+
+
+@_applies(AgentTurned)
+def _agent_turned(state: State, ev: AgentTurned, exact: bool) -> State:
+    cell = state.field[ev.cell]
+    a = cell.agent
+    assert a is not None
+    return _with_cell(state, ev.cell, replace(cell, agent=replace(a, turned=ev.turned)))
+
+
+@_applies(AgentMoved)
+def _agent_moved(state: State, ev: AgentMoved, exact: bool) -> State:
+    agent = state.field[ev.src].agent
+    state = _with_cell(state, ev.src, replace(state.field[ev.src], agent=None))
+    return _with_cell(state, ev.dst, replace(state.field[ev.dst], agent=agent))
+
+
+@_applies(ActionSpent)
+def _action_spent(state: State, ev: ActionSpent, exact: bool) -> State:
+    t = state.turn
+    if ev.slot == "extra":
+        t = replace(t, extra_left=t.extra_left - 1)
+    elif ev.slot == "draw_only":
+        t = replace(t, main_left=t.main_left - 1, draw_only_slot=False)
+    else:
+        t = replace(t, main_left=t.main_left - 1)
+    return replace(state, turn=t)
+
+
+@_applies(ComboPlayed)
+def _combo_played(state: State, ev: ComboPlayed, exact: bool) -> State:
+    if ev.key is None:
+        return state
+    return replace(state, turn=replace(state.turn, combos=(*state.turn.combos, ev.key)))
+
+
+@_applies(AgentActed)
+def _agent_acted(state: State, ev: AgentActed, exact: bool) -> State:
+    acts = (*state.turn.agent_actions, AgentAction(oid=ev.oid, kind=ev.kind))
+    return replace(state, turn=replace(state.turn, agent_actions=acts))
+
+
+@_applies(ReactionUsed)
+def _reaction_used(state: State, ev: ReactionUsed, exact: bool) -> State:
+    return replace(state, turn=replace(state.turn, reactions_used=state.turn.reactions_used + 1))
+
+
+@_applies(OpponentActed)
+def _opponent_acted(state: State, ev: OpponentActed, exact: bool) -> State:
+    return replace(state, turn=replace(state.turn, opponent_acted=True))
+
+
+@_applies(StepChanged)
+def _step_changed(state: State, ev: StepChanged, exact: bool) -> State:
+    return replace(state, turn=replace(state.turn, step=ev.step, opponent_acted=False))
+
+
+@_applies(DecisionOpened)
+def _decision_opened(state: State, ev: DecisionOpened, exact: bool) -> State:
+    return replace(state, pending=ev.pending)
+
+
+@_applies(DecisionClosed)
+def _decision_closed(state: State, ev: DecisionClosed, exact: bool) -> State:
+    return replace(state, pending=None)
+
+
+@_applies(ManualApplied)
+def _manual_applied(state: State, ev: ManualApplied, exact: bool) -> State:
+    return replace(state, manual_effects=state.manual_effects + 1)
+
+
+@_applies(InfluenceBooked)
+def _influence_booked(state: State, ev: InfluenceBooked, exact: bool) -> State:
+    return set_obj(state, ev.ref, replace(get_obj(state, ev.ref), inf=ev.inf, inf_taken=ev.inf_taken))
+
+
+@_applies(ImpactsBooked)
+def _impacts_booked(state: State, ev: ImpactsBooked, exact: bool) -> State:
+    cell = state.field[ev.cell]
+    t = cell.territory
+    assert t is not None
+    return _with_cell(state, ev.cell, replace(cell, territory=replace(t, impacts=ev.impacts)))
+
+
+@_applies(ActionsLost)
+def _actions_lost(state: State, ev: ActionsLost, exact: bool) -> State:
+    return _with_player(state, ev.seat, replace(state.players[ev.seat], actions_lost_next_turn=Lost(main=ev.main, extra=ev.extra)))
+
+
+@_applies(TurnBegan)
+def _turn_began(state: State, ev: TurnBegan, exact: bool) -> State:
+    for cell in ev.untapped:
+        a = state.field[cell].agent
+        if a is not None:
+            state = _with_cell(state, cell, replace(state.field[cell], agent=replace(a, turned=False)))
+    player = state.players[ev.active]
+    lost = player.actions_lost_next_turn
+    if lost.main or lost.extra:  # (already nothing lost: the state stays as it is)
+        state = _with_player(state, ev.active, replace(player, actions_lost_next_turn=Lost()))
+    turn = Turn(number=ev.number, active=ev.active, step="start", main_left=ev.main_left, extra_left=ev.extra_left,
+                draw_only_slot=ev.draw_only_slot)
+    return replace(state, turn=turn)
+
+
+@_applies(ArchiveCardsMoved)
+def _archive_cards_moved(state: State, ev: ArchiveCardsMoved, exact: bool) -> State:
+    src, dst, count = ev.src, ev.dst, ev.count
+    p = state.players[ev.owner]
+    a_src: Archive = getattr(p, src)
+    a_dst: Archive = getattr(p, dst)
+    src_cards = a_src.cards[count:] if exact else a_src.cards
+    dst_cards = a_dst.cards
+    if exact:
+        dst_cards = (*ev.cards, *dst_cards) if ev.at == "top" else (*dst_cards, *ev.cards)
+    p = replace(p, **{src: Archive(count=a_src.count - count, cards=src_cards),
+                      dst: Archive(count=a_dst.count + count, cards=dst_cards)})
+    return _with_player(state, ev.owner, p)
+
+
+@_applies(ArchiveOrdered)
+def _archive_ordered(state: State, ev: ArchiveOrdered, exact: bool) -> State:
+    return _archive_set(state, ev.owner, ev.archive, ev.cards, exact)
+
+
+@_applies(ArchiveShuffled)
+def _archive_shuffled(state: State, ev: ArchiveShuffled, exact: bool) -> State:
+    return _archive_set(state, ev.owner, ev.archive, ev.order, exact)
+
+
+def _archive_set(state: State, owner: str, archive: str, cards: tuple[str, ...], exact: bool) -> State:
+    if not exact or not cards:
+        return state
+    zone = _archive_attr(archive if archive.endswith("_archive") else f"{archive}_archive")
+    p = state.players[owner]
+    return _with_player(state, owner, replace(p, **{zone: Archive(count=len(cards), cards=cards)}))
+
+
+@_applies(ArchivesReformed)
+def _archives_reformed(state: State, ev: ArchivesReformed, exact: bool) -> State:
+    main, extra = ev.main, ev.extra
+    if not exact or not (main or extra):
+        return state
+    p = state.players[ev.owner]
+    return _with_player(state, ev.owner, replace(p, main_archive=Archive(count=len(main), cards=main),
+                                                 extra_archive=Archive(count=len(extra), cards=extra)))
+
+
+@_applies(SetupDone)
+def _setup_done(state: State, ev: SetupDone, exact: bool) -> State:
+    return _with_player(state, ev.seat, replace(state.players[ev.seat], **{ev.what: True}))
+
+
+@_applies(LotRecorded)
+def _lot_recorded(state: State, ev: LotRecorded, exact: bool) -> State:
+    return replace(state, lot_winner=ev.winner)
+
+
+@_applies(OrderChosen)
+def _order_chosen(state: State, ev: OrderChosen, exact: bool) -> State:
+    return replace(state, first_player=ev.first)
+
+
+@_applies(PhaseChanged)
+def _phase_changed(state: State, ev: PhaseChanged, exact: bool) -> State:
+    return replace(state, phase=ev.phase)
+
+
+@_applies(GameOver)
+def _game_over(state: State, ev: GameOver, exact: bool) -> State:
+    return replace(state, phase="over", outcome=OutcomeState(winners=ev.winners, reason=ev.reason), pending=None)
+
+
+def evolve(state: State, event: Any, exact: bool) -> State:
+    """Apply one event (dispatched on its class through ``_APPLY``)."""
+    apply = _APPLY.get(type(event))
+    if apply is None:
+        raise TypeError(f"by_all_means: unknown event {event!r}")
+    return apply(state, event, exact)

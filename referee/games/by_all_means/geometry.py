@@ -10,6 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
+_STEPS = {"up": (0, 1), "down": (0, -1), "right": (1, 0), "left": (-1, 0)}
+_ARROWS = tuple(_STEPS)
+
+
 @dataclass(frozen=True)
 class Field:
     columns: int
@@ -19,6 +23,11 @@ class Field:
         cells = tuple(f"{chr(65 + c)}{r + 1}" for r in range(self.rows) for c in range(self.columns))
         object.__setattr__(self, "_cells", cells)
         object.__setattr__(self, "_set", frozenset(cells))
+        # the geometry never changes: neighbours and arrow targets are worked out once per cell
+        object.__setattr__(self, "_neighbours", {c: self._find_neighbours(c) for c in cells})
+        object.__setattr__(self, "_targets", {(c, arrow, south): self._find_target(c, arrow, south)
+                                              for c in cells for arrow in _ARROWS for south in (True, False)})
+        object.__setattr__(self, "_arrow_cells", {})
 
     @property
     def cells(self) -> tuple[str, ...]:
@@ -42,6 +51,10 @@ class Field:
 
     def neighbours(self, cell: str) -> tuple[str, ...]:
         """Orthogonal neighbours, in canonical order."""
+        found = self._neighbours.get(cell)  # type: ignore[attr-defined]
+        return self._find_neighbours(cell) if found is None else found  # type: ignore[no-any-return]
+
+    def _find_neighbours(self, cell: str) -> tuple[str, ...]:
         c, r = self.coords(cell)
         found = [self.name(c + dc, r + dr) for dc, dr in ((0, -1), (-1, 0), (1, 0), (0, 1))]
         return tuple(n for n in self.cells if n in found)
@@ -51,8 +64,24 @@ class Field:
 
     def arrow_target(self, cell: str, arrow: str, south: bool) -> str | None:
         """The cell an arrow points at, read in the frame of a player seated south (or north)."""
+        targets = self._targets  # type: ignore[attr-defined]
+        key = (cell, arrow, south)
+        return targets[key] if key in targets else self._find_target(cell, arrow, south)  # type: ignore[no-any-return]
+
+    def arrow_cells(self, cell: str, arrows: tuple[str, ...], south: bool) -> tuple[str, ...]:
+        """The cells a card's arrows from ``cell`` point at (in the frame of a player seated south or
+        north), in canonical order."""
+        key = (cell, arrows, south)
+        found: tuple[str, ...] | None = self._arrow_cells.get(key)  # type: ignore[attr-defined]
+        if found is None:
+            out = {self.arrow_target(cell, arrow, south) for arrow in arrows}
+            found = tuple(c for c in self.cells if c in out)
+            self._arrow_cells[key] = found  # type: ignore[attr-defined]
+        return found
+
+    def _find_target(self, cell: str, arrow: str, south: bool) -> str | None:
         c, r = self.coords(cell)
-        dc, dr = {"up": (0, 1), "down": (0, -1), "right": (1, 0), "left": (-1, 0)}[arrow]
+        dc, dr = _STEPS[arrow]
         if not south:
             dc, dr = -dc, -dr
         return self.name(c + dc, r + dr)

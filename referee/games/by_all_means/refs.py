@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .txn import Ctx
 
@@ -85,8 +86,7 @@ def archive(ctx: Ctx, text: str) -> tuple[str, str]:
     return seat, f"{which}_archive"
 
 
-@dataclass(frozen=True)
-class Source:
+class Source(NamedTuple):
     kind: str  # hand, buffer, field
     ref: str  # card id (hand), "seat.bufN" (buffer), "B2/agent" (field)
     symbol: str

@@ -82,6 +82,18 @@ from .txn import Ctx, Refuse, Txn, efficiency, face_up_agents, reckless, resilie
 DIGIT_EFFECTS = {5: "machinations", 7: "unreliable_pr", 9: "pr_campaign", 11: "big_pr_campaign", 13: "charity"}
 PENDING_EFFECTS = ("unreliable_pr", "slander", "blackmail", "sabotage")
 
+# The routing below goes by an intent's exact class (``type(intent)``), looked up in a dict or set:
+# intents are final Structs, and ``isinstance`` against Struct classes is slow.
+
+#: the phase an intent belongs to (G1); any intent not named here belongs to phase play
+PHASE_OF: dict[type, str] = {**{cls: "opening" for cls in OPENING_INTENTS}, ChooseOrder: "order", Mulligan: "mulligan"}
+#: intents anyone may send whatever the turn (3.1)
+ANYONE_INTENTS = frozenset((*SETUP_INTENTS, Choose, DeclareEffect))
+#: intents the non-active player sends in steps end and reactions (3.1)
+STEP_END_INTENTS = frozenset((CloseTurn, Utilize, DiscardForEffect))
+#: reactions (4.14)
+REACTIONS = frozenset((Utilize, DiscardForEffect))
+
 
 class ByAllMeansRules:
     """By All Means bound to one match configuration."""
@@ -90,6 +102,8 @@ class ByAllMeansRules:
         from .options import resolve
 
         self._last: tuple[State, Any, State] | None = None
+        #: the last transaction's field scan, handed to the next (see ``Txn``)
+        self._scanned: Any = None
         self.config = config
         self.players = tuple(config.players)
         try:
@@ -130,6 +144,10 @@ class ByAllMeansRules:
             digital=digital,
             slots=tuple(f"buf{i}" for i in range(1, opts["buffer_slots"] + 1)),
         )
+        #: the match options (``ctx.opts``)
+        self.opts: dict[str, Any] = opts
+        self._everyone = frozenset(self.players)
+        self._only = {seat: frozenset([seat]) for seat in self.players}
         self._handlers: dict[type, Callable[[Txn, str, Any], None]] = {
             ShuffleArchive: self._shuffle_archive, ReformArchives: self._reform_archives,
             DrawOpeningHand: self._draw_opening_hand, RecordLot: self._record_lot, ChooseOrder: self._choose_order,
@@ -142,10 +160,6 @@ class ByAllMeansRules:
             Utilize: self._utilize, DiscardForEffect: self._discard_for_effect, DeclareEffect: self._declare_effect,
             Choose: self._choose,
         }
-
-    @property
-    def opts(self) -> dict[str, Any]:
-        return self.ctx.opts
 
     # -- setup (section 2) -------------------------------------------------------------------------
 
@@ -171,32 +185,40 @@ class ByAllMeansRules:
     # -- who may act (3.1) --------------------------------------------------------------------------
 
     def actors(self, state: State, intent: Any) -> frozenset[str]:
-        everyone = frozenset(self.players)
-        if state.pending is not None and state.phase == "play":
-            return frozenset([state.pending.decider])
-        if state.phase == "order" and isinstance(intent, ChooseOrder):
-            return frozenset([state.lot_winner]) if state.lot_winner else everyone
-        if state.phase != "play" or isinstance(intent, (*SETUP_INTENTS, Choose)) or isinstance(intent, DeclareEffect):
+        everyone = self._everyone
+        phase = state.phase
+        cls = type(intent)
+        if state.pending is not None and phase == "play":
+            return self._one(state.pending.decider)
+        if phase == "order" and cls is ChooseOrder:
+            return self._one(state.lot_winner) if state.lot_winner else everyone
+        if phase != "play" or cls in ANYONE_INTENTS:
             return everyone
-        active = state.turn.active
+        turn = state.turn
+        active = turn.active
         if active is None:
             return everyone
-        other = self.ctx.opp(active)
-        if state.turn.step in ("end", "reactions") and isinstance(intent, (CloseTurn, Utilize, DiscardForEffect)):
-            return frozenset([other])
-        return frozenset([active])
+        if turn.step in ("end", "reactions") and cls in STEP_END_INTENTS:
+            return self._one(self.ctx.opp(active))
+        return self._one(active)
+
+    def _one(self, seat: str) -> frozenset[str]:
+        only = self._only.get(seat)
+        return frozenset([seat]) if only is None else only
 
     # -- the verdict --------------------------------------------------------------------------------
 
     def decide(self, state: State, seat: str, intent: Any, chance: Chance | None,
                waive: frozenset[str] = frozenset()) -> Accepted[Any] | Rejected:
-        txn = Txn(self.ctx, state, waive, chance)
+        txn = Txn(self.ctx, state, waive, chance, self._scanned)
         try:
             self._general(txn, seat, intent)
             self._handlers[type(intent)](txn, seat, intent)
             self._after(txn, seat, intent)
         except Refuse as r:
             return Rejected(r.code, r.message, r.rule)
+        finally:
+            self._scanned = txn._scanned
         verdict = Accepted(tuple(txn.events), manual=txn.manual)
         self._last = (state, verdict, txn.state)
         return verdict
@@ -212,50 +234,47 @@ class ByAllMeansRules:
     def _general(self, txn: Txn, seat: str, intent: Any) -> None:
         """G1-G4 (4.1), and the move from step start to actions."""
         s = txn.state
-        if isinstance(intent, OPENING_INTENTS):
-            want = "opening"
-        elif isinstance(intent, ChooseOrder):
-            want = "order"
-        elif isinstance(intent, Mulligan):
-            want = "mulligan"
-        else:
-            want = "play"
+        cls = type(intent)
+        want = PHASE_OF.get(cls, "play")
         if s.phase != want:
             txn.require(False, "wrong_phase", f"{_verb(intent)} belongs to phase {want}; the match is in phase {s.phase}",
                         "R-SETUP" if want != "play" else "R-EFFECT-ORDER")
         if want != "play":
             return
         p = s.pending
-        if p is not None and not isinstance(intent, Choose):
-            on_leave = p.kind == "on_leave_window" and isinstance(intent, DeclareEffect) and intent.timing == "on_leave"
+        if p is not None and cls is not Choose:
+            on_leave = p.kind == "on_leave_window" and cls is DeclareEffect and intent.timing == "on_leave"
             txn.require(on_leave, "decision_pending", f"{p.decider} must first answer the pending {p.kind} decision (choose ...)",
                         "R-EFFECT-ORDER")
             return
-        if isinstance(intent, Choose):
+        if cls is Choose:
             return
         active = s.turn.active
         step = s.turn.step
         is_active = seat == active
+        # (each message is built only when its check fails)
         if step in ("start", "actions"):
-            bad = isinstance(intent, CloseTurn) or (isinstance(intent, DrawStartCards) and step != "start")
-            txn.check(not bad, "wrong_step", f"{_verb(intent)} does not belong to step {step} of the turn", "R-EFFECT-ORDER")
+            bad = cls is CloseTurn or (cls is DrawStartCards and step != "start")
+            if bad:
+                txn.violated("wrong_step", f"{_verb(intent)} does not belong to step {step} of the turn", "R-EFFECT-ORDER")
         elif is_active:
-            ok = isinstance(intent, DeclareEffect) and not (intent.timing == "turn_end" and s.turn.opponent_acted)
-            txn.check(ok, "wrong_step", f"{_verb(intent)} does not belong to step {step}"
-                      + (" (the opponent has acted in step end: its turn_end window is over)" if isinstance(intent, DeclareEffect) else ""),
-                      "R-EFFECT-ORDER")
+            ok = cls is DeclareEffect and not (intent.timing == "turn_end" and s.turn.opponent_acted)
+            if not ok:
+                txn.violated("wrong_step", f"{_verb(intent)} does not belong to step {step}"
+                             + (" (the opponent has acted in step end: its turn_end window is over)" if cls is DeclareEffect else ""),
+                             "R-EFFECT-ORDER")
         else:
-            reacting = isinstance(intent, (Utilize, DiscardForEffect))
+            reacting = cls in REACTIONS
             after = self.opts["reaction_timing"] == "after_status_check"
-            ok = isinstance(intent, (CloseTurn, DeclareEffect)) or (reacting and (step == "reactions") == after)
-            txn.check(ok, "wrong_step", f"{_verb(intent)} does not belong to step {step} of the turn"
-                      + (" (reactions come after the status check in this match)" if reacting and after else ""),
-                      "R-OPP-TURN")
+            ok = cls is CloseTurn or cls is DeclareEffect or (reacting and (step == "reactions") == after)
+            if not ok:
+                txn.violated("wrong_step", f"{_verb(intent)} does not belong to step {step} of the turn"
+                             + (" (reactions come after the status check in this match)" if reacting and after else ""),
+                             "R-OPP-TURN")
         if step == "start" and is_active:
-            starter = isinstance(intent, DeclareEffect) and intent.timing == "turn_start"
-            if not isinstance(intent, (DrawStartCards, DeclareEffect)):
-                txn.check(not self._start_draw_needed(txn.state, seat), "start_draw_required",
-                          f"{seat}'s hand is empty: draw_start_cards first", "R-HAND")
+            starter = cls is DeclareEffect and intent.timing == "turn_start"
+            if cls is not DrawStartCards and cls is not DeclareEffect and self._start_draw_needed(txn.state, seat):
+                txn.violated("start_draw_required", f"{seat}'s hand is empty: draw_start_cards first", "R-HAND")
             if not starter:
                 txn.emit(StepChanged(step="actions"))
 
@@ -269,7 +288,8 @@ class ByAllMeansRules:
         s = txn.state
         if s.phase != "play" or s.turn.active is None:
             return
-        if s.turn.step in ("end", "reactions", "start") and seat != s.turn.active and not isinstance(intent, (CloseTurn, Choose)):
+        cls = type(intent)
+        if s.turn.step in ("end", "reactions", "start") and seat != s.turn.active and cls is not CloseTurn and cls is not Choose:
             if not s.turn.opponent_acted:
                 txn.emit(OpponentActed(seat=seat))
         if self.opts["status_check"] == "immediate" and txn.state.pending is None and txn.state.phase == "play":
@@ -371,8 +391,8 @@ class ByAllMeansRules:
 
     def _draw_start_cards(self, txn: Txn, seat: str, i: DrawStartCards) -> None:
         # the step already moved to "actions" in _general; the checks read the hand and archive
-        txn.require(self._start_draw_needed(txn.state, seat), "no_start_draw_needed",
-                    f"{seat}'s hand is not empty (or the main archive is): no start-of-turn draw", "R-HAND")
+        if not self._start_draw_needed(txn.state, seat):
+            txn.fail("no_start_draw_needed", f"{seat}'s hand is not empty (or the main archive is): no start-of-turn draw", "R-HAND")
         need = min(self.opts["empty_hand_draw"], txn.player(seat).main_archive.count)
         txn.check_draw(seat, "main_archive", i.cards, need, "R-HAND")
         txn.draw(seat, "main_archive", i.cards, f"{seat}.hand", "empty hand at the start of the turn")
@@ -442,7 +462,8 @@ class ByAllMeansRules:
             txn.check(t.main_left > 0, "no_main_action_left", "no main action left this turn", "R-ACTIONS")
             if t.main_left > 0:
                 txn.emit(ActionSpent(slot="main"))
-        txn.require(txn.player(seat).main_archive.count > 0, "archive_empty", f"{seat}'s main archive is empty", "R-ARCHIVES")
+        if not txn.player(seat).main_archive.count > 0:
+            txn.fail("archive_empty", f"{seat}'s main archive is empty", "R-ARCHIVES")
         cards = () if i.card is None else (i.card,)
         txn.check_draw(seat, "main_archive", cards, 1)
         txn.draw(seat, "main_archive", cards, f"{seat}.hand", "draw")
@@ -450,44 +471,49 @@ class ByAllMeansRules:
     def _src(self, txn: Txn, seat: str, card: str, zone: str) -> tuple[str, tuple[str, ...]]:
         """The "src" checks (4.1): (source zone ref, tokens it carries)."""
         if zone == "hand":
-            txn.require(card in txn.player(seat).hand, "card_not_in_hand", f"{card} is not in {seat}'s hand", "R-HAND")
+            if card not in txn.player(seat).hand:
+                txn.fail("card_not_in_hand", f"{card} is not in {seat}'s hand", "R-HAND")
             return f"{seat}.hand", ()
-        txn.require(zone in self.ctx.slots, "buffer_slot_empty", f"{seat} has no buffer slot {zone}", "R-BUFFER")
+        if zone not in self.ctx.slots:
+            txn.fail("buffer_slot_empty", f"{seat} has no buffer slot {zone}", "R-BUFFER")
         obj = txn.player(seat).buffer.get(zone)
-        txn.require(obj is not None, "buffer_slot_empty", f"{seat}'s {zone} is empty", "R-BUFFER")
-        txn.require(obj.card == card, "card_mismatch", f"{seat}'s {zone} holds {obj.card}, not {card}", "R-BUFFER")
+        if obj is None:
+            txn.fail("buffer_slot_empty", f"{seat}'s {zone} is empty", "R-BUFFER")
+        if obj.card != card:
+            txn.fail("card_mismatch", f"{seat}'s {zone} holds {obj.card}, not {card}", "R-BUFFER")
         return f"{seat}.{zone}", tuple(obj.active_symbols)
 
     def _price(self, txn: Txn, seat: str, card: str, zone: str, free: bool = False) -> int:
         c = self.ctx.card(card)
         price = c.price("hand" if zone == "hand" else "buffer")
         where = "hand" if zone == "hand" else "the buffer"
-        txn.check(price is not None, "not_playable_from_zone", f"{card} cannot be played from {where} (its price there is a dash)", "R-ACTIONS")
+        if price is None:
+            txn.violated("not_playable_from_zone", f"{card} cannot be played from {where} (its price there is a dash)", "R-ACTIONS")
         if free or price is None:
             return 0
         rep = txn.player(seat).reputation
-        if self.opts["price_shortfall"] == "reject":
-            txn.check(rep >= price, "insufficient_reputation", f"{card} costs {price} reputation from {where}; {seat} has {rep}",
-                      "R-COUNTERS")
+        if self.opts["price_shortfall"] == "reject" and not rep >= price:
+            txn.violated("insufficient_reputation", f"{card} costs {price} reputation from {where}; {seat} has {rep}", "R-COUNTERS")
         return price
 
     def _deploy_territory(self, txn: Txn, seat: str, i: DeployTerritory) -> None:
         self._spend_main(txn)
         src, tokens = self._src(txn, seat, i.card, i.from_)
         card = self.ctx.card(i.card)
-        txn.require(card.type == "territory", "wrong_card_type", f"{i.card} is a {card.type}, not a territory", "R-TERRITORY")
+        if card.type != "territory":
+            txn.fail("wrong_card_type", f"{i.card} is a {card.type}, not a territory", "R-TERRITORY")
         price = self._price(txn, seat, i.card, i.from_)
         field = txn.state.field
         cell = i.cell
-        txn.require(field[cell].territory is None, "cell_occupied", f"{cell} already holds a territory ({_card_at(field[cell].territory)})", "R-FIELD")
-        others = [c for c in self.ctx.field.cells if field[c].territory is not None]
-        if not others:
-            if self.opts["recenter_when_empty"] or not txn.state.field_used:
-                txn.check(cell in self.ctx.field.central, "first_territory_not_central",
-                          f"the first territory on the field goes on a central cell ({' or '.join(self.ctx.field.central)}), not {cell}", "R-FIELD")
-        else:
-            txn.check(any(field[n].territory is not None for n in self.ctx.field.neighbours(cell)), "territory_not_adjacent",
-                      f"{cell} is not next to a territory (orthogonally)", "R-FIELD")
+        if field[cell].territory is not None:
+            txn.fail("cell_occupied", f"{cell} already holds a territory ({_card_at(field[cell].territory)})", "R-FIELD")
+        if not any(field[c].territory is not None for c in self.ctx.field.cells):
+            central = self.ctx.field.central
+            if (self.opts["recenter_when_empty"] or not txn.state.field_used) and cell not in central:
+                txn.violated("first_territory_not_central",
+                             f"the first territory on the field goes on a central cell ({' or '.join(central)}), not {cell}", "R-FIELD")
+        elif not any(field[n].territory is not None for n in self.ctx.field.neighbours(cell)):
+            txn.violated("territory_not_adjacent", f"{cell} is not next to a territory (orthogonally)", "R-FIELD")
         enemy = field[cell].agent
         if enemy is not None and enemy.controller != seat and self.opts["territory_on_enemy_agent"] == "forbidden":
             txn.check(False, "cell_occupied", f"{cell} holds {enemy.controller}'s agent (option territory_on_enemy_agent=forbidden)", "R-AGENTS")
@@ -495,9 +521,9 @@ class ByAllMeansRules:
             m = i.move_agent
             a = field[m].agent
             t = field[m].territory
-            txn.check(m != cell and a is not None and a.controller == seat and t is not None and t.controller == seat,
-                      "move_agent_invalid", f"move_agent={m}: needs another cell with {seat}'s agent standing on {seat}'s territory",
-                      "R-AGENT-DEFAULTS")
+            if not (m != cell and a is not None and a.controller == seat and t is not None and t.controller == seat):
+                txn.violated("move_agent_invalid", f"move_agent={m}: needs another cell with {seat}'s agent standing on {seat}'s territory",
+                             "R-AGENT-DEFAULTS")
         # E1-E7
         txn.pay(seat, price, f"{i.card}'s price")
         lilac = list(i.lilac_as)
@@ -517,8 +543,8 @@ class ByAllMeansRules:
         txn.influence_enter(f"{cell}/territory")
         if i.move_agent is not None:
             m = i.move_agent
-            txn.check(txn.state.field[cell].agent is None and txn.state.field[m].agent is not None, "move_agent_invalid",
-                      f"move_agent={m}: {cell} still holds an agent", "R-AGENT-DEFAULTS")
+            if not (txn.state.field[cell].agent is None and txn.state.field[m].agent is not None):
+                txn.violated("move_agent_invalid", f"move_agent={m}: {cell} still holds an agent", "R-AGENT-DEFAULTS")
             if txn.state.field[cell].agent is None and txn.state.field[m].agent is not None:
                 moved = txn.state.field[m].agent
                 txn.emit(AgentMoved(src=m, dst=cell))
@@ -537,7 +563,8 @@ class ByAllMeansRules:
         self._spend_main(txn)
         src, tokens = self._src(txn, seat, i.card, i.from_)
         card = self.ctx.card(i.card)
-        txn.require(card.type in AGENT_TYPES, "wrong_card_type", f"{i.card} is a {card.type}, not an agent", "R-AGENTS")
+        if card.type not in AGENT_TYPES:
+            txn.fail("wrong_card_type", f"{i.card} is a {card.type}, not an agent", "R-AGENTS")
         price = 0
         if i.via == "price":
             price = self._price(txn, seat, i.card, i.from_)
@@ -572,11 +599,13 @@ class ByAllMeansRules:
             cell = str(i.cell)
             leaves_first = i.replace == cell and self.opts["agent_limit_order"] == "replace_first"
             occupant = state.field[cell].agent
-            txn.require(occupant is None or leaves_first, "cell_occupied", f"{cell} already holds an agent ({_card_at(occupant)})", "R-AGENTS")
+            if not (occupant is None or leaves_first):
+                txn.fail("cell_occupied", f"{cell} already holds an agent ({_card_at(occupant)})", "R-AGENTS")
             t = state.field[cell].territory
-            txn.check(t is None or t.controller == seat, "agent_cell_forbidden",
-                      f"{cell} holds {t.controller if t else ''}'s territory: agents may stand only on their controller's territory or a free cell",
-                      "R-AGENTS")
+            if not (t is None or t.controller == seat):
+                txn.violated("agent_cell_forbidden",
+                             f"{cell} holds {t.controller if t else ''}'s territory: agents may stand only on their controller's territory or a free cell",
+                             "R-AGENTS")
             if t is None and self.opts["agent_free_cell"] == "fully_empty":
                 txn.check(state.field[cell].graffiti is None and not state.field[cell].attached, "agent_cell_forbidden",
                           f"{cell} is not empty (option agent_free_cell=fully_empty)", "R-AGENTS")
@@ -603,14 +632,16 @@ class ByAllMeansRules:
         self._spend_main(txn)
         src, tokens = self._src(txn, seat, i.card, i.from_)
         card = self.ctx.card(i.card)
-        txn.require(card.type in ("graffiti", "graffiti_agent"), "wrong_card_type",
-                    f"{i.card} is a {card.type}, not a graffiti or graffiti agent", "R-GRAFFITI")
+        if card.type not in ("graffiti", "graffiti_agent"):
+            txn.fail("wrong_card_type", f"{i.card} is a {card.type}, not a graffiti or graffiti agent", "R-GRAFFITI")
         face_down = card.type == "graffiti_agent"
         free = self.opts["face_down_price" if face_down else "graffiti_price"] == "free"
         price = self._price(txn, seat, i.card, i.from_, free=free)
         c = txn.state.field[i.cell]
-        txn.require(c.territory is not None, "graffiti_needs_territory", f"{i.cell} holds no territory", "R-GRAFFITI")
-        txn.require(c.graffiti is None, "cell_occupied", f"{i.cell} already holds a graffiti", "R-GRAFFITI")
+        if c.territory is None:
+            txn.fail("graffiti_needs_territory", f"{i.cell} holds no territory", "R-GRAFFITI")
+        if c.graffiti is not None:
+            txn.fail("cell_occupied", f"{i.cell} already holds a graffiti", "R-GRAFFITI")
         t = c.territory
         assert t is not None
         if card.type == "graffiti" and card.placement != "any":
@@ -632,7 +663,8 @@ class ByAllMeansRules:
         self._spend_main(txn)
         src, _tokens = self._src(txn, seat, i.card, i.from_)
         card = self.ctx.card(i.card)
-        txn.require(card.type == "plot", "wrong_card_type", f"{i.card} is a {card.type}, not a plot", "R-PLOTS")
+        if card.type != "plot":
+            txn.fail("wrong_card_type", f"{i.card} is a {card.type}, not a plot", "R-PLOTS")
         price = self._price(txn, seat, i.card, i.from_)
         if card.stays_attached:
             txn.require(i.attach is not None and txn.state.field[i.attach].territory is not None, "bad_effect_target",
@@ -667,23 +699,26 @@ class ByAllMeansRules:
         return ComboKey(effect=effect, objects=tuple(sorted(ids, key=lambda x: (len(x), x))))
 
     def _check_repeat(self, txn: Txn, key: ComboKey | None, what: str) -> None:
-        if key is not None:
-            txn.check(key not in txn.state.turn.combos, "combo_repeated",
-                      f"{what} was already played with the same cards this turn", "R-BUFFER")
+        if key is not None and key in txn.state.turn.combos:
+            txn.violated("combo_repeated", f"{what} was already played with the same cards this turn", "R-BUFFER")
 
     def _buffer_checks(self, txn: Txn, seat: str, hand_cards: list[str], to_buffer: tuple[str, ...], lilac: tuple[str, ...],
                        placed_by_effect: int, free_before: int) -> None:
         """to_buffer lists hand sources only; capacity after the action (A-41); lilac choices."""
-        pool = Counter(hand_cards)
-        for cid in to_buffer:
-            txn.check(pool[cid] > 0, "not_from_hand", f"to_buffer={cid}: only this action's hand cards can be buffered", "R-NEUTRAL-ZONE")
-            pool[cid] -= 1
+        if to_buffer:
+            pool = Counter(hand_cards)
+            for cid in to_buffer:
+                if not pool[cid] > 0:
+                    txn.violated("not_from_hand", f"to_buffer={cid}: only this action's hand cards can be buffered", "R-NEUTRAL-ZONE")
+                pool[cid] -= 1
         if self.opts["buffer_capacity_check"] == "after_departures":
             free = len(txn.free_slots(seat))
         else:
             free = free_before - placed_by_effect
-        txn.check(len(to_buffer) <= free, "buffer_full",
-                  f"{len(to_buffer)} card(s) to buffer but {seat} has {max(0, free)} free buffer slot(s)", "R-BUFFER")
+        if len(to_buffer) > free:
+            txn.violated("buffer_full", f"{len(to_buffer)} card(s) to buffer but {seat} has {max(0, free)} free buffer slot(s)", "R-BUFFER")
+        if not (to_buffer or lilac):
+            return  # no card to buffer, no lilac choice: nothing more to check
         needed = Counter()
         neutral = self.ctx.cards.neutral_symbol
         for cid in to_buffer:
@@ -701,11 +736,13 @@ class ByAllMeansRules:
     def _finish_combo(self, txn: Txn, seat: str, to_buffer_cards: tuple[str, ...], lilac: tuple[str, ...],
                       spent: list[tuple[int, str]]) -> None:
         """After the effect: the cleanup now, or, when the effect awaits a decision, kept in it."""
-        by_card: dict[str, list[int]] = {}
-        for nc in txn.state.neutral_zone.cards:
-            if nc.origin == "hand":
-                by_card.setdefault(nc.card, []).append(nc.oid)
-        chosen = tuple(by_card[cid].pop(0) for cid in to_buffer_cards)
+        chosen: tuple[int, ...] = ()
+        if to_buffer_cards:
+            by_card: dict[str, list[int]] = {}
+            for nc in txn.state.neutral_zone.cards:
+                if nc.origin == "hand":
+                    by_card.setdefault(nc.card, []).append(nc.oid)
+            chosen = tuple(by_card[cid].pop(0) for cid in to_buffer_cards)
         if txn.deferred is not None:
             txn.open_decision(replace(txn.deferred, to_buffer=chosen, lilac_as=lilac, spent=tuple(spent)))
             return
@@ -718,20 +755,26 @@ class ByAllMeansRules:
         _require_in_hand(txn, seat, i.hand, "R-DIGITS")
         slots = []
         for slot in i.buffer:
-            txn.require(slot in self.ctx.slots and txn.player(seat).buffer.get(slot) is not None, "buffer_slot_empty",
-                        f"{seat}'s {slot} is empty", "R-BUFFER")
-            txn.require(slot not in slots, "duplicate_source", f"{slot} is named twice", "R-DIGITS")
+            if not (slot in self.ctx.slots and txn.player(seat).buffer.get(slot) is not None):
+                txn.fail("buffer_slot_empty", f"{seat}'s {slot} is empty", "R-BUFFER")
+            if slot in slots:
+                txn.fail("duplicate_source", f"{slot} is named twice", "R-DIGITS")
             slots.append(slot)
         buf = txn.player(seat).buffer
         cards = [*i.hand, *(buf[s].card for s in slots)]  # type: ignore[union-attr]
+        total = 0
         for cid in cards:
-            txn.require(self.ctx.card(cid).digit is not None, "no_digit", f"{cid} has no digit", "R-DIGITS")
-        total = sum(self.ctx.card(c).digit or 0 for c in cards)
-        txn.check(total in DIGIT_EFFECTS, "digit_sum_invalid",
-                  f"the digits add up to {total} ({' + '.join(f'{c}:{self.ctx.card(c).digit}' for c in cards)}); a digit combination makes 5, 7, 9, 11 or 13",
-                  "R-DIGITS")
+            digit = self.ctx.card(cid).digit
+            if digit is None:
+                txn.fail("no_digit", f"{cid} has no digit", "R-DIGITS")
+            total += digit
+        if total not in DIGIT_EFFECTS:
+            txn.violated("digit_sum_invalid",
+                         f"the digits add up to {total} ({' + '.join(f'{c}:{self.ctx.card(c).digit}' for c in cards)}); a digit combination makes 5, 7, 9, 11 or 13",
+                         "R-DIGITS")
         need = 2 if total == 5 or not self.opts["single_card_digits"] else 1
-        txn.check(len(cards) >= need, "too_few_cards", f"a digit combination of {total} needs at least {need} cards", "R-DIGITS")
+        if len(cards) < need:
+            txn.violated("too_few_cards", f"a digit combination of {total} needs at least {need} cards", "R-DIGITS")
         effect = DIGIT_EFFECTS.get(total, "")
         key = self._combo_key(txn, f"digits:{total}", [*((c, None) for c in i.hand), *((buf[s].card, buf[s].oid) for s in slots)])  # type: ignore[union-attr]
         self._check_repeat(txn, key, f"the digit combination {total}")
@@ -791,49 +834,60 @@ class ByAllMeansRules:
 
     def _play_symbols(self, txn: Txn, seat: str, i: PlaySymbols) -> None:
         self._spend_main(txn, "R-SYMBOLS")
-        txn.require(len(i.use) == 2, "need_two_symbols", f"a symbol combination uses exactly two symbols, not {len(i.use)}", "R-SYMBOLS")
+        if len(i.use) != 2:
+            txn.fail("need_two_symbols", f"a symbol combination uses exactly two symbols, not {len(i.use)}", "R-SYMBOLS")
         a, b = (refs.source(self.ctx, u, seat) for u in i.use)
         kinds = {a.kind, b.kind}
         allowed = len(kinds) == 1 or kinds == {"hand", "buffer"} or (self.opts["mixed_field_sources"] and "field" in kinds)
-        txn.check(allowed, "mixed_sources_not_allowed",
-                  f"{a.kind} + {b.kind}: the two symbols come from hand+hand, hand+buffer, buffer+buffer or field+field", "R-SYMBOLS")
+        if not allowed:
+            txn.violated("mixed_sources_not_allowed",
+                         f"{a.kind} + {b.kind}: the two symbols come from hand+hand, hand+buffer, buffer+buffer or field+field", "R-SYMBOLS")
         state = txn.state
-        hand = Counter(txn.player(seat).hand)
+        hand = txn.player(seat).hand
+        # the object each non-hand source names (None: there is none)
+        objs = {s.ref: get_obj(state, s.ref) for s in (a, b) if s.kind != "hand"}
         for s in (a, b):
             if s.kind == "hand":
-                txn.require(hand[s.ref] > 0, "card_not_in_hand", f"{s.ref} is not in {seat}'s hand", "R-HAND")
+                if s.ref not in hand:
+                    txn.fail("card_not_in_hand", f"{s.ref} is not in {seat}'s hand", "R-HAND")
             elif s.kind == "buffer":
-                txn.require(s.ref.startswith(f"{seat}."), "not_your_object", f"{s.ref} is not {seat}'s buffer", "R-SYMBOLS")
-                txn.require(get_obj(state, s.ref) is not None, "buffer_slot_empty", f"{s.ref} is empty", "R-BUFFER")
-            else:
-                txn.require(get_obj(state, s.ref) is not None, "no_such_object", f"there is no object at {_show_ref(s.ref)}", "R-OBJECTS")
+                if not s.ref.startswith(f"{seat}."):
+                    txn.fail("not_your_object", f"{s.ref} is not {seat}'s buffer", "R-SYMBOLS")
+                if objs[s.ref] is None:
+                    txn.fail("buffer_slot_empty", f"{s.ref} is empty", "R-BUFFER")
+            elif objs[s.ref] is None:
+                txn.fail("no_such_object", f"there is no object at {_show_ref(s.ref)}", "R-OBJECTS")
         for s in (a, b):
             if s.kind == "field":
-                obj = get_obj(state, s.ref)
-                txn.require(obj.controller == seat or self._double_of_mine(state, seat, s.ref), "not_your_object",
-                            f"{obj.card} at {_show_ref(s.ref)} is {obj.controller}'s", "R-SYMBOLS")
-        same = a.kind == b.kind and a.ref == b.ref and (a.kind != "hand" or hand[a.ref] < 2)
+                obj = objs[s.ref]
+                if not (obj.controller == seat or self._double_of_mine(state, seat, s.ref)):
+                    txn.fail("not_your_object", f"{obj.card} at {_show_ref(s.ref)} is {obj.controller}'s", "R-SYMBOLS")
+        same = a.kind == b.kind and a.ref == b.ref and (a.kind != "hand" or hand.count(a.ref) < 2)
         if not same and a.kind == b.kind == "field" and self.opts["double_agent_pair"] == "one_object":
-            oa, ob = get_obj(state, a.ref), get_obj(state, b.ref)
+            oa, ob = objs[a.ref], objs[b.ref]
             same = a.ref.endswith("/agent") and b.ref.endswith("/agent") and oa.card == ob.card and oa.controller != ob.controller
-        txn.require(not same, "same_object_symbols", "the two symbols must come from two different cards or objects", "R-SYMBOLS")
+        if same:
+            txn.fail("same_object_symbols", "the two symbols must come from two different cards or objects", "R-SYMBOLS")
         for s in (a, b):
-            if s.kind == "hand":
-                txn.require(s.symbol in self.ctx.card(s.ref).symbols, "symbol_not_on_card",
-                            f"{s.ref} does not print {s.symbol} ({', '.join(self.ctx.card(s.ref).symbols) or 'no symbols'})", "R-SYMBOLS")
+            if s.kind == "hand" and s.symbol not in self.ctx.card(s.ref).symbols:
+                txn.fail("symbol_not_on_card",
+                         f"{s.ref} does not print {s.symbol} ({', '.join(self.ctx.card(s.ref).symbols) or 'no symbols'})", "R-SYMBOLS")
         for s in (a, b):
             if s.kind != "hand":
-                obj = get_obj(state, s.ref)
-                txn.require(s.symbol in obj.active_symbols, "no_active_symbol",
-                            f"{obj.card} at {_show_ref(s.ref)} carries no active {s.symbol} ({', '.join(obj.active_symbols) or 'no tokens'})",
-                            "R-BUFFER")
+                obj = objs[s.ref]
+                if s.symbol not in obj.active_symbols:
+                    txn.fail("no_active_symbol",
+                             f"{obj.card} at {_show_ref(s.ref)} carries no active {s.symbol} ({', '.join(obj.active_symbols) or 'no tokens'})",
+                             "R-BUFFER")
         neutral = self.ctx.cards.neutral_symbol
-        txn.check(neutral not in (a.symbol, b.symbol), "lilac_not_playable", f"{neutral} cannot produce an effect", "R-SYMBOLS")
+        if neutral in (a.symbol, b.symbol):
+            txn.violated("lilac_not_playable", f"{neutral} cannot produce an effect", "R-SYMBOLS")
         combo = self.ctx.table.get((min(a.symbol, b.symbol), max(a.symbol, b.symbol)))
-        txn.require(combo is not None, "no_combination", f"{a.symbol} + {b.symbol} has no entry in the combination table", "R-COMBO-TABLE")
+        if combo is None:
+            txn.fail("no_combination", f"{a.symbol} + {b.symbol} has no entry in the combination table", "R-COMBO-TABLE")
         assert combo is not None
         effect = combo.effect
-        objects = [(s.ref, None) if s.kind == "hand" else (get_obj(state, s.ref).card, get_obj(state, s.ref).oid) for s in (a, b)]
+        objects = [(s.ref, None) if s.kind == "hand" else (objs[s.ref].card, objs[s.ref].oid) for s in (a, b)]
         key = self._combo_key(txn, effect, objects)
         self._check_repeat(txn, key, effect)
         check_effect(self, txn, seat, effect, i)
@@ -889,11 +943,13 @@ class ByAllMeansRules:
 
     def _agent_checks(self, txn: Txn, seat: str, cell: str, kind: str, extra_allowed: bool = True) -> Any:
         a = txn.state.field[cell].agent
-        txn.require(a is not None and a.controller == seat, "no_such_agent", f"{seat} has no agent on {cell}", "R-AGENTS")
+        if a is None or a.controller != seat:
+            txn.fail("no_such_agent", f"{seat} has no agent on {cell}", "R-AGENTS")
         assert a is not None
-        txn.check(not a.turned, "agent_turned", f"{a.card} on {cell} is turned", "R-AGENT-DEFAULTS")
-        done = any(x.oid == a.oid and x.kind == kind for x in txn.state.turn.agent_actions)
-        txn.check(not done, "agent_repeat_action", f"{a.card} on {cell} has already taken a {kind} action this turn", "R-AGENT-DEFAULTS")
+        if a.turned:
+            txn.violated("agent_turned", f"{a.card} on {cell} is turned", "R-AGENT-DEFAULTS")
+        if any(x.oid == a.oid and x.kind == kind for x in txn.state.turn.agent_actions):
+            txn.violated("agent_repeat_action", f"{a.card} on {cell} has already taken a {kind} action this turn", "R-AGENT-DEFAULTS")
         self._spend_agent(txn, seat, extra_allowed)
         txn.emit(AgentActed(oid=a.oid, kind=kind))
         return a
@@ -903,7 +959,8 @@ class ByAllMeansRules:
 
     def _agent_draw(self, txn: Txn, seat: str, i: AgentDraw) -> None:
         self._agent_checks(txn, seat, i.agent, "draw")
-        txn.require(txn.player(seat).extra_archive.count > 0, "archive_empty", f"{seat}'s extra archive is empty", "R-ARCHIVES")
+        if not txn.player(seat).extra_archive.count > 0:
+            txn.fail("archive_empty", f"{seat}'s extra archive is empty", "R-ARCHIVES")
         cards = () if i.card is None else (i.card,)
         txn.check_draw(seat, "extra_archive", cards, 1)
         txn.turn_agent(i.agent, True, "draws from the extra archive")
@@ -937,23 +994,25 @@ class ByAllMeansRules:
     def _activate_ability(self, txn: Txn, seat: str, i: ActivateAbility) -> None:
         ref = refs.any_object(self.ctx, i.object, seat)
         obj = get_obj(txn.state, ref)
-        txn.require(obj is not None, "no_such_object", f"there is no object at {i.object}", "R-OBJECTS")
+        if obj is None:
+            txn.fail("no_such_object", f"there is no object at {i.object}", "R-OBJECTS")
         in_buffer = "." in ref
         txn.require(not in_buffer or (self.opts["buffer_abilities"] and ref.startswith(f"{seat}.")), "no_such_object",
                     "buffer cards cannot use activated abilities (option buffer_abilities)" , "R-OBJECTS")
-        txn.require(getattr(obj, "controller", getattr(obj, "owner", None)) == seat, "not_your_object",
-                    f"{obj.card} at {i.object} is not {seat}'s", "R-OBJECTS")
+        if getattr(obj, "controller", getattr(obj, "owner", None)) != seat:
+            txn.fail("not_your_object", f"{obj.card} at {i.object} is not {seat}'s", "R-OBJECTS")
         ability = self.ctx.card(obj.card).ability(i.ability)
-        txn.require(ability is not None and ability.kind in ("activated", "activated_free"), "no_such_ability",
-                    f"{obj.card} has no activated ability {i.ability!r}", "R-ICONS")
+        if ability is None or ability.kind not in ("activated", "activated_free"):
+            txn.fail("no_such_ability", f"{obj.card} has no activated ability {i.ability!r}", "R-ICONS")
         assert ability is not None
         is_agent = ref.endswith("/agent")
         cell = ref.split("/")[0]
         if is_agent:
-            txn.check(not obj.turned, "agent_turned", f"{obj.card} on {cell} is turned", "R-AGENT-DEFAULTS")
+            if obj.turned:
+                txn.violated("agent_turned", f"{obj.card} on {cell} is turned", "R-AGENT-DEFAULTS")
             kind = f"ability:{i.ability}"
-            txn.check(not any(x.oid == obj.oid and x.kind == kind for x in txn.state.turn.agent_actions), "agent_repeat_action",
-                      f"{obj.card} on {cell} has already used {i.ability} this turn", "R-AGENT-DEFAULTS")
+            if any(x.oid == obj.oid and x.kind == kind for x in txn.state.turn.agent_actions):
+                txn.violated("agent_repeat_action", f"{obj.card} on {cell} has already used {i.ability} this turn", "R-AGENT-DEFAULTS")
         if ability.kind == "activated":
             if is_agent:
                 self._spend_agent(txn, seat)
@@ -972,8 +1031,9 @@ class ByAllMeansRules:
         if seat == active:
             return False
         used = txn.state.turn.reactions_used
-        txn.check(used < self.opts["reaction_limit"], "reaction_limit",
-                  f"{seat} has used {used} reaction(s) this opponent turn (limit {self.opts['reaction_limit']})", "R-OPP-TURN")
+        if not used < self.opts["reaction_limit"]:
+            txn.violated("reaction_limit", f"{seat} has used {used} reaction(s) this opponent turn (limit {self.opts['reaction_limit']})",
+                         "R-OPP-TURN")
         txn.emit(ReactionUsed(seat=seat))
         return True
 
@@ -1154,11 +1214,13 @@ def _field_ref(ctx: Ctx, text: str) -> str | None:
 
 
 def _require_in_hand(txn: Txn, seat: str, cards: Sequence[str], rule: str) -> None:
-    hand = Counter(txn.player(seat).hand)
-    for cid, n in Counter(cards).items():
-        have = hand[cid]
-        txn.require(have >= n, "card_not_in_hand",
-                    f"{cid} is not in {seat}'s hand" if have == 0 else f"{seat}'s hand holds {have} {cid}, not {n}", rule)
+    hand = txn.player(seat).hand
+    for cid in dict.fromkeys(cards):  # each card once, in the order named
+        n = cards.count(cid)
+        have = hand.count(cid)
+        if have < n:
+            txn.fail("card_not_in_hand", f"{cid} is not in {seat}'s hand" if have == 0 else f"{seat}'s hand holds {have} {cid}, not {n}",
+                     rule)
 
 
 def _answer_text(i: Choose) -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, NoReturn
 
 from referee.engine.chance import Chance
@@ -67,6 +68,11 @@ class Ctx:
     def card(self, cid: str) -> Card:
         return self.cards.cards[cid]
 
+    @cached_property
+    def graffiti_agents(self) -> frozenset[str]:
+        """The ids of the card set's graffiti agents."""
+        return frozenset(cid for cid, card in self.cards.cards.items() if card.type == "graffiti_agent")
+
     def opp(self, seat: str) -> str:
         a, b = self.players
         return b if seat == a else a
@@ -75,9 +81,21 @@ class Ctx:
         return seat == self.players[0]
 
 
+#: what :meth:`Txn._scan` found on one field object: (field, (territories, agents, flipped))
+Scan = tuple[dict[str, Any], tuple[list[tuple[str, Territory]], dict[str, list[tuple[str, Agent]]], dict[str, int]]]
+
+
 class Txn:
-    def __init__(self, ctx: Ctx, state: State, waive: frozenset[str] = frozenset(), chance: Chance | None = None) -> None:
+    __slots__ = ("ctx", "opts", "_exact", "state", "events", "waive", "chance", "manual", "flipped", "deferred", "_scanned")
+
+    def __init__(self, ctx: Ctx, state: State, waive: frozenset[str] = frozenset(), chance: Chance | None = None,
+                 scanned: Scan | None = None) -> None:
+        """``scanned`` may hand over an earlier transaction's :meth:`_scan` (used only while the
+        field is that very object)."""
         self.ctx = ctx
+        #: the match options (``ctx.opts``)
+        self.opts = ctx.opts
+        self._exact = ctx.exact
         self.state = state
         self.events: list[Any] = []
         self.waive = waive
@@ -87,12 +105,12 @@ class Txn:
         self.flipped: list[str] = []
         #: a decision the effect awaits, opened once the combination's checks are done
         self.deferred: Pending | None = None
-        self._scanned: tuple[Any, Any] | None = None
+        self._scanned = scanned
 
     # -- plumbing -------------------------------------------------------------------------------------
 
     def emit(self, event: Any) -> None:
-        self.state = evolve(self.state, event, self.ctx.exact)
+        self.state = evolve(self.state, event, self._exact)
         self.events.append(event)
 
     @staticmethod
@@ -104,14 +122,16 @@ class Txn:
         if not ok and P + reason not in self.waive:
             self.fail(reason, message, rule)
 
+    def violated(self, reason: str, message: str, rule: str = "") -> None:
+        """A rule check found false (``check(False, ...)``, for a caller that builds the message only
+        when the check fails): refused unless an arbiter's ruling waives it."""
+        if P + reason not in self.waive:
+            self.fail(reason, message, rule)
+
     def require(self, ok: bool, reason: str, message: str, rule: str = "") -> None:
         """A check without which the intent cannot be carried out at all (never waived)."""
         if not ok:
             self.fail(reason, message, rule)
-
-    @property
-    def opts(self) -> dict[str, Any]:
-        return self.ctx.opts
 
     def new_oid(self) -> int:
         return self.state.next_oid
@@ -128,19 +148,25 @@ class Txn:
         """One pass over the field, kept while the field is the same object (every change to the
         field makes a new one): territories, face-up agents and face-up graffiti agents by seat."""
         field = self.state.field
-        if self._scanned is not None and self._scanned[0] is field:
-            return self._scanned[1]
+        scanned = self._scanned
+        if scanned is not None and scanned[0] is field:
+            return scanned[1]
+        ctx = self.ctx
+        graffiti_agents = ctx.graffiti_agents
         territories: list[tuple[str, Territory]] = []
-        agents: dict[str, list[tuple[str, Agent]]] = {s: [] for s in self.ctx.players}
-        flipped: dict[str, int] = {s: 0 for s in self.ctx.players}
-        for c in self.ctx.field.cells:
+        a, b = ctx.players
+        agents: dict[str, list[tuple[str, Agent]]] = {a: [], b: []}
+        flipped: dict[str, int] = {a: 0, b: 0}
+        for c in ctx.field.cells:
             cell = field[c]
-            if cell.territory is not None:
-                territories.append((c, cell.territory))
-            if cell.agent is not None:
-                agents.setdefault(cell.agent.controller, []).append((c, cell.agent))
+            t = cell.territory
+            if t is not None:
+                territories.append((c, t))
+            agent = cell.agent
+            if agent is not None:
+                agents.setdefault(agent.controller, []).append((c, agent))
             g = cell.graffiti
-            if g is not None and g.face == "up" and self.ctx.card(g.card).type == "graffiti_agent":
+            if g is not None and g.face == "up" and g.card in graffiti_agents:
                 flipped[g.controller] = flipped.get(g.controller, 0) + 1
         found = (territories, agents, flipped)
         self._scanned = (field, found)
@@ -347,9 +373,7 @@ class Txn:
     def arrow_cells(self, cell: str, t: Territory) -> list[str]:
         card = self.ctx.card(t.card)
         frame = t.controller if self.opts["arrow_frame"] == "controller" else t.owner
-        south = self.ctx.south(frame)
-        out = {self.ctx.field.arrow_target(cell, arrow, south) for arrow in card.arrows}
-        return [c for c in self.cells() if c in out]
+        return list(self.ctx.field.arrow_cells(cell, card.arrows, self.ctx.south(frame)))
 
     def impacts(self, cell: str) -> None:
         """E4: the new territory's arrows change its targets' loyalty, then the neighbours' arrows
@@ -456,9 +480,11 @@ class Txn:
         """A player controlling more face-up agents than the limit (after a flip): (seat, cells of the
         agents that may be given up)."""
         active = self.state.turn.active or self.ctx.players[0]
+        by_seat = self._scan()[1]
+        limit = self.opts["agent_limit"]
         for seat in (active, self.ctx.opp(active)):
-            agents = self.face_up_agents(seat)
-            if len(agents) > self.opts["agent_limit"]:
+            agents = by_seat.get(seat, ())
+            if len(agents) > limit:
                 return seat, [c for c, _a in agents if c not in self.flipped]
         return None
 
@@ -468,7 +494,7 @@ class Txn:
         p = self.player(seat)
         untapped = ()
         if self.opts["untap_at_turn_start"]:
-            untapped = tuple(c for c, a in self.face_up_agents(seat) if a.turned)
+            untapped = tuple(c for c, a in self._scan()[1].get(seat, ()) if a.turned)
         extra = max(0, 1 - p.actions_lost_next_turn.extra)
         if number == 1 and not self.opts["first_turn_extra"]:
             extra = 0
@@ -478,17 +504,20 @@ class Txn:
     def winners(self) -> tuple[tuple[str, ...], str] | None:
         """The status check (section 5): (winners, reason) if the game ends now."""
         a, b = self.ctx.players
+        opts = self.opts
+        players = self.state.players
         territories = self._scan()[0]
         full = len(territories) == len(self.cells())
         totals = {a: 0, b: 0}
-        for _c, t in territories:
-            totals[t.controller] = totals.get(t.controller, 0) + t.loyalty
+        if full:  # (the loyalty totals matter only on a full field)
+            for _c, t in territories:
+                totals[t.controller] = totals.get(t.controller, 0) + t.loyalty
+        to_win = opts["influence_to_win"]
         meets: dict[str, str] = {}
-        for p in (a, b):
-            o = self.ctx.opp(p)
-            if self.player(p).influence >= self.opts["influence_to_win"]:
+        for p, o in ((a, b), (b, a)):
+            if players[p].influence >= to_win:
                 meets[p] = "influence"
-            elif self.player(o).trust == 0:
+            elif players[o].trust == 0:
                 meets[p] = "trust"
             elif full and totals[p] > totals[o]:
                 meets[p] = "full_field"
@@ -496,13 +525,13 @@ class Txn:
             (p, reason), = meets.items()
             return (p,), reason
         if len(meets) == 2:
-            rule = self.opts["simultaneous_win"]
+            rule = opts["simultaneous_win"]
             if rule == "draw":
                 return (), "draw_simultaneous"
             active = self.state.turn.active or a
             p = active if rule == "active_player" else self.ctx.opp(active)
             return (p,), meets[p]
-        if full and totals[a] == totals[b] and self.opts["full_field_tie"] == "draw":
+        if full and totals[a] == totals[b] and opts["full_field_tie"] == "draw":
             return (), "draw_full_field"
         return None
 
@@ -578,14 +607,15 @@ class Txn:
         """Draw consistency (4.1): the archive holds enough, the named cards are the right number and
         can be in it (pool: in the owner's unseen multiset; exact: the top cards)."""
         arch = getattr(self.player(seat), archive)
-        label = f"{seat}'s {archive.replace('_', ' ')}"
-        self.require(arch.count > 0 or need == 0, "archive_empty", f"{label} is empty", rule)
-        self.require(len(cards) == need, "wrong_draw_count",
-                     f"expected {need} card{'s' if need != 1 else ''} from {label}, got {len(cards)}", rule)
+        # (the messages are built only when a check fails)
+        if not (arch.count > 0 or need == 0):
+            self.fail("archive_empty", f"{_label(seat, archive)} is empty", rule)
+        if len(cards) != need:
+            self.fail("wrong_draw_count",
+                      f"expected {need} card{'s' if need != 1 else ''} from {_label(seat, archive)}, got {len(cards)}", rule)
         if self.ctx.exact:
-            top = arch.cards[:need]
-            self.require(tuple(cards) == tuple(top), "card_not_in_archive",
-                         f"{', '.join(cards) or 'nothing'} is not the top of {label}", rule)
+            if tuple(cards) != tuple(arch.cards[:need]):
+                self.fail("card_not_in_archive", f"{', '.join(cards) or 'nothing'} is not the top of {_label(seat, archive)}", rule)
             return
         pool = list(self.player(seat).unseen)
         for cid in cards:
@@ -595,12 +625,16 @@ class Txn:
                        else f"{cards.count(cid) if cards.count(cid) > 1 else 'every'} cop{'ies' if cards.count(cid) > 1 else 'y'} of {cid} "
                             f"named, but {seat}'s deck has {deck.count(cid)} and {deck.count(cid) - self.player(seat).unseen.count(cid)} "
                             "already came out of the archives")
-                self.fail("card_not_in_archive", f"{cid} cannot be in {label}: {why}", rule)
+                self.fail("card_not_in_archive", f"{cid} cannot be in {_label(seat, archive)}: {why}", rule)
             pool.remove(cid)
 
     def draw(self, seat: str, archive: str, cards: tuple[str, ...] | list[str], dst: str, cause: str) -> None:
         for cid in cards:
             self.move(cid, seat, f"{seat}.{archive}", dst, cause=cause)
+
+
+def _label(seat: str, archive: str) -> str:
+    return f"{seat}'s {archive.replace('_', ' ')}"
 
 
 def face_up_agents(ctx: Ctx, state: State, seat: str) -> list[tuple[str, Agent]]:
