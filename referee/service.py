@@ -664,7 +664,7 @@ class Referee:
         snapshot = None
         if self.snapshot_every and entry.seq % self.snapshot_every == 0:
             snapshot = StoredSnapshot(
-                match_id=loaded.match.id, seq=entry.seq, state=core.canonical(new_state), state_hash=entry.state_hash
+                match_id=loaded.match.id, seq=entry.seq, state=core.state_bytes(new_state), state_hash=entry.state_hash
             )
         try:
             self.store.append(entry, expected_seq=head, snapshot=snapshot)

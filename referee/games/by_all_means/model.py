@@ -261,93 +261,98 @@ OPENING_INTENTS = (ShuffleArchive, ReformArchives, DrawOpeningHand, RecordLot)
 
 
 # -- state --------------------------------------------------------------------------------------------
+#
+# Every state struct declares its fields in alphabetical order: the canonical encoding of a state then
+# needs no sorting and a state hash costs half as much (referee.engine.core.state_bytes; a test holds
+# every game to it). Views put the fields in reading order (view.py).
 
 
 class Territory(msgspec.Struct, frozen=True, kw_only=True):
-    oid: int = 0
-    card: str
-    owner: str
-    controller: str
-    loyalty: int
     active_symbols: tuple[str, ...] = ()
-    #: referee bookkeeping (not in views): printed influence applied at entry, influence actually
-    #: taken from the opponent (red), and the loyalty changes this territory's arrows made at entry
+    card: str
+    controller: str
+    #: referee bookkeeping (not in views): the loyalty changes this territory's arrows made at entry
+    impacts: tuple[tuple[int, int], ...] = ()
+    #: referee bookkeeping (not in views): printed influence applied at entry, and influence actually
+    #: taken from the opponent (red)
     inf: int = 0
     inf_taken: int = 0
-    impacts: tuple[tuple[int, int], ...] = ()
+    loyalty: int
+    oid: int = 0
+    owner: str
 
 
 class Agent(msgspec.Struct, frozen=True, kw_only=True):
-    oid: int = 0
-    card: str
-    owner: str
-    controller: str
-    turned: bool = False
-    entered_turn: int = 0
     active_symbols: tuple[str, ...] = ()
-    shadow: str | None = None
-    shadow_owner: str | None = None
+    card: str
+    controller: str
+    entered_turn: int = 0
     inf: int = 0
     inf_taken: int = 0
+    oid: int = 0
+    owner: str
+    shadow: str | None = None
+    shadow_owner: str | None = None
+    turned: bool = False
 
 
 class Graffiti(msgspec.Struct, frozen=True, kw_only=True):
-    oid: int = 0
+    active_symbols: tuple[str, ...] = ()
     card: str
-    owner: str
     controller: str
     face: Literal["up", "down"] = "up"
-    active_symbols: tuple[str, ...] = ()
     inf: int = 0
     inf_taken: int = 0
+    oid: int = 0
+    owner: str
 
 
 class AttachedPlot(msgspec.Struct, frozen=True, kw_only=True):
-    oid: int = 0
     card: str
+    oid: int = 0
     owner: str
 
 
 class Cell(msgspec.Struct, frozen=True, kw_only=True):
-    territory: Territory | None = None
-    graffiti: Graffiti | None = None
     agent: Agent | None = None
     attached: tuple[AttachedPlot, ...] = ()
+    graffiti: Graffiti | None = None
+    territory: Territory | None = None
 
 
 class Planned(msgspec.Struct, frozen=True, kw_only=True):
     """A card in a buffer slot (a "planned object")."""
 
-    oid: int = 0
-    card: str
-    owner: str
     active_symbols: tuple[str, ...] = ()
+    card: str
+    oid: int = 0
+    owner: str
 
 
 class Archive(msgspec.Struct, frozen=True, kw_only=True):
-    count: int = 0
     #: exact order, top first (archive tracking ``exact`` only)
     cards: tuple[str, ...] = ()
+    count: int = 0
 
 
 class Lost(msgspec.Struct, frozen=True, kw_only=True):
-    main: int = 0
     extra: int = 0
+    main: int = 0
 
 
 class Player(msgspec.Struct, frozen=True, kw_only=True):
-    reputation: int = 6
-    influence: int = 0
-    trust: int = 10
-    hand: tuple[str, ...] = ()
-    utility: tuple[str, ...] = ()
-    buffer: dict[str, Planned | None] = {}
-    main_archive: Archive = Archive()
-    extra_archive: Archive = Archive()
-    unseen: tuple[str, ...] = ()
     actions_lost_next_turn: Lost = Lost()
-    opening_drawn: bool = False
+    buffer: dict[str, Planned | None] = {}
+    extra_archive: Archive = Archive()
+    hand: tuple[str, ...] = ()
+    influence: int = 0
+    main_archive: Archive = Archive()
     mulligan_done: bool = False
+    opening_drawn: bool = False
+    reputation: int = 6
+    trust: int = 10
+    unseen: tuple[str, ...] = ()
+    utility: tuple[str, ...] = ()
 
 
 class ComboKey(msgspec.Struct, frozen=True, kw_only=True):
@@ -356,31 +361,31 @@ class ComboKey(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class AgentAction(msgspec.Struct, frozen=True, kw_only=True):
-    oid: int
     kind: str
+    oid: int
 
 
 class Turn(msgspec.Struct, frozen=True, kw_only=True):
-    number: int = 0
     active: str | None = None
-    step: Literal["start", "actions", "end", "reactions"] = "start"
-    main_left: int = 0
-    extra_left: int = 0
-    draw_only_slot: bool = False
-    reactions_used: int = 0
-    combos: tuple[ComboKey, ...] = ()
     agent_actions: tuple[AgentAction, ...] = ()
+    combos: tuple[ComboKey, ...] = ()
+    draw_only_slot: bool = False
+    extra_left: int = 0
+    main_left: int = 0
+    number: int = 0
     #: the non-active player has acted in this step (orders the turn_start / turn_end windows)
     opponent_acted: bool = False
+    reactions_used: int = 0
+    step: Literal["start", "actions", "end", "reactions"] = "start"
 
 
 class NeutralCard(msgspec.Struct, frozen=True, kw_only=True):
-    oid: int
     card: str
-    owner: str
+    oid: int
     #: where it came from: "hand" (a combination's hand card), "buffer" (a digit combination's
     #: buffer card) or "plot" (a plot played for its price)
     origin: str
+    owner: str
 
 
 class Neutral(msgspec.Struct, frozen=True, kw_only=True):
@@ -391,45 +396,47 @@ class Neutral(msgspec.Struct, frozen=True, kw_only=True):
 class Pending(msgspec.Struct, frozen=True, kw_only=True):
     """A decision awaited from ``decider``; ``resume`` says what finishes after the answer."""
 
-    kind: str
-    decider: str
     actor: str
-    resume: Literal["cleanup", "close_turn", "none"] = "cleanup"
-    #: the suspended combination's cleanup: hand cards (object ids) to buffer, lilac choices, and the
-    #: symbol spent from each hand card (card oid -> symbol)
-    to_buffer: tuple[int, ...] = ()
-    lilac_as: tuple[str, ...] = ()
-    spent: tuple[tuple[int, str], ...] = ()
-    #: agent_limit: the cells of the agents that may be given up; on_leave_window: seats still to declare
+    #: agent_limit: the cells of the agents that may be given up
     cells: tuple[str, ...] = ()
-    seats: tuple[str, ...] = ()
-    #: the effect that opened the decision (unreliable_pr, slander, blackmail, sabotage)
-    effect: str = ""
-    #: who owns the cards a sabotage discards
-    target: str = ""
     #: close_turn: the cards culled at C3 (for the on-leave window of option on_leave_before_status_check)
     culled: tuple[str, ...] = ()
+    decider: str
+    #: the effect that opened the decision (unreliable_pr, slander, blackmail, sabotage)
+    effect: str = ""
+    kind: str
+    #: the suspended combination's cleanup (with ``spent`` and ``to_buffer``): the lilac choices
+    lilac_as: tuple[str, ...] = ()
+    resume: Literal["cleanup", "close_turn", "none"] = "cleanup"
+    #: on_leave_window: the seats still to declare
+    seats: tuple[str, ...] = ()
+    #: the symbol spent from each hand card of the suspended combination (card oid -> symbol)
+    spent: tuple[tuple[int, str], ...] = ()
+    #: who owns the cards a sabotage discards
+    target: str = ""
+    #: the hand cards (object ids) the suspended combination puts in the buffer
+    to_buffer: tuple[int, ...] = ()
 
 
 class OutcomeState(msgspec.Struct, frozen=True, kw_only=True):
-    winners: tuple[str, ...]
     reason: str
+    winners: tuple[str, ...]
 
 
 class State(msgspec.Struct, frozen=True, kw_only=True):
-    phase: Literal["opening", "order", "mulligan", "play", "over"] = "opening"
-    lot_winner: str | None = None
-    first_player: str | None = None
-    turn: Turn = Turn()
-    pending: Pending | None = None
-    neutral_zone: Neutral = Neutral()
-    manual_effects: int = 0
-    outcome: OutcomeState | None = None
     field: dict[str, Cell] = {}
-    players: dict[str, Player] = {}
-    next_oid: int = 1
     #: a territory has been on the field (option recenter_when_empty=false)
     field_used: bool = False
+    first_player: str | None = None
+    lot_winner: str | None = None
+    manual_effects: int = 0
+    neutral_zone: Neutral = Neutral()
+    next_oid: int = 1
+    outcome: OutcomeState | None = None
+    pending: Pending | None = None
+    phase: Literal["opening", "order", "mulligan", "play", "over"] = "opening"
+    players: dict[str, Player] = {}
+    turn: Turn = Turn()
 
 
 # -- events -------------------------------------------------------------------------------------------

@@ -32,6 +32,52 @@ DERIVED = ("revealed", "reckless", "double", "efficiency", "resilience", "agent_
            "loyalty_total", "territory_count")
 _BOOKKEEPING = ("inf", "inf_taken", "impacts")
 
+# The model declares fields alphabetically (for a fast canonical encoding); people read them in this
+# order. Fields not named here (derived ones) follow in the order they were added.
+_CARD = ("oid", "card", "owner", "controller")
+_READING = {
+    "state": ("phase", "lot_winner", "first_player", "turn", "pending", "neutral_zone", "manual_effects",
+              "outcome", "field", "players"),
+    "turn": ("number", "active", "step", "main_left", "extra_left", "draw_only_slot", "reactions_used", "combos",
+             "agent_actions"),
+    "pending": ("kind", "decider", "actor", "resume", "to_buffer", "lilac_as", "spent", "cells", "seats", "effect",
+                "target", "culled"),
+    "outcome": ("winners", "reason"),
+    "cell": ("territory", "graffiti", "agent", "attached"),
+    "territory": (*_CARD, "loyalty", "active_symbols"),
+    "graffiti": (*_CARD, "face", "active_symbols"),
+    "agent": (*_CARD, "turned", "entered_turn", "active_symbols", "shadow"),
+    "player": ("reputation", "influence", "trust", "hand", "utility", "buffer", "main_archive", "extra_archive",
+               "unseen", "actions_lost_next_turn", "opening_drawn", "mulligan_done"),
+    "archive": ("count", "cards"),
+    "lost": ("main", "extra"),
+    "planned": ("oid", "card", "owner", "active_symbols"),
+}
+
+
+def _read(d: dict[str, Any] | None, kind: str) -> Any:
+    if d is None:
+        return None
+    order = _READING[kind]
+    return {**{k: d[k] for k in order if k in d}, **{k: v for k, v in d.items() if k not in order}}
+
+
+def _reading_order(data: dict[str, Any]) -> dict[str, Any]:
+    data["turn"] = _read(data["turn"], "turn")
+    data["pending"] = _read(data["pending"], "pending")
+    data["outcome"] = _read(data["outcome"], "outcome")
+    for c, cell in data["field"].items():
+        for slot in ("territory", "graffiti", "agent"):
+            cell[slot] = _read(cell[slot], slot)
+        data["field"][c] = _read(cell, "cell")
+    for s, p in data["players"].items():
+        for a in ("main_archive", "extra_archive"):
+            p[a] = _read(p[a], "archive")
+        p["actions_lost_next_turn"] = _read(p["actions_lost_next_turn"], "lost")
+        p["buffer"] = {slot: _read(b, "planned") for slot, b in p["buffer"].items()}
+        data["players"][s] = _read(p, "player")
+    return _read(data, "state")  # type: ignore[no-any-return]
+
 
 def view(ctx: Ctx, state: State, seat: str | None) -> dict[str, Any]:
     data: dict[str, Any] = msgspec.to_builtins(state)
@@ -81,7 +127,7 @@ def view(ctx: Ctx, state: State, seat: str | None) -> dict[str, Any]:
                     for slot, b in p["buffer"].items():
                         if b is not None:
                             p["buffer"][slot] = {"oid": b["oid"], "card": HIDDEN, "owner": b["owner"]}
-    return data
+    return _reading_order(data)
 
 
 def hidden_ids(ctx: Ctx, state: State, seat: str | None) -> frozenset[str]:
