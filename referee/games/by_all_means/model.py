@@ -263,8 +263,8 @@ OPENING_INTENTS = (ShuffleArchive, ReformArchives, DrawOpeningHand, RecordLot)
 # -- state --------------------------------------------------------------------------------------------
 #
 # Every state struct declares its fields in alphabetical order: the canonical encoding of a state then
-# needs no sorting and a state hash costs half as much (referee.engine.core.state_bytes; a test holds
-# every game to it). Views put the fields in reading order (view.py).
+# needs no sorting and a state hash costs half as much (referee.engine.core.state_bytes; tests/test_properties.py
+# holds every game to it). Views put the fields in reading order (view.py).
 
 
 class Territory(msgspec.Struct, frozen=True, kw_only=True):

@@ -613,6 +613,9 @@ Event = (
 
 
 # -- state (§1.7) ------------------------------------------------------------------------------------------
+#
+# Every state struct declares its fields in alphabetical order: the canonical encoding of a state then
+# needs no sorting (referee.engine.core.state_bytes; tests/test_properties.py holds every game to it).
 
 
 class Token(msgspec.Struct, frozen=True, kw_only=True):
@@ -622,54 +625,54 @@ class Token(msgspec.Struct, frozen=True, kw_only=True):
 
 class Score(msgspec.Struct, frozen=True, kw_only=True):
     base: int
-    region_agents: int
-    keep_secrets: int
-    ci_bonus: int
     bonus: int
+    ci_bonus: int
+    keep_secrets: int
+    region_agents: int
     total: int
 
 
 class Player(msgspec.Struct, frozen=True, kw_only=True):
-    society: str | None = None
     agent_reserve: int = 9
+    bonus: int = 0
+    ci_bonus: int = 0
+    fanatic_dealt: str | None = None
+    final_revealed: bool = False
     hand: tuple[str, ...] = ()
     loyalty: dict[str, Token] = {}  # slot -> token; empty until arranged
-    swaps_made: int = 0
-    ci_bonus: int = 0
-    bonus: int = 0
-    fanatic_dealt: str | None = None
     score: Score | None = None
+    society: str | None = None
+    swaps_made: int = 0
     unrevealed_at_end: int | None = None
-    final_revealed: bool = False
 
 
 class Combat(msgspec.Struct, frozen=True, kw_only=True):
-    region: str
-    attacker: str
-    defender: str | None
-    a_in: int
     a_after_fort: int
-    d: int
-    fort: bool = False
+    a_in: int
     annihilation: bool = False
+    attacker: str
+    d: int
+    defender: str | None
+    fort: bool = False
+    region: str
 
 
 class Cursor(msgspec.Struct, frozen=True, kw_only=True):
+    acting_player: str | None = None
+    combat: Combat | None = None
     empire: str
     position: str  # bare position name (sheriff...)
-    stage: str = "pending"  # pending | combat_pending | done
-    acting_player: str | None = None
-    sub_position: str | None = None  # full id of an open sub-activation
-    sub_by: str | None = None  # move_agent | relocate_agent | borrow_action
     resolving_card: str | None = None
     resolving_kind: str | None = None  # manual | replacement
-    combat: Combat | None = None
+    stage: str = "pending"  # pending | combat_pending | done
+    sub_by: str | None = None  # move_agent | relocate_agent | borrow_action
+    sub_position: str | None = None  # full id of an open sub-activation
 
 
 class AgentPhase(msgspec.Struct, frozen=True, kw_only=True):
     collected: tuple[str, ...] = ()
-    placements_made: int = 0
     collected_from: dict[str, str] = {}
+    placements_made: int = 0
 
 
 class DiscardPhase(msgspec.Struct, frozen=True, kw_only=True):
@@ -677,9 +680,9 @@ class DiscardPhase(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class PendingNaming(msgspec.Struct, frozen=True, kw_only=True):
+    empire: str
     player: str
     target: str
-    empire: str
 
 
 class RevealPhase(msgspec.Struct, frozen=True, kw_only=True):
@@ -689,33 +692,33 @@ class RevealPhase(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class AuditFlag(msgspec.Struct, frozen=True, kw_only=True):
-    kind: str
     card: str | None = None
+    kind: str
 
 
 class GameOutcome(msgspec.Struct, frozen=True, kw_only=True):
-    winners: tuple[str, ...]
     reason: str
+    winners: tuple[str, ...]
 
 
 class State(msgspec.Struct, frozen=True, kw_only=True):
-    round: int = 1
-    phase: str = "SETUP"
-    cursor: Cursor | None = None
-    round_markers_placed: int = 0
-    first_player: str | None = None
-    seats: tuple[str, ...] = ()
     agent_phase: AgentPhase = AgentPhase()
-    discard_phase: DiscardPhase = DiscardPhase()
-    reveal_phase: RevealPhase = RevealPhase()
-    banners: dict[str, dict[str, int]] = {}
-    banner_supply: dict[str, int] = {}
-    deck: dict[str, tuple[str, ...]] = {}
-    council: dict[str, dict[str, str | None]] = {}
-    region_agents: dict[str, tuple[str, ...]] = {}
-    players: dict[str, Player] = {}
     audit_flags: tuple[AuditFlag, ...] = ()
+    banner_supply: dict[str, int] = {}
+    banners: dict[str, dict[str, int]] = {}
+    council: dict[str, dict[str, str | None]] = {}
+    cursor: Cursor | None = None
+    deck: dict[str, tuple[str, ...]] = {}
+    discard_phase: DiscardPhase = DiscardPhase()
+    fanatic_deal_recorded: bool = False
+    first_player: str | None = None
     outcome: GameOutcome | None = None
+    phase: str = "SETUP"
+    players: dict[str, Player] = {}
+    region_agents: dict[str, tuple[str, ...]] = {}
+    reveal_phase: RevealPhase = RevealPhase()
+    round: int = 1
+    round_markers_placed: int = 0
+    seats: tuple[str, ...] = ()
     #: cards discarded privately that are still in their deck: card -> the seat who discarded it
     secret_discards: dict[str, str] = {}
-    fanatic_deal_recorded: bool = False
