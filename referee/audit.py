@@ -6,13 +6,15 @@ the body, the verdict re-derived now under the referee's rules equals the record
 hash after it equals the hash of the state derived now. Snapshots are checked last, against the
 derived state hashes. The report names the first divergence exactly.
 
-**Stretches.** A long log can be checked as several stretches at once, one process each (``jobs``).
-A stretch after the first starts from a snapshot: the snapshot's bytes hash to the state hash the
-log records for its entry (checked before the stretch is planned), and the stretch before it
-re-derives that very state hash, so a clean report says what a single pass would say. Findings are
-merged in log order: the first stretch with a finding decides the report, exactly as a single pass
-would stop there. A stretch's process reads the log through its own connection (``Store.reopen``);
-a store that lives in one process's memory is audited in one pass.
+**In parallel.** A long log can be checked by several processes at once (``jobs``). It is cut into
+chunks at snapshots, and only at snapshots whose bytes hash to the state hash the log records for
+their entry. Each process walks from the start of a chunk and on into the next while nobody has
+taken it; when it runs into a taken chunk it starts again in the middle of the longest run of
+chunks nobody took, so a process slowed down by the machine simply does less. A walk that starts at
+a snapshot is sound because the walk before it re-derives that very state hash. The walks tile the
+log; the first one with a finding decides the report, exactly as a single pass would stop there,
+and nobody takes a chunk after a finding. Each process reads the log through its own connection
+(``Store.reopen``); a store that lives in one process's memory is audited in one pass.
 """
 
 from __future__ import annotations
@@ -37,15 +39,17 @@ if TYPE_CHECKING:
 MIN_STRETCH = 1500
 #: how often (entries) a stretch reports its progress
 TICK = 256
-#: reading one entry's index columns before a stretch, as a share of auditing one entry
-PREFIX_COST = 0.05
+#: chunks a process has to take, about (a process that finishes early takes over part of another's)
+CHUNKS_PER_JOB = 8
+#: the fewest entries in a chunk
+MIN_CHUNK = 400
 #: how many of the latest states a stretch keeps for undo targets
 WINDOW = 8192
 
 
 @dataclass
 class Stretch:
-    """What one stretch of the audit found."""
+    """What one run of the audit checked: entries ``start+1 .. stop`` (up to a finding)."""
 
     start: int
     stop: int
@@ -84,7 +88,7 @@ def run(referee: Referee, match_id: str, progress: Callable[[int, int], None] | 
     snapshots = referee._snapshots_of(m)  # newest first
     want = frozenset(s.seq for s in snapshots)
     bounds = plan(referee, loaded, snapshots, head, jobs)
-    stretches = _run(referee, loaded, bounds, want, head, progress)
+    stretches = _run(referee, loaded, bounds, want, head, progress, jobs)
     findings: list[dict[str, Any]] = []
     checked = 0
     derived: dict[int, str] = {}
@@ -169,91 +173,166 @@ def _pool_audit(match_id: str) -> dict[str, Any]:
 
 
 def plan(referee: Referee, loaded: Loaded, snapshots: list[Any], head: int, jobs: int) -> list[int]:
-    """Stretch boundaries ``[0, b1, ..., head]``: at most ``jobs`` stretches of at least
-    :data:`MIN_STRETCH` entries, each after the first starting at a snapshot that checks out against
-    the state hash recorded for its entry.
-
-    A later stretch also reads the index columns of every entry before it (for the undo timeline),
-    at about :data:`PREFIX_COST` of an audited entry each, so later stretches are a little shorter:
-    with ``q = 1 - PREFIX_COST`` every stretch costs the same when ``b[i+1] = q * b[i] + c``.
-    """
+    """Chunk boundaries ``[0, c1, ..., head]`` for ``jobs`` processes: about :data:`CHUNKS_PER_JOB`
+    chunks a process, none shorter than :data:`MIN_CHUNK` entries, each after the first starting at a
+    snapshot that checks out against the state hash recorded for its entry. ``[0, head]`` when the
+    log is too short to share (fewer than :data:`MIN_STRETCH` entries a process) or cannot be."""
     n = min(jobs, head // MIN_STRETCH)
     if n <= 1 or not can_fork() or referee.store.reopen() is None:
         return [0, head]
-    by_seq = {s.seq: s for s in snapshots if 0 < s.seq < head}
-    q = 1 - PREFIX_COST
-    c = head * PREFIX_COST / (1 - q**n)
+    size = max(MIN_CHUNK, head // (n * CHUNKS_PER_JOB))
     bounds = [0]
-    for k in range(1, n):
-        aim = c * (1 - q**k) / PREFIX_COST
-        for seq in sorted(by_seq, key=lambda s: (abs(s - aim), s)):
-            if seq - bounds[-1] < MIN_STRETCH // 2 or head - seq < MIN_STRETCH // 2:
-                continue
-            if referee.snapshot_checks_out(loaded, by_seq[seq]):
-                bounds.append(seq)
-                break
+    for snap in sorted((s for s in snapshots if 0 < s.seq < head), key=lambda s: s.seq):
+        if snap.seq - bounds[-1] >= size and head - snap.seq >= size // 2 and referee.snapshot_checks_out(loaded, snap):
+            bounds.append(snap.seq)
     bounds.append(head)
-    return bounds
+    return bounds if len(bounds) > 2 else [0, head]
+
+
+class _Board:
+    """Which chunks are taken, shared by the audit's processes (a lock and two arrays)."""
+
+    def __init__(self, ctx: Any, chunks: int, jobs: int) -> None:
+        self.lock = ctx.Lock()
+        self.taken = ctx.Array("b", chunks, lock=False)
+        #: the first chunk where some process found something: later chunks need no checking
+        self.stop = ctx.Value("q", chunks, lock=False)
+        self.done = ctx.Array("q", jobs, lock=False)
+
+    def take(self, k: int) -> bool:
+        with self.lock:
+            if k >= self.stop.value or self.taken[k]:
+                return False
+            self.taken[k] = 1
+            return True
+
+    def take_far(self) -> int | None:
+        """The middle chunk of the longest run of chunks nobody took (a process that ran into a taken
+        chunk starts again there, so that the one before it keeps its own run)."""
+        with self.lock:
+            best: tuple[int, int] | None = None
+            k = 0
+            limit = self.stop.value
+            while k < limit:
+                if self.taken[k]:
+                    k += 1
+                    continue
+                j = k
+                while j < limit and not self.taken[j]:
+                    j += 1
+                if best is None or j - k > best[1] - best[0]:
+                    best = (k, j)
+                k = j
+            if best is None:
+                return None
+            start, end = best
+            # a run right after a taken chunk: its owner goes on into it, so start in its second half
+            pick = start if start == 0 or end - start == 1 else start + (end - start) // 2
+            self.taken[pick] = 1
+            return pick
+
+    def found(self, k: int) -> None:
+        with self.lock:
+            self.stop.value = min(self.stop.value, k + 1)
+
+
+def _work(referee: Referee, loaded: Loaded, bounds: list[int], want: frozenset[int], board: _Board, me: int,
+          first: int | None, tick: Callable[[], None] | None) -> list[Stretch]:
+    """Check chunks from ``first`` on while the next one is free, then start again where the longest
+    run of free chunks is; one :class:`Stretch` per run."""
+    out: list[Stretch] = []
+    done_before = 0
+    k = first
+    while k is not None:
+        walker = Walker(referee, loaded, bounds[k], want)
+
+        def progress(done: int, base: int = done_before) -> None:
+            board.done[me] = base + done
+            if tick is not None:
+                tick()
+
+        while True:
+            if not walker.run(bounds[k + 1], progress):
+                board.found(k)
+                break
+            if k + 1 < len(bounds) - 1 and board.take(k + 1):
+                k += 1
+                continue
+            break
+        out.append(walker.result)
+        done_before += walker.result.checked
+        k = board.take_far()
+    return out
 
 
 def _run(referee: Referee, loaded: Loaded, bounds: list[int], want: frozenset[int], head: int,
-         progress: Callable[[int, int], None] | None) -> list[Stretch]:
-    n = len(bounds) - 1
-    counts = [0] * n
-
-    def report() -> None:
+         progress: Callable[[int, int], None] | None, jobs: int) -> list[Stretch]:
+    chunks = len(bounds) - 1
+    if chunks == 1:
+        walker = Walker(referee, loaded, 0, want)
+        walker.run(head, None if progress is None else lambda done: progress(done, head))
         if progress is not None:
-            progress(min(sum(counts), head), head)
-
-    def own_tick(done: int) -> None:
-        counts[0] = done
-        report()
-
-    if n == 1:
-        result = stretch(referee, loaded, 0, head, want, own_tick)
-        report()
-        return [result]
+            progress(walker.result.checked, head)
+        return [walker.result]
+    jobs = min(jobs, chunks)
     ctx = multiprocessing.get_context("fork")
-    shared = ctx.Array("q", n, lock=False)
+    board = _Board(ctx, chunks, jobs)
+    firsts = [round(i * chunks / jobs) for i in range(jobs)]
+    for k in firsts:
+        board.taken[k] = 1
     children = []
-    for i in range(1, n):
+    for i in range(1, jobs):
         recv, send = ctx.Pipe(duplex=False)
-        proc = ctx.Process(target=_child, args=(referee, loaded, bounds[i], bounds[i + 1], want, shared, i, send),
-                           daemon=True)
+        proc = ctx.Process(target=_child, args=(referee, loaded, bounds, want, board, i, firsts[i], send), daemon=True)
         proc.start()
         send.close()
         children.append((proc, recv))
 
-    def tick(done: int) -> None:
-        counts[0] = done
-        for i in range(1, n):
-            counts[i] = shared[i]
-        report()
+    def tick() -> None:
+        if progress is not None:
+            progress(min(sum(board.done[:]), head), head)
 
-    results = [stretch(referee, loaded, 0, bounds[1], want, tick)]
-    for i, (proc, recv) in enumerate(children, 1):
-        if results[-1].findings:  # the report is decided: the later stretches do not matter
-            proc.terminate()
-            proc.join()
-            continue
-        got: Stretch | None = None
+    results = _work(referee, loaded, bounds, want, board, 0, firsts[0], tick)
+    for proc, recv in children:
         try:
             while not recv.poll(0.1):
-                tick(counts[0])
-            got = recv.recv()
+                tick()
+            results.extend(recv.recv())
         except (EOFError, OSError):
-            got = None
+            pass  # the process failed: its chunks are checked below
         proc.join()
-        if got is None:  # the process failed: check its stretch here instead
-            got = stretch(referee, loaded, bounds[i], bounds[i + 1], want, None)
-        counts[i] = got.checked
-        results.append(got)
-    report()
-    return results
+    results.sort(key=lambda r: r.start)
+    # the runs tile the log up to the first finding; what a failed process left is checked here
+    tiled: list[Stretch] = []
+    at = 0
+    for r in results:
+        if r.start > at:
+            gap = _work_alone(referee, loaded, want, at, r.start)
+            tiled.append(gap)
+            at = gap.stop
+            if gap.findings:
+                break
+        if r.start != at:
+            continue
+        tiled.append(r)
+        at = r.stop
+        if r.findings:
+            break
+    else:
+        if at < head:
+            tiled.append(_work_alone(referee, loaded, want, at, head))
+    tick()
+    return tiled
 
 
-def _child(referee: Referee, loaded: Loaded, start: int, stop: int, want: frozenset[int], shared: Any, i: int,
-           send: Any) -> None:
+def _work_alone(referee: Referee, loaded: Loaded, want: frozenset[int], start: int, stop: int) -> Stretch:
+    walker = Walker(referee, loaded, start, want)
+    walker.run(stop, None)
+    return walker.result
+
+
+def _child(referee: Referee, loaded: Loaded, bounds: list[int], want: frozenset[int], board: _Board, me: int,
+           first: int, send: Any) -> None:
     # the parent's connection came along with the fork: keep it (never close or use it here) and read
     # through a connection of this process's own
     inherited = referee.store
@@ -261,127 +340,135 @@ def _child(referee: Referee, loaded: Loaded, start: int, stop: int, want: frozen
         store = inherited.reopen()
         assert store is not None
         referee.store = store
-
-        def tick(done: int) -> None:
-            shared[i] = done
-
-        send.send(stretch(referee, loaded, start, stop, want, tick))
-    except BaseException:  # noqa: BLE001 - the parent checks this stretch itself
+        send.send(_work(referee, loaded, bounds, want, board, me, first, None))
+    except BaseException:  # noqa: BLE001 - the parent checks what this process left
         pass
     finally:
         send.close()
 
 
 def _timeline_before(referee: Referee, loaded: Loaded, start: int) -> Timeline:
-    """The timeline of entries ``1..start`` from their index columns (the stretches before this one
-    check those against the bodies); only accepted undo and redo bodies are decoded, for their targets."""
+    """The timeline of entries ``1..start`` from their index columns (the runs before this one check
+    those against the bodies); only accepted undo and redo bodies are decoded, for their targets."""
     timeline = Timeline()
     decode = loaded.decoder.decode
-    for e in referee.entries(loaded.match, 1, start):
-        accepted = e.verdict == "accepted"
+    for seq, kind, actor, verdict, body in referee.index(loaded.match, 1, start):
+        accepted = verdict == "accepted"
         meta: dict[str, Any] = {}
-        if accepted and e.kind in ("undo", "redo"):
+        if accepted and body is not None:
             try:
-                meta = decode(e.body).meta
-            except msgspec.DecodeError:  # a stretch before this one reports it
+                meta = decode(body).meta
+            except msgspec.DecodeError:  # a run before this one reports it
                 accepted = False
-        timeline.add(Header(seq=e.seq, kind=e.kind, actor=e.actor, accepted=accepted, meta=meta))
+        timeline.add(Header(seq=seq, kind=kind, actor=actor, accepted=accepted, meta=meta))
     return timeline
 
 
-def stretch(referee: Referee, loaded: Loaded, start: int, stop: int, want: frozenset[int],
-            tick: Callable[[int], None] | None) -> Stretch:
-    """Check entries ``start+1 .. stop``, from the state after entry ``start``."""
-    from .service import entry_verdict_name
+class Walker:
+    """Checks entries in order from the state after entry ``start``; :meth:`run` goes on to a later
+    entry as often as asked (a process that takes the next chunk just walks on)."""
 
-    m = loaded.match
-    rules = loaded.rules
-    config = loaded.config
-    decode = loaded.decoder.decode
-    out = Stretch(start=start, stop=stop)
-    findings = out.findings
-    if start == 0:
-        state, prev, timeline = loaded.initial, m.genesis_hash, Timeline()
-    else:  # an anchor plan() checked
-        anchor = referee.entry_at(m, start)
-        snap = referee._snapshot(m, start)
-        assert anchor is not None and snap is not None and snap.seq == start
-        state = loaded.state_decoder.decode(snap.state)
-        prev = anchor.hash
-        timeline = _timeline_before(referee, loaded, start)
-    # states the audit itself derived, for undo and redo targets (never a cache from before: the
-    # file may have been edited since); the last WINDOW entries' states, older ones folded again
-    jumps: dict[int, Any] = {start: state}
-    hashed_state: Any = None
-    hashed = ""
-    expected = start + 1
-    checked = 0
-    for entry in referee.entries(m, start + 1, stop):
-        seq = entry.seq
-        if seq != expected:
-            findings.append({"seq": expected, "what": "missing",
-                             "recorded": f"entry {seq} follows entry {expected - 1}",
-                             "derived": f"entry {expected} (an entry was deleted or the log reordered)"})
-            break
-        expected += 1
-        if entry.prev_hash != prev:
-            findings.append({"seq": seq, "what": "chain", "recorded": entry.prev_hash, "derived": prev})
-            break
-        derived_hash = core.entry_hash(prev, entry.body)
-        if derived_hash != entry.hash:
-            findings.append({"seq": seq, "what": "entry_hash", "recorded": entry.hash, "derived": derived_hash})
-            break
-        try:
-            body = decode(entry.body)
-        except msgspec.DecodeError as exc:
-            findings.append({"seq": seq, "what": "decode", "recorded": "", "derived": str(exc)})
-            break
-        kind = body.kind
-        recorded = body.verdict
-        code = recorded.code if isinstance(recorded, Rejected) else None
-        if (body.seq != seq or entry.kind != kind or entry.actor != body.actor or entry.code != code
-                or entry.verdict != entry_verdict_name(recorded)):
-            findings.append({"seq": seq, "what": "index_columns",
-                             "recorded": repr((entry.kind, entry.actor, entry.verdict, entry.code)),
-                             "derived": repr((kind, body.actor, entry_verdict_name(recorded), code))})
-            break
-        verdict: Any = recorded
-        if kind == "intent" and body.intent is not None and body.actor is not None:
-            _, verdict = core.adjudicate(rules, state, body.actor, body.intent, core.chance_for(config, f"seq:{seq}"))
-        elif kind == "undo" and body.actor is not None:
-            verdict = referee._decide_undo(loaded, timeline, body.actor, int(body.meta.get("to", -1)))
-        elif kind == "redo" and body.actor is not None:
-            verdict = referee._decide_redo(loaded, timeline, body.actor, int(body.meta.get("undo", -1)))
-        elif kind == "ruling" and body.intent is not None:
-            verdict = referee._decide_ruling(loaded, state, str(body.meta.get("seat")), body.intent, body.meta, seq)
-        # Struct equality is field by field, the same test as comparing canonical bytes but cheaper
-        if verdict != recorded and core.canonical(verdict) != core.canonical(recorded):
-            from .service import _verdict_text
+    def __init__(self, referee: Referee, loaded: Loaded, start: int, want: frozenset[int]) -> None:
+        self.referee, self.loaded, self.want = referee, loaded, want
+        m = loaded.match
+        self.result = Stretch(start=start, stop=start, expected=start + 1)
+        if start == 0:
+            state, self.prev, self.timeline = loaded.initial, m.genesis_hash, Timeline()
+        else:  # a boundary plan() checked
+            anchor = referee.entry_at(m, start)
+            snap = referee._snapshot(m, start)
+            assert anchor is not None and snap is not None and snap.seq == start
+            state = loaded.state_decoder.decode(snap.state)
+            self.prev = anchor.hash
+            self.timeline = _timeline_before(referee, loaded, start)
+        self.state = state
+        # states the audit itself derived, for undo and redo targets (never a cache from before: the
+        # file may have been edited since); the last WINDOW entries' states, older ones folded again
+        self.jumps: dict[int, Any] = {start: state}
+        self.hashed_state: Any = None
+        self.hashed = ""
 
-            findings.append({"seq": seq, "what": "verdict", "recorded": _verdict_text(recorded),
-                             "derived": _verdict_text(verdict)})
-            break
-        timeline.add(Header(seq=seq, kind=kind, actor=body.actor, accepted=isinstance(recorded, Accepted),
-                            meta=body.meta))
-        if kind == "intent":
-            state = core.apply(rules, state, verdict)  # the derived verdict, equal to the recorded one
-        else:
-            state = referee.advance(loaded, state, body, jumps, jumps, checked=True)
-        jumps[seq] = state
-        jumps.pop(seq - WINDOW, None)
-        if state is not hashed_state:  # a rejection or a note leaves the very same state
-            hashed_state, hashed = state, core.state_hash(state)
-        if hashed != entry.state_hash:
-            findings.append({"seq": seq, "what": "state_hash", "recorded": entry.state_hash, "derived": hashed})
-            break
-        if seq in want:
-            out.derived[seq] = hashed
-        prev = entry.hash
-        checked += 1
-        if tick is not None and not checked % TICK:
+    def run(self, stop: int, tick: Callable[[int], None] | None) -> bool:
+        """Check the entries up to ``stop``; False at a finding (then the walk is over)."""
+        from .service import entry_verdict_name
+
+        referee, loaded, want = self.referee, self.loaded, self.want
+        m = loaded.match
+        rules = loaded.rules
+        config = loaded.config
+        decode = loaded.decoder.decode
+        out = self.result
+        findings = out.findings
+        state, prev, timeline, jumps = self.state, self.prev, self.timeline, self.jumps
+        hashed_state, hashed = self.hashed_state, self.hashed
+        expected, checked = out.expected, out.checked
+        for entry in referee.entries(m, expected, stop):
+            seq = entry.seq
+            if seq != expected:
+                findings.append({"seq": expected, "what": "missing",
+                                 "recorded": f"entry {seq} follows entry {expected - 1}",
+                                 "derived": f"entry {expected} (an entry was deleted or the log reordered)"})
+                break
+            expected += 1
+            if entry.prev_hash != prev:
+                findings.append({"seq": seq, "what": "chain", "recorded": entry.prev_hash, "derived": prev})
+                break
+            derived_hash = core.entry_hash(prev, entry.body)
+            if derived_hash != entry.hash:
+                findings.append({"seq": seq, "what": "entry_hash", "recorded": entry.hash, "derived": derived_hash})
+                break
+            try:
+                body = decode(entry.body)
+            except msgspec.DecodeError as exc:
+                findings.append({"seq": seq, "what": "decode", "recorded": "", "derived": str(exc)})
+                break
+            kind = body.kind
+            recorded = body.verdict
+            code = recorded.code if isinstance(recorded, Rejected) else None
+            if (body.seq != seq or entry.kind != kind or entry.actor != body.actor or entry.code != code
+                    or entry.verdict != entry_verdict_name(recorded)):
+                findings.append({"seq": seq, "what": "index_columns",
+                                 "recorded": repr((entry.kind, entry.actor, entry.verdict, entry.code)),
+                                 "derived": repr((kind, body.actor, entry_verdict_name(recorded), code))})
+                break
+            verdict: Any = recorded
+            if kind == "intent" and body.intent is not None and body.actor is not None:
+                _, verdict = core.adjudicate(rules, state, body.actor, body.intent, core.chance_for(config, f"seq:{seq}"))
+            elif kind == "undo" and body.actor is not None:
+                verdict = referee._decide_undo(loaded, timeline, body.actor, int(body.meta.get("to", -1)))
+            elif kind == "redo" and body.actor is not None:
+                verdict = referee._decide_redo(loaded, timeline, body.actor, int(body.meta.get("undo", -1)))
+            elif kind == "ruling" and body.intent is not None:
+                verdict = referee._decide_ruling(loaded, state, str(body.meta.get("seat")), body.intent, body.meta, seq)
+            # Struct equality is field by field, the same test as comparing canonical bytes but cheaper
+            if verdict != recorded and core.canonical(verdict) != core.canonical(recorded):
+                from .service import _verdict_text
+
+                findings.append({"seq": seq, "what": "verdict", "recorded": _verdict_text(recorded),
+                                 "derived": _verdict_text(verdict)})
+                break
+            timeline.add(Header(seq=seq, kind=kind, actor=body.actor, accepted=isinstance(recorded, Accepted),
+                                meta=body.meta))
+            if kind == "intent":
+                state = core.apply(rules, state, verdict)  # the derived verdict, equal to the recorded one
+            else:
+                state = referee.advance(loaded, state, body, jumps, jumps, checked=True)
+            jumps[seq] = state
+            jumps.pop(seq - WINDOW, None)
+            if state is not hashed_state:  # a rejection or a note leaves the very same state
+                hashed_state, hashed = state, core.state_hash(state)
+            if hashed != entry.state_hash:
+                findings.append({"seq": seq, "what": "state_hash", "recorded": entry.state_hash, "derived": hashed})
+                break
+            if seq in want:
+                out.derived[seq] = hashed
+            prev = entry.hash
+            checked += 1
+            if tick is not None and not checked % TICK:
+                tick(checked)
+        self.state, self.prev, self.hashed_state, self.hashed = state, prev, hashed_state, hashed
+        out.expected, out.checked = expected, checked
+        out.stop = expected - 1
+        if tick is not None:
             tick(checked)
-    out.checked = checked
-    out.expected = expected
-    if tick is not None:
-        tick(checked)
-    return out
+        return not findings

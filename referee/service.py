@@ -407,6 +407,18 @@ class Referee:
         if stop is None or stop > base:
             yield from self.store.entries(m.id, max(start, base + 1), stop)
 
+    def index(self, m: StoredMatch, start: int = 1, stop: int | None = None) -> Iterator[Any]:
+        """:meth:`Store.index` rows of a match's entries ``start..stop`` (a fork's first ones are its
+        parent's)."""
+        base = m.fork_seq or 0
+        if m.parent is not None and start <= base:
+            parent = self.store.get_match(m.parent)
+            if parent is None:
+                raise StorageError("log/corrupt", f"match {m.id} is a fork of {m.parent}, which is missing")
+            yield from self.index(parent, start, base if stop is None else min(stop, base))
+        if stop is None or stop > base:
+            yield from self.store.index(m.id, max(start, base + 1), stop)
+
     def entry_at(self, m: StoredMatch, seq: int) -> StoredEntry | None:
         return next(iter(self.entries(m, seq, seq)), None)
 
@@ -496,7 +508,9 @@ class Referee:
     def advance(self, loaded: Loaded, state: Any, body: Any, recent: Mapping[int, Any] | None = None,
                 memo: MutableMapping[int, Any] | None = None, *, checked: bool = False) -> Any:
         """The state after one entry: an intent's events, or an undo/redo's jump in time (to a
-        state still in ``recent`` or ``memo``, else folded again from the nearest snapshot)."""
+        state still in ``recent`` or ``memo``, else the snapshot written with the jump, else folded
+        again from the nearest snapshot). An audit (``checked``) always derives the jump's state:
+        the snapshot of the jump stands for the very state hash being checked."""
         if body.kind == "intent":
             return core.apply(loaded.rules, state, body.verdict)
         if body.kind in ("undo", "redo") and isinstance(body.verdict, Accepted):
@@ -505,6 +519,10 @@ class Referee:
                 return recent[target]
             if memo is not None and target in memo:
                 return memo[target]
+            if self.use_snapshots and not checked:
+                snap = self._snapshot(loaded.match, body.seq)
+                if snap is not None and snap.seq == body.seq:
+                    return loaded.state_decoder.decode(snap.state)
             return self.state_at(loaded, target, memo=memo, checked=checked)[1]
         if body.kind == "ruling":
             return core.apply(loaded.rules, state, body.verdict)
@@ -659,10 +677,13 @@ class Referee:
             raise BadInput("input/unknown_reference", problem, {"intent": text})
         return intent
 
-    def _append(self, loaded: Loaded, entry: StoredEntry, new_state: Any, head: int) -> None:
-        """Append one entry (with a snapshot every K entries) in one transaction."""
+    def _append(self, loaded: Loaded, entry: StoredEntry, new_state: Any, head: int, jump: int | None = None) -> None:
+        """Append one entry (with a snapshot every K entries) in one transaction. An undo or redo that
+        jumps back past the last of those snapshots (to ``jump``) gets a snapshot of its own: a later
+        fold through it then reads the state instead of folding the jump's target again."""
         snapshot = None
-        if self.snapshot_every and entry.seq % self.snapshot_every == 0:
+        every = self.snapshot_every
+        if every and (entry.seq % every == 0 or (jump is not None and jump < entry.seq - entry.seq % every)):
             snapshot = StoredSnapshot(
                 match_id=loaded.match.id, seq=entry.seq, state=core.state_bytes(new_state), state_hash=entry.state_hash
             )
@@ -852,7 +873,8 @@ class Referee:
         entry, new_state = self._make_entry(
             loaded, head + 1, state, prev, kind=kind, actor=actor, text=text, intent=None, verdict=verdict, meta=meta
         )
-        self._append(loaded, entry, new_state, head)
+        jump = int(meta["target"]) if isinstance(verdict, Accepted) and "target" in meta else None
+        self._append(loaded, entry, new_state, head, jump)
         return SubmitResult(
             match_id=loaded.match.id, seq=entry.seq, actor=actor, notation=text, intent=None, verdict=verdict,
             state_hash=entry.state_hash, outcome=loaded.rules.outcome(new_state),

@@ -43,6 +43,7 @@ def build(r: Referee, entries: int) -> str:
 @pytest.fixture
 def long_match(tmp_path, monkeypatch):
     monkeypatch.setattr(audit, "MIN_STRETCH", 20)
+    monkeypatch.setattr(audit, "MIN_CHUNK", 5)
     path = tmp_path / "a.db"
     r = service(path, snapshot_every=7)
     mid = build(r, 150)
@@ -64,8 +65,8 @@ def test_the_log_really_is_cut_into_stretches_at_snapshots(long_match):
     head = r.store.head(mid)
     snaps = r._snapshots_of(loaded.match)
     bounds = audit.plan(r, loaded, snaps, head, 4)
-    assert len(bounds) == 5 and bounds[0] == 0 and bounds[-1] == head
-    assert all(b % 7 == 0 for b in bounds[1:-1]), bounds  # each inner boundary is a snapshot
+    assert len(bounds) > 5 and bounds[0] == 0 and bounds[-1] == head
+    assert set(bounds[1:-1]) <= {s.seq for s in snaps}, bounds  # each inner boundary is a snapshot
     assert bounds == sorted(set(bounds))
     kinds = {e.kind for e in r.log(mid)}
     assert {"undo", "redo", "intent"} <= kinds
@@ -115,6 +116,7 @@ def test_tampering_gives_the_same_first_finding_in_stretches(long_match, sql):
 
 def test_a_store_in_memory_is_audited_in_one_pass(monkeypatch):
     monkeypatch.setattr(audit, "MIN_STRETCH", 20)
+    monkeypatch.setattr(audit, "MIN_CHUNK", 5)
     r = Referee(MemoryStore(), games=[PILE], snapshot_every=7)
     mid = build(r, 80)
     loaded = r.load(mid)
@@ -178,6 +180,7 @@ def test_a_clean_audit_names_the_head_that_fixes_the_log(long_match):
 
 def test_many_matches_are_audited_side_by_side_with_the_reports_of_one_pass(tmp_path, monkeypatch):
     monkeypatch.setattr(audit, "MIN_STRETCH", 40)
+    monkeypatch.setattr(audit, "MIN_CHUNK", 5)
     path = tmp_path / "m.db"
     r = service(path, snapshot_every=7)
     ids = [build(r, n) for n in (30, 50, 100, 25, 60, 35)]  # 100 is long enough for stretches
@@ -189,3 +192,37 @@ def test_many_matches_are_audited_side_by_side_with_the_reports_of_one_pass(tmp_
     assert together == one_by_one
     total = sum(rep["head"] for rep in one_by_one)
     assert seen[-1] == (total, total) and [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+def test_a_process_that_takes_no_part_leaves_its_chunks_to_the_others(long_match, monkeypatch):
+    """Chunks are taken as processes get to them: when one process fails outright, the others and the
+    parent check what it left, and the report does not change."""
+    r, mid, path = long_match
+    single = service(path).audit(mid)
+    real_work = audit._work
+
+    def failing(referee, loaded, bounds, want, board, me, first, tick):
+        if me != 0:
+            raise RuntimeError("this process dies")
+        return real_work(referee, loaded, bounds, want, board, me, first, tick)
+
+    monkeypatch.setattr(audit, "_work", failing)
+    assert service(path).audit(mid, jobs=3) == single
+    tamper(path, "UPDATE entries SET verdict = 'rejected', code = 'pile/not_enough' WHERE seq = 111")
+    assert service(path).audit(mid, jobs=3) == service(path).audit(mid, jobs=1)
+
+
+def test_the_board_hands_out_the_middle_of_the_longest_free_run():
+    import multiprocessing
+
+    board = audit._Board(multiprocessing.get_context("fork"), 10, 2)
+    for k in (0, 5):
+        board.taken[k] = 1
+    assert board.take(1) and not board.take(1) and not board.take(5)
+    # free: 2-4 (after a taken chunk: its owner goes on there) and 6-9 (longest): start in its middle
+    assert board.take_far() == 8
+    assert board.take(6)
+    board.found(6)  # something found in chunk 6: nothing after it is handed out
+    assert not board.take(7) and not board.take(9)
+    assert board.take_far() == 3
+    assert board.take_far() == 2 and board.take_far() == 4 and board.take_far() is None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 
+import msgspec
 import pytest
 
 from referee.store import (
@@ -66,6 +67,17 @@ def test_append_in_order_and_read_ranges(store):
     assert [e.seq for e in store.entries("m1", 2, 4)] == [2, 3, 4]
     assert store.last_entry("m1") == _entry(5)
     assert list(store.entries("m1", 3, 3))[0].body == b"body3"
+
+
+def test_index_rows_carry_bodies_of_undo_and_redo_entries_only(store):
+    store.create_match(_match())
+    kinds = ["intent", "undo", "intent", "redo", "ruling"]
+    for seq, kind in enumerate(kinds, 1):
+        store.append(msgspec.structs.replace(_entry(seq), kind=kind), expected_seq=seq - 1)
+    rows = list(store.index("m1", 2, 4))
+    assert [(r[0], r[1], r[4]) for r in rows] == [(2, "undo", b"body2"), (3, "intent", None), (4, "redo", b"body4")]
+    assert [r[0] for r in store.index("m1")] == [1, 2, 3, 4, 5]
+    assert rows[0][2:4] == (_entry(2).actor, _entry(2).verdict)
 
 
 def test_stale_writer_gets_conflict_and_nothing_is_written(store):

@@ -222,3 +222,24 @@ def test_a_ruling_lets_a_rejected_move_stand(game):
     over = r.submit(mid, r.state(mid)["state"]["active"], "take 40")
     still = r.rule_stands(mid, over.seq)
     assert still.verdict.code == "ruling/still_illegal"
+
+
+def test_an_undo_jumping_back_past_a_snapshot_gets_one_of_its_own(tmp_path):
+    r = service(tmp_path / "j.db", snapshot_every=5)
+    m = r.new_match("pile", ["alice", "bob"], options={"stones": "40"}, seed=2)
+    r.submit(m.id, "alice", "start")
+    take_turns(r, m.id, [1, 2, 3, 1, 2, 1, 1])  # entries 2..8; a snapshot at 5
+    far = r.undo(m.id, by="arbiter", to=3)  # entry 9 jumps back past the snapshot at 5
+    take_turns(r, m.id, [2, 1, 1])  # entries 10 (a snapshot), 11 and 12
+    short = r.undo(m.id, by="arbiter", to=11)  # entry 13: back to 11, no snapshot in between
+    assert short.accepted and far.accepted
+    snaps = {s.seq for s in r._snapshots_of(r.load(m.id).match)}
+    assert snaps == {5, far.seq, 10}
+    # a fresh service reads the jump's state from its snapshot; the same state as a fold from setup
+    for at in (9, 10, 11, 12, 13):
+        assert service(tmp_path / "j.db").state(m.id, at=at) == service(tmp_path / "j.db", use_snapshots=False).state(m.id, at=at)
+    assert service(tmp_path / "j.db").audit(m.id)["clean"]
+    # the audit derives the jump's state itself, and checks the jump's snapshot like any other
+    tamper(tmp_path / "j.db", f"UPDATE snapshots SET state = CAST('{{}}' AS BLOB) WHERE seq = {far.seq}")
+    f = service(tmp_path / "j.db").audit(m.id)["findings"]
+    assert [(x["what"], x["seq"]) for x in f] == [("snapshot", far.seq)]

@@ -51,6 +51,10 @@ class StoredEntry(msgspec.Struct, frozen=True, kw_only=True):
     recorded_at: str
 
 
+#: an entry's index columns: seq, kind, actor, verdict, and the body of an undo or redo entry
+IndexRow = tuple[int, str, str | None, str, bytes | None]
+
+
 class StoredSnapshot(msgspec.Struct, frozen=True, kw_only=True):
     match_id: str
     seq: int
@@ -130,6 +134,10 @@ class Store(Protocol):
 
     def entries(self, match_id: str, start: int = 1, stop: int | None = None) -> Iterator[StoredEntry]:
         """Entries with ``start <= seq <= stop`` in seq order."""
+
+    def index(self, match_id: str, start: int = 1, stop: int | None = None) -> Iterator[IndexRow]:
+        """``(seq, kind, actor, verdict, body)`` of the entries ``start..stop`` in seq order, the body
+        for undo and redo entries only (None otherwise): what an undo timeline needs, cheaply."""
 
     def snapshot_at_or_before(self, match_id: str, seq: int) -> StoredSnapshot | None: ...
 

@@ -8,6 +8,7 @@ from collections.abc import Iterator, Sequence
 from .base import (
     Conflict,
     DuplicateRequest,
+    IndexRow,
     StoredAnnotation,
     StoredEntry,
     StoredMatch,
@@ -89,6 +90,10 @@ class MemoryStore:
         for e in self._log(match_id):
             if e.seq >= start and (stop is None or e.seq <= stop):
                 yield e
+
+    def index(self, match_id: str, start: int = 1, stop: int | None = None) -> Iterator[IndexRow]:
+        for e in self.entries(match_id, start, stop):
+            yield e.seq, e.kind, e.actor, e.verdict, e.body if e.kind in ("undo", "redo") else None
 
     def snapshot_at_or_before(self, match_id: str, seq: int) -> StoredSnapshot | None:
         best = None

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from .base import (
     Conflict,
     DuplicateRequest,
+    IndexRow,
     StoredAnnotation,
     StoredEntry,
     StoredMatch,
@@ -322,6 +323,17 @@ class SqliteStore:
             if len(rows) < 2000:
                 return
             low = rows[-1][1] + 1
+
+    def index(self, match_id: str, start: int = 1, stop: int | None = None) -> Iterator[IndexRow]:
+        stop_ = stop if stop is not None else 2**62
+        with self._lock:
+            rows = self.conn.execute(
+                "SELECT seq, kind, actor, verdict, CASE WHEN kind IN ('undo', 'redo') THEN body END FROM entries "
+                "WHERE match_id = ? AND seq >= ? AND seq <= ? ORDER BY seq",
+                (match_id, start, stop_),
+            ).fetchall()
+        for seq, kind, actor, verdict, body in rows:
+            yield seq, kind, actor, verdict, None if body is None else bytes(body)
 
     def snapshot_at_or_before(self, match_id: str, seq: int) -> StoredSnapshot | None:
         row = self.conn.execute(
