@@ -19,10 +19,12 @@ and nobody takes a chunk after a finding. Each process reads the log through its
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -74,6 +76,21 @@ def can_fork() -> bool:
     return sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
 
 
+@contextmanager
+def _batch_gc() -> Iterator[None]:
+    """No cyclic garbage collection while entries are walked. States are frozen structs and tuples
+    that reference counting frees; what the collector would do is walk the thousands of states kept
+    for undo targets again and again (10-20% of an audit). One collection at the end instead."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+            gc.collect(0)
+
+
 def run(referee: Referee, match_id: str, progress: Callable[[int, int], None] | None = None,
         jobs: int = 1) -> dict[str, Any]:
     loaded = referee.load(match_id)
@@ -88,7 +105,8 @@ def run(referee: Referee, match_id: str, progress: Callable[[int, int], None] | 
     snapshots = referee._snapshots_of(m)  # newest first
     want = frozenset(s.seq for s in snapshots)
     bounds = plan(referee, loaded, snapshots, head, jobs)
-    stretches = _run(referee, loaded, bounds, want, head, progress, jobs)
+    with _batch_gc():
+        stretches = _run(referee, loaded, bounds, want, head, progress, jobs)
     findings: list[dict[str, Any]] = []
     checked = 0
     derived: dict[int, str] = {}
