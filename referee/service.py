@@ -33,7 +33,7 @@ from schemas import (
 from .engine import core, notation
 from .engine.protocol import Accepted, ConfigError, Game, InputError, Rejected, Rules
 from .errors import BadInput, ConflictError, NotFound, StorageError
-from .store import Conflict, Store, StoredAnnotation, StoredEntry, StoredMatch, StoredSnapshot, StoreError
+from .store import Conflict, IndexRow, Store, StoredAnnotation, StoredEntry, StoredMatch, StoredSnapshot, StoreError
 from .timeline import Header, Timeline
 
 SNAPSHOT_EVERY = 64
@@ -395,29 +395,27 @@ class Referee:
 
     # -- reading the log ---------------------------------------------------------------------
 
-    def entries(self, m: StoredMatch, start: int = 1, stop: int | None = None) -> Iterator[StoredEntry]:
-        """A match's entries ``start..stop``: a fork's history up to its fork point is its parent's
-        (read, never copied), then its own."""
+    def _spans(self, m: StoredMatch, start: int, stop: int | None) -> Iterator[tuple[str, int, int | None]]:
+        """(match id, start, stop) of the stored runs that make up a match's entries ``start..stop``:
+        a fork's history up to its fork point is its parent's (read, never copied), then its own."""
         base = m.fork_seq or 0
         if m.parent is not None and start <= base:
             parent = self.store.get_match(m.parent)
             if parent is None:
                 raise StorageError("log/corrupt", f"match {m.id} is a fork of {m.parent}, which is missing")
-            yield from self.entries(parent, start, base if stop is None else min(stop, base))
+            yield from self._spans(parent, start, base if stop is None else min(stop, base))
         if stop is None or stop > base:
-            yield from self.store.entries(m.id, max(start, base + 1), stop)
+            yield m.id, max(start, base + 1), stop
 
-    def index(self, m: StoredMatch, start: int = 1, stop: int | None = None) -> Iterator[Any]:
-        """:meth:`Store.index` rows of a match's entries ``start..stop`` (a fork's first ones are its
-        parent's)."""
-        base = m.fork_seq or 0
-        if m.parent is not None and start <= base:
-            parent = self.store.get_match(m.parent)
-            if parent is None:
-                raise StorageError("log/corrupt", f"match {m.id} is a fork of {m.parent}, which is missing")
-            yield from self.index(parent, start, base if stop is None else min(stop, base))
-        if stop is None or stop > base:
-            yield from self.store.index(m.id, max(start, base + 1), stop)
+    def entries(self, m: StoredMatch, start: int = 1, stop: int | None = None) -> Iterator[StoredEntry]:
+        """A match's entries ``start..stop`` (through its parents, for a fork)."""
+        for match_id, low, high in self._spans(m, start, stop):
+            yield from self.store.entries(match_id, low, high)
+
+    def index(self, m: StoredMatch, start: int = 1, stop: int | None = None) -> Iterator[IndexRow]:
+        """:meth:`Store.index` rows of a match's entries ``start..stop`` (through its parents)."""
+        for match_id, low, high in self._spans(m, start, stop):
+            yield from self.store.index(match_id, low, high)
 
     def entry_at(self, m: StoredMatch, seq: int) -> StoredEntry | None:
         return next(iter(self.entries(m, seq, seq)), None)

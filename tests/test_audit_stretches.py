@@ -1,8 +1,6 @@
-"""An audit in parallel stretches says exactly what a single pass says (referee/audit.py)."""
+"""An audit by several processes says exactly what a single pass says (referee/audit.py)."""
 
 from __future__ import annotations
-
-import sqlite3
 
 import pytest
 
@@ -11,6 +9,7 @@ from referee.service import Referee
 from referee.store.memory import MemoryStore
 from referee.store.sqlite import SqliteStore
 from support.pile import PILE
+from support.tamper import tamper
 
 pytestmark = pytest.mark.skipif(not audit.can_fork(), reason="stretches run in forked processes (Linux)")
 
@@ -48,15 +47,6 @@ def long_match(tmp_path, monkeypatch):
     r = service(path, snapshot_every=7)
     mid = build(r, 150)
     return r, mid, path
-
-
-def tamper(path, sql):
-    conn = sqlite3.connect(path)
-    conn.execute("DROP TRIGGER IF EXISTS entries_append_only_update")
-    conn.execute("DROP TRIGGER IF EXISTS entries_append_only_delete")
-    conn.executescript(sql)
-    conn.commit()
-    conn.close()
 
 
 def test_the_log_really_is_cut_into_stretches_at_snapshots(long_match):

@@ -10,6 +10,7 @@ from referee.errors import BadInput
 from referee.service import Referee
 from referee.store.sqlite import SqliteStore
 from support.pile import PILE
+from support.tamper import tamper
 
 
 def service(path, **kw):
@@ -133,15 +134,6 @@ def test_replay_shows_what_changed(game):
     assert [s["entry"].seq for s in steps] == [2, 3]
     changes = {c["path"]: (c["before"], c["after"]) for c in steps[0]["changes"]}
     assert changes["pile"][0] - changes["pile"][1] in (1, 2, 3)
-
-
-def tamper(path, sql, *params):
-    conn = sqlite3.connect(path)
-    conn.execute("DROP TRIGGER IF EXISTS entries_append_only_update")
-    conn.execute("DROP TRIGGER IF EXISTS entries_append_only_delete")
-    conn.executescript(sql)
-    conn.commit()
-    conn.close()
 
 
 @pytest.mark.parametrize(

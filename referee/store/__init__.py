@@ -9,6 +9,7 @@ nothing is written.
 from .base import (
     Conflict,
     DuplicateRequest,
+    IndexRow,
     Store,
     StoredAnnotation,
     StoredEntry,
@@ -22,6 +23,7 @@ from .base import (
 __all__ = [
     "Conflict",
     "DuplicateRequest",
+    "IndexRow",
     "Store",
     "StoreError",
     "StoredAnnotation",
