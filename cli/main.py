@@ -1022,7 +1022,13 @@ def run(argv: list[str] | None = None) -> None:
     """Entry point: runs the app and turns every domain error into one line and an exit code."""
     click_errors, click_exits = _click_exceptions()
     try:
-        app(args=argv, standalone_mode=False)
+        # typer 0.29 turns Ctrl-C (and any click Exit) into a *returned* exit code when it does not
+        # exit itself: an interrupted command must not look like a success to a script
+        code = app(args=argv, standalone_mode=False)
+        if isinstance(code, int) and not isinstance(code, bool) and code != 0:
+            if code == 130:
+                sys.stderr.write("interrupted\n")
+            sys.exit(code)
     except Exit as exc:
         sys.exit(exc.code)
     except click_exits as exc:

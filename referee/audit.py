@@ -22,6 +22,7 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
+import signal
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -179,6 +180,7 @@ _POOL: list[Any] = []
 
 
 def _pool_start(referee: Referee) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     # keep the connection that came with the fork (never close or use it here); read through a new one
     _POOL[:] = [referee, referee.store]
     store = referee.store.reopen()
@@ -310,15 +312,21 @@ def _run(referee: Referee, loaded: Loaded, bounds: list[int], want: frozenset[in
         if progress is not None:
             progress(min(sum(board.done[:]), head), head)
 
-    results = _work(referee, loaded, bounds, want, board, 0, firsts[0], tick)
-    for proc, recv in children:
-        try:
-            while not recv.poll(0.1):
-                tick()
-            results.extend(recv.recv())
-        except (EOFError, OSError):
-            pass  # the process failed: its chunks are checked below
-        proc.join()
+    try:
+        results = _work(referee, loaded, bounds, want, board, 0, firsts[0], tick)
+        for proc, recv in children:
+            try:
+                while not recv.poll(0.1):
+                    tick()
+                results.extend(recv.recv())
+            except (EOFError, OSError):
+                pass  # the process failed: its chunks are checked below
+            proc.join()
+    finally:  # interrupted (Ctrl-C) or failed here: the other processes stop too
+        for proc, _recv in children:
+            if proc.is_alive():
+                proc.terminate()
+                proc.join()
     results.sort(key=lambda r: r.start)
     # the runs tile the log up to the first finding; what a failed process left is checked here
     tiled: list[Stretch] = []
@@ -351,6 +359,7 @@ def _work_alone(referee: Referee, loaded: Loaded, want: frozenset[int], start: i
 
 def _child(referee: Referee, loaded: Loaded, bounds: list[int], want: frozenset[int], board: _Board, me: int,
            first: int, send: Any) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops this one
     # the parent's connection came along with the fork: keep it (never close or use it here) and read
     # through a connection of this process's own
     inherited = referee.store

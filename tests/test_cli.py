@@ -251,3 +251,17 @@ def test_every_command_has_help_with_an_example(cli):
     for cmd in commands:
         r = cli(*cmd, "--help")
         assert r.code == 0 and "Example:" in r.out, cmd
+
+
+def test_ctrl_c_exits_130_not_0(cli, monkeypatch):
+    """typer hands an interrupted command back as a return code: a script must still see it."""
+    from referee.service import Referee
+
+    mid = new_match(cli)
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Referee, "audit_many", interrupted)
+    r = cli("audit", mid)
+    assert r.code == 130 and "interrupted" in r.err and "✓" not in r.out
