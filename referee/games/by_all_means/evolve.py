@@ -1,6 +1,6 @@
 """``evolve``: apply one event to the state. No validation and no choices: events are facts.
 
-Total over every event tag ever written: one function per event class, looked up in ``_APPLY`` (an
+Total over every event tag ever written: one function per event class, looked up in ``APPLY`` (an
 unknown class raises). States are frozen Structs; every change is a copy
 (``msgspec.structs.replace``), never a mutation, so old states stay valid for undo.
 """
@@ -91,15 +91,28 @@ def set_obj(state: State, ref: str, obj: Any) -> State:
         cell = state.field[where]
         return _with_cell(state, where, _with_slot(cell, slot, obj))
     player = state.players[where]
-    return _with_player(state, where, replace(player, buffer={**player.buffer, slot: obj}))
+    return _with_player(state, where, replace(player, buffer=_with_key(player.buffer, slot, obj)))
+
+
+# A changed mapping is a copy with the key set (an existing key keeps its place): the same dict as
+# ``{**mapping, key: value}``, which is about twice as slow.
+
+def _with_key(mapping: dict[str, Any], key: str, value: Any) -> dict[str, Any]:
+    out = mapping.copy()
+    out[key] = value
+    return out
 
 
 def _with_cell(state: State, name: str, cell: Cell) -> State:
-    return replace(state, field={**state.field, name: cell})
+    field = state.field.copy()
+    field[name] = cell
+    return replace(state, field=field)
 
 
 def _with_player(state: State, seat: str, player: Player) -> State:
-    return replace(state, players={**state.players, seat: player})
+    players = state.players.copy()
+    players[seat] = player
+    return replace(state, players=players)
 
 
 # msgspec's ``replace`` is several times slower given ``**`` keywords than named ones: the helpers
@@ -173,7 +186,7 @@ def _take(state: State, ev: CardMoved) -> State:
         raise ValueError(f"unknown source slot {src!r}")
     if src == "neutral":
         nz = state.neutral_zone
-        kept = tuple(c for c in nz.cards if c.oid != ev.oid)
+        kept = tuple([c for c in nz.cards if c.oid != ev.oid])
         return replace(state, neutral_zone=replace(nz, cards=kept))
     seat, _, zone = src.partition(".")
     p = state.players[seat]
@@ -188,7 +201,7 @@ def _take(state: State, ev: CardMoved) -> State:
             cards = _remove_one(cards, ev.card)
         p = _with_archive(p, zone, replace(arch, count=arch.count - 1, cards=cards), _remove_one(p.unseen, ev.card))
     elif zone.startswith("buf"):
-        p = replace(p, buffer={**p.buffer, zone: None})
+        p = replace(p, buffer=_with_key(p.buffer, zone, None))
     else:
         raise ValueError(f"unknown source zone {src!r}")
     return _with_player(state, seat, p)
@@ -239,7 +252,7 @@ def _put(state: State, ev: CardMoved, exact: bool) -> State:
             cards = (ev.card, *cards) if ev.at == "top" else (*cards, ev.card)
         p = _with_archive(p, zone, replace(arch, count=arch.count + 1, cards=cards), _add_sorted(p.unseen, ev.card))
     elif zone.startswith("buf"):
-        p = replace(p, buffer={**p.buffer, zone: Planned(oid=ev.oid, card=ev.card, owner=ev.owner, active_symbols=ev.tokens)})
+        p = replace(p, buffer=_with_key(p.buffer, zone, Planned(oid=ev.oid, card=ev.card, owner=ev.owner, active_symbols=ev.tokens)))
     else:
         raise ValueError(f"unknown destination zone {dst!r}")
     return _with_player(state, seat, p)
@@ -249,14 +262,15 @@ def _put(state: State, ev: CardMoved, exact: bool) -> State:
 
 Apply = Callable[[State, Any, bool], State]
 
-#: event class -> the function that applies it (``evolve`` dispatches on the exact class)
-_APPLY: dict[type, Apply] = {}
+#: event class -> the function that applies it (``evolve`` dispatches on the exact class; the
+#: referee's ``Txn.emit`` looks its own events up here directly)
+APPLY: dict[type, Apply] = {}
 
 
 def _applies(*classes: type) -> Callable[[Apply], Apply]:
     def register(fn: Apply) -> Apply:
         for cls in classes:
-            _APPLY[cls] = fn
+            APPLY[cls] = fn
         return fn
     return register
 
@@ -469,8 +483,8 @@ def _game_over(state: State, ev: GameOver, exact: bool) -> State:
 
 
 def evolve(state: State, event: Any, exact: bool) -> State:
-    """Apply one event (dispatched on its class through ``_APPLY``)."""
-    apply = _APPLY.get(type(event))
+    """Apply one event (dispatched on its class through ``APPLY``)."""
+    apply = APPLY.get(type(event))
     if apply is None:
         raise TypeError(f"by_all_means: unknown event {event!r}")
     return apply(state, event, exact)

@@ -415,8 +415,8 @@ class ByAllMeansRules:
         active = str(s.turn.active)
         if start == "C1":
             limit = self.opts["overpopulation_threshold"]
-            for cell, t in txn.territories(active):
-                if t.loyalty > limit:
+            for cell, t in txn.territories():  # (only the active player's count)
+                if t.controller == active and t.loyalty > limit:
                     txn.lose(active, "reputation", t.loyalty - limit, f"overpopulation of {t.card} at {cell}")
             if txn.player(active).main_archive.count == 0:
                 txn.lose(active, "reputation", self.opts["empty_main_penalty"], "empty main archive")

@@ -20,7 +20,7 @@ from typing import Any, NoReturn
 from referee.engine.chance import Chance
 
 from .data import Card, CardSet, Combination
-from .evolve import evolve, get_obj
+from .evolve import APPLY, get_obj
 from .geometry import Field
 from .model import (
     Agent,
@@ -81,15 +81,45 @@ class Ctx:
         return seat == self.players[0]
 
 
-#: what :meth:`Txn._scan` found on one field object: (field, (territories, agents, flipped))
-Scan = tuple[dict[str, Any], tuple[list[tuple[str, Territory]], dict[str, list[tuple[str, Agent]]], dict[str, int]]]
+class FieldScan:
+    """One pass over a field object (see :meth:`Txn._scan`): its territories, face-up agents and
+    face-up graffiti agents, each in canonical cell order. The field is immutable (every change
+    makes a new one), so a scan stays true for as long as ``field`` is the state's field. Its
+    lists are shared by every reader of the scan: read them, never change them."""
+
+    __slots__ = ("field", "territories", "agents", "flipped")
+
+    def __init__(self, ctx: Ctx, field: dict[str, Any]) -> None:
+        self.field = field
+        graffiti_agents = ctx.graffiti_agents
+        territories: list[tuple[str, Territory]] = []
+        a, b = ctx.players
+        agents: dict[str, list[tuple[str, Agent]]] = {a: [], b: []}
+        flipped: dict[str, int] = {a: 0, b: 0}
+        for c in ctx.field.cells:
+            cell = field[c]
+            t = cell.territory
+            if t is not None:
+                territories.append((c, t))
+            agent = cell.agent
+            if agent is not None:
+                agents.setdefault(agent.controller, []).append((c, agent))
+            g = cell.graffiti
+            if g is not None and g.face == "up" and g.card in graffiti_agents:
+                flipped[g.controller] = flipped.get(g.controller, 0) + 1
+        #: every territory: (cell, territory)
+        self.territories: tuple[tuple[str, Territory], ...] = tuple(territories)
+        #: the face-up agents (in agent slots) each seat controls: (cell, agent)
+        self.agents = agents
+        #: how many graffiti agents lie face up in a graffiti slot, by controller
+        self.flipped = flipped
 
 
 class Txn:
     __slots__ = ("ctx", "opts", "_exact", "state", "events", "waive", "chance", "manual", "flipped", "deferred", "_scanned")
 
     def __init__(self, ctx: Ctx, state: State, waive: frozenset[str] = frozenset(), chance: Chance | None = None,
-                 scanned: Scan | None = None) -> None:
+                 scanned: FieldScan | None = None) -> None:
         """``scanned`` may hand over an earlier transaction's :meth:`_scan` (used only while the
         field is that very object)."""
         self.ctx = ctx
@@ -110,7 +140,8 @@ class Txn:
     # -- plumbing -------------------------------------------------------------------------------------
 
     def emit(self, event: Any) -> None:
-        self.state = evolve(self.state, event, self._exact)
+        """Record an event and apply it at once (``evolve``'s own function for its class)."""
+        self.state = APPLY[type(event)](self.state, event, self._exact)
         self.events.append(event)
 
     @staticmethod
@@ -144,46 +175,27 @@ class Txn:
     def cells(self) -> tuple[str, ...]:
         return self.ctx.field.cells
 
-    def _scan(self) -> tuple[list[tuple[str, Territory]], dict[str, list[tuple[str, Agent]]], dict[str, int]]:
-        """One pass over the field, kept while the field is the same object (every change to the
-        field makes a new one): territories, face-up agents and face-up graffiti agents by seat."""
-        field = self.state.field
+    def _scan(self) -> FieldScan:
+        """The scan of the current field, kept while the field is the same object."""
         scanned = self._scanned
-        if scanned is not None and scanned[0] is field:
-            return scanned[1]
-        ctx = self.ctx
-        graffiti_agents = ctx.graffiti_agents
-        territories: list[tuple[str, Territory]] = []
-        a, b = ctx.players
-        agents: dict[str, list[tuple[str, Agent]]] = {a: [], b: []}
-        flipped: dict[str, int] = {a: 0, b: 0}
-        for c in ctx.field.cells:
-            cell = field[c]
-            t = cell.territory
-            if t is not None:
-                territories.append((c, t))
-            agent = cell.agent
-            if agent is not None:
-                agents.setdefault(agent.controller, []).append((c, agent))
-            g = cell.graffiti
-            if g is not None and g.face == "up" and g.card in graffiti_agents:
-                flipped[g.controller] = flipped.get(g.controller, 0) + 1
-        found = (territories, agents, flipped)
-        self._scanned = (field, found)
-        return found
+        field = self.state.field
+        if scanned is None or scanned.field is not field:
+            scanned = self._scanned = FieldScan(self.ctx, field)
+        return scanned
 
     def face_up_agents(self, seat: str) -> list[tuple[str, Agent]]:
-        return list(self._scan()[1].get(seat, ()))
+        return list(self._scan().agents.get(seat, ()))
 
     def agent_count(self, seat: str) -> int:
-        _t, agents, flipped = self._scan()
-        return len(agents.get(seat, ())) + flipped.get(seat, 0)
+        scan = self._scan()
+        return len(scan.agents.get(seat, ())) + scan.flipped.get(seat, 0)
 
-    def territories(self, seat: str | None = None) -> list[tuple[str, Territory]]:
-        found = self._scan()[0]
+    def territories(self, seat: str | None = None) -> tuple[tuple[str, Territory], ...]:
+        """(cell, territory) in cell order: every territory, or those ``seat`` controls."""
+        found = self._scan().territories
         if seat is None:
-            return list(found)
-        return [(c, t) for c, t in found if t.controller == seat]
+            return found
+        return tuple([(c, t) for c, t in found if t.controller == seat])
 
     # -- counters (4.12) ------------------------------------------------------------------------------
 
@@ -480,7 +492,7 @@ class Txn:
         """A player controlling more face-up agents than the limit (after a flip): (seat, cells of the
         agents that may be given up)."""
         active = self.state.turn.active or self.ctx.players[0]
-        by_seat = self._scan()[1]
+        by_seat = self._scan().agents
         limit = self.opts["agent_limit"]
         for seat in (active, self.ctx.opp(active)):
             agents = by_seat.get(seat, ())
@@ -494,7 +506,7 @@ class Txn:
         p = self.player(seat)
         untapped = ()
         if self.opts["untap_at_turn_start"]:
-            untapped = tuple(c for c, a in self._scan()[1].get(seat, ()) if a.turned)
+            untapped = tuple([c for c, a in self._scan().agents.get(seat, ()) if a.turned])
         extra = max(0, 1 - p.actions_lost_next_turn.extra)
         if number == 1 and not self.opts["first_turn_extra"]:
             extra = 0
@@ -506,13 +518,16 @@ class Txn:
         a, b = self.ctx.players
         opts = self.opts
         players = self.state.players
-        territories = self._scan()[0]
+        territories = self._scan().territories
         full = len(territories) == len(self.cells())
+        to_win = opts["influence_to_win"]
+        pa, pb = players[a], players[b]
+        if not full and pa.influence < to_win and pb.influence < to_win and pa.trust != 0 and pb.trust != 0:
+            return None  # (the usual case: no influence win, nobody out of trust, the field not full)
         totals = {a: 0, b: 0}
         if full:  # (the loyalty totals matter only on a full field)
             for _c, t in territories:
                 totals[t.controller] = totals.get(t.controller, 0) + t.loyalty
-        to_win = opts["influence_to_win"]
         meets: dict[str, str] = {}
         for p, o in ((a, b), (b, a)):
             if players[p].influence >= to_win:
