@@ -19,13 +19,13 @@ and nobody takes a chunk after a finding. Each process reads the log through its
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import multiprocessing
 import os
 import signal
 import sys
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -55,13 +55,16 @@ class Stretch:
     """What one run of the audit checked: entries ``start+1 .. stop`` (up to a finding)."""
 
     start: int
-    stop: int
     checked: int = 0
     #: the seq after the last entry read (a single pass uses it to find entries missing at the end)
     expected: int = 0
     findings: list[dict[str, Any]] = field(default_factory=list)
     #: the derived state hash after each entry that has a snapshot
     derived: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def stop(self) -> int:
+        return self.expected - 1
 
 
 def default_jobs() -> int:
@@ -77,7 +80,18 @@ def can_fork() -> bool:
     return sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
 
 
-@contextmanager
+def _can_share(referee: Referee) -> bool:
+    """Other processes can take part: fork is there and the store can be opened again."""
+    if not can_fork():
+        return False
+    probe = referee.store.reopen()
+    if probe is None:
+        return False
+    probe.close()
+    return True
+
+
+@contextlib.contextmanager
 def _batch_gc() -> Iterator[None]:
     """No cyclic garbage collection while entries are walked. States are frozen structs and tuples
     that reference counting frees; what the collector would do is walk the thousands of states kept
@@ -162,7 +176,7 @@ def run_many(referee: Referee, match_ids: list[str], progress: Callable[[int, in
 
     reports: dict[str, dict[str, Any]] = {}
     shared = [mid for mid in match_ids if heads[mid] < 2 * MIN_STRETCH]
-    if jobs <= 1 or len(shared) < 2 or not can_fork() or referee.store.reopen() is None:
+    if jobs <= 1 or len(shared) < 2 or not _can_share(referee):
         shared = []
     for mid in match_ids:
         if mid not in shared:
@@ -198,7 +212,7 @@ def plan(referee: Referee, loaded: Loaded, snapshots: list[Any], head: int, jobs
     snapshot that checks out against the state hash recorded for its entry. ``[0, head]`` when the
     log is too short to share (fewer than :data:`MIN_STRETCH` entries a process) or cannot be."""
     n = min(jobs, head // MIN_STRETCH)
-    if n <= 1 or not can_fork() or referee.store.reopen() is None:
+    if n <= 1 or not _can_share(referee):
         return [0, head]
     size = max(MIN_CHUNK, head // (n * CHUNKS_PER_JOB))
     bounds = [0]
@@ -289,11 +303,7 @@ def _run(referee: Referee, loaded: Loaded, bounds: list[int], want: frozenset[in
          progress: Callable[[int, int], None] | None, jobs: int) -> list[Stretch]:
     chunks = len(bounds) - 1
     if chunks == 1:
-        walker = Walker(referee, loaded, 0, want)
-        walker.run(head, None if progress is None else lambda done: progress(done, head))
-        if progress is not None:
-            progress(walker.result.checked, head)
-        return [walker.result]
+        return [_walk(referee, loaded, want, 0, head, None if progress is None else lambda done: progress(done, head))]
     jobs = min(jobs, chunks)
     ctx = multiprocessing.get_context("fork")
     board = _Board(ctx, chunks, jobs)
@@ -333,7 +343,7 @@ def _run(referee: Referee, loaded: Loaded, bounds: list[int], want: frozenset[in
     at = 0
     for r in results:
         if r.start > at:
-            gap = _work_alone(referee, loaded, want, at, r.start)
+            gap = _walk(referee, loaded, want, at, r.start)
             tiled.append(gap)
             at = gap.stop
             if gap.findings:
@@ -346,14 +356,16 @@ def _run(referee: Referee, loaded: Loaded, bounds: list[int], want: frozenset[in
             break
     else:
         if at < head:
-            tiled.append(_work_alone(referee, loaded, want, at, head))
+            tiled.append(_walk(referee, loaded, want, at, head))
     tick()
     return tiled
 
 
-def _work_alone(referee: Referee, loaded: Loaded, want: frozenset[int], start: int, stop: int) -> Stretch:
+def _walk(referee: Referee, loaded: Loaded, want: frozenset[int], start: int, stop: int,
+          tick: Callable[[int], None] | None = None) -> Stretch:
+    """One walk from ``start`` to ``stop`` in this process."""
     walker = Walker(referee, loaded, start, want)
-    walker.run(stop, None)
+    walker.run(stop, tick)
     return walker.result
 
 
@@ -363,15 +375,12 @@ def _child(referee: Referee, loaded: Loaded, bounds: list[int], want: frozenset[
     # the parent's connection came along with the fork: keep it (never close or use it here) and read
     # through a connection of this process's own
     inherited = referee.store
-    try:
+    # whatever goes wrong here, the parent checks the chunks this process did not report
+    with send, contextlib.suppress(BaseException):
         store = inherited.reopen()
         assert store is not None
         referee.store = store
         send.send(_work(referee, loaded, bounds, want, board, me, first, None))
-    except BaseException:  # noqa: BLE001 - the parent checks what this process left
-        pass
-    finally:
-        send.close()
 
 
 def _timeline_before(referee: Referee, loaded: Loaded, start: int) -> Timeline:
@@ -398,7 +407,7 @@ class Walker:
     def __init__(self, referee: Referee, loaded: Loaded, start: int, want: frozenset[int]) -> None:
         self.referee, self.loaded, self.want = referee, loaded, want
         m = loaded.match
-        self.result = Stretch(start=start, stop=start, expected=start + 1)
+        self.result = Stretch(start=start, expected=start + 1)
         if start == 0:
             state, self.prev, self.timeline = loaded.initial, m.genesis_hash, Timeline()
         else:  # a boundary plan() checked
@@ -495,7 +504,6 @@ class Walker:
                 tick(checked)
         self.state, self.prev, self.hashed_state, self.hashed = state, prev, hashed_state, hashed
         out.expected, out.checked = expected, checked
-        out.stop = expected - 1
         if tick is not None:
             tick(checked)
         return not findings

@@ -18,6 +18,7 @@ that may not: 403.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import threading
 from collections.abc import AsyncIterator, Callable
@@ -91,10 +92,8 @@ class Hub:
     def notify(self, match_id: str) -> None:  # any thread
         loop = self.loop
         if loop is not None and match_id in self.waiters:
-            try:
+            with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits any more
                 loop.call_soon_threadsafe(self._wake, match_id)
-            except RuntimeError:  # the loop has closed
-                pass
 
     def _wake(self, match_id: str) -> None:
         for event in self.waiters.get(match_id, ()):

@@ -3,6 +3,7 @@ table, retried requests, the CLI as a client, and property-based fuzzing of the 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections import Counter
@@ -285,11 +286,9 @@ def test_referee_serve_answers_on_loopback(tmp_path):
     try:
         deadline = time.monotonic() + 20
         while True:
-            try:
+            with contextlib.suppress(httpx.TransportError):  # not listening yet
                 if httpx.get(f"http://127.0.0.1:{port}/health", timeout=1).status_code == 200:
                     break
-            except httpx.TransportError:
-                pass
             assert time.monotonic() < deadline and server.poll() is None, "referee serve did not start"
             time.sleep(0.1)
         games = httpx.get(f"http://127.0.0.1:{port}/games").json()
