@@ -188,15 +188,10 @@ def _kv(items: list[str] | None, what: str) -> dict[str, str]:
 
 
 def _read_toml(path: str, what: str) -> dict[str, Any]:
-    import tomllib
+    from referee.inputs import parse_toml, read_file
+    from schemas import SCENARIO_MAX
 
-    try:
-        with open(path, "rb") as fh:
-            return tomllib.load(fh)
-    except OSError as exc:
-        _fail(f"cannot read {what} file {path}: {exc.strerror or exc}")
-    except tomllib.TOMLDecodeError as exc:
-        _fail(f"{what} file {path} is not valid TOML: {exc}")
+    return parse_toml(read_file(path, f"{what} file", SCENARIO_MAX), f"{what} file {path}")
 
 
 @app.command()
@@ -245,12 +240,11 @@ def _new_remote(game: str, players: str, options: dict[str, str], cards: str | N
     body: dict[str, Any] = {"game": game, "players": [p.strip() for p in players.split(",")], "options": options,
                             "decks": decks, "seed": seed, "chance": chance, "position": position, "title": title,
                             "undo": undo}
-    if cards is not None and os.path.isfile(cards):
-        try:
-            with open(cards, encoding="utf-8") as fh:
-                body["cards_text"] = fh.read()
-        except (OSError, UnicodeDecodeError) as exc:
-            _fail(f"cannot read card file {cards}: {exc}")
+    if cards is not None and os.path.exists(cards):
+        from referee.inputs import read_file
+        from schemas import CARDS_TEXT_MAX
+
+        body["cards_text"] = read_file(cards, "card file", CARDS_TEXT_MAX)
     else:
         body["cards"] = cards
     answer = RemoteReferee(str(_REMOTE["server"]), _REMOTE["token"], need_token=False).create_match(body)
@@ -615,14 +609,13 @@ def import_(
     """
     from referee.transcript import import_transcript
 
+    from referee.inputs import read_file, read_stdin
+    from schemas import TRANSCRIPT_MAX
+
     if file == "-":
-        text, source, base = sys.stdin.read(), "<stdin>", os.getcwd()
+        text, source, base = read_stdin("the transcript", TRANSCRIPT_MAX), "<stdin>", os.getcwd()
     else:
-        try:
-            with open(file, encoding="utf-8") as fh:
-                text = fh.read()
-        except (OSError, UnicodeDecodeError) as exc:
-            _fail(f"cannot read transcript {file}: {getattr(exc, 'strerror', None) or exc}")
+        text = read_file(file, "transcript", TRANSCRIPT_MAX)
         source, base = file, os.path.dirname(os.path.abspath(file))
     service = _service(db, create=True)
     summary = import_transcript(service, text, source, base)
@@ -1039,6 +1032,10 @@ def run(argv: list[str] | None = None) -> None:
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         sys.exit(130)
+    except RecursionError:
+        # only input nested past the stack gets here (each reader bounds what it knows of)
+        sys.stderr.write("error: the input nests too deeply to read\n")
+        sys.exit(2)
     except Exception as exc:  # noqa: BLE001 - the one place errors become exit codes
         from referee.errors import RefereeError
 

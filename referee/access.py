@@ -53,7 +53,8 @@ from schemas.http import (
 
 from .engine import core, notation
 from .engine.protocol import Accepted, Rejected
-from .errors import BadInput, ConflictError, RefereeError, StorageError
+from .errors import BadInput, ConflictError, NotFound, RefereeError, StorageError
+from .inputs import check_depth
 from .service import Loaded, Referee, SubmitResult, event_words, redact, redact_text, visible_parts
 from .store import Store, StoredRequest, StoredToken, StoreError
 
@@ -376,16 +377,27 @@ class Access:
         """How this match's state differs from ``other``'s: the arbiter's, against this match itself or
         one of its forks (the tokens of this match do not open unrelated matches)."""
         self._require(p, ("arbiter",), "diff full states")
-        target = self.referee.resolve(other)
-        walk, seen = target, 0
-        while walk.id != p.match_id:
-            if walk.parent is None or seen > 1000:
-                raise Forbidden("auth/other_match", f"{target.id} is neither this match nor one of its forks")
-            parent = self.store.get_match(walk.parent)
-            if parent is None:
-                raise Forbidden("auth/other_match", f"{target.id} is neither this match nor one of its forks")
-            walk, seen = parent, seen + 1
-        return self.referee.diff(p.match_id, target.id, at_a=at, at_b=other_at)
+        # ``other`` is looked up among this match and its forks only: a prefix of some unrelated
+        # match's id gets the same answer as a prefix of nothing (no full id, no count, no 403)
+        family = self._family(p.match_id)
+        found = [mid for mid in family if mid == other] or (
+            [mid for mid in family if mid.startswith(other)] if len(other) >= 4 else [])
+        if len(found) != 1:
+            why = "is ambiguous among" if len(found) > 1 else "names neither"
+            raise NotFound("match/unknown", f"{other!r} {why} this match and its forks; give more of a fork's id")
+        return self.referee.diff(p.match_id, found[0], at_a=at, at_b=other_at)
+
+    def _family(self, match_id: str) -> list[str]:
+        """This match's id and the ids of its forks, their forks and so on."""
+        children: dict[str | None, list[str]] = {}
+        for m in self.store.list_matches():
+            children.setdefault(m.parent, []).append(m.id)
+        out, todo = [], [match_id]
+        while todo:
+            mid = todo.pop()
+            out.append(mid)
+            todo.extend(children.get(mid, []))
+        return out
 
     def legal(self, p: Principal, seat: str | None = None) -> LegalAnswer:
         """Intents each seat could make now that would be accepted (hints; the benchmark's random play)."""
@@ -443,6 +455,7 @@ class Access:
         )
 
     def _notation(self, loaded: Loaded, obj: Mapping[str, Any]) -> str:
+        check_depth(dict(obj), "the intent object")
         try:
             intent = msgspec.convert(obj, loaded.game.intent_type)
         except msgspec.ValidationError as exc:

@@ -34,7 +34,7 @@ from litestar.openapi.spec import Components, SecurityScheme
 from litestar.params import FromQuery, HeaderParameter, JSONBody, PathParameter, QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
-from schemas import Annotation, ErrorBody, MatchInfo
+from schemas import DEPTH_MAX, Annotation, ErrorBody, MatchInfo
 from schemas.http import (
     AnnotateRequest,
     AuditAnswer,
@@ -158,6 +158,13 @@ def _error(request: Request[Any, Any, Any], exc: Exception) -> Response[ErrorBod
         body = ErrorBody(code=exc.code, message=exc.message, detail=_jsonable(exc.detail))
         if status == 401:
             headers["WWW-Authenticate"] = "Bearer"
+    elif isinstance(exc, RecursionError):
+        status = 400
+        body = ErrorBody(code="request/too_deep", message="the request nests too deeply to read; "
+                         f"nothing the referee takes nests more than {DEPTH_MAX} levels")
+    elif isinstance(exc, UnicodeError):
+        status = 400
+        body = ErrorBody(code="request/bad_encoding", message=f"the request is not valid UTF-8 text: {exc}")
     elif isinstance(exc, ValidationException):
         status = 400
         body = ErrorBody(code="request/invalid", message=f"the request does not fit this route: {exc.detail}",

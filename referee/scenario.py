@@ -14,8 +14,12 @@ from typing import Any
 
 import msgspec
 
+from schemas import SCENARIO_MAX
+
 from . import tomlw
+from .engine.datafile import load_toml
 from .errors import RefereeError
+from .inputs import parse_toml, read_file
 from .service import Referee, null_to_none
 from .store.memory import MemoryStore
 
@@ -126,12 +130,9 @@ def _check_contains(view: dict[str, Any], table: dict[str, Any], step: int | Non
 
 def load(path: str) -> dict[str, Any]:
     try:
-        with open(path, "rb") as fh:
-            data = tomllib.load(fh)
-    except OSError as exc:
-        raise ScenarioError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(f"{path} is not valid TOML: {exc}") from None
+        data = parse_toml(read_file(path, "scenario file", SCENARIO_MAX), path)
+    except RefereeError as exc:
+        raise ScenarioError(exc.message) from None
     unknown = sorted(set(data) - _TOP_KEYS)
     if unknown:
         raise ScenarioError(f"{path}: unknown key(s) {', '.join(unknown)}; expected: {', '.join(sorted(_TOP_KEYS))}")
@@ -162,7 +163,7 @@ def _cards_text(referee: Referee, data: dict[str, Any], base_dir: str) -> tuple[
     base: dict[str, Any] = {}
     if data.get("cards") is not None or game.default_card_set is not None:
         _name, text = referee.read_card_set(game, data.get("cards"), base_dir)
-        base = tomllib.loads(text) if text else {}
+        base = load_toml(text) if text else {}
     merged = dict(base)
     if "set" in inline:
         merged["set"] = {**base.get("set", {}), **inline["set"]}

@@ -21,7 +21,12 @@ import msgspec
 
 from schemas import (
     ARBITER,
+    CARDS_TEXT_MAX,
+    NAME_MAX,
+    SEED_MAX,
     SPECTATOR,
+    TEXT_MAX,
+    TITLE_MAX,
     Annotation,
     EntryView,
     MatchConfig,
@@ -33,10 +38,13 @@ from schemas import (
 from .engine import core, notation
 from .engine.protocol import Accepted, ConfigError, Game, InputError, Rejected, Rules
 from .errors import BadInput, ConflictError, NotFound, StorageError
+from .inputs import check_depth, check_text, read_file
 from .store import Conflict, IndexRow, Store, StoredAnnotation, StoredEntry, StoredMatch, StoredSnapshot, StoreError
 from .timeline import Header, Timeline
 
 SNAPSHOT_EVERY = 64
+#: what an annotation may say of an entry
+ANNOTATION_KINDS = ("comment", "disputed", "ruling", "good", "mistake")
 
 
 def utc_now() -> str:
@@ -218,10 +226,9 @@ class Referee:
                 f"card set {name!r} is neither a bundled set ({known}) nor a file at {path}",
             )
         try:
-            with open(path, encoding="utf-8") as fh:
-                return name, fh.read()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise BadInput("cards/unreadable", f"cannot read card file {path}: {exc}") from None
+            return name, read_file(path, "card file", CARDS_TEXT_MAX)
+        except BadInput as exc:
+            raise BadInput("cards/unreadable", exc.message) from None
 
     # -- matches -----------------------------------------------------------------------------
 
@@ -242,7 +249,7 @@ class Referee:
         undo: str = "any",
     ) -> tuple[Game, MatchConfig]:
         game = self.game(game_name)
-        players = tuple(p.strip() for p in players)
+        players = tuple(check_text(p, "a player name", NAME_MAX).strip() for p in players)
         for reserved in (ARBITER, SPECTATOR):
             if reserved in players:
                 raise BadInput("match/bad_players", f"{reserved!r} is a reserved role name; name the seat otherwise")
@@ -267,6 +274,7 @@ class Referee:
             )
         specs = game.options()
         parsed: dict[str, Any] = {}
+        check_depth(dict(options or {}), "the options")
         for key, raw in (options or {}).items():
             spec = specs.get(key)
             if spec is None:
@@ -284,12 +292,24 @@ class Referee:
                 raise BadInput("match/bad_option", str(exc)) from None
         if cards_text is None:
             cards, cards_text = self.read_card_set(game, cards, base_dir)
+        elif len(cards_text.encode("utf-8", "surrogatepass")) > CARDS_TEXT_MAX:
+            raise BadInput("cards/too_large", f"the card text is more than {CARDS_TEXT_MAX:,} bytes; the limit is {CARDS_TEXT_MAX:,}")
+        if cards is not None:
+            check_text(cards, "the card set's name", TEXT_MAX)
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX):
+            raise BadInput("match/bad_seed", f"a seed is a whole number from 0 to {SEED_MAX:,}, not {seed!r}")
         if chance is None:
             chance = "digital" if seed is not None else "physical"
         if chance not in ("physical", "digital"):
             raise BadInput("match/bad_chance", f"chance must be physical or digital, not {chance!r}")
         if chance == "digital" and seed is None:
             seed = 0
+        for key, value in (meta or {}).items():
+            check_text(key, "a metadata key", NAME_MAX)
+            check_text(value, f"the {key}", TITLE_MAX)
+        for seat_, deck_ in (decks or {}).items():
+            check_text(deck_, f"{seat_}'s deck", NAME_MAX)
+        check_depth(dict(position or {}), "the position")
         config = MatchConfig(
             game=game.id,
             players=players,
@@ -320,6 +340,7 @@ class Referee:
 
     def create_match(self, game: Game, config: MatchConfig, *, title: str = "", match_id: str | None = None,
                      entries: Sequence[StoredEntry] = ()) -> MatchInfo:
+        check_text(title, "the title", TITLE_MAX)
         rules, _ = self._bind(game, config)
         mid = match_id or new_match_id()
         stored = StoredMatch(
@@ -661,6 +682,7 @@ class Referee:
     # -- writing -----------------------------------------------------------------------------
 
     def parse(self, loaded: Loaded, seat: str, text: str) -> Any:
+        check_text(text, "an intent", TEXT_MAX)
         if seat not in loaded.config.players:
             raise BadInput(
                 "match/unknown_seat",
@@ -776,6 +798,10 @@ class Referee:
         return entry.seq
 
     def annotate(self, match_id: str, seq: int, text: str, *, kind: str = "comment", by: str = "") -> Annotation:
+        check_text(text, "the annotation", TEXT_MAX, required=True)
+        check_text(by, "who annotates (--by)", NAME_MAX)
+        if kind not in ANNOTATION_KINDS:
+            raise BadInput("annotation/bad_kind", f"an annotation's kind is one of {', '.join(ANNOTATION_KINDS)}, not {kind!r}")
         loaded = self.load(match_id)
         head = self.store.head(loaded.match.id)
         if not 1 <= seq <= head:
@@ -826,6 +852,7 @@ class Referee:
     ) -> SubmitResult:
         """Append an undo entry: the state folds back to entry ``to`` (default: before the last
         accepted intent); the undone entries stay in the log, marked. A refusal is logged too."""
+        check_text(reason, "the reason", TEXT_MAX)
         loaded = self.load(match_id)
         self._check_actor(loaded, by)
         head, state = self.state_at(loaded)
@@ -847,6 +874,7 @@ class Referee:
         self, match_id: str, *, by: str, undo: int | None = None, reason: str = "", expected_seq: int | None = None
     ) -> SubmitResult:
         """Append a redo entry reversing undo entry ``undo`` (default: the latest one in effect)."""
+        check_text(reason, "the reason", TEXT_MAX)
         loaded = self.load(match_id)
         self._check_actor(loaded, by)
         head, state = self.state_at(loaded)
@@ -883,6 +911,7 @@ class Referee:
         again, now, with the check that rejected it waived. The ruling is an entry of its own (the
         rejected entry stays as it was); if the rules cannot apply the move even so, the ruling is
         recorded as rejected with the reason."""
+        check_text(reason, "the reason", TEXT_MAX)
         loaded = self.load(match_id)
         head, state = self.state_at(loaded)
         if expected_seq is not None and expected_seq != head:
@@ -926,6 +955,7 @@ class Referee:
 
     def fork(self, match_id: str, *, at: int, name: str = "", match_id_new: str | None = None) -> MatchInfo:
         """A new match whose history is this one's up to entry ``at`` (shared, not copied)."""
+        check_text(name, "the fork's name", TITLE_MAX)
         loaded = self.load(match_id)
         head = self.store.head(loaded.match.id)
         if not 0 <= at <= head:

@@ -38,11 +38,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from schemas import ARBITER, ImportProblem, ImportSummary, Outcome
+from schemas import ARBITER, SEED_MAX, TEXT_MAX, TITLE_MAX, ImportProblem, ImportSummary, Outcome
 
 from .engine.notation import split_words
 from .engine.protocol import InputError
 from .errors import BadInput, RefereeError, StorageError
+from .inputs import bad_char, char_name, check_text
 from .service import Referee, new_match_id
 from .store import StoredAnnotation, StoreError
 from .store.memory import MemoryStore
@@ -122,11 +123,26 @@ def _classify(number: int, raw: str, body: str, comment: str) -> Line:
                 number=int(m.group(1)) if m.group(1) else None)
 
 
+def _check_line(raw: str, where: str) -> None:
+    """A transcript line is plain text of at most :data:`schemas.TEXT_MAX` characters (as long as an
+    intent may be anywhere): a longer line, or one holding a control character, refuses the file."""
+    if len(raw) > TEXT_MAX:
+        raise BadInput("transcript/line_too_long",
+                       f"{where}: the line is {len(raw):,} characters long; a transcript line may be at most {TEXT_MAX:,}")
+    found = bad_char(raw)
+    if found is not None:
+        i, ch = found
+        name = char_name(ch)
+        raise BadInput("transcript/bad_text",
+                       f"{where}: column {i + 1} holds {name} (U+{ord(ch):04X}); a transcript is plain text")
+
+
 def parse(text: str, source: str = "<transcript>") -> tuple[Header, list[Line]]:
     header = Header()
     lines: list[Line] = []
     in_body = False
     for number, raw in enumerate(text.splitlines(), start=1):
+        _check_line(raw, f"{source}:{number}")
         body, comment = strip_comment(raw)
         if not body.strip():
             if comment:
@@ -189,13 +205,19 @@ def import_transcript(referee: Referee, text: str, source: str = "<transcript>",
     values = header.values
     seed: int | None = None
     if "seed" in values:
-        try:
-            seed = int(values["seed"])
-        except ValueError:
+        raw_seed = values["seed"]
+        if not (raw_seed.isascii() and raw_seed.isdigit()) or int(raw_seed) > SEED_MAX:
             raise BadInput(
                 "transcript/bad_header",
-                f"{source}:{header.lines['seed']}: seed must be a whole number, not {values['seed']!r}",
-            ) from None
+                f"{source}:{header.lines['seed']}: seed must be a whole number from 0 to {SEED_MAX:,}, not {raw_seed[:40]!r}",
+            )
+        seed = int(raw_seed)
+    for key in META_KEYS:
+        if key in values:
+            try:
+                check_text(values[key], key, TITLE_MAX)
+            except BadInput as exc:
+                raise BadInput("transcript/bad_header", f"{source}:{header.lines[key]}: {exc.message}") from None
     players = [p.strip() for p in values["players"].split(",") if p.strip()]
     for p in players:
         if p in RESERVED:
@@ -211,7 +233,7 @@ def import_transcript(referee: Referee, text: str, source: str = "<transcript>",
         )
     except RefereeError as exc:
         key = {"game/unknown": "game", "match/bad_players": "players", "match/bad_option": "option",
-               "match/bad_chance": "chance", "match/bad_undo_policy": "undo"}.get(
+               "match/bad_chance": "chance", "match/bad_undo_policy": "undo", "match/bad_seed": "seed"}.get(
             exc.code, "cards" if exc.code.startswith("cards") else "")
         line = header.lines.get(key) or header.lines.get(key + "s")
         where = f"{source}:{line}" if line else source

@@ -18,6 +18,26 @@ MatchId = str
 #: Version of the canonical entry body; part of every entry hash.
 ENTRY_FORMAT = 1
 
+# -- limits: one set for every front end (HTTP validates requests with them; the CLI, transcripts and
+# scenario files are checked against the same numbers by the service layer) ------------------------
+
+#: a seat, option, deck or card-set name
+NAME_MAX = 64
+#: a match title and the metadata values (event, date, round, table), one line each
+TITLE_MAX = 200
+#: an intent in notation, a transcript line, an annotation, a reason
+TEXT_MAX = 10_000
+#: a card-definition (data set) file, given as a file or as text
+CARDS_TEXT_MAX = 1_000_000
+#: a transcript file
+TRANSCRIPT_MAX = 16_000_000
+#: a scenario file or a position file
+SCENARIO_MAX = 4_000_000
+#: seeds of digital matches: 0 .. 2**63 - 1
+SEED_MAX = 2**63 - 1
+#: how deeply a position, an option value or a JSON intent object may nest
+DEPTH_MAX = 32
+
 ChanceMode = Literal["physical", "digital"]
 OptionValue = str | int | bool
 

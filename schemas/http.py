@@ -11,12 +11,13 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from . import EntryView, MatchInfo, Outcome, Rejection, Seat
+from . import CARDS_TEXT_MAX, NAME_MAX, SEED_MAX, TEXT_MAX, TITLE_MAX, EntryView, MatchInfo, Outcome, Rejection, Seat
 
 #: sequence numbers and counts on the wire: never negative, and small enough for any JSON reader
 Count = Annotated[int, msgspec.Meta(ge=0, le=2**53)]
-Name = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
-Text = Annotated[str, msgspec.Meta(max_length=10_000)]
+Name = Annotated[str, msgspec.Meta(min_length=1, max_length=NAME_MAX)]
+Text = Annotated[str, msgspec.Meta(max_length=TEXT_MAX)]
+Title = Annotated[str, msgspec.Meta(max_length=TITLE_MAX)]
 
 AnnotationKind = Literal["comment", "disputed", "ruling", "good", "mistake"]
 Role = Literal["seat", "arbiter", "spectator"]
@@ -30,14 +31,14 @@ class CreateMatch(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     players: Annotated[list[Name], msgspec.Meta(min_length=1, max_length=16)]
     options: dict[Name, str | int | bool] = {}
     cards: Name | None = None
-    cards_text: Annotated[str, msgspec.Meta(max_length=1_000_000)] | None = None
+    cards_text: Annotated[str, msgspec.Meta(max_length=CARDS_TEXT_MAX)] | None = None
     decks: dict[Name, Name] = {}
-    seed: Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)] | None = None
+    seed: Annotated[int, msgspec.Meta(ge=0, le=SEED_MAX)] | None = None
     chance: Literal["physical", "digital"] | None = None
     position: dict[str, Any] = {}
-    title: Annotated[str, msgspec.Meta(max_length=200)] = ""
+    title: Title = ""
     undo: Literal["any", "own_last", "arbiter"] = "any"
-    meta: dict[Name, Annotated[str, msgspec.Meta(max_length=200)]] = {}
+    meta: dict[Name, Title] = {}
 
 
 class Tokens(msgspec.Struct, frozen=True, kw_only=True):
@@ -69,7 +70,7 @@ class SubmitIntent(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
     records ``by: arbiter``). With ``expected_seq`` the intent is refused (409) unless the log is at
     that entry; without it, the intent is adjudicated against whatever the head is."""
 
-    intent: Annotated[str, msgspec.Meta(max_length=10_000)] | dict[str, Any]
+    intent: Annotated[str, msgspec.Meta(max_length=TEXT_MAX)] | dict[str, Any]
     seat: Name | None = None
     expected_seq: Count | None = None
 
@@ -96,12 +97,12 @@ class RulingRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
 
 class ForkRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     at: Count
-    name: Annotated[str, msgspec.Meta(max_length=200)] = ""
+    name: Title = ""
 
 
 class AnnotateRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     seq: Count
-    text: Annotated[str, msgspec.Meta(min_length=1, max_length=10_000)]
+    text: Annotated[str, msgspec.Meta(min_length=1, max_length=TEXT_MAX)]
     kind: AnnotationKind = "comment"
 
 

@@ -12,52 +12,9 @@ import sys
 import pytest
 
 from cli.main import run
-from conftest import ROOT
+from conftest import ROOT, Result, dump  # noqa: F401 - cli is conftest's fixture
 
 SCEN = os.path.join(ROOT, "tests", "scenarios", "by_all_means")
-
-
-class Result:
-    def __init__(self, code, out, err):
-        self.code, self.out, self.err = code, out, err
-
-    @property
-    def json(self):
-        return json.loads(self.out)
-
-    @property
-    def last_line(self):
-        return self.out.strip().splitlines()[-1]
-
-
-@pytest.fixture
-def cli(tmp_path, capsys, monkeypatch):
-    monkeypatch.setenv("REFEREE_DB", str(tmp_path / "r.db"))
-    monkeypatch.setenv("COLUMNS", "200")
-    monkeypatch.chdir(tmp_path)
-
-    def call(*args):
-        capsys.readouterr()
-        try:
-            run([str(a) for a in args])
-            code = 0
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else 1
-        out, err = capsys.readouterr()
-        assert "Traceback" not in out + err
-        return Result(code, out, err)
-
-    return call
-
-
-def dump(path) -> list[str]:
-    if not os.path.exists(path):
-        return []
-    conn = sqlite3.connect(path)
-    try:
-        return list(conn.iterdump())
-    finally:
-        conn.close()
 
 
 def new_match(cli, *extra):

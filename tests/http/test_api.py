@@ -339,9 +339,13 @@ def test_fork_mints_new_tokens_and_diff_compares_with_forks(client, started):
     assert [c["path"] for c in diff["changes"]] == ["pile"]
     assert_error(started.get("alice", "/diff", other=fid), 403)
     unrelated = Table(client)
-    assert_error(started.get("arbiter", "/diff", other=unrelated.id), 403, "auth/other_match")
+    assert_error(started.get("arbiter", "/diff", other=unrelated.id), 404, "match/unknown")
+    # a prefix of another match's id is answered like a prefix of nothing: no full id, no count
+    answer = assert_error(started.get("arbiter", "/diff", other=unrelated.id[:4]), 404, "match/unknown")
+    assert unrelated.id not in str(answer) and answer == assert_error(
+        started.get("arbiter", "/diff", other="zzzz"), 404, "match/unknown") | {"message": answer["message"]}
     # the fork's arbiter may not diff back into the parent
-    assert_error(client.get(f"/matches/{fid}/diff", params={"other": started.id}, headers=bearer(ftokens["arbiter"])), 403)
+    assert_error(client.get(f"/matches/{fid}/diff", params={"other": started.id}, headers=bearer(ftokens["arbiter"])), 404)
 
 
 def test_audit_for_every_role(started):

@@ -16,6 +16,7 @@ from typing import Any
 
 import msgspec
 
+from referee.engine.datafile import load_toml
 from referee.engine.protocol import ConfigError
 
 CARD_TYPES = ("territory", "agent", "graffiti_agent", "graffiti", "plot")
@@ -226,7 +227,7 @@ def parse_card_set(text: str) -> CardSet:
     """Parse and validate a card-definition TOML text (a pure function of the text: memoised, so a
     server binding many matches of one card set parses it once)."""
     try:
-        data = tomllib.loads(text)
+        data = load_toml(text)
     except tomllib.TOMLDecodeError as exc:
         raise _fail(f"not valid TOML: {exc}") from None
     unknown = sorted(set(data) - {"set", "card", "combination", "deck"})

@@ -46,6 +46,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from referee.engine.datafile import load_toml
 from referee.engine.protocol import ConfigError
 
 EMPIRES: tuple[str, ...] = ("bear", "lion", "horse", "elephant", "eagle")
@@ -389,7 +390,7 @@ def parse_data(text: str, name: str = "") -> DataSet:
     """A whole data file (boards and an optional catalogue)."""
     what = f"data set {name!r}" if name else "the data file"
     try:
-        raw = tomllib.loads(text)
+        raw = load_toml(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError("war_of_shadows/invalid_board_data", f"{what} is not valid TOML: {exc}") from None
     set_table = raw.get("set", {})

@@ -1,0 +1,169 @@
+"""Reading what people hand the referee, with bounds: files, standard input, TOML and free text.
+
+Everything a person or a program gives the referee passes through here first, so that no input can
+make it read forever, allocate without bound, recurse past the stack or smuggle a line break:
+
+* A file is read only if it is a regular file: a FIFO, ``/dev/zero``, ``/dev/urandom``, a directory
+  or a socket is refused before a byte is read. No file is read past its limit (the limits are in
+  :mod:`schemas`); the error names the file, its size and the limit.
+* Text must be UTF-8 (a byte-order mark is allowed); the error names the line and column of the
+  first byte that is not.
+* TOML nested deeper than the parser's stack is refused like a syntax error
+  (:func:`referee.engine.datafile.load_toml`).
+* Free text (titles, names, annotations, reasons, notes) is one line of printable characters within
+  a length limit. Line breaks would let a text read back as a move or a ruling when a transcript is
+  written out and imported again; control characters would drive the terminal that shows them;
+  bidirectional overrides would make a line read differently from what it says.
+* Values of a position or an option nest at most :data:`schemas.DEPTH_MAX` levels.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+import tomllib
+import unicodedata
+from typing import Any
+
+from schemas import DEPTH_MAX
+
+from .engine.datafile import load_toml
+from .errors import BadInput
+
+#: explicit bidirectional formatting characters (embeddings, overrides, isolates)
+_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _size(n: int) -> str:
+    return f"{n:,} bytes"
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a pipe"
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def decode(data: bytes, what: str) -> str:
+    """UTF-8 text (a leading byte-order mark is dropped), or BadInput naming the first bad byte."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise BadInput(
+            "input/bad_encoding",
+            f"{what} is not UTF-8 text: byte 0x{data[exc.start]:02x} at line {line}, column {column}; "
+            "save it as UTF-8",
+        ) from None
+
+
+def read_file(path: str, what: str, limit: int) -> str:
+    """The text of the regular file at ``path``, at most ``limit`` bytes (else BadInput)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        raise BadInput("input/unreadable", f"cannot read {what} {path}: {exc.strerror or exc}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise BadInput("input/not_a_file", f"{what} {path} is {_kind(info.st_mode)}; give the path of a file")
+        if info.st_size > limit:
+            raise BadInput("input/too_large", f"{what} {path} is {_size(info.st_size)}; the limit is {_size(limit)}")
+        chunks: list[bytes] = []
+        got = 0
+        while got <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - got))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            got += len(chunk)
+        if got > limit:
+            raise BadInput("input/too_large", f"{what} {path} is more than {_size(limit)}; the limit is {_size(limit)}")
+    except OSError as exc:
+        raise BadInput("input/unreadable", f"cannot read {what} {path}: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    return decode(b"".join(chunks), f"{what} {path}")
+
+
+def read_stdin(what: str, limit: int) -> str:
+    """Standard input as text, at most ``limit`` bytes (``referee import -``)."""
+    data = sys.stdin.buffer.read(limit + 1)
+    if len(data) > limit:
+        raise BadInput("input/too_large", f"{what} on standard input is more than {_size(limit)}; the limit is {_size(limit)}")
+    return decode(data, what)
+
+
+def parse_toml(text: str, what: str) -> dict[str, Any]:
+    """TOML as data, or BadInput with the parser's message."""
+    try:
+        return load_toml(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise BadInput("input/bad_toml", f"{what} is not valid TOML: {exc}") from None
+
+
+_CONTROL_NAMES = {0x00: "NUL", 0x07: "BELL", 0x08: "BACKSPACE", 0x0A: "LINE FEED", 0x0B: "LINE TABULATION",
+                  0x0C: "FORM FEED", 0x0D: "CARRIAGE RETURN", 0x1B: "ESCAPE", 0x7F: "DELETE", 0x85: "NEXT LINE"}
+
+
+def char_name(ch: str) -> str:
+    """A character's Unicode name (control characters have none of their own: their usual one)."""
+    return _CONTROL_NAMES.get(ord(ch)) or unicodedata.name(ch, "a control character")
+
+
+def bad_char(text: str) -> tuple[int, str] | None:
+    """The first character free text may not hold, with its index: a line break, a control character
+    (tab is allowed), a lone surrogate or a bidirectional override; None if there is none."""
+    for i, ch in enumerate(text):
+        if ch == "\t":
+            continue
+        if ch in _BIDI or unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp"):
+            return i, ch
+    return None
+
+
+def check_text(value: Any, what: str, limit: int, *, required: bool = False) -> str:
+    """``value`` if it is one line of printable text of at most ``limit`` characters, else BadInput."""
+    if not isinstance(value, str):
+        raise BadInput("input/bad_text", f"{what} must be text, not {type(value).__name__}")
+    if required and not value.strip():
+        raise BadInput("input/bad_text", f"{what} is empty")
+    if len(value) > limit:
+        raise BadInput("input/too_long", f"{what} is {len(value):,} characters long; at most {limit:,} are accepted")
+    found = bad_char(value)
+    if found is not None:
+        i, ch = found
+        name = char_name(ch)
+        raise BadInput(
+            "input/bad_text",
+            f"{what} holds {name} (U+{ord(ch):04X}) at character {i + 1}: text here is one line of printable "
+            "characters (write several annotations for several lines)",
+        )
+    return value
+
+
+def check_depth(value: Any, what: str, limit: int = DEPTH_MAX) -> None:
+    """BadInput if lists and mappings in ``value`` nest deeper than ``limit`` (checked without recursion)."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, dict):
+            children: Any = node.values()
+        elif isinstance(node, (list, tuple)):
+            children = node
+        else:
+            continue
+        if depth >= limit:
+            raise BadInput("input/too_deep", f"{what} nests more than {limit} levels deep")
+        stack.extend((child, depth + 1) for child in children)
