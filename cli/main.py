@@ -87,6 +87,17 @@ def _print_json(value: Any) -> None:
     sys.stdout.write(msgspec.json.format(msgspec.json.encode(value), indent=2).decode() + "\n")
 
 
+def escape(text: str) -> str:
+    """Text for rich to print as itself: markup escaped, and line breaks and control characters
+    (which no input lets in, but a database edited by hand may hold) shown as ``\\uXXXX`` instead of
+    reaching the terminal."""
+    from rich.markup import escape as markup
+
+    from referee.inputs import visible
+
+    return markup(visible(text))
+
+
 def _console() -> Any:
     from rich.console import Console
 
@@ -140,7 +151,6 @@ def games(
     if json:
         _print_json(info)
         return
-    from rich.markup import escape
     from rich.table import Table
 
     con = _console()
@@ -310,8 +320,6 @@ def _requote(word: str) -> str:
 
 
 def _render_result(res: Any) -> None:
-    from rich.markup import escape
-
     con = _console()
     if res.accepted:
         con.print(f"[green]✓ accepted[/green] #{res.seq} {escape(res.actor)}: {escape(res.notation)}")
@@ -354,8 +362,6 @@ def legal(
     if json:
         _print_json({"seq": seq, "legal": found})
         return
-    from rich.markup import escape
-
     con = _console()
     con.print(f"After entry {seq}:")
     for s, texts in found.items():
@@ -422,7 +428,6 @@ def _cell(value: Any) -> str:
 
 
 def _render_state(data: dict[str, Any]) -> None:
-    from rich.markup import escape
     from rich.table import Table
 
     con = _console()
@@ -487,7 +492,6 @@ _CELL = __import__("re").compile(r"^[A-Z][0-9]+$")
 
 def _render_board(con: Any, board: dict[str, Any]) -> None:
     """A grid of the field's cells (rows from the top edge down, as the far seat sees them)."""
-    from rich.markup import escape
     from rich.table import Table
 
     cols = sorted({k[0] for k in board})
@@ -542,7 +546,6 @@ def log(
     if json:
         _print_json(entries)
         return
-    from rich.markup import escape
     from rich.table import Table
 
     table = Table(title=f"Log of {service.resolve(match).id}", title_justify="left")
@@ -578,7 +581,6 @@ def matches(db: DbOpt = None, json: JsonOpt = False) -> None:
     if json:
         _print_json([info for info, _depth in rows])
         return
-    from rich.markup import escape
     from rich.table import Table
 
     table = Table(title=f"Matches in {_db_path(db)}", title_justify="left")
@@ -622,8 +624,6 @@ def import_(
     if json:
         _print_json(summary)
     else:
-        from rich.markup import escape
-
         con = _console()
         con.print(
             f"Imported {escape(source)} as match [bold]{summary.match_id}[/bold] ({summary.game}): "
@@ -730,7 +730,6 @@ def audit(
         reports = service.audit_many(ids, jobs=jobs)
         _print_json(reports if all_ else reports[0])
     else:
-        from rich.markup import escape
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
         con = _console()
@@ -856,7 +855,6 @@ def diff(
     if json:
         _print_json(d)
     else:
-        from rich.markup import escape
         from rich.table import Table
 
         con = _console()
@@ -928,8 +926,6 @@ def replay(
 
 
 def _render_step(con: Any, s: dict[str, Any]) -> None:
-    from rich.markup import escape
-
     e = s["entry"]
     mark = {"accepted": "[green]✓[/green]", "rejected": "[red]✗[/red]"}.get(e.verdict, "[yellow]·[/yellow]")
     undone = f" [yellow](undone by {e.undone_by})[/yellow]" if e.undone_by else ""
@@ -982,8 +978,6 @@ def scenario_run(
             for r in results
         ])
     else:
-        from rich.markup import escape
-
         con = _console()
         for r in results:
             mark = "[green]✓[/green]" if r.passed else "[red]✗[/red]"

@@ -495,6 +495,8 @@ class Access:
 
     def annotate(self, p: Principal, seq: int, text: str, *, kind: str = "comment") -> Any:
         self._require(p, ("seat", "arbiter"), "annotate")
+        if kind == "ruling":
+            self._require(p, ("arbiter",), "write a ruling")
         return self.referee.annotate(p.match_id, seq, text, kind=kind, by=p.name)
 
     def fork(self, p: Principal, *, at: int, name: str = "") -> MatchCreated:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -30,7 +31,9 @@ from schemas import (
 )
 
 from .engine.protocol import Accepted, Rejected
+from .inputs import visible
 from .service import Loaded, Referee, _plain, redact_text, visible_parts
+from .transcript import escape_text
 
 FORMATS = ("txt", "md", "html", "json")
 
@@ -155,13 +158,16 @@ def _fmt_opt(value: Any) -> str:
 
 
 def to_txt(doc: MatchExport) -> str:
+    """The transcript format again. Every free text (annotations, comments, reasons, the title and the
+    other metadata) is written with :func:`referee.transcript.escape_text`, so that whatever it says it
+    reads back as that text and never as a move, an undo or a ruling."""
     m = doc.match
     out = [f"# {m.game_name} — exported by referee (as {doc.role})"]
-    out += [f"# {a.text}" for a in doc.annotations if a.kind == "comment"]
+    out += [f"# {escape_text(a.text)}" for a in doc.annotations if a.kind == "comment"]
     out.append(f"game: {m.game}")
     out.append(f"players: {', '.join(m.players)}")
     if m.cards:
-        out.append(f"cards: {m.cards}")
+        out.append(f"cards: {escape_text(m.cards)}")
     if m.decks:
         out.append("deck: " + ", ".join(f"{seat}={deck}" for seat, deck in m.decks.items()))
     for k, v in m.options.items():
@@ -173,7 +179,7 @@ def to_txt(doc: MatchExport) -> str:
     for key in ("title", "event", "date", "round", "table"):
         value = m.title if key == "title" and m.title else m.meta.get(key)
         if value:
-            out.append(f"{key}: {value}")
+            out.append(f"{key}: {escape_text(value)}")
     out.append("")
     for step in doc.steps:
         out.extend(_txt_entry(step.entry))
@@ -181,43 +187,48 @@ def to_txt(doc: MatchExport) -> str:
 
 
 _MARK = {"good": "!", "mistake": "?"}
+#: what a ruling annotation may not begin with bare: words that would make it act when read back
+_ACTS = re.compile(r"^\s*(?:entry\s+\d+\s+)?(?:stands|rewind)", re.IGNORECASE)
+
+
+def _reason(text: str) -> str:
+    return f" reason={_q(escape_text(text))}"
 
 
 def _txt_entry(e: EntryView) -> list[str]:
     lines: list[str] = []
     comment = e.meta.get("comment")
-    tail = f"  # {comment}" if comment else ""
+    tail = f"  # {escape_text(str(comment))}" if comment else ""
     number = e.meta.get("number")
     prefix = f"{number}. " if isinstance(number, int) else ""
     if e.kind == "intent":
         lines.append(f"{prefix}{e.actor}: {e.notation}{tail}")
     elif e.kind == "unparsed":
-        lines.append(e.notation)
+        lines.append(visible(e.notation))
     elif e.kind == "undo":
         m = e.meta
-        reason = f" reason={_q(str(m.get('reason')))}" if m.get("reason") else ""
+        reason = _reason(str(m.get("reason"))) if m.get("reason") else ""
         lines.append(f"undo: to={m.get('to')} by={e.actor}{reason}")
     elif e.kind == "redo":
         m = e.meta
-        reason = f" reason={_q(str(m.get('reason')))}" if m.get("reason") else ""
+        reason = _reason(str(m.get("reason"))) if m.get("reason") else ""
         lines.append(f"redo: undo={m.get('undo')} by={e.actor}{reason}")
     elif e.kind == "ruling":
         m = e.meta
-        reason = f" — {m.get('reason')}" if m.get("reason") else ""
+        reason = f" — {escape_text(str(m.get('reason')), lead='-—:, ')}" if m.get("reason") else ""
         lines.append(f"ruling: entry {m.get('entry')} stands as played{reason}")
     for a in e.annotations:
         if a.kind in _MARK:
-            lines.append(f"{_MARK[a.kind]} {a.text}")
+            lines.append(f"{_MARK[a.kind]} {escape_text(a.text, lead='!?')}")
         elif a.kind == "disputed":
-            lines.append(f"disputed: {a.text}")
+            lines.append(f"disputed: {escape_text(a.text)}")
         elif a.kind == "ruling":
-            text = a.text
-            low = text.strip().lower()
-            if e.kind in ("ruling", "undo") or low.startswith(("stands", "rewind")):
-                continue  # the entry itself carries the ruling's effect
+            text = escape_text(a.text)
+            if _ACTS.match(text):  # an annotation that says "stands..." is not a ruling that acts
+                text = f"\\u{ord(text[0]):04x}" + text[1:]
             lines.append(f"ruling: {text}")
         else:
-            lines.append(f"# {a.text}")
+            lines.append(f"# {escape_text(a.text)}")
     return lines
 
 
@@ -234,13 +245,26 @@ def _result(doc: MatchExport) -> str:
     return (f"**{winners}** won ({doc.outcome.reason})" if winners else f"draw ({doc.outcome.reason})") + scores
 
 
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]|~#])")
+
+
 def _md_escape(text: str) -> str:
-    return text.replace("|", "\\|").replace("*", "\\*").replace("_", "\\_").replace("`", "'")
+    """Free text as Markdown text that reads as itself where it stands (inside a list item, a quote or
+    a table cell, never at the start of a line): the characters that make emphasis, links, code,
+    strike-through, table cells or headings backslash-escaped, ``<`` and ``&`` as entities (no HTML
+    gets through), and any line break or control character as ``\\uXXXX``."""
+    text = visible(text).replace("&", "&amp;").replace("<", "&lt;")
+    return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+def _md_code(text: str) -> str:
+    """Text as a Markdown code span: it cannot hold a backtick (shown as ``'``) or a line break."""
+    return "`" + visible(text).replace("`", "'") + "`"
 
 
 def _md_entry(e: EntryView, words: list[str]) -> list[str]:
     who = e.actor or "—"
-    code = f"`{e.actor}: {e.notation}`" if e.kind == "intent" else f"`{e.notation}`"
+    code = _md_code(f"{e.actor}: {e.notation}" if e.kind == "intent" else e.notation)
     if e.verdict == "accepted":
         mark = "✓"
     elif e.verdict == "rejected":
@@ -256,7 +280,7 @@ def _md_entry(e: EntryView, words: list[str]) -> list[str]:
     if e.rejection is not None:
         rule = f" ({e.rejection.rule})" if e.rejection.rule else ""
         label = "unreadable" if e.kind == "unparsed" else "rejected"
-        lines.append(f"   - **{label}** `{e.rejection.code}`: {_md_escape(e.rejection.message)}{rule}")
+        lines.append(f"   - **{label}** {_md_code(e.rejection.code)}: {_md_escape(e.rejection.message)}{_md_escape(rule)}")
     if e.kind in ("undo", "redo") and e.meta.get("reason"):
         lines.append(f"   - {who}: {_md_escape(str(e.meta['reason']))}")
     for w in words:
@@ -275,7 +299,7 @@ def to_markdown(doc: MatchExport) -> str:
     title = m.title or f"{m.game_name}: {' vs '.join(m.players)}"
     out = [f"# {_md_escape(title)}", ""]
     facts = [
-        ("Game", f"{m.game_name} (`{m.game}`, rules {m.rules_version})"),
+        ("Game", f"{m.game_name} ({m.game}, rules {m.rules_version})"),
         ("Players", ", ".join(m.players)),
         ("Cards", m.cards or "—"),
         ("Chance", "physical (typed in)" if m.chance == "physical" else f"digital, seed {m.seed}"),
@@ -306,7 +330,7 @@ def to_markdown(doc: MatchExport) -> str:
             group = s.group
         out += _md_entry(s.entry, s.words)
     for v in doc.variations:
-        out += ["", f"## Variation from entry {v.fork_seq}: {_md_escape(v.title)} (`{v.match_id}`)", ""]
+        out += ["", f"## Variation from entry {v.fork_seq}: {_md_escape(v.title)} ({_md_code(v.match_id)})", ""]
         for s in v.steps:
             out += _md_entry(s.entry, s.words)
     out += ["", "## Result", "", _result(doc), ""]
@@ -405,7 +429,7 @@ show(steps.length);
 
 
 def _h(text: Any) -> str:
-    return html.escape(str(text), quote=True)
+    return html.escape(visible(str(text)), quote=True)
 
 
 def _html_entry(index: int, e: EntryView, words: list[str]) -> str:
@@ -451,7 +475,8 @@ def to_html(doc: MatchExport) -> str:
     payload = {"initial_state": doc.initial_state,
                "steps": [{"entry": {"seq": s.entry.seq, "actor": s.entry.actor, "notation": s.entry.notation},
                           "state": s.state} for s in doc.steps]}
-    data = json.dumps(payload, ensure_ascii=False, sort_keys=True).replace("</", "<\\/")
+    # inside <script>, "<" never appears as itself: no text can end the element or open a comment
+    data = json.dumps(payload, ensure_ascii=False, sort_keys=True).replace("<", "\\u003c")
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

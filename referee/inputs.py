@@ -23,17 +23,12 @@ import os
 import stat
 import sys
 import tomllib
-import unicodedata
 from typing import Any
 
 from schemas import DEPTH_MAX
 
-from .engine.datafile import load_toml
+from .engine.datafile import bad_char, char_name, is_bad, load_toml
 from .errors import BadInput
-
-#: explicit bidirectional formatting characters (embeddings, overrides, isolates)
-_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-
 
 def _size(n: int) -> str:
     return f"{n:,} bytes"
@@ -105,32 +100,12 @@ def read_stdin(what: str, limit: int) -> str:
     return decode(data, what)
 
 
-def parse_toml(text: str, what: str) -> dict[str, Any]:
+def parse_toml(text: str, what: str, *, one_line: bool = True) -> dict[str, Any]:
     """TOML as data, or BadInput with the parser's message."""
     try:
-        return load_toml(text)
+        return load_toml(text, one_line=one_line)
     except tomllib.TOMLDecodeError as exc:
         raise BadInput("input/bad_toml", f"{what} is not valid TOML: {exc}") from None
-
-
-_CONTROL_NAMES = {0x00: "NUL", 0x07: "BELL", 0x08: "BACKSPACE", 0x0A: "LINE FEED", 0x0B: "LINE TABULATION",
-                  0x0C: "FORM FEED", 0x0D: "CARRIAGE RETURN", 0x1B: "ESCAPE", 0x7F: "DELETE", 0x85: "NEXT LINE"}
-
-
-def char_name(ch: str) -> str:
-    """A character's Unicode name (control characters have none of their own: their usual one)."""
-    return _CONTROL_NAMES.get(ord(ch)) or unicodedata.name(ch, "a control character")
-
-
-def bad_char(text: str) -> tuple[int, str] | None:
-    """The first character free text may not hold, with its index: a line break, a control character
-    (tab is allowed), a lone surrogate or a bidirectional override; None if there is none."""
-    for i, ch in enumerate(text):
-        if ch == "\t":
-            continue
-        if ch in _BIDI or unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp"):
-            return i, ch
-    return None
 
 
 def check_text(value: Any, what: str, limit: int, *, required: bool = False) -> str:
@@ -151,6 +126,15 @@ def check_text(value: Any, what: str, limit: int, *, required: bool = False) -> 
             "characters (write several annotations for several lines)",
         )
     return value
+
+
+def visible(text: str) -> str:
+    """``text`` with every character free text may not hold written as ``\\uXXXX`` (what a terminal,
+    a page or a transcript shows of text that got past the checks, e.g. a database edited by hand)."""
+    if bad_char(text) is None:
+        return text
+    return "".join(f"\\u{ord(ch):04x}" if is_bad(ch) and ord(ch) <= 0xFFFF else
+                   f"\\U{ord(ch):08x}" if is_bad(ch) else ch for ch in text)
 
 
 def check_depth(value: Any, what: str, limit: int = DEPTH_MAX) -> None:

@@ -130,7 +130,7 @@ def _check_contains(view: dict[str, Any], table: dict[str, Any], step: int | Non
 
 def load(path: str) -> dict[str, Any]:
     try:
-        data = parse_toml(read_file(path, "scenario file", SCENARIO_MAX), path)
+        data = parse_toml(read_file(path, "scenario file", SCENARIO_MAX), path, one_line=False)
     except RefereeError as exc:
         raise ScenarioError(exc.message) from None
     unknown = sorted(set(data) - _TOP_KEYS)

@@ -43,7 +43,7 @@ from schemas import ARBITER, SEED_MAX, TEXT_MAX, TITLE_MAX, ImportProblem, Impor
 from .engine.notation import split_words
 from .engine.protocol import InputError
 from .errors import BadInput, RefereeError, StorageError
-from .inputs import bad_char, char_name, check_text
+from .inputs import bad_char, char_name, check_text, is_bad
 from .service import Referee, new_match_id
 from .store import StoredAnnotation, StoreError
 from .store.memory import MemoryStore
@@ -58,18 +58,69 @@ _HEADER = re.compile(r"^\s*([a-z_]+)\s*:\s*(.*?)\s*$")
 _MOVE = re.compile(r"^\s*(?:(\d+)\s*[.)]\s*)?([A-Za-z0-9_-]+)\s*:\s*(.*?)\s*$")
 _STANDS = re.compile(r"^(?:entry\s+(\d+)\s+)?stands(?:\s+as\s+played)?\b\s*[-—:,]*\s*(.*)$", re.IGNORECASE)
 _REWIND = re.compile(r"^rewind\s+to\s+(?:entry\s+)?(\d+)\b\s*[-—:,]*\s*(.*)$", re.IGNORECASE)
+#: the comment a txt export begins with (``# By All Means — exported by referee (as arbiter)``)
+_EXPORTED = re.compile(r"^.{1,200} — exported by referee \(as [^)]{1,80}\)$")
 ANNOTATION_KINDS = {"!": "good", "?": "mistake", "disputed": "disputed", "ruling": "ruling"}
 
 
 def strip_comment(line: str) -> tuple[str, str]:
-    """Split ``text  # comment`` outside double quotes."""
+    """Split ``text  # comment``: a ``#`` at the start or after a space, outside double quotes (a
+    backslash escapes the next character inside quotes, and an escaped ``\\#`` is never a comment)."""
     in_quote = False
-    for i, ch in enumerate(line):
-        if ch == '"' and (i == 0 or line[i - 1] != "\\"):
+    i, n = 0, len(line)
+    while i < n:
+        ch = line[i]
+        if ch == "\\" and in_quote:
+            i += 2
+            continue
+        if ch == '"':
             in_quote = not in_quote
         elif ch == "#" and not in_quote and (i == 0 or line[i - 1].isspace()):
             return line[:i].rstrip(), line[i + 1 :].strip()
+        i += 1
     return line.rstrip(), ""
+
+
+# -- free text in a transcript -------------------------------------------------------------------------
+#
+# Annotations, comments, reasons and header values are free text, and a transcript is read line by line
+# with markers (``# comment``, ``! good``, ``ruling: stands as played``). So free text is written with
+# escapes that make it read back as exactly that text and never as anything else: ``\\`` and ``\#``;
+# ``\\uXXXX`` for a line break or control character (which the referee refuses on input, but a database
+# edited by hand may hold); a backslash before a leading marker character, and ``\\uXXXX`` for leading
+# or trailing white space (which reading strips). Reading undoes exactly these escapes and leaves any
+# other backslash alone, so transcripts typed by hand read as they always did.
+
+_UNESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[\\#!?\-—:,])")
+
+
+def escape_text(text: str, lead: str = "") -> str:
+    """``text`` as a transcript writes free text (``lead``: characters that may not begin it bare)."""
+    out = []
+    last = len(text) - 1
+    for i, ch in enumerate(text):
+        if ch in "\\#":
+            out.append("\\" + ch)
+        elif is_bad(ch) or ((i == 0 or i == last) and ch.isspace()):
+            out.append(f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}")
+        elif i == 0 and ch in lead:
+            out.append("\\" + ch)
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _unescape_one(m: re.Match[str]) -> str:
+    code = m.group(1)
+    if len(code) > 1:
+        value = int(code[1:], 16)
+        return m.group(0) if 0xD800 <= value <= 0xDFFF or value > 0x10FFFF else chr(value)
+    return code
+
+
+def unescape_text(text: str) -> str:
+    """Free text as written by :func:`escape_text`, read back."""
+    return _UNESCAPE.sub(_unescape_one, text) if "\\" in text else text
 
 
 @dataclass
@@ -116,6 +167,7 @@ def _classify(number: int, raw: str, body: str, comment: str) -> Line:
         return Line(number, "junk", raw, text=stripped, comment=comment)
     word = m.group(2)
     if word in ("disputed", "ruling") and m.group(1) is None:
+        # a ruling that acts is read from the raw text (an escaped one is only an annotation)
         return Line(number, "annotation", raw, text=m.group(3), comment=comment, note_kind=word)
     if word in ("undo", "redo") and m.group(1) is None:
         return Line(number, word, raw, text=m.group(3), comment=comment)
@@ -144,11 +196,12 @@ def parse(text: str, source: str = "<transcript>") -> tuple[Header, list[Line]]:
     for number, raw in enumerate(text.splitlines(), start=1):
         _check_line(raw, f"{source}:{number}")
         body, comment = strip_comment(raw)
+        comment = unescape_text(comment)
         if not body.strip():
             if comment:
                 if in_body:
                     lines.append(Line(number, "comment", raw, text=comment))
-                else:
+                elif not _EXPORTED.match(comment):  # the line an export starts with says nothing new
                     header.preamble.append(comment)
             continue
         where = f"{source}:{number}"
@@ -224,6 +277,7 @@ def import_transcript(referee: Referee, text: str, source: str = "<transcript>",
             raise BadInput("transcript/bad_header",
                            f"{source}:{header.lines['players']}: {p!r} cannot be a seat name in a transcript "
                            f"(reserved: {', '.join(RESERVED)})")
+    values.update({k: unescape_text(values[k]) for k in (*META_KEYS, "cards") if k in values})
     meta = {k: values[k] for k in META_KEYS if k in values}
     try:
         game, config = referee.build_config(
@@ -265,41 +319,39 @@ def import_transcript(referee: Referee, text: str, source: str = "<transcript>",
             target = last_seq
             if target == 0:
                 problem(item, "transcript/annotation_before_moves", "an annotation must follow the move it is about")
-                notes.append((0, item.note_kind, item.text))
+                notes.append((0, item.note_kind, unescape_text(item.text)))
                 continue
             stands = _STANDS.match(item.text.strip()) if item.note_kind == "ruling" else None
             rewind = _REWIND.match(item.text.strip()) if item.note_kind == "ruling" else None
-            if stands:  # one wording, whichever way it was typed (and exported)
-                entry = int(stands.group(1)) if stands.group(1) else target
-                notes.append((entry, "ruling", "stands as played" + (f" — {stands.group(2)}" if stands.group(2) else "")))
-            else:
-                notes.append((target, item.note_kind, item.text))
-            if item.note_kind == "ruling":
-                try:
-                    if stands:
-                        res = scratch.rule_stands(match_id, entry, reason=stands.group(2))
-                    elif rewind:
-                        res = scratch.undo(match_id, by=ARBITER, to=int(rewind.group(1)),
-                                           reason=rewind.group(2) or item.text)
-                    else:
-                        continue
-                except BadInput as exc:
-                    problem(item, exc.code, exc.message)
-                    continue
-                last_seq = res.seq
-                if not res.accepted:
-                    v = res.verdict
-                    problem(item, v.code, v.message, v.rule)  # type: ignore[union-attr]
+            if not (stands or rewind):  # an annotation; a ruling that acts is an entry of its own
+                notes.append((target, item.note_kind, unescape_text(item.text)))
+                continue
+            try:
+                if stands:
+                    entry = int(stands.group(1)) if stands.group(1) else target
+                    res = scratch.rule_stands(match_id, entry, reason=unescape_text(stands.group(2)))
+                else:
+                    assert rewind is not None
+                    res = scratch.undo(match_id, by=ARBITER, to=int(rewind.group(1)),
+                                       reason=unescape_text(rewind.group(2) or item.text))
+            except BadInput as exc:
+                problem(item, exc.code, exc.message)
+                notes.append((target, item.note_kind, unescape_text(item.text)))
+                continue
+            last_seq = res.seq
+            if not res.accepted:
+                v = res.verdict
+                problem(item, v.code, v.message, v.rule)  # type: ignore[union-attr]
             continue
         try:
             if item.kind == "undo":
                 kv = _kv(item.text, ("to", "by", "reason"), "undo")
                 res = scratch.undo(match_id, by=kv.get("by", ARBITER), to=_int(kv.get("to"), "undo to"),
-                                   reason=kv.get("reason", ""))
+                                   reason=unescape_text(kv.get("reason", "")))
             elif item.kind == "redo":
                 kv = _kv(item.text, ("undo", "by", "reason"), "redo")
                 res = scratch.redo(match_id, by=kv.get("by", ARBITER), undo=_int(kv.get("undo"), "redo undo"),
-                                   reason=kv.get("reason", ""))
+                                   reason=unescape_text(kv.get("reason", "")))
             elif item.kind == "junk":
                 raise BadInput("transcript/bad_line",
                                "expected '<seat>: <intent>' (e.g. 'alice: draw_main card=TR6'), an annotation "
