@@ -49,8 +49,11 @@ RESULT = "RESULT "
 
 
 def peak_rss_mib() -> float:
-    """This process's peak resident set (Linux: ru_maxrss is in KiB)."""
-    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    """This process's peak resident set, in MiB: ``VmHWM`` of its own address space. Not
+    ``ru_maxrss``: on Linux that survives fork and exec, so a phase process would report its parent's
+    peak whenever the parent had been bigger (the HTTP client holding three exports, say)."""
+    own = proc_status_mib(os.getpid(), "VmHWM")
+    return own if own is not None else round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
 
 
 def proc_status_mib(pid: int, key: str) -> float | None:
@@ -149,7 +152,8 @@ def phase_export(db: str, match_id: str, fmt: str) -> dict[str, Any]:
     t0 = time.perf_counter()
     text = export(referee, match_id, fmt, "spectator")
     took = time.perf_counter() - t0
-    return {"seconds": took, "bytes": len(text.encode()), "rss_before_mib": before, "peak_rss_mib": peak_rss_mib()}
+    peak = peak_rss_mib()  # before measuring the text (encoding it would add a copy)
+    return {"seconds": took, "bytes": len(text.encode()), "rss_before_mib": before, "peak_rss_mib": peak}
 
 
 def phase_floor(db: str, match_id: str) -> dict[str, Any]:
@@ -276,27 +280,38 @@ class Server:
         self.stop()
 
 
-def request(port: int, path: str, token: str | None, timeout: float) -> tuple[int, bytes, float]:
-    """(status, body, seconds from sending to the last byte) of one GET on a new connection."""
+def request(port: int, path: str, token: str | None, timeout: float, keep: bool = True) -> tuple[int, bytes | int, float]:
+    """(status, body, seconds from sending to the last byte) of one GET on a new connection. With
+    ``keep=False`` the body is read in 1 MiB chunks and only its length is returned (the client
+    keeps no copy of a big answer)."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     try:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         t0 = time.perf_counter()
         conn.request("GET", path, headers=headers)
         answer = conn.getresponse()
-        body = answer.read()
+        if keep or answer.status != 200:
+            body: bytes | int = answer.read()
+        else:
+            body = 0
+            while chunk := answer.read(1 << 20):
+                body += len(chunk)
         return answer.status, body, time.perf_counter() - t0
     finally:
         conn.close()
 
 
+def _size(body: bytes | int) -> int:
+    return body if isinstance(body, int) else len(body)
+
+
 def http_export_once(db: str, mid: str, token: str, timeout: float) -> dict[str, Any]:
     with Server(db) as server:
         idle = server.hwm()
-        status, body, took = request(server.port, f"/matches/{mid}/export?format=json", token, timeout)
+        status, body, took = request(server.port, f"/matches/{mid}/export?format=json", token, timeout, keep=False)
         if status != 200:
-            raise RuntimeError(f"export answered {status}: {body[:300]!r}")
-        return {"seconds": took, "bytes": len(body), "server_idle_hwm_mib": idle, "server_peak_mib": server.hwm(),
+            raise RuntimeError(f"export answered {status}: {body!r:.300}")
+        return {"seconds": took, "bytes": _size(body), "server_idle_hwm_mib": idle, "server_peak_mib": server.hwm(),
                 "server_rss_after_mib": server.rss()}
 
 
@@ -309,7 +324,7 @@ def http_export_concurrent(db: str, mid: str, token: str, timeout: float, n: int
         def one(i: int) -> None:
             barrier.wait()
             try:
-                results[i] = request(server.port, f"/matches/{mid}/export?format=json", token, timeout)
+                results[i] = request(server.port, f"/matches/{mid}/export?format=json", token, timeout, keep=False)
             except Exception as exc:  # reported below
                 results[i] = exc
 
@@ -324,7 +339,8 @@ def http_export_concurrent(db: str, mid: str, token: str, timeout: float, n: int
         bad = [r for r in results if isinstance(r, Exception) or r[0] != 200]
         if bad:
             raise RuntimeError(f"{len(bad)} of {n} concurrent exports failed: {bad[0]!r:.300}")
-        return {"wall_seconds": wall, "each_seconds": [r[2] for r in results], "server_idle_hwm_mib": idle,
+        return {"wall_seconds": wall, "each_seconds": [r[2] for r in results], "bytes": _size(results[0][1]),
+                "server_idle_hwm_mib": idle,
                 "server_peak_mib": server.hwm(), "server_rss_after_mib": server.rss()}
 
 
@@ -332,7 +348,8 @@ def http_log_pages(db: str, mid: str, token: str, timeout: float, repeat: int = 
     with Server(db) as server:
         status, body, cold = request(server.port, f"/matches/{mid}/log?offset=0&limit=100", token, timeout)
         if status != 200:
-            raise RuntimeError(f"log answered {status}: {body[:300]!r}")
+            raise RuntimeError(f"log answered {status}: {body!r:.300}")
+        assert isinstance(body, bytes)
         page = json.loads(body)
         total = int(page["total"])
         last = max(0, total - 100)
@@ -342,10 +359,10 @@ def http_log_pages(db: str, mid: str, token: str, timeout: float, repeat: int = 
             for offset, out in ((0, first_ms), (last, last_ms)):
                 status, body, took = request(server.port, f"/matches/{mid}/log?offset={offset}&limit=100", token, timeout)
                 if status != 200:
-                    raise RuntimeError(f"log answered {status}: {body[:300]!r}")
+                    raise RuntimeError(f"log answered {status}: {body!r:.300}")
                 out.append(took)
         return {"cold_first_seconds": cold, "first_seconds": statistics.median(first_ms),
-                "last_seconds": statistics.median(last_ms), "total": total, "page_bytes": len(body),
+                "last_seconds": statistics.median(last_ms), "total": total, "page_bytes": _size(body),
                 "server_peak_mib": server.hwm()}
 
 
@@ -497,7 +514,7 @@ def main() -> None:
                 runs.append(r)
                 if "timeout" in r or "error" in r:
                     break
-            s = summarise(runs, ("seconds", "outcome", "peak_rss_mib"))
+            s = summarise(runs, ("seconds", "outcome", "rss_before_mib", "peak_rss_mib"))
             if any("timeout" in r for r in runs):
                 s["outcome"] = f"timed out after {args.import_timeout:g} s"
                 gave_up = True
@@ -561,7 +578,7 @@ def report(fig: dict[str, Any], floor: float | None) -> None:
         what = f"import_transcript, one move line of {int(size):,} chars"
         if "seconds" in d and not str(d.get("outcome", "")).startswith(("timed", "skipped")):
             rows.append((what, fmt_s(d.get("seconds")), "—", fmt_mib(d.get("peak_rss_mib")),
-                         f"{d.get('outcome', '')} {problems(d)}".strip()))
+                         f"{d.get('outcome', '')}; process RSS before {fmt_mib(d.get('rss_before_mib'))} {problems(d)}".strip()))
         else:
             rows.append((what, "—", "—", "—", f"{d.get('outcome', '')} {problems(d)}".strip()))
 

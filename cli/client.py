@@ -127,13 +127,15 @@ class RemoteReferee:
         answer = self.call("POST", self._match(match_id) + "/annotations", {"seq": seq, "text": text, "kind": kind})
         return msgspec.convert(answer, Annotation)
 
-    def audit(self, match_id: str, progress: Callable[[int, int], None] | None = None, *, jobs: int = 1) -> dict[str, Any]:
-        return self.call("GET", self._match(match_id) + "/audit")  # type: ignore[no-any-return]
+    def audit(self, match_id: str, progress: Callable[[int, int], None] | None = None, *, jobs: int = 1,
+              accept_rules_change: bool = False) -> dict[str, Any]:
+        query = {"accept_rules_change": True} if accept_rules_change else None
+        return self.call("GET", self._match(match_id) + "/audit", query=query)  # type: ignore[no-any-return]
 
     def audit_many(self, match_ids: Sequence[str], progress: Callable[[int, int], None] | None = None, *,
-                   jobs: int = 1) -> list[dict[str, Any]]:
+                   jobs: int = 1, accept_rules_change: bool = False) -> list[dict[str, Any]]:
         """The server audits (one match per request, in that order)."""
-        return [self.audit(mid) for mid in match_ids]
+        return [self.audit(mid, accept_rules_change=accept_rules_change) for mid in match_ids]
 
     def replay(self, match_id: str, *, start: int = 1, stop: int | None = None, seat: str | None = None) -> list[Any]:
         import msgspec

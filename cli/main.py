@@ -708,11 +708,14 @@ def audit(
     match: Annotated[str | None, typer.Argument(help="Match id (omit with --all).")] = None,
     all_: Annotated[bool, typer.Option("--all", help="Audit every match in the database.")] = False,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes for a long log, checked in stretches between snapshots (the report is the same).", show_default="the cores available, at most 8")] = 0,
+    accept_rules_change: Annotated[bool, typer.Option("--accept-rules-change", help="A match recorded under other rules than the referee's is re-adjudicated under the new rules (a note) instead of failing the audit.")] = False,
     db: DbOpt = None,
     json: JsonOpt = False,
 ) -> None:
-    """Re-adjudicate matches from setup; check every verdict, entry hash, the chain, every state hash
-    and snapshot. Exit 0 if clean, 1 with the first divergence of each match.
+    """Check the whole record: the configuration (card data, options, seed) and rules version against
+    the genesis hash, every verdict re-adjudicated from setup, every entry hash, the chain, every state
+    hash and snapshot, and the annotations' chain. Exit 0 if clean, 1 with the first divergence of
+    each match. A clean audit prints the head: keep it with the result.
 
     Example: referee audit 3f9c   ·   referee audit --all --json   ·   referee audit 3f9c --jobs 1
     """
@@ -727,7 +730,7 @@ def audit(
     service = _service(db)
     ids = [service.resolve(match).id] if match else [m.id for m in service.store.list_matches()]
     if json:
-        reports = service.audit_many(ids, jobs=jobs)
+        reports = service.audit_many(ids, jobs=jobs, accept_rules_change=accept_rules_change)
         _print_json(reports if all_ else reports[0])
     else:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -737,14 +740,17 @@ def audit(
                       TimeRemainingColumn(), console=con, transient=True) as bar:
             what = f"audit {len(ids)} matches" if all_ else f"audit {ids[0]}"
             task = bar.add_task(what, total=None)
-            reports = service.audit_many(ids, lambda done, total: bar.update(task, completed=done, total=total), jobs=jobs)
+            reports = service.audit_many(ids, lambda done, total: bar.update(task, completed=done, total=total), jobs=jobs,
+                                         accept_rules_change=accept_rules_change)
         for r in reports:
             for note in r["notes"]:
                 con.print(f"[yellow]![/yellow] {r['match_id']}: {escape(note)}")
             if r["clean"]:
-                con.print(f"[green]✓[/green] {r['match_id']}: {r['entries']} entries; every verdict, hash and state checks out")
+                notes = f", {r['annotations']} annotations" if r.get("annotations") else ""
+                con.print(f"[green]✓[/green] {r['match_id']}: {r['entries']} entries{notes}; the configuration, every "
+                          "verdict, hash and state checks out")
                 if r.get("head_hash"):
-                    con.print(f"    head: entry {r['head']}, hash {r['head_hash']}", soft_wrap=True)
+                    con.print(f"    head: entry {r['head']}, {r['head_hash']}", soft_wrap=True)
             for f in r["findings"]:
                 con.print(f"[red]✗[/red] {r['match_id']} entry {f['seq']}: {f['what']} differs")
                 con.print(f"    recorded: {escape(str(f['recorded']))}")

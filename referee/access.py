@@ -55,12 +55,11 @@ from .engine import core, notation
 from .engine.protocol import Accepted, Rejected
 from .errors import BadInput, ConflictError, NotFound, RefereeError, StorageError
 from .inputs import check_depth
-from .service import Loaded, Referee, SubmitResult, event_words, redact, redact_text, visible_parts
+from .service import CONFLICT_RETRIES, Loaded, Referee, SubmitResult, event_words, redact, redact_text, visible_parts
 from .store import Store, StoredRequest, StoredToken, StoreError
 
 HIDDEN = "?"
 LOG_PAGE_MAX = 1000
-CONFLICT_RETRIES = 8
 
 
 class Unauthorized(RefereeError):
@@ -361,16 +360,21 @@ class Access:
             out.append(ReplayStep(entry=entry, changes=changes))
         return out
 
-    def audit(self, p: Principal) -> AuditAnswer:
-        report = self.referee.audit(p.match_id)
+    def audit(self, p: Principal, *, accept_rules_change: bool = False) -> AuditAnswer:
+        report = self.referee.audit(p.match_id, accept_rules_change=accept_rules_change)
         findings = report["findings"]
-        if p.role != "arbiter":
+        arbiter = p.role == "arbiter"
+        if not arbiter:
             findings = [{"seq": f["seq"], "what": f["what"]} for f in findings]
+        # the hashes cover hidden cards and private annotations: the arbiter's answer only
         return AuditAnswer(
             match_id=report["match_id"], clean=report["clean"], entries=report["entries"], head=report["head"],
             findings=findings, notes=report["notes"], rules_version=report["rules_version"],
             current_rules_version=report["current_rules_version"],
-            head_hash=report["head_hash"] if p.role == "arbiter" else "",
+            head_hash=report["head_hash"] if arbiter else "",
+            entries_hash=report["entries_hash"] if arbiter else "",
+            annotations=report["annotations"],
+            annotations_hash=report["annotations_hash"] if arbiter else "",
         )
 
     def diff(self, p: Principal, other: str, *, at: int | None = None, other_at: int | None = None) -> dict[str, Any]:

@@ -33,6 +33,7 @@ import msgspec
 
 from .engine import core
 from .engine.protocol import Accepted, Rejected
+from .errors import RefereeError
 from .timeline import Header, Timeline
 
 if TYPE_CHECKING:
@@ -107,51 +108,125 @@ def _batch_gc() -> Iterator[None]:
 
 
 def run(referee: Referee, match_id: str, progress: Callable[[int, int], None] | None = None,
-        jobs: int = 1) -> dict[str, Any]:
-    loaded = referee.load(match_id)
-    m = loaded.match
+        jobs: int = 1, *, accept_rules_change: bool = False) -> dict[str, Any]:
+    m = referee.resolve(match_id)
     head = referee.store.head(m.id)
     notes: list[str] = []
-    if m.rules_version != loaded.game.rules_version:
-        notes.append(
-            f"recorded under {loaded.game.id} rules {m.rules_version}; the referee now has rules "
-            f"{loaded.game.rules_version} (verdicts are re-derived with the new rules)"
-        )
-    snapshots = referee._snapshots_of(m)  # newest first
-    want = frozenset(s.seq for s in snapshots)
-    bounds = plan(referee, loaded, snapshots, head, jobs)
-    with _batch_gc():
-        stretches = _run(referee, loaded, bounds, want, head, progress, jobs)
-    findings: list[dict[str, Any]] = []
+    # the record before the first entry: the configuration and the rules it was played under
+    findings = record_findings(referee, m, accept_rules_change, notes)
     checked = 0
-    derived: dict[int, str] = {}
-    last = stretches[-1]
-    for s in stretches:
-        checked += s.checked
-        derived.update(s.derived)
-        if s.findings:
-            findings = s.findings
-            last = s
-            break
+    last: Stretch | None = None
     if not findings:
-        for snap in snapshots:
-            want_hash = derived.get(snap.seq)
-            got = core.sha256_hex(snap.state)
-            if want_hash is None or got != want_hash or snap.state_hash != want_hash:
-                findings.append({"seq": snap.seq, "what": "snapshot", "recorded": got, "derived": want_hash or ""})
+        loaded = referee.load(m.id)
+        snapshots = referee._snapshots_of(m)  # newest first
+        want = frozenset(s.seq for s in snapshots)
+        bounds = plan(referee, loaded, snapshots, head, jobs)
+        with _batch_gc():
+            stretches = _run(referee, loaded, bounds, want, head, progress, jobs)
+        derived: dict[int, str] = {}
+        last = stretches[-1]
+        for s in stretches:
+            checked += s.checked
+            derived.update(s.derived)
+            if s.findings:
+                findings = s.findings
+                last = s
                 break
-    if not findings and last.expected - 1 != head:
-        findings.append({"seq": head, "what": "missing", "recorded": f"head {head}",
-                         "derived": f"entries end at {last.expected - 1}"})
+        if not findings:
+            for snap in snapshots:
+                want_hash = derived.get(snap.seq)
+                got = core.sha256_hex(snap.state)
+                if want_hash is None or got != want_hash or snap.state_hash != want_hash:
+                    findings.append({"seq": snap.seq, "what": "snapshot", "recorded": got, "derived": want_hash or ""})
+                    break
+        if not findings and last.expected - 1 != head:
+            findings.append({"seq": head, "what": "missing", "recorded": f"head {head}",
+                             "derived": f"entries end at {last.expected - 1}"})
+    annotations = referee.store.annotations(m.id)
+    if not findings:
+        findings = annotation_findings(m.id, annotations, head)
     last_entry = referee.entry_at(m, head) if head else None
+    entries_hash = last_entry.hash if last_entry is not None else m.genesis_hash
+    annotations_hash = annotations[-1].hash if annotations else core.annotations_root(m.id)
+    current = referee.game(m.game).rules_version if not any(f["what"] == "game" for f in findings) else ""
     return {"match_id": m.id, "entries": checked, "head": head, "clean": not findings,
             "findings": findings, "notes": notes, "rules_version": m.rules_version,
-            "current_rules_version": loaded.game.rules_version,
-            "head_hash": last_entry.hash if last_entry is not None else m.genesis_hash}
+            "current_rules_version": current,
+            "head_hash": core.head_seal(entries_hash=entries_hash, annotations_hash=annotations_hash, title=m.title,
+                                        parent=m.parent, fork_seq=m.fork_seq),
+            "entries_hash": entries_hash, "annotations": len(annotations), "annotations_hash": annotations_hash}
+
+
+def record_findings(referee: Referee, m: Any, accept_rules_change: bool, notes: list[str]) -> list[dict[str, Any]]:
+    """What the record says before its first entry, checked: the stored configuration (players, options,
+    card data, seed) and rules version hash to the match's genesis, which every entry chains from; a fork
+    has its root's configuration; the game is the configuration's; the title of an imported or newly
+    created match is the one in its configuration; and the rules the referee has now are the rules the
+    match was played under (a difference fails the audit unless ``accept_rules_change``)."""
+    from schemas import MatchConfig
+
+    root = m
+    seen = 0
+    while root.parent is not None and seen < 10_000:
+        parent = referee.store.get_match(root.parent)
+        if parent is None:
+            return [{"seq": 0, "what": "fork", "recorded": f"a fork of {root.parent}", "derived": "no such match"}]
+        root, seen = parent, seen + 1
+    try:
+        config = msgspec.json.decode(root.config, type=MatchConfig)
+    except msgspec.DecodeError as exc:
+        return [{"seq": 0, "what": "config", "recorded": "the stored configuration", "derived": f"cannot be read: {exc}"}]
+    derived = core.genesis_hash(root.id, root.rules_version, config)
+    if m.genesis_hash != derived:
+        return [{"seq": 0, "what": "genesis", "recorded": m.genesis_hash,
+                 "derived": f"{derived} (the configuration or the rules version was changed after the match was created)"}]
+    if m is not root and (m.config != root.config or m.rules_version != root.rules_version or m.game != root.game):
+        return [{"seq": 0, "what": "fork", "recorded": "the fork's configuration", "derived": f"differs from {root.id}'s"}]
+    if m.game != config.game:
+        return [{"seq": 0, "what": "game", "recorded": m.game, "derived": config.game}]
+    if m.parent is None and "title" in config.meta and m.title != config.meta["title"]:
+        return [{"seq": 0, "what": "title", "recorded": m.title, "derived": config.meta["title"]}]
+    try:
+        current = referee.game(m.game).rules_version
+    except RefereeError:
+        return [{"seq": 0, "what": "game", "recorded": m.game, "derived": "this referee does not know that game"}]
+    if m.rules_version != current:
+        if not accept_rules_change:
+            return [{"seq": 0, "what": "rules_version", "recorded": m.rules_version,
+                     "derived": f"{current} (the referee's rules changed since; audit with --accept-rules-change "
+                                "to re-adjudicate under the new rules)"}]
+        notes.append(
+            f"recorded under {m.game} rules {m.rules_version}; the referee now has rules {current} "
+            "(verdicts are re-derived with the new rules, as asked)"
+        )
+    return []
+
+
+def annotation_findings(match_id: str, annotations: list[Any], head: int) -> list[dict[str, Any]]:
+    """The annotations' chain: numbered 1, 2, ... in order, each chained to the one before by hash, each
+    hash the hash of its own body, each on an entry of the log (0: the match)."""
+    prev = core.annotations_root(match_id)
+    for i, a in enumerate(annotations, start=1):
+        where = f"annotation {a.n} (on entry {a.seq})"
+        if a.n != i:
+            return [{"seq": a.seq, "what": "annotation", "recorded": where,
+                     "derived": f"annotation {i} (one was removed, inserted or reordered)"}]
+        if a.prev_hash != prev:
+            return [{"seq": a.seq, "what": "annotation", "recorded": f"{where} chains to {a.prev_hash}",
+                     "derived": prev}]
+        digest = core.annotation_hash(prev, match_id=match_id, n=a.n, seq=a.seq, kind=a.kind, text=a.text, by=a.by,
+                                      audience=a.audience)
+        if digest != a.hash:
+            return [{"seq": a.seq, "what": "annotation", "recorded": f"{where}: {a.hash}",
+                     "derived": f"{digest} (its text, kind, author or entry was changed)"}]
+        if not 0 <= a.seq <= head:
+            return [{"seq": a.seq, "what": "annotation", "recorded": where, "derived": f"entries 0..{head}"}]
+        prev = digest
+    return []
 
 
 def run_many(referee: Referee, match_ids: list[str], progress: Callable[[int, int], None] | None = None,
-             jobs: int = 1) -> list[dict[str, Any]]:
+             jobs: int = 1, *, accept_rules_change: bool = False) -> list[dict[str, Any]]:
     """Audit several matches (reports in the order given). A match long enough for stretches is
     audited in stretches, one after another; the shorter ones are shared out among ``jobs``
     processes, a whole match each."""
@@ -170,7 +245,7 @@ def run_many(referee: Referee, match_ids: list[str], progress: Callable[[int, in
             if progress is not None:
                 progress(done + d, total)
 
-        report = run(referee, mid, inner, jobs)
+        report = run(referee, mid, inner, jobs, accept_rules_change=accept_rules_change)
         step(heads[mid])
         return report
 
@@ -183,7 +258,8 @@ def run_many(referee: Referee, match_ids: list[str], progress: Callable[[int, in
             reports[mid] = alone(mid)
     if shared:
         ctx = multiprocessing.get_context("fork")
-        with ctx.Pool(min(jobs, len(shared)), initializer=_pool_start, initargs=(referee,)) as pool:
+        with ctx.Pool(min(jobs, len(shared)), initializer=_pool_start,
+                      initargs=(referee, accept_rules_change)) as pool:
             for mid, report in zip(shared, pool.imap(_pool_audit, shared, chunksize=4), strict=True):
                 reports[mid] = report
                 step(heads[mid])
@@ -193,17 +269,17 @@ def run_many(referee: Referee, match_ids: list[str], progress: Callable[[int, in
 _POOL: list[Any] = []
 
 
-def _pool_start(referee: Referee) -> None:
+def _pool_start(referee: Referee, accept_rules_change: bool) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     # keep the connection that came with the fork (never close or use it here); read through a new one
-    _POOL[:] = [referee, referee.store]
+    _POOL[:] = [referee, referee.store, accept_rules_change]
     store = referee.store.reopen()
     assert store is not None
     referee.store = store
 
 
 def _pool_audit(match_id: str) -> dict[str, Any]:
-    return run(_POOL[0], match_id, None, 1)
+    return run(_POOL[0], match_id, None, 1, accept_rules_change=_POOL[2])
 
 
 def plan(referee: Referee, loaded: Loaded, snapshots: list[Any], head: int, jobs: int) -> list[int]:

@@ -269,9 +269,10 @@ def match_replay(request: Request[Any, Any, Any], match_id: MatchIdPath,
 
 @get("/matches/{match_id:str}/audit", responses=ERRORS, sync_to_thread=IN_THREAD, tags=["reading"], security=SECURITY,
      summary="Re-adjudicate the whole log and check every hash")
-def match_audit(request: Request[Any, Any, Any], match_id: MatchIdPath) -> AuditAnswer:
+def match_audit(request: Request[Any, Any, Any], match_id: MatchIdPath,
+                accept_rules_change: FromQuery[bool] = False) -> AuditAnswer:
     hall = _hall(request)
-    return hall.access().audit(hall.principal(request, match_id))
+    return hall.access().audit(hall.principal(request, match_id), accept_rules_change=accept_rules_change)
 
 
 @get("/matches/{match_id:str}/diff", responses=ERRORS, sync_to_thread=IN_THREAD, tags=["reading"], security=SECURITY,

@@ -43,6 +43,8 @@ from .store import Conflict, IndexRow, Store, StoredAnnotation, StoredEntry, Sto
 from .timeline import Header, Timeline
 
 SNAPSHOT_EVERY = 64
+#: how often an append that lost a race (another writer got in first) is tried again
+CONFLICT_RETRIES = 8
 #: what an annotation may say of an entry
 ANNOTATION_KINDS = ("comment", "disputed", "ruling", "good", "mistake")
 
@@ -359,6 +361,8 @@ class Referee:
         return self.info(stored)
 
     def new_match(self, game_name: str, players: Sequence[str], *, title: str = "", **kwargs: Any) -> MatchInfo:
+        if title:  # the title goes into the configuration, so the genesis hash (and the audit) covers it
+            kwargs["meta"] = {**(kwargs.get("meta") or {}), "title": title}
         game, config = self.build_config(game_name, players, **kwargs)
         return self.create_match(game, config, title=title)
 
@@ -488,10 +492,14 @@ class Referee:
         if cached is not None and cached[0] < target:
             start, state = cached
         snap = self._snapshot(loaded.match, target) if self.use_snapshots else None
-        while checked and snap is not None and not self.snapshot_checks_out(loaded, snap):
+        # a snapshot is used only if its bytes hash to the state hash recorded for its entry (else
+        # the one before it is tried): an edited snapshot is never served, and the audit names it
+        while snap is not None and snap.seq > start:
+            known = self.checked_snapshot(loaded, snap)
+            if known is not None:
+                start, state = snap.seq, known
+                break
             snap = self._snapshot(loaded.match, snap.seq - 1)
-        if snap is not None and snap.seq > start:
-            start, state = snap.seq, loaded.state_decoder.decode(snap.state)
         recent: OrderedDict[int, Any] = OrderedDict([(start, state)])
         for entry, body in self.bodies(loaded, start + 1, target):
             state = self.advance(loaded, state, body, recent, memo, checked=checked)
@@ -506,15 +514,19 @@ class Referee:
 
     def snapshot_checks_out(self, loaded: Loaded, snap: StoredSnapshot) -> bool:
         """The snapshot's bytes hash to the state hash recorded for its entry, and decode."""
+        return self.checked_snapshot(loaded, snap) is not None
+
+    def checked_snapshot(self, loaded: Loaded, snap: StoredSnapshot) -> Any:
+        """The snapshot's state if its bytes hash to the state hash recorded for its entry and decode;
+        else None."""
         entry = self.entry_at(loaded.match, snap.seq)
         digest = core.sha256_hex(snap.state)
         if entry is None or entry.seq != snap.seq or digest != entry.state_hash or digest != snap.state_hash:
-            return False
+            return None
         try:
-            loaded.state_decoder.decode(snap.state)
+            return loaded.state_decoder.decode(snap.state)
         except msgspec.DecodeError:
-            return False
-        return True
+            return None
 
     def _memo(self, match_id: str) -> MutableMapping[int, Any]:
         memo = self._memos.get(match_id)
@@ -541,7 +553,9 @@ class Referee:
             if self.use_snapshots and not checked:
                 snap = self._snapshot(loaded.match, body.seq)
                 if snap is not None and snap.seq == body.seq:
-                    return loaded.state_decoder.decode(snap.state)
+                    known = self.checked_snapshot(loaded, snap)
+                    if known is not None:
+                        return known
             return self.state_at(loaded, target, memo=memo, checked=checked)[1]
         if body.kind == "ruling":
             return core.apply(loaded.rules, state, body.verdict)
@@ -797,7 +811,8 @@ class Referee:
         self._append(loaded, entry, state, head)
         return entry.seq
 
-    def annotate(self, match_id: str, seq: int, text: str, *, kind: str = "comment", by: str = "") -> Annotation:
+    def annotate(self, match_id: str, seq: int, text: str, *, kind: str = "comment", by: str = "",
+                 audience: str = "all") -> Annotation:
         check_text(text, "the annotation", TEXT_MAX, required=True)
         check_text(by, "who annotates (--by)", NAME_MAX)
         if kind not in ANNOTATION_KINDS:
@@ -806,9 +821,29 @@ class Referee:
         head = self.store.head(loaded.match.id)
         if not 1 <= seq <= head:
             raise BadInput("match/bad_seq", f"entry {seq} does not exist: match {loaded.match.id} has entries 1..{head}")
-        stored = StoredAnnotation(match_id=loaded.match.id, seq=seq, kind=kind, text=text, by=by, recorded_at=self.clock())
-        self.store.add_annotation(stored)
+        if audience != "all" and audience != ARBITER and audience not in loaded.config.players:
+            raise BadInput("annotation/bad_audience",
+                           f"an annotation is for all, the arbiter or one seat ({', '.join(loaded.config.players)}), not {audience!r}")
+        stored = self.add_annotation(loaded.match.id, seq, kind, text, by, audience)
         return Annotation(seq=seq, kind=kind, text=text, by=by, recorded_at=stored.recorded_at)
+
+    def add_annotation(self, match_id: str, seq: int, kind: str, text: str, by: str,
+                       audience: str = "all") -> StoredAnnotation:
+        """Append one annotation to the match's chain (no checks of the text: :meth:`annotate` makes
+        them), retrying if another writer added one first."""
+        for _attempt in range(CONFLICT_RETRIES):
+            notes = self.store.annotations(match_id)
+            stored = seal_annotations(match_id, [StoredAnnotation(
+                match_id=match_id, seq=seq, kind=kind, text=text, by=by, recorded_at=self.clock(), audience=audience,
+            )], after=notes[-1] if notes else None)[0]
+            try:
+                self.store.add_annotation(stored)
+            except Conflict:
+                continue
+            except StoreError as exc:
+                raise StorageError("store/failed", str(exc)) from None
+            return stored
+        raise ConflictError("annotation/busy", f"match {match_id} is being annotated by others; try again")
 
     # -- time travel ---------------------------------------------------------------------------
 
@@ -1064,21 +1099,24 @@ class Referee:
 
     # -- checking ----------------------------------------------------------------------------
 
-    def audit(self, match_id: str, progress: Callable[[int, int], None] | None = None, *, jobs: int = 1) -> dict[str, Any]:
-        """Re-adjudicate every entry from setup and check every verdict, entry hash, the chain, every
-        state hash and every snapshot. Reports the first divergence exactly. ``jobs`` > 1 checks
-        stretches of a long log in parallel processes, with the same report (see :mod:`referee.audit`)."""
+    def audit(self, match_id: str, progress: Callable[[int, int], None] | None = None, *, jobs: int = 1,
+              accept_rules_change: bool = False) -> dict[str, Any]:
+        """Check the whole record: the configuration against the genesis hash, the rules version, then
+        re-adjudicate every entry from setup and check every verdict, entry hash, the chain, every state
+        hash and every snapshot, then the annotations' chain. Reports the first divergence exactly.
+        ``jobs`` > 1 checks stretches of a long log in parallel processes, with the same report (see
+        :mod:`referee.audit`)."""
         from . import audit
 
-        return audit.run(self, match_id, progress, jobs)
+        return audit.run(self, match_id, progress, jobs, accept_rules_change=accept_rules_change)
 
     def audit_many(self, match_ids: Sequence[str], progress: Callable[[int, int], None] | None = None, *,
-                   jobs: int = 1) -> list[dict[str, Any]]:
+                   jobs: int = 1, accept_rules_change: bool = False) -> list[dict[str, Any]]:
         """:meth:`audit` of several matches (in that order); with ``jobs`` > 1 short matches are
         audited side by side in processes, long ones in stretches."""
         from . import audit
 
-        return audit.run_many(self, list(match_ids), progress, jobs)
+        return audit.run_many(self, list(match_ids), progress, jobs, accept_rules_change=accept_rules_change)
 
     def _snapshots_of(self, m: StoredMatch) -> list[StoredSnapshot]:
         out = []
@@ -1094,6 +1132,21 @@ class Referee:
         """The audit's findings as sentences (empty = clean)."""
         report = self.audit(match_id)
         return [f"entry {f['seq']}: {f['what']}: recorded {f['recorded']}, derived {f['derived']}" for f in report["findings"]]
+
+
+def seal_annotations(match_id: str, notes: Sequence[StoredAnnotation],
+                     after: StoredAnnotation | None = None) -> list[StoredAnnotation]:
+    """``notes`` with their places in the match's annotation chain filled in (``n``, ``prev_hash`` and
+    ``hash``), following ``after`` (the match's last annotation so far, None for the first)."""
+    n, prev = (after.n, after.hash) if after is not None else (0, core.annotations_root(match_id))
+    out = []
+    for note in notes:
+        n += 1
+        digest = core.annotation_hash(prev, match_id=match_id, n=n, seq=note.seq, kind=note.kind, text=note.text,
+                                      by=note.by, audience=note.audience)
+        out.append(msgspec.structs.replace(note, n=n, prev_hash=prev, hash=digest))
+        prev = digest
+    return out
 
 
 def event_words(rules: Any, events: Sequence[Any]) -> list[str]:

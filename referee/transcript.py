@@ -44,7 +44,7 @@ from .engine.notation import split_words
 from .engine.protocol import InputError
 from .errors import BadInput, RefereeError, StorageError
 from .inputs import bad_char, char_name, check_text, is_bad
-from .service import Referee, new_match_id
+from .service import Referee, new_match_id, seal_annotations
 from .store import StoredAnnotation, StoreError
 from .store.memory import MemoryStore
 
@@ -373,10 +373,10 @@ def import_transcript(referee: Referee, text: str, source: str = "<transcript>",
     stored = scratch.store.get_match(match_id)
     assert stored is not None
     entries = list(scratch.store.entries(match_id))
-    annotations = [
+    annotations = seal_annotations(match_id, [
         StoredAnnotation(match_id=match_id, seq=seq, kind=kind, text=note, by="transcript", recorded_at=referee.clock())
         for seq, kind, note in notes
-    ]
+    ])
     try:
         referee.store.create_match(stored, entries, annotations)
     except StoreError as exc:

@@ -170,9 +170,15 @@ class AuditAnswer(msgspec.Struct, frozen=True, kw_only=True):
     notes: list[str] = []
     rules_version: str = ""
     current_rules_version: str = ""
-    #: the last entry's hash, which fixes the whole log before it (the arbiter's answer only): kept
-    #: with a result elsewhere, it shows later whether the log was cut short
+    #: the head: one hash over the last entry's hash (which fixes the configuration and every entry),
+    #: the last annotation's hash and the title (the arbiter's answer only); kept with a result
+    #: elsewhere, it shows later whether anything of the record changed, a cut at the end included
     head_hash: str = ""
+    #: the last entry's hash (the genesis hash for an empty log)
+    entries_hash: str = ""
+    #: how many annotations the match has, and the last one's hash
+    annotations: int = 0
+    annotations_hash: str = ""
 
 
 class Health(msgspec.Struct, frozen=True, kw_only=True):

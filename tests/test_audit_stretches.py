@@ -161,7 +161,7 @@ def test_a_clean_audit_names_the_head_that_fixes_the_log(long_match):
     r, mid, path = long_match
     before = service(path).audit(mid)
     last = r.entry_at(r.load(mid).match, before["head"])
-    assert before["head_hash"] == last.hash
+    assert before["entries_hash"] == last.hash and before["head_hash"] != last.hash  # the head seals more
     tamper(path, f"DELETE FROM entries WHERE seq = {before['head']}")
     after = service(path).audit(mid)
     assert after["clean"] and after["head"] == before["head"] - 1

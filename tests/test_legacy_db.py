@@ -38,7 +38,7 @@ def test_every_legacy_match_audits_clean_with_the_same_head(legacy):
         report = legacy.audit(mid)
         assert report["clean"], (mid, report["findings"])
         assert report["head"] == then[mid]["head"]
-        assert report["head_hash"] == then[mid]["head_hash"]
+        assert report["entries_hash"] == then[mid]["head_hash"]
 
 
 def test_legacy_matches_replay_and_export(legacy):

@@ -109,11 +109,29 @@ def test_snapshots_at_or_before(store):
     assert store.snapshot_at_or_before("m1", 8).state == b"S8"
 
 
+def _note(n: int, prev: str, digest: str, seq: int = 1, text: str = "hm") -> StoredAnnotation:
+    return StoredAnnotation(match_id="m1", seq=seq, kind="comment", text=text, by="arb", recorded_at="t", n=n,
+                            prev_hash=prev, hash=digest, audience="all")
+
+
 def test_annotations(store):
     store.create_match(_match())
     store.append(_entry(1), expected_seq=0)
-    store.add_annotation(StoredAnnotation(match_id="m1", seq=1, kind="comment", text="hm", by="arb", recorded_at="t"))
-    assert [(a.seq, a.text, a.by) for a in store.annotations("m1")] == [(1, "hm", "arb")]
+    store.add_annotation(_note(1, "root", "h1"))
+    store.add_annotation(_note(2, "h1", "h2", seq=0, text="on the match"))
+    assert [(a.n, a.seq, a.text, a.by, a.prev_hash, a.hash, a.audience) for a in store.annotations("m1")] == [
+        (1, 1, "hm", "arb", "root", "h1", "all"), (2, 0, "on the match", "arb", "h1", "h2", "all")]
+
+
+@pytest.mark.parametrize(("n", "prev"), [(2, "h1"), (4, "h2"), (3, "other")])
+def test_an_annotation_out_of_its_chain_is_a_conflict(store, n, prev):
+    """Annotations are chained like entries: the n-th of a match must follow the (n-1)-th by hash."""
+    store.create_match(_match())
+    store.add_annotation(_note(1, "root", "h1"))
+    store.add_annotation(_note(2, "h1", "h2"))
+    with pytest.raises(Conflict):
+        store.add_annotation(_note(n, prev, "h3"))
+    assert [a.n for a in store.annotations("m1")] == [1, 2]
 
 
 def test_find_by_prefix(store):

@@ -185,11 +185,14 @@ def test_audit_catches_a_rewritten_verdict_with_a_recomputed_chain(game):
     assert (f["what"], f["seq"]) == ("verdict", 3) and f["derived"] == "accepted"
 
 
-def test_audit_reports_a_rules_version_change(game, monkeypatch):
+def test_audit_fails_on_a_rules_version_change_unless_accepted(game, monkeypatch):
     r, mid, path = game
     monkeypatch.setattr(PILE, "rules_version", "2")
     report = service(path).audit(mid)
-    assert report["notes"] and "rules 1" in report["notes"][0] and "rules 2" in report["notes"][0]
+    assert not report["clean"] and report["findings"][0]["what"] == "rules_version"
+    assert report["findings"][0]["recorded"] == "1" and "--accept-rules-change" in report["findings"][0]["derived"]
+    report = service(path).audit(mid, accept_rules_change=True)
+    assert report["clean"] and "rules 1" in report["notes"][0] and "rules 2" in report["notes"][0]
 
 
 def test_audit_checks_snapshots(game):

@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 from referee.errors import BadInput
 from referee.export import export
 from referee.service import Referee
-from referee.store import StoredAnnotation
 from referee.store.memory import MemoryStore
 from referee.transcript import escape_text, import_transcript, unescape_text
 from support.pile import PILE
@@ -65,11 +64,9 @@ def build(texts: dict[str, str], notes: list[str]) -> tuple[Referee, str]:
     referee.redo(mid, by="arbiter", reason=texts["redo"])
     kinds = ("comment", "disputed", "ruling", "good", "mistake")
     for i, text in enumerate(notes):
-        # straight into the store: as a database edited by hand (or written before the checks) may hold
-        referee.store.add_annotation(StoredAnnotation(match_id=mid, seq=1 + i % 5, kind=kinds[i % 5], text=text,
-                                                      by="arbiter", recorded_at=""))
-    referee.store.add_annotation(StoredAnnotation(match_id=mid, seq=0, kind="comment", text=notes[0] if notes else "x",
-                                                  by="transcript", recorded_at=""))
+        # past the checks of `annotate`: as a database edited by hand (or written before them) may hold
+        referee.add_annotation(mid, 1 + i % 5, kinds[i % 5], text, "arbiter")
+    referee.add_annotation(mid, 0, "comment", notes[0] if notes else "x", "transcript")
     return referee, mid
 
 

@@ -104,6 +104,32 @@ def entry_hash(prev_hash: str, body: bytes) -> str:
     return sha256_hex(prev_hash.encode("ascii") + b"\n" + body)
 
 
+def annotations_root(match_id: str) -> str:
+    """What the first annotation of a match chains to."""
+    return sha256_hex(b"referee:annotations\n" + match_id.encode("utf-8"))
+
+
+def annotation_hash(prev_hash: str, *, match_id: str, n: int, seq: int, kind: str, text: str, by: str,
+                    audience: str) -> str:
+    """The hash of the ``n``-th annotation of a match, chained to ``prev_hash`` like an entry's (its
+    clock reading is not part of it: a time is kept for people, it is not evidence)."""
+    body = canonical({"match": match_id, "n": n, "seq": seq, "kind": kind, "text": text, "by": by,
+                      "audience": audience})
+    return entry_hash(prev_hash, body)
+
+
+def head_seal(*, entries_hash: str, annotations_hash: str, title: str, parent: str | None,
+              fork_seq: int | None) -> str:
+    """The head an audit prints: one hash over the last entry's hash (which fixes every entry and,
+    through the genesis, the configuration), the last annotation's hash, and the match's title and
+    place in the fork tree. Kept with a result, a later audit that prints another head shows that
+    something of the record changed, even a cut at the end, which no chain notices by itself."""
+    return sha256_hex(b"referee:head\n" + canonical({
+        "entries": entries_hash, "annotations": annotations_hash, "title": title, "parent": parent,
+        "fork_seq": fork_seq,
+    }))
+
+
 class EntryBody(msgspec.Struct, Generic[I, E], frozen=True, kw_only=True):
     """The hashed part of a log entry.
 

@@ -15,9 +15,9 @@ class StoreError(RuntimeError):
 class Conflict(StoreError):
     """An append named a sequence number that is no longer the head."""
 
-    def __init__(self, match_id: str, expected: int, head: int) -> None:
+    def __init__(self, match_id: str, expected: int, head: int, *, what: str = "entry") -> None:
         super().__init__(
-            f"match {match_id} has moved on: you expected entry {expected} to be the last, "
+            f"match {match_id} has moved on: you expected {what} {expected} to be the last, "
             f"but the log is at {head}; reload and submit again"
         )
         self.match_id = match_id
@@ -94,12 +94,22 @@ class DuplicateRequest(StoreError):
 
 
 class StoredAnnotation(msgspec.Struct, frozen=True, kw_only=True):
+    """A note on entry ``seq`` (0: on the match). Annotations are append-only and chained like
+    entries: the ``n``-th annotation of a match hashes its body with the hash of the one before
+    (:func:`referee.engine.core.annotation_hash`), so an edited, inserted or removed annotation breaks
+    the chain and the audit's head covers them. ``audience`` is ``all`` or the one role that may read
+    it (a seat, or ``arbiter``). ``recorded_at`` is a clock reading kept for people, not evidence."""
+
     match_id: str
     seq: int
     kind: str
     text: str
     by: str
     recorded_at: str
+    n: int = 0
+    prev_hash: str = ""
+    hash: str = ""
+    audience: str = "all"
 
 
 class Store(Protocol):
@@ -141,9 +151,12 @@ class Store(Protocol):
 
     def snapshot_at_or_before(self, match_id: str, seq: int) -> StoredSnapshot | None: ...
 
-    def add_annotation(self, annotation: StoredAnnotation) -> None: ...
+    def add_annotation(self, annotation: StoredAnnotation) -> None:
+        """Append one annotation if it is the ``n``-th of its match (n = the count so far + 1) and its
+        ``prev_hash`` is the hash of the one before; otherwise raise :class:`Conflict`, write nothing."""
 
-    def annotations(self, match_id: str) -> list[StoredAnnotation]: ...
+    def annotations(self, match_id: str) -> list[StoredAnnotation]:
+        """A match's annotations in the order they were added (``n``)."""
 
     def add_tokens(self, tokens: Sequence[StoredToken]) -> None:
         """Record bearer tokens (hashes) of a match, all at once."""

@@ -105,7 +105,10 @@ class MemoryStore:
     def add_annotation(self, annotation: StoredAnnotation) -> None:
         with self._lock:
             self._log(annotation.match_id)
-            self._annotations[annotation.match_id].append(annotation)
+            notes = self._annotations[annotation.match_id]
+            if annotation.n != len(notes) + 1 or (notes and annotation.prev_hash != notes[-1].hash):
+                raise Conflict(annotation.match_id, annotation.n - 1, len(notes), what="annotation")
+            notes.append(annotation)
 
     def annotations(self, match_id: str) -> list[StoredAnnotation]:
         return list(self._annotations.get(match_id, []))

@@ -105,7 +105,33 @@ def _m2_tokens_and_requests(db: sqlite_utils.Database) -> None:
     )
 
 
-MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (_m1_initial, _m2_tokens_and_requests)
+def _m3_annotation_chain(db: sqlite_utils.Database) -> None:
+    """Annotations become append-only and chained like entries (issue 10): each gets its place in the
+    match's chain (``n``), the hash of the one before and its own, and an audience. Annotations written
+    before are sealed here, in the order they were written, so an audit from now on notices any edit."""
+    from referee.engine.core import annotation_hash, annotations_root
+
+    conn = db.conn
+    for column, kind in (("n", "INTEGER"), ("prev_hash", "TEXT"), ("hash", "TEXT"), ("audience", "TEXT NOT NULL DEFAULT 'all'")):
+        conn.execute(f"ALTER TABLE annotations ADD COLUMN {column} {kind}")
+    rows = conn.execute("SELECT id, match_id, seq, kind, text, by FROM annotations ORDER BY match_id, id").fetchall()
+    last: dict[str, tuple[int, str]] = {}
+    for id_, match_id, seq, kind, text, by in rows:
+        n, prev = last.get(match_id, (0, annotations_root(match_id)))
+        digest = annotation_hash(prev, match_id=match_id, n=n + 1, seq=seq, kind=kind, text=text, by=by or "", audience="all")
+        conn.execute("UPDATE annotations SET n = ?, prev_hash = ?, hash = ? WHERE id = ?", (n + 1, prev, digest, id_))
+        last[match_id] = (n + 1, digest)
+    conn.execute("CREATE UNIQUE INDEX annotations_chain ON annotations (match_id, n)")
+    for op in ("UPDATE", "DELETE"):
+        conn.execute(
+            f"CREATE TRIGGER annotations_append_only_{op.lower()} BEFORE {op} ON annotations "
+            "BEGIN SELECT RAISE(ABORT, 'annotations are append-only'); END"
+        )
+
+
+MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
+    _m1_initial, _m2_tokens_and_requests, _m3_annotation_chain,
+)
 """Numbered schema migrations; ``PRAGMA user_version`` records how many have run."""
 
 
@@ -357,6 +383,11 @@ class SqliteStore:
         try:
             if not conn.execute("SELECT 1 FROM matches WHERE id = ?", (annotation.match_id,)).fetchone():
                 raise StoreError(f"no match {annotation.match_id}")
+            row = conn.execute("SELECT n, hash FROM annotations WHERE match_id = ? ORDER BY n DESC LIMIT 1",
+                               (annotation.match_id,)).fetchone()
+            count, last = (row[0] or 0, row[1]) if row else (0, None)
+            if annotation.n != count + 1 or (last is not None and annotation.prev_hash != last):
+                raise Conflict(annotation.match_id, annotation.n - 1, count, what="annotation")
             self._insert_annotation(annotation)
             conn.execute("COMMIT")
         except BaseException:
@@ -365,17 +396,20 @@ class SqliteStore:
 
     def _insert_annotation(self, a: StoredAnnotation) -> None:
         self.conn.execute(
-            "INSERT INTO annotations (match_id, seq, kind, text, by, recorded_at) VALUES (?,?,?,?,?,?)",
-            (a.match_id, a.seq, a.kind, a.text, a.by, a.recorded_at),
+            "INSERT INTO annotations (match_id, seq, kind, text, by, recorded_at, n, prev_hash, hash, audience) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?)",
+            (a.match_id, a.seq, a.kind, a.text, a.by, a.recorded_at, a.n, a.prev_hash, a.hash, a.audience),
         )
 
     def annotations(self, match_id: str) -> list[StoredAnnotation]:
         rows = self.conn.execute(
-            "SELECT match_id, seq, kind, text, by, recorded_at FROM annotations WHERE match_id = ? ORDER BY seq, id",
+            "SELECT match_id, seq, kind, text, by, recorded_at, n, prev_hash, hash, audience FROM annotations "
+            "WHERE match_id = ? ORDER BY n, id",
             [match_id],
         ).fetchall()
-        return [StoredAnnotation(match_id=r[0], seq=r[1], kind=r[2], text=r[3], by=r[4] or "",
-                                 recorded_at=r[5] or "") for r in rows]
+        return [StoredAnnotation(match_id=r[0], seq=r[1], kind=r[2], text=r[3], by=r[4] or "", recorded_at=r[5] or "",
+                                 n=r[6] or 0, prev_hash=r[7] or "", hash=r[8] or "", audience=r[9] or "all")
+                for r in rows]
 
     # -- tokens and idempotency keys (the HTTP service) -----------------------------------------
 

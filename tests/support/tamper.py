@@ -10,6 +10,8 @@ def tamper(path, sql: str) -> None:
     conn = sqlite3.connect(path)
     conn.execute("DROP TRIGGER IF EXISTS entries_append_only_update")
     conn.execute("DROP TRIGGER IF EXISTS entries_append_only_delete")
+    conn.execute("DROP TRIGGER IF EXISTS annotations_append_only_update")
+    conn.execute("DROP TRIGGER IF EXISTS annotations_append_only_delete")
     conn.executescript(sql)
     conn.commit()
     conn.close()
