@@ -119,12 +119,14 @@ class RemoteReferee:
         return _result(self.call("POST", self._match(match_id) + "/redo", body,
                                  headers={"Idempotency-Key": str(uuid.uuid4())}, retry=True))
 
-    def annotate(self, match_id: str, seq: int, text: str, *, kind: str = "comment", by: str = "") -> Any:
+    def annotate(self, match_id: str, seq: int, text: str, *, kind: str = "comment", by: str = "",
+                 audience: str = "all") -> Any:
         import msgspec
 
         from schemas import Annotation
 
-        answer = self.call("POST", self._match(match_id) + "/annotations", {"seq": seq, "text": text, "kind": kind})
+        answer = self.call("POST", self._match(match_id) + "/annotations",
+                           {"seq": seq, "text": text, "kind": kind, "audience": audience})
         return msgspec.convert(answer, Annotation)
 
     def audit(self, match_id: str, progress: Callable[[int, int], None] | None = None, *, jobs: int = 1,

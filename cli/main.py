@@ -685,10 +685,12 @@ def annotate(
     text: Annotated[str, typer.Argument(help="The annotation.")],
     kind: Annotated[str, typer.Option("--kind", help="comment, disputed, ruling, good or mistake.")] = "comment",
     by: Annotated[str, typer.Option("--by", help="Who says so.")] = "",
+    for_: Annotated[str, typer.Option("--for", help="Who may read it: all, arbiter, or one seat (shown as written to them, to nobody else).")] = "all",
     db: DbOpt = None,
     json: JsonOpt = False,
 ) -> None:
-    """Attach an annotation to entry N (the entry itself is never changed).
+    """Attach an annotation to entry N (the entry itself is never changed). An annotation is shown as
+    written to whom it is for; an arbiter's note that names hidden cards is written --for arbiter.
 
     Example: referee annotate 3f9c 12 "should have kept the agent" --kind mistake --by arbiter
     """
@@ -696,7 +698,7 @@ def annotate(
     if kind not in kinds:
         _fail(f"--kind must be one of {', '.join(kinds)}, not {kind!r}")
     service = _service(db)
-    note = service.annotate(match, seq, text, kind=kind, by=by)
+    note = service.annotate(match, seq, text, kind=kind, by=by, audience=for_)
     if json:
         _print_json(note)
     else:

@@ -7,19 +7,11 @@ Three things the local CLI does not need and a tournament hall does:
   :class:`Principal`: a seat acts only as itself and sees only its own view; the arbiter may act for
   any seat (the entry's meta records ``by: arbiter``) and sees everything; a spectator only reads,
   and sees the public view.
-* **Views for every role.** Every answer goes through the game's ``view`` for the role asking, and
-  then, as a second fence, every string naming an id hidden from that role *now* is replaced by
-  ``"?"`` (so that, e.g., tokens the referee dealt to every seat from one seat's ``start`` intent in
-  a digital match are not shown to that seat in its own log entry).
+* **Views for every role.** Every answer is what :mod:`referee.redaction` gives the role asking,
+  through the same service calls as the CLI's, so a role gets the same answer over HTTP as locally.
 * **Safe writes.** A write may name ``expected_seq`` (a stale writer gets a conflict with the current
   head, never a silent fork of the log) and an idempotency key (recorded in the same transaction as
   the entry it appended: a retried request is applied once and answered like the first time).
-
-The spectator's view — the public view — is the *meet* of what every seat sees: a value is shown
-only where every seat's view (and the game's own view for the spectator name) agree on it; anything
-that differs between seats is ``"?"`` (lists of one length are compared item by item, so hand sizes
-stay visible); then every id hidden from any seat is redacted. It is sound whatever the game's view
-does for a name that is not a seat, because it relies only on the per-seat views.
 
 An :class:`Access` takes over the :class:`Referee` it is given (it wraps the referee's store to
 record idempotency keys), so each thread of a server uses its own ``Access`` over its own
@@ -31,13 +23,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import msgspec
 
-from schemas import ARBITER, SPECTATOR, EntryView, MatchInfo, Outcome, Rejection
+from schemas import ARBITER, SPECTATOR, EntryView, MatchInfo, Outcome
 from schemas.http import (
     AuditAnswer,
     CreateMatch,
@@ -52,13 +44,12 @@ from schemas.http import (
 )
 
 from .engine import core, notation
-from .engine.protocol import Accepted, Rejected
 from .errors import BadInput, ConflictError, NotFound, RefereeError, StorageError
 from .inputs import check_depth
-from .service import CONFLICT_RETRIES, Loaded, Referee, SubmitResult, event_words, redact, redact_text, visible_parts
+from .redaction import View
+from .service import CONFLICT_RETRIES, Loaded, Referee, SubmitResult
 from .store import Store, StoredRequest, StoredToken, StoreError
 
-HIDDEN = "?"
 LOG_PAGE_MAX = 1000
 
 
@@ -115,23 +106,6 @@ class _KeyedStore:
 
 
 # -- views ----------------------------------------------------------------------------------------------
-
-
-def _meet(values: Sequence[Any]) -> Any:
-    """What all views agree on; ``"?"`` wherever they differ (dict keys not in every view are dropped)."""
-    first = values[0]
-    if all(isinstance(v, dict) for v in values):
-        keys = [k for k in first if all(k in v for v in values[1:])]
-        return {k: _meet([v[k] for v in values]) for k in keys}
-    if all(isinstance(v, list) for v in values) and len({len(v) for v in values}) == 1:
-        return [_meet([v[i] for v in values]) for i in range(len(first))]
-    if all(type(v) is type(first) and v == first for v in values[1:]):
-        return first
-    return HIDDEN
-
-
-def _plain(value: Any) -> Any:
-    return msgspec.json.decode(msgspec.json.encode(value))
 
 
 class Access:
@@ -271,68 +245,28 @@ class Access:
         stored = self.referee.resolve(p.match_id)
         return MatchAccess(match=self.referee.info(stored), role=p.role, seat=p.seat)  # type: ignore[arg-type]
 
-    # -- what a role may see -----------------------------------------------------------------------------
+    # -- what a role may see (decided by referee.redaction, through the service) -------------------------
 
-    def hidden(self, loaded: Loaded, state: Any, view: str) -> frozenset[str]:
-        """Ids that ``view`` (a seat, ``arbiter`` or ``spectator``) must not see in ``state``."""
-        rules = loaded.rules
-        if view == ARBITER:
-            return frozenset()
-        if view == SPECTATOR:
-            out = set(rules.hidden_ids(state, SPECTATOR))
-            for seat in loaded.config.players:
-                out |= rules.hidden_ids(state, seat)
-            return frozenset(out)
-        return frozenset(rules.hidden_ids(state, view))
-
-    def view(self, loaded: Loaded, state: Any, view: str) -> dict[str, Any]:
-        """The state as ``view`` sees it (the public view for ``spectator``: see the module doc)."""
-        rules = loaded.rules
-        if view == ARBITER:
-            return _plain(rules.view(state, None))  # type: ignore[no-any-return]
-        if view == SPECTATOR:
-            views = [_plain(rules.view(state, seat)) for seat in loaded.config.players]
-            views.append(_plain(rules.view(state, SPECTATOR)))
-            shown = _meet(views)
-        else:
-            shown = _plain(rules.view(state, view))
-        return redact(shown, self.hidden(loaded, state, view))  # type: ignore[no-any-return]
+    @staticmethod
+    def _seat(view: str) -> str | None:
+        """The service's name for a view: None for the arbiter's full view."""
+        return None if view == ARBITER else view
 
     def state(self, p: Principal, *, at: int | None = None, as_: str | None = None) -> StateAnswer:
         loaded = self._load(p.match_id)
         view = self._view_of(loaded, p, as_)
-        seq, state = self.referee.state_at(loaded, at)
-        return StateAnswer(
-            match_id=loaded.match.id, game=loaded.game.id, seq=seq,
-            as_="referee" if view == ARBITER else view,
-            # the hash covers hidden cards (a guess could be confirmed by hashing): the arbiter's only
-            state_hash=core.state_hash(state) if view == ARBITER else "",
-            outcome=loaded.rules.outcome(state),
-            state=self.view(loaded, state, view),
-        )
-
-    def _redacted_log(self, loaded: Loaded, view: str) -> list[EntryView]:
-        entries = self.referee.log(loaded.match.id, seat=None if view == ARBITER else view)
-        if view == ARBITER:
-            return entries
-        hidden = self.hidden(loaded, self.referee.state_at(loaded)[1], view)
-        if not hidden:
-            return entries
-        return [self._redact_entry(e, hidden) for e in entries]
-
-    @staticmethod
-    def _redact_entry(entry: EntryView, hidden: frozenset[str]) -> EntryView:
-        return msgspec.convert(redact(msgspec.to_builtins(entry), hidden), EntryView)
+        return msgspec.convert(self.referee.state(loaded.match.id, at=at, seat=self._seat(view)), StateAnswer)
 
     def log(self, p: Principal, *, offset: int = 0, limit: int = 100, as_: str | None = None) -> LogPage:
+        """A page of the log: entries ``offset + 1 .. offset + limit`` (folded from the nearest snapshot,
+        not from setup)."""
         loaded = self._load(p.match_id)
         view = self._view_of(loaded, p, as_)
         limit = max(1, min(limit, LOG_PAGE_MAX))
-        entries = self._redacted_log(loaded, view)
-        return LogPage(
-            match_id=loaded.match.id, head=self.store.head(loaded.match.id), total=len(entries),
-            offset=offset, limit=limit, entries=entries[offset:offset + limit],
-        )
+        head = self.store.head(loaded.match.id)
+        entries = [] if offset >= head else self.referee.log(
+            loaded.match.id, seat=self._seat(view), start=offset + 1, stop=min(head, offset + limit))
+        return LogPage(match_id=loaded.match.id, head=head, total=head, offset=offset, limit=limit, entries=entries)
 
     def entries_after(self, p: Principal, after: int, *, as_: str | None = None) -> tuple[int, list[EntryView]]:
         """(head, entries after seq ``after``) as the caller sees them: what a live stream sends next."""
@@ -341,7 +275,7 @@ class Access:
         head = self.store.head(loaded.match.id)
         if head <= after:
             return head, []
-        return head, [e for e in self._redacted_log(loaded, view) if e.seq > after]
+        return head, self.referee.log(loaded.match.id, seat=self._seat(view), start=after + 1, stop=head)
 
     def head(self, p: Principal) -> int:
         return int(self.store.head(p.match_id))
@@ -349,16 +283,8 @@ class Access:
     def replay(self, p: Principal, *, start: int = 1, stop: int | None = None, as_: str | None = None) -> list[ReplayStep]:
         loaded = self._load(p.match_id)
         view = self._view_of(loaded, p, as_)
-        steps = self.referee.replay(loaded.match.id, start=start, stop=stop, seat=None if view == ARBITER else view)
-        hidden = self.hidden(loaded, self.referee.state_at(loaded)[1], view)
-        out = []
-        for s in steps:
-            entry, changes = s["entry"], s["changes"]
-            if hidden:
-                entry = self._redact_entry(entry, hidden)
-                changes = redact(changes, hidden)
-            out.append(ReplayStep(entry=entry, changes=changes))
-        return out
+        steps = self.referee.replay(loaded.match.id, start=start, stop=stop, seat=self._seat(view))
+        return [ReplayStep(entry=s["entry"], changes=s["changes"]) for s in steps]
 
     def audit(self, p: Principal, *, accept_rules_change: bool = False) -> AuditAnswer:
         report = self.referee.audit(p.match_id, accept_rules_change=accept_rules_change)
@@ -404,7 +330,9 @@ class Access:
         return out
 
     def legal(self, p: Principal, seat: str | None = None) -> LegalAnswer:
-        """Intents each seat could make now that would be accepted (hints; the benchmark's random play)."""
+        """Intents each seat could make now that would be accepted (hints; the benchmark's random play).
+        A seat is shown the chance outcomes in them as ``?`` (a physical match's examples come from what
+        only the referee knows) and a digital match's not at all (the referee draws them)."""
         self._require(p, ("arbiter", "seat"), "ask for legal intents")
         loaded = self._load(p.match_id)
         if p.role == "seat":
@@ -412,28 +340,21 @@ class Access:
                 raise Forbidden("auth/other_seat", f"{p.seat}'s token cannot ask for {seat}'s intents")
             seat = p.seat
         try:
-            seq, out = self.referee.legal(p.match_id, seat)
+            seq, out = self.referee.legal(p.match_id, seat, blind=p.role == "seat")
         except NotImplementedError:
             raise BadInput("legal/not_enumerable", f"{loaded.game.name} cannot list its legal intents here") from None
-        if p.role == "seat":
-            _, state = self.referee.state_at(loaded, seq)
-            for s, texts in out.items():
-                hidden = self.hidden(loaded, state, s)
-                out[s] = list(dict.fromkeys(redact_text(t, hidden) for t in texts))
         return LegalAnswer(match_id=loaded.match.id, seq=seq, legal=out)
 
     def export(self, p: Principal, fmt: str, *, as_: str | None = None) -> str:
+        return "".join(self.export_chunks(p, fmt, as_=as_))
+
+    def export_chunks(self, p: Principal, fmt: str, *, as_: str | None = None) -> Iterator[str]:
+        """The export as the caller may see it, a piece at a time (see :func:`referee.export.export_chunks`)."""
+        from .export import export_chunks
+
         loaded = self._load(p.match_id)
         view = self._view_of(loaded, p, as_)
-        exporter = getattr(self.referee, "export", None)
-        if callable(exporter):
-            text: str = exporter(loaded.match.id, fmt, view)
-        else:
-            from .export import export
-
-            text = export(self.referee, loaded.match.id, fmt, view)
-        hidden = self.hidden(loaded, self.referee.state_at(loaded)[1], view)
-        return redact_text(text, hidden) if hidden else text
+        return export_chunks(self.referee, loaded.match.id, fmt, view)
 
     # -- writes -----------------------------------------------------------------------------------------
 
@@ -497,11 +418,13 @@ class Access:
             lambda: self.referee.rule_stands(loaded.match.id, entry, reason=reason, expected_seq=expected_seq),
         )
 
-    def annotate(self, p: Principal, seq: int, text: str, *, kind: str = "comment") -> Any:
+    def annotate(self, p: Principal, seq: int, text: str, *, kind: str = "comment", audience: str = "all") -> Any:
         self._require(p, ("seat", "arbiter"), "annotate")
         if kind == "ruling":
             self._require(p, ("arbiter",), "write a ruling")
-        return self.referee.annotate(p.match_id, seq, text, kind=kind, by=p.name)
+        if p.role == "seat" and audience not in ("all", p.seat):
+            raise Forbidden("auth/forbidden", f"{p.seat} may write for all or for {p.seat}, not for {audience}")
+        return self.referee.annotate(p.match_id, seq, text, kind=kind, by=p.name, audience=audience)
 
     def fork(self, p: Principal, *, at: int, name: str = "") -> MatchCreated:
         self._require(p, ("arbiter",), "fork the match")
@@ -557,29 +480,17 @@ class Access:
 
     def _answer(self, p: Principal, loaded: Loaded, seq: int, kind: str, actor: str | None, text: str, verdict: Any,
                 state_hash: str, outcome: Outcome | None, intent: Any = None) -> SubmitAnswer:
-        raw_events = verdict.events if isinstance(verdict, Accepted) else ()
-        rejection = (Rejection(code=verdict.code, message=verdict.message, rule=verdict.rule)
-                     if isinstance(verdict, Rejected) else None)
-        if p.role != "arbiter":
-            shown, raw_events, removed = visible_parts(loaded.rules, actor, intent, raw_events, p.name)
-            if removed:
-                text = notation.format_intent(shown)
-        events = _plain(raw_events)
-        words = event_words(loaded.rules, raw_events)
-        if p.role != "arbiter":
-            _, state = self.referee.state_at(loaded, seq)
-            hidden = self.hidden(loaded, state, p.name)
-            if hidden:
-                text = redact_text(text, hidden)
-                events = redact(events, hidden)
-                words = [redact_text(w, hidden) for w in words]
-                if rejection is not None:
-                    rejection = Rejection(code=rejection.code, message=redact_text(rejection.message, hidden),
-                                          rule=rejection.rule)
-            state_hash = ""
+        """The answer to a write: the entry it appended, as the caller may see it (the same as that
+        entry in the caller's log)."""
+        stored = self.referee.entry_at(loaded.match, seq)
+        if stored is None:
+            raise StorageError("log/corrupt", f"entry {seq} of match {loaded.match.id} is missing; run an audit")
+        body = loaded.decoder.decode(stored.body)
+        view = View(loaded, self._seat(p.name) if p.role != "arbiter" else None)
+        shown, events = view.entry(stored, body)
         return SubmitAnswer(
-            match_id=loaded.match.id, seq=seq, kind=kind, actor=actor, by=p.name, intent=text,
-            verdict="accepted" if isinstance(verdict, Accepted) else "rejected" if isinstance(verdict, Rejected) else "none",
-            rejection=rejection, events=events, state_hash=state_hash, outcome=outcome, words=words,
+            match_id=loaded.match.id, seq=seq, kind=kind, actor=actor, by=p.name,
+            intent=text if p.role == "arbiter" or shown.kind != "intent" else shown.notation,
+            verdict=shown.verdict, rejection=shown.rejection, events=shown.events,
+            state_hash=state_hash if p.role == "arbiter" else "", outcome=outcome, words=view.words(events),
         )
-

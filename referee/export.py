@@ -1,9 +1,13 @@
 """Exports of a match for people and programs: txt (the transcript format again), md, html, json.
 
-Every export is built from one :class:`schemas.MatchExport` document, and that document is built only
-from what the role asked for may see: states through the game's ``view`` for that role, log entries
-through the service's redacted log, and event words redacted with the same hidden ids. A seat's
-export never names another seat's hidden cards — not in the state, the events or undone lines.
+Every export is one walk over the log through :mod:`referee.redaction`, the one place that decides what
+a role sees: states through the game's ``view`` for that role, entries as that role sees them, and the
+words built from the events as that role sees them. A seat's export never names another seat's hidden
+cards — not in the state, the events, the words or undone lines.
+
+Exports are *streamed*: :func:`export_chunks` yields the text a piece at a time while it walks the log,
+keeping nothing but the state in hand, so a 20,000-entry match costs the memory of one entry (the HTTP
+service sends the pieces as they come). :func:`export` joins them.
 
 Roles: ``arbiter`` (everything; the only role whose txt export re-imports to the same match),
 a seat name, or ``spectator`` (what every seat may see).
@@ -15,58 +19,30 @@ import html
 import json
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import msgspec
 
 from schemas import (
     ARBITER,
+    EXPORT_FORMAT,
     SPECTATOR,
+    Annotation,
     EntryView,
     ExportMatch,
     ExportStep,
-    ExportVariation,
-    MatchConfig,
     MatchExport,
+    Outcome,
 )
 
-from .engine.protocol import Accepted, Rejected
+from .errors import BadInput
 from .inputs import visible
-from .service import Loaded, Referee, _plain, redact_text, visible_parts
+from .redaction import View, plain
+from .service import Loaded, Referee
 from .transcript import escape_text
 
 FORMATS = ("txt", "md", "html", "json")
-
-
-def _event_words(loaded: Loaded, events: Any) -> list[str]:
-    """Events in words: the game's ``describe_event`` (an event it gives no words is bookkeeping and
-    is left out); a game without one gets a generic line per event."""
-    describe = getattr(loaded.rules, "describe_event", None)
-    out = []
-    for ev in events:
-        if describe is not None:
-            text = describe(ev)
-            if text:
-                out.append(text)
-            continue
-        text = None
-        if text is None:
-            data = _plain(ev)
-            kind = data.pop("type", "event") if isinstance(data, dict) else "event"
-            rest = ", ".join(f"{k} {_short(v)}" for k, v in data.items() if v not in (None, [], {}, ""))
-            text = f"{kind.replace('_', ' ')}" + (f": {rest}" if rest else "")
-        out.append(text)
-    return out
-
-
-def _short(value: Any) -> str:
-    if isinstance(value, list):
-        return ",".join(_short(v) for v in value) or "—"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k} {_short(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
 
 
 def _group(view: dict[str, Any]) -> str:
@@ -83,67 +59,116 @@ def _group(view: dict[str, Any]) -> str:
     return f"{str(phase).capitalize()}" if isinstance(phase, str) else ""
 
 
-def _steps(referee: Referee, loaded: Loaded, role: str | None, start: int, stop: int | None) -> Iterator[ExportStep]:
-    views = {e.seq: e for e in referee.log(loaded.match.id, seat=role)}
-    _, state = referee.state_at(loaded, start - 1)
-    group = _group(_plain(loaded.rules.view(state, role)))
-    for entry, body in referee.bodies(loaded, start, stop):
-        state = referee.advance(loaded, state, body)
-        view = _plain(loaded.rules.view(state, role))
-        events = body.verdict.events if isinstance(body.verdict, Accepted) else ()
-        if role is not None:
-            _intent, events, _removed = visible_parts(loaded.rules, body.actor, body.intent, events, role)
-        words = _event_words(loaded, events)
-        if role is not None:
-            hidden = loaded.rules.hidden_ids(state, role)
-            words = [redact_text(w, hidden) for w in words]
-        yield ExportStep(entry=views[entry.seq], words=words, state=view, group=group)
-        group = _group(view)
+@dataclass
+class Source:
+    """A match being exported for one role: what every format needs before its first entry."""
+
+    referee: Referee
+    loaded: Loaded
+    view: View
+    role: str
+    head: Outcome | None
+    match: ExportMatch
+    counts: dict[str, int]
+    notes: list[Annotation]
+    forks: list[tuple[str, int, str]]  # (match id, fork seq, title)
+
+    def steps(self, loaded: Loaded | None = None, start: int = 1, *, states: bool = True) -> Iterator[ExportStep]:
+        """The entries from ``start`` on as the role sees them, each with its words and (``states``)
+        the state after it and the heading of the move list it falls under."""
+        loaded = loaded or self.loaded
+        view = self.view if loaded is self.loaded else View(loaded, self.view.role)
+        group = ""
+        if states:
+            _, before = self.referee.state_at(loaded, start - 1)
+            group = _group(view.state(before))
+        for entry, events, state in self.referee.walk(loaded, view, start):
+            shown = view.state(state) if states else {}
+            yield ExportStep(entry=entry, words=view.words(events), state=shown, group=group)
+            if states:
+                group = _group(shown)
+
+
+def source(referee: Referee, match_id: str, role: str = ARBITER) -> Source:
+    loaded = referee.load(match_id)
+    seat = referee.role(loaded, role)
+    view = View(loaded, seat)
+    m, config = loaded.match, loaded.config
+    _, final = referee.state_at(loaded)
+    outcome = loaded.rules.outcome(final)
+    counts = {"accepted": 0, "rejected": 0, "none": 0}
+    for _seq, _kind, _actor, verdict, _body in referee.index(m):
+        counts[verdict if verdict in counts else "none"] += 1
+    forks = [(info.id, info.fork_seq or 0, info.title) for info, _depth in referee.forks() if info.parent == m.id]
+    match = ExportMatch(
+        id=m.id, game=loaded.game.id, game_name=loaded.game.name, rules_version=m.rules_version,
+        players=config.players, title=m.title, meta=dict(config.meta), options=dict(config.options),
+        cards=config.cards, decks=dict(config.decks), chance=config.chance, seed=view.seed(outcome is not None),
+        seed_commitment=view.commitment(), undo=config.undo, parent=m.parent, fork_seq=m.fork_seq,
+        created_at=m.created_at,
+    )
+    notes = view.notes(a for a in referee.store.annotations(m.id) if a.seq == 0)
+    return Source(referee, loaded, view, role or ARBITER, outcome, match, counts, notes, forks)
 
 
 def document(referee: Referee, match_id: str, role: str = ARBITER) -> MatchExport:
-    loaded = referee.load(match_id)
-    seat = referee.role(loaded, role)
-    m = loaded.match
-    config: MatchConfig = loaded.config
-    steps = list(_steps(referee, loaded, seat, 1, None))
-    variations = []
-    for info, _depth in referee.forks():
-        if info.parent == m.id:
-            fl = referee.load(info.id)
-            variations.append(ExportVariation(
-                match_id=info.id, fork_seq=info.fork_seq or 0, title=info.title,
-                steps=list(_steps(referee, fl, seat, (info.fork_seq or 0) + 1, None)),
-            ))
-    final = referee.state(m.id, seat=seat)
-    notes = [a for a in referee.store.annotations(m.id) if a.seq == 0]
-    from schemas import Annotation, Outcome
-
-    return MatchExport(
-        role=role or ARBITER,
-        match=ExportMatch(
-            id=m.id, game=loaded.game.id, game_name=loaded.game.name, rules_version=m.rules_version,
-            players=config.players, title=m.title, meta=dict(config.meta), options=dict(config.options),
-            cards=config.cards, decks=dict(config.decks), chance=config.chance, seed=config.seed, undo=config.undo, parent=m.parent,
-            fork_seq=m.fork_seq, created_at=m.created_at,
-        ),
-        initial_state=_plain(loaded.rules.view(loaded.initial, seat)),
-        steps=steps,
-        annotations=[Annotation(seq=0, kind=a.kind, text=a.text, by=a.by, recorded_at=a.recorded_at) for a in notes],
-        variations=variations,
-        outcome=Outcome(**final["outcome"]) if final["outcome"] else None,
-    )
+    """The whole export as one value (tests and small matches; :func:`export_chunks` streams it)."""
+    src = source(referee, match_id, role)
+    return msgspec.json.decode(b"".join(c.encode() for c in _json(src)), type=MatchExport)
 
 
 def export(referee: Referee, match_id: str, fmt: str, role: str = ARBITER) -> str:
-    if fmt not in FORMATS:
-        from .errors import BadInput
+    return "".join(export_chunks(referee, match_id, fmt, role))
 
+
+def export_chunks(referee: Referee, match_id: str, fmt: str, role: str = ARBITER) -> Iterator[str]:
+    """The export as pieces of text, produced while the log is walked (nothing is built whole)."""
+    if fmt not in FORMATS:
         raise BadInput("export/bad_format", f"format must be one of {', '.join(FORMATS)}, not {fmt!r}")
-    doc = document(referee, match_id, role)
-    if fmt == "json":
-        return msgspec.json.format(msgspec.json.encode(doc), indent=2).decode() + "\n"
-    return {"txt": to_txt, "md": to_markdown, "html": to_html}[fmt](doc)
+    src = source(referee, match_id, role)  # errors (an unknown match or seat) before the first piece
+    return {"txt": _txt, "md": _markdown, "html": _html, "json": _json}[fmt](src)
+
+
+# -- json ------------------------------------------------------------------------------------------
+
+
+def _indented(value: Any, pad: str) -> str:
+    text = msgspec.json.format(msgspec.json.encode(value), indent=2).decode()
+    return text.replace("\n", "\n" + pad)
+
+
+def _json(src: Source) -> Iterator[str]:
+    """The :class:`schemas.MatchExport` document, written a step at a time (same shape and keys as
+    encoding it whole, validated against ``schemas/match-export.schema.json``)."""
+    loaded = src.loaded
+    yield "{\n"
+    yield f'  "format": {_indented(EXPORT_FORMAT, "  ")},\n'
+    yield f'  "role": {_indented(src.role, "  ")},\n'
+    yield f'  "match": {_indented(src.match, "  ")},\n'
+    yield f'  "initial_state": {_indented(src.view.state(loaded.initial), "  ")},\n'
+    yield '  "steps": ['
+    first = True
+    for step in src.steps():
+        yield ("\n    " if first else ",\n    ") + _indented(step, "    ")
+        first = False
+    yield ("\n  ],\n" if not first else "],\n")
+    yield f'  "annotations": {_indented(src.notes, "  ")},\n'
+    yield '  "variations": ['
+    first = True
+    for fork_id, fork_seq, title in src.forks:
+        fl = src.referee.load(fork_id)
+        yield ("\n    " if first else ",\n    ") + "{\n"
+        yield f'      "match_id": {json.dumps(fork_id)},\n      "fork_seq": {fork_seq},\n'
+        yield f'      "title": {json.dumps(title, ensure_ascii=False)},\n      "steps": ['
+        inner = True
+        for step in src.steps(fl, fork_seq + 1):
+            yield ("\n        " if inner else ",\n        ") + _indented(step, "        ")
+            inner = False
+        yield ("\n      ]\n    }" if not inner else "]\n    }")
+        first = False
+    yield ("\n  ],\n" if not first else "],\n")
+    yield f'  "outcome": {_indented(src.head, "  ")}\n'
+    yield "}\n"
 
 
 # -- txt: the transcript format --------------------------------------------------------------------
@@ -157,13 +182,22 @@ def _fmt_opt(value: Any) -> str:
     return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
 
-def to_txt(doc: MatchExport) -> str:
+def _seed_lines(m: ExportMatch) -> list[str]:
+    if m.chance != "digital":
+        return []
+    if m.seed is not None:
+        return [f"seed: {m.seed}"]
+    # a seat's or a spectator's export while the match goes on: the seed is the arbiter's
+    return ["chance: digital", f"# the seed is kept by the arbiter until the match ends; its commitment is {m.seed_commitment}"]
+
+
+def _txt(src: Source) -> Iterator[str]:
     """The transcript format again. Every free text (annotations, comments, reasons, the title and the
     other metadata) is written with :func:`referee.transcript.escape_text`, so that whatever it says it
     reads back as that text and never as a move, an undo or a ruling."""
-    m = doc.match
-    out = [f"# {m.game_name} — exported by referee (as {doc.role})"]
-    out += [f"# {escape_text(a.text)}" for a in doc.annotations if a.kind == "comment"]
+    m = src.match
+    out = [f"# {m.game_name} — exported by referee (as {src.role})"]
+    out += [f"# {escape_text(a.text)}" for a in src.notes if a.kind == "comment"]
     out.append(f"game: {m.game}")
     out.append(f"players: {', '.join(m.players)}")
     if m.cards:
@@ -172,18 +206,16 @@ def to_txt(doc: MatchExport) -> str:
         out.append("deck: " + ", ".join(f"{seat}={deck}" for seat, deck in m.decks.items()))
     for k, v in m.options.items():
         out.append(f"option: {k}={_fmt_opt(v)}")
-    if m.chance == "digital":
-        out.append(f"seed: {m.seed or 0}")
+    out += _seed_lines(m)
     if m.undo != "any":
         out.append(f"undo: {m.undo}")
     for key in ("title", "event", "date", "round", "table"):
         value = m.title if key == "title" and m.title else m.meta.get(key)
         if value:
             out.append(f"{key}: {escape_text(value)}")
-    out.append("")
-    for step in doc.steps:
-        out.extend(_txt_entry(step.entry))
-    return "\n".join(out) + "\n"
+    yield "\n".join(out) + "\n\n"
+    for step in src.steps(states=False):
+        yield "".join(line + "\n" for line in _txt_entry(step.entry))
 
 
 _MARK = {"good": "!", "mistake": "?"}
@@ -235,14 +267,22 @@ def _txt_entry(e: EntryView) -> list[str]:
 # -- markdown --------------------------------------------------------------------------------------
 
 
-def _result(doc: MatchExport) -> str:
-    if doc.outcome is None:
+def _result(outcome: Outcome | None) -> str:
+    if outcome is None:
         return "not finished"
-    winners = ", ".join(doc.outcome.winners)
+    winners = ", ".join(outcome.winners)
     scores = ""
-    if doc.outcome.scores:
-        scores = " — scores " + ", ".join(f"{k} {v}" for k, v in doc.outcome.scores.items())
-    return (f"**{winners}** won ({doc.outcome.reason})" if winners else f"draw ({doc.outcome.reason})") + scores
+    if outcome.scores:
+        scores = " — scores " + ", ".join(f"{k} {v}" for k, v in outcome.scores.items())
+    return (f"**{winners}** won ({outcome.reason})" if winners else f"draw ({outcome.reason})") + scores
+
+
+def _chance(m: ExportMatch) -> str:
+    if m.chance == "physical":
+        return "physical (typed in)"
+    if m.seed is not None:
+        return f"digital, seed {m.seed}" + (f" (commitment {m.seed_commitment})" if m.seed_commitment else "")
+    return f"digital; the seed is the arbiter's until the match ends (commitment {m.seed_commitment})"
 
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]|~#])")
@@ -294,47 +334,47 @@ def _md_entry(e: EntryView, words: list[str]) -> list[str]:
     return lines
 
 
-def to_markdown(doc: MatchExport) -> str:
-    m = doc.match
+def _markdown(src: Source) -> Iterator[str]:
+    m = src.match
     title = m.title or f"{m.game_name}: {' vs '.join(m.players)}"
     out = [f"# {_md_escape(title)}", ""]
     facts = [
         ("Game", f"{m.game_name} ({m.game}, rules {m.rules_version})"),
         ("Players", ", ".join(m.players)),
         ("Cards", m.cards or "—"),
-        ("Chance", "physical (typed in)" if m.chance == "physical" else f"digital, seed {m.seed}"),
+        ("Chance", _chance(m)),
     ]
     facts += [(k.capitalize(), v) for k, v in m.meta.items() if k in ("event", "date", "round", "table")]
     if m.options:
         facts.append(("Options", ", ".join(f"{k}={_fmt_opt(v)}" for k, v in m.options.items())))
     if m.parent:
         facts.append(("Forked from", f"{m.parent} at entry {m.fork_seq}"))
-    facts.append(("Result", _result(doc)))
-    facts.append(("Seen as", "arbiter (everything)" if doc.role == ARBITER else
-                  ("spectator (public information only)" if doc.role == SPECTATOR else f"{doc.role} (own view)")))
+    facts.append(("Result", _result(src.head)))
+    facts.append(("Seen as", "arbiter (everything)" if src.role == ARBITER else
+                  ("spectator (public information only)" if src.role == SPECTATOR else f"{src.role} (own view)")))
     out += ["| | |", "|---|---|"] + [f"| {k} | {_md_escape(str(v))} |" for k, v in facts] + [""]
-    for a in doc.annotations:
+    for a in src.notes:
         out.append(f"> {_md_escape(a.text)}")
-    if doc.annotations:
+    if src.notes:
         out.append("")
-    counts = {"accepted": 0, "rejected": 0, "none": 0}
-    for s in doc.steps:
-        counts[s.entry.verdict] += 1
-    out.append(f"{len(doc.steps)} entries: {counts['accepted']} accepted, {counts['rejected']} rejected"
+    counts = src.counts
+    out.append(f"{sum(counts.values())} entries: {counts['accepted']} accepted, {counts['rejected']} rejected"
                + (f", {counts['none']} unreadable lines" if counts["none"] else "") + ".")
     out += ["", "## Moves", ""]
+    yield "\n".join(out) + "\n"
     group = None
-    for s in doc.steps:
-        if s.group != group and s.group:
-            out += ["", f"### {_md_escape(s.group)}", ""]
-            group = s.group
-        out += _md_entry(s.entry, s.words)
-    for v in doc.variations:
-        out += ["", f"## Variation from entry {v.fork_seq}: {_md_escape(v.title)} ({_md_code(v.match_id)})", ""]
-        for s in v.steps:
-            out += _md_entry(s.entry, s.words)
-    out += ["", "## Result", "", _result(doc), ""]
-    return "\n".join(out)
+    for step in src.steps():
+        lines = []
+        if step.group != group and step.group:
+            lines += ["", f"### {_md_escape(step.group)}", ""]
+            group = step.group
+        lines += _md_entry(step.entry, step.words)
+        yield "\n".join(lines) + "\n"
+    for fork_id, fork_seq, title in src.forks:
+        yield "\n" + f"## Variation from entry {fork_seq}: {_md_escape(title)} ({_md_code(fork_id)})" + "\n\n"
+        for step in src.steps(src.referee.load(fork_id), fork_seq + 1, states=False):
+            yield "\n".join(_md_entry(step.entry, step.words)) + "\n"
+    yield "\n".join(["", "## Result", "", _result(src.head), ""])
 
 
 # -- html ------------------------------------------------------------------------------------------
@@ -366,7 +406,10 @@ table.board .empty{color:#bbb;text-align:center}table.seats th{text-align:left;f
 """
 
 _JS = """
-const data = JSON.parse(document.getElementById('match-data').textContent);
+const moves = document.getElementById('moves');
+const items = [...document.querySelectorAll('li.entry[data-state]')];
+const data = {initial_state: JSON.parse(moves.dataset.initial),
+  steps: items.map(li => ({entry: {seq: Number(li.dataset.seq), move: li.dataset.move}, state: JSON.parse(li.dataset.state)}))};
 const steps = data.steps; const slider = document.getElementById('slider');
 const label = document.getElementById('state-title'); const body = document.getElementById('state-body');
 const boardBox = document.getElementById('board'); const seatsBox = document.getElementById('seats');
@@ -414,15 +457,15 @@ function show(i){ i = Math.max(0, Math.min(steps.length, i)); slider.value = i;
   const rest = {}; for (const k of Object.keys(st)) if (!(hasBoard && k === 'field') && !(hasSeats && k === 'players')) rest[k] = st[k];
   const prest = {}; if (pst) for (const k of Object.keys(rest)) prest[k] = pst[k];
   const now = flat(rest, '', {}); const before = pst ? flat(prest, '', {}) : now;
-  label.textContent = i === 0 ? 'After setup' : 'After entry ' + steps[i - 1].entry.seq + ' (' + (steps[i-1].entry.actor || '—') + ': ' + steps[i - 1].entry.notation + ')';
+  label.textContent = i === 0 ? 'After setup' : 'After entry ' + steps[i - 1].entry.seq + ' (' + steps[i - 1].entry.move + ')';
   body.innerHTML = ''; for (const k of Object.keys(now)) { const tr = document.createElement('tr');
     if (before[k] !== now[k]) tr.className = 'changed'; const a = document.createElement('td'); a.className = 'path';
     a.textContent = k; const b = document.createElement('td'); b.textContent = now[k]; tr.append(a, b); body.append(tr); }
-  document.querySelectorAll('li.entry').forEach(li => li.classList.toggle('current', Number(li.dataset.index) === i)); }
+  items.forEach(li => li.classList.toggle('current', Number(li.dataset.index) === i)); }
 slider.max = steps.length; slider.addEventListener('input', () => show(Number(slider.value)));
 document.getElementById('back').onclick = () => show(Number(slider.value) - 1);
 document.getElementById('next').onclick = () => show(Number(slider.value) + 1);
-document.querySelectorAll('li.entry').forEach(li => li.onclick = () => show(Number(li.dataset.index)));
+items.forEach(li => li.onclick = () => show(Number(li.dataset.index)));
 document.addEventListener('keydown', e => { if (e.key === 'ArrowRight') show(Number(slider.value) + 1); if (e.key === 'ArrowLeft') show(Number(slider.value) - 1); });
 show(steps.length);
 """
@@ -432,11 +475,12 @@ def _h(text: Any) -> str:
     return html.escape(visible(str(text)), quote=True)
 
 
-def _html_entry(index: int, e: EntryView, words: list[str]) -> str:
+def _html_entry(index: int, e: EntryView, words: list[str], state: dict[str, Any] | None = None) -> str:
     mark = {"accepted": '<span class="ok">✓</span>', "rejected": '<span class="bad">✗</span>'}.get(e.verdict, "·")
     cls = "entry undone" if e.undone_by else "entry"
     move = f"{e.actor}: {e.notation}" if e.kind == "intent" else e.notation
-    parts = [f'<li class="{cls}" data-index="{index}" data-seq="{e.seq}"><span class="seq">{e.seq}.</span> {mark} '
+    data = "" if state is None else f' data-state="{_h(_data(state))}" data-move="{_h(move)}"'
+    parts = [f'<li class="{cls}" data-index="{index}" data-seq="{e.seq}"{data}><span class="seq">{e.seq}.</span> {mark} '
              f'<span class="move">{_h(move)}</span>']
     if e.undone_by:
         parts.append(f' <em>(undone by entry {e.undone_by})</em>')
@@ -455,39 +499,45 @@ def _html_entry(index: int, e: EntryView, words: list[str]) -> str:
     return "".join(parts)
 
 
-def to_html(doc: MatchExport) -> str:
-    m = doc.match
+def _data(value: Any) -> str:
+    """JSON for the page's script (in an attribute, escaped there; never with a bare ``<``)."""
+    return json.dumps(value, ensure_ascii=False, sort_keys=True).replace("<", "\\u003c")
+
+
+def _html(src: Source) -> Iterator[str]:
+    """One self-contained page. The state after each entry travels in that entry's list item
+    (``data-state``), so the page is written in one walk over the log, a move at a time."""
+    m = src.match
     title = m.title or f"{m.game_name}: {' vs '.join(m.players)}"
     facts = [f"{m.game_name} · rules {m.rules_version}", "players " + ", ".join(m.players)]
     facts += [f"{k} {v}" for k, v in m.meta.items() if k in ("event", "date", "round", "table")]
-    facts.append("seen as " + doc.role)
-    result = _result(doc).replace("**", "")
-    items, group = [], None
-    for i, s in enumerate(doc.steps, start=1):
-        if s.group and s.group != group:
-            items.append(f"</ol><h3>{_h(s.group)}</h3><ol>")
-            group = s.group
-        items.append(_html_entry(i, s.entry, s.words))
-    variations = ""
-    for v in doc.variations:
-        variations += (f"<h3>Variation from entry {v.fork_seq}: {_h(v.title)}</h3><ol>"
-                       + "".join(_html_entry(-1, s.entry, s.words) for s in v.steps) + "</ol>")
-    payload = {"initial_state": doc.initial_state,
-               "steps": [{"entry": {"seq": s.entry.seq, "actor": s.entry.actor, "notation": s.entry.notation},
-                          "state": s.state} for s in doc.steps]}
-    # inside <script>, "<" never appears as itself: no text can end the element or open a comment
-    data = json.dumps(payload, ensure_ascii=False, sort_keys=True).replace("<", "\\u003c")
-    return f"""<!doctype html>
+    facts.append("seen as " + src.role)
+    result = _result(src.head).replace("**", "")
+    initial = _data(src.view.state(src.loaded.initial))
+    yield f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{_h(title)}</title><style>{_CSS}</style></head>
 <body><header><h1>{_h(title)}</h1><div class="facts">{_h(' · '.join(facts))}</div>
 <div class="result">Result: {_h(result)}</div></header>
-<main><section><h2>Moves</h2><ol>{''.join(items)}</ol>{variations}</section>
+<main><section><h2>Moves</h2><ol id="moves" data-initial="{_h(initial)}">"""
+    group = None
+    for i, step in enumerate(src.steps(), start=1):
+        head = ""
+        if step.group and step.group != group:
+            head = f"</ol><h3>{_h(step.group)}</h3><ol>"
+            group = step.group
+        yield head + _html_entry(i, step.entry, step.words, step.state)
+    yield "</ol>"
+    for fork_id, fork_seq, fork_title in src.forks:
+        yield f"<h3>Variation from entry {fork_seq}: {_h(fork_title)}</h3><ol>"
+        for step in src.steps(src.referee.load(fork_id), fork_seq + 1, states=False):
+            yield _html_entry(-1, step.entry, step.words)
+        yield "</ol>"
+    yield f"""</section>
 <section><h2>State</h2><div class="controls"><button id="back" aria-label="back">◀ Back</button>
 <input id="slider" type="range" min="0" value="0" aria-label="entry"><button id="next" aria-label="next">Next ▶</button></div>
 <div id="state-title"></div><div id="board"></div><div id="seats"></div>
 <h3>Turn and match</h3><table><tbody id="state-body"></tbody></table></section></main>
-<script type="application/json" id="match-data">{data}</script>
 <script>{_JS}</script></body></html>
 """

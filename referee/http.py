@@ -350,7 +350,8 @@ def ruling(request: Request[Any, Any, Any], match_id: MatchIdPath, data: JSONBod
 def annotate(request: Request[Any, Any, Any], match_id: MatchIdPath,
              data: JSONBody[AnnotateRequest]) -> Annotation:
     hall = _hall(request)
-    return hall.access().annotate(hall.principal(request, match_id), data.seq, data.text, kind=data.kind)  # type: ignore[no-any-return]
+    return hall.access().annotate(hall.principal(request, match_id), data.seq, data.text, kind=data.kind,  # type: ignore[no-any-return]
+                                  audience=data.audience)
 
 
 @post("/matches/{match_id:str}/fork", responses=ERRORS, sync_to_thread=ON_LOOP, tags=["writing"], security=SECURITY, status_code=201,

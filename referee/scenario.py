@@ -195,7 +195,8 @@ def run_file(path: str, games: Any = None) -> ScenarioResult:
             cards=cards,
             cards_text=cards_text,
             decks=data.get("decks", {}),
-            seed=data.get("seed"),
+            # a scenario is reproducible: a digital one without a seed uses 0, not a secret one
+            seed=data.get("seed", 0 if data.get("chance") == "digital" else None),
             chance=data.get("chance"),
             position=data.get("position", {}),
             base_dir=base_dir,

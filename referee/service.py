@@ -39,6 +39,7 @@ from .engine import core, notation
 from .engine.protocol import Accepted, ConfigError, Game, InputError, Rejected, Rules
 from .errors import BadInput, ConflictError, NotFound, StorageError
 from .inputs import check_depth, check_text, read_file
+from .redaction import View, annotations_by_entry
 from .store import Conflict, IndexRow, Store, StoredAnnotation, StoredEntry, StoredMatch, StoredSnapshot, StoreError
 from .timeline import Header, Timeline
 
@@ -92,6 +93,9 @@ class Loaded:
     initial: Any
     decoder: msgspec.json.Decoder[Any]
     state_decoder: msgspec.json.Decoder[Any]
+    #: the id of the match it was created as (itself, or for a fork the root of its fork tree): what
+    #: its genesis hash and its seed commitment name
+    root: str = ""
 
 
 @dataclass
@@ -305,7 +309,8 @@ class Referee:
         if chance not in ("physical", "digital"):
             raise BadInput("match/bad_chance", f"chance must be physical or digital, not {chance!r}")
         if chance == "digital" and seed is None:
-            seed = 0
+            # a secret seed: the arbiter's alone until the match ends (every role gets its commitment)
+            seed = secrets.randbelow(SEED_MAX + 1)
         for key, value in (meta or {}).items():
             check_text(key, "a metadata key", NAME_MAX)
             check_text(value, f"the {key}", TITLE_MAX)
@@ -368,6 +373,15 @@ class Referee:
 
     def info(self, m: StoredMatch) -> MatchInfo:
         config = msgspec.json.decode(m.config, type=MatchConfig)
+        commitment = ""
+        if config.chance == "digital" and config.seed is not None:
+            root = m
+            while root.parent is not None:
+                parent = self.store.get_match(root.parent)
+                if parent is None:
+                    break
+                root = parent
+            commitment = core.seed_commitment(root.id, config.seed)
         return MatchInfo(
             id=m.id,
             game=m.game,
@@ -378,6 +392,7 @@ class Referee:
             parent=m.parent,
             fork_seq=m.fork_seq,
             title=m.title,
+            seed_commitment=commitment,
         )
 
     def resolve(self, match_id: str) -> StoredMatch:
@@ -404,6 +419,12 @@ class Referee:
         config = msgspec.json.decode(m.config, type=MatchConfig)
         game = self.game(m.game)
         rules, initial = self._bind(game, config)
+        root = m
+        while root.parent is not None:
+            parent = self.store.get_match(root.parent)
+            if parent is None:
+                break
+            root = parent
         loaded = Loaded(
             match=m,
             config=config,
@@ -412,6 +433,7 @@ class Referee:
             initial=initial,
             decoder=msgspec.json.Decoder(core.body_type(game)),
             state_decoder=msgspec.json.Decoder(game.state_type),
+            root=root.id,
         )
         self._loaded[m.id] = loaded
         while len(self._loaded) > 64:
@@ -562,10 +584,14 @@ class Referee:
         return state
 
     def state(self, match_id: str, *, at: int | None = None, seat: str | None = None) -> dict[str, Any]:
+        """The state after entry ``at`` (default: now) as ``seat`` sees it, with the outcome, the
+        seed's commitment and, once the match is over, the seed (:mod:`referee.redaction`)."""
         loaded = self.load(match_id)
         seat = self.role(loaded, seat)
+        view = View(loaded, seat)
         seq, state = self.state_at(loaded, at)
         outcome = loaded.rules.outcome(state)
+        over = self.over(loaded)
         answer = {
             "match_id": loaded.match.id,
             "game": loaded.game.id,
@@ -574,10 +600,16 @@ class Referee:
             # the hash covers hidden cards (a guess could be confirmed by hashing): referee view only
             "state_hash": core.state_hash(state) if seat is None else "",
             "outcome": outcome,
-            "state": loaded.rules.view(state, seat),
+            "state": view.state(state),
+            "seed_commitment": view.commitment(),
+            "seed": view.seed(over),
         }
         # exactly what a JSON reader gets (tuples become lists, Structs dicts)
         return msgspec.json.decode(msgspec.json.encode(answer))  # type: ignore[no-any-return]
+
+    def over(self, loaded: Loaded) -> bool:
+        """Whether the match is over now (at its head): a digital match's seed is public from then on."""
+        return loaded.rules.outcome(self.state_at(loaded)[1]) is not None
 
     def role(self, loaded: Loaded, seat: str | None) -> str | None:
         """The view to use for ``seat``: None (the referee's full view) for None or the arbiter, the
@@ -592,96 +624,37 @@ class Referee:
             )
         return seat
 
-    def log(self, match_id: str, *, seat: str | None = None) -> list[EntryView]:
-        """Every entry, redacted for ``seat`` (None = the referee's full log).
-
-        A seat sees its own intents in full; for another seat's entries it sees the verb, the verdict
-        and the events with hidden card ids replaced by ``"?"`` (what ``view`` hides in the state
-        before and after the entry).
-        """
+    def log(self, match_id: str, *, seat: str | None = None, start: int = 1,
+            stop: int | None = None) -> list[EntryView]:
+        """Entries ``start..stop`` (default: all) as ``seat`` sees them (None: the referee's full log;
+        :mod:`referee.redaction` decides what a role sees)."""
         loaded = self.load(match_id)
-        seat = self.role(loaded, seat)
-        notes: dict[int, list[Annotation]] = {}
-        for a in self.store.annotations(loaded.match.id):
-            notes.setdefault(a.seq, []).append(
-                Annotation(seq=a.seq, kind=a.kind, text=a.text, by=a.by, recorded_at=a.recorded_at)
-            )
-        out: list[EntryView] = []
-        state = loaded.initial
+        view = View(loaded, self.role(loaded, seat))
+        return [e for e, _events, _state in self.walk(loaded, view, start, stop)]
+
+    def walk(self, loaded: Loaded, view: View, start: int = 1, stop: int | None = None,
+             ) -> Iterator[tuple[EntryView, tuple[Any, ...], Any]]:
+        """Entries ``start..stop`` one at a time, each as ``view`` sees it, with its events as the view
+        sees them and the state after it (one fold, nothing kept: a long log streams)."""
+        notes = annotations_by_entry(self.store.annotations(loaded.match.id))
         timeline = self.timeline(loaded)
-        # what people typed is redacted with everything hidden from the seat then or now (a typed
-        # line may name a card before it is dealt); events with what is hidden right after them
-        final_hidden = loaded.rules.hidden_ids(self.state_at(loaded)[1], seat) if seat is not None else frozenset()
-        recent: OrderedDict[int, Any] = OrderedDict([(0, state)])
-        for entry, body in self.bodies(loaded):
+        _, state = self.state_at(loaded, start - 1)
+        recent: OrderedDict[int, Any] = OrderedDict([(start - 1, state)])
+        for entry, body in self.bodies(loaded, start, stop):
             state = self.advance(loaded, state, body, recent)
             recent[entry.seq] = state
             if len(recent) > 256:
                 recent.popitem(last=False)
-            verdict = body.verdict
-            rejection = (
-                Rejection(code=verdict.code, message=verdict.message, rule=verdict.rule)
-                if isinstance(verdict, Rejected)
-                else None
-            )
-            raw_events = verdict.events if isinstance(verdict, Accepted) else ()
-            error = body.meta.get("error") if body.kind == "unparsed" else None
-            if isinstance(error, dict):
-                rejection = Rejection(code=str(error.get("code", "")), message=str(error.get("message", "")))
-            text = body.notation or (notation.format_intent(body.intent) if body.intent is not None else "")
-            if seat is not None:
-                shown_intent, raw_events, removed = visible_parts(loaded.rules, body.actor, body.intent, raw_events, seat)
-                if removed:
-                    text = notation.format_intent(shown_intent)
-                    if rejection is not None:
-                        rejection = Rejection(code=rejection.code, message=redact_text(rejection.message, removed),
-                                              rule=rejection.rule)
-            events = _plain(raw_events)
-            if seat is not None:
-                # what is secret after the entry stays secret in it: a card drawn into a hand is
-                # hidden, a card played from a hand (public now) is shown.
-                hidden = loaded.rules.hidden_ids(state, seat)
-                if entry.actor != seat:
-                    typed = hidden | final_hidden
-                    text = redact_text(text, typed)
-                    events = redact(events, hidden)
-                    if rejection is not None:
-                        rejection = Rejection(
-                            code=rejection.code, message=redact_text(rejection.message, typed), rule=rejection.rule
-                        )
-            entry_meta = {k: v for k, v in body.meta.items() if k != "error"}
-            entry_notes = notes.get(entry.seq, [])
-            if seat is not None:
-                typed = loaded.rules.hidden_ids(state, seat) | final_hidden
-                entry_notes = [msgspec.structs.replace(a, text=redact_text(a.text, typed)) for a in entry_notes]
-                if entry.actor != seat:
-                    entry_meta = redact(entry_meta, typed)
-            out.append(
-                EntryView(
-                    seq=entry.seq,
-                    kind=entry.kind,
-                    actor=entry.actor,
-                    notation=text,
-                    verdict=entry_verdict_name(verdict),  # type: ignore[arg-type]
-                    rejection=rejection,
-                    events=events,
-                    manual=bool(isinstance(verdict, Accepted) and verdict.manual),
-                    # hashes cover hidden cards: a seat could confirm a guess by hashing candidates,
-                    # so only the referee's (arbiter's) log carries them
-                    hash=entry.hash if seat is None else "",
-                    prev_hash=entry.prev_hash if seat is None else "",
-                    state_hash=entry.state_hash if seat is None else "",
-                    recorded_at=entry.recorded_at,
-                    annotations=entry_notes,
-                    meta=entry_meta,
-                    undone_by=timeline.undone_by.get(entry.seq),
-                )
-            )
-        return out
+            shown, events = view.entry(entry, body, undone_by=timeline.undone_by.get(entry.seq),
+                                       annotations=notes.get(entry.seq, ()))
+            yield shown, events, state
 
-    def legal(self, match_id: str, seat: str | None = None) -> tuple[int, dict[str, list[str]]]:
+    def legal(self, match_id: str, seat: str | None = None, *, blind: bool = False) -> tuple[int, dict[str, list[str]]]:
         """(head, {seat: intents in notation}) that the referee would accept now (hints, fuzzing).
-        In a physical match the chance values shown (cards drawn) are consistent examples only."""
+        In a physical match the chance values shown (cards drawn) are consistent examples only. With
+        ``blind`` (a seat asking for itself) the chance outcomes the seat cannot know are ``?`` in a
+        physical match and left out in a digital one: an example drawn from what only the referee
+        knows would tell the seat what it may not know."""
         loaded = self.load(match_id)
         if seat is not None and seat not in loaded.config.players:
             raise BadInput("match/unknown_seat", f"{seat!r} is not a seat of this match; seats: {', '.join(loaded.config.players)}")
@@ -690,6 +663,8 @@ class Referee:
         out: dict[str, list[str]] = {}
         for s in ([seat] if seat is not None else list(loaded.config.players)):
             intents = [] if over else loaded.rules.legal_intents(state, s)
+            if blind:
+                intents = [_blind(loaded, i) for i in intents]
             out[s] = list(dict.fromkeys(notation.format_intent(i) for i in intents))
         return seq, out
 
@@ -980,10 +955,7 @@ class Referee:
         if any(c.split("/")[0] in ("turn", "match") for c in waive):
             return Rejected("ruling/cannot_waive", "a ruling can waive the game's own checks, not turn order or the end of the match")
         chance = core.chance_for(loaded.config, f"seq:{seq}")
-        try:
-            _, verdict = core.adjudicate(loaded.rules, state, seat, intent, chance, waive=waive)
-        except TypeError:  # a game whose decide takes no waivers
-            return Rejected("ruling/not_supported", f"{loaded.game.name} cannot apply a move with a check waived")
+        _, verdict = core.adjudicate(loaded.rules, state, seat, intent, chance, waive=waive)
         if isinstance(verdict, Rejected):
             return Rejected("ruling/still_illegal", f"even with {', '.join(sorted(waive))} waived: {verdict.code}: {verdict.message}", verdict.rule)
         return verdict
@@ -1081,19 +1053,18 @@ class Referee:
         stop = head if stop is None else stop
         if not 1 <= start <= max(stop, 1) or stop > head:
             raise BadInput("match/bad_seq", f"--from {start} --to {stop} is not a range of entries 1..{head}")
-        views = {e.seq: e for e in self.log(loaded.match.id, seat=seat) if start <= e.seq <= stop}
+        view = View(loaded, seat)
         _, state = self.state_at(loaded, start - 1)
-        before = dict(flatten(_plain(loaded.rules.view(state, seat))))
+        before = dict(flatten(view.state(state)))
         steps = []
-        for entry, body in self.bodies(loaded, start, stop):
-            state = self.advance(loaded, state, body)
-            after = dict(flatten(_plain(loaded.rules.view(state, seat))))
+        for shown, _events, state in self.walk(loaded, view, start, stop):
+            after = dict(flatten(view.state(state)))
             changes = [
                 {"path": p, "before": before.get(p), "after": after.get(p)}
                 for p in sorted(set(before) | set(after), key=_path_key)
                 if before.get(p) != after.get(p) and not (_blank(before.get(p)) and _blank(after.get(p)))
             ]
-            steps.append({"entry": views[entry.seq], "changes": changes})
+            steps.append({"entry": shown, "changes": changes})
             before = after
         return steps
 
@@ -1134,6 +1105,20 @@ class Referee:
         return [f"entry {f['seq']}: {f['what']}: recorded {f['recorded']}, derived {f['derived']}" for f in report["findings"]]
 
 
+def _blind(loaded: Loaded, intent: Any) -> Any:
+    """``intent`` without the chance outcomes its seat cannot know (``?`` in a physical match, left out
+    for the referee to draw in a digital one)."""
+    fields = loaded.rules.chance_fields(intent)
+    if not fields:
+        return intent
+    if loaded.config.chance == "digital":
+        defaults = {f.name: f.default for f in msgspec.structs.fields(intent) if f.name in fields}
+        return msgspec.structs.replace(intent, **defaults)
+    from .engine.secrecy import blank
+
+    return msgspec.structs.replace(intent, **{f: blank(getattr(intent, f)) for f in fields})
+
+
 def seal_annotations(match_id: str, notes: Sequence[StoredAnnotation],
                      after: StoredAnnotation | None = None) -> list[StoredAnnotation]:
     """``notes`` with their places in the match's annotation chain filled in (``n``, ``prev_hash`` and
@@ -1151,37 +1136,7 @@ def seal_annotations(match_id: str, notes: Sequence[StoredAnnotation],
 
 def event_words(rules: Any, events: Sequence[Any]) -> list[str]:
     """Events in words through the game's ``describe_event`` (events it has no words for are left out)."""
-    describe = getattr(rules, "describe_event", None)
-    if describe is None:
-        return []
-    return [w for w in (describe(ev) for ev in events) if w]
-
-
-def _strings(value: Any) -> set[str]:
-    out: set[str] = set()
-    stack = [msgspec.to_builtins(value)]
-    while stack:
-        v = stack.pop()
-        if isinstance(v, str):
-            out.add(v)
-        elif isinstance(v, dict):
-            stack.extend(v.values())
-        elif isinstance(v, (list, tuple)):
-            stack.extend(v)
-    return out
-
-
-def visible_parts(rules: Any, actor: str | None, intent: Any, events: Sequence[Any], seat: str) -> tuple[Any, tuple[Any, ...], set[str]]:
-    """An entry's intent and events as ``seat`` may see them, through the game's ``redact`` (fields
-    private to their owner, such as the cards another seat drew, and secrets such as archive orders),
-    and the strings that were taken out (to redact messages that quote them). A game without
-    ``redact`` relies on ``hidden_ids`` alone."""
-    game_redact = getattr(rules, "redact", None)
-    if game_redact is None:
-        return intent, tuple(events), set()
-    shown = game_redact(intent, actor, seat) if intent is not None else None
-    removed = (_strings(intent) - _strings(shown)) if intent is not None and shown != intent else set()
-    return shown, tuple(game_redact(ev, actor, seat) for ev in events), removed
+    return [w for w in (rules.describe_event(ev) for ev in events) if w]
 
 
 def _verdict_text(verdict: Any) -> str:
@@ -1212,30 +1167,6 @@ def _path_key(path: str) -> tuple[Any, ...]:
     return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in path.split("."))
 
 
-_HIDDEN = "?"
-
-
 def _plain(value: Any) -> Any:
     """JSON-shaped builtins (lists, dicts, str, int, bool, None) of any msgspec value."""
     return msgspec.json.decode(msgspec.json.encode(value))
-
-
-def redact_text(text: str, hidden: Iterable[str]) -> str:
-    import re
-
-    ids = sorted(set(hidden), key=len, reverse=True)
-    if not ids:
-        return text
-    pattern = re.compile(r"(?<![A-Za-z0-9_])(" + "|".join(re.escape(i) for i in ids) + r")(?![A-Za-z0-9_])")
-    return pattern.sub(_HIDDEN, text)
-
-
-def redact(value: Any, hidden: frozenset[str] | set[str]) -> Any:
-    """Replace every string equal to (or naming) a hidden card id with ``"?"``."""
-    if isinstance(value, str):
-        return _HIDDEN if value in hidden else redact_text(value, hidden)
-    if isinstance(value, (list, tuple)):
-        return [redact(v, hidden) for v in value]
-    if isinstance(value, dict):
-        return {k: redact(v, hidden) for k, v in value.items()}
-    return value

@@ -99,6 +99,9 @@ class MatchInfo(msgspec.Struct, frozen=True, kw_only=True):
     parent: MatchId | None = None
     fork_seq: Seq | None = None
     title: str = ""
+    #: a digital match's commitment to its seed (``sha256("referee:seed\\n<match id>\\n<seed>")``),
+    #: published to every role when the match is created; the seed itself is revealed when it ends
+    seed_commitment: str = ""
 
 
 class EntryView(msgspec.Struct, frozen=True, kw_only=True):
@@ -173,7 +176,10 @@ class ExportMatch(msgspec.Struct, frozen=True, kw_only=True):
     cards: str | None = None
     decks: dict[Seat, str] = {}
     chance: ChanceMode = "physical"
+    #: a digital match's seed: in the arbiter's export, and in everyone's once the match is over
     seed: int | None = None
+    #: sha256("referee:seed\n<match id>\n<seed>"), for every role from the start: check the seed with it
+    seed_commitment: str = ""
     undo: str = "any"
     parent: MatchId | None = None
     fork_seq: Seq | None = None

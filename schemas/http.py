@@ -101,9 +101,14 @@ class ForkRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
 
 
 class AnnotateRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A note on entry ``seq``. ``audience`` is who may read it: ``all`` (the default), the arbiter, or
+    one seat (a seat may write for all or for itself). It is shown as written to its audience and to
+    no one else."""
+
     seq: Count
     text: Annotated[str, msgspec.Meta(min_length=1, max_length=TEXT_MAX)]
     kind: AnnotationKind = "comment"
+    audience: Name = "all"
 
 
 class SubmitAnswer(msgspec.Struct, frozen=True, kw_only=True):
@@ -133,6 +138,10 @@ class StateAnswer(msgspec.Struct, frozen=True, kw_only=True, rename={"as_": "as"
     state_hash: str
     outcome: Outcome | None
     state: dict[str, Any]
+    #: a digital match's commitment to its seed (every role), and the seed: the arbiter's alone until
+    #: the match is over, then everyone's (check it: sha256 of "referee:seed\\n<match id>\\n<seed>")
+    seed_commitment: str = ""
+    seed: int | None = None
 
 
 class LogPage(msgspec.Struct, frozen=True, kw_only=True):

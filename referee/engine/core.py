@@ -104,6 +104,13 @@ def entry_hash(prev_hash: str, body: bytes) -> str:
     return sha256_hex(prev_hash.encode("ascii") + b"\n" + body)
 
 
+def seed_commitment(match_id: str, seed: int) -> str:
+    """The commitment to a digital match's seed that every role gets when the match is created:
+    ``sha256("referee:seed\\n<match id>\\n<seed>")`` (the id of the match it was created as; a fork
+    keeps its root's). Once the seed is revealed, anyone can check it against this."""
+    return sha256_hex(f"referee:seed\n{match_id}\n{seed}".encode())
+
+
 def annotations_root(match_id: str) -> str:
     """What the first annotation of a match chains to."""
     return sha256_hex(b"referee:annotations\n" + match_id.encode("utf-8"))
@@ -181,7 +188,7 @@ def adjudicate(
     if isinstance(filled, Rejected):
         return intent, filled
     if waive:
-        return filled, rules.decide(state, seat, filled, chance, waive=waive)  # type: ignore[call-arg]
+        return filled, rules.decide(state, seat, filled, chance, waive=waive)
     return filled, rules.decide(state, seat, filled, chance)
 
 
@@ -189,11 +196,9 @@ def apply(rules: Rules[Any, Any, Any], state: Any, verdict: Verdict | None) -> A
     """The state after a verdict: its events folded in order. A game whose ``decide`` already
     produced that state may hand it over (``applied(state, verdict)``, matched by identity)."""
     if isinstance(verdict, Accepted):
-        applied = getattr(rules, "applied", None)
-        if applied is not None:
-            known = applied(state, verdict)
-            if known is not None:
-                return known
+        known = rules.applied(state, verdict)
+        if known is not None:
+            return known
         for event in verdict.events:
             state = rules.evolve(state, event)
     return state

@@ -145,7 +145,25 @@ class Rules(Protocol[S, I, E]):
         """The state with dotted-path overrides applied; raise ConfigError if invariants break."""
 
     def hidden_ids(self, state: S, seat: Seat | None) -> frozenset[str]:
-        """Card ids ``seat`` must not see in this state (used by leak tests and redaction checks)."""
+        """Card ids ``seat`` must not see in this state. Tests search every output a seat gets for
+        them; redaction never uses them (what is redacted must not depend on the hidden truth)."""
+
+    # -- hooks with a default in :class:`RulesBase` -------------------------------------------------
+
+    def applied(self, state: S, verdict: Accepted[E]) -> S | None:
+        """The state after ``verdict`` if ``decide`` already computed it (then the engine skips folding
+        the events again), else None."""
+
+    def redact(self, item: Any, actor: Seat | None, seat: Seat | None) -> Any:
+        """An intent or event (recorded with ``actor``) as ``seat`` may see it (None: the arbiter).
+        Must depend only on the item, the actor, the seat and the public configuration, never on the
+        hidden truth. Default: the Structs' declarations (:mod:`referee.engine.secrecy`)."""
+
+    def chance_fields(self, intent: I) -> tuple[str, ...]:
+        """The fields of ``intent`` that hold a chance outcome the acting seat cannot know beforehand
+        (a card drawn, a random pick), whether filled in or not. In a digital match a seat may not type
+        them (the referee draws; a guess would learn the hidden order from the verdict), and a seat's
+        list of legal intents shows them as ``?``. Default: none."""
 
 
 class Game(Protocol):
@@ -168,3 +186,21 @@ class Game(Protocol):
     def options(self) -> Mapping[str, OptionSpec]: ...
 
     def bind(self, config: MatchConfig) -> Rules[Any, Any, Any]: ...
+
+
+class RulesBase:
+    """The defaults of :class:`Rules`' optional hooks; a game's rules class inherits them."""
+
+    def applied(self, state: Any, verdict: Any) -> Any | None:
+        return None
+
+    def redact(self, item: Any, actor: Seat | None, seat: Seat | None) -> Any:
+        from .secrecy import redact
+
+        return redact(item, actor, seat)
+
+    def describe_event(self, event: Any) -> str | None:
+        return None
+
+    def chance_fields(self, intent: Any) -> tuple[str, ...]:
+        return ()

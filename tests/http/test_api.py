@@ -483,7 +483,10 @@ def test_no_answer_leaks_another_seats_hidden_token(client, create):
     secret = t.get("arbiter", "/state").json()["state"]["tokens"]
     active = t.get("arbiter", "/state").json()["state"]["active"]
     t.play(active, "take 1")
-    t.post("arbiter", "/annotations", {"seq": 1, "text": f"dealt {secret['alice']} and {secret['bob']}"})
+    # the arbiter's note naming the deal is for the arbiter alone; a seat's note is everyone's
+    t.post("arbiter", "/annotations", {"seq": 1, "text": f"dealt {secret['alice']} and {secret['bob']}",
+                                       "audience": "arbiter"})
+    t.post("alice", "/annotations", {"seq": 1, "text": "a good start"})
     forbidden = {"alice": [secret["bob"]], "bob": [secret["alice"]], "spectator": [secret["alice"], secret["bob"]]}
     for role, hidden in forbidden.items():
         answers = [call(t, endpoint, role) for endpoint in sorted(ALLOWED) if role in ALLOWED[endpoint]

@@ -12,7 +12,7 @@ from typing import Any, Literal
 import msgspec
 
 from referee.engine.chance import Chance
-from referee.engine.protocol import Accepted, ConfigError, OptionSpec, Rejected
+from referee.engine.protocol import Accepted, ConfigError, OptionSpec, Rejected, RulesBase
 from schemas import MatchConfig, Outcome
 
 TOKENS = ("K01", "K02", "K03", "K04", "K05", "K06")
@@ -63,7 +63,7 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     last: str | None = None
 
 
-class PileRules:
+class PileRules(RulesBase):
     def __init__(self, config: MatchConfig) -> None:
         self.config = config
         self.players = config.players
@@ -117,6 +117,13 @@ class PileRules:
                 return msgspec.structs.replace(state, pile=state.pile - count, active=nxt, last=seat)
             case _:
                 raise TypeError(f"unknown event {event!r}")
+
+    def redact(self, item: Any, actor: str | None, seat: str | None) -> Any:
+        """The tokens dealt are listed in seat order: each seat sees its own (a game's own rule)."""
+        if seat is None or not isinstance(item, (Start, Started)) or not item.tokens:
+            return item
+        return msgspec.structs.replace(item, tokens=tuple(
+            t if i < len(self.players) and self.players[i] == seat else "?" for i, t in enumerate(item.tokens)))
 
     def describe_event(self, event: Any) -> str | None:
         match event:

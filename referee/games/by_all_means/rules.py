@@ -15,7 +15,7 @@ from typing import Any
 from msgspec.structs import replace
 
 from referee.engine.chance import Chance
-from referee.engine.protocol import Accepted, ConfigError, Rejected
+from referee.engine.protocol import Accepted, ConfigError, Rejected, RulesBase
 from schemas import MatchConfig, Outcome
 
 from . import legal, manual, refs, view, words
@@ -95,7 +95,7 @@ STEP_END_INTENTS = frozenset((CloseTurn, Utilize, DiscardForEffect))
 REACTIONS = frozenset((Utilize, DiscardForEffect))
 
 
-class ByAllMeansRules:
+class ByAllMeansRules(RulesBase):
     """By All Means bound to one match configuration."""
 
     def __init__(self, config: MatchConfig) -> None:

@@ -24,7 +24,7 @@ from referee.engine.protocol import ConfigError
 
 from . import refs
 from .evolve import FIELD_SLOTS
-from .model import CardMoved, DeployGraffiti, PlaySymbols, State
+from .model import CardMoved, CounterChanged, DeployGraffiti, PlaySymbols, State
 from .txn import Ctx, agent_count, efficiency, is_double, reckless, resilience, revealed
 
 HIDDEN = "?"
@@ -207,6 +207,11 @@ def redact(ctx: Ctx, item: Any, actor: str | None, seat: str | None) -> Any:
             who = item.controller or item.owner
         if who is not None and who != seat:
             changes["card"] = HIDDEN
+    if isinstance(item, CounterChanged) and actor != seat and item.cause.endswith("'s price"):
+        # the price of a graffiti agent laid face down names it: hidden like the card (whatever the card)
+        cid = item.cause[: -len("'s price")]
+        if cid in ctx.cards.cards and ctx.card(cid).type == "graffiti_agent":
+            changes["cause"] = f"{HIDDEN}'s price"
     changed = getattr(item, "changes", None)
     if isinstance(changed, tuple) and actor != seat and changed:
         changes["changes"] = tuple(_redact_change(ctx, c, seat) for c in changed)

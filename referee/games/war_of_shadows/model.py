@@ -7,9 +7,12 @@ generated from these Structs: a field's encoded name is the parameter as typed (
 (``assignments.raven=lion``), a word-or-record field is either (``effect=manual`` or
 ``effect.primitive=relocate_agent``), and each intent's docstring is its help line.
 
-Secrets never travel as bare empire names: a loyalty token in an event is ``loyalty:<seat>:<empire>``
-and a dealt fanatic empire ``fanatic:<seat>:<empire>``, so that the service can redact them for the
-seats that may not see them (``hidden_ids``).
+Secrecy is declared on the Structs (:mod:`referee.engine.secrecy`): ``__private__`` fields are seen only
+by their ``__owner__`` (the seat in that field, or the actor when it is empty) and the arbiter; the fanatic
+empires dealt are ``__private_by_key__`` (each seat sees its own). Discards are private or public by the
+match's ``discard_visibility`` (``redact`` in ``rules.py``). A loyalty token in an event is
+``loyalty:<seat>:<empire>`` and a dealt fanatic empire ``fanatic:<seat>:<empire>`` (``hidden_ids`` lists
+the ones a seat may not see, which the leak tests search every answer for).
 """
 
 from __future__ import annotations
@@ -67,6 +70,8 @@ class SetFirstPlayer(_Intent, kw_only=True, tag="set_first_player"):
 class DealFanaticEmpire(_Intent, kw_only=True, tag="deal_fanatic_empire"):
     """To each their own (§6.3): one empire dealt to each player, secretly [chance]."""
 
+    __private_by_key__ = ("assignments",)
+
     assignments: dict[str, str] = {}
 
 
@@ -80,6 +85,9 @@ class Arrangement(msgspec.Struct, frozen=True, kw_only=True):
 
 class ArrangeLoyalty(_Intent, kw_only=True, tag="arrange_loyalty"):
     """Lay the 5 loyalty tokens face down (S8): arrangement.<slot>=<empire> ×5, or =unrecorded [chance, hidden]."""
+
+    __private__ = ("arrangement",)
+    __owner__ = "player"
 
     player: str | None = None
     arrangement: Literal["unrecorded"] | Arrangement | None = None
@@ -140,6 +148,9 @@ class Variant(msgspec.Struct, frozen=True, kw_only=True):
 
 class TakeCards(_Intent, kw_only=True, tag="take_cards"):
     """Council action: draw empire cards (cards=ids drawn; counted mode: cards=N; digital: omit) [chance, hidden]."""
+
+    __private__ = ("cards",)
+    __owner__ = "player"
 
     player: str | None = None
     position: str
@@ -208,6 +219,8 @@ class MoveBannersDelta(msgspec.Struct, frozen=True, tag_field="type", tag="move_
 
 
 class DrawDelta(msgspec.Struct, frozen=True, tag_field="type", tag="draw"):
+    __private__ = ("card",)
+    __owner__ = "player"
     player: str
     card: str
 
@@ -218,6 +231,8 @@ class DiscardDelta(msgspec.Struct, frozen=True, tag_field="type", tag="discard")
 
 
 class TransferCardDelta(msgspec.Struct, frozen=True, tag_field="type", tag="transfer_card"):
+    __private__ = ("card",)
+    __owner__ = ("from_player", "to_player")
     from_player: str
     to_player: str
     card: str
@@ -333,11 +348,15 @@ class FirstPlayerSet(_Event, kw_only=True, tag="first_player_set"):
 
 
 class FanaticEmpireDealt(_Event, kw_only=True, tag="fanatic_empire_dealt"):
+    __private__ = ("token",)
+    __owner__ = "player"
     player: str
     token: str  # fanatic:<seat>:<empire>
 
 
 class LoyaltyArranged(_Event, kw_only=True, tag="loyalty_arranged"):
+    __private__ = ("tokens",)
+    __owner__ = "player"
     player: str
     tokens: tuple[str, ...] = ()  # loyalty:<seat>:<empire> in slot order; () = unrecorded
 
@@ -437,6 +456,8 @@ class CombatResolved(_Event, kw_only=True, tag="combat_resolved"):
 
 
 class CardsDrawn(_Event, kw_only=True, tag="cards_drawn"):
+    __private__ = ("cards",)
+    __owner__ = "player"
     player: str
     empire: str
     cards: tuple[str, ...]  # ids (tracked) or the empire name once per card (counted)

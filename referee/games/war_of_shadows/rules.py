@@ -20,7 +20,8 @@ from typing import Any
 import msgspec
 
 from referee.engine.chance import Chance
-from referee.engine.protocol import Accepted, ConfigError, Rejected
+from referee.engine.protocol import Accepted, ConfigError, Rejected, RulesBase
+from referee.engine.secrecy import blank
 from schemas import MatchConfig, Outcome
 
 from . import legal as legal_mod
@@ -219,7 +220,7 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
-class WarOfShadowsRules:
+class WarOfShadowsRules(RulesBase):
     """War of Shadows bound to one match: players, board, catalogue and options."""
 
     def __init__(self, config: MatchConfig) -> None:
@@ -325,6 +326,36 @@ class WarOfShadowsRules:
 
     def describe_event(self, event: Any) -> str | None:
         return view_mod.describe_event(self, event)
+
+    def redact(self, item: Any, actor: str | None, seat: str | None) -> Any:
+        """The Structs' declarations (hands drawn, tokens laid, empires dealt), and discards: private
+        to the discarding seat when the match's ``discard_visibility`` is ``private`` (the event says
+        which it was)."""
+        shown = super().redact(item, actor, seat)
+        if seat is None:
+            return shown
+        if isinstance(item, DiscardCards) and self.options["discard_visibility"] == "private" \
+                and seat != (item.player or actor):
+            return msgspec.structs.replace(shown, cards=blank(item.cards))
+        if isinstance(item, CardsDiscarded) and item.private and seat != item.player:
+            return msgspec.structs.replace(shown, cards=blank(item.cards))
+        return shown
+
+    def chance_fields(self, intent: Any) -> tuple[str, ...]:
+        """A random first player, the fanatic empires dealt, a digital match's loyalty arrangement, the
+        cards drawn (their ids: in counted mode only a number) and the cards a declared draw names."""
+        if isinstance(intent, SetFirstPlayer):
+            return ("player",) if intent.method == "random" or self.config.chance == "digital" and intent.player is None else ()
+        if isinstance(intent, DealFanaticEmpire):
+            return ("assignments",)
+        if isinstance(intent, ArrangeLoyalty):
+            return ("arrangement",) if self.config.chance == "digital" and not self.unrecorded else ()
+        if isinstance(intent, TakeCards):
+            return () if self.counted else ("cards",)
+        if isinstance(intent, ManualEffect) and not self.counted:
+            drawn = [d for d in intent.deltas if isinstance(d, DrawDelta) and d.card not in EMPIRES]
+            return ("deltas",) if drawn else ()
+        return ()
 
     def check_input(self, intent: Any) -> str | None:
         # Unknown ids are adjudicated (spec §4.0 G3: war_of_shadows/unknown_reference) and recorded,

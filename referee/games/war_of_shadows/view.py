@@ -5,10 +5,10 @@
   ``next_player``, ``turn_order``). A seat sees its own hand, its own face-down tokens and its own
   dealt fanatic empire; of the others only counts and face-up tokens. Any other name (``spectator``)
   gets the public view.
-* ``hidden_ids`` lists every string a seat must not see: other hands' card ids, privately discarded
+* ``hidden_ids`` lists the ids a seat does not know now: other hands' card ids, privately discarded
   cards, other seats' face-down tokens (``loyalty:<seat>:<empire>``) and dealt empires
-  (``fanatic:<seat>:<empire>``), and the typed fragments that would show them
-  (``arrangement.<slot>=<empire>``, ``assignments.<seat>=<empire>``).
+  (``fanatic:<seat>:<empire>``). The leak tests search every answer for them; redaction itself goes by
+  the Structs' declarations (``model.py``), never by these values.
 * ``apply_position`` applies a scenario's dotted-path overrides to the state after setup and
   completes what they leave out as spec §1.12 says, then checks the invariants of §1.2.
 """
@@ -180,23 +180,9 @@ def view(rules: WarOfShadowsRules, state: State, seat: str | None) -> dict[str, 
         "outcome": msgspec.to_builtins(state.outcome),
         "options": dict(rules.options),
     }
-    if seat is not None:
-        # a card id that is now in another hand (or discarded in secret) is not shown even where it
-        # names a past public fact (an audit flag of a card played earlier)
-        hidden = hidden_ids(rules, state, seat)
-        if hidden:
-            out = _scrub(out, hidden)
+    # (no id is scrubbed by value: a card named by a public fact, e.g. the audit flag of a card played
+    # earlier, stays named wherever that card is now, so what a seat sees never tells where it is)
     return out
-
-
-def _scrub(value: Any, hidden: frozenset[str]) -> Any:
-    if isinstance(value, str):
-        return "?" if value in hidden else value
-    if isinstance(value, list):
-        return [_scrub(v, hidden) for v in value]
-    if isinstance(value, dict):
-        return {k: _scrub(v, hidden) for k, v in value.items()}
-    return value
 
 
 def hidden_ids(rules: WarOfShadowsRules, state: State, seat: str | None) -> frozenset[str]:
@@ -213,15 +199,9 @@ def hidden_ids(rules: WarOfShadowsRules, state: State, seat: str | None) -> froz
                 out.add(token_id(p, t.empire))
         if pl.fanatic_dealt is not None:
             out.add(fanatic_id(p, pl.fanatic_dealt))
-        for e in EMPIRES:
-            out.add(f"assignments.{p}={e}")
     for card, who in state.secret_discards.items():
         if who != seat:
             out.add(card)
-    # a typed arrangement never reaches another seat (whatever it says)
-    for slot in SLOTS:
-        for e in EMPIRES:
-            out.add(f"arrangement.{slot}={e}")
     return frozenset(out)
 
 
