@@ -1112,7 +1112,8 @@ def _blind(loaded: Loaded, intent: Any) -> Any:
     if not fields:
         return intent
     if loaded.config.chance == "digital":
-        defaults = {f.name: f.default for f in msgspec.structs.fields(intent) if f.name in fields}
+        defaults = {f.name: f.default if f.default is not msgspec.NODEFAULT else f.default_factory()
+                    for f in msgspec.structs.fields(intent) if f.name in fields}
         return msgspec.structs.replace(intent, **defaults)
     from .engine.secrecy import blank
 

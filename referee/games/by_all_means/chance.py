@@ -132,3 +132,20 @@ def _effect(rules: ByAllMeansRules, intent: PlaySymbols) -> str | None:
     symbols = [u.rsplit(":", 1)[-1] for u in intent.use]
     combo = rules.ctx.table.get((min(symbols), max(symbols)))
     return None if combo is None else combo.effect
+
+
+#: the chance field of each intent that has one (``play_symbols`` only for a combination that draws)
+_FIELDS: dict[type, str] = {
+    DrawOpeningHand: "cards", RecordLot: "winner", Mulligan: "drawn", DrawStartCards: "cards", DrawMain: "card",
+    AgentDraw: "card", Utilize: "drawn", PlaySymbols: "cards",
+}
+
+
+def chance_fields(rules: ByAllMeansRules, intent: Any) -> tuple[str, ...]:
+    """The fields of ``intent`` that hold a chance outcome (the cards drawn, the lot's winner)."""
+    field = _FIELDS.get(type(intent))
+    if field is None:
+        return ()
+    if isinstance(intent, PlaySymbols) and _effect(rules, intent) not in ("boost_potential", "info_leak"):
+        return ()
+    return (field,)

@@ -18,7 +18,7 @@ from referee.engine.chance import Chance
 from referee.engine.protocol import Accepted, ConfigError, Rejected, RulesBase
 from schemas import MatchConfig, Outcome
 
-from . import legal, manual, refs, view, words
+from . import chance, legal, manual, refs, view, words
 from .chance import fill
 from .checkin import check_input
 from .effects import answer, check_effect, resolve_effect
@@ -1189,6 +1189,9 @@ class ByAllMeansRules(RulesBase):
 
     def redact(self, item: Any, actor: str | None, seat: str | None) -> Any:
         return view.redact(self.ctx, item, actor, seat)
+
+    def chance_fields(self, intent: Any) -> tuple[str, ...]:
+        return chance.chance_fields(self, intent)
 
     def check_input(self, intent: Any) -> str | None:
         return check_input(self.ctx, intent)

@@ -1,0 +1,363 @@
+"""Nothing hidden reaches a role that may not see it (issue 10, items 1, 3 and the leak test).
+
+For both games, after random legal play (digital, played over HTTP by each seat with its own token),
+after the demo transcripts (physical), after declared effects and after lines typed with quoted
+values, every answer a seat or a spectator can get — state now and at earlier entries, the log a page
+at a time, replay, legal intents, audit, every export format, the live stream (SSE), the match's info,
+and the CLI's service calls — is searched byte for byte for:
+
+* card ids the role has never been able to see, and their names (an id hidden from the role at some
+  point that it never saw in its own view while public: a card named by a public fact stays named);
+* loyalty tokens and dealt empires of other seats;
+* anything that would let it re-derive a chance outcome: the seed (before the match ends), the
+  genesis, entry and state hashes.
+
+The CLI's answer and the HTTP answer for the same role are compared too: one redaction path.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import msgspec
+import pytest
+from litestar.testing import TestClient
+
+from conftest import ROOT
+from referee.access import Access
+from referee.engine.notation import format_intent
+from referee.export import export
+from referee.http import create_app
+from referee.service import Referee
+from referee.store.memory import MemoryStore
+from referee.transcript import import_transcript
+
+FORMATS = ("txt", "md", "html", "json")
+
+
+class Hall:
+    """A referee with an HTTP client over the same store."""
+
+    def __init__(self) -> None:
+        self.store = MemoryStore()
+        self.referee = Referee(self.store)
+        self.client = TestClient(create_app(lambda: Referee(self.store)))
+        self.client.__enter__()
+
+    def close(self) -> None:
+        self.client.__exit__(None, None, None)
+
+    def tokens(self, mid: str) -> dict[str, str]:
+        minted = Access(Referee(self.store))._mint(self.referee.info(self.referee.resolve(mid)))
+        return {**minted.seats, "arbiter": minted.arbiter, "spectator": minted.spectator}
+
+
+@pytest.fixture(scope="module")
+def hall():
+    h = Hall()
+    yield h
+    h.close()
+
+
+def h(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def answers(hall: Hall, mid: str, tokens: dict[str, str], role: str) -> list[tuple[str, bytes]]:
+    """Every answer ``role`` can get about the match, over HTTP and from the CLI's service calls."""
+    c, base, hd = hall.client, f"/matches/{mid}", h(tokens[role])
+    head = hall.store.head(mid)
+    out: list[tuple[str, bytes]] = []
+
+    def get(what: str, path: str, **params) -> bytes:
+        answer = c.get(base + path, params=params, headers=hd)
+        assert answer.status_code == 200, (role, what, answer.text)
+        out.append((what, answer.content))
+        return answer.content
+
+    get("info", "")
+    for at in sorted({0, head // 3, 2 * head // 3, head}):
+        get(f"state@{at}", "/state", at=at)
+    for offset in range(0, head, 250):
+        get(f"log@{offset}", "/log", offset=offset, limit=250)
+    get("replay", "/replay")
+    get("audit", "/audit")
+    get("events", "/events", follow="false")
+    if role not in ("spectator", "arbiter"):
+        get("legal", "/legal")
+    for fmt in FORMATS:
+        get(f"export.{fmt}", "/export", format=fmt)
+    # the CLI's calls for the same role
+    r = hall.referee
+    seat = None if role == "arbiter" else role
+    out.append(("cli state", json.dumps(r.state(mid, seat=seat)).encode()))
+    out.append(("cli log", msgspec.json.encode(r.log(mid, seat=seat))))
+    out.append(("cli replay", msgspec.json.encode(r.replay(mid, seat=seat))))
+    for fmt in FORMATS:
+        out.append((f"cli export.{fmt}", export(r, mid, fmt, role).encode()))
+    return out
+
+
+def never_seen(referee: Referee, mid: str, role: str, universe: set[str]) -> set[str]:
+    """Entry by entry through the role's JSON export (each step: the entry, its words and the state
+    after it), check that no step names an id hidden from the role after that entry that the role has
+    not seen while it was public (a card played becomes public; one drawn into another hand does not).
+    Returns the ids hidden from the role at the end that it never saw: what no answer may name."""
+    loaded = referee.load(mid)
+    seat = None if role == "arbiter" else role
+    doc = json.loads(export(referee, mid, "json", role))
+    state = loaded.initial
+    seen = {x for x in universe if f'"{x}"' in json.dumps(doc["initial_state"])}
+    hidden = loaded.rules.hidden_ids(state, seat)
+    for step, (_entry, body) in zip(doc["steps"], referee.bodies(loaded), strict=True):
+        state = referee.advance(loaded, state, body)
+        hidden = loaded.rules.hidden_ids(state, seat)
+        entry = {**step["entry"], "annotations": [], "meta": {}}  # authored notes are their authors' words
+        if entry["actor"] == role:  # what the role typed itself, and the answer to it, are its own
+            entry.update(notation="", rejection=None)
+        elif entry["verdict"] == "rejected":
+            # a refused move shows what its player claimed in the fields a move makes public (as at a
+            # table: "I deploy T14" — "no, no main action left"); private fields are ? whatever they
+            # hold (the truth-independence tests below check that)
+            entry.update(notation="")
+        text = json.dumps({**step, "entry": entry})
+        for x in hidden - seen:
+            assert not re.search(rf"(?<![A-Za-z0-9_:]){re.escape(x)}(?![A-Za-z0-9_])", text), \
+                f"{role} learns {x!r} at entry {step['entry']['seq']}: {text[:400]}"
+        seen |= {x for x in universe if x not in hidden and re.search(rf"(?<![A-Za-z0-9_:]){re.escape(x)}(?![A-Za-z0-9_])", text)}
+    return set(hidden) - seen
+
+
+def names_of(loaded, ids: set[str], every: dict[str, str]) -> set[str]:
+    """The card names of ``ids`` that no other card bears (those could be shown for the other one)."""
+    allowed = {name for cid, name in every.items() if cid not in ids}
+    return {every[cid] for cid in ids if cid in every and every[cid] not in allowed and len(every[cid]) > 3}
+
+
+def card_names(loaded) -> dict[str, str]:
+    rules = loaded.rules
+    if loaded.game.id == "by_all_means":
+        return {cid: c.name for cid, c in rules.ctx.cards.cards.items()}
+    catalogue = rules.catalogue if hasattr(rules, "catalogue") else {}
+    return {cid: getattr(c, "name", "") for cid, c in dict(catalogue or {}).items()}
+
+
+def secrets_of_the_arbiter(hall: Hall, mid: str) -> set[str]:
+    """What re-derives chance or confirms a guess: the seed (while the match goes on), the genesis,
+    entry and state hashes."""
+    r = hall.referee
+    loaded = r.load(mid)
+    out = {loaded.match.genesis_hash}
+    for e in r.store.entries(mid):
+        out |= {e.hash, e.state_hash}
+    if loaded.config.chance == "digital" and not r.over(loaded):
+        out.add(str(loaded.config.seed))
+    return out
+
+
+def check(hall: Hall, mid: str, tokens: dict[str, str], roles: list[str]) -> None:
+    r = hall.referee
+    loaded = r.load(mid)
+    every = card_names(loaded)
+    universe = set(every) | {x for role in roles for x in _all_hidden(r, mid, role)}
+    hashes = secrets_of_the_arbiter(hall, mid)
+    for role in roles:
+        # what people wrote in notes and comments they show as they wrote it: not the referee's to hide
+        authored = " ".join(a.text for a in r.store.annotations(mid)) + " ".join(
+            str(e.meta.get("comment", "")) for e in r.log(mid))
+        forbidden = {x for x in never_seen(r, mid, role, universe) if x not in authored}
+        names = {n for n in names_of(loaded, forbidden, every) if n not in authored}
+        pattern = re.compile(r"(?<![A-Za-z0-9_:])(" + "|".join(re.escape(x) for x in sorted(forbidden | names, key=len, reverse=True)) + r")(?![A-Za-z0-9_])") if forbidden or names else None
+        got = answers(hall, mid, tokens, role)
+        for what, data in got:
+            text = data.decode("utf-8")
+            if pattern is not None:
+                found = pattern.search(text)
+                assert found is None, f"{role} learns {found.group(0)!r} from {what}: …{text[max(0, found.start() - 120):found.end() + 60]}…"
+            for secret in hashes:
+                assert secret not in text, f"{role} gets {secret[:12]}… (a seed or hash) from {what}"
+        # one redaction path: the CLI and HTTP answer the same role alike
+        http_state = json.loads(dict(got)["state@" + str(hall.store.head(mid))])
+        cli_state = json.loads(dict(got)["cli state"])
+        assert http_state["state"] == cli_state["state"] and http_state.get("seed") == cli_state.get("seed")
+        http_log = [e for what, d in got if what.startswith("log@") for e in json.loads(d)["entries"]]
+        assert http_log == json.loads(dict(got)["cli log"])
+        assert dict(got)["export.json"] == dict(got)["cli export.json"]
+
+
+def _all_hidden(r: Referee, mid: str, role: str) -> set[str]:
+    loaded = r.load(mid)
+    state = loaded.initial
+    out: set[str] = set()
+    for _entry, body in r.bodies(loaded):
+        state = r.advance(loaded, state, body)
+        out |= loaded.rules.hidden_ids(state, None if role == "arbiter" else role)
+    return out
+
+
+# -- random legal play, digital, each seat with its own token --------------------------------------------
+
+
+def play_over_http(hall: Hall, game: str, players: list[str], steps: int, seed: int, **create) -> tuple[str, dict[str, str]]:
+    made = hall.client.post("/matches", json={"game": game, "players": players, "chance": "digital", **create})
+    assert made.status_code == 201, made.text
+    data = made.json()
+    mid = data["match"]["id"]
+    assert len(data["match"]["seed_commitment"]) == 64
+    tokens = {**data["tokens"]["seats"], "arbiter": data["tokens"]["arbiter"], "spectator": data["tokens"]["spectator"]}
+    rng = random.Random(seed)
+    for n in range(steps):
+        legal = {p: hall.client.get(f"/matches/{mid}/legal", headers=h(tokens[p])).json()["legal"].get(p, []) for p in players}
+        options = [(p, t) for p in players for t in legal[p]]
+        if not options:
+            break
+        seat, text = options[rng.randrange(len(options))]
+        answer = hall.client.post(f"/matches/{mid}/intents", json={"intent": text}, headers=h(tokens[seat]))
+        assert answer.status_code == 201, (text, answer.text)
+        if n % 17 == 5:
+            hall.client.post(f"/matches/{mid}/annotations", json={"seq": answer.json()["seq"], "text": f"note {n}"},
+                             headers=h(tokens[seat]))
+    return mid, tokens
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_by_all_means_random_play_over_http_leaks_nothing(hall, seed):
+    mid, tokens = play_over_http(hall, "by_all_means", ["alice", "bob"], 90, seed, cards="demo")
+    check(hall, mid, tokens, ["alice", "bob", "spectator"])
+
+
+@pytest.mark.parametrize("seed", [5, 8])
+def test_war_of_shadows_random_play_over_http_leaks_nothing(hall, seed):
+    mid, tokens = play_over_http(hall, "war_of_shadows", ["anna", "boris", "vera"], 120, seed, cards="demo",
+                                 options={"to_each_their_own": True, "keep_secrets": True})
+    check(hall, mid, tokens, ["anna", "boris", "vera", "spectator"])
+
+
+# -- the demos (physical), with quoted values and declared effects ----------------------------------------
+
+
+def _import(hall: Hall, path: str, edit=lambda t: t) -> tuple[str, dict[str, str]]:
+    import os
+
+    with open(path, encoding="utf-8") as fh:
+        text = edit(fh.read())
+    summary = import_transcript(hall.referee, text, os.path.basename(path), os.path.dirname(path))
+    return summary.match_id, hall.tokens(summary.match_id)
+
+
+def test_the_by_all_means_demo_leaks_nothing(hall):
+    mid, tokens = _import(hall, f"{ROOT}/replays/by_all_means/club-night.txt")
+    check(hall, mid, tokens, ["alice", "bob", "spectator"])
+
+
+def test_the_war_of_shadows_demo_typed_with_quoted_values_leaks_nothing(hall):
+    quote = lambda text: re.sub(r"(arrangement\.\w+)=(\w+)", r'\1="\2"', text)  # noqa: E731
+    mid, tokens = _import(hall, f"{ROOT}/replays/war_of_shadows/ember-coast.txt", quote)
+    full = [e.notation for e in hall.referee.log(mid) if e.notation.startswith("arrange_loyalty")]
+    assert full and all('="' in n for n in full)  # typed with quotes, accepted
+    check(hall, mid, tokens, ["anna", "boris", "vera", "spectator"])
+    for role in ("boris", "spectator"):
+        for e in hall.referee.log(mid, seat=role):
+            if e.notation.startswith("arrange_loyalty") and e.actor != role:
+                assert re.findall(r"arrangement\.\w+=(\S+)", e.notation) == ["?"] * 5, e.notation
+
+
+def test_declared_effects_that_move_cards_into_a_hand_leak_nothing(hall):
+    position = {
+        "phase": "play", "first_player": "alice", "lot_winner": "alice", "turn.number": 5, "turn.active": "alice",
+        "turn.step": "actions", "turn.main_left": 2, "turn.extra_left": 1, "players.alice.hand": ["PL6", "TR6"],
+        "players.bob.hand": ["TR1"], "players.alice.opening_drawn": True, "players.alice.mulligan_done": True,
+        "players.bob.opening_drawn": True, "players.bob.mulligan_done": True,
+    }
+    for seat in ("alice", "bob"):
+        position.update({f"players.{seat}.unseen": ["AG2", "GF1", "PL6", "TR6", "TR7", "TR8"],
+                         f"players.{seat}.main_archive.count": 4, f"players.{seat}.extra_archive.count": 2})
+    info = hall.referee.new_match("by_all_means", ["alice", "bob"], cards="spec", position=position)
+    res = hall.referee.submit(info.id, "alice", 'play_plot card=PL6 from=hand changes=move:TR6:alice.hand:alice.main_archive note="Back to the pile"')
+    assert res.accepted, res.verdict
+    check(hall, info.id, hall.tokens(info.id), ["alice", "bob", "spectator"])
+    bob = [e for e in hall.referee.log(info.id, seat="bob") if e.actor == "alice"][-1]
+    assert "TR6" not in bob.notation and "move:?:alice.hand:alice.main_archive" in bob.notation
+
+
+# -- what is redacted looks the same whatever the hidden truth is ------------------------------------------
+
+
+def test_a_rejected_line_looks_the_same_whether_the_card_is_held_or_in_a_deck():
+    """War of Shadows: manual_effect card=C, rejected, seen by another seat and the spectator, when C
+    is in an opponent's hand and when it is in a deck."""
+    seen = []
+    for holder in ("boris", None):
+        position = {"phase": "DISCARD", "first_player": "anna", "round_markers_placed": 1,
+                    "players.anna.hand": ["bear_c1", "lion_c1"]}
+        if holder:
+            position[f"players.{holder}.hand"] = ["bear_c6"]
+        r = Referee(MemoryStore(), clock=lambda: "")
+        m = r.new_match("war_of_shadows", ["anna", "boris", "vera"], cards="demo", position=position)
+        res = r.submit(m.id, "anna", "manual_effect card=bear_c6 deltas=note")
+        assert not res.accepted
+        seen.append({role: [msgspec.json.encode(e) for e in r.log(m.id, seat=role)] for role in ("vera", "spectator")})
+    assert seen[0] == seen[1]
+
+
+def test_a_rejected_draw_looks_the_same_whatever_the_opponent_holds():
+    """By All Means: alice names a card she cannot draw; whether bob holds that card or it lies in his
+    archive, bob and the spectator see the same line."""
+    seen = []
+    for bob_hand, bob_unseen in ((["TR7"], ["TR8"]), ([], ["TR7", "TR8"])):
+        position = {"phase": "play", "first_player": "alice", "turn.number": 5, "turn.active": "alice",
+                    "turn.step": "actions", "turn.main_left": 2, "turn.extra_left": 1,
+                    "players.alice.unseen": ["AG2", "GF1"], "players.alice.main_archive.count": 2,
+                    "players.alice.extra_archive.count": 0, "players.bob.hand": bob_hand,
+                    "players.bob.unseen": bob_unseen, "players.bob.main_archive.count": len(bob_unseen),
+                    "players.bob.extra_archive.count": 0}
+        r = Referee(MemoryStore(), clock=lambda: "")
+        m = r.new_match("by_all_means", ["alice", "bob"], cards="spec", position=position)
+        assert not r.submit(m.id, "alice", "draw_main card=TR7").accepted
+        seen.append({role: [msgspec.json.encode(e) for e in r.log(m.id, seat=role)] for role in ("bob", "spectator")})
+    assert seen[0] == seen[1]
+    assert b"TR7" not in seen[0]["bob"][-1] and b"card=?" in seen[0]["bob"][-1]
+
+
+# -- the seed: a commitment from the start, the seed itself at the end --------------------------------------
+
+
+def test_the_seed_is_committed_at_creation_and_revealed_at_the_end():
+    import hashlib
+
+    from support.pile import PILE
+
+    r = Referee(MemoryStore(), games=[PILE])
+    info = r.new_match("pile", ["alice", "bob"], chance="digital", options={"stones": 4})
+    seed = r.load(info.id).config.seed
+    assert seed is not None and seed > 2**32  # drawn from the system's randomness when none is given
+    assert info.seed_commitment == hashlib.sha256(f"referee:seed\n{info.id}\n{seed}".encode()).hexdigest()
+    r.submit(info.id, "alice", "start")
+    for role in ("alice", "bob", "spectator"):
+        answer = r.state(info.id, seat=role)
+        assert answer["seed"] is None and answer["seed_commitment"] == info.seed_commitment
+        for fmt in FORMATS:
+            assert str(seed) not in export(r, info.id, fmt, role)
+    assert r.state(info.id)["seed"] == seed and f"seed: {seed}" in export(r, info.id, "txt", "arbiter")
+    while r.state(info.id)["outcome"] is None:
+        active = r.state(info.id)["state"]["active"]
+        assert r.submit(info.id, active, "take 1").accepted
+    for role in ("alice", "bob", "spectator"):
+        answer = r.state(info.id, seat=role)
+        assert answer["seed"] == seed  # the match is over: anyone can check the deals now
+        assert hashlib.sha256(f"referee:seed\n{info.id}\n{answer['seed']}".encode()).hexdigest() == answer["seed_commitment"]
+        assert f"seed: {seed}" in export(r, info.id, "txt", role)
+    fork = r.fork(info.id, at=1)
+    assert r.info(r.resolve(fork.id)).seed_commitment == info.seed_commitment
+
+
+def test_a_seat_sees_no_seed_in_a_digital_transcript_export(tmp_path):
+    r = Referee(MemoryStore())
+    text = "game: by_all_means\nplayers: alice, bob\nseed: 424242\nbob: record_lot\n"
+    mid = import_transcript(r, text).match_id
+    for role in ("alice", "spectator"):
+        out = export(r, mid, "txt", role)
+        assert "424242" not in out and "chance: digital" in out and "commitment" in out
+    assert "seed: 424242" in export(r, mid, "txt", "arbiter")
