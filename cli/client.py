@@ -119,6 +119,12 @@ class RemoteReferee:
         return _result(self.call("POST", self._match(match_id) + "/redo", body,
                                  headers={"Idempotency-Key": str(uuid.uuid4())}, retry=True))
 
+    def confirm(self, match_id: str, entry: int, *, by: str = "", accept: bool = True, reason: str = "",
+                expected_seq: int | None = None) -> Any:
+        body = {"entry": entry, "accept": accept, "reason": reason, "expected_seq": expected_seq}
+        return _result(self.call("POST", self._match(match_id) + "/confirmations", body,
+                                 headers={"Idempotency-Key": str(uuid.uuid4())}, retry=True))
+
     def annotate(self, match_id: str, seq: int, text: str, *, kind: str = "comment", by: str = "",
                  audience: str = "all") -> Any:
         import msgspec
@@ -190,13 +196,15 @@ def _result(answer: dict[str, Any]) -> Any:
     """A :class:`referee.service.SubmitResult` from the server's answer (what the CLI renders)."""
     import msgspec
 
-    from referee.engine.protocol import Accepted, Rejected
+    from referee.engine.protocol import Accepted, Held, Rejected
     from referee.service import SubmitResult
     from schemas import Outcome
 
     rejection = answer.get("rejection")
     verdict: Any = (Rejected(rejection["code"], rejection["message"], rejection.get("rule", ""))
                     if answer["verdict"] == "rejected" and rejection else Accepted(tuple(answer.get("events") or ())))
+    if answer["verdict"] == "held":
+        verdict = Held(confirmer=answer.get("confirmer", ""))
     outcome = answer.get("outcome")
     return SubmitResult(
         match_id=answer["match_id"], seq=answer["seq"], actor=answer.get("actor") or answer.get("by", ""),

@@ -300,14 +300,14 @@ def play(
         v = res.verdict
         _print_json({
             "match_id": res.match_id, "seq": res.seq, "actor": res.actor, "intent": res.notation,
-            "verdict": "accepted" if res.accepted else "rejected",
+            "verdict": "accepted" if res.accepted else "held" if res.held else "rejected",
             "rejection": {"code": v.code, "message": v.message, "rule": v.rule} if isinstance(v, Rejected) else None,
             "events": res.events, "state_hash": res.state_hash,
             "outcome": None if res.outcome is None else {"winners": list(res.outcome.winners), "reason": res.outcome.reason},
         })
     else:
         _render_result(res)
-    if not res.accepted:
+    if not (res.accepted or res.held):
         raise Exit(1)
 
 
@@ -321,7 +321,13 @@ def _requote(word: str) -> str:
 
 def _render_result(res: Any) -> None:
     con = _console()
-    if res.accepted:
+    if getattr(res, "held", False):
+        who = res.verdict.confirmer
+        con.print(f"[yellow]⏸ held[/yellow] #{res.seq} {escape(res.actor)}: {escape(res.notation)}")
+        con.print(f"  it reads what only {escape(who)} can see: {escape(who)} (or the arbiter) confirms it "
+                  f"with `referee confirm {res.match_id[:8]} {res.seq} --by {escape(who)}` (or --decline); "
+                  "nothing else is played meanwhile")
+    elif res.accepted:
         con.print(f"[green]✓ accepted[/green] #{res.seq} {escape(res.actor)}: {escape(res.notation)}")
         for line in (getattr(res, "words", None) or [_event_line(ev) for ev in res.events]):
             con.print("  · " + escape(line))
@@ -806,15 +812,38 @@ def _report(res: Any, json: bool) -> None:
         v = res.verdict
         _print_json({
             "match_id": res.match_id, "seq": res.seq, "actor": res.actor, "intent": res.notation,
-            "verdict": "accepted" if res.accepted else "rejected",
+            "verdict": "accepted" if res.accepted else "held" if res.held else "rejected",
             "rejection": {"code": v.code, "message": v.message, "rule": v.rule} if isinstance(v, Rejected) else None,
             "events": res.events, "state_hash": res.state_hash,
             "outcome": None if res.outcome is None else {"winners": list(res.outcome.winners), "reason": res.outcome.reason},
         })
     else:
         _render_result(res)
-    if not res.accepted:
+    if not (res.accepted or res.held):
         raise Exit(1)
+
+
+@app.command()
+def confirm(
+    match: Annotated[str, typer.Argument(help="Match id.")],
+    entry: Annotated[int, typer.Argument(help="The entry that waits for a confirmation.")],
+    by: Annotated[str, typer.Option("--by", help="The seat it waits for, or 'arbiter'.")] = "arbiter",
+    decline: Annotated[bool, typer.Option("--decline", help="Decline it: the held intent has no effect.")] = False,
+    reason: Annotated[str, typer.Option("--reason", help="Why (kept in the log).")] = "",
+    expect_seq: Annotated[int | None, typer.Option("--expect-seq", help="Refuse (exit 4) unless the log is at this entry.")] = None,
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """Answer an intent held for a confirmation. A declared effect that takes a card from where its
+    player cannot see (another seat's hand) is held until that seat, or the arbiter, confirms it: it is
+    then adjudicated with what only they can see. Declined, it has no effect. Exit 0 if the confirmed
+    intent was accepted (or it was declined), 1 if the rules refuse it.
+
+    Example: referee confirm 3f9c 41 --by bob   ·   referee confirm 3f9c 41 --by bob --decline
+    """
+    service = _service(db)
+    res = service.confirm(match, entry, by=by, accept=not decline, reason=reason, expected_seq=expect_seq)
+    _report(res, json)
 
 
 @app.command()

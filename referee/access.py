@@ -376,7 +376,8 @@ class Access:
         op = {"op": "intent", "by": p.name, "seat": seat, "intent": text, "expected_seq": expected_seq}
         return self._write(
             p, loaded, key, op, expected_seq is None, "intent",
-            lambda: self.referee.submit(loaded.match.id, seat, text, expected_seq=expected_seq, meta=meta),
+            lambda: self.referee.submit(loaded.match.id, seat, text, expected_seq=expected_seq, meta=meta,
+                                        blind=p.role == "seat"),
         )
 
     def _notation(self, loaded: Loaded, obj: Mapping[str, Any]) -> str:
@@ -416,6 +417,19 @@ class Access:
         return self._write(
             p, loaded, key, op, expected_seq is None, "ruling",
             lambda: self.referee.rule_stands(loaded.match.id, entry, reason=reason, expected_seq=expected_seq),
+        )
+
+    def confirm(self, p: Principal, entry: int, *, accept: bool = True, reason: str = "",
+                expected_seq: int | None = None, key: str | None = None) -> tuple[SubmitAnswer, bool]:
+        """The answer to an entry held for a confirmation: by the seat it waits for, or the arbiter."""
+        self._require(p, ("seat", "arbiter"), "confirm")
+        loaded = self._load(p.match_id)
+        op = {"op": "confirm", "by": p.name, "entry": entry, "accept": accept, "reason": reason,
+              "expected_seq": expected_seq}
+        return self._write(
+            p, loaded, key, op, expected_seq is None, "confirm",
+            lambda: self.referee.confirm(loaded.match.id, entry, by=p.name, accept=accept, reason=reason,
+                                         expected_seq=expected_seq),
         )
 
     def annotate(self, p: Principal, seq: int, text: str, *, kind: str = "comment", audience: str = "all") -> Any:
@@ -493,4 +507,5 @@ class Access:
             intent=text if p.role == "arbiter" or shown.kind != "intent" else shown.notation,
             verdict=shown.verdict, rejection=shown.rejection, events=shown.events,
             state_hash=state_hash if p.role == "arbiter" else "", outcome=outcome, words=view.words(events),
+            confirmer=str(shown.meta.get("confirmer", "")),
         )

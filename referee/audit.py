@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from .engine import core
-from .engine.protocol import Accepted, Rejected
+from .engine.protocol import Accepted, Held, Rejected
 from .errors import RefereeError
 from .timeline import Header, Timeline
 
@@ -467,12 +467,16 @@ def _timeline_before(referee: Referee, loaded: Loaded, start: int) -> Timeline:
     for seq, kind, actor, verdict, body in referee.index(loaded.match, 1, start):
         accepted = verdict == "accepted"
         meta: dict[str, Any] = {}
-        if accepted and body is not None:
+        held = None
+        if (accepted or verdict == "held") and body is not None:
             try:
-                meta = decode(body).meta
+                decoded = decode(body)
             except msgspec.DecodeError:  # a run before this one reports it
                 accepted = False
-        timeline.add(Header(seq=seq, kind=kind, actor=actor, accepted=accepted, meta=meta))
+            else:
+                meta = decoded.meta
+                held = decoded.verdict.confirmer if isinstance(decoded.verdict, Held) else None
+        timeline.add(Header(seq=seq, kind=kind, actor=actor, accepted=accepted, meta=meta, held=held))
     return timeline
 
 
@@ -545,13 +549,16 @@ class Walker:
                 break
             verdict: Any = recorded
             if kind == "intent" and body.intent is not None and body.actor is not None:
-                _, verdict = core.adjudicate(rules, state, body.actor, body.intent, core.chance_for(config, f"seq:{seq}"))
+                _, verdict = core.adjudicate(rules, state, body.actor, body.intent, core.chance_for(config, f"seq:{seq}"),
+                                             awaiting=timeline.open_hold(), confirmed=not body.meta.get("blind"))
             elif kind == "undo" and body.actor is not None:
                 verdict = referee._decide_undo(loaded, timeline, body.actor, int(body.meta.get("to", -1)))
             elif kind == "redo" and body.actor is not None:
                 verdict = referee._decide_redo(loaded, timeline, body.actor, int(body.meta.get("undo", -1)))
             elif kind == "ruling" and body.intent is not None:
                 verdict = referee._decide_ruling(loaded, state, str(body.meta.get("seat")), body.intent, body.meta, seq)
+            elif kind == "confirm" and body.intent is not None:
+                verdict = _confirm_verdict(referee, loaded, timeline, state, body, seq)
             # Struct equality is field by field, the same test as comparing canonical bytes but cheaper
             if verdict != recorded and core.canonical(verdict) != core.canonical(recorded):
                 from .service import _verdict_text
@@ -560,9 +567,10 @@ class Walker:
                                  "derived": _verdict_text(verdict)})
                 break
             timeline.add(Header(seq=seq, kind=kind, actor=body.actor, accepted=isinstance(recorded, Accepted),
-                                meta=body.meta))
+                                meta=body.meta, held=recorded.confirmer if isinstance(recorded, Held) else None))
             if kind == "intent":
                 state = core.apply(rules, state, verdict)  # the derived verdict, equal to the recorded one
+                # (a held intent changes nothing: apply leaves the state as it is)
             else:
                 state = referee.advance(loaded, state, body, jumps, jumps, checked=True)
             jumps[seq] = state
@@ -583,3 +591,13 @@ class Walker:
         if tick is not None:
             tick(checked)
         return not findings
+
+
+def _confirm_verdict(referee: Referee, loaded: Loaded, timeline: Timeline, state: Any, body: Any, seq: int) -> Any:
+    """What a confirmation entry must hold: it answers the entry that waits, by its confirmer or the
+    arbiter, and carries that intent adjudicated as confirmed (or, declined, no effect)."""
+    hold = timeline.open_hold()
+    entry = body.meta.get("entry")
+    if hold is None or hold[0] != entry or body.actor not in (hold[1], "arbiter"):
+        return Rejected("confirm/not_waiting", f"entry {entry} did not wait for {body.actor}'s confirmation")
+    return referee._decide_confirm(loaded, state, str(body.meta.get("seat")), body.intent, body.meta, seq)

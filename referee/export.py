@@ -249,6 +249,10 @@ def _txt_entry(e: EntryView) -> list[str]:
         m = e.meta
         reason = f" — {escape_text(str(m.get('reason')), lead='-—:, ')}" if m.get("reason") else ""
         lines.append(f"ruling: entry {m.get('entry')} stands as played{reason}")
+    elif e.kind == "confirm":
+        m = e.meta
+        reason = _reason(str(m.get("reason"))) if m.get("reason") else ""
+        lines.append(f"{m.get('decision', 'confirm')}: entry={m.get('entry')} by={e.actor}{reason}")
     for a in e.annotations:
         if a.kind in _MARK:
             lines.append(f"{_MARK[a.kind]} {escape_text(a.text, lead='!?')}")
@@ -305,18 +309,15 @@ def _md_code(text: str) -> str:
 def _md_entry(e: EntryView, words: list[str]) -> list[str]:
     who = e.actor or "—"
     code = _md_code(f"{e.actor}: {e.notation}" if e.kind == "intent" else e.notation)
-    if e.verdict == "accepted":
-        mark = "✓"
-    elif e.verdict == "rejected":
-        mark = "✗"
-    else:
-        mark = "·"
+    mark = {"accepted": "✓", "rejected": "✗", "held": "⏸"}.get(e.verdict, "·")
     head = f"{e.seq}. {mark} {code}"
     if e.undone_by:
         head = f"{e.seq}. ~~{mark} {code}~~ *(undone by entry {e.undone_by})*"
     lines = [head]
     if e.verdict == "accepted" and e.manual:
         lines[0] += " — *declared effect, marked for audit*"
+    if e.verdict == "held":
+        lines[0] += f" — *waits for {_md_escape(str(e.meta.get('confirmer', '')))} to confirm it*"
     if e.rejection is not None:
         rule = f" ({e.rejection.rule})" if e.rejection.rule else ""
         label = "unreadable" if e.kind == "unparsed" else "rejected"
@@ -476,7 +477,8 @@ def _h(text: Any) -> str:
 
 
 def _html_entry(index: int, e: EntryView, words: list[str], state: dict[str, Any] | None = None) -> str:
-    mark = {"accepted": '<span class="ok">✓</span>', "rejected": '<span class="bad">✗</span>'}.get(e.verdict, "·")
+    mark = {"accepted": '<span class="ok">✓</span>', "rejected": '<span class="bad">✗</span>',
+            "held": "⏸"}.get(e.verdict, "·")
     cls = "entry undone" if e.undone_by else "entry"
     move = f"{e.actor}: {e.notation}" if e.kind == "intent" else e.notation
     data = "" if state is None else f' data-state="{_h(_data(state))}" data-move="{_h(move)}"'
@@ -486,6 +488,8 @@ def _html_entry(index: int, e: EntryView, words: list[str], state: dict[str, Any
         parts.append(f' <em>(undone by entry {e.undone_by})</em>')
     if e.manual:
         parts.append(" <em>(declared effect, marked for audit)</em>")
+    if e.verdict == "held":
+        parts.append(f" <em>(waits for {_h(e.meta.get('confirmer', ''))} to confirm it)</em>")
     if e.rejection is not None:
         rule = f" ({_h(e.rejection.rule)})" if e.rejection.rule else ""
         parts.append(f'<div class="why">{_h(e.rejection.code)}: {_h(e.rejection.message)}{rule}</div>')

@@ -38,6 +38,7 @@ from schemas import DEPTH_MAX, Annotation, ErrorBody, MatchInfo
 from schemas.http import (
     AnnotateRequest,
     AuditAnswer,
+    ConfirmRequest,
     CreateMatch,
     ForkRequest,
     Health,
@@ -345,6 +346,16 @@ def ruling(request: Request[Any, Any, Any], match_id: MatchIdPath, data: JSONBod
     return _written(answer, replayed)
 
 
+@post("/matches/{match_id:str}/confirmations", responses=ERRORS, sync_to_thread=ON_LOOP, tags=["writing"],
+      security=SECURITY, summary="Confirm (or decline) an entry held for a confirmation (its confirmer or the arbiter)")
+def confirmation(request: Request[Any, Any, Any], match_id: MatchIdPath, data: JSONBody[ConfirmRequest],
+                 idempotency_key: IdemKey = None) -> Response[SubmitAnswer]:
+    hall = _hall(request)
+    answer, replayed = hall.access().confirm(hall.principal(request, match_id), data.entry, accept=data.accept,
+                                             reason=data.reason, expected_seq=data.expected_seq, key=idempotency_key)
+    return _written(answer, replayed)
+
+
 @post("/matches/{match_id:str}/annotations", responses=ERRORS, sync_to_thread=ON_LOOP, tags=["writing"], security=SECURITY,
       status_code=201, summary="Annotate entry `seq` (the entry itself never changes)")
 def annotate(request: Request[Any, Any, Any], match_id: MatchIdPath,
@@ -443,7 +454,7 @@ def create_app(
         route_handlers=[
             list_games, describe_game, create_match, list_matches, match_info, match_state, match_log,
             match_legal, match_replay, match_audit, match_diff, match_export, submit_intent, undo, redo,
-            ruling, annotate, fork, events, health,
+            ruling, confirmation, annotate, fork, events, health,
         ],
         state=State({"hall": hall}),
         on_startup=[started],

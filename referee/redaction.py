@@ -35,7 +35,7 @@ import msgspec
 from schemas import ARBITER, Annotation, EntryView, Rejection
 
 from .engine import core, notation
-from .engine.protocol import Accepted, Rejected
+from .engine.protocol import Accepted, Held, Rejected
 
 if TYPE_CHECKING:
     from .service import Loaded
@@ -132,8 +132,10 @@ class View:
         if isinstance(error, dict):
             rejection = Rejection(code=str(error.get("code", "")), message=str(error.get("message", "")))
         meta = {k: v for k, v in body.meta.items() if k != "error"}
-        # a ruling's intent and events are the seat's whose move it lets stand
-        actor = body.meta.get("seat") if body.kind == "ruling" else body.actor
+        if isinstance(verdict, Held):
+            meta["confirmer"] = verdict.confirmer
+        # a ruling's or a confirmation's intent and events are the seat's whose move it is
+        actor = body.meta.get("seat") if body.kind in ("ruling", "confirm") else body.actor
         if self.role is None or body.kind in ("undo", "redo"):
             text = body.notation or (notation.format_intent(body.intent) if body.intent is not None else "")
             _shown, events, _removed = self.parts(actor, body.intent, raw_events)
@@ -186,6 +188,8 @@ class View:
 def _verdict_name(verdict: Any) -> str:
     if isinstance(verdict, Accepted):
         return "accepted"
+    if isinstance(verdict, Held):
+        return "held"
     if isinstance(verdict, Rejected):
         return "rejected"
     return "none"

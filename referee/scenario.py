@@ -18,6 +18,7 @@ from schemas import SCENARIO_MAX
 
 from . import tomlw
 from .engine.datafile import load_toml
+from .engine.protocol import Rejected
 from .errors import RefereeError
 from .inputs import parse_toml, read_file
 from .service import Referee, null_to_none
@@ -214,10 +215,10 @@ def run_file(path: str, games: Any = None) -> ScenarioResult:
                 Failure(number, f"intent {step['intent']!r} was refused as input ({exc.code}): {exc.message}")
             )
             return result
-        got = "accepted" if res.accepted else f"rejected:{res.verdict.code}"  # type: ignore[union-attr]
+        got = "accepted" if res.accepted else "held" if res.held else f"rejected:{res.verdict.code}"  # type: ignore[union-attr]
         ok = got == expect or (expect == "rejected" and got.startswith("rejected:"))
         if not ok:
-            why = "" if res.accepted else f" ({res.verdict.message})"  # type: ignore[union-attr]
+            why = f" ({res.verdict.message})" if isinstance(res.verdict, Rejected) else ""
             result.failures.append(Failure(number, f"{step['intent']!r}: expected {expect}, got {got}{why}"))
             return result
         if "state" in step or "contains" in step:

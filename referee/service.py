@@ -36,7 +36,7 @@ from schemas import (
 )
 
 from .engine import core, notation
-from .engine.protocol import Accepted, ConfigError, Game, InputError, Rejected, Rules
+from .engine.protocol import Accepted, ConfigError, Game, Held, InputError, Rejected, Rules
 from .errors import BadInput, ConflictError, NotFound, StorageError
 from .inputs import check_depth, check_text, read_file
 from .redaction import View, annotations_by_entry
@@ -105,7 +105,7 @@ class SubmitResult:
     actor: str
     notation: str
     intent: Any
-    verdict: Accepted[Any] | Rejected
+    verdict: Accepted[Any] | Rejected | Held
     state_hash: str
     outcome: Outcome | None
     events: list[Any] = field(default_factory=list)
@@ -116,12 +116,19 @@ class SubmitResult:
     def accepted(self) -> bool:
         return isinstance(self.verdict, Accepted)
 
+    @property
+    def held(self) -> bool:
+        """The intent waits for a confirmation (see :meth:`Referee.confirm`)."""
+        return isinstance(self.verdict, Held)
+
 
 def entry_verdict_name(verdict: Any) -> str:
     if isinstance(verdict, Accepted):
         return "accepted"
     if isinstance(verdict, Rejected):
         return "rejected"
+    if isinstance(verdict, Held):
+        return "held"
     return "none"
 
 
@@ -579,7 +586,7 @@ class Referee:
                     if known is not None:
                         return known
             return self.state_at(loaded, target, memo=memo, checked=checked)[1]
-        if body.kind == "ruling":
+        if body.kind in ("ruling", "confirm"):
             return core.apply(loaded.rules, state, body.verdict)
         return state
 
@@ -739,11 +746,28 @@ class Referee:
 
     def submit(
         self, match_id: str, seat: str, text: str, *, expected_seq: int | None = None,
-        meta: Mapping[str, Any] | None = None,
+        meta: Mapping[str, Any] | None = None, blind: bool = False, hold: bool | None = None,
     ) -> SubmitResult:
-        """Adjudicate one intent and append it (accepted or rejected) in one transaction."""
+        """Adjudicate one intent and append it (accepted, rejected or held) in one transaction.
+
+        ``blind``: the seat itself typed it (over HTTP with its own token), seeing only its own view. So
+        the verdict must not depend on what is hidden from it: in a digital match it may not type a
+        chance outcome (refused whatever it says, before adjudication: a verdict on a guess would tell it
+        the hidden order), and an intent whose legality depends on another seat's hidden cards is
+        held for that seat's confirmation (:meth:`confirm`). The CLI, transcripts and the arbiter see
+        everything: their intents are adjudicated at once. ``hold`` alone (a transcript whose next line
+        confirms or declines this move) asks for the holding without the rest."""
         loaded = self.load(match_id)
         intent = self.parse(loaded, seat, text)
+        if blind and loaded.config.chance == "digital":
+            typed = [f for f in loaded.rules.chance_fields(intent) if getattr(intent, f) not in (None, (), [], {}, "")]
+            if typed:
+                raise BadInput(
+                    "input/chance_typed",
+                    f"in a digital match the referee draws {', '.join(typed)}: leave {typed[0]} out (a guess is never "
+                    "checked against the hidden order)",
+                    {"intent": text},
+                )
         head, state = self.state_at(loaded)
         if expected_seq is not None and expected_seq != head:
             raise ConflictError(
@@ -752,7 +776,12 @@ class Referee:
                 {"head": head},
             )
         chance = core.chance_for(loaded.config, f"seq:{head + 1}")
-        recorded, verdict = core.adjudicate(loaded.rules, state, seat, intent, chance)
+        awaiting = self.timeline(loaded).open_hold()
+        hold = blind if hold is None else hold
+        if hold:  # recorded, so that an audit adjudicates it as it was: by a seat that sees its own view
+            meta = {**(meta or {}), "blind": True}
+        recorded, verdict = core.adjudicate(loaded.rules, state, seat, intent, chance, awaiting=awaiting,
+                                            confirmed=not hold)
         prev = self._prev_hash(loaded, head)
         entry, new_state = self._make_entry(
             loaded, head + 1, state, prev, kind="intent", actor=seat,
@@ -840,6 +869,7 @@ class Referee:
             yield Header(
                 seq=entry.seq, kind=body.kind, actor=body.actor,
                 accepted=isinstance(body.verdict, Accepted), meta=body.meta,
+                held=body.verdict.confirmer if isinstance(body.verdict, Held) else None,
             )
 
     def _check_actor(self, loaded: Loaded, actor: str) -> None:
@@ -949,13 +979,64 @@ class Referee:
             words=event_words(loaded.rules, verdict.events) if isinstance(verdict, Accepted) else [],
         )
 
+    def confirm(self, match_id: str, entry: int | None, *, by: str, accept: bool = True, reason: str = "",
+                expected_seq: int | None = None) -> SubmitResult:
+        """The answer to an intent held for a confirmation (entry ``entry``): its confirmer (or the
+        arbiter) confirms it, and it is adjudicated now, as its actor's, with what only the confirmer
+        could see; or declines it, and it has no effect. Either way an entry of its own, which lets play
+        go on. Anyone else, or an entry that does not wait, is refused and nothing is written."""
+        check_text(reason, "the reason", TEXT_MAX)
+        loaded = self.load(match_id)
+        self._check_actor(loaded, by)
+        head, state = self.state_at(loaded)
+        if expected_seq is not None and expected_seq != head:
+            raise ConflictError("match/stale_seq", f"match {loaded.match.id} is at entry {head}, not {expected_seq}", {"head": head})
+        timeline = self.timeline(loaded)
+        hold = timeline.open_hold()
+        if entry is None and hold is not None:
+            entry = hold[0]
+        if hold is None or hold[0] != entry:
+            what = f"entry {hold[0]} waits for {hold[1]}" if hold else "nothing waits for a confirmation"
+            raise BadInput("confirm/nothing_to_confirm", f"entry {entry} does not wait for a confirmation ({what})")
+        if by not in (hold[1], ARBITER):
+            raise BadInput("confirm/not_yours", f"entry {entry} waits for {hold[1]} (or the arbiter) to confirm it, not {by}")
+        held = loaded.decoder.decode(self.entry_at(loaded.match, entry).body)  # type: ignore[union-attr]
+        meta = {"entry": entry, "decision": "confirm" if accept else "decline", "seat": held.actor, "reason": reason}
+        verdict = self._decide_confirm(loaded, state, held.actor, held.intent, meta, head + 1)
+        word = "confirms" if accept else "declines"
+        text = f"{by} {word} entry {entry}" + (f" — {reason}" if reason else "")
+        prev = self._prev_hash(loaded, head)
+        new_entry, new_state = self._make_entry(
+            loaded, head + 1, state, prev, kind="confirm", actor=by, text=text, intent=held.intent,
+            verdict=verdict, meta=meta,
+        )
+        self._append(loaded, new_entry, new_state, head)
+        return SubmitResult(
+            match_id=loaded.match.id, seq=new_entry.seq, actor=by, notation=text, intent=held.intent,
+            verdict=verdict, state_hash=new_entry.state_hash, outcome=loaded.rules.outcome(new_state),
+            events=_plain(verdict.events) if isinstance(verdict, Accepted) else [],
+            words=event_words(loaded.rules, verdict.events) if isinstance(verdict, Accepted) else [],
+        )
+
+    def _decide_confirm(self, loaded: Loaded, state: Any, seat: str, intent: Any, meta: Mapping[str, Any],
+                        seq: int) -> Accepted[Any] | Rejected:
+        """A confirmation's verdict: the held intent adjudicated as confirmed; a declined one changes nothing."""
+        if meta.get("decision") == "decline":
+            return Accepted(())
+        chance = core.chance_for(loaded.config, f"seq:{seq}")
+        _, verdict = core.adjudicate(loaded.rules, state, seat, intent, chance, confirmed=True)
+        assert not isinstance(verdict, Held)
+        return verdict
+
     def _decide_ruling(self, loaded: Loaded, state: Any, seat: str, intent: Any, meta: Mapping[str, Any],
                        seq: int) -> Accepted[Any] | Rejected:
         waive = frozenset(str(c) for c in meta.get("waive", []))
         if any(c.split("/")[0] in ("turn", "match") for c in waive):
             return Rejected("ruling/cannot_waive", "a ruling can waive the game's own checks, not turn order or the end of the match")
         chance = core.chance_for(loaded.config, f"seq:{seq}")
-        _, verdict = core.adjudicate(loaded.rules, state, seat, intent, chance, waive=waive)
+        # the arbiter sees everything: a ruling needs no confirmation
+        _, verdict = core.adjudicate(loaded.rules, state, seat, intent, chance, waive=waive, confirmed=True)
+        assert not isinstance(verdict, Held)
         if isinstance(verdict, Rejected):
             return Rejected("ruling/still_illegal", f"even with {', '.join(sorted(waive))} waived: {verdict.code}: {verdict.message}", verdict.rule)
         return verdict

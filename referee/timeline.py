@@ -27,6 +27,8 @@ class Header(msgspec.Struct, frozen=True):
     actor: str | None
     accepted: bool  # an accepted intent, undo or redo
     meta: dict[str, Any]
+    #: an intent held for a confirmation: who gives it
+    held: str | None = None
 
 
 @dataclass
@@ -90,6 +92,17 @@ class Timeline:
             h = self.headers[s]
             if h.kind == "intent" and h.accepted:
                 return h
+        return None
+
+    def open_hold(self) -> tuple[int, str] | None:
+        """The entry of the line of play that waits for a confirmation, and who gives it; None if none
+        does. (While one waits nothing else is accepted, so it is the last thing that acted.)"""
+        for s in reversed(self.line):
+            h = self.headers[s]
+            if h.held is not None:
+                return s, h.held
+            if h.kind == "confirm" or (h.kind in ("intent", "ruling") and h.accepted):
+                return None
         return None
 
     def latest_undo(self) -> int | None:

@@ -20,6 +20,7 @@ Format (one rule set for every game; the README has an example per game)::
     ruling: rewind to 12 — misdealt    # the arbiter rewinds: the state goes back to entry 12
     undo: to=12 by=alice reason="misread the card"      # an undo by a seat (or by=arbiter)
     redo: by=alice                     # reverse the latest undo
+    confirm: entry=14 by=bob           # a move held for bob's confirmation takes effect (decline: it does not)
     bob: draw_opening_hand cards=TR3,TR3,GA1,GF1   # a trailing comment stays with the entry
 
 The header ends at the first move. A move is ``[N.] seat: <intent notation>``. Each move, each undo
@@ -52,7 +53,7 @@ HEADER_KEYS = ("game", "players", "cards", "deck", "decks", "option", "options",
                "undo", "title", "event", "date", "round", "table")
 META_KEYS = ("title", "event", "date", "round", "table")
 #: words that begin a non-move line in the body, so no seat may be called this
-RESERVED = ("undo", "redo", "ruling", "disputed", ARBITER)
+RESERVED = ("undo", "redo", "ruling", "disputed", "confirm", "decline", ARBITER)
 
 _HEADER = re.compile(r"^\s*([a-z_]+)\s*:\s*(.*?)\s*$")
 _MOVE = re.compile(r"^\s*(?:(\d+)\s*[.)]\s*)?([A-Za-z0-9_-]+)\s*:\s*(.*?)\s*$")
@@ -169,7 +170,7 @@ def _classify(number: int, raw: str, body: str, comment: str) -> Line:
     if word in ("disputed", "ruling") and m.group(1) is None:
         # a ruling that acts is read from the raw text (an escaped one is only an annotation)
         return Line(number, "annotation", raw, text=m.group(3), comment=comment, note_kind=word)
-    if word in ("undo", "redo") and m.group(1) is None:
+    if word in ("undo", "redo", "confirm", "decline") and m.group(1) is None:
         return Line(number, word, raw, text=m.group(3), comment=comment)
     return Line(number, "move", raw, seat=word, text=m.group(3), comment=comment,
                 number=int(m.group(1)) if m.group(1) else None)
@@ -306,6 +307,16 @@ def import_transcript(referee: Referee, text: str, source: str = "<transcript>",
     def problem(item: Line, code: str, message: str, rule: str = "") -> None:
         problems.append(ImportProblem(line=item.line, text=item.raw.strip(), code=code, message=message, rule=rule))
 
+    answered: dict[int, bool] = {}
+    last_move: Line | None = None
+    for item in lines:
+        if item.kind == "move":
+            last_move = item
+        elif item.kind in ("confirm", "decline") and last_move is not None:
+            answered[last_move.line] = True
+            last_move = None
+        elif item.kind not in ("comment", "annotation"):
+            last_move = None
     for item in lines:
         meta_e: dict[str, Any] = {"line": item.line}
         if item.comment:
@@ -352,12 +363,18 @@ def import_transcript(referee: Referee, text: str, source: str = "<transcript>",
                 kv = _kv(item.text, ("undo", "by", "reason"), "redo")
                 res = scratch.redo(match_id, by=kv.get("by", ARBITER), undo=_int(kv.get("undo"), "redo undo"),
                                    reason=unescape_text(kv.get("reason", "")))
+            elif item.kind in ("confirm", "decline"):
+                kv = _kv(item.text, ("entry", "by", "reason"), item.kind)
+                res = scratch.confirm(match_id, _int(kv.get("entry"), f"{item.kind} entry"), by=kv.get("by", ARBITER),
+                                      accept=item.kind == "confirm", reason=unescape_text(kv.get("reason", "")))
             elif item.kind == "junk":
                 raise BadInput("transcript/bad_line",
                                "expected '<seat>: <intent>' (e.g. 'alice: draw_main card=TR6'), an annotation "
                                "('! …', '? …', 'disputed: …', 'ruling: …'), 'undo: …' or 'redo: …'")
             else:
-                res = scratch.submit(match_id, item.seat, item.text, meta=meta_e)
+                # a move answered by a `confirm:` or `decline:` line was made by a seat that could not
+                # see what it reads: it waits for that answer, as it did at the table
+                res = scratch.submit(match_id, item.seat, item.text, meta=meta_e, hold=answered.get(item.line, False))
         except BadInput as exc:
             last_seq = scratch.record_unparsed(match_id, item.seat or None, item.raw.strip(), exc.code,
                                                exc.message, meta_e)
@@ -366,7 +383,7 @@ def import_transcript(referee: Referee, text: str, source: str = "<transcript>",
         last_seq = res.seq
         if res.accepted:
             accepted += 1
-        else:
+        elif not res.held:  # a held move's verdict is its confirmation's
             rejected += 1
             v = res.verdict
             problem(item, v.code, v.message, v.rule)  # type: ignore[union-attr]
@@ -384,7 +401,7 @@ def import_transcript(referee: Referee, text: str, source: str = "<transcript>",
     final = scratch.state(match_id)
     outcome = Outcome(**final["outcome"]) if final["outcome"] else None
     return ImportSummary(
-        match_id=match_id, game=game.id, lines=sum(1 for x in lines if x.kind in ("move", "undo", "redo", "junk")),
+        match_id=match_id, game=game.id, lines=sum(1 for x in lines if x.kind in ("move", "undo", "redo", "confirm", "decline", "junk")),
         entries=len(entries), accepted=accepted, rejected=rejected, problems=problems, outcome=outcome,
         state_hash=final["state_hash"],
     )

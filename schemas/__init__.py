@@ -111,7 +111,8 @@ class EntryView(msgspec.Struct, frozen=True, kw_only=True):
     kind: str
     actor: Seat | None
     notation: str
-    verdict: Literal["accepted", "rejected", "none"]
+    #: ``held``: the intent waits for a confirmation (``meta.confirmer`` names who gives it)
+    verdict: Literal["accepted", "rejected", "held", "none"]
     rejection: Rejection | None = None
     events: list[Any] = []
     manual: bool = False

@@ -95,6 +95,16 @@ class RulingRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
     expected_seq: Count | None = None
 
 
+class ConfirmRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The answer to entry ``entry``, held for a confirmation: ``accept`` it (it is adjudicated now, with
+    what only the confirmer can see) or decline it (it has no effect). Its confirmer or the arbiter."""
+
+    entry: Count
+    accept: bool = True
+    reason: Text = ""
+    expected_seq: Count | None = None
+
+
 class ForkRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     at: Count
     name: Title = ""
@@ -121,13 +131,15 @@ class SubmitAnswer(msgspec.Struct, frozen=True, kw_only=True):
     actor: Seat | None
     by: str
     intent: str
-    verdict: Literal["accepted", "rejected", "none"]
+    verdict: Literal["accepted", "rejected", "held", "none"]
     rejection: Rejection | None = None
     events: list[Any] = []
     state_hash: str = ""
     outcome: Outcome | None = None
     #: the events in words, for people (as the caller may see them)
     words: list[str] = []
+    #: a held intent (``verdict`` is ``held``): who must confirm it before it is adjudicated
+    confirmer: str = ""
 
 
 class StateAnswer(msgspec.Struct, frozen=True, kw_only=True, rename={"as_": "as"}):

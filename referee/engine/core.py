@@ -19,7 +19,7 @@ import msgspec
 from schemas import ENTRY_FORMAT, MatchConfig, Seat
 
 from .chance import Chance
-from .protocol import Accepted, Rejected, Rules, Verdict
+from .protocol import Accepted, Held, Rejected, Rules, Verdict
 
 I = TypeVar("I")  # noqa: E741
 E = TypeVar("E")
@@ -152,7 +152,7 @@ class EntryBody(msgspec.Struct, Generic[I, E], frozen=True, kw_only=True):
     actor: Seat | None = None
     notation: str = ""
     intent: I | None = None
-    verdict: Accepted[E] | Rejected | None = None
+    verdict: Accepted[E] | Rejected | Held | None = None
     meta: dict[str, Any] = {}
 
 
@@ -169,21 +169,32 @@ def chance_for(config: MatchConfig, salt: str) -> Chance | None:
 
 def adjudicate(
     rules: Rules[Any, Any, Any], state: Any, seat: Seat, intent: Any, chance: Chance | None,
-    waive: frozenset[str] = frozenset(),
-) -> tuple[Any, Verdict]:
+    waive: frozenset[str] = frozenset(), *, awaiting: tuple[int, str] | None = None, confirmed: bool = False,
+) -> tuple[Any, Verdict | Held]:
     """Framework checks, then the game's own. Returns (the intent as recorded, its verdict).
 
     ``waive`` (an arbiter's ruling "stands as played") names rejection codes of the game's own checks
-    that are not applied this once; the framework's checks are never waived.
+    that are not applied this once; the framework's checks are never waived. ``awaiting`` is the entry
+    that waits for a confirmation, and who gives it (nothing else is played meanwhile). An intent whose
+    legality depends on what is hidden from its actor is :class:`Held` for its confirmer unless this is
+    that confirmation (``confirmed``).
     """
     if rules.outcome(state) is not None:
         return intent, Rejected("match/over", "the match is over; no further intents are accepted", "")
+    if awaiting is not None:
+        held, who = awaiting
+        return intent, Rejected("match/awaiting_confirmation",
+                                f"entry {held} waits for {who} to confirm it (or decline); nothing else is played meanwhile", "")
     actors = rules.actors(state, intent)
     if seat not in actors:
         who = ", ".join(sorted(actors)) or "nobody"
         return intent, Rejected(
             "turn/not_your_turn", f"{seat} may not {type(intent).__struct_config__.tag} now (may act: {who})", ""
         )
+    if not confirmed:
+        confirmer = rules.confirmer(state, seat, intent)
+        if confirmer is not None and confirmer != seat:
+            return intent, Held(confirmer=confirmer, reason=f"it reads what only {confirmer} can see")
     filled = rules.filled_intent(state, seat, intent, chance)
     if isinstance(filled, Rejected):
         return intent, filled

@@ -36,6 +36,16 @@ class Rejected(msgspec.Struct, frozen=True, tag="rejected"):
     rule: str = ""
 
 
+class Held(msgspec.Struct, frozen=True, tag="held"):
+    """The intent reads what is hidden from its actor (another seat's hand, say), so its verdict would
+    tell the actor what it may not know: it waits for ``confirmer`` (that seat, or the arbiter) to
+    confirm it, as at a table, and nothing else is played meanwhile. The confirmation is an entry of
+    its own, adjudicated then (see ``Rules.confirmer``)."""
+
+    confirmer: str
+    reason: str = ""
+
+
 Verdict = Accepted[Any] | Rejected
 
 
@@ -159,6 +169,12 @@ class Rules(Protocol[S, I, E]):
         Must depend only on the item, the actor, the seat and the public configuration, never on the
         hidden truth. Default: the Structs' declarations (:mod:`referee.engine.secrecy`)."""
 
+    def confirmer(self, state: S, seat: Seat, intent: I) -> Seat | None:
+        """Who must confirm ``intent`` before it is adjudicated, because whether it is legal depends on
+        what is hidden from ``seat``: the seat whose hidden zones it reads (a declared effect taking a
+        card from an opponent's hand), the arbiter when no seat knows (an archive's order), or None.
+        Decided from the intent and the public state only. Default: None."""
+
     def chance_fields(self, intent: I) -> tuple[str, ...]:
         """The fields of ``intent`` that hold a chance outcome the acting seat cannot know beforehand
         (a card drawn, a random pick), whether filled in or not. In a digital match a seat may not type
@@ -204,3 +220,6 @@ class RulesBase:
 
     def chance_fields(self, intent: Any) -> tuple[str, ...]:
         return ()
+
+    def confirmer(self, state: Any, seat: Seat, intent: Any) -> Seat | None:
+        return None

@@ -42,7 +42,7 @@ class StoredEntry(msgspec.Struct, frozen=True, kw_only=True):
     seq: int
     kind: str
     actor: str | None
-    verdict: str  # "accepted" | "rejected" | "none"
+    verdict: str  # "accepted" | "rejected" | "held" | "none"
     code: str | None
     body: bytes
     prev_hash: str
@@ -51,7 +51,7 @@ class StoredEntry(msgspec.Struct, frozen=True, kw_only=True):
     recorded_at: str
 
 
-#: an entry's index columns: seq, kind, actor, verdict, and the body of an undo or redo entry
+#: an entry's index columns: seq, kind, actor, verdict, and the body of an undo, redo or held entry
 IndexRow = tuple[int, str, str | None, str, bytes | None]
 
 
@@ -147,7 +147,7 @@ class Store(Protocol):
 
     def index(self, match_id: str, start: int = 1, stop: int | None = None) -> Iterator[IndexRow]:
         """``(seq, kind, actor, verdict, body)`` of the entries ``start..stop`` in seq order, the body
-        for undo and redo entries only (None otherwise): what an undo timeline needs, cheaply."""
+        for undo and redo entries and held intents only (None otherwise): what a timeline needs, cheaply."""
 
     def snapshot_at_or_before(self, match_id: str, seq: int) -> StoredSnapshot | None: ...
 

@@ -93,7 +93,7 @@ class MemoryStore:
 
     def index(self, match_id: str, start: int = 1, stop: int | None = None) -> Iterator[IndexRow]:
         for e in self.entries(match_id, start, stop):
-            yield e.seq, e.kind, e.actor, e.verdict, e.body if e.kind in ("undo", "redo") else None
+            yield e.seq, e.kind, e.actor, e.verdict, e.body if e.kind in ("undo", "redo") or e.verdict == "held" else None
 
     def snapshot_at_or_before(self, match_id: str, seq: int) -> StoredSnapshot | None:
         best = None

@@ -354,7 +354,7 @@ class SqliteStore:
         stop_ = stop if stop is not None else 2**62
         with self._lock:
             rows = self.conn.execute(
-                "SELECT seq, kind, actor, verdict, CASE WHEN kind IN ('undo', 'redo') THEN body END FROM entries "
+                "SELECT seq, kind, actor, verdict, CASE WHEN kind IN ('undo', 'redo') OR verdict = 'held' THEN body END FROM entries "
                 "WHERE match_id = ? AND seq >= ? AND seq <= ? ORDER BY seq",
                 (match_id, start, stop_),
             ).fetchall()

@@ -39,7 +39,15 @@ class Say(msgspec.Struct, frozen=True, kw_only=True, tag="say"):
     mode: Literal["loud", "quiet"] = "quiet"
 
 
-Intent = Take | Start | Say
+class Guess(msgspec.Struct, frozen=True, kw_only=True, tag="guess"):
+    """Name another seat's secret token: right, and you take a stone from the pile for free; wrong,
+    refused. Whether it is right is that seat's secret, so a guess waits for its confirmation."""
+
+    seat: str
+    token: str
+
+
+Intent = Take | Start | Say | Guess
 
 
 class Taken(msgspec.Struct, frozen=True, kw_only=True, tag="taken"):
@@ -73,7 +81,7 @@ class PileRules(RulesBase):
         return State(pile=self.start, players=self.players)
 
     def actors(self, state: State, intent: Any) -> frozenset[str]:
-        if isinstance(intent, Take):
+        if isinstance(intent, (Take, Guess)):
             return frozenset([state.active]) if state.active else frozenset()
         if isinstance(intent, Start):
             return frozenset(self.players) if state.active is None else frozenset()
@@ -105,6 +113,10 @@ class PileRules(RulesBase):
                 return Accepted((Taken(seat=seat, count=count),))
             case Say():
                 return Accepted(())
+            case Guess(seat=other, token=token):
+                if state.tokens.get(other) != token:
+                    return Rejected("pile/wrong_guess", f"{other}'s token is not {token}", "R-GUESS")
+                return Accepted((Taken(seat=seat, count=1),))
         raise TypeError(f"unknown intent {intent!r}")
 
     def evolve(self, state: State, event: Any) -> State:
@@ -117,6 +129,9 @@ class PileRules(RulesBase):
                 return msgspec.structs.replace(state, pile=state.pile - count, active=nxt, last=seat)
             case _:
                 raise TypeError(f"unknown event {event!r}")
+
+    def confirmer(self, state: State, seat: str, intent: Any) -> str | None:
+        return intent.seat if isinstance(intent, Guess) and intent.seat != seat else None
 
     def redact(self, item: Any, actor: str | None, seat: str | None) -> Any:
         """The tokens dealt are listed in seat order: each seat sees its own (a game's own rule)."""

@@ -6,6 +6,10 @@ the state as the previous items left it, then applied; an inconsistent item refu
 
 from __future__ import annotations
 
+from typing import Any
+
+from schemas import ARBITER
+
 from . import refs
 from .evolve import get_obj
 from .model import ManualApplied
@@ -185,3 +189,37 @@ def _apply(txn: Txn, actor: str, item: refs.Change) -> None:
         txn.destroy(item.ref, "declared")
     else:  # pragma: no cover - refs.change only makes the kinds above
         raise Inconsistent(f"unknown change {item.text}")
+
+
+def confirmer(ctx: Any, state: Any, seat: str, changes: tuple[str, ...]) -> str | None:
+    """Who must confirm a declared effect before it is checked, because a check would tell ``seat``
+    what is hidden from it: the owner of a hand, a buffer kept private, an archive of a pool (which
+    cards are still in it) or a face-down graffiti the effect takes a card from; the arbiter for an
+    exactly tracked archive (its order is known to nobody at the table) or when two seats are read.
+    Decided from the declared moves and the public state, never from the cards themselves."""
+    who: set[str] = set()
+    for text in changes:
+        try:
+            item = refs.change(ctx, text)
+        except refs.RefError:
+            continue  # decide refuses it, naming the change
+        if item.kind != "move":
+            continue
+        src = item.src
+        if "/" in src:
+            cell, slot = src.split("/")
+            g = state.field[cell].graffiti if cell in state.field else None
+            if slot == "graffiti" and g is not None and g.face == "down" and g.controller != seat:
+                who.add(g.controller)
+            continue
+        owner, _, zone = src.rpartition(".")
+        if zone in ("main_archive", "extra_archive"):
+            if ctx.exact:
+                who.add(ARBITER)
+            elif owner != seat:
+                who.add(owner)
+        elif owner != seat and (zone == "hand" or (zone in ctx.slots and not ctx.opts["buffer_public"])):
+            who.add(owner)
+    if not who:
+        return None
+    return who.pop() if len(who) == 1 else ARBITER

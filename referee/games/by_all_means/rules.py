@@ -1193,8 +1193,18 @@ class ByAllMeansRules(RulesBase):
     def chance_fields(self, intent: Any) -> tuple[str, ...]:
         return chance.chance_fields(self, intent)
 
+    def confirmer(self, state: State, seat: str, intent: Any) -> str | None:
+        """A declared effect (``changes=``) that takes a card from where ``seat`` cannot see waits for
+        that zone's owner, or the arbiter, to confirm it (see :func:`manual.confirmer`)."""
+        changes = intent.changes if isinstance(intent, _DECLARES) else ()
+        return manual.confirmer(self.ctx, state, seat, changes) if changes else None
+
     def check_input(self, intent: Any) -> str | None:
         return check_input(self.ctx, intent)
+
+
+#: the intents that carry a declared effect (``changes=``)
+_DECLARES = (DeployAgent, PlayPlot, ActivateAbility, DiscardForEffect, DeclareEffect)
 
 
 def _verb(intent: Any) -> str:

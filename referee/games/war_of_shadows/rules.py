@@ -22,7 +22,7 @@ import msgspec
 from referee.engine.chance import Chance
 from referee.engine.protocol import Accepted, ConfigError, Rejected, RulesBase
 from referee.engine.secrecy import blank
-from schemas import MatchConfig, Outcome
+from schemas import ARBITER, MatchConfig, Outcome
 
 from . import legal as legal_mod
 from . import view as view_mod
@@ -340,6 +340,19 @@ class WarOfShadowsRules(RulesBase):
         if isinstance(item, CardsDiscarded) and item.private and seat != item.player:
             return msgspec.structs.replace(shown, cards=blank(item.cards))
         return shown
+
+    def confirmer(self, state: State, seat: str, intent: Any) -> str | None:
+        """A declared effect that discards or passes on a card from another seat's hand waits for that
+        seat (or the arbiter, when it reads two hands) to confirm it: whether the card is there is that
+        seat's secret."""
+        if not isinstance(intent, ManualEffect):
+            return None
+        actor = intent.player or seat
+        who = {d.player for d in intent.deltas if isinstance(d, DiscardDelta) and d.player != actor}
+        who |= {d.from_player for d in intent.deltas if isinstance(d, TransferCardDelta) and d.from_player != actor}
+        if not who:
+            return None
+        return who.pop() if len(who) == 1 else ARBITER
 
     def chance_fields(self, intent: Any) -> tuple[str, ...]:
         """A random first player, the fanatic empires dealt, a digital match's loyalty arrangement, the
