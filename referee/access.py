@@ -51,6 +51,10 @@ from .service import CONFLICT_RETRIES, Loaded, Referee, SubmitResult
 from .store import Store, StoredRequest, StoredToken, StoreError
 
 LOG_PAGE_MAX = 1000
+#: entries a live stream reads at a time from its backlog
+EVENTS_PAGE = 500
+#: entries one replay request answers
+REPLAY_MAX = 1000
 
 
 class Unauthorized(RefereeError):
@@ -268,21 +272,31 @@ class Access:
             loaded.match.id, seat=self._seat(view), start=offset + 1, stop=min(head, offset + limit))
         return LogPage(match_id=loaded.match.id, head=head, total=head, offset=offset, limit=limit, entries=entries)
 
-    def entries_after(self, p: Principal, after: int, *, as_: str | None = None) -> tuple[int, list[EntryView]]:
-        """(head, entries after seq ``after``) as the caller sees them: what a live stream sends next."""
+    def entries_after(self, p: Principal, after: int, *, as_: str | None = None,
+                      limit: int = EVENTS_PAGE) -> tuple[int, list[EntryView]]:
+        """(head, up to ``limit`` entries after seq ``after``) as the caller sees them: what a live stream
+        sends next (a long backlog a page at a time)."""
         loaded = self._load(p.match_id)
         view = self._view_of(loaded, p, as_)
         head = self.store.head(loaded.match.id)
         if head <= after:
             return head, []
-        return head, self.referee.log(loaded.match.id, seat=self._seat(view), start=after + 1, stop=head)
+        return head, self.referee.log(loaded.match.id, seat=self._seat(view), start=after + 1,
+                                      stop=min(head, after + limit))
 
     def head(self, p: Principal) -> int:
         return int(self.store.head(p.match_id))
 
     def replay(self, p: Principal, *, start: int = 1, stop: int | None = None, as_: str | None = None) -> list[ReplayStep]:
+        """Entries ``start..stop`` with what each changed, at most :data:`REPLAY_MAX` a request (without
+        ``stop``: the page of that many from ``start``)."""
         loaded = self._load(p.match_id)
         view = self._view_of(loaded, p, as_)
+        if stop is None:
+            stop = min(self.store.head(loaded.match.id), start + REPLAY_MAX - 1)
+        elif stop - start + 1 > REPLAY_MAX:
+            raise BadInput("replay/too_many", f"a replay answers at most {REPLAY_MAX} entries a request; "
+                           f"ask for from={start}&to={start + REPLAY_MAX - 1}, then the next page")
         steps = self.referee.replay(loaded.match.id, start=start, stop=stop, seat=self._seat(view))
         return [ReplayStep(entry=s["entry"], changes=s["changes"]) for s in steps]
 

@@ -21,7 +21,7 @@ import asyncio
 import contextlib
 import logging
 import threading
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Annotated, Any, Literal
 
 import anyio
@@ -32,7 +32,7 @@ from litestar.exceptions import HTTPException, MethodNotAllowedException, NotFou
 from litestar.openapi import OpenAPIConfig, ResponseSpec
 from litestar.openapi.spec import Components, SecurityScheme
 from litestar.params import FromQuery, HeaderParameter, JSONBody, PathParameter, QueryParameter
-from litestar.response import ServerSentEvent, ServerSentEventMessage
+from litestar.response import ServerSentEvent, ServerSentEventMessage, Stream
 
 from schemas import DEPTH_MAX, Annotation, ErrorBody, MatchInfo
 from schemas.http import (
@@ -62,6 +62,18 @@ from .service import Referee
 log = logging.getLogger("referee.http")
 
 SECURITY: list[dict[str, list[str]]] = [{"BearerToken": []}]
+#: requests that read a whole log (export, replay, audit, diff, log) one token may have running at once
+HEAVY_PER_TOKEN = 2
+#: what a 429 tells the client to wait (seconds) before it retries
+RETRY_AFTER = 2
+#: an export is sent in pieces of about this many bytes as the log is walked (never built whole)
+EXPORT_CHUNK = 64 * 1024
+
+
+class TooBusy(RefereeError):
+    """The token already has as many heavy requests running as it may: 429, with when to retry."""
+
+    http_status = 429
 #: Routes that do at most one short transaction (and fold at most the entries since the last
 #: snapshot) run on the event loop itself: no thread hand-offs, one Referee with warm caches. Routes
 #: that fold a whole log (log, replay, audit, diff, export, list) run in worker threads.
@@ -126,6 +138,8 @@ class Hall:
         self.hub = Hub()
         self.tokens: dict[str, Any] = {}
         self._local = threading.local()
+        self._slots: dict[str, int] = {}
+        self._slots_lock = threading.Lock()
 
     def access(self) -> Access:
         access: Access | None = getattr(self._local, "access", None)
@@ -136,6 +150,39 @@ class Hall:
 
     def principal(self, request: Request[Any, Any, Any], match_id: str) -> Principal:
         return self.access().authenticate(request.headers.get("authorization"), match_id)
+
+    def take_slot(self, p: Principal) -> str:
+        """One of the token's :data:`HEAVY_PER_TOKEN` slots for a request that walks a whole log
+        (export, replay, audit, diff, a log page); a token holding them all gets a 429 saying when
+        to retry, so one token holder cannot take the server for itself. Give it back with
+        :meth:`give_slot`."""
+        key = f"{p.match_id}:{p.role}:{p.seat or ''}"
+        with self._slots_lock:
+            if self._slots.get(key, 0) >= HEAVY_PER_TOKEN:
+                raise TooBusy(
+                    "request/busy",
+                    f"this token already has {HEAVY_PER_TOKEN} requests that read a whole log running (export, replay, "
+                    f"audit, diff, log); retry in {RETRY_AFTER} s, when one of them has finished",
+                    {"retry_after": RETRY_AFTER},
+                )
+            self._slots[key] = self._slots.get(key, 0) + 1
+        return key
+
+    def give_slot(self, key: str) -> None:
+        with self._slots_lock:
+            left = self._slots.get(key, 1) - 1
+            if left > 0:
+                self._slots[key] = left
+            else:
+                self._slots.pop(key, None)
+
+    @contextlib.contextmanager
+    def heavy(self, p: Principal) -> Iterator[None]:
+        key = self.take_slot(p)
+        try:
+            yield
+        finally:
+            self.give_slot(key)
 
 
 def _hall(request: Request[Any, Any, Any]) -> Hall:
@@ -159,6 +206,8 @@ def _error(request: Request[Any, Any, Any], exc: Exception) -> Response[ErrorBod
         body = ErrorBody(code=exc.code, message=exc.message, detail=_jsonable(exc.detail))
         if status == 401:
             headers["WWW-Authenticate"] = "Bearer"
+        if status == 429:
+            headers["Retry-After"] = str(exc.detail.get("retry_after", RETRY_AFTER))
     elif isinstance(exc, RecursionError):
         status = 400
         body = ErrorBody(code="request/too_deep", message="the request nests too deeply to read; "
@@ -195,6 +244,7 @@ _WHY = {
     404: "no such match, game or route",
     409: "stale expected_seq: the log moved on (detail.head is the current head)",
     422: "bad input: the referee could not use it (nothing was written)",
+    429: "this token already has its share of whole-log requests running: retry after Retry-After seconds",
     503: "the store is unavailable",
 }
 ERRORS = {status: ResponseSpec(data_container=ErrorBody, description=why) for status, why in _WHY.items()}
@@ -247,7 +297,9 @@ def match_state(request: Request[Any, Any, Any], match_id: MatchIdPath, at: OptS
 def match_log(request: Request[Any, Any, Any], match_id: MatchIdPath, offset: Seq = 0,
               limit: Annotated[int, QueryParameter(ge=1, le=1000)] = 100, as_: AsRole = None) -> LogPage:
     hall = _hall(request)
-    return hall.access().log(hall.principal(request, match_id), offset=offset, limit=limit, as_=as_)
+    p = hall.principal(request, match_id)
+    with hall.heavy(p):
+        return hall.access().log(p, offset=offset, limit=limit, as_=as_)
 
 
 @get("/matches/{match_id:str}/legal", responses=ERRORS, sync_to_thread=ON_LOOP, tags=["reading"], security=SECURITY,
@@ -259,13 +311,15 @@ def match_legal(request: Request[Any, Any, Any], match_id: MatchIdPath,
 
 
 @get("/matches/{match_id:str}/replay", responses=ERRORS, sync_to_thread=IN_THREAD, tags=["reading"], security=SECURITY,
-     summary="Entry by entry: the verdict and what changed, as the caller sees it")
+     summary="Entry by entry: the verdict and what changed, as the caller sees it (1,000 entries a request)")
 def match_replay(request: Request[Any, Any, Any], match_id: MatchIdPath,
                  start: Annotated[int, QueryParameter(name="from", ge=1, le=MAX)] = 1,
                  stop: Annotated[int | None, QueryParameter(name="to", ge=0, le=MAX)] = None,
                  as_: AsRole = None) -> list[ReplayStep]:
     hall = _hall(request)
-    return hall.access().replay(hall.principal(request, match_id), start=start, stop=stop, as_=as_)
+    p = hall.principal(request, match_id)
+    with hall.heavy(p):
+        return hall.access().replay(p, start=start, stop=stop, as_=as_)
 
 
 @get("/matches/{match_id:str}/audit", responses=ERRORS, sync_to_thread=IN_THREAD, tags=["reading"], security=SECURITY,
@@ -273,7 +327,9 @@ def match_replay(request: Request[Any, Any, Any], match_id: MatchIdPath,
 def match_audit(request: Request[Any, Any, Any], match_id: MatchIdPath,
                 accept_rules_change: FromQuery[bool] = False) -> AuditAnswer:
     hall = _hall(request)
-    return hall.access().audit(hall.principal(request, match_id), accept_rules_change=accept_rules_change)
+    p = hall.principal(request, match_id)
+    with hall.heavy(p):
+        return hall.access().audit(p, accept_rules_change=accept_rules_change)
 
 
 @get("/matches/{match_id:str}/diff", responses=ERRORS, sync_to_thread=IN_THREAD, tags=["reading"], security=SECURITY,
@@ -282,18 +338,48 @@ def match_diff(request: Request[Any, Any, Any], match_id: MatchIdPath,
                other: Annotated[str, QueryParameter(max_length=64)], at: OptSeq = None,
                other_at: OptSeq = None) -> dict[str, Any]:
     hall = _hall(request)
-    return hall.access().diff(hall.principal(request, match_id), other, at=at, other_at=other_at)
+    p = hall.principal(request, match_id)
+    with hall.heavy(p):
+        return hall.access().diff(p, other, at=at, other_at=other_at)
 
 
 @get("/matches/{match_id:str}/export", responses=ERRORS, sync_to_thread=IN_THREAD, tags=["reading"], security=SECURITY,
-     summary="The match as a transcript (txt), Markdown, HTML or JSON, as the caller sees it",
-     media_type="text/plain")
+     summary="The match as a transcript (txt), Markdown, HTML or JSON, as the caller sees it (streamed)")
 def match_export(request: Request[Any, Any, Any], match_id: MatchIdPath,
-                 format: FromQuery[Literal["txt", "md", "html", "json"]] = "md", as_: AsRole = None) -> Response[str]:
+                 format: FromQuery[Literal["txt", "md", "html", "json"]] = "md", as_: AsRole = None) -> Stream:
+    """Streamed: the export is written while the log is walked, through a referee (and a database
+    connection) of its own, so a long match costs the memory of a piece, not of the whole text."""
     hall = _hall(request)
-    text = hall.access().export(hall.principal(request, match_id), format, as_=as_)
-    media = {"txt": "text/plain", "md": "text/markdown", "html": "text/html", "json": "application/json"}[format]
-    return Response(content=text, media_type=media)
+    p = hall.principal(request, match_id)
+    key = hall.take_slot(p)
+    try:
+        # a referee of its own: the pieces are made in whichever worker thread is free
+        chunks = Access(hall.factory(), tokens=hall.tokens).export_chunks(p, format, as_=as_)
+    except BaseException:
+        hall.give_slot(key)
+        raise
+    media = {"txt": "text/plain; charset=utf-8", "md": "text/markdown; charset=utf-8",
+             "html": "text/html; charset=utf-8", "json": "application/json"}[format]
+    return Stream(_pieces(chunks, lambda: hall.give_slot(key)), media_type=media)
+
+
+def _pieces(chunks: Iterator[str], done: Callable[[], None]) -> Iterator[bytes]:
+    """The export's text in pieces of about :data:`EXPORT_CHUNK` bytes; the token's slot is given back
+    when the last is sent (or the client goes away and the stream is closed)."""
+    try:
+        buffer: list[bytes] = []
+        size = 0
+        for chunk in chunks:
+            data = chunk.encode("utf-8")
+            buffer.append(data)
+            size += len(data)
+            if size >= EXPORT_CHUNK:
+                yield b"".join(buffer)
+                buffer, size = [], 0
+        if buffer:
+            yield b"".join(buffer)
+    finally:
+        done()
 
 
 # -- routes: writes --------------------------------------------------------------------------------------
@@ -404,6 +490,9 @@ async def _stream(hall: Hall, p: Principal, after: int, head: int, batch: list[A
             for entry in batch:
                 yield ServerSentEventMessage(data=msgspec.json.encode(entry).decode(), event="entry", id=str(entry.seq))
                 last = entry.seq
+            if batch and last < known:  # the backlog comes a page at a time
+                known, batch = await anyio.to_thread.run_sync(lambda: hall.access().entries_after(p, last, as_=as_))
+                continue
             if not follow:
                 return
             batch = []

@@ -536,3 +536,44 @@ def _names(text: str, card: str) -> bool:
     import re
 
     return re.search(rf"(?<![A-Za-z0-9_]){re.escape(card)}(?![A-Za-z0-9_])", text) is not None
+
+
+# -- one token holder cannot take the server for itself ---------------------------------------------------
+
+
+def test_a_token_with_its_heavy_requests_running_gets_429_with_when_to_retry(client, started):
+    from referee.http import HEAVY_PER_TOKEN
+
+    hall = client.app.state.hall
+    spectator = hall.access().authenticate(f"Bearer {started.tokens['spectator']}", started.id)
+    held = [hall.take_slot(spectator) for _ in range(HEAVY_PER_TOKEN)]
+    try:
+        for path, params in (("/export", {"format": "json"}), ("/log", {}), ("/replay", {}), ("/audit", {})):
+            answer = started.get("spectator", path, **params)
+            body = assert_error(answer, 429, "request/busy")
+            assert answer.headers["Retry-After"] == str(body["detail"]["retry_after"])
+        assert started.get("alice", "/export", format="json").status_code == 200  # another token is not held up
+        assert started.get("spectator", "/state").status_code == 200  # nor a cheap read
+    finally:
+        for key in held:
+            hall.give_slot(key)
+    for _ in range(HEAVY_PER_TOKEN + 2):  # slots come back when a stream ends
+        assert started.get("spectator", "/export", format="md").status_code == 200
+
+
+def test_exports_are_streamed_in_pieces(started):
+    from referee.export import export_chunks
+
+    for _ in range(20):
+        started.play(started.get("arbiter", "/state").json()["state"]["active"] or "alice", "say note=x")
+    referee = started.client.app.state.hall.access().referee
+    for fmt in ("txt", "md", "html", "json"):
+        pieces = list(export_chunks(referee, started.id, fmt, "spectator"))
+        assert len(pieces) > 20, fmt  # a piece (at least) per entry: nothing is built whole
+        assert "".join(pieces) == started.get("spectator", "/export", format=fmt).text
+
+
+def test_replay_answers_a_page_at_a_time(started):
+    started.play("alice", "take 1")
+    assert [s["entry"]["seq"] for s in started.get("alice", "/replay").json()] == [1, 2]
+    assert_error(started.get("alice", "/replay", **{"from": 1, "to": 5000}), 422, "replay/too_many")
