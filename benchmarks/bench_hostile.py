@@ -134,7 +134,9 @@ def mint_spectator(path: str, match_id: str) -> str:
         if stored is None:
             raise LookupError(f"no match {match_id} in {path}")
         info = referee.info(stored)
-        return Access(referee)._mint(info).spectator
+        minted = Access(referee)._mint(info)
+        # the spectator's token first; the seats' for requests from several token holders at once
+        return ",".join([minted.spectator, *minted.seats.values()])
     finally:
         store.close()
 
@@ -143,17 +145,20 @@ def mint_spectator(path: str, match_id: str) -> str:
 
 
 def phase_export(db: str, match_id: str, fmt: str) -> dict[str, Any]:
-    from referee.export import export
+    from referee.export import export_chunks
     from referee.service import Referee
     from referee.store.sqlite import SqliteStore
 
     referee = Referee(SqliteStore(db, create=False))
     before = peak_rss_mib()
     t0 = time.perf_counter()
-    text = export(referee, match_id, fmt, "spectator")
+    size = 0
+    # as `referee export` writes it: piece by piece, as the log is walked (never the whole text at once)
+    for piece in export_chunks(referee, match_id, fmt, "spectator"):
+        size += len(piece.encode())
     took = time.perf_counter() - t0
-    peak = peak_rss_mib()  # before measuring the text (encoding it would add a copy)
-    return {"seconds": took, "bytes": len(text.encode()), "rss_before_mib": before, "peak_rss_mib": peak}
+    peak = peak_rss_mib()
+    return {"seconds": took, "bytes": size, "rss_before_mib": before, "peak_rss_mib": peak}
 
 
 def phase_floor(db: str, match_id: str) -> dict[str, Any]:
@@ -306,6 +311,7 @@ def _size(body: bytes | int) -> int:
 
 
 def http_export_once(db: str, mid: str, token: str, timeout: float) -> dict[str, Any]:
+    token = token.split(",")[0]
     with Server(db) as server:
         idle = server.hwm()
         status, body, took = request(server.port, f"/matches/{mid}/export?format=json", token, timeout, keep=False)
@@ -316,6 +322,9 @@ def http_export_once(db: str, mid: str, token: str, timeout: float) -> dict[str,
 
 
 def http_export_concurrent(db: str, mid: str, token: str, timeout: float, n: int = 3) -> dict[str, Any]:
+    """Three exports at once, from three token holders (the spectators' and each seat's token): one
+    token may have only two whole-log requests running (see http_export_same_token)."""
+    tokens = token.split(",")
     with Server(db) as server:
         idle = server.hwm()
         barrier = threading.Barrier(n + 1)
@@ -324,7 +333,8 @@ def http_export_concurrent(db: str, mid: str, token: str, timeout: float, n: int
         def one(i: int) -> None:
             barrier.wait()
             try:
-                results[i] = request(server.port, f"/matches/{mid}/export?format=json", token, timeout, keep=False)
+                results[i] = request(server.port, f"/matches/{mid}/export?format=json", tokens[i % len(tokens)],
+                                     timeout, keep=False)
             except Exception as exc:  # reported below
                 results[i] = exc
 
@@ -344,7 +354,32 @@ def http_export_concurrent(db: str, mid: str, token: str, timeout: float, n: int
                 "server_peak_mib": server.hwm(), "server_rss_after_mib": server.rss()}
 
 
+def http_export_same_token(db: str, mid: str, token: str, timeout: float, n: int = 3) -> dict[str, Any]:
+    """Three exports at once with one token: two are served, the third is told to retry (429)."""
+    token = token.split(",")[0]
+    with Server(db) as server:
+        barrier = threading.Barrier(n + 1)
+        results: list[Any] = [None] * n
+
+        def one(i: int) -> None:
+            barrier.wait()
+            try:
+                results[i] = request(server.port, f"/matches/{mid}/export?format=json", token, timeout, keep=False)
+            except Exception as exc:  # reported below
+                results[i] = exc
+
+        threads = [threading.Thread(target=one, args=(i,)) for i in range(n)]
+        for t in threads:
+            t.start()
+        barrier.wait()
+        for t in threads:
+            t.join()
+        codes = sorted(r[0] if not isinstance(r, Exception) else -1 for r in results)
+        return {"served": codes.count(200), "busy_429": codes.count(429), "server_peak_mib": server.hwm()}
+
+
 def http_log_pages(db: str, mid: str, token: str, timeout: float, repeat: int = 5) -> dict[str, Any]:
+    token = token.split(",")[0]
     with Server(db) as server:
         status, body, cold = request(server.port, f"/matches/{mid}/log?offset=0&limit=100", token, timeout)
         if status != 200:
@@ -484,6 +519,7 @@ def main() -> None:
                  ("seconds", "bytes", "server_idle_hwm_mib", "server_peak_mib", "server_rss_after_mib")),
                 ("http_export_x3", http_export_concurrent,
                  ("wall_seconds", "each_median_seconds", "server_idle_hwm_mib", "server_peak_mib", "server_rss_after_mib")),
+                ("http_export_same_token", http_export_same_token, ("served", "busy_429", "server_peak_mib")),
                 ("http_log", http_log_pages,
                  ("cold_first_seconds", "first_seconds", "last_seconds", "total", "page_bytes", "server_peak_mib")),
             ):
@@ -560,11 +596,15 @@ def report(fig: dict[str, Any], floor: float | None) -> None:
                      f"{fmt_mib(d.get('server_rss_after_mib'))}; body {fmt_bytes(d.get('bytes'))} {problems(d)}".strip()))
     d = fig.get("http_export_x3")
     if d:
-        rows.append(("HTTP export json, three requests at once", f"{fmt_s(d.get('wall_seconds'))} all, "
+        rows.append(("HTTP export json, three requests at once (three tokens)", f"{fmt_s(d.get('wall_seconds'))} all, "
                      f"{fmt_s(d.get('each_median_seconds'))} each", ratio(d.get("wall_seconds")),
                      fmt_mib(d.get("server_peak_mib")),
                      f"server VmHWM; idle {fmt_mib(d.get('server_idle_hwm_mib'))}, RSS after "
                      f"{fmt_mib(d.get('server_rss_after_mib'))} {problems(d)}".strip()))
+    d = fig.get("http_export_same_token")
+    if d:
+        rows.append(("HTTP export json, three at once with one token", "—", "—", fmt_mib(d.get("server_peak_mib")),
+                     f"{d.get('served', '?')} served, {d.get('busy_429', '?')} told to retry (429) {problems(d)}".strip()))
     d = fig.get("http_log")
     if d:
         rows.append(("HTTP GET /log?offset=0&limit=100 as spectator", fmt_s(d.get("first_seconds")),

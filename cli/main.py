@@ -668,20 +668,30 @@ def export(
     """
     service = _service(db)
     if _REMOTE["server"]:
-        text = service.export_text(match, format, as_)
+        pieces: Any = [service.export_text(match, format, as_)]
     else:
-        from referee.export import export as render
+        from referee.export import export_chunks
 
-        text = render(service, match, format, as_)
+        pieces = export_chunks(service, match, format, as_)  # written as the log is walked
     if output is None:
-        sys.stdout.write(text)
+        for piece in pieces:
+            sys.stdout.write(piece)
         return
+    size = 0
+    # written beside the file and moved into place at the end: a failed export leaves no half of one
+    partial = f"{output}.partial"
     try:
-        with open(output, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        with open(partial, "w", encoding="utf-8") as fh:
+            for piece in pieces:
+                fh.write(piece)
+                size += len(piece.encode())
+        os.replace(partial, output)
     except OSError as exc:
         _fail(f"cannot write {output}: {exc.strerror or exc}")
-    _console().print(f"Wrote {output} ({len(text.encode()):,} bytes, {format}, as {as_}).")
+    finally:
+        if os.path.exists(partial):
+            os.remove(partial)
+    _console().print(f"Wrote {output} ({size:,} bytes, {format}, as {as_}).")
 
 
 @app.command()
