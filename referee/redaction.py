@@ -158,7 +158,7 @@ class View:
                 rejection = Rejection(code=rejection.code, message=scrub(rejection.message, removed), rule=rejection.rule)
         view = EntryView(
             seq=entry.seq, kind=entry.kind, actor=entry.actor, notation=text,
-            verdict=_verdict_name(verdict),  # type: ignore[arg-type]
+            verdict=verdict_name(verdict),  # type: ignore[arg-type]
             rejection=rejection, events=plain(events),
             manual=bool(isinstance(verdict, Accepted) and verdict.manual),
             hash=entry.hash if self.arbiter else "", prev_hash=entry.prev_hash if self.arbiter else "",
@@ -185,7 +185,8 @@ class View:
         return core.seed_commitment(self.loaded.root, config.seed)
 
 
-def _verdict_name(verdict: Any) -> str:
+def verdict_name(verdict: Any) -> str:
+    """``accepted``, ``rejected``, ``held`` or ``none`` (an unreadable line): the log's verdict column."""
     if isinstance(verdict, Accepted):
         return "accepted"
     if isinstance(verdict, Held):

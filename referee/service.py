@@ -39,7 +39,7 @@ from .engine import core, notation
 from .engine.protocol import Accepted, ConfigError, Game, Held, InputError, Rejected, Rules
 from .errors import BadInput, ConflictError, NotFound, StorageError
 from .inputs import check_depth, check_text, read_file
-from .redaction import View, annotations_by_entry
+from .redaction import View, annotations_by_entry, verdict_name
 from .store import Conflict, IndexRow, Store, StoredAnnotation, StoredEntry, StoredMatch, StoredSnapshot, StoreError
 from .timeline import Header, Timeline
 
@@ -122,14 +122,8 @@ class SubmitResult:
         return isinstance(self.verdict, Held)
 
 
-def entry_verdict_name(verdict: Any) -> str:
-    if isinstance(verdict, Accepted):
-        return "accepted"
-    if isinstance(verdict, Rejected):
-        return "rejected"
-    if isinstance(verdict, Held):
-        return "held"
-    return "none"
+#: ``accepted``, ``rejected``, ``held`` or ``none``: an entry's verdict column
+entry_verdict_name = verdict_name
 
 
 class Referee:
@@ -933,17 +927,21 @@ class Referee:
 
     def _append_meta(
         self, loaded: Loaded, head: int, state: Any, kind: str, actor: str, text: str,
-        verdict: Accepted[Any] | Rejected, meta: dict[str, Any],
+        verdict: Accepted[Any] | Rejected, meta: dict[str, Any], intent: Any = None,
     ) -> SubmitResult:
+        """Append a framework entry (undo, redo, ruling, confirmation) after ``head``; an accepted undo
+        or redo jumps to ``meta["target"]``."""
         prev = self._prev_hash(loaded, head)
         entry, new_state = self._make_entry(
-            loaded, head + 1, state, prev, kind=kind, actor=actor, text=text, intent=None, verdict=verdict, meta=meta
+            loaded, head + 1, state, prev, kind=kind, actor=actor, text=text, intent=intent, verdict=verdict, meta=meta
         )
         jump = int(meta["target"]) if isinstance(verdict, Accepted) and "target" in meta else None
         self._append(loaded, entry, new_state, head, jump)
+        events = verdict.events if isinstance(verdict, Accepted) else ()
         return SubmitResult(
-            match_id=loaded.match.id, seq=entry.seq, actor=actor, notation=text, intent=None, verdict=verdict,
+            match_id=loaded.match.id, seq=entry.seq, actor=actor, notation=text, intent=intent, verdict=verdict,
             state_hash=entry.state_hash, outcome=loaded.rules.outcome(new_state),
+            events=_plain(events), words=event_words(loaded.rules, events),
         )
 
     def rule_stands(self, match_id: str, entry: int, *, reason: str = "", expected_seq: int | None = None) -> SubmitResult:
@@ -966,18 +964,7 @@ class Referee:
         meta = {"entry": entry, "decision": "stands", "seat": body.actor, "waive": [body.verdict.code], "reason": reason}
         verdict = self._decide_ruling(loaded, state, body.actor, body.intent, meta, head + 1)
         text = f"ruling: entry {entry} stands as played" + (f" — {reason}" if reason else "")
-        prev = self._prev_hash(loaded, head)
-        new_entry, new_state = self._make_entry(
-            loaded, head + 1, state, prev, kind="ruling", actor=ARBITER, text=text, intent=body.intent,
-            verdict=verdict, meta=meta,
-        )
-        self._append(loaded, new_entry, new_state, head)
-        return SubmitResult(
-            match_id=loaded.match.id, seq=new_entry.seq, actor=ARBITER, notation=text, intent=body.intent,
-            verdict=verdict, state_hash=new_entry.state_hash, outcome=loaded.rules.outcome(new_state),
-            events=_plain(verdict.events) if isinstance(verdict, Accepted) else [],
-            words=event_words(loaded.rules, verdict.events) if isinstance(verdict, Accepted) else [],
-        )
+        return self._append_meta(loaded, head, state, "ruling", ARBITER, text, verdict, meta, body.intent)
 
     def confirm(self, match_id: str, entry: int | None, *, by: str, accept: bool = True, reason: str = "",
                 expected_seq: int | None = None) -> SubmitResult:
@@ -1005,18 +992,7 @@ class Referee:
         verdict = self._decide_confirm(loaded, state, held.actor, held.intent, meta, head + 1)
         word = "confirms" if accept else "declines"
         text = f"{by} {word} entry {entry}" + (f" — {reason}" if reason else "")
-        prev = self._prev_hash(loaded, head)
-        new_entry, new_state = self._make_entry(
-            loaded, head + 1, state, prev, kind="confirm", actor=by, text=text, intent=held.intent,
-            verdict=verdict, meta=meta,
-        )
-        self._append(loaded, new_entry, new_state, head)
-        return SubmitResult(
-            match_id=loaded.match.id, seq=new_entry.seq, actor=by, notation=text, intent=held.intent,
-            verdict=verdict, state_hash=new_entry.state_hash, outcome=loaded.rules.outcome(new_state),
-            events=_plain(verdict.events) if isinstance(verdict, Accepted) else [],
-            words=event_words(loaded.rules, verdict.events) if isinstance(verdict, Accepted) else [],
-        )
+        return self._append_meta(loaded, head, state, "confirm", by, text, verdict, meta, held.intent)
 
     def _decide_confirm(self, loaded: Loaded, state: Any, seat: str, intent: Any, meta: Mapping[str, Any],
                         seq: int) -> Accepted[Any] | Rejected:
