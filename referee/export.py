@@ -408,9 +408,10 @@ table.board .empty{color:#bbb;text-align:center}table.seats th{text-align:left;f
 
 _JS = """
 const moves = document.getElementById('moves');
-const items = [...document.querySelectorAll('li.entry[data-state]')];
+const items = [...document.querySelectorAll('li.entry[data-move]')];
 const data = {initial_state: JSON.parse(moves.dataset.initial),
-  steps: items.map(li => ({entry: {seq: Number(li.dataset.seq), move: li.dataset.move}, state: JSON.parse(li.dataset.state)}))};
+  steps: items.map(li => ({entry: {seq: Number(li.dataset.seq), move: li.dataset.move},
+                           state: JSON.parse(li.querySelector('script.state').textContent)}))};
 const steps = data.steps; const slider = document.getElementById('slider');
 const label = document.getElementById('state-title'); const body = document.getElementById('state-body');
 const boardBox = document.getElementById('board'); const seatsBox = document.getElementById('seats');
@@ -481,9 +482,11 @@ def _html_entry(index: int, e: EntryView, words: list[str], state: dict[str, Any
             "held": "⏸"}.get(e.verdict, "·")
     cls = "entry undone" if e.undone_by else "entry"
     move = f"{e.actor}: {e.notation}" if e.kind == "intent" else e.notation
-    data = "" if state is None else f' data-state="{_h(_data(state))}" data-move="{_h(move)}"'
+    data = "" if state is None else f' data-move="{_h(move)}"'
     parts = [f'<li class="{cls}" data-index="{index}" data-seq="{e.seq}"{data}><span class="seq">{e.seq}.</span> {mark} '
              f'<span class="move">{_h(move)}</span>']
+    if state is not None:  # the state after the entry, for the step-through view (JSON needs no escaping here)
+        parts.append(f'<script type="application/json" class="state">{_data(state)}</script>')
     if e.undone_by:
         parts.append(f' <em>(undone by entry {e.undone_by})</em>')
     if e.manual:
@@ -509,8 +512,8 @@ def _data(value: Any) -> str:
 
 
 def _html(src: Source) -> Iterator[str]:
-    """One self-contained page. The state after each entry travels in that entry's list item
-    (``data-state``), so the page is written in one walk over the log, a move at a time."""
+    """One self-contained page. The state after each entry travels in that entry's list item (a JSON
+    script element), so the page is written in one walk over the log, a move at a time."""
     m = src.match
     title = m.title or f"{m.game_name}: {' vs '.join(m.players)}"
     facts = [f"{m.game_name} · rules {m.rules_version}", "players " + ", ".join(m.players)]
