@@ -298,3 +298,25 @@ def test_no_transcript_of_any_bytes_crashes_the_import(tmp_path_factory, text):
         assert exc.exit_code == 2 and exc.message
     else:
         assert summary.entries >= 0
+
+
+QUERY = st.one_of(st.text(max_size=80), st.sampled_from(["%ff", "%c0%80", "\x00", "-1", "9" * 40, "1e9", "", " ",
+                                                         "spectator", "arbiter", "alice", "../..", "a" * 5_000]))
+GETS = ["/state?at={q}", "/state?as={q}", "/log?offset={q}", "/log?limit={q}&as={q}", "/replay?from={q}&to={q}",
+        "/export?format={q}", "/export?format=json&as={q}", "/legal?seat={q}", "/diff?other={q}", "/events?follow=false&after={q}",
+        "/audit?accept_rules_change={q}"]
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(path=st.sampled_from(GETS), q=QUERY, match=st.one_of(st.just(None), QUERY), role=st.sampled_from(["arbiter", "alice", "spectator"]))
+def test_no_query_or_path_of_any_shape_gets_a_500(http, path, q, match, role):
+    from urllib.parse import quote
+
+    c, mid, tokens = http
+    token = tokens["seats"][role] if role == "alice" else tokens[role]
+    target = quote(match, safe="%") if match else mid
+    url = f"/matches/{target}" + path.format(q=quote(q, safe="%"))
+    answer = c.get(url, headers={"Authorization": f"Bearer {token}", "Last-Event-ID": "1"})
+    assert answer.status_code < 500, (url, answer.text)
+    if answer.status_code >= 400:
+        assert set(answer.json()) == {"code", "message", "detail"}

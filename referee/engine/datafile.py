@@ -44,7 +44,8 @@ def bad_char(text: str) -> tuple[int, str] | None:
 
 def char_name(ch: str) -> str:
     """A character's Unicode name (control characters have none of their own: their usual one)."""
-    return _CONTROL_NAMES.get(ord(ch)) or unicodedata.name(ch, "a control character")
+    known = _CONTROL_NAMES.get(ord(ch))
+    return known if known is not None else str(unicodedata.name(ch, "a control character"))
 
 
 def load_toml(text: str, *, one_line: bool = True) -> dict[str, Any]:

@@ -20,7 +20,6 @@ game adds cases that depend on public facts of the entry itself (a card moving i
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 import msgspec
@@ -37,8 +36,18 @@ class Secrecy(msgspec.Struct, frozen=True):
     nested: tuple[str, ...]
 
 
-@cache
 def secrecy_of(cls: type) -> Secrecy:
+    """The declarations of a Struct class (looked up once per class)."""
+    found = _SECRECY.get(cls)
+    if found is None:
+        found = _SECRECY[cls] = _declared(cls)
+    return found
+
+
+_SECRECY: dict[type, Secrecy] = {}
+
+
+def _declared(cls: type) -> Secrecy:
     owner = getattr(cls, "__owner__", ())
     owners = (owner,) if isinstance(owner, str) else tuple(owner)
     declared = {*getattr(cls, "__secret__", ()), *getattr(cls, "__private__", ()), *getattr(cls, "__private_by_key__", ())}
