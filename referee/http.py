@@ -62,6 +62,8 @@ from .service import Referee
 log = logging.getLogger("referee.http")
 
 SECURITY: list[dict[str, list[str]]] = [{"BearerToken": []}]
+#: the largest request body the server reads (a card set of 1 MB, JSON-escaped, fits)
+MAX_BODY = 2_000_000
 #: requests that read a whole log (export, replay, audit, diff, log) one token may have running at once
 HEAVY_PER_TOKEN = 2
 #: what a 429 tells the client to wait (seconds) before it retries
@@ -226,6 +228,10 @@ def _error(request: Request[Any, Any, Any], exc: Exception) -> Response[ErrorBod
         status = 405
         body = ErrorBody(code="route/method_not_allowed", message=f"{request.method} is not allowed on {request.url.path}")
         headers.update(exc.headers or {})
+    elif isinstance(exc, HTTPException) and exc.status_code == 413:
+        status = 413
+        body = ErrorBody(code="request/too_large", message=f"the request body is larger than {MAX_BODY:,} bytes; "
+                         "a card set goes in cards_text (at most 1,000,000 bytes)", detail={"limit": MAX_BODY})
     elif isinstance(exc, HTTPException):
         status = exc.status_code if 400 <= exc.status_code < 600 else 500
         body = ErrorBody(code=f"http/{status}", message=str(exc.detail), detail={"extra": _jsonable(exc.extra)} if exc.extra else {})
@@ -243,6 +249,7 @@ _WHY = {
     403: "a token of another match, or a role that may not do this",
     404: "no such match, game or route",
     409: "stale expected_seq: the log moved on (detail.head is the current head)",
+    413: "the request body is larger than the server reads",
     422: "bad input: the referee could not use it (nothing was written)",
     429: "this token already has its share of whole-log requests running: retry after Retry-After seconds",
     503: "the store is unavailable",
@@ -558,6 +565,6 @@ def create_app(
                                               description="a token of the match, minted when it was created"),
             }),
         ),
-        request_max_body_size=2_000_000,
+        request_max_body_size=MAX_BODY,
         debug=False,
     )

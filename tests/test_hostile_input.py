@@ -320,3 +320,10 @@ def test_no_query_or_path_of_any_shape_gets_a_500(http, path, q, match, role):
     assert answer.status_code < 500, (url, answer.text)
     if answer.status_code >= 400:
         assert set(answer.json()) == {"code", "message", "detail"}
+
+
+def test_a_body_past_the_servers_limit_is_413_in_the_error_shape(http):
+    c, _mid, _tokens = http
+    answer = c.post("/matches", content=b'{"game": "' + b"x" * 2_100_000 + b'"}', headers={"Content-Type": "application/json"})
+    _shape(answer, 413, "request/too_large")
+    assert "2,000,000 bytes" in answer.json()["message"]
