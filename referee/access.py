@@ -313,7 +313,7 @@ class Access:
             current_rules_version=report["current_rules_version"],
             head_hash=report["head_hash"] if arbiter else "",
             entries_hash=report["entries_hash"] if arbiter else "",
-            annotations=report["annotations"],
+            annotations=report["annotations"] if arbiter else 0,  # private notes count too
             annotations_hash=report["annotations_hash"] if arbiter else "",
         )
 

@@ -27,7 +27,7 @@ A role is ``None`` (the arbiter, who sees everything), a seat, or ``spectator`` 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -169,13 +169,15 @@ class View:
 
     # -- the match ----------------------------------------------------------------------------------
 
-    def seed(self, over: bool) -> int | None:
+    def seed(self, over: bool | Callable[[], bool]) -> int | None:
         """The digital match's seed if the role may know it: the arbiter always, everyone once the
-        match is over."""
+        match is over (``over`` may be a function, asked only when it matters)."""
         config = self.loaded.config
         if config.chance != "digital":
             return None
-        return config.seed if self.arbiter or over else None
+        if self.arbiter:
+            return config.seed
+        return config.seed if (over() if callable(over) else over) else None
 
     def commitment(self) -> str:
         """The seed's commitment (every role, from the start); empty for a physical match."""

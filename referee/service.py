@@ -592,7 +592,6 @@ class Referee:
         view = View(loaded, seat)
         seq, state = self.state_at(loaded, at)
         outcome = loaded.rules.outcome(state)
-        over = self.over(loaded)
         answer = {
             "match_id": loaded.match.id,
             "game": loaded.game.id,
@@ -603,7 +602,7 @@ class Referee:
             "outcome": outcome,
             "state": view.state(state),
             "seed_commitment": view.commitment(),
-            "seed": view.seed(over),
+            "seed": view.seed(lambda: self.over(loaded)),
         }
         # exactly what a JSON reader gets (tuples become lists, Structs dicts)
         return msgspec.json.decode(msgspec.json.encode(answer))  # type: ignore[no-any-return]
