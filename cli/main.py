@@ -98,6 +98,22 @@ def escape(text: str) -> str:
     return markup(visible(text))
 
 
+def _outcome_words(outcome: Any) -> str:
+    """An outcome (a value or its JSON) in words: who won, a draw, the places, the team's win or loss."""
+    import msgspec
+
+    from referee.outcome import words
+    from schemas import Outcome
+
+    return words(outcome if isinstance(outcome, Outcome) or outcome is None else msgspec.convert(outcome, Outcome))
+
+
+def _builtins(value: Any) -> Any:
+    import msgspec
+
+    return msgspec.to_builtins(value)
+
+
 def _console() -> Any:
     from rich.console import Console
 
@@ -303,7 +319,7 @@ def play(
             "verdict": "accepted" if res.accepted else "held" if res.held else "rejected",
             "rejection": {"code": v.code, "message": v.message, "rule": v.rule} if isinstance(v, Rejected) else None,
             "events": res.events, "state_hash": res.state_hash,
-            "outcome": None if res.outcome is None else {"winners": list(res.outcome.winners), "reason": res.outcome.reason},
+            "outcome": None if res.outcome is None else _builtins(res.outcome),
         })
     else:
         _render_result(res)
@@ -337,8 +353,7 @@ def _render_result(res: Any) -> None:
         con.print(f"[red]✗ rejected[/red] #{res.seq} {escape(res.actor)}: {escape(res.notation)}")
         con.print(f"  {escape(v.code)}: {escape(v.message)}{rule}")
     if res.outcome is not None:
-        winners = ", ".join(res.outcome.winners) or "nobody (draw)"
-        con.print(f"[bold]Game over[/bold]: {escape(winners)} — {escape(res.outcome.reason)}")
+        con.print(f"[bold]Game over[/bold]: {escape(_outcome_words(res.outcome))}")
 
 
 def _event_line(ev: Any) -> str:
@@ -442,7 +457,7 @@ def _render_state(data: dict[str, Any]) -> None:
     head = f"[bold]{data['game']}[/bold] match {data['match_id']} after entry {data['seq']} (as {data['as']})"
     con.print(head)
     if outcome:
-        con.print(f"[bold]Game over[/bold]: {escape(', '.join(outcome['winners']) or 'draw')} — {escape(outcome['reason'])}")
+        con.print(f"[bold]Game over[/bold]: {escape(_outcome_words(outcome))}")
     top = Table(show_header=False, box=None)
     top.add_column(style="dim")
     top.add_column()
@@ -641,8 +656,7 @@ def import_(
             con.print(f"  {escape(source)}:{p.line}: {escape(p.code)}: {escape(p.message)}{rule}")
             con.print(f"      [dim]{escape(p.text)}[/dim]")
         if summary.outcome is not None:
-            winners = ", ".join(summary.outcome.winners) or "nobody (draw)"
-            con.print(f"[bold]Result[/bold]: {escape(winners)} won — {escape(summary.outcome.reason)}")
+            con.print(f"[bold]Result[/bold]: {escape(_outcome_words(summary.outcome))}")
         else:
             con.print("[bold]Result[/bold]: the game is not over.")
         con.print(f"See it: referee show {summary.match_id} · referee log {summary.match_id}")
@@ -825,7 +839,7 @@ def _report(res: Any, json: bool) -> None:
             "verdict": "accepted" if res.accepted else "held" if res.held else "rejected",
             "rejection": {"code": v.code, "message": v.message, "rule": v.rule} if isinstance(v, Rejected) else None,
             "events": res.events, "state_hash": res.state_hash,
-            "outcome": None if res.outcome is None else {"winners": list(res.outcome.winners), "reason": res.outcome.reason},
+            "outcome": None if res.outcome is None else _builtins(res.outcome),
         })
     else:
         _render_result(res)

@@ -38,6 +38,7 @@ from schemas import (
 
 from .errors import BadInput
 from .inputs import visible
+from .outcome import words as outcome_words
 from .redaction import View, plain
 from .service import Loaded, Referee
 from .transcript import escape_text
@@ -272,13 +273,7 @@ def _txt_entry(e: EntryView) -> list[str]:
 
 
 def _result(outcome: Outcome | None) -> str:
-    if outcome is None:
-        return "not finished"
-    winners = ", ".join(outcome.winners)
-    scores = ""
-    if outcome.scores:
-        scores = " — scores " + ", ".join(f"{k} {v}" for k, v in outcome.scores.items())
-    return (f"**{winners}** won ({outcome.reason})" if winners else f"draw ({outcome.reason})") + scores
+    return outcome_words(outcome)
 
 
 def _chance(m: ExportMatch) -> str:
@@ -519,7 +514,7 @@ def _html(src: Source) -> Iterator[str]:
     facts = [f"{m.game_name} · rules {m.rules_version}", "players " + ", ".join(m.players)]
     facts += [f"{k} {v}" for k, v in m.meta.items() if k in ("event", "date", "round", "table")]
     facts.append("seen as " + src.role)
-    result = _result(src.head).replace("**", "")
+    result = _result(src.head)
     initial = _data(src.view.state(src.loaded.initial))
     yield f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8">

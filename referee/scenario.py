@@ -241,6 +241,18 @@ def run_file(path: str, games: Any = None) -> ScenarioResult:
                 result.failures.append(
                     Failure(None, f"outcome.reason: expected {want['reason']!r}, got {got_outcome['reason']!r}")
                 )
+            kind = got_outcome.get("kind") or ("win" if got_outcome["winners"] else "draw")
+            if "kind" in want and want["kind"] != kind:
+                result.failures.append(Failure(None, f"outcome.kind: expected {want['kind']!r}, got {kind!r}"))
+            if "ranking" in want:
+                # places in order; seats tied on a place compare as a set
+                wanted = [sorted(p if isinstance(p, list) else [p]) for p in want["ranking"]]
+                got_ranking = [sorted(p) for p in got_outcome.get("ranking") or []]
+                if wanted != got_ranking:
+                    result.failures.append(Failure(None, f"outcome.ranking: expected {_show(wanted)}, got {_show(got_ranking)}"))
+            if "scores" in want and not _same(want["scores"], got_outcome.get("scores") or {}):
+                result.failures.append(
+                    Failure(None, f"outcome.scores: expected {_show(want['scores'])}, got {_show(got_outcome.get('scores'))}"))
     return result
 
 

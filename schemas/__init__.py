@@ -50,12 +50,34 @@ class Rejection(msgspec.Struct, frozen=True, kw_only=True):
     rule: str = ""
 
 
+OutcomeKind = Literal["win", "draw", "ranking", "team_win", "team_loss"]
+
+
 class Outcome(msgspec.Struct, frozen=True, kw_only=True):
-    """The end of a game as a value. ``winners`` empty means a draw (or a shared loss)."""
+    """The end of a game as a value, of one of five kinds (``kind``; without it, ``win`` when there are
+    winners and ``draw`` when there are none, as outcomes written before kinds existed read):
+
+    * ``win``: ``winners`` (one or several) won against the others;
+    * ``draw``: nobody won, and nobody lost either;
+    * ``ranking``: every seat has a place (``ranking``: the seats by place, seats tied on a place
+      together, e.g. ``[["alice"], ["bob", "carol"], ["dave"]]``), with ``scores``; ``winners`` are the
+      first place;
+    * ``team_win``: the seats, playing together, beat the game (``winners``: all of them);
+    * ``team_loss``: the game beat the seats: everyone lost (``winners`` empty) — never a draw.
+
+    ``scores`` is the measure that decided it, where there is one; ``reason`` the rule that ended it.
+    """
 
     winners: tuple[Seat, ...]
     reason: str
     scores: dict[Seat, int] | None = None
+    kind: OutcomeKind | None = None
+    ranking: tuple[tuple[Seat, ...], ...] = ()
+
+    @property
+    def how(self) -> OutcomeKind:
+        """The kind, also for an outcome recorded without one."""
+        return self.kind or ("win" if self.winners else "draw")
 
 
 class MatchConfig(msgspec.Struct, frozen=True, kw_only=True):

@@ -50,7 +50,8 @@ def test_framework_checks_run_before_the_game(db):
     assert r.submit(m.id, "alice", "take 2").accepted
     over = r.submit(m.id, "bob", "take 1")
     assert over.verdict.code == "match/over"
-    assert r.state(m.id)["outcome"] == {"winners": ["alice"], "reason": "last_stone", "scores": None}
+    assert r.state(m.id)["outcome"] == {"winners": ["alice"], "reason": "last_stone", "scores": None, "kind": None,
+                                        "ranking": []}
 
 
 @pytest.mark.parametrize(

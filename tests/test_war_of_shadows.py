@@ -549,8 +549,8 @@ def test_final_tie():
     assert r.state(mid)["outcome"]["winners"] == ["raven", "spider"] and r.state(mid)["outcome"]["reason"] == "shared"
     r, mid = new({"final_tie": "first_in_turn_order"}, {**tied, "first_player": "spider"})
     play(r, mid, "rat", "end_position position=eagle.chancellor")
-    assert r.state(mid)["outcome"] == {"winners": ["spider"], "reason": "first_in_turn_order",
-                                       "scores": r.state(mid)["outcome"]["scores"]}
+    outcome = r.state(mid)["outcome"]
+    assert (outcome["winners"], outcome["reason"]) == (["spider"], "first_in_turn_order") and outcome["scores"]
 
 
 def test_region_agent_options():
