@@ -193,3 +193,73 @@ def test_a_list_of_tagged_records_names_each_records_type_first():
         parse_intent(Intent2, "arrange deltas=banners:bear_1:bear")
     assert "expected banners:region:empire:delta" in info.value.message
     assert "[deltas=banners:region:empire:delta|note,...]" in verbs_of(Intent2)["arrange"].signature()
+
+
+# -- records that nest themselves, and list items that leave off trailing defaults (issue 11) -----------
+
+
+class EffectArgs(msgspec.Struct, frozen=True, kw_only=True):
+    """Copycat's effect arguments: ``then`` continues a copy chain to any depth."""
+
+    drawn: tuple[str, ...] = ()
+    choice: Literal["coin", "vp"] | None = None
+    target_card: str | None = None
+    then: EffectArgs | None = None
+
+
+class Op(msgspec.Struct, frozen=True, tag="adjust"):
+    counter: str
+    delta: int = 1
+    note: str = ""
+
+
+class Move(msgspec.Struct, frozen=True, tag="move"):
+    card: str
+    to: str
+
+
+class UseOffice(msgspec.Struct, frozen=True, kw_only=True, tag="use_office"):
+    office: str
+    args: EffectArgs | None = None
+    ops: tuple[Op | Move, ...] = ()
+
+
+Chained = UseOffice | Pass
+
+
+@pytest.mark.parametrize("text", [
+    "use_office office=a1_reuse args.target_card=c20 args.then.drawn=A12,A13",
+    "use_office office=a1 args.then.then.choice=vp",
+    "use_office office=a1 args.then.then.then.then.target_card=c3 args.then.then.then.then.then.drawn=X1",
+    "use_office office=a1 args.choice=coin args.then.choice=vp args.then.then.choice=coin",
+])
+def test_a_record_that_nests_itself_is_written_to_any_depth(text):
+    intent = parse_intent(Chained, text)
+    depth, node = 0, intent.args
+    while node is not None:
+        depth, node = depth + 1, node.then
+    assert depth == 1 + max(word.count(".then") for word in text.split())  # as deep as the deepest key
+    assert format_intent(intent) == text
+    assert parse_intent(Chained, format_intent(intent)) == intent
+
+
+def test_a_nested_record_names_a_wrong_field_with_the_usual_error():
+    with pytest.raises(InputError, match="unknown argument 'args.then.colour'"):
+        parse_intent(Chained, "use_office office=a1 args.then.colour=red")
+    with pytest.raises(InputError, match="expected one of coin|vp"):
+        parse_intent(Chained, "use_office office=a1 args.then.then.choice=gold")
+
+
+def test_list_items_may_leave_off_trailing_fields_with_defaults():
+    intent = parse_intent(Chained, "use_office office=a1 ops=adjust:vp,adjust:coin:-2,adjust:vp:3:bonus")
+    assert intent.ops == (Op("vp"), Op("coin", -2), Op("vp", 3, "bonus"))
+    assert format_intent(intent) == "use_office office=a1 ops=adjust:vp,adjust:coin:-2,adjust:vp:3:bonus"
+    with pytest.raises(InputError, match=r"expected adjust:counter:delta:note \(the last 2 may be left off\)"):
+        parse_intent(Chained, "use_office office=a1 ops=adjust")
+    with pytest.raises(InputError, match="expected move:card:to"):
+        parse_intent(Chained, "use_office office=a1 ops=move:c1")
+
+
+def test_a_nested_value_lands_where_its_key_says():
+    intent = parse_intent(Chained, "use_office office=a1 args.then.then.choice=vp args.then.drawn=A1")
+    assert intent.args.then.drawn == ("A1",) and intent.args.then.then.choice == "vp" and intent.args.choice is None

@@ -54,6 +54,9 @@ class ParamInfo:
     group: str = ""
     #: records of a tagged union: each item starts with its record's tag
     tagged: bool = False
+    #: a record that nests itself (``then: EffectArgs | None`` inside ``EffectArgs``): its fields are
+    #: dotted keys below this one, to any depth (``args.then.drawn``, ``args.then.then.choice``)
+    nest: Any = None
 
     def expected(self) -> str:
         if self.kind == "choice":
@@ -71,6 +74,8 @@ class ParamInfo:
         if self.kind == "dict":
             what = "|".join(_fmt_scalar(c) for c in self.item_choices) if self.item_choices else self.item
             return f"one {self.key}.NAME={what} per entry"
+        if self.kind == "nest":
+            return f"the fields of {self.item} again, as {self.key}.FIELD=..."
         return "a value"
 
     def signature(self) -> str:
@@ -82,8 +87,9 @@ class ParamInfo:
             "records": f"{self.item},...",
             "str": "TEXT",
             "dict": "|".join(_fmt_scalar(c) for c in self.item_choices) if self.item_choices else self.item.upper(),
+            "nest": "...",
         }[self.kind]
-        text = f"{self.key}.NAME={shown}" if self.kind == "dict" else f"{self.key}={shown}"
+        text = f"{self.key}.NAME={shown}" if self.kind in ("dict", "nest") else f"{self.key}={shown}"
         return text if self.required else f"[{text}]"
 
 
@@ -161,9 +167,11 @@ def _scalar_kind(t: mi.Type) -> tuple[str, tuple[Any, ...]]:
 
 
 def _params_of(
-    st: mi.StructType, prefix: str = "", attr_prefix: tuple[str, ...] = (), optional_parent: bool = False
+    st: mi.StructType, prefix: str = "", attr_prefix: tuple[str, ...] = (), optional_parent: bool = False,
+    path: tuple[type, ...] = (),
 ) -> list[ParamInfo]:
     out: list[ParamInfo] = []
+    path = (*path, st.cls)
     for f in st.fields:
         t, optional = _unwrap_optional(f.type)
         key = prefix + f.encode_name
@@ -172,14 +180,17 @@ def _params_of(
         required = f.required and not optional_parent
         default = None if f.default is msgspec.NODEFAULT else f.default
         if isinstance(t, mi.StructType):
-            out.extend(_params_of(t, key + ".", attr, optional_parent or optional or not f.required))
+            if t.cls in path:  # the record nests itself: its fields continue the dotted path, to any depth
+                out.append(ParamInfo(key, attr, "nest", False, default, item=t.cls.__name__, nest=t.cls))
+                continue
+            out.extend(_params_of(t, key + ".", attr, optional_parent or optional or not f.required, path))
             continue
         alt = _word_or_record(f.type)
         if alt is not None:
             lit, st_alt = alt
             out.append(ParamInfo(key, attr, "choice", required, default, choices=tuple(lit.values), group=key))
             out.extend(
-                replace(p, group=key) for p in _params_of(st_alt, key + ".", attr, True)
+                replace(p, group=key) for p in _params_of(st_alt, key + ".", attr, True, path)
             )
             continue
         if isinstance(t, mi.DictType):
@@ -270,9 +281,13 @@ def _convert(p: ParamInfo, raw: str, cls: type) -> Any:
                 st = st_or_members
                 shape = p.item
             order = [f for f in st.fields]
-            if len(parts) != len(order):
+            need = len(order)
+            while need > 0 and not order[need - 1].required:
+                need -= 1  # trailing fields with defaults may be left off
+            if not need <= len(parts) <= len(order):
+                expected = shape if need == len(order) else f"{shape} (the last {len(order) - need} may be left off)"
                 raise InputError(
-                    f"{what}: item {item!r} has {item.count(':') + 1} part(s); expected {shape}"
+                    f"{what}: item {item!r} has {item.count(':') + 1} part(s); expected {expected}"
                 )
             for f, part in zip(order, parts):
                 ft, _ = _unwrap_optional(f.type)
@@ -344,7 +359,9 @@ def parse_intent(intent_type: Any, text: str | list[str]) -> Any:
             key, raw = positional.pop(0), word
         p = info.param(key)
         if p is None:
-            p = _dict_param(info, key)
+            p = _dict_param(info.params, key)
+        if p is None:
+            p = _nested_param(info.params, key)
         if p is None:
             close = difflib.get_close_matches(key, [q.key for q in info.params], n=2)
             hint = f" (did you mean {', '.join(close)}?)" if close else ""
@@ -392,9 +409,30 @@ def parse_intent(intent_type: Any, text: str | list[str]) -> Any:
         raise InputError(f"{verb}: {exc}; usage: {info.signature()}", code="input/bad_argument") from None
 
 
-def _dict_param(info: VerbInfo, key: str) -> ParamInfo | None:
+@cache
+def _record_params(cls: type) -> tuple[ParamInfo, ...]:
+    """The parameters of a record that nests itself, keyed from the record (``then.drawn``...)."""
+    st = mi.type_info(cls)
+    assert isinstance(st, mi.StructType)
+    return tuple(_params_of(st, "", (), True))
+
+
+def _nested_param(params: tuple[ParamInfo, ...], key: str) -> ParamInfo | None:
+    """The parameter a dotted key names below a record that nests itself (``args.then.then.drawn``),
+    with its full key and attribute path; None if there is none."""
+    for p in params:
+        if p.kind == "nest" and key.startswith(p.key + "."):
+            rest = key[len(p.key) + 1:]
+            sub = _record_params(p.nest)
+            q = next((x for x in sub if x.key == rest), None) or _dict_param(sub, rest) or _nested_param(sub, rest)
+            if q is not None:
+                return replace(q, key=key, attr=(*p.attr, *q.attr), group=f"{p.key}.{q.group}" if q.group else "")
+    return None
+
+
+def _dict_param(params: tuple[ParamInfo, ...], key: str) -> ParamInfo | None:
     """The mapping parameter a dotted key ``name.entry`` belongs to (None if there is none)."""
-    for p in info.params:
+    for p in params:
         if p.kind == "dict" and key.startswith(p.key + ".") and len(key) > len(p.key) + 1:
             rest = key[len(p.key) + 1 :]
             if "." not in rest:
@@ -408,13 +446,23 @@ def _quote(text: str) -> str:
     return text
 
 
+def _record_parts(r: Any) -> list[str]:
+    """A record's parts in field order, without trailing parts that hold their field's default."""
+    values = list(msgspec.structs.astuple(r))
+    fields = msgspec.structs.fields(r)
+    while values and fields[len(values) - 1].default is not msgspec.NODEFAULT \
+            and values[-1] == fields[len(values) - 1].default:
+        values.pop()
+    return [_fmt_scalar(v) for v in values]
+
+
 def _format_value(p: ParamInfo, value: Any) -> str:
     if p.kind == "list":
         return ",".join(_fmt_scalar(v) for v in value)
     if p.kind == "records":
         items = []
         for r in value:
-            fields = [_fmt_scalar(v) for v in msgspec.structs.astuple(r)]
+            fields = _record_parts(r)
             items.append(":".join([str(type(r).__struct_config__.tag), *fields]) if p.tagged else ":".join(fields))
         return ",".join(items)
     return _fmt_scalar(value)
@@ -426,28 +474,36 @@ def format_intent(intent: Any) -> str:
     tag = cls.__struct_config__.tag
     verbs = verbs_of_cls(cls)
     words = [str(tag)]
-    for p in verbs.params:
-        value: Any = intent
+    _format_params(verbs.params, intent, "", words)
+    return " ".join(words)
+
+
+def _format_params(params: tuple[ParamInfo, ...], obj: Any, prefix: str, words: list[str]) -> None:
+    for p in params:
+        value: Any = obj
         for name in p.attr:
             value = getattr(value, name, None) if isinstance(value, msgspec.Struct) else None
         if value is None:
             continue
+        if p.kind == "nest":
+            if isinstance(value, msgspec.Struct):
+                _format_params(_record_params(type(value)), value, f"{prefix}{p.key}.", words)
+            continue
         if p.group and p.key == p.group:
             if isinstance(value, msgspec.Struct):
                 continue  # written as its dotted fields
-            words.append(f"{p.key}={_quote(_fmt_scalar(value))}")
+            words.append(f"{prefix}{p.key}={_quote(_fmt_scalar(value))}")
             continue
         if p.kind == "dict":
             for k, v in value.items():
-                words.append(f"{p.key}.{k}={_quote(_fmt_scalar(v))}")
+                words.append(f"{prefix}{p.key}.{k}={_quote(_fmt_scalar(v))}")
             continue
         if p.kind in ("list", "records"):
             if not value:
                 continue
         elif not p.required and value == p.default:
             continue
-        words.append(f"{p.key}={_quote(_format_value(p, value))}")
-    return " ".join(words)
+        words.append(f"{prefix}{p.key}={_quote(_format_value(p, value))}")
 
 
 @cache
