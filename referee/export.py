@@ -180,7 +180,14 @@ def _q(text: str) -> str:
 
 
 def _fmt_opt(value: Any) -> str:
-    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+    """An option's value as typed: true/false, a,b,c for a list, name:value,… for a map."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return ",".join(str(v) for v in value)
+    if isinstance(value, dict):
+        return ",".join(f"{k}:{v}" for k, v in value.items())
+    return str(value)
 
 
 def _seed_lines(m: ExportMatch) -> list[str]:

@@ -209,7 +209,12 @@ def parse(text: str, source: str = "<transcript>") -> tuple[Header, list[Line]]:
         m = _HEADER.match(body)
         if not in_body and m and m.group(1) in HEADER_KEYS:
             key, value = m.group(1), m.group(2)
-            if key in ("option", "options"):
+            if key == "option":  # one option, whose value may be a list (a,b,c) or a map (alice:2,bob:0)
+                name, sep, raw_value = value.partition("=")
+                if not sep or not name.strip():
+                    raise BadInput("transcript/bad_header", f"{where}: option {value!r} is not name=value")
+                header.options[name.strip()] = raw_value.strip()
+            elif key == "options":
                 header.options.update(_pairs(value, "option", where))
             elif key in ("deck", "decks"):
                 header.decks.update(_pairs(value, "deck", where))

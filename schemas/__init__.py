@@ -39,7 +39,9 @@ SEED_MAX = 2**63 - 1
 DEPTH_MAX = 32
 
 ChanceMode = Literal["physical", "digital"]
-OptionValue = str | int | bool
+#: a match option's value: a word, a number or a flag; a list of them (``a,b,c``); or a map from a
+#: name (a seat, say) to one (``alice:2,bob:0``)
+OptionValue = str | int | bool | list[str | int] | dict[str, str | int]
 
 
 class Rejection(msgspec.Struct, frozen=True, kw_only=True):

@@ -11,7 +11,19 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from . import CARDS_TEXT_MAX, NAME_MAX, SEED_MAX, TEXT_MAX, TITLE_MAX, EntryView, MatchInfo, Outcome, Rejection, Seat
+from . import (
+    CARDS_TEXT_MAX,
+    NAME_MAX,
+    SEED_MAX,
+    TEXT_MAX,
+    TITLE_MAX,
+    EntryView,
+    MatchInfo,
+    OptionValue,
+    Outcome,
+    Rejection,
+    Seat,
+)
 
 #: sequence numbers and counts on the wire: never negative, and small enough for any JSON reader
 Count = Annotated[int, msgspec.Meta(ge=0, le=2**53)]
@@ -29,7 +41,7 @@ class CreateMatch(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
 
     game: Name
     players: Annotated[list[Name], msgspec.Meta(min_length=1, max_length=16)]
-    options: dict[Name, str | int | bool] = {}
+    options: dict[Name, OptionValue] = {}
     cards: Name | None = None
     cards_text: Annotated[str, msgspec.Meta(max_length=CARDS_TEXT_MAX)] | None = None
     decks: dict[Name, Name] = {}

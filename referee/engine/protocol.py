@@ -8,7 +8,7 @@ match configuration gives :class:`Rules`, whose methods are the decider: ``setup
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Literal, Protocol, TypeVar
 
 import msgspec
 
@@ -50,18 +50,57 @@ Verdict = Accepted[Any] | Rejected
 
 
 class OptionSpec(msgspec.Struct, frozen=True, kw_only=True):
-    """A named match option: its default, and either a closed set of choices or a type."""
+    """A named match option: its default, and either a closed set of choices or a type.
+
+    A default that is a list makes a list option (typed ``a,b,c``, or a TOML/JSON array); a default
+    that is a map makes a map option (typed ``name:value,name:value``, or a TOML table/JSON object).
+    ``of`` is the type of their items (``str`` or ``int``) and ``choices`` then restricts each item.
+    """
 
     name: str
-    default: str | int | bool
+    default: str | int | bool | tuple[str | int, ...] | dict[str, str | int]
     choices: tuple[str | int | bool, ...] = ()
     help: str = ""
     rule: str = ""
+    of: Literal["str", "int"] = "str"
 
-    def parse(self, raw: str | int | bool) -> str | int | bool:
+    def parse(self, raw: Any) -> Any:
         """Convert a typed-in value to the option's type; raise ``ValueError`` naming what is expected."""
+        if isinstance(self.default, (tuple, list)):
+            items = raw if isinstance(raw, (list, tuple)) else [x for x in str(raw).split(",") if x.strip()] if str(raw).strip() else []
+            return [self._item(x) for x in items]
+        if isinstance(self.default, dict):
+            if isinstance(raw, dict):
+                pairs = list(raw.items())
+            else:
+                pairs = []
+                for part in filter(None, (x.strip() for x in str(raw).split(","))):
+                    key, sep, value = part.partition(":")
+                    if not sep or not key.strip():
+                        raise ValueError(f"option {self.name} takes name:value pairs (e.g. alice:2,bob:0), not {part!r}")
+                    pairs.append((key.strip(), value.strip()))
+            return {str(k): self._item(v) for k, v in pairs}
+        return self._scalar(raw)
+
+    def _item(self, raw: Any) -> str | int:
+        if isinstance(raw, (dict, list, tuple, bool)) or raw is None:
+            raise ValueError(f"option {self.name}: each item is a {'whole number' if self.of == 'int' else 'word'}, not {raw!r}")
+        if self.of == "int":
+            try:
+                value: str | int = int(str(raw).strip())
+            except ValueError:
+                raise ValueError(f"option {self.name}: each item is a whole number, not {raw!r}") from None
+        else:
+            value = str(raw).strip()
+        if self.choices and value not in self.choices:
+            raise ValueError(f"option {self.name}: each item is one of {', '.join(str(c) for c in self.choices)} (got {raw!r})")
+        return value
+
+    def _scalar(self, raw: Any) -> str | int | bool:
         want = type(self.default)
         value: str | int | bool
+        if isinstance(raw, (dict, list, tuple)):
+            raise ValueError(f"option {self.name} takes one value, not {type(raw).__name__}")
         if isinstance(raw, want) and not (want is int and isinstance(raw, bool)):
             value = raw
         elif want is bool:

@@ -108,6 +108,8 @@ class PileRules(RulesBase):
             case Take(count=count):
                 if not 1 <= count <= 3 and "pile/bad_count" not in waive:
                     return Rejected("pile/bad_count", f"take 1 to 3 stones, not {count}", "R-TAKE")
+                if count in self.config.options.get("bans", ()):  # type: ignore[operator]
+                    return Rejected("pile/banned_count", f"taking {count} is banned in this match", "R-TAKE")
                 if count > state.pile:
                     return Rejected("pile/not_enough", f"the pile has {state.pile}, not {count}", "R-TAKE")
                 return Accepted((Taken(seat=seat, count=count),))
@@ -150,6 +152,7 @@ class PileRules(RulesBase):
 
     def view(self, state: State, seat: str | None) -> dict[str, Any]:
         data = msgspec.to_builtins(state)
+        data["nicknames"] = dict(self.config.options.get("nicknames", {}))  # type: ignore[call-overload]
         if seat is not None:
             data["tokens"] = {s: (t if s == seat else "?") for s, t in state.tokens.items()}
         return data
@@ -204,7 +207,12 @@ class PileGame:
     summary = "Take 1-3 stones; the last stone wins (a test game)."
 
     def options(self) -> Mapping[str, OptionSpec]:
-        return {"stones": OptionSpec(name="stones", default=10, help="stones in the pile")}
+        return {
+            "stones": OptionSpec(name="stones", default=10, help="stones in the pile"),
+            "bans": OptionSpec(name="bans", default=(), of="int", choices=(1, 2, 3),
+                               help="counts nobody may take (a list: 2,3)"),
+            "nicknames": OptionSpec(name="nicknames", default={}, help="what each seat is called (a map: alice:Al)"),
+        }
 
     def bind(self, config: MatchConfig) -> PileRules:
         return PileRules(config)
