@@ -186,8 +186,8 @@ def _take(state: State, ev: CardMoved) -> State:
         raise ValueError(f"unknown source slot {src!r}")
     if src == "neutral":
         nz = state.neutral_zone
-        kept = tuple([c for c in nz.cards if c.oid != ev.oid])
-        return replace(state, neutral_zone=replace(nz, cards=kept))
+        kept_cards = tuple([c for c in nz.cards if c.oid != ev.oid])
+        return replace(state, neutral_zone=replace(nz, cards=kept_cards))
     seat, _, zone = src.partition(".")
     p = state.players[seat]
     if zone == "hand":

@@ -52,7 +52,7 @@ class Field:
     def neighbours(self, cell: str) -> tuple[str, ...]:
         """Orthogonal neighbours, in canonical order."""
         found = self._neighbours.get(cell)  # type: ignore[attr-defined]
-        return self._find_neighbours(cell) if found is None else found  # type: ignore[no-any-return]
+        return self._find_neighbours(cell) if found is None else found
 
     def _find_neighbours(self, cell: str) -> tuple[str, ...]:
         c, r = self.coords(cell)
@@ -66,7 +66,7 @@ class Field:
         """The cell an arrow points at, read in the frame of a player seated south (or north)."""
         targets = self._targets  # type: ignore[attr-defined]
         key = (cell, arrow, south)
-        return targets[key] if key in targets else self._find_target(cell, arrow, south)  # type: ignore[no-any-return]
+        return targets[key] if key in targets else self._find_target(cell, arrow, south)
 
     def arrow_cells(self, cell: str, arrows: tuple[str, ...], south: bool) -> tuple[str, ...]:
         """The cells a card's arrows from ``cell`` point at (in the frame of a player seated south or

@@ -33,6 +33,7 @@ from .model import (
     DrawOpeningHand,
     DrawStartCards,
     EndTurn,
+    Intent,
     Mulligan,
     PlayDigits,
     PlayNeutral,
@@ -141,6 +142,7 @@ def candidates(rules: ByAllMeansRules, state: State, seat: str) -> Iterator[tupl
     cells = ctx.field.cells
     field = state.field
     territory_cells = [c for c in cells if field[c].territory is not None]
+    i: Intent
     for zone, cid in sources:
         card = ctx.card(cid)
         if card.type == "territory":
@@ -165,8 +167,8 @@ def candidates(rules: ByAllMeansRules, state: State, seat: str) -> Iterator[tupl
                 yield i, i
         elif card.type == "plot":
             attach = territory_cells[:1] if card.stays_attached else [None]
-            for cell in attach:
-                i = PlayPlot(card=cid, from_=zone, attach=cell, note="declared with no changes")  # type: ignore[arg-type]
+            for attach_cell in attach:
+                i = PlayPlot(card=cid, from_=zone, attach=attach_cell, note="declared with no changes")  # type: ignore[arg-type]
                 yield i, i
     yield from _digits(rules, state, seat)
     yield from _symbols(rules, state, seat)

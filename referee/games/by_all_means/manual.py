@@ -144,7 +144,7 @@ def _move(txn: Txn, actor: str, item: refs.Change) -> None:
         g = state.field[item.src.split("/")[0]].graffiti
         if g is not None and g.face == "down":
             txn.change_loyalty(item.src.split("/")[0], -1, "a face-down graffiti agent left")
-    txn.move(card.id, owner, item.src, dst, cause="declared", **kw)  # type: ignore[arg-type]
+    txn.move(card.id, owner, item.src, dst, cause="declared", **kw)
     if dst.endswith("/agent"):
         c = dst.split("/")[0]
         t = txn.state.field[c].territory

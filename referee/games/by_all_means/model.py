@@ -31,39 +31,39 @@ class _Intent(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
 # -- setup (R-SETUP) ----------------------------------------------------------------------------------
 
 
-class ShuffleArchive(_Intent, kw_only=True, tag="shuffle_archive"):
+class ShuffleArchive(_Intent, frozen=True, kw_only=True, tag="shuffle_archive"):
     """Shuffle a player's archive (the opponent's right, before that owner's opening draw)."""
 
     owner: str
     archive: Literal["main", "extra"]
 
 
-class ReformArchives(_Intent, kw_only=True, tag="reform_archives"):
+class ReformArchives(_Intent, frozen=True, kw_only=True, tag="reform_archives"):
     """Deal a player's deck into the two archives again (before that owner's opening draw)."""
 
     owner: str
 
 
-class DrawOpeningHand(_Intent, kw_only=True, tag="draw_opening_hand"):
+class DrawOpeningHand(_Intent, frozen=True, kw_only=True, tag="draw_opening_hand"):
     """Draw the opening hand from the main archive [chance: the cards drawn]."""
 
     __private__ = ("cards",)
     cards: tuple[str, ...] = ()
 
 
-class RecordLot(_Intent, kw_only=True, tag="record_lot"):
+class RecordLot(_Intent, frozen=True, kw_only=True, tag="record_lot"):
     """Record who won the lot for choosing the turn order [chance]."""
 
     winner: str | None = None
 
 
-class ChooseOrder(_Intent, kw_only=True, tag="choose_order"):
+class ChooseOrder(_Intent, frozen=True, kw_only=True, tag="choose_order"):
     """The lot winner names the first player."""
 
     first: str
 
 
-class Mulligan(_Intent, kw_only=True, tag="mulligan"):
+class Mulligan(_Intent, frozen=True, kw_only=True, tag="mulligan"):
     """Return 0-4 hand cards to the extra archive and draw as many from the main archive [chance: drawn]."""
 
     __private__ = ("return_", "drawn")
@@ -74,32 +74,32 @@ class Mulligan(_Intent, kw_only=True, tag="mulligan"):
 # -- turn flow ----------------------------------------------------------------------------------------
 
 
-class DrawStartCards(_Intent, kw_only=True, tag="draw_start_cards"):
+class DrawStartCards(_Intent, frozen=True, kw_only=True, tag="draw_start_cards"):
     """Empty hand at the start of the turn: draw two from the main archive (not an action) [chance]."""
 
     __private__ = ("cards",)
     cards: tuple[str, ...] = ()
 
 
-class EndTurn(_Intent, kw_only=True, tag="end_turn"):
+class EndTurn(_Intent, frozen=True, kw_only=True, tag="end_turn"):
     """End your turn (unused actions are lost); the opponent may react, then closes the turn."""
 
 
-class CloseTurn(_Intent, kw_only=True, tag="close_turn"):
+class CloseTurn(_Intent, frozen=True, kw_only=True, tag="close_turn"):
     """(Non-active player) close the opponent's turn: overpopulation, empty archive, culling, status check."""
 
 
 # -- main actions -------------------------------------------------------------------------------------
 
 
-class DrawMain(_Intent, kw_only=True, tag="draw_main"):
+class DrawMain(_Intent, frozen=True, kw_only=True, tag="draw_main"):
     """Main action: draw a card from your main archive [chance: the card]."""
 
     __private__ = ("card",)
     card: str | None = None
 
 
-class PlayDigits(_Intent, kw_only=True, tag="play_digits"):
+class PlayDigits(_Intent, frozen=True, kw_only=True, tag="play_digits"):
     """Main action: a digit combination (sum 5, 7, 9, 11 or 13) from hand and own buffer cards."""
 
     hand: tuple[str, ...] = ()
@@ -112,7 +112,7 @@ class PlayDigits(_Intent, kw_only=True, tag="play_digits"):
     lilac_as: tuple[str, ...] = ()
 
 
-class PlaySymbols(_Intent, kw_only=True, tag="play_symbols"):
+class PlaySymbols(_Intent, frozen=True, kw_only=True, tag="play_symbols"):
     """Main action: a symbol combination of two sources (hand:CARD:SYM, buf1:SYM, CELL[/agent|/graffiti]:SYM)."""
 
     use: tuple[str, ...]
@@ -127,7 +127,7 @@ class PlaySymbols(_Intent, kw_only=True, tag="play_symbols"):
     lilac_as: tuple[str, ...] = ()
 
 
-class PlayNeutral(_Intent, kw_only=True, tag="play_neutral"):
+class PlayNeutral(_Intent, frozen=True, kw_only=True, tag="play_neutral"):
     """Main action: the neutral combination (a lilac card from hand with another symbol); no effect."""
 
     lilac: str
@@ -136,7 +136,7 @@ class PlayNeutral(_Intent, kw_only=True, tag="play_neutral"):
     lilac_as: tuple[str, ...] = ()
 
 
-class DeployAgent(_Intent, kw_only=True, tag="deploy_agent"):
+class DeployAgent(_Intent, frozen=True, kw_only=True, tag="deploy_agent"):
     """Main action: put an agent (or graffiti agent, face up) on the field; a second copy becomes its shadow."""
 
     card: str
@@ -149,7 +149,7 @@ class DeployAgent(_Intent, kw_only=True, tag="deploy_agent"):
     lilac_as: tuple[str, ...] = ()
 
 
-class DeployTerritory(_Intent, kw_only=True, tag="deploy_territory"):
+class DeployTerritory(_Intent, frozen=True, kw_only=True, tag="deploy_territory"):
     """Main action: put a territory on the field (central first, then next to a territory)."""
 
     card: str
@@ -159,7 +159,7 @@ class DeployTerritory(_Intent, kw_only=True, tag="deploy_territory"):
     lilac_as: tuple[str, ...] = ()
 
 
-class DeployGraffiti(_Intent, kw_only=True, tag="deploy_graffiti"):
+class DeployGraffiti(_Intent, frozen=True, kw_only=True, tag="deploy_graffiti"):
     """Main action: a graffiti (face up) or a graffiti agent (face down) on a territory."""
 
     card: str
@@ -168,7 +168,7 @@ class DeployGraffiti(_Intent, kw_only=True, tag="deploy_graffiti"):
     lilac_as: tuple[str, ...] = ()
 
 
-class PlayPlot(_Intent, kw_only=True, tag="play_plot"):
+class PlayPlot(_Intent, frozen=True, kw_only=True, tag="play_plot"):
     """Main action: play a plot for its price; its text is declared as changes (checked, flagged for audit)."""
 
     card: str
@@ -181,7 +181,7 @@ class PlayPlot(_Intent, kw_only=True, tag="play_plot"):
 # -- agent actions ------------------------------------------------------------------------------------
 
 
-class AgentDraw(_Intent, kw_only=True, tag="agent_draw"):
+class AgentDraw(_Intent, frozen=True, kw_only=True, tag="agent_draw"):
     """Agent action: the agent turns and you draw from your extra archive [chance: the card]."""
 
     __private__ = ("card",)
@@ -189,20 +189,20 @@ class AgentDraw(_Intent, kw_only=True, tag="agent_draw"):
     card: str | None = None
 
 
-class AgentAttackPlayer(_Intent, kw_only=True, tag="agent_attack_player"):
+class AgentAttackPlayer(_Intent, frozen=True, kw_only=True, tag="agent_attack_player"):
     """Agent action: the agent turns; the opponent loses its efficiency in reputation (you too if reckless)."""
 
     agent: str
 
 
-class AgentAttackAgent(_Intent, kw_only=True, tag="agent_attack_agent"):
+class AgentAttackAgent(_Intent, frozen=True, kw_only=True, tag="agent_attack_agent"):
     """Agent action: attack a revealed opponent agent (efficiency >= resilience sends it to utility)."""
 
     agent: str
     target: str
 
 
-class ActivateAbility(_Intent, kw_only=True, tag="activate_ability"):
+class ActivateAbility(_Intent, frozen=True, kw_only=True, tag="activate_ability"):
     """Use an activated ability of a field object you control; its result is declared as changes."""
 
     object: str
@@ -214,7 +214,7 @@ class ActivateAbility(_Intent, kw_only=True, tag="activate_ability"):
 # -- free intents -------------------------------------------------------------------------------------
 
 
-class Utilize(_Intent, kw_only=True, tag="utilize"):
+class Utilize(_Intent, frozen=True, kw_only=True, tag="utilize"):
     """Not an action: recycle a card with Utilization from hand and draw one [chance: drawn]."""
 
     __private__ = ("drawn",)
@@ -222,7 +222,7 @@ class Utilize(_Intent, kw_only=True, tag="utilize"):
     drawn: str | None = None
 
 
-class DiscardForEffect(_Intent, kw_only=True, tag="discard_for_effect"):
+class DiscardForEffect(_Intent, frozen=True, kw_only=True, tag="discard_for_effect"):
     """Not an action: discard a 'Discard this card' card for its effect (declared as changes)."""
 
     card: str
@@ -231,7 +231,7 @@ class DiscardForEffect(_Intent, kw_only=True, tag="discard_for_effect"):
     note: str = ""
 
 
-class DeclareEffect(_Intent, kw_only=True, tag="declare_effect"):
+class DeclareEffect(_Intent, frozen=True, kw_only=True, tag="declare_effect"):
     """Not an action: declare a card text's effect as changes (checked for consistency, flagged for audit)."""
 
     source: str
@@ -240,7 +240,7 @@ class DeclareEffect(_Intent, kw_only=True, tag="declare_effect"):
     note: str = ""
 
 
-class Choose(_Intent, kw_only=True, tag="choose"):
+class Choose(_Intent, frozen=True, kw_only=True, tag="choose"):
     """Answer the pending decision (option=..., target=CELL or cards=C1,C2)."""
 
     option: str | None = None
@@ -446,40 +446,40 @@ class _Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
     """Base of the events: tagged by ``type``, frozen, keyword-only."""
 
 
-class PhaseChanged(_Event, kw_only=True, tag="phase_changed"):
+class PhaseChanged(_Event, frozen=True, kw_only=True, tag="phase_changed"):
     phase: str
 
 
-class ArchiveShuffled(_Event, kw_only=True, tag="archive_shuffled"):
+class ArchiveShuffled(_Event, frozen=True, kw_only=True, tag="archive_shuffled"):
     __secret__ = ("order",)
     owner: str
     archive: str
     order: tuple[str, ...] = ()
 
 
-class ArchivesReformed(_Event, kw_only=True, tag="archives_reformed"):
+class ArchivesReformed(_Event, frozen=True, kw_only=True, tag="archives_reformed"):
     __secret__ = ("main", "extra")
     owner: str
     main: tuple[str, ...] = ()
     extra: tuple[str, ...] = ()
 
 
-class LotRecorded(_Event, kw_only=True, tag="lot_recorded"):
+class LotRecorded(_Event, frozen=True, kw_only=True, tag="lot_recorded"):
     winner: str
 
 
-class OrderChosen(_Event, kw_only=True, tag="order_chosen"):
+class OrderChosen(_Event, frozen=True, kw_only=True, tag="order_chosen"):
     first: str
 
 
-class SetupDone(_Event, kw_only=True, tag="setup_done"):
+class SetupDone(_Event, frozen=True, kw_only=True, tag="setup_done"):
     """``what`` is ``opening_drawn`` or ``mulligan_done``."""
 
     seat: str
     what: str
 
 
-class ArchiveOrdered(_Event, kw_only=True, tag="archive_ordered"):
+class ArchiveOrdered(_Event, frozen=True, kw_only=True, tag="archive_ordered"):
     """Exact tracking: an archive's new order (after a shuffle), top first."""
 
     __secret__ = ("cards",)
@@ -488,7 +488,7 @@ class ArchiveOrdered(_Event, kw_only=True, tag="archive_ordered"):
     cards: tuple[str, ...]
 
 
-class TurnBegan(_Event, kw_only=True, tag="turn_began"):
+class TurnBegan(_Event, frozen=True, kw_only=True, tag="turn_began"):
     number: int
     active: str
     main_left: int
@@ -497,17 +497,17 @@ class TurnBegan(_Event, kw_only=True, tag="turn_began"):
     untapped: tuple[str, ...] = ()
 
 
-class StepChanged(_Event, kw_only=True, tag="step_changed"):
+class StepChanged(_Event, frozen=True, kw_only=True, tag="step_changed"):
     step: str
 
 
-class ActionSpent(_Event, kw_only=True, tag="action_spent"):
+class ActionSpent(_Event, frozen=True, kw_only=True, tag="action_spent"):
     """``slot`` is ``main``, ``extra`` or ``draw_only``."""
 
     slot: str
 
 
-class ComboPlayed(_Event, kw_only=True, tag="combo_played"):
+class ComboPlayed(_Event, frozen=True, kw_only=True, tag="combo_played"):
     """A combination was played (``kind`` digits, symbols or neutral); ``key`` feeds the repeat rule."""
 
     seat: str
@@ -516,20 +516,20 @@ class ComboPlayed(_Event, kw_only=True, tag="combo_played"):
     key: ComboKey | None = None
 
 
-class AgentActed(_Event, kw_only=True, tag="agent_acted"):
+class AgentActed(_Event, frozen=True, kw_only=True, tag="agent_acted"):
     oid: int
     kind: str
 
 
-class ReactionUsed(_Event, kw_only=True, tag="reaction_used"):
+class ReactionUsed(_Event, frozen=True, kw_only=True, tag="reaction_used"):
     seat: str
 
 
-class OpponentActed(_Event, kw_only=True, tag="opponent_acted"):
+class OpponentActed(_Event, frozen=True, kw_only=True, tag="opponent_acted"):
     seat: str
 
 
-class CounterChanged(_Event, kw_only=True, tag="counter_changed"):
+class CounterChanged(_Event, frozen=True, kw_only=True, tag="counter_changed"):
     seat: str
     counter: str
     before: int
@@ -537,13 +537,13 @@ class CounterChanged(_Event, kw_only=True, tag="counter_changed"):
     cause: str = ""
 
 
-class ActionsLost(_Event, kw_only=True, tag="actions_lost"):
+class ActionsLost(_Event, frozen=True, kw_only=True, tag="actions_lost"):
     seat: str
     main: int
     extra: int
 
 
-class CardMoved(_Event, kw_only=True, tag="card_moved"):
+class CardMoved(_Event, frozen=True, kw_only=True, tag="card_moved"):
     """One card moves between zones. ``src``/``dst``: ``<seat>.hand``, ``<seat>.utility``,
     ``<seat>.main_archive``, ``<seat>.extra_archive``, ``<seat>.bufN``, ``<cell>/territory``,
     ``<cell>/agent``, ``<cell>/graffiti``, ``<cell>/shadow``, ``<cell>/attached``, ``neutral``.
@@ -564,7 +564,7 @@ class CardMoved(_Event, kw_only=True, tag="card_moved"):
     cause: str = ""
 
 
-class ArchiveCardsMoved(_Event, kw_only=True, tag="archive_cards_moved"):
+class ArchiveCardsMoved(_Event, frozen=True, kw_only=True, tag="archive_cards_moved"):
     """Cards move face down from one archive to another (download); ids known in exact tracking only."""
 
     __secret__ = ("cards",)
@@ -576,43 +576,43 @@ class ArchiveCardsMoved(_Event, kw_only=True, tag="archive_cards_moved"):
     at: Literal["top", "bottom"] = "top"
 
 
-class TokensChanged(_Event, kw_only=True, tag="tokens_changed"):
+class TokensChanged(_Event, frozen=True, kw_only=True, tag="tokens_changed"):
     ref: str
     before: tuple[str, ...]
     after: tuple[str, ...]
     cause: str = ""
 
 
-class SymbolSpent(_Event, kw_only=True, tag="symbol_spent"):
+class SymbolSpent(_Event, frozen=True, kw_only=True, tag="symbol_spent"):
     """An active token leaves its object for the neutral zone (a symbol combination)."""
 
     ref: str
     symbol: str
 
 
-class SymbolsCleared(_Event, kw_only=True, tag="symbols_cleared"):
+class SymbolsCleared(_Event, frozen=True, kw_only=True, tag="symbols_cleared"):
     symbols: tuple[str, ...]
 
 
-class AgentTurned(_Event, kw_only=True, tag="agent_turned"):
+class AgentTurned(_Event, frozen=True, kw_only=True, tag="agent_turned"):
     cell: str
     turned: bool
     cause: str = ""
 
 
-class LoyaltyChanged(_Event, kw_only=True, tag="loyalty_changed"):
+class LoyaltyChanged(_Event, frozen=True, kw_only=True, tag="loyalty_changed"):
     cell: str
     before: int
     after: int
     cause: str = ""
 
 
-class AgentMoved(_Event, kw_only=True, tag="agent_moved"):
+class AgentMoved(_Event, frozen=True, kw_only=True, tag="agent_moved"):
     src: str
     dst: str
 
 
-class InfluenceBooked(_Event, kw_only=True, tag="influence_booked"):
+class InfluenceBooked(_Event, frozen=True, kw_only=True, tag="influence_booked"):
     """Bookkeeping on a field object: the influence its entry applied (for the reversal on leaving)."""
 
     ref: str
@@ -620,7 +620,7 @@ class InfluenceBooked(_Event, kw_only=True, tag="influence_booked"):
     inf_taken: int
 
 
-class ImpactsBooked(_Event, kw_only=True, tag="impacts_booked"):
+class ImpactsBooked(_Event, frozen=True, kw_only=True, tag="impacts_booked"):
     """Bookkeeping: the loyalty changes a territory's arrows made at entry (undone on leaving with
     option impact_on_leave=revert)."""
 
@@ -628,17 +628,17 @@ class ImpactsBooked(_Event, kw_only=True, tag="impacts_booked"):
     impacts: tuple[tuple[int, int], ...]
 
 
-class DecisionOpened(_Event, kw_only=True, tag="decision_opened"):
+class DecisionOpened(_Event, frozen=True, kw_only=True, tag="decision_opened"):
     pending: Pending
 
 
-class DecisionClosed(_Event, kw_only=True, tag="decision_closed"):
+class DecisionClosed(_Event, frozen=True, kw_only=True, tag="decision_closed"):
     kind: str
     decider: str
     answer: str
 
 
-class ManualApplied(_Event, kw_only=True, tag="manual_applied"):
+class ManualApplied(_Event, frozen=True, kw_only=True, tag="manual_applied"):
     """A declared (manual) effect was applied: counted in ``manual_effects`` and flagged for audit."""
 
     seat: str
@@ -647,7 +647,7 @@ class ManualApplied(_Event, kw_only=True, tag="manual_applied"):
     skipped: tuple[str, ...] = ()
 
 
-class GameOver(_Event, kw_only=True, tag="game_over"):
+class GameOver(_Event, frozen=True, kw_only=True, tag="game_over"):
     winners: tuple[str, ...]
     reason: str
 

@@ -113,7 +113,7 @@ _NON_NEGATIVE = ("deck_size", "extra_archive_size", "opening_hand", "max_mulliga
 
 def resolve(given: Mapping[str, Any]) -> dict[str, Any]:
     """Every option's value for a match: the given ones over the defaults. Raises ValueError."""
-    values = {o.name: o.default for o in OPTIONS}
+    values: dict[str, Any] = {o.name: o.default for o in OPTIONS}
     for key, raw in given.items():
         spec = OPTION_MAP.get(key)
         if spec is None:

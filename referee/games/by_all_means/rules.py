@@ -719,7 +719,7 @@ class ByAllMeansRules(RulesBase):
             txn.violated("buffer_full", f"{len(to_buffer)} card(s) to buffer but {seat} has {max(0, free)} free buffer slot(s)", "R-BUFFER")
         if not (to_buffer or lilac):
             return  # no card to buffer, no lilac choice: nothing more to check
-        needed = Counter()
+        needed: Counter[str] = Counter()
         neutral = self.ctx.cards.neutral_symbol
         for cid in to_buffer:
             needed[cid] += self.ctx.card(cid).symbols.count(neutral)
@@ -761,7 +761,7 @@ class ByAllMeansRules(RulesBase):
                 txn.fail("duplicate_source", f"{slot} is named twice", "R-DIGITS")
             slots.append(slot)
         buf = txn.player(seat).buffer
-        cards = [*i.hand, *(buf[s].card for s in slots)]  # type: ignore[union-attr]
+        cards = [*i.hand, *(buf[s].card for s in slots)]
         total = 0
         for cid in cards:
             digit = self.ctx.card(cid).digit
@@ -776,7 +776,7 @@ class ByAllMeansRules(RulesBase):
         if len(cards) < need:
             txn.violated("too_few_cards", f"a digit combination of {total} needs at least {need} cards", "R-DIGITS")
         effect = DIGIT_EFFECTS.get(total, "")
-        key = self._combo_key(txn, f"digits:{total}", [*((c, None) for c in i.hand), *((buf[s].card, buf[s].oid) for s in slots)])  # type: ignore[union-attr]
+        key = self._combo_key(txn, f"digits:{total}", [*((c, None) for c in i.hand), *((buf[s].card, buf[s].oid) for s in slots)])
         self._check_repeat(txn, key, f"the digit combination {total}")
         if effect == "machinations":
             self._machinations_params(txn, seat, i)
@@ -785,7 +785,7 @@ class ByAllMeansRules(RulesBase):
             txn.to_neutral(cid, seat, f"{seat}.hand", "hand")
         for s in slots:
             obj = buf[s]
-            txn.to_neutral(obj.card, obj.owner, f"{seat}.{s}", "buffer", obj.oid)  # type: ignore[union-attr]
+            txn.to_neutral(obj.card, obj.owner, f"{seat}.{s}", "buffer", obj.oid)
         txn.emit(ComboPlayed(seat=seat, kind="digits", effect=effect, key=key))
         self._digit_effect(txn, seat, effect, i)
         self._buffer_checks(txn, seat, list(i.hand), i.to_buffer, i.lilac_as, 0, free_before)
@@ -1161,8 +1161,8 @@ class ByAllMeansRules(RulesBase):
             return None
         # the measure that decided it: loyalty totals for a full field, influence otherwise
         if state.outcome.reason in ("full_field", "draw_full_field"):
-            scores = {s: sum(state.field[c].territory.loyalty for c in self.ctx.field.cells  # type: ignore[union-attr]
-                             if state.field[c].territory is not None and state.field[c].territory.controller == s)  # type: ignore[union-attr]
+            scores = {s: sum(t.loyalty for t in (state.field[c].territory for c in self.ctx.field.cells)
+                             if t is not None and t.controller == s)
                       for s in self.players}
         else:
             scores = {s: p.influence for s, p in state.players.items()}

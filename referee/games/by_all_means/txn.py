@@ -504,7 +504,7 @@ class Txn:
 
     def begin_turn(self, seat: str, number: int) -> None:
         p = self.player(seat)
-        untapped = ()
+        untapped: tuple[str, ...] = ()
         if self.opts["untap_at_turn_start"]:
             untapped = tuple([c for c, a in self._scan().agents.get(seat, ()) if a.turned])
         extra = max(0, 1 - p.actions_lost_next_turn.extra)
@@ -616,7 +616,8 @@ class Txn:
 
     def archive_cards(self, seat: str, archive: str) -> tuple[str, ...]:
         """Exact tracking: the archive's cards, top first."""
-        return getattr(self.player(seat), archive).cards
+        cards: tuple[str, ...] = getattr(self.player(seat), archive).cards
+        return cards
 
     def check_draw(self, seat: str, archive: str, cards: tuple[str, ...] | list[str], need: int, rule: str = "R-ARCHIVES") -> None:
         """Draw consistency (4.1): the archive holds enough, the named cards are the right number and

@@ -112,9 +112,9 @@ def view(ctx: Ctx, state: State, seat: str | None) -> dict[str, Any]:
         p["hand_count"] = len(p["hand"])
         p["agent_count"] = agent_count(ctx, state, s)
         p["loyalty_total"] = sum(
-            state.field[c].territory.loyalty  # type: ignore[union-attr]
-            for c in ctx.field.cells
-            if state.field[c].territory is not None and state.field[c].territory.controller == s  # type: ignore[union-attr]
+            t.loyalty
+            for t in (state.field[c].territory for c in ctx.field.cells)
+            if t is not None and t.controller == s
         )
         if not ctx.exact or seat is not None:
             p["main_archive"].pop("cards", None)

@@ -121,8 +121,8 @@ def describe(ctx: Ctx, ev: Any) -> str | None:  # noqa: C901 - one phrase per ev
         case ActionsLost(seat=seat, main=main, extra=extra):
             return f"{seat} will lose {main} main and {extra} extra action(s) next turn"
         case ManualApplied(seat=seat, source=source, note=note, skipped=skipped):
-            extra = f"; skipped (cannot be applied): {', '.join(skipped)}" if skipped else ""
-            return f"declared effect of {source} by {seat}" + (f" — {note}" if note else "") + " [flagged for audit]" + extra
+            skipped_text = f"; skipped (cannot be applied): {', '.join(skipped)}" if skipped else ""
+            return f"declared effect of {source} by {seat}" + (f" — {note}" if note else "") + " [flagged for audit]" + skipped_text
         case TurnBegan(number=number, active=active, main_left=main, extra_left=extra, untapped=untapped):
             tail = f"; untaps {', '.join(untapped)}" if untapped else ""
             return f"turn {number} begins: {active} has {main} main and {extra} extra action(s){tail}"

@@ -365,9 +365,9 @@ def evolve(state: State, event: Any, counted: bool = False) -> State:
         case PositionPassed():
             return state
         case BannersAdded(empire=empire, placements=placements):
-            for pl in placements:
-                state = _banners(state, pl.region, empire, pl.n)
-                state = _supply(state, empire, -pl.n)
+            for placement in placements:
+                state = _banners(state, placement.region, empire, placement.n)
+                state = _supply(state, empire, -placement.n)
             return state
         case AttackLaunched(empire=empire, from_=src, to=dst, count=n):
             state = _banners(state, src, empire, -n)
@@ -397,9 +397,9 @@ def evolve(state: State, event: Any, counted: bool = False) -> State:
         case SubActivationOpened(position=pos, by=by):
             return _cursor(state, sub_position=pos, sub_by=by, stage="pending")
         case ActionDone(position=pos):
-            c = state.cursor
-            assert c is not None
-            if c.sub_position is not None and c.sub_position == pos:
+            cur = state.cursor
+            assert cur is not None
+            if cur.sub_position is not None and cur.sub_position == pos:
                 return _cursor(state, sub_position=None, sub_by=None, stage="done")
             return _cursor(state, stage="done")
         case SupplyLimitEnforced(removals=removals):
@@ -426,8 +426,8 @@ def evolve(state: State, event: Any, counted: bool = False) -> State:
             return _supply(_banners(state, region, empire, -n), empire, n)
         case ManualEffectApplied(deltas=deltas):
             zones = Zones(state, counted)
-            for d in deltas:
-                zones.apply(d)
+            for delta in deltas:
+                zones.apply(delta)
             return zones.write(state)
         case AuditFlagRaised(kind=kind, card=card):
             return replace(state, audit_flags=(*state.audit_flags, AuditFlag(kind=kind, card=card)))

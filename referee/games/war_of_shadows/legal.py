@@ -298,8 +298,8 @@ def _plays(rules: WarOfShadowsRules, s: State, seat: str, slot: str, timing: str
             extra = _pay(rules, handlist, card, cost)
             if extra is None:
                 continue
-            common = {"card": card, "ability": index, "timing": timing, "position": slot, "extra_cost_cards": extra,
-                      "declared_cost": tuple(cost) if declared else ()}
+            common: dict[str, Any] = {"card": card, "ability": index, "timing": timing, "position": slot, "extra_cost_cards": extra,
+                                      "declared_cost": tuple(cost) if declared else ()}
             if effect == "manual":
                 yield PlayCard(effect="manual", **common)
                 continue

@@ -40,7 +40,7 @@ class Modules(msgspec.Struct, frozen=True, kw_only=True):
     counter_intelligence: bool | None = None
 
 
-class ConfigureMatch(_Intent, kw_only=True, tag="configure_match"):
+class ConfigureMatch(_Intent, frozen=True, kw_only=True, tag="configure_match"):
     """Create the match (S1): done by the match header; as an intent it is always already_configured."""
 
     player_count: int | None = None
@@ -53,21 +53,21 @@ class ConfigureMatch(_Intent, kw_only=True, tag="configure_match"):
     seed: int | None = None
 
 
-class ChooseSociety(_Intent, kw_only=True, tag="choose_society"):
+class ChooseSociety(_Intent, frozen=True, kw_only=True, tag="choose_society"):
     """Take a society's player board, its 9 agents and 5 loyalty tokens (S2; player: default you)."""
 
     player: str | None = None
     society: str
 
 
-class SetFirstPlayer(_Intent, kw_only=True, tag="set_first_player"):
+class SetFirstPlayer(_Intent, frozen=True, kw_only=True, tag="set_first_player"):
     """Record who holds the first-player token (S7) [chance: digital picks the player]."""
 
     player: str | None = None
     method: Literal["agreed", "random"] = "agreed"
 
 
-class DealFanaticEmpire(_Intent, kw_only=True, tag="deal_fanatic_empire"):
+class DealFanaticEmpire(_Intent, frozen=True, kw_only=True, tag="deal_fanatic_empire"):
     """To each their own (§6.3): one empire dealt to each player, secretly [chance]."""
 
     __private_by_key__ = ("assignments",)
@@ -83,7 +83,7 @@ class Arrangement(msgspec.Struct, frozen=True, kw_only=True):
     opposition: str | None = None
 
 
-class ArrangeLoyalty(_Intent, kw_only=True, tag="arrange_loyalty"):
+class ArrangeLoyalty(_Intent, frozen=True, kw_only=True, tag="arrange_loyalty"):
     """Lay the 5 loyalty tokens face down (S8): arrangement.<slot>=<empire> ×5, or =unrecorded [chance, hidden]."""
 
     __private__ = ("arrangement",)
@@ -93,14 +93,14 @@ class ArrangeLoyalty(_Intent, kw_only=True, tag="arrange_loyalty"):
     arrangement: Literal["unrecorded"] | Arrangement | None = None
 
 
-class CollectAgent(_Intent, kw_only=True, tag="collect_agent"):
+class CollectAgent(_Intent, frozen=True, kw_only=True, tag="collect_agent"):
     """Agent phase step 1: take one of your agents back from a council position (or region, §6.1)."""
 
     player: str | None = None
     from_: str = _f("from")  # type: ignore[assignment]
 
 
-class PlaceAgent(_Intent, kw_only=True, tag="place_agent"):
+class PlaceAgent(_Intent, frozen=True, kw_only=True, tag="place_agent"):
     """Agent phase step 2: put an agent on a free council position (or a region, §6.1)."""
 
     player: str | None = None
@@ -112,7 +112,7 @@ class Placement(msgspec.Struct, frozen=True):
     n: int
 
 
-class AddBanners(_Intent, kw_only=True, tag="add_banners"):
+class AddBanners(_Intent, frozen=True, kw_only=True, tag="add_banners"):
     """Council action: add `count` (the printed variant) banners to regions the empire controls."""
 
     player: str | None = None
@@ -121,7 +121,7 @@ class AddBanners(_Intent, kw_only=True, tag="add_banners"):
     placements: tuple[Placement, ...] = ()
 
 
-class Attack(_Intent, kw_only=True, tag="attack"):
+class Attack(_Intent, frozen=True, kw_only=True, tag="attack"):
     """Council action: move `count` banners into an adjacent enemy region; resolve=false opens the combat window."""
 
     player: str | None = None
@@ -132,7 +132,7 @@ class Attack(_Intent, kw_only=True, tag="attack"):
     resolve: bool = True
 
 
-class ResolveCombat(_Intent, kw_only=True, tag="resolve_combat"):
+class ResolveCombat(_Intent, frozen=True, kw_only=True, tag="resolve_combat"):
     """Resolve the combat left pending by attack resolve=false."""
 
     player: str | None = None
@@ -146,7 +146,7 @@ class Variant(msgspec.Struct, frozen=True, kw_only=True):
     divisor: int | None = None
 
 
-class TakeCards(_Intent, kw_only=True, tag="take_cards"):
+class TakeCards(_Intent, frozen=True, kw_only=True, tag="take_cards"):
     """Council action: draw empire cards (cards=ids drawn; counted mode: cards=N; digital: omit) [chance, hidden]."""
 
     __private__ = ("cards",)
@@ -158,7 +158,7 @@ class TakeCards(_Intent, kw_only=True, tag="take_cards"):
     cards: tuple[str, ...] = ()
 
 
-class MoveAgent(_Intent, kw_only=True, tag="move_agent"):
+class MoveAgent(_Intent, frozen=True, kw_only=True, tag="move_agent"):
     """Council action: move the active agent to another position of this council and act there."""
 
     player: str | None = None
@@ -166,14 +166,14 @@ class MoveAgent(_Intent, kw_only=True, tag="move_agent"):
     destination: str
 
 
-class PassPosition(_Intent, kw_only=True, tag="pass_position"):
+class PassPosition(_Intent, frozen=True, kw_only=True, tag="pass_position"):
     """Decline the position's action (only with allow_pass, or when no offered action is available)."""
 
     player: str | None = None
     position: str
 
 
-class EndPosition(_Intent, kw_only=True, tag="end_position"):
+class EndPosition(_Intent, frozen=True, kw_only=True, tag="end_position"):
     """Close a finished activation (optional: the next intent closes it implicitly)."""
 
     player: str | None = None
@@ -192,7 +192,7 @@ class Effect(msgspec.Struct, frozen=True, kw_only=True):
     placements: tuple[Placement, ...] = ()
 
 
-class PlayCard(_Intent, kw_only=True, tag="play_card"):
+class PlayCard(_Intent, frozen=True, kw_only=True, tag="play_card"):
     """Play an ability of a card from hand, paying its cost (effect=manual or effect.primitive=<id> …)."""
 
     player: str | None = None
@@ -212,7 +212,7 @@ class BannersDelta(msgspec.Struct, frozen=True, tag_field="type", tag="banners")
 
 
 class MoveBannersDelta(msgspec.Struct, frozen=True, tag_field="type", tag="move_banners"):
-    from_: str = _f("from")  # type: ignore[assignment]
+    from_: str = msgspec.field(name="from")  # not _f: mypy must see it has no default
     to: str
     empire: str
     count: int
@@ -240,7 +240,7 @@ class TransferCardDelta(msgspec.Struct, frozen=True, tag_field="type", tag="tran
 
 class MoveAgentDelta(msgspec.Struct, frozen=True, tag_field="type", tag="move_agent"):
     player: str
-    from_: str = _f("from")  # type: ignore[assignment]
+    from_: str = msgspec.field(name="from")  # not _f: mypy must see it has no default
     to: str
 
 
@@ -259,7 +259,7 @@ Delta = (
 )
 
 
-class ManualEffect(_Intent, kw_only=True, tag="manual_effect"):
+class ManualEffect(_Intent, frozen=True, kw_only=True, tag="manual_effect"):
     """Declare what a manual card effect did, as deltas (checked for consistency, flagged for audit)."""
 
     player: str | None = None
@@ -268,7 +268,7 @@ class ManualEffect(_Intent, kw_only=True, tag="manual_effect"):
     deltas: tuple[Delta, ...] = ()
 
 
-class DiscardCards(_Intent, kw_only=True, tag="discard_cards"):
+class DiscardCards(_Intent, frozen=True, kw_only=True, tag="discard_cards"):
     """Discard phase: discard down to 5 cards (counted mode: empire names)."""
 
     player: str | None = None
@@ -283,7 +283,7 @@ class Revealed(msgspec.Struct, frozen=True, kw_only=True):
     opposition: str | None = None
 
 
-class SwapLoyalty(_Intent, kw_only=True, tag="swap_loyalty"):
+class SwapLoyalty(_Intent, frozen=True, kw_only=True, tag="swap_loyalty"):
     """Reveal phase: swap two face-down tokens and reveal them (revealed.<slot>=<empire> for both)."""
 
     player: str | None = None
@@ -292,20 +292,20 @@ class SwapLoyalty(_Intent, kw_only=True, tag="swap_loyalty"):
     revealed: Revealed | None = None
 
 
-class SkipSwap(_Intent, kw_only=True, tag="skip_swap"):
+class SkipSwap(_Intent, frozen=True, kw_only=True, tag="skip_swap"):
     """Reveal phase: do not swap this time."""
 
     player: str | None = None
 
 
-class CiNameEmpire(_Intent, kw_only=True, tag="ci_name_empire"):
+class CiNameEmpire(_Intent, frozen=True, kw_only=True, tag="ci_name_empire"):
     """Counter-intelligence (§6.4): name an empire not yet revealed on your left neighbour's board."""
 
     player: str | None = None
     empire: str
 
 
-class CiReveal(_Intent, kw_only=True, tag="ci_reveal"):
+class CiReveal(_Intent, frozen=True, kw_only=True, tag="ci_reveal"):
     """Counter-intelligence, unrecorded loyalty: reveal the slot of the empire you were asked for."""
 
     player: str | None = None
@@ -313,7 +313,7 @@ class CiReveal(_Intent, kw_only=True, tag="ci_reveal"):
     slot: str
 
 
-class FinalReveal(_Intent, kw_only=True, tag="final_reveal"):
+class FinalReveal(_Intent, frozen=True, kw_only=True, tag="final_reveal"):
     """Final scoring, unrecorded loyalty: turn all your tokens face up (arrangement.<slot>=<empire> ×5)."""
 
     player: str | None = None
@@ -337,83 +337,83 @@ class _Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
     """Base of the events: tagged by ``type``, frozen, keyword-only."""
 
 
-class SocietyChosen(_Event, kw_only=True, tag="society_chosen"):
+class SocietyChosen(_Event, frozen=True, kw_only=True, tag="society_chosen"):
     player: str
     society: str
 
 
-class FirstPlayerSet(_Event, kw_only=True, tag="first_player_set"):
+class FirstPlayerSet(_Event, frozen=True, kw_only=True, tag="first_player_set"):
     player: str
     method: str
 
 
-class FanaticEmpireDealt(_Event, kw_only=True, tag="fanatic_empire_dealt"):
+class FanaticEmpireDealt(_Event, frozen=True, kw_only=True, tag="fanatic_empire_dealt"):
     __private__ = ("token",)
     __owner__ = "player"
     player: str
     token: str  # fanatic:<seat>:<empire>
 
 
-class LoyaltyArranged(_Event, kw_only=True, tag="loyalty_arranged"):
+class LoyaltyArranged(_Event, frozen=True, kw_only=True, tag="loyalty_arranged"):
     __private__ = ("tokens",)
     __owner__ = "player"
     player: str
     tokens: tuple[str, ...] = ()  # loyalty:<seat>:<empire> in slot order; () = unrecorded
 
 
-class SetupCompleted(_Event, kw_only=True, tag="setup_completed"):
+class SetupCompleted(_Event, frozen=True, kw_only=True, tag="setup_completed"):
     """Every setup fact is in: the first round begins."""
 
 
-class RoundStarted(_Event, kw_only=True, tag="round_started"):
+class RoundStarted(_Event, frozen=True, kw_only=True, tag="round_started"):
     round: int
 
 
-class PhaseChanged(_Event, kw_only=True, tag="phase_changed"):
+class PhaseChanged(_Event, frozen=True, kw_only=True, tag="phase_changed"):
     phase: str
 
 
-class AgentCollected(_Event, kw_only=True, tag="agent_collected"):
+class AgentCollected(_Event, frozen=True, kw_only=True, tag="agent_collected"):
     player: str
     from_: str = _f("from")  # type: ignore[assignment]
 
 
-class AgentPlaced(_Event, kw_only=True, tag="agent_placed"):
+class AgentPlaced(_Event, frozen=True, kw_only=True, tag="agent_placed"):
     player: str
     to: str
 
 
-class PlacementSkipped(_Event, kw_only=True, tag="placement_skipped"):
+class PlacementSkipped(_Event, frozen=True, kw_only=True, tag="placement_skipped"):
     player: str
     step: str  # collect | place
     reason: str
 
 
-class PositionActivated(_Event, kw_only=True, tag="position_activated"):
+class PositionActivated(_Event, frozen=True, kw_only=True, tag="position_activated"):
     position: str
     acting_player: str
 
 
-class PositionSkipped(_Event, kw_only=True, tag="position_skipped"):
+class PositionSkipped(_Event, frozen=True, kw_only=True, tag="position_skipped"):
     position: str
 
 
-class PositionPassed(_Event, kw_only=True, tag="position_passed"):
+class PositionPassed(_Event, frozen=True, kw_only=True, tag="position_passed"):
     position: str
     player: str
 
 
-class PositionEnded(_Event, kw_only=True, tag="position_ended"):
+class PositionEnded(_Event, frozen=True, kw_only=True, tag="position_ended"):
     position: str
 
 
-class BannersAdded(_Event, kw_only=True, tag="banners_added"):
+class BannersAdded(_Event, frozen=True, kw_only=True, tag="banners_added"):
     empire: str
     position: str
     placements: tuple[Placement, ...]
 
 
-class AttackLaunched(_Event, kw_only=True, tag="attack_launched"):
+class AttackLaunched(_Event, frozen=True, kw_only=True, tag="attack_launched"):
     empire: str
     position: str
     from_: str = _f("from")  # type: ignore[assignment]
@@ -422,13 +422,13 @@ class AttackLaunched(_Event, kw_only=True, tag="attack_launched"):
     defender: str | None
 
 
-class FortTriggered(_Event, kw_only=True, tag="fort_triggered"):
+class FortTriggered(_Event, frozen=True, kw_only=True, tag="fort_triggered"):
     region: str
     empire: str
     destroyed: int = 1
 
 
-class CombatPending(_Event, kw_only=True, tag="combat_pending"):
+class CombatPending(_Event, frozen=True, kw_only=True, tag="combat_pending"):
     region: str
     attacker: str
     defender: str | None
@@ -438,7 +438,7 @@ class CombatPending(_Event, kw_only=True, tag="combat_pending"):
     fort: bool
 
 
-class CombatResolved(_Event, kw_only=True, tag="combat_resolved"):
+class CombatResolved(_Event, frozen=True, kw_only=True, tag="combat_resolved"):
     region: str
     attacker: str
     defender: str | None
@@ -455,7 +455,7 @@ class CombatResolved(_Event, kw_only=True, tag="combat_resolved"):
     pending: bool = False  # it was the activation's pending combat
 
 
-class CardsDrawn(_Event, kw_only=True, tag="cards_drawn"):
+class CardsDrawn(_Event, frozen=True, kw_only=True, tag="cards_drawn"):
     __private__ = ("cards",)
     __owner__ = "player"
     player: str
@@ -464,19 +464,19 @@ class CardsDrawn(_Event, kw_only=True, tag="cards_drawn"):
     position: str = ""
 
 
-class AgentMoved(_Event, kw_only=True, tag="agent_moved"):
+class AgentMoved(_Event, frozen=True, kw_only=True, tag="agent_moved"):
     player: str
     from_: str = _f("from")  # type: ignore[assignment]
     to: str
     swapped_with: str | None = None
 
 
-class SubActivationOpened(_Event, kw_only=True, tag="sub_activation_opened"):
+class SubActivationOpened(_Event, frozen=True, kw_only=True, tag="sub_activation_opened"):
     position: str
     by: str  # move_agent | relocate_agent | borrow_action
 
 
-class ActionDone(_Event, kw_only=True, tag="action_done"):
+class ActionDone(_Event, frozen=True, kw_only=True, tag="action_done"):
     position: str
 
 
@@ -486,25 +486,25 @@ class SupplyLimitRemoval(msgspec.Struct, frozen=True):
     removed: int
 
 
-class SupplyLimitEnforced(_Event, kw_only=True, tag="supply_limit_enforced"):
+class SupplyLimitEnforced(_Event, frozen=True, kw_only=True, tag="supply_limit_enforced"):
     empire_phase: str
     removals: tuple[SupplyLimitRemoval, ...] = ()
 
 
-class EmpirePhaseEnded(_Event, kw_only=True, tag="empire_phase_ended"):
+class EmpirePhaseEnded(_Event, frozen=True, kw_only=True, tag="empire_phase_ended"):
     empire: str
 
 
-class RoundMarkerPlaced(_Event, kw_only=True, tag="round_marker_placed"):
+class RoundMarkerPlaced(_Event, frozen=True, kw_only=True, tag="round_marker_placed"):
     round: int
 
 
-class FirstPlayerPassed(_Event, kw_only=True, tag="first_player_passed"):
+class FirstPlayerPassed(_Event, frozen=True, kw_only=True, tag="first_player_passed"):
     from_: str = _f("from")  # type: ignore[assignment]
     to: str
 
 
-class CardPlayed(_Event, kw_only=True, tag="card_played"):
+class CardPlayed(_Event, frozen=True, kw_only=True, tag="card_played"):
     player: str
     card: str
     ability: int
@@ -515,24 +515,24 @@ class CardPlayed(_Event, kw_only=True, tag="card_played"):
     declared_cost: tuple[str, ...] = ()
 
 
-class DeckShuffled(_Event, kw_only=True, tag="deck_shuffled"):
+class DeckShuffled(_Event, frozen=True, kw_only=True, tag="deck_shuffled"):
     empire: str
 
 
-class CardResolving(_Event, kw_only=True, tag="card_resolving"):
+class CardResolving(_Event, frozen=True, kw_only=True, tag="card_resolving"):
     card: str
     kind: str  # manual | replacement
 
 
-class CardResolved(_Event, kw_only=True, tag="card_resolved"):
+class CardResolved(_Event, frozen=True, kw_only=True, tag="card_resolved"):
     card: str
 
 
-class AnnihilationDeclared(_Event, kw_only=True, tag="annihilation_declared"):
+class AnnihilationDeclared(_Event, frozen=True, kw_only=True, tag="annihilation_declared"):
     region: str
 
 
-class BannersMoved(_Event, kw_only=True, tag="banners_moved"):
+class BannersMoved(_Event, frozen=True, kw_only=True, tag="banners_moved"):
     from_: str = _f("from")  # type: ignore[assignment]
     to: str
     empire: str
@@ -540,56 +540,56 @@ class BannersMoved(_Event, kw_only=True, tag="banners_moved"):
     why: str = ""  # reinforcement | move_banners | disband
 
 
-class BannersReturned(_Event, kw_only=True, tag="banners_returned"):
+class BannersReturned(_Event, frozen=True, kw_only=True, tag="banners_returned"):
     region: str
     empire: str
     count: int
     why: str = ""
 
 
-class ManualEffectApplied(_Event, kw_only=True, tag="manual_effect_applied"):
+class ManualEffectApplied(_Event, frozen=True, kw_only=True, tag="manual_effect_applied"):
     player: str
     card: str
     description: str = ""
     deltas: tuple[Delta, ...] = ()
 
 
-class AuditFlagRaised(_Event, kw_only=True, tag="audit_flag_raised"):
+class AuditFlagRaised(_Event, frozen=True, kw_only=True, tag="audit_flag_raised"):
     kind: str
     card: str | None = None
     note: str = ""
 
 
-class CardsDiscarded(_Event, kw_only=True, tag="cards_discarded"):
+class CardsDiscarded(_Event, frozen=True, kw_only=True, tag="cards_discarded"):
     player: str
     cards: tuple[str, ...]
     private: bool = True
 
 
-class LoyaltySwapped(_Event, kw_only=True, tag="loyalty_swapped"):
+class LoyaltySwapped(_Event, frozen=True, kw_only=True, tag="loyalty_swapped"):
     player: str
     slot_a: str
     slot_b: str
 
 
-class LoyaltyRevealed(_Event, kw_only=True, tag="loyalty_revealed"):
+class LoyaltyRevealed(_Event, frozen=True, kw_only=True, tag="loyalty_revealed"):
     player: str
     slot: str
     empire: str
     why: str = "swap"  # swap | counter_intelligence | game_end
 
 
-class SwapSkipped(_Event, kw_only=True, tag="swap_skipped"):
+class SwapSkipped(_Event, frozen=True, kw_only=True, tag="swap_skipped"):
     player: str
 
 
-class CiNamed(_Event, kw_only=True, tag="ci_named"):
+class CiNamed(_Event, frozen=True, kw_only=True, tag="ci_named"):
     player: str
     target: str
     empire: str
 
 
-class CiScored(_Event, kw_only=True, tag="ci_scored"):
+class CiScored(_Event, frozen=True, kw_only=True, tag="ci_scored"):
     player: str
     target: str
     empire: str
@@ -597,16 +597,16 @@ class CiScored(_Event, kw_only=True, tag="ci_scored"):
     points: int
 
 
-class GameEnded(_Event, kw_only=True, tag="game_ended"):
+class GameEnded(_Event, frozen=True, kw_only=True, tag="game_ended"):
     unrevealed: tuple[tuple[str, int], ...] = ()  # (seat, face-down tokens when the game ended)
 
 
-class FinalRevealed(_Event, kw_only=True, tag="final_revealed"):
+class FinalRevealed(_Event, frozen=True, kw_only=True, tag="final_revealed"):
     player: str
     arrangement: tuple[str, ...]  # empires in slot order
 
 
-class ScoreComputed(_Event, kw_only=True, tag="score_computed"):
+class ScoreComputed(_Event, frozen=True, kw_only=True, tag="score_computed"):
     player: str
     base: int
     region_agents: int
@@ -616,7 +616,7 @@ class ScoreComputed(_Event, kw_only=True, tag="score_computed"):
     total: int
 
 
-class WinnerDeclared(_Event, kw_only=True, tag="winner_declared"):
+class WinnerDeclared(_Event, frozen=True, kw_only=True, tag="winner_declared"):
     winners: tuple[str, ...]
     reason: str
 

@@ -75,8 +75,10 @@ from .model import (
     CombatPending,
     CombatResolved,
     ConfigureMatch,
+    Cursor,
     DealFanaticEmpire,
     DeckShuffled,
+    Delta,
     DiscardCards,
     DiscardDelta,
     DrawDelta,
@@ -1518,47 +1520,47 @@ class WarOfShadowsRules(RulesBase):
         if prim == "mutual_annihilation":
             if c.combat is None:
                 raise Refuse("no_card_window", "mutual annihilation needs a pending combat (attack … resolve=false)", R_NOTES)
-            region = c.combat.region
-            return lambda t: t.emit(AnnihilationDeclared(region=region))
+            combat_region = c.combat.region
+            return lambda t: t.emit(AnnihilationDeclared(region=combat_region))
         if prim == "reinforcement":
             if c.combat is None or c.combat.attacker != e_active:
                 raise Refuse("no_card_window", f"reinforcement needs a pending combat of the {e_active}", R_NOTES)
-            src, n, region = effect.from_, effect.count or 0, c.combat.region
-            if src is None or self.control(s, src) != e_active or src == region:
+            from_region, n, combat_region = effect.from_, effect.count or 0, c.combat.region
+            if from_region is None or self.control(s, from_region) != e_active or from_region == combat_region:
                 raise Refuse("source_not_controlled",
-                             f"effect.from must be a region the {e_active} controls, other than {region}; got {src}", R_NOTES)
-            have = s.banners[src][e_active]
+                             f"effect.from must be a region the {e_active} controls, other than {combat_region}; got {from_region}", R_NOTES)
+            have = s.banners[from_region][e_active]
             if n < 1:
                 raise Refuse("no_banners_moved", f"reinforcement moves at least 1 banner, not {n}", R_NOTES)
             if n > have:
-                raise Refuse("insufficient_banners", f"{src} holds {have} {e_active} banner(s), not {n}", R_NOTES)
-            tx.check(not (self.home(src) != e_active and n > have - 1), "cannot_abandon_conquered",
-                     f"{src} is conquered: 1 {e_active} banner must stay", R_NOTES)
-            again = self.options["fort_trigger"] == "per_entering_group" and self._fort_strikes(region, e_active)
+                raise Refuse("insufficient_banners", f"{from_region} holds {have} {e_active} banner(s), not {n}", R_NOTES)
+            tx.check(not (self.home(from_region) != e_active and n > have - 1), "cannot_abandon_conquered",
+                     f"{from_region} is conquered: 1 {e_active} banner must stay", R_NOTES)
+            again = self.options["fort_trigger"] == "per_entering_group" and self._fort_strikes(combat_region, e_active)
 
             def reinforce(t: Tx) -> None:
-                t.emit(BannersMoved(from_=src, to=region, empire=e_active, count=n, why="reinforcement"))
+                t.emit(BannersMoved(from_=from_region, to=combat_region, empire=e_active, count=n, why="reinforcement"))
                 if again:
-                    t.emit(FortTriggered(region=region, empire=e_active))
+                    t.emit(FortTriggered(region=combat_region, empire=e_active))
             return reinforce
         if prim == "relocate_agent":
-            dst = effect.destination
+            destination = effect.destination
             free = self.free_positions(s)
             if not free:
                 raise Refuse("no_free_position", "every council position is occupied", R_NOTES)
-            if dst is None or not self.is_position(dst):
-                raise Refuse("invalid_destination", f"effect.destination must be a council position, got {dst}", R_NOTES)
-            de, dp = split(dst)
+            if destination is None or not self.is_position(destination):
+                raise Refuse("invalid_destination", f"effect.destination must be a council position, got {destination}", R_NOTES)
+            de, dp = split(destination)
             holder = s.council[de][dp]
             if holder is not None:
-                raise Refuse("position_occupied", f"{dst} holds {holder}'s agent", R_NOTES)
+                raise Refuse("position_occupied", f"{destination} holds {holder}'s agent", R_NOTES)
             owner, at = self.active_agent(s, slot)
             if owner != tx.seat or at is None:
                 raise Refuse("agent_not_found", f"no agent of {tx.seat} gives control of {slot}", R_NOTES)
 
             def relocate(t: Tx) -> None:
-                t.emit(AgentMoved(player=t.seat, from_=at, to=dst),
-                       SubActivationOpened(position=dst, by="relocate_agent"),
+                t.emit(AgentMoved(player=t.seat, from_=at, to=destination),
+                       SubActivationOpened(position=destination, by="relocate_agent"),
                        CardResolving(card=card, kind="replacement"))
             return relocate
         if prim == "borrow_action":
@@ -1601,15 +1603,15 @@ class WarOfShadowsRules(RulesBase):
                     self._resolve(t, dst, emp, defender, n, a_after, fort, annihilation=False, pending=False)
             return move
         if prim == "disband":
-            region, emp = effect.region, effect.empire
-            if region is None or emp is None:
+            region, empire = effect.region, effect.empire
+            if region is None or empire is None:
                 raise Refuse("invalid_destination", "disband needs effect.region and effect.empire", R_NOTES)
             if c.combat is not None and c.combat.region == region:
                 raise Refuse("combat_pending", f"a combat is pending in {region}", R_NOTES)
-            have = s.banners[region][emp]
+            have = s.banners[region][empire]
             if have < 1:
-                raise Refuse("no_banners_moved", f"{region} holds no {emp} banner", R_NOTES)
-            friendly = [r for r in self.board.neighbours[region] if self.control(s, r) == emp]
+                raise Refuse("no_banners_moved", f"{region} holds no {empire} banner", R_NOTES)
+            friendly = [r for r in self.board.neighbours[region] if self.control(s, r) == empire]
             split_out = self.options["disband_destination"] == "adjacent_controlled_split" and friendly
             placements = effect.placements
             if split_out:
@@ -1617,18 +1619,18 @@ class WarOfShadowsRules(RulesBase):
                 ok = total == have and all(p.n >= 1 and p.region in friendly for p in placements)
                 if not ok:
                     raise Refuse("invalid_destination",
-                                 f"the {have} disbanded {emp} banner(s) go to neighbouring {emp} regions "
+                                 f"the {have} disbanded {empire} banner(s) go to neighbouring {empire} regions "
                                  f"({', '.join(friendly)}): effect.placements=region:n,… adding up to {have}", R_NOTES)
             elif placements:
-                raise Refuse("invalid_destination", f"the disbanded {emp} banners return to the supply: give no placements",
+                raise Refuse("invalid_destination", f"the disbanded {empire} banners return to the supply: give no placements",
                              R_NOTES)
 
             def disband(t: Tx) -> None:
                 if split_out:
                     for p in placements:
-                        t.emit(BannersMoved(from_=region, to=p.region, empire=emp, count=p.n, why="disband"))
+                        t.emit(BannersMoved(from_=region, to=p.region, empire=empire, count=p.n, why="disband"))
                 else:
-                    t.emit(BannersReturned(region=region, empire=emp, count=have, why="disband"))
+                    t.emit(BannersReturned(region=region, empire=empire, count=have, why="disband"))
                 t.emit(AuditFlagRaised(kind="suitability_unverified", card=card))
             return disband
         raise Refuse("unknown_reference", f"unknown effect {prim}", R_NOTES)
@@ -1698,7 +1700,7 @@ class WarOfShadowsRules(RulesBase):
         tx.emit(CardResolved(card=intent.card))
         tx.manual = True
 
-    def _zone_control(self, zones: Zones, rid: str, c: Any) -> str | None:
+    def _zone_control(self, zones: Zones, rid: str, c: Cursor | None) -> str | None:
         cols = [e for e in EMPIRES if zones.banners[rid][e] > 0]
         if len(cols) == 1:
             return cols[0]
@@ -1889,12 +1891,12 @@ class WarOfShadowsRules(RulesBase):
                 return intent
             if self.unrecorded:
                 return msgspec.structs.replace(intent, arrangement=intent.arrangement or "unrecorded")
-            dealt = state.players[player].fanatic_dealt
-            if self.modules["to_each_their_own"] and dealt is None:
+            fanatic = state.players[player].fanatic_dealt
+            if self.modules["to_each_their_own"] and fanatic is None:
                 return intent  # decide says deal_required
-            rest = [e for e in EMPIRES if e != dealt] if dealt else list(EMPIRES)
+            rest = [e for e in EMPIRES if e != fanatic] if fanatic else list(EMPIRES)
             shuffled = chance.shuffled(rest)
-            empires = [dealt, *shuffled] if dealt else shuffled
+            empires = [fanatic, *shuffled] if fanatic else shuffled
             generated = Arrangement(**dict(zip(SLOTS, empires)))
             if intent.arrangement is not None and intent.arrangement != generated:
                 return self._mismatch("the arrangement")
@@ -1911,7 +1913,7 @@ class WarOfShadowsRules(RulesBase):
                 return self._mismatch(f"cards={','.join(intent.cards)}")
             return msgspec.structs.replace(intent, cards=drawn)
         if isinstance(intent, ManualEffect) and not self.counted:
-            deltas = []
+            deltas: list[Delta] = []
             deck = {e: sorted(v) for e, v in state.deck.items()}
             changed = False
             for d in intent.deltas:

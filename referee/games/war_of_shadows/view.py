@@ -448,33 +448,33 @@ def _complete_and_check(rules: WarOfShadowsRules, s: State, is_set: Any) -> Stat
         raise _bad(f"first_player {s.first_player!r} is not a seat")
     s = msgspec.structs.replace(s, players=players, banner_supply=supply, deck=deck)
     # cursor
-    c = s.cursor
+    cur = s.cursor
     if s.phase == "EMPIRE_PHASE":
-        if c is None or not c.empire or not c.position:
+        if cur is None or not cur.empire or not cur.position:
             raise _bad("phase EMPIRE_PHASE needs cursor.empire, cursor.position and cursor.stage")
-        if c.empire not in EMPIRES or c.position not in POSITIONS:
-            raise _bad(f"cursor {c.empire}.{c.position} is not a council position")
-        if c.stage not in STAGES:
-            raise _bad(f"cursor.stage must be one of {', '.join(STAGES)}, got {c.stage!r}")
-        if c.sub_position is not None and not rules.is_position(c.sub_position):
-            raise _bad(f"cursor.sub_position {c.sub_position!r} is not a council position")
-        acting = c.acting_player
+        if cur.empire not in EMPIRES or cur.position not in POSITIONS:
+            raise _bad(f"cursor {cur.empire}.{cur.position} is not a council position")
+        if cur.stage not in STAGES:
+            raise _bad(f"cursor.stage must be one of {', '.join(STAGES)}, got {cur.stage!r}")
+        if cur.sub_position is not None and not rules.is_position(cur.sub_position):
+            raise _bad(f"cursor.sub_position {cur.sub_position!r} is not a council position")
+        acting = cur.acting_player
         if acting is None:
-            acting = rules.controller(s, c.empire, c.position)
+            acting = rules.controller(s, cur.empire, cur.position)
             if acting is None:
-                raise _bad(f"nobody controls {c.empire}.{c.position}: set cursor.acting_player or an agent")
+                raise _bad(f"nobody controls {cur.empire}.{cur.position}: set cursor.acting_player or an agent")
         if acting not in seats:
             raise _bad(f"cursor.acting_player {acting!r} is not a seat")
-        if c.stage == "combat_pending" and c.combat is None:
+        if cur.stage == "combat_pending" and cur.combat is None:
             raise _bad("cursor.stage combat_pending needs cursor.combat {region, attacker, defender}")
-        if c.combat is not None:
-            cb = c.combat
+        if cur.combat is not None:
+            cb = cur.combat
             if not rules.is_region(cb.region) or cb.attacker not in EMPIRES:
                 raise _bad("cursor.combat needs a region of the board and an attacking empire")
-        if c.resolving_card is not None and c.resolving_kind is None:
-            c = msgspec.structs.replace(c, resolving_kind="manual")
-        s = msgspec.structs.replace(s, cursor=msgspec.structs.replace(c, acting_player=acting))
-    elif c is not None:
+        if cur.resolving_card is not None and cur.resolving_kind is None:
+            cur = msgspec.structs.replace(cur, resolving_kind="manual")
+        s = msgspec.structs.replace(s, cursor=msgspec.structs.replace(cur, acting_player=acting))
+    elif cur is not None:
         raise _bad(f"cursor is set but the phase is {s.phase}: the cursor exists only in EMPIRE_PHASE")
     return s
 
