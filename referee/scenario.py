@@ -28,7 +28,7 @@ _TOP_KEYS = {
     "game", "title", "players", "seed", "chance", "cards", "decks", "options", "position", "steps",
     "outcome", "card", "combination", "deck", "set", "description", "notes",
 }
-_STEP_KEYS = {"actor", "intent", "expect", "state", "contains", "note", "comment"}
+_STEP_KEYS = {"actor", "intent", "expect", "state", "contains", "view", "note", "comment"}
 
 
 @dataclass
@@ -225,8 +225,20 @@ def run_file(path: str, games: Any = None) -> ScenarioResult:
             view = referee.state(match.id)["state"]
             result.failures += _check_state(view, step.get("state", {}), number)
             result.failures += _check_contains(view, step.get("contains", {}), number)
-            if result.failures:
-                return result
+        views = step.get("view", {})
+        if not isinstance(views, dict):
+            result.failures.append(Failure(number, "view must be a table of roles ([steps.view.alice])"))
+            return result
+        for role, paths in views.items():
+            # [steps.view.<seat>]: dotted paths into what that seat (or the spectator) sees
+            try:
+                seen = referee.state(match.id, seat=role)["state"]
+            except RefereeError as exc:
+                result.failures.append(Failure(number, f"view.{role}: {exc.message}"))
+                continue
+            result.failures += [Failure(f.step, f"view.{role}: {f.what}") for f in _check_state(seen, paths, number)]
+        if result.failures:
+            return result
     if "outcome" in data:
         want = data["outcome"]
         got_outcome = referee.state(match.id)["outcome"]

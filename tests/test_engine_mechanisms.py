@@ -59,3 +59,21 @@ def test_list_and_map_options_over_http():
         assert made.status_code == 201, made.text
         games = c.get("/games/pile").json()
         assert {o["name"]: o["default"] for o in games["options"]}["bans"] == []
+
+
+def test_a_scenario_checks_what_a_seat_sees(tmp_path):
+    path = tmp_path / "v.toml"
+    path.write_text('''game = "pile"
+players = ["alice", "bob"]
+[[steps]]
+actor = "alice"
+intent = "start first=alice tokens=K01,K02"
+[steps.view.bob]
+"tokens.alice" = "K01"
+[steps.view.carol]
+pile = 10
+''', encoding="utf-8")
+    result = run_file(str(path), games=[PILE])
+    what = [f.what for f in result.failures]
+    assert any(w.startswith('view.bob: tokens.alice: expected "K01", got "?"') for w in what), what
+    assert any("view.carol:" in w and "not a seat" in w for w in what), what
