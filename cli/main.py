@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, cast
 
 import typer
 
@@ -570,8 +570,10 @@ def log(
     from rich.table import Table
 
     table = Table(title=f"Log of {service.resolve(match).id}", title_justify="left")
-    for col, kw in (("#", {"justify": "right"}), ("seat", {}), ("intent", {"overflow": "fold"}),
-                    ("verdict", {}), ("why / notes", {"overflow": "fold"})):
+    columns: tuple[tuple[str, dict[str, Any]], ...] = (
+        ("#", {"justify": "right"}), ("seat", {}), ("intent", {"overflow": "fold"}), ("verdict", {}),
+        ("why / notes", {"overflow": "fold"}))
+    for col, kw in columns:
         table.add_column(col, **kw)
     for e in entries:
         if e.verdict == "accepted":
@@ -682,7 +684,7 @@ def export(
     """
     service = _service(db)
     if _REMOTE["server"]:
-        pieces: Any = [service.export_text(match, format, as_)]
+        pieces: Any = [cast(Any, service).export_text(match, format, as_)]
     else:
         from referee.export import export_chunks
 
@@ -1050,10 +1052,10 @@ def scenario_run(
         raise Exit(1)
 
 
-def _click_exceptions() -> tuple[tuple[type[Exception], ...], tuple[type[Exception], ...]]:
+def _click_exceptions() -> tuple[tuple[type[Any], ...], tuple[type[Any], ...]]:
     """Usage errors and exits of click, and of the copy of click newer typer releases carry."""
-    errors: list[type[Exception]] = []
-    exits: list[type[Exception]] = []
+    errors: list[type[Any]] = []
+    exits: list[type[Any]] = []
     for module in ("click.exceptions", "typer._click.exceptions", "typer"):
         try:
             mod = __import__(module, fromlist=["ClickException", "Exit"])

@@ -1146,7 +1146,7 @@ class Referee:
         return audit.run_many(self, list(match_ids), progress, jobs, accept_rules_change=accept_rules_change)
 
     def _snapshots_of(self, m: StoredMatch) -> list[StoredSnapshot]:
-        out = []
+        out: list[StoredSnapshot] = []
         seq = self.store.head(m.id)
         while True:
             snap = self._snapshot(m, seq)

@@ -44,7 +44,8 @@ from schemas import ARBITER, SEED_MAX, TEXT_MAX, TITLE_MAX, ImportProblem, Impor
 from .engine.notation import split_words
 from .engine.protocol import InputError
 from .errors import BadInput, RefereeError, StorageError
-from .inputs import bad_char, char_name, check_text, is_bad
+from .engine.datafile import bad_char, char_name, is_bad
+from .inputs import check_text
 from .service import Referee, new_match_id, seal_annotations
 from .store import StoredAnnotation, StoreError
 from .store.memory import MemoryStore

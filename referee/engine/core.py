@@ -158,7 +158,7 @@ class EntryBody(msgspec.Struct, Generic[I, E], frozen=True, kw_only=True):
 
 def body_type(game: Any) -> Any:
     """The decode type of a game's entry bodies."""
-    return EntryBody[game.intent_type, game.event_type]  # type: ignore[name-defined]
+    return EntryBody[game.intent_type, game.event_type]
 
 
 def chance_for(config: MatchConfig, salt: str) -> Chance | None:

@@ -409,12 +409,17 @@ def parse_intent(intent_type: Any, text: str | list[str]) -> Any:
         raise InputError(f"{verb}: {exc}; usage: {info.signature()}", code="input/bad_argument") from None
 
 
-@cache
+_RECORDS: dict[type, tuple[ParamInfo, ...]] = {}
+
+
 def _record_params(cls: type) -> tuple[ParamInfo, ...]:
     """The parameters of a record that nests itself, keyed from the record (``then.drawn``...)."""
-    st = mi.type_info(cls)
-    assert isinstance(st, mi.StructType)
-    return tuple(_params_of(st, "", (), True))
+    found = _RECORDS.get(cls)
+    if found is None:
+        st = mi.type_info(cls)
+        assert isinstance(st, mi.StructType)
+        found = _RECORDS[cls] = tuple(_params_of(st, "", (), True))
+    return found
 
 
 def _nested_param(params: tuple[ParamInfo, ...], key: str) -> ParamInfo | None:
@@ -506,11 +511,18 @@ def _format_params(params: tuple[ParamInfo, ...], obj: Any, prefix: str, words: 
         words.append(f"{prefix}{p.key}={_quote(_format_value(p, value))}")
 
 
-@cache
+_VERBS: dict[type, VerbInfo] = {}
+
+
 def verbs_of_cls(cls: type) -> VerbInfo:
-    st = mi.type_info(cls)
-    assert isinstance(st, mi.StructType)
-    return VerbInfo(str(st.tag), cls, tuple(_params_of(st)), tuple(getattr(cls, "__positional__", ())), "")
+    """The verb of one intent Struct class (worked out once per class)."""
+    found = _VERBS.get(cls)
+    if found is None:
+        st = mi.type_info(cls)
+        assert isinstance(st, mi.StructType)
+        found = _VERBS[cls] = VerbInfo(str(st.tag), cls, tuple(_params_of(st)),
+                                       tuple(getattr(cls, "__positional__", ())), "")
+    return found
 
 
 def describe(intent_type: Any) -> Mapping[str, VerbInfo]:

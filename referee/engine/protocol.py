@@ -8,7 +8,7 @@ match configuration gives :class:`Rules`, whose methods are the decider: ``setup
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Generic, Literal, Protocol, TypeVar
+from typing import Any, Generic, Literal, Protocol, TypeVar, cast
 
 import msgspec
 
@@ -102,7 +102,7 @@ class OptionSpec(msgspec.Struct, frozen=True, kw_only=True):
         if isinstance(raw, (dict, list, tuple)):
             raise ValueError(f"option {self.name} takes one value, not {type(raw).__name__}")
         if isinstance(raw, want) and not (want is int and isinstance(raw, bool)):
-            value = raw
+            value = cast("str | int | bool", raw)
         elif want is bool:
             text = str(raw).strip().lower()
             if text in ("true", "yes", "1", "on"):

@@ -14,7 +14,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .base import (
     Conflict,
@@ -34,10 +34,20 @@ _ENTRY_COLS = "match_id, seq, kind, actor, verdict, code, body, prev_hash, hash,
 
 if TYPE_CHECKING:
     import sqlite_utils
+    import sqlite_utils.db
+
+
+def _table(db: sqlite_utils.Database, name: str) -> sqlite_utils.db.Table:
+    """A table of the database (sqlite-utils types ``db[name]`` as a table or a view)."""
+    import sqlite_utils.db
+
+    table = db[name]
+    assert isinstance(table, sqlite_utils.db.Table)
+    return table
 
 
 def _m1_initial(db: sqlite_utils.Database) -> None:
-    db["matches"].create(
+    _table(db, "matches").create(
         {
             "id": str,
             "game": str,
@@ -52,7 +62,7 @@ def _m1_initial(db: sqlite_utils.Database) -> None:
         pk="id",
         not_null={"game", "rules_version", "config", "genesis_hash", "created_at"},
     )
-    db["entries"].create(
+    _table(db, "entries").create(
         {
             "match_id": str,
             "seq": int,
@@ -70,17 +80,17 @@ def _m1_initial(db: sqlite_utils.Database) -> None:
         foreign_keys=[("match_id", "matches", "id")],
         not_null={"kind", "verdict", "body", "prev_hash", "hash", "state_hash"},
     )
-    db["snapshots"].create(
+    _table(db, "snapshots").create(
         {"match_id": str, "seq": int, "state": bytes, "state_hash": str},
         pk=("match_id", "seq"),
         foreign_keys=[("match_id", "matches", "id")],
     )
-    db["annotations"].create(
+    _table(db, "annotations").create(
         {"id": int, "match_id": str, "seq": int, "kind": str, "text": str, "by": str, "recorded_at": str},
         pk="id",
         foreign_keys=[("match_id", "matches", "id")],
     )
-    db["annotations"].create_index(["match_id", "seq"])
+    _table(db, "annotations").create_index(["match_id", "seq"])
     for op in ("UPDATE", "DELETE"):
         db.execute(
             f"CREATE TRIGGER entries_append_only_{op.lower()} BEFORE {op} ON entries "
@@ -90,14 +100,14 @@ def _m1_initial(db: sqlite_utils.Database) -> None:
 
 def _m2_tokens_and_requests(db: sqlite_utils.Database) -> None:
     """Bearer tokens of the HTTP service (sha256 hashes only) and idempotency keys of appends."""
-    db["tokens"].create(
+    _table(db, "tokens").create(
         {"token_hash": str, "match_id": str, "role": str, "seat": str},
         pk="token_hash",
         foreign_keys=[("match_id", "matches", "id")],
         not_null={"match_id", "role"},
     )
-    db["tokens"].create_index(["match_id"])
-    db["requests"].create(
+    _table(db, "tokens").create_index(["match_id"])
+    _table(db, "requests").create(
         {"match_id": str, "key": str, "fingerprint": str, "seq": int},
         pk=("match_id", "key"),
         foreign_keys=[("match_id", "matches", "id")],
@@ -185,7 +195,7 @@ class SqliteStore:
     # -- matches -----------------------------------------------------------------------------
 
     @staticmethod
-    def _match(row: sqlite3.Row | tuple) -> StoredMatch:
+    def _match(row: sqlite3.Row | tuple[Any, ...]) -> StoredMatch:
         (id_, game, rv, config, genesis, created, parent, fork_seq, title) = row
         return StoredMatch(
             id=id_, game=game, rules_version=rv, config=bytes(config), genesis_hash=genesis,
@@ -253,7 +263,7 @@ class SqliteStore:
         return int(row[0] or 0)
 
     @staticmethod
-    def _entry(row: tuple) -> StoredEntry:
+    def _entry(row: tuple[Any, ...]) -> StoredEntry:
         (mid, seq, kind, actor, verdict, code, body, prev, h, sh, rec) = row
         return StoredEntry(
             match_id=mid, seq=seq, kind=kind, actor=actor, verdict=verdict, code=code,
