@@ -205,7 +205,7 @@ async def table_local(port: int, game: str, deadline: float, out: Tables, seed: 
         rules = g.bind(config)
         state = rules.setup(core.chance_for(config, "setup"))
         head = 0
-        sample = getattr(rules, "random_intent", None)
+        sample = rules.random_intent
         while time.monotonic() < deadline:
             if PACE:
                 await _pace(PACE)

@@ -337,7 +337,7 @@ def _requote(word: str) -> str:
 
 def _render_result(res: Any) -> None:
     con = _console()
-    if getattr(res, "held", False):
+    if res.held:
         who = res.verdict.confirmer
         con.print(f"[yellow]⏸ held[/yellow] #{res.seq} {escape(res.actor)}: {escape(res.notation)}")
         con.print(f"  it reads what only {escape(who)} can see: {escape(who)} (or the arbiter) confirms it "
@@ -345,7 +345,7 @@ def _render_result(res: Any) -> None:
                   "nothing else is played meanwhile")
     elif res.accepted:
         con.print(f"[green]✓ accepted[/green] #{res.seq} {escape(res.actor)}: {escape(res.notation)}")
-        for line in (getattr(res, "words", None) or [_event_line(ev) for ev in res.events]):
+        for line in (res.words or [_event_line(ev) for ev in res.events]):
             con.print("  · " + escape(line))
     else:
         v = res.verdict

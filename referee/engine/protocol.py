@@ -208,6 +208,11 @@ class Rules(Protocol[S, I, E]):
         Must depend only on the item, the actor, the seat and the public configuration, never on the
         hidden truth. Default: the Structs' declarations (:mod:`referee.engine.secrecy`)."""
 
+    def random_intent(self, state: S, rng: Any) -> tuple[Seat, I] | None:
+        """One legal (seat, intent) picked with ``rng`` (load tests, benchmarks, fuzzing); None if
+        nobody can act. Default: a random pick from every seat's ``legal_intents``; a game with many
+        legal intents may pick one without listing them all."""
+
     def confirmer(self, state: S, seat: Seat, intent: I) -> Seat | None:
         """Who must confirm ``intent`` before it is adjudicated, because whether it is legal depends on
         what is hidden from ``seat``: the seat whose hidden zones it reads (a declared effect taking a
@@ -246,6 +251,9 @@ class Game(Protocol):
 class RulesBase:
     """The defaults of :class:`Rules`' optional hooks; a game's rules class inherits them."""
 
+    #: the seats, in seating order (a game's rules set it from the configuration)
+    players: tuple[Seat, ...] = ()
+
     def applied(self, state: Any, verdict: Any) -> Any | None:
         return None
 
@@ -262,3 +270,10 @@ class RulesBase:
 
     def confirmer(self, state: Any, seat: Seat, intent: Any) -> Seat | None:
         return None
+
+    def random_intent(self, state: Any, rng: Any) -> tuple[Seat, Any] | None:
+        options = [(seat, intent) for seat in self.players for intent in self.legal_intents(state, seat)]
+        return options[rng.randrange(len(options))] if options else None
+
+    def legal_intents(self, state: Any, seat: Seat) -> Sequence[Any]:
+        return ()
