@@ -383,7 +383,7 @@ class Access:
                 raise Forbidden("auth/other_seat", f"{p.seat}'s token cannot act for {seat}")
             seat = p.seat
         elif seat is None:
-            raise BadInput("intent/seat_required", "the arbiter acts for a seat: name it in 'seat'")
+            raise BadInput("intent/seat_required", "the arbiter acts for a seat (or another actor of the game): name it in 'seat'")
         assert seat is not None
         text = intent if isinstance(intent, str) else self._notation(loaded, intent)
         meta = {"by": ARBITER} if p.role == "arbiter" else None

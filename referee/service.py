@@ -257,7 +257,7 @@ class Referee:
     ) -> tuple[Game, MatchConfig]:
         game = self.game(game_name)
         players = tuple(check_text(p, "a player name", NAME_MAX).strip() for p in players)
-        for reserved in (ARBITER, SPECTATOR):
+        for reserved in (ARBITER, SPECTATOR, *game.other_actors):
             if reserved in players:
                 raise BadInput("match/bad_players", f"{reserved!r} is a reserved role name; name the seat otherwise")
         if undo not in ("any", "own_last", "arbiter"):
@@ -672,10 +672,11 @@ class Referee:
 
     def parse(self, loaded: Loaded, seat: str, text: str) -> Any:
         check_text(text, "an intent", TEXT_MAX)
-        if seat not in loaded.config.players:
+        if seat not in loaded.config.players and seat not in loaded.game.other_actors:
+            others = f" (and {', '.join(loaded.game.other_actors)})" if loaded.game.other_actors else ""
             raise BadInput(
                 "match/unknown_seat",
-                f"{seat!r} is not a seat of this match; seats: {', '.join(loaded.config.players)}",
+                f"{seat!r} is not a seat of this match; seats: {', '.join(loaded.config.players)}{others}",
             )
         try:
             intent = notation.parse_intent(loaded.game.intent_type, text)

@@ -77,3 +77,34 @@ pile = 10
     what = [f.what for f in result.failures]
     assert any(w.startswith('view.bob: tokens.alice: expected "K01", got "?"') for w in what), what
     assert any("view.carol:" in w and "not a seat" in w for w in what), what
+
+
+def test_an_actor_that_is_not_a_seat_submits_its_own_intents():
+    """Copycat's table deals and cleans up: a game names actors besides its seats."""
+    r = Referee(MemoryStore(), games=[PILE])
+    m = r.new_match("pile", ["alice", "bob"])
+    r.submit(m.id, "alice", "start first=alice tokens=K01,K02")
+    assert r.submit(m.id, "table", "refill count=3").accepted
+    assert r.state(m.id)["state"]["pile"] == 13
+    refused = r.submit(m.id, "alice", "refill count=3")
+    assert refused.verdict.code == "turn/not_your_turn" and "may act: table" in refused.verdict.message
+    with pytest.raises(BadInput, match="reserved role name"):
+        r.new_match("pile", ["alice", "table"])
+    text = "game: pile\nplayers: alice, bob\nalice: start first=alice tokens=K01,K02\ntable: refill count=2\n"
+    summary = import_transcript(r, text)
+    assert summary.accepted == 2 and "table: refill count=2" in export(r, summary.match_id, "txt", "arbiter")
+    assert r.audit(summary.match_id)["clean"]
+
+
+def test_the_arbiter_acts_for_another_actor_over_http():
+    store = MemoryStore()
+    with TestClient(create_app(lambda: Referee(store, games=[PILE]))) as c:
+        made = c.post("/matches", json={"game": "pile", "players": ["alice", "bob"]}).json()
+        mid, tokens = made["match"]["id"], made["tokens"]
+        arbiter = {"Authorization": f"Bearer {tokens['arbiter']}"}
+        c.post(f"/matches/{mid}/intents", json={"intent": "start first=alice tokens=K01,K02", "seat": "alice"}, headers=arbiter)
+        answer = c.post(f"/matches/{mid}/intents", json={"intent": "refill count=1", "seat": "table"}, headers=arbiter)
+        assert answer.status_code == 201 and answer.json()["verdict"] == "accepted"
+        seat = c.post(f"/matches/{mid}/intents", json={"intent": "refill count=1", "seat": "table"},
+                      headers={"Authorization": f"Bearer {tokens['seats']['alice']}"})
+        assert seat.status_code == 403

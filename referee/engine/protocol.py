@@ -242,6 +242,9 @@ class Game(Protocol):
     card_sets: Mapping[str, str]
     default_card_set: str | None
     summary: str
+    #: actors besides the seats that submit intents (Copycat's ``table`` deals and cleans up; a game
+    #: may name ``arbiter``): no seat may be called so, and their lines are nobody's to see in full
+    other_actors: tuple[str, ...]
 
     def options(self) -> Mapping[str, OptionSpec]: ...
 

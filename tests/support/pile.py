@@ -47,7 +47,13 @@ class Guess(msgspec.Struct, frozen=True, kw_only=True, tag="guess"):
     token: str
 
 
-Intent = Take | Start | Say | Guess
+class Refill(msgspec.Struct, frozen=True, kw_only=True, tag="refill"):
+    """The table (not a seat) puts stones back on the pile."""
+
+    count: int
+
+
+Intent = Take | Start | Say | Guess | Refill
 
 
 class Taken(msgspec.Struct, frozen=True, kw_only=True, tag="taken"):
@@ -81,6 +87,8 @@ class PileRules(RulesBase):
         return State(pile=self.start, players=self.players)
 
     def actors(self, state: State, intent: Any) -> frozenset[str]:
+        if isinstance(intent, Refill):
+            return frozenset(["table"])
         if isinstance(intent, (Take, Guess)):
             return frozenset([state.active]) if state.active else frozenset()
         if isinstance(intent, Start):
@@ -115,6 +123,8 @@ class PileRules(RulesBase):
                 return Accepted((Taken(seat=seat, count=count),))
             case Say():
                 return Accepted(())
+            case Refill(count=count):
+                return Accepted((Taken(seat="table", count=-count),))
             case Guess(seat=other, token=token):
                 if state.tokens.get(other) != token:
                     return Rejected("pile/wrong_guess", f"{other}'s token is not {token}", "R-GUESS")
@@ -125,6 +135,8 @@ class PileRules(RulesBase):
         match event:
             case Started(first=first, tokens=tokens):
                 return msgspec.structs.replace(state, active=first, tokens=dict(zip(self.players, tokens)))
+            case Taken(seat="table", count=count):
+                return msgspec.structs.replace(state, pile=state.pile - count)
             case Taken(seat=seat, count=count):
                 i = self.players.index(seat)
                 nxt = self.players[(i + 1) % len(self.players)]
@@ -204,6 +216,7 @@ class PileGame:
     state_type = State
     card_sets: Mapping[str, str] = {}
     default_card_set = None
+    other_actors: tuple[str, ...] = ("table",)
     summary = "Take 1-3 stones; the last stone wins (a test game)."
 
     def options(self) -> Mapping[str, OptionSpec]:

@@ -37,6 +37,7 @@ class ByAllMeans:
     state_type = State
     card_sets: Mapping[str, str] = {"spec": "cards/spec.toml", "demo": "cards/demo.toml"}
     default_card_set = "spec"
+    other_actors: tuple[str, ...] = ()
     summary = "Two players, reputation, influence and trust: 10 influence or the opponent's trust at 0 wins."
 
     def options(self) -> Mapping[str, OptionSpec]:

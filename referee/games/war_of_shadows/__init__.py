@@ -45,6 +45,7 @@ class WarOfShadowsGame:
     state_type = State
     card_sets: Mapping[str, str] = {"TM-1": "data/tm1.toml", "demo": "data/demo.toml", "boards": "data/boards.toml"}
     default_card_set = "boards"
+    other_actors: tuple[str, ...] = ()
     summary = ("2-4 secret societies place agents on five empires' councils; empires add banners, attack, "
                "draw cards; score cities x your hidden loyalty")
 
