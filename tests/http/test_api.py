@@ -81,7 +81,7 @@ def test_games_are_listed_and_described_without_a_token(client):
     games = client.get("/games").json()
     assert [g["id"] for g in games] == ["pile"]
     pile = client.get("/games/nim").json()
-    assert pile["id"] == "pile" and [i["verb"] for i in pile["intents"]] == ["take", "start", "say", "guess"]
+    assert pile["id"] == "pile" and [i["verb"] for i in pile["intents"]] == ["take", "start", "say", "guess", "refill"]
     assert [o["name"] for o in pile["options"]] == ["stones", "bans", "nicknames"]
     assert_error(client.get("/games/chess"), 404, "game/unknown")
 
