@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from .engine import core
+from .engine.entries import Confirmation, Move, Redo, Ruling, Undo
 from .engine.protocol import Accepted, Held, Rejected
 from .errors import RefereeError
 from .timeline import Header, Timeline
@@ -548,17 +549,18 @@ class Walker:
                                  "derived": repr((kind, body.actor, entry_verdict_name(recorded), code))})
                 break
             verdict: Any = recorded
-            if kind == "intent" and body.intent is not None and body.actor is not None:
+            act = body.act
+            if isinstance(act, Move) and body.intent is not None and body.actor is not None:
                 _, verdict = core.adjudicate(rules, state, body.actor, body.intent, core.chance_for(config, f"seq:{seq}"),
-                                             awaiting=timeline.open_hold(), confirmed=not body.meta.get("blind"))
-            elif kind == "undo" and body.actor is not None:
-                verdict = referee._decide_undo(loaded, timeline, body.actor, int(body.meta.get("to", -1)))
-            elif kind == "redo" and body.actor is not None:
-                verdict = referee._decide_redo(loaded, timeline, body.actor, int(body.meta.get("undo", -1)))
-            elif kind == "ruling" and body.intent is not None:
-                verdict = referee._decide_ruling(loaded, state, str(body.meta.get("seat")), body.intent, body.meta, seq)
-            elif kind == "confirm" and body.intent is not None:
-                verdict = _confirm_verdict(referee, loaded, timeline, state, body, seq)
+                                             awaiting=timeline.open_hold(), confirmed=not body.source.blind)
+            elif isinstance(act, Undo) and body.actor is not None:
+                verdict = referee._decide_undo(loaded, timeline, body.actor, act.to)
+            elif isinstance(act, Redo) and body.actor is not None:
+                verdict = referee._decide_redo(loaded, timeline, body.actor, act.undo)
+            elif isinstance(act, Ruling) and body.intent is not None:
+                verdict = referee._decide_ruling(loaded, state, body.intent, act, seq)
+            elif isinstance(act, Confirmation) and body.intent is not None:
+                verdict = _confirm_verdict(referee, loaded, timeline, state, body, act, seq)
             # Struct equality is field by field, the same test as comparing canonical bytes but cheaper
             if verdict != recorded and core.canonical(verdict) != core.canonical(recorded):
                 from .service import _verdict_text
@@ -593,11 +595,11 @@ class Walker:
         return not findings
 
 
-def _confirm_verdict(referee: Referee, loaded: Loaded, timeline: Timeline, state: Any, body: Any, seq: int) -> Any:
+def _confirm_verdict(referee: Referee, loaded: Loaded, timeline: Timeline, state: Any, body: Any,
+                     act: Confirmation, seq: int) -> Any:
     """What a confirmation entry must hold: it answers the entry that waits, by its confirmer or the
     arbiter, and carries that intent adjudicated as confirmed (or, declined, no effect)."""
     hold = timeline.open_hold()
-    entry = body.meta.get("entry")
-    if hold is None or hold[0] != entry or body.actor not in (hold[1], "arbiter"):
-        return Rejected("confirm/not_waiting", f"entry {entry} did not wait for {body.actor}'s confirmation")
-    return referee._decide_confirm(loaded, state, str(body.meta.get("seat")), body.intent, body.meta, seq)
+    if hold is None or hold[0] != act.entry or body.actor not in (hold[1], "arbiter"):
+        return Rejected("confirm/not_waiting", f"entry {act.entry} did not wait for {body.actor}'s confirmation")
+    return referee._decide_confirm(loaded, state, body.intent, act, seq)

@@ -36,6 +36,19 @@ from schemas import (
 )
 
 from .engine import core, notation
+from .engine.entries import (
+    Act,
+    BodyDecoder,
+    Confirmation,
+    EntryBody,
+    Move,
+    Redo,
+    Ruling,
+    Source,
+    Undo,
+    Unreadable,
+    source_of,
+)
 from .engine.protocol import Accepted, ConfigError, Game, Held, InputError, Rejected, Rules
 from .errors import BadInput, ConflictError, NotFound, StorageError
 from .inputs import check_depth, check_text, read_file
@@ -91,7 +104,7 @@ class Loaded:
     game: Game
     rules: Rules[Any, Any, Any]
     initial: Any
-    decoder: msgspec.json.Decoder[Any]
+    decoder: BodyDecoder
     state_decoder: msgspec.json.Decoder[Any]
     #: the id of the match it was created as (itself, or for a fork the root of its fork tree): what
     #: its genesis hash and its seed commitment name
@@ -432,7 +445,7 @@ class Referee:
             game=game,
             rules=rules,
             initial=initial,
-            decoder=msgspec.json.Decoder(core.body_type(game)),
+            decoder=BodyDecoder(game.intent_type, game.event_type),
             state_decoder=msgspec.json.Decoder(game.state_type),
             root=root.id,
         )
@@ -565,10 +578,11 @@ class Referee:
         state still in ``recent`` or ``memo``, else the snapshot written with the jump, else folded
         again from the nearest snapshot). An audit (``checked``) always derives the jump's state:
         the snapshot of the jump stands for the very state hash being checked."""
-        if body.kind == "intent":
+        act = body.act
+        if isinstance(act, Move):
             return core.apply(loaded.rules, state, body.verdict)
-        if body.kind in ("undo", "redo") and isinstance(body.verdict, Accepted):
-            target = int(body.meta["target"])
+        if isinstance(act, (Undo, Redo)) and isinstance(body.verdict, Accepted):
+            target = act.target
             if recent is not None and target in recent:
                 return recent[target]
             if memo is not None and target in memo:
@@ -580,7 +594,7 @@ class Referee:
                     if known is not None:
                         return known
             return self.state_at(loaded, target, memo=memo, checked=checked)[1]
-        if body.kind in ("ruling", "confirm"):
+        if isinstance(act, (Ruling, Confirmation)):
             return core.apply(loaded.rules, state, body.verdict)
         return state
 
@@ -715,18 +729,18 @@ class Referee:
         return last.hash
 
     def _make_entry(
-        self, loaded: Loaded, seq: int, state: Any, prev_hash: str, *, kind: str, actor: str | None,
-        text: str, intent: Any, verdict: Any, meta: Mapping[str, Any] | None = None,
+        self, loaded: Loaded, seq: int, state: Any, prev_hash: str, *, act: Act, actor: str | None,
+        text: str, intent: Any, verdict: Any, source: Source | None = None,
     ) -> tuple[StoredEntry, Any]:
-        body = core.EntryBody(
-            seq=seq, kind=kind, actor=actor, notation=text, intent=intent, verdict=verdict, meta=dict(meta or {})
+        body: EntryBody[Any, Any] = EntryBody(
+            seq=seq, act=act, actor=actor, notation=text, intent=intent, verdict=verdict, source=source or Source()
         )
         new_state = self.advance(loaded, state, body)
         raw = core.canonical(body)
         entry = StoredEntry(
             match_id=loaded.match.id,
             seq=seq,
-            kind=kind,
+            kind=body.kind,
             actor=actor,
             verdict=entry_verdict_name(verdict),
             code=verdict.code if isinstance(verdict, Rejected) else None,
@@ -772,14 +786,15 @@ class Referee:
         chance = core.chance_for(loaded.config, f"seq:{head + 1}")
         awaiting = self.timeline(loaded).open_hold()
         hold = blind if hold is None else hold
+        source = self._source(meta)
         if hold:  # recorded, so that an audit adjudicates it as it was: by a seat that sees its own view
-            meta = {**(meta or {}), "blind": True}
+            source = msgspec.structs.replace(source, blind=True)
         recorded, verdict = core.adjudicate(loaded.rules, state, seat, intent, chance, awaiting=awaiting,
                                             confirmed=not hold)
         prev = self._prev_hash(loaded, head)
         entry, new_state = self._make_entry(
-            loaded, head + 1, state, prev, kind="intent", actor=seat,
-            text=text.strip(), intent=recorded, verdict=verdict, meta=meta,
+            loaded, head + 1, state, prev, act=Move(), actor=seat,
+            text=text.strip(), intent=recorded, verdict=verdict, source=source,
         )
         self._append(loaded, entry, new_state, head)
         return SubmitResult(
@@ -795,6 +810,13 @@ class Referee:
             words=event_words(loaded.rules, verdict.events) if isinstance(verdict, Accepted) else [],
         )
 
+    @staticmethod
+    def _source(meta: Mapping[str, Any] | None) -> Source:
+        try:
+            return source_of(dict(meta or {}))
+        except (ValueError, msgspec.ValidationError) as exc:
+            raise BadInput("input/bad_source", f"cannot record where the entry came from: {exc}") from None
+
     def record_unparsed(self, match_id: str, actor: str | None, text: str, code: str, message: str,
                         meta: Mapping[str, Any] | None = None) -> int:
         """Keep a line that could not be read as an intent (a transcript's syntax error, an unknown
@@ -803,8 +825,8 @@ class Referee:
         head, state = self.state_at(loaded)
         prev = self._prev_hash(loaded, head)
         entry, _ = self._make_entry(
-            loaded, head + 1, state, prev, kind="unparsed", actor=actor, text=text, intent=None,
-            verdict=None, meta={**(meta or {}), "error": {"code": code, "message": message}},
+            loaded, head + 1, state, prev, act=Unreadable(code=code, message=message), actor=actor, text=text,
+            intent=None, verdict=None, source=self._source(meta),
         )
         self._append(loaded, entry, state, head)
         return entry.seq
@@ -901,8 +923,7 @@ class Referee:
         if not 0 <= to < head:
             raise BadInput("match/bad_seq", f"--to {to} is not an earlier entry: match {loaded.match.id} has entries 0..{head}")
         verdict = self._decide_undo(loaded, timeline, by, to)
-        meta = {"to": to, "target": to, "reason": reason}
-        return self._append_meta(loaded, head, state, "undo", by, f"undo to={to}", verdict, meta)
+        return self._append_act(loaded, head, state, Undo(to=to, target=to, reason=reason), by, f"undo to={to}", verdict)
 
     def redo(
         self, match_id: str, *, by: str, undo: int | None = None, reason: str = "", expected_seq: int | None = None
@@ -922,20 +943,20 @@ class Referee:
         if not 1 <= undo <= head:
             raise BadInput("match/bad_seq", f"entry {undo} does not exist: match {loaded.match.id} has entries 1..{head}")
         verdict = self._decide_redo(loaded, timeline, by, undo)
-        meta = {"undo": undo, "target": undo - 1, "reason": reason}
-        return self._append_meta(loaded, head, state, "redo", by, f"redo undo={undo}", verdict, meta)
+        act = Redo(undo=undo, target=undo - 1, reason=reason)
+        return self._append_act(loaded, head, state, act, by, f"redo undo={undo}", verdict)
 
-    def _append_meta(
-        self, loaded: Loaded, head: int, state: Any, kind: str, actor: str, text: str,
-        verdict: Accepted[Any] | Rejected, meta: dict[str, Any], intent: Any = None,
+    def _append_act(
+        self, loaded: Loaded, head: int, state: Any, act: Act, actor: str, text: str,
+        verdict: Accepted[Any] | Rejected, intent: Any = None,
     ) -> SubmitResult:
         """Append a framework entry (undo, redo, ruling, confirmation) after ``head``; an accepted undo
-        or redo jumps to ``meta["target"]``."""
+        or redo jumps to its target."""
         prev = self._prev_hash(loaded, head)
         entry, new_state = self._make_entry(
-            loaded, head + 1, state, prev, kind=kind, actor=actor, text=text, intent=intent, verdict=verdict, meta=meta
+            loaded, head + 1, state, prev, act=act, actor=actor, text=text, intent=intent, verdict=verdict
         )
-        jump = int(meta["target"]) if isinstance(verdict, Accepted) and "target" in meta else None
+        jump = act.target if isinstance(verdict, Accepted) and isinstance(act, (Undo, Redo)) else None
         self._append(loaded, entry, new_state, head, jump)
         events = verdict.events if isinstance(verdict, Accepted) else ()
         return SubmitResult(
@@ -961,10 +982,11 @@ class Referee:
         body = loaded.decoder.decode(stored.body)
         if body.kind != "intent" or not isinstance(body.verdict, Rejected) or body.intent is None:
             raise BadInput("ruling/not_rejected", f"entry {entry} is not a rejected intent; only a rejection can be ruled to stand")
-        meta = {"entry": entry, "decision": "stands", "seat": body.actor, "waive": [body.verdict.code], "reason": reason}
-        verdict = self._decide_ruling(loaded, state, body.actor, body.intent, meta, head + 1)
+        assert body.actor is not None
+        act = Ruling(entry=entry, seat=body.actor, waive=(body.verdict.code,), reason=reason)
+        verdict = self._decide_ruling(loaded, state, body.intent, act, head + 1)
         text = f"ruling: entry {entry} stands as played" + (f" — {reason}" if reason else "")
-        return self._append_meta(loaded, head, state, "ruling", ARBITER, text, verdict, meta, body.intent)
+        return self._append_act(loaded, head, state, act, ARBITER, text, verdict, body.intent)
 
     def confirm(self, match_id: str, entry: int | None, *, by: str, accept: bool = True, reason: str = "",
                 expected_seq: int | None = None) -> SubmitResult:
@@ -987,26 +1009,29 @@ class Referee:
             raise BadInput("confirm/nothing_to_confirm", f"entry {entry} does not wait for a confirmation ({what})")
         if by not in (hold[1], ARBITER):
             raise BadInput("confirm/not_yours", f"entry {entry} waits for {hold[1]} (or the arbiter) to confirm it, not {by}")
-        held = loaded.decoder.decode(self.entry_at(loaded.match, entry).body)  # type: ignore[union-attr]
-        meta = {"entry": entry, "decision": "confirm" if accept else "decline", "seat": held.actor, "reason": reason}
-        verdict = self._decide_confirm(loaded, state, held.actor, held.intent, meta, head + 1)
+        stored = self.entry_at(loaded.match, entry)
+        assert stored is not None
+        held = loaded.decoder.decode(stored.body)
+        assert held.actor is not None
+        act = Confirmation(entry=entry, seat=held.actor, decision="confirm" if accept else "decline", reason=reason)
+        verdict = self._decide_confirm(loaded, state, held.intent, act, head + 1)
         word = "confirms" if accept else "declines"
         text = f"{by} {word} entry {entry}" + (f" — {reason}" if reason else "")
-        return self._append_meta(loaded, head, state, "confirm", by, text, verdict, meta, held.intent)
+        return self._append_act(loaded, head, state, act, by, text, verdict, held.intent)
 
-    def _decide_confirm(self, loaded: Loaded, state: Any, seat: str, intent: Any, meta: Mapping[str, Any],
+    def _decide_confirm(self, loaded: Loaded, state: Any, intent: Any, act: Confirmation,
                         seq: int) -> Accepted[Any] | Rejected:
         """A confirmation's verdict: the held intent adjudicated as confirmed; a declined one changes nothing."""
-        if meta.get("decision") == "decline":
+        if act.decision == "decline":
             return Accepted(())
         chance = core.chance_for(loaded.config, f"seq:{seq}")
-        _, verdict = core.adjudicate(loaded.rules, state, seat, intent, chance, confirmed=True)
+        _, verdict = core.adjudicate(loaded.rules, state, act.seat, intent, chance, confirmed=True)
         assert not isinstance(verdict, Held)
         return verdict
 
-    def _decide_ruling(self, loaded: Loaded, state: Any, seat: str, intent: Any, meta: Mapping[str, Any],
-                       seq: int) -> Accepted[Any] | Rejected:
-        waive = frozenset(str(c) for c in meta.get("waive", []))
+    def _decide_ruling(self, loaded: Loaded, state: Any, intent: Any, act: Ruling, seq: int) -> Accepted[Any] | Rejected:
+        seat = act.seat
+        waive = frozenset(act.waive)
         if any(c.split("/")[0] in ("turn", "match") for c in waive):
             return Rejected("ruling/cannot_waive", "a ruling can waive the game's own checks, not turn order or the end of the match")
         chance = core.chance_for(loaded.config, f"seq:{seq}")

@@ -15,8 +15,9 @@ Seat = str
 Seq = int
 MatchId = str
 
-#: Version of the canonical entry body; part of every entry hash.
-ENTRY_FORMAT = 1
+#: Version of the canonical entry body, carried by every body (``"format"``) and so part of every entry
+#: hash. 2 since 2026-11-25 (typed acts; ``referee.engine.entries`` reads format 1 too).
+ENTRY_FORMAT = 2
 
 # -- limits: one set for every front end (HTTP validates requests with them; the CLI, transcripts and
 # scenario files are checked against the same numbers by the service layer) ------------------------

@@ -49,3 +49,28 @@ def test_legacy_matches_replay_and_export(legacy):
 
         for fmt in ("txt", "md", "html", "json"):
             assert export(legacy, m.id, fmt, "spectator")
+
+
+def test_format_1_entries_read_as_typed_acts_and_new_entries_are_format_2(legacy):
+    import json
+
+    from referee.engine.entries import Move, Redo, Undo
+
+    kinds = {}
+    for m in legacy.store.list_matches():
+        loaded = legacy.load(m.id)
+        for entry, body in legacy.bodies(loaded):
+            assert json.loads(entry.body)["format"] == 1
+            kinds[body.kind] = type(body.act)
+            assert body.kind == entry.kind  # the index column says the same as the typed act
+    assert kinds["intent"] is Move and kinds["undo"] is Undo and kinds["redo"] is Redo
+    digital = next(m for m in legacy.store.list_matches() if m.title == "digital")
+    head = legacy.store.head(digital.id)
+    _seq, options = legacy.legal(digital.id)
+    seat = next(s for s in options if options[s])
+    legacy.submit(digital.id, seat, options[seat][0])
+    legacy.undo(digital.id, by="arbiter", reason="checking a mixed log")
+    new = list(legacy.store.entries(digital.id, head + 1))
+    assert [json.loads(e.body)["format"] for e in new] == [2, 2]
+    assert json.loads(new[-1].body)["act"] == {"type": "undo", "to": head, "target": head, "reason": "checking a mixed log"}
+    assert legacy.audit(digital.id)["clean"]  # a log of both formats audits clean

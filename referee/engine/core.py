@@ -16,7 +16,7 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 
-from schemas import ENTRY_FORMAT, MatchConfig, Seat
+from schemas import MatchConfig, Seat
 
 from .chance import Chance
 from .protocol import Accepted, Held, Rejected, Rules, Verdict
@@ -95,8 +95,13 @@ def declared_sorted(tp: Any) -> bool:
         return False
 
 
+#: the layout of the genesis record (unchanged since the first entry format: a match's genesis never
+#: changes, whatever format its entries are written in)
+GENESIS_FORMAT = 1
+
+
 def genesis_hash(match_id: str, rules_version: str, config: MatchConfig) -> str:
-    head = {"match": match_id, "rules_version": rules_version, "config": config, "format": ENTRY_FORMAT}
+    head = {"match": match_id, "rules_version": rules_version, "config": config, "format": GENESIS_FORMAT}
     return sha256_hex(b"referee:genesis\n" + canonical(head))
 
 
@@ -135,30 +140,6 @@ def head_seal(*, entries_hash: str, annotations_hash: str, title: str, parent: s
         "entries": entries_hash, "annotations": annotations_hash, "title": title, "parent": parent,
         "fork_seq": fork_seq,
     }))
-
-
-class EntryBody(msgspec.Struct, Generic[I, E], frozen=True, kw_only=True):
-    """The hashed part of a log entry.
-
-    ``kind`` is ``"intent"`` for a player's intent (accepted or rejected). Other kinds (undo,
-    ruling, unparsed transcript line) carry no intent and are interpreted by the service layer.
-    ``notation`` is the line as the person typed it; ``intent`` is what was adjudicated (in a digital
-    match, with the chance fields the referee filled in).
-    """
-
-    format: int = ENTRY_FORMAT
-    seq: int
-    kind: str = "intent"
-    actor: Seat | None = None
-    notation: str = ""
-    intent: I | None = None
-    verdict: Accepted[E] | Rejected | Held | None = None
-    meta: dict[str, Any] = {}
-
-
-def body_type(game: Any) -> Any:
-    """The decode type of a game's entry bodies."""
-    return EntryBody[game.intent_type, game.event_type]
 
 
 def chance_for(config: MatchConfig, salt: str) -> Chance | None:
