@@ -344,9 +344,10 @@ class Referee:
             meta=dict(meta or {}),
             undo=undo,  # type: ignore[arg-type]
         )
-        for seat in config.decks:
-            if seat not in players:
-                raise BadInput("match/bad_deck", f"deck given for {seat!r}, who is not a player ({', '.join(players)})")
+        # the deck choices are the game's to check: a deck may be a seat's, or a zone no seat owns (a
+        # shared deck, a market, a street)
+        for name in config.decks:
+            check_text(name, "a deck's place", NAME_MAX)
         return game, config
 
     def _bind(self, game: Game, config: MatchConfig) -> tuple[Rules[Any, Any, Any], Any]:

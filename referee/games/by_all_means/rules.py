@@ -128,6 +128,9 @@ class ByAllMeansRules(RulesBase):
                               "combination_table=card_set, but the card set has no [[combination]] table")
         opts["combination_table"] = source
         self.decks: dict[str, tuple[str, ...]] = {}
+        for name in config.decks:  # every deck of By All Means is a seat's
+            if name not in self.players:
+                raise ConfigError("match/bad_deck", f"deck given for {name!r}, who is not a player ({', '.join(self.players)})")
         for seat in self.players:
             deck_id = config.decks.get(seat) or (cards.deck_order[0] if cards.deck_order else None)
             if deck_id is None:

@@ -226,6 +226,9 @@ class WarOfShadowsRules(RulesBase):
     """War of Shadows bound to one match: players, board, catalogue and options."""
 
     def __init__(self, config: MatchConfig) -> None:
+        if config.decks:
+            raise ConfigError("war_of_shadows/no_decks",
+                              "War of Shadows deals from the empire decks of its data set: --deck is not used")
         self.config = config
         self.players = tuple(config.players)
         n = len(self.players)
