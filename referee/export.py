@@ -221,6 +221,8 @@ def _txt(src: Source) -> Iterator[str]:
         value = m.title if key == "title" and m.title else m.meta.get(key)
         if value:
             out.append(f"{key}: {escape_text(value)}")
+    if src.head is not None:  # as PGN's Result tag: a record that reads as a record (checked on import)
+        out.append(f"result: {escape_text(_result(src.head))}")
     yield "\n".join(out) + "\n\n"
     for step in src.steps(states=False):
         yield "".join(line + "\n" for line in _txt_entry(step.entry))

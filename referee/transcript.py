@@ -39,6 +39,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+
 from schemas import ARBITER, SEED_MAX, TEXT_MAX, TITLE_MAX, ImportProblem, ImportSummary, Outcome
 
 from .engine.notation import split_words
@@ -46,11 +48,12 @@ from .engine.protocol import InputError
 from .errors import BadInput, RefereeError, StorageError
 from .engine.datafile import bad_char, char_name, is_bad
 from .inputs import check_text
+from .outcome import words as outcome_words
 from .service import Referee, new_match_id, seal_annotations
 from .store import StoredAnnotation, StoreError
 from .store.memory import MemoryStore
 
-HEADER_KEYS = ("game", "players", "cards", "deck", "decks", "option", "options", "seed", "chance",
+HEADER_KEYS = ("game", "players", "cards", "deck", "decks", "option", "options", "seed", "chance", "result",
                "undo", "title", "event", "date", "round", "table")
 META_KEYS = ("title", "event", "date", "round", "table")
 #: words that begin a non-move line in the body, so no seat may be called this
@@ -405,7 +408,14 @@ def import_transcript(referee: Referee, text: str, source: str = "<transcript>",
     except StoreError as exc:
         raise StorageError("store/failed", f"could not write the imported match: {exc}") from None
     final = scratch.state(match_id)
-    outcome = Outcome(**final["outcome"]) if final["outcome"] else None
+    outcome = msgspec.convert(final["outcome"], Outcome) if final["outcome"] else None
+    if "result" in values:
+        # the result as written (as an export writes it) is checked, never trusted: the log decides it
+        said, found = unescape_text(values["result"]), outcome_words(outcome)
+        if said != found:
+            problems.append(ImportProblem(line=header.lines["result"], text=f"result: {values['result']}",
+                                          code="transcript/result_differs",
+                                          message=f"the transcript says the result is {said!r}; the referee finds {found!r}"))
     return ImportSummary(
         match_id=match_id, game=game.id, lines=sum(1 for x in lines if x.kind in ("move", "undo", "redo", "confirm", "decline", "junk")),
         entries=len(entries), accepted=accepted, rejected=rejected, problems=problems, outcome=outcome,
