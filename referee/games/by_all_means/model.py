@@ -17,15 +17,16 @@ from typing import Literal
 
 import msgspec
 
+from referee.engine.decision import EventBase, IntentBase, named
+
 Slot = Literal["hand", "buf1", "buf2", "buf3", "buf4"]
 
 
-def _f(name: str, default: object = msgspec.NODEFAULT) -> object:
-    return msgspec.field(default=default, name=name)
+_f = named  # a field written otherwise than its Python name (``from``)
 
 
-class _Intent(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
-    """Base of the intents: tagged by ``type``, frozen, keyword-only."""
+class _Intent(IntentBase, frozen=True):
+    """Base of the intents (the engine's: tagged by ``type``, frozen, keyword-only)."""
 
 
 # -- setup (R-SETUP) ----------------------------------------------------------------------------------
@@ -67,7 +68,7 @@ class Mulligan(_Intent, frozen=True, kw_only=True, tag="mulligan"):
     """Return 0-4 hand cards to the extra archive and draw as many from the main archive [chance: drawn]."""
 
     __private__ = ("return_", "drawn")
-    return_: tuple[str, ...] = _f("return", ())  # type: ignore[assignment]
+    return_: tuple[str, ...] = _f("return", ())
     drawn: tuple[str, ...] = ()
 
 
@@ -131,7 +132,7 @@ class PlayNeutral(_Intent, frozen=True, kw_only=True, tag="play_neutral"):
     """Main action: the neutral combination (a lilac card from hand with another symbol); no effect."""
 
     lilac: str
-    with_: str = _f("with")  # type: ignore[assignment]
+    with_: str = _f("with")
     to_buffer: tuple[str, ...] = ()
     lilac_as: tuple[str, ...] = ()
 
@@ -140,7 +141,7 @@ class DeployAgent(_Intent, frozen=True, kw_only=True, tag="deploy_agent"):
     """Main action: put an agent (or graffiti agent, face up) on the field; a second copy becomes its shadow."""
 
     card: str
-    from_: Slot = _f("from", "hand")  # type: ignore[assignment]
+    from_: Slot = _f("from", "hand")
     cell: str | None = None
     replace: str | None = None
     via: Literal["price", "condition"] = "price"
@@ -153,7 +154,7 @@ class DeployTerritory(_Intent, frozen=True, kw_only=True, tag="deploy_territory"
     """Main action: put a territory on the field (central first, then next to a territory)."""
 
     card: str
-    from_: Slot = _f("from", "hand")  # type: ignore[assignment]
+    from_: Slot = _f("from", "hand")
     cell: str
     move_agent: str | None = None
     lilac_as: tuple[str, ...] = ()
@@ -163,7 +164,7 @@ class DeployGraffiti(_Intent, frozen=True, kw_only=True, tag="deploy_graffiti"):
     """Main action: a graffiti (face up) or a graffiti agent (face down) on a territory."""
 
     card: str
-    from_: Slot = _f("from", "hand")  # type: ignore[assignment]
+    from_: Slot = _f("from", "hand")
     cell: str
     lilac_as: tuple[str, ...] = ()
 
@@ -172,7 +173,7 @@ class PlayPlot(_Intent, frozen=True, kw_only=True, tag="play_plot"):
     """Main action: play a plot for its price; its text is declared as changes (checked, flagged for audit)."""
 
     card: str
-    from_: Slot = _f("from", "hand")  # type: ignore[assignment]
+    from_: Slot = _f("from", "hand")
     changes: tuple[str, ...] = ()
     note: str = ""
     attach: str | None = None
@@ -226,7 +227,7 @@ class DiscardForEffect(_Intent, frozen=True, kw_only=True, tag="discard_for_effe
     """Not an action: discard a 'Discard this card' card for its effect (declared as changes)."""
 
     card: str
-    from_: str = _f("from", "hand")  # type: ignore[assignment]
+    from_: str = _f("from", "hand")
     changes: tuple[str, ...] = ()
     note: str = ""
 
@@ -442,8 +443,8 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
 # -- events -------------------------------------------------------------------------------------------
 
 
-class _Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
-    """Base of the events: tagged by ``type``, frozen, keyword-only."""
+class _Event(EventBase, frozen=True):
+    """Base of the events (the engine's: tagged by ``type``, frozen, keyword-only)."""
 
 
 class PhaseChanged(_Event, frozen=True, kw_only=True, tag="phase_changed"):

@@ -6,14 +6,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from referee.engine.decision import FLAG, option
 from referee.engine.protocol import OptionSpec
 
 
-def _o(name: str, default: Any, choices: tuple[Any, ...], help: str, rule: str = "") -> OptionSpec:
-    return OptionSpec(name=name, default=default, choices=choices, help=help, rule=rule)
+_o = option  # the engine's option builder
 
 
-_B = (True, False)
+_B = FLAG
 
 OPTIONS: tuple[OptionSpec, ...] = (
     _o("field_orientation", "3x4", ("3x4", "4x3"), "A-01: 3 columns x 4 rows (players at the 3-cell edges), or 4x3", "R-SETUP"),

@@ -18,6 +18,7 @@ from functools import cached_property
 from typing import Any, NoReturn
 
 from referee.engine.chance import Chance
+from referee.engine.decision import Decision, Refusal
 
 from .data import Card, CardSet, Combination
 from .evolve import APPLY, get_obj
@@ -45,10 +46,7 @@ from .model import (
 P = "by_all_means/"
 
 
-class Refuse(Exception):
-    def __init__(self, code: str, message: str, rule: str = "") -> None:
-        super().__init__(message)
-        self.code, self.message, self.rule = code, message, rule
+Refuse = Refusal  # the engine's: a failed check, returned by ``decide`` as a Rejected value
 
 
 @dataclass(frozen=True)
@@ -115,22 +113,23 @@ class FieldScan:
         self.flipped = flipped
 
 
-class Txn:
-    __slots__ = ("ctx", "opts", "_exact", "state", "events", "waive", "chance", "manual", "flipped", "deferred", "_scanned")
+class Txn(Decision):
+    """One decision of By All Means (see :class:`referee.engine.decision.Decision`): the routines of
+    the rules spec, each emitting events that are applied at once."""
+
+    __slots__ = ("ctx", "opts", "_exact", "chance", "flipped", "deferred", "_scanned")
+    state: State
 
     def __init__(self, ctx: Ctx, state: State, waive: frozenset[str] = frozenset(), chance: Chance | None = None,
                  scanned: FieldScan | None = None) -> None:
         """``scanned`` may hand over an earlier transaction's :meth:`_scan` (used only while the
         field is that very object)."""
+        super().__init__(P, state, self._apply, waive=waive)
         self.ctx = ctx
         #: the match options (``ctx.opts``)
         self.opts = ctx.opts
         self._exact = ctx.exact
-        self.state = state
-        self.events: list[Any] = []
-        self.waive = waive
         self.chance = chance
-        self.manual = False
         #: cells where a face-down graffiti agent turned face up during this intent
         self.flipped: list[str] = []
         #: a decision the effect awaits, opened once the combination's checks are done
@@ -139,30 +138,14 @@ class Txn:
 
     # -- plumbing -------------------------------------------------------------------------------------
 
-    def emit(self, event: Any) -> None:
-        """Record an event and apply it at once (``evolve``'s own function for its class)."""
-        self.state = APPLY[type(event)](self.state, event, self._exact)
-        self.events.append(event)
+    def emit(self, *events: Any) -> None:
+        """Record events and apply them at once (``evolve``'s own function for each class)."""
+        for event in events:
+            self.state = APPLY[type(event)](self.state, event, self._exact)
+            self.events.append(event)
 
-    @staticmethod
-    def fail(reason: str, message: str, rule: str = "") -> NoReturn:
-        raise Refuse(P + reason, message, rule)
-
-    def check(self, ok: bool, reason: str, message: str, rule: str = "") -> None:
-        """A rule check: an arbiter's "stands as played" ruling may waive it."""
-        if not ok and P + reason not in self.waive:
-            self.fail(reason, message, rule)
-
-    def violated(self, reason: str, message: str, rule: str = "") -> None:
-        """A rule check found false (``check(False, ...)``, for a caller that builds the message only
-        when the check fails): refused unless an arbiter's ruling waives it."""
-        if P + reason not in self.waive:
-            self.fail(reason, message, rule)
-
-    def require(self, ok: bool, reason: str, message: str, rule: str = "") -> None:
-        """A check without which the intent cannot be carried out at all (never waived)."""
-        if not ok:
-            self.fail(reason, message, rule)
+    def _apply(self, state: State, event: Any) -> State:
+        return APPLY[type(event)](state, event, self._exact)
 
     def new_oid(self) -> int:
         return self.state.next_oid

@@ -21,16 +21,17 @@ from typing import Literal
 
 import msgspec
 
+from referee.engine.decision import EventBase, IntentBase, named
 
-def _f(name: str, default: object = msgspec.NODEFAULT) -> object:
-    return msgspec.field(default=default, name=name)
+
+_f = named  # a field written otherwise than its Python name (``from``)
 
 
 # -- intents (§4) -------------------------------------------------------------------------------------
 
 
-class _Intent(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
-    """Base of the intents: tagged by ``type``, frozen, keyword-only."""
+class _Intent(IntentBase, frozen=True):
+    """Base of the intents (the engine's: tagged by ``type``, frozen, keyword-only)."""
 
 
 class Modules(msgspec.Struct, frozen=True, kw_only=True):
@@ -97,7 +98,7 @@ class CollectAgent(_Intent, frozen=True, kw_only=True, tag="collect_agent"):
     """Agent phase step 1: take one of your agents back from a council position (or region, §6.1)."""
 
     player: str | None = None
-    from_: str = _f("from")  # type: ignore[assignment]
+    from_: str = _f("from")
 
 
 class PlaceAgent(_Intent, frozen=True, kw_only=True, tag="place_agent"):
@@ -126,7 +127,7 @@ class Attack(_Intent, frozen=True, kw_only=True, tag="attack"):
 
     player: str | None = None
     position: str
-    from_: str = _f("from")  # type: ignore[assignment]
+    from_: str = _f("from")
     to: str
     count: int
     resolve: bool = True
@@ -184,7 +185,7 @@ class Effect(msgspec.Struct, frozen=True, kw_only=True):
     primitive: str
     destination: str | None = None
     target: str | None = None
-    from_: str | None = _f("from", None)  # type: ignore[assignment]
+    from_: str | None = _f("from", None)
     to: str | None = None
     count: int | None = None
     region: str | None = None
@@ -333,8 +334,8 @@ ACTION_INTENTS = (AddBanners, Attack, TakeCards, MoveAgent)
 # -- events (§3.4 and one per intent effect) --------------------------------------------------------------
 
 
-class _Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
-    """Base of the events: tagged by ``type``, frozen, keyword-only."""
+class _Event(EventBase, frozen=True):
+    """Base of the events (the engine's: tagged by ``type``, frozen, keyword-only)."""
 
 
 class SocietyChosen(_Event, frozen=True, kw_only=True, tag="society_chosen"):
@@ -375,7 +376,7 @@ class PhaseChanged(_Event, frozen=True, kw_only=True, tag="phase_changed"):
 
 class AgentCollected(_Event, frozen=True, kw_only=True, tag="agent_collected"):
     player: str
-    from_: str = _f("from")  # type: ignore[assignment]
+    from_: str = _f("from")
 
 
 class AgentPlaced(_Event, frozen=True, kw_only=True, tag="agent_placed"):
@@ -416,7 +417,7 @@ class BannersAdded(_Event, frozen=True, kw_only=True, tag="banners_added"):
 class AttackLaunched(_Event, frozen=True, kw_only=True, tag="attack_launched"):
     empire: str
     position: str
-    from_: str = _f("from")  # type: ignore[assignment]
+    from_: str = _f("from")
     to: str
     count: int
     defender: str | None
@@ -466,7 +467,7 @@ class CardsDrawn(_Event, frozen=True, kw_only=True, tag="cards_drawn"):
 
 class AgentMoved(_Event, frozen=True, kw_only=True, tag="agent_moved"):
     player: str
-    from_: str = _f("from")  # type: ignore[assignment]
+    from_: str = _f("from")
     to: str
     swapped_with: str | None = None
 
@@ -500,7 +501,7 @@ class RoundMarkerPlaced(_Event, frozen=True, kw_only=True, tag="round_marker_pla
 
 
 class FirstPlayerPassed(_Event, frozen=True, kw_only=True, tag="first_player_passed"):
-    from_: str = _f("from")  # type: ignore[assignment]
+    from_: str = _f("from")
     to: str
 
 
@@ -533,7 +534,7 @@ class AnnihilationDeclared(_Event, frozen=True, kw_only=True, tag="annihilation_
 
 
 class BannersMoved(_Event, frozen=True, kw_only=True, tag="banners_moved"):
-    from_: str = _f("from")  # type: ignore[assignment]
+    from_: str = _f("from")
     to: str
     empire: str
     count: int

@@ -7,15 +7,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from referee.engine.decision import FLAG, option
 from referee.engine.protocol import OptionSpec
 
 
-def _o(name: str, default: Any, choices: tuple[Any, ...], help: str, rule: str = "") -> OptionSpec:
-    return OptionSpec(name=name, default=default, choices=choices, help=help, rule=rule)
+_o = option  # the engine's option builder
 
 
 _B = (False, True)
-_T = (True, False)
+_T = FLAG
 
 OPTIONS: tuple[OptionSpec, ...] = (
     _o("board", "", (), "AMB-01: the board id in the data set (TM-1, demo); empty = the data set's first board", "§1.8"),

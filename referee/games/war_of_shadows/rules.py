@@ -20,6 +20,7 @@ from typing import Any
 import msgspec
 
 from referee.engine.chance import Chance
+from referee.engine.decision import Decision, Refusal
 from referee.engine.protocol import Accepted, ConfigError, Rejected, RulesBase
 from referee.engine.secrecy import blank
 from schemas import ARBITER, MatchConfig, Outcome
@@ -178,39 +179,24 @@ WAIVABLE = frozenset(
 )
 
 
-class Refuse(Exception):
-    """A failed check (caught in ``decide`` and returned as a Rejected value)."""
+class Refuse(Refusal):
+    """A failed check (caught in ``decide`` and returned as a Rejected value); a bare reason is in the
+    game's scope (``war_of_shadows/<reason>``)."""
 
     def __init__(self, code: str, message: str, rule: str) -> None:
-        super().__init__(message)
-        full = code if "/" in code else f"war_of_shadows/{code}"
-        self.verdict = Rejected(full, message, rule)
+        super().__init__(code if "/" in code else f"war_of_shadows/{code}", message, rule)
 
 
-class Tx:
-    """The state being built by one decision: events are applied as they are emitted, so later
-    checks and system steps see their effect."""
+class Tx(Decision):
+    """The state being built by one decision (see :class:`referee.engine.decision.Decision`): only the
+    codes in :data:`WAIVABLE` may be waived by a ruling."""
+
+    __slots__ = ("rules", "seat")
 
     def __init__(self, rules: WarOfShadowsRules, state: State, seat: str, waive: frozenset[str]) -> None:
+        super().__init__("war_of_shadows/", state, rules.evolve, waive=waive, waivable=WAIVABLE)
         self.rules = rules
-        self.state = state
         self.seat = seat
-        self.waive = waive
-        self.events: list[Any] = []
-        self.manual = False
-
-    def emit(self, *events: Any) -> None:
-        for ev in events:
-            self.state = self.rules.evolve(self.state, ev)
-            self.events.append(ev)
-
-    def check(self, ok: bool, code: str, message: str, rule: str) -> None:
-        if ok:
-            return
-        full = code if "/" in code else f"war_of_shadows/{code}"
-        if full in self.waive and full in WAIVABLE:
-            return
-        raise Refuse(code, message, rule)
 
 
 def split(pid: str) -> tuple[str, str]:
@@ -602,9 +588,9 @@ class WarOfShadowsRules(RulesBase):
         tx = Tx(self, state, seat, waive)
         try:
             self._dispatch(tx, intent, chance)
-        except Refuse as r:
+        except Refusal as r:
             return r.verdict, state
-        return Accepted(tuple(tx.events), manual=tx.manual), tx.state
+        return tx.accepted(), tx.state
 
     def _dispatch(self, tx: Tx, intent: Any, chance: Chance | None) -> None:
         seat = tx.seat
