@@ -47,7 +47,8 @@ from .engine import core, notation
 from .errors import BadInput, ConflictError, NotFound, RefereeError, StorageError
 from .inputs import check_depth
 from .redaction import View
-from .service import CONFLICT_RETRIES, Loaded, Referee, SubmitResult
+from .config import Loaded
+from .service import CONFLICT_RETRIES, Referee, SubmitResult
 from .store import Store, StoredRequest, StoredToken, StoreError
 
 LOG_PAGE_MAX = 1000

@@ -38,7 +38,8 @@ from .errors import RefereeError
 from .timeline import Header, Timeline
 
 if TYPE_CHECKING:
-    from .service import Loaded, Referee
+    from .config import Loaded
+    from .service import Referee
 
 #: the fewest entries worth a process of their own (forking and reading the prefix cost ~20 ms)
 MIN_STRETCH = 1500
@@ -119,7 +120,7 @@ def run(referee: Referee, match_id: str, progress: Callable[[int, int], None] | 
     last: Stretch | None = None
     if not findings:
         loaded = referee.load(m.id)
-        snapshots = referee._snapshots_of(m)  # newest first
+        snapshots = referee.snapshots_of(m)  # newest first
         want = frozenset(s.seq for s in snapshots)
         bounds = plan(referee, loaded, snapshots, head, jobs)
         with _batch_gc():
@@ -493,7 +494,7 @@ class Walker:
             state, self.prev, self.timeline = loaded.initial, m.genesis_hash, Timeline()
         else:  # a boundary plan() checked
             anchor = referee.entry_at(m, start)
-            snap = referee._snapshot(m, start)
+            snap = referee.snapshot(m, start)
             assert anchor is not None and snap is not None and snap.seq == start
             state = loaded.state_decoder.decode(snap.state)
             self.prev = anchor.hash
@@ -554,11 +555,11 @@ class Walker:
                 _, verdict = core.adjudicate(rules, state, body.actor, body.intent, core.chance_for(config, f"seq:{seq}"),
                                              awaiting=timeline.open_hold(), confirmed=not body.source.blind)
             elif isinstance(act, Undo) and body.actor is not None:
-                verdict = referee._decide_undo(loaded, timeline, body.actor, act.to)
+                verdict = referee.decide_undo(loaded, timeline, body.actor, act.to)
             elif isinstance(act, Redo) and body.actor is not None:
-                verdict = referee._decide_redo(loaded, timeline, body.actor, act.undo)
+                verdict = referee.decide_redo(loaded, timeline, body.actor, act.undo)
             elif isinstance(act, Ruling) and body.intent is not None:
-                verdict = referee._decide_ruling(loaded, state, body.intent, act, seq)
+                verdict = referee.decide_ruling(loaded, state, body.intent, act, seq)
             elif isinstance(act, Confirmation) and body.intent is not None:
                 verdict = _confirm_verdict(referee, loaded, timeline, state, body, act, seq)
             # Struct equality is field by field, the same test as comparing canonical bytes but cheaper
@@ -602,4 +603,4 @@ def _confirm_verdict(referee: Referee, loaded: Loaded, timeline: Timeline, state
     hold = timeline.open_hold()
     if hold is None or hold[0] != act.entry or body.actor not in (hold[1], "arbiter"):
         return Rejected("confirm/not_waiting", f"entry {act.entry} did not wait for {body.actor}'s confirmation")
-    return referee._decide_confirm(loaded, state, body.intent, act, seq)
+    return referee.decide_confirm(loaded, state, body.intent, act, seq)

@@ -40,7 +40,8 @@ from .errors import BadInput
 from .inputs import visible
 from .outcome import words as outcome_words
 from .redaction import View, plain
-from .service import Loaded, Referee
+from .config import Loaded
+from .service import Referee
 from .transcript import escape_text
 
 FORMATS = ("txt", "md", "html", "json")

@@ -38,7 +38,7 @@ from .engine import core, notation
 from .engine.protocol import Accepted, Held, Rejected
 
 if TYPE_CHECKING:
-    from .service import Loaded
+    from .config import Loaded
     from .store import StoredAnnotation, StoredEntry
 
 HIDDEN = "?"

@@ -21,7 +21,8 @@ from .engine.datafile import load_toml
 from .engine.protocol import Rejected
 from .errors import RefereeError
 from .inputs import parse_toml, read_file
-from .service import Referee, null_to_none
+from .config import null_to_none
+from .service import Referee
 from .store.memory import MemoryStore
 
 _TOP_KEYS = {

@@ -54,61 +54,14 @@ from .errors import BadInput, ConflictError, NotFound, StorageError
 from .inputs import check_depth, check_text, read_file
 from .redaction import View, annotations_by_entry, verdict_name
 from .store import Conflict, IndexRow, Store, StoredAnnotation, StoredEntry, StoredMatch, StoredSnapshot, StoreError
-from .timeline import Header, Timeline
+from .config import Configuration, Loaded, new_match_id, null_to_none, utc_now
+from .history import SNAPSHOT_EVERY, History, _Bounded
+from .timeline import Timeline
 
-SNAPSHOT_EVERY = 64
 #: how often an append that lost a race (another writer got in first) is tried again
 CONFLICT_RETRIES = 8
 #: what an annotation may say of an entry
 ANNOTATION_KINDS = ("comment", "disputed", "ruling", "good", "mistake")
-
-
-def utc_now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
-
-
-def new_match_id() -> str:
-    return secrets.token_hex(6)
-
-
-def null_to_none(value: Any) -> Any:
-    """TOML has no null: the string "null" stands for JSON null (recursively)."""
-    if value == "null":
-        return None
-    if isinstance(value, dict):
-        return {k: null_to_none(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [null_to_none(v) for v in value]
-    return value
-
-
-class _Bounded(OrderedDict[int, Any]):
-    """A dict that forgets its oldest entries beyond ``size``."""
-
-    def __init__(self, size: int) -> None:
-        super().__init__()
-        self.size = size
-
-    def __setitem__(self, key: int, value: Any) -> None:
-        super().__setitem__(key, value)
-        if len(self) > self.size:
-            self.popitem(last=False)
-
-
-@dataclass
-class Loaded:
-    """A match bound to its rules, with its starting position cached."""
-
-    match: StoredMatch
-    config: MatchConfig
-    game: Game
-    rules: Rules[Any, Any, Any]
-    initial: Any
-    decoder: BodyDecoder
-    state_decoder: msgspec.json.Decoder[Any]
-    #: the id of the match it was created as (itself, or for a fork the root of its fork tree): what
-    #: its genesis hash and its seed commitment name
-    root: str = ""
 
 
 @dataclass
@@ -139,7 +92,7 @@ class SubmitResult:
 entry_verdict_name = verdict_name
 
 
-class Referee:
+class Referee(Configuration, History):
     """The service layer. Holds a store and the game registry; stateless otherwise (a small cache of
     bound rules and current states speeds up repeated calls in one process)."""
 
@@ -165,200 +118,7 @@ class Referee:
 
     # -- games -------------------------------------------------------------------------------
 
-    @property
-    def games(self) -> tuple[Game, ...]:
-        """Every game this service knows (imports every registered game's package)."""
-        if self.given_games is not None:
-            return self.given_games
-        from .games import all_games
-
-        return all_games()
-
-    def game(self, name: str) -> Game:
-        if self.given_games is None:
-            from .games import find, ids
-
-            found = find(name)
-            if found is not None:
-                return found
-            known = ", ".join(ids())
-        else:
-            key = name.strip().lower().replace("-", "_")
-            for game in self.given_games:
-                if key == game.id or key in game.aliases:
-                    return game
-            known = ", ".join(g.id for g in self.given_games)
-        raise NotFound("game/unknown", f"unknown game {name!r}; known games: {known}")
-
-    def describe_game(self, name: str) -> dict[str, Any]:
-        game = self.game(name)
-        verbs = notation.describe(game.intent_type)
-        return {
-            "id": game.id,
-            "name": game.name,
-            "aliases": list(game.aliases),
-            "rules_version": game.rules_version,
-            "players": [game.min_players, game.max_players],
-            "summary": game.summary,
-            "card_sets": sorted(game.card_sets),
-            "default_card_set": game.default_card_set,
-            "intents": [
-                {
-                    "verb": v.verb,
-                    "usage": v.signature(),
-                    "doc": v.doc,
-                    "params": [
-                        {"key": p.key, "required": p.required, "expected": p.expected()} for p in v.params
-                    ],
-                }
-                for v in verbs.values()
-            ],
-            "options": [
-                {
-                    "name": o.name,
-                    "default": o.default,
-                    "choices": list(o.choices),
-                    "help": o.help,
-                }
-                for o in game.options().values()
-            ],
-        }
-
-    def read_card_set(self, game: Game, cards: str | None, base_dir: str | None = None) -> tuple[str, str]:
-        """(name, text) of a bundled card set or a card file (path relative to ``base_dir``)."""
-        name = cards if cards is not None else game.default_card_set
-        if name is None:
-            return "", ""
-        if name in game.card_sets:
-            module = sys.modules[type(game).__module__]
-            # the game's package: the module itself when the Game class lives in its __init__
-            package = module.__name__ if hasattr(module, "__path__") else module.__name__.rpartition(".")[0]
-            try:
-                text = resources.files(package).joinpath(game.card_sets[name]).read_text("utf-8")
-            except (OSError, ModuleNotFoundError) as exc:
-                raise BadInput("cards/unreadable", f"bundled card set {name!r} cannot be read: {exc}") from None
-            return name, text
-        path = name if base_dir is None or os.path.isabs(name) else os.path.join(base_dir, name)
-        if not os.path.exists(path):
-            known = ", ".join(sorted(game.card_sets)) or "none"
-            raise BadInput(
-                "cards/not_found",
-                f"card set {name!r} is neither a bundled set ({known}) nor a file at {path}",
-            )
-        try:
-            return name, read_file(path, "card file", CARDS_TEXT_MAX)
-        except BadInput as exc:
-            raise BadInput("cards/unreadable", exc.message) from None
-
     # -- matches -----------------------------------------------------------------------------
-
-    def build_config(
-        self,
-        game_name: str,
-        players: Sequence[str],
-        *,
-        options: Mapping[str, Any] | None = None,
-        cards: str | None = None,
-        cards_text: str | None = None,
-        decks: Mapping[str, str] | None = None,
-        seed: int | None = None,
-        chance: str | None = None,
-        position: Mapping[str, Any] | None = None,
-        meta: Mapping[str, str] | None = None,
-        base_dir: str | None = None,
-        undo: str = "any",
-    ) -> tuple[Game, MatchConfig]:
-        game = self.game(game_name)
-        players = tuple(check_text(p, "a player name", NAME_MAX).strip() for p in players)
-        for reserved in (ARBITER, SPECTATOR, *game.other_actors):
-            if reserved in players:
-                raise BadInput("match/bad_players", f"{reserved!r} is a reserved role name; name the seat otherwise")
-        if undo not in ("any", "own_last", "arbiter"):
-            raise BadInput("match/bad_undo_policy", f"undo policy must be any, own_last or arbiter, not {undo!r}")
-        for p in players:
-            if not p or not all(c.isalnum() or c in "_-" for c in p):
-                raise BadInput(
-                    "match/bad_players",
-                    f"player name {p!r} is not usable: use letters, digits, '_' or '-' (e.g. --players alice,bob)",
-                )
-        if len(set(players)) != len(players):
-            raise BadInput("match/bad_players", f"player names must differ: {', '.join(players)}")
-        if not game.min_players <= len(players) <= game.max_players:
-            want = (
-                str(game.min_players)
-                if game.min_players == game.max_players
-                else f"{game.min_players} to {game.max_players}"
-            )
-            raise BadInput(
-                "match/bad_players", f"{game.name} takes {want} players, got {len(players)}: {', '.join(players)}"
-            )
-        specs = game.options()
-        parsed: dict[str, Any] = {}
-        check_depth(dict(options or {}), "the options")
-        for key, raw in (options or {}).items():
-            spec = specs.get(key)
-            if spec is None:
-                import difflib
-
-                close = difflib.get_close_matches(key, list(specs), n=2)
-                hint = f" (did you mean {', '.join(close)}?)" if close else ""
-                raise BadInput(
-                    "match/bad_option",
-                    f"{game.id} has no option {key!r}{hint}; see `referee games {game.id}` for the list",
-                )
-            try:
-                parsed[key] = spec.parse(raw)
-            except ValueError as exc:
-                raise BadInput("match/bad_option", str(exc)) from None
-        if cards_text is None:
-            cards, cards_text = self.read_card_set(game, cards, base_dir)
-        elif len(cards_text.encode("utf-8", "surrogatepass")) > CARDS_TEXT_MAX:
-            raise BadInput("cards/too_large", f"the card text is more than {CARDS_TEXT_MAX:,} bytes; the limit is {CARDS_TEXT_MAX:,}")
-        if cards is not None:
-            check_text(cards, "the card set's name", TEXT_MAX)
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX):
-            raise BadInput("match/bad_seed", f"a seed is a whole number from 0 to {SEED_MAX:,}, not {seed!r}")
-        if chance is None:
-            chance = "digital" if seed is not None else "physical"
-        if chance not in ("physical", "digital"):
-            raise BadInput("match/bad_chance", f"chance must be physical or digital, not {chance!r}")
-        if chance == "digital" and seed is None:
-            # a secret seed: the arbiter's alone until the match ends (every role gets its commitment)
-            seed = secrets.randbelow(SEED_MAX + 1)
-        for key, value in (meta or {}).items():
-            check_text(key, "a metadata key", NAME_MAX)
-            check_text(value, f"the {key}", TITLE_MAX)
-        for seat_, deck_ in (decks or {}).items():
-            check_text(deck_, f"{seat_}'s deck", NAME_MAX)
-        check_depth(dict(position or {}), "the position")
-        config = MatchConfig(
-            game=game.id,
-            players=players,
-            options=dict(sorted(parsed.items())),
-            cards=cards or None,
-            cards_text=cards_text or None,
-            decks=dict(decks or {}),
-            seed=seed,
-            chance=chance,  # type: ignore[arg-type]
-            position=null_to_none(dict(position or {})),
-            meta=dict(meta or {}),
-            undo=undo,  # type: ignore[arg-type]
-        )
-        # the deck choices are the game's to check: a deck may be a seat's, or a zone no seat owns (a
-        # shared deck, a market, a street)
-        for name in config.decks:
-            check_text(name, "a deck's place", NAME_MAX)
-        return game, config
-
-    def _bind(self, game: Game, config: MatchConfig) -> tuple[Rules[Any, Any, Any], Any]:
-        try:
-            rules = game.bind(config)
-            state = rules.setup(core.chance_for(config, "setup"))
-            if config.position:
-                state = rules.apply_position(state, config.position)
-        except ConfigError as exc:
-            raise BadInput(exc.code, exc.message) from None
-        return rules, state
 
     def create_match(self, game: Game, config: MatchConfig, *, title: str = "", match_id: str | None = None,
                      entries: Sequence[StoredEntry] = ()) -> MatchInfo:
@@ -386,218 +146,7 @@ class Referee:
         game, config = self.build_config(game_name, players, **kwargs)
         return self.create_match(game, config, title=title)
 
-    def info(self, m: StoredMatch) -> MatchInfo:
-        config = msgspec.json.decode(m.config, type=MatchConfig)
-        commitment = ""
-        if config.chance == "digital" and config.seed is not None:
-            root = m
-            while root.parent is not None:
-                parent = self.store.get_match(root.parent)
-                if parent is None:
-                    break
-                root = parent
-            commitment = core.seed_commitment(root.id, config.seed)
-        return MatchInfo(
-            id=m.id,
-            game=m.game,
-            rules_version=m.rules_version,
-            players=config.players,
-            created_at=m.created_at,
-            head=self.store.head(m.id),
-            parent=m.parent,
-            fork_seq=m.fork_seq,
-            title=m.title,
-            seed_commitment=commitment,
-        )
-
-    def resolve(self, match_id: str) -> StoredMatch:
-        m = self.store.get_match(match_id)
-        if m is not None:
-            return m
-        found = self.store.find_matches(match_id) if len(match_id) >= 4 else []
-        if len(found) == 1:
-            return found[0]
-        if len(found) > 1:
-            raise BadInput(
-                "match/ambiguous", f"{match_id!r} matches {len(found)} matches; type more of the id"
-            )
-        raise NotFound("match/unknown", f"no match {match_id!r} in this database; `referee matches` lists them")
-
-    def matches(self) -> list[MatchInfo]:
-        return [self.info(m) for m in self.store.list_matches()]
-
-    def load(self, match_id: str) -> Loaded:
-        m = self.resolve(match_id)
-        cached = self._loaded.get(m.id)
-        if cached is not None:
-            return cached
-        config = msgspec.json.decode(m.config, type=MatchConfig)
-        game = self.game(m.game)
-        rules, initial = self._bind(game, config)
-        root = m
-        while root.parent is not None:
-            parent = self.store.get_match(root.parent)
-            if parent is None:
-                break
-            root = parent
-        loaded = Loaded(
-            match=m,
-            config=config,
-            game=game,
-            rules=rules,
-            initial=initial,
-            decoder=BodyDecoder(game.intent_type, game.event_type),
-            state_decoder=msgspec.json.Decoder(game.state_type),
-            root=root.id,
-        )
-        self._loaded[m.id] = loaded
-        while len(self._loaded) > 64:
-            self._loaded.popitem(last=False)
-        return loaded
-
     # -- reading the log ---------------------------------------------------------------------
-
-    def _spans(self, m: StoredMatch, start: int, stop: int | None) -> Iterator[tuple[str, int, int | None]]:
-        """(match id, start, stop) of the stored runs that make up a match's entries ``start..stop``:
-        a fork's history up to its fork point is its parent's (read, never copied), then its own."""
-        base = m.fork_seq or 0
-        if m.parent is not None and start <= base:
-            parent = self.store.get_match(m.parent)
-            if parent is None:
-                raise StorageError("log/corrupt", f"match {m.id} is a fork of {m.parent}, which is missing")
-            yield from self._spans(parent, start, base if stop is None else min(stop, base))
-        if stop is None or stop > base:
-            yield m.id, max(start, base + 1), stop
-
-    def entries(self, m: StoredMatch, start: int = 1, stop: int | None = None) -> Iterator[StoredEntry]:
-        """A match's entries ``start..stop`` (through its parents, for a fork)."""
-        for match_id, low, high in self._spans(m, start, stop):
-            yield from self.store.entries(match_id, low, high)
-
-    def index(self, m: StoredMatch, start: int = 1, stop: int | None = None) -> Iterator[IndexRow]:
-        """:meth:`Store.index` rows of a match's entries ``start..stop`` (through its parents)."""
-        for match_id, low, high in self._spans(m, start, stop):
-            yield from self.store.index(match_id, low, high)
-
-    def entry_at(self, m: StoredMatch, seq: int) -> StoredEntry | None:
-        return next(iter(self.entries(m, seq, seq)), None)
-
-    def _snapshot(self, m: StoredMatch, seq: int) -> StoredSnapshot | None:
-        snap = self.store.snapshot_at_or_before(m.id, seq)
-        if snap is not None and snap.seq > (m.fork_seq or 0):
-            return snap
-        if m.parent is not None:
-            parent = self.store.get_match(m.parent)
-            if parent is not None:
-                return self._snapshot(parent, min(seq, m.fork_seq or 0))
-        return None
-
-    def bodies(self, loaded: Loaded, start: int = 1, stop: int | None = None) -> Iterator[tuple[StoredEntry, Any]]:
-        for entry in self.entries(loaded.match, start, stop):
-            try:
-                body = loaded.decoder.decode(entry.body)
-            except msgspec.DecodeError as exc:
-                raise StorageError(
-                    "log/corrupt",
-                    f"entry {entry.seq} of match {loaded.match.id} cannot be decoded ({exc}); run `referee audit`",
-                ) from None
-            yield entry, body
-
-    def state_at(self, loaded: Loaded, at: int | None = None, *, memo: MutableMapping[int, Any] | None = None,
-                 checked: bool = False) -> tuple[int, Any]:
-        """(seq, state) after entry ``at`` (default: the head).
-
-        The fold starts from the nearest snapshot (or a state already known) and jumps for undo and
-        redo entries to their targets' states. ``memo`` (seq -> state, default: this service's
-        bounded memo for the match) keeps the states it computes, so an undo-heavy log never folds
-        the same stretch twice: the state after an entry never changes (the log is append-only).
-        ``checked`` (the audit's folds) starts only from a snapshot that checks out against the state
-        hash recorded for its entry, and from no state kept by this service.
-        """
-        head = self.store.head(loaded.match.id)
-        target = head if at is None else at
-        if target < 0 or target > head:
-            raise BadInput("match/bad_seq", f"entry {target} does not exist: match {loaded.match.id} has entries 0..{head}")
-        cached = None if checked else self._heads.get(loaded.match.id)
-        if cached is not None and cached[0] == target:
-            return cached
-        if memo is None:
-            memo = self._memo(loaded.match.id)
-        if target in memo:
-            return target, memo[target]
-        start, state = 0, loaded.initial
-        if cached is not None and cached[0] < target:
-            start, state = cached
-        snap = self._snapshot(loaded.match, target) if self.use_snapshots else None
-        # a snapshot is used only if its bytes hash to the state hash recorded for its entry (else
-        # the one before it is tried): an edited snapshot is never served, and the audit names it
-        while snap is not None and snap.seq > start:
-            known = self.checked_snapshot(loaded, snap)
-            if known is not None:
-                start, state = snap.seq, known
-                break
-            snap = self._snapshot(loaded.match, snap.seq - 1)
-        recent: OrderedDict[int, Any] = OrderedDict([(start, state)])
-        for entry, body in self.bodies(loaded, start + 1, target):
-            state = self.advance(loaded, state, body, recent, memo, checked=checked)
-            recent[entry.seq] = state
-            memo[entry.seq] = state
-            if len(recent) > 256:
-                recent.popitem(last=False)
-        memo[target] = state
-        if target == head and not checked:
-            self._heads[loaded.match.id] = (target, state)
-        return target, state
-
-    def snapshot_checks_out(self, loaded: Loaded, snap: StoredSnapshot) -> bool:
-        """The snapshot's bytes hash to the state hash recorded for its entry, and decode."""
-        return self.checked_snapshot(loaded, snap) is not None
-
-    def checked_snapshot(self, loaded: Loaded, snap: StoredSnapshot) -> Any:
-        """The snapshot's state if its bytes hash to the state hash recorded for its entry and decode;
-        else None."""
-        entry = self.entry_at(loaded.match, snap.seq)
-        digest = core.sha256_hex(snap.state)
-        if entry is None or entry.seq != snap.seq or digest != entry.state_hash or digest != snap.state_hash:
-            return None
-        try:
-            return loaded.state_decoder.decode(snap.state)
-        except msgspec.DecodeError:
-            return None
-
-    def _memo(self, match_id: str) -> MutableMapping[int, Any]:
-        memo = self._memos.get(match_id)
-        if memo is None:
-            memo = self._memos[match_id] = _Bounded(4096)
-            while len(self._memos) > 64:
-                self._memos.pop(next(iter(self._memos)))
-        return memo
-
-    def advance(self, loaded: Loaded, state: Any, body: Any, recent: Mapping[int, Any] | None = None,
-                memo: MutableMapping[int, Any] | None = None, *, checked: bool = False) -> Any:
-        """The state after one entry: an intent's events, or an undo/redo's jump in time (to a
-        state still in ``recent`` or ``memo``, else the snapshot written with the jump, else folded
-        again from the nearest snapshot). An audit (``checked``) always derives the jump's state:
-        the snapshot of the jump stands for the very state hash being checked."""
-        act = body.act
-        if isinstance(act, Move):
-            return core.apply(loaded.rules, state, body.verdict)
-        if isinstance(act, (Undo, Redo)) and isinstance(body.verdict, Accepted):
-            target = act.target
-            if recent is not None and target in recent:
-                return recent[target]
-            if memo is not None and target in memo:
-                return memo[target]
-            if self.use_snapshots and not checked:
-                snap = self._snapshot(loaded.match, body.seq)
-                if snap is not None and snap.seq == body.seq:
-                    known = self.checked_snapshot(loaded, snap)
-                    if known is not None:
-                        return known
-            return self.state_at(loaded, target, memo=memo, checked=checked)[1]
-        if isinstance(act, (Ruling, Confirmation)):
-            return core.apply(loaded.rules, state, body.verdict)
-        return state
 
     def state(self, match_id: str, *, at: int | None = None, seat: str | None = None) -> dict[str, Any]:
         """The state after entry ``at`` (default: now) as ``seat`` sees it, with the outcome, the
@@ -868,41 +417,12 @@ class Referee:
 
     # -- time travel ---------------------------------------------------------------------------
 
-    def timeline(self, loaded: Loaded) -> Timeline:
-        """Which entries are in effect, from the entry headers (undo and redo included). Kept per
-        match and brought up to date incrementally, so an undo on a long log costs what is new."""
-        cached = self._timelines.get(loaded.match.id)
-        head = self.store.head(loaded.match.id)
-        if cached is None or cached[0] > head:
-            cached = (0, Timeline())
-        seen, timeline = cached
-        for h in self._headers(loaded, seen + 1, head):
-            timeline.add(h)
-        self._timelines[loaded.match.id] = (head, timeline)
-        return timeline
-
-    def _headers(self, loaded: Loaded, start: int = 1, stop: int | None = None) -> Iterator[Header]:
-        for entry, body in self.bodies(loaded, start, stop):
-            yield Header(
-                seq=entry.seq, kind=body.kind, actor=body.actor,
-                accepted=isinstance(body.verdict, Accepted), meta=body.meta,
-                held=body.verdict.confirmer if isinstance(body.verdict, Held) else None,
-            )
-
     def _check_actor(self, loaded: Loaded, actor: str) -> None:
         if actor != ARBITER and actor not in loaded.config.players:
             raise BadInput(
                 "match/unknown_seat",
                 f"{actor!r} is not a seat of this match; seats: {', '.join(loaded.config.players)} (or {ARBITER})",
             )
-
-    def _decide_undo(self, loaded: Loaded, timeline: Timeline, actor: str, to: int) -> Accepted[Any] | Rejected:
-        problem = timeline.check_undo(actor, to, loaded.config.undo)
-        return Rejected(problem[0], problem[1], "undo policy") if problem else Accepted(())
-
-    def _decide_redo(self, loaded: Loaded, timeline: Timeline, actor: str, undo: int) -> Accepted[Any] | Rejected:
-        problem = timeline.check_redo(actor, undo, loaded.config.undo)
-        return Rejected(problem[0], problem[1], "undo policy") if problem else Accepted(())
 
     def undo(
         self, match_id: str, *, by: str, to: int | None = None, reason: str = "", expected_seq: int | None = None
@@ -923,7 +443,7 @@ class Referee:
             to = last.seq - 1
         if not 0 <= to < head:
             raise BadInput("match/bad_seq", f"--to {to} is not an earlier entry: match {loaded.match.id} has entries 0..{head}")
-        verdict = self._decide_undo(loaded, timeline, by, to)
+        verdict = self.decide_undo(loaded, timeline, by, to)
         return self._append_act(loaded, head, state, Undo(to=to, target=to, reason=reason), by, f"undo to={to}", verdict)
 
     def redo(
@@ -943,7 +463,7 @@ class Referee:
                 raise BadInput("redo/nothing_to_redo", f"match {loaded.match.id} has no undo in effect to redo")
         if not 1 <= undo <= head:
             raise BadInput("match/bad_seq", f"entry {undo} does not exist: match {loaded.match.id} has entries 1..{head}")
-        verdict = self._decide_redo(loaded, timeline, by, undo)
+        verdict = self.decide_redo(loaded, timeline, by, undo)
         act = Redo(undo=undo, target=undo - 1, reason=reason)
         return self._append_act(loaded, head, state, act, by, f"redo undo={undo}", verdict)
 
@@ -985,7 +505,7 @@ class Referee:
             raise BadInput("ruling/not_rejected", f"entry {entry} is not a rejected intent; only a rejection can be ruled to stand")
         assert body.actor is not None
         act = Ruling(entry=entry, seat=body.actor, waive=(body.verdict.code,), reason=reason)
-        verdict = self._decide_ruling(loaded, state, body.intent, act, head + 1)
+        verdict = self.decide_ruling(loaded, state, body.intent, act, head + 1)
         text = f"ruling: entry {entry} stands as played" + (f" — {reason}" if reason else "")
         return self._append_act(loaded, head, state, act, ARBITER, text, verdict, body.intent)
 
@@ -1015,33 +535,10 @@ class Referee:
         held = loaded.decoder.decode(stored.body)
         assert held.actor is not None
         act = Confirmation(entry=entry, seat=held.actor, decision="confirm" if accept else "decline", reason=reason)
-        verdict = self._decide_confirm(loaded, state, held.intent, act, head + 1)
+        verdict = self.decide_confirm(loaded, state, held.intent, act, head + 1)
         word = "confirms" if accept else "declines"
         text = f"{by} {word} entry {entry}" + (f" — {reason}" if reason else "")
         return self._append_act(loaded, head, state, act, by, text, verdict, held.intent)
-
-    def _decide_confirm(self, loaded: Loaded, state: Any, intent: Any, act: Confirmation,
-                        seq: int) -> Accepted[Any] | Rejected:
-        """A confirmation's verdict: the held intent adjudicated as confirmed; a declined one changes nothing."""
-        if act.decision == "decline":
-            return Accepted(())
-        chance = core.chance_for(loaded.config, f"seq:{seq}")
-        _, verdict = core.adjudicate(loaded.rules, state, act.seat, intent, chance, confirmed=True)
-        assert not isinstance(verdict, Held)
-        return verdict
-
-    def _decide_ruling(self, loaded: Loaded, state: Any, intent: Any, act: Ruling, seq: int) -> Accepted[Any] | Rejected:
-        seat = act.seat
-        waive = frozenset(act.waive)
-        if any(c.split("/")[0] in ("turn", "match") for c in waive):
-            return Rejected("ruling/cannot_waive", "a ruling can waive the game's own checks, not turn order or the end of the match")
-        chance = core.chance_for(loaded.config, f"seq:{seq}")
-        # the arbiter sees everything: a ruling needs no confirmation
-        _, verdict = core.adjudicate(loaded.rules, state, seat, intent, chance, waive=waive, confirmed=True)
-        assert not isinstance(verdict, Held)
-        if isinstance(verdict, Rejected):
-            return Rejected("ruling/still_illegal", f"even with {', '.join(sorted(waive))} waived: {verdict.code}: {verdict.message}", verdict.rule)
-        return verdict
 
     def fork(self, match_id: str, *, at: int, name: str = "", match_id_new: str | None = None) -> MatchInfo:
         """A new match whose history is this one's up to entry ``at`` (shared, not copied)."""
@@ -1171,16 +668,6 @@ class Referee:
         from . import audit
 
         return audit.run_many(self, list(match_ids), progress, jobs, accept_rules_change=accept_rules_change)
-
-    def _snapshots_of(self, m: StoredMatch) -> list[StoredSnapshot]:
-        out: list[StoredSnapshot] = []
-        seq = self.store.head(m.id)
-        while True:
-            snap = self._snapshot(m, seq)
-            if snap is None:
-                return out
-            out.append(snap)
-            seq = snap.seq - 1
 
     def verify(self, match_id: str) -> list[str]:
         """The audit's findings as sentences (empty = clean)."""

@@ -49,7 +49,8 @@ from .errors import BadInput, RefereeError, StorageError
 from .engine.datafile import bad_char, char_name, is_bad
 from .inputs import check_text
 from .outcome import words as outcome_words
-from .service import Referee, new_match_id, seal_annotations
+from .config import new_match_id
+from .service import Referee, seal_annotations
 from .store import StoredAnnotation, StoreError
 from .store.memory import MemoryStore
 

@@ -53,7 +53,7 @@ def test_the_log_really_is_cut_into_stretches_at_snapshots(long_match):
     r, mid, _ = long_match
     loaded = r.load(mid)
     head = r.store.head(mid)
-    snaps = r._snapshots_of(loaded.match)
+    snaps = r.snapshots_of(loaded.match)
     bounds = audit.plan(r, loaded, snaps, head, 4)
     assert len(bounds) > 5 and bounds[0] == 0 and bounds[-1] == head
     assert set(bounds[1:-1]) <= {s.seq for s in snaps}, bounds  # each inner boundary is a snapshot
@@ -110,7 +110,7 @@ def test_a_store_in_memory_is_audited_in_one_pass(monkeypatch):
     r = Referee(MemoryStore(), games=[PILE], snapshot_every=7)
     mid = build(r, 80)
     loaded = r.load(mid)
-    assert audit.plan(r, loaded, r._snapshots_of(loaded.match), r.store.head(mid), 4) == [0, r.store.head(mid)]
+    assert audit.plan(r, loaded, r.snapshots_of(loaded.match), r.store.head(mid), 4) == [0, r.store.head(mid)]
     assert r.audit(mid, jobs=4)["clean"]
 
 
@@ -119,7 +119,7 @@ def test_short_logs_are_not_cut(tmp_path):
     mid = build(r, 60)
     loaded = r.load(mid)
     head = r.store.head(mid)
-    assert audit.plan(r, loaded, r._snapshots_of(loaded.match), head, 8) == [0, head]
+    assert audit.plan(r, loaded, r.snapshots_of(loaded.match), head, 8) == [0, head]
 
 
 def test_a_fork_is_audited_in_stretches_through_its_parent(long_match):
@@ -134,7 +134,7 @@ def test_a_fork_is_audited_in_stretches_through_its_parent(long_match):
     single = service(path).audit(fork.id)
     assert single["clean"] and single["entries"] == r.store.head(fork.id)
     loaded = r.load(fork.id)
-    bounds = audit.plan(r, loaded, r._snapshots_of(loaded.match), r.store.head(fork.id), 4)
+    bounds = audit.plan(r, loaded, r.snapshots_of(loaded.match), r.store.head(fork.id), 4)
     assert len(bounds) > 2
     assert service(path).audit(fork.id, jobs=4) == single
     tamper(path, f"UPDATE entries SET verdict = 'rejected' WHERE match_id = '{fork.id}' AND seq = 120")

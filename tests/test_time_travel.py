@@ -228,7 +228,7 @@ def test_an_undo_jumping_back_past_a_snapshot_gets_one_of_its_own(tmp_path):
     take_turns(r, m.id, [2, 1, 1])  # entries 10 (a snapshot), 11 and 12
     short = r.undo(m.id, by="arbiter", to=11)  # entry 13: back to 11, no snapshot in between
     assert short.accepted and far.accepted
-    snaps = {s.seq for s in r._snapshots_of(r.load(m.id).match)}
+    snaps = {s.seq for s in r.snapshots_of(r.load(m.id).match)}
     assert snaps == {5, far.seq, 10}
     # a fresh service reads the jump's state from its snapshot; the same state as a fold from setup
     for at in (9, 10, 11, 12, 13):

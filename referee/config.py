@@ -1,0 +1,343 @@
+"""Matches and their configuration: the games a service knows, card data, building and checking a
+match's configuration, and binding a stored match to its rules (:class:`Loaded`).
+
+A mixin of :class:`referee.service.Referee` (which holds the store and the caches it uses).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import sys
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from importlib import resources
+from typing import Any
+
+import msgspec
+
+from schemas import (
+    ARBITER,
+    CARDS_TEXT_MAX,
+    NAME_MAX,
+    SEED_MAX,
+    SPECTATOR,
+    TEXT_MAX,
+    TITLE_MAX,
+    MatchConfig,
+    MatchInfo,
+)
+
+from .engine import core, notation
+from .engine.entries import BodyDecoder
+from .engine.protocol import ConfigError, Game, Rules
+from .errors import BadInput, NotFound
+from .inputs import check_depth, check_text, read_file
+from .store import Store, StoredMatch
+
+
+def utc_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def new_match_id() -> str:
+    return secrets.token_hex(6)
+
+
+def null_to_none(value: Any) -> Any:
+    """TOML has no null: the string "null" stands for JSON null (recursively)."""
+    if value == "null":
+        return None
+    if isinstance(value, dict):
+        return {k: null_to_none(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [null_to_none(v) for v in value]
+    return value
+
+
+@dataclass
+class Loaded:
+    """A match bound to its rules, with its starting position cached."""
+
+    match: StoredMatch
+    config: MatchConfig
+    game: Game
+    rules: Rules[Any, Any, Any]
+    initial: Any
+    decoder: BodyDecoder
+    state_decoder: msgspec.json.Decoder[Any]
+    #: the id of the match it was created as (itself, or for a fork the root of its fork tree): what
+    #: its genesis hash and its seed commitment name
+    root: str = ""
+
+
+class Configuration:
+    """The games, card data, match configurations and bound matches of a service."""
+
+    store: Store
+    given_games: tuple[Game, ...] | None
+    _loaded: OrderedDict[str, Loaded]
+
+    @property
+    def games(self) -> tuple[Game, ...]:
+        """Every game this service knows (imports every registered game's package)."""
+        if self.given_games is not None:
+            return self.given_games
+        from .games import all_games
+
+        return all_games()
+
+    def game(self, name: str) -> Game:
+        if self.given_games is None:
+            from .games import find, ids
+
+            found = find(name)
+            if found is not None:
+                return found
+            known = ", ".join(ids())
+        else:
+            key = name.strip().lower().replace("-", "_")
+            for game in self.given_games:
+                if key == game.id or key in game.aliases:
+                    return game
+            known = ", ".join(g.id for g in self.given_games)
+        raise NotFound("game/unknown", f"unknown game {name!r}; known games: {known}")
+
+    def describe_game(self, name: str) -> dict[str, Any]:
+        game = self.game(name)
+        verbs = notation.describe(game.intent_type)
+        return {
+            "id": game.id,
+            "name": game.name,
+            "aliases": list(game.aliases),
+            "rules_version": game.rules_version,
+            "players": [game.min_players, game.max_players],
+            "summary": game.summary,
+            "card_sets": sorted(game.card_sets),
+            "default_card_set": game.default_card_set,
+            "intents": [
+                {
+                    "verb": v.verb,
+                    "usage": v.signature(),
+                    "doc": v.doc,
+                    "params": [
+                        {"key": p.key, "required": p.required, "expected": p.expected()} for p in v.params
+                    ],
+                }
+                for v in verbs.values()
+            ],
+            "options": [
+                {
+                    "name": o.name,
+                    "default": o.default,
+                    "choices": list(o.choices),
+                    "help": o.help,
+                }
+                for o in game.options().values()
+            ],
+        }
+
+    def read_card_set(self, game: Game, cards: str | None, base_dir: str | None = None) -> tuple[str, str]:
+        """(name, text) of a bundled card set or a card file (path relative to ``base_dir``)."""
+        name = cards if cards is not None else game.default_card_set
+        if name is None:
+            return "", ""
+        if name in game.card_sets:
+            module = sys.modules[type(game).__module__]
+            # the game's package: the module itself when the Game class lives in its __init__
+            package = module.__name__ if hasattr(module, "__path__") else module.__name__.rpartition(".")[0]
+            try:
+                text = resources.files(package).joinpath(game.card_sets[name]).read_text("utf-8")
+            except (OSError, ModuleNotFoundError) as exc:
+                raise BadInput("cards/unreadable", f"bundled card set {name!r} cannot be read: {exc}") from None
+            return name, text
+        path = name if base_dir is None or os.path.isabs(name) else os.path.join(base_dir, name)
+        if not os.path.exists(path):
+            known = ", ".join(sorted(game.card_sets)) or "none"
+            raise BadInput(
+                "cards/not_found",
+                f"card set {name!r} is neither a bundled set ({known}) nor a file at {path}",
+            )
+        try:
+            return name, read_file(path, "card file", CARDS_TEXT_MAX)
+        except BadInput as exc:
+            raise BadInput("cards/unreadable", exc.message) from None
+
+    def build_config(
+        self,
+        game_name: str,
+        players: Sequence[str],
+        *,
+        options: Mapping[str, Any] | None = None,
+        cards: str | None = None,
+        cards_text: str | None = None,
+        decks: Mapping[str, str] | None = None,
+        seed: int | None = None,
+        chance: str | None = None,
+        position: Mapping[str, Any] | None = None,
+        meta: Mapping[str, str] | None = None,
+        base_dir: str | None = None,
+        undo: str = "any",
+    ) -> tuple[Game, MatchConfig]:
+        game = self.game(game_name)
+        players = tuple(check_text(p, "a player name", NAME_MAX).strip() for p in players)
+        for reserved in (ARBITER, SPECTATOR, *game.other_actors):
+            if reserved in players:
+                raise BadInput("match/bad_players", f"{reserved!r} is a reserved role name; name the seat otherwise")
+        if undo not in ("any", "own_last", "arbiter"):
+            raise BadInput("match/bad_undo_policy", f"undo policy must be any, own_last or arbiter, not {undo!r}")
+        for p in players:
+            if not p or not all(c.isalnum() or c in "_-" for c in p):
+                raise BadInput(
+                    "match/bad_players",
+                    f"player name {p!r} is not usable: use letters, digits, '_' or '-' (e.g. --players alice,bob)",
+                )
+        if len(set(players)) != len(players):
+            raise BadInput("match/bad_players", f"player names must differ: {', '.join(players)}")
+        if not game.min_players <= len(players) <= game.max_players:
+            want = (
+                str(game.min_players)
+                if game.min_players == game.max_players
+                else f"{game.min_players} to {game.max_players}"
+            )
+            raise BadInput(
+                "match/bad_players", f"{game.name} takes {want} players, got {len(players)}: {', '.join(players)}"
+            )
+        specs = game.options()
+        parsed: dict[str, Any] = {}
+        check_depth(dict(options or {}), "the options")
+        for key, raw in (options or {}).items():
+            spec = specs.get(key)
+            if spec is None:
+                import difflib
+
+                close = difflib.get_close_matches(key, list(specs), n=2)
+                hint = f" (did you mean {', '.join(close)}?)" if close else ""
+                raise BadInput(
+                    "match/bad_option",
+                    f"{game.id} has no option {key!r}{hint}; see `referee games {game.id}` for the list",
+                )
+            try:
+                parsed[key] = spec.parse(raw)
+            except ValueError as exc:
+                raise BadInput("match/bad_option", str(exc)) from None
+        if cards_text is None:
+            cards, cards_text = self.read_card_set(game, cards, base_dir)
+        elif len(cards_text.encode("utf-8", "surrogatepass")) > CARDS_TEXT_MAX:
+            raise BadInput("cards/too_large", f"the card text is more than {CARDS_TEXT_MAX:,} bytes; the limit is {CARDS_TEXT_MAX:,}")
+        if cards is not None:
+            check_text(cards, "the card set's name", TEXT_MAX)
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX):
+            raise BadInput("match/bad_seed", f"a seed is a whole number from 0 to {SEED_MAX:,}, not {seed!r}")
+        if chance is None:
+            chance = "digital" if seed is not None else "physical"
+        if chance not in ("physical", "digital"):
+            raise BadInput("match/bad_chance", f"chance must be physical or digital, not {chance!r}")
+        if chance == "digital" and seed is None:
+            # a secret seed: the arbiter's alone until the match ends (every role gets its commitment)
+            seed = secrets.randbelow(SEED_MAX + 1)
+        for key, value in (meta or {}).items():
+            check_text(key, "a metadata key", NAME_MAX)
+            check_text(value, f"the {key}", TITLE_MAX)
+        for seat_, deck_ in (decks or {}).items():
+            check_text(deck_, f"{seat_}'s deck", NAME_MAX)
+        check_depth(dict(position or {}), "the position")
+        config = MatchConfig(
+            game=game.id,
+            players=players,
+            options=dict(sorted(parsed.items())),
+            cards=cards or None,
+            cards_text=cards_text or None,
+            decks=dict(decks or {}),
+            seed=seed,
+            chance=chance,  # type: ignore[arg-type]
+            position=null_to_none(dict(position or {})),
+            meta=dict(meta or {}),
+            undo=undo,  # type: ignore[arg-type]
+        )
+        # the deck choices are the game's to check: a deck may be a seat's, or a zone no seat owns (a
+        # shared deck, a market, a street)
+        for name in config.decks:
+            check_text(name, "a deck's place", NAME_MAX)
+        return game, config
+
+    def _bind(self, game: Game, config: MatchConfig) -> tuple[Rules[Any, Any, Any], Any]:
+        try:
+            rules = game.bind(config)
+            state = rules.setup(core.chance_for(config, "setup"))
+            if config.position:
+                state = rules.apply_position(state, config.position)
+        except ConfigError as exc:
+            raise BadInput(exc.code, exc.message) from None
+        return rules, state
+
+    def info(self, m: StoredMatch) -> MatchInfo:
+        config = msgspec.json.decode(m.config, type=MatchConfig)
+        commitment = ""
+        if config.chance == "digital" and config.seed is not None:
+            root = m
+            while root.parent is not None:
+                parent = self.store.get_match(root.parent)
+                if parent is None:
+                    break
+                root = parent
+            commitment = core.seed_commitment(root.id, config.seed)
+        return MatchInfo(
+            id=m.id,
+            game=m.game,
+            rules_version=m.rules_version,
+            players=config.players,
+            created_at=m.created_at,
+            head=self.store.head(m.id),
+            parent=m.parent,
+            fork_seq=m.fork_seq,
+            title=m.title,
+            seed_commitment=commitment,
+        )
+
+    def resolve(self, match_id: str) -> StoredMatch:
+        m = self.store.get_match(match_id)
+        if m is not None:
+            return m
+        found = self.store.find_matches(match_id) if len(match_id) >= 4 else []
+        if len(found) == 1:
+            return found[0]
+        if len(found) > 1:
+            raise BadInput(
+                "match/ambiguous", f"{match_id!r} matches {len(found)} matches; type more of the id"
+            )
+        raise NotFound("match/unknown", f"no match {match_id!r} in this database; `referee matches` lists them")
+
+    def matches(self) -> list[MatchInfo]:
+        return [self.info(m) for m in self.store.list_matches()]
+
+    def load(self, match_id: str) -> Loaded:
+        m = self.resolve(match_id)
+        cached = self._loaded.get(m.id)
+        if cached is not None:
+            return cached
+        config = msgspec.json.decode(m.config, type=MatchConfig)
+        game = self.game(m.game)
+        rules, initial = self._bind(game, config)
+        root = m
+        while root.parent is not None:
+            parent = self.store.get_match(root.parent)
+            if parent is None:
+                break
+            root = parent
+        loaded = Loaded(
+            match=m,
+            config=config,
+            game=game,
+            rules=rules,
+            initial=initial,
+            decoder=BodyDecoder(game.intent_type, game.event_type),
+            state_decoder=msgspec.json.Decoder(game.state_type),
+            root=root.id,
+        )
+        self._loaded[m.id] = loaded
+        while len(self._loaded) > 64:
+            self._loaded.popitem(last=False)
+        return loaded

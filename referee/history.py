@@ -1,0 +1,252 @@
+"""A match's history: reading its log (through the parents of a fork), snapshots, the state after any
+entry (folded from the nearest snapshot that checks out), undo timelines, and the verdicts of the
+framework's own entries (undo, redo, ruling, confirmation). The audit walks the same functions.
+
+A mixin of :class:`referee.service.Referee` (which holds the store and the caches it uses).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Iterator, Mapping, MutableMapping
+from typing import Any
+
+import msgspec
+
+from .config import Loaded
+from .engine import core
+from .engine.entries import Confirmation, Move, Redo, Ruling, Undo
+from .engine.protocol import Accepted, Held, Rejected
+from .errors import BadInput, StorageError
+from .store import IndexRow, Store, StoredEntry, StoredMatch, StoredSnapshot
+from .timeline import Header, Timeline
+
+SNAPSHOT_EVERY = 64
+
+
+class _Bounded(OrderedDict[int, Any]):
+    """A dict that forgets its oldest entries beyond ``size``."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+
+    def __setitem__(self, key: int, value: Any) -> None:
+        super().__setitem__(key, value)
+        if len(self) > self.size:
+            self.popitem(last=False)
+
+
+class History:
+    """Reading a match's log and the states along it."""
+
+    store: Store
+    snapshot_every: int
+    use_snapshots: bool
+    _heads: dict[str, tuple[int, Any]]
+    _timelines: dict[str, tuple[int, Timeline]]
+    _memos: dict[str, MutableMapping[int, Any]]
+
+    def _spans(self, m: StoredMatch, start: int, stop: int | None) -> Iterator[tuple[str, int, int | None]]:
+        """(match id, start, stop) of the stored runs that make up a match's entries ``start..stop``:
+        a fork's history up to its fork point is its parent's (read, never copied), then its own."""
+        base = m.fork_seq or 0
+        if m.parent is not None and start <= base:
+            parent = self.store.get_match(m.parent)
+            if parent is None:
+                raise StorageError("log/corrupt", f"match {m.id} is a fork of {m.parent}, which is missing")
+            yield from self._spans(parent, start, base if stop is None else min(stop, base))
+        if stop is None or stop > base:
+            yield m.id, max(start, base + 1), stop
+
+    def entries(self, m: StoredMatch, start: int = 1, stop: int | None = None) -> Iterator[StoredEntry]:
+        """A match's entries ``start..stop`` (through its parents, for a fork)."""
+        for match_id, low, high in self._spans(m, start, stop):
+            yield from self.store.entries(match_id, low, high)
+
+    def index(self, m: StoredMatch, start: int = 1, stop: int | None = None) -> Iterator[IndexRow]:
+        """:meth:`Store.index` rows of a match's entries ``start..stop`` (through its parents)."""
+        for match_id, low, high in self._spans(m, start, stop):
+            yield from self.store.index(match_id, low, high)
+
+    def entry_at(self, m: StoredMatch, seq: int) -> StoredEntry | None:
+        return next(iter(self.entries(m, seq, seq)), None)
+
+    def snapshot(self, m: StoredMatch, seq: int) -> StoredSnapshot | None:
+        snap = self.store.snapshot_at_or_before(m.id, seq)
+        if snap is not None and snap.seq > (m.fork_seq or 0):
+            return snap
+        if m.parent is not None:
+            parent = self.store.get_match(m.parent)
+            if parent is not None:
+                return self.snapshot(parent, min(seq, m.fork_seq or 0))
+        return None
+
+    def bodies(self, loaded: Loaded, start: int = 1, stop: int | None = None) -> Iterator[tuple[StoredEntry, Any]]:
+        for entry in self.entries(loaded.match, start, stop):
+            try:
+                body = loaded.decoder.decode(entry.body)
+            except msgspec.DecodeError as exc:
+                raise StorageError(
+                    "log/corrupt",
+                    f"entry {entry.seq} of match {loaded.match.id} cannot be decoded ({exc}); run `referee audit`",
+                ) from None
+            yield entry, body
+
+    def state_at(self, loaded: Loaded, at: int | None = None, *, memo: MutableMapping[int, Any] | None = None,
+                 checked: bool = False) -> tuple[int, Any]:
+        """(seq, state) after entry ``at`` (default: the head).
+
+        The fold starts from the nearest snapshot (or a state already known) and jumps for undo and
+        redo entries to their targets' states. ``memo`` (seq -> state, default: this service's
+        bounded memo for the match) keeps the states it computes, so an undo-heavy log never folds
+        the same stretch twice: the state after an entry never changes (the log is append-only).
+        ``checked`` (the audit's folds) starts only from a snapshot that checks out against the state
+        hash recorded for its entry, and from no state kept by this service.
+        """
+        head = self.store.head(loaded.match.id)
+        target = head if at is None else at
+        if target < 0 or target > head:
+            raise BadInput("match/bad_seq", f"entry {target} does not exist: match {loaded.match.id} has entries 0..{head}")
+        cached = None if checked else self._heads.get(loaded.match.id)
+        if cached is not None and cached[0] == target:
+            return cached
+        if memo is None:
+            memo = self._memo(loaded.match.id)
+        if target in memo:
+            return target, memo[target]
+        start, state = 0, loaded.initial
+        if cached is not None and cached[0] < target:
+            start, state = cached
+        snap = self.snapshot(loaded.match, target) if self.use_snapshots else None
+        # a snapshot is used only if its bytes hash to the state hash recorded for its entry (else
+        # the one before it is tried): an edited snapshot is never served, and the audit names it
+        while snap is not None and snap.seq > start:
+            known = self.checked_snapshot(loaded, snap)
+            if known is not None:
+                start, state = snap.seq, known
+                break
+            snap = self.snapshot(loaded.match, snap.seq - 1)
+        recent: OrderedDict[int, Any] = OrderedDict([(start, state)])
+        for entry, body in self.bodies(loaded, start + 1, target):
+            state = self.advance(loaded, state, body, recent, memo, checked=checked)
+            recent[entry.seq] = state
+            memo[entry.seq] = state
+            if len(recent) > 256:
+                recent.popitem(last=False)
+        memo[target] = state
+        if target == head and not checked:
+            self._heads[loaded.match.id] = (target, state)
+        return target, state
+
+    def snapshot_checks_out(self, loaded: Loaded, snap: StoredSnapshot) -> bool:
+        """The snapshot's bytes hash to the state hash recorded for its entry, and decode."""
+        return self.checked_snapshot(loaded, snap) is not None
+
+    def checked_snapshot(self, loaded: Loaded, snap: StoredSnapshot) -> Any:
+        """The snapshot's state if its bytes hash to the state hash recorded for its entry and decode;
+        else None."""
+        entry = self.entry_at(loaded.match, snap.seq)
+        digest = core.sha256_hex(snap.state)
+        if entry is None or entry.seq != snap.seq or digest != entry.state_hash or digest != snap.state_hash:
+            return None
+        try:
+            return loaded.state_decoder.decode(snap.state)
+        except msgspec.DecodeError:
+            return None
+
+    def _memo(self, match_id: str) -> MutableMapping[int, Any]:
+        memo = self._memos.get(match_id)
+        if memo is None:
+            memo = self._memos[match_id] = _Bounded(4096)
+            while len(self._memos) > 64:
+                self._memos.pop(next(iter(self._memos)))
+        return memo
+
+    def advance(self, loaded: Loaded, state: Any, body: Any, recent: Mapping[int, Any] | None = None,
+                memo: MutableMapping[int, Any] | None = None, *, checked: bool = False) -> Any:
+        """The state after one entry: an intent's events, or an undo/redo's jump in time (to a
+        state still in ``recent`` or ``memo``, else the snapshot written with the jump, else folded
+        again from the nearest snapshot). An audit (``checked``) always derives the jump's state:
+        the snapshot of the jump stands for the very state hash being checked."""
+        act = body.act
+        if isinstance(act, Move):
+            return core.apply(loaded.rules, state, body.verdict)
+        if isinstance(act, (Undo, Redo)) and isinstance(body.verdict, Accepted):
+            target = act.target
+            if recent is not None and target in recent:
+                return recent[target]
+            if memo is not None and target in memo:
+                return memo[target]
+            if self.use_snapshots and not checked:
+                snap = self.snapshot(loaded.match, body.seq)
+                if snap is not None and snap.seq == body.seq:
+                    known = self.checked_snapshot(loaded, snap)
+                    if known is not None:
+                        return known
+            return self.state_at(loaded, target, memo=memo, checked=checked)[1]
+        if isinstance(act, (Ruling, Confirmation)):
+            return core.apply(loaded.rules, state, body.verdict)
+        return state
+
+    def timeline(self, loaded: Loaded) -> Timeline:
+        """Which entries are in effect, from the entry headers (undo and redo included). Kept per
+        match and brought up to date incrementally, so an undo on a long log costs what is new."""
+        cached = self._timelines.get(loaded.match.id)
+        head = self.store.head(loaded.match.id)
+        if cached is None or cached[0] > head:
+            cached = (0, Timeline())
+        seen, timeline = cached
+        for h in self._headers(loaded, seen + 1, head):
+            timeline.add(h)
+        self._timelines[loaded.match.id] = (head, timeline)
+        return timeline
+
+    def _headers(self, loaded: Loaded, start: int = 1, stop: int | None = None) -> Iterator[Header]:
+        for entry, body in self.bodies(loaded, start, stop):
+            yield Header(
+                seq=entry.seq, kind=body.kind, actor=body.actor,
+                accepted=isinstance(body.verdict, Accepted), meta=body.meta,
+                held=body.verdict.confirmer if isinstance(body.verdict, Held) else None,
+            )
+
+    def snapshots_of(self, m: StoredMatch) -> list[StoredSnapshot]:
+        out: list[StoredSnapshot] = []
+        seq = self.store.head(m.id)
+        while True:
+            snap = self.snapshot(m, seq)
+            if snap is None:
+                return out
+            out.append(snap)
+            seq = snap.seq - 1
+
+    def decide_undo(self, loaded: Loaded, timeline: Timeline, actor: str, to: int) -> Accepted[Any] | Rejected:
+        problem = timeline.check_undo(actor, to, loaded.config.undo)
+        return Rejected(problem[0], problem[1], "undo policy") if problem else Accepted(())
+
+    def decide_redo(self, loaded: Loaded, timeline: Timeline, actor: str, undo: int) -> Accepted[Any] | Rejected:
+        problem = timeline.check_redo(actor, undo, loaded.config.undo)
+        return Rejected(problem[0], problem[1], "undo policy") if problem else Accepted(())
+
+    def decide_confirm(self, loaded: Loaded, state: Any, intent: Any, act: Confirmation,
+                        seq: int) -> Accepted[Any] | Rejected:
+        """A confirmation's verdict: the held intent adjudicated as confirmed; a declined one changes nothing."""
+        if act.decision == "decline":
+            return Accepted(())
+        chance = core.chance_for(loaded.config, f"seq:{seq}")
+        _, verdict = core.adjudicate(loaded.rules, state, act.seat, intent, chance, confirmed=True)
+        assert not isinstance(verdict, Held)
+        return verdict
+
+    def decide_ruling(self, loaded: Loaded, state: Any, intent: Any, act: Ruling, seq: int) -> Accepted[Any] | Rejected:
+        seat = act.seat
+        waive = frozenset(act.waive)
+        if any(c.split("/")[0] in ("turn", "match") for c in waive):
+            return Rejected("ruling/cannot_waive", "a ruling can waive the game's own checks, not turn order or the end of the match")
+        chance = core.chance_for(loaded.config, f"seq:{seq}")
+        # the arbiter sees everything: a ruling needs no confirmation
+        _, verdict = core.adjudicate(loaded.rules, state, seat, intent, chance, waive=waive, confirmed=True)
+        assert not isinstance(verdict, Held)
+        if isinstance(verdict, Rejected):
+            return Rejected("ruling/still_illegal", f"even with {', '.join(sorted(waive))} waived: {verdict.code}: {verdict.message}", verdict.rule)
+        return verdict
