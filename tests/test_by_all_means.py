@@ -127,10 +127,10 @@ def test_bundled_sets_cover_the_card_format():
     [
         ({"field.B2.graffiti": {"card": "GF1", "owner": "alice", "controller": "alice", "face": "up"}}, "a graffiti needs a territory"),
         ({"players.alice.unseen": ["TR1"]}, "players.alice.unseen has 1 cards but the archives hold 25 + 15"),
-        ({"field.A1.agent.revealed": True}, "derived (read-only)"),
-        ({"players.alice.colour": "red"}, "unknown path 'players.alice.colour'"),
+        ({"field.A1.agent.revealed": True}, "is derived from the rest of the state (read-only)"),
+        ({"players.alice.colour": "red"}, "unknown position path 'players.alice.colour'"),
         ({"players.alice.hand": ["ZZ9"]}, "unknown card 'ZZ9'"),
-        ({"field.A1.territory.loyalty": 3}, "field.A1.territory is empty"),
+        ({"field.A1.territory.loyalty": 3}, "field.A1.territory is empty; give the whole record"),
         ({"players.alice.reputation": -1}, "players.alice.reputation must be 0 or more"),
     ],
 )

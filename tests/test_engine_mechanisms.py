@@ -1,5 +1,6 @@
-"""Engine mechanisms the next games need, built once for all and tested on the test game (issue 11):
-options whose values are lists and maps, and (see test_notation.py) records that nest themselves."""
+"""Engine mechanisms the next games need, built once for all and tested on the test games (issue 11):
+options whose values are lists and maps, views checked per seat, actors that are not seats, positions
+completed by the game, and (see test_notation.py) records that nest themselves."""
 
 from __future__ import annotations
 
@@ -16,7 +17,9 @@ from referee.scenario import run_file
 from referee.service import Referee
 from referee.store.memory import MemoryStore
 from referee.transcript import import_transcript
+from referee.engine.position import PositionError, PositionShape, write_paths
 from support.pile import PILE
+from support.tally import TALLY
 
 SCEN = os.path.join(ROOT, "tests", "scenarios", "pile")
 
@@ -108,3 +111,58 @@ def test_the_arbiter_acts_for_another_actor_over_http():
         seat = c.post(f"/matches/{mid}/intents", json={"intent": "refill count=1", "seat": "table"},
                       headers={"Authorization": f"Bearer {tokens['seats']['alice']}"})
         assert seat.status_code == 403
+
+
+# -- positions: written by the engine, completed by the game -----------------------------------------------
+
+
+def test_a_position_is_completed_by_the_game_from_what_it_places():
+    result = run_file(os.path.join(ROOT, "tests", "scenarios", "tally", "position_completed.toml"), games=[TALLY])
+    assert result.passed, [f.what for f in result.failures]
+
+
+def test_a_listed_supply_is_kept_and_checked_not_recomputed():
+    r = Referee(MemoryStore(), games=[TALLY])
+    m = r.new_match("tally", ["ann"], position={"played": ["D3"], "deck": ["D6", "D1", "D2", "D4", "D5", "D1", "D2"]})
+    _seq, state = r.state_at(r.load(m.id), None)
+    assert state.deck == ("D6", "D1", "D2", "D4", "D5", "D1", "D2") and state.tally == 3
+    with pytest.raises(BadInput) as info:
+        r.new_match("tally", ["ann"], position={"played": ["D3"], "tally": 4})
+    assert info.value.code == "tally/invalid_position" and "played cards add up to 3, not 4" in info.value.message
+
+
+@pytest.mark.parametrize(
+    "position,fragment",
+    [
+        ({"deck_size": 3}, "'deck_size' is derived from the rest of the state"),
+        ({"hands.zed": ["D1"]}, "'zed' is not a seat (ann, ben)"),
+        ({"colour": "red"}, "unknown position path 'colour'"),
+        ({"hands.ann.first": "D1"}, "'hands.ann' holds no fields"),
+        ({"played": ["D6", "D6"]}, "played: no 'D6' left in the shared deck"),
+        ({"played": "D1"}, "the position does not fit the state"),
+        ({"active": "zed"}, "active: 'zed' is not a seat"),
+    ],
+)
+def test_a_bad_position_is_refused_naming_the_path(position, fragment):
+    r = Referee(MemoryStore(), games=[TALLY])
+    with pytest.raises(BadInput) as info:
+        r.new_match("tally", ["ann", "ben"], position=position)
+    assert info.value.code == "tally/invalid_position" and fragment in info.value.message, info.value.message
+    assert r.matches() == []
+
+
+def test_position_shapes_match_patterns_and_open_maps():
+    shape = PositionShape(derived=("count", "board.*.owner"), open_maps=("slots",), seat_maps=("players",))
+    assert shape.is_derived(["deck", "count"]) and shape.is_derived(["board", "b1", "owner", "x"])
+    assert not shape.is_derived(["board", "b1", "cards"])
+    data = {"slots": {}, "players": {"ann": {"hand": []}}, "cursor": None}
+    placed = write_paths(data, {"slots.s1.card": "X", "players.ann.hand": ["Y"]}, shape, ["ann"])
+    assert data["slots"] == {"s1": {"card": "X"}} and "players.ann" in placed and "slots" in placed
+    assert "players.ann.score" not in placed and placed.under("slots") == ("slots.s1.card",)
+    with pytest.raises(PositionError, match="cursor is empty; give the whole record"):
+        write_paths(data, {"cursor.at": 1}, shape, ["ann"])
+    merged = {"rec": {"a": 1, "b": 2}}
+    write_paths(merged, {"rec": {"b": 3}}, PositionShape(merge_records=True), [])
+    assert merged == {"rec": {"a": 1, "b": 3}}
+    write_paths(merged, {"rec": {"b": 4}}, PositionShape(), [])
+    assert merged == {"rec": {"b": 4}}

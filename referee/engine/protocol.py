@@ -15,6 +15,8 @@ import msgspec
 from schemas import MatchConfig, Outcome, Seat
 
 from .chance import Chance
+from .position import Placed, PositionError, PositionShape, write_paths
+from .position import convert as position_convert
 
 S = TypeVar("S")
 I = TypeVar("I")  # noqa: E741 - intent
@@ -191,7 +193,10 @@ class Rules(Protocol[S, I, E]):
         """A message if the intent names something that cannot exist (unknown card id...), else None."""
 
     def apply_position(self, state: S, overrides: Mapping[str, Any]) -> S:
-        """The state with dotted-path overrides applied; raise ConfigError if invariants break."""
+        """The state after setup with a scenario's dotted-path overrides applied and completed;
+        raise ConfigError if a path is unknown or an invariant breaks. Default (in :class:`RulesBase`):
+        the three stages of :mod:`referee.engine.position` — ``position_base``, the paths written as
+        ``position_shape`` allows (``position_value`` expanding shorthands), ``complete_position``."""
 
     def hidden_ids(self, state: S, seat: Seat | None) -> frozenset[str]:
         """Card ids ``seat`` must not see in this state. Tests search every output a seat gets for
@@ -280,3 +285,33 @@ class RulesBase:
 
     def legal_intents(self, state: Any, seat: Seat) -> Sequence[Any]:
         return ()
+
+    # -- positions (see :mod:`referee.engine.position`) ---------------------------------------------
+
+    #: what a position path may name; the default takes the state's own fields, nothing derived
+    position_shape: PositionShape = PositionShape()
+    #: the refusal code of a bad position (a game sets ``<game>/invalid_position`` or its spec's code)
+    position_refusal: str = "setup/invalid_position"
+
+    def apply_position(self, state: Any, overrides: Mapping[str, Any]) -> Any:
+        try:
+            base = self.position_base(state, overrides)
+            data: dict[str, Any] = msgspec.to_builtins(base)
+            placed = write_paths(data, overrides, self.position_shape, self.players, self.position_value)
+            return self.complete_position(position_convert(data, type(base)), placed)
+        except PositionError as exc:
+            raise ConfigError(self.position_refusal, exc.message) from None
+
+    def position_base(self, state: Any, overrides: Mapping[str, Any]) -> Any:
+        """Stage 1: the state the paths are written into (default: the state after setup)."""
+        return state
+
+    def position_value(self, path: str, value: Any, data: dict[str, Any]) -> Any:
+        """Stage 2: the value to write for ``path`` (a game expands shorthands; default: as given).
+        Raise :class:`PositionError` to refuse it."""
+        return value
+
+    def complete_position(self, state: Any, placed: Placed) -> Any:
+        """Stage 3: every supply ``placed`` does not list recomputed from what it places, then the
+        invariants checked (raise :class:`PositionError` or ConfigError). Default: as written."""
+        return state

@@ -102,7 +102,7 @@ def test_creating_a_match_answers_one_token_per_seat_and_role(client):
     ({"game": "pile", "players": ["a", "arbiter"]}, 422, "match/bad_players"),
     ({"game": "pile", "players": ["a", "b"], "options": {"stonez": 3}}, 422, "match/bad_option"),
     ({"game": "pile", "players": ["a", "b"], "cards": "/etc/passwd"}, 422, "cards/not_bundled"),
-    ({"game": "pile", "players": ["a", "b"], "position": {"pile": "lots"}}, 422, "match/bad_config"),
+    ({"game": "pile", "players": ["a", "b"], "position": {"pile": "lots"}}, 422, "pile/position_invalid"),
     ({"game": "pile", "players": "a,b"}, 400, "request/invalid"),
     ({"game": "pile", "players": ["a", "b"], "colour": "red"}, 400, "request/invalid"),
 ])

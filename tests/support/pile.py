@@ -12,6 +12,7 @@ from typing import Any, Literal
 import msgspec
 
 from referee.engine.chance import Chance
+from referee.engine.position import Placed, PositionError
 from referee.engine.protocol import Accepted, ConfigError, OptionSpec, Rejected, RulesBase
 from schemas import MatchConfig, Outcome
 
@@ -188,15 +189,12 @@ class PileRules(RulesBase):
                     return f"unknown token {t!r}; tokens are {', '.join(TOKENS)}"
         return None
 
-    def apply_position(self, state: State, overrides: Mapping[str, Any]) -> State:
-        data = msgspec.to_builtins(state)
-        for path, value in overrides.items():
-            if path not in data:
-                raise ConfigError("pile/position_invalid", f"unknown position path {path!r}")
-            data[path] = value
-        if data["pile"] < 0:
-            raise ConfigError("pile/position_invalid", "pile must be >= 0")
-        return msgspec.convert(data, State)
+    position_refusal = "pile/position_invalid"
+
+    def complete_position(self, state: State, placed: Placed) -> State:
+        if state.pile < 0:
+            raise PositionError("pile must be >= 0")
+        return state
 
     def hidden_ids(self, state: State, seat: str | None) -> frozenset[str]:
         if seat is None:

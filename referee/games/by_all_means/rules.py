@@ -15,6 +15,7 @@ from typing import Any
 from msgspec.structs import replace
 
 from referee.engine.chance import Chance
+from referee.engine.position import Placed
 from referee.engine.protocol import Accepted, ConfigError, Rejected, RulesBase
 from schemas import MatchConfig, Outcome
 
@@ -25,6 +26,7 @@ from .effects import answer, check_effect, resolve_effect
 from .data import AGENT_TYPES, combination_table, parse_card_set, validate_deck
 from .evolve import evolve, get_obj
 from .geometry import field_for
+from .view import POSITION_SHAPE
 from .model import (
     ActionSpent,
     ActivateAbility,
@@ -1177,8 +1179,14 @@ class ByAllMeansRules(RulesBase):
     def hidden_ids(self, state: State, seat: str | None) -> frozenset[str]:
         return view.hidden_ids(self.ctx, state, seat)
 
-    def apply_position(self, state: State, overrides: Mapping[str, Any]) -> State:
-        return view.apply_position(self.ctx, state, overrides)
+    position_shape = POSITION_SHAPE
+    position_refusal = "by_all_means/position_invalid"
+
+    def position_value(self, path: str, value: Any, data: dict[str, Any]) -> Any:
+        return view.position_value(path, value, data)
+
+    def complete_position(self, state: State, placed: Placed) -> State:
+        return view.complete_position(self.ctx, state, placed)
 
     def legal_intents(self, state: State, seat: str) -> Sequence[Any]:
         return legal.legal_intents(self, state, seat)

@@ -20,6 +20,7 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
+from referee.engine.position import Placed, PositionShape
 from referee.engine.protocol import ConfigError
 
 from . import refs
@@ -246,34 +247,22 @@ def _fail(message: str) -> ConfigError:
     return ConfigError("by_all_means/position_invalid", f"position: {message}")
 
 
-def apply_position(ctx: Ctx, state: State, overrides: Mapping[str, Any]) -> State:
-    data: dict[str, Any] = msgspec.to_builtins(state)
-    touched_archives: set[str] = set()
-    for path, value in overrides.items():
-        parts = path.split(".")
-        if parts[-1] in DERIVED:
-            raise _fail(f"{path} is derived (read-only); set what it is derived from instead")
-        node: Any = data
-        for i, part in enumerate(parts[:-1]):
-            if isinstance(node, dict) and part in node:
-                if node[part] is None:
-                    raise _fail(f"{'.'.join(parts[: i + 1])} is empty: set the whole object, e.g. \"{'.'.join(parts[: i + 1])}\" = {{card = ...}}")
-                node = node[part]
-            else:
-                raise _fail(f"unknown path {path!r} (at {part!r})")
-        last = parts[-1]
-        if not isinstance(node, dict) or last not in node:
-            raise _fail(f"unknown path {path!r}")
-        if parts == ["neutral_zone", "cards"] and isinstance(value, list):
-            value = [_neutral_card(data, c) for c in value]
-        node[last] = value
-        if len(parts) >= 3 and parts[0] == "players" and (parts[2] in ("unseen", "main_archive", "extra_archive")):
-            touched_archives.add(parts[1])
-    try:
-        new = msgspec.convert(data, State)
-    except msgspec.ValidationError as exc:
-        raise _fail(str(exc)) from None
-    return _normalise(ctx, new, touched_archives)
+#: what a position path may name (spec 1.5): every field of the state but the derived ones
+POSITION_SHAPE = PositionShape(derived=DERIVED)
+_ARCHIVE_ZONES = ("unseen", "main_archive", "extra_archive")
+
+
+def position_value(path: str, value: Any, data: dict[str, Any]) -> Any:
+    """A neutral-zone card may be given by its id alone."""
+    if path == "neutral_zone.cards" and isinstance(value, list):
+        return [_neutral_card(data, c) for c in value]
+    return value
+
+
+def complete_position(ctx: Ctx, state: State, placed: Placed) -> State:
+    """Object ids given, archives dealt from a listed ``unseen``, and the invariants of spec 1.5."""
+    touched = {seat for seat in ctx.players if any(f"players.{seat}.{zone}" in placed for zone in _ARCHIVE_ZONES)}
+    return _normalise(ctx, state, touched)
 
 
 def _neutral_card(data: dict[str, Any], item: Any) -> Any:

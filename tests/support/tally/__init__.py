@@ -10,6 +10,7 @@ Everything is invented; nothing of it is a real game.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -17,6 +18,7 @@ import msgspec
 
 from referee.engine.chance import Chance
 from referee.engine.datafile import load_toml
+from referee.engine.position import Placed, PositionError, PositionShape
 from referee.engine.protocol import Accepted, ConfigError, OptionSpec, Rejected, RulesBase
 from schemas import MatchConfig, Outcome
 
@@ -81,6 +83,8 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     deck: tuple[str, ...]
     drawn: bool = False
     hands: dict[str, tuple[str, ...]] = {}
+    #: the cards played onto the tally, in order
+    played: tuple[str, ...] = ()
     tally: int = 0
 
 
@@ -154,7 +158,7 @@ class TallyRules(RulesBase):
                 hand = list(state.hands[seat])
                 hand.remove(card)
                 return self._next(msgspec.structs.replace(state, hands={**state.hands, seat: tuple(hand)},
-                                                          tally=state.tally + value))
+                                                          played=(*state.played, card), tally=state.tally + value))
             case Passed():
                 return self._next(state)
             case Seen():
@@ -214,10 +218,38 @@ class TallyRules(RulesBase):
             return f"unknown card {card!r}; cards are {', '.join(sorted(self.values))}"
         return None
 
-    def apply_position(self, state: State, overrides: Mapping[str, Any]) -> State:
-        data = msgspec.to_builtins(state)
-        data.update(overrides)
-        return msgspec.convert(data, State)
+    # positions: the engine writes the paths; the game completes what they leave out
+    position_shape = PositionShape(derived=("deck_size", "target"), seat_maps=("hands",))
+    position_refusal = "tally/invalid_position"
+
+    def complete_position(self, state: State, placed: Placed) -> State:
+        """The deck is what the hands and the played pile leave of the shared deck, and the tally the
+        played cards' values — unless the position lists them, when they are checked instead."""
+        if state.active not in self.players:
+            raise PositionError(f"active: {state.active!r} is not a seat ({', '.join(self.players)})")
+        left = Counter(self.deck)
+        for where, cards in [*((f"hands.{p}", h) for p, h in state.hands.items()), ("played", state.played)]:
+            for card in cards:
+                if left[card] == 0:
+                    raise PositionError(f"{where}: no {card!r} left in the shared deck for it")
+                left[card] -= 1
+        if "deck" in placed:
+            deck = state.deck
+        else:  # the setup's deck, in its order, less what the position placed elsewhere
+            keep, kept = Counter(left), []
+            for card in state.deck:
+                if keep[card] > 0:
+                    keep[card] -= 1
+                    kept.append(card)
+            deck = tuple(kept)
+        if Counter(deck) != left:
+            raise PositionError(f"deck: the shared deck minus the hands and the played cards is "
+                                f"{sorted(left.elements())}, not {sorted(deck)}")
+        tally = sum(self.values[c] for c in state.played)
+        if "tally" in placed and state.tally != tally:
+            raise PositionError(f"tally: the played cards add up to {tally}, not {state.tally}")
+        hands = {p: tuple(sorted(h)) for p, h in state.hands.items()}
+        return msgspec.structs.replace(state, deck=deck, hands=hands, tally=tally)
 
 
 class TallyGame:
