@@ -27,8 +27,10 @@ from .store.memory import MemoryStore
 
 _TOP_KEYS = {
     "game", "title", "players", "seed", "chance", "cards", "decks", "options", "position", "steps",
-    "outcome", "card", "combination", "deck", "set", "description", "notes",
+    "outcome", "description", "notes",
 }
+#: besides these, a file may hold inline card data: the top-level tables of its game's card file
+#: (``Game.card_tables``: By All Means' ``[[card]]``, War of Shadows' ``[[board]]``...)
 _STEP_KEYS = {"actor", "intent", "expect", "state", "contains", "view", "note", "comment"}
 
 
@@ -130,17 +132,23 @@ def _check_contains(view: dict[str, Any], table: dict[str, Any], step: int | Non
     return out
 
 
-def load(path: str) -> dict[str, Any]:
+def load(path: str, referee: Referee) -> dict[str, Any]:
+    """A scenario file's tables, checked for shape (the game named in it must be registered)."""
     try:
         data = parse_toml(read_file(path, "scenario file", SCENARIO_MAX), path, one_line=False)
     except RefereeError as exc:
         raise ScenarioError(exc.message) from None
-    unknown = sorted(set(data) - _TOP_KEYS)
-    if unknown:
-        raise ScenarioError(f"{path}: unknown key(s) {', '.join(unknown)}; expected: {', '.join(sorted(_TOP_KEYS))}")
     for key in ("game", "players"):
         if key not in data:
             raise ScenarioError(f"{path}: missing required key {key!r}")
+    try:
+        game = referee.game(str(data["game"]))
+    except RefereeError as exc:
+        raise ScenarioError(f"{path}: {exc.message}") from None
+    allowed = _TOP_KEYS | set(game.card_tables)
+    unknown = sorted(set(data) - allowed)
+    if unknown:
+        raise ScenarioError(f"{path}: unknown key(s) {', '.join(unknown)}; expected: {', '.join(sorted(allowed))}")
     if not isinstance(data["players"], list) or not all(isinstance(p, str) for p in data["players"]):
         raise ScenarioError(f"{path}: players must be a list of names, e.g. players = [\"alice\", \"bob\"]")
     for i, step in enumerate(data.get("steps", []), start=1):
@@ -156,37 +164,40 @@ def load(path: str) -> dict[str, Any]:
 
 
 def _cards_text(referee: Referee, data: dict[str, Any], base_dir: str) -> tuple[str | None, str | None]:
-    """The card set named by ``cards`` with any inline ``[[card]]``/``[[combination]]``/``[[deck]]``
-    tables merged over it (an inline card replaces a card of the same id)."""
-    inline = {k: data[k] for k in ("card", "combination", "deck", "set") if k in data}
+    """The card set named by ``cards`` with the file's inline card tables merged over it, table by
+    table as the game's card schema says (``Game.card_tables``): an entry of a keyed array replaces
+    the entry with the same key and the others are kept; an unkeyed array replaces the whole table;
+    a table's fields override the set's. The game then checks the result as it checks any card file."""
+    game = referee.game(data["game"])
+    inline = {k: data[k] for k in game.card_tables if k in data}
     if not inline:
         return data.get("cards"), None
-    game = referee.game(data["game"])
     base: dict[str, Any] = {}
     if data.get("cards") is not None or game.default_card_set is not None:
         _name, text = referee.read_card_set(game, data.get("cards"), base_dir)
         base = load_toml(text) if text else {}
     merged = dict(base)
-    if "set" in inline:
-        merged["set"] = {**base.get("set", {}), **inline["set"]}
-    if "card" in inline:
-        ids = {c.get("id") for c in inline["card"]}
-        merged["card"] = [c for c in base.get("card", []) if c.get("id") not in ids] + list(inline["card"])
-    for key in ("combination", "deck"):
-        if key in inline:
-            merged[key] = list(inline[key])
+    for table, value in inline.items():
+        key, old = game.card_tables[table], base.get(table)
+        if isinstance(value, dict) and isinstance(old, dict):
+            merged[table] = {**old, **value}
+        elif key and isinstance(value, list) and isinstance(old, list):
+            given = {entry.get(key) for entry in value if isinstance(entry, dict)}
+            merged[table] = [e for e in old if not (isinstance(e, dict) and e.get(key) in given)] + value
+        else:
+            merged[table] = value
     return data.get("cards") or "inline", tomlw.dumps(merged)
 
 
 def run_file(path: str, games: Any = None) -> ScenarioResult:
+    referee = Referee(MemoryStore(), games=games, clock=lambda: "")
     try:
-        data = load(path)
+        data = load(path, referee)
     except ScenarioError as exc:
         return ScenarioResult(path, "", 0, [Failure(None, str(exc))])
     title = str(data.get("title", os.path.basename(path)))
     steps = data.get("steps", [])
     result = ScenarioResult(path, title, len(steps))
-    referee = Referee(MemoryStore(), games=games, clock=lambda: "")
     base_dir = os.path.dirname(os.path.abspath(path))
     try:
         cards, cards_text = _cards_text(referee, data, base_dir)

@@ -245,6 +245,9 @@ class Game(Protocol):
     state_type: Any
     #: bundled card/data sets: name -> resource path inside the game package
     card_sets: Mapping[str, str]
+    #: the top-level tables of the game's card file, each with the field that keys its entries
+    #: ("" for a table given whole): a scenario file may hold them inline, merged over its card set
+    card_tables: Mapping[str, str]
     default_card_set: str | None
     summary: str
     #: actors besides the seats that submit intents (Copycat's ``table`` deals and cleans up; a game

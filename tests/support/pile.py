@@ -213,6 +213,7 @@ class PileGame:
     event_type = Event
     state_type = State
     card_sets: Mapping[str, str] = {}
+    card_tables: Mapping[str, str] = {}
     default_card_set = None
     other_actors: tuple[str, ...] = ("table",)
     summary = "Take 1-3 stones; the last stone wins (a test game)."

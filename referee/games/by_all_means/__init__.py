@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from referee.engine.protocol import OptionSpec
 from schemas import MatchConfig
 
+from .data import CARD_TABLES
 from .model import Event, Intent, State
 from .options import OPTION_MAP
 from .rules import ByAllMeansRules
@@ -37,6 +38,7 @@ class ByAllMeans:
     state_type = State
     card_sets: Mapping[str, str] = {"spec": "cards/spec.toml", "demo": "cards/demo.toml"}
     default_card_set = "spec"
+    card_tables: Mapping[str, str] = CARD_TABLES
     other_actors: tuple[str, ...] = ()
     summary = "Two players, reputation, influence and trust: 10 influence or the opponent's trust at 0 wins."
 

@@ -222,6 +222,10 @@ def _card(raw: Any, index: int, symbols: tuple[str, ...]) -> Card:
     )
 
 
+#: the card file's top-level tables and the field keying their entries ("": given whole)
+CARD_TABLES = {"set": "", "card": "id", "combination": "", "deck": ""}
+
+
 @functools.lru_cache(maxsize=32)
 def parse_card_set(text: str) -> CardSet:
     """Parse and validate a card-definition TOML text (a pure function of the text: memoised, so a
@@ -230,7 +234,7 @@ def parse_card_set(text: str) -> CardSet:
         data = load_toml(text)
     except tomllib.TOMLDecodeError as exc:
         raise _fail(f"not valid TOML: {exc}") from None
-    unknown = sorted(set(data) - {"set", "card", "combination", "deck"})
+    unknown = sorted(set(data) - set(CARD_TABLES))
     if unknown:
         raise _fail(f"unknown section(s) {', '.join(unknown)}; expected [set], [[card]], [[combination]], [[deck]]")
     head = data.get("set", {})

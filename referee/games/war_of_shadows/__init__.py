@@ -28,6 +28,7 @@ from collections.abc import Mapping
 from referee.engine.protocol import OptionSpec
 from schemas import MatchConfig
 
+from .data import CARD_TABLES
 from .model import Event, Intent, State
 from .options import option_specs
 from .rules import WarOfShadowsRules
@@ -44,6 +45,7 @@ class WarOfShadowsGame:
     event_type = Event
     state_type = State
     card_sets: Mapping[str, str] = {"TM-1": "data/tm1.toml", "demo": "data/demo.toml", "boards": "data/boards.toml"}
+    card_tables: Mapping[str, str] = CARD_TABLES
     default_card_set = "boards"
     other_actors: tuple[str, ...] = ()
     summary = ("2-4 secret societies place agents on five empires' councils; empires add banners, attack, "

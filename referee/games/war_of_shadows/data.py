@@ -386,6 +386,10 @@ def parse_card(raw: Any, i: int) -> CardDef:
     return CardDef(cid, empire, name, abilities)
 
 
+#: the data file's top-level tables and the field keying their entries ("": given whole)
+CARD_TABLES = {"set": "", "board": "board_id", "card": "id"}
+
+
 def parse_data(text: str, name: str = "") -> DataSet:
     """A whole data file (boards and an optional catalogue)."""
     what = f"data set {name!r}" if name else "the data file"
@@ -417,7 +421,7 @@ def parse_data(text: str, name: str = "") -> DataSet:
             if card.id in catalogue:
                 raise _card_error(f"card {card.id}", "the card is listed twice")
             catalogue[card.id] = card
-    extra = sorted(set(raw) - {"set", "board", "card"})
+    extra = sorted(set(raw) - set(CARD_TABLES))
     if extra:
         raise ConfigError("war_of_shadows/invalid_board_data",
                           f"{what}: unknown top-level key(s) {', '.join(extra)}; expected [set], [[board]], [[card]]")

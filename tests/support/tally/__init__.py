@@ -263,6 +263,7 @@ class TallyGame:
     event_type = Event
     state_type = State
     card_sets: Mapping[str, str] = {"demo": "deck.toml"}
+    card_tables: Mapping[str, str] = {"card": "id", "deck": "id"}
     default_card_set = "demo"
     summary = "A co-operative test game: reach the target tally together with cards from one shared deck."
     other_actors: tuple[str, ...] = ()
