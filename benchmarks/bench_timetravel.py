@@ -89,6 +89,7 @@ def main() -> None:
     from referee.audit import default_jobs
     from referee.service import Referee
     from referee.store.sqlite import SqliteStore
+    from schemas.http import AuditAnswer
 
     jobs = args.jobs or default_jobs()
     if args.reuse:
@@ -122,9 +123,9 @@ def main() -> None:
         floor_runs.append(timed(lambda: sum(1 for _ in referee.bodies(loaded))))
         for j in audit_runs:
             referee = Referee(SqliteStore(path))
-            report: dict[str, Any] = {}
-            audit_runs[j].append(timed(lambda j=j: report.update(referee.audit(mid, jobs=j))))
-            assert report["clean"], report["findings"]
+            reports: list[AuditAnswer] = []
+            audit_runs[j].append(timed(lambda j=j: reports.append(referee.audit(mid, jobs=j))))
+            assert reports[0].clean, reports[0].findings
     floor = statistics.median(floor_runs)
     summary = {
         "built": built,

@@ -23,7 +23,10 @@ import uuid
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import msgspec
+
 from referee.errors import BadInput, ConflictError, NotFound, RefereeError, StorageError
+from schemas.http import AuditAnswer, DiffAnswer, LegalAnswer, ReplayStep, StateAnswer
 
 _BY_STATUS: dict[int, type[RefereeError]] = {404: NotFound, 409: ConflictError, 503: StorageError}
 RETRIES = 3
@@ -90,8 +93,9 @@ class RemoteReferee:
                            headers={"Idempotency-Key": str(uuid.uuid4())}, retry=True)
         return _result(answer)
 
-    def state(self, match_id: str, *, at: int | None = None, seat: str | None = None) -> dict[str, Any]:
-        return self.call("GET", self._match(match_id) + "/state", query={"at": at, "as": seat})  # type: ignore[no-any-return]
+    def show(self, match_id: str, *, at: int | None = None, seat: str | None = None) -> StateAnswer:
+        return msgspec.convert(self.call("GET", self._match(match_id) + "/state", query={"at": at, "as": seat}),
+                               StateAnswer)
 
     def log(self, match_id: str, *, seat: str | None = None) -> list[Any]:
         import msgspec
@@ -136,29 +140,26 @@ class RemoteReferee:
         return msgspec.convert(answer, Annotation)
 
     def audit(self, match_id: str, progress: Callable[[int, int], None] | None = None, *, jobs: int = 1,
-              accept_rules_change: bool = False) -> dict[str, Any]:
+              accept_rules_change: bool = False) -> AuditAnswer:
         query = {"accept_rules_change": True} if accept_rules_change else None
-        return self.call("GET", self._match(match_id) + "/audit", query=query)  # type: ignore[no-any-return]
+        return msgspec.convert(self.call("GET", self._match(match_id) + "/audit", query=query), AuditAnswer)
 
     def audit_many(self, match_ids: Sequence[str], progress: Callable[[int, int], None] | None = None, *,
-                   jobs: int = 1, accept_rules_change: bool = False) -> list[dict[str, Any]]:
+                   jobs: int = 1, accept_rules_change: bool = False) -> list[AuditAnswer]:
         """The server audits (one match per request, in that order)."""
         return [self.audit(mid, accept_rules_change=accept_rules_change) for mid in match_ids]
 
-    def replay(self, match_id: str, *, start: int = 1, stop: int | None = None, seat: str | None = None) -> list[Any]:
-        import msgspec
-
-        from schemas import EntryView
-
+    def replay(self, match_id: str, *, start: int = 1, stop: int | None = None,
+               seat: str | None = None) -> list[ReplayStep]:
         steps = self.call("GET", self._match(match_id) + "/replay", query={"from": start, "to": stop, "as": seat})
-        return [{"entry": msgspec.convert(s["entry"], EntryView), "changes": s["changes"]} for s in steps]
+        return msgspec.convert(steps, list[ReplayStep])
 
-    def diff(self, a: str, b: str, *, at_a: int | None = None, at_b: int | None = None) -> dict[str, Any]:
-        return self.call("GET", self._match(a) + "/diff", query={"other": b, "at": at_a, "other_at": at_b})  # type: ignore[no-any-return]
+    def diff(self, a: str, b: str, *, at_a: int | None = None, at_b: int | None = None) -> DiffAnswer:
+        answer = self.call("GET", self._match(a) + "/diff", query={"other": b, "at": at_a, "other_at": at_b})
+        return msgspec.convert(answer, DiffAnswer)
 
-    def legal(self, match_id: str, seat: str | None = None) -> tuple[int, dict[str, list[str]]]:
-        answer = self.call("GET", self._match(match_id) + "/legal", query={"seat": seat})
-        return int(answer["seq"]), dict(answer["legal"])
+    def legal(self, match_id: str, seat: str | None = None) -> LegalAnswer:
+        return msgspec.convert(self.call("GET", self._match(match_id) + "/legal", query={"seat": seat}), LegalAnswer)
 
     def export_text(self, match_id: str, fmt: str, role: str | None) -> str:
         """An export as the token's role sees it (``role`` lets the arbiter see as a seat)."""

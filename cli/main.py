@@ -21,6 +21,7 @@ import typer
 
 if TYPE_CHECKING:
     from referee.service import Referee
+    from schemas.http import ReplayStep, StateAnswer
 
 app = typer.Typer(
     name="referee",
@@ -155,10 +156,10 @@ def games(
         for col in ("id", "name", "players", "intents", "card sets"):
             table.add_column(col)
         for r in rows:
-            lo, hi = r["players"]
+            lo, hi = r.players
             table.add_row(
-                r["id"], r["name"], str(lo) if lo == hi else f"{lo}-{hi}",
-                ", ".join(i["verb"] for i in r["intents"]), ", ".join(r["card_sets"]),
+                r.id, r.name, str(lo) if lo == hi else f"{lo}-{hi}",
+                ", ".join(i.verb for i in r.intents), ", ".join(r.card_sets),
             )
         _console().print(table)
         _console().print("Show one game's notation: referee games GAME")
@@ -170,21 +171,21 @@ def games(
     from rich.table import Table
 
     con = _console()
-    con.print(f"[bold]{escape(info['name'])}[/bold] ({info['id']}, rules {info['rules_version']}) — {escape(info['summary'])}")
-    con.print(f"aliases: {escape(', '.join(info['aliases']) or '-')}; card sets: {escape(', '.join(info['card_sets']))}"
-              f" (default {escape(str(info['default_card_set']))})")
+    con.print(f"[bold]{escape(info.name)}[/bold] ({info.id}, rules {info.rules_version}) — {escape(info.summary)}")
+    con.print(f"aliases: {escape(', '.join(info.aliases) or '-')}; card sets: {escape(', '.join(info.card_sets))}"
+              f" (default {escape(str(info.default_card_set))})")
     con.print(escape("Notation: verb key=value ...; lists a,b,c; quote values with spaces; [optional] arguments may be left out"))
     table = Table(show_lines=False, title="Intents", title_justify="left")
     table.add_column("usage", overflow="fold")
     table.add_column("what it does", overflow="fold")
-    for verb in info["intents"]:
-        table.add_row(escape(verb["usage"]), escape(verb["doc"]))
+    for verb in info.intents:
+        table.add_row(escape(verb.usage), escape(verb.doc))
     con.print(table)
     opts = Table(title="Options (--option name=value)", title_justify="left")
     for col in ("option", "default", "choices", "meaning"):
         opts.add_column(col, overflow="fold")
-    for o in info["options"]:
-        opts.add_row(o["name"], escape(_fmt(o["default"])), escape(", ".join(_fmt(c) for c in o["choices"])), escape(o["help"]))
+    for o in info.options:
+        opts.add_row(o.name, escape(_fmt(o.default)), escape(", ".join(_fmt(c) for c in o.choices)), escape(o.help))
     con.print(opts)
 
 
@@ -379,13 +380,13 @@ def legal(
     Example: referee legal 3f9c alice
     """
     service = _service(db)
-    seq, found = service.legal(match, seat)
+    answer = service.legal(match, seat)
     if json:
-        _print_json({"seq": seq, "legal": found})
+        _print_json({"seq": answer.seq, "legal": answer.legal})
         return
     con = _console()
-    con.print(f"After entry {seq}:")
-    for s, texts in found.items():
+    con.print(f"After entry {answer.seq}:")
+    for s, texts in answer.legal.items():
         con.print(f"[bold]{escape(s)}[/bold]: " + (f"{len(texts)} intent(s)" if texts else "nothing to do now"))
         for t in texts:
             con.print(f"  {escape(t)}")
@@ -424,7 +425,7 @@ def show(
     Example: referee show 3f9c --as bob --at 12
     """
     service = _service(db)
-    data = service.state(match, at=at, seat=as_)
+    data = service.show(match, at=at, seat=as_)
     if json:
         _print_json(data)
         return
@@ -448,13 +449,13 @@ def _cell(value: Any) -> str:
     return _fmt(value)
 
 
-def _render_state(data: dict[str, Any]) -> None:
+def _render_state(data: StateAnswer) -> None:
     from rich.table import Table
 
     con = _console()
-    state = data["state"]
-    outcome = data["outcome"]
-    head = f"[bold]{data['game']}[/bold] match {data['match_id']} after entry {data['seq']} (as {data['as']})"
+    state = data.state
+    outcome = data.outcome
+    head = f"[bold]{data.game}[/bold] match {data.match_id} after entry {data.seq} (as {data.as_})"
     con.print(head)
     if outcome:
         con.print(f"[bold]Game over[/bold]: {escape(_outcome_words(outcome))}")
@@ -502,8 +503,8 @@ def _render_state(data: dict[str, Any]) -> None:
             for path, v in items:
                 table.add_row(escape(path[len(name) + 1:]), escape(_cell(v)))
             con.print(table)
-    if data["state_hash"]:
-        con.print(f"[dim]state hash {data['state_hash']}[/dim]")
+    if data.state_hash:
+        con.print(f"[dim]state hash {data.state_hash}[/dim]")
     else:
         con.print("[dim](hidden cards are not shown; the state hash is given in the referee's view only)[/dim]")
 
@@ -777,19 +778,22 @@ def audit(
             reports = service.audit_many(ids, lambda done, total: bar.update(task, completed=done, total=total), jobs=jobs,
                                          accept_rules_change=accept_rules_change)
         for r in reports:
-            for note in r["notes"]:
-                con.print(f"[yellow]![/yellow] {r['match_id']}: {escape(note)}")
-            if r["clean"]:
-                notes = f", {r['annotations']} annotations" if r.get("annotations") else ""
-                con.print(f"[green]✓[/green] {r['match_id']}: {r['entries']} entries{notes}; the configuration, every "
+            for note in r.notes:
+                con.print(f"[yellow]![/yellow] {r.match_id}: {escape(note)}")
+            if r.clean:
+                notes = f", {r.annotations} annotations" if r.annotations else ""
+                con.print(f"[green]✓[/green] {r.match_id}: {r.entries} entries{notes}; the configuration, every "
                           "verdict, hash and state checks out")
-                if r.get("head_hash"):
-                    con.print(f"    head: entry {r['head']}, {r['head_hash']}", soft_wrap=True)
-            for f in r["findings"]:
-                con.print(f"[red]✗[/red] {r['match_id']} entry {f['seq']}: {f['what']} differs")
-                con.print(f"    recorded: {escape(str(f['recorded']))}")
-                con.print(f"    derived:  {escape(str(f['derived']))}")
-    if any(not r["clean"] for r in reports):
+                if r.head_hash:
+                    con.print(f"    head: entry {r.head}, {r.head_hash}", soft_wrap=True)
+            for f in r.findings:
+                con.print(f"[red]✗[/red] {r.match_id} entry {f.seq}: {f.what} differs")
+                # a seat's or spectator's answer from a server leaves the values out
+                if isinstance(f.recorded, str):
+                    con.print(f"    recorded: {escape(f.recorded)}")
+                if isinstance(f.derived, str):
+                    con.print(f"    derived:  {escape(f.derived)}")
+    if any(not r.clean for r in reports):
         raise Exit(1)
 
 
@@ -921,23 +925,22 @@ def diff(
         from rich.table import Table
 
         con = _console()
-        A, B = d["a"], d["b"]
-        con.print(f"A = {A['match_id']}@{A['seq']}   B = {B['match_id']}@{B['seq']}")
-        if d["diverge"] is None:
+        con.print(f"A = {d.a.match_id}@{d.a.seq}   B = {d.b.match_id}@{d.b.seq}")
+        if d.diverge is None:
             con.print("The two lines of play are the same up to these points.")
         else:
-            dv = d["diverge"]
-            con.print(f"Lines diverge at entry {dv['seq']}:  A {escape(str(dv['a']))}  ·  B {escape(str(dv['b']))}")
-        if d["same_state"]:
+            dv = d.diverge
+            con.print(f"Lines diverge at entry {dv.seq}:  A {escape(str(dv.a))}  ·  B {escape(str(dv.b))}")
+        if d.same_state:
             con.print("[green]The states are identical.[/green]")
         else:
             table = Table(title="State differences", title_justify="left")
             for col in ("path", "A", "B"):
                 table.add_column(col, overflow="fold")
-            for c in d["changes"]:
-                table.add_row(escape(c["path"]), escape(_cell(c["a"])), escape(_cell(c["b"])))
+            for c in d.changes:
+                table.add_row(escape(c.path), escape(_cell(c.a)), escape(_cell(c.b)))
             con.print(table)
-    if not d["same_state"]:
+    if not d.same_state:
         raise Exit(1)
 
 
@@ -981,23 +984,23 @@ def replay(
             i = max(0, i - 1)
         elif answer.startswith("j"):
             target = answer[1:].strip()
-            seqs = [s["entry"].seq for s in steps]
+            seqs = [s.entry.seq for s in steps]
             if target.isdigit() and int(target) in seqs:
                 i = seqs.index(int(target))
         elif answer in ("", "n", "next"):
             i = min(len(steps) - 1, i + 1)
 
 
-def _render_step(con: Any, s: dict[str, Any]) -> None:
-    e = s["entry"]
+def _render_step(con: Any, s: ReplayStep) -> None:
+    e = s.entry
     mark = {"accepted": "[green]✓[/green]", "rejected": "[red]✗[/red]"}.get(e.verdict, "[yellow]·[/yellow]")
     undone = f" [yellow](undone by {e.undone_by})[/yellow]" if e.undone_by else ""
     con.print(f"{mark} #{e.seq} {escape(e.actor or '-')}: {escape(e.notation)}{undone}")
     if e.rejection is not None:
         rule = f" ({e.rejection.rule})" if e.rejection.rule else ""
         con.print(f"    {escape(e.rejection.code)}: {escape(e.rejection.message)}{rule}")
-    for c in s["changes"]:
-        con.print(f"    {escape(c['path'])}: {escape(_cell(c['before']))} → {escape(_cell(c['after']))}")
+    for c in s.changes:
+        con.print(f"    {escape(c.path)}: {escape(_cell(c.before))} → {escape(_cell(c.after))}")
 
 
 @app.command()

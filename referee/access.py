@@ -29,10 +29,13 @@ from typing import Any
 
 import msgspec
 
-from schemas import ARBITER, SPECTATOR, EntryView, MatchInfo, Outcome
+from schemas import ARBITER, SPECTATOR, Annotation, EntryView, MatchInfo, Outcome
 from schemas.http import (
     AuditAnswer,
     CreateMatch,
+    DiffAnswer,
+    Finding,
+    GameInfo,
     LegalAnswer,
     LogPage,
     MatchAccess,
@@ -213,10 +216,10 @@ class Access:
 
     # -- matches -------------------------------------------------------------------------------------
 
-    def games(self) -> list[dict[str, Any]]:
+    def games(self) -> list[GameInfo]:
         return [self.referee.describe_game(g.id) for g in self.referee.games]
 
-    def game(self, name: str) -> dict[str, Any]:
+    def game(self, name: str) -> GameInfo:
         return self.referee.describe_game(name)
 
     def create_match(self, req: CreateMatch) -> MatchCreated:
@@ -260,7 +263,7 @@ class Access:
     def state(self, p: Principal, *, at: int | None = None, as_: str | None = None) -> StateAnswer:
         loaded = self._load(p.match_id)
         view = self._view_of(loaded, p, as_)
-        return msgspec.convert(self.referee.state(loaded.match.id, at=at, seat=self._seat(view)), StateAnswer)
+        return self.referee.show(loaded.match.id, at=at, seat=self._seat(view))
 
     def log(self, p: Principal, *, offset: int = 0, limit: int = 100, as_: str | None = None) -> LogPage:
         """A page of the log: entries ``offset + 1 .. offset + limit`` (folded from the nearest snapshot,
@@ -298,27 +301,20 @@ class Access:
         elif stop - start + 1 > REPLAY_MAX:
             raise BadInput("replay/too_many", f"a replay answers at most {REPLAY_MAX} entries a request; "
                            f"ask for from={start}&to={start + REPLAY_MAX - 1}, then the next page")
-        steps = self.referee.replay(loaded.match.id, start=start, stop=stop, seat=self._seat(view))
-        return [ReplayStep(entry=s["entry"], changes=s["changes"]) for s in steps]
+        return self.referee.replay(loaded.match.id, start=start, stop=stop, seat=self._seat(view))
 
     def audit(self, p: Principal, *, accept_rules_change: bool = False) -> AuditAnswer:
         report = self.referee.audit(p.match_id, accept_rules_change=accept_rules_change)
-        findings = report["findings"]
-        arbiter = p.role == "arbiter"
-        if not arbiter:
-            findings = [{"seq": f["seq"], "what": f["what"]} for f in findings]
-        # the hashes cover hidden cards and private annotations: the arbiter's answer only
-        return AuditAnswer(
-            match_id=report["match_id"], clean=report["clean"], entries=report["entries"], head=report["head"],
-            findings=findings, notes=report["notes"], rules_version=report["rules_version"],
-            current_rules_version=report["current_rules_version"],
-            head_hash=report["head_hash"] if arbiter else "",
-            entries_hash=report["entries_hash"] if arbiter else "",
-            annotations=report["annotations"] if arbiter else 0,  # private notes count too
-            annotations_hash=report["annotations_hash"] if arbiter else "",
+        if p.role == "arbiter":
+            return report
+        # the recorded and derived values and the hashes cover hidden cards and private annotations
+        # (whose count is left out too): the arbiter's answer only
+        return msgspec.structs.replace(
+            report, findings=[Finding(seq=f.seq, what=f.what) for f in report.findings],
+            head_hash="", entries_hash="", annotations=0, annotations_hash="",
         )
 
-    def diff(self, p: Principal, other: str, *, at: int | None = None, other_at: int | None = None) -> dict[str, Any]:
+    def diff(self, p: Principal, other: str, *, at: int | None = None, other_at: int | None = None) -> DiffAnswer:
         """How this match's state differs from ``other``'s: the arbiter's, against this match itself or
         one of its forks (the tokens of this match do not open unrelated matches)."""
         self._require(p, ("arbiter",), "diff full states")
@@ -355,10 +351,9 @@ class Access:
                 raise Forbidden("auth/other_seat", f"{p.seat}'s token cannot ask for {seat}'s intents")
             seat = p.seat
         try:
-            seq, out = self.referee.legal(p.match_id, seat, blind=p.role == "seat")
+            return self.referee.legal(p.match_id, seat, blind=p.role == "seat")
         except NotImplementedError:
             raise BadInput("legal/not_enumerable", f"{loaded.game.name} cannot list its legal intents here") from None
-        return LegalAnswer(match_id=loaded.match.id, seq=seq, legal=out)
 
     def export(self, p: Principal, fmt: str, *, as_: str | None = None) -> str:
         return "".join(self.export_chunks(p, fmt, as_=as_))
@@ -447,7 +442,7 @@ class Access:
                                          expected_seq=expected_seq),
         )
 
-    def annotate(self, p: Principal, seq: int, text: str, *, kind: str = "comment", audience: str = "all") -> Any:
+    def annotate(self, p: Principal, seq: int, text: str, *, kind: str = "comment", audience: str = "all") -> Annotation:
         self._require(p, ("seat", "arbiter"), "annotate")
         if kind == "ruling":
             self._require(p, ("arbiter",), "write a ruling")

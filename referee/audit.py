@@ -31,6 +31,8 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from schemas.http import AuditAnswer, Finding
+
 from .engine import core
 from .engine.entries import Confirmation, Move, Redo, Ruling, Undo
 from .engine.protocol import Accepted, Held, Rejected
@@ -61,7 +63,7 @@ class Stretch:
     checked: int = 0
     #: the seq after the last entry read (a single pass uses it to find entries missing at the end)
     expected: int = 0
-    findings: list[dict[str, Any]] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
     #: the derived state hash after each entry that has a snapshot
     derived: dict[int, str] = field(default_factory=dict)
 
@@ -110,7 +112,7 @@ def _batch_gc() -> Iterator[None]:
 
 
 def run(referee: Referee, match_id: str, progress: Callable[[int, int], None] | None = None,
-        jobs: int = 1, *, accept_rules_change: bool = False) -> dict[str, Any]:
+        jobs: int = 1, *, accept_rules_change: bool = False) -> AuditAnswer:
     m = referee.resolve(match_id)
     head = referee.store.head(m.id)
     notes: list[str] = []
@@ -139,27 +141,28 @@ def run(referee: Referee, match_id: str, progress: Callable[[int, int], None] | 
                 want_hash = derived.get(snap.seq)
                 got = core.sha256_hex(snap.state)
                 if want_hash is None or got != want_hash or snap.state_hash != want_hash:
-                    findings.append({"seq": snap.seq, "what": "snapshot", "recorded": got, "derived": want_hash or ""})
+                    findings.append(Finding(seq=snap.seq, what="snapshot", recorded=got, derived=want_hash or ""))
                     break
         if not findings and last.expected - 1 != head:
-            findings.append({"seq": head, "what": "missing", "recorded": f"head {head}",
-                             "derived": f"entries end at {last.expected - 1}"})
+            findings.append(Finding(seq=head, what="missing", recorded=f"head {head}",
+                                    derived=f"entries end at {last.expected - 1}"))
     annotations = referee.store.annotations(m.id)
     if not findings:
         findings = annotation_findings(m.id, annotations, head)
     last_entry = referee.entry_at(m, head) if head else None
     entries_hash = last_entry.hash if last_entry is not None else m.genesis_hash
     annotations_hash = annotations[-1].hash if annotations else core.annotations_root(m.id)
-    current = referee.game(m.game).rules_version if not any(f["what"] == "game" for f in findings) else ""
-    return {"match_id": m.id, "entries": checked, "head": head, "clean": not findings,
-            "findings": findings, "notes": notes, "rules_version": m.rules_version,
-            "current_rules_version": current,
-            "head_hash": core.head_seal(entries_hash=entries_hash, annotations_hash=annotations_hash, title=m.title,
-                                        parent=m.parent, fork_seq=m.fork_seq),
-            "entries_hash": entries_hash, "annotations": len(annotations), "annotations_hash": annotations_hash}
+    current = referee.game(m.game).rules_version if not any(f.what == "game" for f in findings) else ""
+    return AuditAnswer(
+        match_id=m.id, clean=not findings, entries=checked, head=head, findings=findings, notes=notes,
+        rules_version=m.rules_version, current_rules_version=current,
+        head_hash=core.head_seal(entries_hash=entries_hash, annotations_hash=annotations_hash, title=m.title,
+                                 parent=m.parent, fork_seq=m.fork_seq),
+        entries_hash=entries_hash, annotations=len(annotations), annotations_hash=annotations_hash,
+    )
 
 
-def record_findings(referee: Referee, m: Any, accept_rules_change: bool, notes: list[str]) -> list[dict[str, Any]]:
+def record_findings(referee: Referee, m: Any, accept_rules_change: bool, notes: list[str]) -> list[Finding]:
     """What the record says before its first entry, checked: the stored configuration (players, options,
     card data, seed) and rules version hash to the match's genesis, which every entry chains from; a fork
     has its root's configuration; the game is the configuration's; the title of an imported or newly
@@ -172,31 +175,31 @@ def record_findings(referee: Referee, m: Any, accept_rules_change: bool, notes: 
     while root.parent is not None and seen < 10_000:
         parent = referee.store.get_match(root.parent)
         if parent is None:
-            return [{"seq": 0, "what": "fork", "recorded": f"a fork of {root.parent}", "derived": "no such match"}]
+            return [Finding(seq=0, what="fork", recorded=f"a fork of {root.parent}", derived="no such match")]
         root, seen = parent, seen + 1
     try:
         config = msgspec.json.decode(root.config, type=MatchConfig)
     except msgspec.DecodeError as exc:
-        return [{"seq": 0, "what": "config", "recorded": "the stored configuration", "derived": f"cannot be read: {exc}"}]
+        return [Finding(seq=0, what="config", recorded="the stored configuration", derived=f"cannot be read: {exc}")]
     derived = core.genesis_hash(root.id, root.rules_version, config)
     if m.genesis_hash != derived:
-        return [{"seq": 0, "what": "genesis", "recorded": m.genesis_hash,
-                 "derived": f"{derived} (the configuration or the rules version was changed after the match was created)"}]
+        return [Finding(seq=0, what="genesis", recorded=m.genesis_hash,
+                        derived=f"{derived} (the configuration or the rules version was changed after the match was created)")]
     if m is not root and (m.config != root.config or m.rules_version != root.rules_version or m.game != root.game):
-        return [{"seq": 0, "what": "fork", "recorded": "the fork's configuration", "derived": f"differs from {root.id}'s"}]
+        return [Finding(seq=0, what="fork", recorded="the fork's configuration", derived=f"differs from {root.id}'s")]
     if m.game != config.game:
-        return [{"seq": 0, "what": "game", "recorded": m.game, "derived": config.game}]
+        return [Finding(seq=0, what="game", recorded=m.game, derived=config.game)]
     if m.parent is None and "title" in config.meta and m.title != config.meta["title"]:
-        return [{"seq": 0, "what": "title", "recorded": m.title, "derived": config.meta["title"]}]
+        return [Finding(seq=0, what="title", recorded=m.title, derived=config.meta["title"])]
     try:
         current = referee.game(m.game).rules_version
     except RefereeError:
-        return [{"seq": 0, "what": "game", "recorded": m.game, "derived": "this referee does not know that game"}]
+        return [Finding(seq=0, what="game", recorded=m.game, derived="this referee does not know that game")]
     if m.rules_version != current:
         if not accept_rules_change:
-            return [{"seq": 0, "what": "rules_version", "recorded": m.rules_version,
-                     "derived": f"{current} (the referee's rules changed since; audit with --accept-rules-change "
-                                "to re-adjudicate under the new rules)"}]
+            return [Finding(seq=0, what="rules_version", recorded=m.rules_version,
+                            derived=f"{current} (the referee's rules changed since; audit with --accept-rules-change "
+                                    "to re-adjudicate under the new rules)")]
         notes.append(
             f"recorded under {m.game} rules {m.rules_version}; the referee now has rules {current} "
             "(verdicts are re-derived with the new rules, as asked)"
@@ -204,31 +207,31 @@ def record_findings(referee: Referee, m: Any, accept_rules_change: bool, notes: 
     return []
 
 
-def annotation_findings(match_id: str, annotations: list[Any], head: int) -> list[dict[str, Any]]:
+def annotation_findings(match_id: str, annotations: list[Any], head: int) -> list[Finding]:
     """The annotations' chain: numbered 1, 2, ... in order, each chained to the one before by hash, each
     hash the hash of its own body, each on an entry of the log (0: the match)."""
     prev = core.annotations_root(match_id)
     for i, a in enumerate(annotations, start=1):
         where = f"annotation {a.n} (on entry {a.seq})"
         if a.n != i:
-            return [{"seq": a.seq, "what": "annotation", "recorded": where,
-                     "derived": f"annotation {i} (one was removed, inserted or reordered)"}]
+            return [Finding(seq=a.seq, what="annotation", recorded=where,
+                            derived=f"annotation {i} (one was removed, inserted or reordered)")]
         if a.prev_hash != prev:
-            return [{"seq": a.seq, "what": "annotation", "recorded": f"{where} chains to {a.prev_hash}",
-                     "derived": prev}]
+            return [Finding(seq=a.seq, what="annotation", recorded=f"{where} chains to {a.prev_hash}",
+                            derived=prev)]
         digest = core.annotation_hash(prev, match_id=match_id, n=a.n, seq=a.seq, kind=a.kind, text=a.text, by=a.by,
                                       audience=a.audience)
         if digest != a.hash:
-            return [{"seq": a.seq, "what": "annotation", "recorded": f"{where}: {a.hash}",
-                     "derived": f"{digest} (its text, kind, author or entry was changed)"}]
+            return [Finding(seq=a.seq, what="annotation", recorded=f"{where}: {a.hash}",
+                            derived=f"{digest} (its text, kind, author or entry was changed)")]
         if not 0 <= a.seq <= head:
-            return [{"seq": a.seq, "what": "annotation", "recorded": where, "derived": f"entries 0..{head}"}]
+            return [Finding(seq=a.seq, what="annotation", recorded=where, derived=f"entries 0..{head}")]
         prev = digest
     return []
 
 
 def run_many(referee: Referee, match_ids: list[str], progress: Callable[[int, int], None] | None = None,
-             jobs: int = 1, *, accept_rules_change: bool = False) -> list[dict[str, Any]]:
+             jobs: int = 1, *, accept_rules_change: bool = False) -> list[AuditAnswer]:
     """Audit several matches (reports in the order given). A match long enough for stretches is
     audited in stretches, one after another; the shorter ones are shared out among ``jobs``
     processes, a whole match each."""
@@ -242,7 +245,7 @@ def run_many(referee: Referee, match_ids: list[str], progress: Callable[[int, in
         if progress is not None:
             progress(done, total)
 
-    def alone(mid: str) -> dict[str, Any]:
+    def alone(mid: str) -> AuditAnswer:
         def inner(d: int, _t: int) -> None:
             if progress is not None:
                 progress(done + d, total)
@@ -251,7 +254,7 @@ def run_many(referee: Referee, match_ids: list[str], progress: Callable[[int, in
         step(heads[mid])
         return report
 
-    reports: dict[str, dict[str, Any]] = {}
+    reports: dict[str, AuditAnswer] = {}
     shared = [mid for mid in match_ids if heads[mid] < 2 * MIN_STRETCH]
     if jobs <= 1 or len(shared) < 2 or not _can_share(referee):
         shared = []
@@ -280,7 +283,7 @@ def _pool_start(referee: Referee, accept_rules_change: bool) -> None:
     referee.store = store
 
 
-def _pool_audit(match_id: str) -> dict[str, Any]:
+def _pool_audit(match_id: str) -> AuditAnswer:
     return run(_POOL[0], match_id, None, 1, accept_rules_change=_POOL[2])
 
 
@@ -523,31 +526,31 @@ class Walker:
         for entry in referee.entries(m, expected, stop):
             seq = entry.seq
             if seq != expected:
-                findings.append({"seq": expected, "what": "missing",
-                                 "recorded": f"entry {seq} follows entry {expected - 1}",
-                                 "derived": f"entry {expected} (an entry was deleted or the log reordered)"})
+                findings.append(Finding(seq=expected, what="missing",
+                                        recorded=f"entry {seq} follows entry {expected - 1}",
+                                        derived=f"entry {expected} (an entry was deleted or the log reordered)"))
                 break
             expected += 1
             if entry.prev_hash != prev:
-                findings.append({"seq": seq, "what": "chain", "recorded": entry.prev_hash, "derived": prev})
+                findings.append(Finding(seq=seq, what="chain", recorded=entry.prev_hash, derived=prev))
                 break
             derived_hash = core.entry_hash(prev, entry.body)
             if derived_hash != entry.hash:
-                findings.append({"seq": seq, "what": "entry_hash", "recorded": entry.hash, "derived": derived_hash})
+                findings.append(Finding(seq=seq, what="entry_hash", recorded=entry.hash, derived=derived_hash))
                 break
             try:
                 body = decode(entry.body)
             except msgspec.DecodeError as exc:
-                findings.append({"seq": seq, "what": "decode", "recorded": "", "derived": str(exc)})
+                findings.append(Finding(seq=seq, what="decode", recorded="", derived=str(exc)))
                 break
             kind = body.kind
             recorded = body.verdict
             code = recorded.code if isinstance(recorded, Rejected) else None
             if (body.seq != seq or entry.kind != kind or entry.actor != body.actor or entry.code != code
                     or entry.verdict != entry_verdict_name(recorded)):
-                findings.append({"seq": seq, "what": "index_columns",
-                                 "recorded": repr((entry.kind, entry.actor, entry.verdict, entry.code)),
-                                 "derived": repr((kind, body.actor, entry_verdict_name(recorded), code))})
+                findings.append(Finding(seq=seq, what="index_columns",
+                                        recorded=repr((entry.kind, entry.actor, entry.verdict, entry.code)),
+                                        derived=repr((kind, body.actor, entry_verdict_name(recorded), code))))
                 break
             verdict: Any = recorded
             act = body.act
@@ -566,8 +569,8 @@ class Walker:
             if verdict != recorded and core.canonical(verdict) != core.canonical(recorded):
                 from .service import _verdict_text
 
-                findings.append({"seq": seq, "what": "verdict", "recorded": _verdict_text(recorded),
-                                 "derived": _verdict_text(verdict)})
+                findings.append(Finding(seq=seq, what="verdict", recorded=_verdict_text(recorded),
+                                        derived=_verdict_text(verdict)))
                 break
             timeline.add(Header(seq=seq, kind=kind, actor=body.actor, accepted=isinstance(recorded, Accepted),
                                 meta=body.meta, held=recorded.confirmer if isinstance(recorded, Held) else None))
@@ -581,7 +584,7 @@ class Walker:
             if state is not hashed_state:  # a rejection or a note leaves the very same state
                 hashed_state, hashed = state, core.state_hash(state)
             if hashed != entry.state_hash:
-                findings.append({"seq": seq, "what": "state_hash", "recorded": entry.state_hash, "derived": hashed})
+                findings.append(Finding(seq=seq, what="state_hash", recorded=entry.state_hash, derived=hashed))
                 break
             if seq in want:
                 out.derived[seq] = hashed

@@ -29,6 +29,7 @@ from schemas import (
     MatchConfig,
     MatchInfo,
 )
+from schemas.http import GameInfo, IntentUsage, OptionInfo, ParamUsage
 
 from .engine import core, notation
 from .engine.entries import BodyDecoder
@@ -105,39 +106,32 @@ class Configuration:
             known = ", ".join(g.id for g in self.given_games)
         raise NotFound("game/unknown", f"unknown game {name!r}; known games: {known}")
 
-    def describe_game(self, name: str) -> dict[str, Any]:
+    def describe_game(self, name: str) -> GameInfo:
+        """A game's notation (every verb with its arguments) and its options."""
         game = self.game(name)
-        verbs = notation.describe(game.intent_type)
-        return {
-            "id": game.id,
-            "name": game.name,
-            "aliases": list(game.aliases),
-            "rules_version": game.rules_version,
-            "players": [game.min_players, game.max_players],
-            "summary": game.summary,
-            "card_sets": sorted(game.card_sets),
-            "default_card_set": game.default_card_set,
-            "intents": [
-                {
-                    "verb": v.verb,
-                    "usage": v.signature(),
-                    "doc": v.doc,
-                    "params": [
-                        {"key": p.key, "required": p.required, "expected": p.expected()} for p in v.params
-                    ],
-                }
-                for v in verbs.values()
+        return GameInfo(
+            id=game.id,
+            name=game.name,
+            aliases=list(game.aliases),
+            rules_version=game.rules_version,
+            players=(game.min_players, game.max_players),
+            summary=game.summary,
+            card_sets=sorted(game.card_sets),
+            default_card_set=game.default_card_set,
+            intents=[
+                IntentUsage(
+                    verb=v.verb, usage=v.signature(), doc=v.doc,
+                    params=[ParamUsage(key=p.key, required=p.required, expected=p.expected()) for p in v.params],
+                )
+                for v in notation.describe(game.intent_type).values()
             ],
-            "options": [
-                {
-                    "name": o.name,
-                    "default": o.default,
-                    "choices": list(o.choices),
-                    "help": o.help,
-                }
+            options=[
+                # a list option's default is a tuple in the game: the answer's is a list, as in JSON
+                OptionInfo(name=o.name, default=list(o.default) if isinstance(o.default, tuple) else o.default,
+                           choices=list(o.choices), help=o.help)
                 for o in game.options().values()
             ],
-        }
+        )
 
     def read_card_set(self, game: Game, cards: str | None, base_dir: str | None = None) -> tuple[str, str]:
         """(name, text) of a bundled card set or a card file (path relative to ``base_dir``)."""

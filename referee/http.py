@@ -40,7 +40,9 @@ from schemas.http import (
     AuditAnswer,
     ConfirmRequest,
     CreateMatch,
+    DiffAnswer,
     ForkRequest,
+    GameInfo,
     Health,
     LegalAnswer,
     LogPage,
@@ -261,12 +263,12 @@ ERRORS = {status: ResponseSpec(data_container=ErrorBody, description=why) for st
 
 
 @get("/games", responses=ERRORS, sync_to_thread=ON_LOOP, tags=["games"], summary="List the games")
-def list_games(request: Request[Any, Any, Any]) -> list[dict[str, Any]]:
+def list_games(request: Request[Any, Any, Any]) -> list[GameInfo]:
     return _hall(request).access().games()
 
 
 @get("/games/{game:str}", responses=ERRORS, sync_to_thread=ON_LOOP, tags=["games"], summary="Describe a game: intents and options")
-def describe_game(request: Request[Any, Any, Any], game: Annotated[str, PathParameter(max_length=64)]) -> dict[str, Any]:
+def describe_game(request: Request[Any, Any, Any], game: Annotated[str, PathParameter(max_length=64)]) -> GameInfo:
     return _hall(request).access().game(game)
 
 
@@ -343,7 +345,7 @@ def match_audit(request: Request[Any, Any, Any], match_id: MatchIdPath,
      summary="How this match's state differs from one of its forks' (arbiter)")
 def match_diff(request: Request[Any, Any, Any], match_id: MatchIdPath,
                other: Annotated[str, QueryParameter(max_length=64)], at: OptSeq = None,
-               other_at: OptSeq = None) -> dict[str, Any]:
+               other_at: OptSeq = None) -> DiffAnswer:
     hall = _hall(request)
     p = hall.principal(request, match_id)
     with hall.heavy(p):
@@ -454,7 +456,7 @@ def confirmation(request: Request[Any, Any, Any], match_id: MatchIdPath, data: J
 def annotate(request: Request[Any, Any, Any], match_id: MatchIdPath,
              data: JSONBody[AnnotateRequest]) -> Annotation:
     hall = _hall(request)
-    return hall.access().annotate(hall.principal(request, match_id), data.seq, data.text, kind=data.kind,  # type: ignore[no-any-return]
+    return hall.access().annotate(hall.principal(request, match_id), data.seq, data.text, kind=data.kind,
                                   audience=data.audience)
 
 

@@ -34,6 +34,17 @@ from schemas import (
     Outcome,
     Rejection,
 )
+from schemas.http import (
+    AuditAnswer,
+    DiffAnswer,
+    DiffSide,
+    Divergence,
+    LegalAnswer,
+    PathDiff,
+    ReplayStep,
+    StateAnswer,
+    StateChange,
+)
 
 from .engine import core, notation
 from .engine.entries import (
@@ -148,28 +159,31 @@ class Referee(Configuration, History):
 
     # -- reading the log ---------------------------------------------------------------------
 
-    def state(self, match_id: str, *, at: int | None = None, seat: str | None = None) -> dict[str, Any]:
+    def show(self, match_id: str, *, at: int | None = None, seat: str | None = None) -> StateAnswer:
         """The state after entry ``at`` (default: now) as ``seat`` sees it, with the outcome, the
         seed's commitment and, once the match is over, the seed (:mod:`referee.redaction`)."""
         loaded = self.load(match_id)
         seat = self.role(loaded, seat)
         view = View(loaded, seat)
         seq, state = self.state_at(loaded, at)
-        outcome = loaded.rules.outcome(state)
-        answer = {
-            "match_id": loaded.match.id,
-            "game": loaded.game.id,
-            "seq": seq,
-            "as": seat or "referee",
+        return StateAnswer(
+            match_id=loaded.match.id,
+            game=loaded.game.id,
+            seq=seq,
+            as_=seat or "referee",
             # the hash covers hidden cards (a guess could be confirmed by hashing): referee view only
-            "state_hash": core.state_hash(state) if seat is None else "",
-            "outcome": outcome,
-            "state": view.state(state),
-            "seed_commitment": view.commitment(),
-            "seed": view.seed(lambda: self.over(loaded)),
-        }
-        # exactly what a JSON reader gets (tuples become lists, Structs dicts)
-        return msgspec.json.decode(msgspec.json.encode(answer))  # type: ignore[no-any-return]
+            state_hash=core.state_hash(state) if seat is None else "",
+            outcome=loaded.rules.outcome(state),
+            state=view.state(state),
+            seed_commitment=view.commitment(),
+            seed=view.seed(lambda: self.over(loaded)),
+        )
+
+    def state(self, match_id: str, *, at: int | None = None, seat: str | None = None) -> dict[str, Any]:
+        """:meth:`show`'s answer as the JSON a reader gets (``as``, the outcome a dict): for callers
+        that look into it by dotted path, as scenario files do."""
+        answer: dict[str, Any] = _plain(self.show(match_id, at=at, seat=seat))
+        return answer
 
     def over(self, loaded: Loaded) -> bool:
         """Whether the match is over now (at its head): a digital match's seed is public from then on."""
@@ -213,12 +227,13 @@ class Referee(Configuration, History):
                                        annotations=notes.get(entry.seq, ()))
             yield shown, events, state
 
-    def legal(self, match_id: str, seat: str | None = None, *, blind: bool = False) -> tuple[int, dict[str, list[str]]]:
-        """(head, {seat: intents in notation}) that the referee would accept now (hints, fuzzing).
-        In a physical match the chance values shown (cards drawn) are consistent examples only. With
-        ``blind`` (a seat asking for itself) the chance outcomes the seat cannot know are ``?`` in a
-        physical match and left out in a digital one: an example drawn from what only the referee
-        knows would tell the seat what it may not know."""
+    def legal(self, match_id: str, seat: str | None = None, *, blind: bool = False) -> LegalAnswer:
+        """The intents of each seat (or of ``seat``), in notation, that the referee would accept now
+        (hints, fuzzing), after entry ``seq`` (the head). In a physical match the chance values shown
+        (cards drawn) are consistent examples only. With ``blind`` (a seat asking for itself) the
+        chance outcomes the seat cannot know are ``?`` in a physical match and left out in a digital
+        one: an example drawn from what only the referee knows would tell the seat what it may not
+        know."""
         loaded = self.load(match_id)
         if seat is not None and seat not in loaded.config.players:
             raise BadInput("match/unknown_seat", f"{seat!r} is not a seat of this match; seats: {', '.join(loaded.config.players)}")
@@ -230,7 +245,7 @@ class Referee(Configuration, History):
             if blind:
                 intents = [_blind(loaded, i) for i in intents]
             out[s] = list(dict.fromkeys(notation.format_intent(i) for i in intents))
-        return seq, out
+        return LegalAnswer(match_id=loaded.match.id, seq=seq, legal=out)
 
     # -- writing -----------------------------------------------------------------------------
 
@@ -582,21 +597,21 @@ class Referee(Configuration, History):
         walk(None, 0)
         return out
 
-    def diff(self, a: str, b: str, *, at_a: int | None = None, at_b: int | None = None) -> dict[str, Any]:
+    def diff(self, a: str, b: str, *, at_a: int | None = None, at_b: int | None = None) -> DiffAnswer:
         """How two states differ (by dotted path), and the first entry where two lines diverge."""
         la, lb = self.load(a), self.load(b)
         if la.game.id != lb.game.id:
             raise BadInput("diff/different_games", f"{la.match.id} is {la.game.id} and {lb.match.id} is {lb.game.id}")
-        sa, sb = self.state(la.match.id, at=at_a), self.state(lb.match.id, at=at_b)
-        fa, fb = dict(flatten(sa["state"])), dict(flatten(sb["state"]))
+        sa, sb = self.show(la.match.id, at=at_a), self.show(lb.match.id, at=at_b)
+        fa, fb = dict(flatten(sa.state)), dict(flatten(sb.state))
         changes = [
-            {"path": path, "a": fa.get(path), "b": fb.get(path)}
+            PathDiff(path=path, a=fa.get(path), b=fb.get(path))
             for path in sorted(set(fa) | set(fb), key=_path_key)
             if fa.get(path) != fb.get(path)
         ]
         diverge = None
-        ea = self.entries(la.match, 1, sa["seq"])
-        eb = self.entries(lb.match, 1, sb["seq"])
+        ea = self.entries(la.match, 1, sa.seq)
+        eb = self.entries(lb.match, 1, sb.seq)
         seq = 0
         while True:
             x, y = next(ea, None), next(eb, None)
@@ -604,19 +619,19 @@ class Referee(Configuration, History):
                 break
             seq += 1
             if x is None or y is None or x.hash != y.hash:
-                diverge = {
-                    "seq": seq,
-                    "a": None if x is None else self._entry_text(la, x),
-                    "b": None if y is None else self._entry_text(lb, y),
-                }
+                diverge = Divergence(
+                    seq=seq,
+                    a=None if x is None else self._entry_text(la, x),
+                    b=None if y is None else self._entry_text(lb, y),
+                )
                 break
-        return {
-            "a": {"match_id": la.match.id, "seq": sa["seq"], "state_hash": sa["state_hash"]},
-            "b": {"match_id": lb.match.id, "seq": sb["seq"], "state_hash": sb["state_hash"]},
-            "same_state": sa["state_hash"] == sb["state_hash"],
-            "changes": changes,
-            "diverge": diverge,
-        }
+        return DiffAnswer(
+            a=DiffSide(match_id=la.match.id, seq=sa.seq, state_hash=sa.state_hash),
+            b=DiffSide(match_id=lb.match.id, seq=sb.seq, state_hash=sb.state_hash),
+            same_state=sa.state_hash == sb.state_hash,
+            changes=changes,
+            diverge=diverge,
+        )
 
     def _entry_text(self, loaded: Loaded, entry: StoredEntry) -> str:
         body = loaded.decoder.decode(entry.body)
@@ -624,7 +639,7 @@ class Referee(Configuration, History):
 
     def replay(
         self, match_id: str, *, start: int = 1, stop: int | None = None, seat: str | None = None
-    ) -> list[dict[str, Any]]:
+    ) -> list[ReplayStep]:
         """Entry by entry: the intent, its verdict, and what changed in the state (as ``seat`` sees
         it; None = the referee's full view)."""
         loaded = self.load(match_id)
@@ -640,18 +655,29 @@ class Referee(Configuration, History):
         for shown, _events, state in self.walk(loaded, view, start, stop):
             after = dict(flatten(view.state(state)))
             changes = [
-                {"path": p, "before": before.get(p), "after": after.get(p)}
+                StateChange(path=p, before=before.get(p), after=after.get(p))
                 for p in sorted(set(before) | set(after), key=_path_key)
                 if before.get(p) != after.get(p) and not (_blank(before.get(p)) and _blank(after.get(p)))
             ]
-            steps.append({"entry": shown, "changes": changes})
+            steps.append(ReplayStep(entry=shown, changes=changes))
             before = after
         return steps
+
+    def export(self, match_id: str, fmt: str, role: str = ARBITER) -> Iterator[str]:
+        """The match as ``role`` sees it (``arbiter``, a seat or ``spectator``) in ``fmt`` (txt, md, html
+        or json), a piece at a time as the log is walked (:func:`referee.export.export_chunks`)."""
+        from .export import export_chunks
+
+        return export_chunks(self, match_id, fmt, role)
+
+    def match_info(self, match_id: str) -> MatchInfo:
+        """The match table's row of a match (its id, or a unique prefix of 4+ characters)."""
+        return self.info(self.resolve(match_id))
 
     # -- checking ----------------------------------------------------------------------------
 
     def audit(self, match_id: str, progress: Callable[[int, int], None] | None = None, *, jobs: int = 1,
-              accept_rules_change: bool = False) -> dict[str, Any]:
+              accept_rules_change: bool = False) -> AuditAnswer:
         """Check the whole record: the configuration against the genesis hash, the rules version, then
         re-adjudicate every entry from setup and check every verdict, entry hash, the chain, every state
         hash and every snapshot, then the annotations' chain. Reports the first divergence exactly.
@@ -662,7 +688,7 @@ class Referee(Configuration, History):
         return audit.run(self, match_id, progress, jobs, accept_rules_change=accept_rules_change)
 
     def audit_many(self, match_ids: Sequence[str], progress: Callable[[int, int], None] | None = None, *,
-                   jobs: int = 1, accept_rules_change: bool = False) -> list[dict[str, Any]]:
+                   jobs: int = 1, accept_rules_change: bool = False) -> list[AuditAnswer]:
         """:meth:`audit` of several matches (in that order); with ``jobs`` > 1 short matches are
         audited side by side in processes, long ones in stretches."""
         from . import audit
@@ -672,7 +698,7 @@ class Referee(Configuration, History):
     def verify(self, match_id: str) -> list[str]:
         """The audit's findings as sentences (empty = clean)."""
         report = self.audit(match_id)
-        return [f"entry {f['seq']}: {f['what']}: recorded {f['recorded']}, derived {f['derived']}" for f in report["findings"]]
+        return [f"entry {f.seq}: {f.what}: recorded {f.recorded}, derived {f.derived}" for f in report.findings]
 
 
 def _blind(loaded: Loaded, intent: Any) -> Any:

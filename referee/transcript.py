@@ -39,9 +39,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-import msgspec
-
-from schemas import ARBITER, SEED_MAX, TEXT_MAX, TITLE_MAX, ImportProblem, ImportSummary, Outcome
+from schemas import ARBITER, SEED_MAX, TEXT_MAX, TITLE_MAX, ImportProblem, ImportSummary
 
 from .engine.notation import split_words
 from .engine.protocol import InputError
@@ -408,8 +406,8 @@ def import_transcript(referee: Referee, text: str, source: str = "<transcript>",
         referee.store.create_match(stored, entries, annotations)
     except StoreError as exc:
         raise StorageError("store/failed", f"could not write the imported match: {exc}") from None
-    final = scratch.state(match_id)
-    outcome = msgspec.convert(final["outcome"], Outcome) if final["outcome"] else None
+    final = scratch.show(match_id)
+    outcome = final.outcome
     if "result" in values:
         # the result as written (as an export writes it) is checked, never trusted: the log decides it
         said, found = unescape_text(values["result"]), outcome_words(outcome)
@@ -420,7 +418,7 @@ def import_transcript(referee: Referee, text: str, source: str = "<transcript>",
     return ImportSummary(
         match_id=match_id, game=game.id, lines=sum(1 for x in lines if x.kind in ("move", "undo", "redo", "confirm", "decline", "junk")),
         entries=len(entries), accepted=accepted, rejected=rejected, problems=problems, outcome=outcome,
-        state_hash=final["state_hash"],
+        state_hash=final.state_hash,
     )
 
 

@@ -3,6 +3,10 @@
 msgspec Structs like the rest of :mod:`schemas`; Litestar validates requests against them and the
 OpenAPI document (``/schema/openapi.json``) is generated from them. Errors are always
 :class:`schemas.ErrorBody`.
+
+The answers are also what :class:`referee.service.Referee` returns (a game described, a state, a
+replay, a diff, an audit): the CLI's ``--json`` and the HTTP answers are the same Structs, so they
+cannot drift apart.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from . import (
     Outcome,
     Rejection,
     Seat,
+    Seq,
 )
 
 #: sequence numbers and counts on the wire: never negative, and small enough for any JSON reader
@@ -155,12 +160,17 @@ class SubmitAnswer(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class StateAnswer(msgspec.Struct, frozen=True, kw_only=True, rename={"as_": "as"}):
+    """The state after entry ``seq`` as one role sees it (``referee show``, ``GET .../state``)."""
+
     match_id: str
     game: str
     seq: int
+    #: whose view: a seat, ``spectator``, or ``referee`` (everything)
     as_: str
+    #: sha256 of the canonical state: the referee's view only (it covers hidden cards), else empty
     state_hash: str
     outcome: Outcome | None
+    #: the view as JSON builtins (dicts, lists, strings, numbers)
     state: dict[str, Any]
     #: a digital match's commitment to its seed (every role), and the seed: the arbiter's alone until
     #: the match is over, then everyone's (check it: sha256 of "referee:seed\\n<match id>\\n<seed>")
@@ -186,9 +196,42 @@ class LegalAnswer(msgspec.Struct, frozen=True, kw_only=True):
     legal: dict[Seat, list[str]]
 
 
+class StateChange(msgspec.Struct, frozen=True, kw_only=True):
+    """One leaf of a state that an entry changed, by dotted path (``players.alice.reputation``)."""
+
+    path: str
+    #: the value before the entry (null: the path was not there)
+    before: Any = None
+    #: the value after it (null: the path is gone)
+    after: Any = None
+
+
 class ReplayStep(msgspec.Struct, frozen=True, kw_only=True):
+    """One entry of a replay and what it changed in the state, as the role asking sees both."""
+
     entry: EntryView
-    changes: list[dict[str, Any]] = []
+    changes: list[StateChange] = []
+
+
+#: what a finding of the audit is about: the record before the first entry (``config``, ``genesis``,
+#: ``fork``, ``game``, ``title``, ``rules_version``), an entry (``missing``, ``chain``, ``entry_hash``,
+#: ``decode``, ``index_columns``, ``verdict``, ``state_hash``), a ``snapshot`` or an ``annotation``
+FindingKind = Literal[
+    "config", "genesis", "fork", "game", "title", "rules_version", "missing", "chain", "entry_hash", "decode",
+    "index_columns", "verdict", "state_hash", "snapshot", "annotation",
+]
+
+
+class Finding(msgspec.Struct, frozen=True, kw_only=True):
+    """Where the record and what the referee derives now part: the first divergence of a match."""
+
+    #: the entry (0: the record before the first entry)
+    seq: Seq
+    what: FindingKind
+    #: what the record says, and what the referee derives; left out for seats and spectators over
+    #: HTTP (hashes and verdicts that may cover hidden cards)
+    recorded: str | msgspec.UnsetType = msgspec.UNSET
+    derived: str | msgspec.UnsetType = msgspec.UNSET
 
 
 class AuditAnswer(msgspec.Struct, frozen=True, kw_only=True):
@@ -197,10 +240,14 @@ class AuditAnswer(msgspec.Struct, frozen=True, kw_only=True):
 
     match_id: str
     clean: bool
+    #: how many entries were checked (up to the first finding)
     entries: int
     head: int
-    findings: list[dict[str, Any]] = []
+    #: the first divergence, if any (an audit stops there)
+    findings: list[Finding] = []
+    #: what the arbiter should know that is not a divergence (a rules change accepted)
     notes: list[str] = []
+    #: the rules the match was recorded under, and the referee's now (empty if it does not know the game)
     rules_version: str = ""
     current_rules_version: str = ""
     #: the head: one hash over the last entry's hash (which fixes the configuration and every entry),
@@ -217,3 +264,83 @@ class AuditAnswer(msgspec.Struct, frozen=True, kw_only=True):
 class Health(msgspec.Struct, frozen=True, kw_only=True):
     ok: bool
     streams: int
+
+
+class ParamUsage(msgspec.Struct, frozen=True, kw_only=True):
+    """One argument of an intent in notation."""
+
+    key: str
+    required: bool
+    #: what the value looks like, in words (``a card id``, ``one of move_symbol|steal``)
+    expected: str
+
+
+class IntentUsage(msgspec.Struct, frozen=True, kw_only=True):
+    """One verb of a game's notation."""
+
+    verb: str
+    #: the verb with its arguments, as typed (``draw_main card=CARD``; optional ones in brackets)
+    usage: str
+    doc: str
+    params: list[ParamUsage] = []
+
+
+class OptionInfo(msgspec.Struct, frozen=True, kw_only=True):
+    """A match option (``--option name=value``)."""
+
+    name: str
+    default: OptionValue
+    #: the values it may take (empty: any value of the default's type)
+    choices: list[str | int | bool] = []
+    help: str = ""
+
+
+class GameInfo(msgspec.Struct, frozen=True, kw_only=True):
+    """A game the referee knows: its notation and options (``referee games GAME``, ``GET /games/{game}``)."""
+
+    id: str
+    name: str
+    aliases: list[str]
+    rules_version: str
+    #: the fewest and the most seats
+    players: tuple[int, int]
+    summary: str
+    card_sets: list[str]
+    default_card_set: str | None
+    intents: list[IntentUsage]
+    options: list[OptionInfo]
+
+
+class DiffSide(msgspec.Struct, frozen=True, kw_only=True):
+    """One of the two states a diff compares."""
+
+    match_id: str
+    seq: int
+    state_hash: str
+
+
+class PathDiff(msgspec.Struct, frozen=True, kw_only=True):
+    """A leaf, by dotted path, where two states differ (null: the path is not in that state)."""
+
+    path: str
+    a: Any = None
+    b: Any = None
+
+
+class Divergence(msgspec.Struct, frozen=True, kw_only=True):
+    """The first entry where two lines of play differ, as ``actor: notation`` (null: that line had ended)."""
+
+    seq: int
+    a: str | None
+    b: str | None
+
+
+class DiffAnswer(msgspec.Struct, frozen=True, kw_only=True):
+    """How two states differ, and where two lines of play part (``referee diff``, ``GET .../diff``)."""
+
+    a: DiffSide
+    b: DiffSide
+    same_state: bool
+    changes: list[PathDiff] = []
+    #: null: one line is the other's beginning (or they are the same)
+    diverge: Divergence | None = None

@@ -133,7 +133,7 @@ def test_show_at_never_serves_a_snapshot_that_does_not_hash_to_its_entry(tmp_pat
     r = service(tmp_path / "r.db", snapshot_every=4)
     m = r.new_match("by_all_means", ["alice", "bob"], seed=5)
     for _ in range(12):
-        _seq, legal = r.legal(m.id)
+        legal = r.legal(m.id).legal
         seat = next(s for s in ("alice", "bob") if legal[s])
         r.submit(m.id, seat, legal[seat][0])
     truth = {n: r.state(m.id, at=n) for n in (4, 6, 8, 10)}
@@ -146,7 +146,7 @@ def test_show_at_never_serves_a_snapshot_that_does_not_hash_to_its_entry(tmp_pat
     for n, want in truth.items():
         assert fresh.state(m.id, at=n) == want, n
     report = fresh.audit(m.id)
-    assert not report["clean"] and (report["findings"][0]["what"], report["findings"][0]["seq"]) == ("snapshot", 8)
+    assert not report.clean and (report.findings[0].what, report.findings[0].seq) == ("snapshot", 8)
 
 
 def test_the_legacy_database_gets_its_annotations_sealed(tmp_path):
@@ -158,4 +158,4 @@ def test_the_legacy_database_gets_its_annotations_sealed(tmp_path):
     r = service(tmp_path / "old.db")
     notes = [a for m in r.store.list_matches() for a in r.store.annotations(m.id)]
     assert notes and all(a.n >= 1 and a.hash and a.prev_hash for a in notes)
-    assert all(r.audit(m.id)["clean"] for m in r.store.list_matches())
+    assert all(r.audit(m.id).clean for m in r.store.list_matches())

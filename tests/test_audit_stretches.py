@@ -66,11 +66,11 @@ def test_the_log_really_is_cut_into_stretches_at_snapshots(long_match):
 def test_a_clean_log_gives_the_same_report_in_stretches(long_match, jobs):
     r, mid, path = long_match
     single = service(path).audit(mid)
-    assert single["clean"] and single["entries"] == r.store.head(mid)
+    assert single.clean and single.entries == r.store.head(mid)
     seen: list[tuple[int, int]] = []
     parallel = service(path).audit(mid, progress=lambda done, total: seen.append((done, total)), jobs=jobs)
     assert parallel == single
-    assert seen[-1] == (single["head"], single["head"])
+    assert seen[-1] == (single.head, single.head)
     assert [d for d, _ in seen] == sorted(d for d, _ in seen)
 
 
@@ -99,7 +99,7 @@ def test_tampering_gives_the_same_first_finding_in_stretches(long_match, sql):
     r, mid, path = long_match
     tamper(path, sql)
     single = service(path).audit(mid)
-    assert not single["clean"]
+    assert not single.clean
     for jobs in (2, 4):
         assert service(path).audit(mid, jobs=jobs) == single, jobs
 
@@ -111,7 +111,7 @@ def test_a_store_in_memory_is_audited_in_one_pass(monkeypatch):
     mid = build(r, 80)
     loaded = r.load(mid)
     assert audit.plan(r, loaded, r.snapshots_of(loaded.match), r.store.head(mid), 4) == [0, r.store.head(mid)]
-    assert r.audit(mid, jobs=4)["clean"]
+    assert r.audit(mid, jobs=4).clean
 
 
 def test_short_logs_are_not_cut(tmp_path):
@@ -132,7 +132,7 @@ def test_a_fork_is_audited_in_stretches_through_its_parent(long_match):
         else:
             r.submit(fork.id, st["state"]["active"], "take 1")
     single = service(path).audit(fork.id)
-    assert single["clean"] and single["entries"] == r.store.head(fork.id)
+    assert single.clean and single.entries == r.store.head(fork.id)
     loaded = r.load(fork.id)
     bounds = audit.plan(r, loaded, r.snapshots_of(loaded.match), r.store.head(fork.id), 4)
     assert len(bounds) > 2
@@ -147,11 +147,11 @@ def test_far_undo_targets_fold_only_from_snapshots_that_check_out(long_match, mo
     reported), never trusted and never a crash."""
     r, mid, path = long_match
     monkeypatch.setattr(audit, "WINDOW", 2)
-    assert service(path).audit(mid)["clean"]
+    assert service(path).audit(mid).clean
     tamper(path, f"UPDATE snapshots SET state = CAST('{{}}' AS BLOB) WHERE {broken}")
     report = service(path).audit(mid)
-    assert [f["what"] for f in report["findings"]] == ["snapshot"]
-    assert report["entries"] == r.store.head(mid)  # every entry was still re-adjudicated
+    assert [f.what for f in report.findings] == ["snapshot"]
+    assert report.entries == r.store.head(mid)  # every entry was still re-adjudicated
     assert service(path).audit(mid, jobs=3) == report
 
 
@@ -160,12 +160,12 @@ def test_a_clean_audit_names_the_head_that_fixes_the_log(long_match):
     shows it."""
     r, mid, path = long_match
     before = service(path).audit(mid)
-    last = r.entry_at(r.load(mid).match, before["head"])
-    assert before["entries_hash"] == last.hash and before["head_hash"] != last.hash  # the head seals more
-    tamper(path, f"DELETE FROM entries WHERE seq = {before['head']}")
+    last = r.entry_at(r.load(mid).match, before.head)
+    assert before.entries_hash == last.hash and before.head_hash != last.hash  # the head seals more
+    tamper(path, f"DELETE FROM entries WHERE seq = {before.head}")
     after = service(path).audit(mid)
-    assert after["clean"] and after["head"] == before["head"] - 1
-    assert after["head_hash"] != before["head_hash"]
+    assert after.clean and after.head == before.head - 1
+    assert after.head_hash != before.head_hash
 
 
 def test_many_matches_are_audited_side_by_side_with_the_reports_of_one_pass(tmp_path, monkeypatch):
@@ -176,11 +176,11 @@ def test_many_matches_are_audited_side_by_side_with_the_reports_of_one_pass(tmp_
     ids = [build(r, n) for n in (30, 50, 100, 25, 60, 35)]  # 100 is long enough for stretches
     tamper(path, f"UPDATE entries SET verdict = 'rejected' WHERE match_id = '{ids[4]}' AND seq = 20")
     one_by_one = [service(path).audit(mid) for mid in ids]
-    assert [rep["clean"] for rep in one_by_one] == [True, True, True, True, False, True]
+    assert [rep.clean for rep in one_by_one] == [True, True, True, True, False, True]
     seen: list[tuple[int, int]] = []
     together = service(path).audit_many(ids, lambda d, t: seen.append((d, t)), jobs=3)
     assert together == one_by_one
-    total = sum(rep["head"] for rep in one_by_one)
+    total = sum(rep.head for rep in one_by_one)
     assert seen[-1] == (total, total) and [d for d, _ in seen] == sorted(d for d, _ in seen)
 
 

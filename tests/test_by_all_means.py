@@ -158,7 +158,7 @@ def test_digital_chance_fills_draws_from_the_ordered_archive_and_refuses_other_v
     # the generator is the match's: a new process (a fresh service on the same rows) agrees
     again = Referee(MemoryStore())
     again.store.create_match(r.store.get_match(m.id), list(r.store.entries(m.id)))
-    assert again.audit(m.id)["clean"]
+    assert again.audit(m.id).clean
 
 
 def test_physical_chance_checks_typed_draws_against_the_unseen_pool():
@@ -273,8 +273,8 @@ def test_random_games_finish_and_audit_clean(seed, chance):
     outcome = r.state(mid)["outcome"]
     assert outcome is not None and outcome["reason"] in ("influence", "trust", "full_field", "draw_simultaneous", "draw_full_field")
     report = r.audit(mid)
-    assert report["clean"], report["findings"]
-    assert report["entries"] == len(r.log(mid)) > 40
+    assert report.clean, report.findings
+    assert report.entries == len(r.log(mid)) > 40
 
 
 def test_audit_of_the_demo_catches_a_forged_draw_with_a_recomputed_chain(tmp_path):
@@ -293,7 +293,7 @@ def test_audit_of_the_demo_catches_a_forged_draw_with_a_recomputed_chain(tmp_pat
     r = Referee(SqliteStore(path))
     replay = os.path.join(ROOT, "replays", "by_all_means", "club-night.txt")
     mid = import_transcript(r, open(replay, encoding="utf-8").read(), replay, os.path.dirname(replay)).match_id
-    assert r.audit(mid)["clean"]
+    assert r.audit(mid).clean
     loaded = r.load(mid)
     entries = list(r.entries(loaded.match))
     forged = next(e.seq for e in entries if b'"draw_main"' in e.body and b"T14" in e.body)
@@ -317,6 +317,6 @@ def test_audit_of_the_demo_catches_a_forged_draw_with_a_recomputed_chain(tmp_pat
     conn.commit()
     conn.close()
     report = Referee(SqliteStore(path)).audit(mid)
-    assert not report["clean"]
-    f = report["findings"][0]
-    assert f["seq"] == forged and f["what"] in ("verdict", "state_hash"), f
+    assert not report.clean
+    f = report.findings[0]
+    assert f.seq == forged and f.what in ("verdict", "state_hash"), f

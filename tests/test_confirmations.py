@@ -70,7 +70,7 @@ def test_nothing_is_played_while_an_entry_waits_and_the_confirmation_decides():
             assert done.verdict.code == "by_all_means/manual_inconsistent"
             assert state["players"]["alice"]["hand"] == ["PL6"]  # nothing happened
         assert r.submit(mid, "alice", "end_turn", blind=True).accepted  # play goes on
-        assert r.audit(mid)["clean"]
+        assert r.audit(mid).clean
 
 
 def test_a_declined_effect_has_no_effect_and_the_arbiter_may_confirm():
@@ -81,7 +81,7 @@ def test_a_declined_effect_has_no_effect_and_the_arbiter_may_confirm():
     assert declined.accepted and r.state(mid)["state_hash"] == before
     held = r.submit(mid, "alice", TAKE, blind=True).seq
     assert r.confirm(mid, held, by="arbiter").accepted
-    assert r.audit(mid)["clean"]
+    assert r.audit(mid).clean
     with pytest.raises(BadInput, match="nothing waits"):
         r.confirm(mid, held, by="bob")
 
@@ -111,7 +111,7 @@ def test_a_held_move_and_its_confirmation_round_trip_through_a_transcript():
     first = [(e.kind, e.actor, e.verdict, e.notation) for e in r.log(m.id)]
     second = [(e.kind, e.actor, e.verdict, e.notation) for e in r.log(again.match_id)]
     assert first == second and r.state(m.id)["state_hash"] == r.state(again.match_id)["state_hash"]
-    assert r.audit(again.match_id)["clean"] and r.audit(m.id)["clean"]
+    assert r.audit(again.match_id).clean and r.audit(m.id).clean
     # a confirmation with nothing waiting is a problem of its line, and changes nothing
     bad = import_transcript(r, "game: pile\nplayers: alice, bob\nalice: start first=alice tokens=K01,K02\nconfirm: by=bob\n")
     assert [p.code for p in bad.problems] == ["confirm/nothing_to_confirm"]
@@ -129,7 +129,7 @@ def test_war_of_shadows_a_discard_from_another_hand_waits_for_that_seat():
         assert res.held and res.verdict.confirmer == "raven"
         done = r.confirm(mid, res.seq, by="raven")
         assert done.accepted is holds, done.verdict
-        assert r.audit(mid)["clean"]
+        assert r.audit(mid).clean
 
 
 def test_over_http_a_seat_gets_held_and_the_other_seat_confirms():

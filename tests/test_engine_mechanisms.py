@@ -96,7 +96,7 @@ def test_an_actor_that_is_not_a_seat_submits_its_own_intents():
     text = "game: pile\nplayers: alice, bob\nalice: start first=alice tokens=K01,K02\ntable: refill count=2\n"
     summary = import_transcript(r, text)
     assert summary.accepted == 2 and "table: refill count=2" in export(r, summary.match_id, "txt", "arbiter")
-    assert r.audit(summary.match_id)["clean"]
+    assert r.audit(summary.match_id).clean
 
 
 def test_the_arbiter_acts_for_another_actor_over_http():

@@ -36,9 +36,9 @@ def test_every_legacy_match_audits_clean_with_the_same_head(legacy):
     assert ids == sorted(then)
     for mid in ids:
         report = legacy.audit(mid)
-        assert report["clean"], (mid, report["findings"])
-        assert report["head"] == then[mid]["head"]
-        assert report["entries_hash"] == then[mid]["head_hash"]
+        assert report.clean, (mid, report.findings)
+        assert report.head == then[mid]["head"]
+        assert report.entries_hash == then[mid]["head_hash"]
 
 
 def test_legacy_matches_replay_and_export(legacy):
@@ -66,11 +66,11 @@ def test_format_1_entries_read_as_typed_acts_and_new_entries_are_format_2(legacy
     assert kinds["intent"] is Move and kinds["undo"] is Undo and kinds["redo"] is Redo
     digital = next(m for m in legacy.store.list_matches() if m.title == "digital")
     head = legacy.store.head(digital.id)
-    _seq, options = legacy.legal(digital.id)
+    options = legacy.legal(digital.id).legal
     seat = next(s for s in options if options[s])
     legacy.submit(digital.id, seat, options[seat][0])
     legacy.undo(digital.id, by="arbiter", reason="checking a mixed log")
     new = list(legacy.store.entries(digital.id, head + 1))
     assert [json.loads(e.body)["format"] for e in new] == [2, 2]
     assert json.loads(new[-1].body)["act"] == {"type": "undo", "to": head, "target": head, "reason": "checking a mixed log"}
-    assert legacy.audit(digital.id)["clean"]  # a log of both formats audits clean
+    assert legacy.audit(digital.id).clean  # a log of both formats audits clean

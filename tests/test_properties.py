@@ -87,7 +87,7 @@ def test_state_at_n_with_and_without_snapshots_and_undo_redo(game, seed, steps, 
         assert undo.accepted and referee.state(mid)["state_hash"] == with_snap["state_hash"]
         assert referee.redo(mid, by="arbiter").accepted
         assert referee.state(mid)["state_hash"] == original
-        assert referee.audit(mid)["clean"]
+        assert referee.audit(mid).clean
 
 
 SORTED = __import__("msgspec").json.Encoder(order="sorted")

@@ -53,7 +53,7 @@ def test_random_play_of_one_and_five_seats_ends_as_a_team(seats):
             assert ("the team won" in text) if outcome["kind"] == "team_win" else ("everyone lost" in text)
             assert "draw (" not in text
         assert json.loads(export(r, m.id, "json", players[0]))["outcome"]["kind"] == outcome["kind"]
-        assert r.audit(m.id)["clean"]
+        assert r.audit(m.id).clean
 
 
 def test_the_deck_belongs_to_no_seat():

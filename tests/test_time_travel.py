@@ -106,12 +106,12 @@ def test_fork_shares_history_and_diverges(game):
     assert fork.parent == mid and fork.fork_seq == 4 and fork.head == 4
     assert r.state(fork.id)["state_hash"] == r.state(mid, at=4)["state_hash"]
     take_turns(r, fork.id, [3, 3])
-    assert r.audit(fork.id)["clean"]
+    assert r.audit(fork.id).clean
     d = r.diff(mid, fork.id)
-    assert d["diverge"]["seq"] == 5 and not d["same_state"]
-    assert any(c["path"] == "pile" for c in d["changes"])
+    assert d.diverge is not None and d.diverge.seq == 5 and not d.same_state
+    assert any(c.path == "pile" for c in d.changes)
     same = r.diff(mid, fork.id, at_a=4, at_b=4)
-    assert same["same_state"] and same["changes"] == [] and same["diverge"] is None
+    assert same.same_state and same.changes == [] and same.diverge is None
     # the shared history is not copied
     conn = sqlite3.connect(path)
     assert conn.execute("SELECT COUNT(*) FROM entries WHERE match_id = ?", (fork.id,)).fetchone()[0] == 2
@@ -121,7 +121,7 @@ def test_fork_shares_history_and_diverges(game):
     take_turns(r, sub.id, [1])
     assert r.undo(sub.id, by="alice", to=2).accepted
     assert r.state(sub.id)["state_hash"] == r.state(mid, at=2)["state_hash"]
-    assert r.audit(sub.id)["clean"]
+    assert r.audit(sub.id).clean
     early = r.fork(sub.id, at=3)
     assert early.parent == mid  # history up to 3 lives in the root
     tree = [(i.id, depth) for i, depth in r.forks()]
@@ -131,8 +131,8 @@ def test_fork_shares_history_and_diverges(game):
 def test_replay_shows_what_changed(game):
     r, mid, _ = game
     steps = r.replay(mid, start=2, stop=3)
-    assert [s["entry"].seq for s in steps] == [2, 3]
-    changes = {c["path"]: (c["before"], c["after"]) for c in steps[0]["changes"]}
+    assert [s.entry.seq for s in steps] == [2, 3]
+    changes = {c.path: (c.before, c.after) for c in steps[0].changes}
     assert changes["pile"][0] - changes["pile"][1] in (1, 2, 3)
 
 
@@ -149,12 +149,12 @@ def test_replay_shows_what_changed(game):
 )
 def test_audit_catches_tampering(game, sql, what, seq):
     r, mid, path = game
-    assert r.audit(mid)["clean"]
+    assert r.audit(mid).clean
     tamper(path, sql)
     report = service(path).audit(mid)
-    assert not report["clean"]
-    f = report["findings"][0]
-    assert (f["what"], f["seq"]) == (what, seq), f
+    assert not report.clean
+    f = report.findings[0]
+    assert (f.what, f.seq) == (what, seq), f
 
 
 def test_audit_catches_a_rewritten_verdict_with_a_recomputed_chain(game):
@@ -181,25 +181,25 @@ def test_audit_catches_a_rewritten_verdict_with_a_recomputed_chain(game):
         prev = h
     conn.commit()
     conn.close()
-    f = service(path).audit(mid)["findings"][0]
-    assert (f["what"], f["seq"]) == ("verdict", 3) and f["derived"] == "accepted"
+    f = service(path).audit(mid).findings[0]
+    assert (f.what, f.seq) == ("verdict", 3) and f.derived == "accepted"
 
 
 def test_audit_fails_on_a_rules_version_change_unless_accepted(game, monkeypatch):
     r, mid, path = game
     monkeypatch.setattr(PILE, "rules_version", "2")
     report = service(path).audit(mid)
-    assert not report["clean"] and report["findings"][0]["what"] == "rules_version"
-    assert report["findings"][0]["recorded"] == "1" and "--accept-rules-change" in report["findings"][0]["derived"]
+    assert not report.clean and report.findings[0].what == "rules_version"
+    assert report.findings[0].recorded == "1" and "--accept-rules-change" in str(report.findings[0].derived)
     report = service(path).audit(mid, accept_rules_change=True)
-    assert report["clean"] and "rules 1" in report["notes"][0] and "rules 2" in report["notes"][0]
+    assert report.clean and "rules 1" in report.notes[0] and "rules 2" in report.notes[0]
 
 
 def test_audit_checks_snapshots(game):
     r, mid, path = game
     tamper(path, "UPDATE snapshots SET state = CAST('{}' AS BLOB) WHERE seq = 3")
-    f = service(path).audit(mid)["findings"][0]
-    assert (f["what"], f["seq"]) == ("snapshot", 3)
+    f = service(path).audit(mid).findings[0]
+    assert (f.what, f.seq) == ("snapshot", 3)
 
 
 def test_a_ruling_lets_a_rejected_move_stand(game):
@@ -211,7 +211,7 @@ def test_a_ruling_lets_a_rejected_move_stand(game):
     ruling = r.rule_stands(mid, bad.seq, reason="house rule tonight")
     assert ruling.accepted and r.state(mid)["state"]["pile"] == pile - 5
     assert r.log(mid)[bad.seq - 1].verdict == "rejected"  # the rejection itself is untouched
-    assert r.audit(mid)["clean"]
+    assert r.audit(mid).clean
     with pytest.raises(BadInput):
         r.rule_stands(mid, 2)  # an accepted entry
     over = r.submit(mid, r.state(mid)["state"]["active"], "take 40")
@@ -233,8 +233,8 @@ def test_an_undo_jumping_back_past_a_snapshot_gets_one_of_its_own(tmp_path):
     # a fresh service reads the jump's state from its snapshot; the same state as a fold from setup
     for at in (9, 10, 11, 12, 13):
         assert service(tmp_path / "j.db").state(m.id, at=at) == service(tmp_path / "j.db", use_snapshots=False).state(m.id, at=at)
-    assert service(tmp_path / "j.db").audit(m.id)["clean"]
+    assert service(tmp_path / "j.db").audit(m.id).clean
     # the audit derives the jump's state itself, and checks the jump's snapshot like any other
     tamper(tmp_path / "j.db", f"UPDATE snapshots SET state = CAST('{{}}' AS BLOB) WHERE seq = {far.seq}")
-    f = service(tmp_path / "j.db").audit(m.id)["findings"]
-    assert [(x["what"], x["seq"]) for x in f] == [("snapshot", far.seq)]
+    f = service(tmp_path / "j.db").audit(m.id).findings
+    assert [(x.what, x.seq) for x in f] == [("snapshot", far.seq)]

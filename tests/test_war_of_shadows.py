@@ -91,10 +91,10 @@ def test_spec_scenario(path):
 def test_registered_and_described():
     assert GAME in GAMES
     info = Referee(MemoryStore()).describe_game("war_of_shadows")
-    verbs = [i["verb"] for i in info["intents"]]
+    verbs = [i.verb for i in info.intents]
     assert len(verbs) == 22 and verbs[0] == "configure_match" and verbs[-1] == "final_reveal"
-    assert {"TM-1", "demo", "boards"} <= set(info["card_sets"])
-    names = {o["name"] for o in info["options"]}
+    assert {"TM-1", "demo", "boards"} <= set(info.card_sets)
+    names = {o.name for o in info.options}
     for name in ("board", "region_agents", "keep_secrets", "to_each_their_own", "counter_intelligence", "mode",
                  "loyalty_secret_mode", "card_identity_mode", "allow_pass", "final_tie", "fort_trigger"):
         assert name in names
