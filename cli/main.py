@@ -1049,7 +1049,8 @@ def scenario_run(
             mark = "[green]✓[/green]" if r.passed else "[red]✗[/red]"
             con.print(f"{mark} {escape(r.path)} — {escape(r.title)} ({r.steps} steps)")
             for f in r.failures:
-                con.print("    " + escape(f.render(r.path)))
+                # one line each, however long (a path and a message): never broken where rich would wrap
+                con.print("    " + escape(f.render(r.path)), soft_wrap=True)
         con.print(f"{len(results) - len(failed)} passed, {len(failed)} failed")
     if failed:
         raise Exit(1)
