@@ -62,6 +62,11 @@ PRIMITIVES: tuple[str, ...] = (
 TIMINGS: tuple[str, ...] = ("before", "during", "after")
 CARDS_PER_EMPIRE = 8
 BANNERS_PER_EMPIRE = 20
+AGENTS = 9  # agents per player
+ROUNDS = 4
+HAND_LIMIT = 5
+SUPPLY_LIMIT = 4  # banners of one empire in a region after its empire phase (§4.16)
+SUPPLY_LIMIT_FARM = 6  # the same in a farm region
 ALL_CARDS: tuple[str, ...] = tuple(f"{e}_c{i}" for e in EMPIRES for i in range(1, CARDS_PER_EMPIRE + 1))
 
 

@@ -58,7 +58,7 @@ def legal_intents(rules: WarOfShadowsRules, state: State, seat: str) -> Sequence
         return []
     source = state
     if rules._stuck_collector(state):
-        from .rules import Tx
+        from .txn import Tx
 
         tx = Tx(rules, state, seat, frozenset())
         rules._skip_collectors(tx)

@@ -20,7 +20,7 @@ from typing import Any
 import msgspec
 
 from referee.engine.chance import Chance
-from referee.engine.decision import Decision, Refusal
+from referee.engine.decision import Refusal
 from referee.engine.protocol import Accepted, ConfigError, Rejected, RulesBase
 from referee.engine.secrecy import blank
 from schemas import ARBITER, MatchConfig, Outcome
@@ -32,8 +32,13 @@ from .data import (
     BANNERS_PER_EMPIRE,
     CARDS_PER_EMPIRE,
     EMPIRES,
+    AGENTS,
+    HAND_LIMIT,
     MULTIPLIER,
     POSITIONS,
+    ROUNDS,
+    SUPPLY_LIMIT,
+    SUPPLY_LIMIT_FARM,
     PRIMITIVES,
     SLOTS,
     SOCIETIES,
@@ -76,7 +81,6 @@ from .model import (
     CombatPending,
     CombatResolved,
     ConfigureMatch,
-    Cursor,
     DealFanaticEmpire,
     DeckShuffled,
     Delta,
@@ -131,84 +135,41 @@ from .model import (
     WinnerDeclared,
 )
 from .options import MODULES, resolved
-
-# -- rule citations (the Russian heading, and the spec section) ---------------------------------------------
-
-R_CONFIG = "§4.1 «ОБЗОР ИГРЫ»"
-R_COMMON = "§4.0 (G1–G5)"
-R_SOCIETY = "§4.2 «Планшеты игроков и жетоны»"
-R_FIRST = "§4.3 «Первый игрок»"
-R_DEAL = "§4.4, §6.3 «Каждому своё»"
-R_LOYALTY = "§4.5 «Верность»"
-R_COLLECT = "§4.6 «ФАЗА АГЕНТОВ», Этап 1"
-R_PLACE = "§4.7 «ФАЗА АГЕНТОВ», Этап 2"
-R_REGION_AGENTS = "§6.1 «Назначение агентов в регионы»"
-R_ACTIVATION = "§4.0 (A1–A6), §3.3 «ФАЗЫ ИМПЕРИЙ»"
-R_ADD = "§4.9 «Добавить знамёна»"
-R_ATTACK = "§4.10 «Действие атаки»"
-R_COMBAT = "§4.11 «Бой»"
-R_TAKE = "§4.12 «Взять карту империи»"
-R_MOVE = "§4.13 «Переместить агента»"
-R_PASS = "§4.14 «ФАЗЫ ИМПЕРИЙ»"
-R_END = "§4.15, §3.3"
-R_PLAY = "§4.17 «Как играть карты»"
-R_NOTES = "§7 «ПРИМЕЧАНИЯ К КАРТАМ»"
-R_MANUAL = "§4.18 «КАРТЫ ИМПЕРИЙ»"
-R_DISCARD = "§4.19 «ФАЗА СБРОСА», «Предел руки»"
-R_REVEAL = "§4.20–4.21 «ФАЗА РАСКРЫТИЯ»"
-R_CI = "§4.22–4.23, §6.4 «Контрразведка»"
-R_FINAL = "§4.24, §5 «ФИНАЛЬНЫЙ ПОДСЧЁТ ОЧКОВ»"
-R_CHANCE = "§1.11 (digital match)"
-
-SUPPLY_LIMIT = 4
-SUPPLY_LIMIT_FARM = 6
-HAND_LIMIT = 5
-AGENTS = 9
-ROUNDS = 4
-
-#: codes an arbiter may waive ("stands as played"): the referee can still resolve the intent
-WAIVABLE = frozenset(
-    "war_of_shadows/" + c
-    for c in (
-        "region_not_controlled", "wrong_banner_count", "action_not_offered", "action_required",
-        "source_not_controlled", "target_not_enemy", "sea_border", "not_adjacent", "cannot_abandon_conquered",
-        "cost_mismatch", "effect_mismatch", "timing_not_allowed", "not_controller", "invalid_destination",
-        "wrong_discard_count", "slot_revealed", "chained_move", "wrong_draw_count", "region_agent_limit",
-        "fanatic_mismatch", "not_controlled_position", "deal_required", "supply_empty",
-    )
+from .queries import Queries
+from .txn import (
+    R_ACTIVATION,
+    R_ADD,
+    R_ATTACK,
+    R_CHANCE,
+    R_CI,
+    R_COLLECT,
+    R_COMBAT,
+    R_COMMON,
+    R_CONFIG,
+    R_DEAL,
+    R_DISCARD,
+    R_END,
+    R_FINAL,
+    R_FIRST,
+    R_LOYALTY,
+    R_MANUAL,
+    R_MOVE,
+    R_NOTES,
+    R_PASS,
+    R_PLACE,
+    R_PLAY,
+    R_REGION_AGENTS,
+    R_REVEAL,
+    R_SOCIETY,
+    R_TAKE,
+    Refuse,
+    Tx,
+    plural,
+    split,
 )
 
 
-class Refuse(Refusal):
-    """A failed check (caught in ``decide`` and returned as a Rejected value); a bare reason is in the
-    game's scope (``war_of_shadows/<reason>``)."""
-
-    def __init__(self, code: str, message: str, rule: str) -> None:
-        super().__init__(code if "/" in code else f"war_of_shadows/{code}", message, rule)
-
-
-class Tx(Decision):
-    """The state being built by one decision (see :class:`referee.engine.decision.Decision`): only the
-    codes in :data:`WAIVABLE` may be waived by a ruling."""
-
-    __slots__ = ("rules", "seat")
-
-    def __init__(self, rules: WarOfShadowsRules, state: State, seat: str, waive: frozenset[str]) -> None:
-        super().__init__("war_of_shadows/", state, rules.evolve, waive=waive, waivable=WAIVABLE)
-        self.rules = rules
-        self.seat = seat
-
-
-def split(pid: str) -> tuple[str, str]:
-    e, p = pid.split(".", 1)
-    return e, p
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
-
-
-class WarOfShadowsRules(RulesBase):
+class WarOfShadowsRules(Queries, RulesBase):
     """War of Shadows bound to one match: players, board, catalogue and options."""
 
     def __init__(self, config: MatchConfig) -> None:
@@ -365,171 +326,6 @@ class WarOfShadowsRules(RulesBase):
         # Unknown ids are adjudicated (spec §4.0 G3: war_of_shadows/unknown_reference) and recorded,
         # so nothing is refused before adjudication here.
         return None
-
-    # -- queries -------------------------------------------------------------------------------------------
-
-    def is_position(self, pid: Any) -> bool:
-        if not isinstance(pid, str) or pid.count(".") != 1:
-            return False
-        e, p = split(pid)
-        return e in EMPIRES and p in POSITIONS
-
-    def is_region(self, rid: Any) -> bool:
-        return isinstance(rid, str) and rid in self.board.by_id
-
-    def home(self, rid: str) -> str | None:
-        return self.board.region(rid).home
-
-    def colours(self, state: State, rid: str) -> list[str]:
-        row = state.banners[rid]
-        return [e for e in EMPIRES if row[e] > 0]
-
-    def control(self, state: State, rid: str) -> str | None:
-        """§1.9: the empire whose banners are there, else the home empire. During a pending combat
-        the region still belongs to the defender."""
-        cols = self.colours(state, rid)
-        if len(cols) == 1:
-            return cols[0]
-        if not cols:
-            return self.home(rid)
-        c = state.cursor
-        if c is not None and c.combat is not None and c.combat.region == rid:
-            return c.combat.defender
-        return self.home(rid)
-
-    def conquered(self, state: State, rid: str, empire: str) -> bool:
-        return self.control(state, rid) == empire and self.home(rid) != empire
-
-    def controlled_regions(self, state: State, empire: str) -> list[str]:
-        return [r for r in self.board.region_ids if self.control(state, r) == empire]
-
-    def cities(self, state: State) -> dict[str, int]:
-        out = {e: 0 for e in EMPIRES}
-        for r in self.board.regions:
-            owner = self.control(state, r.id)
-            if owner is not None:
-                out[owner] += r.cities
-        return out
-
-    def controller_at(self, state: State, empire: str, position: str) -> tuple[str | None, str | None]:
-        """(seat, the position of the agent giving that control) for ``empire.position`` (§1.9)."""
-        row = state.council[empire]
-        for p in POSITIONS[POSITIONS.index(position):]:
-            if row[p] is not None:
-                return row[p], f"{empire}.{p}"
-        return None, None
-
-    def controller(self, state: State, empire: str, position: str) -> str | None:
-        return self.controller_at(state, empire, position)[0]
-
-    def turn_order(self, state: State) -> tuple[str, ...]:
-        seats = state.seats or self.players
-        first = state.first_player if state.first_player in seats else seats[0]
-        i = seats.index(first)
-        return tuple(seats[i:] + seats[:i])
-
-    def next_seat(self, state: State, seat: str) -> str:
-        seats = state.seats or self.players
-        return seats[(seats.index(seat) + 1) % len(seats)]
-
-    def ci_target(self, state: State, seat: str) -> str:
-        seats = state.seats or self.players
-        step = 1 if self.options["ci_target"] == "next_clockwise" else -1
-        return seats[(seats.index(seat) + step) % len(seats)]
-
-    def current_slot(self, state: State) -> str | None:
-        c = state.cursor
-        if c is None:
-            return None
-        return c.sub_position or f"{c.empire}.{c.position}"
-
-    def next_collector(self, state: State) -> str | None:
-        for p in self.turn_order(state):
-            if p not in state.agent_phase.collected:
-                return p
-        return None
-
-    def current_placer(self, state: State) -> str | None:
-        if state.agent_phase.placements_made >= self.quota * len(self.players):
-            return None
-        order = self.turn_order(state)
-        return order[state.agent_phase.placements_made % len(order)]
-
-    def next_decider(self, state: State) -> str | None:
-        for p in self.turn_order(state):
-            if p not in state.reveal_phase.decided:
-                return p
-        return None
-
-    def next_namer(self, state: State) -> str | None:
-        for p in self.turn_order(state):
-            if p not in state.reveal_phase.named:
-                return p
-        return None
-
-    def next_player(self, state: State) -> str | None:
-        ph = state.phase
-        if ph == "AGENT_COLLECT":
-            return self.next_collector(state)
-        if ph == "AGENT_PLACE":
-            return self.current_placer(state)
-        if ph == "EMPIRE_PHASE":
-            return state.cursor.acting_player if state.cursor else None
-        if ph in ("REVEAL", "CI_SWAP"):
-            return self.next_decider(state)
-        if ph == "CI_REVEAL":
-            pending = state.reveal_phase.pending_naming
-            return pending.target if pending else self.next_namer(state)
-        return None
-
-    def agents_on_board(self, state: State, seat: str) -> list[str]:
-        out = [f"{e}.{p}" for e in EMPIRES for p in POSITIONS if state.council[e][p] == seat]
-        out += [r for r in self.board.region_ids if seat in state.region_agents[r]]
-        return out
-
-    def region_agent_count(self, state: State, seat: str) -> int:
-        return sum(1 for r in self.board.region_ids if seat in state.region_agents[r])
-
-    def free_positions(self, state: State) -> list[str]:
-        return [f"{e}.{p}" for e in EMPIRES for p in POSITIONS if state.council[e][p] is None]
-
-    def region_limit_ok(self, state: State, seat: str) -> bool:
-        if self.options["region_agent_limit_scope"] == "whole_board":
-            return len(self.agents_on_board(state, seat)) < 2
-        return self.region_agent_count(state, seat) < 2
-
-    def can_place(self, state: State, seat: str) -> bool:
-        if state.players[seat].agent_reserve < 1:
-            return False
-        if self.free_positions(state):
-            return True
-        if self.modules["region_agents"] and self.region_limit_ok(state, seat):
-            return any(seat not in state.region_agents[r] for r in self.board.region_ids)
-        return False
-
-    def hand_has(self, hand: Sequence[str], card: str) -> bool:
-        return card in hand or (self.counted and (card_empire(card) or card) in hand)
-
-    def entitlement(self, state: State, empire: str, mode: str, symbol: str | None, divisor: int | None) -> int:
-        if mode == "fixed":
-            return 1
-        assert symbol is not None and divisor
-        count = sum(self.board.region(r).symbols(symbol) for r in self.controlled_regions(state, empire))
-        if self.options["draw_rounding"] == "ceil":
-            return -(-count // divisor)
-        return count // divisor
-
-    def expected_draw(self, state: State, empire: str, mode: str, symbol: str | None, divisor: int | None) -> int:
-        return min(self.entitlement(state, empire, mode, symbol, divisor), len(state.deck[empire]))
-
-    def actions_at(self, pid: str) -> tuple[ActionSpec, ...]:
-        return self.board.council_actions[pid]
-
-    def ability(self, card: str, index: int) -> Any:
-        """The catalogue's ability, None for an uncatalogued card (declared cost and effect)."""
-        if self.catalogue is None or card not in self.catalogue:
-            return None
-        return self.catalogue[card].abilities.get(index)
 
     # -- decide -------------------------------------------------------------------------------------------
 
@@ -910,11 +706,11 @@ class WarOfShadowsRules(RulesBase):
             if self.options["region_agent_limit_scope"] == "whole_board":
                 n = len(self.agents_on_board(s, tx.seat))
                 tx.check(n < 2, "region_agent_limit",
-                         f"{tx.seat} has {_plural(n, 'agent')} on the board (at most 2, region_agent_limit_scope=whole_board)",
+                         f"{tx.seat} has {plural(n, 'agent')} on the board (at most 2, region_agent_limit_scope=whole_board)",
                          R_REGION_AGENTS)
             else:
                 n = self.region_agent_count(s, tx.seat)
-                tx.check(n < 2, "region_agent_limit", f"{tx.seat} already has {_plural(n, 'agent')} in regions (at most 2)",
+                tx.check(n < 2, "region_agent_limit", f"{tx.seat} already has {plural(n, 'agent')} in regions (at most 2)",
                          R_REGION_AGENTS)
         tx.emit(AgentPlaced(player=tx.seat, to=dst))
         self._run_agent_phase(tx)
@@ -1212,7 +1008,7 @@ class WarOfShadowsRules(RulesBase):
         if code == "no_banners_moved":
             return None if count >= 1 else f"an attack moves at least 1 banner, not {count}"
         if code == "insufficient_banners":
-            return None if count <= have else f"{src} holds {_plural(have, empire + ' banner')}, not {count}"
+            return None if count <= have else f"{src} holds {plural(have, empire + ' banner')}, not {count}"
         if self.home(src) != empire and count > have - 1:
             return f"{src} is a conquered region: at least 1 of its {have} {empire} banners must stay"
         return None
@@ -1321,11 +1117,6 @@ class WarOfShadowsRules(RulesBase):
         tx.emit(CardsDrawn(player=tx.seat, empire=e, cards=drawn, position=slot))
         self._action_done(tx, slot)
 
-    def active_agent(self, state: State, slot: str) -> tuple[str | None, str | None]:
-        """(owner, position) of the agent that gives control of ``slot`` (§4.13 "this agent")."""
-        e, p = split(slot)
-        return self.controller_at(state, e, p)
-
     def _d_move_agent(self, tx: Tx, intent: MoveAgent, chance: Chance | None) -> None:
         slot, e, p = self._slot_prefix(tx, intent, verb="move_agent")
         self._offered(tx, slot, intent)
@@ -1405,16 +1196,6 @@ class WarOfShadowsRules(RulesBase):
         self._close_activation(tx)
 
     # -- cards (§4.17–4.18, §7) --------------------------------------------------------------------------
-
-    def card_timings(self, card: str, ability: int, effect: str) -> tuple[str, ...]:
-        ab = self.ability(card, ability)
-        if ab is not None and ab.timing:
-            return tuple(ab.timing)
-        if effect in ("mutual_annihilation", "reinforcement"):
-            return ("during",)
-        if effect in ("relocate_agent", "borrow_action"):
-            return ("before",)
-        return ("before", "during", "after")
 
     def _d_play_card(self, tx: Tx, intent: PlayCard, chance: Chance | None) -> None:  # noqa: C901 - §4.17 in order
         s = tx.state
@@ -1643,7 +1424,7 @@ class WarOfShadowsRules(RulesBase):
         deviation = False
         for i, d in enumerate(intent.deltas, start=1):
             if isinstance(d, BannersDelta) and d.delta > 0:
-                now = self._zone_control(zones, d.region, c)
+                now = self.control_of(zones.banners[d.region], d.region, c)
                 if now != d.empire:
                     deviation = True
             if isinstance(d, MoveAgentDelta) and (not is_position(d.from_) or not is_position(d.to)):
@@ -1688,16 +1469,6 @@ class WarOfShadowsRules(RulesBase):
             tx.emit(AuditFlagRaised(kind="rule_deviation", card=intent.card))
         tx.emit(CardResolved(card=intent.card))
         tx.manual = True
-
-    def _zone_control(self, zones: Zones, rid: str, c: Cursor | None) -> str | None:
-        cols = [e for e in EMPIRES if zones.banners[rid][e] > 0]
-        if len(cols) == 1:
-            return cols[0]
-        if not cols:
-            return self.home(rid)
-        if c is not None and c.combat is not None and c.combat.region == rid:
-            return c.combat.defender
-        return self.home(rid)
 
     # -- discard and reveal phases (§4.19–4.24) ----------------------------------------------------------
 
@@ -1935,4 +1706,4 @@ def _new_player() -> Player:
     return Player(agent_reserve=AGENTS)
 
 
-__all__ = ["WarOfShadowsRules", "split"]
+__all__ = ["WarOfShadowsRules"]

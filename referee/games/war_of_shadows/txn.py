@@ -1,0 +1,88 @@
+"""The refusal and the decision being built, and what every decider cites. A decider (``setup``,
+``agents``, ``council``, ``effects``, ``manual``, ``reveal``) works on a :class:`Tx`: every change is
+an event applied at once with the fold's ``evolve``, so later checks see its effect, and a failed
+check raises :class:`Refuse`, which ``decide`` returns as a Rejected value. Here too: the rule
+citations (the Russian heading, and the spec section) and :data:`WAIVABLE`, the codes an arbiter's
+"stands as played" ruling may waive.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from referee.engine.decision import Decision, Refusal
+
+from .model import State
+
+if TYPE_CHECKING:
+    from .rules import WarOfShadowsRules
+
+# -- rule citations (the Russian heading, and the spec section) ---------------------------------------------
+
+R_CONFIG = "§4.1 «ОБЗОР ИГРЫ»"
+R_COMMON = "§4.0 (G1–G5)"
+R_SOCIETY = "§4.2 «Планшеты игроков и жетоны»"
+R_FIRST = "§4.3 «Первый игрок»"
+R_DEAL = "§4.4, §6.3 «Каждому своё»"
+R_LOYALTY = "§4.5 «Верность»"
+R_COLLECT = "§4.6 «ФАЗА АГЕНТОВ», Этап 1"
+R_PLACE = "§4.7 «ФАЗА АГЕНТОВ», Этап 2"
+R_REGION_AGENTS = "§6.1 «Назначение агентов в регионы»"
+R_ACTIVATION = "§4.0 (A1–A6), §3.3 «ФАЗЫ ИМПЕРИЙ»"
+R_ADD = "§4.9 «Добавить знамёна»"
+R_ATTACK = "§4.10 «Действие атаки»"
+R_COMBAT = "§4.11 «Бой»"
+R_TAKE = "§4.12 «Взять карту империи»"
+R_MOVE = "§4.13 «Переместить агента»"
+R_PASS = "§4.14 «ФАЗЫ ИМПЕРИЙ»"
+R_END = "§4.15, §3.3"
+R_PLAY = "§4.17 «Как играть карты»"
+R_NOTES = "§7 «ПРИМЕЧАНИЯ К КАРТАМ»"
+R_MANUAL = "§4.18 «КАРТЫ ИМПЕРИЙ»"
+R_DISCARD = "§4.19 «ФАЗА СБРОСА», «Предел руки»"
+R_REVEAL = "§4.20–4.21 «ФАЗА РАСКРЫТИЯ»"
+R_CI = "§4.22–4.23, §6.4 «Контрразведка»"
+R_FINAL = "§4.24, §5 «ФИНАЛЬНЫЙ ПОДСЧЁТ ОЧКОВ»"
+R_CHANCE = "§1.11 (digital match)"
+
+#: codes an arbiter may waive ("stands as played"): the referee can still resolve the intent
+WAIVABLE = frozenset(
+    "war_of_shadows/" + c
+    for c in (
+        "region_not_controlled", "wrong_banner_count", "action_not_offered", "action_required",
+        "source_not_controlled", "target_not_enemy", "sea_border", "not_adjacent", "cannot_abandon_conquered",
+        "cost_mismatch", "effect_mismatch", "timing_not_allowed", "not_controller", "invalid_destination",
+        "wrong_discard_count", "slot_revealed", "chained_move", "wrong_draw_count", "region_agent_limit",
+        "fanatic_mismatch", "not_controlled_position", "deal_required", "supply_empty",
+    )
+)
+
+
+class Refuse(Refusal):
+    """A failed check (caught in ``decide`` and returned as a Rejected value); a bare reason is in the
+    game's scope (``war_of_shadows/<reason>``)."""
+
+    def __init__(self, code: str, message: str, rule: str) -> None:
+        super().__init__(code if "/" in code else f"war_of_shadows/{code}", message, rule)
+
+
+class Tx(Decision):
+    """The state being built by one decision (see :class:`referee.engine.decision.Decision`): only the
+    codes in :data:`WAIVABLE` may be waived by a ruling."""
+
+    __slots__ = ("rules", "seat")
+
+    def __init__(self, rules: WarOfShadowsRules, state: State, seat: str, waive: frozenset[str]) -> None:
+        super().__init__("war_of_shadows/", state, rules.evolve, waive=waive, waivable=WAIVABLE)
+        self.rules = rules
+        self.seat = seat
+
+
+def split(pid: str) -> tuple[str, str]:
+    """``bear.sheriff`` -> (``bear``, ``sheriff``)."""
+    e, p = pid.split(".", 1)
+    return e, p
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
