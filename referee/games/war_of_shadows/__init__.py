@@ -2,6 +2,20 @@
 
 Spec: ``shared/rules/war-of-shadows.md`` (identifiers, checks, rejection codes and options are its).
 
+Package layout (the one By All Means has, where the job is the same):
+
+* ``model.py``   intents, events and the state (msgspec Structs); ``fold.py`` applying events;
+* ``data.py``    boards and card catalogues (TOML), validated; ``data/`` the bundled sets;
+* ``options.py`` every ambiguity's default ruling, the modules and the hidden-information modes;
+* ``rules.py``   the rules bound to a match (the configuration checked, the protocol's methods) on
+  ``queries.py`` (what a state means: control, turn order, whose move it is);
+* ``decide.py``  how an intent is judged (G1–G3, implicit closure) on ``txn.py`` (the decision, the
+  refusal, the rule citations), with one module per part of the game: ``setup.py``, ``agents.py``,
+  ``council.py`` (activations and actions), ``combat.py``, ``effects.py`` (cards), ``manual.py``
+  (declared effects), ``reveal.py`` (discard and reveal phases), ``rounds.py`` (system steps) and
+  ``scoring.py``; ``checkin.py`` the ids an intent names, ``chance.py`` digital chance;
+* ``view.py``    views, hidden ids, positions and events in words; ``legal.py`` legal intents.
+
 Board and cards are data (the rulebook prints neither the map nor the card texts). A match's data
 set is ``MatchConfig.cards`` — a bundled set or a TOML file — whose whole text is stored with the
 match (``cards_text``). A data set holds one or more ``[[board]]`` tables and, optionally, a

@@ -48,6 +48,8 @@ from .model import (
     TakeCards,
     Variant,
 )
+from .rounds import skip_collectors, stuck_collector
+from .txn import Tx
 
 if TYPE_CHECKING:
     from .rules import WarOfShadowsRules
@@ -57,11 +59,9 @@ def legal_intents(rules: WarOfShadowsRules, state: State, seat: str) -> Sequence
     if state.outcome is not None or seat not in rules.players:
         return []
     source = state
-    if rules._stuck_collector(state):
-        from .txn import Tx
-
+    if stuck_collector(rules, state):
         tx = Tx(rules, state, seat, frozenset())
-        rules._skip_collectors(tx)
+        skip_collectors(tx)
         source = tx.state
     candidates = list(_candidates(rules, source, seat))
     chance = Chance(rules.config.seed or 0, "legal") if rules.digital else None

@@ -1,0 +1,135 @@
+"""How an intent is judged: the framework-level checks of §4.0 in the spec's order (G1 a configured
+match, G2 setup complete, G3 the actor and every id the intent names), then the intent's own decider
+(:data:`DECIDERS`), on a :class:`~.txn.Tx`. Implicit closure (§3.3 rule 7): an intent refused while
+the current activation is ``done`` and that names a later position (or belongs to a later phase) is
+judged again on the state after closing that activation; if it is accepted there, the closure events
+are recorded before its own. Likewise collectors with no agent on the board are skipped when the next
+intent arrives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from referee.engine.decision import Refusal
+from referee.engine.protocol import Accepted, Rejected
+
+from . import agents, council, effects, manual, reveal, setup
+from .checkin import unknown
+from .model import (
+    AddBanners,
+    ArrangeLoyalty,
+    Attack,
+    ChooseSociety,
+    CiNameEmpire,
+    CiReveal,
+    CollectAgent,
+    ConfigureMatch,
+    DealFanaticEmpire,
+    DiscardCards,
+    EndPosition,
+    FinalReveal,
+    ManualEffect,
+    MoveAgent,
+    PassPosition,
+    PlaceAgent,
+    PlayCard,
+    ResolveCombat,
+    SETUP_INTENTS,
+    SetFirstPlayer,
+    SkipSwap,
+    State,
+    SwapLoyalty,
+    TakeCards,
+)
+from .rounds import close_activation, skip_collectors, stuck_collector
+from .txn import R_COMMON, R_CONFIG, Refuse, Tx
+
+if TYPE_CHECKING:
+    from .rules import WarOfShadowsRules
+
+#: the decider of every intent but configure_match (a match is configured by its header)
+DECIDERS: dict[type[Any], Callable[[Tx, Any], None]] = {
+    ChooseSociety: setup.choose_society,
+    SetFirstPlayer: setup.set_first_player,
+    DealFanaticEmpire: setup.deal_fanatic_empire,
+    ArrangeLoyalty: setup.arrange_loyalty,
+    CollectAgent: agents.collect_agent,
+    PlaceAgent: agents.place_agent,
+    AddBanners: council.add_banners,
+    Attack: council.attack,
+    ResolveCombat: council.resolve_combat,
+    TakeCards: council.take_cards,
+    MoveAgent: council.move_agent,
+    PassPosition: council.pass_position,
+    EndPosition: council.end_position,
+    PlayCard: effects.play_card,
+    ManualEffect: manual.manual_effect,
+    DiscardCards: reveal.discard_cards,
+    SwapLoyalty: reveal.swap_loyalty,
+    SkipSwap: reveal.skip_swap,
+    CiNameEmpire: reveal.ci_name_empire,
+    CiReveal: reveal.ci_reveal,
+    FinalReveal: reveal.final_reveal,
+}
+
+def judge(rules: WarOfShadowsRules, state: State, seat: str, intent: Any,
+          waive: frozenset[str]) -> tuple[Accepted[Any] | Rejected, State]:
+    """The verdict on ``intent`` and the state after it (``state`` itself when it is refused)."""
+    first, after = _evaluate(rules, state, seat, intent, waive)
+    if isinstance(first, Rejected):
+        tx = Tx(rules, state, seat, waive)
+        if _may_close(rules, state, intent):
+            close_activation(tx)
+        elif stuck_collector(rules, state):
+            skip_collectors(tx)
+        else:
+            return first, after
+        second, after = _evaluate(rules, tx.state, seat, intent, waive)
+        if not isinstance(second, Accepted):
+            return second, after
+        first = Accepted(tuple(tx.events) + tuple(second.events), manual=second.manual)
+    return first, after
+
+
+def _may_close(rules: WarOfShadowsRules, state: State, intent: Any) -> bool:
+    c = state.cursor
+    if state.phase != "EMPIRE_PHASE" or c is None or c.stage != "done" or c.resolving_card is not None:
+        return False
+    if isinstance(intent, SETUP_INTENTS):
+        return False
+    position = getattr(intent, "position", None)
+    return position is None or position != rules.current_slot(state)
+
+
+def _evaluate(rules: WarOfShadowsRules, state: State, seat: str, intent: Any,
+              waive: frozenset[str]) -> tuple[Accepted[Any] | Rejected, State]:
+    tx = Tx(rules, state, seat, waive)
+    try:
+        _dispatch(tx, intent)
+    except Refusal as r:
+        return r.verdict, state
+    return tx.accepted(), tx.state
+
+
+def _dispatch(tx: Tx, intent: Any) -> None:
+    rules = tx.rules
+    seat = tx.seat
+    if isinstance(intent, ConfigureMatch):
+        raise Refuse("already_configured", "the match is already configured (by its header: players, options, "
+                     "board and cards); start a new match to change them", R_CONFIG)
+    in_setup = isinstance(intent, SETUP_INTENTS)  # configure_match was refused above
+    state = tx.state
+    # G2
+    if not in_setup and state.phase == "SETUP":
+        raise Refuse("setup_incomplete", f"setup is not complete ({setup.still_missing(rules, state)})", R_COMMON)
+    # G3: the actor, and every id the intent names
+    player = getattr(intent, "player", None)
+    if not in_setup and player is not None and player != seat:
+        raise Refuse("unknown_reference", f"player={player} but {seat} submitted it; in-game intents are made "
+                     "by the player themself", R_COMMON)
+    problem = unknown(rules, intent)
+    if problem:
+        raise Refuse("unknown_reference", problem, R_COMMON)
+    DECIDERS[type(intent)](tx, intent)
