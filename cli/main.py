@@ -20,8 +20,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn, cast
 import typer
 
 if TYPE_CHECKING:
-    from referee.service import Referee
-    from schemas.http import ReplayStep, StateAnswer
+    from referee.service import Referee, SubmitResult
 
 app = typer.Typer(
     name="referee",
@@ -88,39 +87,6 @@ def _print_json(value: Any) -> None:
     sys.stdout.write(msgspec.json.format(msgspec.json.encode(value), indent=2).decode() + "\n")
 
 
-def escape(text: str) -> str:
-    """Text for rich to print as itself: markup escaped, and line breaks and control characters
-    (which no input lets in, but a database edited by hand may hold) shown as ``\\uXXXX`` instead of
-    reaching the terminal."""
-    from rich.markup import escape as markup
-
-    from referee.inputs import visible
-
-    return markup(visible(text))
-
-
-def _outcome_words(outcome: Any) -> str:
-    """An outcome (a value or its JSON) in words: who won, a draw, the places, the team's win or loss."""
-    import msgspec
-
-    from referee.outcome import words
-    from schemas import Outcome
-
-    return words(outcome if isinstance(outcome, Outcome) or outcome is None else msgspec.convert(outcome, Outcome))
-
-
-def _builtins(value: Any) -> Any:
-    import msgspec
-
-    return msgspec.to_builtins(value)
-
-
-def _console() -> Any:
-    from rich.console import Console
-
-    return Console(highlight=False, soft_wrap=False)
-
-
 def _fail(message: str, code: int = 2) -> NoReturn:
     from referee.errors import BadInput
 
@@ -150,55 +116,17 @@ def games(
         if json:
             _print_json(rows)
             return
-        from rich.table import Table
+        from cli import render
 
-        table = Table(title="Games", title_justify="left")
-        for col in ("id", "name", "players", "intents", "card sets"):
-            table.add_column(col)
-        for r in rows:
-            lo, hi = r.players
-            table.add_row(
-                r.id, r.name, str(lo) if lo == hi else f"{lo}-{hi}",
-                ", ".join(i.verb for i in r.intents), ", ".join(r.card_sets),
-            )
-        _console().print(table)
-        _console().print("Show one game's notation: referee games GAME")
+        render.games(rows)
         return
     info = service.describe_game(game)
     if json:
         _print_json(info)
         return
-    from rich.table import Table
+    from cli import render
 
-    con = _console()
-    con.print(f"[bold]{escape(info.name)}[/bold] ({info.id}, rules {info.rules_version}) — {escape(info.summary)}")
-    con.print(f"aliases: {escape(', '.join(info.aliases) or '-')}; card sets: {escape(', '.join(info.card_sets))}"
-              f" (default {escape(str(info.default_card_set))})")
-    con.print(escape("Notation: verb key=value ...; lists a,b,c; quote values with spaces; [optional] arguments may be left out"))
-    table = Table(show_lines=False, title="Intents", title_justify="left")
-    table.add_column("usage", overflow="fold")
-    table.add_column("what it does", overflow="fold")
-    for verb in info.intents:
-        table.add_row(escape(verb.usage), escape(verb.doc))
-    con.print(table)
-    opts = Table(title="Options (--option name=value)", title_justify="left")
-    for col in ("option", "default", "choices", "meaning"):
-        opts.add_column(col, overflow="fold")
-    for o in info.options:
-        opts.add_row(o.name, escape(_fmt(o.default)), escape(", ".join(_fmt(c) for c in o.choices)), escape(o.help))
-    con.print(opts)
-
-
-def _fmt(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return "-"
-    if isinstance(value, list):
-        return ", ".join(_fmt(v) for v in value) if value else "[]"
-    if isinstance(value, dict):
-        return " ".join(f"{k}={_fmt(v)}" for k, v in value.items())
-    return str(value)
+    render.game(info)
 
 
 # -- matches ---------------------------------------------------------------------------------------
@@ -255,7 +183,9 @@ def new(
     if json:
         _print_json(info)
         return
-    _console().print(f"New {info.game} match for {', '.join(info.players)} (rules {info.rules_version}).")
+    from cli import render
+
+    render.created(info)
     print(info.id)
 
 
@@ -278,21 +208,10 @@ def _new_remote(game: str, players: str, options: dict[str, str], cards: str | N
     if json:
         _print_json(answer)
         return
-    from rich.table import Table
+    from cli import render
 
-    info, tokens = answer["match"], answer["tokens"]
-    con = _console()
-    con.print(f"New {info['game']} match on {_REMOTE['server']} for {', '.join(info['players'])}. "
-              "The tokens are shown this once: give each seat its own.")
-    table = Table(show_header=True)
-    table.add_column("role")
-    table.add_column("token")
-    for seat, token in tokens["seats"].items():
-        table.add_row(seat, token)
-    table.add_row("arbiter", tokens["arbiter"])
-    table.add_row("spectator", tokens["spectator"])
-    con.print(table)
-    print(info["id"])
+    render.tokens(str(_REMOTE["server"]), answer)
+    print(answer["match"]["id"])
 
 
 @app.command()
@@ -311,21 +230,7 @@ def play(
     service = _service(db)
     text = " ".join(_requote(w) for w in intent)
     res = service.submit(match, seat, text, expected_seq=expect_seq)
-    if json:
-        from referee.engine.protocol import Rejected
-
-        v = res.verdict
-        _print_json({
-            "match_id": res.match_id, "seq": res.seq, "actor": res.actor, "intent": res.notation,
-            "verdict": "accepted" if res.accepted else "held" if res.held else "rejected",
-            "rejection": {"code": v.code, "message": v.message, "rule": v.rule} if isinstance(v, Rejected) else None,
-            "events": res.events, "state_hash": res.state_hash,
-            "outcome": None if res.outcome is None else _builtins(res.outcome),
-        })
-    else:
-        _render_result(res)
-    if not (res.accepted or res.held):
-        raise Exit(1)
+    _report(res, json)
 
 
 def _requote(word: str) -> str:
@@ -334,35 +239,6 @@ def _requote(word: str) -> str:
     if sep and any(c.isspace() for c in value) and not value.startswith('"'):
         return f'{key}="' + value.replace('"', '\\"') + '"'
     return word
-
-
-def _render_result(res: Any) -> None:
-    con = _console()
-    if res.held:
-        who = res.verdict.confirmer
-        con.print(f"[yellow]⏸ held[/yellow] #{res.seq} {escape(res.actor)}: {escape(res.notation)}")
-        con.print(f"  it reads what only {escape(who)} can see: {escape(who)} (or the arbiter) confirms it "
-                  f"with `referee confirm {res.match_id[:8]} {res.seq} --by {escape(who)}` (or --decline); "
-                  "nothing else is played meanwhile")
-    elif res.accepted:
-        con.print(f"[green]✓ accepted[/green] #{res.seq} {escape(res.actor)}: {escape(res.notation)}")
-        for line in (res.words or [_event_line(ev) for ev in res.events]):
-            con.print("  · " + escape(line))
-    else:
-        v = res.verdict
-        rule = f" [dim]({v.rule})[/dim]" if v.rule else ""
-        con.print(f"[red]✗ rejected[/red] #{res.seq} {escape(res.actor)}: {escape(res.notation)}")
-        con.print(f"  {escape(v.code)}: {escape(v.message)}{rule}")
-    if res.outcome is not None:
-        con.print(f"[bold]Game over[/bold]: {escape(_outcome_words(res.outcome))}")
-
-
-def _event_line(ev: Any) -> str:
-    if isinstance(ev, dict):
-        kind = ev.get("type", "?")
-        rest = " ".join(f"{k}={_fmt(v)}" for k, v in ev.items() if k != "type" and v not in (None, [], {}))
-        return f"{kind} {rest}".strip()
-    return str(ev)
 
 
 @app.command()
@@ -384,12 +260,9 @@ def legal(
     if json:
         _print_json({"seq": answer.seq, "legal": answer.legal})
         return
-    con = _console()
-    con.print(f"After entry {answer.seq}:")
-    for s, texts in answer.legal.items():
-        con.print(f"[bold]{escape(s)}[/bold]: " + (f"{len(texts)} intent(s)" if texts else "nothing to do now"))
-        for t in texts:
-            con.print(f"  {escape(t)}")
+    from cli import render
+
+    render.legal(answer)
 
 
 @app.command()
@@ -429,127 +302,9 @@ def show(
     if json:
         _print_json(data)
         return
-    _render_state(data)
+    from cli import render
 
-
-def _flatten(value: Any, prefix: str = "") -> list[tuple[str, Any]]:
-    if isinstance(value, dict):
-        out: list[tuple[str, Any]] = []
-        for k, v in value.items():
-            out.extend(_flatten(v, f"{prefix}.{k}" if prefix else str(k)))
-        return out
-    return [(prefix, value)]
-
-
-def _cell(value: Any) -> str:
-    if isinstance(value, list):
-        return ", ".join(_cell(v) for v in value) if value else "—"
-    if value is None:
-        return "—"
-    return _fmt(value)
-
-
-def _render_state(data: StateAnswer) -> None:
-    from rich.table import Table
-
-    con = _console()
-    state = data.state
-    outcome = data.outcome
-    head = f"[bold]{data.game}[/bold] match {data.match_id} after entry {data.seq} (as {data.as_})"
-    con.print(head)
-    if outcome:
-        con.print(f"[bold]Game over[/bold]: {escape(_outcome_words(outcome))}")
-    top = Table(show_header=False, box=None)
-    top.add_column(style="dim")
-    top.add_column()
-    players = state.get("players") if isinstance(state.get("players"), dict) else None
-    rest: list[tuple[str, Any]] = []
-    for key, value in state.items():
-        if key == "players" and players is not None:
-            continue
-        for path, v in _flatten(value, key):
-            if v is None or v == [] or v == {}:
-                continue
-            if key in ("phase", "turn", "pending", "outcome") or "." not in path:
-                top.add_row(escape(path), escape(_cell(v)))
-            else:
-                rest.append((path, v))
-    con.print(top)
-    board = state.get("field")
-    if isinstance(board, dict) and board and all(_CELL.match(k) for k in board):
-        _render_board(con, board)
-        rest = [(p, v) for p, v in rest if not p.startswith("field.")]
-    if players:
-        table = Table(title="Players", title_justify="left")
-        table.add_column("")
-        seats = list(players)
-        for s in seats:
-            table.add_column(s)
-        rows: dict[str, dict[str, Any]] = {}
-        for s in seats:
-            for path, v in _flatten(players[s]):
-                rows.setdefault(path, {})[s] = v
-        for path, vals in rows.items():
-            table.add_row(escape(path), *(escape(_cell(vals.get(s))) for s in seats))
-        con.print(table)
-    if rest:
-        groups: dict[str, list[tuple[str, Any]]] = {}
-        for path, v in rest:
-            groups.setdefault(path.split(".")[0], []).append((path, v))
-        for name, items in groups.items():
-            table = Table(title=name.capitalize(), title_justify="left", show_header=False)
-            table.add_column(style="dim")
-            table.add_column()
-            for path, v in items:
-                table.add_row(escape(path[len(name) + 1:]), escape(_cell(v)))
-            con.print(table)
-    if data.state_hash:
-        con.print(f"[dim]state hash {data.state_hash}[/dim]")
-    else:
-        con.print("[dim](hidden cards are not shown; the state hash is given in the referee's view only)[/dim]")
-
-
-_CELL = __import__("re").compile(r"^[A-Z][0-9]+$")
-
-
-def _render_board(con: Any, board: dict[str, Any]) -> None:
-    """A grid of the field's cells (rows from the top edge down, as the far seat sees them)."""
-    from rich.table import Table
-
-    cols = sorted({k[0] for k in board})
-    rows = sorted({int(k[1:]) for k in board}, reverse=True)
-    table = Table(title="Field", title_justify="left", show_lines=True)
-    table.add_column("")
-    for c in cols:
-        table.add_column(c, justify="center")
-    for r in rows:
-        cells = []
-        for c in cols:
-            cell = board.get(f"{c}{r}") or {}
-            parts = []
-            for slot, mark in (("territory", ""), ("graffiti", "graffiti "), ("agent", "agent ")):
-                obj = cell.get(slot)
-                if not isinstance(obj, dict):
-                    continue
-                who = obj.get("controller") or obj.get("owner") or ""
-                text = f"{mark}{obj.get('card', '?')} ({who}"
-                if "loyalty" in obj:
-                    text += f", {obj['loyalty']}"
-                if obj.get("face") == "down":
-                    text += ", face down"
-                if obj.get("turned"):
-                    text += ", turned"
-                if obj.get("shadow"):
-                    text += f", shadow {obj['shadow']}"
-                text += ")"
-                if obj.get("active_symbols"):
-                    text += " [" + ",".join(obj["active_symbols"]) + "]"
-                parts.append(escape(text))
-            for a in cell.get("attached") or []:
-                parts.append(escape(f"attached {a.get('card', '?')}"))
-            cells.append("\n".join(parts) or "[dim]·[/dim]")
-        table.add_row(str(r), *cells)
-    con.print(table)
+    render.state(data)
 
 
 @app.command()
@@ -568,30 +323,9 @@ def log(
     if json:
         _print_json(entries)
         return
-    from rich.table import Table
+    from cli import render
 
-    table = Table(title=f"Log of {service.resolve(match).id}", title_justify="left")
-    columns: tuple[tuple[str, dict[str, Any]], ...] = (
-        ("#", {"justify": "right"}), ("seat", {}), ("intent", {"overflow": "fold"}), ("verdict", {}),
-        ("why / notes", {"overflow": "fold"}))
-    for col, kw in columns:
-        table.add_column(col, **kw)
-    for e in entries:
-        if e.verdict == "accepted":
-            verdict = "[green]accepted[/green]" + (" [yellow](manual)[/yellow]" if e.manual else "")
-        elif e.verdict == "rejected":
-            verdict = "[red]rejected[/red]"
-        else:
-            verdict = f"[yellow]{e.kind}[/yellow]"
-        why = ""
-        if e.rejection is not None:
-            why = f"{e.rejection.code}: {e.rejection.message}" + (f" ({e.rejection.rule})" if e.rejection.rule else "")
-        notes = [f"{a.kind}: {a.text}" for a in e.annotations]
-        if e.meta.get("comment"):
-            notes.insert(0, f"# {e.meta['comment']}")
-        table.add_row(str(e.seq), escape(e.actor or "—"), escape(e.notation), verdict,
-                      escape("; ".join(filter(None, [why, *notes]))))
-    _console().print(table)
+    render.log(f"Log of {service.resolve(match).id}", entries)
 
 
 @app.command()
@@ -605,17 +339,9 @@ def matches(db: DbOpt = None, json: JsonOpt = False) -> None:
     if json:
         _print_json([info for info, _depth in rows])
         return
-    from rich.table import Table
+    from cli import render
 
-    table = Table(title=f"Matches in {_db_path(db)}", title_justify="left")
-    for col in ("id", "game", "players", "entries", "created", "title"):
-        table.add_column(col)
-    for m, depth in rows:
-        branch = ("   " * (depth - 1) + "└─ ") if depth else ""
-        fork = f" (fork at {m.fork_seq})" if m.parent else ""
-        table.add_row(branch + m.id, m.game, ", ".join(m.players), str(m.head), m.created_at,
-                      escape(m.title) + fork)
-    _console().print(table)
+    render.matches(f"Matches in {_db_path(db)}", rows)
 
 
 @app.command(name="import")
@@ -648,21 +374,9 @@ def import_(
     if json:
         _print_json(summary)
     else:
-        con = _console()
-        con.print(
-            f"Imported {escape(source)} as match [bold]{summary.match_id}[/bold] ({summary.game}): "
-            f"{summary.lines} lines, [green]{summary.accepted} accepted[/green], "
-            f"[red]{summary.rejected} rejected[/red], {len(summary.problems) - summary.rejected} unreadable."
-        )
-        for p in summary.problems:
-            rule = f" ({p.rule})" if p.rule else ""
-            con.print(f"  {escape(source)}:{p.line}: {escape(p.code)}: {escape(p.message)}{rule}")
-            con.print(f"      [dim]{escape(p.text)}[/dim]")
-        if summary.outcome is not None:
-            con.print(f"[bold]Result[/bold]: {escape(_outcome_words(summary.outcome))}")
-        else:
-            con.print("[bold]Result[/bold]: the game is not over.")
-        con.print(f"See it: referee show {summary.match_id} · referee log {summary.match_id}")
+        from cli import render
+
+        render.imported(source, summary)
         print(summary.match_id)
     if strict and summary.problems:
         raise Exit(1)
@@ -708,7 +422,9 @@ def export(
     finally:
         if os.path.exists(partial):
             os.remove(partial)
-    _console().print(f"Wrote {output} ({size:,} bytes, {format}, as {as_}).")
+    from cli import render
+
+    render.written(output, size, format, as_)
 
 
 @app.command()
@@ -735,7 +451,9 @@ def annotate(
     if json:
         _print_json(note)
     else:
-        _console().print(f"Annotated entry {note.seq} ({note.kind}).")
+        from cli import render
+
+        render.annotated(note.seq, note.kind)
 
 
 @app.command()
@@ -768,31 +486,11 @@ def audit(
         reports = service.audit_many(ids, jobs=jobs, accept_rules_change=accept_rules_change)
         _print_json(reports if all_ else reports[0])
     else:
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+        from cli import render
 
-        con = _console()
-        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("entries"),
-                      TimeRemainingColumn(), console=con, transient=True) as bar:
-            what = f"audit {len(ids)} matches" if all_ else f"audit {ids[0]}"
-            task = bar.add_task(what, total=None)
-            reports = service.audit_many(ids, lambda done, total: bar.update(task, completed=done, total=total), jobs=jobs,
-                                         accept_rules_change=accept_rules_change)
-        for r in reports:
-            for note in r.notes:
-                con.print(f"[yellow]![/yellow] {r.match_id}: {escape(note)}")
-            if r.clean:
-                notes = f", {r.annotations} annotations" if r.annotations else ""
-                con.print(f"[green]✓[/green] {r.match_id}: {r.entries} entries{notes}; the configuration, every "
-                          "verdict, hash and state checks out")
-                if r.head_hash:
-                    con.print(f"    head: entry {r.head}, {r.head_hash}", soft_wrap=True)
-            for f in r.findings:
-                con.print(f"[red]✗[/red] {r.match_id} entry {f.seq}: {f.what} differs")
-                # a seat's or spectator's answer from a server leaves the values out
-                if isinstance(f.recorded, str):
-                    con.print(f"    recorded: {escape(f.recorded)}")
-                if isinstance(f.derived, str):
-                    con.print(f"    derived:  {escape(f.derived)}")
+        with render.progress(f"audit {len(ids)} matches" if all_ else f"audit {ids[0]}") as moved:
+            reports = service.audit_many(ids, moved, jobs=jobs, accept_rules_change=accept_rules_change)
+        render.audits(reports)
     if any(not r.clean for r in reports):
         raise Exit(1)
 
@@ -835,7 +533,8 @@ def redo(
     _report(res, json)
 
 
-def _report(res: Any, json: bool) -> None:
+def _report(res: SubmitResult, json: bool) -> None:
+    """The entry an intent, undo, redo, ruling or confirmation appended; exit 1 if it was rejected."""
     if json:
         from referee.engine.protocol import Rejected
 
@@ -844,11 +543,12 @@ def _report(res: Any, json: bool) -> None:
             "match_id": res.match_id, "seq": res.seq, "actor": res.actor, "intent": res.notation,
             "verdict": "accepted" if res.accepted else "held" if res.held else "rejected",
             "rejection": {"code": v.code, "message": v.message, "rule": v.rule} if isinstance(v, Rejected) else None,
-            "events": res.events, "state_hash": res.state_hash,
-            "outcome": None if res.outcome is None else _builtins(res.outcome),
+            "events": res.events, "state_hash": res.state_hash, "outcome": res.outcome,
         })
     else:
-        _render_result(res)
+        from cli import render
+
+        render.result(res)
     if not (res.accepted or res.held):
         raise Exit(1)
 
@@ -894,7 +594,9 @@ def fork(
     if json:
         _print_json(info)
         return
-    _console().print(f"Forked {info.parent} at entry {info.fork_seq}: {info.title}")
+    from cli import render
+
+    render.forked(info)
     print(info.id)
 
 
@@ -922,24 +624,9 @@ def diff(
     if json:
         _print_json(d)
     else:
-        from rich.table import Table
+        from cli import render
 
-        con = _console()
-        con.print(f"A = {d.a.match_id}@{d.a.seq}   B = {d.b.match_id}@{d.b.seq}")
-        if d.diverge is None:
-            con.print("The two lines of play are the same up to these points.")
-        else:
-            dv = d.diverge
-            con.print(f"Lines diverge at entry {dv.seq}:  A {escape(str(dv.a))}  ·  B {escape(str(dv.b))}")
-        if d.same_state:
-            con.print("[green]The states are identical.[/green]")
-        else:
-            table = Table(title="State differences", title_justify="left")
-            for col in ("path", "A", "B"):
-                table.add_column(col, overflow="fold")
-            for c in d.changes:
-                table.add_row(escape(c.path), escape(_cell(c.a)), escape(_cell(c.b)))
-            con.print(table)
+        render.diff(d)
     if not d.same_state:
         raise Exit(1)
 
@@ -964,43 +651,9 @@ def replay(
     if json:
         _print_json(steps)
         return
-    con = _console()
-    if not step:
-        for s in steps:
-            _render_step(con, s)
-        return
-    i = 0
-    while steps:
-        con.clear()
-        _render_step(con, steps[i])
-        con.print(f"[dim]{i + 1}/{len(steps)} — n next · b back · j N jump to entry N · q quit[/dim]")
-        try:
-            answer = input("> ").strip().lower()
-        except EOFError:
-            return
-        if answer in ("q", "quit"):
-            return
-        if answer in ("b", "back"):
-            i = max(0, i - 1)
-        elif answer.startswith("j"):
-            target = answer[1:].strip()
-            seqs = [s.entry.seq for s in steps]
-            if target.isdigit() and int(target) in seqs:
-                i = seqs.index(int(target))
-        elif answer in ("", "n", "next"):
-            i = min(len(steps) - 1, i + 1)
+    from cli import render
 
-
-def _render_step(con: Any, s: ReplayStep) -> None:
-    e = s.entry
-    mark = {"accepted": "[green]✓[/green]", "rejected": "[red]✗[/red]"}.get(e.verdict, "[yellow]·[/yellow]")
-    undone = f" [yellow](undone by {e.undone_by})[/yellow]" if e.undone_by else ""
-    con.print(f"{mark} #{e.seq} {escape(e.actor or '-')}: {escape(e.notation)}{undone}")
-    if e.rejection is not None:
-        rule = f" ({e.rejection.rule})" if e.rejection.rule else ""
-        con.print(f"    {escape(e.rejection.code)}: {escape(e.rejection.message)}{rule}")
-    for c in s.changes:
-        con.print(f"    {escape(c.path)}: {escape(_cell(c.before))} → {escape(_cell(c.after))}")
+    render.replay(steps, step, input)
 
 
 @app.command()
@@ -1044,14 +697,9 @@ def scenario_run(
             for r in results
         ])
     else:
-        con = _console()
-        for r in results:
-            mark = "[green]✓[/green]" if r.passed else "[red]✗[/red]"
-            con.print(f"{mark} {escape(r.path)} — {escape(r.title)} ({r.steps} steps)")
-            for f in r.failures:
-                # one line each, however long (a path and a message): never broken where rich would wrap
-                con.print("    " + escape(f.render(r.path)), soft_wrap=True)
-        con.print(f"{len(results) - len(failed)} passed, {len(failed)} failed")
+        from cli import render
+
+        render.scenarios(results)
     if failed:
         raise Exit(1)
 

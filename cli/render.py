@@ -1,0 +1,468 @@
+"""What the ``referee`` command prints for people: rich lines and tables, one function per answer.
+
+:mod:`cli.main` parses the command line, calls the service and hands the answer here; ``--json``
+output never comes here, so a script's run never loads rich. Every text that comes from a match or a
+file (names, notation, messages, annotations, titles) goes through :func:`escape`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+from rich.console import Console
+from rich.markup import escape as markup
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from referee.engine.protocol import Held, Rejected
+from referee.inputs import visible
+from referee.outcome import words as outcome_words
+
+if TYPE_CHECKING:
+    from referee.scenario import ScenarioResult
+    from referee.service import SubmitResult
+    from schemas import EntryView, ImportSummary, MatchInfo, Outcome
+    from schemas.http import AuditAnswer, DiffAnswer, GameInfo, LegalAnswer, ReplayStep, StateAnswer
+
+#: a cell of a grid-shaped field: a column letter and a row number (``B3``)
+_CELL = re.compile(r"^[A-Z][0-9]+$")
+
+
+def console() -> Console:
+    return Console(highlight=False, soft_wrap=False)
+
+
+def escape(text: str) -> str:
+    """Text for rich to print as itself: markup escaped, and line breaks and control characters
+    (which no input lets in, but a database edited by hand may hold) shown as ``\\uXXXX`` instead of
+    reaching the terminal."""
+    return markup(visible(text))
+
+
+def fmt(value: Any) -> str:
+    """A JSON value as a person reads it: ``true``, ``-`` for nothing, lists as ``a, b``, maps as ``k=v``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "-"
+    if isinstance(value, list):
+        return ", ".join(fmt(v) for v in value) if value else "[]"
+    if isinstance(value, dict):
+        return " ".join(f"{k}={fmt(v)}" for k, v in value.items())
+    return str(value)
+
+
+def cell(value: Any) -> str:
+    """A value in a table's cell: lists joined, ``—`` for nothing."""
+    if isinstance(value, list):
+        return ", ".join(cell(v) for v in value) if value else "—"
+    if value is None:
+        return "—"
+    return fmt(value)
+
+
+def flatten(value: Any, prefix: str = "") -> list[tuple[str, Any]]:
+    """Dotted paths to the leaves of a view, in order (an empty mapping is a leaf)."""
+    if isinstance(value, dict):
+        out: list[tuple[str, Any]] = []
+        for k, v in value.items():
+            out.extend(flatten(v, f"{prefix}.{k}" if prefix else str(k)))
+        return out
+    return [(prefix, value)]
+
+
+def outcome(o: Outcome | None) -> str:
+    return escape(outcome_words(o))
+
+
+# -- games -----------------------------------------------------------------------------------------
+
+
+def games(rows: Sequence[GameInfo]) -> None:
+    table = Table(title="Games", title_justify="left")
+    for col in ("id", "name", "players", "intents", "card sets"):
+        table.add_column(col)
+    for r in rows:
+        lo, hi = r.players
+        table.add_row(
+            r.id, r.name, str(lo) if lo == hi else f"{lo}-{hi}",
+            ", ".join(i.verb for i in r.intents), ", ".join(r.card_sets),
+        )
+    con = console()
+    con.print(table)
+    con.print("Show one game's notation: referee games GAME")
+
+
+def game(info: GameInfo) -> None:
+    con = console()
+    con.print(f"[bold]{escape(info.name)}[/bold] ({info.id}, rules {info.rules_version}) — {escape(info.summary)}")
+    con.print(f"aliases: {escape(', '.join(info.aliases) or '-')}; card sets: {escape(', '.join(info.card_sets))}"
+              f" (default {escape(str(info.default_card_set))})")
+    con.print(escape("Notation: verb key=value ...; lists a,b,c; quote values with spaces; [optional] arguments may be left out"))
+    table = Table(show_lines=False, title="Intents", title_justify="left")
+    table.add_column("usage", overflow="fold")
+    table.add_column("what it does", overflow="fold")
+    for verb in info.intents:
+        table.add_row(escape(verb.usage), escape(verb.doc))
+    con.print(table)
+    opts = Table(title="Options (--option name=value)", title_justify="left")
+    for col in ("option", "default", "choices", "meaning"):
+        opts.add_column(col, overflow="fold")
+    for o in info.options:
+        opts.add_row(o.name, escape(fmt(o.default)), escape(", ".join(fmt(c) for c in o.choices)), escape(o.help))
+    con.print(opts)
+
+
+# -- matches ---------------------------------------------------------------------------------------
+
+
+def created(info: MatchInfo) -> None:
+    console().print(f"New {info.game} match for {', '.join(info.players)} (rules {info.rules_version}).")
+
+
+def tokens(server: str, answer: dict[str, Any]) -> None:
+    """A match created on a server, and its tokens (shown this once)."""
+    info, minted = answer["match"], answer["tokens"]
+    con = console()
+    con.print(f"New {info['game']} match on {server} for {', '.join(info['players'])}. "
+              "The tokens are shown this once: give each seat its own.")
+    table = Table(show_header=True)
+    table.add_column("role")
+    table.add_column("token")
+    for seat, token in minted["seats"].items():
+        table.add_row(seat, token)
+    table.add_row("arbiter", minted["arbiter"])
+    table.add_row("spectator", minted["spectator"])
+    con.print(table)
+
+
+def forked(info: MatchInfo) -> None:
+    console().print(f"Forked {info.parent} at entry {info.fork_seq}: {info.title}")
+
+
+def matches(title: str, rows: Sequence[tuple[MatchInfo, int]]) -> None:
+    """The match table, forks under the match they branch from."""
+    table = Table(title=title, title_justify="left")
+    for col in ("id", "game", "players", "entries", "created", "title"):
+        table.add_column(col)
+    for m, depth in rows:
+        branch = ("   " * (depth - 1) + "└─ ") if depth else ""
+        fork = f" (fork at {m.fork_seq})" if m.parent else ""
+        table.add_row(branch + m.id, m.game, ", ".join(m.players), str(m.head), m.created_at,
+                      escape(m.title) + fork)
+    console().print(table)
+
+
+def imported(source: str, summary: ImportSummary) -> None:
+    con = console()
+    con.print(
+        f"Imported {escape(source)} as match [bold]{summary.match_id}[/bold] ({summary.game}): "
+        f"{summary.lines} lines, [green]{summary.accepted} accepted[/green], "
+        f"[red]{summary.rejected} rejected[/red], {len(summary.problems) - summary.rejected} unreadable."
+    )
+    for p in summary.problems:
+        rule = f" ({p.rule})" if p.rule else ""
+        con.print(f"  {escape(source)}:{p.line}: {escape(p.code)}: {escape(p.message)}{rule}")
+        con.print(f"      [dim]{escape(p.text)}[/dim]")
+    if summary.outcome is not None:
+        con.print(f"[bold]Result[/bold]: {outcome(summary.outcome)}")
+    else:
+        con.print("[bold]Result[/bold]: the game is not over.")
+    con.print(f"See it: referee show {summary.match_id} · referee log {summary.match_id}")
+
+
+def written(output: str, size: int, fmt_: str, role: str) -> None:
+    console().print(f"Wrote {output} ({size:,} bytes, {fmt_}, as {role}).")
+
+
+def annotated(seq: int, kind: str) -> None:
+    console().print(f"Annotated entry {seq} ({kind}).")
+
+
+# -- entries ---------------------------------------------------------------------------------------
+
+
+def result(res: SubmitResult) -> None:
+    """What an appended entry did: accepted with its events in words, rejected with the reason and
+    the rule, or held for a confirmation; and the end of the game if it ended."""
+    con = console()
+    v = res.verdict
+    if isinstance(v, Held):
+        who = v.confirmer
+        con.print(f"[yellow]⏸ held[/yellow] #{res.seq} {escape(res.actor)}: {escape(res.notation)}")
+        con.print(f"  it reads what only {escape(who)} can see: {escape(who)} (or the arbiter) confirms it "
+                  f"with `referee confirm {res.match_id[:8]} {res.seq} --by {escape(who)}` (or --decline); "
+                  "nothing else is played meanwhile")
+    elif isinstance(v, Rejected):
+        rule = f" [dim]({v.rule})[/dim]" if v.rule else ""
+        con.print(f"[red]✗ rejected[/red] #{res.seq} {escape(res.actor)}: {escape(res.notation)}")
+        con.print(f"  {escape(v.code)}: {escape(v.message)}{rule}")
+    else:
+        con.print(f"[green]✓ accepted[/green] #{res.seq} {escape(res.actor)}: {escape(res.notation)}")
+        for line in (res.words or [event_line(ev) for ev in res.events]):
+            con.print("  · " + escape(line))
+    if res.outcome is not None:
+        con.print(f"[bold]Game over[/bold]: {outcome(res.outcome)}")
+
+
+def event_line(ev: Any) -> str:
+    """An event without words from its game: its tag and its fields."""
+    if isinstance(ev, dict):
+        kind = ev.get("type", "?")
+        rest = " ".join(f"{k}={fmt(v)}" for k, v in ev.items() if k != "type" and v not in (None, [], {}))
+        return f"{kind} {rest}".strip()
+    return str(ev)
+
+
+def log(title: str, entries: Sequence[EntryView]) -> None:
+    table = Table(title=title, title_justify="left")
+    columns: tuple[tuple[str, dict[str, Any]], ...] = (
+        ("#", {"justify": "right"}), ("seat", {}), ("intent", {"overflow": "fold"}), ("verdict", {}),
+        ("why / notes", {"overflow": "fold"}))
+    for col, kw in columns:
+        table.add_column(col, **kw)
+    for e in entries:
+        if e.verdict == "accepted":
+            verdict = "[green]accepted[/green]" + (" [yellow](manual)[/yellow]" if e.manual else "")
+        elif e.verdict == "rejected":
+            verdict = "[red]rejected[/red]"
+        else:
+            verdict = f"[yellow]{e.kind}[/yellow]"
+        why = ""
+        if e.rejection is not None:
+            why = f"{e.rejection.code}: {e.rejection.message}" + (f" ({e.rejection.rule})" if e.rejection.rule else "")
+        notes = [f"{a.kind}: {a.text}" for a in e.annotations]
+        if e.meta.get("comment"):
+            notes.insert(0, f"# {e.meta['comment']}")
+        table.add_row(str(e.seq), escape(e.actor or "—"), escape(e.notation), verdict,
+                      escape("; ".join(filter(None, [why, *notes]))))
+    console().print(table)
+
+
+def legal(answer: LegalAnswer) -> None:
+    con = console()
+    con.print(f"After entry {answer.seq}:")
+    for s, texts in answer.legal.items():
+        con.print(f"[bold]{escape(s)}[/bold]: " + (f"{len(texts)} intent(s)" if texts else "nothing to do now"))
+        for t in texts:
+            con.print(f"  {escape(t)}")
+
+
+# -- states ----------------------------------------------------------------------------------------
+
+
+def state(data: StateAnswer) -> None:
+    """A state as tables: the top-level facts, the field as a grid (where it is one), the players
+    side by side, and the rest grouped by their first key."""
+    con = console()
+    view = data.state
+    con.print(f"[bold]{data.game}[/bold] match {data.match_id} after entry {data.seq} (as {data.as_})")
+    if data.outcome:
+        con.print(f"[bold]Game over[/bold]: {outcome(data.outcome)}")
+    top = Table(show_header=False, box=None)
+    top.add_column(style="dim")
+    top.add_column()
+    players = view.get("players") if isinstance(view.get("players"), dict) else None
+    rest: list[tuple[str, Any]] = []
+    for key, value in view.items():
+        if key == "players" and players is not None:
+            continue
+        for path, v in flatten(value, key):
+            if v is None or v == [] or v == {}:
+                continue
+            if key in ("phase", "turn", "pending", "outcome") or "." not in path:
+                top.add_row(escape(path), escape(cell(v)))
+            else:
+                rest.append((path, v))
+    con.print(top)
+    field = view.get("field")
+    if isinstance(field, dict) and field and all(_CELL.match(k) for k in field):
+        board(con, field)
+        rest = [(p, v) for p, v in rest if not p.startswith("field.")]
+    if players:
+        con.print(_side_by_side(players))
+    if rest:
+        groups: dict[str, list[tuple[str, Any]]] = {}
+        for path, v in rest:
+            groups.setdefault(path.split(".")[0], []).append((path, v))
+        for name, items in groups.items():
+            table = Table(title=name.capitalize(), title_justify="left", show_header=False)
+            table.add_column(style="dim")
+            table.add_column()
+            for path, v in items:
+                table.add_row(escape(path[len(name) + 1:]), escape(cell(v)))
+            con.print(table)
+    if data.state_hash:
+        con.print(f"[dim]state hash {data.state_hash}[/dim]")
+    else:
+        con.print("[dim](hidden cards are not shown; the state hash is given in the referee's view only)[/dim]")
+
+
+def _side_by_side(players: dict[str, Any]) -> Table:
+    """The players' views as columns, a row per dotted path."""
+    table = Table(title="Players", title_justify="left")
+    table.add_column("")
+    seats = list(players)
+    for s in seats:
+        table.add_column(s)
+    rows: dict[str, dict[str, Any]] = {}
+    for s in seats:
+        for path, v in flatten(players[s]):
+            rows.setdefault(path, {})[s] = v
+    for path, vals in rows.items():
+        table.add_row(escape(path), *(escape(cell(vals.get(s))) for s in seats))
+    return table
+
+
+def board(con: Console, field: dict[str, Any]) -> None:
+    """A grid of the field's cells (rows from the top edge down, as the far seat sees them)."""
+    cols = sorted({k[0] for k in field})
+    rows = sorted({int(k[1:]) for k in field}, reverse=True)
+    table = Table(title="Field", title_justify="left", show_lines=True)
+    table.add_column("")
+    for c in cols:
+        table.add_column(c, justify="center")
+    for r in rows:
+        cells = []
+        for c in cols:
+            here = field.get(f"{c}{r}") or {}
+            parts = []
+            for slot, mark in (("territory", ""), ("graffiti", "graffiti "), ("agent", "agent ")):
+                obj = here.get(slot)
+                if isinstance(obj, dict):
+                    parts.append(escape(_piece(mark, obj)))
+            for a in here.get("attached") or []:
+                parts.append(escape(f"attached {a.get('card', '?')}"))
+            cells.append("\n".join(parts) or "[dim]·[/dim]")
+        table.add_row(str(r), *cells)
+    con.print(table)
+
+
+def _piece(mark: str, obj: dict[str, Any]) -> str:
+    """A card on the field: its id, who holds it, and what is true of it."""
+    who = obj.get("controller") or obj.get("owner") or ""
+    text = f"{mark}{obj.get('card', '?')} ({who}"
+    if "loyalty" in obj:
+        text += f", {obj['loyalty']}"
+    if obj.get("face") == "down":
+        text += ", face down"
+    if obj.get("turned"):
+        text += ", turned"
+    if obj.get("shadow"):
+        text += f", shadow {obj['shadow']}"
+    text += ")"
+    if obj.get("active_symbols"):
+        text += " [" + ",".join(obj["active_symbols"]) + "]"
+    return text
+
+
+def step(con: Console, s: ReplayStep) -> None:
+    """One entry of a replay: the mark of its verdict, the intent, the reason of a rejection and
+    every path it changed."""
+    e = s.entry
+    mark = {"accepted": "[green]✓[/green]", "rejected": "[red]✗[/red]"}.get(e.verdict, "[yellow]·[/yellow]")
+    undone = f" [yellow](undone by {e.undone_by})[/yellow]" if e.undone_by else ""
+    con.print(f"{mark} #{e.seq} {escape(e.actor or '-')}: {escape(e.notation)}{undone}")
+    if e.rejection is not None:
+        rule = f" ({e.rejection.rule})" if e.rejection.rule else ""
+        con.print(f"    {escape(e.rejection.code)}: {escape(e.rejection.message)}{rule}")
+    for c in s.changes:
+        con.print(f"    {escape(c.path)}: {escape(cell(c.before))} → {escape(cell(c.after))}")
+
+
+def replay(steps: Sequence[ReplayStep], interactive: bool, ask: Callable[[str], str]) -> None:
+    """Every step in order; ``interactive``: one at a time, moved through with ``ask``'s answers
+    (n next, b back, j N jump to entry N, q quit; the end of input quits)."""
+    con = console()
+    if not interactive:
+        for s in steps:
+            step(con, s)
+        return
+    i = 0
+    while steps:
+        con.clear()
+        step(con, steps[i])
+        con.print(f"[dim]{i + 1}/{len(steps)} — n next · b back · j N jump to entry N · q quit[/dim]")
+        try:
+            answer = ask("> ").strip().lower()
+        except EOFError:
+            return
+        if answer in ("q", "quit"):
+            return
+        if answer in ("b", "back"):
+            i = max(0, i - 1)
+        elif answer.startswith("j"):
+            target = answer[1:].strip()
+            seqs = [s.entry.seq for s in steps]
+            if target.isdigit() and int(target) in seqs:
+                i = seqs.index(int(target))
+        elif answer in ("", "n", "next"):
+            i = min(len(steps) - 1, i + 1)
+
+
+def diff(d: DiffAnswer) -> None:
+    con = console()
+    con.print(f"A = {d.a.match_id}@{d.a.seq}   B = {d.b.match_id}@{d.b.seq}")
+    if d.diverge is None:
+        con.print("The two lines of play are the same up to these points.")
+    else:
+        dv = d.diverge
+        con.print(f"Lines diverge at entry {dv.seq}:  A {escape(str(dv.a))}  ·  B {escape(str(dv.b))}")
+    if d.same_state:
+        con.print("[green]The states are identical.[/green]")
+        return
+    table = Table(title="State differences", title_justify="left")
+    for col in ("path", "A", "B"):
+        table.add_column(col, overflow="fold")
+    for c in d.changes:
+        table.add_row(escape(c.path), escape(cell(c.a)), escape(cell(c.b)))
+    con.print(table)
+
+
+# -- checking --------------------------------------------------------------------------------------
+
+
+@contextmanager
+def progress(what: str) -> Iterator[Callable[[int, int], None]]:
+    """A progress bar of entries while the block runs (gone when it ends); yields the callback that
+    moves it (done, total)."""
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("entries"),
+                  TimeRemainingColumn(), console=console(), transient=True) as bar:
+        task = bar.add_task(what, total=None)
+        yield lambda done, total: bar.update(task, completed=done, total=total)
+
+
+def audits(reports: Sequence[AuditAnswer]) -> None:
+    """Each match's audit: its notes, then clean (with the head to keep) or its first divergence."""
+    con = console()
+    for r in reports:
+        for note in r.notes:
+            con.print(f"[yellow]![/yellow] {r.match_id}: {escape(note)}")
+        if r.clean:
+            notes = f", {r.annotations} annotations" if r.annotations else ""
+            con.print(f"[green]✓[/green] {r.match_id}: {r.entries} entries{notes}; the configuration, every "
+                      "verdict, hash and state checks out")
+            if r.head_hash:
+                con.print(f"    head: entry {r.head}, {r.head_hash}", soft_wrap=True)
+        for f in r.findings:
+            con.print(f"[red]✗[/red] {r.match_id} entry {f.seq}: {f.what} differs")
+            # a seat's or spectator's answer from a server leaves the values out
+            if isinstance(f.recorded, str):
+                con.print(f"    recorded: {escape(f.recorded)}")
+            if isinstance(f.derived, str):
+                con.print(f"    derived:  {escape(f.derived)}")
+
+
+def scenarios(results: Sequence[ScenarioResult]) -> None:
+    con = console()
+    for r in results:
+        mark = "[green]✓[/green]" if r.passed else "[red]✗[/red]"
+        con.print(f"{mark} {escape(r.path)} — {escape(r.title)} ({r.steps} steps)")
+        for f in r.failures:
+            # one line each, however long (a path and a message): never broken where rich would wrap
+            con.print("    " + escape(f.render(r.path)), soft_wrap=True)
+    failed = sum(1 for r in results if not r.passed)
+    con.print(f"{len(results) - failed} passed, {failed} failed")
