@@ -2,12 +2,12 @@
 
 :class:`WarOfShadowsRules` reads the match's players, data set (board and catalogue) and options,
 and answers the engine: ``setup``, ``decide`` (every intent of spec §4 with its checks in the spec's
-order and its rejection codes; see :mod:`.decide`), ``evolve`` (:mod:`.fold`), ``view`` and positions
-(:mod:`.view`), legal intents (:mod:`.legal`), digital chance (:mod:`.chance`), redaction and
-confirmations. ``decide`` never raises for a bad intent: a failed check is a :class:`Rejected` value
-with the spec's reason, a message naming the actual values (never a hidden one) and the rule it
-comes from. The questions the rules ask of a state (control, turn order, whose move it is) are its
-base class's, :class:`~.queries.Queries`.
+order and its rejection codes; see :mod:`.decide`), ``evolve`` (:mod:`.fold`), ``view`` and
+positions (:mod:`.view`), legal intents (:mod:`.legal`), events in words (:mod:`.words`), digital
+chance (:mod:`.chance`), redaction and confirmations. ``decide`` never raises for a bad intent: a
+failed check is a :class:`Rejected` value with the spec's reason, a message naming the actual values
+(never a hidden one) and the rule it comes from. The questions the rules ask of a state (control,
+turn order, whose move it is) are its base class's, :class:`~.queries.Queries`.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from . import legal as legal_mod
 from . import manual
 from . import setup as setup_mod
 from . import view as view_mod
+from . import words
 from .data import EMPIRES, DataSet, parse_data
 from .decide import judge
 from .fold import evolve
@@ -140,7 +141,7 @@ class WarOfShadowsRules(Queries, RulesBase):
         return legal_mod.legal_intents(self, state, seat)
 
     def describe_event(self, event: Any) -> str | None:
-        return view_mod.describe_event(self, event)
+        return words.describe(self, event)
 
     def redact(self, item: Any, actor: str | None, seat: str | None) -> Any:
         """The Structs' declarations (hands drawn, tokens laid, empires dealt), and discards: private
