@@ -82,18 +82,19 @@ def _slot_prefix(tx: Tx, intent: Any, *, verb: str) -> tuple[str, str, str]:
     if c.stage == "combat_pending":
         raise Refuse("combat_pending", f"a combat in {c.combat.region if c.combat else '?'} is pending: "
                      f"resolve_combat position={slot} first", R_COMBAT)
-    # A3
-    if pos != slot:
-        raise Refuse("not_active_position", f"{pos} is not the active position; the action slot is {slot}",
-                     R_ACTIVATION)
-    # A4
-    tx.check(tx.seat == c.acting_player, "not_controller",
-             f"{slot} is controlled by {c.acting_player}, not {tx.seat}", R_ACTIVATION)
+    _at_active_position(tx, pos, slot, c.acting_player)  # A3, A4
     # A5
     if c.stage == "done":
         raise Refuse("action_already_taken", f"{slot} has already performed its action", R_ACTIVATION)
     e, p = split(slot)
     return slot, e, p
+
+
+def _at_active_position(tx: Tx, pos: str, slot: str | None, acting: str) -> None:
+    """A3–A4: the intent names the active position (the action slot), and that slot's controller made it."""
+    if pos != slot:
+        raise Refuse("not_active_position", f"{pos} is not the active position; the action slot is {slot}", R_ACTIVATION)
+    tx.check(tx.seat == acting, "not_controller", f"{slot} is controlled by {acting}, not {tx.seat}", R_ACTIVATION)
 
 
 def _offered(tx: Tx, slot: str, intent: Any) -> ActionSpec:
@@ -207,11 +208,7 @@ def resolve_combat(tx: Tx, intent: ResolveCombat) -> None:
     slot = rules.current_slot(s)
     if c.resolving_card is not None and not (c.resolving_kind == "replacement" and intent.position == c.sub_position):
         raise Refuse("card_resolving", f"{c.resolving_card} is still being resolved", R_PLAY)
-    if intent.position != slot:
-        raise Refuse("not_active_position", f"{intent.position} is not the active position; the action slot is {slot}",
-                     R_ACTIVATION)
-    tx.check(tx.seat == c.acting_player, "not_controller", f"{slot} is controlled by {c.acting_player}, not {tx.seat}",
-             R_ACTIVATION)
+    _at_active_position(tx, intent.position, slot, c.acting_player)
     if c.stage != "combat_pending" or c.combat is None:
         raise Refuse("no_pending_combat", f"no combat is pending at {slot}", R_COMBAT)
     cb = c.combat
@@ -326,11 +323,7 @@ def end_position(tx: Tx, intent: EndPosition) -> None:
         raise Refuse("card_resolving", f"{c.resolving_card} is still being resolved", R_PLAY)
     if c.stage == "combat_pending":
         raise Refuse("combat_pending", f"resolve the combat at {slot} first", R_COMBAT)
-    if intent.position != slot:
-        raise Refuse("not_active_position", f"{intent.position} is not the active position; the action slot is {slot}",
-                     R_ACTIVATION)
-    tx.check(tx.seat == c.acting_player, "not_controller", f"{slot} is controlled by {c.acting_player}, not {tx.seat}",
-             R_ACTIVATION)
+    _at_active_position(tx, intent.position, slot, c.acting_player)
     if c.stage != "done":
         raise Refuse("wrong_phase", f"{slot} has not performed its action yet", R_END)
     close_activation(tx)

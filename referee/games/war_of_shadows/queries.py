@@ -7,7 +7,7 @@ the deciders, the views and the legal-intent lists all ask these questions of it
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Container, Mapping, Sequence
 from typing import Any
 
 from .data import EMPIRES, POSITIONS, ActionSpec, Board, CardDef, card_empire
@@ -108,10 +108,12 @@ class Queries:
         return c.sub_position or f"{c.empire}.{c.position}"
 
     def next_collector(self, state: State) -> str | None:
-        for p in self.turn_order(state):
-            if p not in state.agent_phase.collected:
-                return p
-        return None
+        """The player to collect an agent next (agent phase, step 1)."""
+        return self._first_not_in(state, state.agent_phase.collected)
+
+    def _first_not_in(self, state: State, done: Container[str]) -> str | None:
+        """The first player in turn order not in ``done``, None when all are."""
+        return next((p for p in self.turn_order(state) if p not in done), None)
 
     def current_placer(self, state: State) -> str | None:
         if state.agent_phase.placements_made >= self.quota * len(self.players):
@@ -120,16 +122,12 @@ class Queries:
         return order[state.agent_phase.placements_made % len(order)]
 
     def next_decider(self, state: State) -> str | None:
-        for p in self.turn_order(state):
-            if p not in state.reveal_phase.decided:
-                return p
-        return None
+        """The player to swap or skip next (reveal phase, counter-intelligence swap phase)."""
+        return self._first_not_in(state, state.reveal_phase.decided)
 
     def next_namer(self, state: State) -> str | None:
-        for p in self.turn_order(state):
-            if p not in state.reveal_phase.named:
-                return p
-        return None
+        """The player to name an empire next (counter-intelligence naming phase)."""
+        return self._first_not_in(state, state.reveal_phase.named)
 
     def next_player(self, state: State) -> str | None:
         ph = state.phase

@@ -126,8 +126,7 @@ def skip_swap(tx: Tx, intent: SkipSwap) -> None:
 def ci_name_empire(tx: Tx, intent: CiNameEmpire) -> None:
     rules = tx.rules
     s = tx.state
-    tx.check(rules.modules["counter_intelligence"], "module_disabled",
-             "ci_name_empire belongs to the module counter_intelligence, which this match does not use", R_CI)
+    tx.needs_module("counter_intelligence", "ci_name_empire", R_CI)
     if s.phase != "CI_REVEAL":
         raise Refuse("wrong_phase", f"empires are named in the counter-intelligence reveal phase; the game is in "
                      f"{s.phase}", R_CI)
@@ -160,8 +159,7 @@ def _after_naming(tx: Tx) -> None:
 def ci_reveal(tx: Tx, intent: CiReveal) -> None:
     rules = tx.rules
     s = tx.state
-    tx.check(rules.modules["counter_intelligence"], "module_disabled",
-             "ci_reveal belongs to the module counter_intelligence, which this match does not use", R_CI)
+    tx.needs_module("counter_intelligence", "ci_reveal", R_CI)
     if not rules.unrecorded or s.phase != "CI_REVEAL":
         raise Refuse("wrong_phase", "ci_reveal is for the counter-intelligence reveal phase of a match with "
                      f"loyalty_secret_mode=unrecorded (this match: {rules.options['loyalty_secret_mode']}, {s.phase})", R_CI)

@@ -99,8 +99,7 @@ def set_first_player(tx: Tx, intent: SetFirstPlayer) -> None:
 def deal_fanatic_empire(tx: Tx, intent: DealFanaticEmpire) -> None:
     rules = tx.rules
     s = tx.state
-    tx.check(rules.modules["to_each_their_own"], "module_disabled",
-             "deal_fanatic_empire belongs to the module to_each_their_own, which this match does not use", R_DEAL)
+    tx.needs_module("to_each_their_own", "deal_fanatic_empire", R_DEAL)
     tx.check(s.phase == "SETUP", "wrong_phase", f"the deal happens during setup; the game is in {s.phase}", R_DEAL)
     names = list(intent.assignments)
     ok = sorted(names) == sorted(rules.players)

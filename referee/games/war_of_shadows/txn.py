@@ -77,6 +77,11 @@ class Tx(Decision):
         self.rules = rules
         self.seat = seat
 
+    def needs_module(self, module: str, verb: str, rule: str) -> None:
+        """``verb`` belongs to one of the advanced modules (§6): ``module_disabled`` unless the match uses it."""
+        self.check(self.rules.modules[module], "module_disabled",
+                   f"{verb} belongs to the module {module}, which this match does not use", rule)
+
 
 def split(pid: str) -> tuple[str, str]:
     """``bear.sheriff`` -> (``bear``, ``sheriff``)."""
