@@ -1,7 +1,8 @@
-"""The ``referee`` command: a thin veneer over :mod:`referee.service`.
+"""The ``referee`` command: a thin veneer over a referee (:class:`referee.api.RefereeApi`): the service
+over a local database, or a server in client mode (``--server URL --token T``, kept on the context).
 
-Each command parses its arguments, calls one service method and renders the answer (rich for people,
-``--json`` for scripts). Domain errors become one line on stderr and an exit code here, in
+Each command parses its arguments, calls one method and renders the answer (:mod:`cli.render` for
+people, ``--json`` for scripts). Domain errors become one line on stderr and an exit code here, in
 :func:`run`, and nowhere else. Heavy modules (rich, the engine, the store) are imported inside the
 commands so that ``referee play`` starts fast.
 
@@ -15,12 +16,14 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn, cast
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
 if TYPE_CHECKING:
-    from referee.service import Referee, SubmitResult
+    from referee.api import RefereeApi, SubmitResult
+    from referee.service import Referee
 
 app = typer.Typer(
     name="referee",
@@ -32,17 +35,30 @@ app = typer.Typer(
 scenario_app = typer.Typer(help="Run scenario files (conformance tests anyone can write).", no_args_is_help=True)
 app.add_typer(scenario_app, name="scenario")
 
-#: client mode (``--server URL --token T``): set by :func:`_client_mode` for the commands that follow
-_REMOTE: dict[str, str | None] = {"server": None, "token": None}
+
+@dataclass(frozen=True)
+class Connection:
+    """Where the commands find their referee: a server (client mode, ``--server URL --token T``), or,
+    without one, a local database. The callback puts it on the context (``ctx.obj``) for the command."""
+
+    server: str | None = None
+    token: str | None = None
 
 
 @app.callback()
 def _client_mode(
-    server: Annotated[str | None, typer.Option("--server", envvar="REFEREE_SERVER", help="Talk to a referee server (URL) instead of a local database: new, play, show, log, export, undo, redo, annotate, audit, replay, diff.", show_default=False)] = None,
+    ctx: typer.Context,
+    server: Annotated[str | None, typer.Option("--server", envvar="REFEREE_SERVER", help="Talk to a referee server (URL) instead of a local database: new, play, legal, show, log, export, undo, redo, rule, confirm, annotate, audit, replay, diff.", show_default=False)] = None,
     token: Annotated[str | None, typer.Option("--token", envvar="REFEREE_TOKEN", help="The match token to use with --server (a seat's, the arbiter's or the spectators').", show_default=False)] = None,
 ) -> None:
     """Adjudicate tabletop games from an append-only log of intents: play, replay, import, audit."""
-    _REMOTE["server"], _REMOTE["token"] = server, token
+    ctx.obj = Connection(server=server or None, token=token)
+
+
+def _connection(ctx: typer.Context) -> Connection:
+    found = ctx.find_object(Connection)
+    return found if found is not None else Connection()
+
 
 DbOpt = Annotated[
     str | None,
@@ -60,11 +76,27 @@ def _db_path(db: str | None) -> str:
     return db or os.environ.get("REFEREE_DB") or "referee.db"
 
 
-def _service(db: str | None, *, create: bool = False) -> Referee:
-    if _REMOTE["server"]:
+def _service(ctx: typer.Context, db: str | None) -> RefereeApi:
+    """The referee the command talks to: the server's in client mode, else the local database's."""
+    conn = _connection(ctx)
+    if conn.server:
         from cli.client import RemoteReferee
 
-        return RemoteReferee(_REMOTE["server"], _REMOTE["token"])  # type: ignore[return-value]
+        return RemoteReferee(conn.server, conn.token)
+    return _local(ctx, db)
+
+
+def _local(ctx: typer.Context, db: str | None, *, create: bool = False) -> Referee:
+    """The service over the local database, for the commands that need one (matches, import, fork,
+    audit --all); in client mode they are refused."""
+    if _connection(ctx).server:
+        from referee.errors import BadInput
+
+        raise BadInput(
+            "client/unsupported",
+            "this command needs a local database (it is not available with --server); drop --server/--token "
+            "or use the HTTP API (see /schema on the server)",
+        )
     from referee.errors import StorageError
     from referee.service import Referee
     from referee.store import StoreError
@@ -151,6 +183,7 @@ def _read_toml(path: str, what: str) -> dict[str, Any]:
 
 @app.command()
 def new(
+    ctx: typer.Context,
     game: Annotated[str, typer.Argument(help="Game id (see `referee games`).")],
     players: Annotated[str, typer.Option("--players", "-p", help="Seat names in seating order, comma-separated.")],
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Match option name=value (repeatable).")] = None,
@@ -171,11 +204,12 @@ def new(
     pos = _read_toml(position, "position") if position else {}
     if "position" in pos and isinstance(pos["position"], dict):
         pos = pos["position"]
-    if _REMOTE["server"]:
-        _new_remote(game, players, _kv(option, "option"), cards, _kv(deck, "deck"), seed, chance, pos, title,
+    conn = _connection(ctx)
+    if conn.server:
+        _new_remote(conn, game, players, _kv(option, "option"), cards, _kv(deck, "deck"), seed, chance, pos, title,
                     undo_policy, json)
         return
-    service = _service(db, create=True)
+    service = _local(ctx, db, create=True)
     info = service.new_match(
         game, players.split(","), options=_kv(option, "option"), cards=cards, decks=_kv(deck, "deck"),
         seed=seed, chance=chance, position=pos, title=title, undo=undo_policy,
@@ -189,7 +223,7 @@ def new(
     print(info.id)
 
 
-def _new_remote(game: str, players: str, options: dict[str, str], cards: str | None, decks: dict[str, str],
+def _new_remote(conn: Connection, game: str, players: str, options: dict[str, str], cards: str | None, decks: dict[str, str],
                 seed: int | None, chance: str | None, position: dict[str, Any], title: str, undo: str, json: bool) -> None:
     """``referee --server URL new ...``: create the match on the server and show its tokens once."""
     from cli.client import RemoteReferee
@@ -204,18 +238,20 @@ def _new_remote(game: str, players: str, options: dict[str, str], cards: str | N
         body["cards_text"] = read_file(cards, "card file", CARDS_TEXT_MAX)
     else:
         body["cards"] = cards
-    answer = RemoteReferee(str(_REMOTE["server"]), _REMOTE["token"], need_token=False).create_match(body)
+    server = conn.server or ""
+    answer = RemoteReferee(server, conn.token, need_token=False).create_match(body)
     if json:
         _print_json(answer)
         return
     from cli import render
 
-    render.tokens(str(_REMOTE["server"]), answer)
-    print(answer["match"]["id"])
+    render.tokens(server, answer)
+    print(answer.match.id)
 
 
 @app.command()
 def play(
+    ctx: typer.Context,
     match: Annotated[str, typer.Argument(help="Match id (a unique prefix of 4+ characters will do).")],
     seat: Annotated[str, typer.Argument(help="The seat submitting the intent.")],
     intent: Annotated[list[str], typer.Argument(help="The intent in notation: verb key=value ...")],
@@ -227,7 +263,7 @@ def play(
 
     Example: referee play 3f9c alice draw_main card=TR6
     """
-    service = _service(db)
+    service = _service(ctx, db)
     text = " ".join(_requote(w) for w in intent)
     res = service.submit(match, seat, text, expected_seq=expect_seq)
     _report(res, json)
@@ -243,6 +279,7 @@ def _requote(word: str) -> str:
 
 @app.command()
 def legal(
+    ctx: typer.Context,
     match: Annotated[str, typer.Argument(help="Match id.")],
     seat: Annotated[str | None, typer.Argument(help="Only this seat's intents (default: every seat's).")] = None,
     db: DbOpt = None,
@@ -255,7 +292,7 @@ def legal(
 
     Example: referee legal 3f9c alice
     """
-    service = _service(db)
+    service = _service(ctx, db)
     answer = service.legal(match, seat)
     if json:
         _print_json({"seq": answer.seq, "legal": answer.legal})
@@ -267,6 +304,7 @@ def legal(
 
 @app.command()
 def rule(
+    ctx: typer.Context,
     match: Annotated[str, typer.Argument(help="Match id.")],
     entry: Annotated[int, typer.Argument(help="The rejected entry the arbiter lets stand.")],
     reason: Annotated[str, typer.Option("--reason", help="Why (kept in the log).")] = "",
@@ -280,13 +318,14 @@ def rule(
 
     Example: referee rule 3f9c 17 --reason "the card was visible to both players"
     """
-    service = _service(db)
+    service = _service(ctx, db)
     res = service.rule_stands(match, entry, reason=reason, expected_seq=expect_seq)
     _report(res, json)
 
 
 @app.command()
 def show(
+    ctx: typer.Context,
     match: Annotated[str, typer.Argument(help="Match id.")],
     at: Annotated[int | None, typer.Option("--at", help="Show the state after entry N (0 = after setup).")] = None,
     as_: Annotated[str | None, typer.Option("--as", help="See only what this seat may see.")] = None,
@@ -297,7 +336,7 @@ def show(
 
     Example: referee show 3f9c --as bob --at 12
     """
-    service = _service(db)
+    service = _service(ctx, db)
     data = service.show(match, at=at, seat=as_)
     if json:
         _print_json(data)
@@ -309,6 +348,7 @@ def show(
 
 @app.command()
 def log(
+    ctx: typer.Context,
     match: Annotated[str, typer.Argument(help="Match id.")],
     as_: Annotated[str | None, typer.Option("--as", help="Redact for this seat.")] = None,
     db: DbOpt = None,
@@ -318,23 +358,23 @@ def log(
 
     Example: referee log 3f9c --as alice
     """
-    service = _service(db)
+    service = _service(ctx, db)
     entries = service.log(match, seat=as_)
     if json:
         _print_json(entries)
         return
     from cli import render
 
-    render.log(f"Log of {service.resolve(match).id}", entries)
+    render.log(f"Log of {service.match_info(match).id}", entries)
 
 
 @app.command()
-def matches(db: DbOpt = None, json: JsonOpt = False) -> None:
+def matches(ctx: typer.Context, db: DbOpt = None, json: JsonOpt = False) -> None:
     """List the matches in the database, forks under the match they branch from.
 
     Example: referee matches --json
     """
-    service = _service(db)
+    service = _local(ctx, db)
     rows = service.forks()
     if json:
         _print_json([info for info, _depth in rows])
@@ -346,6 +386,7 @@ def matches(db: DbOpt = None, json: JsonOpt = False) -> None:
 
 @app.command(name="import")
 def import_(
+    ctx: typer.Context,
     file: Annotated[str, typer.Argument(help="Transcript file ('-' reads standard input).")],
     strict: Annotated[bool, typer.Option("--strict", help="Exit 1 if any line was rejected or could not be read.")] = False,
     db: DbOpt = None,
@@ -369,7 +410,7 @@ def import_(
     else:
         text = read_file(file, "transcript", TRANSCRIPT_MAX)
         source, base = file, os.path.dirname(os.path.abspath(file))
-    service = _service(db, create=True)
+    service = _local(ctx, db, create=True)
     summary = import_transcript(service, text, source, base)
     if json:
         _print_json(summary)
@@ -384,6 +425,7 @@ def import_(
 
 @app.command()
 def export(
+    ctx: typer.Context,
     match: Annotated[str, typer.Argument(help="Match id.")],
     format: Annotated[str, typer.Option("--format", "-f", help="txt (transcript), md, html or json.")] = "md",
     as_: Annotated[str, typer.Option("--as", help="arbiter (everything), a seat, or spectator.")] = "arbiter",
@@ -397,13 +439,7 @@ def export(
 
     Example: referee export 3f9c --format html --as alice -o game.html
     """
-    service = _service(db)
-    if _REMOTE["server"]:
-        pieces: Any = [cast(Any, service).export_text(match, format, as_)]
-    else:
-        from referee.export import export_chunks
-
-        pieces = export_chunks(service, match, format, as_)  # written as the log is walked
+    pieces = _service(ctx, db).export(match, format, as_)  # locally, made as the log is walked
     if output is None:
         for piece in pieces:
             sys.stdout.write(piece)
@@ -429,6 +465,7 @@ def export(
 
 @app.command()
 def annotate(
+    ctx: typer.Context,
     match: Annotated[str, typer.Argument(help="Match id.")],
     seq: Annotated[int, typer.Argument(help="The entry to annotate.")],
     text: Annotated[str, typer.Argument(help="The annotation.")],
@@ -446,7 +483,7 @@ def annotate(
     kinds = ("comment", "disputed", "ruling", "good", "mistake")
     if kind not in kinds:
         _fail(f"--kind must be one of {', '.join(kinds)}, not {kind!r}")
-    service = _service(db)
+    service = _service(ctx, db)
     note = service.annotate(match, seq, text, kind=kind, by=by, audience=for_)
     if json:
         _print_json(note)
@@ -458,6 +495,7 @@ def annotate(
 
 @app.command()
 def audit(
+    ctx: typer.Context,
     match: Annotated[str | None, typer.Argument(help="Match id (omit with --all).")] = None,
     all_: Annotated[bool, typer.Option("--all", help="Audit every match in the database.")] = False,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes for a long log, checked in stretches between snapshots (the report is the same).", show_default="the cores available, at most 8")] = 0,
@@ -480,8 +518,13 @@ def audit(
         from referee.audit import default_jobs
 
         jobs = default_jobs()
-    service = _service(db)
-    ids = [service.resolve(match).id] if match else [m.id for m in service.store.list_matches()]
+    if match is None:
+        local = _local(ctx, db)
+        service: RefereeApi = local
+        ids = [m.id for m in local.store.list_matches()]
+    else:
+        service = _service(ctx, db)
+        ids = [service.match_info(match).id]
     if json:
         reports = service.audit_many(ids, jobs=jobs, accept_rules_change=accept_rules_change)
         _print_json(reports if all_ else reports[0])
@@ -497,6 +540,7 @@ def audit(
 
 @app.command()
 def undo(
+    ctx: typer.Context,
     match: Annotated[str, typer.Argument(help="Match id.")],
     to: Annotated[int | None, typer.Option("--to", help="Fold back to the state after entry N (default: before the last accepted intent).")] = None,
     reason: Annotated[str, typer.Option("--reason", help="Why (kept in the log).")] = "",
@@ -510,13 +554,14 @@ def undo(
 
     Example: referee undo 3f9c --to 40 --by alice --reason "misread the card"
     """
-    service = _service(db)
+    service = _service(ctx, db)
     res = service.undo(match, by=by, to=to, reason=reason, expected_seq=expect_seq)
     _report(res, json)
 
 
 @app.command()
 def redo(
+    ctx: typer.Context,
     match: Annotated[str, typer.Argument(help="Match id.")],
     undo_: Annotated[int | None, typer.Option("--undo", help="The undo entry to reverse (default: the latest in effect).")] = None,
     reason: Annotated[str, typer.Option("--reason", help="Why (kept in the log).")] = "",
@@ -528,7 +573,7 @@ def redo(
 
     Example: referee redo 3f9c --by alice
     """
-    service = _service(db)
+    service = _service(ctx, db)
     res = service.redo(match, by=by, undo=undo_, reason=reason)
     _report(res, json)
 
@@ -555,6 +600,7 @@ def _report(res: SubmitResult, json: bool) -> None:
 
 @app.command()
 def confirm(
+    ctx: typer.Context,
     match: Annotated[str, typer.Argument(help="Match id.")],
     entry: Annotated[int, typer.Argument(help="The entry that waits for a confirmation.")],
     by: Annotated[str, typer.Option("--by", help="The seat it waits for, or 'arbiter'.")] = "arbiter",
@@ -571,13 +617,14 @@ def confirm(
 
     Example: referee confirm 3f9c 41 --by bob   ·   referee confirm 3f9c 41 --by bob --decline
     """
-    service = _service(db)
+    service = _service(ctx, db)
     res = service.confirm(match, entry, by=by, accept=not decline, reason=reason, expected_seq=expect_seq)
     _report(res, json)
 
 
 @app.command()
 def fork(
+    ctx: typer.Context,
     match: Annotated[str, typer.Argument(help="Match id.")],
     at: Annotated[int, typer.Option("--at", help="Share the history up to entry N.")],
     name: Annotated[str, typer.Option("--name", help="A title for the new line of play.")] = "",
@@ -589,8 +636,7 @@ def fork(
 
     Example: referee fork 3f9c --at 40 --name "what if I kept the agent"
     """
-    service = _service(db)
-    info = service.fork(match, at=at, name=name)
+    info = _local(ctx, db).fork(match, at=at, name=name)
     if json:
         _print_json(info)
         return
@@ -602,6 +648,7 @@ def fork(
 
 @app.command()
 def diff(
+    ctx: typer.Context,
     a: Annotated[str, typer.Argument(help="MATCH or MATCH@N.")],
     b: Annotated[str, typer.Argument(help="MATCH or MATCH@N.")],
     db: DbOpt = None,
@@ -619,7 +666,7 @@ def diff(
         return mid, int(n) if sep else None
 
     (ma, na), (mb, nb) = split(a), split(b)
-    service = _service(db)
+    service = _service(ctx, db)
     d = service.diff(ma, mb, at_a=na, at_b=nb)
     if json:
         _print_json(d)
@@ -633,6 +680,7 @@ def diff(
 
 @app.command()
 def replay(
+    ctx: typer.Context,
     match: Annotated[str, typer.Argument(help="Match id.")],
     from_: Annotated[int, typer.Option("--from", help="First entry.")] = 1,
     to: Annotated[int | None, typer.Option("--to", help="Last entry (default: the last).")] = None,
@@ -646,7 +694,7 @@ def replay(
 
     Example: referee replay 3f9c --from 30 --to 45   ·   referee replay 3f9c --step
     """
-    service = _service(db)
+    service = _service(ctx, db)
     steps = service.replay(match, start=from_, stop=to, seat=as_)
     if json:
         _print_json(steps)

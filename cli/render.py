@@ -23,9 +23,9 @@ from referee.outcome import words as outcome_words
 
 if TYPE_CHECKING:
     from referee.scenario import ScenarioResult
-    from referee.service import SubmitResult
+    from referee.api import SubmitResult
     from schemas import EntryView, ImportSummary, MatchInfo, Outcome
-    from schemas.http import AuditAnswer, DiffAnswer, GameInfo, LegalAnswer, ReplayStep, StateAnswer
+    from schemas.http import AuditAnswer, DiffAnswer, GameInfo, LegalAnswer, MatchCreated, ReplayStep, StateAnswer
 
 #: a cell of a grid-shaped field: a column letter and a row number (``B3``)
 _CELL = re.compile(r"^[A-Z][0-9]+$")
@@ -123,19 +123,19 @@ def created(info: MatchInfo) -> None:
     console().print(f"New {info.game} match for {', '.join(info.players)} (rules {info.rules_version}).")
 
 
-def tokens(server: str, answer: dict[str, Any]) -> None:
+def tokens(server: str, answer: MatchCreated) -> None:
     """A match created on a server, and its tokens (shown this once)."""
-    info, minted = answer["match"], answer["tokens"]
+    info, minted = answer.match, answer.tokens
     con = console()
-    con.print(f"New {info['game']} match on {server} for {', '.join(info['players'])}. "
+    con.print(f"New {info.game} match on {server} for {', '.join(info.players)}. "
               "The tokens are shown this once: give each seat its own.")
     table = Table(show_header=True)
     table.add_column("role")
     table.add_column("token")
-    for seat, token in minted["seats"].items():
+    for seat, token in minted.seats.items():
         table.add_row(seat, token)
-    table.add_row("arbiter", minted["arbiter"])
-    table.add_row("spectator", minted["spectator"])
+    table.add_row("arbiter", minted.arbiter)
+    table.add_row("spectator", minted.spectator)
     con.print(table)
 
 

@@ -51,7 +51,8 @@ from .errors import BadInput, ConflictError, NotFound, RefereeError, StorageErro
 from .inputs import check_depth
 from .redaction import View
 from .config import Loaded
-from .service import CONFLICT_RETRIES, Referee, SubmitResult
+from .api import SubmitResult
+from .service import CONFLICT_RETRIES, Referee
 from .store import Store, StoredRequest, StoredToken, StoreError
 
 LOG_PAGE_MAX = 1000

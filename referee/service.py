@@ -12,7 +12,6 @@ import secrets
 import sys
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib import resources
 from typing import Any
@@ -46,6 +45,7 @@ from schemas.http import (
     StateChange,
 )
 
+from .api import SubmitResult
 from .engine import core, notation
 from .engine.entries import (
     Act,
@@ -73,30 +73,6 @@ from .timeline import Timeline
 CONFLICT_RETRIES = 8
 #: what an annotation may say of an entry
 ANNOTATION_KINDS = ("comment", "disputed", "ruling", "good", "mistake")
-
-
-@dataclass
-class SubmitResult:
-    match_id: str
-    seq: int
-    actor: str
-    notation: str
-    intent: Any
-    verdict: Accepted[Any] | Rejected | Held
-    state_hash: str
-    outcome: Outcome | None
-    events: list[Any] = field(default_factory=list)
-    #: the events in words (the game's describe_event), for people
-    words: list[str] = field(default_factory=list)
-
-    @property
-    def accepted(self) -> bool:
-        return isinstance(self.verdict, Accepted)
-
-    @property
-    def held(self) -> bool:
-        """The intent waits for a confirmation (see :meth:`Referee.confirm`)."""
-        return isinstance(self.verdict, Held)
 
 
 #: ``accepted``, ``rejected``, ``held`` or ``none``: an entry's verdict column

@@ -211,6 +211,44 @@ def test_the_cli_plays_shows_and_logs_through_a_server(live):
     assert done.returncode == 5 and "cannot reach" in done.stderr
 
 
+def test_the_cli_answers_alike_from_its_database_and_through_a_server(cli, tmp_path):
+    """Client mode and local mode are one protocol (referee.api.RefereeApi) over the same Structs: over
+    one database, every read command's --json is the same locally and through the server, for the
+    arbiter and for a seat (with that seat's token)."""
+    import shlex
+
+    db = str(tmp_path / "r.db")  # the cli fixture's REFEREE_DB
+    with LiveServer(create_app(lambda: Referee(SqliteStore(db)))) as server:
+        created = cli("--server", server.url, "new", "by_all_means", "--players", "alice,bob", "--seed", "7", "--json")
+        assert created.code == 0, created.err
+        mid, tokens = created.json["match"]["id"], created.json["tokens"]
+        arbiter = ("--server", server.url, "--token", tokens["arbiter"])
+        alice = ("--server", server.url, "--token", tokens["seats"]["alice"])
+        for _ in range(10):
+            legal = cli(*arbiter, "legal", mid, "--json").json["legal"]
+            seat = next(s for s in ("alice", "bob") if legal[s])
+            assert cli(*arbiter, "play", mid, seat, *shlex.split(legal[seat][0])).code == 0
+        again = cli(*arbiter, "play", mid, "alice", "draw_opening_hand", "--json")
+        assert again.code == 1 and again.json["verdict"] == "rejected"
+        ruled = cli(*arbiter, "rule", mid, str(again.json["seq"]), "--reason", "tried", "--json")
+        assert ruled.code in (0, 1) and ruled.json["seq"] == again.json["seq"] + 1
+        assert cli(*arbiter, "undo", mid, "--by", "arbiter").code == 0
+        assert cli(*arbiter, "redo", mid, "--by", "arbiter").code == 0
+        assert cli(*alice, "annotate", mid, "2", "a fine hand").code == 0
+        assert cli(*arbiter, "fork", mid, "--at", "4").code == 2  # a fork's tokens come from POST .../fork
+        fork = cli("fork", mid, "--at", "4", "--json").json["id"]
+        cli("play", fork, "alice", *shlex.split(cli("legal", fork, "alice", "--json").json["legal"]["alice"][0]))
+        reads = [("show", mid), ("show", mid, "--at", "3"), ("log", mid), ("replay", mid), ("replay", mid, "--from", "2", "--to", "5"),
+                 ("audit", mid), ("diff", mid, fork), ("diff", f"{mid}@3", f"{fork}@3"), ("legal", mid)]
+        for args in reads:
+            local, remote = cli(*args, "--json"), cli(*arbiter, *args, "--json")
+            assert (remote.code, remote.out) == (local.code, local.out), args
+        for args in [("show", mid), ("log", mid), ("replay", mid)]:
+            local, remote = cli(*args, "--as", "alice", "--json"), cli(*alice, *args, "--json")
+            assert (remote.code, remote.out) == (local.code, local.out), args
+        assert cli(*alice, "show", mid).out == cli("show", mid, "--as", "alice").out  # and the tables too
+
+
 def test_referee_play_does_not_import_the_server_stack(tmp_path):
     code = (
         "import atexit, sys\n"

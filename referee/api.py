@@ -1,0 +1,117 @@
+"""What a front end asks of a referee, wherever the referee is: :class:`RefereeApi`.
+
+Two classes answer it: :class:`referee.service.Referee`, the service over a local store, and the
+CLI's client of a referee server (``cli.client.RemoteReferee``), which decodes the server's answers
+into the same Structs. The CLI talks to whichever the command line names through this protocol
+alone, so the two cannot drift apart unnoticed: mypy checks that both implement it.
+
+The answers are the Structs of :mod:`schemas` (what HTTP sends too), and :class:`SubmitResult` for
+an appended entry: the verdict as a value, which a front end renders.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from schemas import Annotation, EntryView, MatchInfo, Outcome
+from schemas.http import AuditAnswer, DiffAnswer, LegalAnswer, ReplayStep, StateAnswer
+
+from .engine.protocol import Accepted, Held, Rejected
+
+
+@dataclass
+class SubmitResult:
+    """The entry an intent (or an undo, redo, ruling or confirmation) appended, and its verdict."""
+
+    match_id: str
+    seq: int
+    actor: str
+    notation: str
+    #: the intent as recorded (a game's Struct; None for a framework entry, or from a server)
+    intent: Any
+    verdict: Accepted[Any] | Rejected | Held
+    state_hash: str
+    outcome: Outcome | None
+    #: the events as JSON builtins, as the caller may see them
+    events: list[Any] = field(default_factory=list)
+    #: the events in words (the game's describe_event), for people
+    words: list[str] = field(default_factory=list)
+
+    @property
+    def accepted(self) -> bool:
+        return isinstance(self.verdict, Accepted)
+
+    @property
+    def held(self) -> bool:
+        """The intent waits for a confirmation (see :meth:`RefereeApi.confirm`)."""
+        return isinstance(self.verdict, Held)
+
+
+class RefereeApi(Protocol):
+    """The operations the ``referee`` command performs on a match, local or over HTTP. A match is
+    named by its id or a unique prefix of 4+ characters; a seat of None is the caller's full view (the
+    referee's locally; over HTTP, the token's)."""
+
+    def match_info(self, match_id: str) -> MatchInfo:
+        """The match's row: its full id, game, players, head."""
+        ...
+
+    def show(self, match_id: str, *, at: int | None = None, seat: str | None = None) -> StateAnswer:
+        """The state after entry ``at`` (default: now) as ``seat`` sees it."""
+        ...
+
+    def log(self, match_id: str, *, seat: str | None = None) -> list[EntryView]:
+        """Every entry, as ``seat`` sees it."""
+        ...
+
+    def legal(self, match_id: str, seat: str | None = None) -> LegalAnswer:
+        """The intents each seat (or ``seat``) could make now that would be accepted."""
+        ...
+
+    def replay(self, match_id: str, *, start: int = 1, stop: int | None = None,
+               seat: str | None = None) -> list[ReplayStep]:
+        """Entries ``start..stop`` with what each changed, as ``seat`` sees it."""
+        ...
+
+    def diff(self, a: str, b: str, *, at_a: int | None = None, at_b: int | None = None) -> DiffAnswer:
+        """How two states differ, and where two lines of play part."""
+        ...
+
+    def audit_many(self, match_ids: Sequence[str], progress: Callable[[int, int], None] | None = None, *,
+                   jobs: int = 1, accept_rules_change: bool = False) -> list[AuditAnswer]:
+        """Each match's whole record checked (reports in the order given); ``progress(done, total)``
+        counts entries where the checking is local."""
+        ...
+
+    def export(self, match_id: str, fmt: str, role: str) -> Iterable[str]:
+        """The match in ``fmt`` (txt, md, html, json) as ``role`` (``arbiter``, a seat, ``spectator``)
+        sees it, in pieces."""
+        ...
+
+    def submit(self, match_id: str, seat: str, text: str, *, expected_seq: int | None = None) -> SubmitResult:
+        """Adjudicate one intent in notation for ``seat`` and append it, accepted or not."""
+        ...
+
+    def undo(self, match_id: str, *, by: str, to: int | None = None, reason: str = "",
+             expected_seq: int | None = None) -> SubmitResult:
+        ...
+
+    def redo(self, match_id: str, *, by: str, undo: int | None = None, reason: str = "",
+             expected_seq: int | None = None) -> SubmitResult:
+        ...
+
+    def rule_stands(self, match_id: str, entry: int, *, reason: str = "",
+                    expected_seq: int | None = None) -> SubmitResult:
+        """The arbiter's ruling that rejected entry ``entry`` stands as played."""
+        ...
+
+    def confirm(self, match_id: str, entry: int, *, by: str, accept: bool = True, reason: str = "",
+                expected_seq: int | None = None) -> SubmitResult:
+        """Confirm (or decline) the intent held at entry ``entry``."""
+        ...
+
+    def annotate(self, match_id: str, seq: int, text: str, *, kind: str = "comment", by: str = "",
+                 audience: str = "all") -> Annotation:
+        ...
