@@ -1,7 +1,8 @@
 """G3 (§4.0): every id an intent names must exist — seats, societies, empires, council positions,
 regions of this board, card ids, loyalty slots, board symbols, effect primitives, and the ids inside a
-declared effect's deltas. Unlike By All Means' input checks, a failure here is adjudicated: it is
-refused as ``war_of_shadows/unknown_reference`` with the first unknown id named, and logged.
+declared effect's deltas. A failure is adjudicated, not refused before adjudication (the rules'
+``check_input`` lets everything through): the intent is logged as rejected with
+``war_of_shadows/unknown_reference``, the message naming the first unknown id.
 """
 
 from __future__ import annotations
