@@ -42,7 +42,7 @@ from typing import Any
 from schemas import ARBITER, SEED_MAX, TEXT_MAX, TITLE_MAX, ImportProblem, ImportSummary
 
 from .engine.notation import split_words
-from .engine.protocol import InputError
+from .engine.protocol import InputError, Rejected
 from .errors import BadInput, RefereeError, StorageError
 from .engine.datafile import bad_char, char_name, is_bad
 from .inputs import check_text
@@ -358,9 +358,9 @@ def import_transcript(referee: Referee, text: str, source: str = "<transcript>",
                 notes.append((target, item.note_kind, unescape_text(item.text)))
                 continue
             last_seq = res.seq
-            if not res.accepted:
+            if isinstance(res.verdict, Rejected):
                 v = res.verdict
-                problem(item, v.code, v.message, v.rule)  # type: ignore[union-attr]
+                problem(item, v.code, v.message, v.rule)
             continue
         try:
             if item.kind == "undo":
@@ -391,10 +391,10 @@ def import_transcript(referee: Referee, text: str, source: str = "<transcript>",
         last_seq = res.seq
         if res.accepted:
             accepted += 1
-        elif not res.held:  # a held move's verdict is its confirmation's
+        elif isinstance(res.verdict, Rejected):  # (a held move's verdict is its confirmation's)
             rejected += 1
             v = res.verdict
-            problem(item, v.code, v.message, v.rule)  # type: ignore[union-attr]
+            problem(item, v.code, v.message, v.rule)
     stored = scratch.store.get_match(match_id)
     assert stored is not None
     entries = list(scratch.store.entries(match_id))
