@@ -152,15 +152,18 @@ def test_a_bad_position_is_refused_naming_the_path(position, fragment):
 
 
 def test_position_shapes_match_patterns_and_open_maps():
-    shape = PositionShape(derived=("count", "board.*.owner"), open_maps=("slots",), seat_maps=("players",))
+    shape = PositionShape(derived=("**.count", "board.*.owner"), open_maps=("slots", "cursor.**"), seat_maps=("players",))
     assert shape.is_derived(["deck", "count"]) and shape.is_derived(["board", "b1", "owner", "x"])
-    assert not shape.is_derived(["board", "b1", "cards"])
+    assert shape.is_derived(["count"]) and not shape.is_derived(["board", "b1", "cards"])
+    assert shape.is_open(["cursor"]) and shape.is_open(["cursor", "combat", "x"]) and not shape.is_open(["slots", "s1"])
     data = {"slots": {}, "players": {"ann": {"hand": []}}, "cursor": None}
     placed = write_paths(data, {"slots.s1.card": "X", "players.ann.hand": ["Y"]}, shape, ["ann"])
     assert data["slots"] == {"s1": {"card": "X"}} and "players.ann" in placed and "slots" in placed
     assert "players.ann.score" not in placed and placed.under("slots") == ("slots.s1.card",)
     with pytest.raises(PositionError, match="cursor is empty; give the whole record"):
-        write_paths(data, {"cursor.at": 1}, shape, ["ann"])
+        write_paths(data, {"cursor.at": 1}, PositionShape(), ["ann"])
+    write_paths(data, {"cursor.combat.region": "r1"}, shape, ["ann"])  # an open record is built key by key
+    assert data["cursor"] == {"combat": {"region": "r1"}}
     merged = {"rec": {"a": 1, "b": 2}}
     write_paths(merged, {"rec": {"b": 3}}, PositionShape(merge_records=True), [])
     assert merged == {"rec": {"a": 1, "b": 3}}

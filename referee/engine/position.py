@@ -38,16 +38,24 @@ class PositionError(ValueError):
 
 
 def matches(pattern: str, parts: Sequence[str]) -> bool:
-    """Whether a dotted ``pattern`` (``*`` matches any one key) names exactly ``parts``."""
-    want = pattern.split(".")
-    return len(want) == len(parts) and all(w in ("*", p) for w, p in zip(want, parts))
+    """Whether a dotted ``pattern`` names exactly ``parts``: ``*`` stands for any one key and ``**``
+    for any number of keys, none included (``cursor.**``: the cursor and everything in it)."""
+    return _match(pattern.split("."), tuple(parts))
+
+
+def _match(want: Sequence[str], parts: Sequence[str]) -> bool:
+    if not want:
+        return not parts
+    if want[0] == "**":
+        return any(_match(want[1:], parts[i:]) for i in range(len(parts) + 1))
+    return bool(parts) and want[0] in ("*", parts[0]) and _match(want[1:], parts[1:])
 
 
 class PositionShape(msgspec.Struct, frozen=True, kw_only=True):
     """What a game's position paths may name, as dotted patterns (``*`` = any one key)."""
 
-    #: fields computed from the rest of the state: a path through any of them is refused. A bare
-    #: name (no dot) is refused at any depth; a dotted pattern only where it matches.
+    #: fields computed from the rest of the state: a path into any of them is refused (``control``
+    #: at the top; ``**.hand_count`` at any depth)
     derived: tuple[str, ...] = ()
     #: maps whose keys are the seats: another key is refused naming the seats
     seat_maps: tuple[str, ...] = ()
@@ -58,13 +66,7 @@ class PositionShape(msgspec.Struct, frozen=True, kw_only=True):
     merge_records: bool = False
 
     def is_derived(self, parts: Sequence[str]) -> bool:
-        for pattern in self.derived:
-            if "." not in pattern:
-                if pattern in parts:
-                    return True
-            elif any(matches(pattern, parts[: i + 1]) for i in range(len(parts))):
-                return True
-        return False
+        return any(matches(p, parts[: i + 1]) for p in self.derived for i in range(len(parts)))
 
     def is_open(self, parent: Sequence[str]) -> bool:
         return any(matches(p, parent) for p in self.open_maps)

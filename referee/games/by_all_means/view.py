@@ -14,7 +14,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 import msgspec
@@ -248,7 +247,7 @@ def _fail(message: str) -> ConfigError:
 
 
 #: what a position path may name (spec 1.5): every field of the state but the derived ones
-POSITION_SHAPE = PositionShape(derived=DERIVED)
+POSITION_SHAPE = PositionShape(derived=tuple(f"**.{name}" for name in DERIVED))
 _ARCHIVE_ZONES = ("unseen", "main_archive", "extra_archive")
 
 

@@ -18,6 +18,7 @@ from typing import Any
 import msgspec
 
 from referee.engine.chance import Chance
+from referee.engine.position import Placed
 from referee.engine.protocol import Accepted, ConfigError, Rejected, RulesBase
 from referee.engine.secrecy import blank
 from schemas import MatchConfig, Outcome
@@ -134,8 +135,17 @@ class WarOfShadowsRules(Queries, RulesBase):
     def hidden_ids(self, state: State, seat: str | None) -> frozenset[str]:
         return view_mod.hidden_ids(self, state, seat)
 
-    def apply_position(self, state: State, overrides: Mapping[str, Any]) -> State:
-        return view_mod.apply_position(self, state, overrides)
+    position_shape = view_mod.POSITION_SHAPE
+    position_refusal = "war_of_shadows/invalid_position"
+
+    def position_base(self, state: State, overrides: Mapping[str, Any]) -> State:
+        return view_mod.position_base(self, state, overrides)
+
+    def position_value(self, path: str, value: Any, data: dict[str, Any]) -> Any:
+        return view_mod.position_value(path, value)
+
+    def complete_position(self, state: State, placed: Placed) -> State:
+        return view_mod.complete_position(self, state, placed)
 
     def legal_intents(self, state: State, seat: str) -> Sequence[Any]:
         return legal_mod.legal_intents(self, state, seat)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from referee.engine.position import Placed, PositionError, PositionShape
 from referee.engine.protocol import ConfigError
 
 from .data import ALL_CARDS, BANNERS_PER_EMPIRE, CARDS_PER_EMPIRE, EMPIRES, POSITIONS, SLOTS, SOCIETIES, card_empire
@@ -160,82 +161,43 @@ def hidden_ids(rules: WarOfShadowsRules, state: State, seat: str | None) -> froz
 # -- positions (§1.12) ----------------------------------------------------------------------------------------
 
 
+#: what a position path may name (§1.12): the full view's fields but the derived ones; seats under
+#: ``players``; new keys where records are being built (the cursor, a pending naming, loyalty rows)
+POSITION_SHAPE = PositionShape(
+    derived=DERIVED,
+    seat_maps=("players",),
+    open_maps=("cursor.**", "reveal_phase.pending_naming.**", "agent_phase.collected_from.**",
+               "players.*.loyalty.**", "players.*.score.**"),
+    merge_records=True,
+)
+
+
 def _bad(message: str) -> ConfigError:
     return ConfigError("war_of_shadows/invalid_position", message)
 
 
-def _leaves(prefix: str, value: Any) -> list[str]:
-    if isinstance(value, dict) and value:
-        out = []
-        for k, v in value.items():
-            out.extend(_leaves(f"{prefix}.{k}", v))
-        return out
-    return [prefix]
-
-
-def apply_position(rules: WarOfShadowsRules, state: State, overrides: Mapping[str, Any]) -> State:
-    """Dotted-path overrides into the full view's shape, completed as spec §1.12 says."""
+def position_base(rules: WarOfShadowsRules, state: State, overrides: Mapping[str, Any]) -> State:
+    """A started position (any phase but SETUP) begins with the parts of setup §1.12 fills in."""
+    if overrides.get("phase", state.phase) == "SETUP":
+        return state
     data = msgspec.to_builtins(state)
-    phase = overrides.get("phase", state.phase)
-    if phase != "SETUP":
-        _prefill(rules, data, overrides)
-    set_paths: list[str] = []
-    for path, value in overrides.items():
-        parts = str(path).split(".")
-        if parts[0] in DERIVED:
-            raise _bad(f"position path {path!r}: {parts[0]} is derived from the rest of the state and cannot be set")
-        if parts[0] == "players" and (len(parts) < 2 or parts[1] not in rules.players):
-            who = parts[1] if len(parts) > 1 else ""
-            raise _bad(f"position path {path!r}: {who!r} is not a seat ({', '.join(rules.players)})")
-        node: Any = data
-        created = False
-        for i, part in enumerate(parts[:-1]):
-            where = ".".join(parts[: i + 1])
-            if not isinstance(node, dict):
-                raise _bad(f"unknown position path {path!r} ({where!r} holds no fields)")
-            if part not in node and not (created or _free_keys(parts[:i])):
-                raise _bad(f"unknown position path {path!r} (no {where!r} in the state; see `referee show --json`)")
-            if node.get(part) is None:
-                node[part] = {}
-                created = True
-            node = node[part]
-        last = parts[-1]
-        if not isinstance(node, dict):
-            raise _bad(f"unknown position path {path!r}")
-        if last not in node and not (created or _free_keys(parts[:-1])):
-            raise _bad(f"unknown position path {path!r} ({last!r} is not a field there)")
-        if parts[0] == "banners" and len(parts) == 2:
-            if not isinstance(value, dict):
-                raise _bad(f"{path} takes a table of banner counts, e.g. {{ bear = 2 }}")
-            row = {e: 0 for e in EMPIRES}
-            for e, n in value.items():
-                if e not in EMPIRES:
-                    raise _bad(f"{path}.{e}: {e!r} is not an empire")
-                row[e] = n
-            node[last] = row
-        elif isinstance(value, dict) and isinstance(node.get(last), dict):
-            node[last] = _merge(node[last], value)
-        else:
-            node[last] = value
-        set_paths.extend(_leaves(str(path), value))
-
-    def is_set(p: str) -> bool:
-        return any(x == p or x.startswith(p + ".") or p.startswith(x + ".") for x in set_paths)
-
-    try:
-        new = msgspec.convert(data, State)
-    except msgspec.ValidationError as exc:
-        raise _bad(f"the position does not fit the state: {exc}") from None
-    return _complete_and_check(rules, new, is_set)
+    _prefill(rules, data, overrides)
+    return msgspec.convert(data, State)
 
 
-def _free_keys(parent: list[str]) -> bool:
-    """Paths under which new keys may appear (maps keyed by seat or slot, records being created)."""
-    if parent[:1] == ["cursor"] or parent[:2] == ["reveal_phase", "pending_naming"]:
-        return True
-    if parent[:2] == ["agent_phase", "collected_from"]:
-        return True
-    return len(parent) >= 3 and parent[0] == "players" and parent[2] in ("loyalty", "score")
+def position_value(path: str, value: Any) -> Any:
+    """``banners.<region>`` takes a table of counts; the empires it leaves out have none."""
+    parts = path.split(".")
+    if parts[0] != "banners" or len(parts) != 2:
+        return value
+    if not isinstance(value, dict):
+        raise PositionError(f"{path} takes a table of banner counts, e.g. {{ bear = 2 }}")
+    row = {e: 0 for e in EMPIRES}
+    for e, n in value.items():
+        if e not in EMPIRES:
+            raise PositionError(f"{path}.{e}: {e!r} is not an empire")
+        row[e] = n
+    return row
 
 
 def _prefill(rules: WarOfShadowsRules, data: dict[str, Any], overrides: Mapping[str, Any]) -> None:
@@ -261,17 +223,9 @@ def _prefill(rules: WarOfShadowsRules, data: dict[str, Any], overrides: Mapping[
         data["first_player"] = seats[0]
 
 
-def _merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
-    out = dict(base)
-    for k, v in extra.items():
-        if isinstance(v, dict) and isinstance(out.get(k), dict):
-            out[k] = _merge(out[k], v)
-        else:
-            out[k] = v
-    return out
-
-
-def _complete_and_check(rules: WarOfShadowsRules, s: State, is_set: Any) -> State:  # noqa: C901 - one checklist
+def complete_position(rules: WarOfShadowsRules, s: State, placed: Placed) -> State:  # noqa: C901 - one checklist
+    """Every supply the position does not list recomputed from what it places, then the invariants."""
+    is_set = placed.__contains__
     seats = tuple(s.seats)
     if sorted(seats) != sorted(rules.players):
         raise _bad(f"seats must list the players {', '.join(rules.players)} in clockwise order, got {list(seats)}")
