@@ -67,7 +67,7 @@ def build(path: str, game: str, matches: int, cap: int) -> dict[str, Any]:
     for i in range(matches):
         m = referee.new_match(game, players, seed=i)
         total += random_play(referee, m.id, random.Random(i), cap)
-        finished += referee.state(m.id)["outcome"] is not None
+        finished += referee.show(m.id).outcome is not None
     return {"intents": total, "matches": matches, "finished": finished, "seconds": time.perf_counter() - t0}
 
 

@@ -111,7 +111,7 @@ def main() -> None:
 
     def show_at(use_snapshots: bool, n: int) -> float:
         referee = Referee(SqliteStore(path), use_snapshots=use_snapshots)
-        return timed(lambda: referee.state(mid, at=n))
+        return timed(lambda: referee.show(mid, at=n))
 
     with_snap = [show_at(True, n) for n in probes]
     without = [show_at(False, n) for n in probes[: max(3, args.probes // 5)]]

@@ -234,7 +234,7 @@ def run_file(path: str, games: Any = None) -> ScenarioResult:
             result.failures.append(Failure(number, f"{step['intent']!r}: expected {expect}, got {got}{why}"))
             return result
         if "state" in step or "contains" in step:
-            view = referee.state(match.id)["state"]
+            view = referee.show(match.id).state
             result.failures += _check_state(view, step.get("state", {}), number)
             result.failures += _check_contains(view, step.get("contains", {}), number)
         views = step.get("view", {})
@@ -244,7 +244,7 @@ def run_file(path: str, games: Any = None) -> ScenarioResult:
         for role, paths in views.items():
             # [steps.view.<seat>]: dotted paths into what that seat (or the spectator) sees
             try:
-                seen = referee.state(match.id, seat=role)["state"]
+                seen = referee.show(match.id, seat=role).state
             except RefereeError as exc:
                 result.failures.append(Failure(number, f"view.{role}: {exc.message}"))
                 continue
@@ -253,7 +253,8 @@ def run_file(path: str, games: Any = None) -> ScenarioResult:
             return result
     if "outcome" in data:
         want = data["outcome"]
-        got_outcome = referee.state(match.id)["outcome"]
+        ended = referee.show(match.id).outcome
+        got_outcome = None if ended is None else msgspec.to_builtins(ended)
         if got_outcome is None:
             result.failures.append(Failure(None, f"outcome: expected {_show(want)}, but the game is not over"))
         else:

@@ -155,12 +155,6 @@ class Referee(Configuration, History):
             seed=view.seed(lambda: self.over(loaded)),
         )
 
-    def state(self, match_id: str, *, at: int | None = None, seat: str | None = None) -> dict[str, Any]:
-        """:meth:`show`'s answer as the JSON a reader gets (``as``, the outcome a dict): for callers
-        that look into it by dotted path, as scenario files do."""
-        answer: dict[str, Any] = _plain(self.show(match_id, at=at, seat=seat))
-        return answer
-
     def over(self, loaded: Loaded) -> bool:
         """Whether the match is over now (at its head): a digital match's seed is public from then on."""
         return loaded.rules.outcome(self.state_at(loaded)[1]) is not None

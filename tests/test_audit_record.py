@@ -136,7 +136,7 @@ def test_show_at_never_serves_a_snapshot_that_does_not_hash_to_its_entry(tmp_pat
         legal = r.legal(m.id).legal
         seat = next(s for s in ("alice", "bob") if legal[s])
         r.submit(m.id, seat, legal[seat][0])
-    truth = {n: r.state(m.id, at=n) for n in (4, 6, 8, 10)}
+    truth = {n: r.show(m.id, at=n) for n in (4, 6, 8, 10)}
     # replace snapshot 8 by snapshot 4's state (a valid state, the wrong one), keeping its hash column
     conn = sqlite3.connect(tmp_path / "r.db")
     (state4,) = conn.execute("SELECT state FROM snapshots WHERE match_id = ? AND seq = 4", (m.id,)).fetchone()
@@ -144,7 +144,7 @@ def test_show_at_never_serves_a_snapshot_that_does_not_hash_to_its_entry(tmp_pat
     tamper(tmp_path / "r.db", f"UPDATE snapshots SET state = X'{bytes(state4).hex()}' WHERE match_id = '{m.id}' AND seq = 8")
     fresh = service(tmp_path / "r.db", snapshot_every=4)
     for n, want in truth.items():
-        assert fresh.state(m.id, at=n) == want, n
+        assert fresh.show(m.id, at=n) == want, n
     report = fresh.audit(m.id)
     assert not report.clean and (report.findings[0].what, report.findings[0].seq) == ("snapshot", 8)
 

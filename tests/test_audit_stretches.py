@@ -25,17 +25,17 @@ def build(r: Referee, entries: int) -> str:
     i = 0
     while r.store.head(m.id) < entries:
         i += 1
-        st = r.state(m.id)
-        if st["outcome"] is not None:
+        st = r.show(m.id)
+        if st.outcome is not None:
             r.undo(m.id, by="arbiter", to=r.store.head(m.id) - 5, reason="again")
         elif i % 11 == 0:
             r.undo(m.id, by="arbiter", to=r.store.head(m.id) - 3 - i % 4, reason="what if")
         elif i % 23 == 0:
             r.redo(m.id, by="arbiter")
         elif i % 13 == 0:
-            r.submit(m.id, "alice" if st["state"]["active"] == "bob" else "bob", "take 1")  # out of turn
+            r.submit(m.id, "alice" if st.state["active"] == "bob" else "bob", "take 1")  # out of turn
         else:
-            r.submit(m.id, st["state"]["active"], f"take {1 + i % 3}")
+            r.submit(m.id, st.state["active"], f"take {1 + i % 3}")
     return m.id
 
 
@@ -126,11 +126,11 @@ def test_a_fork_is_audited_in_stretches_through_its_parent(long_match):
     r, mid, path = long_match
     fork = r.fork(mid, at=90, name="branch")
     for _ in range(40):
-        st = r.state(fork.id)
-        if st["outcome"] is not None:
+        st = r.show(fork.id)
+        if st.outcome is not None:
             r.undo(fork.id, by="arbiter", to=r.store.head(fork.id) - 4)
         else:
-            r.submit(fork.id, st["state"]["active"], "take 1")
+            r.submit(fork.id, st.state["active"], "take 1")
     single = service(path).audit(fork.id)
     assert single.clean and single.entries == r.store.head(fork.id)
     loaded = r.load(fork.id)

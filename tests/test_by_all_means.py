@@ -9,6 +9,8 @@ import json
 import os
 import random
 
+import msgspec
+
 import pytest
 
 from conftest import ROOT
@@ -147,14 +149,14 @@ def test_a_position_breaking_the_invariants_is_refused(position, expected):
 def test_digital_chance_fills_draws_from_the_ordered_archive_and_refuses_other_values():
     r = Referee(MemoryStore())
     m = r.new_match("by_all_means", ["alice", "bob"], seed=11)
-    top = r.state(m.id)["state"]["players"]["alice"]["main_archive"]["cards"][:4]
+    top = r.show(m.id).state["players"]["alice"]["main_archive"]["cards"][:4]
     assert len(top) == 4
     wrong = [c for c in ("TR1", "TR2", "TR3", "TR4", "TR5") if c not in top][:1] + top[:3]
     res = r.submit(m.id, "alice", "draw_opening_hand cards=" + ",".join(wrong))
     assert res.verdict.code == "by_all_means/chance_mismatch"
     res = r.submit(m.id, "alice", "draw_opening_hand")
     assert res.accepted and res.intent.cards == tuple(top)
-    assert r.state(m.id)["state"]["players"]["alice"]["hand"] == sorted(top)
+    assert r.show(m.id).state["players"]["alice"]["hand"] == sorted(top)
     # the generator is the match's: a new process (a fresh service on the same rows) agrees
     again = Referee(MemoryStore())
     again.store.create_match(r.store.get_match(m.id), list(r.store.entries(m.id)))
@@ -192,13 +194,13 @@ def _random_match(play_seed: int, steps: int, **kw):
 
 def _outputs(r: Referee, mid: str, seat: str) -> dict[str, bytes]:
     out = {
-        "show": json.dumps(r.state(mid, seat=seat)).encode(),
+        "show": msgspec.json.encode(r.show(mid, seat=seat)),
         "log": json.dumps([e for e in (json.loads(json.dumps(_plain(x))) for x in r.log(mid, seat=seat))]).encode(),
     }
     for fmt in FORMATS:
         out[f"export.{fmt}"] = export(r, mid, fmt, seat).encode()
     for n in (5, 20):
-        out[f"show@{n}"] = json.dumps(r.state(mid, at=n, seat=seat)).encode()
+        out[f"show@{n}"] = msgspec.json.encode(r.show(mid, at=n, seat=seat))
     return out
 
 
@@ -232,7 +234,7 @@ def test_no_output_shows_a_seat_the_other_seats_hidden_cards(seed):
                 if e.notation.startswith(("draw_main", "draw_start_cards", "draw_opening_hand", "agent_draw")):
                     assert "?" in e.notation or e.verdict == "rejected", e.notation
         # and no archive order reaches any seat
-        view = r.state(mid, seat=seat)["state"]
+        view = r.show(mid, seat=seat).state
         assert all("cards" not in p["main_archive"] and "unseen" not in p for p in view["players"].values())
         assert "hand" not in view["players"][other] and "hand_count" in view["players"][other]
 
@@ -249,9 +251,9 @@ def test_a_face_down_graffiti_agent_is_hidden_from_the_opponent_until_it_flips()
                     f"players.{seat}.main_archive.count": 4, f"players.{seat}.extra_archive.count": 2})
     m = r.new_match("by_all_means", ["alice", "bob"], position=pos)
     assert r.submit(m.id, "alice", "deploy_graffiti card=GA2 from=hand cell=B2").accepted
-    bob_view = r.state(m.id, seat="bob")["state"]
+    bob_view = r.show(m.id, seat="bob").state
     assert bob_view["field"]["B2"]["graffiti"]["card"] == "?" and bob_view["field"]["B2"]["graffiti"]["face"] == "down"
-    assert r.state(m.id, seat="alice")["state"]["field"]["B2"]["graffiti"]["card"] == "GA2"
+    assert r.show(m.id, seat="alice").state["field"]["B2"]["graffiti"]["card"] == "GA2"
     bob_log = r.log(m.id, seat="bob")
     assert "GA2" not in json.dumps([_plain(e) for e in bob_log])
     assert "GA2" not in export(r, m.id, "md", "bob") and "GA2" not in export(r, m.id, "html", "spectator")
@@ -259,7 +261,7 @@ def test_a_face_down_graffiti_agent_is_hidden_from_the_opponent_until_it_flips()
     assert r.submit(m.id, "alice", 'declare_effect source=GA2 changes=B2.loyalty-4 note="test"').accepted
     assert r.submit(m.id, "alice", "end_turn").accepted
     assert r.submit(m.id, "bob", "close_turn").accepted
-    seen = r.state(m.id, seat="bob")["state"]["field"]["B2"]
+    seen = r.show(m.id, seat="bob").state["field"]["B2"]
     assert seen["territory"] is None and seen["agent"]["card"] == "GA2"
 
 
@@ -270,8 +272,8 @@ def test_a_face_down_graffiti_agent_is_hidden_from_the_opponent_until_it_flips()
 def test_random_games_finish_and_audit_clean(seed, chance):
     kw = {"seed": seed} if chance == "digital" else {"chance": "physical"}
     r, mid = _random_match(seed, 2000, **kw)
-    outcome = r.state(mid)["outcome"]
-    assert outcome is not None and outcome["reason"] in ("influence", "trust", "full_field", "draw_simultaneous", "draw_full_field")
+    outcome = r.show(mid).outcome
+    assert outcome is not None and outcome.reason in ("influence", "trust", "full_field", "draw_simultaneous", "draw_full_field")
     report = r.audit(mid)
     assert report.clean, report.findings
     assert report.entries == len(r.log(mid)) > 40

@@ -92,7 +92,7 @@ def answers(hall: Hall, mid: str, tokens: dict[str, str], role: str) -> list[tup
     # the CLI's calls for the same role
     r = hall.referee
     seat = None if role == "arbiter" else role
-    out.append(("cli state", json.dumps(r.state(mid, seat=seat)).encode()))
+    out.append(("cli state", msgspec.json.encode(r.show(mid, seat=seat))))
     out.append(("cli log", msgspec.json.encode(r.log(mid, seat=seat))))
     out.append(("cli replay", msgspec.json.encode(r.replay(mid, seat=seat))))
     for fmt in FORMATS:
@@ -336,18 +336,18 @@ def test_the_seed_is_committed_at_creation_and_revealed_at_the_end():
     assert info.seed_commitment == hashlib.sha256(f"referee:seed\n{info.id}\n{seed}".encode()).hexdigest()
     r.submit(info.id, "alice", "start")
     for role in ("alice", "bob", "spectator"):
-        answer = r.state(info.id, seat=role)
-        assert answer["seed"] is None and answer["seed_commitment"] == info.seed_commitment
+        answer = r.show(info.id, seat=role)
+        assert answer.seed is None and answer.seed_commitment == info.seed_commitment
         for fmt in FORMATS:
             assert str(seed) not in export(r, info.id, fmt, role)
-    assert r.state(info.id)["seed"] == seed and f"seed: {seed}" in export(r, info.id, "txt", "arbiter")
-    while r.state(info.id)["outcome"] is None:
-        active = r.state(info.id)["state"]["active"]
+    assert r.show(info.id).seed == seed and f"seed: {seed}" in export(r, info.id, "txt", "arbiter")
+    while r.show(info.id).outcome is None:
+        active = r.show(info.id).state["active"]
         assert r.submit(info.id, active, "take 1").accepted
     for role in ("alice", "bob", "spectator"):
-        answer = r.state(info.id, seat=role)
-        assert answer["seed"] == seed  # the match is over: anyone can check the deals now
-        assert hashlib.sha256(f"referee:seed\n{info.id}\n{answer['seed']}".encode()).hexdigest() == answer["seed_commitment"]
+        answer = r.show(info.id, seat=role)
+        assert answer.seed == seed  # the match is over: anyone can check the deals now
+        assert hashlib.sha256(f"referee:seed\n{info.id}\n{answer.seed}".encode()).hexdigest() == answer.seed_commitment
         assert f"seed: {seed}" in export(r, info.id, "txt", role)
     fork = r.fork(info.id, at=1)
     assert r.info(r.resolve(fork.id)).seed_commitment == info.seed_commitment

@@ -43,8 +43,7 @@ def test_every_legacy_match_audits_clean_with_the_same_head(legacy):
 
 def test_legacy_matches_replay_and_export(legacy):
     for m in legacy.store.list_matches():
-        state = legacy.state(m.id)
-        assert state["seq"] == legacy.store.head(m.id)
+        assert legacy.show(m.id).seq == legacy.store.head(m.id)
         from referee.export import export
 
         for fmt in ("txt", "md", "html", "json"):

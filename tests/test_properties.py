@@ -59,7 +59,7 @@ def test_live_fold_equals_replay(game, seed, steps, probe):
     assert fresh.verify(mid) == []
     if live:
         n = probe % (len(live) + 1)
-        assert referee.state(mid, at=n) == fresh.state(mid, at=n)
+        assert referee.show(mid, at=n) == fresh.show(mid, at=n)
 
 
 @pytest.mark.parametrize("game", ALL, ids=lambda g: g.id)
@@ -71,22 +71,22 @@ def test_state_at_n_with_and_without_snapshots_and_undo_redo(game, seed, steps, 
         return
     plain = Referee(referee.store, games=ALL, use_snapshots=False)
     n = probe % (len(live) + 1)
-    with_snap = referee.state(mid, at=n)
-    assert with_snap == plain.state(mid, at=n)
+    with_snap = referee.show(mid, at=n)
+    assert with_snap == plain.show(mid, at=n)
     # the fold of the first n entries, by hand
     loaded = plain.load(mid)
     state = loaded.initial
     for _entry, body in plain.bodies(loaded, 1, n):
         state = plain.advance(loaded, state, body)
-    assert core.state_hash(state) == with_snap["state_hash"]
+    assert core.state_hash(state) == with_snap.state_hash
     # undo to n, then redo: the state is the original again
-    original = referee.state(mid)["state_hash"]
+    original = referee.show(mid).state_hash
     timeline = referee.timeline(referee.load(mid))
     if timeline.accepted_intents_after(n):
         undo = referee.undo(mid, by="arbiter", to=n)
-        assert undo.accepted and referee.state(mid)["state_hash"] == with_snap["state_hash"]
+        assert undo.accepted and referee.show(mid).state_hash == with_snap.state_hash
         assert referee.redo(mid, by="arbiter").accepted
-        assert referee.state(mid)["state_hash"] == original
+        assert referee.show(mid).state_hash == original
         assert referee.audit(mid).clean
 
 

@@ -14,6 +14,7 @@ from referee.engine import core
 from referee.errors import BadInput, ConflictError, NotFound
 from referee.service import Referee
 from referee.store.memory import MemoryStore
+from schemas import Outcome
 from referee.store.sqlite import SqliteStore
 from support.pile import PILE
 
@@ -50,8 +51,7 @@ def test_framework_checks_run_before_the_game(db):
     assert r.submit(m.id, "alice", "take 2").accepted
     over = r.submit(m.id, "bob", "take 1")
     assert over.verdict.code == "match/over"
-    assert r.state(m.id)["outcome"] == {"winners": ["alice"], "reason": "last_stone", "scores": None, "kind": None,
-                                        "ranking": []}
+    assert r.show(m.id).outcome == Outcome(winners=("alice",), reason="last_stone")
 
 
 @pytest.mark.parametrize(
@@ -82,7 +82,7 @@ def test_bad_input_is_refused_and_changes_nothing(db, seat, text, code):
 def test_unknown_match_and_option_and_players():
     r = service()
     with pytest.raises(NotFound):
-        r.state("nope")
+        r.show("nope")
     with pytest.raises(BadInput, match="no option 'stonez'.*did you mean stones"):
         r.new_match("pile", ["a", "b"], options={"stonez": "3"})
     with pytest.raises(BadInput, match="whole number"):
@@ -125,19 +125,19 @@ def test_state_at_n_with_and_without_snapshots_agree(db):
     m = a.new_match("pile", ["alice", "bob"], options={"stones": "30"}, seed=5)
     a.submit(m.id, "alice", "start")
     for i in range(12):
-        st = a.state(m.id)["state"]
+        st = a.show(m.id).state
         a.submit(m.id, st["active"], f"take {1 + i % 3}")
     b = Referee(MemoryStore(), games=[PILE], snapshot_every=0)
     b.store.create_match(a.store.get_match(m.id), list(a.store.entries(m.id)))
     for n in range(0, 14):
-        assert Referee(SqliteStore(db), games=[PILE]).state(m.id, at=n) == b.state(m.id, at=n)
+        assert Referee(SqliteStore(db), games=[PILE]).show(m.id, at=n) == b.show(m.id, at=n)
 
 
 def test_hash_chain_and_audit_catch_tampering(db):
     r = service(db)
     m = r.new_match("pile", ["alice", "bob"], seed=3)
     r.submit(m.id, "alice", "start")
-    st = r.state(m.id)["state"]
+    st = r.show(m.id).state
     r.submit(m.id, st["active"], "take 2")
     assert r.verify(m.id) == []
     conn = sqlite3.connect(db)
@@ -154,14 +154,14 @@ def test_replay_in_a_new_process_gives_byte_identical_hashes(db):
     m = r.new_match("pile", ["alice", "bob", "carol"], options={"stones": "12"}, seed=9)
     r.submit(m.id, "alice", "start")
     for _ in range(5):
-        st = r.state(m.id)["state"]
+        st = r.show(m.id).state
         r.submit(m.id, st["active"], "take 2")
-    here = r.state(m.id)["state_hash"]
+    here = r.show(m.id).state_hash
     code = (
         "import sys; sys.path.insert(0, 'tests');"
         "from support.pile import PILE; from referee.service import Referee;"
         "from referee.store.sqlite import SqliteStore;"
-        f"print(Referee(SqliteStore({db!r}), games=[PILE]).state({m.id!r})['state_hash'])"
+        f"print(Referee(SqliteStore({db!r}), games=[PILE]).show({m.id!r}).state_hash)"
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == here
@@ -172,8 +172,8 @@ def test_log_is_redacted_for_a_seat(db):
     r = service(db)
     m = r.new_match("pile", ["alice", "bob"], seed=11)
     r.submit(m.id, "alice", "start")
-    tokens = r.state(m.id)["state"]["tokens"]
-    as_bob = repr(r.log(m.id, seat="bob")) + repr(r.state(m.id, seat="bob"))
+    tokens = r.show(m.id).state["tokens"]
+    as_bob = repr(r.log(m.id, seat="bob")) + repr(r.show(m.id, seat="bob"))
     assert tokens["bob"] in as_bob
     assert tokens["alice"] not in as_bob
     assert tokens["alice"] in repr(r.log(m.id))

@@ -39,20 +39,20 @@ def test_random_play_of_one_and_five_seats_ends_as_a_team(seats):
     for seed in range(6):
         m = r.new_match("tally", players, seed=seed, options={"target": 7})
         rng = random.Random(seed)
-        while r.state(m.id)["outcome"] is None:
+        while r.show(m.id).outcome is None:
             pick = r.load(m.id).rules.random_intent(r.state_at(r.load(m.id))[1], rng)
             assert pick is not None
             from referee.engine.notation import format_intent
 
             assert r.submit(m.id, pick[0], format_intent(pick[1])).accepted
-        outcome = r.state(m.id)["outcome"]
-        assert outcome["kind"] in ("team_win", "team_loss")
-        assert outcome["winners"] == (players if outcome["kind"] == "team_win" else [])
+        outcome = r.show(m.id).outcome
+        assert outcome is not None and outcome.kind in ("team_win", "team_loss")
+        assert list(outcome.winners) == (players if outcome.kind == "team_win" else [])
         for fmt in ("txt", "md", "html"):
             text = export(r, m.id, fmt, players[0])
-            assert ("the team won" in text) if outcome["kind"] == "team_win" else ("everyone lost" in text)
+            assert ("the team won" in text) if outcome.kind == "team_win" else ("everyone lost" in text)
             assert "draw (" not in text
-        assert json.loads(export(r, m.id, "json", players[0]))["outcome"]["kind"] == outcome["kind"]
+        assert json.loads(export(r, m.id, "json", players[0]))["outcome"]["kind"] == outcome.kind
         assert r.audit(m.id).clean
 
 
@@ -66,7 +66,7 @@ def test_the_deck_belongs_to_no_seat():
 def test_a_secret_look_shows_the_card_to_one_seat_alone():
     r = Referee(MemoryStore(), games=[TALLY])
     m = r.new_match("tally", ["ann", "ben", "cy"], seed=4)
-    top = r.state(m.id)["state"]["deck"][0]
+    top = r.show(m.id).state["deck"][0]
     assert r.submit(m.id, "ann", "peek").accepted
     name = r.load(m.id).rules.names[top]
     mine = export(r, m.id, "md", "ann")

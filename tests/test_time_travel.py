@@ -20,7 +20,7 @@ def service(path, **kw):
 def take_turns(r, mid, counts):
     out = []
     for c in counts:
-        active = r.state(mid)["state"]["active"]
+        active = r.show(mid).state["active"]
         out.append(r.submit(mid, active, f"take {c}"))
     return out
 
@@ -36,25 +36,25 @@ def game(tmp_path):
 
 def test_undo_folds_back_and_keeps_the_entries_marked(game):
     r, mid, _ = game
-    assert r.state(mid)["state"]["pile"] == 31
-    before5 = r.state(mid, at=4)["state_hash"]
+    assert r.show(mid).state["pile"] == 31
+    before5 = r.show(mid, at=4).state_hash
     res = r.undo(mid, by="alice", to=4, reason="misread the pile")
     assert res.accepted and res.seq == 7
-    assert r.state(mid)["state_hash"] == before5
+    assert r.show(mid).state_hash == before5
     log = r.log(mid)
     assert [e.undone_by for e in log] == [None, None, None, None, 7, 7, None]
     assert log[-1].kind == "undo" and log[-1].actor == "alice"
     take_turns(r, mid, [3])
-    assert r.state(mid)["state"]["pile"] == 40 - 1 - 2 - 3 - 3
+    assert r.show(mid).state["pile"] == 40 - 1 - 2 - 3 - 3
 
 
 def test_redo_restores_the_undone_line_and_is_an_entry(game):
     r, mid, _ = game
-    head_hash = r.state(mid)["state_hash"]
+    head_hash = r.show(mid).state_hash
     r.undo(mid, by="bob")  # the last accepted intent
-    assert r.state(mid)["state"]["pile"] == 33
+    assert r.show(mid).state["pile"] == 33
     res = r.redo(mid, by="bob")
-    assert res.accepted and r.state(mid)["state_hash"] == head_hash
+    assert res.accepted and r.show(mid).state_hash == head_hash
     assert [e.undone_by for e in r.log(mid)][:6] == [None] * 6
     again = r.redo(mid, by="bob", undo=7)
     assert again.verdict.code == "redo/already_redone"
@@ -85,7 +85,7 @@ def test_undo_policies(tmp_path):
         else:
             assert r.undo(m.id, by=mover).verdict.code == "undo/not_allowed"
         assert r.undo(m.id, by="arbiter", to=0).accepted
-        assert r.state(m.id)["state"]["active"] is None
+        assert r.show(m.id).state["active"] is None
     with pytest.raises(BadInput, match="reserved"):
         r.new_match("pile", ["arbiter", "bob"])
 
@@ -104,7 +104,7 @@ def test_fork_shares_history_and_diverges(game):
     r, mid, path = game
     fork = r.fork(mid, at=4, name="what if")
     assert fork.parent == mid and fork.fork_seq == 4 and fork.head == 4
-    assert r.state(fork.id)["state_hash"] == r.state(mid, at=4)["state_hash"]
+    assert r.show(fork.id).state_hash == r.show(mid, at=4).state_hash
     take_turns(r, fork.id, [3, 3])
     assert r.audit(fork.id).clean
     d = r.diff(mid, fork.id)
@@ -120,7 +120,7 @@ def test_fork_shares_history_and_diverges(game):
     assert sub.parent == fork.id
     take_turns(r, sub.id, [1])
     assert r.undo(sub.id, by="alice", to=2).accepted
-    assert r.state(sub.id)["state_hash"] == r.state(mid, at=2)["state_hash"]
+    assert r.show(sub.id).state_hash == r.show(mid, at=2).state_hash
     assert r.audit(sub.id).clean
     early = r.fork(sub.id, at=3)
     assert early.parent == mid  # history up to 3 lives in the root
@@ -204,17 +204,17 @@ def test_audit_checks_snapshots(game):
 
 def test_a_ruling_lets_a_rejected_move_stand(game):
     r, mid, path = game
-    active = r.state(mid)["state"]["active"]
+    active = r.show(mid).state["active"]
     bad = r.submit(mid, active, "take 5")
     assert bad.verdict.code == "pile/bad_count"
-    pile = r.state(mid)["state"]["pile"]
+    pile = r.show(mid).state["pile"]
     ruling = r.rule_stands(mid, bad.seq, reason="house rule tonight")
-    assert ruling.accepted and r.state(mid)["state"]["pile"] == pile - 5
+    assert ruling.accepted and r.show(mid).state["pile"] == pile - 5
     assert r.log(mid)[bad.seq - 1].verdict == "rejected"  # the rejection itself is untouched
     assert r.audit(mid).clean
     with pytest.raises(BadInput):
         r.rule_stands(mid, 2)  # an accepted entry
-    over = r.submit(mid, r.state(mid)["state"]["active"], "take 40")
+    over = r.submit(mid, r.show(mid).state["active"], "take 40")
     still = r.rule_stands(mid, over.seq)
     assert still.verdict.code == "ruling/still_illegal"
 
@@ -232,7 +232,7 @@ def test_an_undo_jumping_back_past_a_snapshot_gets_one_of_its_own(tmp_path):
     assert snaps == {5, far.seq, 10}
     # a fresh service reads the jump's state from its snapshot; the same state as a fold from setup
     for at in (9, 10, 11, 12, 13):
-        assert service(tmp_path / "j.db").state(m.id, at=at) == service(tmp_path / "j.db", use_snapshots=False).state(m.id, at=at)
+        assert service(tmp_path / "j.db").show(m.id, at=at) == service(tmp_path / "j.db", use_snapshots=False).show(m.id, at=at)
     assert service(tmp_path / "j.db").audit(m.id).clean
     # the audit derives the jump's state itself, and checks the jump's snapshot like any other
     tamper(tmp_path / "j.db", f"UPDATE snapshots SET state = CAST('{{}}' AS BLOB) WHERE seq = {far.seq}")

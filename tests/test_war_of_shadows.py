@@ -60,7 +60,7 @@ def play(r: Referee, mid: str, seat: str, text: str, expect: str = "accepted") -
 
 
 def st(r: Referee, mid: str, seat: str | None = None) -> dict[str, Any]:
-    return r.state(mid, seat=seat)["state"]
+    return r.show(mid, seat=seat).state
 
 
 EMPIRE_PHASE = {"phase": "EMPIRE_PHASE"}
@@ -406,8 +406,8 @@ GAMES_TO_PLAY = [
                          ids=lambda v: str(v) if not isinstance(v, dict) else ("+".join(sorted(v)) or "defaults"))
 def test_random_legal_play_finishes_and_replays(n, seed, cards, options, digital):
     r, mid, live = _random_game(n, seed, cards, options, digital)
-    outcome = r.state(mid)["outcome"]
-    assert outcome is not None and outcome["winners"], "the game must reach its end"
+    outcome = r.show(mid).outcome
+    assert outcome is not None and outcome.winners, "the game must reach its end"
     assert st(r, mid)["phase"] == "GAME_OVER" and st(r, mid)["round_markers_placed"] == 4
     fresh = Referee(MemoryStore(), snapshot_every=0)
     fresh.store.create_match(r.store.get_match(mid), list(r.store.entries(mid)))
@@ -546,11 +546,11 @@ def test_final_tie():
             "players.raven.bonus": 10, "players.spider.bonus": 10}
     r, mid = new(position=tied)
     play(r, mid, "rat", "end_position position=eagle.chancellor")
-    assert r.state(mid)["outcome"]["winners"] == ["raven", "spider"] and r.state(mid)["outcome"]["reason"] == "shared"
+    assert r.show(mid).outcome.winners == ("raven", "spider") and r.show(mid).outcome.reason == "shared"
     r, mid = new({"final_tie": "first_in_turn_order"}, {**tied, "first_player": "spider"})
     play(r, mid, "rat", "end_position position=eagle.chancellor")
-    outcome = r.state(mid)["outcome"]
-    assert (outcome["winners"], outcome["reason"]) == (["spider"], "first_in_turn_order") and outcome["scores"]
+    outcome = r.show(mid).outcome
+    assert outcome is not None and (outcome.winners, outcome.reason) == (("spider",), "first_in_turn_order") and outcome.scores
 
 
 def test_region_agent_options():
@@ -651,7 +651,7 @@ def test_unrecorded_loyalty():
     r, mid = new({"loyalty_secret_mode": "unrecorded"},
                  {**FINAL, "players.raven.loyalty.fanaticism": {"empire": "lion", "revealed": True}})
     play(r, mid, "rat", "end_position position=eagle.chancellor")
-    assert st(r, mid)["phase"] == "FINAL_SCORING" and r.state(mid)["outcome"] is None
+    assert st(r, mid)["phase"] == "FINAL_SCORING" and r.show(mid).outcome is None
     full = "arrangement.fanaticism={} arrangement.devotion={} arrangement.involvement={} arrangement.indifference={} " \
            "arrangement.opposition={}"
     play(r, mid, "raven", "final_reveal " + full.format("eagle", "lion", "bear", "horse", "elephant"),
@@ -662,7 +662,7 @@ def test_unrecorded_loyalty():
     play(r, mid, "spider", "final_reveal " + full.format("bear", "horse", "eagle", "elephant", "lion"))
     play(r, mid, "rat", "final_reveal " + full.format("eagle", "lion", "horse", "bear", "elephant"))
     play(r, mid, "serpent", "final_reveal " + full.format("horse", "bear", "elephant", "lion", "eagle"))
-    assert r.state(mid)["outcome"]["winners"] and st(r, mid)["phase"] == "GAME_OVER"
+    assert r.show(mid).outcome.winners and st(r, mid)["phase"] == "GAME_OVER"
 
 
 def test_unrecorded_counter_intelligence():
