@@ -63,7 +63,7 @@ def test_nothing_is_played_while_an_entry_waits_and_the_confirmation_decides():
             r.confirm(mid, held, by="alice")
         done = r.confirm(mid, held, by="bob")
         assert ("accepted" if done.accepted else "rejected") == verdict, done.verdict
-        state = r.state(mid)["state"]
+        state = r.show(mid).state
         if holds:
             assert state["players"]["bob"]["utility"] == ["TR1"] and state["manual_effects"] == 1
         else:
@@ -75,10 +75,10 @@ def test_nothing_is_played_while_an_entry_waits_and_the_confirmation_decides():
 
 def test_a_declined_effect_has_no_effect_and_the_arbiter_may_confirm():
     r, mid = bam(True)
-    before = r.state(mid)["state_hash"]
+    before = r.show(mid).state_hash
     held = r.submit(mid, "alice", TAKE, blind=True).seq
     declined = r.confirm(mid, held, by="bob", accept=False, reason="not that card")
-    assert declined.accepted and r.state(mid)["state_hash"] == before
+    assert declined.accepted and r.show(mid).state_hash == before
     held = r.submit(mid, "alice", TAKE, blind=True).seq
     assert r.confirm(mid, held, by="arbiter").accepted
     assert r.audit(mid).clean
@@ -110,7 +110,7 @@ def test_a_held_move_and_its_confirmation_round_trip_through_a_transcript():
     assert not again.problems
     first = [(e.kind, e.actor, e.verdict, e.notation) for e in r.log(m.id)]
     second = [(e.kind, e.actor, e.verdict, e.notation) for e in r.log(again.match_id)]
-    assert first == second and r.state(m.id)["state_hash"] == r.state(again.match_id)["state_hash"]
+    assert first == second and r.show(m.id).state_hash == r.show(again.match_id).state_hash
     assert r.audit(again.match_id).clean and r.audit(m.id).clean
     # a confirmation with nothing waiting is a problem of its line, and changes nothing
     bad = import_transcript(r, "game: pile\nplayers: alice, bob\nalice: start first=alice tokens=K01,K02\nconfirm: by=bob\n")

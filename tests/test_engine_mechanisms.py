@@ -88,7 +88,7 @@ def test_an_actor_that_is_not_a_seat_submits_its_own_intents():
     m = r.new_match("pile", ["alice", "bob"])
     r.submit(m.id, "alice", "start first=alice tokens=K01,K02")
     assert r.submit(m.id, "table", "refill count=3").accepted
-    assert r.state(m.id)["state"]["pile"] == 13
+    assert r.show(m.id).state["pile"] == 13
     refused = r.submit(m.id, "alice", "refill count=3")
     assert refused.verdict.code == "turn/not_your_turn" and "may act: table" in refused.verdict.message
     with pytest.raises(BadInput, match="reserved role name"):

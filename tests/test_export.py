@@ -56,7 +56,7 @@ def test_import_keeps_annotations_rulings_and_undos(imported):
     kinds = [e.kind for e in log]
     assert kinds == ["intent", "intent", "intent", "ruling", "intent", "intent", "undo", "intent"]
     assert log[2].verdict == "rejected" and log[3].verdict == "accepted"  # the ruling let it stand
-    assert r.state(s.match_id)["state"]["pile"] == 12 - 3 - 5 - 2
+    assert r.show(s.match_id).state["pile"] == 12 - 3 - 5 - 2
     assert log[5].undone_by == 7
     notes = {(a.seq, a.kind, a.text) for e in log for a in e.annotations}
     assert (1, "good", "fair start") in notes and (5, "mistake", "why only one") in notes
