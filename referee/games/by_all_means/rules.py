@@ -19,7 +19,7 @@ from referee.engine.position import Placed
 from referee.engine.protocol import Accepted, ConfigError, Rejected, RulesBase
 from schemas import MatchConfig, Outcome
 
-from . import chance, legal, manual, refs, view, words
+from . import chance, legal, manual, refs, setup, view, words
 from .chance import fill
 from .checkin import check_input
 from .effects import answer, check_effect, resolve_effect
@@ -35,12 +35,7 @@ from .model import (
     AgentAttackPlayer,
     AgentDraw,
     AgentMoved,
-    Archive,
     ArchiveCardsMoved,
-    ArchiveOrdered,
-    ArchiveShuffled,
-    ArchivesReformed,
-    Cell,
     Choose,
     ChooseOrder,
     CloseTurn,
@@ -56,14 +51,10 @@ from .model import (
     DrawOpeningHand,
     DrawStartCards,
     EndTurn,
-    LotRecorded,
     Mulligan,
     OPENING_INTENTS,
     OpponentActed,
-    OrderChosen,
     Pending,
-    PhaseChanged,
-    Player,
     PlayDigits,
     PlayNeutral,
     PlayPlot,
@@ -72,7 +63,6 @@ from .model import (
     RecordLot,
     ReformArchives,
     SETUP_INTENTS,
-    SetupDone,
     ShuffleArchive,
     State,
     StepChanged,
@@ -154,9 +144,9 @@ class ByAllMeansRules(RulesBase):
         self._everyone = frozenset(self.players)
         self._only = {seat: frozenset([seat]) for seat in self.players}
         self._handlers: dict[type, Callable[[Txn, str, Any], None]] = {
-            ShuffleArchive: self._shuffle_archive, ReformArchives: self._reform_archives,
-            DrawOpeningHand: self._draw_opening_hand, RecordLot: self._record_lot, ChooseOrder: self._choose_order,
-            Mulligan: self._mulligan, DrawStartCards: self._draw_start_cards, EndTurn: self._end_turn,
+            ShuffleArchive: setup.shuffle_archive, ReformArchives: setup.reform_archives,
+            DrawOpeningHand: setup.draw_opening_hand, RecordLot: setup.record_lot, ChooseOrder: setup.choose_order,
+            Mulligan: setup.mulligan, DrawStartCards: self._draw_start_cards, EndTurn: self._end_turn,
             CloseTurn: self._close_turn, DrawMain: self._draw_main, PlayDigits: self._play_digits,
             PlaySymbols: self._play_symbols, PlayNeutral: self._play_neutral, DeployAgent: self._deploy_agent,
             DeployTerritory: self._deploy_territory, DeployGraffiti: self._deploy_graffiti, PlayPlot: self._play_plot,
@@ -169,23 +159,7 @@ class ByAllMeansRules(RulesBase):
     # -- setup (section 2) -------------------------------------------------------------------------
 
     def setup(self, chance: Chance | None) -> State:
-        o = self.opts
-        extra_n = o["extra_archive_size"]
-        players = {}
-        for seat in self.players:
-            deck = self.decks[seat]
-            main = Archive(count=len(deck) - extra_n)
-            extra = Archive(count=extra_n)
-            if self.ctx.exact and chance is not None:
-                dealt = tuple(chance.derive(seat).shuffled(deck))
-                extra = Archive(count=extra_n, cards=dealt[:extra_n])
-                main = Archive(count=len(deck) - extra_n, cards=dealt[extra_n:])
-            players[seat] = Player(
-                reputation=o["start_reputation"], influence=o["start_influence"], trust=o["start_trust"],
-                buffer={s: None for s in self.ctx.slots}, main_archive=main, extra_archive=extra,
-                unseen=tuple(sorted(deck)),
-            )
-        return State(field={c: Cell() for c in self.ctx.field.cells}, players=players)
+        return setup.initial_state(self.ctx, chance)
 
     # -- who may act (3.1) --------------------------------------------------------------------------
 
@@ -325,72 +299,6 @@ class ByAllMeansRules(RulesBase):
             txn.check(False, "no_action_left", "no extra or main action left for an agent action", "R-EXTRA")
 
     # -- setup intents ----------------------------------------------------------------------------------
-
-    def _too_late(self, txn: Txn, owner: str) -> None:
-        txn.require(owner in self.players, "bad_effect_target", f"{owner!r} is not a seat")
-        txn.check(not txn.player(owner).opening_drawn, "too_late",
-                  f"{owner} has drawn the opening hand: the archives can no longer be shuffled or dealt again", "R-SETUP")
-
-    def _shuffle_archive(self, txn: Txn, seat: str, i: ShuffleArchive) -> None:
-        self._too_late(txn, i.owner)
-        zone = f"{i.archive}_archive"
-        order: tuple[str, ...] = ()
-        if self.ctx.exact and txn.chance is not None:
-            order = tuple(txn.chance.shuffled(txn.archive_cards(i.owner, zone)))
-        txn.emit(ArchiveShuffled(owner=i.owner, archive=zone, order=order))
-
-    def _reform_archives(self, txn: Txn, seat: str, i: ReformArchives) -> None:
-        self._too_late(txn, i.owner)
-        main: tuple[str, ...] = ()
-        extra: tuple[str, ...] = ()
-        if self.ctx.exact and txn.chance is not None:
-            p = txn.player(i.owner)
-            dealt = tuple(txn.chance.shuffled((*p.main_archive.cards, *p.extra_archive.cards)))
-            n = self.opts["extra_archive_size"]
-            extra, main = dealt[:n], dealt[n:]
-        txn.emit(ArchivesReformed(owner=i.owner, main=main, extra=extra))
-
-    def _to_order(self, txn: Txn) -> None:
-        s = txn.state
-        if s.lot_winner is not None and all(p.opening_drawn for p in s.players.values()):
-            txn.emit(PhaseChanged(phase="order"))
-
-    def _draw_opening_hand(self, txn: Txn, seat: str, i: DrawOpeningHand) -> None:
-        txn.require(not txn.player(seat).opening_drawn, "already_done", f"{seat} has already drawn the opening hand", "R-SETUP")
-        txn.check_draw(seat, "main_archive", i.cards, self.opts["opening_hand"], "R-SETUP")
-        txn.draw(seat, "main_archive", i.cards, f"{seat}.hand", "opening hand")
-        txn.emit(SetupDone(seat=seat, what="opening_drawn"))
-        self._to_order(txn)
-
-    def _record_lot(self, txn: Txn, seat: str, i: RecordLot) -> None:
-        txn.require(txn.state.lot_winner is None, "already_done", f"the lot is already recorded ({txn.state.lot_winner} won)", "R-SETUP")
-        txn.require(i.winner is not None, "bad_effect_target", "record_lot needs winner=SEAT", "R-SETUP")
-        txn.emit(LotRecorded(winner=str(i.winner)))
-        self._to_order(txn)
-
-    def _choose_order(self, txn: Txn, seat: str, i: ChooseOrder) -> None:
-        txn.emit(OrderChosen(first=i.first))
-        txn.emit(PhaseChanged(phase="mulligan"))
-
-    def _mulligan(self, txn: Txn, seat: str, i: Mulligan) -> None:
-        p = txn.player(seat)
-        txn.require(not p.mulligan_done, "already_done", f"{seat} has already taken the mulligan", "R-SETUP")
-        k = len(i.return_)
-        txn.require(k <= self.opts["max_mulligan"] and len(i.drawn) == k, "mulligan_invalid",
-                    f"return at most {self.opts['max_mulligan']} cards and draw as many: returned {k}, drew {len(i.drawn)}", "R-SETUP")
-        _require_in_hand(txn, seat, i.return_, "R-SETUP")
-        if k:
-            txn.check_draw(seat, "main_archive", i.drawn, k, "R-SETUP")
-        txn.draw(seat, "main_archive", i.drawn, f"{seat}.hand", "mulligan")
-        for cid in i.return_:
-            txn.move(cid, seat, f"{seat}.hand", f"{seat}.extra_archive", cause="mulligan")
-        if k and self.ctx.exact and txn.chance is not None:
-            order = tuple(txn.chance.shuffled(txn.archive_cards(seat, "extra_archive")))
-            txn.emit(ArchiveOrdered(owner=seat, archive="extra_archive", cards=order))
-        txn.emit(SetupDone(seat=seat, what="mulligan_done"))
-        if all(q.mulligan_done for q in txn.state.players.values()):
-            txn.emit(PhaseChanged(phase="play"))
-            txn.begin_turn(str(txn.state.first_player), 1)
 
     # -- turn flow --------------------------------------------------------------------------------------
 
@@ -757,7 +665,7 @@ class ByAllMeansRules(RulesBase):
     def _play_digits(self, txn: Txn, seat: str, i: PlayDigits) -> None:
         self._spend_main(txn, "R-DIGITS")
         txn.require(len(i.hand) + len(i.buffer) > 0, "too_few_cards", "a digit combination needs at least one card", "R-DIGITS")
-        _require_in_hand(txn, seat, i.hand, "R-DIGITS")
+        txn.require_in_hand(seat, i.hand, "R-DIGITS")
         slots = []
         for slot in i.buffer:
             if not (slot in self.ctx.slots and txn.player(seat).buffer.get(slot) is not None):
@@ -1237,14 +1145,6 @@ def _field_ref(ctx: Ctx, text: str) -> str | None:
         return None
 
 
-def _require_in_hand(txn: Txn, seat: str, cards: Sequence[str], rule: str) -> None:
-    hand = txn.player(seat).hand
-    for cid in dict.fromkeys(cards):  # each card once, in the order named
-        n = cards.count(cid)
-        have = hand.count(cid)
-        if have < n:
-            txn.fail("card_not_in_hand", f"{cid} is not in {seat}'s hand" if have == 0 else f"{seat}'s hand holds {have} {cid}, not {n}",
-                     rule)
 
 
 def _answer_text(i: Choose) -> str:

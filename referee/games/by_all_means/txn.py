@@ -12,7 +12,7 @@ and the beginning of a turn (3.3).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, NoReturn
@@ -594,6 +594,18 @@ class Txn(Decision):
         a = self.state.field[cell].agent
         if a is not None and a.turned != turned:
             self.emit(AgentTurned(cell=cell, turned=turned, cause=cause))
+
+    # -- the hand ------------------------------------------------------------------------------------
+
+    def require_in_hand(self, seat: str, cards: Sequence[str], rule: str) -> None:
+        """Every card named is in ``seat``'s hand, as many times as it is named."""
+        hand = self.player(seat).hand
+        for cid in dict.fromkeys(cards):  # each card once, in the order named
+            n = cards.count(cid)
+            have = hand.count(cid)
+            if have < n:
+                self.fail("card_not_in_hand", f"{cid} is not in {seat}'s hand" if have == 0 else f"{seat}'s hand holds {have} {cid}, not {n}",
+                          rule)
 
     # -- archives ------------------------------------------------------------------------------------
 
