@@ -19,7 +19,7 @@ from referee.engine.position import Placed
 from referee.engine.protocol import Accepted, ConfigError, Rejected, RulesBase
 from schemas import MatchConfig, Outcome
 
-from . import chance, legal, manual, refs, setup, view, words
+from . import chance, legal, manual, refs, setup, turn, view, words
 from .chance import fill
 from .checkin import check_input
 from .effects import answer, check_effect, resolve_effect
@@ -28,7 +28,6 @@ from .evolve import evolve, get_obj
 from .geometry import field_for
 from .view import POSITION_SHAPE
 from .model import (
-    ActionSpent,
     ActivateAbility,
     AgentActed,
     AgentAttackAgent,
@@ -146,8 +145,8 @@ class ByAllMeansRules(RulesBase):
         self._handlers: dict[type, Callable[[Txn, str, Any], None]] = {
             ShuffleArchive: setup.shuffle_archive, ReformArchives: setup.reform_archives,
             DrawOpeningHand: setup.draw_opening_hand, RecordLot: setup.record_lot, ChooseOrder: setup.choose_order,
-            Mulligan: setup.mulligan, DrawStartCards: self._draw_start_cards, EndTurn: self._end_turn,
-            CloseTurn: self._close_turn, DrawMain: self._draw_main, PlayDigits: self._play_digits,
+            Mulligan: setup.mulligan, DrawStartCards: turn.draw_start_cards, EndTurn: turn.end_turn,
+            CloseTurn: turn.close_turn, DrawMain: turn.draw_main, PlayDigits: self._play_digits,
             PlaySymbols: self._play_symbols, PlayNeutral: self._play_neutral, DeployAgent: self._deploy_agent,
             DeployTerritory: self._deploy_territory, DeployGraffiti: self._deploy_graffiti, PlayPlot: self._play_plot,
             AgentDraw: self._agent_draw, AgentAttackPlayer: self._agent_attack_player,
@@ -252,16 +251,10 @@ class ByAllMeansRules(RulesBase):
                              "R-OPP-TURN")
         if step == "start" and is_active:
             starter = cls is DeclareEffect and intent.timing == "turn_start"
-            if cls is not DrawStartCards and cls is not DeclareEffect and self._start_draw_needed(txn.state, seat):
+            if cls is not DrawStartCards and cls is not DeclareEffect and turn.start_draw_needed(txn, seat):
                 txn.violated("start_draw_required", f"{seat}'s hand is empty: draw_start_cards first", "R-HAND")
             if not starter:
                 txn.emit(StepChanged(step="actions"))
-
-    def _start_draw_needed(self, s: State, seat: str) -> bool:
-        p = s.players[seat]
-        if p.hand or p.main_archive.count == 0:
-            return False
-        return not (self.opts["start_draw_short"] == "skip" and p.main_archive.count < self.opts["empty_hand_draw"])
 
     def _after(self, txn: Txn, seat: str, intent: Any) -> None:
         s = txn.state
@@ -276,110 +269,11 @@ class ByAllMeansRules(RulesBase):
 
     # -- action availability (3.4) ---------------------------------------------------------------------
 
-    def _spend_main(self, txn: Txn, rule: str = "R-ACTIONS") -> None:
-        t = txn.state.turn
-        txn.check(t.main_left > 0, "no_main_action_left", "no main action left this turn", rule)
-        if t.main_left > 0:
-            txn.check(t.main_left - (1 if t.draw_only_slot else 0) >= 1, "first_turn_draw_only",
-                      "the only main action left this first turn must be draw_main", "R-SETUP")
-            txn.emit(ActionSpent(slot="main"))
-
-    def _spend_agent(self, txn: Txn, seat: str, extra_allowed: bool = True) -> None:
-        t = txn.state.turn
-        if extra_allowed and t.extra_left > 0 and txn.agent_count(seat) > 0:
-            txn.emit(ActionSpent(slot="extra"))
-            return
-        free = t.main_left - (1 if t.draw_only_slot else 0)
-        if free >= 1:
-            txn.emit(ActionSpent(slot="main"))
-            return
-        if t.main_left > 0:
-            txn.check(False, "first_turn_draw_only", "the only action left this first turn must be draw_main", "R-SETUP")
-        else:
-            txn.check(False, "no_action_left", "no extra or main action left for an agent action", "R-EXTRA")
-
     # -- setup intents ----------------------------------------------------------------------------------
 
     # -- turn flow --------------------------------------------------------------------------------------
 
-    def _draw_start_cards(self, txn: Txn, seat: str, i: DrawStartCards) -> None:
-        # the step already moved to "actions" in _general; the checks read the hand and archive
-        if not self._start_draw_needed(txn.state, seat):
-            txn.fail("no_start_draw_needed", f"{seat}'s hand is not empty (or the main archive is): no start-of-turn draw", "R-HAND")
-        need = min(self.opts["empty_hand_draw"], txn.player(seat).main_archive.count)
-        txn.check_draw(seat, "main_archive", i.cards, need, "R-HAND")
-        txn.draw(seat, "main_archive", i.cards, f"{seat}.hand", "empty hand at the start of the turn")
-
-    def _end_turn(self, txn: Txn, seat: str, i: EndTurn) -> None:
-        if self.opts["reaction_window"]:
-            txn.emit(StepChanged(step="end"))
-        else:
-            self._close(txn, "C1")
-
-    def _close_turn(self, txn: Txn, seat: str, i: CloseTurn) -> None:
-        if txn.state.turn.step == "reactions":
-            self._close(txn, "C5")
-        else:
-            self._close(txn, "C1")
-
-    def _close(self, txn: Txn, start: str) -> None:
-        """C1-C5 of 3.2 (``start`` resumes after a decision)."""
-        s = txn.state
-        active = str(s.turn.active)
-        if start == "C1":
-            limit = self.opts["overpopulation_threshold"]
-            for cell, t in txn.territories():  # (only the active player's count)
-                if t.controller == active and t.loyalty > limit:
-                    txn.lose(active, "reputation", t.loyalty - limit, f"overpopulation of {t.card} at {cell}")
-            if txn.player(active).main_archive.count == 0:
-                txn.lose(active, "reputation", self.opts["empty_main_penalty"], "empty main archive")
-            culled: list[str] = []
-            scope = None if self.opts["cull_scope"] == "both" else active
-            for cell, t in txn.territories(scope):
-                if t.loyalty <= 0:
-                    culled += txn.territory_leaves(cell, f"loyalty {t.loyalty} at the end of the turn")
-            over = txn.limit_exceeded()
-            if over is not None:
-                txn.open_decision(Pending(kind="agent_limit", decider=over[0], actor=active, resume="close_turn",
-                                          cells=tuple(over[1]), culled=tuple(culled)))
-                return
-            if self.opts["on_leave_before_status_check"] and self._open_on_leave(txn, active, culled):
-                return
-            start = "C4"
-        if start == "C4":
-            if txn.status_check():
-                return
-            if self.opts["reaction_timing"] == "after_status_check" and s.turn.step != "reactions":
-                txn.emit(StepChanged(step="reactions"))
-                return
-        txn.begin_turn(self.ctx.opp(active), txn.state.turn.number + 1)
-
-    def _open_on_leave(self, txn: Txn, active: str, culled: list[str]) -> bool:
-        owners = []
-        for seat in (active, self.ctx.opp(active)):
-            if any(any(a.kind == "on_leave" for a in self.ctx.card(c).abilities) for c in culled if c in txn.player(seat).utility):
-                owners.append(seat)
-        if not owners:
-            return False
-        txn.open_decision(Pending(kind="on_leave_window", decider=owners[0], actor=active, resume="close_turn",
-                                  seats=tuple(owners[1:]), culled=tuple(culled)))
-        return True
-
     # -- main actions -----------------------------------------------------------------------------------
-
-    def _draw_main(self, txn: Txn, seat: str, i: DrawMain) -> None:
-        t = txn.state.turn
-        if t.draw_only_slot:
-            txn.emit(ActionSpent(slot="draw_only"))
-        else:
-            txn.check(t.main_left > 0, "no_main_action_left", "no main action left this turn", "R-ACTIONS")
-            if t.main_left > 0:
-                txn.emit(ActionSpent(slot="main"))
-        if not txn.player(seat).main_archive.count > 0:
-            txn.fail("archive_empty", f"{seat}'s main archive is empty", "R-ARCHIVES")
-        cards = () if i.card is None else (i.card,)
-        txn.check_draw(seat, "main_archive", cards, 1)
-        txn.draw(seat, "main_archive", cards, f"{seat}.hand", "draw")
 
     def _src(self, txn: Txn, seat: str, card: str, zone: str) -> tuple[str, tuple[str, ...]]:
         """The "src" checks (4.1): (source zone ref, tokens it carries)."""
@@ -410,7 +304,7 @@ class ByAllMeansRules(RulesBase):
         return price
 
     def _deploy_territory(self, txn: Txn, seat: str, i: DeployTerritory) -> None:
-        self._spend_main(txn)
+        turn.spend_main(txn)
         src, tokens = self._src(txn, seat, i.card, i.from_)
         card = self.ctx.card(i.card)
         if card.type != "territory":
@@ -473,7 +367,7 @@ class ByAllMeansRules(RulesBase):
             txn.open_decision(Pending(kind="agent_limit", decider=over[0], actor=seat, resume=resume, cells=tuple(over[1])))  # type: ignore[arg-type]
 
     def _deploy_agent(self, txn: Txn, seat: str, i: DeployAgent) -> None:
-        self._spend_main(txn)
+        turn.spend_main(txn)
         src, tokens = self._src(txn, seat, i.card, i.from_)
         card = self.ctx.card(i.card)
         if card.type not in AGENT_TYPES:
@@ -542,7 +436,7 @@ class ByAllMeansRules(RulesBase):
         txn.kill_stack(cell, "given up for the agent limit")
 
     def _deploy_graffiti(self, txn: Txn, seat: str, i: DeployGraffiti) -> None:
-        self._spend_main(txn)
+        turn.spend_main(txn)
         src, tokens = self._src(txn, seat, i.card, i.from_)
         card = self.ctx.card(i.card)
         if card.type not in ("graffiti", "graffiti_agent"):
@@ -573,7 +467,7 @@ class ByAllMeansRules(RulesBase):
             txn.influence_enter(f"{i.cell}/graffiti")
 
     def _play_plot(self, txn: Txn, seat: str, i: PlayPlot) -> None:
-        self._spend_main(txn)
+        turn.spend_main(txn)
         src, _tokens = self._src(txn, seat, i.card, i.from_)
         card = self.ctx.card(i.card)
         if card.type != "plot":
@@ -663,7 +557,7 @@ class ByAllMeansRules(RulesBase):
         self._limit_after(txn, seat)
 
     def _play_digits(self, txn: Txn, seat: str, i: PlayDigits) -> None:
-        self._spend_main(txn, "R-DIGITS")
+        turn.spend_main(txn, "R-DIGITS")
         txn.require(len(i.hand) + len(i.buffer) > 0, "too_few_cards", "a digit combination needs at least one card", "R-DIGITS")
         txn.require_in_hand(seat, i.hand, "R-DIGITS")
         slots = []
@@ -746,7 +640,7 @@ class ByAllMeansRules(RulesBase):
             txn.gain(seat, "trust", 1, "charity")
 
     def _play_symbols(self, txn: Txn, seat: str, i: PlaySymbols) -> None:
-        self._spend_main(txn, "R-SYMBOLS")
+        turn.spend_main(txn, "R-SYMBOLS")
         if len(i.use) != 2:
             txn.fail("need_two_symbols", f"a symbol combination uses exactly two symbols, not {len(i.use)}", "R-SYMBOLS")
         a, b = (refs.source(self.ctx, u, seat) for u in i.use)
@@ -824,7 +718,7 @@ class ByAllMeansRules(RulesBase):
         return any(a.card == obj.card for _c, a in face_up_agents(self.ctx, state, seat))
 
     def _play_neutral(self, txn: Txn, seat: str, i: PlayNeutral) -> None:
-        self._spend_main(txn, "R-NEUTRAL-COMBO")
+        turn.spend_main(txn, "R-NEUTRAL-COMBO")
         hand = Counter(txn.player(seat).hand)
         txn.require(hand[i.lilac] > 0, "card_not_in_hand", f"{i.lilac} is not in {seat}'s hand", "R-HAND")
         neutral = self.ctx.cards.neutral_symbol
@@ -863,7 +757,7 @@ class ByAllMeansRules(RulesBase):
             txn.violated("agent_turned", f"{a.card} on {cell} is turned", "R-AGENT-DEFAULTS")
         if any(x.oid == a.oid and x.kind == kind for x in txn.state.turn.agent_actions):
             txn.violated("agent_repeat_action", f"{a.card} on {cell} has already taken a {kind} action this turn", "R-AGENT-DEFAULTS")
-        self._spend_agent(txn, seat, extra_allowed)
+        turn.spend_agent(txn, seat, extra_allowed)
         txn.emit(AgentActed(oid=a.oid, kind=kind))
         return a
 
@@ -928,9 +822,9 @@ class ByAllMeansRules(RulesBase):
                 txn.violated("agent_repeat_action", f"{obj.card} on {cell} has already used {i.ability} this turn", "R-AGENT-DEFAULTS")
         if ability.kind == "activated":
             if is_agent:
-                self._spend_agent(txn, seat)
+                turn.spend_agent(txn, seat)
             else:
-                self._spend_main(txn)
+                turn.spend_main(txn)
         if is_agent:
             txn.emit(AgentActed(oid=obj.oid, kind=f"ability:{i.ability}"))
             if ability.kind == "activated" or self.opts["free_ability_turns_agent"]:
@@ -1055,9 +949,9 @@ class ByAllMeansRules(RulesBase):
             self._limit_after(txn, p.actor)
         elif p.resume == "close_turn":
             if p.kind == "agent_limit" and self.opts["on_leave_before_status_check"]:
-                if self._open_on_leave(txn, str(txn.state.turn.active), list(p.culled)):
+                if turn.open_on_leave(txn, str(txn.state.turn.active), list(p.culled)):
                     return
-            self._close(txn, "C4")
+            turn.close(txn, "C4")
         else:
             self._limit_after(txn, p.actor)
 
