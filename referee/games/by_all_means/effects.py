@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from . import refs
+from . import agents, refs
 from .data import Combination
 from .evolve import get_obj
 from .model import ActionsLost, ArchiveCardsMoved, ArchiveOrdered, Choose, Pending, PlaySymbols
@@ -229,7 +229,7 @@ def answer(r: ByAllMeansRules, txn: Txn, seat: str, p: Pending, i: Choose) -> No
     elif p.kind == "agent_limit":
         if i.target not in p.cells:
             bad(f"give up one of the agents on {', '.join(p.cells)} with target=CELL")
-        r._give_up(txn, str(i.target))
+        agents.give_up(txn, str(i.target))
     elif p.kind == "on_leave_window":
         if i.option not in (None, "done"):
             bad("answer option=done once the on-leave effects are declared")

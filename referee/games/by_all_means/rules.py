@@ -19,7 +19,7 @@ from referee.engine.position import Placed
 from referee.engine.protocol import Accepted, ConfigError, Rejected, RulesBase
 from schemas import MatchConfig, Outcome
 
-from . import chance, legal, manual, refs, setup, turn, view, words
+from . import agents, chance, legal, manual, refs, setup, turn, view, words
 from .chance import fill
 from .checkin import check_input
 from .effects import answer, check_effect, resolve_effect
@@ -29,7 +29,6 @@ from .geometry import field_for
 from .view import POSITION_SHAPE
 from .model import (
     ActivateAbility,
-    AgentActed,
     AgentAttackAgent,
     AgentAttackPlayer,
     AgentDraw,
@@ -68,7 +67,7 @@ from .model import (
     SymbolSpent,
     Utilize,
 )
-from .txn import Ctx, Refuse, Txn, efficiency, face_up_agents, reckless, resilience, revealed
+from .txn import Ctx, Refuse, Txn, face_up_agents
 
 DIGIT_EFFECTS = {5: "machinations", 7: "unreliable_pr", 9: "pr_campaign", 11: "big_pr_campaign", 13: "charity"}
 PENDING_EFFECTS = ("unreliable_pr", "slander", "blackmail", "sabotage")
@@ -149,8 +148,8 @@ class ByAllMeansRules(RulesBase):
             CloseTurn: turn.close_turn, DrawMain: turn.draw_main, PlayDigits: self._play_digits,
             PlaySymbols: self._play_symbols, PlayNeutral: self._play_neutral, DeployAgent: self._deploy_agent,
             DeployTerritory: self._deploy_territory, DeployGraffiti: self._deploy_graffiti, PlayPlot: self._play_plot,
-            AgentDraw: self._agent_draw, AgentAttackPlayer: self._agent_attack_player,
-            AgentAttackAgent: self._agent_attack_agent, ActivateAbility: self._activate_ability,
+            AgentDraw: agents.agent_draw, AgentAttackPlayer: agents.agent_attack_player,
+            AgentAttackAgent: agents.agent_attack_agent, ActivateAbility: agents.activate_ability,
             Utilize: self._utilize, DiscardForEffect: self._discard_for_effect, DeclareEffect: self._declare_effect,
             Choose: self._choose,
         }
@@ -359,12 +358,7 @@ class ByAllMeansRules(RulesBase):
                 if txn.state.field[m].territory is not None and txn.state.field[m].territory.controller == moved.controller:  # type: ignore[union-attr]
                     txn.change_loyalty(m, -1, f"{moved.card} left {m}")  # type: ignore[union-attr]
                 txn.change_loyalty(cell, 1, f"{moved.card} stands on it")  # type: ignore[union-attr]
-        self._limit_after(txn, seat)
-
-    def _limit_after(self, txn: Txn, seat: str, resume: str = "none") -> None:
-        over = txn.limit_exceeded()
-        if over is not None and txn.state.pending is None:
-            txn.open_decision(Pending(kind="agent_limit", decider=over[0], actor=seat, resume=resume, cells=tuple(over[1])))  # type: ignore[arg-type]
+        agents.limit_after(txn, seat)
 
     def _deploy_agent(self, txn: Txn, seat: str, i: DeployAgent) -> None:
         turn.spend_main(txn)
@@ -425,15 +419,10 @@ class ByAllMeansRules(RulesBase):
         cell = str(i.cell)
         order = self.opts["agent_limit_order"]
         if i.replace is not None and order == "replace_first":
-            self._give_up(txn, i.replace)
+            agents.give_up(txn, i.replace)
         txn.place_agent(card, seat, src, cell, toks)
         if i.replace is not None and order == "place_first":
-            self._give_up(txn, i.replace)
-
-    def _give_up(self, txn: Txn, cell: str) -> None:
-        """N3: the agent given up for the limit leaves with its whole stack (A-19; with
-        agent_limit_discard=shadow_first a shadowed agent cannot be named at all)."""
-        txn.kill_stack(cell, "given up for the agent limit")
+            agents.give_up(txn, i.replace)
 
     def _deploy_graffiti(self, txn: Txn, seat: str, i: DeployGraffiti) -> None:
         turn.spend_main(txn)
@@ -554,7 +543,7 @@ class ByAllMeansRules(RulesBase):
             txn.open_decision(replace(txn.deferred, to_buffer=chosen, lilac_as=lilac, spent=tuple(spent)))
             return
         txn.cleanup(seat, chosen, lilac, tuple(spent))
-        self._limit_after(txn, seat)
+        agents.limit_after(txn, seat)
 
     def _play_digits(self, txn: Txn, seat: str, i: PlayDigits) -> None:
         turn.spend_main(txn, "R-DIGITS")
@@ -748,89 +737,6 @@ class ByAllMeansRules(RulesBase):
 
     # -- agent actions (4.7) -------------------------------------------------------------------------
 
-    def _agent_checks(self, txn: Txn, seat: str, cell: str, kind: str, extra_allowed: bool = True) -> Any:
-        a = txn.state.field[cell].agent
-        if a is None or a.controller != seat:
-            txn.fail("no_such_agent", f"{seat} has no agent on {cell}", "R-AGENTS")
-        assert a is not None
-        if a.turned:
-            txn.violated("agent_turned", f"{a.card} on {cell} is turned", "R-AGENT-DEFAULTS")
-        if any(x.oid == a.oid and x.kind == kind for x in txn.state.turn.agent_actions):
-            txn.violated("agent_repeat_action", f"{a.card} on {cell} has already taken a {kind} action this turn", "R-AGENT-DEFAULTS")
-        turn.spend_agent(txn, seat, extra_allowed)
-        txn.emit(AgentActed(oid=a.oid, kind=kind))
-        return a
-
-    def _attack_kind(self, which: str) -> str:
-        return "attack" if self.opts["agent_attack_kinds"] == "merged" else f"attack_{which}"
-
-    def _agent_draw(self, txn: Txn, seat: str, i: AgentDraw) -> None:
-        self._agent_checks(txn, seat, i.agent, "draw")
-        if not txn.player(seat).extra_archive.count > 0:
-            txn.fail("archive_empty", f"{seat}'s extra archive is empty", "R-ARCHIVES")
-        cards = () if i.card is None else (i.card,)
-        txn.check_draw(seat, "extra_archive", cards, 1)
-        txn.turn_agent(i.agent, True, "draws from the extra archive")
-        txn.draw(seat, "extra_archive", cards, f"{seat}.hand", "agent draw")
-
-    def _agent_attack_player(self, txn: Txn, seat: str, i: AgentAttackPlayer) -> None:
-        self._agent_checks(txn, seat, i.agent, self._attack_kind("player"))
-        e = efficiency(self.ctx, txn.state, i.agent)
-        r = reckless(self.ctx, txn.state, i.agent)
-        txn.turn_agent(i.agent, True, "attacks")
-        txn.lose(self.ctx.opp(seat), "reputation", e, f"attack by the agent on {i.agent}")
-        if r:
-            txn.lose(seat, "reputation", e, f"recklessness of the agent on {i.agent}")
-
-    def _agent_attack_agent(self, txn: Txn, seat: str, i: AgentAttackAgent) -> None:
-        a = self._agent_checks(txn, seat, i.agent, self._attack_kind("agent"), self.opts["attack_agent_extra"])
-        target = txn.state.field[i.target].agent
-        txn.require(target is not None and target.controller != seat, "target_not_opponent_agent",
-                    f"{i.target} holds no agent of {self.ctx.opp(seat)}", "R-AGENT-DEFAULTS")
-        txn.check(revealed(txn.state, i.target), "target_not_revealed", f"the agent on {i.target} is not revealed", "R-AGENTS")
-        e = efficiency(self.ctx, txn.state, i.agent)
-        r = reckless(self.ctx, txn.state, i.agent)
-        res = resilience(self.ctx, txn.state, i.target)
-        txn.turn_agent(i.agent, True, "attacks an agent")
-        if e >= res:
-            txn.send_agent_to_utility(i.target, f"attacked by {a.card} ({e} against {res})")
-        if r:
-            txn.lose(seat, "reputation", e, f"recklessness of the agent on {i.agent}")
-        self._limit_after(txn, seat)
-
-    def _activate_ability(self, txn: Txn, seat: str, i: ActivateAbility) -> None:
-        ref = refs.any_object(self.ctx, i.object, seat)
-        obj = get_obj(txn.state, ref)
-        if obj is None:
-            txn.fail("no_such_object", f"there is no object at {i.object}", "R-OBJECTS")
-        in_buffer = "." in ref
-        txn.require(not in_buffer or (self.opts["buffer_abilities"] and ref.startswith(f"{seat}.")), "no_such_object",
-                    "buffer cards cannot use activated abilities (option buffer_abilities)" , "R-OBJECTS")
-        if getattr(obj, "controller", getattr(obj, "owner", None)) != seat:
-            txn.fail("not_your_object", f"{obj.card} at {i.object} is not {seat}'s", "R-OBJECTS")
-        ability = self.ctx.card(obj.card).ability(i.ability)
-        if ability is None or ability.kind not in ("activated", "activated_free"):
-            txn.fail("no_such_ability", f"{obj.card} has no activated ability {i.ability!r}", "R-ICONS")
-        assert ability is not None
-        is_agent = ref.endswith("/agent")
-        cell = ref.split("/")[0]
-        if is_agent:
-            if obj.turned:
-                txn.violated("agent_turned", f"{obj.card} on {cell} is turned", "R-AGENT-DEFAULTS")
-            kind = f"ability:{i.ability}"
-            if any(x.oid == obj.oid and x.kind == kind for x in txn.state.turn.agent_actions):
-                txn.violated("agent_repeat_action", f"{obj.card} on {cell} has already used {i.ability} this turn", "R-AGENT-DEFAULTS")
-        if ability.kind == "activated":
-            if is_agent:
-                turn.spend_agent(txn, seat)
-            else:
-                turn.spend_main(txn)
-        if is_agent:
-            txn.emit(AgentActed(oid=obj.oid, kind=f"ability:{i.ability}"))
-            if ability.kind == "activated" or self.opts["free_ability_turns_agent"]:
-                txn.turn_agent(cell, True, f"uses {i.ability}")
-        manual.apply_changes(txn, seat, i.object, i.changes, i.note or f"{obj.card}: {ability.text or ability.id}")
-
     # -- free intents (4.14) ---------------------------------------------------------------------------
 
     def _reaction(self, txn: Txn, seat: str) -> bool:
@@ -946,14 +852,14 @@ class ByAllMeansRules(RulesBase):
             return
         if p.resume == "cleanup":
             txn.cleanup(p.actor, p.to_buffer, p.lilac_as, p.spent)
-            self._limit_after(txn, p.actor)
+            agents.limit_after(txn, p.actor)
         elif p.resume == "close_turn":
             if p.kind == "agent_limit" and self.opts["on_leave_before_status_check"]:
                 if turn.open_on_leave(txn, str(txn.state.turn.active), list(p.culled)):
                     return
             turn.close(txn, "C4")
         else:
-            self._limit_after(txn, p.actor)
+            agents.limit_after(txn, p.actor)
 
     # -- the rest of the protocol --------------------------------------------------------------------
 
