@@ -4,16 +4,13 @@ answers to the decisions some of them open (``choose``)."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import agents, refs
 from .data import Combination
 from .evolve import get_obj
 from .model import ActionsLost, ArchiveCardsMoved, ArchiveOrdered, Choose, Pending, PlaySymbols
 from .txn import Txn, revealed
-
-if TYPE_CHECKING:
-    from .rules import ByAllMeansRules
 
 RULE = "R-COMBO-TABLE"
 
@@ -38,7 +35,7 @@ def _territory_of(txn: Txn, param: str, text: str | None, seat: str) -> str:
     return str(text)
 
 
-def check_effect(r: ByAllMeansRules, txn: Txn, seat: str, effect: str, i: PlaySymbols) -> None:
+def check_effect(txn: Txn, seat: str, effect: str, i: PlaySymbols) -> None:
     """Checks 11 (legality, ``illegal_<effect>``) and 12 (parameters) of ``play_symbols``."""
     ctx, s = txn.ctx, txn.state
     other = ctx.opp(seat)
@@ -52,7 +49,7 @@ def check_effect(r: ByAllMeansRules, txn: Txn, seat: str, effect: str, i: PlaySy
               "all four archives are empty")
         owner, zone = _archive(txn, i.archive)
         count = getattr(txn.player(owner), zone).count
-        if r.opts["partial_archive_moves"] == "require_full":
+        if txn.opts["partial_archive_moves"] == "require_full":
             txn.require(count >= 2, "bad_effect_target", f"archive={i.archive} holds {count} card(s); info leak needs 2", RULE)
         txn.check_draw(owner, zone, i.cards, min(2, count), RULE)
     elif effect == "mutual_strike":
@@ -63,7 +60,7 @@ def check_effect(r: ByAllMeansRules, txn: Txn, seat: str, effect: str, i: PlaySy
         txn.check_draw(seat, "main_archive", i.cards, 2, RULE)
     elif effect == "restoration":
         legal(bool(txn.player(seat).utility), f"{seat}'s utility is empty")
-        if r.opts["restoration_full_buffer"] == "illegal":
+        if txn.opts["restoration_full_buffer"] == "illegal":
             legal(bool(txn.free_slots(seat)), f"{seat}'s buffer has no free slot")
         txn.require(i.card is not None, "missing_effect_param", "name the card to restore with card=CARD", RULE)
         txn.require(i.card in txn.player(seat).utility, "bad_effect_target", f"{i.card} is not in {seat}'s utility", RULE)
@@ -83,7 +80,7 @@ def check_effect(r: ByAllMeansRules, txn: Txn, seat: str, effect: str, i: PlaySy
         legal(any(p.extra_archive.count for p in s.players.values()), "both extra archives are empty")
         owner, zone = _archive(txn, i.archive, "extra_archive")
         count = txn.player(owner).extra_archive.count
-        if r.opts["partial_archive_moves"] == "require_full":
+        if txn.opts["partial_archive_moves"] == "require_full":
             txn.require(count >= 3, "bad_effect_target", f"archive={i.archive} holds {count} card(s); download needs 3", RULE)
     elif effect == "power_management":
         txn.require(i.option is not None, "missing_effect_param", "power management needs option=gain or option=drain", RULE)
@@ -110,14 +107,14 @@ def check_effect(r: ByAllMeansRules, txn: Txn, seat: str, effect: str, i: PlaySy
                     f"there is no agent on {i.target}", RULE)
 
 
-def resolve_effect(r: ByAllMeansRules, txn: Txn, seat: str, effect: str, i: PlaySymbols, combo: Combination) -> int:
+def resolve_effect(txn: Txn, seat: str, effect: str, i: PlaySymbols, combo: Combination) -> int:
     """Resolve a symbol effect; returns how many cards it put into the actor's buffer."""
     ctx = txn.ctx
     other = ctx.opp(seat)
     if effect in ("slander", "blackmail"):
         txn.deferred = Pending(kind=effect, decider=other, actor=seat, effect=effect)
     elif effect == "sabotage":
-        chooser = other if r.opts["sabotage_chooser"] == "target" else seat
+        chooser = other if txn.opts["sabotage_chooser"] == "target" else seat
         txn.deferred = Pending(kind="sabotage", decider=chooser, actor=seat, effect=effect, target=other)
     elif effect == "info_leak":
         owner, zone = refs.archive(ctx, str(i.archive))
@@ -151,7 +148,7 @@ def resolve_effect(r: ByAllMeansRules, txn: Txn, seat: str, effect: str, i: Play
         owner, _zone = refs.archive(ctx, str(i.archive))
         p = txn.player(owner)
         n = min(3, p.extra_archive.count)
-        placement = r.opts["download_placement"]
+        placement = txn.opts["download_placement"]
         cards = p.extra_archive.cards[:n] if ctx.exact else ()
         txn.emit(ArchiveCardsMoved(owner=owner, src="extra_archive", dst="main_archive", count=n, cards=cards,
                                    at="bottom" if placement == "bottom" else "top"))
@@ -164,7 +161,7 @@ def resolve_effect(r: ByAllMeansRules, txn: Txn, seat: str, effect: str, i: Play
         else:
             txn.lose(other, "influence", 1, "power management")
     elif effect == "inspire":
-        delta = combo.own_delta if combo.own_delta is not None else r.opts["inspire_own_delta"]
+        delta = combo.own_delta if combo.own_delta is not None else txn.opts["inspire_own_delta"]
         txn.change_loyalty(str(i.opp), 1, "inspire")
         txn.change_loyalty(str(i.own), delta, "inspire")
     elif effect == "intimidate":
@@ -182,7 +179,7 @@ def resolve_effect(r: ByAllMeansRules, txn: Txn, seat: str, effect: str, i: Play
     return 0
 
 
-def answer(r: ByAllMeansRules, txn: Txn, seat: str, p: Pending, i: Choose) -> None:
+def answer(txn: Txn, seat: str, p: Pending, i: Choose) -> None:
     """Check the answer to the pending decision (``invalid_choice``) and apply its result."""
     def bad(why: str) -> Any:
         txn.fail("invalid_choice", f"{p.kind}: {why}", _rule(p.kind))
@@ -202,7 +199,7 @@ def answer(r: ByAllMeansRules, txn: Txn, seat: str, p: Pending, i: Choose) -> No
         elif i.option == "lose_main_action":
             txn.emit(ActionsLost(seat=decider, main=lost.main + 1, extra=lost.extra))
         elif i.option == "lose_extra_action":
-            if r.opts["slander_extra_requires_agent"] and txn.agent_count(decider) == 0:
+            if txn.opts["slander_extra_requires_agent"] and txn.agent_count(decider) == 0:
                 bad(f"{decider} controls no agent, so losing an extra action is not a choice")
             txn.emit(ActionsLost(seat=decider, main=lost.main, extra=lost.extra + 1))
         else:

@@ -8,7 +8,6 @@ so every state change is an event and ``decide`` sees exactly what the fold will
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -19,10 +18,10 @@ from referee.engine.position import Placed
 from referee.engine.protocol import Accepted, ConfigError, Rejected, RulesBase
 from schemas import MatchConfig, Outcome
 
-from . import agents, chance, deploy, legal, manual, refs, setup, turn, view, words
+from . import agents, chance, combos, deploy, legal, manual, refs, setup, turn, view, words
 from .chance import fill
 from .checkin import check_input
-from .effects import answer, check_effect, resolve_effect
+from .effects import answer
 from .data import combination_table, parse_card_set, validate_deck
 from .evolve import evolve, get_obj
 from .geometry import field_for
@@ -36,8 +35,6 @@ from .model import (
     Choose,
     ChooseOrder,
     CloseTurn,
-    ComboKey,
-    ComboPlayed,
     DecisionClosed,
     DeclareEffect,
     DeployAgent,
@@ -51,7 +48,6 @@ from .model import (
     Mulligan,
     OPENING_INTENTS,
     OpponentActed,
-    Pending,
     PlayDigits,
     PlayNeutral,
     PlayPlot,
@@ -63,12 +59,10 @@ from .model import (
     ShuffleArchive,
     State,
     StepChanged,
-    SymbolSpent,
     Utilize,
 )
-from .txn import Ctx, Refuse, Txn, face_up_agents
+from .txn import Ctx, Refuse, Txn
 
-DIGIT_EFFECTS = {5: "machinations", 7: "unreliable_pr", 9: "pr_campaign", 11: "big_pr_campaign", 13: "charity"}
 PENDING_EFFECTS = ("unreliable_pr", "slander", "blackmail", "sabotage")
 
 # The routing below goes by an intent's exact class (``type(intent)``), looked up in a dict or set:
@@ -144,8 +138,8 @@ class ByAllMeansRules(RulesBase):
             ShuffleArchive: setup.shuffle_archive, ReformArchives: setup.reform_archives,
             DrawOpeningHand: setup.draw_opening_hand, RecordLot: setup.record_lot, ChooseOrder: setup.choose_order,
             Mulligan: setup.mulligan, DrawStartCards: turn.draw_start_cards, EndTurn: turn.end_turn,
-            CloseTurn: turn.close_turn, DrawMain: turn.draw_main, PlayDigits: self._play_digits,
-            PlaySymbols: self._play_symbols, PlayNeutral: self._play_neutral, DeployAgent: deploy.deploy_agent,
+            CloseTurn: turn.close_turn, DrawMain: turn.draw_main, PlayDigits: combos.play_digits,
+            PlaySymbols: combos.play_symbols, PlayNeutral: combos.play_neutral, DeployAgent: deploy.deploy_agent,
             DeployTerritory: deploy.deploy_territory, DeployGraffiti: deploy.deploy_graffiti, PlayPlot: deploy.play_plot,
             AgentDraw: agents.agent_draw, AgentAttackPlayer: agents.agent_attack_player,
             AgentAttackAgent: agents.agent_attack_agent, ActivateAbility: agents.activate_ability,
@@ -275,264 +269,6 @@ class ByAllMeansRules(RulesBase):
 
     # -- combinations -------------------------------------------------------------------------------
 
-    def _combo_key(self, txn: Txn, effect: str, objects: list[tuple[str, int | None]]) -> ComboKey | None:
-        """(effect, sorted sources): object ids, new ones for hand cards (A-31)."""
-        rule = self.opts["repeat_rule"]
-        if rule == "off":
-            return None
-        if rule == "effect_and_card_ids":
-            return ComboKey(effect=effect, objects=tuple(sorted(c for c, _o in objects)))
-        nxt = txn.state.next_oid
-        ids = []
-        for _c, oid in objects:
-            if oid is None:
-                ids.append(str(nxt))
-                nxt += 1
-            else:
-                ids.append(str(oid))
-        return ComboKey(effect=effect, objects=tuple(sorted(ids, key=lambda x: (len(x), x))))
-
-    def _check_repeat(self, txn: Txn, key: ComboKey | None, what: str) -> None:
-        if key is not None and key in txn.state.turn.combos:
-            txn.violated("combo_repeated", f"{what} was already played with the same cards this turn", "R-BUFFER")
-
-    def _buffer_checks(self, txn: Txn, seat: str, hand_cards: list[str], to_buffer: tuple[str, ...], lilac: tuple[str, ...],
-                       placed_by_effect: int, free_before: int) -> None:
-        """to_buffer lists hand sources only; capacity after the action (A-41); lilac choices."""
-        if to_buffer:
-            pool = Counter(hand_cards)
-            for cid in to_buffer:
-                if not pool[cid] > 0:
-                    txn.violated("not_from_hand", f"to_buffer={cid}: only this action's hand cards can be buffered", "R-NEUTRAL-ZONE")
-                pool[cid] -= 1
-        if self.opts["buffer_capacity_check"] == "after_departures":
-            free = len(txn.free_slots(seat))
-        else:
-            free = free_before - placed_by_effect
-        if len(to_buffer) > free:
-            txn.violated("buffer_full", f"{len(to_buffer)} card(s) to buffer but {seat} has {max(0, free)} free buffer slot(s)", "R-BUFFER")
-        if not (to_buffer or lilac):
-            return  # no card to buffer, no lilac choice: nothing more to check
-        needed: Counter[str] = Counter()
-        neutral = self.ctx.cards.neutral_symbol
-        for cid in to_buffer:
-            needed[cid] += self.ctx.card(cid).symbols.count(neutral)
-        given = Counter(refs.lilac_choice(self.ctx, x)[0] for x in lilac)
-        for cid in sorted(needed):
-            txn.check(given[cid] >= needed[cid], "lilac_choice_required",
-                      f"{cid} prints {needed[cid]} lilac symbol(s): name the active symbol for each with lilac_as={cid}:SYMBOL",
-                      "R-SYMBOLS")
-        for x in lilac:
-            sym = refs.lilac_choice(self.ctx, x)[1]
-            txn.check(sym in self.ctx.cards.active_symbols, "lilac_choice_required",
-                      f"lilac_as {x}: {sym} is not an active symbol ({', '.join(self.ctx.cards.active_symbols)})", "R-SYMBOLS")
-
-    def _finish_combo(self, txn: Txn, seat: str, to_buffer_cards: tuple[str, ...], lilac: tuple[str, ...],
-                      spent: list[tuple[int, str]]) -> None:
-        """After the effect: the cleanup now, or, when the effect awaits a decision, kept in it."""
-        chosen: tuple[int, ...] = ()
-        if to_buffer_cards:
-            by_card: dict[str, list[int]] = {}
-            for nc in txn.state.neutral_zone.cards:
-                if nc.origin == "hand":
-                    by_card.setdefault(nc.card, []).append(nc.oid)
-            chosen = tuple(by_card[cid].pop(0) for cid in to_buffer_cards)
-        if txn.deferred is not None:
-            txn.open_decision(replace(txn.deferred, to_buffer=chosen, lilac_as=lilac, spent=tuple(spent)))
-            return
-        txn.cleanup(seat, chosen, lilac, tuple(spent))
-        agents.limit_after(txn, seat)
-
-    def _play_digits(self, txn: Txn, seat: str, i: PlayDigits) -> None:
-        turn.spend_main(txn, "R-DIGITS")
-        txn.require(len(i.hand) + len(i.buffer) > 0, "too_few_cards", "a digit combination needs at least one card", "R-DIGITS")
-        txn.require_in_hand(seat, i.hand, "R-DIGITS")
-        slots = []
-        for slot in i.buffer:
-            if not (slot in self.ctx.slots and txn.player(seat).buffer.get(slot) is not None):
-                txn.fail("buffer_slot_empty", f"{seat}'s {slot} is empty", "R-BUFFER")
-            if slot in slots:
-                txn.fail("duplicate_source", f"{slot} is named twice", "R-DIGITS")
-            slots.append(slot)
-        buf = txn.player(seat).buffer
-        cards = [*i.hand, *(buf[s].card for s in slots)]
-        total = 0
-        for cid in cards:
-            digit = self.ctx.card(cid).digit
-            if digit is None:
-                txn.fail("no_digit", f"{cid} has no digit", "R-DIGITS")
-            total += digit
-        if total not in DIGIT_EFFECTS:
-            txn.violated("digit_sum_invalid",
-                         f"the digits add up to {total} ({' + '.join(f'{c}:{self.ctx.card(c).digit}' for c in cards)}); a digit combination makes 5, 7, 9, 11 or 13",
-                         "R-DIGITS")
-        need = 2 if total == 5 or not self.opts["single_card_digits"] else 1
-        if len(cards) < need:
-            txn.violated("too_few_cards", f"a digit combination of {total} needs at least {need} cards", "R-DIGITS")
-        effect = DIGIT_EFFECTS.get(total, "")
-        key = self._combo_key(txn, f"digits:{total}", [*((c, None) for c in i.hand), *((buf[s].card, buf[s].oid) for s in slots)])
-        self._check_repeat(txn, key, f"the digit combination {total}")
-        if effect == "machinations":
-            self._machinations_params(txn, seat, i)
-        free_before = len(txn.free_slots(seat))
-        for cid in i.hand:
-            txn.to_neutral(cid, seat, f"{seat}.hand", "hand")
-        for s in slots:
-            obj = buf[s]
-            txn.to_neutral(obj.card, obj.owner, f"{seat}.{s}", "buffer", obj.oid)
-        txn.emit(ComboPlayed(seat=seat, kind="digits", effect=effect, key=key))
-        self._digit_effect(txn, seat, effect, i)
-        self._buffer_checks(txn, seat, list(i.hand), i.to_buffer, i.lilac_as, 0, free_before)
-        self._finish_combo(txn, seat, i.to_buffer, i.lilac_as, [])
-
-    def _machinations_params(self, txn: Txn, seat: str, i: PlayDigits) -> None:
-        txn.require(i.option is not None, "missing_effect_param", "machinations (5) needs option=steal or option=move_symbol", "R-DIGITS")
-        if i.option != "move_symbol":
-            return
-        txn.require(i.move_from is not None and i.symbol is not None and i.move_to is not None, "missing_effect_param",
-                    "move_symbol needs move_from=OBJECT symbol=SYMBOL move_to=OBJECT", "R-DIGITS")
-        src = _field_ref(self.ctx, str(i.move_from))
-        txn.require(src is not None and get_obj(txn.state, src) is not None, "bad_effect_target",
-                    f"move_from={i.move_from} is not a field object", "R-DIGITS")
-        obj = get_obj(txn.state, str(src))
-        txn.require(i.symbol in obj.active_symbols, "no_active_symbol", f"{obj.card} at {i.move_from} carries no {i.symbol} token", "R-DIGITS")
-        dst = _field_ref(self.ctx, str(i.move_to))
-        txn.require(dst is not None and dst != src and get_obj(txn.state, dst) is not None, "bad_effect_target",
-                    f"move_to={i.move_to} must be another field object", "R-DIGITS")
-        if self.opts["machinations_move_scope"] == "own_objects":
-            txn.require(obj.controller == seat and get_obj(txn.state, str(dst)).controller == seat, "bad_effect_target",
-                        "option machinations_move_scope=own_objects: both objects must be yours", "R-DIGITS")
-
-    def _digit_effect(self, txn: Txn, seat: str, effect: str, i: PlayDigits) -> None:
-        other = self.ctx.opp(seat)
-        if effect == "machinations":
-            if i.option == "steal":
-                txn.gain(seat, "reputation", 1, "machinations")
-                txn.lose(other, "reputation", 1, "machinations")
-            else:
-                src, dst = _field_ref(self.ctx, str(i.move_from)), _field_ref(self.ctx, str(i.move_to))
-                a, b = get_obj(txn.state, str(src)), get_obj(txn.state, str(dst))
-                moved = list(a.active_symbols)
-                moved.remove(str(i.symbol))
-                txn.set_tokens(str(src), tuple(moved), "machinations")
-                txn.set_tokens(str(dst), tuple(sorted((*b.active_symbols, str(i.symbol)))), "machinations")
-        elif effect == "unreliable_pr":
-            txn.deferred = Pending(kind="unreliable_pr", decider=other, actor=seat, effect=effect)
-        elif effect == "pr_campaign":
-            txn.gain(seat, "reputation", 5, "PR campaign")
-        elif effect == "big_pr_campaign":
-            txn.gain(seat, "reputation", 7, "big PR campaign")
-        elif effect == "charity":
-            txn.gain(seat, "reputation", 4, "charity")
-            txn.gain(seat, "trust", 1, "charity")
-
-    def _play_symbols(self, txn: Txn, seat: str, i: PlaySymbols) -> None:
-        turn.spend_main(txn, "R-SYMBOLS")
-        if len(i.use) != 2:
-            txn.fail("need_two_symbols", f"a symbol combination uses exactly two symbols, not {len(i.use)}", "R-SYMBOLS")
-        a, b = (refs.source(self.ctx, u, seat) for u in i.use)
-        kinds = {a.kind, b.kind}
-        allowed = len(kinds) == 1 or kinds == {"hand", "buffer"} or (self.opts["mixed_field_sources"] and "field" in kinds)
-        if not allowed:
-            txn.violated("mixed_sources_not_allowed",
-                         f"{a.kind} + {b.kind}: the two symbols come from hand+hand, hand+buffer, buffer+buffer or field+field", "R-SYMBOLS")
-        state = txn.state
-        hand = txn.player(seat).hand
-        # the object each non-hand source names (None: there is none)
-        objs = {s.ref: get_obj(state, s.ref) for s in (a, b) if s.kind != "hand"}
-        for s in (a, b):
-            if s.kind == "hand":
-                if s.ref not in hand:
-                    txn.fail("card_not_in_hand", f"{s.ref} is not in {seat}'s hand", "R-HAND")
-            elif s.kind == "buffer":
-                if not s.ref.startswith(f"{seat}."):
-                    txn.fail("not_your_object", f"{s.ref} is not {seat}'s buffer", "R-SYMBOLS")
-                if objs[s.ref] is None:
-                    txn.fail("buffer_slot_empty", f"{s.ref} is empty", "R-BUFFER")
-            elif objs[s.ref] is None:
-                txn.fail("no_such_object", f"there is no object at {_show_ref(s.ref)}", "R-OBJECTS")
-        for s in (a, b):
-            if s.kind == "field":
-                obj = objs[s.ref]
-                if not (obj.controller == seat or self._double_of_mine(state, seat, s.ref)):
-                    txn.fail("not_your_object", f"{obj.card} at {_show_ref(s.ref)} is {obj.controller}'s", "R-SYMBOLS")
-        same = a.kind == b.kind and a.ref == b.ref and (a.kind != "hand" or hand.count(a.ref) < 2)
-        if not same and a.kind == b.kind == "field" and self.opts["double_agent_pair"] == "one_object":
-            oa, ob = objs[a.ref], objs[b.ref]
-            same = a.ref.endswith("/agent") and b.ref.endswith("/agent") and oa.card == ob.card and oa.controller != ob.controller
-        if same:
-            txn.fail("same_object_symbols", "the two symbols must come from two different cards or objects", "R-SYMBOLS")
-        for s in (a, b):
-            if s.kind == "hand" and s.symbol not in self.ctx.card(s.ref).symbols:
-                txn.fail("symbol_not_on_card",
-                         f"{s.ref} does not print {s.symbol} ({', '.join(self.ctx.card(s.ref).symbols) or 'no symbols'})", "R-SYMBOLS")
-        for s in (a, b):
-            if s.kind != "hand":
-                obj = objs[s.ref]
-                if s.symbol not in obj.active_symbols:
-                    txn.fail("no_active_symbol",
-                             f"{obj.card} at {_show_ref(s.ref)} carries no active {s.symbol} ({', '.join(obj.active_symbols) or 'no tokens'})",
-                             "R-BUFFER")
-        neutral = self.ctx.cards.neutral_symbol
-        if neutral in (a.symbol, b.symbol):
-            txn.violated("lilac_not_playable", f"{neutral} cannot produce an effect", "R-SYMBOLS")
-        combo = self.ctx.table.get((min(a.symbol, b.symbol), max(a.symbol, b.symbol)))
-        if combo is None:
-            txn.fail("no_combination", f"{a.symbol} + {b.symbol} has no entry in the combination table", "R-COMBO-TABLE")
-        assert combo is not None
-        effect = combo.effect
-        objects = [(s.ref, None) if s.kind == "hand" else (objs[s.ref].card, objs[s.ref].oid) for s in (a, b)]
-        key = self._combo_key(txn, effect, objects)
-        self._check_repeat(txn, key, effect)
-        check_effect(self, txn, seat, effect, i)
-        free_before = len(txn.free_slots(seat))
-        spent: list[tuple[int, str]] = []
-        for s in (a, b):
-            if s.kind == "hand":
-                oid = txn.to_neutral(s.ref, seat, f"{seat}.hand", "hand")
-                spent.append((oid, s.symbol))
-            else:
-                txn.emit(SymbolSpent(ref=s.ref, symbol=s.symbol))
-        txn.emit(ComboPlayed(seat=seat, kind="symbols", effect=effect, key=key))
-        placed = resolve_effect(self, txn, seat, effect, i, combo)
-        self._buffer_checks(txn, seat, [s.ref for s in (a, b) if s.kind == "hand"], i.to_buffer, i.lilac_as, placed, free_before)
-        self._finish_combo(txn, seat, i.to_buffer, i.lilac_as, spent)
-
-    def _double_of_mine(self, state: State, seat: str, ref: str) -> bool:
-        if not ref.endswith("/agent"):
-            return False
-        obj = get_obj(state, ref)
-        return any(a.card == obj.card for _c, a in face_up_agents(self.ctx, state, seat))
-
-    def _play_neutral(self, txn: Txn, seat: str, i: PlayNeutral) -> None:
-        turn.spend_main(txn, "R-NEUTRAL-COMBO")
-        hand = Counter(txn.player(seat).hand)
-        txn.require(hand[i.lilac] > 0, "card_not_in_hand", f"{i.lilac} is not in {seat}'s hand", "R-HAND")
-        neutral = self.ctx.cards.neutral_symbol
-        txn.require(neutral in self.ctx.card(i.lilac).symbols, "no_lilac_symbol", f"{i.lilac} prints no {neutral} symbol", "R-NEUTRAL-COMBO")
-        w = refs.source(self.ctx, i.with_, seat)
-        txn.check(w.kind in ("hand", "buffer"), "mixed_sources_not_allowed",
-                  "the neutral combination's second symbol comes from your hand or your buffer", "R-NEUTRAL-COMBO")
-        if w.kind == "hand":
-            txn.require(hand[w.ref] > 0, "card_not_in_hand", f"{w.ref} is not in {seat}'s hand", "R-HAND")
-            txn.require(w.ref != i.lilac or hand[w.ref] > 1, "same_object_symbols", "the second symbol must be on another card", "R-NEUTRAL-COMBO")
-            txn.require(w.symbol in self.ctx.card(w.ref).symbols, "symbol_not_on_card", f"{w.ref} does not print {w.symbol}", "R-SYMBOLS")
-        else:
-            txn.require(w.ref.startswith(f"{seat}."), "mixed_sources_not_allowed", f"{w.ref} is not {seat}'s buffer", "R-NEUTRAL-COMBO")
-            obj = get_obj(txn.state, w.ref)
-            txn.require(obj is not None, "buffer_slot_empty", f"{w.ref} is empty", "R-BUFFER")
-            txn.require(w.symbol in obj.active_symbols, "no_active_symbol", f"{obj.card} at {w.ref} carries no {w.symbol}", "R-BUFFER")
-        if self.opts["neutral_lilac_pair"] == "forbidden":
-            txn.check(w.symbol != neutral, "lilac_not_playable", "option neutral_lilac_pair=forbidden: the second symbol may not be lilac",
-                      "R-NEUTRAL-COMBO")
-        txn.check(all(c == i.lilac for c in i.to_buffer) and len(i.to_buffer) <= 1, "not_from_hand",
-                  f"to_buffer may name only the lilac card {i.lilac}", "R-NEUTRAL-ZONE")
-        free_before = len(txn.free_slots(seat))
-        txn.to_neutral(i.lilac, seat, f"{seat}.hand", "hand")
-        txn.emit(ComboPlayed(seat=seat, kind="neutral", effect="neutral", key=None))
-        self._buffer_checks(txn, seat, [i.lilac], i.to_buffer, i.lilac_as, 0, free_before)
-        self._finish_combo(txn, seat, i.to_buffer, i.lilac_as, [])
-
     # -- agent actions (4.7) -------------------------------------------------------------------------
 
     # -- free intents (4.14) ---------------------------------------------------------------------------
@@ -643,7 +379,7 @@ class ByAllMeansRules(RulesBase):
         p = txn.state.pending
         txn.require(p is not None, "no_decision_pending", "there is no decision to answer", "R-EFFECT-ORDER")
         assert p is not None
-        answer(self, txn, seat, p, i)
+        answer(txn, seat, p, i)
         txn.emit(DecisionClosed(kind=p.kind, decider=p.decider, answer=_answer_text(i)))
         if p.kind == "on_leave_window" and p.seats:
             txn.open_decision(replace(p, decider=p.seats[0], seats=p.seats[1:]))
@@ -730,15 +466,8 @@ def _verb(intent: Any) -> str:
 
 
 
-def _show_ref(ref: str) -> str:
-    return ref[: -len("/territory")] if ref.endswith("/territory") else ref
 
 
-def _field_ref(ctx: Ctx, text: str) -> str | None:
-    try:
-        return refs.field_object(ctx, text)
-    except refs.RefError:
-        return None
 
 
 
