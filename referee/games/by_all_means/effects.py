@@ -1,15 +1,18 @@
-"""Symbol effects (rules spec 4.6): legality (R-COMBO-LEGALITY), parameters, resolution, and the
-answers to the decisions some of them open (``choose``)."""
+"""Symbol effects (rules spec 4.6): legality (R-COMBO-LEGALITY), parameters, resolution; and
+decisions (4.14): ``choose`` answers the pending one (an effect's, the agent limit's or the on-leave
+window's), checked and applied here, then resumes what it interrupted."""
 
 from __future__ import annotations
 
 from collections import Counter
 from typing import Any
 
-from . import agents, refs
+from msgspec.structs import replace
+
+from . import agents, refs, turn
 from .data import Combination
 from .evolve import get_obj
-from .model import ActionsLost, ArchiveCardsMoved, ArchiveOrdered, Choose, Pending, PlaySymbols
+from .model import ActionsLost, ArchiveCardsMoved, ArchiveOrdered, Choose, DecisionClosed, Pending, PlaySymbols
 from .txn import Txn, revealed
 
 RULE = "R-COMBO-TABLE"
@@ -179,6 +182,29 @@ def resolve_effect(txn: Txn, seat: str, effect: str, i: PlaySymbols, combo: Comb
     return 0
 
 
+def choose(txn: Txn, seat: str, i: Choose) -> None:
+    """``choose`` (4.14): the pending decision answered, closed, and what it interrupted resumed."""
+    p = txn.state.pending
+    txn.require(p is not None, "no_decision_pending", "there is no decision to answer", "R-EFFECT-ORDER")
+    assert p is not None
+    answer(txn, seat, p, i)
+    txn.emit(DecisionClosed(kind=p.kind, decider=p.decider, answer=_answer_text(i)))
+    if p.kind == "on_leave_window" and p.seats:
+        txn.open_decision(replace(p, decider=p.seats[0], seats=p.seats[1:]))
+        return
+    if p.resume == "cleanup":
+        txn.cleanup(p.actor, p.to_buffer, p.lilac_as, p.spent)
+        agents.limit_after(txn, p.actor)
+    elif p.resume == "close_turn":
+        if p.kind == "agent_limit" and txn.opts["on_leave_before_status_check"]:
+            if turn.open_on_leave(txn, str(txn.state.turn.active), list(p.culled)):
+                return
+        turn.close(txn, "C4")
+    else:
+        agents.limit_after(txn, p.actor)
+
+
+
 def answer(txn: Txn, seat: str, p: Pending, i: Choose) -> None:
     """Check the answer to the pending decision (``invalid_choice``) and apply its result."""
     def bad(why: str) -> Any:
@@ -236,3 +262,15 @@ def answer(txn: Txn, seat: str, p: Pending, i: Choose) -> None:
 
 def _rule(kind: str) -> str:
     return {"agent_limit": "R-GRAFFIGENTS", "on_leave_window": "R-ICONS"}.get(kind, RULE)
+
+
+
+def _answer_text(i: Choose) -> str:
+    parts = []
+    if i.option:
+        parts.append(i.option)
+    if i.target:
+        parts.append(f"target {i.target}")
+    if i.cards:
+        parts.append("cards " + ",".join(i.cards))
+    return " ".join(parts)

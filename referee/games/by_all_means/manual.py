@@ -2,7 +2,9 @@
 player states what a text does as a list of changes. Each item is checked for consistency against
 the state as the previous items left it, then applied; an inconsistent item refuses the whole intent
 (``manual_inconsistent``, naming the item). Every accepted declared effect is counted in
-``manual_effects`` and its entry is flagged for audit."""
+``manual_effects`` and its entry is flagged for audit. ``declare_effect`` (4.14) is the intent that
+is nothing but a declared effect; the others carry one (plots, abilities, deploy conditions,
+discards for an effect)."""
 
 from __future__ import annotations
 
@@ -12,8 +14,8 @@ from schemas import ARBITER
 
 from . import refs
 from .evolve import get_obj
-from .model import ManualApplied
-from .txn import Txn
+from .model import DeclareEffect, ManualApplied, State
+from .txn import Ctx, Txn
 
 
 class Inconsistent(Exception):
@@ -223,3 +225,46 @@ def confirmer(ctx: Any, state: Any, seat: str, changes: tuple[str, ...]) -> str 
     if not who:
         return None
     return who.pop() if len(who) == 1 else ARBITER
+
+
+def declare_effect(txn: Txn, seat: str, i: DeclareEffect) -> None:
+    """``declare_effect`` (4.14): a text's effect declared on its own, at a timing that fits the step,
+    from a card or object the actor controls."""
+    s = txn.state
+    step = s.turn.step
+    active = s.turn.active
+    ok = True
+    why = ""
+    if i.timing == "turn_start":
+        ok = step == "start" and not (seat == active and s.turn.opponent_acted)
+        why = "turn_start effects are declared in step start, the active player's first"
+    elif i.timing == "turn_end":
+        ok = step == "end"
+        why = "turn_end effects are declared in step end"
+    txn.check(ok, "bad_timing", f"timing={i.timing} does not fit now (step {step}): {why}", "R-EFFECT-ORDER")
+    txn.require(_declarable(txn.ctx, s, seat, i.source), "not_your_object",
+                f"{i.source} is not a card or object {seat} controls (field, buffer, hand or utility)", "R-MANUAL")
+    apply_changes(txn, seat, i.source, i.changes, i.note or f"{i.timing} effect of {i.source}")
+
+
+def _declarable(ctx: Ctx, s: State, seat: str, source: str) -> bool:
+    if source in ctx.cards.cards:
+        p = s.players[seat]
+        if source in p.hand or source in p.utility:
+            return True
+        for c in ctx.field.cells:
+            cell = s.field[c]
+            for obj in (cell.territory, cell.agent, cell.graffiti):
+                if obj is not None and obj.card == source and obj.controller == seat:
+                    return True
+            if cell.agent is not None and cell.agent.shadow == source and cell.agent.controller == seat:
+                return True
+            if any(a.card == source and a.owner == seat for a in cell.attached):
+                return True
+        return any(b is not None and b.card == source for b in p.buffer.values())
+    try:
+        ref = refs.any_object(ctx, source, seat)
+    except refs.RefError:
+        return False
+    obj = get_obj(s, ref)
+    return obj is not None and getattr(obj, "controller", getattr(obj, "owner", None)) == seat

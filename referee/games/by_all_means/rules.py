@@ -11,19 +11,16 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from msgspec.structs import replace
-
 from referee.engine.chance import Chance
 from referee.engine.position import Placed
 from referee.engine.protocol import Accepted, ConfigError, Rejected, RulesBase
 from schemas import MatchConfig, Outcome
 
-from . import agents, chance, combos, deploy, legal, manual, refs, setup, turn, view, words
+from . import agents, chance, combos, deploy, effects, legal, manual, reactions, setup, turn, view, words
 from .chance import fill
 from .checkin import check_input
-from .effects import answer
 from .data import combination_table, parse_card_set, validate_deck
-from .evolve import evolve, get_obj
+from .evolve import evolve
 from .geometry import field_for
 from .view import POSITION_SHAPE
 from .model import (
@@ -35,7 +32,6 @@ from .model import (
     Choose,
     ChooseOrder,
     CloseTurn,
-    DecisionClosed,
     DeclareEffect,
     DeployAgent,
     DeployGraffiti,
@@ -52,7 +48,6 @@ from .model import (
     PlayNeutral,
     PlayPlot,
     PlaySymbols,
-    ReactionUsed,
     RecordLot,
     ReformArchives,
     SETUP_INTENTS,
@@ -143,8 +138,8 @@ class ByAllMeansRules(RulesBase):
             DeployTerritory: deploy.deploy_territory, DeployGraffiti: deploy.deploy_graffiti, PlayPlot: deploy.play_plot,
             AgentDraw: agents.agent_draw, AgentAttackPlayer: agents.agent_attack_player,
             AgentAttackAgent: agents.agent_attack_agent, ActivateAbility: agents.activate_ability,
-            Utilize: self._utilize, DiscardForEffect: self._discard_for_effect, DeclareEffect: self._declare_effect,
-            Choose: self._choose,
+            Utilize: reactions.utilize, DiscardForEffect: reactions.discard_for_effect, DeclareEffect: manual.declare_effect,
+            Choose: effects.choose,
         }
 
     # -- setup (section 2) -------------------------------------------------------------------------
@@ -273,127 +268,7 @@ class ByAllMeansRules(RulesBase):
 
     # -- free intents (4.14) ---------------------------------------------------------------------------
 
-    def _reaction(self, txn: Txn, seat: str) -> bool:
-        active = txn.state.turn.active
-        if seat == active:
-            return False
-        used = txn.state.turn.reactions_used
-        if not used < self.opts["reaction_limit"]:
-            txn.violated("reaction_limit", f"{seat} has used {used} reaction(s) this opponent turn (limit {self.opts['reaction_limit']})",
-                         "R-OPP-TURN")
-        txn.emit(ReactionUsed(seat=seat))
-        return True
-
-    def _utilize(self, txn: Txn, seat: str, i: Utilize) -> None:
-        txn.require(i.card in txn.player(seat).hand, "card_not_in_hand", f"{i.card} is not in {seat}'s hand", "R-HAND")
-        txn.require("utilization" in self.ctx.card(i.card).keywords, "no_utilization_keyword",
-                    f"{i.card} has no Utilization keyword", "R-UTILIZE")
-        self._reaction(txn, seat)
-        main = txn.player(seat).main_archive.count
-        if main > 0:
-            drawn = () if i.drawn is None else (i.drawn,)
-            txn.require(len(drawn) == 1, "wrong_draw_count", f"utilize draws 1 card: name it with drawn=CARD", "R-UTILIZE")
-            txn.check_draw(seat, "main_archive", drawn, 1, "R-UTILIZE")
-        else:
-            txn.check(self.opts["utilize_empty_main"] == "allow_no_draw", "archive_empty",
-                      f"{seat}'s main archive is empty (option utilize_empty_main=reject)", "R-UTILIZE")
-            txn.require(i.drawn is None, "wrong_draw_count", f"{seat}'s main archive is empty: omit drawn", "R-UTILIZE")
-            drawn = ()
-        txn.to_utility(i.card, seat, f"{seat}.hand", "utilization")
-        txn.draw(seat, "main_archive", drawn, f"{seat}.hand", "utilization")
-
-    def _discard_for_effect(self, txn: Txn, seat: str, i: DiscardForEffect) -> None:
-        where = i.from_
-        if where == "hand":
-            txn.require(i.card in txn.player(seat).hand, "card_not_in_hand", f"{i.card} is not in {seat}'s hand", "R-DISCARD")
-            ref, zone = f"{seat}.hand", "hand"
-        elif where.startswith("buf"):
-            ref = refs.buffer_object(self.ctx, where, seat)
-            txn.require(ref.startswith(f"{seat}."), "not_your_object", f"{where} is not {seat}'s buffer", "R-DISCARD")
-            obj = get_obj(txn.state, ref)
-            txn.require(obj is not None, "buffer_slot_empty", f"{seat}'s {where} is empty", "R-BUFFER")
-            txn.require(obj.card == i.card, "card_mismatch", f"{seat}'s {where} holds {obj.card}, not {i.card}", "R-BUFFER")
-            zone = "buffer"
-        else:
-            ref = refs.field_object(self.ctx, where)
-            obj = get_obj(txn.state, ref)
-            txn.require(obj is not None and obj.card == i.card, "no_such_object", f"{i.card} is not at {where}", "R-OBJECTS")
-            txn.require(obj.controller == seat, "not_your_object", f"{i.card} at {where} is {obj.controller}'s", "R-OBJECTS")
-            zone = "field"
-        card = self.ctx.card(i.card)
-        txn.require("discard_this" in card.keywords, "no_discard_keyword", f"{i.card} has no 'Discard this card' keyword", "R-DISCARD")
-        zones = card.discard_zones or (("hand", "buffer", "field") if self.opts["discard_zones_default"] == "anywhere" else ("hand",))
-        txn.check(zone in zones, "discard_zone_forbidden", f"{i.card} can be discarded for its effect only from {', '.join(zones)}", "R-DISCARD")
-        self._reaction(txn, seat)
-        if zone == "hand" or zone == "buffer":
-            txn.to_utility(i.card, seat if zone == "hand" else obj.owner, ref, "discarded for its effect")
-        elif ref.endswith("/agent") and obj.shadow is not None:
-            txn.move(obj.shadow, obj.shadow_owner or seat, f"{ref.split('/')[0]}/shadow", f"{obj.shadow_owner or seat}.utility",
-                     cause="discarded for its effect (its shadow stays as the agent)")
-        else:
-            txn.destroy(ref, "discarded for its effect")
-        manual.apply_changes(txn, seat, i.card, i.changes, i.note or card.name)
-
-    def _declare_effect(self, txn: Txn, seat: str, i: DeclareEffect) -> None:
-        s = txn.state
-        step = s.turn.step
-        active = s.turn.active
-        ok = True
-        why = ""
-        if i.timing == "turn_start":
-            ok = step == "start" and not (seat == active and s.turn.opponent_acted)
-            why = "turn_start effects are declared in step start, the active player's first"
-        elif i.timing == "turn_end":
-            ok = step == "end"
-            why = "turn_end effects are declared in step end"
-        txn.check(ok, "bad_timing", f"timing={i.timing} does not fit now (step {step}): {why}", "R-EFFECT-ORDER")
-        txn.require(self._declarable(s, seat, i.source), "not_your_object",
-                    f"{i.source} is not a card or object {seat} controls (field, buffer, hand or utility)", "R-MANUAL")
-        manual.apply_changes(txn, seat, i.source, i.changes, i.note or f"{i.timing} effect of {i.source}")
-
-    def _declarable(self, s: State, seat: str, source: str) -> bool:
-        if source in self.ctx.cards.cards:
-            p = s.players[seat]
-            if source in p.hand or source in p.utility:
-                return True
-            for c in self.ctx.field.cells:
-                cell = s.field[c]
-                for obj in (cell.territory, cell.agent, cell.graffiti):
-                    if obj is not None and obj.card == source and obj.controller == seat:
-                        return True
-                if cell.agent is not None and cell.agent.shadow == source and cell.agent.controller == seat:
-                    return True
-                if any(a.card == source and a.owner == seat for a in cell.attached):
-                    return True
-            return any(b is not None and b.card == source for b in p.buffer.values())
-        try:
-            ref = refs.any_object(self.ctx, source, seat)
-        except refs.RefError:
-            return False
-        obj = get_obj(s, ref)
-        return obj is not None and getattr(obj, "controller", getattr(obj, "owner", None)) == seat
-
     # -- decisions (4.6, 4.14) ------------------------------------------------------------------------
-
-    def _choose(self, txn: Txn, seat: str, i: Choose) -> None:
-        p = txn.state.pending
-        txn.require(p is not None, "no_decision_pending", "there is no decision to answer", "R-EFFECT-ORDER")
-        assert p is not None
-        answer(txn, seat, p, i)
-        txn.emit(DecisionClosed(kind=p.kind, decider=p.decider, answer=_answer_text(i)))
-        if p.kind == "on_leave_window" and p.seats:
-            txn.open_decision(replace(p, decider=p.seats[0], seats=p.seats[1:]))
-            return
-        if p.resume == "cleanup":
-            txn.cleanup(p.actor, p.to_buffer, p.lilac_as, p.spent)
-            agents.limit_after(txn, p.actor)
-        elif p.resume == "close_turn":
-            if p.kind == "agent_limit" and self.opts["on_leave_before_status_check"]:
-                if turn.open_on_leave(txn, str(txn.state.turn.active), list(p.culled)):
-                    return
-            turn.close(txn, "C4")
-        else:
-            agents.limit_after(txn, p.actor)
 
     # -- the rest of the protocol --------------------------------------------------------------------
 
@@ -462,23 +337,3 @@ _DECLARES = (DeployAgent, PlayPlot, ActivateAbility, DiscardForEffect, DeclareEf
 
 def _verb(intent: Any) -> str:
     return str(type(intent).__struct_config__.tag)
-
-
-
-
-
-
-
-
-
-
-def _answer_text(i: Choose) -> str:
-    parts = []
-    if i.option:
-        parts.append(i.option)
-    if i.target:
-        parts.append(f"target {i.target}")
-    if i.cards:
-        parts.append("cards " + ",".join(i.cards))
-    return " ".join(parts)
-
