@@ -1,16 +1,22 @@
 """By All Means («Все средства хороши»): a two-player card game of reputation, influence and trust.
 
 Rules: ``shared/rules/by-all-means.md`` (identifiers, rejection codes, options and scenarios are the
-spec's). Package layout (every game package looks like this):
+spec's). Package layout (the one War of Shadows has, where the job is the same):
 
-* ``model.py``   intents, events and the state (msgspec Structs);
+* ``model.py``   intents, events and the state (msgspec Structs); ``evolve.py`` applying events;
 * ``data.py``    the card-definition data (TOML), validated; ``cards/`` the bundled sets;
+  ``geometry.py`` the field's cells, neighbours and arrows; ``refs.py`` the notation's references;
 * ``options.py`` every ambiguity's default ruling and the rule parameters, as match options;
-* ``rules.py``   the decider (setup, actors, checks in the spec's order, resolution) with
-  ``txn.py`` (routines), ``effects.py`` (symbol effects, decisions), ``manual.py`` (declared effects),
-  ``chance.py`` (digital chance), ``checkin.py`` (input checks);
-* ``evolve.py``  applying events; ``view.py`` views, positions, redaction; ``legal.py`` legal intents;
-  ``words.py`` events in words.
+* ``rules.py``   the rules bound to a match (the configuration checked, the protocol's methods);
+* ``decide.py``  who may act and how an intent is judged (G1-G4, one table of deciders) on ``txn.py``
+  (the match's context, the decision and the rulebook's routines, the status check among them),
+  with one module per part of the game: ``setup.py``, ``turn.py`` (the action economy, draw_main,
+  ending and closing a turn), ``deploy.py`` (cards played for their price), ``combos.py``
+  (combinations), ``effects.py`` (symbol effects, decisions), ``agents.py`` (agent actions,
+  abilities, the agent limit), ``reactions.py`` (utilize, discard_for_effect) and ``manual.py``
+  (declared effects); ``checkin.py`` input checks before adjudication, ``chance.py`` digital chance;
+* ``view.py``    views, hidden ids, positions, redaction; ``legal.py`` legal intents; ``words.py``
+  events in words.
 """
 
 from __future__ import annotations

@@ -1,14 +1,18 @@
-"""The decider: setup, who may act, the checks of every intent in the spec's order, and resolution.
+"""By All Means' rules bound to one match: the configuration checked, and the protocol's methods.
 
-Check order (rules spec 4.1): the framework's checks (match over, not your turn) come first; then
-G1 ``wrong_phase``, G2 ``decision_pending``, G3 ``wrong_step``, G4 ``start_draw_required``; then the
-intent's own numbered checks. The first failure is the verdict. Resolution runs on a :class:`Txn`,
-so every state change is an event and ``decide`` sees exactly what the fold will.
+:class:`ByAllMeansRules` reads the match's players, card set, decks and options into a
+:class:`~.txn.Ctx`, and answers the engine: ``setup`` (:mod:`.setup`), ``actors`` and ``decide``
+(every intent of spec 4 with its checks in the spec's order and its rejection codes; see
+:mod:`.decide`), ``evolve`` (:mod:`.evolve`), the outcome, ``view``, hidden ids, redaction and
+positions (:mod:`.view`), legal intents (:mod:`.legal`), events in words (:mod:`.words`), digital
+chance (:mod:`.chance`), confirmations of declared effects (:mod:`.manual`) and input checks
+(:mod:`.checkin`). ``decide`` never raises for a bad intent: a failed check is a :class:`Rejected`
+value with the spec's code, a message naming the actual values and the rule it comes from.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from referee.engine.chance import Chance
@@ -16,61 +20,16 @@ from referee.engine.position import Placed
 from referee.engine.protocol import Accepted, ConfigError, Rejected, RulesBase
 from schemas import MatchConfig, Outcome
 
-from . import agents, chance, combos, deploy, effects, legal, manual, reactions, setup, turn, view, words
+from . import chance, legal, manual, setup, view, words
 from .chance import fill
 from .checkin import check_input
 from .data import combination_table, parse_card_set, validate_deck
+from .decide import judge, who_may_act
 from .evolve import evolve
 from .geometry import field_for
-from .view import POSITION_SHAPE
-from .model import (
-    ActivateAbility,
-    AgentAttackAgent,
-    AgentAttackPlayer,
-    AgentDraw,
-    ArchiveCardsMoved,
-    Choose,
-    ChooseOrder,
-    CloseTurn,
-    DeclareEffect,
-    DeployAgent,
-    DeployGraffiti,
-    DeployTerritory,
-    DiscardForEffect,
-    DrawMain,
-    DrawOpeningHand,
-    DrawStartCards,
-    EndTurn,
-    Mulligan,
-    OPENING_INTENTS,
-    OpponentActed,
-    PlayDigits,
-    PlayNeutral,
-    PlayPlot,
-    PlaySymbols,
-    RecordLot,
-    ReformArchives,
-    SETUP_INTENTS,
-    ShuffleArchive,
-    State,
-    StepChanged,
-    Utilize,
-)
+from .model import ActivateAbility, DeclareEffect, DeployAgent, DiscardForEffect, PlayPlot, State
 from .txn import Ctx, Refuse, Txn
-
-PENDING_EFFECTS = ("unreliable_pr", "slander", "blackmail", "sabotage")
-
-# The routing below goes by an intent's exact class (``type(intent)``), looked up in a dict or set:
-# intents are final Structs, and ``isinstance`` against Struct classes is slow.
-
-#: the phase an intent belongs to (G1); any intent not named here belongs to phase play
-PHASE_OF: dict[type, str] = {**{cls: "opening" for cls in OPENING_INTENTS}, ChooseOrder: "order", Mulligan: "mulligan"}
-#: intents anyone may send whatever the turn (3.1)
-ANYONE_INTENTS = frozenset((*SETUP_INTENTS, Choose, DeclareEffect))
-#: intents the non-active player sends in steps end and reactions (3.1)
-STEP_END_INTENTS = frozenset((CloseTurn, Utilize, DiscardForEffect))
-#: reactions (4.14)
-REACTIONS = frozenset((Utilize, DiscardForEffect))
+from .view import POSITION_SHAPE
 
 
 class ByAllMeansRules(RulesBase):
@@ -127,20 +86,6 @@ class ByAllMeansRules(RulesBase):
         )
         #: the match options (``ctx.opts``)
         self.opts: dict[str, Any] = opts
-        self._everyone = frozenset(self.players)
-        self._only = {seat: frozenset([seat]) for seat in self.players}
-        self._handlers: dict[type, Callable[[Txn, str, Any], None]] = {
-            ShuffleArchive: setup.shuffle_archive, ReformArchives: setup.reform_archives,
-            DrawOpeningHand: setup.draw_opening_hand, RecordLot: setup.record_lot, ChooseOrder: setup.choose_order,
-            Mulligan: setup.mulligan, DrawStartCards: turn.draw_start_cards, EndTurn: turn.end_turn,
-            CloseTurn: turn.close_turn, DrawMain: turn.draw_main, PlayDigits: combos.play_digits,
-            PlaySymbols: combos.play_symbols, PlayNeutral: combos.play_neutral, DeployAgent: deploy.deploy_agent,
-            DeployTerritory: deploy.deploy_territory, DeployGraffiti: deploy.deploy_graffiti, PlayPlot: deploy.play_plot,
-            AgentDraw: agents.agent_draw, AgentAttackPlayer: agents.agent_attack_player,
-            AgentAttackAgent: agents.agent_attack_agent, ActivateAbility: agents.activate_ability,
-            Utilize: reactions.utilize, DiscardForEffect: reactions.discard_for_effect, DeclareEffect: manual.declare_effect,
-            Choose: effects.choose,
-        }
 
     # -- setup (section 2) -------------------------------------------------------------------------
 
@@ -150,26 +95,7 @@ class ByAllMeansRules(RulesBase):
     # -- who may act (3.1) --------------------------------------------------------------------------
 
     def actors(self, state: State, intent: Any) -> frozenset[str]:
-        everyone = self._everyone
-        phase = state.phase
-        cls = type(intent)
-        if state.pending is not None and phase == "play":
-            return self._one(state.pending.decider)
-        if phase == "order" and cls is ChooseOrder:
-            return self._one(state.lot_winner) if state.lot_winner else everyone
-        if phase != "play" or cls in ANYONE_INTENTS:
-            return everyone
-        turn = state.turn
-        active = turn.active
-        if active is None:
-            return everyone
-        if turn.step in ("end", "reactions") and cls in STEP_END_INTENTS:
-            return self._one(self.ctx.opp(active))
-        return self._one(active)
-
-    def _one(self, seat: str) -> frozenset[str]:
-        only = self._only.get(seat)
-        return frozenset([seat]) if only is None else only
+        return who_may_act(self.ctx, state, intent)
 
     # -- the verdict --------------------------------------------------------------------------------
 
@@ -177,9 +103,7 @@ class ByAllMeansRules(RulesBase):
                waive: frozenset[str] = frozenset()) -> Accepted[Any] | Rejected:
         txn = Txn(self.ctx, state, waive, chance, self._scanned)
         try:
-            self._general(txn, seat, intent)
-            self._handlers[type(intent)](txn, seat, intent)
-            self._after(txn, seat, intent)
+            judge(txn, seat, intent)
         except Refuse as r:
             return Rejected(r.code, r.message, r.rule)
         finally:
@@ -195,80 +119,6 @@ class ByAllMeansRules(RulesBase):
         if last is not None and last[0] is state and last[1] is verdict:
             return last[2]
         return None
-
-    def _general(self, txn: Txn, seat: str, intent: Any) -> None:
-        """G1-G4 (4.1), and the move from step start to actions."""
-        s = txn.state
-        cls = type(intent)
-        want = PHASE_OF.get(cls, "play")
-        if s.phase != want:
-            txn.require(False, "wrong_phase", f"{_verb(intent)} belongs to phase {want}; the match is in phase {s.phase}",
-                        "R-SETUP" if want != "play" else "R-EFFECT-ORDER")
-        if want != "play":
-            return
-        p = s.pending
-        if p is not None and cls is not Choose:
-            on_leave = p.kind == "on_leave_window" and cls is DeclareEffect and intent.timing == "on_leave"
-            txn.require(on_leave, "decision_pending", f"{p.decider} must first answer the pending {p.kind} decision (choose ...)",
-                        "R-EFFECT-ORDER")
-            return
-        if cls is Choose:
-            return
-        active = s.turn.active
-        step = s.turn.step
-        is_active = seat == active
-        # (each message is built only when its check fails)
-        if step in ("start", "actions"):
-            bad = cls is CloseTurn or (cls is DrawStartCards and step != "start")
-            if bad:
-                txn.violated("wrong_step", f"{_verb(intent)} does not belong to step {step} of the turn", "R-EFFECT-ORDER")
-        elif is_active:
-            ok = cls is DeclareEffect and not (intent.timing == "turn_end" and s.turn.opponent_acted)
-            if not ok:
-                txn.violated("wrong_step", f"{_verb(intent)} does not belong to step {step}"
-                             + (" (the opponent has acted in step end: its turn_end window is over)" if cls is DeclareEffect else ""),
-                             "R-EFFECT-ORDER")
-        else:
-            reacting = cls in REACTIONS
-            after = self.opts["reaction_timing"] == "after_status_check"
-            ok = cls is CloseTurn or cls is DeclareEffect or (reacting and (step == "reactions") == after)
-            if not ok:
-                txn.violated("wrong_step", f"{_verb(intent)} does not belong to step {step} of the turn"
-                             + (" (reactions come after the status check in this match)" if reacting and after else ""),
-                             "R-OPP-TURN")
-        if step == "start" and is_active:
-            starter = cls is DeclareEffect and intent.timing == "turn_start"
-            if cls is not DrawStartCards and cls is not DeclareEffect and turn.start_draw_needed(txn, seat):
-                txn.violated("start_draw_required", f"{seat}'s hand is empty: draw_start_cards first", "R-HAND")
-            if not starter:
-                txn.emit(StepChanged(step="actions"))
-
-    def _after(self, txn: Txn, seat: str, intent: Any) -> None:
-        s = txn.state
-        if s.phase != "play" or s.turn.active is None:
-            return
-        cls = type(intent)
-        if s.turn.step in ("end", "reactions", "start") and seat != s.turn.active and cls is not CloseTurn and cls is not Choose:
-            if not s.turn.opponent_acted:
-                txn.emit(OpponentActed(seat=seat))
-        if self.opts["status_check"] == "immediate" and txn.state.pending is None and txn.state.phase == "play":
-            txn.status_check()
-
-    # -- action availability (3.4) ---------------------------------------------------------------------
-
-    # -- setup intents ----------------------------------------------------------------------------------
-
-    # -- turn flow --------------------------------------------------------------------------------------
-
-    # -- main actions -----------------------------------------------------------------------------------
-
-    # -- combinations -------------------------------------------------------------------------------
-
-    # -- agent actions (4.7) -------------------------------------------------------------------------
-
-    # -- free intents (4.14) ---------------------------------------------------------------------------
-
-    # -- decisions (4.6, 4.14) ------------------------------------------------------------------------
 
     # -- the rest of the protocol --------------------------------------------------------------------
 
@@ -333,7 +183,3 @@ class ByAllMeansRules(RulesBase):
 
 #: the intents that carry a declared effect (``changes=``)
 _DECLARES = (DeployAgent, PlayPlot, ActivateAbility, DiscardForEffect, DeclareEffect)
-
-
-def _verb(intent: Any) -> str:
-    return str(type(intent).__struct_config__.tag)

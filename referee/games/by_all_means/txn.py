@@ -75,6 +75,20 @@ class Ctx:
         a, b = self.players
         return b if seat == a else a
 
+    @cached_property
+    def everyone(self) -> frozenset[str]:
+        """Both seats (who may act when anyone may)."""
+        return frozenset(self.players)
+
+    @cached_property
+    def _alone(self) -> dict[str, frozenset[str]]:
+        return {seat: frozenset([seat]) for seat in self.players}
+
+    def alone(self, seat: str) -> frozenset[str]:
+        """Only ``seat`` (one set per seat, made once)."""
+        only = self._alone.get(seat)
+        return frozenset([seat]) if only is None else only
+
     def south(self, seat: str) -> bool:
         return seat == self.players[0]
 
