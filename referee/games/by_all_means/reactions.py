@@ -1,7 +1,8 @@
 """Reactions (rules spec 4.14): ``utilize`` (a card with Utilization recycled from hand, one card
 drawn) and ``discard_for_effect`` (a card with "Discard this card" discarded from hand, buffer or
-field, its text declared as changes). The active player sends them freely; the non-active player
-sends them in step end (or reactions) as reactions, within the reaction limit.
+field, its text declared as changes). The active player sends them in steps start and actions (not
+an action); the non-active player sends them in step end (or reactions) as reactions, within the
+reaction limit.
 """
 
 from __future__ import annotations
