@@ -29,7 +29,6 @@ from referee.engine.protocol import Accepted, Held, Rejected
 from referee.errors import BadInput, ConflictError, NotFound, RefereeError, StorageError
 from schemas import Annotation, EntryView, ErrorBody, MatchInfo
 from schemas.http import (
-    AnnotateRequest,
     AuditAnswer,
     ConfirmRequest,
     DiffAnswer,

@@ -7,7 +7,6 @@ file (names, notation, messages, annotations, titles) goes through :func:`escape
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
@@ -17,6 +16,8 @@ from rich.markup import escape as markup
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from referee.engine.present import flatten
+from referee.engine.present import text as cell
 from referee.engine.protocol import Held, Rejected
 from referee.inputs import visible
 from referee.outcome import words as outcome_words
@@ -25,11 +26,8 @@ if TYPE_CHECKING:
     from referee.scenario import ScenarioResult
     from referee.api import SubmitResult
     from schemas import EntryView, ImportSummary, MatchInfo, Outcome
+    from schemas.board import Area, Board
     from schemas.http import AuditAnswer, DiffAnswer, GameInfo, LegalAnswer, MatchCreated, ReplayStep, StateAnswer
-
-#: a cell of a grid-shaped field: a column letter and a row number (``B3``)
-_CELL = re.compile(r"^[A-Z][0-9]+$")
-
 
 def console() -> Console:
     return Console(highlight=False, soft_wrap=False)
@@ -53,25 +51,6 @@ def fmt(value: Any) -> str:
     if isinstance(value, dict):
         return " ".join(f"{k}={fmt(v)}" for k, v in value.items())
     return str(value)
-
-
-def cell(value: Any) -> str:
-    """A value in a table's cell: lists joined, ``—`` for nothing."""
-    if isinstance(value, list):
-        return ", ".join(cell(v) for v in value) if value else "—"
-    if value is None:
-        return "—"
-    return fmt(value)
-
-
-def flatten(value: Any, prefix: str = "") -> list[tuple[str, Any]]:
-    """Dotted paths to the leaves of a view, in order (an empty mapping is a leaf)."""
-    if isinstance(value, dict):
-        out: list[tuple[str, Any]] = []
-        for k, v in value.items():
-            out.extend(flatten(v, f"{prefix}.{k}" if prefix else str(k)))
-        return out
-    return [(prefix, value)]
 
 
 def outcome(o: Outcome | None) -> str:
@@ -255,108 +234,83 @@ def legal(answer: LegalAnswer) -> None:
 
 
 def state(data: StateAnswer) -> None:
-    """A state as tables: the top-level facts, the field as a grid (where it is one), the players
-    side by side, and the rest grouped by their first key."""
+    """A state as the game draws it: the top-level facts, each of the game's boards (a grid, a map,
+    the seats' tableaux, a shared row), and the rest of the view grouped by its first key."""
     con = console()
     view = data.state
     con.print(f"[bold]{data.game}[/bold] match {data.match_id} after entry {data.seq} (as {data.as_})")
     if data.outcome:
         con.print(f"[bold]Game over[/bold]: {outcome(data.outcome)}")
+    covered = {key for b in data.boards for key in b.covers}
     top = Table(show_header=False, box=None)
     top.add_column(style="dim")
     top.add_column()
-    players = view.get("players") if isinstance(view.get("players"), dict) else None
-    rest: list[tuple[str, Any]] = []
+    groups: dict[str, list[tuple[str, Any]]] = {}
     for key, value in view.items():
-        if key == "players" and players is not None:
+        if key in covered:
             continue
         for path, v in flatten(value, key):
             if v is None or v == [] or v == {}:
                 continue
-            if key in ("phase", "turn", "pending", "outcome") or "." not in path:
+            if "." not in path:
                 top.add_row(escape(path), escape(cell(v)))
             else:
-                rest.append((path, v))
+                groups.setdefault(key, []).append((path, v))
     con.print(top)
-    field = view.get("field")
-    if isinstance(field, dict) and field and all(_CELL.match(k) for k in field):
-        board(con, field)
-        rest = [(p, v) for p, v in rest if not p.startswith("field.")]
-    if players:
-        con.print(_side_by_side(players))
-    if rest:
-        groups: dict[str, list[tuple[str, Any]]] = {}
-        for path, v in rest:
-            groups.setdefault(path.split(".")[0], []).append((path, v))
-        for name, items in groups.items():
-            table = Table(title=name.capitalize(), title_justify="left", show_header=False)
-            table.add_column(style="dim")
-            table.add_column()
-            for path, v in items:
-                table.add_row(escape(path[len(name) + 1:]), escape(cell(v)))
-            con.print(table)
+    for b in data.boards:
+        con.print(board(b))
+    for name, items in groups.items():
+        table = Table(title=name.capitalize().replace("_", " "), title_justify="left", show_header=False)
+        table.add_column(style="dim")
+        table.add_column()
+        for path, v in items:
+            table.add_row(escape(path[len(name) + 1:]), escape(cell(v)))
+        con.print(table)
     if data.state_hash:
         con.print(f"[dim]state hash {data.state_hash}[/dim]")
     else:
         con.print("[dim](hidden cards are not shown; the state hash is given in the referee's view only)[/dim]")
 
 
-def _side_by_side(players: dict[str, Any]) -> Table:
-    """The players' views as columns, a row per dotted path."""
-    table = Table(title="Players", title_justify="left")
-    table.add_column("")
-    seats = list(players)
-    for s in seats:
-        table.add_column(s)
-    rows: dict[str, dict[str, Any]] = {}
-    for s in seats:
-        for path, v in flatten(players[s]):
-            rows.setdefault(path, {})[s] = v
-    for path, vals in rows.items():
-        table.add_row(escape(path), *(escape(cell(vals.get(s))) for s in seats))
+def board(b: Board) -> Table:
+    """One of a game's boards as a table: a grid's rows and columns, a map's regions one per row, the
+    seats' tableaux side by side, a shared row's slots as columns."""
+    table = Table(title=escape(b.title), title_justify="left", show_lines=b.layout in ("grid", "row"),
+                  show_header=b.layout != "regions")
+    if b.layout == "grid":
+        rows = list(dict.fromkeys(a.row for a in b.areas))
+        cols = list(dict.fromkeys(a.col for a in b.areas))
+        at = {(a.row, a.col): a for a in b.areas}
+        table.add_column("")
+        for c in cols:
+            table.add_column(escape(c), justify="center")
+        for r in rows:
+            table.add_row(escape(r), *(_lines(at.get((r, c))) for c in cols))
+    elif b.layout == "regions":
+        table.add_column("")
+        labelled = any(a.label for a in b.areas)
+        if labelled:
+            table.add_column("", style="dim")
+        table.add_column("")
+        for a in b.areas:
+            table.add_row(escape(a.id), *([escape(a.label)] if labelled else []), escape(", ".join(a.lines) or "·"))
+    else:  # a tableau or a row: one column per area
+        table.add_column("")
+        for a in b.areas:
+            table.add_column(escape(a.id + (f" ({a.label})" if a.label else "")), justify="left")
+        if any(a.lines for a in b.areas) or b.layout == "row":
+            table.add_row("", *(_lines(a) for a in b.areas))
+        names = list(dict.fromkeys(name for a in b.areas for name, _v in a.facts))
+        facts = [dict(a.facts) for a in b.areas]
+        for name in names:
+            table.add_row(escape(name), *(escape(f.get(name, "—")) for f in facts))
     return table
 
 
-def board(con: Console, field: dict[str, Any]) -> None:
-    """A grid of the field's cells (rows from the top edge down, as the far seat sees them)."""
-    cols = sorted({k[0] for k in field})
-    rows = sorted({int(k[1:]) for k in field}, reverse=True)
-    table = Table(title="Field", title_justify="left", show_lines=True)
-    table.add_column("")
-    for c in cols:
-        table.add_column(c, justify="center")
-    for r in rows:
-        cells = []
-        for c in cols:
-            here = field.get(f"{c}{r}") or {}
-            parts = []
-            for slot, mark in (("territory", ""), ("graffiti", "graffiti "), ("agent", "agent ")):
-                obj = here.get(slot)
-                if isinstance(obj, dict):
-                    parts.append(escape(_piece(mark, obj)))
-            for a in here.get("attached") or []:
-                parts.append(escape(f"attached {a.get('card', '?')}"))
-            cells.append("\n".join(parts) or "[dim]·[/dim]")
-        table.add_row(str(r), *cells)
-    con.print(table)
-
-
-def _piece(mark: str, obj: dict[str, Any]) -> str:
-    """A card on the field: its id, who holds it, and what is true of it."""
-    who = obj.get("controller") or obj.get("owner") or ""
-    text = f"{mark}{obj.get('card', '?')} ({who}"
-    if "loyalty" in obj:
-        text += f", {obj['loyalty']}"
-    if obj.get("face") == "down":
-        text += ", face down"
-    if obj.get("turned"):
-        text += ", turned"
-    if obj.get("shadow"):
-        text += f", shadow {obj['shadow']}"
-    text += ")"
-    if obj.get("active_symbols"):
-        text += " [" + ",".join(obj["active_symbols"]) + "]"
-    return text
+def _lines(area: Area | None) -> str:
+    if area is None or not area.lines:
+        return "[dim]·[/dim]"
+    return "\n".join(escape(line) for line in area.lines)
 
 
 def step(con: Console, s: ReplayStep) -> None:

@@ -39,7 +39,7 @@ from schemas import (
 from .errors import BadInput
 from .inputs import visible
 from .outcome import words as outcome_words
-from .redaction import View, plain
+from .redaction import View
 from .config import Loaded
 from .service import Referee
 from .transcript import escape_text
@@ -406,68 +406,62 @@ li.undone .move{text-decoration:line-through;color:var(--mute)}
 table{border-collapse:collapse;width:100%;font-size:.85em}td{border-bottom:1px solid #eee;padding:3px 4px;vertical-align:top;word-break:break-word}
 td.path{color:var(--mute);width:45%}tr.changed td{background:#fff4c2}
 .result{font-weight:600}#state-title{font-weight:600;margin:4px 0}
-table.board{table-layout:fixed}table.board td{border:1px solid #ccc;padding:4px;font-size:.8em;height:3.2em}
-table.board th{color:var(--mute);font-weight:500;width:1.6em}table.board td.changed,table.seats td.changed{background:#fff4c2}
-table.board .empty{color:#bbb;text-align:center}table.seats th{text-align:left;font-weight:600}
+table.board td{border:1px solid #ccc;padding:4px;font-size:.8em;vertical-align:top}table.board.grid{table-layout:fixed}
+table.board.grid td{height:3.2em}table.board th{color:var(--mute);font-weight:500;text-align:left}table.board.grid th{width:1.6em}
+table.board td.changed{background:#fff4c2}table.board .empty{color:#bbb;text-align:center}table.board td.label{color:var(--mute)}
+table.board.tableau th,table.board.row th{color:inherit;font-weight:600}
 """
 
 _JS = """
 const moves = document.getElementById('moves');
 const items = [...document.querySelectorAll('li.entry[data-move]')];
-const data = {initial_state: JSON.parse(moves.dataset.initial),
+const data = {initial: JSON.parse(moves.dataset.initial),
   steps: items.map(li => ({entry: {seq: Number(li.dataset.seq), move: li.dataset.move},
-                           state: JSON.parse(li.querySelector('script.state').textContent)}))};
+                           shown: JSON.parse(li.querySelector('script.state').textContent)}))};
 const steps = data.steps; const slider = document.getElementById('slider');
 const label = document.getElementById('state-title'); const body = document.getElementById('state-body');
-const boardBox = document.getElementById('board'); const seatsBox = document.getElementById('seats');
-const CELL = /^[A-Z][0-9]+$/;
+const boardsBox = document.getElementById('boards');
 function fmt(v){ return Array.isArray(v) ? (v.length ? v.map(x => typeof x === 'object' ? JSON.stringify(x) : String(x)).join(', ') : '—')
   : (v === null || v === undefined ? '—' : String(v)); }
 function flat(v, p, out){ if (v && typeof v === 'object' && !Array.isArray(v)) { const ks = Object.keys(v);
   if (!ks.length && p) out[p] = '{}'; for (const k of ks) flat(v[k], p ? p + '.' + k : k, out); }
   else out[p] = fmt(v); return out; }
-function stateAt(i){ return i === 0 ? data.initial_state : steps[i - 1].state; }
+function shownAt(i){ return i === 0 ? data.initial : steps[i - 1].shown; }
 function el(tag, text, cls){ const e = document.createElement(tag); if (text !== undefined) e.textContent = text; if (cls) e.className = cls; return e; }
-function isBoard(f){ const ks = f && typeof f === 'object' ? Object.keys(f) : []; return ks.length > 0 && ks.every(k => CELL.test(k)); }
-function objText(slot, o){ if (!o || typeof o !== 'object') return '';
-  let t = (slot === 'territory' ? '' : slot + ' ') + (o.card || '?') + ' (' + (o.controller || o.owner || '');
-  if (o.loyalty !== undefined) t += ', ' + o.loyalty; if (o.face === 'down') t += ', face down';
-  if (o.turned) t += ', turned'; if (o.shadow) t += ', shadow ' + o.shadow; t += ')';
-  if (o.active_symbols && o.active_symbols.length) t += ' [' + o.active_symbols.join(',') + ']'; return t; }
-function drawBoard(f, prev){ boardBox.innerHTML = ''; if (!isBoard(f)) return;
-  const ks = Object.keys(f); const cols = [...new Set(ks.map(k => k[0]))].sort();
-  const rows = [...new Set(ks.map(k => Number(k.slice(1))))].sort((a, b) => b - a);
-  const t = el('table', undefined, 'board'); const head = el('tr'); head.append(el('th', ''));
-  cols.forEach(c => head.append(el('th', c))); t.append(head);
-  for (const r of rows) { const tr = el('tr'); tr.append(el('th', String(r)));
-    for (const c of cols) { const cell = f[c + r] || {}; const td = el('td'); td.dataset.cell = c + r;
-      for (const slot of ['territory', 'graffiti', 'agent']) { const s = objText(slot, cell[slot]); if (s) td.append(el('div', s)); }
-      for (const a of (cell.attached || [])) td.append(el('div', 'attached ' + a.card));
-      if (!td.childNodes.length) td.append(el('div', '·', 'empty'));
-      if (prev && JSON.stringify(prev[c + r]) !== JSON.stringify(cell)) td.className = 'changed';
-      tr.append(td); } t.append(tr); }
-  boardBox.append(el('h3', 'Field'), t); }
-function drawSeats(p, prev){ seatsBox.innerHTML = ''; if (!p || typeof p !== 'object' || Array.isArray(p)) return;
-  const seats = Object.keys(p); if (!seats.length || !seats.every(s => p[s] && typeof p[s] === 'object')) return;
-  const now = {}, before = {}; seats.forEach(s => { now[s] = flat(p[s], '', {}); before[s] = prev && prev[s] ? flat(prev[s], '', {}) : now[s]; });
-  const keys = [...new Set(seats.flatMap(s => Object.keys(now[s])))];
-  const t = el('table', undefined, 'seats'); const head = el('tr'); head.append(el('th', ''));
-  seats.forEach(s => head.append(el('th', s))); t.append(head);
-  for (const k of keys) { const tr = el('tr'); tr.append(el('td', k, 'path'));
-    seats.forEach(s => { const td = el('td', now[s][k] === undefined ? '—' : now[s][k]); td.dataset.seat = s; td.dataset.key = k;
-      if (before[s][k] !== now[s][k]) td.className = 'changed'; tr.append(td); }); t.append(tr); }
-  seatsBox.append(el('h3', 'Players'), t); }
+function same(a, b){ return JSON.stringify(a) === JSON.stringify(b); }
+function areaCell(a, was, compare){ const td = el('td'); for (const line of (a && a.lines) || []) td.append(el('div', line));
+  if (!td.childNodes.length) td.append(el('div', '·', 'empty')); if (a) td.dataset.cell = a.id;
+  if (compare && !same(a && a.lines, was && was.lines)) td.className = 'changed'; return td; }
+function drawBoard(b, prev){ const areas = b.areas || []; const was = {}; for (const a of (prev && prev.areas) || []) was[a.id] = a;
+  const t = el('table', undefined, 'board ' + b.layout); const compare = prev !== undefined;
+  if (b.layout === 'grid') { const key = a => (a.row || '') + '|' + (a.col || ''); const at = {}; areas.forEach(a => at[key(a)] = a);
+    const rows = [...new Set(areas.map(a => a.row || ''))]; const cols = [...new Set(areas.map(a => a.col || ''))];
+    const head = el('tr'); head.append(el('th', '')); cols.forEach(c => head.append(el('th', c))); t.append(head);
+    for (const r of rows) { const tr = el('tr'); tr.append(el('th', r));
+      for (const c of cols) { const a = at[r + '|' + c]; tr.append(areaCell(a, a && was[a.id], compare)); } t.append(tr); }
+  } else if (b.layout === 'regions') { const labelled = areas.some(a => a.label);
+    for (const a of areas) { const tr = el('tr'); tr.append(el('th', a.id)); if (labelled) tr.append(el('td', a.label || '', 'label'));
+      tr.append(areaCell(a, was[a.id], compare)); t.append(tr); }
+  } else { const head = el('tr'); head.append(el('th', ''));
+    areas.forEach(a => head.append(el('th', a.id + (a.label ? ' (' + a.label + ')' : '')))); t.append(head);
+    if (b.layout === 'row' || areas.some(a => (a.lines || []).length)) { const tr = el('tr'); tr.append(el('td', '', 'path'));
+      areas.forEach(a => tr.append(areaCell(a, was[a.id], compare))); t.append(tr); }
+    const names = [...new Set(areas.flatMap(a => (a.facts || []).map(f => f[0])))];
+    const facts = areas.map(a => Object.fromEntries(a.facts || []));
+    const before = areas.map(a => was[a.id] ? Object.fromEntries(was[a.id].facts || []) : {});
+    for (const n of names) { const tr = el('tr'); tr.append(el('td', n, 'path'));
+      areas.forEach((a, j) => { const v = facts[j][n]; const td = el('td', v === undefined ? '—' : v); td.dataset.seat = a.id; td.dataset.key = n;
+        if (compare && before[j][n] !== v) td.className = 'changed'; tr.append(td); }); t.append(tr); } }
+  boardsBox.append(el('h3', b.title), t); }
 function show(i){ i = Math.max(0, Math.min(steps.length, i)); slider.value = i;
-  const st = stateAt(i); const pst = i > 0 ? stateAt(i - 1) : null;
-  const hasBoard = isBoard(st.field); const hasSeats = st.players && typeof st.players === 'object' && !Array.isArray(st.players);
-  drawBoard(st.field, pst && pst.field); drawSeats(hasSeats ? st.players : null, pst && pst.players);
-  const rest = {}; for (const k of Object.keys(st)) if (!(hasBoard && k === 'field') && !(hasSeats && k === 'players')) rest[k] = st[k];
-  const prest = {}; if (pst) for (const k of Object.keys(rest)) prest[k] = pst[k];
-  const now = flat(rest, '', {}); const before = pst ? flat(prest, '', {}) : now;
+  const now = shownAt(i); const prev = i > 0 ? shownAt(i - 1) : null;
+  const earlier = {}; for (const b of (prev && prev.boards) || []) earlier[b.title] = b;
+  boardsBox.innerHTML = ''; for (const b of now.boards || []) drawBoard(b, prev ? (earlier[b.title] || {areas: []}) : undefined);
+  const flatNow = flat(now.state, '', {}); const before = prev ? flat(prev.state, '', {}) : flatNow;
   label.textContent = i === 0 ? 'After setup' : 'After entry ' + steps[i - 1].entry.seq + ' (' + steps[i - 1].entry.move + ')';
-  body.innerHTML = ''; for (const k of Object.keys(now)) { const tr = document.createElement('tr');
-    if (before[k] !== now[k]) tr.className = 'changed'; const a = document.createElement('td'); a.className = 'path';
-    a.textContent = k; const b = document.createElement('td'); b.textContent = now[k]; tr.append(a, b); body.append(tr); }
+  body.innerHTML = ''; for (const k of Object.keys(flatNow)) { const tr = document.createElement('tr');
+    if (before[k] !== flatNow[k]) tr.className = 'changed'; const a = document.createElement('td'); a.className = 'path';
+    a.textContent = k; const b = document.createElement('td'); b.textContent = flatNow[k]; tr.append(a, b); body.append(tr); }
   items.forEach(li => li.classList.toggle('current', Number(li.dataset.index) === i)); }
 slider.max = steps.length; slider.addEventListener('input', () => show(Number(slider.value)));
 document.getElementById('back').onclick = () => show(Number(slider.value) - 1);
@@ -511,6 +505,14 @@ def _html_entry(index: int, e: EntryView, words: list[str], state: dict[str, Any
     return "".join(parts)
 
 
+def _shown(rules: Any, view: dict[str, Any]) -> dict[str, Any]:
+    """What the step-through draws after an entry: the game's boards of the view, and the rest of the
+    view (the keys no board covers) as a list of facts."""
+    boards = rules.boards(view)
+    covered = {key for b in boards for key in b.covers}
+    return {"boards": msgspec.to_builtins(boards), "state": {k: v for k, v in view.items() if k not in covered}}
+
+
 def _data(value: Any) -> str:
     """JSON for the page's script (in an attribute, escaped there; never with a bare ``<``)."""
     return json.dumps(value, ensure_ascii=False, sort_keys=True).replace("<", "\\u003c")
@@ -525,7 +527,7 @@ def _html(src: Source) -> Iterator[str]:
     facts += [f"{k} {v}" for k, v in m.meta.items() if k in ("event", "date", "round", "table")]
     facts.append("seen as " + src.role)
     result = _result(src.head)
-    initial = _data(src.view.state(src.loaded.initial))
+    initial = _data(_shown(src.loaded.rules, src.view.state(src.loaded.initial)))
     yield f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -539,7 +541,8 @@ def _html(src: Source) -> Iterator[str]:
         if step.group and step.group != group:
             head = f"</ol><h3>{_h(step.group)}</h3><ol>"
             group = step.group
-        yield head + _html_entry(i, step.entry, step.words, step.state)
+        shown = None if step.state is None else _shown(src.loaded.rules, step.state)
+        yield head + _html_entry(i, step.entry, step.words, shown)
     yield "</ol>"
     for fork_id, fork_seq, fork_title in src.forks:
         yield f"<h3>Variation from entry {fork_seq}: {_h(fork_title)}</h3><ol>"
@@ -549,7 +552,7 @@ def _html(src: Source) -> Iterator[str]:
     yield f"""</section>
 <section><h2>State</h2><div class="controls"><button id="back" aria-label="back">◀ Back</button>
 <input id="slider" type="range" min="0" value="0" aria-label="entry"><button id="next" aria-label="next">Next ▶</button></div>
-<div id="state-title"></div><div id="board"></div><div id="seats"></div>
+<div id="state-title"></div><div id="boards"></div>
 <h3>Turn and match</h3><table><tbody id="state-body"></tbody></table></section></main>
 <script>{_JS}</script></body></html>
 """

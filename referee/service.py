@@ -7,22 +7,15 @@ verdicts, recorded in the log like any other entry.
 
 from __future__ import annotations
 
-import os
-import secrets
-import sys
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
-from datetime import UTC, datetime
-from importlib import resources
+from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
 from typing import Any
 
 import msgspec
 
 from schemas import (
     ARBITER,
-    CARDS_TEXT_MAX,
     NAME_MAX,
-    SEED_MAX,
     SPECTATOR,
     TEXT_MAX,
     TITLE_MAX,
@@ -30,8 +23,6 @@ from schemas import (
     EntryView,
     MatchConfig,
     MatchInfo,
-    Outcome,
-    Rejection,
 )
 from schemas.http import (
     AuditAnswer,
@@ -49,7 +40,6 @@ from .api import SubmitResult
 from .engine import core, notation
 from .engine.entries import (
     Act,
-    BodyDecoder,
     Confirmation,
     EntryBody,
     Move,
@@ -60,13 +50,14 @@ from .engine.entries import (
     Unreadable,
     source_of,
 )
-from .engine.protocol import Accepted, ConfigError, Game, Held, InputError, Rejected, Rules
-from .errors import BadInput, ConflictError, NotFound, StorageError
-from .inputs import check_depth, check_text, read_file
+from .engine.present import flatten
+from .engine.protocol import Accepted, Game, InputError, Rejected
+from .errors import BadInput, ConflictError, StorageError
+from .inputs import check_text
 from .redaction import View, annotations_by_entry, verdict_name
-from .store import Conflict, IndexRow, Store, StoredAnnotation, StoredEntry, StoredMatch, StoredSnapshot, StoreError
-from .config import Configuration, Loaded, new_match_id, null_to_none, utc_now
-from .history import SNAPSHOT_EVERY, History, _Bounded
+from .store import Conflict, Store, StoredAnnotation, StoredEntry, StoredMatch, StoredSnapshot, StoreError
+from .config import Configuration, Loaded, new_match_id, utc_now
+from .history import SNAPSHOT_EVERY, History
 from .timeline import Timeline
 
 #: how often an append that lost a race (another writer got in first) is tried again
@@ -142,6 +133,7 @@ class Referee(Configuration, History):
         seat = self.role(loaded, seat)
         view = View(loaded, seat)
         seq, state = self.state_at(loaded, at)
+        shown = view.state(state)
         return StateAnswer(
             match_id=loaded.match.id,
             game=loaded.game.id,
@@ -150,7 +142,8 @@ class Referee(Configuration, History):
             # the hash covers hidden cards (a guess could be confirmed by hashing): referee view only
             state_hash=core.state_hash(state) if seat is None else "",
             outcome=loaded.rules.outcome(state),
-            state=view.state(state),
+            state=shown,
+            boards=loaded.rules.boards(shown),
             seed_commitment=view.commitment(),
             seed=view.seed(lambda: self.over(loaded)),
         )
@@ -712,17 +705,6 @@ def _verdict_text(verdict: Any) -> str:
     if isinstance(verdict, Accepted):
         return "accepted"
     return "none"
-
-
-def flatten(value: Any, prefix: str = "") -> Iterator[tuple[str, Any]]:
-    """Dotted paths to the leaves of a view (lists are leaves: zones compare as wholes)."""
-    if isinstance(value, dict):
-        if not value and prefix:
-            yield prefix, {}
-        for k, v in value.items():
-            yield from flatten(v, f"{prefix}.{k}" if prefix else str(k))
-    else:
-        yield prefix, value
 
 
 def _blank(value: Any) -> bool:

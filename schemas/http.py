@@ -29,6 +29,7 @@ from . import (
     Seat,
     Seq,
 )
+from .board import Board
 
 #: sequence numbers and counts on the wire: never negative, and small enough for any JSON reader
 Count = Annotated[int, msgspec.Meta(ge=0, le=2**53)]
@@ -172,6 +173,8 @@ class StateAnswer(msgspec.Struct, frozen=True, kw_only=True, rename={"as_": "as"
     outcome: Outcome | None
     #: the view as JSON builtins (dicts, lists, strings, numbers)
     state: dict[str, Any]
+    #: the game's drawing of that view for people (a grid, a map, the seats' tableaux...)
+    boards: tuple[Board, ...] = ()
     #: a digital match's commitment to its seed (every role), and the seed: the arbiter's alone until
     #: the match is over, then everyone's (check it: sha256 of "referee:seed\\n<match id>\\n<seed>")
     seed_commitment: str = ""

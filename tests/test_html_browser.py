@@ -109,10 +109,10 @@ def test_the_demo_match_shows_the_field_and_a_seats_view(browser, tmp_path):
     browser.get(page.as_uri())
 
     def cell(name):
-        return browser.find_element(By.CSS_SELECTOR, f'#board td[data-cell="{name}"]').text
+        return browser.find_element(By.CSS_SELECTOR, f'#boards td[data-cell="{name}"]').text
 
     def counter(seat, key):
-        return browser.find_element(By.CSS_SELECTOR, f'#seats td[data-seat="{seat}"][data-key="{key}"]').text
+        return browser.find_element(By.CSS_SELECTOR, f'#boards td[data-seat="{seat}"][data-key="{key}"]').text
 
     assert "T14 (alice, 3)" in cell("B2")  # the end: the twelfth territory
     browser.find_element(By.CSS_SELECTOR, 'li.entry[data-seq="7"]').click()
@@ -125,6 +125,6 @@ def test_the_demo_match_shows_the_field_and_a_seats_view(browser, tmp_path):
     assert "alice draws a card" in words and "K03" not in words
     assert "cards=?,?,?,?" in browser.find_element(By.CSS_SELECTOR, 'li.entry[data-seq="3"] .move').text
     assert counter("alice", "hand") == "—" or "hand" not in [
-        td.get_attribute("data-key") for td in browser.find_elements(By.CSS_SELECTOR, '#seats td[data-seat="alice"]')]
+        td.get_attribute("data-key") for td in browser.find_elements(By.CSS_SELECTOR, '#boards td[data-seat="alice"]')]
     scroll, inner = browser.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
     assert scroll <= inner

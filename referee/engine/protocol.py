@@ -13,9 +13,11 @@ from typing import Any, Generic, Literal, Protocol, TypeVar, cast
 import msgspec
 
 from schemas import MatchConfig, Outcome, Seat
+from schemas.board import Board
 
 from .chance import Chance
 from .position import Placed, PositionError, PositionShape, write_paths
+from .present import seat_tableau
 from .position import convert as position_convert
 
 S = TypeVar("S")
@@ -224,6 +226,11 @@ class Rules(Protocol[S, I, E]):
         card from an opponent's hand), the arbiter when no seat knows (an archive's order), or None.
         Decided from the intent and the public state only. Default: None."""
 
+    def boards(self, view: dict[str, Any]) -> tuple[Board, ...]:
+        """How ``view`` (one role's, from :meth:`view`) is drawn for people: a grid, a map of regions,
+        a tableau per seat, a shared row (:mod:`schemas.board`). Built from the view alone, so it shows
+        nothing the role may not see. Default: the seats' tableau when the view has ``players``."""
+
     def chance_fields(self, intent: I) -> tuple[str, ...]:
         """The fields of ``intent`` that hold a chance outcome the acting seat cannot know beforehand
         (a card drawn, a random pick), whether filled in or not. In a digital match a seat may not type
@@ -278,6 +285,10 @@ class RulesBase:
 
     def chance_fields(self, intent: Any) -> tuple[str, ...]:
         return ()
+
+    def boards(self, view: dict[str, Any]) -> tuple[Board, ...]:
+        tableau = seat_tableau(view)
+        return () if tableau is None else (tableau,)
 
     def confirmer(self, state: Any, seat: Seat, intent: Any) -> Seat | None:
         return None

@@ -19,8 +19,9 @@ from referee.engine.chance import Chance
 from referee.engine.position import Placed
 from referee.engine.protocol import Accepted, ConfigError, Rejected, RulesBase
 from schemas import MatchConfig, Outcome
+from schemas.board import Board
 
-from . import chance, legal, manual, setup, view, words
+from . import chance, legal, manual, present, setup, view, words
 from .chance import fill
 from .checkin import check_input
 from .data import combination_table, parse_card_set, validate_deck
@@ -142,6 +143,9 @@ class ByAllMeansRules(RulesBase):
 
     def view(self, state: State, seat: str | None) -> dict[str, Any]:
         return view.view(self.ctx, state, seat)
+
+    def boards(self, view: dict[str, Any]) -> tuple[Board, ...]:
+        return present.boards(view)
 
     def hidden_ids(self, state: State, seat: str | None) -> frozenset[str]:
         return view.hidden_ids(self.ctx, state, seat)

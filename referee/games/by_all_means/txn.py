@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, NoReturn
+from typing import Any
 
 from referee.engine.chance import Chance
 from referee.engine.decision import Decision, Refusal

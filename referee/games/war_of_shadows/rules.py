@@ -22,10 +22,12 @@ from referee.engine.position import Placed
 from referee.engine.protocol import Accepted, ConfigError, Rejected, RulesBase
 from referee.engine.secrecy import blank
 from schemas import MatchConfig, Outcome
+from schemas.board import Board
 
 from . import chance as chance_mod
 from . import legal as legal_mod
 from . import manual
+from . import present
 from . import setup as setup_mod
 from . import view as view_mod
 from . import words
@@ -131,6 +133,9 @@ class WarOfShadowsRules(Queries, RulesBase):
 
     def view(self, state: State, seat: str | None) -> dict[str, Any]:
         return view_mod.view(self, state, seat)
+
+    def boards(self, view: dict[str, Any]) -> tuple[Board, ...]:
+        return present.boards(self.board, view)
 
     def hidden_ids(self, state: State, seat: str | None) -> frozenset[str]:
         return view_mod.hidden_ids(self, state, seat)

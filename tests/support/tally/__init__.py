@@ -21,6 +21,7 @@ from referee.engine.datafile import load_toml
 from referee.engine.position import Placed, PositionError, PositionShape
 from referee.engine.protocol import Accepted, ConfigError, OptionSpec, Rejected, RulesBase
 from schemas import MatchConfig, Outcome
+from schemas.board import Area, Board
 
 # -- intents, events, state ----------------------------------------------------------------------------------
 
@@ -186,6 +187,17 @@ class TallyRules(RulesBase):
         if seat is not None:
             data["hands"] = {p: (list(h) if p == seat else ["?"] * len(h)) for p, h in state.hands.items()}
         return data
+
+    def boards(self, view: dict[str, Any]) -> tuple[Board, ...]:
+        """The table as a shared row (the deck, the played cards, the tally) and each seat's hand."""
+        table = Board(title="Table", layout="row", covers=("deck", "deck_size", "played", "tally", "target"), areas=(
+            Area(id="deck", lines=(f"{view['deck_size']} cards",)),
+            Area(id="played", lines=tuple(view["played"])),
+            Area(id="tally", label=f"target {view['target']}", lines=(str(view["tally"]),)),
+        ))
+        hands = Board(title="Hands", layout="tableau", covers=("hands",),
+                      areas=tuple(Area(id=seat, lines=tuple(cards)) for seat, cards in view["hands"].items()))
+        return (table, hands)
 
     def hidden_ids(self, state: State, seat: str | None) -> frozenset[str]:
         if seat is None:

@@ -1,0 +1,59 @@
+"""How War of Shadows' table is drawn (the ``boards`` hook): the map as its regions in board order
+(home empire, cities, farm and fort beside each; banners, control and agents in it), the council as
+a grid of empires by positions, then the seats' tableaux. Built from one role's view and the public
+board data only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.engine.present import seat_tableau
+from schemas.board import Area, Board
+
+from .data import EMPIRES, POSITIONS
+from .data import Board as MapData
+
+
+def boards(board: MapData, view: dict[str, Any]) -> tuple[Board, ...]:
+    drawn = [b for b in (map_of(board, view), council(view), seat_tableau(view)) if b is not None]
+    return tuple(drawn)
+
+
+def map_of(board: MapData, view: dict[str, Any]) -> Board | None:
+    banners = view.get("banners")
+    if not isinstance(banners, dict):
+        return None
+    control, conquered = view.get("control") or {}, view.get("conquered") or {}
+    agents = view.get("region_agents") or {}
+    areas = []
+    for region in board.regions:
+        rid = region.id
+        printed = [f"{region.home} home" if region.home else "uncoloured"]
+        printed += [f"{region.cities} {'city' if region.cities == 1 else 'cities'}"] if region.cities else []
+        printed += [word for word, shown in (("farm", region.farm), ("fort", region.fort)) if shown]
+        row = banners.get(rid) or {}
+        lines = [f"{e} {row[e]}" for e in EMPIRES if row.get(e)]
+        if control.get(rid):
+            lines.append(f"held by {control[rid]}" + (", conquered" if conquered.get(rid) else ""))
+        if agents.get(rid):
+            lines.append("agents " + ", ".join(agents[rid]))
+        areas.append(Area(id=rid, label=", ".join(printed), lines=tuple(lines)))
+    return Board(title="Map", layout="regions", areas=tuple(areas),
+                 covers=("banners", "control", "conquered", "region_agents"))
+
+
+def council(view: dict[str, Any]) -> Board | None:
+    seats = view.get("council")
+    if not isinstance(seats, dict):
+        return None
+    controller = view.get("controller") or {}
+    areas = []
+    for empire in (e for e in EMPIRES if e in seats):
+        for position in POSITIONS:
+            who = (seats.get(empire) or {}).get(position)
+            ruler = (controller.get(empire) or {}).get(position)
+            lines = [f"agent {who}"] if who else []
+            if ruler:
+                lines.append(f"controlled by {ruler}")
+            areas.append(Area(id=f"{empire}.{position}", row=empire, col=position, lines=tuple(lines)))
+    return Board(title="Council", layout="grid", areas=tuple(areas), covers=("council", "controller"))
