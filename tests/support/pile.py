@@ -171,9 +171,24 @@ class PileRules(RulesBase):
         return data
 
     def outcome(self, state: State) -> Outcome | None:
-        if state.pile == 0 and state.last is not None:
-            return Outcome(winners=(state.last,), reason="last_stone")
-        return None
+        """The last stone ends the game; the option ``ending`` says which kind of end it makes, so that
+        every kind of outcome can be shown by every front end."""
+        if state.pile != 0 or state.last is None:
+            return None
+        last, ending = state.last, self.config.options.get("ending", "last_stone")
+        others = tuple(p for p in self.players if p != last)
+        if ending == "shared":
+            return Outcome(winners=(last, others[0]), reason="shared_stone")
+        if ending == "draw":
+            return Outcome(winners=(), reason="even_pile", kind="draw")
+        if ending == "ranking":
+            return Outcome(winners=(last,), reason="most_stones", kind="ranking", ranking=((last,), others),
+                           scores={last: 3, **{p: 1 for p in others}})
+        if ending == "team_win":
+            return Outcome(winners=self.players, reason="pile_cleared", kind="team_win")
+        if ending == "team_loss":
+            return Outcome(winners=(), reason="pile_toppled", kind="team_loss")
+        return Outcome(winners=(last,), reason="last_stone")
 
     def legal_intents(self, state: State, seat: str) -> Sequence[Any]:
         if state.active is None:
@@ -224,6 +239,8 @@ class PileGame:
             "bans": OptionSpec(name="bans", default=(), of="int", choices=(1, 2, 3),
                                help="counts nobody may take (a list: 2,3)"),
             "nicknames": OptionSpec(name="nicknames", default={}, help="what each seat is called (a map: alice:Al)"),
+            "ending": OptionSpec(name="ending", default="last_stone", help="what kind of end the last stone makes",
+                                 choices=("last_stone", "shared", "draw", "ranking", "team_win", "team_loss")),
         }
 
     def bind(self, config: MatchConfig) -> PileRules:
