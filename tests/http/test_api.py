@@ -82,7 +82,7 @@ def test_games_are_listed_and_described_without_a_token(client):
     assert [g["id"] for g in games] == ["pile"]
     pile = client.get("/games/nim").json()
     assert pile["id"] == "pile" and [i["verb"] for i in pile["intents"]] == ["take", "start", "say", "guess", "refill"]
-    assert [o["name"] for o in pile["options"]] == ["stones", "bans", "nicknames"]
+    assert [o["name"] for o in pile["options"]] == ["stones", "bans", "nicknames", "ending"]
     assert_error(client.get("/games/chess"), 404, "game/unknown")
 
 
