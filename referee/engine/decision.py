@@ -44,7 +44,7 @@ class Decision:
 
     __slots__ = ("prefix", "state", "events", "waive", "waivable", "manual", "_evolve")
 
-    def __init__(self, prefix: str, state: Any, evolve: Callable[[Any, Any], Any], *,
+    def __init__(self, prefix: str, state: Any, evolve: Callable[[Any, Any], Any] | None = None, *,
                  waive: frozenset[str] = frozenset(), waivable: frozenset[str] | None = None) -> None:
         self.prefix = prefix
         self.state = state
@@ -55,10 +55,17 @@ class Decision:
         self.manual = False
         self._evolve = evolve
 
+    def apply(self, state: Any, event: Any) -> Any:
+        """The state after one event: ``evolve`` as given, or a subclass's own. (Never hand a method of
+        the decision itself to ``__init__``: the decision would hold itself, a reference cycle that
+        only the cyclic collector frees, and an audit makes thousands of decisions.)"""
+        assert self._evolve is not None, "a Decision needs evolve or an apply of its own"
+        return self._evolve(state, event)
+
     def emit(self, *events: Any) -> None:
         """Record events and apply them at once."""
         for event in events:
-            self.state = self._evolve(self.state, event)
+            self.state = self.apply(self.state, event)
             self.events.append(event)
 
     def code(self, reason: str) -> str:

@@ -138,7 +138,7 @@ class Txn(Decision):
                  scanned: FieldScan | None = None) -> None:
         """``scanned`` may hand over an earlier transaction's :meth:`_scan` (used only while the
         field is that very object)."""
-        super().__init__(P, state, self._apply, waive=waive)
+        super().__init__(P, state, waive=waive)
         self.ctx = ctx
         #: the match options (``ctx.opts``)
         self.opts = ctx.opts
@@ -158,7 +158,7 @@ class Txn(Decision):
             self.state = APPLY[type(event)](self.state, event, self._exact)
             self.events.append(event)
 
-    def _apply(self, state: State, event: Any) -> State:
+    def apply(self, state: State, event: Any) -> State:
         return APPLY[type(event)](state, event, self._exact)
 
     def new_oid(self) -> int:
