@@ -88,6 +88,23 @@ def test_games_import_only_the_protocol_schemas_and_themselves():
     assert _violations(os.path.join("referee", "games"), rule) == []
 
 
+def test_the_test_games_import_only_what_a_game_may():
+    """Pile and Tally are games built as a new game would be (issue 11): the engine, the wire
+    schemas, the standard library and msgspec, nothing else of ours."""
+    def rule(rel, name):
+        top = name.split(".")[0]
+        if top in ("referee", "cli", "support", "conftest") and not name.startswith("referee.engine"):
+            return "a game may import only referee.engine, schemas and itself"
+        if top in FORBIDDEN_IN_PURE:
+            return "a game is pure"
+        return None
+
+    found = [v for v in _violations(os.path.join("tests", "support"), rule)
+             if v.startswith(("tests/support/pile.py", "tests/support/tally/"))]
+    assert found == []
+    assert any(rel.startswith("tests/support/tally/") for rel, _ in _modules(os.path.join("tests", "support")))
+
+
 def test_pure_core_touches_no_files_clock_env_or_global_random():
     def rule(rel, name):
         if rel.replace(os.sep, "/") == "referee/games/__init__.py":
