@@ -21,7 +21,7 @@ from referee.engine.position import PositionError, PositionShape, write_paths
 from support.pile import PILE
 from support.tally import TALLY
 
-SCEN = os.path.join(ROOT, "tests", "scenarios", "pile")
+SCEN = os.path.join(ROOT, "tests", "support", "pile_scenarios")
 
 
 def test_a_scenario_takes_list_and_map_options_as_toml():
@@ -117,7 +117,7 @@ def test_the_arbiter_acts_for_another_actor_over_http():
 
 
 def test_a_position_is_completed_by_the_game_from_what_it_places():
-    result = run_file(os.path.join(ROOT, "tests", "scenarios", "tally", "position_completed.toml"), games=[TALLY])
+    result = run_file(os.path.join(ROOT, "tests", "support", "tally", "scenarios", "position_completed.toml"), games=[TALLY])
     assert result.passed, [f.what for f in result.failures]
 
 

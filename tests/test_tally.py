@@ -25,7 +25,7 @@ from support.tally import TALLY
 FORMATS = ("txt", "md", "html", "json")
 
 
-@pytest.mark.parametrize("path", sorted(glob.glob(os.path.join(ROOT, "tests", "scenarios", "tally", "*.toml"))),
+@pytest.mark.parametrize("path", sorted(glob.glob(os.path.join(ROOT, "tests", "support", "tally", "scenarios", "*.toml"))),
                          ids=os.path.basename)
 def test_scenario(path):
     result = run_file(path, games=[TALLY])
