@@ -267,15 +267,12 @@ class Access:
         return self.referee.show(loaded.match.id, at=at, seat=self._seat(view))
 
     def log(self, p: Principal, *, offset: int = 0, limit: int = 100, as_: str | None = None) -> LogPage:
-        """A page of the log: entries ``offset + 1 .. offset + limit`` (folded from the nearest snapshot,
-        not from setup)."""
+        """A page of the log: entries ``offset + 1 .. offset + limit``, read and redacted alone (no state is
+        folded; see :meth:`Referee.log_stream`)."""
         loaded = self._load(p.match_id)
         view = self._view_of(loaded, p, as_)
         limit = max(1, min(limit, LOG_PAGE_MAX))
-        head = self.store.head(loaded.match.id)
-        entries = [] if offset >= head else self.referee.log(
-            loaded.match.id, seat=self._seat(view), start=offset + 1, stop=min(head, offset + limit))
-        return LogPage(match_id=loaded.match.id, head=head, total=head, offset=offset, limit=limit, entries=entries)
+        return self.referee.log_page(loaded.match.id, seat=self._seat(view), offset=offset, limit=limit)
 
     def entries_after(self, p: Principal, after: int, *, as_: str | None = None,
                       limit: int = EVENTS_PAGE) -> tuple[int, list[EntryView]]:
@@ -286,8 +283,7 @@ class Access:
         head = self.store.head(loaded.match.id)
         if head <= after:
             return head, []
-        return head, self.referee.log(loaded.match.id, seat=self._seat(view), start=after + 1,
-                                      stop=min(head, after + limit))
+        return head, self.referee.log(loaded.match.id, seat=self._seat(view), start=after + 1, stop=after + limit)
 
     def head(self, p: Principal) -> int:
         return int(self.store.head(p.match_id))

@@ -7,6 +7,7 @@ A mixin of :class:`referee.service.Referee` (which holds the store and the cache
 
 from __future__ import annotations
 
+import bisect
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping, MutableMapping
 from typing import Any
@@ -18,8 +19,8 @@ from .engine import core
 from .engine.entries import Confirmation, Move, Redo, Ruling, Undo
 from .engine.protocol import Accepted, Held, Rejected
 from .errors import BadInput, StorageError
-from .store import IndexRow, Store, StoredEntry, StoredMatch, StoredSnapshot
-from .timeline import Header, Timeline
+from .store import IndexRow, Store, StoredAnnotation, StoredEntry, StoredMatch, StoredSnapshot
+from .timeline import Header, Jump, Timeline, undone_marks
 
 SNAPSHOT_EVERY = 64
 
@@ -46,6 +47,7 @@ class History:
     _heads: dict[str, tuple[int, Any]]
     _timelines: dict[str, tuple[int, Timeline]]
     _memos: dict[str, MutableMapping[int, Any]]
+    _jumps: dict[str, tuple[int, int, list[Jump]]]
 
     def _spans(self, m: StoredMatch, start: int, stop: int | None) -> Iterator[tuple[str, int, int | None]]:
         """(match id, start, stop) of the stored runs that make up a match's entries ``start..stop``:
@@ -84,14 +86,17 @@ class History:
 
     def bodies(self, loaded: Loaded, start: int = 1, stop: int | None = None) -> Iterator[tuple[StoredEntry, Any]]:
         for entry in self.entries(loaded.match, start, stop):
-            try:
-                body = loaded.decoder.decode(entry.body)
-            except msgspec.DecodeError as exc:
-                raise StorageError(
-                    "log/corrupt",
-                    f"entry {entry.seq} of match {loaded.match.id} cannot be decoded ({exc}); run `referee audit`",
-                ) from None
-            yield entry, body
+            yield entry, self.decode(loaded, entry.seq, entry.body)
+
+    @staticmethod
+    def decode(loaded: Loaded, seq: int, body: bytes) -> Any:
+        """Entry ``seq``'s body, decoded (an entry that does not decode is a corrupt log)."""
+        try:
+            return loaded.decoder.decode(body)
+        except msgspec.DecodeError as exc:
+            raise StorageError(
+                "log/corrupt", f"entry {seq} of match {loaded.match.id} cannot be decoded ({exc}); run `referee audit`",
+            ) from None
 
     def state_at(self, loaded: Loaded, at: int | None = None, *, memo: MutableMapping[int, Any] | None = None,
                  checked: bool = False) -> tuple[int, Any]:
@@ -201,6 +206,49 @@ class History:
             timeline.add(h)
         self._timelines[loaded.match.id] = (head, timeline)
         return timeline
+
+    def marks(self, loaded: Loaded, start: int, stop: int, head: int) -> dict[int, int]:
+        """Which of the entries ``start..stop`` are undone, and by which undo (the whole log's timeline
+        gives the same marks): worked out from the accepted undos and redos ``start..head`` alone, so
+        a page of the log costs what it shows and the jumps after it (:func:`referee.timeline.undone_marks`)."""
+        return undone_marks(start, stop, self.jumps(loaded, start, head)) if start <= stop else {}
+
+    def jumps(self, loaded: Loaded, start: int, stop: int) -> list[Jump]:
+        """The accepted undos and redos ``start..stop`` (through a fork's parents), as ``(seq, kind,
+        to | undo)``. Kept per match (the log is append-only): the next page reads only what is new."""
+        mid = loaded.match.id
+        low, high, rows = self._jumps.get(mid) or (start, start - 1, [])
+        if start < low:
+            rows = self._read_jumps(loaded, start, low - 1) + rows
+            low = start
+        if high < stop:
+            rows = rows + self._read_jumps(loaded, high + 1, stop)
+            high = stop
+        self._jumps.pop(mid, None)
+        self._jumps[mid] = (low, high, rows)
+        while len(self._jumps) > 64:
+            self._jumps.pop(next(iter(self._jumps)))
+        first = bisect.bisect_left(rows, start, key=lambda j: j[0])
+        last = bisect.bisect_right(rows, stop, key=lambda j: j[0])
+        return rows[first:last]
+
+    def _read_jumps(self, loaded: Loaded, start: int, stop: int) -> list[Jump]:
+        out: list[Jump] = []
+        for match_id, low, high in self._spans(loaded.match, start, stop):
+            # the index rows, read for the undos and redos in them (to be read alone by the store)
+            for seq, kind, _actor, verdict, body in self.store.index(match_id, low, high):
+                if verdict != "accepted" or kind not in ("undo", "redo") or body is None:
+                    continue
+                act = self.decode(loaded, seq, body).act
+                if isinstance(act, Undo):
+                    out.append((seq, "undo", act.to))
+                elif isinstance(act, Redo):
+                    out.append((seq, "redo", act.undo))
+        return out
+
+    def annotations_on(self, loaded: Loaded, start: int, stop: int) -> list[StoredAnnotation]:
+        """The match's annotations of entries ``start..stop``, in the order they were added."""
+        return [a for a in self.store.annotations(loaded.match.id) if start <= a.seq <= stop]
 
     def _headers(self, loaded: Loaded, start: int = 1, stop: int | None = None) -> Iterator[Header]:
         for entry, body in self.bodies(loaded, start, stop):

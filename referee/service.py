@@ -30,6 +30,7 @@ from schemas.http import (
     DiffSide,
     Divergence,
     LegalAnswer,
+    LogPage,
     PathDiff,
     ReplayStep,
     StateAnswer,
@@ -58,10 +59,12 @@ from .redaction import View, annotations_by_entry, verdict_name
 from .store import Conflict, Store, StoredAnnotation, StoredEntry, StoredMatch, StoredSnapshot, StoreError
 from .config import Configuration, Loaded, new_match_id, utc_now
 from .history import SNAPSHOT_EVERY, History
-from .timeline import Timeline
+from .timeline import Jump, Timeline
 
 #: how often an append that lost a race (another writer got in first) is tried again
 CONFLICT_RETRIES = 8
+#: entries a streamed log reads (and redacts) at a time
+LOG_CHUNK = 500
 #: what an annotation may say of an entry
 ANNOTATION_KINDS = ("comment", "disputed", "ruling", "good", "mistake")
 
@@ -93,6 +96,7 @@ class Referee(Configuration, History):
         self._heads: dict[str, tuple[int, Any]] = {}
         self._timelines: dict[str, tuple[int, Timeline]] = {}
         self._memos: dict[str, MutableMapping[int, Any]] = {}
+        self._jumps: dict[str, tuple[int, int, list[Jump]]] = {}
 
     # -- games -------------------------------------------------------------------------------
 
@@ -165,20 +169,66 @@ class Referee(Configuration, History):
             )
         return seat
 
-    def log(self, match_id: str, *, seat: str | None = None, start: int = 1,
-            stop: int | None = None) -> list[EntryView]:
-        """Entries ``start..stop`` (default: all) as ``seat`` sees them (None: the referee's full log;
-        :mod:`referee.redaction` decides what a role sees)."""
+    def log(self, match_id: str, *, seat: str | None = None, start: int = 1, stop: int | None = None,
+            last: int | None = None) -> list[EntryView]:
+        """Entries ``start..stop`` (default: all; see :meth:`log_stream`) as ``seat`` sees them (None:
+        the referee's full log; :mod:`referee.redaction` decides what a role sees)."""
+        return list(self.log_stream(match_id, seat=seat, start=start, stop=stop, last=last))
+
+    def log_stream(self, match_id: str, *, seat: str | None = None, start: int = 1, stop: int | None = None,
+                   last: int | None = None) -> Iterator[EntryView]:
+        """Entries ``start..stop`` as ``seat`` sees them, one at a time: :data:`LOG_CHUNK` entries are read
+        and redacted at a time, so a long range streams. ``stop`` defaults to the head and is cut to it;
+        ``last`` keeps the last that many of the range; a range after the head is empty. A bad match,
+        seat or range is refused here, before the first entry.
+
+        A page costs what it shows, whatever the length of the log: its entries, their annotations and
+        the accepted undos and redos after its first entry (for the undone-by marks) are read, and no
+        state is folded."""
         loaded = self.load(match_id)
         view = View(loaded, self.role(loaded, seat))
-        return [e for e, _events, _state in self.walk(loaded, view, start, stop)]
+        head = self.store.head(loaded.match.id)
+        start, stop = self.log_span(head, start, stop, last)
+        return self._log_stream(loaded, view, start, stop, head)
+
+    def _log_stream(self, loaded: Loaded, view: View, start: int, stop: int, head: int) -> Iterator[EntryView]:
+        marks = self.marks(loaded, start, stop, head)
+        for low in range(start, stop + 1, LOG_CHUNK):
+            high = min(stop, low + LOG_CHUNK - 1)
+            notes = annotations_by_entry(self.annotations_on(loaded, low, high))
+            for entry, body in self.bodies(loaded, low, high):
+                yield view.entry(entry, body, undone_by=marks.get(entry.seq), annotations=notes.get(entry.seq, ()))[0]
+
+    @staticmethod
+    def log_span(head: int, start: int = 1, stop: int | None = None, last: int | None = None) -> tuple[int, int]:
+        """The entries ``(first, last)`` a log of ``start..stop`` (or its ``last`` entries) shows, of a
+        log at ``head``: empty (first > last) when the range lies after the head."""
+        if start < 1 or (stop is not None and stop < 0) or (last is not None and last < 0):
+            raise BadInput("match/bad_seq", f"a log's range starts at entry 1 or later and counts up (start {start}, "
+                           f"stop {stop}, last {last})")
+        stop = head if stop is None else min(stop, head)
+        if last is not None:
+            start = max(start, stop - last + 1)
+        return start, stop
+
+    def log_page(self, match_id: str, *, seat: str | None = None, offset: int = 0, limit: int = 100) -> LogPage:
+        """Entries ``offset + 1 .. offset + limit`` as ``seat`` sees them, with the head."""
+        loaded = self.load(match_id)
+        view = View(loaded, self.role(loaded, seat))
+        head = self.store.head(loaded.match.id)
+        start, stop = self.log_span(head, offset + 1, offset + limit)
+        entries = list(self._log_stream(loaded, view, start, stop, head))
+        return LogPage(match_id=loaded.match.id, head=head, total=head, offset=offset, limit=limit, entries=entries)
 
     def walk(self, loaded: Loaded, view: View, start: int = 1, stop: int | None = None,
              ) -> Iterator[tuple[EntryView, tuple[Any, ...], Any]]:
         """Entries ``start..stop`` one at a time, each as ``view`` sees it, with its events as the view
-        sees them and the state after it (one fold, nothing kept: a long log streams)."""
-        notes = annotations_by_entry(self.store.annotations(loaded.match.id))
-        timeline = self.timeline(loaded)
+        sees them and the state after it (one fold from the nearest snapshot, nothing kept: a long log
+        streams)."""
+        head = self.store.head(loaded.match.id)
+        stop = head if stop is None else min(stop, head)
+        notes = annotations_by_entry(self.annotations_on(loaded, start, stop))
+        marks = self.marks(loaded, start, stop, head)
         _, state = self.state_at(loaded, start - 1)
         recent: OrderedDict[int, Any] = OrderedDict([(start - 1, state)])
         for entry, body in self.bodies(loaded, start, stop):
@@ -186,8 +236,7 @@ class Referee(Configuration, History):
             recent[entry.seq] = state
             if len(recent) > 256:
                 recent.popitem(last=False)
-            shown, events = view.entry(entry, body, undone_by=timeline.undone_by.get(entry.seq),
-                                       annotations=notes.get(entry.seq, ()))
+            shown, events = view.entry(entry, body, undone_by=marks.get(entry.seq), annotations=notes.get(entry.seq, ()))
             yield shown, events, state
 
     def legal(self, match_id: str, seat: str | None = None, *, blind: bool = False) -> LegalAnswer:

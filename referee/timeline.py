@@ -52,29 +52,35 @@ class Timeline:
     def add(self, h: Header) -> None:
         self.headers[h.seq] = h
         if h.kind == "undo" and h.accepted:
-            target = int(h.meta["to"])
-            cut = bisect.bisect_right(self.line, target)
-            removed = self.line[cut:]
-            del self.line[cut:]
-            self.popped[h.seq] = removed
-            for s in removed:
-                self.undone_by.setdefault(s, h.seq)
-            self.line.append(h.seq)
+            self.undo(h.seq, int(h.meta["to"]))
         elif h.kind == "redo" and h.accepted:
-            undo = int(h.meta["undo"])
-            if not self.in_line(undo):  # only a tampered log gets here; audit reports it
-                self.line.append(h.seq)
-                return
-            pos = bisect.bisect_left(self.line, undo)
-            restored = self.popped.get(undo, [])
-            for s in restored:
-                if self.undone_by.get(s) == undo:
-                    del self.undone_by[s]
-            self.line[pos : pos + 1] = restored
-            self.line.append(h.seq)
-            self.redone_by[undo] = h.seq
+            self.redo(h.seq, int(h.meta["undo"]))
         else:
             self.line.append(h.seq)
+
+    def undo(self, seq: int, to: int) -> None:
+        """Accepted undo ``seq`` back to entry ``to``: the entries of the line after ``to`` leave it."""
+        cut = bisect.bisect_right(self.line, to)
+        removed = self.line[cut:]
+        del self.line[cut:]
+        self.popped[seq] = removed
+        for s in removed:
+            self.undone_by.setdefault(s, seq)
+        self.line.append(seq)
+
+    def redo(self, seq: int, undo: int) -> None:
+        """Accepted redo ``seq`` of undo ``undo``: what that undo took out comes back in its place."""
+        if not self.in_line(undo):  # only a tampered log gets here; audit reports it
+            self.line.append(seq)
+            return
+        pos = bisect.bisect_left(self.line, undo)
+        restored = self.popped.get(undo, [])
+        for s in restored:
+            if self.undone_by.get(s) == undo:
+                del self.undone_by[s]
+        self.line[pos : pos + 1] = restored
+        self.line.append(seq)
+        self.redone_by[undo] = seq
 
     def in_line(self, seq: int) -> bool:
         i = bisect.bisect_left(self.line, seq)
@@ -159,3 +165,32 @@ class Timeline:
         if policy == "own_last" and h.actor != actor:
             return "undo/not_allowed", f"only {h.actor} (who undid it) or the arbiter may redo undo {undo}"
         return None
+
+
+#: an accepted undo or redo as :func:`undone_marks` reads it: ``(seq, "undo", to)`` or ``(seq, "redo", undo)``
+Jump = tuple[int, str, int]
+
+
+def undone_marks(start: int, stop: int, jumps: Iterable[Jump]) -> dict[int, int]:
+    """``undone_by`` of the entries ``start..stop`` (only those undone are keys): the same marks as a
+    :class:`Timeline` of the whole log gives them, worked out from those entries and the accepted undos
+    and redos from ``start`` on alone (``jumps``, in seq order; earlier ones are skipped).
+
+    Nothing before ``start`` changes these marks: an undo cuts the line after its target, whatever lies
+    before; a redo puts back what its own undo cut, so a redo of an undo before ``start`` puts back only
+    entries before it. So the line followed here holds ``start..stop`` and the jumps, and costs what
+    they count, not what the log does."""
+    timeline = Timeline()
+    line = timeline.line
+    at = start  # the first entry of start..stop not yet in the line
+    for seq, kind, arg in jumps:
+        if seq < start:
+            continue
+        if at <= stop and at < seq:
+            line.extend(range(at, min(seq, stop + 1)))
+        at = seq + 1
+        if kind == "undo":
+            timeline.undo(seq, arg)
+        else:
+            timeline.redo(seq, arg)
+    return {s: u for s, u in timeline.undone_by.items() if s <= stop}

@@ -1,0 +1,212 @@
+"""A page of the log costs what it shows (issue 12, item 3): ``Referee.log`` of ``start..stop`` (or the
+``last`` N), the HTTP log page and the live stream's backlog read the page's entries, their annotations
+and the accepted undos and redos after the page's first entry, and fold no state. What they answer is
+exactly the slice of the whole log for every role: undone-by marks, annotations and redaction alike."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from litestar.testing import TestClient
+
+from referee.access import Access, Principal
+from referee.engine.notation import format_intent
+from referee.errors import BadInput
+from referee.http import create_app
+from referee.redaction import View, annotations_by_entry
+from referee.service import Referee
+from referee.store.sqlite import SqliteStore
+from referee.timeline import Header, Timeline, undone_marks
+
+PLAYERS = ["south", "north"]
+ROLES = [None, "south", "north", "spectator"]
+
+
+def play(r: Referee, mid: str, entries: int, seed: int) -> None:
+    """Random legal play with undos (deep ones when a game ends, short ones at random), redos right
+    after some of them, rejected intents and annotations for everyone, one seat or the arbiter."""
+    loaded = r.load(mid)
+    rng = random.Random(seed)
+    head = r.store.head(mid)
+    stop = head + entries
+    while head < stop:
+        _, state = r.state_at(loaded)
+        over = loaded.rules.outcome(state) is not None
+        roll = rng.random()
+        if over or (head > 5 and roll < 0.08):
+            line = [s for s in r.timeline(loaded).line if r.timeline(loaded).headers[s].kind == "intent"]
+            back = rng.randint(1, 12 if over else 3)
+            res = r.undo(mid, by="arbiter", to=line[-back] - 1 if len(line) >= back else 0)
+            if res.accepted and rng.random() < 0.3:
+                res = r.redo(mid, by="arbiter", undo=res.seq)
+        elif roll < 0.12:  # a seat that may not act now: rejected, and logged
+            seat = rng.choice(PLAYERS)
+            res = r.submit(mid, seat, "end_turn")
+        else:
+            options = [(s, i) for s in PLAYERS for i in loaded.rules.legal_intents(state, s)]
+            seat, intent = options[rng.randrange(len(options))]
+            res = r.submit(mid, seat, format_intent(intent))
+        head = res.seq
+        if rng.random() < 0.1:
+            audience = rng.choice(["all", "all", "arbiter", *PLAYERS])
+            r.annotate(mid, rng.randint(1, head), f"note on {head}", by="arbiter", audience=audience)
+
+
+@pytest.fixture(scope="module")
+def match(tmp_path_factory) -> tuple[str, str, str]:
+    """(database, match, fork): a match of ~600 entries, and a fork of it at 250 with entries of its
+    own and undos back past the fork point."""
+    path = str(tmp_path_factory.mktemp("pages") / "r.db")
+    r = Referee(SqliteStore(path), snapshot_every=16)
+    m = r.new_match("by_all_means", PLAYERS, seed=7)
+    play(r, m.id, 600, seed=7)
+    fork = r.fork(m.id, at=250)
+    play(r, fork.id, 40, seed=8)
+    r.undo(fork.id, by="arbiter", to=200)
+    play(r, fork.id, 30, seed=9)
+    return path, m.id, fork.id
+
+
+def whole_log(r: Referee, mid: str, role: str | None) -> list[Any]:
+    """The log as it was computed before pages: every entry, the whole timeline, every annotation."""
+    loaded = r.load(mid)
+    view = View(loaded, r.role(loaded, role))
+    timeline = r.timeline(loaded)
+    notes = annotations_by_entry(r.store.annotations(loaded.match.id))
+    return [view.entry(entry, body, undone_by=timeline.undone_by.get(entry.seq),
+                       annotations=notes.get(entry.seq, ()))[0] for entry, body in r.bodies(loaded)]
+
+
+def windows(head: int, jumps: list[int]) -> list[tuple[int, int]]:
+    """Pages at the start, the end, across undos and redos, of one entry and of many."""
+    rng = random.Random(head)
+    out = [(1, 100), (1, head), (head - 99, head), (head, head), (1, 1), (head // 2, head // 2 + 99)]
+    out += [(max(1, j - d), min(head, j + e)) for j in rng.sample(jumps, min(12, len(jumps)))
+            for d, e in ((0, 0), (5, 0), (30, 40))]
+    out += [(a, min(head, a + rng.randint(0, 150))) for a in rng.sample(range(1, head + 1), 10)]
+    return out
+
+
+@pytest.mark.parametrize("which", ["match", "fork"])
+def test_a_page_is_the_slice_of_the_whole_log_for_every_role(match, which):
+    path, mid, fork = match
+    mid = mid if which == "match" else fork
+    r = Referee(SqliteStore(path))
+    head = r.store.head(mid)
+    loaded = r.load(mid)
+    timeline = r.timeline(loaded)
+    jumps = [s for s, h in timeline.headers.items() if h.kind in ("undo", "redo") and h.accepted]
+    assert len(jumps) > 10 and timeline.undone_by and any(h.kind == "redo" and h.accepted for h in timeline.headers.values())
+    for role in ROLES:
+        full = whole_log(r, mid, role)
+        assert len(full) == head and (role is not None or any(e.annotations for e in full))
+        assert r.log(mid, seat=role) == full
+        warm = Referee(SqliteStore(path))  # one service asked page after page (its caches warm)
+        for start, stop in windows(head, jumps):
+            cold = Referee(SqliteStore(path))
+            assert cold.log(mid, seat=role, start=start, stop=stop) == full[start - 1:stop], (role, start, stop)
+            assert warm.log(mid, seat=role, start=start, stop=stop) == full[start - 1:stop], (role, start, stop)
+        assert r.log(mid, seat=role, last=100) == full[-100:]
+        assert r.log(mid, seat=role, start=head - 100, stop=head - 50, last=7) == full[head - 57:head - 50]
+        assert r.log_page(mid, seat=role, offset=head - 30, limit=100).entries == full[-30:]
+        assert list(r.log_stream(mid, seat=role, start=2)) == full[1:]
+
+
+def test_a_page_stays_right_as_the_log_grows(tmp_path):
+    """A service that has answered pages (and kept the undos it read) answers the same as a new one
+    after undos, redos and annotations are appended."""
+    path = str(tmp_path / "r.db")
+    r = Referee(SqliteStore(path))
+    mid = r.new_match("by_all_means", PLAYERS, seed=3).id
+    play(r, mid, 80, seed=3)
+    reader = Referee(SqliteStore(path))
+    for rounds in range(4):
+        head = r.store.head(mid)
+        for start, stop in ((head - 20, head), (40, 60), (1, head)):
+            assert reader.log(mid, start=start, stop=stop) == whole_log(Referee(SqliteStore(path)), mid, None)[start - 1:stop]
+        play(r, mid, 30, seed=10 + rounds)
+
+
+def test_ranges_past_the_head_are_empty_and_bad_ones_refused(match):
+    path, mid, _ = match
+    r = Referee(SqliteStore(path))
+    head = r.store.head(mid)
+    assert r.log(mid, start=head + 1) == []
+    assert r.log(mid, start=head - 1, stop=head + 50) == r.log(mid)[-2:]
+    assert r.log(mid, start=10, stop=9) == [] and r.log(mid, last=0) == []
+    assert r.log_page(mid, offset=head + 5).entries == []
+    for bad in ({"start": 0}, {"stop": -1}, {"last": -3}):
+        with pytest.raises(BadInput) as exc:
+            r.log(mid, **bad)
+        assert exc.value.code == "match/bad_seq"
+    with pytest.raises(BadInput):  # refused when asked, not when the first entry is read
+        r.log_stream(mid, seat="nobody")
+
+
+def test_http_pages_and_the_live_backlog_are_the_same_slices(match):
+    path, mid, _ = match
+    r = Referee(SqliteStore(path))
+    head = r.store.head(mid)
+    access = Access(Referee(SqliteStore(path)))
+    for role, principal in ((None, Principal(mid, "arbiter")), ("north", Principal(mid, "seat", "north")),
+                            ("spectator", Principal(mid, "spectator"))):
+        full = whole_log(r, mid, role)
+        for offset in (0, 250, head - 100, head - 1, head):
+            page = access.log(principal, offset=offset, limit=100)
+            assert page.entries == full[offset:offset + 100] and page.head == page.total == head
+        assert access.entries_after(principal, 420, limit=50) == (head, full[420:470])
+    token = "pages-test-arbiter"
+    from referee.access import hash_token
+    from referee.store import StoredToken
+
+    r.store.add_tokens([StoredToken(token_hash=hash_token(token), match_id=mid, role="arbiter")])
+    with TestClient(create_app(lambda: Referee(SqliteStore(path)))) as client:
+        for as_ in ("arbiter", "south", "spectator"):
+            want = whole_log(r, mid, None if as_ == "arbiter" else as_)
+            got = client.get(f"/matches/{mid}/log", params={"offset": 300, "limit": 100, "as": as_},
+                             headers={"Authorization": f"Bearer {token}"}).json()
+            assert [e["seq"] for e in got["entries"]] == list(range(301, 401))
+            assert got["entries"] == [_json(e) for e in want[300:400]]
+
+
+def _json(entry: Any) -> Any:
+    import msgspec
+
+    return msgspec.json.decode(msgspec.json.encode(entry))
+
+
+# -- the marks themselves ----------------------------------------------------------------------------
+
+
+@st.composite
+def logs(draw: Any) -> list[Header]:
+    """Entry headers with undos (to any earlier entry, or past nothing) and redos (of any entry, as a
+    tampered log might have them, too)."""
+    out: list[Header] = []
+    for seq in range(1, draw(st.integers(1, 60)) + 1):
+        kind = draw(st.sampled_from(["intent"] * 4 + ["undo", "redo"]))
+        accepted = draw(st.booleans()) if kind != "intent" else True
+        meta: dict[str, Any] = {}
+        if kind == "undo":
+            meta = {"to": draw(st.integers(0, seq))}
+        elif kind == "redo":
+            undos = [h.seq for h in out if h.kind == "undo"]
+            meta = {"undo": draw(st.sampled_from(undos)) if undos and draw(st.booleans()) else draw(st.integers(1, seq))}
+        out.append(Header(seq=seq, kind=kind, actor=None, accepted=accepted, meta=meta))
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(logs(), st.data())
+def test_marks_of_any_range_are_the_whole_timelines(headers, data):
+    whole = Timeline.build(headers).undone_by
+    jumps = [(h.seq, h.kind, int(h.meta["to"] if h.kind == "undo" else h.meta["undo"]))
+             for h in headers if h.accepted and h.kind in ("undo", "redo")]
+    head = len(headers)
+    start = data.draw(st.integers(1, head))
+    stop = data.draw(st.integers(start - 1, head))
+    assert undone_marks(start, stop, jumps) == {s: u for s, u in whole.items() if start <= s <= stop}
