@@ -523,33 +523,33 @@ class Walker:
         state, prev, timeline, jumps = self.state, self.prev, self.timeline, self.jumps
         hashed_state, hashed = self.hashed_state, self.hashed
         expected, checked = out.expected, out.checked
-        for entry in referee.entries(m, expected, stop):
-            seq = entry.seq
+        for seq, kind_col, actor_col, verdict_col, code_col, raw, prev_col, hash_col, state_col in \
+                referee.audit_rows(m, expected, stop):
             if seq != expected:
                 findings.append(Finding(seq=expected, what="missing",
                                         recorded=f"entry {seq} follows entry {expected - 1}",
                                         derived=f"entry {expected} (an entry was deleted or the log reordered)"))
                 break
             expected += 1
-            if entry.prev_hash != prev:
-                findings.append(Finding(seq=seq, what="chain", recorded=entry.prev_hash, derived=prev))
+            if prev_col != prev:
+                findings.append(Finding(seq=seq, what="chain", recorded=prev_col, derived=prev))
                 break
-            derived_hash = core.entry_hash(prev, entry.body)
-            if derived_hash != entry.hash:
-                findings.append(Finding(seq=seq, what="entry_hash", recorded=entry.hash, derived=derived_hash))
+            derived_hash = core.entry_hash(prev, raw)
+            if derived_hash != hash_col:
+                findings.append(Finding(seq=seq, what="entry_hash", recorded=hash_col, derived=derived_hash))
                 break
             try:
-                body = decode(entry.body)
+                body = decode(raw)
             except msgspec.DecodeError as exc:
                 findings.append(Finding(seq=seq, what="decode", recorded="", derived=str(exc)))
                 break
             kind = body.kind
             recorded = body.verdict
             code = recorded.code if isinstance(recorded, Rejected) else None
-            if (body.seq != seq or entry.kind != kind or entry.actor != body.actor or entry.code != code
-                    or entry.verdict != entry_verdict_name(recorded)):
+            if (body.seq != seq or kind_col != kind or actor_col != body.actor or code_col != code
+                    or verdict_col != entry_verdict_name(recorded)):
                 findings.append(Finding(seq=seq, what="index_columns",
-                                        recorded=repr((entry.kind, entry.actor, entry.verdict, entry.code)),
+                                        recorded=repr((kind_col, actor_col, verdict_col, code_col)),
                                         derived=repr((kind, body.actor, entry_verdict_name(recorded), code))))
                 break
             verdict: Any = recorded
@@ -572,8 +572,10 @@ class Walker:
                 findings.append(Finding(seq=seq, what="verdict", recorded=_verdict_text(recorded),
                                         derived=_verdict_text(verdict)))
                 break
+            # the audit's own timeline reads an entry's fields (meta) only for an undo's or a redo's target
             timeline.add(Header(seq=seq, kind=kind, actor=body.actor, accepted=isinstance(recorded, Accepted),
-                                meta=body.meta, held=recorded.confirmer if isinstance(recorded, Held) else None))
+                                meta=body.meta if kind in ("undo", "redo") else {},
+                                held=recorded.confirmer if isinstance(recorded, Held) else None))
             if kind == "intent":
                 state = core.apply(rules, state, verdict)  # the derived verdict, equal to the recorded one
                 # (a held intent changes nothing: apply leaves the state as it is)
@@ -583,12 +585,12 @@ class Walker:
             jumps.pop(seq - WINDOW, None)
             if state is not hashed_state:  # a rejection or a note leaves the very same state
                 hashed_state, hashed = state, core.state_hash(state)
-            if hashed != entry.state_hash:
-                findings.append(Finding(seq=seq, what="state_hash", recorded=entry.state_hash, derived=hashed))
+            if hashed != state_col:
+                findings.append(Finding(seq=seq, what="state_hash", recorded=state_col, derived=hashed))
                 break
             if seq in want:
                 out.derived[seq] = hashed
-            prev = entry.hash
+            prev = hash_col
             checked += 1
             if tick is not None and not checked % TICK:
                 tick(checked)

@@ -9,20 +9,37 @@ from __future__ import annotations
 
 import bisect
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping, MutableMapping
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping, MutableMapping
+from typing import Any, TypeVar
 
 import msgspec
 
+from schemas import ENTRY_FORMAT
+
 from .config import Loaded
 from .engine import core
-from .engine.entries import Confirmation, Move, Redo, Ruling, Undo
+from .engine.entries import Act, Confirmation, Move, Redo, Ruling, Undo
 from .engine.protocol import Accepted, Held, Rejected
 from .errors import BadInput, StorageError
-from .store import IndexRow, Store, StoredAnnotation, StoredEntry, StoredMatch, StoredSnapshot
+from .store import AuditRow, IndexRow, Store, StoredAnnotation, StoredEntry, StoredMatch, StoredSnapshot
 from .timeline import Header, Jump, Timeline, undone_marks
 
 SNAPSHOT_EVERY = 64
+
+
+class _ActOf(msgspec.Struct, frozen=True, tag_field="format", tag=ENTRY_FORMAT):
+    """An entry body read for its act alone."""
+
+    act: Act = Move()
+
+
+class _Older(msgspec.Struct, frozen=True, tag_field="format", tag=1):
+    """A body of format 1: read whole, through the upcaster."""
+
+
+_ACT_OF = msgspec.json.Decoder(_ActOf | _Older)
+
+R = TypeVar("R")
 
 
 class _Bounded(OrderedDict[int, Any]):
@@ -61,15 +78,24 @@ class History:
         if stop is None or stop > base:
             yield m.id, max(start, base + 1), stop
 
+    def _read(self, m: StoredMatch, start: int, stop: int | None,
+              read: Callable[[str, int, int | None], Iterator[R]]) -> Iterator[R]:
+        """What ``read`` (a :class:`Store` reader) gives of a match's entries ``start..stop``, through
+        its parents for a fork."""
+        for match_id, low, high in self._spans(m, start, stop):
+            yield from read(match_id, low, high)
+
     def entries(self, m: StoredMatch, start: int = 1, stop: int | None = None) -> Iterator[StoredEntry]:
         """A match's entries ``start..stop`` (through its parents, for a fork)."""
-        for match_id, low, high in self._spans(m, start, stop):
-            yield from self.store.entries(match_id, low, high)
+        return self._read(m, start, stop, self.store.entries)
 
     def index(self, m: StoredMatch, start: int = 1, stop: int | None = None) -> Iterator[IndexRow]:
         """:meth:`Store.index` rows of a match's entries ``start..stop`` (through its parents)."""
-        for match_id, low, high in self._spans(m, start, stop):
-            yield from self.store.index(match_id, low, high)
+        return self._read(m, start, stop, self.store.index)
+
+    def audit_rows(self, m: StoredMatch, start: int = 1, stop: int | None = None) -> Iterator[AuditRow]:
+        """:meth:`Store.audit_rows` of a match's entries ``start..stop`` (through its parents)."""
+        return self._read(m, start, stop, self.store.audit_rows)
 
     def entry_at(self, m: StoredMatch, seq: int) -> StoredEntry | None:
         return next(iter(self.entries(m, seq, seq)), None)
@@ -87,6 +113,12 @@ class History:
     def bodies(self, loaded: Loaded, start: int = 1, stop: int | None = None) -> Iterator[tuple[StoredEntry, Any]]:
         for entry in self.entries(loaded.match, start, stop):
             yield entry, self.decode(loaded, entry.seq, entry.body)
+
+    def folded(self, loaded: Loaded, start: int = 1, stop: int | None = None) -> Iterator[tuple[int, Any]]:
+        """``(seq, decoded body)`` of entries ``start..stop``: what a fold needs, read from the body
+        column alone."""
+        for seq, raw in self._read(loaded.match, start, stop, self.store.bodies):
+            yield seq, self.decode(loaded, seq, raw)
 
     @staticmethod
     def decode(loaded: Loaded, seq: int, body: bytes) -> Any:
@@ -133,10 +165,10 @@ class History:
                 break
             snap = self.snapshot(loaded.match, snap.seq - 1)
         recent: OrderedDict[int, Any] = OrderedDict([(start, state)])
-        for entry, body in self.bodies(loaded, start + 1, target):
+        for seq, body in self.folded(loaded, start + 1, target):
             state = self.advance(loaded, state, body, recent, memo, checked=checked)
-            recent[entry.seq] = state
-            memo[entry.seq] = state
+            recent[seq] = state
+            memo[seq] = state
             if len(recent) > 256:
                 recent.popitem(last=False)
         memo[target] = state
@@ -239,21 +271,29 @@ class History:
             for seq, kind, _actor, verdict, body in self.store.index(match_id, low, high):
                 if verdict != "accepted" or kind not in ("undo", "redo") or body is None:
                     continue
-                act = self.decode(loaded, seq, body).act
+                act = self.act_of(loaded, seq, body)
                 if isinstance(act, Undo):
                     out.append((seq, "undo", act.to))
                 elif isinstance(act, Redo):
                     out.append((seq, "redo", act.undo))
         return out
 
+    def act_of(self, loaded: Loaded, seq: int, body: bytes) -> Act:
+        """Entry ``seq``'s act alone (an undo's target...): the rest of the body is skipped, not decoded."""
+        try:
+            light = _ACT_OF.decode(body)
+        except msgspec.DecodeError:
+            light = None
+        return light.act if isinstance(light, _ActOf) else self.decode(loaded, seq, body).act
+
     def annotations_on(self, loaded: Loaded, start: int, stop: int) -> list[StoredAnnotation]:
         """The match's annotations of entries ``start..stop``, in the order they were added."""
         return [a for a in self.store.annotations(loaded.match.id) if start <= a.seq <= stop]
 
     def _headers(self, loaded: Loaded, start: int = 1, stop: int | None = None) -> Iterator[Header]:
-        for entry, body in self.bodies(loaded, start, stop):
+        for seq, body in self.folded(loaded, start, stop):
             yield Header(
-                seq=entry.seq, kind=body.kind, actor=body.actor,
+                seq=seq, kind=body.kind, actor=body.actor,
                 accepted=isinstance(body.verdict, Accepted), meta=body.meta,
                 held=body.verdict.confirmer if isinstance(body.verdict, Held) else None,
             )

@@ -7,6 +7,7 @@ nothing is written.
 """
 
 from .base import (
+    AuditRow,
     Conflict,
     DuplicateRequest,
     IndexRow,
@@ -21,6 +22,7 @@ from .base import (
 )
 
 __all__ = [
+    "AuditRow",
     "Conflict",
     "DuplicateRequest",
     "IndexRow",
@@ -36,12 +38,13 @@ __all__ = [
 ]
 
 
-def open_store(path: str) -> Store:
-    """``":memory:"`` gives an in-memory store; anything else a SQLite file."""
+def open_store(path: str, *, durability: str | None = None) -> Store:
+    """``":memory:"`` gives an in-memory store; anything else a SQLite file (``durability``: see
+    :mod:`referee.store.sqlite`)."""
     if path == ":memory:":
         from .memory import MemoryStore
 
         return MemoryStore()
     from .sqlite import SqliteStore
 
-    return SqliteStore(path)
+    return SqliteStore(path, durability=durability)

@@ -54,6 +54,10 @@ class StoredEntry(msgspec.Struct, frozen=True, kw_only=True):
 #: an entry's index columns: seq, kind, actor, verdict, and the body of an undo, redo or held entry
 IndexRow = tuple[int, str, str | None, str, bytes | None]
 
+#: what an audit checks of an entry: seq, kind, actor, verdict, code, body, prev_hash, hash, state_hash
+#: (all but the match id, which it asked for, and the clock reading, which is no evidence)
+AuditRow = tuple[int, str, str | None, str, str | None, bytes, str, str, str]
+
 
 class StoredSnapshot(msgspec.Struct, frozen=True, kw_only=True):
     match_id: str
@@ -145,9 +149,18 @@ class Store(Protocol):
     def entries(self, match_id: str, start: int = 1, stop: int | None = None) -> Iterator[StoredEntry]:
         """Entries with ``start <= seq <= stop`` in seq order."""
 
+    def bodies(self, match_id: str, start: int = 1, stop: int | None = None) -> Iterator[tuple[int, bytes]]:
+        """``(seq, body)`` of the entries ``start..stop`` in seq order: what a fold reads."""
+
+    def audit_rows(self, match_id: str, start: int = 1, stop: int | None = None) -> Iterator[AuditRow]:
+        """:data:`AuditRow` of the entries ``start..stop`` in seq order: what an audit checks."""
+
     def index(self, match_id: str, start: int = 1, stop: int | None = None) -> Iterator[IndexRow]:
         """``(seq, kind, actor, verdict, body)`` of the entries ``start..stop`` in seq order, the body
         for undo and redo entries and held intents only (None otherwise): what a timeline needs, cheaply."""
+
+    def jumps(self, match_id: str, start: int = 1, stop: int | None = None) -> Iterator[tuple[int, str, bytes]]:
+        """``(seq, kind, body)`` of the accepted undo and redo entries ``start..stop`` in seq order."""
 
     def snapshot_at_or_before(self, match_id: str, seq: int) -> StoredSnapshot | None: ...
 
@@ -157,6 +170,9 @@ class Store(Protocol):
 
     def annotations(self, match_id: str) -> list[StoredAnnotation]:
         """A match's annotations in the order they were added (``n``)."""
+
+    def annotations_on(self, match_id: str, start: int, stop: int) -> list[StoredAnnotation]:
+        """A match's annotations of entries ``start..stop`` in the order they were added."""
 
     def add_tokens(self, tokens: Sequence[StoredToken]) -> None:
         """Record bearer tokens (hashes) of a match, all at once."""

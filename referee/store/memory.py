@@ -6,6 +6,7 @@ import threading
 from collections.abc import Iterator, Sequence
 
 from .base import (
+    AuditRow,
     Conflict,
     DuplicateRequest,
     IndexRow,
@@ -91,9 +92,22 @@ class MemoryStore:
             if e.seq >= start and (stop is None or e.seq <= stop):
                 yield e
 
+    def bodies(self, match_id: str, start: int = 1, stop: int | None = None) -> Iterator[tuple[int, bytes]]:
+        for e in self.entries(match_id, start, stop):
+            yield e.seq, e.body
+
+    def audit_rows(self, match_id: str, start: int = 1, stop: int | None = None) -> Iterator[AuditRow]:
+        for e in self.entries(match_id, start, stop):
+            yield e.seq, e.kind, e.actor, e.verdict, e.code, e.body, e.prev_hash, e.hash, e.state_hash
+
     def index(self, match_id: str, start: int = 1, stop: int | None = None) -> Iterator[IndexRow]:
         for e in self.entries(match_id, start, stop):
             yield e.seq, e.kind, e.actor, e.verdict, e.body if e.kind in ("undo", "redo") or e.verdict == "held" else None
+
+    def jumps(self, match_id: str, start: int = 1, stop: int | None = None) -> Iterator[tuple[int, str, bytes]]:
+        for e in self.entries(match_id, start, stop):
+            if e.kind in ("undo", "redo") and e.verdict == "accepted":
+                yield e.seq, e.kind, e.body
 
     def snapshot_at_or_before(self, match_id: str, seq: int) -> StoredSnapshot | None:
         best = None
@@ -112,6 +126,9 @@ class MemoryStore:
 
     def annotations(self, match_id: str) -> list[StoredAnnotation]:
         return list(self._annotations.get(match_id, []))
+
+    def annotations_on(self, match_id: str, start: int, stop: int) -> list[StoredAnnotation]:
+        return [a for a in self._annotations.get(match_id, []) if start <= a.seq <= stop]
 
     def add_tokens(self, tokens: Sequence[StoredToken]) -> None:
         with self._lock:

@@ -2,8 +2,18 @@
 
 Append-only is enforced twice: the class has no update or delete, and triggers in the database
 refuse UPDATE and DELETE on ``entries`` (so a stray tool cannot rewrite history by accident; audit
-catches anything done behind SQLite's back). Each append is ``BEGIN IMMEDIATE`` → head check →
-insert → ``COMMIT``: one short transaction, and a stale writer gets :class:`Conflict`.
+catches anything done behind SQLite's back). Each append is ``BEGIN IMMEDIATE`` → an insert that
+takes place only if the match exists and its head is the one the writer expects → ``COMMIT``: one
+short transaction of three statements (plus one each for an idempotency key and a snapshot), and a
+stale writer gets :class:`Conflict`.
+
+**Durability.** An append returns once its transaction is committed. At the default durability,
+``full`` (``PRAGMA synchronous=FULL``), the commit has reached the disk first: an entry the referee
+acknowledged survives a crash of the process, of the operating system and a power loss. ``normal``
+(``synchronous=NORMAL``, for bulk imports and benchmarks) leaves the last commits in the operating
+system's cache for a while: they survive the process being killed, but an OS crash or a power loss
+can lose the last acknowledged entries (the database stays consistent: it is as if they had never
+been appended). ``REFEREE_DURABILITY`` sets it where a store is opened without saying.
 """
 
 from __future__ import annotations
@@ -13,10 +23,10 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from .base import (
+    AuditRow,
     Conflict,
     DuplicateRequest,
     IndexRow,
@@ -30,6 +40,60 @@ from .base import (
 )
 
 _ENTRY_COLS = "match_id, seq, kind, actor, verdict, code, body, prev_hash, hash, state_hash, recorded_at"
+#: a body as bytes even in a database where it was stored as text
+_BODY = "CAST(body AS BLOB)"
+#: the columns of :data:`AuditRow`
+_AUDIT_COLS = f"seq, kind, actor, verdict, code, {_BODY}, prev_hash, hash, state_hash"
+
+T = TypeVar("T")
+
+#: how commits reach the disk (see the module's docstring); ``full`` is the default
+Durability = Literal["full", "normal"]
+DURABILITIES: tuple[Durability, ...] = ("full", "normal")
+#: the environment variable that sets the durability of a store opened without one
+DURABILITY_ENV = "REFEREE_DURABILITY"
+
+
+def durability_level(value: str | None = None) -> Durability:
+    """The durability asked for: ``value`` if given, else ``$REFEREE_DURABILITY`` if set, else ``full``.
+    Anything else is refused (:class:`referee.errors.BadInput`, naming the values allowed), before a
+    database is opened."""
+    source = "the durability"
+    if value is None:
+        value, source = os.environ.get(DURABILITY_ENV) or "full", DURABILITY_ENV
+    for level in DURABILITIES:
+        if value.strip().lower() == level:
+            return level
+    from referee.errors import BadInput
+
+    raise BadInput("input/durability", f"{source} must be {' or '.join(DURABILITIES)}, not {value!r} "
+                   "(full: every acknowledged entry is on disk; normal: faster, an OS crash or power loss "
+                   "can lose the last ones)")
+
+
+def _busy(exc: sqlite3.OperationalError) -> bool:
+    """Another connection holds a lock this one needs (SQLITE_BUSY or SQLITE_LOCKED, extended or not)."""
+    return getattr(exc, "sqlite_errorcode", 0) & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+
+
+def _patiently(attempt: Callable[[], T], patience: float = 30.0) -> T:
+    """``attempt()``, tried again while another connection holds a lock it needs, in short steps (50 us
+    doubling to 2 ms, ``patience`` seconds in all) rather than SQLite's busy handler, whose first waits
+    are 1, 2, 5, 10 ms: two server processes take turns at the write lock every fraction of a millisecond."""
+    delay, deadline = 0.00005, 0.0
+    while True:
+        try:
+            return attempt()
+        except sqlite3.OperationalError as exc:
+            if not _busy(exc):
+                raise
+            now = time.monotonic()
+            if not deadline:
+                deadline = now + patience
+            elif now > deadline:
+                raise
+        time.sleep(delay)
+        delay = min(delay * 2, 0.002)
 
 
 if TYPE_CHECKING:
@@ -146,22 +210,32 @@ MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
 
 
 class SqliteStore:
-    def __init__(self, path: str, *, synchronous: str = "NORMAL", create: bool = True) -> None:
+    """A SQLite file. ``durability``: ``full`` or ``normal`` (default: ``$REFEREE_DURABILITY``, else
+    ``full``; see the module's docstring)."""
+
+    def __init__(self, path: str, *, durability: str | None = None, create: bool = True) -> None:
+        level = durability_level(durability)
         if not create and not os.path.exists(path):
             raise StoreError(f"no database at {path}; create a match first (referee new ...) or pass --db")
         self.path = path
-        self.synchronous = synchronous
+        self.durability: Durability = level
         try:
             conn = sqlite3.connect(path, isolation_level=None, timeout=30.0, check_same_thread=False)
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute(f"PRAGMA synchronous={synchronous}")
+            wal = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0] == "wal"
+            conn.execute(f"PRAGMA synchronous={level.upper()}")
+            if level == "full":
+                conn.execute("PRAGMA fullfsync=ON")  # macOS: through the drive's own cache too (a no-op elsewhere)
             conn.execute("PRAGMA foreign_keys=ON")
-            conn.execute("PRAGMA busy_timeout=30000")
             self.conn = conn
-            # one connection may be shared by threads (a server's workers): transactions on it are
+            # one connection may be shared by threads (a server's workers): its statements are
             # serialised here; separate connections (processes) are serialised by BEGIN IMMEDIATE.
             self._lock = threading.RLock()
             self._migrate()
+            if wal:
+                # From here on a lock is waited for by _patiently, in short steps, not by SQLite's busy
+                # handler: set once (not around each BEGIN). In WAL mode a reader never waits for a
+                # writer; it could only meet a lock while another connection recovers or closes the WAL.
+                conn.execute("PRAGMA busy_timeout=0")
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{path} is not a usable referee database ({exc})") from None
 
@@ -191,6 +265,30 @@ class SqliteStore:
         except BaseException:
             conn.execute("ROLLBACK")
             raise
+
+    def _all(self, sql: str, params: Sequence[Any]) -> list[Any]:
+        """The rows of one query (the connection's lock held; a lock of another connection waited for)."""
+        execute = self.conn.execute
+        with self._lock:
+            return _patiently(lambda: execute(sql, params).fetchall())
+
+    def _one(self, sql: str, params: Sequence[Any]) -> Any:
+        execute = self.conn.execute
+        with self._lock:
+            return _patiently(lambda: execute(sql, params).fetchone())
+
+    def _pages(self, cols: str, match_id: str, start: int, stop: int | None, seq_at: int = 0) -> Iterator[Any]:
+        """Rows ``cols`` (``seq`` the one at ``seq_at``) of entries ``start..stop`` in seq order, read
+        2,000 at a time (the lock is not held while the caller works on them)."""
+        stop_ = stop if stop is not None else 2**62
+        low = start
+        sql = f"SELECT {cols} FROM entries WHERE match_id = ? AND seq >= ? AND seq <= ? ORDER BY seq LIMIT 2000"
+        while low <= stop_:
+            rows = self._all(sql, (match_id, low, stop_))
+            yield from rows
+            if len(rows) < 2000:
+                return
+            low = rows[-1][seq_at] + 1
 
     # -- matches -----------------------------------------------------------------------------
 
@@ -236,18 +334,16 @@ class SqliteStore:
             raise
 
     def get_match(self, match_id: str) -> StoredMatch | None:
-        row = self.conn.execute(f"SELECT {self._MATCH_COLS} FROM matches WHERE id = ?", [match_id]).fetchone()
+        row = self._one(f"SELECT {self._MATCH_COLS} FROM matches WHERE id = ?", (match_id,))
         return self._match(row) if row else None
 
     def find_matches(self, prefix: str) -> list[StoredMatch]:
         like = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-        rows = self.conn.execute(
-            f"SELECT {self._MATCH_COLS} FROM matches WHERE id LIKE ? ESCAPE '\\' ORDER BY id", [like]
-        ).fetchall()
+        rows = self._all(f"SELECT {self._MATCH_COLS} FROM matches WHERE id LIKE ? ESCAPE '\\' ORDER BY id", (like,))
         return [self._match(r) for r in rows]
 
     def list_matches(self) -> list[StoredMatch]:
-        rows = self.conn.execute(f"SELECT {self._MATCH_COLS} FROM matches ORDER BY created_at, id").fetchall()
+        rows = self._all(f"SELECT {self._MATCH_COLS} FROM matches ORDER BY created_at, id", ())
         return [self._match(r) for r in rows]
 
     # -- entries -----------------------------------------------------------------------------
@@ -256,11 +352,19 @@ class SqliteStore:
         "SELECT COALESCE((SELECT MAX(seq) FROM entries WHERE match_id = ?1),"
         " (SELECT fork_seq FROM matches WHERE id = ?1), 0)"
     )
+    #: an append's one check, in its transaction: a row only if the match exists, with its head (and,
+    #: for an append with an idempotency key, whether the match used that key already)
+    _APPEND_CHECK = (
+        "SELECT COALESCE((SELECT MAX(seq) FROM entries WHERE match_id = ?1), fork_seq, 0) FROM matches WHERE id = ?1"
+    )
+    _KEYED_APPEND_CHECK = (
+        "SELECT COALESCE((SELECT MAX(seq) FROM entries WHERE match_id = ?1), fork_seq, 0),"
+        " EXISTS (SELECT 1 FROM requests WHERE match_id = ?1 AND key = ?2) FROM matches WHERE id = ?1"
+    )
+    _INSERT_ENTRY = f"INSERT INTO entries ({_ENTRY_COLS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)"
 
     def head(self, match_id: str) -> int:
-        with self._lock:
-            row = self.conn.execute(self._HEAD_SQL, [match_id]).fetchone()
-        return int(row[0] or 0)
+        return int(self._one(self._HEAD_SQL, (match_id,))[0] or 0)
 
     @staticmethod
     def _entry(row: tuple[Any, ...]) -> StoredEntry:
@@ -272,35 +376,17 @@ class SqliteStore:
         )
 
     def last_entry(self, match_id: str) -> StoredEntry | None:
-        row = self.conn.execute(
-            f"SELECT {_ENTRY_COLS} FROM entries WHERE match_id = ? ORDER BY seq DESC LIMIT 1", [match_id]
-        ).fetchone()
+        row = self._one(f"SELECT {_ENTRY_COLS} FROM entries WHERE match_id = ? ORDER BY seq DESC LIMIT 1", (match_id,))
         return self._entry(row) if row else None
 
     def _begin_write(self) -> None:
-        """BEGIN IMMEDIATE, waiting for another connection's write in short steps (50 us doubling
-        to 2 ms, 30 s in all) instead of SQLite's busy handler, whose first waits are 1, 2, 5, 10 ms:
-        two server processes take turns at the write lock every fraction of a millisecond."""
-        conn = self.conn
-        conn.execute("PRAGMA busy_timeout=0")
-        try:
-            delay, deadline = 0.00005, time.monotonic() + 30.0
-            while True:
-                try:
-                    conn.execute("BEGIN IMMEDIATE")
-                    return
-                except sqlite3.OperationalError as exc:
-                    text = str(exc).lower()
-                    if ("locked" not in text and "busy" not in text) or time.monotonic() > deadline:
-                        raise
-                time.sleep(delay)
-                delay = min(delay * 2, 0.002)
-        finally:
-            conn.execute("PRAGMA busy_timeout=30000")
+        """BEGIN IMMEDIATE, waiting for another connection's write in short steps (:func:`_patiently`)."""
+        execute = self.conn.execute
+        _patiently(lambda: execute("BEGIN IMMEDIATE"))
 
     def _insert(self, e: StoredEntry) -> None:
         self.conn.execute(
-            f"INSERT INTO entries ({_ENTRY_COLS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            self._INSERT_ENTRY,
             (e.match_id, e.seq, e.kind, e.actor, e.verdict, e.code, e.body, e.prev_hash, e.hash,
              e.state_hash, e.recorded_at),
         )
@@ -317,22 +403,25 @@ class SqliteStore:
         request: StoredRequest | None = None,
     ) -> None:
         conn = self.conn
+        mid = entry.match_id
         self._begin_write()
         try:
-            if not conn.execute("SELECT 1 FROM matches WHERE id = ?", (entry.match_id,)).fetchone():
-                raise StoreError(f"no match {entry.match_id}")
-            if request is not None and conn.execute(
-                "SELECT 1 FROM requests WHERE match_id = ? AND key = ?", (entry.match_id, request.key)
-            ).fetchone():
-                raise DuplicateRequest(entry.match_id, request.key)
-            head = conn.execute(self._HEAD_SQL, (entry.match_id,)).fetchone()[0]
+            if request is None:
+                row = conn.execute(self._APPEND_CHECK, (mid,)).fetchone()
+            else:
+                row = conn.execute(self._KEYED_APPEND_CHECK, (mid, request.key)).fetchone()
+            if row is None:
+                raise StoreError(f"no match {mid}")
+            if request is not None and row[1]:
+                raise DuplicateRequest(mid, request.key)
+            head = row[0]
             if head != expected_seq or entry.seq != expected_seq + 1:
-                raise Conflict(entry.match_id, expected_seq, head)
+                raise Conflict(mid, expected_seq, head)
             self._insert(entry)
             if request is not None:
                 conn.execute(
                     "INSERT INTO requests (match_id, key, fingerprint, seq) VALUES (?,?,?,?)",
-                    (entry.match_id, request.key, request.fingerprint, entry.seq),
+                    (mid, request.key, request.fingerprint, entry.seq),
                 )
             if snapshot is not None:
                 conn.execute(
@@ -345,38 +434,34 @@ class SqliteStore:
             raise
 
     def entries(self, match_id: str, start: int = 1, stop: int | None = None) -> Iterator[StoredEntry]:
-        stop_ = stop if stop is not None else 2**62
-        low = start
-        while low <= stop_:
-            with self._lock:
-                rows = self.conn.execute(
-                    f"SELECT {_ENTRY_COLS} FROM entries WHERE match_id = ? AND seq >= ? AND seq <= ? "
-                    "ORDER BY seq LIMIT 2000",
-                    (match_id, low, stop_),
-                ).fetchall()
-            for row in rows:
-                yield self._entry(row)
-            if len(rows) < 2000:
-                return
-            low = rows[-1][1] + 1
+        return map(self._entry, self._pages(_ENTRY_COLS, match_id, start, stop, seq_at=1))
+
+    def bodies(self, match_id: str, start: int = 1, stop: int | None = None) -> Iterator[tuple[int, bytes]]:
+        return self._pages(f"seq, {_BODY}", match_id, start, stop)
+
+    def audit_rows(self, match_id: str, start: int = 1, stop: int | None = None) -> Iterator[AuditRow]:
+        return self._pages(_AUDIT_COLS, match_id, start, stop)
 
     def index(self, match_id: str, start: int = 1, stop: int | None = None) -> Iterator[IndexRow]:
-        stop_ = stop if stop is not None else 2**62
-        with self._lock:
-            rows = self.conn.execute(
-                "SELECT seq, kind, actor, verdict, CASE WHEN kind IN ('undo', 'redo') OR verdict = 'held' THEN body END FROM entries "
-                "WHERE match_id = ? AND seq >= ? AND seq <= ? ORDER BY seq",
-                (match_id, start, stop_),
-            ).fetchall()
-        for seq, kind, actor, verdict, body in rows:
-            yield seq, kind, actor, verdict, None if body is None else bytes(body)
+        return self._pages(
+            "seq, kind, actor, verdict, CASE WHEN kind IN ('undo', 'redo') OR verdict = 'held' THEN CAST(body AS BLOB) END",
+            match_id, start, stop,
+        )
+
+    def jumps(self, match_id: str, start: int = 1, stop: int | None = None) -> Iterator[tuple[int, str, bytes]]:
+        rows = self._all(
+            f"SELECT seq, kind, {_BODY} FROM entries WHERE match_id = ? AND seq >= ? AND seq <= ? "
+            "AND kind IN ('undo', 'redo') AND verdict = 'accepted' ORDER BY seq",
+            (match_id, start, stop if stop is not None else 2**62),
+        )
+        return iter(rows)
 
     def snapshot_at_or_before(self, match_id: str, seq: int) -> StoredSnapshot | None:
-        row = self.conn.execute(
+        row = self._one(
             "SELECT match_id, seq, state, state_hash FROM snapshots WHERE match_id = ? AND seq <= ? "
             "ORDER BY seq DESC LIMIT 1",
-            [match_id, seq],
-        ).fetchone()
+            (match_id, seq),
+        )
         if not row:
             return None
         return StoredSnapshot(match_id=row[0], seq=row[1], state=bytes(row[2]), state_hash=row[3])
@@ -411,15 +496,23 @@ class SqliteStore:
             (a.match_id, a.seq, a.kind, a.text, a.by, a.recorded_at, a.n, a.prev_hash, a.hash, a.audience),
         )
 
+    _ANNOTATION_COLS = "match_id, seq, kind, text, by, recorded_at, n, prev_hash, hash, audience"
+
+    @staticmethod
+    def _annotation(r: tuple[Any, ...]) -> StoredAnnotation:
+        return StoredAnnotation(match_id=r[0], seq=r[1], kind=r[2], text=r[3], by=r[4] or "", recorded_at=r[5] or "",
+                                n=r[6] or 0, prev_hash=r[7] or "", hash=r[8] or "", audience=r[9] or "all")
+
     def annotations(self, match_id: str) -> list[StoredAnnotation]:
-        rows = self.conn.execute(
-            "SELECT match_id, seq, kind, text, by, recorded_at, n, prev_hash, hash, audience FROM annotations "
-            "WHERE match_id = ? ORDER BY n, id",
-            [match_id],
-        ).fetchall()
-        return [StoredAnnotation(match_id=r[0], seq=r[1], kind=r[2], text=r[3], by=r[4] or "", recorded_at=r[5] or "",
-                                 n=r[6] or 0, prev_hash=r[7] or "", hash=r[8] or "", audience=r[9] or "all")
-                for r in rows]
+        rows = self._all(f"SELECT {self._ANNOTATION_COLS} FROM annotations WHERE match_id = ? ORDER BY n, id", (match_id,))
+        return [self._annotation(r) for r in rows]
+
+    def annotations_on(self, match_id: str, start: int, stop: int) -> list[StoredAnnotation]:
+        rows = self._all(
+            f"SELECT {self._ANNOTATION_COLS} FROM annotations WHERE match_id = ? AND seq >= ? AND seq <= ? ORDER BY n, id",
+            (match_id, start, stop),
+        )
+        return [self._annotation(r) for r in rows]
 
     # -- tokens and idempotency keys (the HTTP service) -----------------------------------------
 
@@ -444,22 +537,17 @@ class SqliteStore:
                 raise
 
     def find_token(self, token_hash: str) -> StoredToken | None:
-        with self._lock:
-            row = self.conn.execute(
-                "SELECT token_hash, match_id, role, seat FROM tokens WHERE token_hash = ?", (token_hash,)
-            ).fetchone()
+        row = self._one("SELECT token_hash, match_id, role, seat FROM tokens WHERE token_hash = ?", (token_hash,))
         return StoredToken(token_hash=row[0], match_id=row[1], role=row[2], seat=row[3]) if row else None
 
     def find_request(self, match_id: str, key: str) -> StoredRequest | None:
-        with self._lock:
-            row = self.conn.execute(
-                "SELECT match_id, key, fingerprint, seq FROM requests WHERE match_id = ? AND key = ?",
-                (match_id, key),
-            ).fetchone()
+        row = self._one(
+            "SELECT match_id, key, fingerprint, seq FROM requests WHERE match_id = ? AND key = ?", (match_id, key)
+        )
         return StoredRequest(match_id=row[0], key=row[1], fingerprint=row[2], seq=row[3]) if row else None
 
     def reopen(self) -> SqliteStore:
-        return SqliteStore(self.path, synchronous=self.synchronous, create=False)
+        return SqliteStore(self.path, durability=self.durability, create=False)
 
     def close(self) -> None:
         self.conn.close()
