@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
+from cli.lazy import lean
+
 if TYPE_CHECKING:
     from referee.api import RefereeApi, SubmitResult
     from referee.service import Referee
@@ -753,14 +755,17 @@ def scenario_run(
 
 
 def _click_exceptions() -> tuple[tuple[type[Any], ...], tuple[type[Any], ...]]:
-    """Usage errors and exits of click, and of the copy of click newer typer releases carry."""
+    """Usage errors and exits of the click typer runs on: the copy newer typer releases carry (click
+    itself, which nothing then uses, is not imported), else click."""
     errors: list[type[Any]] = []
     exits: list[type[Any]] = []
-    for module in ("click.exceptions", "typer._click.exceptions", "typer"):
-        try:
-            mod = __import__(module, fromlist=["ClickException", "Exit"])
-        except ImportError:
-            continue
+    try:
+        __import__("typer._click.exceptions")
+        modules: tuple[str, ...] = ("typer._click.exceptions", "typer")
+    except ImportError:
+        modules = ("click.exceptions", "typer")
+    for module in modules:
+        mod = __import__(module, fromlist=["ClickException", "Exit"])
         for name, found in (("ClickException", errors), ("Exit", exits)):
             cls = getattr(mod, name, None)
             if isinstance(cls, type) and cls not in found:
@@ -774,7 +779,7 @@ def run(argv: list[str] | None = None) -> None:
     try:
         # typer 0.29 turns Ctrl-C (and any click Exit) into a *returned* exit code when it does not
         # exit itself: an interrupted command must not look like a success to a script
-        code = app(args=argv, standalone_mode=False)
+        code = lean(app)(args=argv, standalone_mode=False)
         if isinstance(code, int) and not isinstance(code, bool) and code != 0:
             if code == 130:
                 sys.stderr.write("interrupted\n")

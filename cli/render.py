@@ -1,8 +1,9 @@
 """What the ``referee`` command prints for people: rich lines and tables, one function per answer.
 
 :mod:`cli.main` parses the command line, calls the service and hands the answer here; ``--json``
-output never comes here, so a script's run never loads rich. Every text that comes from a match or a
-file (names, notation, messages, annotations, titles) goes through :func:`escape`.
+output never comes here, so a script's run never loads rich. rich.table and rich.progress are imported
+by the answers that draw them: ``referee play`` loads rich.console alone. Every text that comes from a
+match or a file (names, notation, messages, annotations, titles) goes through :func:`escape`.
 """
 
 from __future__ import annotations
@@ -13,8 +14,6 @@ from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.markup import escape as markup
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
 
 from referee.engine.present import flatten
 from referee.engine.present import text as cell
@@ -23,6 +22,8 @@ from referee.inputs import visible
 from referee.outcome import words as outcome_words
 
 if TYPE_CHECKING:
+    from rich.table import Table
+
     from referee.scenario import ScenarioResult
     from referee.api import SubmitResult
     from schemas import EntryView, ImportSummary, MatchInfo, Outcome
@@ -31,6 +32,13 @@ if TYPE_CHECKING:
 
 def console() -> Console:
     return Console(highlight=False, soft_wrap=False)
+
+
+def new_table(**options: Any) -> Table:
+    """A rich table (rich.table is imported by the answers that draw one, not by ``referee play``)."""
+    from rich.table import Table
+
+    return Table(**options)
 
 
 def escape(text: str) -> str:
@@ -61,7 +69,7 @@ def outcome(o: Outcome | None) -> str:
 
 
 def games(rows: Sequence[GameInfo]) -> None:
-    table = Table(title="Games", title_justify="left")
+    table = new_table(title="Games", title_justify="left")
     for col in ("id", "name", "players", "intents", "card sets"):
         table.add_column(col)
     for r in rows:
@@ -81,13 +89,13 @@ def game(info: GameInfo) -> None:
     con.print(f"aliases: {escape(', '.join(info.aliases) or '-')}; card sets: {escape(', '.join(info.card_sets))}"
               f" (default {escape(str(info.default_card_set))})")
     con.print(escape("Notation: verb key=value ...; lists a,b,c; quote values with spaces; [optional] arguments may be left out"))
-    table = Table(show_lines=False, title="Intents", title_justify="left")
+    table = new_table(show_lines=False, title="Intents", title_justify="left")
     table.add_column("usage", overflow="fold")
     table.add_column("what it does", overflow="fold")
     for verb in info.intents:
         table.add_row(escape(verb.usage), escape(verb.doc))
     con.print(table)
-    opts = Table(title="Options (--option name=value)", title_justify="left")
+    opts = new_table(title="Options (--option name=value)", title_justify="left")
     for col in ("option", "default", "choices", "meaning"):
         opts.add_column(col, overflow="fold")
     for o in info.options:
@@ -108,7 +116,7 @@ def tokens(server: str, answer: MatchCreated) -> None:
     con = console()
     con.print(f"New {info.game} match on {server} for {', '.join(info.players)}. "
               "The tokens are shown this once: give each seat its own.")
-    table = Table(show_header=True)
+    table = new_table(show_header=True)
     table.add_column("role")
     table.add_column("token")
     for seat, token in minted.seats.items():
@@ -124,7 +132,7 @@ def forked(info: MatchInfo) -> None:
 
 def matches(title: str, rows: Sequence[tuple[MatchInfo, int]]) -> None:
     """The match table, forks under the match they branch from."""
-    table = Table(title=title, title_justify="left")
+    table = new_table(title=title, title_justify="left")
     for col in ("id", "game", "players", "entries", "created", "title"):
         table.add_column(col)
     for m, depth in rows:
@@ -197,7 +205,7 @@ def event_line(ev: Any) -> str:
 
 
 def log(title: str, entries: Sequence[EntryView]) -> None:
-    table = Table(title=title, title_justify="left")
+    table = new_table(title=title, title_justify="left")
     columns: tuple[tuple[str, dict[str, Any]], ...] = (
         ("#", {"justify": "right"}), ("seat", {}), ("intent", {"overflow": "fold"}), ("verdict", {}),
         ("why / notes", {"overflow": "fold"}))
@@ -242,7 +250,7 @@ def state(data: StateAnswer) -> None:
     if data.outcome:
         con.print(f"[bold]Game over[/bold]: {outcome(data.outcome)}")
     covered = {key for b in data.boards for key in b.covers}
-    top = Table(show_header=False, box=None)
+    top = new_table(show_header=False, box=None)
     top.add_column(style="dim")
     top.add_column()
     groups: dict[str, list[tuple[str, Any]]] = {}
@@ -260,7 +268,7 @@ def state(data: StateAnswer) -> None:
     for b in data.boards:
         con.print(board(b))
     for name, items in groups.items():
-        table = Table(title=name.capitalize().replace("_", " "), title_justify="left", show_header=False)
+        table = new_table(title=name.capitalize().replace("_", " "), title_justify="left", show_header=False)
         table.add_column(style="dim")
         table.add_column()
         for path, v in items:
@@ -275,7 +283,7 @@ def state(data: StateAnswer) -> None:
 def board(b: Board) -> Table:
     """One of a game's boards as a table: a grid's rows and columns, a map's regions one per row, the
     seats' tableaux side by side, a shared row's slots as columns."""
-    table = Table(title=escape(b.title), title_justify="left", show_lines=b.layout in ("grid", "row"),
+    table = new_table(title=escape(b.title), title_justify="left", show_lines=b.layout in ("grid", "row"),
                   show_header=b.layout != "regions")
     if b.layout == "grid":
         rows = list(dict.fromkeys(a.row for a in b.areas))
@@ -368,7 +376,7 @@ def diff(d: DiffAnswer) -> None:
     if d.same_state:
         con.print("[green]The states are identical.[/green]")
         return
-    table = Table(title="State differences", title_justify="left")
+    table = new_table(title="State differences", title_justify="left")
     for col in ("path", "A", "B"):
         table.add_column(col, overflow="fold")
     for c in d.changes:
@@ -383,6 +391,8 @@ def diff(d: DiffAnswer) -> None:
 def progress(what: str) -> Iterator[Callable[[int, int], None]]:
     """A progress bar of entries while the block runs (gone when it ends); yields the callback that
     moves it (done, total)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("entries"),
                   TimeRemainingColumn(), console=console(), transient=True) as bar:
         task = bar.add_task(what, total=None)

@@ -1,0 +1,185 @@
+"""Start-up of the ``referee`` command (issue 12): a person types ``referee play`` hundreds of times a
+game. What ``referee play`` imports is held to what it needs (typer, msgspec, the engine, the store and
+its own match's game; not pydantic, not the HTTP stack, not another game, not rich for ``--json``);
+``--help`` loads typer's rich help without markdown; and the lazy group and plain coercion of
+:mod:`cli.lazy` answer exactly as typer's own eager app does."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+import typer.main
+
+from cli import lazy, main
+from conftest import ROOT
+
+PROBE = """
+import sys
+from cli.main import run
+code = 0
+try:
+    run(sys.argv[2:])
+except SystemExit as exc:
+    code = exc.code
+modules = sorted(sys.modules)
+import json, rich.markdown
+with open(sys.argv[1], "w") as fh:
+    json.dump({"code": code, "modules": modules, "real_markdown": hasattr(rich.markdown, "__file__")}, fh)
+"""
+
+
+@pytest.fixture(scope="module")
+def match(tmp_path_factory):
+    from referee.service import Referee
+    from referee.store.sqlite import SqliteStore
+
+    db = str(tmp_path_factory.mktemp("startup") / "s.db")
+    store = SqliteStore(db, create=True)
+    referee = Referee(store)
+    ids = [referee.new_match("by_all_means", ["alice", "bob"], seed=i).id for i in range(3)]
+    store.close()
+    return db, ids
+
+
+def _env(db: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_")}
+    return dict(env, REFEREE_DB=db, COLUMNS="100")
+
+
+def bare(env: dict[str, str]) -> set[str]:
+    """What a bare Python imports in this environment (site, .pth hooks of editable installs...)."""
+    out = subprocess.run([sys.executable, "-c", "import sys; print(' '.join(sys.modules))"],
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=60, check=True)
+    return set(out.stdout.split())
+
+
+def imported(db: str, tmp_path, *argv: str) -> tuple[int, set[str], bool]:
+    """Run ``referee ARGV`` in a fresh Python: its exit code, the modules it imported beyond a bare
+    Python's, and whether ``rich.markdown`` imports as itself afterwards."""
+    env = _env(db)
+    out = tmp_path / "modules.json"
+    proc = subprocess.run([sys.executable, "-c", PROBE, str(out), *argv], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert out.exists(), proc.stderr
+    found = json.loads(out.read_text())
+    return found["code"], set(found["modules"]) - bare(env), found["real_markdown"]
+
+
+def roots(modules: set[str]) -> set[str]:
+    return {m.split(".")[0] for m in modules}
+
+
+#: not for a command line: typer's parameter coercion through pydantic, the HTTP stack, the other
+#: front ends, markdown and tracebacks of rich, what a server or an audit over processes needs
+NEVER_ON_PLAY = {"pydantic", "pydantic_core", "click", "litestar", "uvicorn", "httptools", "uvloop", "anyio",
+                 "markdown_it", "sqlite_utils", "asyncio", "multiprocessing", "concurrent", "email", "http", "ssl",
+                 "xml", "json"}
+#: the third-party packages ``referee play`` may import: typer (and what it imports), msgspec
+PLAY_THIRD_PARTY = {"typer", "annotated_doc", "shellingham", "typing_extensions", "msgspec"}
+NOT_OUR_PLAY = {"referee.http", "referee.access", "referee.export", "referee.transcript", "referee.scenario",
+                "referee.games.war_of_shadows", "cli.client", "cli.serve", "typer.rich_utils", "importlib.metadata"}
+
+
+def test_playing_imports_only_what_play_needs(match, tmp_path):
+    db, ids = match
+    code, modules, _ = imported(db, tmp_path, "play", ids[0], "alice", "draw_opening_hand", "--json")
+    assert code == 0
+    assert roots(modules) & NEVER_ON_PLAY == set()
+    third_party = roots(modules) - set(sys.stdlib_module_names) - {"cli", "referee", "schemas"}
+    assert third_party <= PLAY_THIRD_PARTY, third_party - PLAY_THIRD_PARTY
+    assert "rich" not in roots(modules) and "cli.render" not in modules
+    assert modules & NOT_OUR_PLAY == set()
+    games = {m for m in modules if m.startswith("referee.games.") and m.count(".") == 2}
+    assert games == {"referee.games.by_all_means"}
+
+
+def test_playing_for_people_loads_rich_console_alone(match, tmp_path):
+    db, ids = match
+    code, modules, _ = imported(db, tmp_path, "play", ids[1], "alice", "draw_opening_hand")
+    assert code == 0 and "rich.console" in modules and "cli.render" in modules
+    assert roots(modules) & NEVER_ON_PLAY == set()
+    assert modules & NOT_OUR_PLAY == set()
+    assert modules & {"rich.table", "rich.progress", "rich.markdown", "rich.traceback", "rich.pretty"} == set()
+
+
+def test_reading_as_json_loads_no_rich_and_no_other_game(match, tmp_path):
+    db, ids = match
+    code, modules, _ = imported(db, tmp_path, "show", ids[2], "--json")
+    assert code == 0 and "rich" not in roots(modules)
+    assert roots(modules) & NEVER_ON_PLAY == set() and modules & NOT_OUR_PLAY == set()
+
+
+def test_help_loads_typers_rich_help_without_markdown_or_the_engine(match, tmp_path):
+    db, _ = match
+    code, modules, real_markdown = imported(db, tmp_path, "--help")
+    assert code == 0 and "typer.rich_utils" in modules and "rich.console" in modules
+    assert modules & {"markdown_it", "rich.markdown", "rich.traceback", "pydantic"} == set()
+    ours = {m for m in modules if m.startswith(("referee.", "schemas"))}
+    assert ours == set(), ours
+    assert real_markdown, "rich.markdown must import as itself after the help"
+
+
+@pytest.mark.parametrize("argv", [
+    ["--help"], [], ["-h"], ["play", "--help"], ["scenario", "--help"], ["scenario"], ["scenario", "run", "--help"],
+    ["plya", "x"], ["play"], ["play", "abcd", "alice", "end_turn", "--expect-seq", "1.5"],
+    ["show", "abcd", "--at", "abc"], ["audit", "abcd", "--jobs", "-x"], ["--server"], ["games", "--nope"],
+    ["legal", "--help"],
+])
+def test_the_lazy_group_answers_as_typers_own(cli, monkeypatch, argv):
+    """Help, usage errors (a mistyped command and its suggestion, a word that is not a number) and
+    exit codes: the same whether typer builds every command first or the lazy group one."""
+    lean = cli(*argv)
+    monkeypatch.setattr(main, "lean", lambda app: app)
+    eager = cli(*argv)
+    assert (lean.code, lean.out, lean.err) == (eager.code, eager.out, eager.err)
+
+
+def _params():
+    """Every parameter of every command of the app (and of the group), as typer builds them."""
+    def walk(command, path):
+        for param in command.params:
+            yield path, param
+        for name, sub in getattr(command, "commands", {}).items():
+            yield from walk(sub, (*path, name))
+
+    return list(walk(typer.main.get_command(main.app), ()))
+
+
+SAMPLES = {
+    "str": ["", "alice", "a b", "é", "-", "3f9c@40", 7],
+    "int": ["0", "7", "007", "-3", "-0", "123456789012345678", "1234567890123456789012", "1.0", "+3", " 4", "abc",
+            "١٢", "1_000", "", "-", 5, True],
+    "bool": [True, False, "true"],
+    "list[str]": [("a", "b"), (), ["x"], "x", ("a", 1)],
+}
+
+
+def _outcome(param, runtime, value):
+    try:
+        got = runtime.coerce(value, param=param, ctx=None)
+    except Exception as exc:  # noqa: BLE001 - the error is the answer compared
+        return ("error", type(exc).__name__, str(exc))
+    return ("value", type(got).__name__, repr(got))
+
+
+def test_plain_coercion_gives_typers_values_and_errors():
+    """For every parameter and every kind of word: the value typer's own coercion gives (the same
+    type), or the same error."""
+    typers, plains = _params(), _params()
+    kinds = set()
+    for (path, theirs), (_, ours) in zip(typers, plains, strict=True):
+        annotation = theirs.type_descriptor.annotation
+        kind = getattr(annotation, "__name__", None) if isinstance(annotation, type) else str(annotation)
+        kinds.add(kind)
+        for value in [None, *SAMPLES.get(kind, [])]:
+            ours._runtime_param = None
+            lazy.plain([ours])
+            assert isinstance(ours._runtime_param, lazy.Plain)
+            theirs._runtime_param = None
+            expected = _outcome(theirs, theirs.get_runtime_param(), value)
+            assert _outcome(ours, ours._runtime_param, value) == expected, (path, theirs.name, value)
+    assert kinds <= set(SAMPLES), kinds - set(SAMPLES)  # a new kind of parameter: add samples for it
