@@ -267,10 +267,7 @@ class History:
     def _read_jumps(self, loaded: Loaded, start: int, stop: int) -> list[Jump]:
         out: list[Jump] = []
         for match_id, low, high in self._spans(loaded.match, start, stop):
-            # the index rows, read for the undos and redos in them (to be read alone by the store)
-            for seq, kind, _actor, verdict, body in self.store.index(match_id, low, high):
-                if verdict != "accepted" or kind not in ("undo", "redo") or body is None:
-                    continue
+            for seq, _kind, body in self.store.jumps(match_id, low, high):
                 act = self.act_of(loaded, seq, body)
                 if isinstance(act, Undo):
                     out.append((seq, "undo", act.to))
@@ -288,7 +285,7 @@ class History:
 
     def annotations_on(self, loaded: Loaded, start: int, stop: int) -> list[StoredAnnotation]:
         """The match's annotations of entries ``start..stop``, in the order they were added."""
-        return [a for a in self.store.annotations(loaded.match.id) if start <= a.seq <= stop]
+        return self.store.annotations_on(loaded.match.id, start, stop)
 
     def _headers(self, loaded: Loaded, start: int = 1, stop: int | None = None) -> Iterator[Header]:
         for seq, body in self.folded(loaded, start, stop):

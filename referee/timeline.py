@@ -176,10 +176,12 @@ def undone_marks(start: int, stop: int, jumps: Iterable[Jump]) -> dict[int, int]
     :class:`Timeline` of the whole log gives them, worked out from those entries and the accepted undos
     and redos from ``start`` on alone (``jumps``, in seq order; earlier ones are skipped).
 
-    Nothing before ``start`` changes these marks: an undo cuts the line after its target, whatever lies
-    before; a redo puts back what its own undo cut, so a redo of an undo before ``start`` puts back only
-    entries before it. So the line followed here holds ``start..stop`` and the jumps, and costs what
-    they count, not what the log does."""
+    The line followed here holds ``start..stop`` and the jumps that reach them, nothing else. Nothing
+    before ``start`` changes these marks: an undo cuts the line after its target by value, whatever
+    else lies in it; a redo puts back what its own undo cut, in that undo's place. So an undo after
+    ``stop`` that cuts nothing followed here is passed over (nothing it puts back later is followed
+    either), as is a redo of an entry not in the line followed. A page costs what it shows and a look
+    at each jump after it."""
     timeline = Timeline()
     line = timeline.line
     at = start  # the first entry of start..stop not yet in the line
@@ -190,7 +192,8 @@ def undone_marks(start: int, stop: int, jumps: Iterable[Jump]) -> dict[int, int]
             line.extend(range(at, min(seq, stop + 1)))
         at = seq + 1
         if kind == "undo":
-            timeline.undo(seq, arg)
-        else:
+            if seq <= stop or bisect.bisect_right(line, arg) < len(line):
+                timeline.undo(seq, arg)
+        elif seq <= stop or timeline.in_line(arg):
             timeline.redo(seq, arg)
     return {s: u for s, u in timeline.undone_by.items() if s <= stop}

@@ -116,6 +116,25 @@ def test_a_page_is_the_slice_of_the_whole_log_for_every_role(match, which):
         assert list(r.log_stream(mid, seat=role, start=2)) == full[1:]
 
 
+def test_pages_of_a_database_written_in_entry_format_1(tmp_path):
+    """An older database's undos and redos (format-1 bodies) mark its pages as its whole timeline does."""
+    import os
+    import shutil
+
+    path = str(tmp_path / "legacy.db")
+    shutil.copyfile(os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "legacy-2026-11-25.db"), path)
+    r = Referee(SqliteStore(path))
+    kinds = set()
+    for m in r.store.list_matches():
+        head = r.store.head(m.id)
+        kinds |= {kind for _seq, kind, _to in r.jumps(r.load(m.id), 1, head)}
+        for role in (None, "spectator"):
+            full = whole_log(r, m.id, role)
+            for start in range(1, head + 1, 3):
+                assert Referee(SqliteStore(path)).log(m.id, seat=role, start=start, stop=start + 4) == full[start - 1:start + 4]
+    assert kinds == {"undo", "redo"}
+
+
 def test_a_page_stays_right_as_the_log_grows(tmp_path):
     """A service that has answered pages (and kept the undos it read) answers the same as a new one
     after undos, redos and annotations are appended."""
@@ -179,6 +198,65 @@ def _json(entry: Any) -> Any:
     return msgspec.json.decode(msgspec.json.encode(entry))
 
 
+# -- what a page reads -------------------------------------------------------------------------------
+
+
+class CountingStore:
+    """A store that counts what is read through it."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.rows: dict[str, int] = {}
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self.inner, name)
+        if not callable(attr) or name in ("head", "get_match", "find_matches"):
+            return attr
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            out = attr(*args, **kwargs)
+            if hasattr(out, "__iter__") and not isinstance(out, (bytes, str)):
+                out = list(out)
+                self.rows[name] = self.rows.get(name, 0) + len(out)
+            else:
+                self.rows[name] = self.rows.get(name, 0) + 1
+            return out
+
+        return counted
+
+
+@pytest.mark.parametrize("where", ["start", "middle", "end"])
+def test_a_page_reads_its_entries_and_the_jumps_after_it_and_folds_nothing(match, monkeypatch, where):
+    path, mid, _ = match
+    plain = Referee(SqliteStore(path))
+    head = plain.store.head(mid)
+    loaded = plain.load(mid)
+    start = {"start": 1, "middle": head // 2, "end": head - 99}[where]
+    timeline = plain.timeline(loaded)
+    jumps_after = sum(1 for s, h in timeline.headers.items()
+                      if s >= start and h.kind in ("undo", "redo") and h.accepted)
+    notes = sum(1 for a in plain.store.annotations(mid) if start <= a.seq < start + 100)
+    store = CountingStore(SqliteStore(path))
+    r = Referee(store)
+    for name in ("state_at", "timeline", "walk", "advance"):
+        monkeypatch.setattr(r, name, _refuse(name))
+    for role in ROLES:
+        store.rows.clear()
+        page = r.log(mid, seat=role, start=start, stop=start + 99)
+        assert len(page) == 100
+        assert store.rows.get("entries") == 100  # the page's own rows, once
+        assert store.rows.get("jumps", 0) == (jumps_after if role is None else 0)  # read once, then kept
+        assert store.rows.get("annotations_on", 0) == notes
+        assert not {"index", "annotations", "snapshot_at_or_before", "last_entry"} & set(store.rows), store.rows
+
+
+def _refuse(name: str) -> Any:
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError(f"a log page called {name}")
+
+    return refuse
+
+
 # -- the marks themselves ----------------------------------------------------------------------------
 
 
@@ -187,7 +265,7 @@ def logs(draw: Any) -> list[Header]:
     """Entry headers with undos (to any earlier entry, or past nothing) and redos (of any entry, as a
     tampered log might have them, too)."""
     out: list[Header] = []
-    for seq in range(1, draw(st.integers(1, 60)) + 1):
+    for seq in range(1, draw(st.integers(1, 80)) + 1):
         kind = draw(st.sampled_from(["intent"] * 4 + ["undo", "redo"]))
         accepted = draw(st.booleans()) if kind != "intent" else True
         meta: dict[str, Any] = {}
@@ -200,7 +278,7 @@ def logs(draw: Any) -> list[Header]:
     return out
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=500, deadline=None)
 @given(logs(), st.data())
 def test_marks_of_any_range_are_the_whole_timelines(headers, data):
     whole = Timeline.build(headers).undone_by
