@@ -593,9 +593,13 @@ def _report(res: SubmitResult, json: bool) -> None:
             "events": res.events, "state_hash": res.state_hash, "outcome": res.outcome,
         })
     else:
-        from cli import render
+        from cli import lines
 
-        render.result(res)
+        shown = lines.result(res)
+        if not lines.write(shown):  # what it cannot print as rich would, rich prints
+            from cli import render
+
+            render.printed(shown)
     if not (res.accepted or res.held):
         raise Exit(1)
 

@@ -15,9 +15,11 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from rich.markup import escape as markup
 
+from cli import lines
+from cli.lines import fmt
+
 from referee.engine.present import flatten
 from referee.engine.present import text as cell
-from referee.engine.protocol import Held, Rejected
 from referee.inputs import visible
 from referee.outcome import words as outcome_words
 
@@ -46,19 +48,6 @@ def escape(text: str) -> str:
     (which no input lets in, but a database edited by hand may hold) shown as ``\\uXXXX`` instead of
     reaching the terminal."""
     return markup(visible(text))
-
-
-def fmt(value: Any) -> str:
-    """A JSON value as a person reads it: ``true``, ``-`` for nothing, lists as ``a, b``, maps as ``k=v``."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return "-"
-    if isinstance(value, list):
-        return ", ".join(fmt(v) for v in value) if value else "[]"
-    if isinstance(value, dict):
-        return " ".join(f"{k}={fmt(v)}" for k, v in value.items())
-    return str(value)
 
 
 def outcome(o: Outcome | None) -> str:
@@ -173,35 +162,15 @@ def annotated(seq: int, kind: str) -> None:
 
 
 def result(res: SubmitResult) -> None:
-    """What an appended entry did: accepted with its events in words, rejected with the reason and
-    the rule, or held for a confirmation; and the end of the game if it ended."""
+    """What an appended entry did (:func:`cli.lines.result`), printed with rich."""
+    printed(lines.result(res))
+
+
+def printed(shown: Sequence[lines.Line]) -> None:
+    """Lines of styled pieces (:mod:`cli.lines`), printed with rich."""
     con = console()
-    v = res.verdict
-    if isinstance(v, Held):
-        who = v.confirmer
-        con.print(f"[yellow]⏸ held[/yellow] #{res.seq} {escape(res.actor)}: {escape(res.notation)}")
-        con.print(f"  it reads what only {escape(who)} can see: {escape(who)} (or the arbiter) confirms it "
-                  f"with `referee confirm {res.match_id[:8]} {res.seq} --by {escape(who)}` (or --decline); "
-                  "nothing else is played meanwhile")
-    elif isinstance(v, Rejected):
-        rule = f" [dim]({v.rule})[/dim]" if v.rule else ""
-        con.print(f"[red]✗ rejected[/red] #{res.seq} {escape(res.actor)}: {escape(res.notation)}")
-        con.print(f"  {escape(v.code)}: {escape(v.message)}{rule}")
-    else:
-        con.print(f"[green]✓ accepted[/green] #{res.seq} {escape(res.actor)}: {escape(res.notation)}")
-        for line in (res.words or [event_line(ev) for ev in res.events]):
-            con.print("  · " + escape(line))
-    if res.outcome is not None:
-        con.print(f"[bold]Game over[/bold]: {outcome(res.outcome)}")
-
-
-def event_line(ev: Any) -> str:
-    """An event without words from its game: its tag and its fields."""
-    if isinstance(ev, dict):
-        kind = ev.get("type", "?")
-        rest = " ".join(f"{k}={fmt(v)}" for k, v in ev.items() if k != "type" and v not in (None, [], {}))
-        return f"{kind} {rest}".strip()
-    return str(ev)
+    for line in shown:
+        con.print("".join(f"[{style}]{markup(text)}[/{style}]" if style else markup(text) for text, style in line))
 
 
 def log(title: str, entries: Sequence[EntryView]) -> None:

@@ -40,7 +40,7 @@ def match(tmp_path_factory):
     db = str(tmp_path_factory.mktemp("startup") / "s.db")
     store = SqliteStore(db, create=True)
     referee = Referee(store)
-    ids = [referee.new_match("by_all_means", ["alice", "bob"], seed=i).id for i in range(3)]
+    ids = [referee.new_match("by_all_means", ["alice", "bob"], seed=i).id for i in range(4)]
     store.close()
     return db, ids
 
@@ -57,10 +57,10 @@ def bare(env: dict[str, str]) -> set[str]:
     return set(out.stdout.split())
 
 
-def imported(db: str, tmp_path, *argv: str) -> tuple[int, set[str], bool]:
-    """Run ``referee ARGV`` in a fresh Python: its exit code, the modules it imported beyond a bare
-    Python's, and whether ``rich.markdown`` imports as itself afterwards."""
-    env = _env(db)
+def imported(db: str, tmp_path, *argv: str, **settings: str) -> tuple[int, set[str], bool]:
+    """Run ``referee ARGV`` in a fresh Python (its standard output a pipe): its exit code, the modules
+    it imported beyond a bare Python's, and whether ``rich.markdown`` imports as itself afterwards."""
+    env = _env(db) | settings
     out = tmp_path / "modules.json"
     proc = subprocess.run([sys.executable, "-c", PROBE, str(out), *argv], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=120)
@@ -97,18 +97,24 @@ def test_playing_imports_only_what_play_needs(match, tmp_path):
     assert games == {"referee.games.by_all_means"}
 
 
-def test_playing_for_people_loads_rich_console_alone(match, tmp_path):
+def test_playing_for_people_loads_no_rich(match, tmp_path):
     db, ids = match
     code, modules, _ = imported(db, tmp_path, "play", ids[1], "alice", "draw_opening_hand")
+    assert code == 0 and "rich" not in roots(modules) and "cli.render" not in modules
+    assert roots(modules) & NEVER_ON_PLAY == set() and modules & NOT_OUR_PLAY == set()
+
+
+def test_lines_wider_than_the_terminal_are_printed_by_rich_console_alone(match, tmp_path):
+    db, ids = match
+    code, modules, _ = imported(db, tmp_path, "play", ids[2], "alice", "draw_opening_hand", COLUMNS="20")
     assert code == 0 and "rich.console" in modules and "cli.render" in modules
-    assert roots(modules) & NEVER_ON_PLAY == set()
-    assert modules & NOT_OUR_PLAY == set()
+    assert roots(modules) & NEVER_ON_PLAY == set() and modules & NOT_OUR_PLAY == set()
     assert modules & {"rich.table", "rich.progress", "rich.markdown", "rich.traceback", "rich.pretty"} == set()
 
 
 def test_reading_as_json_loads_no_rich_and_no_other_game(match, tmp_path):
     db, ids = match
-    code, modules, _ = imported(db, tmp_path, "show", ids[2], "--json")
+    code, modules, _ = imported(db, tmp_path, "show", ids[3], "--json")
     assert code == 0 and "rich" not in roots(modules)
     assert roots(modules) & NEVER_ON_PLAY == set() and modules & NOT_OUR_PLAY == set()
 
@@ -183,3 +189,104 @@ def test_plain_coercion_gives_typers_values_and_errors():
             expected = _outcome(theirs, theirs.get_runtime_param(), value)
             assert _outcome(ours, ours._runtime_param, value) == expected, (path, theirs.name, value)
     assert kinds <= set(SAMPLES), kinds - set(SAMPLES)  # a new kind of parameter: add samples for it
+
+
+# -- the lines of referee play, without rich where that prints the same ------------------------------
+
+
+def _results():
+    from referee.api import SubmitResult
+    from referee.engine.protocol import Accepted, Held, Rejected
+    from schemas import Outcome
+
+    def res(verdict, notation="draw_opening_hand cards=GA1,TR7", actor="alice", **kw):
+        return SubmitResult(match_id="1de99f82b09c", seq=12, actor=actor, notation=notation, intent=None,
+                            verdict=verdict, state_hash="0" * 64, outcome=kw.pop("outcome", None), **kw)
+
+    return {
+        "accepted": res(Accepted(), words=["alice draws GA1 Spray Ghost from the main archive (opening hand)"]),
+        "events": res(Accepted(), events=[{"type": "card_drawn", "card": "GA1", "faces": ["a", "b"], "open": True,
+                                           "none": None, "empty": []}, "plain"]),
+        "rejected": res(Rejected("turn/not_your_turn", "it is bob's turn", "3.1")),
+        "no rule": res(Rejected("by_all_means/already_done", "done")),
+        "held": res(Held("bob")),
+        "game over": res(Accepted(), words=["bob scores 3"], outcome=Outcome(winners=("bob",), reason="R-END")),
+        "empty notation": res(Accepted(), notation=""),
+        "brackets": res(Accepted(), notation='annotate note="[bold]x[/bold] \\\\" end\\\\', words=["[red]no[/red]"]),
+        "emoji": res(Accepted(), notation="say text=:smile: and :x:"),
+        "accents": res(Accepted(), actor="élodie"),
+        "wide": res(Accepted(), actor="王"),
+        "long": res(Rejected("by_all_means/wrong_phase", "end_turn belongs to phase play; " * 40, "R-EFFECT-ORDER")),
+        "control": res(Accepted(), words=["a\tb\x1b[31m"]),
+    }
+
+
+class _Out:
+    """A standard output that says whether it is a terminal."""
+
+    def __init__(self, tty):
+        import io
+
+        self.buf, self.tty, self.encoding = io.StringIO(), tty, "utf-8"
+
+    def write(self, text):
+        return self.buf.write(text)
+
+    def flush(self):
+        pass
+
+    def isatty(self):
+        return self.tty
+
+
+ENVIRONMENTS = {
+    "pipe": (False, {"COLUMNS": "100"}),
+    "pipe, narrow": (False, {"COLUMNS": "40"}),
+    "pipe, no COLUMNS": (False, {}),
+    "terminal": (True, {"COLUMNS": "100", "TERM": "xterm"}),
+    "terminal, 256 colours": (True, {"COLUMNS": "120", "TERM": "xterm-256color"}),
+    "terminal, truecolor": (True, {"COLUMNS": "120", "COLORTERM": "truecolor", "TERM": "xterm-256color"}),
+    "terminal, no colour": (True, {"COLUMNS": "100", "NO_COLOR": "1"}),
+    "forced colour": (False, {"COLUMNS": "100", "FORCE_COLOR": "1"}),
+    "dumb terminal": (True, {"COLUMNS": "100", "TERM": "dumb"}),
+}
+
+
+@pytest.mark.parametrize("where", list(ENVIRONMENTS))
+def test_play_prints_without_rich_what_rich_prints(monkeypatch, where):
+    """Every kind of result, in every kind of output: the lines printed without rich are rich's, byte
+    for byte; the common ones (ASCII, within the width, a pipe or a colour terminal) take that path."""
+    from cli import lines, render
+
+    tty, env = ENVIRONMENTS[where]
+    for name in ("COLUMNS", "LINES", "TERM", "COLORTERM", "NO_COLOR", "FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    fast = set()
+    for name, res in _results().items():
+        shown = lines.result(res)
+        monkeypatch.setattr(sys, "stdout", rich_out := _Out(tty))
+        render.printed(shown)
+        monkeypatch.setattr(sys, "stdout", out := _Out(tty))
+        if lines.write(shown):
+            fast.add(name)
+            assert out.buf.getvalue() == rich_out.buf.getvalue(), (where, name)
+        else:
+            assert out.buf.getvalue() == "", (where, name)
+        monkeypatch.setattr(sys, "stdout", sys.__stdout__)
+    common = {"accepted", "events", "rejected", "no rule", "game over", "empty notation", "brackets"}
+    if where in ("pipe", "terminal", "terminal, 256 colours", "terminal, truecolor"):
+        assert fast >= common, common - fast
+    if where in ("terminal, no colour", "forced colour", "dumb terminal"):
+        assert fast == set()
+    assert not fast & {"emoji", "accents", "wide", "long"}
+
+
+def test_the_narrow_characters_are_one_cell_for_rich():
+    from rich.cells import cell_len
+
+    from cli import lines
+
+    assert all(cell_len(ch) == 1 for ch in lines.NARROW)
+    assert all(cell_len(chr(c)) == 1 for c in range(0x20, 0x7F))
