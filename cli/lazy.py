@@ -66,7 +66,14 @@ class LazyGroup(TyperGroup):
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
         rich_help()
-        super().format_help(ctx, formatter)
+        commands = self.commands
+        if isinstance(commands, Commands):
+            commands.listing = True  # the help lists the commands: their names and help, no parameters
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            if isinstance(commands, Commands):
+                commands.listing = False
 
 
 class PlainCommand(TyperCommand):
@@ -89,6 +96,9 @@ class Commands(MutableMapping[str, Any]):
         self.top = top
         self.declared: dict[str, CommandInfo | TyperInfo | None] = {}
         self.built: dict[str, Any] = {}
+        #: while a group's help is made: commands as the help lists them (:meth:`_listed`)
+        self.listing = False
+        self.listed: dict[str, Any] = {}
         for info in app.registered_commands:
             self.declared[info.name or typer.main.get_command_name(info.callback.__name__)] = info  # type: ignore[union-attr]
         for group in app.registered_groups:
@@ -117,8 +127,27 @@ class Commands(MutableMapping[str, Any]):
         if name not in self.built:
             info = self.declared[name]
             assert info is not None  # a command added as built is in self.built
+            if self.listing and isinstance(info, CommandInfo):
+                return self._listed(name, info)
             self.built[name] = self._build(info)
         return self.built[name]
+
+    def _listed(self, name: str, info: CommandInfo) -> Any:
+        """The command as a group's help lists it (name, help, panel, hidden, deprecated), built by
+        typer from a callback with the same name and docstring and no parameters: reading a command's
+        parameters (its annotations) is most of what building it costs."""
+        if name not in self.listed:
+            callback = info.callback
+            assert callback is not None
+
+            def listed() -> None:
+                """A stand-in: listed, never run."""
+
+            listed.__name__, listed.__doc__ = callback.__name__, callback.__doc__
+            stand_in = copy.copy(info)
+            stand_in.callback = listed
+            self.listed[name] = self._build(stand_in)
+        return self.listed[name]
 
     def __setitem__(self, name: str, command: Any) -> None:
         self.declared.setdefault(name, None)
