@@ -19,12 +19,12 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
 import msgspec
 
-from referee.api import SubmitResult
+from referee.api import SubmitResult, log_span
 from referee.engine.protocol import Accepted, Held, Rejected
 from referee.errors import BadInput, ConflictError, NotFound, RefereeError, StorageError
 from schemas import Annotation, EntryView, ErrorBody, MatchInfo
@@ -114,13 +114,31 @@ class RemoteReferee:
     def show(self, match_id: str, *, at: int | None = None, seat: str | None = None) -> StateAnswer:
         return self.get(self._match(match_id) + "/state", StateAnswer, {"at": at, "as": seat})
 
-    def log(self, match_id: str, *, seat: str | None = None) -> list[EntryView]:
-        out: list[EntryView] = []
-        while True:
-            page = self.get(self._match(match_id) + "/log", LogPage, {"offset": len(out), "limit": LOG_PAGE, "as": seat})
-            out.extend(page.entries)
-            if not page.entries or len(out) >= page.total:
-                return out
+    def log(self, match_id: str, *, seat: str | None = None, start: int = 1, stop: int | None = None,
+            last: int | None = None) -> list[EntryView]:
+        return list(self.log_stream(match_id, seat=seat, start=start, stop=stop, last=last))
+
+    def log_stream(self, match_id: str, *, seat: str | None = None, start: int = 1, stop: int | None = None,
+                   last: int | None = None) -> Iterator[EntryView]:
+        """The server's log pages (``GET .../log?offset&limit``) for entries ``start..stop``: the span is
+        checked here first (with the head from the match's row when ``last`` needs it), then each page
+        is asked for as the one before has been shown."""
+        head = self.match_info(match_id).head if last is not None else None
+        first, final = log_span(head if head is not None else 2**62, start, stop, last)
+        return self._pages(match_id, seat, first, final)
+
+    def _pages(self, match_id: str, seat: str | None, first: int, final: int) -> Iterator[EntryView]:
+        offset = first - 1
+        while offset < final:
+            page = self.get(self._match(match_id) + "/log", LogPage,
+                            {"offset": offset, "limit": min(LOG_PAGE, final - offset), "as": seat})
+            for entry in page.entries:
+                if entry.seq > final:
+                    return
+                yield entry
+            offset += len(page.entries)
+            if not page.entries or offset >= page.total:
+                return
 
     def legal(self, match_id: str, seat: str | None = None) -> LegalAnswer:
         return self.get(self._match(match_id) + "/legal", LegalAnswer, {"seat": seat})

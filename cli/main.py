@@ -14,8 +14,10 @@ rejected, a scenario failed, an import had rejected or unreadable lines, audit f
 
 from __future__ import annotations
 
+import itertools
 import os
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
@@ -45,6 +47,8 @@ class Connection:
 
     server: str | None = None
     token: str | None = None
+    #: ``--durability`` (None: ``$REFEREE_DURABILITY``, else full; see :mod:`referee.store.sqlite`)
+    durability: str | None = None
 
 
 @app.callback()
@@ -52,9 +56,10 @@ def _client_mode(
     ctx: typer.Context,
     server: Annotated[str | None, typer.Option("--server", envvar="REFEREE_SERVER", help="Talk to a referee server (URL) instead of a local database: new, play, legal, show, log, export, undo, redo, rule, confirm, annotate, audit, replay, diff.", show_default=False)] = None,
     token: Annotated[str | None, typer.Option("--token", envvar="REFEREE_TOKEN", help="The match token to use with --server (a seat's, the arbiter's or the spectators').", show_default=False)] = None,
+    durability: Annotated[str | None, typer.Option("--durability", help="full (the default): an entry is reported only once it is on disk; normal: several times faster appends for bulk imports and benchmarks, but an OS crash or power loss can lose the last acknowledged entries. Also $REFEREE_DURABILITY.", show_default=False)] = None,
 ) -> None:
     """Adjudicate tabletop games from an append-only log of intents: play, replay, import, audit."""
-    ctx.obj = Connection(server=server or None, token=token)
+    ctx.obj = Connection(server=server or None, token=token, durability=durability)
 
 
 def _connection(ctx: typer.Context) -> Connection:
@@ -109,7 +114,7 @@ def _local(ctx: typer.Context, db: str | None, *, create: bool = False) -> Refer
     if every and not every.isdigit():
         _fail(f"REFEREE_SNAPSHOT_EVERY must be a whole number of entries, not {every!r}")
     try:
-        store = SqliteStore(path, create=create)
+        store = SqliteStore(path, create=create, durability=_connection(ctx).durability)
     except StoreError as exc:
         raise StorageError("store/unavailable", str(exc)) from None
     return Referee(store, snapshot_every=int(every)) if every else Referee(store)
@@ -348,26 +353,86 @@ def show(
     render.state(data)
 
 
+#: a log of more entries than this is streamed as lines even on a terminal (never built into one table)
+LOG_TABLE_MAX = 500
+#: what ``log --only`` can pick out (see :func:`cli.render.log_marks`)
+LOG_ONLY = ("rejected", "disputed", "ruled", "undone", "held", "manual", "annotated")
+
+
 @app.command()
 def log(
     ctx: typer.Context,
     match: Annotated[str, typer.Argument(help="Match id.")],
     as_: Annotated[str | None, typer.Option("--as", help="Redact for this seat.")] = None,
+    from_: Annotated[int, typer.Option("--from", help="The first entry shown.")] = 1,
+    to: Annotated[int | None, typer.Option("--to", help="The last entry shown (default: the last one).",
+                                           show_default=False)] = None,
+    last: Annotated[int | None, typer.Option("--last", help="Only the last N entries (of --from..--to).",
+                                             show_default=False)] = None,
+    only: Annotated[str | None, typer.Option("--only", help=f"Only entries that are any of: {', '.join(LOG_ONLY)} "
+                                             "(comma-separated).", show_default=False)] = None,
     db: DbOpt = None,
     json: JsonOpt = False,
 ) -> None:
-    """List every entry of a match: who, what, the verdict and why.
+    """List the entries of a match: who, what, the verdict and why (undone ones say by which undo).
 
-    Example: referee log 3f9c --as alice
+    A page costs what it shows, however long the match. Piped to a file or another program, or longer
+    than 500 entries, the log is written a line per entry as it is read (never wrapped, nothing cut);
+    on a terminal a shorter one is a table. --json writes a JSON array, also as it is read.
+
+    Example: referee log 3f9c --as alice --last 20
+    Example: referee log 3f9c --from 100 --to 160 --only rejected,disputed
     """
     service = _service(ctx, db)
-    entries = service.log(match, seat=as_)
-    if json:
-        _print_json(entries)
-        return
-    from cli import render
+    kinds = _log_only(only)
+    info = service.match_info(match)
+    from referee.api import log_span
 
-    render.log(f"Log of {service.match_info(match).id}", entries)
+    start, stop = log_span(info.head, from_, to, last)
+    entries = service.log_stream(info.id, seat=as_, start=start, stop=stop)
+    if kinds:
+        from cli.logtext import picked
+
+        entries = (e for e in entries if picked(e, kinds))
+    if json:
+        _stream_json(entries)
+        return
+    if sys.stdout.isatty() and stop - start < LOG_TABLE_MAX:
+        from cli import render
+
+        render.log(f"Log of {info.id}", list(entries))
+        return
+    from cli import logtext
+
+    logtext.write(entries, seq_width=len(str(max(stop, 1))), actor_width=max(map(len, [*info.players, "arbiter"])))
+
+
+def _log_only(only: str | None) -> tuple[str, ...]:
+    if only is None:
+        return ()
+    kinds = tuple(k.strip() for k in only.split(",") if k.strip())
+    bad = [k for k in kinds if k not in LOG_ONLY]
+    if bad or not kinds:
+        _fail(f"--only takes a comma-separated list of {', '.join(LOG_ONLY)}; not {', '.join(bad) or repr(only)}")
+    return kinds
+
+
+def _stream_json(values: Iterator[Any]) -> None:
+    """A JSON array of ``values``, written as they come, in the bytes :func:`_print_json` gives a list
+    (nothing is written until the first value is there, so an error before it leaves no half array)."""
+    import msgspec
+
+    out = sys.stdout
+    first = next(values, None)
+    if first is None:
+        out.write("[]\n")
+        return
+    sep = "[\n"
+    for value in itertools.chain((first,), values):
+        body = msgspec.json.format(msgspec.json.encode(value), indent=2).decode()
+        out.write(sep + "  " + body.replace("\n", "\n  "))
+        sep = ",\n"
+    out.write("\n]\n")
 
 
 @app.command()
@@ -712,6 +777,7 @@ def replay(
 
 @app.command()
 def serve(
+    ctx: typer.Context,
     host: Annotated[str, typer.Option("--host", help="Address to listen on (127.0.0.1: this machine only).")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="TCP port.")] = 8000,
     workers: Annotated[int, typer.Option("--workers", help="Server processes on the one socket (more cores, more throughput).")] = 1,
@@ -719,13 +785,17 @@ def serve(
 ) -> None:
     """Serve matches over HTTP (JSON; seat, arbiter and spectator tokens; live event streams).
 
-    The API is described at /schema on the server. Example: referee serve --port 8000 --db hall.db
+    Every write is on disk before it is answered (synchronous=FULL); `referee --durability normal serve`
+    trades that for speed (see the README's "Determinism, hashing and the log"). The API is described
+    at /schema on the server.
+
+    Example: referee serve --port 8000 --db hall.db
     """
     from cli.serve import serve as run_server
 
     if workers < 1:
         _fail("--workers must be 1 or more")
-    run_server(host, port, _db_path(db), workers=workers)
+    run_server(host, port, _db_path(db), workers=workers, durability=_connection(ctx).durability)
 
 
 @scenario_app.command("run")
@@ -798,6 +868,12 @@ def run(argv: list[str] | None = None) -> None:
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         sys.exit(130)
+    except BrokenPipeError:
+        # the reader went away (``referee log ... | head``): stop quietly, as a program killed by SIGPIPE
+        # would, and let nothing more reach the closed pipe
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.exit(141)
     except RecursionError:
         # only input nested past the stack gets here (each reader bounds what it knows of)
         sys.stderr.write("error: the input nests too deeply to read\n")

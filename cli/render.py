@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from rich.markup import escape as markup
 
-from cli import lines
+from cli import lines, logtext
 from cli.lines import fmt
 
 from referee.engine.present import flatten
@@ -187,14 +187,8 @@ def log(title: str, entries: Sequence[EntryView]) -> None:
             verdict = "[red]rejected[/red]"
         else:
             verdict = f"[yellow]{e.kind}[/yellow]"
-        why = ""
-        if e.rejection is not None:
-            why = f"{e.rejection.code}: {e.rejection.message}" + (f" ({e.rejection.rule})" if e.rejection.rule else "")
-        notes = [f"{a.kind}: {a.text}" for a in e.annotations]
-        if e.meta.get("comment"):
-            notes.insert(0, f"# {e.meta['comment']}")
         table.add_row(str(e.seq), escape(e.actor or "—"), escape(e.notation), verdict,
-                      escape("; ".join(filter(None, [why, *notes]))))
+                      escape("; ".join(n for n in logtext.notes(e) if n != "manual")))
     console().print(table)
 
 

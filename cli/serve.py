@@ -27,7 +27,8 @@ def app() -> Any:
     return create_app(referee, admin_token=os.environ.get("REFEREE_ADMIN_TOKEN") or None)
 
 
-def serve(host: str, port: int, db: str, *, workers: int = 1, log_level: str = "info") -> None:
+def serve(host: str, port: int, db: str, *, workers: int = 1, log_level: str = "info",
+          durability: str | None = None) -> None:
     """Serve the referee on ``host:port`` over the SQLite database ``db`` until interrupted.
 
     ``workers`` > 1 runs that many processes on one socket (more throughput on more cores; a live
@@ -37,14 +38,17 @@ def serve(host: str, port: int, db: str, *, workers: int = 1, log_level: str = "
 
     from referee.errors import StorageError
     from referee.store import StoreError
-    from referee.store.sqlite import SqliteStore
+    from referee.store.sqlite import DURABILITY_ENV, SqliteStore, durability_level
 
+    level = durability_level(durability)  # a bad value is refused before anything starts
     try:
-        SqliteStore(db).close()  # create and migrate the database before the first request
+        SqliteStore(db, durability=level).close()  # create and migrate the database before the first request
     except StoreError as exc:
         raise StorageError("store/unavailable", str(exc)) from None
     os.environ["REFEREE_SERVE_DB"] = os.path.abspath(db)
-    print(f"referee: serving {db} on http://{host}:{port} (API: http://{host}:{port}/schema); Ctrl-C stops", flush=True)
+    os.environ[DURABILITY_ENV] = level  # what each worker's stores commit at
+    print(f"referee: serving {db} on http://{host}:{port} at durability {level} (API: http://{host}:{port}/schema); "
+          "Ctrl-C stops", flush=True)
     # proxy headers are not read: the service uses no client address or scheme
     uvicorn.run("cli.serve:app", factory=True, host=host, port=port, workers=workers, log_level=log_level,
                 access_log=False, proxy_headers=False, server_header=False, timeout_graceful_shutdown=3)

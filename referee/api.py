@@ -11,7 +11,7 @@ an appended entry: the verdict as a value, which a front end renders.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -19,6 +19,7 @@ from schemas import Annotation, EntryView, MatchInfo, Outcome
 from schemas.http import AuditAnswer, DiffAnswer, LegalAnswer, ReplayStep, StateAnswer
 
 from .engine.protocol import Accepted, Held, Rejected
+from .errors import BadInput
 
 
 @dataclass
@@ -49,6 +50,20 @@ class SubmitResult:
         return isinstance(self.verdict, Held)
 
 
+def log_span(head: int, start: int = 1, stop: int | None = None, last: int | None = None) -> tuple[int, int]:
+    """The entries ``(first, last)`` that a log of ``start..stop`` (or of its ``last`` entries) shows, of a
+    log whose head is ``head``: ``stop`` defaults to the head and is cut to it; the span is empty (first >
+    last) when it lies after the head. A range that does not start at entry 1 or later and count up is
+    refused (:class:`BadInput`)."""
+    if start < 1 or (stop is not None and stop < 0) or (last is not None and last < 0):
+        raise BadInput("match/bad_seq", f"a log's range starts at entry 1 or later and counts up (from {start}, "
+                       f"to {stop}, last {last}): give --from N (1 or more), --to M, --last K (0 or more)")
+    stop = head if stop is None else min(stop, head)
+    if last is not None:
+        start = max(start, stop - last + 1)
+    return start, stop
+
+
 class RefereeApi(Protocol):
     """The operations the ``referee`` command performs on a match, local or over HTTP. A match is
     named by its id or a unique prefix of 4+ characters; a seat of None is the caller's full view (the
@@ -62,8 +77,16 @@ class RefereeApi(Protocol):
         """The state after entry ``at`` (default: now) as ``seat`` sees it."""
         ...
 
-    def log(self, match_id: str, *, seat: str | None = None) -> list[EntryView]:
-        """Every entry, as ``seat`` sees it."""
+    def log(self, match_id: str, *, seat: str | None = None, start: int = 1, stop: int | None = None,
+            last: int | None = None) -> list[EntryView]:
+        """Entries ``start..stop`` (default: every entry; ``last``: the last that many of the range; see
+        :func:`log_span`), as ``seat`` sees them."""
+        ...
+
+    def log_stream(self, match_id: str, *, seat: str | None = None, start: int = 1, stop: int | None = None,
+                   last: int | None = None) -> Iterator[EntryView]:
+        """The same entries one at a time, read a page at a time (a long log streams). A bad match, seat
+        or range is refused before the first entry."""
         ...
 
     def legal(self, match_id: str, seat: str | None = None) -> LegalAnswer:

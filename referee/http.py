@@ -66,7 +66,7 @@ log = logging.getLogger("referee.http")
 SECURITY: list[dict[str, list[str]]] = [{"BearerToken": []}]
 #: the largest request body the server reads (a card set of 1 MB, JSON-escaped, fits)
 MAX_BODY = 2_000_000
-#: requests that read a whole log (export, replay, audit, diff, log) one token may have running at once
+#: requests that read a whole log (export, replay, audit, diff) one token may have running at once
 HEAVY_PER_TOKEN = 2
 #: what a 429 tells the client to wait (seconds) before it retries
 RETRY_AFTER = 2
@@ -80,7 +80,7 @@ class TooBusy(RefereeError):
     http_status = 429
 #: Routes that do at most one short transaction (and fold at most the entries since the last
 #: snapshot) run on the event loop itself: no thread hand-offs, one Referee with warm caches. Routes
-#: that fold a whole log (log, replay, audit, diff, export, list) run in worker threads.
+#: that read many entries (a log page, replay, audit, diff, export, list) run in worker threads.
 ON_LOOP = False
 IN_THREAD = True
 MAX = 2**53
@@ -157,7 +157,7 @@ class Hall:
 
     def take_slot(self, p: Principal) -> str:
         """One of the token's :data:`HEAVY_PER_TOKEN` slots for a request that walks a whole log
-        (export, replay, audit, diff, a log page); a token holding them all gets a 429 saying when
+        (export, replay, audit, diff); a token holding them all gets a 429 saying when
         to retry, so one token holder cannot take the server for itself. Give it back with
         :meth:`give_slot`."""
         key = f"{p.match_id}:{p.role}:{p.seat or ''}"
@@ -166,7 +166,7 @@ class Hall:
                 raise TooBusy(
                     "request/busy",
                     f"this token already has {HEAVY_PER_TOKEN} requests that read a whole log running (export, replay, "
-                    f"audit, diff, log); retry in {RETRY_AFTER} s, when one of them has finished",
+                    f"audit, diff); retry in {RETRY_AFTER} s, when one of them has finished",
                     {"retry_after": RETRY_AFTER},
                 )
             self._slots[key] = self._slots.get(key, 0) + 1
@@ -305,10 +305,8 @@ def match_state(request: Request[Any, Any, Any], match_id: MatchIdPath, at: OptS
      summary="The log, redacted for the caller, a page at a time")
 def match_log(request: Request[Any, Any, Any], match_id: MatchIdPath, offset: Seq = 0,
               limit: Annotated[int, QueryParameter(ge=1, le=1000)] = 100, as_: AsRole = None) -> LogPage:
-    hall = _hall(request)
-    p = hall.principal(request, match_id)
-    with hall.heavy(p):
-        return hall.access().log(p, offset=offset, limit=limit, as_=as_)
+    hall = _hall(request)  # a page costs what it shows (no fold): it takes none of the token's heavy slots
+    return hall.access().log(hall.principal(request, match_id), offset=offset, limit=limit, as_=as_)
 
 
 @get("/matches/{match_id:str}/legal", responses=ERRORS, sync_to_thread=ON_LOOP, tags=["reading"], security=SECURITY,

@@ -37,7 +37,7 @@ from schemas.http import (
     StateChange,
 )
 
-from .api import SubmitResult
+from .api import SubmitResult, log_span
 from .engine import core, notation
 from .engine.entries import (
     Act,
@@ -199,17 +199,7 @@ class Referee(Configuration, History):
             for entry, body in self.bodies(loaded, low, high):
                 yield view.entry(entry, body, undone_by=marks.get(entry.seq), annotations=notes.get(entry.seq, ()))[0]
 
-    @staticmethod
-    def log_span(head: int, start: int = 1, stop: int | None = None, last: int | None = None) -> tuple[int, int]:
-        """The entries ``(first, last)`` a log of ``start..stop`` (or its ``last`` entries) shows, of a
-        log at ``head``: empty (first > last) when the range lies after the head."""
-        if start < 1 or (stop is not None and stop < 0) or (last is not None and last < 0):
-            raise BadInput("match/bad_seq", f"a log's range starts at entry 1 or later and counts up (start {start}, "
-                           f"stop {stop}, last {last})")
-        stop = head if stop is None else min(stop, head)
-        if last is not None:
-            start = max(start, stop - last + 1)
-        return start, stop
+    log_span = staticmethod(log_span)
 
     def log_page(self, match_id: str, *, seat: str | None = None, offset: int = 0, limit: int = 100) -> LogPage:
         """Entries ``offset + 1 .. offset + limit`` as ``seat`` sees them, with the head."""

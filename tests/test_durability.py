@@ -64,6 +64,25 @@ def test_the_cli_refuses_a_bad_durability_with_exit_2(cli, tmp_path, monkeypatch
     assert not (tmp_path / "r.db").exists()
 
 
+def test_the_cli_option_sets_the_durability_and_wins_over_the_variable(cli, tmp_path, monkeypatch):
+    from referee.store import sqlite as sqlite_store
+
+    opened: list[str] = []
+    real = sqlite_store.SqliteStore.__init__
+
+    def spy(self, path, *, durability=None, create=True):
+        real(self, path, durability=durability, create=create)
+        opened.append(self.durability)
+
+    monkeypatch.setattr(sqlite_store.SqliteStore, "__init__", spy)
+    monkeypatch.setenv("REFEREE_DURABILITY", "full")
+    assert cli("--durability", "normal", "new", "by_all_means", "--players", "a,b").code == 0
+    assert cli("matches").code == 0
+    assert opened == ["normal", "full"]
+    res = cli("--durability", "fast", "matches")
+    assert res.code == 2 and "the durability must be full or normal, not 'fast'" in res.err, res.err
+
+
 def test_the_server_refuses_a_bad_durability_at_start(tmp_path):
     env = {**os.environ, "REFEREE_DURABILITY": "yes"}
     db = tmp_path / "hall.db"

@@ -191,6 +191,11 @@ def test_the_cli_plays_shows_and_logs_through_a_server(live):
     assert done.returncode == 0 and "not_your_turn" in done.stdout and "K01" not in done.stdout
     done = _cli(*server, "--token", tokens["spectator"], "log", mid, "--json")
     assert [e["seq"] for e in json.loads(done.stdout)] == [1, 2]
+    for span, seqs in ((["--last", "1"], [2]), (["--from", "2"], [2]), (["--to", "1"], [1]), (["--from", "3"], [])):
+        done = _cli(*server, "--token", tokens["spectator"], "log", mid, *span, "--json")  # pages over HTTP
+        assert done.returncode == 0 and [e["seq"] for e in json.loads(done.stdout)] == seqs, (span, done.stderr)
+    done = _cli(*server, "--token", tokens["spectator"], "log", mid, "--only", "rejected")
+    assert done.returncode == 0 and done.stdout.split()[:4] == ["2", "bob", "rejected", "take"], done.stdout
     done = _cli(*server, "--token", "wrong", "show", mid)
     assert done.returncode == 2 and "not a token" in done.stderr
     done = _cli(*server, "--token", tokens["alice"], "play", mid, "alice", "take", "1", "--expect-seq", "0")
