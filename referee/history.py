@@ -239,6 +239,30 @@ class History:
         self._timelines[loaded.match.id] = (head, timeline)
         return timeline
 
+    def open_hold(self, loaded: Loaded) -> tuple[int, str] | None:
+        """The entry of the line of play that waits for a confirmation, and who gives it (see
+        :meth:`Timeline.open_hold`). A kept timeline answers at once; without one (a fresh command) the
+        log is read backwards from the head, a few entries at a time, until the last entry that acted:
+        usually the last one, so a ``referee play`` costs the same on a long match as on a short one."""
+        mid = loaded.match.id
+        if mid in self._timelines:
+            return self.timeline(loaded).open_hold()
+        head = self.store.head(mid)
+        high, size = head, 16
+        while high >= 1:
+            low = max(1, high - size + 1)
+            undone = self.marks(loaded, low, high, head)
+            for seq, body in reversed(list(self.folded(loaded, low, high))):
+                if seq in undone:
+                    continue
+                verdict = body.verdict
+                if isinstance(verdict, Held):
+                    return seq, verdict.confirmer
+                if body.kind == "confirm" or (body.kind in ("intent", "ruling") and isinstance(verdict, Accepted)):
+                    return None
+            high, size = low - 1, size * 4
+        return None
+
     def marks(self, loaded: Loaded, start: int, stop: int, head: int) -> dict[int, int]:
         """Which of the entries ``start..stop`` are undone, and by which undo (the whole log's timeline
         gives the same marks): worked out from the accepted undos and redos ``start..head`` alone, so

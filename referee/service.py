@@ -351,7 +351,7 @@ class Referee(Configuration, History):
                 {"head": head},
             )
         chance = core.chance_for(loaded.config, f"seq:{head + 1}")
-        awaiting = self.timeline(loaded).open_hold()
+        awaiting = self.open_hold(loaded)
         hold = blind if hold is None else hold
         source = self._source(meta)
         if hold:  # recorded, so that an audit adjudicates it as it was: by a seat that sees its own view

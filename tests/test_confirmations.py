@@ -186,3 +186,35 @@ def test_over_http_typed_chance_is_422_and_legal_leaves_it_out():
         answer = c.post(f"/matches/{mid}/intents", json={"intent": "record_lot winner=alice"}, headers=bob)
         assert answer.status_code == 422 and answer.json()["code"] == "input/chance_typed"
         assert c.post(f"/matches/{mid}/intents", json={"intent": "record_lot"}, headers=bob).status_code == 201
+
+
+def test_a_fresh_command_finds_the_waiting_entry_by_reading_back_from_the_head():
+    """``referee play`` in a new process has no kept timeline: it reads the log backwards from the head
+    until the last entry that acted (Referee.open_hold), and must find what the whole timeline finds —
+    through rejected entries, undos of the held entry, redos of those undos, and after a confirmation."""
+    r, mid = bam(True)
+    seen = []
+
+    def check() -> None:
+        fresh = Referee(r.store)  # nothing kept: the backward walk
+        loaded = fresh.load(mid)
+        want = r.timeline(r.load(mid)).open_hold()
+        assert fresh.open_hold(loaded) == want
+        seen.append(want)
+
+    check()
+    held = r.submit(mid, "alice", TAKE, blind=True).seq
+    check()
+    for _ in range(20):  # rejected entries after it: the walk passes over them
+        r.submit(mid, "bob", "end_turn", blind=True)
+    check()
+    assert r.confirm(mid, held, by="bob").accepted
+    check()
+    ended = r.submit(mid, "alice", "end_turn", blind=True)
+    assert ended.accepted, ended.verdict
+    undo = r.undo(mid, by="arbiter", to=ended.seq - 1)  # the walk passes over the undo and what it undid
+    assert undo.accepted, undo.verdict
+    check()
+    assert r.redo(mid, by="arbiter", undo=undo.seq).accepted
+    check()
+    assert seen == [None, (held, "bob"), (held, "bob"), None, None, None]
