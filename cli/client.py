@@ -140,7 +140,8 @@ class RemoteReferee:
             if not page.entries or offset >= page.total:
                 return
 
-    def legal(self, match_id: str, seat: str | None = None) -> LegalAnswer:
+    def legal(self, match_id: str, seat: str | None = None, *, blind: bool = False) -> LegalAnswer:
+        # the server answers a seat's token as that seat sees it, whatever ``blind`` says
         return self.get(self._match(match_id) + "/legal", LegalAnswer, {"seat": seat})
 
     def replay(self, match_id: str, *, start: int = 1, stop: int | None = None,

@@ -127,6 +127,8 @@ def _terminal(out: Any) -> tuple[bool, int] | None:
         except (AttributeError, ValueError, OSError):
             continue
         break
+    if not colour:  # not a terminal: rich is told not to wrap there (cli.render.console)
+        return colour, 100_000
     columns = env.get("COLUMNS")
     if columns is not None and columns.isdigit():
         if int(columns) == 0:

@@ -58,10 +58,13 @@ def notes(e: EntryView) -> list[str]:
         out.append("manual")
     if e.undone_by is not None:
         out.append(f"undone by #{e.undone_by}")
-    if e.meta.get("comment"):
-        out.append(f"# {e.meta['comment']}")
-    out.extend(f"{a.kind}: {a.text}" for a in e.annotations)
-    return out
+    return out + remarks(e)
+
+
+def remarks(e: EntryView) -> list[str]:
+    """What people said of the entry: the recorder's comment, then the annotations."""
+    said = [f"# {e.meta['comment']}"] if e.meta.get("comment") else []
+    return said + [f"{a.kind}: {a.text}" for a in e.annotations]
 
 
 def line(e: EntryView, *, seq_width: int, actor_width: int, colour: bool = False) -> str:

@@ -289,18 +289,25 @@ def legal(
     ctx: typer.Context,
     match: Annotated[str, typer.Argument(help="Match id.")],
     seat: Annotated[str | None, typer.Argument(help="Only this seat's intents (default: every seat's).")] = None,
+    as_: Annotated[str | None, typer.Option("--as", help="Only this seat's intents, as it sees them: a card it "
+                                            "cannot know yet is '?' (or left out in a digital match).",
+                                            show_default=False)] = None,
     db: DbOpt = None,
     json: JsonOpt = False,
 ) -> None:
     """List the intents the referee would accept now, seat by seat (hints at the table).
 
     Open-ended declared effects are shown without changes. In a physical match the cards a draw
-    names are consistent examples only: type the card that came up.
+    names are consistent examples only: type the card that came up. With --as SEAT the list is what
+    that seat may be shown: nothing it cannot see.
 
     Example: referee legal 3f9c alice
+    Example: referee legal 3f9c --as bob --json
     """
+    if seat is not None and as_ is not None and seat != as_:
+        _fail(f"name one seat: {seat!r} or --as {as_!r}")
     service = _service(ctx, db)
-    answer = service.legal(match, seat)
+    answer = service.legal(match, as_ or seat, blind=as_ is not None)
     if json:
         _print_json({"seq": answer.seq, "legal": answer.legal})
         return
@@ -336,10 +343,13 @@ def show(
     match: Annotated[str, typer.Argument(help="Match id.")],
     at: Annotated[int | None, typer.Option("--at", help="Show the state after entry N (0 = after setup).")] = None,
     as_: Annotated[str | None, typer.Option("--as", help="See only what this seat may see.")] = None,
+    raw: Annotated[bool, typer.Option("--raw", help="Also every other field of the state, as stored.")] = False,
     db: DbOpt = None,
     json: JsonOpt = False,
 ) -> None:
-    """Show a match's state (now, or after entry N), as the referee or as one seat sees it.
+    """Show a match's state (now, or after entry N), as the referee or as one seat sees it: one line
+    that says where it stands (whose turn, the score, or the result), then the game's boards (the
+    field, the map, each player's tableau). --raw adds every other field.
 
     Example: referee show 3f9c --as bob --at 12
     """
@@ -350,7 +360,7 @@ def show(
         return
     from cli import render
 
-    render.state(data)
+    render.state(data, raw=raw)
 
 
 #: a log of more entries than this is streamed as lines even on a terminal (never built into one table)
@@ -436,19 +446,54 @@ def _stream_json(values: Iterator[Any]) -> None:
 
 
 @app.command()
-def matches(ctx: typer.Context, db: DbOpt = None, json: JsonOpt = False) -> None:
-    """List the matches in the database, forks under the match they branch from.
+def matches(
+    ctx: typer.Context,
+    game: Annotated[str | None, typer.Option("--game", help="Only this game's matches.", show_default=False)] = None,
+    player: Annotated[str | None, typer.Option("--player", help="Only matches with this seat.", show_default=False)] = None,
+    status: Annotated[str | None, typer.Option("--status", help="Only matches being played (playing) or ended (over).",
+                                               show_default=False)] = None,
+    event: Annotated[str | None, typer.Option("--event", help="Only matches whose event contains this text.",
+                                              show_default=False)] = None,
+    round_: Annotated[str | None, typer.Option("--round", help="Only matches of this round.", show_default=False)] = None,
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """List the matches in the database, forks under the match they branch from: each one's status and
+    result, event, round and table, and its whole id (piped, nothing is cut short).
 
-    Example: referee matches --json
+    Example: referee matches --status over --event "club night" --json
     """
+    if status not in (None, "playing", "over"):
+        _fail(f"--status is playing or over, not {status!r}")
     service = _local(ctx, db)
-    rows = service.forks()
+    rows = []
+    for info, depth in service.forks():
+        if game is not None and info.game != game and not _is_game(service, game, info.game):
+            continue
+        if player is not None and player not in info.players:
+            continue
+        if event is not None and event.casefold() not in info.event.casefold():
+            continue
+        if round_ is not None and info.round != round_:
+            continue
+        result = service.result(info.id)  # folded from the nearest snapshot: only the rows shown
+        if status is not None and (result is not None) != (status == "over"):
+            continue
+        rows.append((info, depth, result))
     if json:
-        _print_json([info for info, _depth in rows])
+        import msgspec
+
+        _print_json([{**msgspec.to_builtins(info), "depth": depth, "status": "over" if result else "playing",
+                      "result": result} for info, depth, result in rows])
         return
     from cli import render
 
     render.matches(f"Matches in {_db_path(db)}", rows)
+
+
+def _is_game(service: Referee, name: str, game_id: str) -> bool:
+    """Whether ``name`` (an id or alias) names the game ``game_id``; an unknown name is refused."""
+    return service.game(name).id == game_id
 
 
 @app.command(name="import")
@@ -757,13 +802,15 @@ def replay(
     to: Annotated[int | None, typer.Option("--to", help="Last entry (default: the last).")] = None,
     as_: Annotated[str | None, typer.Option("--as", help="See only what this seat may see.")] = None,
     step: Annotated[bool, typer.Option("--step", help="Step through interactively: n(ext), b(ack), j N, q(uit).")] = False,
+    changes: Annotated[bool, typer.Option("--changes", help="Also list every field of the state each entry changed.")] = False,
     db: DbOpt = None,
     json: JsonOpt = False,
 ) -> None:
-    """Walk the log entry by entry: the intent, the verdict (with the rule for a rejection) and what
-    changed in the state.
+    """Walk the log entry by entry as the Markdown export tells it: the intent, the verdict (with the
+    rule for a rejection), what it did in words, comments and annotations; --changes adds every field
+    of the state it changed (--json always has them).
 
-    Example: referee replay 3f9c --from 30 --to 45   ·   referee replay 3f9c --step
+    Example: referee replay 3f9c --from 30 --to 45 --changes   ·   referee replay 3f9c --step
     """
     service = _service(ctx, db)
     steps = service.replay(match, start=from_, stop=to, seat=as_)
@@ -772,7 +819,7 @@ def replay(
         return
     from cli import render
 
-    render.replay(steps, step, input)
+    render.replay(steps, step, input, changes)
 
 
 @app.command()

@@ -30,10 +30,21 @@ if TYPE_CHECKING:
     from referee.api import SubmitResult
     from schemas import EntryView, ImportSummary, MatchInfo, Outcome
     from schemas.board import Area, Board
-    from schemas.http import AuditAnswer, DiffAnswer, GameInfo, LegalAnswer, MatchCreated, ReplayStep, StateAnswer
+    from schemas.http import AuditAnswer, DiffAnswer, DiffSide, GameInfo, LegalAnswer, MatchCreated, ReplayStep, StateAnswer
+
+#: the width a console writes at when its output is not a terminal: wide enough that nothing is wrapped
+#: or cut short (a file or another program gets whole lines and whole ids)
+PIPE_WIDTH = 100_000
+
 
 def console() -> Console:
-    return Console(highlight=False, soft_wrap=False)
+    """rich's console for our output: on a terminal, its width; piped to a file or another program,
+    never wrapped (tables take their contents' widths; lines are not folded at 80 columns)."""
+    import sys
+
+    if sys.stdout.isatty():
+        return Console(highlight=False, soft_wrap=False)
+    return Console(highlight=False, soft_wrap=True, width=PIPE_WIDTH)
 
 
 def new_table(**options: Any) -> Table:
@@ -119,16 +130,18 @@ def forked(info: MatchInfo) -> None:
     console().print(f"Forked {info.parent} at entry {info.fork_seq}: {info.title}")
 
 
-def matches(title: str, rows: Sequence[tuple[MatchInfo, int]]) -> None:
-    """The match table, forks under the match they branch from."""
+def matches(title: str, rows: Sequence[tuple[MatchInfo, int, Outcome | None]]) -> None:
+    """The match table, forks under the match they branch from; ids are never cut short."""
     table = new_table(title=title, title_justify="left")
-    for col in ("id", "game", "players", "entries", "created", "title"):
-        table.add_column(col)
-    for m, depth in rows:
+    table.add_column("id", no_wrap=True)
+    for col in ("game", "players", "entries", "status", "event", "round", "table", "title", "created"):
+        table.add_column(col, no_wrap=col in ("game", "entries", "status", "round", "table", "created"))
+    for m, depth, result in rows:
         branch = ("   " * (depth - 1) + "└─ ") if depth else ""
         fork = f" (fork at {m.fork_seq})" if m.parent else ""
-        table.add_row(branch + m.id, m.game, ", ".join(m.players), str(m.head), m.created_at,
-                      escape(m.title) + fork)
+        shown = f"[bold]over[/bold]: {outcome(result)}" if result is not None else "playing"
+        table.add_row(branch + m.id, m.game, escape(", ".join(m.players)), str(m.head), shown, escape(m.event),
+                      escape(m.round), escape(m.table), escape(m.title) + fork, m.created_at)
     console().print(table)
 
 
@@ -204,17 +217,21 @@ def legal(answer: LegalAnswer) -> None:
 # -- states ----------------------------------------------------------------------------------------
 
 
-def state(data: StateAnswer) -> None:
-    """A state as the game draws it: the top-level facts, each of the game's boards (a grid, a map,
-    the seats' tableaux, a shared row), and the rest of the view grouped by its first key."""
+def state(data: StateAnswer, *, raw: bool = False) -> None:
+    """A state as a player reads it: who and where, one line that says where the match stands (the
+    game's headline, or the result), then the game's boards (a grid, a map, the seats' tableaux, a
+    shared row). ``raw`` adds every other field of the view, grouped by its first key (what ``show``
+    printed before it had a headline)."""
     con = console()
     view = data.state
-    con.print(f"[bold]{data.game}[/bold] match {data.match_id} after entry {data.seq} (as {data.as_})")
+    con.print(f"[bold]{escape(data.game)}[/bold] match {data.match_id} after entry {data.seq} (as {escape(data.as_)})")
     if data.outcome:
         con.print(f"[bold]Game over[/bold]: {outcome(data.outcome)}")
+    elif data.headline:
+        con.print(f"[bold]{escape(data.headline)}[/bold]")
     covered = {key for b in data.boards for key in b.covers}
     top = new_table(show_header=False, box=None)
-    top.add_column(style="dim")
+    top.add_column(style="dim", no_wrap=True)
     top.add_column()
     groups: dict[str, list[tuple[str, Any]]] = {}
     for key, value in view.items():
@@ -227,16 +244,21 @@ def state(data: StateAnswer) -> None:
                 top.add_row(escape(path), escape(cell(v)))
             else:
                 groups.setdefault(key, []).append((path, v))
-    con.print(top)
+    if raw or not data.boards:
+        con.print(top)
     for b in data.boards:
         con.print(board(b))
-    for name, items in groups.items():
-        table = new_table(title=name.capitalize().replace("_", " "), title_justify="left", show_header=False)
-        table.add_column(style="dim")
-        table.add_column()
-        for path, v in items:
-            table.add_row(escape(path[len(name) + 1:]), escape(cell(v)))
-        con.print(table)
+    if raw or not data.boards:
+        for name, items in groups.items():
+            table = new_table(title=name.capitalize().replace("_", " "), title_justify="left", show_header=False)
+            table.add_column(style="dim", no_wrap=True)
+            table.add_column()
+            for path, v in items:
+                table.add_row(escape(path[len(name) + 1:]), escape(cell(v)))
+            con.print(table)
+    elif top.row_count or groups:
+        con.print(f"[dim]({', '.join(escape(k) for k in [*(k for k in view if k not in covered)][:8])}"
+                  f"{'…' if len([k for k in view if k not in covered]) > 8 else ''}: --raw shows every field)[/dim]")
     if data.state_hash:
         con.print(f"[dim]state hash {data.state_hash}[/dim]")
     else:
@@ -284,27 +306,36 @@ def _lines(area: Area | None) -> str:
     return "\n".join(escape(line) for line in area.lines)
 
 
-def step(con: Console, s: ReplayStep) -> None:
-    """One entry of a replay: the mark of its verdict, the intent, the reason of a rejection and
-    every path it changed."""
+def step(con: Console, s: ReplayStep, changes: bool = True) -> None:
+    """One entry of a replay as the Markdown export tells it: the mark of its verdict, the intent, the
+    reason of a rejection, what it did in words, the recorder's comment and the annotations; with
+    ``changes``, every path of the state it changed."""
     e = s.entry
-    mark = {"accepted": "[green]✓[/green]", "rejected": "[red]✗[/red]"}.get(e.verdict, "[yellow]·[/yellow]")
+    mark = {"accepted": "[green]✓[/green]", "rejected": "[red]✗[/red]", "held": "[yellow]⏸[/yellow]"}.get(
+        e.verdict, "[yellow]·[/yellow]")
     undone = f" [yellow](undone by {e.undone_by})[/yellow]" if e.undone_by else ""
-    con.print(f"{mark} #{e.seq} {escape(e.actor or '-')}: {escape(e.notation)}{undone}")
+    manual = " [yellow](declared effect, marked for audit)[/yellow]" if e.verdict == "accepted" and e.manual else ""
+    con.print(f"{mark} #{e.seq} {escape(e.actor or '-')}: {escape(e.notation)}{undone}{manual}")
     if e.rejection is not None:
         rule = f" ({e.rejection.rule})" if e.rejection.rule else ""
-        con.print(f"    {escape(e.rejection.code)}: {escape(e.rejection.message)}{rule}")
-    for c in s.changes:
-        con.print(f"    {escape(c.path)}: {escape(cell(c.before))} → {escape(cell(c.after))}")
+        con.print(f"    {escape(e.rejection.code)}: {escape(e.rejection.message)}{escape(rule)}")
+    for note in logtext.remarks(e):
+        con.print(f"    [dim]{escape(note)}[/dim]")
+    for w in s.words:
+        con.print(f"    · {escape(w)}")
+    if changes:
+        for c in s.changes:
+            con.print(f"    [dim]{escape(c.path)}: {escape(cell(c.before))} → {escape(cell(c.after))}[/dim]")
 
 
-def replay(steps: Sequence[ReplayStep], interactive: bool, ask: Callable[[str], str]) -> None:
-    """Every step in order; ``interactive``: one at a time, moved through with ``ask``'s answers
+def replay(steps: Sequence[ReplayStep], interactive: bool, ask: Callable[[str], str], changes: bool = False) -> None:
+    """Every step in order, in words (``changes``: with the state paths each changed; the interactive
+    view always shows them); ``interactive``: one at a time, moved through with ``ask``'s answers
     (n next, b back, j N jump to entry N, q quit; the end of input quits)."""
     con = console()
     if not interactive:
         for s in steps:
-            step(con, s)
+            step(con, s, changes)
         return
     i = 0
     while steps:
@@ -335,7 +366,11 @@ def diff(d: DiffAnswer) -> None:
         con.print("The two lines of play are the same up to these points.")
     else:
         dv = d.diverge
-        con.print(f"Lines diverge at entry {dv.seq}:  A {escape(str(dv.a))}  ·  B {escape(str(dv.b))}")
+
+        def side(entry: str | None, at: DiffSide) -> str:
+            return escape(entry) if entry is not None else f"[dim](nothing: its line ends at entry {at.seq})[/dim]"
+
+        con.print(f"Lines diverge at entry {dv.seq}:  A {side(dv.a, d.a)}  ·  B {side(dv.b, d.b)}")
     if d.same_state:
         con.print("[green]The states are identical.[/green]")
         return

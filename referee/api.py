@@ -89,8 +89,9 @@ class RefereeApi(Protocol):
         or range is refused before the first entry."""
         ...
 
-    def legal(self, match_id: str, seat: str | None = None) -> LegalAnswer:
-        """The intents each seat (or ``seat``) could make now that would be accepted."""
+    def legal(self, match_id: str, seat: str | None = None, *, blind: bool = False) -> LegalAnswer:
+        """The intents each seat (or ``seat``) could make now that would be accepted; ``blind``: as
+        ``seat`` itself sees them (no chance outcome it cannot know; over HTTP a seat's token is)."""
         ...
 
     def replay(self, match_id: str, *, start: int = 1, stop: int | None = None,

@@ -288,6 +288,9 @@ class Configuration:
             parent=m.parent,
             fork_seq=m.fork_seq,
             title=m.title,
+            event=config.meta.get("event", ""),
+            round=config.meta.get("round", ""),
+            table=config.meta.get("table", ""),
             seed_commitment=commitment,
         )
 

@@ -23,6 +23,7 @@ from schemas import (
     EntryView,
     MatchConfig,
     MatchInfo,
+    Outcome,
 )
 from schemas.http import (
     AuditAnswer,
@@ -148,9 +149,16 @@ class Referee(Configuration, History):
             outcome=loaded.rules.outcome(state),
             state=shown,
             boards=loaded.rules.boards(shown),
+            headline=loaded.rules.headline(shown),
             seed_commitment=view.commitment(),
             seed=view.seed(lambda: self.over(loaded)),
         )
+
+    def result(self, match_id: str) -> Outcome | None:
+        """How the match ended, or None while it is being played (public to every role): the state at
+        its head folded from the nearest snapshot."""
+        loaded = self.load(match_id)
+        return loaded.rules.outcome(self.state_at(loaded)[1])
 
     def over(self, loaded: Loaded) -> bool:
         """Whether the match is over now (at its head): a digital match's seed is public from then on."""
@@ -654,14 +662,14 @@ class Referee(Configuration, History):
         _, state = self.state_at(loaded, start - 1)
         before = dict(flatten(view.state(state)))
         steps = []
-        for shown, _events, state in self.walk(loaded, view, start, stop):
+        for shown, events, state in self.walk(loaded, view, start, stop):
             after = dict(flatten(view.state(state)))
             changes = [
                 StateChange(path=p, before=before.get(p), after=after.get(p))
                 for p in sorted(set(before) | set(after), key=_path_key)
                 if before.get(p) != after.get(p) and not (_blank(before.get(p)) and _blank(after.get(p)))
             ]
-            steps.append(ReplayStep(entry=shown, changes=changes))
+            steps.append(ReplayStep(entry=shown, changes=changes, words=event_words(loaded.rules, events)))
             before = after
         return steps
 

@@ -124,6 +124,10 @@ class MatchInfo(msgspec.Struct, frozen=True, kw_only=True):
     parent: MatchId | None = None
     fork_seq: Seq | None = None
     title: str = ""
+    #: what the transcript's header (or ``referee new``) said of where it was played
+    event: str = ""
+    round: str = ""
+    table: str = ""
     #: a digital match's commitment to its seed (``sha256("referee:seed\\n<match id>\\n<seed>")``),
     #: published to every role when the match is created; the seed itself is revealed when it ends
     seed_commitment: str = ""

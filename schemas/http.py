@@ -175,6 +175,8 @@ class StateAnswer(msgspec.Struct, frozen=True, kw_only=True, rename={"as_": "as"
     state: dict[str, Any]
     #: the game's drawing of that view for people (a grid, a map, the seats' tableaux...)
     boards: tuple[Board, ...] = ()
+    #: one line for people: where the match stands (whose turn, the phase, the score), the game's words
+    headline: str = ""
     #: a digital match's commitment to its seed (every role), and the seed: the arbiter's alone until
     #: the match is over, then everyone's (check it: sha256 of "referee:seed\\n<match id>\\n<seed>")
     seed_commitment: str = ""
@@ -214,6 +216,9 @@ class ReplayStep(msgspec.Struct, frozen=True, kw_only=True):
 
     entry: EntryView
     changes: list[StateChange] = []
+    #: what the entry did in words (the game's, from the events as the role sees them): the sentences
+    #: the Markdown export prints
+    words: list[str] = []
 
 
 #: what a finding of the audit is about: the record before the first entry (``config``, ``genesis``,

@@ -8,6 +8,8 @@ import json
 import os
 import re
 
+import msgspec
+
 import pytest
 
 from cli import render
@@ -34,9 +36,9 @@ def test_no_generic_module_knows_a_games_fields(path):
     assert not found, f"{path} names {found}"
 
 
-def _shown(capsys, answer: StateAnswer) -> str:
+def _shown(capsys, answer: StateAnswer, raw: bool = True) -> str:
     capsys.readouterr()
-    render.state(answer)
+    render.state(answer, raw=raw)
     return capsys.readouterr().out
 
 
@@ -60,6 +62,11 @@ def test_the_cli_draws_every_layout(capsys, monkeypatch):
     assert out.index("Grid") < out.index("Map") < out.index("Seats") < out.index("Street")
     # covered keys are drawn by their boards, not listed again as facts
     assert not re.search(r"^\s*g\s+1\s*$", out, re.M) and not re.search(r"^\s*r\s+4\s*$", out, re.M)
+    # without --raw: the headline and the boards; the other fields are named, not dumped
+    short = _shown(capsys, msgspec.structs.replace(answer, headline="ann to act · market"), raw=False)
+    lines = short.splitlines()
+    assert lines[1] == "ann to act · market" and lines[2] == "Grid"
+    assert "market" not in short.replace("ann to act · market", "") and "phase, turn: --raw shows every field" in short
 
 
 def test_a_test_game_draws_its_table_and_a_seat_sees_only_its_own_hand(capsys):

@@ -231,6 +231,11 @@ class Rules(Protocol[S, I, E]):
         a tableau per seat, a shared row (:mod:`schemas.board`). Built from the view alone, so it shows
         nothing the role may not see. Default: the seats' tableau when the view has ``players``."""
 
+    def headline(self, view: dict[str, Any]) -> str:
+        """One line that says where the match stands, for people, from ``view`` alone: whose turn, the
+        phase, the score (``referee show`` starts with it; the end of a game is said by the front end
+        from the outcome). Default: empty."""
+
     def chance_fields(self, intent: I) -> tuple[str, ...]:
         """The fields of ``intent`` that hold a chance outcome the acting seat cannot know beforehand
         (a card drawn, a random pick), whether filled in or not. In a digital match a seat may not type
@@ -289,6 +294,9 @@ class RulesBase:
     def boards(self, view: dict[str, Any]) -> tuple[Board, ...]:
         tableau = seat_tableau(view)
         return () if tableau is None else (tableau,)
+
+    def headline(self, view: dict[str, Any]) -> str:
+        return ""
 
     def confirmer(self, state: Any, seat: Seat, intent: Any) -> Seat | None:
         return None

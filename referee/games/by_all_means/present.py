@@ -48,3 +48,23 @@ def piece(mark: str, obj: dict[str, Any]) -> str:
     if obj.get("active_symbols"):
         text += " [" + ",".join(obj["active_symbols"]) + "]"
     return text
+
+
+def headline(view: dict[str, Any]) -> str:
+    """Where the match stands: the turn, who acts and in which step with what actions left, and each
+    seat's loyalty total (what decides a full field). The end of the game is said from the outcome."""
+    turn: dict[str, Any] = view["turn"] if isinstance(view.get("turn"), dict) else {}
+    players: dict[str, Any] = view["players"] if isinstance(view.get("players"), dict) else {}
+    parts: list[str] = []
+    if view.get("phase") not in (None, "play", "over"):
+        parts.append(f"{view['phase']}")
+    if turn.get("number"):
+        parts.append(f"turn {turn['number']}")
+    if turn.get("active") and view.get("phase") != "over":
+        left = [f"{turn[k]} {word}" for k, word in (("main_left", "main"), ("extra_left", "extra")) if turn.get(k) is not None]
+        parts.append(f"{turn['active']} to act ({turn.get('step', '?')} step" + (f"; {', '.join(left)} left)" if left else ")"))
+    loyalty = [f"{seat} {p['loyalty_total']}" for seat, p in players.items()
+               if isinstance(p, dict) and p.get("loyalty_total") is not None]
+    if loyalty:
+        parts.append("loyalty " + ", ".join(loyalty))
+    return " · ".join(parts)

@@ -147,6 +147,9 @@ class ByAllMeansRules(RulesBase):
     def boards(self, view: dict[str, Any]) -> tuple[Board, ...]:
         return present.boards(view)
 
+    def headline(self, view: dict[str, Any]) -> str:
+        return present.headline(view)
+
     def hidden_ids(self, state: State, seat: str | None) -> frozenset[str]:
         return view.hidden_ids(self.ctx, state, seat)
 

@@ -57,3 +57,24 @@ def council(view: dict[str, Any]) -> Board | None:
                 lines.append(f"controlled by {ruler}")
             areas.append(Area(id=f"{empire}.{position}", row=empire, col=position, lines=tuple(lines)))
     return Board(title="Council", layout="grid", areas=tuple(areas), covers=("council", "controller"))
+
+
+def headline(view: dict[str, Any]) -> str:
+    """Where the match stands: the round, the phase, who plays next, and the scores once any are known."""
+    parts: list[str] = []
+    if view.get("round"):
+        parts.append(f"round {view['round']}")
+    if view.get("phase"):
+        parts.append(str(view["phase"]).lower().replace("_", " "))
+    if view.get("next_player") and view.get("phase") not in ("OVER", "GAME_OVER"):
+        parts.append(f"{view['next_player']} next")
+    players: dict[str, Any] = view["players"] if isinstance(view.get("players"), dict) else {}
+    scores = []
+    for seat, p in players.items():
+        score = p.get("score") if isinstance(p, dict) else None
+        total = score.get("total") if isinstance(score, dict) else score if isinstance(score, int) else None
+        if total is not None:
+            scores.append(f"{seat} {total}")
+    if scores:
+        parts.append("scores " + ", ".join(scores))
+    return " · ".join(parts)

@@ -137,6 +137,9 @@ class WarOfShadowsRules(Queries, RulesBase):
     def boards(self, view: dict[str, Any]) -> tuple[Board, ...]:
         return present.boards(self.board, view)
 
+    def headline(self, view: dict[str, Any]) -> str:
+        return present.headline(view)
+
     def hidden_ids(self, state: State, seat: str | None) -> frozenset[str]:
         return view_mod.hidden_ids(self, state, seat)
 
