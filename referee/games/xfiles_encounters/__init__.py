@@ -1,0 +1,63 @@
+"""Legendary Encounters: X-Files — a co-operative deck-building game for 1 to 5 players.
+
+Spec: ``shared/rules/xfiles-encounters.md`` (identifiers, checks, rejection codes and options are its).
+
+Package layout:
+
+* ``model.py``   intents, declared-change ops, events and the state (msgspec Structs);
+* ``data.py``    the card schema (§5.1), validated; ``cards/`` the bundled sets (``spec_fixture``: the
+  spec's fixture set §5.7; ``demo``: an invented set);
+* ``options.py`` match options and every ambiguity's default ruling (§2.1, §7);
+* ``rules.py``   the rules bound to a match: configuration, setup, decide, fold, digital chance;
+* ``tx.py``      the decision's working copy and how its changes become events;
+* ``intents.py`` the shared checks (§4.0.3) and each intent's checks and effects; ``answers.py`` the
+  answers to pending inputs; ``ops.py`` declared changes (§4.26);
+* ``flow.py``    the procedures the rules run by themselves (§3): pushing, the Sector, reveals, The End,
+  strikes, defeat, cleanup, the passing of the turn;
+* ``view.py``    views, hidden ids, legal intents, events in words, boards, positions.
+
+Chance: a recorded match (no seed) types every chance outcome in (``draw cards=…``, ``reveal card=…``,
+``take_strike card=…``) and the referee checks it against what can be there (§2.4). A seeded match
+leaves those fields out and the referee draws them; hidden identities are drawn when they are revealed,
+from what the place can hold, so the state never holds a hidden card's identity.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from referee.engine.protocol import OptionSpec
+from schemas import MatchConfig
+
+from .model import Event, Intent, State
+from .options import option_specs
+from .rules import XFilesRules
+
+
+class XFilesGame:
+    id = "xfiles_encounters"
+    name = "Legendary Encounters: X-Files"
+    aliases = ("xfiles", "x_files", "legendary_xfiles")
+    rules_version = "1"
+    min_players = 1
+    max_players = 5
+    intent_type = Intent
+    event_type = Event
+    state_type = State
+    card_sets: Mapping[str, str] = {"spec_fixture": "cards/spec_fixture.toml", "demo": "cards/demo.toml"}
+    card_tables: Mapping[str, str] = {"card": "id"}
+    default_card_set = "demo"
+    other_actors: tuple[str, ...] = ()
+    summary = ("co-operative deck-building, 1-5 agents: recruit, fight the conspiracy's enemies, find evidence "
+               "and defeat the End Game together")
+
+    def options(self) -> Mapping[str, OptionSpec]:
+        return option_specs()
+
+    def bind(self, config: MatchConfig) -> XFilesRules:
+        return XFilesRules(config)
+
+
+GAME = XFilesGame()
+
+__all__ = ["GAME", "XFilesGame"]

@@ -1,0 +1,367 @@
+"""Answers to pending inputs (spec §4.19–§4.25): the cards drawn, the card revealed, the Strike card
+taken or the strike avoided, a resolved effect — and declared effects (``manual_effect``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from . import flow
+from . import model as m
+from .ops import apply_ops
+from .tx import Tx
+
+R_REVEAL = "§2.4, R21, R24, R15, R30, R37, R22"
+
+
+# -- draw (§4.22) ------------------------------------------------------------------------------------------------
+
+
+def draw(tx: Tx, intent: m.Draw) -> None:
+    item = tx.pending()[0]
+    seat, n = item["seat"], int(item["count"])
+    p = tx.player(seat)
+    deck, discard = Counter(p["deck"]), Counter(p["discard"])
+    want = n if len(p["deck"]) >= n else len(p["deck"]) + min(n - len(p["deck"]), len(p["discard"]))
+    cards = list(intent.cards or ())
+    if intent.cards is None:
+        tx.fail("draw_inconsistent", f"name the {want} card(s) drawn (draw cards=a,b,...)", "R35")
+    if len(cards) != want:
+        tx.fail("draw_inconsistent", f"{seat} draws {want} card(s) (deck {len(p['deck'])}, discard "
+                f"{len(p['discard'])}), not {len(cards)}", "R35")
+    got = Counter(cards)
+    if len(p["deck"]) >= n:
+        if got - deck:
+            tx.fail("draw_inconsistent", f"{', '.join(sorted((got - deck).elements()))} cannot come from {seat}'s deck", "R35")
+        top = p.get("known_top", [])
+        if top and any(c not in cards for c in top[:n]):
+            tx.fail("draw_inconsistent", f"the known top card(s) {', '.join(top[:n])} must be drawn first", "R44")
+    else:
+        rest = got - deck
+        if deck - got:
+            tx.fail("draw_inconsistent", f"the whole deck ({len(p['deck'])} cards) is drawn first", "R35")
+        if rest - discard:
+            tx.fail("draw_inconsistent", f"{', '.join(sorted((rest - discard).elements()))} cannot come from "
+                    f"{seat}'s deck or reshuffled discard", "R35")
+    tx.d["pending"].pop(0)
+    do_draw(tx, seat, cards)
+
+
+def do_draw(tx: Tx, seat: str, cards: list[str]) -> None:
+    p = tx.player(seat)
+    need, deck = Counter(cards), Counter(p["deck"])
+    if len(p["deck"]) >= len(cards) and not (need - deck):
+        p["deck"] = sorted((deck - need).elements())
+    else:  # the whole deck is drawn; the discard becomes the deck, the rest comes from it (R35)
+        rest = need - deck
+        p["deck"] = sorted((Counter(p["discard"]) - rest).elements())
+        p["discard"] = []
+        tx.say(m.DeckReshuffled, seat=seat)
+    p["hand"] = sorted([*p["hand"], *cards])
+    p["known_top"] = p.get("known_top", [])[len(cards):]
+    tx.events.append(m.CardsDrawn(seat=seat, n=len(cards), cards=tuple(cards)))
+    tx.flush()
+    effects = []
+    for c in cards:
+        effects += flow.triggered(tx, c, ("on_draw",), f"players.{seat}.hand")
+    if effects:
+        group = flow.next_group(tx)
+        tx.push_front(*({**e, "group": group} for e in effects))
+    if seat == tx.current and tx.turn["phase"] == "action" and "doubt" in cards:
+        flow.doubt_check(tx)
+
+
+# -- reveal (§4.23) ----------------------------------------------------------------------------------------------
+
+
+def categories(tx: Tx, item: dict[str, Any]) -> tuple[str, dict[str, Any] | None]:
+    """What the hidden card of a pending reveal may be: ('segment', seg) | ('academy', None) | ..."""
+    loc = item["location"]
+    if loc == "special_agents":
+        return "special_agents", None
+    zone = loc.split(".")[0]
+    if zone == "evidence":
+        return "evidence", None
+    if zone == "bureau":
+        return "academy", None
+    origin = item["origin"]
+    seg = next((g for g in tx.d["conspiracy_deck"]["segments"] if g["label"] == origin), None)
+    return "segment", seg
+
+
+def category_of(tx: Tx, card: str, seg: dict[str, Any]) -> str:
+    c = tx.card(card)
+    if seg["label"] == "end_game":
+        return "end_game" if c.type == "end_game" and card != "clone" else ""
+    if c.type in ("informant", "leader"):
+        return c.type
+    if c.type in ("enemy", "event", "ally") and c.season in seg.get("seasons", []):
+        return "season"
+    return ""
+
+
+def reveal_target(tx: Tx, item: dict[str, Any]) -> tuple[str, str]:
+    """(location, known identity) of the front reveal."""
+    loc = item["location"]
+    if loc == "sector":
+        i = flow.sector_index_of_pending(tx)
+        return f"sector.{i + 1}", ""
+    zone, _, n = loc.partition(".")
+    if zone in ("shadows", "bureau"):
+        return loc, tx.d[zone][n]["card"]
+    if zone == "evidence":
+        return loc, tx.d["evidence"][n]["card"]
+    return loc, ""
+
+
+def candidates(tx: Tx, item: dict[str, Any]) -> list[tuple[str, int]]:
+    """Every card the hidden card could be, with a weight (seeded matches draw from it)."""
+    kind, seg = categories(tx, item)
+    loc, known = reveal_target(tx, item)
+    if known:
+        return [(known, 1)]
+    left = {cid: tx.rules.cards.copies[cid] - n for cid, n in tx.known().items()}
+
+    def copies(cid: str) -> int:
+        return left.get(cid, tx.rules.cards.copies[cid])
+
+    if kind == "special_agents":
+        return [(c, n) for c, n in Counter(tx.d["special_agents"]["cards"]).items()]
+    if kind == "evidence":
+        p = int(loc.split(".")[1])
+        return [(c.id, copies(c.id)) for c in tx.rules.cards.of_type("evidence") if c.priority == p and copies(c.id) > 0]
+    if kind == "academy":
+        chars = set(tx.d["academy_deck"]["characters"])
+        syn_left = int(tx.opt["syndicate_in_academy"]) - int(tx.d["academy_deck"]["syndicate_seen"])
+        out = [(c.id, copies(c.id) * 6) for c in tx.rules.cards.of_type("academy_character")
+               if c.character in chars and copies(c.id) > 0]
+        syn = [c for c in tx.rules.cards.of_type("syndicate_agent") if copies(c.id) > 0]
+        if syn_left > 0 and syn:
+            total = sum(copies(c.id) for c in syn)
+            out += [(c.id, max(1, syn_left * copies(c.id) * 62 // max(1, total))) for c in syn]
+        return out
+    if seg is None:
+        return []
+    out = []
+    for c in tx.rules.cards.cards.values():
+        cat = category_of(tx, c.id, seg)
+        if not cat or copies(c.id) <= 0:
+            continue
+        room = int(seg["quota"].get(cat, 0)) - int(seg["seen"].get(cat, 0))
+        if room > 0:
+            out.append((c.id, copies(c.id) * room))
+    return out
+
+
+def reveal(tx: Tx, intent: m.Reveal) -> None:
+    item = tx.pending()[0]
+    card = intent.card
+    if card is None:
+        tx.fail("reveal_inconsistent", "name the card revealed (reveal card=ID)", R_REVEAL)
+    allowed = dict(candidates(tx, item))
+    loc, known = reveal_target(tx, item)
+    if card not in allowed:
+        why = f"it is {known}" if known else "it does not fit what that place can hold or no copy is left"
+        tx.fail("reveal_inconsistent", f"{card} cannot be the hidden card at {loc} ({why})", R_REVEAL)
+    tx.d["pending"].pop(0)
+    kind, seg = categories(tx, item)
+    if kind == "segment" and seg is not None and not known:
+        cat = category_of(tx, card, seg)
+        if cat:
+            seg["seen"][cat] = int(seg["seen"].get(cat, 0)) + 1
+    zone, _, n = loc.partition(".")
+    if kind == "special_agents":
+        tx.d["special_agents"]["cards"].remove(card)
+        tx.player(tx.current)["discard"] = sorted([*tx.player(tx.current)["discard"], card])
+        tx.say(m.CardRevealed, card=card, where="special_agents")
+        return
+    if kind == "evidence":
+        ev = tx.d["evidence"][n]
+        ev["card"] = card
+        ev["state"] = "exposed" if item["origin"] == "the_end" else "discovered"
+        tx.say(m.CardRevealed, card=card, where=loc)
+        return
+    if zone == "sector":
+        i = int(n) - 1
+        tx.d["sector"][i] = card
+        first = card not in tx.d["revealed_before"]
+        if first:
+            tx.d["revealed_before"].append(card)
+        tx.say(m.CardRevealed, card=card, where=loc)
+        flow.revealed(tx, card, loc, first)
+        return
+    slot = tx.d[zone][n]
+    first = not slot["revealed_before"]
+    slot.update({"state": "revealed", "card": card, "revealed_before": True})
+    if zone == "bureau" and tx.card(card).type == "syndicate_agent" and not known:
+        tx.d["academy_deck"]["syndicate_seen"] += 1
+    tx.say(m.CardRevealed, card=card, where=loc)
+    flow.revealed(tx, card, loc, first)
+
+
+# -- strikes (§4.19, §4.20) ---------------------------------------------------------------------------------------
+
+
+def _source_available(tx: Tx, seat: str, source: str) -> bool:
+    p = tx.player(seat)
+    if source == f"avatar.{seat}":
+        return True
+    if source in p["hand"] or source in p["vigilant"] or source in p["climax"] or any(x["card"] == source for x in p["play"]):
+        return True
+    return bool(flow.locate(tx, source))
+
+
+def take_strike(tx: Tx, intent: m.TakeStrike) -> None:
+    item = tx.pending()[0]
+    card = intent.card
+    if card is None:
+        tx.fail("strike_card_unavailable", "name the Strike card drawn (take_strike card=ID)", "R44")
+    pool = tx.d["strike_deck"]["cards"] if flow.strike_count(tx) > 0 else tx.d["strike_discard"]
+    if card not in tx.rules.cards or tx.card(card).type != "strike" or card not in pool:
+        tx.fail("strike_card_unavailable", f"{card} is not in the Strike deck", "R44")
+    seat, source = item["seat"] or tx.current, item["source"]
+    if intent.cancel:
+        if item["kind"] != "strike":
+            tx.fail("cancel_not_available", "an End Game damage draw cannot be cancelled", "R39")
+        if intent.cancel == card:
+            ok = "self_cancel_if_belief" in tx.card(card).solo_rules and tx.solo() and tx.turn["beliefs_played"] >= 1
+            if not ok:
+                tx.fail("cancel_not_available", f"{card} cannot cancel itself here (solo, after a Belief, only Fear)", "R46")
+        else:
+            if intent.cancel not in tx.rules.cards and not intent.cancel.startswith("avatar."):
+                tx.fail("source_not_available", f"{intent.cancel} is not a card", "R34")
+            if not _source_available(tx, seat, intent.cancel):
+                tx.fail("source_not_available", f"{intent.cancel} is not in {seat}'s control or face up", "R34")
+            grant = f"cancel:{seat}"
+            src = tx.rules.cards.cards.get(intent.cancel)
+            by_data = src is not None and any("cancel" in a.grants for a in src.abilities) or \
+                (src is not None and "grants_cancel" in src.solo_rules and tx.solo())
+            text_only = src is not None and any(a.text_only for a in src.abilities)
+            if by_data:
+                pass
+            elif grant in tx.turn["grants"]:
+                tx.turn["grants"].remove(grant)
+            elif text_only:
+                tx.declared()
+            else:
+                tx.fail("cancel_not_available", f"{intent.cancel} cannot cancel a Strike card", "R34")
+    tx.d["pending"].pop(0)
+    flow.reshuffle_strikes(tx)
+    flow.take_from_strike_deck(tx, card)
+    s = tx.card(card)
+    if item["kind"] == "end_game_strike":
+        tx.d["end_game_strikes"].setdefault(source, []).append(card)
+        tx.say(m.StrikeTaken, seat=seat, card=card, text=f"against {source}")
+        flow.end_game_damaged(tx, source, 0 if s.miss else s.damage)
+        return
+    follow: list[dict[str, Any]] = []
+    src = tx.rules.cards.cards.get(source)
+    if intent.cancel:
+        tx.d["strike_discard"] = sorted([*tx.d["strike_discard"], card])
+        tx.say(m.StrikeCancelled, seat=seat, card=card, text=intent.cancel)
+    elif s.miss:
+        tx.d["strike_discard"] = sorted([*tx.d["strike_discard"], card])
+        tx.say(m.StrikeMissed, seat=seat, card=card)
+        hits_left = any(not tx.card(c).miss for c in (*tx.d["strike_deck"]["cards"], *tx.d["strike_discard"]))
+        if src is not None and src.has("ferocious") and hits_left:  # only misses left: the redraw stops (R40)
+            follow.append({"kind": "strike", "seat": seat, "source": source, "strike_no": item["strike_no"],
+                           "strikes": item["strikes"], "reason": "ferocious"})
+    else:
+        tx.player(seat)["wounds"].append(card)
+        tx.say(m.WoundAdded, seat=seat, card=card, n=s.damage)
+        if any(a.text_only for a in s.abilities):
+            follow.append({"kind": "effect", "seat": tx.current, "source": card, "trigger": "strike_card"})
+        if src is not None and src.has("maul") and s.damage > 0:
+            if not flow.blind_scar(tx, seat) and tx.opt["maul_without_strikes"] == "loss":
+                flow.lose(tx, "strikes_exhausted")
+                return
+        lethal = src is not None and src.has("lethal") and s.damage > 0
+        flow.check_defeat(tx, seat, lethal=lethal)
+        if tx.over():
+            return
+    if src is not None and (not intent.cancel or tx.opt["cancel_keeps_on_strike"]):
+        a = src.ability("on_strike")
+        if a is not None and a.text_only:
+            follow.append({"kind": "effect", "seat": tx.current, "source": source, "trigger": "on_strike"})
+    if not any(f["reason"] == "ferocious" for f in follow if f["kind"] == "strike") and item["strike_no"] < item["strikes"] \
+            and not tx.player(seat)["defeated"]:
+        follow.append({"kind": "strike", "seat": seat, "source": source, "strike_no": item["strike_no"] + 1,
+                       "strikes": item["strikes"], "reason": item["reason"]})
+    if follow:
+        group = flow.next_group(tx)
+        tx.push_front(*({**f, "group": group} if f["kind"] == "effect" else f for f in follow))
+    tx.flush()
+
+
+def avoid_strike(tx: Tx, intent: m.AvoidStrike) -> None:
+    item = tx.pending()[0]
+    seat = item["seat"] or tx.current
+    if item["kind"] != "strike":
+        tx.fail("avoid_not_available", "an End Game damage draw cannot be avoided", "R39")
+    if item["reason"] == "ferocious":
+        tx.fail("avoid_too_late", "a Strike card has already been drawn for this strike", "R43")
+    if item["strike_no"] != 1:
+        tx.fail("avoid_only_first_strike", f"only the first strike of {item['source']} can be avoided "
+                f"(this is strike {item['strike_no']})", "R44")
+    if not _source_available(tx, seat, intent.source):
+        tx.fail("source_not_available", f"{intent.source} is not in {seat}'s control or face up", "R34")
+    key = intent.source if tx.opt["avoid_limit"] == "per_source" else f"player:{seat}"
+    if key in tx.turn["avoid_used"]:
+        tx.fail("avoid_already_used", f"{intent.source} already avoided a strike this turn", "R44")
+    src = tx.rules.cards.cards.get(intent.source)
+    p = tx.player(seat)
+    grant = f"avoid:{seat}"
+    by_data = False
+    if src is not None:
+        for a in src.abilities:
+            if "avoid" in a.grants and (a.trigger != "on_play" or any(x["card"] == intent.source for x in p["play"])):
+                by_data = True
+    text_only = src is not None and any(a.text_only for a in src.abilities)
+    if by_data:
+        pass
+    elif grant in tx.turn["grants"]:
+        tx.turn["grants"].remove(grant)
+    elif text_only or intent.source.startswith("avatar."):
+        tx.declared()
+    else:
+        tx.fail("avoid_not_available", f"nothing lets {intent.source} avoid this strike", "R34")
+    tx.d["pending"].pop(0)
+    tx.turn["avoid_used"].append(key)
+    tx.say(m.StrikeAvoided, seat=seat, card=item["source"] if item["source"] in tx.rules.cards else "", text=intent.source)
+    if item["strikes"] > 1:
+        tx.push_front({"kind": "strike", "seat": seat, "source": item["source"], "strike_no": 2,
+                       "strikes": item["strikes"], "reason": item["reason"]})
+
+
+# -- effects (§4.24, §4.25) ----------------------------------------------------------------------------------------
+
+
+def resolve_effect(tx: Tx, intent: m.ResolveEffect) -> None:
+    pending = tx.pending()
+    group = pending[0]["group"]
+    front = [i for i, x in enumerate(pending) if x["kind"] == "effect" and x["group"] == group
+             and all(y["kind"] == "effect" and y["group"] == group for y in pending[:i])]
+    match = next((i for i in front if pending[i]["source"] == intent.source), None)
+    if match is None:
+        tx.fail("effect_source_mismatch", f"the pending effect is {pending[0]['source']}'s, not {intent.source}'s", "§3.2")
+    item = pending.pop(match)
+    apply_ops(tx, intent.ops)
+    tx.declared()
+    tx.say(m.EffectResolved, card=item["source"] if item["source"] in tx.rules.cards else "", text=item["trigger"])
+    if item["trigger"] == "event":
+        where = flow.locate(tx, item["source"])
+        if where:
+            flow.defeat_conspiracy(tx, where, item["source"], triggers=False)
+            tx.say(m.EventResolved, card=item["source"], where=where)
+
+
+def manual_effect(tx: Tx, intent: m.ManualEffect) -> None:
+    if tx.d["status"] == "setup":
+        tx.fail("wrong_phase", "declared effects wait until setup is complete", "R40")
+    if not intent.ops:
+        tx.fail("manual_change_invalid", "a manual effect names at least one change (ops=...)", "R40")
+    apply_ops(tx, intent.ops)
+    tx.declared()
+    tx.say(m.ManualEffectApplied, seat=tx.seat, card=intent.source if intent.source in tx.rules.cards else "",
+           text=intent.source)

@@ -1,0 +1,702 @@
+"""The procedures the rules run by themselves (spec §3): placement and pushing in the Shadows, entering
+the Sector, reveals, The End, strikes, player defeat, the end of the game, cleanup and the passing of
+the turn — and :func:`settle`, which resumes an interrupted phase once nothing is pending (§3.1).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import model as m
+from .tx import Tx, pending_item
+
+SLOTS = ("1", "2", "3", "4", "5")
+TURN_FLAGS = ("belief_card_activated", "belief_text_resolved", "lessons_resolved", "doubt_resolved",
+              "solo_coordinated", "coordinate_forbidden")
+
+
+def empty_slot() -> dict[str, Any]:
+    return {"state": "empty", "card": "", "origin": "", "attached": [], "beneath": [], "revealed_before": False,
+            "via_x": False}
+
+
+def fresh_turn(seats: list[str], seat: str, number: int, phase: str) -> dict[str, Any]:
+    from .data import BUCKETS, CLASSES
+    return {
+        "number": number, "seat": seat, "phase": phase,
+        "attack": {b: 0 for b in BUCKETS}, "recruit": {b: 0 for b in BUCKETS},
+        "played_classes": {c: 0 for c in CLASSES}, "play_log": [], "beliefs_played": 0,
+        **{f: False for f in TURN_FLAGS},
+        "coordinated": {s: "" for s in seats}, "virtual_played": [], "avoid_used": [], "grants": [],
+        "step": "", "strike_queue": [], "fight_target": "", "end_game_fights": 0, "groups": 0,
+    }
+
+
+# -- the end of the game (§6) --------------------------------------------------------------------------------
+
+
+def lose(tx: Tx, reason: str) -> None:
+    if tx.over():
+        return
+    tx.d["status"] = "lost"
+    tx.d["outcome"] = {"result": "lost", "reason": reason, "winners": []}
+    tx.d["pending"] = []
+    tx.say(m.GameLost, text=reason)
+
+
+def win(tx: Tx) -> None:
+    if tx.over():
+        return
+    tx.d["status"] = "won"
+    tx.d["outcome"] = {"result": "won", "reason": "end_game_defeated", "winners": list(tx.d["seats"])}
+    tx.d["pending"] = []
+    tx.say(m.GameWon, text="end_game_defeated")
+
+
+# -- the Shadows row (§3.3) ----------------------------------------------------------------------------------
+
+
+def slot_card(slot: dict[str, Any]) -> dict[str, Any]:
+    """The moving part of a slot (attached cards stay where they are)."""
+    return {k: slot[k] for k in ("state", "card", "origin", "beneath", "revealed_before", "via_x")}
+
+
+def is_end_game(tx: Tx, obj: dict[str, Any]) -> bool:
+    if obj["state"] == "revealed":
+        return tx.card(obj["card"]).type == "end_game"
+    return bool(obj["state"] == "hidden" and (obj["origin"] == "end_game" or obj["card"] == "clone"))
+
+
+def keyword(tx: Tx, obj: dict[str, Any], kw: str) -> bool:
+    """A face-up card's keyword (hidden cards' keywords do not act unless the option says so, B08)."""
+    if not obj["card"]:
+        return False
+    if obj["state"] != "revealed" and not tx.opt["hidden_keywords_active"]:
+        return False
+    return tx.card(obj["card"]).has(kw)
+
+
+def place(tx: Tx, obj: dict[str, Any], s: int) -> None:
+    """Put a card into ``shadows.s``, pushing the occupant left (s = 0: the Sector)."""
+    if s <= 0:
+        enter_sector(tx, obj)
+        return
+    slot = tx.d["shadows"][str(s)]
+    if slot["state"] == "empty":
+        slot.update(obj)
+        return
+    occ = slot_card(slot)
+    if keyword(tx, occ, "stationary") and not is_end_game(tx, obj):
+        place(tx, obj, s - 1)
+        return
+    slot.update(obj)
+    tx.say(m.CardPushed, card=occ["card"] if occ["state"] == "revealed" else "", where=f"shadows.{s}")
+    place(tx, occ, s - 1)
+
+
+def take(tx: Tx, s: int) -> dict[str, Any]:
+    slot = tx.d["shadows"][str(s)]
+    obj = slot_card(slot)
+    slot.update({k: v for k, v in empty_slot().items() if k != "attached"})
+    return obj
+
+
+def move_left(tx: Tx, s: int) -> None:
+    obj = take(tx, s)
+    place(tx, obj, s - 1)
+
+
+def enter_sector(tx: Tx, obj: dict[str, Any]) -> None:
+    left = tx.opt["sector_entry_side"] == "left"
+    ident = obj["card"] if obj["state"] == "revealed" else ""
+    if left:
+        tx.d["sector"].insert(0, ident)
+    else:
+        tx.d["sector"].append(ident)
+    if obj["revealed_before"] and obj["card"] and obj["card"] not in tx.d["revealed_before"]:
+        tx.d["revealed_before"].append(obj["card"])
+    for c in obj["beneath"]:
+        tx.d["defeated_conspiracy"].append(c)
+    tx.say(m.CardEnteredSector, card=ident, where="sector.1" if left else f"sector.{len(tx.d['sector'])}")
+    if obj["state"] != "revealed":
+        tx.push_back({"kind": "reveal", "location": "sector", "origin": obj["origin"] or "placed"})
+    else:
+        ravage(tx, obj["card"])
+
+
+def ravage(tx: Tx, card: str) -> None:
+    c = tx.card(card)
+    if c.type == "enemy" and c.has("ravage") and card in tx.d["sector"]:
+        n = (3 if c.has("triple_strike") else 2 if c.has("double_strike") else 1) if tx.opt["ravage_multi_strike"] else 1
+        strike(tx, tx.current, card, "ravage", strikes=n, front=False)
+
+
+def sector_index_of_pending(tx: Tx) -> int:
+    """The Sector entry the front Sector reveal is for: the oldest unrevealed entry."""
+    blanks = [i for i, c in enumerate(tx.d["sector"]) if c == ""]
+    if not blanks:
+        return -1
+    return blanks[-1] if tx.opt["sector_entry_side"] == "left" else blanks[0]
+
+
+# -- reveals (§3.4) ------------------------------------------------------------------------------------------
+
+
+def triggered(tx: Tx, card: str, triggers: tuple[str, ...], location: str) -> list[dict[str, Any]]:
+    """Pending effects for the text-only abilities of ``card`` with those triggers."""
+    out = []
+    for a in tx.card(card).abilities:
+        if a.trigger in triggers and a.text_only and tx.opt["require_effect_resolution"]:
+            out.append({"kind": "effect", "seat": tx.current, "source": card, "location": location, "trigger": a.trigger})
+    return out
+
+
+def revealed(tx: Tx, card: str, location: str, first: bool) -> None:
+    """What a card does when it turns face up at ``location`` (§3.4)."""
+    c = tx.card(card)
+    triggers: tuple[str, ...] = ("on_reveal",) if (first or tx.opt["on_reveal_repeats"]) else ()
+    if first:
+        triggers += ("on_first_reveal",)
+    zone = location.split(".")[0]
+    if zone == "shadows":
+        triggers += ("on_reveal_in_shadows",)
+    effects: list[dict[str, Any]] = []
+    if c.type == "event":
+        effects = [{"kind": "effect", "seat": tx.current, "source": card, "location": location, "trigger": "event"}]
+    elif c.type not in ("leader",):
+        effects = triggered(tx, card, triggers, location)
+    if c.type == "syndicate_agent" and tx.d["the_end"]:
+        effects += triggered(tx, card, ("at_end",), location)
+    if effects:
+        group = next_group(tx)
+        tx.push_front(*({**e, "group": group} for e in effects))
+    if c.type == "enemy" and zone == "shadows" and c.has("ambush"):
+        s = int(location.split(".")[1])
+        obj = take(tx, s)
+        tx.say(m.CardPushed, card=card, where=location, text="ambush")
+        enter_sector(tx, obj)
+    elif c.type == "enemy" and zone == "sector":
+        ravage(tx, card)
+    elif c.type == "ally":
+        if zone == "shadows":
+            tx.push_front({"kind": "ally", "seat": tx.current, "source": card, "location": location})
+        else:
+            remove_at(tx, location, card)
+            tx.d["defeated_characters"].append(card)
+            tx.d["defeated_characters"].sort()
+            tx.say(m.CardDefeated, card=card, where=location, text="an Ally revealed in the Sector is lost")
+    elif c.type == "leader" and tx.d["the_end"]:
+        defeat_leader(tx, location, card)
+    elif c.type == "end_game" and not tx.d["the_end"]:
+        the_end(tx, card)
+
+
+def next_group(tx: Tx) -> int:
+    n = int(tx.turn.get("groups", 0)) + 1
+    tx.turn["groups"] = n
+    return n
+
+
+def remove_at(tx: Tx, location: str, card: str) -> None:
+    """Take ``card`` out of a board location (a slot empties; a Sector entry is removed)."""
+    zone, _, idx = location.partition(".")
+    if zone in ("shadows", "bureau"):
+        slot = tx.d[zone][idx]
+        if slot["card"] == card:
+            for c in slot["beneath"]:
+                tx.d["defeated_conspiracy"].append(c)
+            slot.update({k: v for k, v in empty_slot().items() if k != "attached"})
+            return
+    if card in tx.d["sector"]:
+        tx.d["sector"].remove(card)
+
+
+def locate(tx: Tx, card: str) -> str:
+    """Where a face-up conspiracy card is now (``shadows.N``, ``sector.N``, ``bureau.N``), or ""."""
+    for zone in ("shadows", "bureau"):
+        for s in SLOTS:
+            slot = tx.d[zone][s]
+            if slot["card"] == card and slot["state"] == "revealed":
+                return f"{zone}.{s}"
+    if card in tx.d["sector"]:
+        return f"sector.{tx.d['sector'].index(card) + 1}"
+    return ""
+
+
+def defeat_conspiracy(tx: Tx, location: str, card: str, *, triggers: bool = True) -> None:
+    """An enemy, Syndicate Agent, Informant, Leader or Event is defeated: top of the defeated pile."""
+    remove_at(tx, location, card)
+    first = card not in tx.d["defeated_conspiracy"]
+    tx.d["defeated_conspiracy"].append(card)
+    if location.startswith("bureau."):
+        refill(tx, location.split(".")[1])
+    tx.say(m.EnemyDefeated if tx.card(card).type in ("enemy", "syndicate_agent") else m.CardDefeated,
+           card=card, where=location)
+    if triggers:
+        trig: tuple[str, ...] = ("on_defeat", "on_first_defeat") if first else ("on_defeat",)
+        effects = triggered(tx, card, trig, "defeated_conspiracy")
+        if effects:
+            group = next_group(tx)
+            tx.push_front(*({**e, "group": group} for e in effects))
+
+
+def refill(tx: Tx, s: str) -> None:
+    slot = tx.d["bureau"][s]
+    if tx.d["academy_deck"]["count"] > 0:
+        tx.d["academy_deck"]["count"] -= 1
+        slot.update({"state": "hidden", "card": "", "origin": "academy", "beneath": [], "revealed_before": False})
+        tx.say(m.BureauSlotRefilled, where=f"bureau.{s}")
+
+
+def defeat_leader(tx: Tx, location: str, card: str) -> None:
+    """A Leader is defeated; without evidence discovered through it each player gains a Doubt (R30)."""
+    linked = any(ev["leader"] == card for ev in tx.d["evidence"].values())
+    defeat_conspiracy(tx, location, card, triggers=False)
+    tx.say(m.LeaderDefeated, card=card, where=location)
+    if not linked:
+        doubt_each(tx)
+
+
+def doubt_each(tx: Tx) -> None:
+    seats = tx.d["seats"]
+    i = seats.index(tx.current)
+    for seat in seats[i:] + seats[:i]:
+        if not tx.player(seat)["defeated"]:
+            gain_doubt(tx, seat)
+
+
+def gain_doubt(tx: Tx, seat: str) -> None:
+    if tx.d["doubt_stack"] > 0:
+        tx.d["doubt_stack"] -= 1
+        tx.player(seat)["discard"] = sorted([*tx.player(seat)["discard"], "doubt"])
+        tx.say(m.DoubtGained, seat=seat)
+
+
+def gain_belief(tx: Tx, seat: str) -> None:
+    if tx.d["belief_stack"] > 0:
+        tx.d["belief_stack"] -= 1
+        tx.player(seat)["discard"] = sorted([*tx.player(seat)["discard"], "belief"])
+        tx.say(m.BeliefGained, seat=seat)
+
+
+# -- The End (§3.10) -----------------------------------------------------------------------------------------
+
+
+def the_end(tx: Tx, card: str) -> None:
+    tx.d["the_end"] = True
+    tx.say(m.TheEndBegan, card=card)
+    for i in reversed(range(len(tx.d["sector"]))):
+        c = tx.d["sector"][i]
+        if c and tx.card(c).type == "leader":
+            defeat_leader(tx, f"sector.{i + 1}", c)
+    for s in SLOTS:
+        slot = tx.d["shadows"][s]
+        if slot["state"] == "revealed" and tx.card(slot["card"]).type == "leader":
+            defeat_leader(tx, f"shadows.{s}", slot["card"])
+    reveals = []
+    for p in ("1", "2", "3"):
+        ev = tx.d["evidence"][p]
+        if ev["state"] == "undiscovered":
+            reveals.append({"kind": "reveal", "seat": tx.current, "location": f"evidence.{p}", "origin": "the_end"})
+        if ev["state"] != "collected":
+            ev["in_end_game"] = True
+    effects = []
+    for s in SLOTS:
+        slot = tx.d["bureau"][s]
+        if slot["state"] == "revealed" and tx.card(slot["card"]).type == "syndicate_agent":
+            effects += triggered(tx, slot["card"], ("at_end",), f"bureau.{s}")
+    for p in ("1", "2", "3"):
+        ev = tx.d["evidence"][p]
+        if ev["in_end_game"] and ev["card"]:
+            effects += triggered(tx, ev["card"], ("at_end",), f"evidence.{p}")
+    group = next_group(tx)
+    tx.push_front(*reveals, *({**e, "group": group} for e in effects))
+    tx.say(m.EvidenceExposed, n=len(reveals))
+    if card == "replication":
+        place_clone(tx)
+
+
+def place_clone(tx: Tx) -> None:
+    where = locate(tx, "replication")
+    clone = {"state": "hidden", "card": "clone", "origin": "placed", "beneath": [], "revealed_before": False,
+             "via_x": False}
+    if where.startswith("shadows."):
+        s = int(where.split(".")[1])
+        if s < 5:
+            place(tx, clone, s + 1)
+        else:
+            tx.d["conspiracy_deck"]["segments"].insert(0, {"label": "placed", "seasons": [], "remaining": 1,
+                                                           "quota": {}, "seen": {}, "cards": ["clone"]})
+    else:
+        place(tx, clone, 1)
+    tx.say(m.ClonePlaced, card="clone")
+
+
+# -- strikes (§3.6, §3.7) ------------------------------------------------------------------------------------
+
+
+def strike_count(tx: Tx) -> int:
+    return len(tx.d["strike_deck"]["cards"]) - int(tx.d["strike_deck"]["blind"])
+
+
+def strikes_left(tx: Tx) -> bool:
+    return strike_count(tx) > 0 or bool(tx.d["strike_discard"])
+
+
+def strike(tx: Tx, seat: str, source: str, reason: str, strikes: int = 1, strike_no: int = 1, front: bool = True) -> None:
+    item = {"kind": "strike", "seat": seat, "source": source, "strike_no": strike_no, "strikes": strikes, "reason": reason}
+    if front:
+        tx.push_front(item)
+    else:
+        tx.push_back(item)
+    tx.say(m.StrikeDue, seat=seat, card=source if not source.startswith("player:") else "", text=reason)
+
+
+def due_checks(tx: Tx) -> None:
+    """A strike at the front of the queue: the game is lost with no Strike card anywhere (§3.7 step 1);
+    an ``on_strike_instead`` text replaces it (step 2)."""
+    while tx.pending() and not tx.over():
+        front = tx.pending()[0]
+        if front["kind"] not in ("strike", "end_game_strike"):
+            return
+        if not strikes_left(tx):
+            lose(tx, "strikes_exhausted")
+            return
+        src = front["source"]
+        if front["kind"] == "strike" and src in tx.rules.cards:
+            a = tx.card(src).ability("on_strike_instead")
+            if a is not None and a.text_only:
+                tx.d["pending"][0] = pending_item(kind="effect", seat=tx.current, source=src, trigger="on_strike_instead",
+                                                  group=next_group(tx))
+                continue
+        return
+
+
+def reshuffle_strikes(tx: Tx) -> None:
+    if strike_count(tx) <= 0 and tx.d["strike_discard"]:
+        tx.d["strike_deck"] = {"cards": sorted(tx.d["strike_discard"]), "blind": 0}
+        tx.d["strike_discard"] = []
+        tx.say(m.StrikeDeckReshuffled)
+
+
+def take_from_strike_deck(tx: Tx, card: str) -> None:
+    tx.d["strike_deck"]["cards"].remove(card)
+
+
+def blind_scar(tx: Tx, seat: str) -> bool:
+    """The top Strike card goes face down under the avatar, unseen; False if there is none."""
+    reshuffle_strikes(tx)
+    if strike_count(tx) <= 0:
+        return False
+    tx.d["strike_deck"]["blind"] += 1
+    tx.player(seat)["scars"].append("")
+    tx.say(m.ScarAdded, seat=seat)
+    return True
+
+
+def damage(tx: Tx, seat: str) -> int:
+    p = tx.player(seat)
+    return sum(tx.card(w).damage for w in p["wounds"]) + len(p["scars"])
+
+
+def check_defeat(tx: Tx, seat: str, lethal: bool = False) -> None:
+    p = tx.player(seat)
+    if p["defeated"] or tx.over():
+        return
+    if lethal or damage(tx, seat) >= tx.card(p["avatar"]).health:
+        defeat_player(tx, seat, by_damage=not lethal)
+
+
+def defeat_player(tx: Tx, seat: str, by_damage: bool = False) -> None:
+    """§3.11: before The End the team loses; after it the player leaves the game."""
+    p = tx.player(seat)
+    if by_damage and tx.opt["no_death"] and not tx.d["the_end"]:
+        p["scars"] = [*p["scars"], *p["wounds"]]
+        p["wounds"] = []
+        p["skip_next_turn"] = True
+        tx.say(m.PlayerDefeated, seat=seat, text="saved (no_death): wounds become scars, next turn skipped")
+        if seat == tx.current:
+            end_turn_now(tx)
+        return
+    if not tx.d["the_end"]:
+        p["defeated"] = True
+        tx.say(m.PlayerDefeated, seat=seat)
+        lose(tx, "player_defeated")
+        return
+    p["defeated"] = True
+    for zone in ("hand", "deck", "discard", "vigilant"):
+        for c in p[zone]:
+            defeat_own_card(tx, c)
+        p[zone] = []
+    for x in p["play"]:
+        if x.get("virtual_of"):
+            continue
+        defeat_own_card(tx, x["card"])
+    p["play"] = []
+    if p["coordinated_out"]:
+        defeat_own_card(tx, p["coordinated_out"])
+        p["coordinated_out"] = ""
+        tx.turn["coordinated"][seat] = ""
+    p["climax"] = []
+    to = tx.opt["defeated_player_strikes_to"]
+    if to == "strike_discard":
+        tx.d["strike_discard"] = sorted([*tx.d["strike_discard"], *p["wounds"], *(s for s in p["scars"] if s)])
+    p["wounds"], p["scars"] = [], []
+    tx.d["pending"] = [i for i in tx.pending() if i["seat"] != seat or i["kind"] == "effect"]
+    tx.say(m.PlayerDefeated, seat=seat)
+    if not tx.alive():
+        lose(tx, "team_defeated")
+        return
+    if seat == tx.current:
+        end_turn_now(tx)
+
+
+def defeat_own_card(tx: Tx, card: str) -> None:
+    ctype = tx.card(card).type
+    if ctype == "belief":
+        tx.d["belief_stack"] += 1
+    elif ctype == "doubt":
+        tx.d["doubt_stack"] += 1
+    elif ctype == "climax":
+        pass
+    else:
+        tx.d["defeated_characters"] = sorted([*tx.d["defeated_characters"], card])
+
+
+def end_turn_now(tx: Tx) -> None:
+    """The current player's turn ends at once (defeated after The End, or saved by no_death)."""
+    tx.d["pending"] = [i for i in tx.pending() if i["seat"] != tx.current and i["kind"] != "strike"]
+    return_coordinated(tx)
+    for s in tx.d["seats"]:
+        p = tx.player(s)
+        p["play"] = [x for x in p["play"] if not x.get("virtual_of")]
+    tx.turn["strike_queue"] = []
+    tx.turn["step"] = "board_checks"
+
+
+# -- end of an intent: resume what was waiting (§3.1) -------------------------------------------------------
+
+
+def settle(tx: Tx) -> None:
+    """Run the phase procedure on while nothing is pending and the game goes on."""
+    for _ in range(200):
+        due_checks(tx)
+        if tx.over() or tx.pending():
+            return
+        if tx.d["status"] == "setup":
+            tx.d["status"] = "in_progress"
+            tx.turn["phase"] = "conspiracy"
+            tx.say(m.TurnBegan, seat=tx.current, n=tx.turn["number"])
+            continue
+        step = tx.turn["step"]
+        if step == "":
+            return
+        tx.turn["step"] = ""
+        if step == "runners":
+            runners(tx)
+            tx.turn["step"] = "begin_action"
+        elif step == "begin_action":
+            begin_action(tx)
+        elif step == "fight":
+            finish_fight(tx)
+        elif step == "strikes":
+            next_striker(tx)
+        elif step == "cleanup_discard":
+            cleanup_discard(tx)
+        elif step == "board_checks":
+            board_checks(tx)
+            tx.turn["step"] = "next_turn"
+        elif step == "next_turn":
+            next_turn(tx)
+        elif step == "event_defeat":
+            pass
+
+
+def runners(tx: Tx) -> None:
+    for s in range(1, 6):
+        slot = tx.d["shadows"][str(s)]
+        if slot["state"] == "revealed" and keyword(tx, slot, "runner"):
+            card = slot["card"]
+            move_left(tx, s)
+            tx.say(m.RunnerMoved, card=card, where=f"shadows.{s}")
+
+
+def begin_action(tx: Tx) -> None:
+    tx.turn["phase"] = "action"
+    tx.say(m.ActionPhaseBegan, seat=tx.current)
+    doubt_check(tx)
+
+
+def doubt_check(tx: Tx) -> None:
+    p = tx.player(tx.current)
+    if "doubt" in p["hand"] and not tx.turn["doubt_resolved"] and not any(i["kind"] == "doubt" for i in tx.pending()):
+        tx.push_front({"kind": "doubt", "seat": tx.current})
+
+
+def strike_queue(tx: Tx) -> list[str]:
+    """§3.6: the Sector right to left, then Range enemies in the Shadows left to right."""
+    sector = []
+    for i in reversed(range(len(tx.d["sector"]))):
+        c = tx.d["sector"][i]
+        if c and tx.card(c).type in ("enemy", "end_game"):
+            sector.append(f"sector:{c}")
+    shadows = []
+    for s in SLOTS:
+        slot = tx.d["shadows"][s]
+        if slot["state"] == "revealed" and tx.card(slot["card"]).type == "enemy" and tx.card(slot["card"]).has("range"):
+            shadows.append(f"shadows.{s}:{slot['card']}")
+    return sector + shadows if tx.opt["range_after_sector"] else shadows + sector
+
+
+def next_striker(tx: Tx) -> None:
+    queue = tx.turn["strike_queue"]
+    while queue:
+        entry = queue.pop(0)
+        where, _, card = entry.partition(":")
+        still = card in tx.d["sector"] if where == "sector" else (
+            tx.d["shadows"][where.split(".")[1]]["card"] == card and tx.d["shadows"][where.split(".")[1]]["state"] == "revealed")
+        if not still:
+            continue
+        c = tx.card(card)
+        n = 3 if c.has("triple_strike") else 2 if c.has("double_strike") else 1
+        tx.turn["step"] = "strikes"
+        strike(tx, tx.current, card, "strike_phase", strikes=n)
+        return
+    tx.turn["phase"] = "cleanup"
+    tx.say(m.TurnCleanedUp, seat=tx.current, text="strike phase over")
+
+
+def finish_fight(tx: Tx) -> None:
+    """After a Swift strike (§4.10 effect 3): the fight goes on unless it defeated the fighter."""
+    target = tx.turn["fight_target"]
+    tx.turn["fight_target"] = ""
+    where, _, card = target.partition(":")
+    if tx.player(tx.current)["defeated"] or tx.player(tx.current)["skip_next_turn"] and tx.opt["no_death"]:
+        tx.say(m.FightFailed, card=card, where=where)
+        return
+    now = locate(tx, card)
+    if not now:
+        tx.say(m.FightFailed, card=card, where=where)
+        return
+    conclude_fight(tx, now, card)
+
+
+def conclude_fight(tx: Tx, where: str, card: str) -> None:
+    if tx.card(card).type == "end_game":
+        tx.push_front({"kind": "end_game_strike", "seat": tx.current, "source": card, "location": where})
+        return
+    defeat_conspiracy(tx, where, card)
+
+
+def end_game_damaged(tx: Tx, card: str, n: int) -> None:
+    dmg = tx.d["end_game_damage"]
+    dmg[card] = int(dmg.get(card, 0)) + n
+    tx.say(m.EndGameDamaged, card=card, n=n)
+    if dmg[card] >= tx.card(card).health:
+        where = locate(tx, card)
+        if where:
+            remove_at(tx, where, card)
+        tx.d["defeated_conspiracy"].append(card)
+        tx.say(m.EndGameDefeated, card=card, where=where)
+        check_won(tx)
+
+
+def check_won(tx: Tx) -> None:
+    """Won when every End Game card that has come into play is defeated (the Clone too, §5.6.1)."""
+    eg = {c.id for c in tx.rules.cards.of_type("end_game")}
+    came = {c for c in tx.d["defeated_conspiracy"] if c in eg}
+    came |= {c for c in tx.d["sector"] if c in eg}
+    for s in SLOTS:
+        slot = tx.d["shadows"][s]
+        if slot["card"] in eg:
+            came.add(slot["card"])
+    if any("clone" in g.get("cards", []) for g in tx.d["conspiracy_deck"]["segments"]):
+        came.add("clone")
+    if not tx.opt["clone_must_be_defeated"]:
+        came.discard("clone")
+    if came and all(c in tx.d["defeated_conspiracy"] for c in came):
+        win(tx)
+
+
+# -- cleanup and the passing of the turn (§3.8) -------------------------------------------------------------
+
+
+def cleanup_discard(tx: Tx) -> None:
+    seat = tx.current
+    p = tx.player(seat)
+    for x in p["play"]:
+        if x.get("virtual_of"):
+            continue
+        if tx.card(x["card"]).has("vigilant"):
+            p["vigilant"].append(x["card"])
+        else:
+            p["discard"].append(x["card"])
+    p["play"] = []
+    p["discard"] = sorted([*p["discard"], *p["hand"]])
+    p["hand"] = []
+    p["vigilant"].sort()
+    tx.say(m.TurnCleanedUp, seat=seat)
+    return_coordinated(tx)
+    tx.push_back({"kind": "draw", "seat": seat, "count": 6})
+    tx.say(m.CardsRequested, seat=seat, n=6)
+    tx.turn["step"] = "board_checks" if tx.opt["board_checks_after_draw"] else "next_turn"
+    if not tx.opt["board_checks_after_draw"]:
+        board_checks(tx)
+
+
+def return_coordinated(tx: Tx) -> None:
+    for helper, card in list(tx.turn["coordinated"].items()):
+        if card:
+            hp = tx.player(helper)
+            if not hp["defeated"]:
+                hp["discard"] = sorted([*hp["discard"], card])
+            hp["coordinated_out"] = ""
+            tx.turn["coordinated"][helper] = ""
+            tx.say(m.CoordinatedCardReturned, seat=helper, card=card)
+
+
+def board_checks(tx: Tx) -> None:
+    """§3.8 step 5: Sector right to left — Elude enemies leave, Informants and Leaders are defeated."""
+    effects: list[dict[str, Any]] = []
+    for i in reversed(range(len(tx.d["sector"]))):
+        card = tx.d["sector"][i]
+        if not card:
+            continue
+        c = tx.card(card)
+        where = f"sector.{i + 1}"
+        if c.type == "enemy" and c.has("elude"):
+            tx.d["sector"].pop(i)
+            tx.d["defeated_conspiracy"].append(card)
+            tx.say(m.CardDefeated, card=card, where=where, text="eludes")
+            a = c.ability("elude")
+            if a is not None and a.text_only:
+                effects.append({"kind": "effect", "seat": tx.current, "source": card, "trigger": "elude"})
+        elif c.type == "informant":
+            defeat_conspiracy(tx, where, card, triggers=False)
+        elif c.type == "leader":
+            defeat_leader(tx, where, card)
+    if effects:
+        group = next_group(tx)
+        tx.push_front(*({**e, "group": group} for e in effects))
+
+
+def next_turn(tx: Tx) -> None:
+    seats = tx.d["seats"]
+    seat = tx.current
+    tx.say(m.TurnEnded, seat=seat, n=tx.turn["number"])
+    i = seats.index(seat)
+    nxt = seat
+    for k in range(1, len(seats) + 1):
+        cand = seats[(i + k) % len(seats)]
+        p = tx.player(cand)
+        if p["defeated"]:
+            continue
+        if p["skip_next_turn"]:
+            p["skip_next_turn"] = False
+            continue
+        nxt = cand
+        break
+    if tx.player(nxt)["defeated"]:  # everyone left was skipping a turn: the first of them plays after all
+        nxt = next(s for s in seats[i + 1:] + seats[: i + 1] if not tx.player(s)["defeated"])
+    tx.d["turn"] = fresh_turn(seats, nxt, int(tx.turn["number"]) + 1, "conspiracy")
+    tx.say(m.TurnBegan, seat=nxt, n=tx.d["turn"]["number"])

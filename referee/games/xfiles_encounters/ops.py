@@ -1,0 +1,315 @@
+"""Declared change ops (spec §4.26): the changes a player declares for card text the referee does not
+have. Each op is checked against the state as it is after the ops before it; the first invalid op
+refuses the whole intent with ``manual_change_invalid`` (nothing is applied: the decision's working
+copy is thrown away). An op never puts a card in two places, creates a card with no copy left, takes
+a counter below 0, or acts for a defeated seat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from . import flow
+from . import model as m
+from .data import BUCKETS
+from .options import pay_order
+from .tx import Tx
+
+CODE = "manual_change_invalid"
+PLAYER_ZONES = ("hand", "deck", "discard", "play", "vigilant")
+PILES = ("defeated_characters", "defeated_conspiracy", "strike_discard")
+
+
+def bad(tx: Tx, op: Any, why: str) -> None:
+    tx.fail(CODE, f"op {op.__struct_config__.tag}: {why}", "§4.26")
+
+
+def seat_ok(tx: Tx, op: Any, seat: str) -> None:
+    if seat not in tx.d["players"]:
+        bad(tx, op, f"{seat!r} is not a seat")
+    if tx.player(seat)["defeated"]:
+        bad(tx, op, f"{seat} has been defeated")
+
+
+def card_ok(tx: Tx, op: Any, card: str) -> None:
+    if card not in tx.rules.cards:
+        bad(tx, op, f"unknown card {card!r}")
+
+
+def take_from(tx: Tx, op: Any, card: str, zone: str) -> None:
+    """Remove one copy of ``card`` from ``zone``; refuse if it is not there."""
+    parts = zone.split(".")
+    if parts[0] == "players" and len(parts) == 3 and parts[1] in tx.d["players"] and parts[2] in PLAYER_ZONES:
+        cards = tx.player(parts[1])[parts[2]]
+        if parts[2] == "play":
+            entry = next((x for x in cards if x["card"] == card), None)
+            if entry is None:
+                bad(tx, op, f"{card} is not in {zone}")
+            cards.remove(entry)
+            return
+        if card not in cards:
+            bad(tx, op, f"{card} is not in {zone}")
+        cards.remove(card)
+        return
+    if parts[0] in PILES and len(parts) == 1:
+        if card not in tx.d[zone]:
+            bad(tx, op, f"{card} is not in {zone}")
+        tx.d[zone].remove(card)
+        return
+    if parts[0] in ("shadows", "bureau") and len(parts) == 2 and parts[1] in flow.SLOTS:
+        slot = tx.d[parts[0]][parts[1]]
+        if slot["card"] != card or slot["state"] == "empty":
+            bad(tx, op, f"{card} is not at {zone}")
+        flow.remove_at(tx, zone, card)
+        return
+    if parts[0] == "sector" and len(parts) == 2 and parts[1].isdigit():
+        i = int(parts[1]) - 1
+        if not 0 <= i < len(tx.d["sector"]) or tx.d["sector"][i] != card:
+            bad(tx, op, f"{card} is not at {zone}")
+        tx.d["sector"].pop(i)
+        return
+    if zone == "box":
+        if tx.copies_left(card) < 1:
+            bad(tx, op, f"no copy of {card} is left outside the game")
+        return
+    if zone == "special_agents":
+        if card not in tx.d["special_agents"]["cards"]:
+            bad(tx, op, f"{card} is not in the Special Agent stack")
+        tx.d["special_agents"]["cards"].remove(card)
+        return
+    if zone == "academy_deck":
+        if tx.d["academy_deck"]["count"] < 1 or tx.copies_left(card) < 1:
+            bad(tx, op, f"{card} cannot come from the Academy deck")
+        tx.d["academy_deck"]["count"] -= 1
+        return
+    bad(tx, op, f"{zone!r} is not a zone a card can be taken from")
+
+
+def put_into(tx: Tx, op: Any, card: str, zone: str) -> None:
+    parts = zone.split(".")
+    if parts[0] == "players" and len(parts) == 3 and parts[1] in tx.d["players"] and parts[2] in PLAYER_ZONES:
+        seat_ok(tx, op, parts[1])
+        p = tx.player(parts[1])
+        if parts[2] == "play":
+            p["play"].append({"card": card, "activated": False, "virtual_of": ""})
+        else:
+            p[parts[2]] = sorted([*p[parts[2]], card])
+        return
+    if parts[0] in PILES and len(parts) == 1:
+        tx.d[zone].append(card)
+        if zone != "defeated_conspiracy":
+            tx.d[zone].sort()
+        return
+    if parts[0] in ("shadows", "bureau") and len(parts) == 2 and parts[1] in flow.SLOTS:
+        slot = tx.d[parts[0]][parts[1]]
+        if slot["state"] != "empty":
+            bad(tx, op, f"{zone} already holds a card")
+        if parts[0] == "shadows" and right_of_end_game(tx, int(parts[1])):
+            bad(tx, op, f"no card may lie right of an End Game card (R36)")
+        slot.update({"state": "revealed", "card": card, "origin": "placed", "revealed_before": True})
+        return
+    if zone == "box":
+        return
+    if zone == "special_agents":
+        tx.d["special_agents"]["cards"] = sorted([*tx.d["special_agents"]["cards"], card])
+        return
+    if zone == "academy_deck":
+        tx.d["academy_deck"]["count"] += 1
+        return
+    if zone == "conspiracy_deck":
+        tx.d["conspiracy_deck"]["segments"].insert(0, {"label": "placed", "seasons": [], "remaining": 1, "quota": {},
+                                                       "seen": {}, "cards": [card]})
+        return
+    bad(tx, op, f"{zone!r} is not a zone a card can be put into")
+
+
+def right_of_end_game(tx: Tx, s: int) -> bool:
+    for k in range(1, s):
+        slot = tx.d["shadows"][str(k)]
+        if slot["state"] != "empty" and flow.is_end_game(tx, flow.slot_card(slot)):
+            return True
+    return False
+
+
+def defeat_destination(tx: Tx, card: str) -> str:
+    t = tx.card(card).type
+    if t in ("starting", "special_agent", "academy_character", "ally"):
+        return "defeated_characters"
+    if t in ("enemy", "syndicate_agent", "informant", "leader", "event", "end_game"):
+        return "defeated_conspiracy"
+    if t == "strike":
+        return "strike_discard"
+    return "box"
+
+
+def apply_ops(tx: Tx, ops: Sequence[Any]) -> None:
+    for op in ops:
+        apply_op(tx, op)
+
+
+def apply_op(tx: Tx, op: Any) -> None:  # noqa: C901 - one case per op, in the spec's order
+    if isinstance(op, m.OpMove):
+        card_ok(tx, op, op.card)
+        take_from(tx, op, op.card, op.from_)
+        put_into(tx, op, op.card, op.to)
+    elif isinstance(op, m.OpGain):
+        seat_ok(tx, op, op.seat)
+        card_ok(tx, op, op.card)
+        take_from(tx, op, op.card, op.from_)
+        put_into(tx, op, op.card, f"players.{op.seat}.discard")
+    elif isinstance(op, m.OpDefeat):
+        card_ok(tx, op, op.card)
+        take_from(tx, op, op.card, op.from_)
+        t = tx.card(op.card).type
+        if t == "belief":
+            tx.d["belief_stack"] += 1
+        elif t == "doubt":
+            tx.d["doubt_stack"] += 1
+        else:
+            put_into(tx, op, op.card, defeat_destination(tx, op.card))
+    elif isinstance(op, m.OpDiscard):
+        seat_ok(tx, op, op.seat)
+        card_ok(tx, op, op.card)
+        take_from(tx, op, op.card, f"players.{op.seat}.hand")
+        put_into(tx, op, op.card, f"players.{op.seat}.discard")
+    elif isinstance(op, m.OpDraw):
+        seat_ok(tx, op, op.seat)
+        if op.n < 1:
+            bad(tx, op, "draws at least 1 card")
+        tx.push_back({"kind": "draw", "seat": op.seat, "count": op.n})
+    elif isinstance(op, m.OpPoints):
+        pool = tx.turn[op.kind]
+        if op.amount >= 0:
+            pool[op.bucket] += op.amount
+        else:
+            need = -op.amount
+            if sum(pool.values()) < need:
+                bad(tx, op, f"takes {need} {op.kind}; the pool holds {sum(pool.values())}")
+            for b in pay_order(tx.opt):
+                use = min(pool[b], need)
+                pool[b] -= use
+                need -= use
+    elif isinstance(op, m.OpHeal):
+        seat_ok(tx, op, op.seat)
+        wounds = tx.player(op.seat)["wounds"]
+        if not 1 <= op.k <= len(wounds):
+            bad(tx, op, f"{op.seat} has {len(wounds)} wound(s); k={op.k}")
+        card = wounds.pop(op.k - 1)
+        tx.d["strike_discard"] = sorted([*tx.d["strike_discard"], card])
+    elif isinstance(op, m.OpScar):
+        seat_ok(tx, op, op.seat)
+        wounds = tx.player(op.seat)["wounds"]
+        if not 1 <= op.k <= len(wounds):
+            bad(tx, op, f"{op.seat} has {len(wounds)} wound(s); k={op.k}")
+        tx.player(op.seat)["scars"].append(wounds.pop(op.k - 1))
+    elif isinstance(op, m.OpAddScar):
+        seat_ok(tx, op, op.seat)
+        if not flow.blind_scar(tx, op.seat):
+            flow.lose(tx, "strikes_exhausted")
+            return
+        flow.check_defeat(tx, op.seat)
+    elif isinstance(op, m.OpStrike):
+        seat_ok(tx, op, op.seat)
+        tx.push_back({"kind": "strike", "seat": op.seat, "source": "effect", "strike_no": 1, "strikes": 1,
+                      "reason": "effect"})
+    elif isinstance(op, m.OpReveal):
+        zone, _, n = op.location.partition(".")
+        if zone not in ("shadows", "bureau", "evidence") or n not in flow.SLOTS or (zone == "evidence" and n > "3"):
+            bad(tx, op, f"{op.location!r} is not a slot")
+        slot = tx.d[zone][n]
+        if slot["state"] not in ("hidden", "undiscovered"):
+            bad(tx, op, f"no hidden card at {op.location}")
+        tx.push_back({"kind": "reveal", "seat": tx.current, "location": op.location,
+                      "origin": slot.get("origin", "effect")})
+    elif isinstance(op, m.OpHide):
+        zone, _, n = op.location.partition(".")
+        if zone not in ("shadows", "bureau") or n not in flow.SLOTS or tx.d[zone][n]["state"] != "revealed":
+            bad(tx, op, f"no face-up card in a slot at {op.location}")
+        tx.d[zone][n]["state"] = "hidden"
+        for c in tx.d[zone][n]["beneath"]:
+            tx.d["defeated_conspiracy"].append(c)
+        tx.d[zone][n]["beneath"] = []
+    elif isinstance(op, m.OpPlace):
+        card_ok(tx, op, op.card)
+        take_from(tx, op, op.card, op.from_)
+        zone, _, n = op.location.partition(".")
+        if zone == "shadows" and n in flow.SLOTS:
+            if right_of_end_game(tx, int(n)) and op.card != "clone":
+                bad(tx, op, "no card may lie right of an End Game card (R36)")
+            face = "hidden" if op.from_ in ("conspiracy_deck", "academy_deck", "special_agents") else "revealed"
+            flow.place(tx, {"state": face, "card": op.card, "origin": "placed", "beneath": [],
+                            "revealed_before": face == "revealed", "via_x": False}, int(n))
+        else:
+            put_into(tx, op, op.card, op.location)
+    elif isinstance(op, (m.OpAttach, m.OpBeneath)):
+        card_ok(tx, op, op.card)
+        zone, _, n = op.location.partition(".")
+        if zone not in ("shadows", "bureau") or n not in flow.SLOTS:
+            bad(tx, op, f"{op.location!r} is not a slot")
+        slot = tx.d[zone][n]
+        if isinstance(op, m.OpBeneath) and slot["state"] == "empty":
+            bad(tx, op, f"no card at {op.location} to put it beneath")
+        take_from(tx, op, op.card, op.from_)
+        slot["attached" if isinstance(op, m.OpAttach) else "beneath"].append(op.card)
+    elif isinstance(op, m.OpGainBelief):
+        seat_ok(tx, op, op.seat)
+        flow.gain_belief(tx, op.seat)
+    elif isinstance(op, m.OpGainDoubt):
+        seat_ok(tx, op, op.seat)
+        flow.gain_doubt(tx, op.seat)
+    elif isinstance(op, (m.OpBeliefText, m.OpDoubtText)):
+        seat_ok(tx, op, op.seat)
+        flag = "belief_text_resolved" if isinstance(op, m.OpBeliefText) else "doubt_resolved"
+        if tx.turn[flag]:
+            bad(tx, op, f"{flag} is already set this turn")
+        tx.turn[flag] = True
+    elif isinstance(op, m.OpCounter):
+        seat_ok(tx, op, op.seat)
+        if op.value < 0:
+            bad(tx, op, "a counter is at least 0")
+        tx.player(op.seat)["symptoms"] = op.value
+    elif isinstance(op, m.OpGrant):
+        if op.seat not in tx.d["players"]:
+            bad(tx, op, f"{op.seat!r} is not a seat")
+        tx.turn["grants"].append(f"{op.kind}:{op.seat}")
+    elif isinstance(op, m.OpSwitchAvatars):
+        seat_ok(tx, op, op.seat)
+        seat_ok(tx, op, op.other)
+        one, two = tx.player(op.seat), tx.player(op.other)
+        for field in ("avatar", "wounds", "scars", "symptoms"):
+            one[field], two[field] = two[field], one[field]
+    elif isinstance(op, m.OpShuffle):
+        parts = op.zone.split(".")
+        if len(parts) == 3 and parts[0] == "players" and parts[1] in tx.d["players"] and parts[2] == "deck":
+            tx.player(parts[1])["known_top"] = []
+        elif op.zone not in ("academy_deck", "special_agents", "strike_deck", "defeated_conspiracy", "conspiracy_deck"):
+            bad(tx, op, f"{op.zone!r} is not a deck")
+    elif isinstance(op, m.OpPeek):
+        parts = op.zone.split(".")
+        if not (len(parts) == 3 and parts[0] == "players" and parts[1] in tx.d["players"] and parts[2] == "deck"):
+            bad(tx, op, "peek reads a player's deck (players.<seat>.deck)")
+        p = tx.player(parts[1])
+        top = p.get("known_top", [])
+        if top.count(op.card) + 1 > p["deck"].count(op.card):
+            bad(tx, op, f"{op.card} is not in {op.zone}")
+        p["known_top"] = [*top, op.card]
+    elif isinstance(op, m.OpLock):
+        zone, _, n = op.location.partition(".")
+        if zone != "evidence" or n not in ("1", "2", "3"):
+            bad(tx, op, f"{op.location!r} is not evidence.1-3")
+        tx.d["evidence"][n]["locked"] = True
+    elif isinstance(op, m.OpEndGameDamage):
+        card_ok(tx, op, op.card)
+        if tx.card(op.card).type != "end_game" or not flow.locate(tx, op.card) or op.n < 0:
+            bad(tx, op, f"{op.card} is not an End Game card in play (or n < 0)")
+        flow.end_game_damaged(tx, op.card, op.n)
+    elif isinstance(op, m.OpDefeatPlayer):
+        seat_ok(tx, op, op.seat)
+        flow.defeat_player(tx, op.seat)
+    elif isinstance(op, m.OpLoseGame):
+        flow.lose(tx, "declared_loss")
+    else:  # pragma: no cover - the union is closed
+        bad(tx, op, "unknown op")
+    if isinstance(op, m.OpPoints) and op.bucket not in BUCKETS:  # pragma: no cover - typed by the notation
+        bad(tx, op, f"bucket {op.bucket!r}")

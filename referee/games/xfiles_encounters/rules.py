@@ -1,0 +1,317 @@
+"""The rules bound to one match: the configuration checked (§2.1), setup (§2.2), the decider (the
+shared checks of §4.0.3, each intent's own, then the phase procedure resumed), the fold, and digital
+chance (a seeded match draws what a recorded one types in).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import msgspec
+
+from referee.engine.chance import Chance
+from referee.engine.decision import Refusal
+from referee.engine.protocol import Accepted, ConfigError, Rejected, RulesBase
+from schemas import MatchConfig, Outcome
+from schemas.board import Board
+
+from . import answers, flow, intents
+from . import model as m
+from .data import ACADEMY, AVATARS, CardSet, parse_cards
+from .options import resolved
+from .tx import Tx, apply_changes
+from .view import PositionMixin, boards, describe, hidden_ids, legal, view
+
+FIRST_GAME_AVATARS = ("mulder", "scully", "skinner", "doggett", "reyes")
+FIRST_GAME_ACADEMY = ("burks", "follmer", "pendrell", "lone_gunmen")
+CYCLES = ((1, 2, 3), (4, 5, 6), (7, 8, 9))
+
+DISPATCH: dict[type[Any], Callable[[Tx, Any], None]] = {
+    m.Conspire: intents.conspire, m.PlayCard: intents.play_card, m.PlayVirtual: intents.play_virtual,
+    m.Activate: intents.activate, m.ActivateBelief: intents.activate_belief, m.ResolveDoubt: intents.resolve_doubt,
+    m.Scan: intents.scan, m.Recruit: intents.recruit, m.RecruitSpecialAgent: intents.recruit_special_agent,
+    m.Fight: intents.fight, m.FightPlayer: intents.fight_player, m.DiscoverEvidence: intents.discover_evidence,
+    m.CollectEvidence: intents.collect_evidence, m.Sacrifice: intents.sacrifice, m.UseVigilant: intents.use_vigilant,
+    m.Coordinate: intents.coordinate, m.GiveAlly: intents.give_ally, m.EndActions: intents.end_actions,
+    m.Cleanup: intents.cleanup, m.Draw: answers.draw, m.Reveal: answers.reveal, m.TakeStrike: answers.take_strike,
+    m.AvoidStrike: answers.avoid_strike, m.ResolveEffect: answers.resolve_effect, m.ManualEffect: answers.manual_effect,
+}
+
+
+def _config_error(message: str) -> ConfigError:
+    return ConfigError("xfiles_encounters/bad_config", message)
+
+
+class XFilesRules(PositionMixin, RulesBase):
+    def __init__(self, config: MatchConfig) -> None:
+        self.config = config
+        self.players = tuple(config.players)
+        if not 1 <= len(self.players) <= 5:
+            raise _config_error(f"Legendary Encounters: X-Files is for 1 to 5 players, not {len(self.players)}")
+        self.cards: CardSet = parse_cards(config.cards_text or "")
+        self.options = resolved(config.options)
+        self._check_options()
+
+    def _check_options(self) -> None:
+        o = self.options
+        avatars = o["avatars"]
+        unknown = sorted(set(avatars) - set(self.players))
+        if unknown:
+            raise _config_error(f"option avatars names {', '.join(unknown)}, who are not seats ({', '.join(self.players)})")
+        if avatars and set(avatars) != set(self.players):
+            raise _config_error(f"option avatars gives an avatar to every seat; missing: "
+                                f"{', '.join(s for s in self.players if s not in avatars)}")
+        if len(set(avatars.values())) != len(avatars):
+            raise _config_error("option avatars: each player has a different avatar (R07)")
+        for a in avatars.values():
+            if a not in self.cards or self.cards[a].type != "avatar":
+                raise _config_error(f"option avatars: the card set has no avatar {a!r}")
+        academy = o["academy_characters"]
+        if academy and (len(academy) != 4 or len(set(academy)) != 4):
+            raise _config_error(f"option academy_characters names four different characters (R11), not {academy}")
+        seasons = tuple(o["seasons"])
+        if o["conspiracy_method"] == "standard" and seasons not in CYCLES:
+            raise _config_error(f"option seasons: the standard method takes 1,2,3 or 4,5,6 or 7,8,9, not {seasons}")
+        if o["conspiracy_method"] == "random" and (len(seasons) != 3 or [(s - 1) % 3 for s in seasons] != [0, 1, 2]):
+            raise _config_error(f"option seasons: the random method takes an A, a B and a C season in that order "
+                                f"(A: 1,4,7; B: 2,5,8; C: 3,6,9), not {seasons}")
+        for name in ("bureau_scan_costs", "shadows_scan_costs"):
+            if len(o[name]) != 5 or any(v < 0 for v in o[name]):
+                raise _config_error(f"option {name} takes five whole numbers >= 0 (slots 1-5), not {o[name]}")
+        if len(o["bureau_slot_texts"]) not in (0, 5):
+            raise _config_error("option bureau_slot_texts takes five texts (write - for a slot without one)")
+        if not o["bureau_slot_texts"]:
+            o["bureau_slot_texts"] = ["", "", "", "", ""]
+        if not 1 <= int(o["informants_per_stack"]) <= 2:
+            raise _config_error("option informants_per_stack is 1 or 2 (R47)")
+        for name, bad in (("series_game", o["series_game"] != 0), ("bureau_revealed_before_syndicate",
+                          o["bureau_revealed_before_syndicate"])):
+            if bad:
+                raise _config_error(f"option {name} is not implemented yet (see the README)")
+
+    # -- setup (§2.2) ------------------------------------------------------------------------------------------
+
+    def setup(self, chance: Chance | None) -> m.State:
+        o = dict(self.options)
+        n = len(self.players)
+        avatars = dict(o["avatars"])
+        if not avatars:
+            pool = list(FIRST_GAME_AVATARS[:n]) if chance is None else chance.derive("avatars").shuffled(AVATARS)[:n]
+            avatars = dict(zip(self.players, pool))
+        academy = list(o["academy_characters"])
+        if not academy:
+            academy = list(FIRST_GAME_ACADEMY) if chance is None else sorted(chance.derive("academy").shuffled(ACADEMY)[:4])
+        o["avatars"], o["academy_characters"] = avatars, academy
+        k = 6 + n
+        ips = int(o["informants_per_stack"])
+        seasons = list(o["seasons"])
+        segments: list[dict[str, Any]] = []
+        for i, label in enumerate("ABC"):
+            pool_seasons = [i + 1, i + 4, i + 7] if o["conspiracy_method"] == "all_seasons" else [seasons[i]]
+            segments.append({"label": label, "seasons": pool_seasons, "remaining": k + ips + 1,
+                             "quota": {"season": k, "informant": ips, "leader": 1},
+                             "seen": {"season": 0, "informant": 0, "leader": 0}, "cards": []})
+        segments.append({"label": "end_game", "seasons": [], "remaining": 1, "quota": {"end_game": 1},
+                         "seen": {"end_game": 0}, "cards": []})
+        beliefs = int(o["starting_beliefs"])
+        players = {}
+        for seat in self.players:
+            deck = ["field_agent"] * 7 + ["strike_team"] * 5 + ["belief"] * beliefs
+            players[seat] = new_player(avatars[seat], sorted(deck))
+        first = min(self.players, key=lambda s: (self.cards[avatars[s]].rank, self.players.index(s)))
+        i = self.players.index(first)
+        order = list(self.players[i:] + self.players[:i])
+        academy_total = sum(c.copies for c in self.cards.of_type("academy_character") if c.character in academy)
+        strike_cards = sorted(Counter({c.id: c.copies for c in self.cards.of_type("strike")}).elements())
+        return msgspec.convert(dict(
+            academy_deck={"count": academy_total + int(o["syndicate_in_academy"]) - 5, "characters": academy,
+                          "syndicate_seen": 0},
+            audit={"declared": 0},
+            belief_stack=self.cards.copies.get("belief", 0) - beliefs * n,
+            bureau={s: {**flow.empty_slot(), "state": "hidden", "origin": "academy"} for s in flow.SLOTS},
+            clone_evidence=[],
+            conspiracy_deck={"segments": segments},
+            defeated_characters=[], defeated_conspiracy=[],
+            doubt_stack=self.cards.copies.get("doubt", 0),
+            end_game_damage={}, end_game_strikes={},
+            evidence={p: new_evidence() for p in ("1", "2", "3")},
+            options=o,
+            outcome={"result": "", "reason": "", "winners": []},
+            pending=[{**_item("draw", seat=s, count=6)} for s in order],
+            players=players, revealed_before=[], season="", seats=list(self.players), sector=[],
+            shadows={s: flow.empty_slot() for s in flow.SLOTS},
+            special_agents={"cards": sorted(c.id for c in self.cards.of_type("special_agent") for _ in range(c.copies))},
+            status="setup",
+            strike_deck={"cards": strike_cards, "blind": 0},
+            strike_discard=[], the_end=False,
+            turn=flow.fresh_turn(list(self.players), first, 1, "setup"),
+        ), m.State)
+
+    # -- deciding ----------------------------------------------------------------------------------------------
+
+    def actors(self, state: m.State, intent: Any) -> frozenset[str]:
+        if isinstance(intent, m.ANYONE):
+            return frozenset(self.players)
+        return frozenset([state.turn.seat])
+
+    def decide(self, state: m.State, seat: str, intent: Any, chance: Chance | None,
+               waive: frozenset[str] = frozenset()) -> Accepted[Any] | Rejected:
+        tx = Tx(self, state, seat, waive)
+        try:
+            intents.common_checks(tx, intent)
+            DISPATCH[type(intent)](tx, intent)
+            flow.settle(tx)
+            tx.flush()
+        except Refusal as refusal:
+            return refusal.verdict
+        return tx.accepted()
+
+    def evolve(self, state: m.State, event: Any) -> m.State:
+        if isinstance(event, m.Fact):
+            return apply_changes(state, event.changes)
+        raise TypeError(f"unknown event {event!r}")
+
+    def outcome(self, state: m.State) -> Outcome | None:
+        if state.status == "won":
+            return Outcome(winners=tuple(state.seats), reason="end_game_defeated", kind="team_win")
+        if state.status == "lost":
+            return Outcome(winners=(), reason=state.outcome.reason, kind="team_loss")
+        return None
+
+    # -- chance ------------------------------------------------------------------------------------------------
+
+    def chance_fields(self, intent: Any) -> tuple[str, ...]:
+        if isinstance(intent, m.Draw):
+            return ("cards",)
+        if isinstance(intent, (m.Reveal, m.TakeStrike)):
+            return ("card",)
+        return ()
+
+    def filled_intent(self, state: m.State, seat: str, intent: Any, chance: Chance | None) -> Any:
+        if chance is None or not state.pending:
+            return intent
+        return fill(self, state, seat, intent, chance)
+
+    # -- reading -----------------------------------------------------------------------------------------------
+
+    def view(self, state: m.State, seat: str | None) -> dict[str, Any]:
+        return view(self, state, seat)
+
+    def hidden_ids(self, state: m.State, seat: str | None) -> frozenset[str]:
+        return hidden_ids(self, state, seat)
+
+    def legal_intents(self, state: m.State, seat: str) -> Sequence[Any]:
+        return legal(self, state, seat)
+
+    def describe_event(self, event: Any) -> str | None:
+        return describe(self, event)
+
+    def boards(self, view_: dict[str, Any]) -> tuple[Board, ...]:
+        return boards(view_)
+
+    def check_input(self, intent: Any) -> str | None:
+        return check_input(self, intent)
+
+
+def _item(kind: str, **fields: Any) -> dict[str, Any]:
+    from .tx import pending_item
+    return pending_item(kind, **fields)
+
+
+def new_player(avatar: str, deck: list[str]) -> dict[str, Any]:
+    return {"avatar": avatar, "defeated": False, "hand": [], "deck": deck, "discard": [], "play": [], "vigilant": [],
+            "wounds": [], "scars": [], "coordinated_out": "", "climax": [], "symptoms": 0, "skip_next_turn": False,
+            "known_top": []}
+
+
+def new_evidence() -> dict[str, Any]:
+    return {"state": "undiscovered", "card": "", "leader": "", "in_end_game": False, "locked": False}
+
+
+def fill(rules: XFilesRules, state: m.State, seat: str, intent: Any, chance: Chance) -> Any:
+    """A digital match: the chance part of an answer drawn from the seeded generator."""
+    st: dict[str, Any] = msgspec.to_builtins(state)
+    front = st["pending"][0]
+    tx = Tx(rules, state, seat)
+    if isinstance(intent, m.Draw) and front["kind"] == "draw" and front["seat"] == seat:
+        p = st["players"][seat]
+        n = int(front["count"])
+        top = list(p.get("known_top", []))[:n]
+        deck = list(p["deck"])
+        for c in top:
+            deck.remove(c)
+        if len(p["deck"]) >= n:
+            cards = top + chance.shuffled(deck)[: n - len(top)]
+        else:
+            cards = list(p["deck"]) + chance.shuffled(list(p["discard"]))[: n - len(p["deck"])]
+        return _same(intent, "cards", tuple(cards), lambda a, b: sorted(a) == sorted(b))
+    if isinstance(intent, m.Reveal) and front["kind"] == "reveal":
+        options = answers.candidates(tx, front)
+        if not options:
+            return intent
+        bag = [c for c, w in sorted(options) for _ in range(w)]
+        return _same(intent, "card", chance.choice(bag), lambda a, b: a == b)
+    if isinstance(intent, m.TakeStrike) and front["kind"] in ("strike", "end_game_strike"):
+        pool = st["strike_deck"]["cards"] if flow.strike_count(tx) > 0 else st["strike_discard"]
+        if not pool:
+            return intent
+        return _same(intent, "card", chance.choice(list(pool)), lambda a, b: a == b)
+    return intent
+
+
+def _same(intent: Any, field: str, drawn: Any, equal: Callable[[Any, Any], bool]) -> Any:
+    import msgspec
+
+    typed = getattr(intent, field)
+    if typed is not None and not equal(typed, drawn):
+        return Rejected("xfiles_encounters/chance_mismatch",
+                        f"{field}: a digital match draws it from the seed; the typed value differs", "§0.1")
+    return msgspec.structs.replace(intent, **{field: drawn})
+
+
+def check_input(rules: XFilesRules, intent: Any) -> str | None:
+    """Unknown card ids and seats are input errors (§4.0.3 F0)."""
+    cards, seats = rules.cards, rules.players
+
+    def card(value: str, what: str) -> str | None:
+        if value and value not in cards:
+            return f"unknown card {value!r} ({what})"
+        return None
+
+    def source(value: str) -> str | None:
+        if value in cards:
+            return None
+        kind, _, rest = value.partition(".")
+        if kind == "bureau_slot" and rest in flow.SLOTS:
+            return None
+        if kind == "avatar" and rest in seats:
+            return None
+        return f"unknown source {value!r}: a card id, bureau_slot.N or avatar.<seat>"
+
+    for name in ("card", "discard"):
+        value = getattr(intent, name, None)
+        if isinstance(value, str) and (problem := card(value, name)):
+            return problem
+    if isinstance(intent, m.Draw):
+        for c in intent.cards or ():
+            if c not in cards:
+                return f"unknown card {c!r} (cards)"
+    if isinstance(intent, (m.PlayVirtual, m.FightPlayer, m.GiveAlly)) and intent.seat not in seats:
+        return f"unknown seat {intent.seat!r}; seats are {', '.join(seats)}"
+    if isinstance(intent, (m.ResolveEffect, m.ManualEffect, m.AvoidStrike)):
+        if problem := source(intent.source):
+            return problem
+    if isinstance(intent, m.TakeStrike) and intent.cancel and (problem := source(intent.cancel)):
+        return problem
+    for op in getattr(intent, "ops", ()):
+        for fname in ("card",):
+            value = getattr(op, fname, None)
+            if isinstance(value, str) and value not in cards:
+                return f"unknown card {value!r} in op {op.__struct_config__.tag}"
+        for fname in ("seat", "other"):
+            value = getattr(op, fname, None)
+            if isinstance(value, str) and value not in seats:
+                return f"unknown seat {value!r} in op {op.__struct_config__.tag}; seats are {', '.join(seats)}"
+    return None

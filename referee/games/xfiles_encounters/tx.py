@@ -1,0 +1,245 @@
+"""The decision being built: a working copy of the state, changed in place by the procedures, and
+the events that record each change (spec §4.28).
+
+``Tx.d`` is the state as plain mappings (a fresh copy per decision). A procedure changes it and then
+says what happened with :meth:`Tx.say`: the event gets the public facts given and, in ``changes``, every
+state path changed since the previous event (two levels deep: ``turn`` → ``turn.attack``), so
+``evolve`` replays it by writing those values back. A failed check raises a refusal, which ``decide``
+returns as a Rejected value; the working copy is then thrown away.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Any, NoReturn
+
+import msgspec
+
+from referee.engine.decision import Decision, Refusal
+
+from .model import Change, Fact, State
+
+if TYPE_CHECKING:
+    from .data import Card
+    from .rules import XFilesRules
+
+PREFIX = "xfiles_encounters/"
+
+_enc = msgspec.json.Encoder()
+_dec = msgspec.json.Decoder()
+
+
+def copy(value: Any) -> Any:
+    """A deep copy of plain JSON data."""
+    return _dec.decode(_enc.encode(value))
+
+
+def to_dict(state: State) -> dict[str, Any]:
+    out: dict[str, Any] = copy(msgspec.to_builtins(state))
+    return out
+
+
+def diff(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
+    changes: list[Change] = []
+    for key in sorted(new):
+        a, b = old.get(key), new[key]
+        if a == b:
+            continue
+        if isinstance(a, dict) and isinstance(b, dict) and set(a) == set(b):
+            for sub in sorted(b):
+                if a[sub] != b[sub]:
+                    changes.append(Change(f"{key}.{sub}", copy(b[sub])))
+        else:
+            changes.append(Change(key, copy(b)))
+    return changes
+
+
+def _field_types(cls: type) -> dict[str, Any]:
+    import msgspec.inspect as mi
+
+    info = mi.type_info(cls)
+    assert isinstance(info, mi.StructType)
+    return {f.encode_name: f.type for f in info.fields}
+
+
+#: the type of each top-level field of the state, and of each field of its records
+_TOP = _field_types(State)
+
+
+def _as(tp: Any) -> Any:
+    """The Python type of an inspected type (to convert a change's value to)."""
+    import msgspec.inspect as mi
+
+    if isinstance(tp, mi.StructType):
+        return tp.cls
+    if isinstance(tp, mi.DictType):
+        return dict[str, _as(tp.value_type)]  # type: ignore[misc]
+    if isinstance(tp, mi.ListType):
+        return list[_as(tp.item_type)]  # type: ignore[misc]
+    if isinstance(tp, mi.UnionType):
+        return Any
+    if isinstance(tp, mi.StrType):
+        return str
+    if isinstance(tp, mi.IntType):
+        return int
+    if isinstance(tp, mi.BoolType):
+        return bool
+    return Any
+
+
+def apply_changes(state: State, changes: tuple[Change, ...]) -> State:
+    """The state with each change written (the fold of one event)."""
+    import msgspec.inspect as mi
+
+    updates: dict[str, Any] = {}
+    for ch in changes:
+        top, _, sub = ch.path.partition(".")
+        tp = _TOP[top]
+        if not sub:
+            updates[top] = msgspec.convert(ch.value, _as(tp))
+            continue
+        current = updates[top] if top in updates else getattr(state, top)
+        if isinstance(tp, mi.DictType):
+            updates[top] = {**current, sub: msgspec.convert(ch.value, _as(tp.value_type))}
+        else:
+            inner = {f.encode_name: f for f in tp.fields}[sub]
+            updates[top] = msgspec.structs.replace(current, **{inner.name: msgspec.convert(ch.value, _as(inner.type))})
+    return msgspec.structs.replace(state, **updates) if updates else state
+
+
+class Refuse(Refusal):
+    def __init__(self, reason: str, message: str, rule: str = "") -> None:
+        super().__init__(reason if "/" in reason else PREFIX + reason, message, rule)
+
+
+class Tx(Decision):
+    """One decision on a working copy ``d`` of the state."""
+
+    __slots__ = ("rules", "seat", "d", "_last")
+
+    def __init__(self, rules: XFilesRules, state: State, seat: str, waive: frozenset[str] = frozenset()) -> None:
+        super().__init__(PREFIX, state, None, waive=waive)
+        self.rules = rules
+        self.seat = seat
+        self.d: dict[str, Any] = to_dict(state)
+        self._last: dict[str, Any] = copy(self.d)
+
+    # -- events ------------------------------------------------------------------------------------------------
+
+    def say(self, cls: type[Fact], **public: Any) -> None:
+        """Record an event: the public facts given, and every change made since the last event."""
+        changes = tuple(diff(self._last, self.d))
+        self.events.append(cls(changes=changes, **public))
+        self._last = copy(self.d)
+
+    def flush(self) -> None:
+        """Attach changes made after the last event to it (every change is in some event)."""
+        changes = diff(self._last, self.d)
+        if not changes:
+            return
+        if self.events:
+            last = self.events[-1]
+            self.events[-1] = msgspec.structs.replace(last, changes=(*last.changes, *changes))
+        else:
+            from .model import ManualEffectApplied
+            self.events.append(ManualEffectApplied(changes=tuple(changes)))
+        self._last = copy(self.d)
+
+    def fail(self, reason: str, message: str, rule: str = "") -> NoReturn:
+        raise Refuse(reason, message, rule)
+
+    # -- reading the working state -----------------------------------------------------------------------------
+
+    @property
+    def turn(self) -> dict[str, Any]:
+        t: dict[str, Any] = self.d["turn"]
+        return t
+
+    @property
+    def opt(self) -> dict[str, Any]:
+        o: dict[str, Any] = self.d["options"]
+        return o
+
+    @property
+    def current(self) -> str:
+        return str(self.turn["seat"])
+
+    def player(self, seat: str) -> dict[str, Any]:
+        p: dict[str, Any] = self.d["players"][seat]
+        return p
+
+    def card(self, card_id: str) -> Card:
+        return self.rules.cards[card_id]
+
+    def over(self) -> bool:
+        return self.d["status"] in ("won", "lost")
+
+    def alive(self) -> list[str]:
+        return [s for s in self.d["seats"] if not self.player(s)["defeated"]]
+
+    def solo(self) -> bool:
+        return len(self.alive()) == 1
+
+    def pending(self) -> list[dict[str, Any]]:
+        p: list[dict[str, Any]] = self.d["pending"]
+        return p
+
+    def push_front(self, *items: dict[str, Any]) -> None:
+        """Items created while handling an answer go to the front, in their own order (§3.1)."""
+        self.d["pending"] = [*(pending_item(**i) for i in items), *self.pending()]
+
+    def push_back(self, *items: dict[str, Any]) -> None:
+        self.d["pending"] = [*self.pending(), *(pending_item(**i) for i in items)]
+
+    def known(self) -> Counter[str]:
+        """Copies of each card known to be somewhere in the state (§2.4 rule 3)."""
+        return known_cards(self.d)
+
+    def copies_left(self, card_id: str) -> int:
+        return self.rules.cards.copies.get(card_id, 0) - self.known()[card_id]
+
+    def declared(self) -> None:
+        """The entry rests on a declaration (§4.0.5): counted for audit and flagged."""
+        self.d["audit"]["declared"] = int(self.d["audit"]["declared"]) + 1
+        self.manual = True
+
+
+def pending_item(kind: str, seat: str = "", source: str = "", location: str = "", origin: str = "", count: int = 0,
+                 strike_no: int = 0, strikes: int = 0, reason: str = "", trigger: str = "", group: int = 0) -> dict[str, Any]:
+    return {"kind": kind, "seat": seat, "source": source, "location": location, "origin": origin, "count": count,
+            "strike_no": strike_no, "strikes": strikes, "reason": reason, "trigger": trigger, "group": group}
+
+
+def known_cards(d: dict[str, Any]) -> Counter[str]:
+    found: Counter[str] = Counter()
+
+    def add(cards: Any) -> None:
+        for c in cards:
+            if isinstance(c, str) and c:
+                found[c] += 1
+
+    for zone in ("shadows", "bureau"):
+        for slot in d[zone].values():
+            add([slot.get("card", "")])
+            add(slot.get("attached", []))
+            add(slot.get("beneath", []))
+    add(d["sector"])
+    add(d["defeated_conspiracy"])
+    add(d["defeated_characters"])
+    add(d["strike_discard"])
+    add(d["strike_deck"]["cards"])
+    add(d["special_agents"]["cards"])
+    for ev in d["evidence"].values():
+        add([ev.get("card", "")])
+    add([e.get("card", "") for e in d["clone_evidence"]])
+    for cards in d["end_game_strikes"].values():
+        add(cards)
+    for seg in d["conspiracy_deck"]["segments"]:
+        add(seg.get("cards", []))
+    for p in d["players"].values():
+        add([p["avatar"]])
+        for zone in ("hand", "deck", "discard", "vigilant", "wounds", "scars", "climax"):
+            add(p[zone])
+        add([x["card"] for x in p["play"] if not x.get("virtual_of")])
+        add([p["coordinated_out"]])
+    return found

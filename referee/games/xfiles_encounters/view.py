@@ -1,0 +1,434 @@
+"""What a role sees (§1.8), the ids it must not see, the intents it could play now, events in words,
+the table drawn as boards, and positions (§8.0 "Position loading").
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from referee.engine.chance import Chance
+from referee.engine.position import Placed, PositionError, PositionShape
+from referee.engine.protocol import Accepted, Rejected
+from schemas.board import Area, Board
+
+from . import flow
+from . import model as m
+from .data import BUCKETS, CLASSES
+from .tx import copy, known_cards
+
+if TYPE_CHECKING:
+    from .rules import XFilesRules
+
+HIDDEN = "?"
+
+
+# -- views ---------------------------------------------------------------------------------------------------
+
+
+def view(rules: XFilesRules, state: m.State, seat: str | None) -> dict[str, Any]:
+    import msgspec
+
+    d: dict[str, Any] = copy(msgspec.to_builtins(state))
+    t = d["turn"]
+    t["attack_total"] = sum(t["attack"].values())
+    t["recruit_total"] = sum(t["recruit"].values())
+    d["awaiting"] = d["pending"][0]["kind"] if d["pending"] else ""
+    d["conspiracy_deck"]["count"] = sum(int(g["remaining"]) for g in d["conspiracy_deck"]["segments"])
+    d["strike_deck"]["count"] = len(d["strike_deck"]["cards"]) - int(d["strike_deck"]["blind"])
+    d["special_agents"]["count"] = len(d["special_agents"]["cards"])
+    for p in d["players"].values():
+        p["damage"] = sum(rules.cards[w].damage for w in p["wounds"]) + len(p["scars"])
+        p["health"] = rules.cards[p["avatar"]].health if p["avatar"] in rules.cards else 0
+    if seat is None:
+        return d
+    for zone in ("shadows", "bureau"):
+        for slot in d[zone].values():
+            if slot["state"] == "hidden" and slot["card"] != "clone":
+                slot["card"] = ""
+    for g in d["conspiracy_deck"]["segments"]:
+        g["cards"] = [c if c == "clone" else HIDDEN for c in g.get("cards", [])]
+    for e in d["evidence"].values():
+        if e["state"] == "undiscovered":
+            e["card"] = ""
+    for e in d["clone_evidence"]:
+        e["card"] = ""
+    d["strike_deck"]["cards"] = [HIDDEN] * len(d["strike_deck"]["cards"])
+    d["special_agents"]["cards"] = [HIDDEN] * len(d["special_agents"]["cards"])
+    for name, p in d["players"].items():
+        if name == seat:
+            continue
+        p["deck"] = [HIDDEN] * len(p["deck"])
+        p["known_top"] = [HIDDEN] * len(p["known_top"])
+        if not d["options"]["open_hands"]:
+            p["hand"] = [HIDDEN] * len(p["hand"])
+    return d
+
+
+def _strings(value: Any, out: set[str]) -> None:
+    if isinstance(value, str):
+        out.add(value)
+    elif isinstance(value, dict):
+        for v in value.values():
+            _strings(v, out)
+    elif isinstance(value, list):
+        for v in value:
+            _strings(v, out)
+
+
+def hidden_ids(rules: XFilesRules, state: m.State, seat: str | None) -> frozenset[str]:
+    """Card ids somewhere this role cannot look and nowhere it can (§1.8)."""
+    if seat is None:
+        return frozenset()
+    import msgspec
+
+    full = msgspec.to_builtins(state)
+    hidden: set[str] = set()
+    for zone in ("shadows", "bureau"):
+        for slot in full[zone].values():
+            if slot["state"] == "hidden" and slot["card"] and slot["card"] != "clone":
+                hidden.add(slot["card"])
+    for g in full["conspiracy_deck"]["segments"]:
+        hidden.update(c for c in g.get("cards", []) if c != "clone")
+    for e in full["evidence"].values():
+        if e["state"] == "undiscovered" and e["card"]:
+            hidden.add(e["card"])
+    hidden.update(e["card"] for e in full["clone_evidence"] if e["card"])
+    for name, p in full["players"].items():
+        if name == seat:
+            continue
+        hidden.update(p["deck"])
+        if not full["options"]["open_hands"]:
+            hidden.update(p["hand"])
+    hidden.update(full["special_agents"]["cards"])
+    seen: set[str] = set()
+    _strings(view(rules, state, seat), seen)
+    return frozenset(c for c in hidden if c and c not in seen and c in rules.cards)
+
+
+# -- legal intents -------------------------------------------------------------------------------------------
+
+
+def candidates(rules: XFilesRules, state: m.State, seat: str) -> list[Any]:
+    st: dict[str, Any] = msgspec.to_builtins(state)
+    if st["status"] in ("won", "lost"):
+        return []
+    p = st["players"][seat]
+    if p["defeated"]:
+        return []
+    current = st["turn"]["seat"]
+    if st["pending"]:
+        front = st["pending"][0]
+        if (front["seat"] or current) != seat:
+            return []
+        kind = front["kind"]
+        if kind == "draw":
+            return [m.Draw()]
+        if kind == "reveal":
+            return [m.Reveal()]
+        if kind in ("strike", "end_game_strike"):
+            out: list[Any] = [m.TakeStrike()]
+            sources = {x["card"] for x in p["play"]} | set(p["hand"])
+            out += [m.AvoidStrike(source=s) for s in sorted(sources)
+                    if any("avoid" in a.grants for a in rules.cards[s].abilities)]
+            return out
+        if kind == "ally":
+            return [m.GiveAlly(seat=s) for s in st["seats"] if not st["players"][s]["defeated"]]
+        if kind == "effect":
+            group = front["group"]
+            return [m.ResolveEffect(source=i["source"]) for i in st["pending"]
+                    if i["kind"] == "effect" and i["group"] == group][:3]
+        if kind == "doubt":
+            return [m.ResolveDoubt()]
+        return []
+    out = []
+    if seat != current:
+        return [m.Coordinate(card=c) for c in sorted(set(p["hand"])) if rules.cards[c].has("coordinate")]
+    phase = st["turn"]["phase"]
+    if phase == "conspiracy":
+        return [m.Conspire()]
+    if phase == "cleanup":
+        return [m.Cleanup()]
+    if phase != "action":
+        return []
+    out += [m.PlayCard(card=c) for c in sorted(set(p["hand"]))]
+    out += [m.Activate(card=c) for c in sorted({x["card"] for x in p["play"]}) if rules.cards[c].ability("on_activate")]
+    out += [m.Sacrifice(card=c) for c in sorted({x["card"] for x in p["play"]}) if rules.cards[c].has("sacrifice")]
+    out += [m.UseVigilant(card=c) for c in sorted(set(p["vigilant"]) | {x["card"] for x in p["play"]})
+            if rules.cards[c].has("vigilant")]
+    if any(x["card"] == "belief" for x in p["play"]):
+        out.append(m.ActivateBelief())
+    if any(st["turn"]["attack"].values()) or any(st["turn"]["recruit"].values()):
+        for zone in ("shadows", "bureau"):
+            for s in flow.SLOTS:
+                slot = st[zone][s]
+                if slot["state"] == "hidden":
+                    out.append(m.Scan(location=f"{zone}.{s}"))
+                elif slot["state"] == "revealed":
+                    kind = rules.cards[slot["card"]].type
+                    if zone == "bureau" and kind == "academy_character":
+                        out.append(m.Recruit(location=f"bureau.{s}"))
+                    elif kind in ("enemy", "syndicate_agent", "end_game"):
+                        out.append(_fight(rules, f"{zone}.{s}", slot["card"], p))
+        for i, c in enumerate(st["sector"]):
+            if c and rules.cards[c].type in ("enemy", "end_game"):
+                out.append(_fight(rules, f"sector.{i + 1}", c, p))
+        out.append(m.RecruitSpecialAgent())
+    for s in flow.SLOTS:
+        slot = st["shadows"][s]
+        if slot["state"] == "revealed" and rules.cards[slot["card"]].type == "leader":
+            out += [m.DiscoverEvidence(location=f"shadows.{s}"), m.CollectEvidence(location=f"shadows.{s}")]
+    for i, c in enumerate(st["sector"]):
+        if c and rules.cards[c].type == "leader":
+            out += [m.DiscoverEvidence(location=f"sector.{i + 1}"), m.CollectEvidence(location=f"sector.{i + 1}")]
+    out += [m.PlayVirtual(seat=s) for s, c in st["turn"]["coordinated"].items() if c]
+    out.append(m.EndActions())
+    return out
+
+
+def _fight(rules: XFilesRules, where: str, card: str, p: dict[str, Any]) -> m.Fight:
+    c = rules.cards[card]
+    return m.Fight(target=where, discard=p["hand"][0] if c.has("frightening") and p["hand"] else "",
+                   cost=2 if c.fight_star else None)
+
+
+def legal(rules: XFilesRules, state: m.State, seat: str) -> list[Any]:
+    """The candidates the rules accept now (chance fields left for the referee in a digital match)."""
+    from .rules import fill
+
+    out = []
+    digital = rules.config.chance == "digital"
+    probe = Chance(0, f"legal:{state.turn.number}:{len(state.pending)}:{len(state.strike_deck.cards)}:"
+                      f"{len(state.strike_discard)}:{sum(len(p.hand) + len(p.deck) for p in state.players.values())}")
+    for intent in candidates(rules, state, seat):
+        filled = intent
+        chancy = bool(rules.chance_fields(intent)) and bool(state.pending)
+        if chancy:
+            filled = fill(rules, state, seat, intent, probe)
+            if isinstance(filled, Rejected):
+                continue
+        verdict = rules.decide(state, seat, filled, None)
+        if isinstance(verdict, Accepted):
+            out.append(intent if digital and chancy else filled)
+    return out
+
+
+# -- events in words -----------------------------------------------------------------------------------------
+
+
+def describe(rules: XFilesRules, event: Any) -> str | None:
+    tag = str(type(event).__struct_config__.tag)
+    if not isinstance(event, m.Fact):
+        return None
+    seat, card, where, n, text = event.seat, event.card, event.where, event.n, event.text
+    name = f"{card} ({rules.cards.name(card)})" if card and card in rules.cards else card
+    words = {
+        "conspiracy_card_placed": f"a Conspiracy card from stack {text} enters {where} face down",
+        "card_pushed": f"{name or 'a face-down card'} is pushed on from {where}" + (" (ambush)" if text == "ambush" else ""),
+        "card_entered_sector": f"{name or 'a face-down card'} enters the Sector",
+        "season_changed": f"the Conspiracy deck reaches stack {text}",
+        "end_game_moved": f"the End Game moves left from {where}",
+        "runner_moved": f"{name} runs on from {where}",
+        "action_phase_began": f"{seat}'s action phase begins",
+        "card_played": f"{seat} plays {name}",
+        "virtual_card_played": f"{seat} plays a copy of {text}'s {name}",
+        "points_gained": f"+{n} {text.replace(':', ' (')}{')' if ':' in text else ''}",
+        "points_spent": f"{seat} spends {n} {text}",
+        "slot_scanned": f"{seat} scans {where}",
+        "card_revealed": f"{where}: {name} is revealed",
+        "character_recruited": f"{seat} recruits {name}",
+        "special_agent_recruited": f"{seat} recruits a Special Agent",
+        "fight_declared": f"{seat} fights {name} at {where} (cost {n})",
+        "enemy_defeated": f"{name} is defeated",
+        "card_defeated": f"{name} is defeated" + (f" ({text})" if text else ""),
+        "leader_defeated": f"Leader {name} leaves play",
+        "strike_due": f"{seat} is struck" + (f" by {name}" if card else "") + f" ({text})",
+        "wound_added": f"{seat} takes {name}: {n} damage",
+        "strike_missed": f"{seat} draws {name}: a miss",
+        "strike_cancelled": f"{seat} cancels {name} with {text}",
+        "strike_avoided": f"{seat} avoids the strike with {text}",
+        "scar_added": f"{seat} takes an unseen scar",
+        "player_defeated": f"{seat} is defeated" + (f": {text}" if text else ""),
+        "cards_requested": f"{seat} is to draw {n}",
+        "cards_drawn": f"{seat} draws {n} card(s)",
+        "deck_reshuffled": f"{seat} shuffles the discard into a new deck",
+        "turn_ended": f"{seat}'s turn {n} ends",
+        "turn_began": f"turn {n}: {seat} plays",
+        "the_end_began": f"{name} is revealed: The End begins",
+        "end_game_damaged": f"{name} takes {n} damage",
+        "end_game_defeated": f"{name} is defeated",
+        "game_won": "the team wins: the End Game is defeated",
+        "game_lost": f"the team loses ({text.replace('_', ' ')})",
+        "doubt_gained": f"{seat} gains a Doubt",
+        "belief_gained": f"{seat} gains a Belief",
+        "evidence_discovered": f"{seat} discovers evidence through {name}",
+        "evidence_collected": f"{seat} collects {where}",
+        "ally_gained": f"{seat} gains the Ally {name}",
+        "card_coordinated": f"{seat} coordinates {name}",
+        "effect_resolved": f"a text is resolved ({text})" + (f": {name}" if card else ""),
+        "manual_effect_applied": f"{seat} applies a declared effect of {text}",
+    }
+    return words.get(tag, tag.replace("_", " ") + (f": {name}" if name else ""))
+
+
+# -- boards --------------------------------------------------------------------------------------------------
+
+
+def _slot_line(slot: dict[str, Any]) -> str:
+    if slot["state"] == "empty":
+        return "(empty)"
+    if slot["state"] == "hidden":
+        return f"face down ({slot['origin']})" + (f" {slot['card']}" if slot["card"] else "")
+    return str(slot["card"])
+
+
+def boards(v: dict[str, Any]) -> tuple[Board, ...]:
+    if "shadows" not in v:
+        return ()
+    row = [Area(id="sector", label="Sector", lines=tuple(c or "face down" for c in v["sector"]) or ("(empty)",))]
+    row += [Area(id=f"shadows.{s}", lines=(_slot_line(v["shadows"][s]),)) for s in flow.SLOTS]
+    row.append(Area(id="conspiracy_deck", lines=(f"{v['conspiracy_deck'].get('count', 0)} cards",
+                                                 f"stack {v['season'] or '-'}")))
+    table = Board(title="Shadows and Sector", layout="row", areas=tuple(row),
+                  covers=("sector", "shadows", "conspiracy_deck", "season"))
+    bureau = Board(title="Bureau", layout="row", covers=("bureau", "academy_deck", "special_agents"), areas=(
+        *(Area(id=f"bureau.{s}", label=f"scan {v['options']['bureau_scan_costs'][int(s) - 1]}",
+               lines=(_slot_line(v["bureau"][s]),)) for s in flow.SLOTS),
+        Area(id="academy", lines=(f"{v['academy_deck']['count']} cards",)),
+        Area(id="special_agents", lines=(f"{v['special_agents'].get('count', 0)} left",)),
+    ))
+    evidence = Board(title="Evidence", layout="row", covers=("evidence",), areas=tuple(
+        Area(id=f"evidence.{p}", lines=(e["state"] + (f" {e['card']}" if e["card"] else ""),))
+        for p, e in sorted(v["evidence"].items())))
+    seats = []
+    for seat, p in v["players"].items():
+        seats.append(Area(id=seat, label=str(p["avatar"]), lines=(
+            "hand: " + (", ".join(p["hand"]) or "-"), "play: " + (", ".join(x["card"] for x in p["play"]) or "-"),
+            "discard: " + str(len(p["discard"])) + ", deck: " + str(len(p["deck"]))),
+            facts=(("damage", f"{p.get('damage', 0)}/{p.get('health', 0)}"), ("wounds", str(len(p["wounds"]))),
+                   ("scars", str(len(p["scars"]))), ("defeated", "yes" if p["defeated"] else "no"))))
+    agents = Board(title="Agents", layout="tableau", covers=("players",), areas=tuple(seats))
+    return (table, bureau, evidence, agents)
+
+
+# -- positions (§8.0) ----------------------------------------------------------------------------------------
+
+DERIVED = ("turn.attack_total", "turn.recruit_total", "awaiting", "conspiracy_deck.count", "strike_deck.count",
+           "special_agents.count", "players.*.damage", "players.*.health")
+SLOT_DEFAULTS = flow.empty_slot()
+EVIDENCE_DEFAULTS = {"state": "undiscovered", "card": "", "leader": "", "in_end_game": False, "locked": False}
+PLAY_DEFAULTS = {"card": "", "activated": False, "virtual_of": ""}
+
+
+class PositionMixin:
+    position_shape = PositionShape(derived=DERIVED, seat_maps=("players", "turn.coordinated"),
+                                   open_maps=("end_game_damage", "end_game_strikes"))
+    position_refusal = "xfiles_encounters/invalid_position"
+
+    def position_value(self, path: str, value: Any, data: dict[str, Any]) -> Any:
+        parts = path.split(".")
+        if parts[0] in ("shadows", "bureau") and len(parts) == 2:
+            if not isinstance(value, dict):
+                raise PositionError(f"{path}: a slot is a table, e.g. {{ state = \"hidden\", origin = \"A\" }}")
+            return _record(path, value, SLOT_DEFAULTS)
+        if parts[0] == "evidence" and len(parts) == 2:
+            if not isinstance(value, dict):
+                raise PositionError(f"{path}: an evidence slot is a table")
+            return _record(path, value, EVIDENCE_DEFAULTS)
+        if path == "conspiracy_deck.segments":
+            if not isinstance(value, list) or not all(isinstance(g, dict) for g in value):
+                raise PositionError(f"{path}: a list of segment tables")
+            return [{"seasons": [], "remaining": 0, "quota": {}, "seen": {}, "cards": [], **g} for g in value]
+        if path == "pending" and isinstance(value, list):
+            from .tx import pending_item
+            try:
+                return [pending_item(**i) for i in value]
+            except TypeError as exc:
+                raise PositionError(f"{path}: {exc}") from None
+        if len(parts) == 3 and parts[0] == "players" and parts[2] == "play" and isinstance(value, list):
+            return [{**PLAY_DEFAULTS, **x} if isinstance(x, dict) else {**PLAY_DEFAULTS, "card": x} for x in value]
+        return value
+
+    def complete_position(self, state: m.State, placed: Placed) -> m.State:
+        import msgspec
+
+        rules: Any = self
+        cards = rules.cards
+        d: dict[str, Any] = copy(msgspec.to_builtins(state))
+        for name, p in d["players"].items():
+            for zone in ("hand", "deck", "discard", "vigilant"):
+                p[zone] = sorted(p[zone])
+        d["strike_discard"].sort()
+        d["defeated_characters"].sort()
+        everything = [*d["seats"]]
+        for c in _card_ids(d):
+            if c not in cards:
+                raise PositionError(f"unknown card {c!r} in the position")
+        if set(d["players"]) != set(everything):
+            raise PositionError("players: one entry per seat")
+        # supplies the position does not set are recomputed from what it places
+        if "strike_deck" not in placed:
+            used = Counter(w for p in d["players"].values() for w in p["wounds"])
+            used += Counter(s for p in d["players"].values() for s in p["scars"] if s)
+            used += Counter(d["strike_discard"])
+            for v in d["end_game_strikes"].values():
+                used += Counter(v)
+            total = Counter({c.id: c.copies for c in cards.of_type("strike")})
+            d["strike_deck"] = {"cards": sorted((total - used).elements()),
+                                "blind": sum(1 for p in d["players"].values() for s in p["scars"] if not s)}
+        if "special_agents" not in placed:
+            everywhere = known_cards({**d, "special_agents": {"cards": []}})
+            d["special_agents"]["cards"] = sorted(c.id for c in cards.of_type("special_agent")
+                                                  for _ in range(max(0, c.copies - everywhere[c.id])))
+        for stack, cid in (("belief_stack", "belief"), ("doubt_stack", "doubt")):
+            if stack not in placed:
+                held = sum(1 for p in d["players"].values() for z in ("hand", "deck", "discard", "vigilant")
+                           for c in p[z] if c == cid) + sum(1 for p in d["players"].values() for x in p["play"]
+                                                            if x["card"] == cid)
+                d[stack] = cards.copies.get(cid, 0) - held
+        if "academy_deck.count" not in placed and "academy_deck" not in placed:
+            chars = set(d["academy_deck"]["characters"])
+            total = sum(c.copies for c in cards.of_type("academy_character") if c.character in chars)
+            total += int(d["options"]["syndicate_in_academy"])
+            known = known_cards(d)
+            outside = sum(n for c, n in known.items() if cards[c].type == "syndicate_agent"
+                          or (cards[c].type == "academy_character" and cards[c].character in chars))
+            hidden = sum(1 for s in d["bureau"].values() if s["state"] == "hidden" and not s["card"])
+            d["academy_deck"]["count"] = total - outside - hidden
+        # invariants
+        known = known_cards(d)
+        for c, n in sorted(known.items()):
+            if n > cards.copies.get(c, 0):
+                raise PositionError(f"{c}: {n} copies placed, the card set has {cards.copies.get(c, 0)}")
+        for name in ("belief_stack", "doubt_stack"):
+            if d[name] < 0:
+                raise PositionError(f"{name} would be {d[name]} (more copies placed than the set holds)")
+        if d["academy_deck"]["count"] < 0:
+            raise PositionError("academy_deck.count would be negative")
+        seen_end = False
+        for s in flow.SLOTS:
+            slot = d["shadows"][s]
+            if seen_end and slot["state"] != "empty" and slot["card"] != "clone":
+                raise PositionError(f"shadows.{s}: no card may lie right of an End Game card (R36)")
+            if slot["state"] != "empty" and (slot["origin"] == "end_game" or (slot["card"] in cards and
+                                                                            cards[slot["card"]].type == "end_game")):
+                seen_end = True
+        for b in (d["turn"]["attack"], d["turn"]["recruit"]):
+            for k in BUCKETS:
+                b.setdefault(k, 0)
+        for k in CLASSES:
+            d["turn"]["played_classes"].setdefault(k, 0)
+        return msgspec.convert(d, m.State)
+
+
+def _record(path: str, value: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Any]:
+    unknown = sorted(set(value) - set(defaults))
+    if unknown:
+        raise PositionError(f"{path}: unknown field(s) {', '.join(unknown)} (fields: {', '.join(defaults)})")
+    return {**copy(defaults), **value}
+
+
+def _card_ids(d: dict[str, Any]) -> list[str]:
+    return list(known_cards(d))

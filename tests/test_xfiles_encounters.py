@@ -1,0 +1,287 @@
+"""Legendary Encounters: X-Files: what the scenario files cannot say.
+
+The rules are tested by the spec's scenarios (tests/scenarios/xfiles_encounters/, run here). This file
+covers the card data's validation, match options, hidden information in every output a seat gets,
+random legal play to the end of the game for every player count (live fold = replay), digital
+chance, the notation of payments and declared ops, and the demo match.
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+import random
+import re
+from importlib import resources
+from typing import Any
+
+import msgspec
+import pytest
+
+from conftest import ROOT
+from referee.engine import core
+from referee.engine.notation import format_intent, parse_intent
+from referee.engine.protocol import ConfigError
+from referee.export import FORMATS, export
+from referee.games import find
+from referee.games.xfiles_encounters import GAME
+from referee.games.xfiles_encounters.data import parse_cards
+from referee.games.xfiles_encounters.model import OpPoints, Pay
+from referee.scenario import run_file
+from referee.service import Referee
+from referee.store.memory import MemoryStore
+from referee.transcript import import_transcript
+
+SCENARIOS = sorted(glob.glob(os.path.join(ROOT, "tests", "scenarios", "xfiles_encounters", "*.toml")))
+REPLAYS = sorted(glob.glob(os.path.join(ROOT, "replays", "xfiles_encounters", "*.txt")))
+OPTS = {"avatars": {"alice": "skinner", "bob": "mulder"}}
+
+
+def fixture_text() -> str:
+    return resources.files("referee.games.xfiles_encounters").joinpath(GAME.card_sets["spec_fixture"]).read_text("utf-8")
+
+
+def new(players: list[str] | None = None, options: dict[str, Any] | None = None, position: dict[str, Any] | None = None,
+        seed: int | None = None, cards: str = "spec_fixture") -> tuple[Referee, str]:
+    r = Referee(MemoryStore(), clock=lambda: "")
+    m = r.new_match("xfiles_encounters", players or ["alice", "bob"], cards=cards,
+                    options=OPTS if options is None else options, position=position or {}, seed=seed)
+    return r, m.id
+
+
+def play(r: Referee, mid: str, seat: str, text: str, expect: str = "accepted") -> Any:
+    res = r.submit(mid, seat, text)
+    got = "accepted" if res.accepted else res.verdict.code
+    assert got == expect, f"{seat}: {text} -> {got}: {getattr(res.verdict, 'message', '')}"
+    return res
+
+
+def state(r: Referee, mid: str, seat: str | None = None) -> dict[str, Any]:
+    shown: dict[str, Any] = r.show(mid, seat=seat).state
+    return shown
+
+
+# -- the spec's scenarios --------------------------------------------------------------------------------------
+
+
+def test_every_spec_scenario_has_a_file():
+    spec = open("/work/shared/rules/xfiles-encounters.md", encoding="utf-8").read() \
+        if os.path.exists("/work/shared/rules/xfiles-encounters.md") else ""
+    wanted = {f"s{int(n):02d}" for n in re.findall(r"^### S(\d+) ", spec, re.M)} or {f"s{i:02d}" for i in range(1, 45)}
+    have = {os.path.basename(p)[:3] for p in SCENARIOS}
+    assert wanted <= have, f"missing scenario files: {sorted(wanted - have)}"
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: os.path.basename(p))
+def test_spec_scenario(path):
+    result = run_file(path)
+    assert result.passed, "\n".join(f.render(path) for f in result.failures)
+
+
+# -- registration, data and options ----------------------------------------------------------------------------
+
+
+def test_registered_with_aliases_and_notation():
+    assert find("xfiles") is GAME and find("xfiles_encounters") is GAME
+    assert GAME.min_players == 1 and GAME.max_players == 5
+    intent = parse_intent(GAME.intent_type, "fight target=sector.1 pay=none:2,will:1")
+    assert intent.pay == (Pay("none", 2), Pay("will", 1))
+    ops = parse_intent(GAME.intent_type, "manual_effect source=fx_inf_01 ops=points:attack:2,gain_doubt:bob").ops
+    assert ops[0] == OpPoints(kind="attack", amount=2) and ops[0].bucket == "none"  # trailing field left off
+    assert format_intent(intent) == "fight target=sector.1 pay=none:2,will:1"
+
+
+def test_fixture_is_complete_and_every_card_type_validates():
+    cards = parse_cards(fixture_text())
+    assert sum(c.copies for c in cards.cards.values()) == 500
+    demo = parse_cards(resources.files("referee.games.xfiles_encounters").joinpath("cards/demo.toml").read_text("utf-8"))
+    assert set(demo.cards) == set(cards.cards)
+    assert all(demo.name(c) for c in demo.cards)
+
+
+@pytest.mark.parametrize("patch, fragment", [
+    (('name = "Grey Visitor"', 'name = "Grey Visitor"\nhealth = 3'), "health do not apply to a enemy card"),
+    (('type = "strike"', 'type = "strikes"'), "type is one of"),
+    (('copies = 16', 'copies = 15'), "a complete set has 40 strike cards"),
+    (('trigger = "on_activate"', 'trigger = "whenever"'), "trigger is one of"),
+    (('keywords = ["runner"]', 'keywords = ["sprinter"]'), "keywords is a list of"),
+])
+def test_card_data_errors_name_the_card_and_field(patch, fragment):
+    text = fixture_text().replace(*patch, 1)
+    with pytest.raises(ConfigError) as err:
+        parse_cards(text)
+    assert fragment in err.value.message and err.value.code == "xfiles_encounters/bad_card_data"
+
+
+@pytest.mark.parametrize("options, fragment", [
+    ({"avatars": {"alice": "skinner", "bob": "skinner"}}, "different avatar"),
+    ({"avatars": {"alice": "skinner"}}, "missing: bob"),
+    ({"seasons": [1, 5, 9]}, "standard method"),
+    ({"conspiracy_method": "random", "seasons": [2, 5, 9]}, "random method"),
+    ({"academy_characters": ["burks", "burks", "follmer", "pendrell"]}, "four different"),
+    ({"series_game": 1}, "not implemented"),
+])
+def test_bad_configurations_are_refused(options, fragment):
+    with pytest.raises(Exception) as err:
+        new(options=options)
+    assert fragment in str(err.value)
+
+
+def test_list_and_map_options_from_the_command_line_notation():
+    spec = GAME.options()
+    assert spec["avatars"].parse("alice:skinner,bob:mulder") == {"alice": "skinner", "bob": "mulder"}
+    assert spec["seasons"].parse("4,5,6") == [4, 5, 6]
+    r, mid = new(options={"avatars": spec["avatars"].parse("alice:doggett,bob:reyes"), "seasons": [4, 5, 6]})
+    s = state(r, mid)
+    assert s["players"]["alice"]["avatar"] == "doggett" and s["turn"]["seat"] == "alice"
+    assert [g["seasons"] for g in s["conspiracy_deck"]["segments"][:3]] == [[4], [5], [6]]
+
+
+def test_setup_recorded_then_opening_draws_start_the_first_turn():
+    r, mid = new(players=["alice", "bob", "cy"], options={})
+    s = state(r, mid)
+    # the first-game roster: Mulder, Scully, Skinner; Skinner has rank 1 and plays first
+    assert [s["players"][p]["avatar"] for p in ("alice", "bob", "cy")] == ["mulder", "scully", "skinner"]
+    assert s["status"] == "setup" and [i["seat"] for i in s["pending"]] == ["cy", "alice", "bob"]
+    assert s["conspiracy_deck"]["count"] == 34 and s["academy_deck"]["count"] == 57
+    play(r, mid, "alice", "draw cards=field_agent", "xfiles_encounters/pending_input")
+    for seat in ("cy", "alice", "bob"):
+        play(r, mid, seat, "draw cards=field_agent,field_agent,field_agent,strike_team,strike_team,strike_team")
+    s = state(r, mid)
+    assert s["status"] == "in_progress" and s["turn"]["phase"] == "conspiracy" and s["turn"]["seat"] == "cy"
+
+
+def test_unknown_cards_and_seats_are_input_errors_not_verdicts():
+    r, mid = new()
+    for text in ("play_card card=no_such_card", "give_ally seat=zed", "manual_effect source=nowhere ops=lose_game"):
+        with pytest.raises(Exception) as err:
+            r.submit(mid, "alice", text)
+        assert "unknown" in str(err.value)
+    assert r.log(mid) == [] or all(e.kind != "intent" for e in r.log(mid))
+
+
+# -- hidden information ----------------------------------------------------------------------------------------
+
+
+SECRET = "fx_gunmen_decoy"  # a card only bob holds, in a match without open hands
+
+
+def _outputs(r: Referee, mid: str, seat: str) -> bytes:
+    parts = [json.dumps(state(r, mid, seat)), msgspec.json.encode(r.log(mid, seat=seat)).decode()]
+    for fmt in FORMATS:
+        parts.append(export(r, mid, fmt, seat))
+    if seat != "spectator":
+        parts.append(str(r.legal(mid, seat, blind=True).legal))
+    return "\n".join(parts).encode("utf-8")
+
+
+def test_a_hidden_hand_never_reaches_another_seat():
+    position = {"status": "in_progress", "pending": [], "turn.phase": "action", "turn.seat": "alice",
+                "players.alice.hand": ["field_agent", "strike_team"],
+                "players.bob.hand": ["field_agent", "field_agent", "strike_team", SECRET, SECRET]}
+    r, mid = new(options={**OPTS, "open_hands": False}, position=position)
+    play(r, mid, "alice", "play_card card=strike_team")
+    play(r, mid, "alice", "end_actions")
+    play(r, mid, "alice", "cleanup")
+    rules = r.load(mid).rules
+    _, st = r.state_at(r.load(mid))
+    assert SECRET in rules.hidden_ids(st, "alice") and SECRET not in rules.hidden_ids(st, "bob")
+    name = rules.cards.name(SECRET)
+    for seat in ("alice", "spectator"):
+        out = _outputs(r, mid, seat)
+        assert SECRET.encode() not in out and name.encode() not in out, f"{seat} sees bob's hidden card"
+    assert SECRET.encode() in _outputs(r, mid, "bob")
+
+
+def test_a_seeded_match_never_holds_a_hidden_identity_and_deals_private_draws():
+    r, mid = new(options={**OPTS, "open_hands": False}, seed=11)
+    play(r, mid, "alice", "draw")
+    res = play(r, mid, "bob", "draw")
+    drawn = res.intent.cards
+    assert len(drawn) == 6
+    seen_by_alice = msgspec.json.encode([e for e in r.log(mid, seat="alice") if e.actor == "bob"]).decode()
+    assert "field_agent" not in seen_by_alice and "strike_team" not in seen_by_alice
+    full = state(r, mid)
+    assert all(s["card"] == "" for s in full["bureau"].values()), "hidden Bureau cards have no identity yet"
+    play(r, mid, "alice", "conspire")
+    assert state(r, mid)["shadows"]["5"]["card"] == ""
+
+
+# -- random legal play -----------------------------------------------------------------------------------------
+
+
+def _random_game(n: int, seed: int, digital: bool, steps: int = 3000) -> tuple[Referee, str, list[str]]:
+    seats = ["ann", "ben", "cy", "dee", "eve"][:n]
+    r = Referee(MemoryStore(), clock=lambda: "")
+    m = r.new_match("xfiles_encounters", seats, cards="demo", seed=seed if digital else None)
+    loaded = r.load(m.id)
+    rng = random.Random(seed)
+    live = []
+    for _ in range(steps):
+        _, st = r.state_at(loaded)
+        if loaded.rules.outcome(st) is not None:
+            break
+        options = [(s, i) for s in seats for i in loaded.rules.legal_intents(st, s)]
+        assert options, "someone can always act while the game goes on"
+        # a player who fights and recruits when they can, so games also reach The End
+        weights = [5 if type(i).__name__ in ("Fight", "Recruit", "TakeStrike", "Draw", "Reveal") else 1 for _, i in options]
+        seat, intent = rng.choices(options, weights)[0]
+        text = format_intent(intent)
+        assert parse_intent(GAME.intent_type, text) == intent
+        res = r.submit(m.id, seat, text)
+        assert res.accepted, f"legal_intents offered {text!r} to {seat}: {res.verdict}"
+        live.append(res.state_hash)
+    return r, m.id, live
+
+
+@pytest.mark.parametrize("n, seed, digital", [(1, 3, True), (2, 5, True), (3, 8, False), (4, 13, True), (5, 21, True)])
+def test_random_legal_play_finishes_and_replays(n, seed, digital):
+    r, mid, live = _random_game(n, seed, digital)
+    outcome = r.show(mid).outcome
+    assert outcome is not None, "the game must reach its end"
+    assert outcome.kind in ("team_win", "team_loss") and (outcome.winners == () or len(outcome.winners) == n)
+    fresh = Referee(MemoryStore(), snapshot_every=0)
+    fresh.store.create_match(r.store.get_match(mid), list(r.store.entries(mid)))
+    loaded = fresh.load(mid)
+    st = loaded.initial
+    for (entry, body), expected in zip(fresh.bodies(loaded), live):
+        st = core.apply(loaded.rules, st, body.verdict)
+        assert core.state_hash(st) == expected == entry.state_hash
+    assert fresh.verify(mid) == []
+
+
+def test_digital_chance_fills_draws_reveals_and_strikes():
+    position = {"status": "in_progress", "pending": [], "turn.phase": "action", "turn.seat": "alice",
+                "sector": ["fx_s1_grey"], "shadows.4": {"state": "hidden", "origin": "A"},
+                "players.alice.hand": ["strike_team", "strike_team"]}
+    r, mid = new(position=position, seed=4)
+    cards = r.load(mid).rules.cards
+    play(r, mid, "alice", "play_card card=strike_team")
+    play(r, mid, "alice", "play_card card=strike_team")
+    play(r, mid, "alice", "scan location=shadows.4")
+    res = play(r, mid, "alice", "reveal")
+    kind = cards[res.intent.card]
+    assert kind.season == 1 or kind.type in ("informant", "leader"), "a card of stack A"
+    assert state(r, mid)["shadows"]["4"]["card"] == res.intent.card or kind.has("ambush") or kind.type in ("event", "ally")
+    if state(r, mid)["pending"]:
+        return
+    play(r, mid, "alice", "end_actions")
+    res = play(r, mid, "alice", "take_strike")
+    assert cards[res.intent.card].type == "strike"
+    assert state(r, mid)["strike_deck"]["count"] + len(state(r, mid)["strike_discard"]) + \
+        len(state(r, mid)["players"]["alice"]["wounds"]) == 40
+
+
+# -- the demo match --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", REPLAYS, ids=lambda p: os.path.basename(p))
+def test_demo_match_adjudicates_to_a_team_result(path):
+    r = Referee(MemoryStore())
+    with open(path, encoding="utf-8") as fh:
+        summary = import_transcript(r, fh.read(), path, os.path.dirname(path))
+    assert summary.outcome is not None and summary.outcome.kind in ("team_win", "team_loss")
+    assert summary.rejected >= 2
+    md = export(r, summary.match_id, "md", "spectator")
+    assert ("win" in md.lower() or "lose" in md.lower() or "lost" in md.lower())
