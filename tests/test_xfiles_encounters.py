@@ -285,3 +285,59 @@ def test_demo_match_adjudicates_to_a_team_result(path):
     assert summary.rejected >= 2
     md = export(r, summary.match_id, "md", "spectator")
     assert ("win" in md.lower() or "lose" in md.lower() or "lost" in md.lower())
+
+
+# -- The End with Replication and its Clone (§5.6.1) -------------------------------------------------------------
+
+P2 = {"status": "in_progress", "pending": [], "turn.phase": "action", "turn.seat": "alice", "season": "A",
+      "players.alice.hand": ["field_agent", "strike_team", "strike_team", "strike_team", "strike_team", "strike_team"],
+      "players.alice.deck": ["field_agent"] * 6, "players.bob.hand": ["field_agent"] * 6, "players.bob.deck": []}
+
+
+def test_replication_places_a_clone_that_must_be_defeated_too():
+    position = {**P2, "shadows.3": {"state": "hidden", "origin": "end_game"}, "shadows.5": {"state": "empty"},
+                "evidence.1": {"state": "collected", "card": "fx_ev1_01"},
+                "evidence.2": {"state": "collected", "card": "fx_ev2_01"},
+                "conspiracy_deck.segments": [{"label": "end_game", "remaining": 0, "quota": {"end_game": 1}}]}
+    r, mid = new(position=position)
+    for _ in range(5):
+        play(r, mid, "alice", "play_card card=strike_team")
+    play(r, mid, "alice", "scan location=shadows.3")
+    play(r, mid, "alice", "reveal card=clone", "xfiles_encounters/reveal_inconsistent")
+    play(r, mid, "alice", "reveal card=replication")
+    s = state(r, mid)
+    assert s["the_end"] and s["shadows"]["4"] == {**s["shadows"]["4"], "state": "hidden", "card": "clone"}
+    assert s["awaiting"] == "reveal" and s["clone_evidence"] == [{"priority": 3, "card": ""}]
+    play(r, mid, "alice", "reveal card=fx_ev2_02", "xfiles_encounters/reveal_inconsistent")  # evidence.3 is priority 3
+    play(r, mid, "alice", "reveal card=fx_ev3_02")
+    assert state(r, mid, "bob")["shadows"]["4"]["card"] == "clone", "the Clone's identity is public"
+    play(r, mid, "alice", "manual_effect source=replication ops=end_game_damage:replication:8")
+    s = state(r, mid)
+    assert "replication" in s["defeated_conspiracy"] and s["status"] == "in_progress", "the Clone is still in play"
+    play(r, mid, "alice", "scan location=shadows.4")
+    play(r, mid, "alice", "reveal card=clone")
+    assert state(r, mid)["awaiting"] == "reveal"  # its set-aside evidence
+    play(r, mid, "alice", "reveal card=fx_ev3_03")
+    assert state(r, mid)["clone_evidence"] == [{"priority": 3, "card": "fx_ev3_03"}]
+    play(r, mid, "alice", "manual_effect source=clone ops=end_game_damage:clone:6")
+    assert state(r, mid)["status"] == "won" and r.show(mid).outcome.winners == ("alice", "bob")
+
+
+def test_no_death_saves_a_player_before_the_end_and_skips_their_next_turn():
+    position = {**P2, "sector": ["fx_s1_grey"], "players.alice.wounds": ["fx_strike_3"] * 3}
+    r, mid = new(options={**OPTS, "no_death": True}, position=position)
+    play(r, mid, "alice", "end_actions")
+    play(r, mid, "alice", "take_strike card=fx_strike_3")
+    s = state(r, mid)
+    assert s["status"] == "in_progress" and s["players"]["alice"]["wounds"] == []
+    assert s["players"]["alice"]["scars"] == ["fx_strike_3"] * 4 and s["players"]["alice"]["skip_next_turn"]
+    assert s["turn"]["step"] == "next_turn" or s["turn"]["seat"] == "bob"
+
+
+def test_evidence_phase_any_lets_a_leader_be_followed_outside_the_action_phase():
+    position = {**P2, "turn.phase": "cleanup", "shadows.2": {"state": "revealed", "card": "fx_lead_01"}}
+    r, mid = new(position=position)
+    play(r, mid, "alice", "discover_evidence location=shadows.2", "xfiles_encounters/wrong_phase")
+    r, mid = new(options={**OPTS, "evidence_phase": "any"}, position=position)
+    play(r, mid, "alice", "discover_evidence location=shadows.2")
+    assert state(r, mid)["audit"]["declared"] == 1

@@ -81,8 +81,8 @@ def categories(tx: Tx, item: dict[str, Any]) -> tuple[str, dict[str, Any] | None
     if loc == "special_agents":
         return "special_agents", None
     zone = loc.split(".")[0]
-    if zone == "evidence":
-        return "evidence", None
+    if zone in ("evidence", "clone_evidence"):
+        return zone, None
     if zone == "bureau":
         return "academy", None
     origin = item["origin"]
@@ -112,6 +112,8 @@ def reveal_target(tx: Tx, item: dict[str, Any]) -> tuple[str, str]:
         return loc, tx.d[zone][n]["card"]
     if zone == "evidence":
         return loc, tx.d["evidence"][n]["card"]
+    if zone == "clone_evidence":
+        return loc, tx.d["clone_evidence"][int(n)]["card"]
     return loc, ""
 
 
@@ -128,8 +130,8 @@ def candidates(tx: Tx, item: dict[str, Any]) -> list[tuple[str, int]]:
 
     if kind == "special_agents":
         return [(c, n) for c, n in Counter(tx.d["special_agents"]["cards"]).items()]
-    if kind == "evidence":
-        p = int(loc.split(".")[1])
+    if kind in ("evidence", "clone_evidence"):
+        p = int(loc.split(".")[1]) if kind == "evidence" else int(tx.d["clone_evidence"][int(loc.split(".")[1])]["priority"])
         return [(c.id, copies(c.id)) for c in tx.rules.cards.of_type("evidence") if c.priority == p and copies(c.id) > 0]
     if kind == "academy":
         chars = set(tx.d["academy_deck"]["characters"])
@@ -175,6 +177,10 @@ def reveal(tx: Tx, intent: m.Reveal) -> None:
         tx.d["special_agents"]["cards"].remove(card)
         tx.player(tx.current)["discard"] = sorted([*tx.player(tx.current)["discard"], card])
         tx.say(m.CardRevealed, card=card, where="special_agents")
+        return
+    if kind == "clone_evidence":
+        tx.d["clone_evidence"][int(n)]["card"] = card
+        tx.say(m.CardRevealed, card=card, where=loc)
         return
     if kind == "evidence":
         ev = tx.d["evidence"][n]

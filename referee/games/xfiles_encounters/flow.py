@@ -189,6 +189,9 @@ def revealed(tx: Tx, card: str, location: str, first: bool) -> None:
         defeat_leader(tx, location, card)
     elif c.type == "end_game" and not tx.d["the_end"]:
         the_end(tx, card)
+    if card == "clone":  # its set-aside evidence is revealed with it (§5.6.1 step 3)
+        tx.push_front(*({"kind": "reveal", "seat": tx.current, "location": f"clone_evidence.{i}", "origin": "clone"}
+                        for i, e in enumerate(tx.d["clone_evidence"]) if not e["card"]))
 
 
 def next_group(tx: Tx) -> int:
@@ -329,7 +332,9 @@ def place_clone(tx: Tx) -> None:
                                                            "quota": {}, "seen": {}, "cards": ["clone"]})
     else:
         place(tx, clone, 1)
-    tx.say(m.ClonePlaced, card="clone")
+    tx.d["clone_evidence"] = [{"priority": int(p), "card": ""} for p in ("1", "2", "3")
+                              if tx.d["evidence"][p]["in_end_game"]]
+    tx.say(m.ClonePlaced, card="clone", n=len(tx.d["clone_evidence"]))
 
 
 # -- strikes (§3.6, §3.7) ------------------------------------------------------------------------------------
@@ -381,6 +386,8 @@ def reshuffle_strikes(tx: Tx) -> None:
 
 def take_from_strike_deck(tx: Tx, card: str) -> None:
     tx.d["strike_deck"]["cards"].remove(card)
+    if tx.opt["strike_reshuffle_timing"] == "on_empty":  # B26's other reading: at once when it runs out
+        reshuffle_strikes(tx)
 
 
 def blind_scar(tx: Tx, seat: str) -> bool:
@@ -671,6 +678,8 @@ def board_checks(tx: Tx) -> None:
             a = c.ability("elude")
             if a is not None and a.text_only:
                 effects.append({"kind": "effect", "seat": tx.current, "source": card, "trigger": "elude"})
+            if tx.opt["elude_triggers_on_defeat"]:
+                effects += [{k: v for k, v in e.items() if k != "group"} for e in triggered(tx, card, ("on_defeat",), where)]
         elif c.type == "informant":
             defeat_conspiracy(tx, where, card, triggers=False)
         elif c.type == "leader":

@@ -62,6 +62,8 @@ def common_checks(tx: Tx, intent: Any) -> None:
     elif kinds is not None and not isinstance(intent, m.ResolveDoubt):
         tx.fail("nothing_pending", f"nothing is awaited: no {'/'.join(kinds)} is pending", R["pending"])
     phases = PHASES.get(type(intent))
+    if isinstance(intent, (m.DiscoverEvidence, m.CollectEvidence)) and tx.opt["evidence_phase"] == "any":
+        phases = ("conspiracy", "action", "strike", "cleanup")
     if phases is not None and not pending and tx.turn["phase"] not in phases:
         tx.fail("wrong_phase", f"{type(intent).__struct_config__.tag} belongs to the {'/'.join(phases)} phase; "
                 f"it is the {tx.turn['phase']} phase", R["phase"])
@@ -161,8 +163,12 @@ def conspire(tx: Tx, intent: m.Conspire) -> None:
         obj = {"state": "hidden", "card": known, "origin": label, "beneath": [], "revealed_before": False, "via_x": False}
         flow.place(tx, obj, 5)
         tx.say(m.ConspiracyCardPlaced, where="shadows.5", text=label)
-        if tx.opt["end_game_moves_on_entry"] and label == "end_game":
-            pass
+        if tx.opt["end_game_moves_on_entry"] and label == "end_game":  # B03's other reading
+            where = next((int(k) for k, sl in d["shadows"].items() if sl["origin"] == "end_game"
+                          and sl["state"] == "hidden"), 0)
+            if where:
+                flow.move_left(tx, where)
+                tx.say(m.EndGameMoved, where=f"shadows.{where}")
     tx.turn["step"] = "runners"
 
 
@@ -548,6 +554,9 @@ def coordinate(tx: Tx, intent: m.Coordinate) -> None:
         tx.fail("card_not_in_hand", f"{intent.card} is not in {tx.seat}'s hand", "R42")
     if not tx.card(intent.card).has("coordinate"):
         tx.fail("no_coordinate_keyword", f"{intent.card} has no Coordinate keyword", "R42")
+    if solo and tx.turn["coordinate_forbidden"] and tx.opt["mulder_solo_forbids"] == "play_and_coordinate":
+        tx.fail("coordinate_cards_forbidden", "the solo Mulder Doubt forbids Coordinate cards this turn "
+                "(mulder_solo_forbids=play_and_coordinate)", "R46")
     if solo:
         if tx.turn["solo_coordinated"]:
             tx.fail("already_coordinated", "the solo coordinate was already used this turn", "R46")

@@ -53,8 +53,6 @@ def view(rules: XFilesRules, state: m.State, seat: str | None) -> dict[str, Any]
     for e in d["evidence"].values():
         if e["state"] == "undiscovered":
             e["card"] = ""
-    for e in d["clone_evidence"]:
-        e["card"] = ""
     d["strike_deck"]["cards"] = [HIDDEN] * len(d["strike_deck"]["cards"])
     d["special_agents"]["cards"] = [HIDDEN] * len(d["special_agents"]["cards"])
     for name, p in d["players"].items():
@@ -95,7 +93,6 @@ def hidden_ids(rules: XFilesRules, state: m.State, seat: str | None) -> frozense
     for e in full["evidence"].values():
         if e["state"] == "undiscovered" and e["card"]:
             hidden.add(e["card"])
-    hidden.update(e["card"] for e in full["clone_evidence"] if e["card"])
     for name, p in full["players"].items():
         if name == seat:
             continue
