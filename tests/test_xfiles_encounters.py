@@ -341,3 +341,18 @@ def test_evidence_phase_any_lets_a_leader_be_followed_outside_the_action_phase()
     r, mid = new(options={**OPTS, "evidence_phase": "any"}, position=position)
     play(r, mid, "alice", "discover_evidence location=shadows.2")
     assert state(r, mid)["audit"]["declared"] == 1
+
+
+def test_bureau_revealed_before_syndicate_lays_out_five_characters_face_up():
+    r, mid = new(options={**OPTS, "bureau_revealed_before_syndicate": True})
+    s = state(r, mid)
+    assert [i["kind"] for i in s["pending"]][:5] == ["reveal"] * 5 and s["pending"][0]["seat"] == "alice"
+    play(r, mid, "alice", "reveal card=fx_syn_watcher", "xfiles_encounters/reveal_inconsistent")
+    for card in ("fx_burks_lab", "fx_burks_lab", "fx_gunmen_rig", "fx_pendrell_trace", "fx_follmer_order"):
+        play(r, mid, "alice", f"reveal card={card}")
+    s = state(r, mid)
+    assert [s["bureau"][b]["state"] for b in "12345"] == ["revealed"] * 5 and s["awaiting"] == "draw"
+    r2, mid2 = new(options={**OPTS, "bureau_revealed_before_syndicate": True}, seed=9)
+    for _ in range(5):
+        res = play(r2, mid2, "alice", "reveal")
+        assert r2.load(mid2).rules.cards[res.intent.card].type == "academy_character"

@@ -139,7 +139,7 @@ def candidates(tx: Tx, item: dict[str, Any]) -> list[tuple[str, int]]:
         out = [(c.id, copies(c.id) * 6) for c in tx.rules.cards.of_type("academy_character")
                if c.character in chars and copies(c.id) > 0]
         syn = [c for c in tx.rules.cards.of_type("syndicate_agent") if copies(c.id) > 0]
-        if syn_left > 0 and syn:
+        if syn_left > 0 and syn and item["origin"] != "academy_characters":  # R47: laid out before they join
             total = sum(copies(c.id) for c in syn)
             out += [(c.id, max(1, syn_left * copies(c.id) * 62 // max(1, total))) for c in syn]
         return out

@@ -86,8 +86,7 @@ class XFilesRules(PositionMixin, RulesBase):
             o["bureau_slot_texts"] = ["", "", "", "", ""]
         if not 1 <= int(o["informants_per_stack"]) <= 2:
             raise _config_error("option informants_per_stack is 1 or 2 (R47)")
-        for name, bad in (("series_game", o["series_game"] != 0), ("bureau_revealed_before_syndicate",
-                          o["bureau_revealed_before_syndicate"])):
+        for name, bad in (("series_game", o["series_game"] != 0),):
             if bad:
                 raise _config_error(f"option {name} is not implemented yet (see the README)")
 
@@ -139,7 +138,9 @@ class XFilesRules(PositionMixin, RulesBase):
             evidence={p: new_evidence() for p in ("1", "2", "3")},
             options=o,
             outcome={"result": "", "reason": "", "winners": []},
-            pending=[{**_item("draw", seat=s, count=6)} for s in order],
+            pending=[*({**_item("reveal", seat=first, location=f"bureau.{b}", origin="academy_characters")}
+                       for b in (flow.SLOTS if o["bureau_revealed_before_syndicate"] else ())),
+                     *({**_item("draw", seat=s, count=6)} for s in order)],
             players=players, revealed_before=[], season="", seats=list(self.players), sector=[],
             shadows={s: flow.empty_slot() for s in flow.SLOTS},
             special_agents={"cards": sorted(c.id for c in self.cards.of_type("special_agent") for _ in range(c.copies))},
