@@ -186,6 +186,8 @@ def reveal(tx: Tx, intent: m.Reveal) -> None:
         ev = tx.d["evidence"][n]
         ev["card"] = card
         ev["state"] = "exposed" if item["origin"] == "the_end" else "discovered"
+        if item["origin"] == "discover":
+            ev["leader"] = item["source"]
         tx.say(m.CardRevealed, card=card, where=loc)
         return
     if zone == "sector":

@@ -106,7 +106,7 @@ def move_left(tx: Tx, s: int) -> None:
     place(tx, obj, s - 1)
 
 
-def enter_sector(tx: Tx, obj: dict[str, Any]) -> None:
+def enter_sector(tx: Tx, obj: dict[str, Any], front: bool = False) -> None:
     left = tx.opt["sector_entry_side"] == "left"
     ident = obj["card"] if obj["state"] == "revealed" else ""
     if left:
@@ -121,14 +121,14 @@ def enter_sector(tx: Tx, obj: dict[str, Any]) -> None:
     if obj["state"] != "revealed":
         tx.push_back({"kind": "reveal", "location": "sector", "origin": obj["origin"] or "placed"})
     else:
-        ravage(tx, obj["card"])
+        ravage(tx, obj["card"], front)
 
 
-def ravage(tx: Tx, card: str) -> None:
+def ravage(tx: Tx, card: str, front: bool = False) -> None:
     c = tx.card(card)
     if c.type == "enemy" and c.has("ravage") and card in tx.d["sector"]:
         n = (3 if c.has("triple_strike") else 2 if c.has("double_strike") else 1) if tx.opt["ravage_multi_strike"] else 1
-        strike(tx, tx.current, card, "ravage", strikes=n, front=False)
+        strike(tx, tx.current, card, "ravage", strikes=n, front=front)
 
 
 def sector_index_of_pending(tx: Tx) -> int:
@@ -174,9 +174,9 @@ def revealed(tx: Tx, card: str, location: str, first: bool) -> None:
         s = int(location.split(".")[1])
         obj = take(tx, s)
         tx.say(m.CardPushed, card=card, where=location, text="ambush")
-        enter_sector(tx, obj)
+        enter_sector(tx, obj, front=True)
     elif c.type == "enemy" and zone == "sector":
-        ravage(tx, card)
+        ravage(tx, card, front=True)
     elif c.type == "ally":
         if zone == "shadows":
             tx.push_front({"kind": "ally", "seat": tx.current, "source": card, "location": location})
@@ -488,6 +488,7 @@ def settle(tx: Tx) -> None:
     """Run the phase procedure on while nothing is pending and the game goes on."""
     for _ in range(200):
         due_checks(tx)
+        empty_draws(tx)
         if tx.over() or tx.pending():
             return
         if tx.d["status"] == "setup":
@@ -517,6 +518,18 @@ def settle(tx: Tx) -> None:
             next_turn(tx)
         elif step == "event_defeat":
             pass
+
+
+def empty_draws(tx: Tx) -> None:
+    """A draw for a seat with no cards at all completes with no cards and no input (§4.22)."""
+    while tx.pending() and tx.pending()[0]["kind"] == "draw" and not tx.over():
+        seat = tx.pending()[0]["seat"]
+        p = tx.player(seat)
+        if p["deck"] or p["discard"]:
+            return
+        tx.d["pending"].pop(0)
+        tx.events.append(m.CardsDrawn(seat=seat, n=0, cards=()))
+        tx.flush()
 
 
 def runners(tx: Tx) -> None:

@@ -455,7 +455,6 @@ def discover_evidence(tx: Tx, intent: m.DiscoverEvidence) -> None:
     slot = next((p for p in ("1", "2", "3") if tx.d["evidence"][p]["state"] == "undiscovered"), None)
     if slot is None:
         tx.fail("no_hidden_evidence", "no undiscovered evidence is left", "R30")
-    tx.d["evidence"][slot]["leader"] = card
     tx.push_front({"kind": "reveal", "seat": tx.seat, "location": f"evidence.{slot}", "origin": "discover", "source": card})
     tx.declared()
     tx.say(m.EvidenceDiscovered, seat=tx.seat, card=card, where=f"evidence.{slot}", text=intent.note)
