@@ -1,0 +1,237 @@
+"""The commands that read a match and change nothing: ``show``, ``log``, ``matches``, ``replay`` and
+``diff``. Registered on :data:`cli.main.app` when :mod:`cli.main` imports this module (at its end);
+like every command they parse, call one method of the referee and render (:mod:`cli.render` for
+people, ``--json`` for scripts)."""
+
+from __future__ import annotations
+
+import itertools
+import sys
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from cli.main import DbOpt, Exit, JsonOpt, _db_path, _fail, _local, _print_json, _service, app
+
+if TYPE_CHECKING:
+    from referee.service import Referee
+
+
+@app.command()
+def show(
+    ctx: typer.Context,
+    match: Annotated[str, typer.Argument(help="Match id.")],
+    at: Annotated[int | None, typer.Option("--at", help="Show the state after entry N (0 = after setup).")] = None,
+    as_: Annotated[str | None, typer.Option("--as", help="See only what this seat may see.")] = None,
+    raw: Annotated[bool, typer.Option("--raw", help="Also every other field of the state, as stored.")] = False,
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """Show a match's state (now, or after entry N), as the referee or as one seat sees it: one line
+    that says where it stands (whose turn, the score, or the result), then the game's boards (the
+    field, the map, each player's tableau). --raw adds every other field.
+
+    Example: referee show 3f9c --as bob --at 12
+    """
+    service = _service(ctx, db)
+    data = service.show(match, at=at, seat=as_)
+    if json:
+        _print_json(data)
+        return
+    from cli import render
+
+    render.state(data, raw=raw)
+
+
+#: a log of more entries than this is streamed as lines even on a terminal (never built into one table)
+LOG_TABLE_MAX = 500
+#: what ``log --only`` can pick out (see :func:`cli.render.log_marks`)
+LOG_ONLY = ("rejected", "disputed", "ruled", "undone", "held", "manual", "annotated")
+
+
+@app.command()
+def log(
+    ctx: typer.Context,
+    match: Annotated[str, typer.Argument(help="Match id.")],
+    as_: Annotated[str | None, typer.Option("--as", help="Redact for this seat.")] = None,
+    from_: Annotated[int, typer.Option("--from", help="The first entry shown.")] = 1,
+    to: Annotated[int | None, typer.Option("--to", help="The last entry shown (default: the last one).",
+                                           show_default=False)] = None,
+    last: Annotated[int | None, typer.Option("--last", help="Only the last N entries (of --from..--to).",
+                                             show_default=False)] = None,
+    only: Annotated[str | None, typer.Option("--only", help=f"Only entries that are any of: {', '.join(LOG_ONLY)} "
+                                             "(comma-separated).", show_default=False)] = None,
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """List the entries of a match: who, what, the verdict and why (undone ones say by which undo).
+
+    A page costs what it shows, however long the match. Piped to a file or another program, or longer
+    than 500 entries, the log is written a line per entry as it is read (never wrapped, nothing cut);
+    on a terminal a shorter one is a table. --json writes a JSON array, also as it is read.
+
+    Example: referee log 3f9c --as alice --last 20
+    Example: referee log 3f9c --from 100 --to 160 --only rejected,disputed
+    """
+    service = _service(ctx, db)
+    kinds = _log_only(only)
+    info = service.match_info(match)
+    from referee.api import log_span
+
+    start, stop = log_span(info.head, from_, to, last)
+    entries = service.log_stream(info.id, seat=as_, start=start, stop=stop)
+    if kinds:
+        from cli.logtext import picked
+
+        entries = (e for e in entries if picked(e, kinds))
+    if json:
+        _stream_json(entries)
+        return
+    if sys.stdout.isatty() and stop - start < LOG_TABLE_MAX:
+        from cli import render
+
+        render.log(f"Log of {info.id}", list(entries))
+        return
+    from cli import logtext
+
+    logtext.write(entries, seq_width=len(str(max(stop, 1))), actor_width=max(map(len, [*info.players, "arbiter"])))
+
+
+def _log_only(only: str | None) -> tuple[str, ...]:
+    if only is None:
+        return ()
+    kinds = tuple(k.strip() for k in only.split(",") if k.strip())
+    bad = [k for k in kinds if k not in LOG_ONLY]
+    if bad or not kinds:
+        _fail(f"--only takes a comma-separated list of {', '.join(LOG_ONLY)}; not {', '.join(bad) or repr(only)}")
+    return kinds
+
+
+def _stream_json(values: Iterator[Any]) -> None:
+    """A JSON array of ``values``, written as they come, in the bytes :func:`_print_json` gives a list
+    (nothing is written until the first value is there, so an error before it leaves no half array)."""
+    import msgspec
+
+    out = sys.stdout
+    first = next(values, None)
+    if first is None:
+        out.write("[]\n")
+        return
+    sep = "[\n"
+    for value in itertools.chain((first,), values):
+        body = msgspec.json.format(msgspec.json.encode(value), indent=2).decode()
+        out.write(sep + "  " + body.replace("\n", "\n  "))
+        sep = ",\n"
+    out.write("\n]\n")
+
+
+@app.command()
+def matches(
+    ctx: typer.Context,
+    game: Annotated[str | None, typer.Option("--game", help="Only this game's matches.", show_default=False)] = None,
+    player: Annotated[str | None, typer.Option("--player", help="Only matches with this seat.", show_default=False)] = None,
+    status: Annotated[str | None, typer.Option("--status", help="Only matches being played (playing) or ended (over).",
+                                               show_default=False)] = None,
+    event: Annotated[str | None, typer.Option("--event", help="Only matches whose event contains this text.",
+                                              show_default=False)] = None,
+    round_: Annotated[str | None, typer.Option("--round", help="Only matches of this round.", show_default=False)] = None,
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """List the matches in the database, forks under the match they branch from: each one's status and
+    result, event, round and table, and its whole id (piped, nothing is cut short).
+
+    Example: referee matches --status over --event "club night" --json
+    """
+    if status not in (None, "playing", "over"):
+        _fail(f"--status is playing or over, not {status!r}")
+    service = _local(ctx, db)
+    rows = []
+    for info, depth in service.forks():
+        if game is not None and info.game != game and not _is_game(service, game, info.game):
+            continue
+        if player is not None and player not in info.players:
+            continue
+        if event is not None and event.casefold() not in info.event.casefold():
+            continue
+        if round_ is not None and info.round != round_:
+            continue
+        result = service.result(info.id)  # folded from the nearest snapshot: only the rows shown
+        if status is not None and (result is not None) != (status == "over"):
+            continue
+        rows.append((info, depth, result))
+    if json:
+        import msgspec
+
+        _print_json([{**msgspec.to_builtins(info), "depth": depth, "status": "over" if result else "playing",
+                      "result": result} for info, depth, result in rows])
+        return
+    from cli import render
+
+    render.matches(f"Matches in {_db_path(db)}", rows)
+
+
+def _is_game(service: Referee, name: str, game_id: str) -> bool:
+    """Whether ``name`` (an id or alias) names the game ``game_id``; an unknown name is refused."""
+    return service.game(name).id == game_id
+
+
+@app.command()
+def diff(
+    ctx: typer.Context,
+    a: Annotated[str, typer.Argument(help="MATCH or MATCH@N.")],
+    b: Annotated[str, typer.Argument(help="MATCH or MATCH@N.")],
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """Show how two states differ and the first entry where two lines of play diverge.
+    Exit 0 if the states are the same, 1 if they differ.
+
+    Example: referee diff 3f9c@40 a71b
+    """
+    def split(ref: str) -> tuple[str, int | None]:
+        mid, sep, n = ref.partition("@")
+        if sep and not n.isdigit():
+            _fail(f"{ref!r}: expected MATCH or MATCH@N with N an entry number")
+        return mid, int(n) if sep else None
+
+    (ma, na), (mb, nb) = split(a), split(b)
+    service = _service(ctx, db)
+    d = service.diff(ma, mb, at_a=na, at_b=nb)
+    if json:
+        _print_json(d)
+    else:
+        from cli import render
+
+        render.diff(d)
+    if not d.same_state:
+        raise Exit(1)
+
+
+@app.command()
+def replay(
+    ctx: typer.Context,
+    match: Annotated[str, typer.Argument(help="Match id.")],
+    from_: Annotated[int, typer.Option("--from", help="First entry.")] = 1,
+    to: Annotated[int | None, typer.Option("--to", help="Last entry (default: the last).")] = None,
+    as_: Annotated[str | None, typer.Option("--as", help="See only what this seat may see.")] = None,
+    step: Annotated[bool, typer.Option("--step", help="Step through interactively: n(ext), b(ack), j N, q(uit).")] = False,
+    changes: Annotated[bool, typer.Option("--changes", help="Also list every field of the state each entry changed.")] = False,
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """Walk the log entry by entry as the Markdown export tells it: the intent, the verdict (with the
+    rule for a rejection), what it did in words, comments and annotations; --changes adds every field
+    of the state it changed (--json always has them).
+
+    Example: referee replay 3f9c --from 30 --to 45 --changes   ·   referee replay 3f9c --step
+    """
+    service = _service(ctx, db)
+    steps = service.replay(match, start=from_, stop=to, seat=as_)
+    if json:
+        _print_json(steps)
+        return
+    from cli import render
+
+    render.replay(steps, step, input, changes)
