@@ -5,6 +5,11 @@ council), a map of ``regions``, a ``tableau`` of what each seat has in front of 
 ``row`` of slots (a market, a street). Its areas hold what is there as short lines of text and, for a
 tableau, named facts. The CLI's ``show`` and the HTML step-through draw any game's boards alike; the
 game decides what they show, from the view of the role being shown (never from the hidden truth).
+
+An area may also carry :class:`Piece` values: what is there as things to draw (a card with its owner's
+colour and loyalty, an agent token, a stack of banners), so a viewer can draw a picture of any game's
+table without knowing its fields. A ``list`` board is a section of labelled facts in words; an area's
+``details`` are the facts a reader opens on request (object ids, cursors, derived flags).
 """
 
 from __future__ import annotations
@@ -13,7 +18,27 @@ from typing import Literal
 
 import msgspec
 
-Layout = Literal["grid", "regions", "tableau", "row"]
+Layout = Literal["grid", "regions", "tableau", "row", "list"]
+
+
+class Piece(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """One thing in an area, to be drawn: a card (``card`` is its id; the viewer shows its name beside
+    it), or a token or marker (``name``). ``owner`` is the seat or side whose colour it is drawn in."""
+
+    #: what it is in the game's words ("territory", "agent", "banners", "held by")
+    kind: str = ""
+    #: a card's id as the role sees it ("?" for a card it may not identify), "" for a token
+    card: str = ""
+    #: a token's or marker's name (shown when there is no card)
+    name: str = ""
+    #: the seat or side it belongs to (its colour)
+    owner: str = ""
+    #: the number on it (loyalty, a count of banners)
+    value: str = ""
+    #: drawn as a card's back
+    face_down: bool = False
+    #: what else is true of it ("turned", "shadow 2", "jade, jade")
+    notes: tuple[str, ...] = ()
 
 
 class Area(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -29,6 +54,12 @@ class Area(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     lines: tuple[str, ...] = ()
     #: named facts (a tableau's counters: ("reputation", "4")), drawn as rows across the areas
     facts: tuple[tuple[str, str], ...] = ()
+    #: the seat or side that holds the area (a region's controller), drawn in its colour
+    owner: str = ""
+    #: what is there as things to draw (a viewer's picture; ``lines`` say the same in text)
+    pieces: tuple[Piece, ...] = ()
+    #: facts shown on request only: internal fields (object ids, cursors, derived flags)
+    details: tuple[tuple[str, str], ...] = ()
 
 
 class Board(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):

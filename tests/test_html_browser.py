@@ -1,15 +1,20 @@
-"""The HTML export in a real browser: headless Chromium opens the file, steps through entries with
-the buttons and the keyboard, and the page shows the state after each one.
+"""The HTML viewer in a real browser: headless Chromium opens the exported page of both demo matches,
+for a seat and for the arbiter, at a desktop's and a phone's width, and is driven as a reader drives it:
+jumping far down from the problems list, a deep link (``game.html#59``), the keys (← → Home End n p),
+the board kept in view beside the moves (desktop) or above them (phone), the board drawn as a picture
+with card names, and a seat's page showing nothing of another seat's hand.
 
 Needs Debian's chromium and chromium-driver (.ci/run installs them); skips with the reason where
 they are absent."""
 
 from __future__ import annotations
 
+import os
 import shutil
 
 import pytest
 
+from conftest import ROOT
 from referee.export import export
 from referee.service import Referee
 from referee.store.memory import MemoryStore
@@ -21,6 +26,8 @@ DRIVER = shutil.which("chromedriver")
 pytestmark = pytest.mark.skipif(
     not (CHROMIUM and DRIVER), reason="headless Chromium not installed (apt-get install chromium chromium-driver)"
 )
+
+DESKTOP, PHONE = (1366, 900), (412, 915)
 
 TRANSCRIPT = """game: pile
 players: alice, bob
@@ -43,88 +50,228 @@ def browser():
     opts.binary_location = CHROMIUM
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--no-first-run", "--window-size=412,915"):
+                 "--no-first-run", "--window-size=1366,900"):
         opts.add_argument(flag)
     driver = webdriver.Chrome(service=Service(DRIVER), options=opts)
     yield driver
     driver.quit()
 
 
-def test_step_through_the_exported_match(browser, tmp_path):
+@pytest.fixture(scope="module")
+def demos(tmp_path_factory):
+    """Both demo matches exported for a seat and for the arbiter: {(game, role): (path, referee, match)}."""
+    out = tmp_path_factory.mktemp("viewer")
+    r = Referee(MemoryStore())
+    pages = {}
+    for game, name, seat in (("by_all_means", "club-night.txt", "bob"), ("war_of_shadows", "ember-coast.txt", "anna")):
+        path = os.path.join(ROOT, "replays", game, name)
+        with open(path, encoding="utf-8") as fh:
+            mid = import_transcript(r, fh.read(), path, os.path.dirname(path)).match_id
+        for role in (seat, "arbiter"):
+            page = out / f"{game}-{role}.html"
+            page.write_text(export(r, mid, "html", role), encoding="utf-8")
+            pages[(game, role)] = (page, r, mid)
+    return pages
+
+
+def visit(browser, page, fragment="", size=DESKTOP):
+    browser.set_window_size(*size)
+    browser.get("about:blank")  # a new document each time, even when only the fragment differs
+    browser.get(page.as_uri() + fragment)
+
+
+def by(css):
     from selenium.webdriver.common.by import By
+
+    return By.CSS_SELECTOR, css
+
+
+def now(browser) -> str:
+    return browser.find_element(*by("#now")).text
+
+
+def rect(browser, css):
+    return browser.execute_script(
+        "const r = document.querySelector(arguments[0]).getBoundingClientRect();"
+        "return {top: r.top, bottom: r.bottom, left: r.left, right: r.right, h: innerHeight, w: innerWidth};", css)
+
+
+def on_screen(browser, css) -> bool:
+    r = rect(browser, css)
+    return r["top"] >= -1 and r["bottom"] <= r["h"] + 1 and r["bottom"] > r["top"]
+
+
+def board_in_view(browser) -> bool:
+    """The board panel is on screen: its top in the top third of the window, and most of the window's
+    height (or all of the panel) showing the board."""
+    r = rect(browser, "#board")
+    return -1 <= r["top"] <= r["h"] / 3 and r["bottom"] - max(r["top"], 0) >= min(r["h"] * 0.45, r["bottom"] - r["top"]) - 1
+
+
+def key(browser, k):
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    ActionChains(browser).send_keys(k).perform()
+
+
+def current(browser) -> str:
+    return browser.find_element(*by("li.entry.current")).get_attribute("data-seq")
+
+
+def test_step_through_a_small_match_and_read_every_field(browser, tmp_path):
     from selenium.webdriver.common.keys import Keys
 
     r = Referee(MemoryStore(), games=[PILE])
     s = import_transcript(r, TRANSCRIPT, "b.txt")
     path = tmp_path / "match.html"
     path.write_text(export(r, s.match_id, "html", "bob"), encoding="utf-8")
-    browser.get(path.as_uri())
+    visit(browser, path, size=PHONE)
+    browser.find_element(*by("#show-details")).click()  # every field as stored, behind "details"
 
-    def title():
-        return browser.find_element(By.ID, "state-title").text
-
-    def value(key):
-        for row in browser.find_elements(By.CSS_SELECTOR, "#state-body tr"):
-            cells = row.find_elements(By.TAG_NAME, "td")
-            if cells[0].text == key:
+    def value(k):
+        for row in browser.find_elements(*by("#state-body tr")):
+            cells = row.find_elements(*by("td"))
+            if cells[0].text == k:
                 return cells[1].text
         return None
 
-    assert title().startswith("After entry 5")  # opens at the end
+    assert now(browser).startswith("After entry 5 of 5")  # opens at the end
     assert value("pile") == "3"
-    browser.find_element(By.ID, "back").click()
-    browser.find_element(By.ID, "back").click()
-    assert title().startswith("After entry 3 (bob: take 5)")
+    browser.find_element(*by("#back")).click()
+    browser.find_element(*by("#back")).click()
+    assert "After entry 3 of 5: bob: take 5" in now(browser) and "pile/bad_count" in now(browser)
     assert value("pile") == "6"  # take 5 was rejected: nothing changed
-    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)
-    assert title().startswith("After entry 4") and value("pile") == "4"
-    changed = [row.find_elements(By.TAG_NAME, "td")[0].text
-               for row in browser.find_elements(By.CSS_SELECTOR, "#state-body tr.changed")]
+    key(browser, Keys.ARROW_RIGHT)
+    assert now(browser).startswith("After entry 4") and value("pile") == "4"
+    changed = [row.find_elements(*by("td"))[0].text for row in browser.find_elements(*by("#state-body tr.changed"))]
     assert "pile" in changed
-    browser.find_element(By.CSS_SELECTOR, 'li.entry[data-seq="1"]').click()
-    assert title().startswith("After entry 1") and value("tokens.bob") == "K02" and value("tokens.alice") == "?"
-    rejected = browser.find_element(By.CSS_SELECTOR, 'li.entry[data-seq="3"] .why').text
-    assert "pile/bad_count" in rejected
+    browser.find_element(*by('li.entry[data-seq="1"] .move')).click()
+    assert now(browser).startswith("After entry 1") and value("tokens.bob") == "K02" and value("tokens.alice") == "?"
     assert "K01" not in browser.page_source
-    scroll, inner = browser.execute_script(
-        "return [document.documentElement.scrollWidth, window.innerWidth]")
+    # the section in words shows the same without the toggle
+    browser.find_element(*by("#show-details")).click()
+    assert browser.find_element(*by('#sections td[data-key="pile"]')).text == "9"
+    assert not browser.find_element(*by("#raw")).is_displayed()
+    scroll, inner = browser.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
     assert scroll <= inner  # no sideways scrolling on a phone-sized screen
-    browser.save_screenshot(str(tmp_path / "phone.png"))
 
 
-def test_the_demo_match_shows_the_field_and_a_seats_view(browser, tmp_path):
-    """The By All Means demo as bob sees it: the field is drawn as a grid that follows the entries,
-    the players' counters are a table, and alice's draws stay hidden."""
-    import os
+@pytest.mark.parametrize("game,role", [("by_all_means", "bob"), ("by_all_means", "arbiter"),
+                                       ("war_of_shadows", "anna"), ("war_of_shadows", "arbiter")])
+def test_the_problems_list_links_to_each_entry_and_the_board_stays_in_view(browser, demos, game, role):
+    page, r, mid = demos[(game, role)]
+    visit(browser, page)
+    links = browser.find_elements(*by("#problems a[data-seq]"))
+    seqs = [int(a.get_attribute("data-seq")) for a in links]
+    log = r.log(mid, seat=None if role == "arbiter" else role)
+    expected = {e.seq for e in log if e.verdict == "rejected" or e.kind in ("ruling", "undo", "redo") or e.manual
+                or any(a.kind in ("disputed", "ruling") for a in e.annotations)}
+    assert expected and expected <= set(seqs), (sorted(expected - set(seqs)))
+    # the problems list sits at the top of the page, above the moves and the board
+    assert rect(browser, "#problems")["top"] < rect(browser, "#moves-panel")["top"]
+    for seq in (seqs[-1], seqs[0], seqs[len(seqs) // 2]):  # far down first, then back up
+        browser.execute_script("arguments[0].scrollIntoView()", browser.find_element(*by(f'#problems a[data-seq="{seq}"]')))
+        browser.find_element(*by(f'#problems a[data-seq="{seq}"]')).click()
+        assert now(browser).startswith(f"After entry {seq} of"), now(browser)
+        assert current(browser) == str(seq)
+        assert browser.execute_script("return location.hash") == f"#{seq}"
+        assert on_screen(browser, f'li.entry[data-seq="{seq}"]')  # the move scrolled into view
+        if seq == seqs[-1]:  # far down the page: the board came along
+            assert browser.execute_script("return scrollY") > 1500
+        assert board_in_view(browser), rect(browser, "#board")
 
-    from selenium.webdriver.common.by import By
 
-    from conftest import ROOT
+def test_a_deep_link_opens_the_page_at_that_entry_with_its_board(browser, demos):
+    page, r, mid = demos[("by_all_means", "bob")]
+    visit(browser, page, "#59")
+    assert now(browser).startswith("After entry 59 of 86") and current(browser) == "59"
+    assert on_screen(browser, 'li.entry[data-seq="59"]') and board_in_view(browser)
+    # the field as bob saw it after entry 59: a drawn grid of cards, with names beside ids
+    b3 = browser.find_element(*by('#boards [data-cell="B3"]'))
+    assert "T09" in b3.text and "Orchard Terraces" in b3.text and "bob" in b3.text
+    assert b3.find_elements(*by(".card")) and b3.find_elements(*by(".val"))  # a card with its loyalty drawn
+    # the link of an entry's number is the deep link
+    assert browser.find_element(*by('li.entry[data-seq="59"] a.seq')).get_attribute("href").endswith("#59")
+    visit(browser, page, "#0")
+    assert now(browser).startswith("After setup")
+    visit(browser, page, "#9999")  # not an entry: the page opens at the end
+    assert now(browser).startswith("After entry 86 of 86")
 
-    path = os.path.join(ROOT, "replays", "by_all_means", "club-night.txt")
-    r = Referee(MemoryStore())
-    s = import_transcript(r, open(path, encoding="utf-8").read(), path, os.path.dirname(path))
-    page = tmp_path / "club.html"
-    page.write_text(export(r, s.match_id, "html", "bob"), encoding="utf-8")
-    browser.get(page.as_uri())
 
-    def cell(name):
-        return browser.find_element(By.CSS_SELECTOR, f'#boards td[data-cell="{name}"]').text
+def test_keys_step_one_entry_to_either_end_and_between_problems(browser, demos):
+    from selenium.webdriver.common.keys import Keys
 
-    def counter(seat, key):
-        return browser.find_element(By.CSS_SELECTOR, f'#boards td[data-seat="{seat}"][data-key="{key}"]').text
+    page, r, mid = demos[("by_all_means", "arbiter")]
+    visit(browser, page, "#40")
+    key(browser, Keys.ARROW_RIGHT)
+    assert current(browser) == "41" and browser.execute_script("return location.hash") == "#41"
+    key(browser, Keys.ARROW_LEFT)
+    key(browser, Keys.ARROW_LEFT)
+    assert current(browser) == "39"
+    assert on_screen(browser, 'li.entry[data-seq="39"]')
+    key(browser, Keys.END)
+    assert current(browser) == "86" and on_screen(browser, 'li.entry[data-seq="86"]') and board_in_view(browser)
+    key(browser, Keys.HOME)
+    assert now(browser).startswith("After setup")
+    problems = sorted({int(a.get_attribute("data-seq")) for a in browser.find_elements(*by("#problems a[data-seq]"))})
+    key(browser, "n")
+    assert current(browser) == str(problems[0])
+    key(browser, "n")
+    assert current(browser) == str(problems[1])
+    key(browser, "p")
+    assert current(browser) == str(problems[0])
+    key(browser, Keys.END)
+    key(browser, "p")
+    assert current(browser) == str(max(p for p in problems if p < 86))
+    # the last change is highlighted on the board: stepping onto a deploy marks its cell
+    browser.find_element(*by('li.entry[data-seq="41"] .move')).click()
+    changed = [c.get_attribute("data-cell") for c in browser.find_elements(*by("#boards .changed"))]
+    assert "C1" in changed
 
-    assert "T14 (alice, 3)" in cell("B2")  # the end: the twelfth territory
-    browser.find_element(By.CSS_SELECTOR, 'li.entry[data-seq="7"]').click()
-    assert "T09 (bob, 3) [jade,jade]" in cell("B3") and cell("B2") == "·"
-    assert counter("bob", "reputation") == "4" and counter("bob", "influence") == "1"
-    browser.find_element(By.ID, "back").click()
-    assert cell("B3") == "·"
-    # alice's opening hand: bob sees that she drew four cards, not which
-    words = browser.find_element(By.CSS_SELECTOR, 'li.entry[data-seq="3"] .words').text
-    assert "alice draws a card" in words and "K03" not in words
-    assert "cards=?,?,?,?" in browser.find_element(By.CSS_SELECTOR, 'li.entry[data-seq="3"] .move').text
-    assert counter("alice", "hand") == "—" or "hand" not in [
-        td.get_attribute("data-key") for td in browser.find_elements(By.CSS_SELECTOR, '#boards td[data-seat="alice"]')]
+
+def test_the_phone_layout_puts_the_board_first_and_keeps_it_on_screen(browser, demos):
+    page, r, mid = demos[("war_of_shadows", "anna")]
+    visit(browser, page, "#120", size=PHONE)
+    assert browser.execute_script("return innerWidth") <= 800
+    board, moves = rect(browser, "#board"), rect(browser, "#moves-panel")
+    assert board["left"] == pytest.approx(moves["left"], abs=2)  # one column
+    assert now(browser).startswith("After entry 120 of 133")
+    assert board_in_view(browser), board
+    li = rect(browser, 'li.entry[data-seq="120"]')
+    assert li["top"] >= rect(browser, "#board")["bottom"] - 1 and li["bottom"] <= li["h"]  # below the board, seen
     scroll, inner = browser.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
     assert scroll <= inner
+    visit(browser, page, size=PHONE)  # no link: the top of the page, the board before the moves
+    assert rect(browser, "#board")["top"] < rect(browser, "#moves-panel")["top"]
+
+
+def test_war_of_shadows_draws_its_map_and_council_and_a_seat_sees_its_own_hand_only(browser, demos):
+    page, r, mid = demos[("war_of_shadows", "anna")]
+    visit(browser, page, "#60")
+    tiles = browser.find_elements(*by('#boards [data-board="Map"] [data-cell]'))
+    assert len(tiles) == 15
+    council = browser.find_elements(*by('#boards [data-board="Council"] .cell'))
+    assert len(council) == 20 and any("agent" in c.text for c in council)
+    legend = browser.find_element(*by("#legend")).text
+    assert "anna" in legend and "bear" in legend
+    hand = {td.get_attribute("data-seat"): td.text for td in browser.find_elements(*by('#sections td[data-key="hand"]'))}
+    assert set(hand) == {"anna", "boris", "vera"} and hand["boris"] == "—" and hand["vera"] == "—"
+    # internal fields wait behind the details toggle
+    details = browser.find_elements(*by("#sections tr.detail"))
+    assert details and not any(d.is_displayed() for d in details)
+    browser.find_element(*by("#show-details")).click()
+    assert all(d.is_displayed() for d in details)
+
+
+def test_variations_are_listed_with_their_moves_under_the_entry_they_branch_from(browser, tmp_path):
+    r = Referee(MemoryStore(), games=[PILE])
+    s = import_transcript(r, TRANSCRIPT, "b.txt")
+    fork = r.fork(s.match_id, at=2, name="if bob had taken 1")
+    r.submit(fork.id, "bob", "take 1")
+    path = tmp_path / "forked.html"
+    path.write_text(export(r, s.match_id, "html", "arbiter"), encoding="utf-8")
+    visit(browser, path)
+    variation = browser.find_element(*by('li.entry[data-seq="2"] .variation'))
+    assert "Variation from entry 2: if bob had taken 1" in variation.text and "bob: take 1" in variation.text
+    variation.find_element(*by("li.entry")).click()  # a variation's move is read, not stepped to
+    assert now(browser).startswith("After entry 5 of 5")

@@ -23,7 +23,8 @@ from schemas.http import StateAnswer
 from support.pile import PILE
 from support.tally import TALLY
 
-GENERIC = ("cli/render.py", "referee/export.py", "cli/main.py", "referee/service.py")
+GENERIC = ("cli/render.py", "referee/export.py", "cli/main.py", "referee/service.py", "referee/viewer/__init__.py",
+           "referee/viewer/viewer.js", "referee/viewer/viewer.css")
 #: words only a game knows: By All Means' field and its slots, War of Shadows' map and council
 GAME_WORDS = ("territory", "graffiti", "attached", "field", "banners", "council", "region", "isBoard")
 
@@ -80,8 +81,11 @@ def test_a_test_game_draws_its_table_and_a_seat_sees_only_its_own_hand(capsys):
     assert "Table" in out and "target 10" in out and "D1" in out and "D4" in out and "D5" not in out
     page = export(r, m.id, "html", "ann")
     shown = [json.loads(x) for x in re.findall(r'<script type="application/json" class="state">(.*?)</script>', page)]
-    initial = json.loads(re.search(r'data-initial="([^"]*)"', page).group(1).replace("&quot;", '"'))
-    assert [b["layout"] for b in initial["boards"]] == ["row", "tableau"] and "hands" not in initial["state"]
+    initial = json.loads(re.search(r'<script type="application/json" id="initial">(.*?)</script>', page).group(1))
+    # the row is drawn as a picture, the hands (a tableau) and the rest of the view are sections in words
+    assert [b["layout"] for b in initial["b"]] == ["row"]
+    assert [(b["title"], b["layout"]) for b in initial["s"]] == [("Hands", "tableau"), ("Turn and match", "list")]
+    assert "hands" not in initial["s"][1]["covers"] and initial["f"]["hands.ann"] == "D4"
     assert "D5" not in page and shown == []  # no entries yet: the page carries the state after setup alone
 
 

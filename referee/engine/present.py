@@ -3,7 +3,7 @@ values read as text. Pure functions of a role's view: a board can show nothing t
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from typing import Any
 
 from schemas.board import Area, Board
@@ -35,12 +35,59 @@ def text(value: Any) -> str:
     return str(value)
 
 
-def seat_tableau(view: Mapping[str, Any], key: str = "players", title: str = "Players") -> Board | None:
+def label(path: str) -> str:
+    """A dotted path of a view as a reader's label: ``main_archive.count`` reads "main archive count"."""
+    return path.replace("_", " ").replace(".", " ").strip()
+
+
+def _split(record: Any, labels: Mapping[str, str] | None, details: Collection[str]
+           ) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
+    """A record's leaves as (label, text) facts (the path itself when ``labels`` is None), those under
+    a path in ``details`` apart, labelled by their paths."""
+    shown: list[tuple[str, str]] = []
+    hidden: list[tuple[str, str]] = []
+    for path, v in flatten(record):
+        under = any(path == d or path.startswith(d + ".") for d in details)
+        if under:
+            hidden.append((path, text(v)))
+        else:
+            shown.append((path if labels is None else labels.get(path, label(path)), text(v)))
+    return tuple(shown), tuple(hidden)
+
+
+def seat_tableau(view: Mapping[str, Any], key: str = "players", title: str = "Players", *,
+                 labels: Mapping[str, str] | None = None, details: Collection[str] = ()) -> Board | None:
     """What each seat has in front of it, side by side: ``view[key]`` maps each seat to its record,
-    whose leaves become the tableau's facts. None when the view has no such map."""
+    whose leaves become the tableau's facts. None when the view has no such map.
+
+    With ``labels`` (paths to a reader's words; other paths read as :func:`label` makes them), the
+    facts are in words; the paths in ``details`` (and below them) go to each area's details as they
+    are stored."""
     seats = view.get(key)
     if not isinstance(seats, dict) or not seats or not all(isinstance(v, dict) for v in seats.values()):
         return None
-    areas = tuple(Area(id=str(seat), facts=tuple((path, text(v)) for path, v in flatten(record)))
-                  for seat, record in seats.items())
-    return Board(title=title, layout="tableau", areas=areas, covers=(key,))
+    areas = []
+    for seat, record in seats.items():
+        shown, hidden = _split(record, labels, details)
+        areas.append(Area(id=str(seat), facts=shown, details=hidden))
+    return Board(title=title, layout="tableau", areas=tuple(areas), covers=(key,))
+
+
+def fact_list(view: Mapping[str, Any], keys: Collection[str] | None = None, title: str = "Turn and match", *,
+              labels: Mapping[str, str] | None = None, details: Collection[str] = ()) -> Board | None:
+    """A section of the view in words: the leaves under ``keys`` (every top-level key when None) as
+    labelled facts, the paths in ``details`` behind a reader's "details". None when there is nothing."""
+    picked = {k: v for k, v in view.items() if keys is None or k in keys}
+    if not picked:
+        return None
+    shown, hidden = _split(picked, labels or {}, details)
+    return Board(title=title, layout="list", areas=(Area(id=title, facts=shown, details=hidden),),
+                 covers=tuple(picked))
+
+
+def sections(boards: tuple[Board, ...], view: Mapping[str, Any]) -> tuple[Board, ...]:
+    """The view in words when a game says nothing more: its tableaux, then every top-level key no
+    board draws as a list of facts."""
+    covered = {key for b in boards for key in b.covers}
+    rest = fact_list(view, [k for k in view if k not in covered])
+    return tuple(b for b in boards if b.layout == "tableau") + ((rest,) if rest is not None else ())

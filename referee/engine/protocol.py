@@ -17,6 +17,7 @@ from schemas.board import Board
 
 from .chance import Chance
 from .position import Placed, PositionError, PositionShape, write_paths
+from .present import sections as default_sections
 from .present import seat_tableau
 from .position import convert as position_convert
 
@@ -236,6 +237,16 @@ class Rules(Protocol[S, I, E]):
         phase, the score (``referee show`` starts with it; the end of a game is said by the front end
         from the outcome). Default: empty."""
 
+    def sections(self, view: dict[str, Any]) -> tuple[Board, ...]:
+        """``view`` in words for a reader, beside the drawn boards: ``tableau`` and ``list`` boards of
+        labelled facts (a player's counters, the turn), card ids as the view has them, internal
+        fields (object ids, cursors, derived flags) in each area's ``details``. Built from the view
+        alone. Default: the tableaux of :meth:`boards`, then every key no board covers, in words."""
+
+    def card_name(self, card: str) -> str | None:
+        """The printed name of the card ``card`` names (a public fact of the card set), or None when
+        it names no card. Asked only of ids a role's view shows. Default: None."""
+
     def chance_fields(self, intent: I) -> tuple[str, ...]:
         """The fields of ``intent`` that hold a chance outcome the acting seat cannot know beforehand
         (a card drawn, a random pick), whether filled in or not. In a digital match a seat may not type
@@ -297,6 +308,12 @@ class RulesBase:
 
     def headline(self, view: dict[str, Any]) -> str:
         return ""
+
+    def sections(self, view: dict[str, Any]) -> tuple[Board, ...]:
+        return default_sections(self.boards(view), view)
+
+    def card_name(self, card: str) -> str | None:
+        return None
 
     def confirmer(self, state: Any, seat: Seat, intent: Any) -> Seat | None:
         return None

@@ -150,6 +150,13 @@ class ByAllMeansRules(RulesBase):
     def headline(self, view: dict[str, Any]) -> str:
         return present.headline(view)
 
+    def sections(self, view: dict[str, Any]) -> tuple[Board, ...]:
+        return present.sections(view)
+
+    def card_name(self, card: str) -> str | None:
+        c = self.ctx.cards.cards.get(card)
+        return None if c is None else c.name
+
     def hidden_ids(self, state: State, seat: str | None) -> frozenset[str]:
         return view.hidden_ids(self.ctx, state, seat)
 

@@ -1,14 +1,16 @@
 """How War of Shadows' table is drawn (the ``boards`` hook): the map as its regions in board order
 (home empire, cities, farm and fort beside each; banners, control and agents in it), the council as
-a grid of empires by positions, then the seats' tableaux. Built from one role's view and the public
-board data only."""
+a grid of empires by positions, then the seats' tableaux; every area's contents also as pieces to draw
+(banners in their empire's colour, agents in their seat's). :func:`sections` gives the players and
+the round in a player's words, internal fields (cursors, phase records, options) in the details.
+Built from one role's view and the public board data only."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from referee.engine.present import seat_tableau
-from schemas.board import Area, Board
+from referee.engine.present import fact_list, seat_tableau
+from schemas.board import Area, Board, Piece
 
 from .data import EMPIRES, POSITIONS
 from .data import Board as MapData
@@ -33,11 +35,16 @@ def map_of(board: MapData, view: dict[str, Any]) -> Board | None:
         printed += [word for word, shown in (("farm", region.farm), ("fort", region.fort)) if shown]
         row = banners.get(rid) or {}
         lines = [f"{e} {row[e]}" for e in EMPIRES if row.get(e)]
+        pieces = [Piece(kind="banners", name=e, owner=e, value=str(row[e])) for e in EMPIRES if row.get(e)]
         if control.get(rid):
             lines.append(f"held by {control[rid]}" + (", conquered" if conquered.get(rid) else ""))
+            pieces.append(Piece(kind="held by", name=str(control[rid]), owner=str(control[rid]),
+                                notes=("conquered",) if conquered.get(rid) else ()))
         if agents.get(rid):
             lines.append("agents " + ", ".join(agents[rid]))
-        areas.append(Area(id=rid, label=", ".join(printed), lines=tuple(lines)))
+            pieces += [Piece(kind="agent", name=str(a), owner=str(a)) for a in agents[rid]]
+        areas.append(Area(id=rid, label=", ".join(printed), lines=tuple(lines), pieces=tuple(pieces),
+                          owner=str(control.get(rid) or "")))
     return Board(title="Map", layout="regions", areas=tuple(areas),
                  covers=("banners", "control", "conquered", "region_agents"))
 
@@ -53,9 +60,13 @@ def council(view: dict[str, Any]) -> Board | None:
             who = (seats.get(empire) or {}).get(position)
             ruler = (controller.get(empire) or {}).get(position)
             lines = [f"agent {who}"] if who else []
+            pieces = [Piece(kind="agent", name=str(who), owner=str(who))] if who else []
             if ruler:
                 lines.append(f"controlled by {ruler}")
-            areas.append(Area(id=f"{empire}.{position}", row=empire, col=position, lines=tuple(lines)))
+                if ruler != who:
+                    pieces.append(Piece(kind="controlled by", name=str(ruler), owner=str(ruler)))
+            areas.append(Area(id=f"{empire}.{position}", row=empire, col=position, lines=tuple(lines),
+                              pieces=tuple(pieces)))
     return Board(title="Council", layout="grid", areas=tuple(areas), covers=("council", "controller"))
 
 
@@ -78,3 +89,30 @@ def headline(view: dict[str, Any]) -> str:
     if scores:
         parts.append("scores " + ", ".join(scores))
     return " · ".join(parts)
+
+
+_SLOT_WORDS = {f"loyalty.{slot}.empire": f"{slot}" for slot in ("fanaticism", "devotion", "involvement", "indifference", "opposition")}
+_PLAYER_WORDS = {
+    "society": "society", "agent_reserve": "agents in reserve", "hand": "hand", "hand_size": "cards in hand",
+    "swaps_made": "swaps made", "bonus": "bonus", "ci_bonus": "counter-intelligence bonus",
+    "score.total": "score", "score.base": "score from loyalty", "score.bonus": "score bonus",
+    "score.ci_bonus": "score counter-intelligence", "score.keep_secrets": "score for secrets kept",
+    "score.region_agents": "score for region agents", **_SLOT_WORDS,
+}
+_PLAYER_DETAILS = ("fanatic_dealt", "unrevealed_at_end", "final_revealed") + tuple(
+    f"loyalty.{slot}.revealed" for slot in ("fanaticism", "devotion", "involvement", "indifference", "opposition"))
+_ROUND_WORDS = {
+    "round": "round", "phase": "phase", "first_player": "first player", "turn_order": "turn order",
+    "next_player": "next to act", "cities": "cities held", "banner_supply": "banners in supply",
+    "deck_size": "cards in each empire's deck",
+}
+_ROUND_DETAILS = ("board", "cursor", "round_markers_placed", "seats", "agent_phase", "discard_phase",
+                  "reveal_phase", "deck", "audit_flags", "options", "outcome")
+
+
+def sections(view: dict[str, Any]) -> tuple[Board, ...]:
+    """The players and the round in a player's words, what is internal in the details."""
+    players = seat_tableau(view, labels=_PLAYER_WORDS, details=_PLAYER_DETAILS)
+    drawn = {"banners", "control", "conquered", "region_agents", "council", "controller", "players"}
+    game = fact_list(view, [k for k in view if k not in drawn], "Round", labels=_ROUND_WORDS, details=_ROUND_DETAILS)
+    return tuple(b for b in (players, game) if b is not None)

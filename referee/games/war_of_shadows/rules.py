@@ -140,6 +140,13 @@ class WarOfShadowsRules(Queries, RulesBase):
     def headline(self, view: dict[str, Any]) -> str:
         return present.headline(view)
 
+    def sections(self, view: dict[str, Any]) -> tuple[Board, ...]:
+        return present.sections(view)
+
+    def card_name(self, card: str) -> str | None:
+        c = (self.catalogue or {}).get(card)
+        return None if c is None or not c.name else c.name
+
     def hidden_ids(self, state: State, seat: str | None) -> frozenset[str]:
         return view_mod.hidden_ids(self, state, seat)
 

@@ -1,0 +1,276 @@
+(function () {
+'use strict';
+// The match viewer: steps through the entries, drawing the table after each one from the frames the
+// page carries (each the change from the entry before). Knows no game: it draws boards of areas and
+// pieces, sections of labelled facts, and every field as stored (behind "details").
+const $ = id => document.getElementById(id);
+const main = $('viewer'), slider = $('slider'), boardPanel = $('board');
+const players = JSON.parse(main.dataset.players);
+const items = [...document.querySelectorAll('#moves li.entry[data-index]')];
+const frames = [JSON.parse($('initial').textContent)].concat(
+  items.map(li => JSON.parse(li.querySelector('script.state').textContent)));
+const N = items.length;
+const indexOfSeq = {}; items.forEach((li, k) => { indexOfSeq[li.dataset.seq] = k + 1; });
+const names = {};
+const boardsAt = [], sectionsAt = [];
+let b = [], s = [];
+frames.forEach((f, i) => {
+  if (f.b) b = f.b; if (f.s) s = f.s; if (f.n) Object.assign(names, f.n);
+  boardsAt[i] = b; sectionsAt[i] = s;
+});
+// every field as stored: a snapshot every 64 frames, the changes applied from there
+const snaps = {};
+function flatAt(i) {
+  const base = Math.floor(i / 64) * 64;
+  if (!snaps[base]) { const prev = base ? flatAt(base - 1) : {}; snaps[base] = apply(Object.assign({}, prev), frames[base]); }
+  const out = Object.assign({}, snaps[base]);
+  for (let k = base + 1; k <= i; k++) apply(out, frames[k]);
+  return out;
+}
+function apply(flat, f) { if (f.f) Object.assign(flat, f.f); for (const k of f.x || []) delete flat[k]; return flat; }
+
+// colours: the seats first, then every other side in the order the boards first show it
+const seatColours = ['#2f6fb5', '#c0392b', '#2e8b57', '#8e44ad', '#d4870b', '#16868c', '#7b5e3b', '#c2185b'];
+const sideColours = ['#8d6e63', '#c9a227', '#78909c', '#b5651d', '#9c4f96', '#5e8c31', '#00897b', '#6d4c41', '#ad1457', '#455a64'];
+const colours = {};
+players.forEach((p, k) => { colours[p] = seatColours[k % seatColours.length]; });
+let sides = 0;
+function notice(owner) { if (owner && !(owner in colours)) colours[owner] = sideColours[sides++ % sideColours.length]; }
+boardsAt.forEach((bs, i) => { if (i && bs === boardsAt[i - 1]) return;
+  for (const bd of bs) for (const a of bd.areas || []) { notice(a.owner); for (const p of a.pieces || []) notice(p.owner); } });
+
+function el(tag, cls, text) { const e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined) e.textContent = text; return e; }
+function paint(e, owner) { if (owner && colours[owner]) e.style.setProperty('--c', colours[owner]); return e; }
+// a value in words with card names beside the card ids it holds
+function worded(text) {
+  const frag = document.createDocumentFragment();
+  let last = 0; const re = /[A-Za-z0-9_]+/g; let m;
+  while ((m = re.exec(text)) !== null) {
+    if (names[m[0]]) {
+      frag.append(text.slice(last, m.index + m[0].length), el('span', 'cardname', ' ' + names[m[0]]));
+      last = m.index + m[0].length;
+    }
+  }
+  frag.append(text.slice(last));
+  return frag;
+}
+
+function card(p) {
+  const c = paint(el('div', 'card' + (p.face_down ? ' down' : '')), p.owner);
+  if (p.kind) c.append(el('div', 'kind', p.kind + (p.face_down ? ' · face down' : '')));
+  else if (p.face_down) c.append(el('div', 'kind', 'face down'));
+  if (p.card && p.card !== '?') c.append(el('div', 'cid', p.card));
+  c.append(el('div', 'cname', names[p.card] || (p.card === '?' ? 'unknown card' : p.name || p.card)));
+  if (p.owner) c.append(el('div', 'who', p.owner));
+  if (p.value) c.append(el('span', 'val', p.value));
+  if ((p.notes || []).length) c.append(el('div', 'notes', p.notes.join(' · ')));
+  c.title = [p.kind, p.card, names[p.card], p.owner, p.value && 'value ' + p.value, ...(p.notes || [])].filter(Boolean).join(' · ');
+  return c;
+}
+function chip(p) {
+  const c = paint(el('span', 'chip' + (p.face_down ? ' down' : '')), p.owner);
+  if (p.kind) c.append(el('span', 'kind', p.kind));
+  if (p.card) { c.append(el('b', '', p.card)); if (names[p.card]) c.append(el('span', 'cardname', names[p.card])); }
+  else if (p.name) c.append(el('b', '', p.name));
+  if (p.value) c.append(el('span', '', '× ' + p.value));
+  if (p.face_down) c.append(el('span', 'notes', 'face down'));
+  if ((p.notes || []).length) c.append(el('span', 'notes', p.notes.join(' · ')));
+  return c;
+}
+function contents(a, box) {
+  const pieces = (a && a.pieces) || [];
+  if (pieces.length) {
+    const big = pieces.findIndex(p => p.card);
+    if (big >= 0) box.append(card(pieces[big]));
+    const rest = el('div', 'rbody');
+    pieces.forEach((p, k) => { if (k !== big) rest.append(chip(p)); });
+    if (rest.childNodes.length) box.append(rest);
+  } else if (a && (a.lines || []).length) {
+    for (const line of a.lines) box.append(el('div', 'notes', line));
+  } else box.append(el('span', 'empty', '·'));
+}
+function mark(node, a, was, compare) {
+  if (a) node.dataset.cell = a.id;
+  if (compare && JSON.stringify(a || null) !== JSON.stringify(was || null)) node.classList.add('changed');
+  return node;
+}
+function drawBoard(bd, prev, compare) {
+  const was = {}; for (const a of (prev && prev.areas) || []) was[a.id] = a;
+  const box = el('div', 'board'); box.dataset.board = bd.title; box.append(el('h3', '', bd.title));
+  const areas = bd.areas || [];
+  if (bd.layout === 'grid') {
+    const rows = [...new Set(areas.map(a => a.row || ''))], cols = [...new Set(areas.map(a => a.col || ''))];
+    const at = {}; areas.forEach(a => { at[(a.row || '') + '|' + (a.col || '')] = a; });
+    const g = el('div', 'grid'); g.style.gridTemplateColumns = 'auto repeat(' + cols.length + ', minmax(0, 1fr))';
+    g.append(el('span', 'lab', '')); cols.forEach(c => g.append(el('span', 'lab', c)));
+    for (const r of rows) {
+      g.append(el('span', 'lab', r));
+      for (const c of cols) { const a = at[r + '|' + c]; const cell = el('div', 'cell'); contents(a, cell);
+        g.append(mark(cell, a, a && was[a.id], compare)); }
+    }
+    box.append(g);
+  } else if (bd.layout === 'regions') {
+    const m = el('div', 'regions');
+    for (const a of areas) {
+      const t = paint(el('div', 'tile' + (a.owner ? '' : ' free')), a.owner);
+      const head = el('div', 'rhead'); head.append(el('span', '', a.id)); if (a.owner) head.append(el('span', '', a.owner));
+      t.append(head); if (a.label) t.append(el('div', 'rlabel', a.label));
+      const body = el('div', 'rbody');
+      for (const p of a.pieces || []) {
+        if (p.value && !p.card) { const pip = paint(el('span', 'pip', p.value), p.owner); pip.title = [p.kind, p.name || p.owner, p.value].filter(Boolean).join(' '); body.append(pip); }
+        else if (!(a.owner && p.owner === a.owner && !p.card && !p.value && p.kind !== 'agent')) body.append(chip(p));
+        else if ((p.notes || []).length) body.append(el('span', 'notes', p.notes.join(' · ')));
+      }
+      if (!(a.pieces || []).length) for (const line of a.lines || []) body.append(el('span', 'notes', line));
+      t.append(body); m.append(mark(t, a, was[a.id], compare));
+    }
+    box.append(m);
+  } else {  // a row of slots (a tableau drawn here too, should a game draw one as a board)
+    const r = el('div', 'row');
+    for (const a of areas) {
+      const slot = paint(el('div', 'slot'), a.owner); slot.append(el('div', 'sid', a.id));
+      if (a.label) slot.append(el('div', 'slabel', a.label));
+      contents(a, slot);
+      for (const [k, v] of a.facts || []) { const f = el('div', 'notes'); f.append(k + ': ', worded(v)); slot.append(f); }
+      r.append(mark(slot, a, was[a.id], compare));
+    }
+    box.append(r);
+  }
+  return box;
+}
+function factRow(label, cells, cls) { const tr = el('tr', cls); tr.append(el('td', 'k', label)); cells.forEach(c => tr.append(c)); return tr; }
+function valueCell(v, seat, key) {
+  const td = el('td'); td.append(worded(v === undefined ? '—' : v));
+  if (seat !== undefined) { td.dataset.seat = seat; td.dataset.key = key; }
+  return td;
+}
+function drawSection(sec, prev, compare) {
+  const box = el('div', 'section'); box.dataset.section = sec.title; box.append(el('h3', '', sec.title));
+  const t = el('table', 'facts'); const areas = sec.areas || [];
+  const before = {}; for (const a of (prev && prev.areas) || []) before[a.id] = a;
+  if (sec.layout === 'tableau') {
+    const head = el('tr'); head.append(el('th', '', ''));
+    areas.forEach(a => head.append(paint(el('th', '', a.id + (a.label ? ' (' + a.label + ')' : '')), a.id in colours ? a.id : a.owner)));
+    t.append(head);
+    if (areas.some(a => (a.lines || []).length)) {
+      const changed = compare && areas.some(a => JSON.stringify(a.lines || []) !== JSON.stringify((before[a.id] || {}).lines || []));
+      t.append(factRow('', areas.map(a => valueCell((a.lines || []).join(', ') || '—', a.id, '')), changed ? 'changed' : ''));
+    }
+    for (const kind of ['facts', 'details']) {
+      const labels = [...new Set(areas.flatMap(a => (a[kind] || []).map(f => f[0])))];
+      for (const label of labels) {
+        let changed = false;
+        const cells = areas.map(a => {
+          const v = Object.fromEntries(a[kind] || [])[label];
+          const w = before[a.id] ? Object.fromEntries(before[a.id][kind] || [])[label] : undefined;
+          if (compare && v !== w) changed = true;
+          return valueCell(v, a.id, label);
+        });
+        t.append(factRow(label, cells, (kind === 'details' ? 'detail' : '') + (changed ? ' changed' : '')));
+      }
+    }
+  } else {
+    for (const a of areas) {
+      const old = before[a.id] || {};
+      for (const kind of ['facts', 'details']) {
+        const w = Object.fromEntries(old[kind] || []);
+        for (const [label, v] of a[kind] || []) {
+          const td = el('td'); td.append(worded(v)); td.dataset.key = label;
+          t.append(factRow(label, [td], (kind === 'details' ? 'detail' : '') + (compare && w[label] !== v ? ' changed' : '')));
+        }
+      }
+    }
+  }
+  box.append(t);
+  return box;
+}
+
+let current = -1;
+function show(i, opts) {
+  opts = opts || {};
+  i = Math.max(0, Math.min(N, i)); slider.value = i; current = i;
+  const compare = i > 0;
+  const pb = {}; for (const bd of compare ? boardsAt[i - 1] : []) pb[bd.title] = bd;
+  const boardsBox = $('boards'); boardsBox.replaceChildren(...boardsAt[i].map(bd => drawBoard(bd, pb[bd.title], compare)));
+  const ps = {}; for (const sec of compare ? sectionsAt[i - 1] : []) ps[sec.title] = sec;
+  $('sections').replaceChildren(...sectionsAt[i].map(sec => drawSection(sec, ps[sec.title], compare)));
+  legend(i);
+  now(i);
+  if (document.body.classList.contains('details')) raw(i);
+  items.forEach(li => li.classList.remove('current'));
+  const li = i > 0 ? items[i - 1] : null;
+  if (li) li.classList.add('current');
+  for (const a of document.querySelectorAll('#problems a')) a.classList.toggle('at', li !== null && a.dataset.seq === li.dataset.seq);
+  if (opts.hash !== false) history.replaceState(null, '', '#' + (li ? li.dataset.seq : '0'));
+  if (opts.reveal !== false && li) reveal(li);
+}
+function legend(i) {
+  const owners = new Set(players);
+  for (const bd of boardsAt[i]) for (const a of bd.areas || []) { if (a.owner) owners.add(a.owner); for (const p of a.pieces || []) if (p.owner) owners.add(p.owner); }
+  $('legend').replaceChildren(...[...owners].map(o => { const sp = el('span'); sp.append(paint(el('i', 'sw'), o), o); return sp; }));
+}
+function now(i) {
+  const box = $('now'); box.replaceChildren();
+  if (i === 0) { box.append(el('b', '', 'After setup'), ' — before the first entry'); return; }
+  const li = items[i - 1];
+  box.append(el('b', '', 'After entry ' + li.dataset.seq + ' of ' + items[N - 1].dataset.seq + ': '));
+  box.append(el('span', 'move', li.dataset.move));
+  const mk = li.querySelector(':scope > .ok, :scope > .bad, :scope > .held'); if (mk) box.append(' ', mk.cloneNode(true));
+  for (const part of li.querySelectorAll(':scope > .why, :scope > .words, :scope > em')) box.append(part.cloneNode(true));
+}
+function raw(i) {
+  const flat = flatAt(i), was = i > 0 ? flatAt(i - 1) : flat; const body = $('state-body'); body.replaceChildren();
+  for (const k of Object.keys(flat)) { const tr = el('tr', was[k] !== flat[k] ? 'changed' : '');
+    tr.append(el('td', 'path', k), el('td', '', flat[k])); body.append(tr); }
+}
+function phone() { return window.matchMedia('(max-width: 800px)').matches; }
+// the current move where it can be seen: below the board on a phone, in the window on a desktop
+function reveal(li) {
+  for (let pass = 0; pass < 2; pass++) {
+    const top = (phone() ? Math.max(0, boardPanel.getBoundingClientRect().bottom) : 0) + 8;
+    const r = li.getBoundingClientRect(), bottom = window.innerHeight - 8;
+    if (r.top >= top && r.bottom <= bottom) return;
+    window.scrollBy(0, r.top - top - Math.max(0, (bottom - top - r.height) / 3));
+  }
+}
+const problemSeqs = [...new Set([...document.querySelectorAll('#problems a[data-seq]')].map(a => Number(a.dataset.seq)))].sort((x, y) => x - y);
+function seqAt(i) { return i > 0 ? Number(items[i - 1].dataset.seq) : 0; }
+function problem(dir) {
+  const at = seqAt(current);
+  const seq = dir > 0 ? problemSeqs.find(q => q > at) : [...problemSeqs].reverse().find(q => q < at);
+  if (seq !== undefined && indexOfSeq[seq] !== undefined) show(indexOfSeq[seq]);
+}
+function fromHash(reveal) {
+  const h = decodeURIComponent(location.hash.slice(1));
+  if (h === '0') { show(0, {hash: false, reveal: false}); return true; }
+  if (/^\d+$/.test(h) && indexOfSeq[h] !== undefined) { show(indexOfSeq[h], {hash: false, reveal: reveal}); return true; }
+  return false;
+}
+
+slider.max = N;
+slider.addEventListener('input', () => show(Number(slider.value)));
+$('back').onclick = () => show(current - 1);
+$('next').onclick = () => show(current + 1);
+$('first').onclick = () => show(0);
+$('last').onclick = () => show(N);
+items.forEach(li => li.addEventListener('click', e => {
+  if (e.target.closest('.variation')) return;
+  if (e.target.closest('a')) e.preventDefault();
+  show(Number(li.dataset.index), {reveal: false});
+}));
+for (const a of document.querySelectorAll('#problems a[data-seq]')) a.addEventListener('click', e => {
+  e.preventDefault(); const k = indexOfSeq[a.dataset.seq]; if (k !== undefined) show(k);
+});
+$('show-details').addEventListener('change', e => { document.body.classList.toggle('details', e.target.checked);
+  $('raw').hidden = !e.target.checked; if (e.target.checked) raw(current); });
+document.addEventListener('keydown', e => {
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  const t = e.target; if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.isContentEditable)) return;
+  const go = {ArrowRight: () => show(current + 1), ArrowLeft: () => show(current - 1), Home: () => show(0), End: () => show(N),
+              n: () => problem(1), p: () => problem(-1)}[e.key];
+  if (go) { e.preventDefault(); go(); }
+});
+window.addEventListener('hashchange', () => fromHash(true));
+if (!fromHash(true)) show(N, {hash: false, reveal: false});
+window.addEventListener('load', () => { if (location.hash) fromHash(true); });
+})();
