@@ -57,11 +57,13 @@ function worded(text) {
 
 function card(p) {
   const c = paint(el('div', 'card' + (p.face_down ? ' down' : '')), p.owner);
-  if (p.kind) c.append(el('div', 'kind', p.kind + (p.face_down ? ' · face down' : '')));
-  else if (p.face_down) c.append(el('div', 'kind', 'face down'));
-  if (p.card && p.card !== '?') c.append(el('div', 'cid', p.card));
+  const meta = el('div', 'meta');
+  if (p.kind) meta.append(el('span', 'kind', p.kind));
+  if (p.card && p.card !== '?') meta.append(el('span', 'cid', p.card));
+  if (p.owner) meta.append(el('span', 'who', p.owner));
+  if (p.face_down) meta.append(el('span', 'kind', 'face down'));
+  c.append(meta);
   c.append(el('div', 'cname', names[p.card] || (p.card === '?' ? 'unknown card' : p.name || p.card)));
-  if (p.owner) c.append(el('div', 'who', p.owner));
   if (p.value) c.append(el('span', 'val', p.value));
   if ((p.notes || []).length) c.append(el('div', 'notes', p.notes.join(' · ')));
   c.title = [p.kind, p.card, names[p.card], p.owner, p.value && 'value ' + p.value, ...(p.notes || [])].filter(Boolean).join(' · ');
