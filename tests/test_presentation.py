@@ -83,9 +83,10 @@ def test_a_test_game_draws_its_table_and_a_seat_sees_only_its_own_hand(capsys):
     shown = [json.loads(x) for x in re.findall(r'<script type="application/json" class="state">(.*?)</script>', page)]
     initial = json.loads(re.search(r'<script type="application/json" id="initial">(.*?)</script>', page).group(1))
     # the row is drawn as a picture, the hands (a tableau) and the rest of the view are sections in words
-    assert [b["layout"] for b in initial["b"]] == ["row"]
-    assert [(b["title"], b["layout"]) for b in initial["s"]] == [("Hands", "tableau"), ("Turn and match", "list")]
-    assert "hands" not in initial["s"][1]["covers"] and initial["f"]["hands.ann"] == "D4"
+    assert initial["b"][0] == initial["s"][0] == "="  # the first frame gives them whole, the others as patches
+    assert [b["layout"] for b in initial["b"][1]] == ["row"]
+    assert [(b["title"], b["layout"]) for b in initial["s"][1]] == [("Hands", "tableau"), ("Turn and match", "list")]
+    assert "hands" not in initial["s"][1][1]["covers"] and initial["f"]["hands.ann"] == "D4"
     assert "D5" not in page and shown == []  # no entries yet: the page carries the state after setup alone
 
 

@@ -57,10 +57,22 @@ def _strings(value: Any) -> Iterator[str]:
             yield from _strings(v)
 
 
+def patch(old: Any, new: Any) -> list[Any]:
+    """How to make ``new`` from ``old`` (which differ), as the page's script applies it: ``["=", v]``
+    (``v`` whole), ``["~", {index: patch}]`` (a list of the same length, some items changed) or
+    ``["{", {key: patch}, [keys gone]]`` (a mapping)."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        changed = {k: (patch(old[k], v) if k in old else ["=", v]) for k, v in new.items() if k not in old or old[k] != v}
+        return ["{", changed, [k for k in old if k not in new]]
+    if isinstance(old, (list, tuple)) and isinstance(new, (list, tuple)) and len(old) == len(new):
+        return ["~", {str(i): patch(o, n) for i, (o, n) in enumerate(zip(old, new)) if o != n}]
+    return ["=", new]
+
+
 class Frames:
     """What the viewer draws after each entry, as the change from the entry before: the boards
-    (``b``) and sections (``s``) when they differ, the fields that changed (``f``) or went (``x``), and
-    the names of card ids seen for the first time (``n``)."""
+    (``b``) and sections (``s``) as a :func:`patch` when they differ, the fields that changed (``f``)
+    or went (``x``), and the names of card ids seen for the first time (``n``)."""
 
     def __init__(self, rules: Any) -> None:
         self.rules = rules
@@ -74,9 +86,11 @@ class Frames:
         boards = msgspec.to_builtins(tuple(b for b in self.rules.boards(view) if b.layout != "tableau"))
         sections = msgspec.to_builtins(self.rules.sections(view))
         if boards != self.boards:
-            out["b"] = self.boards = boards
+            out["b"] = patch(self.boards, boards)
+            self.boards = boards
         if sections != self.sections:
-            out["s"] = self.sections = sections
+            out["s"] = patch(self.sections, sections)
+            self.sections = sections
         flat = {path: text(v) for path, v in flatten(view)}
         changed = {k: v for k, v in flat.items() if self.flat.get(k) != v}
         gone = [k for k in self.flat if k not in flat]

@@ -13,9 +13,18 @@ const N = items.length;
 const indexOfSeq = {}; items.forEach((li, k) => { indexOfSeq[li.dataset.seq] = k + 1; });
 const names = {};
 const boardsAt = [], sectionsAt = [];
+// a frame's boards and sections are patches of the ones before (copied where they change, shared where not)
+function patch(old, p) {
+  if (p[0] === '=') return p[1];
+  if (p[0] === '~') { const out = old.slice(); for (const k in p[1]) out[Number(k)] = patch(old[Number(k)], p[1][k]); return out; }
+  const out = Object.assign({}, old);
+  for (const k in p[1]) out[k] = patch(old ? old[k] : undefined, p[1][k]);
+  for (const k of p[2]) delete out[k];
+  return out;
+}
 let b = [], s = [];
 frames.forEach((f, i) => {
-  if (f.b) b = f.b; if (f.s) s = f.s; if (f.n) Object.assign(names, f.n);
+  if (f.b) b = patch(b, f.b); if (f.s) s = patch(s, f.s); if (f.n) Object.assign(names, f.n);
   boardsAt[i] = b; sectionsAt[i] = s;
 });
 // every field as stored: a snapshot every 64 frames, the changes applied from there
