@@ -277,3 +277,35 @@ def test_variations_are_listed_with_their_moves_under_the_entry_they_branch_from
     assert "Variation from entry 2: if bob had taken 1" in variation.text and "bob: take 1" in variation.text
     variation.find_element(*by("li.entry")).click()  # a variation's move is read, not stepped to
     assert now(browser).startswith("After entry 5 of 5")
+
+
+REPLAYS = sorted(os.path.join(game, name) for game in os.listdir(os.path.join(ROOT, "replays"))
+                 for name in os.listdir(os.path.join(ROOT, "replays", game)) if name.endswith(".txt"))
+
+
+@pytest.mark.parametrize("replay", REPLAYS)
+def test_every_games_replay_opens_in_the_viewer_for_a_seat(browser, tmp_path, replay):
+    """Every game, through its hooks alone (the viewer knows none): the page opens at the end with the
+    game's headline, its boards and its sections drawn, steps back a move, and logs no script error."""
+    from selenium.webdriver.common.keys import Keys
+
+    path = os.path.join(ROOT, "replays", replay)
+    r = Referee(MemoryStore())
+    with open(path, encoding="utf-8") as fh:
+        mid = import_transcript(r, fh.read(), path, os.path.dirname(path)).match_id
+    loaded = r.load(mid)
+    seat = loaded.config.players[0]
+    page = tmp_path / "replay.html"
+    page.write_text(export(r, mid, "html", seat), encoding="utf-8")
+    browser.get_log("browser")  # drop what earlier pages logged
+    visit(browser, page)
+    head = r.store.head(mid)
+    assert now(browser).startswith(f"After entry {head} of {head}")
+    shown = r.show(mid, seat=seat)
+    assert browser.find_element(*by("#headline")).text == loaded.rules.headline(shown.state)
+    drawn = [b.title for b in shown.boards if b.layout != "tableau"]
+    assert [e.get_attribute("data-board") for e in browser.find_elements(*by("#boards .board"))] == drawn
+    assert browser.find_elements(*by("#sections .section"))
+    key(browser, Keys.ARROW_LEFT)
+    assert now(browser).startswith(f"After entry {head - 1} of {head}")
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []

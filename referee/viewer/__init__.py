@@ -71,13 +71,15 @@ def patch(old: Any, new: Any) -> list[Any]:
 
 class Frames:
     """What the viewer draws after each entry, as the change from the entry before: the boards
-    (``b``) and sections (``s``) as a :func:`patch` when they differ, the fields that changed (``f``)
-    or went (``x``), and the names of card ids seen for the first time (``n``)."""
+    (``b``) and sections (``s``) as a :func:`patch` when they differ, the game's one-line headline
+    (``h``: whose turn, the score) when it changes, the fields that changed (``f``) or went (``x``),
+    and the names of card ids seen for the first time (``n``)."""
 
     def __init__(self, rules: Any) -> None:
         self.rules = rules
         self.boards: Any = None
         self.sections: Any = None
+        self.headline: str | None = None
         self.flat: dict[str, str] = {}
         self.asked: set[str] = set()
 
@@ -91,6 +93,9 @@ class Frames:
         if sections != self.sections:
             out["s"] = patch(self.sections, sections)
             self.sections = sections
+        headline = self.rules.headline(view)
+        if headline != self.headline:
+            out["h"] = self.headline = headline
         flat = {path: text(v) for path, v in flatten(view)}
         changed = {k: v for k, v in flat.items() if self.flat.get(k) != v}
         gone = [k for k in self.flat if k not in flat]
@@ -218,7 +223,7 @@ def page(src: Source) -> Iterator[str]:
 <section id="board" aria-label="the table after the current entry">
 <div class="controls"><button id="first" title="first (Home)" aria-label="first">«</button><button id="back" title="back (←)" aria-label="back">◀</button>
 <input id="slider" type="range" min="0" value="0" aria-label="entry"><button id="next" title="next (→)" aria-label="next">▶</button><button id="last" title="last (End)" aria-label="last">»</button></div>
-<div id="now" aria-live="polite"></div><div id="legend"></div><div id="boards"></div><div id="sections"></div>
+<div id="headline"></div><div id="now" aria-live="polite"></div><div id="legend"></div><div id="boards"></div><div id="sections"></div>
 <label class="toggle"><input type="checkbox" id="show-details"> details (object ids, cursors, internal fields)</label>
 <div id="raw" hidden><h3>Every field as stored</h3><table><tbody id="state-body"></tbody></table></div>
 <p class="keys">Keys: ← → one entry · Home End · n p next/previous problem · every entry number is a link</p>

@@ -12,7 +12,7 @@ const frames = [JSON.parse($('initial').textContent)].concat(
 const N = items.length;
 const indexOfSeq = {}; items.forEach((li, k) => { indexOfSeq[li.dataset.seq] = k + 1; });
 const names = {};
-const boardsAt = [], sectionsAt = [];
+const boardsAt = [], sectionsAt = [], headlineAt = [];
 // a frame's boards and sections are patches of the ones before (copied where they change, shared where not)
 function patch(old, p) {
   if (p[0] === '=') return p[1];
@@ -22,10 +22,11 @@ function patch(old, p) {
   for (const k of p[2]) delete out[k];
   return out;
 }
-let b = [], s = [];
+let b = [], s = [], h = '';
 frames.forEach((f, i) => {
   if (f.b) b = patch(b, f.b); if (f.s) s = patch(s, f.s); if (f.n) Object.assign(names, f.n);
-  boardsAt[i] = b; sectionsAt[i] = s;
+  if (f.h !== undefined) h = f.h;
+  boardsAt[i] = b; sectionsAt[i] = s; headlineAt[i] = h;
 });
 // every field as stored: a snapshot every 64 frames, the changes applied from there
 const snaps = {};
@@ -222,6 +223,7 @@ function legend(i) {
 }
 function now(i) {
   const box = $('now'); box.replaceChildren();
+  $('headline').textContent = headlineAt[i];
   if (i === 0) { box.append(el('b', '', 'After setup'), ' — before the first entry'); return; }
   const li = items[i - 1];
   box.append(el('b', '', 'After entry ' + li.dataset.seq + ' of ' + items[N - 1].dataset.seq + ': '));
