@@ -309,3 +309,26 @@ def test_every_games_replay_opens_in_the_viewer_for_a_seat(browser, tmp_path, re
     key(browser, Keys.ARROW_LEFT)
     assert now(browser).startswith(f"After entry {head - 1} of {head}")
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+
+
+def test_a_face_down_card_is_drawn_as_a_cards_back_and_stays_unnamed_for_the_other_seat(browser, tmp_path):
+    """By All Means' graffiti played face down (the position and moves of the o21 scenario): alice,
+    who controls it, sees the card on the back; bob sees a back with no id or name."""
+    import tomllib
+
+    with open(os.path.join(ROOT, "tests", "scenarios", "by_all_means", "o21_graffiti_free.toml"), "rb") as fh:
+        scenario = tomllib.load(fh)
+    r = Referee(MemoryStore())
+    m = r.new_match("by_all_means", scenario["players"], cards=scenario["cards"], options=scenario["options"],
+                    position=scenario["position"])
+    for step in scenario["steps"]:
+        assert r.submit(m.id, step["actor"], step["intent"]).accepted
+    for seat, shown in (("alice", True), ("bob", False)):
+        page = tmp_path / f"{seat}.html"
+        page.write_text(export(r, m.id, "html", seat), encoding="utf-8")
+        visit(browser, page)
+        back = browser.find_element(*by('#boards [data-cell="B2"] .down'))
+        assert "face down" in back.text
+        assert ("GA1" in back.text) is shown
+        if not shown:
+            assert "GA1" not in page.read_text(encoding="utf-8")

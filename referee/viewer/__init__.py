@@ -251,7 +251,7 @@ def page(src: Source) -> Iterator[str]:
         yield from _variation(src, *fork)
     count = f"{len(problems)}" if problems else "none"
     yield f"""</div></section></main>
-<nav id="problems" aria-label="problems and disputes"><h2>Problems and disputes ({count})</h2>
+<nav id="problems" aria-label="problems and disputes"{'' if problems else ' class="clear"'}><h2>Problems and disputes ({count})</h2>
 {'<ol>' + ''.join(problems) + '</ol>' if problems else '<p>No rejected lines, disputes, rulings, undos or declared effects.</p>'}</nav>
 <script>{_asset("viewer.js")}</script></body></html>
 """
