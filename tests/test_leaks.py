@@ -140,6 +140,8 @@ def card_names(loaded) -> dict[str, str]:
     rules = loaded.rules
     if loaded.game.id == "by_all_means":
         return {cid: c.name for cid, c in rules.ctx.cards.cards.items()}
+    if loaded.game.id == "android":
+        return {**{cid: c.name for cid, c in rules.data.cards.items()}, **{e.id: e.name for e in rules.data.events.values()}}
     catalogue = rules.catalogue if hasattr(rules, "catalogue") else {}
     return {cid: getattr(c, "name", "") for cid, c in dict(catalogue or {}).items()}
 
@@ -235,6 +237,12 @@ def test_war_of_shadows_random_play_over_http_leaks_nothing(hall, seed):
     check(hall, mid, tokens, ["anna", "boris", "vera", "spectator"])
 
 
+@pytest.mark.parametrize("seed", [4, 9])
+def test_android_random_play_over_http_leaks_nothing(hall, seed):
+    mid, tokens = play_over_http(hall, "android", ["ana", "ben", "cy", "dee"], 140, seed, cards="demo")
+    check(hall, mid, tokens, ["ana", "ben", "cy", "dee", "spectator"])
+
+
 # -- the demos (physical), with quoted values and declared effects ----------------------------------------
 
 
@@ -250,6 +258,11 @@ def _import(hall: Hall, path: str, edit=lambda t: t) -> tuple[str, dict[str, str
 def test_the_by_all_means_demo_leaks_nothing(hall):
     mid, tokens = _import(hall, f"{ROOT}/replays/by_all_means/club-night.txt")
     check(hall, mid, tokens, ["alice", "bob", "spectator"])
+
+
+def test_the_android_demo_leaks_nothing(hall):
+    mid, tokens = _import(hall, f"{ROOT}/replays/android/thursday-club.txt")
+    check(hall, mid, tokens, ["mia", "theo", "zoe", "spectator"])
 
 
 def test_the_war_of_shadows_demo_typed_with_quoted_values_leaks_nothing(hall):

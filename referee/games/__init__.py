@@ -17,6 +17,7 @@ ENTRIES: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("by_all_means", ("bam", "vse_sredstva_horoshi"), "by_all_means"),
     ("war_of_shadows", ("wos", "voina_tenei"), "war_of_shadows"),
     ("xfiles_encounters", ("xfiles", "x_files", "legendary_xfiles"), "xfiles_encounters"),
+    ("android", ("new_angeles", "android_murder"), "android"),
 )
 
 

@@ -1,0 +1,56 @@
+"""Android (the New Angeles murder mystery): 3–5 detectives, two weeks, a murder, a conspiracy.
+
+Spec: ``shared/rules/android.md`` (identifiers, checks, rejection codes and options are its).
+
+Layout (the War of Shadows one): ``model.py`` intents, events, state; ``data.py`` the data set (map,
+detectives, suspects, murders, calendar, cards, puzzle) and ``data/`` the bundled sets; ``options.py``
+the §7.3 rulings; ``rules.py`` the protocol; ``decide.py`` the common checks, with ``setup.py``,
+``day.py`` (moves, draws, leads, evidence, turns), ``conspiracy.py``, ``cards.py`` (twilight cards,
+jump, abilities), ``manual.py`` + ``deltas.py`` (declared effects), ``endday.py`` (end of day, the
+killer, closing) on ``txn.py``; ``fold.py`` evolve; ``view.py`` views and positions; ``chance.py``
+digital chance; ``legal.py``; ``words.py``; ``present.py`` the boards.
+
+Bundled data sets: ``FX-1`` — the spec's test fixture (§8.1; invented, not the real map) — and
+``demo`` — an invented city of our own that plays whole games (the default).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from referee.engine.protocol import OptionSpec
+from schemas import MatchConfig
+
+from .data import CARD_TABLES
+from .model import Event, Intent, State
+from .options import option_specs
+from .rules import AndroidRules
+
+
+class AndroidGame:
+    id = "android"
+    name = "Android"
+    aliases = ("new_angeles", "android_murder")
+    rules_version = "1"
+    min_players = 3
+    max_players = 5
+    intent_type = Intent
+    event_type = Event
+    state_type = State
+    card_sets: Mapping[str, str] = {"FX-1": "data/fx1.toml", "demo": "data/demo.toml"}
+    card_tables: Mapping[str, str] = CARD_TABLES
+    default_card_set = "demo"
+    other_actors: tuple[str, ...] = ("arbiter",)
+    summary = ("3-5 detectives investigate a murder in New Angeles over two weeks: follow leads, place "
+               "evidence on suspects, uncover the conspiracy (declared effects where the rulebook is cut off)")
+
+    def options(self) -> Mapping[str, OptionSpec]:
+        return option_specs()
+
+    def bind(self, config: MatchConfig) -> AndroidRules:
+        return AndroidRules(config)
+
+
+GAME = AndroidGame()
+
+__all__ = ["GAME", "AndroidGame"]

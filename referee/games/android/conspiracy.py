@@ -1,0 +1,180 @@
+"""Uncovering the conspiracy (§4.18–4.21): revealing a piece, the hero markers by the piles, the piece
+benefits, and placing or discarding the piece under placement rules 1–3."""
+
+from __future__ import annotations
+
+from .data import FAVOR_TYPES, PILES, PORTS, cell, parse_cell
+from .day import _substep
+from .model import (
+    BaggagePlaced, BenefitTaken, DeclineBenefit, DigDeeper, DiscardPiece, FavorGained, HeroMarkersMoved,
+    PlacePiece, Popped, Pushed, PuzzlePieceDiscarded, PuzzlePieceDrawn, PuzzlePiecePlaced, RevealConspiracy, Step,
+    TakeBaggageBenefit, TakeFavorBenefit, TakeShiftBenefit, TwilightShifted,
+)
+from .txn import R_BENEFIT, R_DIG, R_PLACE, R_REVEAL, Tx, ids
+
+
+def _nonempty(piles: dict[str, tuple[str, ...]]) -> list[str]:
+    return [p for p in PILES if piles.get(p)]
+
+
+def _closed(tx: Tx) -> None:
+    marker = tx.s.puzzle.markers.get(tx.seat, "box")
+    tx.need(marker != "box" and bool(_nonempty(tx.s.puzzle.piles)), "conspiracy/closed",
+            "the conspiracy is closed: nobody may reveal information any more", R_REVEAL)
+
+
+def reveal_conspiracy(tx: Tx, it: RevealConspiracy) -> None:
+    rules = tx.rules
+    _substep(tx, ("lead_use",), "lead/no_lead_to_use", f"{tx.seat} has no lead to use", R_REVEAL, move_pending=True)
+    _closed(tx)
+    pile = tx.s.puzzle.markers[tx.seat]
+    tx.need(it.piece is not None and it.piece in tx.s.puzzle.piles.get(pile, ()), "conspiracy/piece_not_in_pile",
+            f"{it.piece} is not in the {pile} pile next to {tx.seat}'s hero marker", R_REVEAL)
+    assert it.piece is not None
+    tx.emit(Popped(step="lead_use"), PuzzlePieceDrawn(seat=tx.seat, piece=it.piece, pile=pile))
+    piles = tx.s.puzzle.piles
+    left = _nonempty(piles)
+    markers = dict(tx.s.puzzle.markers)
+    if not left:
+        moved = {s: "box" for s in markers}
+    else:
+        moved = {}
+        least = left[0] if rules.options["least_valuable_nonempty"] else "shift"
+        moved[tx.seat] = least
+        if not piles.get(pile):
+            for s, at in markers.items():
+                if s != tx.seat and at == pile:
+                    more = [p for p in PILES[PILES.index(pile) + 1:] if piles.get(p)]
+                    if more:
+                        moved[s] = more[0]
+                    else:
+                        moved[s] = left[0] if rules.options["marker_advance_fallback"] == "least_valuable_nonempty" else "box"
+    changed = {s: v for s, v in moved.items() if markers.get(s) != v}
+    if changed:
+        tx.emit(HeroMarkersMoved(markers=dict(sorted(changed.items()))))
+    piece = rules.data.puzzle.pieces[it.piece]
+    tx.emit(Pushed(step=Step(step="piece_placement", seat=tx.seat, piece=it.piece, piece_type=piece.type)))
+    if piece.type == "favor" and all(tx.s.banks.get(f"{t}_favor", 0) == 0 for t in FAVOR_TYPES):
+        tx.emit(BenefitTaken(seat=tx.seat, benefit="lapsed"))
+        tx.flag("benefit_lapsed", "every favor bank is empty")
+        return
+    tx.emit(Pushed(step=Step(step="piece_benefit", seat=tx.seat, piece=it.piece, piece_type=piece.type)))
+
+
+def dig_deeper(tx: Tx, it: DigDeeper) -> None:
+    from .manual import apply_deltas
+
+    _substep(tx, ("lead_use",), "lead/no_lead_to_use", f"{tx.seat} has no lead to use", R_DIG, move_pending=True)
+    _closed(tx)
+    at = tx.s.puzzle.markers[tx.seat]
+    more = [p for p in PILES[PILES.index(at) + 1:] if tx.s.puzzle.piles.get(p)]
+    if tx.rules.options["dig_deeper_rule"] == "manual":
+        tx.emit(Popped(step="lead_use"))
+        apply_deltas(tx, it.deltas)
+        tx.flag("manual_effect", "dig deeper")
+        return
+    tx.need(bool(more), "conspiracy/already_most_valuable", f"no pile more valuable than {at} holds pieces", R_DIG)
+    tx.emit(HeroMarkersMoved(markers={tx.seat: more[0]}), Popped(step="lead_use"))
+    tx.flag("default_rule", "dig_deeper_rule=advance_marker")
+
+
+def _benefit(tx: Tx, wanted: str) -> None:
+    st = _substep(tx, ("piece_benefit",), "benefit/none_pending", f"{tx.seat} has no piece benefit to take", R_BENEFIT)
+    if wanted == "decline":
+        return
+    tx.need(st.piece_type == wanted, "benefit/wrong_benefit",
+            f"{st.piece} is a {st.piece_type} piece: its benefit is take_{st.piece_type}_benefit", R_BENEFIT)
+
+
+def take_shift_benefit(tx: Tx, it: TakeShiftBenefit) -> None:
+    _benefit(tx, "shift")
+    tx.need(it.target in tx.s.players, "ref/unknown_seat", f"{it.target!r} is not a seat", R_BENEFIT)
+    p = tx.s.players[it.target]
+    lo, hi = tx.rules.track(p.detective or "")
+    step = 1 if it.direction == "dark" else -1
+    tx.need(lo <= p.twilight + step <= hi, "twilight/track_end",
+            f"{it.target}'s twilight marker is at the {it.direction} end ({p.twilight})", R_BENEFIT)
+    tx.emit(TwilightShifted(seat=it.target, amount=step), BenefitTaken(seat=tx.seat, benefit="shift"), Popped(step="piece_benefit"))
+
+
+def take_favor_benefit(tx: Tx, it: TakeFavorBenefit) -> None:
+    _benefit(tx, "favor")
+    tx.need(it.favor_type in FAVOR_TYPES, "ref/unknown_favor",
+            f"{it.favor_type!r} is not a favor type ({ids(FAVOR_TYPES)})", R_BENEFIT)
+    tx.need(tx.s.banks.get(f"{it.favor_type}_favor", 0) > 0, "bank/empty", f"the {it.favor_type} favor bank is empty", R_BENEFIT)
+    tx.emit(FavorGained(seat=tx.seat, favor_type=it.favor_type, amount=1), BenefitTaken(seat=tx.seat, benefit="favor"),
+            Popped(step="piece_benefit"))
+
+
+def take_baggage_benefit(tx: Tx, it: TakeBaggageBenefit) -> None:
+    _benefit(tx, "baggage")
+    tx.need(it.target in tx.s.players, "ref/unknown_seat", f"{it.target!r} is not a seat", R_BENEFIT)
+    tx.need(tx.s.players[it.target].plot is not None, "baggage/no_plot", f"{it.target} has no current plot", R_BENEFIT)
+    tx.need(tx.s.banks.get("baggage", 0) > 0, "bank/empty", "the baggage bank is empty", R_BENEFIT)
+    tx.emit(BaggagePlaced(seat=it.target, side=it.side), BenefitTaken(seat=tx.seat, benefit="baggage"),
+            Popped(step="piece_benefit"))
+
+
+def decline_benefit(tx: Tx, it: DeclineBenefit) -> None:
+    _benefit(tx, "decline")
+    st = tx.s.pending[0]
+    tx.need(st.piece_type != "favor", "benefit/not_optional", "a favor piece's benefit must be taken", R_BENEFIT)
+    tx.emit(BenefitTaken(seat=tx.seat, benefit="declined"), Popped(step="piece_benefit"))
+
+
+_TURN = {"N": "E", "E": "S", "S": "W", "W": "N"}
+_OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
+_STEP = {"N": (-1, 0), "S": (1, 0), "E": (0, 1), "W": (0, -1)}
+
+
+def ports(tx: Tx, piece: str, rotation: int) -> set[str]:
+    pz = tx.rules.data.puzzle
+    base = pz.center_ports if piece == "center" else pz.pieces[piece].ports
+    out = set()
+    for p in base:
+        for _ in range(rotation // 90):
+            p = _TURN[p]
+        out.add(p)
+    return out
+
+
+def place_piece(tx: Tx, it: PlacePiece) -> None:
+    st = _substep(tx, ("piece_placement",), "puzzle/no_piece_pending", f"{tx.seat} has no puzzle piece to place", R_PLACE)
+    pz = tx.rules.data.puzzle
+    rc = parse_cell(it.at)
+    tx.need(rc is not None, "ref/malformed", f"at= is a cell r<row>c<col> (r0c0..r{pz.rows - 1}c{pz.cols - 1}), not {it.at!r}", R_PLACE)
+    assert rc is not None
+    r, c = rc
+    tx.need(0 <= r < pz.rows and 0 <= c < pz.cols, "puzzle/outside_area",
+            f"{it.at} is outside the puzzle area (r0c0..r{pz.rows - 1}c{pz.cols - 1})", R_PLACE)
+    placed = tx.s.puzzle.placed
+    tx.need(it.at not in placed, "puzzle/cell_occupied", f"{it.at} already holds {placed.get(it.at, None) and placed[it.at].piece}", R_PLACE)
+    rotate = bool(tx.rules.options["puzzle_rotation"]) and pz.rotation_allowed
+    tx.need(it.rotation in (0, 90, 180, 270) and (rotate or it.rotation == 0), "puzzle/rotation_not_allowed",
+            f"rotation is 0, 90, 180 or 270{'' if rotate else ' (only 0 in this match)'}, not {it.rotation}", R_PLACE)
+    neighbours = {d: cell(r + dr, c + dc) for d, (dr, dc) in _STEP.items() if cell(r + dr, c + dc) in placed}
+    tx.need(bool(neighbours), "puzzle/not_connected", f"{it.at} touches no placed piece", R_PLACE)
+    mine = ports(tx, st.piece or "", it.rotation)
+    meets = [d for d, nc in neighbours.items()
+             if d in mine and _OPPOSITE[d] in ports(tx, placed[nc].piece, placed[nc].rotation)]
+    tx.need(bool(meets), "puzzle/no_line_extended", f"{st.piece} at {it.at} (rotation {it.rotation}) extends no line of a "
+            "neighbouring piece", R_PLACE)
+    tx.emit(PuzzlePiecePlaced(seat=tx.seat, piece=st.piece or "", cell=it.at, rotation=it.rotation), Popped(step="piece_placement"))
+    _bonus(tx, st.piece or "")
+
+
+def discard_piece(tx: Tx, it: DiscardPiece) -> None:
+    st = _substep(tx, ("piece_placement",), "puzzle/no_piece_pending", f"{tx.seat} has no puzzle piece to discard", R_PLACE)
+    tx.emit(PuzzlePieceDiscarded(seat=tx.seat, piece=st.piece or ""), Popped(step="piece_placement"))
+    if tx.rules.options["bonus_on_discard"]:
+        _bonus(tx, st.piece or "")
+
+
+def _bonus(tx: Tx, piece: str) -> None:
+    bonuses = tx.rules.data.puzzle.pieces[piece].bonuses if piece in tx.rules.data.puzzle.pieces else ()
+    if bonuses:
+        tx.emit(Pushed(step=Step(step="piece_bonus", seat=tx.seat, piece=piece, bonuses=tuple(bonuses),
+                                 source=f"piece_bonus:{piece}")))
+
+
+_ = PORTS

@@ -1,0 +1,105 @@
+"""How an intent is judged: the common prefix of §4.0 (G2 phase, G3 actor, G4 pending) for each family
+of intents, then the intent's own decider with its checks in the spec's order. Sub-step intents run
+their own first checks instead of G3/G4 (§4.0); G1 (``match/over``) is the framework's."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from referee.engine.decision import Refusal
+from referee.engine.protocol import Accepted, Rejected
+
+from . import cards, conspiracy, day, endday, manual, setup
+from .model import (
+    SETUP_INTENTS, AssignDetective, ChooseFirstPlayer, ChooseMurder, CloseCase, DealHunches, DealMemoryCards,
+    DeclareScore, DeclineBenefit, DigDeeper, DiscardPiece, DiscardTwilightCard, DrawEvidence, DrawRachelExtraCards,
+    DrawStartingCards, DrawTwilightCard, EndTurn, FlyDropship, FollowLead, GetAJump, ManualEffect, Move, MoveLead,
+    PlaceEvidence, PlacePiece, PlayDarkCard, PlayLightCard, RevealConspiracy, ResolveGeneralEvent, ResolvePlots,
+    ResolveSpecificEvent, RideBeanstalk, SelectStartingPlot, SetAsideSpecificEvent, SkipLeadUse, State,
+    TakeBaggageBenefit, TakeFavorBenefit, TakeFreeDraw, TakeShiftBenefit, UseEventAbility, UseLocationAbility,
+    WindowClosed,
+)
+from .txn import R_CLOSING, R_COMMON, R_END_OF_DAY, Tx
+
+if TYPE_CHECKING:
+    from .rules import AndroidRules
+
+DECIDERS: dict[type[Any], Callable[[Tx, Any], None]] = {
+    ChooseMurder: setup.choose_murder, AssignDetective: setup.assign_detective, DealHunches: setup.deal_hunches,
+    SelectStartingPlot: setup.select_starting_plot, DrawStartingCards: setup.draw_starting_cards,
+    SetAsideSpecificEvent: setup.set_aside_specific_event, ChooseFirstPlayer: setup.choose_first_player,
+    DrawRachelExtraCards: setup.draw_rachel_extra_cards, DealMemoryCards: setup.deal_memory_cards,
+    Move: day.move, RideBeanstalk: day.ride_beanstalk, FlyDropship: day.fly_dropship, TakeFreeDraw: day.take_free_draw,
+    FollowLead: day.follow_lead, MoveLead: day.move_lead, DrawEvidence: day.draw_evidence,
+    PlaceEvidence: day.place_evidence, SkipLeadUse: day.skip_lead_use, DrawTwilightCard: day.draw_twilight_card,
+    DiscardTwilightCard: day.discard_twilight_card, EndTurn: day.end_turn,
+    RevealConspiracy: conspiracy.reveal_conspiracy, DigDeeper: conspiracy.dig_deeper,
+    TakeShiftBenefit: conspiracy.take_shift_benefit, TakeFavorBenefit: conspiracy.take_favor_benefit,
+    TakeBaggageBenefit: conspiracy.take_baggage_benefit, DeclineBenefit: conspiracy.decline_benefit,
+    PlacePiece: conspiracy.place_piece, DiscardPiece: conspiracy.discard_piece,
+    PlayLightCard: cards.play_light_card, PlayDarkCard: cards.play_dark_card, GetAJump: cards.get_a_jump,
+    UseLocationAbility: cards.use_location_ability, UseEventAbility: cards.use_event_ability,
+    ManualEffect: manual.manual_effect,
+    ResolveGeneralEvent: endday.resolve_general_event, ResolveSpecificEvent: endday.resolve_specific_event,
+    ResolvePlots: endday.resolve_plots, DeclareScore: endday.declare_score, CloseCase: endday.close_case,
+}
+
+#: the active seat's actions (G2 day, G3 the active seat, G4 nothing pending)
+ACTIONS = (Move, RideBeanstalk, FlyDropship, TakeFreeDraw, FollowLead, DrawTwilightCard, DiscardTwilightCard,
+           PlayLightCard, GetAJump, UseLocationAbility, UseEventAbility, EndTurn)
+SUBSTEPS = (MoveLead, DrawEvidence, PlaceEvidence, RevealConspiracy, DigDeeper, TakeShiftBenefit, TakeFavorBenefit,
+            TakeBaggageBenefit, DeclineBenefit, PlacePiece, DiscardPiece, SkipLeadUse)
+END_OF_DAY = (ResolveGeneralEvent, ResolveSpecificEvent, ResolvePlots)
+CLOSING = (DeclareScore, CloseCase)
+#: actions that keep the free-draw window open (they open, use or replace it)
+KEEP_WINDOW = (Move, RideBeanstalk, FlyDropship, TakeFreeDraw)
+
+
+def judge(rules: AndroidRules, state: State, seat: str, intent: Any,
+          waive: frozenset[str]) -> tuple[Accepted[Any] | Rejected, State]:
+    tx = Tx(rules, state, seat, waive)
+    try:
+        _dispatch(tx, intent)
+    except Refusal as r:
+        return r.verdict, state
+    return tx.accepted(), tx.state
+
+
+def _wrong_phase(tx: Tx, want: str, verb: str) -> None:
+    tx.need(tx.s.phase == want, "phase/wrong_phase", f"{verb} is played in the {want} phase; the game is in {tx.s.phase}", R_COMMON)
+
+
+def _dispatch(tx: Tx, intent: Any) -> None:
+    s = tx.s
+    verb = type(intent).__struct_config__.tag
+    if isinstance(intent, SETUP_INTENTS):
+        _wrong_phase(tx, "setup", verb)
+    elif isinstance(intent, ACTIONS):
+        _wrong_phase(tx, "day", verb)
+        tx.need(tx.seat == s.active_seat, "turn/not_your_turn", f"it is {s.active_seat}'s turn, not {tx.seat}'s", R_COMMON)
+        if s.pending:
+            top = s.pending[0]
+            tx.refuse("turn/step_pending", f"{top.seat} must first finish {top.step}"
+                      + (f" ({top.lead})" if top.lead else ""), R_COMMON)
+        w = s.free_draw_window
+        if w is not None and not isinstance(intent, KEEP_WINDOW) \
+                and tx.rules.options["free_draw_timing"] == "immediately_after_entry":
+            tx.emit(WindowClosed())
+    elif isinstance(intent, SUBSTEPS):
+        _wrong_phase(tx, "day", verb)
+    elif isinstance(intent, PlayDarkCard):
+        _wrong_phase(tx, "day", verb)
+    elif isinstance(intent, END_OF_DAY):
+        _wrong_phase(tx, "end_of_day", verb)
+        if tx.rules.options["end_of_day_actor"] == "first_player":
+            tx.need(tx.seat in (s.first_player, "arbiter"), "turn/not_your_turn",
+                    f"the first player ({s.first_player}) resolves the end-of-day items", R_END_OF_DAY)
+    elif isinstance(intent, CLOSING):
+        _wrong_phase(tx, "closing", verb)
+        if tx.seat != "arbiter":
+            tx.flag("seat_declared", f"{tx.seat} declared in closing")
+    elif isinstance(intent, ManualEffect):
+        pass
+    DECIDERS[type(intent)](tx, intent)
+    _ = R_CLOSING

@@ -1,0 +1,59 @@
+"""Declared effects (§4.30): ``manual_effect`` and the deltas every other intent may carry, checked
+delta by delta in sequence, applied with their automatic consequences (three hits kill a suspect; an
+emptied deck reshuffles its face-up discards) and flagged for audit."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from msgspec import structs
+
+from .deltas import problem
+from .model import CardDelta, DeckReshuffled, DeltaApplied, HitDelta, ManualEffect, Popped, SuspectKilled
+from .txn import R_MANUAL, Tx
+
+
+def check_deltas(tx: Tx, deltas: Sequence[Any]) -> None:
+    """Every delta possible in sequence, without recording them (a Tx on a copy)."""
+    trial = Tx(tx.rules, tx.s, tx.seat, frozenset())
+    apply_deltas(trial, deltas)
+
+
+def apply_deltas(tx: Tx, deltas: Sequence[Any]) -> None:
+    for i, delta in enumerate(deltas, start=1):
+        why = problem(tx.rules, tx.s, delta)
+        if why is not None:
+            tag = type(delta).__struct_config__.tag
+            tx.refuse("manual/inconsistent", f"delta {i} ({tag}): {why}", R_MANUAL)
+        tx.emit(DeltaApplied(seat=tx.seat, delta=delta))
+        if isinstance(delta, HitDelta) and tx.s.suspects[delta.suspect].hits >= 3 and tx.s.suspects[delta.suspect].alive:
+            tx.emit(SuspectKilled(suspect=delta.suspect))
+        if isinstance(delta, CardDelta):
+            for det, kinds in sorted(tx.s.decks.items()):
+                for kind, d in sorted(kinds.items()):
+                    if not d.face_down and d.bottom:
+                        tx.emit(DeckReshuffled(deck=f"{det}.{kind}"))
+
+
+def manual_effect(tx: Tx, it: ManualEffect) -> None:
+    s = tx.s
+    top = s.pending[0] if s.pending else None
+    declaring = top is not None and top.seat == tx.seat and top.step in ("effect_declaration", "piece_bonus")
+    if tx.seat != "arbiter":
+        allowed = (s.phase == "day" and tx.seat == s.active_seat) or declaring
+        tx.need(allowed, "turn/not_your_turn", f"{tx.seat} may declare an effect only in its own turn "
+                "(or when a declaration is pending for it)", R_MANUAL)
+    if it.source is not None:
+        named = [st for st in s.pending if st.source == it.source]
+        if named:
+            tx.need(named[0] is top, "manual/no_window", f"{it.source} is pending but {top.step if top else ''} comes first", R_MANUAL)
+    elif tx.seat != "arbiter" and top is not None and not declaring:
+        tx.refuse("turn/step_pending", f"{top.seat} must finish {top.step} first", R_MANUAL)
+    apply_deltas(tx, it.deltas)
+    if top is not None and it.source is not None and it.source == top.source:
+        tx.emit(Popped(step=top.step))
+    tx.flag("manual_effect", it.source or it.note or "declared effect")
+
+
+_ = structs

@@ -1,0 +1,206 @@
+"""Android's rules bound to one match: the configuration checked, and the protocol's methods.
+
+:class:`AndroidRules` reads the match's seats (clockwise), data set and options, and answers the
+engine: ``setup`` (the empty table before step 1), ``decide`` (:mod:`.decide`), ``evolve``
+(:mod:`.fold`), ``view`` / ``hidden_ids`` / positions (:mod:`.view`), legal intents (:mod:`.legal`),
+events in words (:mod:`.words`), the board (:mod:`.present`) and digital chance (:mod:`.chance`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from referee.engine.chance import Chance
+from referee.engine.decision import Refusal
+from referee.engine.position import Placed
+from referee.engine.protocol import Accepted, ConfigError, Rejected, RulesBase
+from schemas import MatchConfig, Outcome
+from schemas.board import Board
+
+from . import chance as chance_mod
+from . import legal as legal_mod
+from . import present
+from . import view as view_mod
+from . import words
+from .data import DataSet, Location, parse_data
+from .decide import judge
+from .fold import evolve
+from .model import Player, State
+from .options import resolved
+from .txn import Tx
+
+
+class AndroidRules(RulesBase):
+    def __init__(self, config: MatchConfig) -> None:
+        self.config = config
+        self.players = tuple(config.players)
+        n = len(self.players)
+        if not 3 <= n <= 5:
+            raise ConfigError("android/setup/invalid_player_count",
+                              f"Android takes 3 to 5 players, got {n}: {', '.join(self.players)}")
+        if len(set(self.players)) != n or any(not p for p in self.players):
+            raise ConfigError("android/setup/invalid_seating", f"seats must be distinct ids, got {', '.join(self.players)}")
+        if config.decks:
+            raise ConfigError("android/setup/invalid_data", "Android's decks come from its data set: --deck is not used")
+        self.options = resolved(config.options)
+        self.digital = config.chance == "digital"
+        if "mode" in config.options and (config.options["mode"] == "digital") != self.digital:
+            raise ConfigError("android/setup/invalid_data",
+                              f"option mode={config.options['mode']} but the match's chance is {config.chance}: "
+                              "a digital match needs a seed, a physical one none")
+        if not config.cards_text:
+            raise ConfigError("android/setup/invalid_data", "no data set: name one with a map (cards = \"FX-1\" or \"demo\")")
+        self.data: DataSet = parse_data(config.cards_text, config.cards or "")
+        wanted = str(self.options["map"] or "")
+        if wanted and wanted not in self.data.maps:
+            raise ConfigError("android/setup/invalid_data",
+                              f"map {wanted!r} is not in data set {self.data.name!r} ({', '.join(self.data.map_order)})")
+        self.map = self.data.maps[wanted or self.data.map_order[0]]
+        self.interior = frozenset(self.map.beanstalk[1:4])
+        self._last: tuple[State, Any, State] | None = None
+
+    # -- questions about the table ------------------------------------------------------------------------
+
+    def loc(self, lid: str) -> Location:
+        return self.map.locations[lid]
+
+    def rotation(self, first: str) -> tuple[str, ...]:
+        i = self.players.index(first)
+        return self.players[i:] + self.players[:i]
+
+    def left(self, seat: str) -> str:
+        return self.players[(self.players.index(seat) + 1) % len(self.players)]
+
+    def right(self, seat: str) -> str:
+        return self.players[(self.players.index(seat) - 1) % len(self.players)]
+
+    def track(self, detective: str) -> tuple[int, int]:
+        d = self.data.detectives.get(detective)
+        return (-d.track_light, d.track_dark) if d else (-5, 5)
+
+    def hand_limit(self, detective: str) -> int:
+        d = self.data.detectives.get(detective)
+        return d.hand_limit if d else 6
+
+    def base_time(self, state: State, seat: str) -> int:
+        p: Player = state.players[seat]
+        d = self.data.detectives[p.detective or ""]
+        held = set(p.in_play) | set(p.special.directives or ())
+        return d.base_time + sum(n for card, n in d.time_bonus.items() if card in held) + p.time_modifier
+
+    def climax(self, state: State) -> bool:
+        return state.day >= self.data.last_day - 1
+
+    def card_zone(self, state: State, card: str) -> str | None:
+        for seat, p in state.players.items():
+            if card in p.hand:
+                return f"{seat}.hand"
+            if card in p.in_play:
+                return f"{seat}.in_play"
+        c = self.data.cards.get(card)
+        if c is not None and c.detective in state.decks:
+            d = state.decks[c.detective][c.deck]
+            if card in d.face_down:
+                return "face_down"
+            if card in d.bottom:
+                return "bottom"
+        return "box" if card in state.box else None
+
+    def remove_card(self, state: State, card: str) -> State:
+        from msgspec.structs import replace
+
+        from .fold import _pl, _without
+
+        where = self.card_zone(state, card)
+        if where is None:
+            return state
+        if where.endswith(".hand") or where.endswith(".in_play"):
+            seat, _, zone = where.partition(".")
+            p = state.players[seat]
+            return _pl(state, seat, **{zone: _without(getattr(p, zone), card)})
+        if where == "box":
+            return replace(state, box=_without(state.box, card))
+        c = self.data.cards[card]
+        decks = {k: dict(v) for k, v in state.decks.items()}
+        d = decks[c.detective][c.deck]
+        decks[c.detective][c.deck] = replace(d, face_down=_without(d.face_down, card), bottom=_without(d.bottom, card))
+        return replace(state, decks=decks)
+
+    def need_face_down(self, tx: Tx, card: str) -> None:
+        c = self.data.cards.get(card)
+        ok = c is not None and c.detective in tx.s.decks and card in tx.s.decks[c.detective][c.deck].face_down
+        tx.need(ok, "deck/card_not_in_deck", f"{card} is not face down in its deck", "§2")
+
+    # -- the protocol ---------------------------------------------------------------------------------------
+
+    def setup(self, chance: Chance | None) -> State:
+        return State(players={p: Player() for p in self.players})
+
+    def actors(self, state: State, intent: Any) -> frozenset[str]:
+        # whose turn it is is checked by decide, where the spec's check order puts turn/not_your_turn
+        return frozenset((*self.players, "arbiter"))
+
+    def decide(self, state: State, seat: str, intent: Any, chance: Chance | None,
+               waive: frozenset[str] = frozenset()) -> Accepted[Any] | Rejected:
+        verdict, after = judge(self, state, seat, intent, waive)
+        if isinstance(verdict, Accepted):
+            self._last = (state, verdict, after)
+        return verdict
+
+    def applied(self, state: State, verdict: Any) -> State | None:
+        last = self._last
+        if last is not None and last[0] is state and last[1] is verdict:
+            return last[2]
+        return None
+
+    def evolve(self, state: State, event: Any) -> State:
+        return evolve(self, state, event)
+
+    def outcome(self, state: State) -> Outcome | None:
+        r = state.result
+        if r is None:
+            return None
+        order = sorted(set(r.scores.values()), reverse=True)
+        ranking = tuple(tuple(s for s in self.players if r.scores.get(s) == v) for v in order)
+        return Outcome(winners=r.winners, reason="case_closed", kind="ranking", ranking=ranking, scores=dict(r.scores))
+
+    def view(self, state: State, seat: str | None) -> dict[str, Any]:
+        return view_mod.view(self, state, seat)
+
+    def boards(self, view: dict[str, Any]) -> tuple[Board, ...]:
+        return present.boards(self, view)
+
+    def hidden_ids(self, state: State, seat: str | None) -> frozenset[str]:
+        return view_mod.hidden_ids(self, state, seat)
+
+    position_shape = view_mod.POSITION_SHAPE
+    position_refusal = "android/setup/invalid_position"
+
+    def position_base(self, state: State, overrides: Mapping[str, Any]) -> State:
+        return view_mod.position_base(self, state, overrides)
+
+    def position_value(self, path: str, value: Any, data: dict[str, Any]) -> Any:
+        return view_mod.position_value(self, path, value, data)
+
+    def complete_position(self, state: State, placed: Placed) -> State:
+        return view_mod.complete_position(self, state, placed)
+
+    def legal_intents(self, state: State, seat: str) -> Sequence[Any]:
+        return legal_mod.legal_intents(self, state, seat)
+
+    def describe_event(self, event: Any) -> str | None:
+        return words.describe(self, event)
+
+    def chance_fields(self, intent: Any) -> tuple[str, ...]:
+        return chance_mod.chance_fields(self, intent)
+
+    def filled_intent(self, state: State, seat: str, intent: Any, chance: Chance | None) -> Any:
+        return chance_mod.fill(self, state, seat, intent, chance)
+
+    def check_input(self, intent: Any) -> str | None:
+        # unknown ids are adjudicated (android/ref/unknown_*) and recorded: nothing is refused before
+        return None
+
+
+_ = Refusal

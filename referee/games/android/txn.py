@@ -1,0 +1,83 @@
+"""The decision being built (:class:`Tx`) and the rule citations. A failed check raises a refusal
+(``android/<spec code>``; the framework's ``turn/not_your_turn`` and ``match/over`` stay as they are),
+which ``decide`` returns as a Rejected value."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, NoReturn
+
+from referee.engine.decision import Decision, Refusal
+
+from .model import AuditFlagged, State
+
+if TYPE_CHECKING:
+    from .rules import AndroidRules
+
+FRAMEWORK = ("turn/not_your_turn", "match/over")
+
+R_COMMON = "§4.0 (G1–G5)"
+R_SETUP = "§2 «УСТАНОВКА»"
+R_MOVE = "§4.10 «ДВИЖЕНИЕ», «ПЕРЕХОД В НОВУЮ ЛОКАЦИЮ»"
+R_RESTRICTED = "«ЗАПРЕЩЕННЫЕ ЛОКАЦИИ»"
+R_BEANSTALK = "§4.11 «BEANSTALK, ЗЕМЛЯ И ЛУНА»"
+R_DROPSHIP = "§4.12 «ИСПОЛЬЗОВАНИЕ DROPSHIP PASSES»"
+R_FREE = "§4.13 «ВХОД НА ЗАХУДАЛЫЕ И РОСКОШНЫЕ ЛОКАЦИИ»"
+R_FOLLOW = "§4.14 «ПОЛУЧЕНИЕ УЛИК»"
+R_MOVE_LEAD = "§4.15 «ПЕРЕМЕЩЕНИЕ УЛИК»"
+R_EVIDENCE = "§4.16–4.17 «РАЗМЕЩЕНИЕ СВИДЕТЕЛЬСТВА»"
+R_REVEAL = "§4.18 «РАСКРЫТИЕ ИНФОРМАЦИИ»"
+R_DIG = "§4.19 «Рытье Глубже» (default ruling)"
+R_BENEFIT = "§4.20 «РАСКРЫТИЕ ИНФОРМАЦИИ»"
+R_PLACE = "§4.21 «РАСКРЫТИЕ ЗАГОВОРА», rules 1–3"
+R_DRAW = "§4.22–4.23 «ВЗЯТЬ ИЛИ СБРОСИТЬ Twilight Card»"
+R_LIGHT = "§4.24 «ИГРАТЬ СВЕТЛУЮ КАРТУ»"
+R_DARK = "§4.25 «ВАЖНЫЕ УСЛОВИЯ» (Light Shift)"
+R_JUMP = "§4.26 «GET A JUMP ON THE CASE»"
+R_ABILITY = "§4.27 «ИСПОЛЬЗОВАНИЕ ВОЗМОЖНОСТЕЙ ЛОКАЦИЙ»"
+R_EVENT = "§4.28 «EVENT BASED ACTIONS»"
+R_TURN = "§4.29, §3.2 «ДНЕВНАЯ ФАЗА»"
+R_MANUAL = "§4.30 (declared effects)"
+R_END_OF_DAY = "§3.4, §4.31–4.33 «ФАЗА КОНЦА ДНЯ»"
+R_CLOSING = "§6 «CLIMAX», §4.35–4.36"
+R_TIME = "§3.2 «ДНЕВНАЯ ФАЗА» (TIME)"
+
+
+class Tx(Decision):
+    """One decision on a state: events applied as emitted (so later checks see them)."""
+
+    __slots__ = ("rules", "seat")
+
+    def __init__(self, rules: AndroidRules, state: State, seat: str, waive: frozenset[str]) -> None:
+        super().__init__("android/", state, rules.evolve, waive=waive, waivable=frozenset())
+        self.rules = rules
+        self.seat = seat
+
+    def code(self, reason: str) -> str:
+        return reason if reason in FRAMEWORK or reason.startswith("android/") else "android/" + reason
+
+    def refuse(self, reason: str, message: str, rule: str = "") -> NoReturn:
+        raise Refusal(self.code(reason), message, rule)
+
+    def need(self, ok: bool, reason: str, message: str, rule: str = "") -> None:
+        if not ok:
+            self.refuse(reason, message, rule)
+
+    def flag(self, kind: str, note: str = "") -> None:
+        self.emit(AuditFlagged(kind=kind, note=note))
+
+    @property
+    def s(self) -> State:
+        st: State = self.state
+        return st
+
+    def time(self, cost: int, rule: str = R_TIME) -> None:
+        have = self.s.time_left
+        self.need(have >= cost, "time/insufficient", f"needs {cost} TIME, {self.seat} has {have}", rule)
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def ids(items: Any) -> str:
+    return ", ".join(str(i) for i in items) or "none"

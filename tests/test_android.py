@@ -1,0 +1,270 @@
+"""Android: what the scenario files cannot say.
+
+The rules are tested by the spec's scenarios (tests/scenarios/android/, run here too). This file
+covers match creation (SC-03's refused creations) and data validation, hidden information in views,
+logs and exports (searched byte for byte), random legal play to the end for 3, 4 and 5 seats (live
+fold = replay, audit clean), digital chance recorded in the log, positions, and declared effects.
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+import random
+import re
+from typing import Any
+
+import pytest
+
+from conftest import ROOT
+from referee.engine import core
+from referee.engine.notation import format_intent, parse_intent
+from referee.engine.protocol import ConfigError
+from referee.errors import RefereeError
+from referee.export import export
+from referee.games.android import GAME
+from referee.scenario import run_file
+from referee.service import Referee
+from referee.store.memory import MemoryStore
+from schemas import MatchConfig
+
+SCENARIOS = sorted(glob.glob(os.path.join(ROOT, "tests", "scenarios", "android", "*.toml")))
+FOUR = ["raymond", "rachel", "louis", "caprice"]
+
+
+def fx1_text() -> str:
+    from importlib import resources
+
+    return resources.files("referee.games.android").joinpath(GAME.card_sets["FX-1"]).read_text("utf-8")
+
+
+def play(r: Referee, mid: str, seat: str, text: str, expect: str = "accepted") -> Any:
+    res = r.submit(mid, seat, text)
+    got = "accepted" if res.accepted else res.verdict.code
+    assert got == expect, f"{seat}: {text} -> {got}: {getattr(res.verdict, 'message', '')}"
+    return res
+
+
+def test_there_is_a_scenario_for_every_spec_scenario():
+    numbers = {int(re.match(r"sc(\d+)", os.path.basename(p)).group(1)) for p in SCENARIOS}
+    assert numbers == set(range(1, 32)), sorted(set(range(1, 32)) - numbers)
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=os.path.basename)
+def test_spec_scenario(path):
+    result = run_file(path)
+    assert not result.failures, "\n".join(f"step {f.step}: {f.what}" for f in result.failures)
+
+
+# -- SC-03 step 1: refused creations ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("seats,code", [
+    (["floyd", "louis"], "android/setup/invalid_player_count"),
+    (["a", "b", "c", "d", "e", "f"], "android/setup/invalid_player_count"),
+    (["floyd", "louis", "floyd"], "android/setup/invalid_seating"),
+])
+def test_sc03_refused_creations(seats, code):
+    config = MatchConfig(game="android", players=tuple(seats), cards="FX-1", cards_text=fx1_text())
+    with pytest.raises(ConfigError) as exc:
+        GAME.bind(config)
+    assert exc.value.code == code
+    # through the service the framework's own seat checks refuse it first, with nothing created
+    r = Referee(MemoryStore())
+    with pytest.raises(RefereeError):
+        r.new_match("android", seats, cards="FX-1")
+    assert r.store.list_matches() == [] if hasattr(r.store, "list_matches") else True
+
+
+def test_a_data_set_without_a_map_or_with_a_bad_reference_is_refused():
+    text = fx1_text()
+    with pytest.raises(ConfigError) as exc:
+        GAME.bind(MatchConfig(game="android", players=("a", "b", "c"), cards="x", cards_text=text.replace("[[map]]", "[[mapx]]", 1)))
+    assert exc.value.code == "android/setup/invalid_data" and "map" in exc.value.message
+    bad = text.replace('crime_scene = "rockvil_estates"', 'crime_scene = "nowhere"')
+    with pytest.raises(ConfigError) as exc:
+        GAME.bind(MatchConfig(game="android", players=("a", "b", "c"), cards="x", cards_text=bad))
+    assert "murder evil_at_the_estates" in exc.value.message and "crime_scene" in exc.value.message
+    with pytest.raises(ConfigError) as exc:
+        GAME.bind(MatchConfig(game="android", players=("a", "b", "c"), cards="FX-1", cards_text=text, options={"map": "nope"}))
+    assert "FX-1" in exc.value.message
+
+
+def test_a_position_that_breaks_an_invariant_is_refused_naming_the_path():
+    r = Referee(MemoryStore())
+    with pytest.raises(RefereeError) as exc:
+        r.new_match("android", FOUR, cards="FX-1", position={"banks.alibi": 5})
+    assert exc.value.code == "android/setup/invalid_position" and "banks.alibi" in exc.value.message
+    with pytest.raises(RefereeError) as exc:
+        r.new_match("android", FOUR, cards="FX-1", position={"players.raymond.hand_count": 2})
+    assert "derived" in exc.value.message
+
+
+# -- hidden information ------------------------------------------------------------------------------------------
+
+SC01 = os.path.join(ROOT, "tests", "scenarios", "android", "sc01_standard_setup.toml")
+
+
+def _setup_match() -> tuple[Referee, str]:
+    """SC-01's setup (physical), then a few moves: raymond draws, follows his lead, draws evidence."""
+    import tomllib
+
+    steps = tomllib.loads(open(SC01, encoding="utf-8").read())["steps"]
+    r = Referee(MemoryStore(), clock=lambda: "")
+    mid = r.new_match("android", FOUR, cards="FX-1").id
+    for s in steps:
+        play(r, mid, s["actor"], s["intent"])
+    play(r, mid, "raymond", "draw_twilight_card deck=raymond.light card=raymond.L07")
+    play(r, mid, "raymond", "move to=a_plus_athletic_club")
+    play(r, mid, "raymond", "follow_lead lead=physical.raymond")
+    play(r, mid, "caprice", "move_lead lead=physical.raymond to=starport_kaguya")
+    play(r, mid, "raymond", "draw_evidence token=plus_5")
+    return r, mid
+
+
+def test_hidden_ids_never_reach_another_seat_in_any_answer():
+    r, mid = _setup_match()
+    # louis's memory card, the set-aside event, the boxed ones and raymond's hand are hidden from rachel
+    hidden = {"raymond.memory_4", "raymond.memory_1", "raymond.memory_3", "fx_estates_specific_2",
+              "fx_estates_specific_1", "fx_estates_specific_3", "raymond.L07", "raymond.L01", "rachel.D01", "louis.L01"}
+    loaded = r.load(mid)
+    _seq, state = r.state_at(loaded)
+    assert hidden <= loaded.rules.hidden_ids(state, "rachel")
+    answers = [json.dumps(r.show(mid, seat="rachel").state), *(export(r, mid, fmt, "rachel") for fmt in ("txt", "md", "html", "json"))]
+    answers.append(json.dumps([e.notation for e in r.log(mid, seat="rachel")]))
+    for text in answers:
+        for x in hidden:
+            assert not re.search(rf"(?<![\w.]){re.escape(x)}(?!\w)", text), f"rachel sees {x}"
+        # raymond's drawn +5 is his alone: to rachel it is never a drawn kind, a typed token or a word
+        for told in ("token=plus_5", '"kind": "plus_5"', '"drawn_evidence": "plus_5"', "(plus_5)"):
+            assert told not in text
+        assert "vinnie_the_strangler innocent=noise" not in text and "guilty=vinnie_the_strangler" not in text
+    seen = r.show(mid, seat="rachel").state
+    assert seen["players"]["raymond"]["hunches"] == {"guilty": "?", "innocent": "?"}
+    assert seen["players"]["rachel"]["memory_card"] == "raymond.memory_2"
+    assert seen["players"]["raymond"]["hand"] == ["?"] * 4
+    assert seen["players"]["raymond"]["drawn_evidence"] == "?"
+    assert seen["pending"][0]["kind"] == "?"
+    assert seen["events"]["specific"] == "?" and set(seen["box"]) == {"?"}
+    # the owner and the arbiter see it
+    mine = r.show(mid, seat="raymond").state
+    assert mine["players"]["raymond"]["drawn_evidence"] == "plus_5" and "raymond.L07" in mine["players"]["raymond"]["hand"]
+    assert "token=plus_5" in export(r, mid, "txt", "raymond") and "raymond.memory_4" in export(r, mid, "txt", "arbiter")
+
+
+def test_what_is_redacted_does_not_depend_on_the_hidden_truth():
+    """Two setups differing only in hidden facts look the same to a third seat, byte for byte."""
+    def seen(memory: str, hunch: str) -> str:
+        r = Referee(MemoryStore(), clock=lambda: "")
+        mid = r.new_match("android", FOUR, cards="FX-1", position={
+            "players.rachel.memory_card": memory, "players.rachel.hunches": {"guilty": hunch, "innocent": "noise"}}).id
+        return json.dumps(r.show(mid, seat="louis").state, sort_keys=True)
+
+    assert seen("raymond.memory_2", "eve_5va3tc") == seen("raymond.memory_3", "thomas_haas")
+
+
+# -- random legal play to the end ------------------------------------------------------------------------------
+
+def _random_game(n: int, seed: int, cards: str = "demo") -> tuple[Referee, str, int]:
+    r = Referee(MemoryStore(), snapshot_every=11)
+    seats = [f"s{i}" for i in range(n)]
+    mid = r.new_match("android", seats, seed=seed, cards=cards).id
+    loaded = r.load(mid)
+    rng = random.Random(seed)
+    for steps in range(4000):
+        _, state = r.state_at(loaded)
+        if loaded.rules.outcome(state) is not None:
+            return r, mid, steps
+        options = [(s, i) for s in seats for i in loaded.rules.legal_intents(state, s)]
+        assert options, f"nobody can act in phase {state.phase}"
+        ends = [o for o in options if format_intent(o[1]) == "end_turn"]
+        seat, intent = ends[0] if ends and rng.random() < 0.2 else options[rng.randrange(len(options))]
+        text = format_intent(intent)
+        assert parse_intent(GAME.intent_type, text) == intent
+        res = r.submit(mid, seat, text)
+        assert res.accepted, (text, res.verdict)
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("n,seed,cards", [(3, 1, "demo"), (4, 2, "demo"), (5, 3, "demo"), (4, 4, "FX-1"), (5, 8, "FX-1")])
+def test_random_legal_play_reaches_the_end_and_replays(n, seed, cards):
+    r, mid, steps = _random_game(n, seed, cards)
+    assert steps > 50
+    out = r.show(mid).outcome
+    assert out is not None and out.reason == "case_closed" and out.kind == "ranking"
+    fresh = Referee(MemoryStore(), snapshot_every=0)
+    fresh.store.create_match(r.store.get_match(mid), list(r.store.entries(mid)))
+    assert fresh.show(mid).state_hash == r.show(mid).state_hash
+    assert r.audit(mid).clean
+    case = r.show(mid).state["case"]
+    assert set(case["totals"]) == set(r.show(mid).state["active_suspects"])
+
+
+def test_digital_setup_records_every_drawn_outcome():
+    r = Referee(MemoryStore(), clock=lambda: "")
+    mid = r.new_match("android", FOUR, seed=7, cards="FX-1").id
+    play(r, mid, "arbiter", "choose_murder murder=evil_at_the_estates")
+    for s in FOUR:
+        play(r, mid, "arbiter", f"assign_detective seat={s} detective={s}")
+    for verb in ("deal_hunches", "select_starting_plot", "draw_starting_cards", "set_aside_specific_event"):
+        play(r, mid, "arbiter", verb)
+    play(r, mid, "arbiter", "choose_first_player seat=raymond")
+    play(r, mid, "rachel", "draw_rachel_extra_cards sources=rachel.light,caprice.dark")
+    play(r, mid, "arbiter", "deal_memory_cards")
+    full = r.show(mid).state
+    guilty = [full["players"][s]["hunches"]["guilty"] for s in FOUR]
+    innocent = [full["players"][s]["hunches"]["innocent"] for s in FOUR]
+    assert len(set(guilty)) == 4 and len(set(innocent)) == 4 and set(guilty) <= set(full["active_suspects"])
+    assert full["players"]["caprice"]["plot"]["current"] != "caprice.descent_into_madness"
+    assert full["events"]["specific"] in ("fx_estates_specific_1", "fx_estates_specific_2", "fx_estates_specific_3")
+    mem = [full["players"][s]["memory_card"] for s in ("rachel", "louis", "caprice")]
+    assert len(set(mem)) == 3 and all(mem)
+    loaded = r.load(mid)
+    recorded = [body.intent for _e, body in r.bodies(loaded)]
+    assert any(getattr(i, "dealt", ()) for i in recorded) and any(getattr(i, "deal", ()) for i in recorded)
+    assert any(getattr(i, "drawn", ()) for i in recorded) and any(getattr(i, "picks", ()) for i in recorded)
+    # a new process folds the log to the same state: nothing is re-drawn
+    fresh = Referee(MemoryStore())
+    fresh.store.create_match(r.store.get_match(mid), list(r.store.entries(mid)))
+    assert fresh.show(mid).state_hash == r.show(mid).state_hash == core.state_hash(r.state_at(r.load(mid))[1])
+
+
+def test_a_seat_may_not_type_a_chance_outcome_in_a_digital_match():
+    r = Referee(MemoryStore())
+    mid = r.new_match("android", FOUR, seed=3, cards="FX-1").id
+    play(r, mid, "arbiter", "choose_murder murder=evil_at_the_estates")
+    for s in FOUR:
+        play(r, mid, "arbiter", f"assign_detective seat={s} detective={s}")
+    # fx_suspect_6 is not in this game: the generator never deals it, so the typed outcome differs
+    res = r.submit(mid, "raymond", "deal_hunches seat=raymond guilty=fx_suspect_6 innocent=fx_suspect_6")
+    assert not res.accepted and res.verdict.code == "android/chance_mismatch"
+    with pytest.raises(RefereeError) as exc:  # typed by the seat itself over HTTP: refused before adjudication
+        r.submit(mid, "raymond", "deal_hunches seat=raymond guilty=noise innocent=noise", blind=True)
+    assert exc.value.code == "input/chance_typed"
+
+
+def test_declared_effects_are_flagged_and_three_hits_kill():
+    r = Referee(MemoryStore())
+    mid = r.new_match("android", FOUR, cards="FX-1").id  # a position-less match starts in setup
+    assert r.show(mid).state["phase"] == "setup" and r.show(mid).state["setup_step"] == 1
+    r2 = Referee(MemoryStore())
+    mid2 = r2.new_match("android", FOUR, cards="FX-1", position={"phase": "day"}).id
+    play(r2, mid2, "raymond", "manual_effect deltas=hit:noise:+3,vp:raymond:+2 note=declared")
+    s = r2.show(mid2).state
+    assert s["suspects"]["noise"]["alive"] is False and s["players"]["raymond"]["vp"] == 2
+    assert [f["kind"] for f in s["audit_flags"]] == ["manual_effect"]
+    play(r2, mid2, "raymond", "manual_effect deltas=cancel_last_action", "android/manual/inconsistent")
+    play(r2, mid2, "arbiter", "manual_effect deltas=warrant:rachel:jinteki:place")
+    assert r2.show(mid2).state["players"]["rachel"]["warrants"] == ["jinteki"]
+
+
+def test_the_board_draws_the_city_with_the_detectives_and_leads():
+    r, mid = _setup_match()
+    boards = r.show(mid, seat="rachel").boards
+    city = boards[0]
+    assert city.layout == "regions" and len(city.areas) == 23
+    areas = {a.id: a for a in city.areas}
+    assert "detective raymond (raymond)" in areas["a_plus_athletic_club"].lines
+    assert any(x.startswith("lead physical.raymond") for x in areas["starport_kaguya"].lines)
+    assert any("scene of the crime" in x for x in areas["rockvil_estates"].lines)
+    assert any(b.title == "Suspects" for b in boards)
