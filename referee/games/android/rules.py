@@ -171,6 +171,26 @@ class AndroidRules(RulesBase):
     def boards(self, view: dict[str, Any]) -> tuple[Board, ...]:
         return present.boards(self, view)
 
+    def headline(self, view: dict[str, Any]) -> str:
+        """Where the match stands: the setup step, or the day and who acts with how much TIME, or the
+        end-of-day item, or the killer once the game has ended."""
+        phase = view.get("phase")
+        if phase == "setup":
+            return f"setup step {view.get('setup_step')}"
+        day = f"day {view.get('day')} of {self.data.last_day}" + (" (climax)" if view.get("climax") else "")
+        if phase == "day":
+            pending = view.get("pending") or []
+            if pending:
+                top = pending[0]
+                return f"{day} · {top.get('seat')} to {str(top.get('step')).replace('_', ' ')}"
+            return f"{day} · {view.get('active_seat')} to act, {view.get('time_left')} TIME"
+        if phase == "end_of_day":
+            queue = view.get("end_of_day_queue") or []
+            return f"{day} · end of day: {str(queue[0]).replace('_', ' ') if queue else 'nothing left'}"
+        killer = (view.get("case") or {}).get("killer", "none")
+        killer = ", ".join(killer) if isinstance(killer, list) else killer
+        return f"the case is {'closed' if phase == 'over' else 'closing'} · killer: {killer}"
+
     def hidden_ids(self, state: State, seat: str | None) -> frozenset[str]:
         return view_mod.hidden_ids(self, state, seat)
 
