@@ -37,6 +37,40 @@ from typer.core import TyperCommand, TyperGroup
 from typer.models import CommandInfo, TyperInfo
 
 
+class LateTyper(typer.Typer):
+    """A sub-app whose commands are declared in another module (``commands_from``), imported the first
+    time anything asks for its commands or groups: when the group is built (its own command line, or the
+    top help listing it), by the lazy group or by typer's eager one alike. Until then the command line
+    of every other command imports nothing of it."""
+
+    def __init__(self, commands_from: str, **kwargs: Any) -> None:
+        self._late: str | None = commands_from
+        super().__init__(**kwargs)
+
+    def _declare(self) -> None:
+        module, self._late = self._late, None
+        if module is not None:
+            importlib.import_module(module)
+
+    @property
+    def registered_commands(self) -> list[CommandInfo]:
+        self._declare()
+        return self._commands
+
+    @registered_commands.setter
+    def registered_commands(self, value: list[CommandInfo]) -> None:
+        self._commands = value
+
+    @property
+    def registered_groups(self) -> list[TyperInfo]:
+        self._declare()
+        return self._groups
+
+    @registered_groups.setter
+    def registered_groups(self, value: list[TyperInfo]) -> None:
+        self._groups = value
+
+
 def lean(app: typer.Typer, top: typer.Typer | None = None) -> typer.Typer:
     """A copy of ``app`` whose group builds its commands lazily (``app`` itself is left as it is);
     ``top`` is the app whose settings a sub-app's commands are built with (as typer does)."""

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
-from cli.lazy import lean
+from cli.lazy import LateTyper, lean
 
 if TYPE_CHECKING:
     from referee.api import RefereeApi, SubmitResult
@@ -36,6 +36,10 @@ app = typer.Typer(
 )
 scenario_app = typer.Typer(help="Run scenario files (conformance tests anyone can write).", no_args_is_help=True)
 app.add_typer(scenario_app, name="scenario")
+#: `referee tournament ...`: its commands are in cli/tournament.py, imported only when this group is built
+tournament_app = LateTyper("cli.tournament", help="Tournaments: players, pairings, results from the match logs, standings.",
+                           no_args_is_help=True)
+app.add_typer(tournament_app, name="tournament")
 
 
 @dataclass(frozen=True)

@@ -81,7 +81,8 @@ NEVER_ON_PLAY = {"pydantic", "pydantic_core", "click", "litestar", "uvicorn", "h
 #: the third-party packages ``referee play`` may import: typer (and what it imports), msgspec
 PLAY_THIRD_PARTY = {"typer", "annotated_doc", "shellingham", "typing_extensions", "msgspec"}
 NOT_OUR_PLAY = {"referee.http", "referee.access", "referee.export", "referee.transcript", "referee.scenario",
-                "referee.games.war_of_shadows", "cli.client", "cli.serve", "typer.rich_utils", "importlib.metadata"}
+                "referee.games.war_of_shadows", "cli.client", "cli.serve", "typer.rich_utils", "importlib.metadata",
+                "cli.tournament", "referee.tournament"}
 
 
 def test_playing_imports_only_what_play_needs(match, tmp_path):

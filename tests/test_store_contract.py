@@ -331,3 +331,32 @@ def test_sqlite_migrates_a_schema_1_database(tmp_path):
     s.add_tokens([_token("h1")])
     assert s.find_token("h1") == _token("h1")
     assert s.conn.execute("PRAGMA user_version").fetchone()[0] == len(sq.MIGRATIONS)
+
+
+# -- tournaments (issue 14) ------------------------------------------------------------------------
+
+
+def _tevent(n, tid="t1"):
+    from referee.store import StoredTournamentEvent
+
+    return StoredTournamentEvent(tournament_id=tid, n=n, kind="k", by="org", body=f"b{n}".encode(),
+                                 prev_hash=f"h{n - 1}", hash=f"h{n}", recorded_at="t")
+
+
+def test_tournament_events_append_in_order_with_a_conflict_for_a_stale_writer(store):
+    from referee.store import StoredTournament
+
+    t = StoredTournament(id="t1", name="Cup", created_at="t")
+    store.create_tournament(t, [_tevent(1)])
+    with pytest.raises(StoreError):
+        store.create_tournament(t, [_tevent(1)])
+    assert store.get_tournament("t1") == t and store.get_tournament("t2") is None
+    assert store.find_tournaments("t") == [t] and store.list_tournaments() == [t]
+    store.append_tournament_events("t1", [_tevent(2), _tevent(3)], expected_n=1)
+    with pytest.raises(Conflict):
+        store.append_tournament_events("t1", [_tevent(3)], expected_n=2)
+    with pytest.raises(StoreError):
+        store.append_tournament_events("nope", [_tevent(1, "nope")], expected_n=0)
+    assert [e.n for e in store.tournament_events("t1")] == [1, 2, 3]
+    assert store.tournament_events("t1", 2) == [_tevent(1), _tevent(2)]
+    assert store.tournament_events("t1")[2].body == b"b3"

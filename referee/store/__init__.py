@@ -18,6 +18,8 @@ from .base import (
     StoredRequest,
     StoredSnapshot,
     StoredToken,
+    StoredTournament,
+    StoredTournamentEvent,
     StoreError,
 )
 
@@ -34,6 +36,8 @@ __all__ = [
     "StoredRequest",
     "StoredSnapshot",
     "StoredToken",
+    "StoredTournament",
+    "StoredTournamentEvent",
     "open_store",
 ]
 

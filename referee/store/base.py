@@ -116,6 +116,29 @@ class StoredAnnotation(msgspec.Struct, frozen=True, kw_only=True):
     audience: str = "all"
 
 
+class StoredTournament(msgspec.Struct, frozen=True, kw_only=True):
+    """A tournament's row: its id, name and when it was created (everything else is in its events)."""
+
+    id: str
+    name: str
+    created_at: str
+
+
+class StoredTournamentEvent(msgspec.Struct, frozen=True, kw_only=True):
+    """The ``n``-th event of a tournament (1, 2, ...), chained like a match's entries: ``hash`` covers
+    ``prev_hash`` and the canonical ``body`` (:mod:`referee.tournament.events`). ``kind`` and ``by``
+    repeat the body's tag and author for listings; ``recorded_at`` is a clock reading, no evidence."""
+
+    tournament_id: str
+    n: int
+    kind: str
+    by: str
+    body: bytes
+    prev_hash: str
+    hash: str
+    recorded_at: str
+
+
 class Store(Protocol):
     """What the service layer needs from a log store. One shared contract suite tests every one."""
 
@@ -181,6 +204,25 @@ class Store(Protocol):
 
     def find_request(self, match_id: str, key: str) -> StoredRequest | None:
         """The request recorded with idempotency key ``key`` for the match, if any."""
+
+    def create_tournament(self, tournament: StoredTournament, events: Sequence[StoredTournamentEvent]) -> None:
+        """Create a tournament and (atomically) its first events, numbered 1, 2, ...; an id that exists
+        raises :class:`StoreError`."""
+
+    def get_tournament(self, tournament_id: str) -> StoredTournament | None: ...
+
+    def find_tournaments(self, prefix: str) -> list[StoredTournament]:
+        """Tournaments whose id starts with ``prefix``."""
+
+    def list_tournaments(self) -> list[StoredTournament]: ...
+
+    def append_tournament_events(self, tournament_id: str, events: Sequence[StoredTournamentEvent],
+                                 expected_n: int) -> None:
+        """Append events ``expected_n + 1, ...`` in one transaction if the tournament's last event is
+        ``expected_n``; otherwise raise :class:`Conflict` and write nothing."""
+
+    def tournament_events(self, tournament_id: str, stop: int | None = None) -> list[StoredTournamentEvent]:
+        """A tournament's events ``1..stop`` (default: all) in order."""
 
     def reopen(self) -> Store | None:
         """The same data through a new connection of its own, for another process (after a fork);

@@ -16,6 +16,8 @@ from .base import (
     StoredRequest,
     StoredSnapshot,
     StoredToken,
+    StoredTournament,
+    StoredTournamentEvent,
     StoreError,
 )
 
@@ -29,6 +31,8 @@ class MemoryStore:
         self._annotations: dict[str, list[StoredAnnotation]] = {}
         self._tokens: dict[str, StoredToken] = {}
         self._requests: dict[tuple[str, str], StoredRequest] = {}
+        self._tournaments: dict[str, StoredTournament] = {}
+        self._tournament_events: dict[str, list[StoredTournamentEvent]] = {}
 
     def create_match(
         self, match: StoredMatch, entries: Sequence[StoredEntry] = (),
@@ -146,6 +150,42 @@ class MemoryStore:
 
     def find_request(self, match_id: str, key: str) -> StoredRequest | None:
         return self._requests.get((match_id, key))
+
+    def create_tournament(self, tournament: StoredTournament, events: Sequence[StoredTournamentEvent]) -> None:
+        with self._lock:
+            if tournament.id in self._tournaments:
+                raise StoreError(f"tournament {tournament.id} already exists")
+            for i, e in enumerate(events, start=1):
+                if e.n != i or e.tournament_id != tournament.id:
+                    raise StoreError("a tournament's first events must be numbered 1, 2, ...")
+            self._tournaments[tournament.id] = tournament
+            self._tournament_events[tournament.id] = list(events)
+
+    def get_tournament(self, tournament_id: str) -> StoredTournament | None:
+        return self._tournaments.get(tournament_id)
+
+    def find_tournaments(self, prefix: str) -> list[StoredTournament]:
+        return sorted((t for k, t in self._tournaments.items() if k.startswith(prefix)), key=lambda t: t.id)
+
+    def list_tournaments(self) -> list[StoredTournament]:
+        return sorted(self._tournaments.values(), key=lambda t: (t.created_at, t.id))
+
+    def append_tournament_events(self, tournament_id: str, events: Sequence[StoredTournamentEvent],
+                                 expected_n: int) -> None:
+        with self._lock:
+            log = self._tournament_events.get(tournament_id)
+            if log is None:
+                raise StoreError(f"no tournament {tournament_id}")
+            if len(log) != expected_n:
+                raise Conflict(tournament_id, expected_n, len(log), what="tournament event")
+            for i, e in enumerate(events, start=expected_n + 1):
+                if e.n != i or e.tournament_id != tournament_id:
+                    raise StoreError(f"tournament events must be numbered on from {expected_n + 1}")
+            log.extend(events)
+
+    def tournament_events(self, tournament_id: str, stop: int | None = None) -> list[StoredTournamentEvent]:
+        log = self._tournament_events.get(tournament_id, [])
+        return list(log if stop is None else log[:max(stop, 0)])
 
     def reopen(self) -> None:
         return None  # the data lives in this process only

@@ -36,6 +36,8 @@ from .base import (
     StoredRequest,
     StoredSnapshot,
     StoredToken,
+    StoredTournament,
+    StoredTournamentEvent,
     StoreError,
 )
 
@@ -215,8 +217,24 @@ def _m4_jumps_index(db: sqlite_utils.Database) -> None:
     db.conn.execute(f"CREATE INDEX entries_jumps ON entries (match_id, seq, kind, verdict, body) WHERE {_JUMP}")
 
 
+def _m5_tournaments(db: sqlite_utils.Database) -> None:
+    """Tournaments (issue 14): a row each, and their append-only, chained events."""
+    conn = db.conn
+    conn.execute("CREATE TABLE tournaments (id TEXT PRIMARY KEY, name TEXT NOT NULL, created_at TEXT NOT NULL)")
+    conn.execute(
+        "CREATE TABLE tournament_events (tournament_id TEXT NOT NULL REFERENCES tournaments(id), n INTEGER NOT NULL,"
+        " kind TEXT NOT NULL, by TEXT NOT NULL, body BLOB NOT NULL, prev_hash TEXT NOT NULL, hash TEXT NOT NULL,"
+        " recorded_at TEXT NOT NULL, PRIMARY KEY (tournament_id, n))"
+    )
+    for op in ("UPDATE", "DELETE"):
+        conn.execute(
+            f"CREATE TRIGGER tournament_events_append_only_{op.lower()} BEFORE {op} ON tournament_events "
+            "BEGIN SELECT RAISE(ABORT, 'tournament events are append-only'); END"
+        )
+
+
 MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
-    _m1_initial, _m2_tokens_and_requests, _m3_annotation_chain, _m4_jumps_index,
+    _m1_initial, _m2_tokens_and_requests, _m3_annotation_chain, _m4_jumps_index, _m5_tournaments,
 )
 """Numbered schema migrations; ``PRAGMA user_version`` records how many have run."""
 
@@ -557,6 +575,82 @@ class SqliteStore:
             "SELECT match_id, key, fingerprint, seq FROM requests WHERE match_id = ? AND key = ?", (match_id, key)
         )
         return StoredRequest(match_id=row[0], key=row[1], fingerprint=row[2], seq=row[3]) if row else None
+
+    # -- tournaments ---------------------------------------------------------------------------------
+
+    _TOURNAMENT_EVENT_COLS = "tournament_id, n, kind, by, body, prev_hash, hash, recorded_at"
+
+    def _insert_tournament_event(self, e: StoredTournamentEvent) -> None:
+        self.conn.execute(
+            f"INSERT INTO tournament_events ({self._TOURNAMENT_EVENT_COLS}) VALUES (?,?,?,?,?,?,?,?)",
+            (e.tournament_id, e.n, e.kind, e.by, e.body, e.prev_hash, e.hash, e.recorded_at),
+        )
+
+    def create_tournament(self, tournament: StoredTournament, events: Sequence[StoredTournamentEvent]) -> None:
+        with self._lock:
+            conn = self.conn
+            self._begin_write()
+            try:
+                if conn.execute("SELECT 1 FROM tournaments WHERE id = ?", (tournament.id,)).fetchone():
+                    raise StoreError(f"tournament {tournament.id} already exists")
+                conn.execute("INSERT INTO tournaments (id, name, created_at) VALUES (?,?,?)",
+                             (tournament.id, tournament.name, tournament.created_at))
+                for i, e in enumerate(events, start=1):
+                    if e.n != i or e.tournament_id != tournament.id:
+                        raise StoreError("a tournament's first events must be numbered 1, 2, ...")
+                    self._insert_tournament_event(e)
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+
+    @staticmethod
+    def _tournament(row: tuple[Any, ...]) -> StoredTournament:
+        return StoredTournament(id=row[0], name=row[1], created_at=row[2])
+
+    def get_tournament(self, tournament_id: str) -> StoredTournament | None:
+        row = self._one("SELECT id, name, created_at FROM tournaments WHERE id = ?", (tournament_id,))
+        return self._tournament(row) if row else None
+
+    def find_tournaments(self, prefix: str) -> list[StoredTournament]:
+        like = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        rows = self._all("SELECT id, name, created_at FROM tournaments WHERE id LIKE ? ESCAPE '\\' ORDER BY id", (like,))
+        return [self._tournament(r) for r in rows]
+
+    def list_tournaments(self) -> list[StoredTournament]:
+        return [self._tournament(r) for r in self._all("SELECT id, name, created_at FROM tournaments ORDER BY created_at, id", ())]
+
+    def append_tournament_events(self, tournament_id: str, events: Sequence[StoredTournamentEvent],
+                                 expected_n: int) -> None:
+        with self._lock:
+            conn = self.conn
+            self._begin_write()
+            try:
+                row = conn.execute(
+                    "SELECT (SELECT COALESCE(MAX(n), 0) FROM tournament_events WHERE tournament_id = ?1)"
+                    " FROM tournaments WHERE id = ?1", (tournament_id,),
+                ).fetchone()
+                if row is None:
+                    raise StoreError(f"no tournament {tournament_id}")
+                if row[0] != expected_n:
+                    raise Conflict(tournament_id, expected_n, row[0], what="tournament event")
+                for i, e in enumerate(events, start=expected_n + 1):
+                    if e.n != i or e.tournament_id != tournament_id:
+                        raise StoreError(f"tournament events must be numbered on from {expected_n + 1}")
+                    self._insert_tournament_event(e)
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+
+    def tournament_events(self, tournament_id: str, stop: int | None = None) -> list[StoredTournamentEvent]:
+        rows = self._all(
+            f"SELECT tournament_id, n, kind, by, CAST(body AS BLOB), prev_hash, hash, recorded_at FROM tournament_events"
+            " WHERE tournament_id = ? AND n <= ? ORDER BY n",
+            (tournament_id, stop if stop is not None else 2**62),
+        )
+        return [StoredTournamentEvent(tournament_id=r[0], n=r[1], kind=r[2], by=r[3], body=bytes(r[4]), prev_hash=r[5],
+                                      hash=r[6], recorded_at=r[7]) for r in rows]
 
     def reopen(self) -> SqliteStore:
         return SqliteStore(self.path, durability=self.durability, create=False)

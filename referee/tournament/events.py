@@ -1,0 +1,171 @@
+"""A tournament's events: what happened, who said so and why, as frozen, tagged Structs.
+
+A tournament is an append-only log of these (:class:`Record`: the event, its author and reason),
+folded by :func:`referee.tournament.fold.fold` into the tournament's state. Nothing is edited: a drop
+is undone by an ``undrop``, a result by a ``result_corrected``. Results of matches played on the system
+are not typed at all: ``round_closed`` copies each finished match's outcome (with the log entry it
+was read at) when the next round is paired, so standings "after round N" stay what they were even if
+a log changes later, and ``tournament audit`` checks every copy against its log.
+
+Each record is chained like a match's entries: its hash covers the hash before it and its canonical
+body (:func:`chain_hash`), so an edit behind the store's back shows in ``tournament audit``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Literal
+
+import msgspec
+
+from schemas import Outcome
+
+Format = Literal["swiss", "round-robin", "pods"]
+FORMATS: tuple[Format, ...] = ("swiss", "round-robin", "pods")
+
+
+class Points(msgspec.Struct, frozen=True, kw_only=True):
+    """Match points for a result. ``places`` are the points of 1st, 2nd, ... at a pod table that ended
+    in a ranking (tied seats share the points of the places they cover); empty: ``n - place`` at a
+    table of ``n`` (3, 2, 1, 0 at four seats)."""
+
+    win: int = 3
+    draw: int = 1
+    loss: int = 0
+    bye: int = 3
+    places: tuple[int, ...] = ()
+
+
+class Base(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
+    pass
+
+
+class Created(Base, frozen=True, kw_only=True, tag="created"):
+    name: str
+    game: str
+    format: Format
+    rounds: int
+    tiebreaks: tuple[str, ...]
+    points: Points
+    #: the drawing of lots: every pairing's random choices come from it (and the round), never the clock
+    seed: int
+    #: seats at a pod table (the game's largest table by default)
+    table_size: int = 2
+    #: how the matches of the tournament are created
+    options: dict[str, str] = {}
+    cards: str | None = None
+    chance: Literal["physical", "digital"] = "physical"
+
+
+class PlayerAdded(Base, frozen=True, kw_only=True, tag="player_added"):
+    player: str
+    #: the name shown (the id is the player's seat name in every match)
+    display: str = ""
+
+
+class PlayerDropped(Base, frozen=True, kw_only=True, tag="player_dropped"):
+    player: str
+
+
+class PlayerUndropped(Base, frozen=True, kw_only=True, tag="player_undropped"):
+    player: str
+
+
+class PlayerRenamed(Base, frozen=True, kw_only=True, tag="player_renamed"):
+    player: str
+    display: str
+
+
+class Table(msgspec.Struct, frozen=True, kw_only=True):
+    """One table of a round: its number, the players in seat order (the first seat plays first), and
+    the match created for it."""
+
+    table: int
+    seats: tuple[str, ...]
+    match_id: str | None = None
+
+
+class RoundPaired(Base, frozen=True, kw_only=True, tag="round_paired"):
+    round: int
+    tables: tuple[Table, ...]
+    byes: tuple[str, ...] = ()
+
+
+class TableResult(msgspec.Struct, frozen=True, kw_only=True):
+    """A table's result as it stood when its round closed: read from its match's log (``source`` =
+    ``log``, with the entry it was read at) or recorded by the arbiter (``arbiter``)."""
+
+    table: int
+    outcome: Outcome
+    source: Literal["log", "arbiter"] = "log"
+    match_id: str | None = None
+    seq: int | None = None
+
+
+class RoundClosed(Base, frozen=True, kw_only=True, tag="round_closed"):
+    round: int
+    results: tuple[TableResult, ...]
+
+
+class ResultRecorded(Base, frozen=True, kw_only=True, tag="result_recorded"):
+    """An arbiter's result for a table played off the system."""
+
+    round: int
+    table: int
+    outcome: Outcome
+
+
+class ResultCorrected(Base, frozen=True, kw_only=True, tag="result_corrected"):
+    """A correction: the table's result is ``outcome`` from now on, whatever it was (from a log or an
+    arbiter); the result it replaces stays in the log."""
+
+    round: int
+    table: int
+    outcome: Outcome
+
+
+class TiebreaksChanged(Base, frozen=True, kw_only=True, tag="tiebreaks_changed"):
+    tiebreaks: tuple[str, ...]
+
+
+Event = (
+    Created | PlayerAdded | PlayerDropped | PlayerUndropped | PlayerRenamed | RoundPaired | RoundClosed
+    | ResultRecorded | ResultCorrected | TiebreaksChanged
+)
+
+
+class Record(msgspec.Struct, frozen=True, kw_only=True):
+    """The ``n``-th event of tournament ``tournament``, with who recorded it and why."""
+
+    tournament: str
+    n: int
+    by: str
+    why: str = ""
+    event: Event
+
+
+_encoder = msgspec.json.Encoder(order="sorted")
+_decoder = msgspec.json.Decoder(Record)
+
+
+def encode(record: Record) -> bytes:
+    """The canonical body of a record (sorted keys): what its hash covers."""
+    return _encoder.encode(record)
+
+
+def decode(body: bytes) -> Record:
+    return _decoder.decode(body)
+
+
+def root_hash(tournament: str) -> str:
+    """The hash the first record follows."""
+    return hashlib.sha256(f"referee:tournament\n{tournament}".encode()).hexdigest()
+
+
+def chain_hash(prev: str, body: bytes) -> str:
+    return hashlib.sha256(prev.encode() + b"\n" + body).hexdigest()
+
+
+def kind(event: Event) -> str:
+    """The event's tag (``player_added``...)."""
+    return str(type(event).__struct_config__.tag)

@@ -1,0 +1,185 @@
+"""The tournament's state, folded from its records: pure, deterministic, total over every event tag.
+
+:func:`fold` reads records in order and never looks anything up: the players, the rounds and their
+tables, each table's result as recorded (a closed round's copy of its match's outcome, an arbiter's
+result, a correction), the tie-breaks in force. What a match's log says *now*, for a round still being
+played, is given to the standings by the caller (:mod:`referee.tournament.service`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from schemas import Outcome
+
+from .events import (
+    Created,
+    PlayerAdded,
+    PlayerDropped,
+    PlayerRenamed,
+    PlayerUndropped,
+    Record,
+    ResultCorrected,
+    ResultRecorded,
+    RoundClosed,
+    RoundPaired,
+    Table,
+    TableResult,
+    TiebreaksChanged,
+)
+
+
+@dataclass
+class Player:
+    id: str
+    display: str
+    #: the first round the player could be paired in (a late entry's is after round 1)
+    entered: int
+    dropped: bool = False
+    #: the last round paired before the player dropped (None while playing)
+    dropped_after: int | None = None
+
+
+@dataclass
+class Result:
+    """A table's result in force, and where it came from (the record's number, the source)."""
+
+    outcome: Outcome
+    source: str  # "log", "arbiter" or "correction"
+    n: int
+    match_id: str | None = None
+    seq: int | None = None
+    #: the results it replaced, oldest first (a correction keeps what it changed)
+    replaced: tuple[tuple[Outcome, str, int], ...] = ()
+
+
+@dataclass
+class Round:
+    number: int
+    tables: tuple[Table, ...]
+    byes: tuple[str, ...]
+    closed: bool = False
+    #: the record that paired it, and the one that closed it
+    paired_n: int = 0
+    closed_n: int = 0
+
+
+@dataclass
+class Tournament:
+    id: str
+    config: Created
+    #: records folded so far
+    n: int = 0
+    players: dict[str, Player] = field(default_factory=dict)
+    rounds: list[Round] = field(default_factory=list)
+    results: dict[tuple[int, int], Result] = field(default_factory=dict)
+    tiebreaks: tuple[str, ...] = ()
+
+    @property
+    def current(self) -> int:
+        """The last round paired (0 before the first)."""
+        return len(self.rounds)
+
+    def round(self, number: int) -> Round:
+        return self.rounds[number - 1]
+
+    def table(self, number: int, table: int) -> Table | None:
+        if not 1 <= number <= len(self.rounds):
+            return None
+        return next((t for t in self.rounds[number - 1].tables if t.table == table), None)
+
+    def active(self) -> list[str]:
+        """Players who may be paired now, in the order they registered."""
+        return [p.id for p in self.players.values() if not p.dropped]
+
+    def name(self, player: str) -> str:
+        p = self.players.get(player)
+        return p.display or player if p else player
+
+
+class CorruptTournament(ValueError):
+    """The records cannot be a tournament (a first record that is not ``created``, an event about a
+    player or round that does not exist): a store edited behind the referee's back."""
+
+
+def fold(records: Iterable[Record]) -> Tournament:
+    """The tournament after ``records`` (its first ``created`` and any prefix of the rest)."""
+    state: Tournament | None = None
+    for record in records:
+        if state is None:
+            if not isinstance(record.event, Created) or record.n != 1:
+                raise CorruptTournament("a tournament's first record must be 'created'")
+            state = Tournament(id=record.tournament, config=record.event, n=1, tiebreaks=record.event.tiebreaks)
+            continue
+        if record.n != state.n + 1:
+            raise CorruptTournament(f"record {record.n} follows record {state.n}")
+        evolve(state, record)
+        state.n = record.n
+    if state is None:
+        raise CorruptTournament("a tournament has at least its 'created' record")
+    return state
+
+
+def evolve(state: Tournament, record: Record) -> None:
+    """Apply one record to ``state`` (in place: the fold owns the state it builds)."""
+    event = record.event
+    match event:
+        case PlayerAdded(player=player, display=display):
+            state.players[player] = Player(id=player, display=display, entered=state.current + 1)
+        case PlayerDropped(player=player):
+            p = _player(state, player)
+            p.dropped, p.dropped_after = True, state.current
+        case PlayerUndropped(player=player):
+            p = _player(state, player)
+            p.dropped, p.dropped_after = False, None
+        case PlayerRenamed(player=player, display=display):
+            _player(state, player).display = display
+        case RoundPaired(round=number, tables=tables, byes=byes):
+            if number != state.current + 1:
+                raise CorruptTournament(f"round {number} paired after round {state.current}")
+            state.rounds.append(Round(number=number, tables=tables, byes=byes, paired_n=record.n))
+        case RoundClosed(round=number, results=results):
+            rnd = _round(state, number)
+            rnd.closed, rnd.closed_n = True, record.n
+            for res in results:
+                _set(state, number, res.table, _from_table(res, record.n), correction=False)
+        case ResultRecorded(round=number, table=table, outcome=outcome):
+            _round(state, number)
+            _set(state, number, table, Result(outcome=outcome, source="arbiter", n=record.n), correction=False)
+        case ResultCorrected(round=number, table=table, outcome=outcome):
+            _round(state, number)
+            _set(state, number, table, Result(outcome=outcome, source="correction", n=record.n), correction=True)
+        case TiebreaksChanged(tiebreaks=tiebreaks):
+            state.tiebreaks = tiebreaks
+        case Created():
+            raise CorruptTournament(f"record {record.n} creates the tournament again")
+        case _:
+            raise CorruptTournament(f"record {record.n}: unknown event {event!r}")
+
+
+def _from_table(res: TableResult, n: int) -> Result:
+    return Result(outcome=res.outcome, source=res.source, n=n, match_id=res.match_id, seq=res.seq)
+
+
+def _set(state: Tournament, number: int, table: int, result: Result, *, correction: bool) -> None:
+    key = (number, table)
+    old = state.results.get(key)
+    if old is not None:
+        if not correction and old.source in ("arbiter", "correction"):
+            return  # a closing round copies only what the arbiter did not settle
+        result.replaced = (*old.replaced, (old.outcome, old.source, old.n))
+    state.results[key] = result
+
+
+def _player(state: Tournament, player: str) -> Player:
+    p = state.players.get(player)
+    if p is None:
+        raise CorruptTournament(f"no player {player!r}")
+    return p
+
+
+def _round(state: Tournament, number: int) -> Round:
+    if not 1 <= number <= state.current:
+        raise CorruptTournament(f"no round {number}")
+    return state.rounds[number - 1]

@@ -1,0 +1,264 @@
+"""Pairings: Swiss by a maximum-weight matching, round-robin by Berger tables, pods by score.
+
+Pure functions of the entrants (their scores, ranks, byes, seats so far), the opponents already met
+and a seed: the same input pairs the same way. The drawing of lots is a :class:`random.Random` seeded
+with the tournament's seed and the round (never the global generator, never the clock).
+
+**Swiss.** Every pair of players is an edge whose weight is a large constant less a cost that is
+lexicographic by construction (each level's unit outweighs every lower level summed over a round):
+
+1. a rematch (or a second bye) — avoided whenever a pairing without one exists;
+2. the distance between the two score groups, squared — players meet their own score group first,
+   and a player who must float floats as little as possible;
+3. both players due the same first seat (colour) — avoided where the groups allow;
+4. the drawing of lots.
+
+An odd player out meets a *bye* node that sits one score group below the lowest, its cost rising with
+rank: the bye goes to the lowest-ranked player who has not had one. rustworkx's maximum-weight
+matching (Edmonds' blossom algorithm, in Rust) finds the best pairing with every player paired. A big
+field gets the edges of each player to the ``window`` nearest in rank, and the whole graph only if
+that leaves someone unpaired.
+
+**Round-robin.** FIDE's Berger tables (the circle method in Berger's order); an odd field gets a bye
+seat. Each player's Berger number is drawn by lot.
+
+**Pods.** Tables of ``size`` seats (as even as the field allows, none smaller than the game's
+least), filled in ranking order, then improved by swapping players between nearby tables while that
+lowers (repeated opponents, score spread, lots); seats ordered so whoever sat late before sits early.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+
+class PairingError(ValueError):
+    """The field cannot be paired as asked (too few players, a table size the game cannot seat)."""
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A player to pair: their score, their rank now (0 = first), whether they had a bye, and their
+    seats so far (0 = first) with the size of each table."""
+
+    id: str
+    score: Fraction
+    rank: int
+    had_bye: bool = False
+    seats: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def balance(self) -> int:
+        """First seats less second seats in two-seat games (> 0: due a second seat)."""
+        return sum(1 if s == 0 else -1 for s, n in self.seats if n == 2)
+
+
+def lots(seed: int, round_: int, purpose: str) -> random.Random:
+    """The drawing of lots of one round, for one purpose: a generator of its own, seeded."""
+    return random.Random(f"referee:lots:{seed}:{round_}:{purpose}")
+
+
+@dataclass
+class Pairing:
+    """Tables (players in seat order) and the players given a bye."""
+
+    tables: list[tuple[str, ...]]
+    byes: list[str]
+
+
+def _groups(entrants: Sequence[Entrant]) -> dict[str, int]:
+    """Each player's score group: 0 for the highest score, counting down by distinct scores."""
+    scores = sorted({e.score for e in entrants}, reverse=True)
+    index = {s: i for i, s in enumerate(scores)}
+    return {e.id: index[e.score] for e in entrants}
+
+
+BYE = "\x00bye"
+
+
+def swiss(entrants: Sequence[Entrant], met: set[frozenset[str]], seed: int, round_: int, *,
+          window: int = 60) -> Pairing:
+    """A Swiss round (see the module's docstring)."""
+    if len(entrants) < 2:
+        raise PairingError(f"a Swiss round needs two players or more; {len(entrants)} can play")
+    import rustworkx as rx
+
+    ordered = sorted(entrants, key=lambda e: (e.rank, e.id))
+    rng = lots(seed, round_, "swiss")
+    group = _groups(ordered)
+    n = len(ordered)
+    nodes: list[Entrant | None] = list(ordered)
+    odd = n % 2 == 1
+    if odd:
+        nodes.append(None)  # the bye
+    deepest = max(group.values()) + 1
+    m = len(nodes)
+    lot = 1 << 10
+    colour = lot * (m + 1)
+    spread = 4 * colour * (m + 1)
+    rematch = spread * (deepest + 1) ** 2 * (m + 1)
+    base = 4 * rematch
+
+    def cost(a: Entrant, b: Entrant | None) -> int:
+        if b is None:
+            d = deepest - group[a.id]
+            return (rematch if a.had_bye else 0) + spread * d * d + colour * (n - a.rank) // (n + 1) \
+                + rng.randrange(lot)
+        d = group[a.id] - group[b.id]
+        c = spread * d * d + rng.randrange(lot)
+        if frozenset((a.id, b.id)) in met:
+            c += rematch
+        ba, bb = a.balance, b.balance
+        if (ba > 0 and bb > 0) or (ba < 0 and bb < 0):
+            c += colour
+        return c
+
+    def solve(full: bool) -> set[tuple[int, int]]:
+        graph = rx.PyGraph()
+        graph.add_nodes_from(range(m))
+        for i in range(n):
+            a = ordered[i]
+            stop = n if full else min(n, i + window + 1)
+            for j in range(i + 1, stop):
+                graph.add_edge(i, j, base - cost(a, ordered[j]))
+            if not full:  # a rematch-free partner beyond the window is met in the full graph, if needed
+                pass
+            if odd:
+                graph.add_edge(i, n, base - cost(a, None))
+        found: set[tuple[int, int]] = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=lambda w: int(w))
+        return found
+
+    full = n <= 2 * window + 1
+    matching = solve(full)
+    if not full and (len(matching) * 2 < m or _has_rematch(matching, nodes, met)):
+        matching = solve(True)
+    if len(matching) * 2 < m:  # cannot happen in a complete graph
+        raise PairingError("the field could not be paired")
+    tables: list[tuple[int, tuple[str, ...]]] = []
+    byes: list[str] = []
+    for i, j in sorted(tuple(sorted(p)) for p in matching):
+        a, b = nodes[i], nodes[j]
+        if b is None or a is None:
+            byes.append((a or b).id)  # type: ignore[union-attr]
+            continue
+        tables.append((min(a.rank, b.rank), _first_seat(a, b, rng)))
+    tables.sort()
+    return Pairing(tables=[t for _, t in tables], byes=byes)
+
+
+def _has_rematch(matching: set[tuple[int, int]], nodes: Sequence[Entrant | None], met: set[frozenset[str]]) -> bool:
+    for i, j in matching:
+        a, b = nodes[i], nodes[j]
+        if a is not None and b is not None and frozenset((a.id, b.id)) in met:
+            return True
+    return False
+
+
+def _first_seat(a: Entrant, b: Entrant, rng: random.Random) -> tuple[str, str]:
+    """Who plays first: the one with fewer first seats; level, the lots decide."""
+    if a.balance != b.balance:
+        return (a.id, b.id) if a.balance < b.balance else (b.id, a.id)
+    return (a.id, b.id) if rng.random() < 0.5 else (b.id, a.id)
+
+
+def berger(players: Sequence[str], round_: int) -> Pairing:
+    """Round ``round_`` (1-based) of a round-robin by Berger tables; ``players`` in Berger-number order.
+    An odd field gets a bye seat (the last number): whoever meets it has the bye."""
+    field = list(players)
+    if len(field) < 2:
+        raise PairingError(f"a round-robin needs two players or more; {len(field)} can play")
+    if len(field) % 2:
+        field.append(BYE)
+    n = len(field)
+    rounds = n - 1
+    if not 1 <= round_ <= rounds:
+        raise PairingError(f"a round-robin of {len(players)} players has {rounds} rounds, not {round_}")
+    half = n // 2
+    start = ((round_ - 1) * half) % rounds  # 0-based position of the round's first player
+    q = [field[(start + k) % rounds] for k in range(rounds)]
+    last = field[n - 1]
+    pairs = [(last, q[0]) if round_ % 2 == 0 else (q[0], last)]
+    for i in range(1, half):
+        pairs.append((q[i], q[rounds - i]))
+    tables: list[tuple[str, ...]] = []
+    byes: list[str] = []
+    for a, b in pairs:
+        if BYE in (a, b):
+            byes.append(b if a == BYE else a)
+        else:
+            tables.append((a, b))
+    return Pairing(tables=tables, byes=byes)
+
+
+def table_sizes(n: int, size: int, least: int) -> list[int]:
+    """Sizes of tables for ``n`` players at up to ``size`` seats, as even as possible, larger first."""
+    if n < least:
+        raise PairingError(f"{n} players cannot fill a table of {least} or more")
+    count = -(-n // size)
+    base, extra = divmod(n, count)
+    if base < least:
+        raise PairingError(f"{n} players cannot sit at tables of {least} to {size} seats")
+    return [base + 1] * extra + [base] * (count - extra)
+
+
+def pods(entrants: Sequence[Entrant], met: Mapping[frozenset[str], int], seed: int, round_: int, *,
+         size: int, least: int, passes: int = 20) -> Pairing:
+    """A pods round (see the module's docstring)."""
+    rng = lots(seed, round_, "pods")
+    ordered = sorted(entrants, key=lambda e: (e.rank, e.id))
+    # players level in score are drawn by lot within their group
+    by_group: dict[Fraction, list[Entrant]] = {}
+    for e in ordered:
+        by_group.setdefault(e.score, []).append(e)
+    drawn: list[Entrant] = []
+    for score in sorted(by_group, reverse=True):
+        members = by_group[score]
+        rng.shuffle(members)
+        drawn.extend(members)
+    group = _groups(drawn)
+    sizes = table_sizes(len(drawn), size, least)
+    tables: list[list[Entrant]] = []
+    at = 0
+    for s in sizes:
+        tables.append(drawn[at:at + s])
+        at += s
+
+    def cost(table: list[Entrant]) -> int:
+        c = 0
+        for i, a in enumerate(table):
+            for b in table[i + 1:]:
+                c += 1000 * met.get(frozenset((a.id, b.id)), 0) + (group[a.id] - group[b.id]) ** 2
+        return c
+
+    for _ in range(passes):
+        improved = False
+        for i in range(len(tables)):
+            for j in range(i + 1, min(len(tables), i + 3)):
+                for x in range(len(tables[i])):
+                    for y in range(len(tables[j])):
+                        ti, tj = tables[i], tables[j]
+                        before = cost(ti) + cost(tj)
+                        ti[x], tj[y] = tj[y], ti[x]
+                        if cost(ti) + cost(tj) < before:
+                            improved = True
+                        else:
+                            ti[x], tj[y] = tj[y], ti[x]
+        if not improved:
+            break
+    out = []
+    for table in tables:
+        out.append(tuple(e.id for e in _seat_order(table, rng)))
+    return Pairing(tables=out, byes=[])
+
+
+def _seat_order(table: list[Entrant], rng: random.Random) -> list[Entrant]:
+    """Whoever sat latest before sits first: by the mean of their earlier seats (0 = first, 1 = last)."""
+    def lateness(e: Entrant) -> Fraction:
+        seats = [Fraction(s, n - 1) for s, n in e.seats if n > 1]
+        return sum(seats, Fraction(0)) / len(seats) if seats else Fraction(1, 2)
+
+    draw = {e.id: rng.random() for e in table}
+    return sorted(table, key=lambda e: (-lateness(e), draw[e.id]))

@@ -1,0 +1,657 @@
+"""The tournament commands, over the match service (:class:`referee.service.Referee`) and its store.
+
+Every write appends records (:mod:`.events`) in one transaction that names the last record it read
+(a stale writer gets a conflict, as with match entries). Every read folds the records
+(:func:`.fold.fold`) and, for the round being played, reads each table's match: its outcome is the
+table's result (nothing is typed twice), and a match that is not finished, waits for a confirmation,
+carries an open dispute or fails its audit blocks the next round's pairing, naming the table.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import msgspec
+
+from schemas import NAME_MAX, SEED_MAX, TEXT_MAX, TITLE_MAX, Outcome
+
+from ..config import new_match_id, utc_now
+from ..errors import BadInput, ConflictError, NotFound, StorageError
+from ..inputs import check_text
+from ..service import Referee
+from ..store import Conflict, StoredToken, StoredTournament, StoredTournamentEvent, StoreError
+from . import events as ev
+from . import pairing, tiebreaks
+from .fold import CorruptTournament, Tournament, fold
+from .standings import Explanation, Standings, TableKey, explain, standings
+
+DEFAULT_TIEBREAKS: dict[str, tuple[str, ...]] = {
+    "swiss": ("points", "buchholz-cut1", "buchholz", "sonneborn-berger", "progressive"),
+    "round-robin": ("points", "sonneborn-berger", "head-to-head", "game-points"),
+    "pods": ("points", "omw", "gw", "ogw"),
+}
+
+
+@dataclass
+class PairedTable:
+    table: int
+    seats: tuple[str, ...]
+    match_id: str | None
+    #: the match's tokens (shown once): seat -> token, and the arbiter's and spectators'
+    tokens: dict[str, str]
+
+
+@dataclass
+class Paired:
+    tournament: str
+    round: int
+    tables: list[PairedTable]
+    byes: list[str]
+    dry_run: bool = False
+
+
+@dataclass
+class Block:
+    """Why a table of the round being played holds up the next pairing."""
+
+    round: int
+    table: int
+    match_id: str | None
+    why: str
+
+
+def parse_points(text: str) -> ev.Points:
+    """``win=3,draw=1,loss=0,bye=3`` (any of them; the rest keep their defaults)."""
+    values: dict[str, Any] = {}
+    for item in (p.strip() for p in text.split(",") if p.strip()):
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep or key not in ("win", "draw", "loss", "bye"):
+            raise BadInput("tournament/bad_points", f"points {item!r}: expected win=N, draw=N, loss=N or bye=N "
+                           "(e.g. --points win=3,draw=1,loss=0,bye=3)")
+        try:
+            values[key] = int(value.strip())
+        except ValueError:
+            raise BadInput("tournament/bad_points", f"points {item!r}: {value.strip()!r} is not a whole number") from None
+        if not 0 <= values[key] <= 1000:
+            raise BadInput("tournament/bad_points", f"points {item!r}: from 0 to 1000")
+    return ev.Points(**values)
+
+
+def parse_places(text: str) -> tuple[int, ...]:
+    """``4,2,1,0``: the points of 1st, 2nd, ... at a pod table."""
+    out = []
+    for item in (p.strip() for p in text.split(",") if p.strip()):
+        if not item.isdigit() or int(item) > 1000:
+            raise BadInput("tournament/bad_places", f"places {text!r}: expected whole numbers from 0 to 1000 for "
+                           "1st, 2nd, ... (e.g. --places 4,2,1,0)")
+        out.append(int(item))
+    return tuple(out)
+
+
+def parse_result(text: str, seats: Sequence[str], scores: Mapping[str, int] | None = None) -> Outcome:
+    """An arbiter's result in words: ``win:alice`` (or ``alice``), ``draw``, ``rank:alice>bob=carol>dave``
+    (``=`` level), ``team-win`` or ``team-loss``; ``scores`` the players' scores, if the game keeps any."""
+    check_text(text, "the result", TITLE_MAX)
+    word = text.strip()
+    sc = dict(scores) if scores else None
+    for who in sc or {}:
+        if who not in seats:
+            raise BadInput("tournament/bad_result", f"a score for {who!r}, who is not at this table ({', '.join(seats)})")
+
+    def seat(name: str) -> str:
+        name = name.strip()
+        if name not in seats:
+            raise BadInput("tournament/bad_result", f"{name!r} is not at this table; its players: {', '.join(seats)}")
+        return name
+
+    if word == "draw":
+        return Outcome(winners=(), reason="arbiter", kind="draw", scores=sc)
+    if word in ("team-win", "team_win"):
+        return Outcome(winners=tuple(seats), reason="arbiter", kind="team_win", scores=sc)
+    if word in ("team-loss", "team_loss"):
+        return Outcome(winners=(), reason="arbiter", kind="team_loss", scores=sc)
+    if word.startswith("rank:"):
+        ranking = tuple(tuple(seat(s) for s in level.split("=")) for level in word[5:].split(">"))
+        named = [s for level in ranking for s in level]
+        if sorted(named) != sorted(seats):
+            raise BadInput("tournament/bad_result", f"a ranking names every player at the table once "
+                           f"({', '.join(seats)}), e.g. rank:{'>'.join(seats)}")
+        return Outcome(winners=ranking[0], reason="arbiter", kind="ranking", ranking=ranking, scores=sc)
+    names = word[4:] if word.startswith("win:") else word
+    if not names:
+        raise BadInput("tournament/bad_result", "expected win:PLAYER, draw, rank:A>B=C, team-win or team-loss")
+    winners = tuple(seat(s) for s in names.split(","))
+    return Outcome(winners=winners, reason="arbiter", kind="win", scores=sc)
+
+
+class Tournaments:
+    """Tournament commands over a :class:`Referee` (whose store keeps the tournament's records)."""
+
+    def __init__(self, referee: Referee, *, clock: Callable[[], str] = utc_now) -> None:
+        self.referee = referee
+        self.store = referee.store
+        self.clock = clock
+
+    # -- records -----------------------------------------------------------------------------
+
+    def resolve(self, tournament_id: str) -> StoredTournament:
+        check_text(tournament_id, "a tournament id", NAME_MAX)
+        found = self.store.get_tournament(tournament_id)
+        if found is not None:
+            return found
+        candidates = self.store.find_tournaments(tournament_id) if len(tournament_id) >= 4 else []
+        if len(candidates) == 1:
+            return candidates[0]
+        if len(candidates) > 1:
+            raise BadInput("tournament/ambiguous_id", f"{tournament_id!r} starts {len(candidates)} tournament ids "
+                           f"({', '.join(t.id for t in candidates[:5])}); type more of it")
+        raise NotFound("tournament/not_found", f"no tournament {tournament_id!r} (see `referee tournament list`)")
+
+    def records(self, tournament_id: str, upto: int | None = None) -> list[ev.Record]:
+        tid = self.resolve(tournament_id).id
+        rows = self.store.tournament_events(tid, upto)
+        try:
+            return [ev.decode(r.body) for r in rows]
+        except msgspec.DecodeError as exc:
+            raise StorageError("tournament/corrupt", f"tournament {tid}: a record cannot be read ({exc}); "
+                               "run `referee tournament audit`") from None
+
+    def load(self, tournament_id: str, upto: int | None = None) -> Tournament:
+        """The tournament folded from its records (``upto``: the first that many only)."""
+        if upto is not None and upto < 1:
+            raise BadInput("tournament/bad_record", f"--as-of counts records from 1, not {upto}")
+        try:
+            return fold(self.records(tournament_id, upto))
+        except CorruptTournament as exc:
+            raise StorageError("tournament/corrupt", f"the tournament's records do not fold: {exc}") from None
+
+    def every(self) -> list[Tournament]:
+        return [self.load(t.id) for t in self.store.list_tournaments()]
+
+    def _append(self, state: Tournament, events: Sequence[ev.Event], by: str, why: str) -> Tournament:
+        check_text(by, "who records it (--by)", NAME_MAX)
+        check_text(why, "the reason", TEXT_MAX)
+        last = self.store.tournament_events(state.id)[-1:] if state.n else []
+        prev = last[0].hash if last else ev.root_hash(state.id)
+        rows, records = [], []
+        for i, event in enumerate(events, start=state.n + 1):
+            record = ev.Record(tournament=state.id, n=i, by=by, why=why, event=event)
+            body = ev.encode(record)
+            digest = ev.chain_hash(prev, body)
+            rows.append(StoredTournamentEvent(tournament_id=state.id, n=i, kind=ev.kind(event), by=by, body=body,
+                                              prev_hash=prev, hash=digest, recorded_at=self.clock()))
+            records.append(record)
+            prev = digest
+        try:
+            self.store.append_tournament_events(state.id, rows, expected_n=state.n)
+        except Conflict as exc:
+            raise ConflictError("tournament/stale", str(exc), {"head": exc.head}) from None
+        except StoreError as exc:
+            raise StorageError("store/failed", str(exc)) from None
+        for record in records:
+            from .fold import evolve
+
+            evolve(state, record)
+            state.n = record.n
+        return state
+
+    # -- creating and registering ----------------------------------------------------------------
+
+    def create(self, name: str, game: str, *, format: str = "swiss", rounds: int | None = None,
+               tiebreaks: Sequence[str] | None = None, points: ev.Points | None = None, seed: int | None = None,
+               table_size: int | None = None, options: Mapping[str, str] | None = None, cards: str | None = None,
+               chance: str = "physical", players: Sequence[str] = (), by: str = "organiser", why: str = "",
+               tournament_id: str | None = None) -> Tournament:
+        check_text(name, "the tournament's name", TITLE_MAX)
+        if not name.strip():
+            raise BadInput("tournament/bad_name", "a tournament needs a name (e.g. referee tournament new \"Club Cup\" --game by_all_means)")
+        g = self.referee.game(game)
+        if format not in ev.FORMATS:
+            raise BadInput("tournament/bad_format", f"format must be {', '.join(ev.FORMATS)}, not {format!r}")
+        if format != "pods" and g.min_players > 2:
+            raise BadInput("tournament/bad_format", f"{g.id} needs {g.min_players} players or more a table: use --format pods")
+        size = table_size if table_size is not None else (g.max_players if format == "pods" else 2)
+        if format != "pods" and size != 2:
+            raise BadInput("tournament/bad_table_size", f"--table-size is for pods; a {format} table has 2 seats")
+        if format == "pods" and not g.min_players <= size <= g.max_players:
+            raise BadInput("tournament/bad_table_size", f"{g.name} seats {g.min_players} to {g.max_players} at a table, "
+                           f"not {size}")
+        if format != "pods" and g.max_players < 2:
+            raise BadInput("tournament/bad_format", f"{g.id} is not played two to a table")
+        if rounds is not None and not 1 <= rounds <= 100:
+            raise BadInput("tournament/bad_rounds", f"--rounds must be from 1 to 100, not {rounds}")
+        try:
+            names = tiebreaks_checked(tiebreaks or DEFAULT_TIEBREAKS[format])
+        except ValueError as exc:
+            raise BadInput("tournament/bad_tiebreak", str(exc)) from None
+        if seed is not None and not 0 <= seed <= SEED_MAX:
+            raise BadInput("tournament/bad_seed", f"a seed is a whole number from 0 to {SEED_MAX:,}, not {seed}")
+        if chance not in ("physical", "digital"):
+            raise BadInput("tournament/bad_chance", f"chance must be physical or digital, not {chance!r}")
+        # the match settings are checked once here (two made-up seats), not at the first pairing
+        probe = [f"p{i}" for i in range(max(g.min_players, 2 if format != "pods" else size))]
+        self.referee.build_config(g.id, probe, options=dict(options or {}), cards=cards, chance=chance)
+        for key, value in (options or {}).items():
+            check_text(key, "an option's name", NAME_MAX)
+            check_text(value, f"option {key}", TEXT_MAX)
+        created = ev.Created(
+            name=name.strip(), game=g.id, format=format,
+            rounds=rounds or 0, tiebreaks=names, points=points or ev.Points(),
+            seed=seed if seed is not None else secrets.randbelow(SEED_MAX + 1), table_size=size,
+            options=dict(options or {}), cards=cards, chance=chance,  # type: ignore[arg-type]
+        )
+        tid = tournament_id or new_match_id()
+        check_text(by, "who records it (--by)", NAME_MAX)
+        check_text(why, "the reason", TEXT_MAX)
+        record = ev.Record(tournament=tid, n=1, by=by, why=why, event=created)
+        body = ev.encode(record)
+        first = StoredTournamentEvent(tournament_id=tid, n=1, kind="created", by=by, body=body,
+                                      prev_hash=ev.root_hash(tid), hash=ev.chain_hash(ev.root_hash(tid), body),
+                                      recorded_at=self.clock())
+        try:
+            self.store.create_tournament(StoredTournament(id=tid, name=created.name, created_at=self.clock()), [first])
+        except StoreError as exc:
+            raise StorageError("store/failed", str(exc)) from None
+        state = fold([record])
+        for p in players:
+            state = self.add_player(state.id, p, by=by, why=why)
+        return state
+
+    def _check_player(self, state: Tournament, player: str, *, known: bool) -> str:
+        player = check_text(player, "a player's name", NAME_MAX).strip()
+        if known:
+            if player not in state.players:
+                raise NotFound("tournament/unknown_player", f"no player {player!r} in {state.config.name}; players: "
+                               f"{', '.join(state.players) or 'none yet'}")
+            return player
+        if not player or not all(c.isalnum() or c in "_-" for c in player) or player in ("arbiter", "spectator"):
+            raise BadInput("tournament/bad_player", f"player name {player!r} is not usable: letters, digits, '_' or '-' "
+                           "(it is the player's seat name in every match), and not arbiter or spectator")
+        if player in state.players:
+            raise BadInput("tournament/duplicate_player", f"{player!r} is already registered")
+        return player
+
+    def add_player(self, tournament_id: str, player: str, *, display: str = "", by: str = "organiser",
+                   why: str = "") -> Tournament:
+        """Register a player (after round 1 is paired: a late entry, who starts with no points)."""
+        state = self.load(tournament_id)
+        player = self._check_player(state, player, known=False)
+        check_text(display, "the display name", TITLE_MAX)
+        return self._append(state, [ev.PlayerAdded(player=player, display=display)], by, why)
+
+    def drop(self, tournament_id: str, player: str, *, by: str = "organiser", why: str = "") -> Tournament:
+        state = self.load(tournament_id)
+        player = self._check_player(state, player, known=True)
+        if state.players[player].dropped:
+            raise BadInput("tournament/already_dropped", f"{player} has already dropped")
+        return self._append(state, [ev.PlayerDropped(player=player)], by, why)
+
+    def undrop(self, tournament_id: str, player: str, *, by: str = "organiser", why: str = "") -> Tournament:
+        state = self.load(tournament_id)
+        player = self._check_player(state, player, known=True)
+        if not state.players[player].dropped:
+            raise BadInput("tournament/not_dropped", f"{player} has not dropped")
+        return self._append(state, [ev.PlayerUndropped(player=player)], by, why)
+
+    def rename(self, tournament_id: str, player: str, display: str, *, by: str = "organiser", why: str = "") -> Tournament:
+        state = self.load(tournament_id)
+        player = self._check_player(state, player, known=True)
+        check_text(display, "the display name", TITLE_MAX)
+        return self._append(state, [ev.PlayerRenamed(player=player, display=display)], by, why)
+
+    def set_tiebreaks(self, tournament_id: str, names: Sequence[str], *, by: str = "organiser",
+                      why: str = "") -> Tournament:
+        state = self.load(tournament_id)
+        try:
+            checked = tiebreaks_checked(names)
+        except ValueError as exc:
+            raise BadInput("tournament/bad_tiebreak", str(exc)) from None
+        return self._append(state, [ev.TiebreaksChanged(tiebreaks=checked)], by, why)
+
+    # -- the round being played --------------------------------------------------------------------
+
+    def live(self, state: Tournament) -> tuple[dict[TableKey, Outcome], dict[TableKey, int], list[Block]]:
+        """For the last round paired (if still open): each table's outcome from its match now (with the
+        entry it was read at), and the tables that hold up the next pairing."""
+        outcomes: dict[TableKey, Outcome] = {}
+        seqs: dict[TableKey, int] = {}
+        blocks: list[Block] = []
+        if not state.rounds or state.rounds[-1].closed:
+            return outcomes, seqs, blocks
+        rnd = state.rounds[-1]
+        for t in rnd.tables:
+            key = (rnd.number, t.table)
+            settled = state.results.get(key)
+            if t.match_id is None:
+                if settled is None:
+                    blocks.append(Block(rnd.number, t.table, None, "no result yet (record it with `tournament result`)"))
+                continue
+            answer = self.referee.show(t.match_id)
+            if answer.outcome is not None:
+                outcomes[key] = answer.outcome
+                seqs[key] = answer.seq
+            if settled is not None:
+                continue  # the arbiter settled this table
+            why = self._blocking(t.match_id, answer.outcome is not None)
+            if why:
+                blocks.append(Block(rnd.number, t.table, t.match_id, why))
+        return outcomes, seqs, blocks
+
+    def _blocking(self, match_id: str, finished: bool) -> str:
+        """Why this match's result cannot be taken yet ('' if it can)."""
+        loaded = self.referee.load(match_id)
+        hold = self.referee.timeline(loaded).open_hold()
+        if hold is not None:
+            return f"entry {hold[0]} waits for {hold[1]} to confirm it"
+        disputed = _open_disputes(self.store.annotations(loaded.match.id))
+        if disputed:
+            return (f"an open dispute on entry {disputed[0]} (settle it with an annotation of kind ruling on that "
+                    "entry, or record the table's result)")
+        if not finished:
+            return "the match is not finished"
+        report = self.referee.audit(loaded.match.id)
+        if not report.clean:
+            f = report.findings[0]
+            return f"its audit is not clean: entry {f.seq}: {f.what}"
+        return ""
+
+    def blocks(self, tournament_id: str) -> list[Block]:
+        return self.live(self.load(tournament_id))[2]
+
+    def _close(self, state: Tournament) -> list[ev.Event]:
+        """The record that closes the open round (its results copied from the logs), or nothing."""
+        if not state.rounds or state.rounds[-1].closed:
+            return []
+        outcomes, seqs, blocks = self.live(state)
+        if blocks:
+            b = blocks[0]
+            more = f" (and {len(blocks) - 1} more: {', '.join(str(x.table) for x in blocks[1:])})" if len(blocks) > 1 else ""
+            where = f" (match {b.match_id})" if b.match_id else ""
+            raise BadInput("tournament/round_open", f"round {b.round} table {b.table}{where} blocks the next "
+                           f"round: {b.why}{more}", {"tables": [x.table for x in blocks]})
+        rnd = state.rounds[-1]
+        results = []
+        for t in rnd.tables:
+            key = (rnd.number, t.table)
+            if key in state.results or key not in outcomes:
+                continue
+            results.append(ev.TableResult(table=t.table, outcome=outcomes[key], source="log", match_id=t.match_id,
+                                          seq=seqs[key]))
+        return [ev.RoundClosed(round=rnd.number, results=tuple(results))]
+
+    def close_round(self, tournament_id: str, *, by: str = "organiser", why: str = "") -> Tournament:
+        """Close the round being played: its results are copied from the logs into the tournament."""
+        state = self.load(tournament_id)
+        closing = self._close(state)
+        if not closing:
+            raise BadInput("tournament/nothing_open", "no round is open (pair one with `tournament pair`)")
+        return self._append(state, closing, by, why)
+
+    # -- pairing ---------------------------------------------------------------------------------------
+
+    def entrants(self, state: Tournament) -> list[pairing.Entrant]:
+        """The active players with their scores, ranks, byes and seats so far (every closed round)."""
+        table = standings(state, state.current)
+        # players level on every tie-break are ordered by lot (round 1: everyone), never by name
+        draw = pairing.lots(state.config.seed, state.current + 1, "rank")
+        lot = {r.player: draw.random() for r in table.rows}
+        rank = {r.player: i for i, r in enumerate(sorted(table.rows, key=lambda r: (r.rank, lot[r.player])))}
+        score = {r.player: r.values[table.tiebreaks.index("points")] if "points" in table.tiebreaks else Fraction(0)
+                 for r in table.rows}
+        if "points" not in table.tiebreaks:
+            from .standings import context
+
+            ctx, _, _ = context(state, state.current)
+            score = {p: ctx.points(p) for p in state.players}
+        byes = {p for rnd in state.rounds for p in rnd.byes}
+        seats: dict[str, list[tuple[int, int]]] = {}
+        for rnd in state.rounds:
+            for t in rnd.tables:
+                for i, p in enumerate(t.seats):
+                    seats.setdefault(p, []).append((i, len(t.seats)))
+        return [pairing.Entrant(id=p, score=score[p], rank=rank[p], had_bye=p in byes, seats=tuple(seats.get(p, ())))
+                for p in state.active()]
+
+    def _met(self, state: Tournament) -> dict[frozenset[str], int]:
+        met: dict[frozenset[str], int] = {}
+        for rnd in state.rounds:
+            for t in rnd.tables:
+                for i, a in enumerate(t.seats):
+                    for b in t.seats[i + 1:]:
+                        key = frozenset((a, b))
+                        met[key] = met.get(key, 0) + 1
+        return met
+
+    def plan(self, state: Tournament) -> pairing.Pairing:
+        """The next round's pairing as the rules and the lots give it (nothing recorded)."""
+        number = state.current + 1
+        cfg = state.config
+        active = state.active()
+        try:
+            if cfg.format == "round-robin":
+                # every registered player keeps a Berger number; a dropped one's opponents get a bye
+                everyone = sorted(state.players)
+                pairing.lots(cfg.seed, 0, "berger").shuffle(everyone)
+                p = pairing.berger(everyone, number)
+                dropped = set(state.players) - set(active)
+                tables = [t for t in p.tables if not set(t) & dropped]
+                byes = [x for x in p.byes if x not in dropped] + [x for t in p.tables if set(t) & dropped
+                                                                  for x in t if x not in dropped]
+                return pairing.Pairing(tables=tables, byes=byes)
+            entrants = self.entrants(state)
+            if cfg.format == "pods":
+                g = self.referee.game(cfg.game)
+                return pairing.pods(entrants, self._met(state), cfg.seed, number, size=cfg.table_size,
+                                    least=g.min_players)
+            return pairing.swiss(entrants, set(self._met(state)), cfg.seed, number)
+        except pairing.PairingError as exc:
+            raise BadInput("tournament/cannot_pair", str(exc)) from None
+
+    def pair(self, tournament_id: str, *, by: str = "organiser", why: str = "", dry_run: bool = False,
+             tokens: bool = True) -> Paired:
+        """Pair the next round: close the open one (its results from the logs; refused, naming the table,
+        while one blocks), draw the pairing, create a match for each table and record the round."""
+        state = self.load(tournament_id)
+        cfg = state.config
+        number = state.current + 1
+        if cfg.rounds and number > cfg.rounds:
+            raise BadInput("tournament/all_rounds_paired", f"all {cfg.rounds} rounds are paired; "
+                           "`tournament close` closes the last one")
+        if cfg.format == "round-robin" and number > max(1, len(state.players) - 1 + len(state.players) % 2):
+            raise BadInput("tournament/all_rounds_paired", "every player has met every other: the round-robin is complete")
+        if cfg.format == "round-robin" and state.rounds and len(state.players) != len(
+                {p for t in state.rounds[0].tables for p in t.seats} | set(state.rounds[0].byes)):
+            raise BadInput("tournament/late_entry", "a round-robin's field is fixed once round 1 is paired: "
+                           "a late entry cannot join it")
+        closing = self._close(state)
+        if closing:
+            from .fold import evolve
+
+            evolve(state, ev.Record(tournament=state.id, n=state.n + 1, by=by, event=closing[0]))
+            state.n += 1
+        if len(state.active()) < 2:
+            raise BadInput("tournament/too_few_players", f"{len(state.active())} active players: register more with "
+                           "`tournament player add`")
+        plan = self.plan(state)
+        if dry_run:
+            return Paired(tournament=state.id, round=number, dry_run=True, byes=list(plan.byes),
+                          tables=[PairedTable(table=i, seats=s, match_id=None, tokens={})
+                                  for i, s in enumerate(plan.tables, start=1)])
+        state = self.load(tournament_id)  # fold again: the closing record is appended below, with the round
+        made: list[PairedTable] = []
+        tables = []
+        for i, seats in enumerate(plan.tables, start=1):
+            info = self.referee.new_match(
+                cfg.game, list(seats), options=dict(cfg.options), cards=cfg.cards, chance=cfg.chance,
+                title=f"{cfg.name}, round {number}, table {i}"[:TITLE_MAX],
+                meta={"tournament": state.id, "round": str(number), "table": str(i)},
+            )
+            minted = self._mint(info.id, seats) if tokens else {}
+            made.append(PairedTable(table=i, seats=seats, match_id=info.id, tokens=minted))
+            tables.append(ev.Table(table=i, seats=seats, match_id=info.id))
+        self._append(state, [*closing, ev.RoundPaired(round=number, tables=tuple(tables), byes=tuple(plan.byes))],
+                     by, why)
+        return Paired(tournament=state.id, round=number, tables=made, byes=list(plan.byes))
+
+    def _mint(self, match_id: str, seats: Sequence[str]) -> dict[str, str]:
+        from ..access import hash_token
+
+        minted = {seat: secrets.token_urlsafe(24) for seat in seats}
+        minted["arbiter"] = secrets.token_urlsafe(24)
+        minted["spectator"] = secrets.token_urlsafe(24)
+        rows = [StoredToken(token_hash=hash_token(t), match_id=match_id,
+                            role="seat" if s in seats else s, seat=s if s in seats else None)
+                for s, t in minted.items()]
+        try:
+            self.store.add_tokens(rows)
+        except StoreError as exc:
+            raise StorageError("store/failed", f"could not record the match's tokens: {exc}") from None
+        return minted
+
+    # -- results -----------------------------------------------------------------------------------------
+
+    def record_result(self, tournament_id: str, round_: int, table: int, result: str, *,
+                      scores: Mapping[str, int] | None = None, correct: bool = False, by: str = "arbiter",
+                      why: str = "") -> tuple[Tournament, Standings, Standings]:
+        """An arbiter's result for a table (``parse_result``'s words). A table that has a result already (from
+        its match's log or an earlier entry) takes only a correction (``correct``, with a reason), which
+        replaces it from now on and keeps it in the record. Returns the tournament and the standings after
+        that round before and after."""
+        state = self.load(tournament_id)
+        t = state.table(round_, table)
+        if t is None:
+            raise NotFound("tournament/no_table", f"round {round_} has no table {table}" if 1 <= round_ <= state.current
+                           else f"round {round_} has not been paired (rounds 1..{state.current} have)")
+        outcome = parse_result(result, t.seats, scores)
+        key = (round_, table)
+        live, _, _ = self.live(state)
+        has = key in state.results or key in live
+        if has and not correct:
+            now = state.results[key].outcome if key in state.results else live[key]
+            from ..outcome import words
+
+            raise BadInput("tournament/has_result", f"round {round_} table {table} has a result already ({words(now)}); "
+                           "to change it, record a correction: --correct --reason \"...\"")
+        if correct and not has:
+            raise BadInput("tournament/nothing_to_correct", f"round {round_} table {table} has no result to correct; "
+                           "record it without --correct")
+        if correct and not why.strip():
+            raise BadInput("tournament/reason_needed", "a correction needs a reason (--reason \"...\")")
+        before = standings(state, round_, live)
+        event: ev.Event = (ev.ResultCorrected(round=round_, table=table, outcome=outcome) if correct
+                           else ev.ResultRecorded(round=round_, table=table, outcome=outcome))
+        state = self._append(state, [event], by, why)
+        after = standings(state, round_, self.live(state)[0])
+        return state, before, after
+
+    # -- reading -------------------------------------------------------------------------------------------
+
+    def standings(self, tournament_id: str, *, after_round: int | None = None, as_of: int | None = None) -> Standings:
+        """Standings after ``after_round`` (default: the last paired). ``as_of``: from the first that many
+        records only, as they stood then (the logs of an open round are not read)."""
+        state = self.load(tournament_id, as_of)
+        live = self.live(state)[0] if as_of is None else {}
+        try:
+            return standings(state, after_round, live)
+        except ValueError as exc:
+            raise BadInput("tournament/bad_round", str(exc)) from None
+
+    def explain(self, tournament_id: str, player: str, *, after_round: int | None = None,
+                as_of: int | None = None) -> Explanation:
+        state = self.load(tournament_id, as_of)
+        player = self._check_player(state, player, known=True)
+        live = self.live(state)[0] if as_of is None else {}
+        try:
+            return explain(state, player, after_round, live)
+        except ValueError as exc:
+            raise BadInput("tournament/bad_round", str(exc)) from None
+
+    def export(self, tournament_id: str, fmt: str, *, after_round: int | None = None, as_of: int | None = None) -> str:
+        """The standings and every round's tables in ``fmt`` (md, html, json or csv)."""
+        from . import export
+
+        if fmt not in export.FORMATS:
+            raise BadInput("tournament/bad_format", f"--format must be {', '.join(export.FORMATS)}, not {fmt!r}")
+        state = self.load(tournament_id, as_of)
+        live = self.live(state)[0] if as_of is None else {}
+        try:
+            table = standings(state, after_round, live)
+        except ValueError as exc:
+            raise BadInput("tournament/bad_round", str(exc)) from None
+        return export.render(export.report(state, table, dict(live)), fmt)
+
+    def audit(self, tournament_id: str) -> list[str]:
+        """Everything wrong with the tournament's record (empty: clean): the records' chain, every match
+        audited, every result copied from a log checked against that log at the entry it names, every
+        table's match holding the table's players."""
+        tid = self.resolve(tournament_id).id
+        findings: list[str] = []
+        prev = ev.root_hash(tid)
+        for row in self.store.tournament_events(tid):
+            if row.prev_hash != prev or ev.chain_hash(prev, row.body) != row.hash:
+                findings.append(f"record {row.n}: its hash does not follow the record before (edited or removed)")
+            prev = row.hash
+        state = self.load(tid)
+        for rnd in state.rounds:
+            for t in rnd.tables:
+                if t.match_id is None:
+                    continue
+                where = f"round {rnd.number} table {t.table} (match {t.match_id})"
+                try:
+                    info = self.referee.match_info(t.match_id)
+                except NotFound:
+                    findings.append(f"{where}: the match is missing")
+                    continue
+                if tuple(info.players) != t.seats:
+                    findings.append(f"{where}: the match's players are {', '.join(info.players)}, "
+                                    f"the table's {', '.join(t.seats)}")
+                report = self.referee.audit(t.match_id)
+                if not report.clean:
+                    f = report.findings[0]
+                    findings.append(f"{where}: audit: entry {f.seq}: {f.what}")
+                res = state.results.get((rnd.number, t.table))
+                logged = res if res is not None and res.source == "log" else None
+                for old, source, n in (res.replaced if res else ()):
+                    if source == "log":
+                        logged = None  # a corrected log copy is checked below through the record
+                if logged is not None and logged.seq is not None:
+                    shown = self.referee.show(t.match_id, at=logged.seq).outcome
+                    if shown != logged.outcome:
+                        findings.append(f"{where}: the result copied at entry {logged.seq} differs from the log's")
+        for n, record in enumerate(self.records(tid), start=1):
+            if isinstance(record.event, ev.RoundClosed):
+                rnd = state.round(record.event.round)
+                for r in record.event.results:
+                    found = next((x for x in rnd.tables if x.table == r.table), None)
+                    if found is None or r.match_id != found.match_id or found.match_id is None or r.seq is None:
+                        findings.append(f"record {n}: a result for table {r.table} that the round does not have")
+                        continue
+                    shown = self.referee.show(found.match_id, at=r.seq).outcome
+                    if shown != r.outcome:
+                        findings.append(f"record {n}: round {rnd.number} table {r.table}: the result copied at "
+                                        f"entry {r.seq} is not what match {found.match_id}'s log gives there")
+        return list(dict.fromkeys(findings))
+
+
+def tiebreaks_checked(names: Sequence[str]) -> tuple[str, ...]:
+    return tiebreaks.check([n.strip() for n in names if n.strip()])
+
+
+def _open_disputes(notes: Sequence[Any]) -> list[int]:
+    """Entries with a ``disputed`` annotation not followed by a ``ruling`` annotation on the same entry
+    (or on the match, entry 0)."""
+    open_: dict[int, bool] = {}
+    for note in notes:
+        if note.kind == "disputed":
+            open_[note.seq] = True
+        elif note.kind == "ruling":
+            if note.seq == 0:
+                open_.clear()
+            else:
+                open_.pop(note.seq, None)
+    return sorted(open_)
