@@ -60,6 +60,7 @@ from schemas.http import (
 from .access import Access, Principal
 from .errors import BadInput, RefereeError
 from .service import Referee
+from .tournament.http import routes as tournament_routes
 
 log = logging.getLogger("referee.http")
 
@@ -550,7 +551,7 @@ def create_app(
         route_handlers=[
             list_games, describe_game, create_match, list_matches, match_info, match_state, match_log,
             match_legal, match_replay, match_audit, match_diff, match_export, submit_intent, undo, redo,
-            ruling, confirmation, annotate, fork, events, health,
+            ruling, confirmation, annotate, fork, events, health, *tournament_routes(ERRORS),
         ],
         state=State({"hall": hall}),
         on_startup=[started],

@@ -360,3 +360,18 @@ def test_tournament_events_append_in_order_with_a_conflict_for_a_stale_writer(st
     assert [e.n for e in store.tournament_events("t1")] == [1, 2, 3]
     assert store.tournament_events("t1", 2) == [_tevent(1), _tevent(2)]
     assert store.tournament_events("t1")[2].body == b"b3"
+
+
+def test_tournament_tokens(store):
+    from referee.store import StoredTournament, StoredTournamentToken
+
+    store.create_tournament(StoredTournament(id="t1", name="Cup", created_at="t"), [_tevent(1)])
+    org = StoredTournamentToken(token_hash="h1", tournament_id="t1", role="organiser")
+    ann = StoredTournamentToken(token_hash="h2", tournament_id="t1", role="player", player="ann")
+    store.add_tournament_tokens([org, ann])
+    assert store.find_tournament_token("h2") == ann and store.find_tournament_token("nope") is None
+    with pytest.raises(StoreError):
+        store.add_tournament_tokens([org])
+    with pytest.raises(StoreError):
+        store.add_tournament_tokens([StoredTournamentToken(token_hash="h3", tournament_id="nope", role="spectator")])
+    assert store.find_tournament_token("h3") is None

@@ -20,6 +20,7 @@ from .base import (
     StoredToken,
     StoredTournament,
     StoredTournamentEvent,
+    StoredTournamentToken,
     StoreError,
 )
 
@@ -38,6 +39,7 @@ __all__ = [
     "StoredToken",
     "StoredTournament",
     "StoredTournamentEvent",
+    "StoredTournamentToken",
     "open_store",
 ]
 

@@ -139,6 +139,16 @@ class StoredTournamentEvent(msgspec.Struct, frozen=True, kw_only=True):
     recorded_at: str
 
 
+class StoredTournamentToken(msgspec.Struct, frozen=True, kw_only=True):
+    """A bearer token of one tournament, stored as its sha256 only: ``role`` is ``organiser``,
+    ``spectator`` or ``player`` (then ``player`` names them)."""
+
+    token_hash: str
+    tournament_id: str
+    role: str
+    player: str | None = None
+
+
 class Store(Protocol):
     """What the service layer needs from a log store. One shared contract suite tests every one."""
 
@@ -223,6 +233,11 @@ class Store(Protocol):
 
     def tournament_events(self, tournament_id: str, stop: int | None = None) -> list[StoredTournamentEvent]:
         """A tournament's events ``1..stop`` (default: all) in order."""
+
+    def add_tournament_tokens(self, tokens: Sequence[StoredTournamentToken]) -> None:
+        """Record bearer tokens (hashes) of a tournament, all at once."""
+
+    def find_tournament_token(self, token_hash: str) -> StoredTournamentToken | None: ...
 
     def reopen(self) -> Store | None:
         """The same data through a new connection of its own, for another process (after a fork);

@@ -18,6 +18,7 @@ from .base import (
     StoredToken,
     StoredTournament,
     StoredTournamentEvent,
+    StoredTournamentToken,
     StoreError,
 )
 
@@ -33,6 +34,7 @@ class MemoryStore:
         self._requests: dict[tuple[str, str], StoredRequest] = {}
         self._tournaments: dict[str, StoredTournament] = {}
         self._tournament_events: dict[str, list[StoredTournamentEvent]] = {}
+        self._tournament_tokens: dict[str, StoredTournamentToken] = {}
 
     def create_match(
         self, match: StoredMatch, entries: Sequence[StoredEntry] = (),
@@ -186,6 +188,20 @@ class MemoryStore:
     def tournament_events(self, tournament_id: str, stop: int | None = None) -> list[StoredTournamentEvent]:
         log = self._tournament_events.get(tournament_id, [])
         return list(log if stop is None else log[:max(stop, 0)])
+
+    def add_tournament_tokens(self, tokens: Sequence[StoredTournamentToken]) -> None:
+        with self._lock:
+            for t in tokens:
+                if t.tournament_id not in self._tournaments:
+                    raise StoreError(f"no tournament {t.tournament_id}")
+            hashes = [t.token_hash for t in tokens]
+            if len(set(hashes)) != len(hashes) or any(h in self._tournament_tokens for h in hashes):
+                raise StoreError("token refused: the token hash is already recorded")
+            for t in tokens:
+                self._tournament_tokens[t.token_hash] = t
+
+    def find_tournament_token(self, token_hash: str) -> StoredTournamentToken | None:
+        return self._tournament_tokens.get(token_hash)
 
     def reopen(self) -> None:
         return None  # the data lives in this process only

@@ -38,6 +38,7 @@ from .base import (
     StoredToken,
     StoredTournament,
     StoredTournamentEvent,
+    StoredTournamentToken,
     StoreError,
 )
 
@@ -233,8 +234,17 @@ def _m5_tournaments(db: sqlite_utils.Database) -> None:
         )
 
 
+def _m6_tournament_tokens(db: sqlite_utils.Database) -> None:
+    """Bearer tokens of tournaments (their sha256 hashes): the organiser's, the spectators', each player's."""
+    db.conn.execute(
+        "CREATE TABLE tournament_tokens (token_hash TEXT PRIMARY KEY, tournament_id TEXT NOT NULL"
+        " REFERENCES tournaments(id), role TEXT NOT NULL, player TEXT)"
+    )
+
+
 MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _m1_initial, _m2_tokens_and_requests, _m3_annotation_chain, _m4_jumps_index, _m5_tournaments,
+    _m6_tournament_tokens,
 )
 """Numbered schema migrations; ``PRAGMA user_version`` records how many have run."""
 
@@ -651,6 +661,29 @@ class SqliteStore:
         )
         return [StoredTournamentEvent(tournament_id=r[0], n=r[1], kind=r[2], by=r[3], body=bytes(r[4]), prev_hash=r[5],
                                       hash=r[6], recorded_at=r[7]) for r in rows]
+
+    def add_tournament_tokens(self, tokens: Sequence[StoredTournamentToken]) -> None:
+        with self._lock:
+            conn = self.conn
+            self._begin_write()
+            try:
+                for t in tokens:
+                    if not conn.execute("SELECT 1 FROM tournaments WHERE id = ?", (t.tournament_id,)).fetchone():
+                        raise StoreError(f"no tournament {t.tournament_id}")
+                    conn.execute("INSERT INTO tournament_tokens (token_hash, tournament_id, role, player) VALUES (?,?,?,?)",
+                                 (t.token_hash, t.tournament_id, t.role, t.player))
+                conn.execute("COMMIT")
+            except sqlite3.IntegrityError as exc:
+                conn.execute("ROLLBACK")
+                raise StoreError(f"token refused: {exc}") from None
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+
+    def find_tournament_token(self, token_hash: str) -> StoredTournamentToken | None:
+        row = self._one("SELECT token_hash, tournament_id, role, player FROM tournament_tokens WHERE token_hash = ?",
+                        (token_hash,))
+        return StoredTournamentToken(token_hash=row[0], tournament_id=row[1], role=row[2], player=row[3]) if row else None
 
     def reopen(self) -> SqliteStore:
         return SqliteStore(self.path, durability=self.durability, create=False)

@@ -1,0 +1,128 @@
+"""The tournament routes of ``referee serve`` (``/tournaments``): a veneer over
+:class:`referee.tournament.access.TournamentAccess`, registered by :func:`referee.http.create_app`.
+
+Creating a tournament needs no token and answers its tokens once (organiser, spectators, one per
+player); every other route takes one as ``Authorization: Bearer <token>``. Errors are the service's
+one JSON shape (``referee.http``'s handler).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from litestar import Request, Response, get, post
+from litestar.params import JSONBody, PathParameter, QueryParameter
+
+from schemas.tournament import (
+    AddPlayer,
+    CloseRequest,
+    CreateTournament,
+    PairRequest,
+    PlayerAdded,
+    PlayerChange,
+    ResultRequest,
+    TiebreaksRequest,
+    TournamentCreated,
+)
+
+from .access import Entrant, TournamentAccess
+
+TidPath = Annotated[str, PathParameter(max_length=64, description="the tournament id (or 4+ leading characters)")]
+PlayerPath = Annotated[str, PathParameter(max_length=64, description="the player's id")]
+OptRound = Annotated[int | None, QueryParameter(ge=0, le=100_000)]
+SECURITY: list[dict[str, list[str]]] = [{"BearerToken": []}]
+
+
+def _access(request: Request[Any, Any, Any]) -> TournamentAccess:
+    return TournamentAccess(request.app.state.hall.access().referee)
+
+
+def _who(request: Request[Any, Any, Any], tid: str) -> tuple[TournamentAccess, Entrant]:
+    access = _access(request)
+    return access, access.authenticate(request.headers.get("authorization"), tid)
+
+
+def routes(errors: dict[int, Any]) -> list[Any]:
+    """The route handlers, documented with the app's error responses."""
+
+    @post("/tournaments", responses=errors, sync_to_thread=True, tags=["tournaments"], status_code=201,
+          summary="Create a tournament; answers its tokens (shown once)")
+    def create_tournament(request: Request[Any, Any, Any], data: JSONBody[CreateTournament]) -> TournamentCreated:
+        return _access(request).create(data)
+
+    @get("/tournaments/{tid:str}", responses=errors, sync_to_thread=True, tags=["tournaments"], security=SECURITY,
+         summary="The tournament: settings, players, and who the caller is")
+    def show_tournament(request: Request[Any, Any, Any], tid: TidPath) -> dict[str, Any]:
+        access, who = _who(request, tid)
+        return access.show(who)
+
+    @post("/tournaments/{tid:str}/players", responses=errors, sync_to_thread=True, tags=["tournaments"],
+          security=SECURITY, status_code=201, summary="Register a player (organiser); answers the player's token")
+    def add_player(request: Request[Any, Any, Any], tid: TidPath, data: JSONBody[AddPlayer]) -> PlayerAdded:
+        access, who = _who(request, tid)
+        return access.add_player(who, data)
+
+    @post("/tournaments/{tid:str}/players/{player:str}", responses=errors, sync_to_thread=True,
+          tags=["tournaments"], security=SECURITY, summary="Drop, reinstate or rename a player (organiser)")
+    def change_player(request: Request[Any, Any, Any], tid: TidPath, player: PlayerPath,
+                      data: JSONBody[PlayerChange]) -> dict[str, Any]:
+        access, who = _who(request, tid)
+        return access.change_player(who, player, data)
+
+    @post("/tournaments/{tid:str}/pair", responses=errors, sync_to_thread=True, tags=["tournaments"],
+          security=SECURITY, summary="Pair the next round (organiser): its matches, seats and tokens")
+    def pair_round(request: Request[Any, Any, Any], tid: TidPath, data: JSONBody[PairRequest]) -> dict[str, Any]:
+        access, who = _who(request, tid)
+        return access.pair(who, data.dry_run, data.reason)
+
+    @post("/tournaments/{tid:str}/close", responses=errors, sync_to_thread=True, tags=["tournaments"],
+          security=SECURITY, summary="Close the round being played (organiser): results copied from the logs")
+    def close_round(request: Request[Any, Any, Any], tid: TidPath, data: JSONBody[CloseRequest]) -> dict[str, Any]:
+        access, who = _who(request, tid)
+        return access.close(who, data.reason)
+
+    @post("/tournaments/{tid:str}/results", responses=errors, sync_to_thread=True, tags=["tournaments"],
+          security=SECURITY, summary="An arbiter's result or a correction (organiser)")
+    def record_result(request: Request[Any, Any, Any], tid: TidPath, data: JSONBody[ResultRequest]) -> dict[str, Any]:
+        access, who = _who(request, tid)
+        return access.result(who, data)
+
+    @post("/tournaments/{tid:str}/tiebreaks", responses=errors, sync_to_thread=True, tags=["tournaments"],
+          security=SECURITY, summary="Change the tie-breaks (organiser)")
+    def set_tiebreaks(request: Request[Any, Any, Any], tid: TidPath, data: JSONBody[TiebreaksRequest]) -> dict[str, Any]:
+        access, who = _who(request, tid)
+        return access.tiebreaks(who, data.tiebreaks, data.reason)
+
+    @get("/tournaments/{tid:str}/pairings", responses=errors, sync_to_thread=True, tags=["tournaments"],
+         security=SECURITY, summary="Every round's tables and results (a player's token: their own)")
+    def pairings(request: Request[Any, Any, Any], tid: TidPath, round_: Annotated[
+            int | None, QueryParameter(name="round", ge=1, le=100_000)] = None) -> dict[str, Any]:
+        access, who = _who(request, tid)
+        return access.pairings(who, round_)
+
+    @get("/tournaments/{tid:str}/standings", responses=errors, sync_to_thread=True, tags=["tournaments"],
+         security=SECURITY, summary="Standings (after_round, as_of a record; explain: one player's workings)")
+    def standings(request: Request[Any, Any, Any], tid: TidPath,
+                  after_round: OptRound = None,
+                  as_of: Annotated[int | None, QueryParameter(ge=1, le=10**9)] = None,
+                  explain: Annotated[str | None, QueryParameter(max_length=64)] = None) -> dict[str, Any]:
+        access, who = _who(request, tid)
+        return access.standings(who, after_round, as_of, explain)
+
+    @get("/tournaments/{tid:str}/export", responses=errors, sync_to_thread=True, tags=["tournaments"],
+         security=SECURITY, summary="Standings and tables as md, html, json or csv")
+    def export(request: Request[Any, Any, Any], tid: TidPath,
+               format_: Annotated[str, QueryParameter(name="format", max_length=8)] = "md") -> Response[str]:
+        access, who = _who(request, tid)
+        text = access.export(who, format_)
+        media = {"html": "text/html", "json": "application/json", "csv": "text/csv"}.get(format_, "text/markdown")
+        return Response(content=text, media_type=f"{media}; charset=utf-8")
+
+    @get("/tournaments/{tid:str}/audit", responses=errors, sync_to_thread=True, tags=["tournaments"],
+         security=SECURITY, summary="Audit every match and check every result against its log (organiser)")
+    def audit(request: Request[Any, Any, Any], tid: TidPath) -> dict[str, Any]:
+        access, who = _who(request, tid)
+        return access.audit(who)
+
+    return [create_tournament, show_tournament, add_player, change_player, pair_round, close_round, record_result,
+            set_tiebreaks, pairings, standings, export, audit]
