@@ -628,6 +628,33 @@ def serve(
     run_server(host, port, _db_path(db), workers=workers, durability=_connection(ctx).durability)
 
 
+@app.command()
+def ratings(
+    ctx: typer.Context,
+    game: Annotated[str | None, typer.Option("--game", help="Only this game's matches.", show_default=False)] = None,
+    model: Annotated[str, typer.Option("--model", help="openskill's model: plackett-luce, bradley-terry-full, bradley-terry-part, thurstone-mosteller-full or thurstone-mosteller-part.")] = "plackett-luce",
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """Player ratings from every finished match (openskill's Weng-Lin model), reproducible from the logs.
+
+    Example: referee ratings --game by_all_means --json
+    """
+    from referee.ratings import ratings as compute
+
+    answer = compute(_local(ctx, db), game=game, model=model)
+    if json:
+        _print_json({"model": answer.model, "rated": answer.rated, "skipped": answer.skipped,
+                     "players": [{"player": r.player, "mu": round(r.mu, 4), "sigma": round(r.sigma, 4),
+                                  "ordinal": round(r.ordinal, 4), "matches": r.matches} for r in answer.players]})
+        return
+    sys.stdout.write(f"{answer.rated} matches rated ({answer.model})"
+                     + "".join(f", {n} {why}" for why, n in answer.skipped.items()) + "\n")
+    for i, r in enumerate(answer.players, start=1):
+        sys.stdout.write(f"{i:>4}  {r.player:<24} {r.ordinal:7.2f}  (mu {r.mu:.2f}, sigma {r.sigma:.2f}, "
+                         f"{r.matches} matches)\n")
+
+
 @scenario_app.command("run")
 def scenario_run(
     files: Annotated[list[str], typer.Argument(help="Scenario files or folders of them.")],

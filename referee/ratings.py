@@ -1,0 +1,99 @@
+"""Player ratings across events, from every finished match in the database (issue 14, item 6).
+
+openskill's Weng-Lin model (Plackett-Luce by default) rates games of 2 to 5 seats and rankings with
+ties: each finished match is one rating update, its seats ranked by their places in the outcome (a
+win puts the winners first and the others level behind; a draw puts everyone level; a ranking is
+its own order). Matches are taken in the order they were created (then by id) and forks are left out
+(a variation is not a game that was played), so the ratings are reproducible from the logs: the same
+database gives the same numbers. Co-operative outcomes (a team's win or loss against the game) rate
+nobody against anybody and are counted as skipped. A player is a seat name: the same name in two
+matches is the same player (as tournament players are).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .service import Referee
+
+MODELS = ("plackett-luce", "bradley-terry-full", "bradley-terry-part", "thurstone-mosteller-full",
+          "thurstone-mosteller-part")
+
+
+@dataclass
+class PlayerRating:
+    player: str
+    mu: float
+    sigma: float
+    #: the conservative estimate mu - 3 sigma, by which players are ordered
+    ordinal: float
+    matches: int
+
+
+@dataclass
+class Ratings:
+    model: str
+    players: list[PlayerRating]
+    rated: int
+    skipped: dict[str, int] = field(default_factory=dict)
+
+
+def _model(name: str) -> Any:
+    from openskill import models
+
+    classes = {
+        "plackett-luce": models.PlackettLuce, "bradley-terry-full": models.BradleyTerryFull,
+        "bradley-terry-part": models.BradleyTerryPart, "thurstone-mosteller-full": models.ThurstoneMostellerFull,
+        "thurstone-mosteller-part": models.ThurstoneMostellerPart,
+    }
+    return classes[name]()
+
+
+def ratings(referee: Referee, *, game: str | None = None, model: str = "plackett-luce") -> Ratings:
+    """Every player's rating after every finished match (of ``game``, if given)."""
+    from .errors import BadInput
+    from .tournament.scoring import places
+
+    if model not in MODELS:
+        raise BadInput("ratings/bad_model", f"--model must be one of {', '.join(MODELS)}, not {model!r}")
+    if game is not None:
+        game = referee.game(game).id
+    rater = _model(model)
+    current: dict[str, Any] = {}
+    played: dict[str, int] = {}
+    skipped: dict[str, int] = {}
+    rated = 0
+    for stored in referee.store.list_matches():
+        if stored.parent is not None:
+            skipped["forks"] = skipped.get("forks", 0) + 1
+            continue
+        if game is not None and stored.game != game:
+            continue
+        try:
+            answer = referee.show(stored.id)
+        except Exception:  # noqa: BLE001 - a match the referee cannot load (a game it does not know) is skipped
+            skipped["unreadable"] = skipped.get("unreadable", 0) + 1
+            continue
+        outcome = answer.outcome
+        if outcome is None:
+            skipped["unfinished"] = skipped.get("unfinished", 0) + 1
+            continue
+        if outcome.how in ("team_win", "team_loss"):
+            skipped["co-operative"] = skipped.get("co-operative", 0) + 1
+            continue
+        seats = tuple(referee.match_info(stored.id).players)
+        if len(seats) < 2:
+            skipped["one seat"] = skipped.get("one seat", 0) + 1
+            continue
+        place = places(outcome, seats)
+        teams = [[current.get(s) or rater.rating(name=s)] for s in seats]
+        updated = rater.rate(teams, ranks=[place[s] + 1 for s in seats])
+        for s, team in zip(seats, updated):
+            current[s] = team[0]
+            played[s] = played.get(s, 0) + 1
+        rated += 1
+    rows = [PlayerRating(player=p, mu=r.mu, sigma=r.sigma, ordinal=r.ordinal(), matches=played[p])
+            for p, r in current.items()]
+    rows.sort(key=lambda r: (-r.ordinal, r.player))
+    return Ratings(model=model, players=rows, rated=rated, skipped=skipped)
