@@ -8,10 +8,14 @@ one JSON shape (``referee.http``'s handler).
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator, Callable
 from typing import Annotated, Any
 
+import anyio
+import msgspec
 from litestar import Request, Response, get, post
-from litestar.params import JSONBody, PathParameter, QueryParameter
+from litestar.params import FromQuery, JSONBody, PathParameter, QueryParameter
+from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from schemas.tournament import (
     AddPlayer,
@@ -124,5 +128,52 @@ def routes(errors: dict[int, Any]) -> list[Any]:
         access, who = _who(request, tid)
         return access.audit(who)
 
+    @get("/hall/{tid:str}", responses=errors, sync_to_thread=False, tags=["tournaments"], include_in_schema=True,
+         summary="The hall page: pairings by table and live standings (open it with #token=<a tournament token>)")
+    def hall_page(tid: TidPath) -> Response[str]:
+        from .hall import page
+
+        return Response(content=page(tid), media_type="text/html; charset=utf-8",
+                        headers={"Content-Security-Policy": "default-src 'self'; script-src 'unsafe-inline'; "
+                                 "style-src 'unsafe-inline'", "Referrer-Policy": "no-referrer"})
+
+    @get("/tournaments/{tid:str}/events", responses=errors, tags=["tournaments"], security=SECURITY,
+         summary="Live pairings and standings (server-sent events)",
+         description="Each event is `hall`: the tournament's name, its pairings and standings (as the token may "
+                     "see them), sent first and then each time they change. `follow=false` sends one and ends.")
+    async def hall_events(request: Request[Any, Any, Any], tid: TidPath, follow: FromQuery[bool] = True) -> ServerSentEvent:
+        hall = request.app.state.hall
+
+        def snapshot() -> bytes:
+            access, who = _who(request, tid)
+            return msgspec.json.encode({"name": access.show(who)["name"], "pairings": access.pairings(who, None),
+                                        "standings": access.standings(who, None, None, None)})
+
+        first = await anyio.to_thread.run_sync(snapshot)  # a bad token is an error answer, not a broken stream
+        return ServerSentEvent(_live(hall, snapshot, first, follow), retry_duration=2000)
+
     return [create_tournament, show_tournament, add_player, change_player, pair_round, close_round, record_result,
-            set_tiebreaks, pairings, standings, export, audit]
+            set_tiebreaks, pairings, standings, export, audit, hall_page, hall_events]
+
+
+async def _live(hall: Any, snapshot: Callable[[], bytes], first: bytes, follow: bool,
+                ) -> AsyncIterator[ServerSentEventMessage]:
+    """The first snapshot, then a new one whenever it differs (looked for every ``hall.poll`` seconds:
+    results arrive in the matches' logs, written by any process); keep-alive comments in between."""
+    hall.hub.streams += 1
+    try:
+        last, n, quiet = first, 1, 0.0
+        yield ServerSentEventMessage(data=first.decode(), event="hall", id=str(n))
+        while follow:
+            await anyio.sleep(hall.poll)
+            now = await anyio.to_thread.run_sync(snapshot)
+            if now != last:
+                last, n, quiet = now, n + 1, 0.0
+                yield ServerSentEventMessage(data=now.decode(), event="hall", id=str(n))
+                continue
+            quiet += hall.poll
+            if quiet >= hall.keepalive:
+                quiet = 0.0
+                yield ServerSentEventMessage(comment="keep-alive", data=None)
+    finally:
+        hall.hub.streams -= 1

@@ -1,0 +1,91 @@
+"""The hall page of a tournament (``GET /hall/{id}``): pairings by table and live standings, for a
+screen in the playing hall.
+
+The page is a fixed shell that holds no data: it reads a tournament token from its URL's fragment
+(``#token=...``, which a browser never sends to the server), asks ``/tournaments/{id}/events`` for
+the pairings and standings with that token, and redraws them each time the server sends a new
+snapshot (server-sent events, read with ``fetch`` so the token goes in the Authorization header).
+Every name is put on the page as text, never as markup.
+"""
+
+from __future__ import annotations
+
+import html
+
+PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Tournament __TID__</title>
+<style>
+body{font-family:system-ui,sans-serif;margin:1.5em;background:#fafafa;color:#222}
+h1{margin:.2em 0}table{border-collapse:collapse;margin:.6em 0 1.4em}td,th{border:1px solid #ccc;padding:.25em .7em}
+th{background:#eee}td.n{text-align:right}#status{color:#666;font-size:.9em}.dropped{color:#999}
+.grid{display:flex;flex-wrap:wrap;gap:2em}
+</style></head>
+<body data-updates="0">
+<h1 id="title">Tournament __TID__</h1>
+<p id="status">connecting…</p>
+<div class="grid">
+<section><h2>Standings <span id="after"></span></h2>
+<table id="standings"><thead><tr id="standings-head"></tr></thead><tbody id="standings-body"></tbody></table></section>
+<section><h2>Pairings <span id="round"></span></h2>
+<table id="pairings"><thead><tr><th>table</th><th>players</th><th>result</th><th>match</th></tr></thead>
+<tbody id="pairings-body"></tbody></table></section>
+</div>
+<script>
+"use strict";
+const tid = __TID_JSON__;
+const token = new URLSearchParams(location.hash.slice(1)).get("token") || "";
+const $ = (id) => document.getElementById(id);
+function cell(row, text, cls) { const td = document.createElement("td"); td.textContent = String(text); if (cls) td.className = cls; row.appendChild(td); return td; }
+function render(snap) {
+  const st = snap.standings, pr = snap.pairings;
+  $("title").textContent = snap.name || ("Tournament " + tid);
+  $("after").textContent = "after round " + st.after_round;
+  const head = $("standings-head"); head.replaceChildren();
+  for (const h of ["rank", "player", "played", ...st.tiebreaks]) { const th = document.createElement("th"); th.textContent = h; head.appendChild(th); }
+  const body = $("standings-body"); body.replaceChildren();
+  for (const r of st.rows) {
+    const tr = document.createElement("tr"); if (r.dropped) tr.className = "dropped";
+    cell(tr, r.rank, "n"); cell(tr, r.name + (r.dropped ? " (dropped)" : "")); cell(tr, r.played, "n");
+    for (const t of st.tiebreaks) cell(tr, r.values[t], "n");
+    tr.dataset.player = r.player; body.appendChild(tr);
+  }
+  const rounds = pr.rounds; const last = rounds[rounds.length - 1];
+  $("round").textContent = last ? "round " + last.round + (last.closed ? "" : " (being played)") : "(none yet)";
+  const pb = $("pairings-body"); pb.replaceChildren();
+  if (last) {
+    for (const t of last.tables) { const tr = document.createElement("tr"); cell(tr, t.table, "n"); cell(tr, t.seats.join(" v ")); cell(tr, t.result || "playing"); cell(tr, t.match_id || ""); pb.appendChild(tr); }
+    for (const b of last.byes) { const tr = document.createElement("tr"); cell(tr, "bye"); cell(tr, b); cell(tr, "bye"); cell(tr, ""); pb.appendChild(tr); }
+  }
+  document.body.dataset.updates = String(Number(document.body.dataset.updates) + 1);
+  $("status").textContent = "live; last update " + new Date().toLocaleTimeString();
+}
+async function follow() {
+  try {
+    const res = await fetch("/tournaments/" + encodeURIComponent(tid) + "/events", {headers: {"Authorization": "Bearer " + token}});
+    if (!res.ok) { let m = res.status; try { m = (await res.json()).message; } catch (e) {} $("status").textContent = "cannot follow: " + m; return; }
+    const reader = res.body.getReader(); const dec = new TextDecoder(); let buf = "";
+    for (;;) {
+      const {value, done} = await reader.read(); if (done) break;
+      buf = (buf + dec.decode(value, {stream: true})).replace(/\\r\\n/g, "\\n");
+      let i;
+      while ((i = buf.indexOf("\\n\\n")) >= 0) {
+        const block = buf.slice(0, i); buf = buf.slice(i + 2);
+        const data = block.split("\\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).replace(/^ /, "")).join("\\n");
+        if (data) render(JSON.parse(data));
+      }
+    }
+  } catch (e) { $("status").textContent = "connection lost; retrying"; }
+  setTimeout(follow, 2000);
+}
+if (!token) { $("status").textContent = "open this page as /hall/" + tid + "#token=<a token of the tournament>"; } else { follow(); }
+</script></body></html>
+"""
+
+
+def page(tournament_id: str) -> str:
+    """The hall page of ``tournament_id`` (an id typed in a URL: escaped wherever it appears)."""
+    import json
+
+    safe_json = json.dumps(tournament_id).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return PAGE.replace("__TID_JSON__", safe_json).replace("__TID__", html.escape(tournament_id))

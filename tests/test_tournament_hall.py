@@ -1,0 +1,87 @@
+"""The hall page (issue 14, item 7) in headless Chromium against a live server: pairings by table and
+standings appear from the tournament's event stream, and a result played in a match's log reaches the
+page without a reload. Needs Debian's chromium and chromium-driver; skips where they are absent."""
+
+from __future__ import annotations
+
+import shutil
+import time
+
+import httpx
+import pytest
+
+from referee.http import create_app
+from referee.service import Referee
+from referee.store.memory import MemoryStore
+from support.live import LiveServer
+from support.pile import PILE
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+
+
+def test_the_stream_answers_one_snapshot_and_refuses_bad_tokens():
+    from litestar.testing import TestClient
+
+    store = MemoryStore()
+    with TestClient(create_app(lambda: Referee(store, games=[PILE]), poll=0.05)) as c:
+        made = c.post("/tournaments", json={"name": "<b>Cup</b>", "game": "pile", "players": ["ann", "ben"]}).json()
+        tid = made["tournament"]
+        page = c.get(f"/hall/{tid}<script>")
+        assert page.status_code == 200 and "<script>alert" not in page.text and "&lt;script&gt;" in page.text
+        one = c.get(f"/tournaments/{tid}/events", params={"follow": "false"},
+                    headers={"Authorization": f"Bearer {made['tokens']['spectator']}"})
+        assert one.status_code == 200 and "event: hall" in one.text and '"name":"<b>Cup</b>"' in one.text
+        bad = c.get(f"/tournaments/{tid}/events", params={"follow": "false"}, headers={"Authorization": "Bearer x"})
+        assert bad.status_code == 401 and bad.json()["code"] == "auth/unknown_token"
+
+
+@pytest.mark.skipif(not (CHROMIUM and DRIVER), reason="headless Chromium not installed (apt-get install chromium chromium-driver)")
+def test_the_hall_page_follows_results_live():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+
+    store = MemoryStore()
+    app = create_app(lambda: Referee(store, games=[PILE]), poll=0.1)
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"):
+        opts.add_argument(flag)
+    with LiveServer(app) as live:
+        made = httpx.post(f"{live.url}/tournaments", json={
+            "name": "Hall <i>night</i>", "game": "pile", "rounds": 1, "seed": 4, "chance": "digital",
+            "options": {"stones": "2"}, "players": ["ann", "ben"]}).json()
+        tid = made["tournament"]
+        org = {"Authorization": f"Bearer {made['tokens']['organiser']}"}
+        table = httpx.post(f"{live.url}/tournaments/{tid}/pair", json={}, headers=org).json()["tables"][0]
+        driver = webdriver.Chrome(service=Service(DRIVER), options=opts)
+        try:
+            driver.get(f"{live.url}/hall/{tid}#token={made['tokens']['spectator']}")
+
+            def wait(check, what):
+                deadline = time.monotonic() + 20
+                while time.monotonic() < deadline:
+                    if check():
+                        return
+                    time.sleep(0.1)
+                raise AssertionError(f"{what}: {driver.find_element(By.TAG_NAME, 'body').text}")
+
+            rows = lambda: driver.find_elements(By.CSS_SELECTOR, "#standings-body tr")  # noqa: E731
+            wait(lambda: len(rows()) == 2, "standings")
+            assert driver.find_element(By.ID, "title").text == "Hall <i>night</i>"  # text, not markup
+            pairing = driver.find_element(By.CSS_SELECTOR, "#pairings-body tr").text
+            assert " v ".join(table["seats"]) in pairing and "playing" in pairing
+            arbiter = {"Authorization": f"Bearer {table['tokens']['arbiter']}"}
+            mid = table["match_id"]
+            httpx.post(f"{live.url}/matches/{mid}/intents", json={"intent": "start", "seat": table["seats"][0]},
+                       headers=arbiter)  # a digital match: the seed says who starts
+            first = httpx.get(f"{live.url}/matches/{mid}/state", headers=arbiter).json()["state"]["active"]
+            answer = httpx.post(f"{live.url}/matches/{mid}/intents", json={"intent": "take 2", "seat": first},
+                                headers=arbiter).json()
+            assert answer["outcome"] is not None
+            wait(lambda: f"{first} won" in driver.find_element(By.ID, "pairings-body").text, "the result")
+            top = rows()[0]
+            assert top.get_attribute("data-player") == first and top.find_elements(By.TAG_NAME, "td")[3].text == "3"
+        finally:
+            driver.quit()
