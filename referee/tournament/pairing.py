@@ -87,6 +87,7 @@ def swiss(entrants: Sequence[Entrant], met: set[frozenset[str]], seed: int, roun
     import rustworkx as rx
 
     ordered = sorted(entrants, key=lambda e: (e.rank, e.id))
+    place = {e.id: i for i, e in enumerate(ordered)}  # ranks among those paired (dropped players leave gaps)
     rng = lots(seed, round_, "swiss")
     group = _groups(ordered)
     n = len(ordered)
@@ -105,7 +106,7 @@ def swiss(entrants: Sequence[Entrant], met: set[frozenset[str]], seed: int, roun
     def cost(a: Entrant, b: Entrant | None) -> int:
         if b is None:
             d = deepest - group[a.id]
-            return (rematch if a.had_bye else 0) + spread * d * d + colour * (n - a.rank) // (n + 1) \
+            return (rematch if a.had_bye else 0) + spread * d * d + colour * (n - place[a.id]) // (n + 1) \
                 + rng.randrange(lot)
         d = group[a.id] - group[b.id]
         c = spread * d * d + rng.randrange(lot)
@@ -124,8 +125,6 @@ def swiss(entrants: Sequence[Entrant], met: set[frozenset[str]], seed: int, roun
             stop = n if full else min(n, i + window + 1)
             for j in range(i + 1, stop):
                 graph.add_edge(i, j, base - cost(a, ordered[j]))
-            if not full:  # a rematch-free partner beyond the window is met in the full graph, if needed
-                pass
             if odd:
                 graph.add_edge(i, n, base - cost(a, None))
         found: set[tuple[int, int]] = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=lambda w: int(w))
@@ -144,7 +143,7 @@ def swiss(entrants: Sequence[Entrant], met: set[frozenset[str]], seed: int, roun
         if b is None or a is None:
             byes.append((a or b).id)  # type: ignore[union-attr]
             continue
-        tables.append((min(a.rank, b.rank), _first_seat(a, b, rng)))
+        tables.append((min(place[a.id], place[b.id]), _first_seat(a, b, rng)))
     tables.sort()
     return Pairing(tables=[t for _, t in tables], byes=byes)
 
