@@ -53,6 +53,8 @@ def test_results_come_from_the_logs_and_block_until_settled(tmp_path):
     assert [x.seats for x in r1.tables] == [x.seats for x in preview.tables] and r1.byes == preview.byes
     assert len(r1.tables) == 3 and len(r1.byes) == 1
     assert set(r1.tables[0].tokens) == {*r1.tables[0].seats, "arbiter", "spectator"}
+    info = ref.match_info(r1.tables[2].match_id)  # `referee matches --event/--round` finds the tournament's
+    assert (info.event, info.round, info.table) == ("Club night", "1", "3")
     with pytest.raises(BadInput, match=r"round 1 table 1 \(match .*\) blocks the next round: the match is not finished"):
         t.pair(state.id)
     for x in r1.tables:

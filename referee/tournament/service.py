@@ -489,7 +489,7 @@ class Tournaments:
             info = self.referee.new_match(
                 cfg.game, list(seats), options=dict(cfg.options), cards=cfg.cards, chance=cfg.chance,
                 title=f"{cfg.name}, round {number}, table {i}"[:TITLE_MAX],
-                meta={"tournament": state.id, "round": str(number), "table": str(i)},
+                meta={"tournament": state.id, "event": cfg.name, "round": str(number), "table": str(i)},
             )
             minted = self._mint(info.id, seats) if tokens else {}
             made.append(PairedTable(table=i, seats=seats, match_id=info.id, tokens=minted))
