@@ -269,3 +269,158 @@ def test_the_board_draws_the_city_with_the_detectives_and_leads():
     assert any("scene of the crime" in x for x in areas["rockvil_estates"].lines)
     assert any(b.title == "Suspects" for b in boards)
     assert r.show(mid, seat="rachel").headline == "day 1 of 6 · raymond to evidence placement"
+
+
+# -- match options (spec §7.3): each reading other than the default, on FX-1 --------------------------------------
+
+def _opt(options: dict[str, Any], position: dict[str, Any] | None = None) -> tuple[Referee, str]:
+    r = Referee(MemoryStore(), clock=lambda: "")
+    mid = r.new_match("android", FOUR, cards="FX-1", options=options, position={"phase": "day", **(position or {})}).id
+    return r, mid
+
+
+def test_option_dark_card_timing_any_other_turn():
+    pos = {"players.caprice.hand": ["rachel.D03"]}
+    r, mid = _opt({}, pos)
+    play(r, mid, "caprice", "play_dark_card card=rachel.D03", "android/twilight/dark_card_timing")
+    r, mid = _opt({"dark_card_timing": "any_other_turn"}, pos)
+    play(r, mid, "caprice", "play_dark_card card=rachel.D03")
+    assert r.show(mid).state["players"]["caprice"]["twilight"] == -1
+
+
+def test_option_overpay_clamp():
+    pos = {"players.raymond.hand": ["raymond.L05"], "players.raymond.twilight": 4}
+    r, mid = _opt({}, pos)
+    play(r, mid, "raymond", "play_light_card card=raymond.L05", "android/twilight/cannot_pay")
+    r, mid = _opt({"overpay": "clamp"}, pos)
+    play(r, mid, "raymond", "play_light_card card=raymond.L05")
+    assert r.show(mid).state["players"]["raymond"]["twilight"] == 5
+
+
+def test_option_jump_when_holding_allow():
+    pos = {"players.raymond.location": "rockvil_estates"}
+    r, mid = _opt({}, pos)
+    play(r, mid, "raymond", "get_a_jump", "android/scene/already_yours")
+    r, mid = _opt({"jump_when_holding": "allow"}, pos)
+    play(r, mid, "raymond", "get_a_jump")
+    s = r.show(mid).state
+    assert s["time_left"] == 5 and s["scene"]["hero"] == "raymond" and s["players"]["raymond"]["hero_markers_free"] == 3
+
+
+def test_option_ability_limit_one_per_round():
+    pos = {"players.raymond.abilities_used": ["napd"]}
+    r, mid = _opt({}, pos)
+    play(r, mid, "raymond", "use_location_ability location=city_hall")
+    r, mid = _opt({"ability_limit": "one_per_round"}, pos)
+    play(r, mid, "raymond", "use_location_ability location=city_hall", "android/ability/already_used_this_round")
+
+
+def test_option_warrant_scope_any():
+    pos = {"players.raymond.location": "rockvil_estates"}
+    r, mid = _opt({}, pos)
+    play(r, mid, "raymond", "move to=jinteki")
+    assert r.show(mid).state["time_left"] == 3  # caprice's warrant does not help raymond
+    r, mid = _opt({"warrant_scope": "any"}, pos)
+    play(r, mid, "raymond", "move to=jinteki")
+    assert r.show(mid).state["time_left"] == 5
+
+
+def test_option_killer_tie_and_dead_can_be_killer():
+    T = {"kind": "plus_3", "face_up": False, "placed_by": "rachel"}
+    pos = {"day": 6, "turns_done": ["raymond", "rachel", "louis"], "active_seat": "caprice",
+           "end_of_day_queue": [], "suspects.noise.files.document": [T], "suspects.eve_5va3tc.files.document": [],
+           "suspects.eve_5va3tc.files.physical": [T]}
+    for options, killer in (({}, "none"), ({"killer_tie": "all_tied"}, ["eve_5va3tc", "noise"])):
+        r, mid = _opt(options, pos)
+        play(r, mid, "caprice", "end_turn")
+        play(r, mid, "raymond", "resolve_plots")
+        assert r.show(mid).state["case"]["killer"] == killer
+    dead = {**pos, "suspects.eve_5va3tc.files.physical": [], "suspects.noise.alive": False, "suspects.noise.hits": 3,
+            "banks.hit": 10}
+    for options, killer in (({}, "none"), ({"dead_can_be_killer": True}, "noise")):
+        r, mid = _opt(options, dead)
+        play(r, mid, "caprice", "end_turn")
+        play(r, mid, "raymond", "resolve_plots")
+        assert r.show(mid).state["case"]["killer"] == killer
+
+
+def test_option_single_token_discard_and_perjury_timing():
+    T = lambda k: {"kind": k, "face_up": False, "placed_by": "rachel"}  # noqa: E731
+    # noise: strong physical, weak testimony; a single +4 in the strong file
+    pos = {"day": 6, "turns_done": ["raymond", "rachel", "louis"], "active_seat": "caprice",
+           "suspects.noise.files.physical": [T("plus_4")]}
+    for options, total in (({}, 0), ({"single_token_discard": False}, 4)):
+        r, mid = _opt(options, pos)
+        play(r, mid, "caprice", "end_turn")
+        play(r, mid, "raymond", "resolve_plots")
+        assert r.show(mid).state["case"]["totals"]["noise"] == total
+
+
+def test_option_lead_without_destination_stay():
+    # every other business location holds a lead or is the origin: physical.raymond cannot move anywhere
+    business = ["haas_bioroid", "humanity_labor", "jinteki", "starport_kaguya", "melange_mining"]
+    leads = {"leads.testimony.thomas_haas": "haas_bioroid", "leads.document.caprice": "humanity_labor",
+             "leads.physical.rachel": "jinteki", "leads.document.rachel": "starport_kaguya",
+             "leads.physical.caprice": "melange_mining", "players.raymond.location": "a_plus_athletic_club"}
+    assert len(business) == 5
+    for options, where in (({}, "box"), ({"lead_without_destination": "stay"}, "a_plus_athletic_club")):
+        r, mid = _opt(options, leads)
+        play(r, mid, "raymond", "follow_lead lead=physical.raymond")
+        s = r.show(mid).state
+        assert s["leads"]["physical"]["raymond"] == where and s["pending"][0]["step"] == "lead_use"
+        assert s["audit_flags"][-1]["kind"] == "lead_without_destination"
+
+
+def test_option_dig_deeper_and_markers():
+    r, mid = _opt({}, {"players.raymond.location": "a_plus_athletic_club"})
+    play(r, mid, "raymond", "follow_lead lead=physical.raymond")
+    play(r, mid, "caprice", "move_lead lead=physical.raymond to=haas_bioroid")
+    play(r, mid, "raymond", "dig_deeper")
+    s = r.show(mid).state
+    assert s["puzzle"]["markers"]["raymond"] == "favor" and s["audit_flags"][-1]["kind"] == "default_rule"
+
+
+def test_option_end_of_day_actor_any():
+    pos = {"day": 2, "turns_done": ["raymond", "rachel", "louis"], "active_seat": "caprice"}
+    r, mid = _opt({"end_of_day_actor": "any"}, pos)
+    play(r, mid, "caprice", "end_turn")
+    play(r, mid, "rachel", "resolve_general_event card=fx_general_05")
+    assert r.show(mid).state["day"] == 3
+
+
+# -- «Отмена»: cancel_last_action (§4.30) ------------------------------------------------------------------------
+
+def test_cancel_last_action_undoes_the_effect_but_keeps_the_cost():
+    r, mid = _opt({}, {})
+    play(r, mid, "raymond", "move to=a_plus_athletic_club")
+    play(r, mid, "raymond", "manual_effect deltas=cancel_last_action note=cancelled")
+    s = r.show(mid).state
+    assert s["players"]["raymond"]["location"] == "city_hall" and s["time_left"] == 5 and s["free_draw_window"] is None
+    play(r, mid, "raymond", "manual_effect deltas=cancel_last_action", "android/manual/inconsistent")  # nothing left
+    play(r, mid, "raymond", "draw_twilight_card deck=raymond.light card=raymond.L09")
+    assert r.show(mid, seat="rachel").state["last_action"]["card"] == "?"
+    play(r, mid, "raymond", "manual_effect deltas=cancel_last_action")
+    s = r.show(mid).state
+    assert "raymond.L09" not in s["players"]["raymond"]["hand"] and "raymond.L09" in s["decks"]["raymond"]["light"]["face_down"]
+    assert s["time_left"] == 4
+    play(r, mid, "raymond", "move to=a_plus_athletic_club")
+    play(r, mid, "raymond", "follow_lead lead=physical.raymond")
+    play(r, mid, "raymond", "manual_effect deltas=cancel_last_action")
+    s = r.show(mid).state
+    assert s["pending"] == [] and s["leads"]["physical"]["raymond"] == "a_plus_athletic_club" and s["time_left"] == 2
+    play(r, mid, "raymond", "use_location_ability location=a_plus_athletic_club", "android/ability/not_major_location")
+    play(r, mid, "raymond", "end_turn")
+    play(r, mid, "rachel", "move to=rockvil_estates")
+    play(r, mid, "rachel", "get_a_jump")
+    play(r, mid, "arbiter", "manual_effect deltas=cancel_last_action")
+    s = r.show(mid).state
+    assert s["scene"]["hero"] == "raymond" and s["players"]["rachel"]["hero_markers_free"] == 3
+    play(r, mid, "rachel", "draw_twilight_card deck=rachel.light card=rachel.L09")
+    play(r, mid, "rachel", "discard_twilight_card card=rachel.L09")
+    play(r, mid, "rachel", "manual_effect deltas=cancel_last_action", "android/manual/inconsistent")
+
+
+def test_a_declared_result_that_breaks_a_base_rule_is_flagged():
+    r, mid = _opt({}, {})
+    play(r, mid, "raymond", "manual_effect deltas=lead:physical.raymond:jinteki")
+    assert [f["kind"] for f in r.show(mid).state["audit_flags"]] == ["rule_deviation", "manual_effect"]

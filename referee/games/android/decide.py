@@ -18,7 +18,7 @@ from .model import (
     PlaceEvidence, PlacePiece, PlayDarkCard, PlayLightCard, RevealConspiracy, ResolveGeneralEvent, ResolvePlots,
     ResolveSpecificEvent, RideBeanstalk, SelectStartingPlot, SetAsideSpecificEvent, SkipLeadUse, State,
     TakeBaggageBenefit, TakeFavorBenefit, TakeFreeDraw, TakeShiftBenefit, UseEventAbility, UseLocationAbility,
-    WindowClosed,
+    ActionNoted, LastAction, WindowClosed,
 )
 from .txn import R_CLOSING, R_COMMON, R_END_OF_DAY, Tx
 
@@ -101,5 +101,30 @@ def _dispatch(tx: Tx, intent: Any) -> None:
             tx.flag("seat_declared", f"{tx.seat} declared in closing")
     elif isinstance(intent, ManualEffect):
         pass
+    before = tx.s
     DECIDERS[type(intent)](tx, intent)
+    _note(tx, before, intent)
     _ = R_CLOSING
+
+
+def _note(tx: Tx, before: State, intent: Any) -> None:
+    """What ``cancel_last_action`` needs of the active seat's action just taken; any other accepted
+    intent of the active seat leaves nothing to cancel."""
+    if tx.seat != before.active_seat or before.phase != "day":
+        return
+    if isinstance(intent, ACTIONS) and not isinstance(intent, EndTurn):
+        verb = str(type(intent).__struct_config__.tag)
+        p = before.players[tx.seat]
+        note = LastAction(verb=verb, seat=tx.seat)
+        if isinstance(intent, (Move, RideBeanstalk, FlyDropship)):
+            note = LastAction(verb=verb, seat=tx.seat, location=p.location)
+        elif isinstance(intent, DrawTwilightCard):
+            note = LastAction(verb=verb, seat=tx.seat, card=intent.card)
+        elif isinstance(intent, GetAJump):
+            note = LastAction(verb=verb, seat=tx.seat, hero=before.scene.hero)
+        elif isinstance(intent, FollowLead):
+            t, _, owner = intent.lead.partition(".")
+            note = LastAction(verb=verb, seat=tx.seat, lead=intent.lead, location=before.leads[t][owner])
+        tx.emit(ActionNoted(action=note))
+    elif tx.s.last_action is not None and tx.s.last_action is before.last_action:
+        tx.emit(ActionNoted(action=None))

@@ -145,7 +145,7 @@ def problem(rules: AndroidRules, state: State, delta: Any) -> str | None:  # noq
             if action == "remove" and not any(a.event == ev for a in state.events.active):
                 return f"{ev} has no ability on the map"
         case CancelLastActionDelta():
-            return "cancel_last_action is not supported yet: declare the reversal delta by delta"
+            return None
     return None
 
 

@@ -9,7 +9,7 @@ from msgspec.structs import replace
 
 from .data import BANKS, EVIDENCE, LEAD_TYPES, PILES
 from .model import (
-    ActiveAbility, AlibiPlaced, AuditFlagged, BaggagePlaced, BenefitTaken, CaseClosed, ComponentsPlaced, Deck,
+    ActionNoted, ActiveAbility, AlibiPlaced, CardReturned, SceneHeroRestored, AuditFlagged, BaggagePlaced, BenefitTaken, CaseClosed, ComponentsPlaced, Deck,
     DeckReshuffled, DeltaApplied, DetectiveAssigned, DetectiveMoved, DayPhaseEnded, DayStarted, DropshipPassSpent,
     EventAbilityUsed, EvidenceDrawn, EvidencePlaced, EvidenceShown, ExtraCardsDrawn, FavorGained, FirstPlayerChanged,
     FirstPlayerChosen, Flag, GameEnded, GeneralEventResolved, HeroMarkersMoved, HeroSetupApplied, Hunches,
@@ -186,7 +186,21 @@ def evolve(rules: AndroidRules, state: State, event: Any) -> State:  # noqa: C90
             state = _pl(state, seat, hand=_without(state.players[seat].hand, card))
             return to_bottom(rules, state, card)
         case LeadFollowed():
-            return replace(state, last_action="follow_lead")
+            return state
+        case ActionNoted(action=action):
+            return replace(state, last_action=action)
+        case CardReturned(seat=seat, card=card):
+            state = _pl(state, seat, hand=_without(state.players[seat].hand, card))
+            c = data.cards[card]
+            decks = {k: dict(v) for k, v in state.decks.items()}
+            dk = decks[c.detective][c.deck]
+            decks[c.detective][c.deck] = replace(dk, face_down=_sorted_add(dk.face_down, card))
+            return replace(state, decks=decks, last_action=None)
+        case SceneHeroRestored(seat=seat, hero=hero):
+            state = _pl(state, seat, hero_markers_free=state.players[seat].hero_markers_free + 1)
+            if hero is not None and hero in state.players:
+                state = _pl(state, hero, hero_markers_free=state.players[hero].hero_markers_free - 1)
+            return replace(state, scene=replace(state.scene, hero=hero), last_action=None)
         case LeadRemoved(lead=lead):
             return _set_lead(state, lead, "box")
         case LeadMoved(lead=lead, to=to):

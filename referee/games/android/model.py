@@ -809,6 +809,28 @@ class SuspectKilled(_Event, frozen=True, kw_only=True, tag="suspect_killed"):
     suspect: str
 
 
+class ActionNoted(_Event, frozen=True, kw_only=True, tag="action_noted"):
+    """The active seat's last action (None: nothing left to cancel)."""
+
+    action: LastAction | None = None
+
+
+class CardReturned(_Event, frozen=True, kw_only=True, tag="card_returned"):
+    """A cancelled draw: the card goes back face down into its deck."""
+
+    __private__ = ("card",)
+    __owner__ = "seat"
+    seat: str
+    card: str
+
+
+class SceneHeroRestored(_Event, frozen=True, kw_only=True, tag="scene_hero_restored"):
+    """A cancelled jump: ``seat``'s hero marker comes back; ``hero``'s (if any) lies on the scene again."""
+
+    seat: str
+    hero: str | None = None
+
+
 class AuditFlagged(_Event, frozen=True, kw_only=True, tag="audit_flagged"):
     kind: str
     note: str = ""
@@ -971,6 +993,20 @@ class Result(msgspec.Struct, frozen=True, kw_only=True):
     winners: tuple[str, ...] = ()
 
 
+class LastAction(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """The active seat's most recent action, as ``cancel_last_action`` needs it (§4.30): where the
+    detective came from, the card drawn (the drawer's alone), the hero marker it replaced, the lead."""
+
+    __private__ = ("card",)
+    __owner__ = "seat"
+    card: str | None = None
+    hero: str | None = None
+    lead: str | None = None
+    location: str | None = None
+    seat: str
+    verb: str
+
+
 class Flag(msgspec.Struct, frozen=True, kw_only=True):
     kind: str
     note: str = ""
@@ -997,7 +1033,7 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     first_player: str | None = None
     free_draw_window: Window | None = None
     jimmy_the_snitch: str | None = None
-    last_action: str | None = None
+    last_action: LastAction | None = None
     leads: dict[str, dict[str, str]] = {}
     lily_lockwell: str | None = None
     murder: str | None = None
@@ -1025,5 +1061,5 @@ Event = (
     | TwilightCardPlayed | SceneMarkerTaken | LocationAbilityUsed | EventAbilityUsed | AlibiPlaced | Pushed | Popped
     | WindowClosed | TurnEnded | TurnStarted | DayPhaseEnded | FirstPlayerChanged | GeneralEventResolved
     | SpecificEventRevealed | PlotsResolved | DeltaApplied | SuspectKilled | AuditFlagged | GameEnded | ScoreDeclared
-    | CaseClosed
+    | CaseClosed | ActionNoted | CardReturned | SceneHeroRestored
 )

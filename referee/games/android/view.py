@@ -95,6 +95,9 @@ def _view(rules: AndroidRules, state: State, seat: str | None) -> dict[str, Any]
             for i, t in enumerate(tokens):
                 if not (t.face_up or t.placed_by == seat or seat in st.peeked_by):
                     data["suspects"][sus]["files"][file][i]["kind"] = H
+    la = state.last_action
+    if la is not None and la.card is not None and la.seat != seat:
+        data["last_action"]["card"] = H
     data["evidence_pile"] = {k: H for k in state.evidence_pile}
     data["puzzle"]["piles"] = {k: [H for _ in v] for k, v in state.puzzle.piles.items()}
     for det, kinds in state.decks.items():
