@@ -219,9 +219,9 @@ def legal(answer: LegalAnswer) -> None:
 
 def state(data: StateAnswer, *, raw: bool = False) -> None:
     """A state as a player reads it: who and where, one line that says where the match stands (the
-    game's headline, or the result), then the game's boards (a grid, a map, the seats' tableaux, a
-    shared row). ``raw`` adds every other field of the view, grouped by its first key (what ``show``
-    printed before it had a headline)."""
+    game's headline, or the result), the game's drawn boards (a grid, a map, a shared row), then the
+    view in words (the game's sections: each player's labelled counters, the turn). ``raw`` shows the
+    sections' internal fields too, and every field of the view as stored, grouped by its first key."""
     con = console()
     view = data.state
     con.print(f"[bold]{escape(data.game)}[/bold] match {data.match_id} after entry {data.seq} (as {escape(data.as_)})")
@@ -229,26 +229,29 @@ def state(data: StateAnswer, *, raw: bool = False) -> None:
         con.print(f"[bold]Game over[/bold]: {outcome(data.outcome)}")
     elif data.headline:
         con.print(f"[bold]{escape(data.headline)}[/bold]")
-    covered = {key for b in data.boards for key in b.covers}
-    top = new_table(show_header=False, box=None)
-    top.add_column(style="dim", no_wrap=True)
-    top.add_column()
-    groups: dict[str, list[tuple[str, Any]]] = {}
-    for key, value in view.items():
-        if key in covered:
-            continue
-        for path, v in flatten(value, key):
-            if v is None or v == [] or v == {}:
-                continue
-            if "." not in path:
-                top.add_row(escape(path), escape(cell(v)))
-            else:
-                groups.setdefault(key, []).append((path, v))
-    if raw or not data.boards:
-        con.print(top)
+    worded = {b.title for b in data.sections}
     for b in data.boards:
-        con.print(board(b))
-    if raw or not data.boards:
+        if not (b.layout == "tableau" and b.title in worded):  # the sections say it in words
+            con.print(board(b))
+    for b in data.sections:
+        con.print(board(b, details=raw))
+    drawn = {key for b in data.boards for key in b.covers}
+    if raw or not (data.boards or data.sections):  # every field the drawn boards leave out, as stored
+        top = new_table(show_header=False, box=None)
+        top.add_column(style="dim", no_wrap=True)
+        top.add_column()
+        groups: dict[str, list[tuple[str, Any]]] = {}
+        for key, value in view.items():
+            if key in drawn:
+                continue
+            for path, v in flatten(value, key):
+                if v is None or v == [] or v == {}:
+                    continue
+                if "." not in path:
+                    top.add_row(escape(path), escape(cell(v)))
+                else:
+                    groups.setdefault(key, []).append((path, v))
+        con.print(top)
         for name, items in groups.items():
             table = new_table(title=name.capitalize().replace("_", " "), title_justify="left", show_header=False)
             table.add_column(style="dim", no_wrap=True)
@@ -256,18 +259,21 @@ def state(data: StateAnswer, *, raw: bool = False) -> None:
             for path, v in items:
                 table.add_row(escape(path[len(name) + 1:]), escape(cell(v)))
             con.print(table)
-    elif top.row_count or groups:
-        con.print(f"[dim]({', '.join(escape(k) for k in [*(k for k in view if k not in covered)][:8])}"
-                  f"{'…' if len([k for k in view if k not in covered]) > 8 else ''}: --raw shows every field)[/dim]")
+    else:
+        worded_keys = drawn | {key for b in data.sections for key in b.covers}
+        rest = [k for k in view if k not in worded_keys]
+        if rest:
+            con.print(f"[dim]({', '.join(escape(k) for k in rest[:8])}{'…' if len(rest) > 8 else ''}: --raw shows every field)[/dim]")
     if data.state_hash:
         con.print(f"[dim]state hash {data.state_hash}[/dim]")
     else:
         con.print("[dim](hidden cards are not shown; the state hash is given in the referee's view only)[/dim]")
 
 
-def board(b: Board) -> Table:
+def board(b: Board, *, details: bool = False) -> Table:
     """One of a game's boards as a table: a grid's rows and columns, a map's regions one per row, the
-    seats' tableaux side by side, a shared row's slots as columns."""
+    seats' tableaux (or a list's areas) side by side, a shared row's slots as columns; ``details``:
+    the areas' internal fields too, after their facts."""
     table = new_table(title=escape(b.title), title_justify="left", show_lines=b.layout in ("grid", "row"),
                   show_header=b.layout != "regions")
     if b.layout == "grid":
@@ -293,8 +299,9 @@ def board(b: Board) -> Table:
             table.add_column(escape(a.id + (f" ({a.label})" if a.label else "")), justify="left")
         if any(a.lines for a in b.areas) or b.layout == "row":
             table.add_row("", *(_lines(a) for a in b.areas))
-        names = list(dict.fromkeys(name for a in b.areas for name, _v in a.facts))
-        facts = [dict(a.facts) for a in b.areas]
+        listed = [(*a.facts, *(a.details if details else ())) for a in b.areas]
+        names = list(dict.fromkeys(name for facts_of in listed for name, _v in facts_of))
+        facts = [dict(r) for r in listed]
         for name in names:
             table.add_row(escape(name), *(escape(f.get(name, "—")) for f in facts))
     return table

@@ -97,8 +97,12 @@ class View:
     # -- the state ---------------------------------------------------------------------------------
 
     def state(self, state: Any) -> dict[str, Any]:
-        """The state as the role sees it, as JSON-shaped builtins."""
-        return plain(self.rules.view(state, self.role))  # type: ignore[no-any-return]
+        """The state as the role sees it, as JSON-shaped builtins, every mapping's keys in sorted order
+        (a Struct's fields stay in their declared order). A mapping's order in a state depends on the
+        path the state took — folded from setup, from a snapshot (stored canonically, keys sorted),
+        or live from events still in memory — so a view in that order would give different bytes for
+        the same log in different processes; sorted, ``show``, exports and the viewer do not."""
+        return msgspec.json.decode(msgspec.json.encode(self.rules.view(state, self.role), order="deterministic"))  # type: ignore[no-any-return]
 
     # -- entries -----------------------------------------------------------------------------------
 

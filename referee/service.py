@@ -150,6 +150,7 @@ class Referee(Configuration, History):
             state=shown,
             boards=loaded.rules.boards(shown),
             headline=loaded.rules.headline(shown),
+            sections=loaded.rules.sections(shown),
             seed_commitment=view.commitment(),
             seed=view.seed(lambda: self.over(loaded)),
         )

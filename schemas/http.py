@@ -175,6 +175,9 @@ class StateAnswer(msgspec.Struct, frozen=True, kw_only=True, rename={"as_": "as"
     state: dict[str, Any]
     #: the game's drawing of that view for people (a grid, a map, the seats' tableaux...)
     boards: tuple[Board, ...] = ()
+    #: the same view in words for a reader (a player's labelled counters, the turn), internal fields in
+    #: each area's ``details``: what ``referee show`` prints after the boards
+    sections: tuple[Board, ...] = ()
     #: one line for people: where the match stands (whose turn, the phase, the score), the game's words
     headline: str = ""
     #: a digital match's commitment to its seed (every role), and the seed: the arbiter's alone until
