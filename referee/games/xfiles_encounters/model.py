@@ -39,7 +39,7 @@ class OpMove(_Op, frozen=True, tag="move"):
 
 
 class OpGain(_Op, frozen=True, tag="gain"):
-    seat: str
+    player: str
     card: str
     from_: str = named("from", "box")
 
@@ -50,12 +50,12 @@ class OpDefeat(_Op, frozen=True, tag="defeat"):
 
 
 class OpDiscard(_Op, frozen=True, tag="discard"):
-    seat: str
+    player: str
     card: str
 
 
 class OpDraw(_Op, frozen=True, tag="draw"):
-    seat: str
+    player: str
     n: int = 1
 
 
@@ -66,21 +66,21 @@ class OpPoints(_Op, frozen=True, tag="points"):
 
 
 class OpHeal(_Op, frozen=True, tag="heal"):
-    seat: str
+    player: str
     k: int = 1
 
 
 class OpScar(_Op, frozen=True, tag="scar"):
-    seat: str
+    player: str
     k: int = 1
 
 
 class OpAddScar(_Op, frozen=True, tag="add_scar"):
-    seat: str
+    player: str
 
 
 class OpStrike(_Op, frozen=True, tag="strike"):
-    seat: str
+    player: str
 
 
 class OpReveal(_Op, frozen=True, tag="reveal"):
@@ -110,35 +110,35 @@ class OpBeneath(_Op, frozen=True, tag="beneath"):
 
 
 class OpGainBelief(_Op, frozen=True, tag="gain_belief"):
-    seat: str
+    player: str
 
 
 class OpGainDoubt(_Op, frozen=True, tag="gain_doubt"):
-    seat: str
+    player: str
 
 
 class OpBeliefText(_Op, frozen=True, tag="belief_text"):
-    seat: str
+    player: str
 
 
 class OpDoubtText(_Op, frozen=True, tag="doubt_text"):
-    seat: str
+    player: str
 
 
 class OpCounter(_Op, frozen=True, tag="counter"):
-    seat: str
+    player: str
     name: Literal["symptoms"]
     value: int
 
 
 class OpGrant(_Op, frozen=True, tag="grant"):
     kind: Literal["avoid", "cancel", "fight_player"]
-    seat: str
+    player: str
 
 
 class OpSwitchAvatars(_Op, frozen=True, tag="switch_avatars"):
-    seat: str
-    other: str
+    player: str
+    with_: str = named("with")
 
 
 class OpShuffle(_Op, frozen=True, tag="shuffle"):
@@ -160,7 +160,7 @@ class OpEndGameDamage(_Op, frozen=True, tag="end_game_damage"):
 
 
 class OpDefeatPlayer(_Op, frozen=True, tag="defeat_player"):
-    seat: str
+    player: str
 
 
 class OpLoseGame(_Op, frozen=True, tag="lose_game"):

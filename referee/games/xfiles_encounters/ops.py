@@ -154,10 +154,10 @@ def apply_op(tx: Tx, op: Any) -> None:  # noqa: C901 - one case per op, in the s
         take_from(tx, op, op.card, op.from_)
         put_into(tx, op, op.card, op.to)
     elif isinstance(op, m.OpGain):
-        seat_ok(tx, op, op.seat)
+        seat_ok(tx, op, op.player)
         card_ok(tx, op, op.card)
         take_from(tx, op, op.card, op.from_)
-        put_into(tx, op, op.card, f"players.{op.seat}.discard")
+        put_into(tx, op, op.card, f"players.{op.player}.discard")
     elif isinstance(op, m.OpDefeat):
         card_ok(tx, op, op.card)
         take_from(tx, op, op.card, op.from_)
@@ -169,15 +169,15 @@ def apply_op(tx: Tx, op: Any) -> None:  # noqa: C901 - one case per op, in the s
         else:
             put_into(tx, op, op.card, defeat_destination(tx, op.card))
     elif isinstance(op, m.OpDiscard):
-        seat_ok(tx, op, op.seat)
+        seat_ok(tx, op, op.player)
         card_ok(tx, op, op.card)
-        take_from(tx, op, op.card, f"players.{op.seat}.hand")
-        put_into(tx, op, op.card, f"players.{op.seat}.discard")
+        take_from(tx, op, op.card, f"players.{op.player}.hand")
+        put_into(tx, op, op.card, f"players.{op.player}.discard")
     elif isinstance(op, m.OpDraw):
-        seat_ok(tx, op, op.seat)
+        seat_ok(tx, op, op.player)
         if op.n < 1:
             bad(tx, op, "draws at least 1 card")
-        tx.push_back({"kind": "draw", "seat": op.seat, "count": op.n})
+        tx.push_back({"kind": "draw", "seat": op.player, "count": op.n})
     elif isinstance(op, m.OpPoints):
         pool = tx.turn[op.kind]
         if op.amount >= 0:
@@ -191,27 +191,27 @@ def apply_op(tx: Tx, op: Any) -> None:  # noqa: C901 - one case per op, in the s
                 pool[b] -= use
                 need -= use
     elif isinstance(op, m.OpHeal):
-        seat_ok(tx, op, op.seat)
-        wounds = tx.player(op.seat)["wounds"]
+        seat_ok(tx, op, op.player)
+        wounds = tx.player(op.player)["wounds"]
         if not 1 <= op.k <= len(wounds):
-            bad(tx, op, f"{op.seat} has {len(wounds)} wound(s); k={op.k}")
+            bad(tx, op, f"{op.player} has {len(wounds)} wound(s); k={op.k}")
         card = wounds.pop(op.k - 1)
         tx.d["strike_discard"] = sorted([*tx.d["strike_discard"], card])
     elif isinstance(op, m.OpScar):
-        seat_ok(tx, op, op.seat)
-        wounds = tx.player(op.seat)["wounds"]
+        seat_ok(tx, op, op.player)
+        wounds = tx.player(op.player)["wounds"]
         if not 1 <= op.k <= len(wounds):
-            bad(tx, op, f"{op.seat} has {len(wounds)} wound(s); k={op.k}")
-        tx.player(op.seat)["scars"].append(wounds.pop(op.k - 1))
+            bad(tx, op, f"{op.player} has {len(wounds)} wound(s); k={op.k}")
+        tx.player(op.player)["scars"].append(wounds.pop(op.k - 1))
     elif isinstance(op, m.OpAddScar):
-        seat_ok(tx, op, op.seat)
-        if not flow.blind_scar(tx, op.seat):
+        seat_ok(tx, op, op.player)
+        if not flow.blind_scar(tx, op.player):
             flow.lose(tx, "strikes_exhausted")
             return
-        flow.check_defeat(tx, op.seat)
+        flow.check_defeat(tx, op.player)
     elif isinstance(op, m.OpStrike):
-        seat_ok(tx, op, op.seat)
-        tx.push_back({"kind": "strike", "seat": op.seat, "source": "effect", "strike_no": 1, "strikes": 1,
+        seat_ok(tx, op, op.player)
+        tx.push_back({"kind": "strike", "seat": op.player, "source": "effect", "strike_no": 1, "strikes": 1,
                       "reason": "effect"})
     elif isinstance(op, m.OpReveal):
         zone, _, n = op.location.partition(".")
@@ -253,30 +253,30 @@ def apply_op(tx: Tx, op: Any) -> None:  # noqa: C901 - one case per op, in the s
         take_from(tx, op, op.card, op.from_)
         slot["attached" if isinstance(op, m.OpAttach) else "beneath"].append(op.card)
     elif isinstance(op, m.OpGainBelief):
-        seat_ok(tx, op, op.seat)
-        flow.gain_belief(tx, op.seat)
+        seat_ok(tx, op, op.player)
+        flow.gain_belief(tx, op.player)
     elif isinstance(op, m.OpGainDoubt):
-        seat_ok(tx, op, op.seat)
-        flow.gain_doubt(tx, op.seat)
+        seat_ok(tx, op, op.player)
+        flow.gain_doubt(tx, op.player)
     elif isinstance(op, (m.OpBeliefText, m.OpDoubtText)):
-        seat_ok(tx, op, op.seat)
+        seat_ok(tx, op, op.player)
         flag = "belief_text_resolved" if isinstance(op, m.OpBeliefText) else "doubt_resolved"
         if tx.turn[flag]:
             bad(tx, op, f"{flag} is already set this turn")
         tx.turn[flag] = True
     elif isinstance(op, m.OpCounter):
-        seat_ok(tx, op, op.seat)
+        seat_ok(tx, op, op.player)
         if op.value < 0:
             bad(tx, op, "a counter is at least 0")
-        tx.player(op.seat)["symptoms"] = op.value
+        tx.player(op.player)["symptoms"] = op.value
     elif isinstance(op, m.OpGrant):
-        if op.seat not in tx.d["players"]:
-            bad(tx, op, f"{op.seat!r} is not a seat")
-        tx.turn["grants"].append(f"{op.kind}:{op.seat}")
+        if op.player not in tx.d["players"]:
+            bad(tx, op, f"{op.player!r} is not a seat")
+        tx.turn["grants"].append(f"{op.kind}:{op.player}")
     elif isinstance(op, m.OpSwitchAvatars):
-        seat_ok(tx, op, op.seat)
-        seat_ok(tx, op, op.other)
-        one, two = tx.player(op.seat), tx.player(op.other)
+        seat_ok(tx, op, op.player)
+        seat_ok(tx, op, op.with_)
+        one, two = tx.player(op.player), tx.player(op.with_)
         for field in ("avatar", "wounds", "scars", "symptoms"):
             one[field], two[field] = two[field], one[field]
     elif isinstance(op, m.OpShuffle):
@@ -305,8 +305,8 @@ def apply_op(tx: Tx, op: Any) -> None:  # noqa: C901 - one case per op, in the s
             bad(tx, op, f"{op.card} is not an End Game card in play (or n < 0)")
         flow.end_game_damaged(tx, op.card, op.n)
     elif isinstance(op, m.OpDefeatPlayer):
-        seat_ok(tx, op, op.seat)
-        flow.defeat_player(tx, op.seat)
+        seat_ok(tx, op, op.player)
+        flow.defeat_player(tx, op.player)
     elif isinstance(op, m.OpLoseGame):
         flow.lose(tx, "declared_loss")
     else:  # pragma: no cover - the union is closed

@@ -311,7 +311,7 @@ def check_input(rules: XFilesRules, intent: Any) -> str | None:
             value = getattr(op, fname, None)
             if isinstance(value, str) and value not in cards:
                 return f"unknown card {value!r} in op {op.__struct_config__.tag}"
-        for fname in ("seat", "other"):
+        for fname in ("player", "with_"):
             value = getattr(op, fname, None)
             if isinstance(value, str) and value not in seats:
                 return f"unknown seat {value!r} in op {op.__struct_config__.tag}; seats are {', '.join(seats)}"
