@@ -120,7 +120,7 @@ def test_card_data_errors_name_the_card_and_field(patch, fragment):
     ({"seasons": [1, 5, 9]}, "standard method"),
     ({"conspiracy_method": "random", "seasons": [2, 5, 9]}, "random method"),
     ({"academy_characters": ["burks", "burks", "follmer", "pendrell"]}, "four different"),
-    ({"series_game": 1}, "not implemented"),
+    ({"series_game": 2, "seasons": [1, 2, 3]}, "game 2 of a series"),
 ])
 def test_bad_configurations_are_refused(options, fragment):
     with pytest.raises(Exception) as err:
@@ -356,3 +356,22 @@ def test_bureau_revealed_before_syndicate_lays_out_five_characters_face_up():
     for _ in range(5):
         res = play(r2, mid2, "alice", "reveal")
         assert r2.load(mid2).rules.cards[res.intent.card].type == "academy_character"
+
+
+def test_a_series_game_scores_its_evidence_and_end_game():
+    position = {**P2, "the_end": True, "shadows.5": {"state": "empty"}, "sector": ["fx_eg_colonization"],
+                "conspiracy_deck.segments": [{"label": "end_game", "remaining": 0, "quota": {"end_game": 1}}],
+                "end_game_damage.fx_eg_colonization": 5,
+                "evidence.1": {"state": "collected", "card": "fx_ev1_01"},
+                "evidence.2": {"state": "discovered", "card": "fx_ev2_01", "in_end_game": True},
+                "evidence.3": {"state": "exposed", "card": "fx_ev3_01", "in_end_game": True}}
+    r, mid = new(options={**OPTS, "series_game": 2}, position=position)
+    for _ in range(4):
+        play(r, mid, "alice", "play_card card=strike_team")
+    play(r, mid, "alice", "fight target=sector.1")
+    play(r, mid, "alice", "take_strike card=fx_strike_1")
+    outcome = r.show(mid).outcome
+    # game 2: two discovered (2 each), one collected (+4), the End Game 14
+    assert outcome.kind == "team_win" and outcome.scores == {"alice": 22, "bob": 22}
+    r2, mid2 = new(options={**OPTS, "series_game": 3})
+    assert [g["seasons"] for g in state(r2, mid2)["conspiracy_deck"]["segments"]][:3] == [[7], [8], [9]]

@@ -86,9 +86,13 @@ class XFilesRules(PositionMixin, RulesBase):
             o["bureau_slot_texts"] = ["", "", "", "", ""]
         if not 1 <= int(o["informants_per_stack"]) <= 2:
             raise _config_error("option informants_per_stack is 1 or 2 (R47)")
-        for name, bad in (("series_game", o["series_game"] != 0),):
-            if bad:
-                raise _config_error(f"option {name} is not implemented yet (see the README)")
+        g = int(o["series_game"])
+        if g and o["conspiracy_method"] == "standard":
+            if "seasons" not in self.config.options:
+                o["seasons"] = list(CYCLES[g - 1])
+            elif tuple(o["seasons"]) != CYCLES[g - 1]:
+                raise _config_error(f"option seasons: game {g} of a series uses seasons "
+                                    f"{','.join(map(str, CYCLES[g - 1]))} (R48), not {','.join(map(str, o['seasons']))}")
 
     # -- setup (§2.2) ------------------------------------------------------------------------------------------
 
@@ -175,11 +179,13 @@ class XFilesRules(PositionMixin, RulesBase):
         raise TypeError(f"unknown event {event!r}")
 
     def outcome(self, state: m.State) -> Outcome | None:
+        if state.status not in ("won", "lost"):
+            return None
+        g = int(self.options["series_game"])
+        scores = {seat: series_points(state, g) for seat in state.seats} if g else None
         if state.status == "won":
-            return Outcome(winners=tuple(state.seats), reason="end_game_defeated", kind="team_win")
-        if state.status == "lost":
-            return Outcome(winners=(), reason=state.outcome.reason, kind="team_loss")
-        return None
+            return Outcome(winners=tuple(state.seats), reason="end_game_defeated", kind="team_win", scores=scores)
+        return Outcome(winners=(), reason=state.outcome.reason, kind="team_loss", scores=scores)
 
     # -- chance ------------------------------------------------------------------------------------------------
 
@@ -214,6 +220,19 @@ class XFilesRules(PositionMixin, RulesBase):
 
     def check_input(self, intent: Any) -> str | None:
         return check_input(self, intent)
+
+
+def series_points(state: m.State, g: int) -> int:
+    """A series game's score for the team (R48, §6.4): each discovered evidence 1/2/3 points, each
+    collected one 2/4/6 more, a defeated End Game 7/14/25 (games 1/2/3); evidence exposed by The End
+    counts only with ``exposed_counts_as_discovered``."""
+    found = ("discovered", "collected", "exposed") if state.options.get("exposed_counts_as_discovered") else \
+        ("discovered", "collected")
+    points = sum(g for e in state.evidence.values() if e.state in found)
+    points += sum(2 * g for e in state.evidence.values() if e.state == "collected")
+    if state.status == "won":
+        points += (7, 14, 25)[g - 1]
+    return points
 
 
 def _item(kind: str, **fields: Any) -> dict[str, Any]:
