@@ -278,13 +278,15 @@ def test_digital_chance_fills_draws_reveals_and_strikes():
 
 @pytest.mark.parametrize("path", REPLAYS, ids=lambda p: os.path.basename(p))
 def test_demo_match_adjudicates_to_a_team_result(path):
+    """The demo matches: a two-player team loss and a solo team win, each with refused lines."""
     r = Referee(MemoryStore())
     with open(path, encoding="utf-8") as fh:
         summary = import_transcript(r, fh.read(), path, os.path.dirname(path))
     assert summary.outcome is not None and summary.outcome.kind in ("team_win", "team_loss")
     assert summary.rejected >= 2
     md = export(r, summary.match_id, "md", "spectator")
-    assert ("win" in md.lower() or "lose" in md.lower() or "lost" in md.lower())
+    said = "the team won" if summary.outcome.kind == "team_win" else "everyone lost"
+    assert f"| Result | {said}" in md and "draw" not in md.split("## Result")[1].lower()
 
 
 # -- The End with Replication and its Clone (§5.6.1) -------------------------------------------------------------

@@ -106,7 +106,7 @@ def reveal_target(tx: Tx, item: dict[str, Any]) -> tuple[str, str]:
     loc = item["location"]
     if loc == "sector":
         i = flow.sector_index_of_pending(tx)
-        return f"sector.{i + 1}", ""
+        return f"sector.{i + 1}", item["source"]
     zone, _, n = loc.partition(".")
     if zone in ("shadows", "bureau"):
         return loc, tx.d[zone][n]["card"]

@@ -119,7 +119,8 @@ def enter_sector(tx: Tx, obj: dict[str, Any], front: bool = False) -> None:
         tx.d["defeated_conspiracy"].append(c)
     tx.say(m.CardEnteredSector, card=ident, where="sector.1" if left else f"sector.{len(tx.d['sector'])}")
     if obj["state"] != "revealed":
-        tx.push_back({"kind": "reveal", "location": "sector", "origin": obj["origin"] or "placed"})
+        tx.push_back({"kind": "reveal", "location": "sector", "origin": obj["origin"] or "placed",
+                      "source": obj["card"]})  # a known face-down card (the Clone) keeps its identity
     else:
         ravage(tx, obj["card"], front)
 
