@@ -270,6 +270,11 @@ def complete_position(rules: AndroidRules, state: State, placed: Placed) -> Stat
         if spec and spec != "sealed":
             box.update(e for e in m.specific_events if e != spec)
         state = replace(state, box=tuple(sorted(box)))
+    # the general event deck: the cards on the map (active abilities) or discarded are out of it
+    if "events.general_deck" not in placed:
+        out = {a.event for a in state.events.active} | set(state.events.general_discard)
+        state = replace(state, events=replace(state.events, general_deck=tuple(
+            c for c in state.events.general_deck if c not in out)))
     # the puzzle
     pz = state.puzzle
     if "puzzle.piles" not in placed:
