@@ -324,19 +324,54 @@ def rule(
     match: Annotated[str, typer.Argument(help="Match id.")],
     entry: Annotated[int, typer.Argument(help="The rejected entry the arbiter lets stand.")],
     reason: Annotated[str, typer.Option("--reason", help="Why (kept in the log).")] = "",
+    main: Annotated[bool, typer.Option("--main", help="When play went on after the entry: correct the match's own line (an undo back to it, the ruling, the later entries played again) instead of a fork.")] = False,
+    name: Annotated[str, typer.Option("--name", help="The fork's name, when the corrected line is a fork.")] = "",
     expect_seq: Annotated[int | None, typer.Option("--expect-seq", help="Refuse (exit 4) unless the log is at this entry.")] = None,
     db: DbOpt = None,
     json: JsonOpt = False,
 ) -> None:
-    """An arbiter's ruling that a rejected intent stands as played: it is adjudicated again now with
-    the check that rejected it waived, as an entry of its own (the rejected entry stays as it was).
-    Exit 0 if the ruling took effect, 1 if the rules cannot apply the move even so (logged too).
+    """An arbiter's ruling that a rejected intent stands as played: it is adjudicated again with the
+    check that rejected it waived, as an entry of its own (the rejected entry stays as it was). If
+    nothing has changed the state since, the ruling is the next entry; exit 0 if it took effect, 1 if
+    the rules cannot apply the move even so (logged too). If play went on (later moves, the end of the
+    match), the move is put back where it was made: a fork at the entry holds the ruling and every
+    entry in effect after it, played again with its new verdict shown (--main: the match's own line,
+    by an undo back to the entry, the ruling and the same entries, all appended). A ruling that cannot
+    apply there is refused and nothing is written (exit 1).
 
-    Example: referee rule 3f9c 17 --reason "the card was visible to both players"
+    Example: referee rule 3f9c 17 --reason "the card was visible to both players"   ·   referee rule 3f9c 8 --main
     """
-    service = _service(ctx, db)
-    res = service.rule_stands(match, entry, reason=reason, expected_seq=expect_seq)
-    _report(res, json)
+    if _connection(ctx).server:
+        if main:
+            _fail("--main needs the match's own database (it is not available with --server)")
+        service = _service(ctx, db)
+        _report(service.rule_stands(match, entry, reason=reason, expected_seq=expect_seq), json)
+        return
+    from referee import rulings
+
+    local = _local(ctx, db)
+    if not rulings.needs_replay(local, match, entry):
+        _report(local.rule_stands(match, entry, reason=reason, expected_seq=expect_seq), json)
+        return
+    report = rulings.rule(local, match, entry, reason=reason, main=main, name=name, expected_seq=expect_seq)
+    if json:
+        from referee.engine.protocol import Rejected
+
+        v = report.ruling.verdict
+        _print_json({
+            "match_id": report.match_id, "entry": report.entry, "line": "fork" if report.fork else "main",
+            "target": report.target, "undo": report.undo, "seq": report.ruling.seq,
+            "verdict": "accepted" if report.ruling.accepted else "rejected",
+            "rejection": {"code": v.code, "message": v.message, "rule": v.rule} if isinstance(v, Rejected) else None,
+            "replayed": [{"old": r.old, "seq": r.seq, "actor": r.actor, "text": r.text, "was": r.was,
+                          "verdict": r.verdict, "why": r.why, "changed": r.changed} for r in report.replayed],
+            "outcome": report.outcome,
+        })
+    else:
+        from cli import scorekeeping
+
+        scorekeeping.ruled(report)
+        print(report.target)
 
 
 @app.command(name="import")
@@ -344,6 +379,8 @@ def import_(
     ctx: typer.Context,
     file: Annotated[str, typer.Argument(help="Transcript file ('-' reads standard input).")],
     strict: Annotated[bool, typer.Option("--strict", help="Exit 1 if any line was rejected or could not be read.")] = False,
+    check: Annotated[bool, typer.Option("--check", help="Adjudicate and report every problem, but write nothing (no database is created).")] = False,
+    again: Annotated[bool, typer.Option("--again", help="Import it even if the database holds this transcript already (a new match).")] = False,
     db: DbOpt = None,
     json: JsonOpt = False,
 ) -> None:
@@ -351,11 +388,13 @@ def import_(
 
     Exit 0 once the transcript is adjudicated and stored (illegal moves are verdicts, listed with
     their reasons); with --strict, exit 1 if any line was rejected or could not be read. A bad header
-    writes nothing (exit 2).
+    writes nothing (exit 2). --check writes nothing at all. A transcript the database already holds
+    (the same text, read with the same card data) is not written again: the summary names the match
+    that holds it (its id on the last line, exit as for an import) unless --again.
 
-    Example: referee import replays/by_all_means/club-night.txt
+    Example: referee import replays/by_all_means/club-night.txt   ·   referee import my-game.txt --check
     """
-    from referee.transcript import import_transcript
+    from referee.transcript import adjudicate, store
 
     from referee.inputs import read_file, read_stdin
     from schemas import TRANSCRIPT_MAX
@@ -365,15 +404,27 @@ def import_(
     else:
         text = read_file(file, "transcript", TRANSCRIPT_MAX)
         source, base = file, os.path.dirname(os.path.abspath(file))
-    service = _local(ctx, db, create=True)
-    summary = import_transcript(service, text, source, base)
+    if _connection(ctx).server or os.path.exists(_db_path(db)):
+        service = _local(ctx, db)
+    else:  # no database yet: adjudicate without one, and create it only to write the match
+        from referee.service import Referee
+        from referee.store.memory import MemoryStore
+
+        service = Referee(MemoryStore())
+    done = adjudicate(service, text, source, base)
+    summary = done.summary
+    if not check and (again or not summary.already):
+        if not os.path.exists(_db_path(db)):
+            service = _local(ctx, db, create=True)
+        summary = store(service, done)
     if json:
         _print_json(summary)
     else:
-        from cli import render
+        from cli import scorekeeping
 
-        render.imported(source, summary)
-        print(summary.match_id)
+        scorekeeping.imported(source, summary, check=check)
+        if summary.stored or summary.already:
+            print(summary.match_id)
     if strict and summary.problems:
         raise Exit(1)
 

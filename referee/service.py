@@ -529,6 +529,16 @@ class Referee(Configuration, History):
         body = loaded.decoder.decode(stored.body)
         if body.kind != "intent" or not isinstance(body.verdict, Rejected) or body.intent is None:
             raise BadInput("ruling/not_rejected", f"entry {entry} is not a rejected intent; only a rejection can be ruled to stand")
+        last = self.entry_at(loaded.match, head) if entry < head else stored
+        if last is not None and last.state_hash != stored.state_hash:
+            # applied here, the move would be played on a state it was never made on
+            raise BadInput(
+                "ruling/not_last",
+                f"the state has changed since entry {entry} (entries up to {head} were played after it); nothing was "
+                f"written. A ruling on it replays what followed, on a fork or on the main line: "
+                f"`referee rule {loaded.match.id} {entry}` on the match's own database (see referee/rulings.py)",
+                {"head": head},
+            )
         assert body.actor is not None
         act = Ruling(entry=entry, seat=body.actor, waive=(body.verdict.code,), reason=reason)
         verdict = self.decide_ruling(loaded, state, body.intent, act, head + 1)

@@ -34,12 +34,15 @@ Nothing stops the import but a bad header; the summary lists every problem with 
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from schemas import ARBITER, SEED_MAX, TEXT_MAX, TITLE_MAX, ImportProblem, ImportSummary
+import msgspec
+
+from schemas import ARBITER, SEED_MAX, TEXT_MAX, TITLE_MAX, ImportProblem, ImportSummary, MatchConfig
 
 from .engine.notation import split_words
 from .engine.protocol import InputError, Rejected
@@ -49,7 +52,7 @@ from .inputs import check_text
 from .outcome import words as outcome_words
 from .config import new_match_id
 from .service import Referee, seal_annotations
-from .store import StoredAnnotation, StoreError
+from .store import StoredAnnotation, StoredEntry, StoredMatch, StoreError
 from .store.memory import MemoryStore
 
 HEADER_KEYS = ("game", "players", "cards", "deck", "decks", "option", "options", "seed", "chance", "result",
@@ -134,6 +137,8 @@ class Header:
     decks: dict[str, str] = field(default_factory=dict)
     lines: dict[str, int] = field(default_factory=dict)
     preamble: list[str] = field(default_factory=list)
+    #: the first move, when it is an unnumbered ``word: ...`` line: a header key mistyped looks like it
+    first_move: Line | None = None
 
 
 @dataclass
@@ -229,13 +234,41 @@ def parse(text: str, source: str = "<transcript>") -> tuple[Header, list[Line]]:
             continue
         in_body = True
         lines.append(_classify(number, raw, body, comment))
+    first = next((x for x in lines if x.kind == "move"), None)
+    if first is not None and first.number is None and first.seat not in RESERVED and not any(
+            x.kind != "move" and x.kind not in ("comment", "annotation") and x.line < first.line for x in lines):
+        header.first_move = first
     for key in ("game", "players"):
         if key not in header.values:
+            if header.first_move is not None and _HEADER.match(header.first_move.raw.split("#")[0]):
+                unknown_key(header, source, ())
             raise BadInput(
                 "transcript/bad_header",
                 f"{source}: the header must name the {key} (a line '{key}: ...' before the first move)",
             )
     return header, lines
+
+
+def unknown_key(header: Header, source: str, actors: tuple[str, ...]) -> None:
+    """Refuse a header whose first "move" is a mistyped header key (``titel: ...``): before the first move
+    a ``word: ...`` line whose word is no header key, no seat and no other actor of the game is a header
+    error, naming the nearest key or seat. (Read as a move, it would turn the header lines after it into
+    moves too.)"""
+    first = header.first_move
+    if first is None or first.seat in actors:
+        return
+    import difflib
+
+    word = first.seat
+    close = difflib.get_close_matches(word.lower(), [*HEADER_KEYS, *actors], n=1, cutoff=0.6)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    what = "neither a header key nor a seat" if actors else "not a header key"
+    seats = f"; a move is 'seat: intent' with a seat of {', '.join(actors)}" if actors else ""
+    raise BadInput(
+        "transcript/bad_header",
+        f"{source}:{first.line}: {word!r} is {what}{hint}: the header keys are "
+        f"{', '.join(HEADER_KEYS)}{seats}; nothing was written",
+    )
 
 
 def _kv(text: str, allowed: tuple[str, ...], what: str) -> dict[str, str]:
@@ -261,8 +294,76 @@ def _int(value: str | None, what: str) -> int | None:
 
 
 def import_transcript(referee: Referee, text: str, source: str = "<transcript>",
-                      base_dir: str | None = None) -> ImportSummary:
-    """Adjudicate every line of a transcript and write the match and all its entries at once."""
+                      base_dir: str | None = None, *, again: bool = True) -> ImportSummary:
+    """Adjudicate every line of a transcript and write the match and all its entries at once. A
+    transcript the database already holds (:func:`digest`) is written again only with ``again``;
+    otherwise nothing is written and the summary names the match that holds it (``stored`` false)."""
+    done = adjudicate(referee, text, source, base_dir)
+    return done.summary if done.summary.already and not again else store(referee, done)
+
+
+@dataclass
+class Adjudicated:
+    """A transcript adjudicated on a scratch store, not yet written: the match, its entries and
+    annotations, and the summary (``stored`` false until :func:`store` writes it)."""
+
+    match: StoredMatch
+    entries: list[StoredEntry]
+    notes: list[tuple[int, str, str]]
+    summary: ImportSummary
+
+
+def normalised(text: str) -> str:
+    """A transcript's text as its digest reads it: no byte-order mark, ``\n`` line ends, no white space
+    at the end of a line, no blank lines at either end. (Anything else — a comment, a move, the header —
+    makes another transcript.)"""
+    rows = [line.rstrip() for line in text.lstrip("\ufeff").splitlines()]
+    return "\n".join(rows).strip("\n")
+
+
+def digest(text: str, config: MatchConfig) -> str:
+    """What recognises a transcript already imported: sha256 over its normalised text and the match
+    configuration read from it (so the same text read with other card data is another transcript)."""
+    return hashlib.sha256(b"referee-transcript/1\n" + normalised(text).encode("utf-8", "surrogatepass")
+                          + b"\n\x00" + msgspec.json.encode(config)).hexdigest()
+
+
+def follow_ons(moves: list[tuple[int, str, str]]) -> dict[int, int]:
+    """Which rejected lines follow from an earlier one: ``{line: the line it follows}``. ``moves`` are
+    ``(line, seat, outcome)`` in file order, outcome ``accepted``, ``rejected`` or anything else (passed
+    over). A seat's first rejected line is a cause; every later line of that seat rejected before one of
+    its lines is accepted again follows from it (what a seat writes after a refused move usually builds
+    on that move: the card it never drew, the action it never had)."""
+    cause: dict[str, int] = {}
+    after: dict[int, int] = {}
+    for line, seat, outcome in moves:
+        if outcome == "accepted":
+            cause.pop(seat, None)
+        elif outcome == "rejected":
+            if seat in cause:
+                after[line] = cause[seat]
+            else:
+                cause[seat] = line
+    return after
+
+
+def store(referee: Referee, done: Adjudicated) -> ImportSummary:
+    """Write an adjudicated transcript: the match, every entry and every annotation, at once."""
+    match_id = done.match.id
+    annotations = seal_annotations(match_id, [
+        StoredAnnotation(match_id=match_id, seq=seq, kind=kind, text=note, by="transcript", recorded_at=referee.clock())
+        for seq, kind, note in done.notes
+    ])
+    try:
+        referee.store.create_match(done.match, done.entries, annotations, transcript=done.summary.digest)
+    except StoreError as exc:
+        raise StorageError("store/failed", f"could not write the imported match: {exc}") from None
+    return msgspec.structs.replace(done.summary, match_id=match_id, stored=True)
+
+
+def adjudicate(referee: Referee, text: str, source: str = "<transcript>", base_dir: str | None = None) -> Adjudicated:
+    """Adjudicate every line of a transcript on a scratch store; nothing is written. The summary's
+    ``already`` names the matches of ``referee``'s store imported from the same transcript."""
     header, lines = parse(text, source)
     values = header.values
     seed: int | None = None
@@ -281,6 +382,12 @@ def import_transcript(referee: Referee, text: str, source: str = "<transcript>",
             except BadInput as exc:
                 raise BadInput("transcript/bad_header", f"{source}:{header.lines[key]}: {exc.message}") from None
     players = [p.strip() for p in values["players"].split(",") if p.strip()]
+    if header.first_move is not None and header.first_move.seat not in players:
+        try:
+            others: tuple[str, ...] = tuple(referee.game(values["game"]).other_actors)
+        except RefereeError:
+            others = ()
+        unknown_key(header, source, (*players, *others))
     for p in players:
         if p in RESERVED:
             raise BadInput("transcript/bad_header",
@@ -311,6 +418,8 @@ def import_transcript(referee: Referee, text: str, source: str = "<transcript>",
     notes: list[tuple[int, str, str]] = [(0, "comment", c) for c in header.preamble]
     accepted = rejected = 0
     last_seq = 0
+
+    moves: list[tuple[int, str, str]] = []
 
     def problem(item: Line, code: str, message: str, rule: str = "") -> None:
         problems.append(ImportProblem(line=item.line, text=item.raw.strip(), code=code, message=message, rule=rule))
@@ -361,6 +470,8 @@ def import_transcript(referee: Referee, text: str, source: str = "<transcript>",
             if isinstance(res.verdict, Rejected):
                 v = res.verdict
                 problem(item, v.code, v.message, v.rule)
+            elif stands and res.actor == ARBITER and res.intent is not None:
+                moves.append((item.line, _ruled_seat(scratch, match_id, entry), "accepted"))
             continue
         try:
             if item.kind == "undo":
@@ -391,21 +502,20 @@ def import_transcript(referee: Referee, text: str, source: str = "<transcript>",
         last_seq = res.seq
         if res.accepted:
             accepted += 1
+            if item.kind == "move":
+                moves.append((item.line, item.seat, "accepted"))
         elif isinstance(res.verdict, Rejected):  # (a held move's verdict is its confirmation's)
             rejected += 1
             v = res.verdict
             problem(item, v.code, v.message, v.rule)
+            if item.kind == "move":
+                moves.append((item.line, item.seat, "rejected"))
     stored = scratch.store.get_match(match_id)
     assert stored is not None
     entries = list(scratch.store.entries(match_id))
-    annotations = seal_annotations(match_id, [
-        StoredAnnotation(match_id=match_id, seq=seq, kind=kind, text=note, by="transcript", recorded_at=referee.clock())
-        for seq, kind, note in notes
-    ])
-    try:
-        referee.store.create_match(stored, entries, annotations)
-    except StoreError as exc:
-        raise StorageError("store/failed", f"could not write the imported match: {exc}") from None
+    after = follow_ons(moves)
+    if after:
+        problems = [msgspec.structs.replace(p, after=after.get(p.line)) for p in problems]
     final = scratch.show(match_id)
     outcome = final.outcome
     if "result" in values:
@@ -415,11 +525,22 @@ def import_transcript(referee: Referee, text: str, source: str = "<transcript>",
             problems.append(ImportProblem(line=header.lines["result"], text=f"result: {values['result']}",
                                           code="transcript/result_differs",
                                           message=f"the transcript says the result is {said!r}; the referee finds {found!r}"))
-    return ImportSummary(
-        match_id=match_id, game=game.id, lines=sum(1 for x in lines if x.kind in ("move", "undo", "redo", "confirm", "decline", "junk")),
+    key = digest(text, config)
+    already = referee.store.find_transcript(key)
+    summary = ImportSummary(  # (until it is written, the match id is the one that holds it already, if any)
+        match_id=already[-1] if already else match_id, game=game.id,
+        lines=sum(1 for x in lines if x.kind in ("move", "undo", "redo", "confirm", "decline", "junk")),
         entries=len(entries), accepted=accepted, rejected=rejected, problems=problems, outcome=outcome,
-        state_hash=final.state_hash,
+        state_hash=final.state_hash, stored=False, already=already, digest=key,
     )
+    return Adjudicated(stored, entries, notes, summary)
+
+
+def _ruled_seat(scratch: Referee, match_id: str, entry: int) -> str:
+    """The seat whose rejected move entry ``entry`` is (a ruling let it stand)."""
+    loaded = scratch.load(match_id)
+    found = scratch.entry_at(loaded.match, entry)
+    return (found.actor or "") if found is not None else ""
 
 
 def source_name(path: str) -> str:

@@ -177,9 +177,16 @@ class ImportProblem(msgspec.Struct, frozen=True, kw_only=True):
     code: str
     message: str
     rule: str = ""
+    #: the earlier rejected line this one follows from (the same seat's, none of its lines accepted since)
+    after: int | None = None
 
 
 class ImportSummary(msgspec.Struct, frozen=True, kw_only=True):
+    """What importing (or checking) a transcript found. ``stored``: a match was written (false for
+    ``import --check`` and for a transcript the database holds already); ``already``: the matches
+    imported before from the same transcript (its ``digest``), oldest first; ``match_id`` is then the
+    newest of them unless this import wrote a match of its own."""
+
     match_id: MatchId
     game: str
     lines: int
@@ -189,6 +196,9 @@ class ImportSummary(msgspec.Struct, frozen=True, kw_only=True):
     problems: list[ImportProblem] = []
     outcome: Outcome | None = None
     state_hash: str = ""
+    stored: bool = True
+    already: list[MatchId] = []
+    digest: str = ""
 
 
 EXPORT_FORMAT = "referee-match/1"

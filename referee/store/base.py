@@ -154,9 +154,13 @@ class Store(Protocol):
 
     def create_match(
         self, match: StoredMatch, entries: Sequence[StoredEntry] = (),
-        annotations: Sequence[StoredAnnotation] = (),
+        annotations: Sequence[StoredAnnotation] = (), transcript: str | None = None,
     ) -> None:
-        """Create a match and (atomically, for imports) its first entries and annotations."""
+        """Create a match and (atomically, for imports) its first entries and annotations; ``transcript``:
+        the digest of the transcript it was imported from (:meth:`find_transcript` finds it again)."""
+
+    def find_transcript(self, digest: str) -> list[str]:
+        """The ids of the matches imported from a transcript with this digest, oldest first."""
 
     def get_match(self, match_id: str) -> StoredMatch | None: ...
 

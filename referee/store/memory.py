@@ -35,10 +35,11 @@ class MemoryStore:
         self._tournaments: dict[str, StoredTournament] = {}
         self._tournament_events: dict[str, list[StoredTournamentEvent]] = {}
         self._tournament_tokens: dict[str, StoredTournamentToken] = {}
+        self._transcripts: dict[str, list[str]] = {}
 
     def create_match(
         self, match: StoredMatch, entries: Sequence[StoredEntry] = (),
-        annotations: Sequence[StoredAnnotation] = (),
+        annotations: Sequence[StoredAnnotation] = (), transcript: str | None = None,
     ) -> None:
         with self._lock:
             if match.id in self._matches:
@@ -50,6 +51,11 @@ class MemoryStore:
             self._entries[match.id] = list(entries)
             self._snapshots[match.id] = []
             self._annotations[match.id] = list(annotations)
+            if transcript is not None:
+                self._transcripts.setdefault(transcript, []).append(match.id)
+
+    def find_transcript(self, digest: str) -> list[str]:
+        return list(self._transcripts.get(digest, ()))
 
     def get_match(self, match_id: str) -> StoredMatch | None:
         return self._matches.get(match_id)

@@ -242,9 +242,18 @@ def _m6_tournament_tokens(db: sqlite_utils.Database) -> None:
     )
 
 
+def _m7_transcripts(db: sqlite_utils.Database) -> None:
+    """The digest of the transcript each imported match was read from (issue 13): importing the same
+    transcript again finds the match that holds it. Not evidence (no hash covers it): a lookup."""
+    db.conn.execute(
+        "CREATE TABLE transcripts (digest TEXT NOT NULL, match_id TEXT NOT NULL REFERENCES matches(id), "
+        "PRIMARY KEY (digest, match_id))"
+    )
+
+
 MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _m1_initial, _m2_tokens_and_requests, _m3_annotation_chain, _m4_jumps_index, _m5_tournaments,
-    _m6_tournament_tokens,
+    _m6_tournament_tokens, _m7_transcripts,
 )
 """Numbered schema migrations; ``PRAGMA user_version`` records how many have run."""
 
@@ -344,13 +353,14 @@ class SqliteStore:
 
     def create_match(
         self, match: StoredMatch, entries: Sequence[StoredEntry] = (),
-        annotations: Sequence[StoredAnnotation] = (),
+        annotations: Sequence[StoredAnnotation] = (), transcript: str | None = None,
     ) -> None:
         with self._lock:
-            self._create_match(match, entries, annotations)
+            self._create_match(match, entries, annotations, transcript)
 
     def _create_match(
-        self, match: StoredMatch, entries: Sequence[StoredEntry], annotations: Sequence[StoredAnnotation]
+        self, match: StoredMatch, entries: Sequence[StoredEntry], annotations: Sequence[StoredAnnotation],
+        transcript: str | None,
     ) -> None:
         conn = self.conn
         self._begin_write()
@@ -368,6 +378,8 @@ class SqliteStore:
                 self._insert(e)
             for a in annotations:
                 self._insert_annotation(a)
+            if transcript is not None:
+                conn.execute("INSERT INTO transcripts (digest, match_id) VALUES (?, ?)", (transcript, match.id))
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
@@ -381,6 +393,12 @@ class SqliteStore:
         like = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         rows = self._all(f"SELECT {self._MATCH_COLS} FROM matches WHERE id LIKE ? ESCAPE '\\' ORDER BY id", (like,))
         return [self._match(r) for r in rows]
+
+    def find_transcript(self, digest: str) -> list[str]:
+        rows = self._all(
+            "SELECT t.match_id FROM transcripts t JOIN matches m ON m.id = t.match_id WHERE t.digest = ? "
+            "ORDER BY m.created_at, m.id", (digest,))
+        return [r[0] for r in rows]
 
     def list_matches(self) -> list[StoredMatch]:
         rows = self._all(f"SELECT {self._MATCH_COLS} FROM matches ORDER BY created_at, id", ())

@@ -29,7 +29,7 @@ from .model import (
     Utilize,
 )
 from .turn import start_draw_needed
-from .txn import Ctx, Txn
+from .txn import Ctx, Txn, face_up_agents
 
 # The routing below goes by an intent's exact class (``type(intent)``), looked up in a dict or set:
 # intents are final Structs, and ``isinstance`` against Struct classes is slow.
@@ -103,6 +103,27 @@ def who_may_act(ctx: Ctx, state: State, intent: Any) -> frozenset[str]:
     return ctx.alone(active)
 
 
+def choices(txn: Txn, p: Any) -> str:
+    """The answers a pending decision takes, as a scorekeeper types them (``choose option=a|b``). Only
+    what the table sees is named: a sabotage's cards are in a hand, so they are described, not listed."""
+    kind = p.kind
+    if kind == "unreliable_pr":
+        return "choose option=actor_gains|target_loses"
+    if kind == "slander":
+        return "choose option=lose_reputation|lose_main_action|lose_extra_action"
+    if kind == "blackmail":
+        cells = [cell for cell, _agent in face_up_agents(txn.ctx, txn.state, p.decider)]
+        agent = f", or choose option=discard_agent target={'|'.join(cells)}" if cells else ""
+        return f"choose option=lose_reputation{agent}"
+    if kind == "sabotage":
+        return f"choose cards=CARD,CARD (two cards of {p.target or p.decider}'s hand)"
+    if kind == "agent_limit":
+        return f"choose target={'|'.join(p.cells)}" if p.cells else "choose target=CELL"
+    if kind == "on_leave_window":
+        return "declare_effect timing=on_leave ..., or choose option=done"
+    return "choose option=done"
+
+
 def _general(txn: Txn, seat: str, intent: Any) -> None:
     """G1-G4 (4.1), and the move from step start to actions."""
     s = txn.state
@@ -116,8 +137,9 @@ def _general(txn: Txn, seat: str, intent: Any) -> None:
     p = s.pending
     if p is not None and cls is not Choose:
         on_leave = p.kind == "on_leave_window" and cls is DeclareEffect and intent.timing == "on_leave"
-        txn.require(on_leave, "decision_pending", f"{p.decider} must first answer the pending {p.kind} decision (choose ...)",
-                    "R-EFFECT-ORDER")
+        if not on_leave:
+            txn.require(False, "decision_pending",
+                        f"{p.decider} must first answer the pending {p.kind} decision: {choices(txn, p)}", "R-EFFECT-ORDER")
         return
     if cls is Choose:
         return

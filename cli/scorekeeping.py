@@ -1,0 +1,106 @@
+"""What the ``referee`` command prints for a scorekeeper: an import's (or a check's) summary with the
+follow-on rejections grouped under the line they follow from, a ruling on an old entry with the line it
+replays, a card set, a transcript skeleton. Printed with rich through :mod:`cli.render`'s console (so
+piped output follows the same rules); every text from a file or a match goes through
+:func:`cli.render.escape`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from cli.render import console, escape, outcome
+
+if TYPE_CHECKING:
+    from referee.rulings import Replayed, RulingReport
+    from schemas import ImportProblem, ImportSummary
+
+
+def imported(source: str, summary: ImportSummary, *, check: bool = False) -> None:
+    """An import's summary: what was written (or, checked or found already imported, that nothing was),
+    the counts, every problem with its line — follow-ons grouped under the line they follow — and the
+    result."""
+    con = console()
+    src = escape(source)
+    counts = (f"{summary.lines} lines, [green]{summary.accepted} accepted[/green], "
+              f"[red]{summary.rejected} rejected[/red], {len(summary.problems) - summary.rejected} unreadable.")
+    before = ", ".join(summary.already)
+    if check:
+        con.print(f"Checked {src} ({summary.game}), nothing written: {counts}")
+        if summary.already:
+            con.print(f"It is already in the database as match [bold]{before}[/bold].")
+    elif not summary.stored:
+        con.print(f"{src} is already in the database as match [bold]{before}[/bold]: nothing written "
+                  f"(--again imports it as a new match). What it holds: {counts}")
+    else:
+        con.print(f"Imported {src} as match [bold]{summary.match_id}[/bold] ({summary.game}): {counts}")
+        if summary.already:
+            con.print(f"(It was imported before as match {before}; --again made this one too.)")
+    followers: dict[int, list[ImportProblem]] = {}
+    for p in summary.problems:
+        if p.after is not None:
+            followers.setdefault(p.after, []).append(p)
+    for p in summary.problems:
+        if p.after is not None:
+            continue
+        _problem(con, src, p, "  ")
+        more = followers.get(p.line, [])
+        if more:
+            lines = "line" if len(more) == 1 else "lines"
+            fail = "fails" if len(more) == 1 else "fail"
+            con.print(f"      [bold]{len(more)} more {lines} {fail} because line {p.line} was rejected[/bold] "
+                      f"(the same seat's, before any of its lines is accepted again):")
+            for q in more:
+                _problem(con, src, q, "        ")
+    if summary.outcome is not None:
+        con.print(f"[bold]Result[/bold]: {outcome(summary.outcome)}")
+    else:
+        con.print("[bold]Result[/bold]: the game is not over.")
+    if summary.stored or summary.already:
+        con.print(f"See it: referee show {summary.match_id} · referee log {summary.match_id}")
+
+
+def _problem(con: object, src: str, p: ImportProblem, indent: str) -> None:
+    from rich.console import Console
+
+    assert isinstance(con, Console)
+    rule = f" ({escape(p.rule)})" if p.rule else ""
+    con.print(f"{indent}{src}:{p.line}: {escape(p.code)}: {escape(p.message)}{rule}")
+    con.print(f"{indent}    [dim]{escape(p.text)}[/dim]")
+
+
+def ruled(report: RulingReport) -> None:
+    """A ruling on an old entry: the ruling, where the corrected line was written, and every entry
+    replayed on it with its new verdict (and its old one where that changed)."""
+    con = console()
+    res = report.ruling
+    reason = f" — {escape(report.reason)}" if report.reason else ""
+    con.print(f"[green]✓ ruling[/green] #{res.seq}: entry {report.entry} of {report.match_id} stands as played{reason}")
+    for word in res.words:
+        con.print(f"  {escape(word)}")
+    if report.fork:
+        con.print(f"On a new line of play: match [bold]{report.target}[/bold], a fork of {report.match_id} at "
+                  f"{report.entry} (the match itself is unchanged; --main makes the corrected line the main one).")
+    else:
+        con.print(f"On the main line of {report.target}: entry {report.undo} went back to entry {report.entry}, the "
+                  f"ruling is entry {res.seq}, and the entries after {report.entry} are played again after it.")
+    changed = sum(1 for r in report.replayed if r.changed)
+    con.print(f"Replayed {len(report.replayed)} entries after entry {report.entry} ({changed} with a new verdict):")
+    for r in report.replayed:
+        _replayed(con, r)
+    if report.outcome is not None:
+        con.print(f"[bold]Result[/bold] on this line: {outcome(report.outcome)}")
+    else:
+        con.print("[bold]Result[/bold] on this line: the game is not over.")
+
+
+def _replayed(con: object, r: Replayed) -> None:
+    from rich.console import Console
+
+    assert isinstance(con, Console)
+    new = f"#{r.seq}" if r.seq is not None else "—"
+    style = {"accepted": "green", "rejected": "red", "held": "yellow"}.get(r.verdict, "dim")
+    was = f" (was {r.was})" if r.changed else ""
+    why = f" — {escape(r.why)}" if r.why else ""
+    con.print(f"  {r.old:>4} → {new:<5} {escape(r.actor or '')} {escape(r.text)}  "
+              f"[{style}]{r.verdict}[/{style}]{was}{why}")
