@@ -170,6 +170,12 @@ def games(
     render.game(info)
 
 
+from cli.cardcmds import cards, template  # noqa: E402 - registered here, in the order --help lists them
+
+app.command()(cards)
+app.command()(template)
+
+
 # -- matches ---------------------------------------------------------------------------------------
 
 

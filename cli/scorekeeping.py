@@ -14,6 +14,7 @@ from cli.render import console, escape, outcome
 if TYPE_CHECKING:
     from referee.rulings import Replayed, RulingReport
     from schemas import ImportProblem, ImportSummary
+    from schemas.listing import Listed
 
 
 def imported(source: str, summary: ImportSummary, *, check: bool = False) -> None:
@@ -67,6 +68,18 @@ def _problem(con: object, src: str, p: ImportProblem, indent: str) -> None:
     rule = f" ({escape(p.rule)})" if p.rule else ""
     con.print(f"{indent}{src}:{p.line}: {escape(p.code)}: {escape(p.message)}{rule}")
     con.print(f"{indent}    [dim]{escape(p.text)}[/dim]")
+
+
+def listed(title: str, rows: Sequence[Listed]) -> None:
+    """A card set as a scorekeeper reads it: what to type, the name, the kind, where it is found."""
+    from cli.render import new_table
+
+    table = new_table(title=title, title_justify="left")
+    for col in ("type this", "name", "kind", "where", "notes"):
+        table.add_column(col, overflow="fold")
+    for r in rows:
+        table.add_row(escape(r.typed), escape(r.name), escape(r.kind), escape(r.where), escape(r.note))
+    console().print(table)
 
 
 def ruled(report: RulingReport) -> None:

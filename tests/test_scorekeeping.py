@@ -8,6 +8,8 @@ from __future__ import annotations
 import os
 import tomllib
 
+import pytest
+
 from conftest import ROOT, dump  # noqa: F401 - cli is conftest's fixture
 
 DEMO = os.path.join(ROOT, "replays", "by_all_means", "club-night.txt")
@@ -194,3 +196,82 @@ def test_a_pending_decision_rejection_names_the_choices():
     assert res.verdict.code == "by_all_means/decision_pending"
     assert "choose option=actor_gains|target_loses" in res.verdict.message
     assert "(choose ...)" not in res.verdict.message
+
+
+# -- referee cards -------------------------------------------------------------------------------------
+
+
+def test_cards_lists_what_a_scorekeeper_types_for_every_card(cli):
+    r = cli("cards", "by_all_means", "demo", "--json")
+    assert r.code == 0
+    listed = {x["typed"]: x for x in r.json["listed"]}
+    assert len(listed) == 45 and r.json["cards"] == "demo"
+    assert listed["T01"]["name"] == "Lantern Quay" and listed["T01"]["kind"] == "territory"
+    assert "demo_south" in listed["T01"]["where"]
+    # every card the demo transcript names is there
+    import re
+
+    named = set(re.findall(r"\b([A-Z]\d\d)\b", demo_text()))
+    assert named - {"T12"} <= set(listed)  # T12: the misread card, in neither deck
+    human = cli("cards", "by_all_means", "demo")
+    assert human.code == 0 and "Lantern Quay" in human.out and "T01" in human.out
+    default = cli("cards", "by_all_means", "--json").json
+    assert default["cards"] == "spec" and default["listed"]
+
+
+def test_cards_of_a_game_with_a_board_lists_its_places_too(cli):
+    r = cli("cards", "war_of_shadows", "demo", "--json")
+    kinds = {}
+    for x in r.json["listed"]:
+        kinds.setdefault(x["kind"], set()).add(x["typed"])
+    assert "frostmere" in kinds["region"] and "bear.sheriff" in kinds["position"] and "bear_c8" in kinds["card"]
+    boards = cli("cards", "war_of_shadows", "--option", "board=TM-1", "--json").json
+    assert "card" not in {x["kind"] for x in boards["listed"]}  # the boards set has no catalogue
+
+
+def test_cards_errors(cli):
+    assert cli("cards", "chess").code == 3
+    bad = cli("cards", "by_all_means", "nosuch")
+    assert bad.code == 2 and "nosuch" in bad.err
+
+
+# -- referee template ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game,args", [
+    ("by_all_means", ["--cards", "demo"]),
+    ("by_all_means", []),
+    ("war_of_shadows", ["--cards", "demo", "--players", "anna,boris,vera"]),
+    ("war_of_shadows", ["--cards", "TM-1", "--option", "board=TM-1"]),
+])
+def test_a_template_imports_as_it_is(cli, tmp_path, game, args):
+    r = cli("template", game, *args)
+    assert r.code == 0
+    assert f"game: {game}" in r.out and "players:" in r.out and "# title:" in r.out
+    moves = [line for line in r.out.splitlines() if line and not line.startswith("#") and ": " in line
+             and line.split(":")[0] not in ("game", "players", "cards", "chance", "option")]
+    assert moves, r.out  # the opening moves
+    path = write(tmp_path / "t.txt", r.out)
+    checked = cli("import", path, "--check", "--strict", "--json")
+    assert checked.code == 0 and checked.json["problems"] == [] and checked.json["accepted"] == len(moves)
+
+
+def test_a_template_with_its_blanks_filled_imports(cli, tmp_path):
+    text = cli("template", "by_all_means", "--cards", "demo", "--players", "ann,ben").out
+    filled = (text.replace("# title: the match's name, as you want to find it again", "title: Tuesday, table 2")
+              .replace("# date: YYYY-MM-DD", "date: 2026-11-24"))
+    r = cli("import", write(tmp_path / "t.txt", filled), "--strict", "--json")
+    assert r.code == 0 and r.json["stored"]
+    shown = cli("matches", "--json").json
+    assert shown[0]["title"] == "Tuesday, table 2" and shown[0]["players"] == ["ann", "ben"]
+
+
+def test_template_writes_a_new_file_only(cli, tmp_path):
+    out = tmp_path / "new.txt"
+    assert cli("template", "by_all_means", "-o", str(out)).code == 0
+    assert out.read_text().startswith("# By All Means")
+    out.write_text("mine")
+    again = cli("template", "by_all_means", "-o", str(out))
+    assert again.code == 2 and "exists" in again.err and out.read_text() == "mine"
+    assert cli("template", "nosuch").code == 3
+    assert cli("template", "by_all_means", "--players", "solo").code == 2

@@ -99,6 +99,17 @@ def test_create_with_initial_entries_is_atomic(store):
     assert store.get_match("m2") is None
 
 
+def test_a_transcript_digest_finds_the_matches_imported_from_it(store):
+    assert store.find_transcript("d1") == []
+    store.create_match(_match("m1"), [_entry(1)], transcript="d1")
+    store.create_match(_match("m2"), transcript="d2")
+    store.create_match(_match("m3"), transcript="d1")
+    assert store.find_transcript("d1") == ["m1", "m3"] and store.find_transcript("d2") == ["m2"]
+    with pytest.raises(StoreError):  # all or nothing: a match refused leaves no digest behind
+        store.create_match(_match("m4"), [_entry(2, "m4")], transcript="d3")
+    assert store.find_transcript("d3") == [] and store.get_match("m4") is None
+
+
 def test_snapshots_at_or_before(store):
     store.create_match(_match())
     for seq in range(1, 9):

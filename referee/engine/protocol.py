@@ -14,6 +14,7 @@ import msgspec
 
 from schemas import MatchConfig, Outcome, Seat
 from schemas.board import Board
+from schemas.listing import Listed
 
 from .chance import Chance
 from .position import Placed, PositionError, PositionShape, write_paths
@@ -254,6 +255,16 @@ class Rules(Protocol[S, I, E]):
         list of legal intents shows them as ``?``. Default: none."""
 
 
+    def listing(self) -> tuple[Listed, ...]:
+        """What a scorekeeper types for this match's cards and places (``referee cards``), from its card
+        data alone (never a match's state): each card's id with its printed name, kind and where it is
+        found. Default: nothing (a game without card data)."""
+
+    def in_opening(self, state: S) -> bool:
+        """Whether ``state`` is still in the game's opening: the set-up moves a transcript begins with
+        (``referee template`` writes them, from the legal intents, until this is false). Default: False."""
+
+
 class Game(Protocol):
     """One registered game. ``bind`` validates a configuration and returns its :class:`Rules`."""
 
@@ -317,6 +328,12 @@ class RulesBase:
 
     def confirmer(self, state: Any, seat: Seat, intent: Any) -> Seat | None:
         return None
+
+    def listing(self) -> tuple[Listed, ...]:
+        return ()
+
+    def in_opening(self, state: Any) -> bool:
+        return False
 
     def random_intent(self, state: Any, rng: Any) -> tuple[Seat, Any] | None:
         options = [(seat, intent) for seat in self.players for intent in self.legal_intents(state, seat)]

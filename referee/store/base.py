@@ -160,7 +160,7 @@ class Store(Protocol):
         the digest of the transcript it was imported from (:meth:`find_transcript` finds it again)."""
 
     def find_transcript(self, digest: str) -> list[str]:
-        """The ids of the matches imported from a transcript with this digest, oldest first."""
+        """The ids of the matches imported from a transcript with this digest, in the order they were written."""
 
     def get_match(self, match_id: str) -> StoredMatch | None: ...
 

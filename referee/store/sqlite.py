@@ -396,8 +396,7 @@ class SqliteStore:
 
     def find_transcript(self, digest: str) -> list[str]:
         rows = self._all(
-            "SELECT t.match_id FROM transcripts t JOIN matches m ON m.id = t.match_id WHERE t.digest = ? "
-            "ORDER BY m.created_at, m.id", (digest,))
+            "SELECT match_id FROM transcripts WHERE digest = ? ORDER BY rowid", (digest,))
         return [r[0] for r in rows]
 
     def list_matches(self) -> list[StoredMatch]:

@@ -298,8 +298,11 @@ def test_undo_redo_and_rulings(started):
     assert started.get("bob", "/state").json()["state"]["pile"] == 9
     assert_error(started.post("spectator", "/undo", {}), 403)
     assert_error(started.post("bob", "/rulings", {"entry": 2}), 403)
-    ruling = started.post("arbiter", "/rulings", {"entry": 2, "reason": "house rule"}).json()
-    assert ruling["kind"] == "ruling" and ruling["actor"] == "arbiter"
+    # entry 2 was rejected before alice's take 1: played now, it would be played on another state
+    assert_error(started.post("arbiter", "/rulings", {"entry": 2, "reason": "house rule"}), 422, "ruling/not_last")
+    late = started.play("alice", "take 5")  # rejected again, and nothing played since
+    ruling = started.post("arbiter", "/rulings", {"entry": late["seq"], "reason": "house rule"}).json()
+    assert ruling["kind"] == "ruling" and ruling["actor"] == "arbiter" and ruling["seq"] == late["seq"] + 1
     assert_error(started.post("arbiter", "/rulings", {"entry": 1}), 422, "ruling/not_rejected")
     assert_error(started.post("arbiter", "/undo", {"to": 99}), 422, "match/bad_seq")
 

@@ -16,7 +16,7 @@ spec's). Package layout (the one War of Shadows has, where the job is the same):
   abilities, the agent limit), ``reactions.py`` (utilize, discard_for_effect) and ``manual.py``
   (declared effects); ``checkin.py`` input checks before adjudication, ``chance.py`` digital chance;
 * ``view.py``    views, hidden ids, positions, redaction; ``legal.py`` legal intents; ``words.py``
-  events in words.
+  events in words; ``listing.py`` the cards as a scorekeeper types them (``referee cards``).
 """
 
 from __future__ import annotations

@@ -20,6 +20,7 @@ from referee.engine.position import Placed
 from referee.engine.protocol import Accepted, ConfigError, Rejected, RulesBase
 from schemas import MatchConfig, Outcome
 from schemas.board import Board
+from schemas.listing import Listed
 
 from . import chance, legal, manual, present, setup, view, words
 from .chance import fill
@@ -143,6 +144,14 @@ class ByAllMeansRules(RulesBase):
 
     def view(self, state: State, seat: str | None) -> dict[str, Any]:
         return view.view(self.ctx, state, seat)
+
+    def listing(self) -> tuple[Listed, ...]:
+        from .listing import listing
+
+        return listing(self.ctx.cards)
+
+    def in_opening(self, state: State) -> bool:
+        return bool(state.phase in ("opening", "order", "mulligan"))
 
     def boards(self, view: dict[str, Any]) -> tuple[Board, ...]:
         return present.boards(view)

@@ -15,7 +15,7 @@ Package layout (the one By All Means has, where the job is the same):
   (declared effects), ``reveal.py`` (discard and reveal phases), ``rounds.py`` (system steps) and
   ``scoring.py``; ``checkin.py`` the ids an intent names, ``chance.py`` digital chance;
 * ``view.py``    views, hidden ids and positions; ``legal.py`` legal intents; ``words.py`` events in
-  words.
+  words; ``listing.py`` the board's places and the cards as a scorekeeper types them.
 
 Board and cards are data (the rulebook prints neither the map nor the card texts). A match's data
 set is ``MatchConfig.cards`` — a bundled set or a TOML file — whose whole text is stored with the

@@ -23,6 +23,7 @@ from referee.engine.protocol import Accepted, ConfigError, Rejected, RulesBase
 from referee.engine.secrecy import blank
 from schemas import MatchConfig, Outcome
 from schemas.board import Board
+from schemas.listing import Listed
 
 from . import chance as chance_mod
 from . import legal as legal_mod
@@ -133,6 +134,14 @@ class WarOfShadowsRules(Queries, RulesBase):
 
     def view(self, state: State, seat: str | None) -> dict[str, Any]:
         return view_mod.view(self, state, seat)
+
+    def listing(self) -> tuple[Listed, ...]:
+        from .listing import listing
+
+        return listing(self.board, self.catalogue)
+
+    def in_opening(self, state: State) -> bool:
+        return bool(state.phase == "SETUP")
 
     def boards(self, view: dict[str, Any]) -> tuple[Board, ...]:
         return present.boards(self.board, view)

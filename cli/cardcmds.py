@@ -1,0 +1,85 @@
+"""``referee cards`` and ``referee template``: what a scorekeeper needs before writing a transcript.
+Registered on the app by :mod:`cli.main` (``app.command()(cards)``), built lazily like every command
+(:mod:`cli.lazy`); this module imports nothing heavy at its top."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON instead of tables.")]
+
+
+def _options(items: list[str] | None) -> dict[str, str]:
+    from cli.main import _kv
+
+    return _kv(items, "option")
+
+
+def cards(
+    game: Annotated[str, typer.Argument(help="A game id (referee games lists them).")],
+    set_: Annotated[str | None, typer.Argument(metavar="[SET]", help="A bundled card set, or a card file (default: the game's own).")] = None,
+    option: Annotated[list[str] | None, typer.Option("--option", help="A match option that picks from the set (War of Shadows: board=ID).")] = None,
+    json: JsonOpt = False,
+) -> None:
+    """List a card set as a scorekeeper types it: every card's id (what a move names), its printed
+    name, kind, the decks (or empire) holding it and a reminder of its prices; for a game with a board,
+    its regions and positions too.
+
+    Example: referee cards by_all_means demo   ·   referee cards war_of_shadows demo --json
+    """
+    import os
+
+    from referee import skeleton
+    from referee.service import Referee
+    from referee.store.memory import MemoryStore
+
+    service = Referee(MemoryStore())
+    found, name, rows = skeleton.listing(service, game, set_, _options(option))
+    if json:
+        from cli.main import _print_json
+
+        _print_json({"game": found.id, "cards": name, "listed": rows})
+        return
+    from cli import scorekeeping
+
+    shown = os.path.basename(name) if set_ and os.path.sep in set_ else name
+    scorekeeping.listed(f"{found.name}: card set {shown} ({len(rows)})", rows)
+
+
+def template(
+    game: Annotated[str, typer.Argument(help="A game id (referee games lists them).")],
+    players: Annotated[str, typer.Option("--players", help="The seats, comma-separated, in seating order (default: alice, bob...).")] = "",
+    cards_: Annotated[str | None, typer.Option("--cards", help="A bundled card set or a card file (default: the game's own).")] = None,
+    option: Annotated[list[str] | None, typer.Option("--option", help="A match option, name=value (repeatable).")] = None,
+    output: Annotated[str | None, typer.Option("--output", "-o", help="Write to this file instead of standard output (never over an existing file).")] = None,
+) -> None:
+    """Print a transcript to fill in: the header (game, players, cards, the metadata to write) and the
+    opening moves as the referee accepts them from the set-up, the cards drawn marked. It imports as
+    it is; overwrite the moves with what was played and go on a line per move.
+
+    Example: referee template by_all_means --players alice,bob --cards demo -o tonight.txt
+    """
+    from referee import skeleton
+    from referee.service import Referee
+    from referee.store.memory import MemoryStore
+
+    seats = [p.strip() for p in players.split(",") if p.strip()]
+    text = skeleton.template(Referee(MemoryStore()), game, cards=cards_, players=seats, options=_options(option))
+    if output is None:
+        sys.stdout.write(text)
+        return
+    try:
+        with open(output, "x", encoding="utf-8") as fh:
+            fh.write(text)
+    except FileExistsError:
+        from cli.main import _fail
+
+        _fail(f"{output} exists already; the template is written only to a new file")
+    except OSError as exc:
+        from cli.main import _fail
+
+        _fail(f"cannot write {output}: {exc.strerror}")
+    sys.stderr.write(f"Wrote {output}: fill it in, then `referee import {output} --check`\n")
