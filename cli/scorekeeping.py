@@ -36,7 +36,7 @@ def imported(source: str, summary: ImportSummary, *, check: bool = False) -> Non
     else:
         con.print(f"Imported {src} as match [bold]{summary.match_id}[/bold] ({summary.game}): {counts}")
         if summary.already:
-            con.print(f"(It was imported before as match {before}; --again made this one too.)")
+            con.print(f"(It was imported before as match {before}; --again imported it anyway, as this new match.)")
     followers: dict[int, list[ImportProblem]] = {}
     for p in summary.problems:
         if p.after is not None:

@@ -103,7 +103,7 @@ def test_the_same_transcript_is_recognised_through_line_ends_and_trailing_space(
 def test_again_imports_it_as_a_new_match(cli, tmp_path):
     mid = cli("import", DEMO).last_line
     r = cli("import", DEMO, "--again")
-    assert r.code == 0 and r.last_line != mid and f"imported before as match {mid}" in r.out
+    assert r.code == 0 and r.last_line != mid and f"imported before as match {mid}; --again imported it anyway" in r.out
     ids = [m["id"] for m in cli("matches", "--json").json]
     assert sorted(ids) == sorted([mid, r.last_line])
     third = cli("import", DEMO, "--json").json  # both hold it now: the newest is named
