@@ -275,3 +275,27 @@ def test_template_writes_a_new_file_only(cli, tmp_path):
     assert again.code == 2 and "exists" in again.err and out.read_text() == "mine"
     assert cli("template", "nosuch").code == 3
     assert cli("template", "by_all_means", "--players", "solo").code == 2
+
+
+# -- piped: never wrapped, nothing cut -----------------------------------------------------------------
+
+
+def test_piped_output_is_never_wrapped(tmp_path):
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_")}
+    env.update(COLUMNS="40", REFEREE_DB=str(tmp_path / "r.db"))
+
+    def run(*args: str) -> str:
+        proc = subprocess.run([sys.executable, "-m", "cli", *args], cwd=ROOT, env=env, capture_output=True,
+                              text=True, timeout=120)
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout
+
+    checked = run("import", DEMO, "--check").splitlines()
+    assert any(line.endswith("by_all_means/first_turn_draw_only: the only main action left this first turn must be "
+                             "draw_main (R-SETUP)") for line in checked)
+    listed = run("cards", "by_all_means", "demo").splitlines()
+    row = next(line for line in listed if "T01" in line)
+    assert "Lantern Quay" in row and "demo_south x2, demo_north" in row and "price 1/1 · digit 2 · amber" in row
