@@ -157,3 +157,18 @@ def test_the_service_refuses_a_ruling_at_the_head_on_a_changed_state(demo, tmp_p
         r.rule_stands(demo, 8)
     assert exc.value.code == "ruling/not_last" and "nothing was" in exc.value.message
     assert r.store.head(r.load(demo).match.id) == head
+
+
+def test_a_transcript_ruling_on_an_entry_play_went_on_after_is_a_problem_not_an_entry(cli, tmp_path):
+    with open(DEMO, encoding="utf-8") as fh:
+        lines = fh.read().splitlines()
+    at = lines.index("bob: end_turn")  # the line after the disputed entry 8 (line 22)
+    text = "\n".join(lines[:at + 3] + ["ruling: entry 8 stands as played — late"] + lines[at + 3:]) + "\n"
+    path = tmp_path / "t.txt"
+    path.write_text(text, encoding="utf-8")
+    r = cli("import", str(path), "--json")
+    assert r.code == 0
+    problem = next(p for p in r.json["problems"] if p["code"] == "ruling/not_last")
+    assert problem["line"] == at + 4 and "nothing was" in problem["message"]
+    entries = log(cli, r.json["match_id"])
+    assert not any(e["kind"] == "ruling" for e in entries)
