@@ -1,6 +1,6 @@
 """``referee cards`` and ``referee template``: what a scorekeeper needs before writing a transcript.
-Registered on the app by :mod:`cli.main` (``app.command()(cards)``), built lazily like every command
-(:mod:`cli.lazy`); this module imports nothing heavy at its top."""
+Registered on :data:`cli.main.app` when :mod:`cli.main` imports this module (at its end), built lazily
+like every command (:mod:`cli.lazy`); this module imports nothing heavy at its top."""
 
 from __future__ import annotations
 
@@ -9,15 +9,14 @@ from typing import Annotated
 
 import typer
 
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON instead of tables.")]
+from cli.main import JsonOpt, _fail, _kv, _print_json, app
 
 
 def _options(items: list[str] | None) -> dict[str, str]:
-    from cli.main import _kv
-
     return _kv(items, "option")
 
 
+@app.command()
 def cards(
     game: Annotated[str, typer.Argument(help="A game id (referee games lists them).")],
     set_: Annotated[str | None, typer.Argument(metavar="[SET]", help="A bundled card set, or a card file (default: the game's own).")] = None,
@@ -39,8 +38,6 @@ def cards(
     service = Referee(MemoryStore())
     found, name, rows = skeleton.listing(service, game, set_, _options(option))
     if json:
-        from cli.main import _print_json
-
         _print_json({"game": found.id, "cards": name, "listed": rows})
         return
     from cli import scorekeeping
@@ -49,6 +46,7 @@ def cards(
     scorekeeping.listed(f"{found.name}: card set {shown} ({len(rows)})", rows)
 
 
+@app.command()
 def template(
     game: Annotated[str, typer.Argument(help="A game id (referee games lists them).")],
     players: Annotated[str, typer.Option("--players", help="The seats, comma-separated, in seating order (default: alice, bob...).")] = "",
@@ -75,11 +73,7 @@ def template(
         with open(output, "x", encoding="utf-8") as fh:
             fh.write(text)
     except FileExistsError:
-        from cli.main import _fail
-
         _fail(f"{output} exists already; the template is written only to a new file")
     except OSError as exc:
-        from cli.main import _fail
-
         _fail(f"cannot write {output}: {exc.strerror}")
     sys.stderr.write(f"Wrote {output}: fill it in, then `referee import {output} --check`\n")

@@ -170,12 +170,6 @@ def games(
     render.game(info)
 
 
-from cli.cardcmds import cards, template  # noqa: E402 - registered here, in the order --help lists them
-
-app.command()(cards)
-app.command()(template)
-
-
 # -- matches ---------------------------------------------------------------------------------------
 
 
@@ -763,6 +757,7 @@ def _click_exceptions() -> tuple[tuple[type[Any], ...], tuple[type[Any], ...]]:
 
 # the commands that only read (show, log, matches, replay, diff) live in their own module
 from cli import reading  # noqa: E402,F401  # registers them on app
+from cli import cardcmds  # noqa: E402,F401  # registers cards and template on app
 
 
 def run(argv: list[str] | None = None) -> None:
