@@ -48,9 +48,11 @@ def test_a_ruling_on_an_old_entry_of_a_finished_match_makes_a_fork(cli, tmp_path
 
 
 def test_the_json_answer_lists_every_replayed_entry(cli, demo):
-    r = cli("rule", demo, "8", "--json")
+    r = cli("rule", demo, "8", "--json", "--name", "bob's second territory stands")
     assert r.code == 0
     out = r.json
+    titles = {m["id"]: m["title"] for m in cli("matches", "--json").json}
+    assert titles[out["target"]] == "bob's second territory stands"
     assert out["line"] == "fork" and out["verdict"] == "accepted" and out["seq"] == 9
     assert [x["old"] for x in out["replayed"]] == list(range(9, 87))
     assert [x["seq"] for x in out["replayed"]] == list(range(10, 88))
