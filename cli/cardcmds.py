@@ -40,6 +40,10 @@ def cards(
     if json:
         _print_json({"game": found.id, "cards": name, "listed": rows})
         return
+    if not rows:
+        sys.stdout.write(f"{found.name} lists no cards for card set {name}: the game declares no listing "
+                         f"(its rules' `listing` hook); `referee games {found.id}` shows what its intents take\n")
+        return
     from cli import scorekeeping
 
     shown = os.path.basename(name) if set_ and os.path.sep in set_ else name

@@ -299,3 +299,14 @@ def test_piped_output_is_never_wrapped(tmp_path):
     listed = run("cards", "by_all_means", "demo").splitlines()
     row = next(line for line in listed if "T01" in line)
     assert "Lantern Quay" in row and "demo_south x2, demo_north" in row and "price 1/1 · digit 2 · amber" in row
+
+
+def test_cards_of_a_game_without_a_listing_says_so(cli):
+    from referee.games import ids
+
+    for game_id in ids():
+        r = cli("cards", game_id, "--json")
+        assert r.code == 0 and r.json["game"] == game_id
+        if not r.json["listed"]:
+            human = cli("cards", game_id)
+            assert human.code == 0 and "lists no cards" in human.out
