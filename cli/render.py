@@ -43,8 +43,8 @@ def console() -> Console:
     import sys
 
     if sys.stdout.isatty():
-        return Console(highlight=False, soft_wrap=False)
-    return Console(highlight=False, soft_wrap=True, width=PIPE_WIDTH)
+        return Console(highlight=False, soft_wrap=False, emoji=False)
+    return Console(highlight=False, soft_wrap=True, width=PIPE_WIDTH, emoji=False)
 
 
 def new_table(**options: Any) -> Table:

@@ -104,3 +104,9 @@ def test_diff_says_where_a_line_ends_instead_of_none(cli):
     res = cli("diff", f"{mid}@10", f"{mid}@12")
     assert res.code == 1 and "None" not in res.out
     assert "A (nothing: its line ends at entry 10)" in res.out and "B alice: deploy_territory" in res.out
+
+
+def test_emoji_codes_in_free_text_print_as_typed(cli):
+    """rich would turn ':smile:' into a picture: free text (a title, a game's notation) prints as typed."""
+    cli("new", "by_all_means", "--players", "ann,ben", "--title", "table :smile: by the window")
+    assert "table :smile: by the window" in cli("matches").out
