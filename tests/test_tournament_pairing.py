@@ -172,3 +172,27 @@ def test_pods_avoid_repeated_opponents():
     second = pods(entrants, met, 3, 2, size=4, least=3)
     repeats = sum(frozenset(c) in met for t in second.tables for c in itertools.combinations(t, 2))
     assert repeats == 0
+
+
+def test_first_seats_stay_balanced_over_a_swiss():
+    """64 players, 7 rounds of random results: nobody has had the first seat more than once more (or
+    less) often than the second."""
+    import random
+
+    rng = random.Random(64)
+    ids = [f"p{i:02}" for i in range(64)]
+    score = {p: Fraction(0) for p in ids}
+    met: set[frozenset[str]] = set()
+    seats: dict[str, list[tuple[int, int]]] = {p: [] for p in ids}
+    for r in range(1, 8):
+        order = sorted(ids, key=lambda p: (-score[p], p))
+        entrants = [Entrant(id=p, score=score[p], rank=i, seats=tuple(seats[p])) for i, p in enumerate(order)]
+        paired = swiss(entrants, met, 7, r)
+        for a, b in paired.tables:
+            assert frozenset((a, b)) not in met
+            met.add(frozenset((a, b)))
+            seats[a].append((0, 2))
+            seats[b].append((1, 2))
+            winner = a if rng.random() < 0.5 else b
+            score[winner] += 3
+    assert {abs(Entrant(id=p, score=Fraction(0), rank=0, seats=tuple(seats[p])).balance) for p in ids} == {1}
