@@ -808,4 +808,9 @@ def run(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    run()
+    # run as ``python -m cli.main``: this file is then ``__main__``, and the modules that register
+    # commands (reading, cards, template...) register them on ``cli.main``'s app, imported anew, so
+    # that is the app to run
+    from cli.main import run as _run
+
+    _run()
