@@ -24,7 +24,8 @@ import msgspec
 
 from schemas import ARBITER, SPECTATOR, EntryView
 
-from ..engine.present import flatten, text
+from ..engine.present import leaves as present_leaves
+from ..engine.present import text
 from ..inputs import visible
 from ..outcome import words as outcome_words
 
@@ -80,7 +81,7 @@ class Frames:
         self.boards: Any = None
         self.sections: Any = None
         self.headline: str | None = None
-        self.flat: dict[str, str] = {}
+        self.leaves: dict[str, Any] = {}
         self.asked: set[str] = set()
 
     def frame(self, view: dict[str, Any]) -> dict[str, Any]:
@@ -96,16 +97,18 @@ class Frames:
         headline = self.rules.headline(view)
         if headline != self.headline:
             out["h"] = self.headline = headline
-        flat = {path: text(v) for path, v in flatten(view)}
-        changed = {k: v for k, v in flat.items() if self.flat.get(k) != v}
-        gone = [k for k in self.flat if k not in flat]
+        leaves = present_leaves(view)
+        before = self.leaves
+        changed = {k: v for k, v in leaves.items()
+                   if k not in before or type(before[k]) is not type(v) or before[k] != v}
+        gone = [k for k in before if k not in leaves]
         if changed:
-            out["f"] = changed
+            out["f"] = {k: text(v) for k, v in changed.items()}
         if gone:
             out["x"] = gone
-        self.flat = flat
+        self.leaves = leaves
         names = {}
-        for s in _strings(view):
+        for s in _strings(list(changed.values())):  # a card id first shown is in a field that changed
             if s not in self.asked and len(s) <= 64:
                 self.asked.add(s)
                 name = self.rules.card_name(s)

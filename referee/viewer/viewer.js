@@ -209,7 +209,7 @@ function show(i, opts) {
   legend(i);
   now(i);
   if (document.body.classList.contains('details')) raw(i);
-  items.forEach(li => li.classList.remove('current'));
+  for (const was of document.querySelectorAll('#moves li.entry.current')) was.classList.remove('current');
   const li = i > 0 ? items[i - 1] : null;
   if (li) li.classList.add('current');
   for (const a of document.querySelectorAll('#problems a')) a.classList.toggle('at', li !== null && a.dataset.seq === li.dataset.seq);
