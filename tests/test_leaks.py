@@ -374,3 +374,14 @@ def test_a_seat_sees_no_seed_in_a_digital_transcript_export(tmp_path):
         out = export(r, mid, "txt", role)
         assert "424242" not in out and "chance: digital" in out and "commitment" in out
     assert "seed: 424242" in export(r, mid, "txt", "arbiter")
+
+
+@pytest.mark.parametrize("seed", [4])
+def test_copycat_random_play_over_http_leaks_nothing(hall, seed):
+    mid, tokens = play_over_http(hall, "copycat", ["anna", "ben", "cleo"], 150, seed, cards="demo")
+    check(hall, mid, tokens, ["anna", "ben", "cleo", "spectator"])
+
+
+def test_the_copycat_demo_leaks_nothing(hall):
+    mid, tokens = _import(hall, f"{ROOT}/replays/copycat/thursday-club.txt")
+    check(hall, mid, tokens, ["anna", "ben", "cleo", "spectator"])

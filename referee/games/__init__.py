@@ -18,6 +18,7 @@ ENTRIES: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("war_of_shadows", ("wos", "voina_tenei"), "war_of_shadows"),
     ("xfiles_encounters", ("xfiles", "x_files", "legendary_xfiles"), "xfiles_encounters"),
     ("android", ("new_angeles", "android_murder"), "android"),
+    ("copycat", ("podrazhatel", "fremde_federn"), "copycat"),
 )
 
 

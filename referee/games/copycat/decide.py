@@ -1,0 +1,312 @@
+"""How an intent is judged: one table of deciders, each running the spec's checks in its order on a
+:class:`~.txn.Tx`. Here the setup (§2), planning (§4.1, §4.2), placement and the turn's end (§4.3,
+§4.6, §4.7), the end of the round (§3.6, §6) and the clean-up (§4.11); cards and offices at work are
+:mod:`.effects`, declared effects :mod:`.manual`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from referee.engine.decision import Refusal
+
+from . import effects
+from .manual import manual_effect
+from .model import (
+    ActivateCard, Adjusted, Buy, ChooseOrderCard, Cleanup, DrawHand, EndTurn, FlagSet, GameEnded, KeptTaken, LaidOut,
+    LayDown, ManualEffect, OrderCardChosen, OrderRevealed, Pass, PhaseChanged, PlaceWorker, PlayCard, RoundCleaned,
+    Scored, Setup, State, StreetShifted, TurnStarted, UseOffice, WorkerPlaced,
+)
+from .txn import R_CLEANUP, R_DRAW, R_END, R_ORDER, R_PASS, R_PLACE, R_SETUP, Chooser, Tx
+
+if TYPE_CHECKING:
+    from .rules import CopycatRules
+
+
+def judge(rules: CopycatRules, state: State, seat: str, intent: Any, waive: frozenset[str] = frozenset(),
+          fill: Chooser | None = None) -> tuple[Tx, Refusal | None]:
+    """Run the decider of ``intent``: the decision (its events and state) and the refusal, if any."""
+    tx = Tx(rules, state, seat, waive, fill)
+    decider = DECIDERS.get(type(intent))
+    if decider is None:
+        raise TypeError(f"unknown copycat intent {intent!r}")
+    try:
+        decider(tx, intent)
+    except Refusal as refusal:
+        return tx, refusal
+    return tx, None
+
+
+# -- setup (§2) ----------------------------------------------------------------------------------------------
+
+
+def setup(tx: Tx, intent: Setup) -> None:
+    rules, st = tx.rules, tx.st
+    tx.require(st.phase == "setup", "wrong_phase", f"the game is laid out already (phase {st.phase})", R_SETUP)
+    n = len(rules.players)
+    stage1 = tuple(c.id for c in rules.cards.values() if c.stage == "I" and not (n == 2 and c.id in rules.removed))
+    band2 = tuple(c.id for c in rules.cards.values() if c.stage == "II" and not (n == 2 and c.id in rules.removed))
+    doctors = tuple(c.id for c in rules.cards.values() if c.stage == "V")
+    firsts = tuple(o.id for o in rules.offices.values() if o.department == 1)
+    if tx.fill is not None:
+        row = tx.fill("street", len(stage1), stage1)
+        drawn = {"street": (*row, *tx.fill("street.11", 1, band2)) if n == 2 else row,
+                 "doctorates": tuple(sorted(tx.fill("doctorates", n, doctors))),
+                 "first_office": tx.fill("first_office", 1, firsts if rules.options["shuffle_offices_within_department"]
+                                         else firsts[:1])[0],
+                 "bus": tx.fill("bus", n, tuple(rules.players))}
+        for field, value in drawn.items():
+            given = getattr(intent, field)
+            same = given is None or (sorted(given) == list(value) if field == "doctorates" else given == value)
+            tx.require(same, "chance_mismatch", f"setup {field}: the typed value differs from what the referee's "
+                       "generator drew (leave it out in a digital match)", R_SETUP)
+            tx.fills[field] = value
+        intent = Setup(street=tuple(drawn["street"]), doctorates=tuple(drawn["doctorates"]),
+                       first_office=str(drawn["first_office"]), bus=tuple(drawn["bus"]))
+    for field in ("street", "doctorates", "first_office", "bus"):
+        if getattr(intent, field) is None:
+            tx.fail("chance_missing", f"setup needs {field}= (a recorded match types every setup fact)", R_SETUP)
+    assert intent.street is not None and intent.doctorates is not None and intent.bus is not None
+    assert intent.first_office is not None
+    tx.require(len(intent.street) == 11, "wrong_street_size", f"the street has 11 slots, not {len(intent.street)}", R_SETUP)
+    for card in (*intent.street, *intent.doctorates):
+        if card not in rules.cards:
+            tx.fail("unknown_card", f"unknown card id {card!r}", R_SETUP)
+    row = intent.street[:10] if n == 2 else intent.street
+    if len(set(intent.street)) != 11 or any(c not in stage1 for c in row):
+        bad = next((c for c in row if c not in stage1), None) or "a card named twice"
+        tx.fail("card_not_available", f"street: {bad} is not a stage-I card still in a {n}-player game", R_SETUP)
+    if n == 2 and intent.street[10] not in band2:
+        tx.fail("card_not_available", f"street slot 11: {intent.street[10]} is not a stage-II card (the top of the supply)",
+                R_SETUP)
+    if len(intent.doctorates) != n or len(set(intent.doctorates)) != n or any(c not in doctors for c in intent.doctorates):
+        tx.fail("card_not_available", f"doctorates: {n} distinct doctorates, not {', '.join(intent.doctorates) or 'none'}",
+                R_SETUP)
+    if intent.first_office not in rules.offices:
+        tx.fail("unknown_office", f"unknown office id {intent.first_office!r}", R_SETUP)
+    allowed = firsts if rules.options["shuffle_offices_within_department"] else firsts[:1]
+    tx.require(intent.first_office in allowed, "office_not_next",
+               f"the first office comes from department 1 ({', '.join(allowed)}), not {intent.first_office}", R_SETUP)
+    if sorted(intent.bus) != sorted(rules.players):
+        tx.fail("invalid_bus", f"bus must order the seats {', '.join(rules.players)}, not {', '.join(intent.bus)}", R_SETUP)
+    tx.emit(LaidOut(street=intent.street, doctorates=tuple(sorted(intent.doctorates)), first_office=intent.first_office,
+                    bus=intent.bus))
+
+
+# -- planning (§3.2) -----------------------------------------------------------------------------------------
+
+
+def draw_hand(tx: Tx, intent: DrawHand) -> None:
+    st = tx.st
+    tx.require(st.phase == "planning", "wrong_phase", f"hands are drawn in planning, not in {st.phase}", R_DRAW)
+    tx.check(not st.players[tx.seat].drawn_this_round, "already_drawn", f"{tx.seat} has drawn this round", R_DRAW)
+    tx.draw_own(tx.seat, 5, intent.drawn, "drawn", R_DRAW)
+    tx.emit(KeptTaken(seat=tx.seat))
+
+
+def choose_order_card(tx: Tx, intent: ChooseOrderCard) -> None:
+    st = tx.st
+    tx.require(st.phase == "planning", "wrong_phase", f"order cards are chosen in planning, not in {st.phase}", R_ORDER)
+    p = st.players[tx.seat]
+    tx.check(p.drawn_this_round, "not_drawn_yet", f"{tx.seat} draws a hand first", R_ORDER)
+    tx.check(not p.order_chosen, "already_chosen", f"{tx.seat} has chosen an order card this round", R_ORDER)
+    if intent.card is None:
+        tx.require(not p.hand, "card_required", f"{tx.seat} has cards in hand: choose one of them", R_ORDER)
+    else:
+        tx.require(intent.card in tx.rules.cards, "unknown_card", "the order card is not a card of this match", R_ORDER)
+        tx.require(intent.card in p.hand, "card_not_in_hand", f"the order card is not in {tx.seat}'s hand", R_ORDER)
+    tx.emit(OrderCardChosen(seat=tx.seat, card=intent.card))
+    if all(q.order_chosen for q in tx.st.players.values()):
+        reveal(tx)
+
+
+def reveal(tx: Tx) -> None:
+    st = tx.st
+    empty = int(tx.rules.options["empty_hand_order_value"])
+    cards = {s: q.order_card for s, q in st.players.items()}
+    numbers = {s: (tx.rules.cards[c].number or 0) if c is not None else empty for s, c in cards.items()}
+    previous = {s: i for i, s in enumerate(st.bus)}
+    bus = tuple(sorted(st.bus, key=lambda s: (-numbers[s], -previous[s])))
+    tx.emit(OrderRevealed(bus=bus, cards=cards, numbers=numbers))
+    start_actions(tx, None)
+
+
+# -- actions (§3.3) ------------------------------------------------------------------------------------------
+
+
+def eligible(tx: Tx, seat: str) -> bool:
+    p = tx.st.players[seat]
+    if p.passed or p.workers_available < 1:
+        return False
+    if tx.rules.options["board_full_ends_placement"] and all(o.workers for o in tx.st.offices.values()):
+        return False
+    return True
+
+
+def start_actions(tx: Tx, after: str | None) -> None:
+    """The next eligible seat after ``after`` in bus order (cyclic, ``after`` itself last), or buying."""
+    bus = tx.st.bus
+    start = (bus.index(after) + 1) if after is not None else 0
+    for i in range(len(bus)):
+        seat = bus[(start + i) % len(bus)]
+        if eligible(tx, seat):
+            tx.emit(TurnStarted(phase="actions", seat=seat))
+            return
+    tx.emit(TurnStarted(phase="buying", seat=bus[0]))
+
+
+def place_worker(tx: Tx, intent: PlaceWorker) -> None:
+    st, opts = tx.st, tx.rules.options
+    tx.require(st.phase == "actions", "wrong_phase", f"workers are placed in the actions phase, not in {st.phase}", R_PLACE)
+    effects.check_turn(tx)
+    office = effects.office_of(tx, intent.office, R_PLACE)
+    o = st.offices.get(intent.office)
+    tx.require(o is not None, "office_not_in_play", f"{intent.office} is not in play yet", R_PLACE)
+    assert o is not None
+    if opts["round1_blue_only"] and st.round == 1:
+        tx.check(office.color == "blue", "office_not_available_round1", "in round 1 only blue offices take workers", R_PLACE)
+    tx.check(st.turn.placements_left > 0, "no_placement_left", f"{tx.seat} has no placement left this turn", R_PLACE)
+    p = st.players[tx.seat]
+    tx.require(p.workers_available > 0, "no_worker_available", f"{tx.seat} has no worker left to place", R_PLACE)
+    tx.check(not o.workers or st.turn.elbow_permits > 0, "office_occupied",
+             f"{intent.office} holds a worker of {', '.join(o.workers)} (only Sharpen your Elbows lets a worker in)",
+             R_PLACE)
+    if tx.seat in o.workers and not (opts["elbow_into_own_office"] and st.turn.elbow_permits > 0):
+        tx.fail("own_worker_in_office", f"{tx.seat} already has a worker on {intent.office}", R_PLACE)
+    tx.emit(WorkerPlaced(seat=tx.seat, office=intent.office, elbow=bool(o.workers), tokens=o.vp_tokens))
+
+
+def can_place(tx: Tx) -> bool:
+    st = tx.st
+    p = st.players[tx.seat]
+    if p.workers_available < 1 or st.turn.placements_left < 1:
+        return False
+    blue_only = tx.rules.options["round1_blue_only"] and st.round == 1
+    for oid, o in st.offices.items():
+        if blue_only and tx.rules.offices[oid].color != "blue":
+            continue
+        if not o.workers:
+            return True
+        if st.turn.elbow_permits > 0 and tx.seat not in o.workers:
+            return True
+    return False
+
+
+def pass_(tx: Tx, intent: Pass) -> None:
+    st = tx.st
+    tx.require(st.phase == "actions", "wrong_phase", f"a seat passes in the actions phase, not in {st.phase}", R_PASS)
+    effects.check_turn(tx)
+    tx.check(not st.turn.acted, "pass_after_action", f"{tx.seat} has acted this turn: finish it with end_turn", R_PASS)
+    tx.emit(FlagSet(path=f"players.{tx.seat}.passed", value=True))
+    start_actions(tx, tx.seat)
+
+
+def end_turn(tx: Tx, intent: EndTurn) -> None:
+    st = tx.st
+    tx.require(st.phase in ("actions", "buying"), "wrong_phase", f"no turn to end in {st.phase}", R_END)
+    effects.check_turn(tx)
+    if st.phase == "actions":
+        placed = bool(st.turn.placed)
+        tx.check(placed or not can_place(tx), "placement_required",
+                 f"{tx.seat} must place a worker this turn (or pass at its start)", R_END)
+        for oid in st.turn.placed:
+            if tx.rules.offices[oid].color == "blue" and st.offices[oid].uses.get(tx.seat, 0) == 0:
+                tx.emit(FlagSet(path=f"offices.{oid}.uses.{tx.seat}", value=1))
+        if not placed:
+            tx.emit(FlagSet(path=f"players.{tx.seat}.passed", value=True))
+        start_actions(tx, tx.seat)
+        return
+    p = st.players[tx.seat]
+    tx.check(p.laid_down, "lay_down_required", f"{tx.seat} lays down the hand before ending the turn", R_END)
+    if tx.rules.options["auto_apply_vp_offices"]:
+        for oid, o in sorted(st.offices.items()):
+            office = tx.rules.offices[oid]
+            if tx.seat in o.workers and office.kind == "gain_vp" and o.uses.get(tx.seat, 0) == 0:
+                tx.emit(FlagSet(path=f"offices.{oid}.uses.{tx.seat}", value=1),
+                        Adjusted(path=f"players.{tx.seat}.vp_pending", delta=office.n))
+    p = tx.st.players[tx.seat]
+    value = int(tx.rules.options["vp_token_value"])
+    total = p.vp_pending + p.vp_tokens * value * (1 + p.token_doublings)
+    tx.emit(Scored(seat=tx.seat, tokens=p.vp_tokens, total=total))
+    following = next((s for s in tx.st.bus if not tx.st.players[s].done), None)
+    if following is not None:
+        tx.emit(TurnStarted(phase="buying", seat=following))
+    else:
+        end_of_round(tx)
+
+
+def end_of_round(tx: Tx) -> None:
+    """§3.6: the triggers, then the end of the game (§6) or the clean-up."""
+    st = tx.st
+    triggers = []
+    if any(p.score >= 95 for p in st.players.values()):
+        triggers.append("score_95")
+    doctors = {c.id for c in tx.rules.cards.values() if c.kind == "coins_to_vp"}
+    if st.doctorate_bought:
+        if tx.rules.options["last_doctorate_rule"] == "all_bought":
+            bought = sum(len(p.doctorates) for p in st.players.values())
+            if bought >= len(st.players):
+                triggers.append("last_doctorate")
+        else:
+            left = any(c in doctors for b in st.supply.bands for c in b.cards) or any(
+                c in doctors for c in st.street.values() if c is not None)
+            if not left:
+                triggers.append("last_doctorate")
+    if st.round >= 11:
+        triggers.append("max_rounds")
+    if not triggers:
+        tx.emit(PhaseChanged(phase="cleanup"))
+        return
+    scores = {s: p.score for s, p in st.players.items()}
+    best = max(scores.values())
+    top = [s for s in st.bus if scores[s] == best]
+    reason = "score"
+    if len(top) > 1:
+        last = max(st.players[s].round_vp for s in top)
+        top = [s for s in top if st.players[s].round_vp == last]
+        reason = "tie_break_last_round"
+        if len(top) > 1:
+            if tx.rules.options["final_tie"] == "bus_order":
+                top = top[:1]
+                reason = "bus_order"
+            else:
+                reason = "shared"
+    tx.emit(GameEnded(winners=tuple(top), reason=reason, scores=scores, triggers=tuple(sorted(triggers))))
+
+
+# -- clean-up (§3.5) -----------------------------------------------------------------------------------------
+
+
+def cleanup(tx: Tx, intent: Cleanup) -> None:
+    rules, st = tx.rules, tx.st
+    tx.require(st.phase == "cleanup", "wrong_phase", f"clean-up follows the buying phase, not {st.phase}", R_CLEANUP)
+    band = next((b for b in st.office_deck.bands if b.cards), None)
+    drawn: str | None = None
+    if band is None:
+        tx.require(intent.office_drawn is None, "chance_mismatch", "the office deck is empty: no office_drawn", R_CLEANUP)
+    else:
+        order = [o for o in rules.office_order if o in band.cards]
+        pile = tuple(order if rules.options["shuffle_offices_within_department"] else order[:1])
+        given = None if intent.office_drawn is None else (intent.office_drawn,)
+        drawn = tx.fact("office_drawn", given, 1, pile, "office card drawn", R_CLEANUP)[0] \
+            if tx.fill is not None or intent.office_drawn is None else intent.office_drawn
+        if tx.fill is not None:
+            tx.fills["office_drawn"] = drawn
+        assert drawn is not None
+        tx.require(drawn in rules.offices, "unknown_office", f"unknown office id {drawn!r}", R_CLEANUP)
+        tx.require(drawn in pile, "office_not_next", f"the next office card comes from department {band.department} "
+                   f"({', '.join(pile)}), not {drawn}", R_CLEANUP)
+    k = int(dict(rules.options["street_cleanup_slots"]).get(str(len(rules.players)), 1))
+    removed = tuple(c for s in range(1, k + 1) if (c := st.street.get(str(s))) is not None)
+    left = sum(1 for c in st.street.values() if c is not None) - len(removed)
+    refill = tx.supply_facts("street_refill", intent.street_refill, 11 - left, R_CLEANUP)
+    tx.emit(StreetShifted(removed=removed, refill=refill), RoundCleaned(office_drawn=drawn))
+
+
+DECIDERS: dict[type, Callable[[Tx, Any], None]] = {
+    Setup: setup, DrawHand: draw_hand, ChooseOrderCard: choose_order_card, PlaceWorker: place_worker,
+    PlayCard: effects.play_card, UseOffice: effects.use_office, Pass: pass_, EndTurn: end_turn,
+    LayDown: effects.lay_down, ActivateCard: effects.activate_card, Buy: effects.buy, Cleanup: cleanup,
+    ManualEffect: manual_effect,
+}

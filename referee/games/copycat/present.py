@@ -1,0 +1,48 @@
+"""How Copycat's table is drawn (the ``boards`` hook), from one role's view: the street as a row of
+eleven slots with their surcharges, the offices in play with their workers and VP tokens, the supply
+and office deck as counts, and each seat's tableau."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from referee.engine.present import seat_tableau
+from schemas.board import Area, Board
+
+from .effects import surcharge
+
+if TYPE_CHECKING:
+    from .rules import CopycatRules
+
+
+def boards(rules: CopycatRules, view: dict[str, Any]) -> tuple[Board, ...]:
+    out: list[Board] = []
+    street = view.get("street")
+    if isinstance(street, dict):
+        areas = []
+        for slot, card in street.items():
+            found = rules.cards.get(card) if isinstance(card, str) else None
+            lines: tuple[str, ...] = (str(card), found.name) if found is not None else ()
+            extra = surcharge(int(slot))
+            areas.append(Area(id=f"slot {slot}", label=f"+{extra}" if extra else "", lines=lines))
+        out.append(Board(title="Street", layout="row", areas=tuple(areas), covers=("street",)))
+    offices = view.get("offices")
+    if isinstance(offices, dict):
+        areas = []
+        for oid, o in offices.items():
+            office = rules.offices.get(oid)
+            label = f"{office.name} ({office.color})" if office is not None else ""
+            held = [f"worker {w}" for w in o.get("workers", [])]
+            if o.get("vp_tokens"):
+                held.append(f"{o['vp_tokens']} VP tokens")
+            areas.append(Area(id=oid, label=label, lines=tuple(held)))
+        out.append(Board(title="Headquarters", layout="row", areas=tuple(areas), covers=("offices",)))
+    supply, deck = view.get("supply") or {}, view.get("office_deck") or {}
+    bands = [Area(id=f"stage {b['stage']}", lines=(f"{len(b['cards'])} cards",)) for b in supply.get("bands", [])]
+    bands += [Area(id=f"department {b['department']}", lines=(f"{len(b['cards'])} office cards",))
+              for b in deck.get("bands", [])]
+    out.append(Board(title="Supply and office deck", layout="row", areas=tuple(bands), covers=("supply", "office_deck")))
+    tableau = seat_tableau(view)
+    if tableau is not None:
+        out.append(tableau)
+    return tuple(out)

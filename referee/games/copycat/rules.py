@@ -1,0 +1,197 @@
+"""Copycat's rules bound to one match: the configuration checked (players, starter sets, data set,
+options) and the protocol's methods. ``decide`` never raises for a bad intent: a failed check is a
+Rejected value with the spec's code (``copycat/<reason>``; ``turn/not_your_turn`` where the spec
+says ``not_your_turn``), a message naming the values (never a hidden card) and the rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import msgspec
+
+from referee.engine.chance import Chance
+from referee.engine.position import Placed
+from referee.engine.protocol import Accepted, ConfigError, Rejected, RulesBase
+from schemas import MatchConfig, Outcome
+from schemas.board import Board
+
+from . import legal as legal_mod
+from . import present
+from . import view as view_mod
+from . import words
+from .data import SETS, Card, parse_data
+from .decide import judge
+from .fold import TWO_PLAYER_REMOVED, evolve
+from .model import (
+    SLOTS, STAGES, Band, Cleanup, Department, DrawHand, EffectArgs, ManualEffect, OfficeDeck, Player, Setup, State,
+    Supply,
+)
+from .options import resolved
+from .txn import Chooser, rng_chooser
+
+TABLE = "table"
+TABLE_INTENTS = (Setup, Cleanup, ManualEffect)
+
+
+class CopycatRules(RulesBase):
+    def __init__(self, config: MatchConfig) -> None:
+        self.config = config
+        self.players = tuple(config.players)
+        n = len(self.players)
+        if not 2 <= n <= 4:
+            raise ConfigError("match/bad_players", f"Copycat takes 2 to 4 players, got {n}")
+        if len(set(self.players)) != n:
+            raise ConfigError("match/bad_players", f"seats must be distinct, got {', '.join(self.players)}")
+        self.options = resolved(config.options)
+        if not config.cards_text:
+            raise ConfigError("copycat/invalid_card_data", "no card data: name a data set (spec_fixture or demo)")
+        data = parse_data(config.cards_text, config.cards or "")
+        cards = dict(data.cards)
+        if self.options["starter_layout"] == "vp_9_11":
+            money = next(c for c in cards.values() if c.set is not None and c.kind == "gain_coins")
+            vp = next(c for c in cards.values() if c.set is not None and c.kind == "gain_vp")
+            for cid, c in list(cards.items()):
+                if c.set is not None and c.number is not None:
+                    like = vp if c.number <= 11 else money
+                    cards[cid] = msgspec.structs.replace(c, key=like.key, name=like.name, color=like.color,
+                                                         kind=like.kind, n=like.n)
+        self.cards: dict[str, Card] = cards
+        self.catalogue = cards  # card names for the leak tests
+        self.offices = data.offices
+        self.office_order = tuple(data.offices)
+        sizes = [sum(1 for o in data.offices.values() if o.department == d) for d in range(1, 6)]
+        if sizes != [int(x) for x in self.options["office_departments"]]:
+            raise ConfigError("copycat/invalid_card_data",
+                              f"the data set's departments 1-5 hold {sizes} office cards; option office_departments says "
+                              f"{list(self.options['office_departments'])}")
+        self.data = data
+        self.removed = TWO_PLAYER_REMOVED
+        given = dict(config.decks)
+        unknown = sorted(set(given) - set(self.players))
+        if unknown:
+            raise ConfigError("copycat/invalid_set", f"--deck names seats; {unknown[0]!r} is not one")
+        letters = {}
+        for i, seat in enumerate(self.players):
+            letter = given.get(seat, SETS[i]).strip().upper()
+            if letter not in SETS:
+                raise ConfigError("copycat/invalid_set", f"starter set of {seat}: one of A, B, C, D, not {letter!r}")
+            letters[seat] = letter
+        if len(set(letters.values())) != n:
+            raise ConfigError("copycat/invalid_set", "each seat takes its own starter set")
+        self.sets = letters
+        self._last: tuple[State, Any, State] | None = None
+
+    # -- the protocol ------------------------------------------------------------------------------------------
+
+    def setup(self, chance: Chance | None) -> State:
+        """Phase ``setup``: nothing laid out until the ``setup`` intent types (or draws) the facts."""
+        return State(
+            players={s: Player() for s in self.players}, street={s: None for s in SLOTS},
+            supply=Supply(bands=tuple(Band(stage=s) for s in STAGES)),
+            office_deck=OfficeDeck(bands=tuple(Department(department=d) for d in range(1, 6))),
+            worker_supply={s: 0 for s in self.players}, bus=self.players,
+        )
+
+    def actors(self, state: State, intent: Any) -> frozenset[str]:
+        # turn order is checked by the deciders, at the spec's place in each check order
+        if isinstance(intent, TABLE_INTENTS):
+            return frozenset((*self.players, TABLE))
+        return frozenset(self.players)
+
+    def decide(self, state: State, seat: str, intent: Any, chance: Chance | None,
+               waive: frozenset[str] = frozenset()) -> Accepted[Any] | Rejected:
+        tx, refusal = judge(self, state, seat, intent, waive)
+        if refusal is not None:
+            return refusal.verdict
+        verdict = tx.accepted()
+        self._last = (state, verdict, tx.st)
+        return verdict
+
+    def applied(self, state: State, verdict: Any) -> State | None:
+        last = self._last
+        if last is not None and last[0] is state and last[1] is verdict:
+            return last[2]
+        return None
+
+    def filled_intent(self, state: State, seat: str, intent: Any, chance: Chance | None) -> Any:
+        if chance is None:
+            return intent
+        return self.fill(state, seat, intent, rng_chooser(chance))
+
+    def fill(self, state: State, seat: str, intent: Any, chooser: Chooser) -> Any:
+        """``intent`` with every chance fact its resolution draws filled in by ``chooser``, or the
+        Rejected chance_mismatch."""
+        tx, refusal = judge(self, state, seat, intent, fill=chooser)
+        if refusal is not None and refusal.code == "copycat/chance_mismatch":
+            return refusal.verdict
+        for path, value in sorted(tx.fills.items(), key=lambda kv: kv[0].count(".")):
+            if value == ():
+                continue  # nothing drawn: written as left out (the notation's empty list)
+            intent = set_path(intent, path.split("."), value)
+        return intent
+
+    def chance_fields(self, intent: Any) -> tuple[str, ...]:
+        if isinstance(intent, DrawHand):
+            return ("drawn",)
+        if isinstance(intent, Cleanup):
+            return ("office_drawn", "street_refill")
+        if isinstance(intent, Setup):
+            return ("street", "doctorates", "first_office", "bus")
+        return ()
+
+    def evolve(self, state: State, event: Any) -> State:
+        return evolve(self, state, event)
+
+    def outcome(self, state: State) -> Outcome | None:
+        result = state.outcome
+        if result is None:
+            return None
+        scores = dict(result.scores)
+        ranking: list[tuple[str, ...]] = [tuple(sorted(result.winners))]
+        rest = sorted((s for s in self.players if s not in result.winners),
+                      key=lambda s: (-scores[s], -state.players[s].round_vp, s))
+        groups: dict[tuple[int, int], list[str]] = {}
+        for s in rest:
+            groups.setdefault((scores[s], state.players[s].round_vp), []).append(s)
+        ranking += [tuple(g) for g in groups.values()]
+        return Outcome(winners=result.winners, reason=result.reason, scores=scores, kind="ranking",
+                       ranking=tuple(ranking))
+
+    def view(self, state: State, seat: str | None) -> dict[str, Any]:
+        return view_mod.view(self, state, seat)
+
+    def boards(self, view: dict[str, Any]) -> tuple[Board, ...]:
+        return present.boards(self, view)
+
+    def hidden_ids(self, state: State, seat: str | None) -> frozenset[str]:
+        return view_mod.hidden_ids(state, seat)
+
+    position_shape = view_mod.POSITION_SHAPE
+    position_refusal = "copycat/invalid_position"
+
+    def position_base(self, state: State, overrides: Mapping[str, Any]) -> State:
+        return view_mod.position_base(self, state, overrides)
+
+    def complete_position(self, state: State, placed: Placed) -> State:
+        return view_mod.complete_position(self, state, placed)
+
+    def legal_intents(self, state: State, seat: str) -> Sequence[Any]:
+        return legal_mod.legal_intents(self, state, seat)
+
+    def describe_event(self, event: Any) -> str | None:
+        return words.describe(self, event)
+
+    def check_input(self, intent: Any) -> str | None:
+        # unknown card and office ids are logged rejections (copycat/unknown_card, copycat/unknown_office)
+        return None
+
+
+def set_path(node: Any, parts: list[str], value: Any) -> Any:
+    """``node`` (an intent or EffectArgs) with the field at ``parts`` set, creating empty args on the way."""
+    head = parts[0]
+    if len(parts) == 1:
+        return msgspec.structs.replace(node, **{head: value})
+    inner = getattr(node, head) or EffectArgs()
+    return msgspec.structs.replace(node, **{head: set_path(inner, parts[1:], value)})

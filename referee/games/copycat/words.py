@@ -1,0 +1,91 @@
+"""Copycat's events in words, for the Markdown and HTML accounts. Built from the events as the role
+sees them (redacted): a hidden card is ``?`` and gets no name."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .model import (
+    Adjusted, Bought, CardsDrawn, CardsKept, CardsMoved, FlagSet, GameEnded, KeptTaken, LaidOut, ManualApplied,
+    MoveOp, OrderCardChosen, OrderRevealed, PhaseChanged, RoundCleaned, Scored, StreetShifted, TurnStarted,
+    WorkerPlaced,
+)
+
+if TYPE_CHECKING:
+    from .rules import CopycatRules
+
+
+def name(rules: CopycatRules, card: str | None) -> str:
+    if card is None:
+        return "no card"
+    found = rules.cards.get(card)
+    return f"{card} {found.name}" if found is not None else str(card)
+
+
+def names(rules: CopycatRules, cards: Any) -> str:
+    return ", ".join(name(rules, c) for c in cards) or "nothing"
+
+
+def describe(rules: CopycatRules, event: Any) -> str | None:
+    match event:
+        case LaidOut(street=street, doctorates=docs, first_office=first, bus=bus):
+            return (f"the street is laid out ({', '.join(street)}); {len(docs)} doctorates go under the supply; "
+                    f"{first} is the first office card; the bus runs {', '.join(bus)}")
+        case CardsDrawn(seat=seat, from_deck=deck, from_discard=rest, reshuffled=reshuffled):
+            text = f"{seat} draws {len(deck) + len(rest)} card{'s' if len(deck) + len(rest) != 1 else ''}"
+            shown = [c for c in (*deck, *rest) if c != "?"]
+            if shown:
+                text += f" ({', '.join(shown)})"
+            return text + (" after shuffling the discard pile into a new deck" if reshuffled else "")
+        case KeptTaken(seat=seat):
+            return f"{seat}'s hand is drawn"
+        case CardsKept(seat=seat, cards=cards):
+            return f"{seat} keeps {len(cards)} card{'s' if len(cards) != 1 else ''} for next round"
+        case OrderCardChosen(seat=seat):
+            return f"{seat} lays an order card face down"
+        case OrderRevealed(bus=bus, cards=cards, numbers=numbers):
+            order = ", ".join(f"{s} {numbers[s]}" for s in bus)
+            return f"order cards revealed ({order}): the bus is now {', '.join(bus)}"
+        case CardsMoved(seat=seat, cards=cards, from_=frm, to=to):
+            verb = {"play_area": "plays" if frm == "hand" else "moves", "box": "removes from the game",
+                    "temp_discard": "sets aside", "kept": "keeps"}.get(to, "moves")
+            return f"{seat} {verb} {names(rules, cards)} ({frm} → {to})"
+        case Adjusted(path=path, delta=delta, why=why):
+            if why == "doubling_capped":
+                return f"{path}: already at the cap, no further doubling"
+            return f"{path} {'+' if delta >= 0 else ''}{delta}"
+        case FlagSet(path=path, value=value):
+            return f"{path} = {str(value).lower() if isinstance(value, bool) else value}"
+        case WorkerPlaced(seat=seat, office=office, elbow=elbow, tokens=tokens):
+            text = f"{seat} places a worker on {office}" + (" (elbowing in)" if elbow else "")
+            return text + (f", taking {tokens} VP token{'s' if tokens != 1 else ''}" if tokens else "")
+        case StreetShifted(removed=removed, refill=refill):
+            parts = []
+            if removed:
+                parts.append(f"{names(rules, removed)} leave the street")
+            parts.append("the street slides left")
+            if refill:
+                parts.append(f"{names(rules, refill)} fill it from the supply")
+            return "; ".join(parts)
+        case Bought(seat=seat, slot=slot, card=card, price=price, spend=spend, reds=reds):
+            text = f"{seat} buys {name(rules, card)} from slot {slot} for {price}"
+            if spend:
+                text += f" and spends {spend} more for {spend} VP"
+            return text + (f", taking the red cards {', '.join(reds)}" if reds else "")
+        case TurnStarted(seat=seat, phase=phase):
+            return f"{seat}'s {'actions' if phase == 'actions' else 'buying'} turn"
+        case PhaseChanged(phase=phase):
+            return f"the round moves on to {phase}"
+        case Scored(seat=seat, total=total, tokens=tokens):
+            return f"{seat} scores {total} VP" + (f" (with {tokens} token{'s' if tokens != 1 else ''})" if tokens else "")
+        case RoundCleaned(office_drawn=office):
+            return "clean-up: VP tokens on empty offices, cards to the discards, workers home" + (
+                f"; {office} comes into play" if office else "")
+        case GameEnded(winners=winners, reason=reason, scores=scores, triggers=triggers):
+            return (f"the game ends ({', '.join(triggers)}): {', '.join(winners)} win{'s' if len(winners) == 1 else ''} "
+                    f"({reason}); scores " + ", ".join(f"{s} {v}" for s, v in scores.items()))
+        case ManualApplied(ops=ops, reason=reason):
+            parts = [f"{op.card} {op.from_} → {op.to}" if isinstance(op, MoveOp) else f"{op.counter} {op.delta:+d}"
+                     for op in ops]
+            return f"declared ({reason}): " + "; ".join(parts)
+    return None
