@@ -175,6 +175,10 @@ def place_worker(tx: Tx, intent: PlaceWorker) -> None:
     if tx.seat in o.workers and not (opts["elbow_into_own_office"] and st.turn.elbow_permits > 0):
         tx.fail("own_worker_in_office", f"{tx.seat} already has a worker on {intent.office}", R_PLACE)
     tx.emit(WorkerPlaced(seat=tx.seat, office=intent.office, elbow=bool(o.workers), tokens=o.vp_tokens))
+    if not opts["pass_is_final"]:  # a placement wakes the seats that passed (§7 A11, the other reading)
+        for seat in tx.st.bus:
+            if tx.st.players[seat].passed:
+                tx.emit(FlagSet(path=f"players.{seat}.passed", value=False))
 
 
 def can_place(tx: Tx) -> bool:

@@ -139,6 +139,11 @@ def lay_down(tx: Tx, intent: LayDown) -> None:
     if hand:
         tx.emit(CardsMoved(seat=tx.seat, cards=tuple(sorted(hand)), from_="hand", to="play_area"))
     tx.emit(FlagSet(path=pl(tx, "laid_down"), value=True))
+    if tx.rules.options["donation_cards_count_in_phase3"]:  # §7 A16, the literal reading
+        for cid in p.play_area:
+            paid = cards[cid]
+            if paid.kind in ("gain_coins", "coin_or_vp"):
+                coins(tx, paid.n if paid.kind == "gain_coins" else 1, False)
     for cid in sorted(hand):
         laid = cards[cid]
         kind = laid.kind

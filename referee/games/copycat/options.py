@@ -21,7 +21,8 @@ _OPTIONS = (
     option("doctorate_cost", 0, help="printed cost of a doctorate (plus the slot surcharge)", rule="§7 A9"),
     option("street_cleanup_slots", {"2": 3, "3": 2, "4": 1}, of="int",
            help="unsold street slots removed at clean-up, by player count", rule="§7 A10"),
-    option("pass_is_final", True, (True,), "a pass ends the seat's placements for the phase", "§7 A11"),
+    option("pass_is_final", True, FLAG, "a pass ends the seat's placements for the phase (false: until "
+           "another worker is placed; the phase ends when every seat has passed since the last placement)", "§7 A11"),
     option("elbows_mode", "permit", ("permit", "extra_placement"),
            "Sharpen your Elbows: a permit for one placement (extra_placement: and one more placement)", "§7 A12"),
     option("elbow_scope", "turn", ("turn",), "an elbow permit lasts this turn", "§7 A12"),
@@ -31,7 +32,7 @@ _OPTIONS = (
            "an office placed on earlier this round may be used in a later phase-2 turn", "§7 A14"),
     option("duplicate_coins_doublable", False, FLAG, "coins of copies and second office uses may be doubled",
            "§7 A15"),
-    option("donation_cards_count_in_phase3", False, (False,), "money cards spent on Donations pay again in phase 3",
+    option("donation_cards_count_in_phase3", False, FLAG, "money cards spent on Donations pay again in phase 3",
            "§7 A16"),
     option("donation_payment_offices", ("gain_coins",), of="str", choices=("gain_coins",),
            help="office kinds that pay for Donations", rule="§7 A17"),

@@ -51,11 +51,9 @@ def describe(rules: CopycatRules, event: Any) -> str | None:
                     "temp_discard": "sets aside", "kept": "keeps"}.get(to, "moves")
             return f"{seat} {verb} {names(rules, cards)} ({frm} → {to})"
         case Adjusted(path=path, delta=delta, why=why):
-            if why == "doubling_capped":
-                return f"{path}: already at the cap, no further doubling"
-            return f"{path} {'+' if delta >= 0 else ''}{delta}"
+            return adjusted(path, delta, why)
         case FlagSet(path=path, value=value):
-            return f"{path} = {str(value).lower() if isinstance(value, bool) else value}"
+            return flag(path, value)
         case WorkerPlaced(seat=seat, office=office, elbow=elbow, tokens=tokens):
             text = f"{seat} places a worker on {office}" + (" (elbowing in)" if elbow else "")
             return text + (f", taking {tokens} VP token{'s' if tokens != 1 else ''}" if tokens else "")
@@ -89,3 +87,42 @@ def describe(rules: CopycatRules, event: Any) -> str | None:
                      for op in ops]
             return f"declared ({reason}): " + "; ".join(parts)
     return None
+
+
+_COUNTERS = {
+    "coins.doublable": "coins", "coins.plain": "coins (not doubled)", "vp_pending": "VP this turn",
+    "buys_left": "purchases", "workers_available": "workers", "extra_workers": "recruited workers",
+    "coin_doublings": "coin doublings", "token_doublings": "token doublings", "score": "VP on the career track",
+}
+
+
+def adjusted(path: str, delta: int, why: str) -> str:
+    parts = path.split(".")
+    if why == "doubling_capped":
+        return f"{parts[1]}'s {parts[-1].replace('_', ' ')} are at the cap: no further doubling"
+    sign = "+" if delta >= 0 else ""
+    if parts[0] == "players" and len(parts) >= 3:
+        field = ".".join(parts[2:])
+        if field.startswith("card_uses."):
+            return f"{parts[1]} uses {parts[3]} once more"
+        return f"{parts[1]}: {sign}{delta} {_COUNTERS.get(field, field.replace('_', ' '))}"
+    if parts[0] == "worker_supply":
+        return f"{parts[1]}'s spare workers {sign}{delta}"
+    if parts[0] == "turn":
+        return {"placements_left": f"one more placement this turn ({sign}{delta})",
+                "elbow_permits": f"one more elbow permit this turn ({sign}{delta})"}.get(parts[1], f"{path} {sign}{delta}")
+    return f"{path} {sign}{delta}"
+
+
+def flag(path: str, value: int | bool) -> str:
+    parts = path.split(".")
+    if parts[0] == "offices" and len(parts) == 4:
+        return f"{parts[3]}'s worker on {parts[1]} has acted {value} time{'s' if value != 1 else ''} this round"
+    if parts[0] == "players" and len(parts) >= 4 and parts[2] == "card_uses":
+        return f"{parts[3]} has acted {value} time{'s' if value != 1 else ''} this round"
+    if parts[0] == "players" and len(parts) == 3:
+        return {"laid_down": f"{parts[1]} has laid down the hand", "passed": f"{parts[1]} passes for this phase"}.get(
+            parts[2], f"{path} = {str(value).lower() if isinstance(value, bool) else value}")
+    if path == "turn.acted":
+        return "the turn has begun to act"
+    return f"{path} = {str(value).lower() if isinstance(value, bool) else value}"
