@@ -171,3 +171,12 @@ def test_a_seat_sees_no_hidden_card_in_any_answer():
         for text in answers:
             found = pattern.search(text)
             assert found is None, f"{seat} sees {found.group(0)!r}"
+
+
+def test_the_headline_says_the_round_phase_turn_and_scores():
+    r = Referee(MemoryStore())
+    m = r.new_match("copycat", ["anna", "ben", "cleo"], cards="spec_fixture")
+    assert r.show(m.id).headline.startswith("setup")
+    m = r.new_match("copycat", ["anna", "ben", "cleo"], cards="spec_fixture",
+                    position={"phase": "actions", "round": 4, "current": "ben", "players.cleo.score": 12})
+    assert r.show(m.id, seat="anna").headline == "round 4 · actions · ben to act (1 placement left) · VP anna 0, ben 0, cleo 12"

@@ -46,3 +46,28 @@ def boards(rules: CopycatRules, view: dict[str, Any]) -> tuple[Board, ...]:
     if tableau is not None:
         out.append(tableau)
     return tuple(out)
+
+
+def headline(view: dict[str, Any]) -> str:
+    """Where the match stands: the round and phase, whose turn (with placements left in the actions
+    phase), and the scores. The end of the game is said from the outcome."""
+    phase = view.get("phase")
+    players: dict[str, Any] = view["players"] if isinstance(view.get("players"), dict) else {}
+    if phase == "setup":
+        return "setup: the street, doctorates, first office and bus to be laid out"
+    parts = [f"round {view.get('round')}", str(phase)]
+    current = view.get("current")
+    if current and phase == "actions":
+        turn = view.get("turn") or {}
+        parts.append(f"{current} to act ({turn.get('placements_left', 0)} placement"
+                     f"{'' if turn.get('placements_left') == 1 else 's'} left)")
+    elif current:
+        parts.append(f"{current} to act")
+    elif phase == "planning":
+        waiting = [s for s, p in players.items() if isinstance(p, dict) and not p.get("order_chosen")]
+        if waiting:
+            parts.append("order cards from " + ", ".join(waiting))
+    scores = [f"{s} {p['score']}" for s, p in players.items() if isinstance(p, dict) and "score" in p]
+    if scores and phase != "game_over":
+        parts.append("VP " + ", ".join(scores))
+    return " · ".join(parts)

@@ -165,6 +165,9 @@ class CopycatRules(RulesBase):
     def boards(self, view: dict[str, Any]) -> tuple[Board, ...]:
         return present.boards(self, view)
 
+    def headline(self, view: dict[str, Any]) -> str:
+        return present.headline(view)
+
     def hidden_ids(self, state: State, seat: str | None) -> frozenset[str]:
         return view_mod.hidden_ids(state, seat)
 
