@@ -14,9 +14,9 @@ from referee.engine.decision import Refusal
 from . import effects
 from .manual import manual_effect
 from .model import (
-    ActivateCard, Adjusted, Buy, ChooseOrderCard, Cleanup, DrawHand, EndTurn, FlagSet, GameEnded, KeptTaken, LaidOut,
-    LayDown, ManualEffect, OrderCardChosen, OrderRevealed, Pass, PhaseChanged, PlaceWorker, PlayCard, RoundCleaned,
-    Scored, Setup, State, StreetShifted, TurnStarted, UseOffice, WorkerPlaced,
+    ActivateCard, Adjusted, Buy, ChooseOrderCard, Cleanup, DrawHand, EndTriggered, EndTurn, FlagSet, GameEnded,
+    KeptTaken, LaidOut, LayDown, ManualEffect, OrderCardChosen, OrderRevealed, Pass, PhaseChanged, PlaceWorker,
+    PlayCard, RoundCleaned, Scored, Setup, State, StreetShifted, TurnStarted, UseOffice, WorkerPlaced,
 )
 from .txn import R_CLEANUP, R_DRAW, R_END, R_ORDER, R_PASS, R_PLACE, R_SETUP, Chooser, Tx
 
@@ -262,6 +262,16 @@ def end_of_round(tx: Tx) -> None:
     if not triggers:
         tx.emit(PhaseChanged(phase="cleanup"))
         return
+    if tx.rules.options["final_round_cleanup"]:  # §7 A29, the other reading: clean up, then end
+        tx.emit(EndTriggered(triggers=tuple(sorted(triggers))))
+        return
+    tx.emit(result(tx, tuple(sorted(triggers))))
+
+
+def result(tx: Tx, triggers: tuple[str, ...]) -> GameEnded:
+    """The end of the game (§6): the highest score; ties by the last round's VP, then shared (or the
+    bus order)."""
+    st = tx.st
     scores = {s: p.score for s, p in st.players.items()}
     best = max(scores.values())
     top = [s for s in st.bus if scores[s] == best]
@@ -276,7 +286,7 @@ def end_of_round(tx: Tx) -> None:
                 reason = "bus_order"
             else:
                 reason = "shared"
-    tx.emit(GameEnded(winners=tuple(top), reason=reason, scores=scores, triggers=tuple(sorted(triggers))))
+    return GameEnded(winners=tuple(top), reason=reason, scores=scores, triggers=triggers)
 
 
 # -- clean-up (§3.5) -----------------------------------------------------------------------------------------
@@ -305,7 +315,10 @@ def cleanup(tx: Tx, intent: Cleanup) -> None:
     removed = tuple(c for s in range(1, k + 1) if (c := st.street.get(str(s))) is not None)
     left = sum(1 for c in st.street.values() if c is not None) - len(removed)
     refill = tx.supply_facts("street_refill", intent.street_refill, 11 - left, R_CLEANUP)
+    final = result(tx, st.end_triggers) if st.end_triggers else None
     tx.emit(StreetShifted(removed=removed, refill=refill), RoundCleaned(office_drawn=drawn))
+    if final is not None:  # the game's last clean-up (final_round_cleanup): the round stays the last one
+        tx.emit(FlagSet(path="round", value=st.round), final)
 
 
 DECIDERS: dict[type, Callable[[Tx, Any], None]] = {

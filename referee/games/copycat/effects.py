@@ -417,7 +417,8 @@ def copy_card(tx: Tx, args: EffectArgs, phase: int, chain: frozenset[str], path:
     target = args.target_card
     tx.require(target is not None, "target_required", "name the card to copy (args.target_card=ID)", R_EFFECT)
     assert target is not None
-    tx.require(target not in chain, "cannot_copy_self", f"{target} is already in this copy chain", R_EFFECT)
+    if not tx.rules.options["press_secretary_self_copy"]:
+        tx.require(target not in chain, "cannot_copy_self", f"{target} is already in this copy chain", R_EFFECT)
     card_of(tx, target, R_EFFECT)
     tx.require(target in tx.st.players[tx.seat].play_area, "card_not_in_play_area",
                f"{target} is not in {tx.seat}'s play area", R_EFFECT)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from .model import (
-    SLOTS, STAGES, Adjusted, Band, Bought, CardsDrawn, CardsKept, CardsMoved, Coins, Department, FlagSet,
+    SLOTS, STAGES, Adjusted, Band, Bought, CardsDrawn, CardsKept, EndTriggered, CardsMoved, Coins, Department, FlagSet,
     GameEnded, KeptTaken, LaidOut, ManualApplied, MoveOp, Office, OfficeDeck, OrderCardChosen, OrderRevealed,
     PhaseChanged, Player, Result, RoundCleaned, Scored, State, StreetShifted, Supply, Turn, TurnStarted,
     WorkerPlaced,
@@ -176,6 +176,8 @@ def evolve(rules: CopycatRules, state: State, event: Any) -> State:
         case RoundCleaned(office_drawn=office_drawn):
             limited = int(rules.options["vp_token_limit"]) > 0
             return cleaned(state, office_drawn, rules.office_order if limited else None)
+        case EndTriggered(triggers=triggers):
+            return replace(state, phase="cleanup", current=None, end_triggers=triggers, turn=Turn())
         case GameEnded(winners=winners, reason=reason, scores=scores, triggers=triggers):
             return replace(state, phase="game_over", current=None, end_triggers=triggers, turn=Turn(),
                            outcome=Result(winners=winners, reason=reason, scores=scores, triggers=triggers))

@@ -310,6 +310,13 @@ class RoundCleaned(_Event, frozen=True, kw_only=True, tag="round_cleaned"):
     office_drawn: str | None = None
 
 
+class EndTriggered(_Event, frozen=True, kw_only=True, tag="end_triggered"):
+    """The round triggered the end (§3.6) and the match cleans up once more first
+    (``final_round_cleanup``)."""
+
+    triggers: tuple[str, ...]
+
+
 class GameEnded(_Event, frozen=True, kw_only=True, tag="game_ended"):
     """The round that triggered the end is complete (§3.6, §6)."""
 
@@ -328,7 +335,7 @@ class ManualApplied(_Event, frozen=True, kw_only=True, tag="manual_applied"):
 
 Event = (LaidOut | CardsDrawn | KeptTaken | CardsKept | OrderCardChosen | OrderRevealed | CardsMoved | Adjusted
          | FlagSet | WorkerPlaced | StreetShifted | Bought | TurnStarted | Scored | PhaseChanged | RoundCleaned
-         | GameEnded | ManualApplied)
+         | GameEnded | ManualApplied | EndTriggered)
 
 
 # -- state (§1.4, §1.5) -------------------------------------------------------------------------------------

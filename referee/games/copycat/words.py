@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .model import (
-    Adjusted, Bought, CardsDrawn, CardsKept, CardsMoved, FlagSet, GameEnded, KeptTaken, LaidOut, ManualApplied,
+    Adjusted, Bought, CardsDrawn, CardsKept, EndTriggered, CardsMoved, FlagSet, GameEnded, KeptTaken, LaidOut, ManualApplied,
     MoveOp, OrderCardChosen, OrderRevealed, PhaseChanged, RoundCleaned, Scored, StreetShifted, TurnStarted,
     WorkerPlaced,
 )
@@ -79,6 +79,8 @@ def describe(rules: CopycatRules, event: Any) -> str | None:
         case RoundCleaned(office_drawn=office):
             return "clean-up: VP tokens on empty offices, cards to the discards, workers home" + (
                 f"; {office} comes into play" if office else "")
+        case EndTriggered(triggers=triggers):
+            return f"the game ends after one more clean-up ({', '.join(triggers)})"
         case GameEnded(winners=winners, reason=reason, scores=scores, triggers=triggers):
             return (f"the game ends ({', '.join(triggers)}): {', '.join(winners)} win{'s' if len(winners) == 1 else ''} "
                     f"({reason}); scores " + ", ".join(f"{s} {v}" for s, v in scores.items()))
