@@ -40,6 +40,8 @@ app.add_typer(scenario_app, name="scenario")
 tournament_app = LateTyper("cli.tournament", help="Tournaments: players, pairings, results from the match logs, standings.",
                            no_args_is_help=True)
 app.add_typer(tournament_app, name="tournament")
+db_app = typer.Typer(help="Move matches between databases (SQLite files and PostgreSQL URLs).", no_args_is_help=True)
+app.add_typer(db_app, name="db")
 
 
 @dataclass(frozen=True)
@@ -71,7 +73,7 @@ def _connection(ctx: typer.Context) -> Connection:
 
 DbOpt = Annotated[
     str | None,
-    typer.Option("--db", help="SQLite database file (default: $REFEREE_DB or ./referee.db)", show_default=False),
+    typer.Option("--db", help="SQLite database file, or a postgresql://user@host/dbname URL (default: $REFEREE_DB or ./referee.db)", show_default=False),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON instead of tables.")]
 
@@ -108,15 +110,14 @@ def _local(ctx: typer.Context, db: str | None, *, create: bool = False) -> Refer
         )
     from referee.errors import StorageError
     from referee.service import Referee
-    from referee.store import StoreError
-    from referee.store.sqlite import SqliteStore
+    from referee.store import StoreError, open_store
 
     path = _db_path(db)
     every = os.environ.get("REFEREE_SNAPSHOT_EVERY", "")
     if every and not every.isdigit():
         _fail(f"REFEREE_SNAPSHOT_EVERY must be a whole number of entries, not {every!r}")
     try:
-        store = SqliteStore(path, create=create, durability=_connection(ctx).durability)
+        store = open_store(path, create=create, durability=_connection(ctx).durability)
     except StoreError as exc:
         raise StorageError("store/unavailable", str(exc)) from None
     return Referee(store, snapshot_every=int(every)) if every else Referee(store)
@@ -704,6 +705,46 @@ def ratings(
     for i, r in enumerate(answer.players, start=1):
         sys.stdout.write(f"{i:>4}  {r.player:<24} {r.ordinal:7.2f}  (mu {r.mu:.2f}, sigma {r.sigma:.2f}, "
                          f"{r.matches} matches)\n")
+
+
+@db_app.command("copy")
+def db_copy(
+    ctx: typer.Context,
+    source: Annotated[str, typer.Argument(help="The database to copy from: a SQLite file or a postgresql:// URL.")],
+    target: Annotated[str, typer.Argument(help="The database to copy into (created if it does not exist).")],
+    json: JsonOpt = False,
+) -> None:
+    """Copy every match (entries, snapshots, idempotency keys, annotations, token hashes) verbatim, in
+    either direction. Run it again to resume a copy that stopped: each match continues from the target's
+    head; a match that differs in the target is refused, naming it. Written at durability normal unless
+    --durability says otherwise (a copy cut short by a crash is resumed). `audit --all` on the target
+    prints the same heads as on the source.
+
+    Example: referee db copy hall.db postgresql://referee@db.hall.lan/referee
+    """
+    from referee.dbcopy import copy_matches
+    from referee.errors import StorageError
+    from referee.store import StoreError, open_store
+
+    if _connection(ctx).server:
+        _fail("db copy works on databases, not through --server")
+    try:
+        src = open_store(source, create=False)
+        dst = open_store(target, durability=_connection(ctx).durability or "normal")
+    except StoreError as exc:
+        raise StorageError("store/unavailable", str(exc)) from None
+    try:
+        report = copy_matches(src, dst, lambda mid, done, total: None)
+    except StoreError as exc:
+        raise StorageError("store/failed", f"{exc}; nothing more was copied (run it again once that is settled)") from None
+    finally:
+        src.close()
+        dst.close()
+    if json:
+        _print_json(report)
+        return
+    print(f"copied {report.matches} matches ({report.created} new, {report.up_to_date} already up to date): "
+          f"{report.entries} entries, {report.annotations} annotations, {report.tokens} tokens")
 
 
 @scenario_app.command("run")

@@ -1,4 +1,5 @@
-"""``referee serve``: the HTTP service (Litestar on uvicorn) over the CLI's SQLite database.
+"""``referee serve``: the HTTP service (Litestar on uvicorn) over the CLI's database (a SQLite file or a
+PostgreSQL URL).
 
 Imported only by the ``serve`` command, so that ``referee play`` never loads Litestar or uvicorn.
 """
@@ -11,18 +12,31 @@ from typing import Any
 
 def app() -> Any:
     """The app over the database named by ``REFEREE_SERVE_DB`` (what each worker process builds)."""
+    import threading
+
     from referee.http import create_app
     from referee.service import Referee
+    from referee.store import Store
+    from referee.store.postgres import PostgresStore, is_url
     from referee.store.sqlite import SqliteStore
 
     db = os.environ["REFEREE_SERVE_DB"]
     every = os.environ.get("REFEREE_SNAPSHOT_EVERY", "")
     snapshot_every = int(every) if every.isdigit() else None
+    shared: list[Store] = []
+    lock = threading.Lock()
+
+    def store() -> Store:
+        if not is_url(db):
+            return SqliteStore(db)  # one SQLite connection per worker thread
+        with lock:  # PostgreSQL: one pool of connections for the process, shared by its threads
+            if not shared:
+                shared.append(PostgresStore(db, pool=int(os.environ.get("REFEREE_PG_POOL", "") or 16)))
+            return shared[0]
 
     def referee() -> Referee:
-        # one Referee, and so one SQLite connection, per worker thread
-        store = SqliteStore(db)
-        return Referee(store) if snapshot_every is None else Referee(store, snapshot_every=snapshot_every)
+        # one Referee per worker thread
+        return Referee(store()) if snapshot_every is None else Referee(store(), snapshot_every=snapshot_every)
 
     return create_app(referee, admin_token=os.environ.get("REFEREE_ADMIN_TOKEN") or None)
 
@@ -38,16 +52,18 @@ def serve(host: str, port: int, db: str, *, workers: int = 1, log_level: str = "
 
     from referee.errors import StorageError
     from referee.store import StoreError
-    from referee.store.sqlite import DURABILITY_ENV, SqliteStore, durability_level
+    from referee.store import open_store
+    from referee.store.postgres import is_url, shown
+    from referee.store.sqlite import DURABILITY_ENV, durability_level
 
     level = durability_level(durability)  # a bad value is refused before anything starts
     try:
-        SqliteStore(db, durability=level).close()  # create and migrate the database before the first request
+        open_store(db, durability=level).close()  # create and migrate the database before the first request
     except StoreError as exc:
         raise StorageError("store/unavailable", str(exc)) from None
-    os.environ["REFEREE_SERVE_DB"] = os.path.abspath(db)
+    os.environ["REFEREE_SERVE_DB"] = db if is_url(db) else os.path.abspath(db)
     os.environ[DURABILITY_ENV] = level  # what each worker's stores commit at
-    print(f"referee: serving {db} on http://{host}:{port} at durability {level} (API: http://{host}:{port}/schema); "
+    print(f"referee: serving {shown(db)} on http://{host}:{port} at durability {level} (API: http://{host}:{port}/schema); "
           "Ctrl-C stops", flush=True)
     # proxy headers are not read: the service uses no client address or scheme
     uvicorn.run("cli.serve:app", factory=True, host=host, port=port, workers=workers, log_level=log_level,

@@ -55,3 +55,33 @@ def dump(path) -> list[str]:
         return list(conn.iterdump())
     finally:
         conn.close()
+
+
+# -- PostgreSQL (issue 18): one throw-away server a session, a fresh database a test -----------------
+
+
+@pytest.fixture(scope="session")
+def pg_server():
+    from support.pg import REQUIRE_ENV, Server
+
+    server = Server()
+    why = server.why_not()
+    if why is not None:
+        if os.environ.get(REQUIRE_ENV):
+            pytest.fail(f"PostgreSQL is required here ({REQUIRE_ENV} is set) but cannot be had: {why}")
+        pytest.skip(f"PostgreSQL tests skipped: {why}")
+    try:
+        server.start()
+    except Exception as exc:  # noqa: BLE001 - whatever stops it, say what
+        server.stop()
+        if os.environ.get(REQUIRE_ENV):
+            pytest.fail(f"PostgreSQL is required here ({REQUIRE_ENV} is set) but did not start: {exc}")
+        pytest.skip(f"PostgreSQL tests skipped: the test server did not start: {exc}")
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def pg_url(pg_server):
+    """The URL of a new, empty PostgreSQL database."""
+    return pg_server.fresh()

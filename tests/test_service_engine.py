@@ -15,17 +15,45 @@ from referee.errors import BadInput, ConflictError, NotFound
 from referee.service import Referee
 from referee.store.memory import MemoryStore
 from schemas import Outcome
-from referee.store.sqlite import SqliteStore
+from referee.store import open_store
 from support.pile import PILE
 
 
-@pytest.fixture
-def db(tmp_path):
+@pytest.fixture(params=["sqlite", "postgres"])
+def db(request, tmp_path):
+    """Where the service keeps its log: a SQLite file or a PostgreSQL URL."""
+    if request.param == "postgres":
+        return request.getfixturevalue("pg_url")
     return str(tmp_path / "r.db")
 
 
 def service(path=None, **kw):
-    return Referee(SqliteStore(path) if path else MemoryStore(), games=[PILE], **kw)
+    return Referee(open_store(path) if path else MemoryStore(), games=[PILE], **kw)
+
+
+def contents(db):
+    """Everything the database holds (to show that nothing was written)."""
+    if db.startswith("postgresql://"):
+        from support.pg import dump
+
+        return dump(db)
+    return open(db, "rb").read()
+
+
+def tamper(db, sql):
+    """Run ``sql`` on the database behind the referee's back, its append-only trigger dropped."""
+    if db.startswith("postgresql://"):
+        import psycopg
+
+        with psycopg.connect(db, autocommit=True) as conn:
+            conn.execute("ALTER TABLE entries DISABLE TRIGGER entries_append_only")
+            conn.execute(sql)
+        return
+    conn = sqlite3.connect(db)
+    conn.execute("DROP TRIGGER entries_append_only_update")
+    conn.execute(sql)
+    conn.commit()
+    conn.close()
 
 
 def play(r, mid, *moves):
@@ -71,7 +99,7 @@ def test_bad_input_is_refused_and_changes_nothing(db, seat, text, code):
     r = service(db)
     m = r.new_match("pile", ["alice", "bob"], seed=1)
     play(r, m.id, ("alice", "start"))
-    before = open(db, "rb").read(), r.store.head(m.id)
+    before = contents(db), r.store.head(m.id)
     with pytest.raises(BadInput) as info:
         r.submit(m.id, seat, text)
     assert info.value.code == code
@@ -130,7 +158,7 @@ def test_state_at_n_with_and_without_snapshots_agree(db):
     b = Referee(MemoryStore(), games=[PILE], snapshot_every=0)
     b.store.create_match(a.store.get_match(m.id), list(a.store.entries(m.id)))
     for n in range(0, 14):
-        assert Referee(SqliteStore(db), games=[PILE]).show(m.id, at=n) == b.show(m.id, at=n)
+        assert Referee(open_store(db), games=[PILE]).show(m.id, at=n) == b.show(m.id, at=n)
 
 
 def test_hash_chain_and_audit_catch_tampering(db):
@@ -140,11 +168,10 @@ def test_hash_chain_and_audit_catch_tampering(db):
     st = r.show(m.id).state
     r.submit(m.id, st["active"], "take 2")
     assert r.verify(m.id) == []
-    conn = sqlite3.connect(db)
-    conn.execute("DROP TRIGGER entries_append_only_update")
-    conn.execute("UPDATE entries SET body = replace(body, '\"count\":2', '\"count\":3') WHERE seq = 2")
-    conn.commit()
-    conn.close()
+    if db.startswith("postgresql://"):
+        tamper(db, "UPDATE entries SET body = convert_to(replace(convert_from(body, 'UTF8'), '\"count\":2', '\"count\":3'), 'UTF8') WHERE seq = 2")
+    else:
+        tamper(db, "UPDATE entries SET body = replace(body, '\"count\":2', '\"count\":3') WHERE seq = 2")
     findings = service(db).verify(m.id)
     assert findings and findings[0].startswith("entry 2:") and "hash" in findings[0]
 
@@ -160,8 +187,8 @@ def test_replay_in_a_new_process_gives_byte_identical_hashes(db):
     code = (
         "import sys; sys.path.insert(0, 'tests');"
         "from support.pile import PILE; from referee.service import Referee;"
-        "from referee.store.sqlite import SqliteStore;"
-        f"print(Referee(SqliteStore({db!r}), games=[PILE]).show({m.id!r}).state_hash)"
+        "from referee.store import open_store;"
+        f"print(Referee(open_store({db!r}), games=[PILE]).show({m.id!r}).state_hash)"
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == here

@@ -1,4 +1,4 @@
-"""One contract suite, run against every store (SQLite and in-memory)."""
+"""One contract suite, run against every store (in-memory, SQLite and PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -23,14 +23,30 @@ from referee.store.memory import MemoryStore
 from referee.store.sqlite import SqliteStore
 
 
-@pytest.fixture(params=["memory", "sqlite"])
+@pytest.fixture(params=["memory", "sqlite", "postgres"])
 def store(request, tmp_path):
     if request.param == "memory":
         s = MemoryStore()
-    else:
+    elif request.param == "sqlite":
         s = SqliteStore(str(tmp_path / "t.db"))
+    else:
+        from referee.store.postgres import PostgresStore
+
+        s = PostgresStore(request.getfixturevalue("pg_url"))
     yield s
     s.close()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def opener(request, tmp_path):
+    """Opens one database again and again (separate connections, as separate processes would)."""
+    if request.param == "sqlite":
+        path = str(tmp_path / "t.db")
+        return lambda: SqliteStore(path)
+    from referee.store.postgres import PostgresStore
+
+    url = request.getfixturevalue("pg_url")
+    return lambda: PostgresStore(url)
 
 
 def _match(mid="m1"):
@@ -204,10 +220,9 @@ def test_sqlite_read_only_open_does_not_create_a_file(tmp_path):
     assert not (tmp_path / "absent.db").exists()
 
 
-def test_sqlite_writers_on_separate_connections_never_fork_the_log(tmp_path):
-    path = str(tmp_path / "t.db")
-    SqliteStore(path).create_match(_match())
-    stores = [SqliteStore(path) for _ in range(3)]
+def test_writers_on_separate_connections_never_fork_the_log(opener):
+    opener().create_match(_match())
+    stores = [opener() for _ in range(3)]
     wins = []
 
     def writer(s, tag):
@@ -298,10 +313,9 @@ def test_idempotency_keys_belong_to_one_match(store):
     assert store.find_request("a", "k").fingerprint == "f" and store.find_request("b", "k").fingerprint == "g"
 
 
-def test_concurrent_retries_of_one_key_append_once(tmp_path):
-    path = str(tmp_path / "t.db")
-    SqliteStore(path).create_match(_match())
-    stores = [SqliteStore(path) for _ in range(4)]
+def test_concurrent_retries_of_one_key_append_once(opener):
+    opener().create_match(_match())
+    stores = [opener() for _ in range(4)]
     outcomes = []
 
     def writer(s):

@@ -1,4 +1,5 @@
-"""The match log store: an interface (:class:`Store`) and two recorders, SQLite and in-memory.
+"""The match log store: an interface (:class:`Store`) and three recorders: SQLite (the default),
+PostgreSQL (a shared database for several servers) and in-memory.
 
 The store sees bytes and index columns, never domain objects. Entries are append-only: there is no
 method that updates or deletes one. Every append is one transaction that first checks the head
@@ -44,13 +45,19 @@ __all__ = [
 ]
 
 
-def open_store(path: str, *, durability: str | None = None) -> Store:
-    """``":memory:"`` gives an in-memory store; anything else a SQLite file (``durability``: see
-    :mod:`referee.store.sqlite`)."""
+def open_store(path: str, *, durability: str | None = None, create: bool = True) -> Store:
+    """The store ``path`` names: ``":memory:"`` an in-memory one, a ``postgresql://`` (or ``postgres://``)
+    URL a PostgreSQL database (:mod:`referee.store.postgres`), anything else a SQLite file
+    (``durability``: see :mod:`referee.store.sqlite`). ``create=False`` refuses a database that does not
+    exist yet (or has no referee schema) instead of creating it."""
     if path == ":memory:":
         from .memory import MemoryStore
 
         return MemoryStore()
+    if path.startswith(("postgresql://", "postgres://")):
+        from .postgres import PostgresStore
+
+        return PostgresStore(path, durability=durability, create=create)
     from .sqlite import SqliteStore
 
-    return SqliteStore(path, durability=durability)
+    return SqliteStore(path, durability=durability, create=create)

@@ -243,6 +243,15 @@ class Store(Protocol):
 
     def find_tournament_token(self, token_hash: str) -> StoredTournamentToken | None: ...
 
+    def snapshots(self, match_id: str) -> list[StoredSnapshot]:
+        """A match's snapshots in seq order (what ``referee db copy`` copies)."""
+
+    def tokens(self, match_id: str) -> list[StoredToken]:
+        """A match's token hashes (what ``referee db copy`` copies), in token-hash order."""
+
+    def requests(self, match_id: str) -> list[StoredRequest]:
+        """A match's idempotency keys in seq order (what ``referee db copy`` copies)."""
+
     def reopen(self) -> Store | None:
         """The same data through a new connection of its own, for another process (after a fork);
         None for a store that lives in one process's memory."""

@@ -209,6 +209,16 @@ class MemoryStore:
     def find_tournament_token(self, token_hash: str) -> StoredTournamentToken | None:
         return self._tournament_tokens.get(token_hash)
 
+    def snapshots(self, match_id: str) -> list[StoredSnapshot]:
+        latest = {s.seq: s for s in self._snapshots.get(match_id, [])}
+        return [latest[seq] for seq in sorted(latest)]
+
+    def tokens(self, match_id: str) -> list[StoredToken]:
+        return sorted((t for t in self._tokens.values() if t.match_id == match_id), key=lambda t: t.token_hash)
+
+    def requests(self, match_id: str) -> list[StoredRequest]:
+        return sorted((r for (mid, _k), r in self._requests.items() if mid == match_id), key=lambda r: (r.seq, r.key))
+
     def reopen(self) -> None:
         return None  # the data lives in this process only
 

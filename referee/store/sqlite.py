@@ -702,6 +702,20 @@ class SqliteStore:
                         (token_hash,))
         return StoredTournamentToken(token_hash=row[0], tournament_id=row[1], role=row[2], player=row[3]) if row else None
 
+    def snapshots(self, match_id: str) -> list[StoredSnapshot]:
+        rows = self._all("SELECT match_id, seq, state, state_hash FROM snapshots WHERE match_id = ? ORDER BY seq", (match_id,))
+        return [StoredSnapshot(match_id=r[0], seq=r[1], state=bytes(r[2]), state_hash=r[3]) for r in rows]
+
+    def tokens(self, match_id: str) -> list[StoredToken]:
+        rows = self._all("SELECT token_hash, match_id, role, seat FROM tokens WHERE match_id = ? ORDER BY token_hash",
+                         (match_id,))
+        return [StoredToken(token_hash=r[0], match_id=r[1], role=r[2], seat=r[3]) for r in rows]
+
+    def requests(self, match_id: str) -> list[StoredRequest]:
+        rows = self._all("SELECT match_id, key, fingerprint, seq FROM requests WHERE match_id = ? ORDER BY seq, key",
+                         (match_id,))
+        return [StoredRequest(match_id=r[0], key=r[1], fingerprint=r[2], seq=r[3]) for r in rows]
+
     def reopen(self) -> SqliteStore:
         return SqliteStore(self.path, durability=self.durability, create=False)
 

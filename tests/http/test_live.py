@@ -18,6 +18,7 @@ import pytest
 from conftest import ROOT
 from referee.http import create_app
 from referee.service import Referee
+from referee.store import open_store
 from referee.store.sqlite import SqliteStore
 from support.live import LiveServer
 from support.pile import PILE
@@ -94,7 +95,7 @@ def test_a_stream_resumes_from_last_event_id_and_sees_other_processes_entries(li
                 ids.append(int(line[3:]))
                 if ids == [3]:
                     # an entry written behind the server's back (another process on the same file)
-                    other = Referee(SqliteStore(live.db), games=[PILE])
+                    other = Referee(open_store(live.db), games=[PILE])
                     other.submit(mid, "bob", "say note=local")
                 if len(ids) == 2:
                     break

@@ -1,0 +1,617 @@
+"""The shared store: one PostgreSQL database, through psycopg 3 and its connection pool (issue 18).
+
+The same contract as :mod:`referee.store.sqlite`, for a hall with several server processes over one
+database. Append-only is enforced by the database itself: triggers refuse UPDATE, DELETE and TRUNCATE
+of ``entries`` and ``annotations``. An append is one transaction: it locks the match's row (so the
+appends of one match are serialised by the database, whichever process or machine sends them), reads
+the head, inserts the entry (its ``(match_id, seq)`` is the primary key), the idempotency key and the
+snapshot, and commits; a stale writer gets :class:`Conflict` and nothing is written.
+
+The schema is created and migrated when a store is opened (under an advisory lock, so that servers
+starting together migrate once); ``referee_schema`` records its version. Text columns that are sorted
+on use the "C" collation, so that matches are listed in the same (byte) order as on SQLite.
+
+**Durability.** ``full`` (the default) commits with ``synchronous_commit=on``: an acknowledged entry
+is in the server's write-ahead log on disk. ``normal`` uses ``synchronous_commit=off``: a crash of the
+database server can lose the last acknowledged commits (the database stays consistent).
+
+A dropped connection is tried again (three times, 50 ms then 200 ms apart) on a fresh one from the
+pool. A retried append can never write an entry twice: its seq is checked against the head and is the
+primary key, and an idempotency key is unique in its match (a retry of a committed append gets
+:class:`Conflict`, or :class:`DuplicateRequest` when it carries a key, which the service answers with
+the first reply).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+import weakref
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from .base import (
+    AuditRow,
+    Conflict,
+    DuplicateRequest,
+    IndexRow,
+    StoredAnnotation,
+    StoredEntry,
+    StoredMatch,
+    StoredRequest,
+    StoredSnapshot,
+    StoredToken,
+    StoredTournament,
+    StoredTournamentEvent,
+    StoredTournamentToken,
+    StoreError,
+)
+
+if TYPE_CHECKING:
+    import psycopg
+    import psycopg_pool
+
+T = TypeVar("T")
+
+#: what a ``--db`` value or ``$REFEREE_DB`` starts with to name a PostgreSQL database
+URL_PREFIXES = ("postgresql://", "postgres://")
+#: the channel each committed entry is announced on (payload: ``match_id seq``)
+CHANNEL = "referee_entries"
+
+
+def is_url(db: str) -> bool:
+    return db.startswith(URL_PREFIXES)
+
+
+def shown(url: str) -> str:
+    """The URL with its password (in the authority or as a ``password=`` parameter) hidden."""
+    url = re.sub(r"^([a-z]+://[^/@:]*:)[^/@]*@", r"\1***@", url)
+    return re.sub(r"([?&]password=)[^&]*", r"\1***", url)
+
+
+_ENTRY_COLS = "match_id, seq, kind, actor, verdict, code, body, prev_hash, hash, state_hash, recorded_at"
+_AUDIT_COLS = "seq, kind, actor, verdict, code, body, prev_hash, hash, state_hash"
+_MATCH_COLS = "id, game, rules_version, config, genesis_hash, created_at, parent, fork_seq, title"
+_ANNOTATION_COLS = 'match_id, seq, kind, text, "by", recorded_at, n, prev_hash, hash, audience'
+#: the accepted undos and redos (the words of the partial index and of the query it covers)
+_JUMP = "kind IN ('undo', 'redo') AND verdict = 'accepted'"
+_FAR = 2**62
+
+
+_M1_INITIAL = f"""
+CREATE TABLE matches (
+    id text COLLATE "C" PRIMARY KEY, game text NOT NULL, rules_version text NOT NULL, config bytea NOT NULL,
+    genesis_hash text NOT NULL, created_at text COLLATE "C" NOT NULL, parent text, fork_seq bigint, title text
+);
+CREATE TABLE entries (
+    match_id text COLLATE "C" NOT NULL REFERENCES matches (id), seq bigint NOT NULL, kind text NOT NULL,
+    actor text, verdict text NOT NULL, code text, body bytea NOT NULL, prev_hash text NOT NULL,
+    hash text NOT NULL, state_hash text NOT NULL, recorded_at text, PRIMARY KEY (match_id, seq)
+);
+CREATE INDEX entries_jumps ON entries (match_id, seq) INCLUDE (kind, body) WHERE {_JUMP};
+CREATE TABLE snapshots (
+    match_id text COLLATE "C" NOT NULL REFERENCES matches (id), seq bigint NOT NULL, state bytea NOT NULL,
+    state_hash text NOT NULL, PRIMARY KEY (match_id, seq)
+);
+CREATE TABLE annotations (
+    id bigserial PRIMARY KEY, match_id text COLLATE "C" NOT NULL REFERENCES matches (id), seq bigint NOT NULL,
+    kind text NOT NULL, text text NOT NULL, "by" text, recorded_at text, n bigint NOT NULL, prev_hash text,
+    hash text, audience text NOT NULL DEFAULT 'all', UNIQUE (match_id, n)
+);
+CREATE INDEX annotations_seq ON annotations (match_id, seq);
+CREATE TABLE tokens (
+    token_hash text PRIMARY KEY, match_id text COLLATE "C" NOT NULL REFERENCES matches (id), role text NOT NULL,
+    seat text
+);
+CREATE INDEX tokens_match ON tokens (match_id);
+CREATE TABLE requests (
+    match_id text COLLATE "C" NOT NULL REFERENCES matches (id), key text NOT NULL, fingerprint text NOT NULL,
+    seq bigint NOT NULL, PRIMARY KEY (match_id, key)
+);
+CREATE FUNCTION referee_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    RAISE EXCEPTION '% are append-only', TG_ARGV[0];
+END $$;
+CREATE TRIGGER entries_append_only BEFORE UPDATE OR DELETE ON entries
+    FOR EACH ROW EXECUTE FUNCTION referee_append_only('log entries');
+CREATE TRIGGER entries_no_truncate BEFORE TRUNCATE ON entries
+    FOR EACH STATEMENT EXECUTE FUNCTION referee_append_only('log entries');
+CREATE TRIGGER annotations_append_only BEFORE UPDATE OR DELETE ON annotations
+    FOR EACH ROW EXECUTE FUNCTION referee_append_only('annotations');
+CREATE TRIGGER annotations_no_truncate BEFORE TRUNCATE ON annotations
+    FOR EACH STATEMENT EXECUTE FUNCTION referee_append_only('annotations');
+CREATE FUNCTION referee_announce() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_notify('{CHANNEL}', NEW.match_id || ' ' || NEW.seq);
+    RETURN NULL;
+END $$;
+CREATE TRIGGER entries_announce AFTER INSERT ON entries FOR EACH ROW EXECUTE FUNCTION referee_announce();
+"""
+
+#: tournaments (issue 14): a row each, their append-only chained events, their tokens (hashes)
+_M2_TOURNAMENTS = """
+CREATE TABLE tournaments (id text COLLATE "C" PRIMARY KEY, name text NOT NULL, created_at text COLLATE "C" NOT NULL);
+CREATE TABLE tournament_events (
+    tournament_id text COLLATE "C" NOT NULL REFERENCES tournaments (id), n bigint NOT NULL, kind text NOT NULL,
+    "by" text NOT NULL, body bytea NOT NULL, prev_hash text NOT NULL, hash text NOT NULL, recorded_at text NOT NULL,
+    PRIMARY KEY (tournament_id, n)
+);
+CREATE TRIGGER tournament_events_append_only BEFORE UPDATE OR DELETE ON tournament_events
+    FOR EACH ROW EXECUTE FUNCTION referee_append_only('tournament events');
+CREATE TRIGGER tournament_events_no_truncate BEFORE TRUNCATE ON tournament_events
+    FOR EACH STATEMENT EXECUTE FUNCTION referee_append_only('tournament events');
+CREATE TABLE tournament_tokens (
+    token_hash text PRIMARY KEY, tournament_id text COLLATE "C" NOT NULL REFERENCES tournaments (id),
+    role text NOT NULL, player text
+);
+"""
+
+#: numbered schema migrations (one SQL script each); ``referee_schema.version`` records how many have run
+MIGRATIONS: tuple[str, ...] = (_M1_INITIAL, _M2_TOURNAMENTS)
+
+#: the advisory lock that servers starting together take to migrate one at a time
+_MIGRATION_LOCK = 0x7265_6665
+
+
+class PostgresStore:
+    """A PostgreSQL database named by a ``postgresql://`` URL. ``durability``: ``full`` or ``normal``
+    (default: ``$REFEREE_DURABILITY``, else ``full``). ``create=False`` refuses a database without the
+    referee's schema instead of creating it. ``pool``: the most connections the store opens at once."""
+
+    def __init__(self, url: str, *, durability: str | None = None, create: bool = True, pool: int = 8,
+                 connect_timeout: int = 10) -> None:
+        from .sqlite import durability_level
+
+        level = durability_level(durability)
+        try:
+            import psycopg
+            import psycopg_pool
+        except ImportError:
+            raise StoreError(
+                f"{shown(url)} is a PostgreSQL database, and the PostgreSQL driver is not installed: "
+                "pip install 'referee[postgres]' (psycopg 3 and psycopg-pool)"
+            ) from None
+        self.url = url
+        self.durability = level
+        self._psycopg = psycopg
+        options = "-c synchronous_commit=" + ("on" if level == "full" else "off")
+        try:  # the URL's own options (a search_path, say) are kept
+            given = psycopg.conninfo.conninfo_to_dict(url).get("options")
+        except psycopg.ProgrammingError as exc:
+            raise StoreError(f"{shown(url)} is not a usable PostgreSQL URL: {_first_line(exc)}") from None
+        if given:
+            options = f"{given} {options}"
+        self._kwargs: dict[str, Any] = {"autocommit": True, "options": options, "connect_timeout": connect_timeout}
+        try:
+            with psycopg.connect(url, **self._kwargs) as conn:
+                self._migrate(conn, create)
+        except psycopg.Error as exc:
+            raise StoreError(f"cannot use the PostgreSQL database {shown(url)}: {_first_line(exc)}") from None
+        self.pool: psycopg_pool.ConnectionPool[psycopg.Connection[Any]] = psycopg_pool.ConnectionPool(
+            url, min_size=1, max_size=max(1, pool), kwargs=self._kwargs, open=True,
+            name="referee", timeout=30.0,
+        )
+        # closed with the store, or when it is collected, or at exit: never by the pool's own __del__,
+        # which may run on one of its worker threads
+        self._finalizer = weakref.finalize(self, self.pool.close)
+
+    # -- schema ---------------------------------------------------------------------------------------
+
+    def _migrate(self, conn: psycopg.Connection[Any], create: bool) -> None:
+        version = self._version(conn)
+        if version is not None and version == len(MIGRATIONS):
+            return
+        if version is None and not create:
+            raise StoreError(f"no referee database at {shown(self.url)}; create a match first (referee new ...)")
+        with conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
+            version = self._version(conn)
+            if version is None:
+                if conn.execute("SELECT to_regclass('matches')").fetchone()[0] is not None:  # type: ignore[index]
+                    raise StoreError(f"{shown(self.url)} holds tables that are not a referee database")
+                conn.execute("CREATE TABLE referee_schema (version integer NOT NULL)")
+                conn.execute("INSERT INTO referee_schema (version) VALUES (0)")
+                version = 0
+            if version > len(MIGRATIONS):
+                raise StoreError(f"{shown(self.url)} was written by a newer referee (schema {version}); upgrade referee")
+            for number in range(version, len(MIGRATIONS)):
+                conn.execute(MIGRATIONS[number])  # our own constant SQL
+            conn.execute("UPDATE referee_schema SET version = %s", (len(MIGRATIONS),))
+
+    @staticmethod
+    def _version(conn: psycopg.Connection[Any]) -> int | None:
+        if conn.execute("SELECT to_regclass('referee_schema')").fetchone()[0] is None:  # type: ignore[index]
+            return None
+        row = conn.execute("SELECT version FROM referee_schema").fetchone()
+        return int(row[0]) if row else 0
+
+    def schema_version(self) -> int:
+        version = self._run(self._version)
+        return version or 0
+
+    # -- running statements ---------------------------------------------------------------------------
+
+    def _run(self, work: Callable[[psycopg.Connection[Any]], T]) -> T:
+        """``work(conn)`` on a connection of the pool; tried again on a fresh connection when the one it
+        had was dropped (a connection error, not a refusal by the database)."""
+        psycopg = self._psycopg
+        for attempt in range(3):
+            try:
+                with self.pool.connection() as conn:
+                    return work(conn)
+            except psycopg.OperationalError as exc:
+                if attempt == 2 or isinstance(exc, psycopg.errors.QueryCanceled):
+                    raise StoreError(f"the PostgreSQL database {shown(self.url)} failed: {_first_line(exc)}") from None
+                time.sleep((0.05, 0.2)[attempt])
+            except psycopg.errors.CharacterNotInRepertoire as exc:
+                raise StoreError(f"PostgreSQL cannot store this text: {_first_line(exc)}") from None
+            except psycopg.errors.UntranslatableCharacter as exc:
+                raise StoreError(f"PostgreSQL cannot store this text: {_first_line(exc)}") from None
+            except psycopg.DataError as exc:
+                raise StoreError(f"PostgreSQL refused the data: {_first_line(exc)}") from None
+        raise AssertionError("unreachable")
+
+    def _all(self, sql: str, params: Sequence[Any]) -> list[Any]:
+        return self._run(lambda conn: conn.execute(sql, params).fetchall())
+
+    def _one(self, sql: str, params: Sequence[Any]) -> Any:
+        return self._run(lambda conn: conn.execute(sql, params).fetchone())
+
+    def _pages(self, cols: str, match_id: str, start: int, stop: int | None, seq_at: int = 0) -> Iterator[Any]:
+        stop_ = stop if stop is not None else _FAR
+        low = start
+        sql = f"SELECT {cols} FROM entries WHERE match_id = %s AND seq >= %s AND seq <= %s ORDER BY seq LIMIT 2000"
+        while low <= stop_:
+            rows = self._all(sql, (match_id, low, stop_))
+            yield from rows
+            if len(rows) < 2000:
+                return
+            low = rows[-1][seq_at] + 1
+
+    # -- matches --------------------------------------------------------------------------------------
+
+    @staticmethod
+    def _match(row: tuple[Any, ...]) -> StoredMatch:
+        (id_, game, rv, config, genesis, created, parent, fork_seq, title) = row
+        return StoredMatch(id=id_, game=game, rules_version=rv, config=bytes(config), genesis_hash=genesis,
+                           created_at=created, parent=parent, fork_seq=fork_seq, title=title or "")
+
+    def create_match(
+        self, match: StoredMatch, entries: Sequence[StoredEntry] = (),
+        annotations: Sequence[StoredAnnotation] = (),
+    ) -> None:
+        for i, e in enumerate(entries, start=(match.fork_seq or 0) + 1):
+            if e.seq != i or e.match_id != match.id:
+                raise StoreError("initial entries must be numbered on from the match's start")
+        unique = self._psycopg.errors.UniqueViolation
+
+        def work(conn: psycopg.Connection[Any]) -> None:
+            try:
+                with conn.transaction():
+                    conn.execute(
+                        f"INSERT INTO matches ({_MATCH_COLS}) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s)",
+                        (match.id, match.game, match.rules_version, match.config, match.genesis_hash,
+                         match.created_at, match.parent, match.fork_seq, match.title),
+                    )
+                    if entries:
+                        with conn.cursor() as cur:
+                            cur.executemany(self._INSERT_ENTRY, [self._entry_row(e) for e in entries])
+                    for a in annotations:
+                        self._insert_annotation(conn, a)
+            except unique:
+                raise StoreError(f"match {match.id} already exists") from None
+
+        self._run(work)
+
+    def get_match(self, match_id: str) -> StoredMatch | None:
+        row = self._one(f"SELECT {_MATCH_COLS} FROM matches WHERE id = %s", (match_id,))
+        return self._match(row) if row else None
+
+    def find_matches(self, prefix: str) -> list[StoredMatch]:
+        like = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        # ILIKE: like SQLite's LIKE, a typed prefix matches whatever the case of its ASCII letters
+        rows = self._all(f"SELECT {_MATCH_COLS} FROM matches WHERE id ILIKE %s ORDER BY id", (like,))
+        return [self._match(r) for r in rows]
+
+    def list_matches(self) -> list[StoredMatch]:
+        return [self._match(r) for r in self._all(f"SELECT {_MATCH_COLS} FROM matches ORDER BY created_at, id", ())]
+
+    # -- entries --------------------------------------------------------------------------------------
+
+    _INSERT_ENTRY = f"INSERT INTO entries ({_ENTRY_COLS}) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)"
+    _HEAD = "SELECT MAX(seq) FROM entries WHERE match_id = %s"
+
+    @staticmethod
+    def _entry_row(e: StoredEntry) -> tuple[Any, ...]:
+        return (e.match_id, e.seq, e.kind, e.actor, e.verdict, e.code, e.body, e.prev_hash, e.hash,
+                e.state_hash, e.recorded_at)
+
+    @staticmethod
+    def _entry(row: tuple[Any, ...]) -> StoredEntry:
+        (mid, seq, kind, actor, verdict, code, body, prev, h, sh, rec) = row
+        return StoredEntry(match_id=mid, seq=seq, kind=kind, actor=actor, verdict=verdict, code=code,
+                           body=bytes(body), prev_hash=prev, hash=h, state_hash=sh, recorded_at=rec or "")
+
+    def head(self, match_id: str) -> int:
+        row = self._one(
+            "SELECT COALESCE((SELECT MAX(seq) FROM entries WHERE match_id = %(m)s),"
+            " (SELECT fork_seq FROM matches WHERE id = %(m)s), 0)", {"m": match_id},  # type: ignore[arg-type]
+        )
+        return int(row[0])
+
+    def last_entry(self, match_id: str) -> StoredEntry | None:
+        row = self._one(f"SELECT {_ENTRY_COLS} FROM entries WHERE match_id = %s ORDER BY seq DESC LIMIT 1", (match_id,))
+        return self._entry(row) if row else None
+
+    def append(
+        self, entry: StoredEntry, expected_seq: int, snapshot: StoredSnapshot | None = None,
+        request: StoredRequest | None = None,
+    ) -> None:
+        mid = entry.match_id
+        errors = self._psycopg.errors
+
+        def work(conn: psycopg.Connection[Any]) -> None:
+            try:
+                with conn.transaction():
+                    # the match's row lock serialises its appends; the head is read after it is held
+                    row = conn.execute("SELECT fork_seq FROM matches WHERE id = %s FOR NO KEY UPDATE", (mid,)).fetchone()
+                    if row is None:
+                        raise StoreError(f"no match {mid}")
+                    if request is None:
+                        last = conn.execute(self._HEAD, (mid,)).fetchone()
+                        used = False
+                    else:
+                        last = conn.execute(
+                            "SELECT MAX(seq), EXISTS (SELECT 1 FROM requests WHERE match_id = %(m)s AND key = %(k)s)"
+                            " FROM entries WHERE match_id = %(m)s", {"m": mid, "k": request.key},
+                        ).fetchone()
+                        used = bool(last[1])  # type: ignore[index]
+                    if used:
+                        raise DuplicateRequest(mid, request.key)  # type: ignore[union-attr]
+                    head = last[0] if last is not None and last[0] is not None else (row[0] or 0)
+                    if head != expected_seq or entry.seq != expected_seq + 1:
+                        raise Conflict(mid, expected_seq, head)
+                    conn.execute(self._INSERT_ENTRY, self._entry_row(entry))
+                    if request is not None:
+                        conn.execute("INSERT INTO requests (match_id, key, fingerprint, seq) VALUES (%s,%s,%s,%s)",
+                                     (mid, request.key, request.fingerprint, entry.seq))
+                    if snapshot is not None:
+                        conn.execute(
+                            "INSERT INTO snapshots (match_id, seq, state, state_hash) VALUES (%s,%s,%s,%s)"
+                            " ON CONFLICT (match_id, seq) DO UPDATE SET state = EXCLUDED.state,"
+                            " state_hash = EXCLUDED.state_hash",
+                            (snapshot.match_id, snapshot.seq, snapshot.state, snapshot.state_hash),
+                        )
+            except errors.UniqueViolation as exc:  # a race the row lock did not cover: the same answers
+                if request is not None and "requests" in str(exc):
+                    raise DuplicateRequest(mid, request.key) from None
+                raise Conflict(mid, expected_seq, self.head(mid)) from None
+
+        self._run(work)
+
+    def entries(self, match_id: str, start: int = 1, stop: int | None = None) -> Iterator[StoredEntry]:
+        return map(self._entry, self._pages(_ENTRY_COLS, match_id, start, stop, seq_at=1))
+
+    def bodies(self, match_id: str, start: int = 1, stop: int | None = None) -> Iterator[tuple[int, bytes]]:
+        return self._pages("seq, body", match_id, start, stop)
+
+    def audit_rows(self, match_id: str, start: int = 1, stop: int | None = None) -> Iterator[AuditRow]:
+        return self._pages(_AUDIT_COLS, match_id, start, stop)
+
+    def index(self, match_id: str, start: int = 1, stop: int | None = None) -> Iterator[IndexRow]:
+        return self._pages(
+            "seq, kind, actor, verdict, CASE WHEN kind IN ('undo', 'redo') OR verdict = 'held' THEN body END",
+            match_id, start, stop,
+        )
+
+    def jumps(self, match_id: str, start: int = 1, stop: int | None = None) -> Iterator[tuple[int, str, bytes]]:
+        rows = self._all(
+            f"SELECT seq, kind, body FROM entries WHERE match_id = %s AND seq >= %s AND seq <= %s AND {_JUMP}"
+            " ORDER BY seq", (match_id, start, stop if stop is not None else _FAR),
+        )
+        return iter(rows)
+
+    def snapshot_at_or_before(self, match_id: str, seq: int) -> StoredSnapshot | None:
+        row = self._one(
+            "SELECT match_id, seq, state, state_hash FROM snapshots WHERE match_id = %s AND seq <= %s"
+            " ORDER BY seq DESC LIMIT 1", (match_id, seq),
+        )
+        if not row:
+            return None
+        return StoredSnapshot(match_id=row[0], seq=row[1], state=bytes(row[2]), state_hash=row[3])
+
+    # -- annotations ----------------------------------------------------------------------------------
+
+    @staticmethod
+    def _insert_annotation(conn: psycopg.Connection[Any], a: StoredAnnotation) -> None:
+        conn.execute(
+            f"INSERT INTO annotations ({_ANNOTATION_COLS}) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
+            (a.match_id, a.seq, a.kind, a.text, a.by, a.recorded_at, a.n, a.prev_hash, a.hash, a.audience),
+        )
+
+    def add_annotation(self, annotation: StoredAnnotation) -> None:
+        a = annotation
+
+        def work(conn: psycopg.Connection[Any]) -> None:
+            with conn.transaction():
+                if conn.execute("SELECT 1 FROM matches WHERE id = %s FOR NO KEY UPDATE", (a.match_id,)).fetchone() is None:
+                    raise StoreError(f"no match {a.match_id}")
+                row = conn.execute("SELECT n, hash FROM annotations WHERE match_id = %s ORDER BY n DESC LIMIT 1",
+                                   (a.match_id,)).fetchone()
+                count, last = (row[0] or 0, row[1]) if row else (0, None)
+                if a.n != count + 1 or (last is not None and a.prev_hash != last):
+                    raise Conflict(a.match_id, a.n - 1, count, what="annotation")
+                self._insert_annotation(conn, a)
+
+        self._run(work)
+
+    @staticmethod
+    def _annotation(r: tuple[Any, ...]) -> StoredAnnotation:
+        return StoredAnnotation(match_id=r[0], seq=r[1], kind=r[2], text=r[3], by=r[4] or "", recorded_at=r[5] or "",
+                                n=r[6] or 0, prev_hash=r[7] or "", hash=r[8] or "", audience=r[9] or "all")
+
+    def annotations(self, match_id: str) -> list[StoredAnnotation]:
+        rows = self._all(f"SELECT {_ANNOTATION_COLS} FROM annotations WHERE match_id = %s ORDER BY n, id", (match_id,))
+        return [self._annotation(r) for r in rows]
+
+    def annotations_on(self, match_id: str, start: int, stop: int) -> list[StoredAnnotation]:
+        rows = self._all(
+            f"SELECT {_ANNOTATION_COLS} FROM annotations WHERE match_id = %s AND seq >= %s AND seq <= %s ORDER BY n, id",
+            (match_id, start, stop),
+        )
+        return [self._annotation(r) for r in rows]
+
+    # -- tokens and idempotency keys ------------------------------------------------------------------
+
+    def add_tokens(self, tokens: Sequence[StoredToken]) -> None:
+        errors = self._psycopg.errors
+
+        def work(conn: psycopg.Connection[Any]) -> None:
+            try:
+                with conn.transaction():
+                    for t in tokens:
+                        conn.execute("INSERT INTO tokens (token_hash, match_id, role, seat) VALUES (%s,%s,%s,%s)",
+                                     (t.token_hash, t.match_id, t.role, t.seat))
+            except errors.ForeignKeyViolation:
+                missing = next(t.match_id for t in tokens if self.get_match(t.match_id) is None)
+                raise StoreError(f"no match {missing}") from None
+            except errors.IntegrityError as exc:
+                raise StoreError(f"token refused: {_first_line(exc)}") from None
+
+        self._run(work)
+
+    def find_token(self, token_hash: str) -> StoredToken | None:
+        row = self._one("SELECT token_hash, match_id, role, seat FROM tokens WHERE token_hash = %s", (token_hash,))
+        return StoredToken(token_hash=row[0], match_id=row[1], role=row[2], seat=row[3]) if row else None
+
+    def find_request(self, match_id: str, key: str) -> StoredRequest | None:
+        row = self._one("SELECT match_id, key, fingerprint, seq FROM requests WHERE match_id = %s AND key = %s",
+                        (match_id, key))
+        return StoredRequest(match_id=row[0], key=row[1], fingerprint=row[2], seq=row[3]) if row else None
+
+    def snapshots(self, match_id: str) -> list[StoredSnapshot]:
+        rows = self._all("SELECT match_id, seq, state, state_hash FROM snapshots WHERE match_id = %s ORDER BY seq",
+                         (match_id,))
+        return [StoredSnapshot(match_id=r[0], seq=r[1], state=bytes(r[2]), state_hash=r[3]) for r in rows]
+
+    def tokens(self, match_id: str) -> list[StoredToken]:
+        rows = self._all("SELECT token_hash, match_id, role, seat FROM tokens WHERE match_id = %s"
+                         ' ORDER BY token_hash COLLATE "C"', (match_id,))
+        return [StoredToken(token_hash=r[0], match_id=r[1], role=r[2], seat=r[3]) for r in rows]
+
+    def requests(self, match_id: str) -> list[StoredRequest]:
+        rows = self._all('SELECT match_id, key, fingerprint, seq FROM requests WHERE match_id = %s ORDER BY seq, key COLLATE "C"',
+                         (match_id,))
+        return [StoredRequest(match_id=r[0], key=r[1], fingerprint=r[2], seq=r[3]) for r in rows]
+
+    # -- tournaments ---------------------------------------------------------------------------------
+
+    _TOURNAMENT_EVENT_COLS = 'tournament_id, n, kind, "by", body, prev_hash, hash, recorded_at'
+
+    @staticmethod
+    def _insert_tournament_events(conn: psycopg.Connection[Any], events: Sequence[StoredTournamentEvent]) -> None:
+        if events:
+            with conn.cursor() as cur:
+                cur.executemany(
+                    f"INSERT INTO tournament_events ({PostgresStore._TOURNAMENT_EVENT_COLS}) VALUES (%s,%s,%s,%s,%s,%s,%s,%s)",
+                    [(e.tournament_id, e.n, e.kind, e.by, e.body, e.prev_hash, e.hash, e.recorded_at) for e in events],
+                )
+
+    def create_tournament(self, tournament: StoredTournament, events: Sequence[StoredTournamentEvent]) -> None:
+        for i, e in enumerate(events, start=1):
+            if e.n != i or e.tournament_id != tournament.id:
+                raise StoreError("a tournament's first events must be numbered 1, 2, ...")
+        unique = self._psycopg.errors.UniqueViolation
+
+        def work(conn: psycopg.Connection[Any]) -> None:
+            try:
+                with conn.transaction():
+                    conn.execute("INSERT INTO tournaments (id, name, created_at) VALUES (%s,%s,%s)",
+                                 (tournament.id, tournament.name, tournament.created_at))
+                    self._insert_tournament_events(conn, events)
+            except unique:
+                raise StoreError(f"tournament {tournament.id} already exists") from None
+
+        self._run(work)
+
+    @staticmethod
+    def _tournament(row: tuple[Any, ...]) -> StoredTournament:
+        return StoredTournament(id=row[0], name=row[1], created_at=row[2])
+
+    def get_tournament(self, tournament_id: str) -> StoredTournament | None:
+        row = self._one("SELECT id, name, created_at FROM tournaments WHERE id = %s", (tournament_id,))
+        return self._tournament(row) if row else None
+
+    def find_tournaments(self, prefix: str) -> list[StoredTournament]:
+        like = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        rows = self._all("SELECT id, name, created_at FROM tournaments WHERE id ILIKE %s ORDER BY id", (like,))
+        return [self._tournament(r) for r in rows]
+
+    def list_tournaments(self) -> list[StoredTournament]:
+        return [self._tournament(r) for r in self._all("SELECT id, name, created_at FROM tournaments ORDER BY created_at, id", ())]
+
+    def append_tournament_events(self, tournament_id: str, events: Sequence[StoredTournamentEvent],
+                                 expected_n: int) -> None:
+        for i, e in enumerate(events, start=expected_n + 1):
+            if e.n != i or e.tournament_id != tournament_id:
+                raise StoreError(f"tournament events must be numbered on from {expected_n + 1}")
+        unique = self._psycopg.errors.UniqueViolation
+
+        def work(conn: psycopg.Connection[Any]) -> None:
+            try:
+                with conn.transaction():
+                    if conn.execute("SELECT 1 FROM tournaments WHERE id = %s FOR NO KEY UPDATE",
+                                    (tournament_id,)).fetchone() is None:
+                        raise StoreError(f"no tournament {tournament_id}")
+                    row = conn.execute("SELECT COALESCE(MAX(n), 0) FROM tournament_events WHERE tournament_id = %s",
+                                       (tournament_id,)).fetchone()
+                    last = int(row[0]) if row else 0
+                    if last != expected_n:
+                        raise Conflict(tournament_id, expected_n, last, what="tournament event")
+                    self._insert_tournament_events(conn, events)
+            except unique:
+                raise Conflict(tournament_id, expected_n, expected_n + 1, what="tournament event") from None
+
+        self._run(work)
+
+    def tournament_events(self, tournament_id: str, stop: int | None = None) -> list[StoredTournamentEvent]:
+        rows = self._all(
+            f"SELECT {self._TOURNAMENT_EVENT_COLS} FROM tournament_events WHERE tournament_id = %s AND n <= %s ORDER BY n",
+            (tournament_id, stop if stop is not None else _FAR),
+        )
+        return [StoredTournamentEvent(tournament_id=r[0], n=r[1], kind=r[2], by=r[3], body=bytes(r[4]), prev_hash=r[5],
+                                      hash=r[6], recorded_at=r[7]) for r in rows]
+
+    def add_tournament_tokens(self, tokens: Sequence[StoredTournamentToken]) -> None:
+        errors = self._psycopg.errors
+
+        def work(conn: psycopg.Connection[Any]) -> None:
+            try:
+                with conn.transaction():
+                    for t in tokens:
+                        conn.execute("INSERT INTO tournament_tokens (token_hash, tournament_id, role, player)"
+                                     " VALUES (%s,%s,%s,%s)", (t.token_hash, t.tournament_id, t.role, t.player))
+            except errors.ForeignKeyViolation:
+                raise StoreError("no such tournament") from None
+            except errors.IntegrityError as exc:
+                raise StoreError(f"token refused: {_first_line(exc)}") from None
+
+        self._run(work)
+
+    def find_tournament_token(self, token_hash: str) -> StoredTournamentToken | None:
+        row = self._one("SELECT token_hash, tournament_id, role, player FROM tournament_tokens WHERE token_hash = %s",
+                        (token_hash,))
+        return StoredTournamentToken(token_hash=row[0], tournament_id=row[1], role=row[2], player=row[3]) if row else None
+
+    # -- life -----------------------------------------------------------------------------------------
+
+    def reopen(self) -> PostgresStore:
+        return PostgresStore(self.url, durability=self.durability, create=False)
+
+    def close(self) -> None:
+        self._finalizer()
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__

@@ -1,0 +1,86 @@
+"""``referee db copy``: SQLite to PostgreSQL and back, verbatim (audit heads equal), resumable, and a
+target that differs is refused, naming the match."""
+
+from __future__ import annotations
+
+import msgspec
+
+from referee.dbcopy import copy_matches
+from referee.store import StoredToken, open_store
+
+OPENING = ["draw_opening_hand", "cards=TR1,TR2,AG1,PL2"]
+
+
+def _hall(cli, db):
+    """Two matches (one with an annotation and a token hash) and a fork of one, in ``db``."""
+    ids = []
+    for _ in range(2):
+        made = cli("new", "by_all_means", "--players", "alice,bob", "--cards", "spec", "--db", db)
+        assert made.code == 0, made.err
+        ids.append(made.last_line)
+    assert cli("play", ids[0], "alice", *OPENING, "--db", db).code == 0
+    assert cli("play", ids[0], "bob", "draw_opening_hand", "cards=TR3,AG2,PL1,PL3", "--db", db).code in (0, 1)
+    assert cli("annotate", ids[0], "1", "fine opening", "--by", "arbiter", "--db", db).code == 0
+    assert cli("fork", ids[0], "--at", "1", "--db", db).code == 0
+    store = open_store(db)
+    store.add_tokens([StoredToken(token_hash="ab" * 32, match_id=ids[0], role="arbiter")])
+    store.close()
+    return ids
+
+
+def _heads(cli, db):
+    audit = cli("audit", "--all", "--json", "--db", db)
+    assert audit.code == 0, audit.err
+    return sorted((a["match_id"], a["head_hash"], a["entries"], a["annotations"]) for a in audit.json)
+
+
+def test_sqlite_to_postgresql_and_back_is_verbatim(cli, tmp_path, pg_url):
+    source, back = str(tmp_path / "hall.db"), str(tmp_path / "back.db")
+    ids = _hall(cli, source)
+    there = cli("db", "copy", source, pg_url)
+    assert there.code == 0, there.err
+    assert "copied 3 matches (3 new" in there.out
+    assert cli("db", "copy", pg_url, back).code == 0
+    heads = _heads(cli, source)
+    assert len(heads) == 3 and heads == _heads(cli, pg_url) == _heads(cli, back)
+    a, b = open_store(source), open_store(pg_url)
+    for mid in [m.id for m in a.list_matches()]:
+        assert list(b.entries(mid)) == list(a.entries(mid))
+        assert b.snapshots(mid) == a.snapshots(mid) and b.tokens(mid) == a.tokens(mid)
+        assert b.requests(mid) == a.requests(mid) and b.annotations(mid) == a.annotations(mid)
+    assert b.find_token("ab" * 32).match_id == ids[0]
+    again = cli("db", "copy", source, pg_url, "--json")
+    assert again.json["up_to_date"] == 3 and again.json["entries"] == 0
+
+
+def test_a_copy_resumes_where_it_stopped_and_refuses_a_target_that_differs(cli, tmp_path, pg_url):
+    source = str(tmp_path / "hall.db")
+    ids = _hall(cli, source)
+    src, dst = open_store(source), open_store(pg_url)
+    first = src.get_match(ids[0])
+    # a copy cut short: the match and its first entry only
+    dst.create_match(first)
+    dst.append(next(src.entries(first.id)), first.fork_seq or 0)
+    report = copy_matches(src, dst)
+    assert report.created == 2 and report.entries == sum(src.head(m.id) - (m.fork_seq or 0) for m in src.list_matches()) - 1
+    assert _heads(cli, source) == _heads(cli, pg_url)
+    # the source moves on: the next copy writes just that
+    assert cli("annotate", ids[0], "1", "late note", "--by", "arbiter", "--db", source).code == 0
+    assert cli("play", ids[1], "alice", *OPENING, "--db", source).code == 0
+    later = copy_matches(src, dst)
+    assert (later.annotations, later.entries, later.created, later.up_to_date) == (1, 1, 0, 1)
+    assert _heads(cli, source) == _heads(cli, pg_url)
+    # a target whose log is not the source's is refused, naming the match, and left as it was
+    forged = str(tmp_path / "forged.db")
+    f = open_store(forged)
+    f.create_match(first)
+    f.append(msgspec.structs.replace(next(src.entries(first.id)), hash="f" * 64), first.fork_seq or 0)
+    f.close()
+    refused = cli("db", "copy", source, forged)
+    assert refused.code == 5 and f"match {first.id}: entry 1" in refused.err and "not copied" in refused.err
+    assert open_store(forged).head(first.id) == 1
+
+
+def test_copying_from_nowhere_says_so(cli, tmp_path, pg_url):
+    missing = cli("db", "copy", str(tmp_path / "absent.db"), pg_url)
+    assert missing.code != 0 and "absent.db" in missing.err
