@@ -99,8 +99,9 @@ MatchIdPath = Annotated[str, PathParameter(max_length=64, description="the match
 
 
 class Hub:
-    """Wakes the live streams of a match when an entry is appended in this process (entries written by
-    other processes are picked up by polling)."""
+    """Wakes the live streams of a match when an entry is appended in this process, or, over a store
+    that announces appends (PostgreSQL), in any process (entries written by other processes are picked
+    up by polling otherwise)."""
 
     def __init__(self) -> None:
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -141,6 +142,8 @@ class Hall:
         self.keepalive = keepalive
         self.poll = poll
         self.hub = Hub()
+        #: stops the listener of a store that announces appends (None: there is none)
+        self.stop_listening: Callable[[], None] | None = None
         self.tokens: dict[str, Any] = {}
         self._local = threading.local()
         self._slots: dict[str, int] = {}
@@ -512,7 +515,9 @@ async def _stream(hall: Hall, p: Principal, after: int, head: int, batch: list[A
                     if batch:
                         break
                 waited = anyio.current_time()
-                await hall.hub.wait(p.match_id, hall.poll)  # woken by an append here, or polls
+                # woken by an append (here, or anywhere over a store that announces them), or polls;
+                # never longer than the keep-alive
+                await hall.hub.wait(p.match_id, min(hall.poll, hall.keepalive))
                 quiet += anyio.current_time() - waited
                 if quiet >= hall.keepalive:
                     quiet = 0.0
@@ -536,16 +541,27 @@ def create_app(
     admin_token: str | None = None,
     keepalive: float = 15.0,
     poll: float = 1.0,
+    listen_poll: float = 10.0,
 ) -> Litestar:
     """The HTTP app. ``referee_factory`` makes a new :class:`Referee` (with its own store connection)
     and is called once per worker thread. ``admin_token`` (optional) guards the list of all matches.
     Live streams send a keep-alive comment after ``keepalive`` seconds of silence and look for entries
-    written by other processes every ``poll`` seconds."""
+    written by other processes every ``poll`` seconds; over a store that announces appends (PostgreSQL's
+    LISTEN/NOTIFY) they are woken by every append of any process, and look only every ``listen_poll``
+    seconds (the notifications missed while its connection was being opened again)."""
     hall = Hall(referee_factory, admin_token=admin_token, keepalive=keepalive, poll=poll)
 
     async def started(app: Litestar) -> None:
         hall.hub.loop = asyncio.get_running_loop()
-        hall.access()  # open (and migrate) the store up front, on the loop's own thread
+        access = hall.access()  # open (and migrate) the store up front, on the loop's own thread
+        listen = getattr(access.referee.store, "listen", None)
+        if listen is not None:  # a shared database announces every append (PostgreSQL: LISTEN/NOTIFY)
+            hall.stop_listening = listen(hall.hub.notify)
+            hall.poll = max(hall.poll, listen_poll)
+
+    async def stopped(app: Litestar) -> None:
+        if hall.stop_listening is not None:
+            hall.stop_listening()
 
     return Litestar(
         route_handlers=[
@@ -555,6 +571,7 @@ def create_app(
         ],
         state=State({"hall": hall}),
         on_startup=[started],
+        on_shutdown=[stopped],
         exception_handlers={Exception: _error},
         openapi_config=OpenAPIConfig(
             title="Referee",

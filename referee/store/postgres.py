@@ -25,6 +25,7 @@ the first reply).
 from __future__ import annotations
 
 import re
+import threading
 import time
 import weakref
 from collections.abc import Callable, Iterator, Sequence
@@ -602,6 +603,33 @@ class PostgresStore:
         row = self._one("SELECT token_hash, tournament_id, role, player FROM tournament_tokens WHERE token_hash = %s",
                         (token_hash,))
         return StoredTournamentToken(token_hash=row[0], tournament_id=row[1], role=row[2], player=row[3]) if row else None
+
+    # -- the live feed across processes -----------------------------------------------------------
+
+    def listen(self, wake: Callable[[str], None]) -> Callable[[], None]:
+        """Call ``wake(match_id)`` (on a thread of its own) whenever an entry of any match is committed,
+        by any process on any machine (LISTEN on :data:`CHANNEL`, which a trigger notifies on each
+        insert). A dropped connection is opened again (100 ms doubling to 5 s); returns what stops it.
+        Notifications sent while it was away are lost: the caller still looks now and then."""
+        psycopg = self._psycopg
+        stop = threading.Event()
+
+        def run() -> None:
+            delay = 0.1
+            while not stop.is_set():
+                try:
+                    with psycopg.connect(self.url, **self._kwargs) as conn:
+                        conn.execute(f"LISTEN {CHANNEL}")
+                        delay = 0.1
+                        while not stop.is_set():
+                            for note in conn.notifies(timeout=1.0):
+                                wake(note.payload.rsplit(" ", 1)[0])
+                except psycopg.Error:
+                    stop.wait(delay)
+                    delay = min(delay * 2, 5.0)
+
+        threading.Thread(target=run, name="referee-listen", daemon=True).start()
+        return stop.set
 
     # -- life -----------------------------------------------------------------------------------------
 
