@@ -14,6 +14,8 @@ the checks; with ``--runs N`` the figures are medians of N runs (a fresh server 
 
     python benchmarks/bench_http.py                        # 50 tables, 20 s, the test game
     python benchmarks/bench_http.py --game by_all_means --seconds 10 --runs 3
+    python benchmarks/bench_http.py --postgres temp --servers 2  # two servers over one PostgreSQL database
+    python benchmarks/bench_http.py --matrix --seconds 10        # 50/200 tables: SQLite x2, PostgreSQL x1/2/4
 
 The tables are driven from one asyncio loop, one keep-alive HTTP/1.1 connection each (a minimal
 client on asyncio streams: the cheapest there is, so that the server is what is measured and no
@@ -58,12 +60,18 @@ def _games(name: str) -> list[Any]:
 
 
 def app() -> Any:
-    """The HTTP app over one SQLite file (``BENCH_DB``, ``BENCH_GAME``), one Referee per thread."""
+    """The HTTP app over one SQLite file or PostgreSQL URL (``BENCH_DB``, ``BENCH_GAME``), one Referee per
+    thread (over PostgreSQL: one store, and so one connection pool, for the process, as ``referee serve``)."""
     from referee.http import create_app
     from referee.service import Referee
     from referee.store.sqlite import SqliteStore
 
     db, games = os.environ["BENCH_DB"], _games(os.environ["BENCH_GAME"])
+    if db.startswith("postgresql://"):
+        from referee.store.postgres import PostgresStore
+
+        shared = PostgresStore(db, pool=16)
+        return create_app(lambda: Referee(shared, games=games))
     return create_app(lambda: Referee(SqliteStore(db), games=games))
 
 
@@ -274,13 +282,14 @@ async def table(port: int, game: str, deadline: float, out: Tables, seed: int) -
                 out.rejected += 1
 
 
-async def drive(port: int, game: str, tables: int, seconds: float, seed: int, moves: str = "local") -> tuple[Tables, float]:
+async def drive(ports: list[int], game: str, tables: int, seconds: float, seed: int, moves: str = "local") -> tuple[Tables, float]:
+    """``tables`` tables for ``seconds``, table i talking to the server on ``ports[i % len(ports)]``."""
     import asyncio
 
     out = Tables()
     start = time.monotonic()
     play = table_local if moves == "local" else table
-    await asyncio.gather(*(play(port, game, start + seconds, out, seed * 1000 + i) for i in range(tables)))
+    await asyncio.gather(*(play(ports[i % len(ports)], game, start + seconds, out, seed * 1000 + i) for i in range(tables)))
     return out, time.monotonic() - start
 
 
@@ -318,31 +327,42 @@ def check(port: int, out: Tables) -> dict[str, int]:
     return {"matches": len(out.matches), "lost": lost, "duplicated": duplicated, "unclean": unclean}
 
 
-def run_once(args: argparse.Namespace, seed: int) -> dict[str, Any]:
-    port = free_port()
+def run_once(args: argparse.Namespace, seed: int, postgres: Any = None) -> dict[str, Any]:
+    """One run: ``args.servers`` server processes (each with ``args.workers`` workers) over one fresh
+    database, a SQLite file or (``postgres``: a :class:`tests.support.pg.Server`) a PostgreSQL database."""
+    ports = [free_port() for _ in range(args.servers)]
+    servers: list[subprocess.Popen[bytes]] = []
     with tempfile.TemporaryDirectory() as tmp:
-        db = os.path.join(tmp, "hall.db")
-        from referee.store.sqlite import SqliteStore
+        if postgres is not None:
+            db = postgres.fresh()
+        else:
+            db = os.path.join(tmp, "hall.db")
+            from referee.store.sqlite import SqliteStore
 
-        SqliteStore(db).close()  # created and migrated before the workers start
-        server = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--serve", "--port", str(port),
-                                   "--db", db, "--game", args.game, "--workers", str(args.workers)], cwd=ROOT)
+            SqliteStore(db).close()  # created and migrated before the workers start
         try:
-            deadline = time.monotonic() + 30
-            while True:
-                with contextlib.suppress(OSError):  # not listening yet
-                    if Conn(port).call("GET", "/health")[0] == 200:
-                        break
-                if time.monotonic() > deadline or server.poll() is not None:
-                    raise SystemExit("the server did not start")
-                time.sleep(0.1)
+            for port in ports:
+                servers.append(subprocess.Popen(
+                    [sys.executable, os.path.abspath(__file__), "--serve", "--port", str(port), "--db", db, "--game",
+                     args.game, "--workers", str(args.workers)], cwd=ROOT))
+            deadline = time.monotonic() + 60
+            for port in ports:
+                while True:
+                    with contextlib.suppress(OSError):  # not listening yet
+                        if Conn(port).call("GET", "/health")[0] == 200:
+                            break
+                    if time.monotonic() > deadline or any(s.poll() is not None for s in servers):
+                        raise SystemExit("a server did not start")
+                    time.sleep(0.1)
             import asyncio
 
-            out, elapsed = asyncio.run(drive(port, args.game, args.tables, args.seconds, seed, args.moves))
-            checks = check(port, out)
+            out, elapsed = asyncio.run(drive(ports, args.game, args.tables, args.seconds, seed, args.moves))
+            checks = check(ports[-1], out)
         finally:
-            server.terminate()
-            server.wait(10)
+            for server in servers:
+                server.terminate()
+            for server in servers:
+                server.wait(10)
     return {
         "tables": args.tables, "seconds": round(elapsed, 2),
         "accepted_per_s": round(out.accepted / elapsed, 1),
@@ -367,6 +387,16 @@ def main() -> None:
                              "intent); server: it asks GET /legal before every intent (two requests per intent)")
     parser.add_argument("--rate", type=float, default=0.0,
                         help="intents per second per table (--moves local; default 0: as fast as the server answers)")
+    parser.add_argument("--servers", type=int, default=1,
+                        help="separate server processes over the one database, on their own ports; the tables are "
+                             "spread over them (a hall of several `referee serve`)")
+    parser.add_argument("--postgres", default="", metavar="temp|URL",
+                        help="a PostgreSQL database instead of a SQLite file: 'temp' starts a throw-away server "
+                             "(the system's binaries, fsync on: commits flushed as in production; as root, run "
+                             "as the postgres user), each run in a fresh schema")
+    parser.add_argument("--matrix", action="store_true",
+                        help="issue 18's comparison in one run: 50 and 200 tables, SQLite with 2 servers and "
+                             "PostgreSQL (temp) with 1, 2 and 4, one table of results")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
@@ -377,7 +407,11 @@ def main() -> None:
         return
     global PACE
     PACE = args.rate
-    runs = [run_once(args, seed) for seed in range(1, args.runs + 1)]
+    if args.matrix:
+        matrix(args)
+        return
+    with _postgres(args.postgres) as postgres:
+        runs = [run_once(args, seed, postgres) for seed in range(1, args.runs + 1)]
     keys = ("accepted_per_s", "intents_per_s", "requests_per_s", "post_p50_ms", "post_p99_ms", "all_p50_ms", "all_p99_ms")
     result = {k: statistics.median(r[k] for r in runs) for k in keys}
     result.update({k: sum(r[k] for r in runs) for k in ("lost", "duplicated", "unclean", "matches", "accepted", "rejected")})
@@ -385,7 +419,8 @@ def main() -> None:
     if args.json:
         print(json.dumps(result, indent=2))
         return
-    print(f"{args.tables} tables, {args.seconds:g} s, game {args.game}, {args.workers} server worker(s), "
+    print(f"{args.tables} tables, {args.seconds:g} s, game {args.game}, "
+          f"{'PostgreSQL' if args.postgres else 'SQLite'}, {args.servers} server(s) of {args.workers} worker(s), "
           f"moves chosen {'by each table' if args.moves == 'local' else 'from GET /legal'}"
           + (f", each table at {args.rate:g} intents/s" if args.rate else ", closed loop")
           + f", {args.runs} run(s) (medians):")
@@ -394,6 +429,50 @@ def main() -> None:
     print(f"  all requests        p50 {result['all_p50_ms']} ms, p99 {result['all_p99_ms']} ms")
     print(f"  matches {result['matches']}, audited unclean {result['unclean']}, lost {result['lost']}, "
           f"duplicated {result['duplicated']}, errors {[r['errors'] for r in runs]}")
+
+
+@contextlib.contextmanager
+def _postgres(how: str) -> Any:
+    """Where the PostgreSQL runs go: None (SQLite), a started throw-away server, or a given URL."""
+    if not how:
+        yield None
+        return
+    sys.path.insert(0, os.path.join(ROOT, "tests"))
+    if how != "temp":
+        class Given:
+            def fresh(self) -> str:
+                return how
+
+        yield Given()
+        return
+    from support.pg import Server
+
+    server = Server()
+    why = server.why_not()
+    if why:
+        raise SystemExit(f"no PostgreSQL for the benchmark: {why}")
+    server.start(durable=True)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def matrix(args: argparse.Namespace) -> None:
+    """50 and 200 tables: SQLite with 2 servers, PostgreSQL with 1, 2 and 4 (issue 18), one after another."""
+    rows = []
+    with _postgres("temp") as postgres:
+        for tables in (50, 200):
+            for name, servers in (("SQLite", 2), ("PostgreSQL", 1), ("PostgreSQL", 2), ("PostgreSQL", 4)):
+                run = argparse.Namespace(**{**vars(args), "tables": tables, "servers": servers})
+                result = run_once(run, 1, postgres if name == "PostgreSQL" else None)
+                rows.append((tables, name, servers, result))
+                print(f"{tables:>4} tables  {name:<10} {servers} server(s): {result['accepted_per_s']:>7} accepted/s, "
+                      f"POST p50 {result['post_p50_ms']} ms, p99 {result['post_p99_ms']} ms; lost {result['lost']}, "
+                      f"duplicated {result['duplicated']}, unclean {result['unclean']}, errors {result['errors']}",
+                      flush=True)
+    if args.json:
+        print(json.dumps([{"tables": t, "store": n, "servers": k, **r} for t, n, k, r in rows], indent=2))
 
 
 if __name__ == "__main__":

@@ -147,8 +147,48 @@ CREATE TABLE tournament_tokens (
 );
 """
 
+#: an append in one round trip (an append is the hot path of a hall): the match's row locked, the key and
+#: the head checked, the entry, its idempotency key and its snapshot written; the answer says which
+_M3_APPEND_FUNCTION = """
+CREATE FUNCTION referee_append(
+    p_match text, p_expected bigint, p_seq bigint, p_kind text, p_actor text, p_verdict text, p_code text,
+    p_body bytea, p_prev text, p_hash text, p_state_hash text, p_recorded text,
+    p_key text, p_fingerprint text, p_snap_seq bigint, p_snap_state bytea, p_snap_hash text
+) RETURNS TABLE (status text, head bigint) LANGUAGE plpgsql AS $$
+DECLARE
+    v_fork bigint;
+    v_head bigint;
+BEGIN
+    SELECT fork_seq INTO v_fork FROM matches WHERE id = p_match FOR NO KEY UPDATE;
+    IF NOT FOUND THEN
+        RETURN QUERY SELECT 'no_match'::text, 0::bigint;
+        RETURN;
+    END IF;
+    IF p_key IS NOT NULL AND EXISTS (SELECT 1 FROM requests WHERE match_id = p_match AND key = p_key) THEN
+        RETURN QUERY SELECT 'duplicate'::text, 0::bigint;
+        RETURN;
+    END IF;
+    SELECT MAX(seq) INTO v_head FROM entries WHERE match_id = p_match;
+    v_head := COALESCE(v_head, v_fork, 0);
+    IF v_head <> p_expected OR p_seq <> p_expected + 1 THEN
+        RETURN QUERY SELECT 'conflict'::text, v_head;
+        RETURN;
+    END IF;
+    INSERT INTO entries (match_id, seq, kind, actor, verdict, code, body, prev_hash, hash, state_hash, recorded_at)
+        VALUES (p_match, p_seq, p_kind, p_actor, p_verdict, p_code, p_body, p_prev, p_hash, p_state_hash, p_recorded);
+    IF p_key IS NOT NULL THEN
+        INSERT INTO requests (match_id, key, fingerprint, seq) VALUES (p_match, p_key, p_fingerprint, p_seq);
+    END IF;
+    IF p_snap_seq IS NOT NULL THEN
+        INSERT INTO snapshots (match_id, seq, state, state_hash) VALUES (p_match, p_snap_seq, p_snap_state, p_snap_hash)
+            ON CONFLICT (match_id, seq) DO UPDATE SET state = EXCLUDED.state, state_hash = EXCLUDED.state_hash;
+    END IF;
+    RETURN QUERY SELECT 'appended'::text, p_seq;
+END $$;
+"""
+
 #: numbered schema migrations (one SQL script each); ``referee_schema.version`` records how many have run
-MIGRATIONS: tuple[str, ...] = (_M1_INITIAL, _M2_TOURNAMENTS)
+MIGRATIONS: tuple[str, ...] = (_M1_INITIAL, _M2_TOURNAMENTS, _M3_APPEND_FUNCTION)
 
 #: the advisory lock that servers starting together take to migrate one at a time
 _MIGRATION_LOCK = 0x7265_6665
@@ -195,6 +235,8 @@ class PostgresStore:
         # closed with the store, or when it is collected, or at exit: never by the pool's own __del__,
         # which may run on one of its worker threads
         self._finalizer = weakref.finalize(self, self.pool.close)
+        #: match rows read so far (they never change)
+        self._matches: dict[str, StoredMatch] = {}
 
     # -- schema ---------------------------------------------------------------------------------------
 
@@ -305,8 +347,14 @@ class PostgresStore:
         self._run(work)
 
     def get_match(self, match_id: str) -> StoredMatch | None:
-        row = self._one(f"SELECT {_MATCH_COLS} FROM matches WHERE id = %s", (match_id,))
-        return self._match(row) if row else None
+        # a match's row never changes once written (there is no update): kept after the first read
+        found = self._matches.get(match_id)
+        if found is None:
+            row = self._one(f"SELECT {_MATCH_COLS} FROM matches WHERE id = %s", (match_id,))
+            if row is None:
+                return None
+            found = self._matches.setdefault(match_id, self._match(row))
+        return found
 
     def find_matches(self, prefix: str) -> list[StoredMatch]:
         like = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
@@ -320,7 +368,6 @@ class PostgresStore:
     # -- entries --------------------------------------------------------------------------------------
 
     _INSERT_ENTRY = f"INSERT INTO entries ({_ENTRY_COLS}) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)"
-    _HEAD = "SELECT MAX(seq) FROM entries WHERE match_id = %s"
 
     @staticmethod
     def _entry_row(e: StoredEntry) -> tuple[Any, ...]:
@@ -344,51 +391,37 @@ class PostgresStore:
         row = self._one(f"SELECT {_ENTRY_COLS} FROM entries WHERE match_id = %s ORDER BY seq DESC LIMIT 1", (match_id,))
         return self._entry(row) if row else None
 
+    _APPEND = "SELECT status, head FROM referee_append(" + ", ".join(["%s"] * 17) + ")"
+
     def append(
         self, entry: StoredEntry, expected_seq: int, snapshot: StoredSnapshot | None = None,
         request: StoredRequest | None = None,
     ) -> None:
+        """One statement, so one round trip and one transaction (``referee_append``, migration 3)."""
         mid = entry.match_id
         errors = self._psycopg.errors
+        params = (*self._entry_row(entry)[:1], expected_seq, *self._entry_row(entry)[1:],
+                  request.key if request else None, request.fingerprint if request else None,
+                  snapshot.seq if snapshot else None, snapshot.state if snapshot else None,
+                  snapshot.state_hash if snapshot else None)
 
-        def work(conn: psycopg.Connection[Any]) -> None:
+        def work(conn: psycopg.Connection[Any]) -> tuple[str, int]:
             try:
-                with conn.transaction():
-                    # the match's row lock serialises its appends; the head is read after it is held
-                    row = conn.execute("SELECT fork_seq FROM matches WHERE id = %s FOR NO KEY UPDATE", (mid,)).fetchone()
-                    if row is None:
-                        raise StoreError(f"no match {mid}")
-                    if request is None:
-                        last = conn.execute(self._HEAD, (mid,)).fetchone()
-                        used = False
-                    else:
-                        last = conn.execute(
-                            "SELECT MAX(seq), EXISTS (SELECT 1 FROM requests WHERE match_id = %(m)s AND key = %(k)s)"
-                            " FROM entries WHERE match_id = %(m)s", {"m": mid, "k": request.key},
-                        ).fetchone()
-                        used = bool(last[1])  # type: ignore[index]
-                    if used:
-                        raise DuplicateRequest(mid, request.key)  # type: ignore[union-attr]
-                    head = last[0] if last is not None and last[0] is not None else (row[0] or 0)
-                    if head != expected_seq or entry.seq != expected_seq + 1:
-                        raise Conflict(mid, expected_seq, head)
-                    conn.execute(self._INSERT_ENTRY, self._entry_row(entry))
-                    if request is not None:
-                        conn.execute("INSERT INTO requests (match_id, key, fingerprint, seq) VALUES (%s,%s,%s,%s)",
-                                     (mid, request.key, request.fingerprint, entry.seq))
-                    if snapshot is not None:
-                        conn.execute(
-                            "INSERT INTO snapshots (match_id, seq, state, state_hash) VALUES (%s,%s,%s,%s)"
-                            " ON CONFLICT (match_id, seq) DO UPDATE SET state = EXCLUDED.state,"
-                            " state_hash = EXCLUDED.state_hash",
-                            (snapshot.match_id, snapshot.seq, snapshot.state, snapshot.state_hash),
-                        )
+                row = conn.execute(self._APPEND, params).fetchone()
             except errors.UniqueViolation as exc:  # a race the row lock did not cover: the same answers
                 if request is not None and "requests" in str(exc):
                     raise DuplicateRequest(mid, request.key) from None
                 raise Conflict(mid, expected_seq, self.head(mid)) from None
+            assert row is not None
+            return str(row[0]), int(row[1])
 
-        self._run(work)
+        status, head = self._run(work)
+        if status == "no_match":
+            raise StoreError(f"no match {mid}")
+        if status == "duplicate":
+            raise DuplicateRequest(mid, request.key if request else "")
+        if status == "conflict":
+            raise Conflict(mid, expected_seq, head)
 
     def entries(self, match_id: str, start: int = 1, stop: int | None = None) -> Iterator[StoredEntry]:
         return map(self._entry, self._pages(_ENTRY_COLS, match_id, start, stop, seq_at=1))

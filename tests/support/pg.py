@@ -66,7 +66,9 @@ class Server:
     def _cmd(self, *args: str) -> list[str]:
         return ["runuser", "-u", self.user, "--", *args] if self.user else list(args)
 
-    def start(self) -> None:
+    def start(self, *, durable: bool = False) -> None:
+        """Start the server: for tests without fsync (nothing here must survive a crash); ``durable``
+        (benchmarks) as a production server commits, each commit flushed to disk."""
         assert self.bindir is not None
         self.dir = tempfile.mkdtemp(prefix="referee-pg-")
         data = os.path.join(self.dir, "data")
@@ -78,8 +80,9 @@ class Server:
                                  "-E", "UTF8", "--locale=C"), check=True, capture_output=True)
         for attempt in range(5):
             self.port = _free_port()
-            opts = (f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off "
-                    "-c full_page_writes=off -c shared_buffers=16MB -c max_connections=300")
+            speed = "" if durable else "-c fsync=off -c full_page_writes=off "
+            opts = (f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 {speed}"
+                    f"-c shared_buffers={'128MB' if durable else '16MB'} -c max_connections=300")
             started = subprocess.run(
                 self._cmd(f"{self.bindir}/pg_ctl", "-D", data, "-o", opts, "-l", os.path.join(self.dir, "log"),
                           "-w", "-t", "30", "start"), capture_output=True)
