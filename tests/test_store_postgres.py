@@ -114,3 +114,24 @@ def test_a_match_is_byte_identical_on_both_backends(tmp_path, pg_url):
     assert b.store.snapshot_at_or_before(mid, 10) == a.store.snapshot_at_or_before(mid, 10)
     ra, rb = a.audit(mid), b.audit(mid)
     assert ra.clean and rb.clean and ra.head_hash and rb.head_hash == ra.head_hash
+
+
+def test_a_schema_1_database_is_migrated_on_open(pg_server):
+    """A database written by the first PostgreSQL store (schema 1: appends in several statements) gains
+    the one-statement append and keeps its log."""
+    import psycopg
+
+    from referee.store import postgres
+
+    url = pg_server.fresh(empty=True)
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(postgres.MIGRATIONS[0])
+        conn.execute("CREATE TABLE referee_schema (version integer NOT NULL)")
+        conn.execute("INSERT INTO referee_schema (version) VALUES (1)")
+        conn.execute("INSERT INTO matches (id, game, rules_version, config, genesis_hash, created_at)"
+                     " VALUES ('m1', 'g', '1', '\\x7b7d', 'g0', 't')")
+    s = PostgresStore(url)
+    assert s.schema_version() == len(MIGRATIONS) == 2
+    s.append(_entry(1), expected_seq=0)
+    assert s.get_match("m1") == _match() and s.head("m1") == 1
+    s.close()
