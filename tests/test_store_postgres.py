@@ -135,3 +135,22 @@ def test_a_schema_1_database_is_migrated_on_open(pg_server):
     s.append(_entry(1), expected_seq=0)
     assert s.get_match("m1") == _match() and s.head("m1") == 1
     s.close()
+
+
+def test_a_dropped_connection_is_retried_and_writes_once(pg, pg_url, monkeypatch):
+    import psycopg
+
+    from referee.store import postgres
+
+    waits = []
+    monkeypatch.setattr(postgres.time, "sleep", waits.append)
+
+    pg.create_match(_match())
+    pg.append(_entry(1), expected_seq=0)
+    with pg.pool.connection() as conn:
+        pid = conn.info.backend_pid
+    with psycopg.connect(pg_url, autocommit=True) as admin:
+        assert admin.execute("SELECT pg_terminate_backend(%s)", (pid,)).fetchone()[0] is True
+    pg.append(_entry(2), expected_seq=1)  # on a fresh connection
+    assert waits == [0.05]  # one retry, after the backoff's first step
+    assert [e.seq for e in pg.entries("m1")] == [1, 2]
