@@ -4,6 +4,8 @@ its password hidden, the CLI selects it by URL, and a match's hashes are byte-id
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from referee.service import Referee
@@ -147,10 +149,15 @@ def test_a_dropped_connection_is_retried_and_writes_once(pg, pg_url, monkeypatch
 
     pg.create_match(_match())
     pg.append(_entry(1), expected_seq=0)
-    with pg.pool.connection() as conn:
-        pid = conn.info.backend_pid
     with psycopg.connect(pg_url, autocommit=True) as admin:
-        assert admin.execute("SELECT pg_terminate_backend(%s)", (pid,)).fetchone()[0] is True
+        # every connection of the pool (and of whatever else is connected to the tests' database)
+        pids = [r[0] for r in admin.execute("SELECT pid FROM pg_stat_activity WHERE datname = current_database()"
+                                            " AND pid <> pg_backend_pid()")]
+        assert pids
+        admin.execute("SELECT pg_terminate_backend(pid) FROM unnest(%s::int[]) AS pid", (pids,))
+        deadline = time.monotonic() + 10
+        while admin.execute("SELECT 1 FROM pg_stat_activity WHERE pid = ANY(%s)", (pids,)).fetchone():
+            assert time.monotonic() < deadline, "the backends did not go"
     pg.append(_entry(2), expected_seq=1)  # on a fresh connection
     assert waits == [0.05]  # one retry, after the backoff's first step
     assert [e.seq for e in pg.entries("m1")] == [1, 2]

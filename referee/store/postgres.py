@@ -16,7 +16,7 @@ is in the server's write-ahead log on disk. ``normal`` uses ``synchronous_commit
 database server can lose the last acknowledged commits (the database stays consistent).
 
 A dropped connection is tried again (three times, 50 ms then 200 ms apart) on a fresh one from the
-pool. A retried append can never write an entry twice: its seq is checked against the head and is the
+pool (the pool's idle connections are checked first, so that a restarted server costs one retry). A retried append can never write an entry twice: its seq is checked against the head and is the
 primary key, and an idempotency key is unique in its match (a retry of a committed append gets
 :class:`Conflict`, or :class:`DuplicateRequest` when it carries a key, which the service answers with
 the first reply).
@@ -24,6 +24,7 @@ the first reply).
 
 from __future__ import annotations
 
+import contextlib
 import re
 import threading
 import time
@@ -250,7 +251,7 @@ class PostgresStore:
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
             version = self._version(conn)
             if version is None:
-                if conn.execute("SELECT to_regclass('matches')").fetchone()[0] is not None:  # type: ignore[index]
+                if _value(conn, "SELECT to_regclass('matches')") is not None:
                     raise StoreError(f"{shown(self.url)} holds tables that are not a referee database")
                 conn.execute("CREATE TABLE referee_schema (version integer NOT NULL)")
                 conn.execute("INSERT INTO referee_schema (version) VALUES (0)")
@@ -263,7 +264,7 @@ class PostgresStore:
 
     @staticmethod
     def _version(conn: psycopg.Connection[Any]) -> int | None:
-        if conn.execute("SELECT to_regclass('referee_schema')").fetchone()[0] is None:  # type: ignore[index]
+        if _value(conn, "SELECT to_regclass('referee_schema')") is None:
             return None
         row = conn.execute("SELECT version FROM referee_schema").fetchone()
         return int(row[0]) if row else 0
@@ -286,6 +287,8 @@ class PostgresStore:
                 if attempt == 2 or isinstance(exc, psycopg.errors.QueryCanceled):
                     raise StoreError(f"the PostgreSQL database {shown(self.url)} failed: {_first_line(exc)}") from None
                 time.sleep((0.05, 0.2)[attempt])
+                with contextlib.suppress(psycopg.Error):
+                    self.pool.check()  # the other idle connections went with it (a restart): drop them all
             except psycopg.errors.CharacterNotInRepertoire as exc:
                 raise StoreError(f"PostgreSQL cannot store this text: {_first_line(exc)}") from None
             except psycopg.errors.UntranslatableCharacter as exc:
@@ -382,8 +385,8 @@ class PostgresStore:
 
     def head(self, match_id: str) -> int:
         row = self._one(
-            "SELECT COALESCE((SELECT MAX(seq) FROM entries WHERE match_id = %(m)s),"
-            " (SELECT fork_seq FROM matches WHERE id = %(m)s), 0)", {"m": match_id},  # type: ignore[arg-type]
+            "SELECT COALESCE((SELECT MAX(seq) FROM entries WHERE match_id = %s),"
+            " (SELECT fork_seq FROM matches WHERE id = %s), 0)", (match_id, match_id),
         )
         return int(row[0])
 
@@ -671,6 +674,12 @@ class PostgresStore:
 
     def close(self) -> None:
         self._finalizer()
+
+
+def _value(conn: psycopg.Connection[Any], sql: str) -> Any:
+    """The one value of a query of our own without parameters."""
+    row = conn.execute(sql).fetchone()
+    return row[0] if row else None
 
 
 def _first_line(exc: BaseException) -> str:
