@@ -161,3 +161,28 @@ def test_a_dropped_connection_is_retried_and_writes_once(pg, pg_url, monkeypatch
     pg.append(_entry(2), expected_seq=1)  # on a fresh connection
     assert waits == [0.05]  # one retry, after the backoff's first step
     assert [e.seq for e in pg.entries("m1")] == [1, 2]
+
+
+def test_servers_starting_together_on_an_empty_database_migrate_it_once(pg_server):
+    """Six stores opened at once on an empty database: one migrates, the others wait for its lock and
+    then find the schema (a name lookup cached before the wait used to call it "not a referee database")."""
+    import threading
+
+    url = pg_server.fresh(empty=True)
+    errors, stores = [], []
+
+    def open_one():
+        try:
+            stores.append(PostgresStore(url))
+        except StoreError as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=open_one) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == [] and len(stores) == 6
+    assert {s.schema_version() for s in stores} == {len(MIGRATIONS)}
+    for s in stores:
+        s.close()

@@ -251,7 +251,7 @@ class PostgresStore:
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
             version = self._version(conn)
             if version is None:
-                if _value(conn, "SELECT to_regclass('matches')") is not None:
+                if _exists(conn, "matches"):
                     raise StoreError(f"{shown(self.url)} holds tables that are not a referee database")
                 conn.execute("CREATE TABLE referee_schema (version integer NOT NULL)")
                 conn.execute("INSERT INTO referee_schema (version) VALUES (0)")
@@ -264,7 +264,7 @@ class PostgresStore:
 
     @staticmethod
     def _version(conn: psycopg.Connection[Any]) -> int | None:
-        if _value(conn, "SELECT to_regclass('referee_schema')") is None:
+        if not _exists(conn, "referee_schema"):
             return None
         row = conn.execute("SELECT version FROM referee_schema").fetchone()
         return int(row[0]) if row else 0
@@ -676,10 +676,15 @@ class PostgresStore:
         self._finalizer()
 
 
-def _value(conn: psycopg.Connection[Any], sql: str) -> Any:
-    """The one value of a query of our own without parameters."""
-    row = conn.execute(sql).fetchone()
-    return row[0] if row else None
+def _exists(conn: psycopg.Connection[Any], table: str) -> bool:
+    """Whether the schema the store writes to has ``table``: read from the catalog's rows (with this
+    statement's snapshot), not by name lookup (``to_regclass``), whose cache can still say "no such table"
+    after another server's migration committed while this one waited for the migration lock."""
+    row = conn.execute(
+        "SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename = %s)",
+        (table,),
+    ).fetchone()
+    return bool(row and row[0])
 
 
 def _first_line(exc: BaseException) -> str:
