@@ -119,8 +119,8 @@ def test_a_match_is_byte_identical_on_both_backends(tmp_path, pg_url):
 
 
 def test_a_schema_1_database_is_migrated_on_open(pg_server):
-    """A database written by the first PostgreSQL store (schema 1: appends in several statements) gains
-    the one-statement append and keeps its log."""
+    """A database written by the first PostgreSQL store (schema 1: no tournaments, appends in several
+    statements) gains the tournament tables and the one-statement append, and keeps its log."""
     import psycopg
 
     from referee.store import postgres
@@ -133,9 +133,10 @@ def test_a_schema_1_database_is_migrated_on_open(pg_server):
         conn.execute("INSERT INTO matches (id, game, rules_version, config, genesis_hash, created_at)"
                      " VALUES ('m1', 'g', '1', '\\x7b7d', 'g0', 't')")
     s = PostgresStore(url)
-    assert s.schema_version() == len(MIGRATIONS) == 2
+    assert s.schema_version() == len(MIGRATIONS) == 3
     s.append(_entry(1), expected_seq=0)
     assert s.get_match("m1") == _match() and s.head("m1") == 1
+    assert s.list_tournaments() == []
     s.close()
 
 
