@@ -141,6 +141,9 @@ class Hall:
         self.admin_token = admin_token
         self.keepalive = keepalive
         self.poll = poll
+        #: how often a match's live stream looks for entries of other processes (longer over a store that
+        #: announces every append: then it is only the fallback)
+        self.entry_poll = poll
         self.hub = Hub()
         #: stops the listener of a store that announces appends (None: there is none)
         self.stop_listening: Callable[[], None] | None = None
@@ -517,7 +520,7 @@ async def _stream(hall: Hall, p: Principal, after: int, head: int, batch: list[A
                 waited = anyio.current_time()
                 # woken by an append (here, or anywhere over a store that announces them), or polls;
                 # never longer than the keep-alive
-                await hall.hub.wait(p.match_id, min(hall.poll, hall.keepalive))
+                await hall.hub.wait(p.match_id, min(hall.entry_poll, hall.keepalive))
                 quiet += anyio.current_time() - waited
                 if quiet >= hall.keepalive:
                     quiet = 0.0
@@ -557,7 +560,7 @@ def create_app(
         listen = getattr(access.referee.store, "listen", None)
         if listen is not None:  # a shared database announces every append (PostgreSQL: LISTEN/NOTIFY)
             hall.stop_listening = listen(hall.hub.notify)
-            hall.poll = max(hall.poll, listen_poll)
+            hall.entry_poll = max(hall.poll, listen_poll)
 
     async def stopped(app: Litestar) -> None:
         if hall.stop_listening is not None:

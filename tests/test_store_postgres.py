@@ -133,10 +133,10 @@ def test_a_schema_1_database_is_migrated_on_open(pg_server):
         conn.execute("INSERT INTO matches (id, game, rules_version, config, genesis_hash, created_at)"
                      " VALUES ('m1', 'g', '1', '\\x7b7d', 'g0', 't')")
     s = PostgresStore(url)
-    assert s.schema_version() == len(MIGRATIONS) == 3
+    assert s.schema_version() == len(MIGRATIONS) == 4
     s.append(_entry(1), expected_seq=0)
     assert s.get_match("m1") == _match() and s.head("m1") == 1
-    assert s.list_tournaments() == []
+    assert s.list_tournaments() == [] and s.find_transcript("d") == []
     s.close()
 
 
@@ -187,3 +187,14 @@ def test_servers_starting_together_on_an_empty_database_migrate_it_once(pg_serve
     assert {s.schema_version() for s in stores} == {len(MIGRATIONS)}
     for s in stores:
         s.close()
+
+
+def test_a_transcript_digest_finds_the_matches_imported_from_it(pg):
+    """Ahead of the scorekeeper's store change (issue 13): PostgreSQL keeps transcript digests too."""
+    pg.create_match(_match("m1"), [_entry(1)], transcript="d1")
+    pg.create_match(_match("m2"), transcript="d2")
+    pg.create_match(_match("m3"), transcript="d1")
+    assert pg.find_transcript("d1") == ["m1", "m3"] and pg.find_transcript("d2") == ["m2"]
+    with pytest.raises(StoreError):  # all or nothing
+        pg.create_match(_match("m4"), [_entry(2, "m4")], transcript="d3")
+    assert pg.find_transcript("d3") == [] and pg.get_match("m4") is None

@@ -188,8 +188,17 @@ BEGIN
 END $$;
 """
 
+#: the digest of the transcript each imported match was read from (issue 13; SQLite's migration 5 on the
+#: scorekeeper's branch): importing the same transcript again finds the match; ``n`` keeps write order
+_M4_TRANSCRIPTS = """
+CREATE TABLE transcripts (
+    n bigserial PRIMARY KEY, digest text NOT NULL, match_id text COLLATE "C" NOT NULL REFERENCES matches (id),
+    UNIQUE (digest, match_id)
+);
+"""
+
 #: numbered schema migrations (one SQL script each); ``referee_schema.version`` records how many have run
-MIGRATIONS: tuple[str, ...] = (_M1_INITIAL, _M2_TOURNAMENTS, _M3_APPEND_FUNCTION)
+MIGRATIONS: tuple[str, ...] = (_M1_INITIAL, _M2_TOURNAMENTS, _M3_APPEND_FUNCTION, _M4_TRANSCRIPTS)
 
 #: the advisory lock that servers starting together take to migrate one at a time
 _MIGRATION_LOCK = 0x7265_6665
@@ -324,7 +333,7 @@ class PostgresStore:
 
     def create_match(
         self, match: StoredMatch, entries: Sequence[StoredEntry] = (),
-        annotations: Sequence[StoredAnnotation] = (),
+        annotations: Sequence[StoredAnnotation] = (), transcript: str | None = None,
     ) -> None:
         for i, e in enumerate(entries, start=(match.fork_seq or 0) + 1):
             if e.seq != i or e.match_id != match.id:
@@ -344,10 +353,16 @@ class PostgresStore:
                             cur.executemany(self._INSERT_ENTRY, [self._entry_row(e) for e in entries])
                     for a in annotations:
                         self._insert_annotation(conn, a)
+                    if transcript is not None:
+                        conn.execute("INSERT INTO transcripts (digest, match_id) VALUES (%s, %s)", (transcript, match.id))
             except unique:
                 raise StoreError(f"match {match.id} already exists") from None
 
         self._run(work)
+
+    def find_transcript(self, digest: str) -> list[str]:
+        """The ids of the matches imported from a transcript with this digest, in the order they were written."""
+        return [r[0] for r in self._all("SELECT match_id FROM transcripts WHERE digest = %s ORDER BY n", (digest,))]
 
     def get_match(self, match_id: str) -> StoredMatch | None:
         # a match's row never changes once written (there is no update): kept after the first read

@@ -137,3 +137,15 @@ def test_a_server_killed_mid_load_loses_no_acknowledged_intent(pg_server):
             if proc.poll() is None:
                 proc.kill()
                 proc.wait(10)
+
+
+def test_listening_lengthens_only_the_entry_streams_fallback_poll(pg_server):
+    """Over PostgreSQL the match streams are woken by NOTIFY and poll only as a fallback; the other
+    pollers (a tournament's stream) keep the poll they were given."""
+    from litestar.testing import TestClient
+
+    store = PostgresStore(pg_server.fresh())
+    with TestClient(create_app(lambda: Referee(store, games=[PILE]), poll=0.2, listen_poll=10)) as client:
+        hall = client.app.state.hall
+        assert (hall.poll, hall.entry_poll) == (0.2, 10) and hall.stop_listening is not None
+    store.close()
