@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 import msgspec
 
@@ -115,6 +115,14 @@ class StoredAnnotation(msgspec.Struct, frozen=True, kw_only=True):
     hash: str = ""
     audience: str = "all"
 
+
+
+def annotation_from_row(r: tuple[Any, ...]) -> StoredAnnotation:
+    """A stored annotation from a database row of ``match_id, seq, kind, text, by, recorded_at, n,
+    prev_hash, hash, audience`` (the SQL stores select these columns in this order; NULLs read as the
+    defaults of rows written before a column existed)."""
+    return StoredAnnotation(match_id=r[0], seq=r[1], kind=r[2], text=r[3], by=r[4] or "", recorded_at=r[5] or "",
+                            n=r[6] or 0, prev_hash=r[7] or "", hash=r[8] or "", audience=r[9] or "all")
 
 class StoredTournament(msgspec.Struct, frozen=True, kw_only=True):
     """A tournament's row: its id, name and when it was created (everything else is in its events)."""

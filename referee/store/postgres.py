@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .base import (
+    annotation_from_row,
     AuditRow,
     Conflict,
     DuplicateRequest,
@@ -497,21 +498,16 @@ class PostgresStore:
 
         self._run(work)
 
-    @staticmethod
-    def _annotation(r: tuple[Any, ...]) -> StoredAnnotation:
-        return StoredAnnotation(match_id=r[0], seq=r[1], kind=r[2], text=r[3], by=r[4] or "", recorded_at=r[5] or "",
-                                n=r[6] or 0, prev_hash=r[7] or "", hash=r[8] or "", audience=r[9] or "all")
-
     def annotations(self, match_id: str) -> list[StoredAnnotation]:
         rows = self._all(f"SELECT {_ANNOTATION_COLS} FROM annotations WHERE match_id = %s ORDER BY n, id", (match_id,))
-        return [self._annotation(r) for r in rows]
+        return [annotation_from_row(r) for r in rows]
 
     def annotations_on(self, match_id: str, start: int, stop: int) -> list[StoredAnnotation]:
         rows = self._all(
             f"SELECT {_ANNOTATION_COLS} FROM annotations WHERE match_id = %s AND seq >= %s AND seq <= %s ORDER BY n, id",
             (match_id, start, stop),
         )
-        return [self._annotation(r) for r in rows]
+        return [annotation_from_row(r) for r in rows]
 
     # -- tokens and idempotency keys ------------------------------------------------------------------
 

@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from .base import (
+    annotation_from_row,
     AuditRow,
     Conflict,
     DuplicateRequest,
@@ -555,21 +556,16 @@ class SqliteStore:
 
     _ANNOTATION_COLS = "match_id, seq, kind, text, by, recorded_at, n, prev_hash, hash, audience"
 
-    @staticmethod
-    def _annotation(r: tuple[Any, ...]) -> StoredAnnotation:
-        return StoredAnnotation(match_id=r[0], seq=r[1], kind=r[2], text=r[3], by=r[4] or "", recorded_at=r[5] or "",
-                                n=r[6] or 0, prev_hash=r[7] or "", hash=r[8] or "", audience=r[9] or "all")
-
     def annotations(self, match_id: str) -> list[StoredAnnotation]:
         rows = self._all(f"SELECT {self._ANNOTATION_COLS} FROM annotations WHERE match_id = ? ORDER BY n, id", (match_id,))
-        return [self._annotation(r) for r in rows]
+        return [annotation_from_row(r) for r in rows]
 
     def annotations_on(self, match_id: str, start: int, stop: int) -> list[StoredAnnotation]:
         rows = self._all(
             f"SELECT {self._ANNOTATION_COLS} FROM annotations WHERE match_id = ? AND seq >= ? AND seq <= ? ORDER BY n, id",
             (match_id, start, stop),
         )
-        return [self._annotation(r) for r in rows]
+        return [annotation_from_row(r) for r in rows]
 
     # -- tokens and idempotency keys (the HTTP service) -----------------------------------------
 

@@ -247,7 +247,7 @@ def take_strike(tx: Tx, intent: m.TakeStrike) -> None:
                 (src is not None and "grants_cancel" in src.solo_rules and tx.solo())
             text_only = src is not None and any(a.text_only for a in src.abilities)
             if by_data:
-                pass
+                pass  # the card's own data grants it: there is no grant to use up
             elif grant in tx.turn["grants"]:
                 tx.turn["grants"].remove(grant)
             elif text_only:
@@ -327,7 +327,7 @@ def avoid_strike(tx: Tx, intent: m.AvoidStrike) -> None:
                 by_data = True
     text_only = src is not None and any(a.text_only for a in src.abilities)
     if by_data:
-        pass
+        pass  # the card's own data grants it: there is no grant to use up
     elif grant in tx.turn["grants"]:
         tx.turn["grants"].remove(grant)
     elif text_only or intent.source.startswith("avatar."):
