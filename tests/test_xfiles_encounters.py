@@ -121,11 +121,30 @@ def test_card_data_errors_name_the_card_and_field(patch, fragment):
     ({"conspiracy_method": "random", "seasons": [2, 5, 9]}, "random method"),
     ({"academy_characters": ["burks", "burks", "follmer", "pendrell"]}, "four different"),
     ({"series_game": 2, "seasons": [1, 2, 3]}, "game 2 of a series"),
+    ({"season_cards_kept": "chosen"}, "needs kept_season_cards"),
+    ({"season_cards_kept": "chosen", "kept_season_cards": ["fx_s1_grey"] * 2}, "stack A (season 1) keeps 8 cards"),
+    ({"season_cards_kept": "chosen", "kept_season_cards": ["fx_s1_grey"] * 3}, "names fx_s1_grey 3 times"),
+    ({"season_cards_kept": "chosen", "kept_season_cards": ["fx_gunmen_rig"]}, "is not a season card"),
+    ({"kept_season_cards": ["fx_s1_grey"]}, "season_cards_kept=random"),
+    ({"swift_failure_refund": True}, "only false is supported"),
 ])
 def test_bad_configurations_are_refused(options, fragment):
     with pytest.raises(Exception) as err:
         new(options=options)
     assert fragment in str(err.value)
+
+
+def test_every_option_is_read_by_the_rules_or_has_one_value():
+    """No option value is accepted and then ignored: each option with a choice is read by the rules."""
+    folder = os.path.join(ROOT, "referee", "games", "xfiles_encounters")
+    source = "".join(open(os.path.join(folder, f), encoding="utf-8").read() for f in sorted(os.listdir(folder))
+                     if f.endswith(".py"))
+    table = source.index("OPTIONS: tuple[OptionSpec, ...] = (")
+    source = source[:table] + source[source.index("\n)\n", table):]  # the table itself does not count
+    for name, spec in GAME.options().items():
+        if len(spec.choices) == 1:
+            continue  # one supported value (first_game_roster, defeated_current_player)
+        assert re.search(rf"[\"']{name}[\"']", source), f"option {name} is never read"
 
 
 def test_list_and_map_options_from_the_command_line_notation():

@@ -97,7 +97,9 @@ def category_of(tx: Tx, card: str, seg: dict[str, Any]) -> str:
     if c.type in ("informant", "leader"):
         return c.type
     if c.type in ("enemy", "event", "ally") and c.season in seg.get("seasons", []):
-        return "season"
+        if "season" in seg["quota"] or not seg["quota"]:
+            return "season"
+        return card if card in seg["quota"] else ""  # B11 chosen: the stack's kept cards are known
     return ""
 
 

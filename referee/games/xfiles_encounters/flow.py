@@ -176,6 +176,13 @@ def revealed(tx: Tx, card: str, location: str, first: bool) -> None:
         obj = take(tx, s)
         tx.say(m.CardPushed, card=card, where=location, text="ambush")
         enter_sector(tx, obj, front=True)
+    elif c.type == "syndicate_agent" and zone == "bureau" and c.has("ambush") and tx.opt["ambush_in_bureau"]:
+        n = location.split(".")[1]  # B31's other reading: the Ambush reaches the Sector; the slot is refilled
+        obj = {**slot_card(tx.d["bureau"][n]), "state": "revealed", "card": card}
+        remove_at(tx, location, card)
+        tx.say(m.CardPushed, card=card, where=location, text="ambush")
+        refill(tx, n)
+        enter_sector(tx, obj, front=True)
     elif c.type == "enemy" and zone == "sector":
         ravage(tx, card, front=True)
     elif c.type == "ally":

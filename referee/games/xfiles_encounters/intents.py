@@ -452,12 +452,31 @@ def discover_evidence(tx: Tx, intent: m.DiscoverEvidence) -> None:
     _loc, card = _leader_at(tx, intent.location)
     if any(ev["leader"] == card for ev in tx.d["evidence"].values()):
         tx.fail("leader_already_discovered", f"evidence was already discovered through {card}", "R30")
-    slot = next((p for p in ("1", "2", "3") if tx.d["evidence"][p]["state"] == "undiscovered"), None)
-    if slot is None:
+    hidden = [p for p in ("1", "2", "3") if tx.d["evidence"][p]["state"] == "undiscovered"]
+    if not hidden:
         tx.fail("no_hidden_evidence", "no undiscovered evidence is left", "R30")
+    slot = _evidence_slot(tx, intent.evidence, hidden)
     tx.push_front({"kind": "reveal", "seat": tx.seat, "location": f"evidence.{slot}", "origin": "discover", "source": card})
     tx.declared()
     tx.say(m.EvidenceDiscovered, seat=tx.seat, card=card, where=f"evidence.{slot}", text=intent.note)
+
+
+def _evidence_slot(tx: Tx, named: str, hidden: list[str]) -> str:
+    """Which undiscovered evidence a discovery reveals: the topmost (lowest priority number) by default,
+    the one the player names with ``evidence_order=chosen`` (B13)."""
+    chosen = tx.opt["evidence_order"] == "chosen"
+    choices = ", ".join(f"evidence.{p}" for p in hidden)
+    if not named:
+        if chosen:
+            tx.fail("bad_location", f"evidence_order=chosen: name the evidence to reveal (evidence=evidence.P: {choices})", "R30")
+        return hidden[0]
+    _zone, n = parse_location(tx, named, ("evidence",))
+    if str(n) not in hidden:
+        tx.fail("bad_location", f"{named} is not undiscovered evidence (undiscovered: {choices})", "R30")
+    if not chosen and str(n) != hidden[0]:
+        tx.fail("bad_location", f"with evidence_order=priority_ascending the topmost undiscovered evidence is revealed "
+                f"(evidence.{hidden[0]}), not {named}", "R30")
+    return str(n)
 
 
 def collect_evidence(tx: Tx, intent: m.CollectEvidence) -> None:

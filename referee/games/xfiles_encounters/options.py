@@ -49,9 +49,12 @@ OPTIONS: tuple[OptionSpec, ...] = (
     option("hidden_keywords_active", False, _B, "B08", "R41"),
     option("defeated_player_strikes_to", "strike_discard", ("strike_discard", "box"), "B09", "R32"),
     option("swift_failure_refund", False, _B, "B10", "R43"),
-    option("season_cards_kept", "random", ("random", "chosen"), "B11", "R10"),
+    option("season_cards_kept", "random", ("random", "chosen"), "B11: chosen = the cards named by kept_season_cards", "R10"),
+    OptionSpec(name="kept_season_cards", default=(), help="B11 with season_cards_kept=chosen: the season cards kept "
+               "in the stacks, k = 6 + players per stack (a stack's by their seasons), an id per copy", rule="R10"),
     option("first_game_roster", "first_n", ("first_n",), "B12", "R06"),
-    option("evidence_order", "priority_ascending", ("priority_ascending", "chosen"), "B13", "R30"),
+    option("evidence_order", "priority_ascending", ("priority_ascending", "chosen"), "B13: chosen = discover_evidence "
+           "names the slot (evidence=evidence.P)", "R30"),
     option("exposed_counts_as_discovered", False, _B, "B14", "R48"),
     option("evidence_phase", "action", ("action", "any"), "B15", "R30"),
     option("coordinate_window", "any_phase", ("any_phase", "action_only"), "B16", "R42"),
@@ -73,6 +76,11 @@ OPTIONS: tuple[OptionSpec, ...] = (
 )
 
 
+#: options added after the first rules version: kept out of a match's state unless given, so a match
+#: that does not use them keeps the state (and the state hashes) it always had
+LATE = frozenset({"kept_season_cards"})
+
+
 def option_specs() -> Mapping[str, OptionSpec]:
     return {o.name: o for o in OPTIONS}
 
@@ -81,6 +89,8 @@ def resolved(given: Mapping[str, Any]) -> dict[str, Any]:
     """Every option's value (the given ones, the defaults for the rest), as plain JSON values."""
     out: dict[str, Any] = {}
     for o in OPTIONS:
+        if o.name in LATE and o.name not in given:
+            continue
         value = given.get(o.name, o.default)
         out[o.name] = list(value) if isinstance(value, tuple) else dict(value) if isinstance(value, dict) else value
     return out

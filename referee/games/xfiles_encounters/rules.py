@@ -86,6 +86,10 @@ class XFilesRules(PositionMixin, RulesBase):
             o["bureau_slot_texts"] = ["", "", "", "", ""]
         if not 1 <= int(o["informants_per_stack"]) <= 2:
             raise _config_error("option informants_per_stack is 1 or 2 (R47)")
+        if o["swift_failure_refund"]:
+            raise _config_error("option swift_failure_refund: only false is supported (B10): a Swift strike that "
+                                "defeats the fighter ends their turn at once (B25; no_death, R47), so refunded points "
+                                "could never be spent")
         g = int(o["series_game"])
         if g and o["conspiracy_method"] == "standard":
             if "seasons" not in self.config.options:
@@ -93,6 +97,53 @@ class XFilesRules(PositionMixin, RulesBase):
             elif tuple(o["seasons"]) != CYCLES[g - 1]:
                 raise _config_error(f"option seasons: game {g} of a series uses seasons "
                                     f"{','.join(map(str, CYCLES[g - 1]))} (R48), not {','.join(map(str, o['seasons']))}")
+        self._check_kept_cards()
+        self._check_series_options()
+
+    def _check_series_options(self) -> None:
+        """The options that act between the games of a series (R48) are refused where nothing uses them."""
+        for name, default in (("series_keep_scars", False), ("series_this_time_card", False), ("climax_deal", "own_avatar")):
+            if self.options[name] != default:
+                raise _config_error(f"option {name}={str(self.options[name]).lower()}: linking the games of a series "
+                                    f"(R48) is not supported yet, so only {name}={str(default).lower()} is accepted")
+
+    def stack_seasons(self) -> list[list[int]]:
+        """The seasons each stack (A, B, C) draws from (R10, §2.4)."""
+        o = self.options
+        if o["conspiracy_method"] == "all_seasons":
+            return [[i + 1, i + 4, i + 7] for i in range(3)]
+        return [[int(s)] for s in o["seasons"]]
+
+    def _check_kept_cards(self) -> None:
+        """B11 ``chosen``: the k season cards kept in each stack are named (``kept_season_cards``)."""
+        o = self.options
+        kept = list(o.get("kept_season_cards", []))
+        if o["season_cards_kept"] != "chosen":
+            if kept:
+                raise _config_error("option kept_season_cards names the kept cards of season_cards_kept=chosen; "
+                                    f"this match has season_cards_kept={o['season_cards_kept']}")
+            return
+        k = 6 + len(self.players)
+        if not kept:
+            raise _config_error(f"option season_cards_kept=chosen needs kept_season_cards: the {k} season cards kept "
+                                f"in each of stacks A, B and C ({3 * k} ids, an id per copy; R10, B11)")
+        for cid in kept:
+            if cid not in self.cards or self.cards[cid].type not in ("enemy", "event", "ally") or not self.cards[cid].season:
+                raise _config_error(f"option kept_season_cards: {cid!r} is not a season card (an enemy, event or ally "
+                                    "of seasons 1-9) of this card set")
+        for cid, n in sorted(Counter(kept).items()):
+            if n > self.cards.copies[cid]:
+                raise _config_error(f"option kept_season_cards names {cid} {n} times; the card set has "
+                                    f"{self.cards.copies[cid]} copies")
+        for label, seasons in zip("ABC", self.stack_seasons()):
+            mine = [c for c in kept if self.cards[c].season in seasons]
+            if len(mine) != k:
+                raise _config_error(f"option kept_season_cards: stack {label} (season {','.join(map(str, seasons))}) "
+                                    f"keeps {k} cards with {len(self.players)} players (R10), {len(mine)} are named")
+        stray = [c for c in kept if not any(self.cards[c].season in ss for ss in self.stack_seasons())]
+        if stray:
+            raise _config_error(f"option kept_season_cards: {', '.join(sorted(set(stray)))} belong to no stack of "
+                                "this match's seasons")
 
     # -- setup (§2.2) ------------------------------------------------------------------------------------------
 
@@ -109,13 +160,14 @@ class XFilesRules(PositionMixin, RulesBase):
         o["avatars"], o["academy_characters"] = avatars, academy
         k = 6 + n
         ips = int(o["informants_per_stack"])
-        seasons = list(o["seasons"])
+        kept = list(o.get("kept_season_cards", []))
         segments: list[dict[str, Any]] = []
-        for i, label in enumerate("ABC"):
-            pool_seasons = [i + 1, i + 4, i + 7] if o["conspiracy_method"] == "all_seasons" else [seasons[i]]
+        for label, pool_seasons in zip("ABC", self.stack_seasons()):
+            # B11: random kept cards are a quota of k season cards; chosen ones a quota per card
+            mine = Counter(c for c in kept if self.cards[c].season in pool_seasons)
+            quota = {**(dict(sorted(mine.items())) if mine else {"season": k}), "informant": ips, "leader": 1}
             segments.append({"label": label, "seasons": pool_seasons, "remaining": k + ips + 1,
-                             "quota": {"season": k, "informant": ips, "leader": 1},
-                             "seen": {"season": 0, "informant": 0, "leader": 0}, "cards": []})
+                             "quota": quota, "seen": {key: 0 for key in quota}, "cards": []})
         segments.append({"label": "end_game", "seasons": [], "remaining": 1, "quota": {"end_game": 1},
                          "seen": {"end_game": 0}, "cards": []})
         beliefs = int(o["starting_beliefs"])

@@ -170,7 +170,7 @@ def candidates(rules: XFilesRules, state: m.State, seat: str) -> list[Any]:
                     elif kind in ("enemy", "syndicate_agent", "end_game"):
                         out.append(_fight(rules, f"{zone}.{s}", slot["card"], p))
         for i, c in enumerate(st["sector"]):
-            if c and rules.cards[c].type in ("enemy", "end_game"):
+            if c and rules.cards[c].type in ("enemy", "syndicate_agent", "end_game"):
                 out.append(_fight(rules, f"sector.{i + 1}", c, p))
         out.append(m.RecruitSpecialAgent())
     for s in flow.SLOTS:
