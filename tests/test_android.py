@@ -47,7 +47,8 @@ def play(r: Referee, mid: str, seat: str, text: str, expect: str = "accepted") -
 
 
 def test_there_is_a_scenario_for_every_spec_scenario():
-    numbers = {int(re.match(r"sc(\d+)", os.path.basename(p)).group(1)) for p in SCENARIOS}
+    found = (re.match(r"sc(\d+)", os.path.basename(p)) for p in SCENARIOS)
+    numbers = {int(m.group(1)) for m in found if m}
     assert numbers == set(range(1, 32)), sorted(set(range(1, 32)) - numbers)
 
 
@@ -165,10 +166,10 @@ def test_what_is_redacted_does_not_depend_on_the_hidden_truth():
 
 # -- random legal play to the end ------------------------------------------------------------------------------
 
-def _random_game(n: int, seed: int, cards: str = "demo") -> tuple[Referee, str, int]:
+def _random_game(n: int, seed: int, cards: str = "demo", options: dict[str, Any] | None = None) -> tuple[Referee, str, int]:
     r = Referee(MemoryStore(), snapshot_every=11)
     seats = [f"s{i}" for i in range(n)]
-    mid = r.new_match("android", seats, seed=seed, cards=cards).id
+    mid = r.new_match("android", seats, seed=seed, cards=cards, options=options or {}).id
     loaded = r.load(mid)
     rng = random.Random(seed)
     for steps in range(4000):
@@ -186,9 +187,13 @@ def _random_game(n: int, seed: int, cards: str = "demo") -> tuple[Referee, str, 
     raise AssertionError("the game did not end")
 
 
-@pytest.mark.parametrize("n,seed,cards", [(3, 1, "demo"), (4, 2, "demo"), (5, 3, "demo"), (4, 4, "FX-1"), (5, 8, "FX-1")])
-def test_random_legal_play_reaches_the_end_and_replays(n, seed, cards):
-    r, mid, steps = _random_game(n, seed, cards)
+ALTERNATIVES = {"auto_end_turn": True, "reach_check": "explicit", "bank_limits": "unlimited"}
+
+
+@pytest.mark.parametrize("n,seed,cards,options", [(3, 1, "demo", None), (4, 2, "demo", None), (5, 3, "demo", None),
+                                                   (4, 4, "FX-1", None), (5, 8, "FX-1", None), (3, 5, "FX-1", ALTERNATIVES)])
+def test_random_legal_play_reaches_the_end_and_replays(n, seed, cards, options):
+    r, mid, steps = _random_game(n, seed, cards, options)
     assert steps > 50
     out = r.show(mid).outcome
     assert out is not None and out.reason == "case_closed" and out.kind == "ranking"
@@ -386,6 +391,39 @@ def test_option_end_of_day_actor_any():
     play(r, mid, "caprice", "end_turn")
     play(r, mid, "rachel", "resolve_general_event card=fx_general_05")
     assert r.show(mid).state["day"] == 3
+
+
+def test_no_option_value_is_accepted_and_ignored():
+    """Every option's values are built or refused at creation naming the option and what it takes."""
+    r = Referee(MemoryStore(), clock=lambda: "")
+    for options, words in (({"reach_check": "explicit"}, ["reach_check=explicit", "reach list", "demo"]),
+                           ({"token_vp": "haas:2,gold:3"}, ["token_vp", "gold", "haas, jinteki and conspiracy"]),
+                           ({"empty_evidence_pile": "allow"}, ["empty_evidence_pile", "reject"]),
+                           ({"auto_end_turn": "sometimes"}, ["auto_end_turn", "true or false"])):
+        with pytest.raises(RefereeError) as exc:
+            r.new_match("android", ["a", "b", "c"], cards="demo" if "reach_check" in options else "FX-1", options=options)
+        assert all(w in exc.value.message for w in words), exc.value.message
+    for name, spec in GAME.options().items():  # a choice offered is a choice built: one match per value
+        for value in spec.choices:
+            seed = 1 if (name, value) == ("mode", "digital") else None
+            r.new_match("android", ["a", "b", "c"], cards="FX-1", options={name: value}, seed=seed)
+
+
+def test_option_token_vp_and_bank_limits_unlimited():
+    pos = {"day": 6, "turns_done": ["raymond", "rachel", "louis"], "active_seat": "caprice",
+           "players.rachel.tokens.haas": 2, "banks.haas": 4}
+    r, mid = _opt({"token_vp": "haas:3"}, pos)
+    play(r, mid, "caprice", "end_turn")
+    play(r, mid, "raymond", "resolve_plots")
+    play(r, mid, "arbiter", "close_case")
+    assert r.show(mid).outcome.scores["rachel"] == 6
+    empty = {"players.raymond.favors.political": 12, "banks.political_favor": 0}
+    r, mid = _opt({}, empty)
+    play(r, mid, "raymond", "use_location_ability location=city_hall", "android/bank/empty")
+    r, mid = _opt({"bank_limits": "unlimited"}, empty)
+    play(r, mid, "raymond", "use_location_ability location=city_hall")
+    s = r.show(mid).state
+    assert s["players"]["raymond"]["favors"]["political"] == 13 and s["banks"]["political_favor"] == -1
 
 
 # -- «Отмена»: cancel_last_action (§4.30) ------------------------------------------------------------------------

@@ -117,7 +117,7 @@ def use_location_ability(tx: Tx, it: UseLocationAbility) -> None:
     if ab.effect == "gain_favor":
         ftype = ab.favor_type or it.favor_type or ""
         tx.need(ftype in FAVOR_TYPES, "ability/invalid_choice", f"favor_type= one of {', '.join(FAVOR_TYPES)}", R_ABILITY)
-        tx.need(tx.s.banks.get(f"{ftype}_favor", 0) > 0, "bank/empty", f"the {ftype} favor bank is empty", R_ABILITY)
+        tx.need(tx.bank_has(f"{ftype}_favor"), "bank/empty", f"the {ftype} favor bank is empty", R_ABILITY)
     if ab.effect == "own_good_baggage":
         tx.need(p.plot is not None, "ability/invalid_choice", f"{tx.seat} has no plot to put baggage on", R_ABILITY)
     check_deltas(tx, it.deltas)
@@ -126,7 +126,7 @@ def use_location_ability(tx: Tx, it: UseLocationAbility) -> None:
     for t, n in sorted(ab.favors.items()):
         tx.emit(FavorGained(seat=tx.seat, favor_type=t, amount=-n))
     if ab.effect == "own_good_baggage":
-        tx.need(tx.s.banks.get("baggage", 0) > 0, "bank/empty", "the baggage bank is empty", R_ABILITY)
+        tx.need(tx.bank_has("baggage"), "bank/empty", "the baggage bank is empty", R_ABILITY)
     tx.emit(LocationAbilityUsed(seat=tx.seat, location=it.location))
     if ab.effect == "gain_favor":
         tx.emit(FavorGained(seat=tx.seat, favor_type=ab.favor_type or it.favor_type or "", amount=1))
@@ -155,7 +155,7 @@ def use_event_ability(tx: Tx, it: UseEventAbility) -> None:
         assert s is not None
         tx.need(tx.s.suspects[s].alive or tx.rules.options["alibi_on_dead"] == "allow", "alibi/suspect_dead",
                 f"{s} has been killed", R_EVENT)
-        tx.need(tx.s.banks.get("alibi", 0) > 0, "bank/empty", "the alibi bank is empty", R_EVENT)
+        tx.need(tx.bank_has("alibi"), "bank/empty", "the alibi bank is empty", R_EVENT)
     if a.time:
         tx.emit(TimeSpent(seat=tx.seat, amount=a.time))
     tx.emit(EventAbilityUsed(seat=tx.seat, event=it.event, vanishes=a.uses == "first_only"))

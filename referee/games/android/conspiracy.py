@@ -54,7 +54,7 @@ def reveal_conspiracy(tx: Tx, it: RevealConspiracy) -> None:
         tx.emit(HeroMarkersMoved(markers=dict(sorted(changed.items()))))
     piece = rules.data.puzzle.pieces[it.piece]
     tx.emit(Pushed(step=Step(step="piece_placement", seat=tx.seat, piece=it.piece, piece_type=piece.type)))
-    if piece.type == "favor" and all(tx.s.banks.get(f"{t}_favor", 0) == 0 for t in FAVOR_TYPES):
+    if piece.type == "favor" and not any(tx.bank_has(f"{t}_favor") for t in FAVOR_TYPES):
         tx.emit(BenefitTaken(seat=tx.seat, benefit="lapsed"))
         tx.flag("benefit_lapsed", "every favor bank is empty")
         return
@@ -101,7 +101,7 @@ def take_favor_benefit(tx: Tx, it: TakeFavorBenefit) -> None:
     _benefit(tx, "favor")
     tx.need(it.favor_type in FAVOR_TYPES, "ref/unknown_favor",
             f"{it.favor_type!r} is not a favor type ({ids(FAVOR_TYPES)})", R_BENEFIT)
-    tx.need(tx.s.banks.get(f"{it.favor_type}_favor", 0) > 0, "bank/empty", f"the {it.favor_type} favor bank is empty", R_BENEFIT)
+    tx.need(tx.bank_has(f"{it.favor_type}_favor"), "bank/empty", f"the {it.favor_type} favor bank is empty", R_BENEFIT)
     tx.emit(FavorGained(seat=tx.seat, favor_type=it.favor_type, amount=1), BenefitTaken(seat=tx.seat, benefit="favor"),
             Popped(step="piece_benefit"))
 
@@ -110,7 +110,7 @@ def take_baggage_benefit(tx: Tx, it: TakeBaggageBenefit) -> None:
     _benefit(tx, "baggage")
     tx.need(it.target in tx.s.players, "ref/unknown_seat", f"{it.target!r} is not a seat", R_BENEFIT)
     tx.need(tx.s.players[it.target].plot is not None, "baggage/no_plot", f"{it.target} has no current plot", R_BENEFIT)
-    tx.need(tx.s.banks.get("baggage", 0) > 0, "bank/empty", "the baggage bank is empty", R_BENEFIT)
+    tx.need(tx.bank_has("baggage"), "bank/empty", "the baggage bank is empty", R_BENEFIT)
     tx.emit(BaggagePlaced(seat=it.target, side=it.side), BenefitTaken(seat=tx.seat, benefit="baggage"),
             Popped(step="piece_benefit"))
 

@@ -58,6 +58,8 @@ class Location:
     coord: str = ""
     bank: str = ""
     ability: Ability | None = None
+    #: explicit reach (``reach_check=explicit``): ruler class -> destinations; ``"*"`` for every ruler
+    reach: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,7 @@ class Detective:
     hero_setup: dict[str, Any]
     time_bonus: dict[str, int]
     memory_cards: tuple[str, ...]
+    ruler_class: str = ""
 
 
 @dataclass(frozen=True)
@@ -220,6 +223,22 @@ def _ability(r: _Reader, raw: Any, where: str) -> Ability:
                    favors=dict(favors), effect=effect, favor_type=ftype)
 
 
+def _reach(r: _Reader, loc: dict[str, Any], where: str) -> dict[str, tuple[str, ...]]:
+    """``reach = [ids]`` (every ruler) or ``reach = {<ruler class> = [ids], ...}`` (spec §7.4)."""
+    raw = loc.get("reach")
+    if raw is None:
+        return {}
+    table = {"*": raw} if isinstance(raw, list) else raw
+    if not isinstance(table, dict):
+        raise r.bad(where, "field 'reach' must be a list of location ids, or a table of them by ruler class")
+    out: dict[str, tuple[str, ...]] = {}
+    for cls, ids in sorted(table.items()):
+        if not isinstance(ids, list) or not all(isinstance(x, str) for x in ids):
+            raise r.bad(where, f"field 'reach{'' if cls == '*' else '.' + cls}' must be a list of location ids")
+        out[str(cls)] = tuple(ids)
+    return out
+
+
 def parse_data(text: str, name: str) -> DataSet:
     r = _Reader(name or "(inline)")
     try:
@@ -258,8 +277,15 @@ def parse_data(text: str, name: str) -> DataSet:
                 district=district, type=r.word(loc, "type", lw, LOCATION_TYPES),
                 quality=r.word(loc, "quality", lw, QUALITIES), major=major,
                 restricted=bool(r.get(loc, "restricted", lw, bool, False)),
-                x=r.get(loc, "x", lw, int), y=r.get(loc, "y", lw, int), coord=coord, bank=bank, ability=ability)
+                x=r.get(loc, "x", lw, int), y=r.get(loc, "y", lw, int), coord=coord, bank=bank, ability=ability,
+                reach=_reach(r, loc, lw))
             order.append(lid)
+        for lid in order:
+            for cls, dests in locs[lid].reach.items():
+                for dest in dests:
+                    if dest not in locs or dest == lid:
+                        raise r.bad(f"{where}.location {lid}", f"reach{'' if cls == '*' else '.' + cls} names {dest!r}, "
+                                    "which is not another location of this map")
         bean = tuple(r.get(m, "beanstalk", where, list))
         if len(bean) != 5 or any(b not in locs for b in bean):
             raise r.bad(where, "beanstalk must list five locations of the map, Earth end first")
@@ -290,7 +316,7 @@ def parse_data(text: str, name: str) -> DataSet:
             leads={"physical": str(leads["physical"]), "document": str(leads["document"])},
             track_light=int(track.get("light", 5)), track_dark=int(track.get("dark", 5)), npcs=npcs, plots=plots,
             hero_setup=dict(r.get(d, "hero_setup", w, dict, {})), time_bonus=dict(r.get(d, "time_bonus", w, dict, {})),
-            memory_cards=tuple(r.get(d, "memory_cards", w, list, [])))
+            memory_cards=tuple(r.get(d, "memory_cards", w, list, [])), ruler_class=r.word(d, "ruler_class", w, None, ""))
     suspects = {}
     for i, s in enumerate(r.table(data, "suspect")):
         sid = r.word(s, "id", f"suspect[{i}]")

@@ -43,14 +43,19 @@ def move(tx: Tx, it: Move) -> None:
     a, b = rules.loc(here), rules.loc(it.to)
     tx.need(a.body == b.body, "move/no_space_travel",
             f"{here} is on the {a.body} and {it.to} on the {b.body}: no vehicle crosses between Earth and Moon", R_MOVE)
-    length = rules.data.detectives[tx.s.players[tx.seat].detective or ""].ruler_length
+    det = tx.s.players[tx.seat].detective or ""
+    length = rules.data.detectives[det].ruler_length
     if rules.options["reach_check"] == "geometry":
         d2 = (a.x - b.x) ** 2 + (a.y - b.y) ** 2
         tx.need(d2 <= length * length, "move/out_of_reach",
                 f"{it.to} is beyond {tx.seat}'s ruler from {here} (distance² {d2} > {length}²)", R_MOVE)
+    elif rules.options["reach_check"] == "explicit":
+        reach = rules.reach_list(here, det) or ()
+        tx.need(it.to in reach, "move/out_of_reach",
+                f"{it.to} is not on the map's reach list of {here} for {tx.seat}'s ruler ({ids(reach)})", R_MOVE)
     cost = entry_cost(tx, it.to)
     tx.time(cost, R_MOVE)
-    if rules.options["reach_check"] != "geometry":
+    if rules.options["reach_check"] == "trust":
         tx.flag("unverified_reach", f"{tx.seat} {here} -> {it.to}")
     tx.emit(TimeSpent(seat=tx.seat, amount=cost), DetectiveMoved(seat=tx.seat, to=it.to, means="vehicle"))
 
@@ -292,14 +297,31 @@ def skip_lead_use(tx: Tx, it: SkipLeadUse) -> None:
 # -- the end of a turn -----------------------------------------------------------------------------------------
 
 def end_turn(tx: Tx, it: EndTurn) -> None:
+    finish_turn(tx, tx.seat)
+
+
+def finish_turn(tx: Tx, seat: str, auto: bool = False) -> None:
+    """``seat``'s turn ends: the next seat clockwise starts its turn, or the day phase ends (§3.2, §3.4)."""
     from .endday import start_end_of_day
 
-    tx.emit(TurnEnded(seat=tx.seat))
+    tx.emit(TurnEnded(seat=seat, auto=auto))
     left = [s for s in tx.s.turn_order if s not in tx.s.turns_done]
     if left:
         tx.emit(TurnStarted(seat=left[0], time=tx.rules.base_time(tx.s, left[0])))
         return
     start_end_of_day(tx)
+
+
+def auto_end_turn(tx: Tx) -> None:
+    """Option ``auto_end_turn`` (AMB-16): once the active seat has no TIME left, nothing is pending and no
+    free draw is open to it, its turn ends by itself (and so does a next turn that starts with no TIME)."""
+    for _ in range(len(tx.rules.players)):
+        s = tx.s
+        w = s.free_draw_window
+        if s.phase != "day" or s.active_seat is None or s.time_left > 0 or s.pending \
+                or (w is not None and w.seat == s.active_seat):
+            return
+        finish_turn(tx, s.active_seat, auto=True)
 
 
 _ = R_TURN

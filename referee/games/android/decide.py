@@ -104,6 +104,8 @@ def _dispatch(tx: Tx, intent: Any) -> None:
     before = tx.s
     DECIDERS[type(intent)](tx, intent)
     _note(tx, before, intent)
+    if tx.rules.options["auto_end_turn"]:
+        day.auto_end_turn(tx)
     _ = R_CLOSING
 
 

@@ -771,7 +771,10 @@ class WindowClosed(_Event, frozen=True, kw_only=True, tag="free_draw_window_clos
 
 
 class TurnEnded(_Event, frozen=True, kw_only=True, tag="turn_ended"):
+    """``auto``: ended by itself at 0 TIME (option ``auto_end_turn``), not by ``end_turn``."""
+
     seat: str
+    auto: bool = False
 
 
 class TurnStarted(_Event, frozen=True, kw_only=True, tag="turn_started"):

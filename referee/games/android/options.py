@@ -14,7 +14,8 @@ _F = (False, True)
 OPTIONS: tuple[OptionSpec, ...] = (
     _o("map", "", (), "AMB-01: the map_id in the data set (empty: its first map)", "§1.5"),
     _o("mode", "physical", ("physical", "digital"), "§1.11: chance typed in, or drawn from the seed", "§1.11"),
-    _o("reach_check", "geometry", ("geometry", "trust"), "AMB-03: ruler reach by points, or trusted and flagged", "«ДВИЖЕНИЕ»"),
+    _o("reach_check", "geometry", ("geometry", "explicit", "trust"),
+       "AMB-03: ruler reach by points, by the map's reach lists, or trusted and flagged", "«ДВИЖЕНИЕ»"),
     _o("warrant_scope", "own", ("own", "any"), "AMB-04: whose warrant avoids the restricted surcharge", "«ЗАПРЕЩЕННЫЕ ЛОКАЦИИ»"),
     _o("restricted_surcharge_dropship", True, FLAG, "AMB-05: the surcharge applies to dropship arrivals", "§4.12"),
     _o("restricted_surcharge_beanstalk", True, FLAG, "AMB-05: the surcharge applies to Beanstalk steps", "§4.11"),
@@ -26,7 +27,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
     _o("overpay", "reject", ("reject", "clamp"), "AMB-13: paying past the end of the twilight track", "§4.24"),
     _o("dark_card_timing", "owner_turn_only", ("owner_turn_only", "any_other_turn"),
        "AMB-14: a dark card only in the turn of the detective whose deck it came from", "§4.25"),
-    _o("auto_end_turn", False, _F, "AMB-16: the turn ends by itself at 0 TIME (not implemented: explicit end_turn)", "§3.2"),
+    _o("auto_end_turn", False, _F, "AMB-16: the turn ends by itself at 0 TIME once nothing is pending (and no free draw is open)", "§3.2"),
     _o("jump_when_holding", "reject", ("reject", "allow"), "AMB-17: get a jump while your marker is on the scene", "§4.26"),
     _o("ability_limit", "per_location", ("per_location", "one_per_round"), "AMB-18: location abilities per round", "§4.27"),
     _o("lead_without_destination", "remove", ("remove", "stay"), "AMB-19: a lead with no legal destination", "§4.14"),

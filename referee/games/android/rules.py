@@ -58,7 +58,33 @@ class AndroidRules(RulesBase):
                               f"map {wanted!r} is not in data set {self.data.name!r} ({', '.join(self.data.map_order)})")
         self.map = self.data.maps[wanted or self.data.map_order[0]]
         self.interior = frozenset(self.map.beanstalk[1:4])
+        self._check_options()
         self._last: tuple[State, Any, State] | None = None
+
+    def _check_options(self) -> None:
+        """Option values that depend on the data set, or whose items the option's type cannot restrict."""
+        unknown = sorted(set(self.options["token_vp"]) - {"haas", "jinteki", "conspiracy"})
+        if unknown:
+            raise ConfigError("android/setup/invalid_data", f"option token_vp: {', '.join(unknown)} is not a token "
+                              "(token_vp takes haas, jinteki and conspiracy, e.g. haas:1,jinteki:1,conspiracy:2)")
+        self.options["token_vp"] = {**{"haas": 1, "jinteki": 1, "conspiracy": 1}, **self.options["token_vp"]}
+        if self.options["reach_check"] == "explicit":
+            for lid in self.map.order:
+                if lid in self.interior:
+                    continue
+                for det in sorted(self.data.detectives):
+                    if self.reach_list(lid, det) is None:
+                        cls = self.data.detectives[det].ruler_class
+                        raise ConfigError("android/setup/invalid_data", (
+                            f"option reach_check=explicit: location {lid} of map {self.map.map_id} has no reach list "
+                            f"for {det}'s ruler{f' (class {cls})' if cls else ''}; give reach = [...] on every location, "
+                            "or use reach_check=geometry or trust"))
+
+    def reach_list(self, lid: str, detective: str) -> tuple[str, ...] | None:
+        """Where ``detective``'s ruler reaches from ``lid`` by the map's explicit lists (None: not listed)."""
+        reach = self.loc(lid).reach
+        d = self.data.detectives.get(detective)
+        return reach.get(d.ruler_class if d else "", reach.get("*"))
 
     # -- questions about the table ------------------------------------------------------------------------
 

@@ -70,6 +70,10 @@ class Tx(Decision):
         st: State = self.state
         return st
 
+    def bank_has(self, bank: str, n: int = 1) -> bool:
+        """Whether ``n`` tokens can come out of ``bank`` (always, with ``bank_limits=unlimited``: AMB-41)."""
+        return self.rules.options["bank_limits"] == "unlimited" or self.s.banks.get(bank, 0) >= n
+
     def time(self, cost: int, rule: str = R_TIME) -> None:
         have = self.s.time_left
         self.need(have >= cost, "time/insufficient", f"needs {cost} TIME, {self.seat} has {have}", rule)

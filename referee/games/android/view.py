@@ -312,7 +312,7 @@ def complete_position(rules: AndroidRules, state: State, placed: Placed) -> Stat
             size = int(rules.options["alibi_supply"])
         if f"banks.{bank}" not in placed:
             banks[bank] = size - used_by[bank]
-        if banks[bank] < 0 or banks[bank] + used_by[bank] != size:
+        if (banks[bank] < 0 and rules.options["bank_limits"] == "hard") or banks[bank] + used_by[bank] != size:
             raise PositionError(f"position path 'banks.{bank}': {banks[bank]} in the bank and {used_by[bank]} in play "
                                 f"make not {size}")
     state = replace(state, banks=banks)

@@ -11,7 +11,7 @@ from .model import (
     AlibiPlaced, AuditFlagged, BaggagePlaced, CaseClosed, DayPhaseEnded, DayStarted, DeltaApplied, DetectiveMoved,
     EvidenceDrawn, EvidencePlaced, EvidenceShown, FavorGained, FirstPlayerChanged, GameEnded, GeneralEventResolved,
     HeroMarkersMoved, HunchesDealt, LeadMoved, LeadRemoved, PuzzlePieceDiscarded, PuzzlePieceDrawn,
-    PuzzlePiecePlaced, SceneMarkerTaken, ScoreDeclared, SpecificEventRevealed, SuspectKilled, TimeSpent, TurnStarted,
+    PuzzlePiecePlaced, SceneMarkerTaken, ScoreDeclared, SpecificEventRevealed, SuspectKilled, TimeSpent, TurnEnded, TurnStarted,
     TwilightCardDiscarded, TwilightCardDrawn, TwilightCardPlayed, TwilightShifted,
 )
 
@@ -59,6 +59,8 @@ def describe(rules: AndroidRules, event: Any) -> str | None:  # noqa: C901
             return f"{s}'s hero marker is on the scene of the crime"
         case AlibiPlaced(suspect=x):
             return f"an alibi for {x}"
+        case TurnEnded(seat=s, auto=True):
+            return f"{s}'s turn ends (no TIME left)"
         case TurnStarted(seat=s, time=t):
             return f"{s}'s turn ({t} TIME)"
         case DayStarted(day=d, seat=s, time=t):
