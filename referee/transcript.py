@@ -38,6 +38,7 @@ import hashlib
 import os
 import re
 from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import msgspec
@@ -198,7 +199,15 @@ def _check_line(raw: str, where: str) -> None:
                        f"{where}: column {i + 1} holds {name} (U+{ord(ch):04X}); a transcript is plain text")
 
 
-def parse(text: str, source: str = "<transcript>") -> tuple[Header, list[Line]]:
+#: what a game's other actors may do: ``{actor: its verbs}`` for a game id (empty when unknown)
+ActorVerbs = Callable[[str], Mapping[str, frozenset[str]]]
+
+
+def parse(text: str, source: str = "<transcript>", actor_verbs: ActorVerbs | None = None) -> tuple[Header, list[Line]]:
+    """Read a transcript's header and body lines. A game may have an actor named like a header key
+    (Copycat's ``table``): once ``game:`` has named it, a header line ``table: <verb> ...`` whose first
+    word is one of the game's intents is that actor's move and ends the header, while ``table: 3``
+    stays the table number (``actor_verbs`` says which actors and verbs a game has)."""
     header = Header()
     lines: list[Line] = []
     in_body = False
@@ -215,7 +224,7 @@ def parse(text: str, source: str = "<transcript>") -> tuple[Header, list[Line]]:
             continue
         where = f"{source}:{number}"
         m = _HEADER.match(body)
-        if not in_body and m and m.group(1) in HEADER_KEYS:
+        if not in_body and m and m.group(1) in HEADER_KEYS and not _actor_move(header, m, actor_verbs):
             key, value = m.group(1), m.group(2)
             if key == "option":  # one option, whose value may be a list (a,b,c) or a map (alice:2,bob:0)
                 name, sep, raw_value = value.partition("=")
@@ -247,6 +256,15 @@ def parse(text: str, source: str = "<transcript>") -> tuple[Header, list[Line]]:
                 f"{source}: the header must name the {key} (a line '{key}: ...' before the first move)",
             )
     return header, lines
+
+
+def _actor_move(header: Header, m: re.Match[str], actor_verbs: ActorVerbs | None) -> bool:
+    """Whether a header-shaped line is an other actor's move (see :func:`parse`)."""
+    if actor_verbs is None or "game" not in header.values:
+        return False
+    verbs = actor_verbs(header.values["game"]).get(m.group(1))
+    first = m.group(2).split(maxsplit=1)[0] if m.group(2).strip() else ""
+    return verbs is not None and first in verbs
 
 
 def unknown_key(header: Header, source: str, actors: tuple[str, ...]) -> None:
@@ -361,10 +379,25 @@ def store(referee: Referee, done: Adjudicated) -> ImportSummary:
     return msgspec.structs.replace(done.summary, match_id=match_id, stored=True)
 
 
+def _actor_verbs(referee: Referee, name: str) -> Mapping[str, frozenset[str]]:
+    """The verbs each of a game's other actors may write (every verb of the game), or nothing for a
+    game the referee does not know (the header's own check names that)."""
+    try:
+        game = referee.game(name.strip())
+    except RefereeError:
+        return {}
+    if not game.other_actors:
+        return {}
+    from .engine.notation import verbs_of
+
+    verbs = frozenset(verbs_of(game.intent_type))
+    return {actor: verbs for actor in game.other_actors}
+
+
 def adjudicate(referee: Referee, text: str, source: str = "<transcript>", base_dir: str | None = None) -> Adjudicated:
     """Adjudicate every line of a transcript on a scratch store; nothing is written. The summary's
     ``already`` names the matches of ``referee``'s store imported from the same transcript."""
-    header, lines = parse(text, source)
+    header, lines = parse(text, source, lambda name: _actor_verbs(referee, name))
     values = header.values
     seed: int | None = None
     if "seed" in values:
