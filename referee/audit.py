@@ -572,9 +572,10 @@ class Walker:
                 findings.append(Finding(seq=seq, what="verdict", recorded=_verdict_text(recorded),
                                         derived=_verdict_text(verdict)))
                 break
-            # the audit's own timeline reads an entry's fields (meta) only for an undo's or a redo's target
+            # the audit's own timeline reads an entry's fields (meta) only for an undo's or a redo's
+            # target and for the move a confirmation answers
             timeline.add(Header(seq=seq, kind=kind, actor=body.actor, accepted=isinstance(recorded, Accepted),
-                                meta=body.meta if kind in ("undo", "redo") else {},
+                                meta=body.meta if kind in ("undo", "redo", "confirm") else {},
                                 held=recorded.confirmer if isinstance(recorded, Held) else None))
             if kind == "intent":
                 state = core.apply(rules, state, verdict)  # the derived verdict, equal to the recorded one

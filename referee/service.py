@@ -453,8 +453,9 @@ class Referee(Configuration, History):
     def undo(
         self, match_id: str, *, by: str, to: int | None = None, reason: str = "", expected_seq: int | None = None
     ) -> SubmitResult:
-        """Append an undo entry: the state folds back to entry ``to`` (default: before the last
-        accepted intent); the undone entries stay in the log, marked. A refusal is logged too."""
+        """Append an undo entry: the state folds back to entry ``to`` (default: before the last action:
+        an accepted move, a ruling, or a held move, confirmed or still waiting); the undone entries stay
+        in the log, marked. A refusal is logged too."""
         check_text(reason, "the reason", TEXT_MAX)
         loaded = self.load(match_id)
         self._check_actor(loaded, by)
@@ -463,9 +464,9 @@ class Referee(Configuration, History):
             raise ConflictError("match/stale_seq", f"match {loaded.match.id} is at entry {head}, not {expected_seq}", {"head": head})
         timeline = self.timeline(loaded)
         if to is None:
-            last = timeline.last_accepted_intent()
+            last = timeline.last_action()
             if last is None:
-                raise BadInput("undo/nothing_to_undo", f"match {loaded.match.id} has no accepted intent to undo")
+                raise BadInput("undo/nothing_to_undo", f"match {loaded.match.id} has no accepted or held move to undo")
             to = last.seq - 1
         if not 0 <= to < head:
             raise BadInput("match/bad_seq", f"--to {to} is not an earlier entry: match {loaded.match.id} has entries 0..{head}")

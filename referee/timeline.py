@@ -86,17 +86,45 @@ class Timeline:
         i = bisect.bisect_left(self.line, seq)
         return i < len(self.line) and self.line[i] == seq
 
-    def accepted_intents_after(self, seq: int) -> list[Header]:
+    def actions_after(self, seq: int) -> list[Header]:
+        """What an undo back to entry ``seq`` takes back, in play order, each action once: accepted
+        intents, rulings that made a move stand, and held moves that still wait or were confirmed (the
+        confirmation belongs to the move it answers; a declined one had no effect). A confirmation of a
+        move at or before ``seq`` is an action of its own: undoing it makes the move wait again."""
         start = bisect.bisect_right(self.line, seq)
-        return [
-            self.headers[s] for s in self.line[start:]
-            if self.headers[s].kind == "intent" and self.headers[s].accepted
-        ]
+        headers = [self.headers[s] for s in self.line[start:]]
+        answers = {int(h.meta.get("entry", 0)): h for h in headers if h.kind == "confirm"}
+        out: list[Header] = []
+        for h in headers:
+            if h.held is not None:
+                answer = answers.get(h.seq)
+                if answer is None or _took_effect(answer):
+                    out.append(h)
+            elif h.kind == "confirm":
+                if _took_effect(h) and int(h.meta.get("entry", 0)) <= seq:
+                    out.append(h)
+            elif h.accepted and h.kind in ("intent", "ruling"):
+                out.append(h)
+        return out
 
-    def last_accepted_intent(self) -> Header | None:
+    def last_action(self) -> Header | None:
+        """The last action of the line of play (see :meth:`actions_after`): what a plain undo takes back.
+        A confirmed move is its held entry, so the undo goes back to before the move."""
+        answered: set[int] = set()  # held moves declined or refused when confirmed
         for s in reversed(self.line):
             h = self.headers[s]
-            if h.kind == "intent" and h.accepted:
+            if h.kind == "confirm":
+                entry = int(h.meta.get("entry", 0))
+                if not _took_effect(h):
+                    answered.add(entry)
+                elif self.in_line(entry):
+                    return self.headers[entry]
+                else:
+                    return h
+            elif h.held is not None:
+                if s not in answered:
+                    return h
+            elif h.accepted and h.kind in ("intent", "ruling"):
                 return h
         return None
 
@@ -125,9 +153,9 @@ class Timeline:
             by = self.undone_by.get(to)
             why = f"it was undone by entry {by}" if by else "it is not in the current line of play"
             return "undo/target_undone", f"cannot go back to entry {to}: {why}"
-        after = self.accepted_intents_after(to)
+        after = self.actions_after(to)
         if not after:
-            return "undo/nothing_to_undo", f"nothing to undo after entry {to}: no accepted intent follows it"
+            return "undo/nothing_to_undo", f"nothing to undo after entry {to}: no accepted or held move follows it"
         if actor == ARBITER:
             return None
         if policy == "arbiter":
@@ -151,7 +179,7 @@ class Timeline:
             return "redo/already_redone", f"undo {undo} was already redone by entry {self.redone_by[undo]}"
         if not self.in_line(undo):
             return "redo/undo_undone", f"undo {undo} is no longer in the line of play"
-        played = self.accepted_intents_after(undo)
+        played = self.actions_after(undo)
         if played:
             return (
                 "redo/line_moved_on",
@@ -197,3 +225,9 @@ def undone_marks(start: int, stop: int, jumps: Iterable[Jump]) -> dict[int, int]
         elif seq <= stop or timeline.in_line(arg):
             timeline.redo(seq, arg)
     return {s: u for s, u in timeline.undone_by.items() if s <= stop}
+
+
+def _took_effect(h: Header) -> bool:
+    """Whether a confirmation entry let its held move take effect: confirmed, and the move accepted
+    then (a declined move, or one the rules refused once confirmed, changed nothing)."""
+    return h.accepted and h.meta.get("decision", "confirm") == "confirm"
