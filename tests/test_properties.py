@@ -82,7 +82,7 @@ def test_state_at_n_with_and_without_snapshots_and_undo_redo(game, seed, steps, 
     # undo to n, then redo: the state is the original again
     original = referee.show(mid).state_hash
     timeline = referee.timeline(referee.load(mid))
-    if timeline.accepted_intents_after(n):
+    if timeline.actions_after(n):
         undo = referee.undo(mid, by="arbiter", to=n)
         assert undo.accepted and referee.show(mid).state_hash == with_snap.state_hash
         assert referee.redo(mid, by="arbiter").accepted
