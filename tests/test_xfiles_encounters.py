@@ -241,15 +241,13 @@ def _random_game(n: int, seed: int, digital: bool, steps: int = 3000) -> tuple[R
         _, st = r.state_at(loaded)
         if loaded.rules.outcome(st) is not None:
             break
-        options = [(s, i) for s in seats for i in loaded.rules.legal_intents(st, s)]
-        assert options, "someone can always act while the game goes on"
-        # a player who fights and recruits when they can, so games also reach The End
-        weights = [5 if type(i).__name__ in ("Fight", "Recruit", "TakeStrike", "Draw", "Reveal") else 1 for _, i in options]
-        seat, intent = rng.choices(options, weights)[0]
+        pick = loaded.rules.random_intent(st, rng)  # fights and recruits when it can, so games reach The End
+        assert pick is not None, "someone can always act while the game goes on"
+        seat, intent = pick
         text = format_intent(intent)
         assert parse_intent(GAME.intent_type, text) == intent
         res = r.submit(m.id, seat, text)
-        assert res.accepted, f"legal_intents offered {text!r} to {seat}: {res.verdict}"
+        assert res.accepted, f"random_intent offered {text!r} to {seat}: {res.verdict}"
         live.append(res.state_hash)
     return r, m.id, live
 
@@ -396,3 +394,48 @@ def test_a_series_game_scores_its_evidence_and_end_game():
     assert outcome.kind == "team_win" and outcome.scores == {"alice": 22, "bob": 22}
     r2, mid2 = new(options={**OPTS, "series_game": 3})
     assert [g["seasons"] for g in state(r2, mid2)["conspiracy_deck"]["segments"]][:3] == [[7], [8], [9]]
+
+
+# -- legal intents: declared effects, avoiding and cancelling ------------------------------------------------------
+
+
+def test_legal_offers_declared_effects_grants_avoid_and_cancel_and_each_is_accepted():
+    hand = ["fx_gunmen_decoy", "protector", "strike_team", "strike_team", "strike_team", "strike_team"]
+    position = {**P2, "sector": ["fx_s1_grey"], "players.alice.hand": hand,
+                "turn.grants": ["fight_player:bob", "cancel:alice"]}
+    r, mid = new(position=position)
+    for _ in range(4):
+        play(r, mid, "alice", "play_card card=strike_team")
+    offered = r.legal(mid, "alice", blind=True).legal["alice"]
+    assert "fight_player seat=bob" in offered and "manual_effect source=avatar.alice ops=points:attack:0" in offered
+    assert "manual_effect source=fx_s1_grey ops=points:attack:0" not in offered  # the Grey has no text
+    assert r.legal(mid, "bob").legal["bob"] == ["manual_effect source=avatar.bob ops=points:attack:0"]
+    play(r, mid, "alice", "play_card card=fx_gunmen_decoy")
+    play(r, mid, "alice", "end_actions")
+    offered = r.legal(mid, "alice", blind=True).legal["alice"]
+    for text in ("avoid_strike source=fx_gunmen_decoy", "avoid_strike source=avatar.alice",
+                 "take_strike card=? cancel=protector", "take_strike card=? cancel=avatar.alice"):
+        assert text in offered, (text, offered)
+    assert not any(t.startswith("manual_effect") for t in offered), "nothing but the answer while a strike waits"
+    loaded = r.load(mid)
+    st = r.state_at(loaded)[1]
+    for intent in loaded.rules.legal_intents(st, "alice"):
+        assert parse_intent(GAME.intent_type, format_intent(intent)) == intent
+        assert loaded.rules.decide(st, "alice", intent, None).__class__.__name__ == "Accepted", intent
+    declared = state(r, mid)["audit"]["declared"]
+    play(r, mid, "alice", "take_strike card=fx_strike_2 cancel=avatar.alice")  # the grant is used up, not declared
+    s = state(r, mid)
+    assert s["turn"]["grants"] == ["fight_player:bob"] and s["strike_discard"] == ["fx_strike_2"]
+    assert s["audit"]["declared"] == declared and s["players"]["alice"]["wounds"] == []
+
+
+def test_legal_on_the_command_line_lists_the_declared_templates(cli):
+    made = cli("new", "xfiles_encounters", "--players", "alice,bob", "--cards", "spec_fixture", "--option",
+               "avatars=alice:skinner,bob:mulder")
+    assert made.code == 0, made.err
+    mid = made.last_line.split()[-1]
+    for seat in ("alice", "bob"):
+        cards = ",".join(["field_agent"] * 4 + ["strike_team"] * 2)
+        assert cli("play", mid, seat, f"draw cards={cards}").code == 0
+    out = cli("legal", mid, "--as", "bob", "--json")
+    assert "manual_effect source=avatar.bob ops=points:attack:0" in out.json["legal"]["bob"]

@@ -22,7 +22,8 @@ from . import model as m
 from .data import ACADEMY, AVATARS, CardSet, parse_cards
 from .options import resolved
 from .tx import Tx, apply_changes
-from .view import PositionMixin, boards, describe, hidden_ids, legal, view
+from .legal import legal, random_intent
+from .view import PositionMixin, boards, describe, hidden_ids, view
 
 FIRST_GAME_AVATARS = ("mulder", "scully", "skinner", "doggett", "reyes")
 FIRST_GAME_ACADEMY = ("burks", "follmer", "pendrell", "lone_gunmen")
@@ -263,6 +264,9 @@ class XFilesRules(PositionMixin, RulesBase):
 
     def legal_intents(self, state: m.State, seat: str) -> Sequence[Any]:
         return legal(self, state, seat)
+
+    def random_intent(self, state: m.State, rng: Any) -> tuple[str, Any] | None:
+        return random_intent(self, state, rng)
 
     def describe_event(self, event: Any) -> str | None:
         return describe(self, event)

@@ -1,5 +1,5 @@
-"""What a role sees (§1.8), the ids it must not see, the intents it could play now, events in words,
-the table drawn as boards, and positions (§8.0 "Position loading").
+"""What a role sees (§1.8), the ids it must not see, events in words, the table drawn as boards, and
+positions (§8.0 "Position loading"). The intents a seat could play now are in ``legal.py``.
 """
 
 from __future__ import annotations
@@ -9,9 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from referee.engine.chance import Chance
 from referee.engine.position import Placed, PositionError, PositionShape
-from referee.engine.protocol import Accepted, Rejected
 from schemas.board import Area, Board
 
 from . import flow
@@ -103,113 +101,6 @@ def hidden_ids(rules: XFilesRules, state: m.State, seat: str | None) -> frozense
     seen: set[str] = set()
     _strings(view(rules, state, seat), seen)
     return frozenset(c for c in hidden if c and c not in seen and c in rules.cards)
-
-
-# -- legal intents -------------------------------------------------------------------------------------------
-
-
-def candidates(rules: XFilesRules, state: m.State, seat: str) -> list[Any]:
-    st: dict[str, Any] = msgspec.to_builtins(state)
-    if st["status"] in ("won", "lost"):
-        return []
-    p = st["players"][seat]
-    if p["defeated"]:
-        return []
-    current = st["turn"]["seat"]
-    if st["pending"]:
-        front = st["pending"][0]
-        if (front["seat"] or current) != seat:
-            return []
-        kind = front["kind"]
-        if kind == "draw":
-            return [m.Draw()]
-        if kind == "reveal":
-            return [m.Reveal()]
-        if kind in ("strike", "end_game_strike"):
-            out: list[Any] = [m.TakeStrike()]
-            sources = {x["card"] for x in p["play"]} | set(p["hand"])
-            out += [m.AvoidStrike(source=s) for s in sorted(sources)
-                    if any("avoid" in a.grants for a in rules.cards[s].abilities)]
-            return out
-        if kind == "ally":
-            return [m.GiveAlly(seat=s) for s in st["seats"] if not st["players"][s]["defeated"]]
-        if kind == "effect":
-            group = front["group"]
-            return [m.ResolveEffect(source=i["source"]) for i in st["pending"]
-                    if i["kind"] == "effect" and i["group"] == group][:3]
-        if kind == "doubt":
-            return [m.ResolveDoubt()]
-        return []
-    out = []
-    if seat != current:
-        return [m.Coordinate(card=c) for c in sorted(set(p["hand"])) if rules.cards[c].has("coordinate")]
-    phase = st["turn"]["phase"]
-    if phase == "conspiracy":
-        return [m.Conspire()]
-    if phase == "cleanup":
-        return [m.Cleanup()]
-    if phase != "action":
-        return []
-    out += [m.PlayCard(card=c) for c in sorted(set(p["hand"]))]
-    out += [m.Activate(card=c) for c in sorted({x["card"] for x in p["play"]}) if rules.cards[c].ability("on_activate")]
-    out += [m.Sacrifice(card=c) for c in sorted({x["card"] for x in p["play"]}) if rules.cards[c].has("sacrifice")]
-    out += [m.UseVigilant(card=c) for c in sorted(set(p["vigilant"]) | {x["card"] for x in p["play"]})
-            if rules.cards[c].has("vigilant")]
-    if any(x["card"] == "belief" for x in p["play"]):
-        out.append(m.ActivateBelief())
-    if any(st["turn"]["attack"].values()) or any(st["turn"]["recruit"].values()):
-        for zone in ("shadows", "bureau"):
-            for s in flow.SLOTS:
-                slot = st[zone][s]
-                if slot["state"] == "hidden":
-                    out.append(m.Scan(location=f"{zone}.{s}"))
-                elif slot["state"] == "revealed":
-                    kind = rules.cards[slot["card"]].type
-                    if zone == "bureau" and kind == "academy_character":
-                        out.append(m.Recruit(location=f"bureau.{s}"))
-                    elif kind in ("enemy", "syndicate_agent", "end_game"):
-                        out.append(_fight(rules, f"{zone}.{s}", slot["card"], p))
-        for i, c in enumerate(st["sector"]):
-            if c and rules.cards[c].type in ("enemy", "syndicate_agent", "end_game"):
-                out.append(_fight(rules, f"sector.{i + 1}", c, p))
-        out.append(m.RecruitSpecialAgent())
-    for s in flow.SLOTS:
-        slot = st["shadows"][s]
-        if slot["state"] == "revealed" and rules.cards[slot["card"]].type == "leader":
-            out += [m.DiscoverEvidence(location=f"shadows.{s}"), m.CollectEvidence(location=f"shadows.{s}")]
-    for i, c in enumerate(st["sector"]):
-        if c and rules.cards[c].type == "leader":
-            out += [m.DiscoverEvidence(location=f"sector.{i + 1}"), m.CollectEvidence(location=f"sector.{i + 1}")]
-    out += [m.PlayVirtual(seat=s) for s, c in st["turn"]["coordinated"].items() if c]
-    out.append(m.EndActions())
-    return out
-
-
-def _fight(rules: XFilesRules, where: str, card: str, p: dict[str, Any]) -> m.Fight:
-    c = rules.cards[card]
-    return m.Fight(target=where, discard=p["hand"][0] if c.has("frightening") and p["hand"] else "",
-                   cost=2 if c.fight_star else None)
-
-
-def legal(rules: XFilesRules, state: m.State, seat: str) -> list[Any]:
-    """The candidates the rules accept now (chance fields left for the referee in a digital match)."""
-    from .rules import fill
-
-    out = []
-    digital = rules.config.chance == "digital"
-    probe = Chance(0, f"legal:{state.turn.number}:{len(state.pending)}:{len(state.strike_deck.cards)}:"
-                      f"{len(state.strike_discard)}:{sum(len(p.hand) + len(p.deck) for p in state.players.values())}")
-    for intent in candidates(rules, state, seat):
-        filled = intent
-        chancy = bool(rules.chance_fields(intent)) and bool(state.pending)
-        if chancy:
-            filled = fill(rules, state, seat, intent, probe)
-            if isinstance(filled, Rejected):
-                continue
-        verdict = rules.decide(state, seat, filled, None)
-        if isinstance(verdict, Accepted):
-            out.append(intent if digital and chancy else filled)
-    return out
 
 
 # -- events in words -----------------------------------------------------------------------------------------
