@@ -40,6 +40,7 @@ from schemas.http import (
 
 from .api import SubmitResult, log_span
 from .engine import core, notation
+from .engine.chance import left_out, typed_chance, with_chance
 from .engine.entries import (
     Act,
     Confirmation,
@@ -343,15 +344,6 @@ class Referee(Configuration, History):
         confirms or declines this move) asks for the holding without the rest."""
         loaded = self.load(match_id)
         intent = self.parse(loaded, seat, text)
-        if blind and loaded.config.chance == "digital":
-            typed = [f for f in loaded.rules.chance_fields(intent) if getattr(intent, f) not in (None, (), [], {}, "")]
-            if typed:
-                raise BadInput(
-                    "input/chance_typed",
-                    f"in a digital match the referee draws {', '.join(typed)}: leave {typed[0]} out (a guess is never "
-                    "checked against the hidden order)",
-                    {"intent": text},
-                )
         head, state = self.state_at(loaded)
         if expected_seq is not None and expected_seq != head:
             raise ConflictError(
@@ -359,6 +351,13 @@ class Referee(Configuration, History):
                 f"match {loaded.match.id} is at entry {head}, not {expected_seq}; reload and submit again",
                 {"head": head},
             )
+        if blind and loaded.config.chance == "digital":
+            typed = typed_chance(loaded.rules.chance_fields(intent), intent)
+            if typed:  # refused before adjudication; kept in the log as a line that changes nothing
+                message = (f"in a digital match the referee draws {', '.join(typed)}: leave {typed[0]} out (a guess "
+                           "is never checked against the hidden order)")
+                self.record_unparsed(loaded.match.id, seat, text.strip(), "input/chance_typed", message, meta)
+                raise BadInput("input/chance_typed", message, {"intent": text})
         chance = core.chance_for(loaded.config, f"seq:{head + 1}")
         awaiting = self.open_hold(loaded)
         hold = blind if hold is None else hold
@@ -726,16 +725,12 @@ class Referee(Configuration, History):
 def _blind(loaded: Loaded, intent: Any) -> Any:
     """``intent`` without the chance outcomes its seat cannot know (``?`` in a physical match, left out
     for the referee to draw in a digital one)."""
-    fields = loaded.rules.chance_fields(intent)
-    if not fields:
-        return intent
-    if loaded.config.chance == "digital":
-        defaults = {f.name: f.default if f.default is not msgspec.NODEFAULT else f.default_factory()
-                    for f in msgspec.structs.fields(intent) if f.name in fields}
-        return msgspec.structs.replace(intent, **defaults)
     from .engine.secrecy import blank
 
-    return msgspec.structs.replace(intent, **{f: blank(getattr(intent, f)) for f in fields})
+    digital = loaded.config.chance == "digital"
+    for path in loaded.rules.chance_fields(intent):
+        intent = with_chance(intent, path, left_out if digital else lambda value, _field: blank(value))
+    return intent
 
 
 def seal_annotations(match_id: str, notes: Sequence[StoredAnnotation],

@@ -13,6 +13,7 @@ from schemas.listing import Listed
 
 from .config import Configuration
 from .engine import core, notation
+from .engine.chance import typed_chance
 from .engine.protocol import Accepted, Game, Rules
 from .errors import BadInput
 
@@ -77,7 +78,7 @@ def template(referee: Configuration, game_name: str, *, cards: str | None = None
         if not isinstance(verdict, Accepted):  # pragma: no cover - a legal intent is accepted
             raise BadInput("template/opening", f"{game.id}: the opening move {notation.format_intent(intent)!r} "
                                                f"was not accepted: {verdict}")
-        drawn = [f for f in rules.chance_fields(intent) if getattr(intent, f, None) not in (None, (), [], {}, "")]
+        drawn = typed_chance(rules.chance_fields(intent), intent)
         note = f"   # {', '.join(drawn)}: type what came up at the table" if drawn else ""
         out.append(f"{seat}: {notation.format_intent(intent)}{note}")
         state = core.apply(rules, state, verdict)

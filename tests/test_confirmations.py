@@ -171,7 +171,10 @@ def test_a_seat_may_not_type_a_chance_outcome_in_a_digital_match():
         messages.add(err.value.message)
     assert len(messages) == 1
     head = r.store.head(m.id)
-    assert head == 1  # nothing was written
+    assert head == 5  # each refusal is kept as a line that changes nothing, shown to alice and the arbiter only
+    assert [e.kind for e in r.log(m.id)[1:]] == ["unparsed"] * 4
+    assert not any("TR1" in e.notation for e in r.log(m.id, seat="bob"))
+    assert r.show(m.id).state == r.show(m.id, at=1).state
     assert r.submit(m.id, "alice", "draw_opening_hand", blind=True).accepted  # leave it out: the referee draws
 
 

@@ -3,14 +3,20 @@
 Digital matches draw every chance outcome from ``Chance(seed, salt)`` where the salt names the
 moment (``"setup"``, ``"seq:17"``). The outcome is written into the recorded intent, so replay
 never re-rolls; the generator is only consulted again by audit, which must reproduce it.
+
+Also the paths of an intent's chance fields (:func:`chance_value`, :func:`typed_chance`,
+:func:`with_chance`): a game names them with ``Rules.chance_fields``, as field names or dotted paths
+into the records an intent nests.
 """
 
 from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Sequence
-from typing import TypeVar
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+import msgspec
 
 T = TypeVar("T")
 
@@ -48,3 +54,46 @@ class Chance:
 
     def derive(self, salt: str) -> Chance:
         return Chance(self.seed, f"{self.salt}/{salt}")
+
+
+# -- chance fields of an intent (Rules.chance_fields) --------------------------------------------------------
+#
+# A game names the fields of an intent that hold chance outcomes. A name is a field of the intent or a
+# dotted path into the records it nests (``args.then.drawn``): a path through an absent record (None)
+# holds nothing.
+
+
+def chance_value(intent: Any, path: str) -> Any:
+    """The value at ``path`` (a field name or a dotted path) of ``intent``; None where a record on the
+    way is absent."""
+    value = intent
+    for name in path.split("."):
+        if value is None:
+            return None
+        value = getattr(value, name)
+    return value
+
+
+def typed_chance(paths: Sequence[str], intent: Any) -> list[str]:
+    """Those of ``paths`` that ``intent`` fills in (a value that is not empty)."""
+    return [p for p in paths if chance_value(intent, p) not in (None, (), [], {}, "")]
+
+
+def with_chance(intent: Any, path: str, value: Callable[[Any, msgspec.structs.FieldInfo], Any]) -> Any:
+    """``intent`` with the field at ``path`` replaced by ``value(current, field)`` (the field's
+    description gives its default); unchanged where a record on the way is absent."""
+    head, _, rest = path.partition(".")
+    if intent is None:
+        return None
+    if rest:
+        inner = getattr(intent, head)
+        if inner is None:
+            return intent
+        return msgspec.structs.replace(intent, **{head: with_chance(inner, rest, value)})
+    field = next(f for f in msgspec.structs.fields(intent) if f.name == head)
+    return msgspec.structs.replace(intent, **{head: value(getattr(intent, head), field)})
+
+
+def left_out(_current: Any, field: msgspec.structs.FieldInfo) -> Any:
+    """A field's default (the value it has when the notation leaves it out)."""
+    return field.default if field.default is not msgspec.NODEFAULT else field.default_factory()

@@ -252,7 +252,9 @@ class Rules(Protocol[S, I, E]):
         """The fields of ``intent`` that hold a chance outcome the acting seat cannot know beforehand
         (a card drawn, a random pick), whether filled in or not. In a digital match a seat may not type
         them (the referee draws; a guess would learn the hidden order from the verdict), and a seat's
-        list of legal intents shows them as ``?``. Default: none."""
+        list of legal intents shows them as ``?``. A name may be a dotted path into a record the intent
+        nests (``args.then.drawn``), given to whatever depth this intent nests (a path through an absent
+        record holds nothing). Default: none."""
 
 
     def listing(self) -> tuple[Listed, ...]:

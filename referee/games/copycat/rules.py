@@ -25,8 +25,8 @@ from .data import SETS, Card, parse_data
 from .decide import judge
 from .fold import TWO_PLAYER_REMOVED, evolve
 from .model import (
-    SLOTS, STAGES, Band, Cleanup, Department, DrawHand, EffectArgs, ManualEffect, OfficeDeck, Player, Setup, State,
-    Supply,
+    SLOTS, STAGES, ActivateCard, Band, Cleanup, Department, DrawHand, EffectArgs, ManualEffect, OfficeDeck, Player,
+    PlayCard, Setup, State, Supply, UseOffice,
 )
 from .options import resolved
 from .txn import Chooser, rng_chooser
@@ -139,6 +139,13 @@ class CopycatRules(RulesBase):
             return ("office_drawn", "street_refill")
         if isinstance(intent, Setup):
             return ("street", "doctorates", "first_office", "bus")
+        if isinstance(intent, (PlayCard, UseOffice, ActivateCard)):  # EffectArgs, to the depth it nests
+            paths: list[str] = []
+            args, prefix = intent.args, "args"
+            while args is not None:
+                paths += [f"{prefix}.drawn", f"{prefix}.refill"]
+                args, prefix = args.then, f"{prefix}.then"
+            return tuple(paths)
         return ()
 
     def evolve(self, state: State, event: Any) -> State:

@@ -1,0 +1,83 @@
+"""Copycat's chance facts in a digital match: a seat typing its own intents may not type a draw, at the
+top of an intent or nested in its effect arguments (``args.then.drawn``), and the refusal says nothing
+about the hidden cards; the log keeps the refused line for its writer and the arbiter."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from litestar.testing import TestClient
+
+from referee.errors import BadInput
+from referee.http import create_app
+from referee.service import Referee
+from referee.store.memory import MemoryStore
+
+SEATS = ["anna", "ben", "cleo"]
+
+
+def digital() -> tuple[Referee, str]:
+    r = Referee(MemoryStore())
+    m = r.new_match("copycat", SEATS, seed=41, cards="spec_fixture")
+    assert r.submit(m.id, "table", "setup").accepted
+    return r, m.id
+
+
+def refused(r: Referee, mid: str, text: str) -> str:
+    with pytest.raises(BadInput) as err:
+        r.submit(mid, "anna", text, blind=True)
+    assert err.value.code == "input/chance_typed", text
+    return err.value.message
+
+
+def test_a_nested_draw_is_refused_like_a_top_level_one_and_kept_in_the_log():
+    r, mid = digital()
+    deck = r.show(mid).state["players"]["anna"]["deck"]  # what anna cannot see: her deck's cards
+    guesses = {
+        "draw_hand drawn={}": "drawn",
+        "play_card card=c20 args.drawn={}": "args.drawn",
+        "use_office office=a1_reuse args.target_card=c20 args.then.drawn={}": "args.then.drawn",
+        "activate_card card=c34 args.target_card=c31 args.then.target_office=a1_reuse args.then.then.drawn={}":
+            "args.then.then.drawn",
+        "use_office office=a1_reuse args.target_card=c31 args.then.refill={}": "args.then.refill",
+    }
+    head = r.store.head(mid)
+    for pattern, path in guesses.items():
+        right, wrong = pattern.format(",".join(deck[:2])), pattern.format("c52,c53")
+        said = {refused(r, mid, right), refused(r, mid, wrong)}
+        assert len(said) == 1, "a right and a wrong guess get the same answer"
+        message = said.pop()
+        assert f"draws {path}:" in message
+        assert not re.search(r"\b([A-D]\d\d|c\d\d|d\d)\b", message), message
+        head += 2
+        assert r.store.head(mid) == head, "the refusal is an entry"
+    entries = r.log(mid)[1:]
+    assert {(e.kind, e.actor, e.rejection.code if e.rejection else None) for e in entries} == {
+        ("unparsed", "anna", "input/chance_typed")}
+    seen_by_ben = json.dumps([e.notation for e in r.log(mid, seat="ben")] + [json.dumps(r.show(mid, seat="ben").state)])
+    assert not any(card in seen_by_ben for card in deck), "ben sees no card anna typed"
+    assert "args.then.drawn=" + ",".join(deck[:2]) in r.log(mid, seat="anna")[5].notation  # her own line
+    # nothing changed: leaving the fact out, the referee draws it
+    assert r.submit(mid, "anna", "draw_hand", blind=True).accepted
+    assert r.audit(mid).clean
+
+
+def test_over_http_a_nested_draw_is_422_and_the_legal_list_leaves_it_out():
+    store = MemoryStore()
+    with TestClient(create_app(lambda: Referee(store))) as c:
+        made = c.post("/matches", json={"game": "copycat", "players": SEATS, "seed": 5,
+                                        "cards": "spec_fixture"}).json()
+        mid, tokens = made["match"]["id"], made["tokens"]
+        anna = {"Authorization": f"Bearer {tokens['seats']['anna']}"}
+        assert c.post(f"/matches/{mid}/intents", json={"intent": "setup"}, headers=anna).status_code == 201
+        typed = c.post(f"/matches/{mid}/intents", headers=anna,
+                       json={"intent": "use_office office=a1_reuse args.target_card=c20 args.then.drawn=A09,A10"})
+        assert typed.status_code == 422 and typed.json()["code"] == "input/chance_typed"
+        assert "A09" not in typed.json()["message"] and "A10" not in typed.json()["message"]
+        log = c.get(f"/matches/{mid}/log", headers={"Authorization": f"Bearer {tokens['seats']['ben']}"}).json()
+        assert [e["kind"] for e in log["entries"]] == ["intent", "unparsed"]
+        assert "A09" not in json.dumps(log["entries"][1])
+        legal = c.get(f"/matches/{mid}/legal", headers=anna).json()["legal"]["anna"]
+        assert "draw_hand" in legal and not any("drawn=" in t for t in legal)
