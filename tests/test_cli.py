@@ -199,14 +199,37 @@ def test_annotate_and_audit(cli):
     assert r.code == 0 and r.json["clean"] is True
 
 
-def test_every_command_has_help_with_an_example(cli):
+#: the commands whose output is a document in a format of its own (--format json) or no answer at all
+NO_JSON = {"export", "serve", "template", "tournament export"}
+
+
+def _leaves():
+    """Every command a person can type, subcommands of groups (tournament player add...) included."""
+    import click
+    import typer.main
+
     from cli.main import app
 
-    commands = [[c.name or c.callback.__name__] for c in app.registered_commands] + [["scenario", "run"]]
-    assert len(commands) >= 19
-    for cmd in commands:
-        r = cli(*cmd, "--help")
-        assert r.code == 0 and "Example:" in r.out, cmd
+    def walk(cmd, path, ctx):
+        if hasattr(cmd, "list_commands"):
+            for name in cmd.list_commands(ctx):
+                sub = cmd.get_command(ctx, name)
+                yield from walk(sub, [*path, name], click.Context(sub, info_name=name, parent=ctx))
+        else:
+            yield path, cmd
+
+    root = typer.main.get_command(app)
+    return list(walk(root, [], click.Context(root, info_name="referee")))
+
+
+def test_every_command_has_help_with_an_example_and_every_answer_json(cli):
+    leaves = _leaves()
+    assert len(leaves) >= 38 and ["tournament", "player", "add"] in [p for p, _ in leaves]
+    for path, cmd in leaves:
+        r = cli(*path, "--help")
+        assert r.code == 0 and "Example:" in r.out, path
+        opts = {o for p in cmd.params for o in getattr(p, "opts", [])}
+        assert ("--json" in opts) != (" ".join(path) in NO_JSON), path
 
 
 def test_ctrl_c_exits_130_not_0(cli, monkeypatch):
