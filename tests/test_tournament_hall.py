@@ -1,6 +1,7 @@
 """The hall page (issue 14, item 7) in headless Chromium against a live server: pairings by table and
 standings appear from the tournament's event stream, and a result played in a match's log reaches the
-page without a reload. Needs Debian's chromium and chromium-driver; skips where they are absent."""
+page without a reload; each table's match opens as the live step-through view, which follows the play
+(a reader who stepped back stays where they are) and shows the spectators nothing dealt in secret. Needs Debian's chromium and chromium-driver; skips where they are absent."""
 
 from __future__ import annotations
 
@@ -51,7 +52,7 @@ def test_the_hall_page_follows_results_live():
     with LiveServer(app) as live:
         made = httpx.post(f"{live.url}/tournaments", json={
             "name": "Hall <i>night</i>", "game": "pile", "rounds": 1, "seed": 4, "chance": "digital",
-            "options": {"stones": "2"}, "players": ["ann", "ben"]}).json()
+            "options": {"stones": "3"}, "players": ["ann", "ben"]}).json()
         tid = made["tournament"]
         org = {"Authorization": f"Bearer {made['tokens']['organiser']}"}
         table = httpx.post(f"{live.url}/tournaments/{tid}/pair", json={}, headers=org).json()["tables"][0]
@@ -75,13 +76,41 @@ def test_the_hall_page_follows_results_live():
             arbiter = {"Authorization": f"Bearer {table['tokens']['arbiter']}"}
             mid = table["match_id"]
             httpx.post(f"{live.url}/matches/{mid}/intents", json={"intent": "start", "seat": table["seats"][0]},
-                       headers=arbiter)  # a digital match: the seed says who starts
-            first = httpx.get(f"{live.url}/matches/{mid}/state", headers=arbiter).json()["state"]["active"]
-            answer = httpx.post(f"{live.url}/matches/{mid}/intents", json={"intent": "take 2", "seat": first},
+                       headers=arbiter)  # a digital match: the seed says who starts; each seat is dealt a secret
+            state = httpx.get(f"{live.url}/matches/{mid}/state", headers=arbiter).json()["state"]
+            first, dealt = state["active"], set(state["tokens"].values())
+            second = next(s for s in table["seats"] if s != first)
+
+            # the table's match: its link opens the live step-through view, read with the hall's token
+            driver.find_element(By.CSS_SELECTOR, "#pairings-body a.watch").click()
+            body = lambda: driver.find_element(By.TAG_NAME, "body")  # noqa: E731
+            wait(lambda: body().get_attribute("data-head") == "1", "the table's view")
+
+            def viewer(check):
+                driver.switch_to.frame(driver.find_element(By.ID, "view"))
+                try:
+                    return check()
+                finally:
+                    driver.switch_to.default_content()
+
+            slider = lambda: driver.find_element(By.ID, "slider")  # noqa: E731
+            assert viewer(lambda: "Seen as a spectator" in driver.page_source and slider().get_attribute("max") == "1")
+            httpx.post(f"{live.url}/matches/{mid}/intents", json={"intent": "take 1", "seat": first}, headers=arbiter)
+            wait(lambda: body().get_attribute("data-head") == "2", "the first move, live")
+            assert viewer(lambda: (slider().get_attribute("value"), slider().get_attribute("max"))) == ("2", "2")
+            viewer(lambda: driver.find_element(By.ID, "back").click())  # a reader steps back to entry 1...
+            answer = httpx.post(f"{live.url}/matches/{mid}/intents", json={"intent": "take 2", "seat": second},
                                 headers=arbiter).json()
             assert answer["outcome"] is not None
-            wait(lambda: f"{first} won" in driver.find_element(By.ID, "pairings-body").text, "the result")
+            wait(lambda: body().get_attribute("data-head") == "3", "the last move, live")
+            # ...and stays there while the match goes on; nothing dealt in secret reached the page
+            assert viewer(lambda: (slider().get_attribute("value"), slider().get_attribute("max"))) == ("1", "3")
+            shown = viewer(lambda: driver.page_source) + driver.page_source
+            assert "won" in shown and not any(secret in shown for secret in dealt)
+
+            driver.find_element(By.ID, "back").click()  # back to the hall
+            wait(lambda: f"{second} won" in driver.find_element(By.ID, "pairings-body").text, "the result")
             top = rows()[0]
-            assert top.get_attribute("data-player") == first and top.find_elements(By.TAG_NAME, "td")[3].text == "3"
+            assert top.get_attribute("data-player") == second and top.find_elements(By.TAG_NAME, "td")[3].text == "3"
         finally:
             driver.quit()

@@ -25,7 +25,7 @@ from schemas.tournament import (
     TournamentTokens,
 )
 
-from ..access import Forbidden, Unauthorized, hash_token
+from ..access import Forbidden, Principal, Unauthorized, hash_token
 from ..errors import StorageError
 from ..service import Referee
 from ..store import StoredTournamentToken, StoreError
@@ -188,6 +188,35 @@ class TournamentAccess:
 
     def export(self, who: Entrant, fmt_: str) -> str:
         return self.service.export(who.tournament, fmt_)
+
+    def table_principal(self, who: Entrant, match_id: str) -> Principal:
+        """How the holder of a tournament token reads a table's match (the hall's live step-through view):
+        the organiser as the match's arbiter (it was given the arbiter's tokens when the round was paired),
+        a player at that table as their own seat, anyone else (the spectators' token, a player at another
+        table) as a spectator, who sees the public view only. Read only: no write takes this principal."""
+        state = self.service.load(who.tournament)
+        found = [t for rnd in state.rounds for t in rnd.tables if t.match_id is not None
+                 and (t.match_id == match_id or (len(match_id) >= 4 and t.match_id.startswith(match_id)))]
+        if len(found) != 1:
+            from ..errors import NotFound
+
+            raise NotFound("tournament/no_such_table", f"no table of tournament {state.id} plays match {match_id!r}"
+                           + (" (the id starts more than one: type more of it)" if found else ""))
+        table = found[0]
+        mid = table.match_id or ""
+        if who.role == "organiser":
+            return Principal(match_id=mid, role="arbiter")
+        if who.role == "player" and who.player in table.seats:
+            return Principal(match_id=mid, role="seat", seat=who.player)
+        return Principal(match_id=mid, role="spectator")
+
+    def table_head(self, p: Principal) -> tuple[int, int]:
+        """What the live view follows: the match's last entry and how many annotations ``p`` may read."""
+        from ..redaction import sees
+
+        role = None if p.role == "arbiter" else p.name
+        notes = sum(1 for a in self.store.annotations(p.match_id) if sees(a.audience, role))
+        return int(self.store.head(p.match_id)), notes
 
     def audit(self, who: Entrant) -> dict[str, Any]:
         self.organiser(who, "audit the tournament")

@@ -1,6 +1,13 @@
 """The hall page of a tournament (``GET /hall/{id}``): pairings by table and live standings, for a
 screen in the playing hall.
 
+Each table's match id links to :data:`TABLE`, the match's live step-through view: the HTML viewer of
+:mod:`referee.viewer` (the one ``referee export --format html`` writes), fetched with the same token
+(``/tournaments/{id}/matches/{match}/viewer``: the organiser sees the match as its arbiter, a player at
+that table as their seat, anyone else as a spectator) and fetched again whenever
+``/tournaments/{id}/matches/{match}/events`` says the match has a new entry or annotation; a reader
+stepping back through it stays at the entry they are reading.
+
 The page is a fixed shell that holds no data: it reads a tournament token from its URL's fragment
 (``#token=...``, which a browser never sends to the server), asks ``/tournaments/{id}/events`` for
 the pairings and standings with that token, and redraws them each time the server sends a new
@@ -11,6 +18,7 @@ Every name is put on the page as text, never as markup.
 from __future__ import annotations
 
 import html
+import json
 
 PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -37,6 +45,13 @@ const tid = __TID_JSON__;
 const token = new URLSearchParams(location.hash.slice(1)).get("token") || "";
 const $ = (id) => document.getElementById(id);
 function cell(row, text, cls) { const td = document.createElement("td"); td.textContent = String(text); if (cls) td.className = cls; row.appendChild(td); return td; }
+// a table's match opens as the live step-through view, read with this page's token (in the fragment again)
+function watch(td, mid) {
+  if (!mid) return;
+  const a = document.createElement("a"); a.textContent = mid; a.className = "watch"; a.title = "watch this table's match live";
+  a.href = "/hall/" + encodeURIComponent(tid) + "/matches/" + encodeURIComponent(mid) + "#token=" + encodeURIComponent(token);
+  td.appendChild(a);
+}
 function render(snap) {
   const st = snap.standings, pr = snap.pairings;
   $("title").textContent = snap.name || ("Tournament " + tid);
@@ -54,7 +69,7 @@ function render(snap) {
   $("round").textContent = last ? "round " + last.round + (last.closed ? "" : " (being played)") : "(none yet)";
   const pb = $("pairings-body"); pb.replaceChildren();
   if (last) {
-    for (const t of last.tables) { const tr = document.createElement("tr"); cell(tr, t.table, "n"); cell(tr, t.seats.join(" v ")); cell(tr, t.result || "playing"); cell(tr, t.match_id || ""); pb.appendChild(tr); }
+    for (const t of last.tables) { const tr = document.createElement("tr"); cell(tr, t.table, "n"); cell(tr, t.seats.join(" v ")); cell(tr, t.result || "playing"); watch(cell(tr, ""), t.match_id); pb.appendChild(tr); }
     for (const b of last.byes) { const tr = document.createElement("tr"); cell(tr, "bye"); cell(tr, b); cell(tr, "bye"); cell(tr, ""); pb.appendChild(tr); }
   }
   document.body.dataset.updates = String(Number(document.body.dataset.updates) + 1);
@@ -83,9 +98,83 @@ if (!token) { $("status").textContent = "open this page as /hall/" + tid + "#tok
 """
 
 
+def _js(value: str) -> str:
+    return json.dumps(value).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
 def page(tournament_id: str) -> str:
     """The hall page of ``tournament_id`` (an id typed in a URL: escaped wherever it appears)."""
-    import json
+    return PAGE.replace("__TID_JSON__", _js(tournament_id)).replace("__TID__", html.escape(tournament_id))
 
-    safe_json = json.dumps(tournament_id).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-    return PAGE.replace("__TID_JSON__", safe_json).replace("__TID__", html.escape(tournament_id))
+
+TABLE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Match __MID__</title>
+<style>
+html,body{height:100%;margin:0}body{display:flex;flex-direction:column;font-family:system-ui,sans-serif;background:#fafafa}
+#bar{padding:.4em 1em;color:#555;font-size:.9em;border-bottom:1px solid #ddd}#bar a{margin-right:1em}
+iframe{flex:1;border:0;width:100%}iframe[hidden]{display:none}
+</style></head>
+<body data-loads="0" data-head="-1">
+<div id="bar"><a id="back" href="#">← the hall</a><span id="status">connecting…</span></div>
+<iframe id="view" title="the match, step by step"></iframe>
+<script>
+"use strict";
+const tid = __TID_JSON__, mid = __MID_JSON__;
+const token = new URLSearchParams(location.hash.slice(1)).get("token") || "";
+const base = "/tournaments/" + encodeURIComponent(tid) + "/matches/" + encodeURIComponent(mid);
+const auth = {headers: {"Authorization": "Bearer " + token}};
+const $ = (id) => document.getElementById(id);
+$("back").href = "/hall/" + encodeURIComponent(tid) + "#token=" + encodeURIComponent(token);
+let frame = $("view"), url = null, busy = false, again = false;
+// the viewer is fetched whole (with the token in a header) and shown from a blob: of this page's origin;
+// a reader who stepped back from the last entry stays where they are, one at the last follows the play
+async function load(head) {
+  if (busy) { again = true; return; }
+  busy = true;
+  try {
+    const res = await fetch(base + "/viewer", auth);
+    if (!res.ok) { let m = res.status; try { m = (await res.json()).message; } catch (e) {} $("status").textContent = "cannot show the match: " + m; return; }
+    const text = await res.text();
+    const old = frame.contentDocument && frame.contentDocument.getElementById("slider");
+    const keep = old && Number(old.value) < Number(old.max) ? old.value : null;
+    const next = document.createElement("iframe"); next.title = frame.title; next.hidden = true;
+    const made = URL.createObjectURL(new Blob([text], {type: "text/html"}));
+    await new Promise((done) => { next.addEventListener("load", done, {once: true}); next.src = made; frame.after(next); });
+    if (keep !== null) { const sl = next.contentDocument.getElementById("slider"); sl.value = keep; sl.dispatchEvent(new Event("input")); }
+    frame.remove(); next.hidden = false; next.id = "view"; frame = next;
+    if (url) URL.revokeObjectURL(url);
+    url = made;
+    document.body.dataset.loads = String(Number(document.body.dataset.loads) + 1);
+    document.body.dataset.head = String(head);
+    $("status").textContent = "live: entry " + head + "; last update " + new Date().toLocaleTimeString();
+  } catch (e) { $("status").textContent = "connection lost; retrying"; }
+  finally { busy = false; if (again) { again = false; load(document.body.dataset.next); } }
+}
+async function follow() {
+  try {
+    const res = await fetch(base + "/events", auth);
+    if (!res.ok) { let m = res.status; try { m = (await res.json()).message; } catch (e) {} $("status").textContent = "cannot follow: " + m; return; }
+    const reader = res.body.getReader(); const dec = new TextDecoder(); let buf = "";
+    for (;;) {
+      const {value, done} = await reader.read(); if (done) break;
+      buf = (buf + dec.decode(value, {stream: true})).replace(/\\r\\n/g, "\\n");
+      let i;
+      while ((i = buf.indexOf("\\n\\n")) >= 0) {
+        const block = buf.slice(0, i); buf = buf.slice(i + 2);
+        const data = block.split("\\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).replace(/^ /, "")).join("\\n");
+        if (data) { const snap = JSON.parse(data); document.body.dataset.next = String(snap.head); load(snap.head); }
+      }
+    }
+  } catch (e) { $("status").textContent = "connection lost; retrying"; }
+  setTimeout(follow, 2000);
+}
+if (!token) { $("status").textContent = "open this page as /hall/" + tid + "/matches/" + mid + "#token=<a token of the tournament>"; } else { follow(); }
+</script></body></html>
+"""
+
+
+def table_page(tournament_id: str, match_id: str) -> str:
+    """The live step-through view of one table's match (both ids typed in a URL: escaped)."""
+    return (TABLE.replace("__TID_JSON__", _js(tournament_id)).replace("__MID_JSON__", _js(match_id))
+            .replace("__MID__", html.escape(match_id)))

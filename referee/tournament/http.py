@@ -15,7 +15,7 @@ import anyio
 import msgspec
 from litestar import Request, Response, get, post
 from litestar.params import FromQuery, JSONBody, PathParameter, QueryParameter
-from litestar.response import ServerSentEvent, ServerSentEventMessage
+from litestar.response import ServerSentEvent, ServerSentEventMessage, Stream
 
 from schemas.tournament import (
     AddPlayer,
@@ -32,6 +32,7 @@ from schemas.tournament import (
 from .access import Entrant, TournamentAccess
 
 TidPath = Annotated[str, PathParameter(max_length=64, description="the tournament id (or 4+ leading characters)")]
+MidPath = Annotated[str, PathParameter(max_length=64, description="a table's match id (or 4+ leading characters)")]
 PlayerPath = Annotated[str, PathParameter(max_length=64, description="the player's id")]
 OptRound = Annotated[int | None, QueryParameter(ge=0, le=100_000)]
 SECURITY: list[dict[str, list[str]]] = [{"BearerToken": []}]
@@ -152,24 +153,76 @@ def routes(errors: dict[int, Any]) -> list[Any]:
         first = await anyio.to_thread.run_sync(snapshot)  # a bad token is an error answer, not a broken stream
         return ServerSentEvent(_live(hall, snapshot, first, follow), retry_duration=2000)
 
+    @get("/hall/{tid:str}/matches/{mid:str}", responses=errors, sync_to_thread=False, tags=["tournaments"],
+         summary="A table's match as the live step-through view (open it with #token=<a tournament token>)")
+    def table_page(tid: TidPath, mid: MidPath) -> Response[str]:
+        from .hall import table_page
+
+        return Response(content=table_page(tid, mid), media_type="text/html; charset=utf-8", headers={
+            "Content-Security-Policy": "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+                                       "frame-src 'self' blob:", "Referrer-Policy": "no-referrer"})
+
+    @get("/tournaments/{tid:str}/matches/{mid:str}/viewer", responses=errors, sync_to_thread=True,
+         tags=["tournaments"], security=SECURITY,
+         summary="A table's match as the HTML step-through viewer, as the token's role may see it (streamed)",
+         description="The organiser's token sees the match as its arbiter, a player's token at that table as "
+                     "their seat, any other tournament token as a spectator (the public view only).")
+    def table_viewer(request: Request[Any, Any, Any], tid: TidPath, mid: MidPath) -> Stream:
+        from ..access import Access
+        from ..http import _pieces
+
+        access, who = _who(request, tid)
+        p = access.table_principal(who, mid)
+        hall = request.app.state.hall
+        key = hall.take_slot(p)
+        try:
+            chunks = Access(hall.factory(), tokens=hall.tokens).export_chunks(p, "html")
+        except BaseException:
+            hall.give_slot(key)
+            raise
+        return Stream(_pieces(chunks, lambda: hall.give_slot(key)), media_type="text/html; charset=utf-8")
+
+    @get("/tournaments/{tid:str}/matches/{mid:str}/events", responses=errors, tags=["tournaments"],
+         security=SECURITY, summary="When a table's match changes (server-sent events)",
+         description="Each event is `table`: the match id, its last entry and the number of annotations the "
+                     "token may read, sent first and then each time they change (the live view fetches the "
+                     "viewer again). `follow=false` sends one and ends.")
+    async def table_events(request: Request[Any, Any, Any], tid: TidPath, mid: MidPath,
+                           follow: FromQuery[bool] = True) -> ServerSentEvent:
+        hall = request.app.state.hall
+
+        def who() -> Any:
+            access, entrant = _who(request, tid)
+            return access.table_principal(entrant, mid)
+
+        p = await anyio.to_thread.run_sync(who)  # a bad token or table: an error answer, not a broken stream
+
+        def snapshot() -> bytes:  # in whichever worker thread is free: that thread's own store connection
+            head, notes = _access(request).table_head(p)
+            return msgspec.json.encode({"match_id": p.match_id, "head": head, "notes": notes})
+
+        first = await anyio.to_thread.run_sync(snapshot)
+        return ServerSentEvent(_live(hall, snapshot, first, follow, event="table"), retry_duration=2000)
+
     return [create_tournament, show_tournament, add_player, change_player, pair_round, close_round, record_result,
-            set_tiebreaks, pairings, standings, export, audit, hall_page, hall_events]
+            set_tiebreaks, pairings, standings, export, audit, hall_page, hall_events, table_page, table_viewer,
+            table_events]
 
 
-async def _live(hall: Any, snapshot: Callable[[], bytes], first: bytes, follow: bool,
+async def _live(hall: Any, snapshot: Callable[[], bytes], first: bytes, follow: bool, *, event: str = "hall",
                 ) -> AsyncIterator[ServerSentEventMessage]:
     """The first snapshot, then a new one whenever it differs (looked for every ``hall.poll`` seconds:
     results arrive in the matches' logs, written by any process); keep-alive comments in between."""
     hall.hub.streams += 1
     try:
         last, n, quiet = first, 1, 0.0
-        yield ServerSentEventMessage(data=first.decode(), event="hall", id=str(n))
+        yield ServerSentEventMessage(data=first.decode(), event=event, id=str(n))
         while follow:
             await anyio.sleep(hall.poll)
             now = await anyio.to_thread.run_sync(snapshot)
             if now != last:
                 last, n, quiet = now, n + 1, 0.0
-                yield ServerSentEventMessage(data=now.decode(), event="hall", id=str(n))
+                yield ServerSentEventMessage(data=now.decode(), event=event, id=str(n))
                 continue
             quiet += hall.poll
             if quiet >= hall.keepalive:
