@@ -58,8 +58,8 @@ class Connection:
 @app.callback()
 def _client_mode(
     ctx: typer.Context,
-    server: Annotated[str | None, typer.Option("--server", envvar="REFEREE_SERVER", help="Talk to a referee server (URL) instead of a local database: new, play, legal, show, log, export, undo, redo, rule, confirm, annotate, audit, replay, diff.", show_default=False)] = None,
-    token: Annotated[str | None, typer.Option("--token", envvar="REFEREE_TOKEN", help="The match token to use with --server (a seat's, the arbiter's or the spectators').", show_default=False)] = None,
+    server: Annotated[str | None, typer.Option("--server", envvar="REFEREE_SERVER", help="Talk to a referee server (URL) instead of a local database: new, play, legal, show, log, export, undo, redo, rule, confirm, annotate, audit, replay, diff, ratings, and tournament (with a tournament's token).", show_default=False)] = None,
+    token: Annotated[str | None, typer.Option("--token", envvar="REFEREE_TOKEN", help="The token to use with --server: a match's (a seat's, the arbiter's or the spectators'), or for tournament commands a tournament's.", show_default=False)] = None,
     durability: Annotated[str | None, typer.Option("--durability", help="full (the default): an entry is reported only once it is on disk; normal: several times faster appends for bulk imports and benchmarks, but an OS crash or power loss can lose the last acknowledged entries. Also $REFEREE_DURABILITY.", show_default=False)] = None,
 ) -> None:
     """Adjudicate tabletop games from an append-only log of intents: play, replay, import, audit."""
@@ -692,13 +692,19 @@ def ratings(
 
     Example: referee ratings --game by_all_means --json
     """
-    from referee.ratings import ratings as compute
+    conn = _connection(ctx)
+    if conn.server:  # GET /ratings: the same numbers over the server's database
+        from cli.tournament_client import RemoteTournaments
 
-    answer = compute(_local(ctx, db), game=game, model=model)
+        answer = RemoteTournaments(conn.server, conn.token, need_token=False).ratings(game=game, model=model)
+    else:
+        from referee.ratings import answer as compute
+
+        answer = compute(_local(ctx, db), game=game, model=model)
     if json:
-        _print_json({"model": answer.model, "rated": answer.rated, "skipped": answer.skipped,
-                     "players": [{"player": r.player, "mu": round(r.mu, 4), "sigma": round(r.sigma, 4),
-                                  "ordinal": round(r.ordinal, 4), "matches": r.matches} for r in answer.players]})
+        import msgspec
+
+        _print_json(msgspec.to_builtins(answer))
         return
     sys.stdout.write(f"{answer.rated} matches rated ({answer.model})"
                      + "".join(f", {n} {why}" for why, n in answer.skipped.items()) + "\n")

@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cli.main import DbOpt, Exit, JsonOpt, _fail, _local, _print_json, tournament_app
+from cli.main import DbOpt, Exit, JsonOpt, _connection, _fail, _local, _print_json, tournament_app
 
 if TYPE_CHECKING:
+    from referee.tournament.api import TournamentApi
     from referee.tournament.service import Tournaments
-    from referee.tournament.standings import Standings
+    from schemas.tournament import StandingsAnswer
 
 player_app = typer.Typer(help="Register, drop, reinstate or rename a player.", no_args_is_help=True)
 tournament_app.add_typer(player_app, name="player")
@@ -27,9 +28,23 @@ ReasonOpt = Annotated[str, typer.Option("--reason", help="Why (kept in the tourn
 
 
 def _tournaments(ctx: typer.Context, db: str | None, *, create: bool = False) -> Tournaments:
+    """The local service (``tournament new`` and ``list``; refused in client mode)."""
     from referee.tournament.service import Tournaments
 
     return Tournaments(_local(ctx, db, create=create))
+
+
+def _api(ctx: typer.Context, db: str | None) -> TournamentApi:
+    """The tournaments the command talks to: the server's in client mode (``--server URL --token T``,
+    a tournament token), else the local database's."""
+    conn = _connection(ctx)
+    if conn.server:
+        from cli.tournament_client import RemoteTournaments
+
+        return RemoteTournaments(conn.server, conn.token)
+    from referee.tournament.api import LocalTournaments
+
+    return LocalTournaments(_local(ctx, db))
 
 
 def _list(text: str | None) -> list[str]:
@@ -58,26 +73,19 @@ def _print_table(head: list[str], rows: list[list[str]]) -> None:
         sys.stdout.write(_show_row(r, widths) + "\n")
 
 
-def _standings_json(table: Standings) -> dict[str, Any]:
-    from referee.tournament.tiebreaks import fmt
+def _struct_json(value: Any) -> None:
+    import msgspec
 
-    return {
-        "tournament": table.tournament, "after_round": table.after_round, "tiebreaks": list(table.tiebreaks),
-        "rows": [{"rank": r.rank, "player": r.player, "name": r.name, "played": r.played, "dropped": r.dropped,
-                  "values": {n: fmt(v) for n, v in zip(table.tiebreaks, r.values)}} for r in table.rows],
-        "pending": [{"round": a, "table": b} for a, b in table.pending],
-    }
+    _print_json(msgspec.to_builtins(value))
 
 
-def _print_standings(table: Standings) -> None:
-    from referee.tournament.tiebreaks import fmt
-
+def _print_standings(table: StandingsAnswer) -> None:
     sys.stdout.write(f"standings after round {table.after_round}\n")
     _print_table(["rank", "player", *table.tiebreaks],
-                 [[str(r.rank), r.name + (" (dropped)" if r.dropped else ""), *[fmt(v) for v in r.values]]
-                  for r in table.rows])
+                 [[str(r.rank), (r.name or r.player) + (" (dropped)" if r.dropped else ""),
+                   *[r.values[n] for n in table.tiebreaks]] for r in table.rows])
     if table.pending:
-        sys.stdout.write("no result yet: " + ", ".join(f"round {a} table {b}" for a, b in table.pending) + "\n")
+        sys.stdout.write("no result yet: " + ", ".join(f"round {p.round} table {p.table}" for p in table.pending) + "\n")
 
 
 @tournament_app.command("new")
@@ -118,6 +126,9 @@ def new(
         if not sep or not key.strip():
             _fail(f"option {item!r} is not name=value (e.g. --option reaction_window=false)")
         opts[key.strip()] = value.strip()
+    if _connection(ctx).server:
+        _new_remote(ctx, name, game, format, rounds, tiebreaks, pts, seed, table_size, opts, cards, chance, players, json)
+        return
     service = _tournaments(ctx, db, create=True)
     state = service.create(name, game, format=format, rounds=rounds, tiebreaks=_list(tiebreaks) if tiebreaks else None,
                            points=pts, seed=seed, table_size=table_size, options=opts, cards=cards, chance=chance,
@@ -129,6 +140,35 @@ def new(
     cfg = state.config
     sys.stdout.write(f"{cfg.name}: {cfg.game}, {cfg.format}" + (f", {cfg.rounds} rounds" if cfg.rounds else "")
                      + f", {len(state.players)} players; tie-breaks {', '.join(state.tiebreaks)}\n{state.id}\n")
+
+
+def _new_remote(ctx: typer.Context, name: str, game: str, format: str, rounds: int | None, tiebreaks: str | None,
+                pts: Any, seed: int | None, table_size: int | None, opts: dict[str, str], cards: str | None,
+                chance: str, players: str, json: bool) -> None:
+    """``referee --server URL tournament new ...``: created on the server, its tokens shown once."""
+    import msgspec
+
+    from cli.tournament_client import RemoteTournaments
+    from schemas.tournament import CreateTournament
+
+    conn = _connection(ctx)
+    body = {"name": name, "game": game, "format": format, "rounds": rounds, "tiebreaks": _list(tiebreaks) or None,
+            "points": {k: getattr(pts, k) for k in ("win", "draw", "loss", "bye")}, "places": list(pts.places),
+            "table_size": table_size, "seed": seed, "options": opts, "cards": cards, "chance": chance,
+            "players": _list(players)}
+    try:
+        req = msgspec.convert({k: v for k, v in body.items() if v is not None}, CreateTournament)
+    except msgspec.ValidationError as exc:
+        _fail(f"tournament new: {exc}")
+    made = RemoteTournaments(conn.server or "", conn.token, need_token=False).create(req)
+    if json:
+        _struct_json(made)
+        return
+    t = made.tokens
+    out = [f"{made.name}: created on {conn.server}; its tokens (shown once, keep them):",
+           f"  organiser: {t.organiser}", f"  spectator: {t.spectator}"]
+    out += [f"  {p}: {tok}" for p, tok in t.players.items()]
+    sys.stdout.write("\n".join(out) + f"\n{made.tournament}\n")
 
 
 @tournament_app.command("list")
@@ -153,45 +193,37 @@ def show(ctx: typer.Context, tournament: TidArg, db: DbOpt = None, json: JsonOpt
 
     Example: referee tournament show 5e1a
     """
-    from referee.outcome import words
+    import msgspec
 
-    service = _tournaments(ctx, db)
-    state = service.load(tournament)
-    live, _, blocks = service.live(state)
-    cfg = state.config
-    rounds: list[dict[str, Any]] = []
-    for rnd in state.rounds:
-        tables = []
-        for t in rnd.tables:
-            res = state.results.get((rnd.number, t.table))
-            outcome = res.outcome if res else live.get((rnd.number, t.table))
-            tables.append({"table": t.table, "seats": list(t.seats), "match_id": t.match_id,
-                           "result": words(outcome) if outcome else None, "source": res.source if res else "log"})
-        rounds.append({"round": rnd.number, "closed": rnd.closed, "tables": tables, "byes": list(rnd.byes)})
+    api = _api(ctx, db)
+    shown = api.show(tournament)
+    pairings = api.pairings(shown.tournament)
     data = {
-        "id": state.id, "name": cfg.name, "game": cfg.game, "format": cfg.format, "rounds": cfg.rounds,
-        "tiebreaks": list(state.tiebreaks), "records": state.n, "seed": cfg.seed,
-        "players": [{"player": p.id, "name": p.display, "entered": p.entered, "dropped": p.dropped}
-                    for p in state.players.values()],
-        "round": rounds,
-        "blocks": [{"round": b.round, "table": b.table, "match_id": b.match_id, "why": b.why} for b in blocks],
+        "id": shown.tournament, "name": shown.name, "game": shown.game, "format": shown.format, "rounds": shown.rounds,
+        "tiebreaks": shown.tiebreaks, "records": shown.records, "seed": shown.seed,
+        "players": [{"player": p.player, "name": p.name, "entered": p.entered, "dropped": p.dropped}
+                    for p in shown.players],
+        "round": [msgspec.to_builtins(r) for r in pairings.rounds],
+        "blocks": [msgspec.to_builtins(b) for b in pairings.blocks],
+        "you": msgspec.to_builtins(shown.you),
     }
     if json:
         _print_json(data)
         return
-    out = [f"{cfg.name} ({state.id}): {cfg.game}, {cfg.format}" + (f", {cfg.rounds} rounds" if cfg.rounds else ""),
-           f"tie-breaks: {', '.join(state.tiebreaks)}; {state.n} records",
-           "players: " + ", ".join(p.id + (f" ({p.display})" if p.display else "") + (" [dropped]" if p.dropped else "")
-                                   for p in state.players.values())]
-    for r in rounds:
-        out.append(f"round {r['round']}" + ("" if r["closed"] else " (being played)"))
-        for t in r["tables"]:
-            out.append(f"  table {t['table']}: {' v '.join(t['seats'])}  {t['result'] or 'no result yet'}  "
-                       f"match {t['match_id'] or '-'}")
-        for b in r["byes"]:
+    out = [f"{shown.name} ({shown.tournament}): {shown.game}, {shown.format}" + (f", {shown.rounds} rounds" if shown.rounds else ""),
+           f"tie-breaks: {', '.join(shown.tiebreaks)}; {shown.records} records",
+           "players: " + ", ".join(p.player + (f" ({p.name})" if p.name else "") + (" [dropped]" if p.dropped else "")
+                                   for p in shown.players)]
+    for r in pairings.rounds:
+        out.append(f"round {r.round}" + ("" if r.closed else " (being played)"))
+        for t in r.tables:
+            out.append(f"  table {t.table}: {' v '.join(t.seats)}  {t.result or 'no result yet'}  "
+                       f"match {t.match_id or '-'}")
+        for b in r.byes:
             out.append(f"  bye: {b}")
-    for b in blocks:
-        out.append(f"blocks the next round: table {b.table}" + (f" (match {b.match_id})" if b.match_id else "") + f": {b.why}")
+    for block in pairings.blocks:
+        out.append(f"blocks the next round: table {block.table}" + (f" (match {block.match_id})" if block.match_id else "")
+                   + f": {block.why}")
     sys.stdout.write("\n".join(out) + "\n")
 
 
@@ -206,9 +238,15 @@ def player_add(
 
     Example: referee tournament player add 5e1a eve --name "Eve Adams"
     """
-    state = _tournaments(ctx, db).add_player(tournament, player, display=name, by=by, why=reason)
-    _done(state, f"{player} registered" + (f" (late entry: plays from round {state.players[player].entered})"
-                                           if state.players[player].entered > 1 else ""), json)
+    from schemas.tournament import AddPlayer
+
+    added = _api(ctx, db).add_player(tournament, AddPlayer(player=player, name=name, reason=reason), by=by)
+    if json:
+        _struct_json(added)
+        return
+    late = f" (late entry: plays from round {added.entered})" if added.entered > 1 else ""
+    sys.stdout.write(f"{added.player} registered{late}" + (f" (record {added.records})" if added.records else "")
+                     + (f"\n  token (shown once): {added.token}" if added.token else "") + "\n")
 
 
 @player_app.command("drop")
@@ -220,8 +258,7 @@ def player_drop(
 
     Example: referee tournament player drop 5e1a eve --reason "left at lunch"
     """
-    state = _tournaments(ctx, db).drop(tournament, player, by=by, why=reason)
-    _done(state, f"{player} dropped after round {state.current}", json)
+    _change(ctx, db, tournament, player, {"drop": True, "reason": reason}, by, json)
 
 
 @player_app.command("undrop")
@@ -233,8 +270,7 @@ def player_undrop(
 
     Example: referee tournament player undrop 5e1a eve --reason "dropped by mistake"
     """
-    state = _tournaments(ctx, db).undrop(tournament, player, by=by, why=reason)
-    _done(state, f"{player} is playing again", json)
+    _change(ctx, db, tournament, player, {"drop": False, "reason": reason}, by, json)
 
 
 @player_app.command("rename")
@@ -247,15 +283,22 @@ def player_rename(
 
     Example: referee tournament player rename 5e1a eve "Eve Adams-Smith"
     """
-    state = _tournaments(ctx, db).rename(tournament, player, name, by=by, why=reason)
-    _done(state, f"{player} is shown as {name}", json)
+    _change(ctx, db, tournament, player, {"name": name, "reason": reason}, by, json)
 
 
-def _done(state: Any, text: str, json: bool) -> None:
+def _change(ctx: typer.Context, db: str | None, tournament: str, player: str, change: dict[str, Any], by: str,
+            json: bool) -> None:
+    from schemas.tournament import PlayerChange
+
+    _done(_api(ctx, db).change_player(tournament, player, PlayerChange(**change), by=by), json)
+
+
+def _done(answer: Any, json: bool) -> None:
+    """A write's :class:`schemas.tournament.Recorded`: what was done, and the record it is."""
     if json:
-        _print_json({"tournament": state.id, "records": state.n, "done": text})
+        _struct_json(answer)
     else:
-        sys.stdout.write(text + f" (record {state.n})\n")
+        sys.stdout.write(answer.done + f" (record {answer.records})\n")
 
 
 @tournament_app.command("pair")
@@ -274,11 +317,11 @@ def pair(
 
     Example: referee tournament pair 5e1a
     """
-    paired = _tournaments(ctx, db).pair(tournament, by=by, why=reason, dry_run=dry_run, tokens=not no_tokens)
+    from schemas.tournament import PairRequest
+
+    paired = _api(ctx, db).pair(tournament, PairRequest(dry_run=dry_run, reason=reason, tokens=not no_tokens), by=by)
     if json:
-        _print_json({"tournament": paired.tournament, "round": paired.round, "dry_run": paired.dry_run,
-                     "tables": [{"table": t.table, "seats": list(t.seats), "match_id": t.match_id, "tokens": t.tokens}
-                                for t in paired.tables], "byes": paired.byes})
+        _struct_json(paired)
         return
     out = [f"round {paired.round}" + (" (dry run: nothing recorded)" if paired.dry_run else "")]
     for t in paired.tables:
@@ -299,8 +342,7 @@ def close(ctx: typer.Context, tournament: TidArg, by: ByOpt = "organiser", reaso
 
     Example: referee tournament close 5e1a
     """
-    state = _tournaments(ctx, db).close_round(tournament, by=by, why=reason)
-    _done(state, f"round {state.current} closed", json)
+    _done(_api(ctx, db).close(tournament, reason, by=by), json)
 
 
 @tournament_app.command("result")
@@ -319,20 +361,20 @@ def result(
 
     Example: referee tournament result 5e1a 2 3 win:alice   ·   referee tournament result 5e1a 1 2 draw --correct --reason "scoresheet misread"
     """
-    state, before, after = _tournaments(ctx, db).record_result(
-        tournament, round_, table, outcome, scores=_kv_ints(scores, "scores") or None, correct=correct, by=by, why=reason)
-    was = {r.player: r for r in before.rows}
-    changed = [(r, was[r.player]) for r in after.rows if r.player in was and (r.rank, r.values) != (was[r.player].rank, was[r.player].values)]
-    if json:
-        _print_json({"tournament": state.id, "records": state.n,
-                     "changed": [{"player": r.player, "rank_before": w.rank, "rank_after": r.rank} for r, w in changed],
-                     "standings": _standings_json(after)})
-        return
-    from referee.tournament.tiebreaks import fmt
+    from schemas.tournament import ResultRequest
 
-    sys.stdout.write(f"round {round_} table {table}: recorded (record {state.n})\n")
+    answer = _api(ctx, db).result(tournament, ResultRequest(
+        round=round_, table=table, result=outcome, scores=_kv_ints(scores, "scores") or None, correct=correct,
+        reason=reason), by=by)
+    if json:
+        _struct_json(answer)
+        return
+    after = answer.standings
+    was = {r.player: r for r in (answer.before.rows if answer.before else ())}
+    changed = [(r, was[r.player]) for r in after.rows if r.player in was and (r.rank, r.values) != (was[r.player].rank, was[r.player].values)]
+    sys.stdout.write(f"round {round_} table {table}: recorded (record {answer.records})\n")
     for r, w in changed:
-        moved = [f"{n} {fmt(a)} -> {fmt(b)}" for n, a, b in zip(after.tiebreaks, w.values, r.values) if a != b]
+        moved = [f"{n} {w.values[n]} -> {r.values[n]}" for n in after.tiebreaks if w.values[n] != r.values[n]]
         rank = f"rank {w.rank} -> {r.rank}" if w.rank != r.rank else f"rank {r.rank}"
         sys.stdout.write(f"  {r.name}: {rank}" + (": " + ", ".join(moved) if moved else "") + "\n")
 
@@ -349,27 +391,24 @@ def standings(
 
     Example: referee tournament standings 5e1a --after-round 3 --explain alice
     """
-    service = _tournaments(ctx, db)
+    api = _api(ctx, db)
     if explain is not None:
-        from referee.tournament.tiebreaks import TIEBREAKS, fmt
+        from referee.tournament.tiebreaks import TIEBREAKS
 
-        e = service.explain(tournament, explain, after_round=after_round, as_of=as_of)
+        e = api.explain(tournament, explain, after_round=after_round, as_of=as_of)
         if json:
-            _print_json({"player": e.player, "name": e.name, "after_round": e.after_round, "rank": e.rank,
-                         "values": [{"tiebreak": n, "value": fmt(v), "exact": f"{v.numerator}/{v.denominator}",
-                                     "workings": lines} for n, v, lines in e.values],
-                         "corrections": e.corrections})
+            _struct_json(e)
             return
         out = [f"{e.name}: rank {e.rank} after round {e.after_round}"]
-        for n, v, lines in e.values:
-            out.append(f"{TIEBREAKS[n]} ({n}): {fmt(v)}")
-            out += [f"    {line}" for line in lines]
+        for w in e.values:
+            out.append(f"{TIEBREAKS[w.tiebreak]} ({w.tiebreak}): {w.value}")
+            out += [f"    {line}" for line in w.workings]
         out += [f"correction: {c}" for c in e.corrections]
         sys.stdout.write("\n".join(out) + "\n")
         return
-    table = service.standings(tournament, after_round=after_round, as_of=as_of)
+    table = api.standings(tournament, after_round=after_round, as_of=as_of)
     if json:
-        _print_json(_standings_json(table))
+        _struct_json(table)
         return
     _print_standings(table)
 
@@ -384,8 +423,7 @@ def set_tiebreaks(
 
     Example: referee tournament tiebreaks 5e1a points,sonneborn-berger,buchholz --reason "as announced"
     """
-    state = _tournaments(ctx, db).set_tiebreaks(tournament, _list(names), by=by, why=reason)
-    _done(state, "tie-breaks: " + ", ".join(state.tiebreaks), json)
+    _done(_api(ctx, db).tiebreaks(tournament, _list(names), reason, by=by), json)
 
 
 @tournament_app.command("export")
@@ -400,7 +438,7 @@ def export(
 
     Example: referee tournament export 5e1a --format html -o standings.html
     """
-    text = _tournaments(ctx, db).export(tournament, fmt, after_round=after_round)
+    text = _api(ctx, db).export(tournament, fmt, after_round=after_round)
     if output:
         with open(output, "w", encoding="utf-8") as fh:
             fh.write(text)
@@ -417,16 +455,17 @@ def log(ctx: typer.Context, tournament: TidArg, db: DbOpt = None, json: JsonOpt 
     import msgspec
 
     from referee.outcome import words
+    from schemas import Outcome
 
-    records = _tournaments(ctx, db).records(tournament)
+    records = _api(ctx, db).log(tournament)
     if json:
         _print_json([msgspec.to_builtins(r) for r in records])
         return
     for r in records:
-        event = msgspec.to_builtins(r.event)
+        event = dict(r.event)
         kind = event.pop("type")
         if "outcome" in event:
-            event["outcome"] = words(getattr(r.event, "outcome"))
+            event["outcome"] = words(msgspec.convert(event["outcome"], Outcome))
         if "tables" in event:
             event["tables"] = "; ".join(" v ".join(t["seats"]) for t in event["tables"])
         if "results" in event:
@@ -443,10 +482,10 @@ def audit(ctx: typer.Context, tournament: TidArg, db: DbOpt = None, json: JsonOp
 
     Example: referee tournament audit 5e1a
     """
-    findings = _tournaments(ctx, db).audit(tournament)
+    answer = _api(ctx, db).audit(tournament)
     if json:
-        _print_json({"clean": not findings, "findings": findings})
+        _struct_json(answer)
     else:
-        sys.stdout.write("clean\n" if not findings else "\n".join(findings) + "\n")
-    if findings:
+        sys.stdout.write("clean\n" if answer.clean else "\n".join(answer.findings) + "\n")
+    if not answer.clean:
         raise Exit(1)

@@ -13,9 +13,12 @@ matches is the same player (as tournament players are).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .service import Referee
+
+if TYPE_CHECKING:
+    from schemas.tournament import RatingsAnswer
 
 MODELS = ("plackett-luce", "bradley-terry-full", "bradley-terry-part", "thurstone-mosteller-full",
           "thurstone-mosteller-part")
@@ -97,3 +100,14 @@ def ratings(referee: Referee, *, game: str | None = None, model: str = "plackett
             for p, r in current.items()]
     rows.sort(key=lambda r: (-r.ordinal, r.player))
     return Ratings(model=model, players=rows, rated=rated, skipped=skipped)
+
+
+def answer(referee: Referee, *, game: str | None = None, model: str = "plackett-luce") -> RatingsAnswer:
+    """:func:`ratings` as ``referee ratings --json`` and ``GET /ratings`` give it (4 decimals)."""
+    from schemas.tournament import PlayerRating as Row
+    from schemas.tournament import RatingsAnswer as Answer
+
+    found = ratings(referee, game=game, model=model)
+    return Answer(model=found.model, rated=found.rated, skipped=dict(found.skipped),
+                  players=[Row(player=r.player, mu=round(r.mu, 4), sigma=round(r.sigma, 4),
+                               ordinal=round(r.ordinal, 4), matches=r.matches) for r in found.players])

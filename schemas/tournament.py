@@ -6,7 +6,7 @@ routes; what a client sends is checked here, field by field, before the service 
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -61,11 +61,12 @@ class AddPlayer(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
 
 
 class PlayerAdded(msgspec.Struct, frozen=True, kw_only=True):
-    """A registered player and their token (shown once)."""
+    """A registered player and their token (shown once; None when registered in a local database)."""
 
     player: str
-    token: str
     entered: int
+    token: str | None = None
+    records: int = 0
 
 
 class PlayerChange(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -79,6 +80,8 @@ class PlayerChange(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
 class PairRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     dry_run: bool = False
     reason: Reason = ""
+    #: mint the matches' tokens for the HTTP service (answered once)
+    tokens: bool = True
 
 
 class CloseRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -100,3 +103,200 @@ class ResultRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
 class TiebreaksRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     tiebreaks: Annotated[list[Name], msgspec.Meta(min_length=1, max_length=20)]
     reason: Reason = ""
+
+
+# -- answers (what ``referee tournament ...`` prints, locally and in client mode: the same Structs) ----------
+
+
+class You(msgspec.Struct, frozen=True, kw_only=True):
+    """Who the caller is: the organiser (locally: whoever holds the database), a spectator or a player."""
+
+    role: str
+    player: str | None = None
+
+
+class PlayerRow(msgspec.Struct, frozen=True, kw_only=True):
+    player: str
+    name: str
+    dropped: bool
+    #: the first round the player could be paired in (a late entry's is after round 1)
+    entered: int = 1
+
+
+class TournamentShown(msgspec.Struct, frozen=True, kw_only=True):
+    """A tournament's settings and players (``GET /tournaments/{id}``)."""
+
+    tournament: str
+    name: str
+    game: str
+    format: str
+    rounds: int
+    #: the last round paired (0 before the first)
+    round: int
+    tiebreaks: list[str]
+    records: int
+    players: list[PlayerRow]
+    you: You
+    #: the seed of the drawing of lots (the organiser's answer only)
+    seed: int | None = None
+
+
+class TableRow(msgspec.Struct, frozen=True, kw_only=True):
+    table: int
+    seats: list[str]
+    match_id: str | None
+    #: the result in words (None: none yet)
+    result: str | None
+    #: where it came from: log, arbiter, correction, or withdrawn (the pairing was withdrawn: void)
+    source: str = "log"
+
+
+class RoundRow(msgspec.Struct, frozen=True, kw_only=True):
+    round: int
+    closed: bool
+    tables: list[TableRow]
+    #: full byes (the pairing's odd player out)
+    byes: list[str]
+    #: half-point byes granted for this round
+    half_byes: list[str] = []
+
+
+class BlockRow(msgspec.Struct, frozen=True, kw_only=True):
+    """A table of the round being played that holds up the next pairing, and why."""
+
+    round: int
+    table: int
+    match_id: str | None
+    why: str
+
+
+class Pairings(msgspec.Struct, frozen=True, kw_only=True):
+    """Every round's tables and results (a player's token: their own), and what blocks the next round."""
+
+    tournament: str
+    rounds: list[RoundRow]
+    blocks: list[BlockRow]
+
+
+class StandingRow(msgspec.Struct, frozen=True, kw_only=True):
+    rank: int
+    player: str
+    name: str
+    played: int
+    dropped: bool
+    #: each tie-break's value as shown (exact fractions as "7/2"-free decimals or whole numbers)
+    values: dict[str, str]
+
+
+class TableRef(msgspec.Struct, frozen=True, kw_only=True):
+    round: int
+    table: int
+
+
+class StandingsAnswer(msgspec.Struct, frozen=True, kw_only=True):
+    tournament: str
+    after_round: int
+    tiebreaks: list[str]
+    rows: list[StandingRow]
+    #: tables of those rounds without a result yet
+    pending: list[TableRef]
+
+
+class Workings(msgspec.Struct, frozen=True, kw_only=True):
+    tiebreak: str
+    value: str
+    exact: str
+    workings: list[str]
+
+
+class Explained(msgspec.Struct, frozen=True, kw_only=True):
+    """One player's standing, every number with the matches it came from."""
+
+    player: str
+    name: str
+    after_round: int
+    rank: int
+    values: list[Workings]
+    corrections: list[str]
+
+
+class PairedTable(msgspec.Struct, frozen=True, kw_only=True):
+    table: int
+    seats: list[str]
+    match_id: str | None
+    #: the match's tokens, shown once: seat -> token, arbiter, spectator
+    tokens: dict[str, str]
+
+
+class PairedRound(msgspec.Struct, frozen=True, kw_only=True):
+    tournament: str
+    round: int
+    dry_run: bool
+    tables: list[PairedTable]
+    byes: list[str]
+    half_byes: list[str] = []
+
+
+class Recorded(msgspec.Struct, frozen=True, kw_only=True):
+    """A write's answer: the tournament, how many records it has now, and what was done in words."""
+
+    tournament: str
+    records: int
+    done: str = ""
+    #: a player's change: the player, the name shown, whether dropped
+    player: str | None = None
+    name: str | None = None
+    dropped: bool | None = None
+    #: a closed round's number
+    round: int | None = None
+    #: the tie-breaks in force
+    tiebreaks: list[str] | None = None
+
+
+class RankChange(msgspec.Struct, frozen=True, kw_only=True):
+    player: str
+    rank_before: int | None
+    rank_after: int
+
+
+class ResultAnswer(msgspec.Struct, frozen=True, kw_only=True):
+    """A result or correction recorded: who moved in the standings after that round, and the standings
+    before and after it."""
+
+    tournament: str
+    records: int
+    changed: list[RankChange]
+    standings: StandingsAnswer
+    before: StandingsAnswer | None = None
+
+
+class AuditResult(msgspec.Struct, frozen=True, kw_only=True):
+    clean: bool
+    findings: list[str]
+
+
+class RecordRow(msgspec.Struct, frozen=True, kw_only=True):
+    """One record of the tournament's log: its number, what happened, who recorded it and why."""
+
+    tournament: str
+    n: int
+    by: str
+    why: str
+    event: dict[str, Any]
+
+
+class PlayerRating(msgspec.Struct, frozen=True, kw_only=True):
+    player: str
+    mu: float
+    sigma: float
+    ordinal: float
+    matches: int
+
+
+class RatingsAnswer(msgspec.Struct, frozen=True, kw_only=True):
+    """``referee ratings`` / ``GET /ratings``: every player's rating after every finished match."""
+
+    model: str
+    rated: int
+    skipped: dict[str, int]
+    players: list[PlayerRating]

@@ -17,19 +17,30 @@ import msgspec
 
 from schemas.tournament import (
     AddPlayer,
+    AuditResult,
     CreateTournament,
+    Explained,
+    PairedRound,
+    Pairings,
+    PairRequest,
     PlayerAdded,
     PlayerChange,
+    RecordRow,
+    Recorded,
+    ResultAnswer,
     ResultRequest,
+    StandingsAnswer,
     TournamentCreated,
+    TournamentShown,
     TournamentTokens,
+    You,
 )
 
 from ..access import Forbidden, Principal, Unauthorized, hash_token
 from ..errors import StorageError
 from ..service import Referee
 from ..store import StoredTournamentToken, StoreError
-from .service import Tournaments, parse_places, parse_points
+from .api import LocalTournaments
 
 ROLES = ("organiser", "spectator", "player")
 
@@ -45,7 +56,8 @@ class Entrant:
 
 class TournamentAccess:
     def __init__(self, referee: Referee) -> None:
-        self.service = Tournaments(referee)
+        self.local = LocalTournaments(referee)
+        self.service = self.local.service
         self.store = referee.store
 
     def _mint(self, tournament: str, roles: Sequence[tuple[str, str | None]]) -> list[str]:
@@ -80,13 +92,7 @@ class TournamentAccess:
     # -- writes (the organiser) -----------------------------------------------------------------------
 
     def create(self, req: CreateTournament) -> TournamentCreated:
-        points = parse_points(",".join(f"{k}={v}" for k, v in req.points.items()))
-        if req.places:
-            points = msgspec.structs.replace(points, places=parse_places(",".join(str(p) for p in req.places)))
-        state = self.service.create(
-            req.name, req.game, format=req.format, rounds=req.rounds, tiebreaks=req.tiebreaks, points=points,
-            seed=req.seed, table_size=req.table_size, options=req.options, cards=req.cards, chance=req.chance,
-            players=req.players, by="organiser")
+        state = self.local.create_state(req, by="organiser")
         players = list(state.players)
         tokens = self._mint(state.id, [("organiser", None), ("spectator", None), *[("player", p) for p in players]])
         return TournamentCreated(tournament=state.id, name=state.config.name, tokens=TournamentTokens(
@@ -94,100 +100,55 @@ class TournamentAccess:
 
     def add_player(self, who: Entrant, req: AddPlayer) -> PlayerAdded:
         self.organiser(who, "register players")
-        state = self.service.add_player(who.tournament, req.player, display=req.name, by="organiser", why=req.reason)
-        token = self._mint(state.id, [("player", req.player.strip())])[0]
-        return PlayerAdded(player=req.player.strip(), token=token, entered=state.players[req.player.strip()].entered)
+        added = self.local.add_player(who.tournament, req, by="organiser")
+        token = self._mint(who.tournament, [("player", added.player)])[0]
+        return msgspec.structs.replace(added, token=token)
 
-    def change_player(self, who: Entrant, player: str, req: PlayerChange) -> dict[str, Any]:
+    def change_player(self, who: Entrant, player: str, req: PlayerChange) -> Recorded:
         self.organiser(who, "drop, reinstate or rename players")
-        state = None
-        if req.drop is True:
-            state = self.service.drop(who.tournament, player, by="organiser", why=req.reason)
-        elif req.drop is False:
-            state = self.service.undrop(who.tournament, player, by="organiser", why=req.reason)
-        if req.name is not None:
-            state = self.service.rename(who.tournament, player, req.name, by="organiser", why=req.reason)
-        if state is None:
-            from ..errors import BadInput
+        return self.local.change_player(who.tournament, player, req, by="organiser")
 
-            raise BadInput("tournament/nothing_to_change", "send drop (true or false) or name")
-        p = state.players[player]
-        return {"player": p.id, "name": p.display, "dropped": p.dropped, "records": state.n}
-
-    def pair(self, who: Entrant, dry_run: bool, reason: str) -> dict[str, Any]:
+    def pair(self, who: Entrant, req: PairRequest) -> PairedRound:
         self.organiser(who, "pair a round")
-        paired = self.service.pair(who.tournament, by="organiser", why=reason, dry_run=dry_run)
-        return {"tournament": paired.tournament, "round": paired.round, "dry_run": paired.dry_run,
-                "tables": [{"table": t.table, "seats": list(t.seats), "match_id": t.match_id, "tokens": t.tokens}
-                           for t in paired.tables], "byes": paired.byes}
+        return self.local.pair(who.tournament, req, by="organiser")
 
-    def close(self, who: Entrant, reason: str) -> dict[str, Any]:
+    def close(self, who: Entrant, reason: str) -> Recorded:
         self.organiser(who, "close a round")
-        state = self.service.close_round(who.tournament, by="organiser", why=reason)
-        return {"tournament": state.id, "round": state.current, "records": state.n}
+        return self.local.close(who.tournament, reason, by="organiser")
 
-    def result(self, who: Entrant, req: ResultRequest) -> dict[str, Any]:
+    def result(self, who: Entrant, req: ResultRequest) -> ResultAnswer:
         self.organiser(who, "record results")
-        state, before, after = self.service.record_result(
-            who.tournament, req.round, req.table, req.result, scores=req.scores, correct=req.correct,
-            by="organiser", why=req.reason)
-        was = {r.player: r.rank for r in before.rows}
-        return {"tournament": state.id, "records": state.n,
-                "changed": [{"player": r.player, "rank_before": was.get(r.player), "rank_after": r.rank}
-                            for r in after.rows if was.get(r.player) != r.rank],
-                "standings": standings_json(after)}
+        return self.local.result(who.tournament, req, by="organiser")
 
-    def tiebreaks(self, who: Entrant, names: Sequence[str], reason: str) -> dict[str, Any]:
+    def tiebreaks(self, who: Entrant, names: Sequence[str], reason: str) -> Recorded:
         self.organiser(who, "change the tie-breaks")
-        state = self.service.set_tiebreaks(who.tournament, names, by="organiser", why=reason)
-        return {"tournament": state.id, "tiebreaks": list(state.tiebreaks), "records": state.n}
+        return self.local.tiebreaks(who.tournament, names, reason, by="organiser")
 
     # -- reads ------------------------------------------------------------------------------------------
 
-    def show(self, who: Entrant) -> dict[str, Any]:
-        state = self.service.load(who.tournament)
-        cfg = state.config
-        return {"tournament": state.id, "name": cfg.name, "game": cfg.game, "format": cfg.format,
-                "rounds": cfg.rounds, "round": state.current, "tiebreaks": list(state.tiebreaks), "records": state.n,
-                "players": [{"player": p.id, "name": p.display, "dropped": p.dropped} for p in state.players.values()],
-                "you": {"role": who.role, "player": who.player}}
+    def show(self, who: Entrant) -> TournamentShown:
+        return self.local.show(who.tournament, you=You(role=who.role, player=who.player))
 
-    def pairings(self, who: Entrant, round_: int | None) -> dict[str, Any]:
+    def pairings(self, who: Entrant, round_: int | None) -> Pairings:
         """Every round's tables (or one round's); a player's token sees the player's own tables and byes."""
-        from ..outcome import words
+        return self.local.pairings(who.tournament, round_, player=who.player if who.role == "player" else None)
 
-        state = self.service.load(who.tournament)
-        live, _, blocks = self.service.live(state)
-        out = []
-        for rnd in state.rounds:
-            if round_ is not None and rnd.number != round_:
-                continue
-            tables = []
-            for t in rnd.tables:
-                if who.role == "player" and who.player not in t.seats:
-                    continue
-                res = state.results.get((rnd.number, t.table))
-                outcome = res.outcome if res else live.get((rnd.number, t.table))
-                tables.append({"table": t.table, "seats": list(t.seats), "match_id": t.match_id,
-                               "result": words(outcome) if outcome is not None else None})
-            byes = [b for b in rnd.byes if who.role != "player" or b == who.player]
-            out.append({"round": rnd.number, "closed": rnd.closed, "tables": tables, "byes": byes})
-        shown_blocks = [] if who.role == "player" else [
-            {"round": b.round, "table": b.table, "match_id": b.match_id, "why": b.why} for b in blocks]
-        return {"tournament": state.id, "rounds": out, "blocks": shown_blocks}
-
-    def standings(self, who: Entrant, after_round: int | None, as_of: int | None, explain: str | None) -> dict[str, Any]:
-        from .tiebreaks import fmt
-
+    def standings(self, who: Entrant, after_round: int | None, as_of: int | None,
+                  explain: str | None) -> StandingsAnswer | Explained:
         if explain is not None:
-            e = self.service.explain(who.tournament, explain, after_round=after_round, as_of=as_of)
-            return {"player": e.player, "name": e.name, "after_round": e.after_round, "rank": e.rank,
-                    "values": [{"tiebreak": n, "value": fmt(v), "exact": f"{v.numerator}/{v.denominator}",
-                                "workings": lines} for n, v, lines in e.values], "corrections": e.corrections}
-        return standings_json(self.service.standings(who.tournament, after_round=after_round, as_of=as_of))
+            return self.local.explain(who.tournament, explain, after_round=after_round, as_of=as_of)
+        return self.local.standings(who.tournament, after_round=after_round, as_of=as_of)
 
-    def export(self, who: Entrant, fmt_: str) -> str:
-        return self.service.export(who.tournament, fmt_)
+    def export(self, who: Entrant, fmt_: str, after_round: int | None = None) -> str:
+        return self.local.export(who.tournament, fmt_, after_round=after_round)
+
+    def audit(self, who: Entrant) -> AuditResult:
+        self.organiser(who, "audit the tournament")
+        return self.local.audit(who.tournament)
+
+    def log(self, who: Entrant) -> list[RecordRow]:
+        self.organiser(who, "read the tournament's records")
+        return self.local.log(who.tournament)
 
     def table_principal(self, who: Entrant, match_id: str) -> Principal:
         """How the holder of a tournament token reads a table's match (the hall's live step-through view):
@@ -217,22 +178,3 @@ class TournamentAccess:
         role = None if p.role == "arbiter" else p.name
         notes = sum(1 for a in self.store.annotations(p.match_id) if sees(a.audience, role))
         return int(self.store.head(p.match_id)), notes
-
-    def audit(self, who: Entrant) -> dict[str, Any]:
-        self.organiser(who, "audit the tournament")
-        findings = self.service.audit(who.tournament)
-        return {"clean": not findings, "findings": findings}
-
-
-def standings_json(table: Any) -> dict[str, Any]:
-    from .tiebreaks import fmt
-
-    return {
-        "tournament": table.tournament, "after_round": table.after_round, "tiebreaks": list(table.tiebreaks),
-        "rows": [{"rank": r.rank, "player": r.player, "name": r.name, "played": r.played, "dropped": r.dropped,
-                  "values": {n: fmt(v) for n, v in zip(table.tiebreaks, r.values)}} for r in table.rows],
-        "pending": [{"round": a, "table": b} for a, b in table.pending],
-    }
-
-
-

@@ -19,14 +19,24 @@ from litestar.response import ServerSentEvent, ServerSentEventMessage, Stream
 
 from schemas.tournament import (
     AddPlayer,
+    AuditResult,
     CloseRequest,
     CreateTournament,
+    Explained,
+    PairedRound,
+    Pairings,
     PairRequest,
     PlayerAdded,
     PlayerChange,
+    RatingsAnswer,
+    RecordRow,
+    Recorded,
+    ResultAnswer,
     ResultRequest,
+    StandingsAnswer,
     TiebreaksRequest,
     TournamentCreated,
+    TournamentShown,
 )
 
 from .access import Entrant, TournamentAccess
@@ -57,7 +67,7 @@ def routes(errors: dict[int, Any]) -> list[Any]:
 
     @get("/tournaments/{tid:str}", responses=errors, sync_to_thread=True, tags=["tournaments"], security=SECURITY,
          summary="The tournament: settings, players, and who the caller is")
-    def show_tournament(request: Request[Any, Any, Any], tid: TidPath) -> dict[str, Any]:
+    def show_tournament(request: Request[Any, Any, Any], tid: TidPath) -> TournamentShown:
         access, who = _who(request, tid)
         return access.show(who)
 
@@ -70,38 +80,38 @@ def routes(errors: dict[int, Any]) -> list[Any]:
     @post("/tournaments/{tid:str}/players/{player:str}", responses=errors, sync_to_thread=True,
           tags=["tournaments"], security=SECURITY, summary="Drop, reinstate or rename a player (organiser)")
     def change_player(request: Request[Any, Any, Any], tid: TidPath, player: PlayerPath,
-                      data: JSONBody[PlayerChange]) -> dict[str, Any]:
+                      data: JSONBody[PlayerChange]) -> Recorded:
         access, who = _who(request, tid)
         return access.change_player(who, player, data)
 
     @post("/tournaments/{tid:str}/pair", responses=errors, sync_to_thread=True, tags=["tournaments"],
           security=SECURITY, summary="Pair the next round (organiser): its matches, seats and tokens")
-    def pair_round(request: Request[Any, Any, Any], tid: TidPath, data: JSONBody[PairRequest]) -> dict[str, Any]:
+    def pair_round(request: Request[Any, Any, Any], tid: TidPath, data: JSONBody[PairRequest]) -> PairedRound:
         access, who = _who(request, tid)
-        return access.pair(who, data.dry_run, data.reason)
+        return access.pair(who, data)
 
     @post("/tournaments/{tid:str}/close", responses=errors, sync_to_thread=True, tags=["tournaments"],
           security=SECURITY, summary="Close the round being played (organiser): results copied from the logs")
-    def close_round(request: Request[Any, Any, Any], tid: TidPath, data: JSONBody[CloseRequest]) -> dict[str, Any]:
+    def close_round(request: Request[Any, Any, Any], tid: TidPath, data: JSONBody[CloseRequest]) -> Recorded:
         access, who = _who(request, tid)
         return access.close(who, data.reason)
 
     @post("/tournaments/{tid:str}/results", responses=errors, sync_to_thread=True, tags=["tournaments"],
           security=SECURITY, summary="An arbiter's result or a correction (organiser)")
-    def record_result(request: Request[Any, Any, Any], tid: TidPath, data: JSONBody[ResultRequest]) -> dict[str, Any]:
+    def record_result(request: Request[Any, Any, Any], tid: TidPath, data: JSONBody[ResultRequest]) -> ResultAnswer:
         access, who = _who(request, tid)
         return access.result(who, data)
 
     @post("/tournaments/{tid:str}/tiebreaks", responses=errors, sync_to_thread=True, tags=["tournaments"],
           security=SECURITY, summary="Change the tie-breaks (organiser)")
-    def set_tiebreaks(request: Request[Any, Any, Any], tid: TidPath, data: JSONBody[TiebreaksRequest]) -> dict[str, Any]:
+    def set_tiebreaks(request: Request[Any, Any, Any], tid: TidPath, data: JSONBody[TiebreaksRequest]) -> Recorded:
         access, who = _who(request, tid)
         return access.tiebreaks(who, data.tiebreaks, data.reason)
 
     @get("/tournaments/{tid:str}/pairings", responses=errors, sync_to_thread=True, tags=["tournaments"],
          security=SECURITY, summary="Every round's tables and results (a player's token: their own)")
     def pairings(request: Request[Any, Any, Any], tid: TidPath, round_: Annotated[
-            int | None, QueryParameter(name="round", ge=1, le=100_000)] = None) -> dict[str, Any]:
+            int | None, QueryParameter(name="round", ge=1, le=100_000)] = None) -> Pairings:
         access, who = _who(request, tid)
         return access.pairings(who, round_)
 
@@ -110,24 +120,46 @@ def routes(errors: dict[int, Any]) -> list[Any]:
     def standings(request: Request[Any, Any, Any], tid: TidPath,
                   after_round: OptRound = None,
                   as_of: Annotated[int | None, QueryParameter(ge=1, le=10**9)] = None,
-                  explain: Annotated[str | None, QueryParameter(max_length=64)] = None) -> dict[str, Any]:
+                  explain: Annotated[str | None, QueryParameter(max_length=64)] = None) -> StandingsAnswer | Explained:
         access, who = _who(request, tid)
         return access.standings(who, after_round, as_of, explain)
 
     @get("/tournaments/{tid:str}/export", responses=errors, sync_to_thread=True, tags=["tournaments"],
          security=SECURITY, summary="Standings and tables as md, html, json or csv")
     def export(request: Request[Any, Any, Any], tid: TidPath,
-               format_: Annotated[str, QueryParameter(name="format", max_length=8)] = "md") -> Response[str]:
+               format_: Annotated[str, QueryParameter(name="format", max_length=8)] = "md",
+               after_round: OptRound = None) -> Response[str]:
         access, who = _who(request, tid)
-        text = access.export(who, format_)
+        text = access.export(who, format_, after_round)
         media = {"html": "text/html", "json": "application/json", "csv": "text/csv"}.get(format_, "text/markdown")
         return Response(content=text, media_type=f"{media}; charset=utf-8")
 
     @get("/tournaments/{tid:str}/audit", responses=errors, sync_to_thread=True, tags=["tournaments"],
          security=SECURITY, summary="Audit every match and check every result against its log (organiser)")
-    def audit(request: Request[Any, Any, Any], tid: TidPath) -> dict[str, Any]:
+    def audit(request: Request[Any, Any, Any], tid: TidPath) -> AuditResult:
         access, who = _who(request, tid)
         return access.audit(who)
+
+    @get("/tournaments/{tid:str}/log", responses=errors, sync_to_thread=True, tags=["tournaments"],
+         security=SECURITY, summary="Every record of the tournament: what, who, why (organiser)")
+    def records(request: Request[Any, Any, Any], tid: TidPath) -> list[RecordRow]:
+        access, who = _who(request, tid)
+        return access.log(who)
+
+    @get("/ratings", responses=errors, sync_to_thread=True, tags=["tournaments"],
+         summary="Player ratings from every finished match on the server (openskill's Weng-Lin model)",
+         description="The numbers `referee ratings` prints over the same database. No token: ratings name "
+                     "players (seat names) and count their matches, nothing of any match's content. One "
+                     "computation at a time per server is allowed two at once; a third is told to retry (429).")
+    def ratings(request: Request[Any, Any, Any],
+                game: Annotated[str | None, QueryParameter(max_length=64)] = None,
+                model: Annotated[str, QueryParameter(max_length=64)] = "plackett-luce") -> RatingsAnswer:
+        from ..access import Principal
+        from ..ratings import answer
+
+        hall = request.app.state.hall
+        with hall.heavy(Principal(match_id="*", role="ratings")):
+            return answer(hall.access().referee, game=game, model=model)
 
     @get("/hall/{tid:str}", responses=errors, sync_to_thread=False, tags=["tournaments"], include_in_schema=True,
          summary="The hall page: pairings by table and live standings (open it with #token=<a tournament token>)")
@@ -147,7 +179,7 @@ def routes(errors: dict[int, Any]) -> list[Any]:
 
         def snapshot() -> bytes:
             access, who = _who(request, tid)
-            return msgspec.json.encode({"name": access.show(who)["name"], "pairings": access.pairings(who, None),
+            return msgspec.json.encode({"name": access.show(who).name, "pairings": access.pairings(who, None),
                                         "standings": access.standings(who, None, None, None)})
 
         first = await anyio.to_thread.run_sync(snapshot)  # a bad token is an error answer, not a broken stream
@@ -205,8 +237,8 @@ def routes(errors: dict[int, Any]) -> list[Any]:
         return ServerSentEvent(_live(hall, snapshot, first, follow, event="table"), retry_duration=2000)
 
     return [create_tournament, show_tournament, add_player, change_player, pair_round, close_round, record_result,
-            set_tiebreaks, pairings, standings, export, audit, hall_page, hall_events, table_page, table_viewer,
-            table_events]
+            set_tiebreaks, pairings, standings, export, audit, records, ratings, hall_page, hall_events, table_page,
+            table_viewer, table_events]
 
 
 async def _live(hall: Any, snapshot: Callable[[], bytes], first: bytes, follow: bool, *, event: str = "hall",

@@ -1,0 +1,93 @@
+"""Client mode for tournaments and ratings (issue 14): ``referee --server URL --token T tournament ...``
+and ``referee --server URL ratings`` go through the server (the one protocol,
+``referee.tournament.api.TournamentApi``, answered locally by ``LocalTournaments`` and over HTTP by
+``cli.tournament_client.RemoteTournaments``), and every read command's ``--json`` is the same locally
+and through the server over one database; a player's and the spectators' tokens read what they may and
+are refused the organiser's writes, with the server's code and a non-zero exit."""
+
+from __future__ import annotations
+
+import msgspec
+
+from referee.http import create_app
+from referee.ratings import answer
+from referee.service import Referee
+from referee.store.memory import MemoryStore
+from referee.store.sqlite import SqliteStore
+from support.live import LiveServer
+from support.pile import PILE
+
+
+def test_tournament_commands_through_a_server_answer_as_they_do_locally(cli, tmp_path):
+    db = str(tmp_path / "r.db")  # the cli fixture's REFEREE_DB
+    with LiveServer(create_app(lambda: Referee(SqliteStore(db)))) as server:
+        url = ("--server", server.url)
+        made = cli(*url, "tournament", "new", "Club Cup", "--game", "by_all_means", "--rounds", "2", "--seed", "7",
+                   "--players", "ann,ben,cy,dee", "--json")
+        assert made.code == 0, made.err
+        tid, tokens = made.json["tournament"], made.json["tokens"]
+        org = (*url, "--token", tokens["organiser"])
+        added = cli(*org, "tournament", "player", "add", tid[:6], "eve", "--name", "Eve", "--json")
+        assert added.code == 0 and added.json["token"] and added.json["entered"] == 1, added.err
+        paired = cli(*org, "tournament", "pair", tid, "--json")
+        assert paired.code == 0, paired.err
+        tables = paired.json["tables"]
+        assert len(tables) == 2 and len(paired.json["byes"]) == 1 and all(t["tokens"]["arbiter"] for t in tables)
+        for t in tables:
+            done = cli(*org, "tournament", "result", tid, "1", str(t["table"]), f"win:{t['seats'][0]}")
+            assert done.code == 0 and "recorded" in done.out, done.err
+        fixed = cli(*org, "tournament", "result", tid, "1", "1", "draw", "--correct", "--reason", "misread")
+        assert fixed.code == 0 and "rank" in fixed.out, fixed.err
+        assert cli(*org, "tournament", "player", "drop", tid, "eve", "--reason", "left").code == 0
+        assert cli(*org, "tournament", "tiebreaks", tid, "points,buchholz", "--reason", "announced").code == 0
+        assert cli(*org, "tournament", "close", tid).code == 0
+
+        # every read, locally and through the server (the organiser's token), prints the same JSON
+        for words in (["show", tid], ["standings", tid], ["standings", tid, "--after-round", "1", "--explain", "ann"],
+                      ["standings", tid, "--as-of", "9"], ["log", tid], ["audit", tid]):
+            here, there = cli("tournament", *words, "--json"), cli(*org, "tournament", *words, "--json")
+            assert here.code == there.code == 0, (words, here.err, there.err)
+            assert here.json == there.json, words
+        for fmt in ("md", "csv", "json"):
+            assert cli("tournament", "export", tid, "--format", fmt).out == \
+                cli(*org, "tournament", "export", tid, "--format", fmt).out
+        text = cli(*org, "tournament", "show", tid)
+        assert text.code == 0 and "table 1:" in text.out and "round 1" in text.out
+
+        # a player reads their own tables and the standings, and may not write
+        ann = (*url, "--token", tokens["players"]["ann"])
+        mine = cli(*ann, "tournament", "show", tid, "--json").json
+        assert mine["you"] == {"role": "player", "player": "ann"} and mine["seed"] is None
+        assert all("ann" in t["seats"] for r in mine["round"] for t in r["tables"])
+        assert cli(*ann, "tournament", "standings", tid, "--json").json == cli("tournament", "standings", tid, "--json").json
+        refused = cli(*ann, "tournament", "pair", tid)
+        assert refused.code != 0 and "only the organiser may pair a round" in refused.err
+        spectator = cli(*url, "--token", tokens["spectator"], "tournament", "log", tid, "--json")
+        assert spectator.code == 2 and "only the organiser may read the tournament's records" in spectator.err
+        # what needs a local database, or a token, says so
+        listed = cli(*org, "tournament", "list")
+        assert listed.code == 2 and "needs a local database" in listed.err
+        untokened = cli(*url, "tournament", "show", tid)
+        assert untokened.code == 2 and "needs a tournament token" in untokened.err
+
+
+def test_ratings_over_http_are_the_local_numbers(cli):
+    store = MemoryStore()
+    ref = Referee(store, games=[PILE])
+    for players in (["ann", "ben"], ["ann", "ben"], ["ben", "cy"], ["cy", "ann", "ben"]):
+        m = ref.new_match("pile", players, options={"stones": "2"})
+        ref.submit(m.id, players[0], f"start first={players[0]} tokens={','.join(f'K0{i + 1}' for i in range(len(players)))}")
+        ref.submit(m.id, players[0], "take 2")
+    ref.new_match("pile", ["dee", "eve"])  # unfinished: skipped
+    with LiveServer(create_app(lambda: Referee(store, games=[PILE]))) as server:
+        got = cli("--server", server.url, "ratings", "--json")
+        assert got.code == 0, got.err
+        assert got.json == msgspec.to_builtins(answer(ref))
+        assert got.json["rated"] == 4 and got.json["skipped"] == {"unfinished": 1}
+        assert got.json["players"][0]["player"] == "ann"
+        model = cli("--server", server.url, "ratings", "--model", "thurstone-mosteller-full", "--json").json
+        assert model == msgspec.to_builtins(answer(ref, model="thurstone-mosteller-full")) and model != got.json
+        shown = cli("--server", server.url, "ratings")
+        assert shown.code == 0 and "4 matches rated (plackett-luce), 1 unfinished" in shown.out
+        bad = cli("--server", server.url, "ratings", "--model", "elo")
+        assert bad.code == 2 and "--model must be one of" in bad.err
