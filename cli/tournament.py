@@ -96,7 +96,7 @@ def new(
     format: Annotated[str, typer.Option("--format", help="swiss, round-robin or pods.")] = "swiss",
     rounds: Annotated[int | None, typer.Option("--rounds", help="How many rounds (Swiss, pods); round-robin: every pairing.", show_default=False)] = None,
     tiebreaks: Annotated[str | None, typer.Option("--tiebreaks", help="Comma-separated, in order: points, game-points, buchholz, buchholz-cut1, median-buchholz, sonneborn-berger, omw, gw, ogw, head-to-head, progressive, score.", show_default=False)] = None,
-    points: Annotated[str, typer.Option("--points", help="Match points: win=3,draw=1,loss=0,bye=3 (any of them).")] = "",
+    points: Annotated[str, typer.Option("--points", help="Match points: win=3,draw=1,loss=0,bye=3 (any of them); half=N a half-point bye's (default a draw's).")] = "",
     places: Annotated[str, typer.Option("--places", help="Pods: points of 1st, 2nd, ... when a table ends in a ranking (default: n-1, ..., 0).")] = "",
     table_size: Annotated[int | None, typer.Option("--table-size", help="Pods: seats a table (default: the game's most).", show_default=False)] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed of the drawing of lots (default: drawn now, and recorded).", show_default=False)] = None,
@@ -153,7 +153,8 @@ def _new_remote(ctx: typer.Context, name: str, game: str, format: str, rounds: i
 
     conn = _connection(ctx)
     body = {"name": name, "game": game, "format": format, "rounds": rounds, "tiebreaks": _list(tiebreaks) or None,
-            "points": {k: getattr(pts, k) for k in ("win", "draw", "loss", "bye")}, "places": list(pts.places),
+            "points": {k: getattr(pts, k) for k in ("win", "draw", "loss", "bye", "half") if getattr(pts, k) is not None},
+            "places": list(pts.places),
             "table_size": table_size, "seed": seed, "options": opts, "cards": cards, "chance": chance,
             "players": _list(players)}
     try:
@@ -221,6 +222,8 @@ def show(ctx: typer.Context, tournament: TidArg, db: DbOpt = None, json: JsonOpt
                        f"match {t.match_id or '-'}")
         for b in r.byes:
             out.append(f"  bye: {b}")
+        for b in r.half_byes:
+            out.append(f"  half-point bye: {b}")
     for block in pairings.blocks:
         out.append(f"blocks the next round: table {block.table}" + (f" (match {block.match_id})" if block.match_id else "")
                    + f": {block.why}")
@@ -330,6 +333,8 @@ def pair(
             out.append(f"    {who}: {token}")
     for b in paired.byes:
         out.append(f"bye: {b}")
+    for b in paired.half_byes:
+        out.append(f"half-point bye: {b}")
     sys.stdout.write("\n".join(out) + "\n")
 
 
@@ -377,6 +382,40 @@ def result(
         moved = [f"{n} {w.values[n]} -> {r.values[n]}" for n in after.tiebreaks if w.values[n] != r.values[n]]
         rank = f"rank {w.rank} -> {r.rank}" if w.rank != r.rank else f"rank {r.rank}"
         sys.stdout.write(f"  {r.name}: {rank}" + (": " + ", ".join(moved) if moved else "") + "\n")
+
+
+@tournament_app.command("withdraw")
+def withdraw(
+    ctx: typer.Context, tournament: TidArg,
+    round_: Annotated[int, typer.Argument(metavar="ROUND", help="The round (the one being played).")],
+    table: Annotated[int, typer.Argument(help="The table.")],
+    by: ByOpt = "arbiter", reason: ReasonOpt = "", db: DbOpt = None, json: JsonOpt = False,
+) -> None:
+    """Withdraw a table's pairing before it has a result (needs --reason): its match is void for the
+    standings (no points, no games, no opponents) and no longer holds up the next round.
+
+    Example: referee tournament withdraw 5e1a 2 3 --reason "paired against the wrong player"
+    """
+    from schemas.tournament import WithdrawRequest
+
+    _done(_api(ctx, db).withdraw(tournament, WithdrawRequest(round=round_, table=table, reason=reason), by=by), json)
+
+
+@tournament_app.command("bye")
+def half_bye(
+    ctx: typer.Context, tournament: TidArg,
+    player: Annotated[str, typer.Argument(help="The player who asked for it.")],
+    round_: Annotated[int, typer.Option("--round", help="The round (not paired yet).")],
+    by: ByOpt = "organiser", reason: ReasonOpt = "", db: DbOpt = None, json: JsonOpt = False,
+) -> None:
+    """Grant a player's request for a half-point bye in a round not yet paired: they are not paired in it
+    and get a half-point bye's points (--points half=N; default a draw's), with no opponent.
+
+    Example: referee tournament bye 5e1a eve --round 4 --reason "away for the afternoon"
+    """
+    from schemas.tournament import HalfByeRequest
+
+    _done(_api(ctx, db).half_bye(tournament, HalfByeRequest(player=player, round=round_, reason=reason), by=by), json)
 
 
 @tournament_app.command("standings")

@@ -20,6 +20,7 @@ from schemas.tournament import (
     AuditResult,
     CreateTournament,
     Explained,
+    HalfByeRequest,
     PairedRound,
     Pairings,
     PairRequest,
@@ -34,6 +35,7 @@ from schemas.tournament import (
     TiebreaksRequest,
     TournamentCreated,
     TournamentShown,
+    WithdrawRequest,
 )
 
 T = TypeVar("T")
@@ -114,6 +116,12 @@ class RemoteTournaments:
                   ) -> Recorded:
         body = TiebreaksRequest(tiebreaks=list(names), reason=reason)
         return self._post(self._path(tournament, "/tiebreaks"), body, Recorded)
+
+    def withdraw(self, tournament: str, req: WithdrawRequest, *, by: str = "arbiter") -> Recorded:
+        return self._post(self._path(tournament, "/withdrawals"), req, Recorded)
+
+    def half_bye(self, tournament: str, req: HalfByeRequest, *, by: str = "organiser") -> Recorded:
+        return self._post(self._path(tournament, "/byes"), req, Recorded)
 
 
 if TYPE_CHECKING:  # mypy --strict checks that the client answers the protocol the local commands use

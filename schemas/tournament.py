@@ -28,7 +28,7 @@ class CreateTournament(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown
     format: Literal["swiss", "round-robin", "pods"] = "swiss"
     rounds: Annotated[int, msgspec.Meta(ge=1, le=100)] | None = None
     tiebreaks: Annotated[list[Name], msgspec.Meta(min_length=1, max_length=20)] | None = None
-    points: dict[Literal["win", "draw", "loss", "bye"], Small] = {}
+    points: dict[Literal["win", "draw", "loss", "bye", "half"], Small] = {}
     places: Annotated[list[Small], msgspec.Meta(max_length=16)] = []
     table_size: Annotated[int, msgspec.Meta(ge=2, le=16)] | None = None
     seed: Annotated[int, msgspec.Meta(ge=0, le=SEED_MAX)] | None = None
@@ -102,6 +102,23 @@ class ResultRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
 
 class TiebreaksRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     tiebreaks: Annotated[list[Name], msgspec.Meta(min_length=1, max_length=20)]
+    reason: Reason = ""
+
+
+class WithdrawRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Withdraw a table's pairing before it has a result (its match is void for the standings); the
+    reason is required."""
+
+    round: Number
+    table: Number
+    reason: Reason = ""
+
+
+class HalfByeRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A player's half-point bye for a round not yet paired, as asked for and granted."""
+
+    player: Name
+    round: Number
     reason: Reason = ""
 
 

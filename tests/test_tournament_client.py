@@ -29,13 +29,19 @@ def test_tournament_commands_through_a_server_answer_as_they_do_locally(cli, tmp
         org = (*url, "--token", tokens["organiser"])
         added = cli(*org, "tournament", "player", "add", tid[:6], "eve", "--name", "Eve", "--json")
         assert added.code == 0 and added.json["token"] and added.json["entered"] == 1, added.err
+        bye = cli(*org, "tournament", "bye", tid, "eve", "--round", "1", "--reason", "arrives after lunch")
+        assert bye.code == 0 and "eve: a half-point bye in round 1 (1 points)" in bye.out, bye.err
         paired = cli(*org, "tournament", "pair", tid, "--json")
         assert paired.code == 0, paired.err
         tables = paired.json["tables"]
-        assert len(tables) == 2 and len(paired.json["byes"]) == 1 and all(t["tokens"]["arbiter"] for t in tables)
-        for t in tables:
-            done = cli(*org, "tournament", "result", tid, "1", str(t["table"]), f"win:{t['seats'][0]}")
-            assert done.code == 0 and "recorded" in done.out, done.err
+        assert len(tables) == 2 and paired.json["half_byes"] == ["eve"] and not paired.json["byes"]
+        assert all(t["tokens"]["arbiter"] for t in tables)
+        done = cli(*org, "tournament", "result", tid, "1", "1", f"win:{tables[0]['seats'][0]}")
+        assert done.code == 0 and "recorded" in done.out, done.err
+        void = cli(*org, "tournament", "withdraw", tid, "1", "2")
+        assert void.code == 2 and "needs a reason" in void.err
+        void = cli(*org, "tournament", "withdraw", tid, "1", "2", "--reason", "wrong table", "--json")
+        assert void.code == 0 and void.json["done"].startswith("round 1 table 2: pairing withdrawn"), void.err
         fixed = cli(*org, "tournament", "result", tid, "1", "1", "draw", "--correct", "--reason", "misread")
         assert fixed.code == 0 and "rank" in fixed.out, fixed.err
         assert cli(*org, "tournament", "player", "drop", tid, "eve", "--reason", "left").code == 0
@@ -44,7 +50,7 @@ def test_tournament_commands_through_a_server_answer_as_they_do_locally(cli, tmp
 
         # every read, locally and through the server (the organiser's token), prints the same JSON
         for words in (["show", tid], ["standings", tid], ["standings", tid, "--after-round", "1", "--explain", "ann"],
-                      ["standings", tid, "--as-of", "9"], ["log", tid], ["audit", tid]):
+                      ["standings", tid, "--as-of", "10"], ["log", tid], ["audit", tid]):
             here, there = cli("tournament", *words, "--json"), cli(*org, "tournament", *words, "--json")
             assert here.code == there.code == 0, (words, here.err, there.err)
             assert here.json == there.json, words
@@ -52,7 +58,7 @@ def test_tournament_commands_through_a_server_answer_as_they_do_locally(cli, tmp
             assert cli("tournament", "export", tid, "--format", fmt).out == \
                 cli(*org, "tournament", "export", tid, "--format", fmt).out
         text = cli(*org, "tournament", "show", tid)
-        assert text.code == 0 and "table 1:" in text.out and "round 1" in text.out
+        assert text.code == 0 and "table 2:" in text.out and "withdrawn" in text.out and "half-point bye: eve" in text.out
 
         # a player reads their own tables and the standings, and may not write
         ann = (*url, "--token", tokens["players"]["ann"])

@@ -20,6 +20,7 @@ from schemas.tournament import (
     AuditResult,
     CreateTournament,
     Explained,
+    HalfByeRequest,
     PairedRound,
     Pairings,
     PairRequest,
@@ -33,6 +34,7 @@ from schemas.tournament import (
     TournamentCreated,
     TournamentShown,
     TournamentTokens,
+    WithdrawRequest,
     You,
 )
 
@@ -123,6 +125,14 @@ class TournamentAccess:
     def tiebreaks(self, who: Entrant, names: Sequence[str], reason: str) -> Recorded:
         self.organiser(who, "change the tie-breaks")
         return self.local.tiebreaks(who.tournament, names, reason, by="organiser")
+
+    def withdraw(self, who: Entrant, req: WithdrawRequest) -> Recorded:
+        self.organiser(who, "withdraw a pairing")
+        return self.local.withdraw(who.tournament, req, by="organiser")
+
+    def half_bye(self, who: Entrant, req: HalfByeRequest) -> Recorded:
+        self.organiser(who, "grant a half-point bye")
+        return self.local.half_bye(who.tournament, req, by="organiser")
 
     # -- reads ------------------------------------------------------------------------------------------
 

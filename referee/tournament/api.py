@@ -21,6 +21,7 @@ from schemas.tournament import (
     BlockRow,
     CreateTournament,
     Explained,
+    HalfByeRequest,
     PairedRound,
     PairedTable,
     Pairings,
@@ -39,6 +40,7 @@ from schemas.tournament import (
     TableRef,
     TableRow,
     TournamentShown,
+    WithdrawRequest,
     You,
 )
 
@@ -83,6 +85,10 @@ class TournamentApi(Protocol):
 
     def tiebreaks(self, tournament: str, names: Sequence[str], reason: str, *, by: str = "organiser",
                   ) -> Recorded: ...
+
+    def withdraw(self, tournament: str, req: WithdrawRequest, *, by: str = "arbiter") -> Recorded: ...
+
+    def half_bye(self, tournament: str, req: HalfByeRequest, *, by: str = "organiser") -> Recorded: ...
 
 
 def standings_answer(table: Standings) -> StandingsAnswer:
@@ -138,13 +144,18 @@ class LocalTournaments:
             for t in rnd.tables:
                 if player is not None and player not in t.seats:
                     continue
+                if (rnd.number, t.table) in state.withdrawn:
+                    tables.append(TableRow(table=t.table, seats=list(t.seats), match_id=t.match_id, result="withdrawn",
+                                           source="withdrawn"))
+                    continue
                 res = state.results.get((rnd.number, t.table))
                 outcome = res.outcome if res else live.get((rnd.number, t.table))
                 tables.append(TableRow(table=t.table, seats=list(t.seats), match_id=t.match_id,
                                        result=words(outcome) if outcome is not None else None,
                                        source=res.source if res else "log"))
             out.append(RoundRow(round=rnd.number, closed=rnd.closed, tables=tables,
-                                byes=[b for b in rnd.byes if player is None or b == player]))
+                                byes=[b for b in rnd.byes if player is None or b == player],
+                                half_byes=[b for b in rnd.half_byes if player is None or b == player]))
         shown = [] if player is not None else [
             BlockRow(round=b.round, table=b.table, match_id=b.match_id, why=b.why) for b in blocks]
         return Pairings(tournament=state.id, rounds=out, blocks=shown)
@@ -209,7 +220,7 @@ class LocalTournaments:
         return PairedRound(tournament=paired.tournament, round=paired.round, dry_run=paired.dry_run,
                            tables=[PairedTable(table=t.table, seats=list(t.seats), match_id=t.match_id,
                                                tokens=dict(t.tokens)) for t in paired.tables],
-                           byes=list(paired.byes))
+                           byes=list(paired.byes), half_byes=list(paired.half_byes))
 
     def close(self, tournament: str, reason: str, *, by: str = "organiser") -> Recorded:
         state = self.service.close_round(tournament, by=by, why=reason)
@@ -231,6 +242,17 @@ class LocalTournaments:
         return Recorded(tournament=state.id, records=state.n, done="tie-breaks: " + ", ".join(state.tiebreaks),
                         tiebreaks=list(state.tiebreaks))
 
+
+    def withdraw(self, tournament: str, req: WithdrawRequest, *, by: str = "arbiter") -> Recorded:
+        state = self.service.withdraw(tournament, req.round, req.table, by=by, why=req.reason)
+        return Recorded(tournament=state.id, records=state.n, round=req.round,
+                        done=f"round {req.round} table {req.table}: pairing withdrawn (void for the standings)")
+
+    def half_bye(self, tournament: str, req: HalfByeRequest, *, by: str = "organiser") -> Recorded:
+        state = self.service.grant_half_bye(tournament, req.player, req.round, by=by, why=req.reason)
+        pts = state.config.points.half_bye
+        return Recorded(tournament=state.id, records=state.n, round=req.round, player=req.player,
+                        done=f"{req.player}: a half-point bye in round {req.round} ({pts} points)")
 
 if TYPE_CHECKING:  # mypy --strict checks that the local class answers the protocol (the client: in its module)
     _local: TournamentApi = LocalTournaments(Referee.__new__(Referee))

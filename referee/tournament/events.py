@@ -27,13 +27,18 @@ FORMATS: tuple[Format, ...] = ("swiss", "round-robin", "pods")
 class Points(msgspec.Struct, frozen=True, kw_only=True):
     """Match points for a result. ``places`` are the points of 1st, 2nd, ... at a pod table that ended
     in a ranking (tied seats share the points of the places they cover); empty: ``n - place`` at a
-    table of ``n`` (3, 2, 1, 0 at four seats)."""
+    table of ``n`` (3, 2, 1, 0 at four seats). ``half``: a half-point bye's (None: a draw's)."""
 
     win: int = 3
     draw: int = 1
     loss: int = 0
     bye: int = 3
     places: tuple[int, ...] = ()
+    half: int | None = None
+
+    @property
+    def half_bye(self) -> int:
+        return self.draw if self.half is None else self.half
 
 
 class Base(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
@@ -89,6 +94,8 @@ class RoundPaired(Base, frozen=True, kw_only=True, tag="round_paired"):
     round: int
     tables: tuple[Table, ...]
     byes: tuple[str, ...] = ()
+    #: players on a half-point bye this round (granted before it was paired: :class:`HalfByeGranted`)
+    half_byes: tuple[str, ...] = ()
 
 
 class TableResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -128,9 +135,26 @@ class TiebreaksChanged(Base, frozen=True, kw_only=True, tag="tiebreaks_changed")
     tiebreaks: tuple[str, ...]
 
 
+class PairingWithdrawn(Base, frozen=True, kw_only=True, tag="pairing_withdrawn"):
+    """An arbiter withdraws a table's pairing before it has a result (the record's ``by`` and ``why`` say
+    who and why): its match is void for the standings (no points, no games, no opponents) and it does
+    not hold up the next round; its players may be paired together again."""
+
+    round: int
+    table: int
+
+
+class HalfByeGranted(Base, frozen=True, kw_only=True, tag="half_bye_granted"):
+    """A player asked not to be paired in a round not yet paired and was granted a half-point bye for it
+    (``Points.half_bye`` points, no opponent)."""
+
+    round: int
+    player: str
+
+
 Event = (
     Created | PlayerAdded | PlayerDropped | PlayerUndropped | PlayerRenamed | RoundPaired | RoundClosed
-    | ResultRecorded | ResultCorrected | TiebreaksChanged
+    | ResultRecorded | ResultCorrected | TiebreaksChanged | PairingWithdrawn | HalfByeGranted
 )
 
 

@@ -25,6 +25,10 @@ def report(state: Tournament, table: Standings, live: dict[tuple[int, int], Any]
     for rnd in state.rounds[:table.after_round]:
         tables = []
         for t in rnd.tables:
+            if (rnd.number, t.table) in state.withdrawn:
+                tables.append({"table": t.table, "seats": list(t.seats), "match_id": t.match_id, "result": "withdrawn",
+                               "outcome": None, "source": "withdrawn", "corrected": False})
+                continue
             res = state.results.get((rnd.number, t.table))
             outcome = res.outcome if res else live.get((rnd.number, t.table))
             tables.append({
@@ -34,7 +38,8 @@ def report(state: Tournament, table: Standings, live: dict[tuple[int, int], Any]
                 "source": (res.source if res else "log") if outcome is not None else "",
                 "corrected": bool(res and res.replaced),
             })
-        rounds.append({"round": rnd.number, "closed": rnd.closed, "tables": tables, "byes": list(rnd.byes)})
+        rounds.append({"round": rnd.number, "closed": rnd.closed, "tables": tables, "byes": list(rnd.byes),
+                       "half_byes": list(rnd.half_byes)})
     return {
         "tournament": state.id, "name": cfg.name, "game": cfg.game, "format": cfg.format,
         "rounds_planned": cfg.rounds, "after_round": table.after_round, "records": state.n,
@@ -95,6 +100,8 @@ def _markdown(d: dict[str, Any]) -> str:
             lines.append(f"| {t['table']} | {_md(' v '.join(t['seats']))} | {res or 'pending'} | {t['match_id'] or ''} |")
         for b in rnd["byes"]:
             lines.append(f"| bye | {_md(b)} | bye | |")
+        for b in rnd["half_byes"]:
+            lines.append(f"| half-point bye | {_md(b)} | half-point bye | |")
     return "\n".join(lines) + "\n"
 
 
@@ -112,6 +119,8 @@ def _html(d: dict[str, Any]) -> str:
             f"{e(' (' + t['source'] + ')') if t['source'] not in ('', 'log') else ''}</td><td>{e(t['match_id'] or '')}</td></tr>"
             for t in rnd["tables"])
         trs += "".join(f"<tr><td>bye</td><td>{e(b)}</td><td>bye</td><td></td></tr>" for b in rnd["byes"])
+        trs += "".join(f"<tr><td>half-point bye</td><td>{e(b)}</td><td>half-point bye</td><td></td></tr>"
+                       for b in rnd["half_byes"])
         rounds += (f"<h2>Round {rnd['round']}{'' if rnd['closed'] else ' (being played)'}</h2>"
                    f"<table><tr><th>table</th><th>players</th><th>result</th><th>match</th></tr>{trs}</table>")
     return ("<!doctype html><html><head><meta charset=\"utf-8\"><title>" + e(d["name"]) + "</title>"

@@ -15,6 +15,8 @@ from schemas import Outcome
 
 from .events import (
     Created,
+    HalfByeGranted,
+    PairingWithdrawn,
     PlayerAdded,
     PlayerDropped,
     PlayerRenamed,
@@ -60,6 +62,7 @@ class Round:
     tables: tuple[Table, ...]
     byes: tuple[str, ...]
     closed: bool = False
+    half_byes: tuple[str, ...] = ()
     #: the record that paired it, and the one that closed it
     paired_n: int = 0
     closed_n: int = 0
@@ -75,6 +78,14 @@ class Tournament:
     rounds: list[Round] = field(default_factory=list)
     results: dict[tuple[int, int], Result] = field(default_factory=dict)
     tiebreaks: tuple[str, ...] = ()
+    #: withdrawn pairings: (round, table) -> the record that withdrew it (void for the standings)
+    withdrawn: dict[tuple[int, int], int] = field(default_factory=dict)
+    #: half-point byes granted: round -> players, in the order granted
+    half_byes: dict[int, list[str]] = field(default_factory=dict)
+
+    def played(self, rnd: Round) -> list[Table]:
+        """The round's tables that count (every table but the withdrawn)."""
+        return [t for t in rnd.tables if (rnd.number, t.table) not in self.withdrawn]
 
     @property
     def current(self) -> int:
@@ -135,10 +146,10 @@ def evolve(state: Tournament, record: Record) -> None:
             p.dropped, p.dropped_after = False, None
         case PlayerRenamed(player=player, display=display):
             _player(state, player).display = display
-        case RoundPaired(round=number, tables=tables, byes=byes):
+        case RoundPaired(round=number, tables=tables, byes=byes, half_byes=half):
             if number != state.current + 1:
                 raise CorruptTournament(f"round {number} paired after round {state.current}")
-            state.rounds.append(Round(number=number, tables=tables, byes=byes, paired_n=record.n))
+            state.rounds.append(Round(number=number, tables=tables, byes=byes, paired_n=record.n, half_byes=half))
         case RoundClosed(round=number, results=results):
             rnd = _round(state, number)
             rnd.closed, rnd.closed_n = True, record.n
@@ -152,6 +163,13 @@ def evolve(state: Tournament, record: Record) -> None:
             _set(state, number, table, Result(outcome=outcome, source="correction", n=record.n), correction=True)
         case TiebreaksChanged(tiebreaks=tiebreaks):
             state.tiebreaks = tiebreaks
+        case PairingWithdrawn(round=number, table=table):
+            if state.table(number, table) is None:
+                raise CorruptTournament(f"record {record.n} withdraws round {number} table {table}, which was not paired")
+            state.withdrawn[(number, table)] = record.n
+        case HalfByeGranted(round=number, player=player):
+            _player(state, player)
+            state.half_byes.setdefault(number, []).append(player)
         case Created():
             raise CorruptTournament(f"record {record.n} creates the tournament again")
         case _:

@@ -71,6 +71,7 @@ function render(snap) {
   if (last) {
     for (const t of last.tables) { const tr = document.createElement("tr"); cell(tr, t.table, "n"); cell(tr, t.seats.join(" v ")); cell(tr, t.result || "playing"); watch(cell(tr, ""), t.match_id); pb.appendChild(tr); }
     for (const b of last.byes) { const tr = document.createElement("tr"); cell(tr, "bye"); cell(tr, b); cell(tr, "bye"); cell(tr, ""); pb.appendChild(tr); }
+    for (const b of last.half_byes || []) { const tr = document.createElement("tr"); cell(tr, "bye"); cell(tr, b); cell(tr, "half-point bye"); cell(tr, ""); pb.appendChild(tr); }
   }
   document.body.dataset.updates = String(Number(document.body.dataset.updates) + 1);
   $("status").textContent = "live; last update " + new Date().toLocaleTimeString();

@@ -23,6 +23,7 @@ from schemas.tournament import (
     CloseRequest,
     CreateTournament,
     Explained,
+    HalfByeRequest,
     PairedRound,
     Pairings,
     PairRequest,
@@ -37,6 +38,7 @@ from schemas.tournament import (
     TiebreaksRequest,
     TournamentCreated,
     TournamentShown,
+    WithdrawRequest,
 )
 
 from .access import Entrant, TournamentAccess
@@ -107,6 +109,20 @@ def routes(errors: dict[int, Any]) -> list[Any]:
     def set_tiebreaks(request: Request[Any, Any, Any], tid: TidPath, data: JSONBody[TiebreaksRequest]) -> Recorded:
         access, who = _who(request, tid)
         return access.tiebreaks(who, data.tiebreaks, data.reason)
+
+    @post("/tournaments/{tid:str}/withdrawals", responses=errors, sync_to_thread=True, tags=["tournaments"],
+          security=SECURITY, status_code=201,
+          summary="Withdraw a table's pairing before its result (organiser): its match is void for the standings")
+    def withdraw(request: Request[Any, Any, Any], tid: TidPath, data: JSONBody[WithdrawRequest]) -> Recorded:
+        access, who = _who(request, tid)
+        return access.withdraw(who, data)
+
+    @post("/tournaments/{tid:str}/byes", responses=errors, sync_to_thread=True, tags=["tournaments"],
+          security=SECURITY, status_code=201,
+          summary="Grant a player's half-point bye for a round not yet paired (organiser)")
+    def half_bye(request: Request[Any, Any, Any], tid: TidPath, data: JSONBody[HalfByeRequest]) -> Recorded:
+        access, who = _who(request, tid)
+        return access.half_bye(who, data)
 
     @get("/tournaments/{tid:str}/pairings", responses=errors, sync_to_thread=True, tags=["tournaments"],
          security=SECURITY, summary="Every round's tables and results (a player's token: their own)")
@@ -237,7 +253,7 @@ def routes(errors: dict[int, Any]) -> list[Any]:
         return ServerSentEvent(_live(hall, snapshot, first, follow, event="table"), retry_duration=2000)
 
     return [create_tournament, show_tournament, add_player, change_player, pair_round, close_round, record_result,
-            set_tiebreaks, pairings, standings, export, audit, records, ratings, hall_page, hall_events, table_page,
+            set_tiebreaks, withdraw, half_bye, pairings, standings, export, audit, records, ratings, hall_page, hall_events, table_page,
             table_viewer, table_events]
 
 

@@ -6,6 +6,9 @@ One rule for every kind of outcome (:class:`schemas.Outcome`): each seat gets a 
 * ``share`` against each opponent: 1 placed above them, 1/2 level, 0 below (Sonneborn-Berger and
   head-to-head read these);
 * ``game_points``: the mean of the shares (1, 1/2 or 0 in a two-seat game; 2/3 for 2nd of 4);
+* a co-operative table (``team_win``, ``team_loss``: every seat on one team against the game) has no
+  opponents: teammates are not opponents for any tie-break, and each member's game point is the team's
+  (1 a win, 0 a loss);
 * ``points``: the tournament's match points. Two seats, or a win, draw or team outcome at any table:
   ``win`` to the winners (the whole team on a team's win), ``loss`` to the others (everyone on a team's
   loss), ``draw`` to everyone on a draw. A ranking at a pod table: the points of the place
@@ -88,8 +91,9 @@ def table_games(round_: int, table: int, match_id: str | None, seats: tuple[str,
     else:
         possible = Fraction(points.win)
     games = []
+    together = kind in ("team_win", "team_loss")  # one team against the game: teammates, not opponents
     for i, seat in enumerate(seats):
-        others = tuple(s for s in seats if s != seat)
+        others = () if together else tuple(s for s in seats if s != seat)
         share = tuple((o, Fraction(1) if place[seat] < place[o] else Fraction(1, 2) if place[seat] == place[o]
                        else Fraction(0)) for o in others)
         if kind == "team_win":
@@ -104,7 +108,10 @@ def table_games(round_: int, table: int, match_id: str | None, seats: tuple[str,
             pts = Fraction(points.draw)
         else:
             pts = Fraction(points.win if place[seat] == 0 else points.loss)
-        gp = sum((v for _, v in share), Fraction(0)) / len(share) if share else Fraction(0)
+        if together:
+            gp = Fraction(1 if kind == "team_win" else 0)  # the team's game against the game itself
+        else:
+            gp = sum((v for _, v in share), Fraction(0)) / len(share) if share else Fraction(0)
         score = (outcome.scores or {}).get(seat)
         games.append(Game(round=round_, player=seat, table=table, match_id=match_id, opponents=others, points=pts,
                           possible=possible, share=share, game_points=gp, score=score, seat=i, source=source))
@@ -117,6 +124,14 @@ def bye_game(round_: int, player: str, points: Points) -> Game:
     return Game(round=round_, player=player, table=None, match_id=None, opponents=(), points=Fraction(points.bye),
                 possible=Fraction(max(points.win, points.bye)), share=(), game_points=Fraction(1), score=None, seat=0,
                 source="bye")
+
+
+def half_bye_game(round_: int, player: str, points: Points) -> Game:
+    """A half-point bye granted on request: ``Points.half_bye`` match points (a draw's by default), half a
+    game point, and no opponent."""
+    return Game(round=round_, player=player, table=None, match_id=None, opponents=(),
+                points=Fraction(points.half_bye), possible=Fraction(max(points.win, points.half_bye)), share=(),
+                game_points=Fraction(1, 2), score=None, seat=0, source="half-bye")
 
 
 def _place_points(points: Points, n: int) -> list[int]:

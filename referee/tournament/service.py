@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -52,6 +52,7 @@ class Paired:
     tables: list[PairedTable]
     byes: list[str]
     dry_run: bool = False
+    half_byes: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -65,14 +66,14 @@ class Block:
 
 
 def parse_points(text: str) -> ev.Points:
-    """``win=3,draw=1,loss=0,bye=3`` (any of them; the rest keep their defaults)."""
+    """``win=3,draw=1,loss=0,bye=3,half=1`` (any of them; the rest keep their defaults)."""
     values: dict[str, Any] = {}
     for item in (p.strip() for p in text.split(",") if p.strip()):
         key, sep, value = item.partition("=")
         key = key.strip()
-        if not sep or key not in ("win", "draw", "loss", "bye"):
-            raise BadInput("tournament/bad_points", f"points {item!r}: expected win=N, draw=N, loss=N or bye=N "
-                           "(e.g. --points win=3,draw=1,loss=0,bye=3)")
+        if not sep or key not in ("win", "draw", "loss", "bye", "half"):
+            raise BadInput("tournament/bad_points", f"points {item!r}: expected win=N, draw=N, loss=N, bye=N or "
+                           "half=N (a half-point bye's; default a draw's), e.g. --points win=3,draw=1,loss=0,bye=3")
         try:
             values[key] = int(value.strip())
         except ValueError:
@@ -282,6 +283,8 @@ class Tournaments:
         state = self.load(tournament_id)
         player = self._check_player(state, player, known=False)
         check_text(display, "the display name", TITLE_MAX)
+        if state.config.format == "round-robin" and state.rounds and (why_not := _late_refusal(state, extra=1)):
+            raise BadInput("tournament/late_entry", why_not)
         return self._append(state, [ev.PlayerAdded(player=player, display=display)], by, why)
 
     def drop(self, tournament_id: str, player: str, *, by: str = "organiser", why: str = "") -> Tournament:
@@ -313,6 +316,51 @@ class Tournaments:
             raise BadInput("tournament/bad_tiebreak", str(exc)) from None
         return self._append(state, [ev.TiebreaksChanged(tiebreaks=checked)], by, why)
 
+    def withdraw(self, tournament_id: str, round_: int, table: int, *, by: str = "arbiter", why: str = "") -> Tournament:
+        """Withdraw a table's pairing before it has a result: its match is void for the standings."""
+        state = self.load(tournament_id)
+        t = state.table(round_, table)
+        if t is None:
+            raise NotFound("tournament/no_table", f"round {round_} has no table {table}" if 1 <= round_ <= state.current
+                           else f"round {round_} has not been paired (rounds 1..{state.current} have)")
+        key = (round_, table)
+        if key in state.withdrawn:
+            raise BadInput("tournament/withdrawn", f"round {round_} table {table}'s pairing was withdrawn already "
+                           f"(record {state.withdrawn[key]})")
+        if round_ != state.current or state.rounds[-1].closed:
+            raise BadInput("tournament/round_closed", f"round {round_} is closed: its tables have their results; "
+                           "change one with `tournament result ... --correct`")
+        live = self.live(state)[0]
+        if key in state.results or key in live:
+            from ..outcome import words
+
+            now = state.results[key].outcome if key in state.results else live[key]
+            raise BadInput("tournament/has_result", f"round {round_} table {table} has a result ({words(now)}): a "
+                           "pairing is withdrawn before its result; correct the result instead (--correct)")
+        if not why.strip():
+            raise BadInput("tournament/reason_needed", "withdrawing a pairing needs a reason (--reason \"...\")")
+        return self._append(state, [ev.PairingWithdrawn(round=round_, table=table)], by, why)
+
+    def grant_half_bye(self, tournament_id: str, player: str, round_: int, *, by: str = "organiser",
+                       why: str = "") -> Tournament:
+        """A half-point bye for ``player`` in a round not yet paired (asked for, and granted)."""
+        state = self.load(tournament_id)
+        player = self._check_player(state, player, known=True)
+        cfg = state.config
+        if cfg.format == "round-robin":
+            raise BadInput("tournament/no_half_bye", "a round-robin's schedule is fixed by its Berger tables: a player "
+                           "who cannot play a round is not paired around; record that table's result instead")
+        if round_ <= state.current:
+            raise BadInput("tournament/round_paired", f"round {round_} is paired already (rounds 1..{state.current} "
+                           "are): a half-point bye is granted before its round is paired")
+        if cfg.rounds and round_ > cfg.rounds:
+            raise BadInput("tournament/bad_round", f"the tournament has {cfg.rounds} rounds, not {round_}")
+        if state.players[player].dropped:
+            raise BadInput("tournament/dropped", f"{player} has dropped")
+        if player in state.half_byes.get(round_, []):
+            raise BadInput("tournament/has_half_bye", f"{player} has a half-point bye for round {round_} already")
+        return self._append(state, [ev.HalfByeGranted(round=round_, player=player)], by, why)
+
     # -- the round being played --------------------------------------------------------------------
 
     def live(self, state: Tournament) -> tuple[dict[TableKey, Outcome], dict[TableKey, int], list[Block]]:
@@ -324,7 +372,7 @@ class Tournaments:
         if not state.rounds or state.rounds[-1].closed:
             return outcomes, seqs, blocks
         rnd = state.rounds[-1]
-        for t in rnd.tables:
+        for t in state.played(rnd):  # a withdrawn pairing is void: its match is not read
             key = (rnd.number, t.table)
             settled = state.results.get(key)
             if t.match_id is None:
@@ -376,7 +424,7 @@ class Tournaments:
                            f"round: {b.why}{more}", {"tables": [x.table for x in blocks]})
         rnd = state.rounds[-1]
         results = []
-        for t in rnd.tables:
+        for t in state.played(rnd):
             key = (rnd.number, t.table)
             if key in state.results or key not in outcomes:
                 continue
@@ -411,7 +459,7 @@ class Tournaments:
         byes = {p for rnd in state.rounds for p in rnd.byes}
         seats: dict[str, list[tuple[int, int]]] = {}
         for rnd in state.rounds:
-            for t in rnd.tables:
+            for t in state.played(rnd):
                 for i, p in enumerate(t.seats):
                     seats.setdefault(p, []).append((i, len(t.seats)))
         return [pairing.Entrant(id=p, score=score[p], rank=rank[p], had_bye=p in byes, seats=tuple(seats.get(p, ())))
@@ -420,12 +468,25 @@ class Tournaments:
     def _met(self, state: Tournament) -> dict[frozenset[str], int]:
         met: dict[frozenset[str], int] = {}
         for rnd in state.rounds:
-            for t in rnd.tables:
+            for t in state.played(rnd):  # a withdrawn pairing was not played: no rematch to avoid
                 for i, a in enumerate(t.seats):
                     for b in t.seats[i + 1:]:
                         key = frozenset((a, b))
                         met[key] = met.get(key, 0) + 1
         return met
+
+    @staticmethod
+    def berger_order(state: Tournament) -> list[str]:
+        """The players by Berger number: the field of round 1 in the order the lots drew, then a late entry,
+        who takes the number of the odd field's bye (see :meth:`add_player`)."""
+        field = sorted(p for p, x in state.players.items() if x.entered == 1)
+        pairing.lots(state.config.seed, 0, "berger").shuffle(field)
+        return field + [p for p, x in state.players.items() if x.entered > 1]
+
+    @staticmethod
+    def half_byes(state: Tournament, number: int) -> list[str]:
+        """The players granted a half-point bye for round ``number`` who are still playing."""
+        return [p for p in state.half_byes.get(number, []) if not state.players[p].dropped]
 
     def plan(self, state: Tournament) -> pairing.Pairing:
         """The next round's pairing as the rules and the lots give it (nothing recorded)."""
@@ -435,15 +496,14 @@ class Tournaments:
         try:
             if cfg.format == "round-robin":
                 # every registered player keeps a Berger number; a dropped one's opponents get a bye
-                everyone = sorted(state.players)
-                pairing.lots(cfg.seed, 0, "berger").shuffle(everyone)
-                p = pairing.berger(everyone, number)
+                p = pairing.berger(self.berger_order(state), number)
                 dropped = set(state.players) - set(active)
                 tables = [t for t in p.tables if not set(t) & dropped]
                 byes = [x for x in p.byes if x not in dropped] + [x for t in p.tables if set(t) & dropped
                                                                   for x in t if x not in dropped]
                 return pairing.Pairing(tables=tables, byes=byes)
-            entrants = self.entrants(state)
+            away = set(self.half_byes(state, number))
+            entrants = [e for e in self.entrants(state) if e.id not in away]
             if cfg.format == "pods":
                 g = self.referee.game(cfg.game)
                 return pairing.pods(entrants, self._met(state), cfg.seed, number, size=cfg.table_size,
@@ -464,10 +524,8 @@ class Tournaments:
                            "`tournament close` closes the last one")
         if cfg.format == "round-robin" and number > max(1, len(state.players) - 1 + len(state.players) % 2):
             raise BadInput("tournament/all_rounds_paired", "every player has met every other: the round-robin is complete")
-        if cfg.format == "round-robin" and state.rounds and len(state.players) != len(
-                {p for t in state.rounds[0].tables for p in t.seats} | set(state.rounds[0].byes)):
-            raise BadInput("tournament/late_entry", "a round-robin's field is fixed once round 1 is paired: "
-                           "a late entry cannot join it")
+        if cfg.format == "round-robin" and (why_not := _late_refusal(state, extra=0)):
+            raise BadInput("tournament/late_entry", why_not)
         closing = self._close(state)
         if closing:
             from .fold import evolve
@@ -481,7 +539,7 @@ class Tournaments:
         if dry_run:
             return Paired(tournament=state.id, round=number, dry_run=True, byes=list(plan.byes),
                           tables=[PairedTable(table=i, seats=s, match_id=None, tokens={})
-                                  for i, s in enumerate(plan.tables, start=1)])
+                                  for i, s in enumerate(plan.tables, start=1)], half_byes=self.half_byes(state, number))
         state = self.load(tournament_id)  # fold again: the closing record is appended below, with the round
         made: list[PairedTable] = []
         tables = []
@@ -494,9 +552,10 @@ class Tournaments:
             minted = self._mint(info.id, seats) if tokens else {}
             made.append(PairedTable(table=i, seats=seats, match_id=info.id, tokens=minted))
             tables.append(ev.Table(table=i, seats=seats, match_id=info.id))
-        self._append(state, [*closing, ev.RoundPaired(round=number, tables=tuple(tables), byes=tuple(plan.byes))],
-                     by, why)
-        return Paired(tournament=state.id, round=number, tables=made, byes=list(plan.byes))
+        half = self.half_byes(state, number)
+        self._append(state, [*closing, ev.RoundPaired(round=number, tables=tuple(tables), byes=tuple(plan.byes),
+                                                      half_byes=tuple(half))], by, why)
+        return Paired(tournament=state.id, round=number, tables=made, byes=list(plan.byes), half_byes=half)
 
     def _mint(self, match_id: str, seats: Sequence[str]) -> dict[str, str]:
         from ..access import hash_token
@@ -527,8 +586,11 @@ class Tournaments:
         if t is None:
             raise NotFound("tournament/no_table", f"round {round_} has no table {table}" if 1 <= round_ <= state.current
                            else f"round {round_} has not been paired (rounds 1..{state.current} have)")
-        outcome = parse_result(result, t.seats, scores)
         key = (round_, table)
+        if key in state.withdrawn:
+            raise BadInput("tournament/withdrawn", f"round {round_} table {table}'s pairing was withdrawn (record "
+                           f"{state.withdrawn[key]}): it has no result")
+        outcome = parse_result(result, t.seats, scores)
         live, _, _ = self.live(state)
         has = key in state.results or key in live
         if has and not correct:
@@ -655,3 +717,22 @@ def _open_disputes(notes: Sequence[Any]) -> list[int]:
             else:
                 open_.pop(note.seq, None)
     return sorted(open_)
+
+
+def _late_refusal(state: Tournament, *, extra: int) -> str:
+    """Why a round-robin under way cannot take (``extra``) another late entry ('' if it can). Berger tables
+    fix every pairing of every round from the players' numbers; an odd field has one spare number, the
+    bye's, so one late entry can take it: from their first round they meet whoever the bye was to meet
+    (the games of the rounds before stay unplayed). An even field has none."""
+    field = [p for p, x in state.players.items() if x.entered == 1]
+    late = [p for p, x in state.players.items() if x.entered > 1]
+    if len(late) + extra == 0:
+        return ""
+    if len(field) % 2 == 0:
+        return (f"a round-robin of {len(field)} players (an even field) has no free Berger number once round 1 "
+                "is paired: a late entry would change every pairing already made; start a new round-robin")
+    if len(late) + extra > 1:
+        return (f"the round-robin's one free Berger number (the bye's) is taken by {late[0]}: no further late "
+                "entry can join it")
+    return ""
+

@@ -18,7 +18,7 @@ from schemas import Outcome
 from ..outcome import words as outcome_words
 from . import tiebreaks as tb
 from .fold import Tournament
-from .scoring import Game, bye_game, table_games
+from .scoring import Game, bye_game, half_bye_game, table_games
 
 #: a table of a round: (round, table)
 TableKey = tuple[int, int]
@@ -50,7 +50,7 @@ def games_of(state: Tournament, after_round: int, live: Mapping[TableKey, Outcom
     games: dict[str, list[Game]] = {p: [] for p in state.players}
     pending: list[TableKey] = []
     for rnd in state.rounds[:after_round]:
-        for t in rnd.tables:
+        for t in state.played(rnd):  # a withdrawn pairing is void: no games, nothing pending
             key = (rnd.number, t.table)
             found = state.results.get(key)
             outcome, source = (found.outcome, found.source) if found else (None, "log")
@@ -63,6 +63,8 @@ def games_of(state: Tournament, after_round: int, live: Mapping[TableKey, Outcom
                 games.setdefault(g.player, []).append(g)
         for player in rnd.byes:
             games.setdefault(player, []).append(bye_game(rnd.number, player, state.config.points))
+        for player in rnd.half_byes:
+            games.setdefault(player, []).append(half_bye_game(rnd.number, player, state.config.points))
     return games, pending
 
 
@@ -135,6 +137,10 @@ def explain(state: Tournament, player: str, after_round: int | None = None,
             value, lines = tb.PLAIN[name](ctx, player)
         values.append((name, value, lines))
     corrections = []
+    for (rnd, t), rec in sorted(state.withdrawn.items()):
+        tab = state.table(rnd, t)
+        if rnd <= n and tab is not None and player in tab.seats:
+            corrections.append(f"round {rnd} table {t}: the pairing was withdrawn (record {rec}): void")
     for (rnd, t), res in sorted(state.results.items()):
         tab = state.table(rnd, t)
         if rnd <= n and res.replaced and tab is not None and player in tab.seats:

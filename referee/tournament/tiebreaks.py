@@ -1,7 +1,9 @@
 """The tie-breaks, each a pure function of the players' games (:class:`referee.tournament.scoring.Game`)
 that returns its value and the lines that explain it.
 
-Definitions (the ones chess and card-game events use; a bye gives its points and no opponent):
+Definitions (the ones chess and card-game events use; a bye, full or half-point, gives its points and no
+opponent; at a co-operative table, ``team_win`` or ``team_loss``, the players are teammates, not
+opponents, so it adds to nobody's opponents):
 
 ``points``            match points.
 ``game-points``       game points: 1 a won game, 1/2 a drawn one (2/3 for 2nd of 4 at a pod table).
@@ -84,8 +86,9 @@ class Context:
         return max(FLOOR, sum((g.game_points for g in games), Fraction(0)) / len(games)) if games else FLOOR
 
     def where(self, g: Game) -> str:
-        return f"round {g.round}" + (f" table {g.table}" if g.table is not None else " (bye)") + (
-            f" [match {g.match_id}]" if g.match_id else f" [{g.source}]" if g.source != "log" else "")
+        bye = " (half-point bye)" if g.source == "half-bye" else " (bye)"
+        return f"round {g.round}" + (f" table {g.table}" if g.table is not None else bye) + (
+            f" [match {g.match_id}]" if g.match_id else f" [{g.source}]" if g.source not in ("log", "bye", "half-bye") else "")
 
 
 def _sum(values: list[Fraction]) -> Fraction:
@@ -93,7 +96,8 @@ def _sum(values: list[Fraction]) -> Fraction:
 
 
 def points(ctx: Context, player: str) -> Explained:
-    lines = [f"{ctx.where(g)}: {fmt(g.points)}" + ("" if g.bye else f" against {', '.join(ctx.name(o) for o in g.opponents)}")
+    lines = [f"{ctx.where(g)}: {fmt(g.points)}" + ("" if g.bye else f" against {', '.join(ctx.name(o) for o in g.opponents)}"
+                                                  if g.opponents else " (co-operative: teammates, no opponents)")
              for g in ctx.games.get(player, ())]
     return ctx.points(player), lines
 
