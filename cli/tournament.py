@@ -1,5 +1,7 @@
 """``referee tournament ...``: the tournament commands, a veneer over
-:class:`referee.tournament.service.Tournaments` (each command parses, calls one method, prints).
+:class:`referee.tournament.api.TournamentApi` (each command parses, calls one method, prints): the local
+database's (:class:`~referee.tournament.api.LocalTournaments`) or, with ``--server URL --token T``, a
+server's (:class:`cli.tournament_client.RemoteTournaments`), which answer with the same Structs.
 
 Declared on ``cli.main.tournament_app``, a :class:`cli.lazy.LateTyper`: this module is imported only
 when the ``tournament`` group is built, so no other command pays for it.
