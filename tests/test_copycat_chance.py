@@ -81,3 +81,48 @@ def test_over_http_a_nested_draw_is_422_and_the_legal_list_leaves_it_out():
         assert "A09" not in json.dumps(log["entries"][1])
         legal = c.get(f"/matches/{mid}/legal", headers=anna).json()["legal"]["anna"]
         assert "draw_hand" in legal and not any("drawn=" in t for t in legal)
+
+
+def test_a_digital_match_shuffles_each_deck_once_and_draws_from_its_top():
+    r, mid = digital()
+    full = r.show(mid).state
+    decks = {s: full["players"][s]["deck"] for s in SEATS}
+    assert any(d != sorted(d) for d in decks.values()), "a deck is an ordered list, shuffled from the seed"
+    band2 = full["supply"]["bands"][0]["cards"]
+    assert band2 != sorted(band2), "the band is an ordered list, shuffled from the seed"
+    for s in SEATS:
+        assert r.submit(mid, s, "draw_hand", blind=True).accepted
+        after = r.show(mid).state["players"][s]
+        assert after["hand"] == sorted(decks[s][:5]) and after["deck"] == decks[s][5:], "the top five, in order"
+    # the same seed deals the same piles (and the same hashes)
+    again, mid2 = digital()
+    assert again.show(mid2).state["players"]["anna"]["deck"] == decks["anna"]
+    assert again.store.head(mid2) == 1 and r.log(mid)[0].state_hash == again.log(mid2)[0].state_hash
+    # what the arbiter sees of the setup's orders no seat sees
+    laid = r.log(mid, seat="anna")[0].events[0]
+    assert laid["decks"] == {s: "?" for s in SEATS} and set(laid["bands"]) == {"?"}
+    # a clean-up refills the street from the top of band II and draws the top office card of department 1
+    m = r.new_match("copycat", SEATS, seed=41, cards="spec_fixture", position={
+        "phase": "cleanup", "round": 1})
+    pos = r.show(m.id).state
+    res = r.submit(m.id, "table", "cleanup")
+    assert res.accepted
+    now = r.show(m.id).state
+    assert [now["street"][str(i)] for i in (10, 11)] == pos["supply"]["bands"][0]["cards"][:2]
+    top = pos["office_deck"]["bands"][0]["cards"][0]
+    assert top in now["offices"]
+
+
+def test_a_reshuffled_discard_pile_becomes_an_ordered_deck_recorded_for_replay():
+    r = Referee(MemoryStore())
+    m = r.new_match("copycat", SEATS, seed=9, cards="spec_fixture", position={
+        "phase": "planning", "players.anna.deck": ["A09", "A10"],
+        "players.anna.discard": ["A11", "A12", "A13", "A14", "A15", "A16"]})
+    assert r.submit(m.id, "anna", "draw_hand", blind=True).accepted
+    full = r.show(m.id).state["players"]["anna"]
+    assert {"A09", "A10"} <= set(full["hand"]) and len(full["hand"]) == 5 and full["discard"] == []
+    assert len(full["deck"]) == 3 and not set(full["deck"]) & set(full["hand"])
+    drawn = r.log(m.id)[0].events[0]
+    assert drawn["type"] == "cards_drawn" and drawn["new_deck"] == full["deck"], "the new order is in the log"
+    assert r.log(m.id, seat="anna")[0].events[0]["new_deck"] == ["?"] * 3, "not even anna sees her deck's order"
+    assert r.audit(m.id).clean

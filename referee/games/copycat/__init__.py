@@ -40,7 +40,7 @@ class CopycatGame:
     id = "copycat"
     name = "Copycat"
     aliases = ("podrazhatel", "fremde_federn")
-    rules_version = "1"
+    rules_version = "2"  # 2: a digital match keeps ordered decks, bands and departments
     min_players = 2
     max_players = 4
     intent_type = Intent

@@ -7,14 +7,17 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
+import msgspec
+
+from referee.engine.chance import Chance
 from referee.engine.decision import Refusal
 
 from . import effects
 from .manual import manual_effect
 from .model import (
-    ActivateCard, Adjusted, Buy, ChooseOrderCard, Cleanup, DrawHand, EndTriggered, EndTurn, FlagSet, GameEnded,
+    STAGES, ActivateCard, Adjusted, Buy, ChooseOrderCard, Cleanup, DrawHand, EndTriggered, EndTurn, FlagSet, GameEnded,
     KeptTaken, LaidOut, LayDown, ManualEffect, OrderCardChosen, OrderRevealed, Pass, PhaseChanged, PlaceWorker,
     PlayCard, RoundCleaned, Scored, Setup, State, StreetShifted, TurnStarted, UseOffice, WorkerPlaced,
 )
@@ -25,9 +28,10 @@ if TYPE_CHECKING:
 
 
 def judge(rules: CopycatRules, state: State, seat: str, intent: Any, waive: frozenset[str] = frozenset(),
-          fill: Chooser | None = None) -> tuple[Tx, Refusal | None]:
-    """Run the decider of ``intent``: the decision (its events and state) and the refusal, if any."""
-    tx = Tx(rules, state, seat, waive, fill)
+          fill: Chooser | None = None, chance: Chance | None = None) -> tuple[Tx, Refusal | None]:
+    """Run the decider of ``intent``: the decision (its events and state) and the refusal, if any.
+    ``chance``: a digital match's generator (its piles are ordered)."""
+    tx = Tx(rules, state, seat, waive, fill, chance)
     decider = DECIDERS.get(type(intent))
     if decider is None:
         raise TypeError(f"unknown copycat intent {intent!r}")
@@ -49,21 +53,26 @@ def setup(tx: Tx, intent: Setup) -> None:
     band2 = tuple(c.id for c in rules.cards.values() if c.stage == "II" and not (n == 2 and c.id in rules.removed))
     doctors = tuple(c.id for c in rules.cards.values() if c.stage == "V")
     firsts = tuple(o.id for o in rules.offices.values() if o.department == 1)
-    if tx.fill is not None:
-        row = tx.fill("street", len(stage1), stage1)
-        drawn = {"street": (*row, *tx.fill("street.11", 1, band2)) if n == 2 else row,
-                 "doctorates": tuple(sorted(tx.fill("doctorates", n, doctors))),
-                 "first_office": tx.fill("first_office", 1, firsts if rules.options["shuffle_offices_within_department"]
-                                         else firsts[:1])[0],
-                 "bus": tx.fill("bus", n, tuple(rules.players))}
+    dealt = deal(tx, stage1, doctors) if tx.chance is not None else None
+    if dealt is not None:
+        drawn = {"street": dealt.street, "doctorates": tuple(sorted(dealt.bands[-1])),
+                 "first_office": dealt.first_office, "bus": dealt.bus}
         for field, value in drawn.items():
             given = getattr(intent, field)
             same = given is None or (sorted(given) == list(value) if field == "doctorates" else given == value)
             tx.require(same, "chance_mismatch", f"setup {field}: the typed value differs from what the referee's "
                        "generator drew (leave it out in a digital match)", R_SETUP)
-            tx.fills[field] = value
+            if tx.fill is not None:
+                tx.fills[field] = value
         intent = Setup(street=tuple(drawn["street"]), doctorates=tuple(drawn["doctorates"]),
                        first_office=str(drawn["first_office"]), bus=tuple(drawn["bus"]))
+    elif tx.fill is not None:
+        row = tx.fill("street", len(stage1), stage1)
+        intent = Setup(street=(*row, *tx.fill("street.11", 1, band2)) if n == 2 else row,
+                       doctorates=tuple(sorted(tx.fill("doctorates", n, doctors))),
+                       first_office=tx.fill("first_office", 1, firsts if rules.options["shuffle_offices_within_department"]
+                                            else firsts[:1])[0],
+                       bus=tx.fill("bus", n, tuple(rules.players)))
     for field in ("street", "doctorates", "first_office", "bus"):
         if getattr(intent, field) is None:
             tx.fail("chance_missing", f"setup needs {field}= (a recorded match types every setup fact)", R_SETUP)
@@ -90,8 +99,53 @@ def setup(tx: Tx, intent: Setup) -> None:
                f"the first office comes from department 1 ({', '.join(allowed)}), not {intent.first_office}", R_SETUP)
     if sorted(intent.bus) != sorted(rules.players):
         tx.fail("invalid_bus", f"bus must order the seats {', '.join(rules.players)}, not {', '.join(intent.bus)}", R_SETUP)
-    tx.emit(LaidOut(street=intent.street, doctorates=tuple(sorted(intent.doctorates)), first_office=intent.first_office,
-                    bus=intent.bus))
+    laid = LaidOut(street=intent.street, doctorates=tuple(sorted(intent.doctorates)), first_office=intent.first_office,
+                   bus=intent.bus)
+    if dealt is not None:  # a digital match: the piles in their shuffled order
+        laid = msgspec.structs.replace(laid, decks=dealt.decks, bands=dealt.bands, departments=dealt.departments)
+    tx.emit(laid)
+
+
+class Dealt(NamedTuple):
+    """A digital match's layout: each pile shuffled once (top first) and the facts it gives."""
+
+    street: tuple[str, ...]
+    bands: tuple[tuple[str, ...], ...]
+    departments: tuple[tuple[str, ...], ...]
+    first_office: str
+    decks: dict[str, tuple[str, ...]]
+    bus: tuple[str, ...]
+
+
+def deal(tx: Tx, stage1: tuple[str, ...], doctors: tuple[str, ...]) -> Dealt:
+    """Shuffle every pile of the setup from the match's generator (§2 steps 2-4, 6, 7, 11): the street is
+    the stage-I cards shuffled (slot 11 of a 2-player game the top of band II), the doctorates the first
+    N of the four shuffled, the first office the top of department 1."""
+    rules, chance = tx.rules, tx.chance
+    assert chance is not None
+    n = len(rules.players)
+    street = tuple(chance.derive("street").shuffled(sorted(stage1)))
+    bands = []
+    for stage in STAGES[:-1]:
+        pile = sorted(c.id for c in rules.cards.values() if c.stage == stage and not (n == 2 and c.id in rules.removed))
+        bands.append(tuple(chance.derive(f"band.{stage}").shuffled(pile)))
+    if n == 2:
+        street, bands[0] = (*street, bands[0][0]), bands[0][1:]
+    bands.append(tuple(chance.derive("doctorates").shuffled(sorted(doctors))[:n]))
+    departments = []
+    for d in range(1, 6):
+        pile = [o.id for o in rules.offices.values() if o.department == d]  # catalogue order
+        if rules.options["shuffle_offices_within_department"]:
+            pile = chance.derive(f"department.{d}").shuffled(sorted(pile))
+        departments.append(tuple(pile))
+    first = departments[0][0]
+    departments[0] = departments[0][1:]
+    decks = {seat: tuple(chance.derive(f"deck.{seat}").shuffled(sorted(c.id for c in rules.cards.values()
+                                                                        if c.set == rules.sets[seat])))
+             for seat in rules.players}
+    bus = tuple(chance.derive("bus").shuffled(list(rules.players)))
+    return Dealt(street=street, bands=tuple(bands), departments=tuple(departments), first_office=first, decks=decks,
+                 bus=bus)
 
 
 # -- planning (§3.2) -----------------------------------------------------------------------------------------
@@ -302,6 +356,8 @@ def cleanup(tx: Tx, intent: Cleanup) -> None:
     else:
         order = [o for o in rules.office_order if o in band.cards]
         pile = tuple(order if rules.options["shuffle_offices_within_department"] else order[:1])
+        if tx.chance is not None:  # digital: the department is an ordered pile, drawn from its top
+            pile = band.cards[:1]
         given = None if intent.office_drawn is None else (intent.office_drawn,)
         drawn = tx.fact("office_drawn", given, 1, pile, "office card drawn", R_CLEANUP)[0] \
             if tx.fill is not None or intent.office_drawn is None else intent.office_drawn

@@ -2,7 +2,8 @@
 
 Zones are named by dotted paths (§4.12): ``players.<p>.<zone>``, ``street.<n>``, ``supply``, ``box``;
 counters likewise (``players.anna.coins.doublable``). Unordered zones are kept sorted by id, so a
-state has one canonical form whatever order the cards arrived in.
+state has one canonical form whatever order the cards arrived in; in a digital match the decks, the
+supply bands and the office departments keep the order they were shuffled into (top first).
 """
 
 from __future__ import annotations
@@ -110,12 +111,13 @@ def evolve(rules: CopycatRules, state: State, event: Any) -> State:
     match event:
         case LaidOut():
             return laid_out(rules, event)
-        case CardsDrawn(seat=seat, from_deck=from_deck, from_discard=from_discard, reshuffled=reshuffled):
+        case CardsDrawn(seat=seat, from_deck=from_deck, from_discard=from_discard, reshuffled=reshuffled,
+                        new_deck=new_deck):
             p = state.players[seat]
             deck = without(p.deck, from_deck)
             discard = p.discard
             if reshuffled:
-                deck, discard = without(discard, from_discard), ()
+                deck, discard = (without(discard, from_discard) if new_deck is None else new_deck), ()
             p = replace(p, deck=deck, discard=discard, hand=sort((*p.hand, *from_deck, *from_discard)))
             return replace(state, players={**state.players, seat: p})
         case KeptTaken(seat=seat):
@@ -202,7 +204,7 @@ def laid_out(rules: CopycatRules, event: LaidOut) -> State:
     letters = rules.sets
     players = {}
     for seat in seats:
-        deck = sort(c.id for c in cards.values() if c.set == letters[seat])
+        deck = event.decks.get(seat) or sort(c.id for c in cards.values() if c.set == letters[seat])
         players[seat] = Player(deck=deck, workers_available=3)
     box += [c.id for c in cards.values() if c.set is not None and c.set not in letters.values()]
     street_cards = set(event.street)
@@ -214,6 +216,8 @@ def laid_out(rules: CopycatRules, event: LaidOut) -> State:
         else:
             band = sort(c.id for c in cards.values() if c.stage == stage and c.id not in removed
                         and c.id not in street_cards)
+        if event.bands:  # a digital match: the band in its shuffled order
+            band = event.bands[STAGES.index(stage)]
         bands.append(Band(stage=stage, cards=band))
     box += [c.id for c in cards.values() if c.stage == "I" and c.id not in street_cards and c.id not in removed]
     in_play = {o.id: Office() for o in offices.values() if o.source == "board"}
@@ -224,8 +228,9 @@ def laid_out(rules: CopycatRules, event: LaidOut) -> State:
             else:
                 box.append(o.id)
     in_play[event.first_office] = Office()
-    departments = tuple(Department(department=d, cards=sort(o.id for o in offices.values() if o.department == d
-                                                            and o.id != event.first_office)) for d in range(1, 6))
+    departments = tuple(Department(department=d, cards=event.departments[d - 1] if event.departments else
+                                   sort(o.id for o in offices.values() if o.department == d and o.id != event.first_office))
+                        for d in range(1, 6))
     return State(
         box=sort(box), bus=event.bus, current=None, office_deck=OfficeDeck(bands=departments), offices=in_play,
         phase="planning", players=players, round=1,

@@ -169,11 +169,17 @@ class _Event(EventBase, frozen=True):
 
 
 class LaidOut(_Event, frozen=True, kw_only=True, tag="laid_out"):
-    """The setup facts (§2): everything else follows from the match's data and player count."""
+    """The setup facts (§2): everything else follows from the match's data and player count. A digital
+    match shuffles each deck once (§2 steps 2, 3, 6): ``decks`` (each seat's, top first), ``bands``
+    (supply bands II-V) and ``departments`` (office departments 1-5) in their drawn order, the
+    arbiter's alone; a physical match leaves them empty (unordered piles, sorted by id)."""
 
-    __secret__ = ("doctorates",)
+    __secret__ = ("doctorates", "decks", "bands", "departments")
 
+    bands: tuple[tuple[str, ...], ...] = ()
     bus: tuple[str, ...]
+    decks: dict[str, tuple[str, ...]] = {}
+    departments: tuple[tuple[str, ...], ...] = ()
     doctorates: tuple[str, ...]
     first_office: str
     street: tuple[str, ...]
@@ -181,13 +187,16 @@ class LaidOut(_Event, frozen=True, kw_only=True, tag="laid_out"):
 
 class CardsDrawn(_Event, frozen=True, kw_only=True, tag="cards_drawn"):
     """Cards drawn into ``seat``'s hand: ``from_deck`` first, then (after the discard pile became the
-    deck, ``reshuffled``) ``from_discard``."""
+    deck, ``reshuffled``) ``from_discard``; in a digital match ``new_deck`` is the order of the reshuffled
+    deck's remaining cards (the arbiter's alone)."""
 
     __private__ = ("from_deck", "from_discard")
+    __secret__ = ("new_deck",)
     __owner__ = "seat"
 
     from_deck: tuple[str, ...]
     from_discard: tuple[str, ...] = ()
+    new_deck: tuple[str, ...] | None = None
     reshuffled: bool = False
     seat: str
 

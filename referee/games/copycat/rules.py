@@ -102,7 +102,7 @@ class CopycatRules(RulesBase):
 
     def decide(self, state: State, seat: str, intent: Any, chance: Chance | None,
                waive: frozenset[str] = frozenset()) -> Accepted[Any] | Rejected:
-        tx, refusal = judge(self, state, seat, intent, waive)
+        tx, refusal = judge(self, state, seat, intent, waive, chance=chance)
         if refusal is not None:
             return refusal.verdict
         verdict = tx.accepted()
@@ -118,12 +118,12 @@ class CopycatRules(RulesBase):
     def filled_intent(self, state: State, seat: str, intent: Any, chance: Chance | None) -> Any:
         if chance is None:
             return intent
-        return self.fill(state, seat, intent, rng_chooser(chance))
+        return self.fill(state, seat, intent, rng_chooser(chance), chance)
 
-    def fill(self, state: State, seat: str, intent: Any, chooser: Chooser) -> Any:
-        """``intent`` with every chance fact its resolution draws filled in by ``chooser``, or the
-        Rejected chance_mismatch."""
-        tx, refusal = judge(self, state, seat, intent, fill=chooser)
+    def fill(self, state: State, seat: str, intent: Any, chooser: Chooser, chance: Chance | None = None) -> Any:
+        """``intent`` with every chance fact its resolution draws filled in by ``chooser`` (in a digital
+        match, from the top of its ordered piles: ``chance``), or the Rejected chance_mismatch."""
+        tx, refusal = judge(self, state, seat, intent, fill=chooser, chance=chance)
         if refusal is not None and refusal.code == "copycat/chance_mismatch":
             return refusal.verdict
         for path, value in sorted(tx.fills.items(), key=lambda kv: kv[0].count(".")):

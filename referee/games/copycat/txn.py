@@ -6,7 +6,8 @@ checks see its effect; a failed check raises a refusal, which ``decide`` returns
 In a digital match the same deciders run once more to *fill* the intent (``Tx.fill`` set): a chance
 fact left out is drawn from the match's generator at the place the rules need it, and recorded under
 its path in the intent (``args.then.drawn``), so the log holds the filled intent and replay never
-re-rolls.
+re-rolls. A digital match's decks, supply bands and office departments are ordered lists, shuffled once
+from the seed (at setup, and a discard pile when it becomes the deck): a draw takes their top cards.
 """
 
 from __future__ import annotations
@@ -67,15 +68,18 @@ def first_chooser(path: str, k: int, pile: tuple[str, ...]) -> tuple[str, ...]:
 
 
 class Tx(Decision):
-    __slots__ = ("rules", "seat", "fill", "fills")
+    __slots__ = ("rules", "seat", "fill", "fills", "chance")
 
     def __init__(self, rules: CopycatRules, state: State, seat: str, waive: frozenset[str] = frozenset(),
-                 fill: Chooser | None = None) -> None:
+                 fill: Chooser | None = None, chance: Chance | None = None) -> None:
         waivable = None if not waive else frozenset(waive) - NEVER_WAIVED
         super().__init__("copycat/", state, rules.evolve, waive=waive, waivable=waivable)
         self.rules = rules
         self.seat = seat
         self.fill = fill
+        #: a digital match's generator: its decks, bands and departments are ordered lists, drawn from
+        #: the top; a discard pile becomes a deck in the order this shuffles it into (None: physical)
+        self.chance = chance
         #: chance facts drawn while filling: path in the intent -> value
         self.fills: dict[str, Any] = {}
 
@@ -104,7 +108,20 @@ class Tx(Decision):
         """Own-deck draw validation (§4.0.3) and the draw."""
         p = self.st.players[seat]
         need = min(requested, len(p.deck) + len(p.discard))
-        if self.fill is not None:
+        new_deck: tuple[str, ...] | None = None
+        if self.chance is not None:  # digital: the top of the deck, then of the discard pile shuffled
+            top = p.deck[:need]
+            shuffled = tuple(self.chance.derive(path + "#reshuffle").shuffled(sorted(p.discard))) if need > len(top) else ()
+            picked = (*top, *shuffled[:need - len(top)])
+            if need > len(top):
+                new_deck = shuffled[need - len(top):]
+            if drawn is not None and Counter(drawn) != Counter(picked):
+                self.fail("chance_mismatch", f"{path}: the typed cards differ from what the referee's generator drew "
+                          "(leave them out in a digital match)", rule)
+            if self.fill is not None:
+                self.fills[path] = picked
+            drawn = picked
+        elif self.fill is not None:
             from_deck = self.fill(path + "#deck", min(need, len(p.deck)), p.deck)
             rest = self.fill(path + "#discard", need - len(from_deck), p.discard)
             picked = (*from_deck, *rest)
@@ -140,14 +157,22 @@ class Tx(Decision):
                       f"{seat}'s deck still held cards (the pile is shuffled in only when the deck is empty)", rule)
         if drawn or rest_l:
             self.emit(CardsDrawn(seat=seat, from_deck=tuple(from_deck_l), from_discard=tuple(rest_l),
-                                 reshuffled=bool(rest_l)))
+                                 reshuffled=bool(rest_l), new_deck=new_deck if rest_l else None))
 
     def supply_facts(self, path: str, given: tuple[str, ...] | None, empty: int, rule: str) -> tuple[str, ...]:
         """Supply draw validation (§4.0.3): the cards for ``empty`` slots, top band first."""
         bands = [list(b.cards) for b in self.st.supply.bands]
         total = sum(len(b) for b in bands)
         need = min(empty, total)
-        if self.fill is not None:
+        if self.chance is not None:  # digital: the bands are ordered, drawn from the top
+            ordered = tuple(c for b in bands for c in b)[:need]
+            if given is not None and tuple(given) != ordered:
+                self.fail("chance_mismatch", f"{path}: the typed cards differ from what the referee's generator drew "
+                          "(leave them out in a digital match)", rule)
+            if self.fill is not None:
+                self.fills[path] = ordered
+            given = ordered
+        elif self.fill is not None:
             picked: list[str] = []
             sim = [list(b) for b in bands]
             for i in range(need):
