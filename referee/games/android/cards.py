@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from .data import FAVOR_TYPES
 from .model import (
-    AlibiPlaced, BaggagePlaced, EventAbilityUsed, FavorGained, GetAJump, LocationAbilityUsed, PlayDarkCard,
+    AlibiDelta, BaggageDelta, CardDelta, FavorDelta, AlibiPlaced, BaggagePlaced, EventAbilityUsed, FavorGained, GetAJump, LocationAbilityUsed, PlayDarkCard,
     PlayLightCard, Pushed, SceneMarkerTaken, Step, TimeSpent, TwilightCardPlayed, TwilightShifted, UseEventAbility,
     UseLocationAbility,
 )
 from .txn import R_ABILITY, R_DARK, R_EVENT, R_JUMP, R_LIGHT, Tx
+
+
+def _undo(tx: Tx, delta: Any) -> None:
+    """What «Отмена» must reverse of the action being decided (:mod:`.cancel`)."""
+    if tx.undo is not None:
+        tx.undo.append(delta)
 
 
 def _cost(tx: Tx, card: str, given: int | None, rule: str) -> int:
@@ -44,9 +50,13 @@ def play_light_card(tx: Tx, it: PlayLightCard) -> None:
                 f"a dark shift of {cost} would take {tx.seat}'s marker past the dark end ({p.twilight} + {cost} > {hi})", R_LIGHT)
         shift = hi - p.twilight
     check_deltas(tx, it.deltas)
-    tx.emit(TimeSpent(seat=tx.seat, amount=1), TwilightCardPlayed(seat=tx.seat, card=it.card, to=_destination(tx, it.card)))
+    to = _destination(tx, it.card)
+    tx.emit(TimeSpent(seat=tx.seat, amount=1), TwilightCardPlayed(seat=tx.seat, card=it.card, to=to))
     if shift:
         tx.emit(TwilightShifted(seat=tx.seat, amount=shift))
+    if to == "in_play" and tx.undo is not None:  # cancelled, a card kept in play leaves it as a played card does
+        gone = "bottom" if tx.rules.options["played_card_destination"] == "bottom_of_origin_deck" else "box"
+        tx.undo.append(CardDelta(card=it.card, zone=gone))
     apply_deltas(tx, it.deltas)
     tx.flag("manual_effect", f"light card {it.card}")
 
@@ -129,9 +139,12 @@ def use_location_ability(tx: Tx, it: UseLocationAbility) -> None:
         tx.need(tx.bank_has("baggage"), "bank/empty", "the baggage bank is empty", R_ABILITY)
     tx.emit(LocationAbilityUsed(seat=tx.seat, location=it.location))
     if ab.effect == "gain_favor":
-        tx.emit(FavorGained(seat=tx.seat, favor_type=ab.favor_type or it.favor_type or "", amount=1))
+        ftype = ab.favor_type or it.favor_type or ""
+        tx.emit(FavorGained(seat=tx.seat, favor_type=ftype, amount=1))
+        _undo(tx, FavorDelta(seat=tx.seat, favor_type=ftype, amount=-1))
     elif ab.effect == "own_good_baggage":
         tx.emit(BaggagePlaced(seat=tx.seat, side="good"))
+        _undo(tx, BaggageDelta(seat=tx.seat, side="good", amount=-1))
     elif it.deltas:
         apply_deltas(tx, it.deltas)
         tx.flag("manual_effect", f"ability of {it.location}")
@@ -161,5 +174,6 @@ def use_event_ability(tx: Tx, it: UseEventAbility) -> None:
     tx.emit(EventAbilityUsed(seat=tx.seat, event=it.event, vanishes=a.uses == "first_only"))
     if alibi and it.suspect is not None:
         tx.emit(AlibiPlaced(suspect=it.suspect))
+        _undo(tx, AlibiDelta(suspect=it.suspect, amount=-1))
     elif not alibi:
         tx.emit(Pushed(step=Step(step="effect_declaration", seat=tx.seat, source=f"event:{it.event}")))

@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from msgspec.structs import replace
+
 from referee.engine.decision import Refusal
 from referee.engine.protocol import Accepted, Rejected
 
@@ -52,6 +54,8 @@ SUBSTEPS = (MoveLead, DrawEvidence, PlaceEvidence, RevealConspiracy, DigDeeper, 
             TakeBaggageBenefit, DeclineBenefit, PlacePiece, DiscardPiece, SkipLeadUse)
 END_OF_DAY = (ResolveGeneralEvent, ResolveSpecificEvent, ResolvePlots)
 CLOSING = (DeclareScore, CloseCase)
+#: actions «Отмена» undoes effect by effect (:mod:`.cancel`)
+UNDONE_BY_DELTAS = (UseLocationAbility, UseEventAbility, PlayLightCard)
 #: actions that keep the free-draw window open (they open, use or replace it)
 KEEP_WINDOW = (Move, RideBeanstalk, FlyDropship, TakeFreeDraw)
 
@@ -102,6 +106,10 @@ def _dispatch(tx: Tx, intent: Any) -> None:
     elif isinstance(intent, ManualEffect):
         pass
     before = tx.s
+    la = before.last_action
+    if isinstance(intent, UNDONE_BY_DELTAS) or (
+            isinstance(intent, ManualEffect) and la is not None and la.source is not None and intent.source == la.source):
+        tx.undo = []
     DECIDERS[type(intent)](tx, intent)
     _note(tx, before, intent)
     if tx.rules.options["auto_end_turn"]:
@@ -127,6 +135,16 @@ def _note(tx: Tx, before: State, intent: Any) -> None:
         elif isinstance(intent, FollowLead):
             t, _, owner = intent.lead.partition(".")
             note = LastAction(verb=verb, seat=tx.seat, lead=intent.lead, location=before.leads[t][owner])
+        elif isinstance(intent, UNDONE_BY_DELTAS):
+            top = tx.s.pending[0] if tx.s.pending else None
+            source = top.source if top is not None and top.step == "effect_declaration" and top.seat == tx.seat else None
+            note = LastAction(verb=verb, seat=tx.seat, undo=tuple(reversed(tx.undo or [])), source=source,
+                              played=intent.card if isinstance(intent, PlayLightCard) else None)
         tx.emit(ActionNoted(action=note))
+    elif isinstance(intent, ManualEffect) and tx.undo is not None and before.last_action is not None \
+            and tx.s.last_action is before.last_action:
+        # the effect declared for the action just taken is part of it: «Отмена» undoes it as well
+        la = before.last_action
+        tx.emit(ActionNoted(action=replace(la, source=None, undo=(*reversed(tx.undo), *la.undo))))
     elif tx.s.last_action is not None and tx.s.last_action is before.last_action:
         tx.emit(ActionNoted(action=None))

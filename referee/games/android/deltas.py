@@ -254,7 +254,8 @@ def apply(rules: AndroidRules, state: State, actor: str, delta: Any) -> State:  
             return _pl(state, s, special=replace(p.special, directives=new))
         case PlotDelta(seat=s, plot=plot):
             assert p is not None
-            return _pl(state, s, plot=Plot(current=plot))
+            # the new plot card takes the old one's place; baggage on it moves only by baggage deltas
+            return _pl(state, s, plot=replace(p.plot, current=plot) if p.plot else Plot(current=plot))
         case VpDelta(seat=s, amount=n):
             assert p is not None
             return _pl(state, s, vp=p.vp + n)

@@ -11,8 +11,8 @@ from msgspec import structs
 
 from .deltas import problem
 from .model import (
-    AlibiDelta, CancelLastActionDelta, CardDelta, CardReturned, DeckReshuffled, DeltaApplied, DetectiveMoved, HitDelta,
-    LeadDelta, LeadMoved, ManualEffect, Popped, SceneHeroRestored, SuspectKilled, WindowClosed,
+    AlibiDelta, CancelLastActionDelta, CardDelta, DeckReshuffled, DeltaApplied, HitDelta, LeadDelta, ManualEffect,
+    Popped, SuspectKilled,
 )
 from .txn import R_MANUAL, Tx
 
@@ -23,7 +23,9 @@ def check_deltas(tx: Tx, deltas: Sequence[Any]) -> None:
     apply_deltas(trial, deltas)
 
 
-def apply_deltas(tx: Tx, deltas: Sequence[Any]) -> None:
+def apply_deltas(tx: Tx, deltas: Sequence[Any], what: str = "") -> None:
+    from .cancel import cancel_last_action, inverse
+
     for i, delta in enumerate(deltas, start=1):
         if isinstance(delta, CancelLastActionDelta):
             cancel_last_action(tx, i)
@@ -31,7 +33,9 @@ def apply_deltas(tx: Tx, deltas: Sequence[Any]) -> None:
         why = problem(tx.rules, tx.s, delta)
         if why is not None:
             tag = type(delta).__struct_config__.tag
-            tx.refuse("manual/inconsistent", f"delta {i} ({tag}): {why}", R_MANUAL)
+            tx.refuse("manual/inconsistent", f"{what + ': ' if what else ''}delta {i} ({tag}): {why}", R_MANUAL)
+        if tx.undo is not None:
+            tx.undo.extend(inverse(tx.rules, tx.s, delta))
         tx.emit(DeltaApplied(seat=tx.seat, delta=delta))
         if isinstance(delta, HitDelta) and tx.s.suspects[delta.suspect].hits >= 3 and tx.s.suspects[delta.suspect].alive:
             tx.emit(SuspectKilled(suspect=delta.suspect))
@@ -69,40 +73,3 @@ def manual_effect(tx: Tx, it: ManualEffect) -> None:
 
 
 _ = structs
-
-
-CANCELLABLE = ("move", "ride_beanstalk", "fly_dropship", "draw_twilight_card", "get_a_jump", "follow_lead")
-
-
-def cancel_last_action(tx: Tx, i: int) -> None:
-    """«Отмена»: the active seat's most recent action does not happen; every cost paid stays paid (TIME, a
-    spent pass). Covered: moves (the detective goes back), a draw (the card goes back face down), a jump
-    (the previous hero marker is back on the scene) and a lead followed but not yet moved."""
-    s = tx.s
-    la = s.last_action
-    where = f"delta {i} (cancel_last_action)"
-    tx.need(la is not None and la.seat == s.active_seat, "manual/inconsistent",
-            f"{where}: the active seat has no action to cancel (only before its next accepted intent)", R_MANUAL)
-    assert la is not None
-    tx.need(la.verb in CANCELLABLE, "manual/inconsistent", f"{where}: {la.verb} is not undone by cancel_last_action here "
-            f"(covered: {', '.join(CANCELLABLE)}); declare its reversal delta by delta", R_MANUAL)
-    tx.emit(DeltaApplied(seat=tx.seat, delta=CancelLastActionDelta()))
-    if la.verb in ("move", "ride_beanstalk", "fly_dropship"):
-        tx.emit(DetectiveMoved(seat=la.seat, to=la.location or "", means="declared"), WindowClosed())
-    elif la.verb == "draw_twilight_card":
-        tx.need(la.card is not None and la.card in s.players[la.seat].hand, "manual/inconsistent",
-                f"{where}: the card drawn is no longer in the hand", R_MANUAL)
-        tx.emit(CardReturned(seat=la.seat, card=la.card or ""))
-    elif la.verb == "get_a_jump":
-        tx.emit(SceneHeroRestored(seat=la.seat, hero=la.hero))
-    else:
-        top = s.pending[0] if s.pending else None
-        if top is not None and top.step == "lead_move" and top.lead == la.lead:
-            tx.emit(Popped(step="lead_move"), Popped(step="lead_use"))
-        elif top is not None and top.step == "lead_use" and top.lead == la.lead:
-            tx.emit(LeadMoved(lead=la.lead or "", to=la.location or "", by=la.seat), Popped(step="lead_use"))
-        else:
-            tx.refuse("manual/inconsistent", f"{where}: {la.lead} has already been moved or used", R_MANUAL)
-    from .model import ActionNoted
-
-    tx.emit(ActionNoted(action=None))

@@ -998,7 +998,8 @@ class Result(msgspec.Struct, frozen=True, kw_only=True):
 
 class LastAction(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """The active seat's most recent action, as ``cancel_last_action`` needs it (§4.30): where the
-    detective came from, the card drawn (the drawer's alone), the hero marker it replaced, the lead."""
+    detective came from, the card drawn (the drawer's alone), the hero marker it replaced, the lead, or
+    the inverse of each effect of an ability or a light card (:mod:`.cancel`)."""
 
     __private__ = ("card",)
     __owner__ = "seat"
@@ -1006,7 +1007,13 @@ class LastAction(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     hero: str | None = None
     lead: str | None = None
     location: str | None = None
+    #: the light card played (public: it was played face up)
+    played: str | None = None
     seat: str
+    #: the effect declaration the action still awaits (``ability:<location>``, ``event:<event>``)
+    source: str | None = None
+    #: the deltas that undo its effects, in the order to apply them
+    undo: tuple[Delta, ...] = ()
     verb: str
 
 

@@ -45,12 +45,14 @@ R_TIME = "§3.2 «ДНЕВНАЯ ФАЗА» (TIME)"
 class Tx(Decision):
     """One decision on a state: events applied as emitted (so later checks see them)."""
 
-    __slots__ = ("rules", "seat")
+    __slots__ = ("rules", "seat", "undo")
 
     def __init__(self, rules: AndroidRules, state: State, seat: str, waive: frozenset[str]) -> None:
         super().__init__("android/", state, rules.evolve, waive=waive, waivable=frozenset())
         self.rules = rules
         self.seat = seat
+        #: while an action «Отмена» may cancel is decided: the inverse of each effect, in the order applied
+        self.undo: list[Any] | None = None
 
     def code(self, reason: str) -> str:
         return reason if reason in FRAMEWORK or reason.startswith("android/") else "android/" + reason
