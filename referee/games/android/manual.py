@@ -10,10 +10,8 @@ from typing import Any
 from msgspec import structs
 
 from .deltas import problem
-from .model import (
-    AlibiDelta, CancelLastActionDelta, CardDelta, DeckReshuffled, DeltaApplied, HitDelta, LeadDelta, ManualEffect,
-    Popped, SuspectKilled,
-)
+from .deviation import deviations
+from .model import CancelLastActionDelta, CardDelta, DeckReshuffled, DeltaApplied, HitDelta, ManualEffect, Popped, SuspectKilled
 from .txn import R_MANUAL, Tx
 
 
@@ -36,14 +34,12 @@ def apply_deltas(tx: Tx, deltas: Sequence[Any], what: str = "") -> None:
             tx.refuse("manual/inconsistent", f"{what + ': ' if what else ''}delta {i} ({tag}): {why}", R_MANUAL)
         if tx.undo is not None:
             tx.undo.extend(inverse(tx.rules, tx.s, delta))
+        before = tx.s
         tx.emit(DeltaApplied(seat=tx.seat, delta=delta))
         if isinstance(delta, HitDelta) and tx.s.suspects[delta.suspect].hits >= 3 and tx.s.suspects[delta.suspect].alive:
             tx.emit(SuspectKilled(suspect=delta.suspect))
-        if isinstance(delta, LeadDelta) and delta.location != "box" and any(
-                loc == delta.location and f"{t}.{o}" != delta.lead for t, row in tx.s.leads.items() for o, loc in row.items()):
-            tx.flag("rule_deviation", f"two leads on {delta.location}")
-        if isinstance(delta, AlibiDelta) and delta.amount > 0 and not tx.s.suspects[delta.suspect].alive:
-            tx.flag("rule_deviation", f"an alibi on the killed {delta.suspect}")
+        for why in deviations(tx.rules, before, tx.s, delta):
+            tx.flag("rule_deviation", why)
         if isinstance(delta, CardDelta):
             for det, kinds in sorted(tx.s.decks.items()):
                 for kind, d in sorted(kinds.items()):
