@@ -5,14 +5,21 @@ emptied deck reshuffles its face-up discards) and flagged for audit."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from msgspec import structs
 
 from .deltas import problem
 from .deviation import deviations
-from .model import CancelLastActionDelta, CardDelta, DeckReshuffled, DeltaApplied, HitDelta, ManualEffect, Popped, SuspectKilled
+from .model import (
+    CancelLastActionDelta, CardDelta, DeckReshuffled, DeltaApplied, DigDeeper, HitDelta, ManualEffect, PlayDarkCard,
+    PlayLightCard, Popped, ResolveGeneralEvent, ResolvePlots, ResolveSpecificEvent, State, SuspectKilled,
+    UseLocationAbility,
+)
 from .txn import R_MANUAL, Tx
+
+if TYPE_CHECKING:
+    from .rules import AndroidRules
 
 
 def check_deltas(tx: Tx, deltas: Sequence[Any]) -> None:
@@ -69,3 +76,47 @@ def manual_effect(tx: Tx, it: ManualEffect) -> None:
 
 
 _ = structs
+
+#: the intents that may carry declared deltas
+WITH_DELTAS = (ManualEffect, PlayLightCard, PlayDarkCard, UseLocationAbility, DigDeeper, ResolveGeneralEvent,
+               ResolveSpecificEvent, ResolvePlots)
+
+
+
+def _public(rules: AndroidRules, state: State, card: str) -> bool:
+    """Whether ``card`` lies where everyone sees it: face up at the bottom of its deck, or in play."""
+    c = rules.data.cards[card]
+    deck = state.decks.get(c.detective, {}).get(c.deck)
+    return (deck is not None and card in deck.bottom) or any(card in p.in_play for p in state.players.values())
+
+
+def _holds_from(rules: AndroidRules, state: State, seat: str, card: str) -> bool:
+    """Whether ``seat`` holds cards of ``card``'s deck, as its public hand origins show."""
+    c = rules.data.cards[card]
+    origins = (rules.data.cards.get(x) for x in state.players[seat].hand)
+    return any(o is not None and (o.detective, o.deck) == (c.detective, c.deck) for o in origins)
+
+
+def confirmer(rules: AndroidRules, state: State, seat: str, intent: Any) -> str | None:
+    """Who must confirm a declared effect before it is adjudicated, because it changes another seat's
+    hidden hand (§1.11): the seat a ``card:`` delta puts a card into the hand of, and the seat whose hand
+    it may take the card from — one whose public hand origins show cards of that card's deck, when the
+    card is in none of the zones ``seat`` sees (its own hand, the face-up discards, cards in play). Two
+    seats: the arbiter. Decided from the intent and what ``seat`` sees, never from the other hands' ids;
+    the arbiter's own declarations are adjudicated at once."""
+    if seat == "arbiter" or not isinstance(intent, WITH_DELTAS):
+        return None
+    who: set[str] = set()
+    mine = state.players[seat].hand if seat in state.players else ()
+    for d in intent.deltas:
+        if not isinstance(d, CardDelta):
+            continue
+        owner, _, zone = d.zone.partition(".")
+        if zone == "hand" and owner != seat and owner in state.players:
+            who.add(owner)
+        if d.card not in rules.data.cards or d.card in mine or _public(rules, state, d.card):
+            continue
+        who.update(s for s in state.players if s != seat and _holds_from(rules, state, s, d.card))
+    if not who:
+        return None
+    return who.pop() if len(who) == 1 else "arbiter"

@@ -17,8 +17,10 @@ from referee.engine.position import Placed
 from referee.engine.protocol import Accepted, ConfigError, Rejected, RulesBase
 from schemas import MatchConfig, Outcome
 from schemas.board import Board
+from schemas.listing import Listed
 
 from . import chance as chance_mod
+from . import manual
 from . import legal as legal_mod
 from . import present
 from . import view as view_mod
@@ -243,6 +245,17 @@ class AndroidRules(RulesBase):
 
     def filled_intent(self, state: State, seat: str, intent: Any, chance: Chance | None) -> Any:
         return chance_mod.fill(self, state, seat, intent, chance)
+
+    def listing(self) -> tuple[Listed, ...]:
+        """The data set's public names for ``referee cards android`` (:mod:`.listing`), on the match's map."""
+        from .listing import listing
+
+        return listing(self.data, self.map)
+
+    def confirmer(self, state: State, seat: str, intent: Any) -> str | None:
+        """A declared effect that changes another seat's hidden hand waits for that seat (or the
+        arbiter, when two are concerned) to confirm it (:func:`.manual.confirmer`)."""
+        return manual.confirmer(self, state, seat, intent)
 
     def check_input(self, intent: Any) -> str | None:
         # unknown ids are adjudicated (android/ref/unknown_*) and recorded: nothing is refused before
