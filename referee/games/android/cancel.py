@@ -12,7 +12,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import msgspec
+
+from referee.engine.notation import parse_intent
+
 from .model import (
+    Intent, ManualEffect,
     ActionNoted, AlibiDelta, BaggageDelta, CancelLastActionDelta, CardDelta, CardReturned, DetectiveMoved,
     DirectiveDelta, DropshipPassDelta, EventAbilityDelta, FavorDelta, FlipEvidenceDelta, HeroMarkerDelta, HitDelta,
     LeadDelta, LeadMoved, MarkerDelta, MoodDelta, MoveDetectiveDelta, NpcFavorDelta, NpcStatusDelta, PlotDelta,
@@ -110,6 +115,19 @@ def inverse(rules: AndroidRules, s: State, d: Any) -> tuple[Any, ...]:  # noqa: 
     return ()
 
 
+def as_text(delta: Any) -> str:
+    """A delta in the notation's record form (``favor:raymond:corp:-1``), as the state keeps ``undo``."""
+    return ":".join([str(type(delta).__struct_config__.tag), *(str(v) for v in msgspec.structs.astuple(delta))])
+
+
+def from_text(texts: tuple[str, ...]) -> tuple[Any, ...]:
+    if not texts:
+        return ()
+    intent = parse_intent(Intent, "manual_effect deltas=" + ",".join(texts))
+    assert isinstance(intent, ManualEffect)
+    return intent.deltas
+
+
 def cancel_last_action(tx: Tx, i: int) -> None:
     """«Отмена»: the active seat's most recent action does not happen; every cost paid stays paid."""
     from .manual import apply_deltas
@@ -143,10 +161,11 @@ def cancel_last_action(tx: Tx, i: int) -> None:
         top = s.pending[0] if s.pending else None
         if la.source is not None and top is not None and top.step == "effect_declaration" and top.source == la.source:
             tx.emit(Popped(step="effect_declaration"))
-        for d in la.undo:
+        undo = from_text(la.undo)
+        for d in undo:
             if isinstance(d, HitDelta) and d.amount < 0 and not tx.s.suspects[d.suspect].alive \
                     and tx.s.suspects[d.suspect].hits + d.amount < 3:
                 tx.refuse("manual/inconsistent", f"{where}: {la.verb} killed {d.suspect} (three hits), and a killed "
                           "suspect does not come back: declare what happens instead", R_MANUAL)
-        apply_deltas(tx, la.undo, what=f"{where}, undoing {la.verb}")
+        apply_deltas(tx, undo, what=f"{where}, undoing {la.verb}")
     tx.emit(ActionNoted(action=None))

@@ -22,6 +22,7 @@ from .model import (
     TakeBaggageBenefit, TakeFavorBenefit, TakeFreeDraw, TakeShiftBenefit, UseEventAbility, UseLocationAbility,
     ActionNoted, LastAction, WindowClosed,
 )
+from .cancel import as_text
 from .txn import R_CLOSING, R_COMMON, R_END_OF_DAY, Tx
 
 if TYPE_CHECKING:
@@ -138,13 +139,13 @@ def _note(tx: Tx, before: State, intent: Any) -> None:
         elif isinstance(intent, UNDONE_BY_DELTAS):
             top = tx.s.pending[0] if tx.s.pending else None
             source = top.source if top is not None and top.step == "effect_declaration" and top.seat == tx.seat else None
-            note = LastAction(verb=verb, seat=tx.seat, undo=tuple(reversed(tx.undo or [])), source=source,
+            note = LastAction(verb=verb, seat=tx.seat, undo=tuple(as_text(d) for d in reversed(tx.undo or [])), source=source,
                               played=intent.card if isinstance(intent, PlayLightCard) else None)
         tx.emit(ActionNoted(action=note))
     elif isinstance(intent, ManualEffect) and tx.undo is not None and before.last_action is not None \
             and tx.s.last_action is before.last_action:
         # the effect declared for the action just taken is part of it: «Отмена» undoes it as well
         la = before.last_action
-        tx.emit(ActionNoted(action=replace(la, source=None, undo=(*reversed(tx.undo), *la.undo))))
+        tx.emit(ActionNoted(action=replace(la, source=None, undo=(*(as_text(d) for d in reversed(tx.undo)), *la.undo))))
     elif tx.s.last_action is not None and tx.s.last_action is before.last_action:
         tx.emit(ActionNoted(action=None))

@@ -1001,7 +1001,7 @@ class LastAction(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     detective came from, the card drawn (the drawer's alone), the hero marker it replaced, the lead, or
     the inverse of each effect of an ability or a light card (:mod:`.cancel`)."""
 
-    __private__ = ("card",)
+    __private__ = ("card", "undo")
     __owner__ = "seat"
     card: str | None = None
     hero: str | None = None
@@ -1012,8 +1012,9 @@ class LastAction(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     seat: str
     #: the effect declaration the action still awaits (``ability:<location>``, ``event:<event>``)
     source: str | None = None
-    #: the deltas that undo its effects, in the order to apply them
-    undo: tuple[Delta, ...] = ()
+    #: the deltas that undo its effects, in the order to apply them, in notation (``favor:raymond:corp:-1``;
+    #: the seat's alone to see, as a card a delta moves is)
+    undo: tuple[str, ...] = ()
     verb: str
 
 

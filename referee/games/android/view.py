@@ -98,9 +98,8 @@ def _view(rules: AndroidRules, state: State, seat: str | None) -> dict[str, Any]
     la = state.last_action
     if la is not None and la.card is not None and la.seat != seat:
         data["last_action"]["card"] = H
-    if la is not None and la.undo and la.seat != seat:  # a card an effect moved is its declarer's to name (CardDelta)
-        data["last_action"]["undo"] = [{**d, "card": H} if d.get("type") == "card" else d
-                                       for d in data["last_action"].get("undo", [])]
+    if la is not None and la.undo and la.seat != seat:  # the seat's own (a card an effect moved is its to name)
+        data["last_action"]["undo"] = [H for _ in la.undo]
     data["evidence_pile"] = {k: H for k in state.evidence_pile}
     data["puzzle"]["piles"] = {k: [H for _ in v] for k, v in state.puzzle.piles.items()}
     for det, kinds in state.decks.items():
