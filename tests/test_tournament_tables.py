@@ -80,3 +80,33 @@ def test_a_match_of_no_table_and_a_token_of_another_tournament_are_refused(hall)
     page = c.get(f"/hall/{tid}/matches/<script>x")
     assert page.status_code == 200 and "<script>x" not in page.text and "&lt;script&gt;x" in page.text
     assert "blob:" in page.headers["content-security-policy"]
+
+
+def test_screens_reading_a_table_as_one_role_share_one_rendering(hall, monkeypatch):
+    from referee.access import Access
+
+    c, tid, tokens, tables = hall
+    rendered: list[str] = []
+    real = Access.export_chunks
+
+    def counting(self, p, fmt, *, as_=None):
+        rendered.append(p.name)
+        return real(self, p, fmt, as_=as_)
+
+    monkeypatch.setattr(Access, "export_chunks", counting)
+    t = tables[0]
+    url = f"/tournaments/{tid}/matches/{t['match_id']}/viewer"
+    other = next(p for p in tokens["players"] if p not in t["seats"])
+    pages = [c.get(url, headers=bearer(token)).content
+             for token in (tokens["spectator"], tokens["spectator"], tokens["players"][other])]
+    assert rendered == ["spectator"] and pages[0] == pages[1] == pages[2]  # three screens, one rendering
+    assert b"Seen as the arbiter" in c.get(url, headers=bearer(tokens["organiser"])).content
+    assert rendered == ["spectator", "arbiter"]  # a role of its own, a rendering of its own
+    arbiter = bearer(t["tokens"]["arbiter"])
+    c.post(f"/matches/{t['match_id']}/annotations", json={"seq": 1, "text": "a note", "kind": "comment"},
+           headers=arbiter)
+    assert b"a note" in c.get(url, headers=bearer(tokens["spectator"])).content  # a change renders again
+    first = c.get(f"/matches/{t['match_id']}/state", headers=arbiter).json()["state"]["active"]
+    c.post(f"/matches/{t['match_id']}/intents", json={"intent": "take 1", "seat": first}, headers=arbiter)
+    assert b"take count=1" in c.get(url, headers=bearer(tokens["spectator"])).content
+    assert rendered == ["spectator", "arbiter", "spectator", "spectator"]

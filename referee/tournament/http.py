@@ -8,6 +8,8 @@ one JSON shape (``referee.http``'s handler).
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from typing import Annotated, Any
 
@@ -59,8 +61,37 @@ def _who(request: Request[Any, Any, Any], tid: str) -> tuple[TournamentAccess, E
     return access, access.authenticate(request.headers.get("authorization"), tid)
 
 
+class ViewerCache:
+    """The viewers of tables' matches last rendered, by (match, role, head, annotations): a hall of screens
+    following a table as spectators costs one rendering each time the match changes, not one a screen."""
+
+    def __init__(self, size: int = 32) -> None:
+        self.pages: OrderedDict[tuple[str, str, int, int], bytes] = OrderedDict()
+        self.size = size
+        self.lock = threading.Lock()
+
+    def get(self, key: tuple[str, str, int, int]) -> bytes | None:
+        with self.lock:
+            page = self.pages.get(key)
+            if page is not None:
+                self.pages.move_to_end(key)
+            return page
+
+    def put(self, key: tuple[str, str, int, int], page: bytes) -> None:
+        with self.lock:
+            self.pages[key] = page
+            self.pages.move_to_end(key)
+            while len(self.pages) > self.size:
+                self.pages.popitem(last=False)
+
+
+#: the longest log whose viewer is rendered whole and kept (longer ones stream, a piece at a time)
+VIEWER_CACHED_MAX = 3000
+
+
 def routes(errors: dict[int, Any]) -> list[Any]:
     """The route handlers, documented with the app's error responses."""
+    viewers = ViewerCache()
 
     @post("/tournaments", responses=errors, sync_to_thread=True, tags=["tournaments"], status_code=201,
           summary="Create a tournament; answers its tokens (shown once)")
@@ -215,20 +246,34 @@ def routes(errors: dict[int, Any]) -> list[Any]:
          summary="A table's match as the HTML step-through viewer, as the token's role may see it (streamed)",
          description="The organiser's token sees the match as its arbiter, a player's token at that table as "
                      "their seat, any other tournament token as a spectator (the public view only).")
-    def table_viewer(request: Request[Any, Any, Any], tid: TidPath, mid: MidPath) -> Stream:
+    def table_viewer(request: Request[Any, Any, Any], tid: TidPath, mid: MidPath) -> Response[Any]:
         from ..access import Access
         from ..http import _pieces
 
         access, who = _who(request, tid)
         p = access.table_principal(who, mid)
         hall = request.app.state.hall
+        media = "text/html; charset=utf-8"
+        # everyone reading the table as the same role at the same entry shares one rendering
+        head = int(access.store.head(p.match_id))
+        cache_key = (p.match_id, p.name, head, len(access.store.annotations(p.match_id)))
+        page = viewers.get(cache_key)
+        if page is not None:
+            return Response(content=page, media_type=media)
         key = hall.take_slot(p)
+        if head > VIEWER_CACHED_MAX:  # a long log streams, a piece at a time, and is not kept
+            try:
+                chunks = Access(hall.factory(), tokens=hall.tokens).export_chunks(p, "html")
+            except BaseException:
+                hall.give_slot(key)
+                raise
+            return Stream(_pieces(chunks, lambda: hall.give_slot(key)), media_type=media)
         try:
-            chunks = Access(hall.factory(), tokens=hall.tokens).export_chunks(p, "html")
-        except BaseException:
+            page = "".join(Access(hall.factory(), tokens=hall.tokens).export_chunks(p, "html")).encode("utf-8")
+        finally:
             hall.give_slot(key)
-            raise
-        return Stream(_pieces(chunks, lambda: hall.give_slot(key)), media_type="text/html; charset=utf-8")
+        viewers.put(cache_key, page)
+        return Response(content=page, media_type=media)
 
     @get("/tournaments/{tid:str}/matches/{mid:str}/events", responses=errors, tags=["tournaments"],
          security=SECURITY, summary="When a table's match changes (server-sent events)",
