@@ -5,6 +5,7 @@ about the hidden cards; the log keeps the refused line for its writer and the ar
 from __future__ import annotations
 
 import json
+import random
 import re
 
 import pytest
@@ -126,3 +127,39 @@ def test_a_reshuffled_discard_pile_becomes_an_ordered_deck_recorded_for_replay()
     assert drawn["type"] == "cards_drawn" and drawn["new_deck"] == full["deck"], "the new order is in the log"
     assert r.log(m.id, seat="anna")[0].events[0]["new_deck"] == ["?"] * 3, "not even anna sees her deck's order"
     assert r.audit(m.id).clean
+
+
+BUILT = {"elbow_scope": "phase", "donation_payment_offices": "gain_coins,trash_for_coins",
+         "garden_party_in_phase2": "true", "team_bonus_mode": "free_placement", "special_buy_deferred": "false",
+         "cards_only_with_placement": "false", "reused_card_destination": "box", "extra_placement_scope": "phase",
+         "order_choice_final": "false", "lay_down_before_buy": "false"}
+
+
+def test_the_other_readings_play_whole_games_that_replay():
+    from referee.engine.notation import format_intent
+
+    r = Referee(MemoryStore())
+    m = r.new_match("copycat", SEATS, seed=17, options=BUILT)
+    loaded = r.load(m.id)
+    rng = random.Random(17)
+    for _ in range(4000):
+        _, state = r.state_at(loaded)
+        if loaded.rules.outcome(state) is not None:
+            break
+        options = [(s, i) for s in SEATS for i in loaded.rules.legal_intents(state, s)]
+        busy = [o for o in options if type(o[1]).__name__ not in ("EndTurn", "Pass")]
+        pool = busy if busy and rng.random() < 0.8 else options
+        seat, intent = pool[rng.randrange(len(pool))]
+        assert r.submit(m.id, seat, format_intent(intent)).accepted
+    _, state = r.state_at(loaded)
+    assert loaded.rules.outcome(state) is not None
+    assert r.verify(m.id) == []
+
+
+@pytest.mark.parametrize("name,value", [("short_draw", "strict"), ("empty_supply", "end_game"), ("keep_scope", "any"),
+                                        ("trash_before_lay_down", "false")])
+def test_a_reading_not_built_is_refused_at_creation_naming_what_is(name, value):
+    r = Referee(MemoryStore())
+    with pytest.raises(BadInput) as err:
+        r.new_match("copycat", SEATS, options={name: value})
+    assert err.value.code == "match/bad_option" and name in err.value.message and "takes one of" in err.value.message

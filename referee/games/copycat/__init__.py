@@ -40,7 +40,7 @@ class CopycatGame:
     id = "copycat"
     name = "Copycat"
     aliases = ("podrazhatel", "fremde_federn")
-    rules_version = "2"  # 2: a digital match keeps ordered decks, bands and departments
+    rules_version = "3"  # 2: a digital match keeps ordered decks, bands and departments; 3: the options' state
     min_players = 2
     max_players = 4
     intent_type = Intent

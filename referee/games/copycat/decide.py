@@ -36,6 +36,8 @@ def judge(rules: CopycatRules, state: State, seat: str, intent: Any, waive: froz
     if decider is None:
         raise TypeError(f"unknown copycat intent {intent!r}")
     try:
+        if state.turn.buy_now and state.phase == "buying" and seat == state.current and not isinstance(intent, Buy):
+            tx.emit(Adjusted(path=f"players.{seat}.buys_left", delta=-1), FlagSet(path="turn.buy_now", value=False))
         decider(tx, intent)
     except Refusal as refusal:
         return tx, refusal
@@ -164,7 +166,8 @@ def choose_order_card(tx: Tx, intent: ChooseOrderCard) -> None:
     tx.require(st.phase == "planning", "wrong_phase", f"order cards are chosen in planning, not in {st.phase}", R_ORDER)
     p = st.players[tx.seat]
     tx.check(p.drawn_this_round, "not_drawn_yet", f"{tx.seat} draws a hand first", R_ORDER)
-    tx.check(not p.order_chosen, "already_chosen", f"{tx.seat} has chosen an order card this round", R_ORDER)
+    if tx.rules.options["order_choice_final"] or not p.order_chosen:  # §7 A39: false lets a seat choose again
+        tx.check(not p.order_chosen, "already_chosen", f"{tx.seat} has chosen an order card this round", R_ORDER)
     if intent.card is None:
         tx.require(not p.hand, "card_required", f"{tx.seat} has cards in hand: choose one of them", R_ORDER)
     else:
@@ -206,6 +209,13 @@ def start_actions(tx: Tx, after: str | None) -> None:
         seat = bus[(start + i) % len(bus)]
         if eligible(tx, seat):
             tx.emit(TurnStarted(phase="actions", seat=seat))
+            p = tx.st.players[seat]
+            if p.kept_permits:  # elbow_scope=phase: the permits this seat did not use in earlier turns
+                tx.emit(Adjusted(path="turn.elbow_permits", delta=p.kept_permits),
+                        FlagSet(path=f"players.{seat}.kept_permits", value=0))
+            if p.kept_placements:  # extra_placement_scope=phase
+                tx.emit(Adjusted(path="turn.placements_left", delta=p.kept_placements),
+                        FlagSet(path=f"players.{seat}.kept_placements", value=0))
             return
     tx.emit(TurnStarted(phase="buying", seat=bus[0]))
 
@@ -222,12 +232,15 @@ def place_worker(tx: Tx, intent: PlaceWorker) -> None:
         tx.check(office.color == "blue", "office_not_available_round1", "in round 1 only blue offices take workers", R_PLACE)
     tx.check(st.turn.placements_left > 0, "no_placement_left", f"{tx.seat} has no placement left this turn", R_PLACE)
     p = st.players[tx.seat]
-    tx.require(p.workers_available > 0, "no_worker_available", f"{tx.seat} has no worker left to place", R_PLACE)
+    free = st.turn.free_placements > 0  # team_bonus_mode=free_placement: this placement spends no worker
+    tx.require(p.workers_available > 0 or free, "no_worker_available", f"{tx.seat} has no worker left to place", R_PLACE)
     tx.check(not o.workers or st.turn.elbow_permits > 0, "office_occupied",
              f"{intent.office} holds a worker of {', '.join(o.workers)} (only Sharpen your Elbows lets a worker in)",
              R_PLACE)
     if tx.seat in o.workers and not (opts["elbow_into_own_office"] and st.turn.elbow_permits > 0):
         tx.fail("own_worker_in_office", f"{tx.seat} already has a worker on {intent.office}", R_PLACE)
+    if free:
+        tx.emit(Adjusted(path="turn.free_placements", delta=-1), Adjusted(path=f"players.{tx.seat}.workers_available", delta=1))
     tx.emit(WorkerPlaced(seat=tx.seat, office=intent.office, elbow=bool(o.workers), tokens=o.vp_tokens))
     if not opts["pass_is_final"]:  # a placement wakes the seats that passed (§7 A11, the other reading)
         for seat in tx.st.bus:
@@ -238,7 +251,7 @@ def place_worker(tx: Tx, intent: PlaceWorker) -> None:
 def can_place(tx: Tx) -> bool:
     st = tx.st
     p = st.players[tx.seat]
-    if p.workers_available < 1 or st.turn.placements_left < 1:
+    if (p.workers_available < 1 and st.turn.free_placements < 1) or st.turn.placements_left < 1:
         return False
     blue_only = tx.rules.options["round1_blue_only"] and st.round == 1
     for oid, o in st.offices.items():
@@ -249,6 +262,17 @@ def can_place(tx: Tx) -> bool:
         if st.turn.elbow_permits > 0 and tx.seat not in o.workers:
             return True
     return False
+
+
+def carry(tx: Tx) -> None:
+    """At the end of an actions turn: the unused elbow permits and extra placements the options keep
+    for the seat's next turn of this phase (``elbow_scope`` / ``extra_placement_scope`` = ``phase``)."""
+    turn, opts = tx.st.turn, tx.rules.options
+    if opts["elbow_scope"] == "phase" and turn.elbow_permits > 0:
+        tx.emit(FlagSet(path=f"players.{tx.seat}.kept_permits", value=turn.elbow_permits))
+    extra = turn.placements_left - turn.free_placements - (0 if turn.placed else 1)
+    if opts["extra_placement_scope"] == "phase" and extra > 0:
+        tx.emit(FlagSet(path=f"players.{tx.seat}.kept_placements", value=extra))
 
 
 def pass_(tx: Tx, intent: Pass) -> None:
@@ -266,12 +290,14 @@ def end_turn(tx: Tx, intent: EndTurn) -> None:
     effects.check_turn(tx)
     if st.phase == "actions":
         placed = bool(st.turn.placed)
-        tx.check(placed or not can_place(tx), "placement_required",
+        cards_alone = not tx.rules.options["cards_only_with_placement"] and st.turn.acted  # §7 A27, false
+        tx.check(placed or cards_alone or not can_place(tx), "placement_required",
                  f"{tx.seat} must place a worker this turn (or pass at its start)", R_END)
         for oid in st.turn.placed:
             if tx.rules.offices[oid].color == "blue" and st.offices[oid].uses.get(tx.seat, 0) == 0:
                 tx.emit(FlagSet(path=f"offices.{oid}.uses.{tx.seat}", value=1))
-        if not placed:
+        carry(tx)
+        if not placed and not cards_alone:
             tx.emit(FlagSet(path=f"players.{tx.seat}.passed", value=True))
         start_actions(tx, tx.seat)
         return

@@ -181,7 +181,8 @@ def buy(tx: Tx, intent: Buy) -> None:
     tx.require(st.phase == "buying", "wrong_phase", f"cards are bought in the buying phase, not in {st.phase}", R_BUY)
     check_turn(tx)
     p = st.players[tx.seat]
-    tx.check(p.laid_down, "lay_down_required", f"{tx.seat} lays down the hand before buying", R_BUY)
+    if tx.rules.options["lay_down_before_buy"]:  # §7 A40 (false: buy with the coins so far)
+        tx.check(p.laid_down, "lay_down_required", f"{tx.seat} lays down the hand before buying", R_BUY)
     tx.check(p.buys_left > 0, "no_buy_available", f"{tx.seat} has no purchase left (a purchase permit office gives them)",
              R_BUY)
     tx.require(1 <= intent.slot <= 11, "invalid_slot", f"the street has slots 1 to 11, not {intent.slot}", R_BUY)
@@ -211,6 +212,8 @@ def buy(tx: Tx, intent: Buy) -> None:
     reds = tuple(c for s in range(1, intent.slot) if (c := st.street.get(str(s))) is not None
                  and tx.rules.cards[c].color == "red")
     tx.emit(Bought(seat=tx.seat, slot=intent.slot, card=cid, price=price, spend=spend, reds=reds))
+    if st.turn.buy_now:  # the special permit's purchase, made at once (special_buy_deferred=false)
+        tx.emit(FlagSet(path="turn.buy_now", value=False))
 
 
 def surcharge(slot: int) -> int:
@@ -314,6 +317,8 @@ def effect(tx: Tx, kind: str, n: int, color: str, args: EffectArgs, phase: int, 
         filled = sum(1 for v in st.street.values() if v is not None)
         refill = tx.supply_facts(sub(path, "refill"), args.refill, 11 - filled, R_EFFECT)
         tx.emit(StreetShifted(refill=refill), Adjusted(path=pl(tx, "buys_left"), delta=1))
+        if not opts["special_buy_deferred"]:  # §7 A36, false: the purchase is the seat's next move or lost
+            tx.emit(FlagSet(path="turn.buy_now", value=True))
     elif kind == "gain_vp":
         tx.emit(Adjusted(path=pl(tx, "vp_pending"), delta=n))
     elif kind == "coin_or_vp":
@@ -327,6 +332,10 @@ def effect(tx: Tx, kind: str, n: int, color: str, args: EffectArgs, phase: int, 
         reuse_card(tx, args, phase, path)
     elif kind == "copy_card":
         copy_card(tx, args, phase, chain, path)
+    elif kind == "reuse_office" and opts["team_bonus_mode"] == "free_placement":  # §7 A18, the other reading
+        tx.check(phase == 2, "no_usable_effect", "Team Bonus gives a placement: it acts in the actions phase only",
+                 R_EFFECT)
+        tx.emit(Adjusted(path="turn.placements_left", delta=1), Adjusted(path="turn.free_placements", delta=1))
     elif kind == "reuse_office":
         reuse_office(tx, args, phase, path)
     elif kind == "manual":
@@ -350,18 +359,27 @@ def coins(tx: Tx, n: int, dup: bool) -> None:
 
 
 def donations(tx: Tx, args: EffectArgs, path: str) -> None:
-    seat, st = tx.seat, tx.st
+    """Donations (§4.13, §5.4): pay with hand money cards and unused offices, draw a card per coin. With
+    ``donation_payment_offices`` naming ``trash_for_coins`` such an office pays 1 coin for each hand card
+    named in ``args.cards`` (up to its maximum); with ``garden_party_in_phase2`` a Garden party among the
+    pay cards adds the rest of the payment once more (at most ``doubling_cap`` of them)."""
+    seat, st, opts = tx.seat, tx.st, tx.rules.options
     p = st.players[seat]
     paid = 0
+    parties = []
     hand = list(p.hand)
     for cid in args.pay_cards:
         card = card_of(tx, cid, R_EFFECT)
         tx.require(cid in hand, "card_not_in_hand", f"{cid} (pay_cards) is not in {seat}'s hand", R_EFFECT)
         hand.remove(cid)
+        if card.kind == "double_coins" and opts["garden_party_in_phase2"]:
+            parties.append(cid)
+            continue
         tx.check(card.kind in ("gain_coins", "coin_or_vp"), "not_a_coin_source", f"{cid} ({card.kind}) pays no coins",
                  R_EFFECT)
         paid += card.n if card.kind == "gain_coins" else 1
-    kinds = tuple(tx.rules.options["donation_payment_offices"])
+    kinds = tuple(opts["donation_payment_offices"])
+    trash_max = 0
     for oid in args.pay_offices:
         office = office_of(tx, oid, R_EFFECT)
         tx.check(office.kind in kinds, "not_a_coin_source", f"{oid} ({office.kind}) pays no coins for Donations", R_EFFECT)
@@ -369,13 +387,33 @@ def donations(tx: Tx, args: EffectArgs, path: str) -> None:
         tx.require(o is not None and seat in o.workers, "office_not_yours", f"{seat} has no worker on {oid}", R_EFFECT)
         assert o is not None
         tx.check(o.uses.get(seat, 0) < 1, "office_already_used", f"{seat} has used {oid} this round", R_EFFECT)
-        paid += office.n
+        if office.kind == "trash_for_coins":
+            trash_max += office.n
+        else:
+            paid += office.n
+    if trash_max:
+        tx.check(len(args.cards) > 0, "nothing_selected", "name the hand cards the get-rid office takes (args.cards=...)",
+                 R_EFFECT)
+        tx.check(len(args.cards) <= trash_max, "too_many_cards", f"the get-rid offices take at most {trash_max} cards, "
+                 f"not {len(args.cards)}", R_EFFECT)
+        for cid in args.cards:
+            card_of(tx, cid, R_EFFECT)
+            tx.require(cid in hand, "card_not_in_hand", f"{cid} (cards) is not in {seat}'s hand", R_EFFECT)
+            hand.remove(cid)
+        paid += len(args.cards)
+    if parties:
+        cap = int(opts["doubling_cap"])
+        tx.check(len(parties) <= cap, "doubling_cap_reached", f"at most {cap} Garden parties double one payment",
+                 R_LIMIT)
+        paid *= 1 + len(parties)
     count = paid if args.count is None else args.count
     tx.check(0 <= count <= paid, "not_enough_coins", f"{count} cards need {count} coins; {seat} pays {paid}", R_EFFECT)
     if args.pay_cards:
         tx.emit(CardsMoved(seat=seat, cards=tuple(sorted(args.pay_cards)), from_="hand", to="play_area"))
         for cid in args.pay_cards:
             tx.emit(FlagSet(path=pl(tx, f"card_uses.{cid}"), value=1))
+    if trash_max:
+        tx.emit(CardsMoved(seat=seat, cards=tuple(sorted(args.cards)), from_="hand", to="box"))
     for oid in args.pay_offices:
         tx.emit(FlagSet(path=f"offices.{oid}.uses.{seat}", value=1))
     tx.draw_own(seat, count, args.drawn, sub(path, "drawn"), R_EFFECT)
@@ -410,7 +448,8 @@ def reuse_card(tx: Tx, args: EffectArgs, phase: int, path: str) -> None:
     if usable(card.kind, card.color, phase) and card.kind not in ("keep_cards", "none", "coins_to_vp"):
         effect(tx, card.kind, card.n, card.color, args.then or NO_ARGS, phase, True, frozenset({target}), sub(path, "then"))
     if target in tx.st.players[tx.seat].play_area:
-        tx.emit(CardsMoved(seat=tx.seat, cards=(target,), from_="play_area", to="temp_discard"))
+        to = str(tx.rules.options["reused_card_destination"])  # §7 A33: temp_discard, or box
+        tx.emit(CardsMoved(seat=tx.seat, cards=(target,), from_="play_area", to=to))
 
 
 def copy_card(tx: Tx, args: EffectArgs, phase: int, chain: frozenset[str], path: str) -> None:

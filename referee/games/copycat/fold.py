@@ -129,6 +129,8 @@ def evolve(rules: CopycatRules, state: State, event: Any) -> State:
         case OrderCardChosen(seat=seat, card=card):
             p = state.players[seat]
             hand = without(p.hand, [card]) if card is not None else p.hand
+            if p.order_card is not None:  # chosen again (order_choice_final=false): the first card back
+                hand = sort((*hand, p.order_card))
             p = replace(p, hand=hand, order_card=card, order_chosen=True)
             return replace(state, players={**state.players, seat: p})
         case OrderRevealed(bus=bus):

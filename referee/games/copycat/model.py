@@ -369,6 +369,10 @@ class Player(msgspec.Struct, frozen=True, kw_only=True):
     extra_workers: int = 0
     hand: tuple[str, ...] = ()
     kept: tuple[str, ...] = ()
+    #: elbow permits / extra placements carried to the seat's next turn of this phase
+    #: (``elbow_scope=phase``, ``extra_placement_scope=phase``)
+    kept_permits: int = 0
+    kept_placements: int = 0
     laid_down: bool = False
     order_card: str | None = None
     order_chosen: bool = False
@@ -391,7 +395,11 @@ class Office(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
 
 class Turn(msgspec.Struct, frozen=True, kw_only=True):
     acted: bool = False
+    #: the special permit's purchase must come next (``special_buy_deferred=false``)
+    buy_now: bool = False
     elbow_permits: int = 0
+    #: placements that spend no worker (``team_bonus_mode=free_placement``)
+    free_placements: int = 0
     placed: tuple[str, ...] = ()
     placements_left: int = 0
 

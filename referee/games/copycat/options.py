@@ -1,7 +1,8 @@
 """Copycat's match options: every ambiguity of spec §7 as a named option, its default ruling first.
 
-An option whose other readings are not implemented yet offers its default only (``choices`` of one
-value): a match can name it, and asking for another reading is a clear configuration error.
+An option whose other readings are not built offers its default only (``choices`` of one value):
+``short_draw``, ``empty_supply``, ``keep_scope`` and ``trash_before_lay_down``; a match can name it, and
+asking for another reading is refused at creation (``match/bad_option``, naming the values supported).
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ _OPTIONS = (
            "another worker is placed; the phase ends when every seat has passed since the last placement)", "§7 A11"),
     option("elbows_mode", "permit", ("permit", "extra_placement"),
            "Sharpen your Elbows: a permit for one placement (extra_placement: and one more placement)", "§7 A12"),
-    option("elbow_scope", "turn", ("turn",), "an elbow permit lasts this turn", "§7 A12"),
+    option("elbow_scope", "turn", ("turn", "phase"), "an elbow permit lasts this turn (phase: unused permits "
+           "carry to the seat's next turns of the actions phase)", "§7 A12"),
     option("elbow_into_own_office", False, FLAG, "an elbowed office may hold your own worker", "§7 A12"),
     option("board_full_ends_placement", False, FLAG, "phase 2 ends once no office is empty", "§7 A13"),
     option("phase2_office_use_any_turn", False, FLAG,
@@ -34,10 +36,14 @@ _OPTIONS = (
            "§7 A15"),
     option("donation_cards_count_in_phase3", False, FLAG, "money cards spent on Donations pay again in phase 3",
            "§7 A16"),
-    option("donation_payment_offices", ("gain_coins",), of="str", choices=("gain_coins",),
-           help="office kinds that pay for Donations", rule="§7 A17"),
-    option("garden_party_in_phase2", False, (False,), "Garden party doubles Donations money", "§7 A17"),
-    option("team_bonus_mode", "reuse_office", ("reuse_office",), "Team Bonus re-uses an office", "§7 A18"),
+    option("donation_payment_offices", ("gain_coins",), of="str", choices=("gain_coins", "trash_for_coins"),
+           help="office kinds that pay for Donations (trash_for_coins: its cards named in args.cards, +1 coin each)",
+           rule="§7 A17"),
+    option("garden_party_in_phase2", False, FLAG, "a Garden party among the Donations pay_cards adds the payment's "
+           "coins once more (at most doubling_cap of them)", "§7 A17"),
+    option("team_bonus_mode", "reuse_office", ("reuse_office", "free_placement"),
+           "Team Bonus re-uses an office (free_placement: one more placement this turn that spends no worker)",
+           "§7 A18"),
     option("team_bonus_requires_prior_use", True, FLAG, "Team Bonus needs the office's first use first", "§7 A18"),
     option("team_bonus_may_target_reuse_office", True, FLAG, "Team Bonus may target a re-use office", "§7 A18"),
     option("empty_hand_order_value", 0, help="turn-order number of a seat with an empty hand", rule="§7 A19"),
@@ -53,22 +59,26 @@ _OPTIONS = (
     option("doubling_cap", 2, help="doublings of coins / of tokens per seat per round", rule="§7 A26"),
     option("explicit_third_doubling", "reject", ("reject", "no_effect"),
            "a copy or re-use aimed at a capped doubling", "§7 A26"),
-    option("cards_only_with_placement", True, (True,), "phase-2 cards only within a placing turn", "§7 A27"),
+    option("cards_only_with_placement", True, FLAG, "phase-2 cards only within a placing turn (false: a turn that "
+           "played cards may end without a placement, and is no pass)", "§7 A27"),
     option("max_extra_workers", 4, help="extra workers a seat may recruit per round", rule="§7 A28"),
     option("final_round_cleanup", False, FLAG, "clean-up after the final round (then the game ends)", "§7 A29"),
     option("keep_scope", "hand", ("hand",), "Brainstorming keeps hand cards at lay-down", "§7 A30"),
     option("press_secretary_self_copy", False, FLAG, "Press Secretary may copy itself (its use limit ends the chain)",
            "§7 A31"),
     option("reject_pointless_targets", True, FLAG, "copy/re-use of a card with no effect is refused", "§7 A32"),
-    option("reused_card_destination", "temp_discard", ("temp_discard",), "where a re-used card goes", "§7 A33"),
+    option("reused_card_destination", "temp_discard", ("temp_discard", "box"),
+           "where a card re-used by an office goes (box: it leaves the game)", "§7 A33"),
     option("card_use_limit", 2, help="uses of one card per round", rule="§7 A34"),
     option("auto_apply_vp_offices", True, FLAG, "unused VP offices apply at end_turn", "§7 A35"),
-    option("special_buy_deferred", True, (True,), "the special permit's purchase may come later in the turn",
-           "§7 A36"),
-    option("extra_placement_scope", "turn", ("turn",), "extra placements expire at end of turn", "§7 A37"),
+    option("special_buy_deferred", True, FLAG, "the special permit's purchase may come later in the turn (false: "
+           "it is the seat's next move or it is lost)", "§7 A36"),
+    option("extra_placement_scope", "turn", ("turn", "phase"), "extra placements expire at end of turn (phase: they "
+           "carry to the seat's next turns of the actions phase)", "§7 A37"),
     option("trash_before_lay_down", True, (True,), "get-rid offices before lay-down", "§7 A38"),
-    option("order_choice_final", True, (True,), "an order card cannot be changed", "§7 A39"),
-    option("lay_down_before_buy", True, (True,), "lay down before buying", "§7 A40"),
+    option("order_choice_final", True, FLAG, "an order card cannot be changed (false: choosing again before "
+           "the reveal takes the first card back)", "§7 A39"),
+    option("lay_down_before_buy", True, FLAG, "lay down before buying (false: buy with the coins so far)", "§7 A40"),
     option("starter_layout", "money_9_15", ("money_9_15", "vp_9_11"),
            "which starter numbers are money (the rest VP)", "§7 A4"),
 )
