@@ -83,5 +83,42 @@ def pg_server():
 
 @pytest.fixture
 def pg_url(pg_server):
-    """The URL of a new, empty PostgreSQL database."""
+    """The URL of a new PostgreSQL database, its referee schema created."""
     return pg_server.fresh()
+
+
+# -- both backends (issue 18): the one mechanism the service, store and HTTP tests run on each with ------
+
+#: the stores a hall can keep its log in (test ids: ``test_x[sqlite]``, ``test_x[postgres]``)
+BACKENDS = ("sqlite", "postgres")
+
+
+def fresh_db(request, directory) -> str:
+    """Where a test's hall keeps its log, for the backend ``request.param`` names: a SQLite file not yet
+    written, or a new empty PostgreSQL database (a schema of its own on the session's throw-away server:
+    ~10 ms; the store creates the referee's tables when it opens it, as it creates the SQLite file)."""
+    if request.param == "postgres":
+        return request.getfixturevalue("pg_server").fresh(empty=True)
+    return str(directory / "r.db")
+
+
+@pytest.fixture(params=BACKENDS)
+def db(request, tmp_path) -> str:
+    """A fresh database on each backend: a test that takes it runs once on SQLite, once on PostgreSQL."""
+    return fresh_db(request, tmp_path)
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def module_db(request, tmp_path_factory) -> str:
+    """:func:`db` for a module's shared fixtures (a live server the module's tests share)."""
+    return fresh_db(request, tmp_path_factory.mktemp("hall"))
+
+
+@pytest.fixture
+def db_store(db):
+    """An open store on :func:`db` (closed after the test)."""
+    from referee.store import open_store
+
+    store = open_store(db)
+    yield store
+    store.close()

@@ -132,8 +132,8 @@ def test_war_of_shadows_a_discard_from_another_hand_waits_for_that_seat():
         assert r.audit(mid).clean
 
 
-def test_over_http_a_seat_gets_held_and_the_other_seat_confirms():
-    store = MemoryStore()
+def test_over_http_a_seat_gets_held_and_the_other_seat_confirms(db_store):
+    store = db_store  # on each backend
     with TestClient(create_app(lambda: Referee(store))) as c:
         made = c.post("/matches", json={"game": "by_all_means", "players": ["alice", "bob"], "cards": "spec",
                                         "position": {"phase": "play", "first_player": "alice", "lot_winner": "alice",
@@ -178,8 +178,8 @@ def test_a_seat_may_not_type_a_chance_outcome_in_a_digital_match():
     assert r.submit(m.id, "alice", "draw_opening_hand", blind=True).accepted  # leave it out: the referee draws
 
 
-def test_over_http_typed_chance_is_422_and_legal_leaves_it_out():
-    store = MemoryStore()
+def test_over_http_typed_chance_is_422_and_legal_leaves_it_out(db_store):
+    store = db_store  # on each backend
     with TestClient(create_app(lambda: Referee(store))) as c:
         made = c.post("/matches", json={"game": "by_all_means", "players": ["alice", "bob"], "seed": 99}).json()
         mid, tokens = made["match"]["id"], made["tokens"]

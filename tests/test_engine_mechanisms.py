@@ -54,8 +54,8 @@ def test_bad_list_and_map_values_name_what_is_expected(options, fragment):
         r.new_match("pile", ["alice", "bob"], options=options)
 
 
-def test_list_and_map_options_over_http():
-    store = MemoryStore()
+def test_list_and_map_options_over_http(db_store):
+    store = db_store  # on each backend
     with TestClient(create_app(lambda: Referee(store, games=[PILE]))) as c:
         made = c.post("/matches", json={"game": "pile", "players": ["alice", "bob"],
                                         "options": {"bans": [1], "nicknames": {"alice": "Al"}}})
@@ -99,8 +99,8 @@ def test_an_actor_that_is_not_a_seat_submits_its_own_intents():
     assert r.audit(summary.match_id).clean
 
 
-def test_the_arbiter_acts_for_another_actor_over_http():
-    store = MemoryStore()
+def test_the_arbiter_acts_for_another_actor_over_http(db_store):
+    store = db_store  # on each backend
     with TestClient(create_app(lambda: Referee(store, games=[PILE]))) as c:
         made = c.post("/matches", json={"game": "pile", "players": ["alice", "bob"]}).json()
         mid, tokens = made["match"]["id"], made["tokens"]

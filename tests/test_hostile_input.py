@@ -18,6 +18,7 @@ from referee.errors import BadInput
 from referee.http import create_app
 from referee.inputs import check_depth, check_text, read_file
 from referee.service import Referee
+from referee.store import open_store
 from referee.store.memory import MemoryStore
 from schemas import SEED_MAX, TEXT_MAX
 
@@ -210,11 +211,12 @@ def test_a_deep_scenario_file_fails_as_a_scenario(cli, tmp_path):
 
 
 @pytest.fixture(scope="module")
-def http():
-    store = MemoryStore()
+def http(module_db):
+    store = open_store(module_db)  # on each backend
     with TestClient(create_app(lambda: Referee(store))) as c:
         made = c.post("/matches", json={"game": "by_all_means", "players": ["alice", "bob"], "seed": 3}).json()
         yield c, made["match"]["id"], made["tokens"]
+    store.close()
 
 
 def _shape(answer, status: int, code: str | None = None) -> None:

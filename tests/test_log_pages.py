@@ -1,7 +1,8 @@
 """A page of the log costs what it shows (issue 12, item 3): ``Referee.log`` of ``start..stop`` (or the
 ``last`` N), the HTTP log page and the live stream's backlog read the page's entries, their annotations
 and the accepted undos and redos after the page's first entry, and fold no state. What they answer is
-exactly the slice of the whole log for every role: undone-by marks, annotations and redaction alike."""
+exactly the slice of the whole log for every role: undone-by marks, annotations and redaction alike.
+The tests run on both backends (conftest's ``module_db`` and ``db``: SQLite, PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -19,11 +20,32 @@ from referee.errors import BadInput
 from referee.http import create_app
 from referee.redaction import View, annotations_by_entry
 from referee.service import Referee
+from referee.store import Store, open_store
 from referee.store.sqlite import SqliteStore
 from referee.timeline import Header, Timeline, undone_marks
 
 PLAYERS = ["south", "north"]
 ROLES = [None, "south", "north", "spectator"]
+
+#: the one store kept per PostgreSQL database (a pool of connections each: one per reader would be hundreds)
+_SHARED: dict[str, Store] = {}
+
+
+def store_at(db: str) -> Store:
+    """A store over ``db`` for a new service: on SQLite a connection of its own, on PostgreSQL the one
+    pool of that database (a new :class:`Referee` over it starts with caches as cold)."""
+    if not db.startswith("postgresql://"):
+        return SqliteStore(db)
+    if db not in _SHARED:
+        _SHARED[db] = open_store(db)
+    return _SHARED[db]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _close_shared():
+    yield
+    while _SHARED:
+        _SHARED.popitem()[1].close()
 
 
 def play(r: Referee, mid: str, entries: int, seed: int) -> None:
@@ -57,11 +79,11 @@ def play(r: Referee, mid: str, entries: int, seed: int) -> None:
 
 
 @pytest.fixture(scope="module")
-def match(tmp_path_factory) -> tuple[str, str, str]:
+def match(module_db) -> tuple[str, str, str]:
     """(database, match, fork): a match of ~600 entries, and a fork of it at 250 with entries of its
     own and undos back past the fork point."""
-    path = str(tmp_path_factory.mktemp("pages") / "r.db")
-    r = Referee(SqliteStore(path), snapshot_every=16)
+    path = module_db
+    r = Referee(store_at(path), snapshot_every=16)
     m = r.new_match("by_all_means", PLAYERS, seed=7)
     play(r, m.id, 600, seed=7)
     fork = r.fork(m.id, at=250)
@@ -95,7 +117,7 @@ def windows(head: int, jumps: list[int]) -> list[tuple[int, int]]:
 def test_a_page_is_the_slice_of_the_whole_log_for_every_role(match, which):
     path, mid, fork = match
     mid = mid if which == "match" else fork
-    r = Referee(SqliteStore(path))
+    r = Referee(store_at(path))
     head = r.store.head(mid)
     loaded = r.load(mid)
     timeline = r.timeline(loaded)
@@ -105,9 +127,9 @@ def test_a_page_is_the_slice_of_the_whole_log_for_every_role(match, which):
         full = whole_log(r, mid, role)
         assert len(full) == head and (role is not None or any(e.annotations for e in full))
         assert r.log(mid, seat=role) == full
-        warm = Referee(SqliteStore(path))  # one service asked page after page (its caches warm)
+        warm = Referee(store_at(path))  # one service asked page after page (its caches warm)
         for start, stop in windows(head, jumps):
-            cold = Referee(SqliteStore(path))
+            cold = Referee(store_at(path))
             assert cold.log(mid, seat=role, start=start, stop=stop) == full[start - 1:stop], (role, start, stop)
             assert warm.log(mid, seat=role, start=start, stop=stop) == full[start - 1:stop], (role, start, stop)
         assert r.log(mid, seat=role, last=100) == full[-100:]
@@ -135,24 +157,24 @@ def test_pages_of_a_database_written_in_entry_format_1(tmp_path):
     assert kinds == {"undo", "redo"}
 
 
-def test_a_page_stays_right_as_the_log_grows(tmp_path):
+def test_a_page_stays_right_as_the_log_grows(db):
     """A service that has answered pages (and kept the undos it read) answers the same as a new one
     after undos, redos and annotations are appended."""
-    path = str(tmp_path / "r.db")
-    r = Referee(SqliteStore(path))
+    path = db
+    r = Referee(store_at(path))
     mid = r.new_match("by_all_means", PLAYERS, seed=3).id
     play(r, mid, 80, seed=3)
-    reader = Referee(SqliteStore(path))
+    reader = Referee(store_at(path))
     for rounds in range(4):
         head = r.store.head(mid)
         for start, stop in ((head - 20, head), (40, 60), (1, head)):
-            assert reader.log(mid, start=start, stop=stop) == whole_log(Referee(SqliteStore(path)), mid, None)[start - 1:stop]
+            assert reader.log(mid, start=start, stop=stop) == whole_log(Referee(store_at(path)), mid, None)[start - 1:stop]
         play(r, mid, 30, seed=10 + rounds)
 
 
 def test_ranges_past_the_head_are_empty_and_bad_ones_refused(match):
     path, mid, _ = match
-    r = Referee(SqliteStore(path))
+    r = Referee(store_at(path))
     head = r.store.head(mid)
     assert r.log(mid, start=head + 1) == []
     assert r.log(mid, start=head - 1, stop=head + 50) == r.log(mid)[-2:]
@@ -168,9 +190,9 @@ def test_ranges_past_the_head_are_empty_and_bad_ones_refused(match):
 
 def test_http_pages_and_the_live_backlog_are_the_same_slices(match):
     path, mid, _ = match
-    r = Referee(SqliteStore(path))
+    r = Referee(store_at(path))
     head = r.store.head(mid)
-    access = Access(Referee(SqliteStore(path)))
+    access = Access(Referee(store_at(path)))
     for role, principal in ((None, Principal(mid, "arbiter")), ("north", Principal(mid, "seat", "north")),
                             ("spectator", Principal(mid, "spectator"))):
         full = whole_log(r, mid, role)
@@ -183,7 +205,7 @@ def test_http_pages_and_the_live_backlog_are_the_same_slices(match):
     from referee.store import StoredToken
 
     r.store.add_tokens([StoredToken(token_hash=hash_token(token), match_id=mid, role="arbiter")])
-    with TestClient(create_app(lambda: Referee(SqliteStore(path)))) as client:
+    with TestClient(create_app(lambda: Referee(store_at(path)))) as client:
         for as_ in ("arbiter", "south", "spectator"):
             want = whole_log(r, mid, None if as_ == "arbiter" else as_)
             got = client.get(f"/matches/{mid}/log", params={"offset": 300, "limit": 100, "as": as_},
@@ -228,7 +250,7 @@ class CountingStore:
 @pytest.mark.parametrize("where", ["start", "middle", "end"])
 def test_a_page_reads_its_entries_and_the_jumps_after_it_and_folds_nothing(match, monkeypatch, where):
     path, mid, _ = match
-    plain = Referee(SqliteStore(path))
+    plain = Referee(store_at(path))
     head = plain.store.head(mid)
     loaded = plain.load(mid)
     start = {"start": 1, "middle": head // 2, "end": head - 99}[where]
@@ -236,7 +258,7 @@ def test_a_page_reads_its_entries_and_the_jumps_after_it_and_folds_nothing(match
     jumps_after = sum(1 for s, h in timeline.headers.items()
                       if s >= start and h.kind in ("undo", "redo") and h.accepted)
     notes = sum(1 for a in plain.store.annotations(mid) if start <= a.seq < start + 100)
-    store = CountingStore(SqliteStore(path))
+    store = CountingStore(store_at(path))
     r = Referee(store)
     for name in ("state_at", "timeline", "walk", "advance"):
         monkeypatch.setattr(r, name, _refuse(name))

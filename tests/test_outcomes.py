@@ -37,8 +37,8 @@ def _finished(r: Referee, ending: str) -> str:
 
 
 @pytest.mark.parametrize("ending,kind,sentence", KINDS, ids=[k[0] for k in KINDS])
-def test_each_kind_of_end_reads_alike_everywhere(ending, kind, sentence, capsys):
-    store = MemoryStore()
+def test_each_kind_of_end_reads_alike_everywhere(ending, kind, sentence, capsys, db_store):
+    store = db_store  # on each backend
     r = Referee(store, games=[PILE])
     with TestClient(create_app(lambda: Referee(store, games=[PILE]))) as c:
         made = c.post("/matches", json={"game": "pile", "players": PLAYERS, "options": {"stones": 3, "ending": ending}}).json()

@@ -19,14 +19,6 @@ from referee.store import open_store
 from support.pile import PILE
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def db(request, tmp_path):
-    """Where the service keeps its log: a SQLite file or a PostgreSQL URL."""
-    if request.param == "postgres":
-        return request.getfixturevalue("pg_url")
-    return str(tmp_path / "r.db")
-
-
 def service(path=None, **kw):
     return Referee(open_store(path) if path else MemoryStore(), games=[PILE], **kw)
 

@@ -78,8 +78,8 @@ def test_a_secret_look_shows_the_card_to_one_seat_alone():
         assert "looks at the top card: ?" in export(r, m.id, "md", role)
 
 
-def test_over_http_with_one_and_five_seats():
-    store = MemoryStore()
+def test_over_http_with_one_and_five_seats(db_store):
+    store = db_store  # on each backend
     with TestClient(create_app(lambda: Referee(store, games=[TALLY]))) as c:
         for players in (["solo"], ["ann", "ben", "cy", "dee", "eve"]):
             made = c.post("/matches", json={"game": "tally", "players": players, "chance": "digital",

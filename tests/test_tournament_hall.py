@@ -13,7 +13,6 @@ import pytest
 
 from referee.http import create_app
 from referee.service import Referee
-from referee.store.memory import MemoryStore
 from support.live import LiveServer
 from support.pile import PILE
 
@@ -21,10 +20,10 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
 
 
-def test_the_stream_answers_one_snapshot_and_refuses_bad_tokens():
+def test_the_stream_answers_one_snapshot_and_refuses_bad_tokens(db_store):
     from litestar.testing import TestClient
 
-    store = MemoryStore()
+    store = db_store  # on each backend
     with TestClient(create_app(lambda: Referee(store, games=[PILE]), poll=0.05)) as c:
         made = c.post("/tournaments", json={"name": "<b>Cup</b>", "game": "pile", "players": ["ann", "ben"]}).json()
         tid = made["tournament"]
@@ -38,12 +37,12 @@ def test_the_stream_answers_one_snapshot_and_refuses_bad_tokens():
 
 
 @pytest.mark.skipif(not (CHROMIUM and DRIVER), reason="headless Chromium not installed (apt-get install chromium chromium-driver)")
-def test_the_hall_page_follows_results_live():
+def test_the_hall_page_follows_results_live(db_store):
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
 
-    store = MemoryStore()
+    store = db_store  # on each backend
     app = create_app(lambda: Referee(store, games=[PILE]), poll=0.1)
     opts = webdriver.ChromeOptions()
     opts.binary_location = CHROMIUM

@@ -109,12 +109,12 @@ def test_the_forged_annotation_of_the_issue_stays_one_annotation():
     assert [a.text for a in referee.store.annotations(again.match_id) if a.kind == "comment" and a.seq == 1] == [FORGERY]
 
 
-def test_a_seat_may_not_write_ruling_annotations_over_http():
+def test_a_seat_may_not_write_ruling_annotations_over_http(db_store):
     from litestar.testing import TestClient
 
     from referee.http import create_app
 
-    store = MemoryStore()
+    store = db_store  # on each backend
     with TestClient(create_app(lambda: Referee(store, games=[PILE]))) as c:
         made = c.post("/matches", json={"game": "pile", "players": ["alice", "bob"]}).json()
         mid, tokens = made["match"]["id"], made["tokens"]

@@ -1,18 +1,18 @@
 """The HTTP service on the test game (tests/support/pile.py) through Litestar's TestClient: every
-endpoint for every role, tokens, views, safe writes and the one error shape."""
+endpoint for every role, tokens, views, safe writes and the one error shape. Every test runs on both
+backends (conftest's ``db``: a SQLite file, a PostgreSQL database)."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 
 import pytest
 from litestar.testing import TestClient
 
 from referee.http import create_app
 from referee.service import Referee
-from referee.store.memory import MemoryStore
-from referee.store.sqlite import SqliteStore
 from support.pile import PILE
 
 ROLES = ("alice", "bob", "arbiter", "spectator")
@@ -51,8 +51,8 @@ class Table:
 
 
 @pytest.fixture
-def client():
-    store = MemoryStore()
+def client(db_store):
+    store = db_store
     with TestClient(create_app(lambda: Referee(store, games=[PILE]))) as c:
         yield c
 
@@ -110,13 +110,16 @@ def test_bad_matches_are_refused_in_the_one_error_shape(client, body, status, co
     assert_error(client.post("/matches", json=body), status, code)
 
 
-def test_only_token_hashes_are_stored(tmp_path):
-    path = str(tmp_path / "hall.db")
-    with TestClient(create_app(lambda: Referee(SqliteStore(path), games=[PILE]))) as c:
-        t = Table(c)
-        assert t.get("bob", "/state").status_code == 200
-    raw = open(path, "rb").read() + (open(path + "-wal", "rb").read() if (tmp_path / "hall.db-wal").exists() else b"")
-    store = SqliteStore(path)
+def test_only_token_hashes_are_stored(db, client):
+    t = Table(client)
+    assert t.get("bob", "/state").status_code == 200
+    if db.startswith("postgresql://"):
+        from support.pg import dump
+
+        raw = repr(dump(db)).encode()
+    else:
+        raw = open(db, "rb").read() + (open(db + "-wal", "rb").read() if os.path.exists(db + "-wal") else b"")
+    store = client.app.state.hall.access().referee.store
     for role, token in t.tokens.items():
         assert token.encode() not in raw
         digest = hashlib.sha256(token.encode()).hexdigest()
@@ -396,7 +399,7 @@ def test_events_backlog_and_resume(started):
 
 def test_listing_matches_needs_the_admin_token(client):
     assert_error(client.get("/matches", headers=bearer("anything")), 403, "auth/no_admin")
-    store = MemoryStore()
+    store = client.app.state.hall.access().referee.store
     with TestClient(create_app(lambda: Referee(store, games=[PILE]), admin_token="s3cret")) as c:
         t = Table(c)
         assert_error(c.get("/matches"), 401)
@@ -509,13 +512,13 @@ def test_no_answer_leaks_another_seats_hidden_token(client, create):
             assert secret[role].encode() in seen  # a seat sees its own token
 
 
-def test_no_answer_leaks_a_by_all_means_hand():
+def test_no_answer_leaks_a_by_all_means_hand(db_store):
     """The issue's example: two opening hands; nobody else's answer may name a card in them."""
     try:
         from referee.games.by_all_means import GAME as BY_ALL_MEANS
     except ImportError:
         pytest.skip("referee.games.by_all_means is not ready yet")
-    store = MemoryStore()
+    store = db_store
     with TestClient(create_app(lambda: Referee(store, games=[PILE, BY_ALL_MEANS]))) as c:
         t = Table(c, game="by_all_means", cards="spec")
         for seat, hand in (("alice", "TR1,TR2,AG1,PL2"), ("bob", "TR3,TR3,GA1,GF1")):

@@ -1,5 +1,6 @@
 """The HTTP service on a real uvicorn (127.0.0.1, a free port): live streams, two scorekeepers at one
-table, retried requests, the CLI as a client, and property-based fuzzing of the OpenAPI document."""
+table, retried requests, the CLI as a client, and property-based fuzzing of the OpenAPI document. The
+module runs on both backends (conftest's ``module_db`` and ``db``: SQLite, PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -19,18 +20,18 @@ from conftest import ROOT
 from referee.http import create_app
 from referee.service import Referee
 from referee.store import open_store
-from referee.store.sqlite import SqliteStore
 from support.live import LiveServer
 from support.pile import PILE
 
 
 @pytest.fixture(scope="module")
-def live(tmp_path_factory):
-    path = str(tmp_path_factory.mktemp("hall") / "hall.db")
-    app = create_app(lambda: Referee(SqliteStore(path), games=[PILE]), keepalive=0.3, poll=0.2)
+def live(module_db):
+    store = open_store(module_db)
+    app = create_app(lambda: Referee(store, games=[PILE]), keepalive=0.3, poll=0.2)
     with LiveServer(app) as server:
-        server.db = path
+        server.db = module_db
         yield server
+    store.close()
 
 
 def new_table(live, **create):
@@ -217,14 +218,14 @@ def test_the_cli_plays_shows_and_logs_through_a_server(live):
     assert done.returncode == 5 and "cannot reach" in done.stderr
 
 
-def test_the_cli_answers_alike_from_its_database_and_through_a_server(cli, tmp_path):
+def test_the_cli_answers_alike_from_its_database_and_through_a_server(cli, db, db_store, monkeypatch):
     """Client mode and local mode are one protocol (referee.api.RefereeApi) over the same Structs: over
     one database, every read command's --json is the same locally and through the server, for the
     arbiter and for a seat (with that seat's token)."""
     import shlex
 
-    db = str(tmp_path / "r.db")  # the cli fixture's REFEREE_DB
-    with LiveServer(create_app(lambda: Referee(SqliteStore(db)))) as server:
+    monkeypatch.setenv("REFEREE_DB", db)  # the local commands' database is the server's
+    with LiveServer(create_app(lambda: Referee(db_store))) as server:
         created = cli("--server", server.url, "new", "by_all_means", "--players", "alice,bob", "--seed", "7", "--json")
         assert created.code == 0, created.err
         mid, tokens = created.json["match"]["id"], created.json["tokens"]
@@ -317,14 +318,14 @@ def test_fuzzing_the_openapi_document_finds_no_server_error(live):
     assert audit["clean"] is True
 
 
-def test_referee_serve_answers_on_loopback(tmp_path):
+def test_referee_serve_answers_on_loopback(db):
     try:
         import referee.games  # noqa: F401 - the command serves the registry's games
     except ImportError:
         pytest.skip("the game registry does not import yet")
     from support.live import free_port
 
-    port, db = free_port(), str(tmp_path / "hall.db")
+    port = free_port()
     server = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--port", str(port), "--db", db], cwd=ROOT,
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:

@@ -9,7 +9,6 @@ from litestar.testing import TestClient
 
 from referee.http import create_app
 from referee.service import Referee
-from referee.store.memory import MemoryStore
 from support.pile import PILE
 
 
@@ -18,8 +17,8 @@ def bearer(token):
 
 
 @pytest.fixture
-def client():
-    store = MemoryStore()
+def client(db_store):
+    store = db_store  # on each backend
     with TestClient(create_app(lambda: Referee(store, games=[PILE]))) as c:
         yield c
 

@@ -44,12 +44,12 @@ class Server:
         self.user: str | None = "postgres" if os.geteuid() == 0 else None
         self._names = itertools.count(1)
         self.admin: object = None
-        self._shared = ""
+        #: a connection to the database whose schemas the tests' databases are
+        self._shared: object = None
 
     def why_not(self) -> str | None:
         try:
             import psycopg  # noqa: F401
-            import psycopg_pool  # noqa: F401
         except ImportError:
             return "psycopg 3 is not installed (pip install '.[postgres]')"
         if self.bindir is None:
@@ -100,15 +100,20 @@ class Server:
     def fresh(self, *, empty: bool = False) -> str:
         """The URL of a new database of the referee's own (a schema of a shared database, which costs far
         less than a database: the URL's search_path names it): migrated, or ``empty``."""
-        if not self._shared:
-            self.admin.execute("CREATE DATABASE referee_tests")  # type: ignore[attr-defined]
-            self._shared = "referee_tests"
-        name = f"t{os.getpid()}_{next(self._names)}"
         import psycopg
 
-        with psycopg.connect(self.url(self._shared), autocommit=True) as conn:
-            conn.execute(f"CREATE SCHEMA {name}")  # type: ignore[arg-type]
-        url = f"{self.url(self._shared)}?options=-csearch_path%3D{name}"
+        if self._shared is None:
+            self.admin.execute("CREATE DATABASE referee_tests")  # type: ignore[attr-defined]
+        if self._shared is None or self._shared.closed:  # type: ignore[attr-defined]
+            # (a test that terminates every backend of the database closes this one too)
+            self._shared = psycopg.connect(self.url("referee_tests"), autocommit=True)
+        name = f"t{os.getpid()}_{next(self._names)}"
+        try:
+            self._shared.execute(f"CREATE SCHEMA {name}")  # type: ignore[attr-defined]
+        except psycopg.OperationalError:
+            self._shared = psycopg.connect(self.url("referee_tests"), autocommit=True)
+            self._shared.execute(f"CREATE SCHEMA {name}")
+        url = f"{self.url('referee_tests')}?options=-csearch_path%3D{name}"
         if not empty:
             from referee.store.postgres import PostgresStore
 
@@ -116,6 +121,8 @@ class Server:
         return url
 
     def stop(self) -> None:
+        if self._shared is not None:
+            self._shared.close()  # type: ignore[attr-defined]
         if self.admin is not None:
             self.admin.close()  # type: ignore[attr-defined]
         if self.dir and self.bindir:
