@@ -295,6 +295,8 @@ class Configuration:
         )
 
     def resolve(self, match_id: str) -> StoredMatch:
+        # typed by people: refused like free text before any store sees it (PostgreSQL cannot hold a NUL)
+        check_text(match_id, "a match id", TITLE_MAX)
         m = self.store.get_match(match_id)
         if m is not None:
             return m
