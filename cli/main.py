@@ -405,8 +405,11 @@ def import_(
     else:
         text = read_file(file, "transcript", TRANSCRIPT_MAX)
         source, base = file, os.path.dirname(os.path.abspath(file))
-    if _connection(ctx).server or os.path.exists(_db_path(db)):
-        service = _local(ctx, db)
+    from referee.store.postgres import is_url
+
+    shared = is_url(_db_path(db))  # a PostgreSQL database: there is one (its tables made when first used)
+    if _connection(ctx).server or shared or os.path.exists(_db_path(db)):
+        service = _local(ctx, db, create=shared and not check)
     else:  # no database yet: adjudicate without one, and create it only to write the match
         from referee.service import Referee
         from referee.store.memory import MemoryStore
@@ -415,7 +418,7 @@ def import_(
     done = adjudicate(service, text, source, base)
     summary = done.summary
     if not check and (again or not summary.already):
-        if not os.path.exists(_db_path(db)):
+        if not shared and not os.path.exists(_db_path(db)):
             service = _local(ctx, db, create=True)
         summary = store(service, done)
     if json:
@@ -720,11 +723,12 @@ def db_copy(
     target: Annotated[str, typer.Argument(help="The database to copy into (created if it does not exist).")],
     json: JsonOpt = False,
 ) -> None:
-    """Copy every match (entries, snapshots, idempotency keys, annotations, token hashes) verbatim, in
+    """Copy every match (entries, snapshots, idempotency keys, annotations, token hashes, the digest of
+    the transcript it was imported from) and every tournament (its events, token hashes) verbatim, in
     either direction. Run it again to resume a copy that stopped: each match continues from the target's
-    head; a match that differs in the target is refused, naming it. Written at durability normal unless
-    --durability says otherwise (a copy cut short by a crash is resumed). `audit --all` on the target
-    prints the same heads as on the source.
+    head, each tournament from its last event; one that differs in the target is refused, naming it.
+    Written at durability normal unless --durability says otherwise (a copy cut short by a crash is
+    resumed). `audit --all` on the target prints the same heads as on the source.
 
     Example: referee db copy hall.db postgresql://referee@db.hall.lan/referee
     """
@@ -750,7 +754,9 @@ def db_copy(
         _print_json(report)
         return
     print(f"copied {report.matches} matches ({report.created} new, {report.up_to_date} already up to date): "
-          f"{report.entries} entries, {report.annotations} annotations, {report.tokens} tokens")
+          f"{report.entries} entries, {report.annotations} annotations, {report.tokens} tokens, "
+          f"{report.transcripts} transcript digests; {report.tournaments} tournaments ({report.tournaments_created} new): "
+          f"{report.tournament_events} events, {report.tournament_tokens} tokens")
 
 
 @scenario_app.command("run")

@@ -1,12 +1,17 @@
-"""``referee db copy``: every match of one store into another, verbatim and resumable (issue 18).
+"""``referee db copy``: every match and tournament of one store into another, verbatim and resumable
+(issue 18).
 
 Nothing is recomputed: each entry is appended as it was recorded (its body, hashes and clock reading),
 with its snapshot and its idempotency key in the same transaction, then the annotations (their chain as
-it is) and the token hashes. A copy that stops part-way (killed, a dropped connection) is resumed by
-running it again: a match already in the target continues from the target's head, after checking that
-the target's last entry is the source's entry of that seq; a match that differs (another configuration,
-an entry that is not the source's) is refused, naming it, and nothing of that match is written.
-``audit --all`` on the target then prints the same heads as on the source.
+it is) and the token hashes; then the digests of the transcripts matches were imported from; then each
+tournament: its row, its append-only events as recorded (chained like entries), its token hashes. A copy
+that stops part-way (killed, a dropped connection) is resumed by running it again: a match already in
+the target continues from the target's head, after checking that the target's last entry is the source's
+entry of that seq, and a tournament from the target's last event, after checking that the target's
+events are the source's first ones; a match or tournament that differs (another configuration or name,
+an entry or event that is not the source's, a token of another role) is refused, naming it, and nothing
+more is written. ``audit --all`` on the target then prints the same heads as on the source, and
+``tournament audit`` the same findings.
 """
 
 from __future__ import annotations
@@ -29,6 +34,13 @@ class CopyReport(msgspec.Struct, frozen=True, kw_only=True):
     tokens: int
     #: matches the target already held in full
     up_to_date: int
+    #: transcript digests recorded in the target (which transcript each imported match came from)
+    transcripts: int = 0
+    #: tournaments in the source, those the target did not have, and what was written of them
+    tournaments: int = 0
+    tournaments_created: int = 0
+    tournament_events: int = 0
+    tournament_tokens: int = 0
 
 
 def copy_matches(source: Store, target: Store, progress: Callable[[str, int, int], None] | None = None) -> CopyReport:
@@ -81,5 +93,45 @@ def copy_matches(source: Store, target: Store, progress: Callable[[str, int, int
             current += 1
         if progress is not None:
             progress(match.id, done, len(matches))
+    have_digests = set(target.transcripts())
+    digests = [pair for pair in source.transcripts() if pair not in have_digests]
+    for digest, mid in digests:
+        target.add_transcript(digest, mid)
+    cups = copy_tournaments(source, target)
     return CopyReport(matches=len(matches), created=created, entries=entries, annotations=notes, tokens=tokens,
-                      up_to_date=current)
+                      up_to_date=current, transcripts=len(digests), tournaments=cups[0], tournaments_created=cups[1],
+                      tournament_events=cups[2], tournament_tokens=cups[3])
+
+
+def copy_tournaments(source: Store, target: Store) -> tuple[int, int, int, int]:
+    """Copy every tournament of ``source`` that ``target`` lacks, or the events and tokens it lacks:
+    (tournaments, created, events written, tokens written)."""
+    tournaments = source.list_tournaments()
+    created = events = tokens = 0
+    for cup in tournaments:
+        theirs = source.tournament_events(cup.id)
+        have = target.get_tournament(cup.id)
+        if have is None:
+            target.create_tournament(cup, theirs)  # the row and every event, in one transaction
+            created += 1
+            events += len(theirs)
+        elif have != cup:
+            raise StoreError(f"tournament {cup.id} is in the target with another name or date; not copied")
+        else:
+            mine = target.tournament_events(cup.id)
+            if theirs[: len(mine)] != mine:
+                raise StoreError(f"tournament {cup.id}: the target's events are not the source's; not copied")
+            if len(theirs) > len(mine):
+                target.append_tournament_events(cup.id, theirs[len(mine):], len(mine))
+                events += len(theirs) - len(mine)
+        missing = []
+        for token in source.tournament_tokens(cup.id):
+            found = target.find_tournament_token(token.token_hash)
+            if found is None:
+                missing.append(token)
+            elif found != token:
+                raise StoreError(f"tournament {cup.id}: a token of the target is another tournament's or role's")
+        if missing:
+            target.add_tournament_tokens(missing)
+            tokens += len(missing)
+    return len(tournaments), created, events, tokens

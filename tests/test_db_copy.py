@@ -1,12 +1,14 @@
 """``referee db copy``: SQLite to PostgreSQL and back, verbatim (audit heads equal), resumable, and a
-target that differs is refused, naming the match."""
+target that differs is refused, naming the match or tournament; tournaments (events, tokens) and the
+digests of imported transcripts are copied too."""
 
 from __future__ import annotations
 
 import msgspec
 
+from conftest import ROOT
 from referee.dbcopy import copy_matches
-from referee.store import StoredToken, open_store
+from referee.store import StoredToken, StoredTournamentToken, open_store
 
 OPENING = ["draw_opening_hand", "cards=TR1,TR2,AG1,PL2"]
 
@@ -84,3 +86,86 @@ def test_a_copy_resumes_where_it_stopped_and_refuses_a_target_that_differs(cli, 
 def test_copying_from_nowhere_says_so(cli, tmp_path, pg_url):
     missing = cli("db", "copy", str(tmp_path / "absent.db"), pg_url)
     assert missing.code != 0 and "absent.db" in missing.err
+
+
+# -- tournaments and transcript digests -----------------------------------------------------------------
+
+
+def _cups(cli, db):
+    """A tournament with two rounds' worth of records (pairing with match tokens, a result, a rename),
+    and a match imported from a transcript (its digest recorded), in ``db``."""
+    made = cli("tournament", "new", "Copy Cup", "--game", "by_all_means", "--rounds", "2", "--players",
+               "ann,ben,cy,dee", "--db", db)
+    assert made.code == 0, made.err
+    tid = made.last_line.strip()
+    assert cli("tournament", "pair", tid, "--db", db).code == 0
+    assert cli("tournament", "result", tid, "1", "1", "draw", "--db", db).code == 0
+    assert cli("tournament", "player", "rename", tid, "ann", "Ann B.", "--db", db).code in (0, 2)
+    imported = cli("import", f"{ROOT}/replays/by_all_means/club-night.txt", "--db", db)
+    assert imported.code in (0, 1), imported.err
+    store = open_store(db)  # the tokens an HTTP creation would have answered (hashes)
+    store.add_tournament_tokens([StoredTournamentToken(token_hash="cd" * 32, tournament_id=tid, role="organiser"),
+                                 StoredTournamentToken(token_hash="ef" * 32, tournament_id=tid, role="player", player="ben")])
+    store.close()
+    return tid
+
+
+def _tournament_record(cli, db, tid):
+    log = cli("tournament", "log", tid, "--json", "--db", db)
+    audit = cli("tournament", "audit", tid, "--json", "--db", db)
+    assert log.code == 0 and audit.code in (0, 1), (log.err, audit.err)
+    return log.out, audit.out
+
+
+def test_tournaments_and_transcript_digests_are_copied_verbatim_both_ways(cli, tmp_path, pg_url):
+    source, back = str(tmp_path / "hall.db"), str(tmp_path / "back.db")
+    tid = _cups(cli, source)
+    there = cli("db", "copy", source, pg_url, "--json")
+    assert there.code == 0, there.err
+    assert (there.json["tournaments"], there.json["tournaments_created"], there.json["transcripts"]) == (1, 1, 1)
+    assert there.json["tournament_events"] > 3 and there.json["tournament_tokens"] == 2
+    assert cli("db", "copy", pg_url, back).code == 0
+    stores = [open_store(db) for db in (source, pg_url, back)]
+    a = stores[0]
+    for b in stores[1:]:
+        assert b.list_tournaments() == a.list_tournaments()
+        assert b.tournament_events(tid) == a.tournament_events(tid)  # bodies, hashes, clock readings
+        assert b.tournament_tokens(tid) == a.tournament_tokens(tid)
+        assert b.transcripts() == a.transcripts() and len(a.transcripts()) == 1
+        digest, mid = a.transcripts()[0]
+        assert b.find_transcript(digest) == [mid]
+    for s in stores:
+        s.close()
+    record = _tournament_record(cli, source, tid)
+    assert _tournament_record(cli, pg_url, tid) == record == _tournament_record(cli, back, tid)
+    assert _heads(cli, source) == _heads(cli, pg_url) == _heads(cli, back)
+    again = cli("db", "copy", source, pg_url, "--json").json
+    assert (again["tournaments_created"], again["tournament_events"], again["tournament_tokens"], again["transcripts"]) == (0, 0, 0, 0)
+    # importing the transcript again into the copy finds the match it holds, as in the source
+    imported = cli("import", f"{ROOT}/replays/by_all_means/club-night.txt", "--db", pg_url)
+    assert imported.code == 0 and "already" in imported.out + imported.err, imported.out + imported.err
+
+
+def test_a_tournament_copy_resumes_and_one_that_differs_is_refused(cli, tmp_path, pg_url):
+    source = str(tmp_path / "hall.db")
+    tid = _cups(cli, source)
+    src, dst = open_store(source), open_store(pg_url)
+    cup, events = src.get_tournament(tid), src.tournament_events(tid)
+    dst.create_tournament(cup, events[:1])  # a copy cut short: the row and its first event only
+    report = copy_matches(src, dst)
+    assert (report.tournaments_created, report.tournament_events) == (0, len(events) - 1)
+    assert dst.tournament_events(tid) == events and dst.tournament_tokens(tid) == src.tournament_tokens(tid)
+    # the tournament moves on in the source: the next copy writes just that
+    assert cli("tournament", "result", tid, "1", "2", "draw", "--db", source).code == 0
+    later = copy_matches(src, dst)
+    assert later.tournament_events == 1 and dst.tournament_events(tid) == src.tournament_events(tid)
+    # a target whose record is not the source's is refused, naming the tournament, and left as it was
+    forged = str(tmp_path / "forged.db")
+    f = open_store(forged)
+    f.create_tournament(cup, [msgspec.structs.replace(events[0], hash="f" * 64)])
+    f.close()
+    refused = cli("db", "copy", source, forged)
+    assert refused.code == 5 and f"tournament {tid}" in refused.err and "not copied" in refused.err
+    assert len(open_store(forged).tournament_events(tid)) == 1
+    src.close()
+    dst.close()

@@ -400,3 +400,21 @@ def test_tournament_tokens(store):
     with pytest.raises(StoreError):
         store.add_tournament_tokens([StoredTournamentToken(token_hash="h3", tournament_id="nope", role="spectator")])
     assert store.find_tournament_token("h3") is None
+    store.create_tournament(StoredTournament(id="t2", name="Other", created_at="t"), [])
+    store.add_tournament_tokens([StoredTournamentToken(token_hash="h0", tournament_id="t2", role="organiser")])
+    assert store.tournament_tokens("t1") == [org, ann] and store.tournament_tokens("nope") == []  # (by hash)
+
+
+def test_transcript_digests_are_listed_and_added_for_a_copy(store):
+    store.create_match(_match("m1"), transcript="d2")
+    store.create_match(_match("m2"))
+    store.create_match(_match("m3"), transcript="d1")
+    assert store.transcripts() == [("d1", "m3"), ("d2", "m1")]
+    store.add_transcript("d2", "m2")
+    assert store.find_transcript("d2") == ["m1", "m2"]
+    assert store.transcripts() == [("d1", "m3"), ("d2", "m1"), ("d2", "m2")]
+    with pytest.raises(StoreError):
+        store.add_transcript("d2", "m2")  # recorded already
+    with pytest.raises(StoreError):
+        store.add_transcript("d3", "nope")  # no such match
+    assert store.find_transcript("d3") == [] and len(store.transcripts()) == 3

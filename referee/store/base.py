@@ -260,6 +260,18 @@ class Store(Protocol):
     def requests(self, match_id: str) -> list[StoredRequest]:
         """A match's idempotency keys in seq order (what ``referee db copy`` copies)."""
 
+    def tournament_tokens(self, tournament_id: str) -> list[StoredTournamentToken]:
+        """A tournament's token hashes in token-hash order (what ``referee db copy`` copies)."""
+
+    def transcripts(self) -> list[tuple[str, str]]:
+        """Every ``(digest, match_id)`` that :meth:`create_match` recorded, by digest, each digest's
+        matches in the order they were written (what ``referee db copy`` copies)."""
+
+    def add_transcript(self, digest: str, match_id: str) -> None:
+        """Record that ``match_id`` was imported from a transcript with this digest (as
+        ``create_match(transcript=...)`` does; ``referee db copy`` writes those of a match it copied);
+        an unknown match or a pair already recorded raises :class:`StoreError`."""
+
     def reopen(self) -> Store | None:
         """The same data through a new connection of its own, for another process (after a fork);
         None for a store that lives in one process's memory."""

@@ -57,6 +57,17 @@ class MemoryStore:
     def find_transcript(self, digest: str) -> list[str]:
         return list(self._transcripts.get(digest, ()))
 
+    def transcripts(self) -> list[tuple[str, str]]:
+        return [(digest, mid) for digest in sorted(self._transcripts) for mid in self._transcripts[digest]]
+
+    def add_transcript(self, digest: str, match_id: str) -> None:
+        with self._lock:
+            if match_id not in self._matches:
+                raise StoreError(f"no match {match_id}")
+            if match_id in self._transcripts.get(digest, ()):
+                raise StoreError(f"match {match_id} is already recorded with transcript {digest}")
+            self._transcripts.setdefault(digest, []).append(match_id)
+
     def get_match(self, match_id: str) -> StoredMatch | None:
         return self._matches.get(match_id)
 
@@ -208,6 +219,10 @@ class MemoryStore:
 
     def find_tournament_token(self, token_hash: str) -> StoredTournamentToken | None:
         return self._tournament_tokens.get(token_hash)
+
+    def tournament_tokens(self, tournament_id: str) -> list[StoredTournamentToken]:
+        return sorted((t for t in self._tournament_tokens.values() if t.tournament_id == tournament_id),
+                      key=lambda t: t.token_hash)
 
     def snapshots(self, match_id: str) -> list[StoredSnapshot]:
         latest = {s.seq: s for s in self._snapshots.get(match_id, [])}

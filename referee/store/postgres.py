@@ -365,6 +365,22 @@ class PostgresStore:
         """The ids of the matches imported from a transcript with this digest, in the order they were written."""
         return [r[0] for r in self._all("SELECT match_id FROM transcripts WHERE digest = %s ORDER BY n", (digest,))]
 
+    def transcripts(self) -> list[tuple[str, str]]:
+        return [(r[0], r[1]) for r in self._all('SELECT digest, match_id FROM transcripts ORDER BY digest COLLATE "C", n', ())]
+
+    def add_transcript(self, digest: str, match_id: str) -> None:
+        errors = self._psycopg.errors
+
+        def work(conn: psycopg.Connection[Any]) -> None:
+            try:
+                conn.execute("INSERT INTO transcripts (digest, match_id) VALUES (%s, %s)", (digest, match_id))
+            except errors.ForeignKeyViolation:
+                raise StoreError(f"no match {match_id}") from None
+            except errors.UniqueViolation:
+                raise StoreError(f"match {match_id} is already recorded with transcript {digest}") from None
+
+        self._run(work)
+
     def get_match(self, match_id: str) -> StoredMatch | None:
         # a match's row never changes once written (there is no update): kept after the first read
         found = self._matches.get(match_id)
@@ -650,6 +666,11 @@ class PostgresStore:
         row = self._one("SELECT token_hash, tournament_id, role, player FROM tournament_tokens WHERE token_hash = %s",
                         (token_hash,))
         return StoredTournamentToken(token_hash=row[0], tournament_id=row[1], role=row[2], player=row[3]) if row else None
+
+    def tournament_tokens(self, tournament_id: str) -> list[StoredTournamentToken]:
+        rows = self._all("SELECT token_hash, tournament_id, role, player FROM tournament_tokens WHERE tournament_id = %s"
+                         ' ORDER BY token_hash COLLATE "C"', (tournament_id,))
+        return [StoredTournamentToken(token_hash=r[0], tournament_id=r[1], role=r[2], player=r[3]) for r in rows]
 
     # -- the live feed across processes -----------------------------------------------------------
 

@@ -400,6 +400,25 @@ class SqliteStore:
             "SELECT match_id FROM transcripts WHERE digest = ? ORDER BY rowid", (digest,))
         return [r[0] for r in rows]
 
+    def transcripts(self) -> list[tuple[str, str]]:
+        return [(r[0], r[1]) for r in self._all("SELECT digest, match_id FROM transcripts ORDER BY digest, rowid", ())]
+
+    def add_transcript(self, digest: str, match_id: str) -> None:
+        with self._lock:
+            conn = self.conn
+            self._begin_write()
+            try:
+                if not conn.execute("SELECT 1 FROM matches WHERE id = ?", (match_id,)).fetchone():
+                    raise StoreError(f"no match {match_id}")
+                conn.execute("INSERT INTO transcripts (digest, match_id) VALUES (?, ?)", (digest, match_id))
+                conn.execute("COMMIT")
+            except sqlite3.IntegrityError:
+                conn.execute("ROLLBACK")
+                raise StoreError(f"match {match_id} is already recorded with transcript {digest}") from None
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+
     def list_matches(self) -> list[StoredMatch]:
         rows = self._all(f"SELECT {self._MATCH_COLS} FROM matches ORDER BY created_at, id", ())
         return [self._match(r) for r in rows]
@@ -697,6 +716,11 @@ class SqliteStore:
         row = self._one("SELECT token_hash, tournament_id, role, player FROM tournament_tokens WHERE token_hash = ?",
                         (token_hash,))
         return StoredTournamentToken(token_hash=row[0], tournament_id=row[1], role=row[2], player=row[3]) if row else None
+
+    def tournament_tokens(self, tournament_id: str) -> list[StoredTournamentToken]:
+        rows = self._all("SELECT token_hash, tournament_id, role, player FROM tournament_tokens WHERE tournament_id = ?"
+                         " ORDER BY token_hash", (tournament_id,))
+        return [StoredTournamentToken(token_hash=r[0], tournament_id=r[1], role=r[2], player=r[3]) for r in rows]
 
     def snapshots(self, match_id: str) -> list[StoredSnapshot]:
         rows = self._all("SELECT match_id, seq, state, state_hash FROM snapshots WHERE match_id = ? ORDER BY seq", (match_id,))
