@@ -1,4 +1,4 @@
-"""The shared store: one PostgreSQL database, through psycopg 3 and its connection pool (issue 18).
+"""The shared store: one PostgreSQL database, through psycopg 3 (issue 18).
 
 The same contract as :mod:`referee.store.sqlite`, for a hall with several server processes over one
 database. Append-only is enforced by the database itself: triggers refuse UPDATE, DELETE and TRUNCATE
@@ -15,8 +15,11 @@ on use the "C" collation, so that matches are listed in the same (byte) order as
 is in the server's write-ahead log on disk. ``normal`` uses ``synchronous_commit=off``: a crash of the
 database server can lose the last acknowledged commits (the database stays consistent).
 
-A dropped connection is tried again (three times, 50 ms then 200 ms apart) on a fresh one from the
-pool (the pool's idle connections are checked first, so that a restarted server costs one retry). A retried append can never write an entry twice: its seq is checked against the head and is the
+**Connections.** A store keeps a small pool of its own (:class:`_Pool`): a connection is opened when a
+statement needs one and none is idle, in the thread that needs it, and kept for the next statement. The
+connection the schema was checked on is the pool's first, so a command of the CLI opens one connection
+in all. A dropped connection is tried again (three times, 50 ms then 200 ms apart) on a fresh one (the
+pool's idle connections are checked first, so that a restarted server costs one retry). A retried append can never write an entry twice: its seq is checked against the head and is the
 primary key, and an idempotency key is unique in its match (a retry of a committed append gets
 :class:`Conflict`, or :class:`DuplicateRequest` when it carries a key, which the service answers with
 the first reply).
@@ -52,7 +55,6 @@ from .base import (
 
 if TYPE_CHECKING:
     import psycopg
-    import psycopg_pool
 
 T = TypeVar("T")
 
@@ -217,11 +219,10 @@ class PostgresStore:
         level = durability_level(durability)
         try:
             import psycopg
-            import psycopg_pool
         except ImportError:
             raise StoreError(
                 f"{shown(url)} is a PostgreSQL database, and the PostgreSQL driver is not installed: "
-                "pip install 'referee[postgres]' (psycopg 3 and psycopg-pool)"
+                "pip install 'referee[postgres]' (psycopg 3)"
             ) from None
         self.url = url
         self.durability = level
@@ -235,16 +236,19 @@ class PostgresStore:
             options = f"{given} {options}"
         self._kwargs: dict[str, Any] = {"autocommit": True, "options": options, "connect_timeout": connect_timeout}
         try:
-            with psycopg.connect(url, **self._kwargs) as conn:
-                self._migrate(conn, create)
+            first = psycopg.connect(url, **self._kwargs)
         except psycopg.Error as exc:
             raise StoreError(f"cannot use the PostgreSQL database {shown(url)}: {_first_line(exc)}") from None
-        self.pool: psycopg_pool.ConnectionPool[psycopg.Connection[Any]] = psycopg_pool.ConnectionPool(
-            url, min_size=1, max_size=max(1, pool), kwargs=self._kwargs, open=True,
-            name="referee", timeout=30.0,
-        )
-        # closed with the store, or when it is collected, or at exit: never by the pool's own __del__,
-        # which may run on one of its worker threads
+        try:
+            self._migrate(first, create)
+        except BaseException as exc:
+            first.close()
+            if isinstance(exc, psycopg.Error):
+                raise StoreError(f"cannot use the PostgreSQL database {shown(url)}: {_first_line(exc)}") from None
+            raise
+        kwargs = self._kwargs  # (not self: the pool must not keep the store alive)
+        self.pool = _Pool(lambda: psycopg.connect(url, **kwargs), max(1, pool), first=first)
+        # closed with the store, or when it is collected, or at exit
         self._finalizer = weakref.finalize(self, self.pool.close)
         #: match rows read so far (they never change)
         self._matches: dict[str, StoredMatch] = {}
@@ -293,6 +297,8 @@ class PostgresStore:
             try:
                 with self.pool.connection() as conn:
                     return work(conn)
+            except _Busy as exc:
+                raise StoreError(f"the PostgreSQL database {shown(self.url)} is busy: {exc}") from None
             except psycopg.OperationalError as exc:
                 if attempt == 2 or isinstance(exc, psycopg.errors.QueryCanceled):
                     raise StoreError(f"the PostgreSQL database {shown(self.url)} failed: {_first_line(exc)}") from None
@@ -706,6 +712,74 @@ class PostgresStore:
 
     def close(self) -> None:
         self._finalizer()
+
+
+class _Busy(Exception):
+    """Every connection the pool may open is in use, and none came back in time."""
+
+
+class _Pool:
+    """At most ``size`` connections in use at once. A connection is taken from the idle ones, or opened
+    (in the caller's thread, so that a failure to connect is the caller's error, in the server's words)
+    when none is idle; it goes back to the idle ones after use unless it was broken or left inside a
+    transaction. ``first`` is an open connection to start with (the one the schema was checked on)."""
+
+    def __init__(self, connect: Callable[[], psycopg.Connection[Any]], size: int, *,
+                 first: psycopg.Connection[Any] | None = None, timeout: float = 30.0) -> None:
+        self._connect = connect
+        self._size = size
+        self._timeout = timeout
+        self._slots = threading.BoundedSemaphore(size)
+        self._lock = threading.Lock()
+        self._idle: list[psycopg.Connection[Any]] = [first] if first is not None else []
+        self._closed = False
+
+    @contextlib.contextmanager
+    def connection(self) -> Iterator[psycopg.Connection[Any]]:
+        if not self._slots.acquire(timeout=self._timeout):
+            raise _Busy(f"all {self._size} connections stayed in use for {self._timeout:g} s")
+        try:
+            with self._lock:
+                conn = self._idle.pop() if self._idle else None
+            if conn is None:
+                conn = self._connect()
+            try:
+                yield conn
+            finally:
+                self._put(conn)
+        finally:
+            self._slots.release()
+
+    def _put(self, conn: psycopg.Connection[Any]) -> None:
+        from psycopg.pq import TransactionStatus
+
+        reusable = not conn.broken and not conn.closed and conn.info.transaction_status == TransactionStatus.IDLE
+        with self._lock:
+            if reusable and not self._closed and len(self._idle) < self._size:
+                self._idle.append(conn)
+                return
+        conn.close()
+
+    def check(self) -> None:
+        """Close the idle connections that no longer answer (the server restarted, say)."""
+        with self._lock:
+            idle, self._idle = self._idle, []
+        alive = []
+        for conn in idle:
+            try:
+                conn.execute("SELECT 1")
+                alive.append(conn)
+            except Exception:  # noqa: BLE001 - whatever is wrong with it, it goes
+                conn.close()
+        with self._lock:
+            self._idle.extend(alive)
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            idle, self._idle = self._idle, []
+        for conn in idle:
+            conn.close()
 
 
 def _exists(conn: psycopg.Connection[Any], table: str) -> bool:
