@@ -43,11 +43,12 @@ def app() -> Any:
 
 def serve(host: str, port: int, db: str, *, workers: int = 1, log_level: str = "info",
           durability: str | None = None) -> None:
-    """Serve the referee on ``host:port`` over the SQLite database ``db`` until interrupted.
+    """Serve the referee on ``host:port`` over ``db`` (a SQLite file or a PostgreSQL URL) until interrupted.
 
     ``workers`` > 1 runs that many processes on one socket (more throughput on more cores; a live
-    stream then sees another process's appends by polling, within a second). ``REFEREE_ADMIN_TOKEN``,
-    if set, guards the list of all matches."""
+    stream then sees another process's appends over SQLite by polling, within a second, and over
+    PostgreSQL at once, woken by LISTEN/NOTIFY). ``REFEREE_ADMIN_TOKEN``, if set, guards the list of all
+    matches."""
     import uvicorn
 
     from referee.errors import StorageError

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 import threading
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Annotated, Any, Literal
@@ -148,6 +149,8 @@ class Hall:
         #: stops the listener of a store that announces appends (None: there is none)
         self.stop_listening: Callable[[], None] | None = None
         self.tokens: dict[str, Any] = {}
+        #: tells this process from the other workers of one server (answered by /health)
+        self.worker = secrets.token_hex(4)
         self._local = threading.local()
         self._slots: dict[str, int] = {}
         self._slots_lock = threading.Lock()
@@ -532,7 +535,8 @@ async def _stream(hall: Hall, p: Principal, after: int, head: int, batch: list[A
 
 @get("/health", responses=ERRORS, tags=["server"], summary="Is the server up; how many live streams are open")
 async def health(request: Request[Any, Any, Any]) -> Health:
-    return Health(ok=True, streams=_hall(request).hub.streams)
+    hall = _hall(request)
+    return Health(ok=True, streams=hall.hub.streams, worker=hall.worker)
 
 
 # -- the app ---------------------------------------------------------------------------------------------

@@ -274,7 +274,11 @@ class AuditAnswer(msgspec.Struct, frozen=True, kw_only=True):
 
 class Health(msgspec.Struct, frozen=True, kw_only=True):
     ok: bool
+    #: live streams open at the process answering
     streams: int
+    #: which process answered (random, drawn when it started): with ``referee serve --workers N`` the
+    #: connections are shared out among N processes, and this tells them apart
+    worker: str = ""
 
 
 class ParamUsage(msgspec.Struct, frozen=True, kw_only=True):

@@ -1,0 +1,129 @@
+"""``referee serve --workers N`` over one PostgreSQL database (issue 18): the command's own processes (N
+uvicorn workers on one socket, each with its store and its LISTEN connection) accept intents through
+every worker into one log, and a live stream held by one worker is woken by an entry written through
+another (LISTEN/NOTIFY: the fallback poll over PostgreSQL is 10 s)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import httpx
+
+from conftest import ROOT
+from support.live import free_port
+
+WORKERS = 3
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+@contextlib.contextmanager
+def serving(url: str):
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_")}
+    proc = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--port", str(port), "--db", url, "--workers",
+                             str(WORKERS)], cwd=ROOT, env=env, text=True, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            with contextlib.suppress(httpx.TransportError):
+                if httpx.get(f"{base}/health", timeout=2).status_code == 200:
+                    break
+            assert proc.poll() is None, proc.stderr.read() if proc.stderr else "referee serve exited"
+            assert time.monotonic() < deadline, "referee serve did not start"
+            time.sleep(0.2)
+        yield base
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGTERM)  # the supervisor and its workers (a session of their own)
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(10)
+
+
+def pinned(base: str) -> dict[str, httpx.Client]:
+    """A client held on a connection to each worker: keep-alive keeps a client on the process that
+    accepted its connection, and /health says which one that is."""
+    clients: dict[str, httpx.Client] = {}
+    for _ in range(200):
+        c = httpx.Client(base_url=base, timeout=30)
+        worker = c.get("/health").json()["worker"]
+        if worker in clients:
+            c.close()
+            continue
+        clients[worker] = c
+        if len(clients) == WORKERS:
+            return clients
+    raise AssertionError(f"reached {len(clients)} of {WORKERS} workers")
+
+
+def test_referee_serve_with_workers_over_postgresql(pg_server):
+    url = pg_server.fresh()
+    with serving(url) as base:
+        clients = pinned(base)
+        try:
+            any_client = next(iter(clients.values()))
+            made = any_client.post("/matches", json={"game": "by_all_means", "players": ["alice", "bob"],
+                                                     "seed": 3}).json()
+            mid, tokens = made["match"]["id"], made["tokens"]
+            arbiter = auth(tokens["arbiter"])
+            answered: list[tuple[str, int]] = []
+            for _ in range(2):  # intents through every worker in turn
+                for worker, c in clients.items():
+                    legal = c.get(f"/matches/{mid}/legal", headers=arbiter).json()["legal"]
+                    seat, intent = next((s, xs[0]) for s, xs in sorted(legal.items()) if xs)
+                    answer = c.post(f"/matches/{mid}/intents", json={"intent": intent, "seat": seat}, headers=arbiter)
+                    assert answer.status_code == 201, answer.text
+                    assert answer.json()["verdict"] == "accepted", answer.text
+                    assert c.get("/health").json()["worker"] == worker  # answered by that process
+                    answered.append((worker, answer.json()["seq"]))
+            assert {w for w, _ in answered} == set(clients)
+            assert [seq for _, seq in answered] == list(range(1, 2 * WORKERS + 1))  # one log, no fork
+            log = any_client.get(f"/matches/{mid}/log", params={"limit": 100}, headers=arbiter).json()["entries"]
+            assert [e["seq"] for e in log] == list(range(1, 2 * WORKERS + 1))
+
+            # the live feed: a stream held by one worker, an entry written through another
+            (held_by, reader), (_other, writer) = list(clients.items())[:2]
+            head = answered[-1][1]
+            seen: list[tuple[int, float]] = []
+
+            def follow() -> None:
+                with reader.stream("GET", f"/matches/{mid}/events", params={"after": head},
+                                   headers=auth(tokens["spectator"])) as stream:
+                    for line in stream.iter_lines():
+                        if line.startswith("id:"):
+                            seen.append((int(line[3:]), time.monotonic()))
+                            return
+
+            follower = threading.Thread(target=follow, daemon=True)
+            follower.start()
+            deadline = time.monotonic() + 30
+            while True:  # wait until that worker holds the stream (then nothing comes from a backlog)
+                with httpx.Client(base_url=base, timeout=10) as c:
+                    health = c.get("/health").json()
+                if health["worker"] == held_by and health["streams"] == 1:
+                    break
+                assert time.monotonic() < deadline, "the stream did not open"
+            legal = writer.get(f"/matches/{mid}/legal", headers=arbiter).json()["legal"]
+            seat, intent = next((s, xs[0]) for s, xs in sorted(legal.items()) if xs)
+            sent = time.monotonic()
+            answer = writer.post(f"/matches/{mid}/intents", json={"intent": intent, "seat": seat}, headers=arbiter)
+            assert answer.status_code == 201, answer.text
+            follower.join(15)
+            assert seen and seen[0][0] == head + 1
+            assert seen[0][1] - sent < 3.0  # woken by NOTIFY from the other process, not the 10 s poll
+        finally:
+            for c in clients.values():
+                c.close()
