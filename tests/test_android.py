@@ -101,6 +101,26 @@ def test_a_position_that_breaks_an_invariant_is_refused_naming_the_path():
     assert "derived" in exc.value.message
 
 
+@pytest.mark.parametrize("position,path", [
+    ({"players.raymond.twilight": 6}, "players.raymond.twilight"), ({"day": 7}, "day"), ({"time_left": -1}, "time_left"),
+    ({"active_seat": "nobody"}, "active_seat"), ({"turn_order": ["raymond", "louis", "rachel", "caprice"]}, "turn_order"),
+    ({"players.raymond.hero_markers_free": 5}, "players.raymond.hero_markers_free"),
+    ({"players.raymond.warrant_supply": 2, "players.raymond.warrants": ["haas_bioroid"]}, "players.raymond.warrant_supply"),
+    ({"players.louis.npc_favors.mr_li": 3, "players.louis.npc.mr_li.favor_supply": 3}, "players.louis.npc.mr_li.favor_supply"),
+    ({"puzzle.markers.raymond": "gold"}, "puzzle.markers.raymond"), ({"players.raymond.location": "nowhere"}, "players.raymond.location"),
+    ({"players.raymond.plot": {"current": "rachel.plot_a"}}, "players.raymond.plot.current"),
+    ({"players.raymond.hand": ["raymond.L99"]}, "players.raymond.hand"),
+    ({"suspects.noise.files.physical": [{"kind": "plus_9", "face_up": False, "placed_by": "rachel"}]}, "suspects.noise.files.physical.0"),
+    ({"puzzle.placed.r9c9": {"piece": "S1", "rotation": 0}}, "puzzle.placed.r9c9"),
+])
+def test_a_position_another_author_gets_wrong_is_refused_naming_the_path(position, path):
+    """Found by the fresh scenario files: each was accepted (or, for a seat that does not exist, raised)."""
+    r = Referee(MemoryStore())
+    with pytest.raises(RefereeError) as exc:
+        r.new_match("android", FOUR, cards="FX-1", position={"phase": "day", **position})
+    assert exc.value.code == "android/setup/invalid_position" and f"'{path}'" in exc.value.message, exc.value.message
+
+
 # -- hidden information ------------------------------------------------------------------------------------------
 
 SC01 = os.path.join(ROOT, "tests", "scenarios", "android", "sc01_standard_setup.toml")

@@ -27,6 +27,7 @@ from .model import (
     ComponentsPlaced, DayStarted, DetectiveAssigned, FirstPlayerChosen, HeroSetupApplied, MurderChosen, Npc,
     SpecificEventSetAside, State, Suspect,
 )
+from . import positioncheck
 from .setup import current_step
 
 if TYPE_CHECKING:
@@ -186,6 +187,7 @@ def complete_position(rules: AndroidRules, state: State, placed: Placed) -> Stat
     m = data.murders.get(state.murder or "")
     if m is None:
         raise PositionError(f"position path 'murder': no murder {state.murder!r}")
+    positioncheck.seats(rules, state)
     if "active_suspects" not in placed:
         state = replace(state, active_suspects=m.suspects[: len(rules.players) + 1])
     suspects = dict(state.suspects)
@@ -321,4 +323,5 @@ def complete_position(rules: AndroidRules, state: State, placed: Placed) -> Stat
     for sus, st in state.suspects.items():
         if st.hits >= 3 and st.alive:
             raise PositionError(f"position path 'suspects.{sus}.alive': a suspect with 3 hits is dead")
+    positioncheck.check(rules, state)
     return state
