@@ -2,13 +2,15 @@
 
 Spec: ``shared/rules/android.md`` (identifiers, checks, rejection codes and options are its).
 
-Layout (the War of Shadows one): ``model.py`` intents, events, state; ``data.py`` the data set (map,
-detectives, suspects, murders, calendar, cards, puzzle) and ``data/`` the bundled sets; ``options.py``
-the §7.3 rulings; ``rules.py`` the protocol; ``decide.py`` the common checks, with ``setup.py``,
-``day.py`` (moves, draws, leads, evidence, turns), ``conspiracy.py``, ``cards.py`` (twilight cards,
-jump, abilities), ``manual.py`` + ``deltas.py`` (declared effects), ``endday.py`` (end of day, the
-killer, closing) on ``txn.py``; ``fold.py`` evolve; ``view.py`` views and positions; ``chance.py``
-digital chance; ``legal.py``; ``words.py``; ``present.py`` the boards.
+Layout (the War of Shadows one): ``model.py`` intents, events, state (``deltakinds.py`` the delta kinds
+of declared effects); ``data.py`` the data set (map, detectives, suspects, murders, calendar, cards,
+puzzle) and ``data/`` the bundled sets; ``options.py`` the §7.3 rulings; ``rules.py`` the protocol;
+``decide.py`` the common checks, with ``setup.py``, ``day.py`` (moves, draws, leads, evidence, turns),
+``conspiracy.py``, ``cards.py`` (twilight cards, jump, abilities), ``manual.py`` + ``deltas.py``
+(declared effects, and who confirms one), ``cancel.py`` («Отмена»), ``deviation.py`` (rule deviations
+flagged), ``endday.py`` (end of day, the killer, closing) on ``txn.py``; ``fold.py`` evolve; ``view.py``
+views and positions, ``positioncheck.py`` a position's checks; ``chance.py`` digital chance;
+``legal.py``; ``words.py``; ``present.py`` the boards; ``listing.py`` what ``referee cards`` lists.
 
 Bundled data sets: ``FX-1`` — the spec's test fixture (§8.1; invented, not the real map) — and
 ``demo`` — an invented city of our own that plays whole games (the default).
