@@ -482,3 +482,15 @@ def test_a_declared_result_that_breaks_a_base_rule_is_flagged():
     r, mid = _opt({}, {})
     play(r, mid, "raymond", "manual_effect deltas=lead:physical.raymond:jinteki")
     assert [f["kind"] for f in r.show(mid).state["audit_flags"]] == ["rule_deviation", "manual_effect"]
+
+
+def test_a_seat_cancelling_an_effect_on_another_hand_waits_for_that_seat():
+    r, mid = _opt({}, {"players.raymond.hand": ["raymond.L05"], "players.louis.hand": ["louis.L01"]})
+    play(r, mid, "raymond", "play_light_card card=raymond.L05 deltas=card:raymond.L09:louis.hand")  # the arbiter's CLI
+    held = r.submit(mid, "raymond", "manual_effect deltas=cancel_last_action", blind=True)
+    assert held.held and held.verdict.confirmer == "louis"
+    own = r.submit(mid, "raymond", "manual_effect deltas=favor:raymond:corp:+1", blind=True)
+    assert own.verdict.code == "match/awaiting_confirmation"
+    assert r.confirm(mid, held.seq, by="louis").accepted
+    assert r.show(mid).state["players"]["louis"]["hand"] == ["louis.L01"]
+    assert r.submit(mid, "raymond", "manual_effect deltas=favor:raymond:corp:+1", blind=True).accepted  # nothing held

@@ -106,9 +106,14 @@ def confirmer(rules: AndroidRules, state: State, seat: str, intent: Any) -> str 
     the arbiter's own declarations are adjudicated at once."""
     if seat == "arbiter" or not isinstance(intent, WITH_DELTAS):
         return None
+    from .cancel import from_text
+
     who: set[str] = set()
     mine = state.players[seat].hand if seat in state.players else ()
-    for d in intent.deltas:
+    deltas = list(intent.deltas)
+    if any(isinstance(d, CancelLastActionDelta) for d in deltas) and state.last_action is not None:
+        deltas += from_text(state.last_action.undo)  # what «Отмена» would undo is declared as well
+    for d in deltas:
         if not isinstance(d, CardDelta):
             continue
         owner, _, zone = d.zone.partition(".")
