@@ -124,6 +124,14 @@ def use_location_ability(tx: Tx, it: UseLocationAbility) -> None:
     tx.time(ab.time, R_ABILITY)
     for t, n in sorted(ab.favors.items()):
         tx.need(p.favors.get(t, 0) >= n, "favor/insufficient", f"needs {n} {t} favor(s), {tx.seat} has {p.favors.get(t, 0)}", R_ABILITY)
+    if ab.effect in ("gain_favor", "own_good_baggage"):  # a printed effect: no choice is left to the player
+        stray = [f"{k}={v}" for k, v in (("suspect", it.suspect), ("target", it.target)) if v is not None]
+        if it.favor_type is not None and it.favor_type != ab.favor_type:
+            stray.append(f"favor_type={it.favor_type}")
+        if it.deltas:
+            stray.append("deltas=")
+        tx.need(not stray, "ability/invalid_choice", f"{it.location}'s effect is given ({ab.text or ab.effect}); it "
+                f"takes no {', '.join(stray)}", R_ABILITY)
     if ab.effect == "gain_favor":
         ftype = ab.favor_type or it.favor_type or ""
         tx.need(ftype in FAVOR_TYPES, "ability/invalid_choice", f"favor_type= one of {', '.join(FAVOR_TYPES)}", R_ABILITY)
@@ -162,6 +170,9 @@ def use_event_ability(tx: Tx, it: UseEventAbility) -> None:
     e = tx.rules.data.events[it.event]
     alibi = e.grants is not None and e.grants.effect == "alibi"
     if alibi:
+        stray = [f"{k}={v}" for k, v in (("favor_type", it.favor_type), ("target", it.target)) if v is not None]
+        tx.need(not stray, "ability/invalid_choice", f"{it.event}'s ability places an alibi on a suspect; it takes no "
+                f"{', '.join(stray)}", R_EVENT)
         s = it.suspect
         tx.need(s is not None and s in tx.s.active_suspects, "alibi/suspect_not_in_game",
                 f"suspect= must be a suspect in this game ({', '.join(tx.s.active_suspects)}), not {s!r}", R_EVENT)
