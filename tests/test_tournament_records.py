@@ -204,3 +204,33 @@ def test_a_late_entry_takes_the_byes_berger_number_in_an_odd_round_robin():
     with pytest.raises(BadInput, match="even field") as exc:
         t.add_player(even, "e")
     assert exc.value.code == "tournament/late_entry"
+
+
+def test_over_http_only_the_organiser_withdraws_or_grants_and_refusals_have_the_error_shape():
+    from litestar.testing import TestClient
+
+    from referee.http import create_app
+
+    store = MemoryStore()
+    with TestClient(create_app(lambda: Referee(store, games=[PILE]))) as c:
+        made = c.post("/tournaments", json={"name": "Cup", "game": "pile", "rounds": 2, "seed": 2,
+                                            "points": {"half": 2}, "players": list("abcde")}).json()
+        tid, tokens = made["tournament"], made["tokens"]
+        org, spec = ({"Authorization": f"Bearer {tokens[k]}"} for k in ("organiser", "spectator"))
+        bye = {"player": "e", "round": 1, "reason": "late"}
+        refused = c.post(f"/tournaments/{tid}/byes", json=bye, headers=spec)
+        assert refused.status_code == 403 and refused.json()["code"] == "auth/forbidden"
+        granted = c.post(f"/tournaments/{tid}/byes", json=bye, headers=org)
+        assert granted.status_code == 201 and "(2 points)" in granted.json()["done"]
+        paired = c.post(f"/tournaments/{tid}/pair", json={}, headers=org).json()
+        assert paired["half_byes"] == ["e"]
+        body = {"round": 1, "table": 1, "reason": "wrong table"}
+        assert c.post(f"/tournaments/{tid}/withdrawals", json=body, headers=spec).status_code == 403
+        assert c.post(f"/tournaments/{tid}/withdrawals", json=body, headers=org).status_code == 201
+        again = c.post(f"/tournaments/{tid}/withdrawals", json=body, headers=org)
+        assert again.status_code == 422 and set(again.json()) == {"code", "message", "detail"}
+        assert again.json()["code"] == "tournament/withdrawn"
+        shown = c.get(f"/tournaments/{tid}/pairings", headers=spec).json()["rounds"][0]
+        assert shown["tables"][0]["result"] == "withdrawn" and shown["half_byes"] == ["e"]
+        row = next(r for r in c.get(f"/tournaments/{tid}/standings", headers=spec).json()["rows"] if r["player"] == "e")
+        assert row["values"]["points"] == "2" and row["played"] == 0
