@@ -319,62 +319,6 @@ def legal(
     render.legal(answer)
 
 
-@app.command()
-def rule(
-    ctx: typer.Context,
-    match: Annotated[str, typer.Argument(help="Match id.")],
-    entry: Annotated[int, typer.Argument(help="The rejected entry the arbiter lets stand.")],
-    reason: Annotated[str, typer.Option("--reason", help="Why (kept in the log).")] = "",
-    main: Annotated[bool, typer.Option("--main", help="When play went on after the entry: correct the match's own line (an undo back to it, the ruling, the later entries played again) instead of a fork.")] = False,
-    name: Annotated[str, typer.Option("--name", help="The fork's name, when the corrected line is a fork.")] = "",
-    expect_seq: Annotated[int | None, typer.Option("--expect-seq", help="Refuse (exit 4) unless the log is at this entry.")] = None,
-    db: DbOpt = None,
-    json: JsonOpt = False,
-) -> None:
-    """An arbiter's ruling that a rejected intent stands as played: it is adjudicated again with the
-    check that rejected it waived, as an entry of its own (the rejected entry stays as it was). If
-    nothing has changed the state since, the ruling is the next entry; exit 0 if it took effect, 1 if
-    the rules cannot apply the move even so (logged too). If play went on (later moves, the end of the
-    match), the move is put back where it was made: a fork at the entry holds the ruling and every
-    entry in effect after it, played again with its new verdict shown (--main: the match's own line,
-    by an undo back to the entry, the ruling and the same entries, all appended). A ruling that cannot
-    apply there is refused and nothing is written (exit 1).
-
-    Example: referee rule 3f9c 17 --reason "the card was visible to both players"   ·   referee rule 3f9c 8 --main
-    """
-    if _connection(ctx).server:
-        if main:
-            _fail("--main needs the match's own database (it is not available with --server)")
-        service = _service(ctx, db)
-        _report(service.rule_stands(match, entry, reason=reason, expected_seq=expect_seq), json)
-        return
-    from referee import rulings
-
-    local = _local(ctx, db)
-    if not rulings.needs_replay(local, match, entry):
-        _report(local.rule_stands(match, entry, reason=reason, expected_seq=expect_seq), json)
-        return
-    report = rulings.rule(local, match, entry, reason=reason, main=main, name=name, expected_seq=expect_seq)
-    if json:
-        from referee.engine.protocol import Rejected
-
-        v = report.ruling.verdict
-        _print_json({
-            "match_id": report.match_id, "entry": report.entry, "line": "fork" if report.fork else "main",
-            "target": report.target, "undo": report.undo, "seq": report.ruling.seq,
-            "verdict": "accepted" if report.ruling.accepted else "rejected",
-            "rejection": {"code": v.code, "message": v.message, "rule": v.rule} if isinstance(v, Rejected) else None,
-            "replayed": [{"old": r.old, "seq": r.seq, "actor": r.actor, "text": r.text, "was": r.was,
-                          "verdict": r.verdict, "why": r.why, "changed": r.changed} for r in report.replayed],
-            "outcome": report.outcome,
-        })
-    else:
-        from cli import scorekeeping
-
-        scorekeeping.ruled(report)
-        print(report.target)
-
-
 @app.command(name="import")
 def import_(
     ctx: typer.Context,
@@ -548,46 +492,6 @@ def audit(
         raise Exit(1)
 
 
-@app.command()
-def undo(
-    ctx: typer.Context,
-    match: Annotated[str, typer.Argument(help="Match id.")],
-    to: Annotated[int | None, typer.Option("--to", help="Fold back to the state after entry N (default: before the last accepted intent).")] = None,
-    reason: Annotated[str, typer.Option("--reason", help="Why (kept in the log).")] = "",
-    by: Annotated[str, typer.Option("--by", help="The seat undoing, or 'arbiter'.")] = "arbiter",
-    expect_seq: Annotated[int | None, typer.Option("--expect-seq", help="Refuse (exit 4) unless the log is at this entry.")] = None,
-    db: DbOpt = None,
-    json: JsonOpt = False,
-) -> None:
-    """Undo to entry N by appending an undo entry (the undone entries stay in the log, marked).
-    Exit 0 if accepted, 1 if the match's undo policy refuses it (the refusal is logged).
-
-    Example: referee undo 3f9c --to 40 --by alice --reason "misread the card"
-    """
-    service = _service(ctx, db)
-    res = service.undo(match, by=by, to=to, reason=reason, expected_seq=expect_seq)
-    _report(res, json)
-
-
-@app.command()
-def redo(
-    ctx: typer.Context,
-    match: Annotated[str, typer.Argument(help="Match id.")],
-    undo_: Annotated[int | None, typer.Option("--undo", help="The undo entry to reverse (default: the latest in effect).")] = None,
-    reason: Annotated[str, typer.Option("--reason", help="Why (kept in the log).")] = "",
-    by: Annotated[str, typer.Option("--by", help="The seat redoing, or 'arbiter'.")] = "arbiter",
-    db: DbOpt = None,
-    json: JsonOpt = False,
-) -> None:
-    """Reverse an undo (only while nothing has been played since): also an entry.
-
-    Example: referee redo 3f9c --by alice
-    """
-    service = _service(ctx, db)
-    res = service.redo(match, by=by, undo=undo_, reason=reason)
-    _report(res, json)
-
-
 def _report(res: SubmitResult, json: bool) -> None:
     """The entry an intent, undo, redo, ruling or confirmation appended; exit 1 if it was rejected."""
     if json:
@@ -612,183 +516,6 @@ def _report(res: SubmitResult, json: bool) -> None:
         raise Exit(1)
 
 
-@app.command()
-def confirm(
-    ctx: typer.Context,
-    match: Annotated[str, typer.Argument(help="Match id.")],
-    entry: Annotated[int, typer.Argument(help="The entry that waits for a confirmation.")],
-    by: Annotated[str, typer.Option("--by", help="The seat it waits for, or 'arbiter'.")] = "arbiter",
-    decline: Annotated[bool, typer.Option("--decline", help="Decline it: the held intent has no effect.")] = False,
-    reason: Annotated[str, typer.Option("--reason", help="Why (kept in the log).")] = "",
-    expect_seq: Annotated[int | None, typer.Option("--expect-seq", help="Refuse (exit 4) unless the log is at this entry.")] = None,
-    db: DbOpt = None,
-    json: JsonOpt = False,
-) -> None:
-    """Answer an intent held for a confirmation. A declared effect that takes a card from where its
-    player cannot see (another seat's hand) is held until that seat, or the arbiter, confirms it: it is
-    then adjudicated with what only they can see. Declined, it has no effect. Exit 0 if the confirmed
-    intent was accepted (or it was declined), 1 if the rules refuse it.
-
-    Example: referee confirm 3f9c 41 --by bob   ·   referee confirm 3f9c 41 --by bob --decline
-    """
-    service = _service(ctx, db)
-    res = service.confirm(match, entry, by=by, accept=not decline, reason=reason, expected_seq=expect_seq)
-    _report(res, json)
-
-
-@app.command()
-def fork(
-    ctx: typer.Context,
-    match: Annotated[str, typer.Argument(help="Match id.")],
-    at: Annotated[int, typer.Option("--at", help="Share the history up to entry N.")],
-    name: Annotated[str, typer.Option("--name", help="A title for the new line of play.")] = "",
-    db: DbOpt = None,
-    json: JsonOpt = False,
-) -> None:
-    """Start a new match sharing this one's history up to entry N (like a variation); prints its id
-    alone on the last line.
-
-    Example: referee fork 3f9c --at 40 --name "what if I kept the agent"
-    """
-    info = _local(ctx, db).fork(match, at=at, name=name)
-    if json:
-        _print_json(info)
-        return
-    from cli import render
-
-    render.forked(info)
-    print(info.id)
-
-
-@app.command()
-def serve(
-    ctx: typer.Context,
-    host: Annotated[str, typer.Option("--host", help="Address to listen on (127.0.0.1: this machine only).")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", help="TCP port.")] = 8000,
-    workers: Annotated[int, typer.Option("--workers", help="Server processes on the one socket (more cores, more throughput).")] = 1,
-    db: DbOpt = None,
-) -> None:
-    """Serve matches over HTTP (JSON; seat, arbiter and spectator tokens; live event streams).
-
-    Every write is on disk before it is answered (synchronous=FULL); `referee --durability normal serve`
-    trades that for speed (see the README's "Determinism, hashing and the log"). The API is described
-    at /schema on the server.
-
-    Example: referee serve --port 8000 --db hall.db
-    """
-    from cli.serve import serve as run_server
-
-    if workers < 1:
-        _fail("--workers must be 1 or more")
-    run_server(host, port, _db_path(db), workers=workers, durability=_connection(ctx).durability)
-
-
-@app.command()
-def ratings(
-    ctx: typer.Context,
-    game: Annotated[str | None, typer.Option("--game", help="Only this game's matches.", show_default=False)] = None,
-    model: Annotated[str, typer.Option("--model", help="openskill's model: plackett-luce, bradley-terry-full, bradley-terry-part, thurstone-mosteller-full or thurstone-mosteller-part.")] = "plackett-luce",
-    db: DbOpt = None,
-    json: JsonOpt = False,
-) -> None:
-    """Player ratings from every finished match (openskill's Weng-Lin model), reproducible from the logs.
-
-    Example: referee ratings --game by_all_means --json
-    """
-    conn = _connection(ctx)
-    if conn.server:  # GET /ratings: the same numbers over the server's database
-        from cli.tournament_client import RemoteTournaments
-
-        answer = RemoteTournaments(conn.server, conn.token, need_token=False).ratings(game=game, model=model)
-    else:
-        from referee.ratings import answer as compute
-
-        answer = compute(_local(ctx, db), game=game, model=model)
-    if json:
-        import msgspec
-
-        _print_json(msgspec.to_builtins(answer))
-        return
-    sys.stdout.write(f"{answer.rated} matches rated ({answer.model})"
-                     + "".join(f", {n} {why}" for why, n in answer.skipped.items()) + "\n")
-    for i, r in enumerate(answer.players, start=1):
-        sys.stdout.write(f"{i:>4}  {r.player:<24} {r.ordinal:7.2f}  (mu {r.mu:.2f}, sigma {r.sigma:.2f}, "
-                         f"{r.matches} matches)\n")
-
-
-@db_app.command("copy")
-def db_copy(
-    ctx: typer.Context,
-    source: Annotated[str, typer.Argument(help="The database to copy from: a SQLite file or a postgresql:// URL.")],
-    target: Annotated[str, typer.Argument(help="The database to copy into (created if it does not exist).")],
-    json: JsonOpt = False,
-) -> None:
-    """Copy every match (entries, snapshots, idempotency keys, annotations, token hashes, the digest of
-    the transcript it was imported from) and every tournament (its events, token hashes) verbatim, in
-    either direction. Run it again to resume a copy that stopped: each match continues from the target's
-    head, each tournament from its last event; one that differs in the target is refused, naming it.
-    Written at durability normal unless --durability says otherwise (a copy cut short by a crash is
-    resumed). `audit --all` on the target prints the same heads as on the source.
-
-    Example: referee db copy hall.db postgresql://referee@db.hall.lan/referee
-    """
-    from referee.dbcopy import copy_matches
-    from referee.errors import StorageError
-    from referee.store import StoreError, open_store
-
-    if _connection(ctx).server:
-        _fail("db copy works on databases, not through --server")
-    try:
-        src = open_store(source, create=False)
-        dst = open_store(target, durability=_connection(ctx).durability or "normal")
-    except StoreError as exc:
-        raise StorageError("store/unavailable", str(exc)) from None
-    try:
-        report = copy_matches(src, dst, lambda mid, done, total: None)
-    except StoreError as exc:
-        raise StorageError("store/failed", f"{exc}; nothing more was copied (run it again once that is settled)") from None
-    finally:
-        src.close()
-        dst.close()
-    if json:
-        _print_json(report)
-        return
-    print(f"copied {report.matches} matches ({report.created} new, {report.up_to_date} already up to date): "
-          f"{report.entries} entries, {report.annotations} annotations, {report.tokens} tokens, "
-          f"{report.transcripts} transcript digests; {report.tournaments} tournaments ({report.tournaments_created} new): "
-          f"{report.tournament_events} events, {report.tournament_tokens} tokens")
-
-
-@scenario_app.command("run")
-def scenario_run(
-    files: Annotated[list[str], typer.Argument(help="Scenario files or folders of them.")],
-    json: JsonOpt = False,
-) -> None:
-    """Run scenario files; exit 0 only if every step of every file holds.
-
-    Example: referee scenario run tests/scenarios/by_all_means/
-    """
-    from referee.scenario import expand, run_file
-
-    paths = expand(files)
-    if not paths:
-        _fail("no scenario files found in " + ", ".join(files))
-    results = [run_file(p) for p in paths]
-    failed = [r for r in results if not r.passed]
-    if json:
-        _print_json([
-            {"file": r.path, "title": r.title, "steps": r.steps, "passed": r.passed,
-             "failures": [{"step": f.step, "what": f.what} for f in r.failures]}
-            for r in results
-        ])
-    else:
-        from cli import render
-
-        render.scenarios(results)
-    if failed:
-        raise Exit(1)
-
-
 def _click_exceptions() -> tuple[tuple[type[Any], ...], tuple[type[Any], ...]]:
     """Usage errors and exits of the click typer runs on: the copy newer typer releases carry (click
     itself, which nothing then uses, is not imported), else click."""
@@ -808,9 +535,13 @@ def _click_exceptions() -> tuple[tuple[type[Any], ...], tuple[type[Any], ...]]:
     return tuple(errors), tuple(exits)
 
 
-# the commands that only read (show, log, matches, replay, diff) live in their own module
-from cli import reading  # noqa: E402,F401  # registers them on app
-from cli import cardcmds  # noqa: E402,F401  # registers cards and template on app
+# the other commands live in modules of their own, each registering its commands on app: the time
+# travel and rulings (rule, undo, redo, confirm, fork), the reads (show, log, matches, replay, diff),
+# the scorekeeper's card listings (cards, template) and the hall's (serve, ratings, db copy, scenario run)
+from cli import timetravel  # noqa: E402,F401
+from cli import reading  # noqa: E402,F401
+from cli import cardcmds  # noqa: E402,F401
+from cli import admin  # noqa: E402,F401
 
 
 def run(argv: list[str] | None = None) -> None:

@@ -1,0 +1,155 @@
+"""The commands that travel in a match's time or rule on it: ``rule``, ``undo``, ``redo``, ``confirm`` and
+``fork``. Each appends an entry of its own (or, ``fork``, a new match sharing the history): nothing in
+the log is ever changed. Registered on :data:`cli.main.app` when :mod:`cli.main` imports this module."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from cli.main import DbOpt, JsonOpt, _connection, _fail, _local, _print_json, _report, _service, app
+
+
+@app.command()
+def rule(
+    ctx: typer.Context,
+    match: Annotated[str, typer.Argument(help="Match id.")],
+    entry: Annotated[int, typer.Argument(help="The rejected entry the arbiter lets stand.")],
+    reason: Annotated[str, typer.Option("--reason", help="Why (kept in the log).")] = "",
+    main: Annotated[bool, typer.Option("--main", help="When play went on after the entry: correct the match's own line (an undo back to it, the ruling, the later entries played again) instead of a fork.")] = False,
+    name: Annotated[str, typer.Option("--name", help="The fork's name, when the corrected line is a fork.")] = "",
+    expect_seq: Annotated[int | None, typer.Option("--expect-seq", help="Refuse (exit 4) unless the log is at this entry.")] = None,
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """An arbiter's ruling that a rejected intent stands as played: it is adjudicated again with the
+    check that rejected it waived, as an entry of its own (the rejected entry stays as it was). If
+    nothing has changed the state since, the ruling is the next entry; exit 0 if it took effect, 1 if
+    the rules cannot apply the move even so (logged too). If play went on (later moves, the end of the
+    match), the move is put back where it was made: a fork at the entry holds the ruling and every
+    entry in effect after it, played again with its new verdict shown (--main: the match's own line,
+    by an undo back to the entry, the ruling and the same entries, all appended). A ruling that cannot
+    apply there is refused and nothing is written (exit 1).
+
+    Example: referee rule 3f9c 17 --reason "the card was visible to both players"   ·   referee rule 3f9c 8 --main
+    """
+    if _connection(ctx).server:
+        if main:
+            _fail("--main needs the match's own database (it is not available with --server)")
+        service = _service(ctx, db)
+        _report(service.rule_stands(match, entry, reason=reason, expected_seq=expect_seq), json)
+        return
+    from referee import rulings
+
+    local = _local(ctx, db)
+    if not rulings.needs_replay(local, match, entry):
+        _report(local.rule_stands(match, entry, reason=reason, expected_seq=expect_seq), json)
+        return
+    report = rulings.rule(local, match, entry, reason=reason, main=main, name=name, expected_seq=expect_seq)
+    if json:
+        from referee.engine.protocol import Rejected
+
+        v = report.ruling.verdict
+        _print_json({
+            "match_id": report.match_id, "entry": report.entry, "line": "fork" if report.fork else "main",
+            "target": report.target, "undo": report.undo, "seq": report.ruling.seq,
+            "verdict": "accepted" if report.ruling.accepted else "rejected",
+            "rejection": {"code": v.code, "message": v.message, "rule": v.rule} if isinstance(v, Rejected) else None,
+            "replayed": [{"old": r.old, "seq": r.seq, "actor": r.actor, "text": r.text, "was": r.was,
+                          "verdict": r.verdict, "why": r.why, "changed": r.changed} for r in report.replayed],
+            "outcome": report.outcome,
+        })
+    else:
+        from cli import scorekeeping
+
+        scorekeeping.ruled(report)
+        print(report.target)
+
+
+@app.command()
+def undo(
+    ctx: typer.Context,
+    match: Annotated[str, typer.Argument(help="Match id.")],
+    to: Annotated[int | None, typer.Option("--to", help="Fold back to the state after entry N (default: before the last action: a move, a ruling, a held move).")] = None,
+    reason: Annotated[str, typer.Option("--reason", help="Why (kept in the log).")] = "",
+    by: Annotated[str, typer.Option("--by", help="The seat undoing, or 'arbiter'.")] = "arbiter",
+    expect_seq: Annotated[int | None, typer.Option("--expect-seq", help="Refuse (exit 4) unless the log is at this entry.")] = None,
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """Undo to entry N by appending an undo entry (the undone entries stay in the log, marked).
+    Exit 0 if accepted, 1 if the match's undo policy refuses it (the refusal is logged).
+
+    Example: referee undo 3f9c --to 40 --by alice --reason "misread the card"
+    """
+    service = _service(ctx, db)
+    res = service.undo(match, by=by, to=to, reason=reason, expected_seq=expect_seq)
+    _report(res, json)
+
+
+@app.command()
+def redo(
+    ctx: typer.Context,
+    match: Annotated[str, typer.Argument(help="Match id.")],
+    undo_: Annotated[int | None, typer.Option("--undo", help="The undo entry to reverse (default: the latest in effect).")] = None,
+    reason: Annotated[str, typer.Option("--reason", help="Why (kept in the log).")] = "",
+    by: Annotated[str, typer.Option("--by", help="The seat redoing, or 'arbiter'.")] = "arbiter",
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """Reverse an undo (only while nothing has been played since): also an entry.
+
+    Example: referee redo 3f9c --by alice
+    """
+    service = _service(ctx, db)
+    res = service.redo(match, by=by, undo=undo_, reason=reason)
+    _report(res, json)
+
+
+@app.command()
+def confirm(
+    ctx: typer.Context,
+    match: Annotated[str, typer.Argument(help="Match id.")],
+    entry: Annotated[int, typer.Argument(help="The entry that waits for a confirmation.")],
+    by: Annotated[str, typer.Option("--by", help="The seat it waits for, or 'arbiter'.")] = "arbiter",
+    decline: Annotated[bool, typer.Option("--decline", help="Decline it: the held intent has no effect.")] = False,
+    reason: Annotated[str, typer.Option("--reason", help="Why (kept in the log).")] = "",
+    expect_seq: Annotated[int | None, typer.Option("--expect-seq", help="Refuse (exit 4) unless the log is at this entry.")] = None,
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """Answer an intent held for a confirmation. A declared effect that takes a card from where its
+    player cannot see (another seat's hand) is held until that seat, or the arbiter, confirms it: it is
+    then adjudicated with what only they can see. Declined, it has no effect. Exit 0 if the confirmed
+    intent was accepted (or it was declined), 1 if the rules refuse it.
+
+    Example: referee confirm 3f9c 41 --by bob   ·   referee confirm 3f9c 41 --by bob --decline
+    """
+    service = _service(ctx, db)
+    res = service.confirm(match, entry, by=by, accept=not decline, reason=reason, expected_seq=expect_seq)
+    _report(res, json)
+
+
+@app.command()
+def fork(
+    ctx: typer.Context,
+    match: Annotated[str, typer.Argument(help="Match id.")],
+    at: Annotated[int, typer.Option("--at", help="Share the history up to entry N.")],
+    name: Annotated[str, typer.Option("--name", help="A title for the new line of play.")] = "",
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """Start a new match sharing this one's history up to entry N (like a variation); prints its id
+    alone on the last line.
+
+    Example: referee fork 3f9c --at 40 --name "what if I kept the agent"
+    """
+    info = _local(ctx, db).fork(match, at=at, name=name)
+    if json:
+        _print_json(info)
+        return
+    from cli import render
+
+    render.forked(info)
+    print(info.id)
