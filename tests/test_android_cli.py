@@ -11,7 +11,6 @@ import pytest
 
 from referee.http import create_app
 from referee.service import Referee
-from referee.store.sqlite import SqliteStore
 from support.live import LiveServer
 
 POSITION = """
@@ -25,10 +24,9 @@ phase = "day"
 HIDDEN = ("louis.D03", "rachel.L01", "rachel.L02", "caprice.D02", "louis.L04")
 
 
-def test_a_declared_effect_on_another_hand_is_held_then_confirmed_or_declined_with_the_cli(cli, tmp_path):
+def test_a_declared_effect_on_another_hand_is_held_then_confirmed_or_declined_with_the_cli(cli, tmp_path, db_store):
     (tmp_path / "pos.toml").write_text(POSITION, encoding="utf-8")
-    db = str(tmp_path / "r.db")
-    with LiveServer(create_app(lambda: Referee(SqliteStore(db)))) as server:
+    with LiveServer(create_app(lambda: Referee(db_store))) as server:  # on each backend
         made = cli("--server", server.url, "new", "android", "--players", "raymond,rachel,louis,caprice",
                    "--cards", "FX-1", "--position", "pos.toml", "--json")
         assert made.code == 0, made.err

@@ -65,8 +65,8 @@ def test_a_nested_draw_is_refused_like_a_top_level_one_and_kept_in_the_log():
     assert r.audit(mid).clean
 
 
-def test_over_http_a_nested_draw_is_422_and_the_legal_list_leaves_it_out():
-    store = MemoryStore()
+def test_over_http_a_nested_draw_is_422_and_the_legal_list_leaves_it_out(db_store):
+    store = db_store  # on each backend
     with TestClient(create_app(lambda: Referee(store))) as c:
         made = c.post("/matches", json={"game": "copycat", "players": SEATS, "seed": 5,
                                         "cards": "spec_fixture"}).json()

@@ -12,15 +12,13 @@ import msgspec
 from referee.http import create_app
 from referee.ratings import answer
 from referee.service import Referee
-from referee.store.memory import MemoryStore
-from referee.store.sqlite import SqliteStore
 from support.live import LiveServer
 from support.pile import PILE
 
 
-def test_tournament_commands_through_a_server_answer_as_they_do_locally(cli, tmp_path):
-    db = str(tmp_path / "r.db")  # the cli fixture's REFEREE_DB
-    with LiveServer(create_app(lambda: Referee(SqliteStore(db)))) as server:
+def test_tournament_commands_through_a_server_answer_as_they_do_locally(cli, db, db_store, monkeypatch):
+    monkeypatch.setenv("REFEREE_DB", db)  # the local commands' database is the server's (on each backend)
+    with LiveServer(create_app(lambda: Referee(db_store))) as server:
         url = ("--server", server.url)
         made = cli(*url, "tournament", "new", "Club Cup", "--game", "by_all_means", "--rounds", "2", "--seed", "7",
                    "--players", "ann,ben,cy,dee", "--json")
@@ -77,8 +75,8 @@ def test_tournament_commands_through_a_server_answer_as_they_do_locally(cli, tmp
         assert untokened.code == 2 and "needs a tournament token" in untokened.err
 
 
-def test_ratings_over_http_are_the_local_numbers(cli):
-    store = MemoryStore()
+def test_ratings_over_http_are_the_local_numbers(cli, db_store):
+    store = db_store  # on each backend
     ref = Referee(store, games=[PILE])
     for players in (["ann", "ben"], ["ann", "ben"], ["ben", "cy"], ["cy", "ann", "ben"]):
         m = ref.new_match("pile", players, options={"stones": "2"})

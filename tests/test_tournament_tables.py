@@ -11,7 +11,6 @@ from litestar.testing import TestClient
 
 from referee.http import create_app
 from referee.service import Referee
-from referee.store.memory import MemoryStore
 from support.pile import PILE
 
 
@@ -20,8 +19,8 @@ def bearer(token: str) -> dict[str, str]:
 
 
 @pytest.fixture()
-def hall():
-    store = MemoryStore()
+def hall(db_store):
+    store = db_store  # on each backend
     with TestClient(create_app(lambda: Referee(store, games=[PILE]), poll=0.05)) as c:
         made = c.post("/tournaments", json={
             "name": "Cup", "game": "pile", "rounds": 1, "seed": 4, "chance": "digital",
