@@ -163,3 +163,13 @@ def test_a_reading_not_built_is_refused_at_creation_naming_what_is(name, value):
     with pytest.raises(BadInput) as err:
         r.new_match("copycat", SEATS, options={name: value})
     assert err.value.code == "match/bad_option" and name in err.value.message and "takes one of" in err.value.message
+
+
+def test_the_deal_is_the_seeds_whatever_entry_lays_it_out():
+    r, mid = digital()
+    other = Referee(MemoryStore())
+    m = other.new_match("copycat", SEATS, seed=41, cards="spec_fixture")
+    assert other.submit(m.id, "anna", "draw_hand").verdict.code == "copycat/wrong_phase"  # entry 1, rejected
+    assert other.submit(m.id, "table", "setup").accepted  # entry 2
+    mine, theirs = r.show(mid).state, other.show(m.id).state
+    assert mine["players"] == theirs["players"] and mine["supply"] == theirs["supply"] and mine["street"] == theirs["street"]

@@ -123,8 +123,9 @@ def deal(tx: Tx, stage1: tuple[str, ...], doctors: tuple[str, ...]) -> Dealt:
     """Shuffle every pile of the setup from the match's generator (§2 steps 2-4, 6, 7, 11): the street is
     the stage-I cards shuffled (slot 11 of a 2-player game the top of band II), the doctorates the first
     N of the four shuffled, the first office the top of department 1."""
-    rules, chance = tx.rules, tx.chance
-    assert chance is not None
+    rules = tx.rules
+    assert tx.chance is not None
+    chance = Chance(tx.chance.seed, "copycat:deal")  # the seed's alone, whatever entry lays the game out
     n = len(rules.players)
     street = tuple(chance.derive("street").shuffled(sorted(stage1)))
     bands = []

@@ -111,7 +111,9 @@ class Tx(Decision):
         new_deck: tuple[str, ...] | None = None
         if self.chance is not None:  # digital: the top of the deck, then of the discard pile shuffled
             top = p.deck[:need]
-            shuffled = tuple(self.chance.derive(path + "#reshuffle").shuffled(sorted(p.discard))) if need > len(top) else ()
+            # the seed's alone (not the entry's number): a seat reshuffles at most once a round
+            salt = f"copycat:reshuffle:{seat}:{self.st.round}"
+            shuffled = tuple(Chance(self.chance.seed, salt).shuffled(sorted(p.discard))) if need > len(top) else ()
             picked = (*top, *shuffled[:need - len(top)])
             if need > len(top):
                 new_deck = shuffled[need - len(top):]
