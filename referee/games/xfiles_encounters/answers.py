@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from . import flow
+from . import flow, named
 from . import model as m
 from .ops import apply_ops
 from .tx import Tx
@@ -78,8 +78,8 @@ def do_draw(tx: Tx, seat: str, cards: list[str]) -> None:
 def categories(tx: Tx, item: dict[str, Any]) -> tuple[str, dict[str, Any] | None]:
     """What the hidden card of a pending reveal may be: ('segment', seg) | ('academy', None) | ..."""
     loc = item["location"]
-    if loc == "special_agents":
-        return "special_agents", None
+    if loc in ("special_agents", "avatar_box"):
+        return loc, None
     zone = loc.split(".")[0]
     if zone in ("evidence", "clone_evidence"):
         return zone, None
@@ -132,6 +132,8 @@ def candidates(tx: Tx, item: dict[str, Any]) -> list[tuple[str, int]]:
 
     if kind == "special_agents":
         return [(c, n) for c, n in Counter(tx.d["special_agents"]["cards"]).items()]
+    if kind == "avatar_box":
+        return [(c, 1) for c in named.box_avatars(tx)]
     if kind in ("evidence", "clone_evidence"):
         p = int(loc.split(".")[1]) if kind == "evidence" else int(tx.d["clone_evidence"][int(loc.split(".")[1])]["priority"])
         return [(c.id, copies(c.id)) for c in tx.rules.cards.of_type("evidence") if c.priority == p and copies(c.id) > 0]
@@ -175,6 +177,9 @@ def reveal(tx: Tx, intent: m.Reveal) -> None:
         if cat:
             seg["seen"][cat] = int(seg["seen"].get(cat, 0)) + 1
     zone, _, n = loc.partition(".")
+    if kind == "avatar_box":
+        named.swap_with_box(tx, item["seat"] or tx.current, card)
+        return
     if kind == "special_agents":
         tx.d["special_agents"]["cards"].remove(card)
         tx.player(tx.current)["discard"] = sorted([*tx.player(tx.current)["discard"], card])
@@ -356,8 +361,10 @@ def resolve_effect(tx: Tx, intent: m.ResolveEffect) -> None:
     if match is None:
         tx.fail("effect_source_mismatch", f"the pending effect is {pending[0]['source']}'s, not {intent.source}'s", "§3.2")
     item = pending.pop(match)
-    apply_ops(tx, intent.ops)
-    tx.declared()
+    tx.source = item["source"]
+    if not (item["source"] == named.BODY_SWAP and item["trigger"] == "event" and named.body_swap(tx, intent.ops)):
+        apply_ops(tx, intent.ops)
+        tx.declared()
     tx.say(m.EffectResolved, card=item["source"] if item["source"] in tx.rules.cards else "", text=item["trigger"])
     if item["trigger"] == "event":
         where = flow.locate(tx, item["source"])
@@ -371,7 +378,11 @@ def manual_effect(tx: Tx, intent: m.ManualEffect) -> None:
         tx.fail("wrong_phase", "declared effects wait until setup is complete", "R40")
     if not intent.ops:
         tx.fail("manual_change_invalid", "a manual effect names at least one change (ops=...)", "R40")
-    apply_ops(tx, intent.ops)
-    tx.declared()
+    tx.source = intent.source
+    if intent.source == named.SUSANNE:
+        named.susanne(tx, intent.ops)  # checked in full: not declared
+    else:
+        apply_ops(tx, intent.ops)
+        tx.declared()
     tx.say(m.ManualEffectApplied, seat=tx.seat, card=intent.source if intent.source in tx.rules.cards else "",
            text=intent.source)

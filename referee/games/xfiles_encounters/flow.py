@@ -264,7 +264,10 @@ def defeat_leader(tx: Tx, location: str, card: str) -> None:
     linked = any(ev["leader"] == card for ev in tx.d["evidence"].values())
     defeat_conspiracy(tx, location, card, triggers=False)
     tx.say(m.LeaderDefeated, card=card, where=location)
-    if not linked:
+    # X's fourth Leader, not needed because every evidence was found: no penalty (R45, B30)
+    spared = card == tx.d["x_leader"] and all(ev["state"] in ("discovered", "collected")
+                                              for ev in tx.d["evidence"].values())
+    if not linked and not spared:
         doubt_each(tx)
 
 
@@ -494,7 +497,10 @@ def end_turn_now(tx: Tx) -> None:
 
 def settle(tx: Tx) -> None:
     """Run the phase procedure on while nothing is pending and the game goes on."""
+    from .named import extinction_checks
+
     for _ in range(200):
+        extinction_checks(tx)
         due_checks(tx)
         empty_draws(tx)
         if tx.over() or tx.pending():

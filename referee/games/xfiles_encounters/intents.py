@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from . import flow
+from . import flow, named
 from . import model as m
 from .data import BUCKETS, CHARACTER_TYPES
 from .ops import apply_ops
@@ -539,8 +539,12 @@ def use_vigilant(tx: Tx, intent: m.UseVigilant) -> None:
         tx.fail("not_vigilant", f"{intent.card} is not Vigilant", R["vigilant"])
     tx.say(m.VigilantUsed, seat=tx.seat, card=intent.card)
     if a.text_only:
+        before = p["discard"].count(intent.card)
         apply_ops(tx, intent.ops)
         tx.declared()
+        if named.face_up(tx, named.EXTINCTION) and p["discard"].count(intent.card) > before:
+            tx.fail("manual_change_invalid", f"Extinction is face up: {intent.card}, discarded to use it, is defeated "
+                    f"instead (defeat:{intent.card}:...)", "R45")
         return
     gain_points(tx, "attack", a.attack, c.cls, intent.card)
     gain_points(tx, "recruit", a.recruit, c.cls, intent.card)
@@ -551,7 +555,11 @@ def use_vigilant(tx: Tx, intent: m.UseVigilant) -> None:
             p["vigilant"].remove(intent.card)
         elif in_play is not None:
             p["play"].remove(in_play)
-        p["discard"] = sorted([*p["discard"], intent.card])
+        if named.face_up(tx, named.EXTINCTION):  # R45: Extinction defeats it instead
+            tx.d["defeated_characters"] = sorted([*tx.d["defeated_characters"], intent.card])
+            tx.say(m.CardDefeated, seat=tx.seat, card=intent.card, text="Extinction: a Vigilant card used is defeated")
+        else:
+            p["discard"] = sorted([*p["discard"], intent.card])
     apply_ops(tx, intent.ops)
 
 

@@ -81,7 +81,7 @@ def _answers(rules: XFilesRules, st: dict[str, Any], seat: str) -> list[Any]:
     if kind == "effect":
         group = front["group"]
         items = [i for i in st["pending"] if i["kind"] == "effect" and i["group"] == group][:3]
-        return [*named.effect_answers(rules, st, items), *(m.ResolveEffect(source=i["source"]) for i in items)]
+        return [m.ResolveEffect(source=i["source"]) for i in items]
     if kind == "doubt":
         return [m.ResolveDoubt()]
     return []

@@ -765,8 +765,12 @@ class Turn(_Rec):
     virtual_played: list[str] = []
 
 
-class State(msgspec.Struct, frozen=True, kw_only=True):
-    """The spec's state model; paths are its paths (``shadows.1``, ``players.alice.hand``)."""
+class State(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """The spec's state model; paths are its paths (``shadows.1``, ``players.alice.hand``).
+
+    Every field is required except those added later, which have defaults and are left out of the
+    encoding while they hold them (``omit_defaults``), so a match that never uses them keeps the state
+    bytes and hashes it always had."""
 
     academy_deck: AcademyDeck
     audit: Audit
@@ -795,3 +799,5 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     strike_discard: list[str]
     the_end: bool
     turn: Turn
+    #: the Leader X brought into play as a fourth Leader (R45, §5.6), "" until then
+    x_leader: str = ""

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from . import flow
+from . import flow, named
 from . import model as m
 from .data import BUCKETS
 from .options import pay_order
@@ -143,6 +143,14 @@ def defeat_destination(tx: Tx, card: str) -> str:
     return "box"
 
 
+def _leader_from_box(tx: Tx, card: str, from_: str, to: str) -> bool:
+    """True if the op brings a Leader from outside the game into play: only X's fourth Leader may."""
+    if from_ != "box" or tx.card(card).type != "leader" or to.split(".")[0] not in ("shadows", "sector"):
+        return False
+    named.leader_from_box(tx, card)
+    return True
+
+
 def apply_ops(tx: Tx, ops: Sequence[Any]) -> None:
     for op in ops:
         apply_op(tx, op)
@@ -151,8 +159,11 @@ def apply_ops(tx: Tx, ops: Sequence[Any]) -> None:
 def apply_op(tx: Tx, op: Any) -> None:  # noqa: C901 - one case per op, in the spec's order
     if isinstance(op, m.OpMove):
         card_ok(tx, op, op.card)
+        x_leader = _leader_from_box(tx, op.card, op.from_, op.to)
         take_from(tx, op, op.card, op.from_)
         put_into(tx, op, op.card, op.to)
+        if x_leader:
+            named.mark_x_leader(tx, op.card)
     elif isinstance(op, m.OpGain):
         seat_ok(tx, op, op.player)
         card_ok(tx, op, op.card)
@@ -232,6 +243,7 @@ def apply_op(tx: Tx, op: Any) -> None:  # noqa: C901 - one case per op, in the s
         tx.d[zone][n]["beneath"] = []
     elif isinstance(op, m.OpPlace):
         card_ok(tx, op, op.card)
+        x_leader = _leader_from_box(tx, op.card, op.from_, op.location)
         take_from(tx, op, op.card, op.from_)
         zone, _, n = op.location.partition(".")
         if zone == "shadows" and n in flow.SLOTS:
@@ -242,6 +254,8 @@ def apply_op(tx: Tx, op: Any) -> None:  # noqa: C901 - one case per op, in the s
                             "revealed_before": face == "revealed", "via_x": False}, int(n))
         else:
             put_into(tx, op, op.card, op.location)
+        if x_leader:
+            named.mark_x_leader(tx, op.card)
     elif isinstance(op, (m.OpAttach, m.OpBeneath)):
         card_ok(tx, op, op.card)
         zone, _, n = op.location.partition(".")
@@ -268,6 +282,8 @@ def apply_op(tx: Tx, op: Any) -> None:  # noqa: C901 - one case per op, in the s
         seat_ok(tx, op, op.player)
         if op.value < 0:
             bad(tx, op, "a counter is at least 0")
+        if not named.symptoms_tracked(tx):
+            bad(tx, op, "Symptoms are tracked only while Infection is face up (R45)")
         tx.player(op.player)["symptoms"] = op.value
     elif isinstance(op, m.OpGrant):
         if op.player not in tx.d["players"]:

@@ -36,6 +36,7 @@ def copy(value: Any) -> Any:
 
 def to_dict(state: State) -> dict[str, Any]:
     out: dict[str, Any] = copy(msgspec.to_builtins(state))
+    out.setdefault("x_leader", "")  # omitted from the encoding while empty (State.x_leader)
     return out
 
 
@@ -115,7 +116,7 @@ class Refuse(Refusal):
 class Tx(Decision):
     """One decision on a working copy ``d`` of the state."""
 
-    __slots__ = ("rules", "seat", "d", "_last")
+    __slots__ = ("rules", "seat", "d", "_last", "source")
 
     def __init__(self, rules: XFilesRules, state: State, seat: str, waive: frozenset[str] = frozenset()) -> None:
         super().__init__(PREFIX, state, None, waive=waive)
@@ -123,6 +124,8 @@ class Tx(Decision):
         self.seat = seat
         self.d: dict[str, Any] = to_dict(state)
         self._last: dict[str, Any] = copy(self.d)
+        #: the card (or place) whose text the ops being applied declare (manual_effect, resolve_effect)
+        self.source = ""
 
     # -- events ------------------------------------------------------------------------------------------------
 
