@@ -195,7 +195,8 @@ def _read_toml(path: str, what: str) -> dict[str, Any]:
 def new(
     ctx: typer.Context,
     game: Annotated[str, typer.Argument(help="Game id (see `referee games`).")],
-    players: Annotated[str, typer.Option("--players", "-p", help="Seat names in seating order, comma-separated.")],
+    players: Annotated[str | None, typer.Option("--players", "-p", help="Seat names in seating order, comma-separated "
+                                                "(with --continue-from: the previous match's, unless given).")] = None,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Match option name=value (repeatable).")] = None,
     cards: Annotated[str | None, typer.Option("--cards", help="A bundled card set name or a card-definition TOML file.")] = None,
     deck: Annotated[list[str] | None, typer.Option("--deck", help="seat=deck_id from the card set (repeatable).")] = None,
@@ -204,25 +205,38 @@ def new(
     position: Annotated[str | None, typer.Option("--position", help="TOML file of dotted-path overrides of the state after setup.")] = None,
     title: Annotated[str, typer.Option("--title", help="A title shown in listings.")] = "",
     undo_policy: Annotated[str, typer.Option("--undo-policy", help="Who may undo: any (seat), own_last, or arbiter.")] = "any",
+    continue_from: Annotated[str | None, typer.Option("--continue-from", help="A finished match this one continues "
+                                                      "(a series' next game): the game carries what it needs from its "
+                                                      "final state into this match's options.")] = None,
     db: DbOpt = None,
     json: JsonOpt = False,
 ) -> None:
     """Create a match; prints its id alone on the last line.
 
+    With --continue-from MATCH the new match continues that finished one: the game reads its final
+    state and writes what carries over (X-Files: the series' next game, its score, avatars, climax deal)
+    into the new match's options, so the new match replays on its own; `meta.continues` names MATCH.
+
     Example: referee new by_all_means --players alice,bob --seed 7
+    Example: referee new xfiles_encounters --continue-from 3f9c --seed 8
     """
     pos = _read_toml(position, "position") if position else {}
     if "position" in pos and isinstance(pos["position"], dict):
         pos = pos["position"]
     conn = _connection(ctx)
+    if players is None and continue_from is None:
+        _fail("name the seats: --players alice,bob (or continue a finished match: --continue-from MATCH)")
     if conn.server:
+        if continue_from is not None or players is None:
+            _fail("--continue-from works on a local database, not over --server")
         _new_remote(conn, game, players, _kv(option, "option"), cards, _kv(deck, "deck"), seed, chance, pos, title,
                     undo_policy, json)
         return
     service = _local(ctx, db, create=True)
+    seats = players.split(",") if players is not None else list(service.load(str(continue_from)).config.players)
     info = service.new_match(
-        game, players.split(","), options=_kv(option, "option"), cards=cards, decks=_kv(deck, "deck"),
-        seed=seed, chance=chance, position=pos, title=title, undo=undo_policy,
+        game, seats, options=_kv(option, "option"), cards=cards, decks=_kv(deck, "deck"),
+        seed=seed, chance=chance, position=pos, title=title, undo=undo_policy, continue_from=continue_from,
     )
     if json:
         _print_json(info)

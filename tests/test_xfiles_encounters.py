@@ -439,3 +439,89 @@ def test_legal_on_the_command_line_lists_the_declared_templates(cli):
         assert cli("play", mid, seat, f"draw cards={cards}").code == 0
     out = cli("legal", mid, "--as", "bob", "--json")
     assert "manual_effect source=avatar.bob ops=points:attack:0" in out.json["legal"]["bob"]
+
+
+# -- a series of three games, linked by --continue-from (R48, §6.4) -------------------------------------------------
+
+SERIES = {"avatars": {"alice": "skinner", "bob": "mulder"}, "series_game": 1}
+QUICK_LOSS = {**P2, "sector": ["fx_s1_grey"], "players.alice.wounds": ["fx_strike_3"] * 3,
+              "players.bob.scars": ["", ""], "evidence.1": {"state": "discovered", "card": "fx_ev1_01", "leader": "fx_lead_01"}}
+QUICK_WIN = {**P2, "shadows.5": {"state": "empty"}, "sector": ["fx_eg_colonization"], "the_end": True,
+             "end_game_damage.fx_eg_colonization": 3,
+             **{f"evidence.{p}": {"state": "collected", "card": f"fx_ev{p}_01"} for p in (1, 2, 3)}}
+
+
+def _lose_quickly(r: Referee, mid: str) -> None:
+    play(r, mid, "alice", "end_actions")
+    play(r, mid, "alice", "take_strike card=fx_strike_3")
+
+
+def _win_quickly(r: Referee, mid: str) -> None:
+    for _ in range(4):
+        play(r, mid, "alice", "play_card card=strike_team")
+    play(r, mid, "alice", "fight target=sector.1")
+    play(r, mid, "alice", "take_strike card=fx_strike_3")
+
+
+def test_a_series_of_three_linked_games_carries_its_score_and_ends_with_game_three():
+    r, g1 = new(options=SERIES, position=QUICK_LOSS)
+    _lose_quickly(r, g1)
+    assert r.show(g1).outcome.scores == {"alice": 1, "bob": 1}  # one discovered evidence in game 1
+    g2 = r.new_match("xfiles_encounters", ["alice", "bob"], continue_from=g1, position=QUICK_WIN).id
+    assert r.store.get_match(g2) is not None and msgspec.json.decode(r.store.get_match(g2).config)["meta"]["continues"] == g1
+    _win_quickly(r, g2)
+    assert r.show(g2).outcome.scores == {"alice": 33, "bob": 33}  # 1 + 3 collected x (2 + 4) + 14
+    g3 = r.new_match("xfiles_encounters", ["alice", "bob"], continue_from=g2, position=QUICK_WIN).id
+    options = state(r, g3)["options"]
+    assert (options["series_game"], options["series_points"], options["series_previous"]) == (3, 33, "won")
+    assert options["seasons"] == [7, 8, 9] and options["avatars"] == SERIES["avatars"]
+    _win_quickly(r, g3)
+    shown = r.show(g3)
+    assert shown.outcome.scores == {"alice": 85, "bob": 85}  # 33 + 3 x (3 + 6) + 25
+    assert shown.headline == "series game 3 of 3 won: 85 series points; the series is won (The truth is out there)"
+    with pytest.raises(Exception, match="game 3, the last of its series"):
+        r.new_match("xfiles_encounters", ["alice", "bob"], continue_from=g3)
+    # the third game replays and audits on its own: the games before it are not read
+    alone = Referee(MemoryStore(), snapshot_every=0)
+    alone.store.create_match(r.store.get_match(g3), list(r.store.entries(g3)))
+    assert alone.verify(g3) == [] and alone.show(g3).outcome.scores == {"alice": 85, "bob": 85}
+
+
+def test_the_next_game_deals_climax_cards_keeps_scars_and_this_time_ends_the_series(cli, tmp_path):
+    pos = tmp_path / "loss.toml"
+
+    def toml(v: Any) -> str:
+        if isinstance(v, dict):
+            return "{ " + ", ".join(f"{k} = {toml(x)}" for k, x in v.items()) + " }"
+        return "[" + ", ".join(toml(x) for x in v) + "]" if isinstance(v, list) else json.dumps(v)
+
+    pos.write_text("".join(f"{json.dumps(k)} = {toml(v)}\n" for k, v in QUICK_LOSS.items()))
+    made = cli("new", "xfiles_encounters", "--players", "alice,bob", "--cards", "spec_fixture", "--option",
+               "avatars=alice:skinner,bob:mulder", "--option", "series_game=1", "--option", "series_keep_scars=true",
+               "--option", "series_this_time_card=true", "--position", pos)
+    assert made.code == 0, made.err
+    g1 = made.last_line
+    unfinished = cli("new", "xfiles_encounters", "--continue-from", g1)
+    assert unfinished.code == 2 and "is not over" in unfinished.err
+    assert cli("play", g1, "alice", "end_actions").code == 0 and cli("play", g1, "alice", "take_strike card=fx_strike_3").code == 0
+    clash = cli("new", "xfiles_encounters", "--continue-from", g1, "--option", "series_game=3")
+    assert clash.code == 2 and "series_game is carried over" in clash.err
+    made = cli("new", "xfiles_encounters", "--continue-from", g1)
+    assert made.code == 0, made.err
+    g2 = made.last_line
+    s = cli("show", g2, "--json").json["state"]
+    assert s["options"]["series_game"] == 2 and s["options"]["series_previous"] == "lost"
+    assert s["players"]["bob"]["scars"] == ["", ""] and s["strike_deck"]["count"] == 38  # scars kept, unseen
+    assert [i["location"] for i in s["pending"][:2]] == ["climax.alice", "climax.bob"]
+    wrong = cli("play", g2, "alice", "reveal card=fx_gtc_skinner_1")  # a loss deals Unexpected Help
+    assert wrong.code == 1 and "reveal_inconsistent" in wrong.out + wrong.err
+    assert cli("play", g2, "alice", "reveal card=fx_uh_skinner_1").code == 0
+    assert cli("play", g2, "bob", "reveal card=this_time_they_may_have_won").code == 0
+    s = cli("show", g2, "--json").json
+    assert s["state"]["players"]["alice"]["climax"] == ["fx_uh_skinner_1"] and s["state"]["status"] == "lost"
+    assert s["outcome"]["reason"] == "declared_loss" and "the series is lost" in s["headline"]
+    over = cli("new", "xfiles_encounters", "--continue-from", g2)
+    assert over.code == 2 and "the series is lost" in over.err
+    standalone = cli("new", "xfiles_encounters", "--players", "alice,bob", "--option", "series_keep_scars=true")
+    assert standalone.code == 2 and "series_game=1" in standalone.err
+    assert "--continue-from" in cli("new", "--help").out

@@ -222,6 +222,13 @@ class Rules(Protocol[S, I, E]):
         nobody can act. Default: a random pick from every seat's ``legal_intents``; a game with many
         legal intents may pick one without listing them all."""
 
+    def carry_over(self, state: S) -> Mapping[str, Any]:
+        """What a match continuing this finished one starts from (``referee new --continue-from``): option
+        values for the next match, from public facts of ``state`` alone (a series' next game, its score
+        so far, what its players keep). They are written into the new match's configuration, so its
+        replay never reads this match. Raise ConfigError naming why this match cannot be continued.
+        Default: it cannot (the game has no continuation)."""
+
     def confirmer(self, state: S, seat: Seat, intent: I) -> Seat | None:
         """Who must confirm ``intent`` before it is adjudicated, because whether it is legal depends on
         what is hidden from ``seat``: the seat whose hidden zones it reads (a declared effect taking a
@@ -336,6 +343,9 @@ class RulesBase:
 
     def in_opening(self, state: Any) -> bool:
         return False
+
+    def carry_over(self, state: Any) -> Mapping[str, Any]:
+        raise ConfigError("match/no_continuation", "a match of this game cannot be continued by another")
 
     def random_intent(self, state: Any, rng: Any) -> tuple[Seat, Any] | None:
         options = [(seat, intent) for seat in self.players for intent in self.legal_intents(state, seat)]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from . import flow, named
+from . import flow, named, series
 from . import model as m
 from .ops import apply_ops
 from .tx import Tx
@@ -80,6 +80,8 @@ def categories(tx: Tx, item: dict[str, Any]) -> tuple[str, dict[str, Any] | None
     loc = item["location"]
     if loc in ("special_agents", "avatar_box"):
         return loc, None
+    if loc.startswith("climax."):
+        return "climax", None
     zone = loc.split(".")[0]
     if zone in ("evidence", "clone_evidence"):
         return zone, None
@@ -134,6 +136,8 @@ def candidates(tx: Tx, item: dict[str, Any]) -> list[tuple[str, int]]:
         return [(c, n) for c, n in Counter(tx.d["special_agents"]["cards"]).items()]
     if kind == "avatar_box":
         return [(c, 1) for c in named.box_avatars(tx)]
+    if kind == "climax":
+        return [(c, 1) for c in series.climax_pool(tx, loc.split(".", 1)[1])]
     if kind in ("evidence", "clone_evidence"):
         p = int(loc.split(".")[1]) if kind == "evidence" else int(tx.d["clone_evidence"][int(loc.split(".")[1])]["priority"])
         return [(c.id, copies(c.id)) for c in tx.rules.cards.of_type("evidence") if c.priority == p and copies(c.id) > 0]
@@ -179,6 +183,9 @@ def reveal(tx: Tx, intent: m.Reveal) -> None:
     zone, _, n = loc.partition(".")
     if kind == "avatar_box":
         named.swap_with_box(tx, item["seat"] or tx.current, card)
+        return
+    if kind == "climax":
+        series.deal(tx, loc.split(".", 1)[1], card)
         return
     if kind == "special_agents":
         tx.d["special_agents"]["cards"].remove(card)

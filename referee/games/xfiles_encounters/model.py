@@ -776,6 +776,8 @@ class State(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     audit: Audit
     belief_stack: int
     bureau: dict[str, Slot]
+    #: the climax cards dealt at this game's setup (a series, R48), [] otherwise
+    climax_dealt: list[str] = []
     clone_evidence: list[CloneEvidence]
     conspiracy_deck: ConspiracyDeck
     defeated_characters: list[str]

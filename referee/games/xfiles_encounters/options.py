@@ -39,6 +39,12 @@ OPTIONS: tuple[OptionSpec, ...] = (
     option("series_game", 0, (0, 1, 2, 3), "R48: 0 = standalone; 1-3 a series game", "R48"),
     option("series_keep_scars", False, _B, "R48: scars carry over", "R48"),
     option("series_this_time_card", False, _B, "R48: add This Time They May Have Won", "R48"),
+    option("series_points", 0, (), "R48: the series score before this game (carried by referee new --continue-from)", "R48"),
+    option("series_previous", "", ("", "won", "lost"), "R48: the previous game's result (carried)", "R48"),
+    OptionSpec(name="series_climax_dealt", default=(), help="R48: climax cards dealt after earlier games (carried)",
+               rule="R48"),
+    OptionSpec(name="series_scars", default={}, of="int", help="R48: scars each avatar keeps (carried with "
+               "series_keep_scars)", rule="R48"),
     option("sector_entry_side", "left", ("left", "right"), "B01: where a card enters the Sector", "R15"),
     option("auto_pay_order", "none,intelligence,leadership,science,tech,will", (), "B02: buckets a payment takes from", "R43"),
     option("end_game_moves_on_entry", False, _B, "B03", "R36"),
@@ -78,7 +84,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
 
 #: options added after the first rules version: kept out of a match's state unless given, so a match
 #: that does not use them keeps the state (and the state hashes) it always had
-LATE = frozenset({"kept_season_cards"})
+LATE = frozenset({"kept_season_cards", "series_points", "series_previous", "series_climax_dealt", "series_scars"})
 
 
 def option_specs() -> Mapping[str, OptionSpec]:

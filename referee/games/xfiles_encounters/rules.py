@@ -6,7 +6,7 @@ chance (a seeded match draws what a recorded one types in).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -17,7 +17,7 @@ from referee.engine.protocol import Accepted, ConfigError, Rejected, RulesBase
 from schemas import MatchConfig, Outcome
 from schemas.board import Board
 
-from . import answers, flow, intents
+from . import answers, flow, intents, series
 from . import model as m
 from .data import ACADEMY, AVATARS, CardSet, parse_cards
 from .options import resolved
@@ -99,14 +99,9 @@ class XFilesRules(PositionMixin, RulesBase):
                 raise _config_error(f"option seasons: game {g} of a series uses seasons "
                                     f"{','.join(map(str, CYCLES[g - 1]))} (R48), not {','.join(map(str, o['seasons']))}")
         self._check_kept_cards()
-        self._check_series_options()
-
-    def _check_series_options(self) -> None:
-        """The options that act between the games of a series (R48) are refused where nothing uses them."""
-        for name, default in (("series_keep_scars", False), ("series_this_time_card", False), ("climax_deal", "own_avatar")):
-            if self.options[name] != default:
-                raise _config_error(f"option {name}={str(self.options[name]).lower()}: linking the games of a series "
-                                    f"(R48) is not supported yet, so only {name}={str(default).lower()} is accepted")
+        problem = series.check_options(self)
+        if problem:
+            raise _config_error(problem)
 
     def stack_seasons(self) -> list[list[int]]:
         """The seasons each stack (A, B, C) draws from (R10, §2.4)."""
@@ -176,6 +171,7 @@ class XFilesRules(PositionMixin, RulesBase):
         for seat in self.players:
             deck = ["field_agent"] * 7 + ["strike_team"] * 5 + ["belief"] * beliefs
             players[seat] = new_player(avatars[seat], sorted(deck))
+            players[seat]["scars"] = [""] * series.kept_scars(self, avatars[seat])  # R48: face down, unseen
         first = min(self.players, key=lambda s: (self.cards[avatars[s]].rank, self.players.index(s)))
         i = self.players.index(first)
         order = list(self.players[i:] + self.players[:i])
@@ -197,12 +193,13 @@ class XFilesRules(PositionMixin, RulesBase):
             outcome={"result": "", "reason": "", "winners": []},
             pending=[*({**_item("reveal", seat=first, location=f"bureau.{b}", origin="academy_characters")}
                        for b in (flow.SLOTS if o["bureau_revealed_before_syndicate"] else ())),
+                     *(_item(**i) for i in series.setup_items(self, avatars, order)),
                      *({**_item("draw", seat=s, count=6)} for s in order)],
             players=players, revealed_before=[], season="", seats=list(self.players), sector=[],
             shadows={s: flow.empty_slot() for s in flow.SLOTS},
             special_agents={"cards": sorted(c.id for c in self.cards.of_type("special_agent") for _ in range(c.copies))},
             status="setup",
-            strike_deck={"cards": strike_cards, "blind": 0},
+            strike_deck={"cards": strike_cards, "blind": sum(series.kept_scars(self, a) for a in avatars.values())},
             strike_discard=[], the_end=False,
             turn=flow.fresh_turn(list(self.players), first, 1, "setup"),
         ), m.State)
@@ -235,7 +232,7 @@ class XFilesRules(PositionMixin, RulesBase):
         if state.status not in ("won", "lost"):
             return None
         g = int(self.options["series_game"])
-        scores = {seat: series_points(state, g) for seat in state.seats} if g else None
+        scores = {seat: series.total_points(state) for seat in state.seats} if g else None
         if state.status == "won":
             return Outcome(winners=tuple(state.seats), reason="end_game_defeated", kind="team_win", scores=scores)
         return Outcome(winners=(), reason=state.outcome.reason, kind="team_loss", scores=scores)
@@ -277,18 +274,11 @@ class XFilesRules(PositionMixin, RulesBase):
     def check_input(self, intent: Any) -> str | None:
         return check_input(self, intent)
 
+    def headline(self, view_: dict[str, Any]) -> str:
+        return series.headline(view_)
 
-def series_points(state: m.State, g: int) -> int:
-    """A series game's score for the team (R48, §6.4): each discovered evidence 1/2/3 points, each
-    collected one 2/4/6 more, a defeated End Game 7/14/25 (games 1/2/3); evidence exposed by The End
-    counts only with ``exposed_counts_as_discovered``."""
-    found = ("discovered", "collected", "exposed") if state.options.get("exposed_counts_as_discovered") else \
-        ("discovered", "collected")
-    points = sum(g for e in state.evidence.values() if e.state in found)
-    points += sum(2 * g for e in state.evidence.values() if e.state == "collected")
-    if state.status == "won":
-        points += (7, 14, 25)[g - 1]
-    return points
+    def carry_over(self, state: m.State) -> Mapping[str, Any]:
+        return series.carry_over(self, state)
 
 
 def _item(kind: str, **fields: Any) -> dict[str, Any]:

@@ -36,7 +36,8 @@ def copy(value: Any) -> Any:
 
 def to_dict(state: State) -> dict[str, Any]:
     out: dict[str, Any] = copy(msgspec.to_builtins(state))
-    out.setdefault("x_leader", "")  # omitted from the encoding while empty (State.x_leader)
+    out.setdefault("x_leader", "")  # omitted from the encoding while empty (State.x_leader, climax_dealt)
+    out.setdefault("climax_dealt", [])
     return out
 
 
