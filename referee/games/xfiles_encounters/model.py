@@ -249,8 +249,7 @@ class FightPlayer(IntentBase, frozen=True, kw_only=True, tag="fight_player"):
 
 
 class DiscoverEvidence(IntentBase, frozen=True, kw_only=True, tag="discover_evidence"):
-    """Declare a Leader's discover condition met: reveal the topmost hidden evidence (§4.12), or the one
-    named by ``evidence`` (``evidence.P``; required with the option ``evidence_order=chosen``, B13)."""
+    """Declare a Leader's discover condition met: reveal the topmost hidden evidence, or evidence=P's (§4.12, B13)."""
 
     location: str
     note: str = ""
