@@ -89,6 +89,12 @@ def test_a_data_set_without_a_map_or_with_a_bad_reference_is_refused():
     with pytest.raises(ConfigError) as exc:
         GAME.bind(MatchConfig(game="android", players=("a", "b", "c"), cards="FX-1", cards_text=text, options={"map": "nope"}))
     assert "FX-1" in exc.value.message
+    # an effect the referee applies only where it is printed: an alibi is an event's, a favor a location's
+    for old, new, where in (('effect = "own_good_baggage"', 'effect = "alibi"', "location wyldside.ability"),
+                            ('effect = "alibi"', 'effect = "gain_favor"', "kate_says_she_wants_to_testify.grants")):
+        with pytest.raises(ConfigError) as exc:
+            GAME.bind(MatchConfig(game="android", players=("a", "b", "c"), cards="x", cards_text=text.replace(old, new, 1)))
+        assert where in exc.value.message and "expected one of" in exc.value.message
 
 
 def test_a_position_that_breaks_an_invariant_is_refused_naming_the_path():

@@ -212,12 +212,17 @@ class _Reader:
         return value
 
 
-def _ability(r: _Reader, raw: Any, where: str) -> Ability:
+#: the effects the referee applies itself, by where they are printed (any other is declared: "manual")
+LOCATION_EFFECTS = ("gain_favor", "own_good_baggage", "manual")
+EVENT_EFFECTS = ("alibi", "manual")
+
+
+def _ability(r: _Reader, raw: Any, where: str, effects: tuple[str, ...]) -> Ability:
     favors = r.get(raw, "favors", where, dict, {})
     for k, v in favors.items():
         if k not in FAVOR_TYPES or isinstance(v, bool) or not isinstance(v, int) or v < 0:
             raise r.bad(where, f"favors.{k} must be a favor type with a count")
-    effect = r.word(raw, "effect", where, ("gain_favor", "own_good_baggage", "alibi", "manual"), "manual")
+    effect = r.word(raw, "effect", where, effects, "manual")
     ftype = r.word(raw, "favor_type", where, FAVOR_TYPES, "political") if effect == "gain_favor" else ""
     return Ability(text=r.word(raw, "text", where, None, ""), time=r.get(raw, "time", where, int, 1),
                    favors=dict(favors), effect=effect, favor_type=ftype)
@@ -266,7 +271,7 @@ def parse_data(text: str, name: str) -> DataSet:
             if "ability" in loc:
                 if not major:
                     raise r.bad(lw, "only a major location has an ability")
-                ability = _ability(r, loc["ability"], lw + ".ability")
+                ability = _ability(r, loc["ability"], lw + ".ability", LOCATION_EFFECTS)
             bank = r.word(loc, "bank", lw, tuple(BANKS), "")
             coord = r.word(loc, "coord", lw, None, "")
             if coord and not (len(coord) in (2, 3) and "A" <= coord[0] <= "L" and coord[1:].isdigit()
@@ -332,7 +337,7 @@ def parse_data(text: str, name: str) -> DataSet:
         grants = None
         loc, uses = "", "first_only"
         if "grants" in e:
-            grants = _ability(r, e["grants"], w + ".grants")
+            grants = _ability(r, e["grants"], w + ".grants", EVENT_EFFECTS)
             loc = r.word(e["grants"], "location", w + ".grants")
             if loc not in any_locs:
                 raise r.bad(w, f"grants.location {loc!r} is not a location of the map")
