@@ -500,3 +500,20 @@ def test_a_seat_cancelling_an_effect_on_another_hand_waits_for_that_seat():
     assert r.confirm(mid, held.seq, by="louis").accepted
     assert r.show(mid).state["players"]["louis"]["hand"] == ["louis.L01"]
     assert r.submit(mid, "raymond", "manual_effect deltas=favor:raymond:corp:+1", blind=True).accepted  # nothing held
+
+
+def test_the_seat_a_declared_card_goes_to_sees_it_and_may_confirm_it_knowingly():
+    r, mid = _opt({}, {"players.raymond.hand": ["raymond.L05"], "players.louis.hand": ["louis.L01"]})
+    held = r.submit(mid, "raymond", "manual_effect deltas=card:raymond.L09:louis.hand,favor:raymond:corp:+1", blind=True)
+    assert held.held and held.verdict.confirmer == "louis"
+
+    def line(seat: str) -> str:
+        return next(e.notation for e in r.log(mid, seat=seat) if e.seq == held.seq)
+
+    assert "card:raymond.L09:louis.hand" in line("louis") and "card:raymond.L09:louis.hand" in line("raymond")
+    assert "raymond.L09" not in line("caprice") and "card:?:louis.hand" in line("caprice")
+    assert r.confirm(mid, held.seq, by="louis").accepted
+    import msgspec
+    for seat, sees in (("louis", True), ("rachel", False)):
+        text = msgspec.json.encode([msgspec.to_builtins(e) for e in r.log(mid, seat=seat)]).decode()
+        assert ("raymond.L09" in text) is sees, seat

@@ -125,3 +125,22 @@ def confirmer(rules: AndroidRules, state: State, seat: str, intent: Any) -> str 
     if not who:
         return None
     return who.pop() if len(who) == 1 else "arbiter"
+
+
+def redact(item: Any, actor: str | None, seat: str | None) -> Any:
+    """The Structs' declarations, plus one case from a public fact of the entry: a ``card:`` delta into
+    ``<seat>.hand`` shows its card to that seat, who receives it (and so may confirm it knowingly)."""
+    from msgspec.structs import replace
+
+    from referee.engine.secrecy import redact as by_declaration
+
+    shown = by_declaration(item, actor, seat)
+    if seat is None or shown is item:
+        return shown
+    if isinstance(item, DeltaApplied) and isinstance(item.delta, CardDelta) and item.delta.zone == f"{seat}.hand":
+        return replace(shown, delta=item.delta)
+    if isinstance(item, WITH_DELTAS) and any(isinstance(d, CardDelta) and d.zone == f"{seat}.hand" for d in item.deltas):
+        deltas = tuple(d if isinstance(d, CardDelta) and d.zone == f"{seat}.hand" else e
+                       for d, e in zip(item.deltas, shown.deltas, strict=True))
+        return replace(shown, deltas=deltas)
+    return shown

@@ -246,6 +246,9 @@ class AndroidRules(RulesBase):
     def filled_intent(self, state: State, seat: str, intent: Any, chance: Chance | None) -> Any:
         return chance_mod.fill(self, state, seat, intent, chance)
 
+    def redact(self, item: Any, actor: str | None, seat: str | None) -> Any:
+        return manual.redact(item, actor, seat)
+
     def listing(self) -> tuple[Listed, ...]:
         """The data set's public names for ``referee cards android`` (:mod:`.listing`), on the match's map."""
         from .listing import listing
