@@ -31,6 +31,7 @@ from referee.engine.notation import format_intent
 from referee.export import export
 from referee.http import create_app
 from referee.service import Referee
+from referee.store import Store
 from referee.store.memory import MemoryStore
 from referee.transcript import import_transcript
 
@@ -40,8 +41,8 @@ FORMATS = ("txt", "md", "html", "json")
 class Hall:
     """A referee with an HTTP client over the same store."""
 
-    def __init__(self) -> None:
-        self.store = MemoryStore()
+    def __init__(self, store: Store | None = None) -> None:
+        self.store = store if store is not None else MemoryStore()
         self.referee = Referee(self.store)
         self.client = TestClient(create_app(lambda: Referee(self.store)))
         self.client.__enter__()
@@ -59,6 +60,18 @@ def hall():
     h = Hall()
     yield h
     h.close()
+
+
+@pytest.fixture(scope="module")
+def pg_hall(pg_server):
+    """The hall over a PostgreSQL database (issue 18): a sample of the checks below runs there too (all of
+    them twice would cost minutes; the store keeps bytes, and what a role sees is decided above it)."""
+    from referee.store.postgres import PostgresStore
+
+    h = Hall(PostgresStore(pg_server.fresh()))
+    yield h
+    h.close()
+    h.store.close()
 
 
 def h(token: str) -> dict[str, str]:
@@ -293,6 +306,13 @@ def _import(hall: Hall, path: str, edit=lambda t: t) -> tuple[str, dict[str, str
 def test_the_by_all_means_demo_leaks_nothing(hall):
     mid, tokens = _import(hall, f"{ROOT}/replays/by_all_means/club-night.txt")
     check(hall, mid, tokens, ["alice", "bob", "spectator"])
+
+
+def test_over_postgresql_random_play_and_the_demo_leak_nothing(pg_hall):
+    mid, tokens = play_over_http(pg_hall, "by_all_means", ["alice", "bob"], 90, 3, cards="demo")
+    check(pg_hall, mid, tokens, ["alice", "bob", "spectator"])
+    mid, tokens = _import(pg_hall, f"{ROOT}/replays/by_all_means/club-night.txt")
+    check(pg_hall, mid, tokens, ["alice", "bob", "spectator"])
 
 
 def test_the_android_demo_leaks_nothing(hall):
