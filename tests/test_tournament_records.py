@@ -206,12 +206,12 @@ def test_a_late_entry_takes_the_byes_berger_number_in_an_odd_round_robin():
     assert exc.value.code == "tournament/late_entry"
 
 
-def test_over_http_only_the_organiser_withdraws_or_grants_and_refusals_have_the_error_shape():
+def test_over_http_only_the_organiser_withdraws_or_grants_and_refusals_have_the_error_shape(db_store):
     from litestar.testing import TestClient
 
     from referee.http import create_app
 
-    store = MemoryStore()
+    store = db_store  # on each backend
     with TestClient(create_app(lambda: Referee(store, games=[PILE]))) as c:
         made = c.post("/tournaments", json={"name": "Cup", "game": "pile", "rounds": 2, "seed": 2,
                                             "points": {"half": 2}, "players": list("abcde")}).json()
