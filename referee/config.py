@@ -217,6 +217,7 @@ class Configuration:
                 parsed[key] = spec.parse(raw)
             except ValueError as exc:
                 raise BadInput("match/bad_option", str(exc)) from None
+            _check_option_text(key, parsed[key])
         if cards_text is None:
             cards, cards_text = self.read_card_set(game, cards, base_dir)
         elif len(cards_text.encode("utf-8", "surrogatepass")) > CARDS_TEXT_MAX:
@@ -340,3 +341,21 @@ class Configuration:
         while len(self._loaded) > 64:
             self._loaded.popitem(last=False)
         return loaded
+
+
+def _check_option_text(name: str, value: Any) -> None:
+    """Every word in an option's value (a list's items, a map's keys and values) is one line of printable
+    text, as all typed text is: a NUL or a line break in an option is refused, naming the option."""
+    words: list[Any] = []
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            words.append(item)
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+    for word in words:
+        check_text(word, f"option {name}", TEXT_MAX)

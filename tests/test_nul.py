@@ -45,6 +45,8 @@ CALLS = {
     "a match's title": lambda r, mid, tid: r.new_match("pile", ["alice", "bob"], title=NUL),
     "a player's name": lambda r, mid, tid: r.new_match("pile", ["alice", NUL]),
     "an event name": lambda r, mid, tid: r.new_match("pile", ["alice", "bob"], meta={"event": NUL}),
+    "an option's value": lambda r, mid, tid: r.new_match("pile", ["alice", "bob"], options={"nicknames": f"alice:{NUL}"}),
+    "an option's key": lambda r, mid, tid: r.new_match("pile", ["alice", "bob"], options={"nicknames": {NUL: "Al"}}),
     "an intent": lambda r, mid, tid: r.submit(mid, "alice", f"say note={NUL}"),
     "a whole intent": lambda r, mid, tid: r.submit(mid, "alice", NUL),
     "an annotation": lambda r, mid, tid: r.annotate(mid, 1, NUL),
