@@ -2,8 +2,8 @@
 
 Spec: ``shared/rules/android.md`` (identifiers, checks, rejection codes and options are its).
 
-Layout (the War of Shadows one): ``model.py`` intents, events, state (``deltakinds.py`` the delta kinds
-of declared effects); ``data.py`` the data set (map, detectives, suspects, murders, calendar, cards,
+Layout (the War of Shadows one): ``model.py`` intents and events (``deltakinds.py`` the delta kinds of
+declared effects, ``state.py`` the state, both re-exported); ``data.py`` the data set (map, detectives, suspects, murders, calendar, cards,
 puzzle) and ``data/`` the bundled sets; ``options.py`` the §7.3 rulings; ``rules.py`` the protocol;
 ``decide.py`` the common checks, with ``setup.py``, ``day.py`` (moves, draws, leads, evidence, turns),
 ``conspiracy.py``, ``cards.py`` (twilight cards, jump, abilities), ``manual.py`` + ``deltas.py``
