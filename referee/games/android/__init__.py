@@ -33,7 +33,7 @@ class AndroidGame:
     id = "android"
     name = "Android"
     aliases = ("new_angeles", "android_murder")
-    rules_version = "1"
+    rules_version = "2"  # 2 (2026-11-25): a plot: delta keeps its baggage (1 dropped it off the bank); printed abilities refuse a stray choice; positions checked in full
     min_players = 3
     max_players = 5
     intent_type = Intent

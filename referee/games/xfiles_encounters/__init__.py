@@ -38,7 +38,7 @@ class XFilesGame:
     id = "xfiles_encounters"
     name = "Legendary Encounters: X-Files"
     aliases = ("xfiles", "x_files", "legendary_xfiles")
-    rules_version = "1"
+    rules_version = "2"  # 2 (2026-11-25): Extinction, Body Swap, Infection, Susanne Modeski and X's Leader are checked (1 took them as declared)
     min_players = 1
     max_players = 5
     intent_type = Intent
