@@ -26,6 +26,7 @@ from ..service import Referee
 from ..store import Conflict, StoredToken, StoredTournament, StoredTournamentEvent, StoreError
 from . import events as ev
 from . import pairing, tiebreaks
+from .events import Table
 from .fold import CorruptTournament, Tournament, fold
 from .standings import Explanation, Standings, TableKey, explain, standings
 
@@ -319,10 +320,7 @@ class Tournaments:
     def withdraw(self, tournament_id: str, round_: int, table: int, *, by: str = "arbiter", why: str = "") -> Tournament:
         """Withdraw a table's pairing before it has a result: its match is void for the standings."""
         state = self.load(tournament_id)
-        t = state.table(round_, table)
-        if t is None:
-            raise NotFound("tournament/no_table", f"round {round_} has no table {table}" if 1 <= round_ <= state.current
-                           else f"round {round_} has not been paired (rounds 1..{state.current} have)")
+        _paired_table(state, round_, table)
         key = (round_, table)
         if key in state.withdrawn:
             raise BadInput("tournament/withdrawn", f"round {round_} table {table}'s pairing was withdrawn already "
@@ -582,10 +580,7 @@ class Tournaments:
         replaces it from now on and keeps it in the record. Returns the tournament and the standings after
         that round before and after."""
         state = self.load(tournament_id)
-        t = state.table(round_, table)
-        if t is None:
-            raise NotFound("tournament/no_table", f"round {round_} has no table {table}" if 1 <= round_ <= state.current
-                           else f"round {round_} has not been paired (rounds 1..{state.current} have)")
+        t = _paired_table(state, round_, table)
         key = (round_, table)
         if key in state.withdrawn:
             raise BadInput("tournament/withdrawn", f"round {round_} table {table}'s pairing was withdrawn (record "
@@ -736,3 +731,12 @@ def _late_refusal(state: Tournament, *, extra: int) -> str:
                 "entry can join it")
     return ""
 
+
+def _paired_table(state: Tournament, round_: int, table: int) -> Table:
+    """Round ``round_``'s table ``table`` (a result or a withdrawal names one), or NotFound saying which
+    rounds were paired."""
+    t = state.table(round_, table)
+    if t is None:
+        raise NotFound("tournament/no_table", f"round {round_} has no table {table}" if 1 <= round_ <= state.current
+                       else f"round {round_} has not been paired (rounds 1..{state.current} have)")
+    return t
