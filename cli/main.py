@@ -227,10 +227,8 @@ def new(
     if players is None and continue_from is None:
         _fail("name the seats: --players alice,bob (or continue a finished match: --continue-from MATCH)")
     if conn.server:
-        if continue_from is not None or players is None:
-            _fail("--continue-from works on a local database, not over --server")
         _new_remote(conn, game, players, _kv(option, "option"), cards, _kv(deck, "deck"), seed, chance, pos, title,
-                    undo_policy, json)
+                    undo_policy, json, continue_from)
         return
     service = _local(ctx, db, create=True)
     seats = players.split(",") if players is not None else list(service.load(str(continue_from)).config.players)
@@ -247,14 +245,20 @@ def new(
     print(info.id)
 
 
-def _new_remote(conn: Connection, game: str, players: str, options: dict[str, str], cards: str | None, decks: dict[str, str],
-                seed: int | None, chance: str | None, position: dict[str, Any], title: str, undo: str, json: bool) -> None:
-    """``referee --server URL new ...``: create the match on the server and show its tokens once."""
+def _new_remote(conn: Connection, game: str, players: str | None, options: dict[str, str], cards: str | None,
+                decks: dict[str, str], seed: int | None, chance: str | None, position: dict[str, Any], title: str,
+                undo: str, json: bool, continue_from: str | None = None) -> None:
+    """``referee --server URL new ...``: create the match on the server and show its tokens once. With
+    ``--continue-from`` the token is the previous match's arbiter's, and its seats are the default."""
     from cli.client import RemoteReferee
 
-    body: dict[str, Any] = {"game": game, "players": [p.strip() for p in players.split(",")], "options": options,
-                            "decks": decks, "seed": seed, "chance": chance, "position": position, "title": title,
-                            "undo": undo}
+    server = conn.server or ""
+    client = RemoteReferee(server, conn.token, need_token=continue_from is not None)
+    seats = ([p.strip() for p in players.split(",")] if players is not None
+             else list(client.match_info(str(continue_from)).players))
+    body: dict[str, Any] = {"game": game, "players": seats, "options": options, "decks": decks, "seed": seed,
+                            "chance": chance, "position": position, "title": title, "undo": undo,
+                            "continue_from": continue_from}
     if cards is not None and os.path.exists(cards):
         from referee.inputs import read_file
         from schemas import CARDS_TEXT_MAX
@@ -262,8 +266,7 @@ def _new_remote(conn: Connection, game: str, players: str, options: dict[str, st
         body["cards_text"] = read_file(cards, "card file", CARDS_TEXT_MAX)
     else:
         body["cards"] = cards
-    server = conn.server or ""
-    answer = RemoteReferee(server, conn.token, need_token=False).create_match(body)
+    answer = client.create_match(body)
     if json:
         _print_json(answer)
         return

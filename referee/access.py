@@ -223,7 +223,14 @@ class Access:
     def game(self, name: str) -> GameInfo:
         return self.referee.describe_game(name)
 
-    def create_match(self, req: CreateMatch) -> MatchCreated:
+    def create_match(self, req: CreateMatch, previous: Principal | None = None) -> MatchCreated:
+        """A new match and its tokens. One that continues a finished match (``req.continue_from``) needs
+        that match's arbiter (``previous``: who the request's token speaks for there)."""
+        if req.continue_from is not None:
+            if previous is None:
+                raise Unauthorized("auth/missing", "continuing a match needs its arbiter token: send it as "
+                                   "'Authorization: Bearer <token>'")
+            self._require(previous, ("arbiter",), "continue this match")
         game = self.referee.game(req.game)
         cards, cards_text = req.cards, req.cards_text
         if cards_text is None and cards is not None and cards not in game.card_sets:
@@ -238,7 +245,7 @@ class Access:
             info = self.referee.new_match(
                 game.id, req.players, options=req.options, cards=cards, cards_text=cards_text, decks=req.decks,
                 seed=req.seed, chance=req.chance, position=req.position, meta=req.meta, title=req.title,
-                undo=req.undo,
+                undo=req.undo, continue_from=previous.match_id if previous is not None else None,
             )
         except RefereeError:
             raise

@@ -285,7 +285,9 @@ def describe_game(request: Request[Any, Any, Any], game: Annotated[str, PathPara
 @post("/matches", responses=ERRORS, sync_to_thread=ON_LOOP, tags=["matches"], status_code=201,
       summary="Create a match; answers its tokens (shown once)")
 def create_match(request: Request[Any, Any, Any], data: JSONBody[CreateMatch]) -> MatchCreated:
-    return _hall(request).access().create_match(data)
+    hall = _hall(request)
+    previous = hall.principal(request, data.continue_from) if data.continue_from is not None else None
+    return hall.access().create_match(data, previous)
 
 
 @get("/matches", responses=ERRORS, sync_to_thread=IN_THREAD, tags=["matches"], security=SECURITY,

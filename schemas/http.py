@@ -57,6 +57,9 @@ class CreateMatch(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     title: Title = ""
     undo: Literal["any", "own_last", "arbiter"] = "any"
     meta: dict[Name, Title] = {}
+    #: a finished match this one continues (a series' next game): send that match's arbiter token; the
+    #: game carries what it needs from its final state into this match's options
+    continue_from: Name | None = None
 
 
 class Tokens(msgspec.Struct, frozen=True, kw_only=True):

@@ -525,3 +525,30 @@ def test_the_next_game_deals_climax_cards_keeps_scars_and_this_time_ends_the_ser
     standalone = cli("new", "xfiles_encounters", "--players", "alice,bob", "--option", "series_keep_scars=true")
     assert standalone.code == 2 and "series_game=1" in standalone.err
     assert "--continue-from" in cli("new", "--help").out
+
+
+def test_a_series_continues_over_a_server_with_the_previous_matchs_arbiter_token(cli, db_store):
+    """``referee --server URL --token T new GAME --continue-from M``: POST /matches with continue_from,
+    allowed only to M's arbiter; the seats default to M's; a spectator's token or none is refused."""
+    from referee.access import Access
+    from referee.http import create_app
+    from support.live import LiveServer
+
+    r = Referee(db_store)
+    g1 = r.new_match("xfiles_encounters", ["alice", "bob"], cards="spec_fixture", options=SERIES, position=QUICK_LOSS).id
+    _lose_quickly(r, g1)
+    minted = Access(Referee(db_store))._mint(r.info(r.resolve(g1)))
+    with LiveServer(create_app(lambda: Referee(db_store))) as server:
+        url = ("--server", server.url)
+        bare = cli(*url, "new", "xfiles_encounters", "--continue-from", g1[:6])
+        assert bare.code != 0 and "token" in bare.err, bare.err
+        seen = cli(*url, "--token", minted.spectator, "new", "xfiles_encounters", "--continue-from", g1[:6])
+        assert seen.code != 0 and "may not continue this match" in seen.err, seen.err
+        assert len(db_store.list_matches()) == 1  # nothing was written
+        made = cli(*url, "--token", minted.arbiter, "new", "xfiles_encounters", "--continue-from", g1[:6], "--json")
+        assert made.code == 0, made.err
+        g2 = made.json["match"]["id"]
+        assert made.json["match"]["players"] == ["alice", "bob"] and made.json["tokens"]["arbiter"]
+    options = state(r, g2)["options"]
+    assert (options["series_game"], options["series_points"], options["series_previous"]) == (2, 1, "lost")
+    assert msgspec.json.decode(db_store.get_match(g2).config)["meta"]["continues"] == g1
