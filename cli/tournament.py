@@ -408,16 +408,21 @@ def half_bye(
     ctx: typer.Context, tournament: TidArg,
     player: Annotated[str, typer.Argument(help="The player who asked for it.")],
     round_: Annotated[int, typer.Option("--round", help="The round (not paired yet).")],
+    cancel: Annotated[bool, typer.Option("--cancel", help="Take back the half-point bye granted for that round "
+                                         "(before it is paired): the player is paired in it again.")] = False,
     by: ByOpt = "organiser", reason: ReasonOpt = "", db: DbOpt = None, json: JsonOpt = False,
 ) -> None:
     """Grant a player's request for a half-point bye in a round not yet paired: they are not paired in it
-    and get a half-point bye's points (--points half=N; default a draw's), with no opponent.
+    and get a half-point bye's points (--points half=N; default a draw's), with no opponent. --cancel
+    takes it back (an event too: nothing is edited).
 
     Example: referee tournament bye 5e1a eve --round 4 --reason "away for the afternoon"
+    Example: referee tournament bye 5e1a eve --round 4 --cancel --reason "the exam was moved"
     """
     from schemas.tournament import HalfByeRequest
 
-    _done(_api(ctx, db).half_bye(tournament, HalfByeRequest(player=player, round=round_, reason=reason), by=by), json)
+    req = HalfByeRequest(player=player, round=round_, reason=reason, cancel=cancel)
+    _done(_api(ctx, db).half_bye(tournament, req, by=by), json)
 
 
 @tournament_app.command("standings")

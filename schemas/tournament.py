@@ -120,6 +120,8 @@ class HalfByeRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
     player: Name
     round: Number
     reason: Reason = ""
+    #: take back a half-point bye granted for that round (still not paired) instead
+    cancel: bool = False
 
 
 # -- answers (what ``referee tournament ...`` prints, locally and in client mode: the same Structs) ----------

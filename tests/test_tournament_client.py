@@ -27,6 +27,12 @@ def test_tournament_commands_through_a_server_answer_as_they_do_locally(cli, db,
         org = (*url, "--token", tokens["organiser"])
         added = cli(*org, "tournament", "player", "add", tid[:6], "eve", "--name", "Eve", "--json")
         assert added.code == 0 and added.json["token"] and added.json["entered"] == 1, added.err
+        bye = cli(*org, "tournament", "bye", tid, "ann", "--round", "1", "--reason", "by mistake")
+        assert bye.code == 0, bye.err
+        gone = cli(*org, "tournament", "bye", tid, "ann", "--round", "1", "--cancel", "--reason", "meant eve")
+        assert gone.code == 0 and "ann: the half-point bye in round 1 is cancelled" in gone.out, gone.err
+        again = cli(*org, "tournament", "bye", tid, "ann", "--round", "1", "--cancel")
+        assert again.code == 2 and "no half-point bye for round 1" in again.err
         bye = cli(*org, "tournament", "bye", tid, "eve", "--round", "1", "--reason", "arrives after lunch")
         assert bye.code == 0 and "eve: a half-point bye in round 1 (1 points)" in bye.out, bye.err
         paired = cli(*org, "tournament", "pair", tid, "--json")

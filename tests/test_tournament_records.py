@@ -172,6 +172,28 @@ def test_a_requested_half_point_bye_over_the_service():
     assert _code(t.grant_half_bye, rr, "a", 1) == "tournament/no_half_bye"
 
 
+def test_a_half_point_bye_is_cancelled_by_an_event_before_its_round_is_paired():
+    t = _service()
+    tid = t.create("Cup", "pile", rounds=3, seed=5, options={"stones": "4"}, players=list("abcd")).id
+    assert _code(t.cancel_half_bye, tid, "d", 1) == "tournament/no_half_bye"
+    t.grant_half_bye(tid, "d", 1, why="exam in the morning")
+    t.grant_half_bye(tid, "c", 2, why="away")
+    state = t.cancel_half_bye(tid, "d", 1, by="organiser", why="the exam was moved")
+    assert state.half_byes[1] == [] and state.half_byes[2] == ["c"]
+    last = t.records(tid)[-1]
+    assert (ev.kind(last.event), last.why) == ("half_bye_cancelled", "the exam was moved")
+    assert _code(t.cancel_half_bye, tid, "d", 1) == "tournament/no_half_bye"  # cancelled once
+    r1 = t.pair(tid)
+    assert r1.half_byes == [] and sorted(p for x in r1.tables for p in x.seats) == list("abcd")  # d plays after all
+    t.grant_half_bye(tid, "a", 3, why="a wedding")
+    for x in r1.tables:
+        t.record_result(tid, 1, x.table, "draw")
+    t.pair(tid)
+    assert _code(t.cancel_half_bye, tid, "c", 2) == "tournament/round_paired"  # round 2's byes stand once paired
+    refolded = fold(t.records(tid))
+    assert refolded.half_byes == {1: [], 2: ["c"], 3: ["a"]} and t.audit(tid) == []
+
+
 def test_a_late_entry_takes_the_byes_berger_number_in_an_odd_round_robin():
     """Five players by Berger numbers 1-5 (drawn by lot) and the bye as number 6. FIDE's table for six:
 

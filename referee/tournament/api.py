@@ -249,6 +249,10 @@ class LocalTournaments:
                         done=f"round {req.round} table {req.table}: pairing withdrawn (void for the standings)")
 
     def half_bye(self, tournament: str, req: HalfByeRequest, *, by: str = "organiser") -> Recorded:
+        if req.cancel:
+            state = self.service.cancel_half_bye(tournament, req.player, req.round, by=by, why=req.reason)
+            return Recorded(tournament=state.id, records=state.n, round=req.round, player=req.player,
+                            done=f"{req.player}: the half-point bye in round {req.round} is cancelled (paired again)")
         state = self.service.grant_half_bye(tournament, req.player, req.round, by=by, why=req.reason)
         pts = state.config.points.half_bye
         return Recorded(tournament=state.id, records=state.n, round=req.round, player=req.player,

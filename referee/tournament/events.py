@@ -152,9 +152,17 @@ class HalfByeGranted(Base, frozen=True, kw_only=True, tag="half_bye_granted"):
     player: str
 
 
+class HalfByeCancelled(Base, frozen=True, kw_only=True, tag="half_bye_cancelled"):
+    """A half-point bye granted for a round not yet paired is taken back (the player will play it after
+    all, or it was granted by mistake): the player is paired in that round again."""
+
+    round: int
+    player: str
+
+
 Event = (
     Created | PlayerAdded | PlayerDropped | PlayerUndropped | PlayerRenamed | RoundPaired | RoundClosed
-    | ResultRecorded | ResultCorrected | TiebreaksChanged | PairingWithdrawn | HalfByeGranted
+    | ResultRecorded | ResultCorrected | TiebreaksChanged | PairingWithdrawn | HalfByeGranted | HalfByeCancelled
 )
 
 

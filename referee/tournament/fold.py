@@ -15,6 +15,7 @@ from schemas import Outcome
 
 from .events import (
     Created,
+    HalfByeCancelled,
     HalfByeGranted,
     PairingWithdrawn,
     PlayerAdded,
@@ -170,6 +171,11 @@ def evolve(state: Tournament, record: Record) -> None:
         case HalfByeGranted(round=number, player=player):
             _player(state, player)
             state.half_byes.setdefault(number, []).append(player)
+        case HalfByeCancelled(round=number, player=player):
+            if player not in state.half_byes.get(number, []) or number <= state.current:
+                raise CorruptTournament(f"record {record.n} cancels a half-point bye of {player} in round {number} "
+                                        "that was not granted, or whose round is paired")
+            state.half_byes[number].remove(player)
         case Created():
             raise CorruptTournament(f"record {record.n} creates the tournament again")
         case _:

@@ -359,6 +359,18 @@ class Tournaments:
             raise BadInput("tournament/has_half_bye", f"{player} has a half-point bye for round {round_} already")
         return self._append(state, [ev.HalfByeGranted(round=round_, player=player)], by, why)
 
+    def cancel_half_bye(self, tournament_id: str, player: str, round_: int, *, by: str = "organiser",
+                        why: str = "") -> Tournament:
+        """Take back ``player``'s half-point bye in a round not yet paired: they are paired in it again."""
+        state = self.load(tournament_id)
+        player = self._check_player(state, player, known=True)
+        if player not in state.half_byes.get(round_, []):
+            raise BadInput("tournament/no_half_bye", f"{player} has no half-point bye for round {round_} to cancel")
+        if round_ <= state.current:
+            raise BadInput("tournament/round_paired", f"round {round_} is paired already: its half-point byes stand "
+                           "(correct a result instead)")
+        return self._append(state, [ev.HalfByeCancelled(round=round_, player=player)], by, why)
+
     # -- the round being played --------------------------------------------------------------------
 
     def live(self, state: Tournament) -> tuple[dict[TableKey, Outcome], dict[TableKey, int], list[Block]]:
