@@ -54,7 +54,7 @@ from .engine.entries import (
     source_of,
 )
 from .engine.present import flatten
-from .engine.protocol import Accepted, ConfigError, Game, InputError, Rejected
+from .engine.protocol import Accepted, Game, InputError, Rejected
 from .errors import BadInput, ConflictError, StorageError
 from .inputs import check_text
 from .redaction import View, annotations_by_entry, verdict_name
@@ -127,38 +127,13 @@ class Referee(Configuration, History):
     def new_match(self, game_name: str, players: Sequence[str], *, title: str = "", continue_from: str | None = None,
                   **kwargs: Any) -> MatchInfo:
         if continue_from is not None:
-            kwargs = self.continuation(game_name, continue_from, kwargs)
+            from .continuation import continuation
+
+            kwargs = continuation(self, game_name, continue_from, kwargs)
         if title:  # the title goes into the configuration, so the genesis hash (and the audit) covers it
             kwargs["meta"] = {**(kwargs.get("meta") or {}), "title": title}
         game, config = self.build_config(game_name, players, **kwargs)
         return self.create_match(game, config, title=title)
-
-    def continuation(self, game_name: str, previous: str, kwargs: dict[str, Any]) -> dict[str, Any]:
-        """``new_match`` arguments for a match that continues the finished match ``previous`` (a series'
-        next game): the game's ``carry_over`` facts of its final state become options of the new match
-        (an option also given must agree), its card data is the previous match's unless other is given, and
-        ``meta.continues`` names it. The new match's configuration then holds everything its replay needs."""
-        loaded = self.load(previous)
-        if self.game(game_name).id != loaded.game.id:
-            raise BadInput("match/bad_continuation", f"match {loaded.match.id} is a {loaded.game.id} match, not {game_name}")
-        state = self.state_at(loaded)[1]
-        if loaded.rules.outcome(state) is None:
-            raise BadInput("match/bad_continuation", f"match {loaded.match.id} is not over: only a finished match is continued")
-        try:
-            carried = dict(loaded.rules.carry_over(state))
-        except ConfigError as exc:
-            raise BadInput("match/bad_continuation", f"match {loaded.match.id}: {exc.message}") from None
-        given = dict(kwargs.get("options") or {})
-        specs = loaded.game.options()
-        for name, value in carried.items():
-            if name in given and specs[name].parse(given[name]) != value:
-                raise BadInput("match/bad_continuation", f"option {name} is carried over from match {loaded.match.id} "
-                               f"({value!r}); leave it out or give that value")
-            given[name] = value
-        meta = {**(kwargs.get("meta") or {}), "continues": loaded.match.id}
-        if kwargs.get("cards") is None and kwargs.get("cards_text") is None:  # the same card data, unless given
-            kwargs = {**kwargs, "cards": loaded.config.cards, "cards_text": loaded.config.cards_text}
-        return {**kwargs, "options": given, "meta": meta}
 
     # -- reading the log ---------------------------------------------------------------------
 

@@ -1,0 +1,42 @@
+"""A match that continues a finished one (a series' next game): what ``Referee.new_match(continue_from=)``
+and ``POST /matches`` with ``continue_from`` build the new match's configuration from. The game's
+``carry_over`` hook reads the finished match's final state; its facts become options of the new match,
+so the new match replays and audits on its own."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .engine.protocol import ConfigError
+from .errors import BadInput
+
+if TYPE_CHECKING:
+    from .service import Referee
+
+
+def continuation(referee: Referee, game_name: str, previous: str, kwargs: dict[str, Any]) -> dict[str, Any]:
+    """``new_match`` arguments for a match that continues the finished match ``previous`` (a series'
+    next game): the game's ``carry_over`` facts of its final state become options of the new match
+    (an option also given must agree), its card data is the previous match's unless other is given, and
+    ``meta.continues`` names it. The new match's configuration then holds everything its replay needs."""
+    loaded = referee.load(previous)
+    if referee.game(game_name).id != loaded.game.id:
+        raise BadInput("match/bad_continuation", f"match {loaded.match.id} is a {loaded.game.id} match, not {game_name}")
+    state = referee.state_at(loaded)[1]
+    if loaded.rules.outcome(state) is None:
+        raise BadInput("match/bad_continuation", f"match {loaded.match.id} is not over: only a finished match is continued")
+    try:
+        carried = dict(loaded.rules.carry_over(state))
+    except ConfigError as exc:
+        raise BadInput("match/bad_continuation", f"match {loaded.match.id}: {exc.message}") from None
+    given = dict(kwargs.get("options") or {})
+    specs = loaded.game.options()
+    for name, value in carried.items():
+        if name in given and specs[name].parse(given[name]) != value:
+            raise BadInput("match/bad_continuation", f"option {name} is carried over from match {loaded.match.id} "
+                           f"({value!r}); leave it out or give that value")
+        given[name] = value
+    meta = {**(kwargs.get("meta") or {}), "continues": loaded.match.id}
+    if kwargs.get("cards") is None and kwargs.get("cards_text") is None:  # the same card data, unless given
+        kwargs = {**kwargs, "cards": loaded.config.cards, "cards_text": loaded.config.cards_text}
+    return {**kwargs, "options": given, "meta": meta}
