@@ -117,6 +117,34 @@ class StoredAnnotation(msgspec.Struct, frozen=True, kw_only=True):
 
 
 
+def match_from_row(row: Any) -> StoredMatch:
+    """A stored match from a row of ``id, game, rules_version, config, genesis_hash, created_at, parent,
+    fork_seq, title`` (the SQL stores select these columns in this order)."""
+    (id_, game, rv, config, genesis, created, parent, fork_seq, title) = row
+    return StoredMatch(id=id_, game=game, rules_version=rv, config=bytes(config), genesis_hash=genesis,
+                       created_at=created, parent=parent, fork_seq=fork_seq, title=title or "")
+
+
+def entry_from_row(row: tuple[Any, ...]) -> StoredEntry:
+    """A stored entry from a row of ``match_id, seq, kind, actor, verdict, code, body, prev_hash, hash,
+    state_hash, recorded_at`` (a body SQLite hands back as text is its UTF-8 bytes)."""
+    (mid, seq, kind, actor, verdict, code, body, prev, h, sh, rec) = row
+    return StoredEntry(match_id=mid, seq=seq, kind=kind, actor=actor, verdict=verdict, code=code,
+                       body=body.encode() if isinstance(body, str) else bytes(body), prev_hash=prev, hash=h,
+                       state_hash=sh, recorded_at=rec or "")
+
+
+def tournament_from_row(row: tuple[Any, ...]) -> StoredTournament:
+    """A stored tournament from a row of ``id, name, created_at``."""
+    return StoredTournament(id=row[0], name=row[1], created_at=row[2])
+
+
+def like_prefix(prefix: str) -> str:
+    """A SQL ``LIKE`` pattern matching the ids that begin with ``prefix``, its ``\\``, ``%`` and ``_``
+    escaped with a backslash (the SQL stores say ``ESCAPE '\\'``, or rely on it as PostgreSQL's default)."""
+    return prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
 def annotation_from_row(r: tuple[Any, ...]) -> StoredAnnotation:
     """A stored annotation from a database row of ``match_id, seq, kind, text, by, recorded_at, n,
     prev_hash, hash, audience`` (the SQL stores select these columns in this order; NULLs read as the

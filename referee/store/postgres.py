@@ -37,6 +37,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from .base import (
     annotation_from_row,
+    entry_from_row,
+    like_prefix,
+    match_from_row,
+    tournament_from_row,
     AuditRow,
     Conflict,
     DuplicateRequest,
@@ -332,11 +336,6 @@ class PostgresStore:
 
     # -- matches --------------------------------------------------------------------------------------
 
-    @staticmethod
-    def _match(row: tuple[Any, ...]) -> StoredMatch:
-        (id_, game, rv, config, genesis, created, parent, fork_seq, title) = row
-        return StoredMatch(id=id_, game=game, rules_version=rv, config=bytes(config), genesis_hash=genesis,
-                           created_at=created, parent=parent, fork_seq=fork_seq, title=title or "")
 
     def create_match(
         self, match: StoredMatch, entries: Sequence[StoredEntry] = (),
@@ -394,17 +393,17 @@ class PostgresStore:
             row = self._one(f"SELECT {_MATCH_COLS} FROM matches WHERE id = %s", (match_id,))
             if row is None:
                 return None
-            found = self._matches.setdefault(match_id, self._match(row))
+            found = self._matches.setdefault(match_id, match_from_row(row))
         return found
 
     def find_matches(self, prefix: str) -> list[StoredMatch]:
-        like = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        like = like_prefix(prefix)
         # ILIKE: like SQLite's LIKE, a typed prefix matches whatever the case of its ASCII letters
         rows = self._all(f"SELECT {_MATCH_COLS} FROM matches WHERE id ILIKE %s ORDER BY id", (like,))
-        return [self._match(r) for r in rows]
+        return [match_from_row(r) for r in rows]
 
     def list_matches(self) -> list[StoredMatch]:
-        return [self._match(r) for r in self._all(f"SELECT {_MATCH_COLS} FROM matches ORDER BY created_at, id", ())]
+        return [match_from_row(r) for r in self._all(f"SELECT {_MATCH_COLS} FROM matches ORDER BY created_at, id", ())]
 
     # -- entries --------------------------------------------------------------------------------------
 
@@ -415,11 +414,6 @@ class PostgresStore:
         return (e.match_id, e.seq, e.kind, e.actor, e.verdict, e.code, e.body, e.prev_hash, e.hash,
                 e.state_hash, e.recorded_at)
 
-    @staticmethod
-    def _entry(row: tuple[Any, ...]) -> StoredEntry:
-        (mid, seq, kind, actor, verdict, code, body, prev, h, sh, rec) = row
-        return StoredEntry(match_id=mid, seq=seq, kind=kind, actor=actor, verdict=verdict, code=code,
-                           body=bytes(body), prev_hash=prev, hash=h, state_hash=sh, recorded_at=rec or "")
 
     def head(self, match_id: str) -> int:
         row = self._one(
@@ -430,7 +424,7 @@ class PostgresStore:
 
     def last_entry(self, match_id: str) -> StoredEntry | None:
         row = self._one(f"SELECT {_ENTRY_COLS} FROM entries WHERE match_id = %s ORDER BY seq DESC LIMIT 1", (match_id,))
-        return self._entry(row) if row else None
+        return entry_from_row(row) if row else None
 
     _APPEND = "SELECT status, head FROM referee_append(" + ", ".join(["%s"] * 17) + ")"
 
@@ -465,7 +459,7 @@ class PostgresStore:
             raise Conflict(mid, expected_seq, head)
 
     def entries(self, match_id: str, start: int = 1, stop: int | None = None) -> Iterator[StoredEntry]:
-        return map(self._entry, self._pages(_ENTRY_COLS, match_id, start, stop, seq_at=1))
+        return map(entry_from_row, self._pages(_ENTRY_COLS, match_id, start, stop, seq_at=1))
 
     def bodies(self, match_id: str, start: int = 1, stop: int | None = None) -> Iterator[tuple[int, bytes]]:
         return self._pages("seq, body", match_id, start, stop)
@@ -604,21 +598,18 @@ class PostgresStore:
 
         self._run(work)
 
-    @staticmethod
-    def _tournament(row: tuple[Any, ...]) -> StoredTournament:
-        return StoredTournament(id=row[0], name=row[1], created_at=row[2])
 
     def get_tournament(self, tournament_id: str) -> StoredTournament | None:
         row = self._one("SELECT id, name, created_at FROM tournaments WHERE id = %s", (tournament_id,))
-        return self._tournament(row) if row else None
+        return tournament_from_row(row) if row else None
 
     def find_tournaments(self, prefix: str) -> list[StoredTournament]:
-        like = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        like = like_prefix(prefix)
         rows = self._all("SELECT id, name, created_at FROM tournaments WHERE id ILIKE %s ORDER BY id", (like,))
-        return [self._tournament(r) for r in rows]
+        return [tournament_from_row(r) for r in rows]
 
     def list_tournaments(self) -> list[StoredTournament]:
-        return [self._tournament(r) for r in self._all("SELECT id, name, created_at FROM tournaments ORDER BY created_at, id", ())]
+        return [tournament_from_row(r) for r in self._all("SELECT id, name, created_at FROM tournaments ORDER BY created_at, id", ())]
 
     def append_tournament_events(self, tournament_id: str, events: Sequence[StoredTournamentEvent],
                                  expected_n: int) -> None:

@@ -27,6 +27,10 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from .base import (
     annotation_from_row,
+    entry_from_row,
+    like_prefix,
+    match_from_row,
+    tournament_from_row,
     AuditRow,
     Conflict,
     DuplicateRequest,
@@ -342,13 +346,6 @@ class SqliteStore:
 
     # -- matches -----------------------------------------------------------------------------
 
-    @staticmethod
-    def _match(row: sqlite3.Row | tuple[Any, ...]) -> StoredMatch:
-        (id_, game, rv, config, genesis, created, parent, fork_seq, title) = row
-        return StoredMatch(
-            id=id_, game=game, rules_version=rv, config=bytes(config), genesis_hash=genesis,
-            created_at=created, parent=parent, fork_seq=fork_seq, title=title or "",
-        )
 
     _MATCH_COLS = "id, game, rules_version, config, genesis_hash, created_at, parent, fork_seq, title"
 
@@ -388,12 +385,12 @@ class SqliteStore:
 
     def get_match(self, match_id: str) -> StoredMatch | None:
         row = self._one(f"SELECT {self._MATCH_COLS} FROM matches WHERE id = ?", (match_id,))
-        return self._match(row) if row else None
+        return match_from_row(row) if row else None
 
     def find_matches(self, prefix: str) -> list[StoredMatch]:
-        like = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        like = like_prefix(prefix)
         rows = self._all(f"SELECT {self._MATCH_COLS} FROM matches WHERE id LIKE ? ESCAPE '\\' ORDER BY id", (like,))
-        return [self._match(r) for r in rows]
+        return [match_from_row(r) for r in rows]
 
     def find_transcript(self, digest: str) -> list[str]:
         rows = self._all(
@@ -421,7 +418,7 @@ class SqliteStore:
 
     def list_matches(self) -> list[StoredMatch]:
         rows = self._all(f"SELECT {self._MATCH_COLS} FROM matches ORDER BY created_at, id", ())
-        return [self._match(r) for r in rows]
+        return [match_from_row(r) for r in rows]
 
     # -- entries -----------------------------------------------------------------------------
 
@@ -443,18 +440,10 @@ class SqliteStore:
     def head(self, match_id: str) -> int:
         return int(self._one(self._HEAD_SQL, (match_id,))[0] or 0)
 
-    @staticmethod
-    def _entry(row: tuple[Any, ...]) -> StoredEntry:
-        (mid, seq, kind, actor, verdict, code, body, prev, h, sh, rec) = row
-        return StoredEntry(
-            match_id=mid, seq=seq, kind=kind, actor=actor, verdict=verdict, code=code,
-            body=body.encode() if isinstance(body, str) else bytes(body), prev_hash=prev, hash=h,
-            state_hash=sh, recorded_at=rec or "",
-        )
 
     def last_entry(self, match_id: str) -> StoredEntry | None:
         row = self._one(f"SELECT {_ENTRY_COLS} FROM entries WHERE match_id = ? ORDER BY seq DESC LIMIT 1", (match_id,))
-        return self._entry(row) if row else None
+        return entry_from_row(row) if row else None
 
     def _begin_write(self) -> None:
         """BEGIN IMMEDIATE, waiting for another connection's write in short steps (:func:`_patiently`)."""
@@ -511,7 +500,7 @@ class SqliteStore:
             raise
 
     def entries(self, match_id: str, start: int = 1, stop: int | None = None) -> Iterator[StoredEntry]:
-        return map(self._entry, self._pages(_ENTRY_COLS, match_id, start, stop, seq_at=1))
+        return map(entry_from_row, self._pages(_ENTRY_COLS, match_id, start, stop, seq_at=1))
 
     def bodies(self, match_id: str, start: int = 1, stop: int | None = None) -> Iterator[tuple[int, bytes]]:
         return self._pages(f"seq, {_BODY}", match_id, start, stop)
@@ -646,21 +635,18 @@ class SqliteStore:
                 conn.execute("ROLLBACK")
                 raise
 
-    @staticmethod
-    def _tournament(row: tuple[Any, ...]) -> StoredTournament:
-        return StoredTournament(id=row[0], name=row[1], created_at=row[2])
 
     def get_tournament(self, tournament_id: str) -> StoredTournament | None:
         row = self._one("SELECT id, name, created_at FROM tournaments WHERE id = ?", (tournament_id,))
-        return self._tournament(row) if row else None
+        return tournament_from_row(row) if row else None
 
     def find_tournaments(self, prefix: str) -> list[StoredTournament]:
-        like = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        like = like_prefix(prefix)
         rows = self._all("SELECT id, name, created_at FROM tournaments WHERE id LIKE ? ESCAPE '\\' ORDER BY id", (like,))
-        return [self._tournament(r) for r in rows]
+        return [tournament_from_row(r) for r in rows]
 
     def list_tournaments(self) -> list[StoredTournament]:
-        return [self._tournament(r) for r in self._all("SELECT id, name, created_at FROM tournaments ORDER BY created_at, id", ())]
+        return [tournament_from_row(r) for r in self._all("SELECT id, name, created_at FROM tournaments ORDER BY created_at, id", ())]
 
     def append_tournament_events(self, tournament_id: str, events: Sequence[StoredTournamentEvent],
                                  expected_n: int) -> None:
@@ -687,7 +673,7 @@ class SqliteStore:
 
     def tournament_events(self, tournament_id: str, stop: int | None = None) -> list[StoredTournamentEvent]:
         rows = self._all(
-            f"SELECT tournament_id, n, kind, by, CAST(body AS BLOB), prev_hash, hash, recorded_at FROM tournament_events"
+            "SELECT tournament_id, n, kind, by, CAST(body AS BLOB), prev_hash, hash, recorded_at FROM tournament_events"
             " WHERE tournament_id = ? AND n <= ? ORDER BY n",
             (tournament_id, stop if stop is not None else 2**62),
         )
