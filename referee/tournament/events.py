@@ -42,7 +42,7 @@ class Points(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Base(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
-    pass
+    """The base of every tournament event: a tagged record (``type``) with the fields of its kind."""
 
 
 class Created(Base, frozen=True, kw_only=True, tag="created"):

@@ -13,7 +13,7 @@ Side = Literal["good", "bad"]
 # -- deltas of declared effects (§4.30) --------------------------------------------------------------------
 
 class _Delta(msgspec.Struct, frozen=True, tag_field="type"):
-    pass
+    """The base of every delta kind: a delta is a tagged record (``type``), one field list per kind."""
 
 
 class MoveDetectiveDelta(_Delta, frozen=True, tag="move_detective"):
@@ -170,7 +170,7 @@ class EventAbilityDelta(_Delta, frozen=True, tag="event_ability"):
 
 
 class CancelLastActionDelta(_Delta, frozen=True, tag="cancel_last_action"):
-    pass
+    """«Отмена»: undo the active seat's last action (it names nothing: the state knows what to undo)."""
 
 
 class NoteDelta(_Delta, frozen=True, tag="note"):
