@@ -76,9 +76,19 @@ function render(snap) {
   document.body.dataset.updates = String(Number(document.body.dataset.updates) + 1);
   $("status").textContent = "live; last update " + new Date().toLocaleTimeString();
 }
-async function follow() {
+__FOLLOW__
+if (!token) { $("status").textContent = "open this page as /hall/" + tid + "#token=<a token of the tournament>"; } else {
+  follow("/tournaments/" + encodeURIComponent(tid) + "/events", {"Authorization": "Bearer " + token}, render);
+}
+</script></body></html>
+"""
+
+#: the script both pages follow a server-sent event stream with: fetch (it sends the token, which an
+#: EventSource cannot), read the stream's blocks, hand each data line's JSON to ``onData``; on a refusal
+#: say why, on a lost connection try again after 2 s
+FOLLOW = """async function follow(url, headers, onData) {
   try {
-    const res = await fetch("/tournaments/" + encodeURIComponent(tid) + "/events", {headers: {"Authorization": "Bearer " + token}});
+    const res = await fetch(url, {headers: headers});
     if (!res.ok) { let m = res.status; try { m = (await res.json()).message; } catch (e) {} $("status").textContent = "cannot follow: " + m; return; }
     const reader = res.body.getReader(); const dec = new TextDecoder(); let buf = "";
     for (;;) {
@@ -88,15 +98,12 @@ async function follow() {
       while ((i = buf.indexOf("\\n\\n")) >= 0) {
         const block = buf.slice(0, i); buf = buf.slice(i + 2);
         const data = block.split("\\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).replace(/^ /, "")).join("\\n");
-        if (data) render(JSON.parse(data));
+        if (data) onData(JSON.parse(data));
       }
     }
   } catch (e) { $("status").textContent = "connection lost; retrying"; }
-  setTimeout(follow, 2000);
-}
-if (!token) { $("status").textContent = "open this page as /hall/" + tid + "#token=<a token of the tournament>"; } else { follow(); }
-</script></body></html>
-"""
+  setTimeout(() => follow(url, headers, onData), 2000);
+}"""
 
 
 def _js(value: str) -> str:
@@ -105,7 +112,7 @@ def _js(value: str) -> str:
 
 def page(tournament_id: str) -> str:
     """The hall page of ``tournament_id`` (an id typed in a URL: escaped wherever it appears)."""
-    return PAGE.replace("__TID_JSON__", _js(tournament_id)).replace("__TID__", html.escape(tournament_id))
+    return PAGE.replace("__FOLLOW__", FOLLOW).replace("__TID_JSON__", _js(tournament_id)).replace("__TID__", html.escape(tournament_id))
 
 
 TABLE = """<!doctype html>
@@ -153,30 +160,15 @@ async function load(head) {
   } catch (e) { $("status").textContent = "connection lost; retrying"; }
   finally { busy = false; if (again) { again = false; load(document.body.dataset.next); } }
 }
-async function follow() {
-  try {
-    const res = await fetch(base + "/events", auth);
-    if (!res.ok) { let m = res.status; try { m = (await res.json()).message; } catch (e) {} $("status").textContent = "cannot follow: " + m; return; }
-    const reader = res.body.getReader(); const dec = new TextDecoder(); let buf = "";
-    for (;;) {
-      const {value, done} = await reader.read(); if (done) break;
-      buf = (buf + dec.decode(value, {stream: true})).replace(/\\r\\n/g, "\\n");
-      let i;
-      while ((i = buf.indexOf("\\n\\n")) >= 0) {
-        const block = buf.slice(0, i); buf = buf.slice(i + 2);
-        const data = block.split("\\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).replace(/^ /, "")).join("\\n");
-        if (data) { const snap = JSON.parse(data); document.body.dataset.next = String(snap.head); load(snap.head); }
-      }
-    }
-  } catch (e) { $("status").textContent = "connection lost; retrying"; }
-  setTimeout(follow, 2000);
+__FOLLOW__
+if (!token) { $("status").textContent = "open this page as /hall/" + tid + "/matches/" + mid + "#token=<a token of the tournament>"; } else {
+  follow(base + "/events", auth.headers, (snap) => { document.body.dataset.next = String(snap.head); load(snap.head); });
 }
-if (!token) { $("status").textContent = "open this page as /hall/" + tid + "/matches/" + mid + "#token=<a token of the tournament>"; } else { follow(); }
 </script></body></html>
 """
 
 
 def table_page(tournament_id: str, match_id: str) -> str:
     """The live step-through view of one table's match (both ids typed in a URL: escaped)."""
-    return (TABLE.replace("__TID_JSON__", _js(tournament_id)).replace("__MID_JSON__", _js(match_id))
+    return (TABLE.replace("__FOLLOW__", FOLLOW).replace("__TID_JSON__", _js(tournament_id)).replace("__MID_JSON__", _js(match_id))
             .replace("__MID__", html.escape(match_id)))
