@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from cli.main import JsonOpt, _fail, _kv, _print_json, app
+from cli.main import JsonOpt, _kv, _print_json, app
 
 
 def _options(items: list[str] | None) -> dict[str, str]:
@@ -64,20 +64,17 @@ def template(
 
     Example: referee template by_all_means --players alice,bob --cards demo -o tonight.txt
     """
+    from cli import outfile
     from referee import skeleton
     from referee.service import Referee
     from referee.store.memory import MemoryStore
 
+    if output is not None:
+        outfile.check(output, new_only=True)  # refused before the work
     seats = [p.strip() for p in players.split(",") if p.strip()]
     text = skeleton.template(Referee(MemoryStore()), game, cards=cards_, players=seats, options=_options(option))
     if output is None:
         sys.stdout.write(text)
         return
-    try:
-        with open(output, "x", encoding="utf-8") as fh:
-            fh.write(text)
-    except FileExistsError:
-        _fail(f"{output} exists already; the template is written only to a new file")
-    except OSError as exc:
-        _fail(f"cannot write {output}: {exc.strerror}")
+    outfile.write(output, [text], new_only=True)
     sys.stderr.write(f"Wrote {output}: fill it in, then `referee import {output} --check`\n")

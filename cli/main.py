@@ -410,25 +410,17 @@ def export(
 
     Example: referee export 3f9c --format html --as alice -o game.html
     """
+    from cli import outfile
+
+    if output is not None:
+        outfile.check(output)  # a target it would refuse is refused before the work
     pieces = _service(ctx, db).export(match, format, as_)  # locally, made as the log is walked
     if output is None:
         for piece in pieces:
             sys.stdout.write(piece)
         return
-    size = 0
-    # written beside the file and moved into place at the end: a failed export leaves no half of one
-    partial = f"{output}.partial"
-    try:
-        with open(partial, "w", encoding="utf-8") as fh:
-            for piece in pieces:
-                fh.write(piece)
-                size += len(piece.encode())
-        os.replace(partial, output)
-    except OSError as exc:
-        _fail(f"cannot write {output}: {exc.strerror or exc}")
-    finally:
-        if os.path.exists(partial):
-            os.remove(partial)
+    # through a temporary file beside it, moved into place at the end: whole or not at all
+    size = outfile.write(output, pieces)
     from cli import render
 
     render.written(output, size, format, as_)

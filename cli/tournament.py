@@ -484,12 +484,15 @@ def export(
 
     Example: referee tournament export 5e1a --format html -o standings.html
     """
+    from cli import outfile
+
+    if output is not None:
+        outfile.check(output)  # a target it would refuse is refused before the work
     text = _api(ctx, db).export(tournament, fmt, after_round=after_round)
-    if output:
-        with open(output, "w", encoding="utf-8") as fh:
-            fh.write(text)
-    else:
+    if output is None:
         sys.stdout.write(text)
+    else:
+        outfile.write(output, [text])
 
 
 @tournament_app.command("log")
