@@ -108,8 +108,10 @@ def parse_toml(text: str, what: str, *, one_line: bool = True) -> dict[str, Any]
         raise BadInput("input/bad_toml", f"{what} is not valid TOML: {exc}") from None
 
 
-def check_text(value: Any, what: str, limit: int, *, required: bool = False) -> str:
-    """``value`` if it is one line of printable text of at most ``limit`` characters, else BadInput."""
+def check_text(value: Any, what: str, limit: int, *, required: bool = False, hint: str = "") -> str:
+    """``value`` if it is one line of printable text of at most ``limit`` characters, else BadInput
+    naming ``what`` and the limit; ``hint`` (how to say what was meant otherwise) ends a message about
+    a line break or a control character."""
     if not isinstance(value, str):
         raise BadInput("input/bad_text", f"{what} must be text, not {type(value).__name__}")
     if required and not value.strip():
@@ -122,8 +124,8 @@ def check_text(value: Any, what: str, limit: int, *, required: bool = False) -> 
         name = char_name(ch)
         raise BadInput(
             "input/bad_text",
-            f"{what} holds {name} (U+{ord(ch):04X}) at character {i + 1}: text here is one line of printable "
-            "characters (write several annotations for several lines)",
+            f"{what} holds {name} (U+{ord(ch):04X}) at character {i + 1}: it must be one line of printable "
+            f"characters, at most {limit:,}" + (f" ({hint})" if hint else ""),
         )
     return value
 

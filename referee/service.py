@@ -413,7 +413,8 @@ class Referee(Configuration, History):
 
     def annotate(self, match_id: str, seq: int, text: str, *, kind: str = "comment", by: str = "",
                  audience: str = "all") -> Annotation:
-        check_text(text, "the annotation", TEXT_MAX, required=True)
+        check_text(text, "the annotation", TEXT_MAX, required=True,
+                   hint="write several annotations for several lines")
         check_text(by, "who annotates (--by)", NAME_MAX)
         if kind not in ANNOTATION_KINDS:
             raise BadInput("annotation/bad_kind", f"an annotation's kind is one of {', '.join(ANNOTATION_KINDS)}, not {kind!r}")

@@ -149,7 +149,10 @@ class TournamentAccess:
         return self.local.standings(who.tournament, after_round=after_round, as_of=as_of)
 
     def export(self, who: Entrant, fmt_: str, after_round: int | None = None) -> str:
-        return self.local.export(who.tournament, fmt_, after_round=after_round)
+        """The standings and the tables; a player's token, like its :meth:`pairings`, the player's own
+        tables and byes only."""
+        return self.local.export(who.tournament, fmt_, after_round=after_round,
+                                 player=who.player if who.role == "player" else None)
 
     def audit(self, who: Entrant) -> AuditResult:
         self.organiser(who, "audit the tournament")

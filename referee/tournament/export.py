@@ -19,12 +19,17 @@ from .tiebreaks import TIEBREAKS, fmt
 FORMATS = ("md", "html", "json", "csv")
 
 
-def report(state: Tournament, table: Standings, live: dict[tuple[int, int], Any]) -> dict[str, Any]:
+def report(state: Tournament, table: Standings, live: dict[tuple[int, int], Any], *,
+           player: str | None = None) -> dict[str, Any]:
+    """The export's data. ``player``: as that player's token reads it, the rounds holding their own
+    tables and byes only, as the pairings answer them (the standings are everyone's)."""
     cfg = state.config
     rounds = []
     for rnd in state.rounds[:table.after_round]:
         tables = []
         for t in rnd.tables:
+            if player is not None and player not in t.seats:
+                continue
             if (rnd.number, t.table) in state.withdrawn:
                 tables.append({"table": t.table, "seats": list(t.seats), "match_id": t.match_id, "result": "withdrawn",
                                "outcome": None, "source": "withdrawn", "corrected": False})
@@ -38,8 +43,9 @@ def report(state: Tournament, table: Standings, live: dict[tuple[int, int], Any]
                 "source": (res.source if res else "log") if outcome is not None else "",
                 "corrected": bool(res and res.replaced),
             })
-        rounds.append({"round": rnd.number, "closed": rnd.closed, "tables": tables, "byes": list(rnd.byes),
-                       "half_byes": list(rnd.half_byes)})
+        rounds.append({"round": rnd.number, "closed": rnd.closed, "tables": tables,
+                       "byes": [b for b in rnd.byes if player is None or b == player],
+                       "half_byes": [b for b in rnd.half_byes if player is None or b == player]})
     return {
         "tournament": state.id, "name": cfg.name, "game": cfg.game, "format": cfg.format,
         "rounds_planned": cfg.rounds, "after_round": table.after_round, "records": state.n,

@@ -16,7 +16,7 @@ from typing import Annotated, Any
 import anyio
 import msgspec
 from litestar import Request, Response, get, post
-from litestar.params import FromQuery, JSONBody, PathParameter, QueryParameter
+from litestar.params import FromQuery, HeaderParameter, JSONBody, PathParameter, QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage, Stream
 
 from schemas.tournament import (
@@ -43,12 +43,14 @@ from schemas.tournament import (
     WithdrawRequest,
 )
 
+from ..errors import BadInput
 from .access import Entrant, TournamentAccess
 
 TidPath = Annotated[str, PathParameter(max_length=64, description="the tournament id (or 4+ leading characters)")]
 MidPath = Annotated[str, PathParameter(max_length=64, description="a table's match id (or 4+ leading characters)")]
 PlayerPath = Annotated[str, PathParameter(max_length=64, description="the player's id")]
 OptRound = Annotated[int | None, QueryParameter(ge=0, le=100_000)]
+LastEventId = Annotated[str | None, HeaderParameter(name="Last-Event-ID", max_length=32)]
 SECURITY: list[dict[str, list[str]]] = [{"BearerToken": []}]
 
 
@@ -220,9 +222,13 @@ def routes(errors: dict[int, Any]) -> list[Any]:
     @get("/tournaments/{tid:str}/events", responses=errors, tags=["tournaments"], security=SECURITY,
          summary="Live pairings and standings (server-sent events)",
          description="Each event is `hall`: the tournament's name, its pairings and standings (as the token may "
-                     "see them), sent first and then each time they change. `follow=false` sends one and ends.")
-    async def hall_events(request: Request[Any, Any, Any], tid: TidPath, follow: FromQuery[bool] = True) -> ServerSentEvent:
+                     "see them), sent first and then each time they change. `follow=false` sends one and ends. A "
+                     "reconnecting client's `Last-Event-ID` (an event's number) numbers the events on from it; "
+                     "anything else is 422.")
+    async def hall_events(request: Request[Any, Any, Any], tid: TidPath, follow: FromQuery[bool] = True,
+                          last_event_id: LastEventId = None) -> ServerSentEvent:
         hall = request.app.state.hall
+        start = _resumed(last_event_id)
 
         def snapshot() -> bytes:
             access, who = _who(request, tid)
@@ -230,7 +236,7 @@ def routes(errors: dict[int, Any]) -> list[Any]:
                                         "standings": access.standings(who, None, None, None)})
 
         first = await anyio.to_thread.run_sync(snapshot)  # a bad token is an error answer, not a broken stream
-        return ServerSentEvent(_live(hall, snapshot, first, follow), retry_duration=2000)
+        return ServerSentEvent(_live(hall, snapshot, first, follow, start=start), retry_duration=2000)
 
     @get("/hall/{tid:str}/matches/{mid:str}", responses=errors, sync_to_thread=False, tags=["tournaments"],
          summary="A table's match as the live step-through view (open it with #token=<a tournament token>)")
@@ -279,10 +285,12 @@ def routes(errors: dict[int, Any]) -> list[Any]:
          security=SECURITY, summary="When a table's match changes (server-sent events)",
          description="Each event is `table`: the match id, its last entry and the number of annotations the "
                      "token may read, sent first and then each time they change (the live view fetches the "
-                     "viewer again). `follow=false` sends one and ends.")
+                     "viewer again). `follow=false` sends one and ends. `Last-Event-ID` as for the tournament's "
+                     "events.")
     async def table_events(request: Request[Any, Any, Any], tid: TidPath, mid: MidPath,
-                           follow: FromQuery[bool] = True) -> ServerSentEvent:
+                           follow: FromQuery[bool] = True, last_event_id: LastEventId = None) -> ServerSentEvent:
         hall = request.app.state.hall
+        start = _resumed(last_event_id)
 
         def who() -> Any:
             access, entrant = _who(request, tid)
@@ -295,20 +303,33 @@ def routes(errors: dict[int, Any]) -> list[Any]:
             return msgspec.json.encode({"match_id": p.match_id, "head": head, "notes": notes})
 
         first = await anyio.to_thread.run_sync(snapshot)
-        return ServerSentEvent(_live(hall, snapshot, first, follow, event="table"), retry_duration=2000)
+        return ServerSentEvent(_live(hall, snapshot, first, follow, event="table", start=start), retry_duration=2000)
 
     return [create_tournament, show_tournament, add_player, change_player, pair_round, close_round, record_result,
             set_tiebreaks, withdraw, half_bye, pairings, standings, export, audit, records, ratings, hall_page, hall_events, table_page,
             table_viewer, table_events]
 
 
+def _resumed(last_event_id: str | None) -> int:
+    """The number of the last snapshot a reconnecting client saw (``Last-Event-ID``; 0 for none), or
+    BadInput (422) for a header that is not one, as the match's ``/events`` answers."""
+    if not last_event_id:
+        return 0
+    text = last_event_id.strip()
+    if not (text.isascii() and text.isdigit()):
+        raise BadInput("events/bad_last_event_id", f"Last-Event-ID must be the number of an event, not {last_event_id!r}")
+    return int(text)
+
+
 async def _live(hall: Any, snapshot: Callable[[], bytes], first: bytes, follow: bool, *, event: str = "hall",
-                ) -> AsyncIterator[ServerSentEventMessage]:
+                start: int = 0) -> AsyncIterator[ServerSentEventMessage]:
     """The first snapshot, then a new one whenever it differs (looked for every ``hall.poll`` seconds:
-    results arrive in the matches' logs, written by any process); keep-alive comments in between."""
+    results arrive in the matches' logs, written by any process); keep-alive comments in between.
+    Each snapshot is whole, so a client resuming after event ``start`` gets the current one first,
+    numbered on from ``start``."""
     hall.hub.streams += 1
     try:
-        last, n, quiet = first, 1, 0.0
+        last, n, quiet = first, start + 1, 0.0
         yield ServerSentEventMessage(data=first.decode(), event=event, id=str(n))
         while follow:
             await anyio.sleep(hall.poll)

@@ -28,7 +28,10 @@ from . import events as ev
 from . import pairing, tiebreaks
 from .events import Table
 from .fold import CorruptTournament, Tournament, fold
-from .standings import Explanation, Standings, TableKey, explain, standings
+from .standings import Explanation, Standings, TableKey, explain, paired_so_far, standings
+
+#: the most records ``--as-of`` (``as_of`` over HTTP) may count
+RECORDS_MAX = 10**9
 
 DEFAULT_TIEBREAKS: dict[str, tuple[str, ...]] = {
     "swiss": ("points", "buchholz-cut1", "buchholz", "sonneborn-berger", "progressive"),
@@ -165,8 +168,9 @@ class Tournaments:
 
     def load(self, tournament_id: str, upto: int | None = None) -> Tournament:
         """The tournament folded from its records (``upto``: the first that many only)."""
-        if upto is not None and upto < 1:
-            raise BadInput("tournament/bad_record", f"--as-of counts records from 1, not {upto}")
+        if upto is not None and not 1 <= upto <= RECORDS_MAX:
+            # past the largest count a store could hold (and the HTTP route's bound), not a count at all
+            raise BadInput("tournament/bad_record", f"--as-of counts records from 1 to {RECORDS_MAX:,}, not {upto}")
         try:
             return fold(self.records(tournament_id, upto))
         except CorruptTournament as exc:
@@ -640,8 +644,10 @@ class Tournaments:
         except ValueError as exc:
             raise BadInput("tournament/bad_round", str(exc)) from None
 
-    def export(self, tournament_id: str, fmt: str, *, after_round: int | None = None, as_of: int | None = None) -> str:
-        """The standings and every round's tables in ``fmt`` (md, html, json or csv)."""
+    def export(self, tournament_id: str, fmt: str, *, after_round: int | None = None, as_of: int | None = None,
+               player: str | None = None) -> str:
+        """The standings and every round's tables in ``fmt`` (md, html, json or csv); ``player``: that
+        player's own tables and byes only (what their token reads of the pairings)."""
         from . import export
 
         if fmt not in export.FORMATS:
@@ -652,7 +658,7 @@ class Tournaments:
             table = standings(state, after_round, live)
         except ValueError as exc:
             raise BadInput("tournament/bad_round", str(exc)) from None
-        return export.render(export.report(state, table, dict(live)), fmt)
+        return export.render(export.report(state, table, dict(live), player=player), fmt)
 
     def audit(self, tournament_id: str) -> list[str]:
         """Everything wrong with the tournament's record (empty: clean): the records' chain, every match
@@ -750,5 +756,5 @@ def _paired_table(state: Tournament, round_: int, table: int) -> Table:
     t = state.table(round_, table)
     if t is None:
         raise NotFound("tournament/no_table", f"round {round_} has no table {table}" if 1 <= round_ <= state.current
-                       else f"round {round_} has not been paired (rounds 1..{state.current} have)")
+                       else f"round {round_} has not been paired ({paired_so_far(state.current)})")
     return t

@@ -68,11 +68,18 @@ def games_of(state: Tournament, after_round: int, live: Mapping[TableKey, Outcom
     return games, pending
 
 
+def paired_so_far(current: int) -> str:
+    """Which rounds have been paired, to end a sentence ("no round has been yet", not "rounds 1..0 have")."""
+    if current == 0:
+        return "no round has been yet"
+    return "only round 1 has" if current == 1 else f"rounds 1..{current} have"
+
+
 def context(state: Tournament, after_round: int | None = None, live: Mapping[TableKey, Outcome] | None = None,
             ) -> tuple[tb.Context, list[TableKey], int]:
     n = state.current if after_round is None else after_round
     if not 0 <= n <= state.current:
-        raise ValueError(f"round {n} has not been paired: rounds 1..{state.current} have")
+        raise ValueError(f"round {n} has not been paired: {paired_so_far(state.current)}")
     games, pending = games_of(state, n, live)
     return tb.Context(games=games, name=state.name), pending, n
 
