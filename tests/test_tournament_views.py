@@ -102,3 +102,12 @@ def test_as_of_past_any_count_is_bad_input(cli):
     assert len(cli("tournament", "standings", tid, "--as-of", "1000", "--json").json["rows"]) == 3
     r = cli("tournament", "standings", tid, "--after-round", "3")
     assert r.code == 2 and "round 3 has not been paired: no round has been yet" in r.err
+
+
+def test_a_half_bye_past_any_round_is_bad_input(cli):
+    tid = cli("tournament", "new", "Open", "--game", "by_all_means", "--players", "a,b,c", "--json").json["id"]
+    before = cli("tournament", "log", tid, "--json").json
+    r = cli("tournament", "bye", tid, "a", "--round", "1000000000000000000000000000000")
+    assert r.code == 2 and "a round is numbered from 1 to 100,000" in r.err, r.err
+    assert cli("tournament", "log", tid, "--json").json == before
+    assert cli("tournament", "bye", tid, "a", "--round", "100000").code == 0

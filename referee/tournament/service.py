@@ -32,6 +32,8 @@ from .standings import Explanation, Standings, TableKey, explain, paired_so_far,
 
 #: the most records ``--as-of`` (``as_of`` over HTTP) may count
 RECORDS_MAX = 10**9
+#: the highest round a half-point bye may be asked for (as over HTTP)
+ROUND_MAX = 100_000
 
 DEFAULT_TIEBREAKS: dict[str, tuple[str, ...]] = {
     "swiss": ("points", "buchholz-cut1", "buchholz", "sonneborn-berger", "progressive"),
@@ -357,6 +359,8 @@ class Tournaments:
                            "are): a half-point bye is granted before its round is paired")
         if cfg.rounds and round_ > cfg.rounds:
             raise BadInput("tournament/bad_round", f"the tournament has {cfg.rounds} rounds, not {round_}")
+        if round_ > ROUND_MAX:  # the HTTP route's bound; a tournament without planned rounds has no other
+            raise BadInput("tournament/bad_round", f"a round is numbered from 1 to {ROUND_MAX:,}, not {round_}")
         if state.players[player].dropped:
             raise BadInput("tournament/dropped", f"{player} has dropped")
         if player in state.half_byes.get(round_, []):
