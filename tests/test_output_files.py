@@ -182,3 +182,19 @@ def test_template_still_never_writes_over_a_file_and_an_export_does(cli, match, 
     assert again.code == 2 and "exists already" in again.err
     assert cli("export", match, "-o", out).code == 0 and out.read_text().startswith("#")
     assert not [n for n in _listing(tmp_path) if n.endswith(".tmp")]
+
+
+def test_a_folder_that_refuses_the_temporary_file_is_exit_1(cli, match, tmp_path, monkeypatch):
+    """No permission to create a file beside the target (simulated: the tests run as root)."""
+    real = os.open
+
+    def denied(path, *args, **kwargs):
+        if str(path).startswith(str(tmp_path / ".out.md.")):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(outfile.os, "open", denied)
+    r = cli("export", match, "-o", tmp_path / "out.md")
+    monkeypatch.undo()
+    assert r.code == 1 and f"cannot write {tmp_path / 'out.md'}: {os.strerror(errno.EACCES)}" in r.err, r.err
+    assert not (tmp_path / "out.md").exists()
