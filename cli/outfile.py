@@ -16,6 +16,7 @@ the system's reason.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from collections.abc import Iterable
@@ -122,6 +123,9 @@ def write(path: str, pieces: Iterable[str], *, new_only: bool = False) -> int:
     target untouched.
     """
     check(path, new_only=new_only)
+    if not new_only and os.path.lexists(path) and not os.access(path, os.W_OK):
+        # a rename would replace a file its owner made read-only, where writing it in place would not
+        raise _failed(path, PermissionError(errno.EACCES, os.strerror(errno.EACCES)))
     size = 0
     temp = ""
     fd = -1

@@ -198,3 +198,14 @@ def test_a_folder_that_refuses_the_temporary_file_is_exit_1(cli, match, tmp_path
     monkeypatch.undo()
     assert r.code == 1 and f"cannot write {tmp_path / 'out.md'}: {os.strerror(errno.EACCES)}" in r.err, r.err
     assert not (tmp_path / "out.md").exists()
+
+
+def test_a_file_the_user_may_not_write_is_not_replaced(cli, match, tmp_path, monkeypatch):
+    """Writing in place would be refused, so the rename is not made (simulated: root may write anything)."""
+    target = tmp_path / "out.md"
+    target.write_text("read only")
+    monkeypatch.setattr(outfile.os, "access", lambda path, mode: not str(path) == str(target))
+    r = cli("export", match, "-o", target)
+    monkeypatch.undo()
+    assert r.code == 1 and os.strerror(errno.EACCES) in r.err and target.read_text() == "read only"
+    assert _listing(tmp_path) == ["out.md"]
