@@ -33,7 +33,7 @@ def _refuse(message: str) -> BadInput:
 
 
 def _failed(path: str, exc: OSError) -> BadInput:
-    err = BadInput("output/write_failed", f"cannot write {path}: {exc.strerror or exc}; the file was left as it was")
+    err = BadInput("output/write_failed", f"cannot write {path}: {exc.strerror or exc}; nothing was written")
     err.exit_code = 1
     return err
 
