@@ -26,6 +26,8 @@ from referee.errors import BadInput
 #: how many unpredictable names are tried before giving up (each collision is a 1 in 2^64 event
 #: unless someone is creating those names on purpose)
 _ATTEMPTS = 16
+#: the text is written in chunks of about this many bytes (an export comes in many small pieces)
+_CHUNK = 1 << 20
 
 
 def _refuse(message: str) -> BadInput:
@@ -101,6 +103,13 @@ def _temporary(path: str) -> tuple[int, str]:
     raise OSError(f"no free temporary name beside {path}")
 
 
+def _write_all(fd: int, data: bytearray) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+    view.release()
+
+
 def _sync_folder(path: str) -> None:
     """Make the rename itself durable; a folder that cannot be opened or synced is no error."""
     try:
@@ -140,12 +149,15 @@ def write(path: str, pieces: Iterable[str], *, new_only: bool = False) -> int:
                 if stat.S_ISREG(old.st_mode):
                     # the file keeps its permissions, as it would if written in place
                     os.fchmod(fd, stat.S_IMODE(old.st_mode))
+        pending = bytearray()
         for piece in pieces:
             data = piece.encode("utf-8")
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
+            pending += data
             size += len(data)
+            if len(pending) >= _CHUNK:
+                _write_all(fd, pending)
+                pending.clear()
+        _write_all(fd, pending)
         os.fsync(fd)
         os.close(fd)
         fd = -1

@@ -209,3 +209,11 @@ def test_a_file_the_user_may_not_write_is_not_replaced(cli, match, tmp_path, mon
     monkeypatch.undo()
     assert r.code == 1 and os.strerror(errno.EACCES) in r.err and target.read_text() == "read only"
     assert _listing(tmp_path) == ["out.md"]
+
+
+def test_a_large_text_in_many_pieces_is_written_whole(tmp_path):
+    target = tmp_path / "big.txt"
+    pieces = [f"line {i} é\n" for i in range(300_000)]
+    size = outfile.write(str(target), iter(pieces))
+    assert target.read_text(encoding="utf-8") == "".join(pieces) and size == len("".join(pieces).encode())
+    assert size > 3 * (1 << 20)
