@@ -23,7 +23,7 @@ from ..config import new_match_id, utc_now
 from ..errors import BadInput, ConflictError, NotFound, StorageError
 from ..inputs import check_text
 from ..service import Referee
-from ..store import Conflict, StoredToken, StoredTournament, StoredTournamentEvent, StoreError
+from ..store import Conflict, StoredMatch, StoredToken, StoredTournament, StoredTournamentEvent, StoreError
 from . import events as ev
 from . import pairing, tiebreaks
 from .events import Table
@@ -175,7 +175,8 @@ class Tournaments:
     def every(self) -> list[Tournament]:
         return [self.load(t.id) for t in self.store.list_tournaments()]
 
-    def _append(self, state: Tournament, events: Sequence[ev.Event], by: str, why: str) -> Tournament:
+    def _append(self, state: Tournament, events: Sequence[ev.Event], by: str, why: str, *,
+                matches: Sequence[StoredMatch] = (), tokens: Sequence[StoredToken] = ()) -> Tournament:
         check_text(by, "who records it (--by)", NAME_MAX)
         check_text(why, "the reason", TEXT_MAX)
         last = self.store.tournament_events(state.id)[-1:] if state.n else []
@@ -190,7 +191,7 @@ class Tournaments:
             records.append(record)
             prev = digest
         try:
-            self.store.append_tournament_events(state.id, rows, expected_n=state.n)
+            self.store.append_tournament_events(state.id, rows, expected_n=state.n, matches=matches, tokens=tokens)
         except Conflict as exc:
             raise ConflictError("tournament/stale", str(exc), {"head": exc.head}) from None
         except StoreError as exc:
@@ -552,22 +553,30 @@ class Tournaments:
                                   for i, s in enumerate(plan.tables, start=1)], half_byes=self.half_byes(state, number))
         state = self.load(tournament_id)  # fold again: the closing record is appended below, with the round
         made: list[PairedTable] = []
-        tables = []
+        tables, rows, token_rows = [], [], []
         for i, seats in enumerate(plan.tables, start=1):
-            info = self.referee.new_match(
-                cfg.game, list(seats), options=dict(cfg.options), cards=cfg.cards, chance=cfg.chance,
-                title=f"{cfg.name}, round {number}, table {i}"[:TITLE_MAX],
+            title = f"{cfg.name}, round {number}, table {i}"[:TITLE_MAX]
+            game, config = self.referee.new_config(
+                cfg.game, list(seats), options=dict(cfg.options), cards=cfg.cards, chance=cfg.chance, title=title,
                 meta={"tournament": state.id, "event": cfg.name, "round": str(number), "table": str(i)},
             )
-            minted = self._mint(info.id, seats) if tokens else {}
-            made.append(PairedTable(table=i, seats=seats, match_id=info.id, tokens=minted))
-            tables.append(ev.Table(table=i, seats=seats, match_id=info.id))
+            row = self.referee.match_row(game, config, title=title)
+            minted, minted_rows = self._mint(row.id, seats) if tokens else ({}, [])
+            rows.append(row)
+            token_rows.extend(minted_rows)
+            made.append(PairedTable(table=i, seats=seats, match_id=row.id, tokens=minted))
+            tables.append(ev.Table(table=i, seats=seats, match_id=row.id))
         half = self.half_byes(state, number)
+        # the matches, their tokens and the records pairing them: one transaction (a pairing killed half-way
+        # leaves nothing, and pairing again makes the one set)
         self._append(state, [*closing, ev.RoundPaired(round=number, tables=tuple(tables), byes=tuple(plan.byes),
-                                                      half_byes=tuple(half))], by, why)
+                                                      half_byes=tuple(half))], by, why,
+                     matches=rows, tokens=token_rows)
         return Paired(tournament=state.id, round=number, tables=made, byes=list(plan.byes), half_byes=half)
 
-    def _mint(self, match_id: str, seats: Sequence[str]) -> dict[str, str]:
+    @staticmethod
+    def _mint(match_id: str, seats: Sequence[str]) -> tuple[dict[str, str], list[StoredToken]]:
+        """A table's tokens (its seats', the arbiter's, the spectators') and their rows (hashes only)."""
         from ..access import hash_token
 
         minted = {seat: secrets.token_urlsafe(24) for seat in seats}
@@ -576,11 +585,7 @@ class Tournaments:
         rows = [StoredToken(token_hash=hash_token(t), match_id=match_id,
                             role="seat" if s in seats else s, seat=s if s in seats else None)
                 for s, t in minted.items()]
-        try:
-            self.store.add_tokens(rows)
-        except StoreError as exc:
-            raise StorageError("store/failed", f"could not record the match's tokens: {exc}") from None
-        return minted
+        return minted, rows
 
     # -- results -----------------------------------------------------------------------------------------
 
