@@ -88,6 +88,8 @@ def _print_standings(table: StandingsAnswer) -> None:
                    *[r.values[n] for n in table.tiebreaks]] for r in table.rows])
     if table.pending:
         sys.stdout.write("no result yet: " + ", ".join(f"round {p.round} table {p.table}" for p in table.pending) + "\n")
+    if table.head:
+        sys.stdout.write(f"head {table.head} (the whole record's: `tournament audit --expect-head` checks it)\n")
 
 
 @tournament_app.command("new")
@@ -521,17 +523,25 @@ def log(ctx: typer.Context, tournament: TidArg, db: DbOpt = None, json: JsonOpt 
 
 
 @tournament_app.command("audit")
-def audit(ctx: typer.Context, tournament: TidArg, db: DbOpt = None, json: JsonOpt = False) -> None:
+def audit(
+    ctx: typer.Context, tournament: TidArg,
+    expect_head: Annotated[str | None, typer.Option("--expect-head", help="The head an earlier audit, standings or export printed: a head that differs now is a finding.", show_default=False)] = None,
+    db: DbOpt = None, json: JsonOpt = False,
+) -> None:
     """Audit every match and check every result against its log.
 
-    Also checks the tournament's own record (its chain of hashes). Exit 0 if clean, 1 with the findings.
+    Also checks the tournament's own record (its chain of hashes, its token rows, matches that name a
+    table it does not hold) and prints its head: one hash over its records and tokens. Keep it; an audit
+    with --expect-head HEAD later fails if anything of the record changed since (a rewritten and rehashed
+    record, a record cut off, a token's role). Exit 0 if clean, 1 with the findings.
 
-    Example: referee tournament audit 5e1a
+    Example: referee tournament audit 5e1a   ·   referee tournament audit 5e1a --expect-head 9c1f...
     """
-    answer = _api(ctx, db).audit(tournament)
+    answer = _api(ctx, db).audit(tournament, expect_head=expect_head)
     if json:
         _struct_json(answer)
     else:
-        sys.stdout.write("clean\n" if answer.clean else "\n".join(answer.findings) + "\n")
+        sys.stdout.write(("clean\n" if answer.clean else "\n".join(answer.findings) + "\n")
+                         + f"head {answer.head} ({answer.records} records)\n")
     if not answer.clean:
         raise Exit(1)

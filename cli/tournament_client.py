@@ -92,8 +92,8 @@ class RemoteTournaments:
     def log(self, tournament: str) -> list[RecordRow]:
         return self.http.get(self._path(tournament, "/log"), list[RecordRow])
 
-    def audit(self, tournament: str) -> AuditResult:
-        return self.http.get(self._path(tournament, "/audit"), AuditResult)
+    def audit(self, tournament: str, *, expect_head: str | None = None) -> AuditResult:
+        return self.http.get(self._path(tournament, "/audit"), AuditResult, {"expect_head": expect_head})
 
     def add_player(self, tournament: str, req: AddPlayer, *, by: str = "organiser") -> PlayerAdded:
         return self._post(self._path(tournament, "/players"), req, PlayerAdded)

@@ -162,6 +162,16 @@ def run(referee: Referee, match_id: str, progress: Callable[[int, int], None] | 
     )
 
 
+def expecting(report: AuditAnswer, expected: str) -> AuditAnswer:
+    """``report`` with a finding (``head``) if its head is not ``expected``: the head printed before,
+    kept with a result, shows that something of the record changed since (a cut at the end, a title)."""
+    if expected.strip().lower() == report.head_hash:
+        return report
+    found = Finding(seq=report.head, what="head", recorded=report.head_hash,
+                    derived=f"{expected.strip()} (expected: the record changed since that head was printed)")
+    return msgspec.structs.replace(report, clean=False, findings=[*report.findings, found])
+
+
 def record_findings(referee: Referee, m: Any, accept_rules_change: bool, notes: list[str]) -> list[Finding]:
     """What the record says before its first entry, checked: the stored configuration (players, options,
     card data, seed) and rules version hash to the match's genesis, which every entry chains from; a fork

@@ -219,6 +219,9 @@ class StandingsAnswer(msgspec.Struct, frozen=True, kw_only=True):
     rows: list[StandingRow]
     #: tables of those rounds without a result yet
     pending: list[TableRef]
+    #: the head of the tournament's whole record when it was read (``tournament audit`` prints the same
+    #: while nothing changes): one hash over its records and its token rows
+    head: str = ""
 
 
 class Workings(msgspec.Struct, frozen=True, kw_only=True):
@@ -292,6 +295,11 @@ class ResultAnswer(msgspec.Struct, frozen=True, kw_only=True):
 class AuditResult(msgspec.Struct, frozen=True, kw_only=True):
     clean: bool
     findings: list[str]
+    #: the head of the tournament's record (its records and token rows): keep it, and audit later with
+    #: ``--expect-head`` (``expect_head``) to show that nothing of the record changed since
+    head: str = ""
+    #: how many records the tournament has
+    records: int = 0
 
 
 class RecordRow(msgspec.Struct, frozen=True, kw_only=True):

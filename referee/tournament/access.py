@@ -151,9 +151,9 @@ class TournamentAccess:
     def export(self, who: Entrant, fmt_: str, after_round: int | None = None) -> str:
         return self.local.export(who.tournament, fmt_, after_round=after_round)
 
-    def audit(self, who: Entrant) -> AuditResult:
+    def audit(self, who: Entrant, expect_head: str | None = None) -> AuditResult:
         self.organiser(who, "audit the tournament")
-        return self.local.audit(who.tournament)
+        return self.local.audit(who.tournament, expect_head=expect_head)
 
     def log(self, who: Entrant) -> list[RecordRow]:
         self.organiser(who, "read the tournament's records")

@@ -70,7 +70,7 @@ class TournamentApi(Protocol):
 
     def log(self, tournament: str) -> list[RecordRow]: ...
 
-    def audit(self, tournament: str) -> AuditResult: ...
+    def audit(self, tournament: str, *, expect_head: str | None = None) -> AuditResult: ...
 
     def add_player(self, tournament: str, req: AddPlayer, *, by: str = "organiser") -> PlayerAdded: ...
 
@@ -98,7 +98,7 @@ def standings_answer(table: Standings) -> StandingsAnswer:
         tournament=table.tournament, after_round=table.after_round, tiebreaks=list(table.tiebreaks),
         rows=[StandingRow(rank=r.rank, player=r.player, name=r.name, played=r.played, dropped=r.dropped,
                           values={n: fmt(v) for n, v in zip(table.tiebreaks, r.values)}) for r in table.rows],
-        pending=[TableRef(round=a, table=b) for a, b in table.pending])
+        pending=[TableRef(round=a, table=b) for a, b in table.pending], head=table.head)
 
 
 class LocalTournaments:
@@ -186,9 +186,9 @@ class LocalTournaments:
             out.append(RecordRow(tournament=r.tournament, n=r.n, by=r.by, why=r.why, event=event))
         return out
 
-    def audit(self, tournament: str) -> AuditResult:
-        findings = self.service.audit(tournament)
-        return AuditResult(clean=not findings, findings=findings)
+    def audit(self, tournament: str, *, expect_head: str | None = None) -> AuditResult:
+        findings, head, records = self.service.audit_report(tournament, expect_head=expect_head)
+        return AuditResult(clean=not findings, findings=findings, head=head, records=records)
 
     # -- writes --------------------------------------------------------------------------------------------
 

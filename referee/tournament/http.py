@@ -183,9 +183,10 @@ def routes(errors: dict[int, Any]) -> list[Any]:
 
     @get("/tournaments/{tid:str}/audit", responses=errors, sync_to_thread=True, tags=["tournaments"],
          security=SECURITY, summary="Audit every match and check every result against its log (organiser)")
-    def audit(request: Request[Any, Any, Any], tid: TidPath) -> AuditResult:
+    def audit(request: Request[Any, Any, Any], tid: TidPath,
+              expect_head: Annotated[str | None, QueryParameter(max_length=64)] = None) -> AuditResult:
         access, who = _who(request, tid)
-        return access.audit(who)
+        return access.audit(who, expect_head)
 
     @get("/tournaments/{tid:str}/log", responses=errors, sync_to_thread=True, tags=["tournaments"],
          security=SECURITY, summary="Every record of the tournament: what, who, why (organiser)")

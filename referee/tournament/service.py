@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -156,7 +156,10 @@ class Tournaments:
 
     def records(self, tournament_id: str, upto: int | None = None) -> list[ev.Record]:
         tid = self.resolve(tournament_id).id
-        rows = self.store.tournament_events(tid, upto)
+        return self._decoded(tid, self.store.tournament_events(tid, upto))
+
+    @staticmethod
+    def _decoded(tid: str, rows: Sequence[StoredTournamentEvent]) -> list[ev.Record]:
         try:
             return [ev.decode(r.body) for r in rows]
         except msgspec.DecodeError as exc:
@@ -169,6 +172,20 @@ class Tournaments:
             raise BadInput("tournament/bad_record", f"--as-of counts records from 1, not {upto}")
         try:
             return fold(self.records(tournament_id, upto))
+        except CorruptTournament as exc:
+            raise StorageError("tournament/corrupt", f"the tournament's records do not fold: {exc}") from None
+
+    def anchored(self, tournament_id: str, upto: int | None = None) -> tuple[Tournament, str]:
+        """:meth:`load`, and the head of the whole record read (:func:`.audit.head_hash`: the same rows)."""
+        from .audit import head_hash
+
+        if upto is not None and upto < 1:
+            raise BadInput("tournament/bad_record", f"--as-of counts records from 1, not {upto}")
+        tid = self.resolve(tournament_id).id
+        rows = self.store.tournament_events(tid)
+        head = head_hash(tid, rows, self.store.tournament_tokens(tid))
+        try:
+            return fold(self._decoded(tid, rows if upto is None else rows[:upto])), head
         except CorruptTournament as exc:
             raise StorageError("tournament/corrupt", f"the tournament's records do not fold: {exc}") from None
 
@@ -628,10 +645,10 @@ class Tournaments:
     def standings(self, tournament_id: str, *, after_round: int | None = None, as_of: int | None = None) -> Standings:
         """Standings after ``after_round`` (default: the last paired). ``as_of``: from the first that many
         records only, as they stood then (the logs of an open round are not read)."""
-        state = self.load(tournament_id, as_of)
+        state, head = self.anchored(tournament_id, as_of)
         live = self.live(state)[0] if as_of is None else {}
         try:
-            return standings(state, after_round, live)
+            return replace(standings(state, after_round, live), head=head)
         except ValueError as exc:
             raise BadInput("tournament/bad_round", str(exc)) from None
 
@@ -651,65 +668,37 @@ class Tournaments:
 
         if fmt not in export.FORMATS:
             raise BadInput("tournament/bad_format", f"--format must be {', '.join(export.FORMATS)}, not {fmt!r}")
-        state = self.load(tournament_id, as_of)
+        state, head = self.anchored(tournament_id, as_of)
         live = self.live(state)[0] if as_of is None else {}
         try:
-            table = standings(state, after_round, live)
+            table = replace(standings(state, after_round, live), head=head)
         except ValueError as exc:
             raise BadInput("tournament/bad_round", str(exc)) from None
         return export.render(export.report(state, table, dict(live)), fmt)
 
-    def audit(self, tournament_id: str) -> list[str]:
-        """Everything wrong with the tournament's record (empty: clean): the records' chain, every match
-        audited, every result copied from a log checked against that log at the entry it names, every
-        table's match holding the table's players."""
+    def audit(self, tournament_id: str, *, expect_head: str | None = None) -> list[str]:
+        """Everything wrong with the tournament's record (empty: clean): :func:`.audit.findings`, and
+        with ``expect_head``, a head other than that one."""
+        return self.audit_report(tournament_id, expect_head=expect_head)[0]
+
+    def audit_report(self, tournament_id: str, *, expect_head: str | None = None) -> tuple[list[str], str, int]:
+        """The audit's findings, the tournament's head (:func:`.audit.head_hash`) and its number of records."""
+        from . import audit
+
+        if expect_head is not None:
+            check_text(expect_head, "the expected head (--expect-head)", NAME_MAX)
+        found, head, n = audit.findings(self, tournament_id)
+        if expect_head is not None and expect_head.strip().lower() != head:
+            found.append(f"the head is {head}, not {expect_head.strip()} as expected: the record (its {n} records "
+                         "or its tokens) changed since that head was printed")
+        return found, head, n
+
+    def head(self, tournament_id: str) -> str:
+        """The tournament's head now (:func:`.audit.head_hash`: its records and its tokens)."""
+        from .audit import head_hash
+
         tid = self.resolve(tournament_id).id
-        findings: list[str] = []
-        prev = ev.root_hash(tid)
-        for row in self.store.tournament_events(tid):
-            if row.prev_hash != prev or ev.chain_hash(prev, row.body) != row.hash:
-                findings.append(f"record {row.n}: its hash does not follow the record before (edited or removed)")
-            prev = row.hash
-        state = self.load(tid)
-        for rnd in state.rounds:
-            for t in rnd.tables:
-                if t.match_id is None:
-                    continue
-                where = f"round {rnd.number} table {t.table} (match {t.match_id})"
-                try:
-                    info = self.referee.match_info(t.match_id)
-                except NotFound:
-                    findings.append(f"{where}: the match is missing")
-                    continue
-                if tuple(info.players) != t.seats:
-                    findings.append(f"{where}: the match's players are {', '.join(info.players)}, "
-                                    f"the table's {', '.join(t.seats)}")
-                report = self.referee.audit(t.match_id)
-                if not report.clean:
-                    f = report.findings[0]
-                    findings.append(f"{where}: audit: entry {f.seq}: {f.what}")
-                res = state.results.get((rnd.number, t.table))
-                logged = res if res is not None and res.source == "log" else None
-                for old, source, n in (res.replaced if res else ()):
-                    if source == "log":
-                        logged = None  # a corrected log copy is checked below through the record
-                if logged is not None and logged.seq is not None:
-                    shown = self.referee.show(t.match_id, at=logged.seq).outcome
-                    if shown != logged.outcome:
-                        findings.append(f"{where}: the result copied at entry {logged.seq} differs from the log's")
-        for n, record in enumerate(self.records(tid), start=1):
-            if isinstance(record.event, ev.RoundClosed):
-                rnd = state.round(record.event.round)
-                for r in record.event.results:
-                    found = next((x for x in rnd.tables if x.table == r.table), None)
-                    if found is None or r.match_id != found.match_id or found.match_id is None or r.seq is None:
-                        findings.append(f"record {n}: a result for table {r.table} that the round does not have")
-                        continue
-                    shown = self.referee.show(found.match_id, at=r.seq).outcome
-                    if shown != r.outcome:
-                        findings.append(f"record {n}: round {rnd.number} table {r.table}: the result copied at "
-                                        f"entry {r.seq} is not what match {found.match_id}'s log gives there")
-        return list(dict.fromkeys(findings))
+        return head_hash(tid, self.store.tournament_events(tid), self.store.tournament_tokens(tid))
 
 
 def tiebreaks_checked(names: Sequence[str]) -> tuple[str, ...]:
