@@ -71,3 +71,181 @@ def test_a_pairing_killed_while_it_writes_its_round_leaves_nothing(db):
     assert sorted(tournament_matches(t, state.id)) == sorted(x.match_id for x in paired.tables)
     assert all(len(t.store.tokens(x.match_id)) == 4 for x in paired.tables)
     assert t.audit(state.id) == []
+
+
+# -- the record anchored: tampering with the triggers dropped -------------------------------------------
+
+def _connect(db: str):
+    """A connection to the database behind the referee's back, the tournament tables' triggers off."""
+    if db.startswith("postgresql://"):
+        import psycopg
+
+        conn = psycopg.connect(db, autocommit=True)
+        conn.execute("ALTER TABLE tournament_events DISABLE TRIGGER USER")
+        return conn, "%s"
+    import sqlite3
+
+    conn = sqlite3.connect(db, isolation_level=None)
+    for op in ("update", "delete"):
+        conn.execute(f"DROP TRIGGER IF EXISTS tournament_events_append_only_{op}")
+    return conn, "?"
+
+
+def rewrite(db: str, tid: str, edit) -> None:
+    """Replace the tournament's records by ``edit(records)`` (a list of :class:`Record`), numbered and
+    chained afresh, as a forger who knows the hashing would."""
+    import msgspec
+
+    from referee.tournament import events as ev
+
+    store = open_store(db)
+    rows = store.tournament_events(tid)
+    store.close()
+    records = edit([ev.decode(r.body) for r in rows])
+    conn, p = _connect(db)
+    conn.execute(f"DELETE FROM tournament_events WHERE tournament_id = {p}", (tid,))
+    prev = ev.root_hash(tid)
+    for n, record in enumerate(records, start=1):
+        body = ev.encode(msgspec.structs.replace(record, n=n))
+        digest = ev.chain_hash(prev, body)
+        conn.execute("INSERT INTO tournament_events (tournament_id, n, kind, by, body, prev_hash, hash, recorded_at) "
+                     f"VALUES ({', '.join([p] * 8)})", (tid, n, ev.kind(record.event), record.by, body, prev, digest, "t"))
+        prev = digest
+    conn.close()
+
+
+def run_sql(db: str, sql: str, *params) -> None:
+    conn, p = _connect(db)
+    conn.execute(sql.replace("?", p), params)
+    conn.close()
+
+
+def _played(db: str) -> tuple[str, str]:
+    """A tournament with tokens, round 1 played and closed (one table's result recorded by hand and
+    corrected), round 2 paired; its id and its head."""
+    from referee.access import hash_token
+    from referee.store import StoredTournamentToken
+    from test_tournament_service import _finish
+
+    import random
+
+    t = service(db)
+    state = t.create("Club night", "pile", rounds=3, seed=11, options={"stones": "4"}, chance="digital",
+                     players=["ann", "ben", "cy", "dee"])
+    t.store.add_tournament_tokens([
+        StoredTournamentToken(token_hash=hash_token(f"secret-{who}"), tournament_id=state.id,
+                              role="player" if who in state.players else who, player=who if who in state.players else None)
+        for who in ("organiser", "spectator", "ann", "ben", "cy", "dee")])
+    r1 = t.pair(state.id)
+    _finish(t.referee, r1.tables[0].match_id, random.Random(1))
+    a, b = r1.tables[1].seats
+    t.record_result(state.id, 1, 2, f"win:{a}", why="played on paper")
+    t.record_result(state.id, 1, 2, f"win:{b}", correct=True, why="misread")
+    t.pair(state.id)
+    assert t.audit(state.id) == []
+    head = t.head(state.id)
+    t.store.close()
+    return state.id, head
+
+
+@pytest.fixture
+def cli(cli, monkeypatch):
+    """The CLI, its referee knowing the test game ``pile`` too."""
+    init = Referee.__init__
+
+    def knowing_pile(self, store, *, games=None, **kw):
+        init(self, store, games=(*GAMES, PILE) if games is None else games, **kw)
+
+    monkeypatch.setattr(Referee, "__init__", knowing_pile)
+    return cli
+
+
+def _audit(cli, db, tid, *more):
+    res = cli("tournament", "audit", tid, "--db", db, *more)
+    assert res.code in (0, 1), (res.code, res.out, res.err)
+    return res
+
+
+@pytest.mark.parametrize("tamper", ["changed correction", "deleted correction", "deleted last record",
+                                    "token made organiser"])
+def test_a_rewritten_and_rehashed_record_fails_the_audit_against_the_head_kept(cli, db, tamper):
+    from referee.tournament import events as ev
+
+    tid, head = _played(db)
+    before = _audit(cli, db, tid)
+    assert before.code == 0 and f"head {head} (" in before.out
+    if tamper == "changed correction":
+        def edit(records):
+            return [msgspec_replace_outcome(r) if isinstance(r.event, ev.ResultCorrected) else r for r in records]
+        rewrite(db, tid, edit)
+    elif tamper == "deleted correction":
+        rewrite(db, tid, lambda records: [r for r in records if not isinstance(r.event, ev.ResultCorrected)])
+    elif tamper == "deleted last record":
+        rewrite(db, tid, lambda records: records[:-1])
+    else:
+        run_sql(db, "UPDATE tournament_tokens SET role = 'organiser', player = NULL WHERE token_hash = ?",
+                __import__("referee.access", fromlist=["hash_token"]).hash_token("secret-ann"))
+    plain = _audit(cli, db, tid)
+    assert f"head {head} (" not in plain.out  # the head printed now is another
+    if tamper == "deleted last record":  # round 2's matches name tables no record pairs now
+        assert plain.code == 1 and "which no record of it pairs" in plain.out
+    if tamper == "token made organiser":
+        assert plain.code == 1 and "2 tokens of the organiser" in plain.out
+    kept = _audit(cli, db, tid, "--expect-head", head)
+    assert kept.code == 1 and f"the head is " in kept.out and f"not {head} as expected" in kept.out
+    as_json = cli("tournament", "audit", tid, "--db", db, "--expect-head", head, "--json")
+    assert as_json.code == 1 and as_json.json["clean"] is False and as_json.json["head"] != head
+
+
+def msgspec_replace_outcome(record):
+    """The correction's outcome turned round: the other player wins."""
+    import msgspec
+
+    e = record.event
+    winner = e.outcome.winners[0]
+    other = next(p for p in ("ann", "ben", "cy", "dee") if p != winner)
+    return msgspec.structs.replace(record, event=msgspec.structs.replace(
+        e, outcome=msgspec.structs.replace(e.outcome, winners=(other,))))
+
+
+@pytest.mark.parametrize("tamper", ["result copied from a missing entry", "records that do not fold",
+                                    "a record that cannot be read", "a record renumbered"])
+def test_tampered_records_are_findings_not_errors(cli, db, tamper):
+    from referee.tournament import events as ev
+
+    tid, head = _played(db)
+    if tamper == "result copied from a missing entry":
+        import msgspec
+
+        def edit(records):
+            out = []
+            for r in records:
+                if isinstance(r.event, ev.RoundClosed):
+                    results = tuple(msgspec.structs.replace(x, seq=202) if x.seq is not None else x
+                                    for x in r.event.results)
+                    r = msgspec.structs.replace(r, event=msgspec.structs.replace(r.event, results=results))
+                out.append(r)
+            return out
+        rewrite(db, tid, edit)
+        want = "entry 202"
+    elif tamper == "records that do not fold":
+        rewrite(db, tid, lambda records: records[1:])  # the first record (created) removed
+        want = "the records do not fold"
+    elif tamper == "a record that cannot be read":
+        run_sql(db, "UPDATE tournament_events SET body = ? WHERE tournament_id = ? AND n = 3", b"{not json", tid)
+        want = "record 3: cannot be read"
+    else:
+        run_sql(db, "DELETE FROM tournament_events WHERE tournament_id = ? AND n = 3", tid)
+        want = "record 3: missing"
+    res = _audit(cli, db, tid)
+    assert res.code == 1 and want in res.out, res.out
+    assert f"head {head} (" not in res.out
+
+
+def test_a_match_that_names_a_table_the_tournament_does_not_hold_is_a_finding(db):
+    t = service(db)
+    state = t.create("Club night", "pile", rounds=3, seed=5, options={"stones": "4"}, players=["a", "b", "c", "d"])
+    stray = t.referee.new_match("pile", ["a", "b"], options={"stones": "4"}, title="Club night, round 1, table 1",
+                                meta={"tournament": state.id, "event": "Club night", "round": "1", "table": "1"})
+    assert t.audit(state.id) == [f"match {stray.id}: names round 1 table 1 of this tournament, which no record of "
+                                 "it pairs (a pairing that was not recorded)"]

@@ -1,7 +1,7 @@
 """A tournament's audit and its head.
 
 The head (:func:`head_hash`) is one hash over the tournament's whole record: how many records it has,
-the last record's hash (which, through the chain, fixes every record before it) and every token row
+the hash chain over every record's body (which fixes every record and their order) and every token row
 of the tournament (its hash, role and player). It is printed by ``tournament audit``, ``tournament
 standings``, every ``tournament export`` and the hall page. Kept by whoever holds a result, a later
 head that differs shows that something of the record changed: a record rewritten and the chain
@@ -37,9 +37,12 @@ TOKEN_ROLES = ("organiser", "spectator", "player")
 def head_hash(tournament_id: str, rows: Sequence[StoredTournamentEvent],
               tokens: Sequence[StoredTournamentToken]) -> str:
     """The tournament's head: ``sha256("referee:tournament-head\\n" + canonical({...}))`` over its id,
-    the number of records, the last record's hash (the root hash when there is none) and its token
-    rows ``[hash, role, player]`` in hash order."""
-    last = rows[-1].hash if rows else ev.root_hash(tournament_id)
+    the number of records, the last record's hash as the bodies give it (the chain hashed again from
+    the root over every body, whatever the stored hash columns say: equal to the last one's stored hash
+    while the record is intact) and its token rows ``[hash, role, player]`` in hash order."""
+    last = ev.root_hash(tournament_id)
+    for row in rows:
+        last = ev.chain_hash(last, row.body)
     body = {"format": HEAD_FORMAT, "tournament": tournament_id, "records": len(rows), "last": last,
             "tokens": [[t.token_hash, t.role, t.player] for t in sorted(tokens, key=lambda t: t.token_hash)]}
     return sha256_hex(b"referee:tournament-head\n" + canonical(body))
