@@ -510,7 +510,8 @@ def audit(
 
         with render.progress(f"audit {len(ids)} matches" if all_ else f"audit {ids[0]}") as moved:
             reports = service.audit_many(ids, moved, jobs=jobs, accept_rules_change=accept_rules_change)
-        render.audits(_expecting(reports, expect_head))
+        reports = _expecting(reports, expect_head)
+        render.audits(reports)
     if any(not r.clean for r in reports):
         raise Exit(1)
 

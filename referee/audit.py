@@ -199,8 +199,15 @@ def record_findings(referee: Referee, m: Any, accept_rules_change: bool, notes: 
         return [Finding(seq=0, what="fork", recorded="the fork's configuration", derived=f"differs from {root.id}'s")]
     if m.game != config.game:
         return [Finding(seq=0, what="game", recorded=m.game, derived=config.game)]
-    if m.parent is None and "title" in config.meta and m.title != config.meta["title"]:
-        return [Finding(seq=0, what="title", recorded=m.title, derived=config.meta["title"])]
+    # a new match's title is in its configuration (an empty one too): the genesis covers it. A fork's name
+    # (a fork shares its root's configuration) and the title of a match created before titles went into
+    # the configuration are covered by the head only: the audit says so
+    if m.parent is None and "title" in config.meta:
+        if m.title != config.meta["title"]:
+            return [Finding(seq=0, what="title", recorded=m.title, derived=config.meta["title"] or "(no title)")]
+    elif m.title:
+        whose = "a fork's name" if m.parent is not None else "this match's configuration holds no title (it predates them)"
+        notes.append(f"the title {m.title!r} is covered by the head only ({whose}): compare the head kept")
     try:
         current = referee.game(m.game).rules_version
     except RefereeError:

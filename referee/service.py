@@ -133,10 +133,9 @@ class Referee(Configuration, History):
 
     def new_config(self, game_name: str, players: Sequence[str], *, title: str = "",
                    **kwargs: Any) -> tuple[Game, MatchConfig]:
-        """A new match's game and configuration; ``title`` goes into the configuration, so the genesis
-        hash (and the audit) covers it."""
-        if title:
-            kwargs["meta"] = {**(kwargs.get("meta") or {}), "title": title}
+        """A new match's game and configuration; ``title`` goes into the configuration, even an empty one,
+        so the genesis hash covers it and the audit compares the match's title with it."""
+        kwargs["meta"] = {**(kwargs.get("meta") or {}), "title": title}
         return self.build_config(game_name, players, **kwargs)
 
     # -- reading the log ---------------------------------------------------------------------

@@ -249,3 +249,113 @@ def test_a_match_that_names_a_table_the_tournament_does_not_hold_is_a_finding(db
                                 meta={"tournament": state.id, "event": "Club night", "round": "1", "table": "1"})
     assert t.audit(state.id) == [f"match {stray.id}: names round 1 table 1 of this tournament, which no record of "
                                  "it pairs (a pairing that was not recorded)"]
+
+
+def test_the_head_is_printed_by_standings_every_export_and_the_audit_locally_and_through_a_server(cli, db, db_store):
+    from referee.access import hash_token
+    from referee.http import create_app
+    from referee.store import StoredTournamentToken
+    from support.live import LiveServer
+
+    made = cli("tournament", "new", "Club night", "--game", "pile", "--option", "stones=4", "--players", "ann,ben,cy",
+               "--db", db)
+    assert made.code == 0, made.err
+    tid = made.last_line
+    db_store.add_tournament_tokens([StoredTournamentToken(token_hash=hash_token("org-secret"), tournament_id=tid,
+                                                          role="organiser")])
+    audited = cli("tournament", "audit", tid, "--db", db, "--json").json
+    head = audited["head"]
+    assert audited["clean"] and audited["records"] == 4 and len(head) == 64
+    assert f"head {head} (" in cli("tournament", "standings", tid, "--db", db).out
+    assert cli("tournament", "standings", tid, "--db", db, "--json").json["head"] == head
+    assert json_loads(cli("tournament", "export", tid, "--db", db, "--format", "json").out)["head"] == head
+    assert cli("tournament", "export", tid, "--db", db, "--format", "csv").out.splitlines()[-1] == f"head,{head}"
+    assert f"Head: `{head}`" in cli("tournament", "export", tid, "--db", db, "--format", "md").out
+    assert f'<code id="head">{head}</code>' in cli("tournament", "export", tid, "--db", db, "--format", "html").out
+    with LiveServer(create_app(lambda: Referee(db_store, games=(*GAMES, PILE)))) as server:
+        org = ("--server", server.url, "--token", "org-secret")
+        there = cli(*org, "tournament", "audit", tid, "--expect-head", head)
+        assert there.code == 0 and f"clean\nhead {head} (4 records)" in there.out, there.err
+        assert cli(*org, "tournament", "standings", tid, "--json").json["head"] == head
+        assert cli(*org, "tournament", "export", tid, "--format", "csv").out.endswith(f"head,{head}\n")
+        # a spectators' token slipped into the table behind the server's back changes the head
+        run_sql(db, "INSERT INTO tournament_tokens (token_hash, tournament_id, role, player) VALUES (?, ?, ?, NULL)",
+                hash_token("extra"), tid, "spectator")
+        moved = cli(*org, "tournament", "audit", tid, "--expect-head", head)
+        assert moved.code == 1 and f"not {head} as expected" in moved.out
+        bad = cli(*org, "tournament", "audit", tid, "--expect-head", "x" * 65)
+        assert bad.code == 2 and "expect_head" in bad.err
+    assert cli("tournament", "audit", tid, "--db", db, "--expect-head", head).code == 1
+
+
+def json_loads(text):
+    import json
+
+    return json.loads(text)
+
+
+# -- point 7 (part): a match's title and its clock readings --------------------------------------------
+
+def test_an_edited_title_of_an_untitled_match_fails_the_audit_and_a_forks_name_moves_the_head(cli, db):
+    r = Referee(open_store(db))
+    plain = r.new_match("by_all_means", ["alice", "bob"], seed=3)
+    fork = r.fork(plain.id, at=0, name="what if")
+    heads = {m: r.audit(m).head_hash for m in (plain.id, fork.id)}
+    assert r.audit(fork.id).notes == ["the title 'what if' is covered by the head only (a fork's name): "
+                                      "compare the head kept"]
+    r.store.close()
+    conn, p = _connect(db)
+    conn.execute(f"UPDATE matches SET title = 'Final, table 1' WHERE id = {p}", (plain.id,))
+    conn.execute(f"UPDATE matches SET title = 'Final, table 2' WHERE id = {p}", (fork.id,))
+    conn.close()
+    edited = cli("audit", plain.id, "--db", db, "--json")
+    assert edited.code == 1 and edited.json["findings"][0] == {
+        "seq": 0, "what": "title", "recorded": "Final, table 1", "derived": "(no title)"}
+    # a fork's name is in no configuration: the head covers it, and --expect-head says it moved
+    renamed = cli("audit", fork.id, "--db", db, "--expect-head", heads[fork.id], "--json")
+    assert renamed.code == 1 and renamed.json["findings"] == [{
+        "seq": 0, "what": "head", "recorded": renamed.json["head_hash"],
+        "derived": f"{heads[fork.id]} (expected: the record changed since that head was printed)"}]
+    shown = cli("audit", fork.id, "--db", db, "--expect-head", heads[fork.id])
+    assert shown.code == 1 and "head differs" in shown.out
+    assert cli("audit", "--all", "--db", db, "--expect-head", heads[fork.id]).code == 2
+
+
+def test_a_kept_head_catches_a_cut_at_the_end_of_a_match(cli, db):
+    r = Referee(open_store(db))
+    m = r.new_match("by_all_means", ["alice", "bob"], seed=3, title="Club, table 1")
+    r.submit(m.id, "alice", "end_turn")  # an entry, accepted or not
+    r.annotate(m.id, 1, "kept by the arbiter", by="arbiter")
+    r.annotate(m.id, 1, "and a second note", by="arbiter")
+    head = r.audit(m.id).head_hash
+    r.store.close()
+    assert cli("audit", m.id, "--db", db, "--expect-head", head).code == 0
+    conn, p = _connect(db)
+    if db.startswith("postgresql://"):
+        conn.execute("ALTER TABLE annotations DISABLE TRIGGER USER")
+    else:
+        conn.execute("DROP TRIGGER IF EXISTS annotations_append_only_delete")
+    conn.execute(f"DELETE FROM annotations WHERE match_id = {p} AND n = 2", (m.id,))
+    conn.close()
+    assert cli("audit", m.id, "--db", db).code == 0  # the chain alone cannot tell a cut at its end
+    assert cli("audit", m.id, "--db", db, "--expect-head", head).code == 1
+
+
+def test_clock_readings_are_marked_as_no_evidence(cli, db):
+    import msgspec
+
+    from schemas import Annotation, EntryView, ExportMatch, MatchInfo
+
+    for struct, name in ((MatchInfo, "created_at"), (EntryView, "recorded_at"), (Annotation, "recorded_at"),
+                         (ExportMatch, "created_at")):
+        field = msgspec.json.schema(struct)["$defs"][struct.__name__]["properties"][name]
+        assert "not evidence" in field["description"], (struct, name)
+    r = Referee(open_store(db))
+    m = r.new_match("by_all_means", ["alice", "bob"], seed=3)
+    r.store.close()
+    conn, p = _connect(db)
+    conn.execute(f"UPDATE matches SET created_at = '1999-01-01T00:00:00Z' WHERE id = {p}", (m.id,))
+    conn.close()
+    assert cli("audit", m.id, "--db", db).code == 0  # no hash covers a clock reading: the audit says nothing
+    listed = cli("matches", "--db", db)
+    assert "created*" in listed.out and "a clock reading kept for people; no hash covers it, not evidence" in listed.out

@@ -32,6 +32,8 @@ def test_the_stream_answers_one_snapshot_and_refuses_bad_tokens(db_store):
         one = c.get(f"/tournaments/{tid}/events", params={"follow": "false"},
                     headers={"Authorization": f"Bearer {made['tokens']['spectator']}"})
         assert one.status_code == 200 and "event: hall" in one.text and '"name":"<b>Cup</b>"' in one.text
+        audited = c.get(f"/tournaments/{tid}/audit", headers={"Authorization": f"Bearer {made['tokens']['organiser']}"})
+        assert f'"head":"{audited.json()["head"]}"' in one.text  # the page shows the record's head (issue 23)
         bad = c.get(f"/tournaments/{tid}/events", params={"follow": "false"}, headers={"Authorization": "Bearer x"})
         assert bad.status_code == 401 and bad.json()["code"] == "auth/unknown_token"
 
@@ -69,6 +71,9 @@ def test_the_hall_page_follows_results_live(db_store):
 
             rows = lambda: driver.find_elements(By.CSS_SELECTOR, "#standings-body tr")  # noqa: E731
             wait(lambda: len(rows()) == 2, "standings")
+            # the record's head, as the organiser's audit prints it (issue 23)
+            head = httpx.get(f"{live.url}/tournaments/{tid}/audit", headers=org).json()["head"]
+            wait(lambda: driver.find_element(By.ID, "head").text == head, "the record's head")
             assert driver.find_element(By.ID, "title").text == "Hall <i>night</i>"  # text, not markup
             pairing = driver.find_element(By.CSS_SELECTOR, "#pairings-body tr").text
             assert " v ".join(table["seats"]) in pairing and "playing" in pairing
