@@ -359,3 +359,22 @@ def test_clock_readings_are_marked_as_no_evidence(cli, db):
     assert cli("audit", m.id, "--db", db).code == 0  # no hash covers a clock reading: the audit says nothing
     listed = cli("matches", "--db", db)
     assert "created*" in listed.out and "a clock reading kept for people; no hash covers it, not evidence" in listed.out
+
+
+def test_audit_match_expect_head_through_a_server(cli, db_store):
+    import httpx
+
+    from referee.http import create_app
+    from support.live import LiveServer
+
+    with LiveServer(create_app(lambda: Referee(db_store))) as server:
+        made = httpx.post(f"{server.url}/matches", json={"game": "by_all_means", "players": ["alice", "bob"],
+                                                         "title": "Club, table 2"}).json()
+        mid, arbiter = made["match"]["id"], made["tokens"]["arbiter"]
+        there = ("--server", server.url, "--token", arbiter)
+        head = cli(*there, "audit", mid, "--json").json["head_hash"]
+        assert cli(*there, "audit", mid, "--expect-head", head).code == 0
+        cli(*there, "play", mid, "alice", "end_turn")  # the record moves on (accepted or refused, an entry):
+        assert cli(*there, "audit", mid).code == 0  # clean, and the head kept no longer fits
+        moved = cli(*there, "audit", mid, "--expect-head", head, "--json")
+        assert moved.code == 1 and moved.json["findings"][-1]["what"] == "head"
