@@ -209,7 +209,8 @@ def msgspec_replace_outcome(record):
 
 
 @pytest.mark.parametrize("tamper", ["result copied from a missing entry", "records that do not fold",
-                                    "a record that cannot be read", "a record renumbered"])
+                                    "a record that cannot be read", "a record renumbered",
+                                    "a table's match that cannot be read"])
 def test_tampered_records_are_findings_not_errors(cli, db, tamper):
     from referee.tournament import events as ev
 
@@ -234,9 +235,15 @@ def test_tampered_records_are_findings_not_errors(cli, db, tamper):
     elif tamper == "a record that cannot be read":
         run_sql(db, "UPDATE tournament_events SET body = ? WHERE tournament_id = ? AND n = 3", b"{not json", tid)
         want = "record 3: cannot be read"
-    else:
+    elif tamper == "a record renumbered":
         run_sql(db, "DELETE FROM tournament_events WHERE tournament_id = ? AND n = 3", tid)
         want = "record 3: missing"
+    else:
+        t = service(db)
+        mid = t.load(tid).rounds[0].tables[0].match_id
+        t.store.close()
+        run_sql(db, "UPDATE matches SET config = ? WHERE id = ?", b"{broken", mid)
+        want = f"round 1 table 1 (match {mid}): the match's record cannot be read"
     res = _audit(cli, db, tid)
     assert res.code == 1 and want in res.out, res.out
     assert f"head {head} (" not in res.out

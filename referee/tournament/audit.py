@@ -151,6 +151,8 @@ def table_findings(t: Tournaments, state: Tournament) -> list[str]:
                 found += _table(t, state, rnd.number, x, where)
             except RefereeError as exc:
                 found.append(f"{where}: {exc}")
+            except msgspec.DecodeError as exc:  # a stored row edited into bytes that do not decode
+                found.append(f"{where}: the match's record cannot be read ({exc})")
     return found
 
 
@@ -207,4 +209,6 @@ def closing_findings(t: Tournaments, state: Tournament, records: Sequence[ev.Rec
                                  f"is not what match {x.match_id}'s log gives there")
             except RefereeError as exc:
                 found.append(f"record {n}: round {rnd.number} table {r.table}: {exc}")
+            except msgspec.DecodeError as exc:
+                found.append(f"record {n}: round {rnd.number} table {r.table}: match {x.match_id} cannot be read ({exc})")
     return found
