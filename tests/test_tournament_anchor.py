@@ -210,7 +210,7 @@ def msgspec_replace_outcome(record):
 
 @pytest.mark.parametrize("tamper", ["result copied from a missing entry", "records that do not fold",
                                     "a record that cannot be read", "a record renumbered",
-                                    "a table's match that cannot be read"])
+                                    "a table's match that cannot be read", "a seat's token made the arbiter's"])
 def test_tampered_records_are_findings_not_errors(cli, db, tamper):
     from referee.tournament import events as ev
 
@@ -240,13 +240,20 @@ def test_tampered_records_are_findings_not_errors(cli, db, tamper):
         want = "record 3: missing"
     else:
         t = service(db)
-        mid = t.load(tid).rounds[0].tables[0].match_id
+        table = t.load(tid).rounds[0].tables[0]
         t.store.close()
-        run_sql(db, "UPDATE matches SET config = ? WHERE id = ?", b"{broken", mid)
-        want = f"round 1 table 1 (match {mid}): the match's record cannot be read"
+        mid = table.match_id
+        if tamper == "a table's match that cannot be read":
+            run_sql(db, "UPDATE matches SET config = ? WHERE id = ?", b"{broken", mid)
+            want = f"round 1 table 1 (match {mid}): the match's record cannot be read"
+        else:
+            run_sql(db, "UPDATE tokens SET role = 'arbiter', seat = NULL WHERE match_id = ? AND seat = ?", mid,
+                    table.seats[0])
+            want = f"round 1 table 1 (match {mid}): its tokens are arbiter, arbiter, seat {table.seats[1]}, spectator"
     res = _audit(cli, db, tid)
     assert res.code == 1 and want in res.out, res.out
-    assert f"head {head} (" not in res.out
+    # the tournament's head covers its records and its own tokens; a match's row is its own audit's
+    assert (f"head {head} (" in res.out) == tamper.startswith(("a table's match", "a seat's"))
 
 
 def test_a_match_that_names_a_table_the_tournament_does_not_hold_is_a_finding(db):

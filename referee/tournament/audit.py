@@ -168,6 +168,7 @@ def _table(t: Tournaments, state: Tournament, number: int, x: Any, where: str) -
         found.append(f"{where}: the match's players are {', '.join(info.players)}, the table's {', '.join(x.seats)}")
     if (info.round, info.table) != (str(number), str(x.table)):
         found.append(f"{where}: the match names round {info.round} table {info.table}")
+    found += match_token_findings(t, x, where)
     report = t.referee.audit(x.match_id)
     if not report.clean:
         f = report.findings[0]
@@ -184,6 +185,20 @@ def _table(t: Tournaments, state: Tournament, number: int, x: Any, where: str) -
         elif t.referee.show(x.match_id, at=logged.seq).outcome != logged.outcome:
             found.append(f"{where}: the result copied at entry {logged.seq} differs from the log's")
     return found
+
+
+def match_token_findings(t: Tournaments, x: Any, where: str) -> list[str]:
+    """A table's match tokens as the pairing mints them (or none, paired ``--no-tokens``): one a seat, one
+    the arbiter's, one the spectators'. A seat's token made the arbiter's shows as two of the arbiter's."""
+    tokens = t.store.tokens(x.match_id)
+    if not tokens:
+        return []
+    have = sorted((tok.role, tok.seat or "") for tok in tokens)
+    want = sorted([("arbiter", ""), ("spectator", ""), *[("seat", s) for s in x.seats]])
+    if have == want:
+        return []
+    shown = ", ".join(f"{role} {seat}".strip() for role, seat in have)
+    return [f"{where}: its tokens are {shown}; a pairing mints one a seat, the arbiter's and the spectators'"]
 
 
 def closing_findings(t: Tournaments, state: Tournament, records: Sequence[ev.Record]) -> list[str]:
