@@ -196,7 +196,7 @@ def test_a_rewritten_and_rehashed_record_fails_the_audit_against_the_head_kept(c
     if tamper == "token made organiser":
         assert plain.code == 1 and "2 tokens of the organiser" in plain.out
     kept = _audit(cli, db, tid, "--expect-head", head)
-    assert kept.code == 1 and f"the head is " in kept.out and f"not {head} as expected" in kept.out
+    assert kept.code == 1 and "the head is " in kept.out and f"not {head} as expected" in kept.out
     as_json = cli("tournament", "audit", tid, "--db", db, "--expect-head", head, "--json")
     assert as_json.code == 1 and as_json.json["clean"] is False and as_json.json["head"] != head
 
