@@ -27,7 +27,7 @@ from ..store import Conflict, StoredToken, StoredTournament, StoredTournamentEve
 from . import events as ev
 from . import pairing, tiebreaks
 from .events import Table
-from .fold import CorruptTournament, Tournament, fold
+from .fold import CorruptTournament, Tournament, evolve, fold
 from .standings import Explanation, Standings, TableKey, explain, standings
 
 DEFAULT_TIEBREAKS: dict[str, tuple[str, ...]] = {
@@ -196,8 +196,6 @@ class Tournaments:
         except StoreError as exc:
             raise StorageError("store/failed", str(exc)) from None
         for record in records:
-            from .fold import evolve
-
             evolve(state, record)
             state.n = record.n
         return state
@@ -250,18 +248,27 @@ class Tournaments:
         tid = tournament_id or new_match_id()
         check_text(by, "who records it (--by)", NAME_MAX)
         check_text(why, "the reason", TEXT_MAX)
-        record = ev.Record(tournament=tid, n=1, by=by, why=why, event=created)
-        body = ev.encode(record)
-        first = StoredTournamentEvent(tournament_id=tid, n=1, kind="created", by=by, body=body,
-                                      prev_hash=ev.root_hash(tid), hash=ev.chain_hash(ev.root_hash(tid), body),
-                                      recorded_at=self.clock())
+        # the tournament and its first players in one transaction: a bad name anywhere in the list
+        # leaves nothing written, and n players cost n records (no fold or read per player)
+        records = [ev.Record(tournament=tid, n=1, by=by, why=why, event=created)]
+        state = fold(records)
+        for p in players:
+            record = ev.Record(tournament=tid, n=state.n + 1, by=by, why=why,
+                               event=ev.PlayerAdded(player=self._check_player(state, p, known=False)))
+            evolve(state, record)
+            state.n = record.n
+            records.append(record)
+        prev, rows = ev.root_hash(tid), []
+        for record in records:
+            body = ev.encode(record)
+            digest = ev.chain_hash(prev, body)
+            rows.append(StoredTournamentEvent(tournament_id=tid, n=record.n, kind=ev.kind(record.event), by=by,
+                                              body=body, prev_hash=prev, hash=digest, recorded_at=self.clock()))
+            prev = digest
         try:
-            self.store.create_tournament(StoredTournament(id=tid, name=created.name, created_at=self.clock()), [first])
+            self.store.create_tournament(StoredTournament(id=tid, name=created.name, created_at=self.clock()), rows)
         except StoreError as exc:
             raise StorageError("store/failed", str(exc)) from None
-        state = fold([record])
-        for p in players:
-            state = self.add_player(state.id, p, by=by, why=why)
         return state
 
     def _check_player(self, state: Tournament, player: str, *, known: bool) -> str:
@@ -538,8 +545,6 @@ class Tournaments:
             raise BadInput("tournament/late_entry", why_not)
         closing = self._close(state)
         if closing:
-            from .fold import evolve
-
             evolve(state, ev.Record(tournament=state.id, n=state.n + 1, by=by, event=closing[0]))
             state.n += 1
         if len(state.active()) < 2:
