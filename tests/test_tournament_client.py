@@ -18,9 +18,9 @@ from support.pile import PILE
 
 def test_tournament_commands_through_a_server_answer_as_they_do_locally(cli, db, db_store, monkeypatch):
     monkeypatch.setenv("REFEREE_DB", db)  # the local commands' database is the server's (on each backend)
-    with LiveServer(create_app(lambda: Referee(db_store))) as server:
+    with LiveServer(create_app(lambda: Referee(db_store), admin_token="adm")) as server:
         url = ("--server", server.url)
-        made = cli(*url, "tournament", "new", "Club Cup", "--game", "by_all_means", "--rounds", "2", "--seed", "7",
+        made = cli(*url, "--token", "adm", "tournament", "new", "Club Cup", "--game", "by_all_means", "--rounds", "2", "--seed", "7",
                    "--players", "ann,ben,cy,dee", "--json")
         assert made.code == 0, made.err
         tid, tokens = made.json["tournament"], made.json["tokens"]

@@ -57,3 +57,49 @@ def test_a_bad_player_anywhere_in_the_list_leaves_nothing_written(db_store, play
     with pytest.raises(BadInput, match=why):
         t.create("Open", "pile", rounds=2, players=players)
     assert db_store.list_tournaments() == []
+
+
+def _demo_cards() -> str:
+    from importlib import resources
+
+    return resources.files("referee.games.by_all_means").joinpath("cards/demo.toml").read_text("utf-8")
+
+
+def test_the_cli_reads_a_card_file_once_and_keeps_its_text(cli, tmp_path, monkeypatch):
+    """``tournament new --cards FILE`` reads the file when the tournament is created; its matches take the
+    text kept with the tournament (the file may be gone by then); a name that is neither bundled nor a
+    file is refused, nothing written."""
+    cards = tmp_path / "house.toml"
+    cards.write_text(_demo_cards(), encoding="utf-8")
+    made = cli("tournament", "new", "Cup", "--game", "by_all_means", "--rounds", "1", "--cards", str(cards),
+               "--players", "ann,ben", "--json")
+    assert made.code == 0, made.err
+    cards.unlink()
+    paired = cli("tournament", "pair", made.json["id"], "--json")
+    assert paired.code == 0, paired.err
+    from referee.store.sqlite import SqliteStore
+
+    ref = Referee(SqliteStore(str(tmp_path / "r.db")))
+    config = ref.load(paired.json["tables"][0]["match_id"]).config
+    assert (config.cards, config.cards_text) == ("house.toml", _demo_cards())
+    missing = cli("tournament", "new", "Cup", "--game", "by_all_means", "--cards", "nowhere.toml", "--json")
+    assert missing.code == 2 and missing.json["code"] == "cards/not_bundled", missing.out
+    assert len(cli("tournament", "list", "--json").json) == 1
+
+
+def test_the_cli_sends_a_card_files_text_and_the_admin_token_to_a_server(cli, db_store, tmp_path):
+    from referee.http import create_app
+    from support.live import LiveServer
+
+    cards = tmp_path / "house.toml"
+    cards.write_text(_demo_cards(), encoding="utf-8")
+    with LiveServer(create_app(lambda: Referee(db_store), admin_token="adm")) as server:
+        url = ("--server", server.url)
+        args = ("tournament", "new", "Cup", "--game", "by_all_means", "--cards", str(cards), "--players", "ann,ben",
+                "--json")
+        refused = cli(*url, *args)
+        assert refused.code != 0 and "admin token" in refused.err, (refused.out, refused.err)
+        made = cli(*url, "--token", "adm", *args)
+        assert made.code == 0, made.err
+    state = Tournaments(Referee(db_store)).load(made.json["tournament"])
+    assert (state.config.cards, state.config.cards_text) == ("house.toml", _demo_cards())

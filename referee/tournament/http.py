@@ -1,8 +1,9 @@
 """The tournament routes of ``referee serve`` (``/tournaments``): a veneer over
 :class:`referee.tournament.access.TournamentAccess`, registered by :func:`referee.http.create_app`.
 
-Creating a tournament needs no token and answers its tokens once (organiser, spectators, one per
-player); every other route takes one as ``Authorization: Bearer <token>``. Errors are the service's
+Creating a tournament needs the server's admin token and answers the tournament's tokens once
+(organiser, spectators, one per player); every other route takes one of those as
+``Authorization: Bearer <token>``. Errors are the service's
 one JSON shape (``referee.http``'s handler).
 """
 
@@ -94,8 +95,15 @@ def routes(errors: dict[int, Any]) -> list[Any]:
     viewers = ViewerCache()
 
     @post("/tournaments", responses=errors, sync_to_thread=True, tags=["tournaments"], status_code=201,
-          summary="Create a tournament; answers its tokens (shown once)")
+          security=SECURITY, summary="Create a tournament (the server's admin token); answers its tokens (shown once)",
+          description="Needs the server's admin token (REFEREE_ADMIN_TOKEN; without one, creating tournaments over "
+                      "HTTP is off). `cards` names a card set bundled with the game; a card file is sent whole as "
+                      "`cards_text`: the server never reads a file a client names.")
     def create_tournament(request: Request[Any, Any, Any], data: JSONBody[CreateTournament]) -> TournamentCreated:
+        from ..access import Access
+
+        Access.check_admin(request.headers.get("authorization"), request.app.state.hall.admin_token,
+                           "creating a tournament")
         return _access(request).create(data)
 
     @get("/tournaments/{tid:str}", responses=errors, sync_to_thread=True, tags=["tournaments"], security=SECURITY,

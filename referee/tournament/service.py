@@ -205,8 +205,11 @@ class Tournaments:
     def create(self, name: str, game: str, *, format: str = "swiss", rounds: int | None = None,
                tiebreaks: Sequence[str] | None = None, points: ev.Points | None = None, seed: int | None = None,
                table_size: int | None = None, options: Mapping[str, str] | None = None, cards: str | None = None,
-               chance: str = "physical", players: Sequence[str] = (), by: str = "organiser", why: str = "",
-               tournament_id: str | None = None) -> Tournament:
+               cards_text: str | None = None, chance: str = "physical", players: Sequence[str] = (),
+               by: str = "organiser", why: str = "", tournament_id: str | None = None) -> Tournament:
+        """A new tournament and its first players, in one transaction. Card data is a set bundled with
+        the game (``cards``) or a card file's text (``cards_text``; ``cards`` then only names it): the
+        service never opens a path it is given (a client of the server must not name the server's files)."""
         check_text(name, "the tournament's name", TITLE_MAX)
         if not name.strip():
             raise BadInput("tournament/bad_name", "a tournament needs a name (e.g. referee tournament new \"Club Cup\" --game by_all_means)")
@@ -233,9 +236,21 @@ class Tournaments:
             raise BadInput("tournament/bad_seed", f"a seed is a whole number from 0 to {SEED_MAX:,}, not {seed}")
         if chance not in ("physical", "digital"):
             raise BadInput("tournament/bad_chance", f"chance must be physical or digital, not {chance!r}")
-        # the match settings are checked once here (two made-up seats), not at the first pairing
+        if cards_text is None and cards is not None and cards not in g.card_sets:
+            known = ", ".join(sorted(g.card_sets)) or "none"
+            raise BadInput("cards/not_bundled", f"card set {cards!r} is not bundled with {g.id} ({known}) and no "
+                           "card file's text came with it: `tournament new --cards FILE` reads an existing file and "
+                           "sends its text (over HTTP: cards_text)")
+        if cards_text is not None and cards is None:
+            cards = "inline"
+        # the match settings are checked once here (made-up seats, set up as a match would be), not at the
+        # first pairing
         probe = [f"p{i}" for i in range(max(g.min_players, 2 if format != "pods" else size))]
-        self.referee.build_config(g.id, probe, options=dict(options or {}), cards=cards, chance=chance)
+        try:
+            self.referee._bind(*self.referee.build_config(g.id, probe, options=dict(options or {}), cards=cards,
+                                                          cards_text=cards_text, chance=chance))
+        except (ValueError, TypeError, LookupError) as exc:  # card text the game's own code could not take
+            raise BadInput("tournament/bad_config", f"{g.id} cannot set up this tournament's matches: {exc}") from None
         for key, value in (options or {}).items():
             check_text(key, "an option's name", NAME_MAX)
             check_text(value, f"option {key}", TEXT_MAX)
@@ -244,6 +259,7 @@ class Tournaments:
             rounds=rounds or 0, tiebreaks=names, points=points or ev.Points(),
             seed=seed if seed is not None else secrets.randbelow(SEED_MAX + 1), table_size=size,
             options=dict(options or {}), cards=cards, chance=chance,  # type: ignore[arg-type]
+            cards_text=cards_text,
         )
         tid = tournament_id or new_match_id()
         check_text(by, "who records it (--by)", NAME_MAX)
@@ -536,6 +552,10 @@ class Tournaments:
         state = self.load(tournament_id)
         cfg = state.config
         number = state.current + 1
+        if cfg.cards is not None and cfg.cards_text is None and cfg.cards not in self.referee.game(cfg.game).card_sets:
+            raise BadInput("cards/not_bundled", f"this tournament's card set {cfg.cards!r} is not bundled with {cfg.game}: "
+                           "it was recorded as a file's name, and a tournament's matches never read a file by its name "
+                           "(create the tournament again with --cards FILE, which keeps the file's text)")
         if cfg.rounds and number > cfg.rounds:
             raise BadInput("tournament/all_rounds_paired", f"all {cfg.rounds} rounds are paired; "
                            "`tournament close` closes the last one")
@@ -560,7 +580,8 @@ class Tournaments:
         tables = []
         for i, seats in enumerate(plan.tables, start=1):
             info = self.referee.new_match(
-                cfg.game, list(seats), options=dict(cfg.options), cards=cfg.cards, chance=cfg.chance,
+                cfg.game, list(seats), options=dict(cfg.options), cards=cfg.cards, cards_text=cfg.cards_text,
+                chance=cfg.chance,
                 title=f"{cfg.name}, round {number}, table {i}"[:TITLE_MAX],
                 meta={"tournament": state.id, "event": cfg.name, "round": str(number), "table": str(i)},
             )
