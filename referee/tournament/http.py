@@ -201,18 +201,20 @@ def routes(errors: dict[int, Any]) -> list[Any]:
         access, who = _who(request, tid)
         return access.log(who)
 
-    @get("/ratings", responses=errors, sync_to_thread=True, tags=["tournaments"],
-         summary="Player ratings from every finished match on the server (openskill's Weng-Lin model)",
-         description="The numbers `referee ratings` prints over the same database. No token: ratings name "
-                     "players (seat names) and count their matches, nothing of any match's content. One "
-                     "computation at a time per server is allowed two at once; a third is told to retry (429).")
+    @get("/ratings", responses=errors, sync_to_thread=True, tags=["tournaments"], security=SECURITY,
+         summary="Player ratings from every finished match on the server (the server's admin token)",
+         description="The numbers `referee ratings` prints over the same database (openskill's Weng-Lin model), "
+                     "from finished matches only. They name the seats of every finished match on the server, "
+                     "so they need the server's admin token, as the list of every match does (without one "
+                     "configured: off). Two computations at once are allowed; a third is told to retry (429).")
     def ratings(request: Request[Any, Any, Any],
                 game: Annotated[str | None, QueryParameter(max_length=64)] = None,
                 model: Annotated[str, QueryParameter(max_length=64)] = "plackett-luce") -> RatingsAnswer:
-        from ..access import Principal
+        from ..access import Access, Principal
         from ..ratings import answer
 
         hall = request.app.state.hall
+        Access.check_admin(request.headers.get("authorization"), hall.admin_token, "reading the ratings")
         with hall.heavy(Principal(match_id="*", role="ratings")):
             return answer(hall.access().referee, game=game, model=model)
 
