@@ -119,6 +119,14 @@ def _legacy_tournament(store, cards: str) -> str:
     return tid
 
 
+def test_the_watch_sees_an_open_and_a_look(planted):
+    """The watch itself: opening the planted file, or only asking whether it exists, is seen."""
+    with open(planted, encoding="utf-8"):
+        pass
+    assert os.path.exists(f"~/{planted.name}".replace("~", os.environ["HOME"]))
+    assert [s.split()[0] for s in SEEN] == ["open", "os.stat"]
+
+
 def test_no_route_that_takes_card_data_opens_a_path_it_is_given(client, planted):
     c, store = client
     for path in paths(planted):
@@ -134,6 +142,17 @@ def test_no_route_that_takes_card_data_opens_a_path_it_is_given(client, planted)
                 continue
             body = _refused(answer, code="cards/not_bundled")
             assert "not bundled with by_all_means" in body["message"], (route, body)
+        if len(path) <= 64:  # a path as the label of card text sent in the body: a label, never opened
+            made = c.post("/matches", json={"game": "by_all_means", "players": ["ann", "ben"], "cards": path,
+                                            "cards_text": demo_text()})
+            assert made.status_code == 201, made.text
+            cup = c.post("/tournaments", headers=bearer(ADMIN), json={
+                "name": "Cup", "game": "by_all_means", "players": ["ann", "ben"], "cards": path,
+                "cards_text": demo_text()})
+            assert cup.status_code == 201, cup.text
+            paired = c.post(f"/tournaments/{cup.json()['tournament']}/pair", json={},
+                            headers=bearer(cup.json()["tokens"]["organiser"]))
+            assert paired.status_code == 201, paired.text
         tid = _legacy_tournament(store, path)
         # the organiser of a tournament recorded with a file's name pairs it: refused, the file unread
         from referee.access import hash_token
@@ -145,7 +164,7 @@ def test_no_route_that_takes_card_data_opens_a_path_it_is_given(client, planted)
         body = _refused(c.post(f"/tournaments/{tid}/pair", json={}, headers=bearer(token)), code="cards/not_bundled")
         assert "never read a file by its name" in body["message"]
     assert SEEN == []
-    assert all(t.id.startswith("legacy") for t in store.list_tournaments())  # nothing created on a path's word
+    assert {t.name for t in store.list_tournaments()} == {"Old cup", "Cup"}
 
 
 def test_the_answer_is_the_same_whether_the_named_file_exists_or_not(client, planted):
