@@ -105,7 +105,7 @@ def new(
     table_size: Annotated[int | None, typer.Option("--table-size", help="Pods: seats a table (default: the game's most).", show_default=False)] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed of the drawing of lots (default: drawn now, and recorded).", show_default=False)] = None,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Match option name=value for every match (repeatable).")] = None,
-    cards: Annotated[str | None, typer.Option("--cards", help="The bundled card set every match uses.", show_default=False)] = None,
+    cards: Annotated[str | None, typer.Option("--cards", help="The card set every match uses: a bundled set's name, or a card-definition TOML file (read now; its text is kept with the tournament).", show_default=False)] = None,
     chance: Annotated[str, typer.Option("--chance", help="physical (outcomes typed in) or digital, for every match.")] = "physical",
     players: Annotated[str, typer.Option("--players", "-p", help="Players to register now, comma-separated.")] = "",
     by: ByOpt = "organiser",
@@ -130,13 +130,15 @@ def new(
         if not sep or not key.strip():
             _fail(f"option {item!r} is not name=value (e.g. --option reaction_window=false)")
         opts[key.strip()] = value.strip()
+    cards, cards_text = _card_file(cards)
     if _connection(ctx).server:
-        _new_remote(ctx, name, game, format, rounds, tiebreaks, pts, seed, table_size, opts, cards, chance, players, json)
+        _new_remote(ctx, name, game, format, rounds, tiebreaks, pts, seed, table_size, opts, cards, cards_text, chance,
+                    players, json)
         return
     service = _tournaments(ctx, db, create=True)
     state = service.create(name, game, format=format, rounds=rounds, tiebreaks=_list(tiebreaks) if tiebreaks else None,
-                           points=pts, seed=seed, table_size=table_size, options=opts, cards=cards, chance=chance,
-                           players=_list(players), by=by, why=reason)
+                           points=pts, seed=seed, table_size=table_size, options=opts, cards=cards,
+                           cards_text=cards_text, chance=chance, players=_list(players), by=by, why=reason)
     if json:
         _print_json({"id": state.id, "name": state.config.name, "game": state.config.game,
                      "format": state.config.format, "players": list(state.players)})
@@ -146,9 +148,23 @@ def new(
                      + f", {len(state.players)} players; tie-breaks {', '.join(state.tiebreaks)}\n{state.id}\n")
 
 
+def _card_file(cards: str | None) -> tuple[str | None, str | None]:
+    """``--cards``: a bundled set's name as it is, or a card file read here (the name it goes by, its text);
+    the service (and a server) never opens a file by its name."""
+    import os
+
+    if cards is None or not os.path.isfile(cards):
+        return cards, None
+    from referee.inputs import read_file
+    from schemas import CARDS_TEXT_MAX, NAME_MAX
+
+    label = os.path.basename(cards)
+    return (label if 0 < len(label) <= NAME_MAX else None), read_file(cards, "card file", CARDS_TEXT_MAX)
+
+
 def _new_remote(ctx: typer.Context, name: str, game: str, format: str, rounds: int | None, tiebreaks: str | None,
                 pts: Any, seed: int | None, table_size: int | None, opts: dict[str, str], cards: str | None,
-                chance: str, players: str, json: bool) -> None:
+                cards_text: str | None, chance: str, players: str, json: bool) -> None:
     """``referee --server URL tournament new ...``: created on the server, its tokens shown once."""
     import msgspec
 
@@ -159,7 +175,8 @@ def _new_remote(ctx: typer.Context, name: str, game: str, format: str, rounds: i
     body = {"name": name, "game": game, "format": format, "rounds": rounds, "tiebreaks": _list(tiebreaks) or None,
             "points": {k: getattr(pts, k) for k in ("win", "draw", "loss", "bye", "half") if getattr(pts, k) is not None},
             "places": list(pts.places),
-            "table_size": table_size, "seed": seed, "options": opts, "cards": cards, "chance": chance,
+            "table_size": table_size, "seed": seed, "options": opts, "cards": cards, "cards_text": cards_text,
+            "chance": chance,
             "players": _list(players)}
     try:
         req = msgspec.convert({k: v for k, v in body.items() if v is not None}, CreateTournament)

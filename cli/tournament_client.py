@@ -61,7 +61,8 @@ class RemoteTournaments:
     # -- client mode only --------------------------------------------------------------------------------
 
     def create(self, req: CreateTournament) -> TournamentCreated:
-        """POST /tournaments: the new tournament and its tokens (shown once); needs no token."""
+        """POST /tournaments: the new tournament and its tokens (shown once); sends the server's admin token
+        (--token), which creating a tournament needs."""
         return self._post("/tournaments", req, TournamentCreated)
 
     def ratings(self, *, game: str | None = None, model: str = "plackett-luce") -> RatingsAnswer:

@@ -24,8 +24,9 @@ def test_the_stream_answers_one_snapshot_and_refuses_bad_tokens(db_store):
     from litestar.testing import TestClient
 
     store = db_store  # on each backend
-    with TestClient(create_app(lambda: Referee(store, games=[PILE]), poll=0.05)) as c:
-        made = c.post("/tournaments", json={"name": "<b>Cup</b>", "game": "pile", "players": ["ann", "ben"]}).json()
+    with TestClient(create_app(lambda: Referee(store, games=[PILE]), poll=0.05, admin_token="adm")) as c:
+        made = c.post("/tournaments", json={"name": "<b>Cup</b>", "game": "pile", "players": ["ann", "ben"]},
+                      headers={"Authorization": "Bearer adm"}).json()
         tid = made["tournament"]
         page = c.get(f"/hall/{tid}<script>")
         assert page.status_code == 200 and "<script>alert" not in page.text and "&lt;script&gt;" in page.text
@@ -45,7 +46,7 @@ def test_the_hall_page_follows_results_live(db_store):
     from selenium.webdriver.common.by import By
 
     store = db_store  # on each backend
-    app = create_app(lambda: Referee(store, games=[PILE]), poll=0.1)
+    app = create_app(lambda: Referee(store, games=[PILE]), poll=0.1, admin_token="adm")
     opts = webdriver.ChromeOptions()
     opts.binary_location = CHROMIUM
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"):
@@ -53,7 +54,7 @@ def test_the_hall_page_follows_results_live(db_store):
     with LiveServer(app) as live:
         made = httpx.post(f"{live.url}/tournaments", json={
             "name": "Hall <i>night</i>", "game": "pile", "rounds": 1, "seed": 4, "chance": "digital",
-            "options": {"stones": "3"}, "players": ["ann", "ben"]}).json()
+            "options": {"stones": "3"}, "players": ["ann", "ben"]}, headers={"Authorization": "Bearer adm"}).json()
         tid = made["tournament"]
         org = {"Authorization": f"Bearer {made['tokens']['organiser']}"}
         table = httpx.post(f"{live.url}/tournaments/{tid}/pair", json={}, headers=org).json()["tables"][0]

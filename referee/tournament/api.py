@@ -113,7 +113,8 @@ class LocalTournaments:
             points = msgspec.structs.replace(points, places=parse_places(",".join(str(p) for p in req.places)))
         return self.service.create(
             req.name, req.game, format=req.format, rounds=req.rounds, tiebreaks=req.tiebreaks, points=points,
-            seed=req.seed, table_size=req.table_size, options=req.options, cards=req.cards, chance=req.chance,
+            seed=req.seed, table_size=req.table_size, options=req.options, cards=req.cards, cards_text=req.cards_text,
+            chance=req.chance,
             players=req.players, by=by, why=why)
 
     # -- reads ---------------------------------------------------------------------------------------------

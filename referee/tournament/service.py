@@ -27,7 +27,7 @@ from ..store import Conflict, StoredMatch, StoredToken, StoredTournament, Stored
 from . import events as ev
 from . import pairing, tiebreaks
 from .events import Table
-from .fold import CorruptTournament, Tournament, fold
+from .fold import CorruptTournament, Tournament, evolve, fold
 from .standings import Explanation, Standings, TableKey, explain, standings
 
 DEFAULT_TIEBREAKS: dict[str, tuple[str, ...]] = {
@@ -214,8 +214,6 @@ class Tournaments:
         except StoreError as exc:
             raise StorageError("store/failed", str(exc)) from None
         for record in records:
-            from .fold import evolve
-
             evolve(state, record)
             state.n = record.n
         return state
@@ -225,8 +223,11 @@ class Tournaments:
     def create(self, name: str, game: str, *, format: str = "swiss", rounds: int | None = None,
                tiebreaks: Sequence[str] | None = None, points: ev.Points | None = None, seed: int | None = None,
                table_size: int | None = None, options: Mapping[str, str] | None = None, cards: str | None = None,
-               chance: str = "physical", players: Sequence[str] = (), by: str = "organiser", why: str = "",
-               tournament_id: str | None = None) -> Tournament:
+               cards_text: str | None = None, chance: str = "physical", players: Sequence[str] = (),
+               by: str = "organiser", why: str = "", tournament_id: str | None = None) -> Tournament:
+        """A new tournament and its first players, in one transaction. Card data is a set bundled with
+        the game (``cards``) or a card file's text (``cards_text``; ``cards`` then only names it): the
+        service never opens a path it is given (a client of the server must not name the server's files)."""
         check_text(name, "the tournament's name", TITLE_MAX)
         if not name.strip():
             raise BadInput("tournament/bad_name", "a tournament needs a name (e.g. referee tournament new \"Club Cup\" --game by_all_means)")
@@ -253,9 +254,21 @@ class Tournaments:
             raise BadInput("tournament/bad_seed", f"a seed is a whole number from 0 to {SEED_MAX:,}, not {seed}")
         if chance not in ("physical", "digital"):
             raise BadInput("tournament/bad_chance", f"chance must be physical or digital, not {chance!r}")
-        # the match settings are checked once here (two made-up seats), not at the first pairing
+        if cards_text is None and cards is not None and cards not in g.card_sets:
+            known = ", ".join(sorted(g.card_sets)) or "none"
+            raise BadInput("cards/not_bundled", f"card set {cards!r} is not bundled with {g.id} ({known}) and no "
+                           "card file's text came with it: `tournament new --cards FILE` reads an existing file and "
+                           "sends its text (over HTTP: cards_text)")
+        if cards_text is not None and cards is None:
+            cards = "inline"
+        # the match settings are checked once here (made-up seats, set up as a match would be), not at the
+        # first pairing
         probe = [f"p{i}" for i in range(max(g.min_players, 2 if format != "pods" else size))]
-        self.referee.build_config(g.id, probe, options=dict(options or {}), cards=cards, chance=chance)
+        try:
+            self.referee._bind(*self.referee.build_config(g.id, probe, options=dict(options or {}), cards=cards,
+                                                          cards_text=cards_text, chance=chance))
+        except (ValueError, TypeError, LookupError) as exc:  # card text the game's own code could not take
+            raise BadInput("tournament/bad_config", f"{g.id} cannot set up this tournament's matches: {exc}") from None
         for key, value in (options or {}).items():
             check_text(key, "an option's name", NAME_MAX)
             check_text(value, f"option {key}", TEXT_MAX)
@@ -264,22 +277,32 @@ class Tournaments:
             rounds=rounds or 0, tiebreaks=names, points=points or ev.Points(),
             seed=seed if seed is not None else secrets.randbelow(SEED_MAX + 1), table_size=size,
             options=dict(options or {}), cards=cards, chance=chance,  # type: ignore[arg-type]
+            cards_text=cards_text,
         )
         tid = tournament_id or new_match_id()
         check_text(by, "who records it (--by)", NAME_MAX)
         check_text(why, "the reason", TEXT_MAX)
-        record = ev.Record(tournament=tid, n=1, by=by, why=why, event=created)
-        body = ev.encode(record)
-        first = StoredTournamentEvent(tournament_id=tid, n=1, kind="created", by=by, body=body,
-                                      prev_hash=ev.root_hash(tid), hash=ev.chain_hash(ev.root_hash(tid), body),
-                                      recorded_at=self.clock())
+        # the tournament and its first players in one transaction: a bad name anywhere in the list
+        # leaves nothing written, and n players cost n records (no fold or read per player)
+        records = [ev.Record(tournament=tid, n=1, by=by, why=why, event=created)]
+        state = fold(records)
+        for p in players:
+            record = ev.Record(tournament=tid, n=state.n + 1, by=by, why=why,
+                               event=ev.PlayerAdded(player=self._check_player(state, p, known=False)))
+            evolve(state, record)
+            state.n = record.n
+            records.append(record)
+        prev, rows = ev.root_hash(tid), []
+        for record in records:
+            body = ev.encode(record)
+            digest = ev.chain_hash(prev, body)
+            rows.append(StoredTournamentEvent(tournament_id=tid, n=record.n, kind=ev.kind(record.event), by=by,
+                                              body=body, prev_hash=prev, hash=digest, recorded_at=self.clock()))
+            prev = digest
         try:
-            self.store.create_tournament(StoredTournament(id=tid, name=created.name, created_at=self.clock()), [first])
+            self.store.create_tournament(StoredTournament(id=tid, name=created.name, created_at=self.clock()), rows)
         except StoreError as exc:
             raise StorageError("store/failed", str(exc)) from None
-        state = fold([record])
-        for p in players:
-            state = self.add_player(state.id, p, by=by, why=why)
         return state
 
     def _check_player(self, state: Tournament, player: str, *, known: bool) -> str:
@@ -547,6 +570,10 @@ class Tournaments:
         state = self.load(tournament_id)
         cfg = state.config
         number = state.current + 1
+        if cfg.cards is not None and cfg.cards_text is None and cfg.cards not in self.referee.game(cfg.game).card_sets:
+            raise BadInput("cards/not_bundled", f"this tournament's card set {cfg.cards!r} is not bundled with {cfg.game}: "
+                           "it was recorded as a file's name, and a tournament's matches never read a file by its name "
+                           "(create the tournament again with --cards FILE, which keeps the file's text)")
         if cfg.rounds and number > cfg.rounds:
             raise BadInput("tournament/all_rounds_paired", f"all {cfg.rounds} rounds are paired; "
                            "`tournament close` closes the last one")
@@ -556,8 +583,6 @@ class Tournaments:
             raise BadInput("tournament/late_entry", why_not)
         closing = self._close(state)
         if closing:
-            from .fold import evolve
-
             evolve(state, ev.Record(tournament=state.id, n=state.n + 1, by=by, event=closing[0]))
             state.n += 1
         if len(state.active()) < 2:
@@ -574,7 +599,8 @@ class Tournaments:
         for i, seats in enumerate(plan.tables, start=1):
             title = f"{cfg.name}, round {number}, table {i}"[:TITLE_MAX]
             game, config = self.referee.new_config(
-                cfg.game, list(seats), options=dict(cfg.options), cards=cfg.cards, chance=cfg.chance, title=title,
+                cfg.game, list(seats), options=dict(cfg.options), cards=cfg.cards, cards_text=cfg.cards_text,
+                chance=cfg.chance, title=title,
                 meta={"tournament": state.id, "event": cfg.name, "round": str(number), "table": str(i)},
             )
             row = self.referee.match_row(game, config, title=title)
