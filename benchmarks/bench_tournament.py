@@ -8,11 +8,15 @@
 2. A pods event of War of Shadows (default 24 players, tables of 4, 3 rounds), the same way.
 3. Swiss pairing alone (``pairing.swiss``) at 64, 512 and 2,048 players over simulated rounds (random
    results, seeded): the time of each round's matching.
+4. Creating a tournament with its players (``Tournaments.create``) at 1,000 and 4,096 players, CPU
+   seconds, against a floor: the same number of rows written with plain ``sqlite3`` in one transaction
+   (the players' growth ratio near 4.1 says creation is linear).
 
 Prints a JSON summary (and writes the HTML standings next to the database).
 
     python benchmarks/bench_tournament.py
     python benchmarks/bench_tournament.py --players 16 --rounds 3 --pods 12 --sizes 64,512
+    python benchmarks/bench_tournament.py --players 0 --pods 0 --sizes "" --create 1000,4096
 """
 
 from __future__ import annotations
@@ -147,6 +151,30 @@ def pairing_times(n: int, rounds: int, seed: int) -> dict:
             "cpu_max_s": round(max(cpu), 3), "rematches": rematches}
 
 
+def creation_times(where: str, n: int) -> dict:
+    """``Tournaments.create`` with ``n`` players (CPU and wall seconds), and the floor: ``n + 1`` rows of
+    the same size inserted with plain ``sqlite3`` in one transaction."""
+    import sqlite3
+
+    db = os.path.join(where, f"create-{n}.db")
+    t = Tournaments(Referee(SqliteStore(db, durability="normal")))
+    names = [f"p{i:05}" for i in range(n)]
+    t0, c0 = time.perf_counter(), time.process_time()
+    state = t.create(f"Open {n}", "by_all_means", rounds=5, seed=1, players=names)
+    cpu, wall = time.process_time() - c0, time.perf_counter() - t0
+    assert len(state.players) == n
+    bodies = [(r.n, bytes(r.body)) for r in t.store.tournament_events(state.id)]
+    conn = sqlite3.connect(os.path.join(where, f"floor-{n}.db"))
+    conn.execute("CREATE TABLE e (n INTEGER PRIMARY KEY, body BLOB)")
+    c0 = time.process_time()
+    with conn:
+        conn.executemany("INSERT INTO e VALUES (?, ?)", bodies)
+    floor = time.process_time() - c0
+    conn.close()
+    return {"players": n, "cpu_s": round(cpu, 3), "wall_s": round(wall, 3), "floor_cpu_s": round(floor, 4),
+            "ratio_to_floor": round(cpu / floor, 1) if floor else None}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--players", type=int, default=64)
@@ -157,6 +185,7 @@ def main() -> None:
     ap.add_argument("--pairing-rounds", type=int, default=6)
     ap.add_argument("--cap", type=int, default=5000, help="intents a match may take before the arbiter calls it")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--create", default="1000,4096", help="players of the creation runs")
     ap.add_argument("--dir", default=None, help="where the database and HTML go (default: a temporary folder)")
     args = ap.parse_args()
     where = args.dir or tempfile.mkdtemp(prefix="bench-tournament-")
@@ -168,6 +197,12 @@ def main() -> None:
         out["pods_war_of_shadows"] = event(os.path.join(where, "pods.db"), "war_of_shadows", "pods", args.pods,
                                            args.pod_rounds, args.seed, args.cap, os.path.join(where, "pods.html"))
     out["swiss_pairing"] = [pairing_times(int(n), args.pairing_rounds, args.seed) for n in args.sizes.split(",") if n]
+    if args.create:
+        creation_times(where, 10)  # warm-up: the game's modules and the store's first connection
+    created = [creation_times(where, int(n)) for n in args.create.split(",") if n]
+    if len(created) >= 2 and created[0]["cpu_s"]:
+        out["create_growth (cpu, last / first)"] = round(created[-1]["cpu_s"] / created[0]["cpu_s"], 2)
+    out["create"] = created
     print(json.dumps(out, indent=2))
 
 

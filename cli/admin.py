@@ -44,6 +44,7 @@ def ratings(
     json: JsonOpt = False,
 ) -> None:
     """Player ratings from every finished match (openskill's Weng-Lin model), reproducible from the logs.
+    A match still being played is neither rated nor counted. Over a server: --token the server's admin token.
 
     Example: referee ratings --game by_all_means --json
     """

@@ -26,6 +26,7 @@ from cli.lazy import LateTyper, lean
 if TYPE_CHECKING:
     from referee.api import RefereeApi, SubmitResult
     from referee.service import Referee
+    from schemas.http import AuditAnswer
 
 app = typer.Typer(
     name="referee",
@@ -463,18 +464,22 @@ def audit(
     all_: Annotated[bool, typer.Option("--all", help="Audit every match in the database.")] = False,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes for a long log, checked in stretches between snapshots (the report is the same).", show_default="the cores available, at most 8")] = 0,
     accept_rules_change: Annotated[bool, typer.Option("--accept-rules-change", help="A match recorded under other rules than the referee's is re-adjudicated under the new rules (a note) instead of failing the audit.")] = False,
+    expect_head: Annotated[str | None, typer.Option("--expect-head", help="The head an earlier audit printed: a head that differs now is a finding (the record changed since).", show_default=False)] = None,
     db: DbOpt = None,
     json: JsonOpt = False,
 ) -> None:
     """Check the whole record: the configuration (card data, options, seed) and rules version against
     the genesis hash, every verdict re-adjudicated from setup, every entry hash, the chain, every state
     hash and snapshot, and the annotations' chain. Exit 0 if clean, 1 with the first divergence of
-    each match. A clean audit prints the head: keep it with the result.
+    each match. A clean audit prints the head: keep it with the result; --expect-head HEAD fails when
+    the head differs (a cut at the end, an edited title, a rehashed log).
 
-    Example: referee audit 3f9c   ·   referee audit --all --json   ·   referee audit 3f9c --jobs 1
+    Example: referee audit 3f9c   ·   referee audit --all --json   ·   referee audit 3f9c --expect-head 5d2a...
     """
     if (match is None) == (not all_):
         _fail("name one match, or pass --all (e.g. referee audit 3f9c)")
+    if expect_head is not None and match is None:
+        _fail("--expect-head names one match's head: name the match (e.g. referee audit 3f9c --expect-head HEAD)")
     if jobs < 0:
         _fail(f"--jobs must be 1 or more (0 = the cores available), not {jobs}")
     if jobs == 0:
@@ -490,15 +495,26 @@ def audit(
         ids = [service.match_info(match).id]
     if json:
         reports = service.audit_many(ids, jobs=jobs, accept_rules_change=accept_rules_change)
+        reports = _expecting(reports, expect_head)
         _print_json(reports if all_ else reports[0])
     else:
         from cli import render
 
         with render.progress(f"audit {len(ids)} matches" if all_ else f"audit {ids[0]}") as moved:
             reports = service.audit_many(ids, moved, jobs=jobs, accept_rules_change=accept_rules_change)
+        reports = _expecting(reports, expect_head)
         render.audits(reports)
     if any(not r.clean for r in reports):
         raise Exit(1)
+
+
+def _expecting(reports: list[AuditAnswer], expect_head: str | None) -> list[AuditAnswer]:
+    """The reports, the first with a finding if its head is not ``expect_head`` (when one is given)."""
+    if expect_head is None:
+        return reports
+    from referee.audit import expecting
+
+    return [expecting(reports[0], expect_head), *reports[1:]]
 
 
 def _report(res: SubmitResult, json: bool) -> None:

@@ -132,10 +132,12 @@ def forked(info: MatchInfo) -> None:
 
 def matches(title: str, rows: Sequence[tuple[MatchInfo, int, Outcome | None]]) -> None:
     """The match table, forks under the match they branch from; ids are never cut short."""
-    table = new_table(title=title, title_justify="left")
+    table = new_table(title=title, title_justify="left",
+                      caption="created*: a clock reading kept for people; no hash covers it, not evidence",
+                      caption_justify="left")
     table.add_column("id", no_wrap=True)
-    for col in ("game", "players", "entries", "status", "event", "round", "table", "title", "created"):
-        table.add_column(col, no_wrap=col in ("game", "entries", "status", "round", "table", "created"))
+    for col in ("game", "players", "entries", "status", "event", "round", "table", "title", "created*"):
+        table.add_column(col, no_wrap=col in ("game", "entries", "status", "round", "table", "created*"))
     for m, depth, result in rows:
         branch = ("   " * (depth - 1) + "└─ ") if depth else ""
         fork = f" (fork at {m.fork_seq})" if m.parent else ""

@@ -88,6 +88,8 @@ def _print_standings(table: StandingsAnswer) -> None:
                    *[r.values[n] for n in table.tiebreaks]] for r in table.rows])
     if table.pending:
         sys.stdout.write("no result yet: " + ", ".join(f"round {p.round} table {p.table}" for p in table.pending) + "\n")
+    if table.head:
+        sys.stdout.write(f"head {table.head} (the whole record's: `tournament audit --expect-head` checks it)\n")
 
 
 @tournament_app.command("new")
@@ -103,7 +105,7 @@ def new(
     table_size: Annotated[int | None, typer.Option("--table-size", help="Pods: seats a table (default: the game's most).", show_default=False)] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed of the drawing of lots (default: drawn now, and recorded).", show_default=False)] = None,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Match option name=value for every match (repeatable).")] = None,
-    cards: Annotated[str | None, typer.Option("--cards", help="The bundled card set every match uses.", show_default=False)] = None,
+    cards: Annotated[str | None, typer.Option("--cards", help="The card set every match uses: a bundled set's name, or a card-definition TOML file (read now; its text is kept with the tournament).", show_default=False)] = None,
     chance: Annotated[str, typer.Option("--chance", help="physical (outcomes typed in) or digital, for every match.")] = "physical",
     players: Annotated[str, typer.Option("--players", "-p", help="Players to register now, comma-separated.")] = "",
     by: ByOpt = "organiser",
@@ -128,13 +130,15 @@ def new(
         if not sep or not key.strip():
             _fail(f"option {item!r} is not name=value (e.g. --option reaction_window=false)")
         opts[key.strip()] = value.strip()
+    cards, cards_text = _card_file(cards)
     if _connection(ctx).server:
-        _new_remote(ctx, name, game, format, rounds, tiebreaks, pts, seed, table_size, opts, cards, chance, players, json)
+        _new_remote(ctx, name, game, format, rounds, tiebreaks, pts, seed, table_size, opts, cards, cards_text, chance,
+                    players, json)
         return
     service = _tournaments(ctx, db, create=True)
     state = service.create(name, game, format=format, rounds=rounds, tiebreaks=_list(tiebreaks) if tiebreaks else None,
-                           points=pts, seed=seed, table_size=table_size, options=opts, cards=cards, chance=chance,
-                           players=_list(players), by=by, why=reason)
+                           points=pts, seed=seed, table_size=table_size, options=opts, cards=cards,
+                           cards_text=cards_text, chance=chance, players=_list(players), by=by, why=reason)
     if json:
         _print_json({"id": state.id, "name": state.config.name, "game": state.config.game,
                      "format": state.config.format, "players": list(state.players)})
@@ -144,9 +148,23 @@ def new(
                      + f", {len(state.players)} players; tie-breaks {', '.join(state.tiebreaks)}\n{state.id}\n")
 
 
+def _card_file(cards: str | None) -> tuple[str | None, str | None]:
+    """``--cards``: a bundled set's name as it is, or a card file read here (the name it goes by, its text);
+    the service (and a server) never opens a file by its name."""
+    import os
+
+    if cards is None or not os.path.isfile(cards):
+        return cards, None
+    from referee.inputs import read_file
+    from schemas import CARDS_TEXT_MAX, NAME_MAX
+
+    label = os.path.basename(cards)
+    return (label if 0 < len(label) <= NAME_MAX else None), read_file(cards, "card file", CARDS_TEXT_MAX)
+
+
 def _new_remote(ctx: typer.Context, name: str, game: str, format: str, rounds: int | None, tiebreaks: str | None,
                 pts: Any, seed: int | None, table_size: int | None, opts: dict[str, str], cards: str | None,
-                chance: str, players: str, json: bool) -> None:
+                cards_text: str | None, chance: str, players: str, json: bool) -> None:
     """``referee --server URL tournament new ...``: created on the server, its tokens shown once."""
     import msgspec
 
@@ -157,7 +175,8 @@ def _new_remote(ctx: typer.Context, name: str, game: str, format: str, rounds: i
     body = {"name": name, "game": game, "format": format, "rounds": rounds, "tiebreaks": _list(tiebreaks) or None,
             "points": {k: getattr(pts, k) for k in ("win", "draw", "loss", "bye", "half") if getattr(pts, k) is not None},
             "places": list(pts.places),
-            "table_size": table_size, "seed": seed, "options": opts, "cards": cards, "chance": chance,
+            "table_size": table_size, "seed": seed, "options": opts, "cards": cards, "cards_text": cards_text,
+            "chance": chance,
             "players": _list(players)}
     try:
         req = msgspec.convert({k: v for k, v in body.items() if v is not None}, CreateTournament)
@@ -524,17 +543,25 @@ def log(ctx: typer.Context, tournament: TidArg, db: DbOpt = None, json: JsonOpt 
 
 
 @tournament_app.command("audit")
-def audit(ctx: typer.Context, tournament: TidArg, db: DbOpt = None, json: JsonOpt = False) -> None:
+def audit(
+    ctx: typer.Context, tournament: TidArg,
+    expect_head: Annotated[str | None, typer.Option("--expect-head", help="The head an earlier audit, standings or export printed: a head that differs now is a finding.", show_default=False)] = None,
+    db: DbOpt = None, json: JsonOpt = False,
+) -> None:
     """Audit every match and check every result against its log.
 
-    Also checks the tournament's own record (its chain of hashes). Exit 0 if clean, 1 with the findings.
+    Also checks the tournament's own record (its chain of hashes, its token rows, matches that name a
+    table it does not hold) and prints its head: one hash over its records and tokens. Keep it; an audit
+    with --expect-head HEAD later fails if anything of the record changed since (a rewritten and rehashed
+    record, a record cut off, a token's role). Exit 0 if clean, 1 with the findings.
 
-    Example: referee tournament audit 5e1a
+    Example: referee tournament audit 5e1a   ·   referee tournament audit 5e1a --expect-head 9c1f...
     """
-    answer = _api(ctx, db).audit(tournament)
+    answer = _api(ctx, db).audit(tournament, expect_head=expect_head)
     if json:
         _struct_json(answer)
     else:
-        sys.stdout.write("clean\n" if answer.clean else "\n".join(answer.findings) + "\n")
+        sys.stdout.write(("clean\n" if answer.clean else "\n".join(answer.findings) + "\n")
+                         + f"head {answer.head} ({answer.records} records)\n")
     if not answer.clean:
         raise Exit(1)

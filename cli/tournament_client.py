@@ -61,7 +61,8 @@ class RemoteTournaments:
     # -- client mode only --------------------------------------------------------------------------------
 
     def create(self, req: CreateTournament) -> TournamentCreated:
-        """POST /tournaments: the new tournament and its tokens (shown once); needs no token."""
+        """POST /tournaments: the new tournament and its tokens (shown once); sends the server's admin token
+        (--token), which creating a tournament needs."""
         return self._post("/tournaments", req, TournamentCreated)
 
     def ratings(self, *, game: str | None = None, model: str = "plackett-luce") -> RatingsAnswer:
@@ -92,8 +93,8 @@ class RemoteTournaments:
     def log(self, tournament: str) -> list[RecordRow]:
         return self.http.get(self._path(tournament, "/log"), list[RecordRow])
 
-    def audit(self, tournament: str) -> AuditResult:
-        return self.http.get(self._path(tournament, "/audit"), AuditResult)
+    def audit(self, tournament: str, *, expect_head: str | None = None) -> AuditResult:
+        return self.http.get(self._path(tournament, "/audit"), AuditResult, {"expect_head": expect_head})
 
     def add_player(self, tournament: str, req: AddPlayer, *, by: str = "organiser") -> PlayerAdded:
         return self._post(self._path(tournament, "/players"), req, PlayerAdded)

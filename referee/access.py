@@ -186,11 +186,12 @@ class Access:
         return Principal(match_id=row.match_id, role=row.role, seat=row.seat)
 
     @staticmethod
-    def check_admin(authorization: str | None, admin_token: str | None) -> None:
-        """Server-wide operations (listing every match) need the server's admin token; without one
-        configured they are off (match ids, players and titles are not everyone's business)."""
+    def check_admin(authorization: str | None, admin_token: str | None, what: str = "listing every match") -> None:
+        """Server-wide operations (listing every match, creating a tournament) need the server's admin
+        token; without one configured they are off (match ids, players and titles are not everyone's
+        business; a tournament's creation costs the server a record and a token per player)."""
         if admin_token is None:
-            raise Forbidden("auth/no_admin", "listing every match is off on this server (start it with REFEREE_ADMIN_TOKEN set)")
+            raise Forbidden("auth/no_admin", f"{what} is off on this server (start it with REFEREE_ADMIN_TOKEN set)")
         scheme, _, token = (authorization or "").strip().partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
             raise Unauthorized("auth/missing", "send the server's admin token as 'Authorization: Bearer <token>'")

@@ -162,6 +162,16 @@ def run(referee: Referee, match_id: str, progress: Callable[[int, int], None] | 
     )
 
 
+def expecting(report: AuditAnswer, expected: str) -> AuditAnswer:
+    """``report`` with a finding (``head``) if its head is not ``expected``: the head printed before,
+    kept with a result, shows that something of the record changed since (a cut at the end, a title)."""
+    if expected.strip().lower() == report.head_hash:
+        return report
+    found = Finding(seq=report.head, what="head", recorded=report.head_hash,
+                    derived=f"{expected.strip()} (expected: the record changed since that head was printed)")
+    return msgspec.structs.replace(report, clean=False, findings=[*report.findings, found])
+
+
 def record_findings(referee: Referee, m: Any, accept_rules_change: bool, notes: list[str]) -> list[Finding]:
     """What the record says before its first entry, checked: the stored configuration (players, options,
     card data, seed) and rules version hash to the match's genesis, which every entry chains from; a fork
@@ -189,8 +199,15 @@ def record_findings(referee: Referee, m: Any, accept_rules_change: bool, notes: 
         return [Finding(seq=0, what="fork", recorded="the fork's configuration", derived=f"differs from {root.id}'s")]
     if m.game != config.game:
         return [Finding(seq=0, what="game", recorded=m.game, derived=config.game)]
-    if m.parent is None and "title" in config.meta and m.title != config.meta["title"]:
-        return [Finding(seq=0, what="title", recorded=m.title, derived=config.meta["title"])]
+    # a new match's title is in its configuration (an empty one too): the genesis covers it. A fork's name
+    # (a fork shares its root's configuration) and the title of a match created before titles went into
+    # the configuration are covered by the head only: the audit says so
+    if m.parent is None and "title" in config.meta:
+        if m.title != config.meta["title"]:
+            return [Finding(seq=0, what="title", recorded=m.title, derived=config.meta["title"] or "(no title)")]
+    elif m.title:
+        whose = "a fork's name" if m.parent is not None else "this match's configuration holds no title (it predates them)"
+        notes.append(f"the title {m.title!r} is covered by the head only ({whose}): compare the head kept")
     try:
         current = referee.game(m.game).rules_version
     except RefereeError:

@@ -203,6 +203,37 @@ def _hall(request: Request[Any, Any, Any]) -> Hall:
     return request.app.state.hall  # type: ignore[no-any-return]
 
 
+# -- request bodies: strict JSON --------------------------------------------------------------------------
+
+_DECODERS: dict[Any, msgspec.json.Decoder[Any]] = {}
+
+
+async def _strict_body(request: Request[Any, Any, Any]) -> None:
+    """Every JSON body is read strictly against its route's Struct before Litestar reads it (Litestar
+    converts leniently, for query strings' sake: ``"rounds": "3"`` and ``1.0`` would pass as integers,
+    ``"true"`` as a boolean). A value of the wrong JSON type is a 400 in the one error shape, naming the
+    field and the type expected; malformed JSON is left to Litestar's own answer."""
+    field = request.route_handler.parsed_fn_signature.parameters.get("data")
+    if field is None:
+        return
+    body = await request.body()
+    if not body:
+        return
+    decoder = _DECODERS.get(field.annotation)
+    if decoder is None:
+        decoder = _DECODERS.setdefault(field.annotation, msgspec.json.Decoder(field.annotation))
+    try:
+        decoder.decode(body)
+    except msgspec.ValidationError as exc:
+        what, _, where = str(exc).rpartition(" - at `$")
+        key = where.rstrip("`").lstrip(".") if what else ""
+        what, key = what or str(exc), key or "data"
+        raise ValidationException(detail=f"{key if key != 'data' else 'the body'}: {what}",
+                                  extra=[{"message": what, "key": key, "source": "body"}]) from None
+    except msgspec.DecodeError:
+        return  # not JSON at all: Litestar's own reading answers it
+
+
 # -- errors: one shape for everything ------------------------------------------------------------------
 
 
@@ -582,6 +613,7 @@ def create_app(
         on_startup=[started],
         on_shutdown=[stopped],
         exception_handlers={Exception: _error},
+        before_request=_strict_body,
         openapi_config=OpenAPIConfig(
             title="Referee",
             version="1",

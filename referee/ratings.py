@@ -1,5 +1,10 @@
 """Player ratings across events, from every finished match in the database (issue 14, item 6).
 
+Only finished matches count, rated or skipped (a fork that ended, a co-operative end, one seat, and
+matches the referee cannot read): a match still being played is neither rated nor counted. Over HTTP
+(``GET /ratings``) they are the server's admin token's to read, as the list of every match is: they
+name the seats of every finished match on the server.
+
 openskill's Weng-Lin model (Plackett-Luce by default) rates games of 2 to 5 seats and rankings with
 ties: each finished match is one rating update, its seats ranked by their places in the outcome (a
 win puts the winners first and the others level behind; a draw puts everyone level; a ranking is
@@ -68,9 +73,6 @@ def ratings(referee: Referee, *, game: str | None = None, model: str = "plackett
     skipped: dict[str, int] = {}
     rated = 0
     for stored in referee.store.list_matches():
-        if stored.parent is not None:
-            skipped["forks"] = skipped.get("forks", 0) + 1
-            continue
         if game is not None and stored.game != game:
             continue
         try:
@@ -79,8 +81,10 @@ def ratings(referee: Referee, *, game: str | None = None, model: str = "plackett
             skipped["unreadable"] = skipped.get("unreadable", 0) + 1
             continue
         outcome = answer.outcome
-        if outcome is None:
-            skipped["unfinished"] = skipped.get("unfinished", 0) + 1
+        if outcome is None:  # not a game played (yet): neither rated nor counted
+            continue
+        if stored.parent is not None:
+            skipped["forks"] = skipped.get("forks", 0) + 1
             continue
         if outcome.how in ("team_win", "team_loss"):
             skipped["co-operative"] = skipped.get("co-operative", 0) + 1

@@ -106,23 +106,22 @@ class Referee(Configuration, History):
 
     def create_match(self, game: Game, config: MatchConfig, *, title: str = "", match_id: str | None = None,
                      entries: Sequence[StoredEntry] = ()) -> MatchInfo:
-        check_text(title, "the title", TITLE_MAX)
-        rules, _ = self._bind(game, config)
-        mid = match_id or new_match_id()
-        stored = StoredMatch(
-            id=mid,
-            game=game.id,
-            rules_version=game.rules_version,
-            config=msgspec.json.encode(config),
-            genesis_hash=core.genesis_hash(mid, game.rules_version, config),
-            created_at=self.clock(),
-            title=title,
-        )
+        stored = self.match_row(game, config, title=title, match_id=match_id)
         try:
             self.store.create_match(stored, entries)
         except StoreError as exc:
             raise StorageError("store/failed", str(exc)) from None
         return self.info(stored)
+
+    def match_row(self, game: Game, config: MatchConfig, *, title: str = "", match_id: str | None = None) -> StoredMatch:
+        """The row of a new match (checked, not stored): :meth:`create_match` stores one, a tournament's
+        pairing stores a round's at once."""
+        check_text(title, "the title", TITLE_MAX)
+        self._bind(game, config)
+        mid = match_id or new_match_id()
+        return StoredMatch(id=mid, game=game.id, rules_version=game.rules_version, config=msgspec.json.encode(config),
+                           genesis_hash=core.genesis_hash(mid, game.rules_version, config), created_at=self.clock(),
+                           title=title)
 
     def new_match(self, game_name: str, players: Sequence[str], *, title: str = "", continue_from: str | None = None,
                   **kwargs: Any) -> MatchInfo:
@@ -130,10 +129,14 @@ class Referee(Configuration, History):
             from .continuation import continuation
 
             kwargs = continuation(self, game_name, continue_from, kwargs)
-        if title:  # the title goes into the configuration, so the genesis hash (and the audit) covers it
-            kwargs["meta"] = {**(kwargs.get("meta") or {}), "title": title}
-        game, config = self.build_config(game_name, players, **kwargs)
-        return self.create_match(game, config, title=title)
+        return self.create_match(*self.new_config(game_name, players, title=title, **kwargs), title=title)
+
+    def new_config(self, game_name: str, players: Sequence[str], *, title: str = "",
+                   **kwargs: Any) -> tuple[Game, MatchConfig]:
+        """A new match's game and configuration; ``title`` goes into the configuration, even an empty one,
+        so the genesis hash covers it and the audit compares the match's title with it."""
+        kwargs["meta"] = {**(kwargs.get("meta") or {}), "title": title}
+        return self.build_config(game_name, players, **kwargs)
 
     # -- reading the log ---------------------------------------------------------------------
 

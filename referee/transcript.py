@@ -428,6 +428,7 @@ def adjudicate(referee: Referee, text: str, source: str = "<transcript>", base_d
                            f"(reserved: {', '.join(RESERVED)})")
     values.update({k: unescape_text(values[k]) for k in (*META_KEYS, "cards") if k in values})
     meta = {k: values[k] for k in META_KEYS if k in values}
+    meta.setdefault("title", "")  # an untitled match has an empty title in its configuration: the audit compares it
     try:
         game, config = referee.build_config(
             values["game"], players,

@@ -7,7 +7,7 @@ the CLI and the HTTP service all speak these shapes. Schema changes follow msgsp
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -112,6 +112,12 @@ SPECTATOR = "spectator"
 ``hidden_ids`` given a name that is not a seat hide every seat's secrets)."""
 
 
+#: a clock reading kept for people (when a match was created, an entry or annotation recorded): no hash
+#: covers it and no audit reads it, so it is not evidence of anything (the entries' order is)
+Clock = Annotated[str, msgspec.Meta(description="a clock reading (UTC) kept for people: no hash covers it and "
+                                                "no audit checks it; not evidence (the order of the entries is)")]
+
+
 class MatchInfo(msgspec.Struct, frozen=True, kw_only=True):
     """One row of the match table, as front ends show it."""
 
@@ -119,7 +125,7 @@ class MatchInfo(msgspec.Struct, frozen=True, kw_only=True):
     game: str
     rules_version: str
     players: tuple[Seat, ...]
-    created_at: str
+    created_at: Clock
     head: Seq
     parent: MatchId | None = None
     fork_seq: Seq | None = None
@@ -148,7 +154,7 @@ class EntryView(msgspec.Struct, frozen=True, kw_only=True):
     hash: str = ""
     prev_hash: str = ""
     state_hash: str = ""
-    recorded_at: str = ""
+    recorded_at: Clock = ""
     annotations: list[Annotation] = []
     meta: dict[str, Any] = {}
     #: the undo entry that took this entry out of the line of play (None while it is in effect)
@@ -160,7 +166,7 @@ class Annotation(msgspec.Struct, frozen=True, kw_only=True):
     kind: str
     text: str
     by: str = ""
-    recorded_at: str = ""
+    recorded_at: Clock = ""
 
 
 class ErrorBody(msgspec.Struct, frozen=True, kw_only=True):
@@ -223,7 +229,7 @@ class ExportMatch(msgspec.Struct, frozen=True, kw_only=True):
     undo: str = "any"
     parent: MatchId | None = None
     fork_seq: Seq | None = None
-    created_at: str = ""
+    created_at: Clock = ""
 
 
 class ExportStep(msgspec.Struct, frozen=True, kw_only=True):

@@ -232,7 +232,7 @@ class ReplayStep(msgspec.Struct, frozen=True, kw_only=True):
 #: ``decode``, ``index_columns``, ``verdict``, ``state_hash``), a ``snapshot`` or an ``annotation``
 FindingKind = Literal[
     "config", "genesis", "fork", "game", "title", "rules_version", "missing", "chain", "entry_hash", "decode",
-    "index_columns", "verdict", "state_hash", "snapshot", "annotation",
+    "index_columns", "verdict", "state_hash", "snapshot", "annotation", "head",
 ]
 
 

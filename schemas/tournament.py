@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from . import NAME_MAX, SEED_MAX, TEXT_MAX, TITLE_MAX
+from . import CARDS_TEXT_MAX, NAME_MAX, SEED_MAX, TEXT_MAX, TITLE_MAX
 
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=NAME_MAX)]
 Title = Annotated[str, msgspec.Meta(max_length=TITLE_MAX)]
@@ -21,7 +21,9 @@ Number = Annotated[int, msgspec.Meta(ge=1, le=100_000)]
 
 class CreateTournament(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """A new tournament (``referee tournament new``'s options). ``points`` names any of win, draw,
-    loss and bye; ``places`` the points of 1st, 2nd, ... at a pod table."""
+    loss and bye; ``places`` the points of 1st, 2nd, ... at a pod table. ``cards`` names a card set
+    bundled with the game; a card file is sent whole as ``cards_text`` (the server never reads files
+    named by a client)."""
 
     name: Annotated[str, msgspec.Meta(min_length=1, max_length=TITLE_MAX)]
     game: Name
@@ -34,6 +36,7 @@ class CreateTournament(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown
     seed: Annotated[int, msgspec.Meta(ge=0, le=SEED_MAX)] | None = None
     options: dict[Name, Annotated[str, msgspec.Meta(max_length=TEXT_MAX)]] = {}
     cards: Name | None = None
+    cards_text: Annotated[str, msgspec.Meta(max_length=CARDS_TEXT_MAX)] | None = None
     chance: Literal["physical", "digital"] = "physical"
     players: Annotated[list[Name], msgspec.Meta(max_length=4096)] = []
 
@@ -219,6 +222,9 @@ class StandingsAnswer(msgspec.Struct, frozen=True, kw_only=True):
     rows: list[StandingRow]
     #: tables of those rounds without a result yet
     pending: list[TableRef]
+    #: the head of the tournament's whole record when it was read (``tournament audit`` prints the same
+    #: while nothing changes): one hash over its records and its token rows
+    head: str = ""
 
 
 class Workings(msgspec.Struct, frozen=True, kw_only=True):
@@ -292,6 +298,11 @@ class ResultAnswer(msgspec.Struct, frozen=True, kw_only=True):
 class AuditResult(msgspec.Struct, frozen=True, kw_only=True):
     clean: bool
     findings: list[str]
+    #: the head of the tournament's record (its records and token rows): keep it, and audit later with
+    #: ``--expect-head`` (``expect_head``) to show that nothing of the record changed since
+    head: str = ""
+    #: how many records the tournament has
+    records: int = 0
 
 
 class RecordRow(msgspec.Struct, frozen=True, kw_only=True):

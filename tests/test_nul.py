@@ -74,12 +74,13 @@ def test_the_service_refuses_a_nul_as_bad_input_and_writes_nothing(db, hall, wha
 
 
 def test_over_http_a_nul_is_422_in_the_error_shape(db, db_store):
-    with TestClient(create_app(lambda: Referee(db_store, games=[PILE]))) as c:
+    with TestClient(create_app(lambda: Referee(db_store, games=[PILE]), admin_token="adm")) as c:
         made = c.post("/matches", json={"game": "pile", "players": ["alice", "bob"]}).json()
         mid, arbiter = made["match"]["id"], {"Authorization": f"Bearer {made['tokens']['arbiter']}"}
         assert c.post(f"/matches/{mid}/intents", json={"intent": "start first=alice tokens=K01,K02", "seat": "alice"},
                       headers=arbiter).status_code == 201
-        cup = c.post("/tournaments", json={"name": "Cup", "game": "pile", "players": ["ann", "ben"]}).json()
+        cup = c.post("/tournaments", json={"name": "Cup", "game": "pile", "players": ["ann", "ben"]},
+                     headers={"Authorization": "Bearer adm"}).json()
         organiser = {"Authorization": f"Bearer {cup['tokens']['organiser']}"}
         before = contents(db)
         answers = [
@@ -90,7 +91,7 @@ def test_over_http_a_nul_is_422_in_the_error_shape(db, db_store):
             c.post(f"/matches/{mid}/annotations", json={"seq": 1, "text": NUL}, headers=arbiter),
             c.post(f"/matches/{mid}/undo", json={"to": 0, "reason": NUL}, headers=arbiter),
             c.post(f"/matches/{mid}/fork", json={"at": 1, "name": NUL}, headers=arbiter),
-            c.post("/tournaments", json={"name": NUL, "game": "pile", "players": ["ann", "ben"]}),
+            c.post("/tournaments", json={"name": NUL, "game": "pile", "players": ["ann", "ben"]}, headers={"Authorization": "Bearer adm"}),
             c.post(f"/tournaments/{cup['tournament']}/players", json={"player": NUL}, headers=organiser),
         ]
         for answer in answers:

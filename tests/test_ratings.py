@@ -22,11 +22,13 @@ def test_winners_rise_and_the_numbers_are_reproducible():
     for _ in range(3):
         _play(ref, ["ann", "ben"])
     last = _play(ref, ["ben", "cy"])
-    ref.fork(last, at=1)
-    ref.new_match("pile", ["ann", "cy"])  # not finished
+    ref.fork(last, at=1)  # a variation, not finished: neither rated nor counted
+    ref.fork(last, at=2)  # a variation that ended: counted as skipped
+    ref.new_match("pile", ["ann", "dee"])  # not finished: neither rated nor counted (dee is named nowhere)
     got = ratings(ref)
     by = {r.player: r for r in got.players}
-    assert got.rated == 4 and got.skipped == {"forks": 1, "unfinished": 1}
+    assert got.rated == 4 and got.skipped == {"forks": 1}
+    assert "dee" not in by
     assert by["ann"].mu > 25 > by["cy"].mu  # ann won all three; cy lost his one
     assert by["ann"].matches == 3 and by["ben"].matches == 4 and by["cy"].matches == 1
     assert [r.player for r in got.players][0] == "ann"

@@ -387,6 +387,27 @@ def test_tournament_events_append_in_order_with_a_conflict_for_a_stale_writer(st
     assert store.tournament_events("t1")[2].body == b"b3"
 
 
+def test_a_rounds_matches_and_tokens_go_in_with_its_record_or_not_at_all(store):
+    from referee.store import StoredToken, StoredTournament
+
+    store.create_tournament(StoredTournament(id="t1", name="Cup", created_at="t"), [_tevent(1)])
+    store.create_match(_match("m0"))
+    tok = [StoredToken(token_hash=f"h{i}", match_id=f"m{i}", role="arbiter") for i in (1, 2)]
+    # a token hash already taken (or a stale record) refuses the lot: no match, token or record is written
+    with pytest.raises(StoreError):
+        store.append_tournament_events("t1", [_tevent(2)], expected_n=1, matches=[_match("m1"), _match("m2")],
+                                       tokens=[*tok, StoredToken(token_hash="h1", match_id="m2", role="spectator")])
+    with pytest.raises(Conflict):
+        store.append_tournament_events("t1", [_tevent(3)], expected_n=2, matches=[_match("m1")], tokens=tok[:1])
+    with pytest.raises(StoreError):  # a match that exists already
+        store.append_tournament_events("t1", [_tevent(2)], expected_n=1, matches=[_match("m0"), _match("m1")])
+    assert store.get_match("m1") is None and store.get_match("m2") is None and store.find_token("h1") is None
+    assert [e.n for e in store.tournament_events("t1")] == [1]
+    store.append_tournament_events("t1", [_tevent(2)], expected_n=1, matches=[_match("m1"), _match("m2")], tokens=tok)
+    assert store.get_match("m2") == _match("m2") and store.tokens("m1") == tok[:1] and store.head("m1") == 0
+    assert [e.n for e in store.tournament_events("t1")] == [1, 2]
+
+
 def test_tournament_tokens(store):
     from referee.store import StoredTournament, StoredTournamentToken
 

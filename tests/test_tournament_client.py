@@ -18,9 +18,9 @@ from support.pile import PILE
 
 def test_tournament_commands_through_a_server_answer_as_they_do_locally(cli, db, db_store, monkeypatch):
     monkeypatch.setenv("REFEREE_DB", db)  # the local commands' database is the server's (on each backend)
-    with LiveServer(create_app(lambda: Referee(db_store))) as server:
+    with LiveServer(create_app(lambda: Referee(db_store), admin_token="adm")) as server:
         url = ("--server", server.url)
-        made = cli(*url, "tournament", "new", "Club Cup", "--game", "by_all_means", "--rounds", "2", "--seed", "7",
+        made = cli(*url, "--token", "adm", "tournament", "new", "Club Cup", "--game", "by_all_means", "--rounds", "2", "--seed", "7",
                    "--players", "ann,ben,cy,dee", "--json")
         assert made.code == 0, made.err
         tid, tokens = made.json["tournament"], made.json["tokens"]
@@ -88,16 +88,19 @@ def test_ratings_over_http_are_the_local_numbers(cli, db_store):
         m = ref.new_match("pile", players, options={"stones": "2"})
         ref.submit(m.id, players[0], f"start first={players[0]} tokens={','.join(f'K0{i + 1}' for i in range(len(players)))}")
         ref.submit(m.id, players[0], "take 2")
-    ref.new_match("pile", ["dee", "eve"])  # unfinished: skipped
-    with LiveServer(create_app(lambda: Referee(store, games=[PILE]))) as server:
-        got = cli("--server", server.url, "ratings", "--json")
+    ref.new_match("pile", ["dee", "eve"])  # unfinished: neither rated nor counted
+    with LiveServer(create_app(lambda: Referee(store, games=[PILE]), admin_token="adm")) as server:
+        refused = cli("--server", server.url, "ratings", "--json")  # the server's admin token reads them
+        assert refused.code != 0 and "admin token" in refused.err, (refused.out, refused.err)
+        url = ("--server", server.url, "--token", "adm")
+        got = cli(*url, "ratings", "--json")
         assert got.code == 0, got.err
         assert got.json == msgspec.to_builtins(answer(ref))
-        assert got.json["rated"] == 4 and got.json["skipped"] == {"unfinished": 1}
+        assert got.json["rated"] == 4 and got.json["skipped"] == {}
         assert got.json["players"][0]["player"] == "ann"
-        model = cli("--server", server.url, "ratings", "--model", "thurstone-mosteller-full", "--json").json
+        model = cli(*url, "ratings", "--model", "thurstone-mosteller-full", "--json").json
         assert model == msgspec.to_builtins(answer(ref, model="thurstone-mosteller-full")) and model != got.json
-        shown = cli("--server", server.url, "ratings")
-        assert shown.code == 0 and "4 matches rated (plackett-luce), 1 unfinished" in shown.out
-        bad = cli("--server", server.url, "ratings", "--model", "elo")
+        shown = cli(*url, "ratings")
+        assert shown.code == 0 and "4 matches rated (plackett-luce)\n" in shown.out
+        bad = cli(*url, "ratings", "--model", "elo")
         assert bad.code == 2 and "--model must be one of" in bad.err

@@ -24,14 +24,17 @@ def test_the_stream_answers_one_snapshot_and_refuses_bad_tokens(db_store):
     from litestar.testing import TestClient
 
     store = db_store  # on each backend
-    with TestClient(create_app(lambda: Referee(store, games=[PILE]), poll=0.05)) as c:
-        made = c.post("/tournaments", json={"name": "<b>Cup</b>", "game": "pile", "players": ["ann", "ben"]}).json()
+    with TestClient(create_app(lambda: Referee(store, games=[PILE]), poll=0.05, admin_token="adm")) as c:
+        made = c.post("/tournaments", json={"name": "<b>Cup</b>", "game": "pile", "players": ["ann", "ben"]},
+                      headers={"Authorization": "Bearer adm"}).json()
         tid = made["tournament"]
         page = c.get(f"/hall/{tid}<script>")
         assert page.status_code == 200 and "<script>alert" not in page.text and "&lt;script&gt;" in page.text
         one = c.get(f"/tournaments/{tid}/events", params={"follow": "false"},
                     headers={"Authorization": f"Bearer {made['tokens']['spectator']}"})
         assert one.status_code == 200 and "event: hall" in one.text and '"name":"<b>Cup</b>"' in one.text
+        audited = c.get(f"/tournaments/{tid}/audit", headers={"Authorization": f"Bearer {made['tokens']['organiser']}"})
+        assert f'"head":"{audited.json()["head"]}"' in one.text  # the page shows the record's head (issue 23)
         bad = c.get(f"/tournaments/{tid}/events", params={"follow": "false"}, headers={"Authorization": "Bearer x"})
         assert bad.status_code == 401 and bad.json()["code"] == "auth/unknown_token"
 
@@ -43,7 +46,7 @@ def test_the_hall_page_follows_results_live(db_store):
     from selenium.webdriver.common.by import By
 
     store = db_store  # on each backend
-    app = create_app(lambda: Referee(store, games=[PILE]), poll=0.1)
+    app = create_app(lambda: Referee(store, games=[PILE]), poll=0.1, admin_token="adm")
     opts = webdriver.ChromeOptions()
     opts.binary_location = CHROMIUM
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"):
@@ -51,7 +54,7 @@ def test_the_hall_page_follows_results_live(db_store):
     with LiveServer(app) as live:
         made = httpx.post(f"{live.url}/tournaments", json={
             "name": "Hall <i>night</i>", "game": "pile", "rounds": 1, "seed": 4, "chance": "digital",
-            "options": {"stones": "3"}, "players": ["ann", "ben"]}).json()
+            "options": {"stones": "3"}, "players": ["ann", "ben"]}, headers={"Authorization": "Bearer adm"}).json()
         tid = made["tournament"]
         org = {"Authorization": f"Bearer {made['tokens']['organiser']}"}
         table = httpx.post(f"{live.url}/tournaments/{tid}/pair", json={}, headers=org).json()["tables"][0]
@@ -69,6 +72,9 @@ def test_the_hall_page_follows_results_live(db_store):
 
             rows = lambda: driver.find_elements(By.CSS_SELECTOR, "#standings-body tr")  # noqa: E731
             wait(lambda: len(rows()) == 2, "standings")
+            # the record's head, as the organiser's audit prints it (issue 23)
+            head = httpx.get(f"{live.url}/tournaments/{tid}/audit", headers=org).json()["head"]
+            wait(lambda: driver.find_element(By.ID, "head").text == head, "the record's head")
             assert driver.find_element(By.ID, "title").text == "Hall <i>night</i>"  # text, not markup
             pairing = driver.find_element(By.CSS_SELECTOR, "#pairings-body tr").text
             assert " v ".join(table["seats"]) in pairing and "playing" in pairing

@@ -234,9 +234,10 @@ def test_over_http_only_the_organiser_withdraws_or_grants_and_refusals_have_the_
     from referee.http import create_app
 
     store = db_store  # on each backend
-    with TestClient(create_app(lambda: Referee(store, games=[PILE]))) as c:
+    with TestClient(create_app(lambda: Referee(store, games=[PILE]), admin_token="adm")) as c:
         made = c.post("/tournaments", json={"name": "Cup", "game": "pile", "rounds": 2, "seed": 2,
-                                            "points": {"half": 2}, "players": list("abcde")}).json()
+                                            "points": {"half": 2}, "players": list("abcde")},
+                      headers={"Authorization": "Bearer adm"}).json()
         tid, tokens = made["tournament"], made["tokens"]
         org, spec = ({"Authorization": f"Bearer {tokens[k]}"} for k in ("organiser", "spectator"))
         bye = {"player": "e", "round": 1, "reason": "late"}

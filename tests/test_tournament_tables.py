@@ -21,8 +21,8 @@ def bearer(token: str) -> dict[str, str]:
 @pytest.fixture()
 def hall(db_store):
     store = db_store  # on each backend
-    with TestClient(create_app(lambda: Referee(store, games=[PILE]), poll=0.05)) as c:
-        made = c.post("/tournaments", json={
+    with TestClient(create_app(lambda: Referee(store, games=[PILE]), poll=0.05, admin_token="adm")) as c:
+        made = c.post("/tournaments", headers={"Authorization": "Bearer adm"}, json={
             "name": "Cup", "game": "pile", "rounds": 1, "seed": 4, "chance": "digital",
             "options": {"stones": "5"}, "players": ["ann", "ben", "cy", "dee"]}).json()
         tid, tokens = made["tournament"], made["tokens"]
@@ -67,7 +67,8 @@ def test_each_role_reads_a_table_as_the_token_allows_and_never_a_hidden_token(ha
 
 def test_a_match_of_no_table_and_a_token_of_another_tournament_are_refused(hall):
     c, tid, tokens, tables = hall
-    other = c.post("/tournaments", json={"name": "Other", "game": "pile", "players": ["x", "y"]}).json()
+    other = c.post("/tournaments", json={"name": "Other", "game": "pile", "players": ["x", "y"]},
+                   headers={"Authorization": "Bearer adm"}).json()
     stranger = c.post("/matches", json={"game": "pile", "players": ["a", "b"]}).json()["match"]["id"]
     r = c.get(f"/tournaments/{tid}/matches/{stranger}/viewer", headers=bearer(tokens["spectator"]))
     assert r.status_code == 404 and r.json()["code"] == "tournament/no_such_table"

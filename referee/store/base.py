@@ -267,9 +267,12 @@ class Store(Protocol):
     def list_tournaments(self) -> list[StoredTournament]: ...
 
     def append_tournament_events(self, tournament_id: str, events: Sequence[StoredTournamentEvent],
-                                 expected_n: int) -> None:
+                                 expected_n: int, matches: Sequence[StoredMatch] = (),
+                                 tokens: Sequence[StoredToken] = ()) -> None:
         """Append events ``expected_n + 1, ...`` in one transaction if the tournament's last event is
-        ``expected_n``; otherwise raise :class:`Conflict` and write nothing."""
+        ``expected_n``; otherwise raise :class:`Conflict` and write nothing. ``matches`` (new, without
+        entries) and their ``tokens`` are created in the same transaction: a round's matches and the
+        record that pairs them are written all or nothing."""
 
     def tournament_events(self, tournament_id: str, stop: int | None = None) -> list[StoredTournamentEvent]:
         """A tournament's events ``1..stop`` (default: all) in order."""

@@ -190,7 +190,8 @@ class MemoryStore:
         return sorted(self._tournaments.values(), key=lambda t: (t.created_at, t.id))
 
     def append_tournament_events(self, tournament_id: str, events: Sequence[StoredTournamentEvent],
-                                 expected_n: int) -> None:
+                                 expected_n: int, matches: Sequence[StoredMatch] = (),
+                                 tokens: Sequence[StoredToken] = ()) -> None:
         with self._lock:
             log = self._tournament_events.get(tournament_id)
             if log is None:
@@ -200,6 +201,18 @@ class MemoryStore:
             for i, e in enumerate(events, start=expected_n + 1):
                 if e.n != i or e.tournament_id != tournament_id:
                     raise StoreError(f"tournament events must be numbered on from {expected_n + 1}")
+            ids = [m.id for m in matches]
+            if len(set(ids)) != len(ids) or any(i in self._matches for i in ids):
+                raise StoreError("a match of the round already exists")
+            hashes = [t.token_hash for t in tokens]
+            if (len(set(hashes)) != len(hashes) or any(h in self._tokens for h in hashes)
+                    or any(t.match_id not in ids for t in tokens)):
+                raise StoreError("token refused: a hash already recorded, or of no match of the round")
+            for m in matches:
+                self._matches[m.id] = m
+                self._entries[m.id], self._snapshots[m.id], self._annotations[m.id] = [], [], []
+            for t in tokens:
+                self._tokens[t.token_hash] = t
             log.extend(events)
 
     def tournament_events(self, tournament_id: str, stop: int | None = None) -> list[StoredTournamentEvent]:

@@ -612,7 +612,8 @@ class PostgresStore:
         return [tournament_from_row(r) for r in self._all("SELECT id, name, created_at FROM tournaments ORDER BY created_at, id", ())]
 
     def append_tournament_events(self, tournament_id: str, events: Sequence[StoredTournamentEvent],
-                                 expected_n: int) -> None:
+                                 expected_n: int, matches: Sequence[StoredMatch] = (),
+                                 tokens: Sequence[StoredToken] = ()) -> None:
         for i, e in enumerate(events, start=expected_n + 1):
             if e.n != i or e.tournament_id != tournament_id:
                 raise StoreError(f"tournament events must be numbered on from {expected_n + 1}")
@@ -629,8 +630,16 @@ class PostgresStore:
                     last = int(row[0]) if row else 0
                     if last != expected_n:
                         raise Conflict(tournament_id, expected_n, last, what="tournament event")
+                    with conn.cursor() as cur:  # a round's matches and tokens with the record pairing them
+                        cur.executemany(f"INSERT INTO matches ({_MATCH_COLS}) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s)",
+                                        [(m.id, m.game, m.rules_version, m.config, m.genesis_hash, m.created_at,
+                                          m.parent, m.fork_seq, m.title) for m in matches])
+                        cur.executemany("INSERT INTO tokens (token_hash, match_id, role, seat) VALUES (%s,%s,%s,%s)",
+                                        [(t.token_hash, t.match_id, t.role, t.seat) for t in tokens])
                     self._insert_tournament_events(conn, events)
-            except unique:
+            except unique as exc:
+                if matches or tokens:
+                    raise StoreError(f"the round's matches or tokens were refused: {_first_line(exc)}") from None
                 raise Conflict(tournament_id, expected_n, expected_n + 1, what="tournament event") from None
 
         self._run(work)

@@ -649,7 +649,8 @@ class SqliteStore:
         return [tournament_from_row(r) for r in self._all("SELECT id, name, created_at FROM tournaments ORDER BY created_at, id", ())]
 
     def append_tournament_events(self, tournament_id: str, events: Sequence[StoredTournamentEvent],
-                                 expected_n: int) -> None:
+                                 expected_n: int, matches: Sequence[StoredMatch] = (),
+                                 tokens: Sequence[StoredToken] = ()) -> None:
         with self._lock:
             conn = self.conn
             self._begin_write()
@@ -665,8 +666,18 @@ class SqliteStore:
                 for i, e in enumerate(events, start=expected_n + 1):
                     if e.n != i or e.tournament_id != tournament_id:
                         raise StoreError(f"tournament events must be numbered on from {expected_n + 1}")
+                for m in matches:
+                    conn.execute(f"INSERT INTO matches ({self._MATCH_COLS}) VALUES (?,?,?,?,?,?,?,?,?)",
+                                 (m.id, m.game, m.rules_version, m.config, m.genesis_hash, m.created_at, m.parent,
+                                  m.fork_seq, m.title))
+                conn.executemany("INSERT INTO tokens (token_hash, match_id, role, seat) VALUES (?,?,?,?)",
+                                 [(t.token_hash, t.match_id, t.role, t.seat) for t in tokens])
+                for e in events:
                     self._insert_tournament_event(e)
                 conn.execute("COMMIT")
+            except sqlite3.IntegrityError as exc:
+                conn.execute("ROLLBACK")
+                raise StoreError(f"the round's matches or tokens were refused: {exc}") from None
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise

@@ -154,9 +154,9 @@ class TournamentAccess:
         return self.local.export(who.tournament, fmt_, after_round=after_round,
                                  player=who.player if who.role == "player" else None)
 
-    def audit(self, who: Entrant) -> AuditResult:
+    def audit(self, who: Entrant, expect_head: str | None = None) -> AuditResult:
         self.organiser(who, "audit the tournament")
-        return self.local.audit(who.tournament)
+        return self.local.audit(who.tournament, expect_head=expect_head)
 
     def log(self, who: Entrant) -> list[RecordRow]:
         self.organiser(who, "read the tournament's records")

@@ -70,7 +70,7 @@ class TournamentApi(Protocol):
 
     def log(self, tournament: str) -> list[RecordRow]: ...
 
-    def audit(self, tournament: str) -> AuditResult: ...
+    def audit(self, tournament: str, *, expect_head: str | None = None) -> AuditResult: ...
 
     def add_player(self, tournament: str, req: AddPlayer, *, by: str = "organiser") -> PlayerAdded: ...
 
@@ -98,7 +98,7 @@ def standings_answer(table: Standings) -> StandingsAnswer:
         tournament=table.tournament, after_round=table.after_round, tiebreaks=list(table.tiebreaks),
         rows=[StandingRow(rank=r.rank, player=r.player, name=r.name, played=r.played, dropped=r.dropped,
                           values={n: fmt(v) for n, v in zip(table.tiebreaks, r.values)}) for r in table.rows],
-        pending=[TableRef(round=a, table=b) for a, b in table.pending])
+        pending=[TableRef(round=a, table=b) for a, b in table.pending], head=table.head)
 
 
 class LocalTournaments:
@@ -113,7 +113,8 @@ class LocalTournaments:
             points = msgspec.structs.replace(points, places=parse_places(",".join(str(p) for p in req.places)))
         return self.service.create(
             req.name, req.game, format=req.format, rounds=req.rounds, tiebreaks=req.tiebreaks, points=points,
-            seed=req.seed, table_size=req.table_size, options=req.options, cards=req.cards, chance=req.chance,
+            seed=req.seed, table_size=req.table_size, options=req.options, cards=req.cards, cards_text=req.cards_text,
+            chance=req.chance,
             players=req.players, by=by, why=why)
 
     # -- reads ---------------------------------------------------------------------------------------------
@@ -187,9 +188,9 @@ class LocalTournaments:
             out.append(RecordRow(tournament=r.tournament, n=r.n, by=r.by, why=r.why, event=event))
         return out
 
-    def audit(self, tournament: str) -> AuditResult:
-        findings = self.service.audit(tournament)
-        return AuditResult(clean=not findings, findings=findings)
+    def audit(self, tournament: str, *, expect_head: str | None = None) -> AuditResult:
+        findings, head, records = self.service.audit_report(tournament, expect_head=expect_head)
+        return AuditResult(clean=not findings, findings=findings, head=head, records=records)
 
     # -- writes --------------------------------------------------------------------------------------------
 

@@ -58,8 +58,11 @@ class Created(Base, frozen=True, kw_only=True, tag="created"):
     table_size: int = 2
     #: how the matches of the tournament are created
     options: dict[str, str] = {}
+    #: a bundled card set's name, or (with ``cards_text``) the name a card file's text goes by
     cards: str | None = None
     chance: Literal["physical", "digital"] = "physical"
+    #: a card file's text, sent whole: every match gets it (a tournament never reads a file by its name)
+    cards_text: str | None = None
 
 
 class PlayerAdded(Base, frozen=True, kw_only=True, tag="player_added"):

@@ -1,6 +1,8 @@
 """A tournament as people and programs read it: standings, every round's tables and results, in
 Markdown, self-contained HTML, JSON or CSV (the standings). Built from one plain report
-(:func:`report`), so the formats cannot disagree."""
+(:func:`report`), so the formats cannot disagree. Each carries the head of the tournament's record
+(:func:`.audit.head_hash`; in CSV, a last row ``head,<hash>``): ``tournament audit --expect-head``
+checks a kept export against the record."""
 
 from __future__ import annotations
 
@@ -48,7 +50,7 @@ def report(state: Tournament, table: Standings, live: dict[tuple[int, int], Any]
                        "half_byes": [b for b in rnd.half_byes if player is None or b == player]})
     return {
         "tournament": state.id, "name": cfg.name, "game": cfg.game, "format": cfg.format,
-        "rounds_planned": cfg.rounds, "after_round": table.after_round, "records": state.n,
+        "rounds_planned": cfg.rounds, "after_round": table.after_round, "records": state.n, "head": table.head,
         "points": msgspec.to_builtins(cfg.points), "tiebreaks": list(table.tiebreaks),
         "standings": [
             {"rank": r.rank, "player": r.player, "name": r.name, "played": r.played, "dropped": r.dropped,
@@ -71,6 +73,7 @@ def render(data: dict[str, Any], fmt_: str) -> str:
         for row in data["standings"]:
             w.writerow([row["rank"], row["player"], _cell(row["name"]), row["played"], "yes" if row["dropped"] else "",
                         *[row["values"][n] for n in data["tiebreaks"]]])
+        w.writerow(["head", data["head"]])  # the record's head, after the rows (a spreadsheet reads the rows first)
         return out.getvalue()
     if fmt_ == "md":
         return _markdown(data)
@@ -92,7 +95,7 @@ def _markdown(d: dict[str, Any]) -> str:
     heads = [TIEBREAKS[n] for n in d["tiebreaks"]]
     lines = [f"# {_md(d['name'])}", "",
              f"{_md(d['game'])}, {d['format']}; standings after round {d['after_round']} "
-             f"(tournament {d['tournament']}, {d['records']} records)", "",
+             f"(tournament {d['tournament']}, {d['records']} records)", "", f"Head: `{d['head']}`", "",
              "| rank | player | played | " + " | ".join(heads) + " |",
              "|---:|---|---:|" + "---:|" * len(heads)]
     for r in d["standings"]:
@@ -134,4 +137,5 @@ def _html(d: dict[str, Any]) -> str:
             "td,th{border:1px solid #ccc;padding:.2em .6em;text-align:left}</style></head><body>"
             f"<h1>{e(d['name'])}</h1><p>{e(d['game'])}, {e(d['format'])}; standings after round {d['after_round']} "
             f"(tournament {e(d['tournament'])}, {d['records']} records)</p>"
+            f"<p>Head: <code id=\"head\">{e(d['head'])}</code></p>"
             f"<table><tr><th>rank</th><th>player</th><th>played</th>{heads}</tr>{rows}</table>{rounds}</body></html>\n")

@@ -12,7 +12,8 @@ The page is a fixed shell that holds no data: it reads a tournament token from i
 (``#token=...``, which a browser never sends to the server), asks ``/tournaments/{id}/events`` for
 the pairings and standings with that token, and redraws them each time the server sends a new
 snapshot (server-sent events, read with ``fetch`` so the token goes in the Authorization header).
-Every name is put on the page as text, never as markup.
+Every name is put on the page as text, never as markup. Under the tables stands the head of the
+tournament's record as the standings were read (``tournament audit --expect-head`` checks it).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ th{background:#eee}td.n{text-align:right}#status{color:#666;font-size:.9em}.drop
 <table id="pairings"><thead><tr><th>table</th><th>players</th><th>result</th><th>match</th></tr></thead>
 <tbody id="pairings-body"></tbody></table></section>
 </div>
+<p id="head-line">record head <code id="head"></code></p>
 <script>
 "use strict";
 const tid = __TID_JSON__;
@@ -56,6 +58,7 @@ function render(snap) {
   const st = snap.standings, pr = snap.pairings;
   $("title").textContent = snap.name || ("Tournament " + tid);
   $("after").textContent = "after round " + st.after_round;
+  $("head").textContent = st.head || "";
   const head = $("standings-head"); head.replaceChildren();
   for (const h of ["rank", "player", "played", ...st.tiebreaks]) { const th = document.createElement("th"); th.textContent = h; head.appendChild(th); }
   const body = $("standings-body"); body.replaceChildren();

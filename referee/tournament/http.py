@@ -1,8 +1,9 @@
 """The tournament routes of ``referee serve`` (``/tournaments``): a veneer over
 :class:`referee.tournament.access.TournamentAccess`, registered by :func:`referee.http.create_app`.
 
-Creating a tournament needs no token and answers its tokens once (organiser, spectators, one per
-player); every other route takes one as ``Authorization: Bearer <token>``. Errors are the service's
+Creating a tournament needs the server's admin token and answers the tournament's tokens once
+(organiser, spectators, one per player); every other route takes one of those as
+``Authorization: Bearer <token>``. Errors are the service's
 one JSON shape (``referee.http``'s handler).
 """
 
@@ -96,8 +97,15 @@ def routes(errors: dict[int, Any]) -> list[Any]:
     viewers = ViewerCache()
 
     @post("/tournaments", responses=errors, sync_to_thread=True, tags=["tournaments"], status_code=201,
-          summary="Create a tournament; answers its tokens (shown once)")
+          security=SECURITY, summary="Create a tournament (the server's admin token); answers its tokens (shown once)",
+          description="Needs the server's admin token (REFEREE_ADMIN_TOKEN; without one, creating tournaments over "
+                      "HTTP is off). `cards` names a card set bundled with the game; a card file is sent whole as "
+                      "`cards_text`: the server never reads a file a client names.")
     def create_tournament(request: Request[Any, Any, Any], data: JSONBody[CreateTournament]) -> TournamentCreated:
+        from ..access import Access
+
+        Access.check_admin(request.headers.get("authorization"), request.app.state.hall.admin_token,
+                           "creating a tournament")
         return _access(request).create(data)
 
     @get("/tournaments/{tid:str}", responses=errors, sync_to_thread=True, tags=["tournaments"], security=SECURITY,
@@ -185,9 +193,10 @@ def routes(errors: dict[int, Any]) -> list[Any]:
 
     @get("/tournaments/{tid:str}/audit", responses=errors, sync_to_thread=True, tags=["tournaments"],
          security=SECURITY, summary="Audit every match and check every result against its log (organiser)")
-    def audit(request: Request[Any, Any, Any], tid: TidPath) -> AuditResult:
+    def audit(request: Request[Any, Any, Any], tid: TidPath,
+              expect_head: Annotated[str | None, QueryParameter(max_length=64)] = None) -> AuditResult:
         access, who = _who(request, tid)
-        return access.audit(who)
+        return access.audit(who, expect_head)
 
     @get("/tournaments/{tid:str}/log", responses=errors, sync_to_thread=True, tags=["tournaments"],
          security=SECURITY, summary="Every record of the tournament: what, who, why (organiser)")
@@ -195,18 +204,20 @@ def routes(errors: dict[int, Any]) -> list[Any]:
         access, who = _who(request, tid)
         return access.log(who)
 
-    @get("/ratings", responses=errors, sync_to_thread=True, tags=["tournaments"],
-         summary="Player ratings from every finished match on the server (openskill's Weng-Lin model)",
-         description="The numbers `referee ratings` prints over the same database. No token: ratings name "
-                     "players (seat names) and count their matches, nothing of any match's content. One "
-                     "computation at a time per server is allowed two at once; a third is told to retry (429).")
+    @get("/ratings", responses=errors, sync_to_thread=True, tags=["tournaments"], security=SECURITY,
+         summary="Player ratings from every finished match on the server (the server's admin token)",
+         description="The numbers `referee ratings` prints over the same database (openskill's Weng-Lin model), "
+                     "from finished matches only. They name the seats of every finished match on the server, "
+                     "so they need the server's admin token, as the list of every match does (without one "
+                     "configured: off). Two computations at once are allowed; a third is told to retry (429).")
     def ratings(request: Request[Any, Any, Any],
                 game: Annotated[str | None, QueryParameter(max_length=64)] = None,
                 model: Annotated[str, QueryParameter(max_length=64)] = "plackett-luce") -> RatingsAnswer:
-        from ..access import Principal
+        from ..access import Access, Principal
         from ..ratings import answer
 
         hall = request.app.state.hall
+        Access.check_admin(request.headers.get("authorization"), hall.admin_token, "reading the ratings")
         with hall.heavy(Principal(match_id="*", role="ratings")):
             return answer(hall.access().referee, game=game, model=model)
 

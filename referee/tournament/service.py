@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -23,17 +23,24 @@ from ..config import new_match_id, utc_now
 from ..errors import BadInput, ConflictError, NotFound, StorageError
 from ..inputs import check_text
 from ..service import Referee
-from ..store import Conflict, StoredToken, StoredTournament, StoredTournamentEvent, StoreError
+from ..store import Conflict, StoredMatch, StoredToken, StoredTournament, StoredTournamentEvent, StoreError
 from . import events as ev
 from . import pairing, tiebreaks
 from .events import Table
-from .fold import CorruptTournament, Tournament, fold
+from .fold import CorruptTournament, Tournament, evolve, fold
 from .standings import Explanation, Standings, TableKey, explain, paired_so_far, standings
 
 #: the most records ``--as-of`` (``as_of`` over HTTP) may count
 RECORDS_MAX = 10**9
 #: the highest round a half-point bye may be asked for (as over HTTP)
 ROUND_MAX = 100_000
+
+
+def _check_upto(upto: int | None) -> None:
+    """``--as-of`` is a count of records: from 1 up to a bound (the HTTP route's) no store reaches."""
+    if upto is not None and not 1 <= upto <= RECORDS_MAX:
+        raise BadInput("tournament/bad_record", f"--as-of counts records from 1 to {RECORDS_MAX:,}, not {upto}")
+
 
 DEFAULT_TIEBREAKS: dict[str, tuple[str, ...]] = {
     "swiss": ("points", "buchholz-cut1", "buchholz", "sonneborn-berger", "progressive"),
@@ -161,7 +168,10 @@ class Tournaments:
 
     def records(self, tournament_id: str, upto: int | None = None) -> list[ev.Record]:
         tid = self.resolve(tournament_id).id
-        rows = self.store.tournament_events(tid, upto)
+        return self._decoded(tid, self.store.tournament_events(tid, upto))
+
+    @staticmethod
+    def _decoded(tid: str, rows: Sequence[StoredTournamentEvent]) -> list[ev.Record]:
         try:
             return [ev.decode(r.body) for r in rows]
         except msgspec.DecodeError as exc:
@@ -170,18 +180,30 @@ class Tournaments:
 
     def load(self, tournament_id: str, upto: int | None = None) -> Tournament:
         """The tournament folded from its records (``upto``: the first that many only)."""
-        if upto is not None and not 1 <= upto <= RECORDS_MAX:
-            # past the largest count a store could hold (and the HTTP route's bound), not a count at all
-            raise BadInput("tournament/bad_record", f"--as-of counts records from 1 to {RECORDS_MAX:,}, not {upto}")
+        _check_upto(upto)
         try:
             return fold(self.records(tournament_id, upto))
+        except CorruptTournament as exc:
+            raise StorageError("tournament/corrupt", f"the tournament's records do not fold: {exc}") from None
+
+    def anchored(self, tournament_id: str, upto: int | None = None) -> tuple[Tournament, str]:
+        """:meth:`load`, and the head of the whole record read (:func:`.audit.head_hash`: the same rows)."""
+        from .audit import head_hash
+
+        _check_upto(upto)
+        tid = self.resolve(tournament_id).id
+        rows = self.store.tournament_events(tid)
+        head = head_hash(tid, rows, self.store.tournament_tokens(tid))
+        try:
+            return fold(self._decoded(tid, rows if upto is None else rows[:upto])), head
         except CorruptTournament as exc:
             raise StorageError("tournament/corrupt", f"the tournament's records do not fold: {exc}") from None
 
     def every(self) -> list[Tournament]:
         return [self.load(t.id) for t in self.store.list_tournaments()]
 
-    def _append(self, state: Tournament, events: Sequence[ev.Event], by: str, why: str) -> Tournament:
+    def _append(self, state: Tournament, events: Sequence[ev.Event], by: str, why: str, *,
+                matches: Sequence[StoredMatch] = (), tokens: Sequence[StoredToken] = ()) -> Tournament:
         check_text(by, "who records it (--by)", NAME_MAX)
         check_text(why, "the reason", TEXT_MAX)
         last = self.store.tournament_events(state.id)[-1:] if state.n else []
@@ -196,14 +218,12 @@ class Tournaments:
             records.append(record)
             prev = digest
         try:
-            self.store.append_tournament_events(state.id, rows, expected_n=state.n)
+            self.store.append_tournament_events(state.id, rows, expected_n=state.n, matches=matches, tokens=tokens)
         except Conflict as exc:
             raise ConflictError("tournament/stale", str(exc), {"head": exc.head}) from None
         except StoreError as exc:
             raise StorageError("store/failed", str(exc)) from None
         for record in records:
-            from .fold import evolve
-
             evolve(state, record)
             state.n = record.n
         return state
@@ -213,8 +233,11 @@ class Tournaments:
     def create(self, name: str, game: str, *, format: str = "swiss", rounds: int | None = None,
                tiebreaks: Sequence[str] | None = None, points: ev.Points | None = None, seed: int | None = None,
                table_size: int | None = None, options: Mapping[str, str] | None = None, cards: str | None = None,
-               chance: str = "physical", players: Sequence[str] = (), by: str = "organiser", why: str = "",
-               tournament_id: str | None = None) -> Tournament:
+               cards_text: str | None = None, chance: str = "physical", players: Sequence[str] = (),
+               by: str = "organiser", why: str = "", tournament_id: str | None = None) -> Tournament:
+        """A new tournament and its first players, in one transaction. Card data is a set bundled with
+        the game (``cards``) or a card file's text (``cards_text``; ``cards`` then only names it): the
+        service never opens a path it is given (a client of the server must not name the server's files)."""
         check_text(name, "the tournament's name", TITLE_MAX)
         if not name.strip():
             raise BadInput("tournament/bad_name", "a tournament needs a name (e.g. referee tournament new \"Club Cup\" --game by_all_means)")
@@ -241,9 +264,21 @@ class Tournaments:
             raise BadInput("tournament/bad_seed", f"a seed is a whole number from 0 to {SEED_MAX:,}, not {seed}")
         if chance not in ("physical", "digital"):
             raise BadInput("tournament/bad_chance", f"chance must be physical or digital, not {chance!r}")
-        # the match settings are checked once here (two made-up seats), not at the first pairing
+        if cards_text is None and cards is not None and cards not in g.card_sets:
+            known = ", ".join(sorted(g.card_sets)) or "none"
+            raise BadInput("cards/not_bundled", f"card set {cards!r} is not bundled with {g.id} ({known}) and no "
+                           "card file's text came with it: `tournament new --cards FILE` reads an existing file and "
+                           "sends its text (over HTTP: cards_text)")
+        if cards_text is not None and cards is None:
+            cards = "inline"
+        # the match settings are checked once here (made-up seats, set up as a match would be), not at the
+        # first pairing
         probe = [f"p{i}" for i in range(max(g.min_players, 2 if format != "pods" else size))]
-        self.referee.build_config(g.id, probe, options=dict(options or {}), cards=cards, chance=chance)
+        try:
+            self.referee._bind(*self.referee.build_config(g.id, probe, options=dict(options or {}), cards=cards,
+                                                          cards_text=cards_text, chance=chance))
+        except (ValueError, TypeError, LookupError) as exc:  # card text the game's own code could not take
+            raise BadInput("tournament/bad_config", f"{g.id} cannot set up this tournament's matches: {exc}") from None
         for key, value in (options or {}).items():
             check_text(key, "an option's name", NAME_MAX)
             check_text(value, f"option {key}", TEXT_MAX)
@@ -252,22 +287,32 @@ class Tournaments:
             rounds=rounds or 0, tiebreaks=names, points=points or ev.Points(),
             seed=seed if seed is not None else secrets.randbelow(SEED_MAX + 1), table_size=size,
             options=dict(options or {}), cards=cards, chance=chance,  # type: ignore[arg-type]
+            cards_text=cards_text,
         )
         tid = tournament_id or new_match_id()
         check_text(by, "who records it (--by)", NAME_MAX)
         check_text(why, "the reason", TEXT_MAX)
-        record = ev.Record(tournament=tid, n=1, by=by, why=why, event=created)
-        body = ev.encode(record)
-        first = StoredTournamentEvent(tournament_id=tid, n=1, kind="created", by=by, body=body,
-                                      prev_hash=ev.root_hash(tid), hash=ev.chain_hash(ev.root_hash(tid), body),
-                                      recorded_at=self.clock())
+        # the tournament and its first players in one transaction: a bad name anywhere in the list
+        # leaves nothing written, and n players cost n records (no fold or read per player)
+        records = [ev.Record(tournament=tid, n=1, by=by, why=why, event=created)]
+        state = fold(records)
+        for p in players:
+            record = ev.Record(tournament=tid, n=state.n + 1, by=by, why=why,
+                               event=ev.PlayerAdded(player=self._check_player(state, p, known=False)))
+            evolve(state, record)
+            state.n = record.n
+            records.append(record)
+        prev, rows = ev.root_hash(tid), []
+        for record in records:
+            body = ev.encode(record)
+            digest = ev.chain_hash(prev, body)
+            rows.append(StoredTournamentEvent(tournament_id=tid, n=record.n, kind=ev.kind(record.event), by=by,
+                                              body=body, prev_hash=prev, hash=digest, recorded_at=self.clock()))
+            prev = digest
         try:
-            self.store.create_tournament(StoredTournament(id=tid, name=created.name, created_at=self.clock()), [first])
+            self.store.create_tournament(StoredTournament(id=tid, name=created.name, created_at=self.clock()), rows)
         except StoreError as exc:
             raise StorageError("store/failed", str(exc)) from None
-        state = fold([record])
-        for p in players:
-            state = self.add_player(state.id, p, by=by, why=why)
         return state
 
     def _check_player(self, state: Tournament, player: str, *, known: bool) -> str:
@@ -537,6 +582,10 @@ class Tournaments:
         state = self.load(tournament_id)
         cfg = state.config
         number = state.current + 1
+        if cfg.cards is not None and cfg.cards_text is None and cfg.cards not in self.referee.game(cfg.game).card_sets:
+            raise BadInput("cards/not_bundled", f"this tournament's card set {cfg.cards!r} is not bundled with {cfg.game}: "
+                           "it was recorded as a file's name, and a tournament's matches never read a file by its name "
+                           "(create the tournament again with --cards FILE, which keeps the file's text)")
         if cfg.rounds and number > cfg.rounds:
             raise BadInput("tournament/all_rounds_paired", f"all {cfg.rounds} rounds are paired; "
                            "`tournament close` closes the last one")
@@ -546,8 +595,6 @@ class Tournaments:
             raise BadInput("tournament/late_entry", why_not)
         closing = self._close(state)
         if closing:
-            from .fold import evolve
-
             evolve(state, ev.Record(tournament=state.id, n=state.n + 1, by=by, event=closing[0]))
             state.n += 1
         if len(state.active()) < 2:
@@ -560,22 +607,31 @@ class Tournaments:
                                   for i, s in enumerate(plan.tables, start=1)], half_byes=self.half_byes(state, number))
         state = self.load(tournament_id)  # fold again: the closing record is appended below, with the round
         made: list[PairedTable] = []
-        tables = []
+        tables, rows, token_rows = [], [], []
         for i, seats in enumerate(plan.tables, start=1):
-            info = self.referee.new_match(
-                cfg.game, list(seats), options=dict(cfg.options), cards=cfg.cards, chance=cfg.chance,
-                title=f"{cfg.name}, round {number}, table {i}"[:TITLE_MAX],
+            title = f"{cfg.name}, round {number}, table {i}"[:TITLE_MAX]
+            game, config = self.referee.new_config(
+                cfg.game, list(seats), options=dict(cfg.options), cards=cfg.cards, cards_text=cfg.cards_text,
+                chance=cfg.chance, title=title,
                 meta={"tournament": state.id, "event": cfg.name, "round": str(number), "table": str(i)},
             )
-            minted = self._mint(info.id, seats) if tokens else {}
-            made.append(PairedTable(table=i, seats=seats, match_id=info.id, tokens=minted))
-            tables.append(ev.Table(table=i, seats=seats, match_id=info.id))
+            row = self.referee.match_row(game, config, title=title)
+            minted, minted_rows = self._mint(row.id, seats) if tokens else ({}, [])
+            rows.append(row)
+            token_rows.extend(minted_rows)
+            made.append(PairedTable(table=i, seats=seats, match_id=row.id, tokens=minted))
+            tables.append(ev.Table(table=i, seats=seats, match_id=row.id))
         half = self.half_byes(state, number)
+        # the matches, their tokens and the records pairing them: one transaction (a pairing killed half-way
+        # leaves nothing, and pairing again makes the one set)
         self._append(state, [*closing, ev.RoundPaired(round=number, tables=tuple(tables), byes=tuple(plan.byes),
-                                                      half_byes=tuple(half))], by, why)
+                                                      half_byes=tuple(half))], by, why,
+                     matches=rows, tokens=token_rows)
         return Paired(tournament=state.id, round=number, tables=made, byes=list(plan.byes), half_byes=half)
 
-    def _mint(self, match_id: str, seats: Sequence[str]) -> dict[str, str]:
+    @staticmethod
+    def _mint(match_id: str, seats: Sequence[str]) -> tuple[dict[str, str], list[StoredToken]]:
+        """A table's tokens (its seats', the arbiter's, the spectators') and their rows (hashes only)."""
         from ..access import hash_token
 
         minted = {seat: secrets.token_urlsafe(24) for seat in seats}
@@ -584,11 +640,7 @@ class Tournaments:
         rows = [StoredToken(token_hash=hash_token(t), match_id=match_id,
                             role="seat" if s in seats else s, seat=s if s in seats else None)
                 for s, t in minted.items()]
-        try:
-            self.store.add_tokens(rows)
-        except StoreError as exc:
-            raise StorageError("store/failed", f"could not record the match's tokens: {exc}") from None
-        return minted
+        return minted, rows
 
     # -- results -----------------------------------------------------------------------------------------
 
@@ -631,10 +683,10 @@ class Tournaments:
     def standings(self, tournament_id: str, *, after_round: int | None = None, as_of: int | None = None) -> Standings:
         """Standings after ``after_round`` (default: the last paired). ``as_of``: from the first that many
         records only, as they stood then (the logs of an open round are not read)."""
-        state = self.load(tournament_id, as_of)
+        state, head = self.anchored(tournament_id, as_of)
         live = self.live(state)[0] if as_of is None else {}
         try:
-            return standings(state, after_round, live)
+            return replace(standings(state, after_round, live), head=head)
         except ValueError as exc:
             raise BadInput("tournament/bad_round", str(exc)) from None
 
@@ -656,65 +708,37 @@ class Tournaments:
 
         if fmt not in export.FORMATS:
             raise BadInput("tournament/bad_format", f"--format must be {', '.join(export.FORMATS)}, not {fmt!r}")
-        state = self.load(tournament_id, as_of)
+        state, head = self.anchored(tournament_id, as_of)
         live = self.live(state)[0] if as_of is None else {}
         try:
-            table = standings(state, after_round, live)
+            table = replace(standings(state, after_round, live), head=head)
         except ValueError as exc:
             raise BadInput("tournament/bad_round", str(exc)) from None
         return export.render(export.report(state, table, dict(live), player=player), fmt)
 
-    def audit(self, tournament_id: str) -> list[str]:
-        """Everything wrong with the tournament's record (empty: clean): the records' chain, every match
-        audited, every result copied from a log checked against that log at the entry it names, every
-        table's match holding the table's players."""
+    def audit(self, tournament_id: str, *, expect_head: str | None = None) -> list[str]:
+        """Everything wrong with the tournament's record (empty: clean): :func:`.audit.findings`, and
+        with ``expect_head``, a head other than that one."""
+        return self.audit_report(tournament_id, expect_head=expect_head)[0]
+
+    def audit_report(self, tournament_id: str, *, expect_head: str | None = None) -> tuple[list[str], str, int]:
+        """The audit's findings, the tournament's head (:func:`.audit.head_hash`) and its number of records."""
+        from . import audit
+
+        if expect_head is not None:
+            check_text(expect_head, "the expected head (--expect-head)", NAME_MAX)
+        found, head, n = audit.findings(self, tournament_id)
+        if expect_head is not None and expect_head.strip().lower() != head:
+            found.append(f"the head is {head}, not {expect_head.strip()} as expected: the record (its {n} records "
+                         "or its tokens) changed since that head was printed")
+        return found, head, n
+
+    def head(self, tournament_id: str) -> str:
+        """The tournament's head now (:func:`.audit.head_hash`: its records and its tokens)."""
+        from .audit import head_hash
+
         tid = self.resolve(tournament_id).id
-        findings: list[str] = []
-        prev = ev.root_hash(tid)
-        for row in self.store.tournament_events(tid):
-            if row.prev_hash != prev or ev.chain_hash(prev, row.body) != row.hash:
-                findings.append(f"record {row.n}: its hash does not follow the record before (edited or removed)")
-            prev = row.hash
-        state = self.load(tid)
-        for rnd in state.rounds:
-            for t in rnd.tables:
-                if t.match_id is None:
-                    continue
-                where = f"round {rnd.number} table {t.table} (match {t.match_id})"
-                try:
-                    info = self.referee.match_info(t.match_id)
-                except NotFound:
-                    findings.append(f"{where}: the match is missing")
-                    continue
-                if tuple(info.players) != t.seats:
-                    findings.append(f"{where}: the match's players are {', '.join(info.players)}, "
-                                    f"the table's {', '.join(t.seats)}")
-                report = self.referee.audit(t.match_id)
-                if not report.clean:
-                    f = report.findings[0]
-                    findings.append(f"{where}: audit: entry {f.seq}: {f.what}")
-                res = state.results.get((rnd.number, t.table))
-                logged = res if res is not None and res.source == "log" else None
-                for old, source, n in (res.replaced if res else ()):
-                    if source == "log":
-                        logged = None  # a corrected log copy is checked below through the record
-                if logged is not None and logged.seq is not None:
-                    shown = self.referee.show(t.match_id, at=logged.seq).outcome
-                    if shown != logged.outcome:
-                        findings.append(f"{where}: the result copied at entry {logged.seq} differs from the log's")
-        for n, record in enumerate(self.records(tid), start=1):
-            if isinstance(record.event, ev.RoundClosed):
-                rnd = state.round(record.event.round)
-                for r in record.event.results:
-                    found = next((x for x in rnd.tables if x.table == r.table), None)
-                    if found is None or r.match_id != found.match_id or found.match_id is None or r.seq is None:
-                        findings.append(f"record {n}: a result for table {r.table} that the round does not have")
-                        continue
-                    shown = self.referee.show(found.match_id, at=r.seq).outcome
-                    if shown != r.outcome:
-                        findings.append(f"record {n}: round {rnd.number} table {r.table}: the result copied at "
-                                        f"entry {r.seq} is not what match {found.match_id}'s log gives there")
-        return list(dict.fromkeys(findings))
+        return head_hash(tid, self.store.tournament_events(tid), self.store.tournament_tokens(tid))
 
 
 def tiebreaks_checked(names: Sequence[str]) -> tuple[str, ...]:

@@ -42,6 +42,8 @@ class Standings:
     rows: list[Row]
     #: tables of rounds 1..N without a result yet
     pending: list[TableKey] = field(default_factory=list)
+    #: the head of the tournament's whole record when it was read (:func:`.audit.head_hash`; '' if not taken)
+    head: str = field(default="", compare=False)
 
 
 def games_of(state: Tournament, after_round: int, live: Mapping[TableKey, Outcome] | None = None,

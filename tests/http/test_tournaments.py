@@ -12,6 +12,9 @@ from referee.service import Referee
 from support.pile import PILE
 
 
+ADMIN = "the-server-admin-token"
+
+
 def bearer(token):
     return {"Authorization": f"Bearer {token}"}
 
@@ -19,7 +22,7 @@ def bearer(token):
 @pytest.fixture
 def client(db_store):
     store = db_store  # on each backend
-    with TestClient(create_app(lambda: Referee(store, games=[PILE]))) as c:
+    with TestClient(create_app(lambda: Referee(store, games=[PILE]), admin_token=ADMIN)) as c:
         yield c
 
 
@@ -35,7 +38,7 @@ def _error(answer, status, code=None):
 def _create(client, **extra):
     body = {"name": "Hall cup", "game": "pile", "rounds": 2, "seed": 3, "chance": "digital",
             "options": {"stones": "2"}, "players": ["ann", "ben", "cy"], **extra}
-    answer = client.post("/tournaments", json=body)
+    answer = client.post("/tournaments", json=body, headers=bearer(ADMIN))
     assert answer.status_code == 201, answer.text
     return answer.json()
 
@@ -101,10 +104,10 @@ def test_tokens_and_bad_requests_get_the_error_shape(client):
     _error(client.get(f"/tournaments/{tid}/standings", headers=bearer("nope")), 401, "auth/unknown_token")
     _error(client.get(f"/tournaments/{tid}/standings", headers=bearer(other["tokens"]["organiser"])), 403,
            "auth/other_tournament")
-    _error(client.post("/tournaments", json={"name": "x", "game": "pile", "tiebreaks": ["bogus"]}), 422,
+    _error(client.post("/tournaments", json={"name": "x", "game": "pile", "tiebreaks": ["bogus"]}, headers=bearer(ADMIN)), 422,
            "tournament/bad_tiebreak")
-    _error(client.post("/tournaments", json={"name": "x", "game": "pile", "format": "knockout"}), 400)
-    _error(client.post("/tournaments", json={"name": "x", "game": "nogame"}), 404)
+    _error(client.post("/tournaments", json={"name": "x", "game": "pile", "format": "knockout"}, headers=bearer(ADMIN)), 400)
+    _error(client.post("/tournaments", json={"name": "x", "game": "nogame"}, headers=bearer(ADMIN)), 404)
     org = bearer(made["tokens"]["organiser"])
     _error(client.post(f"/tournaments/{tid}/results", json={"round": 1, "table": 1, "result": "draw"}, headers=org), 404)
     _error(client.get(f"/tournaments/{tid}/export", params={"format": "pdf"}, headers=org), 422)
