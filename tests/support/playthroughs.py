@@ -1,0 +1,222 @@
+"""Whole games pinned as playthroughs: for every bundled replay and one seeded random game of every
+registered game, one line per log entry (seq, actor, kind, verdict, rejection code, state hash after
+it, the move), then the outcome and a head line. The files are checked in under ``tests/playthroughs/`` and
+``tests/test_playthroughs.py`` recomputes them, so a change of any verdict, code or state shows in
+review as a diff of those files.
+
+Regenerate them all (from the repository's root)::
+
+    python -m tests.support.playthroughs --write
+
+``--check`` compares instead and exits 1 on a difference; names after the flag (``copycat``,
+``copycat.thursday-club``) limit either to those playthroughs. Stale files are removed by ``--write``.
+
+A replay is imported through the service into a memory store as ``referee import`` does. A random game
+is a digital match (fixed seed) played through the service by the game's ``random_intent`` for at most
+:data:`MOVES` moves; before every :data:`PROBE_EVERY`-th move an earlier move (picked by the same
+generator) is submitted again by its seat, so the file pins refusals too. Nothing here reads a clock or an unseeded generator: the same code and
+rules give the same files on any machine.
+
+The head line holds the last seq, the state hash there and a digest of the whole log: sha256 chained
+over every entry's stored body (intent as adjudicated, verdict, events, source) from a fixed root. The
+match's own hash chain starts from its genesis, which holds its random id, so it differs per import.
+"""
+
+from __future__ import annotations
+
+import difflib
+import glob
+import hashlib
+import os
+import random
+import sys
+from dataclasses import dataclass
+from typing import Any, Callable
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+OUT = os.path.join(ROOT, "tests", "playthroughs")
+COMMAND = "python -m tests.support.playthroughs --write"
+
+#: a random game's seed, its move cap and how often a move is first tried by another seat
+SEED = 2811
+MOVES = 120
+PROBE_EVERY = 9
+
+COLUMNS = ("seq", "actor", "kind", "verdict", "code", "state_hash", "move")
+
+
+@dataclass(frozen=True)
+class Source:
+    """One playthrough: ``name`` is its file's stem; ``replay`` the transcript (relative to the
+    repository's root) or None for the game's seeded random game."""
+
+    name: str
+    game: str
+    replay: str | None = None
+
+
+def sources() -> list[Source]:
+    """Every playthrough, in a fixed order: the replays (sorted by path), then one random game a game."""
+    from referee.games import GAMES
+
+    found = []
+    for path in sorted(glob.glob(os.path.join(ROOT, "replays", "*", "*.txt"))):
+        rel = os.path.relpath(path, ROOT).replace(os.sep, "/")
+        game = rel.split("/")[1]
+        found.append(Source(f"{game}.{os.path.splitext(os.path.basename(rel))[0]}", game, rel))
+    found += [Source(f"{g.id}.random", g.id) for g in GAMES]
+    return found
+
+
+def path_of(source: Source) -> str:
+    return os.path.join(OUT, source.name + ".txt")
+
+
+def _cell(text: str | None) -> str:
+    """A column's text on one line: no tabs or line breaks inside it, ``-`` for nothing."""
+    if not text:
+        return "-"
+    return text.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
+
+
+def _import(source: Source) -> tuple[Any, str, str]:
+    from referee.service import Referee
+    from referee.store.memory import MemoryStore
+    from referee.transcript import import_transcript
+
+    assert source.replay is not None
+    referee = Referee(MemoryStore())
+    path = os.path.join(ROOT, source.replay)
+    with open(path, encoding="utf-8") as fh:
+        text = fh.read()
+    summary = import_transcript(referee, text, source.replay, os.path.dirname(path))
+    return referee, summary.match_id, f"replay {source.replay}"
+
+
+def _random_game(source: Source) -> tuple[Any, str, str]:
+    from referee.engine.notation import format_intent
+    from referee.engine.protocol import Rejected
+    from referee.games import GAMES
+    from referee.service import Referee
+    from referee.store.memory import MemoryStore
+
+    game = next(g for g in GAMES if g.id == source.game)
+    players = max(game.min_players, min(2, game.max_players))
+    seats = [f"p{i}" for i in range(players)]
+    referee = Referee(MemoryStore())
+    match_id = referee.new_match(game.id, seats, seed=SEED).id
+    rng = random.Random(SEED)
+    loaded = referee.load(match_id)
+    played: list[tuple[str, str]] = []
+    for move in range(1, MOVES + 1):
+        _, state = referee.state_at(loaded)
+        if loaded.rules.outcome(state) is not None:
+            break
+        pick = loaded.rules.random_intent(state, rng)
+        if pick is None:
+            break
+        seat, intent = pick
+        text = format_intent(intent)
+        if move % PROBE_EVERY == 0 and played:
+            # a move made earlier, tried again by its seat (mostly refused: out of turn, card gone...)
+            old_seat, old_text = played[rng.randrange(len(played))]
+            if not isinstance(referee.submit(match_id, old_seat, old_text).verdict, Rejected):
+                continue  # still legal, and made: the position moved on, pick again
+        referee.submit(match_id, seat, text)
+        played.append((seat, text))
+    how = f"random digital game: seed {SEED}, seats {','.join(seats)}, at most {MOVES} moves by random_intent"
+    return referee, match_id, f"{how}, before every {PROBE_EVERY}th an earlier move tried again"
+
+
+def compute(source: Source) -> str:
+    """The playthrough's text: a header, one line per entry, the outcome (JSON, ``-`` while the game
+    is not over) and the head line."""
+    import msgspec
+
+    referee, match_id, how = (_import if source.replay else _random_game)(source)
+    match = referee.store.get_match(match_id)
+    lines = [
+        f"# playthrough {source.name}: game {match.game}, rules version {match.rules_version}",
+        f"# source: {how}",
+        f"# regenerate: {COMMAND} (after a rules change that legitimately changes verdicts)",
+        "\t".join(COLUMNS),
+    ]
+    digest = hashlib.sha256(b"referee:playthrough").hexdigest()
+    stored = {e.seq: e for e in referee.store.entries(match_id)}
+    seq, state_hash = 0, ""
+    for entry in referee.log(match_id):
+        code = entry.rejection.code if entry.rejection is not None else None
+        lines.append("\t".join((str(entry.seq), _cell(entry.actor), entry.kind, entry.verdict, _cell(code),
+                                entry.state_hash, _cell(entry.notation))))
+        digest = hashlib.sha256((digest + "\n").encode() + stored[entry.seq].body).hexdigest()
+        seq, state_hash = entry.seq, entry.state_hash
+    outcome = referee.show(match_id).outcome
+    lines.append("outcome\t" + (msgspec.json.encode(outcome, order="sorted").decode() if outcome else "-"))
+    lines.append(f"head\t{seq}\t{state_hash or '-'}\t{digest}")
+    return "\n".join(lines) + "\n"
+
+
+def first_difference(name: str, recorded: str, now: str) -> str:
+    """A short account of how ``now`` differs from the file: the first differing line (an entry
+    named by its seq), both versions of it, and how many lines differ in all."""
+    old, new = recorded.splitlines(), now.splitlines()
+    for i, (a, b) in enumerate(zip(old, new)):
+        if a != b:
+            break
+    else:
+        i = min(len(old), len(new))
+    a = old[i] if i < len(old) else "(the file ends here)"
+    b = new[i] if i < len(new) else "(the playthrough ends here)"
+    where = b.split("\t", 1)[0] if b[:1].isdigit() else a.split("\t", 1)[0]
+    what = f"entry {where}" if where.isdigit() else f"line {i + 1}"
+    changed = sum(1 for tag in difflib.ndiff(old, new) if tag[:1] in "+-")
+    return (f"{name}: first difference at {what}\n  recorded: {a}\n  now:      {b}\n"
+            f"  ({changed} lines added or removed in all; if the rules change is meant, run {COMMAND}, "
+            f"bump the game's rules version and say why in the commit)")
+
+
+def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    modes = [a for a in args if a in ("--write", "--check")]
+    names = [a for a in args if not a.startswith("--")]
+    if len(modes) != 1 or len(modes) + len(names) != len(args):
+        out("usage: python -m tests.support.playthroughs (--write | --check) [NAME...]"
+            "  (NAME: a game id or a playthrough's file stem)")
+        return 2
+    every = sources()
+    chosen = [s for s in every if not names or s.name in names or s.game in names]
+    unknown = [n for n in names if not any(s.name == n or s.game == n for s in every)]
+    if unknown:
+        out(f"no playthrough named {', '.join(unknown)}; known: {', '.join(s.name for s in every)}")
+        return 2
+    failed = 0
+    for source in chosen:
+        text = compute(source)
+        path = path_of(source)
+        recorded = open(path, encoding="utf-8").read() if os.path.exists(path) else None
+        if modes[0] == "--write":
+            if recorded != text:
+                os.makedirs(OUT, exist_ok=True)
+                with open(path, "w", encoding="utf-8", newline="\n") as fh:
+                    fh.write(text)
+                out(f"wrote {os.path.relpath(path, ROOT)}")
+        elif recorded is None:
+            out(f"{source.name}: no file {os.path.relpath(path, ROOT)}")
+            failed += 1
+        elif recorded != text:
+            out(first_difference(source.name, recorded, text))
+            failed += 1
+    if not names:
+        known = {path_of(s) for s in every}
+        for stale in sorted(set(glob.glob(os.path.join(OUT, "*.txt"))) - known):
+            if modes[0] == "--write":
+                os.remove(stale)
+                out(f"removed {os.path.relpath(stale, ROOT)} (no replay or game of that name)")
+            else:
+                out(f"{os.path.relpath(stale, ROOT)}: no replay or game of that name")
+                failed += 1
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

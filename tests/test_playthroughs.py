@@ -1,0 +1,109 @@
+"""Whole games pinned: every bundled replay and one seeded random game of every game, recomputed and
+compared with its checked-in playthrough under tests/playthroughs/ (see tests/support/playthroughs.py;
+regenerate with ``python -m tests.support.playthroughs --write``)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from support import playthroughs as pt
+
+SOURCES = pt.sources()
+
+
+@pytest.fixture(scope="module")
+def computed() -> dict[str, str]:
+    return {s.name: pt.compute(s) for s in SOURCES}
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda s: s.name)
+def test_playthrough_is_the_checked_in_one(source, computed):
+    path = pt.path_of(source)
+    assert os.path.exists(path), f"no {os.path.relpath(path, pt.ROOT)}: run {pt.COMMAND}"
+    with open(path, encoding="utf-8") as fh:
+        recorded = fh.read()
+    now = computed[source.name]
+    if now != recorded:
+        pytest.fail(pt.first_difference(source.name, recorded, now), pytrace=False)
+
+
+def test_every_checked_in_playthrough_has_a_source():
+    files = sorted(f for f in os.listdir(pt.OUT) if f.endswith(".txt"))
+    assert files == sorted(os.path.basename(pt.path_of(s)) for s in SOURCES)
+
+
+def test_every_replay_and_every_game_is_covered():
+    from referee.games import GAMES
+
+    replays = sorted(os.path.relpath(os.path.join(d, f), pt.ROOT).replace(os.sep, "/")
+                     for d, _, files in os.walk(os.path.join(pt.ROOT, "replays")) for f in files if f.endswith(".txt"))
+    assert replays and sorted(s.replay for s in SOURCES if s.replay) == replays
+    assert sorted(s.game for s in SOURCES if s.replay is None) == sorted(g.id for g in GAMES)
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda s: s.name)
+def test_a_playthrough_pins_refusals_and_a_whole_game(source, computed):
+    """What makes a playthrough worth pinning: a replay shows the referee refusing something; a random
+    game runs to its end or its move cap (not stuck at setup) and its probes of earlier moves are refused."""
+    rows = [line.split("\t") for line in computed[source.name].splitlines() if line[:1].isdigit()]
+    assert [int(r[0]) for r in rows] == list(range(1, len(rows) + 1))
+    assert all(len(r) == len(pt.COLUMNS) for r in rows)
+    refused = [r for r in rows if r[3] == "rejected"]
+    assert refused and all(r[4] != "-" for r in refused)
+    *_, outcome, head = computed[source.name].splitlines()
+    assert outcome.startswith("outcome\t")
+    if source.replay is None:  # played to the cap or to the end
+        assert len(rows) >= pt.MOVES or outcome != "outcome\t-"
+    else:
+        assert outcome != "outcome\t-", "a replay records a finished game"
+    head = head.split("\t")
+    assert head[:3] == ["head", rows[-1][0], rows[-1][5]] and len(head[3]) == 64
+
+
+def test_a_changed_verdict_is_named_by_its_entry(computed):
+    name = "by_all_means.club-night"
+    lines = computed[name].splitlines()
+    i = next(n for n, line in enumerate(lines) if line.startswith("7\t"))
+    cells = lines[i].split("\t")
+    cells[3:5] = ["rejected", "by_all_means/wrong_phase"]
+    changed = "\n".join([*lines[:i], "\t".join(cells), *lines[i + 1:]]) + "\n"
+    report = pt.first_difference(name, changed, computed[name])
+    assert report.splitlines()[0] == f"{name}: first difference at entry 7"
+    assert "recorded: 7\t" in report and "by_all_means/wrong_phase" in report
+    assert f"now:      {lines[i]}" in report
+    assert pt.COMMAND in report
+    # a file cut short: named by the first entry it lacks
+    report = pt.first_difference(name, "\n".join(lines[:i]) + "\n", computed[name])
+    assert report.splitlines()[0] == f"{name}: first difference at entry 7"
+    assert "(the file ends here)" in report
+
+
+def test_the_command_writes_checks_and_removes_stale_files(tmp_path, monkeypatch):
+    one = next(s for s in SOURCES if s.replay and s.game == "by_all_means")
+    monkeypatch.setattr(pt, "OUT", str(tmp_path))
+    monkeypatch.setattr(pt, "sources", lambda: [one])
+    (tmp_path / "gone.txt").write_text("an old game\n")
+    said: list[str] = []
+    assert pt.main(["--check"], said.append) == 1
+    assert any("no file" in s for s in said) and any("gone.txt" in s for s in said)
+    assert (tmp_path / "gone.txt").exists()  # --check changes nothing
+    said.clear()
+    assert pt.main(["--write"], said.append) == 0
+    assert not (tmp_path / "gone.txt").exists()
+    path = tmp_path / f"{one.name}.txt"
+    assert path.read_text(encoding="utf-8") == pt.compute(one)
+    said.clear()
+    assert pt.main(["--check"], said.append) == 0 and said == []
+    assert pt.main(["--write"], said.append) == 0 and said == []  # nothing to rewrite
+    path.write_text(path.read_text(encoding="utf-8").replace("\taccepted\t", "\trejected\t", 1), encoding="utf-8")
+    assert pt.main(["--check", "by_all_means"], said.append) == 1
+    assert said[0].startswith(f"{one.name}: first difference at entry 1")
+
+
+@pytest.mark.parametrize("argv", [[], ["--write", "--check"], ["--writ"], ["--check", "no_such_game"]])
+def test_the_command_refuses_bad_arguments(argv):
+    said: list[str] = []
+    assert pt.main(argv, said.append) == 2
+    assert len(said) == 1 and ("usage:" in said[0] or "no playthrough named no_such_game" in said[0])
