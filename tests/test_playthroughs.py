@@ -107,3 +107,27 @@ def test_the_command_refuses_bad_arguments(argv):
     said: list[str] = []
     assert pt.main(argv, said.append) == 2
     assert len(said) == 1 and ("usage:" in said[0] or "no playthrough named no_such_game" in said[0])
+
+
+def test_a_difference_after_the_entries_is_named_for_what_it_is(computed):
+    name = "copycat.random"
+    lines = computed[name].splitlines()
+    cut = "\n".join(lines[:-1]) + "\n"
+    assert pt.first_difference(name, cut, computed[name]).splitlines()[0] == f"{name}: first difference at the head line"
+    other = computed[name].replace("\noutcome\t", "\noutcome\t{}", 1)
+    report = pt.first_difference(name, other, computed[name])
+    assert report.splitlines()[0] == f"{name}: first difference at the outcome"
+    assert "in all 2 lines removed or added" in report
+    header = computed[name].replace("rules version", "rules version 0 +", 1)
+    assert "first difference at line 1 (the header)" in pt.first_difference(name, header, computed[name])
+
+
+def test_a_game_that_cannot_be_played_through_is_reported_and_the_others_still_written(tmp_path, monkeypatch):
+    good = next(s for s in SOURCES if s.replay and s.game == "by_all_means")
+    broken = pt.Source("no_such_game.random", "no_such_game")
+    monkeypatch.setattr(pt, "OUT", str(tmp_path))
+    monkeypatch.setattr(pt, "sources", lambda: [broken, good])
+    said: list[str] = []
+    assert pt.main(["--write"], said.append) == 1
+    assert said[0].startswith("no_such_game.random: could not be played through: ")
+    assert (tmp_path / f"{good.name}.txt").exists() and not (tmp_path / "no_such_game.random.txt").exists()

@@ -167,12 +167,14 @@ def first_difference(name: str, recorded: str, now: str) -> str:
         i = min(len(old), len(new))
     a = old[i] if i < len(old) else "(the file ends here)"
     b = new[i] if i < len(new) else "(the playthrough ends here)"
-    where = b.split("\t", 1)[0] if b[:1].isdigit() else a.split("\t", 1)[0]
-    what = f"entry {where}" if where.isdigit() else f"line {i + 1}"
+    # the entry the line belongs to (recorded or now), else what the line is
+    first = (a if a[:1].isdigit() or (not b[:1].isdigit() and b[:1] == "(") else b).split("\t", 1)[0]
+    what = {"head": "the head line", "outcome": "the outcome"}.get(first, f"line {i + 1} (the header)")
+    what = f"entry {first}" if first.isdigit() else what
     changed = sum(1 for tag in difflib.ndiff(old, new) if tag[:1] in "+-")
     return (f"{name}: first difference at {what}\n  recorded: {a}\n  now:      {b}\n"
-            f"  ({changed} lines added or removed in all; if the rules change is meant, run {COMMAND}, "
-            f"bump the game's rules version and say why in the commit)")
+            f"  (in all {changed} line{'' if changed == 1 else 's'} removed or added; if the change is meant, "
+            f"run {COMMAND}, bump the game's rules version and say why in the commit)")
 
 
 def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> int:
@@ -191,7 +193,12 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> i
         return 2
     failed = 0
     for source in chosen:
-        text = compute(source)
+        try:
+            text = compute(source)
+        except Exception as exc:  # one broken game must not hide what the others say
+            out(f"{source.name}: could not be played through: {type(exc).__name__}: {exc}")
+            failed += 1
+            continue
         path = path_of(source)
         recorded = open(path, encoding="utf-8").read() if os.path.exists(path) else None
         if modes[0] == "--write":
