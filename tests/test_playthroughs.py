@@ -131,3 +131,11 @@ def test_a_game_that_cannot_be_played_through_is_reported_and_the_others_still_w
     assert pt.main(["--write"], said.append) == 1
     assert said[0].startswith("no_such_game.random: could not be played through: ")
     assert (tmp_path / f"{good.name}.txt").exists() and not (tmp_path / "no_such_game.random.txt").exists()
+
+
+@pytest.mark.parametrize("name", ["xfiles_encounters.two-agents", "by_all_means.random"])
+def test_the_store_does_not_change_a_playthrough(name, db_store, computed):
+    """Played in a database (SQLite, PostgreSQL: snapshots, committed writes) instead of memory, the
+    playthrough is the same, line for line."""
+    source = next(s for s in SOURCES if s.name == name)
+    assert pt.compute(source, lambda: db_store) == computed[name]

@@ -79,13 +79,18 @@ def _cell(text: str | None) -> str:
     return text.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
 
 
-def _import(source: Source) -> tuple[Any, str, str]:
-    from referee.service import Referee
+def _memory() -> Any:
     from referee.store.memory import MemoryStore
+
+    return MemoryStore()
+
+
+def _import(source: Source, store: Callable[[], Any]) -> tuple[Any, str, str]:
+    from referee.service import Referee
     from referee.transcript import import_transcript
 
     assert source.replay is not None
-    referee = Referee(MemoryStore())
+    referee = Referee(store())
     path = os.path.join(ROOT, source.replay)
     with open(path, encoding="utf-8") as fh:
         text = fh.read()
@@ -93,17 +98,16 @@ def _import(source: Source) -> tuple[Any, str, str]:
     return referee, summary.match_id, f"replay {source.replay}"
 
 
-def _random_game(source: Source) -> tuple[Any, str, str]:
+def _random_game(source: Source, store: Callable[[], Any]) -> tuple[Any, str, str]:
     from referee.engine.notation import format_intent
     from referee.engine.protocol import Rejected
     from referee.games import GAMES
     from referee.service import Referee
-    from referee.store.memory import MemoryStore
 
     game = next(g for g in GAMES if g.id == source.game)
     players = max(game.min_players, min(2, game.max_players))
     seats = [f"p{i}" for i in range(players)]
-    referee = Referee(MemoryStore())
+    referee = Referee(store())
     match_id = referee.new_match(game.id, seats, seed=SEED).id
     rng = random.Random(SEED)
     loaded = referee.load(match_id)
@@ -128,12 +132,13 @@ def _random_game(source: Source) -> tuple[Any, str, str]:
     return referee, match_id, f"{how}, before every {PROBE_EVERY}th an earlier move tried again"
 
 
-def compute(source: Source) -> str:
+def compute(source: Source, store: Callable[[], Any] = _memory) -> str:
     """The playthrough's text: a header, one line per entry, the outcome (JSON, ``-`` while the game
-    is not over) and the head line."""
+    is not over) and the head line. ``store`` makes the (empty) store it is played in: a memory store
+    unless a test asks for another."""
     import msgspec
 
-    referee, match_id, how = (_import if source.replay else _random_game)(source)
+    referee, match_id, how = (_import if source.replay else _random_game)(source, store)
     match = referee.store.get_match(match_id)
     lines = [
         f"# playthrough {source.name}: game {match.game}, rules version {match.rules_version}",
@@ -226,4 +231,6 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> i
 
 
 if __name__ == "__main__":
+    if ROOT not in sys.path:  # run as a script: the referee of this checkout, not an installed one
+        sys.path.insert(0, ROOT)
     raise SystemExit(main())
