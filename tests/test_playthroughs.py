@@ -1,9 +1,11 @@
-"""Whole games pinned: every bundled replay and one seeded random game of every game, recomputed and
-compared with its checked-in playthrough under tests/playthroughs/ (see tests/support/playthroughs.py;
-regenerate with ``python -m tests.support.playthroughs --write``)."""
+"""Whole games pinned: every bundled replay, one seeded random game of every game and every match of the
+stored fixture database, recomputed and compared with its checked-in playthrough under
+tests/playthroughs/ (see tests/support/playthroughs.py; regenerate with
+``python -m tests.support.playthroughs --write``)."""
 
 from __future__ import annotations
 
+import json
 import os
 
 import pytest
@@ -40,7 +42,9 @@ def test_every_replay_and_every_game_is_covered():
     replays = sorted(os.path.relpath(os.path.join(d, f), pt.ROOT).replace(os.sep, "/")
                      for d, _, files in os.walk(os.path.join(pt.ROOT, "replays")) for f in files if f.endswith(".txt"))
     assert replays and sorted(s.replay for s in SOURCES if s.replay) == replays
-    assert sorted(s.game for s in SOURCES if s.replay is None) == sorted(g.id for g in GAMES)
+    assert sorted(s.game for s in SOURCES if s.kind == "random") == sorted(g.id for g in GAMES)
+    with open(os.path.join(pt.ROOT, "tests", "fixtures", "legacy-2026-11-25.json"), encoding="utf-8") as fh:
+        assert sorted(s.ref for s in SOURCES if s.kind == "fixture") == sorted(json.load(fh))
 
 
 @pytest.mark.parametrize("source", SOURCES, ids=lambda s: s.name)
@@ -51,15 +55,19 @@ def test_a_playthrough_pins_refusals_and_a_whole_game(source, computed):
     assert [int(r[0]) for r in rows] == list(range(1, len(rows) + 1))
     assert all(len(r) == len(pt.COLUMNS) for r in rows)
     refused = [r for r in rows if r[3] == "rejected"]
-    assert refused and all(r[4] != "-" for r in refused)
-    *_, outcome, head = computed[source.name].splitlines()
+    assert all(r[4] != "-" for r in refused)
+    assert all((r[5] == "-") == (r[3] != "accepted") for r in rows if r[2] == "intent")
+    lines = computed[source.name].splitlines()
+    if source.kind == "fixture":  # what the database holds, and its audit: clean
+        assert lines.pop() == "audit (rules changes accepted)\tclean"
+    *_, outcome, head = lines
     assert outcome.startswith("outcome\t")
-    if source.replay is None:  # played to the cap or to the end
-        assert len(rows) >= pt.MOVES or outcome != "outcome\t-"
-    else:
-        assert outcome != "outcome\t-", "a replay records a finished game"
+    if source.kind == "random":  # played to the cap or to the end
+        assert refused and (len(rows) >= pt.MOVES or outcome != "outcome\t-")
+    elif source.kind == "replay":
+        assert refused and outcome != "outcome\t-", "a replay records a finished game and a refusal"
     head = head.split("\t")
-    assert head[:3] == ["head", rows[-1][0], rows[-1][5]] and len(head[3]) == 64
+    assert head[:3] == ["head", rows[-1][0], rows[-1][6]] and len(head[3]) == 64
 
 
 def test_a_changed_verdict_is_named_by_its_entry(computed):
@@ -81,7 +89,7 @@ def test_a_changed_verdict_is_named_by_its_entry(computed):
 
 
 def test_the_command_writes_checks_and_removes_stale_files(tmp_path, monkeypatch):
-    one = next(s for s in SOURCES if s.replay and s.game == "by_all_means")
+    one = next(s for s in SOURCES if s.kind == "replay" and s.game == "by_all_means")
     monkeypatch.setattr(pt, "OUT", str(tmp_path))
     monkeypatch.setattr(pt, "sources", lambda: [one])
     (tmp_path / "gone.txt").write_text("an old game\n")
@@ -118,13 +126,16 @@ def test_a_difference_after_the_entries_is_named_for_what_it_is(computed):
     report = pt.first_difference(name, other, computed[name])
     assert report.splitlines()[0] == f"{name}: first difference at the outcome"
     assert "in all 2 lines removed or added" in report
+    fixture = next(s.name for s in SOURCES if s.kind == "fixture")
+    audited = computed[fixture].replace("\tclean\n", "\tentry 3: verdict\n")
+    assert pt.first_difference(fixture, audited, computed[fixture]).splitlines()[0].endswith("at the audit")
     header = computed[name].replace("rules version", "rules version 0 +", 1)
     assert "first difference at line 1 (the header)" in pt.first_difference(name, header, computed[name])
 
 
 def test_a_game_that_cannot_be_played_through_is_reported_and_the_others_still_written(tmp_path, monkeypatch):
-    good = next(s for s in SOURCES if s.replay and s.game == "by_all_means")
-    broken = pt.Source("no_such_game.random", "no_such_game")
+    good = next(s for s in SOURCES if s.kind == "replay" and s.game == "by_all_means")
+    broken = pt.Source("no_such_game.random", "no_such_game", "random")
     monkeypatch.setattr(pt, "OUT", str(tmp_path))
     monkeypatch.setattr(pt, "sources", lambda: [broken, good])
     said: list[str] = []

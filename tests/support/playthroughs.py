@@ -1,6 +1,7 @@
-"""Whole games pinned as playthroughs: for every bundled replay and one seeded random game of every
-registered game, one line per log entry (seq, actor, kind, verdict, rejection code, state hash after
-it, the move), then the outcome and a head line. The files are checked in under ``tests/playthroughs/`` and
+"""Whole games pinned as playthroughs: for every bundled replay, one seeded random game of every
+registered game and every match of the stored fixture (a database an older referee wrote), one line
+per log entry (seq, actor, kind, verdict, rejection code, a hash of its events, the state hash after
+it, the move), then the outcome and a head line (for the fixture, then what its audit says). The files are checked in under ``tests/playthroughs/`` and
 ``tests/test_playthroughs.py`` recomputes them, so a change of any verdict, code or state shows in
 review as a diff of those files.
 
@@ -14,7 +15,9 @@ Regenerate them all (from the repository's root)::
 A replay is imported through the service into a memory store as ``referee import`` does. A random game
 is a digital match (fixed seed) played through the service by the game's ``random_intent`` for at most
 :data:`MOVES` moves; before every :data:`PROBE_EVERY`-th move an earlier move (picked by the same
-generator) is submitted again by its seat, so the file pins refusals too. Nothing here reads a clock or an unseeded generator: the same code and
+generator) is submitted again by its seat, so the file pins refusals too. A fixture match is read from
+a scratch copy of the database as stored, and audited with rules changes accepted, so a verdict the
+referee now derives differently shows as the audit's first finding. Nothing here reads a clock or an unseeded generator: the same code and
 rules give the same files on any machine.
 
 The head line holds the last seq, the state hash there and a digest of the whole log: sha256 chained
@@ -24,14 +27,17 @@ match's own hash chain starts from its genesis, which holds its random id, so it
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import glob
 import hashlib
 import os
 import random
+import shutil
 import sys
+import tempfile
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OUT = os.path.join(ROOT, "tests", "playthroughs")
@@ -42,30 +48,59 @@ SEED = 2811
 MOVES = 120
 PROBE_EVERY = 9
 
-COLUMNS = ("seq", "actor", "kind", "verdict", "code", "state_hash", "move")
+#: the stored fixture: a database written by an older referee (see tests/test_legacy_db.py)
+FIXTURE = "tests/fixtures/legacy-2026-11-25.db"
+
+COLUMNS = ("seq", "actor", "kind", "verdict", "code", "events", "state_hash", "move")
 
 
 @dataclass(frozen=True)
 class Source:
-    """One playthrough: ``name`` is its file's stem; ``replay`` the transcript (relative to the
-    repository's root) or None for the game's seeded random game."""
+    """One playthrough: ``name`` is its file's stem; ``kind`` is ``replay`` (``ref``: the transcript,
+    relative to the repository's root), ``random`` (the game's seeded random game) or ``fixture``
+    (``ref``: a match id in :data:`FIXTURE`)."""
 
     name: str
     game: str
-    replay: str | None = None
+    kind: str
+    ref: str = ""
+
+    @property
+    def replay(self) -> str | None:
+        return self.ref if self.kind == "replay" else None
 
 
 def sources() -> list[Source]:
-    """Every playthrough, in a fixed order: the replays (sorted by path), then one random game a game."""
+    """Every playthrough, in a fixed order: the replays (sorted by path), one random game a game, the
+    stored fixture's matches (sorted by id)."""
     from referee.games import GAMES
 
     found = []
     for path in sorted(glob.glob(os.path.join(ROOT, "replays", "*", "*.txt"))):
         rel = os.path.relpath(path, ROOT).replace(os.sep, "/")
         game = rel.split("/")[1]
-        found.append(Source(f"{game}.{os.path.splitext(os.path.basename(rel))[0]}", game, rel))
-    found += [Source(f"{g.id}.random", g.id) for g in GAMES]
+        found.append(Source(f"{game}.{os.path.splitext(os.path.basename(rel))[0]}", game, "replay", rel))
+    found += [Source(f"{g.id}.random", g.id, "random") for g in GAMES]
+    with _fixture() as referee:
+        matches = sorted(referee.store.list_matches(), key=lambda m: m.id)
+        found += [Source(f"fixture.{m.id}", m.game, "fixture", m.id) for m in matches]
     return found
+
+
+@contextlib.contextmanager
+def _fixture() -> Iterator[Any]:
+    """A referee on a scratch copy of :data:`FIXTURE` (opening the database may write beside it)."""
+    from referee.service import Referee
+    from referee.store.sqlite import SqliteStore
+
+    with tempfile.TemporaryDirectory(prefix="playthrough-") as scratch:
+        path = os.path.join(scratch, "fixture.db")
+        shutil.copyfile(os.path.join(ROOT, FIXTURE), path)
+        referee = Referee(SqliteStore(path))
+        try:
+            yield referee
+        finally:
+            referee.store.close()
 
 
 def path_of(source: Source) -> str:
@@ -136,9 +171,20 @@ def compute(source: Source, store: Callable[[], Any] = _memory) -> str:
     """The playthrough's text: a header, one line per entry, the outcome (JSON, ``-`` while the game
     is not over) and the head line. ``store`` makes the (empty) store it is played in: a memory store
     unless a test asks for another."""
+    if source.kind == "fixture":
+        with _fixture() as referee:
+            report = referee.audit(source.ref, accept_rules_change=True)
+            found = report.findings[0] if report.findings else None
+            audit = f"entry {found.seq}: {found.what}" if found else "clean"
+            return _text(source, referee, source.ref, f"{FIXTURE}, match {source.ref}",
+                         f"audit (rules changes accepted)\t{audit}\n")
+    referee, match_id, how = (_import if source.kind == "replay" else _random_game)(source, store)
+    return _text(source, referee, match_id, how)
+
+
+def _text(source: Source, referee: Any, match_id: str, how: str, tail: str = "") -> str:
     import msgspec
 
-    referee, match_id, how = (_import if source.replay else _random_game)(source, store)
     match = referee.store.get_match(match_id)
     lines = [
         f"# playthrough {source.name}: game {match.game}, rules version {match.rules_version}",
@@ -147,18 +193,19 @@ def compute(source: Source, store: Callable[[], Any] = _memory) -> str:
         "\t".join(COLUMNS),
     ]
     digest = hashlib.sha256(b"referee:playthrough").hexdigest()
-    stored = {e.seq: e for e in referee.store.entries(match_id)}
+    stored = {e.seq: e for e in referee.entries(match)}  # a fork's first entries are its parent's
     seq, state_hash = 0, ""
     for entry in referee.log(match_id):
         code = entry.rejection.code if entry.rejection is not None else None
+        events = hashlib.sha256(msgspec.json.encode(entry.events, order="sorted")).hexdigest()[:16]
         lines.append("\t".join((str(entry.seq), _cell(entry.actor), entry.kind, entry.verdict, _cell(code),
-                                entry.state_hash, _cell(entry.notation))))
+                                events if entry.events else "-", entry.state_hash, _cell(entry.notation))))
         digest = hashlib.sha256((digest + "\n").encode() + stored[entry.seq].body).hexdigest()
         seq, state_hash = entry.seq, entry.state_hash
     outcome = referee.show(match_id).outcome
     lines.append("outcome\t" + (msgspec.json.encode(outcome, order="sorted").decode() if outcome else "-"))
     lines.append(f"head\t{seq}\t{state_hash or '-'}\t{digest}")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n" + tail
 
 
 def first_difference(name: str, recorded: str, now: str) -> str:
@@ -175,6 +222,7 @@ def first_difference(name: str, recorded: str, now: str) -> str:
     # the entry the line belongs to (recorded or now), else what the line is
     first = (a if a[:1].isdigit() or (not b[:1].isdigit() and b[:1] == "(") else b).split("\t", 1)[0]
     what = {"head": "the head line", "outcome": "the outcome"}.get(first, f"line {i + 1} (the header)")
+    what = "the audit" if first.startswith("audit") else what
     what = f"entry {first}" if first.isdigit() else what
     changed = sum(1 for tag in difflib.ndiff(old, new) if tag[:1] in "+-")
     return (f"{name}: first difference at {what}\n  recorded: {a}\n  now:      {b}\n"
