@@ -150,3 +150,28 @@ def test_the_store_does_not_change_a_playthrough(name, db_store, computed):
     playthrough is the same, line for line."""
     source = next(s for s in SOURCES if s.name == name)
     assert pt.compute(source, lambda: db_store) == computed[name]
+
+
+def test_a_rule_that_judges_otherwise_shows_at_its_entry(monkeypatch, computed):
+    """By All Means refusing every end_turn: the replay's playthrough differs first at the replay's first
+    end_turn, and a fixture match's audit line names the entry whose verdict it now derives otherwise."""
+    from referee.engine.protocol import Rejected
+    from referee.games.by_all_means.rules import ByAllMeansRules
+
+    decide = ByAllMeansRules.decide
+
+    def refuse_end_turn(self, state, seat, intent, *rest):
+        if type(intent).__name__ == "EndTurn":
+            return Rejected("by_all_means/test", "refused by the test", "0")
+        return decide(self, state, seat, intent, *rest)
+
+    monkeypatch.setattr(ByAllMeansRules, "decide", refuse_end_turn)
+    replay = next(s for s in SOURCES if s.name == "by_all_means.club-night")
+    first = next(line.split("\t")[0] for line in computed[replay.name].splitlines() if line.endswith("\tend_turn"))
+    report = pt.first_difference(replay.name, computed[replay.name], pt.compute(replay)).splitlines()
+    assert report[0] == f"{replay.name}: first difference at entry {first}"
+    assert "\trejected\tby_all_means/test\t" in report[2]
+    fixture = next(s for s in SOURCES if s.kind == "fixture" and s.game == "by_all_means")
+    now = pt.compute(fixture)
+    assert now.splitlines()[-1].startswith("audit (rules changes accepted)\tentry ")
+    assert now.splitlines()[-1].endswith(": verdict")
