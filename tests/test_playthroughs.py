@@ -50,7 +50,8 @@ def test_every_replay_and_every_game_is_covered():
 @pytest.mark.parametrize("source", SOURCES, ids=lambda s: s.name)
 def test_a_playthrough_pins_refusals_and_a_whole_game(source, computed):
     """What makes a playthrough worth pinning: a replay shows the referee refusing something; a random
-    game runs to its end or its move cap (not stuck at setup) and its probes of earlier moves are refused."""
+    game runs to its end or its move cap (not stuck at setup), its probes of earlier moves are refused
+    and it holds an undo and a redo."""
     rows = [line.split("\t") for line in computed[source.name].splitlines() if line[:1].isdigit()]
     assert [int(r[0]) for r in rows] == list(range(1, len(rows) + 1))
     assert all(len(r) == len(pt.COLUMNS) for r in rows)
@@ -64,6 +65,7 @@ def test_a_playthrough_pins_refusals_and_a_whole_game(source, computed):
     assert outcome.startswith("outcome\t")
     if source.kind == "random":  # played to the cap or to the end
         assert refused and (len(rows) >= pt.MOVES or outcome != "outcome\t-")
+        assert {"undo", "redo"} <= {r[2] for r in rows if r[3] == "accepted"}
     elif source.kind == "replay":
         assert refused and outcome != "outcome\t-", "a replay records a finished game and a refusal"
     head = head.split("\t")

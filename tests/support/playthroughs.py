@@ -15,7 +15,8 @@ Regenerate them all (from the repository's root)::
 A replay is imported through the service into a memory store as ``referee import`` does. A random game
 is a digital match (fixed seed) played through the service by the game's ``random_intent`` for at most
 :data:`MOVES` moves; before every :data:`PROBE_EVERY`-th move an earlier move (picked by the same
-generator) is submitted again by its seat, so the file pins refusals too. A fixture match is read from
+generator) is submitted again by its seat, so the file pins refusals too, and the arbiter undoes and
+redoes once and undoes three entries once (then play goes on from there), which pins undo lines. A fixture match is read from
 a scratch copy of the database as stored, and audited with rules changes accepted, so a verdict the
 referee now derives differently shows as the audit's first finding. Nothing here reads a clock or an unseeded generator: the same code and
 rules give the same files on any machine.
@@ -43,10 +44,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 OUT = os.path.join(ROOT, "tests", "playthroughs")
 COMMAND = "python -m tests.support.playthroughs --write"
 
-#: a random game's seed, its move cap and how often a move is first tried by another seat
+#: a random game's seed, its move cap and how often an earlier move is tried again first
 SEED = 2811
 MOVES = 120
 PROBE_EVERY = 9
+#: before these moves the arbiter undoes: the last action then redoes it / three entries, and play goes on
+UNDO_REDO, UNDO_ON = 40, 80
 
 #: the stored fixture: a database written by an older referee (see tests/test_legacy_db.py)
 FIXTURE = "tests/fixtures/legacy-2026-11-25.db"
@@ -156,6 +159,12 @@ def _random_game(source: Source, store: Callable[[], Any]) -> tuple[Any, str, st
             break
         seat, intent = pick
         text = format_intent(intent)
+        if move == UNDO_REDO:
+            if referee.undo(match_id, by="arbiter", reason="playthrough").accepted:
+                referee.redo(match_id, by="arbiter", reason="playthrough")
+        elif move == UNDO_ON:
+            if referee.undo(match_id, by="arbiter", to=referee.store.head(match_id) - 3, reason="playthrough").accepted:
+                continue  # the position moved back: pick again
         if move % PROBE_EVERY == 0 and played:
             # a move made earlier, tried again by its seat (mostly refused: out of turn, card gone...)
             old_seat, old_text = played[rng.randrange(len(played))]
@@ -163,8 +172,10 @@ def _random_game(source: Source, store: Callable[[], Any]) -> tuple[Any, str, st
                 continue  # still legal, and made: the position moved on, pick again
         referee.submit(match_id, seat, text)
         played.append((seat, text))
-    how = f"random digital game: seed {SEED}, seats {','.join(seats)}, at most {MOVES} moves by random_intent"
-    return referee, match_id, f"{how}, before every {PROBE_EVERY}th an earlier move tried again"
+    how = (f"random digital game: seed {SEED}, seats {','.join(seats)}, at most {MOVES} moves by random_intent, "
+           f"before every {PROBE_EVERY}th an earlier move tried again, before the {UNDO_REDO}th an undo and a "
+           f"redo, before the {UNDO_ON}th an undo of three entries")
+    return referee, match_id, how
 
 
 def compute(source: Source, store: Callable[[], Any] = _memory) -> str:
