@@ -1,25 +1,27 @@
 """Whole games pinned as playthroughs: for every bundled replay, one seeded random game of every
 registered game and every match of the stored fixture (a database an older referee wrote), one line
 per log entry (seq, actor, kind, verdict, rejection code, a hash of its events, the state hash after
-it, the move), then the outcome and a head line (for the fixture, then what its audit says). The files are checked in under ``tests/playthroughs/`` and
-``tests/test_playthroughs.py`` recomputes them, so a change of any verdict, code or state shows in
-review as a diff of those files.
+it, the move), then the outcome and a head line (for the fixture, then what its audit says). The
+files are checked in under ``tests/playthroughs/`` and ``tests/test_playthroughs.py`` recomputes
+them, so a change of any verdict, code, event or state shows in review as a diff of those files.
 
 Regenerate them all (from the repository's root)::
 
     python -m tests.support.playthroughs --write
 
-``--check`` compares instead and exits 1 on a difference; names after the flag (``copycat``,
-``copycat.thursday-club``) limit either to those playthroughs. Stale files are removed by ``--write``.
+(or ``python tests/support/playthroughs.py --write`` from anywhere). ``--check`` compares instead and
+exits 1 on a difference; names after the flag limit either to those playthroughs: a file stem
+(``copycat.thursday-club``), a game id (``copycat``) or a kind (``replay``, ``random``, ``fixture``).
+Stale files are removed by ``--write`` when it writes them all.
 
 A replay is imported through the service into a memory store as ``referee import`` does. A random game
 is a digital match (fixed seed) played through the service by the game's ``random_intent`` for at most
 :data:`MOVES` moves; before every :data:`PROBE_EVERY`-th move an earlier move (picked by the same
 generator) is submitted again by its seat, so the file pins refusals too, and the arbiter undoes and
-redoes once and undoes three entries once (then play goes on from there), which pins undo lines. A fixture match is read from
-a scratch copy of the database as stored, and audited with rules changes accepted, so a verdict the
-referee now derives differently shows as the audit's first finding. Nothing here reads a clock or an unseeded generator: the same code and
-rules give the same files on any machine.
+redoes once and undoes three entries once (then play goes on from there), which pins undo lines. A
+fixture match is read from a scratch copy of the database as stored, and audited with rules changes
+accepted, so a verdict the referee now derives otherwise shows as the audit's first finding. Nothing
+here reads a clock or an unseeded generator: the same code and rules give the same files anywhere.
 
 The head line holds the last seq, the state hash there and a digest of the whole log: sha256 chained
 over every entry's stored body (intent as adjudicated, verdict, events, source) from a fixed root. The
@@ -247,11 +249,11 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> i
     names = [a for a in args if not a.startswith("--")]
     if len(modes) != 1 or len(modes) + len(names) != len(args):
         out("usage: python -m tests.support.playthroughs (--write | --check) [NAME...]"
-            "  (NAME: a game id or a playthrough's file stem)")
+            "  (NAME: a playthrough's file stem, a game id, replay, random or fixture)")
         return 2
     every = sources()
-    chosen = [s for s in every if not names or s.name in names or s.game in names]
-    unknown = [n for n in names if not any(s.name == n or s.game == n for s in every)]
+    chosen = [s for s in every if not names or {s.name, s.game, s.kind} & set(names)]
+    unknown = [n for n in names if not any(n in (s.name, s.game, s.kind) for s in every)]
     if unknown:
         out(f"no playthrough named {', '.join(unknown)}; known: {', '.join(s.name for s in every)}")
         return 2
@@ -264,7 +266,10 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> i
             failed += 1
             continue
         path = path_of(source)
-        recorded = open(path, encoding="utf-8").read() if os.path.exists(path) else None
+        recorded = None
+        if os.path.exists(path):
+            with open(path, encoding="utf-8") as fh:
+                recorded = fh.read()
         if modes[0] == "--write":
             if recorded != text:
                 os.makedirs(OUT, exist_ok=True)
@@ -282,9 +287,9 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> i
         for stale in sorted(set(glob.glob(os.path.join(OUT, "*.txt"))) - known):
             if modes[0] == "--write":
                 os.remove(stale)
-                out(f"removed {os.path.relpath(stale, ROOT)} (no replay or game of that name)")
+                out(f"removed {os.path.relpath(stale, ROOT)} (no playthrough of that name)")
             else:
-                out(f"{os.path.relpath(stale, ROOT)}: no replay or game of that name")
+                out(f"{os.path.relpath(stale, ROOT)}: no playthrough of that name")
                 failed += 1
     return 1 if failed else 0
 
