@@ -33,7 +33,7 @@ def test_playthrough_is_the_checked_in_one(source, computed):
 
 def test_every_checked_in_playthrough_has_a_source():
     files = sorted(f for f in os.listdir(pt.OUT) if f.endswith(".txt"))
-    assert files == sorted(os.path.basename(pt.path_of(s)) for s in SOURCES)
+    assert files == sorted(os.path.basename(pt.path_of(s)) for s in SOURCES), f"run {pt.COMMAND}"
 
 
 def test_every_replay_and_every_game_is_covered():
