@@ -190,7 +190,8 @@ def test_by_all_means_a_shuffle_depends_on_its_archives_history_alone():
     plain = referee.new_match("by_all_means", ["alice", "bob"], seed=11, cards="demo").id
     assert referee.submit(plain, "bob", "shuffle_archive owner=alice archive=main").accepted
     busy = referee.new_match("by_all_means", ["alice", "bob"], seed=11, cards="demo").id
-    for seat, text in [("alice", "shuffle_archive owner=alice archive=extra"), ("alice", "shuffle_archive owner=bob archive=main"),
+    for seat, text in [("alice", "shuffle_archive owner=alice archive=extra"),
+                       ("alice", "shuffle_archive owner=bob archive=main"),
                        ("bob", "draw_main")]:  # the last is refused: setup is not over
         referee.submit(busy, seat, text)
     assert referee.submit(busy, "bob", "shuffle_archive owner=alice archive=main").accepted
