@@ -193,7 +193,7 @@ def test_by_all_means_a_shuffle_depends_on_its_archives_history_alone():
     for seat, text in [("alice", "shuffle_archive owner=alice archive=extra"),
                        ("alice", "shuffle_archive owner=bob archive=main"),
                        ("bob", "draw_main")]:  # the last is refused: setup is not over
-        referee.submit(busy, seat, text)
+        assert referee.submit(busy, seat, text).accepted == (text != "draw_main")
     assert referee.submit(busy, "bob", "shuffle_archive owner=alice archive=main").accepted
     first = _archive(referee, plain, "alice", "main_archive")
     assert _archive(referee, busy, "alice", "main_archive") == first
