@@ -572,7 +572,7 @@ class Walker:
             verdict: Any = recorded
             act = body.act
             if isinstance(act, Move) and body.intent is not None and body.actor is not None:
-                _, verdict = core.adjudicate(rules, state, body.actor, body.intent, core.chance_for(config, f"seq:{seq}"),
+                _, verdict = core.adjudicate(rules, state, body.actor, body.intent, core.play_chance(config),
                                              awaiting=timeline.open_hold(), confirmed=not body.source.blind)
             elif isinstance(act, Undo) and body.actor is not None:
                 verdict = referee.decide_undo(loaded, timeline, body.actor, act.to)

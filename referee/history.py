@@ -342,7 +342,7 @@ class History:
         """A confirmation's verdict: the held intent adjudicated as confirmed; a declined one changes nothing."""
         if act.decision == "decline":
             return Accepted(())
-        chance = core.chance_for(loaded.config, f"seq:{seq}")
+        chance = core.play_chance(loaded.config)
         _, verdict = core.adjudicate(loaded.rules, state, act.seat, intent, chance, confirmed=True)
         assert not isinstance(verdict, Held)
         return verdict
@@ -352,7 +352,7 @@ class History:
         waive = frozenset(act.waive)
         if any(c.split("/")[0] in ("turn", "match") for c in waive):
             return Rejected("ruling/cannot_waive", "a ruling can waive the game's own checks, not turn order or the end of the match")
-        chance = core.chance_for(loaded.config, f"seq:{seq}")
+        chance = core.play_chance(loaded.config)
         # the arbiter sees everything: a ruling needs no confirmation
         _, verdict = core.adjudicate(loaded.rules, state, seat, intent, chance, waive=waive, confirmed=True)
         assert not isinstance(verdict, Held)

@@ -366,7 +366,7 @@ class Referee(Configuration, History):
                            "is never checked against the hidden order)")
                 self.record_unparsed(loaded.match.id, seat, text.strip(), "input/chance_typed", message, meta)
                 raise BadInput("input/chance_typed", message, {"intent": text})
-        chance = core.chance_for(loaded.config, f"seq:{head + 1}")
+        chance = core.play_chance(loaded.config)
         awaiting = self.open_hold(loaded)
         hold = blind if hold is None else hold
         source = self._source(meta)

@@ -158,4 +158,8 @@ def test_the_legacy_database_gets_its_annotations_sealed(tmp_path):
     r = service(tmp_path / "old.db")
     notes = [a for m in r.store.list_matches() for a in r.store.annotations(m.id)]
     assert notes and all(a.n >= 1 and a.hash and a.prev_hash for a in notes)
-    assert all(r.audit(m.id).clean for m in r.store.list_matches())
+    # (its games' rules changed since: re-adjudicated under today's, the annotated matches audit clean,
+    # annotations checked last; see test_legacy_db.py)
+    reports = {m.id: r.audit(m.id, accept_rules_change=True) for m in r.store.list_matches()}
+    assert all(reports[a.match_id].clean for a in notes)
+    assert not [f for rep in reports.values() for f in rep.findings if f.what == "annotation"]

@@ -148,6 +148,18 @@ def chance_for(config: MatchConfig, salt: str) -> Chance | None:
     return Chance(config.seed or 0, salt)
 
 
+#: the salt of the chance a move is adjudicated with. It names no entry: a game derives each outcome
+#: from it and from its own history of draws (which deck, how many drawn since its last shuffle), so
+#: undo and the same move draw the same card, a refused line changes nothing and a fork draws what the
+#: main line drew (DESIGN.md, "Chance and hidden information").
+PLAY_SALT = "play"
+
+
+def play_chance(config: MatchConfig) -> Chance | None:
+    """The chance a move, a confirmation or a ruling is adjudicated with (None unless digital)."""
+    return chance_for(config, PLAY_SALT)
+
+
 def adjudicate(
     rules: Rules[Any, Any, Any], state: Any, seat: Seat, intent: Any, chance: Chance | None,
     waive: frozenset[str] = frozenset(), *, awaiting: tuple[int, str] | None = None, confirmed: bool = False,

@@ -36,7 +36,7 @@ class ByAllMeans:
     id = "by_all_means"
     name = "By All Means"
     aliases = ("bam", "vse_sredstva_horoshi")
-    rules_version = "1"
+    rules_version = "2"  # 2: digital chance from the seed and each archive's history, not the entry number
     min_players = 2
     max_players = 2
     intent_type = Intent

@@ -1,8 +1,15 @@
 """Digital chance (DESIGN.md): in a digital match the referee fills the chance fields of an intent
 (marked [C] in the rules spec) from the match's generator before recording it, so a replay never
-re-rolls. With exact archive tracking the generator already decided the order at setup, so a draw
-is the top of the archive; with pool tracking the cards are picked from the unseen pool. A typed
-value that differs from the generator's is ``chance_mismatch``."""
+re-rolls. With exact archive tracking the generator decides an archive's order when it is dealt or
+shuffled, so a draw is the top of the archive; with pool tracking the cards are picked from the unseen
+pool. A typed value that differs from the generator's is ``chance_mismatch``.
+
+Every outcome is derived from the seed and the history of the deck it comes from, never from the
+entry it is played in: a shuffle from which archive it shuffles and how often that archive was
+shuffled before (``State.shuffles``), a pool draw from the seat, how often cards went back into its
+pool and how many are left in it, the lot from nothing else. So undo and the same move draw the same
+card, a refused line or another harmless action first changes nothing, and a fork draws what the main
+line drew."""
 
 from __future__ import annotations
 
@@ -14,6 +21,7 @@ from msgspec.structs import replace
 from referee.engine.chance import Chance
 from referee.engine.protocol import Rejected
 
+from .evolve import shuffles
 from .model import (
     AgentDraw,
     DrawMain,
@@ -36,7 +44,25 @@ def _top(rules: ByAllMeansRules, state: State, seat: str, zone: str, n: int, cha
     n = max(0, min(n, arch.count))
     if rules.ctx.exact:
         return tuple(arch.cards[:n])
-    return tuple(chance.shuffled(p.unseen)[:n])
+    return tuple(pool_chance(state, seat, chance).shuffled(p.unseen)[:n])
+
+
+def pool_chance(state: State, seat: str, chance: Chance) -> Chance:
+    """The generator of a draw from ``seat``'s unseen pool (pool tracking): the pool as shuffled after
+    the last time cards went back into it, so many cards into it."""
+    k = shuffles(state).get(f"{seat}.pool", 0)
+    return chance.derive(f"pool:{seat}:shuffle{k}:left{len(state.players[seat].unseen)}")
+
+
+def shuffle_chance(state: State, owner: str, zone: str, chance: Chance) -> Chance:
+    """The generator of the next shuffle of ``owner``'s ``zone`` (``main_archive``, ``extra_archive``,
+    or ``archives`` for both dealt again together): which archive, how often it was shuffled before."""
+    counts = shuffles(state)
+    if zone == "archives":
+        k = f"{counts.get(f'{owner}.main_archive', 0)}.{counts.get(f'{owner}.extra_archive', 0)}"
+    else:
+        k = str(counts.get(f"{owner}.{zone}", 0))
+    return chance.derive(f"shuffle:{owner}.{zone}:{k}")
 
 
 def _mismatch(field: str, typed: Any, drawn: Any) -> Rejected:
@@ -65,7 +91,7 @@ def _opening_hand(rules: ByAllMeansRules, state: State, seat: str, intent: DrawO
 
 
 def _record_lot(rules: ByAllMeansRules, state: State, seat: str, intent: RecordLot, chance: Chance) -> Any:
-    drawn = chance.choice(rules.players)
+    drawn = chance.derive("lot").choice(rules.players)
     if intent.winner is not None and intent.winner != drawn:
         return _mismatch("winner", intent.winner, drawn)
     return replace(intent, winner=drawn)

@@ -12,6 +12,7 @@ from msgspec.structs import replace
 from . import agents, refs, turn
 from .data import Combination
 from .evolve import get_obj
+from .chance import shuffle_chance
 from .model import ActionsLost, ArchiveCardsMoved, ArchiveOrdered, Choose, DecisionClosed, Pending, PlaySymbols
 from .txn import Txn, revealed
 
@@ -156,7 +157,8 @@ def resolve_effect(txn: Txn, seat: str, effect: str, i: PlaySymbols, combo: Comb
         txn.emit(ArchiveCardsMoved(owner=owner, src="extra_archive", dst="main_archive", count=n, cards=cards,
                                    at="bottom" if placement == "bottom" else "top"))
         if placement == "shuffle" and ctx.exact and txn.chance is not None:
-            order = tuple(txn.chance.shuffled(txn.archive_cards(owner, "main_archive")))
+            order = tuple(shuffle_chance(txn.state, owner, "main_archive", txn.chance).shuffled(
+                txn.archive_cards(owner, "main_archive")))
             txn.emit(ArchiveOrdered(owner=owner, archive="main_archive", cards=order))
     elif effect == "power_management":
         if i.option == "gain":

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
 from msgspec.structs import replace
 
 from .model import (
@@ -482,9 +483,37 @@ def _game_over(state: State, ev: GameOver, exact: bool) -> State:
     return replace(state, phase="over", outcome=OutcomeState(winners=ev.winners, reason=ev.reason), pending=None)
 
 
-def evolve(state: State, event: Any, exact: bool) -> State:
-    """Apply one event (dispatched on its class through ``APPLY``)."""
+def evolve(state: State, event: Any, exact: bool, digital: bool = False) -> State:
+    """Apply one event (dispatched on its class through ``APPLY``); a digital match also counts its
+    shuffles (``State.shuffles``)."""
     apply = APPLY.get(type(event))
     if apply is None:
         raise TypeError(f"by_all_means: unknown event {event!r}")
-    return apply(state, event, exact)
+    after = apply(state, event, exact)
+    return _count_shuffles(state, after, event, exact) if digital else after
+
+
+def _count_shuffles(before: State, after: State, event: Any, exact: bool) -> State:
+    """``after`` with the shuffles ``event`` made counted: an archive dealt in a new order (exact
+    tracking), or cards gone back into a seat's unseen pool (pool tracking)."""
+    zones: list[str] = []
+    if exact:
+        if isinstance(event, ArchiveShuffled) and event.order:
+            zones.append(f"{event.owner}.{_archive_attr(event.archive.removesuffix('_archive') + '_archive')}")
+        elif isinstance(event, ArchiveOrdered) and event.cards:
+            zones.append(f"{event.owner}.{_archive_attr(event.archive.removesuffix('_archive') + '_archive')}")
+        elif isinstance(event, ArchivesReformed) and (event.main or event.extra):
+            zones += [f"{event.owner}.main_archive", f"{event.owner}.extra_archive"]
+    elif after.players is not before.players:
+        zones += [f"{s}.pool" for s, p in after.players.items() if len(p.unseen) > len(before.players[s].unseen)]
+    if not zones:
+        return after
+    counts = dict(shuffles(after))
+    for zone in zones:
+        counts[zone] = counts.get(zone, 0) + 1
+    return replace(after, shuffles=dict(sorted(counts.items())))
+
+
+def shuffles(state: State) -> dict[str, int]:
+    """``State.shuffles`` (empty while unset)."""
+    return {} if isinstance(state.shuffles, msgspec.UnsetType) else state.shuffles

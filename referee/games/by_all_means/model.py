@@ -437,6 +437,12 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     pending: Pending | None = None
     phase: Literal["opening", "order", "mulligan", "play", "over"] = "opening"
     players: dict[str, Player] = {}
+    #: a digital match's history of shuffles, which its chance outcomes are derived from (``chance.py``):
+    #: ``<seat>.main_archive`` / ``<seat>.extra_archive`` how often that archive was shuffled (exact
+    #: tracking), ``<seat>.pool`` how often cards went back into the seat's unseen pool (pool tracking: the
+    #: pool counts as shuffled again). Left out of the encoding until the first one (``UNSET``), so a
+    #: match without any keeps the state bytes and hashes it always had.
+    shuffles: dict[str, int] | msgspec.UnsetType = msgspec.UNSET
     turn: Turn = Turn()
 
 

@@ -128,7 +128,7 @@ class ByAllMeansRules(RulesBase):
         return fill(self, state, seat, intent, chance)
 
     def evolve(self, state: State, event: Any) -> State:
-        return evolve(state, event, self.ctx.exact)
+        return evolve(state, event, self.ctx.exact, self.ctx.digital)
 
     def outcome(self, state: State) -> Outcome | None:
         if state.outcome is None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from referee.engine.chance import Chance
 
+from .chance import shuffle_chance
 from .model import (
     Archive,
     ArchiveOrdered,
@@ -63,7 +64,7 @@ def shuffle_archive(txn: Txn, seat: str, i: ShuffleArchive) -> None:
     zone = f"{i.archive}_archive"
     order: tuple[str, ...] = ()
     if txn.ctx.exact and txn.chance is not None:
-        order = tuple(txn.chance.shuffled(txn.archive_cards(i.owner, zone)))
+        order = tuple(shuffle_chance(txn.state, i.owner, zone, txn.chance).shuffled(txn.archive_cards(i.owner, zone)))
     txn.emit(ArchiveShuffled(owner=i.owner, archive=zone, order=order))
 
 
@@ -73,7 +74,8 @@ def reform_archives(txn: Txn, seat: str, i: ReformArchives) -> None:
     extra: tuple[str, ...] = ()
     if txn.ctx.exact and txn.chance is not None:
         p = txn.player(i.owner)
-        dealt = tuple(txn.chance.shuffled((*p.main_archive.cards, *p.extra_archive.cards)))
+        dealt = tuple(shuffle_chance(txn.state, i.owner, "archives", txn.chance).shuffled(
+            (*p.main_archive.cards, *p.extra_archive.cards)))
         n = txn.opts["extra_archive_size"]
         extra, main = dealt[:n], dealt[n:]
     txn.emit(ArchivesReformed(owner=i.owner, main=main, extra=extra))
@@ -118,7 +120,8 @@ def mulligan(txn: Txn, seat: str, i: Mulligan) -> None:
     for cid in i.return_:
         txn.move(cid, seat, f"{seat}.hand", f"{seat}.extra_archive", cause="mulligan")
     if k and txn.ctx.exact and txn.chance is not None:
-        order = tuple(txn.chance.shuffled(txn.archive_cards(seat, "extra_archive")))
+        order = tuple(shuffle_chance(txn.state, seat, "extra_archive", txn.chance).shuffled(
+            txn.archive_cards(seat, "extra_archive")))
         txn.emit(ArchiveOrdered(owner=seat, archive="extra_archive", cards=order))
     txn.emit(SetupDone(seat=seat, what="mulligan_done"))
     if all(q.mulligan_done for q in txn.state.players.values()):

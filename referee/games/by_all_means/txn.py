@@ -21,7 +21,7 @@ from referee.engine.chance import Chance
 from referee.engine.decision import Decision, Refusal
 
 from .data import Card, CardSet, Combination
-from .evolve import APPLY, get_obj
+from .evolve import evolve, get_obj
 from .geometry import Field
 from .model import (
     Agent,
@@ -131,7 +131,7 @@ class Txn(Decision):
     """One decision of By All Means (see :class:`referee.engine.decision.Decision`): the routines of
     the rules spec, each emitting events that are applied at once."""
 
-    __slots__ = ("ctx", "opts", "_exact", "chance", "flipped", "deferred", "_scanned")
+    __slots__ = ("ctx", "opts", "_exact", "_digital", "chance", "flipped", "deferred", "_scanned")
     state: State
 
     def __init__(self, ctx: Ctx, state: State, waive: frozenset[str] = frozenset(), chance: Chance | None = None,
@@ -143,6 +143,7 @@ class Txn(Decision):
         #: the match options (``ctx.opts``)
         self.opts = ctx.opts
         self._exact = ctx.exact
+        self._digital = ctx.digital
         self.chance = chance
         #: cells where a face-down graffiti agent turned face up during this intent
         self.flipped: list[str] = []
@@ -153,13 +154,13 @@ class Txn(Decision):
     # -- plumbing -------------------------------------------------------------------------------------
 
     def emit(self, *events: Any) -> None:
-        """Record events and apply them at once (``evolve``'s own function for each class)."""
+        """Record events and apply them at once (with ``evolve``, as the fold does)."""
         for event in events:
-            self.state = APPLY[type(event)](self.state, event, self._exact)
+            self.state = evolve(self.state, event, self._exact, self._digital)
             self.events.append(event)
 
     def apply(self, state: State, event: Any) -> State:
-        return APPLY[type(event)](state, event, self._exact)
+        return evolve(state, event, self._exact, self._digital)
 
     def new_oid(self) -> int:
         return self.state.next_oid

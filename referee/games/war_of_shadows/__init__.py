@@ -53,7 +53,7 @@ class WarOfShadowsGame:
     id = "war_of_shadows"
     name = "War of Shadows"
     aliases = ("wos", "voina_tenei")
-    rules_version = "1"
+    rules_version = "2"  # 2: digital draws derived from the seed and each deck's history, not the entry number
     min_players = 2
     max_players = 4
     intent_type = Intent

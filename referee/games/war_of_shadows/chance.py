@@ -3,6 +3,12 @@ match's seeded generator — a random first player, the fanatic empires dealt, a
 the cards a council draws, the cards a declared draw names — and records the filled intent, so a
 replay never re-rolls. A typed outcome that differs from the generator's is ``chance_mismatch``.
 :func:`chance_fields` names those fields of an intent (a seat may not type them in a digital match).
+
+Every outcome is derived from the seed and what it is for, never from the entry it is played in: the
+first player, the fanatic deal and each player's arrangement from their name alone (each happens once),
+a draw from the empire's deck, how often cards went back into it (``State.shuffles``) and how many are
+left in it. So undo and the same move draw the same cards, a refused line or another harmless action
+first changes nothing, and a fork draws what the main line drew.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from referee.engine.chance import Chance
 from referee.engine.protocol import Rejected
 
 from .data import EMPIRES, SLOTS, SYMBOLS
+from .fold import shuffles
 from .model import (
     ArrangeLoyalty,
     Arrangement,
@@ -55,12 +62,12 @@ def fill(rules: WarOfShadowsRules, state: State, seat: str, intent: Any, chance:
     if chance is None:
         return intent
     if isinstance(intent, SetFirstPlayer) and (intent.player is None or intent.method == "random"):
-        pick = chance.choice(rules.players)
+        pick = chance.derive("first_player").choice(rules.players)
         if intent.player not in (None, pick):
             return _mismatch(f"player={intent.player}")
         return msgspec.structs.replace(intent, player=pick, method="random")
     if isinstance(intent, DealFanaticEmpire):
-        empires = chance.shuffled(EMPIRES)
+        empires = chance.derive("fanatic_empires").shuffled(EMPIRES)
         dealt = {p: empires[i] for i, p in enumerate(rules.players)}
         if intent.assignments and intent.assignments != dealt:
             return _mismatch("the assignments")
@@ -75,7 +82,7 @@ def fill(rules: WarOfShadowsRules, state: State, seat: str, intent: Any, chance:
         if rules.modules["to_each_their_own"] and fanatic is None:
             return intent  # decide says deal_required
         rest = [e for e in EMPIRES if e != fanatic] if fanatic else list(EMPIRES)
-        shuffled = chance.shuffled(rest)
+        shuffled = chance.derive(f"loyalty:{player}").shuffled(rest)
         empires = [fanatic, *shuffled] if fanatic else shuffled
         generated = Arrangement(**dict(zip(SLOTS, empires)))
         if intent.arrangement is not None and intent.arrangement != generated:
@@ -88,24 +95,33 @@ def fill(rules: WarOfShadowsRules, state: State, seat: str, intent: Any, chance:
         empire, count = n
         if rules.counted:
             return intent if intent.cards else msgspec.structs.replace(intent, cards=(str(count),))
-        drawn = tuple(sorted(chance.shuffled(state.deck[empire])[:count]))
+        drawn = tuple(sorted(deck_order(state, empire, chance)[:count]))
         if intent.cards and tuple(sorted(intent.cards)) != drawn:
             return _mismatch(f"cards={','.join(intent.cards)}")
         return msgspec.structs.replace(intent, cards=drawn)
     if isinstance(intent, ManualEffect) and not rules.counted:
         deltas: list[Delta] = []
-        deck = {e: sorted(v) for e, v in state.deck.items()}
+        # the n-th card drawn from an empire's deck is the n-th of its order, as take_cards draws them
+        orders: dict[str, list[str]] = {}
         changed = False
         for d in intent.deltas:
-            if isinstance(d, DrawDelta) and d.card in EMPIRES and deck[d.card]:
-                pick = chance.choice(deck[d.card])
-                deck[d.card].remove(pick)
-                deltas.append(DrawDelta(player=d.player, card=pick))
-                changed = True
-            else:
-                deltas.append(d)
+            if isinstance(d, DrawDelta) and d.card in EMPIRES:
+                order = orders.setdefault(d.card, deck_order(state, d.card, chance))
+                if order:
+                    deltas.append(DrawDelta(player=d.player, card=order.pop(0)))
+                    changed = True
+                    continue
+            deltas.append(d)
         return msgspec.structs.replace(intent, deltas=tuple(deltas)) if changed else intent
     return intent
+
+
+def deck_order(state: State, empire: str, chance: Chance) -> list[str]:
+    """The order ``empire``'s deck is drawn in, from the seed and the deck's own history: how often
+    cards went back into it, how many are left."""
+    deck = state.deck[empire]
+    k = shuffles(state).get(empire, 0)
+    return chance.derive(f"deck:{empire}:shuffle{k}:left{len(deck)}").shuffled(deck)
 
 
 def _mismatch(what: str) -> Rejected:

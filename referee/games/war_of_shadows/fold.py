@@ -8,8 +8,10 @@ does, so the check and the fold cannot disagree).
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
+import msgspec
 from msgspec.structs import replace
 
 from .data import SLOTS, card_empire
@@ -487,3 +489,22 @@ def evolve(state: State, event: Any, counted: bool = False) -> State:
 
 
 __all__ = ["Player", "RESERVE", "Zones", "evolve", "fanatic_id", "is_position", "token_empire", "token_id"]
+
+
+def count_shuffles(before: State, after: State) -> State:
+    """``after`` with each deck that cards went back into counted as shuffled once more
+    (``State.shuffles``: a digital match's draws are derived from it)."""
+    if after.deck is before.deck:
+        return after
+    back = [e for e, cards in after.deck.items() if Counter(cards) - Counter(before.deck.get(e, ()))]
+    if not back:
+        return after
+    counts = dict(shuffles(after))
+    for empire in back:
+        counts[empire] = counts.get(empire, 0) + 1
+    return replace(after, shuffles=dict(sorted(counts.items())))
+
+
+def shuffles(state: State) -> dict[str, int]:
+    """``State.shuffles`` (empty while unset)."""
+    return {} if isinstance(state.shuffles, msgspec.UnsetType) else state.shuffles

@@ -744,3 +744,7 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     seats: tuple[str, ...] = ()
     #: cards discarded privately that are still in their deck: card -> the seat who discarded it
     secret_discards: dict[str, str] = {}
+    #: a digital match's history of shuffles, which its draws are derived from (``chance.py``): empire ->
+    #: how often cards went back into that deck (the deck counts as shuffled again). Left out of the
+    #: encoding until the first one (``UNSET``), so a match without any keeps the hashes it always had.
+    shuffles: dict[str, int] | msgspec.UnsetType = msgspec.UNSET

@@ -34,7 +34,7 @@ from . import view as view_mod
 from . import words
 from .data import EMPIRES, DataSet, parse_data
 from .decide import judge
-from .fold import evolve
+from .fold import count_shuffles, evolve
 from .model import CardsDiscarded, DiscardCards, State
 from .options import MODULES, resolved
 from .queries import Queries
@@ -124,7 +124,8 @@ class WarOfShadowsRules(Queries, RulesBase):
         return None
 
     def evolve(self, state: State, event: Any) -> State:
-        return evolve(state, event, self.counted)
+        after = evolve(state, event, self.counted)
+        return count_shuffles(state, after) if self.digital else after
 
     def outcome(self, state: State) -> Outcome | None:
         if state.outcome is None:
