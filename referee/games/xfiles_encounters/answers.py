@@ -57,6 +57,8 @@ def do_draw(tx: Tx, seat: str, cards: list[str]) -> None:
         rest = need - deck
         p["deck"] = sorted((Counter(p["discard"]) - rest).elements())
         p["discard"] = []
+        deck_name = f"players.{seat}.deck"
+        tx.d["shuffles"][deck_name] = int(tx.d["shuffles"].get(deck_name, 0)) + 1
         tx.say(m.DeckReshuffled, seat=seat)
     p["hand"] = sorted([*p["hand"], *cards])
     p["known_top"] = p.get("known_top", [])[len(cards):]
@@ -164,6 +166,23 @@ def candidates(tx: Tx, item: dict[str, Any]) -> list[tuple[str, int]]:
     return out
 
 
+def reveal_pool(tx: Tx, item: dict[str, Any]) -> str:
+    """The pool the hidden card of a pending reveal comes from, as ``state.reveals`` counts it: a
+    conspiracy segment, the Academy deck, an evidence priority, the Special Agents, the avatar box or a
+    seat's climax cards."""
+    kind, seg = categories(tx, item)
+    loc = item["location"]
+    if kind == "segment":
+        return f"segment.{seg['label'] if seg is not None else item['origin']}"
+    if kind == "evidence":
+        return f"evidence.p{int(loc.split('.')[1])}"
+    if kind == "clone_evidence":
+        return f"evidence.p{int(tx.d['clone_evidence'][int(loc.split('.')[1])]['priority'])}"
+    if kind == "climax":
+        return str(loc)
+    return kind
+
+
 def reveal(tx: Tx, intent: m.Reveal) -> None:
     item = tx.pending()[0]
     card = intent.card
@@ -174,6 +193,9 @@ def reveal(tx: Tx, intent: m.Reveal) -> None:
     if card not in allowed:
         why = f"it is {known}" if known else "it does not fit what that place can hold or no copy is left"
         tx.fail("reveal_inconsistent", f"{card} cannot be the hidden card at {loc} ({why})", R_REVEAL)
+    if not known:  # one more card shown from its pool: the next reveal from it draws with the next key
+        pool = reveal_pool(tx, item)
+        tx.d["reveals"][pool] = int(tx.d["reveals"].get(pool, 0)) + 1
     tx.d["pending"].pop(0)
     kind, seg = categories(tx, item)
     if kind == "segment" and seg is not None and not known:

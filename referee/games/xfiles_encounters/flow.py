@@ -392,6 +392,7 @@ def reshuffle_strikes(tx: Tx) -> None:
     if strike_count(tx) <= 0 and tx.d["strike_discard"]:
         tx.d["strike_deck"] = {"cards": sorted(tx.d["strike_discard"]), "blind": 0}
         tx.d["strike_discard"] = []
+        tx.d["shuffles"]["strike_deck"] = int(tx.d["shuffles"].get("strike_deck", 0)) + 1
         tx.say(m.StrikeDeckReshuffled)
 
 

@@ -790,10 +790,16 @@ class State(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     pending: list[Pending]
     players: dict[str, Player]
     revealed_before: list[str]
+    #: how many cards each pool the rules describe by what it may hold (a conspiracy segment, the
+    #: Academy deck, an evidence priority) has shown so far: the key of its next digital reveal
+    reveals: dict[str, int] = {}
     season: str
     seats: list[str]
     sector: list[str]
     shadows: dict[str, Slot]
+    #: how many times each deck was reshuffled (``players.<seat>.deck``, ``strike_deck``): with the
+    #: seed, the order a digital match draws it in
+    shuffles: dict[str, int] = {}
     special_agents: SpecialAgents
     status: str
     strike_deck: StrikeDeck

@@ -38,6 +38,8 @@ def to_dict(state: State) -> dict[str, Any]:
     out: dict[str, Any] = copy(msgspec.to_builtins(state))
     out.setdefault("x_leader", "")  # omitted from the encoding while empty (State.x_leader, climax_dealt)
     out.setdefault("climax_dealt", [])
+    out.setdefault("reveals", {})
+    out.setdefault("shuffles", {})
     return out
 
 
