@@ -2,9 +2,8 @@
 
 Digital matches draw every chance outcome from ``Chance(seed, salt)`` where the salt names the
 moment (``"setup"``, ``"play"``); a game derives each outcome from it and its own history of draws
-(:meth:`Chance.derive`, :meth:`Chance.ordered`), never from an entry number. The outcome is written
-into the recorded intent, so replay never re-rolls; the generator is only consulted again by audit,
-which must reproduce it.
+(``chance.derive("players.alice.deck:shuffle2:drawn7")``), never from an entry number. The outcome is written into the recorded intent, so replay
+never re-rolls; the generator is only consulted again by audit, which must reproduce it.
 
 Also the paths of an intent's chance fields (:func:`chance_value`, :func:`typed_chance`,
 :func:`with_chance`): a game names them with ``Rules.chance_fields``, as field names or dotted paths
@@ -56,21 +55,6 @@ class Chance:
 
     def derive(self, salt: str) -> Chance:
         return Chance(self.seed, f"{self.salt}/{salt}")
-
-    def ordered(self, deck: str, pile: Sequence[str]) -> list[str]:
-        """``pile`` in the order the shuffled deck named ``deck`` lies in, top first.
-
-        Each card's place is drawn from the seed and ``deck`` alone (copies of one card counted
-        apart), so the name should say which deck and how many times it was shuffled
-        (``players.alice.deck:shuffle3``). Drawing from it, undoing and drawing again, or taking
-        other cards out of it first leaves the order of the cards still in it unchanged."""
-        seen: dict[str, int] = {}
-        ranked: list[tuple[bytes, str]] = []
-        for card in sorted(pile):
-            copy = seen[card] = seen.get(card, -1) + 1
-            key = f"{self.seed}:{self.salt}/{deck}/{card}#{copy}".encode()
-            ranked.append((hashlib.sha256(key).digest(), card))
-        return [card for _, card in sorted(ranked)]
 
 
 # -- chance fields of an intent (Rules.chance_fields) --------------------------------------------------------

@@ -10,7 +10,7 @@ from typing import Any
 from . import flow, named, series
 from . import model as m
 from .ops import apply_ops
-from .tx import Tx
+from .tx import Tx, drew, reshuffled
 
 R_REVEAL = "§2.4, R21, R24, R15, R30, R37, R22"
 
@@ -51,14 +51,16 @@ def draw(tx: Tx, intent: m.Draw) -> None:
 def do_draw(tx: Tx, seat: str, cards: list[str]) -> None:
     p = tx.player(seat)
     need, deck = Counter(cards), Counter(p["deck"])
+    pile = f"players.{seat}.deck"
     if len(p["deck"]) >= len(cards) and not (need - deck):
         p["deck"] = sorted((deck - need).elements())
+        drew(tx.d, pile, len(cards))
     else:  # the whole deck is drawn; the discard becomes the deck, the rest comes from it (R35)
         rest = need - deck
         p["deck"] = sorted((Counter(p["discard"]) - rest).elements())
         p["discard"] = []
-        deck_name = f"players.{seat}.deck"
-        tx.d["shuffles"][deck_name] = int(tx.d["shuffles"].get(deck_name, 0)) + 1
+        reshuffled(tx.d, pile)
+        drew(tx.d, pile, sum(rest.values()))
         tx.say(m.DeckReshuffled, seat=seat)
     p["hand"] = sorted([*p["hand"], *cards])
     p["known_top"] = p.get("known_top", [])[len(cards):]
@@ -167,7 +169,7 @@ def candidates(tx: Tx, item: dict[str, Any]) -> list[tuple[str, int]]:
 
 
 def reveal_pool(tx: Tx, item: dict[str, Any]) -> str:
-    """The pool the hidden card of a pending reveal comes from, as ``state.reveals`` counts it: a
+    """The pool the hidden card of a pending reveal comes from, as ``state.draws`` counts it: a
     conspiracy segment, the Academy deck, an evidence priority, the Special Agents, the avatar box or a
     seat's climax cards."""
     kind, seg = categories(tx, item)
@@ -194,8 +196,7 @@ def reveal(tx: Tx, intent: m.Reveal) -> None:
         why = f"it is {known}" if known else "it does not fit what that place can hold or no copy is left"
         tx.fail("reveal_inconsistent", f"{card} cannot be the hidden card at {loc} ({why})", R_REVEAL)
     if not known:  # one more card shown from its pool: the next reveal from it draws with the next key
-        pool = reveal_pool(tx, item)
-        tx.d["reveals"][pool] = int(tx.d["reveals"].get(pool, 0)) + 1
+        drew(tx.d, reveal_pool(tx, item))
     tx.d["pending"].pop(0)
     kind, seg = categories(tx, item)
     if kind == "segment" and seg is not None and not known:

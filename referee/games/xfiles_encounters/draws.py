@@ -1,17 +1,17 @@
 """Digital chance: the chance part of an answer (the cards drawn, the card revealed, the Strike card)
-filled from the match's seed and the pile's own history, never from the entry number or the turn.
+filled from the match's seed and the pile's own history of draws (``state.draws``: which pile, how many
+times it was reshuffled, how many cards were drawn from it since), never from the entry number or the
+turn. Undoing a draw and drawing again, or doing anything that leaves the pile alone first, draws the
+same cards; a refused line changes nothing; a fork draws what the main line drew.
 
-* A deck (a player's deck, the Strike deck) lies in an order fixed by the seed, the deck's name and how
-  many times it was reshuffled (``state.shuffles``): a draw takes its top cards. Undoing a draw and
-  drawing again, or doing anything else first, draws the same cards; only a reshuffle changes the order.
-* A pool the rules describe by what it may hold (a conspiracy segment, the Academy deck, an evidence
-  priority, the Special Agents, the avatar box, climax cards) gives its n-th hidden card from the seed,
-  the pool's name and n (``state.reveals``).
+A pile is a player's deck (``players.<seat>.deck``), the Strike deck (``strike_deck``) or the pool a
+hidden card is revealed from (:func:`answers.reveal_pool`: a conspiracy segment, the Academy deck, an
+evidence priority, the Special Agents, the avatar box, a seat's climax cards).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -27,9 +27,16 @@ if TYPE_CHECKING:
     from .rules import XFilesRules
 
 
-def deck_key(state: m.State, deck: str, later: int = 0) -> str:
-    """The name a deck's order is drawn under: which deck and its shuffle (``later`` shuffles on)."""
-    return f"{deck}:shuffle{state.shuffles.get(deck, 0) + later}"
+def key(state: m.State, pile: str, reshuffle: bool = False) -> str:
+    """What ``pile``'s next draw is drawn under (``reshuffle``: once it has been reshuffled first)."""
+    h = state.draws.get(pile, m.Draws())
+    shuffles, drawn = (h.shuffles + 1, 0) if reshuffle else (h.shuffles, h.drawn)
+    return f"{pile}:shuffle{shuffles}:drawn{drawn}"
+
+
+def top(chance: Chance, state: m.State, pile: str, cards: Sequence[str], n: int, reshuffle: bool = False) -> list[str]:
+    """The ``n`` cards drawn next from ``pile``, which holds ``cards`` (in any order)."""
+    return chance.derive(key(state, pile, reshuffle)).shuffled(sorted(cards))[:n]
 
 
 def fill(rules: XFilesRules, state: m.State, seat: str, intent: Any, chance: Chance) -> Any:
@@ -37,16 +44,16 @@ def fill(rules: XFilesRules, state: m.State, seat: str, intent: Any, chance: Cha
     front = state.pending[0]
     if isinstance(intent, m.Draw) and front.kind == "draw" and front.seat == seat:
         p = state.players[seat]
-        name = f"players.{seat}.deck"
+        pile = f"players.{seat}.deck"
         n = front.count
-        top = list(p.known_top)[:n]
+        known = list(p.known_top)[:n]
         deck = list(p.deck)
-        for c in top:
+        for c in known:
             deck.remove(c)
         if len(p.deck) >= n:
-            cards = top + chance.ordered(deck_key(state, name), deck)[: n - len(top)]
+            cards = known + top(chance, state, pile, deck, n - len(known))
         else:  # the whole deck, then the reshuffled discard's top cards
-            cards = list(p.deck) + chance.ordered(deck_key(state, name, 1), p.discard)[: n - len(p.deck)]
+            cards = list(p.deck) + top(chance, state, pile, p.discard, n - len(p.deck), reshuffle=True)
         return _same(intent, "cards", tuple(cards), lambda a, b: sorted(a) == sorted(b))
     tx = Tx(rules, state, seat)
     item = tx.pending()[0]
@@ -54,18 +61,16 @@ def fill(rules: XFilesRules, state: m.State, seat: str, intent: Any, chance: Cha
         options = answers.candidates(tx, item)
         if not options:
             return intent
-        pool = answers.reveal_pool(tx, item)
         bag = [c for c, w in sorted(options) for _ in range(w)]
-        drawn = chance.derive(f"reveal:{pool}:{state.reveals.get(pool, 0)}").choice(bag)
+        drawn = chance.derive(key(state, answers.reveal_pool(tx, item))).choice(bag)
         return _same(intent, "card", drawn, lambda a, b: a == b)
     if isinstance(intent, m.TakeStrike) and front.kind in ("strike", "end_game_strike"):
-        if flow.strike_count(tx) > 0:
-            pile, key = state.strike_deck.cards, deck_key(state, "strike_deck")
-        else:  # the discard is reshuffled into a new Strike deck first
-            pile, key = state.strike_discard, deck_key(state, "strike_deck", 1)
-        if not pile:
+        fresh = flow.strike_count(tx) <= 0  # the discard is reshuffled into a new Strike deck first
+        strikes = state.strike_discard if fresh else state.strike_deck.cards
+        if not strikes:
             return intent
-        return _same(intent, "card", chance.ordered(key, pile)[0], lambda a, b: a == b)
+        drawn = top(chance, state, "strike_deck", strikes, 1, reshuffle=fresh)[0]
+        return _same(intent, "card", drawn, lambda a, b: a == b)
     return intent
 
 
