@@ -25,6 +25,7 @@ from referee.timeline import ARBITER
 #: game, seats, the keyword arguments of its match, how many moves the line in effect runs to
 GAMES = {
     "xfiles_encounters": (["ann", "ben"], {"cards": "demo"}, 60),
+    "android": (["s0", "s1", "s2"], {"cards": "demo"}, 80),
 }
 
 
