@@ -14,8 +14,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from referee.engine import core
-from referee.engine.chance import typed_chance
+from referee.engine.chance import Chance, typed_chance
 from referee.engine.notation import format_intent
 from referee.errors import RefereeError
 from referee.service import Referee
@@ -49,6 +48,10 @@ def _drew(r: Referee, mid: str, move: Move) -> bool:
     return bool(typed_chance(r.load(mid).rules.chance_fields(move.intent), move.intent))
 
 
+def seed_of(loaded: Any) -> int:
+    return int(loaded.config.seed or 0)
+
+
 def _refuse(r: Referee, mid: str, state: Any, rng: random.Random, stats: Counter[str]) -> Move | None:
     """One refused line; a Move if the 'illegal' move turned out legal (it is then part of the line)."""
     loaded = r.load(mid)
@@ -63,7 +66,7 @@ def _refuse(r: Referee, mid: str, state: Any, rng: random.Random, stats: Counter
     assert pick is not None
     seat, intent = pick
     if kind == "typed":  # the seat types the outcome the referee would draw: refused before adjudication
-        filled = rules.filled_intent(state, seat, intent, core.play_chance(loaded.config))
+        filled = rules.filled_intent(state, seat, intent, Chance(seed_of(loaded), "a guess"))
         if isinstance(filled, (msgspec.Struct,)) and typed_chance(rules.chance_fields(filled), filled):
             with pytest.raises(RefereeError) as exc:
                 r.submit(mid, seat, format_intent(filled), blind=True)
@@ -158,3 +161,48 @@ def test_undo_redo_and_refused_lines_never_reroll(game, seed):
     print(f"\n{game} seed {seed}: {len(line)} moves in effect, {stats['undos']} undos ({stats['replayed']} moves "
           f"replayed), {stats['redos']} redos, {stats['refused']} refused lines, {len(draws)} draws compared, "
           f"{len(forks)} forks")
+
+
+# -- what a seat might try instead of an undo ---------------------------------------------------------------------
+
+def _play(r: Referee, mid: str, seat: str, text: str) -> Any:
+    res = r.submit(mid, seat, text)
+    assert res.accepted, (text, res.verdict)
+    return res.intent
+
+
+def test_android_a_draw_cancelled_back_into_the_deck_is_drawn_again_and_moving_first_changes_nothing():
+    """§4.30's cancel puts the drawn card back face down: drawing again draws it again (no redraw by
+    cancelling). A move made before the draw leaves the draw alone."""
+    four = ["raymond", "rachel", "louis", "caprice"]
+
+    def new() -> tuple[Referee, str]:
+        r = Referee(MemoryStore(), clock=lambda: "")
+        return r, r.new_match("android", four, cards="FX-1", seed=5, position={"phase": "day"}).id
+
+    r, mid = new()
+    first = _play(r, mid, "raymond", "draw_twilight_card deck=raymond.light").card
+    _play(r, mid, "raymond", "manual_effect deltas=cancel_last_action")
+    assert first in r.show(mid).state["decks"]["raymond"]["light"]["face_down"]
+    assert _play(r, mid, "raymond", "draw_twilight_card deck=raymond.light").card == first
+    second = _play(r, mid, "raymond", "draw_twilight_card deck=raymond.light").card
+    r2, mid2 = new()
+    _play(r2, mid2, "raymond", "move to=a_plus_athletic_club")
+    assert _play(r2, mid2, "raymond", "draw_twilight_card deck=raymond.light").card == first
+    assert _play(r2, mid2, "raymond", "draw_twilight_card deck=raymond.light").card == second
+
+
+def test_xfiles_a_card_played_before_the_strike_phase_leaves_the_strike_card_alone():
+    position = {"status": "in_progress", "pending": [], "turn.phase": "action", "turn.seat": "alice",
+                "sector": ["fx_s1_grey"], "players.alice.hand": ["strike_team", "strike_team"]}
+
+    def strike(moves: list[str]) -> str:
+        r = Referee(MemoryStore(), clock=lambda: "")
+        mid = r.new_match("xfiles_encounters", ["alice", "bob"], cards="spec_fixture", seed=4, position=position,
+                          options={"avatars": {"alice": "skinner", "bob": "mulder"}}).id
+        for text in moves:
+            _play(r, mid, "alice", text)
+        return str(_play(r, mid, "alice", "take_strike").card)
+
+    assert strike(["end_actions"]) == strike(["play_card card=strike_team", "end_actions"]) == \
+        strike(["play_card card=strike_team", "play_card card=strike_team", "end_actions"])
