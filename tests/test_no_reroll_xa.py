@@ -61,6 +61,7 @@ def _refuse(r: Referee, mid: str, state: Any, rng: random.Random, stats: Counter
         with pytest.raises(RefereeError):
             r.submit(mid, rng.choice(seats), rng.choice(("@@ ???", "frobnicate now", "= = =", "")))
         stats["refused"] += 1
+        stats[kind] += 1
         return None
     pick = rules.random_intent(state, rng)
     assert pick is not None
@@ -72,6 +73,7 @@ def _refuse(r: Referee, mid: str, state: Any, rng: random.Random, stats: Counter
                 r.submit(mid, seat, format_intent(filled), blind=True)
             assert exc.value.code == "input/chance_typed"
             stats["refused"] += 1
+            stats[kind] += 1
         return None
     others = [s for s in seats if s != seat and intent not in rules.legal_intents(state, s)]
     if not others:
@@ -80,6 +82,7 @@ def _refuse(r: Referee, mid: str, state: Any, rng: random.Random, stats: Counter
     if res.accepted:
         return Move(res.seq, res.actor, format_intent(intent), msgspec.json.encode(res.intent), res.intent)
     stats["refused"] += 1
+    stats[kind] += 1
     return None
 
 
@@ -159,7 +162,8 @@ def test_undo_redo_and_refused_lines_never_reroll(game, seed):
         res = r.submit(fork, m.seat, m.text)
         assert res.accepted and msgspec.json.encode(res.intent) == m.recorded, (m.text, res.verdict)
     print(f"\n{game} seed {seed}: {len(line)} moves in effect, {stats['undos']} undos ({stats['replayed']} moves "
-          f"replayed), {stats['redos']} redos, {stats['refused']} refused lines, {len(draws)} draws compared, "
+          f"replayed), {stats['redos']} redos, {stats['refused']} refused lines ({stats['unreadable']} unreadable, "
+          f"{stats['illegal']} illegal, {stats['typed']} typed chance), {len(draws)} draws compared, "
           f"{len(forks)} forks")
 
 
