@@ -1,7 +1,8 @@
 """A seeded chance source: deterministic in (seed, salt), never the global generator.
 
 Digital matches draw every chance outcome from ``Chance(seed, salt)`` where the salt names the
-moment (``"setup"``, ``"seq:17"``). The outcome is written into the recorded intent, so replay
+moment (``"setup"``, ``"play"``); a game derives each outcome from it and its own history of draws
+(``chance.derive("players.alice.deck:shuffle2:drawn7")``), never from an entry number. The outcome is written into the recorded intent, so replay
 never re-rolls; the generator is only consulted again by audit, which must reproduce it.
 
 Also the paths of an intent's chance fields (:func:`chance_value`, :func:`typed_chance`,

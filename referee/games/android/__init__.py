@@ -33,7 +33,9 @@ class AndroidGame:
     id = "android"
     name = "Android"
     aliases = ("new_angeles", "android_murder")
-    rules_version = "2"  # 2 (2026-11-25): a plot: delta keeps its baggage (1 dropped it off the bank); printed abilities refuse a stray choice; positions checked in full
+    rules_version = "3"  # 2 (2026-11-25): a plot: delta keeps its baggage (1 dropped it off the bank); printed abilities refuse a stray choice; positions checked in full
+    # 3 (2026-11-28): the state keeps each pile's history of draws (draws); a digital match draws from the seed and that
+    # history (2 from the entry number)
     min_players = 3
     max_players = 5
     intent_type = Intent

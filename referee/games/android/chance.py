@@ -1,6 +1,9 @@
 """Digital chance (§1.11): the referee fills every omitted chance outcome from the match's seeded
-generator and records the filled intent, so replay never re-rolls. A typed outcome that differs from
-the generator's is ``android/chance_mismatch``. :func:`chance_fields` names those fields."""
+generator and records the filled intent, so replay never re-rolls. Each outcome is drawn from the seed
+and the pile's own history of draws (``state.draws``), never the entry number: undo and the same move
+draw the same, a refused line changes nothing, a fork draws what the main line drew. A typed outcome
+that differs from the generator's is ``android/chance_mismatch``. :func:`chance_fields` names those
+fields."""
 
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ from referee.engine.chance import Chance
 from referee.engine.protocol import Rejected
 
 from .model import (
-    ChooseFirstPlayer, ChooseMurder, DealHunches, DealMemoryCards, DrawEvidence, DrawRachelExtraCards,
+    ChooseFirstPlayer, ChooseMurder, DealHunches, Draws, DealMemoryCards, DrawEvidence, DrawRachelExtraCards,
     DrawStartingCards, DrawTwilightCard, HunchDeal, MemoryDeal, PlotPick, ResolveGeneralEvent, RevealConspiracy,
     SelectStartingPlot, SetAsideSpecificEvent, StartingDraw, State, TakeFreeDraw,
 )
@@ -50,12 +53,23 @@ def chance_fields(rules: AndroidRules, intent: Any) -> tuple[str, ...]:
     return ()
 
 
-def _face_down(rules: AndroidRules, state: State, deck: str) -> tuple[str, ...]:
+def _face_down(rules: AndroidRules, state: State, deck: str) -> tuple[tuple[str, ...], bool]:
+    """What a draw from ``deck`` takes from, and whether the deck is reshuffled first."""
     det, _, kind = deck.partition(".")
     d = state.decks.get(det, {}).get(kind)
     if d is None:
-        return ()
-    return d.face_down or (d.bottom if rules.options["reshuffle_before_draw"] else ())
+        return (), False
+    if d.face_down:
+        return d.face_down, False
+    return (d.bottom, True) if rules.options["reshuffle_before_draw"] else ((), False)
+
+
+def key(state: State, pile: str, reshuffle: bool = False, later: int = 0) -> str:
+    """What ``pile``'s next draw is drawn under (``reshuffle``: once it has been reshuffled first;
+    ``later``: that many cards after it): which pile, its reshuffles, how many were drawn since."""
+    h = state.draws.get(pile, Draws())
+    shuffles, drawn = (h.shuffles + 1, 0) if reshuffle else (h.shuffles, h.drawn)
+    return f"{pile}:shuffle{shuffles}:drawn{drawn + later}"
 
 
 def fill(rules: AndroidRules, state: State, seat: str, intent: Any, chance: Chance | None) -> Any:
@@ -72,17 +86,20 @@ def fill(rules: AndroidRules, state: State, seat: str, intent: Any, chance: Chan
 
 
 def _fill(rules: AndroidRules, state: State, it: Any, chance: Chance) -> Any:  # noqa: C901
+    """``it`` with its chance fields drawn. Each outcome is drawn under a name of its own: a setup step's
+    (``murder``, ``plot.<seat>``), or a pile's and its history of draws (:func:`key`), never an entry
+    number, so undoing and doing it again, or doing something else first, draws the same."""
     rep = msgspec.structs.replace
     if isinstance(it, ChooseMurder) and it.method == "random":
-        return rep(it, murder=chance.choice(sorted(rules.data.murders)))
+        return rep(it, murder=chance.derive("murder").choice(sorted(rules.data.murders)))
     if isinstance(it, ChooseFirstPlayer) and it.method == "random":
-        return rep(it, seat=chance.choice(rules.players))
+        return rep(it, seat=chance.derive("first_player").choice(rules.players))
     if isinstance(it, DealHunches):
-        active = list(state.active_suspects)
+        active = sorted(state.active_suspects)
         taken_g = {p.hunches.guilty for p in state.players.values() if p.hunches}
         taken_i = {p.hunches.innocent for p in state.players.values() if p.hunches}
-        guilty = chance.shuffled([s for s in active if s not in taken_g])
-        innocent = chance.shuffled([s for s in active if s not in taken_i])
+        guilty = [s for s in chance.derive("hunches.guilty").shuffled(active) if s not in taken_g]
+        innocent = [s for s in chance.derive("hunches.innocent").shuffled(active) if s not in taken_i]
         seats = [it.seat] if it.seat is not None else [s for s in rules.players if state.players[s].hunches is None]
         if len(guilty) < len(seats) or len(innocent) < len(seats) or any(s not in state.players for s in seats):
             return None
@@ -97,7 +114,7 @@ def _fill(rules: AndroidRules, state: State, it: Any, chance: Chance) -> Any:  #
             if det is None:
                 return None
             eligible = [p for p, ok in rules.data.detectives[det].plots if ok]
-            picks.append(PlotPick(seat=s, plot=chance.choice(eligible)))
+            picks.append(PlotPick(seat=s, plot=chance.derive(f"plot.{s}").choice(eligible)))
         if it.seat is not None:
             return rep(it, plot=picks[0].plot)
         return rep(it, picks=tuple(picks))
@@ -109,8 +126,8 @@ def _fill(rules: AndroidRules, state: State, it: Any, chance: Chance) -> Any:  #
             left = state.players[rules.left(s)].detective if s in state.players else None
             if det is None or left is None:
                 return None
-            light = chance.shuffled(list(state.decks[det]["light"].face_down))[:2]
-            dark = chance.choice(state.decks[left]["dark"].face_down)
+            light = chance.derive(key(state, f"{det}.light")).shuffled(sorted(state.decks[det]["light"].face_down))[:2]
+            dark = chance.derive(key(state, f"{left}.dark")).choice(sorted(state.decks[left]["dark"].face_down))
             draws.append(StartingDraw(seat=s, light_1=light[0], light_2=light[1], dark=dark))
         if it.seat is not None:
             d = draws[0]
@@ -119,35 +136,38 @@ def _fill(rules: AndroidRules, state: State, it: Any, chance: Chance) -> Any:  #
     if isinstance(it, SetAsideSpecificEvent):
         if state.murder is None or it.card == "sealed":
             return None
-        return rep(it, card=chance.choice(rules.data.murders[state.murder].specific_events))
+        return rep(it, card=chance.derive("specific_event").choice(rules.data.murders[state.murder].specific_events))
     if isinstance(it, DrawRachelExtraCards):
         if len(it.sources) != 2:
             return None
         cards: list[str] = []
-        for src in it.sources:
-            pool = [c for c in _face_down(rules, state, src) if c not in cards]
+        for n, src in enumerate(it.sources):
+            face_down, fresh = _face_down(rules, state, src)
+            pool = sorted(c for c in face_down if c not in cards)
             if not pool:
                 return None
-            cards.append(chance.choice(pool))
+            later = it.sources[:n].count(src)  # the second card from one deck is its next draw
+            cards.append(chance.derive(key(state, src, fresh, later)).choice(pool))
         return rep(it, cards=tuple(cards))
     if isinstance(it, DealMemoryCards):
         raymond = seat_of(state, "raymond")
         if raymond is None:
             return None
         others = [s for s in rules.players if s != raymond]
-        mem = chance.shuffled(list(rules.data.detectives["raymond"].memory_cards))
+        mem = chance.derive("memory").shuffled(sorted(rules.data.detectives["raymond"].memory_cards))
         return rep(it, deal=tuple(MemoryDeal(seat=s, card=c) for s, c in zip(others, mem)))
     if isinstance(it, (TakeFreeDraw, DrawTwilightCard)):
-        cards_left = _face_down(rules, state, it.deck)
-        return rep(it, card=chance.choice(cards_left)) if cards_left else None
+        cards_left, fresh = _face_down(rules, state, it.deck)
+        return rep(it, card=chance.derive(key(state, it.deck, fresh)).choice(sorted(cards_left))) if cards_left else None
     if isinstance(it, ResolveGeneralEvent):
-        general = state.events.general_deck
-        return rep(it, card=chance.choice(general)) if general else None
+        general = sorted(state.events.general_deck)
+        return rep(it, card=chance.derive(key(state, "general_deck")).choice(general)) if general else None
     if isinstance(it, DrawEvidence):
         bag = [k for k, n in sorted(state.evidence_pile.items()) for _ in range(n)]
-        return rep(it, token=chance.choice(bag)) if bag else None
+        return rep(it, token=chance.derive(key(state, "evidence_pile")).choice(bag)) if bag else None
     if isinstance(it, RevealConspiracy):
         pile = state.puzzle.markers.get(next((st.seat for st in state.pending if st.step == "lead_use"), ""), "box")
-        pieces = state.puzzle.piles.get(pile, ())
-        return rep(it, piece=chance.choice(pieces)) if pieces else None
+        pieces = sorted(state.puzzle.piles.get(pile, ()))
+        return rep(it, piece=chance.derive(key(state, f"puzzle.{pile}")).choice(pieces)) if pieces else None
     return None
+

@@ -9,7 +9,7 @@ from msgspec.structs import replace
 
 from .data import BANKS, EVIDENCE, LEAD_TYPES, PILES
 from .model import (
-    ActionNoted, ActiveAbility, AlibiPlaced, CardReturned, SceneHeroRestored, AuditFlagged, BaggagePlaced, BenefitTaken, CaseClosed, ComponentsPlaced, Deck,
+    ActionNoted, ActiveAbility, Draws, AlibiPlaced, CardReturned, SceneHeroRestored, AuditFlagged, BaggagePlaced, BenefitTaken, CaseClosed, ComponentsPlaced, Deck,
     DeckReshuffled, DeltaApplied, DetectiveAssigned, DetectiveMoved, DayPhaseEnded, DayStarted, DropshipPassSpent,
     EventAbilityUsed, EvidenceDrawn, EvidencePlaced, EvidenceShown, ExtraCardsDrawn, FavorGained, FirstPlayerChanged,
     FirstPlayerChosen, Flag, GameEnded, GeneralEventResolved, HeroMarkersMoved, HeroSetupApplied, Hunches,
@@ -43,6 +43,18 @@ def _without(items: tuple[str, ...], item: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+def drew(state: State, pile: str, n: int = 1) -> State:
+    """``n`` more drawn from ``pile`` (``n`` = -1: a drawn card went back where it was): its next draw
+    has a new key."""
+    h = state.draws.get(pile, Draws())
+    return replace(state, draws={**state.draws, pile: replace(h, drawn=max(0, h.drawn + n))})
+
+
+def reshuffled(state: State, pile: str) -> State:
+    h = state.draws.get(pile, Draws())
+    return replace(state, draws={**state.draws, pile: Draws(drawn=0, shuffles=h.shuffles + 1)})
+
+
 def deck_of(rules: AndroidRules, card: str) -> tuple[str, str] | None:
     c = rules.data.cards.get(card)
     return None if c is None else (c.detective, c.deck)
@@ -56,8 +68,10 @@ def take_card(rules: AndroidRules, state: State, card: str) -> State:
     det, kind = where
     decks = {k: dict(v) for k, v in state.decks.items()}
     d = decks[det][kind]
+    if card not in d.face_down:
+        return state
     decks[det][kind] = replace(d, face_down=_without(d.face_down, card))
-    return replace(state, decks=decks)
+    return drew(replace(state, decks=decks), f"{det}.{kind}")
 
 
 def to_bottom(rules: AndroidRules, state: State, card: str) -> State:
@@ -181,7 +195,7 @@ def evolve(rules: AndroidRules, state: State, event: Any) -> State:  # noqa: C90
             decks = {k: dict(v) for k, v in state.decks.items()}
             dk = decks[det][kind]
             decks[det][kind] = Deck(face_down=_sorted_add(dk.face_down, *dk.bottom), bottom=())
-            return replace(state, decks=decks)
+            return reshuffled(replace(state, decks=decks), deck)
         case TwilightCardDiscarded(seat=seat, card=card):
             state = _pl(state, seat, hand=_without(state.players[seat].hand, card))
             return to_bottom(rules, state, card)
@@ -195,7 +209,8 @@ def evolve(rules: AndroidRules, state: State, event: Any) -> State:  # noqa: C90
             decks = {k: dict(v) for k, v in state.decks.items()}
             dk = decks[c.detective][c.deck]
             decks[c.detective][c.deck] = replace(dk, face_down=_sorted_add(dk.face_down, card))
-            return replace(state, decks=decks, last_action=None)
+            # back where it was drawn from: drawing again draws it again (no redraw by cancelling, §4.30)
+            return drew(replace(state, decks=decks, last_action=None), f"{c.detective}.{c.deck}", -1)
         case SceneHeroRestored(seat=seat, hero=hero):
             state = _pl(state, seat, hero_markers_free=state.players[seat].hero_markers_free + 1)
             if hero is not None and hero in state.players:
@@ -206,7 +221,8 @@ def evolve(rules: AndroidRules, state: State, event: Any) -> State:  # noqa: C90
         case LeadMoved(lead=lead, to=to):
             return _set_lead(state, lead, to)
         case EvidenceDrawn(seat=seat, kind=kind):
-            state = replace(state, evidence_pile={**state.evidence_pile, kind: state.evidence_pile[kind] - 1})
+            state = drew(replace(state, evidence_pile={**state.evidence_pile, kind: state.evidence_pile[kind] - 1}),
+                         "evidence_pile")
             return _pl(state, seat, drawn_evidence=kind)
         case EvidencePlaced(seat=seat, suspect=sus, file=file, face_up=up):
             token = Token(kind=state.players[seat].drawn_evidence or "?", face_up=up, placed_by=seat)
@@ -229,7 +245,7 @@ def evolve(rules: AndroidRules, state: State, event: Any) -> State:  # noqa: C90
         case PuzzlePieceDrawn(piece=piece, pile=pile):
             piles = dict(state.puzzle.piles)
             piles[pile] = _without(piles[pile], piece)
-            return replace(state, puzzle=replace(state.puzzle, piles=piles))
+            return drew(replace(state, puzzle=replace(state.puzzle, piles=piles)), f"puzzle.{pile}")
         case HeroMarkersMoved(markers=markers):
             return replace(state, puzzle=replace(state.puzzle, markers={**state.puzzle.markers, **markers}))
         case PuzzlePiecePlaced(piece=piece, cell=cell, rotation=rot):
@@ -290,6 +306,7 @@ def evolve(rules: AndroidRules, state: State, event: Any) -> State:  # noqa: C90
                         event=card, location=e.grant_location, time=e.grants.time, uses=e.uses)))
                 else:
                     evs = replace(evs, general_deck=rest, general_discard=(*evs.general_discard, card))
+            state = drew(state, "general_deck") if card is not None else state
             return replace(state, events=evs, end_of_day_queue=state.end_of_day_queue[1:])
         case SpecificEventRevealed(card=card):
             return replace(state, events=replace(state.events, specific=card, specific_revealed=True),

@@ -19,7 +19,7 @@ import msgspec
 from referee.engine.decision import EventBase, IntentBase
 
 from .state import (  # the state of §1.13, re-exported
-    ActiveAbility as ActiveAbility, Case as Case, Deck as Deck, Declared as Declared, Events as Events,
+    ActiveAbility as ActiveAbility, Case as Case, Deck as Deck, Draws as Draws, Declared as Declared, Events as Events,
     Flag as Flag, Hunches as Hunches, LastAction as LastAction, Npc as Npc, Placement as Placement,
     Player as Player, Plot as Plot, Puzzle as Puzzle, Result as Result, Scene as Scene, Setup as Setup,
     Special as Special, State as State, Step as Step, Suspect as Suspect, Token as Token, Window as Window,

@@ -34,6 +34,14 @@ class Deck(msgspec.Struct, frozen=True, kw_only=True):
     face_down: tuple[str, ...] = ()
 
 
+class Draws(msgspec.Struct, frozen=True, kw_only=True):
+    """A pile's history of draws: cards drawn from it since its last reshuffle, and reshuffles. With the
+    seed, what a digital match draws from it next (:mod:`.chance`)."""
+
+    drawn: int = 0
+    shuffles: int = 0
+
+
 class ActiveAbility(msgspec.Struct, frozen=True, kw_only=True):
     event: str
     location: str
@@ -192,6 +200,9 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     case: Case | None = None
     day: int = 0
     decks: dict[str, dict[str, Deck]] = {}
+    #: each pile's history of draws: ``<detective>.<light|dark>``, ``general_deck``, ``evidence_pile``,
+    #: ``puzzle.<pile>``
+    draws: dict[str, Draws] = {}
     end_of_day_queue: tuple[str, ...] = ()
     events: Events = Events()
     evidence_pile: dict[str, int] = {}

@@ -38,7 +38,9 @@ class XFilesGame:
     id = "xfiles_encounters"
     name = "Legendary Encounters: X-Files"
     aliases = ("xfiles", "x_files", "legendary_xfiles")
-    rules_version = "2"  # 2 (2026-11-25): Extinction, Body Swap, Infection, Susanne Modeski and X's Leader are checked (1 took them as declared)
+    rules_version = "3"  # 2 (2026-11-25): Extinction, Body Swap, Infection, Susanne Modeski and X's Leader are checked (1 took them as declared)
+    # 3 (2026-11-28): the state counts each deck's reshuffles and each pool's reveals; a digital match draws from
+    # the seed and those counts (2 from the entry number)
     min_players = 1
     max_players = 5
     intent_type = Intent

@@ -10,7 +10,7 @@ from typing import Any
 from . import flow, named, series
 from . import model as m
 from .ops import apply_ops
-from .tx import Tx
+from .tx import Tx, drew, reshuffled
 
 R_REVEAL = "§2.4, R21, R24, R15, R30, R37, R22"
 
@@ -51,12 +51,16 @@ def draw(tx: Tx, intent: m.Draw) -> None:
 def do_draw(tx: Tx, seat: str, cards: list[str]) -> None:
     p = tx.player(seat)
     need, deck = Counter(cards), Counter(p["deck"])
+    pile = f"players.{seat}.deck"
     if len(p["deck"]) >= len(cards) and not (need - deck):
         p["deck"] = sorted((deck - need).elements())
+        drew(tx.d, pile, len(cards))
     else:  # the whole deck is drawn; the discard becomes the deck, the rest comes from it (R35)
         rest = need - deck
         p["deck"] = sorted((Counter(p["discard"]) - rest).elements())
         p["discard"] = []
+        reshuffled(tx.d, pile)
+        drew(tx.d, pile, sum(rest.values()))
         tx.say(m.DeckReshuffled, seat=seat)
     p["hand"] = sorted([*p["hand"], *cards])
     p["known_top"] = p.get("known_top", [])[len(cards):]
@@ -164,6 +168,23 @@ def candidates(tx: Tx, item: dict[str, Any]) -> list[tuple[str, int]]:
     return out
 
 
+def reveal_pool(tx: Tx, item: dict[str, Any]) -> str:
+    """The pool the hidden card of a pending reveal comes from, as ``state.draws`` counts it: a
+    conspiracy segment, the Academy deck, an evidence priority, the Special Agents, the avatar box or a
+    seat's climax cards."""
+    kind, seg = categories(tx, item)
+    loc = item["location"]
+    if kind == "segment":
+        return f"segment.{seg['label'] if seg is not None else item['origin']}"
+    if kind == "evidence":
+        return f"evidence.p{int(loc.split('.')[1])}"
+    if kind == "clone_evidence":
+        return f"evidence.p{int(tx.d['clone_evidence'][int(loc.split('.')[1])]['priority'])}"
+    if kind == "climax":
+        return str(loc)
+    return kind
+
+
 def reveal(tx: Tx, intent: m.Reveal) -> None:
     item = tx.pending()[0]
     card = intent.card
@@ -174,6 +195,8 @@ def reveal(tx: Tx, intent: m.Reveal) -> None:
     if card not in allowed:
         why = f"it is {known}" if known else "it does not fit what that place can hold or no copy is left"
         tx.fail("reveal_inconsistent", f"{card} cannot be the hidden card at {loc} ({why})", R_REVEAL)
+    if not known:  # one more card shown from its pool: the next reveal from it draws with the next key
+        drew(tx.d, reveal_pool(tx, item))
     tx.d["pending"].pop(0)
     kind, seg = categories(tx, item)
     if kind == "segment" and seg is not None and not known:

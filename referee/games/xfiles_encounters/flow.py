@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import model as m
-from .tx import Tx, pending_item
+from .tx import Tx, drew, pending_item, reshuffled
 
 SLOTS = ("1", "2", "3", "4", "5")
 TURN_FLAGS = ("belief_card_activated", "belief_text_resolved", "lessons_resolved", "doubt_resolved",
@@ -392,11 +392,13 @@ def reshuffle_strikes(tx: Tx) -> None:
     if strike_count(tx) <= 0 and tx.d["strike_discard"]:
         tx.d["strike_deck"] = {"cards": sorted(tx.d["strike_discard"]), "blind": 0}
         tx.d["strike_discard"] = []
+        reshuffled(tx.d, "strike_deck")
         tx.say(m.StrikeDeckReshuffled)
 
 
 def take_from_strike_deck(tx: Tx, card: str) -> None:
     tx.d["strike_deck"]["cards"].remove(card)
+    drew(tx.d, "strike_deck")
     if tx.opt["strike_reshuffle_timing"] == "on_empty":  # B26's other reading: at once when it runs out
         reshuffle_strikes(tx)
 
@@ -407,6 +409,7 @@ def blind_scar(tx: Tx, seat: str) -> bool:
     if strike_count(tx) <= 0:
         return False
     tx.d["strike_deck"]["blind"] += 1
+    drew(tx.d, "strike_deck")  # its top card, unseen: the next draw is the card under it
     tx.player(seat)["scars"].append("")
     tx.say(m.ScarAdded, seat=seat)
     return True

@@ -167,7 +167,7 @@ def _fight(rules: XFilesRules, where: str, card: str, p: dict[str, Any]) -> m.Fi
 
 def legal(rules: XFilesRules, state: m.State, seat: str) -> list[Any]:
     """The candidates the rules accept now (chance fields left for the referee in a digital match)."""
-    from .rules import fill
+    from .draws import fill
 
     out = []
     digital = rules.config.chance == "digital"

@@ -673,6 +673,12 @@ class ConspiracyDeck(_Rec):
     segments: list[Segment] = []
 
 
+class Draws(_Rec):
+    """A pile's history: cards drawn from it since its last reshuffle, and reshuffles."""
+    drawn: int = 0
+    shuffles: int = 0
+
+
 class Evidence(_Rec):
     card: str = ""
     in_end_game: bool = False
@@ -782,6 +788,9 @@ class State(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     defeated_characters: list[str]
     defeated_conspiracy: list[str]
     doubt_stack: int
+    #: each pile's history of draws (``players.<seat>.deck``, ``strike_deck``, a reveal's pool): with the
+    #: seed, what a digital match draws from it next (:mod:`.draws`); left out while empty
+    draws: dict[str, Draws] = {}
     end_game_damage: dict[str, int]
     end_game_strikes: dict[str, list[str]]
     evidence: dict[str, Evidence]

@@ -17,7 +17,7 @@ from referee.engine.protocol import Accepted, ConfigError, Rejected, RulesBase
 from schemas import MatchConfig, Outcome
 from schemas.board import Board
 
-from . import answers, flow, intents, series
+from . import answers, draws, flow, intents, series
 from . import model as m
 from .data import ACADEMY, AVATARS, CardSet, parse_cards
 from .options import resolved
@@ -249,7 +249,7 @@ class XFilesRules(PositionMixin, RulesBase):
     def filled_intent(self, state: m.State, seat: str, intent: Any, chance: Chance | None) -> Any:
         if chance is None or not state.pending:
             return intent
-        return fill(self, state, seat, intent, chance)
+        return draws.fill(self, state, seat, intent, chance)
 
     # -- reading -----------------------------------------------------------------------------------------------
 
@@ -294,47 +294,6 @@ def new_player(avatar: str, deck: list[str]) -> dict[str, Any]:
 
 def new_evidence() -> dict[str, Any]:
     return {"state": "undiscovered", "card": "", "leader": "", "in_end_game": False, "locked": False}
-
-
-def fill(rules: XFilesRules, state: m.State, seat: str, intent: Any, chance: Chance) -> Any:
-    """A digital match: the chance part of an answer drawn from the seeded generator."""
-    st: dict[str, Any] = msgspec.to_builtins(state)
-    front = st["pending"][0]
-    tx = Tx(rules, state, seat)
-    if isinstance(intent, m.Draw) and front["kind"] == "draw" and front["seat"] == seat:
-        p = st["players"][seat]
-        n = int(front["count"])
-        top = list(p.get("known_top", []))[:n]
-        deck = list(p["deck"])
-        for c in top:
-            deck.remove(c)
-        if len(p["deck"]) >= n:
-            cards = top + chance.shuffled(deck)[: n - len(top)]
-        else:
-            cards = list(p["deck"]) + chance.shuffled(list(p["discard"]))[: n - len(p["deck"])]
-        return _same(intent, "cards", tuple(cards), lambda a, b: sorted(a) == sorted(b))
-    if isinstance(intent, m.Reveal) and front["kind"] == "reveal":
-        options = answers.candidates(tx, front)
-        if not options:
-            return intent
-        bag = [c for c, w in sorted(options) for _ in range(w)]
-        return _same(intent, "card", chance.choice(bag), lambda a, b: a == b)
-    if isinstance(intent, m.TakeStrike) and front["kind"] in ("strike", "end_game_strike"):
-        pool = st["strike_deck"]["cards"] if flow.strike_count(tx) > 0 else st["strike_discard"]
-        if not pool:
-            return intent
-        return _same(intent, "card", chance.choice(list(pool)), lambda a, b: a == b)
-    return intent
-
-
-def _same(intent: Any, field: str, drawn: Any, equal: Callable[[Any, Any], bool]) -> Any:
-    import msgspec
-
-    typed = getattr(intent, field)
-    if typed is not None and not equal(typed, drawn):
-        return Rejected("xfiles_encounters/chance_mismatch",
-                        f"{field}: a digital match draws it from the seed; the typed value differs", "§0.1")
-    return msgspec.structs.replace(intent, **{field: drawn})
 
 
 def check_input(rules: XFilesRules, intent: Any) -> str | None:

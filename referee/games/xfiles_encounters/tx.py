@@ -38,6 +38,7 @@ def to_dict(state: State) -> dict[str, Any]:
     out: dict[str, Any] = copy(msgspec.to_builtins(state))
     out.setdefault("x_leader", "")  # omitted from the encoding while empty (State.x_leader, climax_dealt)
     out.setdefault("climax_dealt", [])
+    out.setdefault("draws", {})
     return out
 
 
@@ -247,3 +248,15 @@ def known_cards(d: dict[str, Any]) -> Counter[str]:
         add([x["card"] for x in p["play"] if not x.get("virtual_of")])
         add([p["coordinated_out"]])
     return found
+
+
+def drew(d: dict[str, Any], pile: str, n: int = 1) -> None:
+    """``n`` more cards drawn from ``pile`` (in the working copy ``d``): its next draw has a new key."""
+    rec = d["draws"].setdefault(pile, {"drawn": 0, "shuffles": 0})
+    rec["drawn"] = int(rec["drawn"]) + n
+
+
+def reshuffled(d: dict[str, Any], pile: str) -> None:
+    """``pile`` reshuffled: a new order, none drawn from it yet."""
+    rec = d["draws"].setdefault(pile, {"drawn": 0, "shuffles": 0})
+    rec["shuffles"], rec["drawn"] = int(rec["shuffles"]) + 1, 0
