@@ -59,8 +59,14 @@ def test_a_playthrough_pins_refusals_and_a_whole_game(source, computed):
     assert all(r[4] != "-" for r in refused)
     assert all((r[5] == "-") == (r[3] != "accepted") for r in rows if r[2] == "intent")
     lines = computed[source.name].splitlines()
-    if source.kind == "fixture":  # what the database holds, and its audit: clean
-        assert lines.pop() == "audit (rules changes accepted)\tclean"
+    if source.kind == "fixture":  # what the database holds, and its audit: clean, except the one match whose
+        # digital draws were keyed by entry number under War of Shadows rules 1 (issue 23: chance keyed by
+        # the deck's history since rules 2), which the new rules draw otherwise at its first draw
+        audit = lines.pop()
+        if source.ref == "1f9541bbebec":
+            assert audit.startswith("audit (rules changes accepted)\tentry 2: verdict"), audit
+        else:
+            assert audit == "audit (rules changes accepted)\tclean"
     *_, outcome, head = lines
     assert outcome.startswith("outcome\t")
     if source.kind == "random":  # played to the cap or to the end
@@ -128,7 +134,7 @@ def test_a_difference_after_the_entries_is_named_for_what_it_is(computed):
     report = pt.first_difference(name, other, computed[name])
     assert report.splitlines()[0] == f"{name}: first difference at the outcome"
     assert "in all 2 lines removed or added" in report
-    fixture = next(s.name for s in SOURCES if s.kind == "fixture")
+    fixture = next(s.name for s in SOURCES if s.kind == "fixture" and s.ref != "1f9541bbebec")
     audited = computed[fixture].replace("\tclean\n", "\tentry 3: verdict\n")
     assert pt.first_difference(fixture, audited, computed[fixture]).splitlines()[0].endswith("at the audit")
     header = computed[name].replace("rules version", "rules version 0 +", 1)
