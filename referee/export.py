@@ -78,7 +78,7 @@ class Source:
         """The entries from ``start`` on as the role sees them, each with its words and (``states``)
         the state after it and the heading of the move list it falls under."""
         loaded = loaded or self.loaded
-        view = self.view if loaded is self.loaded else View(loaded, self.view.role)
+        view = self.view if loaded is self.loaded else View(loaded, self.view.role, lambda: self.referee.over(loaded))
         group = ""
         if states:
             _, before = self.referee.state_at(loaded, start - 1)
@@ -93,7 +93,7 @@ class Source:
 def source(referee: Referee, match_id: str, role: str = ARBITER) -> Source:
     loaded = referee.load(match_id)
     seat = referee.role(loaded, role)
-    view = View(loaded, seat)
+    view = View(loaded, seat, lambda: referee.over(loaded))
     m, config = loaded.match, loaded.config
     _, final = referee.state_at(loaded)
     outcome = loaded.rules.outcome(final)

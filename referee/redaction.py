@@ -22,7 +22,9 @@ A role is ``None`` (the arbiter, who sees everything), a seat, or ``spectator`` 
   candidates: the arbiter's answers only.
 * **The seed** of a digital match decides every hidden deal: the arbiter's alone while the match goes
   on. Every role gets its commitment (:func:`referee.engine.core.seed_commitment`) from the start,
-  and the seed itself once the match is over, so anyone can check the deals were fair.
+  and the seed itself once the match is over, so anyone can check the deals were fair. A reopening of
+  a finished match (the arbiter's) draws from a fresh secret: its commitment is in the entry's meta for
+  every role, the secret (``meta.secret``) the arbiter's until the match is over again.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ import msgspec
 from schemas import ARBITER, Annotation, EntryView, Rejection
 
 from .engine import core, notation
+from .engine.entries import fresh_secret
 from .engine.protocol import Accepted, Held, Rejected
 
 if TYPE_CHECKING:
@@ -85,10 +88,23 @@ def sees(audience: str, role: str | None) -> bool:
 class View:
     """What one role sees of one match. ``role`` is None (the arbiter), a seat or ``spectator``."""
 
-    def __init__(self, loaded: Loaded, role: str | None) -> None:
+    def __init__(self, loaded: Loaded, role: str | None, over: Callable[[], bool] | None = None) -> None:
         self.loaded = loaded
         self.rules = loaded.rules
         self.role = role
+        #: whether the match is over now (asked once, only when an entry holds a fresh secret): then
+        #: every role sees the secrets of its reopenings; without it, only the arbiter does
+        self._over = over
+        self._over_known: bool | None = None
+
+    def reveals_secrets(self) -> bool:
+        """Whether the role sees the fresh secrets of the match's reopenings: the arbiter always, everyone
+        once the match is over (again)."""
+        if self.arbiter:
+            return True
+        if self._over_known is None:
+            self._over_known = bool(self._over is not None and self._over())
+        return self._over_known
 
     @property
     def arbiter(self) -> bool:
@@ -138,6 +154,9 @@ class View:
         meta = {k: v for k, v in body.meta.items() if k != "error"}
         if isinstance(verdict, Held):
             meta["confirmer"] = verdict.confirmer
+        secret = fresh_secret(body.act)
+        if secret is not None and self.reveals_secrets():
+            meta["secret"] = secret
         # a ruling's or a confirmation's intent and events are the seat's whose move it is
         actor = body.meta.get("seat") if body.kind in ("ruling", "confirm") else body.actor
         if self.role is None or body.kind in ("undo", "redo"):

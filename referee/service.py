@@ -7,6 +7,7 @@ verdicts, recorded in the log like any other entry.
 
 from __future__ import annotations
 
+import secrets
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
 from typing import Any
@@ -16,6 +17,7 @@ import msgspec
 from schemas import (
     ARBITER,
     NAME_MAX,
+    SEED_MAX,
     SPECTATOR,
     TEXT_MAX,
     TITLE_MAX,
@@ -47,6 +49,8 @@ from .engine.entries import (
     EntryBody,
     Move,
     Redo,
+    Reopen,
+    Reopening,
     Ruling,
     Source,
     Undo,
@@ -87,8 +91,12 @@ class Referee(Configuration, History):
         clock: Callable[[], str] = utc_now,
         snapshot_every: int = SNAPSHOT_EVERY,
         use_snapshots: bool = True,
+        fresh_secret: Callable[[], int] | None = None,
     ) -> None:
         self.store = store
+        #: where a reopening's fresh secret comes from (os randomness; a test may fix it). Called when an
+        #: entry is written, never by a fold: the secret is recorded in the entry
+        self.fresh_secret: Callable[[], int] = fresh_secret or _fresh_secret
         #: the games this service knows; None = the registry's, each imported when first asked for
         self.given_games: tuple[Game, ...] | None = None if games is None else tuple(games)
         self.clock = clock
@@ -99,6 +107,7 @@ class Referee(Configuration, History):
         self._timelines: dict[str, tuple[int, Timeline]] = {}
         self._memos: dict[str, MutableMapping[int, Any]] = {}
         self._jumps: dict[str, tuple[int, int, list[Jump]]] = {}
+        self._reseeds: dict[str, tuple[int, list[tuple[int, int]]]] = {}
 
     # -- games -------------------------------------------------------------------------------
 
@@ -201,7 +210,7 @@ class Referee(Configuration, History):
         the accepted undos and redos after its first entry (for the undone-by marks) are read, and no
         state is folded."""
         loaded = self.load(match_id)
-        view = View(loaded, self.role(loaded, seat))
+        view = View(loaded, self.role(loaded, seat), lambda: self.over(loaded))
         head = self.store.head(loaded.match.id)
         start, stop = self.log_span(head, start, stop, last)
         return self._log_stream(loaded, view, start, stop, head)
@@ -219,7 +228,7 @@ class Referee(Configuration, History):
     def log_page(self, match_id: str, *, seat: str | None = None, offset: int = 0, limit: int = 100) -> LogPage:
         """Entries ``offset + 1 .. offset + limit`` as ``seat`` sees them, with the head."""
         loaded = self.load(match_id)
-        view = View(loaded, self.role(loaded, seat))
+        view = View(loaded, self.role(loaded, seat), lambda: self.over(loaded))
         head = self.store.head(loaded.match.id)
         start, stop = self.log_span(head, offset + 1, offset + limit)
         entries = list(self._log_stream(loaded, view, start, stop, head))
@@ -363,7 +372,7 @@ class Referee(Configuration, History):
                            "is never checked against the hidden order)")
                 self.record_unparsed(loaded.match.id, seat, text.strip(), "input/chance_typed", message, meta)
                 raise BadInput("input/chance_typed", message, {"intent": text})
-        chance = core.play_chance(loaded.config)
+        chance = core.play_chance(loaded.config, self.seed_in_force(loaded, head + 1))
         awaiting = self.open_hold(loaded)
         hold = blind if hold is None else hold
         source = self._source(meta)
@@ -474,8 +483,15 @@ class Referee(Configuration, History):
             to = last.seq - 1
         if not 0 <= to < head:
             raise BadInput("match/bad_seq", f"--to {to} is not an earlier entry: match {loaded.match.id} has entries 0..{head}")
-        verdict = self.decide_undo(loaded, timeline, by, to)
-        return self._append_act(loaded, head, state, Undo(to=to, target=to, reason=reason), by, f"undo to={to}", verdict)
+        over = loaded.rules.outcome(state) is not None
+        verdict = self.decide_undo(loaded, timeline, by, to, over)
+        act: Undo = Undo(to=to, target=to, reason=reason)
+        if over and isinstance(verdict, Accepted) and loaded.config.chance == "digital":
+            # every role has read the seed: the arbiter's reopening draws every later outcome from a fresh one
+            secret = self.fresh_secret()
+            act = Reopening(to=to, target=to, reason=reason, secret=secret,
+                            commitment=core.reseed_commitment(loaded.match.id, head + 1, secret))
+        return self._append_act(loaded, head, state, act, by, f"undo to={to}", verdict)
 
     def redo(
         self, match_id: str, *, by: str, undo: int | None = None, reason: str = "", expected_seq: int | None = None
@@ -494,7 +510,7 @@ class Referee(Configuration, History):
                 raise BadInput("redo/nothing_to_redo", f"match {loaded.match.id} has no undo in effect to redo")
         if not 1 <= undo <= head:
             raise BadInput("match/bad_seq", f"entry {undo} does not exist: match {loaded.match.id} has entries 1..{head}")
-        verdict = self.decide_redo(loaded, timeline, by, undo)
+        verdict = self.decide_redo(loaded, timeline, by, undo, loaded.rules.outcome(state) is not None)
         act = Redo(undo=undo, target=undo - 1, reason=reason)
         return self._append_act(loaded, head, state, act, by, f"redo undo={undo}", verdict)
 
@@ -601,11 +617,30 @@ class Referee(Configuration, History):
             config=parent.config, genesis_hash=parent.genesis_hash, created_at=self.clock(),
             parent=parent.id, fork_seq=at, title=name or f"fork of {loaded.match.id} at {at}",
         )
+        first = self._reopen_entry(loaded, fork.id, at, head)
         try:
-            self.store.create_match(fork)
+            self.store.create_match(fork, first)
         except StoreError as exc:
             raise StorageError("store/failed", str(exc)) from None
         return self.info(fork)
+
+    def _reopen_entry(self, loaded: Loaded, fork_id: str, at: int, head: int) -> list[StoredEntry]:
+        """The first entry of a fork of a digital match at entry ``at`` that plays on from a seed every
+        role has read (the match is over, or was reopened after ``at``, so the seed in force there was
+        revealed): a :class:`Reopen`, the arbiter's, with a fresh committed secret. Else none."""
+        if loaded.config.chance != "digital":
+            return []
+        revealed = self.over(loaded) or any(seq > at for seq, _ in self.reseeds(loaded, head))
+        _, state = self.state_at(loaded, at)
+        if not revealed or loaded.rules.outcome(state) is not None:
+            return []
+        secret = self.fresh_secret()
+        act = Reopen(secret=secret, commitment=core.reseed_commitment(fork_id, at + 1, secret),
+                     reason="a fork of a finished match plays on from a fresh secret")
+        prev = self._prev_hash(loaded, at)
+        entry, _ = self._make_entry(loaded, at + 1, state, prev, act=act, actor=ARBITER,
+                                    text="reopen: fresh secret", intent=None, verdict=Accepted(()))
+        return [msgspec.structs.replace(entry, match_id=fork_id)]
 
     def forks(self) -> list[tuple[MatchInfo, int]]:
         """Every match with its depth in the fork tree, parents before their forks (a tree walk)."""
@@ -674,7 +709,7 @@ class Referee(Configuration, History):
         stop = head if stop is None else stop
         if not 1 <= start <= max(stop, 1) or stop > head:
             raise BadInput("match/bad_seq", f"--from {start} --to {stop} is not a range of entries 1..{head}")
-        view = View(loaded, seat)
+        view = View(loaded, seat, lambda: self.over(loaded))
         _, state = self.state_at(loaded, start - 1)
         before = dict(flatten(view.state(state)))
         steps = []
@@ -725,6 +760,11 @@ class Referee(Configuration, History):
         """The audit's findings as sentences (empty = clean)."""
         report = self.audit(match_id)
         return [f"entry {f.seq}: {f.what}: recorded {f.recorded}, derived {f.derived}" for f in report.findings]
+
+
+def _fresh_secret() -> int:
+    """A fresh secret seed for a reopening (like a new match's secret seed)."""
+    return secrets.randbelow(SEED_MAX + 1)
 
 
 def _blind(loaded: Loaded, intent: Any) -> Any:

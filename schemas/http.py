@@ -229,10 +229,11 @@ class ReplayStep(msgspec.Struct, frozen=True, kw_only=True):
 
 #: what a finding of the audit is about: the record before the first entry (``config``, ``genesis``,
 #: ``fork``, ``game``, ``title``, ``rules_version``), an entry (``missing``, ``chain``, ``entry_hash``,
-#: ``decode``, ``index_columns``, ``verdict``, ``state_hash``), a ``snapshot`` or an ``annotation``
+#: ``decode``, ``index_columns``, ``verdict``, ``state_hash``, ``reopening``: a fresh secret missing, out of
+#: place or not matching its commitment), a ``snapshot`` or an ``annotation``
 FindingKind = Literal[
     "config", "genesis", "fork", "game", "title", "rules_version", "missing", "chain", "entry_hash", "decode",
-    "index_columns", "verdict", "state_hash", "snapshot", "annotation",
+    "index_columns", "verdict", "state_hash", "snapshot", "annotation", "reopening",
 ]
 
 
