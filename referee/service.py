@@ -7,7 +7,6 @@ verdicts, recorded in the log like any other entry.
 
 from __future__ import annotations
 
-import secrets
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
 from typing import Any
@@ -17,7 +16,6 @@ import msgspec
 from schemas import (
     ARBITER,
     NAME_MAX,
-    SEED_MAX,
     SPECTATOR,
     TEXT_MAX,
     TITLE_MAX,
@@ -49,8 +47,6 @@ from .engine.entries import (
     EntryBody,
     Move,
     Redo,
-    Reopen,
-    Reopening,
     Ruling,
     Source,
     Undo,
@@ -65,6 +61,8 @@ from .redaction import View, annotations_by_entry, verdict_name
 from .store import Conflict, Store, StoredAnnotation, StoredEntry, StoredMatch, StoredSnapshot, StoreError
 from .config import Configuration, Loaded, new_match_id, utc_now
 from .history import SNAPSHOT_EVERY, History
+from .reopening import fork_entries, reopening_undo
+from .reopening import fresh_secret as default_secret
 from .timeline import Jump, Timeline
 
 #: how often an append that lost a race (another writer got in first) is tried again
@@ -96,7 +94,7 @@ class Referee(Configuration, History):
         self.store = store
         #: where a reopening's fresh secret comes from (os randomness; a test may fix it). Called when an
         #: entry is written, never by a fold: the secret is recorded in the entry
-        self.fresh_secret: Callable[[], int] = fresh_secret or _fresh_secret
+        self.fresh_secret: Callable[[], int] = fresh_secret or default_secret
         #: the games this service knows; None = the registry's, each imported when first asked for
         self.given_games: tuple[Game, ...] | None = None if games is None else tuple(games)
         self.clock = clock
@@ -485,12 +483,10 @@ class Referee(Configuration, History):
             raise BadInput("match/bad_seq", f"--to {to} is not an earlier entry: match {loaded.match.id} has entries 0..{head}")
         over = loaded.rules.outcome(state) is not None
         verdict = self.decide_undo(loaded, timeline, by, to, over)
-        act: Undo = Undo(to=to, target=to, reason=reason)
+        act = Undo(to=to, target=to, reason=reason)
         if over and isinstance(verdict, Accepted) and loaded.config.chance == "digital":
             # every role has read the seed: the arbiter's reopening draws every later outcome from a fresh one
-            secret = self.fresh_secret()
-            act = Reopening(to=to, target=to, reason=reason, secret=secret,
-                            commitment=core.reseed_commitment(loaded.match.id, head + 1, secret))
+            act = reopening_undo(self, loaded, head + 1, to, reason)
         return self._append_act(loaded, head, state, act, by, f"undo to={to}", verdict)
 
     def redo(
@@ -617,30 +613,12 @@ class Referee(Configuration, History):
             config=parent.config, genesis_hash=parent.genesis_hash, created_at=self.clock(),
             parent=parent.id, fork_seq=at, title=name or f"fork of {loaded.match.id} at {at}",
         )
-        first = self._reopen_entry(loaded, fork.id, at, head)
+        first = fork_entries(self, loaded, fork.id, at, head)
         try:
             self.store.create_match(fork, first)
         except StoreError as exc:
             raise StorageError("store/failed", str(exc)) from None
         return self.info(fork)
-
-    def _reopen_entry(self, loaded: Loaded, fork_id: str, at: int, head: int) -> list[StoredEntry]:
-        """The first entry of a fork of a digital match at entry ``at`` that plays on from a seed every
-        role has read (the match is over, or was reopened after ``at``, so the seed in force there was
-        revealed): a :class:`Reopen`, the arbiter's, with a fresh committed secret. Else none."""
-        if loaded.config.chance != "digital":
-            return []
-        revealed = self.over(loaded) or any(seq > at for seq, _ in self.reseeds(loaded, head))
-        _, state = self.state_at(loaded, at)
-        if not revealed or loaded.rules.outcome(state) is not None:
-            return []
-        secret = self.fresh_secret()
-        act = Reopen(secret=secret, commitment=core.reseed_commitment(fork_id, at + 1, secret),
-                     reason="a fork of a finished match plays on from a fresh secret")
-        prev = self._prev_hash(loaded, at)
-        entry, _ = self._make_entry(loaded, at + 1, state, prev, act=act, actor=ARBITER,
-                                    text="reopen: fresh secret", intent=None, verdict=Accepted(()))
-        return [msgspec.structs.replace(entry, match_id=fork_id)]
 
     def forks(self) -> list[tuple[MatchInfo, int]]:
         """Every match with its depth in the fork tree, parents before their forks (a tree walk)."""
@@ -760,11 +738,6 @@ class Referee(Configuration, History):
         """The audit's findings as sentences (empty = clean)."""
         report = self.audit(match_id)
         return [f"entry {f.seq}: {f.what}: recorded {f.recorded}, derived {f.derived}" for f in report.findings]
-
-
-def _fresh_secret() -> int:
-    """A fresh secret seed for a reopening (like a new match's secret seed)."""
-    return secrets.randbelow(SEED_MAX + 1)
 
 
 def _blind(loaded: Loaded, intent: Any) -> Any:
