@@ -54,6 +54,8 @@ class Paired:
     byes: list[str]
     dry_run: bool = False
     half_byes: list[str] = field(default_factory=list)
+    #: the undo policy the matches are created with
+    undo: str = "any"
 
 
 @dataclass
@@ -208,7 +210,7 @@ class Tournaments:
                tiebreaks: Sequence[str] | None = None, points: ev.Points | None = None, seed: int | None = None,
                table_size: int | None = None, options: Mapping[str, str] | None = None, cards: str | None = None,
                chance: str = "physical", players: Sequence[str] = (), by: str = "organiser", why: str = "",
-               tournament_id: str | None = None) -> Tournament:
+               tournament_id: str | None = None, undo: str = "own_last") -> Tournament:
         check_text(name, "the tournament's name", TITLE_MAX)
         if not name.strip():
             raise BadInput("tournament/bad_name", "a tournament needs a name (e.g. referee tournament new \"Club Cup\" --game by_all_means)")
@@ -235,6 +237,9 @@ class Tournaments:
             raise BadInput("tournament/bad_seed", f"a seed is a whole number from 0 to {SEED_MAX:,}, not {seed}")
         if chance not in ("physical", "digital"):
             raise BadInput("tournament/bad_chance", f"chance must be physical or digital, not {chance!r}")
+        if undo not in ev.UNDO_POLICIES:
+            raise BadInput("tournament/bad_undo_policy",
+                           f"the undo policy of the matches is any, own_last or arbiter, not {undo!r}")
         # the match settings are checked once here (two made-up seats), not at the first pairing
         probe = [f"p{i}" for i in range(max(g.min_players, 2 if format != "pods" else size))]
         self.referee.build_config(g.id, probe, options=dict(options or {}), cards=cards, chance=chance)
@@ -246,6 +251,7 @@ class Tournaments:
             rounds=rounds or 0, tiebreaks=names, points=points or ev.Points(),
             seed=seed if seed is not None else secrets.randbelow(SEED_MAX + 1), table_size=size,
             options=dict(options or {}), cards=cards, chance=chance,  # type: ignore[arg-type]
+            undo=undo,
         )
         tid = tournament_id or new_match_id()
         check_text(by, "who records it (--by)", NAME_MAX)
@@ -549,13 +555,14 @@ class Tournaments:
         if dry_run:
             return Paired(tournament=state.id, round=number, dry_run=True, byes=list(plan.byes),
                           tables=[PairedTable(table=i, seats=s, match_id=None, tokens={})
-                                  for i, s in enumerate(plan.tables, start=1)], half_byes=self.half_byes(state, number))
+                                  for i, s in enumerate(plan.tables, start=1)], half_byes=self.half_byes(state, number),
+                          undo=cfg.undo)
         state = self.load(tournament_id)  # fold again: the closing record is appended below, with the round
         made: list[PairedTable] = []
         tables = []
         for i, seats in enumerate(plan.tables, start=1):
             info = self.referee.new_match(
-                cfg.game, list(seats), options=dict(cfg.options), cards=cfg.cards, chance=cfg.chance,
+                cfg.game, list(seats), options=dict(cfg.options), cards=cfg.cards, chance=cfg.chance, undo=cfg.undo,
                 title=f"{cfg.name}, round {number}, table {i}"[:TITLE_MAX],
                 meta={"tournament": state.id, "event": cfg.name, "round": str(number), "table": str(i)},
             )
@@ -565,7 +572,8 @@ class Tournaments:
         half = self.half_byes(state, number)
         self._append(state, [*closing, ev.RoundPaired(round=number, tables=tuple(tables), byes=tuple(plan.byes),
                                                       half_byes=tuple(half))], by, why)
-        return Paired(tournament=state.id, round=number, tables=made, byes=list(plan.byes), half_byes=half)
+        return Paired(tournament=state.id, round=number, tables=made, byes=list(plan.byes), half_byes=half,
+                      undo=cfg.undo)
 
     def _mint(self, match_id: str, seats: Sequence[str]) -> dict[str, str]:
         from ..access import hash_token
