@@ -177,3 +177,25 @@ def test_audit_finds_a_reopening_without_its_fresh_secret_or_with_a_wrong_commit
         report = Referee(SqliteStore(path), games=[PILE]).audit(mid)
         assert not report.clean, change
         assert (report.findings[0].seq, report.findings[0].what) == (seq, "reopening"), report.findings
+
+
+def test_through_the_cli_a_seat_is_refused_and_no_other_role_reads_the_fresh_secret(cli, monkeypatch):
+    import referee.games
+
+    known = referee.games.find
+    monkeypatch.setattr(referee.games, "find", lambda name: PILE if name == "pile" else known(name))
+    mid = cli("new", "pile", "--players", "alice,bob", "--option", "stones=2", "--seed", str(OLD_SEED)).last_line
+    assert cli("play", mid, "alice", "start").code == 0
+    first = cli("show", mid, "--json").json["state"]["active"]
+    assert cli("play", mid, first, "take 2").code == 0
+    refused = cli("undo", mid, "--to", "1", "--by", "bob")
+    assert refused.code == 1 and "match/over" in refused.out + refused.err
+    assert cli("undo", mid, "--to", "0", "--by", "arbiter").code == 0
+    reopening = cli("log", mid, "--json").json[-1]
+    secret, commitment = str(reopening["meta"]["secret"]), reopening["meta"]["commitment"]
+    assert commitment == core.reseed_commitment(mid, reopening["seq"], int(secret))
+    for role in ("alice", "bob", "spectator"):
+        said = [cli("log", mid, "--as", role, "--json").out, cli("show", mid, "--as", role, "--json").out,
+                cli("replay", mid, "--as", role).out]
+        said += [cli("export", mid, "--format", fmt, "--as", role).out for fmt in ("txt", "md", "html", "json")]
+        assert commitment in said[0] and not any(secret in s for s in said), role
