@@ -134,10 +134,14 @@ def test_a_ruling_on_the_main_line_of_a_finished_match_draws_from_a_fresh_secret
     r.submit(mid, first, "take 2")
     r.submit(mid, second, "take 3")
     assert r.result(mid) is not None
+    forked = rule(r, mid, 2, reason="house rule: 4 allowed")  # as a fork: it plays on from a fresh secret
+    first = r.log(forked.target)[2]
+    assert first.kind == "reopen" and first.meta["commitment"] == core.reseed_commitment(forked.target, 3, SECRET)
+    assert forked.ruling.seq == 4 and forked.ruling.accepted and r.audit(forked.target).clean
     report = rule(r, mid, 2, reason="house rule: 4 allowed", main=True)
     undo = r.log(mid)[report.undo - 1]
     assert undo.meta["secret"] == SECRET and undo.meta["commitment"] == core.reseed_commitment(mid, report.undo, SECRET)
-    assert r.audit(mid).clean
+    assert report.ruling.accepted and r.audit(mid).clean
 
 
 def test_audit_finds_a_reopening_without_its_fresh_secret_or_with_a_wrong_commitment(tmp_path):
