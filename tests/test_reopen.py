@@ -203,3 +203,24 @@ def test_through_the_cli_a_seat_is_refused_and_no_other_role_reads_the_fresh_sec
                 cli("replay", mid, "--as", role).out]
         said += [cli("export", mid, "--format", fmt, "--as", role).out for fmt in ("txt", "md", "html", "json")]
         assert commitment in said[0] and not any(secret in s for s in said), role
+
+
+@pytest.mark.skipif(not __import__("referee.audit").audit.can_fork(), reason="stretches run in forked processes")
+def test_an_audit_in_stretches_draws_from_the_secret_in_force_where_its_stretch_starts(tmp_path, monkeypatch):
+    from referee import audit
+    from referee.store.sqlite import SqliteStore
+
+    monkeypatch.setattr(audit, "MIN_STRETCH", 20)
+    monkeypatch.setattr(audit, "MIN_CHUNK", 5)
+    r, mid = finished(SqliteStore(str(tmp_path / "s.db")))
+    r.snapshot_every = 7
+    r.undo(mid, by="arbiter", to=0)
+    for i in range(60):  # the stretches after the reopening start past it
+        r.submit(mid, "alice", f"say note=n{i}")
+    start = r.submit(mid, "bob", "start")
+    assert (start.intent.first, start.intent.tokens) == deal(SECRET)
+    loaded = r.load(mid)
+    bounds = audit.plan(r, loaded, r.snapshots_of(loaded.match), r.store.head(mid), 3)
+    assert any(b > 5 for b in bounds[1:-1]), bounds
+    single, parallel = r.audit(mid, jobs=1), r.audit(mid, jobs=3)
+    assert single.clean and parallel.clean and parallel == single
