@@ -78,7 +78,7 @@ class Source:
         """The entries from ``start`` on as the role sees them, each with its words and (``states``)
         the state after it and the heading of the move list it falls under."""
         loaded = loaded or self.loaded
-        view = self.view if loaded is self.loaded else View(loaded, self.view.role, lambda: self.referee.over(loaded))
+        view = self.view if loaded is self.loaded else View(loaded, self.view.role)
         group = ""
         if states:
             _, before = self.referee.state_at(loaded, start - 1)
@@ -93,7 +93,7 @@ class Source:
 def source(referee: Referee, match_id: str, role: str = ARBITER) -> Source:
     loaded = referee.load(match_id)
     seat = referee.role(loaded, role)
-    view = View(loaded, seat, lambda: referee.over(loaded))
+    view = View(loaded, seat)
     m, config = loaded.match, loaded.config
     _, final = referee.state_at(loaded)
     outcome = loaded.rules.outcome(final)
@@ -105,7 +105,8 @@ def source(referee: Referee, match_id: str, role: str = ARBITER) -> Source:
         id=m.id, game=loaded.game.id, game_name=loaded.game.name, rules_version=m.rules_version,
         players=config.players, title=m.title, meta=dict(config.meta), options=dict(config.options),
         cards=config.cards, decks=dict(config.decks), chance=config.chance, seed=view.seed(outcome is not None),
-        seed_commitment=view.commitment(), undo=config.undo, parent=m.parent, fork_seq=m.fork_seq,
+        seed_commitment=view.commitment(), undo=config.undo,
+        secrets=view.secrets(lambda: referee.reseeds(loaded, referee.store.head(m.id)), outcome is not None), parent=m.parent, fork_seq=m.fork_seq,
         created_at=m.created_at,
     )
     notes = view.notes(a for a in referee.store.annotations(m.id) if a.seq == 0)

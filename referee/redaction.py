@@ -24,7 +24,8 @@ A role is ``None`` (the arbiter, who sees everything), a seat, or ``spectator`` 
   on. Every role gets its commitment (:func:`referee.engine.core.seed_commitment`) from the start,
   and the seed itself once the match is over, so anyone can check the deals were fair. A reopening of
   a finished match (the arbiter's) draws from a fresh secret: its commitment is in the entry's meta for
-  every role, the secret (``meta.secret``) the arbiter's until the match is over again.
+  every role, the secret in the arbiter's (``meta.secret``); everyone else reads it with the seed
+  (:meth:`View.secrets`), once the match is over again.
 """
 
 from __future__ import annotations
@@ -88,23 +89,10 @@ def sees(audience: str, role: str | None) -> bool:
 class View:
     """What one role sees of one match. ``role`` is None (the arbiter), a seat or ``spectator``."""
 
-    def __init__(self, loaded: Loaded, role: str | None, over: Callable[[], bool] | None = None) -> None:
+    def __init__(self, loaded: Loaded, role: str | None) -> None:
         self.loaded = loaded
         self.rules = loaded.rules
         self.role = role
-        #: whether the match is over now (asked once, only when an entry holds a fresh secret): then
-        #: every role sees the secrets of its reopenings; without it, only the arbiter does
-        self._over = over
-        self._over_known: bool | None = None
-
-    def reveals_secrets(self) -> bool:
-        """Whether the role sees the fresh secrets of the match's reopenings: the arbiter always, everyone
-        once the match is over (again)."""
-        if self.arbiter:
-            return True
-        if self._over_known is None:
-            self._over_known = bool(self._over is not None and self._over())
-        return self._over_known
 
     @property
     def arbiter(self) -> bool:
@@ -155,7 +143,7 @@ class View:
         if isinstance(verdict, Held):
             meta["confirmer"] = verdict.confirmer
         secret = fresh_secret(body.act)
-        if secret is not None and self.reveals_secrets():
+        if secret is not None and self.arbiter:  # everyone else reads it in :meth:`secrets`, once the match is over
             meta["secret"] = secret
         # a ruling's or a confirmation's intent and events are the seat's whose move it is
         actor = body.meta.get("seat") if body.kind in ("ruling", "confirm") else body.actor
@@ -201,6 +189,16 @@ class View:
         if self.arbiter:
             return config.seed
         return config.seed if (over() if callable(over) else over) else None
+
+    def secrets(self, reseeds: Callable[[], Sequence[tuple[int, int]]], over: bool | Callable[[], bool],
+                ) -> dict[int, int]:
+        """The fresh secrets of the match's reopenings (entry -> secret, ``reseeds`` gives them) if the
+        role may know them: the arbiter always, everyone once the match is over (again), like the seed."""
+        if self.loaded.config.chance != "digital":
+            return {}
+        if not self.arbiter and not (over() if callable(over) else over):
+            return {}
+        return dict(reseeds())
 
     def commitment(self) -> str:
         """The seed's commitment (every role, from the start); empty for a physical match."""

@@ -166,6 +166,7 @@ class Referee(Configuration, History):
             sections=loaded.rules.sections(shown),
             seed_commitment=view.commitment(),
             seed=view.seed(lambda: self.over(loaded)),
+            secrets=view.secrets(lambda: self.reseeds(loaded, self.store.head(loaded.match.id)), lambda: self.over(loaded)),
         )
 
     def result(self, match_id: str) -> Outcome | None:
@@ -208,7 +209,7 @@ class Referee(Configuration, History):
         the accepted undos and redos after its first entry (for the undone-by marks) are read, and no
         state is folded."""
         loaded = self.load(match_id)
-        view = View(loaded, self.role(loaded, seat), lambda: self.over(loaded))
+        view = View(loaded, self.role(loaded, seat))
         head = self.store.head(loaded.match.id)
         start, stop = self.log_span(head, start, stop, last)
         return self._log_stream(loaded, view, start, stop, head)
@@ -226,7 +227,7 @@ class Referee(Configuration, History):
     def log_page(self, match_id: str, *, seat: str | None = None, offset: int = 0, limit: int = 100) -> LogPage:
         """Entries ``offset + 1 .. offset + limit`` as ``seat`` sees them, with the head."""
         loaded = self.load(match_id)
-        view = View(loaded, self.role(loaded, seat), lambda: self.over(loaded))
+        view = View(loaded, self.role(loaded, seat))
         head = self.store.head(loaded.match.id)
         start, stop = self.log_span(head, offset + 1, offset + limit)
         entries = list(self._log_stream(loaded, view, start, stop, head))
@@ -687,7 +688,7 @@ class Referee(Configuration, History):
         stop = head if stop is None else stop
         if not 1 <= start <= max(stop, 1) or stop > head:
             raise BadInput("match/bad_seq", f"--from {start} --to {stop} is not a range of entries 1..{head}")
-        view = View(loaded, seat, lambda: self.over(loaded))
+        view = View(loaded, seat)
         _, state = self.state_at(loaded, start - 1)
         before = dict(flatten(view.state(state)))
         steps = []

@@ -187,6 +187,9 @@ class StateAnswer(msgspec.Struct, frozen=True, kw_only=True, rename={"as_": "as"
     #: the match is over, then everyone's (check it: sha256 of "referee:seed\\n<match id>\\n<seed>")
     seed_commitment: str = ""
     seed: int | None = None
+    #: the fresh secrets of the match's reopenings, by entry (the arbiter's; everyone's once the match is
+    #: over again); each entry's ``meta.commitment`` is sha256 of "referee:reseed\\n<match id>\\n<entry>\\n<secret>"
+    secrets: dict[int, int] = {}
 
 
 class LogPage(msgspec.Struct, frozen=True, kw_only=True):

@@ -91,9 +91,11 @@ def test_the_fresh_secret_is_hidden_until_the_match_ends_again(db_store):
     first = r.show(mid).state["active"]
     r.submit(mid, first, "take 3")
     r.submit(mid, SEATS[1 - SEATS.index(first)], "take 1")
-    assert r.result(mid) is not None  # over again: the secret is everyone's, to check the deal with
+    assert r.result(mid) is not None  # over again: the secret is everyone's, with the seed, to check the deal with
     for role in ("alice", "spectator"):
-        assert r.log(mid, seat=role)[seq - 1].meta["secret"] == SECRET
+        assert r.show(mid, seat=role).secrets == {seq: SECRET}
+        assert json.loads("".join(r.export(mid, "json", role)))["match"]["secrets"] == {str(seq): SECRET}
+        assert r.log(mid, seat=role)[seq - 1].meta.get("secret") is None  # a log page folds nothing: not there
     assert r.audit(mid).clean
 
 
