@@ -105,8 +105,8 @@ def source(referee: Referee, match_id: str, role: str = ARBITER) -> Source:
         id=m.id, game=loaded.game.id, game_name=loaded.game.name, rules_version=m.rules_version,
         players=config.players, title=m.title, meta=dict(config.meta), options=dict(config.options),
         cards=config.cards, decks=dict(config.decks), chance=config.chance, seed=view.seed(outcome is not None),
-        seed_commitment=view.commitment(), undo=config.undo,
-        secrets=view.secrets(lambda: referee.reseeds(loaded, referee.store.head(m.id)), outcome is not None), parent=m.parent, fork_seq=m.fork_seq,
+        seed_commitment=view.commitment(), undo=config.undo, parent=m.parent, fork_seq=m.fork_seq,
+        secrets=view.secrets(lambda: referee.reseeds(loaded, referee.store.head(m.id)), outcome is not None),
         created_at=m.created_at,
     )
     notes = view.notes(a for a in referee.store.annotations(m.id) if a.seq == 0)

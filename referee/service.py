@@ -166,7 +166,8 @@ class Referee(Configuration, History):
             sections=loaded.rules.sections(shown),
             seed_commitment=view.commitment(),
             seed=view.seed(lambda: self.over(loaded)),
-            secrets=view.secrets(lambda: self.reseeds(loaded, self.store.head(loaded.match.id)), lambda: self.over(loaded)),
+            secrets=view.secrets(lambda: self.reseeds(loaded, self.store.head(loaded.match.id)),
+                                 lambda: self.over(loaded)),
         )
 
     def result(self, match_id: str) -> Outcome | None:
