@@ -26,8 +26,8 @@ from .timeline import Header, Jump, Timeline, undone_marks
 
 SNAPSHOT_EVERY = 64
 #: what a seat or a spectator is told when it would undo or redo in a finished match
-_FINISHED = ("match/over", "the match is over: it takes annotations only (every role has read its seed); "
-             "only the arbiter may reopen it, and then every later chance outcome is drawn from a fresh secret")
+_FINISHED = ("match/over", "the match is over: it takes annotations only; only the arbiter may reopen it (in a "
+             "digital match, whose seed every role has read by now, every later outcome is then drawn from a fresh secret)")
 
 
 class _ActOf(msgspec.Struct, frozen=True, tag_field="format", tag=ENTRY_FORMAT):
@@ -342,6 +342,8 @@ class History:
                     if secret is not None:
                         out.append((entry.seq, secret))
             for seq, _kind, body in self.store.jumps(match_id, low, high):
+                if b"reopen_undo" not in body and b"\\u" not in body:  # not a Reopening's tag: not decoded
+                    continue
                 secret = fresh_secret(self.act_of(loaded, seq, body))
                 if secret is not None:
                     out.append((seq, secret))
