@@ -93,7 +93,7 @@ def table(db_store):
 
 def _reads(c, mid, token) -> bytes:
     h = bearer(token)
-    out = [c.get(f"/matches/{mid}/{what}", headers=h).content for what in ("state", "log", "replay")]
+    out = [c.get(f"/matches/{mid}/{what}", headers=h).content for what in ("state", "log", "replay", "legal", "audit")]
     out += [c.get(f"/matches/{mid}/export", params={"format": f}, headers=h).content for f in ("txt", "md", "html", "json")]
     out.append(c.get(f"/matches/{mid}/events", params={"follow": "false"}, headers=h).content)
     return b"\n".join(out)
