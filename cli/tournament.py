@@ -108,6 +108,7 @@ def new(
     cards: Annotated[str | None, typer.Option("--cards", help="The card set every match uses: a bundled set's name, or a card-definition TOML file (read now; its text is kept with the tournament).", show_default=False)] = None,
     chance: Annotated[str, typer.Option("--chance", help="physical (outcomes typed in) or digital, for every match.")] = "physical",
     players: Annotated[str, typer.Option("--players", "-p", help="Players to register now, comma-separated.")] = "",
+    undo_policy: Annotated[str, typer.Option("--undo-policy", help="Who may undo in the matches: own_last (a seat takes back only its own last action, before anyone else acts), any (seat) or arbiter.")] = "own_last",
     by: ByOpt = "organiser",
     reason: ReasonOpt = "",
     db: DbOpt = None,
@@ -133,19 +134,21 @@ def new(
     cards, cards_text = _card_file(cards)
     if _connection(ctx).server:
         _new_remote(ctx, name, game, format, rounds, tiebreaks, pts, seed, table_size, opts, cards, cards_text, chance,
-                    players, json)
+                    players, json, undo_policy)
         return
     service = _tournaments(ctx, db, create=True)
     state = service.create(name, game, format=format, rounds=rounds, tiebreaks=_list(tiebreaks) if tiebreaks else None,
                            points=pts, seed=seed, table_size=table_size, options=opts, cards=cards,
-                           cards_text=cards_text, chance=chance, players=_list(players), by=by, why=reason)
+                           cards_text=cards_text, chance=chance, players=_list(players), by=by, why=reason,
+                           undo=undo_policy)
     if json:
         _print_json({"id": state.id, "name": state.config.name, "game": state.config.game,
-                     "format": state.config.format, "players": list(state.players)})
+                     "format": state.config.format, "players": list(state.players), "undo": state.config.undo})
         return
     cfg = state.config
     sys.stdout.write(f"{cfg.name}: {cfg.game}, {cfg.format}" + (f", {cfg.rounds} rounds" if cfg.rounds else "")
-                     + f", {len(state.players)} players; tie-breaks {', '.join(state.tiebreaks)}\n{state.id}\n")
+                     + f", {len(state.players)} players; tie-breaks {', '.join(state.tiebreaks)}; undo policy of the "
+                     f"matches: {cfg.undo}\n{state.id}\n")
 
 
 def _card_file(cards: str | None) -> tuple[str | None, str | None]:
@@ -164,7 +167,7 @@ def _card_file(cards: str | None) -> tuple[str | None, str | None]:
 
 def _new_remote(ctx: typer.Context, name: str, game: str, format: str, rounds: int | None, tiebreaks: str | None,
                 pts: Any, seed: int | None, table_size: int | None, opts: dict[str, str], cards: str | None,
-                cards_text: str | None, chance: str, players: str, json: bool) -> None:
+                cards_text: str | None, chance: str, players: str, json: bool, undo: str) -> None:
     """``referee --server URL tournament new ...``: created on the server, its tokens shown once."""
     import msgspec
 
@@ -177,7 +180,7 @@ def _new_remote(ctx: typer.Context, name: str, game: str, format: str, rounds: i
             "places": list(pts.places),
             "table_size": table_size, "seed": seed, "options": opts, "cards": cards, "cards_text": cards_text,
             "chance": chance,
-            "players": _list(players)}
+            "players": _list(players), "undo": undo}
     try:
         req = msgspec.convert({k: v for k, v in body.items() if v is not None}, CreateTournament)
     except msgspec.ValidationError as exc:
@@ -222,7 +225,7 @@ def show(ctx: typer.Context, tournament: TidArg, db: DbOpt = None, json: JsonOpt
     pairings = api.pairings(shown.tournament)
     data = {
         "id": shown.tournament, "name": shown.name, "game": shown.game, "format": shown.format, "rounds": shown.rounds,
-        "tiebreaks": shown.tiebreaks, "records": shown.records, "seed": shown.seed,
+        "tiebreaks": shown.tiebreaks, "records": shown.records, "seed": shown.seed, "undo": shown.undo,
         "players": [{"player": p.player, "name": p.name, "entered": p.entered, "dropped": p.dropped}
                     for p in shown.players],
         "round": [msgspec.to_builtins(r) for r in pairings.rounds],
@@ -233,7 +236,7 @@ def show(ctx: typer.Context, tournament: TidArg, db: DbOpt = None, json: JsonOpt
         _print_json(data)
         return
     out = [f"{shown.name} ({shown.tournament}): {shown.game}, {shown.format}" + (f", {shown.rounds} rounds" if shown.rounds else ""),
-           f"tie-breaks: {', '.join(shown.tiebreaks)}; {shown.records} records",
+           f"tie-breaks: {', '.join(shown.tiebreaks)}; {shown.records} records; undo policy of the matches: {shown.undo}",
            "players: " + ", ".join(p.player + (f" ({p.name})" if p.name else "") + (" [dropped]" if p.dropped else "")
                                    for p in shown.players)]
     for r in pairings.rounds:
@@ -347,7 +350,8 @@ def pair(
     if json:
         _struct_json(paired)
         return
-    out = [f"round {paired.round}" + (" (dry run: nothing recorded)" if paired.dry_run else "")]
+    out = [f"round {paired.round}" + (" (dry run: nothing recorded)" if paired.dry_run else "")
+           + f"; undo policy of the matches: {paired.undo}"]
     for t in paired.tables:
         out.append(f"table {t.table}: {' v '.join(t.seats)}" + (f"  match {t.match_id}" if t.match_id else ""))
         for who, token in t.tokens.items():

@@ -34,7 +34,7 @@ import msgspec
 from schemas.http import AuditAnswer, Finding
 
 from .engine import core
-from .engine.entries import Confirmation, Move, Redo, Ruling, Undo
+from .engine.entries import Confirmation, Move, Redo, Reopen, Ruling, Undo, fresh_secret
 from .engine.protocol import Accepted, Held, Rejected
 from .errors import RefereeError
 from .timeline import Header, Timeline
@@ -525,6 +525,8 @@ class Walker:
         self.jumps: dict[int, Any] = {start: state}
         self.hashed_state: Any = None
         self.hashed = ""
+        #: the seed moves are drawn from: the match's, or the fresh secret of its latest reopening
+        self.seed = referee.seed_in_force(loaded, start + 1)
 
     def run(self, stop: int, tick: Callable[[int], None] | None) -> bool:
         """Check the entries up to ``stop``; False at a finding (then the walk is over)."""
@@ -571,13 +573,17 @@ class Walker:
                 break
             verdict: Any = recorded
             act = body.act
+            over = isinstance(act, (Undo, Redo, Reopen)) and rules.outcome(state) is not None
             if isinstance(act, Move) and body.intent is not None and body.actor is not None:
-                _, verdict = core.adjudicate(rules, state, body.actor, body.intent, core.play_chance(config),
+                _, verdict = core.adjudicate(rules, state, body.actor, body.intent, core.play_chance(config, self.seed),
                                              awaiting=timeline.open_hold(), confirmed=not body.source.blind)
             elif isinstance(act, Undo) and body.actor is not None:
-                verdict = referee.decide_undo(loaded, timeline, body.actor, act.to)
+                verdict = referee.decide_undo(loaded, timeline, body.actor, act.to, over)
             elif isinstance(act, Redo) and body.actor is not None:
-                verdict = referee.decide_redo(loaded, timeline, body.actor, act.undo)
+                verdict = referee.decide_redo(loaded, timeline, body.actor, act.undo, over)
+            elif isinstance(act, Reopen):
+                verdict = Accepted(()) if body.actor == "arbiter" else Rejected(
+                    "reopen/not_arbiter", "only the arbiter reopens a finished match")
             elif isinstance(act, Ruling) and body.intent is not None:
                 verdict = referee.decide_ruling(loaded, state, body.intent, act, seq)
             elif isinstance(act, Confirmation) and body.intent is not None:
@@ -589,6 +595,14 @@ class Walker:
                 findings.append(Finding(seq=seq, what="verdict", recorded=_verdict_text(recorded),
                                         derived=_verdict_text(verdict)))
                 break
+            if isinstance(act, (Undo, Reopen)):
+                problem = referee.reopening_problem(loaded, seq, act, isinstance(recorded, Accepted), over)
+                if problem is not None:
+                    findings.append(Finding(seq=seq, what="reopening", recorded=body.notation, derived=problem))
+                    break
+                secret = fresh_secret(act)
+                if secret is not None:
+                    self.seed = secret
             # the audit's own timeline reads an entry's fields (meta) only for an undo's or a redo's
             # target and for the move a confirmation answers
             timeline.add(Header(seq=seq, kind=kind, actor=body.actor, accepted=isinstance(recorded, Accepted),

@@ -106,6 +106,7 @@ def source(referee: Referee, match_id: str, role: str = ARBITER) -> Source:
         players=config.players, title=m.title, meta=dict(config.meta), options=dict(config.options),
         cards=config.cards, decks=dict(config.decks), chance=config.chance, seed=view.seed(outcome is not None),
         seed_commitment=view.commitment(), undo=config.undo, parent=m.parent, fork_seq=m.fork_seq,
+        secrets=view.secrets(lambda: referee.reseeds(loaded, referee.store.head(m.id)), outcome is not None),
         created_at=m.created_at,
     )
     notes = view.notes(a for a in referee.store.annotations(m.id) if a.seq == 0)

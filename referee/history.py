@@ -14,17 +14,20 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from schemas import ENTRY_FORMAT
+from schemas import ARBITER, ENTRY_FORMAT
 
 from .config import Loaded
 from .engine import core
-from .engine.entries import Act, Confirmation, Move, Redo, Ruling, Undo
+from .engine.entries import Act, Confirmation, Move, Redo, Reopen, Reopening, Ruling, Undo, fresh_secret
 from .engine.protocol import Accepted, Held, Rejected
 from .errors import BadInput, StorageError
 from .store import AuditRow, IndexRow, Store, StoredAnnotation, StoredEntry, StoredMatch, StoredSnapshot
 from .timeline import Header, Jump, Timeline, undone_marks
 
 SNAPSHOT_EVERY = 64
+#: what a seat or a spectator is told when it would undo or redo in a finished match
+_FINISHED = ("match/over", "the match is over: it takes annotations only; only the arbiter may reopen it (in a "
+             "digital match, whose seed every role has read by now, every later outcome is then drawn from a fresh secret)")
 
 
 class _ActOf(msgspec.Struct, frozen=True, tag_field="format", tag=ENTRY_FORMAT):
@@ -65,6 +68,7 @@ class History:
     _timelines: dict[str, tuple[int, Timeline]]
     _memos: dict[str, MutableMapping[int, Any]]
     _jumps: dict[str, tuple[int, int, list[Jump]]]
+    _reseeds: dict[str, tuple[int, list[tuple[int, int]]]]
 
     def _spans(self, m: StoredMatch, start: int, stop: int | None) -> Iterator[tuple[str, int, int | None]]:
         """(match id, start, stop) of the stored runs that make up a match's entries ``start..stop``:
@@ -299,6 +303,81 @@ class History:
                     out.append((seq, "redo", act.undo))
         return out
 
+    # -- the seed in force -------------------------------------------------------------------
+
+    def seed_in_force(self, loaded: Loaded, before: int) -> int | None:
+        """The seed entry ``before`` draws its chance outcomes from (None for a physical match): the fresh
+        secret of the latest reopening of a finished match before it in the log (an arbiter's undo, or the
+        first entry of a fork of a finished match), else the match's own seed. The latest in the log, not
+        on the line: every earlier secret was read by every role when the match ended, so no later entry
+        ever draws from one again, whatever line it is on."""
+        if loaded.config.chance != "digital":
+            return None
+        found = self.reseeds(loaded, before - 1)
+        return found[-1][1] if found else loaded.config.seed
+
+    def reseeds(self, loaded: Loaded, stop: int) -> list[tuple[int, int]]:
+        """``(seq, secret)`` of the reopenings among entries ``1..stop`` (through a fork's parents), in
+        order. Kept per match (the log is append-only): a later call reads only what is new, from the
+        index of undos and a fork's first entry."""
+        mid = loaded.match.id
+        stop = min(stop, self.store.head(mid))
+        high, rows = self._reseeds.get(mid) or (0, [])
+        if high < stop:
+            rows = rows + self._read_reseeds(loaded, high + 1, stop)
+            high = stop
+            self._reseeds.pop(mid, None)
+            self._reseeds[mid] = (high, rows)
+            while len(self._reseeds) > 64:
+                self._reseeds.pop(next(iter(self._reseeds)))
+        return [r for r in rows if r[0] <= stop]
+
+    def _read_reseeds(self, loaded: Loaded, start: int, stop: int) -> list[tuple[int, int]]:
+        out: list[tuple[int, int]] = []
+        for match_id, low, high in self._spans(loaded.match, start, stop):
+            m = self.store.get_match(match_id)
+            if m is not None and m.parent is not None and low == (m.fork_seq or 0) + 1:
+                for entry in self.store.entries(match_id, low, low):  # a fork's first entry may be a Reopen
+                    secret = fresh_secret(self.act_of(loaded, entry.seq, entry.body))
+                    if secret is not None:
+                        out.append((entry.seq, secret))
+            for seq, _kind, body in self.store.jumps(match_id, low, high):
+                if b"reopen_undo" not in body and b"\\u" not in body:  # not a Reopening's tag: not decoded
+                    continue
+                secret = fresh_secret(self.act_of(loaded, seq, body))
+                if secret is not None:
+                    out.append((seq, secret))
+        return sorted(out)
+
+    def holder(self, m: StoredMatch, seq: int) -> str:
+        """The id of the match that holds entry ``seq`` of ``m`` (a fork's parent for its shared history)."""
+        while m.parent is not None and seq <= (m.fork_seq or 0):
+            parent = self.store.get_match(m.parent)
+            if parent is None:
+                break
+            m = parent
+        return m.id
+
+    def reopening_problem(self, loaded: Loaded, seq: int, act: Act, accepted: bool, over: bool) -> str | None:
+        """What is wrong with entry ``seq``'s fresh secret, if anything: an accepted undo of a finished
+        digital match must carry one (a :class:`Reopening`), committed to as its entry says; nothing else
+        may, except a fork's first entry (a :class:`Reopen`)."""
+        digital = loaded.config.chance == "digital"
+        if isinstance(act, Undo):
+            needed = accepted and over and digital
+            if needed != isinstance(act, Reopening):
+                return ("an undo of the finished match without a fresh secret" if needed
+                        else "a fresh secret on an undo that reopens no finished digital match")
+        if isinstance(act, Reopen):
+            m = self.store.get_match(self.holder(loaded.match, seq))
+            if not digital or m is None or m.parent is None or seq != (m.fork_seq or 0) + 1:
+                return "a reopening that is not the first entry of a fork of a digital match"
+        if isinstance(act, (Reopening, Reopen)):
+            expected = core.reseed_commitment(self.holder(loaded.match, seq), seq, act.secret)
+            if act.commitment != expected:
+                return f"the fresh secret does not match its commitment {act.commitment} (derived {expected})"
+        return None
+
     def act_of(self, loaded: Loaded, seq: int, body: bytes) -> Act:
         """Entry ``seq``'s act alone (an undo's target...): the rest of the body is skipped, not decoded."""
         try:
@@ -329,11 +408,18 @@ class History:
             out.append(snap)
             seq = snap.seq - 1
 
-    def decide_undo(self, loaded: Loaded, timeline: Timeline, actor: str, to: int) -> Accepted[Any] | Rejected:
+    def decide_undo(self, loaded: Loaded, timeline: Timeline, actor: str, to: int,
+                    over: bool = False) -> Accepted[Any] | Rejected:
+        """An undo's verdict: the match's undo policy; a finished match (``over``) only the arbiter reopens."""
+        if over and actor != ARBITER:
+            return Rejected(*_FINISHED, "finished match")
         problem = timeline.check_undo(actor, to, loaded.config.undo)
         return Rejected(problem[0], problem[1], "undo policy") if problem else Accepted(())
 
-    def decide_redo(self, loaded: Loaded, timeline: Timeline, actor: str, undo: int) -> Accepted[Any] | Rejected:
+    def decide_redo(self, loaded: Loaded, timeline: Timeline, actor: str, undo: int,
+                    over: bool = False) -> Accepted[Any] | Rejected:
+        if over and actor != ARBITER:
+            return Rejected(*_FINISHED, "finished match")
         problem = timeline.check_redo(actor, undo, loaded.config.undo)
         return Rejected(problem[0], problem[1], "undo policy") if problem else Accepted(())
 
@@ -342,7 +428,7 @@ class History:
         """A confirmation's verdict: the held intent adjudicated as confirmed; a declined one changes nothing."""
         if act.decision == "decline":
             return Accepted(())
-        chance = core.play_chance(loaded.config)
+        chance = core.play_chance(loaded.config, self.seed_in_force(loaded, seq))
         _, verdict = core.adjudicate(loaded.rules, state, act.seat, intent, chance, confirmed=True)
         assert not isinstance(verdict, Held)
         return verdict
@@ -352,7 +438,7 @@ class History:
         waive = frozenset(act.waive)
         if any(c.split("/")[0] in ("turn", "match") for c in waive):
             return Rejected("ruling/cannot_waive", "a ruling can waive the game's own checks, not turn order or the end of the match")
-        chance = core.play_chance(loaded.config)
+        chance = core.play_chance(loaded.config, self.seed_in_force(loaded, seq))
         # the arbiter sees everything: a ruling needs no confirmation
         _, verdict = core.adjudicate(loaded.rules, state, seat, intent, chance, waive=waive, confirmed=True)
         assert not isinstance(verdict, Held)

@@ -22,7 +22,10 @@ A role is ``None`` (the arbiter, who sees everything), a seat, or ``spectator`` 
   candidates: the arbiter's answers only.
 * **The seed** of a digital match decides every hidden deal: the arbiter's alone while the match goes
   on. Every role gets its commitment (:func:`referee.engine.core.seed_commitment`) from the start,
-  and the seed itself once the match is over, so anyone can check the deals were fair.
+  and the seed itself once the match is over, so anyone can check the deals were fair. A reopening of
+  a finished match (the arbiter's) draws from a fresh secret: its commitment is in the entry's meta for
+  every role, the secret in the arbiter's (``meta.secret``); everyone else reads it with the seed
+  (:meth:`View.secrets`), once the match is over again.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ import msgspec
 from schemas import ARBITER, Annotation, EntryView, Rejection
 
 from .engine import core, notation
+from .engine.entries import fresh_secret
 from .engine.protocol import Accepted, Held, Rejected
 
 if TYPE_CHECKING:
@@ -138,6 +142,9 @@ class View:
         meta = {k: v for k, v in body.meta.items() if k != "error"}
         if isinstance(verdict, Held):
             meta["confirmer"] = verdict.confirmer
+        secret = fresh_secret(body.act)
+        if secret is not None and self.arbiter:  # everyone else reads it in :meth:`secrets`, once the match is over
+            meta["secret"] = secret
         # a ruling's or a confirmation's intent and events are the seat's whose move it is
         actor = body.meta.get("seat") if body.kind in ("ruling", "confirm") else body.actor
         if self.role is None or body.kind in ("undo", "redo"):
@@ -182,6 +189,16 @@ class View:
         if self.arbiter:
             return config.seed
         return config.seed if (over() if callable(over) else over) else None
+
+    def secrets(self, reseeds: Callable[[], Sequence[tuple[int, int]]], over: bool | Callable[[], bool],
+                ) -> dict[int, int]:
+        """The fresh secrets of the match's reopenings (entry -> secret, ``reseeds`` gives them) if the
+        role may know them: the arbiter always, everyone once the match is over (again), like the seed."""
+        if self.loaded.config.chance != "digital":
+            return {}
+        if not self.arbiter and not (over() if callable(over) else over):
+            return {}
+        return dict(reseeds())
 
     def commitment(self) -> str:
         """The seed's commitment (every role, from the start); empty for a physical match."""

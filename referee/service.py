@@ -61,6 +61,8 @@ from .redaction import View, annotations_by_entry, verdict_name
 from .store import Conflict, Store, StoredAnnotation, StoredEntry, StoredMatch, StoredSnapshot, StoreError
 from .config import Configuration, Loaded, new_match_id, utc_now
 from .history import SNAPSHOT_EVERY, History
+from .reopening import fork_entries, reopening_undo
+from .reopening import fresh_secret as default_secret
 from .timeline import Jump, Timeline
 
 #: how often an append that lost a race (another writer got in first) is tried again
@@ -87,8 +89,12 @@ class Referee(Configuration, History):
         clock: Callable[[], str] = utc_now,
         snapshot_every: int = SNAPSHOT_EVERY,
         use_snapshots: bool = True,
+        fresh_secret: Callable[[], int] | None = None,
     ) -> None:
         self.store = store
+        #: where a reopening's fresh secret comes from (os randomness; a test may fix it). Called when an
+        #: entry is written, never by a fold: the secret is recorded in the entry
+        self.fresh_secret: Callable[[], int] = fresh_secret or default_secret
         #: the games this service knows; None = the registry's, each imported when first asked for
         self.given_games: tuple[Game, ...] | None = None if games is None else tuple(games)
         self.clock = clock
@@ -99,6 +105,7 @@ class Referee(Configuration, History):
         self._timelines: dict[str, tuple[int, Timeline]] = {}
         self._memos: dict[str, MutableMapping[int, Any]] = {}
         self._jumps: dict[str, tuple[int, int, list[Jump]]] = {}
+        self._reseeds: dict[str, tuple[int, list[tuple[int, int]]]] = {}
 
     # -- games -------------------------------------------------------------------------------
 
@@ -162,6 +169,8 @@ class Referee(Configuration, History):
             sections=loaded.rules.sections(shown),
             seed_commitment=view.commitment(),
             seed=view.seed(lambda: self.over(loaded)),
+            secrets=view.secrets(lambda: self.reseeds(loaded, self.store.head(loaded.match.id)),
+                                 lambda: self.over(loaded)),
         )
 
     def result(self, match_id: str) -> Outcome | None:
@@ -366,7 +375,7 @@ class Referee(Configuration, History):
                            "is never checked against the hidden order)")
                 self.record_unparsed(loaded.match.id, seat, text.strip(), "input/chance_typed", message, meta)
                 raise BadInput("input/chance_typed", message, {"intent": text})
-        chance = core.play_chance(loaded.config)
+        chance = core.play_chance(loaded.config, self.seed_in_force(loaded, head + 1))
         awaiting = self.open_hold(loaded)
         hold = blind if hold is None else hold
         source = self._source(meta)
@@ -478,8 +487,13 @@ class Referee(Configuration, History):
             to = last.seq - 1
         if not 0 <= to < head:
             raise BadInput("match/bad_seq", f"--to {to} is not an earlier entry: match {loaded.match.id} has entries 0..{head}")
-        verdict = self.decide_undo(loaded, timeline, by, to)
-        return self._append_act(loaded, head, state, Undo(to=to, target=to, reason=reason), by, f"undo to={to}", verdict)
+        over = loaded.rules.outcome(state) is not None
+        verdict = self.decide_undo(loaded, timeline, by, to, over)
+        act = Undo(to=to, target=to, reason=reason)
+        if over and isinstance(verdict, Accepted) and loaded.config.chance == "digital":
+            # every role has read the seed: the arbiter's reopening draws every later outcome from a fresh one
+            act = reopening_undo(self, loaded, head + 1, to, reason)
+        return self._append_act(loaded, head, state, act, by, f"undo to={to}", verdict)
 
     def redo(
         self, match_id: str, *, by: str, undo: int | None = None, reason: str = "", expected_seq: int | None = None
@@ -498,7 +512,7 @@ class Referee(Configuration, History):
                 raise BadInput("redo/nothing_to_redo", f"match {loaded.match.id} has no undo in effect to redo")
         if not 1 <= undo <= head:
             raise BadInput("match/bad_seq", f"entry {undo} does not exist: match {loaded.match.id} has entries 1..{head}")
-        verdict = self.decide_redo(loaded, timeline, by, undo)
+        verdict = self.decide_redo(loaded, timeline, by, undo, loaded.rules.outcome(state) is not None)
         act = Redo(undo=undo, target=undo - 1, reason=reason)
         return self._append_act(loaded, head, state, act, by, f"redo undo={undo}", verdict)
 
@@ -605,8 +619,9 @@ class Referee(Configuration, History):
             config=parent.config, genesis_hash=parent.genesis_hash, created_at=self.clock(),
             parent=parent.id, fork_seq=at, title=name or f"fork of {loaded.match.id} at {at}",
         )
+        first = fork_entries(self, loaded, fork.id, at, head)
         try:
-            self.store.create_match(fork)
+            self.store.create_match(fork, first)
         except StoreError as exc:
             raise StorageError("store/failed", str(exc)) from None
         return self.info(fork)

@@ -226,6 +226,9 @@ class ExportMatch(msgspec.Struct, frozen=True, kw_only=True):
     seed: int | None = None
     #: sha256("referee:seed\n<match id>\n<seed>"), for every role from the start: check the seed with it
     seed_commitment: str = ""
+    #: the fresh secrets of the match's reopenings, by entry: like the seed (each entry's meta.commitment
+    #: is sha256("referee:reseed\n<match id>\n<entry>\n<secret>"))
+    secrets: dict[int, int] = {}
     undo: str = "any"
     parent: MatchId | None = None
     fork_seq: Seq | None = None

@@ -187,6 +187,9 @@ class StateAnswer(msgspec.Struct, frozen=True, kw_only=True, rename={"as_": "as"
     #: the match is over, then everyone's (check it: sha256 of "referee:seed\\n<match id>\\n<seed>")
     seed_commitment: str = ""
     seed: int | None = None
+    #: the fresh secrets of the match's reopenings, by entry (the arbiter's; everyone's once the match is
+    #: over again); each entry's ``meta.commitment`` is sha256 of "referee:reseed\\n<match id>\\n<entry>\\n<secret>"
+    secrets: dict[int, int] = {}
 
 
 class LogPage(msgspec.Struct, frozen=True, kw_only=True):
@@ -229,10 +232,11 @@ class ReplayStep(msgspec.Struct, frozen=True, kw_only=True):
 
 #: what a finding of the audit is about: the record before the first entry (``config``, ``genesis``,
 #: ``fork``, ``game``, ``title``, ``rules_version``), an entry (``missing``, ``chain``, ``entry_hash``,
-#: ``decode``, ``index_columns``, ``verdict``, ``state_hash``), a ``snapshot`` or an ``annotation``
+#: ``decode``, ``index_columns``, ``verdict``, ``state_hash``, ``reopening``: a fresh secret missing, out of
+#: place or not matching its commitment), a ``snapshot`` or an ``annotation``
 FindingKind = Literal[
     "config", "genesis", "fork", "game", "title", "rules_version", "missing", "chain", "entry_hash", "decode",
-    "index_columns", "verdict", "state_hash", "snapshot", "annotation", "head",
+    "index_columns", "verdict", "state_hash", "snapshot", "annotation", "head", "reopening",
 ]
 
 

@@ -39,6 +39,9 @@ class CreateTournament(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown
     cards_text: Annotated[str, msgspec.Meta(max_length=CARDS_TEXT_MAX)] | None = None
     chance: Literal["physical", "digital"] = "physical"
     players: Annotated[list[Name], msgspec.Meta(max_length=4096)] = []
+    #: who may undo in the matches: ``own_last`` (a seat takes back only its own last action, before anyone
+    #: else acts), ``any`` seat, or the ``arbiter`` only; a finished match only the arbiter reopens, whatever it says
+    undo: Literal["any", "own_last", "arbiter"] = "own_last"
 
 
 class TournamentTokens(msgspec.Struct, frozen=True, kw_only=True):
@@ -161,6 +164,8 @@ class TournamentShown(msgspec.Struct, frozen=True, kw_only=True):
     you: You
     #: the seed of the drawing of lots (the organiser's answer only)
     seed: int | None = None
+    #: the undo policy the tournament's matches are created with (``any``, ``own_last``, ``arbiter``)
+    undo: str = "any"
 
 
 class TableRow(msgspec.Struct, frozen=True, kw_only=True):
@@ -198,6 +203,8 @@ class Pairings(msgspec.Struct, frozen=True, kw_only=True):
     tournament: str
     rounds: list[RoundRow]
     blocks: list[BlockRow]
+    #: the undo policy the tournament's matches are created with
+    undo: str = "any"
 
 
 class StandingRow(msgspec.Struct, frozen=True, kw_only=True):
@@ -260,6 +267,8 @@ class PairedRound(msgspec.Struct, frozen=True, kw_only=True):
     tables: list[PairedTable]
     byes: list[str]
     half_byes: list[str] = []
+    #: the undo policy the round's matches are created with
+    undo: str = "any"
 
 
 class Recorded(msgspec.Struct, frozen=True, kw_only=True):

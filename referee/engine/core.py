@@ -155,9 +155,20 @@ def chance_for(config: MatchConfig, salt: str) -> Chance | None:
 PLAY_SALT = "play"
 
 
-def play_chance(config: MatchConfig) -> Chance | None:
-    """The chance a move, a confirmation or a ruling is adjudicated with (None unless digital)."""
-    return chance_for(config, PLAY_SALT)
+def play_chance(config: MatchConfig, seed: int | None = None) -> Chance | None:
+    """The chance a move, a confirmation or a ruling is adjudicated with (None unless digital): from
+    ``seed``, the seed in force at that point of the log (the fresh secret of the latest reopening of a
+    finished match, :meth:`referee.history.History.seed_in_force`), else the match's own seed."""
+    if config.chance != "digital":
+        return None
+    return Chance(seed if seed is not None else config.seed or 0, PLAY_SALT)
+
+
+def reseed_commitment(match_id: str, seq: int, secret: int) -> str:
+    """The commitment to the fresh secret that entry ``seq`` of match ``match_id`` (a reopening of a
+    finished match) draws from: ``sha256("referee:reseed\n<match id>\n<seq>\n<secret>")``, shown to
+    every role in that entry; the secret itself once the match is over again."""
+    return sha256_hex(f"referee:reseed\n{match_id}\n{seq}\n{secret}".encode())
 
 
 def adjudicate(

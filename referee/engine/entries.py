@@ -53,6 +53,29 @@ class Undo(msgspec.Struct, frozen=True, kw_only=True, tag="undo"):
     reason: str = ""
 
 
+class Reopening(Undo, frozen=True, kw_only=True, tag="reopen_undo"):
+    """The arbiter's undo of a finished digital match back into play (an undo in every other respect:
+    its entry's kind is ``undo``). Every role has read the seed by then, so every chance outcome after
+    it is drawn from ``secret``, a fresh one drawn when it was written: the arbiter's alone until the
+    match ends again; ``commitment`` (:func:`referee.engine.core.reseed_commitment`) is every role's."""
+
+    secret: int
+    commitment: str
+
+
+class Reopen(msgspec.Struct, frozen=True, kw_only=True, tag="reopen"):
+    """The first entry of a fork of a finished digital match (the arbiter's): changes nothing, but every
+    chance outcome after it is drawn from ``secret``, fresh and committed like a :class:`Reopening`'s."""
+
+    secret: int
+    commitment: str
+    reason: str = ""
+
+
+#: the fields of an act that only the arbiter sees while the match is in play
+SECRET_FIELDS = ("secret",)
+
+
 class Redo(msgspec.Struct, frozen=True, kw_only=True, tag="redo"):
     """Reverse undo entry ``undo`` (``target``: the state just before it)."""
 
@@ -89,7 +112,12 @@ class Unreadable(msgspec.Struct, frozen=True, kw_only=True, tag="unparsed"):
     message: str
 
 
-Act = Move | Undo | Redo | Ruling | Confirmation | Unreadable
+Act = Move | Undo | Reopening | Redo | Ruling | Confirmation | Unreadable | Reopen
+
+
+def fresh_secret(act: Act) -> int | None:
+    """The fresh secret an act draws every later chance outcome from (a reopening), else None."""
+    return act.secret if isinstance(act, (Reopening, Reopen)) else None
 
 
 class EntryBody(msgspec.Struct, Generic[I, E], frozen=True, kw_only=True, tag_field="format", tag=ENTRY_FORMAT):
@@ -106,7 +134,10 @@ class EntryBody(msgspec.Struct, Generic[I, E], frozen=True, kw_only=True, tag_fi
 
     @property
     def kind(self) -> str:
-        """What the entry is: ``intent``, ``undo``, ``redo``, ``ruling``, ``confirm`` or ``unparsed``."""
+        """What the entry is: ``intent``, ``undo`` (a :class:`Reopening` too), ``redo``, ``ruling``,
+        ``confirm``, ``unparsed`` or ``reopen``."""
+        if isinstance(self.act, Undo):
+            return "undo"
         return str(type(self.act).__struct_config__.tag)
 
     @property
@@ -117,8 +148,8 @@ class EntryBody(msgspec.Struct, Generic[I, E], frozen=True, kw_only=True, tag_fi
         act = self.act
         if isinstance(act, Unreadable):
             out["error"] = {"code": act.code, "message": act.message}
-        elif not isinstance(act, Move):
-            out.update({k: v for k, v in msgspec.to_builtins(act).items() if k != "type"})
+        elif not isinstance(act, Move):  # a fresh secret is not shown here: the view decides who sees it
+            out.update({k: v for k, v in msgspec.to_builtins(act).items() if k != "type" and k not in SECRET_FIELDS})
         return out
 
 

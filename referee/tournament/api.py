@@ -115,7 +115,7 @@ class LocalTournaments:
             req.name, req.game, format=req.format, rounds=req.rounds, tiebreaks=req.tiebreaks, points=points,
             seed=req.seed, table_size=req.table_size, options=req.options, cards=req.cards, cards_text=req.cards_text,
             chance=req.chance,
-            players=req.players, by=by, why=why)
+            players=req.players, by=by, why=why, undo=req.undo)
 
     # -- reads ---------------------------------------------------------------------------------------------
 
@@ -128,7 +128,7 @@ class LocalTournaments:
             round=state.current, tiebreaks=list(state.tiebreaks), records=state.n,
             players=[PlayerRow(player=p.id, name=p.display, dropped=p.dropped, entered=p.entered)
                      for p in state.players.values()],
-            you=you, seed=cfg.seed if you.role == "organiser" else None)
+            you=you, seed=cfg.seed if you.role == "organiser" else None, undo=cfg.undo)
 
     def pairings(self, tournament: str, round_: int | None = None, *, player: str | None = None) -> Pairings:
         """Every round's tables (or one round's); ``player``: that player's own tables and byes only (and
@@ -159,7 +159,7 @@ class LocalTournaments:
                                 half_byes=[b for b in rnd.half_byes if player is None or b == player]))
         shown = [] if player is not None else [
             BlockRow(round=b.round, table=b.table, match_id=b.match_id, why=b.why) for b in blocks]
-        return Pairings(tournament=state.id, rounds=out, blocks=shown)
+        return Pairings(tournament=state.id, rounds=out, blocks=shown, undo=state.config.undo)
 
     def standings(self, tournament: str, *, after_round: int | None = None, as_of: int | None = None,
                   ) -> StandingsAnswer:
@@ -222,7 +222,7 @@ class LocalTournaments:
         return PairedRound(tournament=paired.tournament, round=paired.round, dry_run=paired.dry_run,
                            tables=[PairedTable(table=t.table, seats=list(t.seats), match_id=t.match_id,
                                                tokens=dict(t.tokens)) for t in paired.tables],
-                           byes=list(paired.byes), half_byes=list(paired.half_byes))
+                           byes=list(paired.byes), half_byes=list(paired.half_byes), undo=paired.undo)
 
     def close(self, tournament: str, reason: str, *, by: str = "organiser") -> Recorded:
         state = self.service.close_round(tournament, by=by, why=reason)

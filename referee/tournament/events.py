@@ -21,6 +21,8 @@ import msgspec
 from schemas import Outcome
 
 Format = Literal["swiss", "round-robin", "pods"]
+UndoPolicy = Literal["any", "own_last", "arbiter"]
+UNDO_POLICIES: tuple[UndoPolicy, ...] = ("any", "own_last", "arbiter")
 FORMATS: tuple[Format, ...] = ("swiss", "round-robin", "pods")
 
 
@@ -63,6 +65,9 @@ class Created(Base, frozen=True, kw_only=True, tag="created"):
     chance: Literal["physical", "digital"] = "physical"
     #: a card file's text, sent whole: every match gets it (a tournament never reads a file by its name)
     cards_text: str | None = None
+    #: who may undo in the tournament's matches (their undo policy, chosen by the organiser: ``own_last``
+    #: unless told; a tournament recorded before the choice existed made its matches with ``any``)
+    undo: UndoPolicy = "any"
 
 
 class PlayerAdded(Base, frozen=True, kw_only=True, tag="player_added"):

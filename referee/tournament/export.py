@@ -51,7 +51,7 @@ def report(state: Tournament, table: Standings, live: dict[tuple[int, int], Any]
     return {
         "tournament": state.id, "name": cfg.name, "game": cfg.game, "format": cfg.format,
         "rounds_planned": cfg.rounds, "after_round": table.after_round, "records": state.n, "head": table.head,
-        "points": msgspec.to_builtins(cfg.points), "tiebreaks": list(table.tiebreaks),
+        "points": msgspec.to_builtins(cfg.points), "tiebreaks": list(table.tiebreaks), "undo": cfg.undo,
         "standings": [
             {"rank": r.rank, "player": r.player, "name": r.name, "played": r.played, "dropped": r.dropped,
              "values": {name: fmt(v) for name, v in zip(table.tiebreaks, r.values)},
@@ -95,7 +95,8 @@ def _markdown(d: dict[str, Any]) -> str:
     heads = [TIEBREAKS[n] for n in d["tiebreaks"]]
     lines = [f"# {_md(d['name'])}", "",
              f"{_md(d['game'])}, {d['format']}; standings after round {d['after_round']} "
-             f"(tournament {d['tournament']}, {d['records']} records)", "", f"Head: `{d['head']}`", "",
+             f"(tournament {d['tournament']}, {d['records']} records); undo policy of the matches: {d['undo']}", "",
+             f"Head: `{d['head']}`", "",
              "| rank | player | played | " + " | ".join(heads) + " |",
              "|---:|---|---:|" + "---:|" * len(heads)]
     for r in d["standings"]:
@@ -136,6 +137,6 @@ def _html(d: dict[str, Any]) -> str:
             "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin:1em 0}"
             "td,th{border:1px solid #ccc;padding:.2em .6em;text-align:left}</style></head><body>"
             f"<h1>{e(d['name'])}</h1><p>{e(d['game'])}, {e(d['format'])}; standings after round {d['after_round']} "
-            f"(tournament {e(d['tournament'])}, {d['records']} records)</p>"
+            f"(tournament {e(d['tournament'])}, {d['records']} records); undo policy of the matches: {e(d['undo'])}</p>"
             f"<p>Head: <code id=\"head\">{e(d['head'])}</code></p>"
             f"<table><tr><th>rank</th><th>player</th><th>played</th>{heads}</tr>{rows}</table>{rounds}</body></html>\n")

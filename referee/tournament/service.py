@@ -66,6 +66,8 @@ class Paired:
     byes: list[str]
     dry_run: bool = False
     half_byes: list[str] = field(default_factory=list)
+    #: the undo policy the matches are created with
+    undo: str = "any"
 
 
 @dataclass
@@ -234,7 +236,8 @@ class Tournaments:
                tiebreaks: Sequence[str] | None = None, points: ev.Points | None = None, seed: int | None = None,
                table_size: int | None = None, options: Mapping[str, str] | None = None, cards: str | None = None,
                cards_text: str | None = None, chance: str = "physical", players: Sequence[str] = (),
-               by: str = "organiser", why: str = "", tournament_id: str | None = None) -> Tournament:
+               by: str = "organiser", why: str = "", tournament_id: str | None = None,
+               undo: str = "own_last") -> Tournament:
         """A new tournament and its first players, in one transaction. Card data is a set bundled with
         the game (``cards``) or a card file's text (``cards_text``; ``cards`` then only names it): the
         service never opens a path it is given (a client of the server must not name the server's files)."""
@@ -271,6 +274,9 @@ class Tournaments:
                            "sends its text (over HTTP: cards_text)")
         if cards_text is not None and cards is None:
             cards = "inline"
+        if undo not in ev.UNDO_POLICIES:
+            raise BadInput("tournament/bad_undo_policy",
+                           f"the undo policy of the matches is any, own_last or arbiter, not {undo!r}")
         # the match settings are checked once here (made-up seats, set up as a match would be), not at the
         # first pairing
         probe = [f"p{i}" for i in range(max(g.min_players, 2 if format != "pods" else size))]
@@ -288,6 +294,7 @@ class Tournaments:
             seed=seed if seed is not None else secrets.randbelow(SEED_MAX + 1), table_size=size,
             options=dict(options or {}), cards=cards, chance=chance,  # type: ignore[arg-type]
             cards_text=cards_text,
+            undo=undo,
         )
         tid = tournament_id or new_match_id()
         check_text(by, "who records it (--by)", NAME_MAX)
@@ -604,7 +611,8 @@ class Tournaments:
         if dry_run:
             return Paired(tournament=state.id, round=number, dry_run=True, byes=list(plan.byes),
                           tables=[PairedTable(table=i, seats=s, match_id=None, tokens={})
-                                  for i, s in enumerate(plan.tables, start=1)], half_byes=self.half_byes(state, number))
+                                  for i, s in enumerate(plan.tables, start=1)], half_byes=self.half_byes(state, number),
+                          undo=cfg.undo)
         state = self.load(tournament_id)  # fold again: the closing record is appended below, with the round
         made: list[PairedTable] = []
         tables, rows, token_rows = [], [], []
@@ -612,7 +620,7 @@ class Tournaments:
             title = f"{cfg.name}, round {number}, table {i}"[:TITLE_MAX]
             game, config = self.referee.new_config(
                 cfg.game, list(seats), options=dict(cfg.options), cards=cfg.cards, cards_text=cfg.cards_text,
-                chance=cfg.chance, title=title,
+                chance=cfg.chance, undo=cfg.undo, title=title,
                 meta={"tournament": state.id, "event": cfg.name, "round": str(number), "table": str(i)},
             )
             row = self.referee.match_row(game, config, title=title)
@@ -627,7 +635,8 @@ class Tournaments:
         self._append(state, [*closing, ev.RoundPaired(round=number, tables=tuple(tables), byes=tuple(plan.byes),
                                                       half_byes=tuple(half))], by, why,
                      matches=rows, tokens=token_rows)
-        return Paired(tournament=state.id, round=number, tables=made, byes=list(plan.byes), half_byes=half)
+        return Paired(tournament=state.id, round=number, tables=made, byes=list(plan.byes), half_byes=half,
+                      undo=cfg.undo)
 
     @staticmethod
     def _mint(match_id: str, seats: Sequence[str]) -> tuple[dict[str, str], list[StoredToken]]:
