@@ -16,6 +16,9 @@ from referee.tournament.events import Created, decode
 from support.live import LiveServer
 from support.pile import PILE
 
+#: the server's admin token: it alone creates tournaments over HTTP
+ADMIN = "the-admin-token"
+
 SECRET = 7_654_321_987_654_329
 
 
@@ -54,9 +57,9 @@ def test_a_tournament_recorded_before_the_choice_reads_as_the_any_its_matches_ha
 
 def test_the_policy_over_http_and_in_client_mode(cli, db, db_store, monkeypatch):
     monkeypatch.setenv("REFEREE_DB", db)
-    with LiveServer(create_app(lambda: Referee(db_store))) as server:
-        made = cli("--server", server.url, "tournament", "new", "Cup", "--game", "by_all_means", "--players",
-                   "ann,ben", "--undo-policy", "any", "--json")
+    with LiveServer(create_app(lambda: Referee(db_store), admin_token=ADMIN)) as server:
+        made = cli("--server", server.url, "--token", ADMIN, "tournament", "new", "Cup", "--game", "by_all_means",
+                   "--players", "ann,ben", "--undo-policy", "any", "--json")
         assert made.code == 0, made.err
         tid, org = made.json["tournament"], made.json["tokens"]["organiser"]
         paired = cli("--server", server.url, "--token", org, "tournament", "pair", tid, "--json")
@@ -64,10 +67,12 @@ def test_the_policy_over_http_and_in_client_mode(cli, db, db_store, monkeypatch)
         shown = cli("--server", server.url, "--token", org, "tournament", "show", tid, "--json")
         assert shown.json["undo"] == "any"
         assert cli("tournament", "show", tid, "--json").json == shown.json  # the same locally
-    with TestClient(create_app(lambda: Referee(db_store))) as c:
-        bad = c.post("/tournaments", json={"name": "X", "game": "by_all_means", "undo": "sometimes"})
+    with TestClient(create_app(lambda: Referee(db_store), admin_token=ADMIN)) as c:
+        bad = c.post("/tournaments", json={"name": "X", "game": "by_all_means", "undo": "sometimes"},
+                     headers=bearer(ADMIN))
         assert 400 <= bad.status_code < 500 and "undo" in bad.text
-        made = c.post("/tournaments", json={"name": "Y", "game": "by_all_means", "players": ["ann", "ben"]}).json()
+        made = c.post("/tournaments", json={"name": "Y", "game": "by_all_means", "players": ["ann", "ben"]},
+                      headers=bearer(ADMIN)).json()
         pairings = c.get(f"/tournaments/{made['tournament']}/pairings",
                          headers=bearer(made["tokens"]["spectator"])).json()
         assert pairings["undo"] == "own_last"
@@ -76,9 +81,11 @@ def test_the_policy_over_http_and_in_client_mode(cli, db, db_store, monkeypatch)
 @pytest.fixture()
 def table(db_store):
     """A digital pile tournament's first table played to its end (3 stones: start, 1, 2)."""
-    with TestClient(create_app(lambda: Referee(db_store, games=[PILE], fresh_secret=lambda: SECRET), poll=0.05)) as c:
+    with TestClient(create_app(lambda: Referee(db_store, games=[PILE], fresh_secret=lambda: SECRET), poll=0.05,
+                               admin_token=ADMIN)) as c:
         made = c.post("/tournaments", json={"name": "Cup", "game": "pile", "seed": 4, "chance": "digital",
-                                            "options": {"stones": "3"}, "players": ["ann", "ben"]}).json()
+                                            "options": {"stones": "3"}, "players": ["ann", "ben"]},
+                      headers=bearer(ADMIN)).json()
         t = c.post(f"/tournaments/{made['tournament']}/pair", json={},
                    headers=bearer(made["tokens"]["organiser"])).json()["tables"][0]
         mid, tokens = t["match_id"], t["tokens"]
