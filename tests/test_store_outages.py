@@ -244,3 +244,46 @@ def test_a_sqlite_database_locked_too_long_is_unavailable_not_a_crash(tmp_path, 
     s.append(_entry(1), expected_seq=0)
     assert s.head("m1") == 1
     s.close()
+
+
+# -- the commands: migrate as the owner, grant a writer, serve warns when run as the owner -------------
+
+
+def _serve_warning(url: str) -> str:
+    """What ``referee serve`` says on stderr before it serves (it is stopped once it says it serves)."""
+    import signal
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+    from support.live import free_port
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_")}
+    proc = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--port", str(free_port()), "--db", url], cwd=ROOT,
+                            env=env, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        assert proc.stdout is not None and "serving" in proc.stdout.readline()
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        _, err = proc.communicate(timeout=20)
+    return err
+
+
+def test_an_owner_migrates_grants_a_writer_and_serve_warns_only_when_run_as_the_owner(cli, pg_server):
+    import psycopg
+
+    url = pg_server.fresh(empty=True)
+    migrated = cli("db", "migrate", "--db", url)
+    assert migrated.code == 0 and "(schema 5)" in migrated.out
+    role = f"writer_{os.getpid()}_{next(_roles)}"
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f"CREATE ROLE {role} LOGIN")
+    granted = cli("db", "grant", role, "--db", url)
+    assert granted.code == 0 and f"{role} may now read and add rows" in granted.out
+    assert cli("db", "grant", "nobody_at_all", "--db", url).code != 0
+    assert "nobody_at_all" in cli("db", "grant", "nobody_at_all", "--db", url).err
+    writer = url.replace("postgresql://postgres@", f"postgresql://{role}@")
+    made = cli("new", "by_all_means", "--players", "alice,bob", "--cards", "spec", "--db", writer)
+    assert made.code == 0, made.err
+    assert "superuser, so this server could switch the log's append-only triggers off" in _serve_warning(url)
+    assert "warning" not in _serve_warning(writer)

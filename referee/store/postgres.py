@@ -36,7 +36,7 @@ import weakref
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .pg_schema import _JUMP, CHANNEL, MIGRATIONS, exists, may_alter, tables
+from .pg_schema import _JUMP, CHANNEL, MIGRATIONS, exists, may_alter, tables, writer_grants
 from .base import (
     annotation_from_row,
     entry_from_row,
@@ -201,6 +201,20 @@ class PostgresStore:
     def schema_version(self) -> int:
         version = self._run(self._version)
         return version or 0
+
+    def grant_writer(self, role: str) -> int:
+        """Let ``role`` read and add rows, and nothing more (:func:`.pg_schema.writer_grants`, in the store's
+        schema; run as the tables' owner). Returns how many statements it ran."""
+
+        def work(conn: psycopg.Connection[Any]) -> int:
+            with conn.transaction():
+                row = conn.execute("SELECT current_schema()").fetchone()
+                statements = writer_grants(role, str(row[0]) if row else "public")
+                for statement in statements:
+                    conn.execute(statement)  # (the role's name is quoted as an identifier)
+            return len(statements)
+
+        return self._run(work)
 
     def may_alter(self) -> str | None:
         """Why the role connected could switch the append-only triggers off, or None (see :mod:`.pg_schema`)."""
