@@ -43,7 +43,7 @@ def _other_tables(pg_server) -> str:
 
 
 def test_a_database_holding_another_applications_tables_is_refused(pg_server, monkeypatch):
-    monkeypatch.delenv("REFEREE_PG_ADOPT", raising=False)
+    monkeypatch.setenv("REFEREE_PG_ADOPT", "0")  # (recorded: restored after the test)
     url = _other_tables(pg_server)
     before = dump(url)
     with pytest.raises(StoreError) as refused:
@@ -55,7 +55,7 @@ def test_a_database_holding_another_applications_tables_is_refused(pg_server, mo
 
 
 def test_the_cli_refuses_a_foreign_database_and_writes_nothing(cli, pg_server, monkeypatch):
-    monkeypatch.delenv("REFEREE_PG_ADOPT", raising=False)
+    monkeypatch.setenv("REFEREE_PG_ADOPT", "0")  # (recorded: restored after the test)
     url = _other_tables(pg_server)
     before = dump(url)
     monkeypatch.setenv("REFEREE_DB", url)
@@ -71,13 +71,13 @@ def test_a_foreign_database_is_adopted_when_told(pg_server, monkeypatch):
     s.create_match(_match())
     assert s.get_match("m1") == _match()
     s.close()
-    monkeypatch.delenv("REFEREE_PG_ADOPT")
+    monkeypatch.setenv("REFEREE_PG_ADOPT", "0")
     PostgresStore(url).close()  # adopted once, it is the referee's: opened without being told again
     assert dict(dump(url))["invoices"] == [(1, 12)]
 
 
 def test_an_empty_database_is_created_without_being_told(pg_server, monkeypatch):
-    monkeypatch.delenv("REFEREE_PG_ADOPT", raising=False)
+    monkeypatch.setenv("REFEREE_PG_ADOPT", "0")  # (recorded: restored after the test)
     PostgresStore(pg_server.fresh(empty=True)).close()
 
 
@@ -287,3 +287,17 @@ def test_an_owner_migrates_grants_a_writer_and_serve_warns_only_when_run_as_the_
     assert made.code == 0, made.err
     assert "superuser, so this server could switch the log's append-only triggers off" in _serve_warning(url)
     assert "warning" not in _serve_warning(writer)
+
+
+def test_db_copy_into_a_foreign_database_is_refused_unless_adopted(cli, pg_server, tmp_path, monkeypatch):
+    monkeypatch.setenv("REFEREE_PG_ADOPT", "0")  # (recorded: restored after the test)
+    source = str(tmp_path / "club.db")
+    assert cli("new", "by_all_means", "--players", "alice,bob", "--seed", "3", "--db", source).code == 0
+    url = _other_tables(pg_server)
+    before = dump(url)
+    refused = cli("db", "copy", source, url)
+    assert refused.code != 0 and "invoices" in refused.err and "--adopt-database" in refused.err
+    assert dump(url) == before
+    copied = cli("db", "copy", source, url, "--adopt-database")
+    assert copied.code == 0 and "copied 1 matches" in copied.out
+    assert dict(dump(url))["invoices"] == [(1, 12)]

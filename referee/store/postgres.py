@@ -180,8 +180,8 @@ class PostgresStore:
                     raise StoreError(
                         f"{shown(self.url)} is not a referee database and is not empty (it holds {listed}); "
                         "the referee creates its tables only in an empty database or schema: name one "
-                        "(e.g. ?options=-csearch_path%3Dreferee for a schema of its own), or set "
-                        f"{ADOPT_ENV}=1 to add them beside the tables there")
+                        "(e.g. ?options=-csearch_path%3Dreferee for a schema of its own), or let it add them "
+                        f"beside the tables there (--adopt-database, or {ADOPT_ENV}=1)")
                 conn.execute("CREATE TABLE referee_schema (version integer NOT NULL)")
                 conn.execute("INSERT INTO referee_schema (version) VALUES (0)")
                 version = 0
