@@ -152,7 +152,7 @@ async function load(head) {
   busy = true;
   try {
     const res = await fetch(base + "/viewer", auth);
-    if (res.status === 429) { setTimeout(() => load(head), 1500); return; }  // the server's readers are busy: soon
+    if (res.status === 429 || res.status >= 500) { setTimeout(() => load(head), 1500); return; }  // busy or its store away: soon
     if (!res.ok) { let m = res.status; try { m = (await res.json()).message; } catch (e) {} $("status").textContent = "cannot show the match: " + m; return; }
     const text = await res.text();
     const old = frame.contentDocument && frame.contentDocument.getElementById("slider");
