@@ -1,14 +1,15 @@
 """The shared store: one PostgreSQL database, through psycopg 3 (issue 18).
 
 The same contract as :mod:`referee.store.sqlite`, for a hall with several server processes over one
-database. Append-only is enforced by the database itself: triggers refuse UPDATE, DELETE and TRUNCATE
-of ``entries`` and ``annotations``. An append is one transaction: it locks the match's row (so the
+database. Every table is append-only in the database too, against any role but the tables' owner and
+superusers (triggers; see :mod:`.pg_schema` for exactly what they hold). An append is one transaction: it locks the match's row (so the
 appends of one match are serialised by the database, whichever process or machine sends them), reads
 the head, inserts the entry (its ``(match_id, seq)`` is the primary key), the idempotency key and the
 snapshot, and commits; a stale writer gets :class:`Conflict` and nothing is written.
 
 The schema is created and migrated when a store is opened (under an advisory lock, so that servers
-starting together migrate once); ``referee_schema`` records its version. Text columns that are sorted
+starting together migrate once); ``referee_schema`` records its version. A database (schema) that holds
+tables the referee did not create is refused unless adopted. Text columns that are sorted
 on use the "C" collation, so that matches are listed in the same (byte) order as on SQLite.
 
 **Durability.** ``full`` (the default) commits with ``synchronous_commit=on``: an acknowledged entry
@@ -724,17 +725,17 @@ def _first_line(exc: BaseException) -> str:
 
 def _seconds(env: str, given: float | None, default: float) -> float:
     """A timeout in seconds: ``given``, else ``$env`` (a number), else ``default``; 0 is no limit."""
-    if given is not None:
-        value = given
-    else:
+    if given is None:
         text = os.environ.get(env, "").strip()
-        try:
-            value = float(text) if text else default
-        except ValueError:
-            value = -1.0
         if not text:
             return default
-    if not 0 <= value <= 86_400:
-        raise StoreError(f"{env} must be a number of seconds from 0 (no limit) to 86400, not {os.environ.get(env)!r}"
-                         if given is None else f"a timeout must be from 0 to 86400 seconds, not {given!r}")
+        try:
+            value = float(text)
+        except ValueError:
+            value = -1.0
+        what = f"{env} must be a number of seconds from 0 (no limit) to 86400, not {text!r}"
+    else:
+        value, what = given, f"a timeout must be from 0 (no limit) to 86400 seconds, not {given!r}"
+    if not 0 <= value <= 86_400:  # (NaN too)
+        raise StoreError(what)
     return value
