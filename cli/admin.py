@@ -129,7 +129,7 @@ def db_copy(
 
 
 @db_app.command("migrate")
-def db_migrate(ctx: typer.Context, db: DbOpt = None, adopt: AdoptOpt = False) -> None:
+def db_migrate(ctx: typer.Context, db: DbOpt = None, adopt: AdoptOpt = False, json: JsonOpt = False) -> None:
     """Create the referee's tables, or bring them to this version's schema (what opening the database
     does anyway): run it as the role that is to own them, before servers run as a role that owns nothing.
 
@@ -149,6 +149,9 @@ def db_migrate(ctx: typer.Context, db: DbOpt = None, adopt: AdoptOpt = False) ->
         raise StorageError("store/unavailable", str(exc)) from None
     version = store.schema_version() if hasattr(store, "schema_version") else None
     store.close()
+    if json:
+        _print_json({"database": shown(path), "schema": version})
+        return
     print(f"{shown(path)} is a referee database" + (f" (schema {version})" if version is not None else ""))
 
 
@@ -157,6 +160,7 @@ def db_grant(
     ctx: typer.Context,
     role: Annotated[str, typer.Argument(help="The PostgreSQL role servers are to run as (it must exist).")],
     db: DbOpt = None,
+    json: JsonOpt = False,
 ) -> None:
     """Let a PostgreSQL role that owns nothing read and add rows to the referee's tables, and nothing
     more: servers run as it cannot rewrite or delete the log, nor switch its triggers off. Run it as the
@@ -180,6 +184,9 @@ def db_grant(
     except StoreError as exc:
         raise StorageError("store/failed", str(exc)) from None
     store.close()
+    if json:
+        _print_json({"role": role, "grants": statements})
+        return
     print(f"{role} may now read and add rows to the referee's tables ({statements} grants); it owns none of them")
 
 

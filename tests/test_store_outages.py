@@ -280,6 +280,8 @@ def test_an_owner_migrates_grants_a_writer_and_serve_warns_only_when_run_as_the_
         conn.execute(f"CREATE ROLE {role} LOGIN")
     granted = cli("db", "grant", role, "--db", url)
     assert granted.code == 0 and f"{role} may now read and add rows" in granted.out
+    assert cli("db", "grant", role, "--db", url, "--json").json == {"role": role, "grants": 6}  # (again: no change)
+    assert cli("db", "migrate", "--db", url, "--json").json["schema"] == 5
     assert cli("db", "grant", "nobody_at_all", "--db", url).code != 0
     assert "nobody_at_all" in cli("db", "grant", "nobody_at_all", "--db", url).err
     writer = url.replace("postgresql://postgres@", f"postgresql://{role}@")
