@@ -22,6 +22,7 @@ import contextlib
 import logging
 import secrets
 import threading
+import zlib
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Annotated, Any, Literal
 
@@ -171,6 +172,8 @@ class Hall:
         self._slots: dict[str, int] = {}
         self._slots_lock = threading.Lock()
         self._health: anyio.CapacityLimiter | None = None
+        #: the writes of one match in this process, one at a time (striped: a match's lock is one of these)
+        self._write_locks = [threading.Lock() for _ in range(64)]
 
     def health_limiter(self) -> anyio.CapacityLimiter:
         """The threads /health looks at the store from (two, apart from the requests')."""
@@ -187,6 +190,16 @@ class Hall:
 
     def principal(self, request: Request[Any, Any, Any], match_id: str) -> Principal:
         return self.access().authenticate(request.headers.get("authorization"), match_id)
+
+    @contextlib.contextmanager
+    def writing(self, request: Request[Any, Any, Any], match_id: str) -> Iterator[Principal]:
+        """The caller's principal, with this process's writes to that match held back until this one is
+        done: the worker threads of one process take turns at a match (as they did when writes ran on the
+        event loop) instead of racing each other to its head, losing and folding again. Other processes
+        are still settled by the store (a stale writer's conflict, tried again against the new head)."""
+        p = self.principal(request, match_id)
+        with self._write_locks[zlib.crc32(p.match_id.encode()) % len(self._write_locks)]:
+            yield p
 
     def take_slot(self, p: Principal) -> str:
         """One of the token's :data:`HEAVY_PER_TOKEN` slots for a request that walks a whole log
@@ -449,10 +462,9 @@ def _written(answer: SubmitAnswer, replayed: bool) -> Response[SubmitAnswer]:
 def submit_intent(request: Request[Any, Any, Any], match_id: MatchIdPath, data: JSONBody[SubmitIntent],
                   idempotency_key: IdemKey = None) -> Response[SubmitAnswer]:
     hall = _hall(request)
-    answer, replayed = hall.access().submit(
-        hall.principal(request, match_id), data.intent, seat=data.seat, expected_seq=data.expected_seq,
-        key=idempotency_key,
-    )
+    with hall.writing(request, match_id) as p:
+        answer, replayed = hall.access().submit(p, data.intent, seat=data.seat, expected_seq=data.expected_seq,
+                                                key=idempotency_key)
     return _written(answer, replayed)
 
 
@@ -461,8 +473,9 @@ def submit_intent(request: Request[Any, Any, Any], match_id: MatchIdPath, data: 
 def undo(request: Request[Any, Any, Any], match_id: MatchIdPath, data: JSONBody[UndoRequest],
          idempotency_key: IdemKey = None) -> Response[SubmitAnswer]:
     hall = _hall(request)
-    answer, replayed = hall.access().undo(hall.principal(request, match_id), to=data.to, reason=data.reason,
-                                          expected_seq=data.expected_seq, key=idempotency_key)
+    with hall.writing(request, match_id) as p:
+        answer, replayed = hall.access().undo(p, to=data.to, reason=data.reason, expected_seq=data.expected_seq,
+                                              key=idempotency_key)
     return _written(answer, replayed)
 
 
@@ -471,8 +484,9 @@ def undo(request: Request[Any, Any, Any], match_id: MatchIdPath, data: JSONBody[
 def redo(request: Request[Any, Any, Any], match_id: MatchIdPath, data: JSONBody[RedoRequest],
          idempotency_key: IdemKey = None) -> Response[SubmitAnswer]:
     hall = _hall(request)
-    answer, replayed = hall.access().redo(hall.principal(request, match_id), undo=data.undo, reason=data.reason,
-                                          expected_seq=data.expected_seq, key=idempotency_key)
+    with hall.writing(request, match_id) as p:
+        answer, replayed = hall.access().redo(p, undo=data.undo, reason=data.reason, expected_seq=data.expected_seq,
+                                              key=idempotency_key)
     return _written(answer, replayed)
 
 
@@ -481,8 +495,9 @@ def redo(request: Request[Any, Any, Any], match_id: MatchIdPath, data: JSONBody[
 def ruling(request: Request[Any, Any, Any], match_id: MatchIdPath, data: JSONBody[RulingRequest],
            idempotency_key: IdemKey = None) -> Response[SubmitAnswer]:
     hall = _hall(request)
-    answer, replayed = hall.access().rule_stands(hall.principal(request, match_id), data.entry, reason=data.reason,
-                                                 expected_seq=data.expected_seq, key=idempotency_key)
+    with hall.writing(request, match_id) as p:
+        answer, replayed = hall.access().rule_stands(p, data.entry, reason=data.reason, expected_seq=data.expected_seq,
+                                                     key=idempotency_key)
     return _written(answer, replayed)
 
 
@@ -491,8 +506,9 @@ def ruling(request: Request[Any, Any, Any], match_id: MatchIdPath, data: JSONBod
 def confirmation(request: Request[Any, Any, Any], match_id: MatchIdPath, data: JSONBody[ConfirmRequest],
                  idempotency_key: IdemKey = None) -> Response[SubmitAnswer]:
     hall = _hall(request)
-    answer, replayed = hall.access().confirm(hall.principal(request, match_id), data.entry, accept=data.accept,
-                                             reason=data.reason, expected_seq=data.expected_seq, key=idempotency_key)
+    with hall.writing(request, match_id) as p:
+        answer, replayed = hall.access().confirm(p, data.entry, accept=data.accept, reason=data.reason,
+                                                 expected_seq=data.expected_seq, key=idempotency_key)
     return _written(answer, replayed)
 
 
@@ -501,8 +517,8 @@ def confirmation(request: Request[Any, Any, Any], match_id: MatchIdPath, data: J
 def annotate(request: Request[Any, Any, Any], match_id: MatchIdPath,
              data: JSONBody[AnnotateRequest]) -> Annotation:
     hall = _hall(request)
-    return hall.access().annotate(hall.principal(request, match_id), data.seq, data.text, kind=data.kind,
-                                  audience=data.audience)
+    with hall.writing(request, match_id) as p:
+        return hall.access().annotate(p, data.seq, data.text, kind=data.kind, audience=data.audience)
 
 
 @post("/matches/{match_id:str}/fork", responses=ERRORS, sync_to_thread=IN_THREAD, tags=["writing"], security=SECURITY, status_code=201,
