@@ -254,9 +254,10 @@ def _error(request: Request[Any, Any, Any], exc: Exception) -> Response[ErrorBod
     if isinstance(exc, StorageError) and isinstance(exc.__context__, StoreUnavailable):
         exc = exc.__context__  # the service's words for a store that did not answer: said as such
     if isinstance(exc, StoreError):  # the store cannot be used now (down, restarting, a lock or statement timed out)
-        log.warning("store unavailable on %s %s: %s", request.method, request.url.path, exc)
-        status = 503
         unavailable = isinstance(exc, StoreUnavailable)
+        log.warning("store %s on %s %s: %s", "unavailable" if unavailable else "failed", request.method,
+                    request.url.path, exc)
+        status = 503
         body = ErrorBody(code="store/unavailable" if unavailable else "store/failed",
                          message=(f"the store is unavailable right now; nothing was done, retry in {RETRY_AFTER} s"
                                   if unavailable else f"the store failed: {exc}"),
