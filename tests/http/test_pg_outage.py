@@ -1,9 +1,10 @@
 """Fault injection (issue 23, point 8): PostgreSQL stopped and started again under load, under two
 ``referee serve`` processes over one database. A throw-away PostgreSQL server of its own (the session's
 is shared by the other tests). While the database is down every route answers 503 with Retry-After
-(never a 500, no traceback in the servers' logs), /health says the store is unavailable and a live stream
-stays open; once it is back the writes go on, the stream catches up at once (well inside the 10 s fallback
-poll: the listener is woken when it listens again) and nothing acknowledged is lost."""
+(never a 500, no traceback in the servers' logs), /health says the store is unavailable, and a match's
+live stream and a tournament's stay open; once it is back the writes go on, the match's stream catches up
+at once (well inside the 10 s fallback poll: the listener is woken when it listens again), the
+tournament's shows the next change at its next look, and nothing acknowledged is lost."""
 
 from __future__ import annotations
 
@@ -22,10 +23,18 @@ import httpx
 import pytest
 
 from conftest import ROOT
+from referee.service import Referee
+from referee.store.postgres import PostgresStore
+from referee.tournament.access import TournamentAccess
+from schemas.tournament import AddPlayer, CreateTournament
 from support.live import free_port
 from support.pg import REQUIRE_ENV, Server
 
 WRITERS = 3
+
+
+def _tournaments(url: str) -> TournamentAccess:
+    return TournamentAccess(Referee(PostgresStore(url)))
 
 
 def auth(token: str) -> dict[str, str]:
@@ -150,7 +159,27 @@ def test_postgresql_stopped_and_started_again_under_load(own_server, tmp_path):
 
         reader = threading.Thread(target=follow, daemon=True)
         reader.start()
+
+        # and a tournament's live standings, held by server A (the tournament written by this process)
+        cup = _tournaments(url).create(CreateTournament(name="Cup", game="by_all_means", players=["ann", "ben"]))
+        hall_seen: list[float] = []
+        hall_ended: list[str] = []
+
+        def follow_hall() -> None:
+            try:
+                with httpx.stream("GET", f"{a}/tournaments/{cup.tournament}/events",
+                                  headers=auth(cup.tokens.spectator), timeout=httpx.Timeout(30, read=30)) as stream:
+                    for line in stream.iter_lines():
+                        if line.startswith("event: hall"):
+                            hall_seen.append(time.monotonic())
+                hall_ended.append("the stream ended")
+            except Exception as exc:  # noqa: BLE001
+                hall_ended.append(repr(exc))
+
+        hall_reader = threading.Thread(target=follow_hall, daemon=True)
+        hall_reader.start()
         time.sleep(0.5)
+        assert len(hall_seen) == 1
 
         legal = httpx.get(f"{a}/matches/{mid}/legal", headers=auth(tokens[0][1]), timeout=20).json()["legal"]
         seat, intent = next((s, xs[0]) for s, xs in sorted(legal.items()) if xs)
@@ -176,7 +205,8 @@ def test_postgresql_stopped_and_started_again_under_load(own_server, tmp_path):
         for base in (a, b):
             health = httpx.get(f"{base}/health", timeout=20)
             assert health.status_code == 503 and health.json()["store"] == "unavailable" and not health.json()["ok"]
-        assert reader.is_alive() and not ended, ended  # the stream stays open
+        assert reader.is_alive() and not ended, ended  # the streams stay open
+        assert hall_reader.is_alive() and not hall_ended, hall_ended
         assert httpx.get(f"{b}/health", timeout=20).json()["streams"] == 1
         outage = time.monotonic() - down
 
@@ -204,6 +234,15 @@ def test_postgresql_stopped_and_started_again_under_load(own_server, tmp_path):
         lags = [seen[seq] - when for seq, when in after if seq in seen]
         assert len(lags) == len(after), (sorted(seen), after)
         assert max(lags) < 2.0, lags
+
+        # the tournament's stream shows a player added after the restart at its next look (every second)
+        organiser = _tournaments(url)
+        organiser.add_player(organiser.authenticate(f"Bearer {cup.tokens.organiser}", cup.tournament),
+                             AddPlayer(player="cy"))
+        added = time.monotonic()
+        while len(hall_seen) < 2:
+            assert time.monotonic() < added + 2.5 and not hall_ended, (hall_seen, hall_ended)
+            time.sleep(0.05)
 
         # nothing acknowledged lost, nothing written twice
         for w, (mid_, arbiter, _) in zip(writers, tokens):
