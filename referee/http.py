@@ -259,7 +259,8 @@ def _error(request: Request[Any, Any, Any], exc: Exception) -> Response[ErrorBod
                     request.url.path, exc)
         status = 503
         body = ErrorBody(code="store/unavailable" if unavailable else "store/failed",
-                         message=(f"the store is unavailable right now; nothing was done, retry in {RETRY_AFTER} s"
+                         message=(f"the store did not answer (down, restarting or busy); retry in {RETRY_AFTER} s "
+                                  "(a write retried with its Idempotency-Key is applied once)"
                                   if unavailable else f"the store failed: {exc}"),
                          detail={"retry_after": RETRY_AFTER})
     elif isinstance(exc, RefereeError):
