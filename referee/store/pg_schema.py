@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 #: the channel each committed entry is announced on (payload: ``match_id seq``)
 CHANNEL = "referee_entries"
 #: the accepted undos and redos (the words of the partial index and of the query it covers)
-_JUMP = "kind IN ('undo', 'redo') AND verdict = 'accepted'"
+JUMP = "kind IN ('undo', 'redo') AND verdict = 'accepted'"
 
 
 _M1_INITIAL = f"""
@@ -34,7 +34,7 @@ CREATE TABLE entries (
     actor text, verdict text NOT NULL, code text, body bytea NOT NULL, prev_hash text NOT NULL,
     hash text NOT NULL, state_hash text NOT NULL, recorded_at text, PRIMARY KEY (match_id, seq)
 );
-CREATE INDEX entries_jumps ON entries (match_id, seq) INCLUDE (kind, body) WHERE {_JUMP};
+CREATE INDEX entries_jumps ON entries (match_id, seq) INCLUDE (kind, body) WHERE {JUMP};
 CREATE TABLE snapshots (
     match_id text COLLATE "C" NOT NULL REFERENCES matches (id), seq bigint NOT NULL, state bytea NOT NULL,
     state_hash text NOT NULL, PRIMARY KEY (match_id, seq)

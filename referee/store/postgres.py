@@ -2,9 +2,9 @@
 
 The same contract as :mod:`referee.store.sqlite`, for a hall with several server processes over one
 database. Every table is append-only in the database too, against any role but the tables' owner and
-superusers (triggers; see :mod:`.pg_schema` for exactly what they hold). An append is one transaction: it locks the match's row (so the
-appends of one match are serialised by the database, whichever process or machine sends them), reads
-the head, inserts the entry (its ``(match_id, seq)`` is the primary key), the idempotency key and the
+superusers (triggers; see :mod:`.pg_schema` for exactly what they hold). An append is one transaction:
+it locks the match's row (so the appends of one match are serialised by the database, whichever
+process or machine sends them), reads the head, inserts the entry (its ``(match_id, seq)`` is the primary key), the idempotency key and the
 snapshot, and commits; a stale writer gets :class:`Conflict` and nothing is written.
 
 The schema is created and migrated when a store is opened (under an advisory lock, so that servers
@@ -37,7 +37,7 @@ import weakref
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .pg_schema import _JUMP, CHANNEL, MIGRATIONS, exists, may_alter, tables, writer_grants
+from .pg_schema import CHANNEL, JUMP, MIGRATIONS, exists, may_alter, tables, writer_grants
 from .base import (
     annotation_from_row,
     entry_from_row,
@@ -415,7 +415,7 @@ class PostgresStore:
 
     def jumps(self, match_id: str, start: int = 1, stop: int | None = None) -> Iterator[tuple[int, str, bytes]]:
         rows = self._all(
-            f"SELECT seq, kind, body FROM entries WHERE match_id = %s AND seq >= %s AND seq <= %s AND {_JUMP}"
+            f"SELECT seq, kind, body FROM entries WHERE match_id = %s AND seq >= %s AND seq <= %s AND {JUMP}"
             " ORDER BY seq", (match_id, start, stop if stop is not None else _FAR),
         )
         return iter(rows)
