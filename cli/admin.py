@@ -11,6 +11,19 @@ import typer
 
 from cli.main import DbOpt, Exit, JsonOpt, _connection, _db_path, _fail, _local, _print_json, app, db_app, scenario_app
 
+AdoptOpt = Annotated[bool, typer.Option(
+    "--adopt-database", help="Let the referee add its tables to a PostgreSQL database (schema) that already holds "
+    "other tables (refused without it). Also $REFEREE_PG_ADOPT=1.")]
+
+
+def _adopt(adopt: bool) -> None:
+    if adopt:  # (through the environment: serve's worker processes open the store too)
+        import os
+
+        from referee.store.postgres import ADOPT_ENV
+
+        os.environ[ADOPT_ENV] = "1"
+
 
 @app.command()
 def serve(
@@ -19,6 +32,7 @@ def serve(
     port: Annotated[int, typer.Option("--port", help="TCP port.")] = 8000,
     workers: Annotated[int, typer.Option("--workers", help="Server processes on the one socket (more cores, more throughput).")] = 1,
     db: DbOpt = None,
+    adopt: AdoptOpt = False,
 ) -> None:
     """Serve matches over HTTP (JSON; seat, arbiter and spectator tokens; live event streams).
 
@@ -32,6 +46,7 @@ def serve(
 
     if workers < 1:
         _fail("--workers must be 1 or more")
+    _adopt(adopt)
     run_server(host, port, _db_path(db), workers=workers, durability=_connection(ctx).durability)
 
 
@@ -75,6 +90,7 @@ def db_copy(
     source: Annotated[str, typer.Argument(help="The database to copy from: a SQLite file or a postgresql:// URL.")],
     target: Annotated[str, typer.Argument(help="The database to copy into (created if it does not exist).")],
     json: JsonOpt = False,
+    adopt: AdoptOpt = False,
 ) -> None:
     """Copy every match (entries, snapshots, idempotency keys, annotations, token hashes, the digest of
     the transcript it was imported from) and every tournament (its events, token hashes) verbatim, in
@@ -91,6 +107,7 @@ def db_copy(
 
     if _connection(ctx).server:
         _fail("db copy works on databases, not through --server")
+    _adopt(adopt)
     try:
         src = open_store(source, create=False)
         dst = open_store(target, durability=_connection(ctx).durability or "normal")
@@ -110,6 +127,68 @@ def db_copy(
           f"{report.entries} entries, {report.annotations} annotations, {report.tokens} tokens, "
           f"{report.transcripts} transcript digests; {report.tournaments} tournaments ({report.tournaments_created} new): "
           f"{report.tournament_events} events, {report.tournament_tokens} tokens")
+
+
+@db_app.command("migrate")
+def db_migrate(ctx: typer.Context, db: DbOpt = None, adopt: AdoptOpt = False, json: JsonOpt = False) -> None:
+    """Create the referee's tables, or bring them to this version's schema (what opening the database
+    does anyway): run it as the role that is to own them, before servers run as a role that owns nothing.
+
+    Example: referee db migrate --db postgresql://referee_owner@db.hall.lan/referee
+    """
+    from referee.errors import StorageError
+    from referee.store import StoreError, open_store
+    from referee.store.postgres import shown
+
+    if _connection(ctx).server:
+        _fail("db migrate works on a database, not through --server")
+    _adopt(adopt)
+    path = _db_path(db)
+    try:
+        store = open_store(path, durability=_connection(ctx).durability)
+    except StoreError as exc:
+        raise StorageError("store/unavailable", str(exc)) from None
+    version = store.schema_version() if hasattr(store, "schema_version") else None
+    store.close()
+    if json:
+        _print_json({"database": shown(path), "schema": version})
+        return
+    print(f"{shown(path)} is a referee database" + (f" (schema {version})" if version is not None else ""))
+
+
+@db_app.command("grant")
+def db_grant(
+    ctx: typer.Context,
+    role: Annotated[str, typer.Argument(help="The PostgreSQL role servers are to run as (it must exist).")],
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """Let a PostgreSQL role that owns nothing read and add rows to the referee's tables, and nothing
+    more: servers run as it cannot rewrite or delete the log, nor switch its triggers off. Run it as the
+    tables' owner (after `referee db migrate`).
+
+    Example: referee db grant referee_writer --db postgresql://referee_owner@db.hall.lan/referee
+    """
+    from referee.errors import StorageError
+    from referee.store import StoreError, open_store
+    from referee.store.postgres import PostgresStore, is_url
+
+    path = _db_path(db)
+    if _connection(ctx).server or not is_url(path):
+        _fail("db grant works on a PostgreSQL database (a postgresql:// URL)")
+    if not role or len(role) > 63 or not all(c.isalnum() or c in "_-" for c in role):
+        _fail(f"{role!r} is not a role name (letters, digits, _ and -, at most 63)")
+    try:
+        store = open_store(path, create=False)
+        assert isinstance(store, PostgresStore)
+        statements = store.grant_writer(role)
+    except StoreError as exc:
+        raise StorageError("store/failed", str(exc)) from None
+    store.close()
+    if json:
+        _print_json({"role": role, "grants": statements})
+        return
+    print(f"{role} may now read and add rows to the referee's tables ({statements} grants); it owns none of them")
 
 
 @scenario_app.command("run")

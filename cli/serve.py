@@ -7,6 +7,7 @@ Imported only by the ``serve`` command, so that ``referee play`` never loads Lit
 from __future__ import annotations
 
 import os
+import sys
 from typing import Any
 
 
@@ -54,14 +55,19 @@ def serve(host: str, port: int, db: str, *, workers: int = 1, log_level: str = "
     from referee.errors import StorageError
     from referee.store import StoreError
     from referee.store import open_store
-    from referee.store.postgres import is_url, shown
+    from referee.store.postgres import PostgresStore, is_url, shown
     from referee.store.sqlite import DURABILITY_ENV, durability_level
 
     level = durability_level(durability)  # a bad value is refused before anything starts
     try:
-        open_store(db, durability=level).close()  # create and migrate the database before the first request
+        store = open_store(db, durability=level)  # create and migrate the database before the first request
+        power = store.may_alter() if isinstance(store, PostgresStore) else None
+        store.close()
     except StoreError as exc:
         raise StorageError("store/unavailable", str(exc)) from None
+    if power is not None:
+        print(f"referee: warning: {power}, so this server could switch the log's append-only triggers off; "
+              "run it as a role that owns nothing (see the README's \"PostgreSQL roles\")", file=sys.stderr, flush=True)
     os.environ["REFEREE_SERVE_DB"] = db if is_url(db) else os.path.abspath(db)
     os.environ[DURABILITY_ENV] = level  # what each worker's stores commit at
     print(f"referee: serving {shown(db)} on http://{host}:{port} at durability {level} (API: http://{host}:{port}/schema); "

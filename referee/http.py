@@ -22,6 +22,7 @@ import contextlib
 import logging
 import secrets
 import threading
+import zlib
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Annotated, Any, Literal
 
@@ -59,8 +60,9 @@ from schemas.http import (
 )
 
 from .access import Access, Principal
-from .errors import BadInput, RefereeError
+from .errors import BadInput, RefereeError, StorageError
 from .service import Referee
+from .store import StoreError, StoreUnavailable
 from .tournament.http import routes as tournament_routes
 
 log = logging.getLogger("referee.http")
@@ -72,6 +74,10 @@ MAX_BODY = 2_000_000
 HEAVY_PER_TOKEN = 2
 #: what a 429 tells the client to wait (seconds) before it retries
 RETRY_AFTER = 2
+#: how long a live stream waits before it looks again at a store that did not answer (seconds)
+STORE_RETRY = 1.0
+#: how long /health waits for the store to answer a read before it says it is unavailable (seconds)
+HEALTH_WAIT = 3.0
 #: an export is sent in pieces of about this many bytes as the log is walked (never built whole)
 EXPORT_CHUNK = 64 * 1024
 
@@ -80,10 +86,9 @@ class TooBusy(RefereeError):
     """The token already has as many heavy requests running as it may: 429, with when to retry."""
 
     http_status = 429
-#: Routes that do at most one short transaction (and fold at most the entries since the last
-#: snapshot) run on the event loop itself: no thread hand-offs, one Referee with warm caches. Routes
-#: that read many entries (a log page, replay, audit, diff, export, list) run in worker threads.
-ON_LOOP = False
+#: Every route that reaches the store runs in a worker thread (each thread has its own Referee), never
+#: on the event loop: a request waiting for the database (a lock, a restart, the retries' pauses) holds
+#: its thread, while /health and the live streams of the process go on answering.
 IN_THREAD = True
 MAX = 2**53
 Seq = Annotated[int, QueryParameter(ge=0, le=MAX)]
@@ -118,6 +123,18 @@ class Hub:
     def _wake(self, match_id: str) -> None:
         for event in self.waiters.get(match_id, ()):
             event.set()
+
+    def resume(self) -> None:  # any thread
+        """Wake every stream (the announcements were lost for a while: each looks for what it missed)."""
+        loop = self.loop
+        if loop is not None:
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self._wake_all)
+
+    def _wake_all(self) -> None:
+        for group in self.waiters.values():
+            for event in group:
+                event.set()
 
     async def wait(self, match_id: str, timeout: float) -> None:
         event = asyncio.Event()
@@ -154,6 +171,15 @@ class Hall:
         self._local = threading.local()
         self._slots: dict[str, int] = {}
         self._slots_lock = threading.Lock()
+        self._health: anyio.CapacityLimiter | None = None
+        #: the writes of one match in this process, one at a time (striped: a match's lock is one of these)
+        self._write_locks = [threading.Lock() for _ in range(64)]
+
+    def health_limiter(self) -> anyio.CapacityLimiter:
+        """The threads /health looks at the store from (two, apart from the requests')."""
+        if self._health is None:
+            self._health = anyio.CapacityLimiter(2)
+        return self._health
 
     def access(self) -> Access:
         access: Access | None = getattr(self._local, "access", None)
@@ -164,6 +190,16 @@ class Hall:
 
     def principal(self, request: Request[Any, Any, Any], match_id: str) -> Principal:
         return self.access().authenticate(request.headers.get("authorization"), match_id)
+
+    @contextlib.contextmanager
+    def writing(self, request: Request[Any, Any, Any], match_id: str) -> Iterator[Principal]:
+        """The caller's principal, with this process's writes to that match held back until this one is
+        done: the worker threads of one process take turns at a match (as they did when writes ran on the
+        event loop) instead of racing each other to its head, losing and folding again. Other processes
+        are still settled by the store (a stale writer's conflict, tried again against the new head)."""
+        p = self.principal(request, match_id)
+        with self._write_locks[zlib.crc32(p.match_id.encode()) % len(self._write_locks)]:
+            yield p
 
     def take_slot(self, p: Principal) -> str:
         """One of the token's :data:`HEAVY_PER_TOKEN` slots for a request that walks a whole log
@@ -246,7 +282,19 @@ def _jsonable(value: Any) -> Any:
 
 def _error(request: Request[Any, Any, Any], exc: Exception) -> Response[ErrorBody]:
     headers: dict[str, str] = {}
-    if isinstance(exc, RefereeError):
+    if isinstance(exc, StorageError) and isinstance(exc.__context__, StoreUnavailable):
+        exc = exc.__context__  # the service's words for a store that did not answer: said as such
+    if isinstance(exc, StoreError):  # the store cannot be used now (down, restarting, a lock or statement timed out)
+        unavailable = isinstance(exc, StoreUnavailable)
+        log.warning("store %s on %s %s: %s", "unavailable" if unavailable else "failed", request.method,
+                    request.url.path, exc)
+        status = 503
+        body = ErrorBody(code="store/unavailable" if unavailable else "store/failed",
+                         message=(f"the store did not answer (down, restarting or busy); retry in {RETRY_AFTER} s "
+                                  "(a write retried with its Idempotency-Key is applied once)"
+                                  if unavailable else f"the store failed: {exc}"),
+                         detail={"retry_after": RETRY_AFTER})
+    elif isinstance(exc, RefereeError):
         status = 422 if isinstance(exc, BadInput) else exc.http_status
         body = ErrorBody(code=exc.code, message=exc.message, detail=_jsonable(exc.detail))
         if status == 401:
@@ -283,6 +331,8 @@ def _error(request: Request[Any, Any, Any], exc: Exception) -> Response[ErrorBod
         log.exception("internal error on %s %s", request.method, request.url.path)
         status = 500
         body = ErrorBody(code="internal/error", message=f"a bug in referee ({type(exc).__name__}); please report it")
+    if status == 503:
+        headers["Retry-After"] = str(RETRY_AFTER)
     return Response(content=body, status_code=status, headers=headers)
 
 
@@ -295,7 +345,7 @@ _WHY = {
     413: "the request body is larger than the server reads",
     422: "bad input: the referee could not use it (nothing was written)",
     429: "this token already has its share of whole-log requests running: retry after Retry-After seconds",
-    503: "the store is unavailable",
+    503: "the store is unavailable (down, restarting, or a lock or statement timed out): retry after Retry-After seconds",
 }
 ERRORS = {status: ResponseSpec(data_container=ErrorBody, description=why) for status, why in _WHY.items()}
 
@@ -303,17 +353,17 @@ ERRORS = {status: ResponseSpec(data_container=ErrorBody, description=why) for st
 # -- routes: games and matches ---------------------------------------------------------------------------
 
 
-@get("/games", responses=ERRORS, sync_to_thread=ON_LOOP, tags=["games"], summary="List the games")
+@get("/games", responses=ERRORS, sync_to_thread=IN_THREAD, tags=["games"], summary="List the games")
 def list_games(request: Request[Any, Any, Any]) -> list[GameInfo]:
     return _hall(request).access().games()
 
 
-@get("/games/{game:str}", responses=ERRORS, sync_to_thread=ON_LOOP, tags=["games"], summary="Describe a game: intents and options")
+@get("/games/{game:str}", responses=ERRORS, sync_to_thread=IN_THREAD, tags=["games"], summary="Describe a game: intents and options")
 def describe_game(request: Request[Any, Any, Any], game: Annotated[str, PathParameter(max_length=64)]) -> GameInfo:
     return _hall(request).access().game(game)
 
 
-@post("/matches", responses=ERRORS, sync_to_thread=ON_LOOP, tags=["matches"], status_code=201,
+@post("/matches", responses=ERRORS, sync_to_thread=IN_THREAD, tags=["matches"], status_code=201,
       summary="Create a match; answers its tokens (shown once)")
 def create_match(request: Request[Any, Any, Any], data: JSONBody[CreateMatch]) -> MatchCreated:
     hall = _hall(request)
@@ -329,14 +379,14 @@ def list_matches(request: Request[Any, Any, Any]) -> list[MatchInfo]:
     return hall.access().matches()
 
 
-@get("/matches/{match_id:str}", responses=ERRORS, sync_to_thread=ON_LOOP, tags=["matches"], security=SECURITY,
+@get("/matches/{match_id:str}", responses=ERRORS, sync_to_thread=IN_THREAD, tags=["matches"], security=SECURITY,
      summary="The match, and who the caller is in it")
 def match_info(request: Request[Any, Any, Any], match_id: MatchIdPath) -> MatchAccess:
     hall = _hall(request)
     return hall.access().info(hall.principal(request, match_id))
 
 
-@get("/matches/{match_id:str}/state", responses=ERRORS, sync_to_thread=ON_LOOP, tags=["reading"], security=SECURITY,
+@get("/matches/{match_id:str}/state", responses=ERRORS, sync_to_thread=IN_THREAD, tags=["reading"], security=SECURITY,
      summary="The state as the caller may see it (now, or after entry `at`)")
 def match_state(request: Request[Any, Any, Any], match_id: MatchIdPath, at: OptSeq = None,
                 as_: AsRole = None) -> StateAnswer:
@@ -352,7 +402,7 @@ def match_log(request: Request[Any, Any, Any], match_id: MatchIdPath, offset: Se
     return hall.access().log(hall.principal(request, match_id), offset=offset, limit=limit, as_=as_)
 
 
-@get("/matches/{match_id:str}/legal", responses=ERRORS, sync_to_thread=ON_LOOP, tags=["reading"], security=SECURITY,
+@get("/matches/{match_id:str}/legal", responses=ERRORS, sync_to_thread=IN_THREAD, tags=["reading"], security=SECURITY,
      summary="Intents that would be accepted now (a seat: its own; the arbiter: any seat)")
 def match_legal(request: Request[Any, Any, Any], match_id: MatchIdPath,
                 seat: Annotated[str | None, QueryParameter(max_length=64)] = None) -> LegalAnswer:
@@ -440,68 +490,71 @@ def _written(answer: SubmitAnswer, replayed: bool) -> Response[SubmitAnswer]:
                     headers={"Idempotent-Replayed": "true"} if replayed else {})
 
 
-@post("/matches/{match_id:str}/intents", responses=ERRORS, sync_to_thread=ON_LOOP, tags=["writing"], security=SECURITY,
+@post("/matches/{match_id:str}/intents", responses=ERRORS, sync_to_thread=IN_THREAD, tags=["writing"], security=SECURITY,
       summary="Submit one intent (notation or a JSON intent object); the verdict is logged either way")
 def submit_intent(request: Request[Any, Any, Any], match_id: MatchIdPath, data: JSONBody[SubmitIntent],
                   idempotency_key: IdemKey = None) -> Response[SubmitAnswer]:
     hall = _hall(request)
-    answer, replayed = hall.access().submit(
-        hall.principal(request, match_id), data.intent, seat=data.seat, expected_seq=data.expected_seq,
-        key=idempotency_key,
-    )
+    with hall.writing(request, match_id) as p:
+        answer, replayed = hall.access().submit(p, data.intent, seat=data.seat, expected_seq=data.expected_seq,
+                                                key=idempotency_key)
     return _written(answer, replayed)
 
 
-@post("/matches/{match_id:str}/undo", responses=ERRORS, sync_to_thread=ON_LOOP, tags=["writing"], security=SECURITY,
+@post("/matches/{match_id:str}/undo", responses=ERRORS, sync_to_thread=IN_THREAD, tags=["writing"], security=SECURITY,
       summary="Undo to entry `to` (an entry of its own; the match's undo policy decides)")
 def undo(request: Request[Any, Any, Any], match_id: MatchIdPath, data: JSONBody[UndoRequest],
          idempotency_key: IdemKey = None) -> Response[SubmitAnswer]:
     hall = _hall(request)
-    answer, replayed = hall.access().undo(hall.principal(request, match_id), to=data.to, reason=data.reason,
-                                          expected_seq=data.expected_seq, key=idempotency_key)
+    with hall.writing(request, match_id) as p:
+        answer, replayed = hall.access().undo(p, to=data.to, reason=data.reason, expected_seq=data.expected_seq,
+                                              key=idempotency_key)
     return _written(answer, replayed)
 
 
-@post("/matches/{match_id:str}/redo", responses=ERRORS, sync_to_thread=ON_LOOP, tags=["writing"], security=SECURITY,
+@post("/matches/{match_id:str}/redo", responses=ERRORS, sync_to_thread=IN_THREAD, tags=["writing"], security=SECURITY,
       summary="Reverse an undo (an entry of its own)")
 def redo(request: Request[Any, Any, Any], match_id: MatchIdPath, data: JSONBody[RedoRequest],
          idempotency_key: IdemKey = None) -> Response[SubmitAnswer]:
     hall = _hall(request)
-    answer, replayed = hall.access().redo(hall.principal(request, match_id), undo=data.undo, reason=data.reason,
-                                          expected_seq=data.expected_seq, key=idempotency_key)
+    with hall.writing(request, match_id) as p:
+        answer, replayed = hall.access().redo(p, undo=data.undo, reason=data.reason, expected_seq=data.expected_seq,
+                                              key=idempotency_key)
     return _written(answer, replayed)
 
 
-@post("/matches/{match_id:str}/rulings", responses=ERRORS, sync_to_thread=ON_LOOP, tags=["writing"], security=SECURITY,
+@post("/matches/{match_id:str}/rulings", responses=ERRORS, sync_to_thread=IN_THREAD, tags=["writing"], security=SECURITY,
       summary="The arbiter rules that a rejected entry stands as played")
 def ruling(request: Request[Any, Any, Any], match_id: MatchIdPath, data: JSONBody[RulingRequest],
            idempotency_key: IdemKey = None) -> Response[SubmitAnswer]:
     hall = _hall(request)
-    answer, replayed = hall.access().rule_stands(hall.principal(request, match_id), data.entry, reason=data.reason,
-                                                 expected_seq=data.expected_seq, key=idempotency_key)
+    with hall.writing(request, match_id) as p:
+        answer, replayed = hall.access().rule_stands(p, data.entry, reason=data.reason, expected_seq=data.expected_seq,
+                                                     key=idempotency_key)
     return _written(answer, replayed)
 
 
-@post("/matches/{match_id:str}/confirmations", responses=ERRORS, sync_to_thread=ON_LOOP, tags=["writing"],
+@post("/matches/{match_id:str}/confirmations", responses=ERRORS, sync_to_thread=IN_THREAD, tags=["writing"],
       security=SECURITY, summary="Confirm (or decline) an entry held for a confirmation (its confirmer or the arbiter)")
 def confirmation(request: Request[Any, Any, Any], match_id: MatchIdPath, data: JSONBody[ConfirmRequest],
                  idempotency_key: IdemKey = None) -> Response[SubmitAnswer]:
     hall = _hall(request)
-    answer, replayed = hall.access().confirm(hall.principal(request, match_id), data.entry, accept=data.accept,
-                                             reason=data.reason, expected_seq=data.expected_seq, key=idempotency_key)
+    with hall.writing(request, match_id) as p:
+        answer, replayed = hall.access().confirm(p, data.entry, accept=data.accept, reason=data.reason,
+                                                 expected_seq=data.expected_seq, key=idempotency_key)
     return _written(answer, replayed)
 
 
-@post("/matches/{match_id:str}/annotations", responses=ERRORS, sync_to_thread=ON_LOOP, tags=["writing"], security=SECURITY,
+@post("/matches/{match_id:str}/annotations", responses=ERRORS, sync_to_thread=IN_THREAD, tags=["writing"], security=SECURITY,
       status_code=201, summary="Annotate entry `seq` (the entry itself never changes)")
 def annotate(request: Request[Any, Any, Any], match_id: MatchIdPath,
              data: JSONBody[AnnotateRequest]) -> Annotation:
     hall = _hall(request)
-    return hall.access().annotate(hall.principal(request, match_id), data.seq, data.text, kind=data.kind,
-                                  audience=data.audience)
+    with hall.writing(request, match_id) as p:
+        return hall.access().annotate(p, data.seq, data.text, kind=data.kind, audience=data.audience)
 
 
-@post("/matches/{match_id:str}/fork", responses=ERRORS, sync_to_thread=ON_LOOP, tags=["writing"], security=SECURITY, status_code=201,
+@post("/matches/{match_id:str}/fork", responses=ERRORS, sync_to_thread=IN_THREAD, tags=["writing"], security=SECURITY, status_code=201,
       summary="A new match sharing this one's history up to entry `at`, with its own tokens (arbiter)")
 def fork(request: Request[Any, Any, Any], match_id: MatchIdPath, data: JSONBody[ForkRequest]) -> MatchCreated:
     hall = _hall(request)
@@ -521,13 +574,17 @@ async def events(request: Request[Any, Any, Any], match_id: MatchIdPath, after: 
                  last_event_id: Annotated[str | None, HeaderParameter(name="Last-Event-ID", max_length=32)] = None,
                  ) -> ServerSentEvent:
     hall = _hall(request)
-    p = hall.principal(request, match_id)
     if last_event_id:  # a reconnecting browser repeats the URL (and its ?after=): the header wins
         if not last_event_id.strip().isdigit():
             raise BadInput("events/bad_last_event_id", f"Last-Event-ID must be an entry number, not {last_event_id!r}")
         after = int(last_event_id.strip())
+
+    def first_batch() -> tuple[Principal, int, list[Any]]:
+        p = hall.principal(request, match_id)
+        return (p, *hall.access().entries_after(p, after or 0, as_=as_))
+
     # the first batch is read here, so that a bad `as` is an error answer, not a broken stream
-    head, first = await anyio.to_thread.run_sync(lambda: hall.access().entries_after(p, after or 0, as_=as_))
+    p, head, first = await anyio.to_thread.run_sync(first_batch)
     return ServerSentEvent(_stream(hall, p, after or 0, head, first, follow, as_), retry_duration=2000)
 
 
@@ -541,22 +598,31 @@ async def _stream(hall: Hall, p: Principal, after: int, head: int, batch: list[A
                 yield ServerSentEventMessage(data=msgspec.json.encode(entry).decode(), event="entry", id=str(entry.seq))
                 last = entry.seq
             if batch and last < known:  # the backlog comes a page at a time
-                known, batch = await anyio.to_thread.run_sync(lambda: hall.access().entries_after(p, last, as_=as_))
-                continue
+                try:
+                    known, batch = await anyio.to_thread.run_sync(lambda: hall.access().entries_after(p, last, as_=as_))
+                    continue
+                except (StoreError, StorageError):  # the store is away: the stream waits for it (below)
+                    batch = []
             if not follow:
                 return
             batch = []
             while not batch:
-                current = hall.access().head(p)  # one indexed read, on the loop
-                if current != known:
-                    known, batch = await anyio.to_thread.run_sync(
-                        lambda: hall.access().entries_after(p, last, as_=as_))
-                    if batch:
-                        break
+                pause = min(hall.entry_poll, hall.keepalive)
+                try:
+                    current = await anyio.to_thread.run_sync(lambda: hall.access().head(p))
+                    if current != known:
+                        known, batch = await anyio.to_thread.run_sync(
+                            lambda: hall.access().entries_after(p, last, as_=as_))
+                        if batch:
+                            break
+                except (StoreError, StorageError):
+                    # the store is down or restarting: the stream stays open and looks again soon (and is
+                    # woken at once when a store that announces appends is listened to again)
+                    pause = min(pause, STORE_RETRY)
                 waited = anyio.current_time()
                 # woken by an append (here, or anywhere over a store that announces them), or polls;
                 # never longer than the keep-alive
-                await hall.hub.wait(p.match_id, min(hall.entry_poll, hall.keepalive))
+                await hall.hub.wait(p.match_id, pause)
                 quiet += anyio.current_time() - waited
                 if quiet >= hall.keepalive:
                     quiet = 0.0
@@ -566,10 +632,24 @@ async def _stream(hall: Hall, p: Principal, after: int, head: int, batch: list[A
         hall.hub.streams -= 1
 
 
-@get("/health", responses=ERRORS, tags=["server"], summary="Is the server up; how many live streams are open")
-async def health(request: Request[Any, Any, Any]) -> Health:
+@get("/health", responses=ERRORS, tags=["server"],
+     summary="Is the server up, can it reach its store; how many live streams are open",
+     description="200 when the store answers a read within a few seconds; 503 (with Retry-After) and "
+                 "`store: unavailable` when it does not. Answered at once, whatever other requests wait for.")
+async def health(request: Request[Any, Any, Any]) -> Response[Health]:
     hall = _hall(request)
-    return Health(ok=True, streams=hall.hub.streams, worker=hall.worker)
+    store = "ok"
+    with anyio.move_on_after(HEALTH_WAIT) as scope:
+        try:  # a thread of its own limit, so that requests waiting for the store cannot starve it
+            await anyio.to_thread.run_sync(lambda: hall.access().referee.store.head(""), abandon_on_cancel=True,
+                                           limiter=hall.health_limiter())
+        except (StoreError, StorageError):
+            store = "unavailable"
+    if scope.cancelled_caught:
+        store = "unavailable"
+    answer = Health(ok=store == "ok", store=store, streams=hall.hub.streams, worker=hall.worker)
+    return Response(content=answer, status_code=200 if answer.ok else 503,
+                    headers={} if answer.ok else {"Retry-After": str(RETRY_AFTER)})
 
 
 # -- the app ---------------------------------------------------------------------------------------------
@@ -593,10 +673,10 @@ def create_app(
 
     async def started(app: Litestar) -> None:
         hall.hub.loop = asyncio.get_running_loop()
-        access = hall.access()  # open (and migrate) the store up front, on the loop's own thread
+        access = await anyio.to_thread.run_sync(hall.access)  # open (and migrate) the store up front
         listen = getattr(access.referee.store, "listen", None)
         if listen is not None:  # a shared database announces every append (PostgreSQL: LISTEN/NOTIFY)
-            hall.stop_listening = listen(hall.hub.notify)
+            hall.stop_listening = listen(hall.hub.notify, hall.hub.resume)
             hall.entry_poll = max(hall.poll, listen_poll)
 
     async def stopped(app: Litestar) -> None:

@@ -280,7 +280,10 @@ class AuditAnswer(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Health(msgspec.Struct, frozen=True, kw_only=True):
+    #: the process answers and its store answers
     ok: bool
+    #: ``ok``, or ``unavailable`` when the store did not answer a read in time (the answer is then a 503)
+    store: str = "ok"
     #: live streams open at the process answering
     streams: int
     #: which process answered (random, drawn when it started): with ``referee serve --workers N`` the

@@ -23,6 +23,7 @@ from .base import (
     StoredTournamentEvent,
     StoredTournamentToken,
     StoreError,
+    StoreUnavailable,
 )
 
 __all__ = [
@@ -32,6 +33,7 @@ __all__ = [
     "IndexRow",
     "Store",
     "StoreError",
+    "StoreUnavailable",
     "StoredAnnotation",
     "StoredEntry",
     "StoredMatch",

@@ -12,6 +12,16 @@ class StoreError(RuntimeError):
     """The store cannot do what was asked (unreadable file, corrupt schema...)."""
 
 
+class StoreUnavailable(StoreError):
+    """The store cannot be reached, or did not answer in time (the database is down or restarting, a
+    statement or a lock wait timed out, every connection is busy): try again in a moment. A write that
+    raised it may or may not have been committed; a retry of it is answered as a conflict or, with an
+    idempotency key, as the first reply."""
+
+    #: what a client is told to wait (seconds) before it tries again
+    retry_after = 2
+
+
 class Conflict(StoreError):
     """An append named a sequence number that is no longer the head."""
 

@@ -1,14 +1,15 @@
 """The shared store: one PostgreSQL database, through psycopg 3 (issue 18).
 
 The same contract as :mod:`referee.store.sqlite`, for a hall with several server processes over one
-database. Append-only is enforced by the database itself: triggers refuse UPDATE, DELETE and TRUNCATE
-of ``entries`` and ``annotations``. An append is one transaction: it locks the match's row (so the
-appends of one match are serialised by the database, whichever process or machine sends them), reads
-the head, inserts the entry (its ``(match_id, seq)`` is the primary key), the idempotency key and the
+database. Every table is append-only in the database too, against any role but the tables' owner and
+superusers (triggers; see :mod:`.pg_schema` for exactly what they hold). An append is one transaction:
+it locks the match's row (so the appends of one match are serialised by the database, whichever
+process or machine sends them), reads the head, inserts the entry (its ``(match_id, seq)`` is the primary key), the idempotency key and the
 snapshot, and commits; a stale writer gets :class:`Conflict` and nothing is written.
 
 The schema is created and migrated when a store is opened (under an advisory lock, so that servers
-starting together migrate once); ``referee_schema`` records its version. Text columns that are sorted
+starting together migrate once); ``referee_schema`` records its version. A database (schema) that holds
+tables the referee did not create is refused unless adopted. Text columns that are sorted
 on use the "C" collation, so that matches are listed in the same (byte) order as on SQLite.
 
 **Durability.** ``full`` (the default) commits with ``synchronous_commit=on``: an acknowledged entry
@@ -28,6 +29,7 @@ the first reply).
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 import threading
 import time
@@ -35,6 +37,7 @@ import weakref
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from .pg_schema import CHANNEL, JUMP, MIGRATIONS, exists, may_alter, tables, writer_grants
 from .base import (
     annotation_from_row,
     entry_from_row,
@@ -55,7 +58,10 @@ from .base import (
     StoredTournamentEvent,
     StoredTournamentToken,
     StoreError,
+    StoreUnavailable,
 )
+
+__all__ = ["CHANNEL", "MIGRATIONS", "PostgresStore", "is_url", "shown"]
 
 if TYPE_CHECKING:
     import psycopg
@@ -64,8 +70,13 @@ T = TypeVar("T")
 
 #: what a ``--db`` value or ``$REFEREE_DB`` starts with to name a PostgreSQL database
 URL_PREFIXES = ("postgresql://", "postgres://")
-#: the channel each committed entry is announced on (payload: ``match_id seq``)
-CHANNEL = "referee_entries"
+#: how long a statement may run, and wait for a lock, before the database gives up on it (seconds;
+#: ``$REFEREE_PG_STATEMENT_TIMEOUT``, ``$REFEREE_PG_LOCK_TIMEOUT``; 0: no limit): the request then answers
+#: "store unavailable, retry" instead of holding a worker thread (and a connection) for as long as a lock lasts
+STATEMENT_TIMEOUT_ENV, LOCK_TIMEOUT_ENV = "REFEREE_PG_STATEMENT_TIMEOUT", "REFEREE_PG_LOCK_TIMEOUT"
+STATEMENT_TIMEOUT, LOCK_TIMEOUT = 30.0, 5.0
+#: set to 1 to let the referee add its tables to a database (schema) that already holds others
+ADOPT_ENV = "REFEREE_PG_ADOPT"
 
 
 def is_url(db: str) -> bool:
@@ -82,130 +93,8 @@ _ENTRY_COLS = "match_id, seq, kind, actor, verdict, code, body, prev_hash, hash,
 _AUDIT_COLS = "seq, kind, actor, verdict, code, body, prev_hash, hash, state_hash"
 _MATCH_COLS = "id, game, rules_version, config, genesis_hash, created_at, parent, fork_seq, title"
 _ANNOTATION_COLS = 'match_id, seq, kind, text, "by", recorded_at, n, prev_hash, hash, audience'
-#: the accepted undos and redos (the words of the partial index and of the query it covers)
-_JUMP = "kind IN ('undo', 'redo') AND verdict = 'accepted'"
 _FAR = 2**62
 
-
-_M1_INITIAL = f"""
-CREATE TABLE matches (
-    id text COLLATE "C" PRIMARY KEY, game text NOT NULL, rules_version text NOT NULL, config bytea NOT NULL,
-    genesis_hash text NOT NULL, created_at text COLLATE "C" NOT NULL, parent text, fork_seq bigint, title text
-);
-CREATE TABLE entries (
-    match_id text COLLATE "C" NOT NULL REFERENCES matches (id), seq bigint NOT NULL, kind text NOT NULL,
-    actor text, verdict text NOT NULL, code text, body bytea NOT NULL, prev_hash text NOT NULL,
-    hash text NOT NULL, state_hash text NOT NULL, recorded_at text, PRIMARY KEY (match_id, seq)
-);
-CREATE INDEX entries_jumps ON entries (match_id, seq) INCLUDE (kind, body) WHERE {_JUMP};
-CREATE TABLE snapshots (
-    match_id text COLLATE "C" NOT NULL REFERENCES matches (id), seq bigint NOT NULL, state bytea NOT NULL,
-    state_hash text NOT NULL, PRIMARY KEY (match_id, seq)
-);
-CREATE TABLE annotations (
-    id bigserial PRIMARY KEY, match_id text COLLATE "C" NOT NULL REFERENCES matches (id), seq bigint NOT NULL,
-    kind text NOT NULL, text text NOT NULL, "by" text, recorded_at text, n bigint NOT NULL, prev_hash text,
-    hash text, audience text NOT NULL DEFAULT 'all', UNIQUE (match_id, n)
-);
-CREATE INDEX annotations_seq ON annotations (match_id, seq);
-CREATE TABLE tokens (
-    token_hash text PRIMARY KEY, match_id text COLLATE "C" NOT NULL REFERENCES matches (id), role text NOT NULL,
-    seat text
-);
-CREATE INDEX tokens_match ON tokens (match_id);
-CREATE TABLE requests (
-    match_id text COLLATE "C" NOT NULL REFERENCES matches (id), key text NOT NULL, fingerprint text NOT NULL,
-    seq bigint NOT NULL, PRIMARY KEY (match_id, key)
-);
-CREATE FUNCTION referee_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    RAISE EXCEPTION '% are append-only', TG_ARGV[0];
-END $$;
-CREATE TRIGGER entries_append_only BEFORE UPDATE OR DELETE ON entries
-    FOR EACH ROW EXECUTE FUNCTION referee_append_only('log entries');
-CREATE TRIGGER entries_no_truncate BEFORE TRUNCATE ON entries
-    FOR EACH STATEMENT EXECUTE FUNCTION referee_append_only('log entries');
-CREATE TRIGGER annotations_append_only BEFORE UPDATE OR DELETE ON annotations
-    FOR EACH ROW EXECUTE FUNCTION referee_append_only('annotations');
-CREATE TRIGGER annotations_no_truncate BEFORE TRUNCATE ON annotations
-    FOR EACH STATEMENT EXECUTE FUNCTION referee_append_only('annotations');
-CREATE FUNCTION referee_announce() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    PERFORM pg_notify('{CHANNEL}', NEW.match_id || ' ' || NEW.seq);
-    RETURN NULL;
-END $$;
-CREATE TRIGGER entries_announce AFTER INSERT ON entries FOR EACH ROW EXECUTE FUNCTION referee_announce();
-"""
-
-#: tournaments (issue 14): a row each, their append-only chained events, their tokens (hashes)
-_M2_TOURNAMENTS = """
-CREATE TABLE tournaments (id text COLLATE "C" PRIMARY KEY, name text NOT NULL, created_at text COLLATE "C" NOT NULL);
-CREATE TABLE tournament_events (
-    tournament_id text COLLATE "C" NOT NULL REFERENCES tournaments (id), n bigint NOT NULL, kind text NOT NULL,
-    "by" text NOT NULL, body bytea NOT NULL, prev_hash text NOT NULL, hash text NOT NULL, recorded_at text NOT NULL,
-    PRIMARY KEY (tournament_id, n)
-);
-CREATE TRIGGER tournament_events_append_only BEFORE UPDATE OR DELETE ON tournament_events
-    FOR EACH ROW EXECUTE FUNCTION referee_append_only('tournament events');
-CREATE TRIGGER tournament_events_no_truncate BEFORE TRUNCATE ON tournament_events
-    FOR EACH STATEMENT EXECUTE FUNCTION referee_append_only('tournament events');
-CREATE TABLE tournament_tokens (
-    token_hash text PRIMARY KEY, tournament_id text COLLATE "C" NOT NULL REFERENCES tournaments (id),
-    role text NOT NULL, player text
-);
-"""
-
-#: an append in one round trip (an append is the hot path of a hall): the match's row locked, the key and
-#: the head checked, the entry, its idempotency key and its snapshot written; the answer says which
-_M3_APPEND_FUNCTION = """
-CREATE FUNCTION referee_append(
-    p_match text, p_expected bigint, p_seq bigint, p_kind text, p_actor text, p_verdict text, p_code text,
-    p_body bytea, p_prev text, p_hash text, p_state_hash text, p_recorded text,
-    p_key text, p_fingerprint text, p_snap_seq bigint, p_snap_state bytea, p_snap_hash text
-) RETURNS TABLE (status text, head bigint) LANGUAGE plpgsql AS $$
-DECLARE
-    v_fork bigint;
-    v_head bigint;
-BEGIN
-    SELECT fork_seq INTO v_fork FROM matches WHERE id = p_match FOR NO KEY UPDATE;
-    IF NOT FOUND THEN
-        RETURN QUERY SELECT 'no_match'::text, 0::bigint;
-        RETURN;
-    END IF;
-    IF p_key IS NOT NULL AND EXISTS (SELECT 1 FROM requests WHERE match_id = p_match AND key = p_key) THEN
-        RETURN QUERY SELECT 'duplicate'::text, 0::bigint;
-        RETURN;
-    END IF;
-    SELECT MAX(seq) INTO v_head FROM entries WHERE match_id = p_match;
-    v_head := COALESCE(v_head, v_fork, 0);
-    IF v_head <> p_expected OR p_seq <> p_expected + 1 THEN
-        RETURN QUERY SELECT 'conflict'::text, v_head;
-        RETURN;
-    END IF;
-    INSERT INTO entries (match_id, seq, kind, actor, verdict, code, body, prev_hash, hash, state_hash, recorded_at)
-        VALUES (p_match, p_seq, p_kind, p_actor, p_verdict, p_code, p_body, p_prev, p_hash, p_state_hash, p_recorded);
-    IF p_key IS NOT NULL THEN
-        INSERT INTO requests (match_id, key, fingerprint, seq) VALUES (p_match, p_key, p_fingerprint, p_seq);
-    END IF;
-    IF p_snap_seq IS NOT NULL THEN
-        INSERT INTO snapshots (match_id, seq, state, state_hash) VALUES (p_match, p_snap_seq, p_snap_state, p_snap_hash)
-            ON CONFLICT (match_id, seq) DO UPDATE SET state = EXCLUDED.state, state_hash = EXCLUDED.state_hash;
-    END IF;
-    RETURN QUERY SELECT 'appended'::text, p_seq;
-END $$;
-"""
-
-#: the digest of the transcript each imported match was read from (issue 13; SQLite's migration 5 on the
-#: scorekeeper's branch): importing the same transcript again finds the match; ``n`` keeps write order
-_M4_TRANSCRIPTS = """
-CREATE TABLE transcripts (
-    n bigserial PRIMARY KEY, digest text NOT NULL, match_id text COLLATE "C" NOT NULL REFERENCES matches (id),
-    UNIQUE (digest, match_id)
-);
-"""
-
-#: numbered schema migrations (one SQL script each); ``referee_schema.version`` records how many have run
-MIGRATIONS: tuple[str, ...] = (_M1_INITIAL, _M2_TOURNAMENTS, _M3_APPEND_FUNCTION, _M4_TRANSCRIPTS)
 
 #: the advisory lock that servers starting together take to migrate one at a time
 _MIGRATION_LOCK = 0x7265_6665
@@ -214,13 +103,19 @@ _MIGRATION_LOCK = 0x7265_6665
 class PostgresStore:
     """A PostgreSQL database named by a ``postgresql://`` URL. ``durability``: ``full`` or ``normal``
     (default: ``$REFEREE_DURABILITY``, else ``full``). ``create=False`` refuses a database without the
-    referee's schema instead of creating it. ``pool``: the most connections the store opens at once."""
+    referee's schema instead of creating it; a database (schema) without it that holds other tables is
+    refused unless ``adopt`` (default: ``$REFEREE_PG_ADOPT`` is 1). ``pool``: the most connections the
+    store opens at once. ``statement_timeout``, ``lock_timeout``: seconds (see :data:`STATEMENT_TIMEOUT`)."""
 
     def __init__(self, url: str, *, durability: str | None = None, create: bool = True, pool: int = 8,
-                 connect_timeout: int = 10) -> None:
+                 connect_timeout: int = 10, adopt: bool | None = None, statement_timeout: float | None = None,
+                 lock_timeout: float | None = None) -> None:
         from .sqlite import durability_level
 
         level = durability_level(durability)
+        statement = _seconds(STATEMENT_TIMEOUT_ENV, statement_timeout, STATEMENT_TIMEOUT)
+        lock = _seconds(LOCK_TIMEOUT_ENV, lock_timeout, LOCK_TIMEOUT)
+        self.adopt = os.environ.get(ADOPT_ENV, "") == "1" if adopt is None else adopt
         try:
             import psycopg
         except ImportError:
@@ -231,22 +126,31 @@ class PostgresStore:
         self.url = url
         self.durability = level
         self._psycopg = psycopg
-        options = "-c synchronous_commit=" + ("on" if level == "full" else "off")
-        try:  # the URL's own options (a search_path, say) are kept
+        # the URL's own options (a search_path, say) are kept, and win over the timeouts' defaults
+        options = f"-c statement_timeout={round(statement * 1000)} -c lock_timeout={round(lock * 1000)}"
+        try:
             given = psycopg.conninfo.conninfo_to_dict(url).get("options")
         except psycopg.ProgrammingError as exc:
             raise StoreError(f"{shown(url)} is not a usable PostgreSQL URL: {_first_line(exc)}") from None
         if given:
-            options = f"{given} {options}"
+            options = f"{options} {given}"
+        options += " -c synchronous_commit=" + ("on" if level == "full" else "off")
         self._kwargs: dict[str, Any] = {"autocommit": True, "options": options, "connect_timeout": connect_timeout}
         try:
             first = psycopg.connect(url, **self._kwargs)
+        except psycopg.OperationalError as exc:
+            raise StoreUnavailable(f"cannot use the PostgreSQL database {shown(url)}: {_first_line(exc)}") from None
         except psycopg.Error as exc:
             raise StoreError(f"cannot use the PostgreSQL database {shown(url)}: {_first_line(exc)}") from None
         try:
             self._migrate(first, create)
         except BaseException as exc:
             first.close()
+            if isinstance(exc, psycopg.errors.InsufficientPrivilege):
+                raise StoreError(f"cannot migrate the PostgreSQL database {shown(url)} to schema {len(MIGRATIONS)}: "
+                                 f"{_first_line(exc)}; run `referee db migrate` as the role that owns its tables") from None
+            if isinstance(exc, psycopg.OperationalError):
+                raise StoreUnavailable(f"cannot use the PostgreSQL database {shown(url)}: {_first_line(exc)}") from None
             if isinstance(exc, psycopg.Error):
                 raise StoreError(f"cannot use the PostgreSQL database {shown(url)}: {_first_line(exc)}") from None
             raise
@@ -269,8 +173,16 @@ class PostgresStore:
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
             version = self._version(conn)
             if version is None:
-                if _exists(conn, "matches"):
+                others = tables(conn)
+                if "matches" in others:
                     raise StoreError(f"{shown(self.url)} holds tables that are not a referee database")
+                if others and not self.adopt:
+                    listed = ", ".join(others[:5]) + (f" and {len(others) - 5} more" if len(others) > 5 else "")
+                    raise StoreError(
+                        f"{shown(self.url)} is not a referee database and is not empty (it holds {listed}); "
+                        "the referee creates its tables only in an empty database or schema: name one "
+                        "(e.g. ?options=-csearch_path%3Dreferee for a schema of its own), or let it add them "
+                        f"beside the tables there (--adopt-database, or {ADOPT_ENV}=1)")
                 conn.execute("CREATE TABLE referee_schema (version integer NOT NULL)")
                 conn.execute("INSERT INTO referee_schema (version) VALUES (0)")
                 version = 0
@@ -282,7 +194,7 @@ class PostgresStore:
 
     @staticmethod
     def _version(conn: psycopg.Connection[Any]) -> int | None:
-        if not _exists(conn, "referee_schema"):
+        if not exists(conn, "referee_schema"):
             return None
         row = conn.execute("SELECT version FROM referee_schema").fetchone()
         return int(row[0]) if row else 0
@@ -291,21 +203,43 @@ class PostgresStore:
         version = self._run(self._version)
         return version or 0
 
+    def grant_writer(self, role: str) -> int:
+        """Let ``role`` read and add rows, and nothing more (:func:`.pg_schema.writer_grants`, in the store's
+        schema; run as the tables' owner). Returns how many statements it ran."""
+
+        def work(conn: psycopg.Connection[Any]) -> int:
+            with conn.transaction():
+                row = conn.execute("SELECT current_schema()").fetchone()
+                statements = writer_grants(role, str(row[0]) if row else "public")
+                for statement in statements:
+                    conn.execute(statement)  # (the role's name is quoted as an identifier)
+            return len(statements)
+
+        return self._run(work)
+
+    def may_alter(self) -> str | None:
+        """Why the role connected could switch the append-only triggers off, or None (see :mod:`.pg_schema`)."""
+        return self._run(may_alter)
+
     # -- running statements ---------------------------------------------------------------------------
 
     def _run(self, work: Callable[[psycopg.Connection[Any]], T]) -> T:
         """``work(conn)`` on a connection of the pool; tried again on a fresh connection when the one it
-        had was dropped (a connection error, not a refusal by the database)."""
+        had was dropped (a connection error, not a refusal by the database). A database that cannot be
+        reached, or a statement or lock wait that timed out, raises :class:`StoreUnavailable`."""
         psycopg = self._psycopg
         for attempt in range(3):
             try:
                 with self.pool.connection() as conn:
                     return work(conn)
             except _Busy as exc:
-                raise StoreError(f"the PostgreSQL database {shown(self.url)} is busy: {exc}") from None
+                raise StoreUnavailable(f"the PostgreSQL database {shown(self.url)} is busy: {exc}") from None
             except psycopg.OperationalError as exc:
-                if attempt == 2 or isinstance(exc, psycopg.errors.QueryCanceled):
-                    raise StoreError(f"the PostgreSQL database {shown(self.url)} failed: {_first_line(exc)}") from None
+                state = exc.sqlstate or ""
+                if attempt == 2 or not (state == "" or state.startswith(("08", "57P"))):  # not a lost connection
+                    why = {"57014": "a statement timed out", "55P03": "a lock wait timed out"}.get(state, "unavailable")
+                    raise StoreUnavailable(f"the PostgreSQL database {shown(self.url)} is {why}: "
+                                           f"{_first_line(exc)}") from None
                 time.sleep((0.05, 0.2)[attempt])
                 with contextlib.suppress(psycopg.Error):
                     self.pool.check()  # the other idle connections went with it (a restart): drop them all
@@ -315,6 +249,12 @@ class PostgresStore:
                 raise StoreError(f"PostgreSQL cannot store this text: {_first_line(exc)}") from None
             except psycopg.DataError as exc:
                 raise StoreError(f"PostgreSQL refused the data: {_first_line(exc)}") from None
+            except psycopg.InterfaceError as exc:  # a connection closed under it
+                if attempt == 2:
+                    raise StoreUnavailable(f"the PostgreSQL database {shown(self.url)} is unavailable: "
+                                           f"{_first_line(exc)}") from None
+            except psycopg.Error as exc:
+                raise StoreError(f"the PostgreSQL database {shown(self.url)} refused: {_first_line(exc)}") from None
         raise AssertionError("unreachable")
 
     def _all(self, sql: str, params: Sequence[Any]) -> list[Any]:
@@ -475,7 +415,7 @@ class PostgresStore:
 
     def jumps(self, match_id: str, start: int = 1, stop: int | None = None) -> Iterator[tuple[int, str, bytes]]:
         rows = self._all(
-            f"SELECT seq, kind, body FROM entries WHERE match_id = %s AND seq >= %s AND seq <= %s AND {_JUMP}"
+            f"SELECT seq, kind, body FROM entries WHERE match_id = %s AND seq >= %s AND seq <= %s AND {JUMP}"
             " ORDER BY seq", (match_id, start, stop if stop is not None else _FAR),
         )
         return iter(rows)
@@ -680,27 +620,32 @@ class PostgresStore:
 
     # -- the live feed across processes -----------------------------------------------------------
 
-    def listen(self, wake: Callable[[str], None]) -> Callable[[], None]:
+    def listen(self, wake: Callable[[str], None], resumed: Callable[[], None] | None = None) -> Callable[[], None]:
         """Call ``wake(match_id)`` (on a thread of its own) whenever an entry of any match is committed,
         by any process on any machine (LISTEN on :data:`CHANNEL`, which a trigger notifies on each
-        insert). A dropped connection is opened again (100 ms doubling to 5 s); returns what stops it.
-        Notifications sent while it was away are lost: the caller still looks now and then."""
+        insert). A dropped connection is opened again (100 ms doubling to 1 s); returns what stops it.
+        Notifications sent while it was away are lost: ``resumed()`` is called each time it listens again
+        after a drop, so that the caller looks at once for what it missed."""
         psycopg = self._psycopg
         stop = threading.Event()
 
         def run() -> None:
-            delay = 0.1
+            delay, dropped = 0.1, False
             while not stop.is_set():
                 try:
                     with psycopg.connect(self.url, **self._kwargs) as conn:
                         conn.execute(f"LISTEN {CHANNEL}")
                         delay = 0.1
+                        if dropped and resumed is not None:
+                            resumed()
+                        dropped = True
                         while not stop.is_set():
                             for note in conn.notifies(timeout=1.0):
                                 wake(note.payload.rsplit(" ", 1)[0])
                 except psycopg.Error:
+                    dropped = True
                     stop.wait(delay)
-                    delay = min(delay * 2, 5.0)
+                    delay = min(delay * 2, 1.0)
 
         threading.Thread(target=run, name="referee-listen", daemon=True).start()
         return stop.set
@@ -782,17 +727,24 @@ class _Pool:
             conn.close()
 
 
-def _exists(conn: psycopg.Connection[Any], table: str) -> bool:
-    """Whether the schema the store writes to has ``table``: read from the catalog's rows (with this
-    statement's snapshot), not by name lookup (``to_regclass``), whose cache can still say "no such table"
-    after another server's migration committed while this one waited for the migration lock."""
-    row = conn.execute(
-        "SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename = %s)",
-        (table,),
-    ).fetchone()
-    return bool(row and row[0])
-
-
 def _first_line(exc: BaseException) -> str:
     text = str(exc).strip()
     return text.splitlines()[0] if text else type(exc).__name__
+
+
+def _seconds(env: str, given: float | None, default: float) -> float:
+    """A timeout in seconds: ``given``, else ``$env`` (a number), else ``default``; 0 is no limit."""
+    if given is None:
+        text = os.environ.get(env, "").strip()
+        if not text:
+            return default
+        try:
+            value = float(text)
+        except ValueError:
+            value = -1.0
+        what = f"{env} must be a number of seconds from 0 (no limit) to 86400, not {text!r}"
+    else:
+        value, what = given, f"a timeout must be from 0 (no limit) to 86400 seconds, not {given!r}"
+    if not 0 <= value <= 86_400:  # (NaN too)
+        raise StoreError(what)
+    return value

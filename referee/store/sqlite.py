@@ -45,6 +45,7 @@ from .base import (
     StoredTournamentEvent,
     StoredTournamentToken,
     StoreError,
+    StoreUnavailable,
 )
 
 _ENTRY_COLS = "match_id, seq, kind, actor, verdict, code, body, prev_hash, hash, state_hash, recorded_at"
@@ -84,7 +85,12 @@ def _busy(exc: sqlite3.OperationalError) -> bool:
     return getattr(exc, "sqlite_errorcode", 0) & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
-def _patiently(attempt: Callable[[], T], patience: float = 30.0) -> T:
+#: how long (seconds) a statement waits for another connection's lock before the store gives up on it
+#: (:class:`StoreUnavailable`: the server answers 503 with Retry-After)
+PATIENCE = 30.0
+
+
+def _patiently(attempt: Callable[[], T], patience: float | None = None) -> T:
     """``attempt()``, tried again while another connection holds a lock it needs, in short steps (50 us
     doubling to 2 ms, ``patience`` seconds in all) rather than SQLite's busy handler, whose first waits
     are 1, 2, 5, 10 ms: two server processes take turns at the write lock every fraction of a millisecond."""
@@ -97,9 +103,10 @@ def _patiently(attempt: Callable[[], T], patience: float = 30.0) -> T:
                 raise
             now = time.monotonic()
             if not deadline:
-                deadline = now + patience
+                deadline = now + (PATIENCE if patience is None else patience)
             elif now > deadline:
-                raise
+                raise StoreUnavailable(f"the SQLite database is locked by another connection ({exc}); "
+                                       "it did not let go in time") from None
         time.sleep(delay)
         delay = min(delay * 2, 0.002)
 

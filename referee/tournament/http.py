@@ -44,7 +44,8 @@ from schemas.tournament import (
     WithdrawRequest,
 )
 
-from ..errors import BadInput
+from ..errors import BadInput, StorageError
+from ..store import StoreError
 from .access import Entrant, TournamentAccess
 
 TidPath = Annotated[str, PathParameter(max_length=64, description="the tournament id (or 4+ leading characters)")]
@@ -344,7 +345,10 @@ async def _live(hall: Any, snapshot: Callable[[], bytes], first: bytes, follow: 
         yield ServerSentEventMessage(data=first.decode(), event=event, id=str(n))
         while follow:
             await anyio.sleep(hall.poll)
-            now = await anyio.to_thread.run_sync(snapshot)
+            try:
+                now = await anyio.to_thread.run_sync(snapshot)
+            except (StoreError, StorageError):  # the store is down or restarting: the stream stays open
+                now = last
             if now != last:
                 last, n, quiet = now, n + 1, 0.0
                 yield ServerSentEventMessage(data=now.decode(), event=event, id=str(n))
