@@ -81,7 +81,11 @@ def _connect(db: str):
         import psycopg
 
         conn = psycopg.connect(db, autocommit=True)
-        conn.execute("ALTER TABLE tournament_events DISABLE TRIGGER USER")
+        # every table the referee writes has an append-only trigger: the owner switches them all off
+        tables = conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = current_schema() "
+                              "ORDER BY tablename").fetchall()
+        for (table,) in tables:
+            conn.execute(f'ALTER TABLE "{table}" DISABLE TRIGGER USER')
         return conn, "%s"
     import sqlite3
 

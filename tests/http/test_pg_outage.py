@@ -41,6 +41,9 @@ def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+#: the servers' admin token
+ADMIN = "outage-admin-token"
+
 @pytest.fixture
 def own_server():
     server = Server()
@@ -58,6 +61,7 @@ def own_server():
 def serving(url: str, log: str):
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_")}
+    env["REFEREE_ADMIN_TOKEN"] = ADMIN  # the admin routes (ratings, tournaments) reach the store too
     with open(log, "w") as err:
         proc = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--port", str(port), "--db", url], cwd=ROOT,
                                 env=env, stdout=subprocess.DEVNULL, stderr=err, start_new_session=True)
@@ -194,7 +198,8 @@ def test_postgresql_stopped_and_started_again_under_load(own_server, tmp_path):
                   ("POST", f"/matches/{mid}/annotations", auth(tokens[0][1]), {"seq": 1, "text": "hm"}),
                   ("POST", "/matches", {}, {"game": "by_all_means", "players": ["x", "y"]}),
                   ("GET", "/tournaments/abcd", auth("t"), None), ("GET", "/tournaments/abcd/events", auth("t"), None),
-                  ("GET", "/ratings", {}, None)]
+                  ("GET", "/ratings", auth(ADMIN), None),
+                  ("POST", "/tournaments", auth(ADMIN), {"name": "Late cup", "game": "by_all_means"})]
         asked = [(base, *route) for base in (a, b) for route in routes]
         with ThreadPoolExecutor(8) as pool:
             answers = list(pool.map(lambda r: httpx.request(r[1], f"{r[0]}{r[2]}", headers=r[3], json=r[4], timeout=20),
