@@ -44,6 +44,7 @@ def auth(token: str) -> dict[str, str]:
 #: the servers' admin token
 ADMIN = "outage-admin-token"
 
+
 @pytest.fixture
 def own_server():
     server = Server()
