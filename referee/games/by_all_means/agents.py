@@ -23,9 +23,9 @@ def _agent_checks(txn: Txn, seat: str, cell: str, kind: str, extra_allowed: bool
         txn.fail("no_such_agent", f"{seat} has no agent on {cell}", "R-AGENTS")
     assert a is not None
     if a.turned:
-        txn.violated("agent_turned", f"{a.card} on {cell} is turned", "R-AGENT-DEFAULTS")
+        txn.check(False, "agent_turned", f"{a.card} on {cell} is turned", "R-AGENT-DEFAULTS")
     if any(x.oid == a.oid and x.kind == kind for x in txn.state.turn.agent_actions):
-        txn.violated("agent_repeat_action", f"{a.card} on {cell} has already taken a {kind} action this turn", "R-AGENT-DEFAULTS")
+        txn.check(False, "agent_repeat_action", f"{a.card} on {cell} has already taken a {kind} action this turn", "R-AGENT-DEFAULTS")
     spend_agent(txn, seat, extra_allowed)
     txn.emit(AgentActed(oid=a.oid, kind=kind))
     return a
@@ -90,10 +90,10 @@ def activate_ability(txn: Txn, seat: str, i: ActivateAbility) -> None:
     cell = ref.split("/")[0]
     if is_agent:
         if obj.turned:
-            txn.violated("agent_turned", f"{obj.card} on {cell} is turned", "R-AGENT-DEFAULTS")
+            txn.check(False, "agent_turned", f"{obj.card} on {cell} is turned", "R-AGENT-DEFAULTS")
         kind = f"ability:{i.ability}"
         if any(x.oid == obj.oid and x.kind == kind for x in txn.state.turn.agent_actions):
-            txn.violated("agent_repeat_action", f"{obj.card} on {cell} has already used {i.ability} this turn", "R-AGENT-DEFAULTS")
+            txn.check(False, "agent_repeat_action", f"{obj.card} on {cell} has already used {i.ability} this turn", "R-AGENT-DEFAULTS")
     if ability.kind == "activated":
         if is_agent:
             spend_agent(txn, seat)

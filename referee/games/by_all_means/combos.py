@@ -43,7 +43,7 @@ def _combo_key(txn: Txn, effect: str, objects: list[tuple[str, int | None]]) -> 
 
 def _check_repeat(txn: Txn, key: ComboKey | None, what: str) -> None:
     if key is not None and key in txn.state.turn.combos:
-        txn.violated("combo_repeated", f"{what} was already played with the same cards this turn", "R-BUFFER")
+        txn.check(False, "combo_repeated", f"{what} was already played with the same cards this turn", "R-BUFFER")
 
 
 def _buffer_checks(txn: Txn, seat: str, hand_cards: list[str], to_buffer: tuple[str, ...], lilac: tuple[str, ...],
@@ -53,14 +53,14 @@ def _buffer_checks(txn: Txn, seat: str, hand_cards: list[str], to_buffer: tuple[
         pool = Counter(hand_cards)
         for cid in to_buffer:
             if not pool[cid] > 0:
-                txn.violated("not_from_hand", f"to_buffer={cid}: only this action's hand cards can be buffered", "R-NEUTRAL-ZONE")
+                txn.check(False, "not_from_hand", f"to_buffer={cid}: only this action's hand cards can be buffered", "R-NEUTRAL-ZONE")
             pool[cid] -= 1
     if txn.opts["buffer_capacity_check"] == "after_departures":
         free = len(txn.free_slots(seat))
     else:
         free = free_before - placed_by_effect
     if len(to_buffer) > free:
-        txn.violated("buffer_full", f"{len(to_buffer)} card(s) to buffer but {seat} has {max(0, free)} free buffer slot(s)", "R-BUFFER")
+        txn.check(False, "buffer_full", f"{len(to_buffer)} card(s) to buffer but {seat} has {max(0, free)} free buffer slot(s)", "R-BUFFER")
     if not (to_buffer or lilac):
         return  # no card to buffer, no lilac choice: nothing more to check
     needed: Counter[str] = Counter()
@@ -115,12 +115,12 @@ def play_digits(txn: Txn, seat: str, i: PlayDigits) -> None:
             txn.fail("no_digit", f"{cid} has no digit", "R-DIGITS")
         total += digit
     if total not in DIGIT_EFFECTS:
-        txn.violated("digit_sum_invalid",
+        txn.check(False, "digit_sum_invalid",
                      f"the digits add up to {total} ({' + '.join(f'{c}:{txn.ctx.card(c).digit}' for c in cards)}); a digit combination makes 5, 7, 9, 11 or 13",
                      "R-DIGITS")
     need = 2 if total == 5 or not txn.opts["single_card_digits"] else 1
     if len(cards) < need:
-        txn.violated("too_few_cards", f"a digit combination of {total} needs at least {need} cards", "R-DIGITS")
+        txn.check(False, "too_few_cards", f"a digit combination of {total} needs at least {need} cards", "R-DIGITS")
     effect = DIGIT_EFFECTS.get(total, "")
     key = _combo_key(txn, f"digits:{total}", [*((c, None) for c in i.hand), *((buf[s].card, buf[s].oid) for s in slots)])
     _check_repeat(txn, key, f"the digit combination {total}")
@@ -189,7 +189,7 @@ def play_symbols(txn: Txn, seat: str, i: PlaySymbols) -> None:
     kinds = {a.kind, b.kind}
     allowed = len(kinds) == 1 or kinds == {"hand", "buffer"} or (txn.opts["mixed_field_sources"] and "field" in kinds)
     if not allowed:
-        txn.violated("mixed_sources_not_allowed",
+        txn.check(False, "mixed_sources_not_allowed",
                      f"{a.kind} + {b.kind}: the two symbols come from hand+hand, hand+buffer, buffer+buffer or field+field", "R-SYMBOLS")
     state = txn.state
     hand = txn.player(seat).hand
@@ -230,7 +230,7 @@ def play_symbols(txn: Txn, seat: str, i: PlaySymbols) -> None:
                          "R-BUFFER")
     neutral = txn.ctx.cards.neutral_symbol
     if neutral in (a.symbol, b.symbol):
-        txn.violated("lilac_not_playable", f"{neutral} cannot produce an effect", "R-SYMBOLS")
+        txn.check(False, "lilac_not_playable", f"{neutral} cannot produce an effect", "R-SYMBOLS")
     combo = txn.ctx.table.get((min(a.symbol, b.symbol), max(a.symbol, b.symbol)))
     if combo is None:
         txn.fail("no_combination", f"{a.symbol} + {b.symbol} has no entry in the combination table", "R-COMBO-TABLE")

@@ -75,7 +75,7 @@ DECIDERS: dict[type, Callable[[Txn, str, Any], None]] = {
 
 def judge(txn: Txn, seat: str, intent: Any) -> None:
     """``seat``'s ``intent`` judged and resolved on ``txn`` (G1-G4, its decider, what follows it);
-    a failed check raises :class:`~.txn.Refuse`."""
+    a failed check raises a refusal."""
     _general(txn, seat, intent)
     DECIDERS[type(intent)](txn, seat, intent)
     _after(txn, seat, intent)
@@ -150,11 +150,11 @@ def _general(txn: Txn, seat: str, intent: Any) -> None:
     if step in ("start", "actions"):
         bad = cls is CloseTurn or (cls is DrawStartCards and step != "start")
         if bad:
-            txn.violated("wrong_step", f"{_verb(intent)} does not belong to step {step} of the turn", "R-EFFECT-ORDER")
+            txn.check(False, "wrong_step", f"{_verb(intent)} does not belong to step {step} of the turn", "R-EFFECT-ORDER")
     elif is_active:
         ok = cls is DeclareEffect and not (intent.timing == "turn_end" and s.turn.opponent_acted)
         if not ok:
-            txn.violated("wrong_step", f"{_verb(intent)} does not belong to step {step}"
+            txn.check(False, "wrong_step", f"{_verb(intent)} does not belong to step {step}"
                          + (" (the opponent has acted in step end: its turn_end window is over)" if cls is DeclareEffect else ""),
                          "R-EFFECT-ORDER")
     else:
@@ -162,13 +162,13 @@ def _general(txn: Txn, seat: str, intent: Any) -> None:
         after = txn.opts["reaction_timing"] == "after_status_check"
         ok = cls is CloseTurn or cls is DeclareEffect or (reacting and (step == "reactions") == after)
         if not ok:
-            txn.violated("wrong_step", f"{_verb(intent)} does not belong to step {step} of the turn"
+            txn.check(False, "wrong_step", f"{_verb(intent)} does not belong to step {step} of the turn"
                          + (" (reactions come after the status check in this match)" if reacting and after else ""),
                          "R-OPP-TURN")
     if step == "start" and is_active:
         starter = cls is DeclareEffect and intent.timing == "turn_start"
         if cls is not DrawStartCards and cls is not DeclareEffect and start_draw_needed(txn, seat):
-            txn.violated("start_draw_required", f"{seat}'s hand is empty: draw_start_cards first", "R-HAND")
+            txn.check(False, "start_draw_required", f"{seat}'s hand is empty: draw_start_cards first", "R-HAND")
         if not starter:
             txn.emit(StepChanged(step="actions"))
 

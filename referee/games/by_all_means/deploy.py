@@ -52,12 +52,12 @@ def _price(txn: Txn, seat: str, card: str, zone: str, free: bool = False) -> int
     price = c.price("hand" if zone == "hand" else "buffer")
     where = "hand" if zone == "hand" else "the buffer"
     if price is None:
-        txn.violated("not_playable_from_zone", f"{card} cannot be played from {where} (its price there is a dash)", "R-ACTIONS")
+        txn.check(False, "not_playable_from_zone", f"{card} cannot be played from {where} (its price there is a dash)", "R-ACTIONS")
     if free or price is None:
         return 0
     rep = txn.player(seat).reputation
     if txn.opts["price_shortfall"] == "reject" and not rep >= price:
-        txn.violated("insufficient_reputation", f"{card} costs {price} reputation from {where}; {seat} has {rep}", "R-COUNTERS")
+        txn.check(False, "insufficient_reputation", f"{card} costs {price} reputation from {where}; {seat} has {rep}", "R-COUNTERS")
     return price
 
 
@@ -71,10 +71,10 @@ def deploy_territory(txn: Txn, seat: str, i: DeployTerritory) -> None:
     if not any(field[c].territory is not None for c in txn.ctx.field.cells):
         central = txn.ctx.field.central
         if (txn.opts["recenter_when_empty"] or not txn.state.field_used) and cell not in central:
-            txn.violated("first_territory_not_central",
+            txn.check(False, "first_territory_not_central",
                          f"the first territory on the field goes on a central cell ({' or '.join(central)}), not {cell}", "R-FIELD")
     elif not any(field[n].territory is not None for n in txn.ctx.field.neighbours(cell)):
-        txn.violated("territory_not_adjacent", f"{cell} is not next to a territory (orthogonally)", "R-FIELD")
+        txn.check(False, "territory_not_adjacent", f"{cell} is not next to a territory (orthogonally)", "R-FIELD")
     enemy = field[cell].agent
     if enemy is not None and enemy.controller != seat and txn.opts["territory_on_enemy_agent"] == "forbidden":
         txn.check(False, "cell_occupied", f"{cell} holds {enemy.controller}'s agent (option territory_on_enemy_agent=forbidden)", "R-AGENTS")
@@ -83,7 +83,7 @@ def deploy_territory(txn: Txn, seat: str, i: DeployTerritory) -> None:
         a = field[m].agent
         t = field[m].territory
         if not (m != cell and a is not None and a.controller == seat and t is not None and t.controller == seat):
-            txn.violated("move_agent_invalid", f"move_agent={m}: needs another cell with {seat}'s agent standing on {seat}'s territory",
+            txn.check(False, "move_agent_invalid", f"move_agent={m}: needs another cell with {seat}'s agent standing on {seat}'s territory",
                          "R-AGENT-DEFAULTS")
     # E1-E7
     txn.pay(seat, price, f"{i.card}'s price")
@@ -105,7 +105,7 @@ def deploy_territory(txn: Txn, seat: str, i: DeployTerritory) -> None:
     if i.move_agent is not None:
         m = i.move_agent
         if not (txn.state.field[cell].agent is None and txn.state.field[m].agent is not None):
-            txn.violated("move_agent_invalid", f"move_agent={m}: {cell} still holds an agent", "R-AGENT-DEFAULTS")
+            txn.check(False, "move_agent_invalid", f"move_agent={m}: {cell} still holds an agent", "R-AGENT-DEFAULTS")
         if txn.state.field[cell].agent is None and txn.state.field[m].agent is not None:
             moved = txn.state.field[m].agent
             txn.emit(AgentMoved(src=m, dst=cell))
@@ -156,7 +156,7 @@ def deploy_agent(txn: Txn, seat: str, i: DeployAgent) -> None:
             txn.fail("cell_occupied", f"{cell} already holds an agent ({_card_at(occupant)})", "R-AGENTS")
         t = state.field[cell].territory
         if not (t is None or t.controller == seat):
-            txn.violated("agent_cell_forbidden",
+            txn.check(False, "agent_cell_forbidden",
                          f"{cell} holds {t.controller if t else ''}'s territory: agents may stand only on their controller's territory or a free cell",
                          "R-AGENTS")
         if t is None and txn.opts["agent_free_cell"] == "fully_empty":

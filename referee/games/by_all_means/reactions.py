@@ -20,7 +20,7 @@ def _reaction(txn: Txn, seat: str) -> bool:
         return False
     used = txn.state.turn.reactions_used
     if not used < txn.opts["reaction_limit"]:
-        txn.violated("reaction_limit", f"{seat} has used {used} reaction(s) this opponent turn (limit {txn.opts['reaction_limit']})",
+        txn.check(False, "reaction_limit", f"{seat} has used {used} reaction(s) this opponent turn (limit {txn.opts['reaction_limit']})",
                      "R-OPP-TURN")
     txn.emit(ReactionUsed(seat=seat))
     return True

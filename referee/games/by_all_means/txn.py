@@ -2,7 +2,7 @@
 
 ``decide`` resolves an intent on a :class:`Txn`: every change is an event, applied at once with the
 same ``evolve`` the fold uses, so what ``decide`` saw is exactly what a replay produces. A check that
-fails raises :class:`Refuse`, which ``decide`` turns into a ``Rejected`` verdict (nothing is kept).
+fails raises a refusal, which ``decide`` turns into a ``Rejected`` verdict (nothing is kept).
 
 Routines (rules spec): the counter primitives (4.12), loyalty changes with the negative-loyalty
 penalty (4.8), influence entry and reversal, ``send_agent_to_utility`` (4.9), ``territory_leaves``
@@ -18,7 +18,7 @@ from functools import cached_property
 from typing import Any
 
 from referee.engine.chance import Chance
-from referee.engine.decision import Decision, Refusal
+from referee.engine.decision import Decision
 
 from .data import Card, CardSet, Combination
 from .evolve import evolve, get_obj
@@ -44,9 +44,6 @@ from .model import (
 )
 
 P = "by_all_means/"
-
-
-Refuse = Refusal  # the engine's: a failed check, returned by ``decide`` as a Rejected value
 
 
 @dataclass(frozen=True)
@@ -131,7 +128,7 @@ class Txn(Decision):
     """One decision of By All Means (see :class:`referee.engine.decision.Decision`): the routines of
     the rules spec, each emitting events that are applied at once."""
 
-    __slots__ = ("ctx", "opts", "_exact", "_digital", "chance", "flipped", "deferred", "_scanned")
+    __slots__ = ("ctx", "opts", "_exact", "_digital", "chance", "flipped", "deferred", "_scanned", "seat")
     state: State
 
     def __init__(self, ctx: Ctx, state: State, waive: frozenset[str] = frozenset(), chance: Chance | None = None,
@@ -150,6 +147,8 @@ class Txn(Decision):
         #: a decision the effect awaits, opened once the combination's checks are done
         self.deferred: Pending | None = None
         self._scanned = scanned
+        #: who submitted the intent (set by ``decide``)
+        self.seat = ""
 
     # -- plumbing -------------------------------------------------------------------------------------
 

@@ -27,18 +27,24 @@ if TYPE_CHECKING:
     from .rules import CopycatRules
 
 
-def judge(rules: CopycatRules, state: State, seat: str, intent: Any, waive: frozenset[str] = frozenset(),
-          fill: Chooser | None = None, chance: Chance | None = None) -> tuple[Tx, Refusal | None]:
-    """Run the decider of ``intent``: the decision (its events and state) and the refusal, if any.
-    ``chance``: a digital match's generator (its piles are ordered)."""
-    tx = Tx(rules, state, seat, waive, fill, chance)
+def judge(tx: Tx, intent: Any) -> None:
+    """Run the decider of ``intent`` on ``tx`` (a failed check raises a refusal)."""
+    state, seat = tx.st, tx.seat
     decider = DECIDERS.get(type(intent))
     if decider is None:
         raise TypeError(f"unknown copycat intent {intent!r}")
+    if state.turn.buy_now and state.phase == "buying" and seat == state.current and not isinstance(intent, Buy):
+        tx.emit(Adjusted(path=f"players.{seat}.buys_left", delta=-1), FlagSet(path="turn.buy_now", value=False))
+    decider(tx, intent)
+
+
+def attempt(rules: CopycatRules, state: State, seat: str, intent: Any, fill: Chooser | None = None,
+            chance: Chance | None = None) -> tuple[Tx, Refusal | None]:
+    """:func:`judge` on a fresh decision, kept whatever the verdict (filling an intent reads what was
+    drawn before a refusal): the decision and the refusal, if any."""
+    tx = Tx(rules, state, seat, fill=fill, chance=chance)
     try:
-        if state.turn.buy_now and state.phase == "buying" and seat == state.current and not isinstance(intent, Buy):
-            tx.emit(Adjusted(path=f"players.{seat}.buys_left", delta=-1), FlagSet(path="turn.buy_now", value=False))
-        decider(tx, intent)
+        judge(tx, intent)
     except Refusal as refusal:
         return tx, refusal
     return tx, None

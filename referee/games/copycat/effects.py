@@ -322,7 +322,7 @@ def effect(tx: Tx, kind: str, n: int, color: str, args: EffectArgs, phase: int, 
     elif kind == "gain_vp":
         tx.emit(Adjusted(path=pl(tx, "vp_pending"), delta=n))
     elif kind == "coin_or_vp":
-        tx.check(args.choice is not None, "choice_required", "choose coin or vp (args.choice=coin|vp)", R_EFFECT)
+        tx.require(args.choice is not None, "choice_required", "choose coin or vp (args.choice=coin|vp)", R_EFFECT)
         tx.check(args.choice in ("coin", "vp"), "invalid_choice", f"the choice is coin or vp, not {args.choice!r}", R_EFFECT)
         if args.choice == "vp":
             tx.emit(Adjusted(path=pl(tx, "vp_pending"), delta=2))

@@ -41,17 +41,6 @@ R_MANUAL = "§4.12"
 R_EFFECT = "§4.13"
 R_LIMIT = "§3.1 «максимум дважды за раунд»"
 
-#: codes an arbiter may not waive (the intent could not be carried out at all)
-NEVER_WAIVED = frozenset(
-    "copycat/" + c for c in (
-        "wrong_phase", "unknown_card", "unknown_office", "card_not_in_hand", "card_not_in_play_area",
-        "card_not_in_deck", "card_not_in_supply", "wrong_draw_count", "chance_missing", "chance_mismatch",
-        "discard_before_deck_empty", "slot_empty", "invalid_slot", "office_not_in_play", "office_not_yours",
-        "office_not_next", "target_required", "manual_inconsistent", "no_worker_available", "wrong_street_size",
-        "invalid_bus", "card_not_available", "choice_required", "cannot_copy_self",
-    )
-)
-
 #: a chance chooser: (path, how many, the candidates in their pile order) -> the cards picked
 Chooser = Callable[[str, int, tuple[str, ...]], tuple[str, ...]]
 
@@ -72,8 +61,7 @@ class Tx(Decision):
 
     def __init__(self, rules: CopycatRules, state: State, seat: str, waive: frozenset[str] = frozenset(),
                  fill: Chooser | None = None, chance: Chance | None = None) -> None:
-        waivable = None if not waive else frozenset(waive) - NEVER_WAIVED
-        super().__init__("copycat/", state, rules.evolve, waive=waive, waivable=waivable)
+        super().__init__("copycat/", state, rules.evolve, waive=waive)
         self.rules = rules
         self.seat = seat
         self.fill = fill

@@ -7,24 +7,24 @@ from __future__ import annotations
 
 from .model import AgentCollected, AgentPlaced, CollectAgent, PlaceAgent
 from .rounds import run_agent_phase
-from .txn import R_COLLECT, R_PLACE, R_REGION_AGENTS, Refuse, Tx, plural, split
+from .txn import R_COLLECT, R_PLACE, R_REGION_AGENTS, Tx, plural, split
 
 
 def collect_agent(tx: Tx, intent: CollectAgent) -> None:
     rules = tx.rules
     s = tx.state
-    tx.check(s.phase == "AGENT_COLLECT", "wrong_phase",
+    tx.require(s.phase == "AGENT_COLLECT", "wrong_phase",
              f"agents are collected at the start of rounds 2-4; the game is in {s.phase} of round {s.round}", R_COLLECT)
     nxt = rules.next_collector(s)
     if tx.seat != nxt:
-        raise Refuse("turn/not_your_turn", f"{nxt} collects next, not {tx.seat}", R_COLLECT)
+        tx.fail("turn/not_your_turn", f"{nxt} collects next, not {tx.seat}", R_COLLECT)
     src = intent.from_
     if rules.is_position(src):
         e, p = split(src)
         here = s.council[e][p] == tx.seat
     else:
         here = tx.seat in s.region_agents[src]
-    tx.check(here, "agent_not_found", f"{tx.seat} has no agent on {src}", R_COLLECT)
+    tx.require(here, "agent_not_found", f"{tx.seat} has no agent on {src}", R_COLLECT)
     tx.emit(AgentCollected(player=tx.seat, from_=src))
     run_agent_phase(tx)
 
@@ -35,25 +35,25 @@ def place_agent(tx: Tx, intent: PlaceAgent) -> None:
     if s.phase != "AGENT_PLACE":
         why = ("collection is not finished" if s.phase == "AGENT_COLLECT"
                else f"the game is in {s.phase} of round {s.round}")
-        raise Refuse("wrong_phase", f"agents are placed in the agent phase; {why}", R_PLACE)
+        tx.fail("wrong_phase", f"agents are placed in the agent phase; {why}", R_PLACE)
     placer = rules.current_placer(s)
     if tx.seat != placer:
-        raise Refuse("turn/not_your_turn", f"{placer} places next, not {tx.seat}", R_PLACE)
+        tx.fail("turn/not_your_turn", f"{placer} places next, not {tx.seat}", R_PLACE)
     pl = s.players[tx.seat]
-    tx.check(pl.agent_reserve >= 1, "no_agent_in_reserve", f"{tx.seat} has no agent left to place", R_PLACE)
+    tx.require(pl.agent_reserve >= 1, "no_agent_in_reserve", f"{tx.seat} has no agent left to place", R_PLACE)
     dst = intent.to
     if rules.is_position(dst):
         e, p = split(dst)
         holder = s.council[e][p]
-        tx.check(holder is None, "position_occupied", f"{dst} already holds {holder}'s agent", R_PLACE)
+        tx.require(holder is None, "position_occupied", f"{dst} already holds {holder}'s agent", R_PLACE)
         if not rules.options["allow_replace_same_position"]:
-            tx.check(s.agent_phase.collected_from.get(tx.seat) != dst, "position_occupied",
+            tx.require(s.agent_phase.collected_from.get(tx.seat) != dst, "position_occupied",
                      f"{tx.seat} collected an agent from {dst} this round (allow_replace_same_position=false)",
                      R_PLACE)
     else:
-        tx.check(rules.modules["region_agents"], "module_disabled",
+        tx.require(rules.modules["region_agents"], "module_disabled",
                  f"{dst} is a region: agents go to regions only with the module region_agents", R_REGION_AGENTS)
-        tx.check(tx.seat not in s.region_agents[dst], "duplicate_region_agent",
+        tx.require(tx.seat not in s.region_agents[dst], "duplicate_region_agent",
                  f"{tx.seat} already has an agent in {dst}", R_REGION_AGENTS)
         if rules.options["region_agent_limit_scope"] == "whole_board":
             n = len(rules.agents_on_board(s, tx.seat))

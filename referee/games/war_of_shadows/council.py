@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from .combat import ATTACK_CHECKS, attack_check, attack_problem, fight, fort_strikes
+from .combat import ATTACK_CHECKS, BANNER_CHECKS, attack_check, attack_problem, fight, fort_strikes
 from .data import ActionSpec
 from .model import (
     ActionDone,
@@ -45,7 +45,6 @@ from .txn import (
     R_PASS,
     R_PLAY,
     R_TAKE,
-    Refuse,
     Tx,
     split,
 )
@@ -57,7 +56,7 @@ if TYPE_CHECKING:
 def _in_empire_phase(tx: Tx, verb: str) -> None:
     s = tx.state
     if s.phase != "EMPIRE_PHASE" or s.cursor is None:
-        raise Refuse("wrong_phase", f"{verb} is an empire-phase intent; the game is in {s.phase} of round {s.round}",
+        tx.fail("wrong_phase", f"{verb} is an empire-phase intent; the game is in {s.phase} of round {s.round}",
                      R_COMMON)
 
 
@@ -77,15 +76,15 @@ def _slot_prefix(tx: Tx, intent: Any, *, verb: str) -> tuple[str, str, str]:
         if not expected:
             want = (f"manual_effect card={c.resolving_card}" if c.resolving_kind == "manual"
                     else f"the substituted action at {c.sub_position}")
-            raise Refuse("card_resolving", f"{c.resolving_card} is still being resolved: next comes {want}", R_PLAY)
+            tx.fail("card_resolving", f"{c.resolving_card} is still being resolved: next comes {want}", R_PLAY)
     # A2
     if c.stage == "combat_pending":
-        raise Refuse("combat_pending", f"a combat in {c.combat.region if c.combat else '?'} is pending: "
+        tx.fail("combat_pending", f"a combat in {c.combat.region if c.combat else '?'} is pending: "
                      f"resolve_combat position={slot} first", R_COMBAT)
     _at_active_position(tx, pos, slot, c.acting_player)  # A3, A4
     # A5
     if c.stage == "done":
-        raise Refuse("action_already_taken", f"{slot} has already performed its action", R_ACTIVATION)
+        tx.fail("action_already_taken", f"{slot} has already performed its action", R_ACTIVATION)
     e, p = split(slot)
     return slot, e, p
 
@@ -93,7 +92,7 @@ def _slot_prefix(tx: Tx, intent: Any, *, verb: str) -> tuple[str, str, str]:
 def _at_active_position(tx: Tx, pos: str, slot: str | None, acting: str) -> None:
     """A3–A4: the intent names the active position (the action slot), and that slot's controller made it."""
     if pos != slot:
-        raise Refuse("not_active_position", f"{pos} is not the active position; the action slot is {slot}", R_ACTIVATION)
+        tx.fail("not_active_position", f"{pos} is not the active position; the action slot is {slot}", R_ACTIVATION)
     tx.check(tx.seat == acting, "not_controller", f"{slot} is controlled by {acting}, not {tx.seat}", R_ACTIVATION)
 
 
@@ -103,7 +102,7 @@ def _offered(tx: Tx, slot: str, intent: Any) -> ActionSpec:
     c = tx.state.cursor
     assert c is not None
     if isinstance(intent, MoveAgent) and c.sub_position is not None and not rules.options["move_agent_chain"]:
-        raise Refuse("chained_move", f"{slot} was reached by {c.sub_by}: its action cannot be move_agent "
+        tx.fail("chained_move", f"{slot} was reached by {c.sub_by}: its action cannot be move_agent "
                      "(move_agent_chain=false)", R_MOVE)
     specs = rules.actions_at(slot)
     found: ActionSpec | None = None
@@ -176,8 +175,11 @@ def attack(tx: Tx, intent: Attack) -> None:
     _offered(tx, slot, intent)
     for code in ATTACK_CHECKS:
         msg = attack_check(tx.rules, tx.state, e, intent.from_, intent.to, intent.count, code)
-        if msg is not None:
-            tx.check(False, code, msg, R_ATTACK)
+        if msg is None:
+            continue
+        if code in BANNER_CHECKS:  # without the banners it names, the attack cannot be carried out
+            tx.fail(code, msg, R_ATTACK)
+        tx.check(False, code, msg, R_ATTACK)
     _launch(tx, e, slot, intent.from_, intent.to, intent.count, intent.resolve)
 
 
@@ -207,10 +209,10 @@ def resolve_combat(tx: Tx, intent: ResolveCombat) -> None:
     assert c is not None
     slot = rules.current_slot(s)
     if c.resolving_card is not None and not (c.resolving_kind == "replacement" and intent.position == c.sub_position):
-        raise Refuse("card_resolving", f"{c.resolving_card} is still being resolved", R_PLAY)
+        tx.fail("card_resolving", f"{c.resolving_card} is still being resolved", R_PLAY)
     _at_active_position(tx, intent.position, slot, c.acting_player)
     if c.stage != "combat_pending" or c.combat is None:
-        raise Refuse("no_pending_combat", f"no combat is pending at {slot}", R_COMBAT)
+        tx.fail("no_pending_combat", f"no combat is pending at {slot}", R_COMBAT)
     cb = c.combat
     fight(tx, cb.region, cb.attacker, cb.defender, cb.a_in, cb.a_after_fort, cb.fort, annihilation=cb.annihilation,
           pending=True)
@@ -239,10 +241,10 @@ def take_cards(tx: Tx, intent: TakeCards) -> None:
         tx.check(len(intent.cards) == expected, "wrong_draw_count",
                  f"{slot} draws {expected} (entitled to {owed}, {e} deck {len(deck)}), not {len(intent.cards)}", R_TAKE)
         dup = sorted(c for c, k in Counter(intent.cards).items() if k > 1)
-        tx.check(not dup, "duplicate_card", f"{', '.join(dup)} is named twice", R_TAKE)
+        tx.require(not dup, "duplicate_card", f"{', '.join(dup)} is named twice", R_TAKE)
         for c in intent.cards:
             if c not in deck:
-                raise Refuse("card_not_in_deck", f"{c} is not in the {e} deck", R_TAKE)
+                tx.fail("card_not_in_deck", f"{c} is not in the {e} deck", R_TAKE)
         drawn = tuple(intent.cards)
     tx.emit(CardsDrawn(player=tx.seat, empire=e, cards=drawn, position=slot))
     _action_done(tx, slot)
@@ -255,16 +257,16 @@ def move_agent(tx: Tx, intent: MoveAgent) -> None:
     s = tx.state
     owner, at = rules.active_agent(s, slot)
     if rules.options["move_agent_subject"] == "occupant_only":
-        tx.check(s.council[e][p] is not None, "agent_not_found",
+        tx.require(s.council[e][p] is not None, "agent_not_found",
                  f"{slot} is empty (move_agent_subject=occupant_only: only an agent on the slot moves)", R_MOVE)
-    tx.check(owner == tx.seat and at is not None, "agent_not_found",
+    tx.require(owner == tx.seat and at is not None, "agent_not_found",
              f"no agent of {tx.seat} gives control of {slot}", R_MOVE)
     dst = intent.destination
     ok = rules.is_position(dst) and split(dst)[0] == e
     tx.check(ok, "invalid_destination", f"{dst} is not a council position of the {e}", R_MOVE)
     assert at is not None
     if dst == at:
-        raise Refuse("same_position", f"the active agent already stands on {dst}", R_MOVE)
+        tx.fail("same_position", f"the active agent already stands on {dst}", R_MOVE)
     de, dp = split(dst)
     other = s.council[de][dp]
     tx.emit(AgentMoved(player=tx.seat, from_=at, to=dst, swapped_with=other),
@@ -320,10 +322,10 @@ def end_position(tx: Tx, intent: EndPosition) -> None:
     assert c is not None
     slot = rules.current_slot(s)
     if c.resolving_card is not None:
-        raise Refuse("card_resolving", f"{c.resolving_card} is still being resolved", R_PLAY)
+        tx.fail("card_resolving", f"{c.resolving_card} is still being resolved", R_PLAY)
     if c.stage == "combat_pending":
-        raise Refuse("combat_pending", f"resolve the combat at {slot} first", R_COMBAT)
+        tx.fail("combat_pending", f"resolve the combat at {slot} first", R_COMBAT)
     _at_active_position(tx, intent.position, slot, c.acting_player)
     if c.stage != "done":
-        raise Refuse("wrong_phase", f"{slot} has not performed its action yet", R_END)
+        tx.fail("wrong_phase", f"{slot} has not performed its action yet", R_END)
     close_activation(tx)

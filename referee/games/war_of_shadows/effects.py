@@ -25,7 +25,7 @@ from .model import (
     PlayCard,
     SubActivationOpened,
 )
-from .txn import R_NOTES, R_PLAY, Refuse, Tx, split
+from .txn import R_NOTES, R_PLAY, Tx, split
 
 
 def play_card(tx: Tx, intent: PlayCard) -> None:  # noqa: C901 - §4.17 in order
@@ -42,31 +42,31 @@ def play_card(tx: Tx, intent: PlayCard) -> None:  # noqa: C901 - §4.17 in order
             msg = f"{intent.position} is not the active position ({slot})"
         else:
             msg = f"only {c.acting_player}, who controls {slot}, may play cards now"
-        raise Refuse("no_card_window", msg, R_PLAY)
+        tx.fail("no_card_window", msg, R_PLAY)
     assert c is not None and slot is not None
     # 2
     during_ok = ("combat_pending",) if rules.options["during_window"] == "combat_only" else ("pending", "combat_pending")
     stage_ok = {"before": c.stage == "pending", "during": c.stage in during_ok, "after": c.stage == "done"}[intent.timing]
     if not stage_ok:
-        raise Refuse("no_card_window", f"a {intent.timing} card cannot be played now ({slot} is {c.stage})", R_PLAY)
+        tx.fail("no_card_window", f"a {intent.timing} card cannot be played now ({slot} is {c.stage})", R_PLAY)
     # 3
     if c.resolving_card is not None:
-        raise Refuse("card_resolving", f"{c.resolving_card} is still being resolved", R_PLAY)
+        tx.fail("card_resolving", f"{c.resolving_card} is still being resolved", R_PLAY)
     hand = s.players[tx.seat].hand
     # 4
     if not rules.hand_has(hand, intent.card):
-        raise Refuse("card_not_in_hand", f"{intent.card} is not in {tx.seat}'s hand", R_PLAY)
+        tx.fail("card_not_in_hand", f"{intent.card} is not in {tx.seat}'s hand", R_PLAY)
     # 5
     rest = list(hand)
     rest.remove(intent.card if intent.card in rest else card_empire(intent.card) or intent.card)
     seen: set[str] = {intent.card}
     for x in intent.extra_cost_cards:
         if x in seen:
-            raise Refuse("duplicate_card", f"{x} is named twice (the played card cannot pay twice)", R_PLAY)
+            tx.fail("duplicate_card", f"{x} is named twice (the played card cannot pay twice)", R_PLAY)
         seen.add(x)
         entry = x if x in rest else (card_empire(x) if rules.counted and card_empire(x) in rest else None)
         if entry is None:
-            raise Refuse("card_not_in_hand", f"cost card {x} is not in {tx.seat}'s hand", R_PLAY)
+            tx.fail("card_not_in_hand", f"cost card {x} is not in {tx.seat}'s hand", R_PLAY)
         rest.remove(entry)
     # 6
     paid = sorted(card_empire(x) or x for x in (intent.card, *intent.extra_cost_cards))
@@ -123,21 +123,21 @@ def _primitive_plan(tx: Tx, intent: PlayCard, effect: Effect, slot: str) -> Any:
     card = intent.card
     if prim == "mutual_annihilation":
         if c.combat is None:
-            raise Refuse("no_card_window", "mutual annihilation needs a pending combat (attack … resolve=false)", R_NOTES)
+            tx.fail("no_card_window", "mutual annihilation needs a pending combat (attack … resolve=false)", R_NOTES)
         combat_region = c.combat.region
         return lambda t: t.emit(AnnihilationDeclared(region=combat_region))
     if prim == "reinforcement":
         if c.combat is None or c.combat.attacker != e_active:
-            raise Refuse("no_card_window", f"reinforcement needs a pending combat of the {e_active}", R_NOTES)
+            tx.fail("no_card_window", f"reinforcement needs a pending combat of the {e_active}", R_NOTES)
         from_region, n, combat_region = effect.from_, effect.count or 0, c.combat.region
         if from_region is None or rules.control(s, from_region) != e_active or from_region == combat_region:
-            raise Refuse("source_not_controlled",
+            tx.fail("source_not_controlled",
                          f"effect.from must be a region the {e_active} controls, other than {combat_region}; got {from_region}", R_NOTES)
         have = s.banners[from_region][e_active]
         if n < 1:
-            raise Refuse("no_banners_moved", f"reinforcement moves at least 1 banner, not {n}", R_NOTES)
+            tx.fail("no_banners_moved", f"reinforcement moves at least 1 banner, not {n}", R_NOTES)
         if n > have:
-            raise Refuse("insufficient_banners", f"{from_region} holds {have} {e_active} banner(s), not {n}", R_NOTES)
+            tx.fail("insufficient_banners", f"{from_region} holds {have} {e_active} banner(s), not {n}", R_NOTES)
         tx.check(not (rules.home(from_region) != e_active and n > have - 1), "cannot_abandon_conquered",
                  f"{from_region} is conquered: 1 {e_active} banner must stay", R_NOTES)
         again = rules.options["fort_trigger"] == "per_entering_group" and fort_strikes(rules, combat_region, e_active)
@@ -151,16 +151,16 @@ def _primitive_plan(tx: Tx, intent: PlayCard, effect: Effect, slot: str) -> Any:
         destination = effect.destination
         free = rules.free_positions(s)
         if not free:
-            raise Refuse("no_free_position", "every council position is occupied", R_NOTES)
+            tx.fail("no_free_position", "every council position is occupied", R_NOTES)
         if destination is None or not rules.is_position(destination):
-            raise Refuse("invalid_destination", f"effect.destination must be a council position, got {destination}", R_NOTES)
+            tx.fail("invalid_destination", f"effect.destination must be a council position, got {destination}", R_NOTES)
         de, dp = split(destination)
         holder = s.council[de][dp]
         if holder is not None:
-            raise Refuse("position_occupied", f"{destination} holds {holder}'s agent", R_NOTES)
+            tx.fail("position_occupied", f"{destination} holds {holder}'s agent", R_NOTES)
         owner, at = rules.active_agent(s, slot)
         if owner != tx.seat or at is None:
-            raise Refuse("agent_not_found", f"no agent of {tx.seat} gives control of {slot}", R_NOTES)
+            tx.fail("agent_not_found", f"no agent of {tx.seat} gives control of {slot}", R_NOTES)
 
         def relocate(t: Tx) -> None:
             t.emit(AgentMoved(player=t.seat, from_=at, to=destination),
@@ -170,7 +170,7 @@ def _primitive_plan(tx: Tx, intent: PlayCard, effect: Effect, slot: str) -> Any:
     if prim == "borrow_action":
         target = effect.target
         if target is None or not rules.is_position(target) or target == slot:
-            raise Refuse("invalid_destination", f"effect.target must be another council position, got {target}", R_NOTES)
+            tx.fail("invalid_destination", f"effect.target must be another council position, got {target}", R_NOTES)
         te, tp = split(target)
         who = rules.controller(s, te, tp)
         tx.check(who == tx.seat, "not_controlled_position", f"{target} is controlled by {who}, not {tx.seat}", R_NOTES)
@@ -182,15 +182,15 @@ def _primitive_plan(tx: Tx, intent: PlayCard, effect: Effect, slot: str) -> Any:
     if prim == "move_banners":
         src, dst, emp, n = effect.from_, effect.to, effect.empire, effect.count or 0
         if src is None or dst is None or emp is None or src == dst:
-            raise Refuse("invalid_destination", "move_banners needs effect.from, effect.to (another region), "
+            tx.fail("invalid_destination", "move_banners needs effect.from, effect.to (another region), "
                          "effect.empire and effect.count", R_NOTES)
         if c.combat is not None and c.combat.region in (src, dst):
-            raise Refuse("combat_pending", f"a combat is pending in {c.combat.region}", R_NOTES)
+            tx.fail("combat_pending", f"a combat is pending in {c.combat.region}", R_NOTES)
         have = s.banners[src][emp]
         if n < 1:
-            raise Refuse("no_banners_moved", f"move at least 1 banner, not {n}", R_NOTES)
+            tx.fail("no_banners_moved", f"move at least 1 banner, not {n}", R_NOTES)
         if n > have:
-            raise Refuse("insufficient_banners", f"{src} holds {have} {emp} banner(s), not {n}", R_NOTES)
+            tx.fail("insufficient_banners", f"{src} holds {have} {emp} banner(s), not {n}", R_NOTES)
         tx.check(not (rules.home(src) != emp and n > have - 1), "cannot_abandon_conquered",
                  f"{src} is not {emp} home: 1 {emp} banner must stay", R_NOTES)
         defender = rules.control(s, dst)
@@ -209,12 +209,12 @@ def _primitive_plan(tx: Tx, intent: PlayCard, effect: Effect, slot: str) -> Any:
     if prim == "disband":
         region, empire = effect.region, effect.empire
         if region is None or empire is None:
-            raise Refuse("invalid_destination", "disband needs effect.region and effect.empire", R_NOTES)
+            tx.fail("invalid_destination", "disband needs effect.region and effect.empire", R_NOTES)
         if c.combat is not None and c.combat.region == region:
-            raise Refuse("combat_pending", f"a combat is pending in {region}", R_NOTES)
+            tx.fail("combat_pending", f"a combat is pending in {region}", R_NOTES)
         have = s.banners[region][empire]
         if have < 1:
-            raise Refuse("no_banners_moved", f"{region} holds no {empire} banner", R_NOTES)
+            tx.fail("no_banners_moved", f"{region} holds no {empire} banner", R_NOTES)
         friendly = [r for r in rules.board.neighbours[region] if rules.control(s, r) == empire]
         split_out = rules.options["disband_destination"] == "adjacent_controlled_split" and friendly
         placements = effect.placements
@@ -222,11 +222,11 @@ def _primitive_plan(tx: Tx, intent: PlayCard, effect: Effect, slot: str) -> Any:
             total = sum(p.n for p in placements)
             ok = total == have and all(p.n >= 1 and p.region in friendly for p in placements)
             if not ok:
-                raise Refuse("invalid_destination",
+                tx.fail("invalid_destination",
                              f"the {have} disbanded {empire} banner(s) go to neighbouring {empire} regions "
                              f"({', '.join(friendly)}): effect.placements=region:n,… adding up to {have}", R_NOTES)
         elif placements:
-            raise Refuse("invalid_destination", f"the disbanded {empire} banners return to the supply: give no placements",
+            tx.fail("invalid_destination", f"the disbanded {empire} banners return to the supply: give no placements",
                          R_NOTES)
 
         def disband(t: Tx) -> None:
@@ -237,4 +237,4 @@ def _primitive_plan(tx: Tx, intent: PlayCard, effect: Effect, slot: str) -> Any:
                 t.emit(BannersReturned(region=region, empire=empire, count=have, why="disband"))
             t.emit(AuditFlagRaised(kind="suitability_unverified", card=card))
         return disband
-    raise Refuse("unknown_reference", f"unknown effect {prim}", R_NOTES)
+    tx.fail("unknown_reference", f"unknown effect {prim}", R_NOTES)

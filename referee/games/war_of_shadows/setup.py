@@ -75,11 +75,11 @@ def choose_society(tx: Tx, intent: ChooseSociety) -> None:
     rules = tx.rules
     s = tx.state
     player = intent.player or tx.seat
-    tx.check(s.phase == "SETUP", "wrong_phase", f"societies are chosen during setup; the game is in {s.phase}", R_SOCIETY)
+    tx.require(s.phase == "SETUP", "wrong_phase", f"societies are chosen during setup; the game is in {s.phase}", R_SOCIETY)
     have = s.players[player].society
-    tx.check(have is None, "already_chosen", f"{player} already plays {have}", R_SOCIETY)
+    tx.require(have is None, "already_chosen", f"{player} already plays {have}", R_SOCIETY)
     taken = [p for p in rules.players if s.players[p].society == intent.society]
-    tx.check(not taken, "society_taken", f"{intent.society} is already taken by {', '.join(taken)}", R_SOCIETY)
+    tx.require(not taken, "society_taken", f"{intent.society} is already taken by {', '.join(taken)}", R_SOCIETY)
     tx.emit(SocietyChosen(player=player, society=intent.society))
     maybe_complete_setup(tx)
 
@@ -87,10 +87,10 @@ def choose_society(tx: Tx, intent: ChooseSociety) -> None:
 def set_first_player(tx: Tx, intent: SetFirstPlayer) -> None:
     rules = tx.rules
     s = tx.state
-    tx.check(s.phase == "SETUP", "wrong_phase", f"the first player is set during setup; the game is in {s.phase}", R_FIRST)
-    tx.check(intent.player in rules.players, "unknown_reference",
+    tx.require(s.phase == "SETUP", "wrong_phase", f"the first player is set during setup; the game is in {s.phase}", R_FIRST)
+    tx.require(intent.player in rules.players, "unknown_reference",
              f"set_first_player needs player=<one of {', '.join(rules.players)}>, got {intent.player!r}", R_FIRST)
-    tx.check(s.first_player is None, "already_set", f"the first player is already {s.first_player}", R_FIRST)
+    tx.require(s.first_player is None, "already_set", f"the first player is already {s.first_player}", R_FIRST)
     assert intent.player is not None
     tx.emit(FirstPlayerSet(player=intent.player, method=intent.method))
     maybe_complete_setup(tx)
@@ -100,17 +100,17 @@ def deal_fanatic_empire(tx: Tx, intent: DealFanaticEmpire) -> None:
     rules = tx.rules
     s = tx.state
     tx.needs_module("to_each_their_own", "deal_fanatic_empire", R_DEAL)
-    tx.check(s.phase == "SETUP", "wrong_phase", f"the deal happens during setup; the game is in {s.phase}", R_DEAL)
+    tx.require(s.phase == "SETUP", "wrong_phase", f"the deal happens during setup; the game is in {s.phase}", R_DEAL)
     names = list(intent.assignments)
     ok = sorted(names) == sorted(rules.players)
-    tx.check(ok, "unknown_reference",
+    tx.require(ok, "unknown_reference",
              f"assignments must name every seated player exactly once ({', '.join(rules.players)}), got "
              f"{', '.join(names) or 'none'}", R_DEAL)
     empires = list(intent.assignments.values())
     dup = sorted(e for e, n in Counter(empires).items() if n > 1)
-    tx.check(not dup, "deal_not_distinct",
+    tx.require(not dup, "deal_not_distinct",
              f"one token set deals distinct empires, but {', '.join(dup)} was dealt twice", R_DEAL)
-    tx.check(not s.fanatic_deal_recorded, "already_set", "the fanatic empires were already dealt", R_DEAL)
+    tx.require(not s.fanatic_deal_recorded, "already_set", "the fanatic empires were already dealt", R_DEAL)
     for p in rules.players:
         tx.emit(FanaticEmpireDealt(player=p, token=fanatic_id(p, intent.assignments[p])))
     maybe_complete_setup(tx)
@@ -120,23 +120,23 @@ def arrange_loyalty(tx: Tx, intent: ArrangeLoyalty) -> None:
     rules = tx.rules
     s = tx.state
     player = intent.player or tx.seat
-    tx.check(s.phase == "SETUP", "wrong_phase", f"loyalty is arranged during setup; the game is in {s.phase}", R_LOYALTY)
-    tx.check(s.players[player].society is not None, "setup_incomplete",
+    tx.require(s.phase == "SETUP", "wrong_phase", f"loyalty is arranged during setup; the game is in {s.phase}", R_LOYALTY)
+    tx.require(s.players[player].society is not None, "setup_incomplete",
              f"{player} has no society yet: choose_society first", R_LOYALTY)
-    tx.check(not s.players[player].loyalty, "already_arranged", f"{player}'s loyalty tokens are already laid", R_LOYALTY)
+    tx.require(not s.players[player].loyalty, "already_arranged", f"{player}'s loyalty tokens are already laid", R_LOYALTY)
     if rules.modules["to_each_their_own"]:
         tx.check(s.fanatic_deal_recorded, "deal_required",
                  "with to_each_their_own the fanatic empires are dealt first (deal_fanatic_empire)", R_DEAL)
     arrangement = intent.arrangement
     if rules.unrecorded:
-        tx.check(arrangement == "unrecorded", "invalid_loyalty_arrangement",
+        tx.require(arrangement == "unrecorded", "invalid_loyalty_arrangement",
                  "this match does not record arrangements (loyalty_secret_mode=unrecorded): write arrangement=unrecorded",
                  R_LOYALTY)
         tx.emit(LoyaltyArranged(player=player, tokens=()))
     else:
         empires = [getattr(arrangement, slot) for slot in SLOTS] if isinstance(arrangement, Arrangement) else []
         ok = len(empires) == 5 and sorted(e or "" for e in empires) == sorted(EMPIRES)
-        tx.check(ok, "invalid_loyalty_arrangement",
+        tx.require(ok, "invalid_loyalty_arrangement",
                  "the arrangement must put each of the 5 empires in exactly one of the 5 slots "
                  "(arrangement.fanaticism=… arrangement.devotion=… arrangement.involvement=… "
                  "arrangement.indifference=… arrangement.opposition=…)", R_LOYALTY)
