@@ -347,13 +347,13 @@ def avoid_strike(tx: Tx, intent: m.AvoidStrike) -> None:
     if item["reason"] == "ferocious":
         tx.fail("avoid_too_late", "a Strike card has already been drawn for this strike", "R43")
     if item["strike_no"] != 1:
-        tx.fail("avoid_only_first_strike", f"only the first strike of {item['source']} can be avoided "
+        tx.check(False, "avoid_only_first_strike", f"only the first strike of {item['source']} can be avoided "
                 f"(this is strike {item['strike_no']})", "R44")
     if not _source_available(tx, seat, intent.source):
         tx.fail("source_not_available", f"{intent.source} is not in {seat}'s control or face up", "R34")
     key = intent.source if tx.opt["avoid_limit"] == "per_source" else f"player:{seat}"
     if key in tx.turn["avoid_used"]:
-        tx.fail("avoid_already_used", f"{intent.source} already avoided a strike this turn", "R44")
+        tx.check(False, "avoid_already_used", f"{intent.source} already avoided a strike this turn", "R44")
     src = tx.rules.cards.cards.get(intent.source)
     p = tx.player(seat)
     grant = f"avoid:{seat}"

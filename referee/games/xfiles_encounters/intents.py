@@ -182,9 +182,9 @@ def play_card(tx: Tx, intent: m.PlayCard) -> None:
         tx.fail("not_playable", f"{card} is a {c.type}: only characters and Beliefs are played"
                 + (" (a Doubt is resolved, never played)" if c.type == "doubt" else ""), R["play"])
     if tx.turn["coordinate_forbidden"] and c.has("coordinate"):
-        tx.fail("coordinate_cards_forbidden", "the solo Mulder Doubt forbids Coordinate cards this turn", "R46")
+        tx.check(False, "coordinate_cards_forbidden", "the solo Mulder Doubt forbids Coordinate cards this turn", "R46")
     if c.play_restriction == "other_players_turns" and not tx.solo():
-        tx.fail("not_playable", f"{card} is played only on other players' turns", "R46")
+        tx.check(False, "not_playable", f"{card} is played only on other players' turns", "R46")
     p["hand"].remove(card)
     p["play"].append({"card": card, "activated": False, "virtual_of": ""})
     tx.turn["play_log"].append({"card": card, "class": c.cls if c.type != "belief" else ""})
@@ -253,7 +253,7 @@ def activate(tx: Tx, intent: m.Activate) -> None:
     if not fresh or (a.class_condition and len(fresh) < len(copies)):
         tx.fail("already_activated", f"{intent.card}'s ability was already used this turn", R["activate"])
     if a.class_condition and not _class_ok(tx, a.class_condition, intent.card):
-        tx.fail("class_condition_unmet", f"no other {a.class_condition} card was played this turn", "R18")
+        tx.check(False, "class_condition_unmet", f"no other {a.class_condition} card was played this turn", "R18")
     fresh[0]["activated"] = True
     tx.say(m.AbilityActivated, seat=tx.seat, card=intent.card)
     if a.text_only:
@@ -275,15 +275,15 @@ def activate_belief(tx: Tx, intent: m.ActivateBelief) -> None:
     if belief is None:
         tx.fail("no_belief_in_play", f"{tx.seat} has no unactivated Belief in play", R["belief"])
     if tx.turn["belief_card_activated"]:
-        tx.fail("belief_already_activated", "a Belief card was already activated this turn", R["belief"])
+        tx.check(False, "belief_already_activated", "a Belief card was already activated this turn", R["belief"])
     if intent.text == "avatar":
         if tx.turn["belief_text_resolved"]:
-            tx.fail("belief_text_already_resolved", "the avatar's Belief text was already resolved this turn", R["belief"])
+            tx.check(False, "belief_text_already_resolved", "the avatar's Belief text was already resolved this turn", R["belief"])
     else:
         if "reincarnation" not in p["climax"]:
             tx.fail("lessons_unavailable", f"{tx.seat} has no Reincarnation climax card", "R45")
         if tx.turn["lessons_resolved"]:
-            tx.fail("belief_text_already_resolved", "Lessons from the Past was already resolved this turn", "R45")
+            tx.check(False, "belief_text_already_resolved", "Lessons from the Past was already resolved this turn", "R45")
     p["play"].remove(belief)
     tx.d["belief_stack"] += 1
     tx.turn["belief_card_activated"] = True
@@ -302,7 +302,7 @@ def resolve_doubt(tx: Tx, intent: m.ResolveDoubt) -> None:
     if "doubt" not in p["hand"]:
         tx.fail("no_doubt_in_hand", f"{tx.seat} has no Doubt in hand", R["doubt"])
     if tx.turn["doubt_resolved"]:
-        tx.fail("doubt_already_resolved", "a Doubt was already resolved this turn", R["doubt"])
+        tx.check(False, "doubt_already_resolved", "a Doubt was already resolved this turn", R["doubt"])
     front = tx.pending()[0] if tx.pending() else None
     if front is None or front["kind"] != "doubt" or front["seat"] != tx.seat:
         tx.fail("nothing_pending", "no Doubt is waiting to be resolved", R["doubt"])
@@ -380,7 +380,7 @@ def fight(tx: Tx, intent: m.Fight) -> None:
     if c.type not in ("enemy", "syndicate_agent", "end_game"):
         tx.fail("not_fightable", f"{card} is a {c.type}: only Enemies, Syndicate Agents and End Games are fought", R["fight"])
     if zone == "shadows" and c.has("stealth"):
-        tx.fail("stealth_in_shadows", f"{card} has Stealth: it cannot be fought in the Shadows", "R43")
+        tx.check(False, "stealth_in_shadows", f"{card} has Stealth: it cannot be fought in the Shadows", "R43")
     hand = tx.player(tx.seat)["hand"]
     if c.has("frightening"):
         if not hand:
@@ -393,7 +393,7 @@ def fight(tx: Tx, intent: m.Fight) -> None:
         cost = c.defense
         limit = int(tx.opt["end_game_fights_per_turn"])
         if limit and tx.turn["end_game_fights"] >= limit:
-            tx.fail("not_fightable", f"the End Game may be fought {limit} time(s) per turn", "R39")
+            tx.check(False, "not_fightable", f"the End Game may be fought {limit} time(s) per turn", "R39")
     elif c.fight_star:
         if intent.cost is None:
             tx.fail("cost_required", f"{card}'s fight value has a star: give cost=N from its text", "R31")
@@ -429,7 +429,7 @@ def fight_player(tx: Tx, intent: m.FightPlayer) -> None:
     if tx.player(intent.seat)["defeated"]:
         tx.fail("target_player_defeated", f"{intent.seat} has been defeated", R["fight_player"])
     if intent.seat == tx.seat and not tx.solo():
-        tx.fail("cannot_fight_self", "fighting yourself is for solo play only", "R46")
+        tx.check(False, "cannot_fight_self", "fighting yourself is for solo play only", "R46")
     pay(tx, "attack", tx.card(tx.player(intent.seat)["avatar"]).defense, (), intent.pay, R["fight_player"])
     tx.turn["grants"].remove(grant)
     tx.say(m.PlayerFought, seat=intent.seat, text=tx.seat)
@@ -451,7 +451,7 @@ def _leader_at(tx: Tx, location: str) -> tuple[str, str]:
 def discover_evidence(tx: Tx, intent: m.DiscoverEvidence) -> None:
     _loc, card = _leader_at(tx, intent.location)
     if any(ev["leader"] == card for ev in tx.d["evidence"].values()):
-        tx.fail("leader_already_discovered", f"evidence was already discovered through {card}", "R30")
+        tx.check(False, "leader_already_discovered", f"evidence was already discovered through {card}", "R30")
     hidden = [p for p in ("1", "2", "3") if tx.d["evidence"][p]["state"] == "undiscovered"]
     if not hidden:
         tx.fail("no_hidden_evidence", "no undiscovered evidence is left", "R30")
@@ -485,7 +485,7 @@ def collect_evidence(tx: Tx, intent: m.CollectEvidence) -> None:
     if slot is None or tx.d["evidence"][slot]["state"] != "discovered":
         tx.fail("evidence_not_discovered", f"no evidence has been discovered through {card} yet", "R30")
     if tx.d["evidence"][slot]["locked"]:
-        tx.fail("evidence_locked", f"evidence.{slot} is locked", "R44")
+        tx.check(False, "evidence_locked", f"evidence.{slot} is locked", "R44")
     tx.d["evidence"][slot]["state"] = "collected"
     tx.d["evidence"][slot]["in_end_game"] = False
     tx.declared()
@@ -581,17 +581,17 @@ def coordinate(tx: Tx, intent: m.Coordinate) -> None:
     if not tx.card(intent.card).has("coordinate"):
         tx.fail("no_coordinate_keyword", f"{intent.card} has no Coordinate keyword", "R42")
     if solo and tx.turn["coordinate_forbidden"] and tx.opt["mulder_solo_forbids"] == "play_and_coordinate":
-        tx.fail("coordinate_cards_forbidden", "the solo Mulder Doubt forbids Coordinate cards this turn "
+        tx.check(False, "coordinate_cards_forbidden", "the solo Mulder Doubt forbids Coordinate cards this turn "
                 "(mulder_solo_forbids=play_and_coordinate)", "R46")
     if solo:
         if tx.turn["solo_coordinated"]:
-            tx.fail("already_coordinated", "the solo coordinate was already used this turn", "R46")
+            tx.check(False, "already_coordinated", "the solo coordinate was already used this turn", "R46")
         p["hand"].remove(intent.card)
         p["discard"] = sorted([*p["discard"], intent.card])
         tx.turn["solo_coordinated"] = True
     else:
         if tx.turn["coordinated"][tx.seat]:
-            tx.fail("already_coordinated", f"{tx.seat} already coordinated a card this turn", "R42")
+            tx.check(False, "already_coordinated", f"{tx.seat} already coordinated a card this turn", "R42")
         p["hand"].remove(intent.card)
         p["coordinated_out"] = intent.card
         tx.turn["coordinated"][tx.seat] = intent.card
