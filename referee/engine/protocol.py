@@ -62,7 +62,8 @@ class Refusal(Exception):
 
     def __init__(self, code: str, message: str, rule: str = "") -> None:
         super().__init__(message)
-        self.code, self.message, self.rule = code, message, rule
+        # a game's code may be a member of its StrEnum of codes: the verdict holds the plain string
+        self.code, self.message, self.rule = str(code), message, rule
 
     @property
     def verdict(self) -> Rejected:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from referee.engine.decision import Refusal
 
+from .codes import Code
 from . import agents, council, effects, manual, reveal, setup
 from .checkin import unknown
 from .model import (
@@ -105,19 +106,19 @@ def _dispatch(tx: Tx, intent: Any) -> None:
     rules = tx.rules
     seat = tx.seat
     if isinstance(intent, ConfigureMatch):
-        tx.fail("already_configured", "the match is already configured (by its header: players, options, "
+        tx.fail(Code.ALREADY_CONFIGURED, "the match is already configured (by its header: players, options, "
                      "board and cards); start a new match to change them", R_CONFIG)
     in_setup = isinstance(intent, SETUP_INTENTS)  # configure_match was refused above
     state = tx.state
     # G2
     if not in_setup and state.phase == "SETUP":
-        tx.fail("setup_incomplete", f"setup is not complete ({setup.still_missing(rules, state)})", R_COMMON)
+        tx.fail(Code.SETUP_INCOMPLETE, f"setup is not complete ({setup.still_missing(rules, state)})", R_COMMON)
     # G3: the actor, and every id the intent names
     player = getattr(intent, "player", None)
     if not in_setup and player is not None and player != seat:
-        tx.fail("unknown_reference", f"player={player} but {seat} submitted it; in-game intents are made "
+        tx.fail(Code.UNKNOWN_REFERENCE, f"player={player} but {seat} submitted it; in-game intents are made "
                      "by the player themself", R_COMMON)
     problem = unknown(rules, intent)
     if problem:
-        tx.fail("unknown_reference", problem, R_COMMON)
+        tx.fail(Code.UNKNOWN_REFERENCE, problem, R_COMMON)
     DECIDERS[type(intent)](tx, intent)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from referee.engine.decision import Decision
 
+from .codes import Code
 from .model import State
 
 if TYPE_CHECKING:
@@ -63,7 +64,7 @@ class Tx(Decision):
 
     def needs_module(self, module: str, verb: str, rule: str) -> None:
         """``verb`` belongs to one of the advanced modules (§6): ``module_disabled`` unless the match uses it."""
-        self.require(self.rules.modules[module], "module_disabled",
+        self.require(self.rules.modules[module], Code.MODULE_DISABLED,
                    f"{verb} belongs to the module {module}, which this match does not use", rule)
 
 
