@@ -15,6 +15,7 @@ import pytest
 from conftest import ROOT
 from referee.engine.decision import Decision
 from referee.engine.protocol import Accepted, Rejected, RulesBase
+from referee.games.xfiles_encounters.codes import Code
 from referee.service import Referee
 from referee.store.memory import MemoryStore
 
@@ -130,8 +131,8 @@ def _xfiles_waivable() -> frozenset[str]:
     for name in sorted(os.listdir(base)):
         if name.endswith(".py"):
             with open(os.path.join(base, name), encoding="utf-8") as fh:
-                codes.update(re.findall(r"\.check\((?:False|[^,]+),\s*\"([a-z_]+)\"", fh.read()))
-    return frozenset("xfiles_encounters/" + c for c in codes)
+                codes.update(str(Code[m]) for m in re.findall(r"\.check\((?:False|[^,]+),\s*Code\.([A-Z_]+)", fh.read()))
+    return frozenset(codes)
 
 
 def _ruled_steps() -> list[tuple[str, int]]:

@@ -10,6 +10,7 @@ from typing import Any
 from msgspec.structs import replace
 
 
+from .codes import Code
 from . import cards, conspiracy, day, endday, manual, setup
 from .model import (
     SETUP_INTENTS, AssignDetective, ChooseFirstPlayer, ChooseMurder, CloseCase, DealHunches, DealMemoryCards,
@@ -57,7 +58,7 @@ KEEP_WINDOW = (Move, RideBeanstalk, FlyDropship, TakeFreeDraw)
 
 
 def _wrong_phase(tx: Tx, want: str, verb: str) -> None:
-    tx.require(tx.s.phase == want, "phase/wrong_phase", f"{verb} is played in the {want} phase; the game is in {tx.s.phase}", R_COMMON)
+    tx.require(tx.s.phase == want, Code.PHASE_WRONG_PHASE, f"{verb} is played in the {want} phase; the game is in {tx.s.phase}", R_COMMON)
 
 
 def judge(tx: Tx, intent: Any) -> None:
@@ -71,7 +72,7 @@ def judge(tx: Tx, intent: Any) -> None:
         tx.require(tx.seat == s.active_seat, "turn/not_your_turn", f"it is {s.active_seat}'s turn, not {tx.seat}'s", R_COMMON)
         if s.pending:
             top = s.pending[0]
-            tx.fail("turn/step_pending", f"{top.seat} must first finish {top.step}"
+            tx.fail(Code.TURN_STEP_PENDING, f"{top.seat} must first finish {top.step}"
                       + (f" ({top.lead})" if top.lead else ""), R_COMMON)
         w = s.free_draw_window
         if w is not None and not isinstance(intent, KEEP_WINDOW) \

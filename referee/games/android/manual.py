@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from msgspec import structs
 
+from .codes import Code
 from .deltas import problem
 from .deviation import deviations
 from .model import (
@@ -38,7 +39,7 @@ def apply_deltas(tx: Tx, deltas: Sequence[Any], what: str = "") -> None:
         why = problem(tx.rules, tx.s, delta)
         if why is not None:
             tag = type(delta).__struct_config__.tag
-            tx.fail("manual/inconsistent", f"{what + ': ' if what else ''}delta {i} ({tag}): {why}", R_MANUAL)
+            tx.fail(Code.MANUAL_INCONSISTENT, f"{what + ': ' if what else ''}delta {i} ({tag}): {why}", R_MANUAL)
         if tx.undo is not None:
             tx.undo.extend(inverse(tx.rules, tx.s, delta))
         before = tx.s
@@ -65,10 +66,10 @@ def manual_effect(tx: Tx, it: ManualEffect) -> None:
     if it.source is not None:
         named = [st for st in s.pending if st.source == it.source]
         if named:
-            tx.require(named[0] is top, "manual/no_window", f"{it.source} is pending but {top.step if top else ''} comes first", R_MANUAL)
+            tx.require(named[0] is top, Code.MANUAL_NO_WINDOW, f"{it.source} is pending but {top.step if top else ''} comes first", R_MANUAL)
     elif tx.seat != "arbiter" and top is not None and not declaring \
             and not any(isinstance(d, CancelLastActionDelta) for d in it.deltas):
-        tx.fail("turn/step_pending", f"{top.seat} must finish {top.step} first", R_MANUAL)
+        tx.fail(Code.TURN_STEP_PENDING, f"{top.seat} must finish {top.step} first", R_MANUAL)
     apply_deltas(tx, it.deltas)
     if top is not None and it.source is not None and it.source == top.source:
         tx.emit(Popped(step=top.step))

@@ -18,6 +18,7 @@ from schemas import MatchConfig, Outcome
 from schemas.board import Board
 from schemas.listing import Listed
 
+from .codes import Code
 from . import chance as chance_mod
 from . import manual
 from . import legal as legal_mod
@@ -156,7 +157,7 @@ class AndroidRules(RulesBase):
     def need_face_down(self, tx: Tx, card: str) -> None:
         c = self.data.cards.get(card)
         ok = c is not None and c.detective in tx.s.decks and card in tx.s.decks[c.detective][c.deck].face_down
-        tx.require(ok, "deck/card_not_in_deck", f"{card} is not face down in its deck", "§2")
+        tx.require(ok, Code.DECK_CARD_NOT_IN_DECK, f"{card} is not face down in its deck", "§2")
 
     # -- the protocol ---------------------------------------------------------------------------------------
 

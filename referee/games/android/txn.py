@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from referee.engine.decision import Decision
 
+from .codes import Code
 from .model import AuditFlagged, State
 
 if TYPE_CHECKING:
@@ -72,7 +73,7 @@ class Tx(Decision):
 
     def time(self, cost: int, rule: str = R_TIME) -> None:
         have = self.s.time_left
-        self.require(have >= cost, "time/insufficient", f"needs {cost} TIME, {self.seat} has {have}", rule)
+        self.require(have >= cost, Code.TIME_INSUFFICIENT, f"needs {cost} TIME, {self.seat} has {have}", rule)
 
 
 def plural(n: int, word: str) -> str:

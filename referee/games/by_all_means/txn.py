@@ -20,6 +20,7 @@ from typing import Any
 from referee.engine.chance import Chance
 from referee.engine.decision import Decision
 
+from .codes import Code
 from .data import Card, CardSet, Combination
 from .evolve import evolve, get_obj
 from .geometry import Field
@@ -321,12 +322,12 @@ class Txn(Decision):
             if item.startswith(prefix):
                 symbol = item[len(prefix):]
                 if symbol not in self.ctx.cards.active_symbols:
-                    self.fail("lilac_choice_required",
+                    self.fail(Code.LILAC_CHOICE_REQUIRED,
                               f"lilac_as {item}: {symbol!r} is not an active symbol ({', '.join(self.ctx.cards.active_symbols)})",
                               "R-SYMBOLS")
                 del lilac[i]  # type: ignore[union-attr]
                 return symbol
-        self.fail("lilac_choice_required", f"{cid} prints a lilac symbol: name its active symbol with lilac_as={cid}:SYMBOL",
+        self.fail(Code.LILAC_CHOICE_REQUIRED, f"{cid} prints a lilac symbol: name its active symbol with lilac_as={cid}:SYMBOL",
                   "R-SYMBOLS")
 
     # -- agents (4.9) ---------------------------------------------------------------------------------
@@ -618,7 +619,7 @@ class Txn(Decision):
             n = cards.count(cid)
             have = hand.count(cid)
             if have < n:
-                self.fail("card_not_in_hand", f"{cid} is not in {seat}'s hand" if have == 0 else f"{seat}'s hand holds {have} {cid}, not {n}",
+                self.fail(Code.CARD_NOT_IN_HAND, f"{cid} is not in {seat}'s hand" if have == 0 else f"{seat}'s hand holds {have} {cid}, not {n}",
                           rule)
 
     # -- archives ------------------------------------------------------------------------------------
@@ -634,13 +635,13 @@ class Txn(Decision):
         arch = getattr(self.player(seat), archive)
         # (the messages are built only when a check fails)
         if not (arch.count > 0 or need == 0):
-            self.fail("archive_empty", f"{_label(seat, archive)} is empty", rule)
+            self.fail(Code.ARCHIVE_EMPTY, f"{_label(seat, archive)} is empty", rule)
         if len(cards) != need:
-            self.fail("wrong_draw_count",
+            self.fail(Code.WRONG_DRAW_COUNT,
                       f"expected {need} card{'s' if need != 1 else ''} from {_label(seat, archive)}, got {len(cards)}", rule)
         if self.ctx.exact:
             if tuple(cards) != tuple(arch.cards[:need]):
-                self.fail("card_not_in_archive", f"{', '.join(cards) or 'nothing'} is not the top of {_label(seat, archive)}", rule)
+                self.fail(Code.CARD_NOT_IN_ARCHIVE, f"{', '.join(cards) or 'nothing'} is not the top of {_label(seat, archive)}", rule)
             return
         pool = list(self.player(seat).unseen)
         for cid in cards:
@@ -650,7 +651,7 @@ class Txn(Decision):
                        else f"{cards.count(cid) if cards.count(cid) > 1 else 'every'} cop{'ies' if cards.count(cid) > 1 else 'y'} of {cid} "
                             f"named, but {seat}'s deck has {deck.count(cid)} and {deck.count(cid) - self.player(seat).unseen.count(cid)} "
                             "already came out of the archives")
-                self.fail("card_not_in_archive", f"{cid} cannot be in {_label(seat, archive)}: {why}", rule)
+                self.fail(Code.CARD_NOT_IN_ARCHIVE, f"{cid} cannot be in {_label(seat, archive)}: {why}", rule)
             pool.remove(cid)
 
     def draw(self, seat: str, archive: str, cards: tuple[str, ...] | list[str], dst: str, cause: str) -> None:
