@@ -181,3 +181,32 @@ def test_every_xfiles_refusal_a_scenario_shows_for_a_game_rule_can_be_ruled_to_s
         assert f"waived: xfiles_encounters/{still}:" in ruled.verdict.message
         assert r.show(mid).state == before
     assert r.verify(mid) == []
+
+
+# -- rejection codes are a StrEnum per game ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_games_codes_are_its_enum_and_no_check_spells_one_as_a_string(game):
+    import ast
+    import importlib
+
+    codes = importlib.import_module(f"referee.games.{game}.codes").Code
+    assert all(re.fullmatch(rf"{game}/[a-z0-9_]+(/[a-z0-9_]+)?", c.value) for c in codes)
+    assert len({c.value for c in codes}) == len(codes)
+    literal = []
+    base = os.path.join(ROOT, "referee", "games", game)
+    for name in sorted(os.listdir(base)):
+        if not name.endswith(".py"):
+            continue
+        with open(os.path.join(base, name), encoding="utf-8") as fh:
+            tree = ast.parse(fh.read())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and node.func.attr in ("check", "require", "fail"):
+                at = 0 if node.func.attr == "fail" else 1
+                arg = node.args[at] if len(node.args) > at else None
+                # the framework's own codes (turn order) are not the game's to name
+                if isinstance(arg, ast.Constant) and not str(arg.value).startswith("turn/"):
+                    literal.append(f"{name}:{node.lineno}: {arg.value}")
+    assert literal == []

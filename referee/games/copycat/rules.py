@@ -21,6 +21,7 @@ from . import legal as legal_mod
 from . import present
 from . import view as view_mod
 from . import words
+from .codes import Code
 from .data import SETS, Card, parse_data
 from .decide import attempt, judge
 from .fold import TWO_PLAYER_REMOVED, evolve
@@ -114,7 +115,7 @@ class CopycatRules(RulesBase):
         """``intent`` with every chance fact its resolution draws filled in by ``chooser`` (in a digital
         match, from the top of its ordered piles: ``chance``), or the Rejected chance_mismatch."""
         tx, refusal = attempt(self, state, seat, intent, fill=chooser, chance=chance)
-        if refusal is not None and refusal.code == "copycat/chance_mismatch":
+        if refusal is not None and refusal.code == Code.CHANCE_MISMATCH:
             return refusal.verdict
         for path, value in sorted(tx.fills.items(), key=lambda kv: kv[0].count(".")):
             if value == ():
