@@ -137,16 +137,16 @@ def cancel_last_action(tx: Tx, i: int) -> None:
     la = s.last_action
     where = f"delta {i} (cancel_last_action)"
     tx.require(la is not None and la.seat == s.active_seat, Code.MANUAL_INCONSISTENT,
-            f"{where}: the active seat has no action to cancel (only before its next accepted intent)", R_MANUAL)
+               f"{where}: the active seat has no action to cancel (only before its next accepted intent)", R_MANUAL)
     assert la is not None
     tx.require(la.verb in CANCELLABLE, Code.MANUAL_INCONSISTENT, f"{where}: {la.verb} is not an action cancel_last_action "
-            f"undoes ({', '.join(CANCELLABLE)})", R_MANUAL)
+               f"undoes ({', '.join(CANCELLABLE)})", R_MANUAL)
     tx.emit(DeltaApplied(seat=tx.seat, delta=CancelLastActionDelta()))
     if la.verb in ("move", "ride_beanstalk", "fly_dropship"):
         tx.emit(DetectiveMoved(seat=la.seat, to=la.location or "", means="declared"), WindowClosed())
     elif la.verb == "draw_twilight_card":
         tx.require(la.card is not None and la.card in s.players[la.seat].hand, Code.MANUAL_INCONSISTENT,
-                f"{where}: the card drawn is no longer in the hand", R_MANUAL)
+                   f"{where}: the card drawn is no longer in the hand", R_MANUAL)
         tx.emit(CardReturned(seat=la.seat, card=la.card or ""))
     elif la.verb == "get_a_jump":
         tx.emit(SceneHeroRestored(seat=la.seat, hero=la.hero))
@@ -167,6 +167,6 @@ def cancel_last_action(tx: Tx, i: int) -> None:
             if isinstance(d, HitDelta) and d.amount < 0 and not tx.s.suspects[d.suspect].alive \
                     and tx.s.suspects[d.suspect].hits + d.amount < 3:
                 tx.fail(Code.MANUAL_INCONSISTENT, f"{where}: {la.verb} killed {d.suspect} (three hits), and a killed "
-                          "suspect does not come back: declare what happens instead", R_MANUAL)
+                        "suspect does not come back: declare what happens instead", R_MANUAL)
         apply_deltas(tx, undo, what=f"{where}, undoing {la.verb}")
     tx.emit(ActionNoted(action=None))

@@ -48,7 +48,7 @@ def play_light_card(tx: Tx, it: PlayLightCard) -> None:
     shift = cost
     if p.twilight + cost > hi:
         tx.require(tx.rules.options["overpay"] == "clamp", Code.TWILIGHT_CANNOT_PAY,
-                f"a dark shift of {cost} would take {tx.seat}'s marker past the dark end ({p.twilight} + {cost} > {hi})", R_LIGHT)
+                   f"a dark shift of {cost} would take {tx.seat}'s marker past the dark end ({p.twilight} + {cost} > {hi})", R_LIGHT)
         shift = hi - p.twilight
     check_deltas(tx, it.deltas)
     to = _destination(tx, it.card)
@@ -66,7 +66,7 @@ def play_dark_card(tx: Tx, it: PlayDarkCard) -> None:
     from .manual import apply_deltas, check_deltas
 
     tx.require(tx.seat != tx.s.active_seat, Code.TWILIGHT_DARK_CARD_TIMING,
-            "dark cards are played in another player's turn, not in your own", R_DARK)
+               "dark cards are played in another player's turn, not in your own", R_DARK)
     tx.require(tx.seat in tx.s.players, "turn/not_your_turn", f"{tx.seat} holds no cards", R_DARK)
     p = tx.s.players[tx.seat]
     tx.require(it.card in p.hand, Code.HAND_CARD_NOT_IN_HAND, f"{it.card} is not in {tx.seat}'s hand", R_DARK)
@@ -75,13 +75,13 @@ def play_dark_card(tx: Tx, it: PlayDarkCard) -> None:
     if tx.rules.options["dark_card_timing"] == "owner_turn_only":
         active = tx.s.players[tx.s.active_seat or ""].detective if tx.s.active_seat else None
         tx.require(card.detective == active, Code.TWILIGHT_DARK_CARD_TIMING,
-                f"{it.card} comes from {card.detective}'s dark deck: it is played in {card.detective}'s turn", R_DARK)
+                   f"{it.card} comes from {card.detective}'s dark deck: it is played in {card.detective}'s turn", R_DARK)
     cost = _cost(tx, it.card, it.cost, R_DARK)
     lo, _hi = tx.rules.track(p.detective or "")
     shift = cost
     if p.twilight - cost < lo:
         tx.require(tx.rules.options["overpay"] == "clamp", Code.TWILIGHT_CANNOT_PAY,
-                f"a light shift of {cost} would take {tx.seat}'s marker past the light end ({p.twilight} - {cost} < {lo})", R_DARK)
+                   f"a light shift of {cost} would take {tx.seat}'s marker past the light end ({p.twilight} - {cost} < {lo})", R_DARK)
         shift = p.twilight - lo
     check_deltas(tx, it.deltas)
     tx.emit(TwilightCardPlayed(seat=tx.seat, card=it.card, to=_destination(tx, it.card)))
@@ -97,7 +97,7 @@ def get_a_jump(tx: Tx, it: GetAJump) -> None:
     tx.require(p.location == scene.location, Code.SCENE_NOT_AT_SCENE, f"{tx.seat} is at {p.location}, the scene is {scene.location}", R_JUMP)
     mine = scene.hero == tx.seat
     tx.require(not mine or tx.rules.options["jump_when_holding"] == "allow", Code.SCENE_ALREADY_YOURS,
-            f"{tx.seat}'s hero marker is already on the scene", R_JUMP)
+               f"{tx.seat}'s hero marker is already on the scene", R_JUMP)
     tx.require(mine or p.hero_markers_free > 0, Code.SCENE_NO_HERO_MARKER, f"{tx.seat} has no free hero marker", R_JUMP)
     tx.time(1, R_JUMP)
     tx.emit(TimeSpent(seat=tx.seat, amount=1))
@@ -117,10 +117,10 @@ def use_location_ability(tx: Tx, it: UseLocationAbility) -> None:
     assert loc.ability is not None
     if rules.options["ability_limit"] == "one_per_round":
         tx.require(not p.abilities_used, Code.ABILITY_ALREADY_USED_THIS_ROUND,
-                f"{tx.seat} already used an ability this round ({', '.join(p.abilities_used)})", R_ABILITY)
+                   f"{tx.seat} already used an ability this round ({', '.join(p.abilities_used)})", R_ABILITY)
     else:
         tx.require(it.location not in p.abilities_used, Code.ABILITY_ALREADY_USED_THIS_ROUND,
-                f"{tx.seat} already used {it.location}'s ability this round", R_ABILITY)
+                   f"{tx.seat} already used {it.location}'s ability this round", R_ABILITY)
     ab = loc.ability
     tx.time(ab.time, R_ABILITY)
     for t, n in sorted(ab.favors.items()):
@@ -132,7 +132,7 @@ def use_location_ability(tx: Tx, it: UseLocationAbility) -> None:
         if it.deltas:
             stray.append("deltas=")
         tx.require(not stray, Code.ABILITY_INVALID_CHOICE, f"{it.location}'s effect is given ({ab.text or ab.effect}); it "
-                f"takes no {', '.join(stray)}", R_ABILITY)
+                   f"takes no {', '.join(stray)}", R_ABILITY)
     if ab.effect == "gain_favor":
         ftype = ab.favor_type or it.favor_type or ""
         tx.require(ftype in FAVOR_TYPES, Code.ABILITY_INVALID_CHOICE, f"favor_type= one of {', '.join(FAVOR_TYPES)}", R_ABILITY)
@@ -173,13 +173,13 @@ def use_event_ability(tx: Tx, it: UseEventAbility) -> None:
     if alibi:
         stray = [f"{k}={v}" for k, v in (("favor_type", it.favor_type), ("target", it.target)) if v is not None]
         tx.require(not stray, Code.ABILITY_INVALID_CHOICE, f"{it.event}'s ability places an alibi on a suspect; it takes no "
-                f"{', '.join(stray)}", R_EVENT)
+                   f"{', '.join(stray)}", R_EVENT)
         s = it.suspect
         tx.require(s is not None and s in tx.s.active_suspects, Code.ALIBI_SUSPECT_NOT_IN_GAME,
-                f"suspect= must be a suspect in this game ({', '.join(tx.s.active_suspects)}), not {s!r}", R_EVENT)
+                   f"suspect= must be a suspect in this game ({', '.join(tx.s.active_suspects)}), not {s!r}", R_EVENT)
         assert s is not None
         tx.require(tx.s.suspects[s].alive or tx.rules.options["alibi_on_dead"] == "allow", Code.ALIBI_SUSPECT_DEAD,
-                f"{s} has been killed", R_EVENT)
+                   f"{s} has been killed", R_EVENT)
         tx.require(tx.bank_has("alibi"), Code.BANK_EMPTY, "the alibi bank is empty", R_EVENT)
     if a.time:
         tx.emit(TimeSpent(seat=tx.seat, amount=a.time))

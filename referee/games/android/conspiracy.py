@@ -21,7 +21,7 @@ def _nonempty(piles: dict[str, tuple[str, ...]]) -> list[str]:
 def _closed(tx: Tx) -> None:
     marker = tx.s.puzzle.markers.get(tx.seat, "box")
     tx.require(marker != "box" and bool(_nonempty(tx.s.puzzle.piles)), Code.CONSPIRACY_CLOSED,
-            "the conspiracy is closed: nobody may reveal information any more", R_REVEAL)
+               "the conspiracy is closed: nobody may reveal information any more", R_REVEAL)
 
 
 def reveal_conspiracy(tx: Tx, it: RevealConspiracy) -> None:
@@ -30,7 +30,7 @@ def reveal_conspiracy(tx: Tx, it: RevealConspiracy) -> None:
     _closed(tx)
     pile = tx.s.puzzle.markers[tx.seat]
     tx.require(it.piece is not None and it.piece in tx.s.puzzle.piles.get(pile, ()), Code.CONSPIRACY_PIECE_NOT_IN_PILE,
-            f"{it.piece} is not in the {pile} pile next to {tx.seat}'s hero marker", R_REVEAL)
+               f"{it.piece} is not in the {pile} pile next to {tx.seat}'s hero marker", R_REVEAL)
     assert it.piece is not None
     tx.emit(Popped(step="lead_use"), PuzzlePieceDrawn(seat=tx.seat, piece=it.piece, pile=pile))
     piles = tx.s.puzzle.piles
@@ -84,7 +84,7 @@ def _benefit(tx: Tx, wanted: str) -> None:
     if wanted == "decline":
         return
     tx.require(st.piece_type == wanted, Code.BENEFIT_WRONG_BENEFIT,
-            f"{st.piece} is a {st.piece_type} piece: its benefit is take_{st.piece_type}_benefit", R_BENEFIT)
+               f"{st.piece} is a {st.piece_type} piece: its benefit is take_{st.piece_type}_benefit", R_BENEFIT)
 
 
 def take_shift_benefit(tx: Tx, it: TakeShiftBenefit) -> None:
@@ -94,14 +94,14 @@ def take_shift_benefit(tx: Tx, it: TakeShiftBenefit) -> None:
     lo, hi = tx.rules.track(p.detective or "")
     step = 1 if it.direction == "dark" else -1
     tx.require(lo <= p.twilight + step <= hi, Code.TWILIGHT_TRACK_END,
-            f"{it.target}'s twilight marker is at the {it.direction} end ({p.twilight})", R_BENEFIT)
+               f"{it.target}'s twilight marker is at the {it.direction} end ({p.twilight})", R_BENEFIT)
     tx.emit(TwilightShifted(seat=it.target, amount=step), BenefitTaken(seat=tx.seat, benefit="shift"), Popped(step="piece_benefit"))
 
 
 def take_favor_benefit(tx: Tx, it: TakeFavorBenefit) -> None:
     _benefit(tx, "favor")
     tx.require(it.favor_type in FAVOR_TYPES, Code.REF_UNKNOWN_FAVOR,
-            f"{it.favor_type!r} is not a favor type ({ids(FAVOR_TYPES)})", R_BENEFIT)
+               f"{it.favor_type!r} is not a favor type ({ids(FAVOR_TYPES)})", R_BENEFIT)
     tx.require(tx.bank_has(f"{it.favor_type}_favor"), Code.BANK_EMPTY, f"the {it.favor_type} favor bank is empty", R_BENEFIT)
     tx.emit(FavorGained(seat=tx.seat, favor_type=it.favor_type, amount=1), BenefitTaken(seat=tx.seat, benefit="favor"),
             Popped(step="piece_benefit"))
@@ -147,19 +147,19 @@ def place_piece(tx: Tx, it: PlacePiece) -> None:
     assert rc is not None
     r, c = rc
     tx.require(0 <= r < pz.rows and 0 <= c < pz.cols, Code.PUZZLE_OUTSIDE_AREA,
-            f"{it.at} is outside the puzzle area (r0c0..r{pz.rows - 1}c{pz.cols - 1})", R_PLACE)
+               f"{it.at} is outside the puzzle area (r0c0..r{pz.rows - 1}c{pz.cols - 1})", R_PLACE)
     placed = tx.s.puzzle.placed
     tx.require(it.at not in placed, Code.PUZZLE_CELL_OCCUPIED, f"{it.at} already holds {placed.get(it.at, None) and placed[it.at].piece}", R_PLACE)
     rotate = bool(tx.rules.options["puzzle_rotation"]) and pz.rotation_allowed
     tx.require(it.rotation in (0, 90, 180, 270) and (rotate or it.rotation == 0), Code.PUZZLE_ROTATION_NOT_ALLOWED,
-            f"rotation is 0, 90, 180 or 270{'' if rotate else ' (only 0 in this match)'}, not {it.rotation}", R_PLACE)
+               f"rotation is 0, 90, 180 or 270{'' if rotate else ' (only 0 in this match)'}, not {it.rotation}", R_PLACE)
     neighbours = {d: cell(r + dr, c + dc) for d, (dr, dc) in _STEP.items() if cell(r + dr, c + dc) in placed}
     tx.require(bool(neighbours), Code.PUZZLE_NOT_CONNECTED, f"{it.at} touches no placed piece", R_PLACE)
     mine = ports(tx, st.piece or "", it.rotation)
     meets = [d for d, nc in neighbours.items()
              if d in mine and _OPPOSITE[d] in ports(tx, placed[nc].piece, placed[nc].rotation)]
     tx.require(bool(meets), Code.PUZZLE_NO_LINE_EXTENDED, f"{st.piece} at {it.at} (rotation {it.rotation}) extends no line of a "
-            "neighbouring piece", R_PLACE)
+               "neighbouring piece", R_PLACE)
     tx.emit(PuzzlePiecePlaced(seat=tx.seat, piece=st.piece or "", cell=it.at, rotation=it.rotation), Popped(step="piece_placement"))
     _bonus(tx, st.piece or "")
 

@@ -38,22 +38,22 @@ def move(tx: Tx, it: Move) -> None:
     here = tx.s.players[tx.seat].location or ""
     tx.require(it.to != here, Code.MOVE_SAME_LOCATION, f"{tx.seat} is already at {here}", R_MOVE)
     tx.require(here not in rules.interior, Code.MOVE_MUST_EXIT_BEANSTALK_AT_END,
-            f"{here} is inside the Beanstalk: ride it to root or starport_kaguya to leave it", R_BEANSTALK)
+               f"{here} is inside the Beanstalk: ride it to root or starport_kaguya to leave it", R_BEANSTALK)
     tx.require(it.to not in rules.interior, Code.MOVE_BEANSTALK_SEQUENTIAL,
-            f"{it.to} is inside the Beanstalk: enter it at root or starport_kaguya and ride step by step", R_BEANSTALK)
+               f"{it.to} is inside the Beanstalk: enter it at root or starport_kaguya and ride step by step", R_BEANSTALK)
     a, b = rules.loc(here), rules.loc(it.to)
     tx.require(a.body == b.body, Code.MOVE_NO_SPACE_TRAVEL,
-            f"{here} is on the {a.body} and {it.to} on the {b.body}: no vehicle crosses between Earth and Moon", R_MOVE)
+               f"{here} is on the {a.body} and {it.to} on the {b.body}: no vehicle crosses between Earth and Moon", R_MOVE)
     det = tx.s.players[tx.seat].detective or ""
     length = rules.data.detectives[det].ruler_length
     if rules.options["reach_check"] == "geometry":
         d2 = (a.x - b.x) ** 2 + (a.y - b.y) ** 2
         tx.require(d2 <= length * length, Code.MOVE_OUT_OF_REACH,
-                f"{it.to} is beyond {tx.seat}'s ruler from {here} (distance² {d2} > {length}²)", R_MOVE)
+                   f"{it.to} is beyond {tx.seat}'s ruler from {here} (distance² {d2} > {length}²)", R_MOVE)
     elif rules.options["reach_check"] == "explicit":
         reach = rules.reach_list(here, det) or ()
         tx.require(it.to in reach, Code.MOVE_OUT_OF_REACH,
-                f"{it.to} is not on the map's reach list of {here} for {tx.seat}'s ruler ({ids(reach)})", R_MOVE)
+                   f"{it.to} is not on the map's reach list of {here} for {tx.seat}'s ruler ({ids(reach)})", R_MOVE)
     cost = entry_cost(tx, it.to)
     tx.time(cost, R_MOVE)
     if rules.options["reach_check"] == "trust":
@@ -69,7 +69,7 @@ def ride_beanstalk(tx: Tx, it: RideBeanstalk) -> None:
     tx.require(here in line, Code.BEANSTALK_NOT_ON_BEANSTALK, f"{tx.seat} is at {here}, not on the Beanstalk ({ids(line)})", R_BEANSTALK)
     i = line.index(here)
     tx.require(it.to in line and abs(line.index(it.to) - i) == 1, Code.BEANSTALK_NOT_ADJACENT,
-            f"from {here} the Beanstalk goes only to {ids(line[j] for j in (i - 1, i + 1) if 0 <= j < len(line))}", R_BEANSTALK)
+               f"from {here} the Beanstalk goes only to {ids(line[j] for j in (i - 1, i + 1) if 0 <= j < len(line))}", R_BEANSTALK)
     cost = entry_cost(tx, it.to, bool(rules.options["restricted_surcharge_beanstalk"]))
     tx.time(cost, R_BEANSTALK)
     tx.emit(TimeSpent(seat=tx.seat, amount=cost), DetectiveMoved(seat=tx.seat, to=it.to, means="beanstalk"))
@@ -92,7 +92,7 @@ def fly_dropship(tx: Tx, it: FlyDropship) -> None:
 def _deck(tx: Tx, deck: str, rule: str) -> tuple[str, str]:
     det, _, kind = deck.partition(".")
     tx.require(det in tx.s.decks and kind in ("light", "dark"), Code.REF_UNKNOWN_DECK,
-            f"no deck {deck!r} in this game (decks: {ids(f'{d}.{k}' for d in sorted(tx.s.decks) for k in ('light', 'dark'))})", rule)
+               f"no deck {deck!r} in this game (decks: {ids(f'{d}.{k}' for d in sorted(tx.s.decks) for k in ('light', 'dark'))})", rule)
     return det, kind
 
 
@@ -105,8 +105,8 @@ def _draw_card(tx: Tx, det: str, kind: str, card: str | None, free: bool, rule: 
     pre = not d.face_down
     pool = d.bottom if pre else d.face_down
     tx.require(card is not None and card in pool, Code.DECK_CARD_NOT_IN_DECK,
-            f"{card} is not face down in {det}.{kind}" + (" (a face-up discard at the bottom cannot be drawn)" if card in d.bottom and not pre else ""),
-            rule)
+               f"{card} is not face down in {det}.{kind}" + (" (a face-up discard at the bottom cannot be drawn)" if card in d.bottom and not pre else ""),
+               rule)
     assert card is not None
     if pre:
         tx.emit(DeckReshuffled(deck=f"{det}.{kind}"))
@@ -119,16 +119,16 @@ def _draw_card(tx: Tx, det: str, kind: str, card: str | None, free: bool, rule: 
 def take_free_draw(tx: Tx, it: TakeFreeDraw) -> None:
     w = tx.s.free_draw_window
     tx.require(w is not None and w.seat == tx.seat, Code.DRAW_NO_FREE_DRAW_WINDOW,
-            f"{tx.seat} has not just entered a ritzy or seedy location", R_FREE)
+               f"{tx.seat} has not just entered a ritzy or seedy location", R_FREE)
     assert w is not None
     me = tx.s.players[tx.seat].detective or ""
     det, _, kind = it.deck.partition(".")
     if w.quality == "ritzy":
         tx.require(it.deck == f"{me}.light", Code.DRAW_WRONG_DECK_FOR_LOCATION,
-                f"a ritzy location gives a card of your own light deck ({me}.light), not {it.deck}", R_FREE)
+                   f"a ritzy location gives a card of your own light deck ({me}.light), not {it.deck}", R_FREE)
     else:
         tx.require(kind == "dark", Code.DRAW_WRONG_DECK_FOR_LOCATION,
-                f"a seedy location gives a card of another player's dark deck, not {it.deck}", R_FREE)
+                   f"a seedy location gives a card of another player's dark deck, not {it.deck}", R_FREE)
         tx.require(det != me, Code.DRAW_OWN_DARK_DECK, f"{it.deck} is {tx.seat}'s own dark deck", R_FREE)
     _deck(tx, it.deck, R_FREE)
     _hand_room(tx, R_FREE)
@@ -148,7 +148,7 @@ def draw_twilight_card(tx: Tx, it: DrawTwilightCard) -> None:
     me = tx.s.players[tx.seat].detective
     if kind == "dark":
         tx.require(det != me, Code.DRAW_OWN_DARK_DECK, f"{it.deck} is {tx.seat}'s own dark deck: draw from your light deck "
-                "or another player's dark deck", R_DRAW)
+                   "or another player's dark deck", R_DRAW)
     else:
         tx.require(det == me, Code.DRAW_NOT_YOUR_LIGHT_DECK, f"{it.deck} is another detective's light deck", R_DRAW)
     tx.emit(TimeSpent(seat=tx.seat, amount=1))
@@ -174,7 +174,7 @@ def follow_lead(tx: Tx, it: FollowLead) -> None:
     rules = tx.rules
     where = lead_location(tx, it.lead)
     tx.require(where is not None, Code.REF_UNKNOWN_LEAD, f"no lead {it.lead!r} (leads are testimony.<suspect>, "
-            "physical.<detective>, document.<detective>)", R_FOLLOW)
+               "physical.<detective>, document.<detective>)", R_FOLLOW)
     tx.require(where != "box", Code.LEAD_NOT_ON_MAP, f"{it.lead} is not on the map (in the box)", R_FOLLOW)
     here = tx.s.players[tx.seat].location
     tx.require(where == here, Code.LEAD_NOT_HERE, f"{it.lead} is at {where}, {tx.seat} at {here}", R_FOLLOW)
@@ -232,7 +232,7 @@ def move_lead(tx: Tx, it: MoveLead) -> None:
     tx.require(bool(moves), Code.LEAD_NO_LEAD_TO_MOVE, "no lead is waiting to be moved", R_MOVE_LEAD)
     st = moves[0]
     tx.require(st.seat == tx.seat, Code.LEAD_NOT_YOUR_LEAD_TO_MOVE, f"{st.seat} moves {st.lead} (the follower's right-hand "
-            f"neighbour), not {tx.seat}", R_MOVE_LEAD)
+               f"neighbour), not {tx.seat}", R_MOVE_LEAD)
     tx.require(st.lead == it.lead, Code.LEAD_WRONG_LEAD, f"the lead to move is {st.lead}, not {it.lead}", R_MOVE_LEAD)
     _known_location(tx, it.to, R_MOVE_LEAD)
     origin = st.from_ or ""
@@ -245,7 +245,7 @@ def move_lead(tx: Tx, it: MoveLead) -> None:
     if b.district == home:
         elsewhere = [loc for loc in rules.map.order if _basic_ok(tx, it.lead, origin, loc) and rules.loc(loc).district != home]
         tx.require(not elsewhere, Code.LEAD_TOO_CLOSE, f"{it.to} is in {tx.seat}'s own district {home}; legal elsewhere: "
-                f"{ids(elsewhere)}", R_MOVE_LEAD)
+                   f"{ids(elsewhere)}", R_MOVE_LEAD)
     tx.emit(LeadMoved(lead=it.lead, to=it.to, by=tx.seat), Popped(step="lead_move"))
 
 
@@ -254,9 +254,9 @@ def draw_evidence(tx: Tx, it: DrawEvidence) -> None:
     pile = tx.s.evidence_pile
     tx.require(sum(pile.values()) > 0, Code.EVIDENCE_PILE_EMPTY, "the evidence pile is empty", R_EVIDENCE)
     tx.require(any(tx.s.suspects[s].alive for s in tx.s.active_suspects), Code.EVIDENCE_NO_LIVING_SUSPECT,
-            "no suspect in this game is alive", R_EVIDENCE)
+               "no suspect in this game is alive", R_EVIDENCE)
     tx.require(it.token is not None and pile.get(it.token, 0) > 0, Code.EVIDENCE_TOKEN_NOT_IN_PILE,
-            f"no {it.token} token is left in the evidence pile", R_EVIDENCE)
+               f"no {it.token} token is left in the evidence pile", R_EVIDENCE)
     assert it.token is not None
     lead_type = tx.s.pending[0].lead_type
     tx.emit(EvidenceDrawn(seat=tx.seat, kind=it.token), Popped(step="lead_use"),
@@ -267,11 +267,11 @@ def place_evidence(tx: Tx, it: PlaceEvidence) -> None:
     st = _substep(tx, ("evidence_placement",), "evidence/no_token_drawn", f"{tx.seat} has drawn no evidence token", R_EVIDENCE)
     tx.require(it.suspect in tx.rules.data.suspects, Code.REF_UNKNOWN_SUSPECT, f"no suspect {it.suspect!r}", R_EVIDENCE)
     tx.require(it.suspect in tx.s.active_suspects, Code.EVIDENCE_SUSPECT_NOT_IN_GAME,
-            f"{it.suspect} is not a suspect in this game ({ids(tx.s.active_suspects)})", R_EVIDENCE)
+               f"{it.suspect} is not a suspect in this game ({ids(tx.s.active_suspects)})", R_EVIDENCE)
     tx.require(tx.s.suspects[it.suspect].alive, Code.EVIDENCE_SUSPECT_DEAD, f"{it.suspect} has been killed", R_EVIDENCE)
     file = st.file or ""
     tx.require(it.file is None or it.file == file, Code.EVIDENCE_WRONG_FILE,
-            f"a {file} lead's evidence goes in the {file} file, not {it.file}", R_EVIDENCE)
+               f"a {file} lead's evidence goes in the {file} file, not {it.file}", R_EVIDENCE)
     up = it.face == "up"
     tx.emit(EvidencePlaced(seat=tx.seat, suspect=it.suspect, file=file, face_up=up))
     if up:

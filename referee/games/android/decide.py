@@ -73,7 +73,7 @@ def judge(tx: Tx, intent: Any) -> None:
         if s.pending:
             top = s.pending[0]
             tx.fail(Code.TURN_STEP_PENDING, f"{top.seat} must first finish {top.step}"
-                      + (f" ({top.lead})" if top.lead else ""), R_COMMON)
+                    + (f" ({top.lead})" if top.lead else ""), R_COMMON)
         w = s.free_draw_window
         if w is not None and not isinstance(intent, KEEP_WINDOW) \
                 and tx.rules.options["free_draw_timing"] == "immediately_after_entry":
@@ -86,7 +86,7 @@ def judge(tx: Tx, intent: Any) -> None:
         _wrong_phase(tx, "end_of_day", verb)
         if tx.rules.options["end_of_day_actor"] == "first_player":
             tx.require(tx.seat in (s.first_player, "arbiter"), "turn/not_your_turn",
-                    f"the first player ({s.first_player}) resolves the end-of-day items", R_END_OF_DAY)
+                       f"the first player ({s.first_player}) resolves the end-of-day items", R_END_OF_DAY)
     elif isinstance(intent, CLOSING):
         _wrong_phase(tx, "closing", verb)
         if tx.seat != "arbiter":

@@ -72,10 +72,10 @@ def resolve_specific_event(tx: Tx, it: ResolveSpecificEvent) -> None:
     m = tx.rules.data.murders[tx.s.murder or ""]
     if ev.specific == "sealed":
         tx.require(it.card in m.specific_events, Code.EVENT_NOT_THIS_MURDERS_EVENT,
-                f"the sealed card must be named: one of {', '.join(m.specific_events)}", R_END_OF_DAY)
+                   f"the sealed card must be named: one of {', '.join(m.specific_events)}", R_END_OF_DAY)
     else:
         tx.require(it.card is None or it.card == ev.specific, Code.EVENT_SPECIFIC_MISMATCH,
-                f"{it.card} is not the card set aside at setup", R_END_OF_DAY)
+                   f"{it.card} is not the card set aside at setup", R_END_OF_DAY)
     tx.require(not ev.specific_revealed, Code.EVENT_ALREADY_REVEALED, "the murder-specific event is already revealed", R_END_OF_DAY)
     card = it.card if ev.specific == "sealed" else ev.specific
     tx.emit(SpecificEventRevealed(card=card or "?"))

@@ -62,7 +62,7 @@ def manual_effect(tx: Tx, it: ManualEffect) -> None:
     if tx.seat != "arbiter":
         allowed = (s.phase == "day" and tx.seat == s.active_seat) or declaring
         tx.require(allowed, "turn/not_your_turn", f"{tx.seat} may declare an effect only in its own turn "
-                "(or when a declaration is pending for it)", R_MANUAL)
+                   "(or when a declaration is pending for it)", R_MANUAL)
     if it.source is not None:
         named = [st for st in s.pending if st.source == it.source]
         if named:

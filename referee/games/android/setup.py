@@ -59,12 +59,12 @@ def _out_of_order(tx: Tx, step: int, what: str) -> None:
 
 def _may_act_for(tx: Tx, seat: str) -> None:
     tx.require(tx.seat in (seat, "arbiter"), "turn/not_your_turn",
-            f"{tx.seat} may not do this for {seat}: only {seat} or the arbiter", R_SETUP)
+               f"{tx.seat} may not do this for {seat}: only {seat} or the arbiter", R_SETUP)
 
 
 def _seat(tx: Tx, seat: str | None) -> str:
     tx.require(seat is not None and seat in tx.rules.players, Code.REF_UNKNOWN_SEAT,
-            f"seat {seat!r} is not a seat of this match ({ids(tx.rules.players)})", R_SETUP)
+               f"seat {seat!r} is not a seat of this match ({ids(tx.rules.players)})", R_SETUP)
     assert seat is not None
     return seat
 
@@ -72,7 +72,7 @@ def _seat(tx: Tx, seat: str | None) -> str:
 def choose_murder(tx: Tx, it: ChooseMurder) -> None:
     tx.require(tx.s.murder is None, Code.SETUP_ALREADY_DONE, f"the murder is already chosen ({tx.s.murder})", R_SETUP)
     tx.require(it.murder in tx.rules.data.murders, Code.REF_UNKNOWN_MURDER,
-            f"no murder {it.murder!r} in the data set ({ids(tx.rules.data.murder_order)})", R_SETUP)
+               f"no murder {it.murder!r} in the data set ({ids(tx.rules.data.murder_order)})", R_SETUP)
     assert it.murder is not None
     tx.emit(MurderChosen(murder=it.murder))
 
@@ -83,7 +83,7 @@ def assign_detective(tx: Tx, it: AssignDetective) -> None:
     have = tx.s.players[seat].detective
     tx.require(have is None, Code.SETUP_ALREADY_ASSIGNED, f"{seat} already plays {have}", R_SETUP)
     tx.require(it.detective in tx.rules.data.detectives, Code.REF_UNKNOWN_DETECTIVE,
-            f"no detective {it.detective!r} ({ids(sorted(tx.rules.data.detectives))})", R_SETUP)
+               f"no detective {it.detective!r} ({ids(sorted(tx.rules.data.detectives))})", R_SETUP)
     other = seat_of(tx.s, it.detective)
     tx.require(other is None, Code.SETUP_DETECTIVE_TAKEN, f"{it.detective} is already played by {other}", R_SETUP)
     tx.emit(DetectiveAssigned(seat=seat, detective=it.detective))
@@ -101,7 +101,7 @@ def deal_hunches(tx: Tx, it: DealHunches) -> None:
         active = tx.s.active_suspects
         for word, sus in (("guilty", guilty), ("innocent", innocent)):
             tx.require(sus in active, Code.SETUP_HUNCH_NOT_IN_GAME,
-                    f"the {word} hunch must be of a suspect in this game ({ids(active)}), not {sus!r}", R_SETUP)
+                       f"the {word} hunch must be of a suspect in this game ({ids(active)}), not {sus!r}", R_SETUP)
         assert guilty is not None and innocent is not None
         for word, sus in (("guilty", guilty), ("innocent", innocent)):
             dealt = [s for s, p in tx.s.players.items() if p.hunches and getattr(p.hunches, word) == sus]
@@ -116,7 +116,7 @@ def deal_hunches(tx: Tx, it: DealHunches) -> None:
 
 def select_starting_plot(tx: Tx, it: SelectStartingPlot) -> None:
     tx.require(current_step(tx.rules, tx.s) >= 9, Code.SETUP_OUT_OF_ORDER,
-            "starting plots are step 9: not every seat has its hunches yet", R_SETUP)
+               "starting plots are step 9: not every seat has its hunches yet", R_SETUP)
     picks = [(p.seat, p.plot) for p in it.picks] if it.picks else [(it.seat, it.plot)]
     for seat_, plot in picks:
         seat = _seat(tx, seat_)
@@ -133,7 +133,7 @@ def select_starting_plot(tx: Tx, it: SelectStartingPlot) -> None:
 
 def draw_starting_cards(tx: Tx, it: DrawStartingCards) -> None:
     tx.require(current_step(tx.rules, tx.s) >= 10, Code.SETUP_OUT_OF_ORDER,
-            "starting cards are step 10: not every seat has its plot yet", R_SETUP)
+               "starting cards are step 10: not every seat has its plot yet", R_SETUP)
     draws = [(d.seat, (d.light_1, d.light_2), d.dark) for d in it.drawn] if it.drawn else [(it.seat, it.light, it.dark)]
     rules = tx.rules
     for seat_, light, dark in draws:
@@ -146,12 +146,12 @@ def draw_starting_cards(tx: Tx, it: DrawStartingCards) -> None:
         ok = len(light) == 2 and len(set(light)) == 2 and all(
             c in cards and cards[c].detective == det and cards[c].deck == "light" for c in light)
         tx.require(ok, Code.SETUP_INVALID_STARTING_DRAW,
-                f"light= must name two different cards of {det}'s light deck, not {ids(light)}", R_SETUP)
+                   f"light= must name two different cards of {det}'s light deck, not {ids(light)}", R_SETUP)
         left = rules.left(seat)
         left_det = tx.s.players[left].detective
         tx.require(dark is not None and dark in cards and cards[dark].detective == left_det and cards[dark].deck == "dark",
-                Code.SETUP_WRONG_DARK_DECK, f"dark= must be a card of {left_det}.dark (the deck of {left}, on {seat}'s left), "
-                f"not {dark!r}", R_SETUP)
+                   Code.SETUP_WRONG_DARK_DECK, f"dark= must be a card of {left_det}.dark (the deck of {left}, on {seat}'s left), "
+                   f"not {dark!r}", R_SETUP)
         assert dark is not None
         for c in (*light, dark):
             rules.need_face_down(tx, c)
@@ -160,22 +160,22 @@ def draw_starting_cards(tx: Tx, it: DrawStartingCards) -> None:
 
 def set_aside_specific_event(tx: Tx, it: SetAsideSpecificEvent) -> None:
     tx.require(current_step(tx.rules, tx.s) >= 11, Code.SETUP_OUT_OF_ORDER,
-            "the murder-specific event is step 11: not every seat drew its starting cards yet", R_SETUP)
+               "the murder-specific event is step 11: not every seat drew its starting cards yet", R_SETUP)
     tx.require(not tx.s.setup.specific_set, Code.SETUP_ALREADY_DONE, "the murder-specific event is already set aside", R_SETUP)
     m = tx.rules.data.murders[tx.s.murder or ""]
     if it.card == "sealed":
         tx.require(not tx.rules.digital, Code.SETUP_SEALED_NOT_ALLOWED,
-                "a digital match draws the event itself: card=sealed is for a physical match", R_SETUP)
+                   "a digital match draws the event itself: card=sealed is for a physical match", R_SETUP)
     else:
         tx.require(it.card in m.specific_events, Code.SETUP_NOT_THIS_MURDERS_EVENT,
-                f"card= must be one of {m.id}'s three specific events (or sealed)", R_SETUP)
+                   f"card= must be one of {m.id}'s three specific events (or sealed)", R_SETUP)
     assert it.card is not None
     tx.emit(SpecificEventSetAside(card=it.card))
 
 
 def choose_first_player(tx: Tx, it: ChooseFirstPlayer) -> None:
     tx.require(current_step(tx.rules, tx.s) >= 12, Code.SETUP_OUT_OF_ORDER,
-            "the first player is step 12: the murder-specific event is not set aside yet", R_SETUP)
+               "the first player is step 12: the murder-specific event is not set aside yet", R_SETUP)
     tx.require(tx.s.first_player is None, Code.SETUP_ALREADY_DONE, f"the first player is already {tx.s.first_player}", R_SETUP)
     seat = _seat(tx, it.seat)
     tx.emit(FirstPlayerChosen(seat=seat))
@@ -197,12 +197,12 @@ def draw_rachel_extra_cards(tx: Tx, it: DrawRachelExtraCards) -> None:
     others = {f"{tx.s.players[s].detective}.dark" for s in rules.players if s != rachel}
     ok = len(it.sources) == 2 and all(src == "rachel.light" or src in others for src in it.sources)
     tx.require(ok, Code.SETUP_INVALID_EXTRA_DRAW, f"sources= must be two of rachel.light and the other detectives' dark decks "
-            f"({ids(sorted(others))}), not {ids(it.sources)}", R_SETUP)
+               f"({ids(sorted(others))}), not {ids(it.sources)}", R_SETUP)
     tx.require(len(it.cards) == 2 and len(set(it.cards)) == 2, Code.SETUP_INVALID_EXTRA_DRAW, "cards= must name two cards", R_SETUP)
     for src, card in zip(it.sources, it.cards):
         c = rules.data.cards.get(card)
         tx.require(c is not None and f"{c.detective}.{c.deck}" == src, Code.DECK_CARD_NOT_IN_DECK,
-                f"{card} is not a card of {src}", R_SETUP)
+                   f"{card} is not a card of {src}", R_SETUP)
         rules.need_face_down(tx, card)
     tx.emit(ExtraCardsDrawn(seat=rachel, cards=tuple(it.cards), decks=tuple(it.sources)))
     maybe_complete(tx)
@@ -219,7 +219,7 @@ def deal_memory_cards(tx: Tx, it: DealMemoryCards) -> None:
     cards = [d.card for d in it.deal]
     ok = seats == want and len(set(cards)) == len(cards) and all(c in memory for c in cards)
     tx.require(ok, Code.SETUP_INVALID_MEMORY_DEAL, f"deal one distinct Raymond memory card ({ids(memory)}) to each seat other "
-            f"than {raymond} ({ids(want)})", R_SETUP)
+               f"than {raymond} ({ids(want)})", R_SETUP)
     tx.emit(MemoryCardsDealt(deal=tuple(sorted(it.deal, key=lambda d: d.seat))))
     maybe_complete(tx)
 

@@ -117,8 +117,8 @@ def play_digits(txn: Txn, seat: str, i: PlayDigits) -> None:
         total += digit
     if total not in DIGIT_EFFECTS:
         txn.check(False, Code.DIGIT_SUM_INVALID,
-                     f"the digits add up to {total} ({' + '.join(f'{c}:{txn.ctx.card(c).digit}' for c in cards)}); a digit combination makes 5, 7, 9, 11 or 13",
-                     "R-DIGITS")
+                  f"the digits add up to {total} ({' + '.join(f'{c}:{txn.ctx.card(c).digit}' for c in cards)}); a digit combination makes 5, 7, 9, 11 or 13",
+                  "R-DIGITS")
     need = 2 if total == 5 or not txn.opts["single_card_digits"] else 1
     if len(cards) < need:
         txn.check(False, Code.TOO_FEW_CARDS, f"a digit combination of {total} needs at least {need} cards", "R-DIGITS")
@@ -191,7 +191,7 @@ def play_symbols(txn: Txn, seat: str, i: PlaySymbols) -> None:
     allowed = len(kinds) == 1 or kinds == {"hand", "buffer"} or (txn.opts["mixed_field_sources"] and "field" in kinds)
     if not allowed:
         txn.check(False, Code.MIXED_SOURCES_NOT_ALLOWED,
-                     f"{a.kind} + {b.kind}: the two symbols come from hand+hand, hand+buffer, buffer+buffer or field+field", "R-SYMBOLS")
+                  f"{a.kind} + {b.kind}: the two symbols come from hand+hand, hand+buffer, buffer+buffer or field+field", "R-SYMBOLS")
     state = txn.state
     hand = txn.player(seat).hand
     # the object each non-hand source names (None: there is none)

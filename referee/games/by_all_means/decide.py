@@ -156,16 +156,16 @@ def _general(txn: Txn, seat: str, intent: Any) -> None:
         ok = cls is DeclareEffect and not (intent.timing == "turn_end" and s.turn.opponent_acted)
         if not ok:
             txn.check(False, Code.WRONG_STEP, f"{_verb(intent)} does not belong to step {step}"
-                         + (" (the opponent has acted in step end: its turn_end window is over)" if cls is DeclareEffect else ""),
-                         "R-EFFECT-ORDER")
+                      + (" (the opponent has acted in step end: its turn_end window is over)" if cls is DeclareEffect else ""),
+                      "R-EFFECT-ORDER")
     else:
         reacting = cls in REACTIONS
         after = txn.opts["reaction_timing"] == "after_status_check"
         ok = cls is CloseTurn or cls is DeclareEffect or (reacting and (step == "reactions") == after)
         if not ok:
             txn.check(False, Code.WRONG_STEP, f"{_verb(intent)} does not belong to step {step} of the turn"
-                         + (" (reactions come after the status check in this match)" if reacting and after else ""),
-                         "R-OPP-TURN")
+                      + (" (reactions come after the status check in this match)" if reacting and after else ""),
+                      "R-OPP-TURN")
     if step == "start" and is_active:
         starter = cls is DeclareEffect and intent.timing == "turn_start"
         if cls is not DrawStartCards and cls is not DeclareEffect and start_draw_needed(txn, seat):

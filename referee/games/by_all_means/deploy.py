@@ -73,7 +73,7 @@ def deploy_territory(txn: Txn, seat: str, i: DeployTerritory) -> None:
         central = txn.ctx.field.central
         if (txn.opts["recenter_when_empty"] or not txn.state.field_used) and cell not in central:
             txn.check(False, Code.FIRST_TERRITORY_NOT_CENTRAL,
-                         f"the first territory on the field goes on a central cell ({' or '.join(central)}), not {cell}", "R-FIELD")
+                      f"the first territory on the field goes on a central cell ({' or '.join(central)}), not {cell}", "R-FIELD")
     elif not any(field[n].territory is not None for n in txn.ctx.field.neighbours(cell)):
         txn.check(False, Code.TERRITORY_NOT_ADJACENT, f"{cell} is not next to a territory (orthogonally)", "R-FIELD")
     enemy = field[cell].agent
@@ -85,7 +85,7 @@ def deploy_territory(txn: Txn, seat: str, i: DeployTerritory) -> None:
         t = field[m].territory
         if not (m != cell and a is not None and a.controller == seat and t is not None and t.controller == seat):
             txn.check(False, Code.MOVE_AGENT_INVALID, f"move_agent={m}: needs another cell with {seat}'s agent standing on {seat}'s territory",
-                         "R-AGENT-DEFAULTS")
+                      "R-AGENT-DEFAULTS")
     # E1-E7
     txn.pay(seat, price, f"{i.card}'s price")
     lilac = list(i.lilac_as)
@@ -158,8 +158,8 @@ def deploy_agent(txn: Txn, seat: str, i: DeployAgent) -> None:
         t = state.field[cell].territory
         if not (t is None or t.controller == seat):
             txn.check(False, Code.AGENT_CELL_FORBIDDEN,
-                         f"{cell} holds {t.controller if t else ''}'s territory: agents may stand only on their controller's territory or a free cell",
-                         "R-AGENTS")
+                      f"{cell} holds {t.controller if t else ''}'s territory: agents may stand only on their controller's territory or a free cell",
+                      "R-AGENTS")
         if t is None and txn.opts["agent_free_cell"] == "fully_empty":
             txn.check(state.field[cell].graffiti is None and not state.field[cell].attached, Code.AGENT_CELL_FORBIDDEN,
                       f"{cell} is not empty (option agent_free_cell=fully_empty)", "R-AGENTS")

@@ -22,7 +22,7 @@ def _reaction(txn: Txn, seat: str) -> bool:
     used = txn.state.turn.reactions_used
     if not used < txn.opts["reaction_limit"]:
         txn.check(False, Code.REACTION_LIMIT, f"{seat} has used {used} reaction(s) this opponent turn (limit {txn.opts['reaction_limit']})",
-                     "R-OPP-TURN")
+                  "R-OPP-TURN")
     txn.emit(ReactionUsed(seat=seat))
     return True
 

@@ -15,7 +15,7 @@ def collect_agent(tx: Tx, intent: CollectAgent) -> None:
     rules = tx.rules
     s = tx.state
     tx.require(s.phase == "AGENT_COLLECT", Code.WRONG_PHASE,
-             f"agents are collected at the start of rounds 2-4; the game is in {s.phase} of round {s.round}", R_COLLECT)
+               f"agents are collected at the start of rounds 2-4; the game is in {s.phase} of round {s.round}", R_COLLECT)
     nxt = rules.next_collector(s)
     if tx.seat != nxt:
         tx.fail("turn/not_your_turn", f"{nxt} collects next, not {tx.seat}", R_COLLECT)
@@ -49,13 +49,13 @@ def place_agent(tx: Tx, intent: PlaceAgent) -> None:
         tx.require(holder is None, Code.POSITION_OCCUPIED, f"{dst} already holds {holder}'s agent", R_PLACE)
         if not rules.options["allow_replace_same_position"]:
             tx.require(s.agent_phase.collected_from.get(tx.seat) != dst, Code.POSITION_OCCUPIED,
-                     f"{tx.seat} collected an agent from {dst} this round (allow_replace_same_position=false)",
-                     R_PLACE)
+                       f"{tx.seat} collected an agent from {dst} this round (allow_replace_same_position=false)",
+                       R_PLACE)
     else:
         tx.require(rules.modules["region_agents"], Code.MODULE_DISABLED,
-                 f"{dst} is a region: agents go to regions only with the module region_agents", R_REGION_AGENTS)
+                   f"{dst} is a region: agents go to regions only with the module region_agents", R_REGION_AGENTS)
         tx.require(tx.seat not in s.region_agents[dst], Code.DUPLICATE_REGION_AGENT,
-                 f"{tx.seat} already has an agent in {dst}", R_REGION_AGENTS)
+                   f"{tx.seat} already has an agent in {dst}", R_REGION_AGENTS)
         if rules.options["region_agent_limit_scope"] == "whole_board":
             n = len(rules.agents_on_board(s, tx.seat))
             tx.check(n < 2, Code.REGION_AGENT_LIMIT,

@@ -58,7 +58,7 @@ def _in_empire_phase(tx: Tx, verb: str) -> None:
     s = tx.state
     if s.phase != "EMPIRE_PHASE" or s.cursor is None:
         tx.fail(Code.WRONG_PHASE, f"{verb} is an empire-phase intent; the game is in {s.phase} of round {s.round}",
-                     R_COMMON)
+                R_COMMON)
 
 
 def _slot_prefix(tx: Tx, intent: Any, *, verb: str) -> tuple[str, str, str]:
@@ -81,7 +81,7 @@ def _slot_prefix(tx: Tx, intent: Any, *, verb: str) -> tuple[str, str, str]:
     # A2
     if c.stage == "combat_pending":
         tx.fail(Code.COMBAT_PENDING, f"a combat in {c.combat.region if c.combat else '?'} is pending: "
-                     f"resolve_combat position={slot} first", R_COMBAT)
+                f"resolve_combat position={slot} first", R_COMBAT)
     _at_active_position(tx, pos, slot, c.acting_player)  # A3, A4
     # A5
     if c.stage == "done":
@@ -104,7 +104,7 @@ def _offered(tx: Tx, slot: str, intent: Any) -> ActionSpec:
     assert c is not None
     if isinstance(intent, MoveAgent) and c.sub_position is not None and not rules.options["move_agent_chain"]:
         tx.fail(Code.CHAINED_MOVE, f"{slot} was reached by {c.sub_by}: its action cannot be move_agent "
-                     "(move_agent_chain=false)", R_MOVE)
+                "(move_agent_chain=false)", R_MOVE)
     specs = rules.actions_at(slot)
     found: ActionSpec | None = None
     for spec in specs:
@@ -259,9 +259,9 @@ def move_agent(tx: Tx, intent: MoveAgent) -> None:
     owner, at = rules.active_agent(s, slot)
     if rules.options["move_agent_subject"] == "occupant_only":
         tx.require(s.council[e][p] is not None, Code.AGENT_NOT_FOUND,
-                 f"{slot} is empty (move_agent_subject=occupant_only: only an agent on the slot moves)", R_MOVE)
+                   f"{slot} is empty (move_agent_subject=occupant_only: only an agent on the slot moves)", R_MOVE)
     tx.require(owner == tx.seat and at is not None, Code.AGENT_NOT_FOUND,
-             f"no agent of {tx.seat} gives control of {slot}", R_MOVE)
+               f"no agent of {tx.seat} gives control of {slot}", R_MOVE)
     dst = intent.destination
     ok = rules.is_position(dst) and split(dst)[0] == e
     tx.check(ok, Code.INVALID_DESTINATION, f"{dst} is not a council position of the {e}", R_MOVE)

@@ -107,7 +107,7 @@ def _dispatch(tx: Tx, intent: Any) -> None:
     seat = tx.seat
     if isinstance(intent, ConfigureMatch):
         tx.fail(Code.ALREADY_CONFIGURED, "the match is already configured (by its header: players, options, "
-                     "board and cards); start a new match to change them", R_CONFIG)
+                "board and cards); start a new match to change them", R_CONFIG)
     in_setup = isinstance(intent, SETUP_INTENTS)  # configure_match was refused above
     state = tx.state
     # G2
@@ -117,7 +117,7 @@ def _dispatch(tx: Tx, intent: Any) -> None:
     player = getattr(intent, "player", None)
     if not in_setup and player is not None and player != seat:
         tx.fail(Code.UNKNOWN_REFERENCE, f"player={player} but {seat} submitted it; in-game intents are made "
-                     "by the player themself", R_COMMON)
+                "by the player themself", R_COMMON)
     problem = unknown(rules, intent)
     if problem:
         tx.fail(Code.UNKNOWN_REFERENCE, problem, R_COMMON)

@@ -133,7 +133,7 @@ def _primitive_plan(tx: Tx, intent: PlayCard, effect: Effect, slot: str) -> Any:
         from_region, n, combat_region = effect.from_, effect.count or 0, c.combat.region
         if from_region is None or rules.control(s, from_region) != e_active or from_region == combat_region:
             tx.fail(Code.SOURCE_NOT_CONTROLLED,
-                         f"effect.from must be a region the {e_active} controls, other than {combat_region}; got {from_region}", R_NOTES)
+                    f"effect.from must be a region the {e_active} controls, other than {combat_region}; got {from_region}", R_NOTES)
         have = s.banners[from_region][e_active]
         if n < 1:
             tx.fail(Code.NO_BANNERS_MOVED, f"reinforcement moves at least 1 banner, not {n}", R_NOTES)
@@ -184,7 +184,7 @@ def _primitive_plan(tx: Tx, intent: PlayCard, effect: Effect, slot: str) -> Any:
         src, dst, emp, n = effect.from_, effect.to, effect.empire, effect.count or 0
         if src is None or dst is None or emp is None or src == dst:
             tx.fail(Code.INVALID_DESTINATION, "move_banners needs effect.from, effect.to (another region), "
-                         "effect.empire and effect.count", R_NOTES)
+                    "effect.empire and effect.count", R_NOTES)
         if c.combat is not None and c.combat.region in (src, dst):
             tx.fail(Code.COMBAT_PENDING, f"a combat is pending in {c.combat.region}", R_NOTES)
         have = s.banners[src][emp]
@@ -224,11 +224,11 @@ def _primitive_plan(tx: Tx, intent: PlayCard, effect: Effect, slot: str) -> Any:
             ok = total == have and all(p.n >= 1 and p.region in friendly for p in placements)
             if not ok:
                 tx.fail(Code.INVALID_DESTINATION,
-                             f"the {have} disbanded {empire} banner(s) go to neighbouring {empire} regions "
-                             f"({', '.join(friendly)}): effect.placements=region:n,… adding up to {have}", R_NOTES)
+                        f"the {have} disbanded {empire} banner(s) go to neighbouring {empire} regions "
+                        f"({', '.join(friendly)}): effect.placements=region:n,… adding up to {have}", R_NOTES)
         elif placements:
             tx.fail(Code.INVALID_DESTINATION, f"the disbanded {empire} banners return to the supply: give no placements",
-                         R_NOTES)
+                    R_NOTES)
 
         def disband(t: Tx) -> None:
             if split_out:

@@ -85,7 +85,7 @@ def manual_effect(tx: Tx, intent: ManualEffect) -> None:
         cols = [e for e in EMPIRES if zones.banners[r][e] > 0]
         if len(cols) > 2:
             tx.fail(Code.EFFECT_INCONSISTENT, f"after the deltas {r} would hold banners of "
-                         f"{len(cols)} empires ({', '.join(cols)}); at most two", R_MANUAL)
+                    f"{len(cols)} empires ({', '.join(cols)}); at most two", R_MANUAL)
         if len(cols) == 2 and r != pending_region:
             fights.append((r, cols))
     for r, owner in before_control.items():

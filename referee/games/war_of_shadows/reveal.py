@@ -34,7 +34,7 @@ def discard_cards(tx: Tx, intent: DiscardCards) -> None:
     rules = tx.rules
     s = tx.state
     tx.require(s.phase == "DISCARD", Code.WRONG_PHASE, f"cards are discarded in the discard phase; the game is in {s.phase}",
-             R_DISCARD)
+               R_DISCARD)
     tx.require(tx.seat not in s.discard_phase.discarded, Code.ALREADY_DISCARDED, f"{tx.seat} has already discarded", R_DISCARD)
     hand = list(s.players[tx.seat].hand)
     for card in intent.cards:
@@ -66,9 +66,9 @@ def _reveal_turn(tx: Tx, verb: str) -> None:
     nxt = rules.next_decider(s)
     if tx.seat != nxt:
         tx.fail("turn/not_your_turn",
-                     f"{nxt} decides next, not {tx.seat}" + (" (one decision per player per phase)"
+                f"{nxt} decides next, not {tx.seat}" + (" (one decision per player per phase)"
                                                               if tx.seat in s.reveal_phase.decided else ""),
-                     R_REVEAL)
+                R_REVEAL)
 
 
 def _after_decision(tx: Tx) -> None:
@@ -96,22 +96,22 @@ def swap_loyalty(tx: Tx, intent: SwapLoyalty) -> None:
     given = {slot: getattr(rev, slot) for slot in SLOTS if rev is not None and getattr(rev, slot) is not None}
     if s.phase == "CI_SWAP":
         tx.require(not given, Code.REVEAL_MISMATCH, "in the counter-intelligence swap phase the tokens stay face down: "
-                 "give no revealed.*", R_REVEAL)
+                   "give no revealed.*", R_REVEAL)
         tx.emit(LoyaltySwapped(player=tx.seat, slot_a=a, slot_b=b))
     else:
         tx.require(set(given) == {a, b}, Code.REVEAL_MISMATCH,
-                 f"name the two revealed tokens: revealed.{a}=<empire> revealed.{b}=<empire>", R_REVEAL)
+                   f"name the two revealed tokens: revealed.{a}=<empire> revealed.{b}=<empire>", R_REVEAL)
         if rules.unrecorded:
             shown = [t.empire for t in loyalty.values() if t.revealed]
             ok = given[a] != given[b] and given[a] not in shown and given[b] not in shown
             tx.require(ok, Code.REVEAL_MISMATCH,
-                     f"revealed.{a}={given[a]} revealed.{b}={given[b]} contradicts {tx.seat}'s tokens already face up",
-                     R_REVEAL)
+                       f"revealed.{a}={given[a]} revealed.{b}={given[b]} contradicts {tx.seat}'s tokens already face up",
+                       R_REVEAL)
         else:
             ok = given[a] == loyalty[b].empire and given[b] == loyalty[a].empire
             tx.require(ok, Code.REVEAL_MISMATCH,
-                     f"revealed.{a}={given[a]} revealed.{b}={given[b]} is not what lies in those slots after the swap",
-                     R_REVEAL)
+                       f"revealed.{a}={given[a]} revealed.{b}={given[b]} is not what lies in those slots after the swap",
+                       R_REVEAL)
         tx.emit(LoyaltySwapped(player=tx.seat, slot_a=a, slot_b=b),
                 LoyaltyRevealed(player=tx.seat, slot=a, empire=given[a]),
                 LoyaltyRevealed(player=tx.seat, slot=b, empire=given[b]))
@@ -130,7 +130,7 @@ def ci_name_empire(tx: Tx, intent: CiNameEmpire) -> None:
     tx.needs_module("counter_intelligence", "ci_name_empire", R_CI)
     if s.phase != "CI_REVEAL":
         tx.fail(Code.WRONG_PHASE, f"empires are named in the counter-intelligence reveal phase; the game is in "
-                     f"{s.phase}", R_CI)
+                f"{s.phase}", R_CI)
     pending = s.reveal_phase.pending_naming
     nxt = None if pending else rules.next_namer(s)
     if tx.seat != nxt:
@@ -141,7 +141,7 @@ def ci_name_empire(tx: Tx, intent: CiNameEmpire) -> None:
     shown = [slot for slot, t in loyalty.items() if t.revealed and t.empire == intent.empire]
     if shown:
         tx.fail(Code.TARGET_EMPIRE_REVEALED,
-                     f"{target}'s {intent.empire} token is already face up (in {shown[0]})", R_CI)
+                f"{target}'s {intent.empire} token is already face up (in {shown[0]})", R_CI)
     if rules.unrecorded:
         tx.emit(CiNamed(player=tx.seat, target=target, empire=intent.empire))
         return
@@ -163,7 +163,7 @@ def ci_reveal(tx: Tx, intent: CiReveal) -> None:
     tx.needs_module("counter_intelligence", "ci_reveal", R_CI)
     if not rules.unrecorded or s.phase != "CI_REVEAL":
         tx.fail(Code.WRONG_PHASE, "ci_reveal is for the counter-intelligence reveal phase of a match with "
-                     f"loyalty_secret_mode=unrecorded (this match: {rules.options['loyalty_secret_mode']}, {s.phase})", R_CI)
+                f"loyalty_secret_mode=unrecorded (this match: {rules.options['loyalty_secret_mode']}, {s.phase})", R_CI)
     pending = s.reveal_phase.pending_naming
     if pending is None or pending.target != tx.seat or pending.empire != intent.empire:
         tx.fail(Code.NO_PENDING_NAMING, f"nobody asked {tx.seat} to reveal {intent.empire}", R_CI)
@@ -172,7 +172,7 @@ def ci_reveal(tx: Tx, intent: CiReveal) -> None:
              R_CI)
     clash = [sl for sl, t in loyalty.items() if t.revealed and t.empire == intent.empire]
     tx.require(not clash, Code.REVEAL_MISMATCH, f"{tx.seat}'s {intent.empire} token is already face up in {clash[0] if clash else ''}",
-             R_CI)
+               R_CI)
     tx.emit(CiScored(player=pending.player, target=tx.seat, empire=intent.empire, slot=intent.slot,
                      points=MULTIPLIER[intent.slot]))
     _after_naming(tx)
@@ -183,18 +183,18 @@ def final_reveal(tx: Tx, intent: FinalReveal) -> None:
     s = tx.state
     if s.phase != "FINAL_SCORING" or not rules.unrecorded:
         tx.fail(Code.WRONG_PHASE, f"final_reveal is for final scoring with loyalty_secret_mode=unrecorded "
-                     f"(the game is in {s.phase})", R_FINAL)
+                f"(the game is in {s.phase})", R_FINAL)
     pl = s.players[tx.seat]
     tx.require(not pl.final_revealed, Code.ALREADY_ARRANGED, f"{tx.seat} has already revealed their tokens", R_FINAL)
     arr = intent.arrangement
     empires = [getattr(arr, slot) for slot in SLOTS] if arr is not None else []
     ok = len(empires) == 5 and sorted(e or "" for e in empires) == sorted(EMPIRES)
     tx.require(ok, Code.INVALID_LOYALTY_ARRANGEMENT, "give arrangement.<slot>=<empire> for all five slots, each empire once",
-             R_FINAL)
+               R_FINAL)
     for slot, e in zip(SLOTS, empires):
         t = pl.loyalty[slot]
         tx.require(not t.revealed or t.empire == e, Code.REVEAL_MISMATCH,
-                 f"{tx.seat}'s {slot} token is face up showing {t.empire}, not {e}", R_FINAL)
+                   f"{tx.seat}'s {slot} token is face up showing {t.empire}, not {e}", R_FINAL)
     tx.emit(FinalRevealed(player=tx.seat, arrangement=tuple(e or "" for e in empires)))
     if all(tx.state.players[p].final_revealed for p in rules.players):
         score(tx)

@@ -90,7 +90,7 @@ def set_first_player(tx: Tx, intent: SetFirstPlayer) -> None:
     s = tx.state
     tx.require(s.phase == "SETUP", Code.WRONG_PHASE, f"the first player is set during setup; the game is in {s.phase}", R_FIRST)
     tx.require(intent.player in rules.players, Code.UNKNOWN_REFERENCE,
-             f"set_first_player needs player=<one of {', '.join(rules.players)}>, got {intent.player!r}", R_FIRST)
+               f"set_first_player needs player=<one of {', '.join(rules.players)}>, got {intent.player!r}", R_FIRST)
     tx.require(s.first_player is None, Code.ALREADY_SET, f"the first player is already {s.first_player}", R_FIRST)
     assert intent.player is not None
     tx.emit(FirstPlayerSet(player=intent.player, method=intent.method))
@@ -105,12 +105,12 @@ def deal_fanatic_empire(tx: Tx, intent: DealFanaticEmpire) -> None:
     names = list(intent.assignments)
     ok = sorted(names) == sorted(rules.players)
     tx.require(ok, Code.UNKNOWN_REFERENCE,
-             f"assignments must name every seated player exactly once ({', '.join(rules.players)}), got "
-             f"{', '.join(names) or 'none'}", R_DEAL)
+               f"assignments must name every seated player exactly once ({', '.join(rules.players)}), got "
+               f"{', '.join(names) or 'none'}", R_DEAL)
     empires = list(intent.assignments.values())
     dup = sorted(e for e, n in Counter(empires).items() if n > 1)
     tx.require(not dup, Code.DEAL_NOT_DISTINCT,
-             f"one token set deals distinct empires, but {', '.join(dup)} was dealt twice", R_DEAL)
+               f"one token set deals distinct empires, but {', '.join(dup)} was dealt twice", R_DEAL)
     tx.require(not s.fanatic_deal_recorded, Code.ALREADY_SET, "the fanatic empires were already dealt", R_DEAL)
     for p in rules.players:
         tx.emit(FanaticEmpireDealt(player=p, token=fanatic_id(p, intent.assignments[p])))
@@ -123,7 +123,7 @@ def arrange_loyalty(tx: Tx, intent: ArrangeLoyalty) -> None:
     player = intent.player or tx.seat
     tx.require(s.phase == "SETUP", Code.WRONG_PHASE, f"loyalty is arranged during setup; the game is in {s.phase}", R_LOYALTY)
     tx.require(s.players[player].society is not None, Code.SETUP_INCOMPLETE,
-             f"{player} has no society yet: choose_society first", R_LOYALTY)
+               f"{player} has no society yet: choose_society first", R_LOYALTY)
     tx.require(not s.players[player].loyalty, Code.ALREADY_ARRANGED, f"{player}'s loyalty tokens are already laid", R_LOYALTY)
     if rules.modules["to_each_their_own"]:
         tx.check(s.fanatic_deal_recorded, Code.DEAL_REQUIRED,
@@ -131,16 +131,16 @@ def arrange_loyalty(tx: Tx, intent: ArrangeLoyalty) -> None:
     arrangement = intent.arrangement
     if rules.unrecorded:
         tx.require(arrangement == "unrecorded", Code.INVALID_LOYALTY_ARRANGEMENT,
-                 "this match does not record arrangements (loyalty_secret_mode=unrecorded): write arrangement=unrecorded",
-                 R_LOYALTY)
+                   "this match does not record arrangements (loyalty_secret_mode=unrecorded): write arrangement=unrecorded",
+                   R_LOYALTY)
         tx.emit(LoyaltyArranged(player=player, tokens=()))
     else:
         empires = [getattr(arrangement, slot) for slot in SLOTS] if isinstance(arrangement, Arrangement) else []
         ok = len(empires) == 5 and sorted(e or "" for e in empires) == sorted(EMPIRES)
         tx.require(ok, Code.INVALID_LOYALTY_ARRANGEMENT,
-                 "the arrangement must put each of the 5 empires in exactly one of the 5 slots "
-                 "(arrangement.fanaticism=… arrangement.devotion=… arrangement.involvement=… "
-                 "arrangement.indifference=… arrangement.opposition=…)", R_LOYALTY)
+                   "the arrangement must put each of the 5 empires in exactly one of the 5 slots "
+                   "(arrangement.fanaticism=… arrangement.devotion=… arrangement.involvement=… "
+                   "arrangement.indifference=… arrangement.opposition=…)", R_LOYALTY)
         if rules.modules["to_each_their_own"]:
             tx.check(empires[0] == s.players[player].fanatic_dealt, Code.FANATIC_MISMATCH,
                      "the fanaticism slot must hold the empire dealt to this player", R_DEAL)

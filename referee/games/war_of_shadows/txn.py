@@ -65,7 +65,7 @@ class Tx(Decision):
     def needs_module(self, module: str, verb: str, rule: str) -> None:
         """``verb`` belongs to one of the advanced modules (§6): ``module_disabled`` unless the match uses it."""
         self.require(self.rules.modules[module], Code.MODULE_DISABLED,
-                   f"{verb} belongs to the module {module}, which this match does not use", rule)
+                     f"{verb} belongs to the module {module}, which this match does not use", rule)
 
 
 def split(pid: str) -> tuple[str, str]:

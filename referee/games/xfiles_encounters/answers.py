@@ -349,7 +349,7 @@ def avoid_strike(tx: Tx, intent: m.AvoidStrike) -> None:
         tx.fail(Code.AVOID_TOO_LATE, "a Strike card has already been drawn for this strike", "R43")
     if item["strike_no"] != 1:
         tx.check(False, Code.AVOID_ONLY_FIRST_STRIKE, f"only the first strike of {item['source']} can be avoided "
-                f"(this is strike {item['strike_no']})", "R44")
+                 f"(this is strike {item['strike_no']})", "R44")
     if not _source_available(tx, seat, intent.source):
         tx.fail(Code.SOURCE_NOT_AVAILABLE, f"{intent.source} is not in {seat}'s control or face up", "R34")
     key = intent.source if tx.opt["avoid_limit"] == "per_source" else f"player:{seat}"

@@ -583,7 +583,7 @@ def coordinate(tx: Tx, intent: m.Coordinate) -> None:
         tx.fail(Code.NO_COORDINATE_KEYWORD, f"{intent.card} has no Coordinate keyword", "R42")
     if solo and tx.turn["coordinate_forbidden"] and tx.opt["mulder_solo_forbids"] == "play_and_coordinate":
         tx.check(False, Code.COORDINATE_CARDS_FORBIDDEN, "the solo Mulder Doubt forbids Coordinate cards this turn "
-                "(mulder_solo_forbids=play_and_coordinate)", "R46")
+                 "(mulder_solo_forbids=play_and_coordinate)", "R46")
     if solo:
         if tx.turn["solo_coordinated"]:
             tx.check(False, Code.ALREADY_COORDINATED, "the solo coordinate was already used this turn", "R46")
