@@ -102,7 +102,9 @@ def pay(tx: Tx, currency: str, cost: int, immune: tuple[str, ...], given: tuple[
     pool = tx.turn[currency]
     total = sum(pool.values())
     if total < cost:
-        tx.fail(Code(f"xfiles_encounters/not_enough_{currency}"), f"needs {cost} {currency}, {tx.current} has {total}", rule)
+        tx.check(False, Code.NOT_ENOUGH_ATTACK if currency == "attack" else Code.NOT_ENOUGH_RECRUIT,
+                 f"needs {cost} {currency}, {tx.current} has {total}", rule)
+        cost = total  # a ruling let it stand: what there is pays
     eligible = [b for b in BUCKETS if b not in immune]
     if sum(pool[b] for b in eligible) < cost:
         tx.fail(Code.IMMUNITY_EXCLUDES_POINTS, f"needs {cost} {currency} from classes other than {', '.join(immune)}; "
