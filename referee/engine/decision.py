@@ -1,12 +1,12 @@
 """What every game's decider shares: refusals as values, the state built by one decision, match
 options and the bases of intents and events.
 
-* :class:`Refusal` is raised by a failed check deep inside a decision; :meth:`Decision.run` turns it
-  into the :class:`~referee.engine.protocol.Rejected` verdict (``decide`` never raises for a bad
-  intent).
+* :class:`Refusal` (defined beside the verdicts) is raised by a failed check deep inside a decision;
+  ``RulesBase.decide`` turns it into the :class:`~referee.engine.protocol.Rejected` verdict
+  (``decide`` never raises for a bad intent).
 * :class:`Decision` is the state being built by one decision: events are applied as they are emitted,
   so later checks see their effect; ``check`` is a rule an arbiter's "stands as played" ruling may
-  waive, ``require`` one without which the intent cannot be carried out at all.
+  waive, ``require`` (and ``fail``) one without which the intent cannot be carried out at all.
 * :func:`option` and :data:`FLAG` build a game's match options; :func:`by_name` indexes them.
 * :class:`IntentBase` and :class:`EventBase` are the bases of a game's intents and events (tagged by
   ``type``, frozen, keyword-only), and :func:`named` gives a field its name as typed (``from``).
@@ -21,36 +21,39 @@ from typing import Any, NoReturn
 
 import msgspec
 
-from .protocol import Accepted, OptionSpec, Rejected
+from .protocol import Accepted, OptionSpec, Refusal
 
-
-class Refusal(Exception):
-    """A failed check: the intent is rejected with ``code`` (``<game>/<reason>``), a message naming the
-    values, and the rule it cites."""
-
-    def __init__(self, code: str, message: str, rule: str = "") -> None:
-        super().__init__(message)
-        self.code, self.message, self.rule = code, message, rule
-
-    @property
-    def verdict(self) -> Rejected:
-        return Rejected(self.code, self.message, self.rule)
+__all__ = ["FLAG", "Decision", "EventBase", "IntentBase", "Refusal", "by_name", "named", "option"]
 
 
 class Decision:
     """The state built by one decision. ``prefix`` is the game's code scope (``"war_of_shadows/"``);
-    ``waive`` the codes an arbiter's ruling waives this once, of which only ``waivable`` may be (None:
-    any the rules call a check)."""
+    ``waive`` the codes an arbiter's ruling waives this once.
 
-    __slots__ = ("prefix", "state", "events", "waive", "waivable", "manual", "_evolve")
+    One vocabulary for every game's checks, in which the spelling declares whether a ruling may waive
+    the check:
+
+    * ``check(ok, reason, ...)``: a rule of the game. A ruling naming its code waives it (the decision
+      goes on as if it held), so only what the referee can still resolve is written so;
+    * ``require(ok, reason, ...)``: a check without which the intent cannot be carried out at all (an
+      unknown id, a card that is not there, the phase, whose turn), never waived;
+    * ``fail(reason, ...)``: ``require`` found false, for a caller that has branched already (it never
+      returns, so the type checker knows what holds after it).
+
+    A check whose message is worth building only when it fails is written ``if bad: check(False, ...)``.
+    """
+
+    __slots__ = ("prefix", "state", "events", "waive", "manual", "_evolve")
+
+    #: whether ``state`` follows the events (False for a game that records its changes otherwise)
+    keeps_state = True
 
     def __init__(self, prefix: str, state: Any, evolve: Callable[[Any, Any], Any] | None = None, *,
-                 waive: frozenset[str] = frozenset(), waivable: frozenset[str] | None = None) -> None:
+                 waive: frozenset[str] = frozenset()) -> None:
         self.prefix = prefix
         self.state = state
         self.events: list[Any] = []
         self.waive = waive
-        self.waivable = waivable
         #: the intent declared an effect the rules do not print (flagged for audit)
         self.manual = False
         self._evolve = evolve
@@ -72,20 +75,12 @@ class Decision:
         return reason if "/" in reason else self.prefix + reason
 
     def fail(self, reason: str, message: str, rule: str = "") -> NoReturn:
+        """Refuse the intent: a check without which it cannot be carried out, found false."""
         raise Refusal(self.code(reason), message, rule)
 
-    def waived(self, reason: str) -> bool:
-        code = self.code(reason)
-        return code in self.waive and (self.waivable is None or code in self.waivable)
-
     def check(self, ok: bool, reason: str, message: str, rule: str = "") -> None:
-        """A rule check: an arbiter's "stands as played" ruling may waive it."""
-        if not ok and not self.waived(reason):
-            self.fail(reason, message, rule)
-
-    def violated(self, reason: str, message: str, rule: str = "") -> None:
-        """A rule check found false (for a caller that builds the message only when it fails)."""
-        if not self.waived(reason):
+        """A rule of the game: an arbiter's "stands as played" ruling may waive it."""
+        if not ok and self.code(reason) not in self.waive:
             self.fail(reason, message, rule)
 
     def require(self, ok: bool, reason: str, message: str, rule: str = "") -> None:
@@ -95,15 +90,6 @@ class Decision:
 
     def accepted(self) -> Accepted[Any]:
         return Accepted(tuple(self.events), manual=self.manual)
-
-    def run(self, steps: Callable[[], None]) -> Accepted[Any] | Rejected:
-        """The verdict of running ``steps`` (which check and emit): accepted with the events emitted,
-        or the first refusal."""
-        try:
-            steps()
-        except Refusal as refusal:
-            return refusal.verdict
-        return self.accepted()
 
 
 #: the choices of a yes/no option

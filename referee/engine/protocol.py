@@ -55,6 +55,34 @@ class Held(msgspec.Struct, frozen=True, tag="held"):
 Verdict = Accepted[Any] | Rejected
 
 
+class Refusal(Exception):
+    """A failed check: the intent is rejected with ``code`` (``<game>/<reason>``), a message naming the
+    values, and the rule it cites. Raised deep inside a decision (see :mod:`.decision`); the decider
+    returns it as its :attr:`verdict` (``decide`` never raises for a bad intent)."""
+
+    def __init__(self, code: str, message: str, rule: str = "") -> None:
+        super().__init__(message)
+        # a game's code may be a member of its StrEnum of codes: the verdict holds the plain string
+        self.code, self.message, self.rule = str(code), message, rule
+
+    @property
+    def verdict(self) -> Rejected:
+        return Rejected(self.code, self.message, self.rule)
+
+
+class Deciding(Protocol):
+    """What :meth:`RulesBase.decide` needs of a game's decision in progress
+    (:class:`~referee.engine.decision.Decision`)."""
+
+    @property
+    def state(self) -> Any: ...
+
+    #: whether ``state`` is the state after the events emitted (False: the game folds them itself)
+    keeps_state: bool
+
+    def accepted(self) -> Accepted[Any]: ...
+
+
 class OptionSpec(msgspec.Struct, frozen=True, kw_only=True):
     """A named match option: its default, and either a closed set of choices or a type.
 
@@ -308,7 +336,40 @@ class RulesBase:
     #: the seats, in seating order (a game's rules set it from the configuration)
     players: tuple[Seat, ...] = ()
 
+    # -- deciding ------------------------------------------------------------------------------------------
+
+    #: (state, verdict, state after) of the last accepted decision whose decision kept its state
+    _last: tuple[Any, Any, Any] | None = None
+
+    def decision(self, state: Any, seat: Seat, chance: Chance | None, waive: frozenset[str]) -> Deciding:
+        """A fresh decision on ``state`` for ``seat`` (the game's :class:`~referee.engine.decision.Decision`),
+        ``waive`` the codes an arbiter's ruling waives this once."""
+        raise NotImplementedError(f"{type(self).__name__} decides by a decision of its own: define decision and judge")
+
+    def judge(self, tx: Any, intent: Any) -> None:
+        """Run the game's checks and deciders for ``intent`` on ``tx`` (its table of deciders, by the
+        intent's type): each check raises a :class:`Refusal` when it fails, each change is emitted."""
+        raise NotImplementedError(f"{type(self).__name__} decides by a decision of its own: define decision and judge")
+
+    def decide(self, state: Any, seat: Seat, intent: Any, chance: Chance | None,
+               waive: frozenset[str] = frozenset()) -> Verdict:
+        """:meth:`judge` on a fresh :meth:`decision`: the first refusal, or the events emitted (and the
+        state after them kept for :meth:`applied`)."""
+        tx = self.decision(state, seat, chance, waive)
+        try:
+            self.judge(tx, intent)
+        except Refusal as refusal:
+            return refusal.verdict
+        verdict = tx.accepted()
+        if tx.keeps_state:
+            self._last = (state, verdict, tx.state)
+        return verdict
+
     def applied(self, state: Any, verdict: Any) -> Any | None:
+        """The state :meth:`decide` reached for this very state and verdict (matched by identity)."""
+        last = self._last
+        if last is not None and last[0] is state and last[1] is verdict:
+            return last[2]
         return None
 
     def redact(self, item: Any, actor: Seat | None, seat: Seat | None) -> Any:

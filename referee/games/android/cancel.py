@@ -16,6 +16,7 @@ import msgspec
 
 from referee.engine.notation import parse_intent
 
+from .codes import Code
 from .model import (
     Intent, ManualEffect,
     ActionNoted, AlibiDelta, BaggageDelta, CancelLastActionDelta, CardDelta, CardReturned, DetectiveMoved,
@@ -135,17 +136,17 @@ def cancel_last_action(tx: Tx, i: int) -> None:
     s = tx.s
     la = s.last_action
     where = f"delta {i} (cancel_last_action)"
-    tx.need(la is not None and la.seat == s.active_seat, "manual/inconsistent",
-            f"{where}: the active seat has no action to cancel (only before its next accepted intent)", R_MANUAL)
+    tx.require(la is not None and la.seat == s.active_seat, Code.MANUAL_INCONSISTENT,
+               f"{where}: the active seat has no action to cancel (only before its next accepted intent)", R_MANUAL)
     assert la is not None
-    tx.need(la.verb in CANCELLABLE, "manual/inconsistent", f"{where}: {la.verb} is not an action cancel_last_action "
-            f"undoes ({', '.join(CANCELLABLE)})", R_MANUAL)
+    tx.require(la.verb in CANCELLABLE, Code.MANUAL_INCONSISTENT, f"{where}: {la.verb} is not an action cancel_last_action "
+               f"undoes ({', '.join(CANCELLABLE)})", R_MANUAL)
     tx.emit(DeltaApplied(seat=tx.seat, delta=CancelLastActionDelta()))
     if la.verb in ("move", "ride_beanstalk", "fly_dropship"):
         tx.emit(DetectiveMoved(seat=la.seat, to=la.location or "", means="declared"), WindowClosed())
     elif la.verb == "draw_twilight_card":
-        tx.need(la.card is not None and la.card in s.players[la.seat].hand, "manual/inconsistent",
-                f"{where}: the card drawn is no longer in the hand", R_MANUAL)
+        tx.require(la.card is not None and la.card in s.players[la.seat].hand, Code.MANUAL_INCONSISTENT,
+                   f"{where}: the card drawn is no longer in the hand", R_MANUAL)
         tx.emit(CardReturned(seat=la.seat, card=la.card or ""))
     elif la.verb == "get_a_jump":
         tx.emit(SceneHeroRestored(seat=la.seat, hero=la.hero))
@@ -156,7 +157,7 @@ def cancel_last_action(tx: Tx, i: int) -> None:
         elif top is not None and top.step == "lead_use" and top.lead == la.lead:
             tx.emit(LeadMoved(lead=la.lead or "", to=la.location or "", by=la.seat), Popped(step="lead_use"))
         else:
-            tx.refuse("manual/inconsistent", f"{where}: {la.lead} has already been moved or used", R_MANUAL)
+            tx.fail(Code.MANUAL_INCONSISTENT, f"{where}: {la.lead} has already been moved or used", R_MANUAL)
     else:
         top = s.pending[0] if s.pending else None
         if la.source is not None and top is not None and top.step == "effect_declaration" and top.source == la.source:
@@ -165,7 +166,7 @@ def cancel_last_action(tx: Tx, i: int) -> None:
         for d in undo:
             if isinstance(d, HitDelta) and d.amount < 0 and not tx.s.suspects[d.suspect].alive \
                     and tx.s.suspects[d.suspect].hits + d.amount < 3:
-                tx.refuse("manual/inconsistent", f"{where}: {la.verb} killed {d.suspect} (three hits), and a killed "
-                          "suspect does not come back: declare what happens instead", R_MANUAL)
+                tx.fail(Code.MANUAL_INCONSISTENT, f"{where}: {la.verb} killed {d.suspect} (three hits), and a killed "
+                        "suspect does not come back: declare what happens instead", R_MANUAL)
         apply_deltas(tx, undo, what=f"{where}, undoing {la.verb}")
     tx.emit(ActionNoted(action=None))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from .codes import Code
 from .data import FAVOR_TYPES
 from .model import (
     AlibiDelta, BaggageDelta, CardDelta, FavorDelta, AlibiPlaced, BaggagePlaced, EventAbilityUsed, FavorGained, GetAJump, LocationAbilityUsed, PlayDarkCard,
@@ -22,10 +23,10 @@ def _undo(tx: Tx, delta: Any) -> None:
 def _cost(tx: Tx, card: str, given: int | None, rule: str) -> int:
     data = tx.rules.data.cards[card].cost
     if data is None:
-        tx.need(given is not None, "ref/malformed", f"{card} has no cost in the data: give cost=<n>", rule)
+        tx.require(given is not None, Code.REF_MALFORMED, f"{card} has no cost in the data: give cost=<n>", rule)
         assert given is not None
         return given
-    tx.need(given is None or given == data, "twilight/wrong_cost", f"{card} costs {data}, not {given}", rule)
+    tx.require(given is None or given == data, Code.TWILIGHT_WRONG_COST, f"{card} costs {data}, not {given}", rule)
     return data
 
 
@@ -39,15 +40,15 @@ def play_light_card(tx: Tx, it: PlayLightCard) -> None:
     from .manual import apply_deltas, check_deltas
 
     p = tx.s.players[tx.seat]
-    tx.need(it.card in p.hand, "hand/card_not_in_hand", f"{it.card} is not in {tx.seat}'s hand", R_LIGHT)
-    tx.need(tx.rules.data.cards[it.card].deck == "light", "twilight/not_light_card", f"{it.card} is a dark card", R_LIGHT)
+    tx.require(it.card in p.hand, Code.HAND_CARD_NOT_IN_HAND, f"{it.card} is not in {tx.seat}'s hand", R_LIGHT)
+    tx.require(tx.rules.data.cards[it.card].deck == "light", Code.TWILIGHT_NOT_LIGHT_CARD, f"{it.card} is a dark card", R_LIGHT)
     tx.time(1, R_LIGHT)
     cost = _cost(tx, it.card, it.cost, R_LIGHT)
     _lo, hi = tx.rules.track(p.detective or "")
     shift = cost
     if p.twilight + cost > hi:
-        tx.need(tx.rules.options["overpay"] == "clamp", "twilight/cannot_pay",
-                f"a dark shift of {cost} would take {tx.seat}'s marker past the dark end ({p.twilight} + {cost} > {hi})", R_LIGHT)
+        tx.require(tx.rules.options["overpay"] == "clamp", Code.TWILIGHT_CANNOT_PAY,
+                   f"a dark shift of {cost} would take {tx.seat}'s marker past the dark end ({p.twilight} + {cost} > {hi})", R_LIGHT)
         shift = hi - p.twilight
     check_deltas(tx, it.deltas)
     to = _destination(tx, it.card)
@@ -64,23 +65,23 @@ def play_light_card(tx: Tx, it: PlayLightCard) -> None:
 def play_dark_card(tx: Tx, it: PlayDarkCard) -> None:
     from .manual import apply_deltas, check_deltas
 
-    tx.need(tx.seat != tx.s.active_seat, "twilight/dark_card_timing",
-            "dark cards are played in another player's turn, not in your own", R_DARK)
-    tx.need(tx.seat in tx.s.players, "turn/not_your_turn", f"{tx.seat} holds no cards", R_DARK)
+    tx.require(tx.seat != tx.s.active_seat, Code.TWILIGHT_DARK_CARD_TIMING,
+               "dark cards are played in another player's turn, not in your own", R_DARK)
+    tx.require(tx.seat in tx.s.players, "turn/not_your_turn", f"{tx.seat} holds no cards", R_DARK)
     p = tx.s.players[tx.seat]
-    tx.need(it.card in p.hand, "hand/card_not_in_hand", f"{it.card} is not in {tx.seat}'s hand", R_DARK)
+    tx.require(it.card in p.hand, Code.HAND_CARD_NOT_IN_HAND, f"{it.card} is not in {tx.seat}'s hand", R_DARK)
     card = tx.rules.data.cards[it.card]
-    tx.need(card.deck == "dark", "twilight/not_dark_card", f"{it.card} is a light card", R_DARK)
+    tx.require(card.deck == "dark", Code.TWILIGHT_NOT_DARK_CARD, f"{it.card} is a light card", R_DARK)
     if tx.rules.options["dark_card_timing"] == "owner_turn_only":
         active = tx.s.players[tx.s.active_seat or ""].detective if tx.s.active_seat else None
-        tx.need(card.detective == active, "twilight/dark_card_timing",
-                f"{it.card} comes from {card.detective}'s dark deck: it is played in {card.detective}'s turn", R_DARK)
+        tx.require(card.detective == active, Code.TWILIGHT_DARK_CARD_TIMING,
+                   f"{it.card} comes from {card.detective}'s dark deck: it is played in {card.detective}'s turn", R_DARK)
     cost = _cost(tx, it.card, it.cost, R_DARK)
     lo, _hi = tx.rules.track(p.detective or "")
     shift = cost
     if p.twilight - cost < lo:
-        tx.need(tx.rules.options["overpay"] == "clamp", "twilight/cannot_pay",
-                f"a light shift of {cost} would take {tx.seat}'s marker past the light end ({p.twilight} - {cost} < {lo})", R_DARK)
+        tx.require(tx.rules.options["overpay"] == "clamp", Code.TWILIGHT_CANNOT_PAY,
+                   f"a light shift of {cost} would take {tx.seat}'s marker past the light end ({p.twilight} - {cost} < {lo})", R_DARK)
         shift = p.twilight - lo
     check_deltas(tx, it.deltas)
     tx.emit(TwilightCardPlayed(seat=tx.seat, card=it.card, to=_destination(tx, it.card)))
@@ -93,11 +94,11 @@ def play_dark_card(tx: Tx, it: PlayDarkCard) -> None:
 def get_a_jump(tx: Tx, it: GetAJump) -> None:
     p = tx.s.players[tx.seat]
     scene = tx.s.scene
-    tx.need(p.location == scene.location, "scene/not_at_scene", f"{tx.seat} is at {p.location}, the scene is {scene.location}", R_JUMP)
+    tx.require(p.location == scene.location, Code.SCENE_NOT_AT_SCENE, f"{tx.seat} is at {p.location}, the scene is {scene.location}", R_JUMP)
     mine = scene.hero == tx.seat
-    tx.need(not mine or tx.rules.options["jump_when_holding"] == "allow", "scene/already_yours",
-            f"{tx.seat}'s hero marker is already on the scene", R_JUMP)
-    tx.need(mine or p.hero_markers_free > 0, "scene/no_hero_marker", f"{tx.seat} has no free hero marker", R_JUMP)
+    tx.require(not mine or tx.rules.options["jump_when_holding"] == "allow", Code.SCENE_ALREADY_YOURS,
+               f"{tx.seat}'s hero marker is already on the scene", R_JUMP)
+    tx.require(mine or p.hero_markers_free > 0, Code.SCENE_NO_HERO_MARKER, f"{tx.seat} has no free hero marker", R_JUMP)
     tx.time(1, R_JUMP)
     tx.emit(TimeSpent(seat=tx.seat, amount=1))
     if not mine:
@@ -108,43 +109,43 @@ def use_location_ability(tx: Tx, it: UseLocationAbility) -> None:
     from .manual import apply_deltas, check_deltas
 
     rules = tx.rules
-    tx.need(it.location in rules.map.locations, "ref/unknown_location", f"no location {it.location!r}", R_ABILITY)
+    tx.require(it.location in rules.map.locations, Code.REF_UNKNOWN_LOCATION, f"no location {it.location!r}", R_ABILITY)
     p = tx.s.players[tx.seat]
-    tx.need(p.location == it.location, "ability/not_here", f"{tx.seat} is at {p.location}, not {it.location}", R_ABILITY)
+    tx.require(p.location == it.location, Code.ABILITY_NOT_HERE, f"{tx.seat} is at {p.location}, not {it.location}", R_ABILITY)
     loc = rules.loc(it.location)
-    tx.need(loc.major and loc.ability is not None, "ability/not_major_location", f"{it.location} is a minor location: no ability", R_ABILITY)
+    tx.require(loc.major and loc.ability is not None, Code.ABILITY_NOT_MAJOR_LOCATION, f"{it.location} is a minor location: no ability", R_ABILITY)
     assert loc.ability is not None
     if rules.options["ability_limit"] == "one_per_round":
-        tx.need(not p.abilities_used, "ability/already_used_this_round",
-                f"{tx.seat} already used an ability this round ({', '.join(p.abilities_used)})", R_ABILITY)
+        tx.require(not p.abilities_used, Code.ABILITY_ALREADY_USED_THIS_ROUND,
+                   f"{tx.seat} already used an ability this round ({', '.join(p.abilities_used)})", R_ABILITY)
     else:
-        tx.need(it.location not in p.abilities_used, "ability/already_used_this_round",
-                f"{tx.seat} already used {it.location}'s ability this round", R_ABILITY)
+        tx.require(it.location not in p.abilities_used, Code.ABILITY_ALREADY_USED_THIS_ROUND,
+                   f"{tx.seat} already used {it.location}'s ability this round", R_ABILITY)
     ab = loc.ability
     tx.time(ab.time, R_ABILITY)
     for t, n in sorted(ab.favors.items()):
-        tx.need(p.favors.get(t, 0) >= n, "favor/insufficient", f"needs {n} {t} favor(s), {tx.seat} has {p.favors.get(t, 0)}", R_ABILITY)
+        tx.require(p.favors.get(t, 0) >= n, Code.FAVOR_INSUFFICIENT, f"needs {n} {t} favor(s), {tx.seat} has {p.favors.get(t, 0)}", R_ABILITY)
     if ab.effect in ("gain_favor", "own_good_baggage"):  # a printed effect: no choice is left to the player
         stray = [f"{k}={v}" for k, v in (("suspect", it.suspect), ("target", it.target)) if v is not None]
         if it.favor_type is not None and it.favor_type != ab.favor_type:
             stray.append(f"favor_type={it.favor_type}")
         if it.deltas:
             stray.append("deltas=")
-        tx.need(not stray, "ability/invalid_choice", f"{it.location}'s effect is given ({ab.text or ab.effect}); it "
-                f"takes no {', '.join(stray)}", R_ABILITY)
+        tx.require(not stray, Code.ABILITY_INVALID_CHOICE, f"{it.location}'s effect is given ({ab.text or ab.effect}); it "
+                   f"takes no {', '.join(stray)}", R_ABILITY)
     if ab.effect == "gain_favor":
         ftype = ab.favor_type or it.favor_type or ""
-        tx.need(ftype in FAVOR_TYPES, "ability/invalid_choice", f"favor_type= one of {', '.join(FAVOR_TYPES)}", R_ABILITY)
-        tx.need(tx.bank_has(f"{ftype}_favor"), "bank/empty", f"the {ftype} favor bank is empty", R_ABILITY)
+        tx.require(ftype in FAVOR_TYPES, Code.ABILITY_INVALID_CHOICE, f"favor_type= one of {', '.join(FAVOR_TYPES)}", R_ABILITY)
+        tx.require(tx.bank_has(f"{ftype}_favor"), Code.BANK_EMPTY, f"the {ftype} favor bank is empty", R_ABILITY)
     if ab.effect == "own_good_baggage":
-        tx.need(p.plot is not None, "ability/invalid_choice", f"{tx.seat} has no plot to put baggage on", R_ABILITY)
+        tx.require(p.plot is not None, Code.ABILITY_INVALID_CHOICE, f"{tx.seat} has no plot to put baggage on", R_ABILITY)
     check_deltas(tx, it.deltas)
     if ab.time:
         tx.emit(TimeSpent(seat=tx.seat, amount=ab.time))
     for t, n in sorted(ab.favors.items()):
         tx.emit(FavorGained(seat=tx.seat, favor_type=t, amount=-n))
     if ab.effect == "own_good_baggage":
-        tx.need(tx.bank_has("baggage"), "bank/empty", "the baggage bank is empty", R_ABILITY)
+        tx.require(tx.bank_has("baggage"), Code.BANK_EMPTY, "the baggage bank is empty", R_ABILITY)
     tx.emit(LocationAbilityUsed(seat=tx.seat, location=it.location))
     if ab.effect == "gain_favor":
         ftype = ab.favor_type or it.favor_type or ""
@@ -162,24 +163,24 @@ def use_location_ability(tx: Tx, it: UseLocationAbility) -> None:
 
 def use_event_ability(tx: Tx, it: UseEventAbility) -> None:
     active = [a for a in tx.s.events.active if a.event == it.event]
-    tx.need(bool(active), "event/not_active", f"{it.event} has no ability on the map", R_EVENT)
+    tx.require(bool(active), Code.EVENT_NOT_ACTIVE, f"{it.event} has no ability on the map", R_EVENT)
     a = active[0]
     here = tx.s.players[tx.seat].location
-    tx.need(here == a.location, "event/not_here", f"{it.event}'s ability is at {a.location}; {tx.seat} is at {here}", R_EVENT)
+    tx.require(here == a.location, Code.EVENT_NOT_HERE, f"{it.event}'s ability is at {a.location}; {tx.seat} is at {here}", R_EVENT)
     tx.time(a.time, R_EVENT)
     e = tx.rules.data.events[it.event]
     alibi = e.grants is not None and e.grants.effect == "alibi"
     if alibi:
         stray = [f"{k}={v}" for k, v in (("favor_type", it.favor_type), ("target", it.target)) if v is not None]
-        tx.need(not stray, "ability/invalid_choice", f"{it.event}'s ability places an alibi on a suspect; it takes no "
-                f"{', '.join(stray)}", R_EVENT)
+        tx.require(not stray, Code.ABILITY_INVALID_CHOICE, f"{it.event}'s ability places an alibi on a suspect; it takes no "
+                   f"{', '.join(stray)}", R_EVENT)
         s = it.suspect
-        tx.need(s is not None and s in tx.s.active_suspects, "alibi/suspect_not_in_game",
-                f"suspect= must be a suspect in this game ({', '.join(tx.s.active_suspects)}), not {s!r}", R_EVENT)
+        tx.require(s is not None and s in tx.s.active_suspects, Code.ALIBI_SUSPECT_NOT_IN_GAME,
+                   f"suspect= must be a suspect in this game ({', '.join(tx.s.active_suspects)}), not {s!r}", R_EVENT)
         assert s is not None
-        tx.need(tx.s.suspects[s].alive or tx.rules.options["alibi_on_dead"] == "allow", "alibi/suspect_dead",
-                f"{s} has been killed", R_EVENT)
-        tx.need(tx.bank_has("alibi"), "bank/empty", "the alibi bank is empty", R_EVENT)
+        tx.require(tx.s.suspects[s].alive or tx.rules.options["alibi_on_dead"] == "allow", Code.ALIBI_SUSPECT_DEAD,
+                   f"{s} has been killed", R_EVENT)
+        tx.require(tx.bank_has("alibi"), Code.BANK_EMPTY, "the alibi bank is empty", R_EVENT)
     if a.time:
         tx.emit(TimeSpent(seat=tx.seat, amount=a.time))
     tx.emit(EventAbilityUsed(seat=tx.seat, event=it.event, vanishes=a.uses == "first_only"))

@@ -14,6 +14,7 @@ import msgspec
 from referee.engine.chance import Chance
 from referee.engine.protocol import Rejected
 
+from .codes import Code
 from .model import (
     ChooseFirstPlayer, ChooseMurder, DealHunches, Draws, DealMemoryCards, DrawEvidence, DrawRachelExtraCards,
     DrawStartingCards, DrawTwilightCard, HunchDeal, MemoryDeal, PlotPick, ResolveGeneralEvent, RevealConspiracy,
@@ -81,7 +82,7 @@ def fill(rules: AndroidRules, state: State, seat: str, intent: Any, chance: Chan
     for name in chance_fields(rules, intent):
         typed = getattr(intent, name)
         if typed not in (None, (), "") and typed != getattr(filled, name):
-            return Rejected("android/chance_mismatch", f"{name}={typed} is not what the match's generator drew", R_CHANCE)
+            return Rejected(Code.CHANCE_MISMATCH, f"{name}={typed} is not what the match's generator drew", R_CHANCE)
     return filled
 
 

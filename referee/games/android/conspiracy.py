@@ -3,6 +3,7 @@ benefits, and placing or discarding the piece under placement rules 1–3."""
 
 from __future__ import annotations
 
+from .codes import Code
 from .data import FAVOR_TYPES, PILES, PORTS, cell, parse_cell
 from .day import _substep
 from .model import (
@@ -19,8 +20,8 @@ def _nonempty(piles: dict[str, tuple[str, ...]]) -> list[str]:
 
 def _closed(tx: Tx) -> None:
     marker = tx.s.puzzle.markers.get(tx.seat, "box")
-    tx.need(marker != "box" and bool(_nonempty(tx.s.puzzle.piles)), "conspiracy/closed",
-            "the conspiracy is closed: nobody may reveal information any more", R_REVEAL)
+    tx.require(marker != "box" and bool(_nonempty(tx.s.puzzle.piles)), Code.CONSPIRACY_CLOSED,
+               "the conspiracy is closed: nobody may reveal information any more", R_REVEAL)
 
 
 def reveal_conspiracy(tx: Tx, it: RevealConspiracy) -> None:
@@ -28,8 +29,8 @@ def reveal_conspiracy(tx: Tx, it: RevealConspiracy) -> None:
     _substep(tx, ("lead_use",), "lead/no_lead_to_use", f"{tx.seat} has no lead to use", R_REVEAL, move_pending=True)
     _closed(tx)
     pile = tx.s.puzzle.markers[tx.seat]
-    tx.need(it.piece is not None and it.piece in tx.s.puzzle.piles.get(pile, ()), "conspiracy/piece_not_in_pile",
-            f"{it.piece} is not in the {pile} pile next to {tx.seat}'s hero marker", R_REVEAL)
+    tx.require(it.piece is not None and it.piece in tx.s.puzzle.piles.get(pile, ()), Code.CONSPIRACY_PIECE_NOT_IN_PILE,
+               f"{it.piece} is not in the {pile} pile next to {tx.seat}'s hero marker", R_REVEAL)
     assert it.piece is not None
     tx.emit(Popped(step="lead_use"), PuzzlePieceDrawn(seat=tx.seat, piece=it.piece, pile=pile))
     piles = tx.s.puzzle.piles
@@ -73,7 +74,7 @@ def dig_deeper(tx: Tx, it: DigDeeper) -> None:
         apply_deltas(tx, it.deltas)
         tx.flag("manual_effect", "dig deeper")
         return
-    tx.need(bool(more), "conspiracy/already_most_valuable", f"no pile more valuable than {at} holds pieces", R_DIG)
+    tx.require(bool(more), Code.CONSPIRACY_ALREADY_MOST_VALUABLE, f"no pile more valuable than {at} holds pieces", R_DIG)
     tx.emit(HeroMarkersMoved(markers={tx.seat: more[0]}), Popped(step="lead_use"))
     tx.flag("default_rule", "dig_deeper_rule=advance_marker")
 
@@ -82,35 +83,35 @@ def _benefit(tx: Tx, wanted: str) -> None:
     st = _substep(tx, ("piece_benefit",), "benefit/none_pending", f"{tx.seat} has no piece benefit to take", R_BENEFIT)
     if wanted == "decline":
         return
-    tx.need(st.piece_type == wanted, "benefit/wrong_benefit",
-            f"{st.piece} is a {st.piece_type} piece: its benefit is take_{st.piece_type}_benefit", R_BENEFIT)
+    tx.require(st.piece_type == wanted, Code.BENEFIT_WRONG_BENEFIT,
+               f"{st.piece} is a {st.piece_type} piece: its benefit is take_{st.piece_type}_benefit", R_BENEFIT)
 
 
 def take_shift_benefit(tx: Tx, it: TakeShiftBenefit) -> None:
     _benefit(tx, "shift")
-    tx.need(it.target in tx.s.players, "ref/unknown_seat", f"{it.target!r} is not a seat", R_BENEFIT)
+    tx.require(it.target in tx.s.players, Code.REF_UNKNOWN_SEAT, f"{it.target!r} is not a seat", R_BENEFIT)
     p = tx.s.players[it.target]
     lo, hi = tx.rules.track(p.detective or "")
     step = 1 if it.direction == "dark" else -1
-    tx.need(lo <= p.twilight + step <= hi, "twilight/track_end",
-            f"{it.target}'s twilight marker is at the {it.direction} end ({p.twilight})", R_BENEFIT)
+    tx.require(lo <= p.twilight + step <= hi, Code.TWILIGHT_TRACK_END,
+               f"{it.target}'s twilight marker is at the {it.direction} end ({p.twilight})", R_BENEFIT)
     tx.emit(TwilightShifted(seat=it.target, amount=step), BenefitTaken(seat=tx.seat, benefit="shift"), Popped(step="piece_benefit"))
 
 
 def take_favor_benefit(tx: Tx, it: TakeFavorBenefit) -> None:
     _benefit(tx, "favor")
-    tx.need(it.favor_type in FAVOR_TYPES, "ref/unknown_favor",
-            f"{it.favor_type!r} is not a favor type ({ids(FAVOR_TYPES)})", R_BENEFIT)
-    tx.need(tx.bank_has(f"{it.favor_type}_favor"), "bank/empty", f"the {it.favor_type} favor bank is empty", R_BENEFIT)
+    tx.require(it.favor_type in FAVOR_TYPES, Code.REF_UNKNOWN_FAVOR,
+               f"{it.favor_type!r} is not a favor type ({ids(FAVOR_TYPES)})", R_BENEFIT)
+    tx.require(tx.bank_has(f"{it.favor_type}_favor"), Code.BANK_EMPTY, f"the {it.favor_type} favor bank is empty", R_BENEFIT)
     tx.emit(FavorGained(seat=tx.seat, favor_type=it.favor_type, amount=1), BenefitTaken(seat=tx.seat, benefit="favor"),
             Popped(step="piece_benefit"))
 
 
 def take_baggage_benefit(tx: Tx, it: TakeBaggageBenefit) -> None:
     _benefit(tx, "baggage")
-    tx.need(it.target in tx.s.players, "ref/unknown_seat", f"{it.target!r} is not a seat", R_BENEFIT)
-    tx.need(tx.s.players[it.target].plot is not None, "baggage/no_plot", f"{it.target} has no current plot", R_BENEFIT)
-    tx.need(tx.bank_has("baggage"), "bank/empty", "the baggage bank is empty", R_BENEFIT)
+    tx.require(it.target in tx.s.players, Code.REF_UNKNOWN_SEAT, f"{it.target!r} is not a seat", R_BENEFIT)
+    tx.require(tx.s.players[it.target].plot is not None, Code.BAGGAGE_NO_PLOT, f"{it.target} has no current plot", R_BENEFIT)
+    tx.require(tx.bank_has("baggage"), Code.BANK_EMPTY, "the baggage bank is empty", R_BENEFIT)
     tx.emit(BaggagePlaced(seat=it.target, side=it.side), BenefitTaken(seat=tx.seat, benefit="baggage"),
             Popped(step="piece_benefit"))
 
@@ -118,7 +119,7 @@ def take_baggage_benefit(tx: Tx, it: TakeBaggageBenefit) -> None:
 def decline_benefit(tx: Tx, it: DeclineBenefit) -> None:
     _benefit(tx, "decline")
     st = tx.s.pending[0]
-    tx.need(st.piece_type != "favor", "benefit/not_optional", "a favor piece's benefit must be taken", R_BENEFIT)
+    tx.require(st.piece_type != "favor", Code.BENEFIT_NOT_OPTIONAL, "a favor piece's benefit must be taken", R_BENEFIT)
     tx.emit(BenefitTaken(seat=tx.seat, benefit="declined"), Popped(step="piece_benefit"))
 
 
@@ -142,23 +143,23 @@ def place_piece(tx: Tx, it: PlacePiece) -> None:
     st = _substep(tx, ("piece_placement",), "puzzle/no_piece_pending", f"{tx.seat} has no puzzle piece to place", R_PLACE)
     pz = tx.rules.data.puzzle
     rc = parse_cell(it.at)
-    tx.need(rc is not None, "ref/malformed", f"at= is a cell r<row>c<col> (r0c0..r{pz.rows - 1}c{pz.cols - 1}), not {it.at!r}", R_PLACE)
+    tx.require(rc is not None, Code.REF_MALFORMED, f"at= is a cell r<row>c<col> (r0c0..r{pz.rows - 1}c{pz.cols - 1}), not {it.at!r}", R_PLACE)
     assert rc is not None
     r, c = rc
-    tx.need(0 <= r < pz.rows and 0 <= c < pz.cols, "puzzle/outside_area",
-            f"{it.at} is outside the puzzle area (r0c0..r{pz.rows - 1}c{pz.cols - 1})", R_PLACE)
+    tx.require(0 <= r < pz.rows and 0 <= c < pz.cols, Code.PUZZLE_OUTSIDE_AREA,
+               f"{it.at} is outside the puzzle area (r0c0..r{pz.rows - 1}c{pz.cols - 1})", R_PLACE)
     placed = tx.s.puzzle.placed
-    tx.need(it.at not in placed, "puzzle/cell_occupied", f"{it.at} already holds {placed.get(it.at, None) and placed[it.at].piece}", R_PLACE)
+    tx.require(it.at not in placed, Code.PUZZLE_CELL_OCCUPIED, f"{it.at} already holds {placed.get(it.at, None) and placed[it.at].piece}", R_PLACE)
     rotate = bool(tx.rules.options["puzzle_rotation"]) and pz.rotation_allowed
-    tx.need(it.rotation in (0, 90, 180, 270) and (rotate or it.rotation == 0), "puzzle/rotation_not_allowed",
-            f"rotation is 0, 90, 180 or 270{'' if rotate else ' (only 0 in this match)'}, not {it.rotation}", R_PLACE)
+    tx.require(it.rotation in (0, 90, 180, 270) and (rotate or it.rotation == 0), Code.PUZZLE_ROTATION_NOT_ALLOWED,
+               f"rotation is 0, 90, 180 or 270{'' if rotate else ' (only 0 in this match)'}, not {it.rotation}", R_PLACE)
     neighbours = {d: cell(r + dr, c + dc) for d, (dr, dc) in _STEP.items() if cell(r + dr, c + dc) in placed}
-    tx.need(bool(neighbours), "puzzle/not_connected", f"{it.at} touches no placed piece", R_PLACE)
+    tx.require(bool(neighbours), Code.PUZZLE_NOT_CONNECTED, f"{it.at} touches no placed piece", R_PLACE)
     mine = ports(tx, st.piece or "", it.rotation)
     meets = [d for d, nc in neighbours.items()
              if d in mine and _OPPOSITE[d] in ports(tx, placed[nc].piece, placed[nc].rotation)]
-    tx.need(bool(meets), "puzzle/no_line_extended", f"{st.piece} at {it.at} (rotation {it.rotation}) extends no line of a "
-            "neighbouring piece", R_PLACE)
+    tx.require(bool(meets), Code.PUZZLE_NO_LINE_EXTENDED, f"{st.piece} at {it.at} (rotation {it.rotation}) extends no line of a "
+               "neighbouring piece", R_PLACE)
     tx.emit(PuzzlePiecePlaced(seat=tx.seat, piece=st.piece or "", cell=it.at, rotation=it.rotation), Popped(step="piece_placement"))
     _bonus(tx, st.piece or "")
 

@@ -3,6 +3,7 @@ Each decider runs its checks in the spec's order on a :class:`~.txn.Tx` and emit
 
 from __future__ import annotations
 
+from .codes import Code
 from .model import (
     DeckReshuffled, DetectiveMoved, DiscardTwilightCard, DrawEvidence, DrawTwilightCard, DropshipPassSpent,
     EndTurn, EvidenceDrawn, EvidencePlaced, EvidenceShown, FlyDropship, FollowLead, LeadFollowed, LeadMoved,
@@ -17,7 +18,7 @@ from .txn import (
 # -- movement ------------------------------------------------------------------------------------------------
 
 def _known_location(tx: Tx, to: str, rule: str) -> None:
-    tx.need(to in tx.rules.map.locations, "ref/unknown_location", f"no location {to!r} on map {tx.rules.map.map_id}", rule)
+    tx.require(to in tx.rules.map.locations, Code.REF_UNKNOWN_LOCATION, f"no location {to!r} on map {tx.rules.map.map_id}", rule)
 
 
 def entry_cost(tx: Tx, to: str, surcharge: bool = True) -> int:
@@ -35,24 +36,24 @@ def move(tx: Tx, it: Move) -> None:
     rules = tx.rules
     _known_location(tx, it.to, R_MOVE)
     here = tx.s.players[tx.seat].location or ""
-    tx.need(it.to != here, "move/same_location", f"{tx.seat} is already at {here}", R_MOVE)
-    tx.need(here not in rules.interior, "move/must_exit_beanstalk_at_end",
-            f"{here} is inside the Beanstalk: ride it to root or starport_kaguya to leave it", R_BEANSTALK)
-    tx.need(it.to not in rules.interior, "move/beanstalk_sequential",
-            f"{it.to} is inside the Beanstalk: enter it at root or starport_kaguya and ride step by step", R_BEANSTALK)
+    tx.require(it.to != here, Code.MOVE_SAME_LOCATION, f"{tx.seat} is already at {here}", R_MOVE)
+    tx.require(here not in rules.interior, Code.MOVE_MUST_EXIT_BEANSTALK_AT_END,
+               f"{here} is inside the Beanstalk: ride it to root or starport_kaguya to leave it", R_BEANSTALK)
+    tx.require(it.to not in rules.interior, Code.MOVE_BEANSTALK_SEQUENTIAL,
+               f"{it.to} is inside the Beanstalk: enter it at root or starport_kaguya and ride step by step", R_BEANSTALK)
     a, b = rules.loc(here), rules.loc(it.to)
-    tx.need(a.body == b.body, "move/no_space_travel",
-            f"{here} is on the {a.body} and {it.to} on the {b.body}: no vehicle crosses between Earth and Moon", R_MOVE)
+    tx.require(a.body == b.body, Code.MOVE_NO_SPACE_TRAVEL,
+               f"{here} is on the {a.body} and {it.to} on the {b.body}: no vehicle crosses between Earth and Moon", R_MOVE)
     det = tx.s.players[tx.seat].detective or ""
     length = rules.data.detectives[det].ruler_length
     if rules.options["reach_check"] == "geometry":
         d2 = (a.x - b.x) ** 2 + (a.y - b.y) ** 2
-        tx.need(d2 <= length * length, "move/out_of_reach",
-                f"{it.to} is beyond {tx.seat}'s ruler from {here} (distance² {d2} > {length}²)", R_MOVE)
+        tx.require(d2 <= length * length, Code.MOVE_OUT_OF_REACH,
+                   f"{it.to} is beyond {tx.seat}'s ruler from {here} (distance² {d2} > {length}²)", R_MOVE)
     elif rules.options["reach_check"] == "explicit":
         reach = rules.reach_list(here, det) or ()
-        tx.need(it.to in reach, "move/out_of_reach",
-                f"{it.to} is not on the map's reach list of {here} for {tx.seat}'s ruler ({ids(reach)})", R_MOVE)
+        tx.require(it.to in reach, Code.MOVE_OUT_OF_REACH,
+                   f"{it.to} is not on the map's reach list of {here} for {tx.seat}'s ruler ({ids(reach)})", R_MOVE)
     cost = entry_cost(tx, it.to)
     tx.time(cost, R_MOVE)
     if rules.options["reach_check"] == "trust":
@@ -65,10 +66,10 @@ def ride_beanstalk(tx: Tx, it: RideBeanstalk) -> None:
     _known_location(tx, it.to, R_BEANSTALK)
     here = tx.s.players[tx.seat].location or ""
     line = rules.map.beanstalk
-    tx.need(here in line, "beanstalk/not_on_beanstalk", f"{tx.seat} is at {here}, not on the Beanstalk ({ids(line)})", R_BEANSTALK)
+    tx.require(here in line, Code.BEANSTALK_NOT_ON_BEANSTALK, f"{tx.seat} is at {here}, not on the Beanstalk ({ids(line)})", R_BEANSTALK)
     i = line.index(here)
-    tx.need(it.to in line and abs(line.index(it.to) - i) == 1, "beanstalk/not_adjacent",
-            f"from {here} the Beanstalk goes only to {ids(line[j] for j in (i - 1, i + 1) if 0 <= j < len(line))}", R_BEANSTALK)
+    tx.require(it.to in line and abs(line.index(it.to) - i) == 1, Code.BEANSTALK_NOT_ADJACENT,
+               f"from {here} the Beanstalk goes only to {ids(line[j] for j in (i - 1, i + 1) if 0 <= j < len(line))}", R_BEANSTALK)
     cost = entry_cost(tx, it.to, bool(rules.options["restricted_surcharge_beanstalk"]))
     tx.time(cost, R_BEANSTALK)
     tx.emit(TimeSpent(seat=tx.seat, amount=cost), DetectiveMoved(seat=tx.seat, to=it.to, means="beanstalk"))
@@ -78,8 +79,8 @@ def fly_dropship(tx: Tx, it: FlyDropship) -> None:
     rules = tx.rules
     _known_location(tx, it.to, R_DROPSHIP)
     p = tx.s.players[tx.seat]
-    tx.need(p.dropship_passes >= 1, "dropship/no_pass", f"{tx.seat} has no dropship pass", R_DROPSHIP)
-    tx.need(it.to != p.location, "move/same_location", f"{tx.seat} is already at {p.location}", R_DROPSHIP)
+    tx.require(p.dropship_passes >= 1, Code.DROPSHIP_NO_PASS, f"{tx.seat} has no dropship pass", R_DROPSHIP)
+    tx.require(it.to != p.location, Code.MOVE_SAME_LOCATION, f"{tx.seat} is already at {p.location}", R_DROPSHIP)
     cost = entry_cost(tx, it.to, bool(rules.options["restricted_surcharge_dropship"]))
     tx.time(cost, R_DROPSHIP)
     tx.emit(TimeSpent(seat=tx.seat, amount=cost), DropshipPassSpent(seat=tx.seat),
@@ -90,8 +91,8 @@ def fly_dropship(tx: Tx, it: FlyDropship) -> None:
 
 def _deck(tx: Tx, deck: str, rule: str) -> tuple[str, str]:
     det, _, kind = deck.partition(".")
-    tx.need(det in tx.s.decks and kind in ("light", "dark"), "ref/unknown_deck",
-            f"no deck {deck!r} in this game (decks: {ids(f'{d}.{k}' for d in sorted(tx.s.decks) for k in ('light', 'dark'))})", rule)
+    tx.require(det in tx.s.decks and kind in ("light", "dark"), Code.REF_UNKNOWN_DECK,
+               f"no deck {deck!r} in this game (decks: {ids(f'{d}.{k}' for d in sorted(tx.s.decks) for k in ('light', 'dark'))})", rule)
     return det, kind
 
 
@@ -100,12 +101,12 @@ def _draw_card(tx: Tx, det: str, kind: str, card: str | None, free: bool, rule: 
     rules = tx.rules
     d = tx.s.decks[det][kind]
     before = bool(rules.options["reshuffle_before_draw"])
-    tx.need(bool(d.face_down) or (before and bool(d.bottom)), "deck/empty", f"{det}.{kind} has no card to draw", rule)
+    tx.require(bool(d.face_down) or (before and bool(d.bottom)), Code.DECK_EMPTY, f"{det}.{kind} has no card to draw", rule)
     pre = not d.face_down
     pool = d.bottom if pre else d.face_down
-    tx.need(card is not None and card in pool, "deck/card_not_in_deck",
-            f"{card} is not face down in {det}.{kind}" + (" (a face-up discard at the bottom cannot be drawn)" if card in d.bottom and not pre else ""),
-            rule)
+    tx.require(card is not None and card in pool, Code.DECK_CARD_NOT_IN_DECK,
+               f"{card} is not face down in {det}.{kind}" + (" (a face-up discard at the bottom cannot be drawn)" if card in d.bottom and not pre else ""),
+               rule)
     assert card is not None
     if pre:
         tx.emit(DeckReshuffled(deck=f"{det}.{kind}"))
@@ -117,18 +118,18 @@ def _draw_card(tx: Tx, det: str, kind: str, card: str | None, free: bool, rule: 
 
 def take_free_draw(tx: Tx, it: TakeFreeDraw) -> None:
     w = tx.s.free_draw_window
-    tx.need(w is not None and w.seat == tx.seat, "draw/no_free_draw_window",
-            f"{tx.seat} has not just entered a ritzy or seedy location", R_FREE)
+    tx.require(w is not None and w.seat == tx.seat, Code.DRAW_NO_FREE_DRAW_WINDOW,
+               f"{tx.seat} has not just entered a ritzy or seedy location", R_FREE)
     assert w is not None
     me = tx.s.players[tx.seat].detective or ""
     det, _, kind = it.deck.partition(".")
     if w.quality == "ritzy":
-        tx.need(it.deck == f"{me}.light", "draw/wrong_deck_for_location",
-                f"a ritzy location gives a card of your own light deck ({me}.light), not {it.deck}", R_FREE)
+        tx.require(it.deck == f"{me}.light", Code.DRAW_WRONG_DECK_FOR_LOCATION,
+                   f"a ritzy location gives a card of your own light deck ({me}.light), not {it.deck}", R_FREE)
     else:
-        tx.need(kind == "dark", "draw/wrong_deck_for_location",
-                f"a seedy location gives a card of another player's dark deck, not {it.deck}", R_FREE)
-        tx.need(det != me, "draw/own_dark_deck", f"{it.deck} is {tx.seat}'s own dark deck", R_FREE)
+        tx.require(kind == "dark", Code.DRAW_WRONG_DECK_FOR_LOCATION,
+                   f"a seedy location gives a card of another player's dark deck, not {it.deck}", R_FREE)
+        tx.require(det != me, Code.DRAW_OWN_DARK_DECK, f"{it.deck} is {tx.seat}'s own dark deck", R_FREE)
     _deck(tx, it.deck, R_FREE)
     _hand_room(tx, R_FREE)
     _draw_card(tx, det, kind, it.card, True, R_FREE)
@@ -137,7 +138,7 @@ def take_free_draw(tx: Tx, it: TakeFreeDraw) -> None:
 def _hand_room(tx: Tx, rule: str) -> None:
     p = tx.s.players[tx.seat]
     limit = tx.rules.hand_limit(p.detective or "")
-    tx.need(len(p.hand) < limit, "hand/full", f"{tx.seat} holds {len(p.hand)} cards (limit {limit})", rule)
+    tx.require(len(p.hand) < limit, Code.HAND_FULL, f"{tx.seat} holds {len(p.hand)} cards (limit {limit})", rule)
 
 
 def draw_twilight_card(tx: Tx, it: DrawTwilightCard) -> None:
@@ -146,10 +147,10 @@ def draw_twilight_card(tx: Tx, it: DrawTwilightCard) -> None:
     _hand_room(tx, R_DRAW)
     me = tx.s.players[tx.seat].detective
     if kind == "dark":
-        tx.need(det != me, "draw/own_dark_deck", f"{it.deck} is {tx.seat}'s own dark deck: draw from your light deck "
-                "or another player's dark deck", R_DRAW)
+        tx.require(det != me, Code.DRAW_OWN_DARK_DECK, f"{it.deck} is {tx.seat}'s own dark deck: draw from your light deck "
+                   "or another player's dark deck", R_DRAW)
     else:
-        tx.need(det == me, "draw/not_your_light_deck", f"{it.deck} is another detective's light deck", R_DRAW)
+        tx.require(det == me, Code.DRAW_NOT_YOUR_LIGHT_DECK, f"{it.deck} is another detective's light deck", R_DRAW)
     tx.emit(TimeSpent(seat=tx.seat, amount=1))
     _draw_card(tx, det, kind, it.card, False, R_DRAW)
 
@@ -157,8 +158,8 @@ def draw_twilight_card(tx: Tx, it: DrawTwilightCard) -> None:
 def discard_twilight_card(tx: Tx, it: DiscardTwilightCard) -> None:
     tx.time(1, R_DRAW)
     p = tx.s.players[tx.seat]
-    tx.need(it.card != p.memory_card, "hand/memory_card_not_discardable", f"{it.card} is a memory card: it cannot be discarded", R_DRAW)
-    tx.need(it.card in p.hand, "hand/card_not_in_hand", f"{it.card} is not in {tx.seat}'s hand", R_DRAW)
+    tx.require(it.card != p.memory_card, Code.HAND_MEMORY_CARD_NOT_DISCARDABLE, f"{it.card} is a memory card: it cannot be discarded", R_DRAW)
+    tx.require(it.card in p.hand, Code.HAND_CARD_NOT_IN_HAND, f"{it.card} is not in {tx.seat}'s hand", R_DRAW)
     tx.emit(TimeSpent(seat=tx.seat, amount=1), TwilightCardDiscarded(seat=tx.seat, card=it.card))
 
 
@@ -172,11 +173,11 @@ def lead_location(tx: Tx, lead: str) -> str | None:
 def follow_lead(tx: Tx, it: FollowLead) -> None:
     rules = tx.rules
     where = lead_location(tx, it.lead)
-    tx.need(where is not None, "ref/unknown_lead", f"no lead {it.lead!r} (leads are testimony.<suspect>, "
-            "physical.<detective>, document.<detective>)", R_FOLLOW)
-    tx.need(where != "box", "lead/not_on_map", f"{it.lead} is not on the map (in the box)", R_FOLLOW)
+    tx.require(where is not None, Code.REF_UNKNOWN_LEAD, f"no lead {it.lead!r} (leads are testimony.<suspect>, "
+               "physical.<detective>, document.<detective>)", R_FOLLOW)
+    tx.require(where != "box", Code.LEAD_NOT_ON_MAP, f"{it.lead} is not on the map (in the box)", R_FOLLOW)
     here = tx.s.players[tx.seat].location
-    tx.need(where == here, "lead/not_here", f"{it.lead} is at {where}, {tx.seat} at {here}", R_FOLLOW)
+    tx.require(where == here, Code.LEAD_NOT_HERE, f"{it.lead} is at {where}, {tx.seat} at {here}", R_FOLLOW)
     tx.time(1, R_FOLLOW)
     lead_type = it.lead.partition(".")[0]
     tx.emit(TimeSpent(seat=tx.seat, amount=1))
@@ -216,46 +217,46 @@ def _substep(tx: Tx, names: tuple[str, ...], none_code: str, none_msg: str, rule
              move_pending: bool = False) -> Step:
     """The actor's pending entry of one of ``names``; the precise code if there is none or it is not on top."""
     mine = [i for i, st in enumerate(tx.s.pending) if st.step in names and st.seat == tx.seat]
-    tx.need(bool(mine), none_code, none_msg, rule)
+    tx.require(bool(mine), none_code, none_msg, rule)
     top = tx.s.pending[0]
     if mine[0] != 0:
         if move_pending and top.step == "lead_move":
-            tx.refuse("lead/lead_move_pending", f"{top.seat} must move {top.lead} first", rule)
-        tx.refuse("turn/step_pending", f"{top.seat} must finish {top.step} first", rule)
+            tx.fail(Code.LEAD_LEAD_MOVE_PENDING, f"{top.seat} must move {top.lead} first", rule)
+        tx.fail(Code.TURN_STEP_PENDING, f"{top.seat} must finish {top.step} first", rule)
     return tx.s.pending[0]
 
 
 def move_lead(tx: Tx, it: MoveLead) -> None:
     rules = tx.rules
     moves = [st for st in tx.s.pending if st.step == "lead_move"]
-    tx.need(bool(moves), "lead/no_lead_to_move", "no lead is waiting to be moved", R_MOVE_LEAD)
+    tx.require(bool(moves), Code.LEAD_NO_LEAD_TO_MOVE, "no lead is waiting to be moved", R_MOVE_LEAD)
     st = moves[0]
-    tx.need(st.seat == tx.seat, "lead/not_your_lead_to_move", f"{st.seat} moves {st.lead} (the follower's right-hand "
-            f"neighbour), not {tx.seat}", R_MOVE_LEAD)
-    tx.need(st.lead == it.lead, "lead/wrong_lead", f"the lead to move is {st.lead}, not {it.lead}", R_MOVE_LEAD)
+    tx.require(st.seat == tx.seat, Code.LEAD_NOT_YOUR_LEAD_TO_MOVE, f"{st.seat} moves {st.lead} (the follower's right-hand "
+               f"neighbour), not {tx.seat}", R_MOVE_LEAD)
+    tx.require(st.lead == it.lead, Code.LEAD_WRONG_LEAD, f"the lead to move is {st.lead}, not {it.lead}", R_MOVE_LEAD)
     _known_location(tx, it.to, R_MOVE_LEAD)
     origin = st.from_ or ""
-    tx.need(it.to != origin, "lead/must_move", f"{it.lead} must leave {origin}", R_MOVE_LEAD)
+    tx.require(it.to != origin, Code.LEAD_MUST_MOVE, f"{it.lead} must leave {origin}", R_MOVE_LEAD)
     a, b = rules.loc(origin), rules.loc(it.to)
-    tx.need(a.type == b.type, "lead/wrong_location_type", f"{it.lead} is a {a.type} lead; {it.to} is {b.type}", R_MOVE_LEAD)
+    tx.require(a.type == b.type, Code.LEAD_WRONG_LOCATION_TYPE, f"{it.lead} is a {a.type} lead; {it.to} is {b.type}", R_MOVE_LEAD)
     other = [f"{t}.{o}" for t, row in tx.s.leads.items() for o, loc in row.items() if loc == it.to and f"{t}.{o}" != it.lead]
-    tx.need(not other, "lead/location_has_lead", f"{it.to} already holds {ids(other)}", R_MOVE_LEAD)
+    tx.require(not other, Code.LEAD_LOCATION_HAS_LEAD, f"{it.to} already holds {ids(other)}", R_MOVE_LEAD)
     home = rules.loc(tx.s.players[tx.seat].location or "").district
     if b.district == home:
         elsewhere = [loc for loc in rules.map.order if _basic_ok(tx, it.lead, origin, loc) and rules.loc(loc).district != home]
-        tx.need(not elsewhere, "lead/too_close", f"{it.to} is in {tx.seat}'s own district {home}; legal elsewhere: "
-                f"{ids(elsewhere)}", R_MOVE_LEAD)
+        tx.require(not elsewhere, Code.LEAD_TOO_CLOSE, f"{it.to} is in {tx.seat}'s own district {home}; legal elsewhere: "
+                   f"{ids(elsewhere)}", R_MOVE_LEAD)
     tx.emit(LeadMoved(lead=it.lead, to=it.to, by=tx.seat), Popped(step="lead_move"))
 
 
 def draw_evidence(tx: Tx, it: DrawEvidence) -> None:
     _substep(tx, ("lead_use",), "lead/no_lead_to_use", f"{tx.seat} has no lead to use", R_EVIDENCE, move_pending=True)
     pile = tx.s.evidence_pile
-    tx.need(sum(pile.values()) > 0, "evidence/pile_empty", "the evidence pile is empty", R_EVIDENCE)
-    tx.need(any(tx.s.suspects[s].alive for s in tx.s.active_suspects), "evidence/no_living_suspect",
-            "no suspect in this game is alive", R_EVIDENCE)
-    tx.need(it.token is not None and pile.get(it.token, 0) > 0, "evidence/token_not_in_pile",
-            f"no {it.token} token is left in the evidence pile", R_EVIDENCE)
+    tx.require(sum(pile.values()) > 0, Code.EVIDENCE_PILE_EMPTY, "the evidence pile is empty", R_EVIDENCE)
+    tx.require(any(tx.s.suspects[s].alive for s in tx.s.active_suspects), Code.EVIDENCE_NO_LIVING_SUSPECT,
+               "no suspect in this game is alive", R_EVIDENCE)
+    tx.require(it.token is not None and pile.get(it.token, 0) > 0, Code.EVIDENCE_TOKEN_NOT_IN_PILE,
+               f"no {it.token} token is left in the evidence pile", R_EVIDENCE)
     assert it.token is not None
     lead_type = tx.s.pending[0].lead_type
     tx.emit(EvidenceDrawn(seat=tx.seat, kind=it.token), Popped(step="lead_use"),
@@ -264,13 +265,13 @@ def draw_evidence(tx: Tx, it: DrawEvidence) -> None:
 
 def place_evidence(tx: Tx, it: PlaceEvidence) -> None:
     st = _substep(tx, ("evidence_placement",), "evidence/no_token_drawn", f"{tx.seat} has drawn no evidence token", R_EVIDENCE)
-    tx.need(it.suspect in tx.rules.data.suspects, "ref/unknown_suspect", f"no suspect {it.suspect!r}", R_EVIDENCE)
-    tx.need(it.suspect in tx.s.active_suspects, "evidence/suspect_not_in_game",
-            f"{it.suspect} is not a suspect in this game ({ids(tx.s.active_suspects)})", R_EVIDENCE)
-    tx.need(tx.s.suspects[it.suspect].alive, "evidence/suspect_dead", f"{it.suspect} has been killed", R_EVIDENCE)
+    tx.require(it.suspect in tx.rules.data.suspects, Code.REF_UNKNOWN_SUSPECT, f"no suspect {it.suspect!r}", R_EVIDENCE)
+    tx.require(it.suspect in tx.s.active_suspects, Code.EVIDENCE_SUSPECT_NOT_IN_GAME,
+               f"{it.suspect} is not a suspect in this game ({ids(tx.s.active_suspects)})", R_EVIDENCE)
+    tx.require(tx.s.suspects[it.suspect].alive, Code.EVIDENCE_SUSPECT_DEAD, f"{it.suspect} has been killed", R_EVIDENCE)
     file = st.file or ""
-    tx.need(it.file is None or it.file == file, "evidence/wrong_file",
-            f"a {file} lead's evidence goes in the {file} file, not {it.file}", R_EVIDENCE)
+    tx.require(it.file is None or it.file == file, Code.EVIDENCE_WRONG_FILE,
+               f"a {file} lead's evidence goes in the {file} file, not {it.file}", R_EVIDENCE)
     up = it.face == "up"
     tx.emit(EvidencePlaced(seat=tx.seat, suspect=it.suspect, file=file, face_up=up))
     if up:
@@ -289,7 +290,7 @@ def use_possible(tx: Tx) -> bool:
 
 def skip_lead_use(tx: Tx, it: SkipLeadUse) -> None:
     _substep(tx, ("lead_use",), "lead/no_lead_to_use", f"{tx.seat} has no lead to use", R_FOLLOW, move_pending=True)
-    tx.need(not use_possible(tx), "lead/use_available", "a use is possible: draw_evidence or reveal_conspiracy", R_FOLLOW)
+    tx.require(not use_possible(tx), Code.LEAD_USE_AVAILABLE, "a use is possible: draw_evidence or reveal_conspiracy", R_FOLLOW)
     tx.emit(LeadUseSkipped(seat=tx.seat), Popped(step="lead_use"))
     tx.flag("lead_use_skipped", tx.seat)
 

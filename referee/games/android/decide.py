@@ -5,13 +5,12 @@ their own first checks instead of G3/G4 (§4.0); G1 (``match/over``) is the fram
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from msgspec.structs import replace
 
-from referee.engine.decision import Refusal
-from referee.engine.protocol import Accepted, Rejected
 
+from .codes import Code
 from . import cards, conspiracy, day, endday, manual, setup
 from .model import (
     SETUP_INTENTS, AssignDetective, ChooseFirstPlayer, ChooseMurder, CloseCase, DealHunches, DealMemoryCards,
@@ -24,9 +23,6 @@ from .model import (
 )
 from .cancel import as_text
 from .txn import R_CLOSING, R_COMMON, R_END_OF_DAY, Tx
-
-if TYPE_CHECKING:
-    from .rules import AndroidRules
 
 DECIDERS: dict[type[Any], Callable[[Tx, Any], None]] = {
     ChooseMurder: setup.choose_murder, AssignDetective: setup.assign_detective, DealHunches: setup.deal_hunches,
@@ -61,32 +57,23 @@ UNDONE_BY_DELTAS = (UseLocationAbility, UseEventAbility, PlayLightCard)
 KEEP_WINDOW = (Move, RideBeanstalk, FlyDropship, TakeFreeDraw)
 
 
-def judge(rules: AndroidRules, state: State, seat: str, intent: Any,
-          waive: frozenset[str]) -> tuple[Accepted[Any] | Rejected, State]:
-    tx = Tx(rules, state, seat, waive)
-    try:
-        _dispatch(tx, intent)
-    except Refusal as r:
-        return r.verdict, state
-    return tx.accepted(), tx.state
-
-
 def _wrong_phase(tx: Tx, want: str, verb: str) -> None:
-    tx.need(tx.s.phase == want, "phase/wrong_phase", f"{verb} is played in the {want} phase; the game is in {tx.s.phase}", R_COMMON)
+    tx.require(tx.s.phase == want, Code.PHASE_WRONG_PHASE, f"{verb} is played in the {want} phase; the game is in {tx.s.phase}", R_COMMON)
 
 
-def _dispatch(tx: Tx, intent: Any) -> None:
+def judge(tx: Tx, intent: Any) -> None:
+    """G2-G4 for the intent's family, its decider from :data:`DECIDERS`, then what follows it."""
     s = tx.s
     verb = type(intent).__struct_config__.tag
     if isinstance(intent, SETUP_INTENTS):
         _wrong_phase(tx, "setup", verb)
     elif isinstance(intent, ACTIONS):
         _wrong_phase(tx, "day", verb)
-        tx.need(tx.seat == s.active_seat, "turn/not_your_turn", f"it is {s.active_seat}'s turn, not {tx.seat}'s", R_COMMON)
+        tx.require(tx.seat == s.active_seat, "turn/not_your_turn", f"it is {s.active_seat}'s turn, not {tx.seat}'s", R_COMMON)
         if s.pending:
             top = s.pending[0]
-            tx.refuse("turn/step_pending", f"{top.seat} must first finish {top.step}"
-                      + (f" ({top.lead})" if top.lead else ""), R_COMMON)
+            tx.fail(Code.TURN_STEP_PENDING, f"{top.seat} must first finish {top.step}"
+                    + (f" ({top.lead})" if top.lead else ""), R_COMMON)
         w = s.free_draw_window
         if w is not None and not isinstance(intent, KEEP_WINDOW) \
                 and tx.rules.options["free_draw_timing"] == "immediately_after_entry":
@@ -98,8 +85,8 @@ def _dispatch(tx: Tx, intent: Any) -> None:
     elif isinstance(intent, END_OF_DAY):
         _wrong_phase(tx, "end_of_day", verb)
         if tx.rules.options["end_of_day_actor"] == "first_player":
-            tx.need(tx.seat in (s.first_player, "arbiter"), "turn/not_your_turn",
-                    f"the first player ({s.first_player}) resolves the end-of-day items", R_END_OF_DAY)
+            tx.require(tx.seat in (s.first_player, "arbiter"), "turn/not_your_turn",
+                       f"the first player ({s.first_player}) resolves the end-of-day items", R_END_OF_DAY)
     elif isinstance(intent, CLOSING):
         _wrong_phase(tx, "closing", verb)
         if tx.seat != "arbiter":

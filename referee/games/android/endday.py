@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .codes import Code
 from .data import EVIDENCE
 from .model import (
     Case, CaseClosed, CloseCase, DayPhaseEnded, DayStarted, DeclareScore, FirstPlayerChanged, GameEnded,
@@ -38,7 +39,7 @@ def finish_day(tx: Tx) -> None:
 
 def _head(tx: Tx, item: str) -> None:
     head = tx.s.end_of_day_queue[0] if tx.s.end_of_day_queue else None
-    tx.need(head == item, "event/not_pending", f"the next end-of-day item is {head or 'nothing'}, not {item}", R_END_OF_DAY)
+    tx.require(head == item, Code.EVENT_NOT_PENDING, f"the next end-of-day item is {head or 'nothing'}, not {item}", R_END_OF_DAY)
 
 
 def resolve_general_event(tx: Tx, it: ResolveGeneralEvent) -> None:
@@ -51,8 +52,8 @@ def resolve_general_event(tx: Tx, it: ResolveGeneralEvent) -> None:
         tx.emit(GeneralEventResolved(card=None))
         tx.flag("empty_general_deck", "the general event deck is exhausted")
     else:
-        tx.need(card is not None and card in tx.rules.data.events, "ref/unknown_event", f"no event card {card!r}", R_END_OF_DAY)
-        tx.need(card in deck, "event/card_not_in_deck", f"{card} is not in the general event deck", R_END_OF_DAY)
+        tx.require(card is not None and card in tx.rules.data.events, Code.REF_UNKNOWN_EVENT, f"no event card {card!r}", R_END_OF_DAY)
+        tx.require(card in deck, Code.EVENT_CARD_NOT_IN_DECK, f"{card} is not in the general event deck", R_END_OF_DAY)
         assert card is not None
         e = tx.rules.data.events[card]
         tx.emit(GeneralEventResolved(card=card, grants=e.grants is not None))
@@ -70,12 +71,12 @@ def resolve_specific_event(tx: Tx, it: ResolveSpecificEvent) -> None:
     ev = tx.s.events
     m = tx.rules.data.murders[tx.s.murder or ""]
     if ev.specific == "sealed":
-        tx.need(it.card in m.specific_events, "event/not_this_murders_event",
-                f"the sealed card must be named: one of {', '.join(m.specific_events)}", R_END_OF_DAY)
+        tx.require(it.card in m.specific_events, Code.EVENT_NOT_THIS_MURDERS_EVENT,
+                   f"the sealed card must be named: one of {', '.join(m.specific_events)}", R_END_OF_DAY)
     else:
-        tx.need(it.card is None or it.card == ev.specific, "event/specific_mismatch",
-                f"{it.card} is not the card set aside at setup", R_END_OF_DAY)
-    tx.need(not ev.specific_revealed, "event/already_revealed", "the murder-specific event is already revealed", R_END_OF_DAY)
+        tx.require(it.card is None or it.card == ev.specific, Code.EVENT_SPECIFIC_MISMATCH,
+                   f"{it.card} is not the card set aside at setup", R_END_OF_DAY)
+    tx.require(not ev.specific_revealed, Code.EVENT_ALREADY_REVEALED, "the murder-specific event is already revealed", R_END_OF_DAY)
     card = it.card if ev.specific == "sealed" else ev.specific
     tx.emit(SpecificEventRevealed(card=card or "?"))
     if it.deltas:
@@ -157,7 +158,7 @@ def scores(rules: AndroidRules, s: State) -> dict[str, int]:
 
 
 def declare_score(tx: Tx, it: DeclareScore) -> None:
-    tx.need(it.seat in tx.rules.players, "ref/unknown_seat", f"{it.seat!r} is not a seat", R_CLOSING)
+    tx.require(it.seat in tx.rules.players, Code.REF_UNKNOWN_SEAT, f"{it.seat!r} is not a seat", R_CLOSING)
     tx.emit(ScoreDeclared(seat=it.seat, source=it.source, vp=it.vp))
     tx.flag("declared_score", f"{it.seat} {it.source} {it.vp:+d}")
 

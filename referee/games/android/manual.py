@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from msgspec import structs
 
+from .codes import Code
 from .deltas import problem
 from .deviation import deviations
 from .model import (
@@ -38,7 +39,7 @@ def apply_deltas(tx: Tx, deltas: Sequence[Any], what: str = "") -> None:
         why = problem(tx.rules, tx.s, delta)
         if why is not None:
             tag = type(delta).__struct_config__.tag
-            tx.refuse("manual/inconsistent", f"{what + ': ' if what else ''}delta {i} ({tag}): {why}", R_MANUAL)
+            tx.fail(Code.MANUAL_INCONSISTENT, f"{what + ': ' if what else ''}delta {i} ({tag}): {why}", R_MANUAL)
         if tx.undo is not None:
             tx.undo.extend(inverse(tx.rules, tx.s, delta))
         before = tx.s
@@ -60,15 +61,15 @@ def manual_effect(tx: Tx, it: ManualEffect) -> None:
     declaring = top is not None and top.seat == tx.seat and top.step in ("effect_declaration", "piece_bonus")
     if tx.seat != "arbiter":
         allowed = (s.phase == "day" and tx.seat == s.active_seat) or declaring
-        tx.need(allowed, "turn/not_your_turn", f"{tx.seat} may declare an effect only in its own turn "
-                "(or when a declaration is pending for it)", R_MANUAL)
+        tx.require(allowed, "turn/not_your_turn", f"{tx.seat} may declare an effect only in its own turn "
+                   "(or when a declaration is pending for it)", R_MANUAL)
     if it.source is not None:
         named = [st for st in s.pending if st.source == it.source]
         if named:
-            tx.need(named[0] is top, "manual/no_window", f"{it.source} is pending but {top.step if top else ''} comes first", R_MANUAL)
+            tx.require(named[0] is top, Code.MANUAL_NO_WINDOW, f"{it.source} is pending but {top.step if top else ''} comes first", R_MANUAL)
     elif tx.seat != "arbiter" and top is not None and not declaring \
             and not any(isinstance(d, CancelLastActionDelta) for d in it.deltas):
-        tx.refuse("turn/step_pending", f"{top.seat} must finish {top.step} first", R_MANUAL)
+        tx.fail(Code.TURN_STEP_PENDING, f"{top.seat} must finish {top.step} first", R_MANUAL)
     apply_deltas(tx, it.deltas)
     if top is not None and it.source is not None and it.source == top.source:
         tx.emit(Popped(step=top.step))

@@ -12,13 +12,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from referee.engine.chance import Chance
-from referee.engine.decision import Refusal
 from referee.engine.position import Placed
-from referee.engine.protocol import Accepted, ConfigError, Rejected, RulesBase
+from referee.engine.protocol import ConfigError, RulesBase
 from schemas import MatchConfig, Outcome
 from schemas.board import Board
 from schemas.listing import Listed
 
+from .codes import Code
 from . import chance as chance_mod
 from . import manual
 from . import legal as legal_mod
@@ -61,7 +61,6 @@ class AndroidRules(RulesBase):
         self.map = self.data.maps[wanted or self.data.map_order[0]]
         self.interior = frozenset(self.map.beanstalk[1:4])
         self._check_options()
-        self._last: tuple[State, Any, State] | None = None
 
     def _check_options(self) -> None:
         """Option values that depend on the data set, or whose items the option's type cannot restrict."""
@@ -158,7 +157,7 @@ class AndroidRules(RulesBase):
     def need_face_down(self, tx: Tx, card: str) -> None:
         c = self.data.cards.get(card)
         ok = c is not None and c.detective in tx.s.decks and card in tx.s.decks[c.detective][c.deck].face_down
-        tx.need(ok, "deck/card_not_in_deck", f"{card} is not face down in its deck", "§2")
+        tx.require(ok, Code.DECK_CARD_NOT_IN_DECK, f"{card} is not face down in its deck", "§2")
 
     # -- the protocol ---------------------------------------------------------------------------------------
 
@@ -169,18 +168,11 @@ class AndroidRules(RulesBase):
         # whose turn it is is checked by decide, where the spec's check order puts turn/not_your_turn
         return frozenset((*self.players, "arbiter"))
 
-    def decide(self, state: State, seat: str, intent: Any, chance: Chance | None,
-               waive: frozenset[str] = frozenset()) -> Accepted[Any] | Rejected:
-        verdict, after = judge(self, state, seat, intent, waive)
-        if isinstance(verdict, Accepted):
-            self._last = (state, verdict, after)
-        return verdict
+    def decision(self, state: State, seat: str, chance: Chance | None, waive: frozenset[str]) -> Tx:
+        return Tx(self, state, seat, waive)
 
-    def applied(self, state: State, verdict: Any) -> State | None:
-        last = self._last
-        if last is not None and last[0] is state and last[1] is verdict:
-            return last[2]
-        return None
+    def judge(self, tx: Tx, intent: Any) -> None:
+        judge(tx, intent)
 
     def evolve(self, state: State, event: Any) -> State:
         return evolve(self, state, event)
@@ -265,4 +257,3 @@ class AndroidRules(RulesBase):
         return None
 
 
-_ = Refusal

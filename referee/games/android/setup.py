@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .codes import Code
 from .data import LEAD_TYPES
 from .model import (
     AssignDetective, ChooseFirstPlayer, ChooseMurder, ComponentsPlaced, DayStarted, DealHunches, DealMemoryCards,
@@ -53,25 +54,25 @@ def _drew(state: State, seat: str) -> bool:
 
 def _out_of_order(tx: Tx, step: int, what: str) -> None:
     now = current_step(tx.rules, tx.s)
-    tx.need(now >= step, "setup/out_of_order", f"{what} is setup step {step}; step {now} is not complete yet", R_SETUP)
+    tx.require(now >= step, Code.SETUP_OUT_OF_ORDER, f"{what} is setup step {step}; step {now} is not complete yet", R_SETUP)
 
 
 def _may_act_for(tx: Tx, seat: str) -> None:
-    tx.need(tx.seat in (seat, "arbiter"), "turn/not_your_turn",
-            f"{tx.seat} may not do this for {seat}: only {seat} or the arbiter", R_SETUP)
+    tx.require(tx.seat in (seat, "arbiter"), "turn/not_your_turn",
+               f"{tx.seat} may not do this for {seat}: only {seat} or the arbiter", R_SETUP)
 
 
 def _seat(tx: Tx, seat: str | None) -> str:
-    tx.need(seat is not None and seat in tx.rules.players, "ref/unknown_seat",
-            f"seat {seat!r} is not a seat of this match ({ids(tx.rules.players)})", R_SETUP)
+    tx.require(seat is not None and seat in tx.rules.players, Code.REF_UNKNOWN_SEAT,
+               f"seat {seat!r} is not a seat of this match ({ids(tx.rules.players)})", R_SETUP)
     assert seat is not None
     return seat
 
 
 def choose_murder(tx: Tx, it: ChooseMurder) -> None:
-    tx.need(tx.s.murder is None, "setup/already_done", f"the murder is already chosen ({tx.s.murder})", R_SETUP)
-    tx.need(it.murder in tx.rules.data.murders, "ref/unknown_murder",
-            f"no murder {it.murder!r} in the data set ({ids(tx.rules.data.murder_order)})", R_SETUP)
+    tx.require(tx.s.murder is None, Code.SETUP_ALREADY_DONE, f"the murder is already chosen ({tx.s.murder})", R_SETUP)
+    tx.require(it.murder in tx.rules.data.murders, Code.REF_UNKNOWN_MURDER,
+               f"no murder {it.murder!r} in the data set ({ids(tx.rules.data.murder_order)})", R_SETUP)
     assert it.murder is not None
     tx.emit(MurderChosen(murder=it.murder))
 
@@ -80,11 +81,11 @@ def assign_detective(tx: Tx, it: AssignDetective) -> None:
     _out_of_order(tx, 3, "assigning detectives")
     seat = _seat(tx, it.seat)
     have = tx.s.players[seat].detective
-    tx.need(have is None, "setup/already_assigned", f"{seat} already plays {have}", R_SETUP)
-    tx.need(it.detective in tx.rules.data.detectives, "ref/unknown_detective",
-            f"no detective {it.detective!r} ({ids(sorted(tx.rules.data.detectives))})", R_SETUP)
+    tx.require(have is None, Code.SETUP_ALREADY_ASSIGNED, f"{seat} already plays {have}", R_SETUP)
+    tx.require(it.detective in tx.rules.data.detectives, Code.REF_UNKNOWN_DETECTIVE,
+               f"no detective {it.detective!r} ({ids(sorted(tx.rules.data.detectives))})", R_SETUP)
     other = seat_of(tx.s, it.detective)
-    tx.need(other is None, "setup/detective_taken", f"{it.detective} is already played by {other}", R_SETUP)
+    tx.require(other is None, Code.SETUP_DETECTIVE_TAKEN, f"{it.detective} is already played by {other}", R_SETUP)
     tx.emit(DetectiveAssigned(seat=seat, detective=it.detective))
     if all(tx.s.players[s].detective for s in tx.rules.players):
         tx.emit(ComponentsPlaced())
@@ -96,15 +97,15 @@ def deal_hunches(tx: Tx, it: DealHunches) -> None:
     for seat_, guilty, innocent in deals:
         seat = _seat(tx, seat_)
         _may_act_for(tx, seat)
-        tx.need(tx.s.players[seat].hunches is None, "setup/already_dealt", f"{seat} already holds hunches", R_SETUP)
+        tx.require(tx.s.players[seat].hunches is None, Code.SETUP_ALREADY_DEALT, f"{seat} already holds hunches", R_SETUP)
         active = tx.s.active_suspects
         for word, sus in (("guilty", guilty), ("innocent", innocent)):
-            tx.need(sus in active, "setup/hunch_not_in_game",
-                    f"the {word} hunch must be of a suspect in this game ({ids(active)}), not {sus!r}", R_SETUP)
+            tx.require(sus in active, Code.SETUP_HUNCH_NOT_IN_GAME,
+                       f"the {word} hunch must be of a suspect in this game ({ids(active)}), not {sus!r}", R_SETUP)
         assert guilty is not None and innocent is not None
         for word, sus in (("guilty", guilty), ("innocent", innocent)):
             dealt = [s for s, p in tx.s.players.items() if p.hunches and getattr(p.hunches, word) == sus]
-            tx.need(not dealt, "setup/hunch_already_dealt", f"the {word} hunch of {sus} is already dealt", R_SETUP)
+            tx.require(not dealt, Code.SETUP_HUNCH_ALREADY_DEALT, f"the {word} hunch of {sus} is already dealt", R_SETUP)
         tx.emit(HunchesDealt(seat=seat, guilty=guilty, innocent=innocent))
     if all(tx.s.players[s].hunches for s in tx.rules.players):
         left_g = [s for s in tx.s.active_suspects if all(p.hunches and p.hunches.guilty != s for p in tx.s.players.values())]
@@ -114,43 +115,43 @@ def deal_hunches(tx: Tx, it: DealHunches) -> None:
 
 
 def select_starting_plot(tx: Tx, it: SelectStartingPlot) -> None:
-    tx.need(current_step(tx.rules, tx.s) >= 9, "setup/out_of_order",
-            "starting plots are step 9: not every seat has its hunches yet", R_SETUP)
+    tx.require(current_step(tx.rules, tx.s) >= 9, Code.SETUP_OUT_OF_ORDER,
+               "starting plots are step 9: not every seat has its hunches yet", R_SETUP)
     picks = [(p.seat, p.plot) for p in it.picks] if it.picks else [(it.seat, it.plot)]
     for seat_, plot in picks:
         seat = _seat(tx, seat_)
         p = tx.s.players[seat]
-        tx.need(p.plot is None, "setup/already_selected", f"{seat} already has a plot ({p.plot.current if p.plot else ''})", R_SETUP)
+        tx.require(p.plot is None, Code.SETUP_ALREADY_SELECTED, f"{seat} already has a plot ({p.plot.current if p.plot else ''})", R_SETUP)
         allp = {x: e for d in tx.rules.data.detectives.values() for x, e in d.plots}
-        tx.need(plot in allp, "ref/unknown_plot", f"no plot {plot!r} in the data set", R_SETUP)
+        tx.require(plot in allp, Code.REF_UNKNOWN_PLOT, f"no plot {plot!r} in the data set", R_SETUP)
         assert plot is not None
         mine = dict(tx.rules.data.detectives[p.detective or ""].plots)
-        tx.need(plot in mine, "setup/plot_not_yours", f"{plot} is not a plot of {p.detective} (plots: {ids(mine)})", R_SETUP)
-        tx.need(mine[plot], "setup/plot_not_eligible", f"{plot} may not be a starting plot", R_SETUP)
+        tx.require(plot in mine, Code.SETUP_PLOT_NOT_YOURS, f"{plot} is not a plot of {p.detective} (plots: {ids(mine)})", R_SETUP)
+        tx.require(mine[plot], Code.SETUP_PLOT_NOT_ELIGIBLE, f"{plot} may not be a starting plot", R_SETUP)
         tx.emit(StartingPlotSelected(seat=seat, plot=plot))
 
 
 def draw_starting_cards(tx: Tx, it: DrawStartingCards) -> None:
-    tx.need(current_step(tx.rules, tx.s) >= 10, "setup/out_of_order",
-            "starting cards are step 10: not every seat has its plot yet", R_SETUP)
+    tx.require(current_step(tx.rules, tx.s) >= 10, Code.SETUP_OUT_OF_ORDER,
+               "starting cards are step 10: not every seat has its plot yet", R_SETUP)
     draws = [(d.seat, (d.light_1, d.light_2), d.dark) for d in it.drawn] if it.drawn else [(it.seat, it.light, it.dark)]
     rules = tx.rules
     for seat_, light, dark in draws:
         seat = _seat(tx, seat_)
         _may_act_for(tx, seat)
         p = tx.s.players[seat]
-        tx.need(not p.hand, "setup/already_drawn", f"{seat} already drew its starting cards", R_SETUP)
+        tx.require(not p.hand, Code.SETUP_ALREADY_DRAWN, f"{seat} already drew its starting cards", R_SETUP)
         det = p.detective or ""
         cards = rules.data.cards
         ok = len(light) == 2 and len(set(light)) == 2 and all(
             c in cards and cards[c].detective == det and cards[c].deck == "light" for c in light)
-        tx.need(ok, "setup/invalid_starting_draw",
-                f"light= must name two different cards of {det}'s light deck, not {ids(light)}", R_SETUP)
+        tx.require(ok, Code.SETUP_INVALID_STARTING_DRAW,
+                   f"light= must name two different cards of {det}'s light deck, not {ids(light)}", R_SETUP)
         left = rules.left(seat)
         left_det = tx.s.players[left].detective
-        tx.need(dark is not None and dark in cards and cards[dark].detective == left_det and cards[dark].deck == "dark",
-                "setup/wrong_dark_deck", f"dark= must be a card of {left_det}.dark (the deck of {left}, on {seat}'s left), "
-                f"not {dark!r}", R_SETUP)
+        tx.require(dark is not None and dark in cards and cards[dark].detective == left_det and cards[dark].deck == "dark",
+                   Code.SETUP_WRONG_DARK_DECK, f"dark= must be a card of {left_det}.dark (the deck of {left}, on {seat}'s left), "
+                   f"not {dark!r}", R_SETUP)
         assert dark is not None
         for c in (*light, dark):
             rules.need_face_down(tx, c)
@@ -158,24 +159,24 @@ def draw_starting_cards(tx: Tx, it: DrawStartingCards) -> None:
 
 
 def set_aside_specific_event(tx: Tx, it: SetAsideSpecificEvent) -> None:
-    tx.need(current_step(tx.rules, tx.s) >= 11, "setup/out_of_order",
-            "the murder-specific event is step 11: not every seat drew its starting cards yet", R_SETUP)
-    tx.need(not tx.s.setup.specific_set, "setup/already_done", "the murder-specific event is already set aside", R_SETUP)
+    tx.require(current_step(tx.rules, tx.s) >= 11, Code.SETUP_OUT_OF_ORDER,
+               "the murder-specific event is step 11: not every seat drew its starting cards yet", R_SETUP)
+    tx.require(not tx.s.setup.specific_set, Code.SETUP_ALREADY_DONE, "the murder-specific event is already set aside", R_SETUP)
     m = tx.rules.data.murders[tx.s.murder or ""]
     if it.card == "sealed":
-        tx.need(not tx.rules.digital, "setup/sealed_not_allowed",
-                "a digital match draws the event itself: card=sealed is for a physical match", R_SETUP)
+        tx.require(not tx.rules.digital, Code.SETUP_SEALED_NOT_ALLOWED,
+                   "a digital match draws the event itself: card=sealed is for a physical match", R_SETUP)
     else:
-        tx.need(it.card in m.specific_events, "setup/not_this_murders_event",
-                f"card= must be one of {m.id}'s three specific events (or sealed)", R_SETUP)
+        tx.require(it.card in m.specific_events, Code.SETUP_NOT_THIS_MURDERS_EVENT,
+                   f"card= must be one of {m.id}'s three specific events (or sealed)", R_SETUP)
     assert it.card is not None
     tx.emit(SpecificEventSetAside(card=it.card))
 
 
 def choose_first_player(tx: Tx, it: ChooseFirstPlayer) -> None:
-    tx.need(current_step(tx.rules, tx.s) >= 12, "setup/out_of_order",
-            "the first player is step 12: the murder-specific event is not set aside yet", R_SETUP)
-    tx.need(tx.s.first_player is None, "setup/already_done", f"the first player is already {tx.s.first_player}", R_SETUP)
+    tx.require(current_step(tx.rules, tx.s) >= 12, Code.SETUP_OUT_OF_ORDER,
+               "the first player is step 12: the murder-specific event is not set aside yet", R_SETUP)
+    tx.require(tx.s.first_player is None, Code.SETUP_ALREADY_DONE, f"the first player is already {tx.s.first_player}", R_SETUP)
     seat = _seat(tx, it.seat)
     tx.emit(FirstPlayerChosen(seat=seat))
     for s in tx.rules.players:
@@ -187,21 +188,21 @@ def choose_first_player(tx: Tx, it: ChooseFirstPlayer) -> None:
 
 def draw_rachel_extra_cards(tx: Tx, it: DrawRachelExtraCards) -> None:
     rachel = seat_of(tx.s, "rachel")
-    tx.need(rachel is not None, "setup/not_applicable", "Rachel is not in this game", R_SETUP)
-    tx.need(tx.s.first_player is not None, "setup/out_of_order", "Rachel's extra cards are step 13: no first player yet", R_SETUP)
-    tx.need(not tx.s.setup.extra_drawn, "setup/already_done", "Rachel already drew her extra cards", R_SETUP)
+    tx.require(rachel is not None, Code.SETUP_NOT_APPLICABLE, "Rachel is not in this game", R_SETUP)
+    tx.require(tx.s.first_player is not None, Code.SETUP_OUT_OF_ORDER, "Rachel's extra cards are step 13: no first player yet", R_SETUP)
+    tx.require(not tx.s.setup.extra_drawn, Code.SETUP_ALREADY_DONE, "Rachel already drew her extra cards", R_SETUP)
     assert rachel is not None
     _may_act_for(tx, rachel)
     rules = tx.rules
     others = {f"{tx.s.players[s].detective}.dark" for s in rules.players if s != rachel}
     ok = len(it.sources) == 2 and all(src == "rachel.light" or src in others for src in it.sources)
-    tx.need(ok, "setup/invalid_extra_draw", f"sources= must be two of rachel.light and the other detectives' dark decks "
-            f"({ids(sorted(others))}), not {ids(it.sources)}", R_SETUP)
-    tx.need(len(it.cards) == 2 and len(set(it.cards)) == 2, "setup/invalid_extra_draw", "cards= must name two cards", R_SETUP)
+    tx.require(ok, Code.SETUP_INVALID_EXTRA_DRAW, f"sources= must be two of rachel.light and the other detectives' dark decks "
+               f"({ids(sorted(others))}), not {ids(it.sources)}", R_SETUP)
+    tx.require(len(it.cards) == 2 and len(set(it.cards)) == 2, Code.SETUP_INVALID_EXTRA_DRAW, "cards= must name two cards", R_SETUP)
     for src, card in zip(it.sources, it.cards):
         c = rules.data.cards.get(card)
-        tx.need(c is not None and f"{c.detective}.{c.deck}" == src, "deck/card_not_in_deck",
-                f"{card} is not a card of {src}", R_SETUP)
+        tx.require(c is not None and f"{c.detective}.{c.deck}" == src, Code.DECK_CARD_NOT_IN_DECK,
+                   f"{card} is not a card of {src}", R_SETUP)
         rules.need_face_down(tx, card)
     tx.emit(ExtraCardsDrawn(seat=rachel, cards=tuple(it.cards), decks=tuple(it.sources)))
     maybe_complete(tx)
@@ -209,16 +210,16 @@ def draw_rachel_extra_cards(tx: Tx, it: DrawRachelExtraCards) -> None:
 
 def deal_memory_cards(tx: Tx, it: DealMemoryCards) -> None:
     raymond = seat_of(tx.s, "raymond")
-    tx.need(raymond is not None, "setup/not_applicable", "Raymond is not in this game: nobody deals memory cards", R_SETUP)
-    tx.need(tx.s.first_player is not None, "setup/out_of_order", "memory cards are step 13: no first player yet", R_SETUP)
-    tx.need(not tx.s.setup.memory_dealt, "setup/already_done", "the memory cards are already dealt", R_SETUP)
+    tx.require(raymond is not None, Code.SETUP_NOT_APPLICABLE, "Raymond is not in this game: nobody deals memory cards", R_SETUP)
+    tx.require(tx.s.first_player is not None, Code.SETUP_OUT_OF_ORDER, "memory cards are step 13: no first player yet", R_SETUP)
+    tx.require(not tx.s.setup.memory_dealt, Code.SETUP_ALREADY_DONE, "the memory cards are already dealt", R_SETUP)
     memory = tx.rules.data.detectives["raymond"].memory_cards
     want = sorted(s for s in tx.rules.players if s != raymond)
     seats = sorted(d.seat for d in it.deal)
     cards = [d.card for d in it.deal]
     ok = seats == want and len(set(cards)) == len(cards) and all(c in memory for c in cards)
-    tx.need(ok, "setup/invalid_memory_deal", f"deal one distinct Raymond memory card ({ids(memory)}) to each seat other "
-            f"than {raymond} ({ids(want)})", R_SETUP)
+    tx.require(ok, Code.SETUP_INVALID_MEMORY_DEAL, f"deal one distinct Raymond memory card ({ids(memory)}) to each seat other "
+               f"than {raymond} ({ids(want)})", R_SETUP)
     tx.emit(MemoryCardsDealt(deal=tuple(sorted(it.deal, key=lambda d: d.seat))))
     maybe_complete(tx)
 

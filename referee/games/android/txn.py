@@ -1,13 +1,15 @@
 """The decision being built (:class:`Tx`) and the rule citations. A failed check raises a refusal
 (``android/<spec code>``; the framework's ``turn/not_your_turn`` and ``match/over`` stay as they are),
-which ``decide`` returns as a Rejected value."""
+which ``decide`` returns as a Rejected value. Every check of this game is a ``require``: no
+ruling has ever waived one here (its arbiter corrects a table with ``manual_effect`` instead)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any
 
-from referee.engine.decision import Decision, Refusal
+from referee.engine.decision import Decision
 
+from .codes import Code
 from .model import AuditFlagged, State
 
 if TYPE_CHECKING:
@@ -48,7 +50,7 @@ class Tx(Decision):
     __slots__ = ("rules", "seat", "undo")
 
     def __init__(self, rules: AndroidRules, state: State, seat: str, waive: frozenset[str]) -> None:
-        super().__init__("android/", state, rules.evolve, waive=waive, waivable=frozenset())
+        super().__init__("android/", state, rules.evolve, waive=waive)
         self.rules = rules
         self.seat = seat
         #: while an action «Отмена» may cancel is decided: the inverse of each effect, in the order applied
@@ -56,13 +58,6 @@ class Tx(Decision):
 
     def code(self, reason: str) -> str:
         return reason if reason in FRAMEWORK or reason.startswith("android/") else "android/" + reason
-
-    def refuse(self, reason: str, message: str, rule: str = "") -> NoReturn:
-        raise Refusal(self.code(reason), message, rule)
-
-    def need(self, ok: bool, reason: str, message: str, rule: str = "") -> None:
-        if not ok:
-            self.refuse(reason, message, rule)
 
     def flag(self, kind: str, note: str = "") -> None:
         self.emit(AuditFlagged(kind=kind, note=note))
@@ -78,7 +73,7 @@ class Tx(Decision):
 
     def time(self, cost: int, rule: str = R_TIME) -> None:
         have = self.s.time_left
-        self.need(have >= cost, "time/insufficient", f"needs {cost} TIME, {self.seat} has {have}", rule)
+        self.require(have >= cost, Code.TIME_INSUFFICIENT, f"needs {cost} TIME, {self.seat} has {have}", rule)
 
 
 def plural(n: int, word: str) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .codes import Code
 from . import manual, refs
 from .evolve import get_obj
 from .model import ActivateAbility, AgentActed, AgentAttackAgent, AgentAttackPlayer, AgentDraw, Pending
@@ -20,12 +21,12 @@ def _agent_checks(txn: Txn, seat: str, cell: str, kind: str, extra_allowed: bool
     """A1-A4 (4.7), then the action is spent and recorded; the agent."""
     a = txn.state.field[cell].agent
     if a is None or a.controller != seat:
-        txn.fail("no_such_agent", f"{seat} has no agent on {cell}", "R-AGENTS")
+        txn.fail(Code.NO_SUCH_AGENT, f"{seat} has no agent on {cell}", "R-AGENTS")
     assert a is not None
     if a.turned:
-        txn.violated("agent_turned", f"{a.card} on {cell} is turned", "R-AGENT-DEFAULTS")
+        txn.check(False, Code.AGENT_TURNED, f"{a.card} on {cell} is turned", "R-AGENT-DEFAULTS")
     if any(x.oid == a.oid and x.kind == kind for x in txn.state.turn.agent_actions):
-        txn.violated("agent_repeat_action", f"{a.card} on {cell} has already taken a {kind} action this turn", "R-AGENT-DEFAULTS")
+        txn.check(False, Code.AGENT_REPEAT_ACTION, f"{a.card} on {cell} has already taken a {kind} action this turn", "R-AGENT-DEFAULTS")
     spend_agent(txn, seat, extra_allowed)
     txn.emit(AgentActed(oid=a.oid, kind=kind))
     return a
@@ -38,7 +39,7 @@ def _attack_kind(txn: Txn, which: str) -> str:
 def agent_draw(txn: Txn, seat: str, i: AgentDraw) -> None:
     _agent_checks(txn, seat, i.agent, "draw")
     if not txn.player(seat).extra_archive.count > 0:
-        txn.fail("archive_empty", f"{seat}'s extra archive is empty", "R-ARCHIVES")
+        txn.fail(Code.ARCHIVE_EMPTY, f"{seat}'s extra archive is empty", "R-ARCHIVES")
     cards = () if i.card is None else (i.card,)
     txn.check_draw(seat, "extra_archive", cards, 1)
     txn.turn_agent(i.agent, True, "draws from the extra archive")
@@ -58,9 +59,9 @@ def agent_attack_player(txn: Txn, seat: str, i: AgentAttackPlayer) -> None:
 def agent_attack_agent(txn: Txn, seat: str, i: AgentAttackAgent) -> None:
     a = _agent_checks(txn, seat, i.agent, _attack_kind(txn, "agent"), txn.opts["attack_agent_extra"])
     target = txn.state.field[i.target].agent
-    txn.require(target is not None and target.controller != seat, "target_not_opponent_agent",
+    txn.require(target is not None and target.controller != seat, Code.TARGET_NOT_OPPONENT_AGENT,
                 f"{i.target} holds no agent of {txn.ctx.opp(seat)}", "R-AGENT-DEFAULTS")
-    txn.check(revealed(txn.state, i.target), "target_not_revealed", f"the agent on {i.target} is not revealed", "R-AGENTS")
+    txn.check(revealed(txn.state, i.target), Code.TARGET_NOT_REVEALED, f"the agent on {i.target} is not revealed", "R-AGENTS")
     e = efficiency(txn.ctx, txn.state, i.agent)
     r = reckless(txn.ctx, txn.state, i.agent)
     res = resilience(txn.ctx, txn.state, i.target)
@@ -76,24 +77,24 @@ def activate_ability(txn: Txn, seat: str, i: ActivateAbility) -> None:
     ref = refs.any_object(txn.ctx, i.object, seat)
     obj = get_obj(txn.state, ref)
     if obj is None:
-        txn.fail("no_such_object", f"there is no object at {i.object}", "R-OBJECTS")
+        txn.fail(Code.NO_SUCH_OBJECT, f"there is no object at {i.object}", "R-OBJECTS")
     in_buffer = "." in ref
-    txn.require(not in_buffer or (txn.opts["buffer_abilities"] and ref.startswith(f"{seat}.")), "no_such_object",
+    txn.require(not in_buffer or (txn.opts["buffer_abilities"] and ref.startswith(f"{seat}.")), Code.NO_SUCH_OBJECT,
                 "buffer cards cannot use activated abilities (option buffer_abilities)" , "R-OBJECTS")
     if getattr(obj, "controller", getattr(obj, "owner", None)) != seat:
-        txn.fail("not_your_object", f"{obj.card} at {i.object} is not {seat}'s", "R-OBJECTS")
+        txn.fail(Code.NOT_YOUR_OBJECT, f"{obj.card} at {i.object} is not {seat}'s", "R-OBJECTS")
     ability = txn.ctx.card(obj.card).ability(i.ability)
     if ability is None or ability.kind not in ("activated", "activated_free"):
-        txn.fail("no_such_ability", f"{obj.card} has no activated ability {i.ability!r}", "R-ICONS")
+        txn.fail(Code.NO_SUCH_ABILITY, f"{obj.card} has no activated ability {i.ability!r}", "R-ICONS")
     assert ability is not None
     is_agent = ref.endswith("/agent")
     cell = ref.split("/")[0]
     if is_agent:
         if obj.turned:
-            txn.violated("agent_turned", f"{obj.card} on {cell} is turned", "R-AGENT-DEFAULTS")
+            txn.check(False, Code.AGENT_TURNED, f"{obj.card} on {cell} is turned", "R-AGENT-DEFAULTS")
         kind = f"ability:{i.ability}"
         if any(x.oid == obj.oid and x.kind == kind for x in txn.state.turn.agent_actions):
-            txn.violated("agent_repeat_action", f"{obj.card} on {cell} has already used {i.ability} this turn", "R-AGENT-DEFAULTS")
+            txn.check(False, Code.AGENT_REPEAT_ACTION, f"{obj.card} on {cell} has already used {i.ability} this turn", "R-AGENT-DEFAULTS")
     if ability.kind == "activated":
         if is_agent:
             spend_agent(txn, seat)

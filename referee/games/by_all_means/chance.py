@@ -21,6 +21,7 @@ from msgspec.structs import replace
 from referee.engine.chance import Chance
 from referee.engine.protocol import Rejected
 
+from .codes import Code
 from .evolve import shuffles
 from .model import (
     AgentDraw,
@@ -66,7 +67,7 @@ def shuffle_chance(state: State, owner: str, zone: str, chance: Chance) -> Chanc
 
 
 def _mismatch(field: str, typed: Any, drawn: Any) -> Rejected:
-    return Rejected("by_all_means/chance_mismatch",
+    return Rejected(Code.CHANCE_MISMATCH,
                     f"{field}: typed {typed!r}, but this digital match's generator gives {drawn!r} (omit it to let the referee draw)",
                     "R-ARCHIVES")
 

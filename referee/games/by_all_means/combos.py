@@ -11,6 +11,7 @@ from collections import Counter
 
 from msgspec.structs import replace
 
+from .codes import Code
 from . import refs
 from .agents import limit_after
 from .effects import check_effect, resolve_effect
@@ -43,7 +44,7 @@ def _combo_key(txn: Txn, effect: str, objects: list[tuple[str, int | None]]) -> 
 
 def _check_repeat(txn: Txn, key: ComboKey | None, what: str) -> None:
     if key is not None and key in txn.state.turn.combos:
-        txn.violated("combo_repeated", f"{what} was already played with the same cards this turn", "R-BUFFER")
+        txn.check(False, Code.COMBO_REPEATED, f"{what} was already played with the same cards this turn", "R-BUFFER")
 
 
 def _buffer_checks(txn: Txn, seat: str, hand_cards: list[str], to_buffer: tuple[str, ...], lilac: tuple[str, ...],
@@ -53,14 +54,14 @@ def _buffer_checks(txn: Txn, seat: str, hand_cards: list[str], to_buffer: tuple[
         pool = Counter(hand_cards)
         for cid in to_buffer:
             if not pool[cid] > 0:
-                txn.violated("not_from_hand", f"to_buffer={cid}: only this action's hand cards can be buffered", "R-NEUTRAL-ZONE")
+                txn.check(False, Code.NOT_FROM_HAND, f"to_buffer={cid}: only this action's hand cards can be buffered", "R-NEUTRAL-ZONE")
             pool[cid] -= 1
     if txn.opts["buffer_capacity_check"] == "after_departures":
         free = len(txn.free_slots(seat))
     else:
         free = free_before - placed_by_effect
     if len(to_buffer) > free:
-        txn.violated("buffer_full", f"{len(to_buffer)} card(s) to buffer but {seat} has {max(0, free)} free buffer slot(s)", "R-BUFFER")
+        txn.check(False, Code.BUFFER_FULL, f"{len(to_buffer)} card(s) to buffer but {seat} has {max(0, free)} free buffer slot(s)", "R-BUFFER")
     if not (to_buffer or lilac):
         return  # no card to buffer, no lilac choice: nothing more to check
     needed: Counter[str] = Counter()
@@ -69,12 +70,12 @@ def _buffer_checks(txn: Txn, seat: str, hand_cards: list[str], to_buffer: tuple[
         needed[cid] += txn.ctx.card(cid).symbols.count(neutral)
     given = Counter(refs.lilac_choice(txn.ctx, x)[0] for x in lilac)
     for cid in sorted(needed):
-        txn.check(given[cid] >= needed[cid], "lilac_choice_required",
+        txn.check(given[cid] >= needed[cid], Code.LILAC_CHOICE_REQUIRED,
                   f"{cid} prints {needed[cid]} lilac symbol(s): name the active symbol for each with lilac_as={cid}:SYMBOL",
                   "R-SYMBOLS")
     for x in lilac:
         sym = refs.lilac_choice(txn.ctx, x)[1]
-        txn.check(sym in txn.ctx.cards.active_symbols, "lilac_choice_required",
+        txn.check(sym in txn.ctx.cards.active_symbols, Code.LILAC_CHOICE_REQUIRED,
                   f"lilac_as {x}: {sym} is not an active symbol ({', '.join(txn.ctx.cards.active_symbols)})", "R-SYMBOLS")
 
 
@@ -97,14 +98,14 @@ def _finish_combo(txn: Txn, seat: str, to_buffer_cards: tuple[str, ...], lilac: 
 
 def play_digits(txn: Txn, seat: str, i: PlayDigits) -> None:
     spend_main(txn, "R-DIGITS")
-    txn.require(len(i.hand) + len(i.buffer) > 0, "too_few_cards", "a digit combination needs at least one card", "R-DIGITS")
+    txn.require(len(i.hand) + len(i.buffer) > 0, Code.TOO_FEW_CARDS, "a digit combination needs at least one card", "R-DIGITS")
     txn.require_in_hand(seat, i.hand, "R-DIGITS")
     slots = []
     for slot in i.buffer:
         if not (slot in txn.ctx.slots and txn.player(seat).buffer.get(slot) is not None):
-            txn.fail("buffer_slot_empty", f"{seat}'s {slot} is empty", "R-BUFFER")
+            txn.fail(Code.BUFFER_SLOT_EMPTY, f"{seat}'s {slot} is empty", "R-BUFFER")
         if slot in slots:
-            txn.fail("duplicate_source", f"{slot} is named twice", "R-DIGITS")
+            txn.fail(Code.DUPLICATE_SOURCE, f"{slot} is named twice", "R-DIGITS")
         slots.append(slot)
     buf = txn.player(seat).buffer
     cards = [*i.hand, *(buf[s].card for s in slots)]
@@ -112,15 +113,15 @@ def play_digits(txn: Txn, seat: str, i: PlayDigits) -> None:
     for cid in cards:
         digit = txn.ctx.card(cid).digit
         if digit is None:
-            txn.fail("no_digit", f"{cid} has no digit", "R-DIGITS")
+            txn.fail(Code.NO_DIGIT, f"{cid} has no digit", "R-DIGITS")
         total += digit
     if total not in DIGIT_EFFECTS:
-        txn.violated("digit_sum_invalid",
-                     f"the digits add up to {total} ({' + '.join(f'{c}:{txn.ctx.card(c).digit}' for c in cards)}); a digit combination makes 5, 7, 9, 11 or 13",
-                     "R-DIGITS")
+        txn.check(False, Code.DIGIT_SUM_INVALID,
+                  f"the digits add up to {total} ({' + '.join(f'{c}:{txn.ctx.card(c).digit}' for c in cards)}); a digit combination makes 5, 7, 9, 11 or 13",
+                  "R-DIGITS")
     need = 2 if total == 5 or not txn.opts["single_card_digits"] else 1
     if len(cards) < need:
-        txn.violated("too_few_cards", f"a digit combination of {total} needs at least {need} cards", "R-DIGITS")
+        txn.check(False, Code.TOO_FEW_CARDS, f"a digit combination of {total} needs at least {need} cards", "R-DIGITS")
     effect = DIGIT_EFFECTS.get(total, "")
     key = _combo_key(txn, f"digits:{total}", [*((c, None) for c in i.hand), *((buf[s].card, buf[s].oid) for s in slots)])
     _check_repeat(txn, key, f"the digit combination {total}")
@@ -139,21 +140,21 @@ def play_digits(txn: Txn, seat: str, i: PlayDigits) -> None:
 
 
 def _machinations_params(txn: Txn, seat: str, i: PlayDigits) -> None:
-    txn.require(i.option is not None, "missing_effect_param", "machinations (5) needs option=steal or option=move_symbol", "R-DIGITS")
+    txn.require(i.option is not None, Code.MISSING_EFFECT_PARAM, "machinations (5) needs option=steal or option=move_symbol", "R-DIGITS")
     if i.option != "move_symbol":
         return
-    txn.require(i.move_from is not None and i.symbol is not None and i.move_to is not None, "missing_effect_param",
+    txn.require(i.move_from is not None and i.symbol is not None and i.move_to is not None, Code.MISSING_EFFECT_PARAM,
                 "move_symbol needs move_from=OBJECT symbol=SYMBOL move_to=OBJECT", "R-DIGITS")
     src = _field_ref(txn.ctx, str(i.move_from))
-    txn.require(src is not None and get_obj(txn.state, src) is not None, "bad_effect_target",
+    txn.require(src is not None and get_obj(txn.state, src) is not None, Code.BAD_EFFECT_TARGET,
                 f"move_from={i.move_from} is not a field object", "R-DIGITS")
     obj = get_obj(txn.state, str(src))
-    txn.require(i.symbol in obj.active_symbols, "no_active_symbol", f"{obj.card} at {i.move_from} carries no {i.symbol} token", "R-DIGITS")
+    txn.require(i.symbol in obj.active_symbols, Code.NO_ACTIVE_SYMBOL, f"{obj.card} at {i.move_from} carries no {i.symbol} token", "R-DIGITS")
     dst = _field_ref(txn.ctx, str(i.move_to))
-    txn.require(dst is not None and dst != src and get_obj(txn.state, dst) is not None, "bad_effect_target",
+    txn.require(dst is not None and dst != src and get_obj(txn.state, dst) is not None, Code.BAD_EFFECT_TARGET,
                 f"move_to={i.move_to} must be another field object", "R-DIGITS")
     if txn.opts["machinations_move_scope"] == "own_objects":
-        txn.require(obj.controller == seat and get_obj(txn.state, str(dst)).controller == seat, "bad_effect_target",
+        txn.require(obj.controller == seat and get_obj(txn.state, str(dst)).controller == seat, Code.BAD_EFFECT_TARGET,
                     "option machinations_move_scope=own_objects: both objects must be yours", "R-DIGITS")
 
 
@@ -184,13 +185,13 @@ def _digit_effect(txn: Txn, seat: str, effect: str, i: PlayDigits) -> None:
 def play_symbols(txn: Txn, seat: str, i: PlaySymbols) -> None:
     spend_main(txn, "R-SYMBOLS")
     if len(i.use) != 2:
-        txn.fail("need_two_symbols", f"a symbol combination uses exactly two symbols, not {len(i.use)}", "R-SYMBOLS")
+        txn.fail(Code.NEED_TWO_SYMBOLS, f"a symbol combination uses exactly two symbols, not {len(i.use)}", "R-SYMBOLS")
     a, b = (refs.source(txn.ctx, u, seat) for u in i.use)
     kinds = {a.kind, b.kind}
     allowed = len(kinds) == 1 or kinds == {"hand", "buffer"} or (txn.opts["mixed_field_sources"] and "field" in kinds)
     if not allowed:
-        txn.violated("mixed_sources_not_allowed",
-                     f"{a.kind} + {b.kind}: the two symbols come from hand+hand, hand+buffer, buffer+buffer or field+field", "R-SYMBOLS")
+        txn.check(False, Code.MIXED_SOURCES_NOT_ALLOWED,
+                  f"{a.kind} + {b.kind}: the two symbols come from hand+hand, hand+buffer, buffer+buffer or field+field", "R-SYMBOLS")
     state = txn.state
     hand = txn.player(seat).hand
     # the object each non-hand source names (None: there is none)
@@ -198,42 +199,42 @@ def play_symbols(txn: Txn, seat: str, i: PlaySymbols) -> None:
     for s in (a, b):
         if s.kind == "hand":
             if s.ref not in hand:
-                txn.fail("card_not_in_hand", f"{s.ref} is not in {seat}'s hand", "R-HAND")
+                txn.fail(Code.CARD_NOT_IN_HAND, f"{s.ref} is not in {seat}'s hand", "R-HAND")
         elif s.kind == "buffer":
             if not s.ref.startswith(f"{seat}."):
-                txn.fail("not_your_object", f"{s.ref} is not {seat}'s buffer", "R-SYMBOLS")
+                txn.fail(Code.NOT_YOUR_OBJECT, f"{s.ref} is not {seat}'s buffer", "R-SYMBOLS")
             if objs[s.ref] is None:
-                txn.fail("buffer_slot_empty", f"{s.ref} is empty", "R-BUFFER")
+                txn.fail(Code.BUFFER_SLOT_EMPTY, f"{s.ref} is empty", "R-BUFFER")
         elif objs[s.ref] is None:
-            txn.fail("no_such_object", f"there is no object at {_show_ref(s.ref)}", "R-OBJECTS")
+            txn.fail(Code.NO_SUCH_OBJECT, f"there is no object at {_show_ref(s.ref)}", "R-OBJECTS")
     for s in (a, b):
         if s.kind == "field":
             obj = objs[s.ref]
             if not (obj.controller == seat or _double_of_mine(txn.ctx, state, seat, s.ref)):
-                txn.fail("not_your_object", f"{obj.card} at {_show_ref(s.ref)} is {obj.controller}'s", "R-SYMBOLS")
+                txn.fail(Code.NOT_YOUR_OBJECT, f"{obj.card} at {_show_ref(s.ref)} is {obj.controller}'s", "R-SYMBOLS")
     same = a.kind == b.kind and a.ref == b.ref and (a.kind != "hand" or hand.count(a.ref) < 2)
     if not same and a.kind == b.kind == "field" and txn.opts["double_agent_pair"] == "one_object":
         oa, ob = objs[a.ref], objs[b.ref]
         same = a.ref.endswith("/agent") and b.ref.endswith("/agent") and oa.card == ob.card and oa.controller != ob.controller
     if same:
-        txn.fail("same_object_symbols", "the two symbols must come from two different cards or objects", "R-SYMBOLS")
+        txn.fail(Code.SAME_OBJECT_SYMBOLS, "the two symbols must come from two different cards or objects", "R-SYMBOLS")
     for s in (a, b):
         if s.kind == "hand" and s.symbol not in txn.ctx.card(s.ref).symbols:
-            txn.fail("symbol_not_on_card",
+            txn.fail(Code.SYMBOL_NOT_ON_CARD,
                      f"{s.ref} does not print {s.symbol} ({', '.join(txn.ctx.card(s.ref).symbols) or 'no symbols'})", "R-SYMBOLS")
     for s in (a, b):
         if s.kind != "hand":
             obj = objs[s.ref]
             if s.symbol not in obj.active_symbols:
-                txn.fail("no_active_symbol",
+                txn.fail(Code.NO_ACTIVE_SYMBOL,
                          f"{obj.card} at {_show_ref(s.ref)} carries no active {s.symbol} ({', '.join(obj.active_symbols) or 'no tokens'})",
                          "R-BUFFER")
     neutral = txn.ctx.cards.neutral_symbol
     if neutral in (a.symbol, b.symbol):
-        txn.violated("lilac_not_playable", f"{neutral} cannot produce an effect", "R-SYMBOLS")
+        txn.check(False, Code.LILAC_NOT_PLAYABLE, f"{neutral} cannot produce an effect", "R-SYMBOLS")
     combo = txn.ctx.table.get((min(a.symbol, b.symbol), max(a.symbol, b.symbol)))
     if combo is None:
-        txn.fail("no_combination", f"{a.symbol} + {b.symbol} has no entry in the combination table", "R-COMBO-TABLE")
+        txn.fail(Code.NO_COMBINATION, f"{a.symbol} + {b.symbol} has no entry in the combination table", "R-COMBO-TABLE")
     assert combo is not None
     effect = combo.effect
     objects = [(s.ref, None) if s.kind == "hand" else (objs[s.ref].card, objs[s.ref].oid) for s in (a, b)]
@@ -264,25 +265,25 @@ def _double_of_mine(ctx: Ctx, state: State, seat: str, ref: str) -> bool:
 def play_neutral(txn: Txn, seat: str, i: PlayNeutral) -> None:
     spend_main(txn, "R-NEUTRAL-COMBO")
     hand = Counter(txn.player(seat).hand)
-    txn.require(hand[i.lilac] > 0, "card_not_in_hand", f"{i.lilac} is not in {seat}'s hand", "R-HAND")
+    txn.require(hand[i.lilac] > 0, Code.CARD_NOT_IN_HAND, f"{i.lilac} is not in {seat}'s hand", "R-HAND")
     neutral = txn.ctx.cards.neutral_symbol
-    txn.require(neutral in txn.ctx.card(i.lilac).symbols, "no_lilac_symbol", f"{i.lilac} prints no {neutral} symbol", "R-NEUTRAL-COMBO")
+    txn.require(neutral in txn.ctx.card(i.lilac).symbols, Code.NO_LILAC_SYMBOL, f"{i.lilac} prints no {neutral} symbol", "R-NEUTRAL-COMBO")
     w = refs.source(txn.ctx, i.with_, seat)
-    txn.check(w.kind in ("hand", "buffer"), "mixed_sources_not_allowed",
+    txn.check(w.kind in ("hand", "buffer"), Code.MIXED_SOURCES_NOT_ALLOWED,
               "the neutral combination's second symbol comes from your hand or your buffer", "R-NEUTRAL-COMBO")
     if w.kind == "hand":
-        txn.require(hand[w.ref] > 0, "card_not_in_hand", f"{w.ref} is not in {seat}'s hand", "R-HAND")
-        txn.require(w.ref != i.lilac or hand[w.ref] > 1, "same_object_symbols", "the second symbol must be on another card", "R-NEUTRAL-COMBO")
-        txn.require(w.symbol in txn.ctx.card(w.ref).symbols, "symbol_not_on_card", f"{w.ref} does not print {w.symbol}", "R-SYMBOLS")
+        txn.require(hand[w.ref] > 0, Code.CARD_NOT_IN_HAND, f"{w.ref} is not in {seat}'s hand", "R-HAND")
+        txn.require(w.ref != i.lilac or hand[w.ref] > 1, Code.SAME_OBJECT_SYMBOLS, "the second symbol must be on another card", "R-NEUTRAL-COMBO")
+        txn.require(w.symbol in txn.ctx.card(w.ref).symbols, Code.SYMBOL_NOT_ON_CARD, f"{w.ref} does not print {w.symbol}", "R-SYMBOLS")
     else:
-        txn.require(w.ref.startswith(f"{seat}."), "mixed_sources_not_allowed", f"{w.ref} is not {seat}'s buffer", "R-NEUTRAL-COMBO")
+        txn.require(w.ref.startswith(f"{seat}."), Code.MIXED_SOURCES_NOT_ALLOWED, f"{w.ref} is not {seat}'s buffer", "R-NEUTRAL-COMBO")
         obj = get_obj(txn.state, w.ref)
-        txn.require(obj is not None, "buffer_slot_empty", f"{w.ref} is empty", "R-BUFFER")
-        txn.require(w.symbol in obj.active_symbols, "no_active_symbol", f"{obj.card} at {w.ref} carries no {w.symbol}", "R-BUFFER")
+        txn.require(obj is not None, Code.BUFFER_SLOT_EMPTY, f"{w.ref} is empty", "R-BUFFER")
+        txn.require(w.symbol in obj.active_symbols, Code.NO_ACTIVE_SYMBOL, f"{obj.card} at {w.ref} carries no {w.symbol}", "R-BUFFER")
     if txn.opts["neutral_lilac_pair"] == "forbidden":
-        txn.check(w.symbol != neutral, "lilac_not_playable", "option neutral_lilac_pair=forbidden: the second symbol may not be lilac",
+        txn.check(w.symbol != neutral, Code.LILAC_NOT_PLAYABLE, "option neutral_lilac_pair=forbidden: the second symbol may not be lilac",
                   "R-NEUTRAL-COMBO")
-    txn.check(all(c == i.lilac for c in i.to_buffer) and len(i.to_buffer) <= 1, "not_from_hand",
+    txn.check(all(c == i.lilac for c in i.to_buffer) and len(i.to_buffer) <= 1, Code.NOT_FROM_HAND,
               f"to_buffer may name only the lilac card {i.lilac}", "R-NEUTRAL-ZONE")
     free_before = len(txn.free_slots(seat))
     txn.to_neutral(i.lilac, seat, f"{seat}.hand", "hand")

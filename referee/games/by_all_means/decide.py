@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .codes import Code
 from . import agents, combos, deploy, effects, manual, model, reactions, setup, turn
 from .model import (
     Choose,
@@ -75,7 +76,7 @@ DECIDERS: dict[type, Callable[[Txn, str, Any], None]] = {
 
 def judge(txn: Txn, seat: str, intent: Any) -> None:
     """``seat``'s ``intent`` judged and resolved on ``txn`` (G1-G4, its decider, what follows it);
-    a failed check raises :class:`~.txn.Refuse`."""
+    a failed check raises a refusal."""
     _general(txn, seat, intent)
     DECIDERS[type(intent)](txn, seat, intent)
     _after(txn, seat, intent)
@@ -130,7 +131,7 @@ def _general(txn: Txn, seat: str, intent: Any) -> None:
     cls = type(intent)
     want = PHASE_OF.get(cls, "play")
     if s.phase != want:
-        txn.require(False, "wrong_phase", f"{_verb(intent)} belongs to phase {want}; the match is in phase {s.phase}",
+        txn.require(False, Code.WRONG_PHASE, f"{_verb(intent)} belongs to phase {want}; the match is in phase {s.phase}",
                     "R-SETUP" if want != "play" else "R-EFFECT-ORDER")
     if want != "play":
         return
@@ -138,7 +139,7 @@ def _general(txn: Txn, seat: str, intent: Any) -> None:
     if p is not None and cls is not Choose:
         on_leave = p.kind == "on_leave_window" and cls is DeclareEffect and intent.timing == "on_leave"
         if not on_leave:
-            txn.require(False, "decision_pending",
+            txn.require(False, Code.DECISION_PENDING,
                         f"{p.decider} must first answer the pending {p.kind} decision: {choices(txn, p)}", "R-EFFECT-ORDER")
         return
     if cls is Choose:
@@ -150,25 +151,25 @@ def _general(txn: Txn, seat: str, intent: Any) -> None:
     if step in ("start", "actions"):
         bad = cls is CloseTurn or (cls is DrawStartCards and step != "start")
         if bad:
-            txn.violated("wrong_step", f"{_verb(intent)} does not belong to step {step} of the turn", "R-EFFECT-ORDER")
+            txn.check(False, Code.WRONG_STEP, f"{_verb(intent)} does not belong to step {step} of the turn", "R-EFFECT-ORDER")
     elif is_active:
         ok = cls is DeclareEffect and not (intent.timing == "turn_end" and s.turn.opponent_acted)
         if not ok:
-            txn.violated("wrong_step", f"{_verb(intent)} does not belong to step {step}"
-                         + (" (the opponent has acted in step end: its turn_end window is over)" if cls is DeclareEffect else ""),
-                         "R-EFFECT-ORDER")
+            txn.check(False, Code.WRONG_STEP, f"{_verb(intent)} does not belong to step {step}"
+                      + (" (the opponent has acted in step end: its turn_end window is over)" if cls is DeclareEffect else ""),
+                      "R-EFFECT-ORDER")
     else:
         reacting = cls in REACTIONS
         after = txn.opts["reaction_timing"] == "after_status_check"
         ok = cls is CloseTurn or cls is DeclareEffect or (reacting and (step == "reactions") == after)
         if not ok:
-            txn.violated("wrong_step", f"{_verb(intent)} does not belong to step {step} of the turn"
-                         + (" (reactions come after the status check in this match)" if reacting and after else ""),
-                         "R-OPP-TURN")
+            txn.check(False, Code.WRONG_STEP, f"{_verb(intent)} does not belong to step {step} of the turn"
+                      + (" (reactions come after the status check in this match)" if reacting and after else ""),
+                      "R-OPP-TURN")
     if step == "start" and is_active:
         starter = cls is DeclareEffect and intent.timing == "turn_start"
         if cls is not DrawStartCards and cls is not DeclareEffect and start_draw_needed(txn, seat):
-            txn.violated("start_draw_required", f"{seat}'s hand is empty: draw_start_cards first", "R-HAND")
+            txn.check(False, Code.START_DRAW_REQUIRED, f"{seat}'s hand is empty: draw_start_cards first", "R-HAND")
         if not starter:
             txn.emit(StepChanged(step="actions"))
 

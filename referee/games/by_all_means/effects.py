@@ -9,6 +9,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
+from .codes import Code
 from . import agents, refs, turn
 from .data import Combination
 from .evolve import get_obj
@@ -20,21 +21,21 @@ RULE = "R-COMBO-TABLE"
 
 
 def _archive(txn: Txn, text: str | None, kind: str | None = None) -> tuple[str, str]:
-    txn.require(text is not None, "missing_effect_param", "name the archive with archive=SEAT.main or SEAT.extra", RULE)
+    txn.require(text is not None, Code.MISSING_EFFECT_PARAM, "name the archive with archive=SEAT.main or SEAT.extra", RULE)
     try:
         seat, zone = refs.archive(txn.ctx, str(text))
     except refs.RefError as exc:
-        txn.fail("bad_effect_target", str(exc), RULE)
+        txn.fail(Code.BAD_EFFECT_TARGET, str(exc), RULE)
     if kind is not None:
-        txn.require(zone == kind, "bad_effect_target", f"archive={text}: this effect takes an extra archive (SEAT.extra)", RULE)
-    txn.require(getattr(txn.player(seat), zone).count > 0, "bad_effect_target", f"archive={text} is empty", RULE)
+        txn.require(zone == kind, Code.BAD_EFFECT_TARGET, f"archive={text}: this effect takes an extra archive (SEAT.extra)", RULE)
+    txn.require(getattr(txn.player(seat), zone).count > 0, Code.BAD_EFFECT_TARGET, f"archive={text} is empty", RULE)
     return seat, zone
 
 
 def _territory_of(txn: Txn, param: str, text: str | None, seat: str) -> str:
-    txn.require(text is not None, "missing_effect_param", f"name the territory with {param}=CELL", RULE)
+    txn.require(text is not None, Code.MISSING_EFFECT_PARAM, f"name the territory with {param}=CELL", RULE)
     t = txn.state.field.get(str(text))
-    txn.require(t is not None and t.territory is not None and t.territory.controller == seat, "bad_effect_target",
+    txn.require(t is not None and t.territory is not None and t.territory.controller == seat, Code.BAD_EFFECT_TARGET,
                 f"{param}={text} must be a territory of {seat}", RULE)
     return str(text)
 
@@ -54,7 +55,7 @@ def check_effect(txn: Txn, seat: str, effect: str, i: PlaySymbols) -> None:
         owner, zone = _archive(txn, i.archive)
         count = getattr(txn.player(owner), zone).count
         if txn.opts["partial_archive_moves"] == "require_full":
-            txn.require(count >= 2, "bad_effect_target", f"archive={i.archive} holds {count} card(s); info leak needs 2", RULE)
+            txn.require(count >= 2, Code.BAD_EFFECT_TARGET, f"archive={i.archive} holds {count} card(s); info leak needs 2", RULE)
         txn.check_draw(owner, zone, i.cards, min(2, count), RULE)
     elif effect == "mutual_strike":
         legal(all(p.trust > 0 for p in s.players.values()), "a player's trust is 0")
@@ -66,29 +67,29 @@ def check_effect(txn: Txn, seat: str, effect: str, i: PlaySymbols) -> None:
         legal(bool(txn.player(seat).utility), f"{seat}'s utility is empty")
         if txn.opts["restoration_full_buffer"] == "illegal":
             legal(bool(txn.free_slots(seat)), f"{seat}'s buffer has no free slot")
-        txn.require(i.card is not None, "missing_effect_param", "name the card to restore with card=CARD", RULE)
-        txn.require(i.card in txn.player(seat).utility, "bad_effect_target", f"{i.card} is not in {seat}'s utility", RULE)
+        txn.require(i.card is not None, Code.MISSING_EFFECT_PARAM, "name the card to restore with card=CARD", RULE)
+        txn.require(i.card in txn.player(seat).utility, Code.BAD_EFFECT_TARGET, f"{i.card} is not in {seat}'s utility", RULE)
     elif effect == "foresight":
         exists = any(getattr(s.field[c], slot) is not None for c in ctx.field.cells for slot in ("territory", "agent", "graffiti"))
         exists = exists or any(b is not None for p in s.players.values() for b in p.buffer.values())
         legal(exists, "there is no object on the field or in a buffer")
-        txn.require(i.target is not None, "missing_effect_param", "name the object with target=CELL[/agent|/graffiti] or SEAT.bufN", RULE)
+        txn.require(i.target is not None, Code.MISSING_EFFECT_PARAM, "name the object with target=CELL[/agent|/graffiti] or SEAT.bufN", RULE)
         try:
             ref = refs.any_object(ctx, str(i.target), seat)
         except refs.RefError as exc:
-            txn.fail("bad_effect_target", str(exc), RULE)
-        txn.require(get_obj(s, ref) is not None, "bad_effect_target", f"there is no object at {i.target}", RULE)
-        txn.require(i.option is not None, "missing_effect_param", "foresight needs option=restore or option=remove", RULE)
-        txn.require(i.option in ("restore", "remove"), "bad_effect_target", "foresight takes option=restore or option=remove", RULE)
+            txn.fail(Code.BAD_EFFECT_TARGET, str(exc), RULE)
+        txn.require(get_obj(s, ref) is not None, Code.BAD_EFFECT_TARGET, f"there is no object at {i.target}", RULE)
+        txn.require(i.option is not None, Code.MISSING_EFFECT_PARAM, "foresight needs option=restore or option=remove", RULE)
+        txn.require(i.option in ("restore", "remove"), Code.BAD_EFFECT_TARGET, "foresight takes option=restore or option=remove", RULE)
     elif effect == "download":
         legal(any(p.extra_archive.count for p in s.players.values()), "both extra archives are empty")
         owner, zone = _archive(txn, i.archive, "extra_archive")
         count = txn.player(owner).extra_archive.count
         if txn.opts["partial_archive_moves"] == "require_full":
-            txn.require(count >= 3, "bad_effect_target", f"archive={i.archive} holds {count} card(s); download needs 3", RULE)
+            txn.require(count >= 3, Code.BAD_EFFECT_TARGET, f"archive={i.archive} holds {count} card(s); download needs 3", RULE)
     elif effect == "power_management":
-        txn.require(i.option is not None, "missing_effect_param", "power management needs option=gain or option=drain", RULE)
-        txn.require(i.option in ("gain", "drain"), "bad_effect_target", "power management takes option=gain or option=drain", RULE)
+        txn.require(i.option is not None, Code.MISSING_EFFECT_PARAM, "power management needs option=gain or option=drain", RULE)
+        txn.require(i.option in ("gain", "drain"), Code.BAD_EFFECT_TARGET, "power management takes option=gain or option=drain", RULE)
     elif effect in ("inspire", "intimidate"):
         legal(bool(txn.territories(seat)) and bool(txn.territories(other)), "each player must control a territory")
         _territory_of(txn, "opp", i.opp, other)
@@ -98,16 +99,16 @@ def check_effect(txn: Txn, seat: str, effect: str, i: PlaySymbols) -> None:
         legal(n >= 2, f"{other}'s hand has {n} card(s), fewer than 2")
     elif effect == "destroy_plans":
         legal(any(b is not None for p in s.players.values() for b in p.buffer.values()), "every buffer is empty")
-        txn.require(i.target is not None, "missing_effect_param", "name the buffer card with target=SEAT.bufN", RULE)
+        txn.require(i.target is not None, Code.MISSING_EFFECT_PARAM, "name the buffer card with target=SEAT.bufN", RULE)
         try:
             ref = refs.buffer_object(ctx, str(i.target))
         except refs.RefError as exc:
-            txn.fail("bad_effect_target", str(exc), RULE)
-        txn.require(get_obj(s, ref) is not None, "bad_effect_target", f"{i.target} is empty", RULE)
+            txn.fail(Code.BAD_EFFECT_TARGET, str(exc), RULE)
+        txn.require(get_obj(s, ref) is not None, Code.BAD_EFFECT_TARGET, f"{i.target} is empty", RULE)
     elif effect == "remove_agent":
         legal(any(s.field[c].agent is not None for c in ctx.field.cells), "there is no agent on the field")
-        txn.require(i.target is not None, "missing_effect_param", "name the agent's cell with target=CELL", RULE)
-        txn.require(ctx.field.is_cell(str(i.target)) and s.field[str(i.target)].agent is not None, "bad_effect_target",
+        txn.require(i.target is not None, Code.MISSING_EFFECT_PARAM, "name the agent's cell with target=CELL", RULE)
+        txn.require(ctx.field.is_cell(str(i.target)) and s.field[str(i.target)].agent is not None, Code.BAD_EFFECT_TARGET,
                     f"there is no agent on {i.target}", RULE)
 
 
@@ -187,7 +188,7 @@ def resolve_effect(txn: Txn, seat: str, effect: str, i: PlaySymbols, combo: Comb
 def choose(txn: Txn, seat: str, i: Choose) -> None:
     """``choose`` (4.14): the pending decision answered, closed, and what it interrupted resumed."""
     p = txn.state.pending
-    txn.require(p is not None, "no_decision_pending", "there is no decision to answer", "R-EFFECT-ORDER")
+    txn.require(p is not None, Code.NO_DECISION_PENDING, "there is no decision to answer", "R-EFFECT-ORDER")
     assert p is not None
     answer(txn, seat, p, i)
     txn.emit(DecisionClosed(kind=p.kind, decider=p.decider, answer=_answer_text(i)))
@@ -210,7 +211,7 @@ def choose(txn: Txn, seat: str, i: Choose) -> None:
 def answer(txn: Txn, seat: str, p: Pending, i: Choose) -> None:
     """Check the answer to the pending decision (``invalid_choice``) and apply its result."""
     def bad(why: str) -> Any:
-        txn.fail("invalid_choice", f"{p.kind}: {why}", _rule(p.kind))
+        txn.fail(Code.INVALID_CHOICE, f"{p.kind}: {why}", _rule(p.kind))
 
     decider, actor = p.decider, p.actor
     if p.kind == "unreliable_pr":

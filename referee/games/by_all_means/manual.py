@@ -12,6 +12,7 @@ from typing import Any
 
 from schemas import ARBITER
 
+from .codes import Code
 from . import refs
 from .evolve import get_obj
 from .model import DeclareEffect, ManualApplied, State
@@ -33,7 +34,7 @@ def apply_changes(txn: Txn, actor: str, source: str, changes: tuple[str, ...], n
             if skip_inconsistent:
                 skipped.append(text)
                 continue
-            txn.fail("manual_inconsistent", f"declared change {text}: {exc}", "R-MANUAL")
+            txn.fail(Code.MANUAL_INCONSISTENT, f"declared change {text}: {exc}", "R-MANUAL")
     txn.emit(ManualApplied(seat=actor, source=source, note=note, skipped=tuple(skipped)))
     txn.manual = True
 
@@ -241,8 +242,8 @@ def declare_effect(txn: Txn, seat: str, i: DeclareEffect) -> None:
     elif i.timing == "turn_end":
         ok = step == "end"
         why = "turn_end effects are declared in step end"
-    txn.check(ok, "bad_timing", f"timing={i.timing} does not fit now (step {step}): {why}", "R-EFFECT-ORDER")
-    txn.require(_declarable(txn.ctx, s, seat, i.source), "not_your_object",
+    txn.check(ok, Code.BAD_TIMING, f"timing={i.timing} does not fit now (step {step}): {why}", "R-EFFECT-ORDER")
+    txn.require(_declarable(txn.ctx, s, seat, i.source), Code.NOT_YOUR_OBJECT,
                 f"{i.source} is not a card or object {seat} controls (field, buffer, hand or utility)", "R-MANUAL")
     apply_changes(txn, seat, i.source, i.changes, i.note or f"{i.timing} effect of {i.source}")
 

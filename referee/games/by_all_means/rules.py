@@ -17,7 +17,7 @@ from typing import Any
 
 from referee.engine.chance import Chance
 from referee.engine.position import Placed
-from referee.engine.protocol import Accepted, ConfigError, Rejected, RulesBase
+from referee.engine.protocol import ConfigError, RulesBase
 from schemas import MatchConfig, Outcome
 from schemas.board import Board
 from schemas.listing import Listed
@@ -30,7 +30,7 @@ from .decide import judge, who_may_act
 from .evolve import evolve
 from .geometry import field_for
 from .model import ActivateAbility, DeclareEffect, DeployAgent, DiscardForEffect, PlayPlot, State
-from .txn import Ctx, Refuse, Txn
+from .txn import Ctx, Txn
 from .view import POSITION_SHAPE
 
 
@@ -40,7 +40,6 @@ class ByAllMeansRules(RulesBase):
     def __init__(self, config: MatchConfig) -> None:
         from .options import resolve
 
-        self._last: tuple[State, Any, State] | None = None
         #: the last transaction's field scan, handed to the next (see ``Txn``)
         self._scanned: Any = None
         self.config = config
@@ -101,26 +100,16 @@ class ByAllMeansRules(RulesBase):
 
     # -- the verdict --------------------------------------------------------------------------------
 
-    def decide(self, state: State, seat: str, intent: Any, chance: Chance | None,
-               waive: frozenset[str] = frozenset()) -> Accepted[Any] | Rejected:
+    def decision(self, state: State, seat: str, chance: Chance | None, waive: frozenset[str]) -> Txn:
         txn = Txn(self.ctx, state, waive, chance, self._scanned)
-        try:
-            judge(txn, seat, intent)
-        except Refuse as r:
-            return Rejected(r.code, r.message, r.rule)
-        finally:
-            self._scanned = txn._scanned
-        verdict = Accepted(tuple(txn.events), manual=txn.manual)
-        self._last = (state, verdict, txn.state)
-        return verdict
+        txn.seat = seat
+        return txn
 
-    def applied(self, state: State, verdict: Any) -> State | None:
-        """The state after the verdict ``decide`` just returned for this very state: it already
-        folded those events (the fold would only repeat them)."""
-        last = self._last
-        if last is not None and last[0] is state and last[1] is verdict:
-            return last[2]
-        return None
+    def judge(self, tx: Txn, intent: Any) -> None:
+        try:
+            judge(tx, tx.seat, intent)
+        finally:
+            self._scanned = tx._scanned
 
     # -- the rest of the protocol --------------------------------------------------------------------
 

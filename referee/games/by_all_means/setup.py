@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from referee.engine.chance import Chance
 
+from .codes import Code
 from .chance import shuffle_chance
 from .model import (
     Archive,
@@ -54,8 +55,8 @@ def initial_state(ctx: Ctx, chance: Chance | None) -> State:
 
 
 def _too_late(txn: Txn, owner: str) -> None:
-    txn.require(owner in txn.ctx.players, "bad_effect_target", f"{owner!r} is not a seat")
-    txn.check(not txn.player(owner).opening_drawn, "too_late",
+    txn.require(owner in txn.ctx.players, Code.BAD_EFFECT_TARGET, f"{owner!r} is not a seat")
+    txn.check(not txn.player(owner).opening_drawn, Code.TOO_LATE,
               f"{owner} has drawn the opening hand: the archives can no longer be shuffled or dealt again", "R-SETUP")
 
 
@@ -88,7 +89,7 @@ def _to_order(txn: Txn) -> None:
 
 
 def draw_opening_hand(txn: Txn, seat: str, i: DrawOpeningHand) -> None:
-    txn.require(not txn.player(seat).opening_drawn, "already_done", f"{seat} has already drawn the opening hand", "R-SETUP")
+    txn.require(not txn.player(seat).opening_drawn, Code.ALREADY_DONE, f"{seat} has already drawn the opening hand", "R-SETUP")
     txn.check_draw(seat, "main_archive", i.cards, txn.opts["opening_hand"], "R-SETUP")
     txn.draw(seat, "main_archive", i.cards, f"{seat}.hand", "opening hand")
     txn.emit(SetupDone(seat=seat, what="opening_drawn"))
@@ -96,8 +97,8 @@ def draw_opening_hand(txn: Txn, seat: str, i: DrawOpeningHand) -> None:
 
 
 def record_lot(txn: Txn, seat: str, i: RecordLot) -> None:
-    txn.require(txn.state.lot_winner is None, "already_done", f"the lot is already recorded ({txn.state.lot_winner} won)", "R-SETUP")
-    txn.require(i.winner is not None, "bad_effect_target", "record_lot needs winner=SEAT", "R-SETUP")
+    txn.require(txn.state.lot_winner is None, Code.ALREADY_DONE, f"the lot is already recorded ({txn.state.lot_winner} won)", "R-SETUP")
+    txn.require(i.winner is not None, Code.BAD_EFFECT_TARGET, "record_lot needs winner=SEAT", "R-SETUP")
     txn.emit(LotRecorded(winner=str(i.winner)))
     _to_order(txn)
 
@@ -109,9 +110,9 @@ def choose_order(txn: Txn, seat: str, i: ChooseOrder) -> None:
 
 def mulligan(txn: Txn, seat: str, i: Mulligan) -> None:
     p = txn.player(seat)
-    txn.require(not p.mulligan_done, "already_done", f"{seat} has already taken the mulligan", "R-SETUP")
+    txn.require(not p.mulligan_done, Code.ALREADY_DONE, f"{seat} has already taken the mulligan", "R-SETUP")
     k = len(i.return_)
-    txn.require(k <= txn.opts["max_mulligan"] and len(i.drawn) == k, "mulligan_invalid",
+    txn.require(k <= txn.opts["max_mulligan"] and len(i.drawn) == k, Code.MULLIGAN_INVALID,
                 f"return at most {txn.opts['max_mulligan']} cards and draw as many: returned {k}, drew {len(i.drawn)}", "R-SETUP")
     txn.require_in_hand(seat, i.return_, "R-SETUP")
     if k:

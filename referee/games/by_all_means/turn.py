@@ -7,6 +7,7 @@ status check, reactions after it, the next player's turn).
 
 from __future__ import annotations
 
+from .codes import Code
 from .model import ActionSpent, CloseTurn, DrawMain, DrawStartCards, EndTurn, Pending, StepChanged
 from .txn import Txn
 
@@ -22,7 +23,7 @@ def start_draw_needed(txn: Txn, seat: str) -> bool:
 def draw_start_cards(txn: Txn, seat: str, i: DrawStartCards) -> None:
     # the step already moved to "actions" in decide's G-checks; the checks read the hand and archive
     if not start_draw_needed(txn, seat):
-        txn.fail("no_start_draw_needed", f"{seat}'s hand is not empty (or the main archive is): no start-of-turn draw", "R-HAND")
+        txn.fail(Code.NO_START_DRAW_NEEDED, f"{seat}'s hand is not empty (or the main archive is): no start-of-turn draw", "R-HAND")
     need = min(txn.opts["empty_hand_draw"], txn.player(seat).main_archive.count)
     txn.check_draw(seat, "main_archive", i.cards, need, "R-HAND")
     txn.draw(seat, "main_archive", i.cards, f"{seat}.hand", "empty hand at the start of the turn")
@@ -31,9 +32,9 @@ def draw_start_cards(txn: Txn, seat: str, i: DrawStartCards) -> None:
 def spend_main(txn: Txn, rule: str = "R-ACTIONS") -> None:
     """avail-main (3.4): a main action is left, and not only the first turn's draw-only one."""
     t = txn.state.turn
-    txn.check(t.main_left > 0, "no_main_action_left", "no main action left this turn", rule)
+    txn.check(t.main_left > 0, Code.NO_MAIN_ACTION_LEFT, "no main action left this turn", rule)
     if t.main_left > 0:
-        txn.check(t.main_left - (1 if t.draw_only_slot else 0) >= 1, "first_turn_draw_only",
+        txn.check(t.main_left - (1 if t.draw_only_slot else 0) >= 1, Code.FIRST_TURN_DRAW_ONLY,
                   "the only main action left this first turn must be draw_main", "R-SETUP")
         txn.emit(ActionSpent(slot="main"))
 
@@ -49,9 +50,9 @@ def spend_agent(txn: Txn, seat: str, extra_allowed: bool = True) -> None:
         txn.emit(ActionSpent(slot="main"))
         return
     if t.main_left > 0:
-        txn.check(False, "first_turn_draw_only", "the only action left this first turn must be draw_main", "R-SETUP")
+        txn.check(False, Code.FIRST_TURN_DRAW_ONLY, "the only action left this first turn must be draw_main", "R-SETUP")
     else:
-        txn.check(False, "no_action_left", "no extra or main action left for an agent action", "R-EXTRA")
+        txn.check(False, Code.NO_ACTION_LEFT, "no extra or main action left for an agent action", "R-EXTRA")
 
 
 def draw_main(txn: Txn, seat: str, i: DrawMain) -> None:
@@ -59,11 +60,11 @@ def draw_main(txn: Txn, seat: str, i: DrawMain) -> None:
     if t.draw_only_slot:
         txn.emit(ActionSpent(slot="draw_only"))
     else:
-        txn.check(t.main_left > 0, "no_main_action_left", "no main action left this turn", "R-ACTIONS")
+        txn.check(t.main_left > 0, Code.NO_MAIN_ACTION_LEFT, "no main action left this turn", "R-ACTIONS")
         if t.main_left > 0:
             txn.emit(ActionSpent(slot="main"))
     if not txn.player(seat).main_archive.count > 0:
-        txn.fail("archive_empty", f"{seat}'s main archive is empty", "R-ARCHIVES")
+        txn.fail(Code.ARCHIVE_EMPTY, f"{seat}'s main archive is empty", "R-ARCHIVES")
     cards = () if i.card is None else (i.card,)
     txn.check_draw(seat, "main_archive", cards, 1)
     txn.draw(seat, "main_archive", cards, f"{seat}.hand", "draw")

@@ -2,7 +2,7 @@
 
 ``decide`` resolves an intent on a :class:`Txn`: every change is an event, applied at once with the
 same ``evolve`` the fold uses, so what ``decide`` saw is exactly what a replay produces. A check that
-fails raises :class:`Refuse`, which ``decide`` turns into a ``Rejected`` verdict (nothing is kept).
+fails raises a refusal, which ``decide`` turns into a ``Rejected`` verdict (nothing is kept).
 
 Routines (rules spec): the counter primitives (4.12), loyalty changes with the negative-loyalty
 penalty (4.8), influence entry and reversal, ``send_agent_to_utility`` (4.9), ``territory_leaves``
@@ -18,8 +18,9 @@ from functools import cached_property
 from typing import Any
 
 from referee.engine.chance import Chance
-from referee.engine.decision import Decision, Refusal
+from referee.engine.decision import Decision
 
+from .codes import Code
 from .data import Card, CardSet, Combination
 from .evolve import evolve, get_obj
 from .geometry import Field
@@ -44,9 +45,6 @@ from .model import (
 )
 
 P = "by_all_means/"
-
-
-Refuse = Refusal  # the engine's: a failed check, returned by ``decide`` as a Rejected value
 
 
 @dataclass(frozen=True)
@@ -131,7 +129,7 @@ class Txn(Decision):
     """One decision of By All Means (see :class:`referee.engine.decision.Decision`): the routines of
     the rules spec, each emitting events that are applied at once."""
 
-    __slots__ = ("ctx", "opts", "_exact", "_digital", "chance", "flipped", "deferred", "_scanned")
+    __slots__ = ("ctx", "opts", "_exact", "_digital", "chance", "flipped", "deferred", "_scanned", "seat")
     state: State
 
     def __init__(self, ctx: Ctx, state: State, waive: frozenset[str] = frozenset(), chance: Chance | None = None,
@@ -150,6 +148,8 @@ class Txn(Decision):
         #: a decision the effect awaits, opened once the combination's checks are done
         self.deferred: Pending | None = None
         self._scanned = scanned
+        #: who submitted the intent (set by ``decide``)
+        self.seat = ""
 
     # -- plumbing -------------------------------------------------------------------------------------
 
@@ -322,12 +322,12 @@ class Txn(Decision):
             if item.startswith(prefix):
                 symbol = item[len(prefix):]
                 if symbol not in self.ctx.cards.active_symbols:
-                    self.fail("lilac_choice_required",
+                    self.fail(Code.LILAC_CHOICE_REQUIRED,
                               f"lilac_as {item}: {symbol!r} is not an active symbol ({', '.join(self.ctx.cards.active_symbols)})",
                               "R-SYMBOLS")
                 del lilac[i]  # type: ignore[union-attr]
                 return symbol
-        self.fail("lilac_choice_required", f"{cid} prints a lilac symbol: name its active symbol with lilac_as={cid}:SYMBOL",
+        self.fail(Code.LILAC_CHOICE_REQUIRED, f"{cid} prints a lilac symbol: name its active symbol with lilac_as={cid}:SYMBOL",
                   "R-SYMBOLS")
 
     # -- agents (4.9) ---------------------------------------------------------------------------------
@@ -619,7 +619,7 @@ class Txn(Decision):
             n = cards.count(cid)
             have = hand.count(cid)
             if have < n:
-                self.fail("card_not_in_hand", f"{cid} is not in {seat}'s hand" if have == 0 else f"{seat}'s hand holds {have} {cid}, not {n}",
+                self.fail(Code.CARD_NOT_IN_HAND, f"{cid} is not in {seat}'s hand" if have == 0 else f"{seat}'s hand holds {have} {cid}, not {n}",
                           rule)
 
     # -- archives ------------------------------------------------------------------------------------
@@ -635,13 +635,13 @@ class Txn(Decision):
         arch = getattr(self.player(seat), archive)
         # (the messages are built only when a check fails)
         if not (arch.count > 0 or need == 0):
-            self.fail("archive_empty", f"{_label(seat, archive)} is empty", rule)
+            self.fail(Code.ARCHIVE_EMPTY, f"{_label(seat, archive)} is empty", rule)
         if len(cards) != need:
-            self.fail("wrong_draw_count",
+            self.fail(Code.WRONG_DRAW_COUNT,
                       f"expected {need} card{'s' if need != 1 else ''} from {_label(seat, archive)}, got {len(cards)}", rule)
         if self.ctx.exact:
             if tuple(cards) != tuple(arch.cards[:need]):
-                self.fail("card_not_in_archive", f"{', '.join(cards) or 'nothing'} is not the top of {_label(seat, archive)}", rule)
+                self.fail(Code.CARD_NOT_IN_ARCHIVE, f"{', '.join(cards) or 'nothing'} is not the top of {_label(seat, archive)}", rule)
             return
         pool = list(self.player(seat).unseen)
         for cid in cards:
@@ -651,7 +651,7 @@ class Txn(Decision):
                        else f"{cards.count(cid) if cards.count(cid) > 1 else 'every'} cop{'ies' if cards.count(cid) > 1 else 'y'} of {cid} "
                             f"named, but {seat}'s deck has {deck.count(cid)} and {deck.count(cid) - self.player(seat).unseen.count(cid)} "
                             "already came out of the archives")
-                self.fail("card_not_in_archive", f"{cid} cannot be in {_label(seat, archive)}: {why}", rule)
+                self.fail(Code.CARD_NOT_IN_ARCHIVE, f"{cid} cannot be in {_label(seat, archive)}: {why}", rule)
             pool.remove(cid)
 
     def draw(self, seat: str, archive: str, cards: tuple[str, ...] | list[str], dst: str, cause: str) -> None:

@@ -14,6 +14,7 @@ import msgspec
 from referee.engine.chance import Chance
 from referee.engine.decision import Refusal
 
+from .codes import Code
 from . import effects
 from .manual import manual_effect
 from .model import (
@@ -27,18 +28,24 @@ if TYPE_CHECKING:
     from .rules import CopycatRules
 
 
-def judge(rules: CopycatRules, state: State, seat: str, intent: Any, waive: frozenset[str] = frozenset(),
-          fill: Chooser | None = None, chance: Chance | None = None) -> tuple[Tx, Refusal | None]:
-    """Run the decider of ``intent``: the decision (its events and state) and the refusal, if any.
-    ``chance``: a digital match's generator (its piles are ordered)."""
-    tx = Tx(rules, state, seat, waive, fill, chance)
+def judge(tx: Tx, intent: Any) -> None:
+    """Run the decider of ``intent`` on ``tx`` (a failed check raises a refusal)."""
+    state, seat = tx.st, tx.seat
     decider = DECIDERS.get(type(intent))
     if decider is None:
         raise TypeError(f"unknown copycat intent {intent!r}")
+    if state.turn.buy_now and state.phase == "buying" and seat == state.current and not isinstance(intent, Buy):
+        tx.emit(Adjusted(path=f"players.{seat}.buys_left", delta=-1), FlagSet(path="turn.buy_now", value=False))
+    decider(tx, intent)
+
+
+def attempt(rules: CopycatRules, state: State, seat: str, intent: Any, fill: Chooser | None = None,
+            chance: Chance | None = None) -> tuple[Tx, Refusal | None]:
+    """:func:`judge` on a fresh decision, kept whatever the verdict (filling an intent reads what was
+    drawn before a refusal): the decision and the refusal, if any."""
+    tx = Tx(rules, state, seat, fill=fill, chance=chance)
     try:
-        if state.turn.buy_now and state.phase == "buying" and seat == state.current and not isinstance(intent, Buy):
-            tx.emit(Adjusted(path=f"players.{seat}.buys_left", delta=-1), FlagSet(path="turn.buy_now", value=False))
-        decider(tx, intent)
+        judge(tx, intent)
     except Refusal as refusal:
         return tx, refusal
     return tx, None
@@ -49,7 +56,7 @@ def judge(rules: CopycatRules, state: State, seat: str, intent: Any, waive: froz
 
 def setup(tx: Tx, intent: Setup) -> None:
     rules, st = tx.rules, tx.st
-    tx.require(st.phase == "setup", "wrong_phase", f"the game is laid out already (phase {st.phase})", R_SETUP)
+    tx.require(st.phase == "setup", Code.WRONG_PHASE, f"the game is laid out already (phase {st.phase})", R_SETUP)
     n = len(rules.players)
     stage1 = tuple(c.id for c in rules.cards.values() if c.stage == "I" and not (n == 2 and c.id in rules.removed))
     band2 = tuple(c.id for c in rules.cards.values() if c.stage == "II" and not (n == 2 and c.id in rules.removed))
@@ -62,7 +69,7 @@ def setup(tx: Tx, intent: Setup) -> None:
         for field, value in drawn.items():
             given = getattr(intent, field)
             same = given is None or (sorted(given) == list(value) if field == "doctorates" else given == value)
-            tx.require(same, "chance_mismatch", f"setup {field}: the typed value differs from what the referee's "
+            tx.require(same, Code.CHANCE_MISMATCH, f"setup {field}: the typed value differs from what the referee's "
                        "generator drew (leave it out in a digital match)", R_SETUP)
             if tx.fill is not None:
                 tx.fills[field] = value
@@ -77,30 +84,30 @@ def setup(tx: Tx, intent: Setup) -> None:
                        bus=tx.fill("bus", n, tuple(rules.players)))
     for field in ("street", "doctorates", "first_office", "bus"):
         if getattr(intent, field) is None:
-            tx.fail("chance_missing", f"setup needs {field}= (a recorded match types every setup fact)", R_SETUP)
+            tx.fail(Code.CHANCE_MISSING, f"setup needs {field}= (a recorded match types every setup fact)", R_SETUP)
     assert intent.street is not None and intent.doctorates is not None and intent.bus is not None
     assert intent.first_office is not None
-    tx.require(len(intent.street) == 11, "wrong_street_size", f"the street has 11 slots, not {len(intent.street)}", R_SETUP)
+    tx.require(len(intent.street) == 11, Code.WRONG_STREET_SIZE, f"the street has 11 slots, not {len(intent.street)}", R_SETUP)
     for card in (*intent.street, *intent.doctorates):
         if card not in rules.cards:
-            tx.fail("unknown_card", f"unknown card id {card!r}", R_SETUP)
+            tx.fail(Code.UNKNOWN_CARD, f"unknown card id {card!r}", R_SETUP)
     row = intent.street[:10] if n == 2 else intent.street
     if len(set(intent.street)) != 11 or any(c not in stage1 for c in row):
         bad = next((c for c in row if c not in stage1), None) or "a card named twice"
-        tx.fail("card_not_available", f"street: {bad} is not a stage-I card still in a {n}-player game", R_SETUP)
+        tx.fail(Code.CARD_NOT_AVAILABLE, f"street: {bad} is not a stage-I card still in a {n}-player game", R_SETUP)
     if n == 2 and intent.street[10] not in band2:
-        tx.fail("card_not_available", f"street slot 11: {intent.street[10]} is not a stage-II card (the top of the supply)",
+        tx.fail(Code.CARD_NOT_AVAILABLE, f"street slot 11: {intent.street[10]} is not a stage-II card (the top of the supply)",
                 R_SETUP)
     if len(intent.doctorates) != n or len(set(intent.doctorates)) != n or any(c not in doctors for c in intent.doctorates):
-        tx.fail("card_not_available", f"doctorates: {n} distinct doctorates, not {', '.join(intent.doctorates) or 'none'}",
+        tx.fail(Code.CARD_NOT_AVAILABLE, f"doctorates: {n} distinct doctorates, not {', '.join(intent.doctorates) or 'none'}",
                 R_SETUP)
     if intent.first_office not in rules.offices:
-        tx.fail("unknown_office", f"unknown office id {intent.first_office!r}", R_SETUP)
+        tx.fail(Code.UNKNOWN_OFFICE, f"unknown office id {intent.first_office!r}", R_SETUP)
     allowed = firsts if rules.options["shuffle_offices_within_department"] else firsts[:1]
-    tx.require(intent.first_office in allowed, "office_not_next",
+    tx.require(intent.first_office in allowed, Code.OFFICE_NOT_NEXT,
                f"the first office comes from department 1 ({', '.join(allowed)}), not {intent.first_office}", R_SETUP)
     if sorted(intent.bus) != sorted(rules.players):
-        tx.fail("invalid_bus", f"bus must order the seats {', '.join(rules.players)}, not {', '.join(intent.bus)}", R_SETUP)
+        tx.fail(Code.INVALID_BUS, f"bus must order the seats {', '.join(rules.players)}, not {', '.join(intent.bus)}", R_SETUP)
     laid = LaidOut(street=intent.street, doctorates=tuple(sorted(intent.doctorates)), first_office=intent.first_office,
                    bus=intent.bus)
     if dealt is not None:  # a digital match: the piles in their shuffled order
@@ -156,24 +163,24 @@ def deal(tx: Tx, stage1: tuple[str, ...], doctors: tuple[str, ...]) -> Dealt:
 
 def draw_hand(tx: Tx, intent: DrawHand) -> None:
     st = tx.st
-    tx.require(st.phase == "planning", "wrong_phase", f"hands are drawn in planning, not in {st.phase}", R_DRAW)
-    tx.check(not st.players[tx.seat].drawn_this_round, "already_drawn", f"{tx.seat} has drawn this round", R_DRAW)
+    tx.require(st.phase == "planning", Code.WRONG_PHASE, f"hands are drawn in planning, not in {st.phase}", R_DRAW)
+    tx.check(not st.players[tx.seat].drawn_this_round, Code.ALREADY_DRAWN, f"{tx.seat} has drawn this round", R_DRAW)
     tx.draw_own(tx.seat, 5, intent.drawn, "drawn", R_DRAW)
     tx.emit(KeptTaken(seat=tx.seat))
 
 
 def choose_order_card(tx: Tx, intent: ChooseOrderCard) -> None:
     st = tx.st
-    tx.require(st.phase == "planning", "wrong_phase", f"order cards are chosen in planning, not in {st.phase}", R_ORDER)
+    tx.require(st.phase == "planning", Code.WRONG_PHASE, f"order cards are chosen in planning, not in {st.phase}", R_ORDER)
     p = st.players[tx.seat]
-    tx.check(p.drawn_this_round, "not_drawn_yet", f"{tx.seat} draws a hand first", R_ORDER)
+    tx.check(p.drawn_this_round, Code.NOT_DRAWN_YET, f"{tx.seat} draws a hand first", R_ORDER)
     if tx.rules.options["order_choice_final"] or not p.order_chosen:  # §7 A39: false lets a seat choose again
-        tx.check(not p.order_chosen, "already_chosen", f"{tx.seat} has chosen an order card this round", R_ORDER)
+        tx.check(not p.order_chosen, Code.ALREADY_CHOSEN, f"{tx.seat} has chosen an order card this round", R_ORDER)
     if intent.card is None:
-        tx.require(not p.hand, "card_required", f"{tx.seat} has cards in hand: choose one of them", R_ORDER)
+        tx.require(not p.hand, Code.CARD_REQUIRED, f"{tx.seat} has cards in hand: choose one of them", R_ORDER)
     else:
-        tx.require(intent.card in tx.rules.cards, "unknown_card", "the order card is not a card of this match", R_ORDER)
-        tx.require(intent.card in p.hand, "card_not_in_hand", f"the order card is not in {tx.seat}'s hand", R_ORDER)
+        tx.require(intent.card in tx.rules.cards, Code.UNKNOWN_CARD, "the order card is not a card of this match", R_ORDER)
+        tx.require(intent.card in p.hand, Code.CARD_NOT_IN_HAND, f"the order card is not in {tx.seat}'s hand", R_ORDER)
     tx.emit(OrderCardChosen(seat=tx.seat, card=intent.card))
     if all(q.order_chosen for q in tx.st.players.values()):
         reveal(tx)
@@ -223,23 +230,23 @@ def start_actions(tx: Tx, after: str | None) -> None:
 
 def place_worker(tx: Tx, intent: PlaceWorker) -> None:
     st, opts = tx.st, tx.rules.options
-    tx.require(st.phase == "actions", "wrong_phase", f"workers are placed in the actions phase, not in {st.phase}", R_PLACE)
+    tx.require(st.phase == "actions", Code.WRONG_PHASE, f"workers are placed in the actions phase, not in {st.phase}", R_PLACE)
     effects.check_turn(tx)
     office = effects.office_of(tx, intent.office, R_PLACE)
     o = st.offices.get(intent.office)
-    tx.require(o is not None, "office_not_in_play", f"{intent.office} is not in play yet", R_PLACE)
+    tx.require(o is not None, Code.OFFICE_NOT_IN_PLAY, f"{intent.office} is not in play yet", R_PLACE)
     assert o is not None
     if opts["round1_blue_only"] and st.round == 1:
-        tx.check(office.color == "blue", "office_not_available_round1", "in round 1 only blue offices take workers", R_PLACE)
-    tx.check(st.turn.placements_left > 0, "no_placement_left", f"{tx.seat} has no placement left this turn", R_PLACE)
+        tx.check(office.color == "blue", Code.OFFICE_NOT_AVAILABLE_ROUND1, "in round 1 only blue offices take workers", R_PLACE)
+    tx.check(st.turn.placements_left > 0, Code.NO_PLACEMENT_LEFT, f"{tx.seat} has no placement left this turn", R_PLACE)
     p = st.players[tx.seat]
     free = st.turn.free_placements > 0  # team_bonus_mode=free_placement: this placement spends no worker
-    tx.require(p.workers_available > 0 or free, "no_worker_available", f"{tx.seat} has no worker left to place", R_PLACE)
-    tx.check(not o.workers or st.turn.elbow_permits > 0, "office_occupied",
+    tx.require(p.workers_available > 0 or free, Code.NO_WORKER_AVAILABLE, f"{tx.seat} has no worker left to place", R_PLACE)
+    tx.check(not o.workers or st.turn.elbow_permits > 0, Code.OFFICE_OCCUPIED,
              f"{intent.office} holds a worker of {', '.join(o.workers)} (only Sharpen your Elbows lets a worker in)",
              R_PLACE)
     if tx.seat in o.workers and not (opts["elbow_into_own_office"] and st.turn.elbow_permits > 0):
-        tx.fail("own_worker_in_office", f"{tx.seat} already has a worker on {intent.office}", R_PLACE)
+        tx.fail(Code.OWN_WORKER_IN_OFFICE, f"{tx.seat} already has a worker on {intent.office}", R_PLACE)
     if free:
         tx.emit(Adjusted(path="turn.free_placements", delta=-1), Adjusted(path=f"players.{tx.seat}.workers_available", delta=1))
     tx.emit(WorkerPlaced(seat=tx.seat, office=intent.office, elbow=bool(o.workers), tokens=o.vp_tokens))
@@ -278,21 +285,21 @@ def carry(tx: Tx) -> None:
 
 def pass_(tx: Tx, intent: Pass) -> None:
     st = tx.st
-    tx.require(st.phase == "actions", "wrong_phase", f"a seat passes in the actions phase, not in {st.phase}", R_PASS)
+    tx.require(st.phase == "actions", Code.WRONG_PHASE, f"a seat passes in the actions phase, not in {st.phase}", R_PASS)
     effects.check_turn(tx)
-    tx.check(not st.turn.acted, "pass_after_action", f"{tx.seat} has acted this turn: finish it with end_turn", R_PASS)
+    tx.check(not st.turn.acted, Code.PASS_AFTER_ACTION, f"{tx.seat} has acted this turn: finish it with end_turn", R_PASS)
     tx.emit(FlagSet(path=f"players.{tx.seat}.passed", value=True))
     start_actions(tx, tx.seat)
 
 
 def end_turn(tx: Tx, intent: EndTurn) -> None:
     st = tx.st
-    tx.require(st.phase in ("actions", "buying"), "wrong_phase", f"no turn to end in {st.phase}", R_END)
+    tx.require(st.phase in ("actions", "buying"), Code.WRONG_PHASE, f"no turn to end in {st.phase}", R_END)
     effects.check_turn(tx)
     if st.phase == "actions":
         placed = bool(st.turn.placed)
         cards_alone = not tx.rules.options["cards_only_with_placement"] and st.turn.acted  # §7 A27, false
-        tx.check(placed or cards_alone or not can_place(tx), "placement_required",
+        tx.check(placed or cards_alone or not can_place(tx), Code.PLACEMENT_REQUIRED,
                  f"{tx.seat} must place a worker this turn (or pass at its start)", R_END)
         for oid in st.turn.placed:
             if tx.rules.offices[oid].color == "blue" and st.offices[oid].uses.get(tx.seat, 0) == 0:
@@ -303,7 +310,7 @@ def end_turn(tx: Tx, intent: EndTurn) -> None:
         start_actions(tx, tx.seat)
         return
     p = st.players[tx.seat]
-    tx.check(p.laid_down, "lay_down_required", f"{tx.seat} lays down the hand before ending the turn", R_END)
+    tx.check(p.laid_down, Code.LAY_DOWN_REQUIRED, f"{tx.seat} lays down the hand before ending the turn", R_END)
     if tx.rules.options["auto_apply_vp_offices"]:
         for oid, o in sorted(st.offices.items()):
             office = tx.rules.offices[oid]
@@ -375,11 +382,11 @@ def result(tx: Tx, triggers: tuple[str, ...]) -> GameEnded:
 
 def cleanup(tx: Tx, intent: Cleanup) -> None:
     rules, st = tx.rules, tx.st
-    tx.require(st.phase == "cleanup", "wrong_phase", f"clean-up follows the buying phase, not {st.phase}", R_CLEANUP)
+    tx.require(st.phase == "cleanup", Code.WRONG_PHASE, f"clean-up follows the buying phase, not {st.phase}", R_CLEANUP)
     band = next((b for b in st.office_deck.bands if b.cards), None)
     drawn: str | None = None
     if band is None:
-        tx.require(intent.office_drawn is None, "chance_mismatch", "the office deck is empty: no office_drawn", R_CLEANUP)
+        tx.require(intent.office_drawn is None, Code.CHANCE_MISMATCH, "the office deck is empty: no office_drawn", R_CLEANUP)
     else:
         order = [o for o in rules.office_order if o in band.cards]
         pile = tuple(order if rules.options["shuffle_offices_within_department"] else order[:1])
@@ -391,8 +398,8 @@ def cleanup(tx: Tx, intent: Cleanup) -> None:
         if tx.fill is not None:
             tx.fills["office_drawn"] = drawn
         assert drawn is not None
-        tx.require(drawn in rules.offices, "unknown_office", f"unknown office id {drawn!r}", R_CLEANUP)
-        tx.require(drawn in pile, "office_not_next", f"the next office card comes from department {band.department} "
+        tx.require(drawn in rules.offices, Code.UNKNOWN_OFFICE, f"unknown office id {drawn!r}", R_CLEANUP)
+        tx.require(drawn in pile, Code.OFFICE_NOT_NEXT, f"the next office card comes from department {band.department} "
                    f"({', '.join(pile)}), not {drawn}", R_CLEANUP)
     k = int(dict(rules.options["street_cleanup_slots"]).get(str(len(rules.players)), 1))
     removed = tuple(c for s in range(1, k + 1) if (c := st.street.get(str(s))) is not None)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .codes import Code
 from .model import (
     ActivateCard, Adjusted, Bought, Buy, CardsKept, CardsMoved, EffectArgs, FlagSet, LayDown, PlayCard,
     StreetShifted, UseOffice,
@@ -50,14 +51,14 @@ def check_turn(tx: Tx) -> None:
 def card_of(tx: Tx, card: str, rule: str) -> Card:
     found = tx.rules.cards.get(card)
     if found is None:
-        tx.fail("unknown_card", f"unknown card id {card!r}", rule)
+        tx.fail(Code.UNKNOWN_CARD, f"unknown card id {card!r}", rule)
     return found
 
 
 def office_of(tx: Tx, office: str, rule: str) -> OfficeCard:
     found = tx.rules.offices.get(office)
     if found is None:
-        tx.fail("unknown_office", f"unknown office id {office!r}", rule)
+        tx.fail(Code.UNKNOWN_OFFICE, f"unknown office id {office!r}", rule)
     return found
 
 
@@ -65,13 +66,13 @@ def office_of(tx: Tx, office: str, rule: str) -> OfficeCard:
 
 
 def play_card(tx: Tx, intent: PlayCard) -> None:
-    tx.require(tx.st.phase == "actions", "wrong_phase", f"cards are played in the actions phase, not in {tx.st.phase} "
+    tx.require(tx.st.phase == "actions", Code.WRONG_PHASE, f"cards are played in the actions phase, not in {tx.st.phase} "
                "(in buying they are laid down)", R_PLAY)
     check_turn(tx)
     card = card_of(tx, intent.card, R_PLAY)
     p = tx.st.players[tx.seat]
-    tx.require(intent.card in p.hand, "card_not_in_hand", f"{intent.card} is not in {tx.seat}'s hand", R_PLAY)
-    tx.check(usable(card.kind, card.color, 2), "card_wrong_phase",
+    tx.require(intent.card in p.hand, Code.CARD_NOT_IN_HAND, f"{intent.card} is not in {tx.seat}'s hand", R_PLAY)
+    tx.check(usable(card.kind, card.color, 2), Code.CARD_WRONG_PHASE,
              f"{intent.card} ({card.color}, {card.kind}) cannot be played in the actions phase", R_PLAY)
     tx.emit(CardsMoved(seat=tx.seat, cards=(intent.card,), from_="hand", to="play_area"),
             FlagSet(path=pl(tx, f"card_uses.{intent.card}"), value=1), FlagSet(path="turn.acted", value=True))
@@ -80,12 +81,12 @@ def play_card(tx: Tx, intent: PlayCard) -> None:
 
 def use_office(tx: Tx, intent: UseOffice) -> None:
     st = tx.st
-    tx.require(st.phase in ("actions", "buying"), "wrong_phase", f"offices are used in actions or buying, not in {st.phase}",
+    tx.require(st.phase in ("actions", "buying"), Code.WRONG_PHASE, f"offices are used in actions or buying, not in {st.phase}",
                R_OFFICE)
     check_turn(tx)
     office = office_of(tx, intent.office, R_OFFICE)
     o = st.offices.get(intent.office)
-    tx.require(o is not None and tx.seat in o.workers, "office_not_yours",
+    tx.require(o is not None and tx.seat in o.workers, Code.OFFICE_NOT_YOURS,
                f"{tx.seat} has no worker on {intent.office}", R_OFFICE)
     assert o is not None
     phase = phase_no(tx)
@@ -95,13 +96,13 @@ def use_office(tx: Tx, intent: UseOffice) -> None:
     else:
         ok = office.kind not in ("draw_cards", "card_exchange") and not (
             office.kind == "manual" and office.color in ("blue", "purple"))
-    tx.check(ok, "office_wrong_phase", f"{intent.office} ({office.kind}) does not act in the "
+    tx.check(ok, Code.OFFICE_WRONG_PHASE, f"{intent.office} ({office.kind}) does not act in the "
              f"{'actions' if phase == 2 else 'buying'} phase", R_OFFICE)
     if phase == 2 and not tx.rules.options["phase2_office_use_any_turn"]:
-        tx.check(intent.office in st.turn.placed, "office_not_placed_this_turn",
+        tx.check(intent.office in st.turn.placed, Code.OFFICE_NOT_PLACED_THIS_TURN,
                  f"{tx.seat}'s worker came to {intent.office} in an earlier turn; in the actions phase an office acts "
                  "in the turn of its placement", R_OFFICE)
-    tx.check(o.uses.get(tx.seat, 0) < 1, "office_already_used",
+    tx.check(o.uses.get(tx.seat, 0) < 1, Code.OFFICE_ALREADY_USED,
              f"{tx.seat} has used {intent.office} this round (a second use needs Team Bonus)", R_OFFICE)
     tx.emit(FlagSet(path=f"offices.{intent.office}.uses.{tx.seat}", value=1))
     if phase == 2:
@@ -111,28 +112,28 @@ def use_office(tx: Tx, intent: UseOffice) -> None:
 
 def lay_down(tx: Tx, intent: LayDown) -> None:
     st = tx.st
-    tx.require(st.phase == "buying", "wrong_phase", f"cards are laid down in the buying phase, not in {st.phase}", R_LAY)
+    tx.require(st.phase == "buying", Code.WRONG_PHASE, f"cards are laid down in the buying phase, not in {st.phase}", R_LAY)
     check_turn(tx)
     p = st.players[tx.seat]
-    tx.check(not p.laid_down, "already_laid_down", f"{tx.seat} has laid down this turn", R_LAY)
+    tx.check(not p.laid_down, Code.ALREADY_LAID_DOWN, f"{tx.seat} has laid down this turn", R_LAY)
     hand = list(p.hand)
     for card in (*intent.keep, *intent.choices):
         if card not in tx.rules.cards:
-            tx.fail("unknown_card", "a card named in keep or choices is not a card of this match", R_LAY)
+            tx.fail(Code.UNKNOWN_CARD, "a card named in keep or choices is not a card of this match", R_LAY)
     for card in intent.keep:
         if card not in hand:
-            tx.fail("card_not_in_hand", f"a card to keep is not in {tx.seat}'s hand", R_LAY)
+            tx.fail(Code.CARD_NOT_IN_HAND, f"a card to keep is not in {tx.seat}'s hand", R_LAY)
         hand.remove(card)
     for card in intent.choices:
         if card not in p.hand:
-            tx.fail("card_not_in_hand", f"{card} (choices) is not in {tx.seat}'s hand", R_LAY)
+            tx.fail(Code.CARD_NOT_IN_HAND, f"{card} (choices) is not in {tx.seat}'s hand", R_LAY)
     cards = tx.rules.cards
     if intent.keep:
-        tx.check(any(cards[c].kind == "keep_cards" for c in hand), "keep_not_allowed",
+        tx.check(any(cards[c].kind == "keep_cards" for c in hand), Code.KEEP_NOT_ALLOWED,
                  "cards may be kept only when a Brainstorming card is laid down", R_LAY)
     for card, value in intent.choices.items():
         if cards[card].kind != "coin_or_vp" or card in intent.keep or value not in ("coin", "vp"):
-            tx.fail("invalid_choice", f"choices.{card}={value}: a choice is coin or vp, for a laid-down coin-or-VP card",
+            tx.fail(Code.INVALID_CHOICE, f"choices.{card}={value}: a choice is coin or vp, for a laid-down coin-or-VP card",
                     R_LAY)
     if intent.keep:
         tx.emit(CardsKept(seat=tx.seat, cards=tuple(sorted(intent.keep))))
@@ -160,17 +161,17 @@ def lay_down(tx: Tx, intent: LayDown) -> None:
 
 def activate_card(tx: Tx, intent: ActivateCard) -> None:
     st = tx.st
-    tx.require(st.phase == "buying", "wrong_phase", f"laid-down cards are activated in buying, not in {st.phase}",
+    tx.require(st.phase == "buying", Code.WRONG_PHASE, f"laid-down cards are activated in buying, not in {st.phase}",
                R_ACTIVATE)
     check_turn(tx)
     p = st.players[tx.seat]
-    tx.check(p.laid_down, "lay_down_required", f"{tx.seat} lays down the hand first", R_ACTIVATE)
+    tx.check(p.laid_down, Code.LAY_DOWN_REQUIRED, f"{tx.seat} lays down the hand first", R_ACTIVATE)
     card = card_of(tx, intent.card, R_ACTIVATE)
-    tx.require(intent.card in p.play_area, "card_not_in_play_area", f"{intent.card} is not in {tx.seat}'s play area",
+    tx.require(intent.card in p.play_area, Code.CARD_NOT_IN_PLAY_AREA, f"{intent.card} is not in {tx.seat}'s play area",
                R_ACTIVATE)
-    tx.check(p.card_uses.get(intent.card, 0) < 1, "card_already_activated", f"{intent.card} has acted this round",
+    tx.check(p.card_uses.get(intent.card, 0) < 1, Code.CARD_ALREADY_ACTIVATED, f"{intent.card} has acted this round",
              R_ACTIVATE)
-    tx.check(card.kind in PENDING and usable(card.kind, card.color, 3), "no_usable_effect",
+    tx.check(card.kind in PENDING and usable(card.kind, card.color, 3), Code.NO_USABLE_EFFECT,
              f"{intent.card} ({card.kind}) has nothing to activate in the buying phase", R_ACTIVATE)
     tx.emit(FlagSet(path=pl(tx, f"card_uses.{intent.card}"), value=1))
     effect(tx, card.kind, card.n, card.color, intent.args or NO_ARGS, 3, False, frozenset({intent.card}), "args")
@@ -178,36 +179,36 @@ def activate_card(tx: Tx, intent: ActivateCard) -> None:
 
 def buy(tx: Tx, intent: Buy) -> None:
     st = tx.st
-    tx.require(st.phase == "buying", "wrong_phase", f"cards are bought in the buying phase, not in {st.phase}", R_BUY)
+    tx.require(st.phase == "buying", Code.WRONG_PHASE, f"cards are bought in the buying phase, not in {st.phase}", R_BUY)
     check_turn(tx)
     p = st.players[tx.seat]
     if tx.rules.options["lay_down_before_buy"]:  # §7 A40 (false: buy with the coins so far)
-        tx.check(p.laid_down, "lay_down_required", f"{tx.seat} lays down the hand before buying", R_BUY)
-    tx.check(p.buys_left > 0, "no_buy_available", f"{tx.seat} has no purchase left (a purchase permit office gives them)",
+        tx.check(p.laid_down, Code.LAY_DOWN_REQUIRED, f"{tx.seat} lays down the hand before buying", R_BUY)
+    tx.check(p.buys_left > 0, Code.NO_BUY_AVAILABLE, f"{tx.seat} has no purchase left (a purchase permit office gives them)",
              R_BUY)
-    tx.require(1 <= intent.slot <= 11, "invalid_slot", f"the street has slots 1 to 11, not {intent.slot}", R_BUY)
+    tx.require(1 <= intent.slot <= 11, Code.INVALID_SLOT, f"the street has slots 1 to 11, not {intent.slot}", R_BUY)
     cid = st.street.get(str(intent.slot))
-    tx.require(cid is not None, "slot_empty", f"street slot {intent.slot} is empty", R_BUY)
+    tx.require(cid is not None, Code.SLOT_EMPTY, f"street slot {intent.slot} is empty", R_BUY)
     assert cid is not None
     if intent.card is not None:
-        tx.require(intent.card == cid, "slot_mismatch", f"street slot {intent.slot} holds {cid}, not {intent.card}", R_BUY)
+        tx.require(intent.card == cid, Code.SLOT_MISMATCH, f"street slot {intent.slot} holds {cid}, not {intent.card}", R_BUY)
     card = tx.rules.cards[cid]
-    tx.check(card.color != "red", "card_not_buyable", f"{cid} is a red card: it comes only with a purchase to its right",
+    tx.check(card.color != "red", Code.CARD_NOT_BUYABLE, f"{cid} is a red card: it comes only with a purchase to its right",
              R_BUY)
     doctorate = card.kind == "coins_to_vp"
     spend = 0
     if doctorate:
-        tx.check(intent.spend is not None, "spend_required", f"{cid} is a doctorate: say how many coins go to VP (spend=N)",
+        tx.check(intent.spend is not None, Code.SPEND_REQUIRED, f"{cid} is a doctorate: say how many coins go to VP (spend=N)",
                  R_BUY)
         spend = intent.spend or 0
         least = int(tx.rules.options["doctorate_min_spend"])
-        tx.check(spend >= least and spend >= 0, "invalid_amount", f"spend must be at least {least}, not {spend}", R_BUY)
+        tx.check(spend >= least and spend >= 0, Code.INVALID_AMOUNT, f"spend must be at least {least}, not {spend}", R_BUY)
     else:
-        tx.check(intent.spend is None, "spend_not_allowed", f"{cid} is not a doctorate: no spend", R_BUY)
+        tx.check(intent.spend is None, Code.SPEND_NOT_ALLOWED, f"{cid} is not a doctorate: no spend", R_BUY)
     cost = int(tx.rules.options["doctorate_cost"]) if doctorate else card.cost
     price = cost + surcharge(intent.slot)
     have = available(p)
-    tx.check(price + spend <= have, "not_enough_coins",
+    tx.check(price + spend <= have, Code.NOT_ENOUGH_COINS,
              f"{cid} in slot {intent.slot} costs {price}{f' + {spend}' if spend else ''}; {tx.seat} has {have} coins", R_BUY)
     reds = tuple(c for s in range(1, intent.slot) if (c := st.street.get(str(s))) is not None
                  and tx.rules.cards[c].color == "red")
@@ -249,20 +250,20 @@ def effect(tx: Tx, kind: str, n: int, color: str, args: EffectArgs, phase: int, 
     opts = tx.rules.options
     if kind == "gain_workers":
         count = n if args.count is None else args.count
-        tx.check(0 <= count <= n, "invalid_amount", f"count must be 0 to {n}, not {count}", R_EFFECT)
+        tx.check(0 <= count <= n, Code.INVALID_AMOUNT, f"count must be 0 to {n}, not {count}", R_EFFECT)
         gain = max(0, min(count, st.worker_supply.get(seat, 0), int(opts["max_extra_workers"]) - p.extra_workers))
-        tx.check(count == 0 or gain > 0, "worker_cap_reached",
+        tx.check(count == 0 or gain > 0, Code.WORKER_CAP_REACHED,
                  f"{seat} cannot recruit more workers this round ({p.extra_workers} extra, "
                  f"{st.worker_supply.get(seat, 0)} in the supply)", R_EFFECT)
         recruit(tx, gain)
     elif kind == "trash_for_worker":
-        tx.check(len(args.cards) == 1, "trash_target_required", "name exactly one hand card to remove (args.cards=ID)",
+        tx.check(len(args.cards) == 1, Code.TRASH_TARGET_REQUIRED, "name exactly one hand card to remove (args.cards=ID)",
                  R_EFFECT)
         card = args.cards[0]
         card_of(tx, card, R_EFFECT)
-        tx.require(card in p.hand, "card_not_in_hand", f"{card} is not in {seat}'s hand", R_EFFECT)
+        tx.require(card in p.hand, Code.CARD_NOT_IN_HAND, f"{card} is not in {seat}'s hand", R_EFFECT)
         can = min(1, st.worker_supply.get(seat, 0), int(opts["max_extra_workers"]) - p.extra_workers)
-        tx.check(can > 0, "worker_cap_reached", f"{seat} cannot recruit more workers this round", R_EFFECT)
+        tx.check(can > 0, Code.WORKER_CAP_REACHED, f"{seat} cannot recruit more workers this round", R_EFFECT)
         tx.emit(CardsMoved(seat=seat, cards=(card,), from_="hand", to="box"))
         recruit(tx, max(0, can))
     elif kind == "extra_placement":
@@ -273,17 +274,17 @@ def effect(tx: Tx, kind: str, n: int, color: str, args: EffectArgs, phase: int, 
             tx.emit(Adjusted(path="turn.placements_left", delta=1))
     elif kind == "draw_cards":
         count = n if args.count is None else args.count
-        tx.check(0 <= count <= n, "invalid_amount", f"count must be 0 to {n}, not {count}", R_EFFECT)
+        tx.check(0 <= count <= n, Code.INVALID_AMOUNT, f"count must be 0 to {n}, not {count}", R_EFFECT)
         tx.draw_own(seat, count, args.drawn, sub(path, "drawn"), R_EFFECT)
     elif kind == "donations":
         donations(tx, args, path)
     elif kind == "card_exchange":
-        tx.check(len(args.cards) > 0, "nothing_selected", "name the hand cards to exchange (args.cards=...)", R_EFFECT)
-        tx.check(len(args.cards) <= n, "too_many_cards", f"at most {n} cards are exchanged, not {len(args.cards)}", R_EFFECT)
+        tx.check(len(args.cards) > 0, Code.NOTHING_SELECTED, "name the hand cards to exchange (args.cards=...)", R_EFFECT)
+        tx.check(len(args.cards) <= n, Code.TOO_MANY_CARDS, f"at most {n} cards are exchanged, not {len(args.cards)}", R_EFFECT)
         hand = list(p.hand)
         for card in args.cards:
             card_of(tx, card, R_EFFECT)
-            tx.require(card in hand, "card_not_in_hand", f"{card} is not in {seat}'s hand", R_EFFECT)
+            tx.require(card in hand, Code.CARD_NOT_IN_HAND, f"{card} is not in {seat}'s hand", R_EFFECT)
             hand.remove(card)
         tx.emit(CardsMoved(seat=seat, cards=tuple(sorted(args.cards)), from_="hand", to="temp_discard"))
         tx.draw_own(seat, len(args.cards), args.drawn, sub(path, "drawn"), R_EFFECT)
@@ -295,19 +296,19 @@ def effect(tx: Tx, kind: str, n: int, color: str, args: EffectArgs, phase: int, 
         cap = int(opts["doubling_cap"])
         if done >= cap:
             if not automatic and opts["explicit_third_doubling"] == "reject":
-                tx.fail("doubling_cap_reached", f"{seat} has doubled {'coins' if kind == 'double_coins' else 'tokens'} "
+                tx.fail(Code.DOUBLING_CAP_REACHED, f"{seat} has doubled {'coins' if kind == 'double_coins' else 'tokens'} "
                         f"{cap} times this round", R_LIMIT)
             tx.emit(Adjusted(path=pl(tx, field), delta=0, why="doubling_capped"))
         else:
             tx.emit(Adjusted(path=pl(tx, field), delta=1))
     elif kind == "trash_for_coins":
-        tx.check(not p.laid_down, "already_laid_down", "cards to get rid of come from the hand, before lay-down", R_EFFECT)
-        tx.check(len(args.cards) > 0, "nothing_selected", "name the hand cards to get rid of (args.cards=...)", R_EFFECT)
-        tx.check(len(args.cards) <= n, "too_many_cards", f"at most {n} cards, not {len(args.cards)}", R_EFFECT)
+        tx.check(not p.laid_down, Code.ALREADY_LAID_DOWN, "cards to get rid of come from the hand, before lay-down", R_EFFECT)
+        tx.check(len(args.cards) > 0, Code.NOTHING_SELECTED, "name the hand cards to get rid of (args.cards=...)", R_EFFECT)
+        tx.check(len(args.cards) <= n, Code.TOO_MANY_CARDS, f"at most {n} cards, not {len(args.cards)}", R_EFFECT)
         hand = list(p.hand)
         for card in args.cards:
             card_of(tx, card, R_EFFECT)
-            tx.require(card in hand, "card_not_in_hand", f"{card} is not in {seat}'s hand", R_EFFECT)
+            tx.require(card in hand, Code.CARD_NOT_IN_HAND, f"{card} is not in {seat}'s hand", R_EFFECT)
             hand.remove(card)
         tx.emit(CardsMoved(seat=seat, cards=tuple(sorted(args.cards)), from_="hand", to="box"))
         coins(tx, len(args.cards), dup)
@@ -322,8 +323,8 @@ def effect(tx: Tx, kind: str, n: int, color: str, args: EffectArgs, phase: int, 
     elif kind == "gain_vp":
         tx.emit(Adjusted(path=pl(tx, "vp_pending"), delta=n))
     elif kind == "coin_or_vp":
-        tx.check(args.choice is not None, "choice_required", "choose coin or vp (args.choice=coin|vp)", R_EFFECT)
-        tx.check(args.choice in ("coin", "vp"), "invalid_choice", f"the choice is coin or vp, not {args.choice!r}", R_EFFECT)
+        tx.require(args.choice is not None, Code.CHOICE_REQUIRED, "choose coin or vp (args.choice=coin|vp)", R_EFFECT)
+        tx.check(args.choice in ("coin", "vp"), Code.INVALID_CHOICE, f"the choice is coin or vp, not {args.choice!r}", R_EFFECT)
         if args.choice == "vp":
             tx.emit(Adjusted(path=pl(tx, "vp_pending"), delta=2))
         else:
@@ -333,7 +334,7 @@ def effect(tx: Tx, kind: str, n: int, color: str, args: EffectArgs, phase: int, 
     elif kind == "copy_card":
         copy_card(tx, args, phase, chain, path)
     elif kind == "reuse_office" and opts["team_bonus_mode"] == "free_placement":  # §7 A18, the other reading
-        tx.check(phase == 2, "no_usable_effect", "Team Bonus gives a placement: it acts in the actions phase only",
+        tx.check(phase == 2, Code.NO_USABLE_EFFECT, "Team Bonus gives a placement: it acts in the actions phase only",
                  R_EFFECT)
         tx.emit(Adjusted(path="turn.placements_left", delta=1), Adjusted(path="turn.free_placements", delta=1))
     elif kind == "reuse_office":
@@ -343,7 +344,7 @@ def effect(tx: Tx, kind: str, n: int, color: str, args: EffectArgs, phase: int, 
 
         declared(tx, args)
     else:  # keep_cards, coins_to_vp, none: nothing to do as an effect of their own
-        tx.fail("no_usable_effect", f"{kind} has no effect to use here", R_EFFECT)
+        tx.fail(Code.NO_USABLE_EFFECT, f"{kind} has no effect to use here", R_EFFECT)
 
 
 def recruit(tx: Tx, gain: int) -> None:
@@ -370,44 +371,44 @@ def donations(tx: Tx, args: EffectArgs, path: str) -> None:
     hand = list(p.hand)
     for cid in args.pay_cards:
         card = card_of(tx, cid, R_EFFECT)
-        tx.require(cid in hand, "card_not_in_hand", f"{cid} (pay_cards) is not in {seat}'s hand", R_EFFECT)
+        tx.require(cid in hand, Code.CARD_NOT_IN_HAND, f"{cid} (pay_cards) is not in {seat}'s hand", R_EFFECT)
         hand.remove(cid)
         if card.kind == "double_coins" and opts["garden_party_in_phase2"]:
             parties.append(cid)
             continue
-        tx.check(card.kind in ("gain_coins", "coin_or_vp"), "not_a_coin_source", f"{cid} ({card.kind}) pays no coins",
+        tx.check(card.kind in ("gain_coins", "coin_or_vp"), Code.NOT_A_COIN_SOURCE, f"{cid} ({card.kind}) pays no coins",
                  R_EFFECT)
         paid += card.n if card.kind == "gain_coins" else 1
     kinds = tuple(opts["donation_payment_offices"])
     trash_max = 0
     for oid in args.pay_offices:
         office = office_of(tx, oid, R_EFFECT)
-        tx.check(office.kind in kinds, "not_a_coin_source", f"{oid} ({office.kind}) pays no coins for Donations", R_EFFECT)
+        tx.check(office.kind in kinds, Code.NOT_A_COIN_SOURCE, f"{oid} ({office.kind}) pays no coins for Donations", R_EFFECT)
         o = st.offices.get(oid)
-        tx.require(o is not None and seat in o.workers, "office_not_yours", f"{seat} has no worker on {oid}", R_EFFECT)
+        tx.require(o is not None and seat in o.workers, Code.OFFICE_NOT_YOURS, f"{seat} has no worker on {oid}", R_EFFECT)
         assert o is not None
-        tx.check(o.uses.get(seat, 0) < 1, "office_already_used", f"{seat} has used {oid} this round", R_EFFECT)
+        tx.check(o.uses.get(seat, 0) < 1, Code.OFFICE_ALREADY_USED, f"{seat} has used {oid} this round", R_EFFECT)
         if office.kind == "trash_for_coins":
             trash_max += office.n
         else:
             paid += office.n
     if trash_max:
-        tx.check(len(args.cards) > 0, "nothing_selected", "name the hand cards the get-rid office takes (args.cards=...)",
+        tx.check(len(args.cards) > 0, Code.NOTHING_SELECTED, "name the hand cards the get-rid office takes (args.cards=...)",
                  R_EFFECT)
-        tx.check(len(args.cards) <= trash_max, "too_many_cards", f"the get-rid offices take at most {trash_max} cards, "
+        tx.check(len(args.cards) <= trash_max, Code.TOO_MANY_CARDS, f"the get-rid offices take at most {trash_max} cards, "
                  f"not {len(args.cards)}", R_EFFECT)
         for cid in args.cards:
             card_of(tx, cid, R_EFFECT)
-            tx.require(cid in hand, "card_not_in_hand", f"{cid} (cards) is not in {seat}'s hand", R_EFFECT)
+            tx.require(cid in hand, Code.CARD_NOT_IN_HAND, f"{cid} (cards) is not in {seat}'s hand", R_EFFECT)
             hand.remove(cid)
         paid += len(args.cards)
     if parties:
         cap = int(opts["doubling_cap"])
-        tx.check(len(parties) <= cap, "doubling_cap_reached", f"at most {cap} Garden parties double one payment",
+        tx.check(len(parties) <= cap, Code.DOUBLING_CAP_REACHED, f"at most {cap} Garden parties double one payment",
                  R_LIMIT)
         paid *= 1 + len(parties)
     count = paid if args.count is None else args.count
-    tx.check(0 <= count <= paid, "not_enough_coins", f"{count} cards need {count} coins; {seat} pays {paid}", R_EFFECT)
+    tx.check(0 <= count <= paid, Code.NOT_ENOUGH_COINS, f"{count} cards need {count} coins; {seat} pays {paid}", R_EFFECT)
     if args.pay_cards:
         tx.emit(CardsMoved(seat=seat, cards=tuple(sorted(args.pay_cards)), from_="hand", to="play_area"))
         for cid in args.pay_cards:
@@ -424,24 +425,24 @@ def _target_checks(tx: Tx, target: str, phase: int) -> Card:
     p = tx.st.players[tx.seat]
     card = tx.rules.cards[target]
     limit = int(tx.rules.options["card_use_limit"])
-    tx.check(p.card_uses.get(target, 0) < limit, "card_use_limit", f"{target} has been used {limit} times this round",
+    tx.check(p.card_uses.get(target, 0) < limit, Code.CARD_USE_LIMIT, f"{target} has been used {limit} times this round",
              R_LIMIT)
     pointless = not usable(card.kind, card.color, phase) or card.kind in ("keep_cards", "none", "coins_to_vp")
     if pointless and tx.rules.options["reject_pointless_targets"]:
-        tx.fail("no_usable_effect", f"{target} ({card.kind}) has no effect to repeat in this phase", R_EFFECT)
+        tx.fail(Code.NO_USABLE_EFFECT, f"{target} ({card.kind}) has no effect to repeat in this phase", R_EFFECT)
     if card.kind in ("double_coins", "double_tokens") and tx.rules.options["explicit_third_doubling"] == "reject":
         field = "coin_doublings" if card.kind == "double_coins" else "token_doublings"
         cap = int(tx.rules.options["doubling_cap"])
-        tx.check(getattr(p, field) < cap, "doubling_cap_reached", f"{tx.seat} has doubled {cap} times this round", R_LIMIT)
+        tx.check(getattr(p, field) < cap, Code.DOUBLING_CAP_REACHED, f"{tx.seat} has doubled {cap} times this round", R_LIMIT)
     return card
 
 
 def reuse_card(tx: Tx, args: EffectArgs, phase: int, path: str) -> None:
     target = args.target_card
-    tx.require(target is not None, "target_required", "name the card to use again (args.target_card=ID)", R_EFFECT)
+    tx.require(target is not None, Code.TARGET_REQUIRED, "name the card to use again (args.target_card=ID)", R_EFFECT)
     assert target is not None
     card_of(tx, target, R_EFFECT)
-    tx.require(target in tx.st.players[tx.seat].play_area, "card_not_in_play_area",
+    tx.require(target in tx.st.players[tx.seat].play_area, Code.CARD_NOT_IN_PLAY_AREA,
                f"{target} is not in {tx.seat}'s play area", R_EFFECT)
     card = _target_checks(tx, target, phase)
     tx.emit(Adjusted(path=pl(tx, f"card_uses.{target}"), delta=1))
@@ -454,12 +455,12 @@ def reuse_card(tx: Tx, args: EffectArgs, phase: int, path: str) -> None:
 
 def copy_card(tx: Tx, args: EffectArgs, phase: int, chain: frozenset[str], path: str) -> None:
     target = args.target_card
-    tx.require(target is not None, "target_required", "name the card to copy (args.target_card=ID)", R_EFFECT)
+    tx.require(target is not None, Code.TARGET_REQUIRED, "name the card to copy (args.target_card=ID)", R_EFFECT)
     assert target is not None
     if not tx.rules.options["press_secretary_self_copy"]:
-        tx.require(target not in chain, "cannot_copy_self", f"{target} is already in this copy chain", R_EFFECT)
+        tx.require(target not in chain, Code.CANNOT_COPY_SELF, f"{target} is already in this copy chain", R_EFFECT)
     card_of(tx, target, R_EFFECT)
-    tx.require(target in tx.st.players[tx.seat].play_area, "card_not_in_play_area",
+    tx.require(target in tx.st.players[tx.seat].play_area, Code.CARD_NOT_IN_PLAY_AREA,
                f"{target} is not in {tx.seat}'s play area", R_EFFECT)
     card = _target_checks(tx, target, phase)
     tx.emit(Adjusted(path=pl(tx, f"card_uses.{target}"), delta=1))
@@ -469,11 +470,11 @@ def copy_card(tx: Tx, args: EffectArgs, phase: int, chain: frozenset[str], path:
 
 def reuse_office(tx: Tx, args: EffectArgs, phase: int, path: str) -> None:
     oid = args.target_office
-    tx.require(oid is not None, "target_required", "name the office to use again (args.target_office=ID)", R_EFFECT)
+    tx.require(oid is not None, Code.TARGET_REQUIRED, "name the office to use again (args.target_office=ID)", R_EFFECT)
     assert oid is not None
     office = office_of(tx, oid, R_EFFECT)
     o = tx.st.offices.get(oid)
-    tx.require(o is not None and tx.seat in o.workers, "office_not_yours", f"{tx.seat} has no worker on {oid}", R_EFFECT)
+    tx.require(o is not None and tx.seat in o.workers, Code.OFFICE_NOT_YOURS, f"{tx.seat} has no worker on {oid}", R_EFFECT)
     assert o is not None
     if phase == 2:
         ok = office.kind in ("draw_cards", "card_exchange", "reuse_card") or (
@@ -483,10 +484,10 @@ def reuse_office(tx: Tx, args: EffectArgs, phase: int, path: str) -> None:
             office.kind == "manual" and office.color in ("blue", "purple"))
     if office.kind == "reuse_card" and not tx.rules.options["team_bonus_may_target_reuse_office"]:
         ok = False
-    tx.check(ok, "office_wrong_phase", f"{oid} ({office.kind}) cannot act again in this phase", R_EFFECT)
+    tx.check(ok, Code.OFFICE_WRONG_PHASE, f"{oid} ({office.kind}) cannot act again in this phase", R_EFFECT)
     uses = o.uses.get(tx.seat, 0)
     if tx.rules.options["team_bonus_requires_prior_use"]:
-        tx.check(uses >= 1, "office_not_yet_used", f"{tx.seat} has not used {oid} yet this round", R_EFFECT)
-    tx.check(uses < 2, "office_use_limit", f"{tx.seat}'s worker on {oid} has acted twice this round", R_LIMIT)
+        tx.check(uses >= 1, Code.OFFICE_NOT_YET_USED, f"{tx.seat} has not used {oid} yet this round", R_EFFECT)
+    tx.check(uses < 2, Code.OFFICE_USE_LIMIT, f"{tx.seat}'s worker on {oid} has acted twice this round", R_LIMIT)
     tx.emit(FlagSet(path=f"offices.{oid}.uses.{tx.seat}", value=uses + 1))
     office_effect(tx, office, args.then or NO_ARGS, phase, True, sub(path, "then"))

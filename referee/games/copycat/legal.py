@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from .decide import judge
+from .decide import attempt
 from .effects import PENDING, usable
 from .model import (
     ActivateCard, Buy, ChooseOrderCard, Cleanup, DrawHand, EffectArgs, EndTurn, LayDown, Pass, PlaceWorker, PlayCard,
@@ -113,10 +113,10 @@ def legal_intents(rules: CopycatRules, state: State, seat: str) -> Sequence[Any]
         if digital and isinstance(intent, Setup):
             intent = Setup()
         if isinstance(intent, Setup) and not digital:  # the baseline facts, typed
-            if judge(rules, state, seat, intent)[1] is None:
+            if attempt(rules, state, seat, intent)[1] is None:
                 out.append(intent)
             continue
-        tx, refusal = judge(rules, state, seat, intent, fill=first_chooser)
+        tx, refusal = attempt(rules, state, seat, intent, fill=first_chooser)
         if refusal is not None:
             continue
         out.append(intent if digital else rules.fill(state, seat, intent, first_chooser))

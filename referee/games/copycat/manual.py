@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .codes import Code
 from .fold import PLAYER_ZONES, read
 from .model import SLOTS, AdjustOp, EffectArgs, ManualApplied, ManualEffect, MoveOp, State
 from .txn import R_MANUAL, Tx
@@ -17,13 +18,13 @@ _COUNTERS = ("score", "workers_available", "extra_workers", "vp_tokens", "vp_pen
 
 
 def manual_effect(tx: Tx, intent: ManualEffect) -> None:
-    tx.check(bool(intent.reason and intent.reason.strip()), "reason_required",
+    tx.check(bool(intent.reason and intent.reason.strip()), Code.REASON_REQUIRED,
              "a manual effect needs a reason (reason=\"...\")", R_MANUAL)
     apply_ops(tx, intent.ops, intent.reason or "")
 
 
 def declared(tx: Tx, args: EffectArgs) -> None:
-    tx.check(bool(args.declared), "declaration_required",
+    tx.check(bool(args.declared), Code.DECLARATION_REQUIRED,
              "this effect is not in the referee's vocabulary: declare its changes (args.declared=move:...,adjust:...)",
              R_MANUAL)
     apply_ops(tx, args.declared, "declared effect")
@@ -49,10 +50,10 @@ def apply_ops(tx: Tx, ops: tuple[MoveOp | AdjustOp, ...], reason: str) -> None:
         if isinstance(op, MoveOp):
             src, dst = _zone(tx, state, op.from_), _zone(tx, state, op.to)
             if src is None or dst is None:
-                tx.fail("manual_inconsistent", f"op {i}: {op.from_ if src is None else op.to!r} is not a zone path", R_MANUAL)
+                tx.fail(Code.MANUAL_INCONSISTENT, f"op {i}: {op.from_ if src is None else op.to!r} is not a zone path", R_MANUAL)
             assert src is not None and dst is not None
             if op.card not in tx.rules.cards:
-                tx.fail("manual_inconsistent", f"op {i}: unknown card {op.card!r}", R_MANUAL)
+                tx.fail(Code.MANUAL_INCONSISTENT, f"op {i}: unknown card {op.card!r}", R_MANUAL)
             if op.from_ == "box":
                 held = op.card in state.box
             elif op.from_ == "supply":
@@ -62,9 +63,9 @@ def apply_ops(tx: Tx, ops: tuple[MoveOp | AdjustOp, ...], reason: str) -> None:
             else:
                 held = op.card in src[1]
             if not held:
-                tx.fail("manual_inconsistent", f"op {i}: {op.card} is not in {op.from_}", R_MANUAL)
+                tx.fail(Code.MANUAL_INCONSISTENT, f"op {i}: {op.card} is not in {op.from_}", R_MANUAL)
             if dst[0] == "slot" and dst[1] is not None:
-                tx.fail("manual_inconsistent", f"op {i}: {op.to} is occupied", R_MANUAL)
+                tx.fail(Code.MANUAL_INCONSISTENT, f"op {i}: {op.to} is occupied", R_MANUAL)
             from .fold import move
 
             state = move(state, (op.card,), op.from_, op.to)
@@ -74,14 +75,14 @@ def apply_ops(tx: Tx, ops: tuple[MoveOp | AdjustOp, ...], reason: str) -> None:
                 or (len(parts) == 3 and parts[0] == "offices" and parts[1] in state.offices and parts[2] == "vp_tokens") \
                 or (len(parts) == 2 and parts[0] == "worker_supply" and parts[1] in players)
             if not ok:
-                tx.fail("manual_inconsistent", f"op {i}: {op.counter!r} is not a counter path", R_MANUAL)
+                tx.fail(Code.MANUAL_INCONSISTENT, f"op {i}: {op.counter!r} is not a counter path", R_MANUAL)
             value = (read(state, parts) or 0) + op.delta
             if value < 0:
-                tx.fail("manual_inconsistent", f"op {i}: {op.counter} would go below 0 ({value})", R_MANUAL)
+                tx.fail(Code.MANUAL_INCONSISTENT, f"op {i}: {op.counter} would go below 0 ({value})", R_MANUAL)
             if parts[-1] in ("coin_doublings", "token_doublings") and value > cap:
-                tx.fail("manual_inconsistent", f"op {i}: {op.counter} would exceed the doubling cap {cap}", R_MANUAL)
+                tx.fail(Code.MANUAL_INCONSISTENT, f"op {i}: {op.counter} would exceed the doubling cap {cap}", R_MANUAL)
             if parts[0] == "worker_supply" and value > 4:
-                tx.fail("manual_inconsistent", f"op {i}: a seat has 4 spare workers at most", R_MANUAL)
+                tx.fail(Code.MANUAL_INCONSISTENT, f"op {i}: a seat has 4 spare workers at most", R_MANUAL)
             from .fold import add, update_state
 
             state = update_state(state, op.counter, add(op.delta))
@@ -89,7 +90,7 @@ def apply_ops(tx: Tx, ops: tuple[MoveOp | AdjustOp, ...], reason: str) -> None:
                 p = state.players[parts[1]]
                 placed = sum(1 for o in state.offices.values() for w in o.workers if w == parts[1])
                 if p.workers_available + placed > 3 + int(tx.rules.options["max_extra_workers"]):
-                    tx.fail("manual_inconsistent", f"op {i}: {parts[1]} would hold more than "
+                    tx.fail(Code.MANUAL_INCONSISTENT, f"op {i}: {parts[1]} would hold more than "
                             f"{3 + int(tx.rules.options['max_extra_workers'])} workers", R_MANUAL)
     tx.emit(ManualApplied(ops=ops, reason=reason))
     tx.manual = True

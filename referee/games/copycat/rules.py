@@ -13,7 +13,7 @@ import msgspec
 
 from referee.engine.chance import Chance
 from referee.engine.position import Placed
-from referee.engine.protocol import Accepted, ConfigError, Rejected, RulesBase
+from referee.engine.protocol import ConfigError, RulesBase
 from schemas import MatchConfig, Outcome
 from schemas.board import Board
 
@@ -21,15 +21,16 @@ from . import legal as legal_mod
 from . import present
 from . import view as view_mod
 from . import words
+from .codes import Code
 from .data import SETS, Card, parse_data
-from .decide import judge
+from .decide import attempt, judge
 from .fold import TWO_PLAYER_REMOVED, evolve
 from .model import (
     SLOTS, STAGES, ActivateCard, Band, Cleanup, Department, DrawHand, EffectArgs, ManualEffect, OfficeDeck, Player,
     PlayCard, Setup, State, Supply, UseOffice,
 )
 from .options import resolved
-from .txn import Chooser, rng_chooser
+from .txn import Chooser, Tx, rng_chooser
 
 TABLE = "table"
 TABLE_INTENTS = (Setup, Cleanup, ManualEffect)
@@ -81,7 +82,6 @@ class CopycatRules(RulesBase):
         if len(set(letters.values())) != n:
             raise ConfigError("copycat/invalid_set", "each seat takes its own starter set")
         self.sets = letters
-        self._last: tuple[State, Any, State] | None = None
 
     # -- the protocol ------------------------------------------------------------------------------------------
 
@@ -100,20 +100,11 @@ class CopycatRules(RulesBase):
             return frozenset((*self.players, TABLE))
         return frozenset(self.players)
 
-    def decide(self, state: State, seat: str, intent: Any, chance: Chance | None,
-               waive: frozenset[str] = frozenset()) -> Accepted[Any] | Rejected:
-        tx, refusal = judge(self, state, seat, intent, waive, chance=chance)
-        if refusal is not None:
-            return refusal.verdict
-        verdict = tx.accepted()
-        self._last = (state, verdict, tx.st)
-        return verdict
+    def decision(self, state: State, seat: str, chance: Chance | None, waive: frozenset[str]) -> Tx:
+        return Tx(self, state, seat, waive, chance=chance)
 
-    def applied(self, state: State, verdict: Any) -> State | None:
-        last = self._last
-        if last is not None and last[0] is state and last[1] is verdict:
-            return last[2]
-        return None
+    def judge(self, tx: Tx, intent: Any) -> None:
+        judge(tx, intent)
 
     def filled_intent(self, state: State, seat: str, intent: Any, chance: Chance | None) -> Any:
         if chance is None:
@@ -123,8 +114,8 @@ class CopycatRules(RulesBase):
     def fill(self, state: State, seat: str, intent: Any, chooser: Chooser, chance: Chance | None = None) -> Any:
         """``intent`` with every chance fact its resolution draws filled in by ``chooser`` (in a digital
         match, from the top of its ordered piles: ``chance``), or the Rejected chance_mismatch."""
-        tx, refusal = judge(self, state, seat, intent, fill=chooser, chance=chance)
-        if refusal is not None and refusal.code == "copycat/chance_mismatch":
+        tx, refusal = attempt(self, state, seat, intent, fill=chooser, chance=chance)
+        if refusal is not None and refusal.code == Code.CHANCE_MISMATCH:
             return refusal.verdict
         for path, value in sorted(tx.fills.items(), key=lambda kv: kv[0].count(".")):
             if value == ():

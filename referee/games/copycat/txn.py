@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from referee.engine.chance import Chance
 from referee.engine.decision import Decision
 
+from .codes import Code
 from .model import CardsDrawn, State
 
 if TYPE_CHECKING:
@@ -41,17 +42,6 @@ R_MANUAL = "§4.12"
 R_EFFECT = "§4.13"
 R_LIMIT = "§3.1 «максимум дважды за раунд»"
 
-#: codes an arbiter may not waive (the intent could not be carried out at all)
-NEVER_WAIVED = frozenset(
-    "copycat/" + c for c in (
-        "wrong_phase", "unknown_card", "unknown_office", "card_not_in_hand", "card_not_in_play_area",
-        "card_not_in_deck", "card_not_in_supply", "wrong_draw_count", "chance_missing", "chance_mismatch",
-        "discard_before_deck_empty", "slot_empty", "invalid_slot", "office_not_in_play", "office_not_yours",
-        "office_not_next", "target_required", "manual_inconsistent", "no_worker_available", "wrong_street_size",
-        "invalid_bus", "card_not_available", "choice_required", "cannot_copy_self",
-    )
-)
-
 #: a chance chooser: (path, how many, the candidates in their pile order) -> the cards picked
 Chooser = Callable[[str, int, tuple[str, ...]], tuple[str, ...]]
 
@@ -72,8 +62,7 @@ class Tx(Decision):
 
     def __init__(self, rules: CopycatRules, state: State, seat: str, waive: frozenset[str] = frozenset(),
                  fill: Chooser | None = None, chance: Chance | None = None) -> None:
-        waivable = None if not waive else frozenset(waive) - NEVER_WAIVED
-        super().__init__("copycat/", state, rules.evolve, waive=waive, waivable=waivable)
+        super().__init__("copycat/", state, rules.evolve, waive=waive)
         self.rules = rules
         self.seat = seat
         self.fill = fill
@@ -94,14 +83,14 @@ class Tx(Decision):
         if self.fill is not None:
             drawn = self.fill(path, k, pile)
             if given is not None and Counter(given) != Counter(drawn):
-                self.fail("chance_mismatch", f"{path}: the typed {what} differs from what the referee's generator drew "
+                self.fail(Code.CHANCE_MISMATCH, f"{path}: the typed {what} differs from what the referee's generator drew "
                           "(leave it out in a digital match)", rule)
             self.fills[path] = drawn
             return drawn
         if given is None:
             if k == 0:
                 return ()
-            self.fail("chance_missing", f"{path}: name the {what} ({k} card{'s' if k != 1 else ''})", rule)
+            self.fail(Code.CHANCE_MISSING, f"{path}: name the {what} ({k} card{'s' if k != 1 else ''})", rule)
         return given
 
     def draw_own(self, seat: str, requested: int, drawn: tuple[str, ...] | None, path: str, rule: str = R_CHANCE) -> None:
@@ -118,7 +107,7 @@ class Tx(Decision):
             if need > len(top):
                 new_deck = shuffled[need - len(top):]
             if drawn is not None and Counter(drawn) != Counter(picked):
-                self.fail("chance_mismatch", f"{path}: the typed cards differ from what the referee's generator drew "
+                self.fail(Code.CHANCE_MISMATCH, f"{path}: the typed cards differ from what the referee's generator drew "
                           "(leave them out in a digital match)", rule)
             if self.fill is not None:
                 self.fills[path] = picked
@@ -128,7 +117,7 @@ class Tx(Decision):
             rest = self.fill(path + "#discard", need - len(from_deck), p.discard)
             picked = (*from_deck, *rest)
             if drawn is not None and Counter(drawn) != Counter(picked):
-                self.fail("chance_mismatch", f"{path}: the typed cards differ from what the referee's generator drew "
+                self.fail(Code.CHANCE_MISMATCH, f"{path}: the typed cards differ from what the referee's generator drew "
                           "(leave them out in a digital match)", rule)
             self.fills[path] = picked
             drawn = picked
@@ -136,13 +125,13 @@ class Tx(Decision):
             if need == 0:
                 drawn = ()
             else:
-                self.fail("chance_missing", f"{path}: name the {need} card{'s' if need != 1 else ''} {seat} drew", rule)
+                self.fail(Code.CHANCE_MISSING, f"{path}: name the {need} card{'s' if need != 1 else ''} {seat} drew", rule)
         if len(drawn) != need:
-            self.fail("wrong_draw_count", f"{seat} draws {need} card{'s' if need != 1 else ''} here "
+            self.fail(Code.WRONG_DRAW_COUNT, f"{seat} draws {need} card{'s' if need != 1 else ''} here "
                       f"({len(p.deck)} in the deck, {len(p.discard)} in the discard pile), not {len(drawn)}", rule)
         for card in drawn:
             if card not in self.rules.cards:
-                self.fail("unknown_card", f"{path}: unknown card id {card!r}", rule)
+                self.fail(Code.UNKNOWN_CARD, f"{path}: unknown card id {card!r}", rule)
         left = Counter(p.deck)
         from_deck_l: list[str] = []
         rest_l: list[str] = []
@@ -153,9 +142,9 @@ class Tx(Decision):
             else:
                 rest_l.append(card)
         if Counter(rest_l) - Counter(p.discard):
-            self.fail("card_not_in_deck", f"{path}: a drawn card is in neither {seat}'s deck nor discard pile", rule)
+            self.fail(Code.CARD_NOT_IN_DECK, f"{path}: a drawn card is in neither {seat}'s deck nor discard pile", rule)
         if rest_l and Counter(from_deck_l) != Counter(p.deck):
-            self.fail("discard_before_deck_empty", f"{path}: a card of the discard pile was named while "
+            self.fail(Code.DISCARD_BEFORE_DECK_EMPTY, f"{path}: a card of the discard pile was named while "
                       f"{seat}'s deck still held cards (the pile is shuffled in only when the deck is empty)", rule)
         if drawn or rest_l:
             self.emit(CardsDrawn(seat=seat, from_deck=tuple(from_deck_l), from_discard=tuple(rest_l),
@@ -169,7 +158,7 @@ class Tx(Decision):
         if self.chance is not None:  # digital: the bands are ordered, drawn from the top
             ordered = tuple(c for b in bands for c in b)[:need]
             if given is not None and tuple(given) != ordered:
-                self.fail("chance_mismatch", f"{path}: the typed cards differ from what the referee's generator drew "
+                self.fail(Code.CHANCE_MISMATCH, f"{path}: the typed cards differ from what the referee's generator drew "
                           "(leave them out in a digital match)", rule)
             if self.fill is not None:
                 self.fills[path] = ordered
@@ -183,22 +172,22 @@ class Tx(Decision):
                 band.remove(card)
                 picked.append(card)
             if given is not None and tuple(given) != tuple(picked):
-                self.fail("chance_mismatch", f"{path}: the typed cards differ from what the referee's generator drew "
+                self.fail(Code.CHANCE_MISMATCH, f"{path}: the typed cards differ from what the referee's generator drew "
                           "(leave them out in a digital match)", rule)
             self.fills[path] = tuple(picked)
             given = tuple(picked)
         elif given is None:
             if need == 0:
                 return ()
-            self.fail("chance_missing", f"{path}: name the {need} card{'s' if need != 1 else ''} drawn from the supply", rule)
+            self.fail(Code.CHANCE_MISSING, f"{path}: name the {need} card{'s' if need != 1 else ''} drawn from the supply", rule)
         if len(given) != need:
-            self.fail("wrong_draw_count", f"{path}: {need} card{'s' if need != 1 else ''} come from the supply here "
+            self.fail(Code.WRONG_DRAW_COUNT, f"{path}: {need} card{'s' if need != 1 else ''} come from the supply here "
                       f"({empty} empty slot{'s' if empty != 1 else ''}, {total} in the supply), not {len(given)}", rule)
         for card in given:
             if card not in self.rules.cards:
-                self.fail("unknown_card", f"{path}: unknown card id {card!r}", rule)
+                self.fail(Code.UNKNOWN_CARD, f"{path}: unknown card id {card!r}", rule)
             top: list[str] = next((b for b in bands if b), [])
             if card not in top:
-                self.fail("card_not_in_supply", f"{path}: a refill card is not in the top band of the supply", rule)
+                self.fail(Code.CARD_NOT_IN_SUPPLY, f"{path}: a refill card is not in the top band of the supply", rule)
             top.remove(card)
         return tuple(given)

@@ -20,6 +20,7 @@ import msgspec
 from referee.engine.chance import Chance
 from referee.engine.protocol import Rejected
 
+from .codes import Code
 from .data import EMPIRES, SLOTS, SYMBOLS
 from .fold import shuffles
 from .model import (
@@ -125,7 +126,7 @@ def deck_order(state: State, empire: str, chance: Chance) -> list[str]:
 
 
 def _mismatch(what: str) -> Rejected:
-    return Rejected("war_of_shadows/chance_mismatch",
+    return Rejected(Code.CHANCE_MISMATCH,
                     f"{what} differs from the match's seeded generator: in a digital match leave chance outcomes out "
                     "and the referee fills them in", R_CHANCE)
 

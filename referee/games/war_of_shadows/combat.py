@@ -17,6 +17,8 @@ if TYPE_CHECKING:
 
 ATTACK_CHECKS = ("source_not_controlled", "target_not_enemy", "sea_border", "not_adjacent", "no_banners_moved",
                  "insufficient_banners", "cannot_abandon_conquered")
+#: the attack checks no ruling waives (the banners must be there to move)
+BANNER_CHECKS = frozenset(("no_banners_moved", "insufficient_banners"))
 
 
 def attack_check(rules: WarOfShadowsRules, state: State, empire: str, src: str, dst: str, count: int,

@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from .combat import ATTACK_CHECKS, attack_check, attack_problem, fight, fort_strikes
+from .codes import Code
+from .combat import ATTACK_CHECKS, BANNER_CHECKS, attack_check, attack_problem, fight, fort_strikes
 from .data import ActionSpec
 from .model import (
     ActionDone,
@@ -45,7 +46,6 @@ from .txn import (
     R_PASS,
     R_PLAY,
     R_TAKE,
-    Refuse,
     Tx,
     split,
 )
@@ -57,8 +57,8 @@ if TYPE_CHECKING:
 def _in_empire_phase(tx: Tx, verb: str) -> None:
     s = tx.state
     if s.phase != "EMPIRE_PHASE" or s.cursor is None:
-        raise Refuse("wrong_phase", f"{verb} is an empire-phase intent; the game is in {s.phase} of round {s.round}",
-                     R_COMMON)
+        tx.fail(Code.WRONG_PHASE, f"{verb} is an empire-phase intent; the game is in {s.phase} of round {s.round}",
+                R_COMMON)
 
 
 def _slot_prefix(tx: Tx, intent: Any, *, verb: str) -> tuple[str, str, str]:
@@ -77,15 +77,15 @@ def _slot_prefix(tx: Tx, intent: Any, *, verb: str) -> tuple[str, str, str]:
         if not expected:
             want = (f"manual_effect card={c.resolving_card}" if c.resolving_kind == "manual"
                     else f"the substituted action at {c.sub_position}")
-            raise Refuse("card_resolving", f"{c.resolving_card} is still being resolved: next comes {want}", R_PLAY)
+            tx.fail(Code.CARD_RESOLVING, f"{c.resolving_card} is still being resolved: next comes {want}", R_PLAY)
     # A2
     if c.stage == "combat_pending":
-        raise Refuse("combat_pending", f"a combat in {c.combat.region if c.combat else '?'} is pending: "
-                     f"resolve_combat position={slot} first", R_COMBAT)
+        tx.fail(Code.COMBAT_PENDING, f"a combat in {c.combat.region if c.combat else '?'} is pending: "
+                f"resolve_combat position={slot} first", R_COMBAT)
     _at_active_position(tx, pos, slot, c.acting_player)  # A3, A4
     # A5
     if c.stage == "done":
-        raise Refuse("action_already_taken", f"{slot} has already performed its action", R_ACTIVATION)
+        tx.fail(Code.ACTION_ALREADY_TAKEN, f"{slot} has already performed its action", R_ACTIVATION)
     e, p = split(slot)
     return slot, e, p
 
@@ -93,8 +93,8 @@ def _slot_prefix(tx: Tx, intent: Any, *, verb: str) -> tuple[str, str, str]:
 def _at_active_position(tx: Tx, pos: str, slot: str | None, acting: str) -> None:
     """A3–A4: the intent names the active position (the action slot), and that slot's controller made it."""
     if pos != slot:
-        raise Refuse("not_active_position", f"{pos} is not the active position; the action slot is {slot}", R_ACTIVATION)
-    tx.check(tx.seat == acting, "not_controller", f"{slot} is controlled by {acting}, not {tx.seat}", R_ACTIVATION)
+        tx.fail(Code.NOT_ACTIVE_POSITION, f"{pos} is not the active position; the action slot is {slot}", R_ACTIVATION)
+    tx.check(tx.seat == acting, Code.NOT_CONTROLLER, f"{slot} is controlled by {acting}, not {tx.seat}", R_ACTIVATION)
 
 
 def _offered(tx: Tx, slot: str, intent: Any) -> ActionSpec:
@@ -103,8 +103,8 @@ def _offered(tx: Tx, slot: str, intent: Any) -> ActionSpec:
     c = tx.state.cursor
     assert c is not None
     if isinstance(intent, MoveAgent) and c.sub_position is not None and not rules.options["move_agent_chain"]:
-        raise Refuse("chained_move", f"{slot} was reached by {c.sub_by}: its action cannot be move_agent "
-                     "(move_agent_chain=false)", R_MOVE)
+        tx.fail(Code.CHAINED_MOVE, f"{slot} was reached by {c.sub_by}: its action cannot be move_agent "
+                "(move_agent_chain=false)", R_MOVE)
     specs = rules.actions_at(slot)
     found: ActionSpec | None = None
     for spec in specs:
@@ -130,7 +130,7 @@ def _offered(tx: Tx, slot: str, intent: Any) -> ActionSpec:
         elif isinstance(intent, TakeCards):
             v = intent.variant
             what = f"take_cards(fixed {v.n or 1})" if v.mode == "fixed" else f"take_cards(per_symbol {v.symbol}/{v.divisor})"
-        tx.check(False, "action_not_offered", f"{slot} offers {printed}, not {what}", R_ACTIVATION)
+        tx.check(False, Code.ACTION_NOT_OFFERED, f"{slot} offers {printed}, not {what}", R_ACTIVATION)
         return ActionSpec(type=type(intent).__struct_config__.tag, count=getattr(intent, "count", None))
     return found
 
@@ -149,7 +149,7 @@ def add_banners(tx: Tx, intent: AddBanners) -> None:
     spec = _offered(tx, slot, intent)
     s = tx.state
     supply = s.banner_supply[e]
-    tx.check(supply >= 1, "supply_empty", f"the {e} supply is empty", R_ADD)
+    tx.check(supply >= 1, Code.SUPPLY_EMPTY, f"the {e} supply is empty", R_ADD)
     total = sum(pl.n for pl in intent.placements)
     want = min(intent.count, supply)
     if rules.options["add_banners_exact"]:
@@ -159,12 +159,12 @@ def add_banners(tx: Tx, intent: AddBanners) -> None:
         ok = 1 <= total <= want
         expect = f"1 to {want}"
     ok = ok and all(pl.n >= 1 for pl in intent.placements)
-    tx.check(ok, "wrong_banner_count",
+    tx.check(ok, Code.WRONG_BANNER_COUNT,
              f"place {expect} banner(s) (count {intent.count}, {e} supply {supply}), each placement at least 1; "
              f"got {total}", R_ADD)
     for pl in intent.placements:
         owner = rules.control(s, pl.region)
-        tx.check(owner == e, "region_not_controlled", f"{pl.region} is controlled by {owner}, not the {e}", R_ADD)
+        tx.check(owner == e, Code.REGION_NOT_CONTROLLED, f"{pl.region} is controlled by {owner}, not the {e}", R_ADD)
     tx.emit(BannersAdded(empire=e, position=slot, placements=intent.placements))
     if spec.qualifier:
         tx.emit(AuditFlagRaised(kind="qualifier_unenforced", note=f"{slot}: {spec.qualifier}"))
@@ -176,8 +176,11 @@ def attack(tx: Tx, intent: Attack) -> None:
     _offered(tx, slot, intent)
     for code in ATTACK_CHECKS:
         msg = attack_check(tx.rules, tx.state, e, intent.from_, intent.to, intent.count, code)
-        if msg is not None:
-            tx.check(False, code, msg, R_ATTACK)
+        if msg is None:
+            continue
+        if code in BANNER_CHECKS:  # without the banners it names, the attack cannot be carried out
+            tx.fail(code, msg, R_ATTACK)
+        tx.check(False, code, msg, R_ATTACK)
     _launch(tx, e, slot, intent.from_, intent.to, intent.count, intent.resolve)
 
 
@@ -207,10 +210,10 @@ def resolve_combat(tx: Tx, intent: ResolveCombat) -> None:
     assert c is not None
     slot = rules.current_slot(s)
     if c.resolving_card is not None and not (c.resolving_kind == "replacement" and intent.position == c.sub_position):
-        raise Refuse("card_resolving", f"{c.resolving_card} is still being resolved", R_PLAY)
+        tx.fail(Code.CARD_RESOLVING, f"{c.resolving_card} is still being resolved", R_PLAY)
     _at_active_position(tx, intent.position, slot, c.acting_player)
     if c.stage != "combat_pending" or c.combat is None:
-        raise Refuse("no_pending_combat", f"no combat is pending at {slot}", R_COMBAT)
+        tx.fail(Code.NO_PENDING_COMBAT, f"no combat is pending at {slot}", R_COMBAT)
     cb = c.combat
     fight(tx, cb.region, cb.attacker, cb.defender, cb.a_in, cb.a_after_fort, cb.fort, annihilation=cb.annihilation,
           pending=True)
@@ -226,23 +229,23 @@ def take_cards(tx: Tx, intent: TakeCards) -> None:
     owed = rules.entitlement(s, e, spec.mode or "fixed", spec.symbol, spec.divisor)
     deck = s.deck[e]
     if rules.options["short_deck_draw"] == "forbid_action" and len(deck) < owed:
-        tx.check(False, "wrong_draw_count",
+        tx.check(False, Code.WRONG_DRAW_COUNT,
                  f"the {e} deck holds {len(deck)}, fewer than the {owed} owed (short_deck_draw=forbid_action)", R_TAKE)
     expected = min(owed, len(deck))
     if rules.counted:
         cards = intent.cards
         n = int(cards[0]) if len(cards) == 1 and cards[0].isdigit() else len(cards)
-        tx.check(n == expected, "wrong_draw_count",
+        tx.check(n == expected, Code.WRONG_DRAW_COUNT,
                  f"{slot} draws {expected} (entitled to {owed}, {e} deck {len(deck)}), not {n}", R_TAKE)
         drawn = tuple([e] * min(n, len(deck)))
     else:
-        tx.check(len(intent.cards) == expected, "wrong_draw_count",
+        tx.check(len(intent.cards) == expected, Code.WRONG_DRAW_COUNT,
                  f"{slot} draws {expected} (entitled to {owed}, {e} deck {len(deck)}), not {len(intent.cards)}", R_TAKE)
         dup = sorted(c for c, k in Counter(intent.cards).items() if k > 1)
-        tx.check(not dup, "duplicate_card", f"{', '.join(dup)} is named twice", R_TAKE)
+        tx.require(not dup, Code.DUPLICATE_CARD, f"{', '.join(dup)} is named twice", R_TAKE)
         for c in intent.cards:
             if c not in deck:
-                raise Refuse("card_not_in_deck", f"{c} is not in the {e} deck", R_TAKE)
+                tx.fail(Code.CARD_NOT_IN_DECK, f"{c} is not in the {e} deck", R_TAKE)
         drawn = tuple(intent.cards)
     tx.emit(CardsDrawn(player=tx.seat, empire=e, cards=drawn, position=slot))
     _action_done(tx, slot)
@@ -255,16 +258,16 @@ def move_agent(tx: Tx, intent: MoveAgent) -> None:
     s = tx.state
     owner, at = rules.active_agent(s, slot)
     if rules.options["move_agent_subject"] == "occupant_only":
-        tx.check(s.council[e][p] is not None, "agent_not_found",
-                 f"{slot} is empty (move_agent_subject=occupant_only: only an agent on the slot moves)", R_MOVE)
-    tx.check(owner == tx.seat and at is not None, "agent_not_found",
-             f"no agent of {tx.seat} gives control of {slot}", R_MOVE)
+        tx.require(s.council[e][p] is not None, Code.AGENT_NOT_FOUND,
+                   f"{slot} is empty (move_agent_subject=occupant_only: only an agent on the slot moves)", R_MOVE)
+    tx.require(owner == tx.seat and at is not None, Code.AGENT_NOT_FOUND,
+               f"no agent of {tx.seat} gives control of {slot}", R_MOVE)
     dst = intent.destination
     ok = rules.is_position(dst) and split(dst)[0] == e
-    tx.check(ok, "invalid_destination", f"{dst} is not a council position of the {e}", R_MOVE)
+    tx.check(ok, Code.INVALID_DESTINATION, f"{dst} is not a council position of the {e}", R_MOVE)
     assert at is not None
     if dst == at:
-        raise Refuse("same_position", f"the active agent already stands on {dst}", R_MOVE)
+        tx.fail(Code.SAME_POSITION, f"the active agent already stands on {dst}", R_MOVE)
     de, dp = split(dst)
     other = s.council[de][dp]
     tx.emit(AgentMoved(player=tx.seat, from_=at, to=dst, swapped_with=other),
@@ -306,7 +309,7 @@ def pass_position(tx: Tx, intent: PassPosition) -> None:
     in_sub = s.cursor is not None and s.cursor.sub_position is not None
     if not rules.options["allow_pass"]:
         available = [spec.describe() for spec in rules.actions_at(slot) if _action_available(rules, s, slot, spec, in_sub)]
-        tx.check(not available, "action_required",
+        tx.check(not available, Code.ACTION_REQUIRED,
                  f"{slot} must act: {', '.join(available)} is available (allow_pass=false)", R_PASS)
     tx.emit(PositionPassed(position=slot, player=tx.seat))
     _action_done(tx, slot)
@@ -320,10 +323,10 @@ def end_position(tx: Tx, intent: EndPosition) -> None:
     assert c is not None
     slot = rules.current_slot(s)
     if c.resolving_card is not None:
-        raise Refuse("card_resolving", f"{c.resolving_card} is still being resolved", R_PLAY)
+        tx.fail(Code.CARD_RESOLVING, f"{c.resolving_card} is still being resolved", R_PLAY)
     if c.stage == "combat_pending":
-        raise Refuse("combat_pending", f"resolve the combat at {slot} first", R_COMBAT)
+        tx.fail(Code.COMBAT_PENDING, f"resolve the combat at {slot} first", R_COMBAT)
     _at_active_position(tx, intent.position, slot, c.acting_player)
     if c.stage != "done":
-        raise Refuse("wrong_phase", f"{slot} has not performed its action yet", R_END)
+        tx.fail(Code.WRONG_PHASE, f"{slot} has not performed its action yet", R_END)
     close_activation(tx)

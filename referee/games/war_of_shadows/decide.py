@@ -13,8 +13,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from referee.engine.decision import Refusal
-from referee.engine.protocol import Accepted, Rejected
 
+from .codes import Code
 from . import agents, council, effects, manual, reveal, setup
 from .checkin import unknown
 from .model import (
@@ -44,7 +44,7 @@ from .model import (
     TakeCards,
 )
 from .rounds import close_activation, skip_collectors, stuck_collector
-from .txn import R_COMMON, R_CONFIG, Refuse, Tx
+from .txn import R_COMMON, R_CONFIG, Tx
 
 if TYPE_CHECKING:
     from .rules import WarOfShadowsRules
@@ -74,23 +74,22 @@ DECIDERS: dict[type[Any], Callable[[Tx, Any], None]] = {
     FinalReveal: reveal.final_reveal,
 }
 
-def judge(rules: WarOfShadowsRules, state: State, seat: str, intent: Any,
-          waive: frozenset[str]) -> tuple[Accepted[Any] | Rejected, State]:
-    """The verdict on ``intent`` and the state after it (``state`` itself when it is refused)."""
-    first, after = _evaluate(rules, state, seat, intent, waive)
-    if isinstance(first, Rejected):
-        tx = Tx(rules, state, seat, waive)
-        if _may_close(rules, state, intent):
-            close_activation(tx)
-        elif stuck_collector(rules, state):
-            skip_collectors(tx)
-        else:
-            return first, after
-        second, after = _evaluate(rules, tx.state, seat, intent, waive)
-        if not isinstance(second, Accepted):
-            return second, after
-        first = Accepted(tuple(tx.events) + tuple(second.events), manual=second.manual)
-    return first, after
+def judge(tx: Tx, intent: Any) -> None:
+    """``intent`` judged on ``tx``; refused while the activation is done (or a collector is stuck), it
+    is judged again after the closure, whose events then come first."""
+    rules, state = tx.rules, tx.state
+    try:
+        _dispatch(tx, intent)
+        return
+    except Refusal:
+        if not (_may_close(rules, state, intent) or stuck_collector(rules, state)):
+            raise
+    tx.restart(state)
+    if _may_close(rules, state, intent):
+        close_activation(tx)
+    else:
+        skip_collectors(tx)
+    _dispatch(tx, intent)
 
 
 def _may_close(rules: WarOfShadowsRules, state: State, intent: Any) -> bool:
@@ -103,33 +102,23 @@ def _may_close(rules: WarOfShadowsRules, state: State, intent: Any) -> bool:
     return position is None or position != rules.current_slot(state)
 
 
-def _evaluate(rules: WarOfShadowsRules, state: State, seat: str, intent: Any,
-              waive: frozenset[str]) -> tuple[Accepted[Any] | Rejected, State]:
-    tx = Tx(rules, state, seat, waive)
-    try:
-        _dispatch(tx, intent)
-    except Refusal as r:
-        return r.verdict, state
-    return tx.accepted(), tx.state
-
-
 def _dispatch(tx: Tx, intent: Any) -> None:
     rules = tx.rules
     seat = tx.seat
     if isinstance(intent, ConfigureMatch):
-        raise Refuse("already_configured", "the match is already configured (by its header: players, options, "
-                     "board and cards); start a new match to change them", R_CONFIG)
+        tx.fail(Code.ALREADY_CONFIGURED, "the match is already configured (by its header: players, options, "
+                "board and cards); start a new match to change them", R_CONFIG)
     in_setup = isinstance(intent, SETUP_INTENTS)  # configure_match was refused above
     state = tx.state
     # G2
     if not in_setup and state.phase == "SETUP":
-        raise Refuse("setup_incomplete", f"setup is not complete ({setup.still_missing(rules, state)})", R_COMMON)
+        tx.fail(Code.SETUP_INCOMPLETE, f"setup is not complete ({setup.still_missing(rules, state)})", R_COMMON)
     # G3: the actor, and every id the intent names
     player = getattr(intent, "player", None)
     if not in_setup and player is not None and player != seat:
-        raise Refuse("unknown_reference", f"player={player} but {seat} submitted it; in-game intents are made "
-                     "by the player themself", R_COMMON)
+        tx.fail(Code.UNKNOWN_REFERENCE, f"player={player} but {seat} submitted it; in-game intents are made "
+                "by the player themself", R_COMMON)
     problem = unknown(rules, intent)
     if problem:
-        raise Refuse("unknown_reference", problem, R_COMMON)
+        tx.fail(Code.UNKNOWN_REFERENCE, problem, R_COMMON)
     DECIDERS[type(intent)](tx, intent)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from schemas import ARBITER
 
+from .codes import Code
 from .combat import fight, fort_strikes
 from .data import EMPIRES
 from .fold import Zones, is_position
@@ -28,7 +29,7 @@ from .model import (
     State,
     TransferCardDelta,
 )
-from .txn import R_MANUAL, Refuse, Tx
+from .txn import R_MANUAL, Tx
 
 if TYPE_CHECKING:
     from .rules import WarOfShadowsRules
@@ -60,7 +61,7 @@ def manual_effect(tx: Tx, intent: ManualEffect) -> None:
             msg = f"{c.acting_player}'s {c.resolving_card} awaits its declaration, not {tx.seat}'s {intent.card}"
         else:
             msg = f"no manual card effect of {tx.seat} awaits a declaration ({intent.card})"
-        raise Refuse("no_card_window", msg, R_MANUAL)
+        tx.fail(Code.NO_CARD_WINDOW, msg, R_MANUAL)
     assert c is not None
     # 2
     zones = Zones(s, rules.counted)
@@ -74,17 +75,17 @@ def manual_effect(tx: Tx, intent: ManualEffect) -> None:
         if isinstance(d, MoveAgentDelta) and (not is_position(d.from_) or not is_position(d.to)):
             deviation = True
         if isinstance(d, DrawDelta) and not rules.counted and d.card in EMPIRES:
-            raise Refuse("effect_inconsistent", f"delta {i}: name the card drawn (an id of the {d.card} deck)", R_MANUAL)
+            tx.fail(Code.EFFECT_INCONSISTENT, f"delta {i}: name the card drawn (an id of the {d.card} deck)", R_MANUAL)
         why = zones.apply(d)
         if why:
-            raise Refuse("effect_inconsistent", f"delta {i}: {why}", R_MANUAL)
+            tx.fail(Code.EFFECT_INCONSISTENT, f"delta {i}: {why}", R_MANUAL)
     pending_region = c.combat.region if c.combat else None
     fights = []
     for r in rules.board.region_ids:
         cols = [e for e in EMPIRES if zones.banners[r][e] > 0]
         if len(cols) > 2:
-            raise Refuse("effect_inconsistent", f"after the deltas {r} would hold banners of "
-                         f"{len(cols)} empires ({', '.join(cols)}); at most two", R_MANUAL)
+            tx.fail(Code.EFFECT_INCONSISTENT, f"after the deltas {r} would hold banners of "
+                    f"{len(cols)} empires ({', '.join(cols)}); at most two", R_MANUAL)
         if len(cols) == 2 and r != pending_region:
             fights.append((r, cols))
     for r, owner in before_control.items():

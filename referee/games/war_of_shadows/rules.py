@@ -19,7 +19,7 @@ import msgspec
 
 from referee.engine.chance import Chance
 from referee.engine.position import Placed
-from referee.engine.protocol import Accepted, ConfigError, Rejected, RulesBase
+from referee.engine.protocol import ConfigError, RulesBase
 from referee.engine.secrecy import blank
 from schemas import MatchConfig, Outcome
 from schemas.board import Board
@@ -37,6 +37,7 @@ from .decide import judge
 from .fold import count_shuffles, evolve
 from .model import CardsDiscarded, DiscardCards, State
 from .options import MODULES, resolved
+from .txn import Tx
 from .queries import Queries
 
 
@@ -96,7 +97,6 @@ class WarOfShadowsRules(Queries, RulesBase):
         self.unrecorded = self.options["loyalty_secret_mode"] == "unrecorded"
         self.modules = {m: bool(self.options[m]) for m in MODULES}
         self.quota = 3 if n == 2 else 2
-        self._last: tuple[State, Any, State] | None = None
 
     # -- the protocol ------------------------------------------------------------------------------------
 
@@ -108,20 +108,11 @@ class WarOfShadowsRules(Queries, RulesBase):
         # turn order is checked by decide itself, where the spec's check order puts not_your_turn
         return frozenset(self.players)
 
-    def decide(self, state: State, seat: str, intent: Any, chance: Chance | None,
-               waive: frozenset[str] = frozenset()) -> Accepted[Any] | Rejected:
-        verdict, after = judge(self, state, seat, intent, waive)
-        if isinstance(verdict, Accepted):
-            self._last = (state, verdict, after)
-        return verdict
+    def decision(self, state: State, seat: str, chance: Chance | None, waive: frozenset[str]) -> Tx:
+        return Tx(self, state, seat, waive)
 
-    def applied(self, state: State, verdict: Any) -> State | None:
-        """The state after the verdict ``decide`` just returned for this very state (it already
-        folded those events; the fold would only repeat them)."""
-        last = self._last
-        if last is not None and last[0] is state and last[1] is verdict:
-            return last[2]
-        return None
+    def judge(self, tx: Tx, intent: Any) -> None:
+        judge(tx, intent)
 
     def evolve(self, state: State, event: Any) -> State:
         after = evolve(state, event, self.counted)

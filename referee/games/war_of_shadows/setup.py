@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from .codes import Code
 from .data import AGENTS, ALL_CARDS, BANNERS_PER_EMPIRE, CARDS_PER_EMPIRE, EMPIRES, POSITIONS, SLOTS, card_empire
 from .fold import fanatic_id, token_id
 from .model import (
@@ -75,11 +76,11 @@ def choose_society(tx: Tx, intent: ChooseSociety) -> None:
     rules = tx.rules
     s = tx.state
     player = intent.player or tx.seat
-    tx.check(s.phase == "SETUP", "wrong_phase", f"societies are chosen during setup; the game is in {s.phase}", R_SOCIETY)
+    tx.require(s.phase == "SETUP", Code.WRONG_PHASE, f"societies are chosen during setup; the game is in {s.phase}", R_SOCIETY)
     have = s.players[player].society
-    tx.check(have is None, "already_chosen", f"{player} already plays {have}", R_SOCIETY)
+    tx.require(have is None, Code.ALREADY_CHOSEN, f"{player} already plays {have}", R_SOCIETY)
     taken = [p for p in rules.players if s.players[p].society == intent.society]
-    tx.check(not taken, "society_taken", f"{intent.society} is already taken by {', '.join(taken)}", R_SOCIETY)
+    tx.require(not taken, Code.SOCIETY_TAKEN, f"{intent.society} is already taken by {', '.join(taken)}", R_SOCIETY)
     tx.emit(SocietyChosen(player=player, society=intent.society))
     maybe_complete_setup(tx)
 
@@ -87,10 +88,10 @@ def choose_society(tx: Tx, intent: ChooseSociety) -> None:
 def set_first_player(tx: Tx, intent: SetFirstPlayer) -> None:
     rules = tx.rules
     s = tx.state
-    tx.check(s.phase == "SETUP", "wrong_phase", f"the first player is set during setup; the game is in {s.phase}", R_FIRST)
-    tx.check(intent.player in rules.players, "unknown_reference",
-             f"set_first_player needs player=<one of {', '.join(rules.players)}>, got {intent.player!r}", R_FIRST)
-    tx.check(s.first_player is None, "already_set", f"the first player is already {s.first_player}", R_FIRST)
+    tx.require(s.phase == "SETUP", Code.WRONG_PHASE, f"the first player is set during setup; the game is in {s.phase}", R_FIRST)
+    tx.require(intent.player in rules.players, Code.UNKNOWN_REFERENCE,
+               f"set_first_player needs player=<one of {', '.join(rules.players)}>, got {intent.player!r}", R_FIRST)
+    tx.require(s.first_player is None, Code.ALREADY_SET, f"the first player is already {s.first_player}", R_FIRST)
     assert intent.player is not None
     tx.emit(FirstPlayerSet(player=intent.player, method=intent.method))
     maybe_complete_setup(tx)
@@ -100,17 +101,17 @@ def deal_fanatic_empire(tx: Tx, intent: DealFanaticEmpire) -> None:
     rules = tx.rules
     s = tx.state
     tx.needs_module("to_each_their_own", "deal_fanatic_empire", R_DEAL)
-    tx.check(s.phase == "SETUP", "wrong_phase", f"the deal happens during setup; the game is in {s.phase}", R_DEAL)
+    tx.require(s.phase == "SETUP", Code.WRONG_PHASE, f"the deal happens during setup; the game is in {s.phase}", R_DEAL)
     names = list(intent.assignments)
     ok = sorted(names) == sorted(rules.players)
-    tx.check(ok, "unknown_reference",
-             f"assignments must name every seated player exactly once ({', '.join(rules.players)}), got "
-             f"{', '.join(names) or 'none'}", R_DEAL)
+    tx.require(ok, Code.UNKNOWN_REFERENCE,
+               f"assignments must name every seated player exactly once ({', '.join(rules.players)}), got "
+               f"{', '.join(names) or 'none'}", R_DEAL)
     empires = list(intent.assignments.values())
     dup = sorted(e for e, n in Counter(empires).items() if n > 1)
-    tx.check(not dup, "deal_not_distinct",
-             f"one token set deals distinct empires, but {', '.join(dup)} was dealt twice", R_DEAL)
-    tx.check(not s.fanatic_deal_recorded, "already_set", "the fanatic empires were already dealt", R_DEAL)
+    tx.require(not dup, Code.DEAL_NOT_DISTINCT,
+               f"one token set deals distinct empires, but {', '.join(dup)} was dealt twice", R_DEAL)
+    tx.require(not s.fanatic_deal_recorded, Code.ALREADY_SET, "the fanatic empires were already dealt", R_DEAL)
     for p in rules.players:
         tx.emit(FanaticEmpireDealt(player=p, token=fanatic_id(p, intent.assignments[p])))
     maybe_complete_setup(tx)
@@ -120,28 +121,28 @@ def arrange_loyalty(tx: Tx, intent: ArrangeLoyalty) -> None:
     rules = tx.rules
     s = tx.state
     player = intent.player or tx.seat
-    tx.check(s.phase == "SETUP", "wrong_phase", f"loyalty is arranged during setup; the game is in {s.phase}", R_LOYALTY)
-    tx.check(s.players[player].society is not None, "setup_incomplete",
-             f"{player} has no society yet: choose_society first", R_LOYALTY)
-    tx.check(not s.players[player].loyalty, "already_arranged", f"{player}'s loyalty tokens are already laid", R_LOYALTY)
+    tx.require(s.phase == "SETUP", Code.WRONG_PHASE, f"loyalty is arranged during setup; the game is in {s.phase}", R_LOYALTY)
+    tx.require(s.players[player].society is not None, Code.SETUP_INCOMPLETE,
+               f"{player} has no society yet: choose_society first", R_LOYALTY)
+    tx.require(not s.players[player].loyalty, Code.ALREADY_ARRANGED, f"{player}'s loyalty tokens are already laid", R_LOYALTY)
     if rules.modules["to_each_their_own"]:
-        tx.check(s.fanatic_deal_recorded, "deal_required",
+        tx.check(s.fanatic_deal_recorded, Code.DEAL_REQUIRED,
                  "with to_each_their_own the fanatic empires are dealt first (deal_fanatic_empire)", R_DEAL)
     arrangement = intent.arrangement
     if rules.unrecorded:
-        tx.check(arrangement == "unrecorded", "invalid_loyalty_arrangement",
-                 "this match does not record arrangements (loyalty_secret_mode=unrecorded): write arrangement=unrecorded",
-                 R_LOYALTY)
+        tx.require(arrangement == "unrecorded", Code.INVALID_LOYALTY_ARRANGEMENT,
+                   "this match does not record arrangements (loyalty_secret_mode=unrecorded): write arrangement=unrecorded",
+                   R_LOYALTY)
         tx.emit(LoyaltyArranged(player=player, tokens=()))
     else:
         empires = [getattr(arrangement, slot) for slot in SLOTS] if isinstance(arrangement, Arrangement) else []
         ok = len(empires) == 5 and sorted(e or "" for e in empires) == sorted(EMPIRES)
-        tx.check(ok, "invalid_loyalty_arrangement",
-                 "the arrangement must put each of the 5 empires in exactly one of the 5 slots "
-                 "(arrangement.fanaticism=… arrangement.devotion=… arrangement.involvement=… "
-                 "arrangement.indifference=… arrangement.opposition=…)", R_LOYALTY)
+        tx.require(ok, Code.INVALID_LOYALTY_ARRANGEMENT,
+                   "the arrangement must put each of the 5 empires in exactly one of the 5 slots "
+                   "(arrangement.fanaticism=… arrangement.devotion=… arrangement.involvement=… "
+                   "arrangement.indifference=… arrangement.opposition=…)", R_LOYALTY)
         if rules.modules["to_each_their_own"]:
-            tx.check(empires[0] == s.players[player].fanatic_dealt, "fanatic_mismatch",
+            tx.check(empires[0] == s.players[player].fanatic_dealt, Code.FANATIC_MISMATCH,
                      "the fanaticism slot must hold the empire dealt to this player", R_DEAL)
         tx.emit(LoyaltyArranged(player=player, tokens=tuple(token_id(player, e) for e in empires if e)))
     maybe_complete_setup(tx)

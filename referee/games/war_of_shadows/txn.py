@@ -1,17 +1,18 @@
 """The refusal and the decision being built, and what every decider cites. A decider (``setup``,
 ``agents``, ``council``, ``effects``, ``manual``, ``reveal``) works on a :class:`Tx`: every change is
 an event applied at once with the fold's ``evolve``, so later checks see its effect, and a failed
-check raises :class:`Refuse`, which ``decide`` returns as a Rejected value. Here too: the rule
-citations (the Russian heading, and the spec section) and :data:`WAIVABLE`, the codes an arbiter's
-"stands as played" ruling may waive.
+check raises a refusal, which ``decide`` returns as a Rejected value (a ruling "stands as played" may
+waive what is spelled ``check``, never a ``require`` or ``fail``). Here too: the rule citations (the
+Russian heading, and the spec section).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from referee.engine.decision import Decision, Refusal
+from referee.engine.decision import Decision
 
+from .codes import Code
 from .model import State
 
 if TYPE_CHECKING:
@@ -45,42 +46,26 @@ R_CI = "§4.22–4.23, §6.4 «Контрразведка»"
 R_FINAL = "§4.24, §5 «ФИНАЛЬНЫЙ ПОДСЧЁТ ОЧКОВ»"
 R_CHANCE = "§1.11 (digital match)"
 
-#: codes an arbiter may waive ("stands as played"): the referee can still resolve the intent
-WAIVABLE = frozenset(
-    "war_of_shadows/" + c
-    for c in (
-        "region_not_controlled", "wrong_banner_count", "action_not_offered", "action_required",
-        "source_not_controlled", "target_not_enemy", "sea_border", "not_adjacent", "cannot_abandon_conquered",
-        "cost_mismatch", "effect_mismatch", "timing_not_allowed", "not_controller", "invalid_destination",
-        "wrong_discard_count", "slot_revealed", "chained_move", "wrong_draw_count", "region_agent_limit",
-        "fanatic_mismatch", "not_controlled_position", "deal_required", "supply_empty",
-    )
-)
-
-
-class Refuse(Refusal):
-    """A failed check (caught in ``decide`` and returned as a Rejected value); a bare reason is in the
-    game's scope (``war_of_shadows/<reason>``)."""
-
-    def __init__(self, code: str, message: str, rule: str) -> None:
-        super().__init__(code if "/" in code else f"war_of_shadows/{code}", message, rule)
-
-
 class Tx(Decision):
-    """The state being built by one decision (see :class:`referee.engine.decision.Decision`): only the
-    codes in :data:`WAIVABLE` may be waived by a ruling."""
+    """The state being built by one decision (see :class:`referee.engine.decision.Decision`)."""
 
     __slots__ = ("rules", "seat")
 
     def __init__(self, rules: WarOfShadowsRules, state: State, seat: str, waive: frozenset[str]) -> None:
-        super().__init__("war_of_shadows/", state, rules.evolve, waive=waive, waivable=WAIVABLE)
+        super().__init__("war_of_shadows/", state, rules.evolve, waive=waive)
         self.rules = rules
         self.seat = seat
 
+    def restart(self, state: State) -> None:
+        """Begin again on ``state``: nothing emitted, nothing declared."""
+        self.state = state
+        self.events.clear()
+        self.manual = False
+
     def needs_module(self, module: str, verb: str, rule: str) -> None:
         """``verb`` belongs to one of the advanced modules (§6): ``module_disabled`` unless the match uses it."""
-        self.check(self.rules.modules[module], "module_disabled",
-                   f"{verb} belongs to the module {module}, which this match does not use", rule)
+        self.require(self.rules.modules[module], Code.MODULE_DISABLED,
+                     f"{verb} belongs to the module {module}, which this match does not use", rule)
 
 
 def split(pid: str) -> tuple[str, str]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from .codes import Code
 from . import flow, named, series
 from . import model as m
 from .ops import apply_ops
@@ -26,23 +27,23 @@ def draw(tx: Tx, intent: m.Draw) -> None:
     want = n if len(p["deck"]) >= n else len(p["deck"]) + min(n - len(p["deck"]), len(p["discard"]))
     cards = list(intent.cards or ())
     if intent.cards is None:
-        tx.fail("draw_inconsistent", f"name the {want} card(s) drawn (draw cards=a,b,...)", "R35")
+        tx.fail(Code.DRAW_INCONSISTENT, f"name the {want} card(s) drawn (draw cards=a,b,...)", "R35")
     if len(cards) != want:
-        tx.fail("draw_inconsistent", f"{seat} draws {want} card(s) (deck {len(p['deck'])}, discard "
+        tx.fail(Code.DRAW_INCONSISTENT, f"{seat} draws {want} card(s) (deck {len(p['deck'])}, discard "
                 f"{len(p['discard'])}), not {len(cards)}", "R35")
     got = Counter(cards)
     if len(p["deck"]) >= n:
         if got - deck:
-            tx.fail("draw_inconsistent", f"{', '.join(sorted((got - deck).elements()))} cannot come from {seat}'s deck", "R35")
+            tx.fail(Code.DRAW_INCONSISTENT, f"{', '.join(sorted((got - deck).elements()))} cannot come from {seat}'s deck", "R35")
         top = p.get("known_top", [])
         if top and any(c not in cards for c in top[:n]):
-            tx.fail("draw_inconsistent", f"the known top card(s) {', '.join(top[:n])} must be drawn first", "R44")
+            tx.fail(Code.DRAW_INCONSISTENT, f"the known top card(s) {', '.join(top[:n])} must be drawn first", "R44")
     else:
         rest = got - deck
         if deck - got:
-            tx.fail("draw_inconsistent", f"the whole deck ({len(p['deck'])} cards) is drawn first", "R35")
+            tx.fail(Code.DRAW_INCONSISTENT, f"the whole deck ({len(p['deck'])} cards) is drawn first", "R35")
         if rest - discard:
-            tx.fail("draw_inconsistent", f"{', '.join(sorted((rest - discard).elements()))} cannot come from "
+            tx.fail(Code.DRAW_INCONSISTENT, f"{', '.join(sorted((rest - discard).elements()))} cannot come from "
                     f"{seat}'s deck or reshuffled discard", "R35")
     tx.d["pending"].pop(0)
     do_draw(tx, seat, cards)
@@ -189,12 +190,12 @@ def reveal(tx: Tx, intent: m.Reveal) -> None:
     item = tx.pending()[0]
     card = intent.card
     if card is None:
-        tx.fail("reveal_inconsistent", "name the card revealed (reveal card=ID)", R_REVEAL)
+        tx.fail(Code.REVEAL_INCONSISTENT, "name the card revealed (reveal card=ID)", R_REVEAL)
     allowed = dict(candidates(tx, item))
     loc, known = reveal_target(tx, item)
     if card not in allowed:
         why = f"it is {known}" if known else "it does not fit what that place can hold or no copy is left"
-        tx.fail("reveal_inconsistent", f"{card} cannot be the hidden card at {loc} ({why})", R_REVEAL)
+        tx.fail(Code.REVEAL_INCONSISTENT, f"{card} cannot be the hidden card at {loc} ({why})", R_REVEAL)
     if not known:  # one more card shown from its pool: the next reveal from it draws with the next key
         drew(tx.d, reveal_pool(tx, item))
     tx.d["pending"].pop(0)
@@ -261,23 +262,23 @@ def take_strike(tx: Tx, intent: m.TakeStrike) -> None:
     item = tx.pending()[0]
     card = intent.card
     if card is None:
-        tx.fail("strike_card_unavailable", "name the Strike card drawn (take_strike card=ID)", "R44")
+        tx.fail(Code.STRIKE_CARD_UNAVAILABLE, "name the Strike card drawn (take_strike card=ID)", "R44")
     pool = tx.d["strike_deck"]["cards"] if flow.strike_count(tx) > 0 else tx.d["strike_discard"]
     if card not in tx.rules.cards or tx.card(card).type != "strike" or card not in pool:
-        tx.fail("strike_card_unavailable", f"{card} is not in the Strike deck", "R44")
+        tx.fail(Code.STRIKE_CARD_UNAVAILABLE, f"{card} is not in the Strike deck", "R44")
     seat, source = item["seat"] or tx.current, item["source"]
     if intent.cancel:
         if item["kind"] != "strike":
-            tx.fail("cancel_not_available", "an End Game damage draw cannot be cancelled", "R39")
+            tx.fail(Code.CANCEL_NOT_AVAILABLE, "an End Game damage draw cannot be cancelled", "R39")
         if intent.cancel == card:
             ok = "self_cancel_if_belief" in tx.card(card).solo_rules and tx.solo() and tx.turn["beliefs_played"] >= 1
             if not ok:
-                tx.fail("cancel_not_available", f"{card} cannot cancel itself here (solo, after a Belief, only Fear)", "R46")
+                tx.fail(Code.CANCEL_NOT_AVAILABLE, f"{card} cannot cancel itself here (solo, after a Belief, only Fear)", "R46")
         else:
             if intent.cancel not in tx.rules.cards and not intent.cancel.startswith("avatar."):
-                tx.fail("source_not_available", f"{intent.cancel} is not a card", "R34")
+                tx.fail(Code.SOURCE_NOT_AVAILABLE, f"{intent.cancel} is not a card", "R34")
             if not _source_available(tx, seat, intent.cancel):
-                tx.fail("source_not_available", f"{intent.cancel} is not in {seat}'s control or face up", "R34")
+                tx.fail(Code.SOURCE_NOT_AVAILABLE, f"{intent.cancel} is not in {seat}'s control or face up", "R34")
             grant = f"cancel:{seat}"
             src = tx.rules.cards.cards.get(intent.cancel)
             by_data = src is not None and any("cancel" in a.grants for a in src.abilities) or \
@@ -290,7 +291,7 @@ def take_strike(tx: Tx, intent: m.TakeStrike) -> None:
             elif text_only:
                 tx.declared()
             else:
-                tx.fail("cancel_not_available", f"{intent.cancel} cannot cancel a Strike card", "R34")
+                tx.fail(Code.CANCEL_NOT_AVAILABLE, f"{intent.cancel} cannot cancel a Strike card", "R34")
     tx.d["pending"].pop(0)
     flow.reshuffle_strikes(tx)
     flow.take_from_strike_deck(tx, card)
@@ -343,17 +344,17 @@ def avoid_strike(tx: Tx, intent: m.AvoidStrike) -> None:
     item = tx.pending()[0]
     seat = item["seat"] or tx.current
     if item["kind"] != "strike":
-        tx.fail("avoid_not_available", "an End Game damage draw cannot be avoided", "R39")
+        tx.fail(Code.AVOID_NOT_AVAILABLE, "an End Game damage draw cannot be avoided", "R39")
     if item["reason"] == "ferocious":
-        tx.fail("avoid_too_late", "a Strike card has already been drawn for this strike", "R43")
+        tx.fail(Code.AVOID_TOO_LATE, "a Strike card has already been drawn for this strike", "R43")
     if item["strike_no"] != 1:
-        tx.fail("avoid_only_first_strike", f"only the first strike of {item['source']} can be avoided "
-                f"(this is strike {item['strike_no']})", "R44")
+        tx.check(False, Code.AVOID_ONLY_FIRST_STRIKE, f"only the first strike of {item['source']} can be avoided "
+                 f"(this is strike {item['strike_no']})", "R44")
     if not _source_available(tx, seat, intent.source):
-        tx.fail("source_not_available", f"{intent.source} is not in {seat}'s control or face up", "R34")
+        tx.fail(Code.SOURCE_NOT_AVAILABLE, f"{intent.source} is not in {seat}'s control or face up", "R34")
     key = intent.source if tx.opt["avoid_limit"] == "per_source" else f"player:{seat}"
     if key in tx.turn["avoid_used"]:
-        tx.fail("avoid_already_used", f"{intent.source} already avoided a strike this turn", "R44")
+        tx.check(False, Code.AVOID_ALREADY_USED, f"{intent.source} already avoided a strike this turn", "R44")
     src = tx.rules.cards.cards.get(intent.source)
     p = tx.player(seat)
     grant = f"avoid:{seat}"
@@ -370,7 +371,7 @@ def avoid_strike(tx: Tx, intent: m.AvoidStrike) -> None:
     elif text_only or intent.source.startswith("avatar."):
         tx.declared()
     else:
-        tx.fail("avoid_not_available", f"nothing lets {intent.source} avoid this strike", "R34")
+        tx.fail(Code.AVOID_NOT_AVAILABLE, f"nothing lets {intent.source} avoid this strike", "R34")
     tx.d["pending"].pop(0)
     tx.turn["avoid_used"].append(key)
     tx.say(m.StrikeAvoided, seat=seat, card=item["source"] if item["source"] in tx.rules.cards else "", text=intent.source)
@@ -389,7 +390,7 @@ def resolve_effect(tx: Tx, intent: m.ResolveEffect) -> None:
              and all(y["kind"] == "effect" and y["group"] == group for y in pending[:i])]
     match = next((i for i in front if pending[i]["source"] == intent.source), None)
     if match is None:
-        tx.fail("effect_source_mismatch", f"the pending effect is {pending[0]['source']}'s, not {intent.source}'s", "§3.2")
+        tx.fail(Code.EFFECT_SOURCE_MISMATCH, f"the pending effect is {pending[0]['source']}'s, not {intent.source}'s", "§3.2")
     item = pending.pop(match)
     tx.source = item["source"]
     if not (item["source"] == named.BODY_SWAP and item["trigger"] == "event" and named.body_swap(tx, intent.ops)):
@@ -405,9 +406,9 @@ def resolve_effect(tx: Tx, intent: m.ResolveEffect) -> None:
 
 def manual_effect(tx: Tx, intent: m.ManualEffect) -> None:
     if tx.d["status"] == "setup":
-        tx.fail("wrong_phase", "declared effects wait until setup is complete", "R40")
+        tx.fail(Code.WRONG_PHASE, "declared effects wait until setup is complete", "R40")
     if not intent.ops:
-        tx.fail("manual_change_invalid", "a manual effect names at least one change (ops=...)", "R40")
+        tx.fail(Code.MANUAL_CHANGE_INVALID, "a manual effect names at least one change (ops=...)", "R40")
     tx.source = intent.source
     if intent.source == named.SUSANNE:
         named.susanne(tx, intent.ops)  # checked in full: not declared

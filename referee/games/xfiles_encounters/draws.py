@@ -19,6 +19,7 @@ import msgspec
 from referee.engine.chance import Chance
 from referee.engine.protocol import Rejected
 
+from .codes import Code
 from . import answers, flow
 from . import model as m
 from .tx import Tx
@@ -77,6 +78,6 @@ def fill(rules: XFilesRules, state: m.State, seat: str, intent: Any, chance: Cha
 def _same(intent: Any, field: str, drawn: Any, equal: Callable[[Any, Any], bool]) -> Any:
     typed = getattr(intent, field)
     if typed is not None and not equal(typed, drawn):
-        return Rejected("xfiles_encounters/chance_mismatch",
+        return Rejected(Code.CHANCE_MISMATCH,
                         f"{field}: a digital match draws it from the seed; the typed value differs", "§0.1")
     return msgspec.structs.replace(intent, **{field: drawn})

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from .codes import Code
 from . import flow, named
 from . import model as m
 from .data import BUCKETS, CHARACTER_TYPES
@@ -47,7 +48,7 @@ def describe_front(item: dict[str, Any]) -> str:
 def common_checks(tx: Tx, intent: Any) -> None:
     seat = tx.seat
     if tx.player(seat)["defeated"]:
-        tx.fail("player_defeated", f"{seat}'s avatar has been defeated; {seat} no longer plays", "R32")
+        tx.fail(Code.PLAYER_DEFEATED, f"{seat}'s avatar has been defeated; {seat} no longer plays", "R32")
     pending = tx.pending()
     kinds = ANSWER_KINDS.get(type(intent))
     if pending:
@@ -57,18 +58,18 @@ def common_checks(tx: Tx, intent: Any) -> None:
         if ok and isinstance(intent, m.ResolveEffect) and front["kind"] == "effect":
             pass
         if not ok:
-            tx.fail("pending_input", f"waiting for {describe_front(front)}; {type(intent).__struct_config__.tag} "
+            tx.fail(Code.PENDING_INPUT, f"waiting for {describe_front(front)}; {type(intent).__struct_config__.tag} "
                     "must wait", R["pending"])
     elif kinds is not None and not isinstance(intent, m.ResolveDoubt):
-        tx.fail("nothing_pending", f"nothing is awaited: no {'/'.join(kinds)} is pending", R["pending"])
+        tx.fail(Code.NOTHING_PENDING, f"nothing is awaited: no {'/'.join(kinds)} is pending", R["pending"])
     phases = PHASES.get(type(intent))
     if isinstance(intent, (m.DiscoverEvidence, m.CollectEvidence)) and tx.opt["evidence_phase"] == "any":
         phases = ("conspiracy", "action", "strike", "cleanup")
     if phases is not None and not pending and tx.turn["phase"] not in phases:
-        tx.fail("wrong_phase", f"{type(intent).__struct_config__.tag} belongs to the {'/'.join(phases)} phase; "
+        tx.fail(Code.WRONG_PHASE, f"{type(intent).__struct_config__.tag} belongs to the {'/'.join(phases)} phase; "
                 f"it is the {tx.turn['phase']} phase", R["phase"])
     if phases is not None and pending and isinstance(intent, m.ResolveDoubt) and tx.turn["phase"] != "action":
-        tx.fail("wrong_phase", f"resolve_doubt belongs to the action phase; it is the {tx.turn['phase']} phase", R["phase"])
+        tx.fail(Code.WRONG_PHASE, f"resolve_doubt belongs to the action phase; it is the {tx.turn['phase']} phase", R["phase"])
 
 
 # -- locations (§4.0.2) ----------------------------------------------------------------------------------------
@@ -77,11 +78,11 @@ def common_checks(tx: Tx, intent: Any) -> None:
 def parse_location(tx: Tx, loc: str, zones: tuple[str, ...]) -> tuple[str, int]:
     zone, _, num = loc.partition(".")
     if zone not in zones or not num.isdigit():
-        tx.fail("bad_location", f"{loc!r} is not a location this intent can use ({' or '.join(z + '.N' for z in zones)})", "§4.0.2")
+        tx.fail(Code.BAD_LOCATION, f"{loc!r} is not a location this intent can use ({' or '.join(z + '.N' for z in zones)})", "§4.0.2")
     n = int(num)
     limit = {"shadows": 5, "bureau": 5, "evidence": 3, "sector": len(tx.d["sector"])}[zone]
     if not 1 <= n <= limit:
-        tx.fail("bad_location", f"{loc} does not exist now ({zone} has {limit} place(s))", "§4.0.2")
+        tx.fail(Code.BAD_LOCATION, f"{loc} does not exist now ({zone} has {limit} place(s))", "§4.0.2")
     return zone, n
 
 
@@ -101,22 +102,24 @@ def pay(tx: Tx, currency: str, cost: int, immune: tuple[str, ...], given: tuple[
     pool = tx.turn[currency]
     total = sum(pool.values())
     if total < cost:
-        tx.fail(f"not_enough_{currency}", f"needs {cost} {currency}, {tx.current} has {total}", rule)
+        tx.check(False, Code.NOT_ENOUGH_ATTACK if currency == "attack" else Code.NOT_ENOUGH_RECRUIT,
+                 f"needs {cost} {currency}, {tx.current} has {total}", rule)
+        cost = total  # a ruling let it stand: what there is pays
     eligible = [b for b in BUCKETS if b not in immune]
     if sum(pool[b] for b in eligible) < cost:
-        tx.fail("immunity_excludes_points", f"needs {cost} {currency} from classes other than {', '.join(immune)}; "
+        tx.fail(Code.IMMUNITY_EXCLUDES_POINTS, f"needs {cost} {currency} from classes other than {', '.join(immune)}; "
                 f"only {sum(pool[b] for b in eligible)} qualify", "R43")
     if given:
         named: Counter[str] = Counter()
         for p in given:
             if p.bucket in immune:
-                tx.fail("immunity_excludes_points", f"pay names {p.bucket}, which the target is immune to", "R43")
+                tx.fail(Code.IMMUNITY_EXCLUDES_POINTS, f"pay names {p.bucket}, which the target is immune to", "R43")
             named[p.bucket] += p.amount
         for b, amount in named.items():
             if amount < 0 or pool[b] < amount:
-                tx.fail("bad_payment", f"pay takes {amount} from {b}, which holds {pool[b]}", "§4.0.4")
+                tx.fail(Code.BAD_PAYMENT, f"pay takes {amount} from {b}, which holds {pool[b]}", "§4.0.4")
         if sum(named.values()) != cost:
-            tx.fail("bad_payment", f"pay adds up to {sum(named.values())}; the cost is {cost}", "§4.0.4")
+            tx.fail(Code.BAD_PAYMENT, f"pay adds up to {sum(named.values())}; the cost is {cost}", "§4.0.4")
         for b, amount in named.items():
             pool[b] -= amount
     else:
@@ -176,15 +179,15 @@ def play_card(tx: Tx, intent: m.PlayCard) -> None:
     seat, card = tx.seat, intent.card
     p = tx.player(seat)
     if card not in p["hand"]:
-        tx.fail("card_not_in_hand", f"{card} is not in {seat}'s hand", R["play"])
+        tx.fail(Code.CARD_NOT_IN_HAND, f"{card} is not in {seat}'s hand", R["play"])
     c = tx.card(card)
     if c.type not in (*CHARACTER_TYPES, "belief"):
-        tx.fail("not_playable", f"{card} is a {c.type}: only characters and Beliefs are played"
+        tx.fail(Code.NOT_PLAYABLE, f"{card} is a {c.type}: only characters and Beliefs are played"
                 + (" (a Doubt is resolved, never played)" if c.type == "doubt" else ""), R["play"])
     if tx.turn["coordinate_forbidden"] and c.has("coordinate"):
-        tx.fail("coordinate_cards_forbidden", "the solo Mulder Doubt forbids Coordinate cards this turn", "R46")
+        tx.check(False, Code.COORDINATE_CARDS_FORBIDDEN, "the solo Mulder Doubt forbids Coordinate cards this turn", "R46")
     if c.play_restriction == "other_players_turns" and not tx.solo():
-        tx.fail("not_playable", f"{card} is played only on other players' turns", "R46")
+        tx.check(False, Code.NOT_PLAYABLE, f"{card} is played only on other players' turns", "R46")
     p["hand"].remove(card)
     p["play"].append({"card": card, "activated": False, "virtual_of": ""})
     tx.turn["play_log"].append({"card": card, "class": c.cls if c.type != "belief" else ""})
@@ -223,9 +226,9 @@ def played(tx: Tx, card: str) -> None:
 def play_virtual(tx: Tx, intent: m.PlayVirtual) -> None:
     card = tx.turn["coordinated"].get(intent.seat, "")
     if not card:
-        tx.fail("nothing_coordinated", f"{intent.seat} coordinated no card this turn", R["virtual"])
+        tx.fail(Code.NOTHING_COORDINATED, f"{intent.seat} coordinated no card this turn", R["virtual"])
     if intent.seat in tx.turn["virtual_played"]:
-        tx.fail("virtual_already_played", f"the copy of {intent.seat}'s {card} was already played", R["virtual"])
+        tx.fail(Code.VIRTUAL_ALREADY_PLAYED, f"the copy of {intent.seat}'s {card} was already played", R["virtual"])
     tx.turn["virtual_played"].append(intent.seat)
     tx.player(tx.seat)["play"].append({"card": card, "activated": False, "virtual_of": intent.seat})
     c = tx.card(card)
@@ -245,15 +248,15 @@ def activate(tx: Tx, intent: m.Activate) -> None:
     p = tx.player(tx.seat)
     copies = [x for x in p["play"] if x["card"] == intent.card]
     if not copies:
-        tx.fail("card_not_in_play", f"{intent.card} is not in {tx.seat}'s play area", R["activate"])
+        tx.fail(Code.CARD_NOT_IN_PLAY, f"{intent.card} is not in {tx.seat}'s play area", R["activate"])
     a = tx.card(intent.card).ability("on_activate")
     if a is None:
-        tx.fail("no_activate_ability", f"{intent.card} has no «on Activate» ability", "R17")
+        tx.fail(Code.NO_ACTIVATE_ABILITY, f"{intent.card} has no «on Activate» ability", "R17")
     fresh = [x for x in copies if not x["activated"]]
     if not fresh or (a.class_condition and len(fresh) < len(copies)):
-        tx.fail("already_activated", f"{intent.card}'s ability was already used this turn", R["activate"])
+        tx.fail(Code.ALREADY_ACTIVATED, f"{intent.card}'s ability was already used this turn", R["activate"])
     if a.class_condition and not _class_ok(tx, a.class_condition, intent.card):
-        tx.fail("class_condition_unmet", f"no other {a.class_condition} card was played this turn", "R18")
+        tx.check(False, Code.CLASS_CONDITION_UNMET, f"no other {a.class_condition} card was played this turn", "R18")
     fresh[0]["activated"] = True
     tx.say(m.AbilityActivated, seat=tx.seat, card=intent.card)
     if a.text_only:
@@ -273,17 +276,17 @@ def activate_belief(tx: Tx, intent: m.ActivateBelief) -> None:
     p = tx.player(tx.seat)
     belief = next((x for x in p["play"] if x["card"] == "belief" and not x["activated"]), None)
     if belief is None:
-        tx.fail("no_belief_in_play", f"{tx.seat} has no unactivated Belief in play", R["belief"])
+        tx.fail(Code.NO_BELIEF_IN_PLAY, f"{tx.seat} has no unactivated Belief in play", R["belief"])
     if tx.turn["belief_card_activated"]:
-        tx.fail("belief_already_activated", "a Belief card was already activated this turn", R["belief"])
+        tx.check(False, Code.BELIEF_ALREADY_ACTIVATED, "a Belief card was already activated this turn", R["belief"])
     if intent.text == "avatar":
         if tx.turn["belief_text_resolved"]:
-            tx.fail("belief_text_already_resolved", "the avatar's Belief text was already resolved this turn", R["belief"])
+            tx.check(False, Code.BELIEF_TEXT_ALREADY_RESOLVED, "the avatar's Belief text was already resolved this turn", R["belief"])
     else:
         if "reincarnation" not in p["climax"]:
-            tx.fail("lessons_unavailable", f"{tx.seat} has no Reincarnation climax card", "R45")
+            tx.fail(Code.LESSONS_UNAVAILABLE, f"{tx.seat} has no Reincarnation climax card", "R45")
         if tx.turn["lessons_resolved"]:
-            tx.fail("belief_text_already_resolved", "Lessons from the Past was already resolved this turn", "R45")
+            tx.check(False, Code.BELIEF_TEXT_ALREADY_RESOLVED, "Lessons from the Past was already resolved this turn", "R45")
     p["play"].remove(belief)
     tx.d["belief_stack"] += 1
     tx.turn["belief_card_activated"] = True
@@ -300,16 +303,16 @@ def activate_belief(tx: Tx, intent: m.ActivateBelief) -> None:
 def resolve_doubt(tx: Tx, intent: m.ResolveDoubt) -> None:
     p = tx.player(tx.seat)
     if "doubt" not in p["hand"]:
-        tx.fail("no_doubt_in_hand", f"{tx.seat} has no Doubt in hand", R["doubt"])
+        tx.fail(Code.NO_DOUBT_IN_HAND, f"{tx.seat} has no Doubt in hand", R["doubt"])
     if tx.turn["doubt_resolved"]:
-        tx.fail("doubt_already_resolved", "a Doubt was already resolved this turn", R["doubt"])
+        tx.check(False, Code.DOUBT_ALREADY_RESOLVED, "a Doubt was already resolved this turn", R["doubt"])
     front = tx.pending()[0] if tx.pending() else None
     if front is None or front["kind"] != "doubt" or front["seat"] != tx.seat:
-        tx.fail("nothing_pending", "no Doubt is waiting to be resolved", R["doubt"])
+        tx.fail(Code.NOTHING_PENDING, "no Doubt is waiting to be resolved", R["doubt"])
     cassandra = any(s["state"] == "revealed" and s["card"] == "cassandra_spender" for s in tx.d["shadows"].values()) \
         or "cassandra_spender" in tx.d["sector"]
     if cassandra and intent.ops:
-        tx.fail("doubt_text_suppressed", "Cassandra Spender is face up: the Doubt is defeated without its text", "R45")
+        tx.fail(Code.DOUBT_TEXT_SUPPRESSED, "Cassandra Spender is face up: the Doubt is defeated without its text", "R45")
     p["hand"].remove("doubt")
     tx.d["doubt_stack"] += 1
     tx.turn["doubt_resolved"] = True
@@ -326,9 +329,9 @@ def scan(tx: Tx, intent: m.Scan) -> None:
     zone, n = parse_location(tx, intent.location, ("bureau", "shadows"))
     state, _card = at(tx, zone, n)
     if state == "empty":
-        tx.fail("slot_empty", f"{intent.location} is empty", R["scan"])
+        tx.fail(Code.SLOT_EMPTY, f"{intent.location} is empty", R["scan"])
     if state != "hidden":
-        tx.fail("slot_not_hidden", f"the card at {intent.location} is already face up", R["scan"])
+        tx.fail(Code.SLOT_NOT_HIDDEN, f"the card at {intent.location} is already face up", R["scan"])
     if zone == "bureau":
         pay(tx, "recruit", int(tx.opt["bureau_scan_costs"][n - 1]), (), intent.pay, "R21")
     else:
@@ -342,12 +345,12 @@ def recruit(tx: Tx, intent: m.Recruit) -> None:
     _zone, n = parse_location(tx, intent.location, ("bureau",))
     slot = tx.d["bureau"][str(n)]
     if slot["state"] == "empty":
-        tx.fail("slot_empty", f"{intent.location} is empty", R["recruit"])
+        tx.fail(Code.SLOT_EMPTY, f"{intent.location} is empty", R["recruit"])
     if slot["state"] != "revealed":
-        tx.fail("slot_not_revealed", f"the card at {intent.location} is face down (scan it first)", R["recruit"])
+        tx.fail(Code.SLOT_NOT_REVEALED, f"the card at {intent.location} is face down (scan it first)", R["recruit"])
     c = tx.card(slot["card"])
     if c.type != "academy_character":
-        tx.fail("not_recruitable", f"{c.id} is a {c.type}, not an Academy character"
+        tx.fail(Code.NOT_RECRUITABLE, f"{c.id} is a {c.type}, not an Academy character"
                 + (" (fight it instead)" if c.type == "syndicate_agent" else ""), R["recruit"])
     pay(tx, "recruit", c.cost, (), intent.pay, "R22")
     card = slot["card"]
@@ -363,7 +366,7 @@ def recruit(tx: Tx, intent: m.Recruit) -> None:
 
 def recruit_special_agent(tx: Tx, intent: m.RecruitSpecialAgent) -> None:
     if not tx.d["special_agents"]["cards"]:
-        tx.fail("special_agents_exhausted", "the Special Agent stack is empty", R["sa"])
+        tx.fail(Code.SPECIAL_AGENTS_EXHAUSTED, "the Special Agent stack is empty", R["sa"])
     pay(tx, "recruit", 3, (), intent.pay, "R22")
     tx.push_front({"kind": "reveal", "seat": tx.seat, "location": "special_agents", "origin": "special_agents"})
     tx.say(m.SpecialAgentRecruited, seat=tx.seat)
@@ -373,30 +376,30 @@ def fight(tx: Tx, intent: m.Fight) -> None:
     zone, n = parse_location(tx, intent.target, ("shadows", "sector", "bureau"))
     state, card = at(tx, zone, n)
     if state == "empty":
-        tx.fail("slot_empty", f"{intent.target} is empty", R["fight"])
+        tx.fail(Code.SLOT_EMPTY, f"{intent.target} is empty", R["fight"])
     if state != "revealed":
-        tx.fail("slot_not_revealed", f"the card at {intent.target} is face down", R["fight"])
+        tx.fail(Code.SLOT_NOT_REVEALED, f"the card at {intent.target} is face down", R["fight"])
     c = tx.card(card)
     if c.type not in ("enemy", "syndicate_agent", "end_game"):
-        tx.fail("not_fightable", f"{card} is a {c.type}: only Enemies, Syndicate Agents and End Games are fought", R["fight"])
+        tx.fail(Code.NOT_FIGHTABLE, f"{card} is a {c.type}: only Enemies, Syndicate Agents and End Games are fought", R["fight"])
     if zone == "shadows" and c.has("stealth"):
-        tx.fail("stealth_in_shadows", f"{card} has Stealth: it cannot be fought in the Shadows", "R43")
+        tx.check(False, Code.STEALTH_IN_SHADOWS, f"{card} has Stealth: it cannot be fought in the Shadows", "R43")
     hand = tx.player(tx.seat)["hand"]
     if c.has("frightening"):
         if not hand:
-            tx.fail("frightening_empty_hand", f"{card} is Frightening and {tx.seat}'s hand is empty", "R43")
+            tx.fail(Code.FRIGHTENING_EMPTY_HAND, f"{card} is Frightening and {tx.seat}'s hand is empty", "R43")
         if not intent.discard:
-            tx.fail("frightening_discard_required", f"{card} is Frightening: name a card to discard (discard=CARD)", "R43")
+            tx.fail(Code.FRIGHTENING_DISCARD_REQUIRED, f"{card} is Frightening: name a card to discard (discard=CARD)", "R43")
         if intent.discard not in hand:
-            tx.fail("discard_not_in_hand", f"{intent.discard} is not in {tx.seat}'s hand", "R43")
+            tx.fail(Code.DISCARD_NOT_IN_HAND, f"{intent.discard} is not in {tx.seat}'s hand", "R43")
     if c.type == "end_game":
         cost = c.defense
         limit = int(tx.opt["end_game_fights_per_turn"])
         if limit and tx.turn["end_game_fights"] >= limit:
-            tx.fail("not_fightable", f"the End Game may be fought {limit} time(s) per turn", "R39")
+            tx.check(False, Code.NOT_FIGHTABLE, f"the End Game may be fought {limit} time(s) per turn", "R39")
     elif c.fight_star:
         if intent.cost is None:
-            tx.fail("cost_required", f"{card}'s fight value has a star: give cost=N from its text", "R31")
+            tx.fail(Code.COST_REQUIRED, f"{card}'s fight value has a star: give cost=N from its text", "R31")
         cost = intent.cost
         tx.declared()
     else:
@@ -425,11 +428,11 @@ def fight(tx: Tx, intent: m.Fight) -> None:
 def fight_player(tx: Tx, intent: m.FightPlayer) -> None:
     grant = f"fight_player:{intent.seat}"
     if grant not in tx.turn["grants"]:
-        tx.fail("fight_player_not_granted", f"no effect told {tx.seat} to fight {intent.seat}", R["fight_player"])
+        tx.fail(Code.FIGHT_PLAYER_NOT_GRANTED, f"no effect told {tx.seat} to fight {intent.seat}", R["fight_player"])
     if tx.player(intent.seat)["defeated"]:
-        tx.fail("target_player_defeated", f"{intent.seat} has been defeated", R["fight_player"])
+        tx.fail(Code.TARGET_PLAYER_DEFEATED, f"{intent.seat} has been defeated", R["fight_player"])
     if intent.seat == tx.seat and not tx.solo():
-        tx.fail("cannot_fight_self", "fighting yourself is for solo play only", "R46")
+        tx.check(False, Code.CANNOT_FIGHT_SELF, "fighting yourself is for solo play only", "R46")
     pay(tx, "attack", tx.card(tx.player(intent.seat)["avatar"]).defense, (), intent.pay, R["fight_player"])
     tx.turn["grants"].remove(grant)
     tx.say(m.PlayerFought, seat=intent.seat, text=tx.seat)
@@ -440,21 +443,21 @@ def _leader_at(tx: Tx, location: str) -> tuple[str, str]:
     zone, n = parse_location(tx, location, ("shadows", "sector"))
     state, card = at(tx, zone, n)
     if state == "empty":
-        tx.fail("slot_empty", f"{location} is empty", R["evidence"])
+        tx.fail(Code.SLOT_EMPTY, f"{location} is empty", R["evidence"])
     if state != "revealed":
-        tx.fail("slot_not_revealed", f"the card at {location} is face down", R["evidence"])
+        tx.fail(Code.SLOT_NOT_REVEALED, f"the card at {location} is face down", R["evidence"])
     if tx.card(card).type != "leader":
-        tx.fail("not_a_leader", f"{card} is not a Leader", "R30")
+        tx.fail(Code.NOT_A_LEADER, f"{card} is not a Leader", "R30")
     return location, card
 
 
 def discover_evidence(tx: Tx, intent: m.DiscoverEvidence) -> None:
     _loc, card = _leader_at(tx, intent.location)
     if any(ev["leader"] == card for ev in tx.d["evidence"].values()):
-        tx.fail("leader_already_discovered", f"evidence was already discovered through {card}", "R30")
+        tx.check(False, Code.LEADER_ALREADY_DISCOVERED, f"evidence was already discovered through {card}", "R30")
     hidden = [p for p in ("1", "2", "3") if tx.d["evidence"][p]["state"] == "undiscovered"]
     if not hidden:
-        tx.fail("no_hidden_evidence", "no undiscovered evidence is left", "R30")
+        tx.fail(Code.NO_HIDDEN_EVIDENCE, "no undiscovered evidence is left", "R30")
     slot = _evidence_slot(tx, intent.evidence, hidden)
     tx.push_front({"kind": "reveal", "seat": tx.seat, "location": f"evidence.{slot}", "origin": "discover", "source": card})
     tx.declared()
@@ -468,13 +471,13 @@ def _evidence_slot(tx: Tx, named: str, hidden: list[str]) -> str:
     choices = ", ".join(f"evidence.{p}" for p in hidden)
     if not named:
         if chosen:
-            tx.fail("bad_location", f"evidence_order=chosen: name the evidence to reveal (evidence=evidence.P: {choices})", "R30")
+            tx.fail(Code.BAD_LOCATION, f"evidence_order=chosen: name the evidence to reveal (evidence=evidence.P: {choices})", "R30")
         return hidden[0]
     _zone, n = parse_location(tx, named, ("evidence",))
     if str(n) not in hidden:
-        tx.fail("bad_location", f"{named} is not undiscovered evidence (undiscovered: {choices})", "R30")
+        tx.fail(Code.BAD_LOCATION, f"{named} is not undiscovered evidence (undiscovered: {choices})", "R30")
     if not chosen and str(n) != hidden[0]:
-        tx.fail("bad_location", f"with evidence_order=priority_ascending the topmost undiscovered evidence is revealed "
+        tx.fail(Code.BAD_LOCATION, f"with evidence_order=priority_ascending the topmost undiscovered evidence is revealed "
                 f"(evidence.{hidden[0]}), not {named}", "R30")
     return str(n)
 
@@ -483,9 +486,9 @@ def collect_evidence(tx: Tx, intent: m.CollectEvidence) -> None:
     loc, card = _leader_at(tx, intent.location)
     slot = next((p for p in ("1", "2", "3") if tx.d["evidence"][p]["leader"] == card), None)
     if slot is None or tx.d["evidence"][slot]["state"] != "discovered":
-        tx.fail("evidence_not_discovered", f"no evidence has been discovered through {card} yet", "R30")
+        tx.fail(Code.EVIDENCE_NOT_DISCOVERED, f"no evidence has been discovered through {card} yet", "R30")
     if tx.d["evidence"][slot]["locked"]:
-        tx.fail("evidence_locked", f"evidence.{slot} is locked", "R44")
+        tx.check(False, Code.EVIDENCE_LOCKED, f"evidence.{slot} is locked", "R44")
     tx.d["evidence"][slot]["state"] = "collected"
     tx.d["evidence"][slot]["in_end_game"] = False
     tx.declared()
@@ -500,11 +503,11 @@ def sacrifice(tx: Tx, intent: m.Sacrifice) -> None:
     where = "play" if in_play else "vigilant" if intent.card in p["vigilant"] else \
         "hand" if tx.opt["sacrifice_from_hand"] and intent.card in p["hand"] else ""
     if not where:
-        tx.fail("card_not_in_play", f"{intent.card} is not in {tx.seat}'s play area or Vigilant cards", R["sacrifice"])
+        tx.fail(Code.CARD_NOT_IN_PLAY, f"{intent.card} is not in {tx.seat}'s play area or Vigilant cards", R["sacrifice"])
     c = tx.card(intent.card)
     a = c.ability("sacrifice")
     if a is None or not c.has("sacrifice"):
-        tx.fail("no_sacrifice_ability", f"{intent.card} has no Sacrifice ability", R["sacrifice"])
+        tx.fail(Code.NO_SACRIFICE_ABILITY, f"{intent.card} has no Sacrifice ability", R["sacrifice"])
     if where == "play" and in_play is not None:
         p["play"].remove(in_play)
         virtual = in_play["virtual_of"]
@@ -532,18 +535,18 @@ def use_vigilant(tx: Tx, intent: m.UseVigilant) -> None:
     p = tx.player(tx.seat)
     in_play = next((x for x in p["play"] if x["card"] == intent.card), None)
     if intent.card not in p["vigilant"] and in_play is None:
-        tx.fail("card_not_in_play", f"{intent.card} is not among {tx.seat}'s Vigilant cards or play area", R["vigilant"])
+        tx.fail(Code.CARD_NOT_IN_PLAY, f"{intent.card} is not among {tx.seat}'s Vigilant cards or play area", R["vigilant"])
     c = tx.card(intent.card)
     a = c.ability("vigilant")
     if not c.has("vigilant") or a is None:
-        tx.fail("not_vigilant", f"{intent.card} is not Vigilant", R["vigilant"])
+        tx.fail(Code.NOT_VIGILANT, f"{intent.card} is not Vigilant", R["vigilant"])
     tx.say(m.VigilantUsed, seat=tx.seat, card=intent.card)
     if a.text_only:
         before = p["discard"].count(intent.card)
         apply_ops(tx, intent.ops)
         tx.declared()
         if named.face_up(tx, named.EXTINCTION) and p["discard"].count(intent.card) > before:
-            tx.fail("manual_change_invalid", f"Extinction is face up: {intent.card}, discarded to use it, is defeated "
+            tx.fail(Code.MANUAL_CHANGE_INVALID, f"Extinction is face up: {intent.card}, discarded to use it, is defeated "
                     f"instead (defeat:{intent.card}:...)", "R45")
         return
     gain_points(tx, "attack", a.attack, c.cls, intent.card)
@@ -567,31 +570,31 @@ def coordinate(tx: Tx, intent: m.Coordinate) -> None:
     solo = tx.solo()
     if solo:
         if tx.seat != tx.current or tx.turn["phase"] != "action":
-            tx.fail("wrong_phase", "solo: coordinate in your own action phase", "R46")
+            tx.fail(Code.WRONG_PHASE, "solo: coordinate in your own action phase", "R46")
     else:
         if tx.d["status"] == "setup" or tx.turn["phase"] == "setup":
-            tx.fail("wrong_phase", "coordinate is not possible during setup", "R42")
+            tx.fail(Code.WRONG_PHASE, "coordinate is not possible during setup", "R42")
         if tx.opt["coordinate_window"] == "action_only" and tx.turn["phase"] != "action":
-            tx.fail("wrong_phase", "coordinate only in the current player's action phase (coordinate_window)", "R42")
+            tx.fail(Code.WRONG_PHASE, "coordinate only in the current player's action phase (coordinate_window)", "R42")
         if tx.seat == tx.current:
-            tx.fail("coordinate_on_own_turn", "Coordinate is for other players' turns", "R42")
+            tx.fail(Code.COORDINATE_ON_OWN_TURN, "Coordinate is for other players' turns", "R42")
     p = tx.player(tx.seat)
     if intent.card not in p["hand"]:
-        tx.fail("card_not_in_hand", f"{intent.card} is not in {tx.seat}'s hand", "R42")
+        tx.fail(Code.CARD_NOT_IN_HAND, f"{intent.card} is not in {tx.seat}'s hand", "R42")
     if not tx.card(intent.card).has("coordinate"):
-        tx.fail("no_coordinate_keyword", f"{intent.card} has no Coordinate keyword", "R42")
+        tx.fail(Code.NO_COORDINATE_KEYWORD, f"{intent.card} has no Coordinate keyword", "R42")
     if solo and tx.turn["coordinate_forbidden"] and tx.opt["mulder_solo_forbids"] == "play_and_coordinate":
-        tx.fail("coordinate_cards_forbidden", "the solo Mulder Doubt forbids Coordinate cards this turn "
-                "(mulder_solo_forbids=play_and_coordinate)", "R46")
+        tx.check(False, Code.COORDINATE_CARDS_FORBIDDEN, "the solo Mulder Doubt forbids Coordinate cards this turn "
+                 "(mulder_solo_forbids=play_and_coordinate)", "R46")
     if solo:
         if tx.turn["solo_coordinated"]:
-            tx.fail("already_coordinated", "the solo coordinate was already used this turn", "R46")
+            tx.check(False, Code.ALREADY_COORDINATED, "the solo coordinate was already used this turn", "R46")
         p["hand"].remove(intent.card)
         p["discard"] = sorted([*p["discard"], intent.card])
         tx.turn["solo_coordinated"] = True
     else:
         if tx.turn["coordinated"][tx.seat]:
-            tx.fail("already_coordinated", f"{tx.seat} already coordinated a card this turn", "R42")
+            tx.check(False, Code.ALREADY_COORDINATED, f"{tx.seat} already coordinated a card this turn", "R42")
         p["hand"].remove(intent.card)
         p["coordinated_out"] = intent.card
         tx.turn["coordinated"][tx.seat] = intent.card
@@ -601,7 +604,7 @@ def coordinate(tx: Tx, intent: m.Coordinate) -> None:
 
 def give_ally(tx: Tx, intent: m.GiveAlly) -> None:
     if tx.player(intent.seat)["defeated"]:
-        tx.fail("invalid_recipient", f"{intent.seat} has been defeated", R["ally"])
+        tx.fail(Code.INVALID_RECIPIENT, f"{intent.seat} has been defeated", R["ally"])
     item = tx.d["pending"].pop(0)
     card, loc = item["source"], item["location"]
     flow.remove_at(tx, loc, card)

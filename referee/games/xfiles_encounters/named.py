@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from .codes import Code
 from . import flow
 from . import model as m
 from .tx import Tx
@@ -139,7 +140,7 @@ def susanne(tx: Tx, ops: Sequence[Any]) -> None:
     if not face_up(tx, SUSANNE):
         tx.fail(CODE, "Susanne Modeski is not face up", "R45")
     if tx.seat != tx.current or tx.turn["phase"] != "action":
-        tx.fail("wrong_phase", "Susanne Modeski's recruit is the current player's, in their action phase", "R45")
+        tx.fail(Code.WRONG_PHASE, "Susanne Modeski's recruit is the current player's, in their action phase", "R45")
     gains = [o for o in ops if isinstance(o, m.OpGain)]
     card = gains[0].card if len(gains) == 1 else "<card>"
     c = tx.rules.cards.cards.get(card)

@@ -12,8 +12,7 @@ from typing import Any
 import msgspec
 
 from referee.engine.chance import Chance
-from referee.engine.decision import Refusal
-from referee.engine.protocol import Accepted, ConfigError, Rejected, RulesBase
+from referee.engine.protocol import ConfigError, RulesBase
 from schemas import MatchConfig, Outcome
 from schemas.board import Board
 
@@ -211,17 +210,14 @@ class XFilesRules(PositionMixin, RulesBase):
             return frozenset(self.players)
         return frozenset([state.turn.seat])
 
-    def decide(self, state: m.State, seat: str, intent: Any, chance: Chance | None,
-               waive: frozenset[str] = frozenset()) -> Accepted[Any] | Rejected:
-        tx = Tx(self, state, seat, waive)
-        try:
-            intents.common_checks(tx, intent)
-            DISPATCH[type(intent)](tx, intent)
-            flow.settle(tx)
-            tx.flush()
-        except Refusal as refusal:
-            return refusal.verdict
-        return tx.accepted()
+    def decision(self, state: m.State, seat: str, chance: Chance | None, waive: frozenset[str]) -> Tx:
+        return Tx(self, state, seat, waive)
+
+    def judge(self, tx: Tx, intent: Any) -> None:
+        intents.common_checks(tx, intent)
+        DISPATCH[type(intent)](tx, intent)
+        flow.settle(tx)
+        tx.flush()
 
     def evolve(self, state: m.State, event: Any) -> m.State:
         if isinstance(event, m.Fact):

@@ -5,17 +5,20 @@ the events that record each change (spec §4.28).
 says what happened with :meth:`Tx.say`: the event gets the public facts given and, in ``changes``, every
 state path changed since the previous event (two levels deep: ``turn`` → ``turn.attack``), so
 ``evolve`` replays it by writing those values back. A failed check raises a refusal, which ``decide``
-returns as a Rejected value; the working copy is then thrown away.
+returns as a Rejected value; the working copy is then thrown away. A game rule is spelled ``check``
+(an arbiter's ruling "stands as played" waives it: playing past a once-per-turn limit, fighting a
+Stealth card in the Shadows, ...); what the intent cannot be carried out without (a card that is not
+there, the phase, what is pending, paying) is ``require`` or ``fail``, never waived.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from referee.engine.decision import Decision, Refusal
+from referee.engine.decision import Decision
 
 from .model import Change, Fact, State
 
@@ -110,15 +113,13 @@ def apply_changes(state: State, changes: tuple[Change, ...]) -> State:
     return msgspec.structs.replace(state, **updates) if updates else state
 
 
-class Refuse(Refusal):
-    def __init__(self, reason: str, message: str, rule: str = "") -> None:
-        super().__init__(reason if "/" in reason else PREFIX + reason, message, rule)
-
-
 class Tx(Decision):
-    """One decision on a working copy ``d`` of the state."""
+    """One decision on a working copy ``d`` of the state. ``state`` stays the state it began on: the
+    events record their changes as paths (``Fact.changes``), which ``evolve`` writes back."""
 
     __slots__ = ("rules", "seat", "d", "_last", "source")
+
+    keeps_state = False
 
     def __init__(self, rules: XFilesRules, state: State, seat: str, waive: frozenset[str] = frozenset()) -> None:
         super().__init__(PREFIX, state, None, waive=waive)
@@ -149,9 +150,6 @@ class Tx(Decision):
             from .model import ManualEffectApplied
             self.events.append(ManualEffectApplied(changes=tuple(changes)))
         self._last = copy(self.d)
-
-    def fail(self, reason: str, message: str, rule: str = "") -> NoReturn:
-        raise Refuse(reason, message, rule)
 
     # -- reading the working state -----------------------------------------------------------------------------
 
