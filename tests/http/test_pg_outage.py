@@ -183,7 +183,10 @@ def test_postgresql_stopped_and_started_again_under_load(own_server, tmp_path):
 
         hall_reader = threading.Thread(target=follow_hall, daemon=True)
         hall_reader.start()
-        time.sleep(0.5)
+        opened = time.monotonic()
+        while not hall_seen:  # its first picture (a loaded machine may take a while to answer)
+            assert time.monotonic() < opened + 15 and not hall_ended, hall_ended
+            time.sleep(0.05)
         assert len(hall_seen) == 1
 
         legal = httpx.get(f"{a}/matches/{mid}/legal", headers=auth(tokens[0][1]), timeout=20).json()["legal"]
@@ -239,7 +242,9 @@ def test_postgresql_stopped_and_started_again_under_load(own_server, tmp_path):
         assert reader.is_alive() and not ended, ended
         lags = [seen[seq] - when for seq, when in after if seq in seen]
         assert len(lags) == len(after), (sorted(seen), after)
-        assert max(lags) < 2.0, lags
+        # the fallback poll is every 10 s: a lag well under that comes from the wake-up after the listener
+        # reconnects (about 60 ms on an idle machine; the bound leaves room for a loaded one)
+        assert max(lags) < 5.0, lags
 
         # the tournament's stream shows a player added after the restart at its next look (every second)
         organiser = _tournaments(url)
@@ -247,7 +252,7 @@ def test_postgresql_stopped_and_started_again_under_load(own_server, tmp_path):
                              AddPlayer(player="cy"))
         added = time.monotonic()
         while len(hall_seen) < 2:
-            assert time.monotonic() < added + 2.5 and not hall_ended, (hall_seen, hall_ended)
+            assert time.monotonic() < added + 5 and not hall_ended, (hall_seen, hall_ended)
             time.sleep(0.05)
 
         # nothing acknowledged lost, nothing written twice
