@@ -11,9 +11,12 @@ import pytest
 
 from referee.games.android import fold as android_fold
 from referee.games.android.model import Event as AndroidEvent
+from referee.games.war_of_shadows import fold as wos_fold
+from referee.games.war_of_shadows.model import Event as WarOfShadowsEvent
 
 TABLES = [
     pytest.param(AndroidEvent, android_fold._HANDLERS, id="android"),
+    pytest.param(WarOfShadowsEvent, wos_fold._HANDLERS, id="war_of_shadows"),
 ]
 
 
@@ -31,4 +34,6 @@ class Stray(msgspec.Struct, frozen=True):
 
 def test_an_unknown_event_is_refused_by_name():
     with pytest.raises(TypeError, match=r"android: unknown event Stray\(\)"):
-        android_fold.evolve(None, None, Stray())  # type: ignore[arg-type]
+        android_fold.evolve(None, None, Stray())
+    with pytest.raises(TypeError, match=r"war_of_shadows: unknown event Stray\(\)"):
+        wos_fold.evolve(None, Stray())
