@@ -172,7 +172,6 @@ LONG_FUNCTIONS = frozenset({
     "referee/games/war_of_shadows/view.py:complete_position",  # 160
     "referee/games/android/view.py:complete_position",  # 145
     "referee/games/war_of_shadows/effects.py:_primitive_plan",  # 126
-    "referee/games/android/deltas.py:apply",  # 125
 })
 
 
