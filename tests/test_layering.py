@@ -168,7 +168,6 @@ MAX_FUNCTION_LINES = 120
 LONG_FUNCTIONS = frozenset({
     "referee/tournament/http.py:routes",  # 227
     "referee/transcript.py:adjudicate",  # 174
-    "referee/games/android/data.py:parse_data",  # 165
     "referee/games/war_of_shadows/effects.py:_primitive_plan",  # 126
 })
 
