@@ -115,12 +115,10 @@ def _on(*kinds: type) -> Callable[[H], H]:
     return register
 
 
+@_on(SetupCompleted, LeadFollowed, LeadUseSkipped, BenefitTaken)
 def _unchanged(rules: AndroidRules, state: State, event: Any) -> State:
+    """Facts that change nothing in the state (they are in the log for the record)."""
     return state
-
-
-for _kind in (SetupCompleted, LeadFollowed, LeadUseSkipped, BenefitTaken):  # facts that change nothing
-    _HANDLERS[_kind] = _unchanged
 
 
 # -- setup (§2) --------------------------------------------------------------------------------------------------
