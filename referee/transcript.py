@@ -46,7 +46,7 @@ import msgspec
 from schemas import ARBITER, SEED_MAX, TEXT_MAX, TITLE_MAX, ImportProblem, ImportSummary, MatchConfig
 
 from .engine.notation import split_words
-from .engine.protocol import InputError, Rejected
+from .engine.protocol import Game, InputError, Rejected
 from .errors import BadInput, RefereeError, StorageError
 from .engine.datafile import bad_char, char_name, is_bad
 from .inputs import check_text
@@ -394,10 +394,9 @@ def _actor_verbs(referee: Referee, name: str) -> Mapping[str, frozenset[str]]:
     return {actor: verbs for actor in game.other_actors}
 
 
-def adjudicate(referee: Referee, text: str, source: str = "<transcript>", base_dir: str | None = None) -> Adjudicated:
-    """Adjudicate every line of a transcript on a scratch store; nothing is written. The summary's
-    ``already`` names the matches of ``referee``'s store imported from the same transcript."""
-    header, lines = parse(text, source, lambda name: _actor_verbs(referee, name))
+def _configure(referee: Referee, header: Header, source: str, base_dir: str | None) -> tuple[Game, MatchConfig]:
+    """The match a transcript's header describes, checked (a fault names its header line); its free-text
+    values are unescaped in ``header.values``."""
     values = header.values
     seed: int | None = None
     if "seed" in values:
@@ -442,6 +441,31 @@ def adjudicate(referee: Referee, text: str, source: str = "<transcript>", base_d
         line = header.lines.get(key) or header.lines.get(key + "s")
         where = f"{source}:{line}" if line else source
         raise type(exc)(exc.code, f"{where}: {exc.message}", exc.detail) from None
+    return game, config
+
+
+def _answered(lines: list[Line]) -> dict[int, bool]:
+    """The moves (by line) answered by a ``confirm:`` or ``decline:`` line after them (comments and
+    annotations between): they were made by a seat that could not see what they read."""
+    answered: dict[int, bool] = {}
+    last_move: Line | None = None
+    for item in lines:
+        if item.kind == "move":
+            last_move = item
+        elif item.kind in ("confirm", "decline") and last_move is not None:
+            answered[last_move.line] = True
+            last_move = None
+        elif item.kind not in ("comment", "annotation"):
+            last_move = None
+    return answered
+
+
+def adjudicate(referee: Referee, text: str, source: str = "<transcript>", base_dir: str | None = None) -> Adjudicated:
+    """Adjudicate every line of a transcript on a scratch store; nothing is written. The summary's
+    ``already`` names the matches of ``referee``'s store imported from the same transcript."""
+    header, lines = parse(text, source, lambda name: _actor_verbs(referee, name))
+    game, config = _configure(referee, header, source, base_dir)
+    values = header.values
 
     # adjudicate on a scratch in-memory store (the same code path as `referee play`), then copy the
     # match, every entry and every annotation to the real store: all or nothing.
@@ -458,16 +482,7 @@ def adjudicate(referee: Referee, text: str, source: str = "<transcript>", base_d
     def problem(item: Line, code: str, message: str, rule: str = "") -> None:
         problems.append(ImportProblem(line=item.line, text=item.raw.strip(), code=code, message=message, rule=rule))
 
-    answered: dict[int, bool] = {}
-    last_move: Line | None = None
-    for item in lines:
-        if item.kind == "move":
-            last_move = item
-        elif item.kind in ("confirm", "decline") and last_move is not None:
-            answered[last_move.line] = True
-            last_move = None
-        elif item.kind not in ("comment", "annotation"):
-            last_move = None
+    answered = _answered(lines)
     for item in lines:
         meta_e: dict[str, Any] = {"line": item.line}
         if item.comment:
@@ -552,13 +567,7 @@ def adjudicate(referee: Referee, text: str, source: str = "<transcript>", base_d
         problems = [msgspec.structs.replace(p, after=after.get(p.line)) for p in problems]
     final = scratch.show(match_id)
     outcome = final.outcome
-    if "result" in values:
-        # the result as written (as an export writes it) is checked, never trusted: the log decides it
-        said, found = unescape_text(values["result"]), outcome_words(outcome)
-        if said != found:
-            problems.append(ImportProblem(line=header.lines["result"], text=f"result: {values['result']}",
-                                          code="transcript/result_differs",
-                                          message=f"the transcript says the result is {said!r}; the referee finds {found!r}"))
+    problems.extend(_result_differs(header, outcome))
     key = digest(text, config)
     already = referee.store.find_transcript(key)
     summary = ImportSummary(  # (until it is written, the match id is the one that holds it already, if any)
@@ -568,6 +577,19 @@ def adjudicate(referee: Referee, text: str, source: str = "<transcript>", base_d
         state_hash=final.state_hash, stored=False, already=already, digest=key,
     )
     return Adjudicated(stored, entries, notes, summary)
+
+
+def _result_differs(header: Header, outcome: Any) -> list[ImportProblem]:
+    """The result as written (as an export writes it) is checked, never trusted: the log decides it."""
+    values = header.values
+    if "result" not in values:
+        return []
+    said, found = unescape_text(values["result"]), outcome_words(outcome)
+    if said == found:
+        return []
+    return [ImportProblem(line=header.lines["result"], text=f"result: {values['result']}",
+                          code="transcript/result_differs",
+                          message=f"the transcript says the result is {said!r}; the referee finds {found!r}")]
 
 
 def _ruled_seat(scratch: Referee, match_id: str, entry: int) -> str:

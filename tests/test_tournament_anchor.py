@@ -34,11 +34,8 @@ def die(*args, **kwargs):
     os.kill(os.getpid(), signal.SIGKILL)
 
 SqliteStore._insert_tournament_event = die
-try:
-    from referee.store.postgres import PostgresStore
-    PostgresStore._insert_tournament_events = staticmethod(die)
-except ImportError:
-    pass
+from referee.store.postgres import PostgresStore  # psycopg itself is imported only on connecting
+PostgresStore._insert_tournament_events = staticmethod(die)
 t = Tournaments(Referee(open_store(sys.argv[1]), games=(*GAMES, PILE)))
 t.pair(sys.argv[2])
 """

@@ -16,6 +16,11 @@ Nested records (a Struct, or a tuple of them, in a field) are redacted by their 
 the same actor. A hidden value becomes ``"?"`` (a list keeps its length, a record its fields, a mapping
 its keys: what is public about it). :func:`redact` is the default of the protocol's ``redact`` hook; a
 game adds cases that depend on public facts of the entry itself (a card moving into a hand).
+
+A declaration must name fields the class has, in a tuple of names (``__owner__`` may be one name), a
+``__private_by_key__`` field must be a mapping and an ``__owner__`` field a seat's name (text or None):
+:func:`misdeclared` lists what is not so, a test runs it over every game's Structs, and
+:func:`secrecy_of` refuses such a class rather than protect nothing.
 """
 
 from __future__ import annotations
@@ -37,14 +42,91 @@ class Secrecy(msgspec.Struct, frozen=True):
 
 
 def secrecy_of(cls: type) -> Secrecy:
-    """The declarations of a Struct class (looked up once per class)."""
+    """The declarations of a Struct class (looked up once per class). A class whose declarations
+    are wrong (:func:`misdeclared`) raises TypeError: a misspelt name would protect nothing."""
     found = _SECRECY.get(cls)
     if found is None:
+        problems = misdeclared(cls)
+        if problems:
+            raise TypeError("; ".join(problems))
         found = _SECRECY[cls] = _declared(cls)
     return found
 
 
 _SECRECY: dict[type, Secrecy] = {}
+
+#: the declarations naming fields, each a tuple of field names
+DECLARATIONS = ("__secret__", "__private__", "__private_by_key__", "__owner__")
+
+
+def misdeclared(cls: type) -> list[str]:
+    """What is wrong with the secrecy declarations of ``cls``, one sentence a problem naming the
+    class, the declaration and the name (empty when they are right or there are none)."""
+    where = f"{cls.__module__}.{cls.__qualname__}"
+    present = [d for d in DECLARATIONS if d in _own_and_inherited(cls)]
+    if not present:
+        return []
+    fields = getattr(cls, "__struct_fields__", None)
+    if fields is None:
+        return [f"{where} declares {', '.join(present)} but is not a msgspec Struct"]
+    problems: list[str] = []
+    types = _field_types(cls)
+    for decl in present:
+        value = getattr(cls, decl)
+        if decl == "__owner__" and isinstance(value, str):
+            value = (value,)
+        if not isinstance(value, tuple) or not all(isinstance(n, str) for n in value):
+            problems.append(f"{where}.{decl} is {value!r}; expected a tuple of field names, e.g. ('cards',)")
+            continue
+        for name in value:
+            if name not in fields:
+                problems.append(f"{where}.{decl} names {name!r}, which is not one of its fields "
+                                f"({', '.join(fields)})")
+            elif decl == "__private_by_key__" and not _is_mapping(types.get(name)):
+                problems.append(f"{where}.{decl} names {name!r}, which is not a mapping keyed by seat")
+            elif decl == "__owner__" and not _is_seat(types.get(name)):
+                problems.append(f"{where}.{decl} names {name!r}, which is not a seat's name (str or None)")
+    hidden = [*getattr(cls, "__secret__", ()), *getattr(cls, "__private__", ())]
+    for name in sorted({n for n in hidden if isinstance(n, str) and hidden.count(n) > 1}):
+        problems.append(f"{where} declares {name!r} both __secret__ and __private__ (or twice)")
+    return problems
+
+
+def _own_and_inherited(cls: type) -> set[str]:
+    return {name for klass in cls.__mro__ for name in vars(klass)}
+
+
+def _field_types(cls: type) -> dict[str, Any]:
+    import msgspec.inspect as mi
+
+    try:
+        info = mi.type_info(cls)
+    except (TypeError, ValueError):
+        return {}
+    return {f.name: f.type for f in info.fields} if isinstance(info, mi.StructType) else {}
+
+
+def _alternatives(t: Any) -> tuple[Any, ...]:
+    import msgspec.inspect as mi
+
+    return tuple(t.types) if isinstance(t, mi.UnionType) else (t,)
+
+
+def _is_mapping(t: Any) -> bool:
+    import msgspec.inspect as mi
+
+    kinds = [x for x in _alternatives(t) if not isinstance(x, mi.NoneType)]
+    return bool(kinds) and all(isinstance(x, mi.DictType) for x in kinds)
+
+
+def _is_seat(t: Any) -> bool:
+    import msgspec.inspect as mi
+
+    def text(x: Any) -> bool:
+        return isinstance(x, (mi.StrType, mi.NoneType)) or (
+            isinstance(x, mi.LiteralType) and all(isinstance(v, str) for v in x.values))
+
+    return t is not None and all(text(x) for x in _alternatives(t))
 
 
 def _declared(cls: type) -> Secrecy:

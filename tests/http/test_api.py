@@ -514,10 +514,8 @@ def test_no_answer_leaks_another_seats_hidden_token(client, create):
 
 def test_no_answer_leaks_a_by_all_means_hand(db_store):
     """The issue's example: two opening hands; nobody else's answer may name a card in them."""
-    try:
-        from referee.games.by_all_means import GAME as BY_ALL_MEANS
-    except ImportError:
-        pytest.skip("referee.games.by_all_means is not ready yet")
+    from referee.games.by_all_means import GAME as BY_ALL_MEANS
+
     store = db_store
     with TestClient(create_app(lambda: Referee(store, games=[PILE, BY_ALL_MEANS]))) as c:
         t = Table(c, game="by_all_means", cards="spec")

@@ -245,11 +245,29 @@ def _reach(r: _Reader, loc: dict[str, Any], where: str) -> dict[str, tuple[str, 
 
 
 def parse_data(text: str, name: str) -> DataSet:
+    """A data set from its TOML text, read table by table in the file's order (maps, detectives,
+    suspects, event cards, murders, the calendar, twilight cards, the puzzle); the first fault is named."""
     r = _Reader(name or "(inline)")
     try:
         data = load_toml(text)
     except tomllib.TOMLDecodeError as exc:
         raise r.bad("file", f"not valid TOML: {exc}") from None
+    maps = _maps(r, data)
+    any_locs = set().union(*(set(m.locations) for m in maps.values()))
+    detectives = _detectives(r, data, any_locs)
+    suspects = _suspects(r, data)
+    events = _events(r, data, any_locs)
+    murders = _murders(r, data, any_locs, suspects, events)
+    days, dpw = _calendar(r, data)
+    cards = _cards(r, data, detectives)
+    puzzle = _puzzle(r, data)
+    npc_ids = frozenset(n for d in detectives.values() for n, _s, _t in d.npcs)
+    return DataSet(name or "(inline)", maps, tuple(maps), detectives, suspects, murders, tuple(murders), days, dpw,
+                   cards, events, puzzle, npc_ids)
+
+
+def _maps(r: _Reader, data: dict[str, Any]) -> dict[str, MapData]:
+    """The ``[[map]]`` tables: districts, locations (with their abilities and reach), the beanstalk."""
     maps: dict[str, MapData] = {}
     for i, m in enumerate(r.table(data, "map")):
         mid = r.word(m, "map_id", f"map[{i}]")
@@ -297,7 +315,10 @@ def parse_data(text: str, name: str) -> DataSet:
         maps[mid] = MapData(mid, r.word(m, "name", where, None, mid), locs, tuple(order), bean, districts)
     if not maps:
         raise r.bad("map", "the data set holds no [[map]] (AMB-01: a match needs a map)")
-    any_locs = set().union(*(set(m.locations) for m in maps.values()))
+    return maps
+
+
+def _detectives(r: _Reader, data: dict[str, Any], any_locs: set[str]) -> dict[str, Detective]:
     detectives: dict[str, Detective] = {}
     for i, d in enumerate(r.table(data, "detective")):
         did = r.word(d, "id", f"detective[{i}]")
@@ -322,7 +343,11 @@ def parse_data(text: str, name: str) -> DataSet:
             track_light=int(track.get("light", 5)), track_dark=int(track.get("dark", 5)), npcs=npcs, plots=plots,
             hero_setup=dict(r.get(d, "hero_setup", w, dict, {})), time_bonus=dict(r.get(d, "time_bonus", w, dict, {})),
             memory_cards=tuple(r.get(d, "memory_cards", w, list, [])), ruler_class=r.word(d, "ruler_class", w, None, ""))
-    suspects = {}
+    return detectives
+
+
+def _suspects(r: _Reader, data: dict[str, Any]) -> dict[str, SuspectData]:
+    suspects: dict[str, SuspectData] = {}
     for i, s in enumerate(r.table(data, "suspect")):
         sid = r.word(s, "id", f"suspect[{i}]")
         w = f"suspect {sid}"
@@ -330,6 +355,10 @@ def parse_data(text: str, name: str) -> DataSet:
         if strong == weak:
             raise r.bad(w, "strong_file and weak_file must differ")
         suspects[sid] = SuspectData(sid, r.word(s, "name", w, None, sid), strong, weak)
+    return suspects
+
+
+def _events(r: _Reader, data: dict[str, Any], any_locs: set[str]) -> dict[str, EventCard]:
     events: dict[str, EventCard] = {}
     for i, e in enumerate(r.table(data, "event_card")):
         eid = r.word(e, "id", f"event_card[{i}]")
@@ -344,6 +373,11 @@ def parse_data(text: str, name: str) -> DataSet:
             uses = r.word(e["grants"], "uses", w + ".grants", ("first_only", "unlimited"), "first_only")
         events[eid] = EventCard(eid, r.word(e, "kind", w, ("general", "specific")), r.word(e, "name", w, None, eid),
                                 r.word(e, "murder", w, None, ""), grants, loc, uses)
+    return events
+
+
+def _murders(r: _Reader, data: dict[str, Any], any_locs: set[str], suspects: dict[str, SuspectData],
+             events: dict[str, EventCard]) -> dict[str, Murder]:
     murders: dict[str, Murder] = {}
     for i, m in enumerate(r.table(data, "murder")):
         mid = r.word(m, "id", f"murder[{i}]")
@@ -368,6 +402,11 @@ def parse_data(text: str, name: str) -> DataSet:
                               (str(jimmy.get("week1")), str(jimmy.get("week2", jimmy.get("week1")))), spec)
     if not murders:
         raise r.bad("murder", "the data set holds no [[murder]]")
+    return murders
+
+
+def _calendar(r: _Reader, data: dict[str, Any]) -> tuple[tuple[tuple[str, ...], ...], int]:
+    """The ``[calendar]``: each day's end-of-day items, and the days in a week."""
     cal = data.get("calendar")
     if not isinstance(cal, dict):
         raise r.bad("calendar", "missing [calendar] table")
@@ -381,6 +420,10 @@ def parse_data(text: str, name: str) -> DataSet:
         for item in d:
             if item not in CALENDAR_ITEMS:
                 raise r.bad("calendar", f"end-of-day item {item!r}; expected one of {', '.join(CALENDAR_ITEMS)}")
+    return days, dpw
+
+
+def _cards(r: _Reader, data: dict[str, Any], detectives: dict[str, Detective]) -> dict[str, Card]:
     cards: dict[str, Card] = {}
     for i, c in enumerate(r.table(data, "twilight_card")):
         cid = r.word(c, "id", f"twilight_card[{i}]")
@@ -392,6 +435,10 @@ def parse_data(text: str, name: str) -> DataSet:
         cards[cid] = Card(cid, det, r.word(c, "deck", w, ("light", "dark")),
                           None if cost is None else r.get(c, "cost", w, int),
                           bool(r.get(c, "persistent", w, bool, False)), r.word(c, "name", w, None, cid))
+    return cards
+
+
+def _puzzle(r: _Reader, data: dict[str, Any]) -> PuzzleData:
     pz = data.get("puzzle")
     if not isinstance(pz, dict):
         raise r.bad("puzzle", "missing [puzzle] table")
@@ -406,9 +453,7 @@ def parse_data(text: str, name: str) -> DataSet:
     puzzle = PuzzleData(r.get(pz, "rows", "puzzle", int), r.get(pz, "cols", "puzzle", int),
                         r.word(pz, "center_cell", "puzzle"), tuple(r.get(pz, "center_ports", "puzzle", list)),
                         bool(r.get(pz, "rotation_allowed", "puzzle", bool, True)), pieces)
-    npc_ids = frozenset(n for d in detectives.values() for n, _s, _t in d.npcs)
-    return DataSet(name or "(inline)", maps, tuple(maps), detectives, suspects, murders, tuple(murders), days, dpw,
-                   cards, events, puzzle, npc_ids)
+    return puzzle
 
 
 def cell(row: int, col: int) -> str:

@@ -150,7 +150,7 @@ def problem(rules: AndroidRules, state: State, delta: Any) -> str | None:  # noq
 
 
 def apply(rules: AndroidRules, state: State, actor: str, delta: Any) -> State:  # noqa: C901
-    from .fold import _pl, _sorted_add, _sus, _set_lead, _without, take_card, to_bottom
+    from .fold import _pl, _sorted_add, _sus, _set_lead, _without, take_card
 
     seat = getattr(delta, "seat", None)
     p = state.players.get(seat) if seat else None
@@ -226,21 +226,7 @@ def apply(rules: AndroidRules, state: State, actor: str, delta: Any) -> State:  
         case MarkerDelta(marker=m, location=loc):
             return replace(state, lily_lockwell=loc) if m == "lily_lockwell" else replace(state, jimmy_the_snitch=loc)
         case CardDelta(card=card, zone=zone):
-            state = rules.remove_card(state, card)
-            owner, _, where = zone.partition(".")
-            if zone == "face_down":
-                det, kind = rules.data.cards[card].detective, rules.data.cards[card].deck
-                decks = {k: dict(v) for k, v in state.decks.items()}
-                decks[det][kind] = replace(decks[det][kind], face_down=_sorted_add(decks[det][kind].face_down, card))
-                return replace(state, decks=decks)
-            if zone == "bottom":
-                return to_bottom(rules, state, card)
-            if zone == "box":
-                return replace(state, box=_sorted_add(state.box, card))
-            q = state.players[owner]
-            if where == "hand":
-                return _pl(state, owner, hand=_sorted_add(q.hand, card))
-            return _pl(state, owner, in_play=_sorted_add(q.in_play, card))
+            return _card_to(rules, rules.remove_card(state, card), card, zone)
         case SpecialDelta(seat=s, track=track, amount=n):
             assert p is not None
             return _pl(state, s, special=replace(p.special, **{track: (getattr(p.special, track) or 0) + n}))
@@ -274,3 +260,24 @@ def apply(rules: AndroidRules, state: State, actor: str, delta: Any) -> State:  
             return state
     _ = take_card
     raise TypeError(f"android: unknown delta {delta!r}")
+
+
+def _card_to(rules: AndroidRules, state: State, card: str, zone: str) -> State:
+    """``card`` (taken from wherever it was) put into ``zone``: its deck face down or at the bottom, the
+    box, or a seat's hand or play area (``alice.hand``)."""
+    from .fold import _pl, _sorted_add, to_bottom
+
+    owner, _, where = zone.partition(".")
+    if zone == "face_down":
+        det, kind = rules.data.cards[card].detective, rules.data.cards[card].deck
+        decks = {k: dict(v) for k, v in state.decks.items()}
+        decks[det][kind] = replace(decks[det][kind], face_down=_sorted_add(decks[det][kind].face_down, card))
+        return replace(state, decks=decks)
+    if zone == "bottom":
+        return to_bottom(rules, state, card)
+    if zone == "box":
+        return replace(state, box=_sorted_add(state.box, card))
+    q = state.players[owner]
+    if where == "hand":
+        return _pl(state, owner, hand=_sorted_add(q.hand, card))
+    return _pl(state, owner, in_play=_sorted_add(q.in_play, card))

@@ -1,9 +1,11 @@
-"""Applying one event to the state (``evolve``): no validation, no choices. Total over every event tag;
-the data set (map, decks, murders) is read from the bound rules, never from the event's words."""
+"""Applying one event to the state (``evolve``): no validation, no choices. Total over every event tag
+(a table of one small handler per kind of event, which a test checks against the event union); the
+data set (map, decks, murders) is read from the bound rules, never from the event's words."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from msgspec.structs import replace
 
@@ -91,245 +93,446 @@ def into_hand(rules: AndroidRules, state: State, seat: str, cards: tuple[str, ..
     return _pl(state, seat, hand=_sorted_add(state.players[seat].hand, *cards))
 
 
-def evolve(rules: AndroidRules, state: State, event: Any) -> State:  # noqa: C901 - one case per event
+def evolve(rules: AndroidRules, state: State, event: Any) -> State:
+    """``state`` after ``event``: the handler of its kind, from the table below."""
+    handler = _HANDLERS.get(type(event))
+    if handler is None:
+        raise TypeError(f"android: unknown event {event!r}")
+    return handler(rules, state, event)
+
+
+Handler = Callable[["AndroidRules", State, Any], State]
+_HANDLERS: dict[type, Handler] = {}
+H = TypeVar("H", bound=Callable[..., State])
+
+
+def _on(*kinds: type) -> Callable[[H], H]:
+    """Registers a handler for these kinds of event."""
+    def register(fn: H) -> H:
+        for kind in kinds:
+            _HANDLERS[kind] = fn
+        return fn
+    return register
+
+
+@_on(SetupCompleted, LeadFollowed, LeadUseSkipped, BenefitTaken)
+def _unchanged(rules: AndroidRules, state: State, event: Any) -> State:
+    """Facts that change nothing in the state (they are in the log for the record)."""
+    return state
+
+
+# -- setup (§2) --------------------------------------------------------------------------------------------------
+
+@_on(MurderChosen)
+def _murder_chosen(rules: AndroidRules, state: State, event: MurderChosen) -> State:
+    m = rules.data.murders[event.murder]
+    active = m.suspects[: len(rules.players) + 1]
+    return replace(
+        state, murder=event.murder, active_suspects=active, day=1, lily_lockwell=m.lily[0],
+        jimmy_the_snitch=m.jimmy[0], scene=replace(state.scene, location=m.crime_scene),
+        suspects={s: Suspect(files={t: () for t in LEAD_TYPES}) for s in sorted(active)})
+
+
+@_on(DetectiveAssigned)
+def _detective_assigned(rules: AndroidRules, state: State, event: DetectiveAssigned) -> State:
+    data, det = rules.data, event.detective
+    d = data.detectives[det]
+    player = Player(
+        detective=det, location=d.start_location, warrant_supply=2, hero_markers_free=5,
+        favors={t: 0 for t in ("corp", "political", "society", "street")},
+        tokens={t: 0 for t in ("conspiracy", "haas", "jinteki")},
+        npc={n: Npc(favor_supply=tokens, status=status) for n, status, tokens in d.npcs},
+        npc_favors={n: 0 for n, _s, tokens in d.npcs if tokens})
+    decks = dict(state.decks)
+    decks[det] = {
+        kind: Deck(face_down=tuple(sorted(c.id for c in data.cards.values() if c.detective == det and c.deck == kind)))
+        for kind in ("dark", "light")}
+    players = dict(state.players)
+    players[event.seat] = player
+    return replace(state, players=players, decks=decks)
+
+
+@_on(ComponentsPlaced)
+def _components_placed(rules: AndroidRules, state: State, event: ComponentsPlaced) -> State:
     data = rules.data
-    match event:
-        case MurderChosen(murder=murder):
-            m = data.murders[murder]
-            active = m.suspects[: len(rules.players) + 1]
-            return replace(
-                state, murder=murder, active_suspects=active, day=1, lily_lockwell=m.lily[0],
-                jimmy_the_snitch=m.jimmy[0], scene=replace(state.scene, location=m.crime_scene),
-                suspects={s: Suspect(files={t: () for t in LEAD_TYPES}) for s in sorted(active)})
-        case DetectiveAssigned(seat=seat, detective=det):
-            d = data.detectives[det]
-            player = Player(
-                detective=det, location=d.start_location, warrant_supply=2, hero_markers_free=5,
-                favors={t: 0 for t in ("corp", "political", "society", "street")},
-                tokens={t: 0 for t in ("conspiracy", "haas", "jinteki")},
-                npc={n: Npc(favor_supply=tokens, status=status) for n, status, tokens in d.npcs},
-                npc_favors={n: 0 for n, _s, tokens in d.npcs if tokens})
-            decks = dict(state.decks)
-            decks[det] = {
-                kind: Deck(face_down=tuple(sorted(c.id for c in data.cards.values() if c.detective == det and c.deck == kind)))
-                for kind in ("dark", "light")}
-            players = dict(state.players)
-            players[seat] = player
-            return replace(state, players=players, decks=decks)
-        case ComponentsPlaced():
-            m = data.murders[state.murder or ""]
-            dets = {p.detective for p in state.players.values()}
-            leads: dict[str, dict[str, str]] = {"testimony": {}, "physical": {}, "document": {}}
-            for s in sorted(data.suspects):
-                leads["testimony"][s] = m.testimony_leads[s] if s in state.active_suspects and s in m.testimony_leads else "box"
-            for det in sorted(data.detectives):
-                for t in ("physical", "document"):
-                    leads[t][det] = data.detectives[det].leads[t] if det in dets else "box"
-            banks = dict(BANKS)
-            banks["alibi"] = int(rules.options["alibi_supply"])
-            pz = data.puzzle
-            piles = {t: tuple(sorted(p.id for p in pz.pieces.values() if p.type == t)) for t in PILES}
-            players = {s: replace(p, hero_markers_free=p.hero_markers_free - 1) for s, p in state.players.items()}
-            general = tuple(sorted(e.id for e in data.events.values() if e.kind == "general"))
-            return replace(
-                state, leads=leads, banks=banks, evidence_pile={k: n for k, (n, _v) in EVIDENCE.items()},
-                puzzle=replace(state.puzzle, piles=piles, placed={pz.center_cell: Placement(piece="center")},
-                               markers={s: "shift" for s in rules.players}),
-                players=players, events=replace(state.events, general_deck=general))
-        case HunchesDealt(seat=seat, guilty=g, innocent=i):
-            return _pl(state, seat, hunches=Hunches(guilty=g, innocent=i))
-        case UndealtHunchesBoxed(guilty=g, innocent=i):
-            return replace(state, box=_sorted_add(state.box, f"hunch.guilty.{g}", f"hunch.innocent.{i}"))
-        case StartingPlotSelected(seat=seat, plot=plot):
-            return _pl(state, seat, plot=Plot(current=plot))
-        case StartingCardsDrawn(seat=seat, cards=cards) | ExtraCardsDrawn(seat=seat, cards=cards):
-            state = into_hand(rules, state, seat, cards)
-            if isinstance(event, ExtraCardsDrawn):
-                state = replace(state, setup=replace(state.setup, extra_drawn=True))
-            return state
-        case SpecificEventSetAside(card=card):
-            m = data.murders[state.murder or ""]
-            boxed = () if card == "sealed" else tuple(e for e in m.specific_events if e != card)
-            return replace(state, events=replace(state.events, specific=card), box=_sorted_add(state.box, *boxed),
-                           setup=replace(state.setup, specific_set=True))
-        case FirstPlayerChosen(seat=seat):
-            state = _pl(state, seat, hero_markers_free=state.players[seat].hero_markers_free - 1)
-            return replace(state, first_player=seat, time_sheet_holder=seat, scene=replace(state.scene, hero=seat))
-        case HeroSetupApplied(seat=seat, detective=det):
-            return _hero_setup(rules, state, seat, det)
-        case MemoryCardsDealt(deal=deal):
-            for md in deal:
-                state = _pl(state, md.seat, memory_card=md.card)
-            rest = tuple(c for det in sorted({p.detective for p in state.players.values() if p.detective})
-                         for c in data.detectives[det].memory_cards if c not in {x.card for x in deal})
-            return replace(state, box=_sorted_add(state.box, *rest), setup=replace(state.setup, memory_dealt=True))
-        case SetupCompleted():
-            return state
-        case DayStarted(day=day, seat=seat, time=time):
-            order = rules.rotation(seat)
-            players = {s: replace(p, abilities_used=()) for s, p in state.players.items()}
-            state = replace(state, phase="day", day=day, turn_order=order, turns_done=(), active_seat=seat,
-                            time_left=time, time_sheet_holder=seat, end_of_day_queue=(), players=players,
-                            free_draw_window=None, last_action=None)
-            if day == data.days_per_week + 1 and rules.options["week_two_relocation"] == "murder_sheet" and state.murder:
-                m = data.murders[state.murder]
-                state = replace(state, lily_lockwell=m.lily[1], jimmy_the_snitch=m.jimmy[1])
-            return state
-        case TimeSpent(amount=amount):
-            return replace(state, time_left=state.time_left - amount)
-        case DetectiveMoved(seat=seat, to=to, means=means):
-            state = _pl(state, seat, location=to)
-            if means != "declared":
-                quality = rules.loc(to).quality
-                state = replace(state, free_draw_window=Window(quality=quality, seat=seat)
-                                if quality in ("ritzy", "seedy") else None)
-            return state
-        case DropshipPassSpent(seat=seat):
-            state = _pl(state, seat, dropship_passes=state.players[seat].dropship_passes - 1)
-            return replace(state, banks={**state.banks, "dropship_pass": state.banks["dropship_pass"] + 1})
-        case TwilightCardDrawn(seat=seat, card=card, free=free):
-            state = into_hand(rules, state, seat, (card,))
-            return replace(state, free_draw_window=None) if free else state
-        case DeckReshuffled(deck=deck):
-            det, _, kind = deck.partition(".")
-            decks = {k: dict(v) for k, v in state.decks.items()}
-            dk = decks[det][kind]
-            decks[det][kind] = Deck(face_down=_sorted_add(dk.face_down, *dk.bottom), bottom=())
-            return reshuffled(replace(state, decks=decks), deck)
-        case TwilightCardDiscarded(seat=seat, card=card):
-            state = _pl(state, seat, hand=_without(state.players[seat].hand, card))
-            return to_bottom(rules, state, card)
-        case LeadFollowed():
-            return state
-        case ActionNoted(action=action):
-            return replace(state, last_action=action)
-        case CardReturned(seat=seat, card=card):
-            state = _pl(state, seat, hand=_without(state.players[seat].hand, card))
-            c = data.cards[card]
-            decks = {k: dict(v) for k, v in state.decks.items()}
-            dk = decks[c.detective][c.deck]
-            decks[c.detective][c.deck] = replace(dk, face_down=_sorted_add(dk.face_down, card))
-            # back where it was drawn from: drawing again draws it again (no redraw by cancelling, §4.30)
-            return drew(replace(state, decks=decks, last_action=None), f"{c.detective}.{c.deck}", -1)
-        case SceneHeroRestored(seat=seat, hero=hero):
-            state = _pl(state, seat, hero_markers_free=state.players[seat].hero_markers_free + 1)
-            if hero is not None and hero in state.players:
-                state = _pl(state, hero, hero_markers_free=state.players[hero].hero_markers_free - 1)
-            return replace(state, scene=replace(state.scene, hero=hero), last_action=None)
-        case LeadRemoved(lead=lead):
-            return _set_lead(state, lead, "box")
-        case LeadMoved(lead=lead, to=to):
-            return _set_lead(state, lead, to)
-        case EvidenceDrawn(seat=seat, kind=kind):
-            state = drew(replace(state, evidence_pile={**state.evidence_pile, kind: state.evidence_pile[kind] - 1}),
-                         "evidence_pile")
-            return _pl(state, seat, drawn_evidence=kind)
-        case EvidencePlaced(seat=seat, suspect=sus, file=file, face_up=up):
-            token = Token(kind=state.players[seat].drawn_evidence or "?", face_up=up, placed_by=seat)
-            state = _pl(state, seat, drawn_evidence=None)
-            sv = state.suspects[sus]
-            return _sus(state, sus, files={**sv.files, file: (*sv.files[file], token)})
-        case EvidenceShown(suspect=sus, file=file, index=i, kind=kind):
-            sv = state.suspects[sus]
-            toks = list(sv.files[file])
-            toks[i] = replace(toks[i], face_up=True, kind=kind)
-            return _sus(state, sus, files={**sv.files, file: tuple(toks)})
-        case Pushed(step=step):
-            return replace(state, pending=(step, *state.pending))
-        case Popped():
-            return replace(state, pending=state.pending[1:])
-        case WindowClosed():
-            return replace(state, free_draw_window=None)
-        case LeadUseSkipped() | BenefitTaken() | SetupCompleted():
-            return state
-        case PuzzlePieceDrawn(piece=piece, pile=pile):
-            piles = dict(state.puzzle.piles)
-            piles[pile] = _without(piles[pile], piece)
-            return drew(replace(state, puzzle=replace(state.puzzle, piles=piles)), f"puzzle.{pile}")
-        case HeroMarkersMoved(markers=markers):
-            return replace(state, puzzle=replace(state.puzzle, markers={**state.puzzle.markers, **markers}))
-        case PuzzlePiecePlaced(piece=piece, cell=cell, rotation=rot):
-            return replace(state, puzzle=replace(state.puzzle, placed={**state.puzzle.placed, cell: Placement(piece=piece, rotation=rot)}))
-        case PuzzlePieceDiscarded(piece=piece):
-            return replace(state, puzzle=replace(state.puzzle, discarded=_sorted_add(state.puzzle.discarded, piece)))
-        case TwilightShifted(seat=seat, amount=amount):
-            return _pl(state, seat, twilight=state.players[seat].twilight + amount)
-        case FavorGained(seat=seat, favor_type=t, amount=amount):
-            p = state.players[seat]
-            state = _pl(state, seat, favors={**p.favors, t: p.favors.get(t, 0) + amount})
-            return replace(state, banks={**state.banks, f"{t}_favor": state.banks[f"{t}_favor"] - amount})
-        case BaggagePlaced(seat=seat, side=side, amount=amount):
-            p = state.players[seat]
-            cur = p.plot or Plot(current="?")
-            cur = replace(cur, good_baggage=cur.good_baggage + amount) if side == "good" else \
-                replace(cur, bad_baggage=cur.bad_baggage + amount)
-            state = _pl(state, seat, plot=cur)
-            return replace(state, banks={**state.banks, "baggage": state.banks["baggage"] - amount})
-        case TwilightCardPlayed(seat=seat, card=card, to=to):
-            p = state.players[seat]
-            state = _pl(state, seat, hand=_without(p.hand, card))
-            if to == "in_play":
-                return _pl(state, seat, in_play=_sorted_add(p.in_play, card))
-            if to == "box":
-                return replace(state, box=_sorted_add(state.box, card))
-            return to_bottom(rules, state, card)
-        case SceneMarkerTaken(seat=seat):
-            old = state.scene.hero
-            if old is not None and old in state.players:
-                state = _pl(state, old, hero_markers_free=state.players[old].hero_markers_free + 1)
-            state = _pl(state, seat, hero_markers_free=state.players[seat].hero_markers_free - 1)
-            return replace(state, scene=replace(state.scene, hero=seat))
-        case LocationAbilityUsed(seat=seat, location=loc):
-            return _pl(state, seat, abilities_used=_sorted_add(state.players[seat].abilities_used, loc))
-        case EventAbilityUsed(event=ev, vanishes=vanishes):
-            if not vanishes:
-                return state
-            return replace(state, events=replace(state.events, active=tuple(a for a in state.events.active if a.event != ev)))
-        case AlibiPlaced(suspect=sus, amount=amount):
-            state = _sus(state, sus, alibis=state.suspects[sus].alibis + amount)
-            return replace(state, banks={**state.banks, "alibi": state.banks["alibi"] - amount})
-        case TurnEnded(seat=seat):
-            return replace(state, turns_done=(*state.turns_done, seat), free_draw_window=None, last_action=None)
-        case TurnStarted(seat=seat, time=time):
-            return replace(state, active_seat=seat, time_left=time, time_sheet_holder=seat)
-        case DayPhaseEnded(queue=queue):
-            return replace(state, phase="end_of_day", end_of_day_queue=queue, active_seat=None, time_left=0)
-        case FirstPlayerChanged(seat=seat):
-            return replace(state, first_player=seat)
-        case GeneralEventResolved(card=card, grants=grants):
-            evs = state.events
-            if card is not None:
-                rest = _without(evs.general_deck, card)
-                e = data.events[card]
-                if grants and e.grants is not None:
-                    evs = replace(evs, general_deck=rest, active=(*evs.active, ActiveAbility(
-                        event=card, location=e.grant_location, time=e.grants.time, uses=e.uses)))
-                else:
-                    evs = replace(evs, general_deck=rest, general_discard=(*evs.general_discard, card))
-            state = drew(state, "general_deck") if card is not None else state
-            return replace(state, events=evs, end_of_day_queue=state.end_of_day_queue[1:])
-        case SpecificEventRevealed(card=card):
-            return replace(state, events=replace(state.events, specific=card, specific_revealed=True),
-                           end_of_day_queue=state.end_of_day_queue[1:])
-        case PlotsResolved():
-            return replace(state, end_of_day_queue=state.end_of_day_queue[1:])
-        case DeltaApplied(seat=seat, delta=delta):
-            return delta_mod.apply(rules, state, seat, delta)
-        case SuspectKilled(suspect=sus):
-            return _sus(state, sus, alive=False)
-        case AuditFlagged(kind=kind, note=note):
-            return replace(state, audit_flags=(*state.audit_flags, Flag(kind=kind, note=note)))
-        case GameEnded(case=case):
-            suspects = {k: replace(s, files={f: tuple(replace(t, face_up=True) for t in toks) for f, toks in s.files.items()})
-                        for k, s in state.suspects.items()}
-            return replace(state, phase="closing", case=case, suspects=suspects, active_seat=None, time_left=0,
-                           end_of_day_queue=())
-        case ScoreDeclared(seat=seat, source=source, vp=vp):
-            return _pl(state, seat, declared=(*state.players[seat].declared, Declared(source=source, vp=vp)))
-        case CaseClosed(scores=scores, winners=winners):
-            return replace(state, phase="over", result=Result(scores=scores, winners=winners))
-        case _:
-            raise TypeError(f"android: unknown event {event!r}")
+    m = data.murders[state.murder or ""]
+    dets = {p.detective for p in state.players.values()}
+    leads: dict[str, dict[str, str]] = {"testimony": {}, "physical": {}, "document": {}}
+    for s in sorted(data.suspects):
+        leads["testimony"][s] = m.testimony_leads[s] if s in state.active_suspects and s in m.testimony_leads else "box"
+    for det in sorted(data.detectives):
+        for t in ("physical", "document"):
+            leads[t][det] = data.detectives[det].leads[t] if det in dets else "box"
+    banks = dict(BANKS)
+    banks["alibi"] = int(rules.options["alibi_supply"])
+    pz = data.puzzle
+    piles = {t: tuple(sorted(p.id for p in pz.pieces.values() if p.type == t)) for t in PILES}
+    players = {s: replace(p, hero_markers_free=p.hero_markers_free - 1) for s, p in state.players.items()}
+    general = tuple(sorted(e.id for e in data.events.values() if e.kind == "general"))
+    return replace(
+        state, leads=leads, banks=banks, evidence_pile={k: n for k, (n, _v) in EVIDENCE.items()},
+        puzzle=replace(state.puzzle, piles=piles, placed={pz.center_cell: Placement(piece="center")},
+                       markers={s: "shift" for s in rules.players}),
+        players=players, events=replace(state.events, general_deck=general))
+
+
+@_on(HunchesDealt)
+def _hunches_dealt(rules: AndroidRules, state: State, event: HunchesDealt) -> State:
+    return _pl(state, event.seat, hunches=Hunches(guilty=event.guilty, innocent=event.innocent))
+
+
+@_on(UndealtHunchesBoxed)
+def _undealt_hunches_boxed(rules: AndroidRules, state: State, event: UndealtHunchesBoxed) -> State:
+    return replace(state, box=_sorted_add(state.box, f"hunch.guilty.{event.guilty}", f"hunch.innocent.{event.innocent}"))
+
+
+@_on(StartingPlotSelected)
+def _starting_plot_selected(rules: AndroidRules, state: State, event: StartingPlotSelected) -> State:
+    return _pl(state, event.seat, plot=Plot(current=event.plot))
+
+
+@_on(StartingCardsDrawn)
+def _starting_cards_drawn(rules: AndroidRules, state: State, event: StartingCardsDrawn) -> State:
+    return into_hand(rules, state, event.seat, event.cards)
+
+
+@_on(ExtraCardsDrawn)
+def _extra_cards_drawn(rules: AndroidRules, state: State, event: ExtraCardsDrawn) -> State:
+    state = into_hand(rules, state, event.seat, event.cards)
+    return replace(state, setup=replace(state.setup, extra_drawn=True))
+
+
+@_on(SpecificEventSetAside)
+def _specific_event_set_aside(rules: AndroidRules, state: State, event: SpecificEventSetAside) -> State:
+    m = rules.data.murders[state.murder or ""]
+    card = event.card
+    boxed = () if card == "sealed" else tuple(e for e in m.specific_events if e != card)
+    return replace(state, events=replace(state.events, specific=card), box=_sorted_add(state.box, *boxed),
+                   setup=replace(state.setup, specific_set=True))
+
+
+@_on(FirstPlayerChosen)
+def _first_player_chosen(rules: AndroidRules, state: State, event: FirstPlayerChosen) -> State:
+    seat = event.seat
+    state = _pl(state, seat, hero_markers_free=state.players[seat].hero_markers_free - 1)
+    return replace(state, first_player=seat, time_sheet_holder=seat, scene=replace(state.scene, hero=seat))
+
+
+@_on(HeroSetupApplied)
+def _hero_setup_applied(rules: AndroidRules, state: State, event: HeroSetupApplied) -> State:
+    return _hero_setup(rules, state, event.seat, event.detective)
+
+
+@_on(MemoryCardsDealt)
+def _memory_cards_dealt(rules: AndroidRules, state: State, event: MemoryCardsDealt) -> State:
+    deal = event.deal
+    for md in deal:
+        state = _pl(state, md.seat, memory_card=md.card)
+    rest = tuple(c for det in sorted({p.detective for p in state.players.values() if p.detective})
+                 for c in rules.data.detectives[det].memory_cards if c not in {x.card for x in deal})
+    return replace(state, box=_sorted_add(state.box, *rest), setup=replace(state.setup, memory_dealt=True))
+
+
+# -- the day: turns, time, movement, cards ------------------------------------------------------------------------
+
+@_on(DayStarted)
+def _day_started(rules: AndroidRules, state: State, event: DayStarted) -> State:
+    data, day, seat = rules.data, event.day, event.seat
+    order = rules.rotation(seat)
+    players = {s: replace(p, abilities_used=()) for s, p in state.players.items()}
+    state = replace(state, phase="day", day=day, turn_order=order, turns_done=(), active_seat=seat,
+                    time_left=event.time, time_sheet_holder=seat, end_of_day_queue=(), players=players,
+                    free_draw_window=None, last_action=None)
+    if day == data.days_per_week + 1 and rules.options["week_two_relocation"] == "murder_sheet" and state.murder:
+        m = data.murders[state.murder]
+        state = replace(state, lily_lockwell=m.lily[1], jimmy_the_snitch=m.jimmy[1])
+    return state
+
+
+@_on(TimeSpent)
+def _time_spent(rules: AndroidRules, state: State, event: TimeSpent) -> State:
+    return replace(state, time_left=state.time_left - event.amount)
+
+
+@_on(DetectiveMoved)
+def _detective_moved(rules: AndroidRules, state: State, event: DetectiveMoved) -> State:
+    state = _pl(state, event.seat, location=event.to)
+    if event.means != "declared":
+        quality = rules.loc(event.to).quality
+        state = replace(state, free_draw_window=Window(quality=quality, seat=event.seat)
+                        if quality in ("ritzy", "seedy") else None)
+    return state
+
+
+@_on(DropshipPassSpent)
+def _dropship_pass_spent(rules: AndroidRules, state: State, event: DropshipPassSpent) -> State:
+    state = _pl(state, event.seat, dropship_passes=state.players[event.seat].dropship_passes - 1)
+    return replace(state, banks={**state.banks, "dropship_pass": state.banks["dropship_pass"] + 1})
+
+
+@_on(TwilightCardDrawn)
+def _twilight_card_drawn(rules: AndroidRules, state: State, event: TwilightCardDrawn) -> State:
+    state = into_hand(rules, state, event.seat, (event.card,))
+    return replace(state, free_draw_window=None) if event.free else state
+
+
+@_on(DeckReshuffled)
+def _deck_reshuffled(rules: AndroidRules, state: State, event: DeckReshuffled) -> State:
+    det, _, kind = event.deck.partition(".")
+    decks = {k: dict(v) for k, v in state.decks.items()}
+    dk = decks[det][kind]
+    decks[det][kind] = Deck(face_down=_sorted_add(dk.face_down, *dk.bottom), bottom=())
+    return reshuffled(replace(state, decks=decks), event.deck)
+
+
+@_on(TwilightCardDiscarded)
+def _twilight_card_discarded(rules: AndroidRules, state: State, event: TwilightCardDiscarded) -> State:
+    state = _pl(state, event.seat, hand=_without(state.players[event.seat].hand, event.card))
+    return to_bottom(rules, state, event.card)
+
+
+@_on(ActionNoted)
+def _action_noted(rules: AndroidRules, state: State, event: ActionNoted) -> State:
+    return replace(state, last_action=event.action)
+
+
+@_on(CardReturned)
+def _card_returned(rules: AndroidRules, state: State, event: CardReturned) -> State:
+    card = event.card
+    state = _pl(state, event.seat, hand=_without(state.players[event.seat].hand, card))
+    c = rules.data.cards[card]
+    decks = {k: dict(v) for k, v in state.decks.items()}
+    dk = decks[c.detective][c.deck]
+    decks[c.detective][c.deck] = replace(dk, face_down=_sorted_add(dk.face_down, card))
+    # back where it was drawn from: drawing again draws it again (no redraw by cancelling, §4.30)
+    return drew(replace(state, decks=decks, last_action=None), f"{c.detective}.{c.deck}", -1)
+
+
+@_on(SceneHeroRestored)
+def _scene_hero_restored(rules: AndroidRules, state: State, event: SceneHeroRestored) -> State:
+    seat, hero = event.seat, event.hero
+    state = _pl(state, seat, hero_markers_free=state.players[seat].hero_markers_free + 1)
+    if hero is not None and hero in state.players:
+        state = _pl(state, hero, hero_markers_free=state.players[hero].hero_markers_free - 1)
+    return replace(state, scene=replace(state.scene, hero=hero), last_action=None)
+
+
+@_on(LeadRemoved)
+def _lead_removed(rules: AndroidRules, state: State, event: LeadRemoved) -> State:
+    return _set_lead(state, event.lead, "box")
+
+
+@_on(LeadMoved)
+def _lead_moved(rules: AndroidRules, state: State, event: LeadMoved) -> State:
+    return _set_lead(state, event.lead, event.to)
+
+
+@_on(EvidenceDrawn)
+def _evidence_drawn(rules: AndroidRules, state: State, event: EvidenceDrawn) -> State:
+    kind = event.kind
+    state = drew(replace(state, evidence_pile={**state.evidence_pile, kind: state.evidence_pile[kind] - 1}),
+                 "evidence_pile")
+    return _pl(state, event.seat, drawn_evidence=kind)
+
+
+@_on(EvidencePlaced)
+def _evidence_placed(rules: AndroidRules, state: State, event: EvidencePlaced) -> State:
+    seat, sus, file = event.seat, event.suspect, event.file
+    token = Token(kind=state.players[seat].drawn_evidence or "?", face_up=event.face_up, placed_by=seat)
+    state = _pl(state, seat, drawn_evidence=None)
+    sv = state.suspects[sus]
+    return _sus(state, sus, files={**sv.files, file: (*sv.files[file], token)})
+
+
+@_on(EvidenceShown)
+def _evidence_shown(rules: AndroidRules, state: State, event: EvidenceShown) -> State:
+    sv = state.suspects[event.suspect]
+    toks = list(sv.files[event.file])
+    toks[event.index] = replace(toks[event.index], face_up=True, kind=event.kind)
+    return _sus(state, event.suspect, files={**sv.files, event.file: tuple(toks)})
+
+
+@_on(Pushed)
+def _pushed(rules: AndroidRules, state: State, event: Pushed) -> State:
+    return replace(state, pending=(event.step, *state.pending))
+
+
+@_on(Popped)
+def _popped(rules: AndroidRules, state: State, event: Popped) -> State:
+    return replace(state, pending=state.pending[1:])
+
+
+@_on(WindowClosed)
+def _window_closed(rules: AndroidRules, state: State, event: WindowClosed) -> State:
+    return replace(state, free_draw_window=None)
+
+
+@_on(PuzzlePieceDrawn)
+def _puzzle_piece_drawn(rules: AndroidRules, state: State, event: PuzzlePieceDrawn) -> State:
+    piles = dict(state.puzzle.piles)
+    piles[event.pile] = _without(piles[event.pile], event.piece)
+    return drew(replace(state, puzzle=replace(state.puzzle, piles=piles)), f"puzzle.{event.pile}")
+
+
+@_on(HeroMarkersMoved)
+def _hero_markers_moved(rules: AndroidRules, state: State, event: HeroMarkersMoved) -> State:
+    return replace(state, puzzle=replace(state.puzzle, markers={**state.puzzle.markers, **event.markers}))
+
+
+@_on(PuzzlePiecePlaced)
+def _puzzle_piece_placed(rules: AndroidRules, state: State, event: PuzzlePiecePlaced) -> State:
+    placed = {**state.puzzle.placed, event.cell: Placement(piece=event.piece, rotation=event.rotation)}
+    return replace(state, puzzle=replace(state.puzzle, placed=placed))
+
+
+@_on(PuzzlePieceDiscarded)
+def _puzzle_piece_discarded(rules: AndroidRules, state: State, event: PuzzlePieceDiscarded) -> State:
+    return replace(state, puzzle=replace(state.puzzle, discarded=_sorted_add(state.puzzle.discarded, event.piece)))
+
+
+@_on(TwilightShifted)
+def _twilight_shifted(rules: AndroidRules, state: State, event: TwilightShifted) -> State:
+    return _pl(state, event.seat, twilight=state.players[event.seat].twilight + event.amount)
+
+
+@_on(FavorGained)
+def _favor_gained(rules: AndroidRules, state: State, event: FavorGained) -> State:
+    t, amount = event.favor_type, event.amount
+    p = state.players[event.seat]
+    state = _pl(state, event.seat, favors={**p.favors, t: p.favors.get(t, 0) + amount})
+    return replace(state, banks={**state.banks, f"{t}_favor": state.banks[f"{t}_favor"] - amount})
+
+
+@_on(BaggagePlaced)
+def _baggage_placed(rules: AndroidRules, state: State, event: BaggagePlaced) -> State:
+    amount = event.amount
+    cur = state.players[event.seat].plot or Plot(current="?")
+    cur = replace(cur, good_baggage=cur.good_baggage + amount) if event.side == "good" else \
+        replace(cur, bad_baggage=cur.bad_baggage + amount)
+    state = _pl(state, event.seat, plot=cur)
+    return replace(state, banks={**state.banks, "baggage": state.banks["baggage"] - amount})
+
+
+@_on(TwilightCardPlayed)
+def _twilight_card_played(rules: AndroidRules, state: State, event: TwilightCardPlayed) -> State:
+    seat, card = event.seat, event.card
+    p = state.players[seat]
+    state = _pl(state, seat, hand=_without(p.hand, card))
+    if event.to == "in_play":
+        return _pl(state, seat, in_play=_sorted_add(p.in_play, card))
+    if event.to == "box":
+        return replace(state, box=_sorted_add(state.box, card))
+    return to_bottom(rules, state, card)
+
+
+@_on(SceneMarkerTaken)
+def _scene_marker_taken(rules: AndroidRules, state: State, event: SceneMarkerTaken) -> State:
+    old = state.scene.hero
+    if old is not None and old in state.players:
+        state = _pl(state, old, hero_markers_free=state.players[old].hero_markers_free + 1)
+    state = _pl(state, event.seat, hero_markers_free=state.players[event.seat].hero_markers_free - 1)
+    return replace(state, scene=replace(state.scene, hero=event.seat))
+
+
+@_on(LocationAbilityUsed)
+def _location_ability_used(rules: AndroidRules, state: State, event: LocationAbilityUsed) -> State:
+    return _pl(state, event.seat, abilities_used=_sorted_add(state.players[event.seat].abilities_used, event.location))
+
+
+@_on(EventAbilityUsed)
+def _event_ability_used(rules: AndroidRules, state: State, event: EventAbilityUsed) -> State:
+    if not event.vanishes:
+        return state
+    active = tuple(a for a in state.events.active if a.event != event.event)
+    return replace(state, events=replace(state.events, active=active))
+
+
+@_on(AlibiPlaced)
+def _alibi_placed(rules: AndroidRules, state: State, event: AlibiPlaced) -> State:
+    state = _sus(state, event.suspect, alibis=state.suspects[event.suspect].alibis + event.amount)
+    return replace(state, banks={**state.banks, "alibi": state.banks["alibi"] - event.amount})
+
+
+@_on(TurnEnded)
+def _turn_ended(rules: AndroidRules, state: State, event: TurnEnded) -> State:
+    return replace(state, turns_done=(*state.turns_done, event.seat), free_draw_window=None, last_action=None)
+
+
+@_on(TurnStarted)
+def _turn_started(rules: AndroidRules, state: State, event: TurnStarted) -> State:
+    return replace(state, active_seat=event.seat, time_left=event.time, time_sheet_holder=event.seat)
+
+
+@_on(DeltaApplied)
+def _delta_applied(rules: AndroidRules, state: State, event: DeltaApplied) -> State:
+    return delta_mod.apply(rules, state, event.seat, event.delta)
+
+
+@_on(SuspectKilled)
+def _suspect_killed(rules: AndroidRules, state: State, event: SuspectKilled) -> State:
+    return _sus(state, event.suspect, alive=False)
+
+
+@_on(AuditFlagged)
+def _audit_flagged(rules: AndroidRules, state: State, event: AuditFlagged) -> State:
+    return replace(state, audit_flags=(*state.audit_flags, Flag(kind=event.kind, note=event.note)))
+
+
+# -- the end of the day and of the game ---------------------------------------------------------------------------
+
+@_on(DayPhaseEnded)
+def _day_phase_ended(rules: AndroidRules, state: State, event: DayPhaseEnded) -> State:
+    return replace(state, phase="end_of_day", end_of_day_queue=event.queue, active_seat=None, time_left=0)
+
+
+@_on(FirstPlayerChanged)
+def _first_player_changed(rules: AndroidRules, state: State, event: FirstPlayerChanged) -> State:
+    return replace(state, first_player=event.seat)
+
+
+@_on(GeneralEventResolved)
+def _general_event_resolved(rules: AndroidRules, state: State, event: GeneralEventResolved) -> State:
+    evs, card = state.events, event.card
+    if card is not None:
+        rest = _without(evs.general_deck, card)
+        e = rules.data.events[card]
+        if event.grants and e.grants is not None:
+            evs = replace(evs, general_deck=rest, active=(*evs.active, ActiveAbility(
+                event=card, location=e.grant_location, time=e.grants.time, uses=e.uses)))
+        else:
+            evs = replace(evs, general_deck=rest, general_discard=(*evs.general_discard, card))
+    state = drew(state, "general_deck") if card is not None else state
+    return replace(state, events=evs, end_of_day_queue=state.end_of_day_queue[1:])
+
+
+@_on(SpecificEventRevealed)
+def _specific_event_revealed(rules: AndroidRules, state: State, event: SpecificEventRevealed) -> State:
+    return replace(state, events=replace(state.events, specific=event.card, specific_revealed=True),
+                   end_of_day_queue=state.end_of_day_queue[1:])
+
+
+@_on(PlotsResolved)
+def _plots_resolved(rules: AndroidRules, state: State, event: PlotsResolved) -> State:
+    return replace(state, end_of_day_queue=state.end_of_day_queue[1:])
+
+
+@_on(GameEnded)
+def _game_ended(rules: AndroidRules, state: State, event: GameEnded) -> State:
+    suspects = {k: replace(s, files={f: tuple(replace(t, face_up=True) for t in toks) for f, toks in s.files.items()})
+                for k, s in state.suspects.items()}
+    return replace(state, phase="closing", case=event.case, suspects=suspects, active_seat=None, time_left=0,
+                   end_of_day_queue=())
+
+
+@_on(ScoreDeclared)
+def _score_declared(rules: AndroidRules, state: State, event: ScoreDeclared) -> State:
+    declared = (*state.players[event.seat].declared, Declared(source=event.source, vp=event.vp))
+    return _pl(state, event.seat, declared=declared)
+
+
+@_on(CaseClosed)
+def _case_closed(rules: AndroidRules, state: State, event: CaseClosed) -> State:
+    return replace(state, phase="over", result=Result(scores=event.scores, winners=event.winners))
 
 
 def _sus(state: State, sus: str, **changes: Any) -> State:

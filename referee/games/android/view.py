@@ -31,6 +31,7 @@ from . import positioncheck
 from .setup import current_step
 
 if TYPE_CHECKING:
+    from .data import Murder
     from .rules import AndroidRules
 
 H = "?"
@@ -180,11 +181,13 @@ def position_value(rules: AndroidRules, path: str, value: Any, data: dict[str, A
     return value
 
 
-def complete_position(rules: AndroidRules, state: State, placed: Placed) -> State:  # noqa: C901
+def complete_position(rules: AndroidRules, state: State, placed: Placed) -> State:
+    """What the position does not give, completed from what it places (the turn, the cards, the
+    players' supplies, the box, the general events, the puzzle, the evidence pile, the banks) and
+    checked, in that order, then the invariants of :mod:`.positioncheck`."""
     if state.phase == "setup" and not state.murder:
         return state
-    data = rules.data
-    m = data.murders.get(state.murder or "")
+    m = rules.data.murders.get(state.murder or "")
     if m is None:
         raise PositionError(f"position path 'murder': no murder {state.murder!r}")
     positioncheck.seats(rules, state)
@@ -195,7 +198,29 @@ def complete_position(rules: AndroidRules, state: State, placed: Placed) -> Stat
         if s not in suspects:
             suspects[s] = Suspect(files={t: () for t in ("testimony", "physical", "document")})
     state = replace(state, suspects=suspects)
-    # turn bookkeeping
+    state = _complete_turn(rules, state, placed, m)
+    dets = sorted({p.detective for p in state.players.values() if p.detective})
+    state, box = _complete_cards(rules, state, placed, dets)
+    state = _complete_players(rules, state, placed)
+    if "box" not in placed:
+        state = _complete_box(rules, state, box, dets, m)
+    # the general event deck: the cards on the map (active abilities) or discarded are out of it
+    if "events.general_deck" not in placed:
+        out = {a.event for a in state.events.active} | set(state.events.general_discard)
+        state = replace(state, events=replace(state.events, general_deck=tuple(
+            c for c in state.events.general_deck if c not in out)))
+    state = _complete_puzzle(rules, state, placed)
+    state = _complete_evidence(state, placed)
+    state = _complete_banks(rules, state, placed)
+    for sus, st in state.suspects.items():
+        if st.hits >= 3 and st.alive:
+            raise PositionError(f"position path 'suspects.{sus}.alive': a suspect with 3 hits is dead")
+    positioncheck.check(rules, state)
+    return state
+
+
+def _complete_turn(rules: AndroidRules, state: State, placed: Placed, m: Murder) -> State:
+    """The turn bookkeeping: turn order, the active seat, the time sheet, Lily and Jimmy's places."""
     if "turn_order" not in placed:
         state = replace(state, turn_order=rules.rotation(state.first_player or rules.players[0]))
     if state.phase == "day":
@@ -209,10 +234,14 @@ def complete_position(rules: AndroidRules, state: State, placed: Placed) -> Stat
     elif "active_seat" not in placed:
         state = replace(state, active_seat=None)
     if "lily_lockwell" not in placed:
-        week2 = state.day > data.days_per_week
+        week2 = state.day > rules.data.days_per_week
         state = replace(state, lily_lockwell=m.lily[1 if week2 else 0], jimmy_the_snitch=m.jimmy[1 if week2 else 0])
-    # cards: decks, hands, the box
-    dets = sorted({p.detective for p in state.players.values() if p.detective})
+    return state
+
+
+def _complete_cards(rules: AndroidRules, state: State, placed: Placed, dets: list[str]) -> tuple[State, set[str]]:
+    """The decks' face-down cards: those of the detectives in play held nowhere else (hands, in play, a
+    deck's bottom, the box); no card in two zones. Also the box as far as the decks fill it."""
     held: Counter[str] = Counter()
     for p in state.players.values():
         held.update(p.hand)
@@ -224,7 +253,7 @@ def complete_position(rules: AndroidRules, state: State, placed: Placed) -> Stat
     box = set(state.box)
     for det in dets:
         for kind in ("dark", "light"):
-            cards = sorted(c.id for c in data.cards.values() if c.detective == det and c.deck == kind)
+            cards = sorted(c.id for c in rules.data.cards.values() if c.detective == det and c.deck == kind)
             path = f"decks.{det}.{kind}.face_down"
             if path in placed:
                 fd = decks[det][kind].face_down
@@ -239,13 +268,18 @@ def complete_position(rules: AndroidRules, state: State, placed: Placed) -> Stat
     twice = sorted(c for c, n in held.items() if n > 1)
     if twice:
         raise PositionError(f"position: card(s) {', '.join(twice)} are in two zones at once (hands, in_play, decks)")
+    return state, box
+
+
+def _complete_players(rules: AndroidRules, state: State, placed: Placed) -> State:
+    """Each player's zones sorted, and the warrant, favour and hero marker supplies not given."""
     players = dict(state.players)
     for s, p in players.items():
         p = replace(p, hand=tuple(sorted(p.hand)), in_play=tuple(sorted(p.in_play)), warrants=tuple(sorted(p.warrants)))
         players[s] = p
         if not p.detective:
             continue
-        dd = data.detectives[p.detective]
+        dd = rules.data.detectives[p.detective]
         if f"players.{s}.warrant_supply" not in placed:
             p = replace(p, warrant_supply=2 - len(p.warrants))
         npc = dict(p.npc)
@@ -260,38 +294,43 @@ def complete_position(rules: AndroidRules, state: State, placed: Placed) -> Stat
                 + int(dd.hero_setup.get("hero_markers", 0))
             p = replace(p, hero_markers_free=5 - used)
         players[s] = p
-    state = replace(state, players=players)
-    if "box" not in placed:
-        if all(p.hunches for p in state.players.values()):
-            for word in ("guilty", "innocent"):
-                dealt = {getattr(p.hunches, word) for p in state.players.values() if p.hunches}
-                box.update(f"hunch.{word}.{x}" for x in state.active_suspects if x not in dealt)
-        if any(p.memory_card for p in state.players.values()):
-            held_mem = {p.memory_card for p in state.players.values()}
-            for det in dets:
-                box.update(c for c in data.detectives[det].memory_cards if c not in held_mem)
-        spec = state.events.specific
-        if spec and spec != "sealed":
-            box.update(e for e in m.specific_events if e != spec)
-        state = replace(state, box=tuple(sorted(box)))
-    # the general event deck: the cards on the map (active abilities) or discarded are out of it
-    if "events.general_deck" not in placed:
-        out = {a.event for a in state.events.active} | set(state.events.general_discard)
-        state = replace(state, events=replace(state.events, general_deck=tuple(
-            c for c in state.events.general_deck if c not in out)))
-    # the puzzle
+    return replace(state, players=players)
+
+
+def _complete_box(rules: AndroidRules, state: State, box: set[str], dets: list[str], m: Murder) -> State:
+    """The box: the hunches, memory cards and specific events not dealt, with what the decks left."""
+    if all(p.hunches for p in state.players.values()):
+        for word in ("guilty", "innocent"):
+            dealt = {getattr(p.hunches, word) for p in state.players.values() if p.hunches}
+            box.update(f"hunch.{word}.{x}" for x in state.active_suspects if x not in dealt)
+    if any(p.memory_card for p in state.players.values()):
+        held_mem = {p.memory_card for p in state.players.values()}
+        for det in dets:
+            box.update(c for c in rules.data.detectives[det].memory_cards if c not in held_mem)
+    spec = state.events.specific
+    if spec and spec != "sealed":
+        box.update(e for e in m.specific_events if e != spec)
+    return replace(state, box=tuple(sorted(box)))
+
+
+def _complete_puzzle(rules: AndroidRules, state: State, placed: Placed) -> State:
+    """The puzzle's piles hold the pieces placed nowhere else; given piles, a piece nowhere is discarded."""
     pz = state.puzzle
+    pieces = rules.data.puzzle.pieces
     if "puzzle.piles" not in placed:
         taken = {x.piece for x in pz.placed.values()} | set(pz.discarded) | {st.piece for st in state.pending if st.piece}
-        pz = replace(pz, piles={t: tuple(sorted(p.id for p in data.puzzle.pieces.values() if p.type == t and p.id not in taken))
+        pz = replace(pz, piles={t: tuple(sorted(p.id for p in pieces.values() if p.type == t and p.id not in taken))
                                 for t in PILES})
     else:
         somewhere = {x.piece for x in pz.placed.values()} | set(pz.discarded) | {st.piece for st in state.pending if st.piece} \
             | {x for v in pz.piles.values() for x in v}
-        missing = [p for p in sorted(data.puzzle.pieces) if p not in somewhere]
+        missing = [p for p in sorted(pieces) if p not in somewhere]
         pz = replace(pz, discarded=tuple(sorted((*pz.discarded, *missing))))
-    state = replace(state, puzzle=pz)
-    # the evidence pile
+    return replace(state, puzzle=pz)
+
+
+def _complete_evidence(state: State, placed: Placed) -> State:
+    """The evidence pile: each kind's tokens not on a sheet or drawn; the two add up to its count."""
     on_sheets: Counter[str] = Counter(t.kind for s in state.suspects.values() for toks in s.files.values() for t in toks)
     on_sheets.update(p.drawn_evidence for p in state.players.values() if p.drawn_evidence)
     if "evidence_pile" not in placed:
@@ -300,7 +339,11 @@ def complete_position(rules: AndroidRules, state: State, placed: Placed) -> Stat
         if state.evidence_pile.get(k, 0) + on_sheets.get(k, 0) != count or state.evidence_pile.get(k, 0) < 0:
             raise PositionError(f"position path 'evidence_pile.{k}': {state.evidence_pile.get(k, 0)} in the pile and "
                                 f"{on_sheets.get(k, 0)} placed make not {count}")
-    # banks
+    return state
+
+
+def _complete_banks(rules: AndroidRules, state: State, placed: Placed) -> State:
+    """Each bank: its size less what is in play, unless given; the two add up to its size."""
     banks = dict(state.banks)
     used_by: dict[str, int] = {
         **{f"{t}_favor": sum(p.favors.get(t, 0) for p in state.players.values()) for t in FAVOR_TYPES},
@@ -319,9 +362,4 @@ def complete_position(rules: AndroidRules, state: State, placed: Placed) -> Stat
         if (banks[bank] < 0 and rules.options["bank_limits"] == "hard") or banks[bank] + used_by[bank] != size:
             raise PositionError(f"position path 'banks.{bank}': {banks[bank]} in the bank and {used_by[bank]} in play "
                                 f"make not {size}")
-    state = replace(state, banks=banks)
-    for sus, st in state.suspects.items():
-        if st.hits >= 3 and st.alive:
-            raise PositionError(f"position path 'suspects.{sus}.alive': a suspect with 3 hits is dead")
-    positioncheck.check(rules, state)
-    return state
+    return replace(state, banks=banks)

@@ -16,7 +16,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -26,7 +26,7 @@ from referee.engine.protocol import ConfigError
 
 from .data import ALL_CARDS, BANNERS_PER_EMPIRE, CARDS_PER_EMPIRE, EMPIRES, POSITIONS, SLOTS, SOCIETIES, card_empire
 from .fold import fanatic_id, token_id
-from .model import State
+from .model import Player, State
 
 if TYPE_CHECKING:
     from .rules import WarOfShadowsRules
@@ -223,10 +223,32 @@ def _prefill(rules: WarOfShadowsRules, data: dict[str, Any], overrides: Mapping[
         data["first_player"] = seats[0]
 
 
-def complete_position(rules: WarOfShadowsRules, s: State, placed: Placed) -> State:  # noqa: C901 - one checklist
-    """Every supply the position does not list recomputed from what it places, then the invariants."""
+def complete_position(rules: WarOfShadowsRules, s: State, placed: Placed) -> State:
+    """Every supply the position does not list recomputed from what it places, then the invariants:
+    the phase, the agents, the banners, the cards, the loyalty tokens and the cursor, in that order
+    (the first wrong thing is the one reported)."""
     is_set = placed.__contains__
     seats = tuple(s.seats)
+    _check_phase(rules, s, seats)
+    players = dict(s.players)
+    started = s.phase != "SETUP"
+    if started:
+        for p in seats:
+            pl = players[p]
+            if rules.modules["to_each_their_own"] and pl.fanatic_dealt is None and not is_set(f"players.{p}.fanatic_dealt"):
+                players[p] = msgspec.structs.replace(pl, fanatic_dealt=pl.loyalty["fanaticism"].empire)
+        s = msgspec.structs.replace(s, fanatic_deal_recorded=rules.modules["to_each_their_own"])
+    _complete_agents(rules, s, seats, players, is_set)
+    supply = _complete_banners(rules, s, is_set)
+    deck = _complete_cards(rules, s, seats, players, is_set)
+    _check_loyalty(rules, seats, players, started)
+    if s.first_player is not None and s.first_player not in seats:
+        raise _bad(f"first_player {s.first_player!r} is not a seat")
+    s = msgspec.structs.replace(s, players=players, banner_supply=supply, deck=deck)
+    return _complete_cursor(rules, s, seats)
+
+
+def _check_phase(rules: WarOfShadowsRules, s: State, seats: tuple[str, ...]) -> None:
     if sorted(seats) != sorted(rules.players):
         raise _bad(f"seats must list the players {', '.join(rules.players)} in clockwise order, got {list(seats)}")
     if s.phase not in PHASES:
@@ -239,15 +261,12 @@ def complete_position(rules: WarOfShadowsRules, s: State, placed: Placed) -> Sta
         raise _bad(f"{s.phase} needs the module counter_intelligence")
     if not 1 <= s.round <= 4:
         raise _bad(f"round must be 1 to 4, got {s.round}")
-    players = dict(s.players)
-    started = s.phase != "SETUP"
-    if started:
-        for p in seats:
-            pl = players[p]
-            if rules.modules["to_each_their_own"] and pl.fanatic_dealt is None and not is_set(f"players.{p}.fanatic_dealt"):
-                players[p] = msgspec.structs.replace(pl, fanatic_dealt=pl.loyalty["fanaticism"].empire)
-        s = msgspec.structs.replace(s, fanatic_deal_recorded=rules.modules["to_each_their_own"])
-    # agents
+
+
+def _complete_agents(rules: WarOfShadowsRules, s: State, seats: tuple[str, ...], players: dict[str, Player],
+                     is_set: Callable[[str], bool]) -> None:
+    """The agents on the council and in regions checked; each seat's reserve (in ``players``) is what
+    is left of its 9 unless the position gives it."""
     council_agents: Counter[str] = Counter()
     for e in EMPIRES:
         for p in POSITIONS:
@@ -274,7 +293,10 @@ def complete_position(rules: WarOfShadowsRules, s: State, placed: Placed) -> Sta
         if pl.agent_reserve < 0 or pl.agent_reserve + council_agents[p] != 9:
             raise _bad(f"{p} has {council_agents[p]} agent(s) on the board and {pl.agent_reserve} in reserve; "
                        "the two must add up to 9")
-    # banners
+
+
+def _complete_banners(rules: WarOfShadowsRules, s: State, is_set: Callable[[str], bool]) -> dict[str, int]:
+    """The banners on the map checked; the supply: what is left of each empire's banners unless given."""
     supply = dict(s.banner_supply)
     colours_bad = []
     combat_region = s.cursor.combat.region if s.cursor is not None and s.cursor.combat is not None else None
@@ -297,7 +319,13 @@ def complete_position(rules: WarOfShadowsRules, s: State, placed: Placed) -> Sta
         if supply[e] < 0 or supply[e] + on_map != BANNERS_PER_EMPIRE:
             raise _bad(f"the {e} has {on_map} banner(s) on the map and {supply[e]} in supply; they must add up to "
                        f"{BANNERS_PER_EMPIRE}")
-    # cards
+    return supply
+
+
+def _complete_cards(rules: WarOfShadowsRules, s: State, seats: tuple[str, ...], players: dict[str, Player],
+                    is_set: Callable[[str], bool]) -> dict[str, tuple[str, ...]]:
+    """The hands (sorted, in ``players``) and the decks: each card in exactly one of them (by empire
+    only, when cards are counted); a deck not given holds the rest."""
     deck = dict(s.deck)
     if rules.counted:
         for e in EMPIRES:
@@ -308,29 +336,33 @@ def complete_position(rules: WarOfShadowsRules, s: State, placed: Placed) -> Sta
                 raise _bad(f"the {e} deck holds {len(deck[e])} and hands {in_hands}: 8 in all")
         for p in seats:
             players[p] = msgspec.structs.replace(players[p], hand=tuple(sorted(card_empire(c) or c for c in players[p].hand)))
-    else:
-        held: Counter[str] = Counter()
-        for p in seats:
-            for c in players[p].hand:
-                if c not in ALL_CARDS:
-                    raise _bad(f"players.{p}.hand: {c!r} is not a card id")
-                held[c] += 1
-            players[p] = msgspec.structs.replace(players[p], hand=tuple(sorted(players[p].hand)))
-        for e in EMPIRES:
-            if not is_set(f"deck.{e}"):
-                deck[e] = tuple(c for c in ALL_CARDS if card_empire(c) == e and c not in held)
-            deck[e] = tuple(sorted(deck[e]))
-            for c in deck[e]:
-                if card_empire(c) != e:
-                    raise _bad(f"deck.{e}: {c!r} is not a {e} card")
-                held[c] += 1
-        twice = sorted(c for c, n in held.items() if n > 1)
-        missing = sorted(c for c in ALL_CARDS if held[c] == 0)
-        if twice or missing:
-            raise _bad("every card is in exactly one deck or hand: "
-                       + "; ".join(x for x in (f"twice: {', '.join(twice)}" if twice else "",
-                                               f"nowhere: {', '.join(missing)}" if missing else "") if x))
-    # loyalty
+        return deck
+    held: Counter[str] = Counter()
+    for p in seats:
+        for c in players[p].hand:
+            if c not in ALL_CARDS:
+                raise _bad(f"players.{p}.hand: {c!r} is not a card id")
+            held[c] += 1
+        players[p] = msgspec.structs.replace(players[p], hand=tuple(sorted(players[p].hand)))
+    for e in EMPIRES:
+        if not is_set(f"deck.{e}"):
+            deck[e] = tuple(c for c in ALL_CARDS if card_empire(c) == e and c not in held)
+        deck[e] = tuple(sorted(deck[e]))
+        for c in deck[e]:
+            if card_empire(c) != e:
+                raise _bad(f"deck.{e}: {c!r} is not a {e} card")
+            held[c] += 1
+    twice = sorted(c for c, n in held.items() if n > 1)
+    missing = sorted(c for c in ALL_CARDS if held[c] == 0)
+    if twice or missing:
+        raise _bad("every card is in exactly one deck or hand: "
+                   + "; ".join(x for x in (f"twice: {', '.join(twice)}" if twice else "",
+                                           f"nowhere: {', '.join(missing)}" if missing else "") if x))
+    return deck
+
+
+def _check_loyalty(rules: WarOfShadowsRules, seats: tuple[str, ...], players: dict[str, Player], started: bool) -> None:
+    """Societies distinct; each seat's five loyalty tokens (required once the game has started)."""
     societies = [players[p].society for p in seats if players[p].society is not None]
     if len(set(societies)) != len(societies):
         raise _bad(f"two players play the same society: {societies}")
@@ -350,10 +382,10 @@ def complete_position(rules: WarOfShadowsRules, s: State, placed: Placed) -> Sta
                 raise _bad(f"players.{p}.loyalty must hold the five empires once each, got {known}")
         elif started:
             raise _bad(f"players.{p}.loyalty is missing")
-    if s.first_player is not None and s.first_player not in seats:
-        raise _bad(f"first_player {s.first_player!r} is not a seat")
-    s = msgspec.structs.replace(s, players=players, banner_supply=supply, deck=deck)
-    # cursor
+
+
+def _complete_cursor(rules: WarOfShadowsRules, s: State, seats: tuple[str, ...]) -> State:
+    """The cursor checked (it exists in EMPIRE_PHASE only) and its acting player filled in."""
     cur = s.cursor
     if s.phase == "EMPIRE_PHASE":
         if cur is None or not cur.empire or not cur.position:

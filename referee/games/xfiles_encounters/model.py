@@ -3,8 +3,9 @@
 Intents are the spec's verbs with its parameter names. Events are the spec's facts (§4.28): each
 says in public fields what happened (seat, card, location) and carries the exact state changes it
 made (``changes``, dotted paths with their new values), which only the arbiter sees: ``evolve``
-applies them, so replay never re-runs a procedure. The state is the spec's state model (§1.7) as
-plain mappings and lists, so its paths are the spec's paths.
+applies them, so replay never re-runs a procedure. The state (§1.7) is in :mod:`.state` and the
+declared change ops (§4.26) in :mod:`.opkinds`; both are re-exported here, so ``model.State`` and
+``model.OpMove`` are where they always were.
 """
 
 from __future__ import annotations
@@ -13,9 +14,24 @@ from typing import Any, Literal
 
 import msgspec
 
-from referee.engine.decision import EventBase, IntentBase, named
+from referee.engine.decision import EventBase, IntentBase
 
-Bucket = Literal["none", "intelligence", "leadership", "science", "tech", "will"]
+from .opkinds import (  # the declared change ops of §4.26, re-exported
+    Bucket as Bucket, OpMove as OpMove, OpGain as OpGain, OpDefeat as OpDefeat, OpDiscard as OpDiscard,
+    OpDraw as OpDraw, OpPoints as OpPoints, OpHeal as OpHeal, OpScar as OpScar, OpAddScar as OpAddScar,
+    OpStrike as OpStrike, OpReveal as OpReveal, OpHide as OpHide, OpPlace as OpPlace, OpAttach as OpAttach,
+    OpBeneath as OpBeneath, OpGainBelief as OpGainBelief, OpGainDoubt as OpGainDoubt,
+    OpBeliefText as OpBeliefText, OpDoubtText as OpDoubtText, OpCounter as OpCounter, OpGrant as OpGrant,
+    OpSwitchAvatars as OpSwitchAvatars, OpShuffle as OpShuffle, OpPeek as OpPeek, OpLock as OpLock,
+    OpEndGameDamage as OpEndGameDamage, OpDefeatPlayer as OpDefeatPlayer, OpLoseGame as OpLoseGame, Op as Op,
+)
+from .state import (  # the state of §1.7, re-exported
+    AcademyDeck as AcademyDeck, Audit as Audit, Slot as Slot, CloneEvidence as CloneEvidence,
+    Segment as Segment, ConspiracyDeck as ConspiracyDeck, Draws as Draws, Evidence as Evidence,
+    GameOutcome as GameOutcome, Pending as Pending, PlayEntry as PlayEntry, Player as Player,
+    SpecialAgents as SpecialAgents, StrikeDeck as StrikeDeck, Played as Played, Turn as Turn, State as State,
+    OptionValue as OptionValue,
+)
 
 
 class Pay(msgspec.Struct, frozen=True):
@@ -23,153 +39,6 @@ class Pay(msgspec.Struct, frozen=True):
 
     bucket: Bucket
     amount: int
-
-
-# -- declared change ops (§4.26): items of ``ops=``, each starting with its name -----------------------------
-
-
-class _Op(msgspec.Struct, frozen=True, tag_field="op"):
-    pass
-
-
-class OpMove(_Op, frozen=True, tag="move"):
-    card: str
-    from_: str = named("from")
-    to: str = ""
-
-
-class OpGain(_Op, frozen=True, tag="gain"):
-    player: str
-    card: str
-    from_: str = named("from", "box")
-
-
-class OpDefeat(_Op, frozen=True, tag="defeat"):
-    card: str
-    from_: str = named("from")
-
-
-class OpDiscard(_Op, frozen=True, tag="discard"):
-    player: str
-    card: str
-
-
-class OpDraw(_Op, frozen=True, tag="draw"):
-    player: str
-    n: int = 1
-
-
-class OpPoints(_Op, frozen=True, tag="points"):
-    kind: Literal["attack", "recruit"]
-    amount: int
-    bucket: Bucket = "none"
-
-
-class OpHeal(_Op, frozen=True, tag="heal"):
-    player: str
-    k: int = 1
-
-
-class OpScar(_Op, frozen=True, tag="scar"):
-    player: str
-    k: int = 1
-
-
-class OpAddScar(_Op, frozen=True, tag="add_scar"):
-    player: str
-
-
-class OpStrike(_Op, frozen=True, tag="strike"):
-    player: str
-
-
-class OpReveal(_Op, frozen=True, tag="reveal"):
-    location: str
-
-
-class OpHide(_Op, frozen=True, tag="hide"):
-    location: str
-
-
-class OpPlace(_Op, frozen=True, tag="place"):
-    card: str
-    from_: str = named("from")
-    location: str = ""
-
-
-class OpAttach(_Op, frozen=True, tag="attach"):
-    card: str
-    from_: str = named("from")
-    location: str = ""
-
-
-class OpBeneath(_Op, frozen=True, tag="beneath"):
-    card: str
-    from_: str = named("from")
-    location: str = ""
-
-
-class OpGainBelief(_Op, frozen=True, tag="gain_belief"):
-    player: str
-
-
-class OpGainDoubt(_Op, frozen=True, tag="gain_doubt"):
-    player: str
-
-
-class OpBeliefText(_Op, frozen=True, tag="belief_text"):
-    player: str
-
-
-class OpDoubtText(_Op, frozen=True, tag="doubt_text"):
-    player: str
-
-
-class OpCounter(_Op, frozen=True, tag="counter"):
-    player: str
-    name: Literal["symptoms"]
-    value: int
-
-
-class OpGrant(_Op, frozen=True, tag="grant"):
-    kind: Literal["avoid", "cancel", "fight_player"]
-    player: str
-
-
-class OpSwitchAvatars(_Op, frozen=True, tag="switch_avatars"):
-    player: str
-    with_: str = named("with")
-
-
-class OpShuffle(_Op, frozen=True, tag="shuffle"):
-    zone: str
-
-
-class OpPeek(_Op, frozen=True, tag="peek"):
-    zone: str
-    card: str
-
-
-class OpLock(_Op, frozen=True, tag="lock"):
-    location: str
-
-
-class OpEndGameDamage(_Op, frozen=True, tag="end_game_damage"):
-    card: str
-    n: int
-
-
-class OpDefeatPlayer(_Op, frozen=True, tag="defeat_player"):
-    player: str
-
-
-class OpLoseGame(_Op, frozen=True, tag="lose_game"):
-    reason: str = "declared_loss"
-
-
-Op = (OpMove | OpGain | OpDefeat | OpDiscard | OpDraw | OpPoints | OpHeal | OpScar | OpAddScar | OpStrike | OpReveal
-      | OpHide | OpPlace | OpAttach | OpBeneath | OpGainBelief | OpGainDoubt | OpBeliefText | OpDoubtText | OpCounter
-      | OpGrant | OpSwitchAvatars | OpShuffle | OpPeek | OpLock | OpEndGameDamage | OpDefeatPlayer | OpLoseGame)
 
 
 # -- intents (§4) --------------------------------------------------------------------------------------------
@@ -623,191 +492,3 @@ class SetupCompleted(Fact, frozen=True, kw_only=True, tag="setup_completed"):
 
 Event = EndGameMoved | ConspiracyCardPlaced | CardPushed | CardEnteredSector | SeasonChanged | RunnerMoved | ActionPhaseBegan | CardPlayed | VirtualCardPlayed | PointsGained | PointsSpent | AbilityActivated | BeliefActivated | DoubtResolved | SlotScanned | CardRevealed | CharacterRecruited | SpecialAgentRecruited | BureauSlotRefilled | FightDeclared | EnemyDefeated | FightFailed | CardDefeated | AllyGained | EventResolved | EvidenceDiscovered | EvidenceCollected | EvidenceExposed | LeaderDefeated | DoubtGained | BeliefGained | CardSacrificed | VigilantUsed | CardCoordinated | CoordinatedCardReturned | ActionsEnded | StrikePhaseBegan | StrikeDue | StrikeDeckReshuffled | StrikeTaken | StrikeMissed | StrikeCancelled | StrikeAvoided | WoundAdded | ScarAdded | PlayerDefeated | PlayerFought | CardsRequested | DeckReshuffled | TurnCleanedUp | TurnEnded | TurnBegan | TheEndBegan | ClonePlaced | EndGameDamaged | EndGameDefeated | EffectResolved | ManualEffectApplied | GameWon | GameLost | SetupCompleted | CardsDrawn
 EVENT_TYPES = (EndGameMoved, ConspiracyCardPlaced, CardPushed, CardEnteredSector, SeasonChanged, RunnerMoved, ActionPhaseBegan, CardPlayed, VirtualCardPlayed, PointsGained, PointsSpent, AbilityActivated, BeliefActivated, DoubtResolved, SlotScanned, CardRevealed, CharacterRecruited, SpecialAgentRecruited, BureauSlotRefilled, FightDeclared, EnemyDefeated, FightFailed, CardDefeated, AllyGained, EventResolved, EvidenceDiscovered, EvidenceCollected, EvidenceExposed, LeaderDefeated, DoubtGained, BeliefGained, CardSacrificed, VigilantUsed, CardCoordinated, CoordinatedCardReturned, ActionsEnded, StrikePhaseBegan, StrikeDue, StrikeDeckReshuffled, StrikeTaken, StrikeMissed, StrikeCancelled, StrikeAvoided, WoundAdded, ScarAdded, PlayerDefeated, PlayerFought, CardsRequested, DeckReshuffled, TurnCleanedUp, TurnEnded, TurnBegan, TheEndBegan, ClonePlaced, EndGameDamaged, EndGameDefeated, EffectResolved, ManualEffectApplied, GameWon, GameLost, SetupCompleted, CardsDrawn)
-
-
-# -- the state (§1.7) ----------------------------------------------------------------------------------------
-# Every record declares its fields in sorted order (state hashes need no sorting, see core.state_bytes).
-
-OptionValue = str | int | bool | list[str | int] | dict[str, str | int]
-
-
-class _Rec(msgspec.Struct, kw_only=True):
-    pass
-
-
-class AcademyDeck(_Rec):
-    characters: list[str] = []
-    count: int = 0
-    syndicate_seen: int = 0
-
-
-class Audit(_Rec):
-    declared: int = 0
-
-
-class Slot(_Rec):
-    attached: list[str] = []
-    beneath: list[str] = []
-    card: str = ""
-    origin: str = ""
-    revealed_before: bool = False
-    state: str = "empty"
-    via_x: bool = False
-
-
-class CloneEvidence(_Rec):
-    card: str = ""
-    priority: int = 0
-
-
-class Segment(_Rec):
-    cards: list[str] = []
-    label: str = ""
-    quota: dict[str, int] = {}
-    remaining: int = 0
-    seasons: list[int] = []
-    seen: dict[str, int] = {}
-
-
-class ConspiracyDeck(_Rec):
-    segments: list[Segment] = []
-
-
-class Draws(_Rec):
-    """A pile's history: cards drawn from it since its last reshuffle, and reshuffles."""
-    drawn: int = 0
-    shuffles: int = 0
-
-
-class Evidence(_Rec):
-    card: str = ""
-    in_end_game: bool = False
-    leader: str = ""
-    locked: bool = False
-    state: str = "undiscovered"
-
-
-class GameOutcome(_Rec):
-    reason: str = ""
-    result: str = ""
-    winners: list[str] = []
-
-
-class Pending(_Rec):
-    count: int = 0
-    group: int = 0
-    kind: str = ""
-    location: str = ""
-    origin: str = ""
-    reason: str = ""
-    seat: str = ""
-    source: str = ""
-    strike_no: int = 0
-    strikes: int = 0
-    trigger: str = ""
-
-
-class PlayEntry(_Rec):
-    activated: bool = False
-    card: str = ""
-    virtual_of: str = ""
-
-
-class Player(_Rec):
-    avatar: str = ""
-    climax: list[str] = []
-    coordinated_out: str = ""
-    deck: list[str] = []
-    defeated: bool = False
-    discard: list[str] = []
-    hand: list[str] = []
-    known_top: list[str] = []
-    play: list[PlayEntry] = []
-    scars: list[str] = []
-    skip_next_turn: bool = False
-    symptoms: int = 0
-    vigilant: list[str] = []
-    wounds: list[str] = []
-
-
-class SpecialAgents(_Rec):
-    cards: list[str] = []
-
-
-class StrikeDeck(_Rec):
-    blind: int = 0
-    cards: list[str] = []
-
-
-class Played(_Rec):
-    card: str = ""
-    cls: str = msgspec.field(default="", name="class")
-
-
-class Turn(_Rec):
-    attack: dict[str, int] = {}
-    avoid_used: list[str] = []
-    belief_card_activated: bool = False
-    belief_text_resolved: bool = False
-    beliefs_played: int = 0
-    coordinate_forbidden: bool = False
-    coordinated: dict[str, str] = {}
-    doubt_resolved: bool = False
-    end_game_fights: int = 0
-    fight_target: str = ""
-    grants: list[str] = []
-    groups: int = 0
-    lessons_resolved: bool = False
-    number: int = 1
-    phase: str = "setup"
-    play_log: list[Played] = []
-    played_classes: dict[str, int] = {}
-    recruit: dict[str, int] = {}
-    seat: str = ""
-    solo_coordinated: bool = False
-    step: str = ""
-    strike_queue: list[str] = []
-    virtual_played: list[str] = []
-
-
-class State(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
-    """The spec's state model; paths are its paths (``shadows.1``, ``players.alice.hand``).
-
-    Every field is required except those added later, which have defaults and are left out of the
-    encoding while they hold them (``omit_defaults``), so a match that never uses them keeps the state
-    bytes and hashes it always had."""
-
-    academy_deck: AcademyDeck
-    audit: Audit
-    belief_stack: int
-    bureau: dict[str, Slot]
-    #: the climax cards dealt at this game's setup (a series, R48), [] otherwise
-    climax_dealt: list[str] = []
-    clone_evidence: list[CloneEvidence]
-    conspiracy_deck: ConspiracyDeck
-    defeated_characters: list[str]
-    defeated_conspiracy: list[str]
-    doubt_stack: int
-    #: each pile's history of draws (``players.<seat>.deck``, ``strike_deck``, a reveal's pool): with the
-    #: seed, what a digital match draws from it next (:mod:`.draws`); left out while empty
-    draws: dict[str, Draws] = {}
-    end_game_damage: dict[str, int]
-    end_game_strikes: dict[str, list[str]]
-    evidence: dict[str, Evidence]
-    options: dict[str, OptionValue]
-    outcome: GameOutcome
-    pending: list[Pending]
-    players: dict[str, Player]
-    revealed_before: list[str]
-    season: str
-    seats: list[str]
-    sector: list[str]
-    shadows: dict[str, Slot]
-    special_agents: SpecialAgents
-    status: str
-    strike_deck: StrikeDeck
-    strike_discard: list[str]
-    the_end: bool
-    turn: Turn
-    #: the Leader X brought into play as a fourth Leader (R45, §5.6), "" until then
-    x_leader: str = ""

@@ -7,8 +7,8 @@ a counter below 0, or acts for a defeated seat.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn, TypeVar
 
 from . import flow, named
 from . import model as m
@@ -21,7 +21,7 @@ PLAYER_ZONES = ("hand", "deck", "discard", "play", "vigilant")
 PILES = ("defeated_characters", "defeated_conspiracy", "strike_discard")
 
 
-def bad(tx: Tx, op: Any, why: str) -> None:
+def bad(tx: Tx, op: Any, why: str) -> NoReturn:
     tx.fail(CODE, f"op {op.__struct_config__.tag}: {why}", "§4.26")
 
 
@@ -156,176 +156,287 @@ def apply_ops(tx: Tx, ops: Sequence[Any]) -> None:
         apply_op(tx, op)
 
 
-def apply_op(tx: Tx, op: Any) -> None:  # noqa: C901 - one case per op, in the spec's order
-    if isinstance(op, m.OpMove):
-        card_ok(tx, op, op.card)
-        x_leader = _leader_from_box(tx, op.card, op.from_, op.to)
-        take_from(tx, op, op.card, op.from_)
-        put_into(tx, op, op.card, op.to)
-        if x_leader:
-            named.mark_x_leader(tx, op.card)
-    elif isinstance(op, m.OpGain):
-        seat_ok(tx, op, op.player)
-        card_ok(tx, op, op.card)
-        take_from(tx, op, op.card, op.from_)
-        put_into(tx, op, op.card, f"players.{op.player}.discard")
-    elif isinstance(op, m.OpDefeat):
-        card_ok(tx, op, op.card)
-        take_from(tx, op, op.card, op.from_)
-        t = tx.card(op.card).type
-        if t == "belief":
-            tx.d["belief_stack"] += 1
-        elif t == "doubt":
-            tx.d["doubt_stack"] += 1
-        else:
-            put_into(tx, op, op.card, defeat_destination(tx, op.card))
-    elif isinstance(op, m.OpDiscard):
-        seat_ok(tx, op, op.player)
-        card_ok(tx, op, op.card)
-        take_from(tx, op, op.card, f"players.{op.player}.hand")
-        put_into(tx, op, op.card, f"players.{op.player}.discard")
-    elif isinstance(op, m.OpDraw):
-        seat_ok(tx, op, op.player)
-        if op.n < 1:
-            bad(tx, op, "draws at least 1 card")
-        tx.push_back({"kind": "draw", "seat": op.player, "count": op.n})
-    elif isinstance(op, m.OpPoints):
-        pool = tx.turn[op.kind]
-        if op.amount >= 0:
-            pool[op.bucket] += op.amount
-        else:
-            need = -op.amount
-            if sum(pool.values()) < need:
-                bad(tx, op, f"takes {need} {op.kind}; the pool holds {sum(pool.values())}")
-            for b in pay_order(tx.opt):
-                use = min(pool[b], need)
-                pool[b] -= use
-                need -= use
-    elif isinstance(op, m.OpHeal):
-        seat_ok(tx, op, op.player)
-        wounds = tx.player(op.player)["wounds"]
-        if not 1 <= op.k <= len(wounds):
-            bad(tx, op, f"{op.player} has {len(wounds)} wound(s); k={op.k}")
-        card = wounds.pop(op.k - 1)
-        tx.d["strike_discard"] = sorted([*tx.d["strike_discard"], card])
-    elif isinstance(op, m.OpScar):
-        seat_ok(tx, op, op.player)
-        wounds = tx.player(op.player)["wounds"]
-        if not 1 <= op.k <= len(wounds):
-            bad(tx, op, f"{op.player} has {len(wounds)} wound(s); k={op.k}")
-        tx.player(op.player)["scars"].append(wounds.pop(op.k - 1))
-    elif isinstance(op, m.OpAddScar):
-        seat_ok(tx, op, op.player)
-        if not flow.blind_scar(tx, op.player):
-            flow.lose(tx, "strikes_exhausted")
-            return
-        flow.check_defeat(tx, op.player)
-    elif isinstance(op, m.OpStrike):
-        seat_ok(tx, op, op.player)
-        tx.push_back({"kind": "strike", "seat": op.player, "source": "effect", "strike_no": 1, "strikes": 1,
-                      "reason": "effect"})
-    elif isinstance(op, m.OpReveal):
-        zone, _, n = op.location.partition(".")
-        if zone not in ("shadows", "bureau", "evidence") or n not in flow.SLOTS or (zone == "evidence" and n > "3"):
-            bad(tx, op, f"{op.location!r} is not a slot")
-        slot = tx.d[zone][n]
-        if slot["state"] not in ("hidden", "undiscovered"):
-            bad(tx, op, f"no hidden card at {op.location}")
-        tx.push_back({"kind": "reveal", "seat": tx.current, "location": op.location,
-                      "origin": slot.get("origin", "effect")})
-    elif isinstance(op, m.OpHide):
-        zone, _, n = op.location.partition(".")
-        if zone not in ("shadows", "bureau") or n not in flow.SLOTS or tx.d[zone][n]["state"] != "revealed":
-            bad(tx, op, f"no face-up card in a slot at {op.location}")
-        tx.d[zone][n]["state"] = "hidden"
-        for c in tx.d[zone][n]["beneath"]:
-            tx.d["defeated_conspiracy"].append(c)
-        tx.d[zone][n]["beneath"] = []
-    elif isinstance(op, m.OpPlace):
-        card_ok(tx, op, op.card)
-        x_leader = _leader_from_box(tx, op.card, op.from_, op.location)
-        take_from(tx, op, op.card, op.from_)
-        zone, _, n = op.location.partition(".")
-        if zone == "shadows" and n in flow.SLOTS:
-            if right_of_end_game(tx, int(n)) and op.card != "clone":
-                bad(tx, op, "no card may lie right of an End Game card (R36)")
-            face = "hidden" if op.from_ in ("conspiracy_deck", "academy_deck", "special_agents") else "revealed"
-            flow.place(tx, {"state": face, "card": op.card, "origin": "placed", "beneath": [],
-                            "revealed_before": face == "revealed", "via_x": False}, int(n))
-        else:
-            put_into(tx, op, op.card, op.location)
-        if x_leader:
-            named.mark_x_leader(tx, op.card)
-    elif isinstance(op, (m.OpAttach, m.OpBeneath)):
-        card_ok(tx, op, op.card)
-        zone, _, n = op.location.partition(".")
-        if zone not in ("shadows", "bureau") or n not in flow.SLOTS:
-            bad(tx, op, f"{op.location!r} is not a slot")
-        slot = tx.d[zone][n]
-        if isinstance(op, m.OpBeneath) and slot["state"] == "empty":
-            bad(tx, op, f"no card at {op.location} to put it beneath")
-        take_from(tx, op, op.card, op.from_)
-        slot["attached" if isinstance(op, m.OpAttach) else "beneath"].append(op.card)
-    elif isinstance(op, m.OpGainBelief):
-        seat_ok(tx, op, op.player)
-        flow.gain_belief(tx, op.player)
-    elif isinstance(op, m.OpGainDoubt):
-        seat_ok(tx, op, op.player)
-        flow.gain_doubt(tx, op.player)
-    elif isinstance(op, (m.OpBeliefText, m.OpDoubtText)):
-        seat_ok(tx, op, op.player)
-        flag = "belief_text_resolved" if isinstance(op, m.OpBeliefText) else "doubt_resolved"
-        if tx.turn[flag]:
-            bad(tx, op, f"{flag} is already set this turn")
-        tx.turn[flag] = True
-    elif isinstance(op, m.OpCounter):
-        seat_ok(tx, op, op.player)
-        if op.value < 0:
-            bad(tx, op, "a counter is at least 0")
-        if not named.symptoms_tracked(tx):
-            bad(tx, op, "Symptoms are tracked only while Infection is face up (R45)")
-        tx.player(op.player)["symptoms"] = op.value
-    elif isinstance(op, m.OpGrant):
-        if op.player not in tx.d["players"]:
-            bad(tx, op, f"{op.player!r} is not a seat")
-        tx.turn["grants"].append(f"{op.kind}:{op.player}")
-    elif isinstance(op, m.OpSwitchAvatars):
-        seat_ok(tx, op, op.player)
-        seat_ok(tx, op, op.with_)
-        one, two = tx.player(op.player), tx.player(op.with_)
-        for field in ("avatar", "wounds", "scars", "symptoms"):
-            one[field], two[field] = two[field], one[field]
-    elif isinstance(op, m.OpShuffle):
-        parts = op.zone.split(".")
-        if len(parts) == 3 and parts[0] == "players" and parts[1] in tx.d["players"] and parts[2] == "deck":
-            tx.player(parts[1])["known_top"] = []
-        elif op.zone not in ("academy_deck", "special_agents", "strike_deck", "defeated_conspiracy", "conspiracy_deck"):
-            bad(tx, op, f"{op.zone!r} is not a deck")
-    elif isinstance(op, m.OpPeek):
-        parts = op.zone.split(".")
-        if not (len(parts) == 3 and parts[0] == "players" and parts[1] in tx.d["players"] and parts[2] == "deck"):
-            bad(tx, op, "peek reads a player's deck (players.<seat>.deck)")
-        p = tx.player(parts[1])
-        top = p.get("known_top", [])
-        if top.count(op.card) + 1 > p["deck"].count(op.card):
-            bad(tx, op, f"{op.card} is not in {op.zone}")
-        p["known_top"] = [*top, op.card]
-    elif isinstance(op, m.OpLock):
-        zone, _, n = op.location.partition(".")
-        if zone != "evidence" or n not in ("1", "2", "3"):
-            bad(tx, op, f"{op.location!r} is not evidence.1-3")
-        tx.d["evidence"][n]["locked"] = True
-    elif isinstance(op, m.OpEndGameDamage):
-        card_ok(tx, op, op.card)
-        if tx.card(op.card).type != "end_game" or not flow.locate(tx, op.card) or op.n < 0:
-            bad(tx, op, f"{op.card} is not an End Game card in play (or n < 0)")
-        flow.end_game_damaged(tx, op.card, op.n)
-    elif isinstance(op, m.OpDefeatPlayer):
-        seat_ok(tx, op, op.player)
-        flow.defeat_player(tx, op.player)
-    elif isinstance(op, m.OpLoseGame):
-        flow.lose(tx, "declared_loss")
-    else:  # pragma: no cover - the union is closed
+def apply_op(tx: Tx, op: Any) -> None:
+    """Checks ``op`` against the working state and applies it; a bad op refuses the intent."""
+    handler = _HANDLERS.get(type(op))
+    if handler is None:  # pragma: no cover - the union is closed
         bad(tx, op, "unknown op")
-    if isinstance(op, m.OpPoints) and op.bucket not in BUCKETS:  # pragma: no cover - typed by the notation
+    handler(tx, op)
+
+
+#: one handler per kind of op, in the spec's order
+_HANDLERS: dict[type, Callable[[Tx, Any], None]] = {}
+H = TypeVar("H", bound=Callable[..., None])
+
+
+def _on(*kinds: type) -> Callable[[H], H]:
+    def register(fn: H) -> H:
+        for kind in kinds:
+            _HANDLERS[kind] = fn
+        return fn
+    return register
+
+
+def _slot_at(tx: Tx, op: Any, location: str, zones: tuple[str, ...]) -> dict[str, Any]:
+    """The slot ``location`` names in one of ``zones`` (``shadows.3``), or the op is refused."""
+    zone, _, n = location.partition(".")
+    if zone not in zones or n not in flow.SLOTS:
+        bad(tx, op, f"{location!r} is not a slot")
+    slot: dict[str, Any] = tx.d[zone][n]
+    return slot
+
+
+def _wound(tx: Tx, op: m.OpHeal | m.OpScar) -> str:
+    """The k-th wound of the op's player, taken off."""
+    seat_ok(tx, op, op.player)
+    wounds = tx.player(op.player)["wounds"]
+    if not 1 <= op.k <= len(wounds):
+        bad(tx, op, f"{op.player} has {len(wounds)} wound(s); k={op.k}")
+    card: str = wounds.pop(op.k - 1)
+    return card
+
+
+def _deck_seat(zone: str, tx: Tx) -> str | None:
+    """The seat whose deck ``zone`` is (``players.<seat>.deck``), else None."""
+    parts = zone.split(".")
+    if len(parts) == 3 and parts[0] == "players" and parts[1] in tx.d["players"] and parts[2] == "deck":
+        return parts[1]
+    return None
+
+
+@_on(m.OpMove)
+def _move(tx: Tx, op: m.OpMove) -> None:
+    card_ok(tx, op, op.card)
+    x_leader = _leader_from_box(tx, op.card, op.from_, op.to)
+    take_from(tx, op, op.card, op.from_)
+    put_into(tx, op, op.card, op.to)
+    if x_leader:
+        named.mark_x_leader(tx, op.card)
+
+
+@_on(m.OpGain)
+def _gain(tx: Tx, op: m.OpGain) -> None:
+    seat_ok(tx, op, op.player)
+    card_ok(tx, op, op.card)
+    take_from(tx, op, op.card, op.from_)
+    put_into(tx, op, op.card, f"players.{op.player}.discard")
+
+
+@_on(m.OpDefeat)
+def _defeat(tx: Tx, op: m.OpDefeat) -> None:
+    card_ok(tx, op, op.card)
+    take_from(tx, op, op.card, op.from_)
+    t = tx.card(op.card).type
+    if t == "belief":
+        tx.d["belief_stack"] += 1
+    elif t == "doubt":
+        tx.d["doubt_stack"] += 1
+    else:
+        put_into(tx, op, op.card, defeat_destination(tx, op.card))
+
+
+@_on(m.OpDiscard)
+def _discard(tx: Tx, op: m.OpDiscard) -> None:
+    seat_ok(tx, op, op.player)
+    card_ok(tx, op, op.card)
+    take_from(tx, op, op.card, f"players.{op.player}.hand")
+    put_into(tx, op, op.card, f"players.{op.player}.discard")
+
+
+@_on(m.OpDraw)
+def _draw(tx: Tx, op: m.OpDraw) -> None:
+    seat_ok(tx, op, op.player)
+    if op.n < 1:
+        bad(tx, op, "draws at least 1 card")
+    tx.push_back({"kind": "draw", "seat": op.player, "count": op.n})
+
+
+@_on(m.OpPoints)
+def _points(tx: Tx, op: m.OpPoints) -> None:
+    pool = tx.turn[op.kind]
+    if op.amount >= 0:
+        pool[op.bucket] += op.amount
+    else:
+        need = -op.amount
+        if sum(pool.values()) < need:
+            bad(tx, op, f"takes {need} {op.kind}; the pool holds {sum(pool.values())}")
+        for b in pay_order(tx.opt):
+            use = min(pool[b], need)
+            pool[b] -= use
+            need -= use
+    if op.bucket not in BUCKETS:  # pragma: no cover - typed by the notation
         bad(tx, op, f"bucket {op.bucket!r}")
+
+
+@_on(m.OpHeal)
+def _heal(tx: Tx, op: m.OpHeal) -> None:
+    card = _wound(tx, op)
+    tx.d["strike_discard"] = sorted([*tx.d["strike_discard"], card])
+
+
+@_on(m.OpScar)
+def _scar(tx: Tx, op: m.OpScar) -> None:
+    card = _wound(tx, op)
+    tx.player(op.player)["scars"].append(card)
+
+
+@_on(m.OpAddScar)
+def _add_scar(tx: Tx, op: m.OpAddScar) -> None:
+    seat_ok(tx, op, op.player)
+    if not flow.blind_scar(tx, op.player):
+        flow.lose(tx, "strikes_exhausted")
+        return
+    flow.check_defeat(tx, op.player)
+
+
+@_on(m.OpStrike)
+def _strike(tx: Tx, op: m.OpStrike) -> None:
+    seat_ok(tx, op, op.player)
+    tx.push_back({"kind": "strike", "seat": op.player, "source": "effect", "strike_no": 1, "strikes": 1,
+                  "reason": "effect"})
+
+
+@_on(m.OpReveal)
+def _reveal(tx: Tx, op: m.OpReveal) -> None:
+    zone, _, n = op.location.partition(".")
+    if zone not in ("shadows", "bureau", "evidence") or n not in flow.SLOTS or (zone == "evidence" and n > "3"):
+        bad(tx, op, f"{op.location!r} is not a slot")
+    slot = tx.d[zone][n]
+    if slot["state"] not in ("hidden", "undiscovered"):
+        bad(tx, op, f"no hidden card at {op.location}")
+    tx.push_back({"kind": "reveal", "seat": tx.current, "location": op.location,
+                  "origin": slot.get("origin", "effect")})
+
+
+@_on(m.OpHide)
+def _hide(tx: Tx, op: m.OpHide) -> None:
+    zone, _, n = op.location.partition(".")
+    if zone not in ("shadows", "bureau") or n not in flow.SLOTS or tx.d[zone][n]["state"] != "revealed":
+        bad(tx, op, f"no face-up card in a slot at {op.location}")
+    tx.d[zone][n]["state"] = "hidden"
+    for c in tx.d[zone][n]["beneath"]:
+        tx.d["defeated_conspiracy"].append(c)
+    tx.d[zone][n]["beneath"] = []
+
+
+@_on(m.OpPlace)
+def _place(tx: Tx, op: m.OpPlace) -> None:
+    card_ok(tx, op, op.card)
+    x_leader = _leader_from_box(tx, op.card, op.from_, op.location)
+    take_from(tx, op, op.card, op.from_)
+    zone, _, n = op.location.partition(".")
+    if zone == "shadows" and n in flow.SLOTS:
+        if right_of_end_game(tx, int(n)) and op.card != "clone":
+            bad(tx, op, "no card may lie right of an End Game card (R36)")
+        face = "hidden" if op.from_ in ("conspiracy_deck", "academy_deck", "special_agents") else "revealed"
+        flow.place(tx, {"state": face, "card": op.card, "origin": "placed", "beneath": [],
+                        "revealed_before": face == "revealed", "via_x": False}, int(n))
+    else:
+        put_into(tx, op, op.card, op.location)
+    if x_leader:
+        named.mark_x_leader(tx, op.card)
+
+
+@_on(m.OpAttach, m.OpBeneath)
+def _attach(tx: Tx, op: m.OpAttach | m.OpBeneath) -> None:
+    card_ok(tx, op, op.card)
+    slot = _slot_at(tx, op, op.location, ("shadows", "bureau"))
+    if isinstance(op, m.OpBeneath) and slot["state"] == "empty":
+        bad(tx, op, f"no card at {op.location} to put it beneath")
+    take_from(tx, op, op.card, op.from_)
+    slot["attached" if isinstance(op, m.OpAttach) else "beneath"].append(op.card)
+
+
+@_on(m.OpGainBelief)
+def _gain_belief(tx: Tx, op: m.OpGainBelief) -> None:
+    seat_ok(tx, op, op.player)
+    flow.gain_belief(tx, op.player)
+
+
+@_on(m.OpGainDoubt)
+def _gain_doubt(tx: Tx, op: m.OpGainDoubt) -> None:
+    seat_ok(tx, op, op.player)
+    flow.gain_doubt(tx, op.player)
+
+
+@_on(m.OpBeliefText, m.OpDoubtText)
+def _text_resolved(tx: Tx, op: m.OpBeliefText | m.OpDoubtText) -> None:
+    seat_ok(tx, op, op.player)
+    flag = "belief_text_resolved" if isinstance(op, m.OpBeliefText) else "doubt_resolved"
+    if tx.turn[flag]:
+        bad(tx, op, f"{flag} is already set this turn")
+    tx.turn[flag] = True
+
+
+@_on(m.OpCounter)
+def _counter(tx: Tx, op: m.OpCounter) -> None:
+    seat_ok(tx, op, op.player)
+    if op.value < 0:
+        bad(tx, op, "a counter is at least 0")
+    if not named.symptoms_tracked(tx):
+        bad(tx, op, "Symptoms are tracked only while Infection is face up (R45)")
+    tx.player(op.player)["symptoms"] = op.value
+
+
+@_on(m.OpGrant)
+def _grant(tx: Tx, op: m.OpGrant) -> None:
+    if op.player not in tx.d["players"]:
+        bad(tx, op, f"{op.player!r} is not a seat")
+    tx.turn["grants"].append(f"{op.kind}:{op.player}")
+
+
+@_on(m.OpSwitchAvatars)
+def _switch_avatars(tx: Tx, op: m.OpSwitchAvatars) -> None:
+    seat_ok(tx, op, op.player)
+    seat_ok(tx, op, op.with_)
+    one, two = tx.player(op.player), tx.player(op.with_)
+    for field in ("avatar", "wounds", "scars", "symptoms"):
+        one[field], two[field] = two[field], one[field]
+
+
+@_on(m.OpShuffle)
+def _shuffle(tx: Tx, op: m.OpShuffle) -> None:
+    seat = _deck_seat(op.zone, tx)
+    if seat is not None:
+        tx.player(seat)["known_top"] = []
+    elif op.zone not in ("academy_deck", "special_agents", "strike_deck", "defeated_conspiracy", "conspiracy_deck"):
+        bad(tx, op, f"{op.zone!r} is not a deck")
+
+
+@_on(m.OpPeek)
+def _peek(tx: Tx, op: m.OpPeek) -> None:
+    seat = _deck_seat(op.zone, tx)
+    if seat is None:
+        bad(tx, op, "peek reads a player's deck (players.<seat>.deck)")
+    p = tx.player(seat)
+    top = p.get("known_top", [])
+    if top.count(op.card) + 1 > p["deck"].count(op.card):
+        bad(tx, op, f"{op.card} is not in {op.zone}")
+    p["known_top"] = [*top, op.card]
+
+
+@_on(m.OpLock)
+def _lock(tx: Tx, op: m.OpLock) -> None:
+    zone, _, n = op.location.partition(".")
+    if zone != "evidence" or n not in ("1", "2", "3"):
+        bad(tx, op, f"{op.location!r} is not evidence.1-3")
+    tx.d["evidence"][n]["locked"] = True
+
+
+@_on(m.OpEndGameDamage)
+def _end_game_damage(tx: Tx, op: m.OpEndGameDamage) -> None:
+    card_ok(tx, op, op.card)
+    if tx.card(op.card).type != "end_game" or not flow.locate(tx, op.card) or op.n < 0:
+        bad(tx, op, f"{op.card} is not an End Game card in play (or n < 0)")
+    flow.end_game_damaged(tx, op.card, op.n)
+
+
+@_on(m.OpDefeatPlayer)
+def _defeat_player(tx: Tx, op: m.OpDefeatPlayer) -> None:
+    seat_ok(tx, op, op.player)
+    flow.defeat_player(tx, op.player)
+
+
+@_on(m.OpLoseGame)
+def _lose_game(tx: Tx, op: m.OpLoseGame) -> None:
+    flow.lose(tx, "declared_loss")
