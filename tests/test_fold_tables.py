@@ -17,9 +17,9 @@ from referee.games.war_of_shadows import fold as wos_fold
 from referee.games.war_of_shadows.model import Event as WarOfShadowsEvent
 
 TABLES = [
-    pytest.param(AndroidEvent, android_fold._HANDLERS, id="android"),
-    pytest.param(WarOfShadowsEvent, wos_fold._HANDLERS, id="war_of_shadows"),
-    pytest.param(XFilesOp, xfiles_ops._HANDLERS, id="xfiles_ops"),  # its declared change ops, one table too
+    pytest.param(AndroidEvent, android_fold.HANDLERS, id="android"),
+    pytest.param(WarOfShadowsEvent, wos_fold.HANDLERS, id="war_of_shadows"),
+    pytest.param(XFilesOp, xfiles_ops.HANDLERS, id="xfiles_ops"),  # its declared change ops, one table too
 ]
 
 

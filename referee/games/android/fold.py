@@ -5,9 +5,11 @@ data set (map, decks, murders) is read from the bound rules, never from the even
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from msgspec.structs import replace
+
+from referee.engine.dispatch import Handlers
 
 from .data import BANKS, EVIDENCE, LEAD_TYPES, PILES
 from .model import (
@@ -95,24 +97,16 @@ def into_hand(rules: AndroidRules, state: State, seat: str, cards: tuple[str, ..
 
 def evolve(rules: AndroidRules, state: State, event: Any) -> State:
     """``state`` after ``event``: the handler of its kind, from the table below."""
-    handler = _HANDLERS.get(type(event))
+    handler = HANDLERS.get(type(event))
     if handler is None:
         raise TypeError(f"android: unknown event {event!r}")
     return handler(rules, state, event)
 
 
 Handler = Callable[["AndroidRules", State, Any], State]
-_HANDLERS: dict[type, Handler] = {}
-H = TypeVar("H", bound=Callable[..., State])
-
-
-def _on(*kinds: type) -> Callable[[H], H]:
-    """Registers a handler for these kinds of event."""
-    def register(fn: H) -> H:
-        for kind in kinds:
-            _HANDLERS[kind] = fn
-        return fn
-    return register
+#: one handler per kind of event: (rules, state, event) -> the state after it
+HANDLERS: Handlers[Handler] = Handlers("android fold")
+_on = HANDLERS.on
 
 
 @_on(SetupCompleted, LeadFollowed, LeadUseSkipped, BenefitTaken)

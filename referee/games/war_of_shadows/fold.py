@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 import msgspec
 from msgspec.structs import replace
+
+from referee.engine.dispatch import Handlers
 
 from .data import SLOTS, card_empire
 from .model import (
@@ -315,7 +317,7 @@ def _end_combat(state: State, ev: CombatResolved) -> State:
 
 def evolve(state: State, event: Any, counted: bool = False) -> State:
     """Apply one event. ``counted``: the match tracks cards by deck only (card_identity_mode)."""
-    handler = _HANDLERS.get(type(event))
+    handler = HANDLERS.get(type(event))
     if handler is None:
         raise TypeError(f"war_of_shadows: unknown event {event!r}")
     return handler(state, event, counted)
@@ -323,17 +325,8 @@ def evolve(state: State, event: Any, counted: bool = False) -> State:
 
 Handler = Callable[[State, Any, bool], State]
 #: one handler per kind of event: (state, event, counted) -> the state after it
-_HANDLERS: dict[type, Handler] = {}
-H = TypeVar("H", bound=Callable[..., State])
-
-
-def _on(*kinds: type) -> Callable[[H], H]:
-    """Registers a handler for these kinds of event."""
-    def register(fn: H) -> H:
-        for kind in kinds:
-            _HANDLERS[kind] = fn
-        return fn
-    return register
+HANDLERS: Handlers[Handler] = Handlers("war_of_shadows fold")
+_on = HANDLERS.on
 
 
 @_on(SetupCompleted, PositionPassed, DeckShuffled)

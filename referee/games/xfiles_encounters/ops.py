@@ -8,7 +8,9 @@ a counter below 0, or acts for a defeated seat.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, NoReturn, TypeVar
+from typing import Any, NoReturn
+
+from referee.engine.dispatch import Handlers
 
 from . import flow, named
 from . import model as m
@@ -158,23 +160,15 @@ def apply_ops(tx: Tx, ops: Sequence[Any]) -> None:
 
 def apply_op(tx: Tx, op: Any) -> None:
     """Checks ``op`` against the working state and applies it; a bad op refuses the intent."""
-    handler = _HANDLERS.get(type(op))
+    handler = HANDLERS.get(type(op))
     if handler is None:  # pragma: no cover - the union is closed
         bad(tx, op, "unknown op")
     handler(tx, op)
 
 
 #: one handler per kind of op, in the spec's order
-_HANDLERS: dict[type, Callable[[Tx, Any], None]] = {}
-H = TypeVar("H", bound=Callable[..., None])
-
-
-def _on(*kinds: type) -> Callable[[H], H]:
-    def register(fn: H) -> H:
-        for kind in kinds:
-            _HANDLERS[kind] = fn
-        return fn
-    return register
+HANDLERS: Handlers[Callable[[Tx, Any], None]] = Handlers("xfiles_encounters ops")
+_on = HANDLERS.on
 
 
 def _slot_at(tx: Tx, op: Any, location: str, zones: tuple[str, ...]) -> dict[str, Any]:
