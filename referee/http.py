@@ -674,9 +674,9 @@ def create_app(
     async def started(app: Litestar) -> None:
         hall.hub.loop = asyncio.get_running_loop()
         access = await anyio.to_thread.run_sync(hall.access)  # open (and migrate) the store up front
-        listen = getattr(access.referee.store, "listen", None)
-        if listen is not None:  # a shared database announces every append (PostgreSQL: LISTEN/NOTIFY)
-            hall.stop_listening = listen(hall.hub.notify, hall.hub.resume)
+        notifier = access.referee.store.notifier
+        if notifier is not None:  # a shared database announces every append (PostgreSQL: LISTEN/NOTIFY)
+            hall.stop_listening = notifier.listen(hall.hub.notify, hall.hub.resume)
             hall.entry_poll = max(hall.poll, listen_poll)
 
     async def stopped(app: Litestar) -> None:
