@@ -1,0 +1,56 @@
+"""The declared :class:`referee.store.Notifier`: a store says whether it announces appends across
+processes (``store.notifier``), and one that does (PostgreSQL) wakes a listener with the match's id of
+every append, written through any connection."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from referee.store import Notifier, open_store
+from support.store_contract import a_match, an_entry, assert_implements, store  # noqa: F401 - fixture
+
+
+def test_a_store_declares_whether_it_announces_appends(store):
+    notifier = store.notifier
+    if type(store).__name__ == "PostgresStore":
+        assert notifier is not None
+        assert_implements(notifier, Notifier)
+    else:  # one process's memory, or a SQLite file whose other writers are found by polling
+        assert notifier is None
+
+
+def test_a_store_without_listen_fails_the_notifier_check():
+    """The check above can fail: the in-memory store has no listen method."""
+    from referee.store.memory import MemoryStore
+
+    with pytest.raises(AssertionError, match="lacks Notifier.listen"):
+        assert_implements(MemoryStore(), Notifier)
+
+
+def test_postgres_wakes_a_listener_with_each_appended_match(pg_server):
+    url = pg_server.fresh(empty=True)
+    listening, writer = open_store(url), open_store(url)
+    woken: list[str] = []
+    seen = threading.Event()
+
+    def wake(match_id: str) -> None:
+        woken.append(match_id)
+        seen.set()
+
+    assert listening.notifier is not None
+    stop = listening.notifier.listen(wake)
+    try:
+        writer.create_match(a_match("m1"))
+        # the listener's connection may not be listening yet: append until it hears one (bounded)
+        for seq in range(1, 51):
+            writer.append(an_entry(seq, "m1"), expected_seq=seq - 1)
+            if seen.wait(0.2):
+                break
+        assert seen.is_set(), "no notification within 50 appends"
+        assert set(woken) == {"m1"}
+    finally:
+        stop()
+        listening.close()
+        writer.close()
