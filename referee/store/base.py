@@ -121,7 +121,7 @@ class DuplicateRequest(StoreError):
 class StoredAnnotation(msgspec.Struct, frozen=True, kw_only=True):
     """A note on entry ``seq`` (0: on the match). Annotations are append-only and chained like
     entries: the ``n``-th annotation of a match hashes its body with the hash of the one before
-    (:func:`referee.engine.core.annotation_hash`), so an edited, inserted or removed annotation breaks
+    (:func:`referee.engine.hashing.annotation_hash`), so an edited, inserted or removed annotation breaks
     the chain and the audit's head covers them. ``audience`` is ``all`` or the one role that may read
     it (a seat, or ``arbiter``). ``recorded_at`` is a clock reading kept for people, not evidence."""
 
