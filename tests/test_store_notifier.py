@@ -54,3 +54,36 @@ def test_postgres_wakes_a_listener_with_each_appended_match(pg_server):
         stop()
         listening.close()
         writer.close()
+
+
+def test_the_hall_listens_only_to_a_declared_notifier(db):
+    """The HTTP app asks the store for its notifier: over PostgreSQL it listens and its match streams poll
+    only as a fallback; over SQLite it polls, even through a store that happens to have a ``listen``
+    method (nothing is found by probing)."""
+    from litestar.testing import TestClient
+
+    from referee.http import create_app
+    from referee.service import Referee
+    from support.pile import PILE
+
+    calls: list[str] = []
+    inner = open_store(db)
+
+    class Probed:
+        """The store, with a ``listen`` method that its (absent) notifier does not declare."""
+
+        def __getattr__(self, name):
+            return getattr(inner, name)
+
+        def listen(self, wake, resumed=None):
+            calls.append("listen")
+            return lambda: None
+
+    store = inner if inner.notifier is not None else Probed()
+    with TestClient(create_app(lambda: Referee(store, games=[PILE]), poll=0.2, listen_poll=10)) as client:
+        hall = client.app.state.hall
+        if inner.notifier is not None:
+            assert (hall.entry_poll, hall.stop_listening is not None) == (10, True)
+        else:
+            assert (hall.entry_poll, hall.stop_listening, calls) == (0.2, None, [])
+    inner.close()
