@@ -9,11 +9,30 @@ import msgspec
 import pytest
 
 from referee.store import Conflict, DuplicateRequest, MatchLog, StoredMatch, StoredRequest, StoredSnapshot, StoreError
-from support.store_contract import a_match, an_entry, assert_implements, opener, store  # noqa: F401 - fixtures
+from support.store_contract import (  # noqa: F401 - fixtures
+    a_match,
+    an_entry,
+    assert_implements,
+    opener,
+    recorder_methods,
+    store,
+)
 
 
 def test_every_backend_implements_the_recorder(store):
     assert_implements(store, MatchLog)
+
+
+def test_the_recorders_share_out_the_store():
+    """Each method of the store is in exactly one recorder; :class:`Store` itself adds only its life
+    (reopen, close) and the notifier it declares."""
+    from referee.store import AccessTokens, Annotations, Store, TournamentLog, TranscriptIndex
+
+    recorders = (MatchLog, Annotations, AccessTokens, TournamentLog, TranscriptIndex)
+    names = [n for r in recorders for n in recorder_methods(r)]
+    assert len(names) == len(set(names)) == 34
+    assert recorder_methods(Store) == ["close", "reopen"] and isinstance(vars(Store)["notifier"], property)
+    assert set(Store.__mro__) >= set(recorders)
 
 
 def test_create_and_read_back(store):
