@@ -601,8 +601,11 @@ def run(argv: list[str] | None = None) -> None:
         sys.stderr.write("error: the input nests too deeply to read\n")
         sys.exit(2)
     except Exception as exc:  # noqa: BLE001 - the one place errors become exit codes
-        from referee.errors import RefereeError
+        from referee.errors import BadInput, RefereeError
+        from referee.store import BadSetting
 
+        if isinstance(exc, BadSetting):  # a store's setting the user gave (e.g. --durability): bad input
+            exc = BadInput(exc.code, exc.message)
         if isinstance(exc, RefereeError):
             if "--json" in (argv if argv is not None else sys.argv[1:]):
                 _print_json({"code": exc.code, "message": exc.message, "detail": exc.detail})

@@ -62,7 +62,7 @@ from schemas.http import (
 from .access import Access, Principal
 from .errors import BadInput, RefereeError, StorageError
 from .service import Referee
-from .store import StoreError, StoreUnavailable
+from .store import BadSetting, StoreError, StoreUnavailable
 from .tournament.http import routes as tournament_routes
 
 log = logging.getLogger("referee.http")
@@ -282,6 +282,8 @@ def _jsonable(value: Any) -> Any:
 
 def _error(request: Request[Any, Any, Any], exc: Exception) -> Response[ErrorBody]:
     headers: dict[str, str] = {}
+    if isinstance(exc, BadSetting):  # a store's setting that the operator gave (e.g. the durability): bad input
+        exc = BadInput(exc.code, exc.message)
     if isinstance(exc, StorageError) and isinstance(exc.__context__, StoreUnavailable):
         exc = exc.__context__  # the service's words for a store that did not answer: said as such
     if isinstance(exc, StoreError):  # the store cannot be used now (down, restarting, a lock or statement timed out)
@@ -674,9 +676,9 @@ def create_app(
     async def started(app: Litestar) -> None:
         hall.hub.loop = asyncio.get_running_loop()
         access = await anyio.to_thread.run_sync(hall.access)  # open (and migrate) the store up front
-        listen = getattr(access.referee.store, "listen", None)
-        if listen is not None:  # a shared database announces every append (PostgreSQL: LISTEN/NOTIFY)
-            hall.stop_listening = listen(hall.hub.notify, hall.hub.resume)
+        notifier = access.referee.store.notifier
+        if notifier is not None:  # a shared database announces every append (PostgreSQL: LISTEN/NOTIFY)
+            hall.stop_listening = notifier.listen(hall.hub.notify, hall.hub.resume)
             hall.entry_poll = max(hall.poll, listen_poll)
 
     async def stopped(app: Litestar) -> None:

@@ -13,7 +13,7 @@ import sys
 import pytest
 
 from conftest import ROOT
-from referee.errors import BadInput
+from referee.store import BadSetting
 from referee.service import Referee
 from referee.store.sqlite import SqliteStore
 from support.pile import PILE
@@ -48,7 +48,7 @@ def test_a_bad_durability_is_refused_naming_the_values_and_opens_nothing(tmp_pat
     path = tmp_path / "never.db"
     if how == "env":
         monkeypatch.setenv("REFEREE_DURABILITY", "fast")
-    with pytest.raises(BadInput) as err:
+    with pytest.raises(BadSetting) as err:
         SqliteStore(str(path)) if how == "env" else SqliteStore(str(path), durability="fast")
     assert "full or normal" in err.value.message and "'fast'" in err.value.message
     assert ("REFEREE_DURABILITY" in err.value.message) == (how == "env")

@@ -217,3 +217,36 @@ def test_the_size_check_names_a_new_long_function(tmp_path):
     assert lines == MAX_FUNCTION_LINES + 6
     found = _long([("referee/m.py", lines, funcs)])
     assert _unlisted(found) == [f"referee/m.py:5: long is {MAX_FUNCTION_LINES + 2} lines (at most {MAX_FUNCTION_LINES})"]
+
+
+def test_the_store_imports_neither_the_engine_nor_the_services_errors():
+    """The store (referee/store) sees bytes and index columns: of the rest of referee it imports only the
+    log's hashes (referee.engine.hashing, for sealing an old database's annotations), never the engine's
+    core nor the service layer's errors (it raises its own, which the service maps)."""
+    allowed = ("referee.store", "referee.engine.hashing")
+
+    def rule(rel, name):
+        if not rel.startswith(os.path.join("referee", "store") + os.sep) or name.split(".")[0] != "referee":
+            return None
+        if any(name == a or name.startswith(a + ".") for a in allowed):
+            return None
+        return "the store imports only itself and referee.engine.hashing"
+
+    assert _violations("referee", rule) == []
+
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, tempfile, os\n"
+        "from referee.store import open_store\n"
+        "import referee.store.postgres\n"
+        "d = tempfile.mkdtemp()\n"
+        "for path in (':memory:', os.path.join(d, 'x.db')):\n"
+        "    s = open_store(path)\n"
+        "    s.list_matches(); s.close()\n"
+        "print(sorted(n for n in sys.modules if n.startswith('referee') and not n.startswith('referee.store')))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    # a new SQLite database runs every migration, the annotation chain's (hashing) too
+    assert out.stdout.strip() == "['referee', 'referee.engine', 'referee.engine.hashing']", out.stdout + out.stderr

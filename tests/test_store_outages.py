@@ -20,7 +20,7 @@ from referee.store.pg_schema import writer_grants
 from referee.store.postgres import PostgresStore
 from support.pg import dump
 from support.pile import PILE
-from test_store_contract import _entry, _match, _note
+from support.store_contract import a_match, a_note, an_entry
 
 _roles = itertools.count(1)
 
@@ -68,8 +68,8 @@ def test_a_foreign_database_is_adopted_when_told(pg_server, monkeypatch):
     url = _other_tables(pg_server)
     monkeypatch.setenv("REFEREE_PG_ADOPT", "1")
     s = PostgresStore(url)
-    s.create_match(_match())
-    assert s.get_match("m1") == _match()
+    s.create_match(a_match())
+    assert s.get_match("m1") == a_match()
     s.close()
     monkeypatch.setenv("REFEREE_PG_ADOPT", "0")
     PostgresStore(url).close()  # adopted once, it is the referee's: opened without being told again
@@ -86,10 +86,10 @@ def test_an_empty_database_is_created_without_being_told(pg_server, monkeypatch)
 
 def _fill(s: PostgresStore) -> None:
     """A row in every table the referee writes."""
-    s.create_match(_match(), transcript="d1")
-    s.append(_entry(1), expected_seq=0, snapshot=StoredSnapshot(match_id="m1", seq=1, state=b"{}", state_hash="s1"),
+    s.create_match(a_match(), transcript="d1")
+    s.append(an_entry(1), expected_seq=0, snapshot=StoredSnapshot(match_id="m1", seq=1, state=b"{}", state_hash="s1"),
              request=StoredRequest(match_id="m1", key="k1", fingerprint="f", seq=1))
-    s.add_annotation(_note(1, "root", "h1"))
+    s.add_annotation(a_note(1, "root", "h1"))
     s.add_tokens([StoredToken(token_hash="t1", match_id="m1", role="arbiter")])
     s.create_tournament(StoredTournament(id="c1", name="Cup", created_at="t"),
                         [StoredTournamentEvent(tournament_id="c1", n=1, kind="created", by="org", body=b"{}",
@@ -154,7 +154,7 @@ def test_a_writer_role_plays_a_match_and_cannot_rewrite_the_log(pg_server, pg_ur
     r.undo(m.id, by="arbiter")
     r.annotate(m.id, 2, "checked", by="arbiter")
     store.add_tokens([StoredToken(token_hash="t1", match_id=m.id, role="arbiter")])
-    store.create_match(_match(), transcript="d1")
+    store.create_match(a_match(), transcript="d1")
     store.create_tournament(StoredTournament(id="c1", name="Cup", created_at="t"), [])
     store.append_tournament_events("c1", [StoredTournamentEvent(tournament_id="c1", n=1, kind="x", by="org",
                                                                 body=b"{}", prev_hash="", hash="e1", recorded_at="t")], 0)
@@ -197,15 +197,15 @@ def test_a_lock_held_elsewhere_ends_as_unavailable_after_the_lock_timeout(pg_url
     import psycopg
 
     s = PostgresStore(pg_url, lock_timeout=0.3)
-    s.create_match(_match())
+    s.create_match(a_match())
     with psycopg.connect(pg_url) as locker:  # a transaction holding the table while the store writes
         locker.execute("LOCK TABLE entries IN EXCLUSIVE MODE")
         started = time.monotonic()
         with pytest.raises(StoreUnavailable, match="lock wait timed out"):
-            s.append(_entry(1), expected_seq=0)
+            s.append(an_entry(1), expected_seq=0)
         assert time.monotonic() - started < 2  # one wait, not one per retry
         assert s.head("m1") == 0  # reads go on meanwhile
-    s.append(_entry(1), expected_seq=0)
+    s.append(an_entry(1), expected_seq=0)
     assert s.head("m1") == 1
     s.close()
 
@@ -234,14 +234,14 @@ def test_a_sqlite_database_locked_too_long_is_unavailable_not_a_crash(tmp_path, 
 
     monkeypatch.setattr(sq, "PATIENCE", 0.2)
     s = sq.SqliteStore(str(tmp_path / "r.db"))
-    s.create_match(_match())
+    s.create_match(a_match())
     other = sqlite3.connect(str(tmp_path / "r.db"), isolation_level=None)
     other.execute("BEGIN IMMEDIATE")
     with pytest.raises(StoreUnavailable, match="locked"):
-        s.append(_entry(1), expected_seq=0)
+        s.append(an_entry(1), expected_seq=0)
     other.execute("ROLLBACK")
     other.close()
-    s.append(_entry(1), expected_seq=0)
+    s.append(an_entry(1), expected_seq=0)
     assert s.head("m1") == 1
     s.close()
 

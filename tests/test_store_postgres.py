@@ -1,6 +1,7 @@
-"""What PostgreSQL adds to the store contract (tests/test_store_contract.py runs that on it too): the
-database itself refuses edits of the log, the schema is versioned, an unreachable server is named with
-its password hidden, the CLI selects it by URL, and a match's hashes are byte-identical on both backends."""
+"""What PostgreSQL adds to the store contract (the contract suites, tests/test_store_<recorder>.py,
+run on it too): the database itself refuses edits of the log, the schema is versioned, an unreachable
+server is named with its password hidden, the CLI selects it by URL, and a match's hashes are
+byte-identical on both backends."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from referee.store import StoreError, open_store
 from referee.store.postgres import MIGRATIONS, PostgresStore, shown
 from referee.store.sqlite import SqliteStore
 from support.pile import PILE
-from test_store_contract import _entry, _match, _note
+from support.store_contract import a_match, a_note, an_entry
 
 
 @pytest.fixture
@@ -28,9 +29,9 @@ def pg(pg_url):
 def test_the_database_refuses_to_edit_the_log(pg, pg_url, table, sql):
     import psycopg
 
-    pg.create_match(_match())
-    pg.append(_entry(1), expected_seq=0)
-    pg.add_annotation(_note(1, "root", "h1"))
+    pg.create_match(a_match())
+    pg.append(an_entry(1), expected_seq=0)
+    pg.add_annotation(a_note(1, "root", "h1"))
     with psycopg.connect(pg_url, autocommit=True) as conn:
         with pytest.raises(psycopg.errors.RaiseException, match="append-only"):
             conn.execute(sql.format(t=table))
@@ -134,8 +135,8 @@ def test_a_schema_1_database_is_migrated_on_open(pg_server):
                      " VALUES ('m1', 'g', '1', '\\x7b7d', 'g0', 't')")
     s = PostgresStore(url)
     assert s.schema_version() == len(MIGRATIONS) == 5
-    s.append(_entry(1), expected_seq=0)
-    assert s.get_match("m1") == _match() and s.head("m1") == 1
+    s.append(an_entry(1), expected_seq=0)
+    assert s.get_match("m1") == a_match() and s.head("m1") == 1
     assert s.list_tournaments() == [] and s.find_transcript("d") == []
     s.close()
 
@@ -148,8 +149,8 @@ def test_a_dropped_connection_is_retried_and_writes_once(pg, pg_url, monkeypatch
     waits = []
     monkeypatch.setattr(postgres.time, "sleep", waits.append)
 
-    pg.create_match(_match())
-    pg.append(_entry(1), expected_seq=0)
+    pg.create_match(a_match())
+    pg.append(an_entry(1), expected_seq=0)
     with psycopg.connect(pg_url, autocommit=True) as admin:
         # every connection of the pool (and of whatever else is connected to the tests' database)
         pids = [r[0] for r in admin.execute("SELECT pid FROM pg_stat_activity WHERE datname = current_database()"
@@ -159,7 +160,7 @@ def test_a_dropped_connection_is_retried_and_writes_once(pg, pg_url, monkeypatch
         deadline = time.monotonic() + 10
         while admin.execute("SELECT 1 FROM pg_stat_activity WHERE pid = ANY(%s)", (pids,)).fetchone():
             assert time.monotonic() < deadline, "the backends did not go"
-    pg.append(_entry(2), expected_seq=1)  # on a fresh connection
+    pg.append(an_entry(2), expected_seq=1)  # on a fresh connection
     assert waits == [0.05]  # one retry, after the backoff's first step
     assert [e.seq for e in pg.entries("m1")] == [1, 2]
 
@@ -191,10 +192,10 @@ def test_servers_starting_together_on_an_empty_database_migrate_it_once(pg_serve
 
 def test_a_transcript_digest_finds_the_matches_imported_from_it(pg):
     """Ahead of the scorekeeper's store change (issue 13): PostgreSQL keeps transcript digests too."""
-    pg.create_match(_match("m1"), [_entry(1)], transcript="d1")
-    pg.create_match(_match("m2"), transcript="d2")
-    pg.create_match(_match("m3"), transcript="d1")
+    pg.create_match(a_match("m1"), [an_entry(1)], transcript="d1")
+    pg.create_match(a_match("m2"), transcript="d2")
+    pg.create_match(a_match("m3"), transcript="d1")
     assert pg.find_transcript("d1") == ["m1", "m3"] and pg.find_transcript("d2") == ["m2"]
     with pytest.raises(StoreError):  # all or nothing
-        pg.create_match(_match("m4"), [_entry(2, "m4")], transcript="d3")
+        pg.create_match(a_match("m4"), [an_entry(2, "m4")], transcript="d3")
     assert pg.find_transcript("d3") == [] and pg.get_match("m4") is None

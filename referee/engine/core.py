@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable
 from typing import Any, TypeVar
 
@@ -19,21 +18,17 @@ import msgspec
 from schemas import MatchConfig, Seat
 
 from .chance import Chance
+from .hashing import annotation_hash as annotation_hash
+from .hashing import annotations_root as annotations_root
+from .hashing import canonical as canonical
+from .hashing import entry_hash as entry_hash
+from .hashing import sha256_hex as sha256_hex
 from .protocol import Accepted, Held, Rejected, Rules, Verdict
 
 I = TypeVar("I")  # noqa: E741
 E = TypeVar("E")
 
 _encoder = msgspec.json.Encoder(order="sorted")
-
-
-def canonical(value: Any) -> bytes:
-    """Deterministic JSON bytes of any msgspec/builtin value (sorted keys and fields)."""
-    return _encoder.encode(value)
-
-
-def sha256_hex(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 def state_hash(state: Any) -> str:
@@ -105,29 +100,11 @@ def genesis_hash(match_id: str, rules_version: str, config: MatchConfig) -> str:
     return sha256_hex(b"referee:genesis\n" + canonical(head))
 
 
-def entry_hash(prev_hash: str, body: bytes) -> str:
-    return sha256_hex(prev_hash.encode("ascii") + b"\n" + body)
-
-
 def seed_commitment(match_id: str, seed: int) -> str:
     """The commitment to a digital match's seed that every role gets when the match is created:
     ``sha256("referee:seed\\n<match id>\\n<seed>")`` (the id of the match it was created as; a fork
     keeps its root's). Once the seed is revealed, anyone can check it against this."""
     return sha256_hex(f"referee:seed\n{match_id}\n{seed}".encode())
-
-
-def annotations_root(match_id: str) -> str:
-    """What the first annotation of a match chains to."""
-    return sha256_hex(b"referee:annotations\n" + match_id.encode("utf-8"))
-
-
-def annotation_hash(prev_hash: str, *, match_id: str, n: int, seq: int, kind: str, text: str, by: str,
-                    audience: str) -> str:
-    """The hash of the ``n``-th annotation of a match, chained to ``prev_hash`` like an entry's (its
-    clock reading is not part of it: a time is kept for people, it is not evidence)."""
-    body = canonical({"match": match_id, "n": n, "seq": seq, "kind": kind, "text": text, "by": by,
-                      "audience": audience})
-    return entry_hash(prev_hash, body)
 
 
 def head_seal(*, entries_hash: str, annotations_hash: str, title: str, parent: str | None,

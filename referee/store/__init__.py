@@ -1,5 +1,7 @@
-"""The match log store: an interface (:class:`Store`) and three recorders: SQLite (the default),
-PostgreSQL (a shared database for several servers) and in-memory.
+"""The match log store: an interface (:class:`Store`, the composition of one small protocol per purpose:
+:class:`MatchLog`, :class:`Annotations`, :class:`AccessTokens`, :class:`TournamentLog`,
+:class:`TranscriptIndex`, and an optional :class:`Notifier`) and three backends implementing all of
+them: SQLite (the default), PostgreSQL (a shared database for several servers) and in-memory.
 
 The store sees bytes and index columns, never domain objects. Entries are append-only: there is no
 method that updates or deletes one. Every append is one transaction that first checks the head
@@ -8,10 +10,15 @@ nothing is written.
 """
 
 from .base import (
+    AccessTokens,
+    Annotations,
     AuditRow,
+    BadSetting,
     Conflict,
     DuplicateRequest,
     IndexRow,
+    MatchLog,
+    Notifier,
     Store,
     StoredAnnotation,
     StoredEntry,
@@ -24,13 +31,20 @@ from .base import (
     StoredTournamentToken,
     StoreError,
     StoreUnavailable,
+    TournamentLog,
+    TranscriptIndex,
 )
 
 __all__ = [
+    "AccessTokens",
+    "Annotations",
     "AuditRow",
+    "BadSetting",
     "Conflict",
     "DuplicateRequest",
     "IndexRow",
+    "MatchLog",
+    "Notifier",
     "Store",
     "StoreError",
     "StoreUnavailable",
@@ -43,6 +57,8 @@ __all__ = [
     "StoredTournament",
     "StoredTournamentEvent",
     "StoredTournamentToken",
+    "TournamentLog",
+    "TranscriptIndex",
     "open_store",
 ]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Protocol
 
 import msgspec
@@ -20,6 +20,17 @@ class StoreUnavailable(StoreError):
 
     #: what a client is told to wait (seconds) before it tries again
     retry_after = 2
+
+
+class BadSetting(ValueError):
+    """A store was asked for a setting it does not know (e.g. a durability other than full or normal),
+    before any database was opened. ``code`` is the stable error code a front end reports it under (as
+    bad input: the setting is the user's to fix, the store is not at fault)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
 
 
 class Conflict(StoreError):
@@ -110,7 +121,7 @@ class DuplicateRequest(StoreError):
 class StoredAnnotation(msgspec.Struct, frozen=True, kw_only=True):
     """A note on entry ``seq`` (0: on the match). Annotations are append-only and chained like
     entries: the ``n``-th annotation of a match hashes its body with the hash of the one before
-    (:func:`referee.engine.core.annotation_hash`), so an edited, inserted or removed annotation breaks
+    (:func:`referee.engine.hashing.annotation_hash`), so an edited, inserted or removed annotation breaks
     the chain and the audit's head covers them. ``audience`` is ``all`` or the one role that may read
     it (a seat, or ``arbiter``). ``recorded_at`` is a clock reading kept for people, not evidence."""
 
@@ -195,18 +206,17 @@ class StoredTournamentToken(msgspec.Struct, frozen=True, kw_only=True):
     player: str | None = None
 
 
-class Store(Protocol):
-    """What the service layer needs from a log store. One shared contract suite tests every one."""
+class MatchLog(Protocol):
+    """The match log: matches, their append-only entries (with the idempotency keys and snapshots written
+    alongside them), read back whole, as fold bodies, audit rows, index columns or undo/redo jumps."""
 
     def create_match(
         self, match: StoredMatch, entries: Sequence[StoredEntry] = (),
         annotations: Sequence[StoredAnnotation] = (), transcript: str | None = None,
     ) -> None:
         """Create a match and (atomically, for imports) its first entries and annotations; ``transcript``:
-        the digest of the transcript it was imported from (:meth:`find_transcript` finds it again)."""
-
-    def find_transcript(self, digest: str) -> list[str]:
-        """The ids of the matches imported from a transcript with this digest, in the order they were written."""
+        the digest of the transcript it was imported from (:meth:`TranscriptIndex.find_transcript` finds
+        it again)."""
 
     def get_match(self, match_id: str) -> StoredMatch | None: ...
 
@@ -247,6 +257,19 @@ class Store(Protocol):
 
     def snapshot_at_or_before(self, match_id: str, seq: int) -> StoredSnapshot | None: ...
 
+    def snapshots(self, match_id: str) -> list[StoredSnapshot]:
+        """A match's snapshots in seq order (what ``referee db copy`` copies)."""
+
+    def find_request(self, match_id: str, key: str) -> StoredRequest | None:
+        """The request recorded with idempotency key ``key`` for the match, if any."""
+
+    def requests(self, match_id: str) -> list[StoredRequest]:
+        """A match's idempotency keys in seq order (what ``referee db copy`` copies)."""
+
+
+class Annotations(Protocol):
+    """A match's annotations: append-only and chained (see :class:`StoredAnnotation`)."""
+
     def add_annotation(self, annotation: StoredAnnotation) -> None:
         """Append one annotation if it is the ``n``-th of its match (n = the count so far + 1) and its
         ``prev_hash`` is the hash of the one before; otherwise raise :class:`Conflict`, write nothing."""
@@ -257,13 +280,29 @@ class Store(Protocol):
     def annotations_on(self, match_id: str, start: int, stop: int) -> list[StoredAnnotation]:
         """A match's annotations of entries ``start..stop`` in the order they were added."""
 
+
+class AccessTokens(Protocol):
+    """Who may do what: the bearer tokens of matches and of tournaments, kept as their sha256 only."""
+
     def add_tokens(self, tokens: Sequence[StoredToken]) -> None:
         """Record bearer tokens (hashes) of a match, all at once."""
 
     def find_token(self, token_hash: str) -> StoredToken | None: ...
 
-    def find_request(self, match_id: str, key: str) -> StoredRequest | None:
-        """The request recorded with idempotency key ``key`` for the match, if any."""
+    def tokens(self, match_id: str) -> list[StoredToken]:
+        """A match's token hashes (what ``referee db copy`` copies), in token-hash order."""
+
+    def add_tournament_tokens(self, tokens: Sequence[StoredTournamentToken]) -> None:
+        """Record bearer tokens (hashes) of a tournament, all at once."""
+
+    def find_tournament_token(self, token_hash: str) -> StoredTournamentToken | None: ...
+
+    def tournament_tokens(self, tournament_id: str) -> list[StoredTournamentToken]:
+        """A tournament's token hashes in token-hash order (what ``referee db copy`` copies)."""
+
+
+class TournamentLog(Protocol):
+    """Tournaments and their append-only, chained events."""
 
     def create_tournament(self, tournament: StoredTournament, events: Sequence[StoredTournamentEvent]) -> None:
         """Create a tournament and (atomically) its first events, numbered 1, 2, ...; an id that exists
@@ -287,31 +326,39 @@ class Store(Protocol):
     def tournament_events(self, tournament_id: str, stop: int | None = None) -> list[StoredTournamentEvent]:
         """A tournament's events ``1..stop`` (default: all) in order."""
 
-    def add_tournament_tokens(self, tokens: Sequence[StoredTournamentToken]) -> None:
-        """Record bearer tokens (hashes) of a tournament, all at once."""
 
-    def find_tournament_token(self, token_hash: str) -> StoredTournamentToken | None: ...
+class TranscriptIndex(Protocol):
+    """Which matches were imported from which transcript (by the transcript's digest)."""
 
-    def snapshots(self, match_id: str) -> list[StoredSnapshot]:
-        """A match's snapshots in seq order (what ``referee db copy`` copies)."""
-
-    def tokens(self, match_id: str) -> list[StoredToken]:
-        """A match's token hashes (what ``referee db copy`` copies), in token-hash order."""
-
-    def requests(self, match_id: str) -> list[StoredRequest]:
-        """A match's idempotency keys in seq order (what ``referee db copy`` copies)."""
-
-    def tournament_tokens(self, tournament_id: str) -> list[StoredTournamentToken]:
-        """A tournament's token hashes in token-hash order (what ``referee db copy`` copies)."""
+    def find_transcript(self, digest: str) -> list[str]:
+        """The ids of the matches imported from a transcript with this digest, in the order they were written."""
 
     def transcripts(self) -> list[tuple[str, str]]:
-        """Every ``(digest, match_id)`` that :meth:`create_match` recorded, by digest, each digest's
-        matches in the order they were written (what ``referee db copy`` copies)."""
+        """Every ``(digest, match_id)`` recorded, by digest, each digest's matches in the order they were
+        written (what ``referee db copy`` copies)."""
 
     def add_transcript(self, digest: str, match_id: str) -> None:
         """Record that ``match_id`` was imported from a transcript with this digest (as
         ``create_match(transcript=...)`` does; ``referee db copy`` writes those of a match it copied);
         an unknown match or a pair already recorded raises :class:`StoreError`."""
+
+
+class Notifier(Protocol):
+    """A store shared by several processes that announces every append (PostgreSQL: LISTEN/NOTIFY)."""
+
+    def listen(self, wake: Callable[[str], None], resumed: Callable[[], None] | None = None) -> Callable[[], None]:
+        """Call ``wake(match_id)`` (on a thread of its own) whenever an entry of any match is committed by
+        any process; ``resumed()`` each time it listens again after a drop (notifications sent meanwhile
+        are lost). Returns what stops it."""
+
+
+class Store(MatchLog, Annotations, AccessTokens, TournamentLog, TranscriptIndex, Protocol):
+    """Every recorder over one database, as the service layer opens it. One contract suite per recorder
+    tests every backend; callers that need only one recorder are typed against it."""
+
+    @property
+    def notifier(self) -> Notifier | None:
+        """What announces appends across processes, for a store that can (None: the readers poll)."""
 
     def reopen(self) -> Store | None:
         """The same data through a new connection of its own, for another process (after a fork);

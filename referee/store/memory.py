@@ -10,6 +10,7 @@ from .base import (
     Conflict,
     DuplicateRequest,
     IndexRow,
+    Notifier,
     StoredAnnotation,
     StoredEntry,
     StoredMatch,
@@ -246,6 +247,10 @@ class MemoryStore:
 
     def requests(self, match_id: str) -> list[StoredRequest]:
         return sorted((r for (mid, _k), r in self._requests.items() if mid == match_id), key=lambda r: (r.seq, r.key))
+
+    @property
+    def notifier(self) -> Notifier | None:
+        return None  # one process: its own appends are all there is
 
     def reopen(self) -> None:
         return None  # the data lives in this process only

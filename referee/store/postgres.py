@@ -48,6 +48,7 @@ from .base import (
     Conflict,
     DuplicateRequest,
     IndexRow,
+    Notifier,
     StoredAnnotation,
     StoredEntry,
     StoredMatch,
@@ -619,6 +620,10 @@ class PostgresStore:
         return [StoredTournamentToken(token_hash=r[0], tournament_id=r[1], role=r[2], player=r[3]) for r in rows]
 
     # -- the live feed across processes -----------------------------------------------------------
+
+    @property
+    def notifier(self) -> Notifier:
+        return self  # it announces appends itself (:meth:`listen`)
 
     def listen(self, wake: Callable[[str], None], resumed: Callable[[], None] | None = None) -> Callable[[], None]:
         """Call ``wake(match_id)`` (on a thread of its own) whenever an entry of any match is committed,

@@ -32,9 +32,11 @@ from .base import (
     match_from_row,
     tournament_from_row,
     AuditRow,
+    BadSetting,
     Conflict,
     DuplicateRequest,
     IndexRow,
+    Notifier,
     StoredAnnotation,
     StoredEntry,
     StoredMatch,
@@ -65,19 +67,17 @@ DURABILITY_ENV = "REFEREE_DURABILITY"
 
 def durability_level(value: str | None = None) -> Durability:
     """The durability asked for: ``value`` if given, else ``$REFEREE_DURABILITY`` if set, else ``full``.
-    Anything else is refused (:class:`referee.errors.BadInput`, naming the values allowed), before a
-    database is opened."""
+    Anything else is refused (:class:`BadSetting`, naming the values allowed), before a database is
+    opened."""
     source = "the durability"
     if value is None:
         value, source = os.environ.get(DURABILITY_ENV) or "full", DURABILITY_ENV
     for level in DURABILITIES:
         if value.strip().lower() == level:
             return level
-    from referee.errors import BadInput
-
-    raise BadInput("input/durability", f"{source} must be {' or '.join(DURABILITIES)}, not {value!r} "
-                   "(full: every acknowledged entry is on disk; normal: faster, an OS crash or power loss "
-                   "can lose the last ones)")
+    raise BadSetting("input/durability", f"{source} must be {' or '.join(DURABILITIES)}, not {value!r} "
+                     "(full: every acknowledged entry is on disk; normal: faster, an OS crash or power loss "
+                     "can lose the last ones)")
 
 
 def _busy(exc: sqlite3.OperationalError) -> bool:
@@ -198,7 +198,7 @@ def _m3_annotation_chain(db: sqlite_utils.Database) -> None:
     """Annotations become append-only and chained like entries (issue 10): each gets its place in the
     match's chain (``n``), the hash of the one before and its own, and an audience. Annotations written
     before are sealed here, in the order they were written, so an audit from now on notices any edit."""
-    from referee.engine.core import annotation_hash, annotations_root
+    from referee.engine.hashing import annotation_hash, annotations_root
 
     conn = db.conn
     for column, kind in (("n", "INTEGER"), ("prev_hash", "TEXT"), ("hash", "TEXT"), ("audience", "TEXT NOT NULL DEFAULT 'all'")):
@@ -739,6 +739,10 @@ class SqliteStore:
         rows = self._all("SELECT match_id, key, fingerprint, seq FROM requests WHERE match_id = ? ORDER BY seq, key",
                          (match_id,))
         return [StoredRequest(match_id=r[0], key=r[1], fingerprint=r[2], seq=r[3]) for r in rows]
+
+    @property
+    def notifier(self) -> Notifier | None:
+        return None  # other processes' appends are found by polling
 
     def reopen(self) -> SqliteStore:
         return SqliteStore(self.path, durability=self.durability, create=False)

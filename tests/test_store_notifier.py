@@ -1,0 +1,89 @@
+"""The declared :class:`referee.store.Notifier`: a store says whether it announces appends across
+processes (``store.notifier``), and one that does (PostgreSQL) wakes a listener with the match's id of
+every append, written through any connection."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from referee.store import Notifier, open_store
+from support.store_contract import a_match, an_entry, assert_implements, store  # noqa: F401 - fixture
+
+
+def test_a_store_declares_whether_it_announces_appends(store):
+    notifier = store.notifier
+    if type(store).__name__ == "PostgresStore":
+        assert notifier is not None
+        assert_implements(notifier, Notifier)
+    else:  # one process's memory, or a SQLite file whose other writers are found by polling
+        assert notifier is None
+
+
+def test_a_store_without_listen_fails_the_notifier_check():
+    """The check above can fail: the in-memory store has no listen method."""
+    from referee.store.memory import MemoryStore
+
+    with pytest.raises(AssertionError, match="lacks Notifier.listen"):
+        assert_implements(MemoryStore(), Notifier)
+
+
+def test_postgres_wakes_a_listener_with_each_appended_match(pg_server):
+    url = pg_server.fresh(empty=True)
+    listening, writer = open_store(url), open_store(url)
+    woken: list[str] = []
+    seen = threading.Event()
+
+    def wake(match_id: str) -> None:
+        woken.append(match_id)
+        seen.set()
+
+    assert listening.notifier is not None
+    stop = listening.notifier.listen(wake)
+    try:
+        writer.create_match(a_match("m1"))
+        # the listener's connection may not be listening yet: append until it hears one (bounded)
+        for seq in range(1, 51):
+            writer.append(an_entry(seq, "m1"), expected_seq=seq - 1)
+            if seen.wait(0.2):
+                break
+        assert seen.is_set(), "no notification within 50 appends"
+        assert set(woken) == {"m1"}
+    finally:
+        stop()
+        listening.close()
+        writer.close()
+
+
+def test_the_hall_listens_only_to_a_declared_notifier(db):
+    """The HTTP app asks the store for its notifier: over PostgreSQL it listens and its match streams poll
+    only as a fallback; over SQLite it polls, even through a store that happens to have a ``listen``
+    method (nothing is found by probing)."""
+    from litestar.testing import TestClient
+
+    from referee.http import create_app
+    from referee.service import Referee
+    from support.pile import PILE
+
+    calls: list[str] = []
+    inner = open_store(db)
+
+    class Probed:
+        """The store, with a ``listen`` method that its (absent) notifier does not declare."""
+
+        def __getattr__(self, name):
+            return getattr(inner, name)
+
+        def listen(self, wake, resumed=None):
+            calls.append("listen")
+            return lambda: None
+
+    store = inner if inner.notifier is not None else Probed()
+    with TestClient(create_app(lambda: Referee(store, games=[PILE]), poll=0.2, listen_poll=10)) as client:
+        hall = client.app.state.hall
+        if inner.notifier is not None:
+            assert (hall.entry_poll, hall.stop_listening is not None) == (10, True)
+        else:
+            assert (hall.entry_poll, hall.stop_listening, calls) == (0.2, None, [])
+    inner.close()
