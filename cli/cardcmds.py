@@ -1,5 +1,5 @@
 """``referee cards`` and ``referee template``: what a scorekeeper needs before writing a transcript.
-Registered on :data:`cli.main.app` when :mod:`cli.main` imports this module (at its end), built lazily
+Registered on :data:`cli.common.app` when :mod:`cli.main` imports this module (at its end), built lazily
 like every command (:mod:`cli.lazy`); this module imports nothing heavy at its top."""
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ from typing import Annotated
 
 import typer
 
-from cli.main import JsonOpt, _kv, _print_json, app
+from cli.common import JsonOpt, kv, print_json, app
 
 
 def _options(items: list[str] | None) -> dict[str, str]:
-    return _kv(items, "option")
+    return kv(items, "option")
 
 
 @app.command()
@@ -38,7 +38,7 @@ def cards(
     service = Referee(MemoryStore())
     found, name, rows = skeleton.listing(service, game, set_, _options(option))
     if json:
-        _print_json({"game": found.id, "cards": name, "listed": rows})
+        print_json({"game": found.id, "cards": name, "listed": rows})
         return
     if not rows:
         sys.stdout.write(f"{found.name} lists no cards for card set {name}: the game declares no listing "
