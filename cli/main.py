@@ -487,9 +487,6 @@ def run(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    # run as ``python -m cli.main``: this file is then ``__main__``, and the modules that register
-    # commands (reading, cards, template...) register them on ``cli.main``'s app, imported anew, so
-    # that is the app to run
-    from cli.main import run as _run
-
-    _run()
+    # run as ``python -m cli.main``: this file is then ``__main__``, whose commands registered themselves
+    # on cli.common's app above, as the imported cli.main's would
+    run()
