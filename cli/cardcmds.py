@@ -33,9 +33,9 @@ def cards(
 
     from referee import skeleton
     from referee.service import Referee
-    from referee.store.memory import MemoryStore
+    from referee.store import open_store
 
-    service = Referee(MemoryStore())
+    service = Referee(open_store(":memory:"))
     found, name, rows = skeleton.listing(service, game, set_, _options(option))
     if json:
         print_json({"game": found.id, "cards": name, "listed": rows})
@@ -67,12 +67,12 @@ def template(
     from cli import outfile
     from referee import skeleton
     from referee.service import Referee
-    from referee.store.memory import MemoryStore
+    from referee.store import open_store
 
     if output is not None:
         outfile.check(output, new_only=True)  # refused before the work
     seats = [p.strip() for p in players.split(",") if p.strip()]
-    text = skeleton.template(Referee(MemoryStore()), game, cards=cards_, players=seats, options=_options(option))
+    text = skeleton.template(Referee(open_store(":memory:")), game, cards=cards_, players=seats, options=_options(option))
     if output is None:
         sys.stdout.write(text)
         return

@@ -55,9 +55,9 @@ def games(
     Example: referee games by_all_means
     """
     from referee.service import Referee
-    from referee.store.memory import MemoryStore
+    from referee.store import open_store
 
-    service = Referee(MemoryStore())
+    service = Referee(open_store(":memory:"))
     if game is None:
         rows = [service.describe_game(g.id) for g in service.games]
         if json:
@@ -268,9 +268,9 @@ def import_(
         service = local_referee(ctx, db, create=shared and not check)
     else:  # no database yet: adjudicate without one, and create it only to write the match
         from referee.service import Referee
-        from referee.store.memory import MemoryStore
+        from referee.store import open_store
 
-        service = Referee(MemoryStore())
+        service = Referee(open_store(":memory:"))
     done = adjudicate(service, text, source, base)
     summary = done.summary
     if not check and (again or not summary.already):
