@@ -20,11 +20,9 @@ record idempotency keys), so each thread of a server uses its own ``Access`` ove
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import secrets
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import msgspec
@@ -52,6 +50,7 @@ from .inputs import check_depth
 from .redaction import View
 from .config import Loaded
 from .api import SubmitResult
+from .auth import Forbidden, Principal, Unauthorized, bearer, hash_token
 from .service import CONFLICT_RETRIES, Referee
 from .store import Store, StoredRequest, StoredToken, StoreError
 
@@ -60,36 +59,6 @@ LOG_PAGE_MAX = 1000
 EVENTS_PAGE = 500
 #: entries one replay request answers
 REPLAY_MAX = 1000
-
-
-class Unauthorized(RefereeError):
-    """No usable bearer token: 401."""
-
-    http_status = 401
-
-
-class Forbidden(RefereeError):
-    """A valid token that may not do this (another match's, or a role that may not): 403."""
-
-    http_status = 403
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-@dataclass(frozen=True)
-class Principal:
-    """Who a token speaks for: a seat of one match, its arbiter, or its spectators."""
-
-    match_id: str
-    role: str  # "seat" | "arbiter" | "spectator"
-    seat: str | None = None
-
-    @property
-    def name(self) -> str:
-        """The seat's name, or ``arbiter`` / ``spectator``: the view used and the ``by`` recorded."""
-        return self.seat if self.role == "seat" and self.seat is not None else self.role
 
 
 # -- the store, with idempotency keys ----------------------------------------------------------------
@@ -163,15 +132,8 @@ class Access:
     def authenticate(self, authorization: str | None, match_id: str) -> Principal:
         """The principal of an ``Authorization: Bearer <token>`` header for match ``match_id`` (its
         full id, or a prefix of 4+ characters of it)."""
-        if not authorization:
-            raise Unauthorized(
-                "auth/missing",
-                "send the match's token as 'Authorization: Bearer <token>' (tokens are given when the match is created)",
-            )
-        scheme, _, token = authorization.strip().partition(" ")
-        token = token.strip()
-        if scheme.lower() != "bearer" or not token:
-            raise Unauthorized("auth/malformed", "the Authorization header must be 'Bearer <token>'")
+        token = bearer(authorization, "send the match's token as 'Authorization: Bearer <token>' "
+                              "(tokens are given when the match is created)")
         digest = hash_token(token)
         row = self._tokens.get(digest)
         if row is None:
@@ -184,19 +146,6 @@ class Access:
         if match_id != row.match_id and not (len(match_id) >= 4 and row.match_id.startswith(match_id)):
             raise Forbidden("auth/other_match", "this token belongs to another match")
         return Principal(match_id=row.match_id, role=row.role, seat=row.seat)
-
-    @staticmethod
-    def check_admin(authorization: str | None, admin_token: str | None, what: str = "listing every match") -> None:
-        """Server-wide operations (listing every match, creating a tournament) need the server's admin
-        token; without one configured they are off (match ids, players and titles are not everyone's
-        business; a tournament's creation costs the server a record and a token per player)."""
-        if admin_token is None:
-            raise Forbidden("auth/no_admin", f"{what} is off on this server (start it with REFEREE_ADMIN_TOKEN set)")
-        scheme, _, token = (authorization or "").strip().partition(" ")
-        if scheme.lower() != "bearer" or not token.strip():
-            raise Unauthorized("auth/missing", "send the server's admin token as 'Authorization: Bearer <token>'")
-        if not hmac.compare_digest(hash_token(token.strip()), hash_token(admin_token)):
-            raise Forbidden("auth/not_admin", "this token is not the server's admin token")
 
     @staticmethod
     def _require(p: Principal, roles: tuple[str, ...], what: str) -> None:
