@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import bisect
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Mapping, MutableMapping
+from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
 from typing import Any, TypeVar
 
 import msgspec
@@ -445,3 +445,18 @@ class History:
         if isinstance(verdict, Rejected):
             return Rejected("ruling/still_illegal", f"even with {', '.join(sorted(waive))} waived: {verdict.code}: {verdict.message}", verdict.rule)
         return verdict
+
+
+def seal_annotations(match_id: str, notes: Sequence[StoredAnnotation],
+                     after: StoredAnnotation | None = None) -> list[StoredAnnotation]:
+    """``notes`` with their places in the match's annotation chain filled in (``n``, ``prev_hash`` and
+    ``hash``), following ``after`` (the match's last annotation so far, None for the first)."""
+    n, prev = (after.n, after.hash) if after is not None else (0, core.annotations_root(match_id))
+    out = []
+    for note in notes:
+        n += 1
+        digest = core.annotation_hash(prev, match_id=match_id, n=n, seq=note.seq, kind=note.kind, text=note.text,
+                                      by=note.by, audience=note.audience)
+        out.append(msgspec.structs.replace(note, n=n, prev_hash=prev, hash=digest))
+        prev = digest
+    return out

@@ -32,7 +32,8 @@ from .api import SubmitResult
 from .engine.entries import Confirmation, Ruling
 from .engine.protocol import Held, Rejected
 from .errors import BadInput, ConflictError
-from .service import Referee, entry_verdict_name
+from .redaction import verdict_name
+from .service import Referee
 
 
 class RulingRefused(BadInput):
@@ -167,7 +168,7 @@ def _replay(referee: Referee, loaded: Any, line: list[int], entry: int, ruling_s
         stored = referee.entry_at(loaded.match, seq)
         assert stored is not None
         body = loaded.decoder.decode(stored.body)
-        was = entry_verdict_name(body.verdict)
+        was = verdict_name(body.verdict)
         text = body.notation
         kind = body.kind
 
@@ -215,7 +216,7 @@ def _replay(referee: Referee, loaded: Any, line: list[int], entry: int, ruling_s
             skipped(f"{exc.code}: {exc.message}")
             continue
         v = res.verdict
-        name = entry_verdict_name(v)
+        name = verdict_name(v)
         mapping[seq] = res.seq
         verdicts[res.seq] = name
         why = f"{v.code}: {v.message}" if isinstance(v, Rejected) else ""

@@ -60,7 +60,7 @@ from .inputs import check_text
 from .redaction import View, annotations_by_entry, verdict_name
 from .store import Conflict, Store, StoredAnnotation, StoredEntry, StoredMatch, StoredSnapshot, StoreError
 from .config import Configuration, Loaded, new_match_id, utc_now
-from .history import SNAPSHOT_EVERY, History
+from .history import SNAPSHOT_EVERY, History, seal_annotations
 from .reopening import fork_entries, reopening_undo
 from .reopening import fresh_secret as default_secret
 from .timeline import Jump, Timeline
@@ -757,32 +757,9 @@ def _blind(loaded: Loaded, intent: Any) -> Any:
     return intent
 
 
-def seal_annotations(match_id: str, notes: Sequence[StoredAnnotation],
-                     after: StoredAnnotation | None = None) -> list[StoredAnnotation]:
-    """``notes`` with their places in the match's annotation chain filled in (``n``, ``prev_hash`` and
-    ``hash``), following ``after`` (the match's last annotation so far, None for the first)."""
-    n, prev = (after.n, after.hash) if after is not None else (0, core.annotations_root(match_id))
-    out = []
-    for note in notes:
-        n += 1
-        digest = core.annotation_hash(prev, match_id=match_id, n=n, seq=note.seq, kind=note.kind, text=note.text,
-                                      by=note.by, audience=note.audience)
-        out.append(msgspec.structs.replace(note, n=n, prev_hash=prev, hash=digest))
-        prev = digest
-    return out
-
-
 def event_words(rules: Any, events: Sequence[Any]) -> list[str]:
     """Events in words through the game's ``describe_event`` (events it has no words for are left out)."""
     return [w for w in (rules.describe_event(ev) for ev in events) if w]
-
-
-def _verdict_text(verdict: Any) -> str:
-    if isinstance(verdict, Rejected):
-        return f"rejected {verdict.code}"
-    if isinstance(verdict, Accepted):
-        return "accepted"
-    return "none"
 
 
 def _blank(value: Any) -> bool:
