@@ -20,7 +20,7 @@ from .config import Loaded
 from .engine import core
 from .engine.entries import Act, Confirmation, Move, Redo, Reopen, Reopening, Ruling, Undo, fresh_secret
 from .engine.protocol import Accepted, Held, Rejected
-from .errors import BadInput, StorageError
+from .errors import BadInput, ConflictError, StorageError
 from .store import AuditRow, IndexRow, Store, StoredAnnotation, StoredEntry, StoredMatch, StoredSnapshot
 from .timeline import Header, Jump, Timeline, undone_marks
 
@@ -460,3 +460,11 @@ def seal_annotations(match_id: str, notes: Sequence[StoredAnnotation],
         out.append(msgspec.structs.replace(note, n=n, prev_hash=prev, hash=digest))
         prev = digest
     return out
+
+
+def expect_head(match_id: str, head: int, expected_seq: int | None, hint: str = "") -> None:
+    """The one check of a writer's expected head: a writer that names a sequence number other than the
+    match's head gets a conflict with the current head (``detail.head``) and nothing is written."""
+    if expected_seq is not None and expected_seq != head:
+        raise ConflictError("match/stale_seq", f"match {match_id} is at entry {head}, not {expected_seq}{hint}",
+                            {"head": head})

@@ -31,8 +31,9 @@ from schemas import ARBITER, Outcome
 from .api import SubmitResult
 from .engine.entries import Confirmation, Ruling
 from .engine.protocol import Held, Rejected
-from .errors import BadInput, ConflictError
+from .errors import BadInput
 from .redaction import verdict_name
+from .history import expect_head
 from .service import Referee
 
 
@@ -99,8 +100,7 @@ def rule(referee: Referee, match_id: str, entry: int, *, reason: str = "", main:
     loaded = referee.load(match_id)
     mid = loaded.match.id
     head = referee.store.head(mid)
-    if expected_seq is not None and expected_seq != head:
-        raise ConflictError("match/stale_seq", f"match {mid} is at entry {head}, not {expected_seq}", {"head": head})
+    expect_head(mid, head, expected_seq)
     if not 1 <= entry <= head:
         raise BadInput("match/bad_seq", f"entry {entry} does not exist: match {mid} has entries 1..{head}")
     stored = referee.entry_at(loaded.match, entry)

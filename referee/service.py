@@ -60,7 +60,7 @@ from .inputs import check_text
 from .redaction import View, annotations_by_entry, verdict_name
 from .store import Conflict, Store, StoredAnnotation, StoredEntry, StoredMatch, StoredSnapshot, StoreError
 from .config import Configuration, Loaded, new_match_id, utc_now
-from .history import SNAPSHOT_EVERY, History, seal_annotations
+from .history import SNAPSHOT_EVERY, History, expect_head, seal_annotations
 from .reopening import fork_entries, reopening_undo
 from .reopening import fresh_secret as default_secret
 from .timeline import Jump, Timeline
@@ -362,12 +362,7 @@ class Referee(Configuration, History):
         loaded = self.load(match_id)
         intent = self.parse(loaded, seat, text)
         head, state = self.state_at(loaded)
-        if expected_seq is not None and expected_seq != head:
-            raise ConflictError(
-                "match/stale_seq",
-                f"match {loaded.match.id} is at entry {head}, not {expected_seq}; reload and submit again",
-                {"head": head},
-            )
+        expect_head(loaded.match.id, head, expected_seq, "; reload and submit again")
         if blind and loaded.config.chance == "digital":
             typed = typed_chance(loaded.rules.chance_fields(intent), intent)
             if typed:  # refused before adjudication; kept in the log as a line that changes nothing
@@ -477,8 +472,7 @@ class Referee(Configuration, History):
         loaded = self.load(match_id)
         self._check_actor(loaded, by)
         head, state = self.state_at(loaded)
-        if expected_seq is not None and expected_seq != head:
-            raise ConflictError("match/stale_seq", f"match {loaded.match.id} is at entry {head}, not {expected_seq}", {"head": head})
+        expect_head(loaded.match.id, head, expected_seq)
         timeline = self.timeline(loaded)
         if to is None:
             last = timeline.last_action()
@@ -503,8 +497,7 @@ class Referee(Configuration, History):
         loaded = self.load(match_id)
         self._check_actor(loaded, by)
         head, state = self.state_at(loaded)
-        if expected_seq is not None and expected_seq != head:
-            raise ConflictError("match/stale_seq", f"match {loaded.match.id} is at entry {head}, not {expected_seq}", {"head": head})
+        expect_head(loaded.match.id, head, expected_seq)
         timeline = self.timeline(loaded)
         if undo is None:
             undo = timeline.latest_undo()
@@ -543,8 +536,7 @@ class Referee(Configuration, History):
         check_text(reason, "the reason", TEXT_MAX)
         loaded = self.load(match_id)
         head, state = self.state_at(loaded)
-        if expected_seq is not None and expected_seq != head:
-            raise ConflictError("match/stale_seq", f"match {loaded.match.id} is at entry {head}, not {expected_seq}", {"head": head})
+        expect_head(loaded.match.id, head, expected_seq)
         if not 1 <= entry <= head:
             raise BadInput("match/bad_seq", f"entry {entry} does not exist: match {loaded.match.id} has entries 1..{head}")
         stored = self.entry_at(loaded.match, entry)
@@ -578,8 +570,7 @@ class Referee(Configuration, History):
         loaded = self.load(match_id)
         self._check_actor(loaded, by)
         head, state = self.state_at(loaded)
-        if expected_seq is not None and expected_seq != head:
-            raise ConflictError("match/stale_seq", f"match {loaded.match.id} is at entry {head}, not {expected_seq}", {"head": head})
+        expect_head(loaded.match.id, head, expected_seq)
         timeline = self.timeline(loaded)
         hold = timeline.open_hold()
         if entry is None and hold is not None:
