@@ -13,8 +13,8 @@ Three things the local CLI does not need and a tournament hall does:
   head, never a silent fork of the log) and an idempotency key (recorded in the same transaction as
   the entry it appended: a retried request is applied once and answered like the first time).
 
-An :class:`Access` takes over the :class:`Referee` it is given (it wraps the referee's store to
-record idempotency keys), so each thread of a server uses its own ``Access`` over its own
+An :class:`Access` hands its :class:`Referee` the idempotency key of each write (the referee's next
+append records it), so each thread of a server uses its own ``Access`` over its own
 ``Referee`` (and, for SQLite, its own connection).
 """
 
@@ -61,28 +61,6 @@ EVENTS_PAGE = 500
 REPLAY_MAX = 1000
 
 
-# -- the store, with idempotency keys ----------------------------------------------------------------
-
-
-class _KeyedStore:
-    """The referee's store, recording ``pending``'s idempotency key with the next append."""
-
-    def __init__(self, inner: Store) -> None:
-        self.inner = inner
-        self.pending: StoredRequest | None = None
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.inner, name)
-
-    def append(self, entry: Any, expected_seq: int, snapshot: Any = None, request: StoredRequest | None = None) -> None:
-        req = request or self.pending
-        if req is None or req.match_id != entry.match_id:
-            self.inner.append(entry, expected_seq, snapshot)
-            return
-        self.pending = None  # one key, one entry
-        self.inner.append(entry, expected_seq, snapshot, request=req)
-
-
 # -- views ----------------------------------------------------------------------------------------------
 
 
@@ -98,8 +76,7 @@ class Access:
         on_append: Callable[[str], None] | None = None,
     ) -> None:
         self.referee = referee
-        self.store = referee.store if isinstance(referee.store, _KeyedStore) else _KeyedStore(referee.store)
-        referee.store = self.store
+        self.store = referee.store
         self._tokens = tokens if tokens is not None else {}
         self._on_append = on_append
         self._loaded: dict[str, Loaded] = {}
@@ -422,7 +399,7 @@ class Access:
         # moved since (a stale expected_seq, nothing left to undo, the key already recorded).
         attempts = CONFLICT_RETRIES if retry else 1
         for attempt in range(attempts):
-            self.store.pending = StoredRequest(match_id=mid, key=key, fingerprint=fingerprint, seq=0) if key else None
+            self.referee.request = StoredRequest(match_id=mid, key=key, fingerprint=fingerprint, seq=0) if key else None
             try:
                 res = call()
             except RefereeError as exc:
@@ -433,7 +410,7 @@ class Access:
                     continue  # another writer got in first: adjudicate against the new head
                 raise
             finally:
-                self.store.pending = None
+                self.referee.request = None
             if self._on_append is not None:
                 self._on_append(mid)
             return self._answer(p, loaded, res.seq, kind, res.actor, res.notation, res.verdict, res.state_hash,

@@ -58,7 +58,16 @@ from .engine.protocol import Accepted, Game, InputError, Rejected
 from .errors import BadInput, ConflictError, StorageError
 from .inputs import check_text
 from .redaction import View, annotations_by_entry, verdict_name
-from .store import Conflict, Store, StoredAnnotation, StoredEntry, StoredMatch, StoredSnapshot, StoreError
+from .store import (
+    Conflict,
+    Store,
+    StoredAnnotation,
+    StoredEntry,
+    StoredMatch,
+    StoredRequest,
+    StoredSnapshot,
+    StoreError,
+)
 from .config import Configuration, Loaded, new_match_id, utc_now
 from .history import SNAPSHOT_EVERY, History, expect_head, seal_annotations
 from .reopening import fork_entries, reopening_undo
@@ -100,6 +109,9 @@ class Referee(Configuration, History):
         self.clock = clock
         self.snapshot_every = snapshot_every
         self.use_snapshots = use_snapshots
+        #: the idempotency key the next append of its match records in the entry's own transaction (the
+        #: HTTP access layer sets it for one write): one key, one entry
+        self.request: StoredRequest | None = None
         self._loaded: OrderedDict[str, Loaded] = OrderedDict()
         self._heads: dict[str, tuple[int, Any]] = {}
         self._timelines: dict[str, tuple[int, Timeline]] = {}
@@ -306,7 +318,10 @@ class Referee(Configuration, History):
                 match_id=loaded.match.id, seq=entry.seq, state=core.state_bytes(new_state), state_hash=entry.state_hash
             )
         try:
-            self.store.append(entry, expected_seq=head, snapshot=snapshot)
+            request = self.request if self.request is not None and self.request.match_id == entry.match_id else None
+            if request is not None:
+                self.request = None  # one key, one entry
+            self.store.append(entry, expected_seq=head, snapshot=snapshot, request=request)
         except Conflict as exc:
             self._heads.pop(loaded.match.id, None)
             raise ConflictError("match/stale_seq", str(exc), {"head": exc.head}) from None
