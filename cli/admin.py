@@ -1,5 +1,5 @@
 """The hall's commands: ``serve`` (the HTTP service), ``ratings``, ``db copy`` and ``scenario run``.
-Registered on :data:`cli.main.app` (and its ``db`` and ``scenario`` groups) when :mod:`cli.main`
+Registered on :data:`cli.common.app` (and its ``db`` and ``scenario`` groups) when :mod:`cli.main`
 imports this module."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from cli.main import DbOpt, Exit, JsonOpt, _connection, _db_path, _fail, _local, _print_json, app, db_app, scenario_app
+from cli.common import DbOpt, Exit, JsonOpt, connection, db_path, fail, local_referee, print_json, app, db_app, scenario_app
 
 AdoptOpt = Annotated[bool, typer.Option(
     "--adopt-database", help="Let the referee add its tables to a PostgreSQL database (schema) that already holds "
@@ -45,9 +45,9 @@ def serve(
     from cli.serve import serve as run_server
 
     if workers < 1:
-        _fail("--workers must be 1 or more")
+        fail("--workers must be 1 or more")
     _adopt(adopt)
-    run_server(host, port, _db_path(db), workers=workers, durability=_connection(ctx).durability)
+    run_server(host, port, db_path(db), workers=workers, durability=connection(ctx).durability)
 
 
 @app.command()
@@ -63,7 +63,7 @@ def ratings(
 
     Example: referee ratings --game by_all_means --json
     """
-    conn = _connection(ctx)
+    conn = connection(ctx)
     if conn.server:  # GET /ratings: the same numbers over the server's database
         from cli.tournament_client import RemoteTournaments
 
@@ -71,11 +71,11 @@ def ratings(
     else:
         from referee.ratings import answer as compute
 
-        answer = compute(_local(ctx, db), game=game, model=model)
+        answer = compute(local_referee(ctx, db), game=game, model=model)
     if json:
         import msgspec
 
-        _print_json(msgspec.to_builtins(answer))
+        print_json(msgspec.to_builtins(answer))
         return
     sys.stdout.write(f"{answer.rated} matches rated ({answer.model})"
                      + "".join(f", {n} {why}" for why, n in answer.skipped.items()) + "\n")
@@ -105,12 +105,12 @@ def db_copy(
     from referee.errors import StorageError
     from referee.store import StoreError, open_store
 
-    if _connection(ctx).server:
-        _fail("db copy works on databases, not through --server")
+    if connection(ctx).server:
+        fail("db copy works on databases, not through --server")
     _adopt(adopt)
     try:
         src = open_store(source, create=False)
-        dst = open_store(target, durability=_connection(ctx).durability or "normal")
+        dst = open_store(target, durability=connection(ctx).durability or "normal")
     except StoreError as exc:
         raise StorageError("store/unavailable", str(exc)) from None
     try:
@@ -121,7 +121,7 @@ def db_copy(
         src.close()
         dst.close()
     if json:
-        _print_json(report)
+        print_json(report)
         return
     print(f"copied {report.matches} matches ({report.created} new, {report.up_to_date} already up to date): "
           f"{report.entries} entries, {report.annotations} annotations, {report.tokens} tokens, "
@@ -140,18 +140,18 @@ def db_migrate(ctx: typer.Context, db: DbOpt = None, adopt: AdoptOpt = False, js
     from referee.store import StoreError, open_store
     from referee.store.postgres import shown
 
-    if _connection(ctx).server:
-        _fail("db migrate works on a database, not through --server")
+    if connection(ctx).server:
+        fail("db migrate works on a database, not through --server")
     _adopt(adopt)
-    path = _db_path(db)
+    path = db_path(db)
     try:
-        store = open_store(path, durability=_connection(ctx).durability)
+        store = open_store(path, durability=connection(ctx).durability)
     except StoreError as exc:
         raise StorageError("store/unavailable", str(exc)) from None
     version = store.schema_version() if hasattr(store, "schema_version") else None
     store.close()
     if json:
-        _print_json({"database": shown(path), "schema": version})
+        print_json({"database": shown(path), "schema": version})
         return
     print(f"{shown(path)} is a referee database" + (f" (schema {version})" if version is not None else ""))
 
@@ -173,11 +173,11 @@ def db_grant(
     from referee.store import StoreError, open_store
     from referee.store.postgres import PostgresStore, is_url
 
-    path = _db_path(db)
-    if _connection(ctx).server or not is_url(path):
-        _fail("db grant works on a PostgreSQL database (a postgresql:// URL)")
+    path = db_path(db)
+    if connection(ctx).server or not is_url(path):
+        fail("db grant works on a PostgreSQL database (a postgresql:// URL)")
     if not role or len(role) > 63 or not all(c.isalnum() or c in "_-" for c in role):
-        _fail(f"{role!r} is not a role name (letters, digits, _ and -, at most 63)")
+        fail(f"{role!r} is not a role name (letters, digits, _ and -, at most 63)")
     try:
         store = open_store(path, create=False)
         assert isinstance(store, PostgresStore)
@@ -186,7 +186,7 @@ def db_grant(
         raise StorageError("store/failed", str(exc)) from None
     store.close()
     if json:
-        _print_json({"role": role, "grants": statements})
+        print_json({"role": role, "grants": statements})
         return
     print(f"{role} may now read and add rows to the referee's tables ({statements} grants); it owns none of them")
 
@@ -204,11 +204,11 @@ def scenario_run(
 
     paths = expand(files)
     if not paths:
-        _fail("no scenario files found in " + ", ".join(files))
+        fail("no scenario files found in " + ", ".join(files))
     results = [run_file(p) for p in paths]
     failed = [r for r in results if not r.passed]
     if json:
-        _print_json([
+        print_json([
             {"file": r.path, "title": r.title, "steps": r.steps, "passed": r.passed,
              "failures": [{"step": f.step, "what": f.what} for f in r.failures]}
             for r in results

@@ -1,5 +1,5 @@
 """``referee cards`` and ``referee template``: what a scorekeeper needs before writing a transcript.
-Registered on :data:`cli.main.app` when :mod:`cli.main` imports this module (at its end), built lazily
+Registered on :data:`cli.common.app` when :mod:`cli.main` imports this module (at its end), built lazily
 like every command (:mod:`cli.lazy`); this module imports nothing heavy at its top."""
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ from typing import Annotated
 
 import typer
 
-from cli.main import JsonOpt, _kv, _print_json, app
+from cli.common import JsonOpt, kv, print_json, app
 
 
 def _options(items: list[str] | None) -> dict[str, str]:
-    return _kv(items, "option")
+    return kv(items, "option")
 
 
 @app.command()
@@ -33,12 +33,12 @@ def cards(
 
     from referee import skeleton
     from referee.service import Referee
-    from referee.store.memory import MemoryStore
+    from referee.store import open_store
 
-    service = Referee(MemoryStore())
+    service = Referee(open_store(":memory:"))
     found, name, rows = skeleton.listing(service, game, set_, _options(option))
     if json:
-        _print_json({"game": found.id, "cards": name, "listed": rows})
+        print_json({"game": found.id, "cards": name, "listed": rows})
         return
     if not rows:
         sys.stdout.write(f"{found.name} lists no cards for card set {name}: the game declares no listing "
@@ -67,12 +67,12 @@ def template(
     from cli import outfile
     from referee import skeleton
     from referee.service import Referee
-    from referee.store.memory import MemoryStore
+    from referee.store import open_store
 
     if output is not None:
         outfile.check(output, new_only=True)  # refused before the work
     seats = [p.strip() for p in players.split(",") if p.strip()]
-    text = skeleton.template(Referee(MemoryStore()), game, cards=cards_, players=seats, options=_options(option))
+    text = skeleton.template(Referee(open_store(":memory:")), game, cards=cards_, players=seats, options=_options(option))
     if output is None:
         sys.stdout.write(text)
         return

@@ -96,12 +96,12 @@ class RemoteReferee:
 
     def get(self, path: str, answer: type[T], query: Mapping[str, Any] | None = None) -> T:
         """``GET path`` decoded as ``answer``."""
-        return _decode(self.call("GET", path, query=query), answer)
+        return decode(self.call("GET", path, query=query), answer)
 
     def write(self, path: str, body: Any) -> SubmitResult:
         """``POST path`` of a write that appends an entry, with an idempotency key (so it is retried)."""
         content = self.call("POST", path, body, headers={"Idempotency-Key": str(uuid.uuid4())}, retry=True)
-        return _result(_decode(content, SubmitAnswer))
+        return _result(decode(content, SubmitAnswer))
 
     def _match(self, match_id: str) -> str:
         return "/matches/" + urllib.parse.quote(match_id, safe="")
@@ -192,18 +192,18 @@ class RemoteReferee:
                  audience: str = "all") -> Annotation:
         """``by`` is the token's: the server records who annotates from it."""
         body = {"seq": seq, "text": text, "kind": kind, "audience": audience}
-        return _decode(self.call("POST", self._match(match_id) + "/annotations", body), Annotation)
+        return decode(self.call("POST", self._match(match_id) + "/annotations", body), Annotation)
 
     # -- client mode only ------------------------------------------------------------------------------
 
     def create_match(self, body: Mapping[str, Any]) -> MatchCreated:
         """POST /matches (a :class:`schemas.http.CreateMatch`, checked by the server): the new match and
         its tokens (shown once). Values left empty are left out."""
-        return _decode(self.call("POST", "/matches", {k: v for k, v in body.items() if v not in (None, {}, "")}),
+        return decode(self.call("POST", "/matches", {k: v for k, v in body.items() if v not in (None, {}, "")}),
                        MatchCreated)
 
 
-def _decode(content: bytes, answer: type[T]) -> T:
+def decode(content: bytes, answer: type[T]) -> T:
     try:
         return msgspec.json.decode(content, type=answer)
     except msgspec.DecodeError as exc:  # a server of another version, or not a referee at all

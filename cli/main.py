@@ -16,126 +16,30 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cli.lazy import LateTyper, lean
+from cli.common import (
+    Connection,
+    DbOpt,
+    Exit,
+    JsonOpt,
+    app,
+    connection,
+    db_path,
+    fail,
+    kv,
+    local_referee,
+    print_json,
+    referee_for,
+    report_entry,
+)
+from cli.lazy import lean
 
 if TYPE_CHECKING:
-    from referee.api import RefereeApi, SubmitResult
-    from referee.service import Referee
+    from referee.api import RefereeApi
     from schemas.http import AuditAnswer
-
-app = typer.Typer(
-    name="referee",
-    help="Adjudicate tabletop games from an append-only log of intents: play, replay, import, audit.",
-    no_args_is_help=True,
-    add_completion=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
-scenario_app = typer.Typer(help="Run scenario files (conformance tests anyone can write).", no_args_is_help=True)
-app.add_typer(scenario_app, name="scenario")
-#: `referee tournament ...`: its commands are in cli/tournament.py, imported only when this group is built
-tournament_app = LateTyper("cli.tournament", help="Tournaments: players, pairings, results from the match logs, standings.",
-                           no_args_is_help=True)
-app.add_typer(tournament_app, name="tournament")
-db_app = typer.Typer(help="Move matches between databases (SQLite files and PostgreSQL URLs).", no_args_is_help=True)
-app.add_typer(db_app, name="db")
-
-
-@dataclass(frozen=True)
-class Connection:
-    """Where the commands find their referee: a server (client mode, ``--server URL --token T``), or,
-    without one, a local database. The callback puts it on the context (``ctx.obj``) for the command."""
-
-    server: str | None = None
-    token: str | None = None
-    #: ``--durability`` (None: ``$REFEREE_DURABILITY``, else full; see :mod:`referee.store.sqlite`)
-    durability: str | None = None
-
-
-@app.callback()
-def _client_mode(
-    ctx: typer.Context,
-    server: Annotated[str | None, typer.Option("--server", envvar="REFEREE_SERVER", help="Talk to a referee server (URL) instead of a local database: new, play, legal, show, log, export, undo, redo, rule, confirm, annotate, audit, replay, diff, ratings, and tournament (with a tournament's token).", show_default=False)] = None,
-    token: Annotated[str | None, typer.Option("--token", envvar="REFEREE_TOKEN", help="The token to use with --server: a match's (a seat's, the arbiter's or the spectators'), or for tournament commands a tournament's.", show_default=False)] = None,
-    durability: Annotated[str | None, typer.Option("--durability", help="full (the default): an entry is reported only once it is on disk; normal: several times faster appends for bulk imports and benchmarks, but an OS crash or power loss can lose the last acknowledged entries. Also $REFEREE_DURABILITY.", show_default=False)] = None,
-) -> None:
-    """Adjudicate tabletop games from an append-only log of intents: play, replay, import, audit."""
-    ctx.obj = Connection(server=server or None, token=token, durability=durability)
-
-
-def _connection(ctx: typer.Context) -> Connection:
-    found = ctx.find_object(Connection)
-    return found if found is not None else Connection()
-
-
-DbOpt = Annotated[
-    str | None,
-    typer.Option("--db", help="SQLite database file, or a postgresql://user@host/dbname URL (default: $REFEREE_DB or ./referee.db)", show_default=False),
-]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON instead of tables.")]
-
-
-class Exit(Exception):
-    def __init__(self, code: int) -> None:
-        self.code = code
-
-
-def _db_path(db: str | None) -> str:
-    return db or os.environ.get("REFEREE_DB") or "referee.db"
-
-
-def _service(ctx: typer.Context, db: str | None) -> RefereeApi:
-    """The referee the command talks to: the server's in client mode, else the local database's."""
-    conn = _connection(ctx)
-    if conn.server:
-        from cli.client import RemoteReferee
-
-        return RemoteReferee(conn.server, conn.token)
-    return _local(ctx, db)
-
-
-def _local(ctx: typer.Context, db: str | None, *, create: bool = False) -> Referee:
-    """The service over the local database, for the commands that need one (matches, import, fork,
-    audit --all); in client mode they are refused."""
-    if _connection(ctx).server:
-        from referee.errors import BadInput
-
-        raise BadInput(
-            "client/unsupported",
-            "this command needs a local database (it is not available with --server); drop --server/--token "
-            "or use the HTTP API (see /schema on the server)",
-        )
-    from referee.errors import StorageError
-    from referee.service import Referee
-    from referee.store import StoreError, open_store
-
-    path = _db_path(db)
-    every = os.environ.get("REFEREE_SNAPSHOT_EVERY", "")
-    if every and not every.isdigit():
-        _fail(f"REFEREE_SNAPSHOT_EVERY must be a whole number of entries, not {every!r}")
-    try:
-        store = open_store(path, create=create, durability=_connection(ctx).durability)
-    except StoreError as exc:
-        raise StorageError("store/unavailable", str(exc)) from None
-    return Referee(store, snapshot_every=int(every)) if every else Referee(store)
-
-
-def _print_json(value: Any) -> None:
-    import msgspec
-
-    sys.stdout.write(msgspec.json.format(msgspec.json.encode(value), indent=2).decode() + "\n")
-
-
-def _fail(message: str, code: int = 2) -> NoReturn:
-    from referee.errors import BadInput
-
-    err = BadInput("input/invalid", message)
-    err.exit_code = code
-    raise err
 
 
 # -- games -----------------------------------------------------------------------------------------
@@ -151,13 +55,13 @@ def games(
     Example: referee games by_all_means
     """
     from referee.service import Referee
-    from referee.store.memory import MemoryStore
+    from referee.store import open_store
 
-    service = Referee(MemoryStore())
+    service = Referee(open_store(":memory:"))
     if game is None:
         rows = [service.describe_game(g.id) for g in service.games]
         if json:
-            _print_json(rows)
+            print_json(rows)
             return
         from cli import render
 
@@ -165,7 +69,7 @@ def games(
         return
     info = service.describe_game(game)
     if json:
-        _print_json(info)
+        print_json(info)
         return
     from cli import render
 
@@ -173,16 +77,6 @@ def games(
 
 
 # -- matches ---------------------------------------------------------------------------------------
-
-
-def _kv(items: list[str] | None, what: str) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for item in items or []:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            _fail(f"{what} {item!r} is not name=value (e.g. --{what} reaction_window=false)")
-        out[key.strip()] = value.strip()
-    return out
 
 
 def _read_toml(path: str, what: str) -> dict[str, Any]:
@@ -224,21 +118,21 @@ def new(
     pos = _read_toml(position, "position") if position else {}
     if "position" in pos and isinstance(pos["position"], dict):
         pos = pos["position"]
-    conn = _connection(ctx)
+    conn = connection(ctx)
     if players is None and continue_from is None:
-        _fail("name the seats: --players alice,bob (or continue a finished match: --continue-from MATCH)")
+        fail("name the seats: --players alice,bob (or continue a finished match: --continue-from MATCH)")
     if conn.server:
-        _new_remote(conn, game, players, _kv(option, "option"), cards, _kv(deck, "deck"), seed, chance, pos, title,
+        _new_remote(conn, game, players, kv(option, "option"), cards, kv(deck, "deck"), seed, chance, pos, title,
                     undo_policy, json, continue_from)
         return
-    service = _local(ctx, db, create=True)
+    service = local_referee(ctx, db, create=True)
     seats = players.split(",") if players is not None else list(service.load(str(continue_from)).config.players)
     info = service.new_match(
-        game, seats, options=_kv(option, "option"), cards=cards, decks=_kv(deck, "deck"),
+        game, seats, options=kv(option, "option"), cards=cards, decks=kv(deck, "deck"),
         seed=seed, chance=chance, position=pos, title=title, undo=undo_policy, continue_from=continue_from,
     )
     if json:
-        _print_json(info)
+        print_json(info)
         return
     from cli import render
 
@@ -269,7 +163,7 @@ def _new_remote(conn: Connection, game: str, players: str | None, options: dict[
         body["cards"] = cards
     answer = client.create_match(body)
     if json:
-        _print_json(answer)
+        print_json(answer)
         return
     from cli import render
 
@@ -291,10 +185,10 @@ def play(
 
     Example: referee play 3f9c alice draw_main card=TR6
     """
-    service = _service(ctx, db)
+    service = referee_for(ctx, db)
     text = " ".join(_requote(w) for w in intent)
     res = service.submit(match, seat, text, expected_seq=expect_seq)
-    _report(res, json)
+    report_entry(res, json)
 
 
 def _requote(word: str) -> str:
@@ -326,11 +220,11 @@ def legal(
     Example: referee legal 3f9c --as bob --json
     """
     if seat is not None and as_ is not None and seat != as_:
-        _fail(f"name one seat: {seat!r} or --as {as_!r}")
-    service = _service(ctx, db)
+        fail(f"name one seat: {seat!r} or --as {as_!r}")
+    service = referee_for(ctx, db)
     answer = service.legal(match, as_ or seat, blind=as_ is not None)
     if json:
-        _print_json({"seq": answer.seq, "legal": answer.legal})
+        print_json({"seq": answer.seq, "legal": answer.legal})
         return
     from cli import render
 
@@ -369,22 +263,22 @@ def import_(
         source, base = file, os.path.dirname(os.path.abspath(file))
     from referee.store.postgres import is_url
 
-    shared = is_url(_db_path(db))  # a PostgreSQL database: there is one (its tables made when first used)
-    if _connection(ctx).server or shared or os.path.exists(_db_path(db)):
-        service = _local(ctx, db, create=shared and not check)
+    shared = is_url(db_path(db))  # a PostgreSQL database: there is one (its tables made when first used)
+    if connection(ctx).server or shared or os.path.exists(db_path(db)):
+        service = local_referee(ctx, db, create=shared and not check)
     else:  # no database yet: adjudicate without one, and create it only to write the match
         from referee.service import Referee
-        from referee.store.memory import MemoryStore
+        from referee.store import open_store
 
-        service = Referee(MemoryStore())
+        service = Referee(open_store(":memory:"))
     done = adjudicate(service, text, source, base)
     summary = done.summary
     if not check and (again or not summary.already):
-        if not shared and not os.path.exists(_db_path(db)):
-            service = _local(ctx, db, create=True)
+        if not shared and not os.path.exists(db_path(db)):
+            service = local_referee(ctx, db, create=True)
         summary = store(service, done)
     if json:
-        _print_json(summary)
+        print_json(summary)
     else:
         from cli import scorekeeping
 
@@ -415,7 +309,7 @@ def export(
 
     if output is not None:
         outfile.check(output)  # a target it would refuse is refused before the work
-    pieces = _service(ctx, db).export(match, format, as_)  # locally, made as the log is walked
+    pieces = referee_for(ctx, db).export(match, format, as_)  # locally, made as the log is walked
     if output is None:
         for piece in pieces:
             sys.stdout.write(piece)
@@ -446,11 +340,11 @@ def annotate(
     """
     kinds = ("comment", "disputed", "ruling", "good", "mistake")
     if kind not in kinds:
-        _fail(f"--kind must be one of {', '.join(kinds)}, not {kind!r}")
-    service = _service(ctx, db)
+        fail(f"--kind must be one of {', '.join(kinds)}, not {kind!r}")
+    service = referee_for(ctx, db)
     note = service.annotate(match, seq, text, kind=kind, by=by, audience=for_)
     if json:
-        _print_json(note)
+        print_json(note)
     else:
         from cli import render
 
@@ -477,26 +371,26 @@ def audit(
     Example: referee audit 3f9c   ·   referee audit --all --json   ·   referee audit 3f9c --expect-head 5d2a...
     """
     if (match is None) == (not all_):
-        _fail("name one match, or pass --all (e.g. referee audit 3f9c)")
+        fail("name one match, or pass --all (e.g. referee audit 3f9c)")
     if expect_head is not None and match is None:
-        _fail("--expect-head names one match's head: name the match (e.g. referee audit 3f9c --expect-head HEAD)")
+        fail("--expect-head names one match's head: name the match (e.g. referee audit 3f9c --expect-head HEAD)")
     if jobs < 0:
-        _fail(f"--jobs must be 1 or more (0 = the cores available), not {jobs}")
+        fail(f"--jobs must be 1 or more (0 = the cores available), not {jobs}")
     if jobs == 0:
         from referee.audit import default_jobs
 
         jobs = default_jobs()
     if match is None:
-        local = _local(ctx, db)
+        local = local_referee(ctx, db)
         service: RefereeApi = local
         ids = [m.id for m in local.store.list_matches()]
     else:
-        service = _service(ctx, db)
+        service = referee_for(ctx, db)
         ids = [service.match_info(match).id]
     if json:
         reports = service.audit_many(ids, jobs=jobs, accept_rules_change=accept_rules_change)
         reports = _expecting(reports, expect_head)
-        _print_json(reports if all_ else reports[0])
+        print_json(reports if all_ else reports[0])
     else:
         from cli import render
 
@@ -515,30 +409,6 @@ def _expecting(reports: list[AuditAnswer], expect_head: str | None) -> list[Audi
     from referee.audit import expecting
 
     return [expecting(reports[0], expect_head), *reports[1:]]
-
-
-def _report(res: SubmitResult, json: bool) -> None:
-    """The entry an intent, undo, redo, ruling or confirmation appended; exit 1 if it was rejected."""
-    if json:
-        from referee.engine.protocol import Rejected
-
-        v = res.verdict
-        _print_json({
-            "match_id": res.match_id, "seq": res.seq, "actor": res.actor, "intent": res.notation,
-            "verdict": "accepted" if res.accepted else "held" if res.held else "rejected",
-            "rejection": {"code": v.code, "message": v.message, "rule": v.rule} if isinstance(v, Rejected) else None,
-            "events": res.events, "state_hash": res.state_hash, "outcome": res.outcome,
-        })
-    else:
-        from cli import lines
-
-        shown = lines.result(res)
-        if not lines.write(shown):  # what it cannot print as rich would, rich prints
-            from cli import render
-
-            render.printed(shown)
-    if not (res.accepted or res.held):
-        raise Exit(1)
 
 
 def _click_exceptions() -> tuple[tuple[type[Any], ...], tuple[type[Any], ...]]:
@@ -608,7 +478,7 @@ def run(argv: list[str] | None = None) -> None:
             exc = BadInput(exc.code, exc.message)
         if isinstance(exc, RefereeError):
             if "--json" in (argv if argv is not None else sys.argv[1:]):
-                _print_json({"code": exc.code, "message": exc.message, "detail": exc.detail})
+                print_json({"code": exc.code, "message": exc.message, "detail": exc.detail})
             sys.stderr.write(f"error: {exc.message}\n")
             sys.exit(exc.exit_code)
         if os.environ.get("REFEREE_DEBUG"):
@@ -620,9 +490,6 @@ def run(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    # run as ``python -m cli.main``: this file is then ``__main__``, and the modules that register
-    # commands (reading, cards, template...) register them on ``cli.main``'s app, imported anew, so
-    # that is the app to run
-    from cli.main import run as _run
-
-    _run()
+    # run as ``python -m cli.main``: this file is then ``__main__``, whose commands registered themselves
+    # on cli.common's app above, as the imported cli.main's would
+    run()

@@ -1,5 +1,5 @@
 """The commands that read a match and change nothing: ``show``, ``log``, ``matches``, ``replay`` and
-``diff``. Registered on :data:`cli.main.app` when :mod:`cli.main` imports this module (at its end);
+``diff``. Registered on :data:`cli.common.app` when :mod:`cli.main` imports this module (at its end);
 like every command they parse, call one method of the referee and render (:mod:`cli.render` for
 people, ``--json`` for scripts)."""
 
@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cli.main import DbOpt, Exit, JsonOpt, _db_path, _fail, _local, _print_json, _service, app
+from cli.common import DbOpt, Exit, JsonOpt, db_path, fail, local_referee, print_json, referee_for, app
 
 if TYPE_CHECKING:
     from referee.service import Referee
@@ -34,10 +34,10 @@ def show(
 
     Example: referee show 3f9c --as bob --at 12
     """
-    service = _service(ctx, db)
+    service = referee_for(ctx, db)
     data = service.show(match, at=at, seat=as_)
     if json:
-        _print_json(data)
+        print_json(data)
         return
     from cli import render
 
@@ -74,7 +74,7 @@ def log(
     Example: referee log 3f9c --as alice --last 20
     Example: referee log 3f9c --from 100 --to 160 --only rejected,disputed
     """
-    service = _service(ctx, db)
+    service = referee_for(ctx, db)
     kinds = _log_only(only)
     info = service.match_info(match)
     from referee.api import log_span
@@ -104,12 +104,12 @@ def _log_only(only: str | None) -> tuple[str, ...]:
     kinds = tuple(k.strip() for k in only.split(",") if k.strip())
     bad = [k for k in kinds if k not in LOG_ONLY]
     if bad or not kinds:
-        _fail(f"--only takes a comma-separated list of {', '.join(LOG_ONLY)}; not {', '.join(bad) or repr(only)}")
+        fail(f"--only takes a comma-separated list of {', '.join(LOG_ONLY)}; not {', '.join(bad) or repr(only)}")
     return kinds
 
 
 def _stream_json(values: Iterator[Any]) -> None:
-    """A JSON array of ``values``, written as they come, in the bytes :func:`_print_json` gives a list
+    """A JSON array of ``values``, written as they come, in the bytes :func:`print_json` gives a list
     (nothing is written until the first value is there, so an error before it leaves no half array)."""
     import msgspec
 
@@ -145,8 +145,8 @@ def matches(
     Example: referee matches --status over --event "club night" --json
     """
     if status not in (None, "playing", "over"):
-        _fail(f"--status is playing or over, not {status!r}")
-    service = _local(ctx, db)
+        fail(f"--status is playing or over, not {status!r}")
+    service = local_referee(ctx, db)
     rows = []
     for info, depth in service.forks():
         if game is not None and info.game != game and not _is_game(service, game, info.game):
@@ -164,12 +164,12 @@ def matches(
     if json:
         import msgspec
 
-        _print_json([{**msgspec.to_builtins(info), "depth": depth, "status": "over" if result else "playing",
+        print_json([{**msgspec.to_builtins(info), "depth": depth, "status": "over" if result else "playing",
                       "result": result} for info, depth, result in rows])
         return
     from cli import render
 
-    render.matches(f"Matches in {_db_path(db)}", rows)
+    render.matches(f"Matches in {db_path(db)}", rows)
 
 
 def _is_game(service: Referee, name: str, game_id: str) -> bool:
@@ -193,14 +193,14 @@ def diff(
     def split(ref: str) -> tuple[str, int | None]:
         mid, sep, n = ref.partition("@")
         if sep and not n.isdigit():
-            _fail(f"{ref!r}: expected MATCH or MATCH@N with N an entry number")
+            fail(f"{ref!r}: expected MATCH or MATCH@N with N an entry number")
         return mid, int(n) if sep else None
 
     (ma, na), (mb, nb) = split(a), split(b)
-    service = _service(ctx, db)
+    service = referee_for(ctx, db)
     d = service.diff(ma, mb, at_a=na, at_b=nb)
     if json:
-        _print_json(d)
+        print_json(d)
     else:
         from cli import render
 
@@ -227,10 +227,10 @@ def replay(
 
     Example: referee replay 3f9c --from 30 --to 45 --changes   ·   referee replay 3f9c --step
     """
-    service = _service(ctx, db)
+    service = referee_for(ctx, db)
     steps = service.replay(match, start=from_, stop=to, seat=as_)
     if json:
-        _print_json(steps)
+        print_json(steps)
         return
     from cli import render
 

@@ -17,9 +17,8 @@ def app() -> Any:
 
     from referee.http import create_app
     from referee.service import Referee
-    from referee.store import Store
+    from referee.store import Store, open_store
     from referee.store.postgres import PostgresStore, is_url
-    from referee.store.sqlite import SqliteStore
 
     db = os.environ["REFEREE_SERVE_DB"]
     every = os.environ.get("REFEREE_SNAPSHOT_EVERY", "")
@@ -29,7 +28,7 @@ def app() -> Any:
 
     def store() -> Store:
         if not is_url(db):
-            return SqliteStore(db)  # one SQLite connection per worker thread
+            return open_store(db)  # one SQLite connection per worker thread
         with lock:  # PostgreSQL: one pool of connections for the process, shared by its threads
             if not shared:
                 shared.append(PostgresStore(db, pool=int(os.environ.get("REFEREE_PG_POOL", "") or 16)))

@@ -1,6 +1,6 @@
 """The commands that travel in a match's time or rule on it: ``rule``, ``undo``, ``redo``, ``confirm`` and
 ``fork``. Each appends an entry of its own (or, ``fork``, a new match sharing the history): nothing in
-the log is ever changed. Registered on :data:`cli.main.app` when :mod:`cli.main` imports this module."""
+the log is ever changed. Registered on :data:`cli.common.app` when :mod:`cli.main` imports this module."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from cli.main import DbOpt, JsonOpt, _connection, _fail, _local, _print_json, _report, _service, app
+from cli.common import DbOpt, JsonOpt, connection, fail, local_referee, print_json, report_entry, referee_for, app
 
 
 @app.command()
@@ -34,24 +34,24 @@ def rule(
 
     Example: referee rule 3f9c 17 --reason "the card was visible to both players"   ·   referee rule 3f9c 8 --main
     """
-    if _connection(ctx).server:
+    if connection(ctx).server:
         if main:
-            _fail("--main needs the match's own database (it is not available with --server)")
-        service = _service(ctx, db)
-        _report(service.rule_stands(match, entry, reason=reason, expected_seq=expect_seq), json)
+            fail("--main needs the match's own database (it is not available with --server)")
+        service = referee_for(ctx, db)
+        report_entry(service.rule_stands(match, entry, reason=reason, expected_seq=expect_seq), json)
         return
     from referee import rulings
 
-    local = _local(ctx, db)
+    local = local_referee(ctx, db)
     if not rulings.needs_replay(local, match, entry):
-        _report(local.rule_stands(match, entry, reason=reason, expected_seq=expect_seq), json)
+        report_entry(local.rule_stands(match, entry, reason=reason, expected_seq=expect_seq), json)
         return
     report = rulings.rule(local, match, entry, reason=reason, main=main, name=name, expected_seq=expect_seq)
     if json:
         from referee.engine.protocol import Rejected
 
         v = report.ruling.verdict
-        _print_json({
+        print_json({
             "match_id": report.match_id, "entry": report.entry, "line": "fork" if report.fork else "main",
             "target": report.target, "undo": report.undo, "seq": report.ruling.seq,
             "verdict": "accepted" if report.ruling.accepted else "rejected",
@@ -83,9 +83,9 @@ def undo(
 
     Example: referee undo 3f9c --to 40 --by alice --reason "misread the card"
     """
-    service = _service(ctx, db)
+    service = referee_for(ctx, db)
     res = service.undo(match, by=by, to=to, reason=reason, expected_seq=expect_seq)
-    _report(res, json)
+    report_entry(res, json)
 
 
 @app.command()
@@ -102,9 +102,9 @@ def redo(
 
     Example: referee redo 3f9c --by alice
     """
-    service = _service(ctx, db)
+    service = referee_for(ctx, db)
     res = service.redo(match, by=by, undo=undo_, reason=reason)
-    _report(res, json)
+    report_entry(res, json)
 
 
 @app.command()
@@ -126,9 +126,9 @@ def confirm(
 
     Example: referee confirm 3f9c 41 --by bob   ·   referee confirm 3f9c 41 --by bob --decline
     """
-    service = _service(ctx, db)
+    service = referee_for(ctx, db)
     res = service.confirm(match, entry, by=by, accept=not decline, reason=reason, expected_seq=expect_seq)
-    _report(res, json)
+    report_entry(res, json)
 
 
 @app.command()
@@ -145,9 +145,9 @@ def fork(
 
     Example: referee fork 3f9c --at 40 --name "what if I kept the agent"
     """
-    info = _local(ctx, db).fork(match, at=at, name=name)
+    info = local_referee(ctx, db).fork(match, at=at, name=name)
     if json:
-        _print_json(info)
+        print_json(info)
         return
     from cli import render
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cli.main import DbOpt, Exit, JsonOpt, _connection, _fail, _local, _print_json, tournament_app
+from cli.common import DbOpt, Exit, JsonOpt, connection, fail, local_referee, print_json, tournament_app
 
 if TYPE_CHECKING:
     from referee.tournament.api import TournamentApi
@@ -33,20 +33,20 @@ def _tournaments(ctx: typer.Context, db: str | None, *, create: bool = False) ->
     """The local service (``tournament new`` and ``list``; refused in client mode)."""
     from referee.tournament.service import Tournaments
 
-    return Tournaments(_local(ctx, db, create=create))
+    return Tournaments(local_referee(ctx, db, create=create))
 
 
 def _api(ctx: typer.Context, db: str | None) -> TournamentApi:
     """The tournaments the command talks to: the server's in client mode (``--server URL --token T``,
     a tournament token), else the local database's."""
-    conn = _connection(ctx)
+    conn = connection(ctx)
     if conn.server:
         from cli.tournament_client import RemoteTournaments
 
         return RemoteTournaments(conn.server, conn.token)
     from referee.tournament.api import LocalTournaments
 
-    return LocalTournaments(_local(ctx, db))
+    return LocalTournaments(local_referee(ctx, db))
 
 
 def _list(text: str | None) -> list[str]:
@@ -59,7 +59,7 @@ def _kv_ints(text: str | None, what: str) -> dict[str, int]:
         key, sep, value = item.partition("=")
         digits = value.strip().lstrip("-")
         if not sep or not key.strip() or not digits.isdigit() or len(digits) > 12:
-            _fail(f"{what} {item!r} is not name=whole number (e.g. --{what} alice=12,bob=9)")
+            fail(f"{what} {item!r} is not name=whole number (e.g. --{what} alice=12,bob=9)")
         out[key.strip()] = int(value.strip())
     return out
 
@@ -78,7 +78,7 @@ def _print_table(head: list[str], rows: list[list[str]]) -> None:
 def _struct_json(value: Any) -> None:
     import msgspec
 
-    _print_json(msgspec.to_builtins(value))
+    print_json(msgspec.to_builtins(value))
 
 
 def _print_standings(table: StandingsAnswer) -> None:
@@ -129,10 +129,10 @@ def new(
     for item in option or []:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            _fail(f"option {item!r} is not name=value (e.g. --option reaction_window=false)")
+            fail(f"option {item!r} is not name=value (e.g. --option reaction_window=false)")
         opts[key.strip()] = value.strip()
     cards, cards_text = _card_file(cards)
-    if _connection(ctx).server:
+    if connection(ctx).server:
         _new_remote(ctx, name, game, format, rounds, tiebreaks, pts, seed, table_size, opts, cards, cards_text, chance,
                     players, json, undo_policy)
         return
@@ -142,7 +142,7 @@ def new(
                            cards_text=cards_text, chance=chance, players=_list(players), by=by, why=reason,
                            undo=undo_policy)
     if json:
-        _print_json({"id": state.id, "name": state.config.name, "game": state.config.game,
+        print_json({"id": state.id, "name": state.config.name, "game": state.config.game,
                      "format": state.config.format, "players": list(state.players), "undo": state.config.undo})
         return
     cfg = state.config
@@ -174,7 +174,7 @@ def _new_remote(ctx: typer.Context, name: str, game: str, format: str, rounds: i
     from cli.tournament_client import RemoteTournaments
     from schemas.tournament import CreateTournament
 
-    conn = _connection(ctx)
+    conn = connection(ctx)
     body = {"name": name, "game": game, "format": format, "rounds": rounds, "tiebreaks": _list(tiebreaks) or None,
             "points": {k: getattr(pts, k) for k in ("win", "draw", "loss", "bye", "half") if getattr(pts, k) is not None},
             "places": list(pts.places),
@@ -184,7 +184,7 @@ def _new_remote(ctx: typer.Context, name: str, game: str, format: str, rounds: i
     try:
         req = msgspec.convert({k: v for k, v in body.items() if v is not None}, CreateTournament)
     except msgspec.ValidationError as exc:
-        _fail(f"tournament new: {exc}")
+        fail(f"tournament new: {exc}")
     made = RemoteTournaments(conn.server or "", conn.token, need_token=False).create(req)
     if json:
         _struct_json(made)
@@ -206,7 +206,7 @@ def list_(ctx: typer.Context, db: DbOpt = None, json: JsonOpt = False) -> None:
     rows: list[dict[str, Any]] = [{"id": t.id, "name": t.config.name, "game": t.config.game, "format": t.config.format,
              "players": len(t.players), "rounds": t.current} for t in found]
     if json:
-        _print_json(rows)
+        print_json(rows)
         return
     _print_table(["id", "name", "game", "format", "players", "round"],
                  [[r["id"], r["name"], r["game"], r["format"], str(r["players"]), str(r["rounds"])] for r in rows])
@@ -233,7 +233,7 @@ def show(ctx: typer.Context, tournament: TidArg, db: DbOpt = None, json: JsonOpt
         "you": msgspec.to_builtins(shown.you),
     }
     if json:
-        _print_json(data)
+        print_json(data)
         return
     out = [f"{shown.name} ({shown.tournament}): {shown.game}, {shown.format}" + (f", {shown.rounds} rounds" if shown.rounds else ""),
            f"tie-breaks: {', '.join(shown.tiebreaks)}; {shown.records} records; undo policy of the matches: {shown.undo}",
@@ -531,7 +531,7 @@ def log(ctx: typer.Context, tournament: TidArg, db: DbOpt = None, json: JsonOpt 
 
     records = _api(ctx, db).log(tournament)
     if json:
-        _print_json([msgspec.to_builtins(r) for r in records])
+        print_json([msgspec.to_builtins(r) for r in records])
         return
     for r in records:
         event = dict(r.event)

@@ -14,7 +14,7 @@ import urllib.parse
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from cli.client import RemoteReferee, _decode
+from cli.client import RemoteReferee, decode
 from schemas.tournament import (
     AddPlayer,
     AuditResult,
@@ -56,7 +56,7 @@ class RemoteTournaments:
         return "/tournaments/" + urllib.parse.quote(tournament, safe="") + rest
 
     def _post(self, path: str, body: Any, answer: type[T]) -> T:
-        return _decode(self.http.call("POST", path, body), answer)
+        return decode(self.http.call("POST", path, body), answer)
 
     # -- client mode only --------------------------------------------------------------------------------
 

@@ -13,18 +13,16 @@ Three things the local CLI does not need and a tournament hall does:
   head, never a silent fork of the log) and an idempotency key (recorded in the same transaction as
   the entry it appended: a retried request is applied once and answered like the first time).
 
-An :class:`Access` takes over the :class:`Referee` it is given (it wraps the referee's store to
-record idempotency keys), so each thread of a server uses its own ``Access`` over its own
+An :class:`Access` hands its :class:`Referee` the idempotency key of each write (the referee's next
+append records it), so each thread of a server uses its own ``Access`` over its own
 ``Referee`` (and, for SQLite, its own connection).
 """
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import secrets
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import msgspec
@@ -52,6 +50,7 @@ from .inputs import check_depth
 from .redaction import View
 from .config import Loaded
 from .api import SubmitResult
+from .auth import Forbidden, Principal, Unauthorized, bearer, hash_token
 from .service import CONFLICT_RETRIES, Referee
 from .store import Store, StoredRequest, StoredToken, StoreError
 
@@ -60,58 +59,6 @@ LOG_PAGE_MAX = 1000
 EVENTS_PAGE = 500
 #: entries one replay request answers
 REPLAY_MAX = 1000
-
-
-class Unauthorized(RefereeError):
-    """No usable bearer token: 401."""
-
-    http_status = 401
-
-
-class Forbidden(RefereeError):
-    """A valid token that may not do this (another match's, or a role that may not): 403."""
-
-    http_status = 403
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-@dataclass(frozen=True)
-class Principal:
-    """Who a token speaks for: a seat of one match, its arbiter, or its spectators."""
-
-    match_id: str
-    role: str  # "seat" | "arbiter" | "spectator"
-    seat: str | None = None
-
-    @property
-    def name(self) -> str:
-        """The seat's name, or ``arbiter`` / ``spectator``: the view used and the ``by`` recorded."""
-        return self.seat if self.role == "seat" and self.seat is not None else self.role
-
-
-# -- the store, with idempotency keys ----------------------------------------------------------------
-
-
-class _KeyedStore:
-    """The referee's store, recording ``pending``'s idempotency key with the next append."""
-
-    def __init__(self, inner: Store) -> None:
-        self.inner = inner
-        self.pending: StoredRequest | None = None
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.inner, name)
-
-    def append(self, entry: Any, expected_seq: int, snapshot: Any = None, request: StoredRequest | None = None) -> None:
-        req = request or self.pending
-        if req is None or req.match_id != entry.match_id:
-            self.inner.append(entry, expected_seq, snapshot)
-            return
-        self.pending = None  # one key, one entry
-        self.inner.append(entry, expected_seq, snapshot, request=req)
 
 
 # -- views ----------------------------------------------------------------------------------------------
@@ -129,8 +76,7 @@ class Access:
         on_append: Callable[[str], None] | None = None,
     ) -> None:
         self.referee = referee
-        self.store = referee.store if isinstance(referee.store, _KeyedStore) else _KeyedStore(referee.store)
-        referee.store = self.store
+        self.store = referee.store
         self._tokens = tokens if tokens is not None else {}
         self._on_append = on_append
         self._loaded: dict[str, Loaded] = {}
@@ -163,15 +109,8 @@ class Access:
     def authenticate(self, authorization: str | None, match_id: str) -> Principal:
         """The principal of an ``Authorization: Bearer <token>`` header for match ``match_id`` (its
         full id, or a prefix of 4+ characters of it)."""
-        if not authorization:
-            raise Unauthorized(
-                "auth/missing",
-                "send the match's token as 'Authorization: Bearer <token>' (tokens are given when the match is created)",
-            )
-        scheme, _, token = authorization.strip().partition(" ")
-        token = token.strip()
-        if scheme.lower() != "bearer" or not token:
-            raise Unauthorized("auth/malformed", "the Authorization header must be 'Bearer <token>'")
+        token = bearer(authorization, "send the match's token as 'Authorization: Bearer <token>' "
+                              "(tokens are given when the match is created)")
         digest = hash_token(token)
         row = self._tokens.get(digest)
         if row is None:
@@ -184,19 +123,6 @@ class Access:
         if match_id != row.match_id and not (len(match_id) >= 4 and row.match_id.startswith(match_id)):
             raise Forbidden("auth/other_match", "this token belongs to another match")
         return Principal(match_id=row.match_id, role=row.role, seat=row.seat)
-
-    @staticmethod
-    def check_admin(authorization: str | None, admin_token: str | None, what: str = "listing every match") -> None:
-        """Server-wide operations (listing every match, creating a tournament) need the server's admin
-        token; without one configured they are off (match ids, players and titles are not everyone's
-        business; a tournament's creation costs the server a record and a token per player)."""
-        if admin_token is None:
-            raise Forbidden("auth/no_admin", f"{what} is off on this server (start it with REFEREE_ADMIN_TOKEN set)")
-        scheme, _, token = (authorization or "").strip().partition(" ")
-        if scheme.lower() != "bearer" or not token.strip():
-            raise Unauthorized("auth/missing", "send the server's admin token as 'Authorization: Bearer <token>'")
-        if not hmac.compare_digest(hash_token(token.strip()), hash_token(admin_token)):
-            raise Forbidden("auth/not_admin", "this token is not the server's admin token")
 
     @staticmethod
     def _require(p: Principal, roles: tuple[str, ...], what: str) -> None:
@@ -473,7 +399,7 @@ class Access:
         # moved since (a stale expected_seq, nothing left to undo, the key already recorded).
         attempts = CONFLICT_RETRIES if retry else 1
         for attempt in range(attempts):
-            self.store.pending = StoredRequest(match_id=mid, key=key, fingerprint=fingerprint, seq=0) if key else None
+            self.referee.request = StoredRequest(match_id=mid, key=key, fingerprint=fingerprint, seq=0) if key else None
             try:
                 res = call()
             except RefereeError as exc:
@@ -484,7 +410,7 @@ class Access:
                     continue  # another writer got in first: adjudicate against the new head
                 raise
             finally:
-                self.store.pending = None
+                self.referee.request = None
             if self._on_append is not None:
                 self._on_append(mid)
             return self._answer(p, loaded, res.seq, kind, res.actor, res.notation, res.verdict, res.state_hash,

@@ -37,6 +37,7 @@ from .engine import core
 from .engine.entries import Confirmation, Move, Redo, Reopen, Ruling, Undo, fresh_secret
 from .engine.protocol import Accepted, Held, Rejected
 from .errors import RefereeError
+from .redaction import verdict_name
 from .timeline import Header, Timeline
 
 if TYPE_CHECKING:
@@ -530,8 +531,6 @@ class Walker:
 
     def run(self, stop: int, tick: Callable[[int], None] | None) -> bool:
         """Check the entries up to ``stop``; False at a finding (then the walk is over)."""
-        from .service import entry_verdict_name
-
         referee, loaded, want = self.referee, self.loaded, self.want
         m = loaded.match
         rules = loaded.rules
@@ -566,10 +565,10 @@ class Walker:
             recorded = body.verdict
             code = recorded.code if isinstance(recorded, Rejected) else None
             if (body.seq != seq or kind_col != kind or actor_col != body.actor or code_col != code
-                    or verdict_col != entry_verdict_name(recorded)):
+                    or verdict_col != verdict_name(recorded)):
                 findings.append(Finding(seq=seq, what="index_columns",
                                         recorded=repr((kind_col, actor_col, verdict_col, code_col)),
-                                        derived=repr((kind, body.actor, entry_verdict_name(recorded), code))))
+                                        derived=repr((kind, body.actor, verdict_name(recorded), code))))
                 break
             verdict: Any = recorded
             act = body.act
@@ -590,8 +589,6 @@ class Walker:
                 verdict = _confirm_verdict(referee, loaded, timeline, state, body, act, seq)
             # Struct equality is field by field, the same test as comparing canonical bytes but cheaper
             if verdict != recorded and core.canonical(verdict) != core.canonical(recorded):
-                from .service import _verdict_text
-
                 findings.append(Finding(seq=seq, what="verdict", recorded=_verdict_text(recorded),
                                         derived=_verdict_text(verdict)))
                 break
@@ -641,3 +638,11 @@ def _confirm_verdict(referee: Referee, loaded: Loaded, timeline: Timeline, state
     if hold is None or hold[0] != act.entry or body.actor not in (hold[1], "arbiter"):
         return Rejected("confirm/not_waiting", f"entry {act.entry} did not wait for {body.actor}'s confirmation")
     return referee.decide_confirm(loaded, state, body.intent, act, seq)
+
+
+def _verdict_text(verdict: Any) -> str:
+    if isinstance(verdict, Rejected):
+        return f"rejected {verdict.code}"
+    if isinstance(verdict, Accepted):
+        return "accepted"
+    return "none"

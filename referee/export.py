@@ -19,7 +19,7 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -40,8 +40,10 @@ from .inputs import visible
 from .outcome import words as outcome_words
 from .redaction import View
 from .config import Loaded
-from .service import Referee
-from .transcript import escape_text
+from .freetext import escape_text
+
+if TYPE_CHECKING:
+    from .service import Referee
 
 FORMATS = ("txt", "md", "html", "json")
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import bisect
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Mapping, MutableMapping
+from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
 from typing import Any, TypeVar
 
 import msgspec
@@ -20,7 +20,7 @@ from .config import Loaded
 from .engine import core
 from .engine.entries import Act, Confirmation, Move, Redo, Reopen, Reopening, Ruling, Undo, fresh_secret
 from .engine.protocol import Accepted, Held, Rejected
-from .errors import BadInput, StorageError
+from .errors import BadInput, ConflictError, StorageError
 from .store import AuditRow, IndexRow, Store, StoredAnnotation, StoredEntry, StoredMatch, StoredSnapshot
 from .timeline import Header, Jump, Timeline, undone_marks
 
@@ -445,3 +445,26 @@ class History:
         if isinstance(verdict, Rejected):
             return Rejected("ruling/still_illegal", f"even with {', '.join(sorted(waive))} waived: {verdict.code}: {verdict.message}", verdict.rule)
         return verdict
+
+
+def seal_annotations(match_id: str, notes: Sequence[StoredAnnotation],
+                     after: StoredAnnotation | None = None) -> list[StoredAnnotation]:
+    """``notes`` with their places in the match's annotation chain filled in (``n``, ``prev_hash`` and
+    ``hash``), following ``after`` (the match's last annotation so far, None for the first)."""
+    n, prev = (after.n, after.hash) if after is not None else (0, core.annotations_root(match_id))
+    out = []
+    for note in notes:
+        n += 1
+        digest = core.annotation_hash(prev, match_id=match_id, n=n, seq=note.seq, kind=note.kind, text=note.text,
+                                      by=note.by, audience=note.audience)
+        out.append(msgspec.structs.replace(note, n=n, prev_hash=prev, hash=digest))
+        prev = digest
+    return out
+
+
+def expect_head(match_id: str, head: int, expected_seq: int | None, hint: str = "") -> None:
+    """The one check of a writer's expected head: a writer that names a sequence number other than the
+    match's head gets a conflict with the current head (``detail.head``) and nothing is written."""
+    if expected_seq is not None and expected_seq != head:
+        raise ConflictError("match/stale_seq", f"match {match_id} is at entry {head}, not {expected_seq}{hint}",
+                            {"head": head})

@@ -28,7 +28,7 @@ from typing import Annotated, Any, Literal
 
 import anyio
 import msgspec
-from litestar import Litestar, Request, Response, get, post
+from litestar import Litestar, Request, Response, Router, get, post
 from litestar.datastructures import State
 from litestar.exceptions import HTTPException, MethodNotAllowedException, NotFoundException, ValidationException
 from litestar.openapi import OpenAPIConfig, ResponseSpec
@@ -59,15 +59,16 @@ from schemas.http import (
     UndoRequest,
 )
 
-from .access import Access, Principal
+from .access import Access
+from .auth import Principal, check_admin
 from .errors import BadInput, RefereeError, StorageError
 from .service import Referee
 from .store import BadSetting, StoreError, StoreUnavailable
-from .tournament.http import routes as tournament_routes
+from .tournament import http as tournament_http
+from .web import ERRORS, SECURITY, pieces
 
 log = logging.getLogger("referee.http")
 
-SECURITY: list[dict[str, list[str]]] = [{"BearerToken": []}]
 #: the largest request body the server reads (a card set of 1 MB, JSON-escaped, fits)
 MAX_BODY = 2_000_000
 #: requests that read a whole log (export, replay, audit, diff) one token may have running at once
@@ -78,8 +79,6 @@ RETRY_AFTER = 2
 STORE_RETRY = 1.0
 #: how long /health waits for the store to answer a read before it says it is unavailable (seconds)
 HEALTH_WAIT = 3.0
-#: an export is sent in pieces of about this many bytes as the log is walked (never built whole)
-EXPORT_CHUNK = 64 * 1024
 
 
 class TooBusy(RefereeError):
@@ -338,20 +337,6 @@ def _error(request: Request[Any, Any, Any], exc: Exception) -> Response[ErrorBod
     return Response(content=body, status_code=status, headers=headers)
 
 
-_WHY = {
-    400: "the request does not fit the route (types, ranges, JSON)",
-    401: "no token, or a token of no match",
-    403: "a token of another match, or a role that may not do this",
-    404: "no such match, game or route",
-    409: "stale expected_seq: the log moved on (detail.head is the current head)",
-    413: "the request body is larger than the server reads",
-    422: "bad input: the referee could not use it (nothing was written)",
-    429: "this token already has its share of whole-log requests running: retry after Retry-After seconds",
-    503: "the store is unavailable (down, restarting, or a lock or statement timed out): retry after Retry-After seconds",
-}
-ERRORS = {status: ResponseSpec(data_container=ErrorBody, description=why) for status, why in _WHY.items()}
-
-
 # -- routes: games and matches ---------------------------------------------------------------------------
 
 
@@ -377,7 +362,7 @@ def create_match(request: Request[Any, Any, Any], data: JSONBody[CreateMatch]) -
      summary="List every match (the server's admin token only; off without one)")
 def list_matches(request: Request[Any, Any, Any]) -> list[MatchInfo]:
     hall = _hall(request)
-    Access.check_admin(request.headers.get("authorization"), hall.admin_token)
+    check_admin(request.headers.get("authorization"), hall.admin_token)
     return hall.access().matches()
 
 
@@ -462,26 +447,7 @@ def match_export(request: Request[Any, Any, Any], match_id: MatchIdPath,
         raise
     media = {"txt": "text/plain; charset=utf-8", "md": "text/markdown; charset=utf-8",
              "html": "text/html; charset=utf-8", "json": "application/json"}[format]
-    return Stream(_pieces(chunks, lambda: hall.give_slot(key)), media_type=media)
-
-
-def _pieces(chunks: Iterator[str], done: Callable[[], None]) -> Iterator[bytes]:
-    """The export's text in pieces of about :data:`EXPORT_CHUNK` bytes; the token's slot is given back
-    when the last is sent (or the client goes away and the stream is closed)."""
-    try:
-        buffer: list[bytes] = []
-        size = 0
-        for chunk in chunks:
-            data = chunk.encode("utf-8")
-            buffer.append(data)
-            size += len(data)
-            if size >= EXPORT_CHUNK:
-                yield b"".join(buffer)
-                buffer, size = [], 0
-        if buffer:
-            yield b"".join(buffer)
-    finally:
-        done()
+    return Stream(pieces(chunks, lambda: hall.give_slot(key)), media_type=media)
 
 
 # -- routes: writes --------------------------------------------------------------------------------------
@@ -654,6 +620,14 @@ async def health(request: Request[Any, Any, Any]) -> Response[Health]:
                     headers={} if answer.ok else {"Retry-After": str(RETRY_AFTER)})
 
 
+#: the matches' routes: :func:`create_app` mounts them as a router beside the tournaments'
+ROUTES = (
+    list_games, describe_game, create_match, list_matches, match_info, match_state, match_log, match_legal,
+    match_replay, match_audit, match_diff, match_export, submit_intent, undo, redo, ruling, confirmation, annotate,
+    fork, events, health,
+)
+
+
 # -- the app ---------------------------------------------------------------------------------------------
 
 
@@ -686,12 +660,9 @@ def create_app(
             hall.stop_listening()
 
     return Litestar(
-        route_handlers=[
-            list_games, describe_game, create_match, list_matches, match_info, match_state, match_log,
-            match_legal, match_replay, match_audit, match_diff, match_export, submit_intent, undo, redo,
-            ruling, confirmation, annotate, fork, events, health, *tournament_routes(ERRORS),
-        ],
-        state=State({"hall": hall}),
+        route_handlers=[Router(path="/", route_handlers=list(ROUTES)),
+                        Router(path="/", route_handlers=list(tournament_http.ROUTES))],
+        state=State({"hall": hall, "viewers": tournament_http.ViewerCache()}),
         on_startup=[started],
         on_shutdown=[stopped],
         exception_handlers={Exception: _error},

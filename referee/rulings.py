@@ -31,8 +31,10 @@ from schemas import ARBITER, Outcome
 from .api import SubmitResult
 from .engine.entries import Confirmation, Ruling
 from .engine.protocol import Held, Rejected
-from .errors import BadInput, ConflictError
-from .service import Referee, entry_verdict_name
+from .errors import BadInput
+from .redaction import verdict_name
+from .history import expect_head
+from .service import Referee
 
 
 class RulingRefused(BadInput):
@@ -98,8 +100,7 @@ def rule(referee: Referee, match_id: str, entry: int, *, reason: str = "", main:
     loaded = referee.load(match_id)
     mid = loaded.match.id
     head = referee.store.head(mid)
-    if expected_seq is not None and expected_seq != head:
-        raise ConflictError("match/stale_seq", f"match {mid} is at entry {head}, not {expected_seq}", {"head": head})
+    expect_head(mid, head, expected_seq)
     if not 1 <= entry <= head:
         raise BadInput("match/bad_seq", f"entry {entry} does not exist: match {mid} has entries 1..{head}")
     stored = referee.entry_at(loaded.match, entry)
@@ -167,7 +168,7 @@ def _replay(referee: Referee, loaded: Any, line: list[int], entry: int, ruling_s
         stored = referee.entry_at(loaded.match, seq)
         assert stored is not None
         body = loaded.decoder.decode(stored.body)
-        was = entry_verdict_name(body.verdict)
+        was = verdict_name(body.verdict)
         text = body.notation
         kind = body.kind
 
@@ -215,7 +216,7 @@ def _replay(referee: Referee, loaded: Any, line: list[int], entry: int, ruling_s
             skipped(f"{exc.code}: {exc.message}")
             continue
         v = res.verdict
-        name = entry_verdict_name(v)
+        name = verdict_name(v)
         mapping[seq] = res.seq
         verdicts[res.seq] = name
         why = f"{v.code}: {v.message}" if isinstance(v, Rejected) else ""

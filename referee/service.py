@@ -58,9 +58,18 @@ from .engine.protocol import Accepted, Game, InputError, Rejected
 from .errors import BadInput, ConflictError, StorageError
 from .inputs import check_text
 from .redaction import View, annotations_by_entry, verdict_name
-from .store import Conflict, Store, StoredAnnotation, StoredEntry, StoredMatch, StoredSnapshot, StoreError
+from .store import (
+    Conflict,
+    Store,
+    StoredAnnotation,
+    StoredEntry,
+    StoredMatch,
+    StoredRequest,
+    StoredSnapshot,
+    StoreError,
+)
 from .config import Configuration, Loaded, new_match_id, utc_now
-from .history import SNAPSHOT_EVERY, History
+from .history import SNAPSHOT_EVERY, History, expect_head, seal_annotations
 from .reopening import fork_entries, reopening_undo
 from .reopening import fresh_secret as default_secret
 from .timeline import Jump, Timeline
@@ -100,6 +109,9 @@ class Referee(Configuration, History):
         self.clock = clock
         self.snapshot_every = snapshot_every
         self.use_snapshots = use_snapshots
+        #: the idempotency key the next append of its match records in the entry's own transaction (the
+        #: HTTP access layer sets it for one write): one key, one entry
+        self.request: StoredRequest | None = None
         self._loaded: OrderedDict[str, Loaded] = OrderedDict()
         self._heads: dict[str, tuple[int, Any]] = {}
         self._timelines: dict[str, tuple[int, Timeline]] = {}
@@ -306,7 +318,10 @@ class Referee(Configuration, History):
                 match_id=loaded.match.id, seq=entry.seq, state=core.state_bytes(new_state), state_hash=entry.state_hash
             )
         try:
-            self.store.append(entry, expected_seq=head, snapshot=snapshot)
+            request = self.request if self.request is not None and self.request.match_id == entry.match_id else None
+            if request is not None:
+                self.request = None  # one key, one entry
+            self.store.append(entry, expected_seq=head, snapshot=snapshot, request=request)
         except Conflict as exc:
             self._heads.pop(loaded.match.id, None)
             raise ConflictError("match/stale_seq", str(exc), {"head": exc.head}) from None
@@ -362,12 +377,7 @@ class Referee(Configuration, History):
         loaded = self.load(match_id)
         intent = self.parse(loaded, seat, text)
         head, state = self.state_at(loaded)
-        if expected_seq is not None and expected_seq != head:
-            raise ConflictError(
-                "match/stale_seq",
-                f"match {loaded.match.id} is at entry {head}, not {expected_seq}; reload and submit again",
-                {"head": head},
-            )
+        expect_head(loaded.match.id, head, expected_seq, "; reload and submit again")
         if blind and loaded.config.chance == "digital":
             typed = typed_chance(loaded.rules.chance_fields(intent), intent)
             if typed:  # refused before adjudication; kept in the log as a line that changes nothing
@@ -477,8 +487,7 @@ class Referee(Configuration, History):
         loaded = self.load(match_id)
         self._check_actor(loaded, by)
         head, state = self.state_at(loaded)
-        if expected_seq is not None and expected_seq != head:
-            raise ConflictError("match/stale_seq", f"match {loaded.match.id} is at entry {head}, not {expected_seq}", {"head": head})
+        expect_head(loaded.match.id, head, expected_seq)
         timeline = self.timeline(loaded)
         if to is None:
             last = timeline.last_action()
@@ -503,8 +512,7 @@ class Referee(Configuration, History):
         loaded = self.load(match_id)
         self._check_actor(loaded, by)
         head, state = self.state_at(loaded)
-        if expected_seq is not None and expected_seq != head:
-            raise ConflictError("match/stale_seq", f"match {loaded.match.id} is at entry {head}, not {expected_seq}", {"head": head})
+        expect_head(loaded.match.id, head, expected_seq)
         timeline = self.timeline(loaded)
         if undo is None:
             undo = timeline.latest_undo()
@@ -543,8 +551,7 @@ class Referee(Configuration, History):
         check_text(reason, "the reason", TEXT_MAX)
         loaded = self.load(match_id)
         head, state = self.state_at(loaded)
-        if expected_seq is not None and expected_seq != head:
-            raise ConflictError("match/stale_seq", f"match {loaded.match.id} is at entry {head}, not {expected_seq}", {"head": head})
+        expect_head(loaded.match.id, head, expected_seq)
         if not 1 <= entry <= head:
             raise BadInput("match/bad_seq", f"entry {entry} does not exist: match {loaded.match.id} has entries 1..{head}")
         stored = self.entry_at(loaded.match, entry)
@@ -578,8 +585,7 @@ class Referee(Configuration, History):
         loaded = self.load(match_id)
         self._check_actor(loaded, by)
         head, state = self.state_at(loaded)
-        if expected_seq is not None and expected_seq != head:
-            raise ConflictError("match/stale_seq", f"match {loaded.match.id} is at entry {head}, not {expected_seq}", {"head": head})
+        expect_head(loaded.match.id, head, expected_seq)
         timeline = self.timeline(loaded)
         hold = timeline.open_hold()
         if entry is None and hold is not None:
@@ -757,32 +763,9 @@ def _blind(loaded: Loaded, intent: Any) -> Any:
     return intent
 
 
-def seal_annotations(match_id: str, notes: Sequence[StoredAnnotation],
-                     after: StoredAnnotation | None = None) -> list[StoredAnnotation]:
-    """``notes`` with their places in the match's annotation chain filled in (``n``, ``prev_hash`` and
-    ``hash``), following ``after`` (the match's last annotation so far, None for the first)."""
-    n, prev = (after.n, after.hash) if after is not None else (0, core.annotations_root(match_id))
-    out = []
-    for note in notes:
-        n += 1
-        digest = core.annotation_hash(prev, match_id=match_id, n=n, seq=note.seq, kind=note.kind, text=note.text,
-                                      by=note.by, audience=note.audience)
-        out.append(msgspec.structs.replace(note, n=n, prev_hash=prev, hash=digest))
-        prev = digest
-    return out
-
-
 def event_words(rules: Any, events: Sequence[Any]) -> list[str]:
     """Events in words through the game's ``describe_event`` (events it has no words for are left out)."""
     return [w for w in (rules.describe_event(ev) for ev in events) if w]
-
-
-def _verdict_text(verdict: Any) -> str:
-    if isinstance(verdict, Rejected):
-        return f"rejected {verdict.code}"
-    if isinstance(verdict, Accepted):
-        return "accepted"
-    return "none"
 
 
 def _blank(value: Any) -> bool:

@@ -48,11 +48,13 @@ from schemas import ARBITER, SEED_MAX, TEXT_MAX, TITLE_MAX, ImportProblem, Impor
 from .engine.notation import split_words
 from .engine.protocol import Game, InputError, Rejected
 from .errors import BadInput, RefereeError, StorageError
-from .engine.datafile import bad_char, char_name, is_bad
+from .engine.datafile import bad_char, char_name
+from .freetext import unescape_text
 from .inputs import check_text
 from .outcome import words as outcome_words
 from .config import new_match_id
-from .service import Referee, seal_annotations
+from .history import seal_annotations
+from .service import Referee
 from .store import StoredAnnotation, StoredEntry, StoredMatch, StoreError
 from .store.memory import MemoryStore
 
@@ -87,48 +89,6 @@ def strip_comment(line: str) -> tuple[str, str]:
             return line[:i].rstrip(), line[i + 1 :].strip()
         i += 1
     return line.rstrip(), ""
-
-
-# -- free text in a transcript -------------------------------------------------------------------------
-#
-# Annotations, comments, reasons and header values are free text, and a transcript is read line by line
-# with markers (``# comment``, ``! good``, ``ruling: stands as played``). So free text is written with
-# escapes that make it read back as exactly that text and never as anything else: ``\\`` and ``\#``;
-# ``\\uXXXX`` for a line break or control character (which the referee refuses on input, but a database
-# edited by hand may hold); a backslash before a leading marker character, and ``\\uXXXX`` for leading
-# or trailing white space (which reading strips). Reading undoes exactly these escapes and leaves any
-# other backslash alone, so transcripts typed by hand read as they always did.
-
-_UNESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[\\#!?\-—:,])")
-
-
-def escape_text(text: str, lead: str = "") -> str:
-    """``text`` as a transcript writes free text (``lead``: characters that may not begin it bare)."""
-    out = []
-    last = len(text) - 1
-    for i, ch in enumerate(text):
-        if ch in "\\#":
-            out.append("\\" + ch)
-        elif is_bad(ch) or ((i == 0 or i == last) and ch.isspace()):
-            out.append(f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}")
-        elif i == 0 and ch in lead:
-            out.append("\\" + ch)
-        else:
-            out.append(ch)
-    return "".join(out)
-
-
-def _unescape_one(m: re.Match[str]) -> str:
-    code = m.group(1)
-    if len(code) > 1:
-        value = int(code[1:], 16)
-        return m.group(0) if 0xD800 <= value <= 0xDFFF or value > 0x10FFFF else chr(value)
-    return code
-
-
-def unescape_text(text: str) -> str:
-    """Free text as written by :func:`escape_text`, read back."""
-    return _UNESCAPE.sub(_unescape_one, text) if "\\" in text else text
 
 
 @dataclass

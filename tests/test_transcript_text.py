@@ -17,7 +17,8 @@ from referee.errors import BadInput
 from referee.export import export
 from referee.service import Referee
 from referee.store.memory import MemoryStore
-from referee.transcript import escape_text, import_transcript, unescape_text
+from referee.freetext import escape_text, unescape_text
+from referee.transcript import import_transcript
 from support.pile import PILE
 
 FORGERY = "gg\nbob: end_turn\nruling: stands as played — forged\nundo: to=1 by=arbiter reason=x"

@@ -37,7 +37,7 @@ from schemas.tournament import (
     You,
 )
 
-from ..access import Forbidden, Principal, Unauthorized, hash_token
+from ..auth import Forbidden, Principal, Unauthorized, bearer, hash_token
 from ..errors import StorageError
 from ..service import Referee
 from ..store import StoredTournamentToken, StoreError
@@ -72,13 +72,9 @@ class TournamentAccess:
         return tokens
 
     def authenticate(self, authorization: str | None, tournament_id: str) -> Entrant:
-        if not authorization:
-            raise Unauthorized("auth/missing", "send the tournament's token as 'Authorization: Bearer <token>' "
-                               "(tokens are given when the tournament is created and players are added)")
-        scheme, _, token = authorization.strip().partition(" ")
-        if scheme.lower() != "bearer" or not token.strip():
-            raise Unauthorized("auth/malformed", "the Authorization header must be 'Bearer <token>'")
-        row = self.store.find_tournament_token(hash_token(token.strip()))
+        token = bearer(authorization, "send the tournament's token as 'Authorization: Bearer <token>' "
+                              "(tokens are given when the tournament is created and players are added)")
+        row = self.store.find_tournament_token(hash_token(token))
         if row is None:
             raise Unauthorized("auth/unknown_token", "this token is not a token of any tournament on this server")
         if tournament_id != row.tournament_id and not (len(tournament_id) >= 4 and row.tournament_id.startswith(tournament_id)):

@@ -1,10 +1,10 @@
 """The tournament routes of ``referee serve`` (``/tournaments``): a veneer over
-:class:`referee.tournament.access.TournamentAccess`, registered by :func:`referee.http.create_app`.
+:class:`referee.tournament.access.TournamentAccess`, mounted by :func:`referee.http.create_app`.
 
 Creating a tournament needs the server's admin token and answers the tournament's tokens once
 (organiser, spectators, one per player); every other route takes one of those as
 ``Authorization: Bearer <token>``. Errors are the service's
-one JSON shape (``referee.http``'s handler).
+one JSON shape (``referee.http``'s handler); what both routers share is in :mod:`referee.web`.
 """
 
 from __future__ import annotations
@@ -44,8 +44,10 @@ from schemas.tournament import (
     WithdrawRequest,
 )
 
+from ..auth import Principal, check_admin
 from ..errors import BadInput, StorageError
 from ..store import StoreError
+from ..web import ERRORS, SECURITY, pieces
 from .access import Entrant, TournamentAccess
 
 TidPath = Annotated[str, PathParameter(max_length=64, description="the tournament id (or 4+ leading characters)")]
@@ -53,7 +55,6 @@ MidPath = Annotated[str, PathParameter(max_length=64, description="a table's mat
 PlayerPath = Annotated[str, PathParameter(max_length=64, description="the player's id")]
 OptRound = Annotated[int | None, QueryParameter(ge=0, le=100_000)]
 LastEventId = Annotated[str | None, HeaderParameter(name="Last-Event-ID", max_length=32)]
-SECURITY: list[dict[str, list[str]]] = [{"BearerToken": []}]
 
 
 def _access(request: Request[Any, Any, Any]) -> TournamentAccess:
@@ -93,233 +94,231 @@ class ViewerCache:
 VIEWER_CACHED_MAX = 3000
 
 
-def routes(errors: dict[int, Any]) -> list[Any]:
-    """The route handlers, documented with the app's error responses."""
-    viewers = ViewerCache()
 
-    @post("/tournaments", responses=errors, sync_to_thread=True, tags=["tournaments"], status_code=201,
-          security=SECURITY, summary="Create a tournament (the server's admin token); answers its tokens (shown once)",
-          description="Needs the server's admin token (REFEREE_ADMIN_TOKEN; without one, creating tournaments over "
-                      "HTTP is off). `cards` names a card set bundled with the game; a card file is sent whole as "
-                      "`cards_text`: the server never reads a file a client names.")
-    def create_tournament(request: Request[Any, Any, Any], data: JSONBody[CreateTournament]) -> TournamentCreated:
-        from ..access import Access
+@post("/tournaments", responses=ERRORS, sync_to_thread=True, tags=["tournaments"], status_code=201,
+      security=SECURITY, summary="Create a tournament (the server's admin token); answers its tokens (shown once)",
+      description="Needs the server's admin token (REFEREE_ADMIN_TOKEN; without one, creating tournaments over "
+                  "HTTP is off). `cards` names a card set bundled with the game; a card file is sent whole as "
+                  "`cards_text`: the server never reads a file a client names.")
+def create_tournament(request: Request[Any, Any, Any], data: JSONBody[CreateTournament]) -> TournamentCreated:
+    check_admin(request.headers.get("authorization"), request.app.state.hall.admin_token,
+                       "creating a tournament")
+    return _access(request).create(data)
 
-        Access.check_admin(request.headers.get("authorization"), request.app.state.hall.admin_token,
-                           "creating a tournament")
-        return _access(request).create(data)
+@get("/tournaments/{tid:str}", responses=ERRORS, sync_to_thread=True, tags=["tournaments"], security=SECURITY,
+     summary="The tournament: settings, players, and who the caller is")
+def show_tournament(request: Request[Any, Any, Any], tid: TidPath) -> TournamentShown:
+    access, who = _who(request, tid)
+    return access.show(who)
 
-    @get("/tournaments/{tid:str}", responses=errors, sync_to_thread=True, tags=["tournaments"], security=SECURITY,
-         summary="The tournament: settings, players, and who the caller is")
-    def show_tournament(request: Request[Any, Any, Any], tid: TidPath) -> TournamentShown:
+@post("/tournaments/{tid:str}/players", responses=ERRORS, sync_to_thread=True, tags=["tournaments"],
+      security=SECURITY, status_code=201, summary="Register a player (organiser); answers the player's token")
+def add_player(request: Request[Any, Any, Any], tid: TidPath, data: JSONBody[AddPlayer]) -> PlayerAdded:
+    access, who = _who(request, tid)
+    return access.add_player(who, data)
+
+@post("/tournaments/{tid:str}/players/{player:str}", responses=ERRORS, sync_to_thread=True,
+      tags=["tournaments"], security=SECURITY, summary="Drop, reinstate or rename a player (organiser)")
+def change_player(request: Request[Any, Any, Any], tid: TidPath, player: PlayerPath,
+                  data: JSONBody[PlayerChange]) -> Recorded:
+    access, who = _who(request, tid)
+    return access.change_player(who, player, data)
+
+@post("/tournaments/{tid:str}/pair", responses=ERRORS, sync_to_thread=True, tags=["tournaments"],
+      security=SECURITY, summary="Pair the next round (organiser): its matches, seats and tokens")
+def pair_round(request: Request[Any, Any, Any], tid: TidPath, data: JSONBody[PairRequest]) -> PairedRound:
+    access, who = _who(request, tid)
+    return access.pair(who, data)
+
+@post("/tournaments/{tid:str}/close", responses=ERRORS, sync_to_thread=True, tags=["tournaments"],
+      security=SECURITY, summary="Close the round being played (organiser): results copied from the logs")
+def close_round(request: Request[Any, Any, Any], tid: TidPath, data: JSONBody[CloseRequest]) -> Recorded:
+    access, who = _who(request, tid)
+    return access.close(who, data.reason)
+
+@post("/tournaments/{tid:str}/results", responses=ERRORS, sync_to_thread=True, tags=["tournaments"],
+      security=SECURITY, summary="An arbiter's result or a correction (organiser)")
+def record_result(request: Request[Any, Any, Any], tid: TidPath, data: JSONBody[ResultRequest]) -> ResultAnswer:
+    access, who = _who(request, tid)
+    return access.result(who, data)
+
+@post("/tournaments/{tid:str}/tiebreaks", responses=ERRORS, sync_to_thread=True, tags=["tournaments"],
+      security=SECURITY, summary="Change the tie-breaks (organiser)")
+def set_tiebreaks(request: Request[Any, Any, Any], tid: TidPath, data: JSONBody[TiebreaksRequest]) -> Recorded:
+    access, who = _who(request, tid)
+    return access.tiebreaks(who, data.tiebreaks, data.reason)
+
+@post("/tournaments/{tid:str}/withdrawals", responses=ERRORS, sync_to_thread=True, tags=["tournaments"],
+      security=SECURITY, status_code=201,
+      summary="Withdraw a table's pairing before its result (organiser): its match is void for the standings")
+def withdraw(request: Request[Any, Any, Any], tid: TidPath, data: JSONBody[WithdrawRequest]) -> Recorded:
+    access, who = _who(request, tid)
+    return access.withdraw(who, data)
+
+@post("/tournaments/{tid:str}/byes", responses=ERRORS, sync_to_thread=True, tags=["tournaments"],
+      security=SECURITY, status_code=201,
+      summary="Grant a player's half-point bye for a round not yet paired (organiser)")
+def half_bye(request: Request[Any, Any, Any], tid: TidPath, data: JSONBody[HalfByeRequest]) -> Recorded:
+    access, who = _who(request, tid)
+    return access.half_bye(who, data)
+
+@get("/tournaments/{tid:str}/pairings", responses=ERRORS, sync_to_thread=True, tags=["tournaments"],
+     security=SECURITY, summary="Every round's tables and results (a player's token: their own)")
+def pairings(request: Request[Any, Any, Any], tid: TidPath, round_: Annotated[
+        int | None, QueryParameter(name="round", ge=1, le=100_000)] = None) -> Pairings:
+    access, who = _who(request, tid)
+    return access.pairings(who, round_)
+
+@get("/tournaments/{tid:str}/standings", responses=ERRORS, sync_to_thread=True, tags=["tournaments"],
+     security=SECURITY, summary="Standings (after_round, as_of a record; explain: one player's workings)")
+def standings(request: Request[Any, Any, Any], tid: TidPath,
+              after_round: OptRound = None,
+              as_of: Annotated[int | None, QueryParameter(ge=1, le=10**9)] = None,
+              explain: Annotated[str | None, QueryParameter(max_length=64)] = None) -> StandingsAnswer | Explained:
+    access, who = _who(request, tid)
+    return access.standings(who, after_round, as_of, explain)
+
+@get("/tournaments/{tid:str}/export", responses=ERRORS, sync_to_thread=True, tags=["tournaments"],
+     security=SECURITY, summary="Standings and tables as md, html, json or csv")
+def export(request: Request[Any, Any, Any], tid: TidPath,
+           format_: Annotated[str, QueryParameter(name="format", max_length=8)] = "md",
+           after_round: OptRound = None) -> Response[str]:
+    access, who = _who(request, tid)
+    text = access.export(who, format_, after_round)
+    media = {"html": "text/html", "json": "application/json", "csv": "text/csv"}.get(format_, "text/markdown")
+    return Response(content=text, media_type=f"{media}; charset=utf-8")
+
+@get("/tournaments/{tid:str}/audit", responses=ERRORS, sync_to_thread=True, tags=["tournaments"],
+     security=SECURITY, summary="Audit every match and check every result against its log (organiser)")
+def audit(request: Request[Any, Any, Any], tid: TidPath,
+          expect_head: Annotated[str | None, QueryParameter(max_length=64)] = None) -> AuditResult:
+    access, who = _who(request, tid)
+    return access.audit(who, expect_head)
+
+@get("/tournaments/{tid:str}/log", responses=ERRORS, sync_to_thread=True, tags=["tournaments"],
+     security=SECURITY, summary="Every record of the tournament: what, who, why (organiser)")
+def records(request: Request[Any, Any, Any], tid: TidPath) -> list[RecordRow]:
+    access, who = _who(request, tid)
+    return access.log(who)
+
+@get("/ratings", responses=ERRORS, sync_to_thread=True, tags=["tournaments"], security=SECURITY,
+     summary="Player ratings from every finished match on the server (the server's admin token)",
+     description="The numbers `referee ratings` prints over the same database (openskill's Weng-Lin model), "
+                 "from finished matches only. They name the seats of every finished match on the server, "
+                 "so they need the server's admin token, as the list of every match does (without one "
+                 "configured: off). Two computations at once are allowed; a third is told to retry (429).")
+def ratings(request: Request[Any, Any, Any],
+            game: Annotated[str | None, QueryParameter(max_length=64)] = None,
+            model: Annotated[str, QueryParameter(max_length=64)] = "plackett-luce") -> RatingsAnswer:
+    from ..ratings import answer
+
+    hall = request.app.state.hall
+    check_admin(request.headers.get("authorization"), hall.admin_token, "reading the ratings")
+    with hall.heavy(Principal(match_id="*", role="ratings")):
+        return answer(hall.access().referee, game=game, model=model)
+
+@get("/hall/{tid:str}", responses=ERRORS, sync_to_thread=False, tags=["tournaments"], include_in_schema=True,
+     summary="The hall page: pairings by table and live standings (open it with #token=<a tournament token>)")
+def hall_page(tid: TidPath) -> Response[str]:
+    from .hall import page
+
+    return Response(content=page(tid), media_type="text/html; charset=utf-8",
+                    headers={"Content-Security-Policy": "default-src 'self'; script-src 'unsafe-inline'; "
+                             "style-src 'unsafe-inline'", "Referrer-Policy": "no-referrer"})
+
+@get("/tournaments/{tid:str}/events", responses=ERRORS, tags=["tournaments"], security=SECURITY,
+     summary="Live pairings and standings (server-sent events)",
+     description="Each event is `hall`: the tournament's name, its pairings and standings (as the token may "
+                 "see them), sent first and then each time they change. `follow=false` sends one and ends. A "
+                 "reconnecting client's `Last-Event-ID` (an event's number) numbers the events on from it; "
+                 "anything else is 422.")
+async def hall_events(request: Request[Any, Any, Any], tid: TidPath, follow: FromQuery[bool] = True,
+                      last_event_id: LastEventId = None) -> ServerSentEvent:
+    hall = request.app.state.hall
+    start = _resumed(last_event_id)
+
+    def snapshot() -> bytes:
         access, who = _who(request, tid)
-        return access.show(who)
+        return msgspec.json.encode({"name": access.show(who).name, "pairings": access.pairings(who, None),
+                                    "standings": access.standings(who, None, None, None)})
 
-    @post("/tournaments/{tid:str}/players", responses=errors, sync_to_thread=True, tags=["tournaments"],
-          security=SECURITY, status_code=201, summary="Register a player (organiser); answers the player's token")
-    def add_player(request: Request[Any, Any, Any], tid: TidPath, data: JSONBody[AddPlayer]) -> PlayerAdded:
-        access, who = _who(request, tid)
-        return access.add_player(who, data)
+    first = await anyio.to_thread.run_sync(snapshot)  # a bad token is an error answer, not a broken stream
+    return ServerSentEvent(_live(hall, snapshot, first, follow, start=start), retry_duration=2000)
 
-    @post("/tournaments/{tid:str}/players/{player:str}", responses=errors, sync_to_thread=True,
-          tags=["tournaments"], security=SECURITY, summary="Drop, reinstate or rename a player (organiser)")
-    def change_player(request: Request[Any, Any, Any], tid: TidPath, player: PlayerPath,
-                      data: JSONBody[PlayerChange]) -> Recorded:
-        access, who = _who(request, tid)
-        return access.change_player(who, player, data)
+@get("/hall/{tid:str}/matches/{mid:str}", responses=ERRORS, sync_to_thread=False, tags=["tournaments"],
+     summary="A table's match as the live step-through view (open it with #token=<a tournament token>)")
+def table_page(tid: TidPath, mid: MidPath) -> Response[str]:
+    from .hall import table_page
 
-    @post("/tournaments/{tid:str}/pair", responses=errors, sync_to_thread=True, tags=["tournaments"],
-          security=SECURITY, summary="Pair the next round (organiser): its matches, seats and tokens")
-    def pair_round(request: Request[Any, Any, Any], tid: TidPath, data: JSONBody[PairRequest]) -> PairedRound:
-        access, who = _who(request, tid)
-        return access.pair(who, data)
+    return Response(content=table_page(tid, mid), media_type="text/html; charset=utf-8", headers={
+        "Content-Security-Policy": "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+                                   "frame-src 'self' blob:", "Referrer-Policy": "no-referrer"})
 
-    @post("/tournaments/{tid:str}/close", responses=errors, sync_to_thread=True, tags=["tournaments"],
-          security=SECURITY, summary="Close the round being played (organiser): results copied from the logs")
-    def close_round(request: Request[Any, Any, Any], tid: TidPath, data: JSONBody[CloseRequest]) -> Recorded:
-        access, who = _who(request, tid)
-        return access.close(who, data.reason)
+@get("/tournaments/{tid:str}/matches/{mid:str}/viewer", responses=ERRORS, sync_to_thread=True,
+     tags=["tournaments"], security=SECURITY,
+     summary="A table's match as the HTML step-through viewer, as the token's role may see it (streamed)",
+     description="The organiser's token sees the match as its arbiter, a player's token at that table as "
+                 "their seat, any other tournament token as a spectator (the public view only).")
+def table_viewer(request: Request[Any, Any, Any], tid: TidPath, mid: MidPath) -> Response[Any]:
+    from ..access import Access
 
-    @post("/tournaments/{tid:str}/results", responses=errors, sync_to_thread=True, tags=["tournaments"],
-          security=SECURITY, summary="An arbiter's result or a correction (organiser)")
-    def record_result(request: Request[Any, Any, Any], tid: TidPath, data: JSONBody[ResultRequest]) -> ResultAnswer:
-        access, who = _who(request, tid)
-        return access.result(who, data)
-
-    @post("/tournaments/{tid:str}/tiebreaks", responses=errors, sync_to_thread=True, tags=["tournaments"],
-          security=SECURITY, summary="Change the tie-breaks (organiser)")
-    def set_tiebreaks(request: Request[Any, Any, Any], tid: TidPath, data: JSONBody[TiebreaksRequest]) -> Recorded:
-        access, who = _who(request, tid)
-        return access.tiebreaks(who, data.tiebreaks, data.reason)
-
-    @post("/tournaments/{tid:str}/withdrawals", responses=errors, sync_to_thread=True, tags=["tournaments"],
-          security=SECURITY, status_code=201,
-          summary="Withdraw a table's pairing before its result (organiser): its match is void for the standings")
-    def withdraw(request: Request[Any, Any, Any], tid: TidPath, data: JSONBody[WithdrawRequest]) -> Recorded:
-        access, who = _who(request, tid)
-        return access.withdraw(who, data)
-
-    @post("/tournaments/{tid:str}/byes", responses=errors, sync_to_thread=True, tags=["tournaments"],
-          security=SECURITY, status_code=201,
-          summary="Grant a player's half-point bye for a round not yet paired (organiser)")
-    def half_bye(request: Request[Any, Any, Any], tid: TidPath, data: JSONBody[HalfByeRequest]) -> Recorded:
-        access, who = _who(request, tid)
-        return access.half_bye(who, data)
-
-    @get("/tournaments/{tid:str}/pairings", responses=errors, sync_to_thread=True, tags=["tournaments"],
-         security=SECURITY, summary="Every round's tables and results (a player's token: their own)")
-    def pairings(request: Request[Any, Any, Any], tid: TidPath, round_: Annotated[
-            int | None, QueryParameter(name="round", ge=1, le=100_000)] = None) -> Pairings:
-        access, who = _who(request, tid)
-        return access.pairings(who, round_)
-
-    @get("/tournaments/{tid:str}/standings", responses=errors, sync_to_thread=True, tags=["tournaments"],
-         security=SECURITY, summary="Standings (after_round, as_of a record; explain: one player's workings)")
-    def standings(request: Request[Any, Any, Any], tid: TidPath,
-                  after_round: OptRound = None,
-                  as_of: Annotated[int | None, QueryParameter(ge=1, le=10**9)] = None,
-                  explain: Annotated[str | None, QueryParameter(max_length=64)] = None) -> StandingsAnswer | Explained:
-        access, who = _who(request, tid)
-        return access.standings(who, after_round, as_of, explain)
-
-    @get("/tournaments/{tid:str}/export", responses=errors, sync_to_thread=True, tags=["tournaments"],
-         security=SECURITY, summary="Standings and tables as md, html, json or csv")
-    def export(request: Request[Any, Any, Any], tid: TidPath,
-               format_: Annotated[str, QueryParameter(name="format", max_length=8)] = "md",
-               after_round: OptRound = None) -> Response[str]:
-        access, who = _who(request, tid)
-        text = access.export(who, format_, after_round)
-        media = {"html": "text/html", "json": "application/json", "csv": "text/csv"}.get(format_, "text/markdown")
-        return Response(content=text, media_type=f"{media}; charset=utf-8")
-
-    @get("/tournaments/{tid:str}/audit", responses=errors, sync_to_thread=True, tags=["tournaments"],
-         security=SECURITY, summary="Audit every match and check every result against its log (organiser)")
-    def audit(request: Request[Any, Any, Any], tid: TidPath,
-              expect_head: Annotated[str | None, QueryParameter(max_length=64)] = None) -> AuditResult:
-        access, who = _who(request, tid)
-        return access.audit(who, expect_head)
-
-    @get("/tournaments/{tid:str}/log", responses=errors, sync_to_thread=True, tags=["tournaments"],
-         security=SECURITY, summary="Every record of the tournament: what, who, why (organiser)")
-    def records(request: Request[Any, Any, Any], tid: TidPath) -> list[RecordRow]:
-        access, who = _who(request, tid)
-        return access.log(who)
-
-    @get("/ratings", responses=errors, sync_to_thread=True, tags=["tournaments"], security=SECURITY,
-         summary="Player ratings from every finished match on the server (the server's admin token)",
-         description="The numbers `referee ratings` prints over the same database (openskill's Weng-Lin model), "
-                     "from finished matches only. They name the seats of every finished match on the server, "
-                     "so they need the server's admin token, as the list of every match does (without one "
-                     "configured: off). Two computations at once are allowed; a third is told to retry (429).")
-    def ratings(request: Request[Any, Any, Any],
-                game: Annotated[str | None, QueryParameter(max_length=64)] = None,
-                model: Annotated[str, QueryParameter(max_length=64)] = "plackett-luce") -> RatingsAnswer:
-        from ..access import Access, Principal
-        from ..ratings import answer
-
-        hall = request.app.state.hall
-        Access.check_admin(request.headers.get("authorization"), hall.admin_token, "reading the ratings")
-        with hall.heavy(Principal(match_id="*", role="ratings")):
-            return answer(hall.access().referee, game=game, model=model)
-
-    @get("/hall/{tid:str}", responses=errors, sync_to_thread=False, tags=["tournaments"], include_in_schema=True,
-         summary="The hall page: pairings by table and live standings (open it with #token=<a tournament token>)")
-    def hall_page(tid: TidPath) -> Response[str]:
-        from .hall import page
-
-        return Response(content=page(tid), media_type="text/html; charset=utf-8",
-                        headers={"Content-Security-Policy": "default-src 'self'; script-src 'unsafe-inline'; "
-                                 "style-src 'unsafe-inline'", "Referrer-Policy": "no-referrer"})
-
-    @get("/tournaments/{tid:str}/events", responses=errors, tags=["tournaments"], security=SECURITY,
-         summary="Live pairings and standings (server-sent events)",
-         description="Each event is `hall`: the tournament's name, its pairings and standings (as the token may "
-                     "see them), sent first and then each time they change. `follow=false` sends one and ends. A "
-                     "reconnecting client's `Last-Event-ID` (an event's number) numbers the events on from it; "
-                     "anything else is 422.")
-    async def hall_events(request: Request[Any, Any, Any], tid: TidPath, follow: FromQuery[bool] = True,
-                          last_event_id: LastEventId = None) -> ServerSentEvent:
-        hall = request.app.state.hall
-        start = _resumed(last_event_id)
-
-        def snapshot() -> bytes:
-            access, who = _who(request, tid)
-            return msgspec.json.encode({"name": access.show(who).name, "pairings": access.pairings(who, None),
-                                        "standings": access.standings(who, None, None, None)})
-
-        first = await anyio.to_thread.run_sync(snapshot)  # a bad token is an error answer, not a broken stream
-        return ServerSentEvent(_live(hall, snapshot, first, follow, start=start), retry_duration=2000)
-
-    @get("/hall/{tid:str}/matches/{mid:str}", responses=errors, sync_to_thread=False, tags=["tournaments"],
-         summary="A table's match as the live step-through view (open it with #token=<a tournament token>)")
-    def table_page(tid: TidPath, mid: MidPath) -> Response[str]:
-        from .hall import table_page
-
-        return Response(content=table_page(tid, mid), media_type="text/html; charset=utf-8", headers={
-            "Content-Security-Policy": "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
-                                       "frame-src 'self' blob:", "Referrer-Policy": "no-referrer"})
-
-    @get("/tournaments/{tid:str}/matches/{mid:str}/viewer", responses=errors, sync_to_thread=True,
-         tags=["tournaments"], security=SECURITY,
-         summary="A table's match as the HTML step-through viewer, as the token's role may see it (streamed)",
-         description="The organiser's token sees the match as its arbiter, a player's token at that table as "
-                     "their seat, any other tournament token as a spectator (the public view only).")
-    def table_viewer(request: Request[Any, Any, Any], tid: TidPath, mid: MidPath) -> Response[Any]:
-        from ..access import Access
-        from ..http import _pieces
-
-        access, who = _who(request, tid)
-        p = access.table_principal(who, mid)
-        hall = request.app.state.hall
-        media = "text/html; charset=utf-8"
-        # everyone reading the table as the same role at the same entry shares one rendering
-        head = int(access.store.head(p.match_id))
-        cache_key = (p.match_id, p.name, head, len(access.store.annotations(p.match_id)))
-        page = viewers.get(cache_key)
-        if page is not None:
-            return Response(content=page, media_type=media)
-        key = hall.take_slot(p)
-        if head > VIEWER_CACHED_MAX:  # a long log streams, a piece at a time, and is not kept
-            try:
-                chunks = Access(hall.factory(), tokens=hall.tokens).export_chunks(p, "html")
-            except BaseException:
-                hall.give_slot(key)
-                raise
-            return Stream(_pieces(chunks, lambda: hall.give_slot(key)), media_type=media)
-        try:
-            page = "".join(Access(hall.factory(), tokens=hall.tokens).export_chunks(p, "html")).encode("utf-8")
-        finally:
-            hall.give_slot(key)
-        viewers.put(cache_key, page)
+    access, who = _who(request, tid)
+    p = access.table_principal(who, mid)
+    hall = request.app.state.hall
+    media = "text/html; charset=utf-8"
+    # everyone reading the table as the same role at the same entry shares one rendering
+    head = int(access.store.head(p.match_id))
+    cache_key = (p.match_id, p.name, head, len(access.store.annotations(p.match_id)))
+    viewers: ViewerCache = request.app.state.viewers
+    page = viewers.get(cache_key)
+    if page is not None:
         return Response(content=page, media_type=media)
+    key = hall.take_slot(p)
+    if head > VIEWER_CACHED_MAX:  # a long log streams, a piece at a time, and is not kept
+        try:
+            chunks = Access(hall.factory(), tokens=hall.tokens).export_chunks(p, "html")
+        except BaseException:
+            hall.give_slot(key)
+            raise
+        return Stream(pieces(chunks, lambda: hall.give_slot(key)), media_type=media)
+    try:
+        page = "".join(Access(hall.factory(), tokens=hall.tokens).export_chunks(p, "html")).encode("utf-8")
+    finally:
+        hall.give_slot(key)
+    viewers.put(cache_key, page)
+    return Response(content=page, media_type=media)
 
-    @get("/tournaments/{tid:str}/matches/{mid:str}/events", responses=errors, tags=["tournaments"],
-         security=SECURITY, summary="When a table's match changes (server-sent events)",
-         description="Each event is `table`: the match id, its last entry and the number of annotations the "
-                     "token may read, sent first and then each time they change (the live view fetches the "
-                     "viewer again). `follow=false` sends one and ends. `Last-Event-ID` as for the tournament's "
-                     "events.")
-    async def table_events(request: Request[Any, Any, Any], tid: TidPath, mid: MidPath,
-                           follow: FromQuery[bool] = True, last_event_id: LastEventId = None) -> ServerSentEvent:
-        hall = request.app.state.hall
-        start = _resumed(last_event_id)
+@get("/tournaments/{tid:str}/matches/{mid:str}/events", responses=ERRORS, tags=["tournaments"],
+     security=SECURITY, summary="When a table's match changes (server-sent events)",
+     description="Each event is `table`: the match id, its last entry and the number of annotations the "
+                 "token may read, sent first and then each time they change (the live view fetches the "
+                 "viewer again). `follow=false` sends one and ends. `Last-Event-ID` as for the tournament's "
+                 "events.")
+async def table_events(request: Request[Any, Any, Any], tid: TidPath, mid: MidPath,
+                       follow: FromQuery[bool] = True, last_event_id: LastEventId = None) -> ServerSentEvent:
+    hall = request.app.state.hall
+    start = _resumed(last_event_id)
 
-        def who() -> Any:
-            access, entrant = _who(request, tid)
-            return access.table_principal(entrant, mid)
+    def who() -> Any:
+        access, entrant = _who(request, tid)
+        return access.table_principal(entrant, mid)
 
-        p = await anyio.to_thread.run_sync(who)  # a bad token or table: an error answer, not a broken stream
+    p = await anyio.to_thread.run_sync(who)  # a bad token or table: an error answer, not a broken stream
 
-        def snapshot() -> bytes:  # in whichever worker thread is free: that thread's own store connection
-            head, notes = _access(request).table_head(p)
-            return msgspec.json.encode({"match_id": p.match_id, "head": head, "notes": notes})
+    def snapshot() -> bytes:  # in whichever worker thread is free: that thread's own store connection
+        head, notes = _access(request).table_head(p)
+        return msgspec.json.encode({"match_id": p.match_id, "head": head, "notes": notes})
 
-        first = await anyio.to_thread.run_sync(snapshot)
-        return ServerSentEvent(_live(hall, snapshot, first, follow, event="table", start=start), retry_duration=2000)
+    first = await anyio.to_thread.run_sync(snapshot)
+    return ServerSentEvent(_live(hall, snapshot, first, follow, event="table", start=start), retry_duration=2000)
 
-    return [create_tournament, show_tournament, add_player, change_player, pair_round, close_round, record_result,
-            set_tiebreaks, withdraw, half_bye, pairings, standings, export, audit, records, ratings, hall_page, hall_events, table_page,
-            table_viewer, table_events]
+
+#: the tournaments' routes: :func:`referee.http.create_app` mounts them as a router beside the matches'
+ROUTES = (
+    create_tournament, show_tournament, add_player, change_player, pair_round, close_round, record_result,
+    set_tiebreaks, withdraw, half_bye, pairings, standings, export, audit, records, ratings, hall_page,
+    hall_events, table_page, table_viewer, table_events,
+)
 
 
 def _resumed(last_event_id: str | None) -> int:

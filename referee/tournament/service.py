@@ -641,7 +641,7 @@ class Tournaments:
     @staticmethod
     def _mint(match_id: str, seats: Sequence[str]) -> tuple[dict[str, str], list[StoredToken]]:
         """A table's tokens (its seats', the arbiter's, the spectators') and their rows (hashes only)."""
-        from ..access import hash_token
+        from ..auth import hash_token
 
         minted = {seat: secrets.token_urlsafe(24) for seat in seats}
         minted["arbiter"] = secrets.token_urlsafe(24)

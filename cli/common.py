@@ -1,0 +1,168 @@
+"""What every ``referee`` command module shares: the app and its groups, the connection (a server in
+client mode or a local database, kept on the context), the common options, the referee a command
+talks to (:func:`referee_for`, :func:`local_referee`: stores are opened through
+:func:`referee.store.open_store` only), and how a command prints JSON, reports the entry it appended
+or fails with one line.
+
+The command modules (:mod:`cli.main`, :mod:`cli.timetravel`, :mod:`cli.reading`, :mod:`cli.cardcmds`,
+:mod:`cli.admin`, :mod:`cli.tournament`) import this module, never each other's names. Heavy modules
+are imported inside the functions so that ``referee play`` starts fast.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+
+import typer
+
+from cli.lazy import LateTyper
+
+if TYPE_CHECKING:
+    from referee.api import RefereeApi, SubmitResult
+    from referee.service import Referee
+
+app = typer.Typer(
+    name="referee",
+    help="Adjudicate tabletop games from an append-only log of intents: play, replay, import, audit.",
+    no_args_is_help=True,
+    add_completion=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+scenario_app = typer.Typer(help="Run scenario files (conformance tests anyone can write).", no_args_is_help=True)
+app.add_typer(scenario_app, name="scenario")
+#: `referee tournament ...`: its commands are in cli/tournament.py, imported only when this group is built
+tournament_app = LateTyper("cli.tournament", help="Tournaments: players, pairings, results from the match logs, standings.",
+                           no_args_is_help=True)
+app.add_typer(tournament_app, name="tournament")
+db_app = typer.Typer(help="Move matches between databases (SQLite files and PostgreSQL URLs).", no_args_is_help=True)
+app.add_typer(db_app, name="db")
+
+
+@dataclass(frozen=True)
+class Connection:
+    """Where the commands find their referee: a server (client mode, ``--server URL --token T``), or,
+    without one, a local database. The callback puts it on the context (``ctx.obj``) for the command."""
+
+    server: str | None = None
+    token: str | None = None
+    #: ``--durability`` (None: ``$REFEREE_DURABILITY``, else full; see :mod:`referee.store.sqlite`)
+    durability: str | None = None
+
+
+@app.callback()
+def _client_mode(
+    ctx: typer.Context,
+    server: Annotated[str | None, typer.Option("--server", envvar="REFEREE_SERVER", help="Talk to a referee server (URL) instead of a local database: new, play, legal, show, log, export, undo, redo, rule, confirm, annotate, audit, replay, diff, ratings, and tournament (with a tournament's token).", show_default=False)] = None,
+    token: Annotated[str | None, typer.Option("--token", envvar="REFEREE_TOKEN", help="The token to use with --server: a match's (a seat's, the arbiter's or the spectators'), or for tournament commands a tournament's.", show_default=False)] = None,
+    durability: Annotated[str | None, typer.Option("--durability", help="full (the default): an entry is reported only once it is on disk; normal: several times faster appends for bulk imports and benchmarks, but an OS crash or power loss can lose the last acknowledged entries. Also $REFEREE_DURABILITY.", show_default=False)] = None,
+) -> None:
+    """Adjudicate tabletop games from an append-only log of intents: play, replay, import, audit."""
+    ctx.obj = Connection(server=server or None, token=token, durability=durability)
+
+
+def connection(ctx: typer.Context) -> Connection:
+    found = ctx.find_object(Connection)
+    return found if found is not None else Connection()
+
+
+DbOpt = Annotated[
+    str | None,
+    typer.Option("--db", help="SQLite database file, or a postgresql://user@host/dbname URL (default: $REFEREE_DB or ./referee.db)", show_default=False),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON instead of tables.")]
+
+
+class Exit(Exception):
+    def __init__(self, code: int) -> None:
+        self.code = code
+
+
+def db_path(db: str | None) -> str:
+    return db or os.environ.get("REFEREE_DB") or "referee.db"
+
+
+def referee_for(ctx: typer.Context, db: str | None) -> RefereeApi:
+    """The referee the command talks to: the server's in client mode, else the local database's."""
+    conn = connection(ctx)
+    if conn.server:
+        from cli.client import RemoteReferee
+
+        return RemoteReferee(conn.server, conn.token)
+    return local_referee(ctx, db)
+
+
+def local_referee(ctx: typer.Context, db: str | None, *, create: bool = False) -> Referee:
+    """The service over the local database, for the commands that need one (matches, import, fork,
+    audit --all); in client mode they are refused."""
+    if connection(ctx).server:
+        from referee.errors import BadInput
+
+        raise BadInput(
+            "client/unsupported",
+            "this command needs a local database (it is not available with --server); drop --server/--token "
+            "or use the HTTP API (see /schema on the server)",
+        )
+    from referee.errors import StorageError
+    from referee.service import Referee
+    from referee.store import StoreError, open_store
+
+    path = db_path(db)
+    every = os.environ.get("REFEREE_SNAPSHOT_EVERY", "")
+    if every and not every.isdigit():
+        fail(f"REFEREE_SNAPSHOT_EVERY must be a whole number of entries, not {every!r}")
+    try:
+        store = open_store(path, create=create, durability=connection(ctx).durability)
+    except StoreError as exc:
+        raise StorageError("store/unavailable", str(exc)) from None
+    return Referee(store, snapshot_every=int(every)) if every else Referee(store)
+
+
+def print_json(value: Any) -> None:
+    import msgspec
+
+    sys.stdout.write(msgspec.json.format(msgspec.json.encode(value), indent=2).decode() + "\n")
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    from referee.errors import BadInput
+
+    err = BadInput("input/invalid", message)
+    err.exit_code = code
+    raise err
+
+
+def kv(items: list[str] | None, what: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for item in items or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            fail(f"{what} {item!r} is not name=value (e.g. --{what} reaction_window=false)")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def report_entry(res: SubmitResult, json: bool) -> None:
+    """The entry an intent, undo, redo, ruling or confirmation appended; exit 1 if it was rejected."""
+    if json:
+        from referee.engine.protocol import Rejected
+
+        v = res.verdict
+        print_json({
+            "match_id": res.match_id, "seq": res.seq, "actor": res.actor, "intent": res.notation,
+            "verdict": "accepted" if res.accepted else "held" if res.held else "rejected",
+            "rejection": {"code": v.code, "message": v.message, "rule": v.rule} if isinstance(v, Rejected) else None,
+            "events": res.events, "state_hash": res.state_hash, "outcome": res.outcome,
+        })
+    else:
+        from cli import lines
+
+        shown = lines.result(res)
+        if not lines.write(shown):  # what it cannot print as rich would, rich prints
+            from cli import render
+
+            render.printed(shown)
+    if not (res.accepted or res.held):
+        raise Exit(1)

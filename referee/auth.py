@@ -1,0 +1,71 @@
+"""Tokens and who they speak for, below both HTTP front ends (matches and tournaments).
+
+A token is a secret minted once (``secrets.token_urlsafe``) and stored only as its sha256 hash
+(:func:`hash_token`). A request names it as ``Authorization: Bearer <token>`` (:func:`bearer`). A
+match's token names a :class:`Principal` (a seat, the arbiter, the spectators); a tournament's names an
+entrant of :mod:`referee.tournament.access`; the server's admin token (:func:`check_admin`) guards what
+is everyone's business on the server. No usable token is :class:`Unauthorized` (401), a token that may
+not do this is :class:`Forbidden` (403).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from dataclasses import dataclass
+
+from .errors import RefereeError
+
+
+class Unauthorized(RefereeError):
+    """No usable bearer token: 401."""
+
+    http_status = 401
+
+
+class Forbidden(RefereeError):
+    """A valid token that may not do this (another match's, or a role that may not): 403."""
+
+    http_status = 403
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Principal:
+    """Who a token speaks for: a seat of one match, its arbiter, or its spectators."""
+
+    match_id: str
+    role: str  # "seat" | "arbiter" | "spectator"
+    seat: str | None = None
+
+    @property
+    def name(self) -> str:
+        """The seat's name, or ``arbiter`` / ``spectator``: the view used and the ``by`` recorded."""
+        return self.seat if self.role == "seat" and self.seat is not None else self.role
+
+
+def bearer(authorization: str | None, missing: str) -> str:
+    """The token of an ``Authorization: Bearer <token>`` header; ``missing`` tells a caller without one
+    which token to send."""
+    if not authorization:
+        raise Unauthorized("auth/missing", missing)
+    scheme, _, token = authorization.strip().partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Unauthorized("auth/malformed", "the Authorization header must be 'Bearer <token>'")
+    return token.strip()
+
+
+def check_admin(authorization: str | None, admin_token: str | None, what: str = "listing every match") -> None:
+    """Server-wide operations (listing every match, creating a tournament, the ratings) need the server's
+    admin token; without one configured they are off (match ids, players and titles are not everyone's
+    business; a tournament's creation costs the server a record and a token per player)."""
+    if admin_token is None:
+        raise Forbidden("auth/no_admin", f"{what} is off on this server (start it with REFEREE_ADMIN_TOKEN set)")
+    scheme, _, token = (authorization or "").strip().partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Unauthorized("auth/missing", "send the server's admin token as 'Authorization: Bearer <token>'")
+    if not hmac.compare_digest(hash_token(token.strip()), hash_token(admin_token)):
+        raise Forbidden("auth/not_admin", "this token is not the server's admin token")
