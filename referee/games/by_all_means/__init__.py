@@ -3,8 +3,8 @@
 Rules: ``shared/rules/by-all-means.md`` (identifiers, rejection codes, options and scenarios are the
 spec's). Package layout (the one War of Shadows has, where the job is the same):
 
-* ``model.py``   intents, events and the state (msgspec Structs); ``evolve.py`` applying events;
-* ``data.py``    the card-definition data (TOML), validated; ``cards/`` the bundled sets;
+* ``model.py``   intents, events and the state (msgspec Structs); ``fold.py`` applying events;
+* ``data.py``    the card-definition data (TOML), validated; ``data/`` the bundled sets;
   ``geometry.py`` the field's cells, neighbours and arrows; ``refs.py`` the notation's references;
 * ``options.py`` every ambiguity's default ruling and the rule parameters, as match options;
 * ``rules.py``   the rules bound to a match (the configuration checked, the protocol's methods);
@@ -42,7 +42,7 @@ class ByAllMeans:
     intent_type = Intent
     event_type = Event
     state_type = State
-    card_sets: Mapping[str, str] = {"spec": "cards/spec.toml", "demo": "cards/demo.toml"}
+    card_sets: Mapping[str, str] = {"spec": "data/spec.toml", "demo": "data/demo.toml"}
     default_card_set = "spec"
     card_tables: Mapping[str, str] = CARD_TABLES
     other_actors: tuple[str, ...] = ()

@@ -5,11 +5,12 @@ Spec: ``shared/rules/xfiles-encounters.md`` (identifiers, checks, rejection code
 Package layout:
 
 * ``model.py``   intents, declared-change ops, events and the state (msgspec Structs);
-* ``data.py``    the card schema (§5.1), validated; ``cards/`` the bundled sets (``spec_fixture``: the
+* ``data.py``    the card schema (§5.1), validated; ``data/`` the bundled sets (``spec_fixture``: the
   spec's fixture set §5.7; ``demo``: an invented set);
 * ``options.py`` match options and every ambiguity's default ruling (§2.1, §7);
-* ``rules.py``   the rules bound to a match: configuration, setup, decide, fold, digital chance;
-* ``tx.py``      the decision's working copy and how its changes become events;
+* ``rules.py``   the rules bound to a match: configuration, setup, decide, digital chance;
+* ``fold.py``    the fold (an event's changes written back);
+* ``txn.py``     the decision's working copy and how its changes become events;
 * ``intents.py`` the shared checks (§4.0.3) and each intent's checks and effects; ``answers.py`` the
   answers to pending inputs; ``ops.py`` declared changes (§4.26);
 * ``flow.py``    the procedures the rules run by themselves (§3): pushing, the Sector, reveals, The End,
@@ -46,7 +47,7 @@ class XFilesGame:
     intent_type = Intent
     event_type = Event
     state_type = State
-    card_sets: Mapping[str, str] = {"spec_fixture": "cards/spec_fixture.toml", "demo": "cards/demo.toml"}
+    card_sets: Mapping[str, str] = {"spec_fixture": "data/spec_fixture.toml", "demo": "data/demo.toml"}
     card_tables: Mapping[str, str] = {"card": "id"}
     default_card_set = "demo"
     other_actors: tuple[str, ...] = ()

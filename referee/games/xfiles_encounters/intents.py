@@ -14,7 +14,7 @@ from . import model as m
 from .data import BUCKETS, CHARACTER_TYPES
 from .ops import apply_ops
 from .options import pay_order
-from .tx import Tx
+from .txn import Tx
 
 R = {  # rule citations
     "conspire": "R13, R14, R15, R36, R43", "play": "R16, R17, R18, R19", "virtual": "R42", "activate": "R17, R18",

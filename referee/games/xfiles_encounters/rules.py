@@ -20,7 +20,8 @@ from . import answers, draws, flow, intents, series
 from . import model as m
 from .data import ACADEMY, AVATARS, CardSet, parse_cards
 from .options import resolved
-from .tx import Tx, apply_changes
+from .fold import evolve
+from .txn import Tx
 from .legal import legal, random_intent
 from .view import PositionMixin, boards, describe, hidden_ids, view
 
@@ -220,9 +221,7 @@ class XFilesRules(PositionMixin, RulesBase):
         tx.flush()
 
     def evolve(self, state: m.State, event: Any) -> m.State:
-        if isinstance(event, m.Fact):
-            return apply_changes(state, event.changes)
-        raise TypeError(f"unknown event {event!r}")
+        return evolve(state, event)
 
     def outcome(self, state: m.State) -> Outcome | None:
         if state.status not in ("won", "lost"):
@@ -278,7 +277,7 @@ class XFilesRules(PositionMixin, RulesBase):
 
 
 def _item(kind: str, **fields: Any) -> dict[str, Any]:
-    from .tx import pending_item
+    from .txn import pending_item
     return pending_item(kind, **fields)
 
 

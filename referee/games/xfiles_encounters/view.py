@@ -15,7 +15,7 @@ from schemas.board import Area, Board
 from . import flow
 from . import model as m
 from .data import BUCKETS, CLASSES
-from .tx import copy, known_cards
+from .txn import copy, known_cards
 
 if TYPE_CHECKING:
     from .rules import XFilesRules
@@ -230,7 +230,7 @@ class PositionMixin:
                 raise PositionError(f"{path}: a list of segment tables")
             return [{"seasons": [], "remaining": 0, "quota": {}, "seen": {}, "cards": [], **g} for g in value]
         if path == "pending" and isinstance(value, list):
-            from .tx import pending_item
+            from .txn import pending_item
             try:
                 return [pending_item(**i) for i in value]
             except TypeError as exc:
