@@ -11,8 +11,8 @@ Package layout:
 * ``rules.py``   the rules bound to a match: configuration, setup, decide, digital chance;
 * ``fold.py``    the fold (an event's changes written back);
 * ``txn.py``     the decision's working copy and how its changes become events;
-* ``intents.py`` the shared checks (§4.0.3) and each intent's checks and effects; ``answers.py`` the
-  answers to pending inputs; ``ops.py`` declared changes (§4.26);
+* ``decide.py``  how an intent is judged: the shared checks (§4.0.3), each intent's checks and effects,
+  the table of deciders; ``answers.py`` the answers to pending inputs; ``ops.py`` declared changes (§4.26);
 * ``flow.py``    the procedures the rules run by themselves (§3): pushing, the Sector, reveals, The End,
   strikes, defeat, cleanup, the passing of the turn;
 * ``view.py``    views, hidden ids, legal intents, events in words, boards, positions.
