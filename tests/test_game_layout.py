@@ -79,3 +79,12 @@ def test_the_aliases_check_would_catch_the_old_names():
     """The check is not vacuous: the names the games used before the layout was fixed are aliases."""
     assert {"evolve.py", "tx.py", "intents.py", "cards"} <= set(ALIASES)
     assert not set(ALIASES) & set(REQUIRED)
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_every_game_builds_on_the_game_base(package):
+    from referee.engine.protocol import GameBase, RulesBase
+
+    game = importlib.import_module(f"referee.games.{package}").GAME
+    assert isinstance(game, GameBase) and issubclass(game.rules_type, RulesBase)
+    assert all(spec.name == name for name, spec in game.options().items())

@@ -31,35 +31,30 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from referee.engine.protocol import OptionSpec
-from schemas import MatchConfig
+from referee.engine.protocol import GameBase, OptionSpec
 
 from .model import Event, Intent, State
 from .options import option_specs
 from .rules import TemplateRules
 
 
-class TemplateGame:
+class TemplateGame(GameBase):
+    """What the registry and the front ends read; ``GameBase`` gives the rest its default (no aliases, no
+    card sets, no actors besides the seats) and ``bind`` (a ``rules_type`` per match)."""
+
     id = "template"
     name = "Template"
-    aliases: tuple[str, ...] = ()
     rules_version = "1"
     min_players = 2
     max_players = 4
     intent_type = Intent
     event_type = Event
     state_type = State
-    card_sets: Mapping[str, str] = {}
-    card_tables: Mapping[str, str] = {}
-    default_card_set: str | None = None
-    other_actors: tuple[str, ...] = ()
+    rules_type = TemplateRules
     summary = "Take 1-3 stones in turn; whoever takes the last one wins (the template of a game package)."
 
     def options(self) -> Mapping[str, OptionSpec]:
         return option_specs()
-
-    def bind(self, config: MatchConfig) -> TemplateRules:
-        return TemplateRules(config)
 
 
 GAME = TemplateGame()

@@ -23,8 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from referee.engine.protocol import OptionSpec
-from schemas import MatchConfig
+from referee.engine.protocol import GameBase, OptionSpec
 
 from .data import CARD_TABLES
 from .model import Event, Intent, State
@@ -32,7 +31,7 @@ from .options import OPTION_MAP
 from .rules import ByAllMeansRules
 
 
-class ByAllMeans:
+class ByAllMeans(GameBase):
     id = "by_all_means"
     name = "By All Means"
     aliases = ("bam", "vse_sredstva_horoshi")
@@ -42,17 +41,14 @@ class ByAllMeans:
     intent_type = Intent
     event_type = Event
     state_type = State
+    rules_type = ByAllMeansRules
     card_sets: Mapping[str, str] = {"spec": "data/spec.toml", "demo": "data/demo.toml"}
     default_card_set = "spec"
     card_tables: Mapping[str, str] = CARD_TABLES
-    other_actors: tuple[str, ...] = ()
     summary = "Two players, reputation, influence and trust: 10 influence or the opponent's trust at 0 wins."
 
     def options(self) -> Mapping[str, OptionSpec]:
         return OPTION_MAP
-
-    def bind(self, config: MatchConfig) -> ByAllMeansRules:
-        return ByAllMeansRules(config)
 
 
 GAME = ByAllMeans()

@@ -27,15 +27,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from referee.engine.protocol import OptionSpec
-from schemas import MatchConfig
+from referee.engine.protocol import GameBase, OptionSpec
 
 from .model import Event, Intent, State
 from .options import option_specs
 from .rules import XFilesRules
 
 
-class XFilesGame:
+class XFilesGame(GameBase):
     id = "xfiles_encounters"
     name = "Legendary Encounters: X-Files"
     aliases = ("xfiles", "x_files", "legendary_xfiles")
@@ -47,18 +46,15 @@ class XFilesGame:
     intent_type = Intent
     event_type = Event
     state_type = State
+    rules_type = XFilesRules
     card_sets: Mapping[str, str] = {"spec_fixture": "data/spec_fixture.toml", "demo": "data/demo.toml"}
     card_tables: Mapping[str, str] = {"card": "id"}
     default_card_set = "demo"
-    other_actors: tuple[str, ...] = ()
     summary = ("co-operative deck-building, 1-5 agents: recruit, fight the conspiracy's enemies, find evidence "
                "and defeat the End Game together")
 
     def options(self) -> Mapping[str, OptionSpec]:
         return option_specs()
-
-    def bind(self, config: MatchConfig) -> XFilesRules:
-        return XFilesRules(config)
 
 
 GAME = XFilesGame()
