@@ -10,6 +10,7 @@ from referee.engine.protocol import Accepted, Rejected
 from referee.errors import BadInput
 from referee.games import _template, ids
 from referee.service import Referee
+from referee.store.memory import MemoryStore
 from schemas import MatchConfig
 
 GAME = _template.GAME
@@ -47,6 +48,12 @@ def test_a_match_on_the_template_plays_refuses_and_audits_clean(db_store):
     assert r.result(m.id) is not None and r.result(m.id).winners == ("bob",)
     report = r.audit(m.id)
     assert report.clean and report.entries == 4
+
+
+def test_the_front_ends_read_the_game_base_defaults():
+    info = Referee(MemoryStore(), games=[GAME]).describe_game("template")
+    assert (info.aliases, info.card_sets, info.default_card_set, info.players) == ([], [], None, (2, 4))
+    assert [v.verb for v in info.intents] == ["take"] and [o.name for o in info.options] == ["stones"]
 
 
 def test_a_bad_option_is_refused_with_nothing_written(db_store):
