@@ -15,7 +15,8 @@ Package layout:
   the table of deciders; ``answers.py`` the answers to pending inputs; ``ops.py`` declared changes (§4.26);
 * ``flow.py``    the procedures the rules run by themselves (§3): pushing, the Sector, reveals, The End,
   strikes, defeat, cleanup, the passing of the turn;
-* ``view.py``    views, hidden ids, legal intents, events in words, boards, positions.
+* ``view.py``    views, hidden ids, positions; ``legal.py`` legal intents; ``words.py`` events in words;
+  ``present.py`` the table drawn as boards.
 
 Chance: a recorded match (no seed) types every chance outcome in (``draw cards=…``, ``reveal card=…``,
 ``take_strike card=…``) and the referee checks it against what can be there (§2.4). A seeded match

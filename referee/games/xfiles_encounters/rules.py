@@ -24,7 +24,9 @@ from .fold import evolve
 from .decide import judge
 from .txn import Tx
 from .legal import legal, random_intent
-from .view import PositionMixin, boards, describe, hidden_ids, view
+from .present import boards
+from .view import PositionMixin, hidden_ids, view
+from .words import describe
 
 FIRST_GAME_AVATARS = ("mulder", "scully", "skinner", "doggett", "reyes")
 FIRST_GAME_ACADEMY = ("burks", "follmer", "pendrell", "lone_gunmen")
