@@ -90,7 +90,7 @@ def test_a_bad_deck_is_refused_at_creation(decks, expected):
 
 
 def test_deck_size_and_copy_limits(tmp_path):
-    text = open(os.path.join(ROOT, "referee", "games", "by_all_means", "cards", "spec.toml"), encoding="utf-8").read()
+    text = open(os.path.join(ROOT, "referee", "games", "by_all_means", "data", "spec.toml"), encoding="utf-8").read()
     three = text + '\n[[deck]]\nid = "triple"\ncards = [' + ", ".join(['"TR1"'] * 3 + ['"TR2"'] * 37) + "]\n"
     f = tmp_path / "cards.toml"
     f.write_text(three)
@@ -106,7 +106,7 @@ def test_deck_size_and_copy_limits(tmp_path):
 
 
 def test_bundled_sets_cover_the_card_format():
-    base = os.path.join(ROOT, "referee", "games", "by_all_means", "cards")
+    base = os.path.join(ROOT, "referee", "games", "by_all_means", "data")
     spec = parse_card_set(open(os.path.join(base, "spec.toml"), encoding="utf-8").read())
     assert len(spec.cards) == 20 and len(spec.decks["spec_deck"]) == 40 and not spec.combinations
     demo = parse_card_set(open(os.path.join(base, "demo.toml"), encoding="utf-8").read())

@@ -62,7 +62,7 @@ def test_a_bad_player_anywhere_in_the_list_leaves_nothing_written(db_store, play
 def _demo_cards() -> str:
     from importlib import resources
 
-    return resources.files("referee.games.by_all_means").joinpath("cards/demo.toml").read_text("utf-8")
+    return resources.files("referee.games.by_all_means").joinpath("data/demo.toml").read_text("utf-8")
 
 
 def test_the_cli_reads_a_card_file_once_and_keeps_its_text(cli, tmp_path, monkeypatch):

@@ -159,7 +159,7 @@ def test_card_data_with_a_line_break_in_a_name_is_refused(cli, tmp_path):
 
     from conftest import ROOT
 
-    with open(os.path.join(ROOT, "referee", "games", "by_all_means", "cards", "spec.toml"), encoding="utf-8") as fh:
+    with open(os.path.join(ROOT, "referee", "games", "by_all_means", "data", "spec.toml"), encoding="utf-8") as fh:
         text = fh.read()
     first = text.index('name = "') + len('name = "')
     (tmp_path / "evil.toml").write_text(text[:first] + "Evil\\nbob: end_turn " + text[first:], encoding="utf-8")

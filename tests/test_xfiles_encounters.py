@@ -95,7 +95,7 @@ def test_registered_with_aliases_and_notation():
 def test_fixture_is_complete_and_every_card_type_validates():
     cards = parse_cards(fixture_text())
     assert sum(c.copies for c in cards.cards.values()) == 500
-    demo = parse_cards(resources.files("referee.games.xfiles_encounters").joinpath("cards/demo.toml").read_text("utf-8"))
+    demo = parse_cards(resources.files("referee.games.xfiles_encounters").joinpath("data/demo.toml").read_text("utf-8"))
     assert set(demo.cards) == set(cards.cards)
     assert all(demo.name(c) for c in demo.cards)
 

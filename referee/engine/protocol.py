@@ -7,7 +7,8 @@ match configuration gives :class:`Rules`, whose methods are the decider: ``setup
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any, Generic, Literal, Protocol, TypeVar, cast
 
 import msgspec
@@ -328,6 +329,36 @@ class Game(Protocol):
     def options(self) -> Mapping[str, OptionSpec]: ...
 
     def bind(self, config: MatchConfig) -> Rules[Any, Any, Any]: ...
+
+
+class GameBase:
+    """The :class:`Game` attributes with their defaults; a game's Game class inherits it, sets what it
+    has (its id, name, players, types, version, summary) and names its rules class in ``rules_type``,
+    which :meth:`bind` makes one of per match configuration."""
+
+    id: str
+    name: str
+    rules_version: str
+    min_players: int
+    max_players: int
+    intent_type: Any
+    event_type: Any
+    state_type: Any
+    summary: str
+    aliases: tuple[str, ...] = ()
+    card_sets: Mapping[str, str] = MappingProxyType({})
+    card_tables: Mapping[str, str] = MappingProxyType({})
+    default_card_set: str | None = None
+    other_actors: tuple[str, ...] = ()
+    #: the game's rules class (its ``__init__`` takes the match configuration and checks it)
+    rules_type: Callable[[MatchConfig], Rules[Any, Any, Any]]
+
+    def options(self) -> Mapping[str, OptionSpec]:
+        """The match options, by name (default: none)."""
+        return {}
+
+    def bind(self, config: MatchConfig) -> Rules[Any, Any, Any]:
+        return self.rules_type(config)
 
 
 class RulesBase:

@@ -46,7 +46,7 @@ def bearer(token: str) -> dict[str, str]:
 
 
 def demo_text() -> str:
-    return resources.files("referee.games.by_all_means").joinpath("cards/demo.toml").read_text("utf-8")
+    return resources.files("referee.games.by_all_means").joinpath("data/demo.toml").read_text("utf-8")
 
 
 @pytest.fixture

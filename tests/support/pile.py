@@ -13,7 +13,7 @@ import msgspec
 
 from referee.engine.chance import Chance
 from referee.engine.position import Placed, PositionError
-from referee.engine.protocol import Accepted, ConfigError, OptionSpec, Rejected, RulesBase
+from referee.engine.protocol import Accepted, ConfigError, GameBase, OptionSpec, Rejected, RulesBase
 from schemas import MatchConfig, Outcome
 
 TOKENS = ("K01", "K02", "K03", "K04", "K05", "K06")
@@ -217,7 +217,7 @@ class PileRules(RulesBase):
         return frozenset(t for s, t in state.tokens.items() if s != seat)
 
 
-class PileGame:
+class PileGame(GameBase):
     id = "pile"
     name = "Pile"
     aliases = ("nim",)
@@ -227,9 +227,7 @@ class PileGame:
     intent_type = Intent
     event_type = Event
     state_type = State
-    card_sets: Mapping[str, str] = {}
-    card_tables: Mapping[str, str] = {}
-    default_card_set = None
+    rules_type = PileRules
     other_actors: tuple[str, ...] = ("table",)
     summary = "Take 1-3 stones; the last stone wins (a test game)."
 
@@ -242,9 +240,6 @@ class PileGame:
             "ending": OptionSpec(name="ending", default="last_stone", help="what kind of end the last stone makes",
                                  choices=("last_stone", "shared", "draw", "ranking", "team_win", "team_loss")),
         }
-
-    def bind(self, config: MatchConfig) -> PileRules:
-        return PileRules(config)
 
 
 PILE = PileGame()

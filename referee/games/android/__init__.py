@@ -20,8 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from referee.engine.protocol import OptionSpec
-from schemas import MatchConfig
+from referee.engine.protocol import GameBase, OptionSpec
 
 from .data import CARD_TABLES
 from .model import Event, Intent, State
@@ -29,7 +28,7 @@ from .options import option_specs
 from .rules import AndroidRules
 
 
-class AndroidGame:
+class AndroidGame(GameBase):
     id = "android"
     name = "Android"
     aliases = ("new_angeles", "android_murder")
@@ -41,6 +40,7 @@ class AndroidGame:
     intent_type = Intent
     event_type = Event
     state_type = State
+    rules_type = AndroidRules
     card_sets: Mapping[str, str] = {"FX-1": "data/fx1.toml", "demo": "data/demo.toml"}
     card_tables: Mapping[str, str] = CARD_TABLES
     default_card_set = "demo"
@@ -50,9 +50,6 @@ class AndroidGame:
 
     def options(self) -> Mapping[str, OptionSpec]:
         return option_specs()
-
-    def bind(self, config: MatchConfig) -> AndroidRules:
-        return AndroidRules(config)
 
 
 GAME = AndroidGame()

@@ -3,8 +3,8 @@
 Rules: ``shared/rules/by-all-means.md`` (identifiers, rejection codes, options and scenarios are the
 spec's). Package layout (the one War of Shadows has, where the job is the same):
 
-* ``model.py``   intents, events and the state (msgspec Structs); ``evolve.py`` applying events;
-* ``data.py``    the card-definition data (TOML), validated; ``cards/`` the bundled sets;
+* ``model.py``   intents, events and the state (msgspec Structs); ``fold.py`` applying events;
+* ``data.py``    the card-definition data (TOML), validated; ``data/`` the bundled sets;
   ``geometry.py`` the field's cells, neighbours and arrows; ``refs.py`` the notation's references;
 * ``options.py`` every ambiguity's default ruling and the rule parameters, as match options;
 * ``rules.py``   the rules bound to a match (the configuration checked, the protocol's methods);
@@ -23,8 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from referee.engine.protocol import OptionSpec
-from schemas import MatchConfig
+from referee.engine.protocol import GameBase, OptionSpec
 
 from .data import CARD_TABLES
 from .model import Event, Intent, State
@@ -32,7 +31,7 @@ from .options import OPTION_MAP
 from .rules import ByAllMeansRules
 
 
-class ByAllMeans:
+class ByAllMeans(GameBase):
     id = "by_all_means"
     name = "By All Means"
     aliases = ("bam", "vse_sredstva_horoshi")
@@ -42,17 +41,14 @@ class ByAllMeans:
     intent_type = Intent
     event_type = Event
     state_type = State
-    card_sets: Mapping[str, str] = {"spec": "cards/spec.toml", "demo": "cards/demo.toml"}
+    rules_type = ByAllMeansRules
+    card_sets: Mapping[str, str] = {"spec": "data/spec.toml", "demo": "data/demo.toml"}
     default_card_set = "spec"
     card_tables: Mapping[str, str] = CARD_TABLES
-    other_actors: tuple[str, ...] = ()
     summary = "Two players, reputation, influence and trust: 10 influence or the opponent's trust at 0 wins."
 
     def options(self) -> Mapping[str, OptionSpec]:
         return OPTION_MAP
-
-    def bind(self, config: MatchConfig) -> ByAllMeansRules:
-        return ByAllMeansRules(config)
 
 
 GAME = ByAllMeans()

@@ -11,7 +11,7 @@ from typing import Any
 
 from .codes import Code
 from . import manual, refs
-from .evolve import get_obj
+from .fold import get_obj
 from .model import ActivateAbility, AgentActed, AgentAttackAgent, AgentAttackPlayer, AgentDraw, Pending
 from .turn import spend_agent, spend_main
 from .txn import Txn, efficiency, reckless, resilience, revealed

@@ -22,7 +22,7 @@ from referee.engine.chance import Chance
 from referee.engine.protocol import Rejected
 
 from .codes import Code
-from .evolve import shuffles
+from .fold import shuffles
 from .model import (
     AgentDraw,
     DrawMain,

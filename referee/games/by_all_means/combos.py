@@ -15,7 +15,7 @@ from .codes import Code
 from . import refs
 from .agents import limit_after
 from .effects import check_effect, resolve_effect
-from .evolve import get_obj
+from .fold import get_obj
 from .model import ComboKey, ComboPlayed, Pending, PlayDigits, PlayNeutral, PlaySymbols, State, SymbolSpent
 from .turn import spend_main
 from .txn import Ctx, Txn, face_up_agents

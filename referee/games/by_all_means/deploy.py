@@ -14,7 +14,7 @@ from .codes import Code
 from . import manual
 from .agents import give_up, limit_after
 from .data import AGENT_TYPES, Card
-from .evolve import get_obj
+from .fold import get_obj
 from .model import AgentMoved, DeployAgent, DeployGraffiti, DeployTerritory, PlayPlot
 from .turn import spend_main
 from .txn import Txn, face_up_agents

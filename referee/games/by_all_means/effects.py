@@ -12,7 +12,7 @@ from msgspec.structs import replace
 from .codes import Code
 from . import agents, refs, turn
 from .data import Combination
-from .evolve import get_obj
+from .fold import get_obj
 from .chance import shuffle_chance
 from .model import ActionsLost, ArchiveCardsMoved, ArchiveOrdered, Choose, DecisionClosed, Pending, PlaySymbols
 from .txn import Txn, revealed

@@ -14,7 +14,7 @@ from schemas import ARBITER
 
 from .codes import Code
 from . import refs
-from .evolve import get_obj
+from .fold import get_obj
 from .model import DeclareEffect, ManualApplied, State
 from .txn import Ctx, Txn
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .codes import Code
 from . import manual, refs
-from .evolve import get_obj
+from .fold import get_obj
 from .model import DiscardForEffect, ReactionUsed, Utilize
 from .txn import Txn
 

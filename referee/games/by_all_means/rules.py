@@ -27,7 +27,7 @@ from .chance import fill
 from .checkin import check_input
 from .data import combination_table, parse_card_set, validate_deck
 from .decide import judge, who_may_act
-from .evolve import evolve
+from .fold import evolve
 from .geometry import field_for
 from .model import ActivateAbility, DeclareEffect, DeployAgent, DiscardForEffect, PlayPlot, State
 from .txn import Ctx, Txn

@@ -22,7 +22,7 @@ from referee.engine.decision import Decision
 
 from .codes import Code
 from .data import Card, CardSet, Combination
-from .evolve import evolve, get_obj
+from .fold import evolve, get_obj
 from .geometry import Field
 from .model import (
     Agent,

@@ -23,7 +23,7 @@ from referee.engine.position import Placed, PositionShape
 from referee.engine.protocol import ConfigError
 
 from . import refs
-from .evolve import FIELD_SLOTS
+from .fold import FIELD_SLOTS
 from .model import CardMoved, CounterChanged, DeployGraffiti, PlaySymbols, State
 from .txn import Ctx, agent_count, efficiency, is_double, reckless, resilience, revealed
 

@@ -27,8 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from referee.engine.protocol import OptionSpec
-from schemas import MatchConfig
+from referee.engine.protocol import GameBase, OptionSpec
 
 from .data import CARD_TABLES
 from .model import Event, Intent, State
@@ -36,7 +35,7 @@ from .options import option_specs
 from .rules import CopycatRules
 
 
-class CopycatGame:
+class CopycatGame(GameBase):
     id = "copycat"
     name = "Copycat"
     aliases = ("podrazhatel", "fremde_federn")
@@ -46,6 +45,7 @@ class CopycatGame:
     intent_type = Intent
     event_type = Event
     state_type = State
+    rules_type = CopycatRules
     card_sets: Mapping[str, str] = {"spec_fixture": "data/spec_fixture.toml", "demo": "data/demo.toml"}
     card_tables: Mapping[str, str] = CARD_TABLES
     default_card_set = "demo"
@@ -55,9 +55,6 @@ class CopycatGame:
 
     def options(self) -> Mapping[str, OptionSpec]:
         return option_specs()
-
-    def bind(self, config: MatchConfig) -> CopycatRules:
-        return CopycatRules(config)
 
 
 GAME = CopycatGame()

@@ -40,8 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from referee.engine.protocol import OptionSpec
-from schemas import MatchConfig
+from referee.engine.protocol import GameBase, OptionSpec
 
 from .data import CARD_TABLES
 from .model import Event, Intent, State
@@ -49,7 +48,7 @@ from .options import option_specs
 from .rules import WarOfShadowsRules
 
 
-class WarOfShadowsGame:
+class WarOfShadowsGame(GameBase):
     id = "war_of_shadows"
     name = "War of Shadows"
     aliases = ("wos", "voina_tenei")
@@ -59,18 +58,15 @@ class WarOfShadowsGame:
     intent_type = Intent
     event_type = Event
     state_type = State
+    rules_type = WarOfShadowsRules
     card_sets: Mapping[str, str] = {"TM-1": "data/tm1.toml", "demo": "data/demo.toml", "boards": "data/boards.toml"}
     card_tables: Mapping[str, str] = CARD_TABLES
     default_card_set = "boards"
-    other_actors: tuple[str, ...] = ()
     summary = ("2-4 secret societies place agents on five empires' councils; empires add banners, attack, "
                "draw cards; score cities x your hidden loyalty")
 
     def options(self) -> Mapping[str, OptionSpec]:
         return option_specs()
-
-    def bind(self, config: MatchConfig) -> WarOfShadowsRules:
-        return WarOfShadowsRules(config)
 
 
 GAME = WarOfShadowsGame()

@@ -5,16 +5,18 @@ Spec: ``shared/rules/xfiles-encounters.md`` (identifiers, checks, rejection code
 Package layout:
 
 * ``model.py``   intents, declared-change ops, events and the state (msgspec Structs);
-* ``data.py``    the card schema (§5.1), validated; ``cards/`` the bundled sets (``spec_fixture``: the
+* ``data.py``    the card schema (§5.1), validated; ``data/`` the bundled sets (``spec_fixture``: the
   spec's fixture set §5.7; ``demo``: an invented set);
 * ``options.py`` match options and every ambiguity's default ruling (§2.1, §7);
-* ``rules.py``   the rules bound to a match: configuration, setup, decide, fold, digital chance;
-* ``tx.py``      the decision's working copy and how its changes become events;
-* ``intents.py`` the shared checks (§4.0.3) and each intent's checks and effects; ``answers.py`` the
-  answers to pending inputs; ``ops.py`` declared changes (§4.26);
+* ``rules.py``   the rules bound to a match: configuration, setup, decide, digital chance;
+* ``fold.py``    the fold (an event's changes written back);
+* ``txn.py``     the decision's working copy and how its changes become events;
+* ``decide.py``  how an intent is judged: the shared checks (§4.0.3), each intent's checks and effects,
+  the table of deciders; ``answers.py`` the answers to pending inputs; ``ops.py`` declared changes (§4.26);
 * ``flow.py``    the procedures the rules run by themselves (§3): pushing, the Sector, reveals, The End,
   strikes, defeat, cleanup, the passing of the turn;
-* ``view.py``    views, hidden ids, legal intents, events in words, boards, positions.
+* ``view.py``    views, hidden ids, positions; ``legal.py`` legal intents; ``words.py`` events in words;
+  ``present.py`` the table drawn as boards.
 
 Chance: a recorded match (no seed) types every chance outcome in (``draw cards=…``, ``reveal card=…``,
 ``take_strike card=…``) and the referee checks it against what can be there (§2.4). A seeded match
@@ -26,15 +28,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from referee.engine.protocol import OptionSpec
-from schemas import MatchConfig
+from referee.engine.protocol import GameBase, OptionSpec
 
 from .model import Event, Intent, State
 from .options import option_specs
 from .rules import XFilesRules
 
 
-class XFilesGame:
+class XFilesGame(GameBase):
     id = "xfiles_encounters"
     name = "Legendary Encounters: X-Files"
     aliases = ("xfiles", "x_files", "legendary_xfiles")
@@ -46,18 +47,15 @@ class XFilesGame:
     intent_type = Intent
     event_type = Event
     state_type = State
-    card_sets: Mapping[str, str] = {"spec_fixture": "cards/spec_fixture.toml", "demo": "cards/demo.toml"}
+    rules_type = XFilesRules
+    card_sets: Mapping[str, str] = {"spec_fixture": "data/spec_fixture.toml", "demo": "data/demo.toml"}
     card_tables: Mapping[str, str] = {"card": "id"}
     default_card_set = "demo"
-    other_actors: tuple[str, ...] = ()
     summary = ("co-operative deck-building, 1-5 agents: recruit, fight the conspiracy's enemies, find evidence "
                "and defeat the End Game together")
 
     def options(self) -> Mapping[str, OptionSpec]:
         return option_specs()
-
-    def bind(self, config: MatchConfig) -> XFilesRules:
-        return XFilesRules(config)
 
 
 GAME = XFilesGame()

@@ -11,7 +11,7 @@ from .codes import Code
 from . import flow, named, series
 from . import model as m
 from .ops import apply_ops
-from .tx import Tx, drew, reshuffled
+from .txn import Tx, drew, reshuffled
 
 R_REVEAL = "§2.4, R21, R24, R15, R30, R37, R22"
 

@@ -22,7 +22,7 @@ from referee.engine.protocol import Rejected
 from .codes import Code
 from . import answers, flow
 from . import model as m
-from .tx import Tx
+from .txn import Tx
 
 if TYPE_CHECKING:
     from .rules import XFilesRules

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import model as m
-from .tx import Tx, drew, pending_item, reshuffled
+from .txn import Tx, drew, pending_item, reshuffled
 
 SLOTS = ("1", "2", "3", "4", "5")
 TURN_FLAGS = ("belief_card_activated", "belief_text_resolved", "lessons_resolved", "doubt_resolved",

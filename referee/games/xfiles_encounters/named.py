@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 from .codes import Code
 from . import flow
 from . import model as m
-from .tx import Tx
+from .txn import Tx
 
 if TYPE_CHECKING:
     from .rules import XFilesRules

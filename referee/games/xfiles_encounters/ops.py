@@ -16,7 +16,7 @@ from . import flow, named
 from . import model as m
 from .data import BUCKETS
 from .options import pay_order
-from .tx import Tx
+from .txn import Tx
 
 CODE = "manual_change_invalid"
 PLAYER_ZONES = ("hand", "deck", "discard", "play", "vigilant")

@@ -6,7 +6,7 @@ chance (a seeded match draws what a recorded one types in).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -16,28 +16,22 @@ from referee.engine.protocol import ConfigError, RulesBase
 from schemas import MatchConfig, Outcome
 from schemas.board import Board
 
-from . import answers, draws, flow, intents, series
+from . import draws, flow, series
 from . import model as m
 from .data import ACADEMY, AVATARS, CardSet, parse_cards
 from .options import resolved
-from .tx import Tx, apply_changes
+from .fold import evolve
+from .decide import judge
+from .txn import Tx
 from .legal import legal, random_intent
-from .view import PositionMixin, boards, describe, hidden_ids, view
+from .present import boards
+from .view import PositionMixin, hidden_ids, view
+from .words import describe
 
 FIRST_GAME_AVATARS = ("mulder", "scully", "skinner", "doggett", "reyes")
 FIRST_GAME_ACADEMY = ("burks", "follmer", "pendrell", "lone_gunmen")
 CYCLES = ((1, 2, 3), (4, 5, 6), (7, 8, 9))
 
-DISPATCH: dict[type[Any], Callable[[Tx, Any], None]] = {
-    m.Conspire: intents.conspire, m.PlayCard: intents.play_card, m.PlayVirtual: intents.play_virtual,
-    m.Activate: intents.activate, m.ActivateBelief: intents.activate_belief, m.ResolveDoubt: intents.resolve_doubt,
-    m.Scan: intents.scan, m.Recruit: intents.recruit, m.RecruitSpecialAgent: intents.recruit_special_agent,
-    m.Fight: intents.fight, m.FightPlayer: intents.fight_player, m.DiscoverEvidence: intents.discover_evidence,
-    m.CollectEvidence: intents.collect_evidence, m.Sacrifice: intents.sacrifice, m.UseVigilant: intents.use_vigilant,
-    m.Coordinate: intents.coordinate, m.GiveAlly: intents.give_ally, m.EndActions: intents.end_actions,
-    m.Cleanup: intents.cleanup, m.Draw: answers.draw, m.Reveal: answers.reveal, m.TakeStrike: answers.take_strike,
-    m.AvoidStrike: answers.avoid_strike, m.ResolveEffect: answers.resolve_effect, m.ManualEffect: answers.manual_effect,
-}
 
 
 def _config_error(message: str) -> ConfigError:
@@ -214,15 +208,10 @@ class XFilesRules(PositionMixin, RulesBase):
         return Tx(self, state, seat, waive)
 
     def judge(self, tx: Tx, intent: Any) -> None:
-        intents.common_checks(tx, intent)
-        DISPATCH[type(intent)](tx, intent)
-        flow.settle(tx)
-        tx.flush()
+        judge(tx, intent)
 
     def evolve(self, state: m.State, event: Any) -> m.State:
-        if isinstance(event, m.Fact):
-            return apply_changes(state, event.changes)
-        raise TypeError(f"unknown event {event!r}")
+        return evolve(state, event)
 
     def outcome(self, state: m.State) -> Outcome | None:
         if state.status not in ("won", "lost"):
@@ -278,7 +267,7 @@ class XFilesRules(PositionMixin, RulesBase):
 
 
 def _item(kind: str, **fields: Any) -> dict[str, Any]:
-    from .tx import pending_item
+    from .txn import pending_item
     return pending_item(kind, **fields)
 
 

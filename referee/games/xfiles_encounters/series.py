@@ -24,7 +24,7 @@ from . import model as m
 
 if TYPE_CHECKING:
     from .rules import XFilesRules
-    from .tx import Tx
+    from .txn import Tx
 
 THIS_TIME = "this_time_they_may_have_won"
 #: options a continuation sets itself (never copied from the previous game as given)

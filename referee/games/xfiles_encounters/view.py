@@ -1,5 +1,6 @@
-"""What a role sees (§1.8), the ids it must not see, events in words, the table drawn as boards, and
-positions (§8.0 "Position loading"). The intents a seat could play now are in ``legal.py``.
+"""What a role sees (§1.8), the ids it must not see, and positions (§8.0 "Position loading"). The
+intents a seat could play now are in ``legal.py``, events in words in ``words.py``, the boards in
+``present.py``.
 """
 
 from __future__ import annotations
@@ -10,12 +11,11 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from referee.engine.position import Placed, PositionError, PositionShape
-from schemas.board import Area, Board
 
 from . import flow
 from . import model as m
 from .data import BUCKETS, CLASSES
-from .tx import copy, known_cards
+from .txn import copy, known_cards
 
 if TYPE_CHECKING:
     from .rules import XFilesRules
@@ -103,104 +103,6 @@ def hidden_ids(rules: XFilesRules, state: m.State, seat: str | None) -> frozense
     return frozenset(c for c in hidden if c and c not in seen and c in rules.cards)
 
 
-# -- events in words -----------------------------------------------------------------------------------------
-
-
-def describe(rules: XFilesRules, event: Any) -> str | None:
-    tag = str(type(event).__struct_config__.tag)
-    if not isinstance(event, m.Fact):
-        return None
-    seat, card, where, n, text = event.seat, event.card, event.where, event.n, event.text
-    name = f"{card} ({rules.cards.name(card)})" if card and card in rules.cards else card
-    words = {
-        "conspiracy_card_placed": f"a Conspiracy card from stack {text} enters {where} face down",
-        "card_pushed": f"{name or 'a face-down card'} is pushed on from {where}" + (" (ambush)" if text == "ambush" else ""),
-        "card_entered_sector": f"{name or 'a face-down card'} enters the Sector",
-        "season_changed": f"the Conspiracy deck reaches stack {text}",
-        "end_game_moved": f"the End Game moves left from {where}",
-        "runner_moved": f"{name} runs on from {where}",
-        "action_phase_began": f"{seat}'s action phase begins",
-        "card_played": f"{seat} plays {name}",
-        "virtual_card_played": f"{seat} plays a copy of {text}'s {name}",
-        "points_gained": f"+{n} {text.replace(':', ' (')}{')' if ':' in text else ''}",
-        "points_spent": f"{seat} spends {n} {text}",
-        "slot_scanned": f"{seat} scans {where}",
-        "card_revealed": f"{where}: {name} is revealed",
-        "character_recruited": f"{seat} recruits {name}",
-        "special_agent_recruited": f"{seat} recruits a Special Agent",
-        "fight_declared": f"{seat} fights {name} at {where} (cost {n})",
-        "enemy_defeated": f"{name} is defeated",
-        "card_defeated": f"{name} is defeated" + (f" ({text})" if text else ""),
-        "leader_defeated": f"Leader {name} leaves play",
-        "strike_due": f"{seat} is struck" + (f" by {name}" if card else "") + f" ({text})",
-        "wound_added": f"{seat} takes {name}: {n} damage",
-        "strike_missed": f"{seat} draws {name}: a miss",
-        "strike_cancelled": f"{seat} cancels {name} with {text}",
-        "strike_avoided": f"{seat} avoids the strike with {text}",
-        "scar_added": f"{seat} takes an unseen scar",
-        "player_defeated": f"{seat} is defeated" + (f": {text}" if text else ""),
-        "cards_requested": f"{seat} is to draw {n}",
-        "cards_drawn": f"{seat} draws {n} card(s)",
-        "deck_reshuffled": f"{seat} shuffles the discard into a new deck",
-        "turn_ended": f"{seat}'s turn {n} ends",
-        "turn_began": f"turn {n}: {seat} plays",
-        "the_end_began": f"{name} is revealed: The End begins",
-        "end_game_damaged": f"{name} takes {n} damage",
-        "end_game_defeated": f"{name} is defeated",
-        "game_won": "the team wins: the End Game is defeated",
-        "game_lost": f"the team loses ({text.replace('_', ' ')})",
-        "doubt_gained": f"{seat} gains a Doubt",
-        "belief_gained": f"{seat} gains a Belief",
-        "evidence_discovered": f"{seat} discovers evidence through {name}",
-        "evidence_collected": f"{seat} collects {where}",
-        "ally_gained": f"{seat} gains the Ally {name}",
-        "card_coordinated": f"{seat} coordinates {name}",
-        "effect_resolved": f"a text is resolved ({text})" + (f": {name}" if card else ""),
-        "manual_effect_applied": f"{seat} applies a declared effect of {text}",
-    }
-    return words.get(tag, tag.replace("_", " ") + (f": {name}" if name else ""))
-
-
-# -- boards --------------------------------------------------------------------------------------------------
-
-
-def _slot_line(slot: dict[str, Any]) -> str:
-    if slot["state"] == "empty":
-        return "(empty)"
-    if slot["state"] == "hidden":
-        return f"face down ({slot['origin']})" + (f" {slot['card']}" if slot["card"] else "")
-    return str(slot["card"])
-
-
-def boards(v: dict[str, Any]) -> tuple[Board, ...]:
-    if "shadows" not in v:
-        return ()
-    row = [Area(id="sector", label="Sector", lines=tuple(c or "face down" for c in v["sector"]) or ("(empty)",))]
-    row += [Area(id=f"shadows.{s}", lines=(_slot_line(v["shadows"][s]),)) for s in flow.SLOTS]
-    row.append(Area(id="conspiracy_deck", lines=(f"{v['conspiracy_deck'].get('count', 0)} cards",
-                                                 f"stack {v['season'] or '-'}")))
-    table = Board(title="Shadows and Sector", layout="row", areas=tuple(row),
-                  covers=("sector", "shadows", "conspiracy_deck", "season"))
-    bureau = Board(title="Bureau", layout="row", covers=("bureau", "academy_deck", "special_agents"), areas=(
-        *(Area(id=f"bureau.{s}", label=f"scan {v['options']['bureau_scan_costs'][int(s) - 1]}",
-               lines=(_slot_line(v["bureau"][s]),)) for s in flow.SLOTS),
-        Area(id="academy", lines=(f"{v['academy_deck']['count']} cards",)),
-        Area(id="special_agents", lines=(f"{v['special_agents'].get('count', 0)} left",)),
-    ))
-    evidence = Board(title="Evidence", layout="row", covers=("evidence",), areas=tuple(
-        Area(id=f"evidence.{p}", lines=(e["state"] + (f" {e['card']}" if e["card"] else ""),))
-        for p, e in sorted(v["evidence"].items())))
-    seats = []
-    for seat, p in v["players"].items():
-        seats.append(Area(id=seat, label=str(p["avatar"]), lines=(
-            "hand: " + (", ".join(p["hand"]) or "-"), "play: " + (", ".join(x["card"] for x in p["play"]) or "-"),
-            "discard: " + str(len(p["discard"])) + ", deck: " + str(len(p["deck"]))),
-            facts=(("damage", f"{p.get('damage', 0)}/{p.get('health', 0)}"), ("wounds", str(len(p["wounds"]))),
-                   ("scars", str(len(p["scars"]))), ("defeated", "yes" if p["defeated"] else "no"))))
-    agents = Board(title="Agents", layout="tableau", covers=("players",), areas=tuple(seats))
-    return (table, bureau, evidence, agents)
-
-
 # -- positions (§8.0) ----------------------------------------------------------------------------------------
 
 DERIVED = ("turn.attack_total", "turn.recruit_total", "awaiting", "conspiracy_deck.count", "strike_deck.count",
@@ -230,7 +132,7 @@ class PositionMixin:
                 raise PositionError(f"{path}: a list of segment tables")
             return [{"seasons": [], "remaining": 0, "quota": {}, "seen": {}, "cards": [], **g} for g in value]
         if path == "pending" and isinstance(value, list):
-            from .tx import pending_item
+            from .txn import pending_item
             try:
                 return [pending_item(**i) for i in value]
             except TypeError as exc:

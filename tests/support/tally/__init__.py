@@ -19,7 +19,7 @@ import msgspec
 from referee.engine.chance import Chance
 from referee.engine.datafile import load_toml
 from referee.engine.position import Placed, PositionError, PositionShape
-from referee.engine.protocol import Accepted, ConfigError, OptionSpec, Rejected, RulesBase
+from referee.engine.protocol import Accepted, ConfigError, GameBase, OptionSpec, Rejected, RulesBase
 from schemas import MatchConfig, Outcome
 from schemas.board import Area, Board
 
@@ -264,27 +264,23 @@ class TallyRules(RulesBase):
         return msgspec.structs.replace(state, deck=deck, hands=hands, tally=tally)
 
 
-class TallyGame:
+class TallyGame(GameBase):
     id = "tally"
     name = "Tally"
-    aliases: tuple[str, ...] = ()
     rules_version = "1"
     min_players = 1
     max_players = 5
     intent_type = Intent
     event_type = Event
     state_type = State
+    rules_type = TallyRules
     card_sets: Mapping[str, str] = {"demo": "deck.toml"}
     card_tables: Mapping[str, str] = {"card": "id", "deck": "id"}
     default_card_set = "demo"
     summary = "A co-operative test game: reach the target tally together with cards from one shared deck."
-    other_actors: tuple[str, ...] = ()
 
     def options(self) -> Mapping[str, OptionSpec]:
         return {"target": OptionSpec(name="target", default=10, help="the tally the team must reach exactly")}
-
-    def bind(self, config: MatchConfig) -> TallyRules:
-        return TallyRules(config)
 
 
 TALLY = TallyGame()

@@ -1,20 +1,22 @@
-"""Each intent's checks and effects (spec §4.1–§4.25), after the checks every intent shares (§4.0.3
-K1–K4): the actor is not defeated, the intent answers what is pending, the phase allows it, its
-locations exist. Every check reads "condition → code"; the first that fails decides.
+"""How an intent is judged: each intent's checks and effects (spec §4.1–§4.25), after the checks every
+intent shares (§4.0.3 K1–K4): the actor is not defeated, the intent answers what is pending, the phase
+allows it, its locations exist. Every check reads "condition → code"; the first that fails decides.
+``DECIDERS`` is the table of deciders by intent (the answers to pending inputs are ``answers.py``'s).
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from .codes import Code
-from . import flow, named
+from . import answers, flow, named
 from . import model as m
 from .data import BUCKETS, CHARACTER_TYPES
 from .ops import apply_ops
 from .options import pay_order
-from .tx import Tx
+from .txn import Tx
 
 R = {  # rule citations
     "conspire": "R13, R14, R15, R36, R43", "play": "R16, R17, R18, R19", "virtual": "R42", "activate": "R17, R18",
@@ -633,3 +635,23 @@ def cleanup(tx: Tx, intent: m.Cleanup) -> None:
         tx.push_back(*({**e, "group": group} for e in effects))
     tx.turn["step"] = "cleanup_discard"
     tx.say(m.TurnCleanedUp, seat=tx.seat, text="cleanup began")
+
+
+def judge(tx: Tx, intent: Any) -> None:
+    """The shared checks, the intent's decider, then the procedures the rules run by themselves."""
+    common_checks(tx, intent)
+    DECIDERS[type(intent)](tx, intent)
+    flow.settle(tx)
+    tx.flush()
+
+
+DECIDERS: dict[type[Any], Callable[[Tx, Any], None]] = {
+    m.Conspire: conspire, m.PlayCard: play_card, m.PlayVirtual: play_virtual,
+    m.Activate: activate, m.ActivateBelief: activate_belief, m.ResolveDoubt: resolve_doubt,
+    m.Scan: scan, m.Recruit: recruit, m.RecruitSpecialAgent: recruit_special_agent,
+    m.Fight: fight, m.FightPlayer: fight_player, m.DiscoverEvidence: discover_evidence,
+    m.CollectEvidence: collect_evidence, m.Sacrifice: sacrifice, m.UseVigilant: use_vigilant,
+    m.Coordinate: coordinate, m.GiveAlly: give_ally, m.EndActions: end_actions,
+    m.Cleanup: cleanup, m.Draw: answers.draw, m.Reveal: answers.reveal, m.TakeStrike: answers.take_strike,
+    m.AvoidStrike: answers.avoid_strike, m.ResolveEffect: answers.resolve_effect, m.ManualEffect: answers.manual_effect,
+}

@@ -1,0 +1,63 @@
+"""The rules bound to one match: the configuration checked, setup (R1), whose move it is, the end (R3),
+and the protocol's methods, each handing on to the module that does the work."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from referee.engine.chance import Chance
+from referee.engine.protocol import ConfigError, RulesBase
+from schemas import MatchConfig, Outcome
+
+from . import decide
+from .fold import evolve
+from .legal import legal
+from .model import State
+from .txn import Tx
+from .view import view
+
+
+class TemplateRules(RulesBase):
+    def __init__(self, config: MatchConfig) -> None:
+        self.config = config
+        self.players = config.players
+        stones = config.options.get("stones", 10)
+        if not isinstance(stones, int) or stones < 1:
+            raise ConfigError("template/bad_option", f"option stones takes a whole number of at least 1, not {stones!r}")
+        self.stones = stones
+
+    def setup(self, chance: Chance | None) -> State:
+        return State(pile=self.stones, active=self.players[0])
+
+    def actors(self, state: State, intent: Any) -> frozenset[str]:
+        return frozenset([state.active]) if state.pile else frozenset()
+
+    def decision(self, state: State, seat: str, chance: Chance | None, waive: frozenset[str]) -> Tx:
+        return Tx(self.players, state, seat, waive)
+
+    def judge(self, tx: Tx, intent: Any) -> None:
+        decide.judge(tx, intent)
+
+    def filled_intent(self, state: State, seat: str, intent: Any, chance: Chance | None) -> Any:
+        return intent  # no chance in this game
+
+    def check_input(self, intent: Any) -> str | None:
+        return None
+
+    def evolve(self, state: State, event: Any) -> State:
+        return evolve(self.players, state, event)
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.pile or state.last is None:
+            return None
+        return Outcome(winners=(state.last,), reason="last_stone")
+
+    def view(self, state: State, seat: str | None) -> dict[str, Any]:
+        return view(state, seat)
+
+    def legal_intents(self, state: State, seat: str) -> Sequence[Any]:
+        return legal(state, seat)
+
+    def hidden_ids(self, state: State, seat: str | None) -> frozenset[str]:
+        return frozenset()
