@@ -2,6 +2,7 @@ import json
 import os
 import sqlite3
 import sys
+import zlib
 
 import pytest
 
@@ -91,6 +92,51 @@ def pg_url(pg_server):
 
 #: the stores a hall can keep its log in (test ids: ``test_x[sqlite]``, ``test_x[postgres]``)
 BACKENDS = ("sqlite", "postgres")
+
+#: which PostgreSQL variants of the ``db``/``module_db``/``db_store`` tests run: ``sample`` (the default)
+#: or ``all`` (CI: ``.ci/run`` sets it)
+PG_TESTS_ENV = "REFEREE_PG_TESTS"
+#: in a sampled run, one test in this many (by a CRC of its name) runs on PostgreSQL as well
+PG_SAMPLE = 4
+
+
+def _pg_variant(item: pytest.Item) -> bool:
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    return "postgres" in (params.get("db"), params.get("module_db"))
+
+
+def _sampled(item: pytest.Item, first_of_module: bool) -> bool:
+    if first_of_module or item.get_closest_marker("both_backends") is not None:
+        return True
+    return zlib.crc32(item.nodeid.replace("postgres", "").encode()) % PG_SAMPLE == 0
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The second backend's cost (issue 28): every test that takes ``db``, ``module_db`` or ``db_store``
+    runs on SQLite; on PostgreSQL run those marked ``both_backends`` (live streams over LISTEN/NOTIFY,
+    several servers), the first of each module and one in :data:`PG_SAMPLE` of the others (a CRC of the
+    test's name: the same ones every run, on every machine and xdist worker). The rest of the PostgreSQL
+    variants are deselected (pytest counts them), unless ``REFEREE_PG_TESTS=all``. Tests that take
+    ``pg_url`` or ``pg_server`` themselves (the store contract suite, the outage and kill tests) always
+    run on PostgreSQL."""
+    mode = os.environ.get(PG_TESTS_ENV, "sample")
+    if mode not in ("sample", "all"):
+        raise pytest.UsageError(f"{PG_TESTS_ENV}={mode!r} is not understood: expected 'sample' (the default) or 'all'")
+    if mode == "all":
+        return
+    keep: list[pytest.Item] = []
+    dropped: list[pytest.Item] = []
+    seen: set[str] = set()
+    for item in items:
+        if not _pg_variant(item):
+            keep.append(item)
+            continue
+        module = item.nodeid.split("::", 1)[0]
+        (keep if _sampled(item, module not in seen) else dropped).append(item)
+        seen.add(module)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = keep
 
 
 def fresh_db(request, directory) -> str:

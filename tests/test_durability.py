@@ -110,6 +110,7 @@ while True:
 """
 
 
+@pytest.mark.slow
 def test_a_writer_killed_mid_run_loses_no_acknowledged_entry(tmp_path):
     """A writer appends through the service and prints each seq once ``submit`` has returned (the
     acknowledgement a table gets); it is killed with SIGKILL while appending. Every seq it printed is

@@ -15,7 +15,7 @@ import pytest
 from referee.tournament.hall import FOLLOW
 
 NODE = shutil.which("node") or shutil.which("nodejs")
-pytestmark = pytest.mark.skipif(NODE is None, reason="Node.js is not installed (apt-get install nodejs)")
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(NODE is None, reason="Node.js is not installed (apt-get install nodejs)")]
 
 HARNESS = """
 const statuses = [], delays = [], got = [];

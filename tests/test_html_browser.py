@@ -23,9 +23,9 @@ from support.pile import PILE
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
-pytestmark = pytest.mark.skipif(
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(
     not (CHROMIUM and DRIVER), reason="headless Chromium not installed (apt-get install chromium chromium-driver)"
-)
+)]
 
 DESKTOP, PHONE = (1366, 900), (412, 915)
 

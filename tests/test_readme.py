@@ -26,10 +26,10 @@ def test_the_readme_opens_with_the_two_commands_ci_runs():
     first = README.split("```bash", 1)[1].split("```", 1)[0].strip().splitlines()
     assert first == [
         "python -m pip install . && referee import replays/by_all_means/club-night.txt",
-        'python -m pip install ".[test]" && python -m pytest',
+        'python -m pip install ".[test]" && python -m pytest -n auto',
     ]
     ci = open(os.path.join(ROOT, ".ci", "run"), encoding="utf-8").read()
-    assert 'python -m pip install -q ".[test]" && python -m pytest' in ci
+    assert 'python -m pip install -q ".[test]" && python -m pytest -n auto' in ci
 
 
 def test_every_command_shown_runs(tmp_path, monkeypatch, capsys):

@@ -39,6 +39,7 @@ def test_the_stream_answers_one_snapshot_and_refuses_bad_tokens(db_store):
         assert bad.status_code == 401 and bad.json()["code"] == "auth/unknown_token"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not (CHROMIUM and DRIVER), reason="headless Chromium not installed (apt-get install chromium chromium-driver)")
 def test_the_hall_page_follows_results_live(db_store):
     from selenium import webdriver

@@ -15,6 +15,7 @@ import threading
 import time
 
 import httpx
+import pytest
 
 from conftest import ROOT
 from referee.http import create_app
@@ -84,6 +85,7 @@ def _wait_up(proc: subprocess.Popen[str]) -> str:
         time.sleep(0.1)
 
 
+@pytest.mark.slow
 def test_a_server_killed_during_a_50_table_load_loses_no_acknowledged_intent(pg_server):
     """50 tables, each with its own writer, over three server processes (every writer's requests go round
     the servers); one server is killed with SIGKILL once a third of the load is acknowledged. A request

@@ -50,6 +50,7 @@ def whole_log(live, mid, token):
     return httpx.get(f"{live.url}/matches/{mid}/log", params={"limit": 1000}, headers=auth(token)).json()["entries"]
 
 
+@pytest.mark.both_backends
 def test_a_spectator_follows_the_match_live_and_the_stream_ends_with_the_client(live):
     mid, tokens = new_table(live)
     httpx.post(f"{live.url}/matches/{mid}/intents", json={"intent": "start first=alice tokens=K01,K02"},
@@ -84,6 +85,7 @@ def test_a_spectator_follows_the_match_live_and_the_stream_ends_with_the_client(
         time.sleep(0.05)
 
 
+@pytest.mark.both_backends
 def test_a_stream_resumes_from_last_event_id_and_sees_other_processes_entries(live):
     mid, tokens = new_table(live)
     for text in ("start first=alice tokens=K01,K02", "say note=one", "say note=two"):
@@ -120,6 +122,7 @@ def _writer(live, mid, seat, token, n, out, stale):
                 break
 
 
+@pytest.mark.both_backends
 @pytest.mark.parametrize("mode", ["head", "expected_seq"])
 def test_two_scorekeepers_at_one_table_never_fork_the_log(live, mode):
     mid, tokens = new_table(live, seed=2)
@@ -145,6 +148,7 @@ def test_two_scorekeepers_at_one_table_never_fork_the_log(live, mode):
     assert audit["clean"] is True and audit["entries"] == 2 * n + 1
 
 
+@pytest.mark.both_backends
 def test_concurrent_retries_of_one_request_are_applied_once(live):
     mid, tokens = new_table(live)
     httpx.post(f"{live.url}/matches/{mid}/intents", json={"intent": "start first=alice tokens=K01,K02"},
@@ -270,6 +274,7 @@ def test_referee_play_does_not_import_the_server_stack(tmp_path):
 # -- fuzzing ---------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_fuzzing_the_openapi_document_finds_no_server_error(live):
     import schemathesis
     from hypothesis import HealthCheck, Phase, given, settings

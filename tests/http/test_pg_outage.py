@@ -132,6 +132,7 @@ class Writer(threading.Thread):
             self.failure = exc
 
 
+@pytest.mark.slow
 def test_postgresql_stopped_and_started_again_under_load(own_server, tmp_path):
     url = own_server.fresh()
     logs = [str(tmp_path / "a.log"), str(tmp_path / "b.log")]

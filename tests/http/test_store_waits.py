@@ -13,6 +13,7 @@ import threading
 import time
 
 import httpx
+import pytest
 
 from referee.http import create_app
 from referee.service import Referee
@@ -48,6 +49,7 @@ def locked(db: str):
             conn.close()
 
 
+@pytest.mark.both_backends
 def test_a_write_waiting_for_a_lock_blocks_nothing_else_and_ends_as_503(db, monkeypatch, caplog):
     from referee.store import sqlite as sq
 
