@@ -69,6 +69,22 @@ def pinned(base: str) -> dict[str, httpx.Client]:
     raise AssertionError(f"reached {len(clients)} of {WORKERS} workers")
 
 
+def on_worker(base: str, clients: dict[str, httpx.Client], worker: str) -> httpx.Client:
+    """The client held on ``worker``, connected anew if its connection went idle long enough for the server
+    to close it (uvicorn closes a kept-alive connection after 5 s: a loaded machine gets there)."""
+    c = clients[worker]
+    if c.get("/health").json()["worker"] == worker:
+        return c
+    c.close()
+    for _ in range(200):
+        c = httpx.Client(base_url=base, timeout=30)
+        if c.get("/health").json()["worker"] == worker:
+            clients[worker] = c
+            return c
+        c.close()
+    raise AssertionError(f"no connection reached worker {worker} again")
+
+
 def test_referee_serve_with_workers_over_postgresql(pg_server):
     url = pg_server.fresh()
     with serving(url) as base:
@@ -81,7 +97,8 @@ def test_referee_serve_with_workers_over_postgresql(pg_server):
             arbiter = auth(tokens["arbiter"])
             answered: list[tuple[str, int]] = []
             for _ in range(2):  # intents through every worker in turn
-                for worker, c in clients.items():
+                for worker in list(clients):
+                    c = on_worker(base, clients, worker)
                     legal = c.get(f"/matches/{mid}/legal", headers=arbiter).json()["legal"]
                     seat, intent = next((s, xs[0]) for s, xs in sorted(legal.items()) if xs)
                     answer = c.post(f"/matches/{mid}/intents", json={"intent": intent, "seat": seat}, headers=arbiter)
@@ -95,7 +112,8 @@ def test_referee_serve_with_workers_over_postgresql(pg_server):
             assert [e["seq"] for e in log] == list(range(1, 2 * WORKERS + 1))
 
             # the live feed: a stream held by one worker, an entry written through another
-            (held_by, reader), (_other, writer) = list(clients.items())[:2]
+            held_by, other = list(clients)[:2]
+            reader = on_worker(base, clients, held_by)
             head = answered[-1][1]
             seen: list[tuple[int, float]] = []
 
@@ -118,6 +136,7 @@ def test_referee_serve_with_workers_over_postgresql(pg_server):
                     break
                 assert time.monotonic() < deadline, "the stream did not open"
                 time.sleep(0.05)
+            writer = on_worker(base, clients, other)
             legal = writer.get(f"/matches/{mid}/legal", headers=arbiter).json()["legal"]
             seat, intent = next((s, xs[0]) for s, xs in sorted(legal.items()) if xs)
             sent = time.monotonic()
