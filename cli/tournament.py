@@ -118,7 +118,7 @@ def new(
 
     Example: referee tournament new "Club Cup" --game by_all_means --rounds 5 --players ann,ben,cy,dee
     """
-    from referee.tournament.service import parse_places, parse_points
+    from referee.tournament.words import parse_places, parse_points
 
     pts = parse_points(points)
     if places:

@@ -14,7 +14,8 @@ from referee.service import Referee
 from referee.store.memory import MemoryStore
 from referee.tournament import events as ev
 from referee.tournament.fold import fold
-from referee.tournament.service import Tournaments, parse_points
+from referee.tournament.service import Tournaments
+from referee.tournament.words import parse_points
 from referee.tournament.standings import explain, standings
 from schemas import Outcome
 from support.pile import PILE

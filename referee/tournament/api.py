@@ -47,7 +47,8 @@ from schemas.tournament import (
 from ..errors import BadInput
 from ..service import Referee
 from .fold import Tournament
-from .service import Tournaments, parse_places, parse_points
+from .service import Tournaments
+from .words import parse_places, parse_points
 from .standings import Standings
 
 
