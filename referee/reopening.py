@@ -54,6 +54,6 @@ def fork_entries(referee: Referee, loaded: Loaded, fork_id: str, at: int, head: 
     secret = referee.fresh_secret()
     act = Reopen(secret=secret, commitment=core.reseed_commitment(fork_id, at + 1, secret),
                  reason="a fork of a finished match plays on from a fresh secret")
-    entry, _ = referee._make_entry(loaded, at + 1, state, referee._prev_hash(loaded, at), act=act, actor=ARBITER,
+    entry, _ = referee.make_entry(loaded, at + 1, state, referee.prev_hash_at(loaded, at), act=act, actor=ARBITER,
                                   text="reopen: fresh secret", intent=None, verdict=Accepted(()))
     return [msgspec.structs.replace(entry, match_id=fork_id)]

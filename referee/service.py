@@ -329,7 +329,8 @@ class Referee(Configuration, History):
             raise StorageError("store/failed", str(exc)) from None
         self._heads[loaded.match.id] = (entry.seq, new_state)
 
-    def _prev_hash(self, loaded: Loaded, head: int) -> str:
+    def prev_hash_at(self, loaded: Loaded, head: int) -> str:
+        """The hash the entry after ``head`` chains from (the genesis hash before the first entry)."""
         if head == 0:
             return loaded.match.genesis_hash
         last = self.entry_at(loaded.match, head)
@@ -337,7 +338,7 @@ class Referee(Configuration, History):
             raise StorageError("log/corrupt", f"entry {head} of match {loaded.match.id} is missing; run `referee audit`")
         return last.hash
 
-    def _make_entry(
+    def make_entry(
         self, loaded: Loaded, seq: int, state: Any, prev_hash: str, *, act: Act, actor: str | None,
         text: str, intent: Any, verdict: Any, source: Source | None = None,
     ) -> tuple[StoredEntry, Any]:
@@ -393,8 +394,8 @@ class Referee(Configuration, History):
             source = msgspec.structs.replace(source, blind=True)
         recorded, verdict = core.adjudicate(loaded.rules, state, seat, intent, chance, awaiting=awaiting,
                                             confirmed=not hold)
-        prev = self._prev_hash(loaded, head)
-        entry, new_state = self._make_entry(
+        prev = self.prev_hash_at(loaded, head)
+        entry, new_state = self.make_entry(
             loaded, head + 1, state, prev, act=Move(), actor=seat,
             text=text.strip(), intent=recorded, verdict=verdict, source=source,
         )
@@ -425,8 +426,8 @@ class Referee(Configuration, History):
         seat or card): an ``unparsed`` entry with no verdict, which changes nothing."""
         loaded = self.load(match_id)
         head, state = self.state_at(loaded)
-        prev = self._prev_hash(loaded, head)
-        entry, _ = self._make_entry(
+        prev = self.prev_hash_at(loaded, head)
+        entry, _ = self.make_entry(
             loaded, head + 1, state, prev, act=Unreadable(code=code, message=message), actor=actor, text=text,
             intent=None, verdict=None, source=self._source(meta),
         )
@@ -530,8 +531,8 @@ class Referee(Configuration, History):
     ) -> SubmitResult:
         """Append a framework entry (undo, redo, ruling, confirmation) after ``head``; an accepted undo
         or redo jumps to its target."""
-        prev = self._prev_hash(loaded, head)
-        entry, new_state = self._make_entry(
+        prev = self.prev_hash_at(loaded, head)
+        entry, new_state = self.make_entry(
             loaded, head + 1, state, prev, act=act, actor=actor, text=text, intent=intent, verdict=verdict
         )
         jump = act.target if isinstance(verdict, Accepted) and isinstance(act, (Undo, Redo)) else None
