@@ -16,6 +16,7 @@ the system's reason.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import stat
@@ -117,9 +118,8 @@ def _sync_folder(path: str) -> None:
     except OSError:
         return
     try:
-        os.fsync(fd)
-    except OSError:
-        pass
+        with contextlib.suppress(OSError):  # some file systems cannot sync a folder: the file itself was
+            os.fsync(fd)
     finally:
         os.close(fd)
 
@@ -177,9 +177,7 @@ def write(path: str, pieces: Iterable[str], *, new_only: bool = False) -> int:
         if fd >= 0:
             os.close(fd)
         if temp:
-            try:
+            with contextlib.suppress(OSError):
                 os.unlink(temp)
-            except OSError:
-                pass
     _sync_folder(path)
     return size

@@ -32,7 +32,7 @@ def test_the_table_covers_its_union_exactly(union, table):
 
 
 class Stray(msgspec.Struct, frozen=True):
-    pass
+    """An event of no game."""
 
 
 def test_an_unknown_event_is_refused_by_name():

@@ -105,17 +105,20 @@ def create_tournament(request: Request[Any, Any, Any], data: JSONBody[CreateTour
                        "creating a tournament")
     return _access(request).create(data)
 
+
 @get("/tournaments/{tid:str}", responses=ERRORS, sync_to_thread=True, tags=["tournaments"], security=SECURITY,
      summary="The tournament: settings, players, and who the caller is")
 def show_tournament(request: Request[Any, Any, Any], tid: TidPath) -> TournamentShown:
     access, who = _who(request, tid)
     return access.show(who)
 
+
 @post("/tournaments/{tid:str}/players", responses=ERRORS, sync_to_thread=True, tags=["tournaments"],
       security=SECURITY, status_code=201, summary="Register a player (organiser); answers the player's token")
 def add_player(request: Request[Any, Any, Any], tid: TidPath, data: JSONBody[AddPlayer]) -> PlayerAdded:
     access, who = _who(request, tid)
     return access.add_player(who, data)
+
 
 @post("/tournaments/{tid:str}/players/{player:str}", responses=ERRORS, sync_to_thread=True,
       tags=["tournaments"], security=SECURITY, summary="Drop, reinstate or rename a player (organiser)")
@@ -124,11 +127,13 @@ def change_player(request: Request[Any, Any, Any], tid: TidPath, player: PlayerP
     access, who = _who(request, tid)
     return access.change_player(who, player, data)
 
+
 @post("/tournaments/{tid:str}/pair", responses=ERRORS, sync_to_thread=True, tags=["tournaments"],
       security=SECURITY, summary="Pair the next round (organiser): its matches, seats and tokens")
 def pair_round(request: Request[Any, Any, Any], tid: TidPath, data: JSONBody[PairRequest]) -> PairedRound:
     access, who = _who(request, tid)
     return access.pair(who, data)
+
 
 @post("/tournaments/{tid:str}/close", responses=ERRORS, sync_to_thread=True, tags=["tournaments"],
       security=SECURITY, summary="Close the round being played (organiser): results copied from the logs")
@@ -136,17 +141,20 @@ def close_round(request: Request[Any, Any, Any], tid: TidPath, data: JSONBody[Cl
     access, who = _who(request, tid)
     return access.close(who, data.reason)
 
+
 @post("/tournaments/{tid:str}/results", responses=ERRORS, sync_to_thread=True, tags=["tournaments"],
       security=SECURITY, summary="An arbiter's result or a correction (organiser)")
 def record_result(request: Request[Any, Any, Any], tid: TidPath, data: JSONBody[ResultRequest]) -> ResultAnswer:
     access, who = _who(request, tid)
     return access.result(who, data)
 
+
 @post("/tournaments/{tid:str}/tiebreaks", responses=ERRORS, sync_to_thread=True, tags=["tournaments"],
       security=SECURITY, summary="Change the tie-breaks (organiser)")
 def set_tiebreaks(request: Request[Any, Any, Any], tid: TidPath, data: JSONBody[TiebreaksRequest]) -> Recorded:
     access, who = _who(request, tid)
     return access.tiebreaks(who, data.tiebreaks, data.reason)
+
 
 @post("/tournaments/{tid:str}/withdrawals", responses=ERRORS, sync_to_thread=True, tags=["tournaments"],
       security=SECURITY, status_code=201,
@@ -155,6 +163,7 @@ def withdraw(request: Request[Any, Any, Any], tid: TidPath, data: JSONBody[Withd
     access, who = _who(request, tid)
     return access.withdraw(who, data)
 
+
 @post("/tournaments/{tid:str}/byes", responses=ERRORS, sync_to_thread=True, tags=["tournaments"],
       security=SECURITY, status_code=201,
       summary="Grant a player's half-point bye for a round not yet paired (organiser)")
@@ -162,12 +171,14 @@ def half_bye(request: Request[Any, Any, Any], tid: TidPath, data: JSONBody[HalfB
     access, who = _who(request, tid)
     return access.half_bye(who, data)
 
+
 @get("/tournaments/{tid:str}/pairings", responses=ERRORS, sync_to_thread=True, tags=["tournaments"],
      security=SECURITY, summary="Every round's tables and results (a player's token: their own)")
 def pairings(request: Request[Any, Any, Any], tid: TidPath, round_: Annotated[
         int | None, QueryParameter(name="round", ge=1, le=100_000)] = None) -> Pairings:
     access, who = _who(request, tid)
     return access.pairings(who, round_)
+
 
 @get("/tournaments/{tid:str}/standings", responses=ERRORS, sync_to_thread=True, tags=["tournaments"],
      security=SECURITY, summary="Standings (after_round, as_of a record; explain: one player's workings)")
@@ -177,6 +188,7 @@ def standings(request: Request[Any, Any, Any], tid: TidPath,
               explain: Annotated[str | None, QueryParameter(max_length=64)] = None) -> StandingsAnswer | Explained:
     access, who = _who(request, tid)
     return access.standings(who, after_round, as_of, explain)
+
 
 @get("/tournaments/{tid:str}/export", responses=ERRORS, sync_to_thread=True, tags=["tournaments"],
      security=SECURITY, summary="Standings and tables as md, html, json or csv")
@@ -188,6 +200,7 @@ def export(request: Request[Any, Any, Any], tid: TidPath,
     media = {"html": "text/html", "json": "application/json", "csv": "text/csv"}.get(format_, "text/markdown")
     return Response(content=text, media_type=f"{media}; charset=utf-8")
 
+
 @get("/tournaments/{tid:str}/audit", responses=ERRORS, sync_to_thread=True, tags=["tournaments"],
      security=SECURITY, summary="Audit every match and check every result against its log (organiser)")
 def audit(request: Request[Any, Any, Any], tid: TidPath,
@@ -195,11 +208,13 @@ def audit(request: Request[Any, Any, Any], tid: TidPath,
     access, who = _who(request, tid)
     return access.audit(who, expect_head)
 
+
 @get("/tournaments/{tid:str}/log", responses=ERRORS, sync_to_thread=True, tags=["tournaments"],
      security=SECURITY, summary="Every record of the tournament: what, who, why (organiser)")
 def records(request: Request[Any, Any, Any], tid: TidPath) -> list[RecordRow]:
     access, who = _who(request, tid)
     return access.log(who)
+
 
 @get("/ratings", responses=ERRORS, sync_to_thread=True, tags=["tournaments"], security=SECURITY,
      summary="Player ratings from every finished match on the server (the server's admin token)",
@@ -217,6 +232,7 @@ def ratings(request: Request[Any, Any, Any],
     with hall.heavy(Principal(match_id="*", role="ratings")):
         return answer(hall.access().referee, game=game, model=model)
 
+
 @get("/hall/{tid:str}", responses=ERRORS, sync_to_thread=False, tags=["tournaments"], include_in_schema=True,
      summary="The hall page: pairings by table and live standings (open it with #token=<a tournament token>)")
 def hall_page(tid: TidPath) -> Response[str]:
@@ -225,6 +241,7 @@ def hall_page(tid: TidPath) -> Response[str]:
     return Response(content=page(tid), media_type="text/html; charset=utf-8",
                     headers={"Content-Security-Policy": "default-src 'self'; script-src 'unsafe-inline'; "
                              "style-src 'unsafe-inline'", "Referrer-Policy": "no-referrer"})
+
 
 @get("/tournaments/{tid:str}/events", responses=ERRORS, tags=["tournaments"], security=SECURITY,
      summary="Live pairings and standings (server-sent events)",
@@ -245,6 +262,7 @@ async def hall_events(request: Request[Any, Any, Any], tid: TidPath, follow: Fro
     first = await anyio.to_thread.run_sync(snapshot)  # a bad token is an error answer, not a broken stream
     return ServerSentEvent(_live(hall, snapshot, first, follow, start=start), retry_duration=2000)
 
+
 @get("/hall/{tid:str}/matches/{mid:str}", responses=ERRORS, sync_to_thread=False, tags=["tournaments"],
      summary="A table's match as the live step-through view (open it with #token=<a tournament token>)")
 def table_page(tid: TidPath, mid: MidPath) -> Response[str]:
@@ -253,6 +271,7 @@ def table_page(tid: TidPath, mid: MidPath) -> Response[str]:
     return Response(content=table_page(tid, mid), media_type="text/html; charset=utf-8", headers={
         "Content-Security-Policy": "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
                                    "frame-src 'self' blob:", "Referrer-Policy": "no-referrer"})
+
 
 @get("/tournaments/{tid:str}/matches/{mid:str}/viewer", responses=ERRORS, sync_to_thread=True,
      tags=["tournaments"], security=SECURITY,
@@ -287,6 +306,7 @@ def table_viewer(request: Request[Any, Any, Any], tid: TidPath, mid: MidPath) ->
         hall.give_slot(key)
     viewers.put(cache_key, page)
     return Response(content=page, media_type=media)
+
 
 @get("/tournaments/{tid:str}/matches/{mid:str}/events", responses=ERRORS, tags=["tournaments"],
      security=SECURITY, summary="When a table's match changes (server-sent events)",

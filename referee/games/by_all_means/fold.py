@@ -13,6 +13,8 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
+from referee.engine.dispatch import Handlers
+
 from .model import (
     ActionSpent,
     ActionsLost,
@@ -265,15 +267,8 @@ Apply = Callable[[State, Any, bool], State]
 
 #: event class -> the function that applies it (``evolve`` dispatches on the exact class; the
 #: referee's ``Txn.emit`` looks its own events up here directly)
-APPLY: dict[type, Apply] = {}
-
-
-def _applies(*classes: type) -> Callable[[Apply], Apply]:
-    def register(fn: Apply) -> Apply:
-        for cls in classes:
-            APPLY[cls] = fn
-        return fn
-    return register
+APPLY: Handlers[Apply] = Handlers("by_all_means fold")
+_applies = APPLY.on
 
 
 @_applies(CardMoved)

@@ -16,7 +16,7 @@ Bucket = Literal["none", "intelligence", "leadership", "science", "tech", "will"
 
 
 class _Op(msgspec.Struct, frozen=True, tag_field="op"):
-    pass
+    """The base of the declared change ops: each is tagged by ``op``, its name in ``ops=``."""
 
 
 class OpMove(_Op, frozen=True, tag="move"):

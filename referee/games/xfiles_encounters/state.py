@@ -12,7 +12,7 @@ OptionValue = str | int | bool | list[str | int] | dict[str, str | int]
 
 
 class _Rec(msgspec.Struct, kw_only=True):
-    pass
+    """The base of the state's records: fields given by keyword."""
 
 
 class AcademyDeck(_Rec):
