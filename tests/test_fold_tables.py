@@ -11,6 +11,8 @@ import pytest
 
 from referee.games.android import fold as android_fold
 from referee.games.android.model import Event as AndroidEvent
+from referee.games.copycat import fold as copycat_fold
+from referee.games.copycat.model import Event as CopycatEvent
 from referee.games.xfiles_encounters import ops as xfiles_ops
 from referee.games.xfiles_encounters.model import Op as XFilesOp
 from referee.games.war_of_shadows import fold as wos_fold
@@ -18,6 +20,7 @@ from referee.games.war_of_shadows.model import Event as WarOfShadowsEvent
 
 TABLES = [
     pytest.param(AndroidEvent, android_fold.HANDLERS, id="android"),
+    pytest.param(CopycatEvent, copycat_fold.HANDLERS, id="copycat"),
     pytest.param(WarOfShadowsEvent, wos_fold.HANDLERS, id="war_of_shadows"),
     pytest.param(XFilesOp, xfiles_ops.HANDLERS, id="xfiles_ops"),  # its declared change ops, one table too
 ]
@@ -38,5 +41,7 @@ class Stray(msgspec.Struct, frozen=True):
 def test_an_unknown_event_is_refused_by_name():
     with pytest.raises(TypeError, match=r"android: unknown event Stray\(\)"):
         android_fold.evolve(None, None, Stray())
+    with pytest.raises(TypeError, match=r"copycat: unknown event Stray\(\)"):
+        copycat_fold.evolve(None, None, Stray())
     with pytest.raises(TypeError, match=r"war_of_shadows: unknown event Stray\(\)"):
         wos_fold.evolve(None, Stray())

@@ -14,13 +14,14 @@ Pure: values in, values out.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Generic, Literal, TypeVar
 
 import msgspec
 
 from schemas import ENTRY_FORMAT, Seat
 
-from .protocol import Accepted, Held, Rejected
+from .protocol import Accepted, Game, Held, Rejected
 
 I = TypeVar("I")  # noqa: E741 - intent
 E = TypeVar("E")
@@ -193,16 +194,33 @@ def upcast_v1(old: EntryBodyV1[Any, Any]) -> EntryBody[Any, Any]:
 
 
 class BodyDecoder:
-    """Decodes a game's entry bodies of any format into :class:`EntryBody`."""
+    """Decodes a game's entry bodies of any format into :class:`EntryBody`; with ``upcast`` (a game's
+    :meth:`~referee.engine.protocol.GameBase.upcast_events`, ``event_type`` then holding its retired event
+    kinds too) an accepted verdict's events are read as the game's events of today."""
 
-    def __init__(self, intent_type: Any, event_type: Any) -> None:
+    def __init__(self, intent_type: Any, event_type: Any,
+                 upcast: Callable[[tuple[Any, ...]], tuple[Any, ...]] | None = None) -> None:
         self._decoder = msgspec.json.Decoder(
             EntryBody[intent_type, event_type] | EntryBodyV1[intent_type, event_type]
         )
+        self._upcast = upcast
 
     def decode(self, data: bytes) -> EntryBody[Any, Any]:
         body = self._decoder.decode(data)
-        return upcast_v1(body) if isinstance(body, EntryBodyV1) else body
+        body = upcast_v1(body) if isinstance(body, EntryBodyV1) else body
+        verdict = body.verdict
+        if self._upcast is not None and isinstance(verdict, Accepted) and verdict.events:
+            events = self._upcast(verdict.events)
+            if events is not verdict.events:
+                body = msgspec.structs.replace(body, verdict=msgspec.structs.replace(verdict, events=events))
+        return body
+
+
+def body_decoder(game: Game) -> BodyDecoder:
+    """The decoder of ``game``'s entry bodies (through its upcaster if it has retired event kinds)."""
+    if game.retired_event_type is None:
+        return BodyDecoder(game.intent_type, game.event_type)
+    return BodyDecoder(game.intent_type, game.event_type | game.retired_event_type, game.upcast_events)
 
 
 def source_of(meta: dict[str, Any] | None) -> Source:

@@ -325,10 +325,14 @@ class Game(Protocol):
     #: actors besides the seats that submit intents (Copycat's ``table`` deals and cleans up; a game
     #: may name ``arbiter``): no seat may be called so, and their lines are nobody's to see in full
     other_actors: tuple[str, ...]
+    #: event kinds a stored log may still hold that the game no longer emits (a union, or None)
+    retired_event_type: Any
 
     def options(self) -> Mapping[str, OptionSpec]: ...
 
     def bind(self, config: MatchConfig) -> Rules[Any, Any, Any]: ...
+
+    def upcast_events(self, events: tuple[Any, ...]) -> tuple[Any, ...]: ...
 
 
 class GameBase:
@@ -350,6 +354,9 @@ class GameBase:
     card_tables: Mapping[str, str] = MappingProxyType({})
     default_card_set: str | None = None
     other_actors: tuple[str, ...] = ()
+    #: event kinds a stored log may still hold that the game no longer emits: decoded beside
+    #: ``event_type`` and read as today's events by :meth:`upcast_events` (None: there are none)
+    retired_event_type: Any = None
     #: the game's rules class (its ``__init__`` takes the match configuration and checks it)
     rules_type: Callable[[MatchConfig], Rules[Any, Any, Any]]
 
@@ -359,6 +366,12 @@ class GameBase:
 
     def bind(self, config: MatchConfig) -> Rules[Any, Any, Any]:
         return self.rules_type(config)
+
+    def upcast_events(self, events: tuple[Any, ...]) -> tuple[Any, ...]:
+        """A stored verdict's events as the game emits them today (called only for a game with retired
+        event kinds; default: as stored). Raises :class:`msgspec.ValidationError` naming a stored event
+        it cannot read."""
+        return events
 
 
 class RulesBase:

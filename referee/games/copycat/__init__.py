@@ -13,6 +13,7 @@ Package layout (the one By All Means and War of Shadows have, where the job is t
 * ``decide.py``  setup, planning, placement, turn ends, end of round and clean-up on ``txn.py`` (the
   decision, rule citations, chance facts checked or drawn); ``effects.py`` cards and offices at work
   (§4.4-§4.10, §4.13); ``manual.py`` declared effects (§4.12);
+* ``upcast.py``  the counters and flags of logs stored before they were events of their own, read as today's;
 * ``view.py``    views, hidden ids and positions; ``legal.py`` legal intents; ``words.py`` events in
   words; ``present.py`` the street, the headquarters and the tableaux drawn.
 
@@ -26,6 +27,7 @@ in the referee's state and reaches a seat only through ``view``.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from referee.engine.protocol import GameBase, OptionSpec
 
@@ -33,6 +35,7 @@ from .data import CARD_TABLES
 from .model import Event, Intent, State
 from .options import option_specs
 from .rules import CopycatRules
+from .upcast import Retired, upcast
 
 
 class CopycatGame(GameBase):
@@ -50,11 +53,16 @@ class CopycatGame(GameBase):
     card_tables: Mapping[str, str] = CARD_TABLES
     default_card_set = "demo"
     other_actors: tuple[str, ...] = ("table",)
+    #: the adjusted / flag_set events of logs stored before 2026-11-28, read as today's (upcast.py)
+    retired_event_type = Retired
     summary = ("2-4 politicians build decks of cards and send workers into offices, buying cards from the street; "
                "most VP after the round someone reaches 95, the last doctorate goes or round 11 ends")
 
     def options(self) -> Mapping[str, OptionSpec]:
         return option_specs()
+
+    def upcast_events(self, events: tuple[Any, ...]) -> tuple[Any, ...]:
+        return upcast(events)
 
 
 GAME = CopycatGame()

@@ -18,9 +18,11 @@ from .codes import Code
 from . import effects
 from .manual import manual_effect
 from .model import (
-    STAGES, ActivateCard, Adjusted, Buy, ChooseOrderCard, Cleanup, DrawHand, EndTriggered, EndTurn, FlagSet, GameEnded,
-    KeptTaken, LaidOut, LayDown, ManualEffect, OrderCardChosen, OrderRevealed, Pass, PhaseChanged, PlaceWorker,
-    PlayCard, RoundCleaned, Scored, Setup, State, StreetShifted, TurnStarted, UseOffice, WorkerPlaced,
+    STAGES, ActivateCard, Buy, ChooseOrderCard, Cleanup, DrawHand, EndTriggered, EndTurn, FinalRound,
+    FreePlacementUsed, GameEnded, KeptPermitsTaken, KeptPlacementsTaken, KeptTaken, LaidOut, LayDown, ManualEffect,
+    OfficeUsed, OrderCardChosen, OrderRevealed, Pass, Passed, PassLifted, PermitsKept, PhaseChanged, PlaceWorker,
+    PlacementsKept, PlayCard, PurchaseForfeited, RoundCleaned, Scored, Setup, State, StreetShifted, TurnStarted,
+    UseOffice, VpGained, WorkerPlaced,
 )
 from .txn import R_CLEANUP, R_DRAW, R_END, R_ORDER, R_PASS, R_PLACE, R_SETUP, Chooser, Tx
 
@@ -35,7 +37,7 @@ def judge(tx: Tx, intent: Any) -> None:
     if decider is None:
         raise TypeError(f"unknown copycat intent {intent!r}")
     if state.turn.buy_now and state.phase == "buying" and seat == state.current and not isinstance(intent, Buy):
-        tx.emit(Adjusted(path=f"players.{seat}.buys_left", delta=-1), FlagSet(path="turn.buy_now", value=False))
+        tx.emit(PurchaseForfeited(seat=seat))
     decider(tx, intent)
 
 
@@ -219,11 +221,9 @@ def start_actions(tx: Tx, after: str | None) -> None:
             tx.emit(TurnStarted(phase="actions", seat=seat))
             p = tx.st.players[seat]
             if p.kept_permits:  # elbow_scope=phase: the permits this seat did not use in earlier turns
-                tx.emit(Adjusted(path="turn.elbow_permits", delta=p.kept_permits),
-                        FlagSet(path=f"players.{seat}.kept_permits", value=0))
+                tx.emit(KeptPermitsTaken(seat=seat, count=p.kept_permits))
             if p.kept_placements:  # extra_placement_scope=phase
-                tx.emit(Adjusted(path="turn.placements_left", delta=p.kept_placements),
-                        FlagSet(path=f"players.{seat}.kept_placements", value=0))
+                tx.emit(KeptPlacementsTaken(seat=seat, count=p.kept_placements))
             return
     tx.emit(TurnStarted(phase="buying", seat=bus[0]))
 
@@ -248,12 +248,12 @@ def place_worker(tx: Tx, intent: PlaceWorker) -> None:
     if tx.seat in o.workers and not (opts["elbow_into_own_office"] and st.turn.elbow_permits > 0):
         tx.fail(Code.OWN_WORKER_IN_OFFICE, f"{tx.seat} already has a worker on {intent.office}", R_PLACE)
     if free:
-        tx.emit(Adjusted(path="turn.free_placements", delta=-1), Adjusted(path=f"players.{tx.seat}.workers_available", delta=1))
+        tx.emit(FreePlacementUsed(seat=tx.seat))
     tx.emit(WorkerPlaced(seat=tx.seat, office=intent.office, elbow=bool(o.workers), tokens=o.vp_tokens))
     if not opts["pass_is_final"]:  # a placement wakes the seats that passed (§7 A11, the other reading)
         for seat in tx.st.bus:
             if tx.st.players[seat].passed:
-                tx.emit(FlagSet(path=f"players.{seat}.passed", value=False))
+                tx.emit(PassLifted(seat=seat))
 
 
 def can_place(tx: Tx) -> bool:
@@ -277,10 +277,10 @@ def carry(tx: Tx) -> None:
     for the seat's next turn of this phase (``elbow_scope`` / ``extra_placement_scope`` = ``phase``)."""
     turn, opts = tx.st.turn, tx.rules.options
     if opts["elbow_scope"] == "phase" and turn.elbow_permits > 0:
-        tx.emit(FlagSet(path=f"players.{tx.seat}.kept_permits", value=turn.elbow_permits))
+        tx.emit(PermitsKept(seat=tx.seat, count=turn.elbow_permits))
     extra = turn.placements_left - turn.free_placements - (0 if turn.placed else 1)
     if opts["extra_placement_scope"] == "phase" and extra > 0:
-        tx.emit(FlagSet(path=f"players.{tx.seat}.kept_placements", value=extra))
+        tx.emit(PlacementsKept(seat=tx.seat, count=extra))
 
 
 def pass_(tx: Tx, intent: Pass) -> None:
@@ -288,7 +288,7 @@ def pass_(tx: Tx, intent: Pass) -> None:
     tx.require(st.phase == "actions", Code.WRONG_PHASE, f"a seat passes in the actions phase, not in {st.phase}", R_PASS)
     effects.check_turn(tx)
     tx.check(not st.turn.acted, Code.PASS_AFTER_ACTION, f"{tx.seat} has acted this turn: finish it with end_turn", R_PASS)
-    tx.emit(FlagSet(path=f"players.{tx.seat}.passed", value=True))
+    tx.emit(Passed(seat=tx.seat))
     start_actions(tx, tx.seat)
 
 
@@ -303,10 +303,10 @@ def end_turn(tx: Tx, intent: EndTurn) -> None:
                  f"{tx.seat} must place a worker this turn (or pass at its start)", R_END)
         for oid in st.turn.placed:
             if tx.rules.offices[oid].color == "blue" and st.offices[oid].uses.get(tx.seat, 0) == 0:
-                tx.emit(FlagSet(path=f"offices.{oid}.uses.{tx.seat}", value=1))
+                tx.emit(OfficeUsed(seat=tx.seat, office=oid, times=1))
         carry(tx)
         if not placed and not cards_alone:
-            tx.emit(FlagSet(path=f"players.{tx.seat}.passed", value=True))
+            tx.emit(Passed(seat=tx.seat))
         start_actions(tx, tx.seat)
         return
     p = st.players[tx.seat]
@@ -315,8 +315,7 @@ def end_turn(tx: Tx, intent: EndTurn) -> None:
         for oid, o in sorted(st.offices.items()):
             office = tx.rules.offices[oid]
             if tx.seat in o.workers and office.kind == "gain_vp" and o.uses.get(tx.seat, 0) == 0:
-                tx.emit(FlagSet(path=f"offices.{oid}.uses.{tx.seat}", value=1),
-                        Adjusted(path=f"players.{tx.seat}.vp_pending", delta=office.n))
+                tx.emit(OfficeUsed(seat=tx.seat, office=oid, times=1), VpGained(seat=tx.seat, vp=office.n))
     p = tx.st.players[tx.seat]
     value = int(tx.rules.options["vp_token_value"])
     total = p.vp_pending + p.vp_tokens * value * (1 + p.token_doublings)
@@ -408,7 +407,7 @@ def cleanup(tx: Tx, intent: Cleanup) -> None:
     final = result(tx, st.end_triggers) if st.end_triggers else None
     tx.emit(StreetShifted(removed=removed, refill=refill), RoundCleaned(office_drawn=drawn))
     if final is not None:  # the game's last clean-up (final_round_cleanup): the round stays the last one
-        tx.emit(FlagSet(path="round", value=st.round), final)
+        tx.emit(FinalRound(round=st.round), final)
 
 
 DECIDERS: dict[type, Callable[[Tx, Any], None]] = {

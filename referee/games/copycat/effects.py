@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING
 
 from .codes import Code
 from .model import (
-    ActivateCard, Adjusted, Bought, Buy, CardsKept, CardsMoved, EffectArgs, FlagSet, LayDown, PlayCard,
-    StreetShifted, UseOffice,
+    ActivateCard, Bought, Buy, CardPending, CardsKept, CardsMoved, CardUsed, CardUsedAgain, CoinsGained, Doubled,
+    EffectArgs, ElbowPermitsGained, FreePlacementGained, HandLaidDown, LayDown, OfficeUsed, PlacementsGained, PlayCard,
+    PurchaseDue, PurchasesGained, StreetShifted, TurnActed, UseOffice, VpGained, WorkersRecruited,
 )
 from .txn import R_ACTIVATE, R_BUY, R_EFFECT, R_LAY, R_LIMIT, R_OFFICE, R_PLAY, Tx
 
@@ -37,10 +38,6 @@ def usable(kind: str, color: str, phase: int) -> bool:
 
 def phase_no(tx: Tx) -> int:
     return 2 if tx.st.phase == "actions" else 3
-
-
-def pl(tx: Tx, field: str) -> str:
-    return f"players.{tx.seat}.{field}"
 
 
 def check_turn(tx: Tx) -> None:
@@ -75,7 +72,7 @@ def play_card(tx: Tx, intent: PlayCard) -> None:
     tx.check(usable(card.kind, card.color, 2), Code.CARD_WRONG_PHASE,
              f"{intent.card} ({card.color}, {card.kind}) cannot be played in the actions phase", R_PLAY)
     tx.emit(CardsMoved(seat=tx.seat, cards=(intent.card,), from_="hand", to="play_area"),
-            FlagSet(path=pl(tx, f"card_uses.{intent.card}"), value=1), FlagSet(path="turn.acted", value=True))
+            CardUsed(seat=tx.seat, card=intent.card), TurnActed())
     effect(tx, card.kind, card.n, card.color, intent.args or NO_ARGS, 2, False, frozenset({intent.card}), "args")
 
 
@@ -104,9 +101,9 @@ def use_office(tx: Tx, intent: UseOffice) -> None:
                  "in the turn of its placement", R_OFFICE)
     tx.check(o.uses.get(tx.seat, 0) < 1, Code.OFFICE_ALREADY_USED,
              f"{tx.seat} has used {intent.office} this round (a second use needs Team Bonus)", R_OFFICE)
-    tx.emit(FlagSet(path=f"offices.{intent.office}.uses.{tx.seat}", value=1))
+    tx.emit(OfficeUsed(seat=tx.seat, office=intent.office, times=1))
     if phase == 2:
-        tx.emit(FlagSet(path="turn.acted", value=True))
+        tx.emit(TurnActed())
     office_effect(tx, office, intent.args or NO_ARGS, phase, False, "args")
 
 
@@ -139,7 +136,7 @@ def lay_down(tx: Tx, intent: LayDown) -> None:
         tx.emit(CardsKept(seat=tx.seat, cards=tuple(sorted(intent.keep))))
     if hand:
         tx.emit(CardsMoved(seat=tx.seat, cards=tuple(sorted(hand)), from_="hand", to="play_area"))
-    tx.emit(FlagSet(path=pl(tx, "laid_down"), value=True))
+    tx.emit(HandLaidDown(seat=tx.seat))
     if tx.rules.options["donation_cards_count_in_phase3"]:  # §7 A16, the literal reading
         for cid in p.play_area:
             paid = cards[cid]
@@ -150,13 +147,13 @@ def lay_down(tx: Tx, intent: LayDown) -> None:
         kind = laid.kind
         if kind in ("gain_coins", "gain_vp", "double_coins", "double_tokens", "keep_cards") or (
                 kind == "coin_or_vp" and cid in intent.choices):
-            tx.emit(FlagSet(path=pl(tx, f"card_uses.{cid}"), value=1))
+            tx.emit(CardUsed(seat=tx.seat, card=cid))
             if kind == "coin_or_vp":
                 effect(tx, kind, 0, laid.color, EffectArgs(choice=intent.choices[cid]), 3, False, frozenset({cid}), "")
             elif kind != "keep_cards":
                 effect(tx, kind, laid.n, laid.color, NO_ARGS, 3, False, frozenset({cid}), "", automatic=True)
         else:  # pending (a choice to make) or confiscated (blue, purple, red): not used yet
-            tx.emit(FlagSet(path=pl(tx, f"card_uses.{cid}"), value=0))
+            tx.emit(CardPending(seat=tx.seat, card=cid))
 
 
 def activate_card(tx: Tx, intent: ActivateCard) -> None:
@@ -173,7 +170,7 @@ def activate_card(tx: Tx, intent: ActivateCard) -> None:
              R_ACTIVATE)
     tx.check(card.kind in PENDING and usable(card.kind, card.color, 3), Code.NO_USABLE_EFFECT,
              f"{intent.card} ({card.kind}) has nothing to activate in the buying phase", R_ACTIVATE)
-    tx.emit(FlagSet(path=pl(tx, f"card_uses.{intent.card}"), value=1))
+    tx.emit(CardUsed(seat=tx.seat, card=intent.card))
     effect(tx, card.kind, card.n, card.color, intent.args or NO_ARGS, 3, False, frozenset({intent.card}), "args")
 
 
@@ -212,9 +209,8 @@ def buy(tx: Tx, intent: Buy) -> None:
              f"{cid} in slot {intent.slot} costs {price}{f' + {spend}' if spend else ''}; {tx.seat} has {have} coins", R_BUY)
     reds = tuple(c for s in range(1, intent.slot) if (c := st.street.get(str(s))) is not None
                  and tx.rules.cards[c].color == "red")
+    # (a purchase that was due, special_buy_deferred=false, is this one: Bought says so)
     tx.emit(Bought(seat=tx.seat, slot=intent.slot, card=cid, price=price, spend=spend, reds=reds))
-    if st.turn.buy_now:  # the special permit's purchase, made at once (special_buy_deferred=false)
-        tx.emit(FlagSet(path="turn.buy_now", value=False))
 
 
 def surcharge(slot: int) -> int:
@@ -267,11 +263,11 @@ def effect(tx: Tx, kind: str, n: int, color: str, args: EffectArgs, phase: int, 
         tx.emit(CardsMoved(seat=seat, cards=(card,), from_="hand", to="box"))
         recruit(tx, max(0, can))
     elif kind == "extra_placement":
-        tx.emit(Adjusted(path="turn.placements_left", delta=1))
+        tx.emit(PlacementsGained(count=1))
     elif kind == "elbow_placement":
-        tx.emit(Adjusted(path="turn.elbow_permits", delta=1))
+        tx.emit(ElbowPermitsGained(count=1))
         if opts["elbows_mode"] == "extra_placement":
-            tx.emit(Adjusted(path="turn.placements_left", delta=1))
+            tx.emit(PlacementsGained(count=1))
     elif kind == "draw_cards":
         count = n if args.count is None else args.count
         tx.check(0 <= count <= n, Code.INVALID_AMOUNT, f"count must be 0 to {n}, not {count}", R_EFFECT)
@@ -291,16 +287,12 @@ def effect(tx: Tx, kind: str, n: int, color: str, args: EffectArgs, phase: int, 
     elif kind == "gain_coins":
         coins(tx, n, dup)
     elif kind in ("double_coins", "double_tokens"):
-        field = "coin_doublings" if kind == "double_coins" else "token_doublings"
-        done = getattr(p, field)
+        what = "coins" if kind == "double_coins" else "tokens"
+        done = p.coin_doublings if what == "coins" else p.token_doublings
         cap = int(opts["doubling_cap"])
-        if done >= cap:
-            if not automatic and opts["explicit_third_doubling"] == "reject":
-                tx.fail(Code.DOUBLING_CAP_REACHED, f"{seat} has doubled {'coins' if kind == 'double_coins' else 'tokens'} "
-                        f"{cap} times this round", R_LIMIT)
-            tx.emit(Adjusted(path=pl(tx, field), delta=0, why="doubling_capped"))
-        else:
-            tx.emit(Adjusted(path=pl(tx, field), delta=1))
+        if done >= cap and not automatic and opts["explicit_third_doubling"] == "reject":
+            tx.fail(Code.DOUBLING_CAP_REACHED, f"{seat} has doubled {what} {cap} times this round", R_LIMIT)
+        tx.emit(Doubled(seat=seat, what=what, capped=done >= cap))
     elif kind == "trash_for_coins":
         tx.check(not p.laid_down, Code.ALREADY_LAID_DOWN, "cards to get rid of come from the hand, before lay-down", R_EFFECT)
         tx.check(len(args.cards) > 0, Code.NOTHING_SELECTED, "name the hand cards to get rid of (args.cards=...)", R_EFFECT)
@@ -313,20 +305,20 @@ def effect(tx: Tx, kind: str, n: int, color: str, args: EffectArgs, phase: int, 
         tx.emit(CardsMoved(seat=seat, cards=tuple(sorted(args.cards)), from_="hand", to="box"))
         coins(tx, len(args.cards), dup)
     elif kind == "buy":
-        tx.emit(Adjusted(path=pl(tx, "buys_left"), delta=n))
+        tx.emit(PurchasesGained(seat=seat, count=n))
     elif kind == "special_buy":
         filled = sum(1 for v in st.street.values() if v is not None)
         refill = tx.supply_facts(sub(path, "refill"), args.refill, 11 - filled, R_EFFECT)
-        tx.emit(StreetShifted(refill=refill), Adjusted(path=pl(tx, "buys_left"), delta=1))
+        tx.emit(StreetShifted(refill=refill), PurchasesGained(seat=seat, count=1))
         if not opts["special_buy_deferred"]:  # §7 A36, false: the purchase is the seat's next move or lost
-            tx.emit(FlagSet(path="turn.buy_now", value=True))
+            tx.emit(PurchaseDue())
     elif kind == "gain_vp":
-        tx.emit(Adjusted(path=pl(tx, "vp_pending"), delta=n))
+        tx.emit(VpGained(seat=seat, vp=n))
     elif kind == "coin_or_vp":
         tx.require(args.choice is not None, Code.CHOICE_REQUIRED, "choose coin or vp (args.choice=coin|vp)", R_EFFECT)
         tx.check(args.choice in ("coin", "vp"), Code.INVALID_CHOICE, f"the choice is coin or vp, not {args.choice!r}", R_EFFECT)
         if args.choice == "vp":
-            tx.emit(Adjusted(path=pl(tx, "vp_pending"), delta=2))
+            tx.emit(VpGained(seat=seat, vp=2))
         else:
             coins(tx, 1, dup)
     elif kind == "reuse_card":
@@ -336,7 +328,7 @@ def effect(tx: Tx, kind: str, n: int, color: str, args: EffectArgs, phase: int, 
     elif kind == "reuse_office" and opts["team_bonus_mode"] == "free_placement":  # §7 A18, the other reading
         tx.check(phase == 2, Code.NO_USABLE_EFFECT, "Team Bonus gives a placement: it acts in the actions phase only",
                  R_EFFECT)
-        tx.emit(Adjusted(path="turn.placements_left", delta=1), Adjusted(path="turn.free_placements", delta=1))
+        tx.emit(FreePlacementGained())
     elif kind == "reuse_office":
         reuse_office(tx, args, phase, path)
     elif kind == "manual":
@@ -349,14 +341,12 @@ def effect(tx: Tx, kind: str, n: int, color: str, args: EffectArgs, phase: int, 
 
 def recruit(tx: Tx, gain: int) -> None:
     if gain:
-        tx.emit(Adjusted(path=pl(tx, "workers_available"), delta=gain),
-                Adjusted(path=pl(tx, "extra_workers"), delta=gain),
-                Adjusted(path=f"worker_supply.{tx.seat}", delta=-gain))
+        tx.emit(WorkersRecruited(seat=tx.seat, count=gain))
 
 
 def coins(tx: Tx, n: int, dup: bool) -> None:
     plain = dup and not tx.rules.options["duplicate_coins_doublable"]
-    tx.emit(Adjusted(path=pl(tx, "coins.plain" if plain else "coins.doublable"), delta=n))
+    tx.emit(CoinsGained(seat=tx.seat, coins=n, doublable=not plain))
 
 
 def donations(tx: Tx, args: EffectArgs, path: str) -> None:
@@ -412,11 +402,11 @@ def donations(tx: Tx, args: EffectArgs, path: str) -> None:
     if args.pay_cards:
         tx.emit(CardsMoved(seat=seat, cards=tuple(sorted(args.pay_cards)), from_="hand", to="play_area"))
         for cid in args.pay_cards:
-            tx.emit(FlagSet(path=pl(tx, f"card_uses.{cid}"), value=1))
+            tx.emit(CardUsed(seat=seat, card=cid))
     if trash_max:
         tx.emit(CardsMoved(seat=seat, cards=tuple(sorted(args.cards)), from_="hand", to="box"))
     for oid in args.pay_offices:
-        tx.emit(FlagSet(path=f"offices.{oid}.uses.{seat}", value=1))
+        tx.emit(OfficeUsed(seat=seat, office=oid, times=1))
     tx.draw_own(seat, count, args.drawn, sub(path, "drawn"), R_EFFECT)
 
 
@@ -445,7 +435,7 @@ def reuse_card(tx: Tx, args: EffectArgs, phase: int, path: str) -> None:
     tx.require(target in tx.st.players[tx.seat].play_area, Code.CARD_NOT_IN_PLAY_AREA,
                f"{target} is not in {tx.seat}'s play area", R_EFFECT)
     card = _target_checks(tx, target, phase)
-    tx.emit(Adjusted(path=pl(tx, f"card_uses.{target}"), delta=1))
+    tx.emit(CardUsedAgain(seat=tx.seat, card=target))
     if usable(card.kind, card.color, phase) and card.kind not in ("keep_cards", "none", "coins_to_vp"):
         effect(tx, card.kind, card.n, card.color, args.then or NO_ARGS, phase, True, frozenset({target}), sub(path, "then"))
     if target in tx.st.players[tx.seat].play_area:
@@ -463,7 +453,7 @@ def copy_card(tx: Tx, args: EffectArgs, phase: int, chain: frozenset[str], path:
     tx.require(target in tx.st.players[tx.seat].play_area, Code.CARD_NOT_IN_PLAY_AREA,
                f"{target} is not in {tx.seat}'s play area", R_EFFECT)
     card = _target_checks(tx, target, phase)
-    tx.emit(Adjusted(path=pl(tx, f"card_uses.{target}"), delta=1))
+    tx.emit(CardUsedAgain(seat=tx.seat, card=target))
     if usable(card.kind, card.color, phase) and card.kind not in ("keep_cards", "none", "coins_to_vp"):
         effect(tx, card.kind, card.n, card.color, args.then or NO_ARGS, phase, True, chain | {target}, sub(path, "then"))
 
@@ -489,5 +479,5 @@ def reuse_office(tx: Tx, args: EffectArgs, phase: int, path: str) -> None:
     if tx.rules.options["team_bonus_requires_prior_use"]:
         tx.check(uses >= 1, Code.OFFICE_NOT_YET_USED, f"{tx.seat} has not used {oid} yet this round", R_EFFECT)
     tx.check(uses < 2, Code.OFFICE_USE_LIMIT, f"{tx.seat}'s worker on {oid} has acted twice this round", R_LIMIT)
-    tx.emit(FlagSet(path=f"offices.{oid}.uses.{tx.seat}", value=uses + 1))
+    tx.emit(OfficeUsed(seat=tx.seat, office=oid, times=uses + 1))
     office_effect(tx, office, args.then or NO_ARGS, phase, True, sub(path, "then"))

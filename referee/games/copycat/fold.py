@@ -1,4 +1,6 @@
-"""Applying events (the fold): total over every event tag, no validation, no choices.
+"""Applying events (the fold): total over every event tag (a table of one small handler per kind of event,
+which a test checks against the event union), no validation, no choices. Every handler computes its
+change from the event's fields; only a declared manual effect names state paths (its vocabulary's).
 
 Zones are named by dotted paths (§4.12): ``players.<p>.<zone>``, ``street.<n>``, ``supply``, ``box``;
 counters likewise (``players.anna.coins.doublable``). Unordered zones are kept sorted by id, so a
@@ -13,11 +15,16 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from referee.engine.dispatch import Handlers
+
 from .model import (
-    SLOTS, STAGES, Adjusted, Band, Bought, CardsDrawn, CardsKept, EndTriggered, CardsMoved, Coins, Department, FlagSet,
-    GameEnded, KeptTaken, LaidOut, ManualApplied, MoveOp, Office, OfficeDeck, OrderCardChosen, OrderRevealed,
-    PhaseChanged, Player, Result, RoundCleaned, Scored, State, StreetShifted, Supply, Turn, TurnStarted,
-    WorkerPlaced,
+    SLOTS, STAGES, Band, Bought, CardPending, CardsDrawn, CardsKept, CardsMoved, CardUsed, CardUsedAgain, Coins,
+    CoinsGained, Department, Doubled, ElbowPermitsGained, EndTriggered, FinalRound, FreePlacementGained,
+    FreePlacementUsed, GameEnded, HandLaidDown, KeptPermitsTaken, KeptPlacementsTaken, KeptTaken, LaidOut,
+    ManualApplied, MoveOp, Office, OfficeDeck, OfficeUsed, OrderCardChosen, OrderRevealed, Passed, PassLifted,
+    PermitsKept, PhaseChanged, PlacementsGained, PlacementsKept, Player, PurchaseDue, PurchaseForfeited,
+    PurchasesGained, Result, RoundCleaned, Scored, State, StreetShifted, Supply, Turn, TurnActed, TurnStarted,
+    VpGained, WorkerPlaced, WorkersRecruited,
 )
 
 if TYPE_CHECKING:
@@ -108,91 +115,300 @@ def move(state: State, cards: tuple[str, ...], frm: str, to: str) -> State:
 
 
 def evolve(rules: CopycatRules, state: State, event: Any) -> State:
-    match event:
-        case LaidOut():
-            return laid_out(rules, event)
-        case CardsDrawn(seat=seat, from_deck=from_deck, from_discard=from_discard, reshuffled=reshuffled,
-                        new_deck=new_deck):
-            p = state.players[seat]
-            deck = without(p.deck, from_deck)
-            discard = p.discard
-            if reshuffled:
-                deck, discard = (without(discard, from_discard) if new_deck is None else new_deck), ()
-            p = replace(p, deck=deck, discard=discard, hand=sort((*p.hand, *from_deck, *from_discard)))
-            return replace(state, players={**state.players, seat: p})
-        case KeptTaken(seat=seat):
-            p = state.players[seat]
-            p = replace(p, hand=sort((*p.hand, *p.kept)), kept=(), drawn_this_round=True)
-            return replace(state, players={**state.players, seat: p})
-        case CardsKept(seat=seat, cards=cards):
-            return move(state, cards, f"players.{seat}.hand", f"players.{seat}.kept")
-        case OrderCardChosen(seat=seat, card=card):
-            p = state.players[seat]
-            hand = without(p.hand, [card]) if card is not None else p.hand
-            if p.order_card is not None:  # chosen again (order_choice_final=false): the first card back
-                hand = sort((*hand, p.order_card))
-            p = replace(p, hand=hand, order_card=card, order_chosen=True)
-            return replace(state, players={**state.players, seat: p})
-        case OrderRevealed(bus=bus):
-            players = {}
-            for seat, p in state.players.items():
-                extra = (p.order_card,) if p.order_card is not None else ()
-                players[seat] = replace(p, temp_discard=sort((*p.temp_discard, *extra)), order_card=None)
-            return replace(state, players=players, bus=bus, phase="actions", current=None, turn=Turn())
-        case CardsMoved(seat=seat, cards=cards, from_=frm, to=to):
-            return move(state, cards, zone_path(seat, frm), zone_path(seat, to))
-        case Adjusted(path=path, delta=delta):
-            return update_state(state, path, add(delta))
-        case FlagSet(path=path, value=value):
-            return update_state(state, path, lambda _v: value)
-        case WorkerPlaced(seat=seat, office=office, elbow=elbow, tokens=tokens):
-            p = state.players[seat]
-            p = replace(p, workers_available=p.workers_available - 1, vp_tokens=p.vp_tokens + tokens)
-            o = state.offices[office]
-            o = replace(o, workers=(*o.workers, seat), uses={**o.uses, seat: 0}, vp_tokens=o.vp_tokens - tokens)
-            t = state.turn
-            t = replace(t, placements_left=t.placements_left - 1, elbow_permits=t.elbow_permits - (1 if elbow else 0),
-                        placed=(*t.placed, office), acted=True)
-            return replace(state, players={**state.players, seat: p}, offices={**state.offices, office: o}, turn=t)
-        case StreetShifted(removed=removed, refill=refill):
-            return shifted(state, removed, refill)
-        case Bought(seat=seat, slot=slot, card=card, price=price, spend=spend, reds=reds):
-            for red in reds:
-                slot_of = next(k for k, v in state.street.items() if v == red)
-                state = move(state, (red,), f"street.{slot_of}", f"players.{seat}.temp_discard")
-            doctorate = rules.cards[card].kind == "coins_to_vp"
-            state = move(state, (card,), f"street.{slot}", f"players.{seat}.{'doctorates' if doctorate else 'temp_discard'}")
-            p = state.players[seat]
-            p = replace(p, coins=replace(p.coins, spent=p.coins.spent + price + spend), buys_left=p.buys_left - 1,
-                        vp_pending=p.vp_pending + (spend if doctorate else 0))
-            return replace(state, players={**state.players, seat: p},
-                           doctorate_bought=state.doctorate_bought or doctorate)
-        case TurnStarted(seat=seat, phase=phase):
-            turn = Turn(placements_left=1) if phase == "actions" else Turn()
-            return replace(state, phase=phase, current=seat, turn=turn)
-        case PhaseChanged(phase=phase):
-            return replace(state, phase=phase, current=None, turn=Turn())
-        case Scored(seat=seat, tokens=tokens, total=total):
-            p = state.players[seat]
-            p = replace(p, score=p.score + total, round_vp=total, vp_tokens=0, coins=Coins(), buys_left=0,
-                        coin_doublings=0, token_doublings=0, vp_pending=0, done=True)
-            return replace(state, players={**state.players, seat: p}, vp_token_supply=state.vp_token_supply + tokens)
-        case RoundCleaned(office_drawn=office_drawn):
-            limited = int(rules.options["vp_token_limit"]) > 0
-            return cleaned(state, office_drawn, rules.office_order if limited else None)
-        case EndTriggered(triggers=triggers):
-            return replace(state, phase="cleanup", current=None, end_triggers=triggers, turn=Turn())
-        case GameEnded(winners=winners, reason=reason, scores=scores, triggers=triggers):
-            return replace(state, phase="game_over", current=None, end_triggers=triggers, turn=Turn(),
-                           outcome=Result(winners=winners, reason=reason, scores=scores, triggers=triggers))
-        case ManualApplied(ops=ops):
-            for op in ops:
-                if isinstance(op, MoveOp):
-                    state = move(state, (op.card,), op.from_, op.to)
-                else:
-                    state = update_state(state, op.counter, add(op.delta))
-            return state
-    raise TypeError(f"unknown copycat event {event!r}")
+    handler = HANDLERS.get(type(event))
+    if handler is None:
+        raise TypeError(f"copycat: unknown event {event!r}")
+    return handler(rules, state, event)
+
+
+Handler = Callable[["CopycatRules", State, Any], State]
+#: one handler per kind of event: (rules, state, event) -> the state after it
+HANDLERS: Handlers[Handler] = Handlers("copycat fold")
+_on = HANDLERS.on
+
+
+def player(state: State, seat: str, **changes: Any) -> State:
+    """``state`` with fields of ``seat``'s player replaced."""
+    return replace(state, players={**state.players, seat: replace(state.players[seat], **changes)})
+
+
+def turn(state: State, **changes: Any) -> State:
+    return replace(state, turn=replace(state.turn, **changes))
+
+
+@_on(LaidOut)
+def _laid_out(rules: CopycatRules, state: State, event: LaidOut) -> State:
+    return laid_out(rules, event)
+
+
+@_on(CardsDrawn)
+def _cards_drawn(rules: CopycatRules, state: State, event: CardsDrawn) -> State:
+    p = state.players[event.seat]
+    deck = without(p.deck, event.from_deck)
+    discard = p.discard
+    if event.reshuffled:
+        deck, discard = (without(discard, event.from_discard) if event.new_deck is None else event.new_deck), ()
+    return player(state, event.seat, deck=deck, discard=discard,
+                  hand=sort((*p.hand, *event.from_deck, *event.from_discard)))
+
+
+@_on(KeptTaken)
+def _kept_taken(rules: CopycatRules, state: State, event: KeptTaken) -> State:
+    p = state.players[event.seat]
+    return player(state, event.seat, hand=sort((*p.hand, *p.kept)), kept=(), drawn_this_round=True)
+
+
+@_on(CardsKept)
+def _cards_kept(rules: CopycatRules, state: State, event: CardsKept) -> State:
+    return move(state, event.cards, f"players.{event.seat}.hand", f"players.{event.seat}.kept")
+
+
+@_on(OrderCardChosen)
+def _order_card_chosen(rules: CopycatRules, state: State, event: OrderCardChosen) -> State:
+    p = state.players[event.seat]
+    hand = without(p.hand, [event.card]) if event.card is not None else p.hand
+    if p.order_card is not None:  # chosen again (order_choice_final=false): the first card back
+        hand = sort((*hand, p.order_card))
+    return player(state, event.seat, hand=hand, order_card=event.card, order_chosen=True)
+
+
+@_on(OrderRevealed)
+def _order_revealed(rules: CopycatRules, state: State, event: OrderRevealed) -> State:
+    players = {}
+    for seat, p in state.players.items():
+        extra = (p.order_card,) if p.order_card is not None else ()
+        players[seat] = replace(p, temp_discard=sort((*p.temp_discard, *extra)), order_card=None)
+    return replace(state, players=players, bus=event.bus, phase="actions", current=None, turn=Turn())
+
+
+@_on(CardsMoved)
+def _cards_moved(rules: CopycatRules, state: State, event: CardsMoved) -> State:
+    return move(state, event.cards, zone_path(event.seat, event.from_), zone_path(event.seat, event.to))
+
+
+@_on(WorkerPlaced)
+def _worker_placed(rules: CopycatRules, state: State, event: WorkerPlaced) -> State:
+    seat, office, tokens = event.seat, event.office, event.tokens
+    p = state.players[seat]
+    state = player(state, seat, workers_available=p.workers_available - 1, vp_tokens=p.vp_tokens + tokens)
+    o = state.offices[office]
+    o = replace(o, workers=(*o.workers, seat), uses={**o.uses, seat: 0}, vp_tokens=o.vp_tokens - tokens)
+    t = state.turn
+    return replace(state, offices={**state.offices, office: o}, turn=replace(
+        t, placements_left=t.placements_left - 1, elbow_permits=t.elbow_permits - (1 if event.elbow else 0),
+        placed=(*t.placed, office), acted=True))
+
+
+@_on(StreetShifted)
+def _street_shifted(rules: CopycatRules, state: State, event: StreetShifted) -> State:
+    return shifted(state, event.removed, event.refill)
+
+
+@_on(Bought)
+def _bought(rules: CopycatRules, state: State, event: Bought) -> State:
+    seat = event.seat
+    for red in event.reds:
+        slot_of = next(k for k, v in state.street.items() if v == red)
+        state = move(state, (red,), f"street.{slot_of}", f"players.{seat}.temp_discard")
+    doctorate = rules.cards[event.card].kind == "coins_to_vp"
+    state = move(state, (event.card,), f"street.{event.slot}",
+                 f"players.{seat}.{'doctorates' if doctorate else 'temp_discard'}")
+    p = state.players[seat]
+    state = player(state, seat, coins=replace(p.coins, spent=p.coins.spent + event.price + event.spend),
+                   buys_left=p.buys_left - 1, vp_pending=p.vp_pending + (event.spend if doctorate else 0))
+    return replace(state, doctorate_bought=state.doctorate_bought or doctorate, turn=replace(state.turn, buy_now=False))
+
+
+@_on(TurnStarted)
+def _turn_started(rules: CopycatRules, state: State, event: TurnStarted) -> State:
+    t = Turn(placements_left=1) if event.phase == "actions" else Turn()
+    return replace(state, phase=event.phase, current=event.seat, turn=t)
+
+
+@_on(PhaseChanged)
+def _phase_changed(rules: CopycatRules, state: State, event: PhaseChanged) -> State:
+    return replace(state, phase=event.phase, current=None, turn=Turn())
+
+
+@_on(Scored)
+def _scored(rules: CopycatRules, state: State, event: Scored) -> State:
+    p = state.players[event.seat]
+    state = player(state, event.seat, score=p.score + event.total, round_vp=event.total, vp_tokens=0, coins=Coins(),
+                   buys_left=0, coin_doublings=0, token_doublings=0, vp_pending=0, done=True)
+    return replace(state, vp_token_supply=state.vp_token_supply + event.tokens)
+
+
+@_on(RoundCleaned)
+def _round_cleaned(rules: CopycatRules, state: State, event: RoundCleaned) -> State:
+    limited = int(rules.options["vp_token_limit"]) > 0
+    return cleaned(state, event.office_drawn, rules.office_order if limited else None)
+
+
+@_on(EndTriggered)
+def _end_triggered(rules: CopycatRules, state: State, event: EndTriggered) -> State:
+    return replace(state, phase="cleanup", current=None, end_triggers=event.triggers, turn=Turn())
+
+
+@_on(GameEnded)
+def _game_ended(rules: CopycatRules, state: State, event: GameEnded) -> State:
+    return replace(state, phase="game_over", current=None, end_triggers=event.triggers, turn=Turn(),
+                   outcome=Result(winners=event.winners, reason=event.reason, scores=event.scores,
+                                  triggers=event.triggers))
+
+
+@_on(ManualApplied)
+def _manual_applied(rules: CopycatRules, state: State, event: ManualApplied) -> State:
+    """The declared ops, on the paths of the current vocabulary (a stored older one is upcast when read)."""
+    for op in event.ops:
+        if isinstance(op, MoveOp):
+            state = move(state, (op.card,), op.from_, op.to)
+        else:
+            state = update_state(state, op.counter, add(op.delta))
+    return state
+
+
+# -- counters and flags ------------------------------------------------------------------------------------
+
+
+@_on(CoinsGained)
+def _coins_gained(rules: CopycatRules, state: State, event: CoinsGained) -> State:
+    c = state.players[event.seat].coins
+    coins = (replace(c, doublable=c.doublable + event.coins) if event.doublable
+             else replace(c, plain=c.plain + event.coins))
+    return player(state, event.seat, coins=coins)
+
+
+@_on(VpGained)
+def _vp_gained(rules: CopycatRules, state: State, event: VpGained) -> State:
+    return player(state, event.seat, vp_pending=state.players[event.seat].vp_pending + event.vp)
+
+
+@_on(PurchasesGained)
+def _purchases_gained(rules: CopycatRules, state: State, event: PurchasesGained) -> State:
+    return player(state, event.seat, buys_left=state.players[event.seat].buys_left + event.count)
+
+
+@_on(PurchaseDue)
+def _purchase_due(rules: CopycatRules, state: State, event: PurchaseDue) -> State:
+    return turn(state, buy_now=True)
+
+
+@_on(PurchaseForfeited)
+def _purchase_forfeited(rules: CopycatRules, state: State, event: PurchaseForfeited) -> State:
+    state = player(state, event.seat, buys_left=state.players[event.seat].buys_left - 1)
+    return turn(state, buy_now=False)
+
+
+def _card_uses(state: State, seat: str, card: str, uses: int) -> State:
+    return player(state, seat, card_uses={**state.players[seat].card_uses, card: uses})
+
+
+@_on(CardUsed)
+def _card_used(rules: CopycatRules, state: State, event: CardUsed) -> State:
+    return _card_uses(state, event.seat, event.card, 1)
+
+
+@_on(CardPending)
+def _card_pending(rules: CopycatRules, state: State, event: CardPending) -> State:
+    return _card_uses(state, event.seat, event.card, 0)
+
+
+@_on(CardUsedAgain)
+def _card_used_again(rules: CopycatRules, state: State, event: CardUsedAgain) -> State:
+    return _card_uses(state, event.seat, event.card, state.players[event.seat].card_uses.get(event.card, 0) + 1)
+
+
+@_on(OfficeUsed)
+def _office_used(rules: CopycatRules, state: State, event: OfficeUsed) -> State:
+    o = state.offices[event.office]
+    return replace(state, offices={**state.offices, event.office: replace(o, uses={**o.uses, event.seat: event.times})})
+
+
+@_on(TurnActed)
+def _turn_acted(rules: CopycatRules, state: State, event: TurnActed) -> State:
+    return turn(state, acted=True)
+
+
+@_on(PlacementsGained)
+def _placements_gained(rules: CopycatRules, state: State, event: PlacementsGained) -> State:
+    return turn(state, placements_left=state.turn.placements_left + event.count)
+
+
+@_on(ElbowPermitsGained)
+def _elbow_permits_gained(rules: CopycatRules, state: State, event: ElbowPermitsGained) -> State:
+    return turn(state, elbow_permits=state.turn.elbow_permits + event.count)
+
+
+@_on(FreePlacementGained)
+def _free_placement_gained(rules: CopycatRules, state: State, event: FreePlacementGained) -> State:
+    t = state.turn
+    return turn(state, placements_left=t.placements_left + 1, free_placements=t.free_placements + 1)
+
+
+@_on(FreePlacementUsed)
+def _free_placement_used(rules: CopycatRules, state: State, event: FreePlacementUsed) -> State:
+    state = turn(state, free_placements=state.turn.free_placements - 1)
+    return player(state, event.seat, workers_available=state.players[event.seat].workers_available + 1)
+
+
+@_on(PermitsKept)
+def _permits_kept(rules: CopycatRules, state: State, event: PermitsKept) -> State:
+    return player(state, event.seat, kept_permits=event.count)
+
+
+@_on(PlacementsKept)
+def _placements_kept(rules: CopycatRules, state: State, event: PlacementsKept) -> State:
+    return player(state, event.seat, kept_placements=event.count)
+
+
+@_on(KeptPermitsTaken)
+def _kept_permits_taken(rules: CopycatRules, state: State, event: KeptPermitsTaken) -> State:
+    state = turn(state, elbow_permits=state.turn.elbow_permits + event.count)
+    return player(state, event.seat, kept_permits=0)
+
+
+@_on(KeptPlacementsTaken)
+def _kept_placements_taken(rules: CopycatRules, state: State, event: KeptPlacementsTaken) -> State:
+    state = turn(state, placements_left=state.turn.placements_left + event.count)
+    return player(state, event.seat, kept_placements=0)
+
+
+@_on(WorkersRecruited)
+def _workers_recruited(rules: CopycatRules, state: State, event: WorkersRecruited) -> State:
+    seat, n = event.seat, event.count
+    p = state.players[seat]
+    state = player(state, seat, workers_available=p.workers_available + n, extra_workers=p.extra_workers + n)
+    return replace(state, worker_supply={**state.worker_supply, seat: state.worker_supply.get(seat, 0) - n})
+
+
+@_on(Doubled)
+def _doubled(rules: CopycatRules, state: State, event: Doubled) -> State:
+    if event.capped:
+        return state
+    p = state.players[event.seat]
+    if event.what == "coins":
+        return player(state, event.seat, coin_doublings=p.coin_doublings + 1)
+    return player(state, event.seat, token_doublings=p.token_doublings + 1)
+
+
+@_on(Passed)
+def _passed(rules: CopycatRules, state: State, event: Passed) -> State:
+    return player(state, event.seat, passed=True)
+
+
+@_on(PassLifted)
+def _pass_lifted(rules: CopycatRules, state: State, event: PassLifted) -> State:
+    return player(state, event.seat, passed=False)
+
+
+@_on(HandLaidDown)
+def _hand_laid_down(rules: CopycatRules, state: State, event: HandLaidDown) -> State:
+    return player(state, event.seat, laid_down=True)
+
+
+@_on(FinalRound)
+def _final_round(rules: CopycatRules, state: State, event: FinalRound) -> State:
+    return replace(state, round=event.round)
 
 
 def laid_out(rules: CopycatRules, event: LaidOut) -> State:

@@ -2,6 +2,11 @@
 card or office whose effect is ``manual``. Each op is checked against the state the previous ones left
 (the card must be in its ``from`` zone, a street slot it goes to must be empty, counters stay in range);
 the entry is flagged for audit.
+
+A declared op names state paths: the only events that still do. The paths it may name are the
+vocabulary below (data, with its version): every :class:`ManualApplied` records that version, so renaming
+a state field these paths name means a new version and a reading of the older one's paths in
+``upcast.py``, never a silent change of what an old log meant.
 """
 
 from __future__ import annotations
@@ -13,8 +18,26 @@ from .fold import PLAYER_ZONES, read
 from .model import SLOTS, AdjustOp, EffectArgs, ManualApplied, ManualEffect, MoveOp, State
 from .txn import R_MANUAL, Tx
 
-_COUNTERS = ("score", "workers_available", "extra_workers", "vp_tokens", "vp_pending", "coins.doublable",
-             "coins.plain", "coins.spent", "buys_left", "coin_doublings", "token_doublings")
+#: the declared-effect vocabulary's version, written in every ManualApplied
+VOCABULARY = 1
+#: the zones a declared move takes a card from or to (``<seat>`` a seat, ``<slot>`` a street slot 1-11)
+ZONES = ("box", "supply", "street.<slot>", *(f"players.<seat>.{zone}" for zone in PLAYER_ZONES))
+#: the counters a declared adjustment may change (``<office>`` an office in play)
+COUNTERS = (*(f"players.<seat>.{counter}" for counter in (
+    "score", "workers_available", "extra_workers", "vp_tokens", "vp_pending", "coins.doublable", "coins.plain",
+    "coins.spent", "buys_left", "coin_doublings", "token_doublings")), "offices.<office>.vp_tokens", "worker_supply.<seat>")
+
+
+def in_vocabulary(path: str, patterns: tuple[str, ...], seats: Any, offices: Any) -> bool:
+    """Whether ``path`` is one of ``patterns`` with a seat of ``seats``, an office of ``offices`` and a
+    street slot in its holes."""
+    parts = path.split(".")
+    holes = {"<seat>": seats, "<office>": offices, "<slot>": SLOTS}
+    for pattern in patterns:
+        want = pattern.split(".")
+        if len(want) == len(parts) and all(part in holes[w] if w in holes else part == w for w, part in zip(want, parts)):
+            return True
+    return False
 
 
 def manual_effect(tx: Tx, intent: ManualEffect) -> None:
@@ -32,14 +55,14 @@ def declared(tx: Tx, args: EffectArgs) -> None:
 
 def _zone(tx: Tx, state: State, path: str) -> tuple[str, Any] | None:
     """(kind, current content) of a zone path, or None if it names no zone."""
+    if not in_vocabulary(path, ZONES, state.players, ()):
+        return None
     parts = path.split(".")
     if path in ("box", "supply"):
         return ("pile", None)
-    if len(parts) == 2 and parts[0] == "street" and parts[1] in SLOTS:
+    if parts[0] == "street":
         return ("slot", state.street.get(parts[1]))
-    if len(parts) == 3 and parts[0] == "players" and parts[1] in state.players and parts[2] in PLAYER_ZONES:
-        return ("zone", read(state, parts))
-    return None
+    return ("zone", read(state, parts))
 
 
 def apply_ops(tx: Tx, ops: tuple[MoveOp | AdjustOp, ...], reason: str) -> None:
@@ -71,10 +94,7 @@ def apply_ops(tx: Tx, ops: tuple[MoveOp | AdjustOp, ...], reason: str) -> None:
             state = move(state, (op.card,), op.from_, op.to)
         else:
             parts = op.counter.split(".")
-            ok = (len(parts) >= 3 and parts[0] == "players" and parts[1] in players and ".".join(parts[2:]) in _COUNTERS) \
-                or (len(parts) == 3 and parts[0] == "offices" and parts[1] in state.offices and parts[2] == "vp_tokens") \
-                or (len(parts) == 2 and parts[0] == "worker_supply" and parts[1] in players)
-            if not ok:
+            if not in_vocabulary(op.counter, COUNTERS, players, state.offices):
                 tx.fail(Code.MANUAL_INCONSISTENT, f"op {i}: {op.counter!r} is not a counter path", R_MANUAL)
             value = (read(state, parts) or 0) + op.delta
             if value < 0:
@@ -92,5 +112,5 @@ def apply_ops(tx: Tx, ops: tuple[MoveOp | AdjustOp, ...], reason: str) -> None:
                 if p.workers_available + placed > 3 + int(tx.rules.options["max_extra_workers"]):
                     tx.fail(Code.MANUAL_INCONSISTENT, f"op {i}: {parts[1]} would hold more than "
                             f"{3 + int(tx.rules.options['max_extra_workers'])} workers", R_MANUAL)
-    tx.emit(ManualApplied(ops=ops, reason=reason))
+    tx.emit(ManualApplied(ops=ops, reason=reason, vocabulary=VOCABULARY))
     tx.manual = True

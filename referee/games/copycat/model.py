@@ -245,21 +245,166 @@ class CardsMoved(_Event, frozen=True, kw_only=True, tag="cards_moved"):
     to: str
 
 
-class Adjusted(_Event, frozen=True, kw_only=True, tag="adjusted"):
-    """A counter changed by ``delta`` (a dotted path of §1.5: ``players.anna.coins.doublable``,
-    ``offices.g_vp_1.vp_tokens``, ``worker_supply.anna``, ``turn.placements_left``)."""
-
-    delta: int
-    path: str
-    why: str = ""
+# -- counters and flags, each a fact of the game (what was once a state path and a delta: upcast.py reads those)
 
 
-class FlagSet(_Event, frozen=True, kw_only=True, tag="flag_set"):
-    """A flag or a use counter set (``players.anna.laid_down``, ``offices.b_draw_2.uses.anna``,
-    ``players.anna.card_uses.c20``)."""
+class CoinsGained(_Event, frozen=True, kw_only=True, tag="coins_gained"):
+    """``seat`` gains ``coins`` this turn: doublable by a Garden party, or (a copied or re-used effect's,
+    ``duplicate_coins_doublable=false``) plain."""
 
-    path: str
-    value: int | bool
+    coins: int
+    doublable: bool = True
+    seat: str
+
+
+class VpGained(_Event, frozen=True, kw_only=True, tag="vp_gained"):
+    """``seat`` gains ``vp`` victory points this turn (scored at the end of its buying turn)."""
+
+    seat: str
+    vp: int
+
+
+class PurchasesGained(_Event, frozen=True, kw_only=True, tag="purchases_gained"):
+    """``seat`` may buy ``count`` more cards this turn (a purchase permit)."""
+
+    count: int
+    seat: str
+
+
+class PurchaseDue(_Event, frozen=True, kw_only=True, tag="purchase_due"):
+    """The special permit's purchase must be the seat's next move (``special_buy_deferred=false``); a
+    :class:`Bought` makes it."""
+
+
+class PurchaseForfeited(_Event, frozen=True, kw_only=True, tag="purchase_forfeited"):
+    """``seat`` did something else than the purchase that was due: that purchase is lost."""
+
+    seat: str
+
+
+class CardUsed(_Event, frozen=True, kw_only=True, tag="card_used"):
+    """``seat``'s ``card`` acts for the first time this round (played, activated, laid down with its
+    effect, or paid with)."""
+
+    card: str
+    seat: str
+
+
+class CardPending(_Event, frozen=True, kw_only=True, tag="card_pending"):
+    """``seat``'s ``card`` is laid down without acting: it waits for a choice, or has no effect there."""
+
+    card: str
+    seat: str
+
+
+class CardUsedAgain(_Event, frozen=True, kw_only=True, tag="card_used_again"):
+    """``seat``'s ``card`` is copied or re-used: one more use this round."""
+
+    card: str
+    seat: str
+
+
+class OfficeUsed(_Event, frozen=True, kw_only=True, tag="office_used"):
+    """``seat``'s worker on ``office`` has acted ``times`` times this round (2: Team Bonus)."""
+
+    office: str
+    seat: str
+    times: int
+
+
+class TurnActed(_Event, frozen=True, kw_only=True, tag="turn_acted"):
+    """The actions turn has acted (a card played, an office used): it may no longer pass."""
+
+
+class PlacementsGained(_Event, frozen=True, kw_only=True, tag="placements_gained"):
+    """``count`` more placements this turn."""
+
+    count: int
+
+
+class ElbowPermitsGained(_Event, frozen=True, kw_only=True, tag="elbow_permits_gained"):
+    """``count`` more elbow permits this turn (a worker may join an occupied office)."""
+
+    count: int
+
+
+class FreePlacementGained(_Event, frozen=True, kw_only=True, tag="free_placement_gained"):
+    """One more placement this turn, which spends no worker (``team_bonus_mode=free_placement``)."""
+
+
+class FreePlacementUsed(_Event, frozen=True, kw_only=True, tag="free_placement_used"):
+    """``seat``'s placement is the free one: the worker it sends costs nothing."""
+
+    seat: str
+
+
+class PermitsKept(_Event, frozen=True, kw_only=True, tag="permits_kept"):
+    """``seat`` keeps ``count`` unused elbow permits for its next turn of this phase (``elbow_scope=phase``)."""
+
+    count: int
+    seat: str
+
+
+class PlacementsKept(_Event, frozen=True, kw_only=True, tag="placements_kept"):
+    """``seat`` keeps ``count`` unused extra placements for its next turn of this phase
+    (``extra_placement_scope=phase``)."""
+
+    count: int
+    seat: str
+
+
+class KeptPermitsTaken(_Event, frozen=True, kw_only=True, tag="kept_permits_taken"):
+    """``seat``'s turn begins with the ``count`` elbow permits it kept."""
+
+    count: int
+    seat: str
+
+
+class KeptPlacementsTaken(_Event, frozen=True, kw_only=True, tag="kept_placements_taken"):
+    """``seat``'s turn begins with the ``count`` extra placements it kept."""
+
+    count: int
+    seat: str
+
+
+class WorkersRecruited(_Event, frozen=True, kw_only=True, tag="workers_recruited"):
+    """``count`` workers come from ``seat``'s spare supply into play for this round."""
+
+    count: int
+    seat: str
+
+
+class Doubled(_Event, frozen=True, kw_only=True, tag="doubled"):
+    """``seat``'s ``what`` (``coins`` or ``tokens``) are doubled once more this round; ``capped``: they are
+    at the doubling cap, and this doubling does nothing."""
+
+    capped: bool = False
+    seat: str
+    what: str
+
+
+class Passed(_Event, frozen=True, kw_only=True, tag="passed"):
+    """``seat`` places no more workers this phase."""
+
+    seat: str
+
+
+class PassLifted(_Event, frozen=True, kw_only=True, tag="pass_lifted"):
+    """A placement wakes ``seat``, who had passed (``pass_is_final=false``)."""
+
+    seat: str
+
+
+class HandLaidDown(_Event, frozen=True, kw_only=True, tag="hand_laid_down"):
+    """``seat`` has laid down its hand this buying turn."""
+
+    seat: str
+
+
+class FinalRound(_Event, frozen=True, kw_only=True, tag="final_round"):
+    """The game's last clean-up (``final_round_cleanup``): the round stays ``round``, the last one."""
+
+    round: int
 
 
 class WorkerPlaced(_Event, frozen=True, kw_only=True, tag="worker_placed"):
@@ -281,7 +426,7 @@ class StreetShifted(_Event, frozen=True, kw_only=True, tag="street_shifted"):
 
 class Bought(_Event, frozen=True, kw_only=True, tag="bought"):
     """``seat`` bought the card in ``slot`` for ``price`` (+ ``spend`` on a doctorate), taking the red
-    cards to its left (``reds``)."""
+    cards to its left (``reds``); a purchase that was due (:class:`PurchaseDue`) is made."""
 
     card: str
     price: int
@@ -336,15 +481,21 @@ class GameEnded(_Event, frozen=True, kw_only=True, tag="game_ended"):
 
 
 class ManualApplied(_Event, frozen=True, kw_only=True, tag="manual_applied"):
-    """Declared changes (§4.12), applied as declared and flagged for audit."""
+    """Declared changes (§4.12), applied as declared and flagged for audit. Their paths are those of the
+    declared-effect ``vocabulary`` (``manual.VOCABULARY``) of that version: always written, so a log keeps
+    what its paths meant (1, the default, is also what a log from before the versions holds)."""
 
     ops: tuple[MoveOp | AdjustOp, ...]
     reason: str = ""
+    vocabulary: int = 1
 
 
-Event = (LaidOut | CardsDrawn | KeptTaken | CardsKept | OrderCardChosen | OrderRevealed | CardsMoved | Adjusted
-         | FlagSet | WorkerPlaced | StreetShifted | Bought | TurnStarted | Scored | PhaseChanged | RoundCleaned
-         | GameEnded | ManualApplied | EndTriggered)
+Event = (LaidOut | CardsDrawn | KeptTaken | CardsKept | OrderCardChosen | OrderRevealed | CardsMoved | WorkerPlaced
+         | StreetShifted | Bought | TurnStarted | Scored | PhaseChanged | RoundCleaned | GameEnded | ManualApplied
+         | EndTriggered | CoinsGained | VpGained | PurchasesGained | PurchaseDue | PurchaseForfeited | CardUsed
+         | CardPending | CardUsedAgain | OfficeUsed | TurnActed | PlacementsGained | ElbowPermitsGained
+         | FreePlacementGained | FreePlacementUsed | PermitsKept | PlacementsKept | KeptPermitsTaken
+         | KeptPlacementsTaken | WorkersRecruited | Doubled | Passed | PassLifted | HandLaidDown | FinalRound)
 
 
 # -- state (§1.4, §1.5) -------------------------------------------------------------------------------------

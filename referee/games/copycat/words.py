@@ -6,9 +6,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .model import (
-    Adjusted, Bought, CardsDrawn, CardsKept, EndTriggered, CardsMoved, FlagSet, GameEnded, KeptTaken, LaidOut, ManualApplied,
-    MoveOp, OrderCardChosen, OrderRevealed, PhaseChanged, RoundCleaned, Scored, StreetShifted, TurnStarted,
-    WorkerPlaced,
+    Bought, CardPending, CardsDrawn, CardsKept, CardsMoved, CardUsed, CardUsedAgain, CoinsGained, Doubled,
+    ElbowPermitsGained, EndTriggered, FinalRound, FreePlacementGained, FreePlacementUsed, GameEnded, HandLaidDown,
+    KeptPermitsTaken, KeptPlacementsTaken, KeptTaken, LaidOut, ManualApplied, MoveOp, OfficeUsed, OrderCardChosen,
+    OrderRevealed, Passed, PassLifted, PermitsKept, PhaseChanged, PlacementsGained, PlacementsKept, PurchaseDue,
+    PurchaseForfeited, PurchasesGained, RoundCleaned, Scored, StreetShifted, TurnActed, TurnStarted, VpGained,
+    WorkerPlaced, WorkersRecruited,
 )
 
 if TYPE_CHECKING:
@@ -50,10 +53,6 @@ def describe(rules: CopycatRules, event: Any) -> str | None:
             verb = {"play_area": "plays" if frm == "hand" else "moves", "box": "removes from the game",
                     "temp_discard": "sets aside", "kept": "keeps"}.get(to, "moves")
             return f"{seat} {verb} {names(rules, cards)} ({frm} → {to})"
-        case Adjusted(path=path, delta=delta, why=why):
-            return adjusted(path, delta, why)
-        case FlagSet(path=path, value=value):
-            return flag(path, value)
         case WorkerPlaced(seat=seat, office=office, elbow=elbow, tokens=tokens):
             text = f"{seat} places a worker on {office}" + (" (elbowing in)" if elbow else "")
             return text + (f", taking {tokens} VP token{'s' if tokens != 1 else ''}" if tokens else "")
@@ -88,43 +87,64 @@ def describe(rules: CopycatRules, event: Any) -> str | None:
             parts = [f"{op.card} {op.from_} → {op.to}" if isinstance(op, MoveOp) else f"{op.counter} {op.delta:+d}"
                      for op in ops]
             return f"declared ({reason}): " + "; ".join(parts)
+    return counted(rules, event)
+
+
+def plural(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else many or one + 's'}"
+
+
+def counted(rules: CopycatRules, event: Any) -> str | None:
+    """The counters and flags in words."""
+    match event:
+        case CoinsGained(seat=seat, coins=coins, doublable=doublable):
+            return f"{seat} gains {plural(coins, 'coin')}" + ("" if doublable else " (not doubled by a Garden party)")
+        case VpGained(seat=seat, vp=vp):
+            return f"{seat} gains {vp} VP this turn"
+        case PurchasesGained(seat=seat, count=count):
+            return f"{seat} may buy {plural(count, 'more card')} this turn"
+        case PurchaseDue():
+            return "the permitted purchase must come next"
+        case PurchaseForfeited(seat=seat):
+            return f"{seat} did not make the purchase that was due: it is lost"
+        case CardUsed(seat=seat, card=card):
+            return f"{name(rules, card)} acts ({seat}'s first use this round)"
+        case CardPending(seat=seat, card=card):
+            return f"{name(rules, card)} is laid down and has not acted yet"
+        case CardUsedAgain(seat=seat, card=card):
+            return f"{seat} uses {name(rules, card)} once more"
+        case OfficeUsed(seat=seat, office=office, times=times):
+            return f"{seat}'s worker on {office} has acted {'once' if times == 1 else plural(times, 'time')} this round"
+        case TurnActed():
+            return "the turn has acted: no pass now"
+        case PlacementsGained(count=count):
+            return f"{plural(count, 'more placement')} this turn"
+        case ElbowPermitsGained(count=count):
+            return f"{plural(count, 'more elbow permit')} this turn"
+        case FreePlacementGained():
+            return "one more placement this turn, spending no worker"
+        case FreePlacementUsed(seat=seat):
+            return f"{seat}'s placement is the free one: the worker costs nothing"
+        case PermitsKept(seat=seat, count=count):
+            return f"{seat} keeps {plural(count, 'elbow permit')} for the next turn"
+        case PlacementsKept(seat=seat, count=count):
+            return f"{seat} keeps {plural(count, 'extra placement')} for the next turn"
+        case KeptPermitsTaken(seat=seat, count=count):
+            return f"{seat}'s turn begins with {plural(count, 'kept elbow permit')}"
+        case KeptPlacementsTaken(seat=seat, count=count):
+            return f"{seat}'s turn begins with {plural(count, 'kept extra placement')}"
+        case WorkersRecruited(seat=seat, count=count):
+            return f"{seat} recruits {plural(count, 'worker')} from the spare supply"
+        case Doubled(seat=seat, what=what, capped=capped):
+            if capped:
+                return f"{seat}'s {what} are doubled as often as allowed: no further doubling"
+            return f"{seat}'s {what} are doubled once more"
+        case Passed(seat=seat):
+            return f"{seat} passes for this phase"
+        case PassLifted(seat=seat):
+            return f"{seat} may place workers again"
+        case HandLaidDown(seat=seat):
+            return f"{seat} has laid down the hand"
+        case FinalRound(round=number):
+            return f"the last clean-up: round {number} stays the last"
     return None
-
-
-_COUNTERS = {
-    "coins.doublable": "coins", "coins.plain": "coins (not doubled)", "vp_pending": "VP this turn",
-    "buys_left": "purchases", "workers_available": "workers", "extra_workers": "recruited workers",
-    "coin_doublings": "coin doublings", "token_doublings": "token doublings", "score": "VP on the career track",
-}
-
-
-def adjusted(path: str, delta: int, why: str) -> str:
-    parts = path.split(".")
-    if why == "doubling_capped":
-        return f"{parts[1]}'s {parts[-1].replace('_', ' ')} are at the cap: no further doubling"
-    sign = "+" if delta >= 0 else ""
-    if parts[0] == "players" and len(parts) >= 3:
-        field = ".".join(parts[2:])
-        if field.startswith("card_uses."):
-            return f"{parts[1]} uses {parts[3]} once more"
-        return f"{parts[1]}: {sign}{delta} {_COUNTERS.get(field, field.replace('_', ' '))}"
-    if parts[0] == "worker_supply":
-        return f"{parts[1]}'s spare workers {sign}{delta}"
-    if parts[0] == "turn":
-        return {"placements_left": f"one more placement this turn ({sign}{delta})",
-                "elbow_permits": f"one more elbow permit this turn ({sign}{delta})"}.get(parts[1], f"{path} {sign}{delta}")
-    return f"{path} {sign}{delta}"
-
-
-def flag(path: str, value: int | bool) -> str:
-    parts = path.split(".")
-    if parts[0] == "offices" and len(parts) == 4:
-        return f"{parts[3]}'s worker on {parts[1]} has acted {value} time{'s' if value != 1 else ''} this round"
-    if parts[0] == "players" and len(parts) >= 4 and parts[2] == "card_uses":
-        return f"{parts[3]} has acted {value} time{'s' if value != 1 else ''} this round"
-    if parts[0] == "players" and len(parts) == 3:
-        return {"laid_down": f"{parts[1]} has laid down the hand", "passed": f"{parts[1]} passes for this phase"}.get(
-            parts[2], f"{path} = {str(value).lower() if isinstance(value, bool) else value}")
-    if path == "turn.acted":
-        return "the turn has begun to act"
-    return f"{path} = {str(value).lower() if isinstance(value, bool) else value}"
