@@ -110,7 +110,7 @@ def counted(rules: CopycatRules, event: Any) -> str | None:
         case CardUsed(seat=seat, card=card):
             return f"{name(rules, card)} acts ({seat}'s first use this round)"
         case CardPending(seat=seat, card=card):
-            return f"{name(rules, card)} is laid down and has not acted yet"
+            return f"{seat}'s {name(rules, card)} is laid down and has not acted yet"
         case CardUsedAgain(seat=seat, card=card):
             return f"{seat} uses {name(rules, card)} once more"
         case OfficeUsed(seat=seat, office=office, times=times):
