@@ -108,7 +108,7 @@ def counted(rules: CopycatRules, event: Any) -> str | None:
         case PurchaseForfeited(seat=seat):
             return f"{seat} did not make the purchase that was due: it is lost"
         case CardUsed(seat=seat, card=card):
-            return f"{name(rules, card)} acts ({seat}'s first use this round)"
+            return f"{seat}'s {name(rules, card)} acts"
         case CardPending(seat=seat, card=card):
             return f"{seat}'s {name(rules, card)} is laid down and has not acted yet"
         case CardUsedAgain(seat=seat, card=card):
