@@ -67,6 +67,27 @@ def test_every_stored_copycat_match_audits_clean_with_the_same_head(stored):
         assert core.state_hash(state) == then[mid]["state_hash"]
 
 
+#: the scenario matches of the fixture holding the rarer old runs (the replay and the random games hold the rest)
+RARE = ("o04_third_doubling_no_effect", "o12_final_round_cleanup", "o14_elbow_scope_phase",
+        "o17_team_bonus_free_placement", "o18_special_buy_not_deferred", "o21_extra_placement_scope_phase",
+        "m01_declared_card_effect")
+
+
+def test_old_logs_copied_into_either_store_audit_clean(stored, db_store):
+    """The same stored bodies in a fresh store of each backend (SQLite, PostgreSQL) read the same."""
+    with open(os.path.join(FIXTURES, "copycat-2026-11-28.json"), encoding="utf-8") as fh:
+        then = json.load(fh)
+    chosen = [m for m in stored.store.list_matches() if m.id in RARE or not m.title.endswith(".toml")]
+    assert len(chosen) == len(RARE) + 4
+    for m in chosen:
+        db_store.create_match(m, list(stored.store.entries(m.id)), stored.store.annotations(m.id))
+    ref = Referee(db_store)
+    for m in chosen:
+        report = ref.audit(m.id)
+        assert report.clean, (m.id, report.findings)
+        assert (report.head, report.head_hash) == (then[m.id]["head"], then[m.id]["head_hash"])
+
+
 # -- each old run, upcast, folds as the old event did ---------------------------------------------------------
 
 
@@ -180,6 +201,64 @@ def test_each_retired_run_is_read_as_its_fact_and_folds_the_same(game, old, new)
         state_new = rules.evolve(state_new, event)
     assert core.state_hash(state_new) == core.state_hash(state_old)
     assert state_new != before or getattr(new[0], "capped", False)  # a capped doubling changes nothing
+
+
+def _n(delta):
+    return lambda value: (value or 0) + delta
+
+
+def _is(value):
+    return lambda _old: value
+
+
+#: each new kind, and what it changes (path: how), all else untouched
+CHANGES = [
+    (CoinsGained(seat="p0", coins=3), {"players.p0.coins.doublable": _n(3)}),
+    (CoinsGained(seat="p0", coins=1, doublable=False), {"players.p0.coins.plain": _n(1)}),
+    (VpGained(seat="p0", vp=2), {"players.p0.vp_pending": _n(2)}),
+    (PurchasesGained(seat="p0", count=2), {"players.p0.buys_left": _n(2)}),
+    (PurchaseDue(), {"turn.buy_now": _is(True)}),
+    (PurchaseForfeited(seat="p0"), {"players.p0.buys_left": _n(-1), "turn.buy_now": _is(False)}),
+    (CardUsed(seat="p0", card="CARD"), {"players.p0.card_uses.CARD": _is(1)}),
+    (CardPending(seat="p0", card="CARD"), {"players.p0.card_uses.CARD": _is(0)}),
+    (CardUsedAgain(seat="p0", card="CARD"), {"players.p0.card_uses.CARD": _n(1)}),
+    (OfficeUsed(seat="p0", office="OFFICE", times=2), {"offices.OFFICE.uses.p0": _is(2)}),
+    (TurnActed(), {"turn.acted": _is(True)}),
+    (PlacementsGained(count=2), {"turn.placements_left": _n(2)}),
+    (ElbowPermitsGained(count=1), {"turn.elbow_permits": _n(1)}),
+    (FreePlacementGained(), {"turn.placements_left": _n(1), "turn.free_placements": _n(1)}),
+    (FreePlacementUsed(seat="p0"), {"turn.free_placements": _n(-1), "players.p0.workers_available": _n(1)}),
+    (PermitsKept(seat="p0", count=2), {"players.p0.kept_permits": _is(2)}),
+    (PlacementsKept(seat="p0", count=1), {"players.p0.kept_placements": _is(1)}),
+    (KeptPermitsTaken(seat="p0", count=2), {"turn.elbow_permits": _n(2), "players.p0.kept_permits": _is(0)}),
+    (KeptPlacementsTaken(seat="p0", count=1), {"turn.placements_left": _n(1), "players.p0.kept_placements": _is(0)}),
+    (WorkersRecruited(seat="p0", count=2), {"players.p0.workers_available": _n(2), "players.p0.extra_workers": _n(2),
+                                            "worker_supply.p0": _n(-2)}),
+    (Doubled(seat="p0", what="coins"), {"players.p0.coin_doublings": _n(1)}),
+    (Doubled(seat="p0", what="tokens"), {"players.p0.token_doublings": _n(1)}),
+    (Doubled(seat="p0", what="coins", capped=True), {}),
+    (Passed(seat="p0"), {"players.p0.passed": _is(True)}),
+    (PassLifted(seat="p0"), {"players.p0.passed": _is(False)}),
+    (HandLaidDown(seat="p0"), {"players.p0.laid_down": _is(True)}),
+    (FinalRound(round=11), {"round": _is(11)}),
+]
+
+
+@pytest.mark.parametrize(("event", "changes"), CHANGES, ids=lambda x: type(x).__name__ if not isinstance(x, dict) else "")
+def test_each_new_event_changes_what_it_says_and_nothing_else(game, event, changes):
+    rules, state = game
+    state = replace(state, turn=replace(state.turn, acted=False, free_placements=1),
+                    players={**state.players, "p0": replace(state.players["p0"], kept_permits=3, kept_placements=2,
+                                                            passed=isinstance(event, PassLifted))})
+    (event,) = _concrete((event,), state)
+    swap = {"CARD": state.players["p0"].hand[0], "OFFICE": next(o for o, v in state.offices.items() if "p0" in v.workers)}
+    want = state
+    for path, how in changes.items():
+        want = update_state(want, ".".join(swap.get(p, p) for p in path.split(".")), how)
+    after = rules.evolve(state, event)
+    assert after == want
+    assert (after != state) == bool(changes)
+    assert {type(e) for e, _c in CHANGES} == NEW_KINDS
 
 
 def test_every_retirement_rule_is_reached_by_a_run_above_and_every_new_kind_comes_of_one():
