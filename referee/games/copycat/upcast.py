@@ -26,7 +26,7 @@ from referee.engine.decision import EventBase
 
 from .manual import VOCABULARY
 from .model import (
-    Bought, CardPending, CardUsed, CardUsedAgain, CoinsGained, Doubled, ElbowPermitsGained, Event, FinalRound,
+    Bought, CardPending, CardUsed, CardUsedAgain, CoinsGained, Doubled, ElbowPermitsGained, FinalRound,
     FreePlacementGained, FreePlacementUsed, HandLaidDown, KeptPermitsTaken, KeptPlacementsTaken, ManualApplied,
     OfficeUsed, Passed, PassLifted, PermitsKept, PlacementsGained, PlacementsKept, PurchaseDue, PurchaseForfeited,
     PurchasesGained, TurnActed, VpGained, WorkersRecruited,
@@ -50,9 +50,8 @@ class FlagSet(EventBase, frozen=True, kw_only=True, tag="flag_set"):
     value: int | bool
 
 
+#: the retired kinds, decoded beside :data:`~.model.Event`
 Retired = Adjusted | FlagSet
-#: what a stored log's events decode as
-Stored = Event | Adjusted | FlagSet
 
 # -- the map ------------------------------------------------------------------------------------------------
 
