@@ -22,10 +22,12 @@ import pytest
 from msgspec.structs import replace
 
 from referee.engine import core
-from referee.engine.notation import format_intent
+from referee.engine.notation import format_intent, parse_intent
+from referee.engine.protocol import Accepted, Rejected
 from referee.errors import StorageError
-from referee.games.copycat.fold import add, update_state
-from referee.games.copycat.manual import VOCABULARY
+from referee.games.copycat import GAME
+from referee.games.copycat.fold import add, read, update_state
+from referee.games.copycat.manual import COUNTERS, VOCABULARY, ZONES
 from referee.games.copycat.model import (
     AdjustOp, Bought, CardPending, CardsMoved, CardUsed, CardUsedAgain, CoinsGained, Doubled, ElbowPermitsGained,
     Event, FinalRound, FreePlacementGained, FreePlacementUsed, HandLaidDown, KeptPermitsTaken, KeptPlacementsTaken,
@@ -356,3 +358,53 @@ def test_every_new_event_is_said_in_words_naming_who_and_what(game):
     assert rules.describe_event(CoinsGained(seat="p0", coins=2)) == "p0 gains 2 coins"
     assert rules.describe_event(WorkersRecruited(seat="p0", count=1)) == "p0 recruits 1 worker from the spare supply"
     assert "no further doubling" in said[Doubled] or "doubled once more" in said[Doubled]
+
+
+# -- the declared-effect vocabulary ---------------------------------------------------------------------------
+
+
+def _holes(pattern, state):
+    office = next(o for o, v in state.offices.items() if "p0" in v.workers)
+    return pattern.replace("<seat>", "p0").replace("<office>", office).replace("<slot>", "3")
+
+
+def test_every_vocabulary_path_names_a_field_of_the_state(game):
+    """A state field a declared path names cannot be renamed unnoticed: this fails, and the fix is a new
+    vocabulary version with its reading of the older paths in upcast.py."""
+    _rules, state = game
+    for pattern in (*ZONES, *COUNTERS):
+        path = _holes(pattern, state)
+        if path in ("box", "supply") or path.startswith("street."):
+            continue  # the piles and the street's slots are read by their own names
+        assert read(state, path.split(".")) is not None, pattern
+    assert VOCABULARY == 1
+
+
+@pytest.mark.parametrize("op", [
+    "adjust:offices.<office>.vp_tokens:1", "adjust:worker_supply.<seat>:-1", "adjust:players.<seat>.coins.doublable:2",
+    "move:CARD:players.<seat>.hand:box",
+])
+def test_a_declared_path_of_the_vocabulary_is_applied_and_the_vocabulary_recorded(game, op):
+    rules, state = game
+    op = _holes(op, state).replace("CARD", state.players["p0"].hand[0])
+    verdict = rules.decide(state, "p0", parse_intent(GAME.intent_type, f"manual_effect ops={op} reason=fix"), None)
+    assert isinstance(verdict, Accepted) and verdict.manual, verdict
+    (applied,) = verdict.events
+    assert isinstance(applied, ManualApplied) and applied.vocabulary == VOCABULARY
+    assert b'"vocabulary":1' in msgspec.json.encode(applied)  # written, not left to the default
+
+
+@pytest.mark.parametrize(("op", "message"), [
+    ("adjust:players.<seat>.vp_later:1", "'players.p0.vp_later' is not a counter path"),
+    ("adjust:players.nobody.score:1", "'players.nobody.score' is not a counter path"),
+    ("adjust:offices.no_such_office.vp_tokens:1", "is not a counter path"),
+    ("adjust:turn.placements_left:1", "'turn.placements_left' is not a counter path"),
+    ("move:CARD:players.<seat>.pocket:box", "'players.p0.pocket' is not a zone path"),
+    ("move:CARD:players.<seat>.hand:street.12", "'street.12' is not a zone path"),
+])
+def test_a_path_outside_the_vocabulary_is_refused_by_name(game, op, message):
+    rules, state = game
+    op = _holes(op, state).replace("CARD", state.players["p0"].hand[0])
+    verdict = rules.decide(state, "p0", parse_intent(GAME.intent_type, f"manual_effect ops={op} reason=fix"), None)
+    assert isinstance(verdict, Rejected) and verdict.code == "copycat/manual_inconsistent", verdict
+    assert message in verdict.message
