@@ -16,6 +16,7 @@ refused the same way.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
@@ -191,6 +192,7 @@ RULES: tuple[Rule, ...] = (
 )
 
 
+@functools.lru_cache(maxsize=4096)  # a log repeats its old events (the same path, the same number) often
 def _matches(step: Step, event: Any) -> Old | None:
     if not isinstance(event, (Adjusted, FlagSet)) or event.__struct_config__.tag != step.tag:
         return None
