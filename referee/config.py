@@ -32,7 +32,7 @@ from schemas import (
 from schemas.http import GameInfo, IntentUsage, OptionInfo, ParamUsage
 
 from .engine import core, notation
-from .engine.entries import BodyDecoder, body_decoder
+from .engine.entries import BodyDecoder
 from .engine.protocol import ConfigError, Game, Rules
 from .errors import BadInput, NotFound
 from .inputs import check_depth, check_text, read_file
@@ -333,7 +333,7 @@ class Configuration:
             game=game,
             rules=rules,
             initial=initial,
-            decoder=body_decoder(game),
+            decoder=BodyDecoder.for_game(game),
             state_decoder=msgspec.json.Decoder(game.state_type),
             root=root.id,
         )

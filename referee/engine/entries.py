@@ -205,6 +205,13 @@ class BodyDecoder:
         )
         self._upcast = upcast
 
+    @classmethod
+    def for_game(cls, game: Game) -> BodyDecoder:
+        """The decoder of ``game``'s entry bodies (through its upcaster if it has retired event kinds)."""
+        if game.retired_event_type is None:
+            return cls(game.intent_type, game.event_type)
+        return cls(game.intent_type, game.event_type | game.retired_event_type, game.upcast_events)
+
     def decode(self, data: bytes) -> EntryBody[Any, Any]:
         body = self._decoder.decode(data)
         body = upcast_v1(body) if isinstance(body, EntryBodyV1) else body
@@ -214,13 +221,6 @@ class BodyDecoder:
             if events is not verdict.events:
                 body = msgspec.structs.replace(body, verdict=msgspec.structs.replace(verdict, events=events))
         return body
-
-
-def body_decoder(game: Game) -> BodyDecoder:
-    """The decoder of ``game``'s entry bodies (through its upcaster if it has retired event kinds)."""
-    if game.retired_event_type is None:
-        return BodyDecoder(game.intent_type, game.event_type)
-    return BodyDecoder(game.intent_type, game.event_type | game.retired_event_type, game.upcast_events)
 
 
 def source_of(meta: dict[str, Any] | None) -> Source:

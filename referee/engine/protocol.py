@@ -315,6 +315,8 @@ class Game(Protocol):
     intent_type: Any
     event_type: Any
     state_type: Any
+    #: event kinds a stored log may still hold that the game no longer emits (a union, or None)
+    retired_event_type: Any
     #: bundled card/data sets: name -> resource path inside the game package
     card_sets: Mapping[str, str]
     #: the top-level tables of the game's card file, each with the field that keys its entries
@@ -325,8 +327,6 @@ class Game(Protocol):
     #: actors besides the seats that submit intents (Copycat's ``table`` deals and cleans up; a game
     #: may name ``arbiter``): no seat may be called so, and their lines are nobody's to see in full
     other_actors: tuple[str, ...]
-    #: event kinds a stored log may still hold that the game no longer emits (a union, or None)
-    retired_event_type: Any
 
     def options(self) -> Mapping[str, OptionSpec]: ...
 
@@ -348,17 +348,23 @@ class GameBase:
     intent_type: Any
     event_type: Any
     state_type: Any
+    #: event kinds a stored log may still hold that the game no longer emits: decoded beside
+    #: ``event_type`` and read as today's events by :meth:`upcast_events` (None: there are none)
+    retired_event_type: Any = None
     summary: str
     aliases: tuple[str, ...] = ()
     card_sets: Mapping[str, str] = MappingProxyType({})
     card_tables: Mapping[str, str] = MappingProxyType({})
     default_card_set: str | None = None
     other_actors: tuple[str, ...] = ()
-    #: event kinds a stored log may still hold that the game no longer emits: decoded beside
-    #: ``event_type`` and read as today's events by :meth:`upcast_events` (None: there are none)
-    retired_event_type: Any = None
     #: the game's rules class (its ``__init__`` takes the match configuration and checks it)
     rules_type: Callable[[MatchConfig], Rules[Any, Any, Any]]
+
+    def upcast_events(self, events: tuple[Any, ...]) -> tuple[Any, ...]:
+        """A stored verdict's events as the game emits them today (called only for a game with retired
+        event kinds; default: as stored). Raises :class:`msgspec.ValidationError` naming a stored event
+        it cannot read."""
+        return events
 
     def options(self) -> Mapping[str, OptionSpec]:
         """The match options, by name (default: none)."""
@@ -366,12 +372,6 @@ class GameBase:
 
     def bind(self, config: MatchConfig) -> Rules[Any, Any, Any]:
         return self.rules_type(config)
-
-    def upcast_events(self, events: tuple[Any, ...]) -> tuple[Any, ...]:
-        """A stored verdict's events as the game emits them today (called only for a game with retired
-        event kinds; default: as stored). Raises :class:`msgspec.ValidationError` naming a stored event
-        it cannot read."""
-        return events
 
 
 class RulesBase:

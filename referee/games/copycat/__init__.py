@@ -49,12 +49,12 @@ class CopycatGame(GameBase):
     event_type = Event
     state_type = State
     rules_type = CopycatRules
+    #: the adjusted / flag_set events of logs stored before 2026-11-28, read as today's (upcast.py)
+    retired_event_type = Retired
     card_sets: Mapping[str, str] = {"spec_fixture": "data/spec_fixture.toml", "demo": "data/demo.toml"}
     card_tables: Mapping[str, str] = CARD_TABLES
     default_card_set = "demo"
     other_actors: tuple[str, ...] = ("table",)
-    #: the adjusted / flag_set events of logs stored before 2026-11-28, read as today's (upcast.py)
-    retired_event_type = Retired
     summary = ("2-4 politicians build decks of cards and send workers into offices, buying cards from the street; "
                "most VP after the round someone reaches 95, the last doctorate goes or round 11 ends")
 

@@ -30,6 +30,8 @@ from .model import (
 if TYPE_CHECKING:
     from .rules import CopycatRules
 
+    BoundRules = CopycatRules  # the rules as this module reads them
+
 replace = msgspec.structs.replace
 
 #: the cards the two-player game takes out of the supply (§2 step 3, «Исключение при игре вдвоем»)
@@ -114,14 +116,14 @@ def move(state: State, cards: tuple[str, ...], frm: str, to: str) -> State:
 # -- the fold ----------------------------------------------------------------------------------------------
 
 
-def evolve(rules: CopycatRules, state: State, event: Any) -> State:
+def evolve(rules: BoundRules, state: State, event: Any) -> State:
     handler = HANDLERS.get(type(event))
     if handler is None:
         raise TypeError(f"copycat: unknown event {event!r}")
     return handler(rules, state, event)
 
 
-Handler = Callable[["CopycatRules", State, Any], State]
+Handler = Callable[["BoundRules", State, Any], State]
 #: one handler per kind of event: (rules, state, event) -> the state after it
 HANDLERS: Handlers[Handler] = Handlers("copycat fold")
 _on = HANDLERS.on
@@ -137,12 +139,12 @@ def turn(state: State, **changes: Any) -> State:
 
 
 @_on(LaidOut)
-def _laid_out(rules: CopycatRules, state: State, event: LaidOut) -> State:
+def _laid_out(rules: BoundRules, state: State, event: LaidOut) -> State:
     return laid_out(rules, event)
 
 
 @_on(CardsDrawn)
-def _cards_drawn(rules: CopycatRules, state: State, event: CardsDrawn) -> State:
+def _cards_drawn(rules: BoundRules, state: State, event: CardsDrawn) -> State:
     p = state.players[event.seat]
     deck = without(p.deck, event.from_deck)
     discard = p.discard
@@ -153,18 +155,18 @@ def _cards_drawn(rules: CopycatRules, state: State, event: CardsDrawn) -> State:
 
 
 @_on(KeptTaken)
-def _kept_taken(rules: CopycatRules, state: State, event: KeptTaken) -> State:
+def _kept_taken(rules: BoundRules, state: State, event: KeptTaken) -> State:
     p = state.players[event.seat]
     return player(state, event.seat, hand=sort((*p.hand, *p.kept)), kept=(), drawn_this_round=True)
 
 
 @_on(CardsKept)
-def _cards_kept(rules: CopycatRules, state: State, event: CardsKept) -> State:
+def _cards_kept(rules: BoundRules, state: State, event: CardsKept) -> State:
     return move(state, event.cards, f"players.{event.seat}.hand", f"players.{event.seat}.kept")
 
 
 @_on(OrderCardChosen)
-def _order_card_chosen(rules: CopycatRules, state: State, event: OrderCardChosen) -> State:
+def _order_card_chosen(rules: BoundRules, state: State, event: OrderCardChosen) -> State:
     p = state.players[event.seat]
     hand = without(p.hand, [event.card]) if event.card is not None else p.hand
     if p.order_card is not None:  # chosen again (order_choice_final=false): the first card back
@@ -173,7 +175,7 @@ def _order_card_chosen(rules: CopycatRules, state: State, event: OrderCardChosen
 
 
 @_on(OrderRevealed)
-def _order_revealed(rules: CopycatRules, state: State, event: OrderRevealed) -> State:
+def _order_revealed(rules: BoundRules, state: State, event: OrderRevealed) -> State:
     players = {}
     for seat, p in state.players.items():
         extra = (p.order_card,) if p.order_card is not None else ()
@@ -182,12 +184,12 @@ def _order_revealed(rules: CopycatRules, state: State, event: OrderRevealed) -> 
 
 
 @_on(CardsMoved)
-def _cards_moved(rules: CopycatRules, state: State, event: CardsMoved) -> State:
+def _cards_moved(rules: BoundRules, state: State, event: CardsMoved) -> State:
     return move(state, event.cards, zone_path(event.seat, event.from_), zone_path(event.seat, event.to))
 
 
 @_on(WorkerPlaced)
-def _worker_placed(rules: CopycatRules, state: State, event: WorkerPlaced) -> State:
+def _worker_placed(rules: BoundRules, state: State, event: WorkerPlaced) -> State:
     seat, office, tokens = event.seat, event.office, event.tokens
     p = state.players[seat]
     state = player(state, seat, workers_available=p.workers_available - 1, vp_tokens=p.vp_tokens + tokens)
@@ -200,12 +202,12 @@ def _worker_placed(rules: CopycatRules, state: State, event: WorkerPlaced) -> St
 
 
 @_on(StreetShifted)
-def _street_shifted(rules: CopycatRules, state: State, event: StreetShifted) -> State:
+def _street_shifted(rules: BoundRules, state: State, event: StreetShifted) -> State:
     return shifted(state, event.removed, event.refill)
 
 
 @_on(Bought)
-def _bought(rules: CopycatRules, state: State, event: Bought) -> State:
+def _bought(rules: BoundRules, state: State, event: Bought) -> State:
     seat = event.seat
     for red in event.reds:
         slot_of = next(k for k, v in state.street.items() if v == red)
@@ -220,18 +222,18 @@ def _bought(rules: CopycatRules, state: State, event: Bought) -> State:
 
 
 @_on(TurnStarted)
-def _turn_started(rules: CopycatRules, state: State, event: TurnStarted) -> State:
+def _turn_started(rules: BoundRules, state: State, event: TurnStarted) -> State:
     t = Turn(placements_left=1) if event.phase == "actions" else Turn()
     return replace(state, phase=event.phase, current=event.seat, turn=t)
 
 
 @_on(PhaseChanged)
-def _phase_changed(rules: CopycatRules, state: State, event: PhaseChanged) -> State:
+def _phase_changed(rules: BoundRules, state: State, event: PhaseChanged) -> State:
     return replace(state, phase=event.phase, current=None, turn=Turn())
 
 
 @_on(Scored)
-def _scored(rules: CopycatRules, state: State, event: Scored) -> State:
+def _scored(rules: BoundRules, state: State, event: Scored) -> State:
     p = state.players[event.seat]
     state = player(state, event.seat, score=p.score + event.total, round_vp=event.total, vp_tokens=0, coins=Coins(),
                    buys_left=0, coin_doublings=0, token_doublings=0, vp_pending=0, done=True)
@@ -239,25 +241,25 @@ def _scored(rules: CopycatRules, state: State, event: Scored) -> State:
 
 
 @_on(RoundCleaned)
-def _round_cleaned(rules: CopycatRules, state: State, event: RoundCleaned) -> State:
+def _round_cleaned(rules: BoundRules, state: State, event: RoundCleaned) -> State:
     limited = int(rules.options["vp_token_limit"]) > 0
     return cleaned(state, event.office_drawn, rules.office_order if limited else None)
 
 
 @_on(EndTriggered)
-def _end_triggered(rules: CopycatRules, state: State, event: EndTriggered) -> State:
+def _end_triggered(rules: BoundRules, state: State, event: EndTriggered) -> State:
     return replace(state, phase="cleanup", current=None, end_triggers=event.triggers, turn=Turn())
 
 
 @_on(GameEnded)
-def _game_ended(rules: CopycatRules, state: State, event: GameEnded) -> State:
+def _game_ended(rules: BoundRules, state: State, event: GameEnded) -> State:
     return replace(state, phase="game_over", current=None, end_triggers=event.triggers, turn=Turn(),
                    outcome=Result(winners=event.winners, reason=event.reason, scores=event.scores,
                                   triggers=event.triggers))
 
 
 @_on(ManualApplied)
-def _manual_applied(rules: CopycatRules, state: State, event: ManualApplied) -> State:
+def _manual_applied(rules: BoundRules, state: State, event: ManualApplied) -> State:
     """The declared ops, on the paths of the current vocabulary (a stored older one is upcast when read)."""
     for op in event.ops:
         if isinstance(op, MoveOp):
@@ -271,7 +273,7 @@ def _manual_applied(rules: CopycatRules, state: State, event: ManualApplied) -> 
 
 
 @_on(CoinsGained)
-def _coins_gained(rules: CopycatRules, state: State, event: CoinsGained) -> State:
+def _coins_gained(rules: BoundRules, state: State, event: CoinsGained) -> State:
     c = state.players[event.seat].coins
     coins = (replace(c, doublable=c.doublable + event.coins) if event.doublable
              else replace(c, plain=c.plain + event.coins))
@@ -279,22 +281,22 @@ def _coins_gained(rules: CopycatRules, state: State, event: CoinsGained) -> Stat
 
 
 @_on(VpGained)
-def _vp_gained(rules: CopycatRules, state: State, event: VpGained) -> State:
+def _vp_gained(rules: BoundRules, state: State, event: VpGained) -> State:
     return player(state, event.seat, vp_pending=state.players[event.seat].vp_pending + event.vp)
 
 
 @_on(PurchasesGained)
-def _purchases_gained(rules: CopycatRules, state: State, event: PurchasesGained) -> State:
+def _purchases_gained(rules: BoundRules, state: State, event: PurchasesGained) -> State:
     return player(state, event.seat, buys_left=state.players[event.seat].buys_left + event.count)
 
 
 @_on(PurchaseDue)
-def _purchase_due(rules: CopycatRules, state: State, event: PurchaseDue) -> State:
+def _purchase_due(rules: BoundRules, state: State, event: PurchaseDue) -> State:
     return turn(state, buy_now=True)
 
 
 @_on(PurchaseForfeited)
-def _purchase_forfeited(rules: CopycatRules, state: State, event: PurchaseForfeited) -> State:
+def _purchase_forfeited(rules: BoundRules, state: State, event: PurchaseForfeited) -> State:
     state = player(state, event.seat, buys_left=state.players[event.seat].buys_left - 1)
     return turn(state, buy_now=False)
 
@@ -304,77 +306,77 @@ def _card_uses(state: State, seat: str, card: str, uses: int) -> State:
 
 
 @_on(CardUsed)
-def _card_used(rules: CopycatRules, state: State, event: CardUsed) -> State:
+def _card_used(rules: BoundRules, state: State, event: CardUsed) -> State:
     return _card_uses(state, event.seat, event.card, 1)
 
 
 @_on(CardPending)
-def _card_pending(rules: CopycatRules, state: State, event: CardPending) -> State:
+def _card_pending(rules: BoundRules, state: State, event: CardPending) -> State:
     return _card_uses(state, event.seat, event.card, 0)
 
 
 @_on(CardUsedAgain)
-def _card_used_again(rules: CopycatRules, state: State, event: CardUsedAgain) -> State:
+def _card_used_again(rules: BoundRules, state: State, event: CardUsedAgain) -> State:
     return _card_uses(state, event.seat, event.card, state.players[event.seat].card_uses.get(event.card, 0) + 1)
 
 
 @_on(OfficeUsed)
-def _office_used(rules: CopycatRules, state: State, event: OfficeUsed) -> State:
+def _office_used(rules: BoundRules, state: State, event: OfficeUsed) -> State:
     o = state.offices[event.office]
     return replace(state, offices={**state.offices, event.office: replace(o, uses={**o.uses, event.seat: event.times})})
 
 
 @_on(TurnActed)
-def _turn_acted(rules: CopycatRules, state: State, event: TurnActed) -> State:
+def _turn_acted(rules: BoundRules, state: State, event: TurnActed) -> State:
     return turn(state, acted=True)
 
 
 @_on(PlacementsGained)
-def _placements_gained(rules: CopycatRules, state: State, event: PlacementsGained) -> State:
+def _placements_gained(rules: BoundRules, state: State, event: PlacementsGained) -> State:
     return turn(state, placements_left=state.turn.placements_left + event.count)
 
 
 @_on(ElbowPermitsGained)
-def _elbow_permits_gained(rules: CopycatRules, state: State, event: ElbowPermitsGained) -> State:
+def _elbow_permits_gained(rules: BoundRules, state: State, event: ElbowPermitsGained) -> State:
     return turn(state, elbow_permits=state.turn.elbow_permits + event.count)
 
 
 @_on(FreePlacementGained)
-def _free_placement_gained(rules: CopycatRules, state: State, event: FreePlacementGained) -> State:
+def _free_placement_gained(rules: BoundRules, state: State, event: FreePlacementGained) -> State:
     t = state.turn
     return turn(state, placements_left=t.placements_left + 1, free_placements=t.free_placements + 1)
 
 
 @_on(FreePlacementUsed)
-def _free_placement_used(rules: CopycatRules, state: State, event: FreePlacementUsed) -> State:
+def _free_placement_used(rules: BoundRules, state: State, event: FreePlacementUsed) -> State:
     state = turn(state, free_placements=state.turn.free_placements - 1)
     return player(state, event.seat, workers_available=state.players[event.seat].workers_available + 1)
 
 
 @_on(PermitsKept)
-def _permits_kept(rules: CopycatRules, state: State, event: PermitsKept) -> State:
+def _permits_kept(rules: BoundRules, state: State, event: PermitsKept) -> State:
     return player(state, event.seat, kept_permits=event.count)
 
 
 @_on(PlacementsKept)
-def _placements_kept(rules: CopycatRules, state: State, event: PlacementsKept) -> State:
+def _placements_kept(rules: BoundRules, state: State, event: PlacementsKept) -> State:
     return player(state, event.seat, kept_placements=event.count)
 
 
 @_on(KeptPermitsTaken)
-def _kept_permits_taken(rules: CopycatRules, state: State, event: KeptPermitsTaken) -> State:
+def _kept_permits_taken(rules: BoundRules, state: State, event: KeptPermitsTaken) -> State:
     state = turn(state, elbow_permits=state.turn.elbow_permits + event.count)
     return player(state, event.seat, kept_permits=0)
 
 
 @_on(KeptPlacementsTaken)
-def _kept_placements_taken(rules: CopycatRules, state: State, event: KeptPlacementsTaken) -> State:
+def _kept_placements_taken(rules: BoundRules, state: State, event: KeptPlacementsTaken) -> State:
     state = turn(state, placements_left=state.turn.placements_left + event.count)
     return player(state, event.seat, kept_placements=0)
 
 
 @_on(WorkersRecruited)
-def _workers_recruited(rules: CopycatRules, state: State, event: WorkersRecruited) -> State:
+def _workers_recruited(rules: BoundRules, state: State, event: WorkersRecruited) -> State:
     seat, n = event.seat, event.count
     p = state.players[seat]
     state = player(state, seat, workers_available=p.workers_available + n, extra_workers=p.extra_workers + n)
@@ -382,7 +384,7 @@ def _workers_recruited(rules: CopycatRules, state: State, event: WorkersRecruite
 
 
 @_on(Doubled)
-def _doubled(rules: CopycatRules, state: State, event: Doubled) -> State:
+def _doubled(rules: BoundRules, state: State, event: Doubled) -> State:
     if event.capped:
         return state
     p = state.players[event.seat]
@@ -392,26 +394,26 @@ def _doubled(rules: CopycatRules, state: State, event: Doubled) -> State:
 
 
 @_on(Passed)
-def _passed(rules: CopycatRules, state: State, event: Passed) -> State:
+def _passed(rules: BoundRules, state: State, event: Passed) -> State:
     return player(state, event.seat, passed=True)
 
 
 @_on(PassLifted)
-def _pass_lifted(rules: CopycatRules, state: State, event: PassLifted) -> State:
+def _pass_lifted(rules: BoundRules, state: State, event: PassLifted) -> State:
     return player(state, event.seat, passed=False)
 
 
 @_on(HandLaidDown)
-def _hand_laid_down(rules: CopycatRules, state: State, event: HandLaidDown) -> State:
+def _hand_laid_down(rules: BoundRules, state: State, event: HandLaidDown) -> State:
     return player(state, event.seat, laid_down=True)
 
 
 @_on(FinalRound)
-def _final_round(rules: CopycatRules, state: State, event: FinalRound) -> State:
+def _final_round(rules: BoundRules, state: State, event: FinalRound) -> State:
     return replace(state, round=event.round)
 
 
-def laid_out(rules: CopycatRules, event: LaidOut) -> State:
+def laid_out(rules: BoundRules, event: LaidOut) -> State:
     """Setup steps 1-13 (§2) with the facts of the ``setup`` intent."""
     seats = rules.players
     n = len(seats)

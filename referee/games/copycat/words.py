@@ -17,19 +17,21 @@ from .model import (
 if TYPE_CHECKING:
     from .rules import CopycatRules
 
+    BoundRules = CopycatRules  # the rules as this module reads them
 
-def name(rules: CopycatRules, card: str | None) -> str:
+
+def name(rules: BoundRules, card: str | None) -> str:
     if card is None:
         return "no card"
     found = rules.cards.get(card)
     return f"{card} {found.name}" if found is not None else str(card)
 
 
-def names(rules: CopycatRules, cards: Any) -> str:
+def names(rules: BoundRules, cards: Any) -> str:
     return ", ".join(name(rules, c) for c in cards) or "nothing"
 
 
-def describe(rules: CopycatRules, event: Any) -> str | None:
+def describe(rules: BoundRules, event: Any) -> str | None:
     match event:
         case LaidOut(street=street, doctorates=docs, first_office=first, bus=bus):
             return (f"the street is laid out ({', '.join(street)}); {len(docs)} doctorates go under the supply; "
@@ -94,7 +96,7 @@ def plural(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if n == 1 else many or one + 's'}"
 
 
-def counted(rules: CopycatRules, event: Any) -> str | None:
+def counted(rules: BoundRules, event: Any) -> str | None:
     """The counters and flags in words."""
     match event:
         case CoinsGained(seat=seat, coins=coins, doublable=doublable):
