@@ -13,7 +13,7 @@ import msgspec
 
 from referee.engine.chance import Chance
 from referee.engine.position import Placed, PositionError
-from referee.engine.protocol import Accepted, ConfigError, GameBase, OptionSpec, Rejected, RulesBase
+from referee.engine.protocol import Accepted, Capabilities, ConfigError, GameBase, OptionSpec, Rejected, RulesBase
 from schemas import MatchConfig, Outcome
 
 TOKENS = ("K01", "K02", "K03", "K04", "K05", "K06")
@@ -228,7 +228,7 @@ class PileGame(GameBase):
     event_type = Event
     state_type = State
     rules_type = PileRules
-    other_actors: tuple[str, ...] = ("table",)
+    capabilities = Capabilities(confirmations=True, other_actors=("table",))
     summary = "Take 1-3 stones; the last stone wins (a test game)."
 
     def options(self) -> Mapping[str, OptionSpec]:

@@ -18,7 +18,7 @@ from .txn import Tx
 from .view import view
 
 
-class TemplateRules(RulesBase):
+class TemplateRules(RulesBase[Any, Any, Any]):
     def __init__(self, config: MatchConfig) -> None:
         self.config = config
         self.players = config.players

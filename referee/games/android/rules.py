@@ -33,7 +33,7 @@ from .options import resolved
 from .txn import Tx
 
 
-class AndroidRules(RulesBase):
+class AndroidRules(RulesBase[Any, Any, Any]):
     def __init__(self, config: MatchConfig) -> None:
         self.config = config
         self.players = tuple(config.players)

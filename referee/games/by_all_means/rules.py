@@ -34,7 +34,7 @@ from .txn import Ctx, Txn
 from .view import POSITION_SHAPE
 
 
-class ByAllMeansRules(RulesBase):
+class ByAllMeansRules(RulesBase[Any, Any, Any]):
     """By All Means bound to one match configuration."""
 
     def __init__(self, config: MatchConfig) -> None:

@@ -36,7 +36,7 @@ TABLE = "table"
 TABLE_INTENTS = (Setup, Cleanup, ManualEffect)
 
 
-class CopycatRules(RulesBase):
+class CopycatRules(RulesBase[Any, Any, Any]):
     def __init__(self, config: MatchConfig) -> None:
         self.config = config
         self.players = tuple(config.players)

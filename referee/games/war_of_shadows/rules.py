@@ -41,7 +41,7 @@ from .txn import Tx
 from .queries import Queries
 
 
-class WarOfShadowsRules(Queries, RulesBase):
+class WarOfShadowsRules(Queries, RulesBase[Any, Any, Any]):
     """War of Shadows bound to one match: players, board, catalogue and options."""
 
     def __init__(self, config: MatchConfig) -> None:

@@ -38,7 +38,7 @@ def _config_error(message: str) -> ConfigError:
     return ConfigError("xfiles_encounters/bad_config", message)
 
 
-class XFilesRules(PositionMixin, RulesBase):
+class XFilesRules(PositionMixin, RulesBase[Any, Any, Any]):
     def __init__(self, config: MatchConfig) -> None:
         self.config = config
         self.players = tuple(config.players)
