@@ -3,6 +3,14 @@
 A game module (``referee/games/<id>/``) exposes one object satisfying :class:`Game`. Binding it to a
 match configuration gives :class:`Rules`, whose methods are the decider: ``setup``, ``decide``,
 ``evolve``, ``view``, ``outcome`` and ``legal_intents``. Everything is deterministic and pure.
+
+``Rules`` is the union of six small protocols by concern (:class:`DecidingHooks`, :class:`ViewHooks`,
+:class:`PresentationHooks`, :class:`ChanceHooks`, :class:`PositionHooks`, :class:`ContinuationHooks`),
+each generic in what it reads, so a function asks for the group it uses. A game's rules class inherits
+``RulesBase[State, Intent, Event]`` (its state and its intent and event unions), which declares the
+hooks every game writes and gives the others their defaults; what a game has beyond them is declared
+once as data, :class:`Capabilities` on its :class:`Game`. ``actors`` has one meaning for every game,
+given in :class:`DecidingHooks`.
 """
 
 from __future__ import annotations
