@@ -192,7 +192,7 @@ class InputError(ValueError):
 # -- the hooks, in groups by concern ----------------------------------------------------------------------
 #
 # :class:`Rules` is the union of the groups below; an engine or front-end function asks for the group it
-# uses (the fold asks for :class:`DecidingHooks`, ``referee cards`` for :class:`PresentationHooks`...).
+# uses (the fold, ``core.apply`` and ``core.fold``, asks for :class:`DecidingHooks` alone).
 # Each is generic in what it reads: ``S`` the game's state, ``I`` its intent union, ``E`` its event union
 # (type aliases in the game's ``model.py``), so mypy checks a game's hooks against its own unions.
 
