@@ -177,7 +177,7 @@ class Configuration:
     ) -> tuple[Game, MatchConfig]:
         game = self.game(game_name)
         players = tuple(check_text(p, "a player name", NAME_MAX).strip() for p in players)
-        for reserved in (ARBITER, SPECTATOR, *game.other_actors):
+        for reserved in (ARBITER, SPECTATOR, *game.capabilities.other_actors):
             if reserved in players:
                 raise BadInput("match/bad_players", f"{reserved!r} is a reserved role name; name the seat otherwise")
         if undo not in ("any", "own_last", "arbiter"):

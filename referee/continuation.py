@@ -25,6 +25,9 @@ def continuation(referee: Referee, game_name: str, previous: str, kwargs: dict[s
     state = referee.state_at(loaded)[1]
     if loaded.rules.outcome(state) is None:
         raise BadInput("match/bad_continuation", f"match {loaded.match.id} is not over: only a finished match is continued")
+    if not loaded.game.capabilities.continuation:
+        raise BadInput("match/bad_continuation", f"match {loaded.match.id}: a match of this game cannot be "
+                       "continued by another")
     try:
         carried = dict(loaded.rules.carry_over(state))
     except ConfigError as exc:

@@ -292,8 +292,8 @@ class Referee(Configuration, History):
 
     def parse(self, loaded: Loaded, seat: str, text: str) -> Any:
         check_text(text, "an intent", TEXT_MAX)
-        if seat not in loaded.config.players and seat not in loaded.game.other_actors:
-            others = f" (and {', '.join(loaded.game.other_actors)})" if loaded.game.other_actors else ""
+        if seat not in loaded.config.players and seat not in loaded.game.capabilities.other_actors:
+            others = f" (and {', '.join(loaded.game.capabilities.other_actors)})" if loaded.game.capabilities.other_actors else ""
             raise BadInput(
                 "match/unknown_seat",
                 f"{seat!r} is not a seat of this match; seats: {', '.join(loaded.config.players)}{others}",

@@ -38,7 +38,7 @@ def listing(referee: Configuration, game_name: str, cards: str | None = None,
             options: Mapping[str, str] | None = None) -> tuple[Game, str, tuple[Listed, ...]]:
     """The game, the card set's name and every card and place of it, as a scorekeeper types them."""
     game, rules, _ = bound(referee, game_name, cards=cards, options=options)
-    return game, rules.config.cards or "(inline)", rules.listing()
+    return game, rules.config.cards or "(inline)", rules.listing() if game.capabilities.listing else ()
 
 
 def template(referee: Configuration, game_name: str, *, cards: str | None = None, players: Sequence[str] = (),
@@ -69,7 +69,7 @@ def template(referee: Configuration, game_name: str, *, cards: str | None = None
     ]
     state = rules.setup(core.chance_for(rules.config, "setup"))
     written = 0
-    while rules.in_opening(state) and written < OPENING_MAX:
+    while game.capabilities.opening and rules.in_opening(state) and written < OPENING_MAX:
         move = _first_legal(rules, state, seats)
         if move is None:
             break

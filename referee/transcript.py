@@ -346,12 +346,12 @@ def _actor_verbs(referee: Referee, name: str) -> Mapping[str, frozenset[str]]:
         game = referee.game(name.strip())
     except RefereeError:
         return {}
-    if not game.other_actors:
+    if not game.capabilities.other_actors:
         return {}
     from .engine.notation import verbs_of
 
     verbs = frozenset(verbs_of(game.intent_type))
-    return {actor: verbs for actor in game.other_actors}
+    return {actor: verbs for actor in game.capabilities.other_actors}
 
 
 def _configure(referee: Referee, header: Header, source: str, base_dir: str | None) -> tuple[Game, MatchConfig]:
@@ -376,7 +376,7 @@ def _configure(referee: Referee, header: Header, source: str, base_dir: str | No
     players = [p.strip() for p in values["players"].split(",") if p.strip()]
     if header.first_move is not None and header.first_move.seat not in players:
         try:
-            others: tuple[str, ...] = tuple(referee.game(values["game"]).other_actors)
+            others: tuple[str, ...] = tuple(referee.game(values["game"]).capabilities.other_actors)
         except RefereeError:
             others = ()
         unknown_key(header, source, (*players, *others))

@@ -57,3 +57,36 @@ def test_the_local_service_and_the_server_client_both_implement_the_referee_api(
     assert errors and all("conforms.py:16: error:" in line for line in errors), out + err
     assert '"ShowsOnly"' in errors[0] and '"RefereeApi"' in errors[0], errors
 
+
+
+def test_each_game_s_rules_are_the_protocol_over_its_own_unions(tmp_path):
+    """Every bundled game's rules class (and the template's) is a ``Rules[State, Intent, Event]`` over its
+    own state and its own intent and event unions, and each small group of hooks is a protocol a
+    function may ask for alone; the control: one game's rules are not another's."""
+    api = pytest.importorskip("mypy.api", reason="mypy is in the test extras: pip install '.[test]'")
+    games = {"by_all_means": "ByAllMeansRules", "war_of_shadows": "WarOfShadowsRules", "android": "AndroidRules",
+             "copycat": "CopycatRules", "xfiles_encounters": "XFilesRules", "_template": "TemplateRules"}
+    lines = ["from schemas import MatchConfig",
+             "from referee.engine.protocol import DecidingHooks, PresentationHooks, Rules, ViewHooks"]
+    lines += [f"from referee.games.{g} import model as {g.strip('_')}_m\nfrom referee.games.{g}.rules import {c}"
+              for g, c in games.items()]
+    lines += ["", "", "def check(c: MatchConfig) -> None:"]
+    lines += [f"    {g.strip('_')}: Rules[{g.strip('_')}_m.State, {g.strip('_')}_m.Intent, {g.strip('_')}_m.Event] = {c}(c)"
+              for g, c in games.items()]
+    lines += ["    deciding: DecidingHooks[template_m.State, template_m.Intent, template_m.Event] = template",
+              "    viewing: ViewHooks[template_m.State, template_m.Intent, template_m.Event] = template",
+              "    words: PresentationHooks[template_m.Event] = template",
+              "    wrong: Rules[template_m.State, template_m.Intent, template_m.Event] = CopycatRules(c)", ""]
+    text = "\n".join(lines)
+    snippet = tmp_path / "game_rules.py"
+    snippet.write_text(text, encoding="utf-8")
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        out, err, _code = api.run(["--config-file", os.path.join(ROOT, "pyproject.toml"), str(snippet)])
+    finally:
+        os.chdir(cwd)
+    errors = [line for line in out.splitlines() if ": error:" in line]
+    wrong = 1 + text.splitlines().index(lines[-2])  # the control's line
+    assert errors and all(f"game_rules.py:{wrong}: error:" in line for line in errors), out + err
+    assert '"CopycatRules"' in errors[0], errors

@@ -23,7 +23,7 @@ from .hashing import annotations_root as annotations_root
 from .hashing import canonical as canonical
 from .hashing import entry_hash as entry_hash
 from .hashing import sha256_hex as sha256_hex
-from .protocol import Accepted, Held, Rejected, Rules, Verdict
+from .protocol import Accepted, DecidingHooks, Held, Rejected, Rules, Verdict
 
 I = TypeVar("I")  # noqa: E741
 E = TypeVar("E")
@@ -184,7 +184,7 @@ def adjudicate(
     return filled, rules.decide(state, seat, filled, chance)
 
 
-def apply(rules: Rules[Any, Any, Any], state: Any, verdict: Verdict | None) -> Any:
+def apply(rules: DecidingHooks[Any, Any, Any], state: Any, verdict: Verdict | None) -> Any:
     """The state after a verdict: its events folded in order. A game whose ``decide`` already
     produced that state may hand it over (``applied(state, verdict)``, matched by identity)."""
     if isinstance(verdict, Accepted):
@@ -196,7 +196,7 @@ def apply(rules: Rules[Any, Any, Any], state: Any, verdict: Verdict | None) -> A
     return state
 
 
-def fold(rules: Rules[Any, Any, Any], state: Any, verdicts: Iterable[Verdict | None]) -> Any:
+def fold(rules: DecidingHooks[Any, Any, Any], state: Any, verdicts: Iterable[Verdict | None]) -> Any:
     for verdict in verdicts:
         state = apply(rules, state, verdict)
     return state

@@ -3,6 +3,14 @@
 A game module (``referee/games/<id>/``) exposes one object satisfying :class:`Game`. Binding it to a
 match configuration gives :class:`Rules`, whose methods are the decider: ``setup``, ``decide``,
 ``evolve``, ``view``, ``outcome`` and ``legal_intents``. Everything is deterministic and pure.
+
+``Rules`` is the union of six small protocols by concern (:class:`DecidingHooks`, :class:`ViewHooks`,
+:class:`PresentationHooks`, :class:`ChanceHooks`, :class:`PositionHooks`, :class:`ContinuationHooks`),
+each generic in what it reads, so a function asks for the group it uses. A game's rules class inherits
+``RulesBase[State, Intent, Event]`` (its state and its intent and event unions), which declares the
+hooks every game writes and gives the others their defaults; what a game has beyond them is declared
+once as data, :class:`Capabilities` on its :class:`Game`. ``actors`` has one meaning for every game,
+given in :class:`DecidingHooks`.
 """
 
 from __future__ import annotations
@@ -26,6 +34,9 @@ from .position import convert as position_convert
 S = TypeVar("S")
 I = TypeVar("I")  # noqa: E741 - intent
 E = TypeVar("E")
+S_co = TypeVar("S_co", covariant=True)
+S_contra = TypeVar("S_contra", contravariant=True)
+E_contra = TypeVar("E_contra", contravariant=True)
 
 
 class Accepted(msgspec.Struct, Generic[E], frozen=True, tag="accepted"):
@@ -71,17 +82,18 @@ class Refusal(Exception):
         return Rejected(self.code, self.message, self.rule)
 
 
-class Deciding(Protocol):
+class Deciding(Protocol[S_co, E]):
     """What :meth:`RulesBase.decide` needs of a game's decision in progress
     (:class:`~referee.engine.decision.Decision`)."""
 
     @property
-    def state(self) -> Any: ...
+    def state(self) -> S_co: ...
 
     #: whether ``state`` is the state after the events emitted (False: the game folds them itself)
-    keeps_state: bool
+    @property
+    def keeps_state(self) -> bool: ...
 
-    def accepted(self) -> Accepted[Any]: ...
+    def accepted(self) -> Accepted[E]: ...
 
 
 class OptionSpec(msgspec.Struct, frozen=True, kw_only=True):
@@ -177,21 +189,64 @@ class InputError(ValueError):
         self.message = message
 
 
-class Rules(Protocol[S, I, E]):
-    """A game bound to one match configuration (players, options, cards). All methods are pure."""
+# -- the hooks, in groups by concern ----------------------------------------------------------------------
+#
+# :class:`Rules` is the union of the groups below; an engine or front-end function asks for the group it
+# uses (the fold, ``core.apply`` and ``core.fold``, asks for :class:`DecidingHooks` alone).
+# Each is generic in what it reads: ``S`` the game's state, ``I`` its intent union, ``E`` its event union
+# (type aliases in the game's ``model.py``), so mypy checks a game's hooks against its own unions.
+
+
+class RandomSource(Protocol):
+    """What ``random_intent`` picks with (a ``random.Random`` the caller seeded; the fold never sees one)."""
+
+    def randrange(self, stop: int) -> int: ...
+
+
+class DecidingHooks(Protocol[S, I, E]):
+    """The decider: setup, who may act, the verdict, the fold, and what the engine asks around them.
+
+    **``actors``, one meaning for every game.** ``actors(state, intent)`` is the gate the framework
+    keeps: the actors (seats, and the game's declared ``Capabilities.other_actors``) whose ``intent`` is
+    adjudicated by the game's rules now; any other actor is refused before the rules are asked, with
+    ``turn/not_your_turn``. It is a superset of who could have ``intent`` accepted: every seat whose
+    intent ``decide`` would accept is in it (never fewer), and it names nobody outside the seats and
+    the declared other actors. Whose turn it is belongs here when the game's rules check it before
+    anything else (the template, By All Means, X-Files); a game whose rulebook orders its checks so that
+    a move out of turn is refused for another reason first (an unknown card, the wrong phase) answers
+    every actor who may ever send that intent and checks the turn in ``decide``, at the rulebook's
+    place (War of Shadows, Android, Copycat). Decided from the intent's kind and the public state only.
+    """
 
     config: MatchConfig
+    #: the seats, in seating order
     players: tuple[Seat, ...]
 
     def setup(self, chance: Chance | None) -> S:
         """The position after the rulebook's setup. ``chance`` is None for physical chance."""
 
     def actors(self, state: S, intent: I) -> frozenset[Seat]:
-        """The seats that may submit ``intent`` now; the framework rejects others (turn/not_your_turn)."""
+        """The actors whose ``intent`` the rules adjudicate now (see the class's note); the framework
+        refuses anyone else with turn/not_your_turn."""
+
+    def confirmer(self, state: S, seat: Seat, intent: I) -> Seat | None:
+        """Who must confirm ``intent`` before it is adjudicated, because whether it is legal depends on
+        what is hidden from ``seat``: the seat whose hidden zones it reads (a declared effect taking a
+        card from an opponent's hand), the arbiter when no seat knows (an archive's order), or None.
+        Decided from the intent and the public state only. Default: None (``Capabilities.confirmations``
+        declares a game that overrides it)."""
+
+    def filled_intent(self, state: S, seat: Seat, intent: I, chance: Chance | None) -> I | Rejected:
+        """Digital match (``chance`` given): the intent with omitted chance fields filled from the
+        generator, or Rejected(<game>/chance_mismatch) if a supplied value differs. Physical match
+        (``chance`` None): the intent unchanged (the game's ``decide`` checks the typed values)."""
+
+    def check_input(self, intent: I) -> str | None:
+        """A message if the intent names something that cannot exist (unknown card id...), else None."""
 
     def decide(
         self, state: S, seat: Seat, intent: I, chance: Chance | None, waive: frozenset[str] = frozenset()
-    ) -> Verdict:
+    ) -> Accepted[E] | Rejected:
         """Accepted(events) or Rejected(code, message, rule). Never raises for a bad intent.
 
         Called after the framework checks and after ``filled_intent``; ``chance`` is given only in a
@@ -201,71 +256,42 @@ class Rules(Protocol[S, I, E]):
         rejects.
         """
 
-    def describe_event(self, event: Any) -> str | None:
-        """The event in words for transcripts ("bob loses 3 reputation; trust 10 → 8"), or None."""
-
-    def filled_intent(self, state: S, seat: Seat, intent: I, chance: Chance | None) -> I | Rejected:
-        """Digital match (``chance`` given): the intent with omitted chance fields filled from the
-        generator, or Rejected(<game>/chance_mismatch) if a supplied value differs. Physical match
-        (``chance`` None): the intent unchanged (the game's ``decide`` checks the typed values)."""
-
     def evolve(self, state: S, event: E) -> S:
         """Apply one event. Total over every event tag ever written; no validation, no choices."""
-
-    def view(self, state: S, seat: Seat | None) -> dict[str, Any]:
-        """What ``seat`` may see, as JSON-able builtins (None = the referee's full view)."""
-
-    def outcome(self, state: S) -> Outcome | None:
-        """Winners, reason (and scores) once the game is over; None while it goes on."""
-
-    def legal_intents(self, state: S, seat: Seat) -> Sequence[I]:
-        """Intents ``seat`` could submit now that would be accepted (chance fields may be omitted
-        in a digital match)."""
-
-    def check_input(self, intent: I) -> str | None:
-        """A message if the intent names something that cannot exist (unknown card id...), else None."""
-
-    def apply_position(self, state: S, overrides: Mapping[str, Any]) -> S:
-        """The state after setup with a scenario's dotted-path overrides applied and completed;
-        raise ConfigError if a path is unknown or an invariant breaks. Default (in :class:`RulesBase`):
-        the three stages of :mod:`referee.engine.position` — ``position_base``, the paths written as
-        ``position_shape`` allows (``position_value`` expanding shorthands), ``complete_position``."""
-
-    def hidden_ids(self, state: S, seat: Seat | None) -> frozenset[str]:
-        """Card ids ``seat`` must not see in this state. Tests search every output a seat gets for
-        them; redaction never uses them (what is redacted must not depend on the hidden truth)."""
-
-    # -- hooks with a default in :class:`RulesBase` -------------------------------------------------
 
     def applied(self, state: S, verdict: Accepted[E]) -> S | None:
         """The state after ``verdict`` if ``decide`` already computed it (then the engine skips folding
         the events again), else None."""
 
-    def redact(self, item: Any, actor: Seat | None, seat: Seat | None) -> Any:
+    def legal_intents(self, state: S, seat: Seat) -> Sequence[I]:
+        """Intents ``seat`` could submit now that would be accepted (chance fields may be omitted
+        in a digital match)."""
+
+
+class ViewHooks(Protocol[S_contra, I, E]):
+    """What a role may see: the view, the ids hidden from it, an intent or event redacted, the outcome."""
+
+    def view(self, state: S_contra, seat: Seat | None) -> dict[str, Any]:
+        """What ``seat`` may see, as JSON-able builtins (None = the referee's full view)."""
+
+    def hidden_ids(self, state: S_contra, seat: Seat | None) -> frozenset[str]:
+        """Card ids ``seat`` must not see in this state. Tests search every output a seat gets for
+        them; redaction never uses them (what is redacted must not depend on the hidden truth)."""
+
+    def redact(self, item: I | E, actor: Seat | None, seat: Seat | None) -> I | E:
         """An intent or event (recorded with ``actor``) as ``seat`` may see it (None: the arbiter).
         Must depend only on the item, the actor, the seat and the public configuration, never on the
         hidden truth. Default: the Structs' declarations (:mod:`referee.engine.secrecy`)."""
 
-    def random_intent(self, state: S, rng: Any) -> tuple[Seat, I] | None:
-        """One legal (seat, intent) picked with ``rng`` (load tests, benchmarks, fuzzing); None if
-        nobody can act. Default: a random pick from every seat's ``legal_intents``; a game with many
-        legal intents may pick one without listing them all."""
+    def outcome(self, state: S_contra) -> Outcome | None:
+        """Winners, reason (and scores) once the game is over; None while it goes on."""
 
-    def carry_over(self, state: S) -> Mapping[str, Any]:
-        """What a match continuing this finished one starts from (``referee new --continue-from``): option
-        values for the next match, from public facts of ``state`` alone (a series' next game, its score
-        so far, what its players keep). They are written into the new match's configuration, so its
-        replay never reads this match. Raise ConfigError naming why this match cannot be continued.
-        Default: it cannot (the game has no continuation)."""
 
-    def confirmer(self, state: S, seat: Seat, intent: I) -> Seat | None:
-        """Who must confirm ``intent`` before it is adjudicated, because whether it is legal depends on
-        what is hidden from ``seat``: the seat whose hidden zones it reads (a declared effect taking a
-        card from an opponent's hand), the arbiter when no seat knows (an archive's order), or None.
-        Decided from the intent and the public state only. Default: None."""
+class PresentationHooks(Protocol[E_contra]):
+    """A role's view and the log in words and pictures for people; built from a view alone."""
 
     def boards(self, view: dict[str, Any]) -> tuple[Board, ...]:
-        """How ``view`` (one role's, from :meth:`view`) is drawn for people: a grid, a map of regions,
+        """How ``view`` (one role's, from ``view``) is drawn for people: a grid, a map of regions,
         a tableau per seat, a shared row (:mod:`schemas.board`). Built from the view alone, so it shows
         nothing the role may not see. Default: the seats' tableau when the view has ``players``."""
 
@@ -278,11 +304,23 @@ class Rules(Protocol[S, I, E]):
         """``view`` in words for a reader, beside the drawn boards: ``tableau`` and ``list`` boards of
         labelled facts (a player's counters, the turn), card ids as the view has them, internal
         fields (object ids, cursors, derived flags) in each area's ``details``. Built from the view
-        alone. Default: the tableaux of :meth:`boards`, then every key no board covers, in words."""
+        alone. Default: the tableaux of ``boards``, then every key no board covers, in words."""
 
     def card_name(self, card: str) -> str | None:
         """The printed name of the card ``card`` names (a public fact of the card set), or None when
         it names no card. Asked only of ids a role's view shows. Default: None."""
+
+    def describe_event(self, event: E_contra) -> str | None:
+        """The event in words for transcripts ("bob loses 3 reputation; trust 10 → 8"), or None."""
+
+    def listing(self) -> tuple[Listed, ...]:
+        """What a scorekeeper types for this match's cards and places (``referee cards``), from its card
+        data alone (never a match's state): each card's id with its printed name, kind and where it is
+        found. Default: nothing (``Capabilities.listing`` declares a game that overrides it)."""
+
+
+class ChanceHooks(Protocol[S_contra, I]):
+    """Chance inside intents, and a random legal move."""
 
     def chance_fields(self, intent: I) -> tuple[str, ...]:
         """The fields of ``intent`` that hold a chance outcome the acting seat cannot know beforehand
@@ -292,15 +330,62 @@ class Rules(Protocol[S, I, E]):
         nests (``args.then.drawn``), given to whatever depth this intent nests (a path through an absent
         record holds nothing). Default: none."""
 
+    def random_intent(self, state: S_contra, rng: RandomSource) -> tuple[Seat, I] | None:
+        """One legal (seat, intent) picked with ``rng`` (load tests, benchmarks, fuzzing); None if
+        nobody can act. Default: a random pick from every seat's ``legal_intents``; a game with many
+        legal intents may pick one without listing them all."""
 
-    def listing(self) -> tuple[Listed, ...]:
-        """What a scorekeeper types for this match's cards and places (``referee cards``), from its card
-        data alone (never a match's state): each card's id with its printed name, kind and where it is
-        found. Default: nothing (a game without card data)."""
 
-    def in_opening(self, state: S) -> bool:
+class PositionHooks(Protocol[S]):
+    """A scenario's starting position written over the state after setup."""
+
+    def apply_position(self, state: S, overrides: Mapping[str, Any]) -> S:
+        """The state after setup with a scenario's dotted-path overrides applied and completed;
+        raise ConfigError if a path is unknown or an invariant breaks. Default (in :class:`RulesBase`):
+        the three stages of :mod:`referee.engine.position` — ``position_base``, the paths written as
+        ``position_shape`` allows (``position_value`` expanding shorthands), ``complete_position``."""
+
+
+class ContinuationHooks(Protocol[S_contra]):
+    """Where a match sits in a longer run: its opening set-up moves, and the match that continues it."""
+
+    def in_opening(self, state: S_contra) -> bool:
         """Whether ``state`` is still in the game's opening: the set-up moves a transcript begins with
-        (``referee template`` writes them, from the legal intents, until this is false). Default: False."""
+        (``referee template`` writes them, from the legal intents, until this is false). Default: False
+        (``Capabilities.opening`` declares a game that overrides it)."""
+
+    def carry_over(self, state: S_contra) -> Mapping[str, Any]:
+        """What a match continuing this finished one starts from (``referee new --continue-from``): option
+        values for the next match, from public facts of ``state`` alone (a series' next game, its score
+        so far, what its players keep). They are written into the new match's configuration, so its
+        replay never reads this match. Raise ConfigError naming why this match cannot be continued.
+        Default: it cannot (``Capabilities.continuation`` declares a game that overrides it)."""
+
+
+class Rules(
+    DecidingHooks[S, I, E], ViewHooks[S, I, E], PresentationHooks[E], ChanceHooks[S, I], PositionHooks[S],
+    ContinuationHooks[S], Protocol[S, I, E],
+):
+    """A game bound to one match configuration (players, options, cards): every group of hooks. All
+    methods are pure. A game's rules class inherits :class:`RulesBase` for the defaults."""
+
+
+class Capabilities(msgspec.Struct, frozen=True, kw_only=True):
+    """What a game has beyond the decider every game has, declared once as data on its :class:`Game`
+    (``tests/test_capabilities.py`` holds each declaration to the hooks the game's rules override).
+    Front ends read these instead of calling a hook to find out whether the game has the feature."""
+
+    #: a finished match can be continued by the next (a series): the rules override ``carry_over``
+    continuation: bool = False
+    #: an intent may be held for a confirmation (it reads what its actor cannot see): ``confirmer``
+    confirmations: bool = False
+    #: its card data can be listed as a scorekeeper types it (``referee cards``): ``listing``
+    listing: bool = False
+    #: a transcript begins with set-up moves (``referee template`` writes them): ``in_opening``
+    opening: bool = False
+    #: actors besides the seats that submit intents (Copycat's ``table`` deals and cleans up; a game
+    #: may name ``arbiter``): no seat may be called so, and their lines are nobody's to see in full
+    other_actors: tuple[str, ...] = ()
 
 
 class Game(Protocol):
@@ -324,9 +409,7 @@ class Game(Protocol):
     card_tables: Mapping[str, str]
     default_card_set: str | None
     summary: str
-    #: actors besides the seats that submit intents (Copycat's ``table`` deals and cleans up; a game
-    #: may name ``arbiter``): no seat may be called so, and their lines are nobody's to see in full
-    other_actors: tuple[str, ...]
+    capabilities: Capabilities
 
     def options(self) -> Mapping[str, OptionSpec]: ...
 
@@ -337,8 +420,8 @@ class Game(Protocol):
 
 class GameBase:
     """The :class:`Game` attributes with their defaults; a game's Game class inherits it, sets what it
-    has (its id, name, players, types, version, summary) and names its rules class in ``rules_type``,
-    which :meth:`bind` makes one of per match configuration."""
+    has (its id, name, players, types, version, summary, capabilities) and names its rules class in
+    ``rules_type``, which :meth:`bind` makes one of per match configuration."""
 
     id: str
     name: str
@@ -356,7 +439,7 @@ class GameBase:
     card_sets: Mapping[str, str] = MappingProxyType({})
     card_tables: Mapping[str, str] = MappingProxyType({})
     default_card_set: str | None = None
-    other_actors: tuple[str, ...] = ()
+    capabilities: Capabilities = Capabilities()
     #: the game's rules class (its ``__init__`` takes the match configuration and checks it)
     rules_type: Callable[[MatchConfig], Rules[Any, Any, Any]]
 
@@ -374,29 +457,51 @@ class GameBase:
         return self.rules_type(config)
 
 
-class RulesBase:
-    """The defaults of :class:`Rules`' optional hooks; a game's rules class inherits them."""
+class RulesBase(Generic[S, I, E]):
+    """The base of a game's rules class, generic in the game's state ``S``, intent union ``I`` and event
+    union ``E`` (``class CopycatRules(RulesBase[State, Intent, Event])``): the hooks every game writes
+    are declared here with those types, so mypy checks each game's against its own unions, and the
+    optional hooks have their defaults."""
 
+    config: MatchConfig
     #: the seats, in seating order (a game's rules set it from the configuration)
     players: tuple[Seat, ...] = ()
 
-    # -- deciding ------------------------------------------------------------------------------------------
+    # -- deciding (:class:`DecidingHooks`): what every game writes --------------------------------------------
+
+    def setup(self, chance: Chance | None) -> S:
+        raise NotImplementedError(f"{type(self).__name__} defines setup")
+
+    def actors(self, state: S, intent: I) -> frozenset[Seat]:
+        raise NotImplementedError(f"{type(self).__name__} defines actors")
+
+    def filled_intent(self, state: S, seat: Seat, intent: I, chance: Chance | None) -> I | Rejected:
+        raise NotImplementedError(f"{type(self).__name__} defines filled_intent")
+
+    def check_input(self, intent: I) -> str | None:
+        raise NotImplementedError(f"{type(self).__name__} defines check_input")
+
+    def evolve(self, state: S, event: E) -> S:
+        raise NotImplementedError(f"{type(self).__name__} defines evolve")
+
+    # -- deciding: the verdict by the game's table of deciders -------------------------------------------------
 
     #: (state, verdict, state after) of the last accepted decision whose decision kept its state
-    _last: tuple[Any, Any, Any] | None = None
+    _last: tuple[S, Accepted[E], S] | None = None
 
-    def decision(self, state: Any, seat: Seat, chance: Chance | None, waive: frozenset[str]) -> Deciding:
+    def decision(self, state: S, seat: Seat, chance: Chance | None, waive: frozenset[str]) -> Deciding[S, E]:
         """A fresh decision on ``state`` for ``seat`` (the game's :class:`~referee.engine.decision.Decision`),
         ``waive`` the codes an arbiter's ruling waives this once."""
         raise NotImplementedError(f"{type(self).__name__} decides by a decision of its own: define decision and judge")
 
-    def judge(self, tx: Any, intent: Any) -> None:
-        """Run the game's checks and deciders for ``intent`` on ``tx`` (its table of deciders, by the
-        intent's type): each check raises a :class:`Refusal` when it fails, each change is emitted."""
+    def judge(self, tx: Any, intent: I) -> None:
+        """Run the game's checks and deciders for ``intent`` on ``tx`` (the game's own decision, as
+        :meth:`decision` made it; its table of deciders, by the intent's type): each check raises a
+        :class:`Refusal` when it fails, each change is emitted."""
         raise NotImplementedError(f"{type(self).__name__} decides by a decision of its own: define decision and judge")
 
-    def decide(self, state: Any, seat: Seat, intent: Any, chance: Chance | None,
-               waive: frozenset[str] = frozenset()) -> Verdict:
+    def decide(self, state: S, seat: Seat, intent: I, chance: Chance | None,
+               waive: frozenset[str] = frozenset()) -> Accepted[E] | Rejected:
         """:meth:`judge` on a fresh :meth:`decision`: the first refusal, or the events emitted (and the
         state after them kept for :meth:`applied`)."""
         tx = self.decision(state, seat, chance, waive)
@@ -409,23 +514,37 @@ class RulesBase:
             self._last = (state, verdict, tx.state)
         return verdict
 
-    def applied(self, state: Any, verdict: Any) -> Any | None:
+    def applied(self, state: S, verdict: Accepted[E]) -> S | None:
         """The state :meth:`decide` reached for this very state and verdict (matched by identity)."""
         last = self._last
         if last is not None and last[0] is state and last[1] is verdict:
             return last[2]
         return None
 
-    def redact(self, item: Any, actor: Seat | None, seat: Seat | None) -> Any:
-        from .secrecy import redact
-
-        return redact(item, actor, seat)
-
-    def describe_event(self, event: Any) -> str | None:
+    def confirmer(self, state: S, seat: Seat, intent: I) -> Seat | None:
         return None
 
-    def chance_fields(self, intent: Any) -> tuple[str, ...]:
+    def legal_intents(self, state: S, seat: Seat) -> Sequence[I]:
         return ()
+
+    # -- views (:class:`ViewHooks`) ----------------------------------------------------------------------------
+
+    def view(self, state: S, seat: Seat | None) -> dict[str, Any]:
+        raise NotImplementedError(f"{type(self).__name__} defines view")
+
+    def hidden_ids(self, state: S, seat: Seat | None) -> frozenset[str]:
+        raise NotImplementedError(f"{type(self).__name__} defines hidden_ids")
+
+    def outcome(self, state: S) -> Outcome | None:
+        raise NotImplementedError(f"{type(self).__name__} defines outcome")
+
+    def redact(self, item: I | E, actor: Seat | None, seat: Seat | None) -> I | E:
+        from .secrecy import redact
+
+        shown: I | E = redact(item, actor, seat)
+        return shown
+
+    # -- presentation (:class:`PresentationHooks`) -------------------------------------------------------------
 
     def boards(self, view: dict[str, Any]) -> tuple[Board, ...]:
         tableau = seat_tableau(view)
@@ -440,42 +559,47 @@ class RulesBase:
     def card_name(self, card: str) -> str | None:
         return None
 
-    def confirmer(self, state: Any, seat: Seat, intent: Any) -> Seat | None:
+    def describe_event(self, event: E) -> str | None:
         return None
 
     def listing(self) -> tuple[Listed, ...]:
         return ()
 
-    def in_opening(self, state: Any) -> bool:
-        return False
+    # -- chance (:class:`ChanceHooks`) -------------------------------------------------------------------------
 
-    def carry_over(self, state: Any) -> Mapping[str, Any]:
-        raise ConfigError("match/no_continuation", "a match of this game cannot be continued by another")
+    def chance_fields(self, intent: I) -> tuple[str, ...]:
+        return ()
 
-    def random_intent(self, state: Any, rng: Any) -> tuple[Seat, Any] | None:
+    def random_intent(self, state: S, rng: RandomSource) -> tuple[Seat, I] | None:
         options = [(seat, intent) for seat in self.players for intent in self.legal_intents(state, seat)]
         return options[rng.randrange(len(options))] if options else None
 
-    def legal_intents(self, state: Any, seat: Seat) -> Sequence[Any]:
-        return ()
+    # -- continuation (:class:`ContinuationHooks`) -------------------------------------------------------------
 
-    # -- positions (see :mod:`referee.engine.position`) ---------------------------------------------
+    def in_opening(self, state: S) -> bool:
+        return False
+
+    def carry_over(self, state: S) -> Mapping[str, Any]:
+        raise ConfigError("match/no_continuation", "a match of this game cannot be continued by another")
+
+    # -- positions (:class:`PositionHooks`; see :mod:`referee.engine.position`) --------------------------------
 
     #: what a position path may name; the default takes the state's own fields, nothing derived
     position_shape: PositionShape = PositionShape()
     #: the refusal code of a bad position (a game sets ``<game>/invalid_position`` or its spec's code)
     position_refusal: str = "setup/invalid_position"
 
-    def apply_position(self, state: Any, overrides: Mapping[str, Any]) -> Any:
+    def apply_position(self, state: S, overrides: Mapping[str, Any]) -> S:
         try:
             base = self.position_base(state, overrides)
             data: dict[str, Any] = msgspec.to_builtins(base)
             placed = write_paths(data, overrides, self.position_shape, self.players, self.position_value)
-            return self.complete_position(position_convert(data, type(base)), placed)
+            completed: S = position_convert(data, type(base))
+            return self.complete_position(completed, placed)
         except PositionError as exc:
             raise ConfigError(self.position_refusal, exc.message) from None
 
-    def position_base(self, state: Any, overrides: Mapping[str, Any]) -> Any:
+    def position_base(self, state: S, overrides: Mapping[str, Any]) -> S:
         """Stage 1: the state the paths are written into (default: the state after setup)."""
         return state
 
@@ -484,7 +608,7 @@ class RulesBase:
         Raise :class:`PositionError` to refuse it."""
         return value
 
-    def complete_position(self, state: Any, placed: Placed) -> Any:
+    def complete_position(self, state: S, placed: Placed) -> S:
         """Stage 3: every supply ``placed`` does not list recomputed from what it places, then the
         invariants checked (raise :class:`PositionError` or ConfigError). Default: as written."""
         return state

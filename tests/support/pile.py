@@ -13,7 +13,7 @@ import msgspec
 
 from referee.engine.chance import Chance
 from referee.engine.position import Placed, PositionError
-from referee.engine.protocol import Accepted, ConfigError, GameBase, OptionSpec, Rejected, RulesBase
+from referee.engine.protocol import Accepted, Capabilities, ConfigError, GameBase, OptionSpec, Rejected, RulesBase
 from schemas import MatchConfig, Outcome
 
 TOKENS = ("K01", "K02", "K03", "K04", "K05", "K06")
@@ -78,7 +78,7 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     last: str | None = None
 
 
-class PileRules(RulesBase):
+class PileRules(RulesBase[State, Intent, Event]):
     def __init__(self, config: MatchConfig) -> None:
         self.config = config
         self.players = config.players
@@ -87,7 +87,7 @@ class PileRules(RulesBase):
     def setup(self, chance: Chance | None) -> State:
         return State(pile=self.start, players=self.players)
 
-    def actors(self, state: State, intent: Any) -> frozenset[str]:
+    def actors(self, state: State, intent: Intent) -> frozenset[str]:
         if isinstance(intent, Refill):
             return frozenset(["table"])
         if isinstance(intent, (Take, Guess)):
@@ -96,7 +96,7 @@ class PileRules(RulesBase):
             return frozenset(self.players) if state.active is None else frozenset()
         return frozenset(self.players)
 
-    def filled_intent(self, state: State, seat: str, intent: Any, chance: Chance | None) -> Any:
+    def filled_intent(self, state: State, seat: str, intent: Intent, chance: Chance | None) -> Intent | Rejected:
         if chance is None or not isinstance(intent, Start):
             return intent
         first = chance.choice(self.players)
@@ -105,7 +105,7 @@ class PileRules(RulesBase):
             return Rejected("pile/chance_mismatch", "the typed outcome differs from the match's generator")
         return Start(first=first, tokens=tokens)
 
-    def decide(self, state: State, seat: str, intent: Any, chance: Chance | None,
+    def decide(self, state: State, seat: str, intent: Intent, chance: Chance | None,
                waive: frozenset[str] = frozenset()) -> Any:
         match intent:
             case Start(first=first, tokens=tokens):
@@ -132,7 +132,7 @@ class PileRules(RulesBase):
                 return Accepted((Taken(seat=seat, count=1),))
         raise TypeError(f"unknown intent {intent!r}")
 
-    def evolve(self, state: State, event: Any) -> State:
+    def evolve(self, state: State, event: Event) -> State:
         match event:
             case Started(first=first, tokens=tokens):
                 return msgspec.structs.replace(state, active=first, tokens=dict(zip(self.players, tokens)))
@@ -145,17 +145,17 @@ class PileRules(RulesBase):
             case _:
                 raise TypeError(f"unknown event {event!r}")
 
-    def confirmer(self, state: State, seat: str, intent: Any) -> str | None:
+    def confirmer(self, state: State, seat: str, intent: Intent) -> str | None:
         return intent.seat if isinstance(intent, Guess) and intent.seat != seat else None
 
-    def redact(self, item: Any, actor: str | None, seat: str | None) -> Any:
+    def redact(self, item: Intent | Event, actor: str | None, seat: str | None) -> Intent | Event:
         """The tokens dealt are listed in seat order: each seat sees its own (a game's own rule)."""
         if seat is None or not isinstance(item, (Start, Started)) or not item.tokens:
             return item
         return msgspec.structs.replace(item, tokens=tuple(
             t if i < len(self.players) and self.players[i] == seat else "?" for i, t in enumerate(item.tokens)))
 
-    def describe_event(self, event: Any) -> str | None:
+    def describe_event(self, event: Event) -> str | None:
         match event:
             case Taken(seat=seat, count=count):
                 return f"{seat} takes {count} stone{'s' if count != 1 else ''}"
@@ -190,14 +190,14 @@ class PileRules(RulesBase):
             return Outcome(winners=(), reason="pile_toppled", kind="team_loss")
         return Outcome(winners=(last,), reason="last_stone")
 
-    def legal_intents(self, state: State, seat: str) -> Sequence[Any]:
+    def legal_intents(self, state: State, seat: str) -> Sequence[Intent]:
         if state.active is None:
             return [Start()]
         if seat != state.active:
             return []
         return [Take(count=c) for c in (1, 2, 3) if c <= state.pile]
 
-    def check_input(self, intent: Any) -> str | None:
+    def check_input(self, intent: Intent) -> str | None:
         if isinstance(intent, Start):
             for t in intent.tokens:
                 if t not in TOKENS:
@@ -228,7 +228,7 @@ class PileGame(GameBase):
     event_type = Event
     state_type = State
     rules_type = PileRules
-    other_actors: tuple[str, ...] = ("table",)
+    capabilities = Capabilities(confirmations=True, other_actors=("table",))
     summary = "Take 1-3 stones; the last stone wins (a test game)."
 
     def options(self) -> Mapping[str, OptionSpec]:

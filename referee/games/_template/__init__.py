@@ -40,7 +40,9 @@ from .rules import TemplateRules
 
 class TemplateGame(GameBase):
     """What the registry and the front ends read; ``GameBase`` gives the rest its default (no aliases, no
-    card sets, no actors besides the seats) and ``bind`` (a ``rules_type`` per match)."""
+    card sets, no capabilities beyond the decider: ``Capabilities()``, so no continuation, confirmations,
+    card listing, opening moves or actors besides the seats) and ``bind`` (a ``rules_type`` per match). A
+    game that overrides one of those hooks declares it here: ``capabilities = Capabilities(opening=True)``."""
 
     id = "template"
     name = "Template"

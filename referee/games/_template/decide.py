@@ -8,7 +8,7 @@ from typing import Any
 
 from .codes import Code
 from .data import MAX_TAKE, R_TAKE
-from .model import Take, Taken
+from .model import Intent, Take, Taken
 from .txn import Tx
 
 
@@ -22,5 +22,5 @@ def take(tx: Tx, intent: Take) -> None:
 DECIDERS: dict[type[Any], Callable[[Tx, Any], None]] = {Take: take}
 
 
-def judge(tx: Tx, intent: Any) -> None:
+def judge(tx: Tx, intent: Intent) -> None:
     DECIDERS[type(intent)](tx, intent)

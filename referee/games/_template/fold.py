@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import msgspec
 
-from .model import State, Taken
+from .model import Event, State, Taken
 
 
-def evolve(players: tuple[str, ...], state: State, event: Any) -> State:
+def evolve(players: tuple[str, ...], state: State, event: Event) -> State:
     match event:
         case Taken(seat=seat, count=count):
             nxt = players[(players.index(seat) + 1) % len(players)]

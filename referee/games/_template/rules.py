@@ -7,18 +7,23 @@ from collections.abc import Sequence
 from typing import Any
 
 from referee.engine.chance import Chance
-from referee.engine.protocol import ConfigError, RulesBase
+from referee.engine.protocol import ConfigError, Rejected, RulesBase
 from schemas import MatchConfig, Outcome
 
 from . import decide
 from .fold import evolve
 from .legal import legal
-from .model import State
+from .model import Event, Intent, State
 from .txn import Tx
 from .view import view
 
 
-class TemplateRules(RulesBase):
+class TemplateRules(RulesBase[State, Intent, Event]):
+    """``RulesBase[State, Intent, Event]``: the game's state and its intent and event unions (``model.py``),
+    so mypy checks every hook below against them. ``actors`` answers whose turn it is, since this game's
+    rules check the turn before anything else (a game whose rulebook checks something first answers every
+    seat that may ever send the intent, and checks the turn in its decider: see ``DecidingHooks``)."""
+
     def __init__(self, config: MatchConfig) -> None:
         self.config = config
         self.players = config.players
@@ -30,22 +35,22 @@ class TemplateRules(RulesBase):
     def setup(self, chance: Chance | None) -> State:
         return State(pile=self.stones, active=self.players[0])
 
-    def actors(self, state: State, intent: Any) -> frozenset[str]:
+    def actors(self, state: State, intent: Intent) -> frozenset[str]:
         return frozenset([state.active]) if state.pile else frozenset()
 
     def decision(self, state: State, seat: str, chance: Chance | None, waive: frozenset[str]) -> Tx:
         return Tx(self.players, state, seat, waive)
 
-    def judge(self, tx: Tx, intent: Any) -> None:
+    def judge(self, tx: Tx, intent: Intent) -> None:
         decide.judge(tx, intent)
 
-    def filled_intent(self, state: State, seat: str, intent: Any, chance: Chance | None) -> Any:
+    def filled_intent(self, state: State, seat: str, intent: Intent, chance: Chance | None) -> Intent | Rejected:
         return intent  # no chance in this game
 
-    def check_input(self, intent: Any) -> str | None:
+    def check_input(self, intent: Intent) -> str | None:
         return None
 
-    def evolve(self, state: State, event: Any) -> State:
+    def evolve(self, state: State, event: Event) -> State:
         return evolve(self.players, state, event)
 
     def outcome(self, state: State) -> Outcome | None:
@@ -56,7 +61,7 @@ class TemplateRules(RulesBase):
     def view(self, state: State, seat: str | None) -> dict[str, Any]:
         return view(state, seat)
 
-    def legal_intents(self, state: State, seat: str) -> Sequence[Any]:
+    def legal_intents(self, state: State, seat: str) -> Sequence[Intent]:
         return legal(state, seat)
 
     def hidden_ids(self, state: State, seat: str | None) -> frozenset[str]:

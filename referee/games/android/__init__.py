@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from referee.engine.protocol import GameBase, OptionSpec
+from referee.engine.protocol import Capabilities, GameBase, OptionSpec
 
 from .data import CARD_TABLES
 from .model import Event, Intent, State
@@ -44,7 +44,7 @@ class AndroidGame(GameBase):
     card_sets: Mapping[str, str] = {"FX-1": "data/fx1.toml", "demo": "data/demo.toml"}
     card_tables: Mapping[str, str] = CARD_TABLES
     default_card_set = "demo"
-    other_actors: tuple[str, ...] = ("arbiter",)
+    capabilities = Capabilities(confirmations=True, listing=True, other_actors=("arbiter",))
     summary = ("3-5 detectives investigate a murder in New Angeles over two weeks: follow leads, place "
                "evidence on suspects, uncover the conspiracy (declared effects where the rulebook is cut off)")
 

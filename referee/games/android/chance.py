@@ -16,6 +16,7 @@ from referee.engine.protocol import Rejected
 
 from .codes import Code
 from .model import (
+    Intent,
     ChooseFirstPlayer, ChooseMurder, DealHunches, Draws, DealMemoryCards, DrawEvidence, DrawRachelExtraCards,
     DrawStartingCards, DrawTwilightCard, HunchDeal, MemoryDeal, PlotPick, ResolveGeneralEvent, RevealConspiracy,
     SelectStartingPlot, SetAsideSpecificEvent, StartingDraw, State, TakeFreeDraw,
@@ -73,10 +74,10 @@ def key(state: State, pile: str, reshuffle: bool = False, later: int = 0) -> str
     return f"{pile}:shuffle{shuffles}:drawn{drawn + later}"
 
 
-def fill(rules: AndroidRules, state: State, seat: str, intent: Any, chance: Chance | None) -> Any:
+def fill(rules: AndroidRules, state: State, seat: str, intent: Intent, chance: Chance | None) -> Intent | Rejected:
     if chance is None:
         return intent
-    filled = _fill(rules, state, intent, chance)
+    filled: Intent | None = _fill(rules, state, intent, chance)
     if filled is None:
         return intent
     for name in chance_fields(rules, intent):

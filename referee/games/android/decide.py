@@ -13,6 +13,7 @@ from msgspec.structs import replace
 from .codes import Code
 from . import cards, conspiracy, day, endday, manual, setup
 from .model import (
+    Intent,
     SETUP_INTENTS, AssignDetective, ChooseFirstPlayer, ChooseMurder, CloseCase, DealHunches, DealMemoryCards,
     DeclareScore, DeclineBenefit, DigDeeper, DiscardPiece, DiscardTwilightCard, DrawEvidence, DrawRachelExtraCards,
     DrawStartingCards, DrawTwilightCard, EndTurn, FlyDropship, FollowLead, GetAJump, ManualEffect, Move, MoveLead,
@@ -61,10 +62,10 @@ def _wrong_phase(tx: Tx, want: str, verb: str) -> None:
     tx.require(tx.s.phase == want, Code.PHASE_WRONG_PHASE, f"{verb} is played in the {want} phase; the game is in {tx.s.phase}", R_COMMON)
 
 
-def judge(tx: Tx, intent: Any) -> None:
+def judge(tx: Tx, intent: Intent) -> None:
     """G2-G4 for the intent's family, its decider from :data:`DECIDERS`, then what follows it."""
     s = tx.s
-    verb = type(intent).__struct_config__.tag
+    verb = str(type(intent).__struct_config__.tag)
     if isinstance(intent, SETUP_INTENTS):
         _wrong_phase(tx, "setup", verb)
     elif isinstance(intent, ACTIONS):

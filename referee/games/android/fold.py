@@ -13,6 +13,7 @@ from referee.engine.dispatch import Handlers
 
 from .data import BANKS, EVIDENCE, LEAD_TYPES, PILES
 from .model import (
+    Event,
     ActionNoted, ActiveAbility, Draws, AlibiPlaced, CardReturned, SceneHeroRestored, AuditFlagged, BaggagePlaced, BenefitTaken, CaseClosed, ComponentsPlaced, Deck,
     DeckReshuffled, DeltaApplied, DetectiveAssigned, DetectiveMoved, DayPhaseEnded, DayStarted, DropshipPassSpent,
     EventAbilityUsed, EvidenceDrawn, EvidencePlaced, EvidenceShown, ExtraCardsDrawn, FavorGained, FirstPlayerChanged,
@@ -95,7 +96,7 @@ def into_hand(rules: AndroidRules, state: State, seat: str, cards: tuple[str, ..
     return _pl(state, seat, hand=_sorted_add(state.players[seat].hand, *cards))
 
 
-def evolve(rules: AndroidRules, state: State, event: Any) -> State:
+def evolve(rules: AndroidRules, state: State, event: Event) -> State:
     """``state`` after ``event``: the handler of its kind, from the table below."""
     handler = HANDLERS.get(type(event))
     if handler is None:

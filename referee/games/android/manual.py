@@ -13,6 +13,8 @@ from .codes import Code
 from .deltas import problem
 from .deviation import deviations
 from .model import (
+    Event,
+    Intent,
     CancelLastActionDelta, CardDelta, DeckReshuffled, DeltaApplied, DigDeeper, HitDelta, ManualEffect, PlayDarkCard,
     PlayLightCard, Popped, ResolveGeneralEvent, ResolvePlots, ResolveSpecificEvent, State, SuspectKilled,
     UseLocationAbility,
@@ -98,7 +100,7 @@ def _holds_from(rules: AndroidRules, state: State, seat: str, card: str) -> bool
     return any(o is not None and (o.detective, o.deck) == (c.detective, c.deck) for o in origins)
 
 
-def confirmer(rules: AndroidRules, state: State, seat: str, intent: Any) -> str | None:
+def confirmer(rules: AndroidRules, state: State, seat: str, intent: Intent) -> str | None:
     """Who must confirm a declared effect before it is adjudicated, because it changes another seat's
     hidden hand (§1.11): the seat a ``card:`` delta puts a card into the hand of, and the seat whose hand
     it may take the card from — one whose public hand origins show cards of that card's deck, when the
@@ -128,20 +130,21 @@ def confirmer(rules: AndroidRules, state: State, seat: str, intent: Any) -> str 
     return who.pop() if len(who) == 1 else "arbiter"
 
 
-def redact(item: Any, actor: str | None, seat: str | None) -> Any:
+def redact(item: Intent | Event, actor: str | None, seat: str | None) -> Intent | Event:
     """The Structs' declarations, plus one case from a public fact of the entry: a ``card:`` delta into
     ``<seat>.hand`` shows its card to that seat, who receives it (and so may confirm it knowingly)."""
     from msgspec.structs import replace
 
     from referee.engine.secrecy import redact as by_declaration
 
-    shown = by_declaration(item, actor, seat)
+    shown: Any = by_declaration(item, actor, seat)  # a copy of the item's own class
+    result: Intent | Event = shown
     if seat is None or shown is item:
-        return shown
+        return result
     if isinstance(item, DeltaApplied) and isinstance(item.delta, CardDelta) and item.delta.zone == f"{seat}.hand":
-        return replace(shown, delta=item.delta)
-    if isinstance(item, WITH_DELTAS) and any(isinstance(d, CardDelta) and d.zone == f"{seat}.hand" for d in item.deltas):
+        result = replace(shown, delta=item.delta)
+    elif isinstance(item, WITH_DELTAS) and any(isinstance(d, CardDelta) and d.zone == f"{seat}.hand" for d in item.deltas):
         deltas = tuple(d if isinstance(d, CardDelta) and d.zone == f"{seat}.hand" else e
                        for d, e in zip(item.deltas, shown.deltas, strict=True))
-        return replace(shown, deltas=deltas)
-    return shown
+        result = replace(shown, deltas=deltas)
+    return result

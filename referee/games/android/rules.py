@@ -13,7 +13,7 @@ from typing import Any
 
 from referee.engine.chance import Chance
 from referee.engine.position import Placed
-from referee.engine.protocol import ConfigError, RulesBase
+from referee.engine.protocol import ConfigError, Rejected, RulesBase
 from schemas import MatchConfig, Outcome
 from schemas.board import Board
 from schemas.listing import Listed
@@ -28,12 +28,12 @@ from . import words
 from .data import DataSet, Location, parse_data
 from .decide import judge
 from .fold import evolve
-from .model import Player, State
+from .model import Event, Intent, Player, State
 from .options import resolved
 from .txn import Tx
 
 
-class AndroidRules(RulesBase):
+class AndroidRules(RulesBase[State, Intent, Event]):
     def __init__(self, config: MatchConfig) -> None:
         self.config = config
         self.players = tuple(config.players)
@@ -164,17 +164,17 @@ class AndroidRules(RulesBase):
     def setup(self, chance: Chance | None) -> State:
         return State(players={p: Player() for p in self.players})
 
-    def actors(self, state: State, intent: Any) -> frozenset[str]:
+    def actors(self, state: State, intent: Intent) -> frozenset[str]:
         # whose turn it is is checked by decide, where the spec's check order puts turn/not_your_turn
         return frozenset((*self.players, "arbiter"))
 
     def decision(self, state: State, seat: str, chance: Chance | None, waive: frozenset[str]) -> Tx:
         return Tx(self, state, seat, waive)
 
-    def judge(self, tx: Tx, intent: Any) -> None:
+    def judge(self, tx: Tx, intent: Intent) -> None:
         judge(tx, intent)
 
-    def evolve(self, state: State, event: Any) -> State:
+    def evolve(self, state: State, event: Event) -> State:
         return evolve(self, state, event)
 
     def outcome(self, state: State) -> Outcome | None:
@@ -226,19 +226,19 @@ class AndroidRules(RulesBase):
     def complete_position(self, state: State, placed: Placed) -> State:
         return view_mod.complete_position(self, state, placed)
 
-    def legal_intents(self, state: State, seat: str) -> Sequence[Any]:
+    def legal_intents(self, state: State, seat: str) -> Sequence[Intent]:
         return legal_mod.legal_intents(self, state, seat)
 
-    def describe_event(self, event: Any) -> str | None:
+    def describe_event(self, event: Event) -> str | None:
         return words.describe(self, event)
 
-    def chance_fields(self, intent: Any) -> tuple[str, ...]:
+    def chance_fields(self, intent: Intent) -> tuple[str, ...]:
         return chance_mod.chance_fields(self, intent)
 
-    def filled_intent(self, state: State, seat: str, intent: Any, chance: Chance | None) -> Any:
+    def filled_intent(self, state: State, seat: str, intent: Intent, chance: Chance | None) -> Intent | Rejected:
         return chance_mod.fill(self, state, seat, intent, chance)
 
-    def redact(self, item: Any, actor: str | None, seat: str | None) -> Any:
+    def redact(self, item: Intent | Event, actor: str | None, seat: str | None) -> Intent | Event:
         return manual.redact(item, actor, seat)
 
     def listing(self) -> tuple[Listed, ...]:
@@ -247,12 +247,12 @@ class AndroidRules(RulesBase):
 
         return listing(self.data, self.map)
 
-    def confirmer(self, state: State, seat: str, intent: Any) -> str | None:
+    def confirmer(self, state: State, seat: str, intent: Intent) -> str | None:
         """A declared effect that changes another seat's hidden hand waits for that seat (or the
         arbiter, when two are concerned) to confirm it (:func:`.manual.confirmer`)."""
         return manual.confirmer(self, state, seat, intent)
 
-    def check_input(self, intent: Any) -> str | None:
+    def check_input(self, intent: Intent) -> str | None:
         # unknown ids are adjudicated (android/ref/unknown_*) and recorded: nothing is refused before
         return None
 

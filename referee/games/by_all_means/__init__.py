@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from referee.engine.protocol import GameBase, OptionSpec
+from referee.engine.protocol import Capabilities, GameBase, OptionSpec
 
 from .data import CARD_TABLES
 from .model import Event, Intent, State
@@ -45,6 +45,7 @@ class ByAllMeans(GameBase):
     card_sets: Mapping[str, str] = {"spec": "data/spec.toml", "demo": "data/demo.toml"}
     default_card_set = "spec"
     card_tables: Mapping[str, str] = CARD_TABLES
+    capabilities = Capabilities(confirmations=True, listing=True, opening=True)
     summary = "Two players, reputation, influence and trust: 10 influence or the opponent's trust at 0 wins."
 
     def options(self) -> Mapping[str, OptionSpec]:

@@ -24,6 +24,7 @@ from referee.engine.protocol import Rejected
 from .codes import Code
 from .fold import shuffles
 from .model import (
+    Intent,
     AgentDraw,
     DrawMain,
     DrawOpeningHand,
@@ -144,7 +145,7 @@ _FILL: dict[type, Callable[[ByAllMeansRules, State, str, Any, Chance], Any]] = {
 }
 
 
-def fill(rules: ByAllMeansRules, state: State, seat: str, intent: Any, chance: Chance | None) -> Any:
+def fill(rules: ByAllMeansRules, state: State, seat: str, intent: Intent, chance: Chance | None) -> Intent | Rejected:
     """The intent with its chance fields filled from the generator (or a ``chance_mismatch``)."""
     if chance is None:
         return intent

@@ -15,6 +15,7 @@ from typing import Any
 from .codes import Code
 from . import agents, combos, deploy, effects, manual, model, reactions, setup, turn
 from .model import (
+    Intent,
     Choose,
     ChooseOrder,
     CloseTurn,
@@ -74,7 +75,7 @@ DECIDERS: dict[type, Callable[[Txn, str, Any], None]] = {
 }
 
 
-def judge(txn: Txn, seat: str, intent: Any) -> None:
+def judge(txn: Txn, seat: str, intent: Intent) -> None:
     """``seat``'s ``intent`` judged and resolved on ``txn`` (G1-G4, its decider, what follows it);
     a failed check raises a refusal."""
     _general(txn, seat, intent)
@@ -82,7 +83,7 @@ def judge(txn: Txn, seat: str, intent: Any) -> None:
     _after(txn, seat, intent)
 
 
-def who_may_act(ctx: Ctx, state: State, intent: Any) -> frozenset[str]:
+def who_may_act(ctx: Ctx, state: State, intent: Intent) -> frozenset[str]:
     """The seats that may send ``intent`` now (3.1): the decider of a pending decision, the lot's
     winner for the order, either seat in setup or for a free intent, else the active player, or its
     opponent for what belongs to step end."""

@@ -16,6 +16,7 @@ from msgspec.structs import replace
 from referee.engine.dispatch import Handlers
 
 from .model import (
+    Event,
     ActionSpent,
     ActionsLost,
     Agent,
@@ -478,7 +479,7 @@ def _game_over(state: State, ev: GameOver, exact: bool) -> State:
     return replace(state, phase="over", outcome=OutcomeState(winners=ev.winners, reason=ev.reason), pending=None)
 
 
-def evolve(state: State, event: Any, exact: bool, digital: bool = False) -> State:
+def evolve(state: State, event: Event, exact: bool, digital: bool = False) -> State:
     """Apply one event (dispatched on its class through ``APPLY``); a digital match also counts its
     shuffles (``State.shuffles``)."""
     apply = APPLY.get(type(event))

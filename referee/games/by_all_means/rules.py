@@ -17,7 +17,7 @@ from typing import Any
 
 from referee.engine.chance import Chance
 from referee.engine.position import Placed
-from referee.engine.protocol import ConfigError, RulesBase
+from referee.engine.protocol import ConfigError, Rejected, RulesBase
 from schemas import MatchConfig, Outcome
 from schemas.board import Board
 from schemas.listing import Listed
@@ -29,12 +29,12 @@ from .data import combination_table, parse_card_set, validate_deck
 from .decide import judge, who_may_act
 from .fold import evolve
 from .geometry import field_for
-from .model import ActivateAbility, DeclareEffect, DeployAgent, DiscardForEffect, PlayPlot, State
+from .model import ActivateAbility, DeclareEffect, DeployAgent, DiscardForEffect, Event, Intent, PlayPlot, State
 from .txn import Ctx, Txn
 from .view import POSITION_SHAPE
 
 
-class ByAllMeansRules(RulesBase):
+class ByAllMeansRules(RulesBase[State, Intent, Event]):
     """By All Means bound to one match configuration."""
 
     def __init__(self, config: MatchConfig) -> None:
@@ -95,7 +95,7 @@ class ByAllMeansRules(RulesBase):
 
     # -- who may act (3.1) --------------------------------------------------------------------------
 
-    def actors(self, state: State, intent: Any) -> frozenset[str]:
+    def actors(self, state: State, intent: Intent) -> frozenset[str]:
         return who_may_act(self.ctx, state, intent)
 
     # -- the verdict --------------------------------------------------------------------------------
@@ -105,7 +105,7 @@ class ByAllMeansRules(RulesBase):
         txn.seat = seat
         return txn
 
-    def judge(self, tx: Txn, intent: Any) -> None:
+    def judge(self, tx: Txn, intent: Intent) -> None:
         try:
             judge(tx, tx.seat, intent)
         finally:
@@ -113,10 +113,10 @@ class ByAllMeansRules(RulesBase):
 
     # -- the rest of the protocol --------------------------------------------------------------------
 
-    def filled_intent(self, state: State, seat: str, intent: Any, chance: Chance | None) -> Any:
+    def filled_intent(self, state: State, seat: str, intent: Intent, chance: Chance | None) -> Intent | Rejected:
         return fill(self, state, seat, intent, chance)
 
-    def evolve(self, state: State, event: Any) -> State:
+    def evolve(self, state: State, event: Event) -> State:
         return evolve(state, event, self.ctx.exact, self.ctx.digital)
 
     def outcome(self, state: State) -> Outcome | None:
@@ -167,29 +167,29 @@ class ByAllMeansRules(RulesBase):
     def complete_position(self, state: State, placed: Placed) -> State:
         return view.complete_position(self.ctx, state, placed)
 
-    def legal_intents(self, state: State, seat: str) -> Sequence[Any]:
+    def legal_intents(self, state: State, seat: str) -> Sequence[Intent]:
         return legal.legal_intents(self, state, seat)
 
-    def random_intent(self, state: State, rng: Any) -> tuple[str, Any] | None:
+    def random_intent(self, state: State, rng: Any) -> tuple[str, Intent] | None:
         """One legal (seat, intent) at random, without listing them all (load tests, benchmarks)."""
         return legal.random_intent(self, state, self.players, rng)
 
-    def describe_event(self, event: Any) -> str | None:
+    def describe_event(self, event: Event) -> str | None:
         return words.describe(self.ctx, event)
 
-    def redact(self, item: Any, actor: str | None, seat: str | None) -> Any:
+    def redact(self, item: Intent | Event, actor: str | None, seat: str | None) -> Intent | Event:
         return view.redact(self.ctx, item, actor, seat)
 
-    def chance_fields(self, intent: Any) -> tuple[str, ...]:
+    def chance_fields(self, intent: Intent) -> tuple[str, ...]:
         return chance.chance_fields(self, intent)
 
-    def confirmer(self, state: State, seat: str, intent: Any) -> str | None:
+    def confirmer(self, state: State, seat: str, intent: Intent) -> str | None:
         """A declared effect (``changes=``) that takes a card from where ``seat`` cannot see waits for
         that zone's owner, or the arbiter, to confirm it (see :func:`manual.confirmer`)."""
         changes = intent.changes if isinstance(intent, _DECLARES) else ()
         return manual.confirmer(self.ctx, state, seat, changes) if changes else None
 
-    def check_input(self, intent: Any) -> str | None:
+    def check_input(self, intent: Intent) -> str | None:
         return check_input(self.ctx, intent)
 
 

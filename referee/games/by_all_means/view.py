@@ -24,7 +24,7 @@ from referee.engine.protocol import ConfigError
 
 from . import refs
 from .fold import FIELD_SLOTS
-from .model import CardMoved, CounterChanged, DeployGraffiti, PlaySymbols, State
+from .model import CardMoved, CounterChanged, DeployGraffiti, Event, Intent, PlaySymbols, State
 from .txn import Ctx, agent_count, efficiency, is_double, reckless, resilience, revealed
 
 HIDDEN = "?"
@@ -187,7 +187,7 @@ def _secret_move(ctx: Ctx, src: str, dst: str) -> str | None:
     return None
 
 
-def redact(ctx: Ctx, item: Any, actor: str | None, seat: str | None) -> Any:
+def redact(ctx: Ctx, item: Intent | Event, actor: str | None, seat: str | None) -> Intent | Event:
     if seat is None or item is None:
         return item
     cls = type(item)

@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from referee.engine.protocol import GameBase, OptionSpec
+from referee.engine.protocol import Capabilities, GameBase, OptionSpec
 
 from .data import CARD_TABLES
 from .model import Event, Intent, State
@@ -54,7 +54,7 @@ class CopycatGame(GameBase):
     card_sets: Mapping[str, str] = {"spec_fixture": "data/spec_fixture.toml", "demo": "data/demo.toml"}
     card_tables: Mapping[str, str] = CARD_TABLES
     default_card_set = "demo"
-    other_actors: tuple[str, ...] = ("table",)
+    capabilities = Capabilities(other_actors=("table",))
     summary = ("2-4 politicians build decks of cards and send workers into offices, buying cards from the street; "
                "most VP after the round someone reaches 95, the last doctorate goes or round 11 ends")
 

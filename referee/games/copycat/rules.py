@@ -13,7 +13,7 @@ import msgspec
 
 from referee.engine.chance import Chance
 from referee.engine.position import Placed
-from referee.engine.protocol import ConfigError, RulesBase
+from referee.engine.protocol import ConfigError, Rejected, RulesBase
 from schemas import MatchConfig, Outcome
 from schemas.board import Board
 
@@ -26,8 +26,8 @@ from .data import SETS, Card, parse_data
 from .decide import attempt, judge
 from .fold import TWO_PLAYER_REMOVED, evolve
 from .model import (
-    SLOTS, STAGES, ActivateCard, Band, Cleanup, Department, DrawHand, EffectArgs, ManualEffect, OfficeDeck, Player,
-    PlayCard, Setup, State, Supply, UseOffice,
+    SLOTS, STAGES, ActivateCard, Band, Cleanup, Department, DrawHand, EffectArgs, Event, Intent, ManualEffect, OfficeDeck,
+    Player, PlayCard, Setup, State, Supply, UseOffice,
 )
 from .options import resolved
 from .txn import Chooser, Tx, rng_chooser
@@ -36,7 +36,7 @@ TABLE = "table"
 TABLE_INTENTS = (Setup, Cleanup, ManualEffect)
 
 
-class CopycatRules(RulesBase):
+class CopycatRules(RulesBase[State, Intent, Event]):
     def __init__(self, config: MatchConfig) -> None:
         self.config = config
         self.players = tuple(config.players)
@@ -94,7 +94,7 @@ class CopycatRules(RulesBase):
             worker_supply={s: 0 for s in self.players}, bus=self.players,
         )
 
-    def actors(self, state: State, intent: Any) -> frozenset[str]:
+    def actors(self, state: State, intent: Intent) -> frozenset[str]:
         # turn order is checked by the deciders, at the spec's place in each check order
         if isinstance(intent, TABLE_INTENTS):
             return frozenset((*self.players, TABLE))
@@ -103,13 +103,14 @@ class CopycatRules(RulesBase):
     def decision(self, state: State, seat: str, chance: Chance | None, waive: frozenset[str]) -> Tx:
         return Tx(self, state, seat, waive, chance=chance)
 
-    def judge(self, tx: Tx, intent: Any) -> None:
+    def judge(self, tx: Tx, intent: Intent) -> None:
         judge(tx, intent)
 
-    def filled_intent(self, state: State, seat: str, intent: Any, chance: Chance | None) -> Any:
+    def filled_intent(self, state: State, seat: str, intent: Intent, chance: Chance | None) -> Intent | Rejected:
         if chance is None:
             return intent
-        return self.fill(state, seat, intent, rng_chooser(chance), chance)
+        filled: Intent | Rejected = self.fill(state, seat, intent, rng_chooser(chance), chance)
+        return filled
 
     def fill(self, state: State, seat: str, intent: Any, chooser: Chooser, chance: Chance | None = None) -> Any:
         """``intent`` with every chance fact its resolution draws filled in by ``chooser`` (in a digital
@@ -123,7 +124,7 @@ class CopycatRules(RulesBase):
             intent = set_path(intent, path.split("."), value)
         return intent
 
-    def chance_fields(self, intent: Any) -> tuple[str, ...]:
+    def chance_fields(self, intent: Intent) -> tuple[str, ...]:
         if isinstance(intent, DrawHand):
             return ("drawn",)
         if isinstance(intent, Cleanup):
@@ -139,7 +140,7 @@ class CopycatRules(RulesBase):
             return tuple(paths)
         return ()
 
-    def evolve(self, state: State, event: Any) -> State:
+    def evolve(self, state: State, event: Event) -> State:
         return evolve(self, state, event)
 
     def outcome(self, state: State) -> Outcome | None:
@@ -178,13 +179,13 @@ class CopycatRules(RulesBase):
     def complete_position(self, state: State, placed: Placed) -> State:
         return view_mod.complete_position(self, state, placed)
 
-    def legal_intents(self, state: State, seat: str) -> Sequence[Any]:
+    def legal_intents(self, state: State, seat: str) -> Sequence[Intent]:
         return legal_mod.legal_intents(self, state, seat)
 
-    def describe_event(self, event: Any) -> str | None:
+    def describe_event(self, event: Event) -> str | None:
         return words.describe(self, event)
 
-    def check_input(self, intent: Any) -> str | None:
+    def check_input(self, intent: Intent) -> str | None:
         # unknown card and office ids are logged rejections (copycat/unknown_card, copycat/unknown_office)
         return None
 

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from referee.engine.protocol import GameBase, OptionSpec
+from referee.engine.protocol import Capabilities, GameBase, OptionSpec
 
 from .data import CARD_TABLES
 from .model import Event, Intent, State
@@ -62,6 +62,7 @@ class WarOfShadowsGame(GameBase):
     card_sets: Mapping[str, str] = {"TM-1": "data/tm1.toml", "demo": "data/demo.toml", "boards": "data/boards.toml"}
     card_tables: Mapping[str, str] = CARD_TABLES
     default_card_set = "boards"
+    capabilities = Capabilities(confirmations=True, listing=True, opening=True)
     summary = ("2-4 secret societies place agents on five empires' councils; empires add banners, attack, "
                "draw cards; score cities x your hidden loyalty")
 

@@ -24,6 +24,7 @@ from .codes import Code
 from .data import EMPIRES, SLOTS, SYMBOLS
 from .fold import shuffles
 from .model import (
+    Intent,
     ArrangeLoyalty,
     Arrangement,
     DealFanaticEmpire,
@@ -57,7 +58,7 @@ def chance_fields(rules: WarOfShadowsRules, intent: Any) -> tuple[str, ...]:
     return ()
 
 
-def fill(rules: WarOfShadowsRules, state: State, seat: str, intent: Any, chance: Chance | None) -> Any:
+def fill(rules: WarOfShadowsRules, state: State, seat: str, intent: Intent, chance: Chance | None) -> Intent | Rejected:
     """Digital match: fill omitted chance outcomes from the seeded generator; a typed outcome must
     be the generator's (else ``chance_mismatch``). Physical match: the intent as typed."""
     if chance is None:

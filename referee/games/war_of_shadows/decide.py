@@ -18,6 +18,7 @@ from .codes import Code
 from . import agents, council, effects, manual, reveal, setup
 from .checkin import unknown
 from .model import (
+    Intent,
     AddBanners,
     ArrangeLoyalty,
     Attack,
@@ -74,7 +75,7 @@ DECIDERS: dict[type[Any], Callable[[Tx, Any], None]] = {
     FinalReveal: reveal.final_reveal,
 }
 
-def judge(tx: Tx, intent: Any) -> None:
+def judge(tx: Tx, intent: Intent) -> None:
     """``intent`` judged on ``tx``; refused while the activation is done (or a collector is stuck), it
     is judged again after the closure, whose events then come first."""
     rules, state = tx.rules, tx.state

@@ -20,6 +20,7 @@ from referee.engine.dispatch import Handlers
 
 from .data import SLOTS, card_empire
 from .model import (
+    Event,
     ActionDone,
     AgentCollected,
     AgentMoved,
@@ -315,7 +316,7 @@ def _end_combat(state: State, ev: CombatResolved) -> State:
     return state
 
 
-def evolve(state: State, event: Any, counted: bool = False) -> State:
+def evolve(state: State, event: Event, counted: bool = False) -> State:
     """Apply one event. ``counted``: the match tracks cards by deck only (card_identity_mode)."""
     handler = HANDLERS.get(type(event))
     if handler is None:

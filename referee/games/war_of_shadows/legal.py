@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from referee.engine.chance import Chance
-from referee.engine.protocol import Accepted
+from referee.engine.protocol import Accepted, Rejected
 
 from .data import EMPIRES, POSITIONS, SLOTS, SOCIETIES, card_empire
 from .model import (
@@ -75,7 +75,7 @@ def legal_intents(rules: WarOfShadowsRules, state: State, seat: str) -> Sequence
             continue
         seen.add(key)
         filled = rules.filled_intent(state, seat, intent, chance)
-        if isinstance(filled, Accepted) or not hasattr(filled, "__struct_config__"):
+        if isinstance(filled, Rejected):  # a candidate the generator does not deal
             continue
         verdict = rules.decide(state, seat, filled, chance)
         if isinstance(verdict, Accepted):

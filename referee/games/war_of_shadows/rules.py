@@ -19,7 +19,7 @@ import msgspec
 
 from referee.engine.chance import Chance
 from referee.engine.position import Placed
-from referee.engine.protocol import ConfigError, RulesBase
+from referee.engine.protocol import ConfigError, Rejected, RulesBase
 from referee.engine.secrecy import blank
 from schemas import MatchConfig, Outcome
 from schemas.board import Board
@@ -35,13 +35,13 @@ from . import words
 from .data import EMPIRES, DataSet, parse_data
 from .decide import judge
 from .fold import count_shuffles, evolve
-from .model import CardsDiscarded, DiscardCards, State
+from .model import CardsDiscarded, DiscardCards, Event, Intent, State
 from .options import MODULES, resolved
 from .txn import Tx
 from .queries import Queries
 
 
-class WarOfShadowsRules(Queries, RulesBase):
+class WarOfShadowsRules(Queries, RulesBase[State, Intent, Event]):
     """War of Shadows bound to one match: players, board, catalogue and options."""
 
     def __init__(self, config: MatchConfig) -> None:
@@ -104,17 +104,17 @@ class WarOfShadowsRules(Queries, RulesBase):
         """State after match creation (§1.12): SETUP, supplies, decks and starting banners placed."""
         return setup_mod.initial_state(self)
 
-    def actors(self, state: State, intent: Any) -> frozenset[str]:
+    def actors(self, state: State, intent: Intent) -> frozenset[str]:
         # turn order is checked by decide itself, where the spec's check order puts not_your_turn
         return frozenset(self.players)
 
     def decision(self, state: State, seat: str, chance: Chance | None, waive: frozenset[str]) -> Tx:
         return Tx(self, state, seat, waive)
 
-    def judge(self, tx: Tx, intent: Any) -> None:
+    def judge(self, tx: Tx, intent: Intent) -> None:
         judge(tx, intent)
 
-    def evolve(self, state: State, event: Any) -> State:
+    def evolve(self, state: State, event: Event) -> State:
         after = evolve(state, event, self.counted)
         return count_shuffles(state, after) if self.digital else after
 
@@ -163,13 +163,13 @@ class WarOfShadowsRules(Queries, RulesBase):
     def complete_position(self, state: State, placed: Placed) -> State:
         return view_mod.complete_position(self, state, placed)
 
-    def legal_intents(self, state: State, seat: str) -> Sequence[Any]:
+    def legal_intents(self, state: State, seat: str) -> Sequence[Intent]:
         return legal_mod.legal_intents(self, state, seat)
 
-    def describe_event(self, event: Any) -> str | None:
+    def describe_event(self, event: Event) -> str | None:
         return words.describe(self, event)
 
-    def redact(self, item: Any, actor: str | None, seat: str | None) -> Any:
+    def redact(self, item: Intent | Event, actor: str | None, seat: str | None) -> Intent | Event:
         """The Structs' declarations (hands drawn, tokens laid, empires dealt), and discards: private
         to the discarding seat when the match's ``discard_visibility`` is ``private`` (the event says
         which it was)."""
@@ -183,18 +183,18 @@ class WarOfShadowsRules(Queries, RulesBase):
             return msgspec.structs.replace(shown, cards=blank(item.cards))
         return shown
 
-    def confirmer(self, state: State, seat: str, intent: Any) -> str | None:
+    def confirmer(self, state: State, seat: str, intent: Intent) -> str | None:
         """A declared effect taking a card from another seat's hand waits for that seat (see
         :func:`.manual.confirmer`)."""
         return manual.confirmer(self, state, seat, intent)
 
-    def chance_fields(self, intent: Any) -> tuple[str, ...]:
+    def chance_fields(self, intent: Intent) -> tuple[str, ...]:
         return chance_mod.chance_fields(self, intent)
 
-    def filled_intent(self, state: State, seat: str, intent: Any, chance: Chance | None) -> Any:
+    def filled_intent(self, state: State, seat: str, intent: Intent, chance: Chance | None) -> Intent | Rejected:
         return chance_mod.fill(self, state, seat, intent, chance)
 
-    def check_input(self, intent: Any) -> str | None:
+    def check_input(self, intent: Intent) -> str | None:
         # Unknown ids are adjudicated (spec §4.0 G3: war_of_shadows/unknown_reference) and recorded,
         # so nothing is refused before adjudication here.
         return None

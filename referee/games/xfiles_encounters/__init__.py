@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from referee.engine.protocol import GameBase, OptionSpec
+from referee.engine.protocol import Capabilities, GameBase, OptionSpec
 
 from .model import Event, Intent, State
 from .options import option_specs
@@ -51,6 +51,7 @@ class XFilesGame(GameBase):
     card_sets: Mapping[str, str] = {"spec_fixture": "data/spec_fixture.toml", "demo": "data/demo.toml"}
     card_tables: Mapping[str, str] = {"card": "id"}
     default_card_set = "demo"
+    capabilities = Capabilities(continuation=True)
     summary = ("co-operative deck-building, 1-5 agents: recruit, fight the conspiracy's enemies, find evidence "
                "and defeat the End Game together")
 

@@ -12,7 +12,7 @@ from typing import Any
 import msgspec
 
 from referee.engine.chance import Chance
-from referee.engine.protocol import ConfigError, RulesBase
+from referee.engine.protocol import ConfigError, Rejected, RulesBase
 from schemas import MatchConfig, Outcome
 from schemas.board import Board
 
@@ -38,7 +38,7 @@ def _config_error(message: str) -> ConfigError:
     return ConfigError("xfiles_encounters/bad_config", message)
 
 
-class XFilesRules(PositionMixin, RulesBase):
+class XFilesRules(PositionMixin, RulesBase[m.State, m.Intent, m.Event]):
     def __init__(self, config: MatchConfig) -> None:
         self.config = config
         self.players = tuple(config.players)
@@ -199,7 +199,7 @@ class XFilesRules(PositionMixin, RulesBase):
 
     # -- deciding ----------------------------------------------------------------------------------------------
 
-    def actors(self, state: m.State, intent: Any) -> frozenset[str]:
+    def actors(self, state: m.State, intent: m.Intent) -> frozenset[str]:
         if isinstance(intent, m.ANYONE):
             return frozenset(self.players)
         return frozenset([state.turn.seat])
@@ -207,10 +207,10 @@ class XFilesRules(PositionMixin, RulesBase):
     def decision(self, state: m.State, seat: str, chance: Chance | None, waive: frozenset[str]) -> Tx:
         return Tx(self, state, seat, waive)
 
-    def judge(self, tx: Tx, intent: Any) -> None:
+    def judge(self, tx: Tx, intent: m.Intent) -> None:
         judge(tx, intent)
 
-    def evolve(self, state: m.State, event: Any) -> m.State:
+    def evolve(self, state: m.State, event: m.Event) -> m.State:
         return evolve(state, event)
 
     def outcome(self, state: m.State) -> Outcome | None:
@@ -224,17 +224,18 @@ class XFilesRules(PositionMixin, RulesBase):
 
     # -- chance ------------------------------------------------------------------------------------------------
 
-    def chance_fields(self, intent: Any) -> tuple[str, ...]:
+    def chance_fields(self, intent: m.Intent) -> tuple[str, ...]:
         if isinstance(intent, m.Draw):
             return ("cards",)
         if isinstance(intent, (m.Reveal, m.TakeStrike)):
             return ("card",)
         return ()
 
-    def filled_intent(self, state: m.State, seat: str, intent: Any, chance: Chance | None) -> Any:
+    def filled_intent(self, state: m.State, seat: str, intent: m.Intent, chance: Chance | None) -> m.Intent | Rejected:
         if chance is None or not state.pending:
             return intent
-        return draws.fill(self, state, seat, intent, chance)
+        filled: m.Intent | Rejected = draws.fill(self, state, seat, intent, chance)
+        return filled
 
     # -- reading -----------------------------------------------------------------------------------------------
 
@@ -244,19 +245,19 @@ class XFilesRules(PositionMixin, RulesBase):
     def hidden_ids(self, state: m.State, seat: str | None) -> frozenset[str]:
         return hidden_ids(self, state, seat)
 
-    def legal_intents(self, state: m.State, seat: str) -> Sequence[Any]:
+    def legal_intents(self, state: m.State, seat: str) -> Sequence[m.Intent]:
         return legal(self, state, seat)
 
-    def random_intent(self, state: m.State, rng: Any) -> tuple[str, Any] | None:
+    def random_intent(self, state: m.State, rng: Any) -> tuple[str, m.Intent] | None:
         return random_intent(self, state, rng)
 
-    def describe_event(self, event: Any) -> str | None:
+    def describe_event(self, event: m.Event) -> str | None:
         return describe(self, event)
 
     def boards(self, view_: dict[str, Any]) -> tuple[Board, ...]:
         return boards(view_)
 
-    def check_input(self, intent: Any) -> str | None:
+    def check_input(self, intent: m.Intent) -> str | None:
         return check_input(self, intent)
 
     def headline(self, view_: dict[str, Any]) -> str:

@@ -92,7 +92,7 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
 # -- the rules -------------------------------------------------------------------------------------------------
 
 
-class TallyRules(RulesBase):
+class TallyRules(RulesBase[State, Intent, Event]):
     def __init__(self, config: MatchConfig) -> None:
         self.config = config
         self.players = config.players
@@ -113,10 +113,10 @@ class TallyRules(RulesBase):
         deck = tuple(chance.shuffled(self.deck)) if chance is not None else tuple(sorted(self.deck))
         return State(active=self.players[0], deck=deck, hands={p: () for p in self.players})
 
-    def actors(self, state: State, intent: Any) -> frozenset[str]:
+    def actors(self, state: State, intent: Intent) -> frozenset[str]:
         return frozenset([state.active])
 
-    def filled_intent(self, state: State, seat: str, intent: Any, chance: Chance | None) -> Any:
+    def filled_intent(self, state: State, seat: str, intent: Intent, chance: Chance | None) -> Intent | Rejected:
         if chance is not None and isinstance(intent, Draw) and state.deck:
             top = state.deck[0]
             if intent.card not in (None, top):
@@ -124,10 +124,10 @@ class TallyRules(RulesBase):
             return Draw(card=top)
         return intent
 
-    def chance_fields(self, intent: Any) -> tuple[str, ...]:
+    def chance_fields(self, intent: Intent) -> tuple[str, ...]:
         return ("card",) if isinstance(intent, Draw) else ()
 
-    def decide(self, state: State, seat: str, intent: Any, chance: Chance | None,
+    def decide(self, state: State, seat: str, intent: Intent, chance: Chance | None,
                waive: frozenset[str] = frozenset()) -> Any:
         match intent:
             case Draw(card=card):
@@ -148,7 +148,7 @@ class TallyRules(RulesBase):
                 return Accepted((Seen(seat=seat, card=state.deck[0]),))
         raise TypeError(f"unknown intent {intent!r}")
 
-    def evolve(self, state: State, event: Any) -> State:
+    def evolve(self, state: State, event: Event) -> State:
         match event:
             case Drawn(seat=seat, card=card):
                 deck = list(state.deck)
@@ -205,14 +205,14 @@ class TallyRules(RulesBase):
         # every copy of a card id counts: an id is hidden when some copy of it is where the seat cannot look
         return frozenset(c for p, h in state.hands.items() if p != seat for c in h) | frozenset(state.deck)
 
-    def legal_intents(self, state: State, seat: str) -> Sequence[Any]:
+    def legal_intents(self, state: State, seat: str) -> Sequence[Intent]:
         if seat != state.active or self.outcome(state) is not None:
             return []
         if not state.drawn and state.deck:
             return [Draw(card=state.deck[0] if self.config.chance == "physical" else None), Peek()]
         return [*(Play(card=c) for c in dict.fromkeys(state.hands[seat])), Keep()]
 
-    def describe_event(self, event: Any) -> str | None:
+    def describe_event(self, event: Event) -> str | None:
         match event:
             case Drawn(seat=seat, card=card):
                 return f"{seat} draws {card} {self.names.get(card, '')}".rstrip()
@@ -224,7 +224,7 @@ class TallyRules(RulesBase):
                 return f"{seat} looks at the top card: {card} {self.names.get(card, '')}".rstrip()
         return None
 
-    def check_input(self, intent: Any) -> str | None:
+    def check_input(self, intent: Intent) -> str | None:
         card = getattr(intent, "card", None)
         if isinstance(card, str) and card not in self.values:
             return f"unknown card {card!r}; cards are {', '.join(sorted(self.values))}"
