@@ -15,10 +15,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, Protocol
 
 from referee.engine.chance import Chance
 from referee.engine.decision import Decision
+from referee.engine.protocol import Verdict
 
 from .codes import Code
 from .data import Card, CardSet, Combination
@@ -89,6 +90,19 @@ class Ctx:
 
     def south(self, seat: str) -> bool:
         return seat == self.players[0]
+
+
+class BoundRules(Protocol):
+    """The rules bound to one match as the modules below :mod:`.rules` read them (``ByAllMeansRules`` is
+    one): its context, who may act, and the verdict on an intent (chance filling, legal intents)."""
+
+    @property
+    def ctx(self) -> Ctx: ...
+
+    def actors(self, state: State, intent: Any) -> frozenset[str]: ...
+
+    def decide(self, state: State, seat: str, intent: Any, chance: Chance | None,
+               waive: frozenset[str] = frozenset()) -> Verdict: ...
 
 
 class FieldScan:
