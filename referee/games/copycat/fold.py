@@ -9,7 +9,7 @@ supply bands and the office departments keep the order they were shuffled into (
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
 
@@ -19,9 +19,7 @@ from .model import (
     PhaseChanged, Player, Result, RoundCleaned, Scored, State, StreetShifted, Supply, Turn, TurnStarted,
     WorkerPlaced,
 )
-
-if TYPE_CHECKING:
-    from .rules import CopycatRules
+from .txn import BoundRules
 
 replace = msgspec.structs.replace
 
@@ -107,7 +105,7 @@ def move(state: State, cards: tuple[str, ...], frm: str, to: str) -> State:
 # -- the fold ----------------------------------------------------------------------------------------------
 
 
-def evolve(rules: CopycatRules, state: State, event: Any) -> State:
+def evolve(rules: BoundRules, state: State, event: Any) -> State:
     match event:
         case LaidOut():
             return laid_out(rules, event)
@@ -195,7 +193,7 @@ def evolve(rules: CopycatRules, state: State, event: Any) -> State:
     raise TypeError(f"unknown copycat event {event!r}")
 
 
-def laid_out(rules: CopycatRules, event: LaidOut) -> State:
+def laid_out(rules: BoundRules, event: LaidOut) -> State:
     """Setup steps 1-13 (§2) with the facts of the ``setup`` intent."""
     seats = rules.players
     n = len(seats)

@@ -3,30 +3,28 @@ sees them (redacted): a hidden card is ``?`` and gets no name."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .model import (
     Adjusted, Bought, CardsDrawn, CardsKept, EndTriggered, CardsMoved, FlagSet, GameEnded, KeptTaken, LaidOut, ManualApplied,
     MoveOp, OrderCardChosen, OrderRevealed, PhaseChanged, RoundCleaned, Scored, StreetShifted, TurnStarted,
     WorkerPlaced,
 )
-
-if TYPE_CHECKING:
-    from .rules import CopycatRules
+from .txn import BoundRules
 
 
-def name(rules: CopycatRules, card: str | None) -> str:
+def name(rules: BoundRules, card: str | None) -> str:
     if card is None:
         return "no card"
     found = rules.cards.get(card)
     return f"{card} {found.name}" if found is not None else str(card)
 
 
-def names(rules: CopycatRules, cards: Any) -> str:
+def names(rules: BoundRules, cards: Any) -> str:
     return ", ".join(name(rules, c) for c in cards) or "nothing"
 
 
-def describe(rules: CopycatRules, event: Any) -> str | None:
+def describe(rules: BoundRules, event: Any) -> str | None:
     match event:
         case LaidOut(street=street, doctorates=docs, first_office=first, bus=bus):
             return (f"the street is laid out ({', '.join(street)}); {len(docs)} doctorates go under the supply; "
