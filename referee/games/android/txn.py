@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from referee.engine.chance import Chance
 from referee.engine.decision import Decision
-from referee.engine.protocol import Verdict
+from referee.engine.protocol import Rules
 
 from .codes import Code
 from .data import DataSet, Location, MapData
@@ -45,12 +44,11 @@ R_CLOSING = "§6 «CLIMAX», §4.35–4.36"
 R_TIME = "§3.2 «ДНЕВНАЯ ФАЗА» (TIME)"
 
 
-class BoundRules(Protocol):
+class BoundRules(Rules[State, Any, Any], Protocol):
     """The rules bound to one match as every module below :mod:`.rules` reads them (``AndroidRules`` is
-    one): the seats, options and data set, the questions about the table, the fold and the verdict."""
+    one): the engine's rules protocol (the seats, clockwise; the fold, the verdict), and the options, the
+    data set and the questions about the table."""
 
-    #: the seats, clockwise
-    players: tuple[str, ...]
     #: every option's value (given or default)
     options: dict[str, Any]
     #: a digital match: the referee draws
@@ -83,11 +81,6 @@ class BoundRules(Protocol):
     def remove_card(self, state: State, card: str) -> State: ...
 
     def need_face_down(self, tx: Tx, card: str) -> None: ...
-
-    def evolve(self, state: State, event: Any) -> State: ...
-
-    def decide(self, state: State, seat: str, intent: Any, chance: Chance | None,
-               waive: frozenset[str] = frozenset()) -> Verdict: ...
 
 
 class Tx(Decision):

@@ -19,7 +19,7 @@ from typing import Any, Protocol
 
 from referee.engine.chance import Chance
 from referee.engine.decision import Decision
-from referee.engine.protocol import Verdict
+from referee.engine.protocol import Rules
 
 from .codes import Code
 from .data import Card, CardSet, Combination
@@ -92,17 +92,12 @@ class Ctx:
         return seat == self.players[0]
 
 
-class BoundRules(Protocol):
+class BoundRules(Rules[State, Any, Any], Protocol):
     """The rules bound to one match as the modules below :mod:`.rules` read them (``ByAllMeansRules`` is
-    one): its context, who may act, and the verdict on an intent (chance filling, legal intents)."""
+    one): the engine's rules protocol (who may act, the verdict on an intent), and the match's context."""
 
     @property
     def ctx(self) -> Ctx: ...
-
-    def actors(self, state: State, intent: Any) -> frozenset[str]: ...
-
-    def decide(self, state: State, seat: str, intent: Any, chance: Chance | None,
-               waive: frozenset[str] = frozenset()) -> Verdict: ...
 
 
 class FieldScan:

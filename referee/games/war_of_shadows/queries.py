@@ -9,7 +9,7 @@ this class (never the rules class, which imports them).
 from __future__ import annotations
 
 from collections.abc import Container, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from referee.engine.chance import Chance
 from referee.engine.protocol import Verdict
@@ -17,6 +17,13 @@ from schemas import MatchConfig
 
 from .data import EMPIRES, POSITIONS, ActionSpec, Board, CardDef, card_empire, split
 from .model import Cursor, State
+
+
+class Verdicts(Protocol):
+    """The verdict on an intent (the engine's ``decide``, bound to the rules)."""
+
+    def __call__(self, state: State, seat: str, intent: Any, chance: Chance | None,
+                 waive: frozenset[str] = frozenset()) -> Verdict: ...
 
 
 class Queries:
@@ -53,8 +60,7 @@ class Queries:
 
         def filled_intent(self, state: State, seat: str, intent: Any, chance: Chance | None) -> Any: ...
 
-        def decide(self, state: State, seat: str, intent: Any, chance: Chance | None,
-                   waive: frozenset[str] = frozenset()) -> Verdict: ...
+        decide: Verdicts
 
     def is_position(self, pid: Any) -> bool:
         if not isinstance(pid, str) or pid.count(".") != 1:
