@@ -8,8 +8,8 @@ puzzle) and ``data/`` the bundled sets; ``options.py`` the §7.3 rulings; ``rule
 ``decide.py`` the common checks, with ``setup.py``, ``day.py`` (moves, draws, leads, evidence, turns),
 ``conspiracy.py``, ``cards.py`` (twilight cards, jump, abilities), ``manual.py`` + ``deltas.py``
 (declared effects, and who confirms one), ``cancel.py`` («Отмена»), ``deviation.py`` (rule deviations
-flagged), ``endday.py`` (end of day, the killer, closing) on ``txn.py``; ``fold.py`` evolve; ``view.py``
-views and positions, ``positioncheck.py`` a position's checks; ``chance.py`` digital chance;
+flagged), ``endday.py`` (end of day, the killer, closing) on ``txn.py``; ``fold.py`` evolve (``edits.py``
+the state edits it shares with ``deltas.py``); ``view.py`` views and positions, ``positioncheck.py`` a position's checks; ``chance.py`` digital chance;
 ``legal.py``; ``words.py``; ``present.py`` the boards; ``listing.py`` what ``referee cards`` lists.
 
 Bundled data sets: ``FX-1`` — the spec's test fixture (§8.1; invented, not the real map) — and

@@ -10,7 +10,8 @@ that vanished on its first use stays gone (its use counted, as a location abilit
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import msgspec
 
@@ -25,10 +26,7 @@ from .model import (
     Popped, SceneHeroDelta, SceneHeroRestored, SpecialDelta, State, TimeDelta, TimeModifierDelta, TokenDelta,
     TraumaDelta, TwilightDelta, TwilightFullDelta, VpDelta, WarrantDelta, DeltaApplied, WindowClosed,
 )
-from .txn import R_MANUAL, Tx
-
-if TYPE_CHECKING:
-    from .rules import AndroidRules
+from .txn import R_MANUAL, BoundRules, Tx
 
 #: the actions «Отмена» undoes (§4.30)
 CANCELLABLE = ("move", "ride_beanstalk", "fly_dropship", "draw_twilight_card", "get_a_jump", "follow_lead",
@@ -37,7 +35,7 @@ CANCELLABLE = ("move", "ride_beanstalk", "fly_dropship", "draw_twilight_card", "
 BY_DELTAS = ("use_location_ability", "use_event_ability", "play_light_card")
 
 
-def inverse(rules: AndroidRules, s: State, d: Any) -> tuple[Any, ...]:  # noqa: C901 - one case per delta kind
+def inverse(rules: BoundRules, s: State, d: Any) -> tuple[Any, ...]:  # noqa: C901 - one case per delta kind
     """The deltas that undo ``d`` applied to ``s`` (none for a look or a note: what was seen stays seen)."""
     seat = getattr(d, "seat", "")
     p = s.players.get(seat) if isinstance(seat, str) else None
@@ -129,10 +127,9 @@ def from_text(texts: tuple[str, ...]) -> tuple[Any, ...]:
     return intent.deltas
 
 
-def cancel_last_action(tx: Tx, i: int) -> None:
-    """«Отмена»: the active seat's most recent action does not happen; every cost paid stays paid."""
-    from .manual import apply_deltas
-
+def cancel_last_action(tx: Tx, i: int, apply_deltas: Callable[[Tx, Sequence[Any], str], None]) -> None:
+    """«Отмена»: the active seat's most recent action does not happen; every cost paid stays paid. The
+    effects it reverses are applied with ``apply_deltas`` (:func:`.manual.apply_deltas`, which calls this)."""
     s = tx.s
     la = s.last_action
     where = f"delta {i} (cancel_last_action)"
@@ -168,5 +165,5 @@ def cancel_last_action(tx: Tx, i: int) -> None:
                     and tx.s.suspects[d.suspect].hits + d.amount < 3:
                 tx.fail(Code.MANUAL_INCONSISTENT, f"{where}: {la.verb} killed {d.suspect} (three hits), and a killed "
                         "suspect does not come back: declare what happens instead", R_MANUAL)
-        apply_deltas(tx, undo, what=f"{where}, undoing {la.verb}")
+        apply_deltas(tx, undo, f"{where}, undoing {la.verb}")
     tx.emit(ActionNoted(action=None))

@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 from .codes import Code
 from .data import FAVOR_TYPES
+from .manual import apply_deltas, check_deltas
 from .model import (
     AlibiDelta, BaggageDelta, CardDelta, FavorDelta, AlibiPlaced, BaggagePlaced, EventAbilityUsed, FavorGained, GetAJump, LocationAbilityUsed, PlayDarkCard,
     PlayLightCard, Pushed, SceneMarkerTaken, Step, TimeSpent, TwilightCardPlayed, TwilightShifted, UseEventAbility,
@@ -37,8 +38,6 @@ def _destination(tx: Tx, card: str) -> Literal["bottom", "in_play", "box"]:
 
 
 def play_light_card(tx: Tx, it: PlayLightCard) -> None:
-    from .manual import apply_deltas, check_deltas
-
     p = tx.s.players[tx.seat]
     tx.require(it.card in p.hand, Code.HAND_CARD_NOT_IN_HAND, f"{it.card} is not in {tx.seat}'s hand", R_LIGHT)
     tx.require(tx.rules.data.cards[it.card].deck == "light", Code.TWILIGHT_NOT_LIGHT_CARD, f"{it.card} is a dark card", R_LIGHT)
@@ -63,8 +62,6 @@ def play_light_card(tx: Tx, it: PlayLightCard) -> None:
 
 
 def play_dark_card(tx: Tx, it: PlayDarkCard) -> None:
-    from .manual import apply_deltas, check_deltas
-
     tx.require(tx.seat != tx.s.active_seat, Code.TWILIGHT_DARK_CARD_TIMING,
                "dark cards are played in another player's turn, not in your own", R_DARK)
     tx.require(tx.seat in tx.s.players, "turn/not_your_turn", f"{tx.seat} holds no cards", R_DARK)
@@ -106,8 +103,6 @@ def get_a_jump(tx: Tx, it: GetAJump) -> None:
 
 
 def use_location_ability(tx: Tx, it: UseLocationAbility) -> None:
-    from .manual import apply_deltas, check_deltas
-
     rules = tx.rules
     tx.require(it.location in rules.map.locations, Code.REF_UNKNOWN_LOCATION, f"no location {it.location!r}", R_ABILITY)
     p = tx.s.players[tx.seat]

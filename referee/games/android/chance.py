@@ -7,7 +7,7 @@ fields."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
 
@@ -22,14 +22,12 @@ from .model import (
     SelectStartingPlot, SetAsideSpecificEvent, StartingDraw, State, TakeFreeDraw,
 )
 from .setup import seat_of
-
-if TYPE_CHECKING:
-    from .rules import AndroidRules
+from .txn import BoundRules
 
 R_CHANCE = "§1.11 (digital match)"
 
 
-def chance_fields(rules: AndroidRules, intent: Any) -> tuple[str, ...]:
+def chance_fields(rules: BoundRules, intent: Any) -> tuple[str, ...]:
     if isinstance(intent, ChooseMurder):
         return ("murder",) if intent.method == "random" else ()
     if isinstance(intent, ChooseFirstPlayer):
@@ -55,7 +53,7 @@ def chance_fields(rules: AndroidRules, intent: Any) -> tuple[str, ...]:
     return ()
 
 
-def _face_down(rules: AndroidRules, state: State, deck: str) -> tuple[tuple[str, ...], bool]:
+def _face_down(rules: BoundRules, state: State, deck: str) -> tuple[tuple[str, ...], bool]:
     """What a draw from ``deck`` takes from, and whether the deck is reshuffled first."""
     det, _, kind = deck.partition(".")
     d = state.decks.get(det, {}).get(kind)
@@ -74,10 +72,10 @@ def key(state: State, pile: str, reshuffle: bool = False, later: int = 0) -> str
     return f"{pile}:shuffle{shuffles}:drawn{drawn + later}"
 
 
-def fill(rules: AndroidRules, state: State, seat: str, intent: Intent, chance: Chance | None) -> Intent | Rejected:
+def fill(rules: BoundRules, state: State, seat: str, intent: Intent, chance: Chance | None) -> Intent | Rejected:
     if chance is None:
         return intent
-    filled: Intent | None = _fill(rules, state, intent, chance)
+    filled: Intent | None = with_outcomes(rules, state, intent, chance)
     if filled is None:
         return intent
     for name in chance_fields(rules, intent):
@@ -87,7 +85,7 @@ def fill(rules: AndroidRules, state: State, seat: str, intent: Intent, chance: C
     return filled
 
 
-def _fill(rules: AndroidRules, state: State, it: Any, chance: Chance) -> Any:  # noqa: C901
+def with_outcomes(rules: BoundRules, state: State, it: Any, chance: Chance) -> Any:  # noqa: C901
     """``it`` with its chance fields drawn. Each outcome is drawn under a name of its own: a setup step's
     (``murder``, ``plot.<seat>``), or a pile's and its history of draws (:func:`key`), never an entry
     number, so undoing and doing it again, or doing something else first, draws the same."""

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from .codes import Code
 from .data import FAVOR_TYPES, PILES, PORTS, cell, parse_cell
-from .day import _substep
+from .manual import apply_deltas
 from .model import (
     BaggagePlaced, BenefitTaken, DeclineBenefit, DigDeeper, DiscardPiece, FavorGained, HeroMarkersMoved,
     PlacePiece, Popped, Pushed, PuzzlePieceDiscarded, PuzzlePieceDrawn, PuzzlePiecePlaced, RevealConspiracy, Step,
     TakeBaggageBenefit, TakeFavorBenefit, TakeShiftBenefit, TwilightShifted,
 )
-from .txn import R_BENEFIT, R_DIG, R_PLACE, R_REVEAL, Tx, ids
+from .txn import R_BENEFIT, R_DIG, R_PLACE, R_REVEAL, Tx, ids, substep
 
 
 def _nonempty(piles: dict[str, tuple[str, ...]]) -> list[str]:
@@ -26,7 +26,7 @@ def _closed(tx: Tx) -> None:
 
 def reveal_conspiracy(tx: Tx, it: RevealConspiracy) -> None:
     rules = tx.rules
-    _substep(tx, ("lead_use",), "lead/no_lead_to_use", f"{tx.seat} has no lead to use", R_REVEAL, move_pending=True)
+    substep(tx, ("lead_use",), "lead/no_lead_to_use", f"{tx.seat} has no lead to use", R_REVEAL, move_pending=True)
     _closed(tx)
     pile = tx.s.puzzle.markers[tx.seat]
     tx.require(it.piece is not None and it.piece in tx.s.puzzle.piles.get(pile, ()), Code.CONSPIRACY_PIECE_NOT_IN_PILE,
@@ -63,9 +63,7 @@ def reveal_conspiracy(tx: Tx, it: RevealConspiracy) -> None:
 
 
 def dig_deeper(tx: Tx, it: DigDeeper) -> None:
-    from .manual import apply_deltas
-
-    _substep(tx, ("lead_use",), "lead/no_lead_to_use", f"{tx.seat} has no lead to use", R_DIG, move_pending=True)
+    substep(tx, ("lead_use",), "lead/no_lead_to_use", f"{tx.seat} has no lead to use", R_DIG, move_pending=True)
     _closed(tx)
     at = tx.s.puzzle.markers[tx.seat]
     more = [p for p in PILES[PILES.index(at) + 1:] if tx.s.puzzle.piles.get(p)]
@@ -80,7 +78,7 @@ def dig_deeper(tx: Tx, it: DigDeeper) -> None:
 
 
 def _benefit(tx: Tx, wanted: str) -> None:
-    st = _substep(tx, ("piece_benefit",), "benefit/none_pending", f"{tx.seat} has no piece benefit to take", R_BENEFIT)
+    st = substep(tx, ("piece_benefit",), "benefit/none_pending", f"{tx.seat} has no piece benefit to take", R_BENEFIT)
     if wanted == "decline":
         return
     tx.require(st.piece_type == wanted, Code.BENEFIT_WRONG_BENEFIT,
@@ -140,7 +138,7 @@ def ports(tx: Tx, piece: str, rotation: int) -> set[str]:
 
 
 def place_piece(tx: Tx, it: PlacePiece) -> None:
-    st = _substep(tx, ("piece_placement",), "puzzle/no_piece_pending", f"{tx.seat} has no puzzle piece to place", R_PLACE)
+    st = substep(tx, ("piece_placement",), "puzzle/no_piece_pending", f"{tx.seat} has no puzzle piece to place", R_PLACE)
     pz = tx.rules.data.puzzle
     rc = parse_cell(it.at)
     tx.require(rc is not None, Code.REF_MALFORMED, f"at= is a cell r<row>c<col> (r0c0..r{pz.rows - 1}c{pz.cols - 1}), not {it.at!r}", R_PLACE)
@@ -165,7 +163,7 @@ def place_piece(tx: Tx, it: PlacePiece) -> None:
 
 
 def discard_piece(tx: Tx, it: DiscardPiece) -> None:
-    st = _substep(tx, ("piece_placement",), "puzzle/no_piece_pending", f"{tx.seat} has no puzzle piece to discard", R_PLACE)
+    st = substep(tx, ("piece_placement",), "puzzle/no_piece_pending", f"{tx.seat} has no puzzle piece to discard", R_PLACE)
     tx.emit(PuzzlePieceDiscarded(seat=tx.seat, piece=st.piece or ""), Popped(step="piece_placement"))
     if tx.rules.options["bonus_on_discard"]:
         _bonus(tx, st.piece or "")

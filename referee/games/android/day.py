@@ -4,6 +4,7 @@ Each decider runs its checks in the spec's order on a :class:`~.txn.Tx` and emit
 from __future__ import annotations
 
 from .codes import Code
+from .endday import start_end_of_day
 from .model import (
     DeckReshuffled, DetectiveMoved, DiscardTwilightCard, DrawEvidence, DrawTwilightCard, DropshipPassSpent,
     EndTurn, EvidenceDrawn, EvidencePlaced, EvidenceShown, FlyDropship, FollowLead, LeadFollowed, LeadMoved,
@@ -11,7 +12,7 @@ from .model import (
     TakeFreeDraw, TimeSpent, TurnEnded, TurnStarted, TwilightCardDiscarded, TwilightCardDrawn,
 )
 from .txn import (
-    R_BEANSTALK, R_DRAW, R_DROPSHIP, R_EVIDENCE, R_FOLLOW, R_FREE, R_MOVE, R_MOVE_LEAD, R_TURN, Tx, ids,
+    R_BEANSTALK, R_DRAW, R_DROPSHIP, R_EVIDENCE, R_FOLLOW, R_FREE, R_MOVE, R_MOVE_LEAD, R_TURN, Tx, ids, substep,
 )
 
 
@@ -213,19 +214,6 @@ def lead_destinations(tx: Tx, lead: str, origin: str, mover: str) -> list[str]:
     return outside or ok
 
 
-def _substep(tx: Tx, names: tuple[str, ...], none_code: str, none_msg: str, rule: str,
-             move_pending: bool = False) -> Step:
-    """The actor's pending entry of one of ``names``; the precise code if there is none or it is not on top."""
-    mine = [i for i, st in enumerate(tx.s.pending) if st.step in names and st.seat == tx.seat]
-    tx.require(bool(mine), none_code, none_msg, rule)
-    top = tx.s.pending[0]
-    if mine[0] != 0:
-        if move_pending and top.step == "lead_move":
-            tx.fail(Code.LEAD_LEAD_MOVE_PENDING, f"{top.seat} must move {top.lead} first", rule)
-        tx.fail(Code.TURN_STEP_PENDING, f"{top.seat} must finish {top.step} first", rule)
-    return tx.s.pending[0]
-
-
 def move_lead(tx: Tx, it: MoveLead) -> None:
     rules = tx.rules
     moves = [st for st in tx.s.pending if st.step == "lead_move"]
@@ -250,7 +238,7 @@ def move_lead(tx: Tx, it: MoveLead) -> None:
 
 
 def draw_evidence(tx: Tx, it: DrawEvidence) -> None:
-    _substep(tx, ("lead_use",), "lead/no_lead_to_use", f"{tx.seat} has no lead to use", R_EVIDENCE, move_pending=True)
+    substep(tx, ("lead_use",), "lead/no_lead_to_use", f"{tx.seat} has no lead to use", R_EVIDENCE, move_pending=True)
     pile = tx.s.evidence_pile
     tx.require(sum(pile.values()) > 0, Code.EVIDENCE_PILE_EMPTY, "the evidence pile is empty", R_EVIDENCE)
     tx.require(any(tx.s.suspects[s].alive for s in tx.s.active_suspects), Code.EVIDENCE_NO_LIVING_SUSPECT,
@@ -264,7 +252,7 @@ def draw_evidence(tx: Tx, it: DrawEvidence) -> None:
 
 
 def place_evidence(tx: Tx, it: PlaceEvidence) -> None:
-    st = _substep(tx, ("evidence_placement",), "evidence/no_token_drawn", f"{tx.seat} has drawn no evidence token", R_EVIDENCE)
+    st = substep(tx, ("evidence_placement",), "evidence/no_token_drawn", f"{tx.seat} has drawn no evidence token", R_EVIDENCE)
     tx.require(it.suspect in tx.rules.data.suspects, Code.REF_UNKNOWN_SUSPECT, f"no suspect {it.suspect!r}", R_EVIDENCE)
     tx.require(it.suspect in tx.s.active_suspects, Code.EVIDENCE_SUSPECT_NOT_IN_GAME,
                f"{it.suspect} is not a suspect in this game ({ids(tx.s.active_suspects)})", R_EVIDENCE)
@@ -289,7 +277,7 @@ def use_possible(tx: Tx) -> bool:
 
 
 def skip_lead_use(tx: Tx, it: SkipLeadUse) -> None:
-    _substep(tx, ("lead_use",), "lead/no_lead_to_use", f"{tx.seat} has no lead to use", R_FOLLOW, move_pending=True)
+    substep(tx, ("lead_use",), "lead/no_lead_to_use", f"{tx.seat} has no lead to use", R_FOLLOW, move_pending=True)
     tx.require(not use_possible(tx), Code.LEAD_USE_AVAILABLE, "a use is possible: draw_evidence or reveal_conspiracy", R_FOLLOW)
     tx.emit(LeadUseSkipped(seat=tx.seat), Popped(step="lead_use"))
     tx.flag("lead_use_skipped", tx.seat)
@@ -303,8 +291,6 @@ def end_turn(tx: Tx, it: EndTurn) -> None:
 
 def finish_turn(tx: Tx, seat: str, auto: bool = False) -> None:
     """``seat``'s turn ends: the next seat clockwise starts its turn, or the day phase ends (§3.2, §3.4)."""
-    from .endday import start_end_of_day
-
     tx.emit(TurnEnded(seat=seat, auto=auto))
     left = [s for s in tx.s.turn_order if s not in tx.s.turns_done]
     if left:

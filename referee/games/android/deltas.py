@@ -4,7 +4,7 @@ of one accepted delta. Pure."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from msgspec.structs import replace
 
@@ -16,12 +16,11 @@ from .model import (
     SpecialDelta, State, TimeDelta, TimeModifierDelta, TokenDelta, TraumaDelta, TwilightDelta, TwilightFullDelta,
     VpDelta, WarrantDelta,
 )
+from .edits import set_lead, sorted_add, to_bottom, with_player, with_suspect, without
+from .txn import BoundRules
 
-if TYPE_CHECKING:
-    from .rules import AndroidRules
 
-
-def _bank_ok(rules: AndroidRules, state: State, bank: str, take: int) -> str | None:
+def _bank_ok(rules: BoundRules, state: State, bank: str, take: int) -> str | None:
     """``take`` units out of a bank (negative: back into it)."""
     have = state.banks.get(bank, 0)
     if take > 0 and have < take and rules.options["bank_limits"] == "hard":
@@ -29,7 +28,7 @@ def _bank_ok(rules: AndroidRules, state: State, bank: str, take: int) -> str | N
     return None
 
 
-def problem(rules: AndroidRules, state: State, delta: Any) -> str | None:  # noqa: C901
+def problem(rules: BoundRules, state: State, delta: Any) -> str | None:  # noqa: C901
     seat = getattr(delta, "seat", None)
     if seat is not None and not isinstance(delta, SceneHeroDelta) and seat not in state.players:
         return f"{seat!r} is not a seat"
@@ -149,9 +148,7 @@ def problem(rules: AndroidRules, state: State, delta: Any) -> str | None:  # noq
     return None
 
 
-def apply(rules: AndroidRules, state: State, actor: str, delta: Any) -> State:  # noqa: C901
-    from .fold import _pl, _sorted_add, _sus, _set_lead, _without, take_card
-
+def apply(rules: BoundRules, state: State, actor: str, delta: Any) -> State:  # noqa: C901
     seat = getattr(delta, "seat", None)
     p = state.players.get(seat) if seat else None
 
@@ -160,94 +157,95 @@ def apply(rules: AndroidRules, state: State, actor: str, delta: Any) -> State:  
 
     match delta:
         case MoveDetectiveDelta(seat=s, location=loc):
-            return _pl(state, s, location=loc)
+            return with_player(state, s, location=loc)
         case TimeDelta(amount=n):
             return replace(state, time_left=state.time_left + n)
         case TimeModifierDelta(seat=s, amount=n):
             assert p is not None
-            return _pl(state, s, time_modifier=p.time_modifier + n)
+            return with_player(state, s, time_modifier=p.time_modifier + n)
         case TwilightDelta(seat=s, amount=n):
             assert p is not None
-            return _pl(state, s, twilight=p.twilight + n)
+            return with_player(state, s, twilight=p.twilight + n)
         case TwilightFullDelta(seat=s, direction=d):
             assert p is not None
             lo, hi = rules.track(p.detective or "")
-            return _pl(state, s, twilight=hi if d == "dark" else lo)
+            return with_player(state, s, twilight=hi if d == "dark" else lo)
         case FavorDelta(seat=s, favor_type=t, amount=n):
             assert p is not None
-            state = _pl(state, s, favors={**p.favors, t: p.favors.get(t, 0) + n})
+            state = with_player(state, s, favors={**p.favors, t: p.favors.get(t, 0) + n})
             return bank(f"{t}_favor", -n)
         case NpcFavorDelta(seat=s, npc=npc, amount=n):
             assert p is not None
-            state = _pl(state, s, npc_favors={**p.npc_favors, npc: p.npc_favors.get(npc, 0) + n},
-                        npc={**p.npc, npc: replace(p.npc[npc], favor_supply=p.npc[npc].favor_supply - n)})
+            state = with_player(state, s, npc_favors={**p.npc_favors, npc: p.npc_favors.get(npc, 0) + n},
+                                npc={**p.npc, npc: replace(p.npc[npc], favor_supply=p.npc[npc].favor_supply - n)})
             return state
         case NpcStatusDelta(seat=s, npc=npc, status=st):
             assert p is not None
-            return _pl(state, s, npc={**p.npc, npc: replace(p.npc[npc], status=st)})
+            return with_player(state, s, npc={**p.npc, npc: replace(p.npc[npc], status=st)})
         case BaggageDelta(seat=s, side=side, amount=n):
             assert p is not None and p.plot is not None
             plot = replace(p.plot, good_baggage=p.plot.good_baggage + n) if side == "good" else \
                 replace(p.plot, bad_baggage=p.plot.bad_baggage + n)
-            state = _pl(state, s, plot=plot)
+            state = with_player(state, s, plot=plot)
             return bank("baggage", -n)
         case TraumaDelta(seat=s, amount=n):
             assert p is not None
-            state = _pl(state, s, trauma=p.trauma + n)
+            state = with_player(state, s, trauma=p.trauma + n)
             return bank("trauma", -n)
         case DropshipPassDelta(seat=s, amount=n):
             assert p is not None
-            state = _pl(state, s, dropship_passes=p.dropship_passes + n)
+            state = with_player(state, s, dropship_passes=p.dropship_passes + n)
             return bank("dropship_pass", -n)
         case TokenDelta(seat=s, token=t, amount=n):
             assert p is not None
-            state = _pl(state, s, tokens={**p.tokens, t: p.tokens.get(t, 0) + n})
+            state = with_player(state, s, tokens={**p.tokens, t: p.tokens.get(t, 0) + n})
             return bank(t, -n)
         case WarrantDelta(seat=s, location=loc, action=action):
             assert p is not None
             if action == "place":
-                return _pl(state, s, warrants=_sorted_add(p.warrants, loc), warrant_supply=p.warrant_supply - 1)
-            return _pl(state, s, warrants=_without(p.warrants, loc), warrant_supply=p.warrant_supply + 1)
+                return with_player(state, s, warrants=sorted_add(p.warrants, loc), warrant_supply=p.warrant_supply - 1)
+            return with_player(state, s, warrants=without(p.warrants, loc), warrant_supply=p.warrant_supply + 1)
         case HitDelta(suspect=sus, amount=n):
-            state = _sus(state, sus, hits=state.suspects[sus].hits + n)
+            state = with_suspect(state, sus, hits=state.suspects[sus].hits + n)
             return bank("hit", -n)
         case AlibiDelta(suspect=sus, amount=n):
-            state = _sus(state, sus, alibis=state.suspects[sus].alibis + n)
+            state = with_suspect(state, sus, alibis=state.suspects[sus].alibis + n)
             return bank("alibi", -n)
         case FlipEvidenceDelta(suspect=sus, file=f, index=i, face=face):
             sv = state.suspects[sus]
             toks = list(sv.files[f])
             toks[i] = replace(toks[i], face_up=face == "up")
-            return _sus(state, sus, files={**sv.files, f: tuple(toks)})
+            return with_suspect(state, sus, files={**sv.files, f: tuple(toks)})
         case PeekDelta(seat=s, suspect=sus):
-            return _sus(state, sus, peeked_by=_sorted_add(tuple(x for x in state.suspects[sus].peeked_by if x != s), s))
+            others = tuple(x for x in state.suspects[sus].peeked_by if x != s)
+            return with_suspect(state, sus, peeked_by=sorted_add(others, s))
         case LeadDelta(lead=lead, location=loc):
-            return _set_lead(state, lead, loc)
+            return set_lead(state, lead, loc)
         case MarkerDelta(marker=m, location=loc):
             return replace(state, lily_lockwell=loc) if m == "lily_lockwell" else replace(state, jimmy_the_snitch=loc)
         case CardDelta(card=card, zone=zone):
             return _card_to(rules, rules.remove_card(state, card), card, zone)
         case SpecialDelta(seat=s, track=track, amount=n):
             assert p is not None
-            return _pl(state, s, special=replace(p.special, **{track: (getattr(p.special, track) or 0) + n}))
+            return with_player(state, s, special=replace(p.special, **{track: (getattr(p.special, track) or 0) + n}))
         case MoodDelta(seat=s, side=side):
             assert p is not None
-            return _pl(state, s, special=replace(p.special, mood=side))
+            return with_player(state, s, special=replace(p.special, mood=side))
         case DirectiveDelta(seat=s, card=card, action=action):
             assert p is not None
             have = p.special.directives or ()
-            new = _sorted_add(have, card) if action == "in" and card not in have else _without(have, card)
-            return _pl(state, s, special=replace(p.special, directives=new))
+            new = sorted_add(have, card) if action == "in" and card not in have else without(have, card)
+            return with_player(state, s, special=replace(p.special, directives=new))
         case PlotDelta(seat=s, plot=plot):
             assert p is not None
             # the new plot card takes the old one's place; baggage on it moves only by baggage deltas
-            return _pl(state, s, plot=replace(p.plot, current=plot) if p.plot else Plot(current=plot))
+            return with_player(state, s, plot=replace(p.plot, current=plot) if p.plot else Plot(current=plot))
         case VpDelta(seat=s, amount=n):
             assert p is not None
-            return _pl(state, s, vp=p.vp + n)
+            return with_player(state, s, vp=p.vp + n)
         case HeroMarkerDelta(seat=s, amount=n):
             assert p is not None
-            return _pl(state, s, hero_markers_free=p.hero_markers_free + n)
+            return with_player(state, s, hero_markers_free=p.hero_markers_free + n)
         case SceneHeroDelta(seat=who):
             return replace(state, scene=replace(state.scene, hero=None if who == "none" else who))
         case EventAbilityDelta(event=ev, location=loc, action=action):
@@ -258,26 +256,23 @@ def apply(rules: AndroidRules, state: State, actor: str, delta: Any) -> State:  
             return replace(state, events=replace(state.events, active=active))
         case NoteDelta() | CancelLastActionDelta():
             return state
-    _ = take_card
     raise TypeError(f"android: unknown delta {delta!r}")
 
 
-def _card_to(rules: AndroidRules, state: State, card: str, zone: str) -> State:
+def _card_to(rules: BoundRules, state: State, card: str, zone: str) -> State:
     """``card`` (taken from wherever it was) put into ``zone``: its deck face down or at the bottom, the
     box, or a seat's hand or play area (``alice.hand``)."""
-    from .fold import _pl, _sorted_add, to_bottom
-
     owner, _, where = zone.partition(".")
     if zone == "face_down":
         det, kind = rules.data.cards[card].detective, rules.data.cards[card].deck
         decks = {k: dict(v) for k, v in state.decks.items()}
-        decks[det][kind] = replace(decks[det][kind], face_down=_sorted_add(decks[det][kind].face_down, card))
+        decks[det][kind] = replace(decks[det][kind], face_down=sorted_add(decks[det][kind].face_down, card))
         return replace(state, decks=decks)
     if zone == "bottom":
         return to_bottom(rules, state, card)
     if zone == "box":
-        return replace(state, box=_sorted_add(state.box, card))
+        return replace(state, box=sorted_add(state.box, card))
     q = state.players[owner]
     if where == "hand":
-        return _pl(state, owner, hand=_sorted_add(q.hand, card))
-    return _pl(state, owner, in_play=_sorted_add(q.in_play, card))
+        return with_player(state, owner, hand=sorted_add(q.hand, card))
+    return with_player(state, owner, in_play=sorted_add(q.in_play, card))

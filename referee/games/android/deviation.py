@@ -21,15 +21,13 @@ Evidence on a killed suspect (the spec's other example) is refused where it coul
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .model import AlibiDelta, CardDelta, EventAbilityDelta, HitDelta, LeadDelta, State, WarrantDelta
-
-if TYPE_CHECKING:
-    from .rules import AndroidRules
+from .txn import BoundRules
 
 
-def lead_home(rules: AndroidRules, state: State, lead: str) -> str | None:
+def lead_home(rules: BoundRules, state: State, lead: str) -> str | None:
     """Where ``lead`` starts (its type is that location's type), or None if it is not in the game."""
     t, _, owner = lead.partition(".")
     if t == "testimony":
@@ -40,7 +38,7 @@ def lead_home(rules: AndroidRules, state: State, lead: str) -> str | None:
     return d.leads.get(t) if d is not None and owner in in_game else None
 
 
-def deviations(rules: AndroidRules, before: State, after: State, delta: Any) -> list[str]:
+def deviations(rules: BoundRules, before: State, after: State, delta: Any) -> list[str]:
     out: list[str] = []
     match delta:
         case LeadDelta(lead=lead, location=loc) if loc != "box":

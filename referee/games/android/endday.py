@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from .codes import Code
 from .data import EVIDENCE
+from .manual import apply_deltas
 from .model import (
     Case, CaseClosed, CloseCase, DayPhaseEnded, DayStarted, DeclareScore, FirstPlayerChanged, GameEnded,
     GeneralEventResolved, PlotsResolved, ResolveGeneralEvent, ResolvePlots, ResolveSpecificEvent, ScoreDeclared,
     SpecificEventRevealed, State,
 )
-from .txn import R_CLOSING, R_END_OF_DAY, Tx
-
-if TYPE_CHECKING:
-    from .rules import AndroidRules
+from .txn import R_CLOSING, R_END_OF_DAY, BoundRules, Tx
 
 
 def start_end_of_day(tx: Tx) -> None:
@@ -43,8 +40,6 @@ def _head(tx: Tx, item: str) -> None:
 
 
 def resolve_general_event(tx: Tx, it: ResolveGeneralEvent) -> None:
-    from .manual import apply_deltas
-
     _head(tx, "general_event")
     deck = tx.s.events.general_deck
     card = it.card
@@ -65,8 +60,6 @@ def resolve_general_event(tx: Tx, it: ResolveGeneralEvent) -> None:
 
 
 def resolve_specific_event(tx: Tx, it: ResolveSpecificEvent) -> None:
-    from .manual import apply_deltas
-
     _head(tx, "specific_event")
     ev = tx.s.events
     m = tx.rules.data.murders[tx.s.murder or ""]
@@ -87,8 +80,6 @@ def resolve_specific_event(tx: Tx, it: ResolveSpecificEvent) -> None:
 
 
 def resolve_plots(tx: Tx, it: ResolvePlots) -> None:
-    from .manual import apply_deltas
-
     _head(tx, "plot_resolution")
     tx.emit(PlotsResolved())
     apply_deltas(tx, it.deltas)
@@ -99,7 +90,7 @@ def resolve_plots(tx: Tx, it: ResolvePlots) -> None:
 
 # -- the killer (§6.2) ------------------------------------------------------------------------------------------
 
-def determine_case(rules: AndroidRules, s: State) -> Case:
+def determine_case(rules: BoundRules, s: State) -> Case:
     totals: dict[str, int] = {}
     discarded: dict[str, tuple[str, ...]] = {}
     perjury_value = int(rules.options["perjury_value"])
@@ -147,7 +138,7 @@ def determine_case(rules: AndroidRules, s: State) -> Case:
     return Case(discarded=discarded, killer=killer, totals=totals)
 
 
-def scores(rules: AndroidRules, s: State) -> dict[str, int]:
+def scores(rules: BoundRules, s: State) -> dict[str, int]:
     token_vp = dict(rules.options["token_vp"])
     out = {}
     for seat, p in s.players.items():

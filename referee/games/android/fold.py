@@ -5,7 +5,7 @@ data set (map, decks, murders) is read from the bound rules, never from the even
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from msgspec.structs import replace
 
@@ -14,7 +14,7 @@ from referee.engine.dispatch import Handlers
 from .data import BANKS, EVIDENCE, LEAD_TYPES, PILES
 from .model import (
     Event,
-    ActionNoted, ActiveAbility, Draws, AlibiPlaced, CardReturned, SceneHeroRestored, AuditFlagged, BaggagePlaced, BenefitTaken, CaseClosed, ComponentsPlaced, Deck,
+    ActionNoted, ActiveAbility, AlibiPlaced, CardReturned, SceneHeroRestored, AuditFlagged, BaggagePlaced, BenefitTaken, CaseClosed, ComponentsPlaced, Deck,
     DeckReshuffled, DeltaApplied, DetectiveAssigned, DetectiveMoved, DayPhaseEnded, DayStarted, DropshipPassSpent,
     EventAbilityUsed, EvidenceDrawn, EvidencePlaced, EvidenceShown, ExtraCardsDrawn, FavorGained, FirstPlayerChanged,
     FirstPlayerChosen, Flag, GameEnded, GeneralEventResolved, HeroMarkersMoved, HeroSetupApplied, Hunches,
@@ -26,77 +26,17 @@ from .model import (
     TwilightCardPlayed, TwilightShifted, UndealtHunchesBoxed, WindowClosed, Window,
 )
 from . import deltas as delta_mod
-
-if TYPE_CHECKING:
-    from .rules import AndroidRules
-
-
-def _pl(state: State, seat: str, **changes: Any) -> State:
-    players = dict(state.players)
-    players[seat] = replace(players[seat], **changes)
-    return replace(state, players=players)
+from .edits import drew, reshuffled, set_lead, sorted_add, take_card, to_bottom, with_player, with_suspect, without
+from .txn import BoundRules
 
 
-def _sorted_add(items: tuple[str, ...], *new: str) -> tuple[str, ...]:
-    return tuple(sorted((*items, *new)))
-
-
-def _without(items: tuple[str, ...], item: str) -> tuple[str, ...]:
-    out = list(items)
-    if item in out:
-        out.remove(item)
-    return tuple(out)
-
-
-def drew(state: State, pile: str, n: int = 1) -> State:
-    """``n`` more drawn from ``pile`` (``n`` = -1: a drawn card went back where it was): its next draw
-    has a new key."""
-    h = state.draws.get(pile, Draws())
-    return replace(state, draws={**state.draws, pile: replace(h, drawn=max(0, h.drawn + n))})
-
-
-def reshuffled(state: State, pile: str) -> State:
-    h = state.draws.get(pile, Draws())
-    return replace(state, draws={**state.draws, pile: Draws(drawn=0, shuffles=h.shuffles + 1)})
-
-
-def deck_of(rules: AndroidRules, card: str) -> tuple[str, str] | None:
-    c = rules.data.cards.get(card)
-    return None if c is None else (c.detective, c.deck)
-
-
-def take_card(rules: AndroidRules, state: State, card: str) -> State:
-    """``card`` out of the face-down part of its deck."""
-    where = deck_of(rules, card)
-    if where is None or where[0] not in state.decks:
-        return state
-    det, kind = where
-    decks = {k: dict(v) for k, v in state.decks.items()}
-    d = decks[det][kind]
-    if card not in d.face_down:
-        return state
-    decks[det][kind] = replace(d, face_down=_without(d.face_down, card))
-    return drew(replace(state, decks=decks), f"{det}.{kind}")
-
-
-def to_bottom(rules: AndroidRules, state: State, card: str) -> State:
-    where = deck_of(rules, card)
-    if where is None or where[0] not in state.decks:
-        return state
-    det, kind = where
-    decks = {k: dict(v) for k, v in state.decks.items()}
-    d = decks[det][kind]
-    decks[det][kind] = replace(d, bottom=(*d.bottom, card))
-    return replace(state, decks=decks)
-
-
-def into_hand(rules: AndroidRules, state: State, seat: str, cards: tuple[str, ...]) -> State:
+def into_hand(rules: BoundRules, state: State, seat: str, cards: tuple[str, ...]) -> State:
     for card in cards:
         state = take_card(rules, state, card)
-    return _pl(state, seat, hand=_sorted_add(state.players[seat].hand, *cards))
+    return with_player(state, seat, hand=sorted_add(state.players[seat].hand, *cards))
 
 
-def evolve(rules: AndroidRules, state: State, event: Event) -> State:
+def evolve(rules: BoundRules, state: State, event: Event) -> State:
     """``state`` after ``event``: the handler of its kind, from the table below."""
     handler = HANDLERS.get(type(event))
     if handler is None:
@@ -104,14 +44,14 @@ def evolve(rules: AndroidRules, state: State, event: Event) -> State:
     return handler(rules, state, event)
 
 
-Handler = Callable[["AndroidRules", State, Any], State]
+Handler = Callable[["BoundRules", State, Any], State]
 #: one handler per kind of event: (rules, state, event) -> the state after it
 HANDLERS: Handlers[Handler] = Handlers("android fold")
 _on = HANDLERS.on
 
 
 @_on(SetupCompleted, LeadFollowed, LeadUseSkipped, BenefitTaken)
-def _unchanged(rules: AndroidRules, state: State, event: Any) -> State:
+def _unchanged(rules: BoundRules, state: State, event: Any) -> State:
     """Facts that change nothing in the state (they are in the log for the record)."""
     return state
 
@@ -119,7 +59,7 @@ def _unchanged(rules: AndroidRules, state: State, event: Any) -> State:
 # -- setup (§2) --------------------------------------------------------------------------------------------------
 
 @_on(MurderChosen)
-def _murder_chosen(rules: AndroidRules, state: State, event: MurderChosen) -> State:
+def _murder_chosen(rules: BoundRules, state: State, event: MurderChosen) -> State:
     m = rules.data.murders[event.murder]
     active = m.suspects[: len(rules.players) + 1]
     return replace(
@@ -129,7 +69,7 @@ def _murder_chosen(rules: AndroidRules, state: State, event: MurderChosen) -> St
 
 
 @_on(DetectiveAssigned)
-def _detective_assigned(rules: AndroidRules, state: State, event: DetectiveAssigned) -> State:
+def _detective_assigned(rules: BoundRules, state: State, event: DetectiveAssigned) -> State:
     data, det = rules.data, event.detective
     d = data.detectives[det]
     player = Player(
@@ -148,7 +88,7 @@ def _detective_assigned(rules: AndroidRules, state: State, event: DetectiveAssig
 
 
 @_on(ComponentsPlaced)
-def _components_placed(rules: AndroidRules, state: State, event: ComponentsPlaced) -> State:
+def _components_placed(rules: BoundRules, state: State, event: ComponentsPlaced) -> State:
     data = rules.data
     m = data.murders[state.murder or ""]
     dets = {p.detective for p in state.players.values()}
@@ -172,66 +112,66 @@ def _components_placed(rules: AndroidRules, state: State, event: ComponentsPlace
 
 
 @_on(HunchesDealt)
-def _hunches_dealt(rules: AndroidRules, state: State, event: HunchesDealt) -> State:
-    return _pl(state, event.seat, hunches=Hunches(guilty=event.guilty, innocent=event.innocent))
+def _hunches_dealt(rules: BoundRules, state: State, event: HunchesDealt) -> State:
+    return with_player(state, event.seat, hunches=Hunches(guilty=event.guilty, innocent=event.innocent))
 
 
 @_on(UndealtHunchesBoxed)
-def _undealt_hunches_boxed(rules: AndroidRules, state: State, event: UndealtHunchesBoxed) -> State:
-    return replace(state, box=_sorted_add(state.box, f"hunch.guilty.{event.guilty}", f"hunch.innocent.{event.innocent}"))
+def _undealt_hunches_boxed(rules: BoundRules, state: State, event: UndealtHunchesBoxed) -> State:
+    return replace(state, box=sorted_add(state.box, f"hunch.guilty.{event.guilty}", f"hunch.innocent.{event.innocent}"))
 
 
 @_on(StartingPlotSelected)
-def _starting_plot_selected(rules: AndroidRules, state: State, event: StartingPlotSelected) -> State:
-    return _pl(state, event.seat, plot=Plot(current=event.plot))
+def _starting_plot_selected(rules: BoundRules, state: State, event: StartingPlotSelected) -> State:
+    return with_player(state, event.seat, plot=Plot(current=event.plot))
 
 
 @_on(StartingCardsDrawn)
-def _starting_cards_drawn(rules: AndroidRules, state: State, event: StartingCardsDrawn) -> State:
+def _starting_cards_drawn(rules: BoundRules, state: State, event: StartingCardsDrawn) -> State:
     return into_hand(rules, state, event.seat, event.cards)
 
 
 @_on(ExtraCardsDrawn)
-def _extra_cards_drawn(rules: AndroidRules, state: State, event: ExtraCardsDrawn) -> State:
+def _extra_cards_drawn(rules: BoundRules, state: State, event: ExtraCardsDrawn) -> State:
     state = into_hand(rules, state, event.seat, event.cards)
     return replace(state, setup=replace(state.setup, extra_drawn=True))
 
 
 @_on(SpecificEventSetAside)
-def _specific_event_set_aside(rules: AndroidRules, state: State, event: SpecificEventSetAside) -> State:
+def _specific_event_set_aside(rules: BoundRules, state: State, event: SpecificEventSetAside) -> State:
     m = rules.data.murders[state.murder or ""]
     card = event.card
     boxed = () if card == "sealed" else tuple(e for e in m.specific_events if e != card)
-    return replace(state, events=replace(state.events, specific=card), box=_sorted_add(state.box, *boxed),
+    return replace(state, events=replace(state.events, specific=card), box=sorted_add(state.box, *boxed),
                    setup=replace(state.setup, specific_set=True))
 
 
 @_on(FirstPlayerChosen)
-def _first_player_chosen(rules: AndroidRules, state: State, event: FirstPlayerChosen) -> State:
+def _first_player_chosen(rules: BoundRules, state: State, event: FirstPlayerChosen) -> State:
     seat = event.seat
-    state = _pl(state, seat, hero_markers_free=state.players[seat].hero_markers_free - 1)
+    state = with_player(state, seat, hero_markers_free=state.players[seat].hero_markers_free - 1)
     return replace(state, first_player=seat, time_sheet_holder=seat, scene=replace(state.scene, hero=seat))
 
 
 @_on(HeroSetupApplied)
-def _hero_setup_applied(rules: AndroidRules, state: State, event: HeroSetupApplied) -> State:
+def _hero_setup_applied(rules: BoundRules, state: State, event: HeroSetupApplied) -> State:
     return _hero_setup(rules, state, event.seat, event.detective)
 
 
 @_on(MemoryCardsDealt)
-def _memory_cards_dealt(rules: AndroidRules, state: State, event: MemoryCardsDealt) -> State:
+def _memory_cards_dealt(rules: BoundRules, state: State, event: MemoryCardsDealt) -> State:
     deal = event.deal
     for md in deal:
-        state = _pl(state, md.seat, memory_card=md.card)
+        state = with_player(state, md.seat, memory_card=md.card)
     rest = tuple(c for det in sorted({p.detective for p in state.players.values() if p.detective})
                  for c in rules.data.detectives[det].memory_cards if c not in {x.card for x in deal})
-    return replace(state, box=_sorted_add(state.box, *rest), setup=replace(state.setup, memory_dealt=True))
+    return replace(state, box=sorted_add(state.box, *rest), setup=replace(state.setup, memory_dealt=True))
 
 
 # -- the day: turns, time, movement, cards ------------------------------------------------------------------------
 
 @_on(DayStarted)
-def _day_started(rules: AndroidRules, state: State, event: DayStarted) -> State:
+def _day_started(rules: BoundRules, state: State, event: DayStarted) -> State:
     data, day, seat = rules.data, event.day, event.seat
     order = rules.rotation(seat)
     players = {s: replace(p, abilities_used=()) for s, p in state.players.items()}
@@ -245,13 +185,13 @@ def _day_started(rules: AndroidRules, state: State, event: DayStarted) -> State:
 
 
 @_on(TimeSpent)
-def _time_spent(rules: AndroidRules, state: State, event: TimeSpent) -> State:
+def _time_spent(rules: BoundRules, state: State, event: TimeSpent) -> State:
     return replace(state, time_left=state.time_left - event.amount)
 
 
 @_on(DetectiveMoved)
-def _detective_moved(rules: AndroidRules, state: State, event: DetectiveMoved) -> State:
-    state = _pl(state, event.seat, location=event.to)
+def _detective_moved(rules: BoundRules, state: State, event: DetectiveMoved) -> State:
+    state = with_player(state, event.seat, location=event.to)
     if event.means != "declared":
         quality = rules.loc(event.to).quality
         state = replace(state, free_draw_window=Window(quality=quality, seat=event.seat)
@@ -260,182 +200,183 @@ def _detective_moved(rules: AndroidRules, state: State, event: DetectiveMoved) -
 
 
 @_on(DropshipPassSpent)
-def _dropship_pass_spent(rules: AndroidRules, state: State, event: DropshipPassSpent) -> State:
-    state = _pl(state, event.seat, dropship_passes=state.players[event.seat].dropship_passes - 1)
+def _dropship_pass_spent(rules: BoundRules, state: State, event: DropshipPassSpent) -> State:
+    state = with_player(state, event.seat, dropship_passes=state.players[event.seat].dropship_passes - 1)
     return replace(state, banks={**state.banks, "dropship_pass": state.banks["dropship_pass"] + 1})
 
 
 @_on(TwilightCardDrawn)
-def _twilight_card_drawn(rules: AndroidRules, state: State, event: TwilightCardDrawn) -> State:
+def _twilight_card_drawn(rules: BoundRules, state: State, event: TwilightCardDrawn) -> State:
     state = into_hand(rules, state, event.seat, (event.card,))
     return replace(state, free_draw_window=None) if event.free else state
 
 
 @_on(DeckReshuffled)
-def _deck_reshuffled(rules: AndroidRules, state: State, event: DeckReshuffled) -> State:
+def _deck_reshuffled(rules: BoundRules, state: State, event: DeckReshuffled) -> State:
     det, _, kind = event.deck.partition(".")
     decks = {k: dict(v) for k, v in state.decks.items()}
     dk = decks[det][kind]
-    decks[det][kind] = Deck(face_down=_sorted_add(dk.face_down, *dk.bottom), bottom=())
+    decks[det][kind] = Deck(face_down=sorted_add(dk.face_down, *dk.bottom), bottom=())
     return reshuffled(replace(state, decks=decks), event.deck)
 
 
 @_on(TwilightCardDiscarded)
-def _twilight_card_discarded(rules: AndroidRules, state: State, event: TwilightCardDiscarded) -> State:
-    state = _pl(state, event.seat, hand=_without(state.players[event.seat].hand, event.card))
+def _twilight_card_discarded(rules: BoundRules, state: State, event: TwilightCardDiscarded) -> State:
+    state = with_player(state, event.seat, hand=without(state.players[event.seat].hand, event.card))
     return to_bottom(rules, state, event.card)
 
 
 @_on(ActionNoted)
-def _action_noted(rules: AndroidRules, state: State, event: ActionNoted) -> State:
+def _action_noted(rules: BoundRules, state: State, event: ActionNoted) -> State:
     return replace(state, last_action=event.action)
 
 
 @_on(CardReturned)
-def _card_returned(rules: AndroidRules, state: State, event: CardReturned) -> State:
+def _card_returned(rules: BoundRules, state: State, event: CardReturned) -> State:
     card = event.card
-    state = _pl(state, event.seat, hand=_without(state.players[event.seat].hand, card))
+    state = with_player(state, event.seat, hand=without(state.players[event.seat].hand, card))
     c = rules.data.cards[card]
     decks = {k: dict(v) for k, v in state.decks.items()}
     dk = decks[c.detective][c.deck]
-    decks[c.detective][c.deck] = replace(dk, face_down=_sorted_add(dk.face_down, card))
+    decks[c.detective][c.deck] = replace(dk, face_down=sorted_add(dk.face_down, card))
     # back where it was drawn from: drawing again draws it again (no redraw by cancelling, §4.30)
     return drew(replace(state, decks=decks, last_action=None), f"{c.detective}.{c.deck}", -1)
 
 
 @_on(SceneHeroRestored)
-def _scene_hero_restored(rules: AndroidRules, state: State, event: SceneHeroRestored) -> State:
+def _scene_hero_restored(rules: BoundRules, state: State, event: SceneHeroRestored) -> State:
     seat, hero = event.seat, event.hero
-    state = _pl(state, seat, hero_markers_free=state.players[seat].hero_markers_free + 1)
+    state = with_player(state, seat, hero_markers_free=state.players[seat].hero_markers_free + 1)
     if hero is not None and hero in state.players:
-        state = _pl(state, hero, hero_markers_free=state.players[hero].hero_markers_free - 1)
+        state = with_player(state, hero, hero_markers_free=state.players[hero].hero_markers_free - 1)
     return replace(state, scene=replace(state.scene, hero=hero), last_action=None)
 
 
 @_on(LeadRemoved)
-def _lead_removed(rules: AndroidRules, state: State, event: LeadRemoved) -> State:
-    return _set_lead(state, event.lead, "box")
+def _lead_removed(rules: BoundRules, state: State, event: LeadRemoved) -> State:
+    return set_lead(state, event.lead, "box")
 
 
 @_on(LeadMoved)
-def _lead_moved(rules: AndroidRules, state: State, event: LeadMoved) -> State:
-    return _set_lead(state, event.lead, event.to)
+def _lead_moved(rules: BoundRules, state: State, event: LeadMoved) -> State:
+    return set_lead(state, event.lead, event.to)
 
 
 @_on(EvidenceDrawn)
-def _evidence_drawn(rules: AndroidRules, state: State, event: EvidenceDrawn) -> State:
+def _evidence_drawn(rules: BoundRules, state: State, event: EvidenceDrawn) -> State:
     kind = event.kind
     state = drew(replace(state, evidence_pile={**state.evidence_pile, kind: state.evidence_pile[kind] - 1}),
                  "evidence_pile")
-    return _pl(state, event.seat, drawn_evidence=kind)
+    return with_player(state, event.seat, drawn_evidence=kind)
 
 
 @_on(EvidencePlaced)
-def _evidence_placed(rules: AndroidRules, state: State, event: EvidencePlaced) -> State:
+def _evidence_placed(rules: BoundRules, state: State, event: EvidencePlaced) -> State:
     seat, sus, file = event.seat, event.suspect, event.file
     token = Token(kind=state.players[seat].drawn_evidence or "?", face_up=event.face_up, placed_by=seat)
-    state = _pl(state, seat, drawn_evidence=None)
+    state = with_player(state, seat, drawn_evidence=None)
     sv = state.suspects[sus]
-    return _sus(state, sus, files={**sv.files, file: (*sv.files[file], token)})
+    return with_suspect(state, sus, files={**sv.files, file: (*sv.files[file], token)})
 
 
 @_on(EvidenceShown)
-def _evidence_shown(rules: AndroidRules, state: State, event: EvidenceShown) -> State:
+def _evidence_shown(rules: BoundRules, state: State, event: EvidenceShown) -> State:
     sv = state.suspects[event.suspect]
     toks = list(sv.files[event.file])
     toks[event.index] = replace(toks[event.index], face_up=True, kind=event.kind)
-    return _sus(state, event.suspect, files={**sv.files, event.file: tuple(toks)})
+    return with_suspect(state, event.suspect, files={**sv.files, event.file: tuple(toks)})
 
 
 @_on(Pushed)
-def _pushed(rules: AndroidRules, state: State, event: Pushed) -> State:
+def _pushed(rules: BoundRules, state: State, event: Pushed) -> State:
     return replace(state, pending=(event.step, *state.pending))
 
 
 @_on(Popped)
-def _popped(rules: AndroidRules, state: State, event: Popped) -> State:
+def _popped(rules: BoundRules, state: State, event: Popped) -> State:
     return replace(state, pending=state.pending[1:])
 
 
 @_on(WindowClosed)
-def _window_closed(rules: AndroidRules, state: State, event: WindowClosed) -> State:
+def _window_closed(rules: BoundRules, state: State, event: WindowClosed) -> State:
     return replace(state, free_draw_window=None)
 
 
 @_on(PuzzlePieceDrawn)
-def _puzzle_piece_drawn(rules: AndroidRules, state: State, event: PuzzlePieceDrawn) -> State:
+def _puzzle_piece_drawn(rules: BoundRules, state: State, event: PuzzlePieceDrawn) -> State:
     piles = dict(state.puzzle.piles)
-    piles[event.pile] = _without(piles[event.pile], event.piece)
+    piles[event.pile] = without(piles[event.pile], event.piece)
     return drew(replace(state, puzzle=replace(state.puzzle, piles=piles)), f"puzzle.{event.pile}")
 
 
 @_on(HeroMarkersMoved)
-def _hero_markers_moved(rules: AndroidRules, state: State, event: HeroMarkersMoved) -> State:
+def _hero_markers_moved(rules: BoundRules, state: State, event: HeroMarkersMoved) -> State:
     return replace(state, puzzle=replace(state.puzzle, markers={**state.puzzle.markers, **event.markers}))
 
 
 @_on(PuzzlePiecePlaced)
-def _puzzle_piece_placed(rules: AndroidRules, state: State, event: PuzzlePiecePlaced) -> State:
+def _puzzle_piece_placed(rules: BoundRules, state: State, event: PuzzlePiecePlaced) -> State:
     placed = {**state.puzzle.placed, event.cell: Placement(piece=event.piece, rotation=event.rotation)}
     return replace(state, puzzle=replace(state.puzzle, placed=placed))
 
 
 @_on(PuzzlePieceDiscarded)
-def _puzzle_piece_discarded(rules: AndroidRules, state: State, event: PuzzlePieceDiscarded) -> State:
-    return replace(state, puzzle=replace(state.puzzle, discarded=_sorted_add(state.puzzle.discarded, event.piece)))
+def _puzzle_piece_discarded(rules: BoundRules, state: State, event: PuzzlePieceDiscarded) -> State:
+    return replace(state, puzzle=replace(state.puzzle, discarded=sorted_add(state.puzzle.discarded, event.piece)))
 
 
 @_on(TwilightShifted)
-def _twilight_shifted(rules: AndroidRules, state: State, event: TwilightShifted) -> State:
-    return _pl(state, event.seat, twilight=state.players[event.seat].twilight + event.amount)
+def _twilight_shifted(rules: BoundRules, state: State, event: TwilightShifted) -> State:
+    return with_player(state, event.seat, twilight=state.players[event.seat].twilight + event.amount)
 
 
 @_on(FavorGained)
-def _favor_gained(rules: AndroidRules, state: State, event: FavorGained) -> State:
+def _favor_gained(rules: BoundRules, state: State, event: FavorGained) -> State:
     t, amount = event.favor_type, event.amount
     p = state.players[event.seat]
-    state = _pl(state, event.seat, favors={**p.favors, t: p.favors.get(t, 0) + amount})
+    state = with_player(state, event.seat, favors={**p.favors, t: p.favors.get(t, 0) + amount})
     return replace(state, banks={**state.banks, f"{t}_favor": state.banks[f"{t}_favor"] - amount})
 
 
 @_on(BaggagePlaced)
-def _baggage_placed(rules: AndroidRules, state: State, event: BaggagePlaced) -> State:
+def _baggage_placed(rules: BoundRules, state: State, event: BaggagePlaced) -> State:
     amount = event.amount
     cur = state.players[event.seat].plot or Plot(current="?")
     cur = replace(cur, good_baggage=cur.good_baggage + amount) if event.side == "good" else \
         replace(cur, bad_baggage=cur.bad_baggage + amount)
-    state = _pl(state, event.seat, plot=cur)
+    state = with_player(state, event.seat, plot=cur)
     return replace(state, banks={**state.banks, "baggage": state.banks["baggage"] - amount})
 
 
 @_on(TwilightCardPlayed)
-def _twilight_card_played(rules: AndroidRules, state: State, event: TwilightCardPlayed) -> State:
+def _twilight_card_played(rules: BoundRules, state: State, event: TwilightCardPlayed) -> State:
     seat, card = event.seat, event.card
     p = state.players[seat]
-    state = _pl(state, seat, hand=_without(p.hand, card))
+    state = with_player(state, seat, hand=without(p.hand, card))
     if event.to == "in_play":
-        return _pl(state, seat, in_play=_sorted_add(p.in_play, card))
+        return with_player(state, seat, in_play=sorted_add(p.in_play, card))
     if event.to == "box":
-        return replace(state, box=_sorted_add(state.box, card))
+        return replace(state, box=sorted_add(state.box, card))
     return to_bottom(rules, state, card)
 
 
 @_on(SceneMarkerTaken)
-def _scene_marker_taken(rules: AndroidRules, state: State, event: SceneMarkerTaken) -> State:
+def _scene_marker_taken(rules: BoundRules, state: State, event: SceneMarkerTaken) -> State:
     old = state.scene.hero
     if old is not None and old in state.players:
-        state = _pl(state, old, hero_markers_free=state.players[old].hero_markers_free + 1)
-    state = _pl(state, event.seat, hero_markers_free=state.players[event.seat].hero_markers_free - 1)
+        state = with_player(state, old, hero_markers_free=state.players[old].hero_markers_free + 1)
+    state = with_player(state, event.seat, hero_markers_free=state.players[event.seat].hero_markers_free - 1)
     return replace(state, scene=replace(state.scene, hero=event.seat))
 
 
 @_on(LocationAbilityUsed)
-def _location_ability_used(rules: AndroidRules, state: State, event: LocationAbilityUsed) -> State:
-    return _pl(state, event.seat, abilities_used=_sorted_add(state.players[event.seat].abilities_used, event.location))
+def _location_ability_used(rules: BoundRules, state: State, event: LocationAbilityUsed) -> State:
+    used = state.players[event.seat].abilities_used
+    return with_player(state, event.seat, abilities_used=sorted_add(used, event.location))
 
 
 @_on(EventAbilityUsed)
-def _event_ability_used(rules: AndroidRules, state: State, event: EventAbilityUsed) -> State:
+def _event_ability_used(rules: BoundRules, state: State, event: EventAbilityUsed) -> State:
     if not event.vanishes:
         return state
     active = tuple(a for a in state.events.active if a.event != event.event)
@@ -443,53 +384,53 @@ def _event_ability_used(rules: AndroidRules, state: State, event: EventAbilityUs
 
 
 @_on(AlibiPlaced)
-def _alibi_placed(rules: AndroidRules, state: State, event: AlibiPlaced) -> State:
-    state = _sus(state, event.suspect, alibis=state.suspects[event.suspect].alibis + event.amount)
+def _alibi_placed(rules: BoundRules, state: State, event: AlibiPlaced) -> State:
+    state = with_suspect(state, event.suspect, alibis=state.suspects[event.suspect].alibis + event.amount)
     return replace(state, banks={**state.banks, "alibi": state.banks["alibi"] - event.amount})
 
 
 @_on(TurnEnded)
-def _turn_ended(rules: AndroidRules, state: State, event: TurnEnded) -> State:
+def _turn_ended(rules: BoundRules, state: State, event: TurnEnded) -> State:
     return replace(state, turns_done=(*state.turns_done, event.seat), free_draw_window=None, last_action=None)
 
 
 @_on(TurnStarted)
-def _turn_started(rules: AndroidRules, state: State, event: TurnStarted) -> State:
+def _turn_started(rules: BoundRules, state: State, event: TurnStarted) -> State:
     return replace(state, active_seat=event.seat, time_left=event.time, time_sheet_holder=event.seat)
 
 
 @_on(DeltaApplied)
-def _delta_applied(rules: AndroidRules, state: State, event: DeltaApplied) -> State:
+def _delta_applied(rules: BoundRules, state: State, event: DeltaApplied) -> State:
     return delta_mod.apply(rules, state, event.seat, event.delta)
 
 
 @_on(SuspectKilled)
-def _suspect_killed(rules: AndroidRules, state: State, event: SuspectKilled) -> State:
-    return _sus(state, event.suspect, alive=False)
+def _suspect_killed(rules: BoundRules, state: State, event: SuspectKilled) -> State:
+    return with_suspect(state, event.suspect, alive=False)
 
 
 @_on(AuditFlagged)
-def _audit_flagged(rules: AndroidRules, state: State, event: AuditFlagged) -> State:
+def _audit_flagged(rules: BoundRules, state: State, event: AuditFlagged) -> State:
     return replace(state, audit_flags=(*state.audit_flags, Flag(kind=event.kind, note=event.note)))
 
 
 # -- the end of the day and of the game ---------------------------------------------------------------------------
 
 @_on(DayPhaseEnded)
-def _day_phase_ended(rules: AndroidRules, state: State, event: DayPhaseEnded) -> State:
+def _day_phase_ended(rules: BoundRules, state: State, event: DayPhaseEnded) -> State:
     return replace(state, phase="end_of_day", end_of_day_queue=event.queue, active_seat=None, time_left=0)
 
 
 @_on(FirstPlayerChanged)
-def _first_player_changed(rules: AndroidRules, state: State, event: FirstPlayerChanged) -> State:
+def _first_player_changed(rules: BoundRules, state: State, event: FirstPlayerChanged) -> State:
     return replace(state, first_player=event.seat)
 
 
 @_on(GeneralEventResolved)
-def _general_event_resolved(rules: AndroidRules, state: State, event: GeneralEventResolved) -> State:
+def _general_event_resolved(rules: BoundRules, state: State, event: GeneralEventResolved) -> State:
     evs, card = state.events, event.card
     if card is not None:
-        rest = _without(evs.general_deck, card)
+        rest = without(evs.general_deck, card)
         e = rules.data.events[card]
         if event.grants and e.grants is not None:
             evs = replace(evs, general_deck=rest, active=(*evs.active, ActiveAbility(
@@ -501,18 +442,18 @@ def _general_event_resolved(rules: AndroidRules, state: State, event: GeneralEve
 
 
 @_on(SpecificEventRevealed)
-def _specific_event_revealed(rules: AndroidRules, state: State, event: SpecificEventRevealed) -> State:
+def _specific_event_revealed(rules: BoundRules, state: State, event: SpecificEventRevealed) -> State:
     return replace(state, events=replace(state.events, specific=event.card, specific_revealed=True),
                    end_of_day_queue=state.end_of_day_queue[1:])
 
 
 @_on(PlotsResolved)
-def _plots_resolved(rules: AndroidRules, state: State, event: PlotsResolved) -> State:
+def _plots_resolved(rules: BoundRules, state: State, event: PlotsResolved) -> State:
     return replace(state, end_of_day_queue=state.end_of_day_queue[1:])
 
 
 @_on(GameEnded)
-def _game_ended(rules: AndroidRules, state: State, event: GameEnded) -> State:
+def _game_ended(rules: BoundRules, state: State, event: GameEnded) -> State:
     suspects = {k: replace(s, files={f: tuple(replace(t, face_up=True) for t in toks) for f, toks in s.files.items()})
                 for k, s in state.suspects.items()}
     return replace(state, phase="closing", case=event.case, suspects=suspects, active_seat=None, time_left=0,
@@ -520,30 +461,17 @@ def _game_ended(rules: AndroidRules, state: State, event: GameEnded) -> State:
 
 
 @_on(ScoreDeclared)
-def _score_declared(rules: AndroidRules, state: State, event: ScoreDeclared) -> State:
+def _score_declared(rules: BoundRules, state: State, event: ScoreDeclared) -> State:
     declared = (*state.players[event.seat].declared, Declared(source=event.source, vp=event.vp))
-    return _pl(state, event.seat, declared=declared)
+    return with_player(state, event.seat, declared=declared)
 
 
 @_on(CaseClosed)
-def _case_closed(rules: AndroidRules, state: State, event: CaseClosed) -> State:
+def _case_closed(rules: BoundRules, state: State, event: CaseClosed) -> State:
     return replace(state, phase="over", result=Result(scores=event.scores, winners=event.winners))
 
 
-def _sus(state: State, sus: str, **changes: Any) -> State:
-    suspects = dict(state.suspects)
-    suspects[sus] = replace(suspects[sus], **changes)
-    return replace(state, suspects=suspects)
-
-
-def _set_lead(state: State, lead: str, where: str) -> State:
-    t, _, owner = lead.partition(".")
-    leads = {k: dict(v) for k, v in state.leads.items()}
-    leads[t][owner] = where
-    return replace(state, leads=leads)
-
-
-def _hero_setup(rules: AndroidRules, state: State, seat: str, det: str) -> State:
+def _hero_setup(rules: BoundRules, state: State, seat: str, det: str) -> State:
     hs = rules.data.detectives[det].hero_setup
     p = state.players[seat]
     warrants = tuple(sorted(hs.get("warrants", ())))
@@ -557,12 +485,13 @@ def _hero_setup(rules: AndroidRules, state: State, seat: str, det: str) -> State
             npc[name] = replace(npc[name], favor_supply=npc[name].favor_supply - int(n))
     special = dict(hs.get("special", {}))
     passes = int(hs.get("dropship_passes", 0))
-    state = _pl(state, seat, warrants=warrants, warrant_supply=p.warrant_supply - len(warrants), npc_favors=npc_favors,
-                npc=npc, dropship_passes=p.dropship_passes + passes,
-                in_play=_sorted_add(p.in_play, *hs.get("in_play", ())),
-                hero_markers_free=p.hero_markers_free - int(hs.get("hero_markers", 0)),
-                special=Special(directives=tuple(special["directives"]) if "directives" in special else None,
-                                money=special.get("money"), mood=special.get("mood"), sanity=special.get("sanity")))
+    state = with_player(state, seat, warrants=warrants, warrant_supply=p.warrant_supply - len(warrants),
+                        npc_favors=npc_favors, npc=npc, dropship_passes=p.dropship_passes + passes,
+                        in_play=sorted_add(p.in_play, *hs.get("in_play", ())),
+                        hero_markers_free=p.hero_markers_free - int(hs.get("hero_markers", 0)),
+                        special=Special(directives=tuple(special["directives"]) if "directives" in special else None,
+                                        money=special.get("money"), mood=special.get("mood"),
+                                        sanity=special.get("sanity")))
     if passes:
         state = replace(state, banks={**state.banks, "dropship_pass": state.banks["dropship_pass"] - passes})
     return state

@@ -5,12 +5,12 @@ physical one they hold a possible outcome."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.engine.chance import Chance
 from referee.engine.protocol import Accepted
 
-from .chance import _fill
+from .chance import with_outcomes
 from .data import FAVOR_TYPES, cell
 from .model import (
     AssignDetective, ChooseFirstPlayer, ChooseMurder, CloseCase, DealHunches, DealMemoryCards, DeclineBenefit,
@@ -21,12 +21,10 @@ from .model import (
     TakeBaggageBenefit, TakeFavorBenefit, TakeFreeDraw, TakeShiftBenefit, UseEventAbility, UseLocationAbility,
 )
 from .setup import current_step, seat_of
-
-if TYPE_CHECKING:
-    from .rules import AndroidRules
+from .txn import BoundRules
 
 
-def _candidates(rules: AndroidRules, s: State, seat: str) -> list[Any]:  # noqa: C901
+def _candidates(rules: BoundRules, s: State, seat: str) -> list[Any]:  # noqa: C901
     out: list[Any] = []
     if s.phase == "setup":
         step = current_step(rules, s)
@@ -115,11 +113,11 @@ def _candidates(rules: AndroidRules, s: State, seat: str) -> list[Any]:  # noqa:
     return out
 
 
-def legal_intents(rules: AndroidRules, state: State, seat: str) -> Sequence[Any]:
+def legal_intents(rules: BoundRules, state: State, seat: str) -> Sequence[Any]:
     chance = Chance(0, "legal")
     out = []
     for intent in _candidates(rules, state, seat):
-        concrete = _fill(rules, state, intent, chance) or intent
+        concrete = with_outcomes(rules, state, intent, chance) or intent
         if isinstance(rules.decide(state, seat, concrete, None), Accepted):
             out.append(intent if rules.digital else concrete)
     return out

@@ -5,10 +5,11 @@ emptied deck reshuffles its face-up discards) and flagged for audit."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from msgspec import structs
 
+from .cancel import cancel_last_action, from_text, inverse
 from .codes import Code
 from .deltas import problem
 from .deviation import deviations
@@ -19,10 +20,7 @@ from .model import (
     PlayLightCard, Popped, ResolveGeneralEvent, ResolvePlots, ResolveSpecificEvent, State, SuspectKilled,
     UseLocationAbility,
 )
-from .txn import R_MANUAL, Tx
-
-if TYPE_CHECKING:
-    from .rules import AndroidRules
+from .txn import R_MANUAL, BoundRules, Tx
 
 
 def check_deltas(tx: Tx, deltas: Sequence[Any]) -> None:
@@ -32,11 +30,9 @@ def check_deltas(tx: Tx, deltas: Sequence[Any]) -> None:
 
 
 def apply_deltas(tx: Tx, deltas: Sequence[Any], what: str = "") -> None:
-    from .cancel import cancel_last_action, inverse
-
     for i, delta in enumerate(deltas, start=1):
         if isinstance(delta, CancelLastActionDelta):
-            cancel_last_action(tx, i)
+            cancel_last_action(tx, i, apply_deltas)
             continue
         why = problem(tx.rules, tx.s, delta)
         if why is not None:
@@ -85,22 +81,21 @@ WITH_DELTAS = (ManualEffect, PlayLightCard, PlayDarkCard, UseLocationAbility, Di
                ResolveSpecificEvent, ResolvePlots)
 
 
-
-def _public(rules: AndroidRules, state: State, card: str) -> bool:
+def _public(rules: BoundRules, state: State, card: str) -> bool:
     """Whether ``card`` lies where everyone sees it: face up at the bottom of its deck, or in play."""
     c = rules.data.cards[card]
     deck = state.decks.get(c.detective, {}).get(c.deck)
     return (deck is not None and card in deck.bottom) or any(card in p.in_play for p in state.players.values())
 
 
-def _holds_from(rules: AndroidRules, state: State, seat: str, card: str) -> bool:
+def _holds_from(rules: BoundRules, state: State, seat: str, card: str) -> bool:
     """Whether ``seat`` holds cards of ``card``'s deck, as its public hand origins show."""
     c = rules.data.cards[card]
     origins = (rules.data.cards.get(x) for x in state.players[seat].hand)
     return any(o is not None and (o.detective, o.deck) == (c.detective, c.deck) for o in origins)
 
 
-def confirmer(rules: AndroidRules, state: State, seat: str, intent: Intent) -> str | None:
+def confirmer(rules: BoundRules, state: State, seat: str, intent: Intent) -> str | None:
     """Who must confirm a declared effect before it is adjudicated, because it changes another seat's
     hidden hand (§1.11): the seat a ``card:`` delta puts a card into the hand of, and the seat whose hand
     it may take the card from — one whose public hand origins show cards of that card's deck, when the
@@ -109,8 +104,6 @@ def confirmer(rules: AndroidRules, state: State, seat: str, intent: Intent) -> s
     the arbiter's own declarations are adjudicated at once."""
     if seat == "arbiter" or not isinstance(intent, WITH_DELTAS):
         return None
-    from .cancel import from_text
-
     who: set[str] = set()
     mine = state.players[seat].hand if seat in state.players else ()
     deltas = list(intent.deltas)

@@ -5,15 +5,12 @@ seats), :func:`check` after. A failure raises ``PositionError`` naming the path.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from referee.engine.position import PositionError
 
 from .data import EVIDENCE, LEAD_TYPES, PILES, parse_cell
 from .model import State
-
-if TYPE_CHECKING:
-    from .rules import AndroidRules
+from .txn import BoundRules
 
 
 def _need(ok: bool, path: str, what: str) -> None:
@@ -21,7 +18,7 @@ def _need(ok: bool, path: str, what: str) -> None:
         raise PositionError(f"position path '{path}': {what}")
 
 
-def seats(rules: AndroidRules, state: State) -> None:
+def seats(rules: BoundRules, state: State) -> None:
     """The seats a position names (the turn's bookkeeping is completed from them)."""
     known = set(rules.players)
     for path, seat in (("active_seat", state.active_seat), ("time_sheet_holder", state.time_sheet_holder),
@@ -38,7 +35,7 @@ def seats(rules: AndroidRules, state: State) -> None:
     _need(state.time_left >= 0, "time_left", f"{state.time_left} is below 0")
 
 
-def check(rules: AndroidRules, state: State) -> None:  # noqa: C901 - one block per part of the table
+def check(rules: BoundRules, state: State) -> None:  # noqa: C901 - one block per part of the table
     data, locs = rules.data, rules.map.locations
     for where, loc in (("scene.location", state.scene.location), ("lily_lockwell", state.lily_lockwell),
                        ("jimmy_the_snitch", state.jimmy_the_snitch)):

@@ -5,18 +5,16 @@ grid; then the seats' tableaux. Built from one role's view and the public map da
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.engine.present import seat_tableau
 from schemas.board import Area, Board
 
 from .data import cell
-
-if TYPE_CHECKING:
-    from .rules import AndroidRules
+from .txn import BoundRules
 
 
-def boards(rules: AndroidRules, view: dict[str, Any]) -> tuple[Board, ...]:
+def boards(rules: BoundRules, view: dict[str, Any]) -> tuple[Board, ...]:
     players = view.get("players")
     seats = {s: players[s] for s in rules.players if s in players} if isinstance(players, dict) else None
     tableau = seat_tableau({"players": _sorted(seats)}) if seats else None
@@ -24,7 +22,7 @@ def boards(rules: AndroidRules, view: dict[str, Any]) -> tuple[Board, ...]:
     return tuple(out)
 
 
-def city(rules: AndroidRules, view: dict[str, Any]) -> Board | None:
+def city(rules: BoundRules, view: dict[str, Any]) -> Board | None:
     players = view.get("players")
     if not isinstance(players, dict) or not view.get("leads"):
         return None
@@ -72,7 +70,7 @@ def suspects(view: dict[str, Any]) -> Board | None:
     return Board(title="Suspects", layout="grid", areas=tuple(areas), covers=("suspects",))
 
 
-def conspiracy(rules: AndroidRules, view: dict[str, Any]) -> Board | None:
+def conspiracy(rules: BoundRules, view: dict[str, Any]) -> Board | None:
     pz = view.get("puzzle")
     if not isinstance(pz, dict) or not pz.get("placed"):
         return None

@@ -137,7 +137,7 @@ class AndroidRules(RulesBase[State, Intent, Event]):
     def remove_card(self, state: State, card: str) -> State:
         from msgspec.structs import replace
 
-        from .fold import _pl, _without
+        from .edits import with_player, without
 
         where = self.card_zone(state, card)
         if where is None:
@@ -145,13 +145,13 @@ class AndroidRules(RulesBase[State, Intent, Event]):
         if where.endswith(".hand") or where.endswith(".in_play"):
             seat, _, zone = where.partition(".")
             p = state.players[seat]
-            return _pl(state, seat, **{zone: _without(getattr(p, zone), card)})
+            return with_player(state, seat, **{zone: without(getattr(p, zone), card)})
         if where == "box":
-            return replace(state, box=_without(state.box, card))
+            return replace(state, box=without(state.box, card))
         c = self.data.cards[card]
         decks = {k: dict(v) for k, v in state.decks.items()}
         d = decks[c.detective][c.deck]
-        decks[c.detective][c.deck] = replace(d, face_down=_without(d.face_down, card), bottom=_without(d.bottom, card))
+        decks[c.detective][c.deck] = replace(d, face_down=without(d.face_down, card), bottom=without(d.bottom, card))
         return replace(state, decks=decks)
 
     def need_face_down(self, tx: Tx, card: str) -> None:

@@ -1,19 +1,19 @@
-"""The decision being built (:class:`Tx`) and the rule citations. A failed check raises a refusal
+"""The decision being built (:class:`Tx`), the rules bound to a match as the modules below ``rules.py``
+see them (:class:`BoundRules`), and the rule citations. A failed check raises a refusal
 (``android/<spec code>``; the framework's ``turn/not_your_turn`` and ``match/over`` stay as they are),
 which ``decide`` returns as a Rejected value. Every check of this game is a ``require``: no
 ruling has ever waived one here (its arbiter corrects a table with ``manual_effect`` instead)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from referee.engine.decision import Decision
+from referee.engine.protocol import Rules
 
 from .codes import Code
-from .model import AuditFlagged, State
-
-if TYPE_CHECKING:
-    from .rules import AndroidRules
+from .data import DataSet, Location, MapData
+from .model import AuditFlagged, State, Step
 
 FRAMEWORK = ("turn/not_your_turn", "match/over")
 
@@ -44,12 +44,51 @@ R_CLOSING = "§6 «CLIMAX», §4.35–4.36"
 R_TIME = "§3.2 «ДНЕВНАЯ ФАЗА» (TIME)"
 
 
+class BoundRules(Rules[State, Any, Any], Protocol):
+    """The rules bound to one match as every module below :mod:`.rules` reads them (``AndroidRules`` is
+    one): the engine's rules protocol (the seats, clockwise; the fold, the verdict), and the options, the
+    data set and the questions about the table."""
+
+    #: every option's value (given or default)
+    options: dict[str, Any]
+    #: a digital match: the referee draws
+    digital: bool
+    data: DataSet
+    #: the match's map, and its beanstalk's interior locations
+    map: MapData
+    interior: frozenset[str]
+
+    def reach_list(self, lid: str, detective: str) -> tuple[str, ...] | None: ...
+
+    def loc(self, lid: str) -> Location: ...
+
+    def rotation(self, first: str) -> tuple[str, ...]: ...
+
+    def left(self, seat: str) -> str: ...
+
+    def right(self, seat: str) -> str: ...
+
+    def track(self, detective: str) -> tuple[int, int]: ...
+
+    def hand_limit(self, detective: str) -> int: ...
+
+    def base_time(self, state: State, seat: str) -> int: ...
+
+    def climax(self, state: State) -> bool: ...
+
+    def card_zone(self, state: State, card: str) -> str | None: ...
+
+    def remove_card(self, state: State, card: str) -> State: ...
+
+    def need_face_down(self, tx: Tx, card: str) -> None: ...
+
+
 class Tx(Decision):
     """One decision on a state: events applied as emitted (so later checks see them)."""
 
     __slots__ = ("rules", "seat", "undo")
 
-    def __init__(self, rules: AndroidRules, state: State, seat: str, waive: frozenset[str]) -> None:
+    def __init__(self, rules: BoundRules, state: State, seat: str, waive: frozenset[str]) -> None:
         super().__init__("android/", state, rules.evolve, waive=waive)
         self.rules = rules
         self.seat = seat
@@ -74,6 +113,19 @@ class Tx(Decision):
     def time(self, cost: int, rule: str = R_TIME) -> None:
         have = self.s.time_left
         self.require(have >= cost, Code.TIME_INSUFFICIENT, f"needs {cost} TIME, {self.seat} has {have}", rule)
+
+
+def substep(tx: Tx, names: tuple[str, ...], none_code: str, none_msg: str, rule: str,
+            move_pending: bool = False) -> Step:
+    """The actor's pending entry of one of ``names``; the precise code if there is none or it is not on top."""
+    mine = [i for i, st in enumerate(tx.s.pending) if st.step in names and st.seat == tx.seat]
+    tx.require(bool(mine), none_code, none_msg, rule)
+    top = tx.s.pending[0]
+    if mine[0] != 0:
+        if move_pending and top.step == "lead_move":
+            tx.fail(Code.LEAD_LEAD_MOVE_PENDING, f"{top.seat} must move {top.lead} first", rule)
+        tx.fail(Code.TURN_STEP_PENDING, f"{top.seat} must finish {top.step} first", rule)
+    return tx.s.pending[0]
 
 
 def plural(n: int, word: str) -> str:

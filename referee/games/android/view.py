@@ -29,10 +29,10 @@ from .model import (
 )
 from . import positioncheck
 from .setup import current_step
+from .txn import BoundRules
 
 if TYPE_CHECKING:
     from .data import Murder
-    from .rules import AndroidRules
 
 H = "?"
 DERIVED = ("week", "climax", "evidence_pile_count", "puzzle.closed", "players.*.hand_count", "players.*.hand_origins",
@@ -41,7 +41,7 @@ POSITION_SHAPE = PositionShape(derived=DERIVED, seat_maps=("players",),
                                open_maps=("puzzle.placed", "players.*.npc_favors", "suspects"))
 
 
-def _hand_origins(rules: AndroidRules, hand: tuple[str, ...]) -> dict[str, dict[str, int]]:
+def _hand_origins(rules: BoundRules, hand: tuple[str, ...]) -> dict[str, dict[str, int]]:
     out: dict[str, dict[str, int]] = {}
     for c in hand:
         card = rules.data.cards.get(c)
@@ -51,7 +51,7 @@ def _hand_origins(rules: AndroidRules, hand: tuple[str, ...]) -> dict[str, dict[
     return {k: dict(sorted(v.items())) for k, v in sorted(out.items())}
 
 
-def view(rules: AndroidRules, state: State, seat: str | None) -> dict[str, Any]:
+def view(rules: BoundRules, state: State, seat: str | None) -> dict[str, Any]:
     """The role's view, its mappings in key order (a live state and one decoded from a snapshot alike)."""
     out: dict[str, Any] = _ordered(_view(rules, state, seat))
     return out
@@ -65,7 +65,7 @@ def _ordered(value: Any) -> Any:
     return value
 
 
-def _view(rules: AndroidRules, state: State, seat: str | None) -> dict[str, Any]:
+def _view(rules: BoundRules, state: State, seat: str | None) -> dict[str, Any]:
     data: dict[str, Any] = msgspec.to_builtins(state)
     full = seat is None
     ended = state.phase in ("closing", "over")
@@ -122,7 +122,7 @@ def _step_view(step: dict[str, Any], seat: str | None) -> dict[str, Any]:
     return step
 
 
-def hidden_ids(rules: AndroidRules, state: State, seat: str | None) -> frozenset[str]:
+def hidden_ids(rules: BoundRules, state: State, seat: str | None) -> frozenset[str]:
     if seat is None:
         return frozenset()
     out: set[str] = set()
@@ -145,7 +145,7 @@ def hidden_ids(rules: AndroidRules, state: State, seat: str | None) -> frozenset
 
 # -- positions (§8.0) ---------------------------------------------------------------------------------------
 
-def position_base(rules: AndroidRules, state: State, overrides: Mapping[str, Any]) -> State:
+def position_base(rules: BoundRules, state: State, overrides: Mapping[str, Any]) -> State:
     if overrides.get("phase") == "setup":
         return state
     murder = str(overrides.get("murder") or rules.data.murder_order[0])
@@ -170,7 +170,7 @@ def position_base(rules: AndroidRules, state: State, overrides: Mapping[str, Any
     return evolve(rules, state, DayStarted(day=1, seat=first, time=0))
 
 
-def position_value(rules: AndroidRules, path: str, value: Any, data: dict[str, Any]) -> Any:
+def position_value(rules: BoundRules, path: str, value: Any, data: dict[str, Any]) -> Any:
     if path == "events.active" and isinstance(value, list):
         out = []
         for a in value:
@@ -181,7 +181,7 @@ def position_value(rules: AndroidRules, path: str, value: Any, data: dict[str, A
     return value
 
 
-def complete_position(rules: AndroidRules, state: State, placed: Placed) -> State:
+def complete_position(rules: BoundRules, state: State, placed: Placed) -> State:
     """What the position does not give, completed from what it places (the turn, the cards, the
     players' supplies, the box, the general events, the puzzle, the evidence pile, the banks) and
     checked, in that order, then the invariants of :mod:`.positioncheck`."""
@@ -219,7 +219,7 @@ def complete_position(rules: AndroidRules, state: State, placed: Placed) -> Stat
     return state
 
 
-def _complete_turn(rules: AndroidRules, state: State, placed: Placed, m: Murder) -> State:
+def _complete_turn(rules: BoundRules, state: State, placed: Placed, m: Murder) -> State:
     """The turn bookkeeping: turn order, the active seat, the time sheet, Lily and Jimmy's places."""
     if "turn_order" not in placed:
         state = replace(state, turn_order=rules.rotation(state.first_player or rules.players[0]))
@@ -239,7 +239,7 @@ def _complete_turn(rules: AndroidRules, state: State, placed: Placed, m: Murder)
     return state
 
 
-def _complete_cards(rules: AndroidRules, state: State, placed: Placed, dets: list[str]) -> tuple[State, set[str]]:
+def _complete_cards(rules: BoundRules, state: State, placed: Placed, dets: list[str]) -> tuple[State, set[str]]:
     """The decks' face-down cards: those of the detectives in play held nowhere else (hands, in play, a
     deck's bottom, the box); no card in two zones. Also the box as far as the decks fill it."""
     held: Counter[str] = Counter()
@@ -271,7 +271,7 @@ def _complete_cards(rules: AndroidRules, state: State, placed: Placed, dets: lis
     return state, box
 
 
-def _complete_players(rules: AndroidRules, state: State, placed: Placed) -> State:
+def _complete_players(rules: BoundRules, state: State, placed: Placed) -> State:
     """Each player's zones sorted, and the warrant, favour and hero marker supplies not given."""
     players = dict(state.players)
     for s, p in players.items():
@@ -297,7 +297,7 @@ def _complete_players(rules: AndroidRules, state: State, placed: Placed) -> Stat
     return replace(state, players=players)
 
 
-def _complete_box(rules: AndroidRules, state: State, box: set[str], dets: list[str], m: Murder) -> State:
+def _complete_box(rules: BoundRules, state: State, box: set[str], dets: list[str], m: Murder) -> State:
     """The box: the hunches, memory cards and specific events not dealt, with what the decks left."""
     if all(p.hunches for p in state.players.values()):
         for word in ("guilty", "innocent"):
@@ -313,7 +313,7 @@ def _complete_box(rules: AndroidRules, state: State, box: set[str], dets: list[s
     return replace(state, box=tuple(sorted(box)))
 
 
-def _complete_puzzle(rules: AndroidRules, state: State, placed: Placed) -> State:
+def _complete_puzzle(rules: BoundRules, state: State, placed: Placed) -> State:
     """The puzzle's piles hold the pieces placed nowhere else; given piles, a piece nowhere is discarded."""
     pz = state.puzzle
     pieces = rules.data.puzzle.pieces
@@ -342,7 +342,7 @@ def _complete_evidence(state: State, placed: Placed) -> State:
     return state
 
 
-def _complete_banks(rules: AndroidRules, state: State, placed: Placed) -> State:
+def _complete_banks(rules: BoundRules, state: State, placed: Placed) -> State:
     """Each bank: its size less what is in play, unless given; the two add up to its size."""
     banks = dict(state.banks)
     used_by: dict[str, int] = {

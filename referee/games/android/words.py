@@ -3,7 +3,7 @@ field reads as ``?``."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
 
@@ -14,12 +14,10 @@ from .model import (
     PuzzlePiecePlaced, SceneMarkerTaken, ScoreDeclared, SpecificEventRevealed, SuspectKilled, TimeSpent, TurnEnded, TurnStarted,
     TwilightCardDiscarded, TwilightCardDrawn, TwilightCardPlayed, TwilightShifted,
 )
-
-if TYPE_CHECKING:
-    from .rules import AndroidRules
+from .txn import BoundRules
 
 
-def describe(rules: AndroidRules, event: Any) -> str | None:  # noqa: C901
+def describe(rules: BoundRules, event: Any) -> str | None:  # noqa: C901
     match event:
         case DetectiveMoved(seat=s, to=to, means=means):
             return f"{s} goes to {to} ({means})"

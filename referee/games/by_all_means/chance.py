@@ -14,7 +14,7 @@ line drew."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from msgspec.structs import replace
 
@@ -35,12 +35,10 @@ from .model import (
     State,
     Utilize,
 )
-
-if TYPE_CHECKING:
-    from .rules import ByAllMeansRules
+from .txn import BoundRules
 
 
-def _top(rules: ByAllMeansRules, state: State, seat: str, zone: str, n: int, chance: Chance) -> tuple[str, ...]:
+def _top(rules: BoundRules, state: State, seat: str, zone: str, n: int, chance: Chance) -> tuple[str, ...]:
     p = state.players[seat]
     arch = getattr(p, zone)
     n = max(0, min(n, arch.count))
@@ -88,40 +86,40 @@ def _card(intent: Any, field: str, drawn: tuple[str, ...]) -> Any:
     return replace(intent, **{field: value})
 
 
-def _opening_hand(rules: ByAllMeansRules, state: State, seat: str, intent: DrawOpeningHand, chance: Chance) -> Any:
-    return _cards(intent, "cards", _top(rules, state, seat, "main_archive", rules.opts["opening_hand"], chance))
+def _opening_hand(rules: BoundRules, state: State, seat: str, intent: DrawOpeningHand, chance: Chance) -> Any:
+    return _cards(intent, "cards", _top(rules, state, seat, "main_archive", rules.ctx.opts["opening_hand"], chance))
 
 
-def _record_lot(rules: ByAllMeansRules, state: State, seat: str, intent: RecordLot, chance: Chance) -> Any:
-    drawn = chance.derive("lot").choice(rules.players)
+def _record_lot(rules: BoundRules, state: State, seat: str, intent: RecordLot, chance: Chance) -> Any:
+    drawn = chance.derive("lot").choice(rules.ctx.players)
     if intent.winner is not None and intent.winner != drawn:
         return _mismatch("winner", intent.winner, drawn)
     return replace(intent, winner=drawn)
 
 
-def _mulligan(rules: ByAllMeansRules, state: State, seat: str, intent: Mulligan, chance: Chance) -> Any:
+def _mulligan(rules: BoundRules, state: State, seat: str, intent: Mulligan, chance: Chance) -> Any:
     return _cards(intent, "drawn", _top(rules, state, seat, "main_archive", len(intent.return_), chance))
 
 
-def _start_cards(rules: ByAllMeansRules, state: State, seat: str, intent: DrawStartCards, chance: Chance) -> Any:
-    return _cards(intent, "cards", _top(rules, state, seat, "main_archive", rules.opts["empty_hand_draw"], chance))
+def _start_cards(rules: BoundRules, state: State, seat: str, intent: DrawStartCards, chance: Chance) -> Any:
+    return _cards(intent, "cards", _top(rules, state, seat, "main_archive", rules.ctx.opts["empty_hand_draw"], chance))
 
 
-def _draw_main(rules: ByAllMeansRules, state: State, seat: str, intent: DrawMain, chance: Chance) -> Any:
+def _draw_main(rules: BoundRules, state: State, seat: str, intent: DrawMain, chance: Chance) -> Any:
     return _card(intent, "card", _top(rules, state, seat, "main_archive", 1, chance))
 
 
-def _agent_draw(rules: ByAllMeansRules, state: State, seat: str, intent: AgentDraw, chance: Chance) -> Any:
+def _agent_draw(rules: BoundRules, state: State, seat: str, intent: AgentDraw, chance: Chance) -> Any:
     return _card(intent, "card", _top(rules, state, seat, "extra_archive", 1, chance))
 
 
-def _utilize(rules: ByAllMeansRules, state: State, seat: str, intent: Utilize, chance: Chance) -> Any:
+def _utilize(rules: BoundRules, state: State, seat: str, intent: Utilize, chance: Chance) -> Any:
     if state.players[seat].main_archive.count == 0:
         return intent
     return _card(intent, "drawn", _top(rules, state, seat, "main_archive", 1, chance))
 
 
-def _play_symbols(rules: ByAllMeansRules, state: State, seat: str, intent: PlaySymbols, chance: Chance) -> Any:
+def _play_symbols(rules: BoundRules, state: State, seat: str, intent: PlaySymbols, chance: Chance) -> Any:
     effect = _effect(rules, intent)
     if effect == "boost_potential":
         return _cards(intent, "cards", _top(rules, state, seat, "main_archive", 2, chance))
@@ -133,7 +131,7 @@ def _play_symbols(rules: ByAllMeansRules, state: State, seat: str, intent: PlayS
 
 
 #: the intents with chance fields, and how each is filled
-_FILL: dict[type, Callable[[ByAllMeansRules, State, str, Any, Chance], Any]] = {
+_FILL: dict[type, Callable[[BoundRules, State, str, Any, Chance], Any]] = {
     DrawOpeningHand: _opening_hand,
     RecordLot: _record_lot,
     Mulligan: _mulligan,
@@ -145,7 +143,7 @@ _FILL: dict[type, Callable[[ByAllMeansRules, State, str, Any, Chance], Any]] = {
 }
 
 
-def fill(rules: ByAllMeansRules, state: State, seat: str, intent: Intent, chance: Chance | None) -> Intent | Rejected:
+def fill(rules: BoundRules, state: State, seat: str, intent: Intent, chance: Chance | None) -> Intent | Rejected:
     """The intent with its chance fields filled from the generator (or a ``chance_mismatch``)."""
     if chance is None:
         return intent
@@ -153,7 +151,7 @@ def fill(rules: ByAllMeansRules, state: State, seat: str, intent: Intent, chance
     return intent if filler is None else filler(rules, state, seat, intent, chance)
 
 
-def _effect(rules: ByAllMeansRules, intent: PlaySymbols) -> str | None:
+def _effect(rules: BoundRules, intent: PlaySymbols) -> str | None:
     """The effect a symbol combination names (from its typed symbols), if it is well-formed."""
     if len(intent.use) != 2:
         return None
@@ -169,7 +167,7 @@ _FIELDS: dict[type, str] = {
 }
 
 
-def chance_fields(rules: ByAllMeansRules, intent: Any) -> tuple[str, ...]:
+def chance_fields(rules: BoundRules, intent: Any) -> tuple[str, ...]:
     """The fields of ``intent`` that hold a chance outcome (the cards drawn, the lot's winner)."""
     field = _FIELDS.get(type(intent))
     if field is None:

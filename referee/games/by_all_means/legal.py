@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.engine.protocol import Accepted
 
@@ -43,13 +43,10 @@ from .model import (
     State,
     Utilize,
 )
-from .txn import face_up_agents
-
-if TYPE_CHECKING:
-    from .rules import ByAllMeansRules
+from .txn import BoundRules, face_up_agents
 
 
-def _draws(rules: ByAllMeansRules, state: State, seat: str, zone: str, n: int) -> tuple[str, ...]:
+def _draws(rules: BoundRules, state: State, seat: str, zone: str, n: int) -> tuple[str, ...]:
     p = state.players[seat]
     arch = getattr(p, zone)
     n = min(n, arch.count)
@@ -58,13 +55,13 @@ def _draws(rules: ByAllMeansRules, state: State, seat: str, zone: str, n: int) -
     return tuple(p.unseen[:n])
 
 
-def _accepts(rules: ByAllMeansRules, state: State, seat: str, intent: Any) -> bool:
+def _accepts(rules: BoundRules, state: State, seat: str, intent: Any) -> bool:
     if seat not in rules.actors(state, intent):
         return False
     return isinstance(rules.decide(state, seat, intent, None), Accepted)
 
 
-def _offer(rules: ByAllMeansRules, intent: Any, chance_fields: dict[str, Any]) -> tuple[Any, Any]:
+def _offer(rules: BoundRules, intent: Any, chance_fields: dict[str, Any]) -> tuple[Any, Any]:
     """(what to check, what to offer): in a digital match the offered intent omits chance fields."""
     import msgspec
 
@@ -72,8 +69,8 @@ def _offer(rules: ByAllMeansRules, intent: Any, chance_fields: dict[str, Any]) -
     return full, (intent if rules.ctx.digital else full)
 
 
-def candidates(rules: ByAllMeansRules, state: State, seat: str) -> Iterator[tuple[Any, Any]]:  # noqa: C901
-    ctx, o = rules.ctx, rules.opts
+def candidates(rules: BoundRules, state: State, seat: str) -> Iterator[tuple[Any, Any]]:  # noqa: C901
+    ctx, o = rules.ctx, rules.ctx.opts
     p = state.players[seat]
     if state.phase == "over":
         return
@@ -193,7 +190,7 @@ def candidates(rules: ByAllMeansRules, state: State, seat: str) -> Iterator[tupl
                 yield i, i
 
 
-def _free(rules: ByAllMeansRules, state: State, seat: str) -> Iterator[tuple[Any, Any]]:
+def _free(rules: BoundRules, state: State, seat: str) -> Iterator[tuple[Any, Any]]:
     p = state.players[seat]
     ctx = rules.ctx
     for cid in sorted(set(p.hand)):
@@ -209,7 +206,7 @@ def _free(rules: ByAllMeansRules, state: State, seat: str) -> Iterator[tuple[Any
             yield i, i
 
 
-def _digits(rules: ByAllMeansRules, state: State, seat: str) -> Iterator[tuple[Any, Any]]:
+def _digits(rules: BoundRules, state: State, seat: str) -> Iterator[tuple[Any, Any]]:
     ctx = rules.ctx
     p = state.players[seat]
     hand = [c for c in p.hand if ctx.card(c).digit is not None]
@@ -234,13 +231,13 @@ def _digits(rules: ByAllMeansRules, state: State, seat: str) -> Iterator[tuple[A
                 yield j, j
 
 
-def _lilac_for(rules: ByAllMeansRules, cid: str) -> tuple[str, ...]:
+def _lilac_for(rules: BoundRules, cid: str) -> tuple[str, ...]:
     ctx = rules.ctx
     n = ctx.card(cid).symbols.count(ctx.cards.neutral_symbol)
     return tuple(f"{cid}:{ctx.cards.active_symbols[0]}" for _ in range(n))
 
 
-def _params(rules: ByAllMeansRules, state: State, seat: str, effect: str) -> dict[str, Any]:
+def _params(rules: BoundRules, state: State, seat: str, effect: str) -> dict[str, Any]:
     """One set of parameters for an effect (the first suitable targets)."""
     ctx = rules.ctx
     other = ctx.opp(seat)
@@ -290,7 +287,7 @@ def _params(rules: ByAllMeansRules, state: State, seat: str, effect: str) -> dic
     return {}
 
 
-def _symbols(rules: ByAllMeansRules, state: State, seat: str) -> Iterator[tuple[Any, Any]]:
+def _symbols(rules: BoundRules, state: State, seat: str) -> Iterator[tuple[Any, Any]]:
     ctx = rules.ctx
     p = state.players[seat]
     neutral = ctx.cards.neutral_symbol
@@ -320,7 +317,7 @@ def _symbols(rules: ByAllMeansRules, state: State, seat: str) -> Iterator[tuple[
         yield _offer(rules, PlaySymbols(use=(ta, tb), **params), chance)
 
 
-def legal_intents(rules: ByAllMeansRules, state: State, seat: str) -> list[Any]:
+def legal_intents(rules: BoundRules, state: State, seat: str) -> list[Any]:
     out = []
     seen = set()
     for full, offered in candidates(rules, state, seat):
@@ -332,7 +329,7 @@ def legal_intents(rules: ByAllMeansRules, state: State, seat: str) -> list[Any]:
     return out
 
 
-def random_intent(rules: ByAllMeansRules, state: State, seats: tuple[str, ...], rng: Any,
+def random_intent(rules: BoundRules, state: State, seats: tuple[str, ...], rng: Any,
                   end_turn_weight: float = 0.08) -> tuple[str, Any] | None:
     """One legal (seat, intent), chosen at random without listing them all; None if nobody can act."""
     pool = [(s, full, offered) for s in seats for full, offered in candidates(rules, state, s)]

@@ -15,10 +15,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, Protocol
 
 from referee.engine.chance import Chance
 from referee.engine.decision import Decision
+from referee.engine.protocol import Rules
 
 from .codes import Code
 from .data import Card, CardSet, Combination
@@ -89,6 +90,14 @@ class Ctx:
 
     def south(self, seat: str) -> bool:
         return seat == self.players[0]
+
+
+class BoundRules(Rules[State, Any, Any], Protocol):
+    """The rules bound to one match as the modules below :mod:`.rules` read them (``ByAllMeansRules`` is
+    one): the engine's rules protocol (who may act, the verdict on an intent), and the match's context."""
+
+    @property
+    def ctx(self) -> Ctx: ...
 
 
 class FieldScan:

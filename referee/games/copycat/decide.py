@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -24,10 +24,7 @@ from .model import (
     PlacementsKept, PlayCard, PurchaseForfeited, RoundCleaned, Scored, Setup, State, StreetShifted, TurnStarted,
     UseOffice, VpGained, WorkerPlaced,
 )
-from .txn import R_CLEANUP, R_DRAW, R_END, R_ORDER, R_PASS, R_PLACE, R_SETUP, Chooser, Tx
-
-if TYPE_CHECKING:
-    from .rules import CopycatRules
+from .txn import R_CLEANUP, R_DRAW, R_END, R_ORDER, R_PASS, R_PLACE, R_SETUP, BoundRules, Chooser, Tx
 
 
 def judge(tx: Tx, intent: Any) -> None:
@@ -41,7 +38,7 @@ def judge(tx: Tx, intent: Any) -> None:
     decider(tx, intent)
 
 
-def attempt(rules: CopycatRules, state: State, seat: str, intent: Any, fill: Chooser | None = None,
+def attempt(rules: BoundRules, state: State, seat: str, intent: Any, fill: Chooser | None = None,
             chance: Chance | None = None) -> tuple[Tx, Refusal | None]:
     """:func:`judge` on a fresh decision, kept whatever the verdict (filling an intent reads what was
     drawn before a refusal): the decision and the refusal, if any."""

@@ -11,7 +11,7 @@ supply bands and the office departments keep the order they were shuffled into (
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
 
@@ -26,11 +26,8 @@ from .model import (
     PurchasesGained, Result, RoundCleaned, Scored, State, StreetShifted, Supply, Turn, TurnActed, TurnStarted,
     VpGained, WorkerPlaced, WorkersRecruited,
 )
+from .txn import BoundRules
 
-if TYPE_CHECKING:
-    from .rules import CopycatRules
-
-    BoundRules = CopycatRules  # the rules as this module reads them
 
 replace = msgspec.structs.replace
 

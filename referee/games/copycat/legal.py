@@ -9,7 +9,7 @@ card and office, a plain use of it, enough for play to go on to the end of the g
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .decide import attempt
 from .effects import PENDING, usable
@@ -17,13 +17,10 @@ from .model import (
     ActivateCard, Buy, ChooseOrderCard, Cleanup, DrawHand, EffectArgs, EndTurn, LayDown, Pass, PlaceWorker, PlayCard,
     Setup, State, UseOffice,
 )
-from .txn import first_chooser
-
-if TYPE_CHECKING:
-    from .rules import CopycatRules
+from .txn import BoundRules, first_chooser
 
 
-def _args_for(rules: CopycatRules, kind: str, hand: tuple[str, ...], play_area: tuple[str, ...]) -> list[EffectArgs | None]:
+def _args_for(rules: BoundRules, kind: str, hand: tuple[str, ...], play_area: tuple[str, ...]) -> list[EffectArgs | None]:
     if kind in ("card_exchange", "trash_for_worker", "trash_for_coins"):
         return [EffectArgs(cards=(c,)) for c in hand[:1]]
     if kind == "donations":
@@ -38,7 +35,7 @@ def _args_for(rules: CopycatRules, kind: str, hand: tuple[str, ...], play_area: 
     return [None]
 
 
-def candidates(rules: CopycatRules, state: State, seat: str) -> list[Any]:
+def candidates(rules: BoundRules, state: State, seat: str) -> list[Any]:
     phase = state.phase
     p = state.players[seat]
     if phase == "setup":
@@ -104,7 +101,7 @@ def _coins(p: Any) -> int:
     return int(p.coins.doublable * (1 + p.coin_doublings) + p.coins.plain - p.coins.spent)
 
 
-def legal_intents(rules: CopycatRules, state: State, seat: str) -> Sequence[Any]:
+def legal_intents(rules: BoundRules, state: State, seat: str) -> Sequence[Any]:
     if state.phase == "game_over":
         return []
     digital = rules.config.chance == "digital"

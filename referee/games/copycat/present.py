@@ -4,18 +4,16 @@ and office deck as counts, and each seat's tableau."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.engine.present import seat_tableau
 from schemas.board import Area, Board
 
 from .effects import surcharge
-
-if TYPE_CHECKING:
-    from .rules import CopycatRules
+from .txn import BoundRules
 
 
-def boards(rules: CopycatRules, view: dict[str, Any]) -> tuple[Board, ...]:
+def boards(rules: BoundRules, view: dict[str, Any]) -> tuple[Board, ...]:
     out: list[Board] = []
     street = view.get("street")
     if isinstance(street, dict):

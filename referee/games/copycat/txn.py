@@ -14,16 +14,15 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from referee.engine.chance import Chance
 from referee.engine.decision import Decision
+from schemas import MatchConfig
 
 from .codes import Code
+from .data import Card, DataSet, OfficeCard
 from .model import CardsDrawn, State
-
-if TYPE_CHECKING:
-    from .rules import CopycatRules
 
 R_SETUP = "§2 «Подготовка к игре»"
 R_CHANCE = "§4.0.3"
@@ -57,10 +56,36 @@ def first_chooser(path: str, k: int, pile: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(sorted(pile)[:k])
 
 
+class BoundRules(Protocol):
+    """The rules bound to one match as every module below :mod:`.rules` reads them (``CopycatRules`` is
+    one): the configuration, seats, options, cards and offices, the fold, and an intent's chance filling."""
+
+    config: MatchConfig
+    #: the seats, in seating order
+    players: tuple[str, ...]
+    #: every option's value (given or default)
+    options: dict[str, Any]
+    #: the data set, and its cards as the match's options make them
+    data: DataSet
+    cards: dict[str, Card]
+    offices: dict[str, OfficeCard]
+    office_order: tuple[str, ...]
+    #: each seat's starter set (its letter)
+    sets: dict[str, str]
+
+    @property
+    def removed(self) -> tuple[str, ...]:
+        """The cards a two-player match takes out."""
+
+    def evolve(self, state: State, event: Any) -> State: ...
+
+    def fill(self, state: State, seat: str, intent: Any, chooser: Chooser, chance: Chance | None = None) -> Any: ...
+
+
 class Tx(Decision):
     __slots__ = ("rules", "seat", "fill", "fills", "chance")
 
-    def __init__(self, rules: CopycatRules, state: State, seat: str, waive: frozenset[str] = frozenset(),
+    def __init__(self, rules: BoundRules, state: State, seat: str, waive: frozenset[str] = frozenset(),
                  fill: Chooser | None = None, chance: Chance | None = None) -> None:
         super().__init__("copycat/", state, rules.evolve, waive=waive)
         self.rules = rules

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
 
@@ -23,9 +23,7 @@ from referee.engine.position import Placed, PositionError, PositionShape
 
 from .fold import PLAYER_ZONES, laid_out, sort
 from .model import SLOTS, LaidOut, State, Turn
-
-if TYPE_CHECKING:
-    from .rules import CopycatRules
+from .txn import BoundRules
 
 HIDDEN = "?"
 PHASES = ("setup", "planning", "actions", "buying", "cleanup", "game_over")
@@ -35,7 +33,7 @@ def coins_available(p: Any) -> int:
     return int(p.coins.doublable * (1 + p.coin_doublings) + p.coins.plain - p.coins.spent)
 
 
-def view(rules: CopycatRules, state: State, seat: str | None) -> dict[str, Any]:
+def view(rules: BoundRules, state: State, seat: str | None) -> dict[str, Any]:
     data: dict[str, Any] = msgspec.to_builtins(state)
     data["street"] = {s: state.street.get(s) for s in SLOTS}
     # maps in one order whatever order the fold or a snapshot built them in
@@ -89,7 +87,7 @@ POSITION_SHAPE = PositionShape(
 )
 
 
-def position_base(rules: CopycatRules, state: State, overrides: Mapping[str, Any]) -> State:
+def position_base(rules: BoundRules, state: State, overrides: Mapping[str, Any]) -> State:
     if overrides.get("phase", "planning") == "setup":
         return state
     data = rules.data
@@ -141,7 +139,7 @@ def _drop(state: State, item: str, where: str) -> State:
         replace(b, cards=tuple(c for c in b.cards if c != item)) for b in state.office_deck.bands)))
 
 
-def complete_position(rules: CopycatRules, state: State, placed: Placed) -> State:
+def complete_position(rules: BoundRules, state: State, placed: Placed) -> State:
     replace = msgspec.structs.replace
     seats = rules.players
     if state.phase not in PHASES:

@@ -3,7 +3,7 @@ sees them (redacted): a hidden card is ``?`` and gets no name."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .model import (
     Bought, CardPending, CardsDrawn, CardsKept, CardsMoved, CardUsed, CardUsedAgain, CoinsGained, Doubled,
@@ -13,11 +13,7 @@ from .model import (
     PurchaseForfeited, PurchasesGained, RoundCleaned, Scored, StreetShifted, TurnActed, TurnStarted, VpGained,
     WorkerPlaced, WorkersRecruited,
 )
-
-if TYPE_CHECKING:
-    from .rules import CopycatRules
-
-    BoundRules = CopycatRules  # the rules as this module reads them
+from .txn import BoundRules
 
 
 def name(rules: BoundRules, card: str | None) -> str:

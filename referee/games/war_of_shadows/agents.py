@@ -6,9 +6,10 @@ region_agents) in a region, within the region-agent limit.
 from __future__ import annotations
 
 from .codes import Code
+from .data import split
 from .model import AgentCollected, AgentPlaced, CollectAgent, PlaceAgent
 from .rounds import run_agent_phase
-from .txn import R_COLLECT, R_PLACE, R_REGION_AGENTS, Tx, plural, split
+from .txn import R_COLLECT, R_PLACE, R_REGION_AGENTS, Tx, plural
 
 
 def collect_agent(tx: Tx, intent: CollectAgent) -> None:

@@ -13,7 +13,7 @@ first changes nothing, and a fork draws what the main line drew.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
 
@@ -21,7 +21,7 @@ from referee.engine.chance import Chance
 from referee.engine.protocol import Rejected
 
 from .codes import Code
-from .data import EMPIRES, SLOTS, SYMBOLS
+from .data import EMPIRES, SLOTS, SYMBOLS, split
 from .fold import shuffles
 from .model import (
     Intent,
@@ -35,13 +35,11 @@ from .model import (
     State,
     TakeCards,
 )
-from .txn import R_CHANCE, split
-
-if TYPE_CHECKING:
-    from .rules import WarOfShadowsRules
+from .queries import Queries
+from .txn import R_CHANCE
 
 
-def chance_fields(rules: WarOfShadowsRules, intent: Any) -> tuple[str, ...]:
+def chance_fields(rules: Queries, intent: Any) -> tuple[str, ...]:
     """A random first player, the fanatic empires dealt, a digital match's loyalty arrangement, the
     cards drawn (their ids: in counted mode only a number) and the cards a declared draw names."""
     if isinstance(intent, SetFirstPlayer):
@@ -58,7 +56,7 @@ def chance_fields(rules: WarOfShadowsRules, intent: Any) -> tuple[str, ...]:
     return ()
 
 
-def fill(rules: WarOfShadowsRules, state: State, seat: str, intent: Intent, chance: Chance | None) -> Intent | Rejected:
+def fill(rules: Queries, state: State, seat: str, intent: Intent, chance: Chance | None) -> Intent | Rejected:
     """Digital match: fill omitted chance outcomes from the seeded generator; a typed outcome must
     be the generator's (else ``chance_mismatch``). Physical match: the intent as typed."""
     if chance is None:
@@ -132,7 +130,7 @@ def _mismatch(what: str) -> Rejected:
                     "and the referee fills them in", R_CHANCE)
 
 
-def _digital_draw(rules: WarOfShadowsRules, state: State, intent: TakeCards) -> tuple[str, int] | None:
+def _digital_draw(rules: Queries, state: State, intent: TakeCards) -> tuple[str, int] | None:
     if not rules.is_position(intent.position):
         return None
     empire = split(intent.position)[0]

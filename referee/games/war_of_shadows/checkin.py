@@ -7,7 +7,7 @@ declared effect's deltas. A failure is adjudicated, not refused before adjudicat
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .data import ALL_CARDS, EMPIRES, PRIMITIVES, SLOTS, SOCIETIES, SYMBOLS
 from .fold import RESERVE
@@ -38,20 +38,18 @@ from .model import (
     TakeCards,
     TransferCardDelta,
 )
-
-if TYPE_CHECKING:
-    from .rules import WarOfShadowsRules
+from .queries import Queries
 
 
 def _card_ok(card: str, allow_empire: bool = False) -> bool:
     return card in ALL_CARDS or (allow_empire and card in EMPIRES)
 
 
-def _place_ok(rules: WarOfShadowsRules, place: str, reserve: bool = False) -> bool:
+def _place_ok(rules: Queries, place: str, reserve: bool = False) -> bool:
     return rules.is_position(place) or rules.is_region(place) or (reserve and place == RESERVE)
 
 
-def unknown(rules: WarOfShadowsRules, intent: Any) -> str | None:  # noqa: C901 - one table of ids
+def unknown(rules: Queries, intent: Any) -> str | None:  # noqa: C901 - one table of ids
     pos = getattr(intent, "position", None)
     if pos is not None and not rules.is_position(pos):
         return f"position {pos!r} is not a council position (write <empire>.<position>, e.g. bear.sheriff)"
@@ -163,7 +161,7 @@ def unknown(rules: WarOfShadowsRules, intent: Any) -> str | None:  # noqa: C901 
     return None
 
 
-def _delta_refs(rules: WarOfShadowsRules, d: Any) -> str | None:
+def _delta_refs(rules: Queries, d: Any) -> str | None:
     match d:
         case BannersDelta(region=r, empire=e):
             if not rules.is_region(r):

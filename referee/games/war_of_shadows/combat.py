@@ -6,13 +6,10 @@ effects that leave two empires in one region.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from .model import CombatResolved, State
+from .queries import Queries
 from .txn import Tx, plural
-
-if TYPE_CHECKING:
-    from .rules import WarOfShadowsRules
 
 
 ATTACK_CHECKS = ("source_not_controlled", "target_not_enemy", "sea_border", "not_adjacent", "no_banners_moved",
@@ -21,7 +18,7 @@ ATTACK_CHECKS = ("source_not_controlled", "target_not_enemy", "sea_border", "not
 BANNER_CHECKS = frozenset(("no_banners_moved", "insufficient_banners"))
 
 
-def attack_check(rules: WarOfShadowsRules, state: State, empire: str, src: str, dst: str, count: int,
+def attack_check(rules: Queries, state: State, empire: str, src: str, dst: str, count: int,
                  code: str) -> str | None:
     """One of the §4.10 checks: the message if it fails, else None."""
     have = state.banners[src][empire]
@@ -45,7 +42,7 @@ def attack_check(rules: WarOfShadowsRules, state: State, empire: str, src: str, 
     return None
 
 
-def attack_problem(rules: WarOfShadowsRules, state: State, empire: str, src: str, dst: str,
+def attack_problem(rules: Queries, state: State, empire: str, src: str, dst: str,
                    count: int) -> tuple[str, str] | None:
     """§4.10 checks 1–7 in order: (reason, message) of the first that fails, or None."""
     for code in ATTACK_CHECKS:
@@ -55,7 +52,7 @@ def attack_problem(rules: WarOfShadowsRules, state: State, empire: str, src: str
     return None
 
 
-def fort_strikes(rules: WarOfShadowsRules, region: str, attacker: str) -> bool:
+def fort_strikes(rules: Queries, region: str, attacker: str) -> bool:
     r = rules.board.region(region)
     return r.fort and (bool(rules.options["fort_owner_neutral"]) or r.home != attacker)
 

@@ -8,11 +8,11 @@ or left pending for a card), take cards, move agent — and ``resolve_combat``, 
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .codes import Code
 from .combat import ATTACK_CHECKS, BANNER_CHECKS, attack_check, attack_problem, fight, fort_strikes
-from .data import ActionSpec
+from .data import ActionSpec, split
 from .model import (
     ActionDone,
     AddBanners,
@@ -34,6 +34,7 @@ from .model import (
     SubActivationOpened,
     TakeCards,
 )
+from .queries import Queries
 from .rounds import close_activation
 from .txn import (
     R_ACTIVATION,
@@ -47,11 +48,7 @@ from .txn import (
     R_PLAY,
     R_TAKE,
     Tx,
-    split,
 )
-
-if TYPE_CHECKING:
-    from .rules import WarOfShadowsRules
 
 
 def _in_empire_phase(tx: Tx, verb: str) -> None:
@@ -274,7 +271,7 @@ def move_agent(tx: Tx, intent: MoveAgent) -> None:
             SubActivationOpened(position=dst, by="move_agent"))
 
 
-def _action_available(rules: WarOfShadowsRules, state: State, slot: str, spec: ActionSpec, in_sub: bool) -> bool:
+def _action_available(rules: Queries, state: State, slot: str, spec: ActionSpec, in_sub: bool) -> bool:
     """§4.14: whether an offered action could be performed now."""
     e, p = split(slot)
     if spec.type == "add_banners":

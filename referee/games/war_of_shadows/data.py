@@ -80,6 +80,12 @@ def card_empire(card: str) -> str | None:
 _CARD_SET = frozenset(ALL_CARDS)
 
 
+def split(pid: str) -> tuple[str, str]:
+    """``bear.sheriff`` -> (``bear``, ``sheriff``)."""
+    e, p = pid.split(".", 1)
+    return e, p
+
+
 @dataclass(frozen=True)
 class Region:
     id: str

@@ -10,7 +10,7 @@ intent arrives.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.engine.decision import Refusal
 
@@ -44,11 +44,9 @@ from .model import (
     SwapLoyalty,
     TakeCards,
 )
+from .queries import Queries
 from .rounds import close_activation, skip_collectors, stuck_collector
 from .txn import R_COMMON, R_CONFIG, Tx
-
-if TYPE_CHECKING:
-    from .rules import WarOfShadowsRules
 
 #: the decider of every intent but configure_match (a match is configured by its header)
 DECIDERS: dict[type[Any], Callable[[Tx, Any], None]] = {
@@ -93,7 +91,7 @@ def judge(tx: Tx, intent: Intent) -> None:
     _dispatch(tx, intent)
 
 
-def _may_close(rules: WarOfShadowsRules, state: State, intent: Any) -> bool:
+def _may_close(rules: Queries, state: State, intent: Any) -> bool:
     c = state.cursor
     if state.phase != "EMPIRE_PHASE" or c is None or c.stage != "done" or c.resolving_card is not None:
         return False

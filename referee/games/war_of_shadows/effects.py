@@ -11,7 +11,7 @@ from typing import Any
 
 from .codes import Code
 from .combat import fight, fort_strikes
-from .data import EMPIRES, card_empire
+from .data import EMPIRES, card_empire, split
 from .model import (
     AgentMoved,
     AnnihilationDeclared,
@@ -26,7 +26,7 @@ from .model import (
     PlayCard,
     SubActivationOpened,
 )
-from .txn import R_NOTES, R_PLAY, Tx, split
+from .txn import R_NOTES, R_PLAY, Tx
 
 
 def play_card(tx: Tx, intent: PlayCard) -> None:  # noqa: C901 - §4.17 in order

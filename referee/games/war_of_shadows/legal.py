@@ -11,7 +11,7 @@ every choice of cost cards.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.engine.chance import Chance
 from referee.engine.protocol import Accepted, Rejected
@@ -48,14 +48,12 @@ from .model import (
     TakeCards,
     Variant,
 )
+from .queries import Queries
 from .rounds import skip_collectors, stuck_collector
 from .txn import Tx
 
-if TYPE_CHECKING:
-    from .rules import WarOfShadowsRules
 
-
-def legal_intents(rules: WarOfShadowsRules, state: State, seat: str) -> Sequence[Any]:
+def legal_intents(rules: Queries, state: State, seat: str) -> Sequence[Any]:
     if state.outcome is not None or seat not in rules.players:
         return []
     source = state
@@ -83,7 +81,7 @@ def legal_intents(rules: WarOfShadowsRules, state: State, seat: str) -> Sequence
     return out
 
 
-def _candidates(rules: WarOfShadowsRules, s: State, seat: str) -> Any:  # noqa: C901 - one generator per phase
+def _candidates(rules: Queries, s: State, seat: str) -> Any:  # noqa: C901 - one generator per phase
     ph = s.phase
     if ph == "SETUP":
         yield from _setup(rules, s, seat)
@@ -130,7 +128,7 @@ def _candidates(rules: WarOfShadowsRules, s: State, seat: str) -> Any:  # noqa: 
             yield FinalReveal(arrangement=Arrangement(**arr))
 
 
-def _setup(rules: WarOfShadowsRules, s: State, seat: str) -> Any:
+def _setup(rules: Queries, s: State, seat: str) -> Any:
     pl = s.players[seat]
     if pl.society is None:
         taken = {p.society for p in s.players.values()}
@@ -162,7 +160,7 @@ def _setup(rules: WarOfShadowsRules, s: State, seat: str) -> Any:
             yield ArrangeLoyalty(arrangement=Arrangement(**dict(zip(SLOTS, order))))
 
 
-def _swaps(rules: WarOfShadowsRules, s: State, seat: str) -> Any:
+def _swaps(rules: Queries, s: State, seat: str) -> Any:
     loyalty = s.players[seat].loyalty
     free = [slot for slot in SLOTS if not loyalty[slot].revealed]
     pairs = [(a, b) for i, a in enumerate(free) for b in free[i + 1:]][:4]
@@ -178,7 +176,7 @@ def _swaps(rules: WarOfShadowsRules, s: State, seat: str) -> Any:
             yield SwapLoyalty(slot_a=a, slot_b=b, revealed=Revealed(**{a: ea, b: eb}))
 
 
-def _empire_phase(rules: WarOfShadowsRules, s: State, seat: str) -> Any:
+def _empire_phase(rules: Queries, s: State, seat: str) -> Any:
     c = s.cursor
     assert c is not None
     slot = rules.current_slot(s)
@@ -203,7 +201,7 @@ def _empire_phase(rules: WarOfShadowsRules, s: State, seat: str) -> Any:
             yield from _plays(rules, s, seat, slot, "during")
 
 
-def _actions(rules: WarOfShadowsRules, s: State, seat: str, slot: str) -> Any:
+def _actions(rules: Queries, s: State, seat: str, slot: str) -> Any:
     e = slot.split(".", 1)[0]
     regions = rules.controlled_regions(s, e)
     for spec in rules.actions_at(slot):
@@ -249,7 +247,7 @@ def _actions(rules: WarOfShadowsRules, s: State, seat: str, slot: str) -> Any:
                 yield MoveAgent(position=slot, destination=f"{e}.{p}")
 
 
-def _pay(rules: WarOfShadowsRules, hand: list[str], card: str, cost: Sequence[str]) -> tuple[str, ...] | None:
+def _pay(rules: Queries, hand: list[str], card: str, cost: Sequence[str]) -> tuple[str, ...] | None:
     """Extra cost cards from ``hand`` (without ``card``) whose empires complete ``cost``."""
     need = list(cost)
     own = card_empire(card) or card
@@ -277,7 +275,7 @@ def _pay(rules: WarOfShadowsRules, hand: list[str], card: str, cost: Sequence[st
     return tuple(extra)
 
 
-def _plays(rules: WarOfShadowsRules, s: State, seat: str, slot: str, timing: str) -> Any:
+def _plays(rules: Queries, s: State, seat: str, slot: str, timing: str) -> Any:
     hand = list(s.players[seat].hand)
     c = s.cursor
     assert c is not None
@@ -307,7 +305,7 @@ def _plays(rules: WarOfShadowsRules, s: State, seat: str, slot: str, timing: str
                 yield PlayCard(effect=eff, **common)
 
 
-def _effects(rules: WarOfShadowsRules, s: State, seat: str, slot: str, e: str, prim: str) -> Any:
+def _effects(rules: Queries, s: State, seat: str, slot: str, e: str, prim: str) -> Any:
     c = s.cursor
     assert c is not None
     if prim == "mutual_annihilation":

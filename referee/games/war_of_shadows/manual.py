@@ -8,7 +8,7 @@ it (:func:`confirmer`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from schemas import ARBITER
 
@@ -29,13 +29,11 @@ from .model import (
     State,
     TransferCardDelta,
 )
+from .queries import Queries
 from .txn import R_MANUAL, Tx
 
-if TYPE_CHECKING:
-    from .rules import WarOfShadowsRules
 
-
-def confirmer(rules: WarOfShadowsRules, state: State, seat: str, intent: Any) -> str | None:
+def confirmer(rules: Queries, state: State, seat: str, intent: Any) -> str | None:
     """A declared effect that discards or passes on a card from another seat's hand waits for that
     seat (or the arbiter, when it reads two hands) to confirm it: whether the card is there is that
     seat's secret."""

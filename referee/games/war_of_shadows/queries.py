@@ -2,17 +2,28 @@
 position (§1.9), the turn order and whose move it is in each phase, where agents stand, what a draw
 is owed and what the catalogue says of a card. :class:`Queries` is the base of the rules class, which
 sets the match's parameters (:class:`~.rules.WarOfShadowsRules` reads them from the configuration);
-the deciders, the views and the legal-intent lists all ask these questions of it.
+the deciders, the views and the legal-intent lists all ask these questions of it, and name the rules by
+this class (never the rules class, which imports them).
 """
 
 from __future__ import annotations
 
 from collections.abc import Container, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from .data import EMPIRES, POSITIONS, ActionSpec, Board, CardDef, card_empire
+from referee.engine.chance import Chance
+from referee.engine.protocol import Verdict
+from schemas import MatchConfig
+
+from .data import EMPIRES, POSITIONS, ActionSpec, Board, CardDef, card_empire, split
 from .model import Cursor, State
-from .txn import split
+
+
+class Verdicts(Protocol):
+    """The verdict on an intent (the engine's ``decide``, bound to the rules)."""
+
+    def __call__(self, state: State, seat: str, intent: Any, chance: Chance | None,
+                 waive: frozenset[str] = frozenset()) -> Verdict: ...
 
 
 class Queries:
@@ -31,6 +42,25 @@ class Queries:
     counted: bool
     #: agents each player places per round (3 with two players, else 2)
     quota: int
+    #: the empires' order in an empire phase (bear first)
+    empire_order: tuple[str, ...]
+    #: the match's configuration
+    config: MatchConfig
+    #: a digital match: the referee deals and draws
+    digital: bool
+    #: loyalty_secret_mode=unrecorded: loyalty tokens are never recorded, only revealed
+    unrecorded: bool
+
+    if TYPE_CHECKING:
+        # the rules class's protocol methods that the decision (the fold) and the legal-intent lists (the
+        # verdict on a filled-in intent) call back: declared for the type checker only, so that at run
+        # time the rules class's own (or RulesBase's) stand
+
+        def evolve(self, state: State, event: Any) -> State: ...
+
+        def filled_intent(self, state: State, seat: str, intent: Any, chance: Chance | None) -> Any: ...
+
+        decide: Verdicts
 
     def is_position(self, pid: Any) -> bool:
         if not isinstance(pid, str) or pid.count(".") != 1:

@@ -7,7 +7,6 @@ passing, the end of the discard phase and the start of the next round.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from .data import EMPIRES, HAND_LIMIT, POSITIONS, ROUNDS, SUPPLY_LIMIT, SUPPLY_LIMIT_FARM
 from .model import (
@@ -25,11 +24,9 @@ from .model import (
     SupplyLimitEnforced,
     SupplyLimitRemoval,
 )
+from .queries import Queries
 from .scoring import game_end
 from .txn import Tx
-
-if TYPE_CHECKING:
-    from .rules import WarOfShadowsRules
 
 
 def start_round(tx: Tx, rnd: int) -> None:
@@ -64,7 +61,7 @@ def run_agent_phase(tx: Tx) -> None:
         return
 
 
-def stuck_collector(rules: WarOfShadowsRules, state: State) -> bool:
+def stuck_collector(rules: Queries, state: State) -> bool:
     """Whether the player to collect next has no agent on the board to collect."""
     nxt = rules.next_collector(state) if state.phase == "AGENT_COLLECT" else None
     return nxt is not None and not rules.agents_on_board(state, nxt)

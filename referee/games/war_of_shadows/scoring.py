@@ -6,14 +6,11 @@ the winner is found through the tie-breaks (fewest swaps, most cards, then the `
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from .data import MULTIPLIER, SLOTS
 from .model import GameEnded, LoyaltyRevealed, PhaseChanged, ScoreComputed, State, WinnerDeclared
+from .queries import Queries
 from .txn import Tx
-
-if TYPE_CHECKING:
-    from .rules import WarOfShadowsRules
 
 
 def game_end(tx: Tx) -> None:
@@ -36,7 +33,7 @@ def game_end(tx: Tx) -> None:
     score(tx)
 
 
-def score_of(rules: WarOfShadowsRules, state: State, seat: str) -> dict[str, int]:
+def score_of(rules: Queries, state: State, seat: str) -> dict[str, int]:
     """The §5 breakdown for one player from a state whose tokens are all known."""
     cities = rules.cities(state)
     pl = state.players[seat]

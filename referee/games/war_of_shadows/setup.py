@@ -7,7 +7,6 @@ still missing (:func:`still_missing`).
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
 
 from .codes import Code
 from .data import AGENTS, ALL_CARDS, BANNERS_PER_EMPIRE, CARDS_PER_EMPIRE, EMPIRES, POSITIONS, SLOTS, card_empire
@@ -26,14 +25,12 @@ from .model import (
     SocietyChosen,
     State,
 )
+from .queries import Queries
 from .rounds import start_round
 from .txn import R_DEAL, R_FIRST, R_LOYALTY, R_SOCIETY, Tx
 
-if TYPE_CHECKING:
-    from .rules import WarOfShadowsRules
 
-
-def initial_state(rules: WarOfShadowsRules) -> State:
+def initial_state(rules: Queries) -> State:
     """The state after match creation (§1.12): SETUP, supplies, decks and starting banners placed."""
     banners = {r.id: {e: 0 for e in EMPIRES} for r in rules.board.regions}
     supply = {e: BANNERS_PER_EMPIRE for e in EMPIRES}
@@ -56,7 +53,7 @@ def initial_state(rules: WarOfShadowsRules) -> State:
     )
 
 
-def still_missing(rules: WarOfShadowsRules, state: State) -> str:
+def still_missing(rules: Queries, state: State) -> str:
     """What setup still lacks (for G2's message)."""
     missing = []
     no_society = [p for p in rules.players if state.players[p].society is None]

@@ -8,15 +8,12 @@ Russian heading, and the spec section).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from referee.engine.decision import Decision
 
 from .codes import Code
 from .model import State
-
-if TYPE_CHECKING:
-    from .rules import WarOfShadowsRules
+from .queries import Queries
 
 # -- rule citations (the Russian heading, and the spec section) ---------------------------------------------
 
@@ -51,7 +48,7 @@ class Tx(Decision):
 
     __slots__ = ("rules", "seat")
 
-    def __init__(self, rules: WarOfShadowsRules, state: State, seat: str, waive: frozenset[str]) -> None:
+    def __init__(self, rules: Queries, state: State, seat: str, waive: frozenset[str]) -> None:
         super().__init__("war_of_shadows/", state, rules.evolve, waive=waive)
         self.rules = rules
         self.seat = seat
@@ -66,12 +63,6 @@ class Tx(Decision):
         """``verb`` belongs to one of the advanced modules (§6): ``module_disabled`` unless the match uses it."""
         self.require(self.rules.modules[module], Code.MODULE_DISABLED,
                      f"{verb} belongs to the module {module}, which this match does not use", rule)
-
-
-def split(pid: str) -> tuple[str, str]:
-    """``bear.sheriff`` -> (``bear``, ``sheriff``)."""
-    e, p = pid.split(".", 1)
-    return e, p
 
 
 def plural(n: int, word: str) -> str:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
 
@@ -27,9 +27,7 @@ from referee.engine.protocol import ConfigError
 from .data import ALL_CARDS, BANNERS_PER_EMPIRE, CARDS_PER_EMPIRE, EMPIRES, POSITIONS, SLOTS, SOCIETIES, card_empire
 from .fold import fanatic_id, token_id
 from .model import Player, State
-
-if TYPE_CHECKING:
-    from .rules import WarOfShadowsRules
+from .queries import Queries
 
 PHASES = ("SETUP", "AGENT_COLLECT", "AGENT_PLACE", "EMPIRE_PHASE", "DISCARD", "REVEAL", "CI_SWAP", "CI_REVEAL",
           "FINAL_SCORING", "GAME_OVER")
@@ -51,7 +49,7 @@ def _sees(viewer: str | None, owner: str) -> bool:
     return viewer is None or viewer == owner
 
 
-def view(rules: WarOfShadowsRules, state: State, seat: str | None) -> dict[str, Any]:
+def view(rules: Queries, state: State, seat: str | None) -> dict[str, Any]:
     c = state.cursor
     cursor: dict[str, Any] | None = None
     if c is not None:
@@ -138,7 +136,7 @@ def view(rules: WarOfShadowsRules, state: State, seat: str | None) -> dict[str, 
     return out
 
 
-def hidden_ids(rules: WarOfShadowsRules, state: State, seat: str | None) -> frozenset[str]:
+def hidden_ids(rules: Queries, state: State, seat: str | None) -> frozenset[str]:
     if seat is None:
         return frozenset()
     out: set[str] = set()
@@ -176,7 +174,7 @@ def _bad(message: str) -> ConfigError:
     return ConfigError("war_of_shadows/invalid_position", message)
 
 
-def position_base(rules: WarOfShadowsRules, state: State, overrides: Mapping[str, Any]) -> State:
+def position_base(rules: Queries, state: State, overrides: Mapping[str, Any]) -> State:
     """A started position (any phase but SETUP) begins with the parts of setup §1.12 fills in."""
     if overrides.get("phase", state.phase) == "SETUP":
         return state
@@ -200,7 +198,7 @@ def position_value(path: str, value: Any) -> Any:
     return row
 
 
-def _prefill(rules: WarOfShadowsRules, data: dict[str, Any], overrides: Mapping[str, Any]) -> None:
+def _prefill(rules: Queries, data: dict[str, Any], overrides: Mapping[str, Any]) -> None:
     """§1.12 [F]: societies by the seat's animal (else the first free), the first seat as first
     player, and L-std loyalty (face down) — before the overrides, which may change any of it."""
     seats = overrides.get("seats", data["seats"]) or list(rules.players)
@@ -223,7 +221,7 @@ def _prefill(rules: WarOfShadowsRules, data: dict[str, Any], overrides: Mapping[
         data["first_player"] = seats[0]
 
 
-def complete_position(rules: WarOfShadowsRules, s: State, placed: Placed) -> State:
+def complete_position(rules: Queries, s: State, placed: Placed) -> State:
     """Every supply the position does not list recomputed from what it places, then the invariants:
     the phase, the agents, the banners, the cards, the loyalty tokens and the cursor, in that order
     (the first wrong thing is the one reported)."""
@@ -248,7 +246,7 @@ def complete_position(rules: WarOfShadowsRules, s: State, placed: Placed) -> Sta
     return _complete_cursor(rules, s, seats)
 
 
-def _check_phase(rules: WarOfShadowsRules, s: State, seats: tuple[str, ...]) -> None:
+def _check_phase(rules: Queries, s: State, seats: tuple[str, ...]) -> None:
     if sorted(seats) != sorted(rules.players):
         raise _bad(f"seats must list the players {', '.join(rules.players)} in clockwise order, got {list(seats)}")
     if s.phase not in PHASES:
@@ -263,7 +261,7 @@ def _check_phase(rules: WarOfShadowsRules, s: State, seats: tuple[str, ...]) -> 
         raise _bad(f"round must be 1 to 4, got {s.round}")
 
 
-def _complete_agents(rules: WarOfShadowsRules, s: State, seats: tuple[str, ...], players: dict[str, Player],
+def _complete_agents(rules: Queries, s: State, seats: tuple[str, ...], players: dict[str, Player],
                      is_set: Callable[[str], bool]) -> None:
     """The agents on the council and in regions checked; each seat's reserve (in ``players``) is what
     is left of its 9 unless the position gives it."""
@@ -295,7 +293,7 @@ def _complete_agents(rules: WarOfShadowsRules, s: State, seats: tuple[str, ...],
                        "the two must add up to 9")
 
 
-def _complete_banners(rules: WarOfShadowsRules, s: State, is_set: Callable[[str], bool]) -> dict[str, int]:
+def _complete_banners(rules: Queries, s: State, is_set: Callable[[str], bool]) -> dict[str, int]:
     """The banners on the map checked; the supply: what is left of each empire's banners unless given."""
     supply = dict(s.banner_supply)
     colours_bad = []
@@ -322,7 +320,7 @@ def _complete_banners(rules: WarOfShadowsRules, s: State, is_set: Callable[[str]
     return supply
 
 
-def _complete_cards(rules: WarOfShadowsRules, s: State, seats: tuple[str, ...], players: dict[str, Player],
+def _complete_cards(rules: Queries, s: State, seats: tuple[str, ...], players: dict[str, Player],
                     is_set: Callable[[str], bool]) -> dict[str, tuple[str, ...]]:
     """The hands (sorted, in ``players``) and the decks: each card in exactly one of them (by empire
     only, when cards are counted); a deck not given holds the rest."""
@@ -361,7 +359,7 @@ def _complete_cards(rules: WarOfShadowsRules, s: State, seats: tuple[str, ...], 
     return deck
 
 
-def _check_loyalty(rules: WarOfShadowsRules, seats: tuple[str, ...], players: dict[str, Player], started: bool) -> None:
+def _check_loyalty(rules: Queries, seats: tuple[str, ...], players: dict[str, Player], started: bool) -> None:
     """Societies distinct; each seat's five loyalty tokens (required once the game has started)."""
     societies = [players[p].society for p in seats if players[p].society is not None]
     if len(set(societies)) != len(societies):
@@ -384,7 +382,7 @@ def _check_loyalty(rules: WarOfShadowsRules, seats: tuple[str, ...], players: di
             raise _bad(f"players.{p}.loyalty is missing")
 
 
-def _complete_cursor(rules: WarOfShadowsRules, s: State, seats: tuple[str, ...]) -> State:
+def _complete_cursor(rules: Queries, s: State, seats: tuple[str, ...]) -> State:
     """The cursor checked (it exists in EMPIRE_PHASE only) and its acting player filled in."""
     cur = s.cursor
     if s.phase == "EMPIRE_PHASE":
@@ -420,7 +418,7 @@ def _complete_cursor(rules: WarOfShadowsRules, s: State, seats: tuple[str, ...])
 # -- conservation invariants (§1.2) ----------------------------------------------------------------------------
 
 
-def invariant_problems(rules: WarOfShadowsRules, state: State) -> list[str]:
+def invariant_problems(rules: Queries, state: State) -> list[str]:
     """What breaks the invariants of §1.2 in a state at rest (empty when all hold): 20 banners per
     empire, 8 cards per empire, 9 agents per player, a permutation of the empires on every board,
     one colour per region (two only where a combat is pending)."""

@@ -6,7 +6,7 @@ shows; in counted mode a draw names no card ids.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
 
@@ -59,16 +59,14 @@ from .model import (
     SwapSkipped,
     WinnerDeclared,
 )
-
-if TYPE_CHECKING:
-    from .rules import WarOfShadowsRules
+from .queries import Queries
 
 
 def _cards(cards: tuple[str, ...]) -> str:
     return ", ".join(cards) if cards else "nothing"
 
 
-def describe(rules: WarOfShadowsRules, ev: Any) -> str | None:  # noqa: C901 - one sentence per event
+def describe(rules: Queries, ev: Any) -> str | None:  # noqa: C901 - one sentence per event
     match ev:
         case SocietyChosen(player=p, society=soc):
             return f"{p} plays the {soc.replace('_', ' ')}"
