@@ -22,12 +22,12 @@ from .model import (
     FreePlacementUsed, GameEnded, KeptPermitsTaken, KeptPlacementsTaken, KeptTaken, LaidOut, LayDown, ManualEffect,
     OfficeUsed, OrderCardChosen, OrderRevealed, Pass, Passed, PassLifted, PermitsKept, PhaseChanged, PlaceWorker,
     PlacementsKept, PlayCard, PurchaseForfeited, RoundCleaned, Scored, Setup, State, StreetShifted, TurnStarted,
-    UseOffice, VpGained, WorkerPlaced,
+    UseOffice, VpGained, WorkerPlaced, Intent,
 )
 from .txn import R_CLEANUP, R_DRAW, R_END, R_ORDER, R_PASS, R_PLACE, R_SETUP, BoundRules, Chooser, Tx
 
 
-def judge(tx: Tx, intent: Any) -> None:
+def judge(tx: Tx, intent: Intent) -> None:
     """Run the decider of ``intent`` on ``tx`` (a failed check raises a refusal)."""
     state, seat = tx.st, tx.seat
     decider = DECIDERS.get(type(intent))

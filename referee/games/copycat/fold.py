@@ -18,6 +18,7 @@ import msgspec
 from referee.engine.dispatch import Handlers
 
 from .model import (
+    Event,
     SLOTS, STAGES, Band, Bought, CardPending, CardsDrawn, CardsKept, CardsMoved, CardUsed, CardUsedAgain, Coins,
     CoinsGained, Department, Doubled, ElbowPermitsGained, EndTriggered, FinalRound, FreePlacementGained,
     FreePlacementUsed, GameEnded, HandLaidDown, KeptPermitsTaken, KeptPlacementsTaken, KeptTaken, LaidOut,
@@ -113,7 +114,7 @@ def move(state: State, cards: tuple[str, ...], frm: str, to: str) -> State:
 # -- the fold ----------------------------------------------------------------------------------------------
 
 
-def evolve(rules: BoundRules, state: State, event: Any) -> State:
+def evolve(rules: BoundRules, state: State, event: Event) -> State:
     handler = HANDLERS.get(type(event))
     if handler is None:
         raise TypeError(f"copycat: unknown event {event!r}")
