@@ -7,8 +7,7 @@ verdicts, recorded in the log like any other entry.
 
 from __future__ import annotations
 
-from collections import OrderedDict
-from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -16,7 +15,6 @@ import msgspec
 from schemas import (
     ARBITER,
     NAME_MAX,
-    SPECTATOR,
     TEXT_MAX,
     TITLE_MAX,
     Annotation,
@@ -57,7 +55,7 @@ from .engine.present import flatten
 from .engine.protocol import Accepted, Game, InputError, Rejected
 from .errors import BadInput, ConflictError, StorageError
 from .inputs import check_text
-from .redaction import View, annotations_by_entry, verdict_name
+from .redaction import View, annotations_by_entry, seat_role, verdict_name
 from .store import (
     Conflict,
     Store,
@@ -72,7 +70,6 @@ from .config import Configuration, Loaded, new_match_id, utc_now
 from .history import SNAPSHOT_EVERY, History, expect_head, seal_annotations
 from .reopening import fork_entries, reopening_undo
 from .reopening import fresh_secret as default_secret
-from .timeline import Jump, Timeline
 
 #: how often an append that lost a race (another writer got in first) is tried again
 CONFLICT_RETRIES = 8
@@ -86,9 +83,10 @@ ANNOTATION_KINDS = ("comment", "disputed", "ruling", "good", "mistake")
 entry_verdict_name = verdict_name
 
 
-class Referee(Configuration, History):
-    """The service layer. Holds a store and the game registry; stateless otherwise (a small cache of
-    bound rules and current states speeds up repeated calls in one process)."""
+class Referee:
+    """The service layer. Holds a store, the match configurations (:class:`Configuration`, which binds
+    matches to their rules) and the match histories (:class:`History`, which reads logs and folds
+    states); stateless otherwise (they keep small caches of bound rules and current states)."""
 
     def __init__(
         self,
@@ -101,25 +99,40 @@ class Referee(Configuration, History):
         fresh_secret: Callable[[], int] | None = None,
     ) -> None:
         self.store = store
+        self.configuration = Configuration(store, games)
+        self.history = History(store, use_snapshots=use_snapshots)
         #: where a reopening's fresh secret comes from (os randomness; a test may fix it). Called when an
         #: entry is written, never by a fold: the secret is recorded in the entry
         self.fresh_secret: Callable[[], int] = fresh_secret or default_secret
-        #: the games this service knows; None = the registry's, each imported when first asked for
-        self.given_games: tuple[Game, ...] | None = None if games is None else tuple(games)
         self.clock = clock
         self.snapshot_every = snapshot_every
-        self.use_snapshots = use_snapshots
         #: the idempotency key the next append of its match records in the entry's own transaction (the
         #: HTTP access layer sets it for one write): one key, one entry
         self.request: StoredRequest | None = None
-        self._loaded: OrderedDict[str, Loaded] = OrderedDict()
-        self._heads: dict[str, tuple[int, Any]] = {}
-        self._timelines: dict[str, tuple[int, Timeline]] = {}
-        self._memos: dict[str, MutableMapping[int, Any]] = {}
-        self._jumps: dict[str, tuple[int, int, list[Jump]]] = {}
-        self._reseeds: dict[str, tuple[int, list[tuple[int, int]]]] = {}
+        # what callers read of the games, the configurations and the histories: theirs, as they were
+        c, h = self.configuration, self.history
+        self.game, self.describe_game, self.read_card_set = c.game, c.describe_game, c.read_card_set
+        self.build_config, self._bind, self.info, self.resolve = c.build_config, c._bind, c.info, c.resolve
+        self.matches, self.load = c.matches, c.load
+        self.entries, self.index, self.audit_rows, self.entry_at = h.entries, h.index, h.audit_rows, h.entry_at
+        self.snapshot, self.snapshots_of, self.bodies, self.folded = h.snapshot, h.snapshots_of, h.bodies, h.folded
+        self.decode, self.state_at, self.advance, self.walk, self.over = h.decode, h.state_at, h.advance, h.walk, h.over
+        self.snapshot_checks_out, self.checked_snapshot = h.snapshot_checks_out, h.checked_snapshot
+        self.timeline, self.open_hold, self.marks, self.jumps = h.timeline, h.open_hold, h.marks, h.jumps
+        self.seed_in_force, self.reseeds, self.holder, self.act_of = h.seed_in_force, h.reseeds, h.holder, h.act_of
+        self.reopening_problem, self.annotations_on = h.reopening_problem, h.annotations_on
+        self.decide_undo, self.decide_redo = h.decide_undo, h.decide_redo
+        self.decide_confirm, self.decide_ruling = h.decide_confirm, h.decide_ruling
 
-    # -- games -------------------------------------------------------------------------------
+    @property
+    def games(self) -> tuple[Game, ...]:
+        """Every game this service knows (imports every registered game's package)."""
+        return self.configuration.games
+
+    @property
+    def given_games(self) -> tuple[Game, ...] | None:
+        """The games this service was given (None: the registry's)."""
+        return self.configuration.given_games
 
     # -- matches -----------------------------------------------------------------------------
 
@@ -191,22 +204,9 @@ class Referee(Configuration, History):
         loaded = self.load(match_id)
         return loaded.rules.outcome(self.state_at(loaded)[1])
 
-    def over(self, loaded: Loaded) -> bool:
-        """Whether the match is over now (at its head): a digital match's seed is public from then on."""
-        return loaded.rules.outcome(self.state_at(loaded)[1]) is not None
-
     def role(self, loaded: Loaded, seat: str | None) -> str | None:
-        """The view to use for ``seat``: None (the referee's full view) for None or the arbiter, the
-        seat itself, or the spectator's public view."""
-        if seat is None or seat == ARBITER:
-            return None
-        if seat != SPECTATOR and seat not in loaded.config.players:
-            raise BadInput(
-                "match/unknown_seat",
-                f"{seat!r} is not a seat of this match; seats: {', '.join(loaded.config.players)} "
-                f"(or {SPECTATOR}, {ARBITER})",
-            )
-        return seat
+        """The view to use for ``seat`` (:func:`referee.redaction.seat_role`)."""
+        return seat_role(loaded, seat)
 
     def log(self, match_id: str, *, seat: str | None = None, start: int = 1, stop: int | None = None,
             last: int | None = None) -> list[EntryView]:
@@ -248,25 +248,6 @@ class Referee(Configuration, History):
         start, stop = self.log_span(head, offset + 1, offset + limit)
         entries = list(self._log_stream(loaded, view, start, stop, head))
         return LogPage(match_id=loaded.match.id, head=head, total=head, offset=offset, limit=limit, entries=entries)
-
-    def walk(self, loaded: Loaded, view: View, start: int = 1, stop: int | None = None,
-             ) -> Iterator[tuple[EntryView, tuple[Any, ...], Any]]:
-        """Entries ``start..stop`` one at a time, each as ``view`` sees it, with its events as the view
-        sees them and the state after it (one fold from the nearest snapshot, nothing kept: a long log
-        streams)."""
-        head = self.store.head(loaded.match.id)
-        stop = head if stop is None else min(stop, head)
-        notes = annotations_by_entry(self.annotations_on(loaded, start, stop))
-        marks = self.marks(loaded, start, stop, head)
-        _, state = self.state_at(loaded, start - 1)
-        recent: OrderedDict[int, Any] = OrderedDict([(start - 1, state)])
-        for entry, body in self.bodies(loaded, start, stop):
-            state = self.advance(loaded, state, body, recent)
-            recent[entry.seq] = state
-            if len(recent) > 256:
-                recent.popitem(last=False)
-            shown, events = view.entry(entry, body, undone_by=marks.get(entry.seq), annotations=notes.get(entry.seq, ()))
-            yield shown, events, state
 
     def legal(self, match_id: str, seat: str | None = None, *, blind: bool = False) -> LegalAnswer:
         """The intents of each seat (or of ``seat``), in notation, that the referee would accept now
@@ -323,11 +304,11 @@ class Referee(Configuration, History):
                 self.request = None  # one key, one entry
             self.store.append(entry, expected_seq=head, snapshot=snapshot, request=request)
         except Conflict as exc:
-            self._heads.pop(loaded.match.id, None)
+            self.history.forget_head(loaded.match.id)
             raise ConflictError("match/stale_seq", str(exc), {"head": exc.head}) from None
         except StoreError as exc:
             raise StorageError("store/failed", str(exc)) from None
-        self._heads[loaded.match.id] = (entry.seq, new_state)
+        self.history.remember_head(loaded.match.id, entry.seq, new_state)
 
     def prev_hash_at(self, loaded: Loaded, head: int) -> str:
         """The hash the entry after ``head`` chains from (the genesis hash before the first entry)."""

@@ -281,6 +281,10 @@ class Annotations(Protocol):
         """A match's annotations of entries ``start..stop`` in the order they were added."""
 
 
+class MatchRecords(MatchLog, Annotations, Protocol):
+    """A match's whole record: its log and its annotations (what reading a match's history needs)."""
+
+
 class AccessTokens(Protocol):
     """Who may do what: the bearer tokens of matches and of tournaments, kept as their sha256 only."""
 
