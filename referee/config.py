@@ -84,7 +84,7 @@ class Configuration:
         self.given_games: tuple[Game, ...] | None = None if games is None else tuple(games)
         self._loaded: OrderedDict[str, Loaded] = OrderedDict()
 
-    def over(self, store: MatchLog) -> Configuration:
+    def with_store(self, store: MatchLog) -> Configuration:
         """The same games over another connection to the store (an audit's forked process), nothing kept."""
         return Configuration(store, self.given_games)
 

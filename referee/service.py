@@ -68,7 +68,7 @@ from .store import (
 )
 from .config import Configuration, Loaded, new_match_id, utc_now
 from .history import SNAPSHOT_EVERY, History, expect_head, seal_annotations
-from .reopening import fork_entries, reopening_undo
+from .reopening import fork_reopen, reopening_undo
 from .reopening import fresh_secret as default_secret
 
 #: how often an append that lost a race (another writer got in first) is tried again
@@ -160,7 +160,8 @@ class Referee:
         if continue_from is not None:
             from .continuation import continuation
 
-            kwargs = continuation(self, game_name, continue_from, kwargs)
+            previous = self.load(continue_from)
+            kwargs = continuation(self.history, previous, self.game(game_name), game_name, kwargs)
         return self.create_match(*self.new_config(game_name, players, title=title, **kwargs), title=title)
 
     def new_config(self, game_name: str, players: Sequence[str], *, title: str = "",
@@ -483,7 +484,7 @@ class Referee:
         act = Undo(to=to, target=to, reason=reason)
         if over and isinstance(verdict, Accepted) and loaded.config.chance == "digital":
             # every role has read the seed: the arbiter's reopening draws every later outcome from a fresh one
-            act = reopening_undo(self, loaded, head + 1, to, reason)
+            act = reopening_undo(self.fresh_secret(), loaded, head + 1, to, reason)
         return self._append_act(loaded, head, state, act, by, f"undo to={to}", verdict)
 
     def redo(
@@ -607,7 +608,12 @@ class Referee:
             config=parent.config, genesis_hash=parent.genesis_hash, created_at=self.clock(),
             parent=parent.id, fork_seq=at, title=name or f"fork of {loaded.match.id} at {at}",
         )
-        first = fork_entries(self, loaded, fork.id, at, head)
+        first = []
+        reopen = fork_reopen(self.history, loaded, fork.id, at, head, self.fresh_secret)
+        if reopen is not None:
+            entry, _ = self.make_entry(loaded, at + 1, reopen[1], self.prev_hash_at(loaded, at), act=reopen[0],
+                                       actor=ARBITER, text="reopen: fresh secret", intent=None, verdict=Accepted(()))
+            first.append(msgspec.structs.replace(entry, match_id=fork.id))
         try:
             self.store.create_match(fork, first)
         except StoreError as exc:

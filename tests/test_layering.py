@@ -139,13 +139,10 @@ def test_cli_imports_rich_only_inside_functions():
 #: business, untouched by the reshaping of issue 28 (part 6): each may only shrink
 GAME_CIRCLES = ("referee.games.android", "referee.games.by_all_means", "referee.games.copycat",
                 "referee.games.war_of_shadows", "referee.games.xfiles_encounters")
-#: circles held by type annotations alone (``if TYPE_CHECKING:``), never by an import that runs: the
-#: modules below the service (and the tournament's audit) still name the class that calls them
-TYPE_ONLY_CIRCLES = (
-    frozenset({"referee.service", "referee.audit", "referee.continuation", "referee.export", "referee.reopening",
-               "referee.viewer"}),
-    frozenset({"referee.tournament.service", "referee.tournament.audit"}),
-)
+#: circles held by type annotations alone (``if TYPE_CHECKING:``), never by an import that runs: none left
+#: (the modules below the service type against History, Configuration or a small Protocol of what they
+#: read, not the class that calls them); an entry here may only be removed
+TYPE_ONLY_CIRCLES: tuple[frozenset[str], ...] = ()
 #: private names still imported from a sibling module, inside one game's package (see GAME_CIRCLES)
 PRIVATE_IMPORTS_LEFT = {
     "referee.games.android.legal <- referee.games.android.chance._fill",

@@ -16,18 +16,29 @@ wrong as findings; it never stops at the first record that does not decode or fo
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import msgspec
 
 from ..engine.core import canonical, sha256_hex
 from ..errors import RefereeError
-from ..store import StoredTournamentEvent, StoredTournamentToken
+from ..service import Referee
+from ..store import Store, StoredTournament, StoredTournamentEvent, StoredTournamentToken
 from . import events as ev
 from .fold import CorruptTournament, Tournament, fold
 
-if TYPE_CHECKING:
-    from .service import Tournaments
+
+class Tournaments(Protocol):
+    """What the audit reads a tournament through: its records and tokens in the store, and its tables'
+    matches through the match service (:class:`referee.tournament.service.Tournaments` is one)."""
+
+    @property
+    def store(self) -> Store: ...
+
+    @property
+    def referee(self) -> Referee: ...
+
+    def resolve(self, tournament_id: str) -> StoredTournament: ...
 
 #: the layout of what the head hashes (a change of layout changes every head: bump it then)
 HEAD_FORMAT = 1
