@@ -106,9 +106,6 @@ class Referee:
         self.fresh_secret: Callable[[], int] = fresh_secret or default_secret
         self.clock = clock
         self.snapshot_every = snapshot_every
-        #: the idempotency key the next append of its match records in the entry's own transaction (the
-        #: HTTP access layer sets it for one write): one key, one entry
-        self.request: StoredRequest | None = None
         # what callers read of the games, the configurations and the histories: theirs, as they were
         c, h = self.configuration, self.history
         self.game, self.describe_game, self.read_card_set = c.game, c.describe_game, c.read_card_set
@@ -289,10 +286,20 @@ class Referee:
             raise BadInput("input/unknown_reference", problem, {"intent": text})
         return intent
 
-    def _append(self, loaded: Loaded, entry: StoredEntry, new_state: Any, head: int, jump: int | None = None) -> None:
-        """Append one entry (with a snapshot every K entries) in one transaction. An undo or redo that
-        jumps back past the last of those snapshots (to ``jump``) gets a snapshot of its own: a later
-        fold through it then reads the state instead of folding the jump's target again."""
+    def at_head(self, loaded: Loaded, expected_seq: int | None, hint: str = "") -> tuple[int, Any]:
+        """(head, state) of a match a writer appends to, refused as a conflict (nothing written) if the
+        writer named another head: every write that takes an expected head checks it here, through
+        :func:`referee.history.expect_head`."""
+        head, state = self.state_at(loaded)
+        expect_head(loaded.match.id, head, expected_seq, hint)
+        return head, state
+
+    def _append(self, loaded: Loaded, entry: StoredEntry, new_state: Any, head: int, jump: int | None = None,
+                request: StoredRequest | None = None) -> None:
+        """Append one entry (with a snapshot every K entries, and ``request``'s idempotency key) in one
+        transaction. An undo or redo that jumps back past the last of those snapshots (to ``jump``) gets a
+        snapshot of its own: a later fold through it then reads the state instead of folding the jump's
+        target again."""
         snapshot = None
         every = self.snapshot_every
         if every and (entry.seq % every == 0 or (jump is not None and jump < entry.seq - entry.seq % every)):
@@ -300,9 +307,6 @@ class Referee:
                 match_id=loaded.match.id, seq=entry.seq, state=core.state_bytes(new_state), state_hash=entry.state_hash
             )
         try:
-            request = self.request if self.request is not None and self.request.match_id == entry.match_id else None
-            if request is not None:
-                self.request = None  # one key, one entry
             self.store.append(entry, expected_seq=head, snapshot=snapshot, request=request)
         except Conflict as exc:
             self.history.forget_head(loaded.match.id)
@@ -347,6 +351,7 @@ class Referee:
     def submit(
         self, match_id: str, seat: str, text: str, *, expected_seq: int | None = None,
         meta: Mapping[str, Any] | None = None, blind: bool = False, hold: bool | None = None,
+        request: StoredRequest | None = None,
     ) -> SubmitResult:
         """Adjudicate one intent and append it (accepted, rejected or held) in one transaction.
 
@@ -356,17 +361,19 @@ class Referee:
         the hidden order), and an intent whose legality depends on another seat's hidden cards is
         held for that seat's confirmation (:meth:`confirm`). The CLI, transcripts and the arbiter see
         everything: their intents are adjudicated at once. ``hold`` alone (a transcript whose next line
-        confirms or declines this move) asks for the holding without the rest."""
+        confirms or declines this move) asks for the holding without the rest. ``request`` (the HTTP access
+        layer's idempotency key) is recorded with the one entry this call appends, in its transaction; the
+        other writes below take it too."""
         loaded = self.load(match_id)
         intent = self.parse(loaded, seat, text)
-        head, state = self.state_at(loaded)
-        expect_head(loaded.match.id, head, expected_seq, "; reload and submit again")
+        head, state = self.at_head(loaded, expected_seq, "; reload and submit again")
         if blind and loaded.config.chance == "digital":
             typed = typed_chance(loaded.rules.chance_fields(intent), intent)
             if typed:  # refused before adjudication; kept in the log as a line that changes nothing
                 message = (f"in a digital match the referee draws {', '.join(typed)}: leave {typed[0]} out (a guess "
                            "is never checked against the hidden order)")
-                self.record_unparsed(loaded.match.id, seat, text.strip(), "input/chance_typed", message, meta)
+                self.record_unparsed(loaded.match.id, seat, text.strip(), "input/chance_typed", message, meta,
+                                     request=request)
                 raise BadInput("input/chance_typed", message, {"intent": text})
         chance = core.play_chance(loaded.config, self.seed_in_force(loaded, head + 1))
         awaiting = self.open_hold(loaded)
@@ -381,7 +388,7 @@ class Referee:
             loaded, head + 1, state, prev, act=Move(), actor=seat,
             text=text.strip(), intent=recorded, verdict=verdict, source=source,
         )
-        self._append(loaded, entry, new_state, head)
+        self._append(loaded, entry, new_state, head, request=request)
         return SubmitResult(
             match_id=loaded.match.id,
             seq=entry.seq,
@@ -403,7 +410,7 @@ class Referee:
             raise BadInput("input/bad_source", f"cannot record where the entry came from: {exc}") from None
 
     def record_unparsed(self, match_id: str, actor: str | None, text: str, code: str, message: str,
-                        meta: Mapping[str, Any] | None = None) -> int:
+                        meta: Mapping[str, Any] | None = None, *, request: StoredRequest | None = None) -> int:
         """Keep a line that could not be read as an intent (a transcript's syntax error, an unknown
         seat or card): an ``unparsed`` entry with no verdict, which changes nothing."""
         loaded = self.load(match_id)
@@ -413,7 +420,7 @@ class Referee:
             loaded, head + 1, state, prev, act=Unreadable(code=code, message=message), actor=actor, text=text,
             intent=None, verdict=None, source=self._source(meta),
         )
-        self._append(loaded, entry, state, head)
+        self._append(loaded, entry, state, head, request=request)
         return entry.seq
 
     def annotate(self, match_id: str, seq: int, text: str, *, kind: str = "comment", by: str = "",
@@ -461,7 +468,8 @@ class Referee:
             )
 
     def undo(
-        self, match_id: str, *, by: str, to: int | None = None, reason: str = "", expected_seq: int | None = None
+        self, match_id: str, *, by: str, to: int | None = None, reason: str = "", expected_seq: int | None = None,
+        request: StoredRequest | None = None,
     ) -> SubmitResult:
         """Append an undo entry: the state folds back to entry ``to`` (default: before the last action:
         an accepted move, a ruling, or a held move, confirmed or still waiting); the undone entries stay
@@ -469,8 +477,7 @@ class Referee:
         check_text(reason, "the reason", TEXT_MAX)
         loaded = self.load(match_id)
         self._check_actor(loaded, by)
-        head, state = self.state_at(loaded)
-        expect_head(loaded.match.id, head, expected_seq)
+        head, state = self.at_head(loaded, expected_seq)
         timeline = self.timeline(loaded)
         if to is None:
             last = timeline.last_action()
@@ -485,17 +492,17 @@ class Referee:
         if over and isinstance(verdict, Accepted) and loaded.config.chance == "digital":
             # every role has read the seed: the arbiter's reopening draws every later outcome from a fresh one
             act = reopening_undo(self.fresh_secret(), loaded, head + 1, to, reason)
-        return self._append_act(loaded, head, state, act, by, f"undo to={to}", verdict)
+        return self._append_act(loaded, head, state, act, by, f"undo to={to}", verdict, request=request)
 
     def redo(
-        self, match_id: str, *, by: str, undo: int | None = None, reason: str = "", expected_seq: int | None = None
+        self, match_id: str, *, by: str, undo: int | None = None, reason: str = "", expected_seq: int | None = None,
+        request: StoredRequest | None = None,
     ) -> SubmitResult:
         """Append a redo entry reversing undo entry ``undo`` (default: the latest one in effect)."""
         check_text(reason, "the reason", TEXT_MAX)
         loaded = self.load(match_id)
         self._check_actor(loaded, by)
-        head, state = self.state_at(loaded)
-        expect_head(loaded.match.id, head, expected_seq)
+        head, state = self.at_head(loaded, expected_seq)
         timeline = self.timeline(loaded)
         if undo is None:
             undo = timeline.latest_undo()
@@ -505,11 +512,11 @@ class Referee:
             raise BadInput("match/bad_seq", f"entry {undo} does not exist: match {loaded.match.id} has entries 1..{head}")
         verdict = self.decide_redo(loaded, timeline, by, undo, loaded.rules.outcome(state) is not None)
         act = Redo(undo=undo, target=undo - 1, reason=reason)
-        return self._append_act(loaded, head, state, act, by, f"redo undo={undo}", verdict)
+        return self._append_act(loaded, head, state, act, by, f"redo undo={undo}", verdict, request=request)
 
     def _append_act(
         self, loaded: Loaded, head: int, state: Any, act: Act, actor: str, text: str,
-        verdict: Accepted[Any] | Rejected, intent: Any = None,
+        verdict: Accepted[Any] | Rejected, intent: Any = None, request: StoredRequest | None = None,
     ) -> SubmitResult:
         """Append a framework entry (undo, redo, ruling, confirmation) after ``head``; an accepted undo
         or redo jumps to its target."""
@@ -518,7 +525,7 @@ class Referee:
             loaded, head + 1, state, prev, act=act, actor=actor, text=text, intent=intent, verdict=verdict
         )
         jump = act.target if isinstance(verdict, Accepted) and isinstance(act, (Undo, Redo)) else None
-        self._append(loaded, entry, new_state, head, jump)
+        self._append(loaded, entry, new_state, head, jump, request)
         events = verdict.events if isinstance(verdict, Accepted) else ()
         return SubmitResult(
             match_id=loaded.match.id, seq=entry.seq, actor=actor, notation=text, intent=intent, verdict=verdict,
@@ -526,15 +533,15 @@ class Referee:
             events=_plain(events), words=event_words(loaded.rules, events),
         )
 
-    def rule_stands(self, match_id: str, entry: int, *, reason: str = "", expected_seq: int | None = None) -> SubmitResult:
+    def rule_stands(self, match_id: str, entry: int, *, reason: str = "", expected_seq: int | None = None,
+                    request: StoredRequest | None = None) -> SubmitResult:
         """An arbiter's ruling that a rejected intent stands as played: the intent is adjudicated
         again, now, with the check that rejected it waived. The ruling is an entry of its own (the
         rejected entry stays as it was); if the rules cannot apply the move even so, the ruling is
         recorded as rejected with the reason."""
         check_text(reason, "the reason", TEXT_MAX)
         loaded = self.load(match_id)
-        head, state = self.state_at(loaded)
-        expect_head(loaded.match.id, head, expected_seq)
+        head, state = self.at_head(loaded, expected_seq)
         if not 1 <= entry <= head:
             raise BadInput("match/bad_seq", f"entry {entry} does not exist: match {loaded.match.id} has entries 1..{head}")
         stored = self.entry_at(loaded.match, entry)
@@ -556,10 +563,10 @@ class Referee:
         act = Ruling(entry=entry, seat=body.actor, waive=(body.verdict.code,), reason=reason)
         verdict = self.decide_ruling(loaded, state, body.intent, act, head + 1)
         text = f"ruling: entry {entry} stands as played" + (f" — {reason}" if reason else "")
-        return self._append_act(loaded, head, state, act, ARBITER, text, verdict, body.intent)
+        return self._append_act(loaded, head, state, act, ARBITER, text, verdict, body.intent, request)
 
     def confirm(self, match_id: str, entry: int | None, *, by: str, accept: bool = True, reason: str = "",
-                expected_seq: int | None = None) -> SubmitResult:
+                expected_seq: int | None = None, request: StoredRequest | None = None) -> SubmitResult:
         """The answer to an intent held for a confirmation (entry ``entry``): its confirmer (or the
         arbiter) confirms it, and it is adjudicated now, as its actor's, with what only the confirmer
         could see; or declines it, and it has no effect. Either way an entry of its own, which lets play
@@ -567,8 +574,7 @@ class Referee:
         check_text(reason, "the reason", TEXT_MAX)
         loaded = self.load(match_id)
         self._check_actor(loaded, by)
-        head, state = self.state_at(loaded)
-        expect_head(loaded.match.id, head, expected_seq)
+        head, state = self.at_head(loaded, expected_seq)
         timeline = self.timeline(loaded)
         hold = timeline.open_hold()
         if entry is None and hold is not None:
@@ -586,7 +592,7 @@ class Referee:
         verdict = self.decide_confirm(loaded, state, held.intent, act, head + 1)
         word = "confirms" if accept else "declines"
         text = f"{by} {word} entry {entry}" + (f" — {reason}" if reason else "")
-        return self._append_act(loaded, head, state, act, by, text, verdict, held.intent)
+        return self._append_act(loaded, head, state, act, by, text, verdict, held.intent, request)
 
     def fork(self, match_id: str, *, at: int, name: str = "", match_id_new: str | None = None) -> MatchInfo:
         """A new match whose history is this one's up to entry ``at`` (shared, not copied)."""

@@ -33,6 +33,7 @@ from .base import (
     StoreError,
     StoreUnavailable,
     TournamentLog,
+    TournamentRecords,
     TranscriptIndex,
 )
 
@@ -60,6 +61,7 @@ __all__ = [
     "StoredTournamentEvent",
     "StoredTournamentToken",
     "TournamentLog",
+    "TournamentRecords",
     "TranscriptIndex",
     "open_store",
 ]

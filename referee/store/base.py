@@ -347,6 +347,11 @@ class TranscriptIndex(Protocol):
         an unknown match or a pair already recorded raises :class:`StoreError`."""
 
 
+class TournamentRecords(TournamentLog, AccessTokens, Annotations, Protocol):
+    """What the tournament commands read and write themselves: the tournament log, the tournaments'
+    tokens (a tournament's head covers them) and a table's annotations (its open disputes)."""
+
+
 class Notifier(Protocol):
     """A store shared by several processes that announces every append (PostgreSQL: LISTEN/NOTIFY)."""
 

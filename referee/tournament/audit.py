@@ -23,7 +23,7 @@ import msgspec
 from ..engine.core import canonical, sha256_hex
 from ..errors import RefereeError
 from ..service import Referee
-from ..store import Store, StoredTournament, StoredTournamentEvent, StoredTournamentToken
+from ..store import StoredTournament, TournamentRecords, StoredTournamentEvent, StoredTournamentToken
 from . import events as ev
 from .fold import CorruptTournament, Tournament, fold
 
@@ -33,7 +33,7 @@ class Tournaments(Protocol):
     matches through the match service (:class:`referee.tournament.service.Tournaments` is one)."""
 
     @property
-    def store(self) -> Store: ...
+    def store(self) -> TournamentRecords: ...
 
     @property
     def referee(self) -> Referee: ...
@@ -115,7 +115,7 @@ def orphan_findings(t: Tournaments, state: Tournament) -> list[str]:
     held = {x.match_id for rnd in state.rounds for x in rnd.tables if x.match_id is not None}
     needle = b'"tournament":' + msgspec.json.encode(state.id)
     found = []
-    for m in t.store.list_matches():
+    for m in t.referee.store.list_matches():
         if m.id in held or needle not in m.config:
             continue
         try:
@@ -201,7 +201,7 @@ def _table(t: Tournaments, state: Tournament, number: int, x: Any, where: str) -
 def match_token_findings(t: Tournaments, x: Any, where: str) -> list[str]:
     """A table's match tokens as the pairing mints them (or none, paired ``--no-tokens``): one a seat, one
     the arbiter's, one the spectators'. A seat's token made the arbiter's shows as two of the arbiter's."""
-    tokens = t.store.tokens(x.match_id)
+    tokens = t.referee.store.tokens(x.match_id)
     if not tokens:
         return []
     have = sorted((tok.role, tok.seat or "") for tok in tokens)
@@ -226,7 +226,7 @@ def closing_findings(t: Tournaments, state: Tournament, records: Sequence[ev.Rec
                 found.append(f"record {n}: a result for table {r.table} that the round does not have")
                 continue
             try:
-                head = t.store.head(x.match_id)
+                head = t.referee.store.head(x.match_id)
                 if not 0 <= r.seq <= head:
                     found.append(f"record {n}: round {rnd.number} table {r.table}: the result is copied from entry "
                                  f"{r.seq} of match {x.match_id}, whose log ends at {head}")

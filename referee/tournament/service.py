@@ -23,7 +23,8 @@ from ..config import new_match_id, utc_now
 from ..errors import BadInput, ConflictError, NotFound, StorageError
 from ..inputs import check_text
 from ..service import Referee
-from ..store import Conflict, StoredMatch, StoredToken, StoredTournament, StoredTournamentEvent, StoreError
+from ..store import (Conflict, StoredMatch, StoredToken, StoredTournament, StoredTournamentEvent, StoreError,
+                     TournamentRecords)
 from . import events as ev
 from . import pairing, tiebreaks
 from .events import Table
@@ -86,7 +87,7 @@ class Tournaments:
 
     def __init__(self, referee: Referee, *, clock: Callable[[], str] = utc_now) -> None:
         self.referee = referee
-        self.store = referee.store
+        self.store: TournamentRecords = referee.store
         self.clock = clock
 
     # -- records -----------------------------------------------------------------------------
