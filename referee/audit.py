@@ -39,6 +39,7 @@ from .engine.protocol import Accepted, Held, Rejected
 from .config import Configuration, Loaded
 from .errors import RefereeError
 from .history import History
+from .inputs import same_head
 from .redaction import verdict_name
 from .store import Store
 from .timeline import Header, Timeline
@@ -192,7 +193,7 @@ def run(books: Audited, match_id: str, progress: Callable[[int, int], None] | No
 def expecting(report: AuditAnswer, expected: str) -> AuditAnswer:
     """``report`` with a finding (``head``) if its head is not ``expected``: the head printed before,
     kept with a result, shows that something of the record changed since (a cut at the end, a title)."""
-    if expected.strip().lower() == report.head_hash:
+    if same_head(expected, report.head_hash):
         return report
     found = Finding(seq=report.head, what="head", recorded=report.head_hash,
                     derived=f"{expected.strip()} (expected: the record changed since that head was printed)")
