@@ -33,7 +33,8 @@ from schemas import (
 )
 
 from .errors import BadInput
-from .exportsource import Reader, Source, source
+from .exportsource import Source, source
+from .history import Reader
 from .freetext import escape_text
 from .inputs import visible
 from .outcome import words as outcome_words

@@ -1,30 +1,20 @@
 """What every export format starts from: a match bound to its rules, seen by one role, read through its
 :class:`~referee.history.History` (:func:`source`), and its entries walked a step at a time
 (:meth:`Source.steps`). :mod:`referee.export` writes txt, md and json from it, :mod:`referee.viewer` the
-HTML page; neither needs the service, only what :class:`Reader` names.
+HTML page; neither needs the service, only what :class:`referee.history.Reader` names.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from schemas import ARBITER, Annotation, ExportMatch, ExportStep, Outcome
 
 from .config import Loaded
-from .history import History
+from .history import History, Reader
 from .redaction import View, seat_role
-
-
-class Reader(Protocol):
-    """What an export reads a match through: the binding of a match id to its rules and the histories
-    (:class:`referee.service.Referee` is one)."""
-
-    @property
-    def history(self) -> History: ...
-
-    def load(self, match_id: str) -> Loaded: ...
 
 
 def _group(view: dict[str, Any]) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import bisect
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import msgspec
 
@@ -59,6 +59,16 @@ class _Bounded(OrderedDict[int, Any]):
         super().__setitem__(key, value)
         if len(self) > self.size:
             self.popitem(last=False)
+
+
+class Reader(Protocol):
+    """What reads a match by its id through a :class:`History`: the binding of a match id to its rules and
+    the histories (:class:`referee.service.Referee` is one; the exports and the replay take one)."""
+
+    @property
+    def history(self) -> History: ...
+
+    def load(self, match_id: str) -> Loaded: ...
 
 
 class History:

@@ -26,14 +26,10 @@ from schemas import (
 from schemas.http import (
     AuditAnswer,
     DiffAnswer,
-    DiffSide,
-    Divergence,
     LegalAnswer,
     LogPage,
-    PathDiff,
     ReplayStep,
     StateAnswer,
-    StateChange,
 )
 
 from .api import SubmitResult, log_span
@@ -51,7 +47,6 @@ from .engine.entries import (
     Unreadable,
     source_of,
 )
-from .engine.present import flatten
 from .engine.protocol import Accepted, Game, InputError, Rejected
 from .errors import BadInput, ConflictError, StorageError
 from .inputs import check_text
@@ -67,6 +62,8 @@ from .store import (
     StoreError,
 )
 from .config import Configuration, Loaded, new_match_id, utc_now
+from . import changes
+from .changes import event_words
 from .history import SNAPSHOT_EVERY, History, expect_head, seal_annotations
 from .reopening import fork_reopen, reopening_undo
 from .reopening import fresh_secret as default_secret
@@ -643,70 +640,16 @@ class Referee:
         return out
 
     def diff(self, a: str, b: str, *, at_a: int | None = None, at_b: int | None = None) -> DiffAnswer:
-        """How two states differ (by dotted path), and the first entry where two lines diverge."""
-        la, lb = self.load(a), self.load(b)
-        if la.game.id != lb.game.id:
-            raise BadInput("diff/different_games", f"{la.match.id} is {la.game.id} and {lb.match.id} is {lb.game.id}")
-        sa, sb = self.show(la.match.id, at=at_a), self.show(lb.match.id, at=at_b)
-        fa, fb = dict(flatten(sa.state)), dict(flatten(sb.state))
-        changes = [
-            PathDiff(path=path, a=fa.get(path), b=fb.get(path))
-            for path in sorted(set(fa) | set(fb), key=_path_key)
-            if fa.get(path) != fb.get(path)
-        ]
-        diverge = None
-        ea = self.entries(la.match, 1, sa.seq)
-        eb = self.entries(lb.match, 1, sb.seq)
-        seq = 0
-        while True:
-            x, y = next(ea, None), next(eb, None)
-            if x is None and y is None:
-                break
-            seq += 1
-            if x is None or y is None or x.hash != y.hash:
-                diverge = Divergence(
-                    seq=seq,
-                    a=None if x is None else self._entry_text(la, x),
-                    b=None if y is None else self._entry_text(lb, y),
-                )
-                break
-        return DiffAnswer(
-            a=DiffSide(match_id=la.match.id, seq=sa.seq, state_hash=sa.state_hash),
-            b=DiffSide(match_id=lb.match.id, seq=sb.seq, state_hash=sb.state_hash),
-            same_state=sa.state_hash == sb.state_hash,
-            changes=changes,
-            diverge=diverge,
-        )
-
-    def _entry_text(self, loaded: Loaded, entry: StoredEntry) -> str:
-        body = loaded.decoder.decode(entry.body)
-        return f"{body.actor or '-'}: {body.notation}"
+        """How two states differ (by dotted path), and the first entry where two lines diverge
+        (:func:`referee.changes.diff`)."""
+        return changes.diff(self, a, b, at_a=at_a, at_b=at_b)
 
     def replay(
         self, match_id: str, *, start: int = 1, stop: int | None = None, seat: str | None = None
     ) -> list[ReplayStep]:
         """Entry by entry: the intent, its verdict, and what changed in the state (as ``seat`` sees
-        it; None = the referee's full view)."""
-        loaded = self.load(match_id)
-        seat = self.role(loaded, seat)
-        head = self.store.head(loaded.match.id)
-        stop = head if stop is None else stop
-        if not 1 <= start <= max(stop, 1) or stop > head:
-            raise BadInput("match/bad_seq", f"--from {start} --to {stop} is not a range of entries 1..{head}")
-        view = View(loaded, seat)
-        _, state = self.state_at(loaded, start - 1)
-        before = dict(flatten(view.state(state)))
-        steps = []
-        for shown, events, state in self.walk(loaded, view, start, stop):
-            after = dict(flatten(view.state(state)))
-            changes = [
-                StateChange(path=p, before=before.get(p), after=after.get(p))
-                for p in sorted(set(before) | set(after), key=_path_key)
-                if before.get(p) != after.get(p) and not (_blank(before.get(p)) and _blank(after.get(p)))
-            ]
-            steps.append(ReplayStep(entry=shown, changes=changes, words=event_words(loaded.rules, events)))
-            before = after
-        return steps
+        it; None = the referee's full view; :func:`referee.changes.replay`)."""
+        return changes.replay(self, match_id, start=start, stop=stop, seat=seat)
 
     def export(self, match_id: str, fmt: str, role: str = ARBITER) -> Iterator[str]:
         """The match as ``role`` sees it (``arbiter``, a seat or ``spectator``) in ``fmt`` (txt, md, html
@@ -755,20 +698,6 @@ def _blind(loaded: Loaded, intent: Any) -> Any:
     for path in loaded.rules.chance_fields(intent):
         intent = with_chance(intent, path, left_out if digital else lambda value, _field: blank(value))
     return intent
-
-
-def event_words(rules: Any, events: Sequence[Any]) -> list[str]:
-    """Events in words through the game's ``describe_event`` (events it has no words for are left out)."""
-    return [w for w in (rules.describe_event(ev) for ev in events) if w]
-
-
-def _blank(value: Any) -> bool:
-    """Nothing there: a missing path, null, or an empty list, mapping or string."""
-    return value is None or value == [] or value == {} or value == ""
-
-
-def _path_key(path: str) -> tuple[Any, ...]:
-    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in path.split("."))
 
 
 def _plain(value: Any) -> Any:
