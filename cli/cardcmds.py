@@ -35,8 +35,7 @@ def cards(
     from referee.service import Referee
     from referee.store import open_store
 
-    service = Referee(open_store(":memory:"))
-    found, name, rows = skeleton.listing(service, game, set_, _options(option))
+    found, name, rows = skeleton.listing(Referee(open_store(":memory:")).configuration, game, set_, _options(option))
     if json:
         print_json({"game": found.id, "cards": name, "listed": rows})
         return
@@ -72,7 +71,7 @@ def template(
     if output is not None:
         outfile.check(output, new_only=True)  # refused before the work
     seats = [p.strip() for p in players.split(",") if p.strip()]
-    text = skeleton.template(Referee(open_store(":memory:")), game, cards=cards_, players=seats, options=_options(option))
+    text = skeleton.template(Referee(open_store(":memory:")).configuration, game, cards=cards_, players=seats, options=_options(option))
     if output is None:
         sys.stdout.write(text)
         return

@@ -13,8 +13,8 @@ Three things the local CLI does not need and a tournament hall does:
   head, never a silent fork of the log) and an idempotency key (recorded in the same transaction as
   the entry it appended: a retried request is applied once and answered like the first time).
 
-An :class:`Access` hands its :class:`Referee` the idempotency key of each write (the referee's next
-append records it), so each thread of a server uses its own ``Access`` over its own
+An :class:`Access` hands the idempotency key of each write to the :class:`Referee` call that appends
+(recorded in the entry's own transaction). Each thread of a server uses its own ``Access`` over its own
 ``Referee`` (and, for SQLite, its own connection).
 """
 
@@ -23,7 +23,7 @@ from __future__ import annotations
 import hmac
 import secrets
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 
@@ -52,13 +52,18 @@ from .config import Loaded
 from .api import SubmitResult
 from .auth import Forbidden, Principal, Unauthorized, bearer, hash_token
 from .service import CONFLICT_RETRIES, Referee
-from .store import Store, StoredRequest, StoredToken, StoreError
+from .store import AccessTokens, MatchLog, StoredRequest, StoredToken, StoreError
 
 LOG_PAGE_MAX = 1000
 #: entries a live stream reads at a time from its backlog
 EVENTS_PAGE = 500
 #: entries one replay request answers
 REPLAY_MAX = 1000
+
+
+class AccessRecords(MatchLog, AccessTokens, Protocol):
+    """What the access layer reads and writes itself: match heads, listings and idempotency keys (the
+    match log) and the matches' tokens; everything else goes through the :class:`Referee`."""
 
 
 # -- views ----------------------------------------------------------------------------------------------
@@ -76,7 +81,7 @@ class Access:
         on_append: Callable[[str], None] | None = None,
     ) -> None:
         self.referee = referee
-        self.store = referee.store
+        self.store: AccessRecords = referee.store
         self._tokens = tokens if tokens is not None else {}
         self._on_append = on_append
         self._loaded: dict[str, Loaded] = {}
@@ -317,8 +322,8 @@ class Access:
         op = {"op": "intent", "by": p.name, "seat": seat, "intent": text, "expected_seq": expected_seq}
         return self._write(
             p, loaded, key, op, expected_seq is None, "intent",
-            lambda: self.referee.submit(loaded.match.id, seat, text, expected_seq=expected_seq, meta=meta,
-                                        blind=p.role == "seat"),
+            lambda request: self.referee.submit(loaded.match.id, seat, text, expected_seq=expected_seq, meta=meta,
+                                                blind=p.role == "seat", request=request),
         )
 
     def _notation(self, loaded: Loaded, obj: Mapping[str, Any]) -> str:
@@ -337,7 +342,8 @@ class Access:
         op = {"op": "undo", "by": p.name, "to": to, "reason": reason, "expected_seq": expected_seq}
         return self._write(
             p, loaded, key, op, expected_seq is None, "undo",
-            lambda: self.referee.undo(loaded.match.id, by=p.name, to=to, reason=reason, expected_seq=expected_seq),
+            lambda request: self.referee.undo(loaded.match.id, by=p.name, to=to, reason=reason,
+                                              expected_seq=expected_seq, request=request),
         )
 
     def redo(self, p: Principal, *, undo: int | None = None, reason: str = "", expected_seq: int | None = None,
@@ -347,7 +353,8 @@ class Access:
         op = {"op": "redo", "by": p.name, "undo": undo, "reason": reason, "expected_seq": expected_seq}
         return self._write(
             p, loaded, key, op, expected_seq is None, "redo",
-            lambda: self.referee.redo(loaded.match.id, by=p.name, undo=undo, reason=reason, expected_seq=expected_seq),
+            lambda request: self.referee.redo(loaded.match.id, by=p.name, undo=undo, reason=reason,
+                                              expected_seq=expected_seq, request=request),
         )
 
     def rule_stands(self, p: Principal, entry: int, *, reason: str = "", expected_seq: int | None = None,
@@ -357,7 +364,8 @@ class Access:
         op = {"op": "ruling", "entry": entry, "reason": reason, "expected_seq": expected_seq}
         return self._write(
             p, loaded, key, op, expected_seq is None, "ruling",
-            lambda: self.referee.rule_stands(loaded.match.id, entry, reason=reason, expected_seq=expected_seq),
+            lambda request: self.referee.rule_stands(loaded.match.id, entry, reason=reason, expected_seq=expected_seq,
+                                                     request=request),
         )
 
     def confirm(self, p: Principal, entry: int, *, accept: bool = True, reason: str = "",
@@ -369,8 +377,8 @@ class Access:
               "expected_seq": expected_seq}
         return self._write(
             p, loaded, key, op, expected_seq is None, "confirm",
-            lambda: self.referee.confirm(loaded.match.id, entry, by=p.name, accept=accept, reason=reason,
-                                         expected_seq=expected_seq),
+            lambda request: self.referee.confirm(loaded.match.id, entry, by=p.name, accept=accept, reason=reason,
+                                                 expected_seq=expected_seq, request=request),
         )
 
     def annotate(self, p: Principal, seq: int, text: str, *, kind: str = "comment", audience: str = "all") -> Annotation:
@@ -387,8 +395,8 @@ class Access:
         return MatchCreated(match=info, tokens=self._mint(info))
 
     def _write(self, p: Principal, loaded: Loaded, key: str | None, op: dict[str, Any], retry: bool, kind: str,
-               call: Callable[[], SubmitResult]) -> tuple[SubmitAnswer, bool]:
-        """Run one appending call: with an idempotency key recorded in the entry's own transaction;
+               call: Callable[[StoredRequest | None], SubmitResult]) -> tuple[SubmitAnswer, bool]:
+        """Run one appending call, handing it the idempotency key to record in the entry's own transaction;
         without ``expected_seq``, re-adjudicated against the new head if another writer got in first."""
         mid = loaded.match.id
         fingerprint = core.sha256_hex(core.canonical(op))
@@ -398,10 +406,10 @@ class Access:
         # request does not go through as new — a retry then meets its first answer again, whatever
         # moved since (a stale expected_seq, nothing left to undo, the key already recorded).
         attempts = CONFLICT_RETRIES if retry else 1
+        request = StoredRequest(match_id=mid, key=key, fingerprint=fingerprint, seq=0) if key else None
         for attempt in range(attempts):
-            self.referee.request = StoredRequest(match_id=mid, key=key, fingerprint=fingerprint, seq=0) if key else None
             try:
-                res = call()
+                res = call(request)
             except RefereeError as exc:
                 found = self.store.find_request(mid, key) if key is not None else None
                 if found is not None:
@@ -409,8 +417,6 @@ class Access:
                 if isinstance(exc, ConflictError) and attempt + 1 < attempts:
                     continue  # another writer got in first: adjudicate against the new head
                 raise
-            finally:
-                self.referee.request = None
             if self._on_append is not None:
                 self._on_append(mid)
             return self._answer(p, loaded, res.seq, kind, res.actor, res.notation, res.verdict, res.state_hash,

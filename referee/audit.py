@@ -27,7 +27,7 @@ import signal
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import msgspec
 
@@ -36,13 +36,13 @@ from schemas.http import AuditAnswer, Finding
 from .engine import core
 from .engine.entries import Confirmation, Move, Redo, Reopen, Ruling, Undo, fresh_secret
 from .engine.protocol import Accepted, Held, Rejected
+from .config import Configuration, Loaded
 from .errors import RefereeError
+from .history import History
+from .inputs import same_head
 from .redaction import verdict_name
+from .store import Store
 from .timeline import Header, Timeline
-
-if TYPE_CHECKING:
-    from .config import Loaded
-    from .service import Referee
 
 #: the fewest entries worth a process of their own (forking and reading the prefix cost ~20 ms)
 MIN_STRETCH = 1500
@@ -54,6 +54,33 @@ CHUNKS_PER_JOB = 8
 MIN_CHUNK = 400
 #: how many of the latest states a stretch keeps for undo targets
 WINDOW = 8192
+
+
+class Audited(Protocol):
+    """What an audit reads: the store (opened again by the processes that check stretches), the matches'
+    configurations and their histories over it (:class:`referee.service.Referee` is one)."""
+
+    @property
+    def store(self) -> Store: ...
+
+    @property
+    def configuration(self) -> Configuration: ...
+
+    @property
+    def history(self) -> History: ...
+
+
+@dataclass(frozen=True)
+class Reopened:
+    """An audit's reading through another connection to the store (a forked process's own)."""
+
+    store: Store
+    configuration: Configuration
+    history: History
+
+    @classmethod
+    def of(cls, books: Audited, store: Store) -> Reopened:
+        return cls(store, books.configuration.with_store(store), books.history.with_store(store))
 
 
 @dataclass
@@ -86,11 +113,11 @@ def can_fork() -> bool:
     return sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
 
 
-def _can_share(referee: Referee) -> bool:
+def _can_share(books: Audited) -> bool:
     """Other processes can take part: fork is there and the store can be opened again."""
     if not can_fork():
         return False
-    probe = referee.store.reopen()
+    probe = books.store.reopen()
     if probe is None:
         return False
     probe.close()
@@ -112,22 +139,22 @@ def _batch_gc() -> Iterator[None]:
             gc.collect(0)
 
 
-def run(referee: Referee, match_id: str, progress: Callable[[int, int], None] | None = None,
+def run(books: Audited, match_id: str, progress: Callable[[int, int], None] | None = None,
         jobs: int = 1, *, accept_rules_change: bool = False) -> AuditAnswer:
-    m = referee.resolve(match_id)
-    head = referee.store.head(m.id)
+    m = books.configuration.resolve(match_id)
+    head = books.store.head(m.id)
     notes: list[str] = []
     # the record before the first entry: the configuration and the rules it was played under
-    findings = record_findings(referee, m, accept_rules_change, notes)
+    findings = record_findings(books.configuration, m, accept_rules_change, notes)
     checked = 0
     last: Stretch | None = None
     if not findings:
-        loaded = referee.load(m.id)
-        snapshots = referee.snapshots_of(m)  # newest first
+        loaded = books.configuration.load(m.id)
+        snapshots = books.history.snapshots_of(m)  # newest first
         want = frozenset(s.seq for s in snapshots)
-        bounds = plan(referee, loaded, snapshots, head, jobs)
+        bounds = plan(books, loaded, snapshots, head, jobs)
         with _batch_gc():
-            stretches = _run(referee, loaded, bounds, want, head, progress, jobs)
+            stretches = _run(books, loaded, bounds, want, head, progress, jobs)
         derived: dict[int, str] = {}
         last = stretches[-1]
         for s in stretches:
@@ -147,13 +174,13 @@ def run(referee: Referee, match_id: str, progress: Callable[[int, int], None] | 
         if not findings and last.expected - 1 != head:
             findings.append(Finding(seq=head, what="missing", recorded=f"head {head}",
                                     derived=f"entries end at {last.expected - 1}"))
-    annotations = referee.store.annotations(m.id)
+    annotations = books.store.annotations(m.id)
     if not findings:
         findings = annotation_findings(m.id, annotations, head)
-    last_entry = referee.entry_at(m, head) if head else None
+    last_entry = books.history.entry_at(m, head) if head else None
     entries_hash = last_entry.hash if last_entry is not None else m.genesis_hash
     annotations_hash = annotations[-1].hash if annotations else core.annotations_root(m.id)
-    current = referee.game(m.game).rules_version if not any(f.what == "game" for f in findings) else ""
+    current = books.configuration.game(m.game).rules_version if not any(f.what == "game" for f in findings) else ""
     return AuditAnswer(
         match_id=m.id, clean=not findings, entries=checked, head=head, findings=findings, notes=notes,
         rules_version=m.rules_version, current_rules_version=current,
@@ -166,14 +193,14 @@ def run(referee: Referee, match_id: str, progress: Callable[[int, int], None] | 
 def expecting(report: AuditAnswer, expected: str) -> AuditAnswer:
     """``report`` with a finding (``head``) if its head is not ``expected``: the head printed before,
     kept with a result, shows that something of the record changed since (a cut at the end, a title)."""
-    if expected.strip().lower() == report.head_hash:
+    if same_head(expected, report.head_hash):
         return report
     found = Finding(seq=report.head, what="head", recorded=report.head_hash,
                     derived=f"{expected.strip()} (expected: the record changed since that head was printed)")
     return msgspec.structs.replace(report, clean=False, findings=[*report.findings, found])
 
 
-def record_findings(referee: Referee, m: Any, accept_rules_change: bool, notes: list[str]) -> list[Finding]:
+def record_findings(configuration: Configuration, m: Any, accept_rules_change: bool, notes: list[str]) -> list[Finding]:
     """What the record says before its first entry, checked: the stored configuration (players, options,
     card data, seed) and rules version hash to the match's genesis, which every entry chains from; a fork
     has its root's configuration; the game is the configuration's; the title of an imported or newly
@@ -184,7 +211,7 @@ def record_findings(referee: Referee, m: Any, accept_rules_change: bool, notes: 
     root = m
     seen = 0
     while root.parent is not None and seen < 10_000:
-        parent = referee.store.get_match(root.parent)
+        parent = configuration.store.get_match(root.parent)
         if parent is None:
             return [Finding(seq=0, what="fork", recorded=f"a fork of {root.parent}", derived="no such match")]
         root, seen = parent, seen + 1
@@ -210,7 +237,7 @@ def record_findings(referee: Referee, m: Any, accept_rules_change: bool, notes: 
         whose = "a fork's name" if m.parent is not None else "this match's configuration holds no title (it predates them)"
         notes.append(f"the title {m.title!r} is covered by the head only ({whose}): compare the head kept")
     try:
-        current = referee.game(m.game).rules_version
+        current = configuration.game(m.game).rules_version
     except RefereeError:
         return [Finding(seq=0, what="game", recorded=m.game, derived="this referee does not know that game")]
     if m.rules_version != current:
@@ -248,12 +275,12 @@ def annotation_findings(match_id: str, annotations: list[Any], head: int) -> lis
     return []
 
 
-def run_many(referee: Referee, match_ids: list[str], progress: Callable[[int, int], None] | None = None,
+def run_many(books: Audited, match_ids: list[str], progress: Callable[[int, int], None] | None = None,
              jobs: int = 1, *, accept_rules_change: bool = False) -> list[AuditAnswer]:
     """Audit several matches (reports in the order given). A match long enough for stretches is
     audited in stretches, one after another; the shorter ones are shared out among ``jobs``
     processes, a whole match each."""
-    heads = {mid: referee.store.head(referee.resolve(mid).id) for mid in match_ids}
+    heads = {mid: books.store.head(books.configuration.resolve(mid).id) for mid in match_ids}
     total = sum(heads.values())
     done = 0
 
@@ -268,13 +295,13 @@ def run_many(referee: Referee, match_ids: list[str], progress: Callable[[int, in
             if progress is not None:
                 progress(done + d, total)
 
-        report = run(referee, mid, inner, jobs, accept_rules_change=accept_rules_change)
+        report = run(books, mid, inner, jobs, accept_rules_change=accept_rules_change)
         step(heads[mid])
         return report
 
     reports: dict[str, AuditAnswer] = {}
     shared = [mid for mid in match_ids if heads[mid] < 2 * MIN_STRETCH]
-    if jobs <= 1 or len(shared) < 2 or not _can_share(referee):
+    if jobs <= 1 or len(shared) < 2 or not _can_share(books):
         shared = []
     for mid in match_ids:
         if mid not in shared:
@@ -282,7 +309,7 @@ def run_many(referee: Referee, match_ids: list[str], progress: Callable[[int, in
     if shared:
         ctx = multiprocessing.get_context("fork")
         with ctx.Pool(min(jobs, len(shared)), initializer=_pool_start,
-                      initargs=(referee, accept_rules_change)) as pool:
+                      initargs=(books, accept_rules_change)) as pool:
             for mid, report in zip(shared, pool.imap(_pool_audit, shared, chunksize=4), strict=True):
                 reports[mid] = report
                 step(heads[mid])
@@ -292,31 +319,31 @@ def run_many(referee: Referee, match_ids: list[str], progress: Callable[[int, in
 _POOL: list[Any] = []
 
 
-def _pool_start(referee: Referee, accept_rules_change: bool) -> None:
+def _pool_start(books: Audited, accept_rules_change: bool) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     # keep the connection that came with the fork (never close or use it here); read through a new one
-    _POOL[:] = [referee, referee.store, accept_rules_change]
-    store = referee.store.reopen()
+    store = books.store.reopen()
     assert store is not None
-    referee.store = store
+    _POOL[:] = [Reopened.of(books, store), books.store, accept_rules_change]
 
 
 def _pool_audit(match_id: str) -> AuditAnswer:
     return run(_POOL[0], match_id, None, 1, accept_rules_change=_POOL[2])
 
 
-def plan(referee: Referee, loaded: Loaded, snapshots: list[Any], head: int, jobs: int) -> list[int]:
+def plan(books: Audited, loaded: Loaded, snapshots: list[Any], head: int, jobs: int) -> list[int]:
     """Chunk boundaries ``[0, c1, ..., head]`` for ``jobs`` processes: about :data:`CHUNKS_PER_JOB`
     chunks a process, none shorter than :data:`MIN_CHUNK` entries, each after the first starting at a
     snapshot that checks out against the state hash recorded for its entry. ``[0, head]`` when the
     log is too short to share (fewer than :data:`MIN_STRETCH` entries a process) or cannot be."""
     n = min(jobs, head // MIN_STRETCH)
-    if n <= 1 or not _can_share(referee):
+    if n <= 1 or not _can_share(books):
         return [0, head]
     size = max(MIN_CHUNK, head // (n * CHUNKS_PER_JOB))
     bounds = [0]
     for snap in sorted((s for s in snapshots if 0 < s.seq < head), key=lambda s: s.seq):
-        if snap.seq - bounds[-1] >= size and head - snap.seq >= size // 2 and referee.snapshot_checks_out(loaded, snap):
+        if (snap.seq - bounds[-1] >= size and head - snap.seq >= size // 2
+                and books.history.snapshot_checks_out(loaded, snap)):
             bounds.append(snap.seq)
     bounds.append(head)
     return bounds if len(bounds) > 2 else [0, head]
@@ -369,7 +396,7 @@ class _Board:
             self.stop.value = min(self.stop.value, k + 1)
 
 
-def _work(referee: Referee, loaded: Loaded, bounds: list[int], want: frozenset[int], board: _Board, me: int,
+def _work(history: History, loaded: Loaded, bounds: list[int], want: frozenset[int], board: _Board, me: int,
           first: int | None, tick: Callable[[], None] | None) -> list[Stretch]:
     """Check chunks from ``first`` on while the next one is free, then start again where the longest
     run of free chunks is; one :class:`Stretch` per run."""
@@ -377,7 +404,7 @@ def _work(referee: Referee, loaded: Loaded, bounds: list[int], want: frozenset[i
     done_before = 0
     k = first
     while k is not None:
-        walker = Walker(referee, loaded, bounds[k], want)
+        walker = Walker(history, loaded, bounds[k], want)
 
         def progress(done: int, base: int = done_before) -> None:
             board.done[me] = base + done
@@ -398,11 +425,11 @@ def _work(referee: Referee, loaded: Loaded, bounds: list[int], want: frozenset[i
     return out
 
 
-def _run(referee: Referee, loaded: Loaded, bounds: list[int], want: frozenset[int], head: int,
+def _run(books: Audited, loaded: Loaded, bounds: list[int], want: frozenset[int], head: int,
          progress: Callable[[int, int], None] | None, jobs: int) -> list[Stretch]:
     chunks = len(bounds) - 1
     if chunks == 1:
-        return [_walk(referee, loaded, want, 0, head, None if progress is None else lambda done: progress(done, head))]
+        return [_walk(books.history, loaded, want, 0, head, None if progress is None else lambda done: progress(done, head))]
     jobs = min(jobs, chunks)
     ctx = multiprocessing.get_context("fork")
     board = _Board(ctx, chunks, jobs)
@@ -412,7 +439,7 @@ def _run(referee: Referee, loaded: Loaded, bounds: list[int], want: frozenset[in
     children = []
     for i in range(1, jobs):
         recv, send = ctx.Pipe(duplex=False)
-        proc = ctx.Process(target=_child, args=(referee, loaded, bounds, want, board, i, firsts[i], send), daemon=True)
+        proc = ctx.Process(target=_child, args=(books, loaded, bounds, want, board, i, firsts[i], send), daemon=True)
         proc.start()
         send.close()
         children.append((proc, recv))
@@ -422,7 +449,7 @@ def _run(referee: Referee, loaded: Loaded, bounds: list[int], want: frozenset[in
             progress(min(sum(board.done[:]), head), head)
 
     try:
-        results = _work(referee, loaded, bounds, want, board, 0, firsts[0], tick)
+        results = _work(books.history, loaded, bounds, want, board, 0, firsts[0], tick)
         for proc, recv in children:
             try:
                 while not recv.poll(0.1):
@@ -442,7 +469,7 @@ def _run(referee: Referee, loaded: Loaded, bounds: list[int], want: frozenset[in
     at = 0
     for r in results:
         if r.start > at:
-            gap = _walk(referee, loaded, want, at, r.start)
+            gap = _walk(books.history, loaded, want, at, r.start)
             tiled.append(gap)
             at = gap.stop
             if gap.findings:
@@ -455,39 +482,38 @@ def _run(referee: Referee, loaded: Loaded, bounds: list[int], want: frozenset[in
             break
     else:
         if at < head:
-            tiled.append(_walk(referee, loaded, want, at, head))
+            tiled.append(_walk(books.history, loaded, want, at, head))
     tick()
     return tiled
 
 
-def _walk(referee: Referee, loaded: Loaded, want: frozenset[int], start: int, stop: int,
+def _walk(history: History, loaded: Loaded, want: frozenset[int], start: int, stop: int,
           tick: Callable[[int], None] | None = None) -> Stretch:
     """One walk from ``start`` to ``stop`` in this process."""
-    walker = Walker(referee, loaded, start, want)
+    walker = Walker(history, loaded, start, want)
     walker.run(stop, tick)
     return walker.result
 
 
-def _child(referee: Referee, loaded: Loaded, bounds: list[int], want: frozenset[int], board: _Board, me: int,
+def _child(books: Audited, loaded: Loaded, bounds: list[int], want: frozenset[int], board: _Board, me: int,
            first: int, send: Any) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops this one
     # the parent's connection came along with the fork: keep it (never close or use it here) and read
     # through a connection of this process's own
-    inherited = referee.store
+    inherited = books.store
     # whatever goes wrong here, the parent checks the chunks this process did not report
     with send, contextlib.suppress(BaseException):
         store = inherited.reopen()
         assert store is not None
-        referee.store = store
-        send.send(_work(referee, loaded, bounds, want, board, me, first, None))
+        send.send(_work(books.history.with_store(store), loaded, bounds, want, board, me, first, None))
 
 
-def _timeline_before(referee: Referee, loaded: Loaded, start: int) -> Timeline:
+def _timeline_before(history: History, loaded: Loaded, start: int) -> Timeline:
     """The timeline of entries ``1..start`` from their index columns (the runs before this one check
     those against the bodies); only accepted undo and redo bodies are decoded, for their targets."""
     timeline = Timeline()
     decode = loaded.decoder.decode
-    for seq, kind, actor, verdict, body in referee.index(loaded.match, 1, start):
+    for seq, kind, actor, verdict, body in history.index(loaded.match, 1, start):
         accepted = verdict == "accepted"
         meta: dict[str, Any] = {}
         held = None
@@ -507,19 +533,19 @@ class Walker:
     """Checks entries in order from the state after entry ``start``; :meth:`run` goes on to a later
     entry as often as asked (a process that takes the next chunk just walks on)."""
 
-    def __init__(self, referee: Referee, loaded: Loaded, start: int, want: frozenset[int]) -> None:
-        self.referee, self.loaded, self.want = referee, loaded, want
+    def __init__(self, history: History, loaded: Loaded, start: int, want: frozenset[int]) -> None:
+        self.history, self.loaded, self.want = history, loaded, want
         m = loaded.match
         self.result = Stretch(start=start, expected=start + 1)
         if start == 0:
             state, self.prev, self.timeline = loaded.initial, m.genesis_hash, Timeline()
         else:  # a boundary plan() checked
-            anchor = referee.entry_at(m, start)
-            snap = referee.snapshot(m, start)
+            anchor = history.entry_at(m, start)
+            snap = history.snapshot(m, start)
             assert anchor is not None and snap is not None and snap.seq == start
             state = loaded.state_decoder.decode(snap.state)
             self.prev = anchor.hash
-            self.timeline = _timeline_before(referee, loaded, start)
+            self.timeline = _timeline_before(history, loaded, start)
         self.state = state
         # states the audit itself derived, for undo and redo targets (never a cache from before: the
         # file may have been edited since); the last WINDOW entries' states, older ones folded again
@@ -527,11 +553,11 @@ class Walker:
         self.hashed_state: Any = None
         self.hashed = ""
         #: the seed moves are drawn from: the match's, or the fresh secret of its latest reopening
-        self.seed = referee.seed_in_force(loaded, start + 1)
+        self.seed = history.seed_in_force(loaded, start + 1)
 
     def run(self, stop: int, tick: Callable[[int], None] | None) -> bool:
         """Check the entries up to ``stop``; False at a finding (then the walk is over)."""
-        referee, loaded, want = self.referee, self.loaded, self.want
+        history, loaded, want = self.history, self.loaded, self.want
         m = loaded.match
         rules = loaded.rules
         config = loaded.config
@@ -542,7 +568,7 @@ class Walker:
         hashed_state, hashed = self.hashed_state, self.hashed
         expected, checked = out.expected, out.checked
         for seq, kind_col, actor_col, verdict_col, code_col, raw, prev_col, hash_col, state_col in \
-                referee.audit_rows(m, expected, stop):
+                history.audit_rows(m, expected, stop):
             if seq != expected:
                 findings.append(Finding(seq=expected, what="missing",
                                         recorded=f"entry {seq} follows entry {expected - 1}",
@@ -577,23 +603,23 @@ class Walker:
                 _, verdict = core.adjudicate(rules, state, body.actor, body.intent, core.play_chance(config, self.seed),
                                              awaiting=timeline.open_hold(), confirmed=not body.source.blind)
             elif isinstance(act, Undo) and body.actor is not None:
-                verdict = referee.decide_undo(loaded, timeline, body.actor, act.to, over)
+                verdict = history.decide_undo(loaded, timeline, body.actor, act.to, over)
             elif isinstance(act, Redo) and body.actor is not None:
-                verdict = referee.decide_redo(loaded, timeline, body.actor, act.undo, over)
+                verdict = history.decide_redo(loaded, timeline, body.actor, act.undo, over)
             elif isinstance(act, Reopen):
                 verdict = Accepted(()) if body.actor == "arbiter" else Rejected(
                     "reopen/not_arbiter", "only the arbiter reopens a finished match")
             elif isinstance(act, Ruling) and body.intent is not None:
-                verdict = referee.decide_ruling(loaded, state, body.intent, act, seq)
+                verdict = history.decide_ruling(loaded, state, body.intent, act, seq)
             elif isinstance(act, Confirmation) and body.intent is not None:
-                verdict = _confirm_verdict(referee, loaded, timeline, state, body, act, seq)
+                verdict = _confirm_verdict(history, loaded, timeline, state, body, act, seq)
             # Struct equality is field by field, the same test as comparing canonical bytes but cheaper
             if verdict != recorded and core.canonical(verdict) != core.canonical(recorded):
                 findings.append(Finding(seq=seq, what="verdict", recorded=_verdict_text(recorded),
                                         derived=_verdict_text(verdict)))
                 break
             if isinstance(act, (Undo, Reopen)):
-                problem = referee.reopening_problem(loaded, seq, act, isinstance(recorded, Accepted), over)
+                problem = history.reopening_problem(loaded, seq, act, isinstance(recorded, Accepted), over)
                 if problem is not None:
                     findings.append(Finding(seq=seq, what="reopening", recorded=body.notation, derived=problem))
                     break
@@ -609,7 +635,7 @@ class Walker:
                 state = core.apply(rules, state, verdict)  # the derived verdict, equal to the recorded one
                 # (a held intent changes nothing: apply leaves the state as it is)
             else:
-                state = referee.advance(loaded, state, body, jumps, jumps, checked=True)
+                state = history.advance(loaded, state, body, jumps, jumps, checked=True)
             jumps[seq] = state
             jumps.pop(seq - WINDOW, None)
             if state is not hashed_state:  # a rejection or a note leaves the very same state
@@ -630,14 +656,14 @@ class Walker:
         return not findings
 
 
-def _confirm_verdict(referee: Referee, loaded: Loaded, timeline: Timeline, state: Any, body: Any,
+def _confirm_verdict(history: History, loaded: Loaded, timeline: Timeline, state: Any, body: Any,
                      act: Confirmation, seq: int) -> Any:
     """What a confirmation entry must hold: it answers the entry that waits, by its confirmer or the
     arbiter, and carries that intent adjudicated as confirmed (or, declined, no effect)."""
     hold = timeline.open_hold()
     if hold is None or hold[0] != act.entry or body.actor not in (hold[1], "arbiter"):
         return Rejected("confirm/not_waiting", f"entry {act.entry} did not wait for {body.actor}'s confirmation")
-    return referee.decide_confirm(loaded, state, body.intent, act, seq)
+    return history.decide_confirm(loaded, state, body.intent, act, seq)
 
 
 def _verdict_text(verdict: Any) -> str:

@@ -1,7 +1,8 @@
 """Matches and their configuration: the games a service knows, card data, building and checking a
 match's configuration, and binding a stored match to its rules (:class:`Loaded`).
 
-A mixin of :class:`referee.service.Referee` (which holds the store and the caches it uses).
+One :class:`Configuration` object per service (:class:`referee.service.Referee` holds it), owning its
+cache of bound matches.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from .engine.entries import BodyDecoder
 from .engine.protocol import ConfigError, Game, Rules
 from .errors import BadInput, NotFound
 from .inputs import check_depth, check_text, read_file
-from .store import Store, StoredMatch
+from .store import MatchLog, StoredMatch
 
 
 def utc_now() -> str:
@@ -75,11 +76,17 @@ class Loaded:
 
 
 class Configuration:
-    """The games, card data, match configurations and bound matches of a service."""
+    """The games, card data, match configurations and bound matches of a service, over the match log."""
 
-    store: Store
-    given_games: tuple[Game, ...] | None
-    _loaded: OrderedDict[str, Loaded]
+    def __init__(self, store: MatchLog, games: Sequence[Game] | None = None) -> None:
+        self.store = store
+        #: the games this service knows; None = the registry's, each imported when first asked for
+        self.given_games: tuple[Game, ...] | None = None if games is None else tuple(games)
+        self._loaded: OrderedDict[str, Loaded] = OrderedDict()
+
+    def with_store(self, store: MatchLog) -> Configuration:
+        """The same games over another connection to the store (an audit's forked process), nothing kept."""
+        return Configuration(store, self.given_games)
 
     @property
     def games(self) -> tuple[Game, ...]:

@@ -7,22 +7,24 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .engine.protocol import ConfigError
+from .engine.protocol import ConfigError, Game
 from .errors import BadInput
 
 if TYPE_CHECKING:
-    from .service import Referee
+    from .config import Loaded
+    from .history import History
 
 
-def continuation(referee: Referee, game_name: str, previous: str, kwargs: dict[str, Any]) -> dict[str, Any]:
-    """``new_match`` arguments for a match that continues the finished match ``previous`` (a series'
-    next game): the game's ``carry_over`` facts of its final state become options of the new match
-    (an option also given must agree), its card data is the previous match's unless other is given, and
-    ``meta.continues`` names it. The new match's configuration then holds everything its replay needs."""
-    loaded = referee.load(previous)
-    if referee.game(game_name).id != loaded.game.id:
+def continuation(history: History, loaded: Loaded, game: Game, game_name: str,
+                 kwargs: dict[str, Any]) -> dict[str, Any]:
+    """``new_match`` arguments for a match of ``game`` (typed as ``game_name``) that continues the finished
+    match ``loaded`` (a series' next game): the game's ``carry_over`` facts of its final state become
+    options of the new match (an option also given must agree), its card data is the previous match's
+    unless other is given, and ``meta.continues`` names it. The new match's configuration then holds
+    everything its replay needs."""
+    if game.id != loaded.game.id:
         raise BadInput("match/bad_continuation", f"match {loaded.match.id} is a {loaded.game.id} match, not {game_name}")
-    state = referee.state_at(loaded)[1]
+    state = history.state_at(loaded)[1]
     if loaded.rules.outcome(state) is None:
         raise BadInput("match/bad_continuation", f"match {loaded.match.id} is not over: only a finished match is continued")
     if not loaded.game.capabilities.continuation:

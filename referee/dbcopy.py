@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 import msgspec
 
-from referee.store import Store, StoreError
+from referee.store import Store, StoreError, TournamentRecords
 
 
 class CopyReport(msgspec.Struct, frozen=True, kw_only=True):
@@ -103,7 +103,7 @@ def copy_matches(source: Store, target: Store, progress: Callable[[str, int, int
                       tournament_events=cups[2], tournament_tokens=cups[3])
 
 
-def copy_tournaments(source: Store, target: Store) -> tuple[int, int, int, int]:
+def copy_tournaments(source: TournamentRecords, target: TournamentRecords) -> tuple[int, int, int, int]:
     """Copy every tournament of ``source`` that ``target`` lacks, or the events and tokens it lacks:
     (tournaments, created, events written, tokens written)."""
     tournaments = source.list_tournaments()

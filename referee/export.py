@@ -18,8 +18,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
 
@@ -27,105 +26,33 @@ from schemas import (
     ARBITER,
     EXPORT_FORMAT,
     SPECTATOR,
-    Annotation,
     EntryView,
     ExportMatch,
-    ExportStep,
     MatchExport,
     Outcome,
 )
 
 from .errors import BadInput
+from .exportsource import Source, source
+from .history import Reader
+from .freetext import escape_text
 from .inputs import visible
 from .outcome import words as outcome_words
-from .redaction import View
-from .config import Loaded
-from .freetext import escape_text
-
-if TYPE_CHECKING:
-    from .service import Referee
 
 FORMATS = ("txt", "md", "html", "json")
 
 
-def _group(view: dict[str, Any]) -> str:
-    """A heading for the move list: the turn (and whose) or the round, when the state has one."""
-    turn = view.get("turn")
-    if isinstance(turn, dict) and isinstance(turn.get("number"), int) and turn.get("number"):
-        who = turn.get("active")
-        rnd = view.get("round")
-        return f"Turn {turn['number']}" + (f" — {who}" if who else "") + (f" (round {rnd})" if isinstance(rnd, int) else "")
-    rnd = view.get("round")
-    if isinstance(rnd, int):
-        return f"Round {rnd}"
-    phase = view.get("phase")
-    return f"{str(phase).capitalize()}" if isinstance(phase, str) else ""
-
-
-@dataclass
-class Source:
-    """A match being exported for one role: what every format needs before its first entry."""
-
-    referee: Referee
-    loaded: Loaded
-    view: View
-    role: str
-    head: Outcome | None
-    match: ExportMatch
-    counts: dict[str, int]
-    notes: list[Annotation]
-    forks: list[tuple[str, int, str]]  # (match id, fork seq, title)
-
-    def steps(self, loaded: Loaded | None = None, start: int = 1, *, states: bool = True) -> Iterator[ExportStep]:
-        """The entries from ``start`` on as the role sees them, each with its words and (``states``)
-        the state after it and the heading of the move list it falls under."""
-        loaded = loaded or self.loaded
-        view = self.view if loaded is self.loaded else View(loaded, self.view.role)
-        group = ""
-        if states:
-            _, before = self.referee.state_at(loaded, start - 1)
-            group = _group(view.state(before))
-        for entry, events, state in self.referee.walk(loaded, view, start):
-            shown = view.state(state) if states else {}
-            yield ExportStep(entry=entry, words=view.words(events), state=shown, group=group)
-            if states:
-                group = _group(shown)
-
-
-def source(referee: Referee, match_id: str, role: str = ARBITER) -> Source:
-    loaded = referee.load(match_id)
-    seat = referee.role(loaded, role)
-    view = View(loaded, seat)
-    m, config = loaded.match, loaded.config
-    _, final = referee.state_at(loaded)
-    outcome = loaded.rules.outcome(final)
-    counts = {"accepted": 0, "rejected": 0, "none": 0}
-    for _seq, _kind, _actor, verdict, _body in referee.index(m):
-        counts[verdict if verdict in counts else "none"] += 1
-    forks = [(info.id, info.fork_seq or 0, info.title) for info, _depth in referee.forks() if info.parent == m.id]
-    match = ExportMatch(
-        id=m.id, game=loaded.game.id, game_name=loaded.game.name, rules_version=m.rules_version,
-        players=config.players, title=m.title, meta=dict(config.meta), options=dict(config.options),
-        cards=config.cards, decks=dict(config.decks), chance=config.chance, seed=view.seed(outcome is not None),
-        seed_commitment=view.commitment(), undo=config.undo, parent=m.parent, fork_seq=m.fork_seq,
-        secrets=view.secrets(lambda: referee.reseeds(loaded, referee.store.head(m.id)), outcome is not None),
-        created_at=m.created_at,
-    )
-    notes = view.notes(a for a in referee.store.annotations(m.id) if a.seq == 0)
-    return Source(referee, loaded, view, role or ARBITER, outcome, match, counts, notes, forks)
-
-
-def document(referee: Referee, match_id: str, role: str = ARBITER) -> MatchExport:
+def document(referee: Reader, match_id: str, role: str = ARBITER) -> MatchExport:
     """The whole export as one value (tests and small matches; :func:`export_chunks` streams it)."""
     src = source(referee, match_id, role)
     return msgspec.json.decode(b"".join(c.encode() for c in _json(src)), type=MatchExport)
 
 
-def export(referee: Referee, match_id: str, fmt: str, role: str = ARBITER) -> str:
+def export(referee: Reader, match_id: str, fmt: str, role: str = ARBITER) -> str:
     return "".join(export_chunks(referee, match_id, fmt, role))
 
 
-def export_chunks(referee: Referee, match_id: str, fmt: str, role: str = ARBITER) -> Iterator[str]:
+def export_chunks(referee: Reader, match_id: str, fmt: str, role: str = ARBITER) -> Iterator[str]:
     """The export as pieces of text, produced while the log is walked (nothing is built whole)."""
     if fmt not in FORMATS:
         raise BadInput("export/bad_format", f"format must be one of {', '.join(FORMATS)}, not {fmt!r}")
@@ -160,7 +87,7 @@ def _json(src: Source) -> Iterator[str]:
     yield '  "variations": ['
     first = True
     for fork_id, fork_seq, title in src.forks:
-        fl = src.referee.load(fork_id)
+        fl = src.load(fork_id)
         yield ("\n    " if first else ",\n    ") + "{\n"
         yield f'      "match_id": {json.dumps(fork_id)},\n      "fork_seq": {fork_seq},\n'
         yield f'      "title": {json.dumps(title, ensure_ascii=False)},\n      "steps": ['
@@ -380,7 +307,7 @@ def _markdown(src: Source) -> Iterator[str]:
         yield "\n".join(lines) + "\n"
     for fork_id, fork_seq, title in src.forks:
         yield "\n" + f"## Variation from entry {fork_seq}: {_md_escape(title)} ({_md_code(fork_id)})" + "\n\n"
-        for step in src.steps(src.referee.load(fork_id), fork_seq + 1, states=False):
+        for step in src.steps(src.load(fork_id), fork_seq + 1, states=False):
             yield "\n".join(_md_entry(step.entry, step.words)) + "\n"
     yield "\n".join(["", "## Result", "", _result(src.head), ""])
 

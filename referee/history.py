@@ -2,7 +2,9 @@
 entry (folded from the nearest snapshot that checks out), undo timelines, and the verdicts of the
 framework's own entries (undo, redo, ruling, confirmation). The audit walks the same functions.
 
-A mixin of :class:`referee.service.Referee` (which holds the store and the caches it uses).
+One :class:`History` object per service (:class:`referee.service.Referee` holds it and delegates to it),
+owning the caches it keeps per match; the audit (:mod:`referee.audit`) and the exports
+(:mod:`referee.exportsource`) read a match through it.
 """
 
 from __future__ import annotations
@@ -10,18 +12,19 @@ from __future__ import annotations
 import bisect
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import msgspec
 
-from schemas import ARBITER, ENTRY_FORMAT
+from schemas import ARBITER, ENTRY_FORMAT, EntryView
 
 from .config import Loaded
 from .engine import core
 from .engine.entries import Act, Confirmation, Move, Redo, Reopen, Reopening, Ruling, Undo, fresh_secret
 from .engine.protocol import Accepted, Held, Rejected
 from .errors import BadInput, ConflictError, StorageError
-from .store import AuditRow, IndexRow, Store, StoredAnnotation, StoredEntry, StoredMatch, StoredSnapshot
+from .redaction import View, annotations_by_entry
+from .store import AuditRow, IndexRow, MatchRecords, StoredAnnotation, StoredEntry, StoredMatch, StoredSnapshot
 from .timeline import Header, Jump, Timeline, undone_marks
 
 SNAPSHOT_EVERY = 64
@@ -58,17 +61,42 @@ class _Bounded(OrderedDict[int, Any]):
             self.popitem(last=False)
 
 
-class History:
-    """Reading a match's log and the states along it."""
+class Reader(Protocol):
+    """What reads a match by its id through a :class:`History`: the binding of a match id to its rules and
+    the histories (:class:`referee.service.Referee` is one; the exports and the replay take one)."""
 
-    store: Store
-    snapshot_every: int
-    use_snapshots: bool
-    _heads: dict[str, tuple[int, Any]]
-    _timelines: dict[str, tuple[int, Timeline]]
-    _memos: dict[str, MutableMapping[int, Any]]
-    _jumps: dict[str, tuple[int, int, list[Jump]]]
-    _reseeds: dict[str, tuple[int, list[tuple[int, int]]]]
+    @property
+    def history(self) -> History: ...
+
+    def load(self, match_id: str) -> Loaded: ...
+
+
+class History:
+    """Reading a match's log and the states along it, over the match log and its annotations. Keeps, per
+    match, the state at its head, a bounded memo of states, its undo timeline, its undo/redo jumps and its
+    reseeds (the log is append-only: what was read stays true; a later call reads only what is new)."""
+
+    def __init__(self, store: MatchRecords, *, use_snapshots: bool = True) -> None:
+        self.store = store
+        #: whether a fold may start from a stored snapshot (off: every state is folded from setup)
+        self.use_snapshots = use_snapshots
+        self._heads: dict[str, tuple[int, Any]] = {}
+        self._timelines: dict[str, tuple[int, Timeline]] = {}
+        self._memos: dict[str, MutableMapping[int, Any]] = {}
+        self._jumps: dict[str, tuple[int, int, list[Jump]]] = {}
+        self._reseeds: dict[str, tuple[int, list[tuple[int, int]]]] = {}
+
+    def with_store(self, store: MatchRecords) -> History:
+        """The same reading over another connection to the store (an audit's forked process), nothing kept."""
+        return History(store, use_snapshots=self.use_snapshots)
+
+    def remember_head(self, match_id: str, seq: int, state: Any) -> None:
+        """The state after entry ``seq``, just appended as the match's head (the next fold starts there)."""
+        self._heads[match_id] = (seq, state)
+
+    def forget_head(self, match_id: str) -> None:
+        """The kept head of the match is stale (another writer appended): the next fold reads what is new."""
+        self._heads.pop(match_id, None)
 
     def _spans(self, m: StoredMatch, start: int, stop: int | None) -> Iterator[tuple[str, int, int | None]]:
         """(match id, start, stop) of the stored runs that make up a match's entries ``start..stop``:
@@ -302,6 +330,33 @@ class History:
                 elif isinstance(act, Redo):
                     out.append((seq, "redo", act.undo))
         return out
+
+    def over(self, loaded: Loaded) -> bool:
+        """Whether the match is over now (at its head): a digital match's seed is public from then on."""
+        return loaded.rules.outcome(self.state_at(loaded)[1]) is not None
+
+    def walk(self, loaded: Loaded, view: View, start: int = 1, stop: int | None = None,
+             ) -> Iterator[tuple[EntryView, tuple[Any, ...], Any]]:
+        """Entries ``start..stop`` one at a time, each as ``view`` sees it, with its events as the view
+        sees them and the state after it (one fold from the nearest snapshot, nothing kept: a long log
+        streams)."""
+        head = self.store.head(loaded.match.id)
+        stop = head if stop is None else min(stop, head)
+        notes = annotations_by_entry(self.annotations_on(loaded, start, stop))
+        marks = self.marks(loaded, start, stop, head)
+        _, state = self.state_at(loaded, start - 1)
+        recent: OrderedDict[int, Any] = OrderedDict([(start - 1, state)])
+        for entry, body in self.bodies(loaded, start, stop):
+            state = self.advance(loaded, state, body, recent)
+            recent[entry.seq] = state
+            if len(recent) > 256:
+                recent.popitem(last=False)
+            shown, events = view.entry(entry, body, undone_by=marks.get(entry.seq), annotations=notes.get(entry.seq, ()))
+            yield shown, events, state
+
+    def forks_of(self, m: StoredMatch) -> list[StoredMatch]:
+        """The matches forked from ``m`` itself (its variations), in the store's order of matches."""
+        return [f for f in self.store.list_matches() if f.parent == m.id]
 
     # -- the seed in force -------------------------------------------------------------------
 

@@ -153,3 +153,10 @@ def check_depth(value: Any, what: str, limit: int = DEPTH_MAX) -> None:
         if depth >= limit:
             raise BadInput("input/too_deep", f"{what} nests more than {limit} levels deep")
         stack.extend((child, depth + 1) for child in children)
+
+
+def same_head(expected: str, head: str) -> bool:
+    """Whether a head typed back (``--expect-head``: as an audit, standings or an export printed it, in
+    any case, spaces around) is ``head``: the one comparison of an expected audit head, a match's or a
+    tournament's."""
+    return expected.strip().lower() == head

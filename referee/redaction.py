@@ -35,11 +35,12 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from schemas import ARBITER, Annotation, EntryView, Rejection
+from schemas import ARBITER, SPECTATOR, Annotation, EntryView, Rejection
 
 from .engine import core, notation
 from .engine.entries import fresh_secret
 from .engine.protocol import Accepted, Held, Rejected
+from .errors import BadInput
 
 if TYPE_CHECKING:
     from .config import Loaded
@@ -79,6 +80,20 @@ def scrub(text: str, removed: Iterable[str]) -> str:
         return text
     pattern = re.compile(r"(?<![A-Za-z0-9_])(" + "|".join(re.escape(i) for i in ids) + r")(?![A-Za-z0-9_])")
     return pattern.sub(HIDDEN, text)
+
+
+def seat_role(loaded: Loaded, seat: str | None) -> str | None:
+    """The view to use for ``seat``: None (the referee's full view) for None or the arbiter, the seat
+    itself, or the spectator's public view; anything else is refused, naming the match's seats."""
+    if seat is None or seat == ARBITER:
+        return None
+    if seat != SPECTATOR and seat not in loaded.config.players:
+        raise BadInput(
+            "match/unknown_seat",
+            f"{seat!r} is not a seat of this match; seats: {', '.join(loaded.config.players)} "
+            f"(or {SPECTATOR}, {ARBITER})",
+        )
+    return seat
 
 
 def sees(audience: str, role: str | None) -> bool:

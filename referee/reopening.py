@@ -13,20 +13,17 @@ of the log is the latest such secret before it (:meth:`referee.history.History.s
 from __future__ import annotations
 
 import secrets
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-import msgspec
-
-from schemas import ARBITER, SEED_MAX
+from schemas import SEED_MAX
 
 from .engine import core
 from .engine.entries import Reopen, Reopening, Undo
-from .engine.protocol import Accepted
 
 if TYPE_CHECKING:
     from .config import Loaded
-    from .service import Referee
-    from .store import StoredEntry
+    from .history import History
 
 
 def fresh_secret() -> int:
@@ -34,26 +31,25 @@ def fresh_secret() -> int:
     return secrets.randbelow(SEED_MAX + 1)
 
 
-def reopening_undo(referee: Referee, loaded: Loaded, seq: int, to: int, reason: str) -> Undo:
-    """The arbiter's undo (entry ``seq``) of a finished digital match back to entry ``to``, with a fresh secret."""
-    secret = referee.fresh_secret()
+def reopening_undo(secret: int, loaded: Loaded, seq: int, to: int, reason: str) -> Undo:
+    """The arbiter's undo (entry ``seq``) of a finished digital match back to entry ``to``, with the fresh
+    ``secret``."""
     return Reopening(to=to, target=to, reason=reason, secret=secret,
                      commitment=core.reseed_commitment(loaded.match.id, seq, secret))
 
 
-def fork_entries(referee: Referee, loaded: Loaded, fork_id: str, at: int, head: int) -> list[StoredEntry]:
-    """The first entry of fork ``fork_id`` of a digital match at entry ``at``, if the fork plays on from a
-    seed every role has read (the match is over, or was reopened after ``at``, so the seed in force there
-    was revealed): a :class:`Reopen`, the arbiter's, with a fresh committed secret. Else none."""
+def fork_reopen(history: History, loaded: Loaded, fork_id: str, at: int, head: int,
+                fresh: Callable[[], int]) -> tuple[Reopen, Any] | None:
+    """The first entry's act of fork ``fork_id`` of a digital match at entry ``at``, with the state it
+    follows, if the fork plays on from a seed every role has read (the match is over, or was reopened
+    after ``at``, so the seed in force there was revealed): a :class:`Reopen`, the arbiter's, with a
+    fresh committed secret (drawn from ``fresh``). Else None."""
     if loaded.config.chance != "digital":
-        return []
-    revealed = referee.over(loaded) or any(seq > at for seq, _ in referee.reseeds(loaded, head))
-    _, state = referee.state_at(loaded, at)
+        return None
+    revealed = history.over(loaded) or any(seq > at for seq, _ in history.reseeds(loaded, head))
+    _, state = history.state_at(loaded, at)
     if not revealed or loaded.rules.outcome(state) is not None:
-        return []
-    secret = referee.fresh_secret()
-    act = Reopen(secret=secret, commitment=core.reseed_commitment(fork_id, at + 1, secret),
-                 reason="a fork of a finished match plays on from a fresh secret")
-    entry, _ = referee.make_entry(loaded, at + 1, state, referee.prev_hash_at(loaded, at), act=act, actor=ARBITER,
-                                  text="reopen: fresh secret", intent=None, verdict=Accepted(()))
-    return [msgspec.structs.replace(entry, match_id=fork_id)]
+        return None
+    secret = fresh()
+    return Reopen(secret=secret, commitment=core.reseed_commitment(fork_id, at + 1, secret),
+                  reason="a fork of a finished match plays on from a fresh secret"), state

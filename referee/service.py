@@ -7,8 +7,7 @@ verdicts, recorded in the log like any other entry.
 
 from __future__ import annotations
 
-from collections import OrderedDict
-from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -16,7 +15,6 @@ import msgspec
 from schemas import (
     ARBITER,
     NAME_MAX,
-    SPECTATOR,
     TEXT_MAX,
     TITLE_MAX,
     Annotation,
@@ -28,14 +26,10 @@ from schemas import (
 from schemas.http import (
     AuditAnswer,
     DiffAnswer,
-    DiffSide,
-    Divergence,
     LegalAnswer,
     LogPage,
-    PathDiff,
     ReplayStep,
     StateAnswer,
-    StateChange,
 )
 
 from .api import SubmitResult, log_span
@@ -53,11 +47,10 @@ from .engine.entries import (
     Unreadable,
     source_of,
 )
-from .engine.present import flatten
 from .engine.protocol import Accepted, Game, InputError, Rejected
 from .errors import BadInput, ConflictError, StorageError
 from .inputs import check_text
-from .redaction import View, annotations_by_entry, verdict_name
+from .redaction import View, annotations_by_entry, seat_role, verdict_name
 from .store import (
     Conflict,
     Store,
@@ -69,10 +62,11 @@ from .store import (
     StoreError,
 )
 from .config import Configuration, Loaded, new_match_id, utc_now
+from . import changes
+from .changes import event_words
 from .history import SNAPSHOT_EVERY, History, expect_head, seal_annotations
-from .reopening import fork_entries, reopening_undo
+from .reopening import fork_reopen, reopening_undo
 from .reopening import fresh_secret as default_secret
-from .timeline import Jump, Timeline
 
 #: how often an append that lost a race (another writer got in first) is tried again
 CONFLICT_RETRIES = 8
@@ -86,9 +80,10 @@ ANNOTATION_KINDS = ("comment", "disputed", "ruling", "good", "mistake")
 entry_verdict_name = verdict_name
 
 
-class Referee(Configuration, History):
-    """The service layer. Holds a store and the game registry; stateless otherwise (a small cache of
-    bound rules and current states speeds up repeated calls in one process)."""
+class Referee:
+    """The service layer. Holds a store, the match configurations (:class:`Configuration`, which binds
+    matches to their rules) and the match histories (:class:`History`, which reads logs and folds
+    states); stateless otherwise (they keep small caches of bound rules and current states)."""
 
     def __init__(
         self,
@@ -101,25 +96,37 @@ class Referee(Configuration, History):
         fresh_secret: Callable[[], int] | None = None,
     ) -> None:
         self.store = store
+        self.configuration = Configuration(store, games)
+        self.history = History(store, use_snapshots=use_snapshots)
         #: where a reopening's fresh secret comes from (os randomness; a test may fix it). Called when an
         #: entry is written, never by a fold: the secret is recorded in the entry
         self.fresh_secret: Callable[[], int] = fresh_secret or default_secret
-        #: the games this service knows; None = the registry's, each imported when first asked for
-        self.given_games: tuple[Game, ...] | None = None if games is None else tuple(games)
         self.clock = clock
         self.snapshot_every = snapshot_every
-        self.use_snapshots = use_snapshots
-        #: the idempotency key the next append of its match records in the entry's own transaction (the
-        #: HTTP access layer sets it for one write): one key, one entry
-        self.request: StoredRequest | None = None
-        self._loaded: OrderedDict[str, Loaded] = OrderedDict()
-        self._heads: dict[str, tuple[int, Any]] = {}
-        self._timelines: dict[str, tuple[int, Timeline]] = {}
-        self._memos: dict[str, MutableMapping[int, Any]] = {}
-        self._jumps: dict[str, tuple[int, int, list[Jump]]] = {}
-        self._reseeds: dict[str, tuple[int, list[tuple[int, int]]]] = {}
+        # what callers read of the games, the configurations and the histories: theirs, as they were
+        c, h = self.configuration, self.history
+        self.game, self.describe_game, self.read_card_set = c.game, c.describe_game, c.read_card_set
+        self.build_config, self._bind, self.info, self.resolve = c.build_config, c._bind, c.info, c.resolve
+        self.matches, self.load = c.matches, c.load
+        self.entries, self.index, self.audit_rows, self.entry_at = h.entries, h.index, h.audit_rows, h.entry_at
+        self.snapshot, self.snapshots_of, self.bodies, self.folded = h.snapshot, h.snapshots_of, h.bodies, h.folded
+        self.decode, self.state_at, self.advance, self.walk, self.over = h.decode, h.state_at, h.advance, h.walk, h.over
+        self.snapshot_checks_out, self.checked_snapshot = h.snapshot_checks_out, h.checked_snapshot
+        self.timeline, self.open_hold, self.marks, self.jumps = h.timeline, h.open_hold, h.marks, h.jumps
+        self.seed_in_force, self.reseeds, self.holder, self.act_of = h.seed_in_force, h.reseeds, h.holder, h.act_of
+        self.reopening_problem, self.annotations_on = h.reopening_problem, h.annotations_on
+        self.decide_undo, self.decide_redo = h.decide_undo, h.decide_redo
+        self.decide_confirm, self.decide_ruling = h.decide_confirm, h.decide_ruling
 
-    # -- games -------------------------------------------------------------------------------
+    @property
+    def games(self) -> tuple[Game, ...]:
+        """Every game this service knows (imports every registered game's package)."""
+        return self.configuration.games
+
+    @property
+    def given_games(self) -> tuple[Game, ...] | None:
+        """The games this service was given (None: the registry's)."""
+        return self.configuration.given_games
 
     # -- matches -----------------------------------------------------------------------------
 
@@ -147,7 +154,8 @@ class Referee(Configuration, History):
         if continue_from is not None:
             from .continuation import continuation
 
-            kwargs = continuation(self, game_name, continue_from, kwargs)
+            previous = self.load(continue_from)
+            kwargs = continuation(self.history, previous, self.game(game_name), game_name, kwargs)
         return self.create_match(*self.new_config(game_name, players, title=title, **kwargs), title=title)
 
     def new_config(self, game_name: str, players: Sequence[str], *, title: str = "",
@@ -191,22 +199,9 @@ class Referee(Configuration, History):
         loaded = self.load(match_id)
         return loaded.rules.outcome(self.state_at(loaded)[1])
 
-    def over(self, loaded: Loaded) -> bool:
-        """Whether the match is over now (at its head): a digital match's seed is public from then on."""
-        return loaded.rules.outcome(self.state_at(loaded)[1]) is not None
-
     def role(self, loaded: Loaded, seat: str | None) -> str | None:
-        """The view to use for ``seat``: None (the referee's full view) for None or the arbiter, the
-        seat itself, or the spectator's public view."""
-        if seat is None or seat == ARBITER:
-            return None
-        if seat != SPECTATOR and seat not in loaded.config.players:
-            raise BadInput(
-                "match/unknown_seat",
-                f"{seat!r} is not a seat of this match; seats: {', '.join(loaded.config.players)} "
-                f"(or {SPECTATOR}, {ARBITER})",
-            )
-        return seat
+        """The view to use for ``seat`` (:func:`referee.redaction.seat_role`)."""
+        return seat_role(loaded, seat)
 
     def log(self, match_id: str, *, seat: str | None = None, start: int = 1, stop: int | None = None,
             last: int | None = None) -> list[EntryView]:
@@ -249,25 +244,6 @@ class Referee(Configuration, History):
         entries = list(self._log_stream(loaded, view, start, stop, head))
         return LogPage(match_id=loaded.match.id, head=head, total=head, offset=offset, limit=limit, entries=entries)
 
-    def walk(self, loaded: Loaded, view: View, start: int = 1, stop: int | None = None,
-             ) -> Iterator[tuple[EntryView, tuple[Any, ...], Any]]:
-        """Entries ``start..stop`` one at a time, each as ``view`` sees it, with its events as the view
-        sees them and the state after it (one fold from the nearest snapshot, nothing kept: a long log
-        streams)."""
-        head = self.store.head(loaded.match.id)
-        stop = head if stop is None else min(stop, head)
-        notes = annotations_by_entry(self.annotations_on(loaded, start, stop))
-        marks = self.marks(loaded, start, stop, head)
-        _, state = self.state_at(loaded, start - 1)
-        recent: OrderedDict[int, Any] = OrderedDict([(start - 1, state)])
-        for entry, body in self.bodies(loaded, start, stop):
-            state = self.advance(loaded, state, body, recent)
-            recent[entry.seq] = state
-            if len(recent) > 256:
-                recent.popitem(last=False)
-            shown, events = view.entry(entry, body, undone_by=marks.get(entry.seq), annotations=notes.get(entry.seq, ()))
-            yield shown, events, state
-
     def legal(self, match_id: str, seat: str | None = None, *, blind: bool = False) -> LegalAnswer:
         """The intents of each seat (or of ``seat``), in notation, that the referee would accept now
         (hints, fuzzing), after entry ``seq`` (the head). In a physical match the chance values shown
@@ -307,10 +283,20 @@ class Referee(Configuration, History):
             raise BadInput("input/unknown_reference", problem, {"intent": text})
         return intent
 
-    def _append(self, loaded: Loaded, entry: StoredEntry, new_state: Any, head: int, jump: int | None = None) -> None:
-        """Append one entry (with a snapshot every K entries) in one transaction. An undo or redo that
-        jumps back past the last of those snapshots (to ``jump``) gets a snapshot of its own: a later
-        fold through it then reads the state instead of folding the jump's target again."""
+    def at_head(self, loaded: Loaded, expected_seq: int | None, hint: str = "") -> tuple[int, Any]:
+        """(head, state) of a match a writer appends to, refused as a conflict (nothing written) if the
+        writer named another head: every write that takes an expected head checks it here, through
+        :func:`referee.history.expect_head`."""
+        head, state = self.state_at(loaded)
+        expect_head(loaded.match.id, head, expected_seq, hint)
+        return head, state
+
+    def _append(self, loaded: Loaded, entry: StoredEntry, new_state: Any, head: int, jump: int | None = None,
+                request: StoredRequest | None = None) -> None:
+        """Append one entry (with a snapshot every K entries, and ``request``'s idempotency key) in one
+        transaction. An undo or redo that jumps back past the last of those snapshots (to ``jump``) gets a
+        snapshot of its own: a later fold through it then reads the state instead of folding the jump's
+        target again."""
         snapshot = None
         every = self.snapshot_every
         if every and (entry.seq % every == 0 or (jump is not None and jump < entry.seq - entry.seq % every)):
@@ -318,16 +304,13 @@ class Referee(Configuration, History):
                 match_id=loaded.match.id, seq=entry.seq, state=core.state_bytes(new_state), state_hash=entry.state_hash
             )
         try:
-            request = self.request if self.request is not None and self.request.match_id == entry.match_id else None
-            if request is not None:
-                self.request = None  # one key, one entry
             self.store.append(entry, expected_seq=head, snapshot=snapshot, request=request)
         except Conflict as exc:
-            self._heads.pop(loaded.match.id, None)
+            self.history.forget_head(loaded.match.id)
             raise ConflictError("match/stale_seq", str(exc), {"head": exc.head}) from None
         except StoreError as exc:
             raise StorageError("store/failed", str(exc)) from None
-        self._heads[loaded.match.id] = (entry.seq, new_state)
+        self.history.remember_head(loaded.match.id, entry.seq, new_state)
 
     def prev_hash_at(self, loaded: Loaded, head: int) -> str:
         """The hash the entry after ``head`` chains from (the genesis hash before the first entry)."""
@@ -365,6 +348,7 @@ class Referee(Configuration, History):
     def submit(
         self, match_id: str, seat: str, text: str, *, expected_seq: int | None = None,
         meta: Mapping[str, Any] | None = None, blind: bool = False, hold: bool | None = None,
+        request: StoredRequest | None = None,
     ) -> SubmitResult:
         """Adjudicate one intent and append it (accepted, rejected or held) in one transaction.
 
@@ -374,17 +358,19 @@ class Referee(Configuration, History):
         the hidden order), and an intent whose legality depends on another seat's hidden cards is
         held for that seat's confirmation (:meth:`confirm`). The CLI, transcripts and the arbiter see
         everything: their intents are adjudicated at once. ``hold`` alone (a transcript whose next line
-        confirms or declines this move) asks for the holding without the rest."""
+        confirms or declines this move) asks for the holding without the rest. ``request`` (the HTTP access
+        layer's idempotency key) is recorded with the one entry this call appends, in its transaction; the
+        other writes below take it too."""
         loaded = self.load(match_id)
         intent = self.parse(loaded, seat, text)
-        head, state = self.state_at(loaded)
-        expect_head(loaded.match.id, head, expected_seq, "; reload and submit again")
+        head, state = self.at_head(loaded, expected_seq, "; reload and submit again")
         if blind and loaded.config.chance == "digital":
             typed = typed_chance(loaded.rules.chance_fields(intent), intent)
             if typed:  # refused before adjudication; kept in the log as a line that changes nothing
                 message = (f"in a digital match the referee draws {', '.join(typed)}: leave {typed[0]} out (a guess "
                            "is never checked against the hidden order)")
-                self.record_unparsed(loaded.match.id, seat, text.strip(), "input/chance_typed", message, meta)
+                self.record_unparsed(loaded.match.id, seat, text.strip(), "input/chance_typed", message, meta,
+                                     request=request)
                 raise BadInput("input/chance_typed", message, {"intent": text})
         chance = core.play_chance(loaded.config, self.seed_in_force(loaded, head + 1))
         awaiting = self.open_hold(loaded)
@@ -399,7 +385,7 @@ class Referee(Configuration, History):
             loaded, head + 1, state, prev, act=Move(), actor=seat,
             text=text.strip(), intent=recorded, verdict=verdict, source=source,
         )
-        self._append(loaded, entry, new_state, head)
+        self._append(loaded, entry, new_state, head, request=request)
         return SubmitResult(
             match_id=loaded.match.id,
             seq=entry.seq,
@@ -421,7 +407,7 @@ class Referee(Configuration, History):
             raise BadInput("input/bad_source", f"cannot record where the entry came from: {exc}") from None
 
     def record_unparsed(self, match_id: str, actor: str | None, text: str, code: str, message: str,
-                        meta: Mapping[str, Any] | None = None) -> int:
+                        meta: Mapping[str, Any] | None = None, *, request: StoredRequest | None = None) -> int:
         """Keep a line that could not be read as an intent (a transcript's syntax error, an unknown
         seat or card): an ``unparsed`` entry with no verdict, which changes nothing."""
         loaded = self.load(match_id)
@@ -431,7 +417,7 @@ class Referee(Configuration, History):
             loaded, head + 1, state, prev, act=Unreadable(code=code, message=message), actor=actor, text=text,
             intent=None, verdict=None, source=self._source(meta),
         )
-        self._append(loaded, entry, state, head)
+        self._append(loaded, entry, state, head, request=request)
         return entry.seq
 
     def annotate(self, match_id: str, seq: int, text: str, *, kind: str = "comment", by: str = "",
@@ -479,7 +465,8 @@ class Referee(Configuration, History):
             )
 
     def undo(
-        self, match_id: str, *, by: str, to: int | None = None, reason: str = "", expected_seq: int | None = None
+        self, match_id: str, *, by: str, to: int | None = None, reason: str = "", expected_seq: int | None = None,
+        request: StoredRequest | None = None,
     ) -> SubmitResult:
         """Append an undo entry: the state folds back to entry ``to`` (default: before the last action:
         an accepted move, a ruling, or a held move, confirmed or still waiting); the undone entries stay
@@ -487,8 +474,7 @@ class Referee(Configuration, History):
         check_text(reason, "the reason", TEXT_MAX)
         loaded = self.load(match_id)
         self._check_actor(loaded, by)
-        head, state = self.state_at(loaded)
-        expect_head(loaded.match.id, head, expected_seq)
+        head, state = self.at_head(loaded, expected_seq)
         timeline = self.timeline(loaded)
         if to is None:
             last = timeline.last_action()
@@ -502,18 +488,18 @@ class Referee(Configuration, History):
         act = Undo(to=to, target=to, reason=reason)
         if over and isinstance(verdict, Accepted) and loaded.config.chance == "digital":
             # every role has read the seed: the arbiter's reopening draws every later outcome from a fresh one
-            act = reopening_undo(self, loaded, head + 1, to, reason)
-        return self._append_act(loaded, head, state, act, by, f"undo to={to}", verdict)
+            act = reopening_undo(self.fresh_secret(), loaded, head + 1, to, reason)
+        return self._append_act(loaded, head, state, act, by, f"undo to={to}", verdict, request=request)
 
     def redo(
-        self, match_id: str, *, by: str, undo: int | None = None, reason: str = "", expected_seq: int | None = None
+        self, match_id: str, *, by: str, undo: int | None = None, reason: str = "", expected_seq: int | None = None,
+        request: StoredRequest | None = None,
     ) -> SubmitResult:
         """Append a redo entry reversing undo entry ``undo`` (default: the latest one in effect)."""
         check_text(reason, "the reason", TEXT_MAX)
         loaded = self.load(match_id)
         self._check_actor(loaded, by)
-        head, state = self.state_at(loaded)
-        expect_head(loaded.match.id, head, expected_seq)
+        head, state = self.at_head(loaded, expected_seq)
         timeline = self.timeline(loaded)
         if undo is None:
             undo = timeline.latest_undo()
@@ -523,11 +509,11 @@ class Referee(Configuration, History):
             raise BadInput("match/bad_seq", f"entry {undo} does not exist: match {loaded.match.id} has entries 1..{head}")
         verdict = self.decide_redo(loaded, timeline, by, undo, loaded.rules.outcome(state) is not None)
         act = Redo(undo=undo, target=undo - 1, reason=reason)
-        return self._append_act(loaded, head, state, act, by, f"redo undo={undo}", verdict)
+        return self._append_act(loaded, head, state, act, by, f"redo undo={undo}", verdict, request=request)
 
     def _append_act(
         self, loaded: Loaded, head: int, state: Any, act: Act, actor: str, text: str,
-        verdict: Accepted[Any] | Rejected, intent: Any = None,
+        verdict: Accepted[Any] | Rejected, intent: Any = None, request: StoredRequest | None = None,
     ) -> SubmitResult:
         """Append a framework entry (undo, redo, ruling, confirmation) after ``head``; an accepted undo
         or redo jumps to its target."""
@@ -536,7 +522,7 @@ class Referee(Configuration, History):
             loaded, head + 1, state, prev, act=act, actor=actor, text=text, intent=intent, verdict=verdict
         )
         jump = act.target if isinstance(verdict, Accepted) and isinstance(act, (Undo, Redo)) else None
-        self._append(loaded, entry, new_state, head, jump)
+        self._append(loaded, entry, new_state, head, jump, request)
         events = verdict.events if isinstance(verdict, Accepted) else ()
         return SubmitResult(
             match_id=loaded.match.id, seq=entry.seq, actor=actor, notation=text, intent=intent, verdict=verdict,
@@ -544,15 +530,15 @@ class Referee(Configuration, History):
             events=_plain(events), words=event_words(loaded.rules, events),
         )
 
-    def rule_stands(self, match_id: str, entry: int, *, reason: str = "", expected_seq: int | None = None) -> SubmitResult:
+    def rule_stands(self, match_id: str, entry: int, *, reason: str = "", expected_seq: int | None = None,
+                    request: StoredRequest | None = None) -> SubmitResult:
         """An arbiter's ruling that a rejected intent stands as played: the intent is adjudicated
         again, now, with the check that rejected it waived. The ruling is an entry of its own (the
         rejected entry stays as it was); if the rules cannot apply the move even so, the ruling is
         recorded as rejected with the reason."""
         check_text(reason, "the reason", TEXT_MAX)
         loaded = self.load(match_id)
-        head, state = self.state_at(loaded)
-        expect_head(loaded.match.id, head, expected_seq)
+        head, state = self.at_head(loaded, expected_seq)
         if not 1 <= entry <= head:
             raise BadInput("match/bad_seq", f"entry {entry} does not exist: match {loaded.match.id} has entries 1..{head}")
         stored = self.entry_at(loaded.match, entry)
@@ -574,10 +560,10 @@ class Referee(Configuration, History):
         act = Ruling(entry=entry, seat=body.actor, waive=(body.verdict.code,), reason=reason)
         verdict = self.decide_ruling(loaded, state, body.intent, act, head + 1)
         text = f"ruling: entry {entry} stands as played" + (f" — {reason}" if reason else "")
-        return self._append_act(loaded, head, state, act, ARBITER, text, verdict, body.intent)
+        return self._append_act(loaded, head, state, act, ARBITER, text, verdict, body.intent, request)
 
     def confirm(self, match_id: str, entry: int | None, *, by: str, accept: bool = True, reason: str = "",
-                expected_seq: int | None = None) -> SubmitResult:
+                expected_seq: int | None = None, request: StoredRequest | None = None) -> SubmitResult:
         """The answer to an intent held for a confirmation (entry ``entry``): its confirmer (or the
         arbiter) confirms it, and it is adjudicated now, as its actor's, with what only the confirmer
         could see; or declines it, and it has no effect. Either way an entry of its own, which lets play
@@ -585,8 +571,7 @@ class Referee(Configuration, History):
         check_text(reason, "the reason", TEXT_MAX)
         loaded = self.load(match_id)
         self._check_actor(loaded, by)
-        head, state = self.state_at(loaded)
-        expect_head(loaded.match.id, head, expected_seq)
+        head, state = self.at_head(loaded, expected_seq)
         timeline = self.timeline(loaded)
         hold = timeline.open_hold()
         if entry is None and hold is not None:
@@ -604,7 +589,7 @@ class Referee(Configuration, History):
         verdict = self.decide_confirm(loaded, state, held.intent, act, head + 1)
         word = "confirms" if accept else "declines"
         text = f"{by} {word} entry {entry}" + (f" — {reason}" if reason else "")
-        return self._append_act(loaded, head, state, act, by, text, verdict, held.intent)
+        return self._append_act(loaded, head, state, act, by, text, verdict, held.intent, request)
 
     def fork(self, match_id: str, *, at: int, name: str = "", match_id_new: str | None = None) -> MatchInfo:
         """A new match whose history is this one's up to entry ``at`` (shared, not copied)."""
@@ -626,7 +611,12 @@ class Referee(Configuration, History):
             config=parent.config, genesis_hash=parent.genesis_hash, created_at=self.clock(),
             parent=parent.id, fork_seq=at, title=name or f"fork of {loaded.match.id} at {at}",
         )
-        first = fork_entries(self, loaded, fork.id, at, head)
+        first = []
+        reopen = fork_reopen(self.history, loaded, fork.id, at, head, self.fresh_secret)
+        if reopen is not None:
+            entry, _ = self.make_entry(loaded, at + 1, reopen[1], self.prev_hash_at(loaded, at), act=reopen[0],
+                                       actor=ARBITER, text="reopen: fresh secret", intent=None, verdict=Accepted(()))
+            first.append(msgspec.structs.replace(entry, match_id=fork.id))
         try:
             self.store.create_match(fork, first)
         except StoreError as exc:
@@ -650,70 +640,16 @@ class Referee(Configuration, History):
         return out
 
     def diff(self, a: str, b: str, *, at_a: int | None = None, at_b: int | None = None) -> DiffAnswer:
-        """How two states differ (by dotted path), and the first entry where two lines diverge."""
-        la, lb = self.load(a), self.load(b)
-        if la.game.id != lb.game.id:
-            raise BadInput("diff/different_games", f"{la.match.id} is {la.game.id} and {lb.match.id} is {lb.game.id}")
-        sa, sb = self.show(la.match.id, at=at_a), self.show(lb.match.id, at=at_b)
-        fa, fb = dict(flatten(sa.state)), dict(flatten(sb.state))
-        changes = [
-            PathDiff(path=path, a=fa.get(path), b=fb.get(path))
-            for path in sorted(set(fa) | set(fb), key=_path_key)
-            if fa.get(path) != fb.get(path)
-        ]
-        diverge = None
-        ea = self.entries(la.match, 1, sa.seq)
-        eb = self.entries(lb.match, 1, sb.seq)
-        seq = 0
-        while True:
-            x, y = next(ea, None), next(eb, None)
-            if x is None and y is None:
-                break
-            seq += 1
-            if x is None or y is None or x.hash != y.hash:
-                diverge = Divergence(
-                    seq=seq,
-                    a=None if x is None else self._entry_text(la, x),
-                    b=None if y is None else self._entry_text(lb, y),
-                )
-                break
-        return DiffAnswer(
-            a=DiffSide(match_id=la.match.id, seq=sa.seq, state_hash=sa.state_hash),
-            b=DiffSide(match_id=lb.match.id, seq=sb.seq, state_hash=sb.state_hash),
-            same_state=sa.state_hash == sb.state_hash,
-            changes=changes,
-            diverge=diverge,
-        )
-
-    def _entry_text(self, loaded: Loaded, entry: StoredEntry) -> str:
-        body = loaded.decoder.decode(entry.body)
-        return f"{body.actor or '-'}: {body.notation}"
+        """How two states differ (by dotted path), and the first entry where two lines diverge
+        (:func:`referee.changes.diff`)."""
+        return changes.diff(self, a, b, at_a=at_a, at_b=at_b)
 
     def replay(
         self, match_id: str, *, start: int = 1, stop: int | None = None, seat: str | None = None
     ) -> list[ReplayStep]:
         """Entry by entry: the intent, its verdict, and what changed in the state (as ``seat`` sees
-        it; None = the referee's full view)."""
-        loaded = self.load(match_id)
-        seat = self.role(loaded, seat)
-        head = self.store.head(loaded.match.id)
-        stop = head if stop is None else stop
-        if not 1 <= start <= max(stop, 1) or stop > head:
-            raise BadInput("match/bad_seq", f"--from {start} --to {stop} is not a range of entries 1..{head}")
-        view = View(loaded, seat)
-        _, state = self.state_at(loaded, start - 1)
-        before = dict(flatten(view.state(state)))
-        steps = []
-        for shown, events, state in self.walk(loaded, view, start, stop):
-            after = dict(flatten(view.state(state)))
-            changes = [
-                StateChange(path=p, before=before.get(p), after=after.get(p))
-                for p in sorted(set(before) | set(after), key=_path_key)
-                if before.get(p) != after.get(p) and not (_blank(before.get(p)) and _blank(after.get(p)))
-            ]
-            steps.append(ReplayStep(entry=shown, changes=changes, words=event_words(loaded.rules, events)))
-            before = after
-        return steps
+        it; None = the referee's full view; :func:`referee.changes.replay`)."""
+        return changes.replay(self, match_id, start=start, stop=stop, seat=seat)
 
     def export(self, match_id: str, fmt: str, role: str = ARBITER) -> Iterator[str]:
         """The match as ``role`` sees it (``arbiter``, a seat or ``spectator``) in ``fmt`` (txt, md, html
@@ -762,20 +698,6 @@ def _blind(loaded: Loaded, intent: Any) -> Any:
     for path in loaded.rules.chance_fields(intent):
         intent = with_chance(intent, path, left_out if digital else lambda value, _field: blank(value))
     return intent
-
-
-def event_words(rules: Any, events: Sequence[Any]) -> list[str]:
-    """Events in words through the game's ``describe_event`` (events it has no words for are left out)."""
-    return [w for w in (rules.describe_event(ev) for ev in events) if w]
-
-
-def _blank(value: Any) -> bool:
-    """Nothing there: a missing path, null, or an empty list, mapping or string."""
-    return value is None or value == [] or value == {} or value == ""
-
-
-def _path_key(path: str) -> tuple[Any, ...]:
-    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in path.split("."))
 
 
 def _plain(value: Any) -> Any:

@@ -129,6 +129,19 @@ def test_new_annotations_extend_the_chain_and_the_head(cli, imported):
     assert after["head_hash"] != before["head_hash"] and after["entries_hash"] == before["entries_hash"]
 
 
+def test_expect_head_passes_the_head_printed_and_fails_any_other(cli, imported):
+    """audit --expect-head HEAD: the head printed before (in any case, spaces around) is clean; another head,
+    or the printed one after an annotation moved the head, is a finding and exit 1."""
+    mid, _path = imported
+    head = cli("audit", mid, "--json").json["head_hash"]
+    assert cli("audit", mid, "--expect-head", f"  {head.upper()} ").code == 0
+    other = cli("audit", mid, "--expect-head", "0" * 64, "--json")
+    assert other.code == 1 and [f["what"] for f in other.json["findings"]] == ["head"]
+    assert cli("annotate", mid, 5, "a sharp move", "--by", "arbiter").code == 0
+    moved = cli("audit", mid, "--expect-head", head, "--json")
+    assert moved.code == 1 and moved.json["findings"][0]["recorded"] != head
+
+
 def test_show_at_never_serves_a_snapshot_that_does_not_hash_to_its_entry(tmp_path):
     r = service(tmp_path / "r.db", snapshot_every=4)
     m = r.new_match("by_all_means", ["alice", "bob"], seed=5)

@@ -191,10 +191,10 @@ def test_a_process_that_takes_no_part_leaves_its_chunks_to_the_others(long_match
     single = service(path).audit(mid)
     real_work = audit._work
 
-    def failing(referee, loaded, bounds, want, board, me, first, tick):
+    def failing(history, loaded, bounds, want, board, me, first, tick):
         if me != 0:
             raise RuntimeError("this process dies")
-        return real_work(referee, loaded, bounds, want, board, me, first, tick)
+        return real_work(history, loaded, bounds, want, board, me, first, tick)
 
     monkeypatch.setattr(audit, "_work", failing)
     assert service(path).audit(mid, jobs=3) == single

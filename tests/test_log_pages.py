@@ -262,6 +262,7 @@ def test_a_page_reads_its_entries_and_the_jumps_after_it_and_folds_nothing(match
     r = Referee(store)
     for name in ("state_at", "timeline", "walk", "advance"):
         monkeypatch.setattr(r, name, _refuse(name))
+        monkeypatch.setattr(r.history, name, _refuse(name))  # what the history calls of its own too
     for role in ROLES:
         store.rows.clear()
         page = r.log(mid, seat=role, start=start, stop=start + 99)

@@ -18,6 +18,7 @@ from .base import (
     DuplicateRequest,
     IndexRow,
     MatchLog,
+    MatchRecords,
     Notifier,
     Store,
     StoredAnnotation,
@@ -32,6 +33,7 @@ from .base import (
     StoreError,
     StoreUnavailable,
     TournamentLog,
+    TournamentRecords,
     TranscriptIndex,
 )
 
@@ -44,6 +46,7 @@ __all__ = [
     "DuplicateRequest",
     "IndexRow",
     "MatchLog",
+    "MatchRecords",
     "Notifier",
     "Store",
     "StoreError",
@@ -58,6 +61,7 @@ __all__ = [
     "StoredTournamentEvent",
     "StoredTournamentToken",
     "TournamentLog",
+    "TournamentRecords",
     "TranscriptIndex",
     "open_store",
 ]

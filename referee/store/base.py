@@ -281,6 +281,10 @@ class Annotations(Protocol):
         """A match's annotations of entries ``start..stop`` in the order they were added."""
 
 
+class MatchRecords(MatchLog, Annotations, Protocol):
+    """A match's whole record: its log and its annotations (what reading a match's history needs)."""
+
+
 class AccessTokens(Protocol):
     """Who may do what: the bearer tokens of matches and of tournaments, kept as their sha256 only."""
 
@@ -341,6 +345,11 @@ class TranscriptIndex(Protocol):
         """Record that ``match_id`` was imported from a transcript with this digest (as
         ``create_match(transcript=...)`` does; ``referee db copy`` writes those of a match it copied);
         an unknown match or a pair already recorded raises :class:`StoreError`."""
+
+
+class TournamentRecords(TournamentLog, AccessTokens, Annotations, Protocol):
+    """What the tournament commands read and write themselves: the tournament log, the tournaments'
+    tokens (a tournament's head covers them) and a table's annotations (its open disputes)."""
 
 
 class Notifier(Protocol):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import msgspec
 
@@ -40,7 +41,7 @@ from schemas.tournament import (
 from ..auth import Forbidden, Principal, Unauthorized, bearer, hash_token
 from ..errors import StorageError
 from ..service import Referee
-from ..store import StoredTournamentToken, StoreError
+from ..store import AccessTokens, Annotations, MatchLog, StoredTournamentToken, StoreError
 from .api import LocalTournaments
 
 ROLES = ("organiser", "spectator", "player")
@@ -55,11 +56,15 @@ class Entrant:
     player: str | None = None
 
 
+class TournamentAccessRecords(AccessTokens, Annotations, MatchLog, Protocol):
+    """What the tournament's access layer reads itself: its tokens, and a table's match head and notes."""
+
+
 class TournamentAccess:
     def __init__(self, referee: Referee) -> None:
         self.local = LocalTournaments(referee)
         self.service = self.local.service
-        self.store = referee.store
+        self.store: TournamentAccessRecords = referee.store
 
     def _mint(self, tournament: str, roles: Sequence[tuple[str, str | None]]) -> list[str]:
         tokens = [secrets.token_urlsafe(24) for _ in roles]

@@ -16,18 +16,29 @@ wrong as findings; it never stops at the first record that does not decode or fo
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import msgspec
 
 from ..engine.core import canonical, sha256_hex
 from ..errors import RefereeError
-from ..store import StoredTournamentEvent, StoredTournamentToken
+from ..service import Referee
+from ..store import StoredTournament, TournamentRecords, StoredTournamentEvent, StoredTournamentToken
 from . import events as ev
 from .fold import CorruptTournament, Tournament, fold
 
-if TYPE_CHECKING:
-    from .service import Tournaments
+
+class Tournaments(Protocol):
+    """What the audit reads a tournament through: its records and tokens in the store, and its tables'
+    matches through the match service (:class:`referee.tournament.service.Tournaments` is one)."""
+
+    @property
+    def store(self) -> TournamentRecords: ...
+
+    @property
+    def referee(self) -> Referee: ...
+
+    def resolve(self, tournament_id: str) -> StoredTournament: ...
 
 #: the layout of what the head hashes (a change of layout changes every head: bump it then)
 HEAD_FORMAT = 1
@@ -104,7 +115,7 @@ def orphan_findings(t: Tournaments, state: Tournament) -> list[str]:
     held = {x.match_id for rnd in state.rounds for x in rnd.tables if x.match_id is not None}
     needle = b'"tournament":' + msgspec.json.encode(state.id)
     found = []
-    for m in t.store.list_matches():
+    for m in t.referee.store.list_matches():
         if m.id in held or needle not in m.config:
             continue
         try:
@@ -190,7 +201,7 @@ def _table(t: Tournaments, state: Tournament, number: int, x: Any, where: str) -
 def match_token_findings(t: Tournaments, x: Any, where: str) -> list[str]:
     """A table's match tokens as the pairing mints them (or none, paired ``--no-tokens``): one a seat, one
     the arbiter's, one the spectators'. A seat's token made the arbiter's shows as two of the arbiter's."""
-    tokens = t.store.tokens(x.match_id)
+    tokens = t.referee.store.tokens(x.match_id)
     if not tokens:
         return []
     have = sorted((tok.role, tok.seat or "") for tok in tokens)
@@ -215,7 +226,7 @@ def closing_findings(t: Tournaments, state: Tournament, records: Sequence[ev.Rec
                 found.append(f"record {n}: a result for table {r.table} that the round does not have")
                 continue
             try:
-                head = t.store.head(x.match_id)
+                head = t.referee.store.head(x.match_id)
                 if not 0 <= r.seq <= head:
                     found.append(f"record {n}: round {rnd.number} table {r.table}: the result is copied from entry "
                                  f"{r.seq} of match {x.match_id}, whose log ends at {head}")

@@ -30,7 +30,7 @@ from ..inputs import visible
 from ..outcome import words as outcome_words
 
 if TYPE_CHECKING:
-    from ..export import Source
+    from ..exportsource import Source
 
 
 @cache
@@ -192,7 +192,7 @@ def _variation(src: Source, fork_id: str, fork_seq: int, title: str) -> Iterator
     yield (f'<div class="variation"><div class="vhead">Variation from entry {fork_seq}: {_h(title)} '
            f'<code>{_h(fork_id)}</code></div><ol>')
     count = 0
-    for step in src.steps(src.referee.load(fork_id), fork_seq + 1, states=False):
+    for step in src.steps(src.load(fork_id), fork_seq + 1, states=False):
         count += 1
         yield _entry(step.entry, step.words, None, None)
     if not count:
