@@ -115,3 +115,12 @@ def test_a_summary_with_no_seats_or_texts_reads_back_the_same(store):
                         head=0, head_hash="g0", last_activity="t")
     store.create_match(a_match(), summary=bare)
     assert store.summary("m1") == bare
+
+
+def test_the_matches_without_a_summary_are_named(store):
+    """What a listing builds first: matches written before summaries were kept (or copied without one)."""
+    for mid in ("m3", "m1", "m2"):
+        store.create_match(a_match(mid), summary=a_summary(0, mid) if mid == "m2" else None)
+    assert store.unsummarised() == ["m1", "m3"]
+    store.put_summaries([a_summary(0, "m3")])
+    assert store.unsummarised() == ["m1"]

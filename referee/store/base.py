@@ -331,6 +331,10 @@ class MatchSummaries(Protocol):
     def summaries(self) -> list[MatchSummary]:
         """Every summary, in the order matches are listed (``created_at``, then id)."""
 
+    def unsummarised(self) -> list[str]:
+        """The ids of the matches without a summary (written before summaries were kept, or copied without
+        one), in id order: what a listing builds from their logs first."""
+
     def put_summaries(self, summaries: Sequence[MatchSummary]) -> None:
         """Write summaries rebuilt from the logs (one transaction), each replacing its match's; a summary
         of a match the store does not hold raises :class:`StoreError` and writes nothing."""

@@ -128,6 +128,9 @@ class MemoryStore:
     def summaries(self) -> list[MatchSummary]:
         return sorted(self._summaries.values(), key=lambda s: (s.created_at, s.match_id))
 
+    def unsummarised(self) -> list[str]:
+        return sorted(mid for mid in self._matches if mid not in self._summaries)
+
     def put_summaries(self, summaries: Sequence[MatchSummary]) -> None:
         with self._lock:
             for s in summaries:

@@ -37,16 +37,15 @@ import weakref
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from .pg_summaries import PostgresSummaries
 from .pg_schema import APPEND_SUMMARY, CHANNEL, JUMP, MIGRATIONS, PUT_SUMMARY, exists, may_alter, tables, writer_grants
 from .base import (
     annotation_from_row,
     entry_from_row,
     like_prefix,
     match_from_row,
-    summary_from_row,
     summary_row,
     tournament_from_row,
-    SUMMARY_COLS,
     AuditRow,
     Conflict,
     DuplicateRequest,
@@ -105,7 +104,7 @@ _FAR = 2**62
 _MIGRATION_LOCK = 0x7265_6665
 
 
-class PostgresStore:
+class PostgresStore(PostgresSummaries):
     """A PostgreSQL database named by a ``postgresql://`` URL. ``durability``: ``full`` or ``normal``
     (default: ``$REFEREE_DURABILITY``, else ``full``). ``create=False`` refuses a database without the
     referee's schema instead of creating it; a database (schema) without it that holds other tables is
@@ -410,30 +409,6 @@ class PostgresStore:
             raise DuplicateRequest(mid, request.key if request else "")
         if status == "conflict":
             raise Conflict(mid, expected_seq, head)
-
-    # -- summaries ------------------------------------------------------------------------------------
-
-    def summary(self, match_id: str) -> MatchSummary | None:
-        row = self._one(f"SELECT {SUMMARY_COLS} FROM match_summaries WHERE match_id = %s", (match_id,))
-        return summary_from_row(row) if row else None
-
-    def summaries(self) -> list[MatchSummary]:
-        rows = self._all(f"SELECT {SUMMARY_COLS} FROM match_summaries ORDER BY created_at, match_id", ())
-        return [summary_from_row(r) for r in rows]
-
-    def put_summaries(self, summaries: Sequence[MatchSummary]) -> None:
-        errors = self._psycopg.errors
-
-        def work(conn: psycopg.Connection[Any]) -> None:
-            try:
-                with conn.transaction(), conn.cursor() as cur:
-                    cur.executemany(PUT_SUMMARY, [summary_row(s) for s in summaries])
-            except errors.ForeignKeyViolation:
-                missing = next(s.match_id for s in summaries if self.get_match(s.match_id) is None)
-                raise StoreError(f"no match {missing}") from None
-
-        if summaries:
-            self._run(work)
 
     def entries(self, match_id: str, start: int = 1, stop: int | None = None) -> Iterator[StoredEntry]:
         return map(entry_from_row, self._pages(_ENTRY_COLS, match_id, start, stop, seq_at=1))

@@ -25,15 +25,14 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
+from .sqlite_summaries import PUT_SUMMARY, SqliteSummaries
 from .base import (
     annotation_from_row,
     entry_from_row,
     like_prefix,
     match_from_row,
-    summary_from_row,
     summary_row,
     tournament_from_row,
-    SUMMARY_COLS,
     AuditRow,
     BadSetting,
     Conflict,
@@ -284,7 +283,7 @@ MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
 """Numbered schema migrations; ``PRAGMA user_version`` records how many have run."""
 
 
-class SqliteStore:
+class SqliteStore(SqliteSummaries):
     """A SQLite file. ``durability``: ``full`` or ``normal`` (default: ``$REFEREE_DURABILITY``, else
     ``full``; see the module's docstring)."""
 
@@ -523,35 +522,6 @@ class SqliteStore:
             conn.execute("ROLLBACK")
             raise
 
-    # -- summaries -------------------------------------------------------------------------------
-
-    _PUT_SUMMARY = f"INSERT OR REPLACE INTO match_summaries ({SUMMARY_COLS}) VALUES ({', '.join('?' * 17)})"
-
-    def _put_summary(self, summary: MatchSummary, match_id: str) -> None:
-        if summary.match_id != match_id:
-            raise StoreError(f"a summary of match {summary.match_id} cannot be written with match {match_id}")
-        self.conn.execute(self._PUT_SUMMARY, summary_row(summary))
-
-    def summary(self, match_id: str) -> MatchSummary | None:
-        row = self._one(f"SELECT {SUMMARY_COLS} FROM match_summaries WHERE match_id = ?", (match_id,))
-        return summary_from_row(row) if row else None
-
-    def summaries(self) -> list[MatchSummary]:
-        return list(map(summary_from_row, self._all(f"SELECT {SUMMARY_COLS} FROM match_summaries ORDER BY created_at, match_id", ())))
-
-    def put_summaries(self, summaries: Sequence[MatchSummary]) -> None:
-        with self._lock:
-            self._begin_write()
-            try:
-                for s in summaries:
-                    if not self.conn.execute("SELECT 1 FROM matches WHERE id = ?", (s.match_id,)).fetchone():
-                        raise StoreError(f"no match {s.match_id}")
-                    self._put_summary(s, s.match_id)
-                self.conn.execute("COMMIT")
-            except BaseException:
-                self.conn.execute("ROLLBACK")
-                raise
-
     def entries(self, match_id: str, start: int = 1, stop: int | None = None) -> Iterator[StoredEntry]:
         return map(entry_from_row, self._pages(_ENTRY_COLS, match_id, start, stop, seq_at=1))
 
@@ -727,7 +697,7 @@ class SqliteStore:
                                  [(t.token_hash, t.match_id, t.role, t.seat) for t in tokens])
                 if any(summary.match_id not in {m.id for m in matches} for summary in summaries):
                     raise StoreError("a summary of no match of the round")
-                conn.executemany(self._PUT_SUMMARY, [summary_row(summary) for summary in summaries])
+                conn.executemany(PUT_SUMMARY, [summary_row(summary) for summary in summaries])
                 for e in events:
                     self._insert_tournament_event(e)
                 conn.execute("COMMIT")
