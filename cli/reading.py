@@ -136,10 +136,9 @@ def matches(
     event: Annotated[str | None, typer.Option("--event", help="Only matches whose event contains this text.",
                                               show_default=False)] = None,
     round_: Annotated[str | None, typer.Option("--round", help="Only matches of this round.", show_default=False)] = None,
-    limit: Annotated[int | None, typer.Option("--limit", help="At most this many matches (a page).", min=0,
+    limit: Annotated[int | None, typer.Option("--limit", help="At most this many matches (a page).",
                                               show_default=False)] = None,
-    offset: Annotated[int, typer.Option("--offset", help="Leave out the first N matches listed (the pages before).",
-                                        min=0)] = 0,
+    offset: Annotated[int, typer.Option("--offset", help="Leave out the first N matches listed (the pages before).")] = 0,
     db: DbOpt = None,
     json: JsonOpt = False,
 ) -> None:
@@ -153,6 +152,8 @@ def matches(
     """
     if status not in (None, "playing", "over"):
         fail(f"--status is playing or over, not {status!r}")
+    if (limit is not None and limit < 0) or offset < 0:
+        fail(f"--limit and --offset are counts of matches (0 or more), not {limit if limit is not None and limit < 0 else offset}")
     from referee import summaries
 
     service = local_referee(ctx, db)

@@ -150,6 +150,8 @@ def run(referee: Referee, match_id: str, progress: Callable[[int, int], None] | 
     annotations = referee.store.annotations(m.id)
     if not findings:
         findings = annotation_findings(m.id, annotations, head)
+    if not findings:
+        findings = summary_findings(referee, m.id, head, notes)
     last_entry = referee.entry_at(m, head) if head else None
     entries_hash = last_entry.hash if last_entry is not None else m.genesis_hash
     annotations_hash = annotations[-1].hash if annotations else core.annotations_root(m.id)
@@ -223,6 +225,35 @@ def record_findings(referee: Referee, m: Any, accept_rules_change: bool, notes: 
             "(verdicts are re-derived with the new rules, as asked)"
         )
     return []
+
+
+#: what of a summary the audit compares with the one it rebuilds: all but the clock readings (created_at,
+#: last_activity), which no hash covers and which are no evidence
+SUMMARY_FIELDS = ("match_id", "game", "rules_version", "seats", "status", "outcome", "head", "head_hash", "parent",
+                  "fork_seq", "title", "event", "round", "table", "seed_commitment")
+
+
+def summary_findings(referee: Referee, match_id: str, head: int, notes: list[str]) -> list[Finding]:
+    """The match's summary (what listings, standings and ratings read) against the one rebuilt from its
+    log: the first field that differs is a finding (a summary row changed behind the referee's back, or
+    written by a bug). A match without one is noted (a listing builds it)."""
+    from .summaries import rebuild
+
+    kept = referee.store.summary(match_id)
+    if kept is None:
+        notes.append("no summary is kept for this match yet (the first listing of the matches builds it)")
+        return []
+    derived = rebuild(referee, match_id)
+    for name in SUMMARY_FIELDS:
+        got, want = getattr(kept, name), getattr(derived, name)
+        if got != want:
+            return [Finding(seq=head, what="summary", recorded=f"{name} {_shown(got)}",
+                            derived=f"{name} {_shown(want)} (rebuild it: `referee db summaries`)")]
+    return []
+
+
+def _shown(value: Any) -> str:
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
 
 
 def annotation_findings(match_id: str, annotations: list[Any], head: int) -> list[Finding]:

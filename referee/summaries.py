@@ -74,6 +74,19 @@ def rebuild(referee: Referee, match_id: str) -> MatchSummary:
                     last_activity=last.recorded_at if last else loaded.match.created_at)
 
 
+def rebuild_all(referee: Referee, batch: int = 500) -> tuple[int, list[str]]:
+    """Every match's summary rebuilt from its log and written (``referee db summaries``), ``batch`` at a
+    time; returns how many and the ids of those that were missing or differed."""
+    kept = {s.match_id: s for s in referee.store.summaries()}
+    ids = sorted({*kept, *referee.store.unsummarised()})
+    changed: list[str] = []
+    for start in range(0, len(ids), batch):
+        built = [rebuild(referee, mid) for mid in ids[start:start + batch]]
+        changed.extend(s.match_id for s in built if kept.get(s.match_id) != s)
+        referee.store.put_summaries(built)
+    return len(ids), changed
+
+
 def summary_for(referee: Referee, match_id: str) -> MatchSummary:
     """A match's summary (its whole id): the store's, or built from its log and written if it has none."""
     found = referee.store.summary(match_id)
@@ -122,8 +135,17 @@ def tree(summaries: Sequence[MatchSummary]) -> list[tuple[MatchSummary, int]]:
 
 
 def outcome(summary: MatchSummary) -> Outcome | None:
-    """The outcome a summary records (None while the match is played)."""
-    return _outcome_decoder.decode(summary.outcome) if summary.outcome else None
+    """The outcome a summary records (None while the match is played); one that cannot be read is a
+    :class:`~referee.errors.StorageError` naming the match and the way to rebuild it."""
+    if not summary.outcome:
+        return None
+    try:
+        return _outcome_decoder.decode(summary.outcome)
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        from .errors import StorageError
+
+        raise StorageError("summary/corrupt", f"the summary of match {summary.match_id} holds an outcome that "
+                           f"cannot be read ({exc}); `referee db summaries` rebuilds it from the log") from None
 
 
 def info(summary: MatchSummary) -> MatchInfo:

@@ -164,7 +164,7 @@ assert "DO NOTHING" in _M5_ALL_APPEND_ONLY
 
 #: each match's summary (issue 27; SQLite's migration 8): the one table whose rows are replaced, a
 #: projection of the log that the audit rebuilds and compares (no trigger; not evidence). A database
-#: written before has none until the service builds them (on a listing, or `referee db summaries`)
+#: written before has none until the service builds them (when first listed, or by `referee db summaries`)
 _M6_SUMMARIES = """
 CREATE TABLE match_summaries (
     match_id text COLLATE "C" PRIMARY KEY REFERENCES matches (id), game text NOT NULL, rules_version text NOT NULL,

@@ -267,7 +267,7 @@ def _m7_transcripts(db: sqlite_utils.Database) -> None:
 
 
 def _m8_summaries(db: sqlite_utils.Database) -> None:
-    """Each match's summary (issue 27): a projection of its log, replaced by each append (MatchSummary)."""
+    """Each match's summary (issue 27; see MatchSummary): built for old matches when first listed."""
     db.conn.execute(
         "CREATE TABLE match_summaries (match_id TEXT PRIMARY KEY REFERENCES matches(id), game TEXT NOT NULL,"
         " rules_version TEXT NOT NULL, created_at TEXT NOT NULL, seats TEXT NOT NULL, status TEXT NOT NULL,"

@@ -33,7 +33,10 @@ class SqliteSummaries:
         """Write ``summary`` (of ``match_id``, else refused) inside the transaction under way."""
         if summary.match_id != match_id:
             raise StoreError(f"a summary of match {summary.match_id} cannot be written with match {match_id}")
-        self.conn.execute(PUT_SUMMARY, summary_row(summary))
+        try:
+            self.conn.execute(PUT_SUMMARY, summary_row(summary))
+        except sqlite3.IntegrityError as exc:  # (the transaction under way is rolled back by its writer)
+            raise StoreError(f"the summary of match {match_id} was refused: {exc}") from None
 
     def summary(self, match_id: str) -> MatchSummary | None:
         row = self._one(f"SELECT {SUMMARY_COLS} FROM match_summaries WHERE match_id = ?", (match_id,))
