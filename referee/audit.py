@@ -227,10 +227,11 @@ def record_findings(referee: Referee, m: Any, accept_rules_change: bool, notes: 
     return []
 
 
-#: what of a summary the audit compares with the one it rebuilds: all but the clock readings (created_at,
-#: last_activity), which no hash covers and which are no evidence
-SUMMARY_FIELDS = ("match_id", "game", "rules_version", "seats", "status", "outcome", "head", "head_hash", "parent",
-                  "fork_seq", "title", "event", "round", "table", "seed_commitment")
+#: what of a summary the audit compares with the one it rebuilds: what the log and the configuration derive.
+#: Not the clock readings (created_at, last_activity: no evidence), nor what the summary copies from the
+#: match's row (game, rules version, parent, fork point, title), which the checks before hold to the
+#: genesis hash and the head
+SUMMARY_FIELDS = ("status", "outcome", "head", "head_hash", "seats", "event", "round", "table", "seed_commitment")
 
 
 def summary_findings(referee: Referee, match_id: str, head: int, notes: list[str]) -> list[Finding]:
