@@ -96,13 +96,22 @@ def summary_for(referee: Referee, match_id: str) -> MatchSummary:
     return found
 
 
-def listing(referee: Referee) -> list[MatchSummary]:
+def listing(referee: Referee, unreadable: list[str] | None = None) -> list[MatchSummary]:
     """Every match's summary, in creation order; those the store lacks are built from their logs and
-    written first (once: the next listing reads them)."""
+    written first (once: the next listing reads them). A match whose summary cannot be built (a game
+    this referee does not know, a log that does not fold) is left out, its id added to ``unreadable``
+    (without that list, its error is raised)."""
     missing = referee.store.unsummarised()
     if not missing:
         return referee.store.summaries()
-    built = {s.match_id: s for s in (rebuild(referee, mid) for mid in missing)}
+    built: dict[str, MatchSummary] = {}
+    for mid in missing:
+        try:
+            built[mid] = rebuild(referee, mid)
+        except Exception:  # noqa: BLE001 - whatever stops it, the caller says so (or raises it)
+            if unreadable is None:
+                raise
+            unreadable.append(mid)
     if _keep(referee, list(built.values())):
         return referee.store.summaries()
     return sorted([*referee.store.summaries(), *built.values()], key=lambda s: (s.created_at, s.match_id))
