@@ -12,10 +12,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cli.common import DbOpt, Exit, JsonOpt, db_path, fail, local_referee, print_json, referee_for, app
+from cli.common import DbOpt, Exit, JsonOpt, connection, db_path, fail, local_referee, print_json, referee_for, app
 
 if TYPE_CHECKING:
     from referee.service import Referee
+    from referee.store import Store
 
 
 @app.command()
@@ -156,11 +157,12 @@ def matches(
         fail(f"--limit and --offset are counts of matches (0 or more), not {limit if limit is not None and limit < 0 else offset}")
     from referee import summaries
 
-    service = local_referee(ctx, db)
-    listed = summaries.tree(summaries.listing(service))
+    store = _local_store(ctx, db)
+    # the summaries alone (no rules bound, nothing folded); the service only for those a database lacks
+    listed = summaries.tree(summaries.listing(local_referee(ctx, db)) if store.unsummarised() else store.summaries())
     wanted = game
     if game is not None and all(s.game != game for s, _ in listed) and listed:
-        wanted = service.game(game).id  # an alias, or refused when no game has that name
+        wanted = local_referee(ctx, db).game(game).id  # an alias, or refused when no game has that name
     folded = event.casefold() if event is not None else None
     rows = [(s, depth) for s, depth in listed
             if (wanted is None or s.game == wanted) and (player is None or player in s.seats)
@@ -182,6 +184,21 @@ def matches(
     from cli import render
 
     render.matches(f"Matches in {db_path(db)}", shown)
+
+
+def _local_store(ctx: typer.Context, db: str | None) -> Store:
+    """The local database's store alone (a listing needs no service); refused with --server."""
+    from referee.errors import BadInput, StorageError
+    from referee.store import StoreError, open_store
+
+    conn = connection(ctx)
+    if conn.server:
+        raise BadInput("client/unsupported", "this command needs a local database (it is not available with "
+                       "--server); drop --server/--token or use the HTTP API (see /schema on the server)")
+    try:
+        return open_store(db_path(db), create=False, durability=conn.durability)
+    except StoreError as exc:
+        raise StorageError("store/unavailable", str(exc)) from None
 
 
 @app.command()

@@ -17,7 +17,6 @@ import msgspec
 
 from schemas import MatchConfig, MatchInfo, Outcome
 
-from .engine import core
 from .store import MatchSummary, StoredEntry, StoredMatch, StoreError
 
 if TYPE_CHECKING:
@@ -48,6 +47,8 @@ def summary_of(match: StoredMatch, config: MatchConfig, root: str, *, head: int,
                outcome: Outcome | None, last_activity: str) -> MatchSummary:
     """The summary of ``match`` (configured by ``config``, created as ``root``: itself or its fork tree's
     root) at entry ``head`` (hash ``head_hash``), its outcome there and when that entry was recorded."""
+    from .engine import core
+
     commitment = core.seed_commitment(root, config.seed) if config.chance == "digital" and config.seed is not None else ""
     meta = config.meta
     return MatchSummary(
