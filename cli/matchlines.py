@@ -7,20 +7,22 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from referee.outcome import words
-from schemas import MatchInfo, Outcome
+from referee.store import MatchSummary
+from referee.summaries import outcome
 
 COLUMNS = ("id", "game", "players", "entries", "status", "event", "round", "table", "title", "created*")
 NOTE = "# created*: a clock reading kept for people; no hash covers it, not evidence\n"
-_FLAT = str.maketrans({"\t": " ", "\n": " ", "\r": " "})
+#: a line's cells are joined with NUL (which no stored text holds) and turned into tabs at once, the tabs
+#: and line ends inside a cell into spaces
+_CELLS = str.maketrans({"\t": " ", "\n": " ", "\r": " ", "\0": "\t"})
 
 
-def match_lines(rows: Iterable[tuple[MatchInfo, int, Outcome | None]]) -> Iterator[str]:
-    """The header, a line per ``(match, depth in the fork tree, outcome)``, and the note."""
+def match_lines(rows: Iterable[tuple[MatchSummary, int]]) -> Iterator[str]:
+    """The header, a line per ``(match's summary, its depth in the fork tree)``, and the note."""
     yield "# " + "\t".join(COLUMNS) + "\n"
-    for m, depth, result in rows:
-        fork = f" (fork at {m.fork_seq})" if m.parent else ""
-        status = f"over: {words(result)}" if result is not None else "playing"
-        cells = ("  " * depth + m.id, m.game, ", ".join(m.players), str(m.head), status, m.event, m.round, m.table,
-                 m.title + fork, m.created_at)
-        yield "\t".join(c.translate(_FLAT) for c in cells) + "\n"
+    for s, depth in rows:
+        fork = f" (fork at {s.fork_seq})" if s.parent else ""
+        status = f"over: {words(outcome(s))}" if s.outcome else "playing"
+        yield "\0".join(("  " * depth + s.match_id, s.game, ", ".join(s.seats), str(s.head), status, s.event, s.round,
+                         s.table, s.title + fork, s.created_at)).translate(_CELLS) + "\n"
     yield NOTE

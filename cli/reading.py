@@ -175,15 +175,14 @@ def matches(
         print_json([{**msgspec.to_builtins(summaries.info(s)), "depth": depth, "status": s.status,
                      "result": summaries.outcome(s), "last_activity": s.last_activity} for s, depth in page])
         return
-    shown = [(summaries.info(s), depth, summaries.outcome(s)) for s, depth in page]
     if not sys.stdout.isatty():
         from cli.matchlines import match_lines
 
-        sys.stdout.write("".join(match_lines(shown)))
+        sys.stdout.write("".join(match_lines(page)))
         return
     from cli import render
 
-    render.matches(f"Matches in {db_path(db)}", shown)
+    render.matches(f"Matches in {db_path(db)}", [(summaries.info(s), depth, summaries.outcome(s)) for s, depth in page])
 
 
 def _local_store(ctx: typer.Context, db: str | None) -> Store:
