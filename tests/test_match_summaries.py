@@ -176,3 +176,29 @@ def test_memory_store_summaries_match_the_service():
     m = r.new_match("by_all_means", ["alice", "bob"], seed=7)
     r.submit(m.id, "alice", "draw_opening_hand")
     assert [i.id for i in r.matches()] == [m.id] and r.matches()[0].head == 1
+
+
+def test_open_round_standings_read_summaries_not_the_matches(db_store, monkeypatch):
+    """A finished table of the round being played counts in the standings from its match's summary: no
+    match is shown (bound and folded) to read it."""
+    from referee.tournament.service import Tournaments
+    from schemas import Outcome
+
+    r = Referee(db_store)
+    t = Tournaments(r)
+    cup = t.create("Cup", "by_all_means", rounds=2, seed=1, players=["ann", "ben", "cat", "dan"])
+    paired = t.pair(cup.id, tokens=False)
+    first = paired.tables[0]
+    assert first.match_id is not None and r.store.summary(first.match_id) is not None  # written with the round
+    won = Outcome(winners=(first.seats[1],), reason="full_field")
+    kept = r.store.summary(first.match_id)
+    r.store.put_summaries([msgspec.structs.replace(kept, status=OVER, outcome=msgspec.json.encode(won))])
+
+    def no_show(*_a, **_k):
+        raise AssertionError("a match was shown")
+
+    monkeypatch.setattr(Referee, "show", no_show)
+    table = t.standings(cup.id)
+    points = {row.player: row.values[0] for row in table.rows}
+    assert points[first.seats[1]] == 3 and points[first.seats[0]] == 0
+    assert table.pending == [(1, paired.tables[1].table)]
