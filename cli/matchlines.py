@@ -20,9 +20,12 @@ _CELLS = str.maketrans({"\t": " ", "\n": " ", "\r": " ", "\0": "\t"})
 def match_lines(rows: Iterable[tuple[MatchSummary, int]]) -> Iterator[str]:
     """The header, a line per ``(match's summary, its depth in the fork tree)``, and the note."""
     yield "# " + "\t".join(COLUMNS) + "\n"
+    said: dict[bytes, str] = {}  # an outcome's words, once per distinct outcome
     for s, depth in rows:
         fork = f" (fork at {s.fork_seq})" if s.parent else ""
-        status = f"over: {words(outcome(s))}" if s.outcome else "playing"
+        status = "playing"
+        if s.outcome:
+            status = said.get(s.outcome) or said.setdefault(s.outcome, f"over: {words(outcome(s))}")
         yield "\0".join(("  " * depth + s.match_id, s.game, ", ".join(s.seats), str(s.head), status, s.event, s.round,
                          s.table, s.title + fork, s.created_at)).translate(_CELLS) + "\n"
     yield NOTE

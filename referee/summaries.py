@@ -131,6 +131,8 @@ def _keep(referee: Referee, built: list[MatchSummary]) -> bool:
 def tree(summaries: Sequence[MatchSummary]) -> list[tuple[MatchSummary, int]]:
     """The summaries with their depth in the fork tree, parents before their forks (each level in the
     order given); a fork whose parent is not among them is listed at the top."""
+    if all(s.parent is None for s in summaries):  # no forks: the order given, all at the top
+        return [(s, 0) for s in summaries]
     children: dict[str | None, list[MatchSummary]] = {}
     ids = {s.match_id for s in summaries}
     for s in summaries:
