@@ -129,6 +129,31 @@ def db_copy(
           f"{report.tournament_events} events, {report.tournament_tokens} tokens")
 
 
+@db_app.command("summaries")
+def db_summaries(ctx: typer.Context, db: DbOpt = None, json: JsonOpt = False) -> None:
+    """Rebuild every match's summary (what `referee matches`, standings and ratings read) from its log,
+    and say which were missing or differed. Listing builds a missing one anyway; after `audit` reports a
+    summary finding, this puts it right.
+
+    Example: referee db summaries --db hall.db
+    """
+    from referee.errors import StorageError
+    from referee.store import StoreError
+    from referee.summaries import rebuild_all
+
+    if connection(ctx).server:
+        fail("db summaries works on a database, not through --server")
+    try:
+        count, changed = rebuild_all(local_referee(ctx, db))
+    except StoreError as exc:
+        raise StorageError("store/failed", str(exc)) from None
+    if json:
+        print_json({"matches": count, "rebuilt": changed})
+        return
+    print(f"{count} summaries checked; {len(changed)} were missing or differed and were rebuilt"
+          + (": " + ", ".join(changed) if changed else ""))
+
+
 @db_app.command("migrate")
 def db_migrate(ctx: typer.Context, db: DbOpt = None, adopt: AdoptOpt = False, json: JsonOpt = False) -> None:
     """Create the referee's tables, or bring them to this version's schema (what opening the database

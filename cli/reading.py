@@ -12,10 +12,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cli.common import DbOpt, Exit, JsonOpt, db_path, fail, local_referee, print_json, referee_for, app
+from cli.common import DbOpt, Exit, JsonOpt, connection, db_path, fail, local_referee, print_json, referee_for, app
 
 if TYPE_CHECKING:
     from referee.service import Referee
+    from referee.store import Store
 
 
 @app.command()
@@ -136,45 +137,67 @@ def matches(
     event: Annotated[str | None, typer.Option("--event", help="Only matches whose event contains this text.",
                                               show_default=False)] = None,
     round_: Annotated[str | None, typer.Option("--round", help="Only matches of this round.", show_default=False)] = None,
+    limit: Annotated[int | None, typer.Option("--limit", help="At most this many matches (a page).",
+                                              show_default=False)] = None,
+    offset: Annotated[int, typer.Option("--offset", help="Leave out the first N matches listed (the pages before).")] = 0,
     db: DbOpt = None,
     json: JsonOpt = False,
 ) -> None:
     """List the matches in the database, forks under the match they branch from: each one's status and
-    result, event, round and table, and its whole id (piped, nothing is cut short).
+    result, event, round and table, and its whole id. Read from the matches' summaries (kept as each
+    log changes): no match is folded. On a terminal a table; piped, one tab-separated line per match
+    (id, game, players, entries, status, event, round, table, title, created*), after a header line
+    that starts with '#'.
 
-    Example: referee matches --status over --event "club night" --json
+    Example: referee matches --status over --event "club night" --limit 50 --offset 100 --json
     """
     if status not in (None, "playing", "over"):
         fail(f"--status is playing or over, not {status!r}")
-    service = local_referee(ctx, db)
-    rows = []
-    for info, depth in service.forks():
-        if game is not None and info.game != game and not _is_game(service, game, info.game):
-            continue
-        if player is not None and player not in info.players:
-            continue
-        if event is not None and event.casefold() not in info.event.casefold():
-            continue
-        if round_ is not None and info.round != round_:
-            continue
-        result = service.result(info.id)  # folded from the nearest snapshot: only the rows shown
-        if status is not None and (result is not None) != (status == "over"):
-            continue
-        rows.append((info, depth, result))
+    if (limit is not None and limit < 0) or offset < 0:
+        fail(f"--limit and --offset are counts of matches (0 or more), not {limit if limit is not None and limit < 0 else offset}")
+    from referee import summaries
+
+    store = _local_store(ctx, db)
+    # the summaries alone (no rules bound, nothing folded); the service only for those a database lacks
+    listed = summaries.tree(summaries.listing(local_referee(ctx, db)) if store.unsummarised() else store.summaries())
+    wanted = game
+    if game is not None and all(s.game != game for s, _ in listed) and listed:
+        wanted = local_referee(ctx, db).game(game).id  # an alias, or refused when no game has that name
+    folded = event.casefold() if event is not None else None
+    rows = [(s, depth) for s, depth in listed
+            if (wanted is None or s.game == wanted) and (player is None or player in s.seats)
+            and (folded is None or folded in s.event.casefold()) and (round_ is None or s.round == round_)
+            and (status is None or s.status == status)]
+    page = rows[offset:] if limit is None else rows[offset:offset + limit]
     if json:
         import msgspec
 
-        print_json([{**msgspec.to_builtins(info), "depth": depth, "status": "over" if result else "playing",
-                      "result": result} for info, depth, result in rows])
+        print_json([{**msgspec.to_builtins(summaries.info(s)), "depth": depth, "status": s.status,
+                     "result": summaries.outcome(s), "last_activity": s.last_activity} for s, depth in page])
+        return
+    if not sys.stdout.isatty():
+        from cli.matchlines import match_lines
+
+        sys.stdout.write("".join(match_lines(page)))
         return
     from cli import render
 
-    render.matches(f"Matches in {db_path(db)}", rows)
+    render.matches(f"Matches in {db_path(db)}", [(summaries.info(s), depth, summaries.outcome(s)) for s, depth in page])
 
 
-def _is_game(service: Referee, name: str, game_id: str) -> bool:
-    """Whether ``name`` (an id or alias) names the game ``game_id``; an unknown name is refused."""
-    return service.game(name).id == game_id
+def _local_store(ctx: typer.Context, db: str | None) -> Store:
+    """The local database's store alone (a listing needs no service); refused with --server."""
+    from referee.errors import BadInput, StorageError
+    from referee.store import StoreError, open_store
+
+    conn = connection(ctx)
+    if conn.server:
+        raise BadInput("client/unsupported", "this command needs a local database (it is not available with "
+                       "--server); drop --server/--token or use the HTTP API (see /schema on the server)")
+    try:
+        return open_store(db_path(db), create=False, durability=conn.durability)
+    except StoreError as exc:
+        raise StorageError("store/unavailable", str(exc)) from None
 
 
 @app.command()

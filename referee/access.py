@@ -186,8 +186,14 @@ class Access:
             raise BadInput("match/bad_config", f"{game.id} cannot set up this match: {exc}") from None
         return MatchCreated(match=info, tokens=self._mint(info))
 
-    def matches(self) -> list[MatchInfo]:
-        return self.referee.matches()
+    def matches(self, *, limit: int | None = None, offset: int = 0) -> list[MatchInfo]:
+        """Every match's row in creation order (read from the summaries), or the page of ``limit`` rows
+        after the first ``offset``."""
+        if (limit is not None and limit < 0) or offset < 0:
+            raise BadInput("input/bad_page", f"limit and offset are counts of matches (0 or more), not "
+                           f"{limit if limit is not None and limit < 0 else offset}")
+        listed = self.referee.matches()
+        return listed[offset:] if limit is None else listed[offset:offset + limit]
 
     def info(self, p: Principal) -> MatchAccess:
         stored = self.referee.resolve(p.match_id)

@@ -177,6 +177,8 @@ def run(books: Audited, match_id: str, progress: Callable[[int, int], None] | No
     annotations = books.store.annotations(m.id)
     if not findings:
         findings = annotation_findings(m.id, annotations, head)
+    if not findings:
+        findings = summary_findings(books, m.id, head, notes)
     last_entry = books.history.entry_at(m, head) if head else None
     entries_hash = last_entry.hash if last_entry is not None else m.genesis_hash
     annotations_hash = annotations[-1].hash if annotations else core.annotations_root(m.id)
@@ -250,6 +252,36 @@ def record_findings(configuration: Configuration, m: Any, accept_rules_change: b
             "(verdicts are re-derived with the new rules, as asked)"
         )
     return []
+
+
+#: what of a summary the audit compares with the one it rebuilds: what the log and the configuration derive.
+#: Not the clock readings (created_at, last_activity: no evidence), nor what the summary copies from the
+#: match's row (game, rules version, parent, fork point, title), which the checks before hold to the
+#: genesis hash and the head
+SUMMARY_FIELDS = ("status", "outcome", "head", "head_hash", "seats", "event", "round", "table", "seed_commitment")
+
+
+def summary_findings(books: Audited, match_id: str, head: int, notes: list[str]) -> list[Finding]:
+    """The match's summary (what listings, standings and ratings read) against the one rebuilt from its
+    log: the first field that differs is a finding (a summary row changed behind the referee's back, or
+    written by a bug). A match without one is noted (a listing builds it)."""
+    from .summaries import rebuild
+
+    kept = books.store.summary(match_id)
+    if kept is None:
+        notes.append("no summary is kept for this match yet (the first listing of the matches builds it)")
+        return []
+    derived = rebuild(books, match_id)
+    for name in SUMMARY_FIELDS:
+        got, want = getattr(kept, name), getattr(derived, name)
+        if got != want:
+            return [Finding(seq=head, what="summary", recorded=f"{name} {_shown(got)}",
+                            derived=f"{name} {_shown(want)} (rebuild it: `referee db summaries`)")]
+    return []
+
+
+def _shown(value: Any) -> str:
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
 
 
 def annotation_findings(match_id: str, annotations: list[Any], head: int) -> list[Finding]:

@@ -317,9 +317,6 @@ class Configuration:
             )
         raise NotFound("match/unknown", f"no match {match_id!r} in this database; `referee matches` lists them")
 
-    def matches(self) -> list[MatchInfo]:
-        return [self.info(m) for m in self.store.list_matches()]
-
     def load(self, match_id: str) -> Loaded:
         m = self.resolve(match_id)
         cached = self._loaded.get(m.id)

@@ -359,11 +359,11 @@ def create_match(request: Request[Any, Any, Any], data: JSONBody[CreateMatch]) -
 
 
 @get("/matches", responses=ERRORS, sync_to_thread=IN_THREAD, tags=["matches"], security=SECURITY,
-     summary="List every match (the server's admin token only; off without one)")
-def list_matches(request: Request[Any, Any, Any]) -> list[MatchInfo]:
+     summary="List every match, a page at a time with limit and offset (the server's admin token only; off without one)")
+def list_matches(request: Request[Any, Any, Any], limit: OptSeq = None, offset: Seq = 0) -> list[MatchInfo]:
     hall = _hall(request)
     check_admin(request.headers.get("authorization"), hall.admin_token)
-    return hall.access().matches()
+    return hall.access().matches(limit=limit, offset=offset)
 
 
 @get("/matches/{match_id:str}", responses=ERRORS, sync_to_thread=IN_THREAD, tags=["matches"], security=SECURITY,

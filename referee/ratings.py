@@ -72,24 +72,26 @@ def ratings(referee: Referee, *, game: str | None = None, model: str = "plackett
     played: dict[str, int] = {}
     skipped: dict[str, int] = {}
     rated = 0
-    for stored in referee.store.list_matches():
-        if game is not None and stored.game != game:
+    from .summaries import listing
+    from .summaries import outcome as outcome_of
+
+    unreadable: list[str] = []
+    listed = listing(referee, unreadable)  # each match's summary: no match is bound or folded
+    if unreadable:
+        skipped["unreadable"] = len(unreadable)
+    for summary in listed:
+        if game is not None and summary.game != game:
             continue
-        try:
-            answer = referee.show(stored.id)
-        except Exception:  # noqa: BLE001 - a match the referee cannot load (a game it does not know) is skipped
-            skipped["unreadable"] = skipped.get("unreadable", 0) + 1
-            continue
-        outcome = answer.outcome
+        outcome = outcome_of(summary)
         if outcome is None:  # not a game played (yet): neither rated nor counted
             continue
-        if stored.parent is not None:
+        if summary.parent is not None:
             skipped["forks"] = skipped.get("forks", 0) + 1
             continue
         if outcome.how in ("team_win", "team_loss"):
             skipped["co-operative"] = skipped.get("co-operative", 0) + 1
             continue
-        seats = tuple(referee.match_info(stored.id).players)
+        seats = summary.seats
         if len(seats) < 2:
             skipped["one seat"] = skipped.get("one seat", 0) + 1
             continue

@@ -51,8 +51,10 @@ from .engine.protocol import Accepted, Game, InputError, Rejected
 from .errors import BadInput, ConflictError, StorageError
 from .inputs import check_text
 from .redaction import View, annotations_by_entry, seat_role, verdict_name
+from . import summaries
 from .store import (
     Conflict,
+    MatchSummary,
     Store,
     StoredAnnotation,
     StoredEntry,
@@ -107,7 +109,7 @@ class Referee:
         c, h = self.configuration, self.history
         self.game, self.describe_game, self.read_card_set = c.game, c.describe_game, c.read_card_set
         self.build_config, self._bind, self.info, self.resolve = c.build_config, c._bind, c.info, c.resolve
-        self.matches, self.load = c.matches, c.load
+        self.load = c.load
         self.entries, self.index, self.audit_rows, self.entry_at = h.entries, h.index, h.audit_rows, h.entry_at
         self.snapshot, self.snapshots_of, self.bodies, self.folded = h.snapshot, h.snapshots_of, h.bodies, h.folded
         self.decode, self.state_at, self.advance, self.walk, self.over = h.decode, h.state_at, h.advance, h.walk, h.over
@@ -132,22 +134,29 @@ class Referee:
 
     def create_match(self, game: Game, config: MatchConfig, *, title: str = "", match_id: str | None = None,
                      entries: Sequence[StoredEntry] = ()) -> MatchInfo:
-        stored = self.match_row(game, config, title=title, match_id=match_id)
-        try:
-            self.store.create_match(stored, entries)
+        stored, summary = self.new_row(game, config, title=title, match_id=match_id)
+        try:  # (with entries, its summary is built from them when a listing first finds it missing)
+            self.store.create_match(stored, entries, summary=None if entries else summary)
         except StoreError as exc:
             raise StorageError("store/failed", str(exc)) from None
         return self.info(stored)
 
     def match_row(self, game: Game, config: MatchConfig, *, title: str = "", match_id: str | None = None) -> StoredMatch:
-        """The row of a new match (checked, not stored): :meth:`create_match` stores one, a tournament's
-        pairing stores a round's at once."""
+        """The row of a new match (checked, not stored)."""
+        return self.new_row(game, config, title=title, match_id=match_id)[0]
+
+    def new_row(self, game: Game, config: MatchConfig, *, title: str = "",
+                match_id: str | None = None) -> tuple[StoredMatch, MatchSummary]:
+        """The row of a new match and its summary (checked, not stored): :meth:`create_match` stores one,
+        a tournament's pairing stores a round's at once."""
         check_text(title, "the title", TITLE_MAX)
-        self._bind(game, config)
+        rules, state = self._bind(game, config)
         mid = match_id or new_match_id()
-        return StoredMatch(id=mid, game=game.id, rules_version=game.rules_version, config=msgspec.json.encode(config),
-                           genesis_hash=core.genesis_hash(mid, game.rules_version, config), created_at=self.clock(),
-                           title=title)
+        row = StoredMatch(id=mid, game=game.id, rules_version=game.rules_version, config=msgspec.json.encode(config),
+                          genesis_hash=core.genesis_hash(mid, game.rules_version, config), created_at=self.clock(),
+                          title=title)
+        return row, summaries.summary_of(row, config, mid, head=0, head_hash=row.genesis_hash,
+                                         outcome=rules.outcome(state), last_activity=row.created_at)
 
     def new_match(self, game_name: str, players: Sequence[str], *, title: str = "", continue_from: str | None = None,
                   **kwargs: Any) -> MatchInfo:
@@ -304,7 +313,9 @@ class Referee:
                 match_id=loaded.match.id, seq=entry.seq, state=core.state_bytes(new_state), state_hash=entry.state_hash
             )
         try:
-            self.store.append(entry, expected_seq=head, snapshot=snapshot, request=request)
+            summary = summaries.of_state(loaded, head=entry.seq, head_hash=entry.hash, state=new_state,
+                                         last_activity=entry.recorded_at)
+            self.store.append(entry, expected_seq=head, snapshot=snapshot, request=request, summary=summary)
         except Conflict as exc:
             self.history.forget_head(loaded.match.id)
             raise ConflictError("match/stale_seq", str(exc), {"head": exc.head}) from None
@@ -617,27 +628,25 @@ class Referee:
             entry, _ = self.make_entry(loaded, at + 1, reopen[1], self.prev_hash_at(loaded, at), act=reopen[0],
                                        actor=ARBITER, text="reopen: fresh secret", intent=None, verdict=Accepted(()))
             first.append(msgspec.structs.replace(entry, match_id=fork.id))
+        last = first[-1] if first else None
+        summary = summaries.summary_of(
+            fork, loaded.config, loaded.root or loaded.match.id, head=at + len(first),
+            head_hash=last.hash if last else self.prev_hash_at(loaded, at),
+            outcome=loaded.rules.outcome(self.state_at(loaded, at)[1]),
+            last_activity=last.recorded_at if last else fork.created_at)
         try:
-            self.store.create_match(fork, first)
+            self.store.create_match(fork, first, summary=summary)
         except StoreError as exc:
             raise StorageError("store/failed", str(exc)) from None
         return self.info(fork)
 
+    def matches(self) -> list[MatchInfo]:
+        """Every match's row, in creation order, read from the summaries (:mod:`referee.summaries`)."""
+        return [summaries.info(s) for s in summaries.listing(self)]
+
     def forks(self) -> list[tuple[MatchInfo, int]]:
         """Every match with its depth in the fork tree, parents before their forks (a tree walk)."""
-        infos = self.matches()
-        children: dict[str | None, list[MatchInfo]] = {}
-        for info in infos:
-            children.setdefault(info.parent, []).append(info)
-        out: list[tuple[MatchInfo, int]] = []
-
-        def walk(parent: str | None, depth: int) -> None:
-            for child in children.get(parent, []):
-                out.append((child, depth))
-                walk(child.id, depth + 1)
-
-        walk(None, 0)
-        return out
+        return [(summaries.info(s), depth) for s, depth in summaries.tree(summaries.listing(self))]
 
     def diff(self, a: str, b: str, *, at_a: int | None = None, at_b: int | None = None) -> DiffAnswer:
         """How two states differ (by dotted path), and the first entry where two lines diverge

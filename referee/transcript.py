@@ -55,7 +55,7 @@ from .outcome import words as outcome_words
 from .config import new_match_id
 from .history import seal_annotations
 from .service import Referee
-from .store import StoredAnnotation, StoredEntry, StoredMatch, StoreError
+from .store import MatchSummary, StoredAnnotation, StoredEntry, StoredMatch, StoreError
 from .store.memory import MemoryStore
 
 HEADER_KEYS = ("game", "players", "cards", "deck", "decks", "option", "options", "seed", "chance", "result",
@@ -289,6 +289,8 @@ class Adjudicated:
     entries: list[StoredEntry]
     notes: list[tuple[int, str, str]]
     summary: ImportSummary
+    #: the match's summary as the scratch store kept it (written with the match)
+    listed: MatchSummary | None = None
 
 
 def normalised(text: str) -> str:
@@ -333,7 +335,8 @@ def store(referee: Referee, done: Adjudicated) -> ImportSummary:
         for seq, kind, note in done.notes
     ])
     try:
-        referee.store.create_match(done.match, done.entries, annotations, transcript=done.summary.digest)
+        referee.store.create_match(done.match, done.entries, annotations, transcript=done.summary.digest,
+                                   summary=done.listed)
     except StoreError as exc:
         raise StorageError("store/failed", f"could not write the imported match: {exc}") from None
     return msgspec.structs.replace(done.summary, match_id=match_id, stored=True)
@@ -536,7 +539,7 @@ def adjudicate(referee: Referee, text: str, source: str = "<transcript>", base_d
         entries=len(entries), accepted=accepted, rejected=rejected, problems=problems, outcome=outcome,
         state_hash=final.state_hash, stored=False, already=already, digest=key,
     )
-    return Adjudicated(stored, entries, notes, summary)
+    return Adjudicated(stored, entries, notes, summary, scratch.store.summary(match_id))
 
 
 def _result_differs(header: Header, outcome: Any) -> list[ImportProblem]:

@@ -236,7 +236,7 @@ class ReplayStep(msgspec.Struct, frozen=True, kw_only=True):
 #: place or not matching its commitment), a ``snapshot`` or an ``annotation``
 FindingKind = Literal[
     "config", "genesis", "fork", "game", "title", "rules_version", "missing", "chain", "entry_hash", "decode",
-    "index_columns", "verdict", "state_hash", "snapshot", "annotation", "head", "reopening",
+    "index_columns", "verdict", "state_hash", "snapshot", "annotation", "head", "reopening", "summary",
 ]
 
 

@@ -163,6 +163,10 @@ def test_a_clean_audit_names_the_head_that_fixes_the_log(long_match):
     last = r.entry_at(r.load(mid).match, before.head)
     assert before.entries_hash == last.hash and before.head_hash != last.hash  # the head seals more
     tamper(path, f"DELETE FROM entries WHERE seq = {before.head}")
+    # the match's summary still names the deleted head: the audit says so
+    assert [f.what for f in service(path).audit(mid).findings] == ["summary"]
+    # a forger who also drops the summary (a projection, not evidence) leaves a clean, shorter log
+    tamper(path, f"DELETE FROM match_summaries WHERE match_id = '{mid}'")
     after = service(path).audit(mid)
     assert after.clean and after.head == before.head - 1
     assert after.head_hash != before.head_hash

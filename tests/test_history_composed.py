@@ -12,7 +12,7 @@ from referee.config import Configuration
 from referee.export import export
 from referee.history import History
 from referee.service import Referee
-from referee.store import AccessTokens, Annotations, MatchLog
+from referee.store import AccessTokens, Annotations, MatchLog, MatchSummaries
 
 
 class Only:
@@ -68,7 +68,7 @@ def test_a_history_over_the_match_log_and_annotations_reads_what_the_service_rea
 
 def test_the_audit_reads_through_a_configuration_and_a_history(db_store):
     r, mid = _played(db_store)
-    books = Reopened(Only(db_store, MatchLog, Annotations, AccessTokens), *_parts(Reader(db_store)))
+    books = Reopened(Only(db_store, MatchLog, Annotations, AccessTokens, MatchSummaries), *_parts(Reader(db_store)))
     report = run(books, mid)
     assert report.clean and report == r.audit(mid)
 

@@ -26,11 +26,11 @@ def test_every_backend_implements_the_recorder(store):
 def test_the_recorders_share_out_the_store():
     """Each method of the store is in exactly one recorder; :class:`Store` itself adds only its life
     (reopen, close) and the notifier it declares."""
-    from referee.store import AccessTokens, Annotations, Store, TournamentLog, TranscriptIndex
+    from referee.store import AccessTokens, Annotations, MatchSummaries, Store, TournamentLog, TranscriptIndex
 
-    recorders = (MatchLog, Annotations, AccessTokens, TournamentLog, TranscriptIndex)
+    recorders = (MatchLog, MatchSummaries, Annotations, AccessTokens, TournamentLog, TranscriptIndex)
     names = [n for r in recorders for n in recorder_methods(r)]
-    assert len(names) == len(set(names)) == 34
+    assert len(names) == len(set(names)) == 38
     assert recorder_methods(Store) == ["close", "reopen"] and isinstance(vars(Store)["notifier"], property)
     assert set(Store.__mro__) >= set(recorders)
 

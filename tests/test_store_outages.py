@@ -274,19 +274,22 @@ def test_an_owner_migrates_grants_a_writer_and_serve_warns_only_when_run_as_the_
 
     url = pg_server.fresh(empty=True)
     migrated = cli("db", "migrate", "--db", url)
-    assert migrated.code == 0 and "(schema 5)" in migrated.out
+    assert migrated.code == 0 and "(schema 6)" in migrated.out
     role = f"writer_{os.getpid()}_{next(_roles)}"
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute(f"CREATE ROLE {role} LOGIN")
     granted = cli("db", "grant", role, "--db", url)
     assert granted.code == 0 and f"{role} may now read and add rows" in granted.out
-    assert cli("db", "grant", role, "--db", url, "--json").json == {"role": role, "grants": 6}  # (again: no change)
-    assert cli("db", "migrate", "--db", url, "--json").json["schema"] == 5
+    assert cli("db", "grant", role, "--db", url, "--json").json == {"role": role, "grants": 7}  # (again: no change)
+    assert cli("db", "migrate", "--db", url, "--json").json["schema"] == 6
     assert cli("db", "grant", "nobody_at_all", "--db", url).code != 0
     assert "nobody_at_all" in cli("db", "grant", "nobody_at_all", "--db", url).err
     writer = url.replace("postgresql://postgres@", f"postgresql://{role}@")
-    made = cli("new", "by_all_means", "--players", "alice,bob", "--cards", "spec", "--db", writer)
+    made = cli("new", "by_all_means", "--players", "alice,bob", "--cards", "spec", "--db", writer, "--json")
     assert made.code == 0, made.err
+    played = cli("play", made.json["id"], "alice", "draw_opening_hand", "cards=TR1,TR2,AG1,PL2", "--db", writer)
+    assert played.code == 0, played.err
+    assert cli("matches", "--db", writer, "--json").json[0]["head"] == 1
     assert "superuser, so this server could switch the log's append-only triggers off" in _serve_warning(url)
     assert "warning" not in _serve_warning(writer)
 

@@ -134,9 +134,10 @@ def test_a_schema_1_database_is_migrated_on_open(pg_server):
         conn.execute("INSERT INTO matches (id, game, rules_version, config, genesis_hash, created_at)"
                      " VALUES ('m1', 'g', '1', '\\x7b7d', 'g0', 't')")
     s = PostgresStore(url)
-    assert s.schema_version() == len(MIGRATIONS) == 5
+    assert s.schema_version() == len(MIGRATIONS) == 6
     s.append(an_entry(1), expected_seq=0)
     assert s.get_match("m1") == a_match() and s.head("m1") == 1
+    assert s.unsummarised() == ["m1"] and s.summaries() == []  # built when first listed
     assert s.list_tournaments() == [] and s.find_transcript("d") == []
     s.close()
 

@@ -87,7 +87,7 @@ def test_matches_shows_status_result_and_where_and_filters(cli, monkeypatch):
     row = next(line for line in out.splitlines() if playing in line)
     assert LONG_TITLE.strip() in row and "playing" in row  # one line, the whole title and id
     demo = next(line for line in out.splitlines() if "Lantern & Ledger club night" in line)
-    assert "over: alice won (full field)" in demo and " 2 " in demo and " 3 " in demo  # round 2, table 3
+    assert "over: alice won (full field)" in demo and "\tLantern & Ledger club night\t2\t3\t" in demo  # round 2, table 3
     assert [m["id"] for m in cli("matches", "--status", "playing", "--json").json] == [playing]
     assert {m["game"] for m in cli("matches", "--status", "over", "--json").json} == {"by_all_means", "war_of_shadows"}
     assert [m["table"] for m in cli("matches", "--game", "wos", "--json").json] == ["2"]

@@ -1,5 +1,5 @@
 """The match log store: an interface (:class:`Store`, the composition of one small protocol per purpose:
-:class:`MatchLog`, :class:`Annotations`, :class:`AccessTokens`, :class:`TournamentLog`,
+:class:`MatchLog`, :class:`MatchSummaries`, :class:`Annotations`, :class:`AccessTokens`, :class:`TournamentLog`,
 :class:`TranscriptIndex`, and an optional :class:`Notifier`) and three backends implementing all of
 them: SQLite (the default), PostgreSQL (a shared database for several servers) and in-memory.
 
@@ -19,6 +19,8 @@ from .base import (
     IndexRow,
     MatchLog,
     MatchRecords,
+    MatchSummaries,
+    MatchSummary,
     Notifier,
     Store,
     StoredAnnotation,
@@ -47,6 +49,8 @@ __all__ = [
     "IndexRow",
     "MatchLog",
     "MatchRecords",
+    "MatchSummaries",
+    "MatchSummary",
     "Notifier",
     "Store",
     "StoreError",

@@ -173,6 +173,58 @@ def annotation_from_row(r: tuple[Any, ...]) -> StoredAnnotation:
     return StoredAnnotation(match_id=r[0], seq=r[1], kind=r[2], text=r[3], by=r[4] or "", recorded_at=r[5] or "",
                             n=r[6] or 0, prev_hash=r[7] or "", hash=r[8] or "", audience=r[9] or "all")
 
+class MatchSummary(msgspec.Struct, frozen=True, kw_only=True):
+    """What a listing shows of a match, kept as it changes (a projection of its log, like an event
+    store's read model): written in the same transaction as the entry that changes it, rebuilt from the
+    log and compared by the audit. Not evidence: no hash covers it, and it is the one row a store
+    rewrites (a match's summary is replaced by each append).
+
+    ``status`` is ``playing`` or ``over``; ``outcome`` the canonical JSON of the outcome (b"" while
+    playing); ``head`` and ``head_hash`` the last entry's seq and hash (the genesis hash, or the
+    parent's entry at the fork, before a match's own first entry); ``last_activity`` that entry's clock
+    reading (the match's creation before one); the rest repeat the match's row and configuration."""
+
+    match_id: str
+    game: str
+    rules_version: str
+    created_at: str
+    seats: tuple[str, ...]
+    status: str
+    head: int
+    head_hash: str
+    last_activity: str
+    outcome: bytes = b""
+    parent: str | None = None
+    fork_seq: int | None = None
+    title: str = ""
+    event: str = ""
+    round: str = ""
+    table: str = ""
+    seed_commitment: str = ""
+
+
+#: a summary's columns, in the order the SQL stores write and read them
+SUMMARY_COLS = ("match_id, game, rules_version, created_at, seats, status, head, head_hash, last_activity, outcome,"
+                " parent, fork_seq, title, event, rnd, tbl, seed_commitment")
+
+
+def summary_row(s: MatchSummary) -> tuple[Any, ...]:
+    """A summary as the values of :data:`SUMMARY_COLS` (seats joined by commas: a seat is letters,
+    digits, ``_`` and ``-``)."""
+    return (s.match_id, s.game, s.rules_version, s.created_at, ",".join(s.seats), s.status, s.head, s.head_hash,
+            s.last_activity, s.outcome or None, s.parent, s.fork_seq, s.title, s.event, s.round, s.table,
+            s.seed_commitment)
+
+
+def summary_from_row(r: tuple[Any, ...]) -> MatchSummary:
+    """A summary from a row of :data:`SUMMARY_COLS`."""
+    return MatchSummary(match_id=r[0], game=r[1], rules_version=r[2], created_at=r[3],
+                        seats=tuple(r[4].split(",")) if r[4] else (), status=r[5], head=r[6], head_hash=r[7],
+                        last_activity=r[8], outcome=bytes(r[9]) if r[9] is not None else b"", parent=r[10],
+                        fork_seq=r[11], title=r[12] or "", event=r[13] or "", round=r[14] or "", table=r[15] or "",
+                        seed_commitment=r[16] or "")
+
+
 class StoredTournament(msgspec.Struct, frozen=True, kw_only=True):
     """A tournament's row: its id, name and when it was created (everything else is in its events)."""
 
@@ -213,10 +265,11 @@ class MatchLog(Protocol):
     def create_match(
         self, match: StoredMatch, entries: Sequence[StoredEntry] = (),
         annotations: Sequence[StoredAnnotation] = (), transcript: str | None = None,
+        summary: MatchSummary | None = None,
     ) -> None:
         """Create a match and (atomically, for imports) its first entries and annotations; ``transcript``:
         the digest of the transcript it was imported from (:meth:`TranscriptIndex.find_transcript` finds
-        it again)."""
+        it again); ``summary``: its :class:`MatchSummary`, written in the same transaction."""
 
     def get_match(self, match_id: str) -> StoredMatch | None: ...
 
@@ -232,12 +285,13 @@ class MatchLog(Protocol):
 
     def append(
         self, entry: StoredEntry, expected_seq: int, snapshot: StoredSnapshot | None = None,
-        request: StoredRequest | None = None,
+        request: StoredRequest | None = None, summary: MatchSummary | None = None,
     ) -> None:
         """Append one entry (and optionally a snapshot) in one transaction if the head is
         ``expected_seq``; otherwise raise :class:`Conflict` and write nothing. With ``request``, its
         idempotency key is recorded (pointing at the entry's seq) in the same transaction; a key the
-        match already used raises :class:`DuplicateRequest` and writes nothing."""
+        match already used raises :class:`DuplicateRequest` and writes nothing. With ``summary``, the
+        match's :class:`MatchSummary` is replaced by it in the same transaction."""
 
     def entries(self, match_id: str, start: int = 1, stop: int | None = None) -> Iterator[StoredEntry]:
         """Entries with ``start <= seq <= stop`` in seq order."""
@@ -265,6 +319,25 @@ class MatchLog(Protocol):
 
     def requests(self, match_id: str) -> list[StoredRequest]:
         """A match's idempotency keys in seq order (what ``referee db copy`` copies)."""
+
+
+class MatchSummaries(Protocol):
+    """Each match's :class:`MatchSummary` (a projection of its log, kept as it changes): what listings,
+    the hall, standings and ratings read instead of folding every match."""
+
+    def summary(self, match_id: str) -> MatchSummary | None:
+        """The match's summary (None: the match has none yet, e.g. a database written before summaries)."""
+
+    def summaries(self) -> list[MatchSummary]:
+        """Every summary, in the order matches are listed (``created_at``, then id)."""
+
+    def unsummarised(self) -> list[str]:
+        """The ids of the matches without a summary (written before summaries were kept, or copied without
+        one), in id order: what a listing builds from their logs first."""
+
+    def put_summaries(self, summaries: Sequence[MatchSummary]) -> None:
+        """Write summaries rebuilt from the logs (one transaction), each replacing its match's; a summary
+        of a match the store does not hold raises :class:`StoreError` and writes nothing."""
 
 
 class Annotations(Protocol):
@@ -321,11 +394,12 @@ class TournamentLog(Protocol):
 
     def append_tournament_events(self, tournament_id: str, events: Sequence[StoredTournamentEvent],
                                  expected_n: int, matches: Sequence[StoredMatch] = (),
-                                 tokens: Sequence[StoredToken] = ()) -> None:
+                                 tokens: Sequence[StoredToken] = (),
+                                 summaries: Sequence[MatchSummary] = ()) -> None:
         """Append events ``expected_n + 1, ...`` in one transaction if the tournament's last event is
         ``expected_n``; otherwise raise :class:`Conflict` and write nothing. ``matches`` (new, without
-        entries) and their ``tokens`` are created in the same transaction: a round's matches and the
-        record that pairs them are written all or nothing."""
+        entries), their ``tokens`` and ``summaries`` are created in the same transaction: a round's
+        matches and the record that pairs them are written all or nothing."""
 
     def tournament_events(self, tournament_id: str, stop: int | None = None) -> list[StoredTournamentEvent]:
         """A tournament's events ``1..stop`` (default: all) in order."""
@@ -361,7 +435,7 @@ class Notifier(Protocol):
         are lost). Returns what stops it."""
 
 
-class Store(MatchLog, Annotations, AccessTokens, TournamentLog, TranscriptIndex, Protocol):
+class Store(MatchLog, MatchSummaries, Annotations, AccessTokens, TournamentLog, TranscriptIndex, Protocol):
     """Every recorder over one database, as the service layer opens it. One contract suite per recorder
     tests every backend; callers that need only one recorder are typed against it."""
 

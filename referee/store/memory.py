@@ -10,6 +10,7 @@ from .base import (
     Conflict,
     DuplicateRequest,
     IndexRow,
+    MatchSummary,
     Notifier,
     StoredAnnotation,
     StoredEntry,
@@ -37,10 +38,12 @@ class MemoryStore:
         self._tournament_events: dict[str, list[StoredTournamentEvent]] = {}
         self._tournament_tokens: dict[str, StoredTournamentToken] = {}
         self._transcripts: dict[str, list[str]] = {}
+        self._summaries: dict[str, MatchSummary] = {}
 
     def create_match(
         self, match: StoredMatch, entries: Sequence[StoredEntry] = (),
         annotations: Sequence[StoredAnnotation] = (), transcript: str | None = None,
+        summary: MatchSummary | None = None,
     ) -> None:
         with self._lock:
             if match.id in self._matches:
@@ -48,6 +51,10 @@ class MemoryStore:
             for i, e in enumerate(entries, start=(match.fork_seq or 0) + 1):
                 if e.seq != i or e.match_id != match.id:
                     raise StoreError("initial entries must be numbered on from the match's start")
+            if summary is not None and summary.match_id != match.id:
+                raise StoreError(f"a summary of match {summary.match_id} cannot be written with match {match.id}")
+            if summary is not None:
+                self._summaries[match.id] = summary
             self._matches[match.id] = match
             self._entries[match.id] = list(entries)
             self._snapshots[match.id] = []
@@ -94,10 +101,12 @@ class MemoryStore:
 
     def append(
         self, entry: StoredEntry, expected_seq: int, snapshot: StoredSnapshot | None = None,
-        request: StoredRequest | None = None,
+        request: StoredRequest | None = None, summary: MatchSummary | None = None,
     ) -> None:
         with self._lock:
             log = self._log(entry.match_id)
+            if summary is not None and summary.match_id != entry.match_id:
+                raise StoreError(f"a summary of match {summary.match_id} cannot be written with an entry of {entry.match_id}")
             if request is not None and (entry.match_id, request.key) in self._requests:
                 raise DuplicateRequest(entry.match_id, request.key)
             head = self.head(entry.match_id)
@@ -110,6 +119,24 @@ class MemoryStore:
                 )
             if snapshot is not None:
                 self._snapshots[entry.match_id].append(snapshot)
+            if summary is not None:
+                self._summaries[entry.match_id] = summary
+
+    def summary(self, match_id: str) -> MatchSummary | None:
+        return self._summaries.get(match_id)
+
+    def summaries(self) -> list[MatchSummary]:
+        return sorted(self._summaries.values(), key=lambda s: (s.created_at, s.match_id))
+
+    def unsummarised(self) -> list[str]:
+        return sorted(mid for mid in self._matches if mid not in self._summaries)
+
+    def put_summaries(self, summaries: Sequence[MatchSummary]) -> None:
+        with self._lock:
+            for s in summaries:
+                self._log(s.match_id)
+            for s in summaries:
+                self._summaries[s.match_id] = s
 
     def entries(self, match_id: str, start: int = 1, stop: int | None = None) -> Iterator[StoredEntry]:
         for e in self._log(match_id):
@@ -192,7 +219,8 @@ class MemoryStore:
 
     def append_tournament_events(self, tournament_id: str, events: Sequence[StoredTournamentEvent],
                                  expected_n: int, matches: Sequence[StoredMatch] = (),
-                                 tokens: Sequence[StoredToken] = ()) -> None:
+                                 tokens: Sequence[StoredToken] = (),
+                                 summaries: Sequence[MatchSummary] = ()) -> None:
         with self._lock:
             log = self._tournament_events.get(tournament_id)
             if log is None:
@@ -209,11 +237,15 @@ class MemoryStore:
             if (len(set(hashes)) != len(hashes) or any(h in self._tokens for h in hashes)
                     or any(t.match_id not in ids for t in tokens)):
                 raise StoreError("token refused: a hash already recorded, or of no match of the round")
+            if any(s.match_id not in ids for s in summaries):
+                raise StoreError("a summary of no match of the round")
             for m in matches:
                 self._matches[m.id] = m
                 self._entries[m.id], self._snapshots[m.id], self._annotations[m.id] = [], [], []
             for t in tokens:
                 self._tokens[t.token_hash] = t
+            for s in summaries:
+                self._summaries[s.match_id] = s
             log.extend(events)
 
     def tournament_events(self, tournament_id: str, stop: int | None = None) -> list[StoredTournamentEvent]:

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .base import SUMMARY_COLS
+
 if TYPE_CHECKING:
     import psycopg
 
@@ -160,13 +162,41 @@ CREATE TRIGGER {table}_no_truncate BEFORE TRUNCATE ON {table}
     "ON CONFLICT (match_id, seq) DO NOTHING")
 assert "DO NOTHING" in _M5_ALL_APPEND_ONLY
 
+#: each match's summary (issue 27; SQLite's migration 8): the one table whose rows are replaced, a
+#: projection of the log that the audit rebuilds and compares (no trigger; not evidence). A database
+#: written before has none until the service builds them (when first listed, or by `referee db summaries`)
+_M6_SUMMARIES = """
+CREATE TABLE match_summaries (
+    match_id text COLLATE "C" PRIMARY KEY REFERENCES matches (id), game text NOT NULL, rules_version text NOT NULL,
+    created_at text COLLATE "C" NOT NULL, seats text NOT NULL, status text NOT NULL, head bigint NOT NULL,
+    head_hash text NOT NULL, last_activity text NOT NULL, outcome bytea, parent text, fork_seq bigint, title text,
+    event text, rnd text, tbl text, seed_commitment text
+);
+CREATE INDEX match_summaries_listed ON match_summaries (created_at, match_id);
+"""
+
 #: numbered schema migrations (one SQL script each); ``referee_schema.version`` records how many have run
-MIGRATIONS: tuple[str, ...] = (_M1_INITIAL, _M2_TOURNAMENTS, _M3_APPEND_FUNCTION, _M4_TRANSCRIPTS, _M5_ALL_APPEND_ONLY)
+MIGRATIONS: tuple[str, ...] = (_M1_INITIAL, _M2_TOURNAMENTS, _M3_APPEND_FUNCTION, _M4_TRANSCRIPTS, _M5_ALL_APPEND_ONLY,
+                               _M6_SUMMARIES)
+
+_SET_SUMMARY = "ON CONFLICT (match_id) DO UPDATE SET " + ", ".join(
+    f"{c} = EXCLUDED.{c}" for c in SUMMARY_COLS.replace(" ", "").split(",")[1:])
+#: a summary written, or replacing the match's
+PUT_SUMMARY = f"INSERT INTO match_summaries ({SUMMARY_COLS}) VALUES ({', '.join(['%s'] * 17)}) {_SET_SUMMARY}"
+#: an append (:func:`referee_append`) that also replaces the match's summary when the entry went in: one
+#: statement, so one round trip and one transaction
+APPEND_SUMMARY = (
+    "WITH a AS (SELECT status, head FROM referee_append(" + ", ".join(["%s"] * 17) + ")),"
+    f" s AS (INSERT INTO match_summaries ({SUMMARY_COLS}) SELECT {', '.join(['%s'] * 17)} FROM a"
+    f" WHERE a.status = 'appended' {_SET_SUMMARY}) SELECT status, head FROM a"
+)
 
 #: the tables a writer role inserts into, and the two whose rows it locks (``SELECT ... FOR NO KEY UPDATE``
 #: needs UPDATE on a column; the triggers refuse every UPDATE all the same)
 TABLES = ("matches", "entries", "snapshots", "annotations", "tokens", "requests", "tournaments",
-          "tournament_events", "tournament_tokens", "transcripts")
+          "tournament_events", "tournament_tokens", "transcripts", "match_summaries")
+#: the one table whose rows a writer replaces (each match's summary, a projection of its log)
+REPLACED = "match_summaries"
 LOCKED = ("matches", "tournaments")
 
 
@@ -184,6 +214,7 @@ def writer_grants(role: str, schema: str = "public") -> list[str]:
         f"GRANT SELECT ON referee_schema TO {quoted}",
         f"GRANT SELECT, INSERT ON {', '.join(TABLES)} TO {quoted}",
         *(f"GRANT UPDATE (id) ON {table} TO {quoted}" for table in LOCKED),
+        f"GRANT UPDATE ON {REPLACED} TO {quoted}",
         f"GRANT USAGE ON SEQUENCE annotations_id_seq, transcripts_n_seq TO {quoted}",
     ]
 

@@ -37,17 +37,20 @@ import weakref
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .pg_schema import CHANNEL, JUMP, MIGRATIONS, exists, may_alter, tables, writer_grants
+from .pg_summaries import PostgresSummaries
+from .pg_schema import APPEND_SUMMARY, CHANNEL, JUMP, MIGRATIONS, PUT_SUMMARY, exists, may_alter, tables, writer_grants
 from .base import (
     annotation_from_row,
     entry_from_row,
     like_prefix,
     match_from_row,
+    summary_row,
     tournament_from_row,
     AuditRow,
     Conflict,
     DuplicateRequest,
     IndexRow,
+    MatchSummary,
     Notifier,
     StoredAnnotation,
     StoredEntry,
@@ -101,7 +104,7 @@ _FAR = 2**62
 _MIGRATION_LOCK = 0x7265_6665
 
 
-class PostgresStore:
+class PostgresStore(PostgresSummaries):
     """A PostgreSQL database named by a ``postgresql://`` URL. ``durability``: ``full`` or ``normal``
     (default: ``$REFEREE_DURABILITY``, else ``full``). ``create=False`` refuses a database without the
     referee's schema instead of creating it; a database (schema) without it that holds other tables is
@@ -281,10 +284,12 @@ class PostgresStore:
     def create_match(
         self, match: StoredMatch, entries: Sequence[StoredEntry] = (),
         annotations: Sequence[StoredAnnotation] = (), transcript: str | None = None,
+        summary: MatchSummary | None = None,
     ) -> None:
         for i, e in enumerate(entries, start=(match.fork_seq or 0) + 1):
             if e.seq != i or e.match_id != match.id:
                 raise StoreError("initial entries must be numbered on from the match's start")
+        _same_match(summary, match.id)
         unique = self._psycopg.errors.UniqueViolation
 
         def work(conn: psycopg.Connection[Any]) -> None:
@@ -302,6 +307,8 @@ class PostgresStore:
                         self._insert_annotation(conn, a)
                     if transcript is not None:
                         conn.execute("INSERT INTO transcripts (digest, match_id) VALUES (%s, %s)", (transcript, match.id))
+                    if summary is not None:
+                        conn.execute(PUT_SUMMARY, summary_row(summary))
             except unique:
                 raise StoreError(f"match {match.id} already exists") from None
 
@@ -368,22 +375,26 @@ class PostgresStore:
         return entry_from_row(row) if row else None
 
     _APPEND = "SELECT status, head FROM referee_append(" + ", ".join(["%s"] * 17) + ")"
-
     def append(
         self, entry: StoredEntry, expected_seq: int, snapshot: StoredSnapshot | None = None,
-        request: StoredRequest | None = None,
+        request: StoredRequest | None = None, summary: MatchSummary | None = None,
     ) -> None:
-        """One statement, so one round trip and one transaction (``referee_append``, migration 3)."""
+        """One statement, so one round trip and one transaction (``referee_append``, migration 3; with a
+        summary, a statement that also replaces the match's summary when the entry went in)."""
         mid = entry.match_id
+        _same_match(summary, mid)
         errors = self._psycopg.errors
         params = (*self._entry_row(entry)[:1], expected_seq, *self._entry_row(entry)[1:],
                   request.key if request else None, request.fingerprint if request else None,
                   snapshot.seq if snapshot else None, snapshot.state if snapshot else None,
                   snapshot.state_hash if snapshot else None)
+        sql = self._APPEND
+        if summary is not None:
+            sql, params = APPEND_SUMMARY, (*params, *summary_row(summary))
 
         def work(conn: psycopg.Connection[Any]) -> tuple[str, int]:
             try:
-                row = conn.execute(self._APPEND, params).fetchone()
+                row = conn.execute(sql, params).fetchone()
             except errors.UniqueViolation as exc:  # a race the row lock did not cover: the same answers
                 if request is not None and "requests" in str(exc):
                     raise DuplicateRequest(mid, request.key) from None
@@ -554,10 +565,13 @@ class PostgresStore:
 
     def append_tournament_events(self, tournament_id: str, events: Sequence[StoredTournamentEvent],
                                  expected_n: int, matches: Sequence[StoredMatch] = (),
-                                 tokens: Sequence[StoredToken] = ()) -> None:
+                                 tokens: Sequence[StoredToken] = (),
+                                 summaries: Sequence[MatchSummary] = ()) -> None:
         for i, e in enumerate(events, start=expected_n + 1):
             if e.n != i or e.tournament_id != tournament_id:
                 raise StoreError(f"tournament events must be numbered on from {expected_n + 1}")
+        if any(s.match_id not in {m.id for m in matches} for s in summaries):
+            raise StoreError("a summary of no match of the round")
         unique = self._psycopg.errors.UniqueViolation
 
         def work(conn: psycopg.Connection[Any]) -> None:
@@ -577,6 +591,7 @@ class PostgresStore:
                                           m.parent, m.fork_seq, m.title) for m in matches])
                         cur.executemany("INSERT INTO tokens (token_hash, match_id, role, seat) VALUES (%s,%s,%s,%s)",
                                         [(t.token_hash, t.match_id, t.role, t.seat) for t in tokens])
+                        cur.executemany(PUT_SUMMARY, [summary_row(s) for s in summaries])
                     self._insert_tournament_events(conn, events)
             except unique as exc:
                 if matches or tokens:
@@ -730,6 +745,11 @@ class _Pool:
             idle, self._idle = self._idle, []
         for conn in idle:
             conn.close()
+
+
+def _same_match(summary: MatchSummary | None, match_id: str) -> None:
+    if summary is not None and summary.match_id != match_id:
+        raise StoreError(f"a summary of match {summary.match_id} cannot be written with match {match_id}")
 
 
 def _first_line(exc: BaseException) -> str:

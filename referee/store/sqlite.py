@@ -25,17 +25,20 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
+from .sqlite_summaries import PUT_SUMMARY, SqliteSummaries
 from .base import (
     annotation_from_row,
     entry_from_row,
     like_prefix,
     match_from_row,
+    summary_row,
     tournament_from_row,
     AuditRow,
     BadSetting,
     Conflict,
     DuplicateRequest,
     IndexRow,
+    MatchSummary,
     Notifier,
     StoredAnnotation,
     StoredEntry,
@@ -263,14 +266,24 @@ def _m7_transcripts(db: sqlite_utils.Database) -> None:
     )
 
 
+def _m8_summaries(db: sqlite_utils.Database) -> None:
+    """Each match's summary (issue 27; see MatchSummary): built for old matches when first listed."""
+    db.conn.execute(
+        "CREATE TABLE match_summaries (match_id TEXT PRIMARY KEY REFERENCES matches(id), game TEXT NOT NULL,"
+        " rules_version TEXT NOT NULL, created_at TEXT NOT NULL, seats TEXT NOT NULL, status TEXT NOT NULL,"
+        " head INTEGER NOT NULL, head_hash TEXT NOT NULL, last_activity TEXT NOT NULL, outcome BLOB, parent TEXT,"
+        " fork_seq INTEGER, title TEXT, event TEXT, rnd TEXT, tbl TEXT, seed_commitment TEXT)")
+    db.conn.execute("CREATE INDEX match_summaries_listed ON match_summaries (created_at, match_id)")
+
+
 MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
     _m1_initial, _m2_tokens_and_requests, _m3_annotation_chain, _m4_jumps_index, _m5_tournaments,
-    _m6_tournament_tokens, _m7_transcripts,
+    _m6_tournament_tokens, _m7_transcripts, _m8_summaries,
 )
 """Numbered schema migrations; ``PRAGMA user_version`` records how many have run."""
 
 
-class SqliteStore:
+class SqliteStore(SqliteSummaries):
     """A SQLite file. ``durability``: ``full`` or ``normal`` (default: ``$REFEREE_DURABILITY``, else
     ``full``; see the module's docstring)."""
 
@@ -353,19 +366,19 @@ class SqliteStore:
 
     # -- matches -----------------------------------------------------------------------------
 
-
     _MATCH_COLS = "id, game, rules_version, config, genesis_hash, created_at, parent, fork_seq, title"
 
     def create_match(
         self, match: StoredMatch, entries: Sequence[StoredEntry] = (),
         annotations: Sequence[StoredAnnotation] = (), transcript: str | None = None,
+        summary: MatchSummary | None = None,
     ) -> None:
         with self._lock:
-            self._create_match(match, entries, annotations, transcript)
+            self._create_match(match, entries, annotations, transcript, summary)
 
     def _create_match(
         self, match: StoredMatch, entries: Sequence[StoredEntry], annotations: Sequence[StoredAnnotation],
-        transcript: str | None,
+        transcript: str | None, summary: MatchSummary | None = None,
     ) -> None:
         conn = self.conn
         self._begin_write()
@@ -385,6 +398,8 @@ class SqliteStore:
                 self._insert_annotation(a)
             if transcript is not None:
                 conn.execute("INSERT INTO transcripts (digest, match_id) VALUES (?, ?)", (transcript, match.id))
+            if summary is not None:
+                self._put_summary(summary, match.id)
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
@@ -447,7 +462,6 @@ class SqliteStore:
     def head(self, match_id: str) -> int:
         return int(self._one(self._HEAD_SQL, (match_id,))[0] or 0)
 
-
     def last_entry(self, match_id: str) -> StoredEntry | None:
         row = self._one(f"SELECT {_ENTRY_COLS} FROM entries WHERE match_id = ? ORDER BY seq DESC LIMIT 1", (match_id,))
         return entry_from_row(row) if row else None
@@ -466,14 +480,14 @@ class SqliteStore:
 
     def append(
         self, entry: StoredEntry, expected_seq: int, snapshot: StoredSnapshot | None = None,
-        request: StoredRequest | None = None,
+        request: StoredRequest | None = None, summary: MatchSummary | None = None,
     ) -> None:
         with self._lock:
-            self._append(entry, expected_seq, snapshot, request)
+            self._append(entry, expected_seq, snapshot, request, summary)
 
     def _append(
         self, entry: StoredEntry, expected_seq: int, snapshot: StoredSnapshot | None,
-        request: StoredRequest | None = None,
+        request: StoredRequest | None = None, summary: MatchSummary | None = None,
     ) -> None:
         conn = self.conn
         mid = entry.match_id
@@ -501,6 +515,8 @@ class SqliteStore:
                     "INSERT OR REPLACE INTO snapshots (match_id, seq, state, state_hash) VALUES (?,?,?,?)",
                     (snapshot.match_id, snapshot.seq, snapshot.state, snapshot.state_hash),
                 )
+            if summary is not None:
+                self._put_summary(summary, mid)
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
@@ -642,7 +658,6 @@ class SqliteStore:
                 conn.execute("ROLLBACK")
                 raise
 
-
     def get_tournament(self, tournament_id: str) -> StoredTournament | None:
         row = self._one("SELECT id, name, created_at FROM tournaments WHERE id = ?", (tournament_id,))
         return tournament_from_row(row) if row else None
@@ -657,7 +672,8 @@ class SqliteStore:
 
     def append_tournament_events(self, tournament_id: str, events: Sequence[StoredTournamentEvent],
                                  expected_n: int, matches: Sequence[StoredMatch] = (),
-                                 tokens: Sequence[StoredToken] = ()) -> None:
+                                 tokens: Sequence[StoredToken] = (),
+                                 summaries: Sequence[MatchSummary] = ()) -> None:
         with self._lock:
             conn = self.conn
             self._begin_write()
@@ -679,6 +695,9 @@ class SqliteStore:
                                   m.fork_seq, m.title))
                 conn.executemany("INSERT INTO tokens (token_hash, match_id, role, seat) VALUES (?,?,?,?)",
                                  [(t.token_hash, t.match_id, t.role, t.seat) for t in tokens])
+                if any(summary.match_id not in {m.id for m in matches} for summary in summaries):
+                    raise StoreError("a summary of no match of the round")
+                conn.executemany(PUT_SUMMARY, [summary_row(summary) for summary in summaries])
                 for e in events:
                     self._insert_tournament_event(e)
                 conn.execute("COMMIT")

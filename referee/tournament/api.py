@@ -137,7 +137,8 @@ class LocalTournaments:
         from ..outcome import words
 
         state = self.service.load(tournament)
-        live, _, blocks = self.service.live(state)
+        # a player's own view shows no blocks: its results come from the summaries alone
+        live, _, blocks = self.service.live(state) if player is None else (*self.service.outcomes(state), [])
         out = []
         for rnd in state.rounds:
             if round_ is not None and rnd.number != round_:

@@ -23,8 +23,8 @@ from ..config import new_match_id, utc_now
 from ..errors import BadInput, ConflictError, NotFound, StorageError
 from ..inputs import check_text, same_head
 from ..service import Referee
-from ..store import (Conflict, StoredMatch, StoredToken, StoredTournament, StoredTournamentEvent, StoreError,
-                     TournamentRecords)
+from ..store import (Conflict, MatchSummary, StoredMatch, StoredToken, StoredTournament, StoredTournamentEvent,
+                     StoreError, TournamentRecords)
 from . import events as ev
 from . import pairing, tiebreaks
 from .events import Table
@@ -142,7 +142,8 @@ class Tournaments:
         return [self.load(t.id) for t in self.store.list_tournaments()]
 
     def _append(self, state: Tournament, events: Sequence[ev.Event], by: str, why: str, *,
-                matches: Sequence[StoredMatch] = (), tokens: Sequence[StoredToken] = ()) -> Tournament:
+                matches: Sequence[StoredMatch] = (), tokens: Sequence[StoredToken] = (),
+                summaries: Sequence[MatchSummary] = ()) -> Tournament:
         check_text(by, "who records it (--by)", NAME_MAX)
         check_text(why, "the reason", TEXT_MAX)
         last = self.store.tournament_events(state.id)[-1:] if state.n else []
@@ -157,7 +158,8 @@ class Tournaments:
             records.append(record)
             prev = digest
         try:
-            self.store.append_tournament_events(state.id, rows, expected_n=state.n, matches=matches, tokens=tokens)
+            self.store.append_tournament_events(state.id, rows, expected_n=state.n, matches=matches, tokens=tokens,
+                                                summaries=summaries)
         except Conflict as exc:
             raise ConflictError("tournament/stale", str(exc), {"head": exc.head}) from None
         except StoreError as exc:
@@ -323,7 +325,7 @@ class Tournaments:
         if round_ != state.current or state.rounds[-1].closed:
             raise BadInput("tournament/round_closed", f"round {round_} is closed: its tables have their results; "
                            "change one with `tournament result ... --correct`")
-        live = self.live(state)[0]
+        live = self.outcomes(state)[0]
         if key in state.results or key in live:
             from ..outcome import words
 
@@ -373,29 +375,41 @@ class Tournaments:
     def live(self, state: Tournament) -> tuple[dict[TableKey, Outcome], dict[TableKey, int], list[Block]]:
         """For the last round paired (if still open): each table's outcome from its match now (with the
         entry it was read at), and the tables that hold up the next pairing."""
-        outcomes: dict[TableKey, Outcome] = {}
-        seqs: dict[TableKey, int] = {}
+        outcomes, seqs = self.outcomes(state)
         blocks: list[Block] = []
         if not state.rounds or state.rounds[-1].closed:
             return outcomes, seqs, blocks
         rnd = state.rounds[-1]
         for t in state.played(rnd):  # a withdrawn pairing is void: its match is not read
             key = (rnd.number, t.table)
-            settled = state.results.get(key)
-            if t.match_id is None:
-                if settled is None:
-                    blocks.append(Block(rnd.number, t.table, None, "no result yet (record it with `tournament result`)"))
-                continue
-            answer = self.referee.show(t.match_id)
-            if answer.outcome is not None:
-                outcomes[key] = answer.outcome
-                seqs[key] = answer.seq
-            if settled is not None:
+            if key in state.results:
                 continue  # the arbiter settled this table
-            why = self._blocking(t.match_id, answer.outcome is not None)
+            if t.match_id is None:
+                blocks.append(Block(rnd.number, t.table, None, "no result yet (record it with `tournament result`)"))
+                continue
+            why = self._blocking(t.match_id, key in outcomes)
             if why:
                 blocks.append(Block(rnd.number, t.table, t.match_id, why))
         return outcomes, seqs, blocks
+
+    def outcomes(self, state: Tournament) -> tuple[dict[TableKey, Outcome], dict[TableKey, int]]:
+        """For the last round paired (if still open): each finished table's outcome and the entry it was
+        read at, from its match's summary (:mod:`referee.summaries`; no match is bound or folded)."""
+        from ..summaries import outcome, summary_for
+
+        outcomes: dict[TableKey, Outcome] = {}
+        seqs: dict[TableKey, int] = {}
+        if not state.rounds or state.rounds[-1].closed:
+            return outcomes, seqs
+        rnd = state.rounds[-1]
+        for t in state.played(rnd):  # a withdrawn pairing is void: its match is not read
+            if t.match_id is not None:
+                summary = summary_for(self.referee, t.match_id)
+                found = outcome(summary)
+                if found is not None:
+                    outcomes[(rnd.number, t.table)] = found
+                    seqs[(rnd.number, t.table)] = summary.head
+        return outcomes, seqs
 
     def _blocking(self, match_id: str, finished: bool) -> str:
         """Why this match's result cannot be taken yet ('' if it can)."""
@@ -552,7 +566,7 @@ class Tournaments:
                           undo=cfg.undo)
         state = self.load(tournament_id)  # fold again: the closing record is appended below, with the round
         made: list[PairedTable] = []
-        tables, rows, token_rows = [], [], []
+        tables, rows, token_rows, listed = [], [], [], []
         for i, seats in enumerate(plan.tables, start=1):
             title = f"{cfg.name}, round {number}, table {i}"[:TITLE_MAX]
             game, config = self.referee.new_config(
@@ -560,9 +574,10 @@ class Tournaments:
                 chance=cfg.chance, undo=cfg.undo, title=title,
                 meta={"tournament": state.id, "event": cfg.name, "round": str(number), "table": str(i)},
             )
-            row = self.referee.match_row(game, config, title=title)
+            row, summary = self.referee.new_row(game, config, title=title)
             minted, minted_rows = self._mint(row.id, seats) if tokens else ({}, [])
             rows.append(row)
+            listed.append(summary)
             token_rows.extend(minted_rows)
             made.append(PairedTable(table=i, seats=seats, match_id=row.id, tokens=minted))
             tables.append(ev.Table(table=i, seats=seats, match_id=row.id))
@@ -571,7 +586,7 @@ class Tournaments:
         # leaves nothing, and pairing again makes the one set)
         self._append(state, [*closing, ev.RoundPaired(round=number, tables=tuple(tables), byes=tuple(plan.byes),
                                                       half_byes=tuple(half))], by, why,
-                     matches=rows, tokens=token_rows)
+                     matches=rows, tokens=token_rows, summaries=listed)
         return Paired(tournament=state.id, round=number, tables=made, byes=list(plan.byes), half_byes=half,
                       undo=cfg.undo)
 
@@ -604,7 +619,7 @@ class Tournaments:
             raise BadInput("tournament/withdrawn", f"round {round_} table {table}'s pairing was withdrawn (record "
                            f"{state.withdrawn[key]}): it has no result")
         outcome = parse_result(result, t.seats, scores)
-        live, _, _ = self.live(state)
+        live = self.outcomes(state)[0]
         has = key in state.results or key in live
         if has and not correct:
             now = state.results[key].outcome if key in state.results else live[key]
@@ -621,7 +636,7 @@ class Tournaments:
         event: ev.Event = (ev.ResultCorrected(round=round_, table=table, outcome=outcome) if correct
                            else ev.ResultRecorded(round=round_, table=table, outcome=outcome))
         state = self._append(state, [event], by, why)
-        after = standings(state, round_, self.live(state)[0])
+        after = standings(state, round_, self.outcomes(state)[0])
         return state, before, after
 
     # -- reading -------------------------------------------------------------------------------------------
@@ -630,7 +645,7 @@ class Tournaments:
         """Standings after ``after_round`` (default: the last paired). ``as_of``: from the first that many
         records only, as they stood then (the logs of an open round are not read)."""
         state, head = self.anchored(tournament_id, as_of)
-        live = self.live(state)[0] if as_of is None else {}
+        live = self.outcomes(state)[0] if as_of is None else {}
         try:
             return replace(standings(state, after_round, live), head=head)
         except ValueError as exc:
@@ -640,7 +655,7 @@ class Tournaments:
                 as_of: int | None = None) -> Explanation:
         state = self.load(tournament_id, as_of)
         player = self._check_player(state, player, known=True)
-        live = self.live(state)[0] if as_of is None else {}
+        live = self.outcomes(state)[0] if as_of is None else {}
         try:
             return explain(state, player, after_round, live)
         except ValueError as exc:
@@ -655,7 +670,7 @@ class Tournaments:
         if fmt not in export.FORMATS:
             raise BadInput("tournament/bad_format", f"--format must be {', '.join(export.FORMATS)}, not {fmt!r}")
         state, head = self.anchored(tournament_id, as_of)
-        live = self.live(state)[0] if as_of is None else {}
+        live = self.outcomes(state)[0] if as_of is None else {}
         try:
             table = replace(standings(state, after_round, live), head=head)
         except ValueError as exc:

@@ -16,6 +16,7 @@ from fractions import Fraction
 from schemas import Outcome
 
 from ..outcome import words as outcome_words
+from . import exact
 from . import tiebreaks as tb
 from .fold import Tournament
 from .scoring import Game, bye_game, half_bye_game, table_games
@@ -93,19 +94,7 @@ def standings(state: Tournament, after_round: int | None = None, live: Mapping[T
     ctx, pending, n = context(state, after_round, live)
     names = tuple(tiebreaks or state.tiebreaks)
     players = sorted(state.players)
-    keys = {p: [] for p in players}  # type: dict[str, list[Fraction]]
-    for i, name in enumerate(names):
-        if name == "head-to-head":
-            groups: dict[tuple[Fraction, ...], list[str]] = {}
-            for p in players:
-                groups.setdefault(tuple(keys[p]), []).append(p)
-            for group in groups.values():
-                for p in group:
-                    keys[p].append(tb.head_to_head(ctx, p, group)[0])
-        else:
-            fn = tb.PLAIN[name]
-            for p in players:
-                keys[p].append(fn(ctx, p)[0])
+    keys = exact.keys(ctx.games, players, names)  # (integers: the values of .tiebreaks, without its lines)
     ordered = sorted(players, key=lambda p: tuple(-v for v in keys[p]))
     rows: list[Row] = []
     for i, p in enumerate(ordered):

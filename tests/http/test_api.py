@@ -407,6 +407,20 @@ def test_listing_matches_needs_the_admin_token(client):
         assert [m["id"] for m in c.get("/matches", headers=bearer("s3cret")).json()] == [t.id]
 
 
+def test_listing_matches_pages_with_limit_and_offset(client):
+    store = client.app.state.hall.access().referee.store
+    with TestClient(create_app(lambda: Referee(store, games=[PILE]), admin_token="s3cret")) as c:
+        ids = [Table(c).id for _ in range(4)]
+        admin = bearer("s3cret")
+        listed = [m["id"] for m in c.get("/matches", headers=admin).json()]
+        assert sorted(listed) == sorted(ids)
+        assert [m["id"] for m in c.get("/matches?limit=2", headers=admin).json()] == listed[:2]
+        assert [m["id"] for m in c.get("/matches?limit=2&offset=3", headers=admin).json()] == listed[3:]
+        assert c.get("/matches?offset=9", headers=admin).json() == []
+        assert_error(c.get("/matches?limit=-1", headers=admin), 400)
+        assert_error(c.get("/matches?offset=x", headers=admin), 400)
+
+
 def test_routes_methods_and_bodies_that_do_not_fit_get_the_error_shape(started):
     c = started.client
     assert_error(c.get("/nowhere"), 404, "route/not_found")
