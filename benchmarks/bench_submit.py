@@ -185,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
         def med(kind: str, i: int) -> float:
             return statistics.median(x[i] for x in runs[kind]) / n * 1e6
 
-        row = {
+        row: dict[str, Any] = {
             "intents": n,
             **{f"{k}_cpu_us": round(med(k, 0), 1) for k in runs},
             **{f"{k}_wall_us": round(med(k, 1), 1) for k in runs},
