@@ -298,8 +298,10 @@ def _convert(p: ParamInfo, raw: str, cls: type) -> Any:
     return _convert_scalar(p, p.kind, p.choices, raw, what)
 
 
+@cache
 def _record_type(cls: type, attr: tuple[str, ...]) -> mi.StructType | tuple[mi.StructType, ...]:
-    """The record type of a list-of-records parameter (a tuple of members for a tagged union)."""
+    """The record type of a list-of-records parameter (a tuple of members for a tagged union); kept per
+    intent type and path (``type_info`` walks the whole intent type: milliseconds, once per value else)."""
     st = mi.type_info(cls)
     assert isinstance(st, mi.StructType)
     for name in attr:
