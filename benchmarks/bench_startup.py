@@ -3,7 +3,8 @@ waits for each time they type ``referee play`` — beside the floor of any Pytho
 msgspec and sqlite3, ``python -c 'import msgspec, sqlite3'``, in the same run:
 
 * ``play``        — ``referee play MATCH alice draw_opening_hand`` (accepted; a fresh match each run);
-* ``show --json`` — ``referee show MATCH --json`` of a short match;
+* ``show``        — ``referee show MATCH`` of a short match (its boards drawn by rich, written to a pipe);
+* ``show --json`` — ``referee show MATCH --json`` of the same match;
 * ``--help``      — ``referee --help`` (every command's help line, typer's rich panels);
 * ``log``         — ``referee log MATCH`` of the same short match (a rich table).
 
@@ -137,6 +138,7 @@ def main() -> None:
     for label, ref in referees.items():
         commands |= {
             f"{label}play": lambda ref=ref: [*ref, "play", next(plays), "alice", "draw_opening_hand"],
+            f"{label}show": lambda ref=ref: [*ref, "show", short],
             f"{label}show --json": lambda ref=ref: [*ref, "show", short, "--json"],
             f"{label}--help": lambda ref=ref: [*ref, "--help"],
             f"{label}log": lambda ref=ref: [*ref, "log", short],

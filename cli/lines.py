@@ -85,7 +85,7 @@ def fmt(value: Any) -> str:
 def write(lines: list[Line]) -> bool:
     """Print ``lines`` as rich would, if this module is sure how (see above); False if it printed nothing."""
     out = sys.stdout
-    terminal = _terminal(out)
+    terminal = output_kind(out)
     if terminal is None:
         return False
     colour, width = terminal
@@ -105,7 +105,7 @@ def write(lines: list[Line]) -> bool:
     return True
 
 
-def _terminal(out: Any) -> tuple[bool, int] | None:
+def output_kind(out: Any) -> tuple[bool, int] | None:
     """Whether rich would write colour to ``out`` and the width it would wrap at; None where rich would
     decide by what this module does not follow."""
     env = os.environ

@@ -40,6 +40,10 @@ def show(
     if json:
         print_json(data)
         return
+    from cli import boards
+
+    if boards.write_state(data, raw=raw):  # what rich would draw, without rich (a pipe, plain text)
+        return
     from cli import render
 
     render.state(data, raw=raw)

@@ -32,6 +32,7 @@ from schemas import (
 )
 from schemas.http import GameInfo, IntentUsage, OptionInfo, ParamUsage
 
+from . import binding
 from .engine import core, notation
 from .engine.entries import BodyDecoder
 from .engine.protocol import ConfigError, Game, Rules
@@ -266,14 +267,11 @@ class Configuration:
         return game, config
 
     def _bind(self, game: Game, config: MatchConfig) -> tuple[Rules[Any, Any, Any], Any]:
+        """The rules and the position after setup, kept per process by configuration (:mod:`.binding`)."""
         try:
-            rules = game.bind(config)
-            state = rules.setup(core.chance_for(config, "setup"))
-            if config.position:
-                state = rules.apply_position(state, config.position)
+            return binding.bind(game, config)
         except ConfigError as exc:
             raise BadInput(exc.code, exc.message) from None
-        return rules, state
 
     def info(self, m: StoredMatch) -> MatchInfo:
         config = msgspec.json.decode(m.config, type=MatchConfig)

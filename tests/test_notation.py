@@ -263,3 +263,47 @@ def test_list_items_may_leave_off_trailing_fields_with_defaults():
 def test_a_nested_value_lands_where_its_key_says():
     intent = parse_intent(Chained, "use_office office=a1 args.then.then.choice=vp args.then.drawn=A1")
     assert intent.args.then.drawn == ("A1",) and intent.args.then.then.choice == "vp" and intent.args.choice is None
+
+
+# -- splitting a line into words: the fast path and shlex agree on every line --------------------------
+
+#: the characters that matter to a lexer (separators, quotes, escapes, spaces shlex does not split on,
+#: NUL, a lone surrogate, line separators) beside ordinary ones
+_LEXED = st.sampled_from([" ", "  ", "\t", "\r", "\n", '"', "\\", "'", "\x00", "\xa0", "\x0b", "\x0c", "\x1c",
+                          "\x85", "\u2028", "\u3000", "\ud800", "=", ",", ":", ".", "#", "é", "🂡", "a", "K07",
+                          "card=", "note="])
+
+
+def _split_outcome(split, text):
+    try:
+        return ("words", split(text))
+    except InputError as exc:
+        return ("refused", exc.message, exc.code)
+
+
+@given(st.lists(st.one_of(_LEXED, st.text(max_size=4)), max_size=14).map("".join))
+def test_splitting_a_line_gives_the_words_shlex_gives(text):
+    from referee.engine.notation import shlex_words, split_words
+
+    assert _split_outcome(split_words, text) == _split_outcome(shlex_words, text)
+
+
+@pytest.mark.parametrize("text", ["", "   ", "draw_main card=K07", " a  b\tc\r\nd ", "x\xa0y z", "a\x00b",
+                                  "note=don't", 'note="Burner Phone"', 'a "b', "a\\ b", 'say "a \\" b"', "end\\"])
+def test_splitting_known_lines_agrees_with_shlex(text):
+    from referee.engine.notation import shlex_words, split_words
+
+    assert _split_outcome(split_words, text) == _split_outcome(shlex_words, text)
+
+
+def test_a_line_without_quotes_or_escapes_is_split_without_shlex(monkeypatch):
+    from referee.engine import notation
+
+    def refuse(text):
+        raise AssertionError("shlex used for a plain line")
+
+    monkeypatch.setattr(notation, "shlex_words", refuse)
+    assert notation.split_words("deploy  K07\tcells=a1,b2\nnote=x\xa0y") == ["deploy", "K07", "cells=a1,b2", "note=x\xa0y"]
+    with pytest.raises(AssertionError):
+        notation.split_words('deploy note="a b"')
+    assert parse_intent(Intent, "deploy K07 amount=2").amount == 2

@@ -122,6 +122,20 @@ def test_reading_as_json_loads_no_rich_and_no_other_game(match, tmp_path):
     assert roots(modules) & NEVER_ON_PLAY == set() and modules & NOT_OUR_PLAY == set()
 
 
+def test_showing_to_a_pipe_loads_no_rich(match, tmp_path):
+    """``referee show`` written to a pipe draws its boards without rich (cli.boards; the same bytes,
+    tests/test_show_plain.py): it imports what ``show --json`` does and no more of rich than that."""
+    db, ids = match
+    code, modules, _ = imported(db, tmp_path, "show", ids[3])
+    assert code == 0 and "cli.boards" in modules
+    assert "rich" not in roots(modules) and "cli.render" not in modules
+    assert roots(modules) & NEVER_ON_PLAY == set() and modules & NOT_OUR_PLAY == set()
+    third_party = roots(modules) - set(sys.stdlib_module_names) - {"cli", "referee", "schemas"}
+    assert third_party <= PLAY_THIRD_PARTY, third_party - PLAY_THIRD_PARTY
+    code, modules, _ = imported(db, tmp_path, "show", ids[3], FORCE_COLOR="1")  # rich's to colour
+    assert code == 0 and {"rich.console", "rich.table", "cli.render"} <= modules
+
+
 def test_help_loads_typers_rich_help_without_markdown_or_the_engine(match, tmp_path):
     db, _ = match
     code, modules, real_markdown = imported(db, tmp_path, "--help")

@@ -35,6 +35,8 @@ def is_bad(ch: str) -> bool:
 def bad_char(text: str) -> tuple[int, str] | None:
     """The first character of ``text`` that free text may not hold, with its index, or None."""
     if text.isprintable():  # the common case, in C: every character printable (tab, bidi are not)
+        if _BIDI.isdisjoint(text):  # in C too: no bidirectional override
+            return None
         return next(((i, ch) for i, ch in enumerate(text) if ch in _BIDI), None)
     for i, ch in enumerate(text):
         if is_bad(ch):

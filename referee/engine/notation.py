@@ -24,7 +24,7 @@ what was expected. The formatter writes the canonical notation back (round-trips
 from __future__ import annotations
 
 import difflib
-import shlex
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import cache
@@ -298,8 +298,10 @@ def _convert(p: ParamInfo, raw: str, cls: type) -> Any:
     return _convert_scalar(p, p.kind, p.choices, raw, what)
 
 
+@cache
 def _record_type(cls: type, attr: tuple[str, ...]) -> mi.StructType | tuple[mi.StructType, ...]:
-    """The record type of a list-of-records parameter (a tuple of members for a tagged union)."""
+    """The record type of a list-of-records parameter (a tuple of members for a tagged union); kept per
+    intent type and path (``type_info`` walks the whole intent type: milliseconds, once per value else)."""
     st = mi.type_info(cls)
     assert isinstance(st, mi.StructType)
     for name in attr:
@@ -316,8 +318,25 @@ def _record_type(cls: type, attr: tuple[str, ...]) -> mi.StructType | tuple[mi.S
     return st
 
 
+#: what separates words, as :mod:`shlex` has it (not every Unicode space: a no-break space is in a word)
+_SPACES = re.compile("[ \t\r\n]+")
+
+
 def split_words(text: str) -> list[str]:
-    """Split a notation line into words, honouring double quotes; a clear error if unbalanced."""
+    """Split a notation line into words, honouring double quotes and backslash escapes; a clear error
+    if a quote is unbalanced. A line with neither (nearly every line) is split on the whitespace
+    :func:`shlex_words` splits on, with the same words, without its character-by-character lexer."""
+    if '"' in text or "\\" in text:
+        return shlex_words(text)
+    if "\t" in text or "\r" in text or "\n" in text:
+        return [w for w in _SPACES.split(text) if w]
+    return [w for w in text.split(" ") if w]
+
+
+def shlex_words(text: str) -> list[str]:
+    """:func:`split_words` by :mod:`shlex` (POSIX rules, double quotes only, no comments)."""
+    import shlex  # only for a line with a quote or an escape
+
     try:
         lexer = shlex.shlex(text, posix=True)
         lexer.whitespace_split = True
