@@ -621,6 +621,7 @@ def finish_fight(tx: Tx) -> None:
 def conclude_fight(tx: Tx, where: str, card: str) -> None:
     if tx.card(card).type == "end_game":
         tx.push_front({"kind": "end_game_strike", "seat": tx.current, "source": card, "location": where})
+        tx.say(m.StrikeDue, seat=tx.current, card=card, text="end_game_strike")
         return
     defeat_conspiracy(tx, where, card)
 

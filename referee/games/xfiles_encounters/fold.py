@@ -1,14 +1,47 @@
-"""The fold: an event applied to the state. Every event is a :class:`~.model.Fact` whose ``changes``
-write the values a decision left at each state path (``txn.py`` records them), so replay needs no rule.
+"""The fold: an event applied to the state.
+
+Design (issue 28 item 5). An event states a fact in the game's words, never a state path: which agent,
+which card from which zone to which zone, how many points of which class, which evidence, which strike.
+Each kind of fact has one handler here, registered in :data:`HANDLERS` (the engine's Handlers table, as
+the other games' folds), which computes the change from the event's fields and the state: the handler
+is the one place that knows where a fact lives in the state, so a renamed state field changes a handler,
+not what stored logs mean, and a rules fix reads as "which fact changed". Many kinds share a shape
+(points gained or spent, a card moved between zones, a phase or step reached): the helpers below are
+those shapes; the event still names the fact. What only the arbiter may see is declared on the event
+(``__secret__``, ``__private__`` and ``__owner__``, :mod:`referee.engine.secrecy`), as for every event.
+
+Vocabularies (the upcast rule). Every event says the vocabulary it was recorded in (``Fact.vocabulary``;
+absent, as in every log written before, it is 1):
+
+* vocabulary 1: the event carries, in ``changes``, every top-level state path it changed (two levels
+  deep: ``turn.attack``, ``players.alice``) with the new value; it folds by writing them back
+  (:func:`apply_changes`), as it always did. That is the upcast: an old event keeps meaning exactly
+  what it meant, whatever its kind's handler says today.
+* vocabulary 2: a kind with a handler is folded by the handler. A kind not yet stated as a fact still
+  records its paths (``changes``) and folds by them; declared manual effects (§4.25) keep path deltas
+  for good, as a declared effect over the paths :data:`MANUAL_PATHS` allows.
+
+``txn.CHECK`` (tests) folds every event as decide emits it and compares the result, entry by entry, with
+the working copy decide changed: the fold of the facts must give exactly the state the recorded paths
+would have (``tests/test_xfiles_events.py`` runs it over the replays, a random game and the scenarios).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
 
+from referee.engine.dispatch import Handlers
+
+from . import model as m
 from .model import Change, Fact, State
+
+Handler = Callable[[State, Any], State]
+
+#: the fold of each kind of domain fact (vocabulary 2)
+HANDLERS: Handlers[Handler] = Handlers("xfiles_encounters fold")
 
 
 def _field_types(cls: type) -> dict[str, Any]:
@@ -64,8 +97,116 @@ def apply_changes(state: State, changes: tuple[Change, ...]) -> State:
     return msgspec.structs.replace(state, **updates) if updates else state
 
 
+# -- the shapes facts share --------------------------------------------------------------------------------
+
+
+def _turn(state: State, **fields: Any) -> State:
+    return msgspec.structs.replace(state, turn=msgspec.structs.replace(state.turn, **fields))
+
+
+def _player(state: State, seat: str, **fields: Any) -> State:
+    players = dict(state.players)
+    players[seat] = msgspec.structs.replace(players[seat], **fields)
+    return msgspec.structs.replace(state, players=players)
+
+
+def _bump(counts: dict[str, int], key: str, n: int) -> dict[str, int]:
+    return {**counts, key: counts[key] + n}
+
+
+def _pending(state: State, item: m.Pending, first: bool) -> State:
+    """An item waits: first (it answers what was just done) or last (§3.1)."""
+    return msgspec.structs.replace(state, pending=[item, *state.pending] if first else [*state.pending, item])
+
+
+def _played(state: State, seat: str, entry: m.PlayEntry, cls: str, belief: bool) -> State:
+    """A card (or a copy) enters SEAT's play area and the turn's play log; it counts toward its class or
+    the Beliefs played."""
+    p = state.players[seat]
+    state = _player(state, seat, play=[*p.play, entry])
+    t = state.turn
+    fields: dict[str, Any] = {"play_log": [*t.play_log, m.Played(card=entry.card, cls=cls)]}
+    if belief:
+        fields["beliefs_played"] = t.beliefs_played + 1
+    elif cls and cls != "none":
+        fields["played_classes"] = _bump(t.played_classes, cls, 1)
+    return _turn(state, **fields)
+
+
+# -- the facts ---------------------------------------------------------------------------------------------
+
+
+@HANDLERS.on(m.CardPlayed)
+def _card_played(state: State, e: m.CardPlayed) -> State:
+    hand = list(state.players[e.seat].hand)
+    hand.remove(e.card)
+    state = _player(state, e.seat, hand=hand)
+    return _played(state, e.seat, m.PlayEntry(card=e.card), e.cls, e.belief)
+
+
+@HANDLERS.on(m.VirtualCardPlayed)
+def _virtual_card_played(state: State, e: m.VirtualCardPlayed) -> State:
+    state = _turn(state, virtual_played=[*state.turn.virtual_played, e.helper])
+    return _played(state, e.seat, m.PlayEntry(card=e.card, virtual_of=e.helper), e.cls, e.belief)
+
+
+@HANDLERS.on(m.PointsGained)
+def _points_gained(state: State, e: m.PointsGained) -> State:
+    return _turn(state, **{e.currency: _bump(getattr(state.turn, e.currency), e.bucket, e.n)})
+
+
+@HANDLERS.on(m.PointsSpent)
+def _points_spent(state: State, e: m.PointsSpent) -> State:
+    pool = dict(getattr(state.turn, e.currency))
+    for part in e.paid:
+        pool[part.bucket] -= part.amount
+    return _turn(state, **{e.currency: pool})
+
+
+@HANDLERS.on(m.SlotScanned)
+def _slot_scanned(state: State, e: m.SlotScanned) -> State:
+    return _pending(state, m.Pending(kind="reveal", seat=e.seat, location=e.where, origin=e.origin), first=True)
+
+
+@HANDLERS.on(m.SpecialAgentRecruited)
+def _special_agent_recruited(state: State, e: m.SpecialAgentRecruited) -> State:
+    item = m.Pending(kind="reveal", seat=e.seat, location="special_agents", origin="special_agents")
+    return _pending(state, item, first=True)
+
+
+@HANDLERS.on(m.CardsRequested)
+def _cards_requested(state: State, e: m.CardsRequested) -> State:
+    return _pending(state, m.Pending(kind="draw", seat=e.seat, count=e.n), first=False)
+
+
 def evolve(state: State, event: Any) -> State:
-    """The state after ``event`` (a :class:`Fact`: its changes written)."""
-    if isinstance(event, Fact):
-        return apply_changes(state, event.changes)
-    raise TypeError(f"unknown event {event!r}")
+    """The state after ``event``: a domain fact through its kind's handler, then whatever paths it
+    records (none, for a fact decide states in full; an old or not yet converted event's all)."""
+    if not isinstance(event, Fact):
+        raise TypeError(f"unknown event {event!r}")
+    if event.vocabulary >= 2:
+        handler = HANDLERS.get(type(event))
+        if handler is not None:
+            state = handler(state, event)
+            if event.step is not None:
+                state = _turn(state, step=event.step)
+    return apply_changes(state, event.changes) if event.changes else state
+
+
+def same_verdict(state: State, recorded: Any, derived: Any) -> bool:
+    """The audit's like with like: an entry whose events were all recorded in vocabulary 1 (their paths)
+    means what the verdict derived now means when both fold ``state`` to the same state. Its events
+    said the same public facts, but the facts now come in more events (a declared effect, a pending
+    strike said on its own), so they are compared by what they do."""
+    from referee.engine.protocol import Accepted
+
+    if not isinstance(recorded, Accepted) or not isinstance(derived, Accepted):
+        return False
+    if not recorded.events or any(not isinstance(e, Fact) or e.vocabulary >= m.VOCABULARY for e in recorded.events):
+        return False
+    old, new = state, state
+    for event in recorded.events:
+        old = evolve(old, event)
+    for event in derived.events:
+        new = evolve(new, event)
+    return bool(old == new)

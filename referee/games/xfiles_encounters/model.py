@@ -227,8 +227,18 @@ class Change(msgspec.Struct, frozen=True):
     value: Any
 
 
+#: the event vocabulary decide speaks now. 1: every event carried the state paths it changed, with their
+#: new values, in ``changes`` (every log written before issue 28 item 5); 2: a kind with a fold handler
+#: is a domain fact (its fields say what happened, :mod:`.fold` computes the change). An event says which
+#: it is in ``vocabulary``; one stored without that field is of vocabulary 1.
+VOCABULARY = 2
+
+
 class Fact(EventBase, frozen=True, kw_only=True):
-    """An event: public fields say what happened; ``changes`` (arbiter only) is what it changed."""
+    """An event: public fields say what happened. ``vocabulary`` is the vocabulary it was recorded in
+    (:data:`VOCABULARY`); ``changes`` (arbiter only) holds the state paths a vocabulary-1 event, or a
+    kind not yet stated as a fact, changed, with their new values; ``step`` (a fact's) is where the
+    turn's procedure goes on after it, when the fact moved it."""
 
     __secret__ = ("changes",)
     seat: str = ""
@@ -237,6 +247,9 @@ class Fact(EventBase, frozen=True, kw_only=True):
     n: int = 0
     text: str = ""
     changes: tuple[Change, ...] = ()
+    vocabulary: int = 1
+    #: a fact's last word: the step the turn's procedure (§3) goes on at after it, when that changed
+    step: str | None = None
 
 
 class CardsDrawn(Fact, frozen=True, kw_only=True, tag="cards_drawn"):
@@ -276,19 +289,35 @@ class ActionPhaseBegan(Fact, frozen=True, kw_only=True, tag="action_phase_began"
 
 
 class CardPlayed(Fact, frozen=True, kw_only=True, tag="card_played"):
-    pass
+    """SEAT plays CARD from hand: it goes to the play area and the turn's play log under its class
+    (``cls``, "" for a Belief); a character of a class counts toward that class, a Belief toward the
+    Beliefs played."""
+
+    cls: str = ""
+    belief: bool = False
 
 
 class VirtualCardPlayed(Fact, frozen=True, kw_only=True, tag="virtual_card_played"):
-    pass
+    """SEAT plays the virtual copy of CARD that ``helper`` coordinated (TEXT names the helper too): into
+    the play area as a copy, logged and counted like a card played."""
+
+    helper: str = ""
+    cls: str = ""
+    belief: bool = False
 
 
 class PointsGained(Fact, frozen=True, kw_only=True, tag="points_gained"):
-    pass
+    """N points of ``currency`` (attack or recruit) in the ``bucket`` of a class, from CARD."""
+
+    currency: str = ""
+    bucket: str = ""
 
 
 class PointsSpent(Fact, frozen=True, kw_only=True, tag="points_spent"):
-    pass
+    """SEAT spends N points of ``currency``, taken from the buckets as ``paid`` lists them."""
+
+    currency: str = ""
+    paid: tuple[Pay, ...] = ()
 
 
 class AbilityActivated(Fact, frozen=True, kw_only=True, tag="ability_activated"):
@@ -304,7 +333,9 @@ class DoubtResolved(Fact, frozen=True, kw_only=True, tag="doubt_resolved"):
 
 
 class SlotScanned(Fact, frozen=True, kw_only=True, tag="slot_scanned"):
-    pass
+    """SEAT paid to scan the hidden card at WHERE (its stack: ``origin``): a reveal of it is pending first."""
+
+    origin: str = ""
 
 
 class CardRevealed(Fact, frozen=True, kw_only=True, tag="card_revealed"):
@@ -316,7 +347,7 @@ class CharacterRecruited(Fact, frozen=True, kw_only=True, tag="character_recruit
 
 
 class SpecialAgentRecruited(Fact, frozen=True, kw_only=True, tag="special_agent_recruited"):
-    pass
+    """SEAT paid for the top Special Agent: its reveal is pending first."""
 
 
 class BureauSlotRefilled(Fact, frozen=True, kw_only=True, tag="bureau_slot_refilled"):
@@ -436,7 +467,7 @@ class PlayerFought(Fact, frozen=True, kw_only=True, tag="player_fought"):
 
 
 class CardsRequested(Fact, frozen=True, kw_only=True, tag="cards_requested"):
-    pass
+    """SEAT is to draw N cards: a draw is pending last."""
 
 
 class DeckReshuffled(Fact, frozen=True, kw_only=True, tag="deck_reshuffled"):

@@ -2,9 +2,12 @@
 the events that record each change (spec §4.28).
 
 ``Tx.d`` is the state as plain mappings (a fresh copy per decision). A procedure changes it and then
-says what happened with :meth:`Tx.say`: the event gets the public facts given and, in ``changes``, every
-state path changed since the previous event (two levels deep: ``turn`` → ``turn.attack``), so
-``evolve`` replays it by writing those values back. A failed check raises a refusal, which ``decide``
+says what happened with :meth:`Tx.say`: a kind the fold has a handler for is a domain fact (its fields
+say what happened; the fold computes the change, :mod:`.fold`); any other kind gets, in ``changes``,
+every state path changed since the previous event (two levels deep: ``turn`` → ``turn.attack``), so
+``evolve`` replays it by writing those values back. With :data:`CHECK` on (tests), every event is folded
+as it is said and the result compared with the working copy: a fact that does not say all that changed
+fails there. A failed check raises a refusal, which ``decide``
 returns as a Rejected value; the working copy is then thrown away. A game rule is spelled ``check``
 (an arbiter's ruling "stands as played" waives it: playing past a once-per-turn limit, fighting a
 Stealth card in the Shadows, ...); what the intent cannot be carried out without (a card that is not
@@ -20,13 +23,17 @@ import msgspec
 
 from referee.engine.decision import Decision
 
-from .model import Change, Fact, State
+from .fold import HANDLERS, evolve
+from .model import VOCABULARY, Change, Fact, State
 
 if TYPE_CHECKING:
     from .data import Card
     from .rules import XFilesRules
 
 PREFIX = "xfiles_encounters/"
+
+#: fold every event as it is said and compare with the working copy (the tests' cross-check, costly)
+CHECK = False
 
 _enc = msgspec.json.Encoder()
 _dec = msgspec.json.Decoder()
@@ -64,7 +71,7 @@ class Tx(Decision):
     """One decision on a working copy ``d`` of the state. ``state`` stays the state it began on: the
     events record their changes as paths (``Fact.changes``), which ``evolve`` writes back."""
 
-    __slots__ = ("rules", "seat", "d", "_last", "source")
+    __slots__ = ("rules", "seat", "d", "_last", "source", "_folded")
 
     keeps_state = False
 
@@ -76,14 +83,23 @@ class Tx(Decision):
         self._last: dict[str, Any] = copy(self.d)
         #: the card (or place) whose text the ops being applied declare (manual_effect, resolve_effect)
         self.source = ""
+        #: the state the events said so far fold to (kept with CHECK on)
+        self._folded = state
 
     # -- events ------------------------------------------------------------------------------------------------
 
-    def say(self, cls: type[Fact], **public: Any) -> None:
-        """Record an event: the public facts given, and every change made since the last event."""
-        changes = tuple(diff(self._last, self.d))
-        self.events.append(cls(changes=changes, **public))
+    def say(self, kind: type[Fact], /, **public: Any) -> None:
+        """Record an event: a domain fact with the fields given, or (a kind the fold has no handler
+        for) the public facts given and every change made since the last event."""
+        if HANDLERS.get(kind) is not None:
+            step = self.d["turn"]["step"]
+            moved = step != self._last["turn"]["step"]
+            self.events.append(kind(vocabulary=VOCABULARY, step=step if moved else None, **public))
+        else:
+            self.events.append(kind(changes=tuple(diff(self._last, self.d)), **public))
         self._last = copy(self.d)
+        if CHECK:
+            self._check()
 
     def flush(self) -> None:
         """Attach changes made after the last event to it (every change is in some event)."""
@@ -92,11 +108,32 @@ class Tx(Decision):
             return
         if self.events:
             last = self.events[-1]
+            if last.vocabulary >= VOCABULARY and HANDLERS.get(type(last)) is not None:
+                step = self.d["turn"]["step"]
+                if step != self._last["turn"]["step"]:  # a fact's last word: where the procedure goes on
+                    last = msgspec.structs.replace(last, step=step)
+                    changes = [c for c in changes if c.path != "turn.step"]
             self.events[-1] = msgspec.structs.replace(last, changes=(*last.changes, *changes))
         else:
             from .model import ManualEffectApplied
             self.events.append(ManualEffectApplied(changes=tuple(changes)))
         self._last = copy(self.d)
+        if CHECK:
+            self._folded = self.state
+            for event in self.events[:-1]:
+                self._folded = evolve(self._folded, event)
+            self._check()
+
+    def _check(self) -> None:
+        """The cross-check: the last event folded onto the events before it gives the working copy."""
+        event = self.events[-1]
+        assert event.vocabulary < VOCABULARY or not event.changes, \
+            f"{type(event).__name__} is a domain fact but carries paths {[c.path for c in event.changes]}"
+        self._folded = evolve(self._folded, event)
+        got = to_dict(self._folded)
+        if got != self.d:
+            wrong = [c.path for c in diff(got, self.d)]
+            raise AssertionError(f"{type(event).__name__} {event!r} folds to a state that differs at {wrong}")
 
     # -- reading the working state -----------------------------------------------------------------------------
 
