@@ -14,7 +14,7 @@ from .codes import Code
 from . import answers, flow, named
 from . import model as m
 from .data import BUCKETS, CHARACTER_TYPES
-from .ops import apply_ops
+from .ops import apply_ops, declare
 from .options import pay_order
 from .txn import Tx
 
@@ -143,16 +143,6 @@ def gain_points(tx: Tx, currency: str, n: int, bucket: str, card: str = "") -> N
         tx.turn[currency][bucket] += n
         tx.say(m.PointsGained, seat=tx.current, card=card, n=n, text=f"{currency}:{bucket}", currency=currency,
                bucket=bucket)
-
-
-def declare(tx: Tx, ops: tuple[m.Op, ...], card: str, text_only: bool) -> None:
-    """The changes a player declares for CARD's text (§4.26): applied and said as one declared effect,
-    which keeps its paths; a text the referee does not have counts as resting on a declaration."""
-    apply_ops(tx, ops)
-    if text_only:
-        tx.declared()
-    if ops or text_only:
-        tx.say(m.ManualEffectApplied, seat=tx.seat, card=card, text=card)
 
 
 # -- the intents -----------------------------------------------------------------------------------------------
@@ -318,9 +308,8 @@ def activate_belief(tx: Tx, intent: m.ActivateBelief) -> None:
     else:
         tx.turn["lessons_resolved"] = True
         p["climax"].remove("reincarnation")
-    apply_ops(tx, intent.ops)
-    tx.declared()
     tx.say(m.BeliefActivated, seat=tx.seat, text=intent.text)
+    declare(tx, intent.ops, "belief", True)
 
 
 def resolve_doubt(tx: Tx, intent: m.ResolveDoubt) -> None:
@@ -340,12 +329,11 @@ def resolve_doubt(tx: Tx, intent: m.ResolveDoubt) -> None:
     tx.d["doubt_stack"] += 1
     tx.turn["doubt_resolved"] = True
     tx.d["pending"].pop(0)
-    if not cassandra:
-        apply_ops(tx, intent.ops)
-        tx.declared()
-        if p["avatar"] == "mulder" and tx.solo():
-            tx.turn["coordinate_forbidden"] = True
+    if not cassandra and p["avatar"] == "mulder" and tx.solo():
+        tx.turn["coordinate_forbidden"] = True
     tx.say(m.DoubtResolved, seat=tx.seat, text="suppressed by Cassandra Spender" if cassandra else "")
+    if not cassandra:
+        declare(tx, intent.ops, "doubt", True)
 
 
 def scan(tx: Tx, intent: m.Scan) -> None:
@@ -379,12 +367,12 @@ def recruit(tx: Tx, intent: m.Recruit) -> None:
     card = slot["card"]
     flow.remove_at(tx, intent.location, card)
     tx.player(tx.seat)["discard"] = sorted([*tx.player(tx.seat)["discard"], card])
-    tx.say(m.CharacterRecruited, seat=tx.seat, card=card, where=intent.location)
-    flow.refill(tx, str(n))
     text = tx.opt["bureau_slot_texts"][n - 1] if n - 1 < len(tx.opt["bureau_slot_texts"]) else ""
     if text and text != "-":
         tx.push_back({"kind": "effect", "seat": tx.seat, "source": f"bureau_slot.{n}", "trigger": "bureau_slot",
                       "group": flow.next_group(tx)})
+    tx.say(m.CharacterRecruited, seat=tx.seat, card=card, where=intent.location, slot_text=bool(text and text != "-"))
+    flow.refill(tx, str(n))
 
 
 def recruit_special_agent(tx: Tx, intent: m.RecruitSpecialAgent) -> None:
@@ -642,7 +630,7 @@ def end_actions(tx: Tx, intent: m.EndActions) -> None:
     tx.say(m.ActionsEnded, seat=tx.seat)
     tx.turn["phase"] = "strike"
     tx.turn["strike_queue"] = flow.strike_queue(tx)
-    tx.say(m.StrikePhaseBegan, seat=tx.seat, n=len(tx.turn["strike_queue"]))
+    tx.say(m.StrikePhaseBegan, seat=tx.seat, n=len(tx.turn["strike_queue"]), queue=tuple(tx.turn["strike_queue"]))
     flow.next_striker(tx)
 
 

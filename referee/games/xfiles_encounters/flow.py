@@ -8,28 +8,15 @@ from __future__ import annotations
 from typing import Any
 
 from . import model as m
+from .state import TURN_FLAGS as TURN_FLAGS, fresh_turn as fresh_turn
 from .txn import Tx, drew, pending_item, reshuffled
 
 SLOTS = ("1", "2", "3", "4", "5")
-TURN_FLAGS = ("belief_card_activated", "belief_text_resolved", "lessons_resolved", "doubt_resolved",
-              "solo_coordinated", "coordinate_forbidden")
 
 
 def empty_slot() -> dict[str, Any]:
     return {"state": "empty", "card": "", "origin": "", "attached": [], "beneath": [], "revealed_before": False,
             "via_x": False}
-
-
-def fresh_turn(seats: list[str], seat: str, number: int, phase: str) -> dict[str, Any]:
-    from .data import BUCKETS, CLASSES
-    return {
-        "number": number, "seat": seat, "phase": phase,
-        "attack": {b: 0 for b in BUCKETS}, "recruit": {b: 0 for b in BUCKETS},
-        "played_classes": {c: 0 for c in CLASSES}, "play_log": [], "beliefs_played": 0,
-        **{f: False for f in TURN_FLAGS},
-        "coordinated": {s: "" for s in seats}, "virtual_played": [], "avoid_used": [], "grants": [],
-        "step": "", "strike_queue": [], "fight_target": "", "end_game_fights": 0, "groups": 0,
-    }
 
 
 # -- the end of the game (§6) --------------------------------------------------------------------------------
@@ -239,10 +226,10 @@ def defeat_conspiracy(tx: Tx, location: str, card: str, *, triggers: bool = True
     remove_at(tx, location, card)
     first = card not in tx.d["defeated_conspiracy"]
     tx.d["defeated_conspiracy"].append(card)
-    if location.startswith("bureau."):
-        refill(tx, location.split(".")[1])
     tx.say(m.EnemyDefeated if tx.card(card).type in ("enemy", "syndicate_agent") else m.CardDefeated,
            card=card, where=location)
+    if location.startswith("bureau."):
+        refill(tx, location.split(".")[1])
     if triggers:
         trig: tuple[str, ...] = ("on_defeat", "on_first_defeat") if first else ("on_defeat",)
         effects = triggered(tx, card, trig, "defeated_conspiracy")
@@ -511,7 +498,7 @@ def settle(tx: Tx) -> None:
         if tx.d["status"] == "setup":
             tx.d["status"] = "in_progress"
             tx.turn["phase"] = "conspiracy"
-            tx.say(m.TurnBegan, seat=tx.current, n=tx.turn["number"])
+            tx.say(m.TurnBegan, seat=tx.current, n=tx.turn["number"], first=True)
             continue
         step = tx.turn["step"]
         if step == "":
@@ -545,8 +532,7 @@ def empty_draws(tx: Tx) -> None:
         if p["deck"] or p["discard"]:
             return
         tx.d["pending"].pop(0)
-        tx.events.append(m.CardsDrawn(seat=seat, n=0, cards=()))
-        tx.flush()
+        tx.say(m.CardsDrawn, seat=seat, n=0, cards=(), from_pile=False)
 
 
 def runners(tx: Tx) -> None:
@@ -560,14 +546,16 @@ def runners(tx: Tx) -> None:
 
 def begin_action(tx: Tx) -> None:
     tx.turn["phase"] = "action"
-    tx.say(m.ActionPhaseBegan, seat=tx.current)
-    doubt_check(tx)
+    tx.say(m.ActionPhaseBegan, seat=tx.current, doubt=doubt_check(tx))
 
 
-def doubt_check(tx: Tx) -> None:
+def doubt_check(tx: Tx) -> bool:
+    """A Doubt in the current player's hand waits to be resolved first (once a turn); whether one now does."""
     p = tx.player(tx.current)
     if "doubt" in p["hand"] and not tx.turn["doubt_resolved"] and not any(i["kind"] == "doubt" for i in tx.pending()):
         tx.push_front({"kind": "doubt", "seat": tx.current})
+        return True
+    return False
 
 
 def strike_queue(tx: Tx) -> list[str]:
@@ -726,6 +714,7 @@ def next_turn(tx: Tx) -> None:
     tx.say(m.TurnEnded, seat=seat, n=tx.turn["number"])
     i = seats.index(seat)
     nxt = seat
+    skipped = []
     for k in range(1, len(seats) + 1):
         cand = seats[(i + k) % len(seats)]
         p = tx.player(cand)
@@ -733,10 +722,11 @@ def next_turn(tx: Tx) -> None:
             continue
         if p["skip_next_turn"]:
             p["skip_next_turn"] = False
+            skipped.append(cand)
             continue
         nxt = cand
         break
     if tx.player(nxt)["defeated"]:  # everyone left was skipping a turn: the first of them plays after all
         nxt = next(s for s in seats[i + 1:] + seats[: i + 1] if not tx.player(s)["defeated"])
     tx.d["turn"] = fresh_turn(seats, nxt, int(tx.turn["number"]) + 1, "conspiracy")
-    tx.say(m.TurnBegan, seat=nxt, n=tx.d["turn"]["number"])
+    tx.say(m.TurnBegan, seat=nxt, n=tx.d["turn"]["number"], skipped=tuple(skipped))

@@ -28,6 +28,7 @@ would have (``tests/test_xfiles_events.py`` runs it over the replays, a random g
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -36,7 +37,9 @@ import msgspec
 from referee.engine.dispatch import Handlers
 
 from . import model as m
+from .data import BUCKETS
 from .model import Change, Fact, State
+from .state import fresh_turn
 
 Handler = Callable[[State, Any], State]
 
@@ -119,6 +122,21 @@ def _pending(state: State, item: m.Pending, first: bool) -> State:
     return msgspec.structs.replace(state, pending=[item, *state.pending] if first else [*state.pending, item])
 
 
+def _effects(state: State, triggered: tuple[m.Triggered, ...], first: bool) -> State:
+    """Texts triggered together wait as one new group of effects, first or last (§3.2)."""
+    if not triggered:
+        return state
+    group = state.turn.groups + 1
+    state = _turn(state, groups=group)
+    items = [m.Pending(kind="effect", seat=t.seat, source=t.source, location=t.location, trigger=t.trigger, group=group)
+             for t in triggered]
+    return msgspec.structs.replace(state, pending=[*items, *state.pending] if first else [*state.pending, *items])
+
+
+def _doubt_waits(state: State, seat: str) -> State:
+    return _pending(state, m.Pending(kind="doubt", seat=seat), first=True)
+
+
 def _played(state: State, seat: str, entry: m.PlayEntry, cls: str, belief: bool) -> State:
     """A card (or a copy) enters SEAT's play area and the turn's play log; it counts toward its class or
     the Beliefs played."""
@@ -177,6 +195,153 @@ def _special_agent_recruited(state: State, e: m.SpecialAgentRecruited) -> State:
 @HANDLERS.on(m.CardsRequested)
 def _cards_requested(state: State, e: m.CardsRequested) -> State:
     return _pending(state, m.Pending(kind="draw", seat=e.seat, count=e.n), first=False)
+
+
+def _drew(state: State, pile: str, n: int, shuffled: bool = False) -> State:
+    """N more cards drawn from PILE (after a reshuffle: the first N of its new order)."""
+    was = state.draws.get(pile, m.Draws())
+    now = m.Draws(drawn=n, shuffles=was.shuffles + 1) if shuffled else m.Draws(drawn=was.drawn + n, shuffles=was.shuffles)
+    return msgspec.structs.replace(state, draws={**state.draws, pile: now})
+
+
+def _less(cards: list[str], gone: Any) -> list[str]:
+    """CARDS without those GONE (one copy each), sorted."""
+    return sorted((Counter(cards) - Counter(gone)).elements())
+
+
+def _empty_slot(slot: m.Slot) -> m.Slot:
+    """A slot emptied (cards attached to it stay)."""
+    return m.Slot(attached=slot.attached)
+
+
+def _remove_at(state: State, location: str, card: str) -> State:
+    """CARD taken out of a board location: a slot empties (what lay beneath is defeated), a Sector entry goes."""
+    zone, _, idx = location.partition(".")
+    if zone in ("shadows", "bureau"):
+        slots: dict[str, m.Slot] = getattr(state, zone)
+        slot = slots[idx]
+        if slot.card == card:
+            return msgspec.structs.replace(state, **{zone: {**slots, idx: _empty_slot(slot)}},
+                                           defeated_conspiracy=[*state.defeated_conspiracy, *slot.beneath])
+    if card in state.sector:
+        sector = list(state.sector)
+        sector.remove(card)
+        return msgspec.structs.replace(state, sector=sector)
+    return state
+
+
+def _to_discard(state: State, seat: str, *cards: str) -> State:
+    return _player(state, seat, discard=sorted([*state.players[seat].discard, *cards]))
+
+
+@HANDLERS.on(m.CardsDrawn)
+def _cards_drawn(state: State, e: m.CardsDrawn) -> State:
+    state = msgspec.structs.replace(state, pending=state.pending[1:])
+    p = state.players[e.seat]
+    if e.from_pile and not e.reshuffled:
+        state = _drew(_player(state, e.seat, deck=_less(p.deck, e.cards)), f"players.{e.seat}.deck", len(e.cards))
+    state = _player(state, e.seat, hand=sorted([*p.hand, *e.cards]), known_top=p.known_top[len(e.cards):])
+    state = _effects(state, e.triggers, first=True)
+    return _doubt_waits(state, e.seat) if e.doubt else state
+
+
+@HANDLERS.on(m.DeckReshuffled)
+def _deck_reshuffled(state: State, e: m.DeckReshuffled) -> State:
+    p = state.players[e.seat]
+    state = _player(state, e.seat, deck=_less(p.discard, e.cards), discard=[])
+    return _drew(state, f"players.{e.seat}.deck", len(e.cards), shuffled=True)
+
+
+@HANDLERS.on(m.ActionPhaseBegan)
+def _action_phase_began(state: State, e: m.ActionPhaseBegan) -> State:
+    state = _turn(state, phase="action")
+    return _doubt_waits(state, e.seat) if e.doubt else state
+
+
+@HANDLERS.on(m.ActionsEnded)
+def _actions_ended(state: State, e: m.ActionsEnded) -> State:
+    t = state.turn
+    return _turn(state, attack={**t.attack, **{b: 0 for b in BUCKETS}}, recruit={**t.recruit, **{b: 0 for b in BUCKETS}})
+
+
+@HANDLERS.on(m.StrikePhaseBegan)
+def _strike_phase_began(state: State, e: m.StrikePhaseBegan) -> State:
+    return _turn(state, phase="strike", strike_queue=list(e.queue))
+
+
+@HANDLERS.on(m.TurnEnded)
+def _turn_ended(state: State, e: m.TurnEnded) -> State:
+    return state
+
+
+@HANDLERS.on(m.TurnBegan)
+def _turn_began(state: State, e: m.TurnBegan) -> State:
+    if e.first:
+        return _turn(msgspec.structs.replace(state, status="in_progress"), phase="conspiracy")
+    for seat in e.skipped:
+        state = _player(state, seat, skip_next_turn=False)
+    turn = msgspec.convert(fresh_turn(list(state.seats), e.seat, e.n, "conspiracy"), m.Turn)
+    return msgspec.structs.replace(state, turn=turn)
+
+
+@HANDLERS.on(m.CharacterRecruited)
+def _character_recruited(state: State, e: m.CharacterRecruited) -> State:
+    state = _to_discard(_remove_at(state, e.where, e.card), e.seat, e.card)
+    n = e.where.partition(".")[2]
+    text = m.Triggered(source=f"bureau_slot.{n}", trigger="bureau_slot", seat=e.seat)
+    return _effects(state, (text,), first=False) if e.slot_text else state
+
+
+@HANDLERS.on(m.BureauSlotRefilled)
+def _bureau_slot_refilled(state: State, e: m.BureauSlotRefilled) -> State:
+    idx = e.where.partition(".")[2]
+    slot = msgspec.structs.replace(state.bureau[idx], state="hidden", card="", origin="academy", beneath=[],
+                                   revealed_before=False)
+    deck = msgspec.structs.replace(state.academy_deck, count=state.academy_deck.count - 1)
+    return msgspec.structs.replace(state, bureau={**state.bureau, idx: slot}, academy_deck=deck)
+
+
+@HANDLERS.on(m.AbilityActivated)
+def _ability_activated(state: State, e: m.AbilityActivated) -> State:
+    play = list(state.players[e.seat].play)
+    i = next(i for i, x in enumerate(play) if x.card == e.card and not x.activated)
+    play[i] = msgspec.structs.replace(play[i], activated=True)
+    return _player(state, e.seat, play=play)
+
+
+@HANDLERS.on(m.EndGameDamaged)
+def _end_game_damaged(state: State, e: m.EndGameDamaged) -> State:
+    damage = {**state.end_game_damage, e.card: state.end_game_damage.get(e.card, 0) + e.n}
+    return msgspec.structs.replace(state, end_game_damage=damage)
+
+
+@HANDLERS.on(m.DoubtGained)
+def _doubt_gained(state: State, e: m.DoubtGained) -> State:
+    return _to_discard(msgspec.structs.replace(state, doubt_stack=state.doubt_stack - 1), e.seat, "doubt")
+
+
+@HANDLERS.on(m.BeliefGained)
+def _belief_gained(state: State, e: m.BeliefGained) -> State:
+    return _to_discard(msgspec.structs.replace(state, belief_stack=state.belief_stack - 1), e.seat, "belief")
+
+
+@HANDLERS.on(m.GameWon)
+def _game_won(state: State, e: m.GameWon) -> State:
+    outcome = m.GameOutcome(result="won", reason=e.text, winners=list(state.seats))
+    return msgspec.structs.replace(state, status="won", outcome=outcome, pending=[])
+
+
+@HANDLERS.on(m.GameLost)
+def _game_lost(state: State, e: m.GameLost) -> State:
+    return msgspec.structs.replace(state, status="lost", outcome=m.GameOutcome(result="lost", reason=e.text), pending=[])
+
+
+@HANDLERS.on(m.CoordinatedCardReturned)
+def _coordinated_card_returned(state: State, e: m.CoordinatedCardReturned) -> State:
+    if not state.players[e.seat].defeated:
+        state = _to_discard(state, e.seat, e.card)
+    state = _player(state, e.seat, coordinated_out="")
+    return _turn(state, coordinated={**state.turn.coordinated, e.seat: ""})
 
 
 def evolve(state: State, event: Any) -> State:

@@ -220,6 +220,15 @@ ANYONE = (*ANSWERS, Coordinate, ManualEffect)
 # -- events (§4.28) ------------------------------------------------------------------------------------------
 
 
+class Triggered(msgspec.Struct, frozen=True, kw_only=True):
+    """A text that triggers: SOURCE's TRIGGER (at LOCATION, for SEAT) waits to be resolved (§3.2)."""
+
+    source: str
+    trigger: str
+    location: str = ""
+    seat: str = ""
+
+
 class Change(msgspec.Struct, frozen=True):
     """A state path (``turn`` or ``players.alice``) and its new value."""
 
@@ -253,11 +262,20 @@ class Fact(EventBase, frozen=True, kw_only=True):
 
 
 class CardsDrawn(Fact, frozen=True, kw_only=True, tag="cards_drawn"):
-    """Cards drawn into a hand: the cards are the drawing seat's own to see."""
+    """SEAT draws CARDS (N of them) into hand, answering the draw pending first: the cards are the
+    drawing seat's own to see. They leave the deck (counted drawn from it) unless the deck was just
+    ``reshuffled`` (then :class:`DeckReshuffled` made the new deck) or there was no pile to draw from
+    (``from_pile`` false: nothing left anywhere, the draw completes empty)."""
 
     __private__ = ("cards",)
     __owner__ = "seat"
     cards: tuple[str, ...] = ()
+    reshuffled: bool = False
+    from_pile: bool = True
+    #: the «on draw» texts the cards trigger (one group, first), and whether a Doubt drawn in the Action
+    #: phase now waits to be resolved before them
+    triggers: tuple[Triggered, ...] = ()
+    doubt: bool = False
 
 
 class EndGameMoved(Fact, frozen=True, kw_only=True, tag="end_game_moved"):
@@ -285,7 +303,9 @@ class RunnerMoved(Fact, frozen=True, kw_only=True, tag="runner_moved"):
 
 
 class ActionPhaseBegan(Fact, frozen=True, kw_only=True, tag="action_phase_began"):
-    pass
+    """SEAT's Action phase begins; ``doubt``: a Doubt in hand waits to be resolved first."""
+
+    doubt: bool = False
 
 
 class CardPlayed(Fact, frozen=True, kw_only=True, tag="card_played"):
@@ -321,7 +341,7 @@ class PointsSpent(Fact, frozen=True, kw_only=True, tag="points_spent"):
 
 
 class AbilityActivated(Fact, frozen=True, kw_only=True, tag="ability_activated"):
-    pass
+    """SEAT uses the «on Activate» ability of a copy of CARD in play not yet used this turn."""
 
 
 class BeliefActivated(Fact, frozen=True, kw_only=True, tag="belief_activated"):
@@ -343,7 +363,10 @@ class CardRevealed(Fact, frozen=True, kw_only=True, tag="card_revealed"):
 
 
 class CharacterRecruited(Fact, frozen=True, kw_only=True, tag="character_recruited"):
-    pass
+    """SEAT hires CARD from the Bureau slot WHERE into the discard pile; ``slot_text``: the slot's own text
+    then waits to be resolved (last, a group of its own)."""
+
+    slot_text: bool = False
 
 
 class SpecialAgentRecruited(Fact, frozen=True, kw_only=True, tag="special_agent_recruited"):
@@ -351,7 +374,7 @@ class SpecialAgentRecruited(Fact, frozen=True, kw_only=True, tag="special_agent_
 
 
 class BureauSlotRefilled(Fact, frozen=True, kw_only=True, tag="bureau_slot_refilled"):
-    pass
+    """The top Academy card goes face down into the Bureau slot WHERE."""
 
 
 class FightDeclared(Fact, frozen=True, kw_only=True, tag="fight_declared"):
@@ -395,11 +418,11 @@ class LeaderDefeated(Fact, frozen=True, kw_only=True, tag="leader_defeated"):
 
 
 class DoubtGained(Fact, frozen=True, kw_only=True, tag="doubt_gained"):
-    pass
+    """SEAT takes a Doubt from the stack into the discard pile."""
 
 
 class BeliefGained(Fact, frozen=True, kw_only=True, tag="belief_gained"):
-    pass
+    """SEAT takes a Belief from the stack into the discard pile."""
 
 
 class CardSacrificed(Fact, frozen=True, kw_only=True, tag="card_sacrificed"):
@@ -415,15 +438,18 @@ class CardCoordinated(Fact, frozen=True, kw_only=True, tag="card_coordinated"):
 
 
 class CoordinatedCardReturned(Fact, frozen=True, kw_only=True, tag="coordinated_card_returned"):
-    pass
+    """The card SEAT coordinated this turn, CARD, comes back to SEAT's discard pile (unless SEAT is out)."""
 
 
 class ActionsEnded(Fact, frozen=True, kw_only=True, tag="actions_ended"):
-    pass
+    """SEAT ends the Action phase: every point left vanishes."""
 
 
 class StrikePhaseBegan(Fact, frozen=True, kw_only=True, tag="strike_phase_began"):
-    pass
+    """SEAT's Strike phase begins: the cards that strike, in order (``queue``: ``sector:CARD`` or
+    ``shadows.N:CARD``), N of them."""
+
+    queue: tuple[str, ...] = ()
 
 
 class StrikeDue(Fact, frozen=True, kw_only=True, tag="strike_due"):
@@ -471,7 +497,12 @@ class CardsRequested(Fact, frozen=True, kw_only=True, tag="cards_requested"):
 
 
 class DeckReshuffled(Fact, frozen=True, kw_only=True, tag="deck_reshuffled"):
-    pass
+    """SEAT's deck runs out during a draw: the discard pile becomes the new deck, from which ``cards``
+    are drawn now (the seat's own to see)."""
+
+    __private__ = ("cards",)
+    __owner__ = "seat"
+    cards: tuple[str, ...] = ()
 
 
 class TurnCleanedUp(Fact, frozen=True, kw_only=True, tag="turn_cleaned_up"):
@@ -479,11 +510,15 @@ class TurnCleanedUp(Fact, frozen=True, kw_only=True, tag="turn_cleaned_up"):
 
 
 class TurnEnded(Fact, frozen=True, kw_only=True, tag="turn_ended"):
-    pass
+    """SEAT's turn N ends."""
 
 
 class TurnBegan(Fact, frozen=True, kw_only=True, tag="turn_began"):
-    pass
+    """Turn N begins for SEAT: the game's ``first`` turn (setup is over), or a fresh turn after the last,
+    the seats in ``skipped`` having sat out the turn they had to skip."""
+
+    first: bool = False
+    skipped: tuple[str, ...] = ()
 
 
 class TheEndBegan(Fact, frozen=True, kw_only=True, tag="the_end_began"):
@@ -495,7 +530,7 @@ class ClonePlaced(Fact, frozen=True, kw_only=True, tag="clone_placed"):
 
 
 class EndGameDamaged(Fact, frozen=True, kw_only=True, tag="end_game_damaged"):
-    pass
+    """The End Game CARD takes N damage."""
 
 
 class EndGameDefeated(Fact, frozen=True, kw_only=True, tag="end_game_defeated"):
@@ -511,11 +546,11 @@ class ManualEffectApplied(Fact, frozen=True, kw_only=True, tag="manual_effect_ap
 
 
 class GameWon(Fact, frozen=True, kw_only=True, tag="game_won"):
-    pass
+    """The team wins (TEXT: why); nothing is pending any more."""
 
 
 class GameLost(Fact, frozen=True, kw_only=True, tag="game_lost"):
-    pass
+    """The team loses (TEXT: why); nothing is pending any more."""
 
 
 class SetupCompleted(Fact, frozen=True, kw_only=True, tag="setup_completed"):
