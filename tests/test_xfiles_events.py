@@ -123,3 +123,34 @@ def test_an_old_entry_is_compared_with_the_derived_one_by_what_it_does(old_log):
                 assert not rules.same_verdict(state, previous, derived)
         previous = body.verdict
     assert compared > 20
+
+
+def test_what_a_fact_leaves_unsaid_is_kept_as_paths(monkeypatch):
+    """Outside the cross-check, a fact whose fold does not give what decide did (here: a handler that
+    forgets points gained) carries the difference as paths, so the log still folds to the very states
+    pinned, and the fold an entry is replayed with is the one recorded."""
+    from referee.games.xfiles_encounters import fold, model
+
+    monkeypatch.setitem(fold.HANDLERS._table, model.PointsGained, lambda state, event: state)
+    source = next(s for s in playthroughs.sources() if s.name == "xfiles_encounters.two-agents")
+    referee, match_id, _ = playthroughs._import(source, playthroughs._memory)
+    gained = [e for entry in referee.log(match_id) for e in entry.events or () if e["type"] == "points_gained"]
+    assert gained and all(e["changes"] for e in gained)
+    assert referee.audit(match_id).clean
+    with open(playthroughs.path_of(source), encoding="utf-8") as fh:
+        pinned = [line.split("\t")[6] for line in fh.read().splitlines() if line[:1].isdigit()]
+    assert [entry.state_hash for entry in referee.log(match_id)] == pinned
+
+
+def test_a_player_fought_folds_to_what_decide_changed(checked):
+    """The one fact no replay or scenario says: fighting a player an effect named (the grant used up)."""
+    from test_xfiles_encounters import P2, new, play, state
+
+    hand = ["strike_team"] * 6
+    r, mid = new(position={**P2, "players.alice.hand": hand, "turn.grants": ["fight_player:bob"]})
+    for _ in range(4):
+        play(r, mid, "alice", "play_card card=strike_team")
+    res = play(r, mid, "alice", "fight_player seat=bob")
+    fought = [e for e in res.verdict.events if type(e).__name__ == "PlayerFought"]
+    assert fought and fought[0].vocabulary == 2 and not fought[0].changes
+    assert state(r, mid)["turn"]["grants"] == []

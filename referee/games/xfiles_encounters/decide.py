@@ -308,7 +308,7 @@ def activate_belief(tx: Tx, intent: m.ActivateBelief) -> None:
     else:
         tx.turn["lessons_resolved"] = True
         p["climax"].remove("reincarnation")
-    tx.say(m.BeliefActivated, seat=tx.seat, text=intent.text)
+    tx.say(m.BeliefActivated, seat=tx.seat, text=intent.text)  # the Belief back to its stack
     declare(tx, intent.ops, "belief", True)
 
 
@@ -329,9 +329,11 @@ def resolve_doubt(tx: Tx, intent: m.ResolveDoubt) -> None:
     tx.d["doubt_stack"] += 1
     tx.turn["doubt_resolved"] = True
     tx.d["pending"].pop(0)
-    if not cassandra and p["avatar"] == "mulder" and tx.solo():
+    forbids = not cassandra and p["avatar"] == "mulder" and tx.solo()
+    if forbids:
         tx.turn["coordinate_forbidden"] = True
-    tx.say(m.DoubtResolved, seat=tx.seat, text="suppressed by Cassandra Spender" if cassandra else "")
+    tx.say(m.DoubtResolved, seat=tx.seat, text="suppressed by Cassandra Spender" if cassandra else "",
+           suppressed=cassandra, forbids_coordinate=forbids)
     if not cassandra:
         declare(tx, intent.ops, "doubt", True)
 
@@ -412,19 +414,21 @@ def fight(tx: Tx, intent: m.Fight) -> None:
         if intent.cost is None:
             tx.fail(Code.COST_REQUIRED, f"{card}'s fight value has a star: give cost=N from its text", "R31")
         cost = intent.cost
-        tx.declared()
     else:
         cost = c.fight
     for cls in c.vulnerability:
         cost -= 2 * int(tx.turn["played_classes"][cls])
     cost = max(cost, 0)
     currency = "recruit" if c.has("apprehend") or c.fight_currency == "recruit" else "attack"
+    if c.type != "end_game" and c.fight_star:
+        tx.declared()
     if c.has("frightening"):
         hand.remove(intent.discard)
         tx.player(tx.seat)["discard"] = sorted([*tx.player(tx.seat)["discard"], intent.discard])
     if c.type == "end_game":
         tx.turn["end_game_fights"] += 1
-    tx.say(m.FightDeclared, seat=tx.seat, card=card, where=intent.target, n=cost)
+    tx.say(m.FightDeclared, seat=tx.seat, card=card, where=intent.target, n=cost, end_game=c.type == "end_game",
+           discard=intent.discard if c.has("frightening") else "", declared=c.type != "end_game" and c.fight_star)
     pay(tx, currency, cost, c.immunity, intent.pay, "R31")
     if c.has("swift"):
         tx.turn["fight_target"] = f"{intent.target}:{card}"
@@ -530,7 +534,7 @@ def sacrifice(tx: Tx, intent: m.Sacrifice) -> None:
         tx.turn["coordinated"][virtual] = ""
     if not virtual or tx.opt["virtual_defeat_hits_owner"]:
         tx.d["defeated_characters"] = sorted([*tx.d["defeated_characters"], intent.card])
-    tx.say(m.CardSacrificed, seat=tx.seat, card=intent.card)
+    tx.say(m.CardSacrificed, seat=tx.seat, card=intent.card, zone=where)
     if not a.text_only:
         gain_points(tx, "attack", a.attack, c.cls, intent.card)
         gain_points(tx, "recruit", a.recruit, c.cls, intent.card)
@@ -558,14 +562,17 @@ def use_vigilant(tx: Tx, intent: m.UseVigilant) -> None:
                     f"instead (defeat:{intent.card}:...)", "R45")
         return
     extinction = named.face_up(tx, named.EXTINCTION)  # R45: Extinction defeats a card discarded to use it
+    discarded = ""
     if a.discard_self:
         if intent.card in p["vigilant"]:
             p["vigilant"].remove(intent.card)
+            discarded = "vigilant"
         elif in_play is not None:
             p["play"].remove(in_play)
+            discarded = "play"
         if not extinction:
             p["discard"] = sorted([*p["discard"], intent.card])
-    tx.say(m.VigilantUsed, seat=tx.seat, card=intent.card)
+    tx.say(m.VigilantUsed, seat=tx.seat, card=intent.card, discarded=discarded, defeated=a.discard_self and extinction)
     gain_points(tx, "attack", a.attack, c.cls, intent.card)
     gain_points(tx, "recruit", a.recruit, c.cls, intent.card)
     if a.draw:
@@ -573,7 +580,8 @@ def use_vigilant(tx: Tx, intent: m.UseVigilant) -> None:
         tx.say(m.CardsRequested, seat=tx.seat, n=a.draw)
     if a.discard_self and extinction:
         tx.d["defeated_characters"] = sorted([*tx.d["defeated_characters"], intent.card])
-        tx.say(m.CardDefeated, seat=tx.seat, card=intent.card, text="Extinction: a Vigilant card used is defeated")
+        tx.say(m.CardDefeated, seat=tx.seat, card=intent.card, text="Extinction: a Vigilant card used is defeated",
+               character=True)
     declare(tx, intent.ops, intent.card, False)
 
 
@@ -610,7 +618,7 @@ def coordinate(tx: Tx, intent: m.Coordinate) -> None:
         p["coordinated_out"] = intent.card
         tx.turn["coordinated"][tx.seat] = intent.card
     tx.push_back({"kind": "draw", "seat": tx.seat, "count": 1})
-    tx.say(m.CardCoordinated, seat=tx.seat, card=intent.card)
+    tx.say(m.CardCoordinated, seat=tx.seat, card=intent.card, solo=solo)
 
 
 def give_ally(tx: Tx, intent: m.GiveAlly) -> None:
@@ -620,7 +628,7 @@ def give_ally(tx: Tx, intent: m.GiveAlly) -> None:
     card, loc = item["source"], item["location"]
     flow.remove_at(tx, loc, card)
     tx.player(intent.seat)["discard"] = sorted([*tx.player(intent.seat)["discard"], card])
-    tx.say(m.AllyGained, seat=intent.seat, card=card, where=loc)
+    tx.say(m.AllyGained, seat=intent.seat, card=card, where=loc)  # the pending choice answered
 
 
 def end_actions(tx: Tx, intent: m.EndActions) -> None:
@@ -643,7 +651,7 @@ def cleanup(tx: Tx, intent: m.Cleanup) -> None:
         group = flow.next_group(tx)
         tx.push_back(*({**e, "group": group} for e in effects))
     tx.turn["step"] = "cleanup_discard"
-    tx.say(m.TurnCleanedUp, seat=tx.seat, text="cleanup began")
+    tx.say(m.TurnCleanedUp, seat=tx.seat, text="cleanup began", triggers=flow.as_triggered(effects))
 
 
 def judge(tx: Tx, intent: Any) -> None:

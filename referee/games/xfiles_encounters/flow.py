@@ -130,6 +130,12 @@ def sector_index_of_pending(tx: Tx) -> int:
 # -- reveals (§3.4) ------------------------------------------------------------------------------------------
 
 
+def as_triggered(effects: list[dict[str, Any]]) -> tuple[m.Triggered, ...]:
+    """Pending effects as the texts an event says they trigger."""
+    return tuple(m.Triggered(source=e["source"], trigger=e["trigger"], location=e.get("location", ""), seat=e["seat"])
+                 for e in effects)
+
+
 def triggered(tx: Tx, card: str, triggers: tuple[str, ...], location: str) -> list[dict[str, Any]]:
     """Pending effects for the text-only abilities of ``card`` with those triggers."""
     out = []
@@ -179,7 +185,7 @@ def revealed(tx: Tx, card: str, location: str, first: bool) -> None:
             remove_at(tx, location, card)
             tx.d["defeated_characters"].append(card)
             tx.d["defeated_characters"].sort()
-            tx.say(m.CardDefeated, card=card, where=location, text="an Ally revealed in the Sector is lost")
+            tx.say(m.CardDefeated, card=card, where=location, text="an Ally revealed in the Sector is lost", character=True)
     elif c.type == "leader" and tx.d["the_end"]:
         defeat_leader(tx, location, card)
     elif c.type == "end_game" and not tx.d["the_end"]:
@@ -226,16 +232,17 @@ def defeat_conspiracy(tx: Tx, location: str, card: str, *, triggers: bool = True
     remove_at(tx, location, card)
     first = card not in tx.d["defeated_conspiracy"]
     tx.d["defeated_conspiracy"].append(card)
-    tx.say(m.EnemyDefeated if tx.card(card).type in ("enemy", "syndicate_agent") else m.CardDefeated,
-           card=card, where=location)
-    if location.startswith("bureau."):
-        refill(tx, location.split(".")[1])
+    effects = []
     if triggers:
         trig: tuple[str, ...] = ("on_defeat", "on_first_defeat") if first else ("on_defeat",)
         effects = triggered(tx, card, trig, "defeated_conspiracy")
         if effects:
             group = next_group(tx)
             tx.push_front(*({**e, "group": group} for e in effects))
+    tx.say(m.EnemyDefeated if tx.card(card).type in ("enemy", "syndicate_agent") else m.CardDefeated,
+           card=card, where=location, triggers=as_triggered(effects))
+    if location.startswith("bureau."):
+        refill(tx, location.split(".")[1])
 
 
 def refill(tx: Tx, s: str) -> None:
@@ -346,13 +353,15 @@ def strikes_left(tx: Tx) -> bool:
     return strike_count(tx) > 0 or bool(tx.d["strike_discard"])
 
 
-def strike(tx: Tx, seat: str, source: str, reason: str, strikes: int = 1, strike_no: int = 1, front: bool = True) -> None:
+def strike(tx: Tx, seat: str, source: str, reason: str, strikes: int = 1, strike_no: int = 1, front: bool = True,
+           passed: int = 0) -> None:
     item = {"kind": "strike", "seat": seat, "source": source, "strike_no": strike_no, "strikes": strikes, "reason": reason}
     if front:
         tx.push_front(item)
     else:
         tx.push_back(item)
-    tx.say(m.StrikeDue, seat=seat, card=source if not source.startswith("player:") else "", text=reason)
+    tx.say(m.StrikeDue, seat=seat, card=source if not source.startswith("player:") else "", text=reason, source=source,
+           strikes=strikes, strike_no=strike_no, last=not front, passed=passed)
 
 
 def due_checks(tx: Tx) -> None:
@@ -575,8 +584,10 @@ def strike_queue(tx: Tx) -> list[str]:
 
 def next_striker(tx: Tx) -> None:
     queue = tx.turn["strike_queue"]
+    passed = 0
     while queue:
         entry = queue.pop(0)
+        passed += 1
         where, _, card = entry.partition(":")
         still = card in tx.d["sector"] if where == "sector" else (
             tx.d["shadows"][where.split(".")[1]]["card"] == card and tx.d["shadows"][where.split(".")[1]]["state"] == "revealed")
@@ -585,10 +596,10 @@ def next_striker(tx: Tx) -> None:
         c = tx.card(card)
         n = 3 if c.has("triple_strike") else 2 if c.has("double_strike") else 1
         tx.turn["step"] = "strikes"
-        strike(tx, tx.current, card, "strike_phase", strikes=n)
+        strike(tx, tx.current, card, "strike_phase", strikes=n, passed=passed)
         return
     tx.turn["phase"] = "cleanup"
-    tx.say(m.TurnCleanedUp, seat=tx.current, text="strike phase over")
+    tx.say(m.TurnCleanedUp, seat=tx.current, text="strike phase over", phase="cleanup", passed=passed)
 
 
 def finish_fight(tx: Tx) -> None:
@@ -609,7 +620,8 @@ def finish_fight(tx: Tx) -> None:
 def conclude_fight(tx: Tx, where: str, card: str) -> None:
     if tx.card(card).type == "end_game":
         tx.push_front({"kind": "end_game_strike", "seat": tx.current, "source": card, "location": where})
-        tx.say(m.StrikeDue, seat=tx.current, card=card, text="end_game_strike")
+        tx.say(m.StrikeDue, seat=tx.current, card=card, text="end_game_strike", source=card, end_game=True,
+               location=where)
         return
     defeat_conspiracy(tx, where, card)
 
@@ -650,18 +662,20 @@ def check_won(tx: Tx) -> None:
 def cleanup_discard(tx: Tx) -> None:
     seat = tx.current
     p = tx.player(seat)
+    kept = []
     for x in p["play"]:
         if x.get("virtual_of"):
             continue
         if tx.card(x["card"]).has("vigilant"):
             p["vigilant"].append(x["card"])
+            kept.append(x["card"])
         else:
             p["discard"].append(x["card"])
     p["play"] = []
     p["discard"] = sorted([*p["discard"], *p["hand"]])
     p["hand"] = []
     p["vigilant"].sort()
-    tx.say(m.TurnCleanedUp, seat=seat)
+    tx.say(m.TurnCleanedUp, seat=seat, discarded=True, vigilant=tuple(kept))
     return_coordinated(tx)
     tx.push_back({"kind": "draw", "seat": seat, "count": 6})
     tx.say(m.CardsRequested, seat=seat, n=6)

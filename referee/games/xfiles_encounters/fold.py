@@ -344,6 +344,193 @@ def _coordinated_card_returned(state: State, e: m.CoordinatedCardReturned) -> St
     return _turn(state, coordinated={**state.turn.coordinated, e.seat: ""})
 
 
+@HANDLERS.on(m.TurnCleanedUp)
+def _turn_cleaned_up(state: State, e: m.TurnCleanedUp) -> State:
+    if e.phase:
+        state = _turn(state, phase=e.phase)
+    if e.passed:
+        state = _turn(state, strike_queue=state.turn.strike_queue[e.passed:])
+    state = _effects(state, e.triggers, first=False)
+    if not e.discarded:
+        return state
+    p = state.players[e.seat]
+    played = [x.card for x in p.play if not x.virtual_of]
+    return _player(state, e.seat, play=[], hand=[], vigilant=sorted([*p.vigilant, *e.vigilant]),
+                   discard=sorted([*p.discard, *_less(played, e.vigilant), *p.hand]))
+
+
+@HANDLERS.on(m.FightDeclared)
+def _fight_declared(state: State, e: m.FightDeclared) -> State:
+    if e.declared:
+        state = _declared(state)
+    if e.discard:
+        hand = list(state.players[e.seat].hand)
+        hand.remove(e.discard)
+        state = _to_discard(_player(state, e.seat, hand=hand), e.seat, e.discard)
+    if e.end_game:
+        state = _turn(state, end_game_fights=state.turn.end_game_fights + 1)
+    return state
+
+
+@HANDLERS.on(m.EnemyDefeated, m.CardDefeated)
+def _card_defeated(state: State, e: m.EnemyDefeated | m.CardDefeated) -> State:
+    if e.where:
+        state = _remove_at(state, e.where, e.card)
+    if isinstance(e, m.CardDefeated) and e.character:
+        state = msgspec.structs.replace(state, defeated_characters=sorted([*state.defeated_characters, e.card]))
+    else:
+        state = msgspec.structs.replace(state, defeated_conspiracy=[*state.defeated_conspiracy, e.card])
+    return _effects(state, e.triggers, first=True)
+
+
+@HANDLERS.on(m.LeaderDefeated)
+def _leader_defeated(state: State, e: m.LeaderDefeated) -> State:
+    return state
+
+
+@HANDLERS.on(m.EndGameDefeated)
+def _end_game_defeated(state: State, e: m.EndGameDefeated) -> State:
+    if e.where:
+        state = _remove_at(state, e.where, e.card)
+    return msgspec.structs.replace(state, defeated_conspiracy=[*state.defeated_conspiracy, e.card])
+
+
+@HANDLERS.on(m.AllyGained)
+def _ally_gained(state: State, e: m.AllyGained) -> State:
+    state = msgspec.structs.replace(state, pending=state.pending[1:])
+    return _to_discard(_remove_at(state, e.where, e.card), e.seat, e.card)
+
+
+@HANDLERS.on(m.CardCoordinated)
+def _card_coordinated(state: State, e: m.CardCoordinated) -> State:
+    p = state.players[e.seat]
+    hand = list(p.hand)
+    hand.remove(e.card)
+    state = _player(state, e.seat, hand=hand)
+    if e.solo:
+        state = _turn(_to_discard(state, e.seat, e.card), solo_coordinated=True)
+    else:
+        state = _player(state, e.seat, coordinated_out=e.card)
+        state = _turn(state, coordinated={**state.turn.coordinated, e.seat: e.card})
+    return _pending(state, m.Pending(kind="draw", seat=e.seat, count=1), first=False)
+
+
+@HANDLERS.on(m.BeliefActivated)
+def _belief_activated(state: State, e: m.BeliefActivated) -> State:
+    p = state.players[e.seat]
+    play = list(p.play)
+    play.remove(next(x for x in play if x.card == "belief" and not x.activated))
+    fields: dict[str, Any] = {"play": play}
+    turn: dict[str, Any] = {"belief_card_activated": True}
+    if e.text == "avatar":
+        turn["belief_text_resolved"] = True
+    else:
+        turn["lessons_resolved"] = True
+        climax = list(p.climax)
+        climax.remove("reincarnation")
+        fields["climax"] = climax
+    state = _player(msgspec.structs.replace(state, belief_stack=state.belief_stack + 1), e.seat, **fields)
+    return _turn(state, **turn)
+
+
+@HANDLERS.on(m.DoubtResolved)
+def _doubt_resolved(state: State, e: m.DoubtResolved) -> State:
+    hand = list(state.players[e.seat].hand)
+    hand.remove("doubt")
+    state = _player(state, e.seat, hand=hand)
+    state = msgspec.structs.replace(state, doubt_stack=state.doubt_stack + 1, pending=state.pending[1:])
+    return _turn(state, doubt_resolved=True, **({"coordinate_forbidden": True} if e.forbids_coordinate else {}))
+
+
+@HANDLERS.on(m.EventResolved)
+def _event_resolved(state: State, e: m.EventResolved) -> State:
+    return state
+
+
+@HANDLERS.on(m.CardSacrificed)
+def _card_sacrificed(state: State, e: m.CardSacrificed) -> State:
+    p = state.players[e.seat]
+    virtual = ""
+    if e.zone == "play":
+        play = list(p.play)
+        entry = next(x for x in play if x.card == e.card)
+        play.remove(entry)
+        virtual = entry.virtual_of
+        state = _player(state, e.seat, play=play)
+    else:
+        cards = list(getattr(p, e.zone))
+        cards.remove(e.card)
+        state = _player(state, e.seat, **{e.zone: cards})
+    hits = bool(state.options["virtual_defeat_hits_owner"])
+    if virtual and hits:
+        state = _turn(_player(state, virtual, coordinated_out=""), coordinated={**state.turn.coordinated, virtual: ""})
+    if not virtual or hits:
+        state = msgspec.structs.replace(state, defeated_characters=sorted([*state.defeated_characters, e.card]))
+    return state
+
+
+@HANDLERS.on(m.VigilantUsed)
+def _vigilant_used(state: State, e: m.VigilantUsed) -> State:
+    p = state.players[e.seat]
+    if e.discarded == "vigilant":
+        vigilant = list(p.vigilant)
+        vigilant.remove(e.card)
+        state = _player(state, e.seat, vigilant=vigilant)
+    elif e.discarded == "play":
+        play = list(p.play)
+        play.remove(next(x for x in play if x.card == e.card))
+        state = _player(state, e.seat, play=play)
+    return _to_discard(state, e.seat, e.card) if e.discarded and not e.defeated else state
+
+
+@HANDLERS.on(m.PlayerFought)
+def _player_fought(state: State, e: m.PlayerFought) -> State:
+    grants = list(state.turn.grants)
+    grants.remove(f"fight_player:{e.seat}")
+    return _turn(state, grants=grants)
+
+
+def _declared(state: State) -> State:
+    return msgspec.structs.replace(state, audit=m.Audit(declared=state.audit.declared + 1))
+
+
+@HANDLERS.on(m.EvidenceDiscovered)
+def _evidence_discovered(state: State, e: m.EvidenceDiscovered) -> State:
+    item = m.Pending(kind="reveal", seat=e.seat, location=e.where, origin="discover", source=e.card)
+    return _declared(_pending(state, item, first=True))
+
+
+@HANDLERS.on(m.EvidenceCollected)
+def _evidence_collected(state: State, e: m.EvidenceCollected) -> State:
+    n = e.where.partition(".")[2]
+    evidence = msgspec.structs.replace(state.evidence[n], state="collected", in_end_game=False)
+    return _declared(msgspec.structs.replace(state, evidence={**state.evidence, n: evidence}))
+
+
+@HANDLERS.on(m.StrikeDue)
+def _strike_due(state: State, e: m.StrikeDue) -> State:
+    if e.passed:
+        state = _turn(state, strike_queue=state.turn.strike_queue[e.passed:])
+    if e.end_game:
+        item = m.Pending(kind="end_game_strike", seat=e.seat, source=e.source, location=e.location)
+    else:
+        item = m.Pending(kind="strike", seat=e.seat, source=e.source, strike_no=e.strike_no, strikes=e.strikes,
+                         reason=e.text)
+    return _pending(state, item, first=not e.last)
+
+
+@HANDLERS.on(m.TheEndBegan)
+def _the_end_began(state: State, e: m.TheEndBegan) -> State:
+    return msgspec.structs.replace(state, the_end=True)
+
+
+@HANDLERS.on(m.ScarAdded)
+def _scar_added(state: State, e: m.ScarAdded) -> State:
+    deck = msgspec.structs.replace(state.strike_deck, blind=state.strike_deck.blind + 1)
+    state = _drew(msgspec.structs.replace(state, strike_deck=deck), "strike_deck", 1)
+    return _player(state, e.seat, scars=[*state.players[e.seat].scars, ""])
+
+
 def evolve(state: State, event: Any) -> State:
     """The state after ``event``: a domain fact through its kind's handler, then whatever paths it
     records (none, for a fact decide states in full; an old or not yet converted event's all)."""
@@ -355,6 +542,8 @@ def evolve(state: State, event: Any) -> State:
             state = handler(state, event)
             if event.step is not None:
                 state = _turn(state, step=event.step)
+            if event.fight is not None:
+                state = _turn(state, fight_target=event.fight)
     return apply_changes(state, event.changes) if event.changes else state
 
 

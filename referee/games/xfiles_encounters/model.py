@@ -243,11 +243,23 @@ class Change(msgspec.Struct, frozen=True):
 VOCABULARY = 2
 
 
+#: the vocabulary of a declared effect's paths, and the parts of the state (top-level fields; a path
+#: goes at most one level further: ``turn.attack``, ``players.alice``) a declaration may change: any part
+#: of the table, never the match's options. A change to the list or to what a path means bumps it.
+MANUAL_VOCABULARY = 1
+MANUAL_PATHS = frozenset({
+    "academy_deck", "audit", "belief_stack", "bureau", "climax_dealt", "clone_evidence", "conspiracy_deck",
+    "defeated_characters", "defeated_conspiracy", "doubt_stack", "draws", "end_game_damage", "end_game_strikes",
+    "evidence", "outcome", "pending", "players", "revealed_before", "season", "seats", "sector", "shadows",
+    "special_agents", "status", "strike_deck", "strike_discard", "the_end", "turn", "x_leader",
+})
+
+
 class Fact(EventBase, frozen=True, kw_only=True):
     """An event: public fields say what happened. ``vocabulary`` is the vocabulary it was recorded in
     (:data:`VOCABULARY`); ``changes`` (arbiter only) holds the state paths a vocabulary-1 event, or a
-    kind not yet stated as a fact, changed, with their new values; ``step`` (a fact's) is where the
-    turn's procedure goes on after it, when the fact moved it."""
+    kind not yet stated as a fact, changed, with their new values; ``step`` and ``fight`` (a fact's) are
+    where the turn's procedure goes on after it, when the fact moved it."""
 
     __secret__ = ("changes",)
     seat: str = ""
@@ -257,8 +269,10 @@ class Fact(EventBase, frozen=True, kw_only=True):
     text: str = ""
     changes: tuple[Change, ...] = ()
     vocabulary: int = 1
-    #: a fact's last word: the step the turn's procedure (§3) goes on at after it, when that changed
+    #: a fact's last words, where the turn's procedure (§3) goes on after it when the fact moved it: the
+    #: step, and the fight a Swift strike interrupted (``target:card``, "" once it is over)
     step: str | None = None
+    fight: str | None = None
 
 
 class CardsDrawn(Fact, frozen=True, kw_only=True, tag="cards_drawn"):
@@ -345,11 +359,17 @@ class AbilityActivated(Fact, frozen=True, kw_only=True, tag="ability_activated")
 
 
 class BeliefActivated(Fact, frozen=True, kw_only=True, tag="belief_activated"):
-    pass
+    """SEAT activates a played Belief for TEXT (``avatar``: the avatar's Belief text; ``lessons``: Lessons
+    from the Past, whose Reincarnation climax card is spent): the Belief goes back to its stack."""
 
 
 class DoubtResolved(Fact, frozen=True, kw_only=True, tag="doubt_resolved"):
-    pass
+    """SEAT resolves the Doubt waiting first: it goes back to its stack (``suppressed``: Cassandra Spender
+    is face up, so its text does nothing; ``forbids_coordinate``: solo Mulder's Doubt forbids Coordinate
+    cards this turn)."""
+
+    suppressed: bool = False
+    forbids_coordinate: bool = False
 
 
 class SlotScanned(Fact, frozen=True, kw_only=True, tag="slot_scanned"):
@@ -378,11 +398,20 @@ class BureauSlotRefilled(Fact, frozen=True, kw_only=True, tag="bureau_slot_refil
 
 
 class FightDeclared(Fact, frozen=True, kw_only=True, tag="fight_declared"):
-    pass
+    """SEAT fights CARD at WHERE for a cost of N: an End Game fought counts toward its limit a turn
+    (``end_game``), a Frightening card makes SEAT discard ``discard`` from hand, a cost taken from the
+    card's text rests on a declaration (``declared``)."""
+
+    end_game: bool = False
+    discard: str = ""
+    declared: bool = False
 
 
 class EnemyDefeated(Fact, frozen=True, kw_only=True, tag="enemy_defeated"):
-    pass
+    """The Enemy or Syndicate Agent CARD at WHERE is defeated: onto the defeated Conspiracy pile (what lay
+    beneath it too); its «on defeat» texts wait first (``triggers``)."""
+
+    triggers: tuple[Triggered, ...] = ()
 
 
 class FightFailed(Fact, frozen=True, kw_only=True, tag="fight_failed"):
@@ -390,23 +419,30 @@ class FightFailed(Fact, frozen=True, kw_only=True, tag="fight_failed"):
 
 
 class CardDefeated(Fact, frozen=True, kw_only=True, tag="card_defeated"):
-    pass
+    """CARD is defeated, from WHERE when on the board (TEXT: why): onto the defeated Conspiracy pile, or,
+    a character or an Ally (``character``), onto the defeated characters; its «on defeat» texts wait
+    first (``triggers``)."""
+
+    character: bool = False
+    triggers: tuple[Triggered, ...] = ()
 
 
 class AllyGained(Fact, frozen=True, kw_only=True, tag="ally_gained"):
-    pass
+    """SEAT gains the Ally CARD revealed at WHERE (the pending choice made): into SEAT's discard pile."""
 
 
 class EventResolved(Fact, frozen=True, kw_only=True, tag="event_resolved"):
-    pass
+    """The Event CARD, its text resolved, has left play from WHERE (its defeat is the event before)."""
 
 
 class EvidenceDiscovered(Fact, frozen=True, kw_only=True, tag="evidence_discovered"):
-    pass
+    """SEAT declares the Leader CARD's discover condition met: the evidence at WHERE waits to be revealed
+    first (TEXT: the note); the entry rests on a declaration."""
 
 
 class EvidenceCollected(Fact, frozen=True, kw_only=True, tag="evidence_collected"):
-    pass
+    """SEAT declares a collect condition met: the evidence CARD at WHERE is collected (TEXT: the note); the
+    entry rests on a declaration."""
 
 
 class EvidenceExposed(Fact, frozen=True, kw_only=True, tag="evidence_exposed"):
@@ -414,7 +450,7 @@ class EvidenceExposed(Fact, frozen=True, kw_only=True, tag="evidence_exposed"):
 
 
 class LeaderDefeated(Fact, frozen=True, kw_only=True, tag="leader_defeated"):
-    pass
+    """The Leader CARD has left play from WHERE (its defeat is the event before)."""
 
 
 class DoubtGained(Fact, frozen=True, kw_only=True, tag="doubt_gained"):
@@ -426,15 +462,25 @@ class BeliefGained(Fact, frozen=True, kw_only=True, tag="belief_gained"):
 
 
 class CardSacrificed(Fact, frozen=True, kw_only=True, tag="card_sacrificed"):
-    pass
+    """SEAT defeats CARD from ``zone`` (play, vigilant or hand) for its Sacrifice ability: onto the defeated
+    characters, or, a virtual copy, back to the seat that coordinated it when the options say so."""
+
+    zone: str = ""
 
 
 class VigilantUsed(Fact, frozen=True, kw_only=True, tag="vigilant_used"):
-    pass
+    """SEAT uses the Vigilant card CARD; ``discarded``: it is discarded to do so from that zone (vigilant or
+    play), into the discard pile unless ``defeated`` (Extinction: the defeat is said next)."""
+
+    discarded: str = ""
+    defeated: bool = False
 
 
 class CardCoordinated(Fact, frozen=True, kw_only=True, tag="card_coordinated"):
-    pass
+    """SEAT sets CARD from hand aside for the current player (``solo``: the solo player discards it to
+    coordinate with themselves) and is to draw a replacement."""
+
+    solo: bool = False
 
 
 class CoordinatedCardReturned(Fact, frozen=True, kw_only=True, tag="coordinated_card_returned"):
@@ -453,7 +499,18 @@ class StrikePhaseBegan(Fact, frozen=True, kw_only=True, tag="strike_phase_began"
 
 
 class StrikeDue(Fact, frozen=True, kw_only=True, tag="strike_due"):
-    pass
+    """SEAT is to be struck by ``source`` (CARD when it is a card; TEXT: why): a strike (the ``strike_no``-th
+    of ``strikes``) waits first, or last (``last``); ``end_game``: a fight against the End Game at
+    ``location`` makes SEAT take an End Game strike. ``passed``: the Strike phase took that many entries
+    off the front of its queue (this striker, and any no longer in place)."""
+
+    source: str = ""
+    strikes: int = 1
+    strike_no: int = 1
+    last: bool = False
+    end_game: bool = False
+    location: str = ""
+    passed: int = 0
 
 
 class StrikeDeckReshuffled(Fact, frozen=True, kw_only=True, tag="strike_deck_reshuffled"):
@@ -481,7 +538,8 @@ class WoundAdded(Fact, frozen=True, kw_only=True, tag="wound_added"):
 
 
 class ScarAdded(Fact, frozen=True, kw_only=True, tag="scar_added"):
-    pass
+    """SEAT takes the top Strike card face down under the avatar, unseen, as a scar (the next draw from
+    the Strike deck is the card under it)."""
 
 
 class PlayerDefeated(Fact, frozen=True, kw_only=True, tag="player_defeated"):
@@ -489,7 +547,7 @@ class PlayerDefeated(Fact, frozen=True, kw_only=True, tag="player_defeated"):
 
 
 class PlayerFought(Fact, frozen=True, kw_only=True, tag="player_fought"):
-    pass
+    """TEXT (the current player) fights SEAT, as an effect granted: the grant is used up."""
 
 
 class CardsRequested(Fact, frozen=True, kw_only=True, tag="cards_requested"):
@@ -506,7 +564,16 @@ class DeckReshuffled(Fact, frozen=True, kw_only=True, tag="deck_reshuffled"):
 
 
 class TurnCleanedUp(Fact, frozen=True, kw_only=True, tag="turn_cleaned_up"):
-    pass
+    """SEAT's turn is being cleaned up (TEXT: which part): the turn enters ``phase`` (when given); the
+    «on cleanup» texts that trigger wait last (``triggers``); when ``discarded``, SEAT's played cards go to
+    the discard pile but for those kept as Vigilant (``vigilant``), and the hand is discarded too."""
+
+    phase: str = ""
+    triggers: tuple[Triggered, ...] = ()
+    discarded: bool = False
+    vigilant: tuple[str, ...] = ()
+    #: the Strike phase over: entries taken off its queue, their card no longer in place
+    passed: int = 0
 
 
 class TurnEnded(Fact, frozen=True, kw_only=True, tag="turn_ended"):
@@ -522,7 +589,7 @@ class TurnBegan(Fact, frozen=True, kw_only=True, tag="turn_began"):
 
 
 class TheEndBegan(Fact, frozen=True, kw_only=True, tag="the_end_began"):
-    pass
+    """The End Game CARD is revealed: The End begins."""
 
 
 class ClonePlaced(Fact, frozen=True, kw_only=True, tag="clone_placed"):
@@ -534,7 +601,7 @@ class EndGameDamaged(Fact, frozen=True, kw_only=True, tag="end_game_damaged"):
 
 
 class EndGameDefeated(Fact, frozen=True, kw_only=True, tag="end_game_defeated"):
-    pass
+    """The End Game CARD is defeated: from WHERE (when on the board) onto the defeated Conspiracy pile."""
 
 
 class EffectResolved(Fact, frozen=True, kw_only=True, tag="effect_resolved"):
@@ -542,7 +609,12 @@ class EffectResolved(Fact, frozen=True, kw_only=True, tag="effect_resolved"):
 
 
 class ManualEffectApplied(Fact, frozen=True, kw_only=True, tag="manual_effect_applied"):
-    pass
+    """SEAT applies the changes declared for TEXT's effect (§4.25, §4.26: a card's text the referee does
+    not have, or declared ops): they stay state paths with their new values (``changes``), written in
+    the declared-effect vocabulary ``paths`` (:data:`MANUAL_VOCABULARY`: which top-level parts of the
+    state a declaration may change, :data:`MANUAL_PATHS`)."""
+
+    paths: int = 1
 
 
 class GameWon(Fact, frozen=True, kw_only=True, tag="game_won"):
