@@ -17,9 +17,15 @@ absent, as in every log written before, it is 1):
   deep: ``turn.attack``, ``players.alice``) with the new value; it folds by writing them back
   (:func:`apply_changes`), as it always did. That is the upcast: an old event keeps meaning exactly
   what it meant, whatever its kind's handler says today.
-* vocabulary 2: a kind with a handler is folded by the handler. A kind not yet stated as a fact still
-  records its paths (``changes``) and folds by them; declared manual effects (§4.25) keep path deltas
-  for good, as a declared effect over the paths :data:`MANUAL_PATHS` allows.
+* vocabulary 2: a fact, folded by its kind's handler, then its last words (``step`` and ``fight``: where
+  the turn's procedure goes on, when the fact moved it). A kind not yet stated as a fact is still said
+  in vocabulary 1 (its paths), and declared manual effects (§4.25) keep path deltas for good, over the
+  parts of the state :data:`.model.MANUAL_PATHS` allows (versioned: ``ManualEffectApplied.paths``).
+  Whatever a fact's fold leaves different from what decide did is kept with it as paths too
+  (``txn.Tx.say``), so a log always folds to what was decided.
+
+The audit compares like with like (:func:`same_verdict`): an entry stored in vocabulary 1, re-adjudicated
+now, means the same when both verdicts fold its state to the same state.
 
 ``txn.CHECK`` (tests) folds every event as decide emits it and compares the result, entry by entry, with
 the working copy decide changed: the fold of the facts must give exactly the state the recorded paths
