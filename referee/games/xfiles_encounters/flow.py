@@ -319,7 +319,8 @@ def the_end(tx: Tx, card: str) -> None:
             effects += triggered(tx, ev["card"], ("at_end",), f"evidence.{p}")
     group = next_group(tx)
     tx.push_front(*reveals, *({**e, "group": group} for e in effects))
-    tx.say(m.EvidenceExposed, n=len(reveals))
+    tx.say(m.EvidenceExposed, seat=tx.current, n=len(reveals), reveals=tuple(r["location"].split(".")[1] for r in reveals),
+           triggers=as_triggered(effects))
     if card == "replication":
         place_clone(tx)
 

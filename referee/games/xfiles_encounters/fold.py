@@ -537,6 +537,18 @@ def _scar_added(state: State, e: m.ScarAdded) -> State:
     return _player(state, e.seat, scars=[*state.players[e.seat].scars, ""])
 
 
+@HANDLERS.on(m.EvidenceExposed)
+def _evidence_exposed(state: State, e: m.EvidenceExposed) -> State:
+    evidence = {p: ev if ev.state == "collected" else msgspec.structs.replace(ev, in_end_game=True)
+                for p, ev in state.evidence.items()}
+    group = state.turn.groups + 1
+    items = [m.Pending(kind="reveal", seat=e.seat, location=f"evidence.{p}", origin="the_end") for p in e.reveals]
+    items += [m.Pending(kind="effect", seat=t.seat, source=t.source, location=t.location, trigger=t.trigger, group=group)
+              for t in e.triggers]
+    state = msgspec.structs.replace(state, evidence=evidence, pending=[*items, *state.pending])
+    return _turn(state, groups=group)
+
+
 def evolve(state: State, event: Any) -> State:
     """The state after ``event``: a domain fact through its kind's handler, then whatever paths it
     records (none, for a fact decide states in full; an old or not yet converted event's all)."""

@@ -446,7 +446,12 @@ class EvidenceCollected(Fact, frozen=True, kw_only=True, tag="evidence_collected
 
 
 class EvidenceExposed(Fact, frozen=True, kw_only=True, tag="evidence_exposed"):
-    pass
+    """The End exposes the evidence: every piece not collected is in the End Game; the N undiscovered
+    ones (``reveals``: their slots) wait to be revealed for SEAT, first, then the «at The End» texts of
+    face-up Syndicate Agents in the Bureau and of evidence in the End Game (``triggers``, one group)."""
+
+    reveals: tuple[str, ...] = ()
+    triggers: tuple[Triggered, ...] = ()
 
 
 class LeaderDefeated(Fact, frozen=True, kw_only=True, tag="leader_defeated"):
