@@ -259,6 +259,9 @@ class DecidingHooks(Protocol[S, I, E]):
     def evolve(self, state: S, event: E) -> S:
         """Apply one event. Total over every event tag ever written; no validation, no choices."""
 
+    def same_verdict(self, state: S, recorded: Any, derived: Any) -> bool:
+        """Whether a recorded verdict still means the derived one, being in an older vocabulary of events."""
+
     def applied(self, state: S, verdict: Accepted[E]) -> S | None:
         """The state after ``verdict`` if ``decide`` already computed it (then the engine skips folding
         the events again), else None."""
@@ -513,6 +516,12 @@ class RulesBase(Generic[S, I, E]):
         if tx.keeps_state:
             self._last = (state, verdict, tx.state)
         return verdict
+
+    def same_verdict(self, state: S, recorded: Any, derived: Any) -> bool:
+        """Whether a recorded verdict that differs from the one derived now still means the same, being
+        in an older vocabulary of the game's events (the audit compares like with like); by default a
+        verdict means only itself."""
+        return False
 
     def applied(self, state: S, verdict: Accepted[E]) -> S | None:
         """The state :meth:`decide` reached for this very state and verdict (matched by identity)."""

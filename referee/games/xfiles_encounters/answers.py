@@ -10,7 +10,7 @@ from typing import Any
 from .codes import Code
 from . import flow, named, series
 from . import model as m
-from .ops import apply_ops
+from .ops import apply_ops, declare
 from .txn import Tx, drew, reshuffled
 
 R_REVEAL = "§2.4, R21, R24, R15, R30, R37, R22"
@@ -45,15 +45,16 @@ def draw(tx: Tx, intent: m.Draw) -> None:
         if rest - discard:
             tx.fail(Code.DRAW_INCONSISTENT, f"{', '.join(sorted((rest - discard).elements()))} cannot come from "
                     f"{seat}'s deck or reshuffled discard", "R35")
-    tx.d["pending"].pop(0)
     do_draw(tx, seat, cards)
 
 
 def do_draw(tx: Tx, seat: str, cards: list[str]) -> None:
+    """SEAT draws CARDS for the draw pending first (§4.22)."""
     p = tx.player(seat)
     need, deck = Counter(cards), Counter(p["deck"])
     pile = f"players.{seat}.deck"
-    if len(p["deck"]) >= len(cards) and not (need - deck):
+    shuffled = not (len(p["deck"]) >= len(cards) and not (need - deck))
+    if not shuffled:
         p["deck"] = sorted((deck - need).elements())
         drew(tx.d, pile, len(cards))
     else:  # the whole deck is drawn; the discard becomes the deck, the rest comes from it (R35)
@@ -62,19 +63,20 @@ def do_draw(tx: Tx, seat: str, cards: list[str]) -> None:
         p["discard"] = []
         reshuffled(tx.d, pile)
         drew(tx.d, pile, sum(rest.values()))
-        tx.say(m.DeckReshuffled, seat=seat)
+        tx.say(m.DeckReshuffled, seat=seat, cards=tuple(sorted(rest.elements())))
     p["hand"] = sorted([*p["hand"], *cards])
     p["known_top"] = p.get("known_top", [])[len(cards):]
-    tx.events.append(m.CardsDrawn(seat=seat, n=len(cards), cards=tuple(cards)))
-    tx.flush()
+    tx.d["pending"].pop(0)
     effects = []
     for c in cards:
         effects += flow.triggered(tx, c, ("on_draw",), f"players.{seat}.hand")
     if effects:
         group = flow.next_group(tx)
         tx.push_front(*({**e, "group": group} for e in effects))
-    if seat == tx.current and tx.turn["phase"] == "action" and "doubt" in cards:
-        flow.doubt_check(tx)
+    doubt = seat == tx.current and tx.turn["phase"] == "action" and "doubt" in cards and flow.doubt_check(tx)
+    tx.say(m.CardsDrawn, seat=seat, n=len(cards), cards=tuple(cards), reshuffled=shuffled, doubt=doubt,
+           triggers=tuple(m.Triggered(source=e["source"], trigger=e["trigger"], location=e["location"], seat=e["seat"])
+                          for e in effects))
 
 
 # -- reveal (§4.23) ----------------------------------------------------------------------------------------------
@@ -393,10 +395,12 @@ def resolve_effect(tx: Tx, intent: m.ResolveEffect) -> None:
         tx.fail(Code.EFFECT_SOURCE_MISMATCH, f"the pending effect is {pending[0]['source']}'s, not {intent.source}'s", "§3.2")
     item = pending.pop(match)
     tx.source = item["source"]
-    if not (item["source"] == named.BODY_SWAP and item["trigger"] == "event" and named.body_swap(tx, intent.ops)):
-        apply_ops(tx, intent.ops)
-        tx.declared()
-    tx.say(m.EffectResolved, card=item["source"] if item["source"] in tx.rules.cards else "", text=item["trigger"])
+    card = item["source"] if item["source"] in tx.rules.cards else ""
+    if item["source"] == named.BODY_SWAP and item["trigger"] == "event" and named.body_swap(tx, intent.ops):
+        tx.say(m.EffectResolved, card=card, text=item["trigger"])
+    else:
+        tx.say(m.EffectResolved, card=card, text=item["trigger"])
+        declare(tx, intent.ops, item["source"], True)
     if item["trigger"] == "event":
         where = flow.locate(tx, item["source"])
         if where:

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from .codes import Code
 from . import answers, flow, named
 from . import model as m
 from .data import BUCKETS, CHARACTER_TYPES
-from .ops import apply_ops
+from .ops import apply_ops, declare
 from .options import pay_order
 from .txn import Tx
 
@@ -122,24 +122,27 @@ def pay(tx: Tx, currency: str, cost: int, immune: tuple[str, ...], given: tuple[
                 tx.fail(Code.BAD_PAYMENT, f"pay takes {amount} from {b}, which holds {pool[b]}", "§4.0.4")
         if sum(named.values()) != cost:
             tx.fail(Code.BAD_PAYMENT, f"pay adds up to {sum(named.values())}; the cost is {cost}", "§4.0.4")
-        for b, amount in named.items():
-            pool[b] -= amount
+        paid = [m.Pay(cast(m.Bucket, b), amount) for b, amount in named.items() if amount]
     else:
-        left = cost
+        paid, left = [], cost
         for b in pay_order(tx.opt):
             if b in immune or left <= 0:
                 continue
             use = min(pool[b], left)
-            pool[b] -= use
+            if use:
+                paid.append(m.Pay(cast(m.Bucket, b), use))
             left -= use
+    for part in paid:
+        pool[part.bucket] -= part.amount
     if cost:
-        tx.say(m.PointsSpent, seat=tx.current, n=cost, text=currency)
+        tx.say(m.PointsSpent, seat=tx.current, n=cost, text=currency, currency=currency, paid=tuple(paid))
 
 
 def gain_points(tx: Tx, currency: str, n: int, bucket: str, card: str = "") -> None:
     if n:
         tx.turn[currency][bucket] += n
-        tx.say(m.PointsGained, seat=tx.current, card=card, n=n, text=f"{currency}:{bucket}")
+        tx.say(m.PointsGained, seat=tx.current, card=card, n=n, text=f"{currency}:{bucket}", currency=currency,
+               bucket=bucket)
 
 
 # -- the intents -----------------------------------------------------------------------------------------------
@@ -192,23 +195,31 @@ def play_card(tx: Tx, intent: m.PlayCard) -> None:
         tx.check(False, Code.NOT_PLAYABLE, f"{card} is played only on other players' turns", "R46")
     p["hand"].remove(card)
     p["play"].append({"card": card, "activated": False, "virtual_of": ""})
-    tx.turn["play_log"].append({"card": card, "class": c.cls if c.type != "belief" else ""})
-    tx.say(m.CardPlayed, seat=seat, card=card)
+    cls = c.cls if c.type != "belief" else ""
+    tx.turn["play_log"].append({"card": card, "class": cls})
+    counted(tx, card)
+    tx.say(m.CardPlayed, seat=seat, card=card, cls=cls, belief=c.type == "belief")
     played(tx, card)
 
 
-def played(tx: Tx, card: str) -> None:
-    """A card (or a virtual copy) was played: points, class count, on_play abilities (§4.2)."""
+def counted(tx: Tx, card: str) -> None:
+    """A card (or a virtual copy) played counts toward its class, or the Beliefs played (§4.2)."""
     c = tx.card(card)
     if c.type == "belief":
         tx.turn["beliefs_played"] += 1
+    elif c.cls != "none":
+        tx.turn["played_classes"][c.cls] += 1
+
+
+def played(tx: Tx, card: str) -> None:
+    """A card (or a virtual copy) was played: points, on_play abilities (§4.2)."""
+    c = tx.card(card)
+    if c.type == "belief":
         tx.push_back({"kind": "draw", "seat": tx.current, "count": 1})
         tx.say(m.CardsRequested, seat=tx.current, n=1)
         return
     gain_points(tx, "attack", c.attack, c.cls, card)
     gain_points(tx, "recruit", c.recruit, c.cls, card)
-    if c.cls != "none":
-        tx.turn["played_classes"][c.cls] += 1
     earlier = [x["class"] for x in tx.turn["play_log"][:-1]]
     for a in c.abilities:
         if a.trigger != "on_play":
@@ -220,6 +231,7 @@ def played(tx: Tx, card: str) -> None:
             gain_points(tx, "recruit", a.recruit, c.cls, card)
             if a.draw:
                 tx.push_back({"kind": "draw", "seat": tx.current, "count": a.draw})
+                tx.say(m.CardsRequested, seat=tx.current, n=a.draw)
         elif a.text_only and tx.opt["require_effect_resolution"]:
             tx.push_back({"kind": "effect", "seat": tx.current, "source": card, "trigger": "on_play",
                           "group": flow.next_group(tx)})
@@ -235,7 +247,9 @@ def play_virtual(tx: Tx, intent: m.PlayVirtual) -> None:
     tx.player(tx.seat)["play"].append({"card": card, "activated": False, "virtual_of": intent.seat})
     c = tx.card(card)
     tx.turn["play_log"].append({"card": card, "class": c.cls})
-    tx.say(m.VirtualCardPlayed, seat=tx.seat, card=card, text=intent.seat)
+    counted(tx, card)
+    tx.say(m.VirtualCardPlayed, seat=tx.seat, card=card, text=intent.seat, helper=intent.seat, cls=c.cls,
+           belief=c.type == "belief")
     played(tx, card)
 
 
@@ -261,17 +275,14 @@ def activate(tx: Tx, intent: m.Activate) -> None:
         tx.check(False, Code.CLASS_CONDITION_UNMET, f"no other {a.class_condition} card was played this turn", "R18")
     fresh[0]["activated"] = True
     tx.say(m.AbilityActivated, seat=tx.seat, card=intent.card)
-    if a.text_only:
-        apply_ops(tx, intent.ops)
-        tx.declared()
-    else:
+    if not a.text_only:
         cls = tx.card(intent.card).cls
         gain_points(tx, "attack", a.attack, cls, intent.card)
         gain_points(tx, "recruit", a.recruit, cls, intent.card)
         if a.draw:
             tx.push_back({"kind": "draw", "seat": tx.seat, "count": a.draw})
             tx.say(m.CardsRequested, seat=tx.seat, n=a.draw)
-        apply_ops(tx, intent.ops)
+    declare(tx, intent.ops, intent.card, a.text_only)
 
 
 def activate_belief(tx: Tx, intent: m.ActivateBelief) -> None:
@@ -297,9 +308,8 @@ def activate_belief(tx: Tx, intent: m.ActivateBelief) -> None:
     else:
         tx.turn["lessons_resolved"] = True
         p["climax"].remove("reincarnation")
-    apply_ops(tx, intent.ops)
-    tx.declared()
-    tx.say(m.BeliefActivated, seat=tx.seat, text=intent.text)
+    tx.say(m.BeliefActivated, seat=tx.seat, text=intent.text)  # the Belief back to its stack
+    declare(tx, intent.ops, "belief", True)
 
 
 def resolve_doubt(tx: Tx, intent: m.ResolveDoubt) -> None:
@@ -319,12 +329,13 @@ def resolve_doubt(tx: Tx, intent: m.ResolveDoubt) -> None:
     tx.d["doubt_stack"] += 1
     tx.turn["doubt_resolved"] = True
     tx.d["pending"].pop(0)
+    forbids = not cassandra and p["avatar"] == "mulder" and tx.solo()
+    if forbids:
+        tx.turn["coordinate_forbidden"] = True
+    tx.say(m.DoubtResolved, seat=tx.seat, text="suppressed by Cassandra Spender" if cassandra else "",
+           suppressed=cassandra, forbids_coordinate=forbids)
     if not cassandra:
-        apply_ops(tx, intent.ops)
-        tx.declared()
-        if p["avatar"] == "mulder" and tx.solo():
-            tx.turn["coordinate_forbidden"] = True
-    tx.say(m.DoubtResolved, seat=tx.seat, text="suppressed by Cassandra Spender" if cassandra else "")
+        declare(tx, intent.ops, "doubt", True)
 
 
 def scan(tx: Tx, intent: m.Scan) -> None:
@@ -340,7 +351,7 @@ def scan(tx: Tx, intent: m.Scan) -> None:
         pay(tx, "attack", int(tx.opt["shadows_scan_costs"][n - 1]), (), intent.pay, "R24")
     slot = tx.d[zone][str(n)]
     tx.push_front({"kind": "reveal", "seat": tx.seat, "location": intent.location, "origin": slot["origin"]})
-    tx.say(m.SlotScanned, seat=tx.seat, where=intent.location)
+    tx.say(m.SlotScanned, seat=tx.seat, where=intent.location, origin=slot["origin"])
 
 
 def recruit(tx: Tx, intent: m.Recruit) -> None:
@@ -358,12 +369,12 @@ def recruit(tx: Tx, intent: m.Recruit) -> None:
     card = slot["card"]
     flow.remove_at(tx, intent.location, card)
     tx.player(tx.seat)["discard"] = sorted([*tx.player(tx.seat)["discard"], card])
-    tx.say(m.CharacterRecruited, seat=tx.seat, card=card, where=intent.location)
-    flow.refill(tx, str(n))
     text = tx.opt["bureau_slot_texts"][n - 1] if n - 1 < len(tx.opt["bureau_slot_texts"]) else ""
     if text and text != "-":
         tx.push_back({"kind": "effect", "seat": tx.seat, "source": f"bureau_slot.{n}", "trigger": "bureau_slot",
                       "group": flow.next_group(tx)})
+    tx.say(m.CharacterRecruited, seat=tx.seat, card=card, where=intent.location, slot_text=bool(text and text != "-"))
+    flow.refill(tx, str(n))
 
 
 def recruit_special_agent(tx: Tx, intent: m.RecruitSpecialAgent) -> None:
@@ -403,20 +414,22 @@ def fight(tx: Tx, intent: m.Fight) -> None:
         if intent.cost is None:
             tx.fail(Code.COST_REQUIRED, f"{card}'s fight value has a star: give cost=N from its text", "R31")
         cost = intent.cost
-        tx.declared()
     else:
         cost = c.fight
     for cls in c.vulnerability:
         cost -= 2 * int(tx.turn["played_classes"][cls])
     cost = max(cost, 0)
     currency = "recruit" if c.has("apprehend") or c.fight_currency == "recruit" else "attack"
-    tx.say(m.FightDeclared, seat=tx.seat, card=card, where=intent.target, n=cost)
+    if c.type != "end_game" and c.fight_star:
+        tx.declared()
     if c.has("frightening"):
         hand.remove(intent.discard)
         tx.player(tx.seat)["discard"] = sorted([*tx.player(tx.seat)["discard"], intent.discard])
-    pay(tx, currency, cost, c.immunity, intent.pay, "R31")
     if c.type == "end_game":
         tx.turn["end_game_fights"] += 1
+    tx.say(m.FightDeclared, seat=tx.seat, card=card, where=intent.target, n=cost, end_game=c.type == "end_game",
+           discard=intent.discard if c.has("frightening") else "", declared=c.type != "end_game" and c.fight_star)
+    pay(tx, currency, cost, c.immunity, intent.pay, "R31")
     if c.has("swift"):
         tx.turn["fight_target"] = f"{intent.target}:{card}"
         tx.turn["step"] = "fight" if not tx.turn["step"] else tx.turn["step"]
@@ -521,16 +534,14 @@ def sacrifice(tx: Tx, intent: m.Sacrifice) -> None:
         tx.turn["coordinated"][virtual] = ""
     if not virtual or tx.opt["virtual_defeat_hits_owner"]:
         tx.d["defeated_characters"] = sorted([*tx.d["defeated_characters"], intent.card])
-    tx.say(m.CardSacrificed, seat=tx.seat, card=intent.card)
-    if a.text_only:
-        apply_ops(tx, intent.ops)
-        tx.declared()
-    else:
+    tx.say(m.CardSacrificed, seat=tx.seat, card=intent.card, zone=where)
+    if not a.text_only:
         gain_points(tx, "attack", a.attack, c.cls, intent.card)
         gain_points(tx, "recruit", a.recruit, c.cls, intent.card)
         if a.draw:
             tx.push_back({"kind": "draw", "seat": tx.seat, "count": a.draw})
-        apply_ops(tx, intent.ops)
+            tx.say(m.CardsRequested, seat=tx.seat, n=a.draw)
+    declare(tx, intent.ops, intent.card, a.text_only)
 
 
 def use_vigilant(tx: Tx, intent: m.UseVigilant) -> None:
@@ -542,30 +553,36 @@ def use_vigilant(tx: Tx, intent: m.UseVigilant) -> None:
     a = c.ability("vigilant")
     if not c.has("vigilant") or a is None:
         tx.fail(Code.NOT_VIGILANT, f"{intent.card} is not Vigilant", R["vigilant"])
-    tx.say(m.VigilantUsed, seat=tx.seat, card=intent.card)
     if a.text_only:
+        tx.say(m.VigilantUsed, seat=tx.seat, card=intent.card)
         before = p["discard"].count(intent.card)
-        apply_ops(tx, intent.ops)
-        tx.declared()
+        declare(tx, intent.ops, intent.card, True)
         if named.face_up(tx, named.EXTINCTION) and p["discard"].count(intent.card) > before:
             tx.fail(Code.MANUAL_CHANGE_INVALID, f"Extinction is face up: {intent.card}, discarded to use it, is defeated "
                     f"instead (defeat:{intent.card}:...)", "R45")
         return
+    extinction = named.face_up(tx, named.EXTINCTION)  # R45: Extinction defeats a card discarded to use it
+    discarded = ""
+    if a.discard_self:
+        if intent.card in p["vigilant"]:
+            p["vigilant"].remove(intent.card)
+            discarded = "vigilant"
+        elif in_play is not None:
+            p["play"].remove(in_play)
+            discarded = "play"
+        if not extinction:
+            p["discard"] = sorted([*p["discard"], intent.card])
+    tx.say(m.VigilantUsed, seat=tx.seat, card=intent.card, discarded=discarded, defeated=a.discard_self and extinction)
     gain_points(tx, "attack", a.attack, c.cls, intent.card)
     gain_points(tx, "recruit", a.recruit, c.cls, intent.card)
     if a.draw:
         tx.push_back({"kind": "draw", "seat": tx.seat, "count": a.draw})
-    if a.discard_self:
-        if intent.card in p["vigilant"]:
-            p["vigilant"].remove(intent.card)
-        elif in_play is not None:
-            p["play"].remove(in_play)
-        if named.face_up(tx, named.EXTINCTION):  # R45: Extinction defeats it instead
-            tx.d["defeated_characters"] = sorted([*tx.d["defeated_characters"], intent.card])
-            tx.say(m.CardDefeated, seat=tx.seat, card=intent.card, text="Extinction: a Vigilant card used is defeated")
-        else:
-            p["discard"] = sorted([*p["discard"], intent.card])
-    apply_ops(tx, intent.ops)
+        tx.say(m.CardsRequested, seat=tx.seat, n=a.draw)
+    if a.discard_self and extinction:
+        tx.d["defeated_characters"] = sorted([*tx.d["defeated_characters"], intent.card])
+        tx.say(m.CardDefeated, seat=tx.seat, card=intent.card, text="Extinction: a Vigilant card used is defeated",
+               character=True)
+    declare(tx, intent.ops, intent.card, False)
 
 
 def coordinate(tx: Tx, intent: m.Coordinate) -> None:
@@ -601,7 +618,7 @@ def coordinate(tx: Tx, intent: m.Coordinate) -> None:
         p["coordinated_out"] = intent.card
         tx.turn["coordinated"][tx.seat] = intent.card
     tx.push_back({"kind": "draw", "seat": tx.seat, "count": 1})
-    tx.say(m.CardCoordinated, seat=tx.seat, card=intent.card)
+    tx.say(m.CardCoordinated, seat=tx.seat, card=intent.card, solo=solo)
 
 
 def give_ally(tx: Tx, intent: m.GiveAlly) -> None:
@@ -611,7 +628,7 @@ def give_ally(tx: Tx, intent: m.GiveAlly) -> None:
     card, loc = item["source"], item["location"]
     flow.remove_at(tx, loc, card)
     tx.player(intent.seat)["discard"] = sorted([*tx.player(intent.seat)["discard"], card])
-    tx.say(m.AllyGained, seat=intent.seat, card=card, where=loc)
+    tx.say(m.AllyGained, seat=intent.seat, card=card, where=loc)  # the pending choice answered
 
 
 def end_actions(tx: Tx, intent: m.EndActions) -> None:
@@ -621,7 +638,7 @@ def end_actions(tx: Tx, intent: m.EndActions) -> None:
     tx.say(m.ActionsEnded, seat=tx.seat)
     tx.turn["phase"] = "strike"
     tx.turn["strike_queue"] = flow.strike_queue(tx)
-    tx.say(m.StrikePhaseBegan, seat=tx.seat, n=len(tx.turn["strike_queue"]))
+    tx.say(m.StrikePhaseBegan, seat=tx.seat, n=len(tx.turn["strike_queue"]), queue=tuple(tx.turn["strike_queue"]))
     flow.next_striker(tx)
 
 
@@ -634,7 +651,7 @@ def cleanup(tx: Tx, intent: m.Cleanup) -> None:
         group = flow.next_group(tx)
         tx.push_back(*({**e, "group": group} for e in effects))
     tx.turn["step"] = "cleanup_discard"
-    tx.say(m.TurnCleanedUp, seat=tx.seat, text="cleanup began")
+    tx.say(m.TurnCleanedUp, seat=tx.seat, text="cleanup began", triggers=flow.as_triggered(effects))
 
 
 def judge(tx: Tx, intent: Any) -> None:

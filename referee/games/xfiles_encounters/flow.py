@@ -8,28 +8,15 @@ from __future__ import annotations
 from typing import Any
 
 from . import model as m
+from .state import TURN_FLAGS as TURN_FLAGS, fresh_turn as fresh_turn
 from .txn import Tx, drew, pending_item, reshuffled
 
 SLOTS = ("1", "2", "3", "4", "5")
-TURN_FLAGS = ("belief_card_activated", "belief_text_resolved", "lessons_resolved", "doubt_resolved",
-              "solo_coordinated", "coordinate_forbidden")
 
 
 def empty_slot() -> dict[str, Any]:
     return {"state": "empty", "card": "", "origin": "", "attached": [], "beneath": [], "revealed_before": False,
             "via_x": False}
-
-
-def fresh_turn(seats: list[str], seat: str, number: int, phase: str) -> dict[str, Any]:
-    from .data import BUCKETS, CLASSES
-    return {
-        "number": number, "seat": seat, "phase": phase,
-        "attack": {b: 0 for b in BUCKETS}, "recruit": {b: 0 for b in BUCKETS},
-        "played_classes": {c: 0 for c in CLASSES}, "play_log": [], "beliefs_played": 0,
-        **{f: False for f in TURN_FLAGS},
-        "coordinated": {s: "" for s in seats}, "virtual_played": [], "avoid_used": [], "grants": [],
-        "step": "", "strike_queue": [], "fight_target": "", "end_game_fights": 0, "groups": 0,
-    }
 
 
 # -- the end of the game (§6) --------------------------------------------------------------------------------
@@ -143,6 +130,12 @@ def sector_index_of_pending(tx: Tx) -> int:
 # -- reveals (§3.4) ------------------------------------------------------------------------------------------
 
 
+def as_triggered(effects: list[dict[str, Any]]) -> tuple[m.Triggered, ...]:
+    """Pending effects as the texts an event says they trigger."""
+    return tuple(m.Triggered(source=e["source"], trigger=e["trigger"], location=e.get("location", ""), seat=e["seat"])
+                 for e in effects)
+
+
 def triggered(tx: Tx, card: str, triggers: tuple[str, ...], location: str) -> list[dict[str, Any]]:
     """Pending effects for the text-only abilities of ``card`` with those triggers."""
     out = []
@@ -192,7 +185,7 @@ def revealed(tx: Tx, card: str, location: str, first: bool) -> None:
             remove_at(tx, location, card)
             tx.d["defeated_characters"].append(card)
             tx.d["defeated_characters"].sort()
-            tx.say(m.CardDefeated, card=card, where=location, text="an Ally revealed in the Sector is lost")
+            tx.say(m.CardDefeated, card=card, where=location, text="an Ally revealed in the Sector is lost", character=True)
     elif c.type == "leader" and tx.d["the_end"]:
         defeat_leader(tx, location, card)
     elif c.type == "end_game" and not tx.d["the_end"]:
@@ -239,16 +232,17 @@ def defeat_conspiracy(tx: Tx, location: str, card: str, *, triggers: bool = True
     remove_at(tx, location, card)
     first = card not in tx.d["defeated_conspiracy"]
     tx.d["defeated_conspiracy"].append(card)
-    if location.startswith("bureau."):
-        refill(tx, location.split(".")[1])
-    tx.say(m.EnemyDefeated if tx.card(card).type in ("enemy", "syndicate_agent") else m.CardDefeated,
-           card=card, where=location)
+    effects = []
     if triggers:
         trig: tuple[str, ...] = ("on_defeat", "on_first_defeat") if first else ("on_defeat",)
         effects = triggered(tx, card, trig, "defeated_conspiracy")
         if effects:
             group = next_group(tx)
             tx.push_front(*({**e, "group": group} for e in effects))
+    tx.say(m.EnemyDefeated if tx.card(card).type in ("enemy", "syndicate_agent") else m.CardDefeated,
+           card=card, where=location, triggers=as_triggered(effects))
+    if location.startswith("bureau."):
+        refill(tx, location.split(".")[1])
 
 
 def refill(tx: Tx, s: str) -> None:
@@ -325,7 +319,8 @@ def the_end(tx: Tx, card: str) -> None:
             effects += triggered(tx, ev["card"], ("at_end",), f"evidence.{p}")
     group = next_group(tx)
     tx.push_front(*reveals, *({**e, "group": group} for e in effects))
-    tx.say(m.EvidenceExposed, n=len(reveals))
+    tx.say(m.EvidenceExposed, seat=tx.current, n=len(reveals), reveals=tuple(r["location"].split(".")[1] for r in reveals),
+           triggers=as_triggered(effects))
     if card == "replication":
         place_clone(tx)
 
@@ -359,13 +354,15 @@ def strikes_left(tx: Tx) -> bool:
     return strike_count(tx) > 0 or bool(tx.d["strike_discard"])
 
 
-def strike(tx: Tx, seat: str, source: str, reason: str, strikes: int = 1, strike_no: int = 1, front: bool = True) -> None:
+def strike(tx: Tx, seat: str, source: str, reason: str, strikes: int = 1, strike_no: int = 1, front: bool = True,
+           passed: int = 0) -> None:
     item = {"kind": "strike", "seat": seat, "source": source, "strike_no": strike_no, "strikes": strikes, "reason": reason}
     if front:
         tx.push_front(item)
     else:
         tx.push_back(item)
-    tx.say(m.StrikeDue, seat=seat, card=source if not source.startswith("player:") else "", text=reason)
+    tx.say(m.StrikeDue, seat=seat, card=source if not source.startswith("player:") else "", text=reason, source=source,
+           strikes=strikes, strike_no=strike_no, last=not front, passed=passed)
 
 
 def due_checks(tx: Tx) -> None:
@@ -511,7 +508,7 @@ def settle(tx: Tx) -> None:
         if tx.d["status"] == "setup":
             tx.d["status"] = "in_progress"
             tx.turn["phase"] = "conspiracy"
-            tx.say(m.TurnBegan, seat=tx.current, n=tx.turn["number"])
+            tx.say(m.TurnBegan, seat=tx.current, n=tx.turn["number"], first=True)
             continue
         step = tx.turn["step"]
         if step == "":
@@ -545,8 +542,7 @@ def empty_draws(tx: Tx) -> None:
         if p["deck"] or p["discard"]:
             return
         tx.d["pending"].pop(0)
-        tx.events.append(m.CardsDrawn(seat=seat, n=0, cards=()))
-        tx.flush()
+        tx.say(m.CardsDrawn, seat=seat, n=0, cards=(), from_pile=False)
 
 
 def runners(tx: Tx) -> None:
@@ -560,14 +556,16 @@ def runners(tx: Tx) -> None:
 
 def begin_action(tx: Tx) -> None:
     tx.turn["phase"] = "action"
-    tx.say(m.ActionPhaseBegan, seat=tx.current)
-    doubt_check(tx)
+    tx.say(m.ActionPhaseBegan, seat=tx.current, doubt=doubt_check(tx))
 
 
-def doubt_check(tx: Tx) -> None:
+def doubt_check(tx: Tx) -> bool:
+    """A Doubt in the current player's hand waits to be resolved first (once a turn); whether one now does."""
     p = tx.player(tx.current)
     if "doubt" in p["hand"] and not tx.turn["doubt_resolved"] and not any(i["kind"] == "doubt" for i in tx.pending()):
         tx.push_front({"kind": "doubt", "seat": tx.current})
+        return True
+    return False
 
 
 def strike_queue(tx: Tx) -> list[str]:
@@ -587,8 +585,10 @@ def strike_queue(tx: Tx) -> list[str]:
 
 def next_striker(tx: Tx) -> None:
     queue = tx.turn["strike_queue"]
+    passed = 0
     while queue:
         entry = queue.pop(0)
+        passed += 1
         where, _, card = entry.partition(":")
         still = card in tx.d["sector"] if where == "sector" else (
             tx.d["shadows"][where.split(".")[1]]["card"] == card and tx.d["shadows"][where.split(".")[1]]["state"] == "revealed")
@@ -597,10 +597,10 @@ def next_striker(tx: Tx) -> None:
         c = tx.card(card)
         n = 3 if c.has("triple_strike") else 2 if c.has("double_strike") else 1
         tx.turn["step"] = "strikes"
-        strike(tx, tx.current, card, "strike_phase", strikes=n)
+        strike(tx, tx.current, card, "strike_phase", strikes=n, passed=passed)
         return
     tx.turn["phase"] = "cleanup"
-    tx.say(m.TurnCleanedUp, seat=tx.current, text="strike phase over")
+    tx.say(m.TurnCleanedUp, seat=tx.current, text="strike phase over", phase="cleanup", passed=passed)
 
 
 def finish_fight(tx: Tx) -> None:
@@ -621,6 +621,8 @@ def finish_fight(tx: Tx) -> None:
 def conclude_fight(tx: Tx, where: str, card: str) -> None:
     if tx.card(card).type == "end_game":
         tx.push_front({"kind": "end_game_strike", "seat": tx.current, "source": card, "location": where})
+        tx.say(m.StrikeDue, seat=tx.current, card=card, text="end_game_strike", source=card, end_game=True,
+               location=where)
         return
     defeat_conspiracy(tx, where, card)
 
@@ -661,18 +663,20 @@ def check_won(tx: Tx) -> None:
 def cleanup_discard(tx: Tx) -> None:
     seat = tx.current
     p = tx.player(seat)
+    kept = []
     for x in p["play"]:
         if x.get("virtual_of"):
             continue
         if tx.card(x["card"]).has("vigilant"):
             p["vigilant"].append(x["card"])
+            kept.append(x["card"])
         else:
             p["discard"].append(x["card"])
     p["play"] = []
     p["discard"] = sorted([*p["discard"], *p["hand"]])
     p["hand"] = []
     p["vigilant"].sort()
-    tx.say(m.TurnCleanedUp, seat=seat)
+    tx.say(m.TurnCleanedUp, seat=seat, discarded=True, vigilant=tuple(kept))
     return_coordinated(tx)
     tx.push_back({"kind": "draw", "seat": seat, "count": 6})
     tx.say(m.CardsRequested, seat=seat, n=6)
@@ -725,6 +729,7 @@ def next_turn(tx: Tx) -> None:
     tx.say(m.TurnEnded, seat=seat, n=tx.turn["number"])
     i = seats.index(seat)
     nxt = seat
+    skipped = []
     for k in range(1, len(seats) + 1):
         cand = seats[(i + k) % len(seats)]
         p = tx.player(cand)
@@ -732,10 +737,11 @@ def next_turn(tx: Tx) -> None:
             continue
         if p["skip_next_turn"]:
             p["skip_next_turn"] = False
+            skipped.append(cand)
             continue
         nxt = cand
         break
     if tx.player(nxt)["defeated"]:  # everyone left was skipping a turn: the first of them plays after all
         nxt = next(s for s in seats[i + 1:] + seats[: i + 1] if not tx.player(s)["defeated"])
     tx.d["turn"] = fresh_turn(seats, nxt, int(tx.turn["number"]) + 1, "conspiracy")
-    tx.say(m.TurnBegan, seat=nxt, n=tx.d["turn"]["number"])
+    tx.say(m.TurnBegan, seat=nxt, n=tx.d["turn"]["number"], skipped=tuple(skipped))

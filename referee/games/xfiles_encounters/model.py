@@ -220,6 +220,15 @@ ANYONE = (*ANSWERS, Coordinate, ManualEffect)
 # -- events (§4.28) ------------------------------------------------------------------------------------------
 
 
+class Triggered(msgspec.Struct, frozen=True, kw_only=True):
+    """A text that triggers: SOURCE's TRIGGER (at LOCATION, for SEAT) waits to be resolved (§3.2)."""
+
+    source: str
+    trigger: str
+    location: str = ""
+    seat: str = ""
+
+
 class Change(msgspec.Struct, frozen=True):
     """A state path (``turn`` or ``players.alice``) and its new value."""
 
@@ -227,8 +236,30 @@ class Change(msgspec.Struct, frozen=True):
     value: Any
 
 
+#: the event vocabulary decide speaks now. 1: every event carried the state paths it changed, with their
+#: new values, in ``changes`` (every log written before issue 28 item 5); 2: a kind with a fold handler
+#: is a domain fact (its fields say what happened, :mod:`.fold` computes the change). An event says which
+#: it is in ``vocabulary``; one stored without that field is of vocabulary 1.
+VOCABULARY = 2
+
+
+#: the vocabulary of a declared effect's paths, and the parts of the state (top-level fields; a path
+#: goes at most one level further: ``turn.attack``, ``players.alice``) a declaration may change: any part
+#: of the table, never the match's options. A change to the list or to what a path means bumps it.
+MANUAL_VOCABULARY = 1
+MANUAL_PATHS = frozenset({
+    "academy_deck", "audit", "belief_stack", "bureau", "climax_dealt", "clone_evidence", "conspiracy_deck",
+    "defeated_characters", "defeated_conspiracy", "doubt_stack", "draws", "end_game_damage", "end_game_strikes",
+    "evidence", "outcome", "pending", "players", "revealed_before", "season", "seats", "sector", "shadows",
+    "special_agents", "status", "strike_deck", "strike_discard", "the_end", "turn", "x_leader",
+})
+
+
 class Fact(EventBase, frozen=True, kw_only=True):
-    """An event: public fields say what happened; ``changes`` (arbiter only) is what it changed."""
+    """An event: public fields say what happened. ``vocabulary`` is the vocabulary it was recorded in
+    (:data:`VOCABULARY`); ``changes`` (arbiter only) holds the state paths a vocabulary-1 event, or a
+    kind not yet stated as a fact, changed, with their new values; ``step`` and ``fight`` (a fact's) are
+    where the turn's procedure goes on after it, when the fact moved it."""
 
     __secret__ = ("changes",)
     seat: str = ""
@@ -237,14 +268,28 @@ class Fact(EventBase, frozen=True, kw_only=True):
     n: int = 0
     text: str = ""
     changes: tuple[Change, ...] = ()
+    vocabulary: int = 1
+    #: a fact's last words, where the turn's procedure (§3) goes on after it when the fact moved it: the
+    #: step, and the fight a Swift strike interrupted (``target:card``, "" once it is over)
+    step: str | None = None
+    fight: str | None = None
 
 
 class CardsDrawn(Fact, frozen=True, kw_only=True, tag="cards_drawn"):
-    """Cards drawn into a hand: the cards are the drawing seat's own to see."""
+    """SEAT draws CARDS (N of them) into hand, answering the draw pending first: the cards are the
+    drawing seat's own to see. They leave the deck (counted drawn from it) unless the deck was just
+    ``reshuffled`` (then :class:`DeckReshuffled` made the new deck) or there was no pile to draw from
+    (``from_pile`` false: nothing left anywhere, the draw completes empty)."""
 
     __private__ = ("cards",)
     __owner__ = "seat"
     cards: tuple[str, ...] = ()
+    reshuffled: bool = False
+    from_pile: bool = True
+    #: the «on draw» texts the cards trigger (one group, first), and whether a Doubt drawn in the Action
+    #: phase now waits to be resolved before them
+    triggers: tuple[Triggered, ...] = ()
+    doubt: bool = False
 
 
 class EndGameMoved(Fact, frozen=True, kw_only=True, tag="end_game_moved"):
@@ -272,39 +317,65 @@ class RunnerMoved(Fact, frozen=True, kw_only=True, tag="runner_moved"):
 
 
 class ActionPhaseBegan(Fact, frozen=True, kw_only=True, tag="action_phase_began"):
-    pass
+    """SEAT's Action phase begins; ``doubt``: a Doubt in hand waits to be resolved first."""
+
+    doubt: bool = False
 
 
 class CardPlayed(Fact, frozen=True, kw_only=True, tag="card_played"):
-    pass
+    """SEAT plays CARD from hand: it goes to the play area and the turn's play log under its class
+    (``cls``, "" for a Belief); a character of a class counts toward that class, a Belief toward the
+    Beliefs played."""
+
+    cls: str = ""
+    belief: bool = False
 
 
 class VirtualCardPlayed(Fact, frozen=True, kw_only=True, tag="virtual_card_played"):
-    pass
+    """SEAT plays the virtual copy of CARD that ``helper`` coordinated (TEXT names the helper too): into
+    the play area as a copy, logged and counted like a card played."""
+
+    helper: str = ""
+    cls: str = ""
+    belief: bool = False
 
 
 class PointsGained(Fact, frozen=True, kw_only=True, tag="points_gained"):
-    pass
+    """N points of ``currency`` (attack or recruit) in the ``bucket`` of a class, from CARD."""
+
+    currency: str = ""
+    bucket: str = ""
 
 
 class PointsSpent(Fact, frozen=True, kw_only=True, tag="points_spent"):
-    pass
+    """SEAT spends N points of ``currency``, taken from the buckets as ``paid`` lists them."""
+
+    currency: str = ""
+    paid: tuple[Pay, ...] = ()
 
 
 class AbilityActivated(Fact, frozen=True, kw_only=True, tag="ability_activated"):
-    pass
+    """SEAT uses the «on Activate» ability of a copy of CARD in play not yet used this turn."""
 
 
 class BeliefActivated(Fact, frozen=True, kw_only=True, tag="belief_activated"):
-    pass
+    """SEAT activates a played Belief for TEXT (``avatar``: the avatar's Belief text; ``lessons``: Lessons
+    from the Past, whose Reincarnation climax card is spent): the Belief goes back to its stack."""
 
 
 class DoubtResolved(Fact, frozen=True, kw_only=True, tag="doubt_resolved"):
-    pass
+    """SEAT resolves the Doubt waiting first: it goes back to its stack (``suppressed``: Cassandra Spender
+    is face up, so its text does nothing; ``forbids_coordinate``: solo Mulder's Doubt forbids Coordinate
+    cards this turn)."""
+
+    suppressed: bool = False
+    forbids_coordinate: bool = False
 
 
 class SlotScanned(Fact, frozen=True, kw_only=True, tag="slot_scanned"):
-    pass
+    """SEAT paid to scan the hidden card at WHERE (its stack: ``origin``): a reveal of it is pending first."""
+
+    origin: str = ""
 
 
 class CardRevealed(Fact, frozen=True, kw_only=True, tag="card_revealed"):
@@ -312,23 +383,35 @@ class CardRevealed(Fact, frozen=True, kw_only=True, tag="card_revealed"):
 
 
 class CharacterRecruited(Fact, frozen=True, kw_only=True, tag="character_recruited"):
-    pass
+    """SEAT hires CARD from the Bureau slot WHERE into the discard pile; ``slot_text``: the slot's own text
+    then waits to be resolved (last, a group of its own)."""
+
+    slot_text: bool = False
 
 
 class SpecialAgentRecruited(Fact, frozen=True, kw_only=True, tag="special_agent_recruited"):
-    pass
+    """SEAT paid for the top Special Agent: its reveal is pending first."""
 
 
 class BureauSlotRefilled(Fact, frozen=True, kw_only=True, tag="bureau_slot_refilled"):
-    pass
+    """The top Academy card goes face down into the Bureau slot WHERE."""
 
 
 class FightDeclared(Fact, frozen=True, kw_only=True, tag="fight_declared"):
-    pass
+    """SEAT fights CARD at WHERE for a cost of N: an End Game fought counts toward its limit a turn
+    (``end_game``), a Frightening card makes SEAT discard ``discard`` from hand, a cost taken from the
+    card's text rests on a declaration (``declared``)."""
+
+    end_game: bool = False
+    discard: str = ""
+    declared: bool = False
 
 
 class EnemyDefeated(Fact, frozen=True, kw_only=True, tag="enemy_defeated"):
-    pass
+    """The Enemy or Syndicate Agent CARD at WHERE is defeated: onto the defeated Conspiracy pile (what lay
+    beneath it too); its «on defeat» texts wait first (``triggers``)."""
+
+    triggers: tuple[Triggered, ...] = ()
 
 
 class FightFailed(Fact, frozen=True, kw_only=True, tag="fight_failed"):
@@ -336,67 +419,103 @@ class FightFailed(Fact, frozen=True, kw_only=True, tag="fight_failed"):
 
 
 class CardDefeated(Fact, frozen=True, kw_only=True, tag="card_defeated"):
-    pass
+    """CARD is defeated, from WHERE when on the board (TEXT: why): onto the defeated Conspiracy pile, or,
+    a character or an Ally (``character``), onto the defeated characters; its «on defeat» texts wait
+    first (``triggers``)."""
+
+    character: bool = False
+    triggers: tuple[Triggered, ...] = ()
 
 
 class AllyGained(Fact, frozen=True, kw_only=True, tag="ally_gained"):
-    pass
+    """SEAT gains the Ally CARD revealed at WHERE (the pending choice made): into SEAT's discard pile."""
 
 
 class EventResolved(Fact, frozen=True, kw_only=True, tag="event_resolved"):
-    pass
+    """The Event CARD, its text resolved, has left play from WHERE (its defeat is the event before)."""
 
 
 class EvidenceDiscovered(Fact, frozen=True, kw_only=True, tag="evidence_discovered"):
-    pass
+    """SEAT declares the Leader CARD's discover condition met: the evidence at WHERE waits to be revealed
+    first (TEXT: the note); the entry rests on a declaration."""
 
 
 class EvidenceCollected(Fact, frozen=True, kw_only=True, tag="evidence_collected"):
-    pass
+    """SEAT declares a collect condition met: the evidence CARD at WHERE is collected (TEXT: the note); the
+    entry rests on a declaration."""
 
 
 class EvidenceExposed(Fact, frozen=True, kw_only=True, tag="evidence_exposed"):
-    pass
+    """The End exposes the evidence: every piece not collected is in the End Game; the N undiscovered
+    ones (``reveals``: their slots) wait to be revealed for SEAT, first, then the «at The End» texts of
+    face-up Syndicate Agents in the Bureau and of evidence in the End Game (``triggers``, one group)."""
+
+    reveals: tuple[str, ...] = ()
+    triggers: tuple[Triggered, ...] = ()
 
 
 class LeaderDefeated(Fact, frozen=True, kw_only=True, tag="leader_defeated"):
-    pass
+    """The Leader CARD has left play from WHERE (its defeat is the event before)."""
 
 
 class DoubtGained(Fact, frozen=True, kw_only=True, tag="doubt_gained"):
-    pass
+    """SEAT takes a Doubt from the stack into the discard pile."""
 
 
 class BeliefGained(Fact, frozen=True, kw_only=True, tag="belief_gained"):
-    pass
+    """SEAT takes a Belief from the stack into the discard pile."""
 
 
 class CardSacrificed(Fact, frozen=True, kw_only=True, tag="card_sacrificed"):
-    pass
+    """SEAT defeats CARD from ``zone`` (play, vigilant or hand) for its Sacrifice ability: onto the defeated
+    characters, or, a virtual copy, back to the seat that coordinated it when the options say so."""
+
+    zone: str = ""
 
 
 class VigilantUsed(Fact, frozen=True, kw_only=True, tag="vigilant_used"):
-    pass
+    """SEAT uses the Vigilant card CARD; ``discarded``: it is discarded to do so from that zone (vigilant or
+    play), into the discard pile unless ``defeated`` (Extinction: the defeat is said next)."""
+
+    discarded: str = ""
+    defeated: bool = False
 
 
 class CardCoordinated(Fact, frozen=True, kw_only=True, tag="card_coordinated"):
-    pass
+    """SEAT sets CARD from hand aside for the current player (``solo``: the solo player discards it to
+    coordinate with themselves) and is to draw a replacement."""
+
+    solo: bool = False
 
 
 class CoordinatedCardReturned(Fact, frozen=True, kw_only=True, tag="coordinated_card_returned"):
-    pass
+    """The card SEAT coordinated this turn, CARD, comes back to SEAT's discard pile (unless SEAT is out)."""
 
 
 class ActionsEnded(Fact, frozen=True, kw_only=True, tag="actions_ended"):
-    pass
+    """SEAT ends the Action phase: every point left vanishes."""
 
 
 class StrikePhaseBegan(Fact, frozen=True, kw_only=True, tag="strike_phase_began"):
-    pass
+    """SEAT's Strike phase begins: the cards that strike, in order (``queue``: ``sector:CARD`` or
+    ``shadows.N:CARD``), N of them."""
+
+    queue: tuple[str, ...] = ()
 
 
 class StrikeDue(Fact, frozen=True, kw_only=True, tag="strike_due"):
-    pass
+    """SEAT is to be struck by ``source`` (CARD when it is a card; TEXT: why): a strike (the ``strike_no``-th
+    of ``strikes``) waits first, or last (``last``); ``end_game``: a fight against the End Game at
+    ``location`` makes SEAT take an End Game strike. ``passed``: the Strike phase took that many entries
+    off the front of its queue (this striker, and any no longer in place)."""
+
+    source: str = ""
+    strikes: int = 1
+    strike_no: int = 1
+    last: bool = False
+    end_game: bool = False
+    location: str = ""
+    passed: int = 0
 
 
 class StrikeDeckReshuffled(Fact, frozen=True, kw_only=True, tag="strike_deck_reshuffled"):
@@ -424,7 +543,8 @@ class WoundAdded(Fact, frozen=True, kw_only=True, tag="wound_added"):
 
 
 class ScarAdded(Fact, frozen=True, kw_only=True, tag="scar_added"):
-    pass
+    """SEAT takes the top Strike card face down under the avatar, unseen, as a scar (the next draw from
+    the Strike deck is the card under it)."""
 
 
 class PlayerDefeated(Fact, frozen=True, kw_only=True, tag="player_defeated"):
@@ -432,31 +552,49 @@ class PlayerDefeated(Fact, frozen=True, kw_only=True, tag="player_defeated"):
 
 
 class PlayerFought(Fact, frozen=True, kw_only=True, tag="player_fought"):
-    pass
+    """TEXT (the current player) fights SEAT, as an effect granted: the grant is used up."""
 
 
 class CardsRequested(Fact, frozen=True, kw_only=True, tag="cards_requested"):
-    pass
+    """SEAT is to draw N cards: a draw is pending last."""
 
 
 class DeckReshuffled(Fact, frozen=True, kw_only=True, tag="deck_reshuffled"):
-    pass
+    """SEAT's deck runs out during a draw: the discard pile becomes the new deck, from which ``cards``
+    are drawn now (the seat's own to see)."""
+
+    __private__ = ("cards",)
+    __owner__ = "seat"
+    cards: tuple[str, ...] = ()
 
 
 class TurnCleanedUp(Fact, frozen=True, kw_only=True, tag="turn_cleaned_up"):
-    pass
+    """SEAT's turn is being cleaned up (TEXT: which part): the turn enters ``phase`` (when given); the
+    «on cleanup» texts that trigger wait last (``triggers``); when ``discarded``, SEAT's played cards go to
+    the discard pile but for those kept as Vigilant (``vigilant``), and the hand is discarded too."""
+
+    phase: str = ""
+    triggers: tuple[Triggered, ...] = ()
+    discarded: bool = False
+    vigilant: tuple[str, ...] = ()
+    #: the Strike phase over: entries taken off its queue, their card no longer in place
+    passed: int = 0
 
 
 class TurnEnded(Fact, frozen=True, kw_only=True, tag="turn_ended"):
-    pass
+    """SEAT's turn N ends."""
 
 
 class TurnBegan(Fact, frozen=True, kw_only=True, tag="turn_began"):
-    pass
+    """Turn N begins for SEAT: the game's ``first`` turn (setup is over), or a fresh turn after the last,
+    the seats in ``skipped`` having sat out the turn they had to skip."""
+
+    first: bool = False
+    skipped: tuple[str, ...] = ()
 
 
 class TheEndBegan(Fact, frozen=True, kw_only=True, tag="the_end_began"):
-    pass
+    """The End Game CARD is revealed: The End begins."""
 
 
 class ClonePlaced(Fact, frozen=True, kw_only=True, tag="clone_placed"):
@@ -464,11 +602,11 @@ class ClonePlaced(Fact, frozen=True, kw_only=True, tag="clone_placed"):
 
 
 class EndGameDamaged(Fact, frozen=True, kw_only=True, tag="end_game_damaged"):
-    pass
+    """The End Game CARD takes N damage."""
 
 
 class EndGameDefeated(Fact, frozen=True, kw_only=True, tag="end_game_defeated"):
-    pass
+    """The End Game CARD is defeated: from WHERE (when on the board) onto the defeated Conspiracy pile."""
 
 
 class EffectResolved(Fact, frozen=True, kw_only=True, tag="effect_resolved"):
@@ -476,15 +614,20 @@ class EffectResolved(Fact, frozen=True, kw_only=True, tag="effect_resolved"):
 
 
 class ManualEffectApplied(Fact, frozen=True, kw_only=True, tag="manual_effect_applied"):
-    pass
+    """SEAT applies the changes declared for TEXT's effect (§4.25, §4.26: a card's text the referee does
+    not have, or declared ops): they stay state paths with their new values (``changes``), written in
+    the declared-effect vocabulary ``paths`` (:data:`MANUAL_VOCABULARY`: which top-level parts of the
+    state a declaration may change, :data:`MANUAL_PATHS`)."""
+
+    paths: int = 1
 
 
 class GameWon(Fact, frozen=True, kw_only=True, tag="game_won"):
-    pass
+    """The team wins (TEXT: why); nothing is pending any more."""
 
 
 class GameLost(Fact, frozen=True, kw_only=True, tag="game_lost"):
-    pass
+    """The team loses (TEXT: why); nothing is pending any more."""
 
 
 class SetupCompleted(Fact, frozen=True, kw_only=True, tag="setup_completed"):

@@ -158,6 +158,16 @@ def apply_ops(tx: Tx, ops: Sequence[Any]) -> None:
         apply_op(tx, op)
 
 
+def declare(tx: Tx, ops: Sequence[Any], source: str, text_only: bool) -> None:
+    """The changes a player declares for SOURCE's text (§4.26): applied and said as one declared effect,
+    which keeps its paths; a text the referee does not have counts as resting on a declaration."""
+    apply_ops(tx, ops)
+    if text_only:
+        tx.declared()
+    if ops or text_only:
+        tx.say(m.ManualEffectApplied, seat=tx.seat, card=source if source in tx.rules.cards else "", text=source)
+
+
 def apply_op(tx: Tx, op: Any) -> None:
     """Checks ``op`` against the working state and applies it; a bad op refuses the intent."""
     handler = HANDLERS.get(type(op))

@@ -20,7 +20,7 @@ from . import draws, flow, series
 from . import model as m
 from .data import ACADEMY, AVATARS, CardSet, parse_cards
 from .options import resolved
-from .fold import evolve
+from .fold import evolve, same_verdict
 from .decide import judge
 from .txn import Tx
 from .legal import legal, random_intent
@@ -212,6 +212,9 @@ class XFilesRules(PositionMixin, RulesBase[m.State, m.Intent, m.Event]):
 
     def evolve(self, state: m.State, event: m.Event) -> m.State:
         return evolve(state, event)
+
+    def same_verdict(self, state: m.State, recorded: Any, derived: Any) -> bool:
+        return same_verdict(state, recorded, derived)
 
     def outcome(self, state: m.State) -> Outcome | None:
         if state.status not in ("won", "lost"):

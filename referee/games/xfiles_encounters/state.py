@@ -3,12 +3,31 @@ paths are the spec's paths. Re-exported by :mod:`.model`."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
 # -- the state (§1.7) ----------------------------------------------------------------------------------------
 # Every record declares its fields in sorted order (state hashes need no sorting, see core.state_bytes).
 
 OptionValue = str | int | bool | list[str | int] | dict[str, str | int]
+
+#: the once-a-turn flags a fresh turn clears
+TURN_FLAGS = ("belief_card_activated", "belief_text_resolved", "lessons_resolved", "doubt_resolved",
+              "solo_coordinated", "coordinate_forbidden")
+
+
+def fresh_turn(seats: list[str], seat: str, number: int, phase: str) -> dict[str, Any]:
+    """A turn as it begins (the decision's working copy holds it as plain data)."""
+    from .data import BUCKETS, CLASSES
+    return {
+        "number": number, "seat": seat, "phase": phase,
+        "attack": {b: 0 for b in BUCKETS}, "recruit": {b: 0 for b in BUCKETS},
+        "played_classes": {c: 0 for c in CLASSES}, "play_log": [], "beliefs_played": 0,
+        **{f: False for f in TURN_FLAGS},
+        "coordinated": {s: "" for s in seats}, "virtual_played": [], "avoid_used": [], "grants": [],
+        "step": "", "strike_queue": [], "fight_target": "", "end_game_fights": 0, "groups": 0,
+    }
 
 
 class _Rec(msgspec.Struct, kw_only=True):

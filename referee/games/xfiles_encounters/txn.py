@@ -2,9 +2,13 @@
 the events that record each change (spec §4.28).
 
 ``Tx.d`` is the state as plain mappings (a fresh copy per decision). A procedure changes it and then
-says what happened with :meth:`Tx.say`: the event gets the public facts given and, in ``changes``, every
-state path changed since the previous event (two levels deep: ``turn`` → ``turn.attack``), so
-``evolve`` replays it by writing those values back. A failed check raises a refusal, which ``decide``
+says what happened with :meth:`Tx.say`: a kind the fold has a handler for is a domain fact (its fields
+say what happened; the fold computes the change, :mod:`.fold`); any other kind gets, in ``changes``,
+every state path changed since the previous event (two levels deep: ``turn`` → ``turn.attack``), so
+``evolve`` replays it by writing those values back. Every event is folded as it is said (``Tx.state``) and
+compared with the working copy: what a fact leaves unsaid is kept with it as paths, so the log always
+folds to what decide did; with :data:`CHECK` on (the tests' cross-check) such a fact fails instead, and
+the fold is compared with the working copy after every event. A failed check raises a refusal, which ``decide``
 returns as a Rejected value; the working copy is then thrown away. A game rule is spelled ``check``
 (an arbiter's ruling "stands as played" waives it: playing past a once-per-turn limit, fighting a
 Stealth card in the Shadows, ...); what the intent cannot be carried out without (a card that is not
@@ -20,13 +24,20 @@ import msgspec
 
 from referee.engine.decision import Decision
 
-from .model import Change, Fact, State
+from .fold import HANDLERS, apply_changes, evolve
+from .model import VOCABULARY, Change, Fact, State
 
 if TYPE_CHECKING:
     from .data import Card
     from .rules import XFilesRules
 
 PREFIX = "xfiles_encounters/"
+
+#: a fact's fields for where the turn's procedure goes on, and the turn's fields they set
+_PROCEDURE = {"step": "step", "fight": "fight_target"}
+
+#: refuse a fact whose fold does not give the working copy, and compare after every event (the tests')
+CHECK = False
 
 _enc = msgspec.json.Encoder()
 _dec = msgspec.json.Decoder()
@@ -37,9 +48,19 @@ def copy(value: Any) -> Any:
     return _dec.decode(_enc.encode(value))
 
 
-def to_dict(state: State) -> dict[str, Any]:
-    out: dict[str, Any] = copy(msgspec.to_builtins(state))
+def plain(state: State) -> dict[str, Any]:
+    """The state as plain data (shared with nothing else only where msgspec built it fresh: read it)."""
+    out: dict[str, Any] = msgspec.to_builtins(state)
     out.setdefault("x_leader", "")  # omitted from the encoding while empty (State.x_leader, climax_dealt)
+    out.setdefault("climax_dealt", [])
+    out.setdefault("draws", {})
+    return out
+
+
+def to_dict(state: State) -> dict[str, Any]:
+    """The state as plain data of its own (a decision's working copy)."""
+    out: dict[str, Any] = _dec.decode(_enc.encode(state))
+    out.setdefault("x_leader", "")
     out.setdefault("climax_dealt", [])
     out.setdefault("draws", {})
     return out
@@ -60,43 +81,97 @@ def diff(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
     return changes
 
 
+def _declared_paths(event: Fact) -> None:
+    """A declared effect changes only what its path vocabulary allows (the tests' cross-check)."""
+    from .model import MANUAL_PATHS, ManualEffectApplied
+
+    if isinstance(event, ManualEffectApplied):
+        wrong = sorted({c.path for c in event.changes if c.path.partition(".")[0] not in MANUAL_PATHS})
+        assert not wrong, f"a declared effect changed {wrong}, outside its path vocabulary"
+
+
 class Tx(Decision):
-    """One decision on a working copy ``d`` of the state. ``state`` stays the state it began on: the
-    events record their changes as paths (``Fact.changes``), which ``evolve`` writes back."""
+    """One decision on a working copy ``d`` of the state. ``state`` follows the events: each event said
+    is folded onto it (so the engine need not fold the verdict again), and whatever the fold of a fact
+    leaves different from the working copy is recorded with it as paths, so the fold always gives
+    exactly what decide did (:data:`CHECK` refuses such a fact instead)."""
 
-    __slots__ = ("rules", "seat", "d", "_last", "source")
-
-    keeps_state = False
+    __slots__ = ("rules", "seat", "d", "source")
 
     def __init__(self, rules: XFilesRules, state: State, seat: str, waive: frozenset[str] = frozenset()) -> None:
         super().__init__(PREFIX, state, None, waive=waive)
         self.rules = rules
         self.seat = seat
         self.d: dict[str, Any] = to_dict(state)
-        self._last: dict[str, Any] = copy(self.d)
         #: the card (or place) whose text the ops being applied declare (manual_effect, resolve_effect)
         self.source = ""
 
     # -- events ------------------------------------------------------------------------------------------------
 
-    def say(self, cls: type[Fact], **public: Any) -> None:
-        """Record an event: the public facts given, and every change made since the last event."""
-        changes = tuple(diff(self._last, self.d))
-        self.events.append(cls(changes=changes, **public))
-        self._last = copy(self.d)
+    def say(self, kind: type[Fact], /, **public: Any) -> None:
+        """Record an event: a domain fact with the fields given, or (a kind the fold has no handler
+        for) the public facts given and every change made since the last event."""
+        if HANDLERS.get(kind) is not None:
+            event = kind(vocabulary=VOCABULARY, **self._procedure(), **public)
+            after = evolve(self.state, event)
+            rest = diff(plain(after), self.d)
+            if rest:  # what the fact does not say: kept as paths, the fold must give the working copy
+                if CHECK:
+                    raise AssertionError(f"{type(event).__name__} {event!r} folds to a state that differs at "
+                                         f"{[c.path for c in rest]}")
+                event = msgspec.structs.replace(event, changes=tuple(rest))
+                after = apply_changes(after, event.changes)
+        else:
+            event = kind(changes=tuple(diff(plain(self.state), self.d)), **public)
+            after = evolve(self.state, event)
+        if CHECK:
+            _declared_paths(event)
+        self.events.append(event)
+        self.state = after
+        if CHECK:
+            self._check()
 
     def flush(self) -> None:
-        """Attach changes made after the last event to it (every change is in some event)."""
-        changes = diff(self._last, self.d)
-        if not changes:
+        """Attach changes made after the last event to it (every change is in some event); a fact takes
+        where the turn's procedure goes on as its own words."""
+        if not self.events:
+            changes = diff(plain(self.state), self.d)
+            if changes:
+                from .model import ManualEffectApplied
+                self.events.append(ManualEffectApplied(changes=tuple(changes)))
+                if CHECK:
+                    _declared_paths(self.events[-1])
+                self.state = apply_changes(self.state, tuple(changes))
             return
-        if self.events:
-            last = self.events[-1]
-            self.events[-1] = msgspec.structs.replace(last, changes=(*last.changes, *changes))
-        else:
-            from .model import ManualEffectApplied
-            self.events.append(ManualEffectApplied(changes=tuple(changes)))
-        self._last = copy(self.d)
+        last = self.events[-1]
+        state = self.state
+        if last.vocabulary >= VOCABULARY and HANDLERS.get(type(last)) is not None:
+            moved = self._procedure()
+            if moved:
+                last = msgspec.structs.replace(last, **moved)
+                state = msgspec.structs.replace(state, turn=msgspec.structs.replace(
+                    state.turn, **{_PROCEDURE[k]: v for k, v in moved.items()}))
+        changes = diff(plain(state), self.d)
+        if changes:
+            if CHECK and last.vocabulary >= VOCABULARY:
+                raise AssertionError(f"{type(last).__name__} is a domain fact but would carry paths "
+                                     f"{[c.path for c in changes]}")
+            last = msgspec.structs.replace(last, changes=(*last.changes, *changes))
+            state = apply_changes(state, tuple(changes))
+        self.events[-1], self.state = last, state
+        if CHECK:
+            self._check()
+
+    def _procedure(self) -> dict[str, Any]:
+        """The turn's procedure fields changed since the last event (a fact says them: step, fight)."""
+        now, was = self.d["turn"], self.state.turn
+        return {k: now[f] for k, f in _PROCEDURE.items() if now[f] != getattr(was, f)}
+
+    def _check(self) -> None:
+        """The cross-check: the events folded from the state the decision began on give the working copy."""
+        if plain(self.state) != self.d:
+            wrong = [c.path for c in diff(plain(self.state), self.d)]
+            raise AssertionError(f"{type(self.events[-1]).__name__}: the fold differs at {wrong}")
 
     # -- reading the working state -----------------------------------------------------------------------------
 

@@ -1,0 +1,156 @@
+"""X-Files' events as domain facts (issue 28 item 5): stored logs in the older vocabulary (every event
+carrying its state-path ``changes``) still decode, fold to the same state hashes and audit clean.
+
+``tests/fixtures/xfiles-paths-2026-11-28.db`` was written by the referee before the change
+(``tests/fixtures/make_xfiles_paths_db.py``): the two-agents replay imported and a digital match with an
+undo; ``xfiles-paths-2026-11-28.json`` holds its heads and every entry's state hash then.
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+import shutil
+
+import pytest
+
+from conftest import ROOT
+from referee.engine import core
+from referee.games.xfiles_encounters import txn
+from referee.scenario import run_file
+from referee.service import Referee
+from referee.store.sqlite import SqliteStore
+from support import playthroughs
+
+FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
+OLD = os.path.join(FIXTURES, "xfiles-paths-2026-11-28")
+
+
+@pytest.fixture()
+def old_log(tmp_path):
+    path = tmp_path / "old.db"
+    shutil.copyfile(OLD + ".db", path)
+    ref = Referee(SqliteStore(str(path)))
+    yield ref
+    ref.store.close()
+
+
+def test_old_vocabulary_logs_audit_clean_with_the_same_heads(old_log):
+    with open(OLD + ".json", encoding="utf-8") as fh:
+        then = json.load(fh)
+    assert sorted(m.id for m in old_log.store.list_matches()) == sorted(then)
+    for mid, was in then.items():
+        report = old_log.audit(mid)
+        assert report.clean, (mid, report.findings)
+        assert (report.head, report.head_hash) == (was["head"], was["head_hash"])
+
+
+def test_old_vocabulary_logs_fold_to_the_same_state_hashes(old_log):
+    """Every entry's state, folded from the stored events, hashes as it did when written."""
+    with open(OLD + ".json", encoding="utf-8") as fh:
+        then = json.load(fh)
+    for mid, was in then.items():
+        loaded = old_log.load(mid)
+        hashes = []
+        for seq in range(1, was["head"] + 1):
+            _, state = old_log.state_at(loaded, seq)
+            hashes.append(core.state_hash(state))
+        assert hashes == was["state_hashes"], mid
+
+
+# -- the cross-check: the fold of the facts gives what the recorded paths gave --------------------------------
+
+SCENARIOS = sorted(glob.glob(os.path.join(ROOT, "tests", "scenarios", "xfiles_encounters", "*.toml")))
+
+
+@pytest.fixture()
+def checked(monkeypatch):
+    """Every X-Files event folded as decide says it and compared with decide's working copy."""
+    monkeypatch.setattr(txn, "CHECK", True)
+
+
+@pytest.mark.parametrize("name", ["xfiles_encounters.lone-agent", "xfiles_encounters.two-agents",
+                                  "xfiles_encounters.random"])
+def test_every_event_folds_to_what_decide_changed(checked, name):
+    """Over the bundled replays and the seeded random game: entry by entry, every event folded (a fact
+    through its handler, any other kind through its paths) gives the working copy decide left; a
+    domain fact carries no paths. The playthrough's verdicts, codes and state hashes stay as pinned."""
+    source = next(s for s in playthroughs.sources() if s.name == name)
+    now = playthroughs.compute(source)
+    with open(playthroughs.path_of(source), encoding="utf-8") as fh:
+        pinned = fh.read()
+    assert _pinned_columns(now) == _pinned_columns(pinned)
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: os.path.basename(p))
+def test_every_scenario_event_folds_to_what_decide_changed(checked, path):
+    report = run_file(path)
+    assert report.passed, "\n".join(f.render(path) for f in report.failures)
+
+
+def _pinned_columns(text: str) -> list[tuple[str, ...]]:
+    """seq, actor, kind, verdict, code, state hash and move of every entry (the events column left out)."""
+    rows = [line.split("\t") for line in text.splitlines() if line[:1].isdigit()]
+    return [(*r[:5], *r[6:]) for r in rows]
+
+
+def test_an_old_entry_is_compared_with_the_derived_one_by_what_it_does(old_log):
+    """The audit's like with like: an imported replay's entries, stored in vocabulary 1, re-adjudicated
+    now give other events (facts, no paths), which fold to the very state the stored ones fold to;
+    the stored events of one entry do not pass for another's."""
+    from referee.engine.entries import Move
+    from referee.engine.protocol import Accepted
+    from referee.games.xfiles_encounters.model import VOCABULARY
+
+    match = next(m for m in old_log.store.list_matches() if m.title != "digital")
+    loaded = old_log.load(match.id)
+    rules = loaded.rules
+    compared, previous = 0, None
+    for stored in old_log.entries(loaded.match, 1, 80):
+        body = old_log.decode(loaded, stored.seq, stored.body)
+        _, state = old_log.state_at(loaded, stored.seq - 1)
+        if not isinstance(body.act, Move) or not isinstance(body.verdict, Accepted):
+            continue
+        _, derived = core.adjudicate(rules, state, body.actor, body.intent, None)
+        assert isinstance(derived, Accepted)
+        assert all(e.vocabulary == 1 for e in body.verdict.events)
+        if any(e.vocabulary == VOCABULARY for e in derived.events):
+            assert derived != body.verdict
+            assert rules.same_verdict(state, body.verdict, derived)
+            compared += 1
+            if previous is not None:
+                assert not rules.same_verdict(state, previous, derived)
+        previous = body.verdict
+    assert compared > 20
+
+
+def test_what_a_fact_leaves_unsaid_is_kept_as_paths(monkeypatch):
+    """Outside the cross-check, a fact whose fold does not give what decide did (here: a handler that
+    forgets points gained) carries the difference as paths, so the log still folds to the very states
+    pinned, and the fold an entry is replayed with is the one recorded."""
+    from referee.games.xfiles_encounters import fold, model
+
+    monkeypatch.setitem(fold.HANDLERS._table, model.PointsGained, lambda state, event: state)
+    source = next(s for s in playthroughs.sources() if s.name == "xfiles_encounters.two-agents")
+    referee, match_id, _ = playthroughs._import(source, playthroughs._memory)
+    gained = [e for entry in referee.log(match_id) for e in entry.events or () if e["type"] == "points_gained"]
+    assert gained and all(e["changes"] for e in gained)
+    assert referee.audit(match_id).clean
+    with open(playthroughs.path_of(source), encoding="utf-8") as fh:
+        pinned = [line.split("\t")[6] for line in fh.read().splitlines() if line[:1].isdigit()]
+    assert [entry.state_hash for entry in referee.log(match_id)] == pinned
+
+
+def test_a_player_fought_folds_to_what_decide_changed(checked):
+    """The one fact no replay or scenario says: fighting a player an effect named (the grant used up)."""
+    from test_xfiles_encounters import P2, new, play, state
+
+    hand = ["strike_team"] * 6
+    r, mid = new(position={**P2, "players.alice.hand": hand, "turn.grants": ["fight_player:bob"]})
+    for _ in range(4):
+        play(r, mid, "alice", "play_card card=strike_team")
+    res = play(r, mid, "alice", "fight_player seat=bob")
+    fought = [e for e in res.verdict.events if type(e).__name__ == "PlayerFought"]
+    assert fought and fought[0].vocabulary == 2 and not fought[0].changes
+    assert state(r, mid)["turn"]["grants"] == []
