@@ -162,6 +162,31 @@ def _names(x: str, text: str, words: set[str]) -> bool:
     return x in text and re.search(rf"(?<![A-Za-z0-9_:]){re.escape(x)}(?![A-Za-z0-9_])", text) is not None
 
 
+def _pattern(targets: set[str]) -> re.Pattern[str]:
+    return re.compile(r"(?<![A-Za-z0-9_:])(" + "|".join(re.escape(x) for x in sorted(targets, key=len, reverse=True))
+                      + r")(?![A-Za-z0-9_])")
+
+
+def _naming(targets: set[str]):
+    """A function giving the first place a text names one of ``targets`` as a whole word (not after a
+    ``:``), or None. The targets made of word characters alone are looked up in the text's
+    :func:`_words` (one pass over the text; an alternation of hundreds of ids searched over every
+    answer was a tenth of this module's time); only the others (names with spaces) are searched for.
+    Where a text names one, the whole pattern finds the first place, for the message."""
+    if not targets:
+        return lambda text: None
+    plain = {x for x in targets if _WORDY.fullmatch(x)}
+    others = _pattern(targets - plain) if targets - plain else None
+    whole = _pattern(targets)
+
+    def named(text: str) -> re.Match[str] | None:
+        if (plain and not plain.isdisjoint(_words(text))) or (others is not None and others.search(text)):
+            return whole.search(text)
+        return None
+
+    return named
+
+
 def names_of(loaded, ids: set[str], every: dict[str, str]) -> set[str]:
     """The card names of ``ids`` that no other card bears (those could be shown for the other one)."""
     allowed = {name for cid, name in every.items() if cid not in ids}
@@ -203,13 +228,12 @@ def check(hall: Hall, mid: str, tokens: dict[str, str], roles: list[str]) -> Non
             str(e.meta.get("comment", "")) for e in r.log(mid))
         forbidden = {x for x in never_seen(r, mid, role, universe) if x not in authored}
         names = {n for n in names_of(loaded, forbidden, every) if n not in authored}
-        pattern = re.compile(r"(?<![A-Za-z0-9_:])(" + "|".join(re.escape(x) for x in sorted(forbidden | names, key=len, reverse=True)) + r")(?![A-Za-z0-9_])") if forbidden or names else None
+        named = _naming(forbidden | names)
         got = answers(hall, mid, tokens, role)
         for what, data in got:
             text = data.decode("utf-8")
-            if pattern is not None:
-                found = pattern.search(text)
-                assert found is None, f"{role} learns {found.group(0)!r} from {what}: …{text[max(0, found.start() - 120):found.end() + 60]}…"
+            found = named(text)
+            assert found is None, f"{role} learns {found.group(0)!r} from {what}: …{text[max(0, found.start() - 120):found.end() + 60]}…"
             for secret in _secrets_in(text, hashes):
                 raise AssertionError(f"{role} gets {secret[:12]}… (a seed or hash) from {what}")
         # one redaction path: the CLI and HTTP answer the same role alike
@@ -440,3 +464,19 @@ def test_copycat_random_play_over_http_leaks_nothing(hall, seed):
 def test_the_copycat_demo_leaks_nothing(hall):
     mid, tokens = _import(hall, f"{ROOT}/replays/copycat/thursday-club.txt")
     check(hall, mid, tokens, ["anna", "ben", "cleo", "spectator"])
+
+
+def test_the_word_lookup_finds_exactly_what_the_pattern_finds():
+    """:func:`_naming`'s shortcut (a set of the text's words) against the one pattern it replaces, on ids
+    that are words, ids with other characters and names with spaces, placed at the edges, after a ``:``,
+    inside longer words and nowhere."""
+    targets = {"K07", "TR7", "bear_c6", "lion-c1", "Pilgrim Bridge"}
+    texts = ["", "K07", "K070", "xK07", ":K07", "a:K07 b", "card=K07,", "TR7 TR8", "TR77", "_TR7",
+             "bear_c6.", "bear_c60", "lion-c1", "xlion-c1", "lion-c12", "the Pilgrim Bridge!", "Pilgrim Bridges",
+             '{"hand": ["TR1", "K07"]}', "K0 7", "tr7"]
+    named, whole = _naming(targets), _pattern(targets)
+    for text in texts:
+        a, b = named(text), whole.search(text)
+        assert (a and a.span()) == (b and b.span()), text
+    assert named("the Pilgrim Bridge!") is not None and named("TR77 :K07") is None
+    assert _naming(set())("K07") is None
