@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from litestar.testing import TestClient
 
+from conftest import examples
 from referee.access import Access, Principal
 from referee.engine.notation import format_intent
 from referee.errors import BadInput
@@ -300,7 +301,7 @@ def logs(draw: Any) -> list[Header]:
     return out
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(logs(), st.data())
 def test_marks_of_any_range_are_the_whole_timelines(headers, data):
     whole = Timeline.build(headers).undone_by
