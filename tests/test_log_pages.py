@@ -28,6 +28,9 @@ from referee.timeline import Header, Timeline, undone_marks
 PLAYERS = ["south", "north"]
 ROLES = [None, "south", "north", "spectator"]
 
+#: the ~600-entry matches below are played once per backend: the module's tests share one xdist worker
+pytestmark = pytest.mark.xdist_group("log_pages")
+
 #: the one store kept per PostgreSQL database (a pool of connections each: one per reader would be hundreds)
 _SHARED: dict[str, Store] = {}
 
