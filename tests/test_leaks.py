@@ -123,6 +123,8 @@ def never_seen(referee: Referee, mid: str, role: str, universe: set[str]) -> set
     doc = json.loads(export(referee, mid, "json", role))
     state = loaded.initial
     seen = {x for x in universe if f'"{x}"' in json.dumps(doc["initial_state"])}
+    plain = {x for x in universe if _WORDY.fullmatch(x)}  # named by a text exactly when among its words
+    others = universe - plain
     hidden = loaded.rules.hidden_ids(state, seat)
     for step, (_entry, body) in zip(doc["steps"], referee.bodies(loaded), strict=True):
         state = referee.advance(loaded, state, body)
@@ -139,7 +141,7 @@ def never_seen(referee: Referee, mid: str, role: str, universe: set[str]) -> set
         words = _words(text)
         for x in hidden - seen:
             assert not _names(x, text, words), f"{role} learns {x!r} at entry {step['entry']['seq']}: {text[:400]}"
-        seen |= {x for x in universe if x not in hidden and _names(x, text, words)}
+        seen |= ((plain & words) | {x for x in others if _names(x, text, words)}) - hidden
     return set(hidden) - seen
 
 
@@ -296,20 +298,27 @@ def play_over_http(hall: Hall, game: str, players: list[str], steps: int, seed: 
     return mid, tokens
 
 
-@pytest.mark.parametrize("seed", [3, 11])
+def AGAIN(seed: int):  # noqa: N802 - reads as a seed in the lists below
+    """A second random game of a game: it reaches states the first does not (a few lines of the game's
+    fold and view the first seed and the demos leave unrun), and costs as much again; the README's
+    command leaves it to CI (``slow``), which plays every seed."""
+    return pytest.param(seed, marks=pytest.mark.slow)
+
+
+@pytest.mark.parametrize("seed", [3, AGAIN(11)])
 def test_by_all_means_random_play_over_http_leaks_nothing(hall, seed):
     mid, tokens = play_over_http(hall, "by_all_means", ["alice", "bob"], 90, seed, cards="demo")
     check(hall, mid, tokens, ["alice", "bob", "spectator"])
 
 
-@pytest.mark.parametrize("seed", [5, 8])
+@pytest.mark.parametrize("seed", [5, AGAIN(8)])
 def test_war_of_shadows_random_play_over_http_leaks_nothing(hall, seed):
     mid, tokens = play_over_http(hall, "war_of_shadows", ["anna", "boris", "vera"], 120, seed, cards="demo",
                                  options={"to_each_their_own": True, "keep_secrets": True})
     check(hall, mid, tokens, ["anna", "boris", "vera", "spectator"])
 
 
-@pytest.mark.parametrize("seed", [4, 9])
+@pytest.mark.parametrize("seed", [4, AGAIN(9)])
 def test_android_random_play_over_http_leaks_nothing(hall, seed):
     mid, tokens = play_over_http(hall, "android", ["ana", "ben", "cy", "dee"], 140, seed, cards="demo")
     check(hall, mid, tokens, ["ana", "ben", "cy", "dee", "spectator"])
