@@ -299,13 +299,14 @@ def play_over_http(hall: Hall, game: str, players: list[str], steps: int, seed: 
 
 
 def AGAIN(seed: int):  # noqa: N802 - reads as a seed in the lists below
-    """A second random game of a game: it reaches states the first does not (a few lines of the game's
-    fold and view the first seed and the demos leave unrun), and costs as much again; the README's
-    command leaves it to CI (``slow``), which plays every seed."""
+    """A second random game of a game that runs no line of referee/ the first seed and the game's demo
+    leave unrun (measured by tracing each test's lines: War of Shadows 8, Android 9), and costs a whole
+    game again: the README's command leaves it to CI (``slow``), which plays every seed. By All Means' 11
+    runs 13 lines of its fold and one each of its view and words that 3 does not: it stays."""
     return pytest.param(seed, marks=pytest.mark.slow)
 
 
-@pytest.mark.parametrize("seed", [3, AGAIN(11)])
+@pytest.mark.parametrize("seed", [3, 11])
 def test_by_all_means_random_play_over_http_leaks_nothing(hall, seed):
     mid, tokens = play_over_http(hall, "by_all_means", ["alice", "bob"], 90, seed, cards="demo")
     check(hall, mid, tokens, ["alice", "bob", "spectator"])
