@@ -58,6 +58,22 @@ def dump(path) -> list[str]:
         conn.close()
 
 
+# -- property tests: fewer examples in a local run, every one in CI (issue 28) ----------------------------
+
+#: ``ci`` (``.ci/run`` sets it): a property test tries the examples it names; anything else, a fifth
+EXAMPLES_ENV = "REFEREE_HYPOTHESIS"
+
+
+def examples(ci: int) -> int:
+    """How many examples a property test that names ``ci`` tries in this run: ``ci`` under
+    ``REFEREE_HYPOTHESIS=ci``, else a fifth of it (at least 20): the quick loop still draws from the
+    same strategies, CI looks further."""
+    mode = os.environ.get(EXAMPLES_ENV, "")
+    if mode not in ("", "ci"):
+        raise pytest.UsageError(f"{EXAMPLES_ENV}={mode!r} is not understood: expected 'ci' or nothing")
+    return ci if mode == "ci" else max(ci // 5, 20)
+
+
 # -- PostgreSQL (issue 18): one throw-away server a session, a fresh database a test -----------------
 
 

@@ -65,3 +65,14 @@ def test_an_unknown_value_is_refused_naming_what_is_expected(monkeypatch):
     monkeypatch.setenv(conftest.PG_TESTS_ENV, "most")
     with pytest.raises(pytest.UsageError, match=r"REFEREE_PG_TESTS='most' is not understood: expected 'sample'"):
         run(suite())
+
+
+def test_a_property_test_tries_a_fifth_of_its_examples_locally_and_all_of_them_in_ci(monkeypatch):
+    """conftest.examples: what .ci/run (REFEREE_HYPOTHESIS=ci) and a local run give a property test."""
+    monkeypatch.delenv(conftest.EXAMPLES_ENV, raising=False)
+    assert (conftest.examples(500), conftest.examples(150), conftest.examples(60)) == (100, 30, 20)
+    monkeypatch.setenv(conftest.EXAMPLES_ENV, "ci")
+    assert (conftest.examples(500), conftest.examples(150), conftest.examples(60)) == (500, 150, 60)
+    monkeypatch.setenv(conftest.EXAMPLES_ENV, "more")
+    with pytest.raises(pytest.UsageError, match=r"REFEREE_HYPOTHESIS='more' is not understood: expected 'ci'"):
+        conftest.examples(500)

@@ -123,6 +123,8 @@ def never_seen(referee: Referee, mid: str, role: str, universe: set[str]) -> set
     doc = json.loads(export(referee, mid, "json", role))
     state = loaded.initial
     seen = {x for x in universe if f'"{x}"' in json.dumps(doc["initial_state"])}
+    plain = {x for x in universe if _WORDY.fullmatch(x)}  # named by a text exactly when among its words
+    others = universe - plain
     hidden = loaded.rules.hidden_ids(state, seat)
     for step, (_entry, body) in zip(doc["steps"], referee.bodies(loaded), strict=True):
         state = referee.advance(loaded, state, body)
@@ -139,7 +141,7 @@ def never_seen(referee: Referee, mid: str, role: str, universe: set[str]) -> set
         words = _words(text)
         for x in hidden - seen:
             assert not _names(x, text, words), f"{role} learns {x!r} at entry {step['entry']['seq']}: {text[:400]}"
-        seen |= {x for x in universe if x not in hidden and _names(x, text, words)}
+        seen |= ((plain & words) | {x for x in others if _names(x, text, words)}) - hidden
     return set(hidden) - seen
 
 
@@ -160,6 +162,31 @@ def _names(x: str, text: str, words: set[str]) -> bool:
     if _WORDY.fullmatch(x):
         return x in words
     return x in text and re.search(rf"(?<![A-Za-z0-9_:]){re.escape(x)}(?![A-Za-z0-9_])", text) is not None
+
+
+def _pattern(targets: set[str]) -> re.Pattern[str]:
+    return re.compile(r"(?<![A-Za-z0-9_:])(" + "|".join(re.escape(x) for x in sorted(targets, key=len, reverse=True))
+                      + r")(?![A-Za-z0-9_])")
+
+
+def _naming(targets: set[str]):
+    """A function giving the first place a text names one of ``targets`` as a whole word (not after a
+    ``:``), or None. The targets made of word characters alone are looked up in the text's
+    :func:`_words` (one pass over the text; an alternation of hundreds of ids searched over every
+    answer was a tenth of this module's time); only the others (names with spaces) are searched for.
+    Where a text names one, the whole pattern finds the first place, for the message."""
+    if not targets:
+        return lambda text: None
+    plain = {x for x in targets if _WORDY.fullmatch(x)}
+    others = _pattern(targets - plain) if targets - plain else None
+    whole = _pattern(targets)
+
+    def named(text: str) -> re.Match[str] | None:
+        if (plain and not plain.isdisjoint(_words(text))) or (others is not None and others.search(text)):
+            return whole.search(text)
+        return None
+
+    return named
 
 
 def names_of(loaded, ids: set[str], every: dict[str, str]) -> set[str]:
@@ -203,13 +230,12 @@ def check(hall: Hall, mid: str, tokens: dict[str, str], roles: list[str]) -> Non
             str(e.meta.get("comment", "")) for e in r.log(mid))
         forbidden = {x for x in never_seen(r, mid, role, universe) if x not in authored}
         names = {n for n in names_of(loaded, forbidden, every) if n not in authored}
-        pattern = re.compile(r"(?<![A-Za-z0-9_:])(" + "|".join(re.escape(x) for x in sorted(forbidden | names, key=len, reverse=True)) + r")(?![A-Za-z0-9_])") if forbidden or names else None
+        named = _naming(forbidden | names)
         got = answers(hall, mid, tokens, role)
         for what, data in got:
             text = data.decode("utf-8")
-            if pattern is not None:
-                found = pattern.search(text)
-                assert found is None, f"{role} learns {found.group(0)!r} from {what}: …{text[max(0, found.start() - 120):found.end() + 60]}…"
+            found = named(text)
+            assert found is None, f"{role} learns {found.group(0)!r} from {what}: …{text[max(0, found.start() - 120):found.end() + 60]}…"
             for secret in _secrets_in(text, hashes):
                 raise AssertionError(f"{role} gets {secret[:12]}… (a seed or hash) from {what}")
         # one redaction path: the CLI and HTTP answer the same role alike
@@ -272,20 +298,28 @@ def play_over_http(hall: Hall, game: str, players: list[str], steps: int, seed: 
     return mid, tokens
 
 
+def AGAIN(seed: int):  # noqa: N802 - reads as a seed in the lists below
+    """A second random game of a game that runs no line of referee/ the first seed and the game's demo
+    leave unrun (measured by tracing each test's lines: War of Shadows 8, Android 9), and costs a whole
+    game again: the README's command leaves it to CI (``slow``), which plays every seed. By All Means' 11
+    runs 13 lines of its fold and one each of its view and words that 3 does not: it stays."""
+    return pytest.param(seed, marks=pytest.mark.slow)
+
+
 @pytest.mark.parametrize("seed", [3, 11])
 def test_by_all_means_random_play_over_http_leaks_nothing(hall, seed):
     mid, tokens = play_over_http(hall, "by_all_means", ["alice", "bob"], 90, seed, cards="demo")
     check(hall, mid, tokens, ["alice", "bob", "spectator"])
 
 
-@pytest.mark.parametrize("seed", [5, 8])
+@pytest.mark.parametrize("seed", [5, AGAIN(8)])
 def test_war_of_shadows_random_play_over_http_leaks_nothing(hall, seed):
     mid, tokens = play_over_http(hall, "war_of_shadows", ["anna", "boris", "vera"], 120, seed, cards="demo",
                                  options={"to_each_their_own": True, "keep_secrets": True})
     check(hall, mid, tokens, ["anna", "boris", "vera", "spectator"])
 
 
-@pytest.mark.parametrize("seed", [4, 9])
+@pytest.mark.parametrize("seed", [4, AGAIN(9)])
 def test_android_random_play_over_http_leaks_nothing(hall, seed):
     mid, tokens = play_over_http(hall, "android", ["ana", "ben", "cy", "dee"], 140, seed, cards="demo")
     check(hall, mid, tokens, ["ana", "ben", "cy", "dee", "spectator"])
@@ -440,3 +474,19 @@ def test_copycat_random_play_over_http_leaks_nothing(hall, seed):
 def test_the_copycat_demo_leaks_nothing(hall):
     mid, tokens = _import(hall, f"{ROOT}/replays/copycat/thursday-club.txt")
     check(hall, mid, tokens, ["anna", "ben", "cleo", "spectator"])
+
+
+def test_the_word_lookup_finds_exactly_what_the_pattern_finds():
+    """:func:`_naming`'s shortcut (a set of the text's words) against the one pattern it replaces, on ids
+    that are words, ids with other characters and names with spaces, placed at the edges, after a ``:``,
+    inside longer words and nowhere."""
+    targets = {"K07", "TR7", "bear_c6", "lion-c1", "Pilgrim Bridge"}
+    texts = ["", "K07", "K070", "xK07", ":K07", "a:K07 b", "card=K07,", "TR7 TR8", "TR77", "_TR7",
+             "bear_c6.", "bear_c60", "lion-c1", "xlion-c1", "lion-c12", "the Pilgrim Bridge!", "Pilgrim Bridges",
+             '{"hand": ["TR1", "K07"]}', "K0 7", "tr7"]
+    named, whole = _naming(targets), _pattern(targets)
+    for text in texts:
+        a, b = named(text), whole.search(text)
+        assert (a and a.span()) == (b and b.span()), text
+    assert named("the Pilgrim Bridge!") is not None and named("TR77 :K07") is None
+    assert _naming(set())("K07") is None

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from litestar.testing import TestClient
 
+from conftest import examples
 from referee.access import Access, Principal
 from referee.engine.notation import format_intent
 from referee.errors import BadInput
@@ -26,6 +27,9 @@ from referee.timeline import Header, Timeline, undone_marks
 
 PLAYERS = ["south", "north"]
 ROLES = [None, "south", "north", "spectator"]
+
+#: the ~600-entry matches below are played once per backend: the module's tests share one xdist worker
+pytestmark = pytest.mark.xdist_group("log_pages")
 
 #: the one store kept per PostgreSQL database (a pool of connections each: one per reader would be hundreds)
 _SHARED: dict[str, Store] = {}
@@ -301,7 +305,7 @@ def logs(draw: Any) -> list[Header]:
     return out
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(logs(), st.data())
 def test_marks_of_any_range_are_the_whole_timelines(headers, data):
     whole = Timeline.build(headers).undone_by

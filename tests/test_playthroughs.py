@@ -14,10 +14,20 @@ from support import playthroughs as pt
 
 SOURCES = pt.sources()
 
+#: both tests of a source read one computation: under xdist the module's tests go to one worker
+#: (``--dist loadgroup``, pyproject.toml), which computes each source once, when a test first asks for it
+pytestmark = pytest.mark.xdist_group("playthroughs")
+
+
+class Computed(dict[str, str]):
+    def __missing__(self, name: str) -> str:
+        self[name] = pt.compute(next(s for s in SOURCES if s.name == name))
+        return self[name]
+
 
 @pytest.fixture(scope="module")
 def computed() -> dict[str, str]:
-    return {s.name: pt.compute(s) for s in SOURCES}
+    return Computed()
 
 
 @pytest.mark.parametrize("source", SOURCES, ids=lambda s: s.name)

@@ -32,11 +32,10 @@ def test_replay_imports_exports_and_round_trips(path):
     unparsed = [p for p in summary.problems if not p.code.startswith(summary.game + "/") and "/" in p.code
                 and p.code.split("/")[0] in ("input", "transcript", "match")]
     assert unparsed == [], f"{path}: lines the referee could not read: {unparsed}"
-    for fmt in FORMATS:
-        for role in ("arbiter", "spectator"):
-            assert export(r, summary.match_id, fmt, role)
-    again = import_transcript(r, export(r, summary.match_id, "txt"), "again.txt", os.path.dirname(path))
+    made = {(fmt, role): export(r, summary.match_id, fmt, role) for fmt in FORMATS for role in ("arbiter", "spectator")}
+    assert all(made.values())
+    again = import_transcript(r, made["txt", "arbiter"], "again.txt", os.path.dirname(path))
     a = [(e.kind, e.actor, e.notation, e.verdict, e.state_hash) for e in r.log(summary.match_id)]
     b = [(e.kind, e.actor, e.notation, e.verdict, e.state_hash) for e in r.log(again.match_id)]
     assert a == b
-    assert json.loads(export(r, summary.match_id, "json"))["outcome"] is not None
+    assert json.loads(made["json", "arbiter"])["outcome"] is not None

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import examples
 from referee.tournament.pairing import Entrant, PairingError, berger, pods, swiss, table_sizes
 
 
@@ -52,7 +53,7 @@ def _costs(entrants, met, pairs, bye):
     return bad, spread
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(fields(), st.integers(0, 2**32))
 def test_swiss_is_optimal_and_repeatable(field, seed):
     entrants, met = field

@@ -12,7 +12,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import ROOT
+from conftest import ROOT, examples
 from referee.export import export
 from referee.service import Referee
 from referee.store.memory import MemoryStore
@@ -55,7 +55,7 @@ json_values = st.recursive(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(json_values, json_values)
 def test_a_patch_rebuilds_the_new_value_from_the_old(old, new):
     if old == new:
