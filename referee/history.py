@@ -454,14 +454,20 @@ class History:
             )
 
     def snapshots_of(self, m: StoredMatch) -> list[StoredSnapshot]:
+        """The snapshots along a match's log, newest first: its own after its fork point, then its
+        parents' up to it (what :meth:`snapshot` would find stepping back from the head), one read of
+        the store per match of the line."""
         out: list[StoredSnapshot] = []
-        seq = self.store.head(m.id)
-        while True:
-            snap = self.snapshot(m, seq)
-            if snap is None:
-                return out
-            out.append(snap)
-            seq = snap.seq - 1
+        limit = self.store.head(m.id)
+        line: StoredMatch | None = m
+        while line is not None:
+            base = line.fork_seq or 0
+            out.extend(s for s in reversed(self.store.snapshots(line.id)) if base < s.seq <= limit)
+            if line.parent is None:
+                break
+            limit = min(limit, base)
+            line = self.store.get_match(line.parent)
+        return out
 
     def decide_undo(self, loaded: Loaded, timeline: Timeline, actor: str, to: int,
                     over: bool = False) -> Accepted[Any] | Rejected:

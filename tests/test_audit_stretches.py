@@ -141,6 +141,27 @@ def test_a_fork_is_audited_in_stretches_through_its_parent(long_match):
     assert service(path).audit(fork.id, jobs=4) == service(path).audit(fork.id)
 
 
+def test_the_snapshots_along_a_fork_are_the_ones_a_step_back_finds(long_match):
+    """snapshots_of reads each match of the line once and gives what stepping back from the head with
+    snapshot() (one read per snapshot) gives: the fork's own after its fork point, then its parent's."""
+    r, mid, _path = long_match
+    fork = r.fork(mid, at=90, name="branch")
+    for _ in range(70):
+        st = r.show(fork.id)
+        if st.outcome is not None:
+            r.undo(fork.id, by="arbiter", to=r.store.head(fork.id) - 4)
+        else:
+            r.submit(fork.id, st.state["active"], "take 1")
+    m = r.load(fork.id).match
+    stepped, seq = [], r.store.head(fork.id)
+    while (snap := r.snapshot(m, seq)) is not None:
+        stepped.append(snap)
+        seq = snap.seq - 1
+    got = r.snapshots_of(m)
+    assert got == stepped
+    assert {s.match_id for s in got} == {mid, fork.id} and all(s.seq <= 90 for s in got if s.match_id == mid)
+
+
 @pytest.mark.parametrize("broken", ["seq % 2 = 0", "1 = 1"])
 def test_far_undo_targets_fold_only_from_snapshots_that_check_out(long_match, monkeypatch, broken):
     """With a tiny window every undo refolds from a snapshot; broken snapshots are passed over (and
