@@ -551,9 +551,11 @@ class Walker:
         # states the audit itself derived, for undo and redo targets (never a cache from before: the
         # file may have been edited since); the last WINDOW entries' states, older ones folded again
         self.jumps: dict[int, Any] = {start: state}
+        #: the state hashes of those states this walk derived (an undo back to one is not hashed again)
+        self.hashes: dict[int, str] = {}
         self.hashed_state: Any = None
         self.hashed = ""
-        self.canonical_state = b""
+        self.canonical_state: bytes | None = b""
         #: the seed moves are drawn from: the match's, or the fresh secret of its latest reopening
         self.seed = history.seed_in_force(loaded, start + 1)
 
@@ -566,7 +568,7 @@ class Walker:
         decode = loaded.decoder.decode
         out = self.result
         findings = out.findings
-        state, prev, timeline, jumps = self.state, self.prev, self.timeline, self.jumps
+        state, prev, timeline, jumps, hashes = self.state, self.prev, self.timeline, self.jumps, self.hashes
         hashed_state, hashed, canonical_state = self.hashed_state, self.hashed, self.canonical_state
         expected, checked = out.expected, out.checked
         for seq, kind_col, actor_col, verdict_col, code_col, raw, prev_col, hash_col, state_col in \
@@ -642,13 +644,21 @@ class Walker:
             jumps.pop(seq - WINDOW, None)
             if state is not hashed_state:  # a rejection or a note leaves the very same state
                 hashed_state = state
-                canonical_state = core.state_bytes(state)
-                hashed = core.sha256_hex(canonical_state)
+                target = act.target if isinstance(act, (Undo, Redo)) else None
+                if target is not None and target in hashes and jumps.get(target) is state:
+                    hashed, canonical_state = hashes[target], None  # back to a state this walk hashed
+                else:
+                    canonical_state = core.state_bytes(state)
+                    hashed = core.sha256_hex(canonical_state)
             if hashed != state_col:
                 findings.append(Finding(seq=seq, what="state_hash", recorded=state_col, derived=hashed))
                 break
+            hashes[seq] = hashed
+            hashes.pop(seq - WINDOW, None)
             snapshot = want.get(seq)
             if snapshot is not None:
+                if canonical_state is None:
+                    canonical_state = core.state_bytes(state)
                 out.derived[seq] = (hashed, snapshot == canonical_state)
             prev = hash_col
             checked += 1
