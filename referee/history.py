@@ -412,8 +412,9 @@ class History:
         order. Kept per match (the log is append-only): a later call reads only what is new, from the
         index of undos and a fork's first entry."""
         mid = loaded.match.id
-        stop = min(stop, self.store.head(mid))
         high, rows = self._reseeds.get(mid) or (0, [])
+        if high < stop:  # (what was read stays true: the head is read only when more may be there)
+            stop = min(stop, self.store.head(mid))
         if high < stop:
             rows = rows + self._read_reseeds(loaded, high + 1, stop)
             high = stop

@@ -102,3 +102,23 @@ def test_a_head_gone_stale_before_the_append_is_a_conflict_then_a_retry_chains_o
     entries = list(a.store.entries(m.id))
     assert [e.seq for e in entries] == [1, 2, 3] and entries[2].prev_hash == entries[1].hash
     assert b.audit(m.id).clean
+
+
+def test_on_sqlite_a_submit_after_a_submit_reads_the_head_once_and_no_entry(tmp_path):
+    """Before its write transaction, the second submit reads the store's head once (whether another
+    writer appended) and no entry: not the head's hash, not what waits after it, not the reseeds."""
+    from referee.store.sqlite import SqliteStore
+
+    store = SqliteStore(str(tmp_path / "s.db"))
+    r = Referee(store, games=[PILE])
+    m = r.new_match("pile", ["alice", "bob"], seed=1)
+    r.submit(m.id, "alice", "start")
+    seen: list[str] = []
+    store.conn.set_trace_callback(seen.append)
+    try:
+        assert r.submit(m.id, "alice", "say note=hi").accepted
+    finally:
+        store.conn.set_trace_callback(None)
+    before = seen[:seen.index("BEGIN IMMEDIATE")]
+    reads = [s for s in before if "FROM entries" in s]
+    assert len(reads) == 1 and "MAX(seq)" in reads[0], before
