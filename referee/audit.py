@@ -25,7 +25,7 @@ import multiprocessing
 import os
 import signal
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -92,8 +92,9 @@ class Stretch:
     #: the seq after the last entry read (a single pass uses it to find entries missing at the end)
     expected: int = 0
     findings: list[Finding] = field(default_factory=list)
-    #: the derived state hash after each entry that has a snapshot
-    derived: dict[int, str] = field(default_factory=dict)
+    #: after each entry that has a snapshot: the derived state hash, and whether the snapshot's bytes are
+    #: the derived state's canonical bytes (then they hash to it: the snapshot is not hashed again)
+    derived: dict[int, tuple[str, bool]] = field(default_factory=dict)
 
     @property
     def stop(self) -> int:
@@ -150,12 +151,12 @@ def run(books: Audited, match_id: str, progress: Callable[[int, int], None] | No
     last: Stretch | None = None
     if not findings:
         loaded = books.configuration.load(m.id)
-        snapshots = books.history.snapshots_of(m)  # newest first
-        want = frozenset(s.seq for s in snapshots)
+        snapshots = books.history.snapshots_of(m)  # newest first, read at once
+        want = {s.seq: s.state for s in snapshots}
         bounds = plan(books, loaded, snapshots, head, jobs)
         with _batch_gc():
             stretches = _run(books, loaded, bounds, want, head, progress, jobs)
-        derived: dict[int, str] = {}
+        derived: dict[int, tuple[str, bool]] = {}
         last = stretches[-1]
         for s in stretches:
             checked += s.checked
@@ -166,10 +167,10 @@ def run(books: Audited, match_id: str, progress: Callable[[int, int], None] | No
                 break
         if not findings:
             for snap in snapshots:
-                want_hash = derived.get(snap.seq)
-                got = core.sha256_hex(snap.state)
-                if want_hash is None or got != want_hash or snap.state_hash != want_hash:
-                    findings.append(Finding(seq=snap.seq, what="snapshot", recorded=got, derived=want_hash or ""))
+                want_hash, same = derived.get(snap.seq, ("", False))
+                if not same or snap.state_hash != want_hash:
+                    findings.append(Finding(seq=snap.seq, what="snapshot", recorded=core.sha256_hex(snap.state),
+                                            derived=want_hash))
                     break
         if not findings and last.expected - 1 != head:
             findings.append(Finding(seq=head, what="missing", recorded=f"head {head}",
@@ -428,7 +429,7 @@ class _Board:
             self.stop.value = min(self.stop.value, k + 1)
 
 
-def _work(history: History, loaded: Loaded, bounds: list[int], want: frozenset[int], board: _Board, me: int,
+def _work(history: History, loaded: Loaded, bounds: list[int], want: Mapping[int, bytes], board: _Board, me: int,
           first: int | None, tick: Callable[[], None] | None) -> list[Stretch]:
     """Check chunks from ``first`` on while the next one is free, then start again where the longest
     run of free chunks is; one :class:`Stretch` per run."""
@@ -457,7 +458,7 @@ def _work(history: History, loaded: Loaded, bounds: list[int], want: frozenset[i
     return out
 
 
-def _run(books: Audited, loaded: Loaded, bounds: list[int], want: frozenset[int], head: int,
+def _run(books: Audited, loaded: Loaded, bounds: list[int], want: Mapping[int, bytes], head: int,
          progress: Callable[[int, int], None] | None, jobs: int) -> list[Stretch]:
     chunks = len(bounds) - 1
     if chunks == 1:
@@ -519,7 +520,7 @@ def _run(books: Audited, loaded: Loaded, bounds: list[int], want: frozenset[int]
     return tiled
 
 
-def _walk(history: History, loaded: Loaded, want: frozenset[int], start: int, stop: int,
+def _walk(history: History, loaded: Loaded, want: Mapping[int, bytes], start: int, stop: int,
           tick: Callable[[int], None] | None = None) -> Stretch:
     """One walk from ``start`` to ``stop`` in this process."""
     walker = Walker(history, loaded, start, want)
@@ -527,7 +528,7 @@ def _walk(history: History, loaded: Loaded, want: frozenset[int], start: int, st
     return walker.result
 
 
-def _child(books: Audited, loaded: Loaded, bounds: list[int], want: frozenset[int], board: _Board, me: int,
+def _child(books: Audited, loaded: Loaded, bounds: list[int], want: Mapping[int, bytes], board: _Board, me: int,
            first: int, send: Any) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops this one
     # the parent's connection came along with the fork: keep it (never close or use it here) and read
@@ -565,7 +566,7 @@ class Walker:
     """Checks entries in order from the state after entry ``start``; :meth:`run` goes on to a later
     entry as often as asked (a process that takes the next chunk just walks on)."""
 
-    def __init__(self, history: History, loaded: Loaded, start: int, want: frozenset[int]) -> None:
+    def __init__(self, history: History, loaded: Loaded, start: int, want: Mapping[int, bytes]) -> None:
         self.history, self.loaded, self.want = history, loaded, want
         m = loaded.match
         self.result = Stretch(start=start, expected=start + 1)
@@ -582,8 +583,11 @@ class Walker:
         # states the audit itself derived, for undo and redo targets (never a cache from before: the
         # file may have been edited since); the last WINDOW entries' states, older ones folded again
         self.jumps: dict[int, Any] = {start: state}
+        #: the state hashes of those states this walk derived (an undo back to one is not hashed again)
+        self.hashes: dict[int, str] = {}
         self.hashed_state: Any = None
         self.hashed = ""
+        self.canonical_state: bytes | None = b""
         #: the seed moves are drawn from: the match's, or the fresh secret of its latest reopening
         self.seed = history.seed_in_force(loaded, start + 1)
 
@@ -596,8 +600,8 @@ class Walker:
         decode = loaded.decoder.decode
         out = self.result
         findings = out.findings
-        state, prev, timeline, jumps = self.state, self.prev, self.timeline, self.jumps
-        hashed_state, hashed = self.hashed_state, self.hashed
+        state, prev, timeline, jumps, hashes = self.state, self.prev, self.timeline, self.jumps, self.hashes
+        hashed_state, hashed, canonical_state = self.hashed_state, self.hashed, self.canonical_state
         expected, checked = out.expected, out.checked
         for seq, kind_col, actor_col, verdict_col, code_col, raw, prev_col, hash_col, state_col in \
                 history.audit_rows(m, expected, stop):
@@ -672,17 +676,29 @@ class Walker:
             jumps[seq] = state
             jumps.pop(seq - WINDOW, None)
             if state is not hashed_state:  # a rejection or a note leaves the very same state
-                hashed_state, hashed = state, core.state_hash(state)
+                hashed_state = state
+                target = act.target if isinstance(act, (Undo, Redo)) else None
+                if target is not None and target in hashes and jumps.get(target) is state:
+                    hashed, canonical_state = hashes[target], None  # back to a state this walk hashed
+                else:
+                    canonical_state = core.state_bytes(state)
+                    hashed = core.sha256_hex(canonical_state)
             if hashed != state_col:
                 findings.append(Finding(seq=seq, what="state_hash", recorded=state_col, derived=hashed))
                 break
-            if seq in want:
-                out.derived[seq] = hashed
+            hashes[seq] = hashed
+            hashes.pop(seq - WINDOW, None)
+            snapshot = want.get(seq)
+            if snapshot is not None:
+                if canonical_state is None:
+                    canonical_state = core.state_bytes(state)
+                out.derived[seq] = (hashed, snapshot == canonical_state)
             prev = hash_col
             checked += 1
             if tick is not None and not checked % TICK:
                 tick(checked)
         self.state, self.prev, self.hashed_state, self.hashed = state, prev, hashed_state, hashed
+        self.canonical_state = canonical_state
         out.expected, out.checked = expected, checked
         if tick is not None:
             tick(checked)

@@ -23,7 +23,7 @@ from .engine import core
 from .engine.entries import Act, Confirmation, Move, Redo, Reopen, Reopening, Ruling, Undo, fresh_secret
 from .engine.protocol import Accepted, Held, Rejected
 from .errors import BadInput, ConflictError, StorageError
-from .redaction import View, annotations_by_entry
+from .redaction import View, annotations_by_entry, verdict_name
 from .store import AuditRow, IndexRow, MatchRecords, StoredAnnotation, StoredEntry, StoredMatch, StoredSnapshot
 from .timeline import Header, Jump, Timeline, undone_marks
 
@@ -85,18 +85,36 @@ class History:
         self._memos: dict[str, MutableMapping[int, Any]] = {}
         self._jumps: dict[str, tuple[int, int, list[Jump]]] = {}
         self._reseeds: dict[str, tuple[int, list[tuple[int, int]]]] = {}
+        #: per match, the head entry this service appended last: (seq, hash, what waits after it, if its
+        #: index columns tell). Used only while the store's head is still that seq (an entry's seq is
+        #: its own: no other writer has that entry), so another process's appends make it unused
+        self._tips: dict[str, tuple[int, str, tuple[int, str] | None | _Unknown]] = {}
 
     def with_store(self, store: MatchRecords) -> History:
         """The same reading over another connection to the store (an audit's forked process), nothing kept."""
         return History(store, use_snapshots=self.use_snapshots)
 
-    def remember_head(self, match_id: str, seq: int, state: Any) -> None:
-        """The state after entry ``seq``, just appended as the match's head (the next fold starts there)."""
+    def remember_head(self, match_id: str, seq: int, state: Any, entry: StoredEntry | None = None) -> None:
+        """The state after entry ``seq``, just appended as the match's head (the next fold starts there);
+        with the ``entry`` itself, its hash (the next entry's previous hash) and what waits after it."""
         self._heads[match_id] = (seq, state)
+        if entry is not None and entry.seq == seq:
+            self._tips[match_id] = (seq, entry.hash, _waits_after(entry.kind, entry.verdict))
+            kept = self._reseeds.get(match_id)
+            if kept is not None and kept[0] == seq - 1 and entry.kind in ("intent", "ruling", "confirm"):
+                self._reseeds[match_id] = (seq, kept[1])  # a move, ruling or confirmation draws no fresh secret
+        else:
+            self._tips.pop(match_id, None)
 
     def forget_head(self, match_id: str) -> None:
         """The kept head of the match is stale (another writer appended): the next fold reads what is new."""
         self._heads.pop(match_id, None)
+        self._tips.pop(match_id, None)
+
+    def head_hash(self, match_id: str, head: int) -> str | None:
+        """The hash of entry ``head`` if this service appended it as the match's head last (None: read it)."""
+        tip = self._tips.get(match_id)
+        return tip[1] if tip is not None and tip[0] == head else None
 
     def _spans(self, m: StoredMatch, start: int, stop: int | None) -> Iterator[tuple[str, int, int | None]]:
         """(match id, start, stop) of the stored runs that make up a match's entries ``start..stop``:
@@ -271,16 +289,34 @@ class History:
         self._timelines[loaded.match.id] = (head, timeline)
         return timeline
 
-    def open_hold(self, loaded: Loaded) -> tuple[int, str] | None:
+    def open_hold(self, loaded: Loaded, head: int | None = None) -> tuple[int, str] | None:
         """The entry of the line of play that waits for a confirmation, and who gives it (see
         :meth:`Timeline.open_hold`). A kept timeline answers at once; without one (a fresh command) the
-        log is read backwards from the head, a few entries at a time, until the last entry that acted:
-        usually the last one, so a ``referee play`` costs the same on a long match as on a short one."""
+        head entry usually answers (the head is always in the line of play): from the entry this service
+        appended last, else from the head's index columns (its body decoded only if it is held). Only a
+        head that does not act (a rejection, an undo, a redo, a note) sends the reading further back, a few
+        entries at a time, until the last entry that acted, so a ``referee play`` costs the same on a long
+        match as on a short one. ``head``: the store's head, if the caller has just read it."""
         mid = loaded.match.id
         if mid in self._timelines:
             return self.timeline(loaded).open_hold()
-        head = self.store.head(mid)
-        high, size = head, 16
+        if head is None:
+            head = self.store.head(mid)
+        if head < 1:
+            return None
+        tip = self._tips.get(mid)
+        waits = tip[2] if tip is not None and tip[0] == head else _UNKNOWN
+        if waits is _UNKNOWN:
+            for seq, kind, _actor, verdict_col, body in self.index(loaded.match, head, head):
+                if verdict_col == "held" and body is not None:
+                    decoded = self.decode(loaded, seq, body)
+                    if isinstance(decoded.verdict, Held):
+                        return seq, decoded.verdict.confirmer
+                    kind, verdict_col = decoded.kind, verdict_name(decoded.verdict)
+                waits = _waits_after(kind, verdict_col)
+        if not isinstance(waits, _Unknown):
+            return waits
+        high, size = head - 1, 16
         while high >= 1:
             low = max(1, high - size + 1)
             undone = self.marks(loaded, low, high, head)
@@ -376,8 +412,9 @@ class History:
         order. Kept per match (the log is append-only): a later call reads only what is new, from the
         index of undos and a fork's first entry."""
         mid = loaded.match.id
-        stop = min(stop, self.store.head(mid))
         high, rows = self._reseeds.get(mid) or (0, [])
+        if high < stop:  # (what was read stays true: the head is read only when more may be there)
+            stop = min(stop, self.store.head(mid))
         if high < stop:
             rows = rows + self._read_reseeds(loaded, high + 1, stop)
             high = stop
@@ -385,6 +422,8 @@ class History:
             self._reseeds[mid] = (high, rows)
             while len(self._reseeds) > 64:
                 self._reseeds.pop(next(iter(self._reseeds)))
+        elif mid not in self._reseeds:  # kept even when empty, so that an append can bring it up to date
+            self._reseeds[mid] = (high, rows)
         return [r for r in rows if r[0] <= stop]
 
     def _read_reseeds(self, loaded: Loaded, start: int, stop: int) -> list[tuple[int, int]]:
@@ -454,14 +493,20 @@ class History:
             )
 
     def snapshots_of(self, m: StoredMatch) -> list[StoredSnapshot]:
+        """The snapshots along a match's log, newest first: its own after its fork point, then its
+        parents' up to it (what :meth:`snapshot` would find stepping back from the head), one read of
+        the store per match of the line."""
         out: list[StoredSnapshot] = []
-        seq = self.store.head(m.id)
-        while True:
-            snap = self.snapshot(m, seq)
-            if snap is None:
-                return out
-            out.append(snap)
-            seq = snap.seq - 1
+        limit = self.store.head(m.id)
+        line: StoredMatch | None = m
+        while line is not None:
+            base = line.fork_seq or 0
+            out.extend(s for s in reversed(self.store.snapshots(line.id)) if base < s.seq <= limit)
+            if line.parent is None:
+                break
+            limit = min(limit, base)
+            line = self.store.get_match(line.parent)
+        return out
 
     def decide_undo(self, loaded: Loaded, timeline: Timeline, actor: str, to: int,
                     over: bool = False) -> Accepted[Any] | Rejected:
@@ -500,6 +545,22 @@ class History:
         if isinstance(verdict, Rejected):
             return Rejected("ruling/still_illegal", f"even with {', '.join(sorted(waive))} waived: {verdict.code}: {verdict.message}", verdict.rule)
         return verdict
+
+
+class _Unknown:
+    """What waits after an entry, when its index columns do not tell (see :func:`_waits_after`)."""
+
+
+_UNKNOWN = _Unknown()
+
+
+def _waits_after(kind: str, verdict: str) -> tuple[int, str] | None | _Unknown:
+    """What waits for a confirmation once an entry of this kind and verdict (index columns) is the head:
+    nothing after a confirmation or an accepted move or ruling (it acted); unknown otherwise (a held move
+    names its confirmer in its body; what does not act leaves the answer to the entries before it)."""
+    if kind == "confirm" or (kind in ("intent", "ruling") and verdict == "accepted"):
+        return None
+    return _UNKNOWN
 
 
 def seal_annotations(match_id: str, notes: Sequence[StoredAnnotation],

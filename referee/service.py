@@ -321,12 +321,15 @@ class Referee:
             raise ConflictError("match/stale_seq", str(exc), {"head": exc.head}) from None
         except StoreError as exc:
             raise StorageError("store/failed", str(exc)) from None
-        self.history.remember_head(loaded.match.id, entry.seq, new_state)
+        self.history.remember_head(loaded.match.id, entry.seq, new_state, entry)
 
     def prev_hash_at(self, loaded: Loaded, head: int) -> str:
         """The hash the entry after ``head`` chains from (the genesis hash before the first entry)."""
         if head == 0:
             return loaded.match.genesis_hash
+        kept = self.history.head_hash(loaded.match.id, head)  # the entry this service just appended
+        if kept is not None:
+            return kept
         last = self.entry_at(loaded.match, head)
         if last is None:
             raise StorageError("log/corrupt", f"entry {head} of match {loaded.match.id} is missing; run `referee audit`")
@@ -384,7 +387,7 @@ class Referee:
                                      request=request)
                 raise BadInput("input/chance_typed", message, {"intent": text})
         chance = core.play_chance(loaded.config, self.seed_in_force(loaded, head + 1))
-        awaiting = self.open_hold(loaded)
+        awaiting = self.open_hold(loaded, head)
         hold = blind if hold is None else hold
         source = self._source(meta)
         if hold:  # recorded, so that an audit adjudicates it as it was: by a seat that sees its own view

@@ -141,6 +141,27 @@ def test_a_fork_is_audited_in_stretches_through_its_parent(long_match):
     assert service(path).audit(fork.id, jobs=4) == service(path).audit(fork.id)
 
 
+def test_the_snapshots_along_a_fork_are_the_ones_a_step_back_finds(long_match):
+    """snapshots_of reads each match of the line once and gives what stepping back from the head with
+    snapshot() (one read per snapshot) gives: the fork's own after its fork point, then its parent's."""
+    r, mid, _path = long_match
+    fork = r.fork(mid, at=90, name="branch")
+    for _ in range(70):
+        st = r.show(fork.id)
+        if st.outcome is not None:
+            r.undo(fork.id, by="arbiter", to=r.store.head(fork.id) - 4)
+        else:
+            r.submit(fork.id, st.state["active"], "take 1")
+    m = r.load(fork.id).match
+    stepped, seq = [], r.store.head(fork.id)
+    while (snap := r.snapshot(m, seq)) is not None:
+        stepped.append(snap)
+        seq = snap.seq - 1
+    got = r.snapshots_of(m)
+    assert got == stepped
+    assert {s.match_id for s in got} == {mid, fork.id} and all(s.seq <= 90 for s in got if s.match_id == mid)
+
+
 @pytest.mark.parametrize("broken", ["seq % 2 = 0", "1 = 1"])
 def test_far_undo_targets_fold_only_from_snapshots_that_check_out(long_match, monkeypatch, broken):
     """With a tiny window every undo refolds from a snapshot; broken snapshots are passed over (and
@@ -220,3 +241,32 @@ def test_the_board_hands_out_the_middle_of_the_longest_free_run():
     assert not board.take(7) and not board.take(9)
     assert board.take_far() == 3
     assert board.take_far() == 2 and board.take_far() == 4 and board.take_far() is None
+
+
+@pytest.mark.parametrize("kind", ["undo", "redo"])
+def test_an_undo_or_redo_back_to_a_state_hashed_before_is_still_checked(long_match, kind):
+    """A jump back to a state the walk derived reuses that state's hash instead of hashing it again:
+    the hash recorded for the jump is checked against it all the same, and so is its snapshot."""
+    r, mid, path = long_match
+    seq = next(e.seq for e in r.store.entries(mid) if e.kind == kind and e.verdict == "accepted")
+    tamper(path, f"UPDATE entries SET state_hash = '{'0' * 64}' WHERE match_id = '{mid}' AND seq = {seq}")
+    report = service(path).audit(mid)
+    assert [(f.what, f.seq) for f in report.findings] == [("state_hash", seq)]
+    assert service(path).audit(mid, jobs=3) == report
+
+
+def test_the_snapshot_an_undo_writes_is_compared_with_the_state_it_jumps_to(tmp_path, monkeypatch):
+    """An undo past the last snapshot gets one of its own; its state's hash was reused, its bytes are
+    still compared with the stored snapshot's."""
+    path = tmp_path / "u.db"
+    r = service(path, snapshot_every=5)
+    m = r.new_match("pile", ["alice", "bob"], options={"stones": "30"}, seed=5)
+    r.submit(m.id, "alice", "start")
+    for i in range(6):
+        r.submit(m.id, r.show(m.id).state["active"], "take 1")
+    undo = r.undo(m.id, by="arbiter", to=2, reason="again")
+    assert undo.accepted and [s.seq for s in r.store.snapshots(m.id)] == [5, undo.seq]
+    assert service(path).audit(m.id).clean
+    tamper(path, f"UPDATE snapshots SET state = CAST('{{}}' AS BLOB) WHERE match_id = '{m.id}' AND seq = {undo.seq}")
+    report = service(path).audit(m.id)
+    assert [(f.what, f.seq) for f in report.findings] == [("snapshot", undo.seq)]

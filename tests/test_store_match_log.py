@@ -101,6 +101,22 @@ def test_snapshots_at_or_before(store):
     assert store.snapshot_at_or_before("m1", 8).state == b"S8"
 
 
+def test_snapshots_of_a_match_at_once(store):
+    """``snapshots`` reads all of a match's snapshots in seq order, its own only (an audit checks them
+    all with one read)."""
+    store.create_match(a_match())
+    store.create_match(a_match("m2"))
+    for seq in range(1, 10):
+        snap = StoredSnapshot(match_id="m1", seq=seq, state=b"S%d" % seq, state_hash=f"s{seq}") if seq % 3 == 0 else None
+        store.append(an_entry(seq), expected_seq=seq - 1, snapshot=snap)
+    store.append(an_entry(1, "m2"), expected_seq=0,
+                 snapshot=StoredSnapshot(match_id="m2", seq=1, state=b"T1", state_hash="t1"))
+    assert [(s.seq, s.state, s.state_hash) for s in store.snapshots("m1")] == [
+        (3, b"S3", "s3"), (6, b"S6", "s6"), (9, b"S9", "s9")]
+    assert [s.match_id for s in store.snapshots("m2")] == ["m2"]
+    assert store.snapshots("nobody") == []
+
+
 def test_find_by_prefix(store):
     store.create_match(a_match("abc123"))
     store.create_match(a_match("abd456"))
