@@ -325,7 +325,7 @@ def export(
 def annotate(
     ctx: typer.Context,
     match: Annotated[str, typer.Argument(help="Match id.")],
-    seq: Annotated[int, typer.Argument(help="The entry to annotate.")],
+    seq: Annotated[str, typer.Argument(help="The entry to annotate: an entry number, or line:N for the entry read from line N of the imported transcript.")],
     text: Annotated[str, typer.Argument(help="The annotation.")],
     kind: Annotated[str, typer.Option("--kind", help="comment, disputed, ruling, good or mistake.")] = "comment",
     by: Annotated[str, typer.Option("--by", help="Who says so.")] = "",
@@ -337,12 +337,15 @@ def annotate(
     written to whom it is for; an arbiter's note that names hidden cards is written --for arbiter.
 
     Example: referee annotate 3f9c 12 "should have kept the agent" --kind mistake --by arbiter
+    Example: referee annotate 3f9c line:23 "misread the card" --kind disputed
     """
     kinds = ("comment", "disputed", "ruling", "good", "mistake")
     if kind not in kinds:
         fail(f"--kind must be one of {', '.join(kinds)}, not {kind!r}")
     service = referee_for(ctx, db)
-    note = service.annotate(match, seq, text, kind=kind, by=by, audience=for_)
+    from referee import entryref
+
+    note = service.annotate(match, entryref.resolve(service, match, seq, "the entry to annotate"), text, kind=kind, by=by, audience=for_)
     if json:
         print_json(note)
     else:

@@ -190,8 +190,9 @@ def printed(shown: Sequence[lines.Line]) -> None:
 
 def log(title: str, entries: Sequence[EntryView]) -> None:
     table = new_table(title=title, title_justify="left")
+    lines = any(logtext.origin(e) for e in entries)  # an imported match: the transcript line of each entry
     columns: tuple[tuple[str, dict[str, Any]], ...] = (
-        ("#", {"justify": "right"}), ("seat", {}), ("intent", {"overflow": "fold"}), ("verdict", {}),
+        ("#", {"justify": "right"}), *((("line", {"justify": "right"}),) if lines else ()), ("seat", {}), ("intent", {"overflow": "fold"}), ("verdict", {}),
         ("why / notes", {"overflow": "fold"}))
     for col, kw in columns:
         table.add_column(col, **kw)
@@ -202,7 +203,8 @@ def log(title: str, entries: Sequence[EntryView]) -> None:
             verdict = "[red]rejected[/red]"
         else:
             verdict = f"[yellow]{e.kind}[/yellow]"
-        table.add_row(str(e.seq), escape(e.actor or "—"), escape(e.notation), verdict,
+        at = (logtext.origin(e).removeprefix("from line "),) if lines else ()
+        table.add_row(str(e.seq), *at, escape(e.actor or "—"), escape(e.notation), verdict,
                       escape("; ".join(n for n in logtext.notes(e) if n != "manual")))
     console().print(table)
 
@@ -324,7 +326,8 @@ def step(con: Console, s: ReplayStep, changes: bool = True) -> None:
         e.verdict, "[yellow]·[/yellow]")
     undone = f" [yellow](undone by {e.undone_by})[/yellow]" if e.undone_by else ""
     manual = " [yellow](declared effect, marked for audit)[/yellow]" if e.verdict == "accepted" and e.manual else ""
-    con.print(f"{mark} #{e.seq} {escape(e.actor or '-')}: {escape(e.notation)}{undone}{manual}")
+    source = f" [dim]({logtext.origin(e)})[/dim]" if logtext.origin(e) else ""
+    con.print(f"{mark} #{e.seq} {escape(e.actor or '-')}: {escape(e.notation)}{undone}{manual}{source}")
     if e.rejection is not None:
         rule = f" ({e.rejection.rule})" if e.rejection.rule else ""
         con.print(f"    {escape(e.rejection.code)}: {escape(e.rejection.message)}{escape(rule)}")
