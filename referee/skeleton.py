@@ -60,6 +60,10 @@ def template(referee: Configuration, game_name: str, *, cards: str | None = None
         out.append(f"cards: {set_name}")
     for name, value in sorted((options or {}).items()):
         out.append(f"option: {name}={value}")
+    for name, spec in game.options().items():  # a choice per seat left to the table (X-Files' avatars)
+        if isinstance(spec.default, dict) and not spec.default and spec.choices and name not in (options or {}):
+            pairs = ",".join(f"{seat}:{choice}" for seat, choice in zip(seats, spec.choices))
+            out.append(f"# option: {name}={pairs}   # {spec.help}")
     out += [
         "chance: physical   # the cards drawn and dice shown are typed into the moves",
         "# title: the match's name, as you want to find it again",

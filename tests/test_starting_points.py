@@ -121,3 +121,14 @@ def test_a_valid_ten_move_transcript_from_template_cards_and_legal_alone(cli, tm
     summary = _imported(cli, tmp_path / "sheet.txt")
     assert summary["rejected"] == 0 and not summary["problems"]
     assert summary["accepted"] == len(_moves(whole)) >= 10
+
+
+def test_xfiles_template_names_the_avatars_and_uncommented_they_import(cli, tmp_path):
+    text = cli("template", "xfiles_encounters", "--players", "dana,fox").out
+    line = next(ln for ln in text.splitlines() if ln.startswith("# option: avatars="))
+    assert line.startswith("# option: avatars=dana:mulder,fox:scully ")  # the first-game roster, as the default
+    chosen = text.replace(line, "option: avatars=dana:skinner,fox:reyes")
+    (tmp_path / "x.txt").write_text(chosen, encoding="utf-8")
+    summary = _imported(cli, tmp_path / "x.txt")
+    state = json.loads(cli("show", summary["match_id"], "--json").out)["state"]
+    assert state["players"]["dana"]["avatar"] == "skinner" and state["players"]["fox"]["avatar"] == "reyes"
