@@ -203,7 +203,7 @@ def _requote(word: str) -> str:
 def legal(
     ctx: typer.Context,
     match: Annotated[str, typer.Argument(help="Match id.")],
-    seat: Annotated[str | None, typer.Argument(help="Only this seat's intents (default: every seat's).")] = None,
+    seat: Annotated[str | None, typer.Argument(help="Only this seat's intents, or another actor's of the game (Copycat's table, Android's arbiter) (default: every one's).")] = None,
     as_: Annotated[str | None, typer.Option("--as", help="Only this seat's intents, as it sees them: a card it "
                                             "cannot know yet is '?' (or left out in a digital match).",
                                             show_default=False)] = None,
@@ -216,7 +216,7 @@ def legal(
     names are consistent examples only: type the card that came up. With --as SEAT the list is what
     that seat may be shown: nothing it cannot see.
 
-    Example: referee legal 3f9c alice
+    Example: referee legal 3f9c alice   ·   referee legal 3f9c table
     Example: referee legal 3f9c --as bob --json
     """
     if seat is not None and as_ is not None and seat != as_:
