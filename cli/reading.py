@@ -186,24 +186,27 @@ def _is_game(service: Referee, name: str, game_id: str) -> bool:
 @app.command()
 def diff(
     ctx: typer.Context,
-    a: Annotated[str, typer.Argument(help="MATCH or MATCH@N.")],
-    b: Annotated[str, typer.Argument(help="MATCH or MATCH@N.")],
+    a: Annotated[str, typer.Argument(help="MATCH, MATCH@N or MATCH@line:N (the entry read from transcript line N).")],
+    b: Annotated[str, typer.Argument(help="MATCH, MATCH@N or MATCH@line:N.")],
     db: DbOpt = None,
     json: JsonOpt = False,
 ) -> None:
     """Show how two states differ and the first entry where two lines of play diverge.
     Exit 0 if the states are the same, 1 if they differ.
 
-    Example: referee diff 3f9c@40 a71b
+    Example: referee diff 3f9c@40 a71b   ·   referee diff 3f9c@line:52 a71b
     """
+    from referee import entryref
+
+    service = referee_for(ctx, db)
+
     def split(ref: str) -> tuple[str, int | None]:
         mid, sep, n = ref.partition("@")
-        if sep and not n.isdigit():
-            fail(f"{ref!r}: expected MATCH or MATCH@N with N an entry number")
-        return mid, int(n) if sep else None
+        if sep and not (n.isdigit() or entryref.is_line(n)):
+            fail(f"{ref!r}: expected MATCH, MATCH@N with N an entry number, or MATCH@line:N")
+        return mid, entryref.resolve(service, mid, n, ref) if sep else None
 
     (ma, na), (mb, nb) = split(a), split(b)
-    service = referee_for(ctx, db)
     d = service.diff(ma, mb, at_a=na, at_b=nb)
     if json:
         print_json(d)

@@ -110,3 +110,12 @@ def test_the_viewer_shows_the_source_line(cli, tmp_path):
     assert r.code == 0, r.err
     text = out.read_text(encoding="utf-8")
     assert 'title="line:22 names this entry">from line 22<' in text
+
+
+def test_diff_takes_a_line_after_the_at(cli):
+    match = _imported(cli)
+    r = cli("diff", f"{match}@line:22", f"{match}@8", "--json")
+    assert r.code == 0, r.err
+    assert json.loads(r.out)["same_state"] is True
+    r = cli("diff", f"{match}@line:23", match)
+    assert r.code != 0 and "produced no entry" in r.err
