@@ -132,3 +132,20 @@ def test_xfiles_template_names_the_avatars_and_uncommented_they_import(cli, tmp_
     summary = _imported(cli, tmp_path / "x.txt")
     state = json.loads(cli("show", summary["match_id"], "--json").out)["state"]
     assert state["players"]["dana"]["avatar"] == "skinner" and state["players"]["fox"]["avatar"] == "reyes"
+
+
+def test_over_http_the_arbiter_asks_for_the_tables_moves_and_a_seat_may_not(db_store):
+    from litestar.testing import TestClient
+
+    from referee.http import create_app
+    from referee.service import Referee
+
+    with TestClient(create_app(lambda: Referee(db_store))) as c:
+        made = c.post("/matches", json={"game": "copycat", "players": ["ann", "ben"], "chance": "physical"}).json()
+        mid, tokens = made["match"]["id"], made["tokens"]
+        arbiter = {"Authorization": f"Bearer {tokens['arbiter']}"}
+        ann = {"Authorization": f"Bearer {tokens['seats']['ann']}"}
+        table = c.get(f"/matches/{mid}/legal", params={"seat": "table"}, headers=arbiter)
+        assert table.status_code == 200
+        assert [t.split(" ")[0] for t in table.json()["legal"]["table"]] == ["setup"]
+        assert c.get(f"/matches/{mid}/legal", params={"seat": "table"}, headers=ann).status_code == 403
