@@ -225,7 +225,7 @@ def replay(
     from_: Annotated[str, typer.Option("--from", help="First entry (or line:N of the imported transcript).")] = "1",
     to: Annotated[str | None, typer.Option("--to", help="Last entry (default: the last; or line:N).")] = None,
     as_: Annotated[str | None, typer.Option("--as", help="See only what this seat may see.")] = None,
-    step: Annotated[bool, typer.Option("--step", help="Step through interactively: n(ext), b(ack), j N, q(uit).")] = False,
+    step: Annotated[bool, typer.Option("--step", help="Step through interactively: n(ext), b(ack), j N (or j line:N), q(uit).")] = False,
     changes: Annotated[bool, typer.Option("--changes", help="Also list every field of the state each entry changed.")] = False,
     db: DbOpt = None,
     json: JsonOpt = False,

@@ -343,7 +343,7 @@ def step(con: Console, s: ReplayStep, changes: bool = True) -> None:
 def replay(steps: Sequence[ReplayStep], interactive: bool, ask: Callable[[str], str], changes: bool = False) -> None:
     """Every step in order, in words (``changes``: with the state paths each changed; the interactive
     view always shows them); ``interactive``: one at a time, moved through with ``ask``'s answers
-    (n next, b back, j N jump to entry N, q quit; the end of input quits)."""
+    (n next, b back, j N jump to entry N, j line:N to the entry of transcript line N, q quit; the end of input quits)."""
     con = console()
     if not interactive:
         for s in steps:
@@ -353,7 +353,7 @@ def replay(steps: Sequence[ReplayStep], interactive: bool, ask: Callable[[str], 
     while steps:
         con.clear()
         step(con, steps[i])
-        con.print(f"[dim]{i + 1}/{len(steps)} — n next · b back · j N jump to entry N · q quit[/dim]")
+        con.print(f"[dim]{i + 1}/{len(steps)} — n next · b back · j N jump to entry N (j line:N: to transcript line N) · q quit[/dim]")
         try:
             answer = ask("> ").strip().lower()
         except EOFError:
@@ -365,7 +365,10 @@ def replay(steps: Sequence[ReplayStep], interactive: bool, ask: Callable[[str], 
         elif answer.startswith("j"):
             target = answer[1:].strip()
             seqs = [s.entry.seq for s in steps]
-            if target.isdigit() and int(target) in seqs:
+            if target.startswith("line:"):  # the entry read from that transcript line, if one was
+                at = [k for k, s in enumerate(steps) if logtext.origin(s.entry) == f"from line {target[5:]}"]
+                i = at[-1] if at else i
+            elif target.isdigit() and int(target) in seqs:
                 i = seqs.index(int(target))
         elif answer in ("", "n", "next"):
             i = min(len(steps) - 1, i + 1)

@@ -119,3 +119,15 @@ def test_diff_takes_a_line_after_the_at(cli):
     assert json.loads(r.out)["same_state"] is True
     r = cli("diff", f"{match}@line:23", match)
     assert r.code != 0 and "produced no entry" in r.err
+
+
+def test_stepping_through_a_replay_jumps_to_a_line(cli, monkeypatch):
+    import io
+
+    match = _imported(cli)
+    monkeypatch.setattr("sys.stdin", io.StringIO("j line:25\nq\n"))
+    r = cli("replay", match, "--from", "1", "--to", "12", "--step")
+    assert r.code == 0, r.err
+    screens = r.out.split("n next")
+    assert "#1 bob: record_lot" in screens[0]
+    assert "#9 bob: end_turn" in screens[1] and "(from line 25)" in screens[1]
