@@ -2,7 +2,8 @@
 to a file or another program.
 
 A line is ``seq  actor  verdict  notation`` and then, after `` — ``, why and what was said of it (the
-rejection with its rule, the undo that took it back, the recorder's comment, the annotations). Nothing
+rejection with its rule, the undo that took it back, the recorder's comment, the annotations) and, for an
+entry imported from a transcript, the line it was read from (``from line 23``; ``line:23`` names it). Nothing
 is wrapped or cut short; the columns before the notation are padded so that a page reads as a table.
 The verdict is coloured on a terminal (not with ``NO_COLOR`` or a dumb ``TERM``), plain elsewhere.
 Text from the match goes through :func:`referee.inputs.visible`, so no control character reaches the
@@ -61,6 +62,12 @@ def notes(e: EntryView) -> list[str]:
     return out + remarks(e)
 
 
+def origin(e: EntryView) -> str:
+    """``from line 23`` for an entry read from line 23 of an imported transcript, else ``""``."""
+    at = e.meta.get("line") if e.meta else None
+    return f"from line {at}" if isinstance(at, int) and not isinstance(at, bool) else ""
+
+
 def remarks(e: EntryView) -> list[str]:
     """What people said of the entry: the recorder's comment, then the annotations."""
     said = [f"# {e.meta['comment']}"] if e.meta.get("comment") else []
@@ -73,6 +80,8 @@ def line(e: EntryView, *, seq_width: int, actor_width: int, colour: bool = False
     if colour and word in _COLOUR:
         shown = f"\x1b[{_COLOUR[word]}m{word}\x1b[0m" + " " * (8 - len(word))
     said = notes(e)
+    if origin(e):
+        said.append(origin(e))
     tail = ("  — " + "; ".join(said)) if said else ""
     return visible(f"{e.seq:>{seq_width}}  {(e.actor or '—'):<{actor_width}}  ") + shown + visible(f"  {e.notation}{tail}")
 

@@ -203,7 +203,7 @@ def _requote(word: str) -> str:
 def legal(
     ctx: typer.Context,
     match: Annotated[str, typer.Argument(help="Match id.")],
-    seat: Annotated[str | None, typer.Argument(help="Only this seat's intents (default: every seat's).")] = None,
+    seat: Annotated[str | None, typer.Argument(help="Only this seat's intents, or another actor's of the game (Copycat's table, Android's arbiter) (default: every one's).")] = None,
     as_: Annotated[str | None, typer.Option("--as", help="Only this seat's intents, as it sees them: a card it "
                                             "cannot know yet is '?' (or left out in a digital match).",
                                             show_default=False)] = None,
@@ -216,7 +216,7 @@ def legal(
     names are consistent examples only: type the card that came up. With --as SEAT the list is what
     that seat may be shown: nothing it cannot see.
 
-    Example: referee legal 3f9c alice
+    Example: referee legal 3f9c alice   ·   referee legal 3f9c table
     Example: referee legal 3f9c --as bob --json
     """
     if seat is not None and as_ is not None and seat != as_:
@@ -325,7 +325,7 @@ def export(
 def annotate(
     ctx: typer.Context,
     match: Annotated[str, typer.Argument(help="Match id.")],
-    seq: Annotated[int, typer.Argument(help="The entry to annotate.")],
+    seq: Annotated[str, typer.Argument(help="The entry to annotate: an entry number, or line:N for the entry read from line N of the imported transcript.")],
     text: Annotated[str, typer.Argument(help="The annotation.")],
     kind: Annotated[str, typer.Option("--kind", help="comment, disputed, ruling, good or mistake.")] = "comment",
     by: Annotated[str, typer.Option("--by", help="Who says so.")] = "",
@@ -337,12 +337,15 @@ def annotate(
     written to whom it is for; an arbiter's note that names hidden cards is written --for arbiter.
 
     Example: referee annotate 3f9c 12 "should have kept the agent" --kind mistake --by arbiter
+    Example: referee annotate 3f9c line:23 "misread the card" --kind disputed
     """
     kinds = ("comment", "disputed", "ruling", "good", "mistake")
     if kind not in kinds:
         fail(f"--kind must be one of {', '.join(kinds)}, not {kind!r}")
     service = referee_for(ctx, db)
-    note = service.annotate(match, seq, text, kind=kind, by=by, audience=for_)
+    from referee import entryref
+
+    note = service.annotate(match, entryref.resolve(service, match, seq, "the entry to annotate"), text, kind=kind, by=by, audience=for_)
     if json:
         print_json(note)
     else:

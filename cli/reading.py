@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 def show(
     ctx: typer.Context,
     match: Annotated[str, typer.Argument(help="Match id.")],
-    at: Annotated[int | None, typer.Option("--at", help="Show the state after entry N (0 = after setup).")] = None,
+    at: Annotated[str | None, typer.Option("--at", help="Show the state after entry N (0 = after setup), or after line:N of the imported transcript.")] = None,
     as_: Annotated[str | None, typer.Option("--as", help="See only what this seat may see.")] = None,
     raw: Annotated[bool, typer.Option("--raw", help="Also every other field of the state, as stored.")] = False,
     db: DbOpt = None,
@@ -36,7 +36,9 @@ def show(
     Example: referee show 3f9c --as bob --at 12
     """
     service = referee_for(ctx, db)
-    data = service.show(match, at=at, seat=as_)
+    from referee import entryref
+
+    data = service.show(match, at=entryref.resolve_opt(service, match, at, "--at"), seat=as_)
     if json:
         print_json(data)
         return
@@ -60,8 +62,8 @@ def log(
     ctx: typer.Context,
     match: Annotated[str, typer.Argument(help="Match id.")],
     as_: Annotated[str | None, typer.Option("--as", help="Redact for this seat.")] = None,
-    from_: Annotated[int, typer.Option("--from", help="The first entry shown.")] = 1,
-    to: Annotated[int | None, typer.Option("--to", help="The last entry shown (default: the last one).",
+    from_: Annotated[str, typer.Option("--from", help="The first entry shown (or line:N of the imported transcript).")] = "1",
+    to: Annotated[str | None, typer.Option("--to", help="The last entry shown (default: the last one; or line:N).",
                                            show_default=False)] = None,
     last: Annotated[int | None, typer.Option("--last", help="Only the last N entries (of --from..--to).",
                                              show_default=False)] = None,
@@ -78,13 +80,17 @@ def log(
 
     Example: referee log 3f9c --as alice --last 20
     Example: referee log 3f9c --from 100 --to 160 --only rejected,disputed
+    Example: referee log 3f9c --from line:20 --to line:40
     """
     service = referee_for(ctx, db)
     kinds = _log_only(only)
     info = service.match_info(match)
     from referee.api import log_span
 
-    start, stop = log_span(info.head, from_, to, last)
+    from referee import entryref
+
+    first = entryref.resolve(service, info.id, from_, "--from")
+    start, stop = log_span(info.head, first, entryref.resolve_opt(service, info.id, to, "--to"), last)
     entries = service.log_stream(info.id, seat=as_, start=start, stop=stop)
     if kinds:
         from cli.logtext import picked
@@ -207,24 +213,27 @@ def _local_store(ctx: typer.Context, db: str | None) -> Store:
 @app.command()
 def diff(
     ctx: typer.Context,
-    a: Annotated[str, typer.Argument(help="MATCH or MATCH@N.")],
-    b: Annotated[str, typer.Argument(help="MATCH or MATCH@N.")],
+    a: Annotated[str, typer.Argument(help="MATCH, MATCH@N or MATCH@line:N (the entry read from transcript line N).")],
+    b: Annotated[str, typer.Argument(help="MATCH, MATCH@N or MATCH@line:N.")],
     db: DbOpt = None,
     json: JsonOpt = False,
 ) -> None:
     """Show how two states differ and the first entry where two lines of play diverge.
     Exit 0 if the states are the same, 1 if they differ.
 
-    Example: referee diff 3f9c@40 a71b
+    Example: referee diff 3f9c@40 a71b   ·   referee diff 3f9c@line:52 a71b
     """
+    from referee import entryref
+
+    service = referee_for(ctx, db)
+
     def split(ref: str) -> tuple[str, int | None]:
         mid, sep, n = ref.partition("@")
-        if sep and not n.isdigit():
-            fail(f"{ref!r}: expected MATCH or MATCH@N with N an entry number")
-        return mid, int(n) if sep else None
+        if sep and not (n.isdigit() or entryref.is_line(n)):
+            fail(f"{ref!r}: expected MATCH, MATCH@N with N an entry number, or MATCH@line:N")
+        return mid, entryref.resolve(service, mid, n, ref) if sep else None
 
     (ma, na), (mb, nb) = split(a), split(b)
-    service = referee_for(ctx, db)
     d = service.diff(ma, mb, at_a=na, at_b=nb)
     if json:
         print_json(d)
@@ -240,10 +249,10 @@ def diff(
 def replay(
     ctx: typer.Context,
     match: Annotated[str, typer.Argument(help="Match id.")],
-    from_: Annotated[int, typer.Option("--from", help="First entry.")] = 1,
-    to: Annotated[int | None, typer.Option("--to", help="Last entry (default: the last).")] = None,
+    from_: Annotated[str, typer.Option("--from", help="First entry (or line:N of the imported transcript).")] = "1",
+    to: Annotated[str | None, typer.Option("--to", help="Last entry (default: the last; or line:N).")] = None,
     as_: Annotated[str | None, typer.Option("--as", help="See only what this seat may see.")] = None,
-    step: Annotated[bool, typer.Option("--step", help="Step through interactively: n(ext), b(ack), j N, q(uit).")] = False,
+    step: Annotated[bool, typer.Option("--step", help="Step through interactively: n(ext), b(ack), j N (or j line:N), q(uit).")] = False,
     changes: Annotated[bool, typer.Option("--changes", help="Also list every field of the state each entry changed.")] = False,
     db: DbOpt = None,
     json: JsonOpt = False,
@@ -255,7 +264,10 @@ def replay(
     Example: referee replay 3f9c --from 30 --to 45 --changes   ·   referee replay 3f9c --step
     """
     service = referee_for(ctx, db)
-    steps = service.replay(match, start=from_, stop=to, seat=as_)
+    from referee import entryref
+
+    steps = service.replay(match, start=entryref.resolve(service, match, from_, "--from"),
+                           stop=entryref.resolve_opt(service, match, to, "--to"), seat=as_)
     if json:
         print_json(steps)
         return

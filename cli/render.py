@@ -190,8 +190,9 @@ def printed(shown: Sequence[lines.Line]) -> None:
 
 def log(title: str, entries: Sequence[EntryView]) -> None:
     table = new_table(title=title, title_justify="left")
+    lines = any(logtext.origin(e) for e in entries)  # an imported match: the transcript line of each entry
     columns: tuple[tuple[str, dict[str, Any]], ...] = (
-        ("#", {"justify": "right"}), ("seat", {}), ("intent", {"overflow": "fold"}), ("verdict", {}),
+        ("#", {"justify": "right"}), *((("line", {"justify": "right"}),) if lines else ()), ("seat", {}), ("intent", {"overflow": "fold"}), ("verdict", {}),
         ("why / notes", {"overflow": "fold"}))
     for col, kw in columns:
         table.add_column(col, **kw)
@@ -202,7 +203,8 @@ def log(title: str, entries: Sequence[EntryView]) -> None:
             verdict = "[red]rejected[/red]"
         else:
             verdict = f"[yellow]{e.kind}[/yellow]"
-        table.add_row(str(e.seq), escape(e.actor or "—"), escape(e.notation), verdict,
+        at = (logtext.origin(e).removeprefix("from line "),) if lines else ()
+        table.add_row(str(e.seq), *at, escape(e.actor or "—"), escape(e.notation), verdict,
                       escape("; ".join(n for n in logtext.notes(e) if n != "manual")))
     console().print(table)
 
@@ -324,7 +326,8 @@ def step(con: Console, s: ReplayStep, changes: bool = True) -> None:
         e.verdict, "[yellow]·[/yellow]")
     undone = f" [yellow](undone by {e.undone_by})[/yellow]" if e.undone_by else ""
     manual = " [yellow](declared effect, marked for audit)[/yellow]" if e.verdict == "accepted" and e.manual else ""
-    con.print(f"{mark} #{e.seq} {escape(e.actor or '-')}: {escape(e.notation)}{undone}{manual}")
+    source = f" [dim]({logtext.origin(e)})[/dim]" if logtext.origin(e) else ""
+    con.print(f"{mark} #{e.seq} {escape(e.actor or '-')}: {escape(e.notation)}{undone}{manual}{source}")
     if e.rejection is not None:
         rule = f" ({e.rejection.rule})" if e.rejection.rule else ""
         con.print(f"    {escape(e.rejection.code)}: {escape(e.rejection.message)}{escape(rule)}")
@@ -340,7 +343,7 @@ def step(con: Console, s: ReplayStep, changes: bool = True) -> None:
 def replay(steps: Sequence[ReplayStep], interactive: bool, ask: Callable[[str], str], changes: bool = False) -> None:
     """Every step in order, in words (``changes``: with the state paths each changed; the interactive
     view always shows them); ``interactive``: one at a time, moved through with ``ask``'s answers
-    (n next, b back, j N jump to entry N, q quit; the end of input quits)."""
+    (n next, b back, j N jump to entry N, j line:N to the entry of transcript line N, q quit; the end of input quits)."""
     con = console()
     if not interactive:
         for s in steps:
@@ -350,7 +353,7 @@ def replay(steps: Sequence[ReplayStep], interactive: bool, ask: Callable[[str], 
     while steps:
         con.clear()
         step(con, steps[i])
-        con.print(f"[dim]{i + 1}/{len(steps)} — n next · b back · j N jump to entry N · q quit[/dim]")
+        con.print(f"[dim]{i + 1}/{len(steps)} — n next · b back · j N jump to entry N (j line:N: to transcript line N) · q quit[/dim]")
         try:
             answer = ask("> ").strip().lower()
         except EOFError:
@@ -362,7 +365,10 @@ def replay(steps: Sequence[ReplayStep], interactive: bool, ask: Callable[[str], 
         elif answer.startswith("j"):
             target = answer[1:].strip()
             seqs = [s.entry.seq for s in steps]
-            if target.isdigit() and int(target) in seqs:
+            if target.startswith("line:"):  # the entry read from that transcript line, if one was
+                at = [k for k, s in enumerate(steps) if logtext.origin(s.entry) == f"from line {target[5:]}"]
+                i = at[-1] if at else i
+            elif target.isdigit() and int(target) in seqs:
                 i = seqs.index(int(target))
         elif answer in ("", "n", "next"):
             i = min(len(steps) - 1, i + 1)

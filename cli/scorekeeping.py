@@ -53,6 +53,10 @@ def imported(source: str, summary: ImportSummary, *, check: bool = False) -> Non
                       f"(the same seat's, before any of its lines is accepted again):")
             for q in more:
                 _problem(con, src, q, "        ")
+    if summary.entry_lines:
+        first, last = summary.entry_lines[0], summary.entry_lines[-1]
+        con.print(f"Lines {first.line}–{last.line} became entries {first.entry}–{last.entry}: `line:N` names the entry "
+                  "read from line N wherever an entry is taken (show --at, log --from, annotate, rule, undo --to, fork --at).")
     if summary.outcome is not None:
         con.print(f"[bold]Result[/bold]: {outcome(summary.outcome)}")
     else:
@@ -66,7 +70,8 @@ def _problem(con: object, src: str, p: ImportProblem, indent: str) -> None:
 
     assert isinstance(con, Console)
     rule = f" ({escape(p.rule)})" if p.rule else ""
-    con.print(f"{indent}{src}:{p.line}: {escape(p.code)}: {escape(p.message)}{rule}")
+    entry = f"(entry {p.entry}) " if p.entry is not None else ""
+    con.print(f"{indent}{src}:{p.line}: {entry}{escape(p.code)}: {escape(p.message)}{rule}")
     con.print(f"{indent}    [dim]{escape(p.text)}[/dim]")
 
 

@@ -15,7 +15,7 @@ from cli.common import DbOpt, JsonOpt, connection, fail, local_referee, print_js
 def rule(
     ctx: typer.Context,
     match: Annotated[str, typer.Argument(help="Match id.")],
-    entry: Annotated[int, typer.Argument(help="The rejected entry the arbiter lets stand.")],
+    entry_: Annotated[str, typer.Argument(metavar="ENTRY", help="The rejected entry the arbiter lets stand: an entry number, or line:N for the entry read from line N of the imported transcript.")],
     reason: Annotated[str, typer.Option("--reason", help="Why (kept in the log).")] = "",
     main: Annotated[bool, typer.Option("--main", help="When play went on after the entry: correct the match's own line (an undo back to it, the ruling, the later entries played again) instead of a fork.")] = False,
     name: Annotated[str, typer.Option("--name", help="The fork's name, when the corrected line is a fork.")] = "",
@@ -32,17 +32,21 @@ def rule(
     by an undo back to the entry, the ruling and the same entries, all appended). A ruling that cannot
     apply there is refused and nothing is written (exit 1).
 
-    Example: referee rule 3f9c 17 --reason "the card was visible to both players"   ·   referee rule 3f9c 8 --main
+    Example: referee rule 3f9c 17 --reason "the card was visible to both players"   ·   referee rule 3f9c line:23 --main
     """
+    from referee import entryref
+
     if connection(ctx).server:
         if main:
             fail("--main needs the match's own database (it is not available with --server)")
         service = referee_for(ctx, db)
+        entry = entryref.resolve(service, match, entry_, "the entry ruled on")
         report_entry(service.rule_stands(match, entry, reason=reason, expected_seq=expect_seq), json)
         return
     from referee import rulings
 
     local = local_referee(ctx, db)
+    entry = entryref.resolve(local, match, entry_, "the entry ruled on")
     if not rulings.needs_replay(local, match, entry):
         report_entry(local.rule_stands(match, entry, reason=reason, expected_seq=expect_seq), json)
         return
@@ -71,7 +75,7 @@ def rule(
 def undo(
     ctx: typer.Context,
     match: Annotated[str, typer.Argument(help="Match id.")],
-    to: Annotated[int | None, typer.Option("--to", help="Fold back to the state after entry N (default: before the last action: a move, a ruling, a held move).")] = None,
+    to: Annotated[str | None, typer.Option("--to", help="Fold back to the state after entry N, or line:N of the imported transcript (default: before the last action: a move, a ruling, a held move).")] = None,
     reason: Annotated[str, typer.Option("--reason", help="Why (kept in the log).")] = "",
     by: Annotated[str, typer.Option("--by", help="The seat undoing, or 'arbiter'.")] = "arbiter",
     expect_seq: Annotated[int | None, typer.Option("--expect-seq", help="Refuse (exit 4) unless the log is at this entry.")] = None,
@@ -81,10 +85,12 @@ def undo(
     """Undo to entry N by appending an undo entry (the undone entries stay in the log, marked).
     Exit 0 if accepted, 1 if the match's undo policy refuses it (the refusal is logged).
 
-    Example: referee undo 3f9c --to 40 --by alice --reason "misread the card"
+    Example: referee undo 3f9c --to 40 --by alice --reason "misread the card"   ·   referee undo 3f9c --to line:23
     """
     service = referee_for(ctx, db)
-    res = service.undo(match, by=by, to=to, reason=reason, expected_seq=expect_seq)
+    from referee import entryref
+
+    res = service.undo(match, by=by, to=entryref.resolve_opt(service, match, to, "--to"), reason=reason, expected_seq=expect_seq)
     report_entry(res, json)
 
 
@@ -92,7 +98,7 @@ def undo(
 def redo(
     ctx: typer.Context,
     match: Annotated[str, typer.Argument(help="Match id.")],
-    undo_: Annotated[int | None, typer.Option("--undo", help="The undo entry to reverse (default: the latest in effect).")] = None,
+    undo_: Annotated[str | None, typer.Option("--undo", help="The undo entry to reverse, by number (default: the latest in effect).")] = None,
     reason: Annotated[str, typer.Option("--reason", help="Why (kept in the log).")] = "",
     by: Annotated[str, typer.Option("--by", help="The seat redoing, or 'arbiter'.")] = "arbiter",
     db: DbOpt = None,
@@ -103,7 +109,9 @@ def redo(
     Example: referee redo 3f9c --by alice
     """
     service = referee_for(ctx, db)
-    res = service.redo(match, by=by, undo=undo_, reason=reason)
+    from referee import entryref
+
+    res = service.redo(match, by=by, undo=entryref.resolve_opt(service, match, undo_, "--undo"), reason=reason)
     report_entry(res, json)
 
 
@@ -111,7 +119,7 @@ def redo(
 def confirm(
     ctx: typer.Context,
     match: Annotated[str, typer.Argument(help="Match id.")],
-    entry: Annotated[int, typer.Argument(help="The entry that waits for a confirmation.")],
+    entry: Annotated[str, typer.Argument(help="The entry that waits for a confirmation: an entry number, or line:N for the entry read from line N of the imported transcript.")],
     by: Annotated[str, typer.Option("--by", help="The seat it waits for, or 'arbiter'.")] = "arbiter",
     decline: Annotated[bool, typer.Option("--decline", help="Decline it: the held intent has no effect.")] = False,
     reason: Annotated[str, typer.Option("--reason", help="Why (kept in the log).")] = "",
@@ -127,7 +135,9 @@ def confirm(
     Example: referee confirm 3f9c 41 --by bob   ·   referee confirm 3f9c 41 --by bob --decline
     """
     service = referee_for(ctx, db)
-    res = service.confirm(match, entry, by=by, accept=not decline, reason=reason, expected_seq=expect_seq)
+    from referee import entryref
+
+    res = service.confirm(match, entryref.resolve(service, match, entry, "the entry confirmed"), by=by, accept=not decline, reason=reason, expected_seq=expect_seq)
     report_entry(res, json)
 
 
@@ -135,7 +145,7 @@ def confirm(
 def fork(
     ctx: typer.Context,
     match: Annotated[str, typer.Argument(help="Match id.")],
-    at: Annotated[int, typer.Option("--at", help="Share the history up to entry N.")],
+    at: Annotated[str, typer.Option("--at", help="Share the history up to entry N, or up to line:N of the imported transcript.")],
     name: Annotated[str, typer.Option("--name", help="A title for the new line of play.")] = "",
     db: DbOpt = None,
     json: JsonOpt = False,
@@ -145,7 +155,10 @@ def fork(
 
     Example: referee fork 3f9c --at 40 --name "what if I kept the agent"
     """
-    info = local_referee(ctx, db).fork(match, at=at, name=name)
+    from referee import entryref
+
+    local = local_referee(ctx, db)
+    info = local.fork(match, at=entryref.resolve(local, match, at, "--at"), name=name)
     if json:
         print_json(info)
         return

@@ -261,12 +261,15 @@ class Referee:
         one: an example drawn from what only the referee knows would tell the seat what it may not
         know."""
         loaded = self.load(match_id)
-        if seat is not None and seat not in loaded.config.players:
-            raise BadInput("match/unknown_seat", f"{seat!r} is not a seat of this match; seats: {', '.join(loaded.config.players)}")
+        actors = (*loaded.config.players, *loaded.game.capabilities.other_actors)  # Copycat's table, Android's arbiter
+        if seat is not None and seat not in actors:
+            others = loaded.game.capabilities.other_actors
+            raise BadInput("match/unknown_seat", f"{seat!r} is not a seat of this match; seats: {', '.join(loaded.config.players)}"
+                           + (f" (and {', '.join(others)})" if others else ""))
         seq, state = self.state_at(loaded)
         over = loaded.rules.outcome(state) is not None
         out: dict[str, list[str]] = {}
-        for s in ([seat] if seat is not None else list(loaded.config.players)):
+        for s in ([seat] if seat is not None else actors):
             intents = [] if over else loaded.rules.legal_intents(state, s)
             if blind:
                 intents = [_blind(loaded, i) for i in intents]

@@ -44,7 +44,8 @@ def listing(referee: Configuration, game_name: str, cards: str | None = None,
 def template(referee: Configuration, game_name: str, *, cards: str | None = None, players: Sequence[str] = (),
              options: Mapping[str, str] | None = None) -> str:
     """A transcript skeleton: the header, then the opening moves as the referee would accept them from
-    the set-up (each the first legal intent of the first seat that has one), the cards drawn marked for
+    the set-up (each the first legal intent of the first actor that has one: the game's other actors,
+    Copycat's table or Android's arbiter, before the seats), the cards drawn marked for
     replacing. It imports as it is; a scorekeeper overwrites the moves with what was played."""
     game, rules, seats = bound(referee, game_name, cards=cards, players=players, options=options)
     set_name = rules.config.cards
@@ -59,6 +60,10 @@ def template(referee: Configuration, game_name: str, *, cards: str | None = None
         out.append(f"cards: {set_name}")
     for name, value in sorted((options or {}).items()):
         out.append(f"option: {name}={value}")
+    for name, spec in game.options().items():  # a choice per seat left to the table (X-Files' avatars)
+        if isinstance(spec.default, dict) and not spec.default and spec.choices and name not in (options or {}):
+            pairs = ",".join(f"{seat}:{choice}" for seat, choice in zip(seats, spec.choices))
+            out.append(f"# option: {name}={pairs}   # {spec.help}")
     out += [
         "chance: physical   # the cards drawn and dice shown are typed into the moves",
         "# title: the match's name, as you want to find it again",
@@ -70,7 +75,7 @@ def template(referee: Configuration, game_name: str, *, cards: str | None = None
     state = rules.setup(core.chance_for(rules.config, "setup"))
     written = 0
     while game.capabilities.opening and rules.in_opening(state) and written < OPENING_MAX:
-        move = _first_legal(rules, state, seats)
+        move = _first_legal(rules, state, (*game.capabilities.other_actors, *seats))
         if move is None:
             break
         seat, intent = move
@@ -87,8 +92,20 @@ def template(referee: Configuration, game_name: str, *, cards: str | None = None
     return "\n".join(out) + "\n"
 
 
-def _first_legal(rules: Rules[Any, Any, Any], state: Any, seats: Sequence[Seat]) -> tuple[Seat, Any] | None:
-    for seat in seats:
-        for intent in rules.legal_intents(state, seat):
-            return seat, intent
+def _first_legal(rules: Rules[Any, Any, Any], state: Any, actors: Sequence[Seat]) -> tuple[Seat, Any] | None:
+    """The first legal intent of the first of ``actors`` that has one; a move about a seat (``seat=bob``)
+    that holds what the other seats may not see, and that the seat may type itself, is written as that
+    seat's (its hidden cards are its own to type, as at the table)."""
+    for actor in actors:
+        for intent in rules.legal_intents(state, actor):
+            named = getattr(intent, "seat", None)
+            if named in rules.players and named != actor and _hidden(rules, intent, named) \
+                    and intent in rules.legal_intents(state, named):
+                return named, intent
+            return actor, intent
     return None
+
+
+def _hidden(rules: Rules[Any, Any, Any], intent: Any, seat: Seat) -> bool:
+    """Whether another seat sees less of ``intent``, typed by ``seat``, than ``seat`` does."""
+    return any(rules.redact(intent, seat, other) != intent for other in rules.players if other != seat)

@@ -43,7 +43,7 @@ from typing import Any
 
 import msgspec
 
-from schemas import ARBITER, SEED_MAX, TEXT_MAX, TITLE_MAX, ImportProblem, ImportSummary, MatchConfig
+from schemas import ARBITER, SEED_MAX, TEXT_MAX, TITLE_MAX, EntryLine, ImportProblem, ImportSummary, MatchConfig
 
 from .engine.notation import split_words
 from .engine.protocol import Game, InputError, Rejected
@@ -441,9 +441,10 @@ def adjudicate(referee: Referee, text: str, source: str = "<transcript>", base_d
     last_seq = 0
 
     moves: list[tuple[int, str, str]] = []
+    read_from: list[EntryLine] = []  # the entries that record their line (meta_e), as the log does
 
-    def problem(item: Line, code: str, message: str, rule: str = "") -> None:
-        problems.append(ImportProblem(line=item.line, text=item.raw.strip(), code=code, message=message, rule=rule))
+    def problem(item: Line, code: str, message: str, rule: str = "", entry: int | None = None) -> None:
+        problems.append(ImportProblem(line=item.line, text=item.raw.strip(), code=code, message=message, rule=rule, entry=entry))
 
     answered = _answered(lines)
     for item in lines:
@@ -481,7 +482,7 @@ def adjudicate(referee: Referee, text: str, source: str = "<transcript>", base_d
             last_seq = res.seq
             if isinstance(res.verdict, Rejected):
                 v = res.verdict
-                problem(item, v.code, v.message, v.rule)
+                problem(item, v.code, v.message, v.rule, res.seq)
             elif stands and res.actor == ARBITER and res.intent is not None:
                 moves.append((item.line, _ruled_seat(scratch, match_id, entry), "accepted"))
             continue
@@ -506,10 +507,12 @@ def adjudicate(referee: Referee, text: str, source: str = "<transcript>", base_d
                 # a move answered by a `confirm:` or `decline:` line was made by a seat that could not
                 # see what it reads: it waits for that answer, as it did at the table
                 res = scratch.submit(match_id, item.seat, item.text, meta=meta_e, hold=answered.get(item.line, False))
+                read_from.append(EntryLine(entry=res.seq, line=item.line))
         except BadInput as exc:
             last_seq = scratch.record_unparsed(match_id, item.seat or None, item.raw.strip(), exc.code,
                                                exc.message, meta_e)
-            problem(item, exc.code, exc.message)
+            read_from.append(EntryLine(entry=last_seq, line=item.line))
+            problem(item, exc.code, exc.message, entry=last_seq)
             continue
         last_seq = res.seq
         if res.accepted:
@@ -519,7 +522,7 @@ def adjudicate(referee: Referee, text: str, source: str = "<transcript>", base_d
         elif isinstance(res.verdict, Rejected):  # (a held move's verdict is its confirmation's)
             rejected += 1
             v = res.verdict
-            problem(item, v.code, v.message, v.rule)
+            problem(item, v.code, v.message, v.rule, res.seq)
             if item.kind == "move":
                 moves.append((item.line, item.seat, "rejected"))
     stored = scratch.store.get_match(match_id)
@@ -537,7 +540,7 @@ def adjudicate(referee: Referee, text: str, source: str = "<transcript>", base_d
         match_id=already[-1] if already else match_id, game=game.id,
         lines=sum(1 for x in lines if x.kind in ("move", "undo", "redo", "confirm", "decline", "junk")),
         entries=len(entries), accepted=accepted, rejected=rejected, problems=problems, outcome=outcome,
-        state_hash=final.state_hash, stored=False, already=already, digest=key,
+        state_hash=final.state_hash, stored=False, already=already, digest=key, entry_lines=read_from,
     )
     return Adjudicated(stored, entries, notes, summary, scratch.store.summary(match_id))
 

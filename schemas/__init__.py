@@ -185,6 +185,16 @@ class ImportProblem(msgspec.Struct, frozen=True, kw_only=True):
     rule: str = ""
     #: the earlier rejected line this one follows from (the same seat's, none of its lines accepted since)
     after: int | None = None
+    #: the log entry the line became (a rejected move, a line that could not be read); None for a line
+    #: that made no entry of its own (an annotation in the wrong place, a result that differs)
+    entry: Seq | None = None
+
+
+class EntryLine(msgspec.Struct, frozen=True, kw_only=True):
+    """An entry of an imported match and the transcript line it was read from (``line:N`` names it)."""
+
+    entry: Seq
+    line: int
 
 
 class ImportSummary(msgspec.Struct, frozen=True, kw_only=True):
@@ -205,6 +215,8 @@ class ImportSummary(msgspec.Struct, frozen=True, kw_only=True):
     stored: bool = True
     already: list[MatchId] = []
     digest: str = ""
+    #: each entry read from a line of the transcript, with that line, in log order
+    entry_lines: list[EntryLine] = []
 
 
 EXPORT_FORMAT = "referee-match/1"

@@ -226,7 +226,9 @@ def test_cards_of_a_game_with_a_board_lists_its_places_too(cli):
         kinds.setdefault(x["kind"], set()).add(x["typed"])
     assert "frostmere" in kinds["region"] and "bear.sheriff" in kinds["position"] and "bear_c8" in kinds["card"]
     boards = cli("cards", "war_of_shadows", "--option", "board=TM-1", "--json").json
-    assert "card" not in {x["kind"] for x in boards["listed"]}  # the boards set has no catalogue
+    cards = [x for x in boards["listed"] if x["kind"] == "card"]  # the boards set has no catalogue: the
+    assert len(cards) == 40 and not any(x["name"] for x in cards)  # numbered cards, typed as they are
+    assert {"bear_c1", "eagle_c8"} <= {x["typed"] for x in cards}
 
 
 def test_cards_errors(cli):

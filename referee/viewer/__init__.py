@@ -163,6 +163,9 @@ def _entry(e: EntryView, words: list[str], frame: dict[str, Any] | None, index: 
         parts = [f'<li class="{" ".join(cls)}" id="{e.seq}" data-index="{index}" data-seq="{e.seq}" data-move="{_h(move)}">'
                  f'<a class="seq" href="#{e.seq}" title="link to entry {e.seq}">{e.seq}.</a> {mark} '
                  f'<span class="move">{_h(move)}</span>']
+    at = e.meta.get("line") if e.meta else None
+    if isinstance(at, int) and not isinstance(at, bool):
+        parts.append(f' <span class="line" title="line:{at} names this entry">from line {at}</span>')
     if frame is not None:
         parts.append(f'<script type="application/json" class="state">{_data(frame)}</script>')
     if e.undone_by:

@@ -44,7 +44,7 @@ class AndroidGame(GameBase):
     card_sets: Mapping[str, str] = {"FX-1": "data/fx1.toml", "demo": "data/demo.toml"}
     card_tables: Mapping[str, str] = CARD_TABLES
     default_card_set = "demo"
-    capabilities = Capabilities(confirmations=True, listing=True, other_actors=("arbiter",))
+    capabilities = Capabilities(confirmations=True, listing=True, opening=True, other_actors=("arbiter",))
     summary = ("3-5 detectives investigate a murder in New Angeles over two weeks: follow leads, place "
                "evidence on suspects, uncover the conspiracy (declared effects where the rulebook is cut off)")
 

@@ -26,6 +26,8 @@ from .txn import BoundRules
 
 def _candidates(rules: BoundRules, s: State, seat: str) -> list[Any]:  # noqa: C901
     out: list[Any] = []
+    if seat not in s.players:  # the arbiter (no seat): what it may type for any seat, ``decide`` picks
+        return list(dict.fromkeys(i for x in rules.players for i in _candidates(rules, s, x)))
     if s.phase == "setup":
         step = current_step(rules, s)
         p = s.players[seat]

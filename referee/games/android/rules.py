@@ -226,6 +226,9 @@ class AndroidRules(RulesBase[State, Intent, Event]):
     def complete_position(self, state: State, placed: Placed) -> State:
         return view_mod.complete_position(self, state, placed)
 
+    def in_opening(self, state: State) -> bool:
+        return state.phase == "setup"  # the arbiter's and the seats' set-up steps (rulebook steps 1-14)
+
     def legal_intents(self, state: State, seat: str) -> Sequence[Intent]:
         return legal_mod.legal_intents(self, state, seat)
 

@@ -54,7 +54,7 @@ class CopycatGame(GameBase):
     card_sets: Mapping[str, str] = {"spec_fixture": "data/spec_fixture.toml", "demo": "data/demo.toml"}
     card_tables: Mapping[str, str] = CARD_TABLES
     default_card_set = "demo"
-    capabilities = Capabilities(other_actors=("table",))
+    capabilities = Capabilities(listing=True, opening=True, other_actors=("table",))
     summary = ("2-4 politicians build decks of cards and send workers into offices, buying cards from the street; "
                "most VP after the round someone reaches 95, the last doctorate goes or round 11 ends")
 

@@ -37,7 +37,6 @@ def _args_for(rules: BoundRules, kind: str, hand: tuple[str, ...], play_area: tu
 
 def candidates(rules: BoundRules, state: State, seat: str) -> list[Any]:
     phase = state.phase
-    p = state.players[seat]
     if phase == "setup":
         n = len(rules.players)
         street = rules.data.street_2p if n == 2 else rules.data.street
@@ -45,6 +44,9 @@ def candidates(rules: BoundRules, state: State, seat: str) -> list[Any]:
         return [Setup(street=street, doctorates=doctors, first_office=rules.data.first_office, bus=rules.players)]
     if phase == "cleanup":
         return [Cleanup()]
+    if seat not in state.players:  # the table (no seat) only sets up and cleans up
+        return []
+    p = state.players[seat]
     if phase == "planning":
         if not p.drawn_this_round:
             return [DrawHand()]

@@ -16,6 +16,7 @@ from referee.engine.position import Placed
 from referee.engine.protocol import ConfigError, Rejected, RulesBase
 from schemas import MatchConfig, Outcome
 from schemas.board import Board
+from schemas.listing import Listed
 
 from . import legal as legal_mod
 from . import present
@@ -178,6 +179,15 @@ class CopycatRules(RulesBase[State, Intent, Event]):
 
     def complete_position(self, state: State, placed: Placed) -> State:
         return view_mod.complete_position(self, state, placed)
+
+    def listing(self) -> tuple[Listed, ...]:
+        from .listing import listing
+
+        return listing(self.cards, self.offices)
+
+    def in_opening(self, state: State) -> bool:
+        # the table's set-up line, then the first round's planning (each hand drawn, each order card)
+        return state.phase == "setup" or (state.phase == "planning" and state.round <= 1)
 
     def legal_intents(self, state: State, seat: str) -> Sequence[Intent]:
         return legal_mod.legal_intents(self, state, seat)

@@ -51,7 +51,7 @@ class XFilesGame(GameBase):
     card_sets: Mapping[str, str] = {"spec_fixture": "data/spec_fixture.toml", "demo": "data/demo.toml"}
     card_tables: Mapping[str, str] = {"card": "id"}
     default_card_set = "demo"
-    capabilities = Capabilities(continuation=True)
+    capabilities = Capabilities(continuation=True, listing=True, opening=True)
     summary = ("co-operative deck-building, 1-5 agents: recruit, fight the conspiracy's enemies, find evidence "
                "and defeat the End Game together")
 

@@ -15,6 +15,7 @@ from referee.engine.chance import Chance
 from referee.engine.protocol import ConfigError, Rejected, RulesBase
 from schemas import MatchConfig, Outcome
 from schemas.board import Board
+from schemas.listing import Listed
 
 from . import draws, flow, series
 from . import model as m
@@ -247,6 +248,15 @@ class XFilesRules(PositionMixin, RulesBase[m.State, m.Intent, m.Event]):
 
     def hidden_ids(self, state: m.State, seat: str | None) -> frozenset[str]:
         return hidden_ids(self, state, seat)
+
+    def listing(self) -> tuple[Listed, ...]:
+        from .listing import listing
+
+        return listing(self.cards)
+
+    def in_opening(self, state: m.State) -> bool:
+        # until the first seat's opening hand is drawn
+        return not any(p.hand or p.discard or p.play for p in state.players.values())
 
     def legal_intents(self, state: m.State, seat: str) -> Sequence[m.Intent]:
         return legal(self, state, seat)

@@ -1,0 +1,93 @@
+"""Naming an entry of a match the way a scorekeeper knows it: by its number in the log (``12``) or by the
+line of the imported transcript it was read from (``line:23``). Every command that takes an entry reads
+it through :func:`resolve`, so an error names the same things wherever it is made: the line, and the
+nearest lines that did produce entries (a blank line, a comment or a header line produces none).
+
+A line is looked up in the entries' recorded source (``meta.line``, written at import); a match played
+entry by entry records none, and its entries are named by number only."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from .errors import BadInput
+
+if TYPE_CHECKING:
+    from schemas import EntryView
+
+    from .api import RefereeApi
+
+_NUMBER = re.compile(r"\d{1,9}")
+_LINE = re.compile(r"line:(\d{1,9})")
+
+
+def is_line(text: str) -> bool:
+    """Whether ``text`` names a transcript line (``line:23``) rather than an entry number."""
+    return text.strip().lower().startswith("line:")
+
+
+def number(text: str, what: str = "an entry") -> int:
+    """An entry number typed as a number (``12``), else BadInput saying what is expected."""
+    raw = text.strip()
+    if _NUMBER.fullmatch(raw):
+        return int(raw)
+    raise BadInput("input/bad_entry", f"{what}: {text[:40]!r} is not an entry: give an entry number (e.g. 12) "
+                                      "or a line of the imported transcript (e.g. line:23)")
+
+
+def line_number(text: str, what: str = "an entry") -> int:
+    """The line ``line:23`` names, else BadInput."""
+    found = _LINE.fullmatch(text.strip().lower())
+    if found is None:
+        raise BadInput("input/bad_entry", f"{what}: {text[:40]!r} is not a transcript line: write line:N with N "
+                                          "the line's number in the file (e.g. line:23)")
+    return int(found.group(1))
+
+
+def source_line(entry: EntryView) -> int | None:
+    """The transcript line ``entry`` was read from, if it was imported (``meta.line``)."""
+    value = entry.meta.get("line") if entry.meta else None
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def pick(entries: Iterable[EntryView], line: int, match_id: str, what: str = "an entry") -> int:
+    """The entry read from transcript line ``line`` among ``entries``: the last one still in effect (a line
+    played again after a ruling or an undo produced more than one), else the last. BadInput naming the
+    producing lines just before and after it when none was read from it."""
+    found: list[EntryView] = []
+    produced: dict[int, int] = {}
+    for entry in entries:
+        at = source_line(entry)
+        if at is None:
+            continue
+        produced.setdefault(at, entry.seq)
+        if at == line:
+            found.append(entry)
+    if found:
+        live = [e for e in found if e.undone_by is None]
+        return (live or found)[-1].seq
+    if not produced:
+        raise BadInput("input/no_such_line", f"{what}: no entry of match {match_id} records a transcript line (it "
+                                             "was not imported from one); give the entry's number instead")
+    before = [n for n in produced if n < line]
+    after = [n for n in produced if n > line]
+    nearest = ([max(before)] if before else []) + ([min(after)] if after else [])
+    named = " and ".join(f"line:{n} (entry {produced[n]})" for n in nearest)
+    raise BadInput("input/no_such_line", f"{what}: line {line} of match {match_id}'s transcript produced no entry "
+                                         f"(a blank line, a comment or a header line?); the nearest that did: {named}")
+
+
+def resolve(api: RefereeApi, match_id: str, text: str, what: str = "an entry") -> int:
+    """The entry number ``text`` names in match ``match_id``: ``12`` as it is, ``line:23`` looked up in the
+    match's log (the caller's full view)."""
+    if not is_line(text):
+        return number(text, what)
+    line = line_number(text, what)
+    return pick(api.log_stream(match_id), line, match_id, what)
+
+
+def resolve_opt(api: RefereeApi, match_id: str, text: str | None, what: str = "an entry") -> int | None:
+    """:func:`resolve`, passing None through (an option left out)."""
+    return None if text is None else resolve(api, match_id, text, what)
