@@ -282,8 +282,9 @@ def test_the_log_is_paginated(started):
 
 
 def test_legal_intents(started):
+    # the arbiter's list names the game's other actors too (Pile's ``table``), as `referee legal` does
     assert started.get("arbiter", "/legal").json()["legal"] == {
-        "alice": ["take count=1", "take count=2", "take count=3"], "bob": []}
+        "alice": ["take count=1", "take count=2", "take count=3"], "bob": [], "table": []}
     assert started.get("alice", "/legal").json()["legal"] == {"alice": ["take count=1", "take count=2", "take count=3"]}
     assert started.get("arbiter", "/legal", seat="bob").json()["legal"] == {"bob": []}
     assert_error(started.get("bob", "/legal", seat="alice"), 403, "auth/other_seat")
