@@ -27,15 +27,12 @@ rulebook and stays declared.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .codes import Code
 from . import flow
 from . import model as m
-from .txn import Tx
-
-if TYPE_CHECKING:
-    from .rules import XFilesRules
+from .txn import BoundRules, Tx
 
 X, SUSANNE, BODY_SWAP, EXTINCTION, INFECTION = "mr_x", "susanne_modeski", "body_swap", "extinction", "infection"
 CODE = "manual_change_invalid"
@@ -162,7 +159,7 @@ def susanne(tx: Tx, ops: Sequence[Any]) -> None:
 # -- offered by ``legal`` ------------------------------------------------------------------------------------------
 
 
-def manual_intents(rules: XFilesRules, st: dict[str, Any], seat: str) -> list[Any]:
+def manual_intents(rules: BoundRules, st: dict[str, Any], seat: str) -> list[Any]:
     """Concrete declared effects of X and Susanne Modeski when they are face up (``legal`` checks them)."""
     up = {s["card"] for s in st["shadows"].values() if s["state"] == "revealed"} | set(st["sector"])
     out: list[Any] = []
