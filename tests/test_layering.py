@@ -136,10 +136,8 @@ def test_cli_imports_rich_only_inside_functions():
 # -- the import graph: no circles, nothing reaching up, no private names across modules ---------------
 
 #: circles left inside one game's package, with the most modules each may hold (it may only shrink, and
-#: its entry goes when it is gone). X-Files': its rules, flow, named cards, ops and series import each other
-#: (and the helpers name XFilesRules); left for the rewrite of its events and fold (issue 28, part 5),
-#: which reshapes the very modules that tie it
-GAME_CIRCLES = {"referee.games.xfiles_encounters": 13}
+#: its entry goes when it is gone): none left (X-Files' went last)
+GAME_CIRCLES: dict[str, int] = {}
 #: circles held by type annotations alone (``if TYPE_CHECKING:``), never by an import that runs: none left
 #: (the modules below the service type against History, Configuration or a small Protocol of what they
 #: read, not the class that calls them); an entry here may only be removed

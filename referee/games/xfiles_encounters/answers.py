@@ -396,7 +396,9 @@ def resolve_effect(tx: Tx, intent: m.ResolveEffect) -> None:
     item = pending.pop(match)
     tx.source = item["source"]
     card = item["source"] if item["source"] in tx.rules.cards else ""
-    if item["source"] == named.BODY_SWAP and item["trigger"] == "event" and named.body_swap(tx, intent.ops):
+    swap = named.body_swap(tx, intent.ops) if item["source"] == named.BODY_SWAP and item["trigger"] == "event" else None
+    if swap is not None:
+        apply_ops(tx, swap)
         tx.say(m.EffectResolved, card=card, text=item["trigger"])
     else:
         tx.say(m.EffectResolved, card=card, text=item["trigger"])
@@ -416,6 +418,7 @@ def manual_effect(tx: Tx, intent: m.ManualEffect) -> None:
     tx.source = intent.source
     if intent.source == named.SUSANNE:
         named.susanne(tx, intent.ops)  # checked in full: not declared
+        apply_ops(tx, intent.ops)
     else:
         apply_ops(tx, intent.ops)
         tx.declared()

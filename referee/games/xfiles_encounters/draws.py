@@ -12,7 +12,7 @@ evidence priority, the Special Agents, the avatar box, a seat's climax cards).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
 
@@ -22,10 +22,7 @@ from referee.engine.protocol import Rejected
 from .codes import Code
 from . import answers, flow
 from . import model as m
-from .txn import Tx
-
-if TYPE_CHECKING:
-    from .rules import XFilesRules
+from .txn import BoundRules, Tx
 
 
 def key(state: m.State, pile: str, reshuffle: bool = False) -> str:
@@ -40,7 +37,7 @@ def top(chance: Chance, state: m.State, pile: str, cards: Sequence[str], n: int,
     return chance.derive(key(state, pile, reshuffle)).shuffled(sorted(cards))[:n]
 
 
-def fill(rules: XFilesRules, state: m.State, seat: str, intent: Any, chance: Chance) -> Any:
+def fill(rules: BoundRules, state: m.State, seat: str, intent: Any, chance: Chance) -> Any:
     """A digital match: ``intent`` with its chance fields drawn, or Rejected when a typed one differs."""
     front = state.pending[0]
     if isinstance(intent, m.Draw) and front.kind == "draw" and front.seat == seat:

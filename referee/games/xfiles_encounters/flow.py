@@ -12,6 +12,8 @@ from .state import TURN_FLAGS as TURN_FLAGS, fresh_turn as fresh_turn
 from .txn import Tx, drew, pending_item, reshuffled
 
 SLOTS = ("1", "2", "3", "4", "5")
+#: the End Game whose text defeats a player with no card left (R45; :mod:`.named` has the other named cards)
+EXTINCTION = "extinction"
 
 
 def empty_slot() -> dict[str, Any]:
@@ -425,6 +427,18 @@ def check_defeat(tx: Tx, seat: str, lethal: bool = False) -> None:
         defeat_player(tx, seat, by_damage=not lethal)
 
 
+def extinction_checks(tx: Tx) -> None:
+    """While Extinction is face up, a player with no card in hand, deck, discard or play is defeated."""
+    if tx.over() or tx.d["status"] != "in_progress" or not locate(tx, EXTINCTION):
+        return
+    for seat in tx.alive():
+        p = tx.player(seat)
+        if not (p["hand"] or p["deck"] or p["discard"] or any(not x["virtual_of"] for x in p["play"])):
+            defeat_player(tx, seat)  # Extinction: no cards left
+            if tx.over():
+                return
+
+
 def defeat_player(tx: Tx, seat: str, by_damage: bool = False) -> None:
     """§3.11: before The End the team loses; after it the player leaves the game."""
     p = tx.player(seat)
@@ -497,8 +511,6 @@ def end_turn_now(tx: Tx) -> None:
 
 def settle(tx: Tx) -> None:
     """Run the phase procedure on while nothing is pending and the game goes on."""
-    from .named import extinction_checks
-
     for _ in range(200):
         extinction_checks(tx)
         due_checks(tx)

@@ -26,17 +26,17 @@ from . import model as m
 from . import named
 
 if TYPE_CHECKING:
-    from .rules import XFilesRules
+    from .txn import BoundRules
 
 #: the change that changes nothing: a manual effect offered as a template to fill in
 NO_CHANGE = (m.OpPoints(kind="attack", amount=0),)
 
 
-def _text_only(rules: XFilesRules, card: str) -> bool:
+def _text_only(rules: BoundRules, card: str) -> bool:
     return card in rules.cards and any(a.text_only for a in rules.cards[card].abilities)
 
 
-def _own_sources(rules: XFilesRules, st: dict[str, Any], seat: str) -> list[str]:
+def _own_sources(rules: BoundRules, st: dict[str, Any], seat: str) -> list[str]:
     """The seat's cards that may be cited as a source: in play, Vigilant, in hand, climax cards."""
     p = st["players"][seat]
     return sorted({x["card"] for x in p["play"]} | set(p["vigilant"]) | set(p["hand"]) | set(p["climax"]))
@@ -47,7 +47,7 @@ def _face_up(st: dict[str, Any]) -> list[str]:
     return sorted(set(cards) | {c for c in st["sector"] if c})
 
 
-def _strike_answers(rules: XFilesRules, st: dict[str, Any], seat: str, front: dict[str, Any]) -> list[Any]:
+def _strike_answers(rules: BoundRules, st: dict[str, Any], seat: str, front: dict[str, Any]) -> list[Any]:
     out: list[Any] = [m.TakeStrike()]
     if front["kind"] != "strike":
         return out
@@ -65,7 +65,7 @@ def _strike_answers(rules: XFilesRules, st: dict[str, Any], seat: str, front: di
     return out
 
 
-def _answers(rules: XFilesRules, st: dict[str, Any], seat: str) -> list[Any]:
+def _answers(rules: BoundRules, st: dict[str, Any], seat: str) -> list[Any]:
     front = st["pending"][0]
     if (front["seat"] or st["turn"]["seat"]) != seat:
         return []
@@ -87,7 +87,7 @@ def _answers(rules: XFilesRules, st: dict[str, Any], seat: str) -> list[Any]:
     return []
 
 
-def _manual(rules: XFilesRules, st: dict[str, Any], seat: str) -> list[Any]:
+def _manual(rules: BoundRules, st: dict[str, Any], seat: str) -> list[Any]:
     """Declared effects any seat may state while nothing is pending (§4.25)."""
     if st["status"] == "setup":
         return []
@@ -95,7 +95,7 @@ def _manual(rules: XFilesRules, st: dict[str, Any], seat: str) -> list[Any]:
     return [*named.manual_intents(rules, st, seat), *(m.ManualEffect(source=s, ops=NO_CHANGE) for s in sources)]
 
 
-def _actions(rules: XFilesRules, st: dict[str, Any], seat: str) -> list[Any]:
+def _actions(rules: BoundRules, st: dict[str, Any], seat: str) -> list[Any]:
     p = st["players"][seat]
     turn = st["turn"]
     out: list[Any] = [m.PlayCard(card=c) for c in sorted(set(p["hand"]))]
@@ -137,7 +137,7 @@ def _actions(rules: XFilesRules, st: dict[str, Any], seat: str) -> list[Any]:
     return out
 
 
-def candidates(rules: XFilesRules, state: m.State, seat: str) -> list[Any]:
+def candidates(rules: BoundRules, state: m.State, seat: str) -> list[Any]:
     st: dict[str, Any] = msgspec.to_builtins(state)
     if st["status"] in ("won", "lost") or st["players"][seat]["defeated"]:
         return []
@@ -159,13 +159,13 @@ def candidates(rules: XFilesRules, state: m.State, seat: str) -> list[Any]:
     return [*_actions(rules, st, seat), *solo, *out]
 
 
-def _fight(rules: XFilesRules, where: str, card: str, p: dict[str, Any]) -> m.Fight:
+def _fight(rules: BoundRules, where: str, card: str, p: dict[str, Any]) -> m.Fight:
     c = rules.cards[card]
     return m.Fight(target=where, discard=p["hand"][0] if c.has("frightening") and p["hand"] else "",
                    cost=2 if c.fight_star else None)
 
 
-def legal(rules: XFilesRules, state: m.State, seat: str) -> list[Any]:
+def legal(rules: BoundRules, state: m.State, seat: str) -> list[Any]:
     """The candidates the rules accept now (chance fields left for the referee in a digital match)."""
     from .draws import fill
 
@@ -190,7 +190,7 @@ def legal(rules: XFilesRules, state: m.State, seat: str) -> list[Any]:
 _FAVOURED = (m.Fight, m.Recruit, m.TakeStrike, m.Draw, m.Reveal)
 
 
-def random_intent(rules: XFilesRules, state: m.State, rng: Any) -> tuple[str, Any] | None:
+def random_intent(rules: BoundRules, state: m.State, rng: Any) -> tuple[str, Any] | None:
     """A legal (seat, intent) picked like a player who wants the game to end: no declared effect that
     changes nothing, and fights, recruits and the referee's questions favoured."""
     options = [(s, i) for s in rules.players for i in legal(rules, state, s)

@@ -13,7 +13,7 @@
   (a team of five) nothing happens.
 * **Extinction** (an End Game): while it is face up, a Vigilant card discarded to use it is defeated
   instead, and a player with no card in hand, deck, discard or play is defeated even with a Vigilant card
-  in play.
+  in play (that check runs with the phase procedure, ``flow.extinction_checks``).
 * **Infection** (an End Game): Symptoms (``counter:<seat>:symptoms:N``) are tracked only while it is face up.
 * **Susanne Modeski** (an Informant): while face up the current player may, in their Action phase,
   recruit a Lone Gunmen card from outside the game paying its cost: exactly
@@ -27,17 +27,15 @@ rulebook and stays declared.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .codes import Code
 from . import flow
 from . import model as m
-from .txn import Tx
+from .txn import BoundRules, Tx
 
-if TYPE_CHECKING:
-    from .rules import XFilesRules
-
-X, SUSANNE, BODY_SWAP, EXTINCTION, INFECTION = "mr_x", "susanne_modeski", "body_swap", "extinction", "infection"
+X, SUSANNE, BODY_SWAP, INFECTION = "mr_x", "susanne_modeski", "body_swap", "infection"
+EXTINCTION = flow.EXTINCTION  # its check of the players runs with the phase procedure (flow.settle)
 CODE = "manual_change_invalid"
 
 
@@ -80,10 +78,9 @@ def box_avatars(tx: Tx) -> list[str]:
     return sorted(c.id for c in tx.rules.cards.of_type("avatar") if c.id not in used)
 
 
-def body_swap(tx: Tx, ops: Sequence[Any]) -> bool:
-    """Body Swap's text (R45). True when it was checked and applied here; False: declared as before."""
-    from .ops import apply_op
-
+def body_swap(tx: Tx, ops: Sequence[Any]) -> tuple[Any, ...] | None:
+    """Body Swap's text (R45), checked: the ops that carry it out (none when it waits for the box's avatar
+    or nothing happens), for the caller to apply; None: not checked here, declared as before."""
     cur = tx.current
     if not tx.solo():
         partner = next_alive(tx, cur)
@@ -92,16 +89,15 @@ def body_swap(tx: Tx, ops: Sequence[Any]) -> bool:
         if not ok:
             tx.fail(CODE, f"Body Swap switches {cur}'s avatar with the next player's, {partner}'s (R45): resolve it "
                     f"with no ops or ops=switch_avatars:{cur}:{partner}", "R45")
-        apply_op(tx, m.OpSwitchAvatars(player=cur, with_=partner))
-        return True
+        return (m.OpSwitchAvatars(player=cur, with_=partner),)
     if "swap_with_box_avatar" not in tx.card(BODY_SWAP).solo_rules:
-        return False
+        return None
     if ops:
         tx.fail(CODE, "solo, Body Swap switches your avatar with one from the box at random (R46): resolve it with "
                 "no ops, then reveal card=<avatar>", "R46")
     if box_avatars(tx):  # a team of five: no avatar is left in the box, nothing happens (R46)
         tx.push_front({"kind": "reveal", "seat": cur, "location": "avatar_box", "origin": BODY_SWAP})
-    return True
+    return ()
 
 
 def swap_with_box(tx: Tx, seat: str, avatar: str) -> None:
@@ -115,18 +111,6 @@ def swap_with_box(tx: Tx, seat: str, avatar: str) -> None:
 # -- Extinction, Infection -------------------------------------------------------------------------------------
 
 
-def extinction_checks(tx: Tx) -> None:
-    """While Extinction is face up, a player with no card in hand, deck, discard or play is defeated."""
-    if tx.over() or tx.d["status"] != "in_progress" or not face_up(tx, EXTINCTION):
-        return
-    for seat in tx.alive():
-        p = tx.player(seat)
-        if not (p["hand"] or p["deck"] or p["discard"] or any(not x["virtual_of"] for x in p["play"])):
-            flow.defeat_player(tx, seat)  # Extinction: no cards left
-            if tx.over():
-                return
-
-
 def symptoms_tracked(tx: Tx) -> bool:
     return face_up(tx, INFECTION)
 
@@ -135,8 +119,7 @@ def symptoms_tracked(tx: Tx) -> bool:
 
 
 def susanne(tx: Tx, ops: Sequence[Any]) -> None:
-    from .ops import apply_ops
-
+    """Susanne Modeski's recruit (R45), checked: the caller applies ``ops`` (not declared)."""
     if not face_up(tx, SUSANNE):
         tx.fail(CODE, "Susanne Modeski is not face up", "R45")
     if tx.seat != tx.current or tx.turn["phase"] != "action":
@@ -156,13 +139,12 @@ def susanne(tx: Tx, ops: Sequence[Any]) -> None:
     g, pay = gains[0], pays[0]
     if g.player != tx.current or g.from_ != "box" or pay.kind != "recruit" or pay.amount != -c.cost:
         tx.fail(CODE, f"Susanne Modeski's recruit is {want}", "R45")
-    apply_ops(tx, ops)
 
 
 # -- offered by ``legal`` ------------------------------------------------------------------------------------------
 
 
-def manual_intents(rules: XFilesRules, st: dict[str, Any], seat: str) -> list[Any]:
+def manual_intents(rules: BoundRules, st: dict[str, Any], seat: str) -> list[Any]:
     """Concrete declared effects of X and Susanne Modeski when they are face up (``legal`` checks them)."""
     up = {s["card"] for s in st["shadows"].values() if s["state"] == "revealed"} | set(st["sector"])
     out: list[Any] = []

@@ -23,8 +23,7 @@ from referee.engine.protocol import ConfigError
 from . import model as m
 
 if TYPE_CHECKING:
-    from .rules import XFilesRules
-    from .txn import Tx
+    from .txn import BoundRules, Tx
 
 THIS_TIME = "this_time_they_may_have_won"
 #: options a continuation sets itself (never copied from the previous game as given)
@@ -76,7 +75,7 @@ def lost_by_card(state: m.State) -> bool:
     return THIS_TIME in state.climax_dealt
 
 
-def carry_over(rules: XFilesRules, state: m.State) -> Mapping[str, Any]:
+def carry_over(rules: BoundRules, state: m.State) -> Mapping[str, Any]:
     g = _int(state.options["series_game"])
     if not g:
         raise ConfigError("xfiles_encounters/no_series", "it is not a game of a series (series_game=0): "
@@ -99,7 +98,7 @@ def carry_over(rules: XFilesRules, state: m.State) -> Mapping[str, Any]:
     return out
 
 
-def check_options(rules: XFilesRules) -> str | None:
+def check_options(rules: BoundRules) -> str | None:
     """A problem with the series options, or None."""
     o = rules.options
     g = int(o["series_game"])
@@ -120,14 +119,14 @@ def check_options(rules: XFilesRules) -> str | None:
     return None
 
 
-def setup_items(rules: XFilesRules, avatars: Mapping[str, str], order: list[str]) -> list[dict[str, Any]]:
+def setup_items(rules: BoundRules, avatars: Mapping[str, str], order: list[str]) -> list[dict[str, Any]]:
     """The climax deal's reveals (one per seat, in playing order), due before the opening draws."""
     if not rules.options.get("series_previous"):
         return []
     return [{"kind": "reveal", "seat": s, "location": f"climax.{s}", "origin": "climax"} for s in order]
 
 
-def kept_scars(rules: XFilesRules, avatar: str) -> int:
+def kept_scars(rules: BoundRules, avatar: str) -> int:
     if not rules.options["series_keep_scars"]:
         return 0
     return int(dict(rules.options.get("series_scars") or {}).get(avatar, 0))

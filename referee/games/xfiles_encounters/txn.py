@@ -18,18 +18,32 @@ there, the phase, what is pending, paying) is ``require`` or ``fail``, never wai
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
 
 from referee.engine.decision import Decision
+from referee.engine.protocol import Rules
+from schemas import MatchConfig
 
+from .data import CardSet
 from .fold import HANDLERS, apply_changes, evolve
-from .model import VOCABULARY, Change, Fact, State
+from .model import VOCABULARY, Change, Event, Fact, Intent, State
 
 if TYPE_CHECKING:
     from .data import Card
-    from .rules import XFilesRules
+
+
+class BoundRules(Rules[State, Intent, Event], Protocol):
+    """The rules bound to one match as every module below :mod:`.rules` reads them (``XFilesRules`` is
+    one): the engine's rules protocol (the seats, the fold, the verdict, the chance fields), and the
+    configuration, its options resolved, and the card set."""
+
+    config: MatchConfig
+    players: tuple[str, ...]
+    #: every option's value (given or default)
+    options: dict[str, Any]
+    cards: CardSet
 
 PREFIX = "xfiles_encounters/"
 
@@ -98,7 +112,7 @@ class Tx(Decision):
 
     __slots__ = ("rules", "seat", "d", "source")
 
-    def __init__(self, rules: XFilesRules, state: State, seat: str, waive: frozenset[str] = frozenset()) -> None:
+    def __init__(self, rules: BoundRules, state: State, seat: str, waive: frozenset[str] = frozenset()) -> None:
         super().__init__(PREFIX, state, None, waive=waive)
         self.rules = rules
         self.seat = seat

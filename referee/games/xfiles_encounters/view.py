@@ -6,7 +6,7 @@ intents a seat could play now are in ``legal.py``, events in words in ``words.py
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
 
@@ -15,10 +15,7 @@ from referee.engine.position import Placed, PositionError, PositionShape
 from . import flow
 from . import model as m
 from .data import BUCKETS, CLASSES
-from .txn import copy, known_cards
-
-if TYPE_CHECKING:
-    from .rules import XFilesRules
+from .txn import BoundRules, copy, known_cards
 
 HIDDEN = "?"
 
@@ -26,7 +23,7 @@ HIDDEN = "?"
 # -- views ---------------------------------------------------------------------------------------------------
 
 
-def view(rules: XFilesRules, state: m.State, seat: str | None) -> dict[str, Any]:
+def view(rules: BoundRules, state: m.State, seat: str | None) -> dict[str, Any]:
     import msgspec
 
     d: dict[str, Any] = copy(msgspec.to_builtins(state))
@@ -74,7 +71,7 @@ def _strings(value: Any, out: set[str]) -> None:
             _strings(v, out)
 
 
-def hidden_ids(rules: XFilesRules, state: m.State, seat: str | None) -> frozenset[str]:
+def hidden_ids(rules: BoundRules, state: m.State, seat: str | None) -> frozenset[str]:
     """Card ids somewhere this role cannot look and nowhere it can (§1.8)."""
     if seat is None:
         return frozenset()

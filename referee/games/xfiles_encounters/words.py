@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING, Any
 from . import model as m
 
 if TYPE_CHECKING:
-    from .rules import XFilesRules
+    from .txn import BoundRules
 
 
-def describe(rules: XFilesRules, event: Any) -> str | None:
+def describe(rules: BoundRules, event: Any) -> str | None:
     tag = str(type(event).__struct_config__.tag)
     if not isinstance(event, m.Fact):
         return None
