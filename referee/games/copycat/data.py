@@ -27,6 +27,7 @@ import msgspec
 
 from referee.engine.datafile import load_toml
 from referee.engine.protocol import ConfigError
+from referee.engine.suggest import did_you_mean
 
 COLORS = ("purple", "blue", "yellow", "green", "yellow_green", "gray", "red")
 #: effect kind -> whether it takes a number ``n``
@@ -178,3 +179,13 @@ def parse_data(text: str, source: str = "") -> DataSet:
     if first not in offices:
         raise _fail(f"baseline.first_office {first!r} is not an office of the data set")
     return DataSet(cards=cards, offices=offices, street=street, street_2p=street_2p, first_office=first)
+
+
+def unknown_card(cards: Mapping[str, Card], card: str) -> str:
+    """The refusal's words for a card id the set lacks, with the closest ids (or the id of a close name)."""
+    return f"unknown card id {card!r}{did_you_mean(card, cards, names={c.name: cid for cid, c in cards.items()})}"
+
+
+def unknown_office(offices: Mapping[str, OfficeCard], office: str) -> str:
+    """The refusal's words for an office id the set lacks, with the closest ids (or the id of a close name)."""
+    return f"unknown office id {office!r}{did_you_mean(office, offices, names={o.name: oid for oid, o in offices.items()})}"
