@@ -202,7 +202,7 @@ def log(title: str, entries: Sequence[EntryView]) -> None:
         elif e.verdict == "rejected":
             verdict = "[red]rejected[/red]"
         else:
-            verdict = f"[yellow]{e.kind}[/yellow]"
+            verdict = f"[yellow]{logtext.verdict(e)}[/yellow]"
         at = (logtext.origin(e).removeprefix("from line "),) if lines else ()
         table.add_row(str(e.seq), *at, escape(e.actor or "—"), escape(e.notation), verdict,
                       escape("; ".join(n for n in logtext.notes(e) if n != "manual")))

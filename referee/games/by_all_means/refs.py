@@ -81,7 +81,7 @@ def _names(ctx: Ctx) -> dict[str, str]:
 
 def card(ctx: Ctx, text: str) -> str:
     if text not in ctx.cards.cards:
-        raise RefError(f"unknown card {text!r} (card set {ctx.cards.id}){did_you_mean(text, ctx.cards.cards, names=_names(ctx))}")
+        raise RefError(f"unknown card {text!r}{did_you_mean(text, ctx.cards.cards, names=_names(ctx))} (card set {ctx.cards.id})")
     return text
 
 
