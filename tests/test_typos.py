@@ -1,0 +1,79 @@
+"""Typos, through the CLI: a misspelt card, verb or seat is refused with the closest known names
+("did you mean T09?"), an unknown verb lists its five closest verbs rather than all of them, ``--db``
+may come before the command, and a line that could not be read is called ``unreadable`` everywhere a
+person reads it (``log --only unreadable``; ``unparsed`` still accepted)."""
+
+from __future__ import annotations
+
+from conftest import dump  # noqa: F401 - cli is conftest's fixture
+
+from referee.engine.suggest import closest, did_you_mean
+
+HEADER = "game: by_all_means\nplayers: alice, bob\ncards: demo\ndeck: alice=demo_south, bob=demo_north\nchance: physical\n\n"
+
+
+def _import(cli, tmp_path, body: str) -> tuple[str, list[dict]]:
+    t = tmp_path / "t.txt"
+    t.write_text(HEADER + "bob: record_lot winner=alice\n" + body)
+    r = cli("import", str(t), "--json")
+    assert r.code == 0, r.err
+    return r.json["match_id"], r.json["problems"]
+
+
+def test_the_helper_ranks_by_closeness_then_name_and_never_offers_control_characters():
+    assert closest("K6O", ["K60", "K06", "TR6"]) == ["K06", "K60"]  # equally close: by name
+    assert closest("k06", ["K07", "K06"]) == ["K06"]  # only the case differs: that one alone
+    assert did_you_mean("Smokin Man", ["C01"], names={"Smoking Man": "C12"}) == " (did you mean C12?)"
+    assert did_you_mean("alice", ["alic\x1b[2J"]) == ""
+    assert did_you_mean("zzz", ["alice", "bob"]) == ""
+
+
+def test_a_misspelt_card_in_a_transcript_line_suggests_the_card(cli, tmp_path):
+    _, problems = _import(cli, tmp_path, "bob: draw_opening_hand cards=T04,T09,T16,T9O\n")
+    assert problems[0]["code"] == "input/unknown_reference"
+    assert "unknown card 'T9O' (did you mean T09?)" in problems[0]["message"]
+
+
+def test_a_misspelt_verb_lists_the_five_closest_not_all(cli, tmp_path):
+    _, problems = _import(cli, tmp_path, "bob: drwa_main\n")
+    message = problems[0]["message"]
+    assert problems[0]["code"] == "input/unknown_verb"
+    assert "(did you mean draw_main?)" in message
+    listed = message.split("verbs: ", 1)[1].split(", ")
+    assert len(listed) == 5 and listed[0] == "draw_main"
+    assert "choose_order" not in listed  # not the whole list
+
+
+def test_a_misspelt_seat_suggests_the_seat(cli, tmp_path):
+    mid, problems = _import(cli, tmp_path, "alcie: mulligan\n")
+    assert problems[0]["code"] == "match/unknown_seat" and "(did you mean alice?)" in problems[0]["message"]
+    r = cli("play", mid, "bbo", "mulligan")
+    assert r.code != 0 and "'bbo' is not a seat of this match (did you mean bob?)" in r.err
+    r = cli("log", mid, "--as", "alicee")
+    assert r.code != 0 and "(did you mean alice?)" in r.err
+
+
+def test_db_before_the_command(cli, tmp_path):
+    db = tmp_path / "x.db"
+    r = cli("--db", db, "new", "by_all_means", "--players", "alice,bob", "--cards", "spec")
+    assert r.code == 0 and db.exists() and not (tmp_path / "r.db").exists()
+    mid = r.last_line
+    assert cli("--db", db, "play", mid, "alice", "draw_opening_hand", "cards=TR1,TR2,AG1,PL2").code == 0
+    assert [e["verdict"] for e in cli("log", mid, "--db", db, "--json").json] == ["accepted"]
+    assert cli("--db", db, "log", mid, "--db", db).code == 0  # the same one twice: fine
+    before = dump(db)
+    r = cli("--db", db, "play", mid, "alice", "end_turn", "--db", tmp_path / "y.db")
+    assert r.code == 2 and "--db given twice" in r.err
+    assert dump(db) == before and not (tmp_path / "y.db").exists()
+
+
+def test_one_word_for_lines_that_could_not_be_read(cli, tmp_path):
+    mid, problems = _import(cli, tmp_path, "alcie: mulligan\nbob: drwa_main\n")
+    assert len(problems) == 2
+    lines = cli("log", mid, "--only", "unreadable").out.splitlines()
+    assert [ln.split()[:3] for ln in lines] == [["2", "alcie", "unreadable"], ["3", "bob", "unreadable"]]
+    assert cli("log", mid, "--only", "unparsed").out.splitlines() == lines  # the old word still works
+    assert "unparsed" not in cli("log", mid).out
+    r = cli("log", mid, "--only", "unreadble")
+    assert r.code == 2 and "unreadable" in r.err
+    assert "unreadable" in cli("log", "--help").out
