@@ -77,3 +77,21 @@ def test_one_word_for_lines_that_could_not_be_read(cli, tmp_path):
     r = cli("log", mid, "--only", "unreadble")
     assert r.code == 2 and "unreadable" in r.err
     assert "unreadable" in cli("log", "--help").out
+
+
+def test_an_unknown_location_suggests_the_closest(tmp_path):
+    """Android's move to a misspelt location: the refusal (still android/ref/unknown_location) names
+    the location meant. The step expects acceptance so the scenario's failure quotes the refusal."""
+    import os
+
+    from conftest import ROOT
+    from referee.scenario import run_file
+
+    text = open(os.path.join(ROOT, "tests/scenarios/android/sc05_vehicle_ruler.toml"), encoding="utf-8").read()
+    head = text[: text.index('intent = "move to=no_such_place"')]
+    path = tmp_path / "typo.toml"
+    path.write_text(head + 'intent = "move to=midwya"\nexpect = "accepted"\n', encoding="utf-8")
+    failures = run_file(str(path)).failures
+    assert len(failures) == 1
+    assert "rejected:android/ref/unknown_location" in failures[0].what
+    assert "no location 'midwya' (did you mean midway?)" in failures[0].what
