@@ -77,6 +77,8 @@ def test_one_word_for_lines_that_could_not_be_read(cli, tmp_path):
     r = cli("log", mid, "--only", "unreadble")
     assert r.code == 2 and "unreadable" in r.err
     assert "unreadable" in cli("log", "--help").out
+    replay = cli("replay", mid).out
+    assert "alcie: alcie: mulligan (unreadable)" in replay and "unparsed" not in replay
 
 
 def test_an_unknown_location_suggests_the_closest(tmp_path):

@@ -181,9 +181,14 @@ def parse_data(text: str, source: str = "") -> DataSet:
     return DataSet(cards=cards, offices=offices, street=street, street_2p=street_2p, first_office=first)
 
 
+def card_hint(cards: Mapping[str, Card], card: str) -> str:
+    """`` (did you mean K06?)``: the ids closest to ``card``, or the id of a card whose name is close."""
+    return did_you_mean(card, cards, names={c.name: cid for cid, c in cards.items()})
+
+
 def unknown_card(cards: Mapping[str, Card], card: str) -> str:
     """The refusal's words for a card id the set lacks, with the closest ids (or the id of a close name)."""
-    return f"unknown card id {card!r}{did_you_mean(card, cards, names={c.name: cid for cid, c in cards.items()})}"
+    return f"unknown card id {card!r}{card_hint(cards, card)}"
 
 
 def unknown_office(offices: Mapping[str, OfficeCard], office: str) -> str:
