@@ -97,3 +97,18 @@ def test_an_unknown_location_suggests_the_closest(tmp_path):
     assert len(failures) == 1
     assert "rejected:android/ref/unknown_location" in failures[0].what
     assert "no location 'midwya' (did you mean midway?)" in failures[0].what
+
+
+def test_war_of_shadows_suggests_places_regions_and_cards():
+    from test_war_of_shadows import at, new, play
+
+    r, mid = new(position={"phase": "AGENT_PLACE"})
+    res = play(r, mid, "raven", "place_agent to=bear.sherif", "war_of_shadows/unknown_reference")
+    assert "(did you mean bear.sheriff, " in res.verdict.message  # the closest first
+    r2, mid2 = new(position=at("bear", "sheriff", **{"council.bear.sheriff": "raven"}))
+    res = play(r2, mid2, "raven", "attack position=bear.sheriff from=bear_l to=lion_1 count=1",
+               "war_of_shadows/unknown_reference")
+    assert "'bear_l' is not a region of board TM-1 (did you mean bear_1 or bear_2?)" in res.verdict.message
+    res = play(r2, mid2, "raven", "play_card card=bear_cl ability=1 timing=before position=bear.sheriff effect=manual",
+               "war_of_shadows/unknown_reference")
+    assert "'bear_cl' is not a card id (did you mean bear_c1, bear_c2 or bear_c3?)" in res.verdict.message  # ties: by name

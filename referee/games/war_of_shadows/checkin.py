@@ -90,11 +90,11 @@ def unknown(rules: Queries, intent: Any) -> str | None:  # noqa: C901 - one tabl
         case AddBanners(placements=placements):
             for pl in placements:
                 if not rules.is_region(pl.region):
-                    return f"{pl.region!r} is not a region{_region(rules, pl.region)} of board {rules.board.board_id}"
+                    return f"{pl.region!r} is not a region of board {rules.board.board_id}{_region(rules, pl.region)}"
         case Attack(from_=src, to=dst):
             for r in (src, dst):
                 if not rules.is_region(r):
-                    return f"{r!r} is not a region{_region(rules, r)} of board {rules.board.board_id}"
+                    return f"{r!r} is not a region of board {rules.board.board_id}{_region(rules, r)}"
         case TakeCards(variant=variant, cards=cards):
             if variant.mode == "per_symbol" and variant.symbol not in SYMBOLS:
                 return f"variant.symbol {variant.symbol!r} is not a board symbol ({', '.join(SYMBOLS)})"
@@ -128,7 +128,7 @@ def unknown(rules: Queries, intent: Any) -> str | None:  # noqa: C901 - one tabl
                         return f"effect.{name} {v!r} is neither a council position nor a region{_place(rules, v)}"
                 for name, v in (("from", effect.from_), ("to", effect.to), ("region", effect.region)):
                     if v is not None and not rules.is_region(v):
-                        return f"effect.{name} {v!r} is not a region{_region(rules, v)} of board {rules.board.board_id}"
+                        return f"effect.{name} {v!r} is not a region of board {rules.board.board_id}{_region(rules, v)}"
                 if effect.empire is not None and effect.empire not in EMPIRES:
                     return f"effect.empire {effect.empire!r} is not an empire"
                 for pl in effect.placements:
