@@ -112,3 +112,16 @@ def test_war_of_shadows_suggests_places_regions_and_cards():
     res = play(r2, mid2, "raven", "play_card card=bear_cl ability=1 timing=before position=bear.sheriff effect=manual",
                "war_of_shadows/unknown_reference")
     assert "'bear_cl' is not a card id (did you mean bear_c1, bear_c2 or bear_c3?)" in res.verdict.message  # ties: by name
+
+
+def test_copycat_suggests_the_id_of_a_card_or_office_typed_by_name():
+    import os
+
+    from conftest import ROOT
+    from referee.games.copycat.data import parse_data, unknown_card, unknown_office
+
+    path = os.path.join(ROOT, "referee/games/copycat/data/demo.toml")
+    data = parse_data(open(path, encoding="utf-8").read(), path)
+    assert unknown_card(data.cards, "Uncle's Golf Clb") == "unknown card id \"Uncle's Golf Clb\" (did you mean A09?)"
+    assert unknown_card(data.cards, "a09") == "unknown card id 'a09' (did you mean A09?)"
+    assert unknown_office(data.offices, "b_drw_1").startswith("unknown office id 'b_drw_1' (did you mean b_draw_1")

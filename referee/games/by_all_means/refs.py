@@ -75,8 +75,11 @@ def symbol(ctx: Ctx, text: str) -> str:
 
 
 def _names(ctx: Ctx) -> dict[str, str]:
-    """Each card's name -> its id: a card typed by its name is suggested by its id."""
-    return {c.name: cid for cid, c in ctx.cards.cards.items()}
+    """Each card's name -> its first id: a card typed by its name is suggested by its id."""
+    out: dict[str, str] = {}
+    for cid, c in ctx.cards.cards.items():
+        out.setdefault(c.name, cid)  # copies share a name: the first id
+    return out
 
 
 def card(ctx: Ctx, text: str) -> str:

@@ -181,9 +181,17 @@ def parse_data(text: str, source: str = "") -> DataSet:
     return DataSet(cards=cards, offices=offices, street=street, street_2p=street_2p, first_office=first)
 
 
+def first_ids(items: Mapping[str, Card] | Mapping[str, OfficeCard]) -> dict[str, str]:
+    """Each name -> the first id that bears it (copies of a card share its name)."""
+    out: dict[str, str] = {}
+    for iid, item in items.items():
+        out.setdefault(item.name, iid)
+    return out
+
+
 def card_hint(cards: Mapping[str, Card], card: str) -> str:
     """`` (did you mean K06?)``: the ids closest to ``card``, or the id of a card whose name is close."""
-    return did_you_mean(card, cards, names={c.name: cid for cid, c in cards.items()})
+    return did_you_mean(card, cards, names=first_ids(cards))
 
 
 def unknown_card(cards: Mapping[str, Card], card: str) -> str:
@@ -193,4 +201,4 @@ def unknown_card(cards: Mapping[str, Card], card: str) -> str:
 
 def unknown_office(offices: Mapping[str, OfficeCard], office: str) -> str:
     """The refusal's words for an office id the set lacks, with the closest ids (or the id of a close name)."""
-    return f"unknown office id {office!r}{did_you_mean(office, offices, names={o.name: oid for oid, o in offices.items()})}"
+    return f"unknown office id {office!r}{did_you_mean(office, offices, names=first_ids(offices))}"
