@@ -47,7 +47,7 @@ def serve(
     if workers < 1:
         fail("--workers must be 1 or more")
     _adopt(adopt)
-    run_server(host, port, db_path(db), workers=workers, durability=connection(ctx).durability)
+    run_server(host, port, db_path(ctx, db), workers=workers, durability=connection(ctx).durability)
 
 
 @app.command()
@@ -168,7 +168,7 @@ def db_migrate(ctx: typer.Context, db: DbOpt = None, adopt: AdoptOpt = False, js
     if connection(ctx).server:
         fail("db migrate works on a database, not through --server")
     _adopt(adopt)
-    path = db_path(db)
+    path = db_path(ctx, db)
     try:
         store = open_store(path, durability=connection(ctx).durability)
     except StoreError as exc:
@@ -198,7 +198,7 @@ def db_grant(
     from referee.store import StoreError, open_store
     from referee.store.postgres import PostgresStore, is_url
 
-    path = db_path(db)
+    path = db_path(ctx, db)
     if connection(ctx).server or not is_url(path):
         fail("db grant works on a PostgreSQL database (a postgresql:// URL)")
     if not role or len(role) > 63 or not all(c.isalnum() or c in "_-" for c in role):

@@ -50,6 +50,8 @@ class Connection:
     token: str | None = None
     #: ``--durability`` (None: ``$REFEREE_DURABILITY``, else full; see :mod:`referee.store.sqlite`)
     durability: str | None = None
+    #: ``referee --db X <command>``: the database of every command that takes --db (None: theirs)
+    db: str | None = None
 
 
 @app.callback()
@@ -57,10 +59,11 @@ def _client_mode(
     ctx: typer.Context,
     server: Annotated[str | None, typer.Option("--server", envvar="REFEREE_SERVER", help="Talk to a referee server (URL) instead of a local database: new, play, legal, show, log, export, undo, redo, rule, confirm, annotate, audit, replay, diff, ratings, and tournament (with a tournament's token).", show_default=False)] = None,
     token: Annotated[str | None, typer.Option("--token", envvar="REFEREE_TOKEN", help="The token to use with --server: a match's (a seat's, the arbiter's or the spectators'), or for tournament commands a tournament's.", show_default=False)] = None,
+    db: Annotated[str | None, typer.Option("--db", help="The database for the command (as its own --db): a SQLite file or a postgresql:// URL.", show_default=False)] = None,
     durability: Annotated[str | None, typer.Option("--durability", help="full (the default): an entry is reported only once it is on disk; normal: several times faster appends for bulk imports and benchmarks, but an OS crash or power loss can lose the last acknowledged entries. Also $REFEREE_DURABILITY.", show_default=False)] = None,
 ) -> None:
     """Adjudicate tabletop games from an append-only log of intents: play, replay, import, audit."""
-    ctx.obj = Connection(server=server or None, token=token, durability=durability)
+    ctx.obj = Connection(server=server or None, token=token, durability=durability, db=db or None)
 
 
 def connection(ctx: typer.Context) -> Connection:
@@ -80,8 +83,13 @@ class Exit(Exception):
         self.code = code
 
 
-def db_path(db: str | None) -> str:
-    return db or os.environ.get("REFEREE_DB") or "referee.db"
+def db_path(ctx: typer.Context, db: str | None) -> str:
+    """The database a command uses: its --db, else the one given before the command (``referee --db X
+    play ...``), else $REFEREE_DB, else ./referee.db. Two different --db are refused."""
+    outer = connection(ctx).db
+    if db and outer and db != outer:
+        fail(f"--db given twice: {outer!r} before the command and {db!r} after it; give one")
+    return db or outer or os.environ.get("REFEREE_DB") or "referee.db"
 
 
 def referee_for(ctx: typer.Context, db: str | None) -> RefereeApi:
@@ -109,7 +117,7 @@ def local_referee(ctx: typer.Context, db: str | None, *, create: bool = False) -
     from referee.service import Referee
     from referee.store import StoreError, open_store
 
-    path = db_path(db)
+    path = db_path(ctx, db)
     every = os.environ.get("REFEREE_SNAPSHOT_EVERY", "")
     if every and not every.isdigit():
         fail(f"REFEREE_SNAPSHOT_EVERY must be a whole number of entries, not {every!r}")

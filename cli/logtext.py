@@ -19,6 +19,10 @@ from collections.abc import Iterable
 from referee.inputs import visible
 from schemas import EntryView
 
+#: the one word a person reads for a line that could not be read (the log's kind ``unparsed``)
+UNREADABLE = "unreadable"
+#: the verdict column's width: the longest verdict word
+_VERDICT_WIDTH = len(UNREADABLE)
 #: SGR colours of the verdicts on a terminal
 _COLOUR = {"accepted": "32", "rejected": "31"}
 #: how many lines are joined before each write
@@ -28,7 +32,8 @@ _BATCH = 200
 def picked(e: EntryView, kinds: Iterable[str]) -> bool:
     """Whether ``e`` is any of ``kinds`` (``referee log --only``): rejected, disputed (an annotation
     disputes it), ruled (a ruling entry, or an annotation records a ruling on it), undone, held, manual
-    (an arbiter's manual entry), annotated (anything said of it)."""
+    (an arbiter's manual entry), annotated (anything said of it), unreadable (a line that could not be
+    read)."""
     notes = {a.kind for a in e.annotations}
     facts = {
         "rejected": e.verdict == "rejected",
@@ -38,15 +43,17 @@ def picked(e: EntryView, kinds: Iterable[str]) -> bool:
         "held": e.verdict == "held",
         "manual": e.manual,
         "annotated": bool(e.annotations) or bool(e.meta.get("comment")),
+        UNREADABLE: e.kind == "unparsed",
     }
     return any(facts.get(k, False) for k in kinds)
 
 
 def verdict(e: EntryView) -> str:
-    """The verdict column: accepted, rejected, held, or the kind of a framework entry (undo, redo...)."""
+    """The verdict column: accepted, rejected, held, unreadable (a line that could not be read), or the
+    kind of a framework entry (undo, redo...)."""
     if e.verdict in ("accepted", "rejected", "held"):
         return e.verdict
-    return e.kind
+    return UNREADABLE if e.kind == "unparsed" else e.kind
 
 
 def notes(e: EntryView) -> list[str]:
@@ -76,9 +83,9 @@ def remarks(e: EntryView) -> list[str]:
 
 def line(e: EntryView, *, seq_width: int, actor_width: int, colour: bool = False) -> str:
     word = verdict(e)
-    shown = f"{word:<8}"
+    shown = f"{word:<{_VERDICT_WIDTH}}"
     if colour and word in _COLOUR:
-        shown = f"\x1b[{_COLOUR[word]}m{word}\x1b[0m" + " " * (8 - len(word))
+        shown = f"\x1b[{_COLOUR[word]}m{word}\x1b[0m" + " " * (_VERDICT_WIDTH - len(word))
     said = notes(e)
     if origin(e):
         said.append(origin(e))

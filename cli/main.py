@@ -263,8 +263,8 @@ def import_(
         source, base = file, os.path.dirname(os.path.abspath(file))
     from referee.store.postgres import is_url
 
-    shared = is_url(db_path(db))  # a PostgreSQL database: there is one (its tables made when first used)
-    if connection(ctx).server or shared or os.path.exists(db_path(db)):
+    shared = is_url(db_path(ctx, db))  # a PostgreSQL database: there is one (its tables made when first used)
+    if connection(ctx).server or shared or os.path.exists(db_path(ctx, db)):
         service = local_referee(ctx, db, create=shared and not check)
     else:  # no database yet: adjudicate without one, and create it only to write the match
         from referee.service import Referee
@@ -274,7 +274,7 @@ def import_(
     done = adjudicate(service, text, source, base)
     summary = done.summary
     if not check and (again or not summary.already):
-        if not shared and not os.path.exists(db_path(db)):
+        if not shared and not os.path.exists(db_path(ctx, db)):
             service = local_referee(ctx, db, create=True)
         summary = store(service, done)
     if json:

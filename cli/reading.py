@@ -54,7 +54,9 @@ def show(
 #: a log of more entries than this is streamed as lines even on a terminal (never built into one table)
 LOG_TABLE_MAX = 500
 #: what ``log --only`` can pick out (see :func:`cli.render.log_marks`)
-LOG_ONLY = ("rejected", "disputed", "ruled", "undone", "held", "manual", "annotated")
+LOG_ONLY = ("rejected", "disputed", "ruled", "undone", "held", "manual", "annotated", "unreadable")
+#: older words --only still takes: the log's kind for a line that could not be read
+LOG_ONLY_ALIASES = {"unparsed": "unreadable"}
 
 
 @app.command()
@@ -112,7 +114,7 @@ def log(
 def _log_only(only: str | None) -> tuple[str, ...]:
     if only is None:
         return ()
-    kinds = tuple(k.strip() for k in only.split(",") if k.strip())
+    kinds = tuple(LOG_ONLY_ALIASES.get(k.strip(), k.strip()) for k in only.split(",") if k.strip())
     bad = [k for k in kinds if k not in LOG_ONLY]
     if bad or not kinds:
         fail(f"--only takes a comma-separated list of {', '.join(LOG_ONLY)}; not {', '.join(bad) or repr(only)}")
@@ -192,7 +194,7 @@ def matches(
         return
     from cli import render
 
-    render.matches(f"Matches in {db_path(db)}", [(summaries.info(s), depth, summaries.outcome(s)) for s, depth in page])
+    render.matches(f"Matches in {db_path(ctx, db)}", [(summaries.info(s), depth, summaries.outcome(s)) for s, depth in page])
 
 
 def _local_store(ctx: typer.Context, db: str | None) -> Store:
@@ -205,7 +207,7 @@ def _local_store(ctx: typer.Context, db: str | None) -> Store:
         raise BadInput("client/unsupported", "this command needs a local database (it is not available with "
                        "--server); drop --server/--token or use the HTTP API (see /schema on the server)")
     try:
-        return open_store(db_path(db), create=False, durability=conn.durability)
+        return open_store(db_path(ctx, db), create=False, durability=conn.durability)
     except StoreError as exc:
         raise StorageError("store/unavailable", str(exc)) from None
 

@@ -202,7 +202,7 @@ def log(title: str, entries: Sequence[EntryView]) -> None:
         elif e.verdict == "rejected":
             verdict = "[red]rejected[/red]"
         else:
-            verdict = f"[yellow]{e.kind}[/yellow]"
+            verdict = f"[yellow]{logtext.verdict(e)}[/yellow]"
         at = (logtext.origin(e).removeprefix("from line "),) if lines else ()
         table.add_row(str(e.seq), *at, escape(e.actor or "—"), escape(e.notation), verdict,
                       escape("; ".join(n for n in logtext.notes(e) if n != "manual")))
@@ -318,14 +318,16 @@ def _lines(area: Area | None) -> str:
 
 
 def step(con: Console, s: ReplayStep, changes: bool = True) -> None:
-    """One entry of a replay as the Markdown export tells it: the mark of its verdict, the intent, the
-    reason of a rejection, what it did in words, the recorder's comment and the annotations; with
+    """One entry of a replay as the Markdown export tells it: the mark of its verdict, the intent (a line
+    that could not be read says so), the reason of a rejection, what it did in words, the recorder's comment and the annotations; with
     ``changes``, every path of the state it changed."""
     e = s.entry
     mark = {"accepted": "[green]✓[/green]", "rejected": "[red]✗[/red]", "held": "[yellow]⏸[/yellow]"}.get(
         e.verdict, "[yellow]·[/yellow]")
     undone = f" [yellow](undone by {e.undone_by})[/yellow]" if e.undone_by else ""
     manual = " [yellow](declared effect, marked for audit)[/yellow]" if e.verdict == "accepted" and e.manual else ""
+    if e.kind == "unparsed":
+        manual = f" [yellow]({logtext.UNREADABLE})[/yellow]"
     source = f" [dim]({logtext.origin(e)})[/dim]" if logtext.origin(e) else ""
     con.print(f"{mark} #{e.seq} {escape(e.actor or '-')}: {escape(e.notation)}{undone}{manual}{source}")
     if e.rejection is not None:

@@ -48,6 +48,7 @@ from .engine.entries import (
     source_of,
 )
 from .engine.protocol import Accepted, Game, InputError, Rejected
+from .engine.suggest import did_you_mean
 from .errors import BadInput, ConflictError, StorageError
 from .inputs import check_text
 from .redaction import View, annotations_by_entry, seat_role, verdict_name
@@ -264,7 +265,8 @@ class Referee:
         actors = (*loaded.config.players, *loaded.game.capabilities.other_actors)  # Copycat's table, Android's arbiter
         if seat is not None and seat not in actors:
             others = loaded.game.capabilities.other_actors
-            raise BadInput("match/unknown_seat", f"{seat!r} is not a seat of this match; seats: {', '.join(loaded.config.players)}"
+            raise BadInput("match/unknown_seat", f"{seat!r} is not a seat of this match{did_you_mean(seat, actors)}; "
+                           f"seats: {', '.join(loaded.config.players)}"
                            + (f" (and {', '.join(others)})" if others else ""))
         seq, state = self.state_at(loaded)
         over = loaded.rules.outcome(state) is not None
@@ -284,7 +286,9 @@ class Referee:
             others = f" (and {', '.join(loaded.game.capabilities.other_actors)})" if loaded.game.capabilities.other_actors else ""
             raise BadInput(
                 "match/unknown_seat",
-                f"{seat!r} is not a seat of this match; seats: {', '.join(loaded.config.players)}{others}",
+                f"{seat!r} is not a seat of this match"
+                f"{did_you_mean(seat, (*loaded.config.players, *loaded.game.capabilities.other_actors))}; "
+                f"seats: {', '.join(loaded.config.players)}{others}",
             )
         try:
             intent = notation.parse_intent(loaded.game.intent_type, text)
@@ -478,7 +482,8 @@ class Referee:
         if actor != ARBITER and actor not in loaded.config.players:
             raise BadInput(
                 "match/unknown_seat",
-                f"{actor!r} is not a seat of this match; seats: {', '.join(loaded.config.players)} (or {ARBITER})",
+                f"{actor!r} is not a seat of this match{did_you_mean(actor, (*loaded.config.players, ARBITER))}; "
+                f"seats: {', '.join(loaded.config.players)} (or {ARBITER})",
             )
 
     def undo(

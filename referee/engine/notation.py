@@ -23,7 +23,6 @@ what was expected. The formatter writes the canonical notation back (round-trips
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -33,7 +32,11 @@ from typing import Any
 import msgspec
 import msgspec.inspect as mi
 
+from . import suggest
 from .protocol import InputError
+
+#: how many verbs an unknown verb's refusal lists (the closest ones), not the game's 25-40
+VERBS_LISTED = 5
 
 _PRIMS = (mi.StrType, mi.IntType, mi.BoolType, mi.LiteralType)
 
@@ -358,10 +361,13 @@ def parse_intent(intent_type: Any, text: str | list[str]) -> Any:
     verb = words[0]
     info = verbs.get(verb)
     if info is None:
-        close = difflib.get_close_matches(verb, list(verbs), n=3)
-        hint = f" (did you mean {', '.join(close)}?)" if close else ""
+        if len(verbs) <= VERBS_LISTED:
+            listed = f"expected one of: {', '.join(verbs)}"
+        else:
+            near = suggest.closest(verb, verbs, n=VERBS_LISTED, cutoff=0.0)
+            listed = f"the closest of the {len(verbs)} verbs: {', '.join(near)}"
         raise InputError(
-            f"unknown verb {verb!r}{hint}; expected one of: {', '.join(verbs)}", code="input/unknown_verb"
+            f"unknown verb {verb!r}{suggest.did_you_mean(verb, verbs, n=3)}; {listed}", code="input/unknown_verb"
         )
     data: dict[str, Any] = {}
     seen: set[str] = set()
@@ -382,8 +388,7 @@ def parse_intent(intent_type: Any, text: str | list[str]) -> Any:
         if p is None:
             p = _nested_param(info.params, key)
         if p is None:
-            close = difflib.get_close_matches(key, [q.key for q in info.params], n=2)
-            hint = f" (did you mean {', '.join(close)}?)" if close else ""
+            hint = suggest.did_you_mean(key, [q.key for q in info.params], n=2)
             raise InputError(
                 f"{verb}: unknown argument {key!r}{hint}; {verb} takes: "
                 + (", ".join(q.key for q in info.params) or "no arguments"),

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from referee.engine.suggest import did_you_mean
+
 from .codes import Code
 from .data import FAVOR_TYPES
 from .manual import apply_deltas, check_deltas
@@ -104,7 +106,8 @@ def get_a_jump(tx: Tx, it: GetAJump) -> None:
 
 def use_location_ability(tx: Tx, it: UseLocationAbility) -> None:
     rules = tx.rules
-    tx.require(it.location in rules.map.locations, Code.REF_UNKNOWN_LOCATION, f"no location {it.location!r}", R_ABILITY)
+    if it.location not in rules.map.locations:
+        tx.fail(Code.REF_UNKNOWN_LOCATION, f"no location {it.location!r}{did_you_mean(it.location, rules.map.locations)}", R_ABILITY)
     p = tx.s.players[tx.seat]
     tx.require(p.location == it.location, Code.ABILITY_NOT_HERE, f"{tx.seat} is at {p.location}, not {it.location}", R_ABILITY)
     loc = rules.loc(it.location)

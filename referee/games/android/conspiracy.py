@@ -3,6 +3,8 @@ benefits, and placing or discarding the piece under placement rules 1–3."""
 
 from __future__ import annotations
 
+from referee.engine.suggest import did_you_mean
+
 from .codes import Code
 from .data import FAVOR_TYPES, PILES, PORTS, cell, parse_cell
 from .manual import apply_deltas
@@ -87,7 +89,8 @@ def _benefit(tx: Tx, wanted: str) -> None:
 
 def take_shift_benefit(tx: Tx, it: TakeShiftBenefit) -> None:
     _benefit(tx, "shift")
-    tx.require(it.target in tx.s.players, Code.REF_UNKNOWN_SEAT, f"{it.target!r} is not a seat", R_BENEFIT)
+    if it.target not in tx.s.players:
+        tx.fail(Code.REF_UNKNOWN_SEAT, f"{it.target!r} is not a seat{did_you_mean(it.target, tx.s.players)}", R_BENEFIT)
     p = tx.s.players[it.target]
     lo, hi = tx.rules.track(p.detective or "")
     step = 1 if it.direction == "dark" else -1
@@ -107,7 +110,8 @@ def take_favor_benefit(tx: Tx, it: TakeFavorBenefit) -> None:
 
 def take_baggage_benefit(tx: Tx, it: TakeBaggageBenefit) -> None:
     _benefit(tx, "baggage")
-    tx.require(it.target in tx.s.players, Code.REF_UNKNOWN_SEAT, f"{it.target!r} is not a seat", R_BENEFIT)
+    if it.target not in tx.s.players:
+        tx.fail(Code.REF_UNKNOWN_SEAT, f"{it.target!r} is not a seat{did_you_mean(it.target, tx.s.players)}", R_BENEFIT)
     tx.require(tx.s.players[it.target].plot is not None, Code.BAGGAGE_NO_PLOT, f"{it.target} has no current plot", R_BENEFIT)
     tx.require(tx.bank_has("baggage"), Code.BANK_EMPTY, "the baggage bank is empty", R_BENEFIT)
     tx.emit(BaggagePlaced(seat=it.target, side=it.side), BenefitTaken(seat=tx.seat, benefit="baggage"),

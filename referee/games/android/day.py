@@ -3,6 +3,8 @@ Each decider runs its checks in the spec's order on a :class:`~.txn.Tx` and emit
 
 from __future__ import annotations
 
+from referee.engine.suggest import did_you_mean
+
 from .codes import Code
 from .endday import start_end_of_day
 from .model import (
@@ -19,7 +21,9 @@ from .txn import (
 # -- movement ------------------------------------------------------------------------------------------------
 
 def _known_location(tx: Tx, to: str, rule: str) -> None:
-    tx.require(to in tx.rules.map.locations, Code.REF_UNKNOWN_LOCATION, f"no location {to!r} on map {tx.rules.map.map_id}", rule)
+    if to not in tx.rules.map.locations:
+        tx.fail(Code.REF_UNKNOWN_LOCATION,
+                f"no location {to!r}{did_you_mean(to, tx.rules.map.locations)} on map {tx.rules.map.map_id}", rule)
 
 
 def entry_cost(tx: Tx, to: str, surcharge: bool = True) -> int:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 
+from referee.engine.suggest import did_you_mean
+
 from .codes import Code
 from .data import EVIDENCE
 from .manual import apply_deltas
@@ -149,7 +151,8 @@ def scores(rules: BoundRules, s: State) -> dict[str, int]:
 
 
 def declare_score(tx: Tx, it: DeclareScore) -> None:
-    tx.require(it.seat in tx.rules.players, Code.REF_UNKNOWN_SEAT, f"{it.seat!r} is not a seat", R_CLOSING)
+    if it.seat not in tx.rules.players:
+        tx.fail(Code.REF_UNKNOWN_SEAT, f"{it.seat!r} is not a seat{did_you_mean(it.seat, tx.rules.players)}", R_CLOSING)
     tx.emit(ScoreDeclared(seat=it.seat, source=it.source, vp=it.vp))
     tx.flag("declared_score", f"{it.seat} {it.source} {it.vp:+d}")
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.engine.suggest import did_you_mean
+
 from . import refs
 from .model import (
     ActivateAbility,
@@ -43,7 +45,7 @@ def check_input(ctx: Ctx, intent: Any) -> str | None:
 
 def _seat(ctx: Ctx, name: str, value: str | None) -> None:
     if value is not None and value not in ctx.players:
-        raise refs.RefError(f"{name}={value}: not a seat of this match ({', '.join(ctx.players)})")
+        raise refs.RefError(f"{name}={value}: not a seat of this match{did_you_mean(value, ctx.players)} ({', '.join(ctx.players)})")
 
 
 def _slot(ctx: Ctx, name: str, value: str) -> None:

@@ -17,6 +17,8 @@ import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from referee.engine.suggest import did_you_mean
+
 from .txn import Ctx
 
 COUNTERS = ("reputation", "influence", "trust")
@@ -48,7 +50,7 @@ def buffer_object(ctx: Ctx, text: str, actor: str | None = None) -> str:
             raise RefError(f"{text!r}: name the buffer's owner, e.g. {ctx.players[1]}.buf1")
         seat = actor
     if seat not in ctx.players:
-        raise RefError(f"{text!r}: {seat!r} is not a seat ({', '.join(ctx.players)})")
+        raise RefError(f"{text!r}: {seat!r} is not a seat{did_you_mean(seat, ctx.players)} ({', '.join(ctx.players)})")
     if slot not in ctx.slots:
         raise RefError(f"{text!r}: {slot!r} is not a buffer slot ({', '.join(ctx.slots)})")
     return f"{seat}.{slot}"
@@ -68,13 +70,21 @@ def cell(ctx: Ctx, text: str) -> str:
 
 def symbol(ctx: Ctx, text: str) -> str:
     if text not in ctx.cards.symbols:
-        raise RefError(f"{text!r} is not a symbol ({', '.join(ctx.cards.symbols)})")
+        raise RefError(f"{text!r} is not a symbol{did_you_mean(text, ctx.cards.symbols)} ({', '.join(ctx.cards.symbols)})")
     return text
+
+
+def _names(ctx: Ctx) -> dict[str, str]:
+    """Each card's name -> its first id: a card typed by its name is suggested by its id."""
+    out: dict[str, str] = {}
+    for cid, c in ctx.cards.cards.items():
+        out.setdefault(c.name, cid)  # copies share a name: the first id
+    return out
 
 
 def card(ctx: Ctx, text: str) -> str:
     if text not in ctx.cards.cards:
-        raise RefError(f"unknown card {text!r} (card set {ctx.cards.id})")
+        raise RefError(f"unknown card {text!r}{did_you_mean(text, ctx.cards.cards, names=_names(ctx))} (card set {ctx.cards.id})")
     return text
 
 
@@ -140,7 +150,7 @@ def zone(ctx: Ctx, text: str) -> str:
     if "." in text:
         seat, _, z = text.rpartition(".")
         if seat not in ctx.players:
-            raise RefError(f"zone {text!r}: {seat!r} is not a seat ({', '.join(ctx.players)})")
+            raise RefError(f"zone {text!r}: {seat!r} is not a seat{did_you_mean(seat, ctx.players)} ({', '.join(ctx.players)})")
         if z in ("hand", "utility", "main_archive", "extra_archive") or z in ctx.slots:
             return f"{seat}.{z}"
         raise RefError(f"zone {text!r}: expected {seat}.hand, .utility, .main_archive, .extra_archive or a buffer slot")
@@ -157,7 +167,7 @@ def change(ctx: Ctx, text: str) -> Change:
     if m:
         seat, counter, sign, n = m.groups()
         if seat not in ctx.players:
-            raise RefError(f"change {text!r}: {seat!r} is not a seat ({', '.join(ctx.players)})")
+            raise RefError(f"change {text!r}: {seat!r} is not a seat{did_you_mean(seat, ctx.players)} ({', '.join(ctx.players)})")
         return Change("counter", text, seat=seat, counter=counter, delta=int(n) if sign == "+" else -int(n))
     m = _LOYALTY.match(text)
     if m:

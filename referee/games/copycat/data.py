@@ -27,6 +27,7 @@ import msgspec
 
 from referee.engine.datafile import load_toml
 from referee.engine.protocol import ConfigError
+from referee.engine.suggest import did_you_mean
 
 COLORS = ("purple", "blue", "yellow", "green", "yellow_green", "gray", "red")
 #: effect kind -> whether it takes a number ``n``
@@ -178,3 +179,26 @@ def parse_data(text: str, source: str = "") -> DataSet:
     if first not in offices:
         raise _fail(f"baseline.first_office {first!r} is not an office of the data set")
     return DataSet(cards=cards, offices=offices, street=street, street_2p=street_2p, first_office=first)
+
+
+def first_ids(items: Mapping[str, Card] | Mapping[str, OfficeCard]) -> dict[str, str]:
+    """Each name -> the first id that bears it (copies of a card share its name)."""
+    out: dict[str, str] = {}
+    for iid, item in items.items():
+        out.setdefault(item.name, iid)
+    return out
+
+
+def card_hint(cards: Mapping[str, Card], card: str) -> str:
+    """`` (did you mean K06?)``: the ids closest to ``card``, or the id of a card whose name is close."""
+    return did_you_mean(card, cards, names=first_ids(cards))
+
+
+def unknown_card(cards: Mapping[str, Card], card: str) -> str:
+    """The refusal's words for a card id the set lacks, with the closest ids (or the id of a close name)."""
+    return f"unknown card id {card!r}{card_hint(cards, card)}"
+
+
+def unknown_office(offices: Mapping[str, OfficeCard], office: str) -> str:
+    """The refusal's words for an office id the set lacks, with the closest ids (or the id of a close name)."""
+    return f"unknown office id {office!r}{did_you_mean(office, offices, names=first_ids(offices))}"

@@ -15,6 +15,7 @@ from referee.engine.chance import Chance
 from referee.engine.decision import Refusal
 
 from .codes import Code
+from .data import unknown_card, unknown_office
 from . import effects
 from .manual import manual_effect
 from .model import (
@@ -89,7 +90,7 @@ def setup(tx: Tx, intent: Setup) -> None:
     tx.require(len(intent.street) == 11, Code.WRONG_STREET_SIZE, f"the street has 11 slots, not {len(intent.street)}", R_SETUP)
     for card in (*intent.street, *intent.doctorates):
         if card not in rules.cards:
-            tx.fail(Code.UNKNOWN_CARD, f"unknown card id {card!r}", R_SETUP)
+            tx.fail(Code.UNKNOWN_CARD, unknown_card(rules.cards, card), R_SETUP)
     row = intent.street[:10] if n == 2 else intent.street
     if len(set(intent.street)) != 11 or any(c not in stage1 for c in row):
         bad = next((c for c in row if c not in stage1), None) or "a card named twice"
@@ -101,7 +102,7 @@ def setup(tx: Tx, intent: Setup) -> None:
         tx.fail(Code.CARD_NOT_AVAILABLE, f"doctorates: {n} distinct doctorates, not {', '.join(intent.doctorates) or 'none'}",
                 R_SETUP)
     if intent.first_office not in rules.offices:
-        tx.fail(Code.UNKNOWN_OFFICE, f"unknown office id {intent.first_office!r}", R_SETUP)
+        tx.fail(Code.UNKNOWN_OFFICE, unknown_office(rules.offices, intent.first_office), R_SETUP)
     allowed = firsts if rules.options["shuffle_offices_within_department"] else firsts[:1]
     tx.require(intent.first_office in allowed, Code.OFFICE_NOT_NEXT,
                f"the first office comes from department 1 ({', '.join(allowed)}), not {intent.first_office}", R_SETUP)

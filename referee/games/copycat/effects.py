@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .codes import Code
+from .data import unknown_card, unknown_office
 from .model import (
     ActivateCard, Bought, Buy, CardPending, CardsKept, CardsMoved, CardUsed, CardUsedAgain, CoinsGained, Doubled,
     EffectArgs, ElbowPermitsGained, FreePlacementGained, HandLaidDown, LayDown, OfficeUsed, PlacementsGained, PlayCard,
@@ -48,14 +49,14 @@ def check_turn(tx: Tx) -> None:
 def card_of(tx: Tx, card: str, rule: str) -> Card:
     found = tx.rules.cards.get(card)
     if found is None:
-        tx.fail(Code.UNKNOWN_CARD, f"unknown card id {card!r}", rule)
+        tx.fail(Code.UNKNOWN_CARD, unknown_card(tx.rules.cards, card), rule)
     return found
 
 
 def office_of(tx: Tx, office: str, rule: str) -> OfficeCard:
     found = tx.rules.offices.get(office)
     if found is None:
-        tx.fail(Code.UNKNOWN_OFFICE, f"unknown office id {office!r}", rule)
+        tx.fail(Code.UNKNOWN_OFFICE, unknown_office(tx.rules.offices, office), rule)
     return found
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from .codes import Code
+from .data import card_hint
 from .fold import PLAYER_ZONES, read
 from .model import SLOTS, AdjustOp, EffectArgs, ManualApplied, ManualEffect, MoveOp, State
 from .txn import R_MANUAL, Tx
@@ -76,7 +77,7 @@ def apply_ops(tx: Tx, ops: tuple[MoveOp | AdjustOp, ...], reason: str) -> None:
                 tx.fail(Code.MANUAL_INCONSISTENT, f"op {i}: {op.from_ if src is None else op.to!r} is not a zone path", R_MANUAL)
             assert src is not None and dst is not None
             if op.card not in tx.rules.cards:
-                tx.fail(Code.MANUAL_INCONSISTENT, f"op {i}: unknown card {op.card!r}", R_MANUAL)
+                tx.fail(Code.MANUAL_INCONSISTENT, f"op {i}: unknown card {op.card!r}{card_hint(tx.rules.cards, op.card)}", R_MANUAL)
             if op.from_ == "box":
                 held = op.card in state.box
             elif op.from_ == "supply":

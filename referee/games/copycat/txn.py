@@ -21,7 +21,7 @@ from referee.engine.decision import Decision
 from schemas import MatchConfig
 
 from .codes import Code
-from .data import Card, DataSet, OfficeCard
+from .data import Card, DataSet, OfficeCard, unknown_card
 from .model import CardsDrawn, State
 
 R_SETUP = "§2 «Подготовка к игре»"
@@ -156,7 +156,7 @@ class Tx(Decision):
                       f"({len(p.deck)} in the deck, {len(p.discard)} in the discard pile), not {len(drawn)}", rule)
         for card in drawn:
             if card not in self.rules.cards:
-                self.fail(Code.UNKNOWN_CARD, f"{path}: unknown card id {card!r}", rule)
+                self.fail(Code.UNKNOWN_CARD, f"{path}: {unknown_card(self.rules.cards, card)}", rule)
         left = Counter(p.deck)
         from_deck_l: list[str] = []
         rest_l: list[str] = []
@@ -210,7 +210,7 @@ class Tx(Decision):
                       f"({empty} empty slot{'s' if empty != 1 else ''}, {total} in the supply), not {len(given)}", rule)
         for card in given:
             if card not in self.rules.cards:
-                self.fail(Code.UNKNOWN_CARD, f"{path}: unknown card id {card!r}", rule)
+                self.fail(Code.UNKNOWN_CARD, f"{path}: {unknown_card(self.rules.cards, card)}", rule)
             top: list[str] = next((b for b in bands if b), [])
             if card not in top:
                 self.fail(Code.CARD_NOT_IN_SUPPLY, f"{path}: a refill card is not in the top band of the supply", rule)

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .data import ALL_CARDS, EMPIRES, PRIMITIVES, SLOTS, SOCIETIES, SYMBOLS
+from referee.engine.suggest import did_you_mean
+
+from .data import ALL_CARDS, EMPIRES, POSITIONS, PRIMITIVES, SLOTS, SOCIETIES, SYMBOLS
 from .fold import RESERVE
 from .model import (
     AddBanners,
@@ -41,6 +43,14 @@ from .model import (
 from .queries import Queries
 
 
+def _region(rules: Queries, rid: Any) -> str:
+    return did_you_mean(str(rid), rules.board.by_id)
+
+
+def _place(rules: Queries, pid: Any) -> str:
+    return did_you_mean(str(pid), [*rules.board.by_id, *(f"{e}.{p}" for e in EMPIRES for p in POSITIONS)])
+
+
 def _card_ok(card: str, allow_empire: bool = False) -> bool:
     return card in ALL_CARDS or (allow_empire and card in EMPIRES)
 
@@ -56,7 +66,7 @@ def unknown(rules: Queries, intent: Any) -> str | None:  # noqa: C901 - one tabl
     match intent:
         case ChooseSociety(player=player, society=society):
             if player is not None and player not in rules.players:
-                return f"{player!r} is not a seated player ({', '.join(rules.players)})"
+                return f"{player!r} is not a seated player{did_you_mean(player, rules.players)} ({', '.join(rules.players)})"
             if society not in SOCIETIES:
                 return f"{society!r} is not a society ({', '.join(SOCIETIES)})"
         case DealFanaticEmpire(assignments=assignments):
@@ -65,7 +75,7 @@ def unknown(rules: Queries, intent: Any) -> str | None:  # noqa: C901 - one tabl
                     return f"assignments.{p}: {e!r} is not an empire ({', '.join(EMPIRES)})"
         case ArrangeLoyalty(player=player, arrangement=arrangement):
             if player is not None and player not in rules.players:
-                return f"{player!r} is not a seated player ({', '.join(rules.players)})"
+                return f"{player!r} is not a seated player{did_you_mean(player, rules.players)} ({', '.join(rules.players)})"
             if isinstance(arrangement, Arrangement):
                 for slot in SLOTS:
                     e = getattr(arrangement, slot)
@@ -73,18 +83,18 @@ def unknown(rules: Queries, intent: Any) -> str | None:  # noqa: C901 - one tabl
                         return f"arrangement.{slot}: {e!r} is not an empire ({', '.join(EMPIRES)})"
         case CollectAgent(from_=src):
             if not _place_ok(rules, src):
-                return f"{src!r} is neither a council position nor a region of board {rules.board.board_id}"
+                return f"{src!r} is neither a council position nor a region of board {rules.board.board_id}{_place(rules, src)}"
         case PlaceAgent(to=dst):
             if not _place_ok(rules, dst):
-                return f"{dst!r} is neither a council position nor a region of board {rules.board.board_id}"
+                return f"{dst!r} is neither a council position nor a region of board {rules.board.board_id}{_place(rules, dst)}"
         case AddBanners(placements=placements):
             for pl in placements:
                 if not rules.is_region(pl.region):
-                    return f"{pl.region!r} is not a region of board {rules.board.board_id}"
+                    return f"{pl.region!r} is not a region of board {rules.board.board_id}{_region(rules, pl.region)}"
         case Attack(from_=src, to=dst):
             for r in (src, dst):
                 if not rules.is_region(r):
-                    return f"{r!r} is not a region of board {rules.board.board_id}"
+                    return f"{r!r} is not a region of board {rules.board.board_id}{_region(rules, r)}"
         case TakeCards(variant=variant, cards=cards):
             if variant.mode == "per_symbol" and variant.symbol not in SYMBOLS:
                 return f"variant.symbol {variant.symbol!r} is not a board symbol ({', '.join(SYMBOLS)})"
@@ -94,14 +104,14 @@ def unknown(rules: Queries, intent: Any) -> str | None:  # noqa: C901 - one tabl
             else:
                 for c in cards:
                     if not _card_ok(c):
-                        return f"{c!r} is not a card id (<empire>_c1 .. <empire>_c8)"
+                        return f"{c!r} is not a card id{did_you_mean(str(c), ALL_CARDS)} (<empire>_c1 .. <empire>_c8)"
         case MoveAgent(destination=dst):
             if not _place_ok(rules, dst):
-                return f"destination {dst!r} is neither a council position nor a region"
+                return f"destination {dst!r} is neither a council position nor a region{_place(rules, dst)}"
         case PlayCard(card=card, ability=ability, extra_cost_cards=extra, effect=effect, declared_cost=cost):
             for c in (card, *extra):
                 if not _card_ok(c):
-                    return f"{c!r} is not a card id (<empire>_c1 .. <empire>_c8)"
+                    return f"{c!r} is not a card id{did_you_mean(str(c), ALL_CARDS)} (<empire>_c1 .. <empire>_c8)"
             ab = rules.ability(card, ability)
             if ability < 1 or (rules.catalogue is not None and card in rules.catalogue and ab is None):
                 have = sorted(rules.catalogue[card].abilities) if rules.catalogue and card in rules.catalogue else []
@@ -115,18 +125,18 @@ def unknown(rules: Queries, intent: Any) -> str | None:  # noqa: C901 - one tabl
                 for name in ("destination", "target"):
                     v = getattr(effect, name)
                     if v is not None and not _place_ok(rules, v):
-                        return f"effect.{name} {v!r} is neither a council position nor a region"
+                        return f"effect.{name} {v!r} is neither a council position nor a region{_place(rules, v)}"
                 for name, v in (("from", effect.from_), ("to", effect.to), ("region", effect.region)):
                     if v is not None and not rules.is_region(v):
-                        return f"effect.{name} {v!r} is not a region of board {rules.board.board_id}"
+                        return f"effect.{name} {v!r} is not a region of board {rules.board.board_id}{_region(rules, v)}"
                 if effect.empire is not None and effect.empire not in EMPIRES:
                     return f"effect.empire {effect.empire!r} is not an empire"
                 for pl in effect.placements:
                     if not rules.is_region(pl.region):
-                        return f"effect.placements: {pl.region!r} is not a region"
+                        return f"effect.placements: {pl.region!r} is not a region{_region(rules, pl.region)}"
         case ManualEffect(card=card, deltas=deltas):
             if not _card_ok(card):
-                return f"{card!r} is not a card id"
+                return f"{card!r} is not a card id{did_you_mean(str(card), ALL_CARDS)}"
             for d in deltas:
                 why = _delta_refs(rules, d)
                 if why:
@@ -134,7 +144,7 @@ def unknown(rules: Queries, intent: Any) -> str | None:  # noqa: C901 - one tabl
         case DiscardCards(cards=cards):
             for c in cards:
                 if not _card_ok(c, rules.counted):
-                    return f"{c!r} is not a card id"
+                    return f"{c!r} is not a card id{did_you_mean(str(c), ALL_CARDS)}"
         case SwapLoyalty(slot_a=a, slot_b=b, revealed=revealed):
             for s in (a, b):
                 if s not in SLOTS:
@@ -165,13 +175,13 @@ def _delta_refs(rules: Queries, d: Any) -> str | None:
     match d:
         case BannersDelta(region=r, empire=e):
             if not rules.is_region(r):
-                return f"delta banners: {r!r} is not a region"
+                return f"delta banners: {r!r} is not a region{_region(rules, r)}"
             if e not in EMPIRES:
                 return f"delta banners: {e!r} is not an empire"
         case MoveBannersDelta(from_=a, to=b, empire=e):
             for r in (a, b):
                 if not rules.is_region(r):
-                    return f"delta move_banners: {r!r} is not a region"
+                    return f"delta move_banners: {r!r} is not a region{_region(rules, r)}"
             if e not in EMPIRES:
                 return f"delta move_banners: {e!r} is not an empire"
         case DrawDelta(player=p, card=c) | DiscardDelta(player=p, card=c):
