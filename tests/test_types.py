@@ -4,10 +4,21 @@ pyproject.toml) finds nothing. Run with the suite, so CI runs it too."""
 from __future__ import annotations
 
 import os
+import sys
 
 import pytest
 
 from conftest import ROOT
+
+
+@pytest.fixture(autouse=True)
+def _keep_the_recursion_limit():
+    """mypy raises the interpreter's recursion limit for good; the hostile-input tests that run later in
+    the same worker rely on the default one (a file nested too deeply is refused when its parse runs out
+    of it), so it is put back after each mypy run."""
+    limit = sys.getrecursionlimit()
+    yield
+    sys.setrecursionlimit(limit)
 
 
 def test_mypy_strict_is_clean():
