@@ -39,31 +39,31 @@ _PROCEDURE = {"step": "step", "fight": "fight_target"}
 #: refuse a fact whose fold does not give the working copy, and compare after every event (the tests')
 CHECK = False
 
-_enc = msgspec.json.Encoder()
-_dec = msgspec.json.Decoder()
-
 
 def copy(value: Any) -> Any:
-    """A deep copy of plain JSON data."""
-    return _dec.decode(_enc.encode(value))
+    """A deep copy of plain data (what decoding its JSON encoding gives, as the working copy and the
+    state hold lists, never tuples): every dict and list built afresh, in C."""
+    return msgspec.to_builtins(value, str_keys=True)
+
+
+#: the state's fields, each as (attribute, encoded key)
+_FIELDS = tuple((f.name, f.encode_name) for f in msgspec.structs.fields(State))
 
 
 def plain(state: State) -> dict[str, Any]:
-    """The state as plain data (shared with nothing else only where msgspec built it fresh: read it)."""
+    """The state as plain data of its own, every field present: the fields left out of the encoding
+    while they hold their defaults (``x_leader``, ``climax_dealt``, ``draws``) as well. ``to_builtins``
+    builds every dict and list afresh (its strings are the state's own), and gives what decoding the
+    state's JSON would, as every field is a Struct, list, dict with string keys, string, int or bool."""
     out: dict[str, Any] = msgspec.to_builtins(state)
-    out.setdefault("x_leader", "")  # omitted from the encoding while empty (State.x_leader, climax_dealt)
-    out.setdefault("climax_dealt", [])
-    out.setdefault("draws", {})
-    return out
-
-
-def to_dict(state: State) -> dict[str, Any]:
-    """The state as plain data of its own (a decision's working copy)."""
-    out: dict[str, Any] = _dec.decode(_enc.encode(state))
     out.setdefault("x_leader", "")
     out.setdefault("climax_dealt", [])
     out.setdefault("draws", {})
     return out
+
+
+#: a decision's working copy: the state as plain data of its own
+to_dict = plain
 
 
 def diff(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
@@ -96,7 +96,7 @@ class Tx(Decision):
     leaves different from the working copy is recorded with it as paths, so the fold always gives
     exactly what decide did (:data:`CHECK` refuses such a fact instead)."""
 
-    __slots__ = ("rules", "seat", "d", "source")
+    __slots__ = ("rules", "seat", "d", "source", "_seen", "_seen_plain")
 
     def __init__(self, rules: XFilesRules, state: State, seat: str, waive: frozenset[str] = frozenset()) -> None:
         super().__init__(PREFIX, state, None, waive=waive)
@@ -105,6 +105,9 @@ class Tx(Decision):
         self.d: dict[str, Any] = to_dict(state)
         #: the card (or place) whose text the ops being applied declare (manual_effect, resolve_effect)
         self.source = ""
+        #: the last state made plain (:meth:`_plain`) and its plain data
+        self._seen: State | None = None
+        self._seen_plain: dict[str, Any] = {}
 
     # -- events ------------------------------------------------------------------------------------------------
 
@@ -114,7 +117,7 @@ class Tx(Decision):
         if HANDLERS.get(kind) is not None:
             event = kind(vocabulary=VOCABULARY, **self._procedure(), **public)
             after = evolve(self.state, event)
-            rest = diff(plain(after), self.d)
+            rest = diff(self._plain(after), self.d)
             if rest:  # what the fact does not say: kept as paths, the fold must give the working copy
                 if CHECK:
                     raise AssertionError(f"{type(event).__name__} {event!r} folds to a state that differs at "
@@ -122,7 +125,7 @@ class Tx(Decision):
                 event = msgspec.structs.replace(event, changes=tuple(rest))
                 after = apply_changes(after, event.changes)
         else:
-            event = kind(changes=tuple(diff(plain(self.state), self.d)), **public)
+            event = kind(changes=tuple(diff(self._plain(self.state), self.d)), **public)
             after = evolve(self.state, event)
         if CHECK:
             _declared_paths(event)
@@ -135,7 +138,7 @@ class Tx(Decision):
         """Attach changes made after the last event to it (every change is in some event); a fact takes
         where the turn's procedure goes on as its own words."""
         if not self.events:
-            changes = diff(plain(self.state), self.d)
+            changes = diff(self._plain(self.state), self.d)
             if changes:
                 from .model import ManualEffectApplied
                 self.events.append(ManualEffectApplied(changes=tuple(changes)))
@@ -151,7 +154,7 @@ class Tx(Decision):
                 last = msgspec.structs.replace(last, **moved)
                 state = msgspec.structs.replace(state, turn=msgspec.structs.replace(
                     state.turn, **{_PROCEDURE[k]: v for k, v in moved.items()}))
-        changes = diff(plain(state), self.d)
+        changes = diff(self._plain(state), self.d)
         if changes:
             if CHECK and last.vocabulary >= VOCABULARY:
                 raise AssertionError(f"{type(last).__name__} is a domain fact but would carry paths "
@@ -161,6 +164,24 @@ class Tx(Decision):
         self.events[-1], self.state = last, state
         if CHECK:
             self._check()
+
+    def _plain(self, state: State) -> dict[str, Any]:
+        """:func:`plain` of a state this decision folded (read it, never change it): each field the fold
+        left as it was (the very object) is taken from the state made plain before, only the others are
+        built again (a fold replaces what it changes and shares the rest, :mod:`.fold`)."""
+        seen = self._seen
+        if state is seen:
+            return self._seen_plain
+        if seen is None:
+            out = plain(state)
+        else:
+            out = dict(self._seen_plain)
+            for name, key in _FIELDS:
+                value = getattr(state, name)
+                if value is not getattr(seen, name):
+                    out[key] = msgspec.to_builtins(value)
+        self._seen, self._seen_plain = state, out
+        return out
 
     def _procedure(self) -> dict[str, Any]:
         """The turn's procedure fields changed since the last event (a fact says them: step, fight)."""
