@@ -65,8 +65,15 @@ def plain(state: State) -> dict[str, Any]:
 #: a decision's working copy: the state as plain data of its own
 to_dict = plain
 
+#: the state a decision made plain last and its plain data, where the next decision starts (it usually
+#: begins on that very state): a memo by identity, sound as a state and what it holds never change
+_last: tuple[State | None, dict[str, Any]] = (None, {})
+
 
 def diff(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
+    """The paths at which ``new`` differs from ``old``, with copies of ``new``'s values there."""
+    if old == new:  # most events leave nothing unsaid: one comparison, in C
+        return []
     changes: list[Change] = []
     for key in sorted(new):
         a, b = old.get(key), new[key]
@@ -106,8 +113,7 @@ class Tx(Decision):
         #: the card (or place) whose text the ops being applied declare (manual_effect, resolve_effect)
         self.source = ""
         #: the last state made plain (:meth:`_plain`) and its plain data
-        self._seen: State | None = None
-        self._seen_plain: dict[str, Any] = {}
+        self._seen, self._seen_plain = _last
 
     # -- events ------------------------------------------------------------------------------------------------
 
@@ -169,6 +175,7 @@ class Tx(Decision):
         """:func:`plain` of a state this decision folded (read it, never change it): each field the fold
         left as it was (the very object) is taken from the state made plain before, only the others are
         built again (a fold replaces what it changes and shares the rest, :mod:`.fold`)."""
+        global _last
         seen = self._seen
         if state is seen:
             return self._seen_plain
@@ -180,7 +187,7 @@ class Tx(Decision):
                 value = getattr(state, name)
                 if value is not getattr(seen, name):
                     out[key] = msgspec.to_builtins(value)
-        self._seen, self._seen_plain = state, out
+        self._seen, self._seen_plain = _last = state, out
         return out
 
     def _procedure(self) -> dict[str, Any]:
