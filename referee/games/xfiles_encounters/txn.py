@@ -52,6 +52,7 @@ def copy(value: Any) -> Any:
 #: the state's fields, each as (attribute, encoded key), and their keys
 _FIELDS = tuple((f.name, f.encode_name) for f in msgspec.structs.fields(State))
 _KEYS = tuple(key for _, key in _FIELDS)
+_INDEX = {key: i for i, key in enumerate(_KEYS)}
 
 
 def plain(state: State) -> dict[str, Any]:
@@ -65,9 +66,6 @@ def plain(state: State) -> dict[str, Any]:
     out.setdefault("draws", {})
     return out
 
-
-#: a decision's working copy: the state as plain data of its own
-to_dict = plain
 
 #: each field's attribute by its key
 _ATTR = {key: name for name, key in _FIELDS}
@@ -135,9 +133,10 @@ class Working(dict[str, Any]):
         return dict(self.whole().items())
 
 
-#: the state a decision made plain last and its plain data, where the next decision starts (it usually
-#: begins on that very state): a memo by identity, sound as a state and what it holds never change
-_last: tuple[State | None, dict[str, Any]] = (None, {})
+#: each field as a decision last made it plain, by key: the field's value (the very object) and its plain
+#: data, which the next decision reuses while a state holds that object (decisions follow one another on
+#: the states they fold): a memo by identity, sound as a state and what it holds never change
+_seen: dict[str, tuple[Any, Any]] = {}
 
 
 def diff(old: dict[str, Any], new: dict[str, Any], keys: list[str] | None = None) -> list[Change]:
@@ -176,7 +175,7 @@ class Tx(Decision):
     leaves different from the working copy is recorded with it as paths, so the fold always gives
     exactly what decide did (:data:`CHECK` refuses such a fact instead)."""
 
-    __slots__ = ("rules", "seat", "d", "source", "_seen", "_seen_plain", "_start")
+    __slots__ = ("rules", "seat", "d", "source", "_start")
 
     def __init__(self, rules: XFilesRules, state: State, seat: str, waive: frozenset[str] = frozenset()) -> None:
         super().__init__(PREFIX, state, None, waive=waive)
@@ -185,8 +184,6 @@ class Tx(Decision):
         self.d = Working(state)
         #: the card (or place) whose text the ops being applied declare (manual_effect, resolve_effect)
         self.source = ""
-        #: the last state made plain (:meth:`_plain`) and its plain data
-        self._seen, self._seen_plain = _last
         #: the fields of the state the decision began on
         self._start = msgspec.structs.astuple(state)
 
@@ -250,27 +247,18 @@ class Tx(Decision):
         """:func:`diff` from ``state`` (folded by this decision) to the working copy, in the fields the
         decision read or the fold replaced: any other is the same in both, the start's own."""
         d = self.d
-        changed = compress(_KEYS, map(is_not, msgspec.structs.astuple(state), self._start))
-        return diff(self._plain(state), d, sorted({*changed, *dict.keys(d)}))
-
-    def _plain(self, state: State) -> dict[str, Any]:
-        """:func:`plain` of a state this decision folded (read it, never change it): each field the fold
-        left as it was (the very object) is taken from the state made plain before, only the others are
-        built again (a fold replaces what it changes and shares the rest, :mod:`.fold`)."""
-        global _last
-        seen = self._seen
-        if state is seen:
-            return self._seen_plain
-        if seen is None:
-            out = plain(state)
-        else:
-            out = dict(self._seen_plain)
-            for name, key in _FIELDS:
-                value = getattr(state, name)
-                if value is not getattr(seen, name):
-                    out[key] = msgspec.to_builtins(value)
-        self._seen, self._seen_plain = _last = state, out
-        return out
+        values = msgspec.structs.astuple(state)
+        keys = sorted({*compress(_KEYS, map(is_not, values, self._start)), *dict.keys(d)})
+        old: dict[str, Any] = {}
+        for key in keys:
+            at = _INDEX.get(key)
+            if at is not None:
+                value = values[at]
+                seen = _seen.get(key)
+                if seen is None or seen[0] is not value:
+                    seen = _seen[key] = (value, msgspec.to_builtins(value))
+                old[key] = seen[1]
+        return diff(old, d, keys)
 
     def _procedure(self) -> dict[str, Any]:
         """The turn's procedure fields changed since the last event (a fact says them: step, fight)."""
