@@ -1,7 +1,8 @@
 """The decision being built: a working copy of the state, changed in place by the procedures, and
 the events that record each change (spec §4.28).
 
-``Tx.d`` is the state as plain mappings (a fresh copy per decision). A procedure changes it and then
+``Tx.d`` is the state as plain mappings (a copy of its own per decision, each field made plain when first
+read, :class:`Working`). A procedure changes it and then
 says what happened with :meth:`Tx.say`: a kind the fold has a handler for is a domain fact (its fields
 say what happened; the fold computes the change, :mod:`.fold`); any other kind gets, in ``changes``,
 every state path changed since the previous event (two levels deep: ``turn`` → ``turn.attack``), so
@@ -18,6 +19,8 @@ there, the phase, what is pending, paying) is ``require`` or ``fail``, never wai
 from __future__ import annotations
 
 from collections import Counter
+from itertools import compress
+from operator import is_not
 from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
@@ -53,36 +56,112 @@ _PROCEDURE = {"step": "step", "fight": "fight_target"}
 #: refuse a fact whose fold does not give the working copy, and compare after every event (the tests')
 CHECK = False
 
-_enc = msgspec.json.Encoder()
-_dec = msgspec.json.Decoder()
-
 
 def copy(value: Any) -> Any:
-    """A deep copy of plain JSON data."""
-    return _dec.decode(_enc.encode(value))
+    """A deep copy of plain data (what decoding its JSON encoding gives, as the working copy and the
+    state hold lists, never tuples): every dict and list built afresh, in C."""
+    return msgspec.to_builtins(value, str_keys=True)
+
+
+#: the state's fields, each as (attribute, encoded key), and their keys
+_FIELDS = tuple((f.name, f.encode_name) for f in msgspec.structs.fields(State))
+_KEYS = tuple(key for _, key in _FIELDS)
+_INDEX = {key: i for i, key in enumerate(_KEYS)}
 
 
 def plain(state: State) -> dict[str, Any]:
-    """The state as plain data (shared with nothing else only where msgspec built it fresh: read it)."""
+    """The state as plain data of its own, every field present: the fields left out of the encoding
+    while they hold their defaults (``x_leader``, ``climax_dealt``, ``draws``) as well. ``to_builtins``
+    builds every dict and list afresh (its strings are the state's own), and gives what decoding the
+    state's JSON would, as every field is a Struct, list, dict with string keys, string, int or bool."""
     out: dict[str, Any] = msgspec.to_builtins(state)
-    out.setdefault("x_leader", "")  # omitted from the encoding while empty (State.x_leader, climax_dealt)
-    out.setdefault("climax_dealt", [])
-    out.setdefault("draws", {})
-    return out
-
-
-def to_dict(state: State) -> dict[str, Any]:
-    """The state as plain data of its own (a decision's working copy)."""
-    out: dict[str, Any] = _dec.decode(_enc.encode(state))
     out.setdefault("x_leader", "")
     out.setdefault("climax_dealt", [])
     out.setdefault("draws", {})
     return out
 
 
-def diff(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
+#: each field's attribute by its key
+_ATTR = {key: name for name, key in _FIELDS}
+
+
+class Working(dict[str, Any]):
+    """A decision's working copy of ``start``, the state it began on, as plain data of its own: each
+    field is made plain when first read, so a decision pays only for the fields it reads. Any way of
+    reading it but by key (``d[key]``, ``get``, ``in``) first makes every field plain."""
+
+    __slots__ = ("start",)
+
+    def __init__(self, start: State) -> None:
+        super().__init__()
+        self.start = start
+
+    def __missing__(self, key: str) -> Any:
+        name = _ATTR.get(key)
+        if name is None:
+            raise KeyError(key)
+        value = self[key] = msgspec.to_builtins(getattr(self.start, name))
+        return value
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self[key] if key in _ATTR or dict.__contains__(self, key) else default
+
+    def __contains__(self, key: object) -> bool:
+        return key in _ATTR or dict.__contains__(self, key)
+
+    def whole(self) -> Working:
+        """Every field made plain."""
+        for key in _ATTR:
+            if not dict.__contains__(self, key):
+                self[key]
+        return self
+
+    def setdefault(self, key: str, default: Any = None) -> Any:
+        return dict.setdefault(self.whole(), key, default)
+
+    def pop(self, key: str, *default: Any) -> Any:
+        return dict.pop(self.whole(), key, *default)
+
+    def keys(self) -> Any:
+        return dict.keys(self.whole())
+
+    def values(self) -> Any:
+        return dict.values(self.whole())
+
+    def items(self) -> Any:
+        return dict.items(self.whole())
+
+    def __iter__(self) -> Any:
+        return dict.__iter__(self.whole())
+
+    def __len__(self) -> int:
+        return dict.__len__(self.whole())
+
+    def __eq__(self, other: object) -> bool:
+        return dict.__eq__(self.whole(), other)
+
+    def __ne__(self, other: object) -> bool:
+        return dict.__ne__(self.whole(), other)
+
+    def copy(self) -> dict[str, Any]:
+        return dict(self.whole().items())
+
+
+#: each field as a decision last made it plain, by key: the field's value (the very object) and its plain
+#: data, which the next decision reuses while a state holds that object (decisions follow one another on
+#: the states they fold): a memo by identity, sound as a state and what it holds never change
+_seen: dict[str, tuple[Any, Any]] = {}
+
+
+def diff(old: dict[str, Any], new: dict[str, Any], keys: list[str] | None = None) -> list[Change]:
+    """The paths at which ``new`` differs from ``old``, with copies of ``new``'s values there: at all
+    of ``new``'s keys, or at ``keys`` (sorted) where no other can differ."""
+    if keys is None:
+        if old == new:  # one comparison, in C
+            return []
+        keys = sorted(new)
     changes: list[Change] = []
-    for key in sorted(new):
+    for key in keys:
         a, b = old.get(key), new[key]
         if a == b:
             continue
@@ -110,15 +189,17 @@ class Tx(Decision):
     leaves different from the working copy is recorded with it as paths, so the fold always gives
     exactly what decide did (:data:`CHECK` refuses such a fact instead)."""
 
-    __slots__ = ("rules", "seat", "d", "source")
+    __slots__ = ("rules", "seat", "d", "source", "_start")
 
     def __init__(self, rules: BoundRules, state: State, seat: str, waive: frozenset[str] = frozenset()) -> None:
         super().__init__(PREFIX, state, None, waive=waive)
         self.rules = rules
         self.seat = seat
-        self.d: dict[str, Any] = to_dict(state)
+        self.d = Working(state)
         #: the card (or place) whose text the ops being applied declare (manual_effect, resolve_effect)
         self.source = ""
+        #: the fields of the state the decision began on
+        self._start = msgspec.structs.astuple(state)
 
     # -- events ------------------------------------------------------------------------------------------------
 
@@ -128,7 +209,7 @@ class Tx(Decision):
         if HANDLERS.get(kind) is not None:
             event = kind(vocabulary=VOCABULARY, **self._procedure(), **public)
             after = evolve(self.state, event)
-            rest = diff(plain(after), self.d)
+            rest = self._diff(after)
             if rest:  # what the fact does not say: kept as paths, the fold must give the working copy
                 if CHECK:
                     raise AssertionError(f"{type(event).__name__} {event!r} folds to a state that differs at "
@@ -136,7 +217,7 @@ class Tx(Decision):
                 event = msgspec.structs.replace(event, changes=tuple(rest))
                 after = apply_changes(after, event.changes)
         else:
-            event = kind(changes=tuple(diff(plain(self.state), self.d)), **public)
+            event = kind(changes=tuple(self._diff(self.state)), **public)
             after = evolve(self.state, event)
         if CHECK:
             _declared_paths(event)
@@ -149,7 +230,7 @@ class Tx(Decision):
         """Attach changes made after the last event to it (every change is in some event); a fact takes
         where the turn's procedure goes on as its own words."""
         if not self.events:
-            changes = diff(plain(self.state), self.d)
+            changes = self._diff(self.state)
             if changes:
                 from .model import ManualEffectApplied
                 self.events.append(ManualEffectApplied(changes=tuple(changes)))
@@ -165,7 +246,7 @@ class Tx(Decision):
                 last = msgspec.structs.replace(last, **moved)
                 state = msgspec.structs.replace(state, turn=msgspec.structs.replace(
                     state.turn, **{_PROCEDURE[k]: v for k, v in moved.items()}))
-        changes = diff(plain(state), self.d)
+        changes = self._diff(state)
         if changes:
             if CHECK and last.vocabulary >= VOCABULARY:
                 raise AssertionError(f"{type(last).__name__} is a domain fact but would carry paths "
@@ -175,6 +256,23 @@ class Tx(Decision):
         self.events[-1], self.state = last, state
         if CHECK:
             self._check()
+
+    def _diff(self, state: State) -> list[Change]:
+        """:func:`diff` from ``state`` (folded by this decision) to the working copy, in the fields the
+        decision read or the fold replaced: any other is the same in both, the start's own."""
+        d = self.d
+        values = msgspec.structs.astuple(state)
+        keys = sorted({*compress(_KEYS, map(is_not, values, self._start)), *dict.keys(d)})
+        old: dict[str, Any] = {}
+        for key in keys:
+            at = _INDEX.get(key)
+            if at is not None:
+                value = values[at]
+                seen = _seen.get(key)
+                if seen is None or seen[0] is not value:
+                    seen = _seen[key] = (value, msgspec.to_builtins(value))
+                old[key] = seen[1]
+        return diff(old, d, keys)
 
     def _procedure(self) -> dict[str, Any]:
         """The turn's procedure fields changed since the last event (a fact says them: step, fight)."""
