@@ -285,6 +285,14 @@ def _shown(value: Any) -> str:
     return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
 
 
+def _same_refusal(recorded: Any, derived: Any) -> bool:
+    """Two refusals with the same code and rule are the same verdict: the message is words for a person
+    (a later version may say it better, e.g. suggest the closest card), not the adjudication. The
+    recorded words stay what the log says; the entry's hash still covers them."""
+    return (isinstance(recorded, Rejected) and isinstance(derived, Rejected)
+            and recorded.code == derived.code and recorded.rule == derived.rule)
+
+
 def annotation_findings(match_id: str, annotations: list[Any], head: int) -> list[Finding]:
     """The annotations' chain: numbered 1, 2, ... in order, each chained to the one before by hash, each
     hash the hash of its own body, each on an entry of the log (0: the match)."""
@@ -651,6 +659,7 @@ class Walker:
                 verdict = _confirm_verdict(history, loaded, timeline, state, body, act, seq)
             # Struct equality is field by field, the same test as comparing canonical bytes but cheaper
             if verdict != recorded and core.canonical(verdict) != core.canonical(recorded) \
+                    and not _same_refusal(recorded, verdict) \
                     and not rules.same_verdict(state, recorded, verdict):  # an older vocabulary of events
                 findings.append(Finding(seq=seq, what="verdict", recorded=_verdict_text(recorded),
                                         derived=_verdict_text(verdict)))

@@ -176,3 +176,16 @@ def test_the_legacy_database_gets_its_annotations_sealed(tmp_path):
     reports = {m.id: r.audit(m.id, accept_rules_change=True) for m in r.store.list_matches()}
     assert all(reports[a.match_id].clean for a in notes)
     assert not [f for rep in reports.values() for f in rep.findings if f.what == "annotation"]
+
+
+def test_a_refusal_said_in_other_words_is_the_same_verdict_but_not_another_code_or_rule():
+    """The audit re-adjudicates a stored refusal: better words for it (a later version suggesting the
+    closest card) are the same verdict; another code or another rule cited is not."""
+    from referee.audit import _same_refusal
+    from referee.engine.protocol import Accepted, Rejected
+
+    old = Rejected("copycat/unknown_card", "unknown card 'T9O'", "§1.2")
+    assert _same_refusal(old, Rejected("copycat/unknown_card", "unknown card 'T9O' (did you mean T09?)", "§1.2"))
+    assert not _same_refusal(old, Rejected("copycat/unknown_office", "unknown card 'T9O'", "§1.2"))
+    assert not _same_refusal(old, Rejected("copycat/unknown_card", "unknown card 'T9O'", "§2.1"))
+    assert not _same_refusal(old, Accepted(()))
