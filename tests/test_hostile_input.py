@@ -201,6 +201,28 @@ def test_deep_toml_in_a_card_file_is_a_clear_error(cli, tmp_path):
     assert r.code == 2 and "nest too deeply" in r.err
 
 
+def test_a_data_file_nested_too_deeply_is_refused_whatever_the_recursion_limit(monkeypatch):
+    """The refusal does not rest on the parse running out of the interpreter's recursion limit (a library
+    in a long-lived server may raise it): nesting past DEPTH_MAX is refused by count, and a file at the
+    limit still reads."""
+    import sys
+    import tomllib
+
+    from referee.engine.datafile import load_toml
+    from schemas import DEPTH_MAX
+
+    old = sys.getrecursionlimit()
+    try:
+        sys.setrecursionlimit(100_000)
+        with pytest.raises(tomllib.TOMLDecodeError, match="nest too deeply"):
+            load_toml("a = " + "[" * 400 + "]" * 400 + "\n")
+        with pytest.raises(tomllib.TOMLDecodeError, match="nest too deeply"):
+            load_toml("a = " + "{b = " * (DEPTH_MAX + 1) + "1" + "}" * (DEPTH_MAX + 1) + "\n")
+    finally:
+        sys.setrecursionlimit(old)
+    assert load_toml("a = " + "[" * (DEPTH_MAX - 1) + "]" * (DEPTH_MAX - 1) + "\n")["a"] is not None
+
+
 def test_a_deep_scenario_file_fails_as_a_scenario(cli, tmp_path):
     path = write(tmp_path / "s.toml", 'game = "by_all_means"\nplayers = ["a", "b"]\nx = ' + "[" * 4000 + "]" * 4000)
     r = cli("scenario", "run", path)

@@ -56,16 +56,18 @@ def load_toml(text: str, *, one_line: bool = True) -> dict[str, Any]:
     try:
         data = tomllib.loads(text)
     except RecursionError:
-        raise tomllib.TOMLDecodeError(
-            f"arrays or tables nest too deeply to read (a data file needs a few levels; at most {DEPTH_MAX} are accepted)"
-        ) from None
-    if one_line:
-        stack: list[tuple[str, Any]] = [("", data)]
-        while stack:
-            path, node = stack.pop()
-            items: Any = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
-            for key, value in items:
-                where = f"{path}.{key}" if path else str(key)
+        raise tomllib.TOMLDecodeError(_TOO_DEEP) from None
+    # the parse may also succeed where the interpreter's recursion limit was raised (a library in the same
+    # process may raise it): the depth is checked here as well, so the refusal never depends on that limit
+    stack: list[tuple[str, Any, int]] = [("", data, 1)]
+    while stack:
+        path, node, depth = stack.pop()
+        if depth > DEPTH_MAX:
+            raise tomllib.TOMLDecodeError(_TOO_DEEP)
+        items: Any = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+        for key, value in items:
+            where = f"{path}.{key}" if path else str(key)
+            if one_line:
                 for text_ in (str(key), value) if isinstance(value, str) else (str(key),):
                     found = bad_char(text_)
                     if found is not None:
@@ -73,6 +75,9 @@ def load_toml(text: str, *, one_line: bool = True) -> dict[str, Any]:
                         raise tomllib.TOMLDecodeError(
                             f"{where} holds {char_name(ch)} (U+{ord(ch):04X}): names and texts in a data file are "
                             "one line of printable characters")
-                if isinstance(value, (dict, list)):
-                    stack.append((where, value))
+            if isinstance(value, (dict, list)):
+                stack.append((where, value, depth + 1))
     return data
+
+
+_TOO_DEEP = f"arrays or tables nest too deeply to read (a data file needs a few levels; at most {DEPTH_MAX} are accepted)"
