@@ -56,6 +56,31 @@ class _Counting(RulesBase):
         tx.emit(intent)
         tx.check(tx.state <= 3, "above_three", "the counter stops at 3")
 
+    # the rest of what every game defines (RulesBase declares them abstract)
+    def setup(self, chance: Any) -> int:
+        return 0
+
+    def actors(self, state: Any, intent: Any) -> frozenset[str]:
+        return frozenset({"a"})
+
+    def filled_intent(self, state: Any, seat: str, intent: Any, chance: Any) -> Any:
+        return intent
+
+    def check_input(self, intent: Any) -> None:
+        return None
+
+    def evolve(self, state: Any, event: Any) -> Any:
+        return _evolve(state, event)
+
+    def view(self, state: Any, seat: Any) -> dict[str, Any]:
+        return {"count": state}
+
+    def hidden_ids(self, state: Any, seat: Any) -> frozenset[str]:
+        return frozenset()
+
+    def outcome(self, state: Any) -> None:
+        return None
+
 
 def test_rules_base_decides_and_keeps_the_state_after_an_accepted_decision():
     rules = _Counting()

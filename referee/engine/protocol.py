@@ -15,6 +15,7 @@ given in :class:`DecidingHooks`.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Generic, Literal, Protocol, TypeVar, cast
@@ -460,7 +461,7 @@ class GameBase:
         return self.rules_type(config)
 
 
-class RulesBase(Generic[S, I, E]):
+class RulesBase(ABC, Generic[S, I, E]):
     """The base of a game's rules class, generic in the game's state ``S``, intent union ``I`` and event
     union ``E`` (``class CopycatRules(RulesBase[State, Intent, Event])``): the hooks every game writes
     are declared here with those types, so mypy checks each game's against its own unions, and the
@@ -472,20 +473,25 @@ class RulesBase(Generic[S, I, E]):
 
     # -- deciding (:class:`DecidingHooks`): what every game writes --------------------------------------------
 
+    @abstractmethod
     def setup(self, chance: Chance | None) -> S:
-        raise NotImplementedError(f"{type(self).__name__} defines setup")
+        """Every game defines it."""
 
+    @abstractmethod
     def actors(self, state: S, intent: I) -> frozenset[Seat]:
-        raise NotImplementedError(f"{type(self).__name__} defines actors")
+        """Every game defines it."""
 
+    @abstractmethod
     def filled_intent(self, state: S, seat: Seat, intent: I, chance: Chance | None) -> I | Rejected:
-        raise NotImplementedError(f"{type(self).__name__} defines filled_intent")
+        """Every game defines it."""
 
+    @abstractmethod
     def check_input(self, intent: I) -> str | None:
-        raise NotImplementedError(f"{type(self).__name__} defines check_input")
+        """Every game defines it."""
 
+    @abstractmethod
     def evolve(self, state: S, event: E) -> S:
-        raise NotImplementedError(f"{type(self).__name__} defines evolve")
+        """Every game defines it."""
 
     # -- deciding: the verdict by the game's table of deciders -------------------------------------------------
 
@@ -538,14 +544,17 @@ class RulesBase(Generic[S, I, E]):
 
     # -- views (:class:`ViewHooks`) ----------------------------------------------------------------------------
 
+    @abstractmethod
     def view(self, state: S, seat: Seat | None) -> dict[str, Any]:
-        raise NotImplementedError(f"{type(self).__name__} defines view")
+        """Every game defines it."""
 
+    @abstractmethod
     def hidden_ids(self, state: S, seat: Seat | None) -> frozenset[str]:
-        raise NotImplementedError(f"{type(self).__name__} defines hidden_ids")
+        """Every game defines it."""
 
+    @abstractmethod
     def outcome(self, state: S) -> Outcome | None:
-        raise NotImplementedError(f"{type(self).__name__} defines outcome")
+        """Every game defines it."""
 
     def redact(self, item: I | E, actor: Seat | None, seat: Seat | None) -> I | E:
         from .secrecy import redact
