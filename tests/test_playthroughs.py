@@ -176,6 +176,8 @@ def test_a_rule_that_judges_otherwise_shows_at_its_entry(monkeypatch, computed):
     from referee.engine.protocol import Rejected
     from referee.games.by_all_means.rules import ByAllMeansRules
 
+    replay = next(s for s in SOURCES if s.name == "by_all_means.club-night")
+    recorded = computed[replay.name]  # computed before the patch: the worker may not have computed it yet
     decide = ByAllMeansRules.decide
 
     def refuse_end_turn(self, state, seat, intent, *rest):
@@ -184,9 +186,8 @@ def test_a_rule_that_judges_otherwise_shows_at_its_entry(monkeypatch, computed):
         return decide(self, state, seat, intent, *rest)
 
     monkeypatch.setattr(ByAllMeansRules, "decide", refuse_end_turn)
-    replay = next(s for s in SOURCES if s.name == "by_all_means.club-night")
-    first = next(line.split("\t")[0] for line in computed[replay.name].splitlines() if line.endswith("\tend_turn"))
-    report = pt.first_difference(replay.name, computed[replay.name], pt.compute(replay)).splitlines()
+    first = next(line.split("\t")[0] for line in recorded.splitlines() if line.endswith("\tend_turn"))
+    report = pt.first_difference(replay.name, recorded, pt.compute(replay)).splitlines()
     assert report[0] == f"{replay.name}: first difference at entry {first}"
     assert "\trejected\tby_all_means/test\t" in report[2]
     fixture = next(s for s in SOURCES if s.kind == "fixture" and s.game == "by_all_means")
