@@ -56,16 +56,36 @@ def verdict(e: EntryView) -> str:
     return UNREADABLE if e.kind == "unparsed" else e.kind
 
 
-def notes(e: EntryView) -> list[str]:
-    """What follows the notation: the rejection (code, message, rule), manual, the undo that took the
-    entry back, the comment and the annotations, in that order."""
-    out: list[str] = []
+def typed(e: EntryView) -> str:
+    """The line as the log shows it: ``seat: intent`` for a move, the line itself for an unreadable one."""
+    return f"{e.actor}: {e.notation}" if e.kind == "intent" else e.notation
+
+
+def amended(e: EntryView, earlier: dict[int, str] | None = None) -> str:
+    """For a correction (``referee amend``): ``line 23 amended: was `…`, now `…` (reason, by)``, the line it
+    replaces read from ``earlier`` (seq -> :func:`typed`, the entries shown before it); else ``""``."""
+    amends = e.meta.get("amends") if e.meta else None
+    if not isinstance(amends, int) or isinstance(amends, bool):
+        return ""
+    at = e.meta.get("line")
+    where = f"line {at}" if isinstance(at, int) and not isinstance(at, bool) else f"entry {amends}"
+    was = (earlier or {}).get(amends)
+    said = f"was `{was}`, now `{typed(e)}`" if was is not None else f"was entry {amends}, now `{typed(e)}`"
+    return f"{where} amended: {said} ({e.meta.get('reason', '')}, {e.meta.get('amended_by', '')})"
+
+
+def notes(e: EntryView, earlier: dict[int, str] | None = None, amended_by: dict[int, int] | None = None) -> list[str]:
+    """What follows the notation: a correction's sentence (:func:`amended`), the rejection (code, message,
+    rule), manual, the undo that took the entry back (or the correction that amended it, from
+    ``amended_by``), the comment and the annotations, in that order."""
+    out: list[str] = [amended(e, earlier)] if amended(e, earlier) else []
     if e.rejection is not None:
         out.append(f"{e.rejection.code}: {e.rejection.message}" + (f" ({e.rejection.rule})" if e.rejection.rule else ""))
     if e.manual:
         out.append("manual")
     if e.undone_by is not None:
-        out.append(f"undone by #{e.undone_by}")
+        by = (amended_by or {}).get(e.seq)
+        out.append(f"undone by #{e.undone_by}" + (f": amended by #{by}" if by is not None else ""))
     return out + remarks(e)
 
 
@@ -81,12 +101,13 @@ def remarks(e: EntryView) -> list[str]:
     return said + [f"{a.kind}: {a.text}" for a in e.annotations]
 
 
-def line(e: EntryView, *, seq_width: int, actor_width: int, colour: bool = False) -> str:
+def line(e: EntryView, *, seq_width: int, actor_width: int, colour: bool = False,
+         earlier: dict[int, str] | None = None) -> str:
     word = verdict(e)
     shown = f"{word:<{_VERDICT_WIDTH}}"
     if colour and word in _COLOUR:
         shown = f"\x1b[{_COLOUR[word]}m{word}\x1b[0m" + " " * (_VERDICT_WIDTH - len(word))
-    said = notes(e)
+    said = notes(e, earlier)
     if origin(e):
         said.append(origin(e))
     tail = ("  — " + "; ".join(said)) if said else ""
@@ -110,8 +131,11 @@ def write(entries: Iterable[EntryView], *, seq_width: int, actor_width: int) -> 
     colour = colour_wanted()
     batch: list[str] = []
     count = 0
+    earlier: dict[int, str] = {}  # what a correction amends was shown before it (moves only: it amends those)
     for e in entries:
-        batch.append(line(e, seq_width=seq_width, actor_width=actor_width, colour=colour))
+        if e.kind in ("intent", "unparsed"):
+            earlier[e.seq] = typed(e)
+        batch.append(line(e, seq_width=seq_width, actor_width=actor_width, colour=colour, earlier=earlier))
         count += 1
         if len(batch) >= _BATCH:
             out.write("\n".join(batch) + "\n")

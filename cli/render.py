@@ -196,6 +196,8 @@ def log(title: str, entries: Sequence[EntryView]) -> None:
         ("why / notes", {"overflow": "fold"}))
     for col, kw in columns:
         table.add_column(col, **kw)
+    earlier = {e.seq: logtext.typed(e) for e in entries if e.kind in ("intent", "unparsed")}
+    amended_by = {int(e.meta["amends"]): e.seq for e in entries if logtext.amended(e)}
     for e in entries:
         if e.verdict == "accepted":
             verdict = "[green]accepted[/green]" + (" [yellow](manual)[/yellow]" if e.manual else "")
@@ -205,7 +207,7 @@ def log(title: str, entries: Sequence[EntryView]) -> None:
             verdict = f"[yellow]{logtext.verdict(e)}[/yellow]"
         at = (logtext.origin(e).removeprefix("from line "),) if lines else ()
         table.add_row(str(e.seq), *at, escape(e.actor or "—"), escape(e.notation), verdict,
-                      escape("; ".join(n for n in logtext.notes(e) if n != "manual")))
+                      escape("; ".join(n for n in logtext.notes(e, earlier, amended_by) if n != "manual")))
     console().print(table)
 
 

@@ -105,14 +105,14 @@ def ruled(report: RulingReport) -> None:
     changed = sum(1 for r in report.replayed if r.changed)
     con.print(f"Replayed {len(report.replayed)} entries after entry {report.entry} ({changed} with a new verdict):")
     for r in report.replayed:
-        _replayed(con, r)
+        replayed(con, r)
     if report.outcome is not None:
         con.print(f"[bold]Result[/bold] on this line: {outcome(report.outcome)}")
     else:
         con.print("[bold]Result[/bold] on this line: the game is not over.")
 
 
-def _replayed(con: object, r: Replayed) -> None:
+def replayed(con: object, r: Replayed) -> None:
     from rich.console import Console
 
     assert isinstance(con, Console)

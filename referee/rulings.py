@@ -161,8 +161,16 @@ def rule(referee: Referee, match_id: str, entry: int, *, reason: str = "", main:
 
 def _replay(referee: Referee, loaded: Any, line: list[int], entry: int, ruling_seq: int, target: str) -> list[Replayed]:
     """Play the entries ``line`` of the original match again on ``target``, in order."""
-    mapping: dict[int, int] = {entry: ruling_seq}
-    verdicts: dict[int, str] = {}
+    return replay(referee, loaded, line, target, {entry: ruling_seq}, {}, skip_rulings_on=entry)
+
+
+def replay(referee: Referee, loaded: Any, line: list[int], target: str, mapping: dict[int, int],
+           verdicts: dict[int, str], *, skip_rulings_on: int | None = None, keep_source: bool = False) -> list[Replayed]:
+    """Play the entries ``line`` of ``loaded``'s match again on ``target``, in order. ``mapping`` names, for
+    entries already played again (old entry -> new), where a later ruling or confirmation of them now
+    points, and ``verdicts`` their new verdicts (both grow as entries are played); a ruling on
+    ``skip_rulings_on`` is skipped. ``keep_source``: each move keeps its recorded source (the transcript
+    line it was read from, its number and comment), so ``line:N`` still names it."""
     out: list[Replayed] = []
     for seq in line:
         stored = referee.entry_at(loaded.match, seq)
@@ -184,7 +192,8 @@ def _replay(referee: Referee, loaded: Any, line: list[int], entry: int, ruling_s
         try:
             if kind == "intent":
                 hold = isinstance(body.verdict, Held) or bool(body.source.blind)
-                res = referee.submit(target, str(body.actor), text, hold=hold)
+                meta = _kept_source(body.source) if keep_source else None
+                res = referee.submit(target, str(body.actor), text, hold=hold, meta=meta)
             elif kind == "ruling":
                 act = body.act
                 assert isinstance(act, Ruling)
@@ -192,7 +201,7 @@ def _replay(referee: Referee, loaded: Any, line: list[int], entry: int, ruling_s
                 if isinstance(body.verdict, Rejected):
                     skipped("this ruling did not take effect")
                     continue
-                if new is None or act.entry == entry:
+                if new is None or act.entry == skip_rulings_on:
                     skipped(f"it ruled on entry {act.entry}, which is not on this line")
                     continue
                 if verdicts.get(new) != "rejected":
@@ -222,3 +231,10 @@ def _replay(referee: Referee, loaded: Any, line: list[int], entry: int, ruling_s
         why = f"{v.code}: {v.message}" if isinstance(v, Rejected) else ""
         out.append(Replayed(old=seq, seq=res.seq, actor=res.actor, text=text, was=was, verdict=name, why=why))
     return out
+
+
+def _kept_source(source: Any) -> dict[str, Any]:
+    """What a move played again keeps of its recorded source: its transcript line, number, comment and
+    who typed it (a correction's own fields stay with the correction)."""
+    kept = {"line": source.line, "number": source.number, "comment": source.comment, "by": source.by}
+    return {k: v for k, v in kept.items() if v not in (None, "")}

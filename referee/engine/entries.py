@@ -40,6 +40,10 @@ class Source(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     #: typed by the seat itself, seeing only its own view: adjudicated so (held for a confirmation
     #: where its verdict would depend on what it cannot see)
     blind: bool = False
+    #: a correction (``referee amend``): the entry whose line this one replaces, why and who amended it
+    amends: int | None = None
+    reason: str = ""
+    amended_by: str = ""
 
 
 class Move(msgspec.Struct, frozen=True, tag="intent"):
@@ -167,6 +171,8 @@ class EntryBodyV1(msgspec.Struct, Generic[I, E], frozen=True, kw_only=True, tag_
 
 
 _SOURCE_KEYS = ("line", "number", "comment", "by", "blind")
+#: what a front end may name of an entry's source: the keys above and a correction's
+_FRONT_KEYS = (*_SOURCE_KEYS, "amends", "reason", "amended_by")
 
 
 def upcast_v1(old: EntryBodyV1[Any, Any]) -> EntryBody[Any, Any]:
@@ -227,7 +233,7 @@ def source_of(meta: dict[str, Any] | None) -> Source:
     """The :class:`Source` named by a front end's meta (``line``, ``number``, ``comment``, ``by``, ``blind``)."""
     if not meta:
         return Source()
-    unknown = sorted(set(meta) - set(_SOURCE_KEYS))
+    unknown = sorted(set(meta) - set(_FRONT_KEYS))
     if unknown:
         raise ValueError(f"an entry's source has no {', '.join(unknown)}")
     return msgspec.convert(dict(meta), Source)

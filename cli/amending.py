@@ -1,0 +1,85 @@
+"""``referee amend``: a line of an imported transcript corrected after the fact, as appended entries
+(:mod:`referee.amend`). Registered on :data:`cli.common.app` when :mod:`cli.main` imports this module."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from cli.common import DbOpt, JsonOpt, app, local_referee, print_json
+
+if TYPE_CHECKING:
+    from referee.amend import Amendment
+
+
+@app.command()
+def amend(
+    ctx: typer.Context,
+    match: Annotated[str, typer.Argument(help="Match id.")],
+    line: Annotated[str, typer.Argument(metavar="LINE", help="The line to correct: its number in the imported transcript (23 or line:23), or an entry (entry:8 or #8).")],
+    text: Annotated[str, typer.Argument(metavar="TEXT", help="The corrected line: 'seat: intent', or the intent alone for the same seat.")],
+    reason: Annotated[str, typer.Option("--reason", help="Why the line is corrected (kept in the log).")] = "",
+    by: Annotated[str, typer.Option("--by", help="Who corrects it (a name, kept in the log).")] = "",
+    expect_seq: Annotated[int | None, typer.Option("--expect-seq", help="Refuse (exit 4) unless the log is at this entry.")] = None,
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """Correct a line after import: an audited correction appended to the log. The original line stays,
+    shown as amended; the corrected line is adjudicated in its place and every later entry is played
+    again (as `rule --main` does), each new verdict shown. Works on a finished match (the arbiter's undo
+    reopens it); the result follows, and so does the table's result in its tournament. Refused, with
+    nothing written, for an unknown line, a line that made no entry, text the game's notation cannot
+    read, a reason that reads as a transcript line, or no --reason/--by. Exit 0 once the correction is
+    written (whatever its verdict).
+
+    Example: referee amend 3f9c 23 "alice: draw_main card=T14" --reason "the sheet says T14" --by "Jo (arbiter)"
+    """
+    from referee import amend as amending
+
+    local = local_referee(ctx, db)
+    done = amending.amend(local, match, line, text, reason=reason, by=by, expected_seq=expect_seq)
+    if json:
+        print_json(as_json(done))
+        return
+    shown(done)
+
+
+def as_json(done: Amendment) -> dict[str, Any]:
+    """An amendment as ``--json`` prints it (and HTTP answers it)."""
+    import msgspec
+
+    out: dict[str, Any] = msgspec.to_builtins(done)
+    out["sentence"] = done.sentence
+    for r, item in zip(done.replayed, out["replayed"]):
+        item["changed"] = r.changed
+    return out
+
+
+def shown(done: Amendment) -> None:
+    """An amendment for a person: the correction, every entry replayed after it, the result."""
+    from cli.render import console, escape, outcome
+    from cli.scorekeeping import replayed
+
+    con = console()
+    style = {"accepted": "green", "rejected": "red", "held": "yellow"}.get(done.verdict, "dim")
+    con.print(f"[bold]{escape(done.sentence)}[/bold]")
+    why = f" — {escape(done.rejection)}" if done.rejection else ""
+    con.print(f"Entry {done.undo} went back before entry {done.entry}; the corrected line is entry {done.seq}: "
+              f"[{style}]{done.verdict}[/{style}]{why}")
+    changed = sum(1 for r in done.replayed if r.changed)
+    con.print(f"Replayed {len(done.replayed)} later entries ({changed} with a new verdict):")
+    for r in done.replayed:
+        replayed(con, r)
+    con.print("[bold]Result[/bold]: " + (outcome(done.outcome) if done.outcome is not None else "the game is not over.")
+              + ("" if done.outcome == done.outcome_before else
+                 f" (was: {outcome(done.outcome_before) if done.outcome_before is not None else 'not over'})"))
+    for t in done.tables:
+        con.print(f"Tournament {escape(t.tournament)} round {t.round} table {t.table}: " + {
+            "corrected": f"its result follows the log (record {t.record}, result_corrected)",
+            "live": "its round is open: its result is read from the log",
+            "unchanged": "its result stays as recorded (the same)",
+            "unfinished": "the match is not finished now: the table keeps the result recorded",
+            "arbiter": "the arbiter's result for it stands",
+        }.get(t.status, t.status))
+    print(done.match_id)
