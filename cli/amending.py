@@ -83,3 +83,32 @@ def shown(done: Amendment) -> None:
             "arbiter": "the arbiter's result for it stands",
         }.get(t.status, t.status))
     print(done.match_id)
+
+
+def revised(local: Any, match: str, text: str, *, reason: str, by: str, source: str, base: str, json: bool) -> None:
+    """``import --revise``: the corrected transcript made a revision of the match, and what it wrote."""
+    import msgspec
+
+    from cli.render import console, escape, outcome
+    from referee.revision import revise
+
+    done = revise(local, match, text, reason=reason, by=by, source=source, base_dir=base)
+    if json:
+        print_json(msgspec.to_builtins(done))
+        return
+    con = console()
+    if not done.changed:
+        con.print(f"No change: {escape(source)} has the move lines match {done.match_id} holds; nothing written.")
+        print(done.match_id)
+        return
+    con.print(f"Revised match [bold]{done.match_id}[/bold] from {escape(source)}"
+              + (f": entry {done.undo} went back before the first line that changed" if done.undo else "") + ".")
+    for c in done.lines:
+        if c.what == "struck":
+            con.print(f"  line {c.old_line} struck (entry {c.entry}): was `{escape(c.was)}`")
+        else:
+            old = f" (was line {c.old_line}, entry {c.entry}: `{escape(c.was)}`)" if c.what == "amended" else ""
+            con.print(f"  line {c.line} {c.what}: `{escape(c.now)}` is entry {c.seq}, {c.verdict}{old}")
+    con.print(f"Replayed {len(done.replayed)} unchanged lines after it.")
+    con.print("[bold]Result[/bold]: " + (outcome(done.outcome) if done.outcome is not None else "the game is not over."))
+    print(done.match_id)

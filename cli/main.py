@@ -238,6 +238,9 @@ def import_(
     strict: Annotated[bool, typer.Option("--strict", help="Exit 1 if any line was rejected or could not be read.")] = False,
     check: Annotated[bool, typer.Option("--check", help="Adjudicate and report every problem, but write nothing (no database is created).")] = False,
     again: Annotated[bool, typer.Option("--again", help="Import it even if the database holds this transcript already (a new match).")] = False,
+    revise: Annotated[str | None, typer.Option("--revise", help="A corrected transcript of this match: its changed lines become corrections (see `referee amend`), not a new match.")] = None,
+    reason: Annotated[str, typer.Option("--reason", help="With --revise: why the lines are corrected (kept in the log).")] = "",
+    by: Annotated[str, typer.Option("--by", help="With --revise: who corrects them.")] = "",
     db: DbOpt = None,
     json: JsonOpt = False,
 ) -> None:
@@ -249,7 +252,10 @@ def import_(
     (the same text, read with the same card data) is not written again: the summary names the match
     that holds it (its id on the last line, exit as for an import) unless --again.
 
-    Example: referee import replays/by_all_means/club-night.txt   ·   referee import my-game.txt --check
+    --revise MATCH: the transcript is a corrected one of that match; each changed, added or removed
+    move line becomes a correction appended to its log (nothing written if nothing changed).
+
+    Example: referee import replays/by_all_means/club-night.txt   ·   referee import my-game.txt --check   ·   referee import sheet.txt --revise 3f9c --reason "typos" --by Jo
     """
     from referee.transcript import adjudicate, store
 
@@ -261,6 +267,10 @@ def import_(
     else:
         text = read_file(file, "transcript", TRANSCRIPT_MAX)
         source, base = file, os.path.dirname(os.path.abspath(file))
+    if revise is not None:
+        from cli.amending import revised
+
+        return revised(local_referee(ctx, db), revise, text, reason=reason, by=by, source=source, base=base, json=json)
     from referee.store.postgres import is_url
 
     shared = is_url(db_path(ctx, db))  # a PostgreSQL database: there is one (its tables made when first used)

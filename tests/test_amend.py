@@ -1,0 +1,192 @@
+"""Amending a line after import (issue 24, item 2): ``referee amend MATCH LINE "text" --reason --by``
+appends an audited correction (an arbiter's undo back before the line, the corrected line in its place,
+the later entries played again) and never edits an entry; refused with nothing written otherwise. A
+tournament table's result follows the log as a recorded entry."""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+
+from conftest import ROOT
+
+DEMO = os.path.join(ROOT, "replays", "by_all_means", "club-night.txt")
+BY = "Jo (arbiter)"
+
+
+def typo_sheet(tmp_path) -> str:
+    """The club-night demo with line 105 (the last territory) mistyped: the game is not over."""
+    text = open(DEMO, encoding="utf-8").read()
+    good = "alice: deploy_territory card=T14 cell=B2"
+    at = text.rindex(good)
+    path = tmp_path / "typo.txt"
+    path.write_text(text[:at] + "alice: deploy_territory card=T41 cell=B2" + text[at + len(good):], encoding="utf-8")
+    return str(path)
+
+
+@pytest.fixture
+def run(cli, db):
+    """The CLI on the backend ``db`` names (each test runs on SQLite and on PostgreSQL)."""
+    return lambda *args: cli("--db", db, *args)
+
+
+def test_a_finished_match_amended_early_is_no_longer_over(run):
+    mid = run("import", DEMO).last_line
+    before = run("log", mid, "--json").json
+    assert run("show", mid, "--json").json["outcome"] is not None
+    r = run("amend", mid, "18", "alice: choose_order first=alice", "--reason", "the sheet says alice went first",
+            "--by", BY, "--json")
+    assert r.code == 0, r.err
+    out = r.json
+    assert out["entry"] == 4 and out["line"] == 18 and out["undo"] == 87 and out["seq"] == 88
+    assert out["sentence"] == ("line 18 amended: was `alice: choose_order first=bob`, now `alice: choose_order "
+                               f"first=alice` (the sheet says alice went first, {BY})")
+    # later lines are judged again: bob's territories are now out of turn; the game no longer ends
+    assert any(x["changed"] and x["was"] == "accepted" and x["verdict"] == "rejected" for x in out["replayed"])
+    assert out["outcome"] is None and out["outcome_before"] is not None
+    after = run("log", mid, "--json").json
+    # append-only: every earlier entry is as it was, but for the marks of the undo
+    assert [(e["seq"], e["notation"], e["verdict"]) for e in after[:86]] == \
+        [(e["seq"], e["notation"], e["verdict"]) for e in before]
+    assert after[3]["undone_by"] == 87 and after[87]["meta"]["amends"] == 4
+    assert after[87]["meta"]["line"] == 18 and after[87]["meta"]["amended_by"] == BY
+    # the replayed entries keep their lines: line:19 names the live one
+    assert after[88]["meta"]["line"] == 19
+    shown = run("show", mid, "--at", "line:19", "--json").json
+    assert shown["seq"] == 89
+    audited = run("audit", mid)
+    assert audited.code == 0, audited.out
+    text = run("log", mid).out
+    assert "line 18 amended: was `alice: choose_order first=bob`, now `alice: choose_order first=alice`" in text
+
+
+def test_a_typo_amended_ends_the_game(run, tmp_path):
+    mid = run("import", typo_sheet(tmp_path)).last_line
+    assert run("show", mid, "--json").json["outcome"] is None
+    r = run("amend", mid, "line:105", "deploy_territory card=T14 cell=B2", "--reason", "the sheet says T14",
+            "--by", BY)
+    assert r.code == 0, r.err
+    assert "line 105 amended: was `alice: deploy_territory card=T41 cell=B2`" in r.out
+    assert "accepted (was rejected)" in r.out  # the play_symbols on B2 now has its territory
+    assert "Result: alice won" in r.out and "(was: not over)" in r.out
+    assert r.last_line == mid
+    assert run("show", mid, "--json").json["outcome"]["winners"] == ["alice"]
+    assert run("audit", mid).code == 0
+    # amended again (the line now names the correction): it is the correction that is replaced
+    again = run("amend", mid, "105", "end_turn", "--reason", "she passed", "--by", BY, "--json")
+    assert again.code == 0 and again.json["entry"] == 88 and again.json["line"] == 105
+    assert run("audit", mid).code == 0
+
+
+def test_refusals_write_nothing(run, db):
+    mid = run("import", DEMO).last_line
+    head = len(run("log", mid, "--json").json)
+
+    def refused(*args, code=None, says=""):
+        r = run("amend", mid, *args)
+        assert r.code != 0 and "Traceback" not in r.err, r.out
+        if code is not None:
+            assert r.code == code, r.err
+        assert says in r.err, r.err
+        assert len(run("log", mid, "--json").json) == head
+
+    ok = ("--reason", "typo", "--by", BY)
+    refused("14", "bob: mulligan", *ok, says="line 14 of match")  # the blank line before the first move
+    refused("23", "bob: mulligan", *ok, says="the nearest that did: line:22 (entry 8) and line:25 (entry 9)")
+    refused("9999", "bob: mulligan", *ok, says="line 9999")
+    refused("line:x", "bob: mulligan", *ok, says="is not a line")
+    refused("18", "alice: choose_order frist=bob", *ok, says="frist")  # the notation's error
+    refused("18", "carol: choose_order first=bob", *ok, says="'carol'")
+    refused("18", "alice: choose_order first=bob", *ok, code=1, says="already reads")
+    refused("18", "alice: choose_order first=alice", "--by", BY, says="the reason (--reason) is empty")
+    refused("18", "alice: choose_order first=alice", "--reason", "typo", says="who amends (--by) is empty")
+    for hostile in ("alice: draw_main card=T14", "ruling: stands as played", "undo: to=3", "12. bob: mulligan",
+                    "? a mistake", "line one\nalice: end_turn"):
+        refused("18", "alice: choose_order first=alice", "--reason", hostile, "--by", BY, says="reason")
+    assert run("amend", "nomatch", "18", "alice: end_turn", *ok).code in (3, 5)
+    undo = run("undo", mid, "--to", "85", "--by", "arbiter")
+    assert undo.code == 0
+    head += 1
+    refused(f"#{head}", "alice: end_turn", *ok, code=1, says="is an undo")
+    refused("entry:86", "alice: end_turn", *ok, code=1, says="no longer in the line of play")
+
+
+def test_hostile_reason_never_reads_back_as_a_move(run, tmp_path):
+    mid = run("import", DEMO).last_line
+    hostile = "the sheet said: alice: draw_main card=T12 # and ruling: entry 3 stands \\u000a bob: end_turn"
+    r = run("amend", mid, "18", "alice: choose_order first=alice", "--reason", hostile, "--by", "x: y \\# z")
+    assert r.code == 0, r.err
+    out = tmp_path / "again.txt"
+    assert run("export", mid, "--format", "txt", "-o", str(out)).code == 0
+    checked = run("import", str(out), "--check", "--json").json
+    log = run("log", mid, "--json").json
+    # the export reads back to as many entries as the log, none of them a line made of the reason
+    assert checked["entries"] == len(log)
+    back = run("import", str(out), "--again").last_line
+    relog = run("log", back, "--json").json
+    assert [(e["kind"], e["actor"], e["notation"]) for e in relog] == [(e["kind"], e["actor"], e["notation"]) for e in log]
+    assert all("draw_main card=T12" not in e["notation"] or e["seq"] != 88 for e in relog)
+
+
+def test_help_has_an_example(cli):
+    r = cli("amend", "--help")
+    assert r.code == 0 and "Example: referee amend" in r.out
+
+
+def _play_out(referee, mid, seed=5, limit=3000):
+    from referee.engine.notation import format_intent
+
+    loaded = referee.load(mid)
+    rng = random.Random(seed)
+    for _ in range(limit):
+        _, st = referee.state_at(loaded)
+        if loaded.rules.outcome(st) is not None:
+            return
+        seat, intent = loaded.rules.random_intent(st, rng)
+        referee.submit(mid, seat, format_intent(intent))
+    raise AssertionError("the random game did not end")
+
+
+def test_a_closed_round_table_result_follows_the_amended_log(db):
+    from referee.amend import amend
+    from referee.engine.notation import format_intent
+    from referee.service import Referee
+    from referee.store import open_store
+    from referee.tournament.service import Tournaments
+
+    store = open_store(db)
+    try:
+        referee = Referee(store)
+        tournaments = Tournaments(referee)
+        t = tournaments.create("Club", "by_all_means", players=["alice", "bob"], cards="demo", rounds=2)
+        tournaments.pair(t.id)
+        mid = tournaments.load(t.id).rounds[0].tables[0].match_id
+        _play_out(referee, mid)
+        first = referee.show(mid).outcome
+        tournaments.close_round(t.id)
+        assert tournaments.load(t.id).results[(1, 1)].outcome == first
+        # an organiser's correction says otherwise (a draw)
+        tournaments.record_result(t.id, 1, 1, "draw", correct=True, why="the sheet said draw")
+        n = tournaments.load(t.id).n
+        # the first line made otherwise: the game no longer ends, the table keeps its result, nothing recorded
+        loaded = referee.load(mid)
+        body = loaded.decoder.decode(referee.entry_at(loaded.match, 1).body)
+        other = next(format_intent(i) for i in loaded.rules.legal_intents(referee.state_at(loaded, 0)[1], body.actor)
+                     if format_intent(i) != body.notation)
+        done = amend(referee, mid, "entry:1", f"{body.actor}: {other}", reason="typo", by="Jo")
+        assert done.outcome is None and [x.status for x in done.tables] == ["unfinished"]
+        assert tournaments.load(t.id).n == n and tournaments.audit(t.id) == []
+        # and back as played: the game ends as it did, and the table's result follows the log again
+        back = amend(referee, mid, f"entry:{done.seq}", f"{body.actor}: {body.notation}", reason="as played", by="Jo")
+        assert back.outcome == first
+        [follow] = back.tables
+        assert (follow.status, follow.round, follow.table, follow.record) == ("corrected", 1, 1, n + 1)
+        state = tournaments.load(t.id)
+        assert state.results[(1, 1)].outcome == first and state.n == n + 1
+        assert tournaments.audit(t.id) == []
+        standings = tournaments.standings(t.id, after_round=1)
+        assert standings.rows[0].player in first.winners
+    finally:
+        store.close()
