@@ -190,3 +190,49 @@ def test_a_closed_round_table_result_follows_the_amended_log(db):
         assert standings.rows[0].player in first.winners
     finally:
         store.close()
+
+
+def test_a_corrected_transcript_imported_again_is_a_revision(run, tmp_path):
+    typo = typo_sheet(tmp_path)
+    mid = run("import", typo).last_line
+    count = len(run("matches", "--json").json)
+    same = run("import", typo, "--revise", mid, "--reason", "checked", "--by", BY)
+    assert same.code == 0 and "No change" in same.out and same.last_line == mid
+    head = len(run("log", mid, "--json").json)
+    text = open(typo, encoding="utf-8").read().replace("card=T41", "card=T14")
+    text = text.replace("bob: mulligan\n", "", 1)  # line 20 struck
+    fixed = tmp_path / "fixed.txt"
+    fixed.write_text(text, encoding="utf-8")
+    r = run("import", str(fixed), "--revise", mid, "--reason", "the sheet, checked", "--by", BY, "--json")
+    assert r.code == 0, r.err
+    out = r.json
+    assert out["changed"] and out["undo"] == head + 1
+    assert [(c["what"], c["old_line"]) for c in out["lines"]] == [("struck", 20), ("amended", 105)]
+    amended = out["lines"][1]
+    assert amended["line"] == 104 and amended["was"] == "alice: deploy_territory card=T41 cell=B2"
+    log = run("log", mid, "--json").json
+    assert log[amended["seq"] - 1]["meta"]["amends"] == amended["entry"]
+    assert log[5]["undone_by"] == head + 1  # the struck line stays in the log, undone
+    assert len(run("matches", "--json").json) == count  # not a second match
+    assert run("audit", mid).code == 0
+    # the revised text is now this match's: importing it says so, and revising again changes nothing
+    assert run("import", str(fixed)).last_line == mid and len(run("matches", "--json").json) == count
+    again = run("import", str(fixed), "--revise", mid, "--reason", "again", "--by", BY)
+    assert "No change" in again.out and len(run("log", mid, "--json").json) == len(log)
+
+
+def test_a_revision_refuses_what_it_cannot_do(run, tmp_path):
+    mid = run("import", DEMO).last_line
+    head = len(run("log", mid, "--json").json)
+    text = open(DEMO, encoding="utf-8").read()
+    other = tmp_path / "other.txt"
+    other.write_text(text.replace("players: alice, bob", "players: bob, alice"), encoding="utf-8")
+    r = run("import", str(other), "--revise", mid, "--reason", "x", "--by", BY)
+    assert r.code == 1 and "describes another match" in r.err and "players" in r.err
+    undoing = tmp_path / "undoing.txt"
+    undoing.write_text(text.replace("alice: choose_order first=bob\n",
+                                                "alice: choose_order first=alice\nundo: to=3 by=arbiter\n", 1), encoding="utf-8")
+    r = run("import", str(undoing), "--revise", mid, "--reason", "x", "--by", BY)
+    assert r.code == 1 and "undo line" in r.err
+    assert run("import", DEMO, "--revise", mid, "--reason", "x").code == 2  # no --by
+    assert len(run("log", mid, "--json").json) == head
