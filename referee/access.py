@@ -23,7 +23,7 @@ from __future__ import annotations
 import hmac
 import secrets
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
 
@@ -53,6 +53,9 @@ from .api import SubmitResult
 from .auth import Forbidden, Principal, Unauthorized, bearer, hash_token
 from .service import CONFLICT_RETRIES, Referee
 from .store import AccessTokens, MatchLog, StoredRequest, StoredToken, StoreError
+
+if TYPE_CHECKING:
+    from .amend import Amendment
 
 LOG_PAGE_MAX = 1000
 #: entries a live stream reads at a time from its backlog
@@ -373,6 +376,18 @@ class Access:
             lambda request: self.referee.rule_stands(loaded.match.id, entry, reason=reason, expected_seq=expected_seq,
                                                      request=request),
         )
+
+    def amend(self, p: Principal, line: str, text: str, *, reason: str, by: str,
+              expected_seq: int | None = None) -> Amendment:
+        """A line corrected after import (:func:`referee.amend.amend`): the arbiter's."""
+        self._require(p, ("arbiter",), "amend a line")
+        from .amend import amend
+
+        loaded = self._load(p.match_id)
+        done = amend(self.referee, loaded.match.id, line, text, reason=reason, by=by, expected_seq=expected_seq)
+        if self._on_append is not None:
+            self._on_append(loaded.match.id)
+        return done
 
     def confirm(self, p: Principal, entry: int, *, accept: bool = True, reason: str = "",
                 expected_seq: int | None = None, key: str | None = None) -> tuple[SubmitAnswer, bool]:

@@ -53,6 +53,7 @@ from schemas.http import (
     RedoRequest,
     ReplayStep,
     RulingRequest,
+    AmendRequest,
     StateAnswer,
     SubmitAnswer,
     SubmitIntent,
@@ -60,6 +61,7 @@ from schemas.http import (
 )
 
 from .access import Access
+from .amend import Amendment
 from .auth import Principal, check_admin
 from .errors import BadInput, RefereeError, StorageError
 from .service import Referee
@@ -502,6 +504,17 @@ def ruling(request: Request[Any, Any, Any], match_id: MatchIdPath, data: JSONBod
     return _written(answer, replayed)
 
 
+@post("/matches/{match_id:str}/amend", responses=ERRORS, sync_to_thread=IN_THREAD, tags=["writing"], security=SECURITY,
+      summary="The arbiter corrects a line after import: an undo back before it, the corrected line, the later "
+              "entries played again (all appended)")
+def amend_line(request: Request[Any, Any, Any], match_id: MatchIdPath, data: JSONBody[AmendRequest]) -> Response[Amendment]:
+    hall = _hall(request)
+    with hall.writing(request, match_id) as p:
+        done = hall.access().amend(p, data.line, data.text, reason=data.reason, by=data.by,
+                                   expected_seq=data.expected_seq)
+    return Response(content=done, status_code=201)
+
+
 @post("/matches/{match_id:str}/confirmations", responses=ERRORS, sync_to_thread=IN_THREAD, tags=["writing"],
       security=SECURITY, summary="Confirm (or decline) an entry held for a confirmation (its confirmer or the arbiter)")
 def confirmation(request: Request[Any, Any, Any], match_id: MatchIdPath, data: JSONBody[ConfirmRequest],
@@ -623,7 +636,7 @@ async def health(request: Request[Any, Any, Any]) -> Response[Health]:
 #: the matches' routes: :func:`create_app` mounts them as a router beside the tournaments'
 ROUTES = (
     list_games, describe_game, create_match, list_matches, match_info, match_state, match_log, match_legal,
-    match_replay, match_audit, match_diff, match_export, submit_intent, undo, redo, ruling, confirmation, annotate,
+    match_replay, match_audit, match_diff, match_export, submit_intent, undo, redo, ruling, amend_line, confirmation, annotate,
     fork, events, health,
 )
 

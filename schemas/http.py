@@ -116,6 +116,18 @@ class RulingRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
     expected_seq: Count | None = None
 
 
+class AmendRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The arbiter corrects a line after import (``referee amend``): ``line`` is the transcript line (``23``
+    or ``line:23``) or an entry (``entry:8``, ``#8``); ``text`` the corrected line (``seat: intent``, or the
+    intent alone for the same seat); ``reason`` and ``by`` are kept in the log."""
+
+    line: Title
+    text: Text
+    reason: Text
+    by: Name
+    expected_seq: Count | None = None
+
+
 class ConfirmRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """The answer to entry ``entry``, held for a confirmation: ``accept`` it (it is adjudicated now, with
     what only the confirmer can see) or decline it (it has no effect). Its confirmer or the arbiter."""

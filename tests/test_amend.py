@@ -236,3 +236,48 @@ def test_a_revision_refuses_what_it_cannot_do(run, tmp_path):
     assert r.code == 1 and "undo line" in r.err
     assert run("import", DEMO, "--revise", mid, "--reason", "x").code == 2  # no --by
     assert len(run("log", mid, "--json").json) == head
+
+
+@pytest.fixture
+def http(db_store):
+    from litestar.testing import TestClient
+
+    from referee.http import create_app
+    from referee.service import Referee
+    from support.pile import PILE
+
+    with TestClient(create_app(lambda: Referee(db_store, games=[PILE]))) as c:
+        yield c
+
+
+def test_amend_over_http_is_the_arbiters(http):
+    made = http.post("/matches", json={"game": "pile", "players": ["alice", "bob"]}).json()
+    mid, tokens = made["match"]["id"], made["tokens"]
+    arbiter = {"Authorization": f"Bearer {tokens['arbiter']}"}
+    alice = {"Authorization": f"Bearer {tokens['seats']['alice']}"}
+    for seat, text in (("alice", "start first=alice tokens=K01,K02"), ("alice", "take 2"), ("bob", "take 1")):
+        assert http.post(f"/matches/{mid}/intents", json={"intent": text, "seat": seat}, headers=arbiter).status_code == 201
+    log = http.get(f"/matches/{mid}/log", headers=arbiter).json()
+    head = len(log["entries"]) if isinstance(log, dict) else len(log)
+    body = {"line": "entry:2", "text": "alice: take 1", "reason": "she took one", "by": "Jo"}
+
+    def error(answer, status):
+        assert answer.status_code in status, answer.text
+        assert set(answer.json()) == {"code", "message", "detail"}
+        return answer.json()
+
+    error(http.post(f"/matches/{mid}/amend", json=body, headers=alice), (403,))
+    error(http.post(f"/matches/{mid}/amend", json=body), (401,))
+    assert "tkae" in error(http.post(f"/matches/{mid}/amend", json={**body, "text": "tkae 1"}, headers=arbiter),
+                           (422,))["message"]
+    error(http.post(f"/matches/{mid}/amend", json={**body, "by": ""}, headers=arbiter), (400,))
+    error(http.post(f"/matches/{mid}/amend", json={**body, "reason": "bob: take 3"}, headers=arbiter), (400, 422))
+    after = http.get(f"/matches/{mid}/log", headers=arbiter).json()
+    assert (len(after["entries"]) if isinstance(after, dict) else len(after)) == head  # nothing written
+    done = http.post(f"/matches/{mid}/amend", json=body, headers=arbiter)
+    assert done.status_code == 201, done.text
+    out = done.json()
+    assert out["entry"] == 2 and out["undo"] == head + 1 and out["seq"] == head + 2 and out["verdict"] == "accepted"
+    assert out["was"] == "alice: take 2" and out["now"] == "alice: take 1"
+    assert [(r["old"], r["verdict"]) for r in out["replayed"]] == [(3, "accepted")]
+    assert http.get(f"/matches/{mid}/audit", headers=arbiter).json()["clean"] is True
