@@ -16,6 +16,7 @@ import os
 import sys
 from collections.abc import Iterable
 
+from referee.entryref import amended, typed
 from referee.inputs import visible
 from schemas import EntryView
 
@@ -54,24 +55,6 @@ def verdict(e: EntryView) -> str:
     if e.verdict in ("accepted", "rejected", "held"):
         return e.verdict
     return UNREADABLE if e.kind == "unparsed" else e.kind
-
-
-def typed(e: EntryView) -> str:
-    """The line as the log shows it: ``seat: intent`` for a move, the line itself for an unreadable one."""
-    return f"{e.actor}: {e.notation}" if e.kind == "intent" else e.notation
-
-
-def amended(e: EntryView, earlier: dict[int, str] | None = None) -> str:
-    """For a correction (``referee amend``): ``line 23 amended: was `…`, now `…` (reason, by)``, the line it
-    replaces read from ``earlier`` (seq -> :func:`typed`, the entries shown before it); else ``""``."""
-    amends = e.meta.get("amends") if e.meta else None
-    if not isinstance(amends, int) or isinstance(amends, bool):
-        return ""
-    at = e.meta.get("line")
-    where = f"line {at}" if isinstance(at, int) and not isinstance(at, bool) else f"entry {amends}"
-    was = (earlier or {}).get(amends)
-    said = f"was `{was}`, now `{typed(e)}`" if was is not None else f"was entry {amends}, now `{typed(e)}`"
-    return f"{where} amended: {said} ({e.meta.get('reason', '')}, {e.meta.get('amended_by', '')})"
 
 
 def notes(e: EntryView, earlier: dict[int, str] | None = None, amended_by: dict[int, int] | None = None) -> list[str]:

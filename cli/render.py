@@ -18,6 +18,7 @@ from rich.markup import escape as markup
 from cli import lines, logtext
 from cli.lines import fmt
 
+from referee import entryref
 from referee.engine.present import flatten
 from referee.engine.present import text as cell
 from referee.inputs import visible
@@ -196,8 +197,8 @@ def log(title: str, entries: Sequence[EntryView]) -> None:
         ("why / notes", {"overflow": "fold"}))
     for col, kw in columns:
         table.add_column(col, **kw)
-    earlier = {e.seq: logtext.typed(e) for e in entries if e.kind in ("intent", "unparsed")}
-    amended_by = {int(e.meta["amends"]): e.seq for e in entries if logtext.amended(e)}
+    earlier = {e.seq: entryref.typed(e) for e in entries if e.kind in ("intent", "unparsed")}
+    amended_by = {int(e.meta["amends"]): e.seq for e in entries if entryref.amended(e)}
     for e in entries:
         if e.verdict == "accepted":
             verdict = "[green]accepted[/green]" + (" [yellow](manual)[/yellow]" if e.manual else "")
@@ -319,7 +320,7 @@ def _lines(area: Area | None) -> str:
     return "\n".join(escape(line) for line in area.lines)
 
 
-def step(con: Console, s: ReplayStep, changes: bool = True) -> None:
+def step(con: Console, s: ReplayStep, changes: bool = True, earlier: dict[int, str] | None = None) -> None:
     """One entry of a replay as the Markdown export tells it: the mark of its verdict, the intent (a line
     that could not be read says so), the reason of a rejection, what it did in words, the recorder's comment and the annotations; with
     ``changes``, every path of the state it changed."""
@@ -335,6 +336,8 @@ def step(con: Console, s: ReplayStep, changes: bool = True) -> None:
     if e.rejection is not None:
         rule = f" ({e.rejection.rule})" if e.rejection.rule else ""
         con.print(f"    {escape(e.rejection.code)}: {escape(e.rejection.message)}{escape(rule)}")
+    if entryref.amended(e, earlier):
+        con.print(f"    [bold]{escape(entryref.amended(e, earlier))}[/bold]")
     for note in logtext.remarks(e):
         con.print(f"    [dim]{escape(note)}[/dim]")
     for w in s.words:
@@ -349,14 +352,15 @@ def replay(steps: Sequence[ReplayStep], interactive: bool, ask: Callable[[str], 
     view always shows them); ``interactive``: one at a time, moved through with ``ask``'s answers
     (n next, b back, j N jump to entry N, j line:N to the entry of transcript line N, q quit; the end of input quits)."""
     con = console()
+    earlier = {s.entry.seq: entryref.typed(s.entry) for s in steps if s.entry.kind in ("intent", "unparsed")}
     if not interactive:
         for s in steps:
-            step(con, s, changes)
+            step(con, s, changes, earlier)
         return
     i = 0
     while steps:
         con.clear()
-        step(con, steps[i])
+        step(con, steps[i], earlier=earlier)
         con.print(f"[dim]{i + 1}/{len(steps)} — n next · b back · j N jump to entry N (j line:N: to transcript line N) · q quit[/dim]")
         try:
             answer = ask("> ").strip().lower()

@@ -52,6 +52,24 @@ def source_line(entry: EntryView) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
+def typed(entry: EntryView) -> str:
+    """An entry's line as the log shows it: ``seat: intent`` for a move, the line itself for an unreadable one."""
+    return f"{entry.actor}: {entry.notation}" if entry.kind == "intent" else entry.notation
+
+
+def amended(entry: EntryView, earlier: dict[int, str] | None = None) -> str:
+    """For a correction (``referee amend``, ``import --revise``): ``line 23 amended: was `…`, now `…` (reason,
+    by)``, the line it replaces read from ``earlier`` (seq -> :func:`typed`, as shown before it); else ``""``."""
+    amends = entry.meta.get("amends") if entry.meta else None
+    if not isinstance(amends, int) or isinstance(amends, bool):
+        return ""
+    at = source_line(entry)
+    where = f"line {at}" if at is not None else f"entry {amends}"
+    was = (earlier or {}).get(amends)
+    said = f"was `{was}`" if was is not None else f"was entry {amends}"
+    return f"{where} amended: {said}, now `{typed(entry)}` ({entry.meta.get('reason', '')}, {entry.meta.get('amended_by', '')})"
+
+
 def pick(entries: Iterable[EntryView], line: int, match_id: str, what: str = "an entry") -> int:
     """The entry read from transcript line ``line`` among ``entries``: the last one still in effect (a line
     played again after a ruling or an undo produced more than one), else the last. BadInput naming the

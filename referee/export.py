@@ -35,6 +35,7 @@ from schemas import (
 from .errors import BadInput
 from .exportsource import Source, source
 from .history import Reader
+from .entryref import amended, typed
 from .freetext import escape_text
 from .inputs import visible
 from .outcome import words as outcome_words
@@ -154,8 +155,13 @@ def _txt(src: Source) -> Iterator[str]:
     if src.head is not None:  # as PGN's Result tag: a record that reads as a record (checked on import)
         out.append(f"result: {escape_text(_result(src.head))}")
     yield "\n".join(out) + "\n\n"
+    earlier: dict[int, str] = {}  # the lines written so far, for a correction's "was"
     for step in src.steps(states=False):
-        yield "".join(line + "\n" for line in _txt_entry(step.entry))
+        e = step.entry
+        said = amended(e, earlier)  # a comment before the corrected line (read back, a comment of the undo)
+        yield (f"# {escape_text(said)}\n" if said else "") + "".join(line + "\n" for line in _txt_entry(e))
+        if e.kind in ("intent", "unparsed"):
+            earlier[e.seq] = typed(e)
 
 
 _MARK = {"good": "!", "mistake": "?"}
@@ -240,7 +246,7 @@ def _md_code(text: str) -> str:
     return "`" + visible(text).replace("`", "'") + "`"
 
 
-def _md_entry(e: EntryView, words: list[str]) -> list[str]:
+def _md_entry(e: EntryView, words: list[str], earlier: dict[int, str] | None = None) -> list[str]:
     who = e.actor or "—"
     code = _md_code(f"{e.actor}: {e.notation}" if e.kind == "intent" else e.notation)
     mark = {"accepted": "✓", "rejected": "✗", "held": "⏸"}.get(e.verdict, "·")
@@ -248,6 +254,8 @@ def _md_entry(e: EntryView, words: list[str]) -> list[str]:
     if e.undone_by:
         head = f"{e.seq}. ~~{mark} {code}~~ *(undone by entry {e.undone_by})*"
     lines = [head]
+    if amended(e, earlier):
+        lines.append(f"   - *{_md_escape(amended(e, earlier))}*")
     if e.verdict == "accepted" and e.manual:
         lines[0] += " — *declared effect, marked for audit*"
     if e.verdict == "held":
@@ -298,12 +306,15 @@ def _markdown(src: Source) -> Iterator[str]:
     out += ["", "## Moves", ""]
     yield "\n".join(out) + "\n"
     group = None
+    earlier: dict[int, str] = {}  # the lines shown so far, for a correction's "was"
     for step in src.steps():
         lines = []
         if step.group != group and step.group:
             lines += ["", f"### {_md_escape(step.group)}", ""]
             group = step.group
-        lines += _md_entry(step.entry, step.words)
+        lines += _md_entry(step.entry, step.words, earlier)
+        if step.entry.kind in ("intent", "unparsed"):
+            earlier[step.entry.seq] = typed(step.entry)
         yield "\n".join(lines) + "\n"
     for fork_id, fork_seq, title in src.forks:
         yield "\n" + f"## Variation from entry {fork_seq}: {_md_escape(title)} ({_md_code(fork_id)})" + "\n\n"

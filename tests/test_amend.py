@@ -281,3 +281,19 @@ def test_amend_over_http_is_the_arbiters(http):
     assert out["was"] == "alice: take 2" and out["now"] == "alice: take 1"
     assert [(r["old"], r["verdict"]) for r in out["replayed"]] == [(3, "accepted")]
     assert http.get(f"/matches/{mid}/audit", headers=arbiter).json()["clean"] is True
+
+
+def test_the_amended_line_is_shown_in_the_log_replay_exports_and_viewer(cli, tmp_path):
+    mid = cli("import", typo_sheet(tmp_path)).last_line
+    assert cli("amend", mid, "105", "deploy_territory card=T14 cell=B2", "--reason", "the sheet says T14",
+               "--by", BY).code == 0
+    said = ("line 105 amended: was `alice: deploy_territory card=T41 cell=B2`, now `alice: deploy_territory "
+            f"card=T14 cell=B2` (the sheet says T14, {BY})")
+    assert said in cli("log", mid).out
+    assert said in cli("replay", mid).out
+    assert "# " + said.replace("#", "\\#") in cli("export", mid, "--format", "txt").out
+    assert said.replace("_", "\\_").replace("`", "\\`") in cli("export", mid, "--format", "md").out
+    html = cli("export", mid, "--format", "html").out
+    assert said.replace("`", "&#x60;") in html or said in html
+    log = cli("log", mid, "--json").json
+    assert log[82]["undone_by"] == 87 and log[87]["meta"]["amends"] == 83

@@ -25,6 +25,7 @@ import msgspec
 from schemas import ARBITER, SPECTATOR, EntryView
 
 from ..engine.present import leaves as present_leaves
+from ..entryref import amended
 from ..engine.present import text
 from ..inputs import visible
 from ..outcome import words as outcome_words
@@ -152,7 +153,7 @@ def _move(e: EntryView) -> str:
 
 
 def _entry(e: EntryView, words: list[str], frame: dict[str, Any] | None, index: int | None,
-           inner: str = "") -> str:
+           inner: str = "", earlier: dict[int, str] | None = None) -> str:
     mark = {"accepted": '<span class="ok" title="accepted">✓</span>', "rejected": '<span class="bad" title="rejected">✗</span>',
             "held": '<span class="held" title="held">⏸</span>'}.get(e.verdict, '<span class="none">·</span>')
     cls = ["entry"] + (["undone"] if e.undone_by else []) + (["flagged"] if problems_of(e) else [])
@@ -170,6 +171,8 @@ def _entry(e: EntryView, words: list[str], frame: dict[str, Any] | None, index: 
         parts.append(f'<script type="application/json" class="state">{_data(frame)}</script>')
     if e.undone_by:
         parts.append(f' <em>(undone by entry {e.undone_by})</em>')
+    if amended(e, earlier):
+        parts.append(f'<div class="note ruling">{_h(amended(e, earlier))}</div>')
     if e.manual:
         parts.append(" <em>(declared effect, marked for audit)</em>")
     if e.verdict == "held":
@@ -238,6 +241,7 @@ def page(src: Source) -> Iterator[str]:
 <script type="application/json" id="initial">{_data(initial)}</script><div id="moves"><ol>"""
     group = None
     problems: list[str] = []
+    earlier: dict[int, str] = {}  # the lines shown so far, for a correction's "was"
     for i, step in enumerate(src.steps(), start=1):
         head = ""
         if step.group and step.group != group:
@@ -251,7 +255,9 @@ def page(src: Source) -> Iterator[str]:
             problems.append(f'<li><a href="#{e.seq}" data-seq="{e.seq}">{tags} <b>{e.seq}.</b> <span class="move">{_h(_move(e))}</span> '
                             f'<span class="what">— {what}</span></a></li>')
         inner = "".join(piece for fork in forks.pop(e.seq, []) for piece in _variation(src, *fork))
-        yield head + _entry(e, step.words, frames.frame(step.state), i, inner)
+        yield head + _entry(e, step.words, frames.frame(step.state), i, inner, earlier)
+        if e.kind in ("intent", "unparsed"):
+            earlier[e.seq] = _move(e)
     yield "</ol>"
     for fork in (f for at in sorted(forks) for f in forks[at]):  # forked before the first entry or past the last
         yield from _variation(src, *fork)
