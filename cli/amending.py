@@ -65,8 +65,9 @@ def shown(done: Amendment) -> None:
     style = {"accepted": "green", "rejected": "red", "held": "yellow"}.get(done.verdict, "dim")
     con.print(f"[bold]{escape(done.sentence)}[/bold]")
     why = f" — {escape(done.rejection)}" if done.rejection else ""
-    con.print(f"Entry {done.undo} went back before entry {done.entry}; the corrected line is entry {done.seq}: "
-              f"[{style}]{done.verdict}[/{style}]{why}")
+    back = (f"Entry {done.undo} went back before entry {done.entry}; " if done.undo is not None else
+            f"Nothing had changed the state since entry {done.entry - 1}; ")
+    con.print(f"{back}the corrected line is entry {done.seq}: [{style}]{done.verdict}[/{style}]{why}")
     changed = sum(1 for r in done.replayed if r.changed)
     con.print(f"Replayed {len(done.replayed)} later entries ({changed} with a new verdict):")
     for r in done.replayed:

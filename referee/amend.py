@@ -4,7 +4,9 @@
 wrong. Nothing in the log is edited: as ``rule --main`` does for a ruling, the correction is
 
 1. an arbiter's undo back to the entry before the line (the original stays in the log, marked undone,
-   and the undo's reason says which line was amended, why and by whom);
+   and the undo's reason says which line was amended, why and by whom) — unless nothing has changed the
+   state since that entry (the lines after it were all refused or unreadable): then the original and
+   those lines simply stay as they are, and the correction follows them;
 2. the corrected line, adjudicated where the original was played, as the seat's move: its source
    records the transcript line it stands for and the correction (``amends``: the entry it replaces,
    ``reason``, ``amended_by``), so the log, the exports and the viewer show it as the amended line;
@@ -83,8 +85,9 @@ class Amendment(msgspec.Struct, frozen=True, kw_only=True):
     now: str
     reason: str
     by: str
-    #: the arbiter's undo back to the entry before, and the corrected line's entry
-    undo: int
+    #: the arbiter's undo back to the entry before (None: nothing had changed the state since it, so the
+    #: correction follows at the head), and the corrected line's entry
+    undo: int | None
     seq: int
     verdict: str
     rejection: str = ""
@@ -183,30 +186,48 @@ def amend(referee: Referee, match_id: str, ref: str, text: str, *, reason: str, 
         raise AmendRefused("amend/unchanged", f"entry {entry} already reads {was!r}; nothing was written")
     head_state = referee.state_at(loaded)[1]
     outcome_before = loaded.rules.outcome(head_state)
-    undo_verdict = referee.decide_undo(loaded, timeline, ARBITER, entry - 1)
-    if isinstance(undo_verdict, Rejected):
-        raise AmendRefused("amend/cannot_rewind", f"the match cannot go back before entry {entry}: "
-                                                  f"{undo_verdict.message}; nothing was written")
+    rewind = changed_since(referee, loaded, entry - 1, head)
+    if rewind:
+        undo_verdict = referee.decide_undo(loaded, timeline, ARBITER, entry - 1)
+        if isinstance(undo_verdict, Rejected):
+            raise AmendRefused("amend/cannot_rewind", f"the match cannot go back before entry {entry}: "
+                                                      f"{undo_verdict.message}; nothing was written")
     rest = [s for s in timeline.line if s > entry]  # (the timeline follows the appends below)
     line_no = body.source.line
     where = f"line {line_no} (entry {entry})" if line_no is not None else f"entry {entry}"
-    undone = referee.undo(mid, by=ARBITER, to=entry - 1, reason=f"amending {where}: {reason} — by {by}",
-                          expected_seq=head)
+    undo_seq = None
+    if rewind:  # (else nothing has changed the state since the entry before: the correction simply follows)
+        undo_seq = referee.undo(mid, by=ARBITER, to=entry - 1, reason=f"amending {where}: {reason} — by {by}",
+                                expected_seq=head).seq
     meta: dict[str, Any] = {k: v for k, v in (("line", line_no), ("number", body.source.number),
                                              ("comment", body.source.comment)) if v not in (None, "")}
     meta.update(amends=entry, reason=reason, amended_by=by)
     hold = isinstance(body.verdict, Held) or bool(body.source.blind)
-    res = referee.submit(mid, seat, intent_text, meta=meta, hold=hold, expected_seq=undone.seq)
+    res = referee.submit(mid, seat, intent_text, meta=meta, hold=hold, expected_seq=undo_seq or head)
     name = verdict_name(res.verdict)
     replayed = replay(referee, loaded, rest, mid, {entry: res.seq}, {res.seq: name}, keep_source=True)
     outcome = referee.show(mid).outcome
     v = res.verdict
     done = Amendment(
-        match_id=mid, entry=entry, line=line_no, was=was, now=now, reason=reason, by=by, undo=undone.seq,
+        match_id=mid, entry=entry, line=line_no, was=was, now=now, reason=reason, by=by, undo=undo_seq,
         seq=res.seq, verdict=name, rejection=f"{v.code}: {v.message}" if isinstance(v, Rejected) else "",
         replayed=replayed, outcome_before=outcome_before, outcome=outcome,
     )
     return msgspec.structs.replace(done, tables=follow_tables(referee, mid, by=by, why=done.sentence))
+
+
+def changed_since(referee: Referee, loaded: Any, entry: int, head: int) -> bool:
+    """Whether anything changed the state after entry ``entry`` (0: the setup) up to ``head``."""
+    if entry >= head:
+        return False
+    last = referee.entry_at(loaded.match, head)
+    assert last is not None
+    if entry == 0:
+        from .engine.core import state_hash
+
+        return state_hash(referee.state_at(loaded, 0)[1]) != last.state_hash
+    at = referee.entry_at(loaded.match, entry)
+    return at is None or at.state_hash != last.state_hash
 
 
 def follow_tables(referee: Referee, match_id: str, *, by: str, why: str) -> list[TableFollow]:

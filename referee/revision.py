@@ -6,6 +6,7 @@ the differences into one correction, appended as :mod:`referee.amend` appends on
 
 * an arbiter's undo back before the first line that differs (its reason lists every line amended,
   inserted or struck, why and by whom);
+  (no undo when nothing has changed the state since: the lines after it were all refused or unreadable);
 * from there on, the new transcript's move lines played in order, each recording its new line; a line
   that replaces another records the entry it amends (``amends``), as ``referee amend`` does; a line
   added is played where it stands; a line removed is struck: it stays in the log, undone, and nothing
@@ -28,7 +29,7 @@ import msgspec
 
 from schemas import ARBITER, NAME_MAX, Outcome
 
-from .amend import AmendRefused, TableFollow, check_reason, follow_tables
+from .amend import AmendRefused, TableFollow, changed_since, check_reason, follow_tables
 from .errors import BadInput
 from .inputs import check_text
 from .redaction import verdict_name
@@ -95,6 +96,10 @@ def revise(referee: Referee, match_id: str, text: str, *, reason: str, by: str, 
         assert stored is not None
         body = loaded.decoder.decode(stored.body)
         if body.kind in ("intent", "unparsed") and body.source.line is not None:
+            # lines are played in rising order; a line at or before the last one starts a rewrite from there
+            # (a correction, and the lines after it played again), whatever of the old lines stayed in effect
+            while old and old[-1][1] >= body.source.line:
+                old.pop()
             old.append((seq, body.source.line, _norm(body.actor, body.notation) if body.kind == "intent"
                         else _norm(None, body.notation), body))
     new = [item for item in lines if item.kind in ("move", "junk")]
@@ -135,7 +140,7 @@ def revise(referee: Referee, match_id: str, text: str, *, reason: str, by: str, 
             for what, o, n, _ in changes if what != "same"]
     why = f"revision ({', '.join(said[:20])}{', …' if len(said) > 20 else ''}): {reason} — by {by}"
     undo_seq = None
-    if start is not None:
+    if start is not None and changed_since(referee, loaded, start - 1, head):
         undo_seq = referee.undo(mid, by=ARBITER, to=start - 1, reason=why, expected_seq=head).seq
     done: list[Changed] = []
     replayed: list[tuple[int, str]] = []

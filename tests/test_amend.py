@@ -297,3 +297,69 @@ def test_the_amended_line_is_shown_in_the_log_replay_exports_and_viewer(cli, tmp
     assert said.replace("`", "&#x60;") in html or said in html
     log = cli("log", mid, "--json").json
     assert log[82]["undone_by"] == 87 and log[87]["meta"]["amends"] == 83
+
+
+def _random_sheet(extra: list[str]) -> tuple[list[str], list[str]]:
+    """A By All Means game played out by seeded random legal moves (physical chance, every line accepted),
+    as a transcript's header and move lines, with ``extra`` lines after the last."""
+    from referee.engine.notation import format_intent
+    from referee.service import Referee
+    from referee.store.memory import MemoryStore
+
+    referee = Referee(MemoryStore())
+    mid = referee.new_match("by_all_means", ["alice", "bob"], cards="demo", chance="physical").id
+    loaded = referee.load(mid)
+    rng = random.Random(5)
+    moves = []
+    while loaded.rules.outcome(referee.state_at(loaded)[1]) is None:
+        seat, intent = loaded.rules.random_intent(referee.state_at(loaded)[1], rng)
+        assert referee.submit(mid, seat, format_intent(intent)).accepted
+        moves.append(f"{seat}: {format_intent(intent)}")
+    return ["game: by_all_means", "players: alice, bob", "cards: demo", ""], moves + extra
+
+
+def test_an_amended_typo_ends_the_game_before_the_sheet_does(run, tmp_path):
+    header, moves = _random_sheet(["alice: end_turn", "bob: close_turn"])
+    last = len(moves) - 3  # the move that ends the game
+    # a typo in an end_turn near the end that keeps the game going past its end
+    for k in range(last - 1, 0, -1):
+        if not moves[k].endswith(": end_turn"):
+            continue
+        typo = [*moves[:k], moves[k].replace("end_turn", "end_trun"), *moves[k + 1:]]
+        sheet = tmp_path / f"sheet{k}.txt"
+        sheet.write_text("\n".join(header + typo) + "\n", encoding="utf-8")
+        if run("import", str(sheet), "--check", "--json").json["outcome"] is None:
+            break
+    else:
+        pytest.fail("no typo keeps the game going")
+    mid = run("import", str(sheet)).last_line
+    line = len(header) + k + 1
+    r = run("amend", mid, str(line), moves[k], "--reason", "the sheet says end_turn", "--by", BY, "--json")
+    assert r.code == 0, r.err
+    out = r.json
+    assert out["outcome"] is not None and out["outcome_before"] is None
+    # the game now ends at the sheet's last move: the two lines after it are refused, the match being over
+    tail = out["replayed"][-2:]
+    assert [x["verdict"] for x in tail] == ["rejected", "rejected"] and all("over" in x["why"] for x in tail)
+    assert run("audit", mid).code == 0
+
+
+def test_revising_twice_after_a_correction_that_needed_no_undo(run, tmp_path):
+    """A typo in the last line but one: nothing after it changes the state, so the correction follows at the
+    head without an undo; a revision after it still compares against the lines as corrected."""
+    header, moves = _random_sheet([])
+    seat, _, text = moves[-1].partition(": ")
+    typo = [*moves[:-1], f"{seat}: x{text}"]  # an unknown verb: unreadable
+    sheet = tmp_path / "sheet.txt"
+    sheet.write_text("\n".join(header + typo) + "\n", encoding="utf-8")
+    mid = run("import", str(sheet)).last_line
+    assert run("show", mid, "--json").json["outcome"] is None
+    line = len(header) + len(moves)
+    r = run("amend", mid, str(line), moves[-1], "--reason", "the sheet", "--by", BY, "--json")
+    assert r.code == 0, r.err
+    assert r.json["undo"] is None and r.json["seq"] == len(moves) + 1 and r.json["outcome"] is not None
+    fixed = tmp_path / "fixed.txt"
+    fixed.write_text("\n".join(header + moves) + "\n", encoding="utf-8")
+    same = run("import", str(fixed), "--revise", mid, "--reason", "the sheet", "--by", BY)
+    assert same.code == 0 and "No change" in same.out
+    assert run("audit", mid).code == 0
