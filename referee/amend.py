@@ -139,7 +139,7 @@ def split_line(text: str, actors: tuple[str, ...], default: str | None) -> tuple
     found = _SEATED.match(text)
     if found and found.group(1) in actors:
         return found.group(1), found.group(2)
-    if found and "=" not in found.group(1) and " " not in text.split(":", 1)[0].strip():
+    if found:
         raise BadInput("match/unknown_seat", f"the corrected line names {found.group(1)!r}, which is not a seat of this "
                                              f"match (seats: {', '.join(actors)})")
     if default is None:
@@ -173,9 +173,8 @@ def amend(referee: Referee, match_id: str, ref: str, text: str, *, reason: str, 
                                                "not a line of moves; only a move or an unreadable line is amended")
     timeline = referee.timeline(loaded)
     if not timeline.in_line(entry):
-        later = [s for s in timeline.line if referee.entry_at(loaded.match, s) is not None and s > entry
-                 and body.source.line is not None]
-        hint = f" (line:{body.source.line} names the entry that holds it now)" if later else ""
+        at = body.source.line
+        hint = f" (line:{at} names the entry that holds that line now)" if at is not None else ""
         raise AmendRefused("amend/undone", f"entry {entry} is no longer in the line of play (undone by entry "
                                            f"{timeline.undone_by.get(entry)}); nothing was written{hint}")
     seat, intent_text = split_line(text, actors, body.actor)

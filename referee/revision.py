@@ -70,6 +70,15 @@ def _norm(seat: str | None, text: str) -> str:
     return f"{seat}: {' '.join(text.split())}" if seat else " ".join(text.split())
 
 
+def _raw(line: str) -> str:
+    """A line as typed, compared without its trailing comment, its move number and extra white space."""
+    from .transcript import _MOVE, strip_comment
+
+    body = strip_comment(line)[0]
+    found = _MOVE.match(body)
+    return _norm(found.group(2), found.group(3)) if found else _norm(None, body)
+
+
 def revise(referee: Referee, match_id: str, text: str, *, reason: str, by: str, source: str = "<transcript>",
            base_dir: str | None = None) -> Revision:
     """Make the corrected transcript ``text`` a revision of match ``match_id`` (see the module's docstring)."""
@@ -101,9 +110,9 @@ def revise(referee: Referee, match_id: str, text: str, *, reason: str, by: str, 
             while old and old[-1][1] >= body.source.line:
                 old.pop()
             old.append((seq, body.source.line, _norm(body.actor, body.notation) if body.kind == "intent"
-                        else _norm(None, body.notation), body))
+                        else _raw(body.notation), body))
     new = [item for item in lines if item.kind in ("move", "junk")]
-    typed = [_norm(item.seat, item.text) if item.kind == "move" else _norm(None, item.raw) for item in new]
+    typed = [_norm(item.seat, item.text) if item.kind == "move" else _raw(item.raw) for item in new]
     ops = [op for op in difflib.SequenceMatcher(None, [o[2] for o in old], typed, autojunk=False).get_opcodes()]
     first = next((op for op in ops if op[0] != "equal"), None)
     if first is None:
