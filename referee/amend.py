@@ -120,15 +120,16 @@ def check_reason(reason: str, actors: tuple[str, ...] = ()) -> str:
     return reason.strip()
 
 
-def entry_of(referee: Referee, match_id: str, ref: str) -> int:
-    """The entry ``ref`` names: a transcript line (``23`` or ``line:23``) or an entry (``entry:8``, ``#8``)."""
-    raw = ref.strip().lower()
+def entry_of(referee: Referee, match_id: str, ref: str | int) -> int:
+    """The entry ``ref`` names: a transcript line (``23``, ``"23"`` or ``"line:23"``) or an entry (``"entry:8"``,
+    ``"#8"``)."""
+    raw = str(ref).strip().lower()
     by_entry = _ENTRY.fullmatch(raw)
     if by_entry:
         return int(by_entry.group(1))
     by_line = _LINE.fullmatch(raw)
     if by_line is None:
-        raise BadInput("input/bad_entry", f"the line amended: {ref[:40]!r} is not a line: give the transcript line "
+        raise BadInput("input/bad_entry", f"the line amended: {raw[:40]!r} is not a line: give the transcript line "
                                           "(23 or line:23) or an entry (entry:8 or #8)")
     return pick(referee.log_stream(match_id), int(by_line.group(1)), match_id, "the line amended")
 
@@ -148,7 +149,7 @@ def split_line(text: str, actors: tuple[str, ...], default: str | None) -> tuple
     return default, text.strip()
 
 
-def amend(referee: Referee, match_id: str, ref: str, text: str, *, reason: str, by: str,
+def amend(referee: Referee, match_id: str, ref: str | int, text: str, *, reason: str, by: str,
           expected_seq: int | None = None) -> Amendment:
     """Correct the line ``ref`` names (a transcript line or an entry) to ``text``, appending the arbiter's
     undo, the corrected line and every later entry played again. Refused, nothing written, if it cannot

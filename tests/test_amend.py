@@ -363,3 +363,23 @@ def test_revising_twice_after_a_correction_that_needed_no_undo(run, tmp_path):
     same = run("import", str(fixed), "--revise", mid, "--reason", "the sheet", "--by", BY)
     assert same.code == 0 and "No change" in same.out
     assert run("audit", mid).code == 0
+
+
+def test_amend_and_revise_are_plain_functions(tmp_path):
+    """What a script calls (the club night's): the line as a number, then the corrected sheet as a revision."""
+    from referee.amend import amend
+    from referee.revision import revise
+    from referee.service import Referee
+    from referee.store.memory import MemoryStore
+    from referee.transcript import import_transcript
+
+    referee = Referee(MemoryStore())
+    text = open(typo_sheet(tmp_path), encoding="utf-8").read()
+    mid = import_transcript(referee, text, base_dir=os.path.dirname(DEMO)).match_id
+    done = amend(referee, mid, 105, "alice: deploy_territory card=T14 cell=B2", reason="the sheet", by="Jo")
+    assert done.line == 105 and done.outcome is not None
+    fixed = text.replace("card=T41", "card=T14")
+    assert not revise(referee, mid, fixed, reason="the sheet", by="Jo", base_dir=os.path.dirname(DEMO)).changed
+    again = revise(referee, mid, text, reason="as first typed", by="Jo", base_dir=os.path.dirname(DEMO))
+    assert again.changed and [(c.what, c.line, c.entry) for c in again.lines] == [("amended", 105, done.seq)]
+    assert referee.audit(mid).clean
