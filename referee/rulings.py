@@ -29,7 +29,7 @@ import msgspec
 from schemas import ARBITER, Outcome
 
 from .api import SubmitResult
-from .engine.entries import Confirmation, Ruling
+from .engine.entries import Confirmation, Ruling, Unreadable
 from .engine.protocol import Held, Rejected
 from .errors import BadInput
 from .redaction import verdict_name
@@ -185,6 +185,14 @@ def replay(referee: Referee, loaded: Any, line: list[int], target: str, mapping:
 
         if kind in ("undo", "redo"):
             skipped(f"an {kind}: the line replayed is the one in effect, what it undid left out")
+            continue
+        if kind == "unparsed" and keep_source:  # kept in the line, as the transcript has it: read as before
+            act = body.act
+            assert isinstance(act, Unreadable)
+            new_seq = referee.record_unparsed(target, body.actor, text, act.code, act.message, _kept_source(body.source))
+            mapping[seq] = new_seq
+            out.append(Replayed(old=seq, seq=new_seq, actor=body.actor, text=text, was=was, verdict=was,
+                                why=f"{act.code}: {act.message}"))
             continue
         if kind == "unparsed":
             skipped("an unreadable line changes nothing")

@@ -383,3 +383,22 @@ def test_amend_and_revise_are_plain_functions(tmp_path):
     again = revise(referee, mid, text, reason="as first typed", by="Jo", base_dir=os.path.dirname(DEMO))
     assert again.changed and [(c.what, c.line, c.entry) for c in again.lines] == [("amended", 105, done.seq)]
     assert referee.audit(mid).clean
+
+
+def test_unreadable_lines_after_the_amended_one_stay_in_the_line(run, tmp_path):
+    """An unreadable line after the one amended is kept in the line of play, read as before, so the transcript
+    the match holds is still the sheet (a revision with the corrected sheet finds no change)."""
+    text = open(DEMO, encoding="utf-8").read().replace("bob: end_turn\n", "bob: end_trun\n", 1)
+    sheet = tmp_path / "sheet.txt"
+    sheet.write_text(text, encoding="utf-8")
+    mid = run("import", str(sheet)).last_line
+    r = run("amend", mid, "18", "alice: choose_order first=alice", "--reason", "typo", "--by", BY, "--json")
+    assert r.code == 0, r.err
+    kept = [x for x in r.json["replayed"] if x["old"] == 9]
+    assert kept and kept[0]["seq"] is not None and kept[0]["verdict"] == "none"
+    assert run("show", mid, "--at", "line:25", "--json").json["seq"] == kept[0]["seq"]
+    fixed = tmp_path / "fixed.txt"
+    fixed.write_text(text.replace("alice: choose_order first=bob", "alice: choose_order first=alice"), encoding="utf-8")
+    again = run("import", str(fixed), "--revise", mid, "--reason", "typo", "--by", BY)
+    assert again.code == 0 and "No change" in again.out
+    assert run("audit", mid).code == 0
