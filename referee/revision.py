@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
+from collections.abc import Mapping
 from typing import Any
 
 import msgspec
@@ -30,7 +32,7 @@ import msgspec
 from schemas import ARBITER, NAME_MAX, Outcome
 
 from .amend import AmendRefused, TableFollow, changed_since, check_reason, follow_tables
-from .errors import BadInput
+from .errors import BadInput, RefereeError
 from .inputs import check_text
 from .redaction import verdict_name
 from .service import Referee
@@ -70,13 +72,30 @@ def _norm(seat: str | None, text: str) -> str:
     return f"{seat}: {' '.join(text.split())}" if seat else " ".join(text.split())
 
 
+#: ``[N.] seat: text`` and a ruling that acts (``stands``, ``rewind to``), as a transcript has them
+_SEATED = re.compile(r"^\s*(?:\d+\s*[.)]\s*)?([A-Za-z0-9_-]+)\s*:\s*(.*?)\s*$")
+_ACTS = re.compile(r"^\s*(?:(?:entry\s+\d+\s+)?stands\b|rewind\s+to\b)", re.IGNORECASE)
+
+
 def _raw(line: str) -> str:
     """A line as typed, compared without its trailing comment, its move number and extra white space."""
-    from .transcript import _MOVE, strip_comment
+    from .transcript import strip_comment
 
     body = strip_comment(line)[0]
-    found = _MOVE.match(body)
-    return _norm(found.group(2), found.group(3)) if found else _norm(None, body)
+    found = _SEATED.match(body)
+    return _norm(found.group(1), found.group(2)) if found else _norm(None, body)
+
+
+def _actor_verbs(referee: Referee, game: str) -> Mapping[str, frozenset[str]]:
+    """The verbs each of the game's other actors (Copycat's table, Android's arbiter) may write: every verb."""
+    from .engine.notation import verbs_of
+
+    try:
+        found = referee.game(game.strip())
+    except RefereeError:
+        return {}
+    verbs = frozenset(verbs_of(found.intent_type))
+    return {actor: verbs for actor in found.capabilities.other_actors}
 
 
 def revise(referee: Referee, match_id: str, text: str, *, reason: str, by: str, source: str = "<transcript>",
@@ -90,9 +109,9 @@ def revise(referee: Referee, match_id: str, text: str, *, reason: str, by: str, 
     mid = loaded.match.id
     actors = (*loaded.config.players, *loaded.game.capabilities.other_actors)
     reason = check_reason(reason, actors)
-    header, lines = tr.parse(text, source, lambda name: tr._actor_verbs(referee, name))
-    _, config = tr._configure(referee, header, source, base_dir or os.getcwd())
-    mine, theirs = msgspec.to_builtins(loaded.config), msgspec.to_builtins(config)
+    _, lines = tr.parse(text, source, lambda name: _actor_verbs(referee, name))
+    read = tr.adjudicate(referee, text, source, base_dir or os.getcwd())  # the header checked as import checks it
+    mine, theirs = msgspec.json.decode(loaded.match.config), msgspec.json.decode(read.match.config)
     differs = sorted(k for k in set(mine) | set(theirs) if k != "meta" and mine.get(k) != theirs.get(k))
     if differs:
         raise AmendRefused("revise/other_match", f"the transcript's header describes another match than {mid} "
@@ -120,8 +139,8 @@ def revise(referee: Referee, match_id: str, text: str, *, reason: str, by: str, 
     i0, j0 = first[1], first[3]
     since = new[j0].line if j0 < len(new) else (lines[-1].line + 1 if lines else 0)
     for item in lines:
-        acting = item.kind in _ACTING or (item.kind == "annotation" and item.note_kind == "ruling" and (
-            tr._STANDS.match(item.text.strip()) or tr._REWIND.match(item.text.strip())))
+        acting = item.kind in _ACTING or (item.kind == "annotation" and item.note_kind == "ruling"
+                                          and _ACTS.match(item.text) is not None)
         if item.line >= since and acting:
             raise AmendRefused("revise/acting_line", f"{source}:{item.line}: an {item.kind} line after the first line "
                                                      f"that changed ({since}) names entries by number, which a revision "
@@ -181,7 +200,7 @@ def revise(referee: Referee, match_id: str, text: str, *, reason: str, by: str, 
             done.append(Changed(what=what, old_line=old[o][1] if o is not None else None, line=item.line,
                                 entry=old[o][0] if o is not None else None, was=old[o][2] if o is not None else "",
                                 now=typed[n], seq=seq, verdict=verdict))
-    digest = tr.digest(text, config)
+    digest = read.summary.digest
     if mid not in referee.store.find_transcript(digest):
         referee.store.add_transcript(digest, mid)
     outcome = referee.show(mid).outcome
