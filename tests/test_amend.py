@@ -402,3 +402,27 @@ def test_unreadable_lines_after_the_amended_one_stay_in_the_line(run, tmp_path):
     again = run("import", str(fixed), "--revise", mid, "--reason", "typo", "--by", BY)
     assert again.code == 0 and "No change" in again.out
     assert run("audit", mid).code == 0
+
+
+def test_the_correction_is_chained_and_a_fresh_fold_gives_the_same_state(cli, tmp_path):
+    from support.tamper import tamper
+
+    from referee.service import Referee
+    from referee.store import open_store
+
+    path = tmp_path / "r.db"
+    mid = cli("import", DEMO).last_line
+    done = cli("amend", mid, "18", "alice: choose_order first=alice", "--reason", "the sheet", "--by", BY, "--json").json
+    shown = cli("show", mid, "--json").json
+    store = open_store(str(path))
+    try:  # folded again from setup, no snapshot read: the same state
+        fresh = Referee(store, use_snapshots=False)
+        assert fresh.show(mid).state_hash == shown["state_hash"]
+    finally:
+        store.close()
+    assert cli("audit", mid).code == 0
+    # the correction's reason is in the hashed entry: edited behind the referee's back, the audit fails there
+    tamper(path, f"UPDATE entries SET body = CAST(REPLACE(CAST(body AS TEXT), 'the sheet', 'the shoot') AS BLOB) "
+                 f"WHERE match_id = '{mid}' AND seq = {done['seq']}")
+    audited = cli("audit", mid, "--json")
+    assert audited.code == 1 and audited.json["findings"][0]["seq"] == done["seq"]
