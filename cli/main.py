@@ -270,6 +270,9 @@ def import_(
     if revise is not None:
         from cli.amending import revised
 
+        if check or again or strict:
+            fail("--revise writes a revision of the match: it takes neither --check, --again nor --strict")
+
         return revised(local_referee(ctx, db), revise, text, reason=reason, by=by, source=source, base=base, json=json)
     from referee.store.postgres import is_url
 

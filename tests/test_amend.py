@@ -426,3 +426,9 @@ def test_the_correction_is_chained_and_a_fresh_fold_gives_the_same_state(cli, tm
                  f"WHERE match_id = '{mid}' AND seq = {done['seq']}")
     audited = cli("audit", mid, "--json")
     assert audited.code == 1 and audited.json["findings"][0]["seq"] == done["seq"]
+
+
+def test_revise_takes_no_check(run):
+    mid = run("import", DEMO).last_line
+    r = run("import", DEMO, "--revise", mid, "--check", "--reason", "x", "--by", BY)
+    assert r.code == 2 and "--revise" in r.err
