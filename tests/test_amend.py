@@ -318,7 +318,7 @@ def _random_sheet(extra: list[str]) -> tuple[list[str], list[str]]:
     return ["game: by_all_means", "players: alice, bob", "cards: demo", ""], moves + extra
 
 
-def test_an_amended_typo_ends_the_game_before_the_sheet_does(run, tmp_path):
+def test_an_amended_typo_ends_the_game_before_the_sheet_does(run, cli, tmp_path):
     header, moves = _random_sheet(["alice: end_turn", "bob: close_turn"])
     last = len(moves) - 3  # the move that ends the game
     # a typo in an end_turn near the end that keeps the game going past its end
@@ -328,7 +328,7 @@ def test_an_amended_typo_ends_the_game_before_the_sheet_does(run, tmp_path):
         typo = [*moves[:k], moves[k].replace("end_turn", "end_trun"), *moves[k + 1:]]
         sheet = tmp_path / f"sheet{k}.txt"
         sheet.write_text("\n".join(header + typo) + "\n", encoding="utf-8")
-        if run("import", str(sheet), "--check", "--json").json["outcome"] is None:
+        if cli("import", str(sheet), "--check", "--json").json["outcome"] is None:  # (no database needed)
             break
     else:
         pytest.fail("no typo keeps the game going")
