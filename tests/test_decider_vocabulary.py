@@ -1,6 +1,6 @@
 """One decider for every game: checks are spelled ``check`` (a ruling "stands as played" may waive it) or
-``require``/``fail`` (never waived), and ``RulesBase.decide`` runs a game's ``judge`` on its decision and
-keeps the state after it for ``applied``. X-Files' game rules can now be ruled away; what a move cannot
+``require``/``fail`` (never waived), and ``RulesBase.decide`` runs a game's table of deciders on its decision
+and keeps the state after it for ``applied``. X-Files' game rules can now be ruled away; what a move cannot
 be carried out without still cannot."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import pytest
 
 from conftest import ROOT
 from referee.engine.decision import Decision
-from referee.engine.protocol import Accepted, Rejected, RulesBase
+from referee.engine.protocol import Accepted, Deciders, Rejected, RulesBase
 from referee.games.xfiles_encounters.codes import Code
 from referee.service import Referee
 from referee.store.memory import MemoryStore
@@ -45,16 +45,19 @@ def test_a_check_is_waived_by_a_ruling_naming_it_and_a_require_never():
     assert getattr(exc.value, "code", None) == "g/limit"
 
 
+def _add(tx: Decision, intent: int) -> None:
+    tx.require(tx.state + intent >= 0, "below_zero", "the counter cannot go below 0")
+    tx.emit(intent)
+    tx.check(tx.state <= 3, "above_three", "the counter stops at 3")
+
+
 class _Counting(RulesBase):
     """A game of one counter: ``intent`` is added; above 3 is a rule (waivable), below 0 impossible."""
 
+    deciders = Deciders({int: _add})
+
     def decision(self, state: Any, seat: str, chance: Any, waive: frozenset[str]) -> Decision:
         return Decision("count/", state, _evolve, waive=waive)
-
-    def judge(self, tx: Any, intent: Any) -> None:
-        tx.require(tx.state + intent >= 0, "below_zero", "the counter cannot go below 0")
-        tx.emit(intent)
-        tx.check(tx.state <= 3, "above_three", "the counter stops at 3")
 
     # the rest of what every game defines (RulesBase declares them abstract)
     def setup(self, chance: Any) -> int:

@@ -158,7 +158,7 @@ def adjudicate(
     that are not applied this once; the framework's checks are never waived. ``awaiting`` is the entry
     that waits for a confirmation, and who gives it (nothing else is played meanwhile). An intent whose
     legality depends on what is hidden from its actor is :class:`Held` for its confirmer unless this is
-    that confirmation (``confirmed``).
+    that confirmation (``confirmed``); only a game declaring ``Capabilities.confirmations`` is asked.
     """
     if rules.outcome(state) is not None:
         return intent, Rejected("match/over", "the match is over; no further intents are accepted", "")
@@ -172,7 +172,7 @@ def adjudicate(
         return intent, Rejected(
             "turn/not_your_turn", f"{seat} may not {type(intent).__struct_config__.tag} now (may act: {who})", ""
         )
-    if not confirmed:
+    if rules.confirmations and not confirmed:
         confirmer = rules.confirmer(state, seat, intent)
         if confirmer is not None and confirmer != seat:
             return intent, Held(confirmer=confirmer, reason=f"it reads what only {confirmer} can see")

@@ -86,7 +86,7 @@ class BoundRules(Rules[State, Any, Any], Protocol):
 class Tx(Decision):
     """One decision on a state: events applied as emitted (so later checks see them)."""
 
-    __slots__ = ("rules", "seat", "undo")
+    __slots__ = ("rules", "seat", "undo", "base")
 
     def __init__(self, rules: BoundRules, state: State, seat: str, waive: frozenset[str]) -> None:
         super().__init__("android/", state, rules.evolve, waive=waive)
@@ -94,6 +94,8 @@ class Tx(Decision):
         self.seat = seat
         #: while an action «Отмена» may cancel is decided: the inverse of each effect, in the order applied
         self.undo: list[Any] | None = None
+        #: the state the intent's own decider began on (after its family's checks), which its note reads
+        self.base: State = state
 
     def code(self, reason: str) -> str:
         return reason if reason in FRAMEWORK or reason.startswith("android/") else "android/" + reason

@@ -24,7 +24,7 @@ from . import view as view_mod
 from . import words
 from .codes import Code
 from .data import SETS, Card, parse_data
-from .decide import attempt, judge
+from .decide import DECIDERS, attempt
 from .fold import TWO_PLAYER_REMOVED, evolve
 from .model import (
     SLOTS, STAGES, ActivateCard, Band, Cleanup, Department, DrawHand, EffectArgs, Event, Intent, ManualEffect, OfficeDeck,
@@ -38,6 +38,8 @@ TABLE_INTENTS = (Setup, Cleanup, ManualEffect)
 
 
 class CopycatRules(RulesBase[State, Intent, Event]):
+    deciders = DECIDERS
+
     def __init__(self, config: MatchConfig) -> None:
         self.config = config
         self.players = tuple(config.players)
@@ -103,9 +105,6 @@ class CopycatRules(RulesBase[State, Intent, Event]):
 
     def decision(self, state: State, seat: str, chance: Chance | None, waive: frozenset[str]) -> Tx:
         return Tx(self, state, seat, waive, chance=chance)
-
-    def judge(self, tx: Tx, intent: Intent) -> None:
-        judge(tx, intent)
 
     def filled_intent(self, state: State, seat: str, intent: Intent, chance: Chance | None) -> Intent | Rejected:
         if chance is None:
