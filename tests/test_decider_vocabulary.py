@@ -101,6 +101,46 @@ def test_rules_base_decides_and_keeps_the_state_after_an_accepted_decision():
     assert isinstance(still, Rejected) and still.code == "count/below_zero"
 
 
+def test_the_table_runs_before_the_decider_after_and_again_on_a_refusal():
+    seen: list[str] = []
+
+    def before(tx: Decision, intent: Any) -> None:
+        seen.append("before")
+        tx.require(intent != "blocked" or tx.state > 0, "blocked", "blocked until something is added")
+
+    def again(tx: Decision, start: Any, intent: Any) -> bool:
+        seen.append("again")
+        tx.state, tx.events = start, []
+        tx.emit(1)  # what makes the intent possible comes first
+        return True
+
+    plain = Deciders({str: lambda tx, intent: seen.append(intent)}, before=before, after=lambda tx, i: seen.append("after"))
+    plain.judge(Decision("g/", 1, _evolve), "go")
+    assert seen == ["before", "go", "after"]
+    with pytest.raises(Exception) as exc:
+        plain.judge(Decision("g/", 0, _evolve), "blocked")
+    assert getattr(exc.value, "code", None) == "g/blocked"
+    seen.clear()
+    retried = Deciders({str: lambda tx, intent: seen.append(intent)}, before=before, again=again)
+    tx = Decision("g/", 0, _evolve)
+    retried.judge(tx, "blocked")
+    assert seen == ["before", "again", "before", "blocked"] and tx.events == [1] and tx.state == 1
+    with pytest.raises(TypeError, match="no decider for the intent int"):
+        plain.judge(Decision("g/", 0, _evolve), 5)
+
+
+@pytest.mark.parametrize("game", [g for g in GAMES if g != "xfiles_encounters"])
+def test_a_game_declares_its_table_and_writes_no_judge(game):
+    import importlib
+
+    from referee.games import GAMES as REGISTERED
+
+    rules_type = next(g for g in REGISTERED if g.id == game).rules_type
+    assert isinstance(rules_type.deciders, Deciders)
+    assert rules_type.deciders is importlib.import_module(f"referee.games.{game}.decide").DECIDERS
+    assert rules_type.judge is RulesBase.judge and rules_type.decide is RulesBase.decide
+
+
 def test_every_game_speaks_the_one_vocabulary():
     found = []
     for game in GAMES:
