@@ -278,7 +278,49 @@ def test_a_games_codes_are_its_enum_and_no_check_spells_one_as_a_string(game):
                     and node.func.attr in ("check", "require", "fail"):
                 at = 0 if node.func.attr == "fail" else 1
                 arg = node.args[at] if len(node.args) > at else None
-                # the framework's own codes (turn order) are not the game's to name
-                if isinstance(arg, ast.Constant) and not str(arg.value).startswith("turn/"):
+                if isinstance(arg, ast.Constant):
                     literal.append(f"{name}:{node.lineno}: {arg.value}")
     assert literal == []
+
+
+# -- the framework's codes are a StrEnum per scope ---------------------------------------------------------
+
+
+def test_the_framework_codes_are_an_enum_per_scope():
+    from referee.engine.codes import SCOPES
+
+    for scope, codes in SCOPES.items():
+        assert all(re.fullmatch(rf"{scope}/[a-z0-9_]+", c.value) and c.name == c.value.split("/")[1].upper()
+                   for c in codes), scope
+        assert len({c.value for c in codes}) == len(codes)
+
+
+def _string_constants(path: str) -> list[tuple[int, str]]:
+    """The string constants of a module that are not docstrings (an f-string's text parts included)."""
+    with open(path, encoding="utf-8") as fh:
+        tree = ast.parse(fh.read())
+    docs = {id(node.body[0].value) for node in ast.walk(tree)
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body
+            and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+    return [(node.lineno, node.value) for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs]
+
+
+def test_no_module_spells_a_framework_code_as_a_string():
+    """Every code of the framework's scopes (turn, match, input, cards, game, setup, ruling) is named by its
+    enum member wherever the product writes one: the service layer, the engine, the games, the CLI. The
+    store sits below the engine (it imports none of it: tests/test_layering.py) and keeps its own words."""
+    from referee.engine.codes import SCOPES
+
+    code = re.compile(rf"({'|'.join(SCOPES)})/[a-z0-9_]+")
+    found = []
+    for top in ("referee", "cli"):
+        for folder, _, files in os.walk(os.path.join(ROOT, top)):
+            if os.path.relpath(folder, ROOT).replace(os.sep, "/").startswith("referee/store"):
+                continue
+            for name in sorted(files):
+                if name.endswith(".py") and not (top == "referee" and folder.endswith("engine") and name == "codes.py"):
+                    path = os.path.join(folder, name)
+                    found += [f"{os.path.relpath(path, ROOT)}:{n}: {text}" for n, text in _string_constants(path)
+                              if code.fullmatch(text)]
+    assert found == []

@@ -18,6 +18,7 @@ import msgspec
 from schemas import MatchConfig, Seat
 
 from .chance import Chance
+from .codes import MatchCode, TurnCode
 from .hashing import annotation_hash as annotation_hash
 from .hashing import annotations_root as annotations_root
 from .hashing import canonical as canonical
@@ -161,16 +162,16 @@ def adjudicate(
     that confirmation (``confirmed``); only a game declaring ``Capabilities.confirmations`` is asked.
     """
     if rules.outcome(state) is not None:
-        return intent, Rejected("match/over", "the match is over; no further intents are accepted", "")
+        return intent, Rejected(MatchCode.OVER, "the match is over; no further intents are accepted", "")
     if awaiting is not None:
         held, who = awaiting
-        return intent, Rejected("match/awaiting_confirmation",
+        return intent, Rejected(MatchCode.AWAITING_CONFIRMATION,
                                 f"entry {held} waits for {who} to confirm it (or decline); nothing else is played meanwhile", "")
     actors = rules.actors(state, intent)
     if seat not in actors:
         who = ", ".join(sorted(actors)) or "nobody"
         return intent, Rejected(
-            "turn/not_your_turn", f"{seat} may not {type(intent).__struct_config__.tag} now (may act: {who})", ""
+            TurnCode.NOT_YOUR_TURN, f"{seat} may not {type(intent).__struct_config__.tag} now (may act: {who})", ""
         )
     if rules.confirmations and not confirmed:
         confirmer = rules.confirmer(state, seat, intent)

@@ -27,6 +27,7 @@ from schemas.board import Board
 from schemas.listing import Listed
 
 from .chance import Chance
+from .codes import InputCode, MatchCode, SetupCode
 from .position import Placed, PositionError, PositionShape, write_paths
 from .present import sections as default_sections
 from .present import seat_tableau
@@ -227,16 +228,16 @@ class ConfigError(ValueError):
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
-        self.code = code
+        self.code = str(code)  # a member of a StrEnum of codes is kept as its plain string
         self.message = message
 
 
 class InputError(ValueError):
     """An intent is malformed or names something that does not exist: refused before adjudication."""
 
-    def __init__(self, message: str, code: str = "input/invalid") -> None:
+    def __init__(self, message: str, code: str = InputCode.INVALID) -> None:
         super().__init__(message)
-        self.code = code
+        self.code = str(code)
         self.message = message
 
 
@@ -659,14 +660,14 @@ class RulesBase(ABC, Generic[S, I, E]):
         return False
 
     def carry_over(self, state: S) -> Mapping[str, Any]:
-        raise ConfigError("match/no_continuation", "a match of this game cannot be continued by another")
+        raise ConfigError(MatchCode.NO_CONTINUATION, "a match of this game cannot be continued by another")
 
     # -- positions (:class:`PositionHooks`; see :mod:`referee.engine.position`) --------------------------------
 
     #: what a position path may name; the default takes the state's own fields, nothing derived
     position_shape: PositionShape = PositionShape()
     #: the refusal code of a bad position (a game sets ``<game>/invalid_position`` or its spec's code)
-    position_refusal: str = "setup/invalid_position"
+    position_refusal: str = SetupCode.INVALID_POSITION
 
     def apply_position(self, state: S, overrides: Mapping[str, Any]) -> S:
         try:

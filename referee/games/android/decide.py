@@ -9,6 +9,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
+from referee.engine.codes import TurnCode
 from referee.engine.protocol import Deciders
 
 
@@ -72,7 +73,7 @@ def _before(tx: Tx, intent: Intent) -> None:
         _wrong_phase(tx, "setup", verb)
     elif isinstance(intent, ACTIONS):
         _wrong_phase(tx, "day", verb)
-        tx.require(tx.seat == s.active_seat, "turn/not_your_turn", f"it is {s.active_seat}'s turn, not {tx.seat}'s", R_COMMON)
+        tx.require(tx.seat == s.active_seat, TurnCode.NOT_YOUR_TURN, f"it is {s.active_seat}'s turn, not {tx.seat}'s", R_COMMON)
         if s.pending:
             top = s.pending[0]
             tx.fail(Code.TURN_STEP_PENDING, f"{top.seat} must first finish {top.step}"
@@ -88,7 +89,7 @@ def _before(tx: Tx, intent: Intent) -> None:
     elif isinstance(intent, END_OF_DAY):
         _wrong_phase(tx, "end_of_day", verb)
         if tx.rules.options["end_of_day_actor"] == "first_player":
-            tx.require(tx.seat in (s.first_player, "arbiter"), "turn/not_your_turn",
+            tx.require(tx.seat in (s.first_player, "arbiter"), TurnCode.NOT_YOUR_TURN,
                        f"the first player ({s.first_player}) resolves the end-of-day items", R_END_OF_DAY)
     elif isinstance(intent, CLOSING):
         _wrong_phase(tx, "closing", verb)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from referee.engine.codes import MatchCode, TurnCode
 from referee.engine.decision import Decision
 from referee.engine.protocol import Rules
 
@@ -15,7 +16,7 @@ from .codes import Code
 from .data import DataSet, Location, MapData
 from .model import AuditFlagged, State, Step
 
-FRAMEWORK = ("turn/not_your_turn", "match/over")
+FRAMEWORK = (TurnCode.NOT_YOUR_TURN, MatchCode.OVER)
 
 R_COMMON = "§4.0 (G1–G5)"
 R_SETUP = "§2 «УСТАНОВКА»"

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from referee.engine.chance import Chance
+from referee.engine.codes import MatchCode
 from referee.engine.position import Placed
 from referee.engine.protocol import ConfigError, Rejected, RulesBase
 from schemas import MatchConfig, Outcome
@@ -70,7 +71,7 @@ class ByAllMeansRules(RulesBase[State, Intent, Event]):
         self.decks: dict[str, tuple[str, ...]] = {}
         for name in config.decks:  # every deck of By All Means is a seat's
             if name not in self.players:
-                raise ConfigError("match/bad_deck", f"deck given for {name!r}, who is not a player ({', '.join(self.players)})")
+                raise ConfigError(MatchCode.BAD_DECK, f"deck given for {name!r}, who is not a player ({', '.join(self.players)})")
         for seat in self.players:
             deck_id = config.decks.get(seat) or (cards.deck_order[0] if cards.deck_order else None)
             if deck_id is None:

@@ -12,6 +12,7 @@ from typing import Any
 import msgspec
 
 from referee.engine.chance import Chance
+from referee.engine.codes import MatchCode
 from referee.engine.position import Placed
 from referee.engine.protocol import ConfigError, Rejected, RulesBase
 from schemas import MatchConfig, Outcome
@@ -45,9 +46,9 @@ class CopycatRules(RulesBase[State, Intent, Event]):
         self.players = tuple(config.players)
         n = len(self.players)
         if not 2 <= n <= 4:
-            raise ConfigError("match/bad_players", f"Copycat takes 2 to 4 players, got {n}")
+            raise ConfigError(MatchCode.BAD_PLAYERS, f"Copycat takes 2 to 4 players, got {n}")
         if len(set(self.players)) != n:
-            raise ConfigError("match/bad_players", f"seats must be distinct, got {', '.join(self.players)}")
+            raise ConfigError(MatchCode.BAD_PLAYERS, f"seats must be distinct, got {', '.join(self.players)}")
         self.options = resolved(config.options)
         if not config.cards_text:
             raise ConfigError("copycat/invalid_card_data", "no card data: name a data set (spec_fixture or demo)")
