@@ -135,9 +135,10 @@ def print_json(value: Any) -> None:
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
+    from referee.engine.codes import InputCode
     from referee.errors import BadInput
 
-    err = BadInput("input/invalid", message)
+    err = BadInput(InputCode.INVALID, message)
     err.exit_code = code
     raise err
 

@@ -45,6 +45,7 @@ from schemas.http import (
 )
 
 from .engine import core, notation
+from .engine.codes import CardsCode, InputCode, MatchCode
 from .errors import BadInput, ConflictError, NotFound, RefereeError, StorageError
 from .inputs import check_depth
 from .redaction import View
@@ -171,7 +172,7 @@ class Access:
         if cards_text is None and cards is not None and cards not in game.card_sets:
             known = ", ".join(sorted(game.card_sets)) or "none"
             raise BadInput(
-                "cards/not_bundled",
+                CardsCode.NOT_BUNDLED,
                 f"card set {cards!r} is not bundled with {game.id} ({known}); send a card file's text as cards_text",
             )
         if cards_text is not None and cards is None:
@@ -186,14 +187,14 @@ class Access:
             raise
         except (ValueError, TypeError, LookupError) as exc:
             # a position or card text the game cannot take: the game's own code said no
-            raise BadInput("match/bad_config", f"{game.id} cannot set up this match: {exc}") from None
+            raise BadInput(MatchCode.BAD_CONFIG, f"{game.id} cannot set up this match: {exc}") from None
         return MatchCreated(match=info, tokens=self._mint(info))
 
     def matches(self, *, limit: int | None = None, offset: int = 0) -> list[MatchInfo]:
         """Every match's row in creation order (read from the summaries), or the page of ``limit`` rows
         after the first ``offset``."""
         if (limit is not None and limit < 0) or offset < 0:
-            raise BadInput("input/bad_page", f"limit and offset are counts of matches (0 or more), not "
+            raise BadInput(InputCode.BAD_PAGE, f"limit and offset are counts of matches (0 or more), not "
                            f"{limit if limit is not None and limit < 0 else offset}")
         listed = self.referee.matches()
         return listed[offset:] if limit is None else listed[offset:offset + limit]
@@ -270,7 +271,7 @@ class Access:
             [mid for mid in family if mid.startswith(other)] if len(other) >= 4 else [])
         if len(found) != 1:
             why = "is ambiguous among" if len(found) > 1 else "names neither"
-            raise NotFound("match/unknown", f"{other!r} {why} this match and its forks; give more of a fork's id")
+            raise NotFound(MatchCode.UNKNOWN, f"{other!r} {why} this match and its forks; give more of a fork's id")
         return self.referee.diff(p.match_id, found[0], at_a=at, at_b=other_at)
 
     def _family(self, match_id: str) -> list[str]:
@@ -341,7 +342,7 @@ class Access:
             intent = msgspec.convert(obj, loaded.game.intent_type)
         except msgspec.ValidationError as exc:
             verbs = ", ".join(notation.describe(loaded.game.intent_type))
-            raise BadInput("input/invalid", f"not an intent of {loaded.game.id}: {exc} (verbs: {verbs})") from None
+            raise BadInput(InputCode.INVALID, f"not an intent of {loaded.game.id}: {exc} (verbs: {verbs})") from None
         return notation.format_intent(intent)
 
     def undo(self, p: Principal, *, to: int | None = None, reason: str = "", expected_seq: int | None = None,

@@ -33,6 +33,7 @@ import msgspec
 
 from schemas import ARBITER, NAME_MAX, TEXT_MAX, Outcome
 
+from .engine.codes import InputCode, MatchCode
 from .engine.protocol import Held, Rejected
 from .entryref import pick
 from .errors import BadInput
@@ -129,7 +130,7 @@ def entry_of(referee: Referee, match_id: str, ref: str | int) -> int:
         return int(by_entry.group(1))
     by_line = _LINE.fullmatch(raw)
     if by_line is None:
-        raise BadInput("input/bad_entry", f"the line amended: {raw[:40]!r} is not a line: give the transcript line "
+        raise BadInput(InputCode.BAD_ENTRY, f"the line amended: {raw[:40]!r} is not a line: give the transcript line "
                                           "(23 or line:23) or an entry (entry:8 or #8)")
     return pick(referee.log_stream(match_id), int(by_line.group(1)), match_id, "the line amended")
 
@@ -141,7 +142,7 @@ def split_line(text: str, actors: tuple[str, ...], default: str | None) -> tuple
     if found and found.group(1) in actors:
         return found.group(1), found.group(2)
     if found:
-        raise BadInput("match/unknown_seat", f"the corrected line names {found.group(1)!r}, which is not a seat of this "
+        raise BadInput(MatchCode.UNKNOWN_SEAT, f"the corrected line names {found.group(1)!r}, which is not a seat of this "
                                              f"match (seats: {', '.join(actors)})")
     if default is None:
         raise BadInput("amend/seat_needed", "the line amended could not be read, so its seat is unknown: write the "
@@ -165,7 +166,7 @@ def amend(referee: Referee, match_id: str, ref: str | int, text: str, *, reason:
     expect_head(mid, head, expected_seq)
     entry = entry_of(referee, mid, ref)
     if not 1 <= entry <= head:
-        raise BadInput("match/bad_seq", f"entry {entry} does not exist: match {mid} has entries 1..{head}")
+        raise BadInput(MatchCode.BAD_SEQ, f"entry {entry} does not exist: match {mid} has entries 1..{head}")
     stored = referee.entry_at(loaded.match, entry)
     assert stored is not None
     body = loaded.decoder.decode(stored.body)

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from schemas import Annotation, EntryView, MatchInfo, Outcome
 from schemas.http import AuditAnswer, DiffAnswer, LegalAnswer, ReplayStep, StateAnswer
 
+from .engine.codes import MatchCode
 from .engine.protocol import Accepted, Held, Rejected
 from .errors import BadInput
 
@@ -56,7 +57,7 @@ def log_span(head: int, start: int = 1, stop: int | None = None, last: int | Non
     last) when it lies after the head. A range that does not start at entry 1 or later and count up is
     refused (:class:`BadInput`)."""
     if start < 1 or (stop is not None and stop < 0) or (last is not None and last < 0):
-        raise BadInput("match/bad_seq", f"a log's range starts at entry 1 or later and counts up (from {start}, "
+        raise BadInput(MatchCode.BAD_SEQ, f"a log's range starts at entry 1 or later and counts up (from {start}, "
                        f"to {stop}, last {last}): give --from N (1 or more), --to M, --last K (0 or more)")
     stop = head if stop is None else min(stop, head)
     if last is not None:

@@ -9,6 +9,7 @@ from typing import Any, Protocol
 from schemas.http import DiffAnswer, DiffSide, Divergence, PathDiff, ReplayStep, StateAnswer, StateChange
 
 from .config import Loaded
+from .engine.codes import MatchCode
 from .engine.present import flatten
 from .errors import BadInput
 from .history import Reader
@@ -74,7 +75,7 @@ def replay(reader: Reader, match_id: str, *, start: int = 1, stop: int | None = 
     head = history.store.head(loaded.match.id)
     stop = head if stop is None else stop
     if not 1 <= start <= max(stop, 1) or stop > head:
-        raise BadInput("match/bad_seq", f"--from {start} --to {stop} is not a range of entries 1..{head}")
+        raise BadInput(MatchCode.BAD_SEQ, f"--from {start} --to {stop} is not a range of entries 1..{head}")
     view = View(loaded, seat)
     _, state = history.state_at(loaded, start - 1)
     before = dict(flatten(view.state(state)))

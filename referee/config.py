@@ -34,6 +34,7 @@ from schemas.http import GameInfo, IntentUsage, OptionInfo, ParamUsage
 
 from . import binding
 from .engine import core, notation
+from .engine.codes import CardsCode, GameCode, MatchCode
 from .engine.entries import BodyDecoder
 from .engine.protocol import ConfigError, Game, Rules
 from .errors import BadInput, NotFound
@@ -112,7 +113,7 @@ class Configuration:
                 if key == game.id or key in game.aliases:
                     return game
             known = ", ".join(g.id for g in self.given_games)
-        raise NotFound("game/unknown", f"unknown game {name!r}; known games: {known}")
+        raise NotFound(GameCode.UNKNOWN, f"unknown game {name!r}; known games: {known}")
 
     def describe_game(self, name: str) -> GameInfo:
         """A game's notation (every verb with its arguments) and its options."""
@@ -153,19 +154,19 @@ class Configuration:
             try:
                 text = resources.files(package).joinpath(game.card_sets[name]).read_text("utf-8")
             except (OSError, ModuleNotFoundError) as exc:
-                raise BadInput("cards/unreadable", f"bundled card set {name!r} cannot be read: {exc}") from None
+                raise BadInput(CardsCode.UNREADABLE, f"bundled card set {name!r} cannot be read: {exc}") from None
             return name, text
         path = name if base_dir is None or os.path.isabs(name) else os.path.join(base_dir, name)
         if not os.path.exists(path):
             known = ", ".join(sorted(game.card_sets)) or "none"
             raise BadInput(
-                "cards/not_found",
+                CardsCode.NOT_FOUND,
                 f"card set {name!r} is neither a bundled set ({known}) nor a file at {path}",
             )
         try:
             return name, read_file(path, "card file", CARDS_TEXT_MAX)
         except BadInput as exc:
-            raise BadInput("cards/unreadable", exc.message) from None
+            raise BadInput(CardsCode.UNREADABLE, exc.message) from None
 
     def build_config(
         self,
@@ -187,17 +188,17 @@ class Configuration:
         players = tuple(check_text(p, "a player name", NAME_MAX).strip() for p in players)
         for reserved in (ARBITER, SPECTATOR, *game.capabilities.other_actors):
             if reserved in players:
-                raise BadInput("match/bad_players", f"{reserved!r} is a reserved role name; name the seat otherwise")
+                raise BadInput(MatchCode.BAD_PLAYERS, f"{reserved!r} is a reserved role name; name the seat otherwise")
         if undo not in ("any", "own_last", "arbiter"):
-            raise BadInput("match/bad_undo_policy", f"undo policy must be any, own_last or arbiter, not {undo!r}")
+            raise BadInput(MatchCode.BAD_UNDO_POLICY, f"undo policy must be any, own_last or arbiter, not {undo!r}")
         for p in players:
             if not p or not all(c.isalnum() or c in "_-" for c in p):
                 raise BadInput(
-                    "match/bad_players",
+                    MatchCode.BAD_PLAYERS,
                     f"player name {p!r} is not usable: use letters, digits, '_' or '-' (e.g. --players alice,bob)",
                 )
         if len(set(players)) != len(players):
-            raise BadInput("match/bad_players", f"player names must differ: {', '.join(players)}")
+            raise BadInput(MatchCode.BAD_PLAYERS, f"player names must differ: {', '.join(players)}")
         if not game.min_players <= len(players) <= game.max_players:
             want = (
                 str(game.min_players)
@@ -205,7 +206,7 @@ class Configuration:
                 else f"{game.min_players} to {game.max_players}"
             )
             raise BadInput(
-                "match/bad_players", f"{game.name} takes {want} players, got {len(players)}: {', '.join(players)}"
+                MatchCode.BAD_PLAYERS, f"{game.name} takes {want} players, got {len(players)}: {', '.join(players)}"
             )
         specs = game.options()
         parsed: dict[str, Any] = {}
@@ -218,26 +219,26 @@ class Configuration:
                 close = difflib.get_close_matches(key, list(specs), n=2)
                 hint = f" (did you mean {', '.join(close)}?)" if close else ""
                 raise BadInput(
-                    "match/bad_option",
+                    MatchCode.BAD_OPTION,
                     f"{game.id} has no option {key!r}{hint}; see `referee games {game.id}` for the list",
                 )
             try:
                 parsed[key] = spec.parse(raw)
             except ValueError as exc:
-                raise BadInput("match/bad_option", str(exc)) from None
+                raise BadInput(MatchCode.BAD_OPTION, str(exc)) from None
             _check_option_text(key, parsed[key])
         if cards_text is None:
             cards, cards_text = self.read_card_set(game, cards, base_dir)
         elif len(cards_text.encode("utf-8", "surrogatepass")) > CARDS_TEXT_MAX:
-            raise BadInput("cards/too_large", f"the card text is more than {CARDS_TEXT_MAX:,} bytes; the limit is {CARDS_TEXT_MAX:,}")
+            raise BadInput(CardsCode.TOO_LARGE, f"the card text is more than {CARDS_TEXT_MAX:,} bytes; the limit is {CARDS_TEXT_MAX:,}")
         if cards is not None:
             check_text(cards, "the card set's name", TEXT_MAX)
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX):
-            raise BadInput("match/bad_seed", f"a seed is a whole number from 0 to {SEED_MAX:,}, not {seed!r}")
+            raise BadInput(MatchCode.BAD_SEED, f"a seed is a whole number from 0 to {SEED_MAX:,}, not {seed!r}")
         if chance is None:
             chance = "digital" if seed is not None else "physical"
         if chance not in ("physical", "digital"):
-            raise BadInput("match/bad_chance", f"chance must be physical or digital, not {chance!r}")
+            raise BadInput(MatchCode.BAD_CHANCE, f"chance must be physical or digital, not {chance!r}")
         if chance == "digital" and seed is None:
             # a secret seed: the arbiter's alone until the match ends (every role gets its commitment)
             seed = secrets.randbelow(SEED_MAX + 1)
@@ -311,9 +312,9 @@ class Configuration:
             return found[0]
         if len(found) > 1:
             raise BadInput(
-                "match/ambiguous", f"{match_id!r} matches {len(found)} matches; type more of the id"
+                MatchCode.AMBIGUOUS, f"{match_id!r} matches {len(found)} matches; type more of the id"
             )
-        raise NotFound("match/unknown", f"no match {match_id!r} in this database; `referee matches` lists them")
+        raise NotFound(MatchCode.UNKNOWN, f"no match {match_id!r} in this database; `referee matches` lists them")
 
     def load(self, match_id: str) -> Loaded:
         m = self.resolve(match_id)

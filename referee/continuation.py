@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .engine.codes import MatchCode
 from .engine.protocol import ConfigError, Game
 from .errors import BadInput
 
@@ -23,22 +24,22 @@ def continuation(history: History, loaded: Loaded, game: Game, game_name: str,
     unless other is given, and ``meta.continues`` names it. The new match's configuration then holds
     everything its replay needs."""
     if game.id != loaded.game.id:
-        raise BadInput("match/bad_continuation", f"match {loaded.match.id} is a {loaded.game.id} match, not {game_name}")
+        raise BadInput(MatchCode.BAD_CONTINUATION, f"match {loaded.match.id} is a {loaded.game.id} match, not {game_name}")
     state = history.state_at(loaded)[1]
     if loaded.rules.outcome(state) is None:
-        raise BadInput("match/bad_continuation", f"match {loaded.match.id} is not over: only a finished match is continued")
+        raise BadInput(MatchCode.BAD_CONTINUATION, f"match {loaded.match.id} is not over: only a finished match is continued")
     if not loaded.game.capabilities.continuation:
-        raise BadInput("match/bad_continuation", f"match {loaded.match.id}: a match of this game cannot be "
+        raise BadInput(MatchCode.BAD_CONTINUATION, f"match {loaded.match.id}: a match of this game cannot be "
                        "continued by another")
     try:
         carried = dict(loaded.rules.carry_over(state))
     except ConfigError as exc:
-        raise BadInput("match/bad_continuation", f"match {loaded.match.id}: {exc.message}") from None
+        raise BadInput(MatchCode.BAD_CONTINUATION, f"match {loaded.match.id}: {exc.message}") from None
     given = dict(kwargs.get("options") or {})
     specs = loaded.game.options()
     for name, value in carried.items():
         if name in given and specs[name].parse(given[name]) != value:
-            raise BadInput("match/bad_continuation", f"option {name} is carried over from match {loaded.match.id} "
+            raise BadInput(MatchCode.BAD_CONTINUATION, f"option {name} is carried over from match {loaded.match.id} "
                            f"({value!r}); leave it out or give that value")
         given[name] = value
     meta = {**(kwargs.get("meta") or {}), "continues": loaded.match.id}

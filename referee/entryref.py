@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from .engine.codes import InputCode
 from .errors import BadInput
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ def number(text: str, what: str = "an entry") -> int:
     raw = text.strip()
     if _NUMBER.fullmatch(raw):
         return int(raw)
-    raise BadInput("input/bad_entry", f"{what}: {text[:40]!r} is not an entry: give an entry number (e.g. 12) "
+    raise BadInput(InputCode.BAD_ENTRY, f"{what}: {text[:40]!r} is not an entry: give an entry number (e.g. 12) "
                                       "or a line of the imported transcript (e.g. line:23)")
 
 
@@ -41,7 +42,7 @@ def line_number(text: str, what: str = "an entry") -> int:
     """The line ``line:23`` names, else BadInput."""
     found = _LINE.fullmatch(text.strip().lower())
     if found is None:
-        raise BadInput("input/bad_entry", f"{what}: {text[:40]!r} is not a transcript line: write line:N with N "
+        raise BadInput(InputCode.BAD_ENTRY, f"{what}: {text[:40]!r} is not a transcript line: write line:N with N "
                                           "the line's number in the file (e.g. line:23)")
     return int(found.group(1))
 
@@ -87,13 +88,13 @@ def pick(entries: Iterable[EntryView], line: int, match_id: str, what: str = "an
         live = [e for e in found if e.undone_by is None]
         return (live or found)[-1].seq
     if not produced:
-        raise BadInput("input/no_such_line", f"{what}: no entry of match {match_id} records a transcript line (it "
+        raise BadInput(InputCode.NO_SUCH_LINE, f"{what}: no entry of match {match_id} records a transcript line (it "
                                              "was not imported from one); give the entry's number instead")
     before = [n for n in produced if n < line]
     after = [n for n in produced if n > line]
     nearest = ([max(before)] if before else []) + ([min(after)] if after else [])
     named = " and ".join(f"line:{n} (entry {produced[n]})" for n in nearest)
-    raise BadInput("input/no_such_line", f"{what}: line {line} of match {match_id}'s transcript produced no entry "
+    raise BadInput(InputCode.NO_SUCH_LINE, f"{what}: line {line} of match {match_id}'s transcript produced no entry "
                                          f"(a blank line, a comment or a header line?); the nearest that did: {named}")
 
 

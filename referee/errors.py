@@ -15,7 +15,7 @@ class RefereeError(Exception):
 
     def __init__(self, code: str, message: str, detail: dict[str, Any] | None = None) -> None:
         super().__init__(message)
-        self.code = code
+        self.code = str(code)  # a member of a StrEnum of codes is kept as its plain string
         self.message = message
         self.detail = detail or {}
 

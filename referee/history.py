@@ -20,6 +20,7 @@ from schemas import ARBITER, ENTRY_FORMAT, EntryView
 
 from .config import Loaded
 from .engine import core
+from .engine.codes import MatchCode, RulingCode
 from .engine.entries import Act, Confirmation, Move, Redo, Reopen, Reopening, Ruling, Undo, fresh_secret
 from .engine.protocol import Accepted, Held, Rejected
 from .errors import BadInput, ConflictError, StorageError
@@ -29,7 +30,7 @@ from .timeline import Header, Jump, Timeline, undone_marks
 
 SNAPSHOT_EVERY = 64
 #: what a seat or a spectator is told when it would undo or redo in a finished match
-_FINISHED = ("match/over", "the match is over: it takes annotations only; only the arbiter may reopen it (in a "
+_FINISHED = (MatchCode.OVER, "the match is over: it takes annotations only; only the arbiter may reopen it (in a "
              "digital match, whose seed every role has read by now, every later outcome is then drawn from a fresh secret)")
 
 
@@ -194,7 +195,7 @@ class History:
         head = self.store.head(loaded.match.id)
         target = head if at is None else at
         if target < 0 or target > head:
-            raise BadInput("match/bad_seq", f"entry {target} does not exist: match {loaded.match.id} has entries 0..{head}")
+            raise BadInput(MatchCode.BAD_SEQ, f"entry {target} does not exist: match {loaded.match.id} has entries 0..{head}")
         cached = None if checked else self._heads.get(loaded.match.id)
         if cached is not None and cached[0] == target:
             return cached
@@ -537,13 +538,13 @@ class History:
         seat = act.seat
         waive = frozenset(act.waive)
         if any(c.split("/")[0] in ("turn", "match") for c in waive):
-            return Rejected("ruling/cannot_waive", "a ruling can waive the game's own checks, not turn order or the end of the match")
+            return Rejected(RulingCode.CANNOT_WAIVE, "a ruling can waive the game's own checks, not turn order or the end of the match")
         chance = core.play_chance(loaded.config, self.seed_in_force(loaded, seq))
         # the arbiter sees everything: a ruling needs no confirmation
         _, verdict = core.adjudicate(loaded.rules, state, seat, intent, chance, waive=waive, confirmed=True)
         assert not isinstance(verdict, Held)
         if isinstance(verdict, Rejected):
-            return Rejected("ruling/still_illegal", f"even with {', '.join(sorted(waive))} waived: {verdict.code}: {verdict.message}", verdict.rule)
+            return Rejected(RulingCode.STILL_ILLEGAL, f"even with {', '.join(sorted(waive))} waived: {verdict.code}: {verdict.message}", verdict.rule)
         return verdict
 
 
@@ -582,5 +583,5 @@ def expect_head(match_id: str, head: int, expected_seq: int | None, hint: str = 
     """The one check of a writer's expected head: a writer that names a sequence number other than the
     match's head gets a conflict with the current head (``detail.head``) and nothing is written."""
     if expected_seq is not None and expected_seq != head:
-        raise ConflictError("match/stale_seq", f"match {match_id} is at entry {head}, not {expected_seq}{hint}",
+        raise ConflictError(MatchCode.STALE_SEQ, f"match {match_id} is at entry {head}, not {expected_seq}{hint}",
                             {"head": head})

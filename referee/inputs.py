@@ -27,6 +27,7 @@ from typing import Any
 
 from schemas import DEPTH_MAX
 
+from .engine.codes import InputCode
 from .engine.datafile import bad_char, char_name, is_bad, load_toml
 from .errors import BadInput
 
@@ -56,7 +57,7 @@ def decode(data: bytes, what: str) -> str:
         line = data.count(b"\n", 0, exc.start) + 1
         column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
         raise BadInput(
-            "input/bad_encoding",
+            InputCode.BAD_ENCODING,
             f"{what} is not UTF-8 text: byte 0x{data[exc.start]:02x} at line {line}, column {column}; "
             "save it as UTF-8",
         ) from None
@@ -68,13 +69,13 @@ def read_file(path: str, what: str, limit: int) -> str:
     try:
         fd = os.open(path, flags)
     except OSError as exc:
-        raise BadInput("input/unreadable", f"cannot read {what} {path}: {exc.strerror or exc}") from None
+        raise BadInput(InputCode.UNREADABLE, f"cannot read {what} {path}: {exc.strerror or exc}") from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise BadInput("input/not_a_file", f"{what} {path} is {_kind(info.st_mode)}; give the path of a file")
+            raise BadInput(InputCode.NOT_A_FILE, f"{what} {path} is {_kind(info.st_mode)}; give the path of a file")
         if info.st_size > limit:
-            raise BadInput("input/too_large", f"{what} {path} is {_size(info.st_size)}; the limit is {_size(limit)}")
+            raise BadInput(InputCode.TOO_LARGE, f"{what} {path} is {_size(info.st_size)}; the limit is {_size(limit)}")
         chunks: list[bytes] = []
         got = 0
         while got <= limit:
@@ -84,9 +85,9 @@ def read_file(path: str, what: str, limit: int) -> str:
             chunks.append(chunk)
             got += len(chunk)
         if got > limit:
-            raise BadInput("input/too_large", f"{what} {path} is more than {_size(limit)}; the limit is {_size(limit)}")
+            raise BadInput(InputCode.TOO_LARGE, f"{what} {path} is more than {_size(limit)}; the limit is {_size(limit)}")
     except OSError as exc:
-        raise BadInput("input/unreadable", f"cannot read {what} {path}: {exc.strerror or exc}") from None
+        raise BadInput(InputCode.UNREADABLE, f"cannot read {what} {path}: {exc.strerror or exc}") from None
     finally:
         os.close(fd)
     return decode(b"".join(chunks), f"{what} {path}")
@@ -96,7 +97,7 @@ def read_stdin(what: str, limit: int) -> str:
     """Standard input as text, at most ``limit`` bytes (``referee import -``)."""
     data = sys.stdin.buffer.read(limit + 1)
     if len(data) > limit:
-        raise BadInput("input/too_large", f"{what} on standard input is more than {_size(limit)}; the limit is {_size(limit)}")
+        raise BadInput(InputCode.TOO_LARGE, f"{what} on standard input is more than {_size(limit)}; the limit is {_size(limit)}")
     return decode(data, what)
 
 
@@ -105,7 +106,7 @@ def parse_toml(text: str, what: str, *, one_line: bool = True) -> dict[str, Any]
     try:
         return load_toml(text, one_line=one_line)
     except tomllib.TOMLDecodeError as exc:
-        raise BadInput("input/bad_toml", f"{what} is not valid TOML: {exc}") from None
+        raise BadInput(InputCode.BAD_TOML, f"{what} is not valid TOML: {exc}") from None
 
 
 def check_text(value: Any, what: str, limit: int, *, required: bool = False, hint: str = "") -> str:
@@ -113,17 +114,17 @@ def check_text(value: Any, what: str, limit: int, *, required: bool = False, hin
     naming ``what`` and the limit; ``hint`` (how to say what was meant otherwise) ends a message about
     a line break or a control character."""
     if not isinstance(value, str):
-        raise BadInput("input/bad_text", f"{what} must be text, not {type(value).__name__}")
+        raise BadInput(InputCode.BAD_TEXT, f"{what} must be text, not {type(value).__name__}")
     if required and not value.strip():
-        raise BadInput("input/bad_text", f"{what} is empty")
+        raise BadInput(InputCode.BAD_TEXT, f"{what} is empty")
     if len(value) > limit:
-        raise BadInput("input/too_long", f"{what} is {len(value):,} characters long; at most {limit:,} are accepted")
+        raise BadInput(InputCode.TOO_LONG, f"{what} is {len(value):,} characters long; at most {limit:,} are accepted")
     found = bad_char(value)
     if found is not None:
         i, ch = found
         name = char_name(ch)
         raise BadInput(
-            "input/bad_text",
+            InputCode.BAD_TEXT,
             f"{what} holds {name} (U+{ord(ch):04X}) at character {i + 1}: it must be one line of printable "
             f"characters, at most {limit:,}" + (f" ({hint})" if hint else ""),
         )
@@ -151,7 +152,7 @@ def check_depth(value: Any, what: str, limit: int = DEPTH_MAX) -> None:
         else:
             continue
         if depth >= limit:
-            raise BadInput("input/too_deep", f"{what} nests more than {limit} levels deep")
+            raise BadInput(InputCode.TOO_DEEP, f"{what} nests more than {limit} levels deep")
         stack.extend((child, depth + 1) for child in children)
 
 

@@ -38,6 +38,7 @@ import msgspec
 from schemas import ARBITER, SPECTATOR, Annotation, EntryView, Rejection
 
 from .engine import core, notation
+from .engine.codes import MatchCode
 from .engine.entries import fresh_secret
 from .engine.suggest import did_you_mean
 from .engine.protocol import Accepted, Held, Rejected
@@ -90,7 +91,7 @@ def seat_role(loaded: Loaded, seat: str | None) -> str | None:
         return None
     if seat != SPECTATOR and seat not in loaded.config.players:
         raise BadInput(
-            "match/unknown_seat",
+            MatchCode.UNKNOWN_SEAT,
             f"{seat!r} is not a seat of this match{did_you_mean(seat, (*loaded.config.players, SPECTATOR, ARBITER))}; "
             f"seats: {', '.join(loaded.config.players)} "
             f"(or {SPECTATOR}, {ARBITER})",

@@ -29,6 +29,7 @@ import msgspec
 from schemas import ARBITER, Outcome
 
 from .api import SubmitResult
+from .engine.codes import MatchCode, RulingCode
 from .engine.entries import Confirmation, Ruling, Unreadable
 from .engine.protocol import Held, Rejected
 from .errors import BadInput
@@ -102,17 +103,17 @@ def rule(referee: Referee, match_id: str, entry: int, *, reason: str = "", main:
     head = referee.store.head(mid)
     expect_head(mid, head, expected_seq)
     if not 1 <= entry <= head:
-        raise BadInput("match/bad_seq", f"entry {entry} does not exist: match {mid} has entries 1..{head}")
+        raise BadInput(MatchCode.BAD_SEQ, f"entry {entry} does not exist: match {mid} has entries 1..{head}")
     stored = referee.entry_at(loaded.match, entry)
     assert stored is not None
     body = loaded.decoder.decode(stored.body)
     if body.kind != "intent" or not isinstance(body.verdict, Rejected) or body.intent is None:
-        raise BadInput("ruling/not_rejected", f"entry {entry} is not a rejected intent; only a rejection can be ruled to stand")
+        raise BadInput(RulingCode.NOT_REJECTED, f"entry {entry} is not a rejected intent; only a rejection can be ruled to stand")
     timeline = referee.timeline(loaded)
     if not timeline.in_line(entry):
         by = timeline.undone_by.get(entry)
         raise RulingRefused(
-            "ruling/undone",
+            RulingCode.UNDONE,
             f"entry {entry} is no longer in the line of play (undone by entry {by}); nothing was written. Fork the "
             f"match before that undo (referee fork {mid} --at {(by or 1) - 1}) and rule on entry {entry} there",
         )
@@ -121,13 +122,13 @@ def rule(referee: Referee, match_id: str, entry: int, *, reason: str = "", main:
         if seq > entry and h.kind == "ruling" and h.accepted:
             earlier = loaded.decoder.decode(referee.entry_at(loaded.match, seq).body).act  # type: ignore[union-attr]
             if isinstance(earlier, Ruling) and earlier.entry == entry:
-                raise RulingRefused("ruling/already_stands",
+                raise RulingRefused(RulingCode.ALREADY_STANDS,
                                     f"entry {entry} already stands on this line (ruling entry {seq}); nothing was written")
     undo_seq = None
     if main:
         undo_verdict = referee.decide_undo(loaded, timeline, ARBITER, entry)
         if isinstance(undo_verdict, Rejected):
-            raise RulingRefused("ruling/cannot_rewind",
+            raise RulingRefused(RulingCode.CANNOT_REWIND,
                                 f"the main line cannot go back to entry {entry}: {undo_verdict.message}; nothing was "
                                 f"written. Rule it as a fork instead (without --main)")
     _, state = referee.state_at(loaded, entry)

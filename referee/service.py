@@ -35,6 +35,7 @@ from schemas.http import (
 from .api import SubmitResult, log_span
 from .engine import core, notation
 from .engine.chance import left_out, typed_chance, with_chance
+from .engine.codes import InputCode, MatchCode, RulingCode
 from .engine.entries import (
     Act,
     Confirmation,
@@ -265,7 +266,7 @@ class Referee:
         actors = (*loaded.config.players, *loaded.game.capabilities.other_actors)  # Copycat's table, Android's arbiter
         if seat is not None and seat not in actors:
             others = loaded.game.capabilities.other_actors
-            raise BadInput("match/unknown_seat", f"{seat!r} is not a seat of this match{did_you_mean(seat, actors)}; "
+            raise BadInput(MatchCode.UNKNOWN_SEAT, f"{seat!r} is not a seat of this match{did_you_mean(seat, actors)}; "
                            f"seats: {', '.join(loaded.config.players)}"
                            + (f" (and {', '.join(others)})" if others else ""))
         seq, state = self.state_at(loaded)
@@ -285,7 +286,7 @@ class Referee:
         if seat not in loaded.config.players and seat not in loaded.game.capabilities.other_actors:
             others = f" (and {', '.join(loaded.game.capabilities.other_actors)})" if loaded.game.capabilities.other_actors else ""
             raise BadInput(
-                "match/unknown_seat",
+                MatchCode.UNKNOWN_SEAT,
                 f"{seat!r} is not a seat of this match"
                 f"{did_you_mean(seat, (*loaded.config.players, *loaded.game.capabilities.other_actors))}; "
                 f"seats: {', '.join(loaded.config.players)}{others}",
@@ -296,7 +297,7 @@ class Referee:
             raise BadInput(exc.code, exc.message, {"intent": text}) from None
         problem = loaded.rules.check_input(intent)
         if problem:
-            raise BadInput("input/unknown_reference", problem, {"intent": text})
+            raise BadInput(InputCode.UNKNOWN_REFERENCE, problem, {"intent": text})
         return intent
 
     def at_head(self, loaded: Loaded, expected_seq: int | None, hint: str = "") -> tuple[int, Any]:
@@ -325,7 +326,7 @@ class Referee:
             self.store.append(entry, expected_seq=head, snapshot=snapshot, request=request, summary=summary)
         except Conflict as exc:
             self.history.forget_head(loaded.match.id)
-            raise ConflictError("match/stale_seq", str(exc), {"head": exc.head}) from None
+            raise ConflictError(MatchCode.STALE_SEQ, str(exc), {"head": exc.head}) from None
         except StoreError as exc:
             raise StorageError("store/failed", str(exc)) from None
         self.history.remember_head(loaded.match.id, entry.seq, new_state, entry)
@@ -390,9 +391,9 @@ class Referee:
             if typed:  # refused before adjudication; kept in the log as a line that changes nothing
                 message = (f"in a digital match the referee draws {', '.join(typed)}: leave {typed[0]} out (a guess "
                            "is never checked against the hidden order)")
-                self.record_unparsed(loaded.match.id, seat, text.strip(), "input/chance_typed", message, meta,
+                self.record_unparsed(loaded.match.id, seat, text.strip(), InputCode.CHANCE_TYPED, message, meta,
                                      request=request)
-                raise BadInput("input/chance_typed", message, {"intent": text})
+                raise BadInput(InputCode.CHANCE_TYPED, message, {"intent": text})
         chance = core.play_chance(loaded.config, self.seed_in_force(loaded, head + 1))
         awaiting = self.open_hold(loaded, head)
         hold = blind if hold is None else hold
@@ -425,7 +426,7 @@ class Referee:
         try:
             return source_of(dict(meta or {}))
         except (ValueError, msgspec.ValidationError) as exc:
-            raise BadInput("input/bad_source", f"cannot record where the entry came from: {exc}") from None
+            raise BadInput(InputCode.BAD_SOURCE, f"cannot record where the entry came from: {exc}") from None
 
     def record_unparsed(self, match_id: str, actor: str | None, text: str, code: str, message: str,
                         meta: Mapping[str, Any] | None = None, *, request: StoredRequest | None = None) -> int:
@@ -451,7 +452,7 @@ class Referee:
         loaded = self.load(match_id)
         head = self.store.head(loaded.match.id)
         if not 1 <= seq <= head:
-            raise BadInput("match/bad_seq", f"entry {seq} does not exist: match {loaded.match.id} has entries 1..{head}")
+            raise BadInput(MatchCode.BAD_SEQ, f"entry {seq} does not exist: match {loaded.match.id} has entries 1..{head}")
         if audience != "all" and audience != ARBITER and audience not in loaded.config.players:
             raise BadInput("annotation/bad_audience",
                            f"an annotation is for all, the arbiter or one seat ({', '.join(loaded.config.players)}), not {audience!r}")
@@ -481,7 +482,7 @@ class Referee:
     def _check_actor(self, loaded: Loaded, actor: str) -> None:
         if actor != ARBITER and actor not in loaded.config.players:
             raise BadInput(
-                "match/unknown_seat",
+                MatchCode.UNKNOWN_SEAT,
                 f"{actor!r} is not a seat of this match{did_you_mean(actor, (*loaded.config.players, ARBITER))}; "
                 f"seats: {', '.join(loaded.config.players)} (or {ARBITER})",
             )
@@ -504,7 +505,7 @@ class Referee:
                 raise BadInput("undo/nothing_to_undo", f"match {loaded.match.id} has no accepted or held move to undo")
             to = last.seq - 1
         if not 0 <= to < head:
-            raise BadInput("match/bad_seq", f"--to {to} is not an earlier entry: match {loaded.match.id} has entries 0..{head}")
+            raise BadInput(MatchCode.BAD_SEQ, f"--to {to} is not an earlier entry: match {loaded.match.id} has entries 0..{head}")
         over = loaded.rules.outcome(state) is not None
         verdict = self.decide_undo(loaded, timeline, by, to, over)
         act = Undo(to=to, target=to, reason=reason)
@@ -528,7 +529,7 @@ class Referee:
             if undo is None:
                 raise BadInput("redo/nothing_to_redo", f"match {loaded.match.id} has no undo in effect to redo")
         if not 1 <= undo <= head:
-            raise BadInput("match/bad_seq", f"entry {undo} does not exist: match {loaded.match.id} has entries 1..{head}")
+            raise BadInput(MatchCode.BAD_SEQ, f"entry {undo} does not exist: match {loaded.match.id} has entries 1..{head}")
         verdict = self.decide_redo(loaded, timeline, by, undo, loaded.rules.outcome(state) is not None)
         act = Redo(undo=undo, target=undo - 1, reason=reason)
         return self._append_act(loaded, head, state, act, by, f"redo undo={undo}", verdict, request=request)
@@ -562,17 +563,17 @@ class Referee:
         loaded = self.load(match_id)
         head, state = self.at_head(loaded, expected_seq)
         if not 1 <= entry <= head:
-            raise BadInput("match/bad_seq", f"entry {entry} does not exist: match {loaded.match.id} has entries 1..{head}")
+            raise BadInput(MatchCode.BAD_SEQ, f"entry {entry} does not exist: match {loaded.match.id} has entries 1..{head}")
         stored = self.entry_at(loaded.match, entry)
         assert stored is not None
         body = loaded.decoder.decode(stored.body)
         if body.kind != "intent" or not isinstance(body.verdict, Rejected) or body.intent is None:
-            raise BadInput("ruling/not_rejected", f"entry {entry} is not a rejected intent; only a rejection can be ruled to stand")
+            raise BadInput(RulingCode.NOT_REJECTED, f"entry {entry} is not a rejected intent; only a rejection can be ruled to stand")
         last = self.entry_at(loaded.match, head) if entry < head else stored
         if last is not None and last.state_hash != stored.state_hash:
             # applied here, the move would be played on a state it was never made on
             raise BadInput(
-                "ruling/not_last",
+                RulingCode.NOT_LAST,
                 f"the state has changed since entry {entry} (entries up to {head} were played after it); nothing was "
                 f"written. A ruling on it replays what followed, on a fork or on the main line: "
                 f"`referee rule {loaded.match.id} {entry}` on the match's own database (see referee/rulings.py)",
@@ -619,7 +620,7 @@ class Referee:
         loaded = self.load(match_id)
         head = self.store.head(loaded.match.id)
         if not 0 <= at <= head:
-            raise BadInput("match/bad_seq", f"--at {at} is not an entry of match {loaded.match.id} (0..{head})")
+            raise BadInput(MatchCode.BAD_SEQ, f"--at {at} is not an entry of match {loaded.match.id} (0..{head})")
         parent = loaded.match
         # a fork at or before the parent's own fork point forks the grandparent instead: history is
         # never shared through a match that does not hold it

@@ -45,6 +45,7 @@ import msgspec
 
 from schemas import ARBITER, SEED_MAX, TEXT_MAX, TITLE_MAX, EntryLine, ImportProblem, ImportSummary, MatchConfig
 
+from .engine.codes import GameCode, MatchCode
 from .engine.notation import split_words
 from .engine.protocol import Game, InputError, Rejected
 from .errors import BadInput, RefereeError, StorageError
@@ -398,9 +399,10 @@ def _configure(referee: Referee, header: Header, source: str, base_dir: str | No
             chance=values.get("chance"), meta=meta, base_dir=base_dir, undo=values.get("undo", "any"),
         )
     except RefereeError as exc:
-        key = {"game/unknown": "game", "match/bad_players": "players", "match/bad_option": "option",
-               "match/bad_chance": "chance", "match/bad_undo_policy": "undo", "match/bad_seed": "seed"}.get(
-            exc.code, "cards" if exc.code.startswith("cards") else "")
+        fields: dict[str, str] = {
+            GameCode.UNKNOWN: "game", MatchCode.BAD_PLAYERS: "players", MatchCode.BAD_OPTION: "option",
+            MatchCode.BAD_CHANCE: "chance", MatchCode.BAD_UNDO_POLICY: "undo", MatchCode.BAD_SEED: "seed"}
+        key = fields.get(exc.code, "cards" if exc.code.startswith("cards") else "")
         line = header.lines.get(key) or header.lines.get(key + "s")
         where = f"{source}:{line}" if line else source
         raise type(exc)(exc.code, f"{where}: {exc.message}", exc.detail) from None

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.engine.protocol import Capabilities, RulesBase
+from referee.engine.protocol import Capabilities, GameBase, RulesBase
 from referee.games import GAMES
 from referee.games._template import GAME as TEMPLATE
 from support.pile import PileGame
@@ -41,3 +41,37 @@ def test_the_bundled_games_declare_what_they_have():
     assert {g for g, c in caps.items() if c.opening} == {g.id for g in GAMES}  # every game has a template
     assert {g: c.other_actors for g, c in caps.items() if c.other_actors} == {
         "android": ("arbiter",), "copycat": ("table",)}
+
+
+# -- the engine reads the declared capability ------------------------------------------------------------------
+
+
+class _Undeclared(PileGame):
+    """Pile whose Game leaves ``confirmations`` undeclared, though its rules still answer ``confirmer``."""
+
+    capabilities = Capabilities(other_actors=("table",))
+
+
+def test_the_bound_rules_carry_the_declared_confirmations():
+    from schemas import MatchConfig
+
+    assert all(type(g).bind is GameBase.bind for g in EVERY_GAME)  # every game binds through the one bind
+    config = MatchConfig(game="pile", players=("alice", "bob"))
+    assert PileGame().bind(config).confirmations is True and _Undeclared().bind(config).confirmations is False
+
+
+def test_a_move_is_held_only_for_a_game_that_declares_confirmations():
+    """The engine asks ``confirmer`` only when the game declares ``confirmations``: the same guess at
+    another seat's token waits for that seat under Pile, and is adjudicated at once (refused, naming the
+    wrong token) under a Pile that does not declare it."""
+    from referee.service import Referee
+    from referee.store.memory import MemoryStore
+
+    for game, held in ((PileGame(), True), (_Undeclared(), False)):
+        r = Referee(MemoryStore(), games=[game], clock=lambda: "")
+        m = r.new_match("pile", ["alice", "bob"])
+        r.submit(m.id, "alice", "start first=alice tokens=K01,K02")
+        res = r.submit(m.id, "alice", "guess seat=bob token=K03", blind=True)
+        assert res.held is held, game
+        if not held:
+            assert res.verdict.code == "pile/wrong_guess" and r.show(m.id).state["pile"] == 10

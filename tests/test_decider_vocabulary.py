@@ -1,6 +1,6 @@
 """One decider for every game: checks are spelled ``check`` (a ruling "stands as played" may waive it) or
-``require``/``fail`` (never waived), and ``RulesBase.decide`` runs a game's ``judge`` on its decision and
-keeps the state after it for ``applied``. X-Files' game rules can now be ruled away; what a move cannot
+``require``/``fail`` (never waived), and ``RulesBase.decide`` runs a game's table of deciders on its decision
+and keeps the state after it for ``applied``. X-Files' game rules can now be ruled away; what a move cannot
 be carried out without still cannot."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import pytest
 
 from conftest import ROOT
 from referee.engine.decision import Decision
-from referee.engine.protocol import Accepted, Rejected, RulesBase
+from referee.engine.protocol import Accepted, Deciders, Rejected, RulesBase
 from referee.games.xfiles_encounters.codes import Code
 from referee.service import Referee
 from referee.store.memory import MemoryStore
@@ -45,16 +45,19 @@ def test_a_check_is_waived_by_a_ruling_naming_it_and_a_require_never():
     assert getattr(exc.value, "code", None) == "g/limit"
 
 
+def _add(tx: Decision, intent: int) -> None:
+    tx.require(tx.state + intent >= 0, "below_zero", "the counter cannot go below 0")
+    tx.emit(intent)
+    tx.check(tx.state <= 3, "above_three", "the counter stops at 3")
+
+
 class _Counting(RulesBase):
     """A game of one counter: ``intent`` is added; above 3 is a rule (waivable), below 0 impossible."""
 
+    deciders = Deciders({int: _add})
+
     def decision(self, state: Any, seat: str, chance: Any, waive: frozenset[str]) -> Decision:
         return Decision("count/", state, _evolve, waive=waive)
-
-    def judge(self, tx: Any, intent: Any) -> None:
-        tx.require(tx.state + intent >= 0, "below_zero", "the counter cannot go below 0")
-        tx.emit(intent)
-        tx.check(tx.state <= 3, "above_three", "the counter stops at 3")
 
     # the rest of what every game defines (RulesBase declares them abstract)
     def setup(self, chance: Any) -> int:
@@ -96,6 +99,46 @@ def test_rules_base_decides_and_keeps_the_state_after_an_accepted_decision():
     assert isinstance(ruled, Accepted) and rules.applied(state, ruled) == 6
     still = rules.decide(state, "a", -4, None, waive=frozenset({"count/below_zero"}))
     assert isinstance(still, Rejected) and still.code == "count/below_zero"
+
+
+def test_the_table_runs_before_the_decider_after_and_again_on_a_refusal():
+    seen: list[str] = []
+
+    def before(tx: Decision, intent: Any) -> None:
+        seen.append("before")
+        tx.require(intent != "blocked" or tx.state > 0, "blocked", "blocked until something is added")
+
+    def again(tx: Decision, start: Any, intent: Any) -> bool:
+        seen.append("again")
+        tx.state, tx.events = start, []
+        tx.emit(1)  # what makes the intent possible comes first
+        return True
+
+    plain = Deciders({str: lambda tx, intent: seen.append(intent)}, before=before, after=lambda tx, i: seen.append("after"))
+    plain.judge(Decision("g/", 1, _evolve), "go")
+    assert seen == ["before", "go", "after"]
+    with pytest.raises(Exception) as exc:
+        plain.judge(Decision("g/", 0, _evolve), "blocked")
+    assert getattr(exc.value, "code", None) == "g/blocked"
+    seen.clear()
+    retried = Deciders({str: lambda tx, intent: seen.append(intent)}, before=before, again=again)
+    tx = Decision("g/", 0, _evolve)
+    retried.judge(tx, "blocked")
+    assert seen == ["before", "again", "before", "blocked"] and tx.events == [1] and tx.state == 1
+    with pytest.raises(TypeError, match="no decider for the intent int"):
+        plain.judge(Decision("g/", 0, _evolve), 5)
+
+
+@pytest.mark.parametrize("game", [g for g in GAMES if g != "xfiles_encounters"])
+def test_a_game_declares_its_table_and_writes_no_judge(game):
+    import importlib
+
+    from referee.games import GAMES as REGISTERED
+
+    rules_type = next(g for g in REGISTERED if g.id == game).rules_type
+    assert isinstance(rules_type.deciders, Deciders)
+    assert rules_type.deciders is importlib.import_module(f"referee.games.{game}.decide").DECIDERS
+    assert rules_type.judge is RulesBase.judge and rules_type.decide is RulesBase.decide
 
 
 def test_every_game_speaks_the_one_vocabulary():
@@ -235,7 +278,49 @@ def test_a_games_codes_are_its_enum_and_no_check_spells_one_as_a_string(game):
                     and node.func.attr in ("check", "require", "fail"):
                 at = 0 if node.func.attr == "fail" else 1
                 arg = node.args[at] if len(node.args) > at else None
-                # the framework's own codes (turn order) are not the game's to name
-                if isinstance(arg, ast.Constant) and not str(arg.value).startswith("turn/"):
+                if isinstance(arg, ast.Constant):
                     literal.append(f"{name}:{node.lineno}: {arg.value}")
     assert literal == []
+
+
+# -- the framework's codes are a StrEnum per scope ---------------------------------------------------------
+
+
+def test_the_framework_codes_are_an_enum_per_scope():
+    from referee.engine.codes import SCOPES
+
+    for scope, codes in SCOPES.items():
+        assert all(re.fullmatch(rf"{scope}/[a-z0-9_]+", c.value) and c.name == c.value.split("/")[1].upper()
+                   for c in codes), scope
+        assert len({c.value for c in codes}) == len(codes)
+
+
+def _string_constants(path: str) -> list[tuple[int, str]]:
+    """The string constants of a module that are not docstrings (an f-string's text parts included)."""
+    with open(path, encoding="utf-8") as fh:
+        tree = ast.parse(fh.read())
+    docs = {id(node.body[0].value) for node in ast.walk(tree)
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body
+            and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+    return [(node.lineno, node.value) for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs]
+
+
+def test_no_module_spells_a_framework_code_as_a_string():
+    """Every code of the framework's scopes (turn, match, input, cards, game, setup, ruling) is named by its
+    enum member wherever the product writes one: the service layer, the engine, the games, the CLI. The
+    store sits below the engine (it imports none of it: tests/test_layering.py) and keeps its own words."""
+    from referee.engine.codes import SCOPES
+
+    code = re.compile(rf"({'|'.join(SCOPES)})/[a-z0-9_]+")
+    found = []
+    for top in ("referee", "cli"):
+        for folder, _, files in os.walk(os.path.join(ROOT, top)):
+            if os.path.relpath(folder, ROOT).replace(os.sep, "/").startswith("referee/store"):
+                continue
+            for name in sorted(files):
+                if name.endswith(".py") and not (top == "referee" and folder.endswith("engine") and name == "codes.py"):
+                    path = os.path.join(folder, name)
+                    found += [f"{os.path.relpath(path, ROOT)}:{n}: {text}" for n, text in _string_constants(path)
+                              if code.fullmatch(text)]
+    assert found == []

@@ -20,7 +20,7 @@ REQUIRED = {
     "codes.py": "the rejection codes (a StrEnum of the spec's codes)",
     "options.py": "the options and every ambiguity's default ruling",
     "data.py": "the game's data (cards, boards, constants), validated",
-    "decide.py": "how an intent is judged: judge and the table of deciders",
+    "decide.py": "how an intent is judged: the table of deciders",
     "txn.py": "the decision being built",
     "fold.py": "the fold: evolve, one event applied",
     "legal.py": "legal intents",

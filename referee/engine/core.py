@@ -18,6 +18,7 @@ import msgspec
 from schemas import MatchConfig, Seat
 
 from .chance import Chance
+from .codes import MatchCode, TurnCode
 from .hashing import annotation_hash as annotation_hash
 from .hashing import annotations_root as annotations_root
 from .hashing import canonical as canonical
@@ -158,21 +159,21 @@ def adjudicate(
     that are not applied this once; the framework's checks are never waived. ``awaiting`` is the entry
     that waits for a confirmation, and who gives it (nothing else is played meanwhile). An intent whose
     legality depends on what is hidden from its actor is :class:`Held` for its confirmer unless this is
-    that confirmation (``confirmed``).
+    that confirmation (``confirmed``); only a game declaring ``Capabilities.confirmations`` is asked.
     """
     if rules.outcome(state) is not None:
-        return intent, Rejected("match/over", "the match is over; no further intents are accepted", "")
+        return intent, Rejected(MatchCode.OVER, "the match is over; no further intents are accepted", "")
     if awaiting is not None:
         held, who = awaiting
-        return intent, Rejected("match/awaiting_confirmation",
+        return intent, Rejected(MatchCode.AWAITING_CONFIRMATION,
                                 f"entry {held} waits for {who} to confirm it (or decline); nothing else is played meanwhile", "")
     actors = rules.actors(state, intent)
     if seat not in actors:
         who = ", ".join(sorted(actors)) or "nobody"
         return intent, Rejected(
-            "turn/not_your_turn", f"{seat} may not {type(intent).__struct_config__.tag} now (may act: {who})", ""
+            TurnCode.NOT_YOUR_TURN, f"{seat} may not {type(intent).__struct_config__.tag} now (may act: {who})", ""
         )
-    if not confirmed:
+    if rules.confirmations and not confirmed:
         confirmer = rules.confirmer(state, seat, intent)
         if confirmer is not None and confirmer != seat:
             return intent, Held(confirmer=confirmer, reason=f"it reads what only {confirmer} can see")

@@ -33,6 +33,7 @@ import msgspec
 import msgspec.inspect as mi
 
 from . import suggest
+from .codes import InputCode
 from .protocol import InputError
 
 #: how many verbs an unknown verb's refusal lists (the closest ones), not the game's 25-40
@@ -367,7 +368,7 @@ def parse_intent(intent_type: Any, text: str | list[str]) -> Any:
             near = suggest.closest(verb, verbs, n=VERBS_LISTED, cutoff=0.0)
             listed = f"the closest of the {len(verbs)} verbs: {', '.join(near)}"
         raise InputError(
-            f"unknown verb {verb!r}{suggest.did_you_mean(verb, verbs, n=3)}; {listed}", code="input/unknown_verb"
+            f"unknown verb {verb!r}{suggest.did_you_mean(verb, verbs, n=3)}; {listed}", code=InputCode.UNKNOWN_VERB
         )
     data: dict[str, Any] = {}
     seen: set[str] = set()
@@ -379,7 +380,7 @@ def parse_intent(intent_type: Any, text: str | list[str]) -> Any:
                 raise InputError(
                     f"{verb}: argument {word!r} is not key=value; expected one of: "
                     + ", ".join(p.key for p in info.params),
-                    code="input/bad_argument",
+                    code=InputCode.BAD_ARGUMENT,
                 )
             key, raw = positional.pop(0), word
         p = info.param(key)
@@ -392,17 +393,17 @@ def parse_intent(intent_type: Any, text: str | list[str]) -> Any:
             raise InputError(
                 f"{verb}: unknown argument {key!r}{hint}; {verb} takes: "
                 + (", ".join(q.key for q in info.params) or "no arguments"),
-                code="input/unknown_argument",
+                code=InputCode.UNKNOWN_ARGUMENT,
             )
         if key in seen:
-            raise InputError(f"{verb}: argument {key} given twice", code="input/bad_argument")
+            raise InputError(f"{verb}: argument {key} given twice", code=InputCode.BAD_ARGUMENT)
         if p.group:
             bare = key == p.group
             if (bare and any(k.startswith(p.group + ".") for k in seen)) or (not bare and p.group in seen):
                 raise InputError(
                     f"{verb}: argument {p.group}: give either {p.group}=WORD or its dotted fields "
                     f"({p.group}.NAME=...), not both",
-                    code="input/bad_argument",
+                    code=InputCode.BAD_ARGUMENT,
                 )
         seen.add(key)
         if key in positional:
@@ -425,12 +426,12 @@ def parse_intent(intent_type: Any, text: str | list[str]) -> Any:
     if missing:
         raise InputError(
             f"{verb}: missing argument {', '.join(missing)}; usage: {info.signature()}",
-            code="input/missing_argument",
+            code=InputCode.MISSING_ARGUMENT,
         )
     try:
         return msgspec.convert(data, type=info.cls)
     except msgspec.ValidationError as exc:
-        raise InputError(f"{verb}: {exc}; usage: {info.signature()}", code="input/bad_argument") from None
+        raise InputError(f"{verb}: {exc}; usage: {info.signature()}", code=InputCode.BAD_ARGUMENT) from None
 
 
 _RECORDS: dict[type, tuple[ParamInfo, ...]] = {}

@@ -27,6 +27,7 @@ from schemas.board import Board
 from schemas.listing import Listed
 
 from .chance import Chance
+from .codes import InputCode, MatchCode, SetupCode
 from .position import Placed, PositionError, PositionShape, write_paths
 from .present import sections as default_sections
 from .present import seat_tableau
@@ -95,6 +96,56 @@ class Deciding(Protocol[S_co, E]):
     def keeps_state(self) -> bool: ...
 
     def accepted(self) -> Accepted[E]: ...
+
+
+D = TypeVar("D")
+
+
+class Deciders(Generic[D]):
+    """A game's table of deciders, declared once as data in its ``decide.py`` and named by its rules class
+    (``deciders = DECIDERS``): for each intent type the function that judges it on the decision ``D`` (its
+    checks raise a :class:`Refusal`, its changes are emitted), with what every intent goes through around
+    its decider. :meth:`RulesBase.decide` runs it on a fresh decision, so no game writes that loop.
+
+    * ``before(tx, intent)``: the checks and changes every intent goes through first (the rulebook's
+      general checks: the phase, what is pending, the step), in the rulebook's order;
+    * ``after(tx, intent)``: what follows every accepted decider (a status check, a note of the action);
+    * ``again(tx, start, intent)``: after a refusal, whether the intent is judged once more, on ``tx`` made
+      ready for it from ``start``, the state the decision began on (War of Shadows closes an activation
+      that is done and judges the intent after it); False lets the refusal stand (the default).
+    """
+
+    __slots__ = ("table", "before", "after", "again")
+
+    def __init__(self, table: Mapping[type[Any], Callable[[D, Any], None]], *,
+                 before: Callable[[D, Any], None] | None = None, after: Callable[[D, Any], None] | None = None,
+                 again: Callable[[D, Any, Any], bool] | None = None) -> None:
+        self.table: Mapping[type[Any], Callable[[D, Any], None]] = dict(table)
+        self.before, self.after, self.again = before, after, again
+
+    def judge(self, tx: D, intent: Any) -> None:
+        """``intent`` judged on ``tx``: ``before``, its decider, ``after``; a failed check raises a
+        :class:`Refusal` (after ``again`` declined to judge it once more)."""
+        if self.again is None:
+            self._once(tx, intent)
+            return
+        start = cast("Deciding[Any, Any]", tx).state
+        try:
+            self._once(tx, intent)
+        except Refusal:
+            if not self.again(tx, start, intent):
+                raise
+            self._once(tx, intent)
+
+    def _once(self, tx: D, intent: Any) -> None:
+        if self.before is not None:
+            self.before(tx, intent)
+        decider = self.table.get(type(intent))
+        if decider is None:
+            raise TypeError(f"no decider for the intent {type(intent).__name__} in the game's table")
+        decider(tx, intent)
+        if self.after is not None:
+            self.after(tx, intent)
 
 
 class OptionSpec(msgspec.Struct, frozen=True, kw_only=True):
@@ -177,16 +228,16 @@ class ConfigError(ValueError):
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
-        self.code = code
+        self.code = str(code)  # a member of a StrEnum of codes is kept as its plain string
         self.message = message
 
 
 class InputError(ValueError):
     """An intent is malformed or names something that does not exist: refused before adjudication."""
 
-    def __init__(self, message: str, code: str = "input/invalid") -> None:
+    def __init__(self, message: str, code: str = InputCode.INVALID) -> None:
         super().__init__(message)
-        self.code = code
+        self.code = str(code)
         self.message = message
 
 
@@ -222,6 +273,9 @@ class DecidingHooks(Protocol[S, I, E]):
     config: MatchConfig
     #: the seats, in seating order
     players: tuple[Seat, ...]
+    #: the game's declared ``Capabilities.confirmations`` (``Game.bind`` sets it): whether the engine asks
+    #: ``confirmer`` if an intent waits for a confirmation; without it no intent is ever held
+    confirmations: bool
 
     def setup(self, chance: Chance | None) -> S:
         """The position after the rulebook's setup. ``chance`` is None for physical chance."""
@@ -234,8 +288,8 @@ class DecidingHooks(Protocol[S, I, E]):
         """Who must confirm ``intent`` before it is adjudicated, because whether it is legal depends on
         what is hidden from ``seat``: the seat whose hidden zones it reads (a declared effect taking a
         card from an opponent's hand), the arbiter when no seat knows (an archive's order), or None.
-        Decided from the intent and the public state only. Default: None (``Capabilities.confirmations``
-        declares a game that overrides it)."""
+        Decided from the intent and the public state only. Default: None. The engine asks it only of a
+        game that declares ``Capabilities.confirmations`` (the flag is what gates it)."""
 
     def filled_intent(self, state: S, seat: Seat, intent: I, chance: Chance | None) -> I | Rejected:
         """Digital match (``chance`` given): the intent with omitted chance fields filled from the
@@ -381,7 +435,8 @@ class Capabilities(msgspec.Struct, frozen=True, kw_only=True):
 
     #: a finished match can be continued by the next (a series): the rules override ``carry_over``
     continuation: bool = False
-    #: an intent may be held for a confirmation (it reads what its actor cannot see): ``confirmer``
+    #: an intent may be held for a confirmation (it reads what its actor cannot see): ``confirmer``, which
+    #: the engine asks only when this is set (``bind`` hands it to the rules, ``core.adjudicate`` reads it)
     confirmations: bool = False
     #: its card data can be listed as a scorekeeper types it (``referee cards``): ``listing``
     listing: bool = False
@@ -458,7 +513,10 @@ class GameBase:
         return {}
 
     def bind(self, config: MatchConfig) -> Rules[Any, Any, Any]:
-        return self.rules_type(config)
+        """The rules of one match, carrying the declared capability the engine reads while deciding."""
+        rules = self.rules_type(config)
+        rules.confirmations = self.capabilities.confirmations
+        return rules
 
 
 class RulesBase(ABC, Generic[S, I, E]):
@@ -470,6 +528,8 @@ class RulesBase(ABC, Generic[S, I, E]):
     config: MatchConfig
     #: the seats, in seating order (a game's rules set it from the configuration)
     players: tuple[Seat, ...] = ()
+    #: the game's ``Capabilities.confirmations``, set by :meth:`GameBase.bind` (rules made otherwise hold nothing)
+    confirmations: bool = False
 
     # -- deciding (:class:`DecidingHooks`): what every game writes --------------------------------------------
 
@@ -498,21 +558,23 @@ class RulesBase(ABC, Generic[S, I, E]):
     #: (state, verdict, state after) of the last accepted decision whose decision kept its state
     _last: tuple[S, Accepted[E], S] | None = None
 
+    #: the game's table of deciders (see :class:`Deciders`), declared in its ``decide.py``
+    deciders: Deciders[Any]
+
     def decision(self, state: S, seat: Seat, chance: Chance | None, waive: frozenset[str]) -> Deciding[S, E]:
         """A fresh decision on ``state`` for ``seat`` (the game's :class:`~referee.engine.decision.Decision`),
-        ``waive`` the codes an arbiter's ruling waives this once."""
-        raise NotImplementedError(f"{type(self).__name__} decides by a decision of its own: define decision and judge")
+        ``waive`` the codes an arbiter's ruling waives this once (its ``check`` lets them pass)."""
+        raise NotImplementedError(f"{type(self).__name__} decides by a decision of its own: define decision")
 
     def judge(self, tx: Any, intent: I) -> None:
-        """Run the game's checks and deciders for ``intent`` on ``tx`` (the game's own decision, as
-        :meth:`decision` made it; its table of deciders, by the intent's type): each check raises a
-        :class:`Refusal` when it fails, each change is emitted."""
-        raise NotImplementedError(f"{type(self).__name__} decides by a decision of its own: define decision and judge")
+        """``intent`` judged on ``tx`` by the game's table of :attr:`deciders`. (X-Files still judges by a
+        function of its own, overriding this; every other game declares its table.)"""
+        self.deciders.judge(tx, intent)
 
     def decide(self, state: S, seat: Seat, intent: I, chance: Chance | None,
                waive: frozenset[str] = frozenset()) -> Accepted[E] | Rejected:
-        """:meth:`judge` on a fresh :meth:`decision`: the first refusal, or the events emitted (and the
-        state after them kept for :meth:`applied`)."""
+        """The intent judged on a fresh :meth:`decision` (by the table of :attr:`deciders`): the first
+        refusal, or the events emitted (and the state after them kept for :meth:`applied`)."""
         tx = self.decision(state, seat, chance, waive)
         try:
             self.judge(tx, intent)
@@ -598,14 +660,14 @@ class RulesBase(ABC, Generic[S, I, E]):
         return False
 
     def carry_over(self, state: S) -> Mapping[str, Any]:
-        raise ConfigError("match/no_continuation", "a match of this game cannot be continued by another")
+        raise ConfigError(MatchCode.NO_CONTINUATION, "a match of this game cannot be continued by another")
 
     # -- positions (:class:`PositionHooks`; see :mod:`referee.engine.position`) --------------------------------
 
     #: what a position path may name; the default takes the state's own fields, nothing derived
     position_shape: PositionShape = PositionShape()
     #: the refusal code of a bad position (a game sets ``<game>/invalid_position`` or its spec's code)
-    position_refusal: str = "setup/invalid_position"
+    position_refusal: str = SetupCode.INVALID_POSITION
 
     def apply_position(self, state: S, overrides: Mapping[str, Any]) -> S:
         try:

@@ -20,6 +20,7 @@ import msgspec
 from schemas import NAME_MAX, SEED_MAX, TEXT_MAX, TITLE_MAX, Outcome
 
 from ..config import new_match_id, utc_now
+from ..engine.codes import CardsCode
 from ..errors import BadInput, ConflictError, NotFound, StorageError
 from ..inputs import check_text, same_head
 from ..service import Referee
@@ -208,7 +209,7 @@ class Tournaments:
             raise BadInput("tournament/bad_chance", f"chance must be physical or digital, not {chance!r}")
         if cards_text is None and cards is not None and cards not in g.card_sets:
             known = ", ".join(sorted(g.card_sets)) or "none"
-            raise BadInput("cards/not_bundled", f"card set {cards!r} is not bundled with {g.id} ({known}) and no "
+            raise BadInput(CardsCode.NOT_BUNDLED, f"card set {cards!r} is not bundled with {g.id} ({known}) and no "
                            "card file's text came with it: `tournament new --cards FILE` reads an existing file and "
                            "sends its text (over HTTP: cards_text)")
         if cards_text is not None and cards is None:
@@ -541,7 +542,7 @@ class Tournaments:
         cfg = state.config
         number = state.current + 1
         if cfg.cards is not None and cfg.cards_text is None and cfg.cards not in self.referee.game(cfg.game).card_sets:
-            raise BadInput("cards/not_bundled", f"this tournament's card set {cfg.cards!r} is not bundled with {cfg.game}: "
+            raise BadInput(CardsCode.NOT_BUNDLED, f"this tournament's card set {cfg.cards!r} is not bundled with {cfg.game}: "
                            "it was recorded as a file's name, and a tournament's matches never read a file by its name "
                            "(create the tournament again with --cards FILE, which keeps the file's text)")
         if cfg.rounds and number > cfg.rounds:

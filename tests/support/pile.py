@@ -12,8 +12,9 @@ from typing import Any, Literal
 import msgspec
 
 from referee.engine.chance import Chance
+from referee.engine.decision import Decision
 from referee.engine.position import Placed, PositionError
-from referee.engine.protocol import Accepted, Capabilities, ConfigError, GameBase, OptionSpec, Rejected, RulesBase
+from referee.engine.protocol import Capabilities, ConfigError, Deciders, GameBase, OptionSpec, Rejected, RulesBase
 from schemas import MatchConfig, Outcome
 
 TOKENS = ("K01", "K02", "K03", "K04", "K05", "K06")
@@ -78,7 +79,51 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     last: str | None = None
 
 
+class PileTx(Decision):
+    """One decision on the pile: the rules it is judged under and the seat acting."""
+
+    __slots__ = ("rules", "seat")
+
+    def __init__(self, rules: PileRules, state: State, seat: str, waive: frozenset[str]) -> None:
+        super().__init__("pile/", state, rules.evolve, waive=waive)
+        self.rules, self.seat = rules, seat
+
+
+def _start(tx: PileTx, intent: Start) -> None:
+    players = tx.rules.players
+    first = intent.first
+    if first is None or first not in players:
+        tx.fail("bad_first", f"first must be a player, not {first!r}", "R-START")
+    tx.require(len(intent.tokens) == len(players), "wrong_token_count", f"deal {len(players)} tokens", "R-START")
+    tx.emit(Started(first=first, tokens=intent.tokens))
+
+
+def _take(tx: PileTx, intent: Take) -> None:
+    count = intent.count
+    tx.check(1 <= count <= 3, "bad_count", f"take 1 to 3 stones, not {count}", "R-TAKE")
+    banned = count in tx.rules.config.options.get("bans", ())  # type: ignore[operator]
+    tx.require(not banned, "banned_count", f"taking {count} is banned in this match", "R-TAKE")
+    tx.require(count <= tx.state.pile, "not_enough", f"the pile has {tx.state.pile}, not {count}", "R-TAKE")
+    tx.emit(Taken(seat=tx.seat, count=count))
+
+
+def _say(tx: PileTx, intent: Say) -> None:
+    pass
+
+
+def _refill(tx: PileTx, intent: Refill) -> None:
+    tx.emit(Taken(seat="table", count=-intent.count))
+
+
+def _guess(tx: PileTx, intent: Guess) -> None:
+    tx.require(tx.state.tokens.get(intent.seat) == intent.token, "wrong_guess", f"{intent.seat}'s token is not {intent.token}",
+               "R-GUESS")
+    tx.emit(Taken(seat=tx.seat, count=1))
+
+
 class PileRules(RulesBase[State, Intent, Event]):
+    deciders = Deciders({Start: _start, Take: _take, Say: _say, Refill: _refill, Guess: _guess})
+
     def __init__(self, config: MatchConfig) -> None:
         self.config = config
         self.players = config.players
@@ -105,32 +150,8 @@ class PileRules(RulesBase[State, Intent, Event]):
             return Rejected("pile/chance_mismatch", "the typed outcome differs from the match's generator")
         return Start(first=first, tokens=tokens)
 
-    def decide(self, state: State, seat: str, intent: Intent, chance: Chance | None,
-               waive: frozenset[str] = frozenset()) -> Any:
-        match intent:
-            case Start(first=first, tokens=tokens):
-                if first not in self.players:
-                    return Rejected("pile/bad_first", f"first must be a player, not {first!r}", "R-START")
-                if len(tokens) != len(self.players):
-                    return Rejected("pile/wrong_token_count", f"deal {len(self.players)} tokens", "R-START")
-                return Accepted((Started(first=first, tokens=tokens),))
-            case Take(count=count):
-                if not 1 <= count <= 3 and "pile/bad_count" not in waive:
-                    return Rejected("pile/bad_count", f"take 1 to 3 stones, not {count}", "R-TAKE")
-                if count in self.config.options.get("bans", ()):  # type: ignore[operator]
-                    return Rejected("pile/banned_count", f"taking {count} is banned in this match", "R-TAKE")
-                if count > state.pile:
-                    return Rejected("pile/not_enough", f"the pile has {state.pile}, not {count}", "R-TAKE")
-                return Accepted((Taken(seat=seat, count=count),))
-            case Say():
-                return Accepted(())
-            case Refill(count=count):
-                return Accepted((Taken(seat="table", count=-count),))
-            case Guess(seat=other, token=token):
-                if state.tokens.get(other) != token:
-                    return Rejected("pile/wrong_guess", f"{other}'s token is not {token}", "R-GUESS")
-                return Accepted((Taken(seat=seat, count=1),))
-        raise TypeError(f"unknown intent {intent!r}")
+    def decision(self, state: State, seat: str, chance: Chance | None, waive: frozenset[str]) -> PileTx:
+        return PileTx(self, state, seat, waive)
 
     def evolve(self, state: State, event: Event) -> State:
         match event:

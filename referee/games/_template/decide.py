@@ -1,14 +1,14 @@
 """How an intent is judged: one decider per intent, checks first (``check``: a rule an arbiter's ruling
-may waive; ``require``: without it the intent cannot be carried out), then the events emitted."""
+may waive; ``require``: without it the intent cannot be carried out), then the events emitted; the table
+of them, ``DECIDERS``, is what ``RulesBase.decide`` runs."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from referee.engine.protocol import Deciders
 
 from .codes import Code
 from .data import MAX_TAKE, R_TAKE
-from .model import Intent, Take, Taken
+from .model import Take, Taken
 from .txn import Tx
 
 
@@ -19,8 +19,4 @@ def take(tx: Tx, intent: Take) -> None:
     tx.emit(Taken(seat=tx.seat, count=intent.count))
 
 
-DECIDERS: dict[type[Any], Callable[[Tx, Any], None]] = {Take: take}
-
-
-def judge(tx: Tx, intent: Intent) -> None:
-    DECIDERS[type(intent)](tx, intent)
+DECIDERS: Deciders[Tx] = Deciders({Take: take})

@@ -10,7 +10,7 @@ from referee.engine.chance import Chance
 from referee.engine.protocol import ConfigError, Rejected, RulesBase
 from schemas import MatchConfig, Outcome
 
-from . import decide
+from .decide import DECIDERS
 from .fold import evolve
 from .legal import legal
 from .model import Event, Intent, State
@@ -22,7 +22,10 @@ class TemplateRules(RulesBase[State, Intent, Event]):
     """``RulesBase[State, Intent, Event]``: the game's state and its intent and event unions (``model.py``),
     so mypy checks every hook below against them. ``actors`` answers whose turn it is, since this game's
     rules check the turn before anything else (a game whose rulebook checks something first answers every
-    seat that may ever send the intent, and checks the turn in its decider: see ``DecidingHooks``)."""
+    seat that may ever send the intent, and checks the turn in its decider: see ``DecidingHooks``). Its
+    verdicts come of its table of deciders and the decision it makes (``RulesBase.decide`` runs them)."""
+
+    deciders = DECIDERS
 
     def __init__(self, config: MatchConfig) -> None:
         self.config = config
@@ -40,9 +43,6 @@ class TemplateRules(RulesBase[State, Intent, Event]):
 
     def decision(self, state: State, seat: str, chance: Chance | None, waive: frozenset[str]) -> Tx:
         return Tx(self.players, state, seat, waive)
-
-    def judge(self, tx: Tx, intent: Intent) -> None:
-        decide.judge(tx, intent)
 
     def filled_intent(self, state: State, seat: str, intent: Intent, chance: Chance | None) -> Intent | Rejected:
         return intent  # no chance in this game

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from referee.engine.codes import TurnCode
 from referee.engine.suggest import did_you_mean
 
 from .codes import Code
@@ -66,7 +67,7 @@ def play_light_card(tx: Tx, it: PlayLightCard) -> None:
 def play_dark_card(tx: Tx, it: PlayDarkCard) -> None:
     tx.require(tx.seat != tx.s.active_seat, Code.TWILIGHT_DARK_CARD_TIMING,
                "dark cards are played in another player's turn, not in your own", R_DARK)
-    tx.require(tx.seat in tx.s.players, "turn/not_your_turn", f"{tx.seat} holds no cards", R_DARK)
+    tx.require(tx.seat in tx.s.players, TurnCode.NOT_YOUR_TURN, f"{tx.seat} holds no cards", R_DARK)
     p = tx.s.players[tx.seat]
     tx.require(it.card in p.hand, Code.HAND_CARD_NOT_IN_HAND, f"{it.card} is not in {tx.seat}'s hand", R_DARK)
     card = tx.rules.data.cards[it.card]

@@ -9,6 +9,9 @@ from typing import Any
 
 from msgspec.structs import replace
 
+from referee.engine.codes import TurnCode
+from referee.engine.protocol import Deciders
+
 
 from .codes import Code
 from . import cards, conspiracy, day, endday, manual, setup
@@ -23,9 +26,9 @@ from .model import (
     ActionNoted, LastAction, WindowClosed,
 )
 from .cancel import as_text
-from .txn import R_CLOSING, R_COMMON, R_END_OF_DAY, Tx
+from .txn import R_COMMON, R_END_OF_DAY, Tx
 
-DECIDERS: dict[type[Any], Callable[[Tx, Any], None]] = {
+_TABLE: dict[type[Any], Callable[[Tx, Any], None]] = {
     ChooseMurder: setup.choose_murder, AssignDetective: setup.assign_detective, DealHunches: setup.deal_hunches,
     SelectStartingPlot: setup.select_starting_plot, DrawStartingCards: setup.draw_starting_cards,
     SetAsideSpecificEvent: setup.set_aside_specific_event, ChooseFirstPlayer: setup.choose_first_player,
@@ -62,15 +65,15 @@ def _wrong_phase(tx: Tx, want: str, verb: str) -> None:
     tx.require(tx.s.phase == want, Code.PHASE_WRONG_PHASE, f"{verb} is played in the {want} phase; the game is in {tx.s.phase}", R_COMMON)
 
 
-def judge(tx: Tx, intent: Intent) -> None:
-    """G2-G4 for the intent's family, its decider from :data:`DECIDERS`, then what follows it."""
+def _before(tx: Tx, intent: Intent) -> None:
+    """G2-G4 for the intent's family, and what an action of «Отмена» undoes begins to be recorded."""
     s = tx.s
     verb = str(type(intent).__struct_config__.tag)
     if isinstance(intent, SETUP_INTENTS):
         _wrong_phase(tx, "setup", verb)
     elif isinstance(intent, ACTIONS):
         _wrong_phase(tx, "day", verb)
-        tx.require(tx.seat == s.active_seat, "turn/not_your_turn", f"it is {s.active_seat}'s turn, not {tx.seat}'s", R_COMMON)
+        tx.require(tx.seat == s.active_seat, TurnCode.NOT_YOUR_TURN, f"it is {s.active_seat}'s turn, not {tx.seat}'s", R_COMMON)
         if s.pending:
             top = s.pending[0]
             tx.fail(Code.TURN_STEP_PENDING, f"{top.seat} must first finish {top.step}"
@@ -86,7 +89,7 @@ def judge(tx: Tx, intent: Intent) -> None:
     elif isinstance(intent, END_OF_DAY):
         _wrong_phase(tx, "end_of_day", verb)
         if tx.rules.options["end_of_day_actor"] == "first_player":
-            tx.require(tx.seat in (s.first_player, "arbiter"), "turn/not_your_turn",
+            tx.require(tx.seat in (s.first_player, "arbiter"), TurnCode.NOT_YOUR_TURN,
                        f"the first player ({s.first_player}) resolves the end-of-day items", R_END_OF_DAY)
     elif isinstance(intent, CLOSING):
         _wrong_phase(tx, "closing", verb)
@@ -99,11 +102,14 @@ def judge(tx: Tx, intent: Intent) -> None:
     if isinstance(intent, UNDONE_BY_DELTAS) or (
             isinstance(intent, ManualEffect) and la is not None and la.source is not None and intent.source == la.source):
         tx.undo = []
-    DECIDERS[type(intent)](tx, intent)
-    _note(tx, before, intent)
+    tx.base = before
+
+
+def _after(tx: Tx, intent: Intent) -> None:
+    """What follows every accepted intent: the note «Отмена» reads, and the turn ended when nothing is left."""
+    _note(tx, tx.base, intent)
     if tx.rules.options["auto_end_turn"]:
         day.auto_end_turn(tx)
-    _ = R_CLOSING
 
 
 def _note(tx: Tx, before: State, intent: Any) -> None:
@@ -137,3 +143,7 @@ def _note(tx: Tx, before: State, intent: Any) -> None:
         tx.emit(ActionNoted(action=replace(la, source=None, undo=(*(as_text(d) for d in reversed(tx.undo)), *la.undo))))
     elif tx.s.last_action is not None and tx.s.last_action is before.last_action:
         tx.emit(ActionNoted(action=None))
+
+
+#: the decider of every intent, after the common prefix of its family (G2-G4) and before the note of it
+DECIDERS: Deciders[Tx] = Deciders(_TABLE, before=_before, after=_after)

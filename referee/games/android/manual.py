@@ -9,6 +9,8 @@ from typing import Any
 
 from msgspec import structs
 
+from referee.engine.codes import TurnCode
+
 from .cancel import cancel_last_action, from_text, inverse
 from .codes import Code
 from .deltas import problem
@@ -59,7 +61,7 @@ def manual_effect(tx: Tx, it: ManualEffect) -> None:
     declaring = top is not None and top.seat == tx.seat and top.step in ("effect_declaration", "piece_bonus")
     if tx.seat != "arbiter":
         allowed = (s.phase == "day" and tx.seat == s.active_seat) or declaring
-        tx.require(allowed, "turn/not_your_turn", f"{tx.seat} may declare an effect only in its own turn "
+        tx.require(allowed, TurnCode.NOT_YOUR_TURN, f"{tx.seat} may declare an effect only in its own turn "
                    "(or when a declaration is pending for it)", R_MANUAL)
     if it.source is not None:
         named = [st for st in s.pending if st.source == it.source]

@@ -26,7 +26,7 @@ from . import present
 from . import view as view_mod
 from . import words
 from .data import DataSet, Location, parse_data
-from .decide import judge
+from .decide import DECIDERS
 from .fold import evolve
 from .model import Event, Intent, Player, State
 from .options import resolved
@@ -34,6 +34,8 @@ from .txn import Tx
 
 
 class AndroidRules(RulesBase[State, Intent, Event]):
+    deciders = DECIDERS
+
     def __init__(self, config: MatchConfig) -> None:
         self.config = config
         self.players = tuple(config.players)
@@ -170,9 +172,6 @@ class AndroidRules(RulesBase[State, Intent, Event]):
 
     def decision(self, state: State, seat: str, chance: Chance | None, waive: frozenset[str]) -> Tx:
         return Tx(self, state, seat, waive)
-
-    def judge(self, tx: Tx, intent: Intent) -> None:
-        judge(tx, intent)
 
     def evolve(self, state: State, event: Event) -> State:
         return evolve(self, state, event)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.engine.codes import TurnCode
+
 from .codes import Code
 from .data import LEAD_TYPES
 from .model import (
@@ -58,7 +60,7 @@ def _out_of_order(tx: Tx, step: int, what: str) -> None:
 
 
 def _may_act_for(tx: Tx, seat: str) -> None:
-    tx.require(tx.seat in (seat, "arbiter"), "turn/not_your_turn",
+    tx.require(tx.seat in (seat, "arbiter"), TurnCode.NOT_YOUR_TURN,
                f"{tx.seat} may not do this for {seat}: only {seat} or the arbiter", R_SETUP)
 
 

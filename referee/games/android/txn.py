@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from referee.engine.codes import MatchCode, TurnCode
 from referee.engine.decision import Decision
 from referee.engine.protocol import Rules
 
@@ -15,7 +16,7 @@ from .codes import Code
 from .data import DataSet, Location, MapData
 from .model import AuditFlagged, State, Step
 
-FRAMEWORK = ("turn/not_your_turn", "match/over")
+FRAMEWORK = (TurnCode.NOT_YOUR_TURN, MatchCode.OVER)
 
 R_COMMON = "§4.0 (G1–G5)"
 R_SETUP = "§2 «УСТАНОВКА»"
@@ -86,7 +87,7 @@ class BoundRules(Rules[State, Any, Any], Protocol):
 class Tx(Decision):
     """One decision on a state: events applied as emitted (so later checks see them)."""
 
-    __slots__ = ("rules", "seat", "undo")
+    __slots__ = ("rules", "seat", "undo", "base")
 
     def __init__(self, rules: BoundRules, state: State, seat: str, waive: frozenset[str]) -> None:
         super().__init__("android/", state, rules.evolve, waive=waive)
@@ -94,6 +95,8 @@ class Tx(Decision):
         self.seat = seat
         #: while an action «Отмена» may cancel is decided: the inverse of each effect, in the order applied
         self.undo: list[Any] | None = None
+        #: the state the intent's own decider began on (after its family's checks), which its note reads
+        self.base: State = state
 
     def code(self, reason: str) -> str:
         return reason if reason in FRAMEWORK or reason.startswith("android/") else "android/" + reason

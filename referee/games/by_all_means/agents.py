@@ -36,7 +36,8 @@ def _attack_kind(txn: Txn, which: str) -> str:
     return "attack" if txn.opts["agent_attack_kinds"] == "merged" else f"attack_{which}"
 
 
-def agent_draw(txn: Txn, seat: str, i: AgentDraw) -> None:
+def agent_draw(txn: Txn, i: AgentDraw) -> None:
+    seat = txn.seat
     _agent_checks(txn, seat, i.agent, "draw")
     if not txn.player(seat).extra_archive.count > 0:
         txn.fail(Code.ARCHIVE_EMPTY, f"{seat}'s extra archive is empty", "R-ARCHIVES")
@@ -46,7 +47,8 @@ def agent_draw(txn: Txn, seat: str, i: AgentDraw) -> None:
     txn.draw(seat, "extra_archive", cards, f"{seat}.hand", "agent draw")
 
 
-def agent_attack_player(txn: Txn, seat: str, i: AgentAttackPlayer) -> None:
+def agent_attack_player(txn: Txn, i: AgentAttackPlayer) -> None:
+    seat = txn.seat
     _agent_checks(txn, seat, i.agent, _attack_kind(txn, "player"))
     e = efficiency(txn.ctx, txn.state, i.agent)
     r = reckless(txn.ctx, txn.state, i.agent)
@@ -56,7 +58,8 @@ def agent_attack_player(txn: Txn, seat: str, i: AgentAttackPlayer) -> None:
         txn.lose(seat, "reputation", e, f"recklessness of the agent on {i.agent}")
 
 
-def agent_attack_agent(txn: Txn, seat: str, i: AgentAttackAgent) -> None:
+def agent_attack_agent(txn: Txn, i: AgentAttackAgent) -> None:
+    seat = txn.seat
     a = _agent_checks(txn, seat, i.agent, _attack_kind(txn, "agent"), txn.opts["attack_agent_extra"])
     target = txn.state.field[i.target].agent
     txn.require(target is not None and target.controller != seat, Code.TARGET_NOT_OPPONENT_AGENT,
@@ -73,7 +76,8 @@ def agent_attack_agent(txn: Txn, seat: str, i: AgentAttackAgent) -> None:
     limit_after(txn, seat)
 
 
-def activate_ability(txn: Txn, seat: str, i: ActivateAbility) -> None:
+def activate_ability(txn: Txn, i: ActivateAbility) -> None:
+    seat = txn.seat
     ref = refs.any_object(txn.ctx, i.object, seat)
     obj = get_obj(txn.state, ref)
     if obj is None:

@@ -96,7 +96,8 @@ def _finish_combo(txn: Txn, seat: str, to_buffer_cards: tuple[str, ...], lilac: 
     limit_after(txn, seat)
 
 
-def play_digits(txn: Txn, seat: str, i: PlayDigits) -> None:
+def play_digits(txn: Txn, i: PlayDigits) -> None:
+    seat = txn.seat
     spend_main(txn, "R-DIGITS")
     txn.require(len(i.hand) + len(i.buffer) > 0, Code.TOO_FEW_CARDS, "a digit combination needs at least one card", "R-DIGITS")
     txn.require_in_hand(seat, i.hand, "R-DIGITS")
@@ -182,7 +183,8 @@ def _digit_effect(txn: Txn, seat: str, effect: str, i: PlayDigits) -> None:
         txn.gain(seat, "trust", 1, "charity")
 
 
-def play_symbols(txn: Txn, seat: str, i: PlaySymbols) -> None:
+def play_symbols(txn: Txn, i: PlaySymbols) -> None:
+    seat = txn.seat
     spend_main(txn, "R-SYMBOLS")
     if len(i.use) != 2:
         txn.fail(Code.NEED_TWO_SYMBOLS, f"a symbol combination uses exactly two symbols, not {len(i.use)}", "R-SYMBOLS")
@@ -262,7 +264,8 @@ def _double_of_mine(ctx: Ctx, state: State, seat: str, ref: str) -> bool:
     return any(a.card == obj.card for _c, a in face_up_agents(ctx, state, seat))
 
 
-def play_neutral(txn: Txn, seat: str, i: PlayNeutral) -> None:
+def play_neutral(txn: Txn, i: PlayNeutral) -> None:
+    seat = txn.seat
     spend_main(txn, "R-NEUTRAL-COMBO")
     hand = Counter(txn.player(seat).hand)
     txn.require(hand[i.lilac] > 0, Code.CARD_NOT_IN_HAND, f"{i.lilac} is not in {seat}'s hand", "R-HAND")

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from referee.engine.protocol import Deciders
+
 from .codes import Code
 from . import agents, combos, deploy, effects, manual, model, reactions, setup, turn
 from .model import (
@@ -46,7 +48,7 @@ STEP_END_INTENTS = frozenset((CloseTurn, Utilize, DiscardForEffect))
 REACTIONS = frozenset((Utilize, DiscardForEffect))
 
 #: the decider of every intent: its own checks in the spec's order, then its resolution
-DECIDERS: dict[type, Callable[[Txn, str, Any], None]] = {
+_TABLE: dict[type, Callable[[Txn, Any], None]] = {
     model.ShuffleArchive: setup.shuffle_archive,
     model.ReformArchives: setup.reform_archives,
     model.DrawOpeningHand: setup.draw_opening_hand,
@@ -73,14 +75,6 @@ DECIDERS: dict[type, Callable[[Txn, str, Any], None]] = {
     model.DeclareEffect: manual.declare_effect,
     model.Choose: effects.choose,
 }
-
-
-def judge(txn: Txn, seat: str, intent: Intent) -> None:
-    """``seat``'s ``intent`` judged and resolved on ``txn`` (G1-G4, its decider, what follows it);
-    a failed check raises a refusal."""
-    _general(txn, seat, intent)
-    DECIDERS[type(intent)](txn, seat, intent)
-    _after(txn, seat, intent)
 
 
 def who_may_act(ctx: Ctx, state: State, intent: Intent) -> frozenset[str]:
@@ -126,8 +120,9 @@ def choices(txn: Txn, p: Any) -> str:
     return "choose option=done"
 
 
-def _general(txn: Txn, seat: str, intent: Any) -> None:
+def _general(txn: Txn, intent: Any) -> None:
     """G1-G4 (4.1), and the move from step start to actions."""
+    seat = txn.seat
     s = txn.state
     cls = type(intent)
     want = PHASE_OF.get(cls, "play")
@@ -175,9 +170,10 @@ def _general(txn: Txn, seat: str, intent: Any) -> None:
             txn.emit(StepChanged(step="actions"))
 
 
-def _after(txn: Txn, seat: str, intent: Any) -> None:
+def _after(txn: Txn, intent: Any) -> None:
     """What follows every accepted intent of phase play: the opponent has acted (in steps start, end
     and reactions), and the status check with option status_check=immediate."""
+    seat = txn.seat
     s = txn.state
     if s.phase != "play" or s.turn.active is None:
         return
@@ -191,3 +187,7 @@ def _after(txn: Txn, seat: str, intent: Any) -> None:
 
 def _verb(intent: Any) -> str:
     return str(type(intent).__struct_config__.tag)
+
+
+#: ``seat``'s intent judged and resolved: G1-G4, its decider, what follows it; a failed check raises a refusal
+DECIDERS: Deciders[Txn] = Deciders(_TABLE, before=_general, after=_after)

@@ -62,7 +62,8 @@ def _price(txn: Txn, seat: str, card: str, zone: str, free: bool = False) -> int
     return price
 
 
-def deploy_territory(txn: Txn, seat: str, i: DeployTerritory) -> None:
+def deploy_territory(txn: Txn, i: DeployTerritory) -> None:
+    seat = txn.seat
     src, tokens, card = _card_played(txn, seat, i.card, i.from_, ("territory",), "a territory", "R-TERRITORY")
     price = _price(txn, seat, i.card, i.from_)
     field = txn.state.field
@@ -117,7 +118,8 @@ def deploy_territory(txn: Txn, seat: str, i: DeployTerritory) -> None:
     limit_after(txn, seat)
 
 
-def deploy_agent(txn: Txn, seat: str, i: DeployAgent) -> None:
+def deploy_agent(txn: Txn, i: DeployAgent) -> None:
+    seat = txn.seat
     src, tokens, card = _card_played(txn, seat, i.card, i.from_, AGENT_TYPES, "an agent", "R-AGENTS")
     price = 0
     if i.via == "price":
@@ -178,7 +180,8 @@ def deploy_agent(txn: Txn, seat: str, i: DeployAgent) -> None:
         give_up(txn, i.replace)
 
 
-def deploy_graffiti(txn: Txn, seat: str, i: DeployGraffiti) -> None:
+def deploy_graffiti(txn: Txn, i: DeployGraffiti) -> None:
+    seat = txn.seat
     src, tokens, card = _card_played(txn, seat, i.card, i.from_, ("graffiti", "graffiti_agent"), "a graffiti or graffiti agent",
                                      "R-GRAFFITI")
     face_down = card.type == "graffiti_agent"
@@ -207,7 +210,8 @@ def deploy_graffiti(txn: Txn, seat: str, i: DeployGraffiti) -> None:
         txn.influence_enter(f"{i.cell}/graffiti")
 
 
-def play_plot(txn: Txn, seat: str, i: PlayPlot) -> None:
+def play_plot(txn: Txn, i: PlayPlot) -> None:
+    seat = txn.seat
     src, _tokens, card = _card_played(txn, seat, i.card, i.from_, ("plot",), "a plot", "R-PLOTS")
     price = _price(txn, seat, i.card, i.from_)
     if card.stays_attached:

@@ -185,8 +185,9 @@ def resolve_effect(txn: Txn, seat: str, effect: str, i: PlaySymbols, combo: Comb
     return 0
 
 
-def choose(txn: Txn, seat: str, i: Choose) -> None:
+def choose(txn: Txn, i: Choose) -> None:
     """``choose`` (4.14): the pending decision answered, closed, and what it interrupted resumed."""
+    seat = txn.seat
     p = txn.state.pending
     txn.require(p is not None, Code.NO_DECISION_PENDING, "there is no decision to answer", "R-EFFECT-ORDER")
     assert p is not None

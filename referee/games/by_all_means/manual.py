@@ -228,9 +228,10 @@ def confirmer(ctx: Any, state: Any, seat: str, changes: tuple[str, ...]) -> str 
     return who.pop() if len(who) == 1 else ARBITER
 
 
-def declare_effect(txn: Txn, seat: str, i: DeclareEffect) -> None:
+def declare_effect(txn: Txn, i: DeclareEffect) -> None:
     """``declare_effect`` (4.14): a text's effect declared on its own, at a timing that fits the step,
     from a card or object the actor controls."""
+    seat = txn.seat
     s = txn.state
     step = s.turn.step
     active = s.turn.active

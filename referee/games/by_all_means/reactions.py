@@ -27,7 +27,8 @@ def _reaction(txn: Txn, seat: str) -> bool:
     return True
 
 
-def utilize(txn: Txn, seat: str, i: Utilize) -> None:
+def utilize(txn: Txn, i: Utilize) -> None:
+    seat = txn.seat
     txn.require(i.card in txn.player(seat).hand, Code.CARD_NOT_IN_HAND, f"{i.card} is not in {seat}'s hand", "R-HAND")
     txn.require("utilization" in txn.ctx.card(i.card).keywords, Code.NO_UTILIZATION_KEYWORD,
                 f"{i.card} has no Utilization keyword", "R-UTILIZE")
@@ -46,7 +47,8 @@ def utilize(txn: Txn, seat: str, i: Utilize) -> None:
     txn.draw(seat, "main_archive", drawn, f"{seat}.hand", "utilization")
 
 
-def discard_for_effect(txn: Txn, seat: str, i: DiscardForEffect) -> None:
+def discard_for_effect(txn: Txn, i: DiscardForEffect) -> None:
+    seat = txn.seat
     where = i.from_
     if where == "hand":
         txn.require(i.card in txn.player(seat).hand, Code.CARD_NOT_IN_HAND, f"{i.card} is not in {seat}'s hand", "R-DISCARD")

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from referee.engine.chance import Chance
+from referee.engine.codes import MatchCode
 from referee.engine.position import Placed
 from referee.engine.protocol import ConfigError, Rejected, RulesBase
 from schemas import MatchConfig, Outcome
@@ -26,7 +27,7 @@ from . import chance, legal, manual, present, setup, view, words
 from .chance import fill
 from .checkin import check_input
 from .data import combination_table, parse_card_set, validate_deck
-from .decide import judge, who_may_act
+from .decide import DECIDERS, who_may_act
 from .fold import evolve
 from .geometry import field_for
 from .model import ActivateAbility, DeclareEffect, DeployAgent, DiscardForEffect, Event, Intent, PlayPlot, State
@@ -37,11 +38,13 @@ from .view import POSITION_SHAPE
 class ByAllMeansRules(RulesBase[State, Intent, Event]):
     """By All Means bound to one match configuration."""
 
+    deciders = DECIDERS
+
     def __init__(self, config: MatchConfig) -> None:
         from .options import resolve
 
-        #: the last transaction's field scan, handed to the next (see ``Txn``)
-        self._scanned: Any = None
+        #: the last decision's field scan, kept for the next (see ``Txn``)
+        self._scans: list[Any] = [None]
         self.config = config
         self.players = tuple(config.players)
         try:
@@ -68,7 +71,7 @@ class ByAllMeansRules(RulesBase[State, Intent, Event]):
         self.decks: dict[str, tuple[str, ...]] = {}
         for name in config.decks:  # every deck of By All Means is a seat's
             if name not in self.players:
-                raise ConfigError("match/bad_deck", f"deck given for {name!r}, who is not a player ({', '.join(self.players)})")
+                raise ConfigError(MatchCode.BAD_DECK, f"deck given for {name!r}, who is not a player ({', '.join(self.players)})")
         for seat in self.players:
             deck_id = config.decks.get(seat) or (cards.deck_order[0] if cards.deck_order else None)
             if deck_id is None:
@@ -101,15 +104,9 @@ class ByAllMeansRules(RulesBase[State, Intent, Event]):
     # -- the verdict --------------------------------------------------------------------------------
 
     def decision(self, state: State, seat: str, chance: Chance | None, waive: frozenset[str]) -> Txn:
-        txn = Txn(self.ctx, state, waive, chance, self._scanned)
+        txn = Txn(self.ctx, state, waive, chance, self._scans)
         txn.seat = seat
         return txn
-
-    def judge(self, tx: Txn, intent: Intent) -> None:
-        try:
-            judge(tx, tx.seat, intent)
-        finally:
-            self._scanned = tx._scanned
 
     # -- the rest of the protocol --------------------------------------------------------------------
 

@@ -60,7 +60,7 @@ def _too_late(txn: Txn, owner: str) -> None:
               f"{owner} has drawn the opening hand: the archives can no longer be shuffled or dealt again", "R-SETUP")
 
 
-def shuffle_archive(txn: Txn, seat: str, i: ShuffleArchive) -> None:
+def shuffle_archive(txn: Txn, i: ShuffleArchive) -> None:
     _too_late(txn, i.owner)
     zone = f"{i.archive}_archive"
     order: tuple[str, ...] = ()
@@ -69,7 +69,7 @@ def shuffle_archive(txn: Txn, seat: str, i: ShuffleArchive) -> None:
     txn.emit(ArchiveShuffled(owner=i.owner, archive=zone, order=order))
 
 
-def reform_archives(txn: Txn, seat: str, i: ReformArchives) -> None:
+def reform_archives(txn: Txn, i: ReformArchives) -> None:
     _too_late(txn, i.owner)
     main: tuple[str, ...] = ()
     extra: tuple[str, ...] = ()
@@ -88,7 +88,8 @@ def _to_order(txn: Txn) -> None:
         txn.emit(PhaseChanged(phase="order"))
 
 
-def draw_opening_hand(txn: Txn, seat: str, i: DrawOpeningHand) -> None:
+def draw_opening_hand(txn: Txn, i: DrawOpeningHand) -> None:
+    seat = txn.seat
     txn.require(not txn.player(seat).opening_drawn, Code.ALREADY_DONE, f"{seat} has already drawn the opening hand", "R-SETUP")
     txn.check_draw(seat, "main_archive", i.cards, txn.opts["opening_hand"], "R-SETUP")
     txn.draw(seat, "main_archive", i.cards, f"{seat}.hand", "opening hand")
@@ -96,19 +97,20 @@ def draw_opening_hand(txn: Txn, seat: str, i: DrawOpeningHand) -> None:
     _to_order(txn)
 
 
-def record_lot(txn: Txn, seat: str, i: RecordLot) -> None:
+def record_lot(txn: Txn, i: RecordLot) -> None:
     txn.require(txn.state.lot_winner is None, Code.ALREADY_DONE, f"the lot is already recorded ({txn.state.lot_winner} won)", "R-SETUP")
     txn.require(i.winner is not None, Code.BAD_EFFECT_TARGET, "record_lot needs winner=SEAT", "R-SETUP")
     txn.emit(LotRecorded(winner=str(i.winner)))
     _to_order(txn)
 
 
-def choose_order(txn: Txn, seat: str, i: ChooseOrder) -> None:
+def choose_order(txn: Txn, i: ChooseOrder) -> None:
     txn.emit(OrderChosen(first=i.first))
     txn.emit(PhaseChanged(phase="mulligan"))
 
 
-def mulligan(txn: Txn, seat: str, i: Mulligan) -> None:
+def mulligan(txn: Txn, i: Mulligan) -> None:
+    seat = txn.seat
     p = txn.player(seat)
     txn.require(not p.mulligan_done, Code.ALREADY_DONE, f"{seat} has already taken the mulligan", "R-SETUP")
     k = len(i.return_)

@@ -20,7 +20,8 @@ def start_draw_needed(txn: Txn, seat: str) -> bool:
     return not (txn.opts["start_draw_short"] == "skip" and p.main_archive.count < txn.opts["empty_hand_draw"])
 
 
-def draw_start_cards(txn: Txn, seat: str, i: DrawStartCards) -> None:
+def draw_start_cards(txn: Txn, i: DrawStartCards) -> None:
+    seat = txn.seat
     # the step already moved to "actions" in decide's G-checks; the checks read the hand and archive
     if not start_draw_needed(txn, seat):
         txn.fail(Code.NO_START_DRAW_NEEDED, f"{seat}'s hand is not empty (or the main archive is): no start-of-turn draw", "R-HAND")
@@ -55,7 +56,8 @@ def spend_agent(txn: Txn, seat: str, extra_allowed: bool = True) -> None:
         txn.check(False, Code.NO_ACTION_LEFT, "no extra or main action left for an agent action", "R-EXTRA")
 
 
-def draw_main(txn: Txn, seat: str, i: DrawMain) -> None:
+def draw_main(txn: Txn, i: DrawMain) -> None:
+    seat = txn.seat
     t = txn.state.turn
     if t.draw_only_slot:
         txn.emit(ActionSpent(slot="draw_only"))
@@ -70,14 +72,14 @@ def draw_main(txn: Txn, seat: str, i: DrawMain) -> None:
     txn.draw(seat, "main_archive", cards, f"{seat}.hand", "draw")
 
 
-def end_turn(txn: Txn, seat: str, i: EndTurn) -> None:
+def end_turn(txn: Txn, i: EndTurn) -> None:
     if txn.opts["reaction_window"]:
         txn.emit(StepChanged(step="end"))
     else:
         close(txn, "C1")
 
 
-def close_turn(txn: Txn, seat: str, i: CloseTurn) -> None:
+def close_turn(txn: Txn, i: CloseTurn) -> None:
     if txn.state.turn.step == "reactions":
         close(txn, "C5")
     else:

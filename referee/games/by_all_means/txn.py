@@ -138,13 +138,13 @@ class Txn(Decision):
     """One decision of By All Means (see :class:`referee.engine.decision.Decision`): the routines of
     the rules spec, each emitting events that are applied at once."""
 
-    __slots__ = ("ctx", "opts", "_exact", "_digital", "chance", "flipped", "deferred", "_scanned", "seat")
+    __slots__ = ("ctx", "opts", "_exact", "_digital", "chance", "flipped", "deferred", "_scans", "seat")
     state: State
 
     def __init__(self, ctx: Ctx, state: State, waive: frozenset[str] = frozenset(), chance: Chance | None = None,
-                 scanned: FieldScan | None = None) -> None:
-        """``scanned`` may hand over an earlier transaction's :meth:`_scan` (used only while the
-        field is that very object)."""
+                 scans: list[FieldScan | None] | None = None) -> None:
+        """``scans`` holds the last :meth:`_scan` of the decisions sharing it (the rules hand each of theirs
+        the same, so a decision reuses the one before's while the field is that very object)."""
         super().__init__(P, state, waive=waive)
         self.ctx = ctx
         #: the match options (``ctx.opts``)
@@ -156,7 +156,7 @@ class Txn(Decision):
         self.flipped: list[str] = []
         #: a decision the effect awaits, opened once the combination's checks are done
         self.deferred: Pending | None = None
-        self._scanned = scanned
+        self._scans: list[FieldScan | None] = [None] if scans is None else scans
         #: who submitted the intent (set by ``decide``)
         self.seat = ""
 
@@ -184,10 +184,11 @@ class Txn(Decision):
 
     def _scan(self) -> FieldScan:
         """The scan of the current field, kept while the field is the same object."""
-        scanned = self._scanned
+        scans = self._scans
+        scanned = scans[0]
         field = self.state.field
         if scanned is None or scanned.field is not field:
-            scanned = self._scanned = FieldScan(self.ctx, field)
+            scanned = scans[0] = FieldScan(self.ctx, field)
         return scanned
 
     def face_up_agents(self, seat: str) -> list[tuple[str, Agent]]:

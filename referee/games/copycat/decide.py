@@ -6,13 +6,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import msgspec
 
 from referee.engine.chance import Chance
 from referee.engine.decision import Refusal
+from referee.engine.protocol import Deciders
 
 from .codes import Code
 from .data import unknown_card, unknown_office
@@ -28,24 +28,20 @@ from .model import (
 from .txn import R_CLEANUP, R_DRAW, R_END, R_ORDER, R_PASS, R_PLACE, R_SETUP, BoundRules, Chooser, Tx
 
 
-def judge(tx: Tx, intent: Intent) -> None:
-    """Run the decider of ``intent`` on ``tx`` (a failed check raises a refusal)."""
+def _forfeit(tx: Tx, intent: Intent) -> None:
+    """Before any intent but a buy: the purchase the current seat could make now is forfeited (§4.7)."""
     state, seat = tx.st, tx.seat
-    decider = DECIDERS.get(type(intent))
-    if decider is None:
-        raise TypeError(f"unknown copycat intent {intent!r}")
     if state.turn.buy_now and state.phase == "buying" and seat == state.current and not isinstance(intent, Buy):
         tx.emit(PurchaseForfeited(seat=seat))
-    decider(tx, intent)
 
 
 def attempt(rules: BoundRules, state: State, seat: str, intent: Any, fill: Chooser | None = None,
             chance: Chance | None = None) -> tuple[Tx, Refusal | None]:
-    """:func:`judge` on a fresh decision, kept whatever the verdict (filling an intent reads what was
-    drawn before a refusal): the decision and the refusal, if any."""
+    """The intent judged by :data:`DECIDERS` on a fresh decision, kept whatever the verdict (filling an
+    intent reads what was drawn before a refusal): the decision and the refusal, if any."""
     tx = Tx(rules, state, seat, fill=fill, chance=chance)
     try:
-        judge(tx, intent)
+        DECIDERS.judge(tx, intent)
     except Refusal as refusal:
         return tx, refusal
     return tx, None
@@ -408,9 +404,10 @@ def cleanup(tx: Tx, intent: Cleanup) -> None:
         tx.emit(FinalRound(round=st.round), final)
 
 
-DECIDERS: dict[type, Callable[[Tx, Any], None]] = {
+#: the decider of every intent, each after the forfeit of a purchase not made
+DECIDERS: Deciders[Tx] = Deciders({
     Setup: setup, DrawHand: draw_hand, ChooseOrderCard: choose_order_card, PlaceWorker: place_worker,
     PlayCard: effects.play_card, UseOffice: effects.use_office, Pass: pass_, EndTurn: end_turn,
     LayDown: effects.lay_down, ActivateCard: effects.activate_card, Buy: effects.buy, Cleanup: cleanup,
     ManualEffect: manual_effect,
-}
+}, before=_forfeit)

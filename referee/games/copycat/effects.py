@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from referee.engine.codes import TurnCode
+
 from .codes import Code
 from .data import unknown_card, unknown_office
 from .model import (
@@ -43,7 +45,7 @@ def phase_no(tx: Tx) -> int:
 
 def check_turn(tx: Tx) -> None:
     if tx.st.current != tx.seat:
-        tx.fail("turn/not_your_turn", f"it is {tx.st.current or 'nobody'}'s turn, not {tx.seat}'s", R_PLAY)
+        tx.fail(TurnCode.NOT_YOUR_TURN, f"it is {tx.st.current or 'nobody'}'s turn, not {tx.seat}'s", R_PLAY)
 
 
 def card_of(tx: Tx, card: str, rule: str) -> Card:

@@ -12,6 +12,7 @@ from typing import Any
 import msgspec
 
 from referee.engine.chance import Chance
+from referee.engine.codes import MatchCode
 from referee.engine.position import Placed
 from referee.engine.protocol import ConfigError, Rejected, RulesBase
 from schemas import MatchConfig, Outcome
@@ -24,7 +25,7 @@ from . import view as view_mod
 from . import words
 from .codes import Code
 from .data import SETS, Card, parse_data
-from .decide import attempt, judge
+from .decide import DECIDERS, attempt
 from .fold import TWO_PLAYER_REMOVED, evolve
 from .model import (
     SLOTS, STAGES, ActivateCard, Band, Cleanup, Department, DrawHand, EffectArgs, Event, Intent, ManualEffect, OfficeDeck,
@@ -38,14 +39,16 @@ TABLE_INTENTS = (Setup, Cleanup, ManualEffect)
 
 
 class CopycatRules(RulesBase[State, Intent, Event]):
+    deciders = DECIDERS
+
     def __init__(self, config: MatchConfig) -> None:
         self.config = config
         self.players = tuple(config.players)
         n = len(self.players)
         if not 2 <= n <= 4:
-            raise ConfigError("match/bad_players", f"Copycat takes 2 to 4 players, got {n}")
+            raise ConfigError(MatchCode.BAD_PLAYERS, f"Copycat takes 2 to 4 players, got {n}")
         if len(set(self.players)) != n:
-            raise ConfigError("match/bad_players", f"seats must be distinct, got {', '.join(self.players)}")
+            raise ConfigError(MatchCode.BAD_PLAYERS, f"seats must be distinct, got {', '.join(self.players)}")
         self.options = resolved(config.options)
         if not config.cards_text:
             raise ConfigError("copycat/invalid_card_data", "no card data: name a data set (spec_fixture or demo)")
@@ -103,9 +106,6 @@ class CopycatRules(RulesBase[State, Intent, Event]):
 
     def decision(self, state: State, seat: str, chance: Chance | None, waive: frozenset[str]) -> Tx:
         return Tx(self, state, seat, waive, chance=chance)
-
-    def judge(self, tx: Tx, intent: Intent) -> None:
-        judge(tx, intent)
 
     def filled_intent(self, state: State, seat: str, intent: Intent, chance: Chance | None) -> Intent | Rejected:
         if chance is None:

@@ -5,6 +5,8 @@ region_agents) in a region, within the region-agent limit.
 
 from __future__ import annotations
 
+from referee.engine.codes import TurnCode
+
 from .codes import Code
 from .data import split
 from .model import AgentCollected, AgentPlaced, CollectAgent, PlaceAgent
@@ -19,7 +21,7 @@ def collect_agent(tx: Tx, intent: CollectAgent) -> None:
                f"agents are collected at the start of rounds 2-4; the game is in {s.phase} of round {s.round}", R_COLLECT)
     nxt = rules.next_collector(s)
     if tx.seat != nxt:
-        tx.fail("turn/not_your_turn", f"{nxt} collects next, not {tx.seat}", R_COLLECT)
+        tx.fail(TurnCode.NOT_YOUR_TURN, f"{nxt} collects next, not {tx.seat}", R_COLLECT)
     src = intent.from_
     if rules.is_position(src):
         e, p = split(src)
@@ -40,7 +42,7 @@ def place_agent(tx: Tx, intent: PlaceAgent) -> None:
         tx.fail(Code.WRONG_PHASE, f"agents are placed in the agent phase; {why}", R_PLACE)
     placer = rules.current_placer(s)
     if tx.seat != placer:
-        tx.fail("turn/not_your_turn", f"{placer} places next, not {tx.seat}", R_PLACE)
+        tx.fail(TurnCode.NOT_YOUR_TURN, f"{placer} places next, not {tx.seat}", R_PLACE)
     pl = s.players[tx.seat]
     tx.require(pl.agent_reserve >= 1, Code.NO_AGENT_IN_RESERVE, f"{tx.seat} has no agent left to place", R_PLACE)
     dst = intent.to

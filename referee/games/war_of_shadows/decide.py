@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from referee.engine.decision import Refusal
+from referee.engine.protocol import Deciders
 
 from .codes import Code
 from . import agents, council, effects, manual, reveal, setup
@@ -49,7 +49,7 @@ from .rounds import close_activation, skip_collectors, stuck_collector
 from .txn import R_COMMON, R_CONFIG, Tx
 
 #: the decider of every intent but configure_match (a match is configured by its header)
-DECIDERS: dict[type[Any], Callable[[Tx, Any], None]] = {
+_TABLE: dict[type[Any], Callable[[Tx, Any], None]] = {
     ChooseSociety: setup.choose_society,
     SetFirstPlayer: setup.set_first_player,
     DealFanaticEmpire: setup.deal_fanatic_empire,
@@ -73,22 +73,21 @@ DECIDERS: dict[type[Any], Callable[[Tx, Any], None]] = {
     FinalReveal: reveal.final_reveal,
 }
 
-def judge(tx: Tx, intent: Intent) -> None:
-    """``intent`` judged on ``tx``; refused while the activation is done (or a collector is stuck), it
-    is judged again after the closure, whose events then come first."""
-    rules, state = tx.rules, tx.state
-    try:
-        _dispatch(tx, intent)
-        return
-    except Refusal:
-        if not (_may_close(rules, state, intent) or stuck_collector(rules, state)):
-            raise
-    tx.restart(state)
-    if _may_close(rules, state, intent):
+
+def _again(tx: Tx, start: State, intent: Intent) -> bool:
+    """After a refusal: while the activation is done (or a collector is stuck), ``tx`` begins again on
+    ``start`` with the closure (or the skips), whose events then come first, and the intent is judged
+    once more (True); otherwise the refusal stands."""
+    rules = tx.rules
+    if _may_close(rules, start, intent):
+        tx.restart(start)
         close_activation(tx)
-    else:
+    elif stuck_collector(rules, start):
+        tx.restart(start)
         skip_collectors(tx)
-    _dispatch(tx, intent)
+    else:
+        return False
+    return True
 
 
 def _may_close(rules: Queries, state: State, intent: Any) -> bool:
@@ -101,7 +100,8 @@ def _may_close(rules: Queries, state: State, intent: Any) -> bool:
     return position is None or position != rules.current_slot(state)
 
 
-def _dispatch(tx: Tx, intent: Any) -> None:
+def _general(tx: Tx, intent: Any) -> None:
+    """G1-G3 (§4.0) before every decider; configure_match is refused first."""
     rules = tx.rules
     seat = tx.seat
     if isinstance(intent, ConfigureMatch):
@@ -120,4 +120,7 @@ def _dispatch(tx: Tx, intent: Any) -> None:
     problem = unknown(rules, intent)
     if problem:
         tx.fail(Code.UNKNOWN_REFERENCE, problem, R_COMMON)
-    DECIDERS[type(intent)](tx, intent)
+
+
+#: every intent judged: G1-G3, its decider; refused, judged again after the implicit closure
+DECIDERS: Deciders[Tx] = Deciders(_TABLE, before=_general, again=_again)

@@ -6,6 +6,8 @@ face-down swap phase and a naming phase that scores what is named, and final sco
 
 from __future__ import annotations
 
+from referee.engine.codes import TurnCode
+
 from .codes import Code
 from .data import EMPIRES, HAND_LIMIT, MULTIPLIER, SLOTS, card_empire
 from .model import (
@@ -65,7 +67,7 @@ def _reveal_turn(tx: Tx, verb: str) -> None:
         tx.fail(Code.WRONG_PHASE, f"{verb} belongs to the reveal phase; the game is in {s.phase}", R_REVEAL)
     nxt = rules.next_decider(s)
     if tx.seat != nxt:
-        tx.fail("turn/not_your_turn",
+        tx.fail(TurnCode.NOT_YOUR_TURN,
                 f"{nxt} decides next, not {tx.seat}" + (" (one decision per player per phase)"
                                                               if tx.seat in s.reveal_phase.decided else ""),
                 R_REVEAL)
@@ -135,7 +137,7 @@ def ci_name_empire(tx: Tx, intent: CiNameEmpire) -> None:
     nxt = None if pending else rules.next_namer(s)
     if tx.seat != nxt:
         who = f"{pending.target} must first reveal {pending.empire}" if pending else f"{nxt} names next"
-        tx.fail("turn/not_your_turn", f"{who}, not {tx.seat}", R_CI)
+        tx.fail(TurnCode.NOT_YOUR_TURN, f"{who}, not {tx.seat}", R_CI)
     target = rules.ci_target(s, tx.seat)
     loyalty = s.players[target].loyalty
     shown = [slot for slot, t in loyalty.items() if t.revealed and t.empire == intent.empire]

@@ -33,7 +33,7 @@ from . import setup as setup_mod
 from . import view as view_mod
 from . import words
 from .data import EMPIRES, DataSet, parse_data
-from .decide import judge
+from .decide import DECIDERS
 from .fold import count_shuffles, evolve
 from .model import CardsDiscarded, DiscardCards, Event, Intent, State
 from .options import MODULES, resolved
@@ -43,6 +43,8 @@ from .queries import Queries
 
 class WarOfShadowsRules(Queries, RulesBase[State, Intent, Event]):
     """War of Shadows bound to one match: players, board, catalogue and options."""
+
+    deciders = DECIDERS
 
     def __init__(self, config: MatchConfig) -> None:
         if config.decks:
@@ -110,9 +112,6 @@ class WarOfShadowsRules(Queries, RulesBase[State, Intent, Event]):
 
     def decision(self, state: State, seat: str, chance: Chance | None, waive: frozenset[str]) -> Tx:
         return Tx(self, state, seat, waive)
-
-    def judge(self, tx: Tx, intent: Intent) -> None:
-        judge(tx, intent)
 
     def evolve(self, state: State, event: Event) -> State:
         after = evolve(state, event, self.counted)

@@ -18,8 +18,9 @@ import msgspec
 
 from referee.engine.chance import Chance
 from referee.engine.datafile import load_toml
+from referee.engine.decision import Decision
 from referee.engine.position import Placed, PositionError, PositionShape
-from referee.engine.protocol import Accepted, ConfigError, GameBase, OptionSpec, Rejected, RulesBase
+from referee.engine.protocol import ConfigError, Deciders, GameBase, OptionSpec, Rejected, RulesBase
 from schemas import MatchConfig, Outcome
 from schemas.board import Area, Board
 
@@ -92,7 +93,42 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
 # -- the rules -------------------------------------------------------------------------------------------------
 
 
+class TallyTx(Decision):
+    """One decision of Tally: the rules it is judged under and the seat acting."""
+
+    __slots__ = ("rules", "seat")
+
+    def __init__(self, rules: TallyRules, state: State, seat: str, waive: frozenset[str]) -> None:
+        super().__init__("tally/", state, rules.evolve, waive=waive)
+        self.rules, self.seat = rules, seat
+
+
+def _draw(tx: TallyTx, intent: Draw) -> None:
+    tx.require(not tx.state.drawn, "already_drawn", f"{tx.seat} has drawn this turn", "R-TURN")
+    card = intent.card
+    if card is None or card not in tx.state.deck:
+        tx.fail("not_in_deck", f"{card} cannot come from the deck", "R-DRAW")
+    tx.emit(Drawn(seat=tx.seat, card=card))
+
+
+def _play(tx: TallyTx, intent: Play) -> None:
+    card, seat = intent.card, tx.seat
+    tx.require(card in tx.state.hands.get(seat, ()), "not_in_hand", f"{card} is not in {seat}'s hand", "R-PLAY")
+    tx.emit(Played(seat=seat, card=card, value=tx.rules.values[card]))
+
+
+def _keep(tx: TallyTx, intent: Keep) -> None:
+    tx.emit(Passed(seat=tx.seat))
+
+
+def _peek(tx: TallyTx, intent: Peek) -> None:
+    tx.require(bool(tx.state.deck), "deck_empty", "the deck is empty", "R-PEEK")
+    tx.emit(Seen(seat=tx.seat, card=tx.state.deck[0]))
+
+
 class TallyRules(RulesBase[State, Intent, Event]):
+    deciders = Deciders({Draw: _draw, Play: _play, Keep: _keep, Peek: _peek})
+
     def __init__(self, config: MatchConfig) -> None:
         self.config = config
         self.players = config.players
@@ -127,26 +163,8 @@ class TallyRules(RulesBase[State, Intent, Event]):
     def chance_fields(self, intent: Intent) -> tuple[str, ...]:
         return ("card",) if isinstance(intent, Draw) else ()
 
-    def decide(self, state: State, seat: str, intent: Intent, chance: Chance | None,
-               waive: frozenset[str] = frozenset()) -> Any:
-        match intent:
-            case Draw(card=card):
-                if state.drawn:
-                    return Rejected("tally/already_drawn", f"{seat} has drawn this turn", "R-TURN")
-                if card is None or card not in state.deck:
-                    return Rejected("tally/not_in_deck", f"{card} cannot come from the deck", "R-DRAW")
-                return Accepted((Drawn(seat=seat, card=card),))
-            case Play(card=card):
-                if card not in state.hands.get(seat, ()):
-                    return Rejected("tally/not_in_hand", f"{card} is not in {seat}'s hand", "R-PLAY")
-                return Accepted((Played(seat=seat, card=card, value=self.values[card]),))
-            case Keep():
-                return Accepted((Passed(seat=seat),))
-            case Peek():
-                if not state.deck:
-                    return Rejected("tally/deck_empty", "the deck is empty", "R-PEEK")
-                return Accepted((Seen(seat=seat, card=state.deck[0]),))
-        raise TypeError(f"unknown intent {intent!r}")
+    def decision(self, state: State, seat: str, chance: Chance | None, waive: frozenset[str]) -> TallyTx:
+        return TallyTx(self, state, seat, waive)
 
     def evolve(self, state: State, event: Event) -> State:
         match event:

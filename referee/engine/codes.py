@@ -1,0 +1,109 @@
+"""The framework's rejection and error codes, a ``StrEnum`` per scope (a game's own codes are its
+``codes.py``): each value is the code as clients, logs and transcripts have always read it (a code never
+changes), the member its reason in capitals. ``tests/test_decider_vocabulary.py`` holds that no module
+spells one of these scopes' codes as a string.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class TurnCode(StrEnum):
+    """Whose turn it is: the framework's gate before a game's rules are asked (``actors``), and a game's own
+    check of the turn at its rulebook's place."""
+
+    NOT_YOUR_TURN = "turn/not_your_turn"
+
+
+class MatchCode(StrEnum):
+    """The match as a whole: its configuration (players, options, chance, seed, decks), its log (a seq that is
+    stale or out of range), a finished match, a continuation."""
+
+    AMBIGUOUS = "match/ambiguous"
+    AWAITING_CONFIRMATION = "match/awaiting_confirmation"
+    BAD_CHANCE = "match/bad_chance"
+    BAD_CONFIG = "match/bad_config"
+    BAD_CONTINUATION = "match/bad_continuation"
+    BAD_DECK = "match/bad_deck"
+    BAD_OPTION = "match/bad_option"
+    BAD_PLAYERS = "match/bad_players"
+    BAD_SEED = "match/bad_seed"
+    BAD_SEQ = "match/bad_seq"
+    BAD_UNDO_POLICY = "match/bad_undo_policy"
+    NO_CONTINUATION = "match/no_continuation"
+    OVER = "match/over"
+    STALE_SEQ = "match/stale_seq"
+    UNKNOWN = "match/unknown"
+    UNKNOWN_SEAT = "match/unknown_seat"
+
+
+class InputCode(StrEnum):
+    """What was typed or uploaded before it is adjudicated: a file, its text and encoding, a notation line, an
+    entry reference, a page."""
+
+    BAD_ARGUMENT = "input/bad_argument"
+    BAD_ENCODING = "input/bad_encoding"
+    BAD_ENTRY = "input/bad_entry"
+    BAD_PAGE = "input/bad_page"
+    BAD_SOURCE = "input/bad_source"
+    BAD_TEXT = "input/bad_text"
+    BAD_TOML = "input/bad_toml"
+    CHANCE_TYPED = "input/chance_typed"
+    DURABILITY = "input/durability"
+    INVALID = "input/invalid"
+    MISSING_ARGUMENT = "input/missing_argument"
+    NO_SUCH_LINE = "input/no_such_line"
+    NOT_A_FILE = "input/not_a_file"
+    TOO_DEEP = "input/too_deep"
+    TOO_LARGE = "input/too_large"
+    TOO_LONG = "input/too_long"
+    UNKNOWN_ARGUMENT = "input/unknown_argument"
+    UNKNOWN_REFERENCE = "input/unknown_reference"
+    UNKNOWN_VERB = "input/unknown_verb"
+    UNREADABLE = "input/unreadable"
+
+
+class CardsCode(StrEnum):
+    """A match's card data: a bundled set, a file, its size."""
+
+    NOT_BUNDLED = "cards/not_bundled"
+    NOT_FOUND = "cards/not_found"
+    TOO_LARGE = "cards/too_large"
+    UNREADABLE = "cards/unreadable"
+
+
+class GameCode(StrEnum):
+    """The game a match is played under."""
+
+    UNKNOWN = "game/unknown"
+
+
+class SetupCode(StrEnum):
+    """The position a scenario or a match starts from."""
+
+    INVALID_POSITION = "setup/invalid_position"
+
+
+class RulingCode(StrEnum):
+    """An arbiter's ruling that a refused entry stands as played."""
+
+    ALREADY_STANDS = "ruling/already_stands"
+    CANNOT_REWIND = "ruling/cannot_rewind"
+    CANNOT_WAIVE = "ruling/cannot_waive"
+    NOT_LAST = "ruling/not_last"
+    NOT_REJECTED = "ruling/not_rejected"
+    STILL_ILLEGAL = "ruling/still_illegal"
+    UNDONE = "ruling/undone"
+
+
+#: every scope, by its prefix
+SCOPES: dict[str, type[StrEnum]] = {
+    "turn": TurnCode,
+    "match": MatchCode,
+    "input": InputCode,
+    "cards": CardsCode,
+    "game": GameCode,
+    "setup": SetupCode,
+    "ruling": RulingCode,
+}
