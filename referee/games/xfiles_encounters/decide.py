@@ -153,30 +153,29 @@ def conspire(tx: Tx, intent: m.Conspire) -> None:
     movers = [s for s in range(1, 6) if d["shadows"][str(s)]["state"] != "empty"
               and flow.is_end_game(tx, flow.slot_card(d["shadows"][str(s)]))]
     for s in movers:
-        card = d["shadows"][str(s)]["card"]
-        flow.move_left(tx, s)
-        tx.say(m.EndGameMoved, card=card if d["shadows"].get(str(s - 1), {}).get("state") == "revealed" else "",
-               where=f"shadows.{s}")
+        slot = d["shadows"][str(s)]
+        flow.move_left(tx, s, m.EndGameMoved, card=slot["card"] if slot["state"] == "revealed" else "")
     segments = d["conspiracy_deck"]["segments"]
     seg = next((g for g in segments if g["remaining"] > 0), None)
     if seg is not None:
-        seg["remaining"] -= 1
         label = seg["label"]
-        known = seg["cards"].pop(0) if seg.get("cards") else ""
         if d["season"] != label:
             old = d["season"]
             d["season"] = label
             if old:
                 tx.say(m.SeasonChanged, text=label)
+        known = seg["cards"][0] if seg.get("cards") else ""
         obj = {"state": "hidden", "card": known, "origin": label, "beneath": [], "revealed_before": False, "via_x": False}
-        flow.place(tx, obj, 5)
-        tx.say(m.ConspiracyCardPlaced, where="shadows.5", text=label)
+        to = flow.make_room(tx, obj, 5)
+        seg["remaining"] -= 1
+        if seg.get("cards"):
+            seg["cards"].pop(0)
+        flow.put(tx, obj, to, m.ConspiracyCardPlaced, where="shadows.5", text=label)
         if tx.opt["end_game_moves_on_entry"] and label == "end_game":  # B03's other reading
             where = next((int(k) for k, sl in d["shadows"].items() if sl["origin"] == "end_game"
                           and sl["state"] == "hidden"), 0)
             if where:
-                flow.move_left(tx, where)
-                tx.say(m.EndGameMoved, where=f"shadows.{where}")
+                flow.move_left(tx, where, m.EndGameMoved)
     tx.turn["step"] = "runners"
 
 

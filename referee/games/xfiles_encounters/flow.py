@@ -65,22 +65,56 @@ def keyword(tx: Tx, obj: dict[str, Any], kw: str) -> bool:
     return tx.card(obj["card"]).has(kw)
 
 
-def place(tx: Tx, obj: dict[str, Any], s: int) -> None:
-    """Put a card into ``shadows.s``, pushing the occupant left (s = 0: the Sector)."""
-    if s <= 0:
-        enter_sector(tx, obj)
+def _way(tx: Tx, obj: dict[str, Any], s: int) -> tuple[list[int], int]:
+    """Where a card entering ``shadows.s`` goes: the slots whose occupants it pushes on, in order (each
+    occupant pushes on the next), and the place the last of them comes to rest (0: the Sector). A
+    Stationary occupant is passed over unless an End Game card pushes it."""
+    pushed: list[int] = []
+    cur = obj
+    while s > 0:
+        slot = tx.d["shadows"][str(s)]
+        if slot["state"] == "empty":
+            break
+        occ = slot_card(slot)
+        if not (keyword(tx, occ, "stationary") and not is_end_game(tx, cur)):
+            pushed.append(s)
+            cur = occ
+        s -= 1
+    return pushed, s
+
+
+def _to(s: int) -> str:
+    return f"shadows.{s}" if s > 0 else "sector"
+
+
+def make_room(tx: Tx, obj: dict[str, Any], s: int) -> str:
+    """The cards in the way of ``obj`` entering ``shadows.s`` pushed on, the farthest first, each said as
+    it moves (so every card is in one place at every event); where ``obj`` itself then goes."""
+    pushed, rest = _way(tx, obj, s)
+    for i in reversed(range(len(pushed))):
+        here = pushed[i]
+        there = pushed[i + 1] if i + 1 < len(pushed) else rest
+        occ = take(tx, here)
+        put(tx, occ, _to(there), m.CardPushed, card=occ["card"] if occ["state"] == "revealed" else "",
+            where=f"shadows.{here}")
+    return _to(pushed[0] if pushed else rest)
+
+
+def place(tx: Tx, obj: dict[str, Any], s: int, kind: type[m.Fact] | None, **public: Any) -> None:
+    """Put a card into ``shadows.s``, pushing the occupants on (s = 0: the Sector), said by ``kind`` with
+    where it went (``to``)."""
+    put(tx, obj, make_room(tx, obj, s), kind, **public)
+
+
+def put(tx: Tx, obj: dict[str, Any], to: str, kind: type[m.Fact] | None, front: bool = False, **public: Any) -> None:
+    """``obj`` comes to rest at ``to`` (an empty Shadows slot, or the Sector), said by ``kind`` (None: part
+    of a declared effect, said with it)."""
+    if to == "sector":
+        enter_sector(tx, obj, kind, front=front, **public)
         return
-    slot = tx.d["shadows"][str(s)]
-    if slot["state"] == "empty":
-        slot.update(obj)
-        return
-    occ = slot_card(slot)
-    if keyword(tx, occ, "stationary") and not is_end_game(tx, obj):
-        place(tx, obj, s - 1)
-        return
-    slot.update(obj)
-    tx.say(m.CardPushed, card=occ["card"] if occ["state"] == "revealed" else "", where=f"shadows.{s}")
-    place(tx, occ, s - 1)
+    tx.d["shadows"][to.split(".")[1]].update(obj)
+    if kind is not None:
+        tx.say(kind, to=to, **public)
 
 
 def take(tx: Tx, s: int) -> dict[str, Any]:
@@ -90,12 +124,17 @@ def take(tx: Tx, s: int) -> dict[str, Any]:
     return obj
 
 
-def move_left(tx: Tx, s: int) -> None:
-    obj = take(tx, s)
-    place(tx, obj, s - 1)
+def move_left(tx: Tx, s: int, kind: type[m.Fact], **public: Any) -> None:
+    """The card at ``shadows.s`` moves one place left (the cards in its way pushed on first), said by ``kind``."""
+    obj = slot_card(tx.d["shadows"][str(s)])
+    to = make_room(tx, obj, s - 1)
+    put(tx, take(tx, s), to, kind, where=f"shadows.{s}", **public)
 
 
-def enter_sector(tx: Tx, obj: dict[str, Any], front: bool = False) -> None:
+def enter_sector(tx: Tx, obj: dict[str, Any], kind: type[m.Fact] | None = m.CardEnteredSector, front: bool = False,
+                 **public: Any) -> None:
+    """``obj`` enters the Sector (from where it was, or new), said by ``kind``: a face-down card waits to be
+    revealed there (last), a face-up Ravage enemy strikes."""
     left = tx.opt["sector_entry_side"] == "left"
     ident = obj["card"] if obj["state"] == "revealed" else ""
     if left:
@@ -106,11 +145,12 @@ def enter_sector(tx: Tx, obj: dict[str, Any], front: bool = False) -> None:
         tx.d["revealed_before"].append(obj["card"])
     for c in obj["beneath"]:
         tx.d["defeated_conspiracy"].append(c)
-    tx.say(m.CardEnteredSector, card=ident, where="sector.1" if left else f"sector.{len(tx.d['sector'])}")
     if obj["state"] != "revealed":
         tx.push_back({"kind": "reveal", "location": "sector", "origin": obj["origin"] or "placed",
                       "source": obj["card"]})  # a known face-down card (the Clone) keeps its identity
-    else:
+    if kind is not None:
+        tx.say(kind, to="sector", **public)
+    if obj["state"] == "revealed":
         ravage(tx, obj["card"], front)
 
 
@@ -167,17 +207,14 @@ def revealed(tx: Tx, card: str, location: str, first: bool) -> None:
         group = next_group(tx)
         tx.push_front(*({**e, "group": group} for e in effects))
     if c.type == "enemy" and zone == "shadows" and c.has("ambush"):
-        s = int(location.split(".")[1])
-        obj = take(tx, s)
-        tx.say(m.CardPushed, card=card, where=location, text="ambush")
-        enter_sector(tx, obj, front=True)
+        obj = take(tx, int(location.split(".")[1]))
+        enter_sector(tx, obj, m.CardPushed, front=True, card=card, where=location, text="ambush")
     elif c.type == "syndicate_agent" and zone == "bureau" and c.has("ambush") and tx.opt["ambush_in_bureau"]:
         n = location.split(".")[1]  # B31's other reading: the Ambush reaches the Sector; the slot is refilled
         obj = {**slot_card(tx.d["bureau"][n]), "state": "revealed", "card": card}
         remove_at(tx, location, card)
-        tx.say(m.CardPushed, card=card, where=location, text="ambush")
+        enter_sector(tx, obj, m.CardPushed, front=True, card=card, where=location, text="ambush")
         refill(tx, n)
-        enter_sector(tx, obj, front=True)
     elif c.type == "enemy" and zone == "sector":
         ravage(tx, card, front=True)
     elif c.type == "ally":
@@ -331,18 +368,17 @@ def place_clone(tx: Tx) -> None:
     where = locate(tx, "replication")
     clone = {"state": "hidden", "card": "clone", "origin": "placed", "beneath": [], "revealed_before": False,
              "via_x": False}
-    if where.startswith("shadows."):
-        s = int(where.split(".")[1])
-        if s < 5:
-            place(tx, clone, s + 1)
-        else:
-            tx.d["conspiracy_deck"]["segments"].insert(0, {"label": "placed", "seasons": [], "remaining": 1,
-                                                           "quota": {}, "seen": {}, "cards": ["clone"]})
-    else:
-        place(tx, clone, 1)
+    s = int(where.split(".")[1]) if where.startswith("shadows.") else 0
+    to = make_room(tx, clone, s + 1) if s < 5 else "conspiracy_deck"
     tx.d["clone_evidence"] = [{"priority": int(p), "card": ""} for p in ("1", "2", "3")
                               if tx.d["evidence"][p]["in_end_game"]]
-    tx.say(m.ClonePlaced, card="clone", n=len(tx.d["clone_evidence"]))
+    n = len(tx.d["clone_evidence"])
+    if s < 5:
+        put(tx, clone, to, m.ClonePlaced, card="clone", n=n)
+        return
+    tx.d["conspiracy_deck"]["segments"].insert(0, {"label": "placed", "seasons": [], "remaining": 1,
+                                                   "quota": {}, "seen": {}, "cards": ["clone"]})
+    tx.say(m.ClonePlaced, card="clone", n=n, to=to)
 
 
 # -- strikes (§3.6, §3.7) ------------------------------------------------------------------------------------
@@ -561,9 +597,7 @@ def runners(tx: Tx) -> None:
     for s in range(1, 6):
         slot = tx.d["shadows"][str(s)]
         if slot["state"] == "revealed" and keyword(tx, slot, "runner"):
-            card = slot["card"]
-            move_left(tx, s)
-            tx.say(m.RunnerMoved, card=card, where=f"shadows.{s}")
+            move_left(tx, s, m.RunnerMoved, card=slot["card"])
 
 
 def begin_action(tx: Tx) -> None:

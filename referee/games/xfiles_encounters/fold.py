@@ -549,6 +549,83 @@ def _evidence_exposed(state: State, e: m.EvidenceExposed) -> State:
     return _turn(state, groups=group)
 
 
+# -- the Shadows row and the Sector (§3.3) --------------------------------------------------------------------
+
+
+def _take(state: State, where: str) -> tuple[State, m.Slot]:
+    """The card in the slot WHERE taken out (attached cards stay; out of the Bureau, what lay beneath it
+    is defeated as it leaves), and the slot as it was."""
+    zone, _, idx = where.partition(".")
+    slots: dict[str, m.Slot] = getattr(state, zone)
+    slot = slots[idx]
+    state = msgspec.structs.replace(state, **{zone: {**slots, idx: _empty_slot(slot)}})
+    if zone == "bureau":
+        state = msgspec.structs.replace(state, defeated_conspiracy=[*state.defeated_conspiracy, *slot.beneath])
+    return state, slot
+
+
+def _put(state: State, to: str, card: m.Slot) -> State:
+    """CARD (a slot's moving part) comes to rest at TO: an empty Shadows slot, or the Sector."""
+    if to == "sector":
+        return _enter_sector(state, card)
+    idx = to.partition(".")[2]
+    slot = m.Slot(attached=state.shadows[idx].attached, beneath=card.beneath, card=card.card, origin=card.origin,
+                  revealed_before=card.revealed_before, state=card.state, via_x=card.via_x)
+    return msgspec.structs.replace(state, shadows={**state.shadows, idx: slot})
+
+
+def _enter_sector(state: State, card: m.Slot) -> State:
+    """CARD enters the Sector at the entry side: what lay beneath it is defeated; face down, it waits to be
+    revealed there (last; a known face-down card keeps its identity in what waits)."""
+    ident = card.card if card.state == "revealed" else ""
+    sector = [ident, *state.sector] if state.options["sector_entry_side"] == "left" else [*state.sector, ident]
+    seen = state.revealed_before
+    if card.revealed_before and card.card and card.card not in seen:
+        seen = [*seen, card.card]
+    state = msgspec.structs.replace(state, sector=sector, revealed_before=seen,
+                                    defeated_conspiracy=[*state.defeated_conspiracy, *card.beneath])
+    if card.state == "revealed":
+        return state
+    item = m.Pending(kind="reveal", location="sector", origin=card.origin or "placed", source=card.card)
+    return _pending(state, item, first=False)
+
+
+@HANDLERS.on(m.CardPushed, m.CardEnteredSector, m.EndGameMoved, m.RunnerMoved)
+def _moved(state: State, e: m.Moved) -> State:
+    state, card = _take(state, e.where)
+    return _put(state, e.to, card)
+
+
+@HANDLERS.on(m.SeasonChanged)
+def _season_changed(state: State, e: m.SeasonChanged) -> State:
+    return msgspec.structs.replace(state, season=e.text)
+
+
+@HANDLERS.on(m.ConspiracyCardPlaced)
+def _conspiracy_card_placed(state: State, e: m.ConspiracyCardPlaced) -> State:
+    deck = state.conspiracy_deck
+    i = next(i for i, seg in enumerate(deck.segments) if seg.remaining > 0)
+    seg = deck.segments[i]
+    card = m.Slot(state="hidden", card=seg.cards[0] if seg.cards else "", origin=seg.label)
+    segments = list(deck.segments)
+    segments[i] = msgspec.structs.replace(seg, remaining=seg.remaining - 1, cards=seg.cards[1:])
+    state = msgspec.structs.replace(state, conspiracy_deck=msgspec.structs.replace(deck, segments=segments),
+                                    season=seg.label)
+    return _put(state, e.to, card)
+
+
+@HANDLERS.on(m.ClonePlaced)
+def _clone_placed(state: State, e: m.ClonePlaced) -> State:
+    aside = [m.CloneEvidence(priority=int(p)) for p in ("1", "2", "3") if state.evidence[p].in_end_game]
+    state = msgspec.structs.replace(state, clone_evidence=aside)
+    if e.to != "conspiracy_deck":
+        return _put(state, e.to, m.Slot(state="hidden", card=e.card, origin="placed"))
+    deck = state.conspiracy_deck
+    stack = m.Segment(label="placed", remaining=1, cards=[e.card])
+    return msgspec.structs.replace(state, conspiracy_deck=msgspec.structs.replace(
+        deck, segments=[stack, *deck.segments]))
+
+
 def evolve(state: State, event: Any) -> State:
     """The state after ``event``: a domain fact through its kind's handler, then whatever paths it
     records (none, for a fact decide states in full; an old or not yet converted event's all)."""

@@ -292,28 +292,43 @@ class CardsDrawn(Fact, frozen=True, kw_only=True, tag="cards_drawn"):
     doubt: bool = False
 
 
-class EndGameMoved(Fact, frozen=True, kw_only=True, tag="end_game_moved"):
-    pass
+class Moved(Fact, frozen=True, kw_only=True):
+    """The card at WHERE (a Shadows slot; a Bureau slot for an Ambush there) moves to ``to``: an empty
+    Shadows slot, or the Sector (``sector``; at its entry side, a face-down card waiting there to be
+    revealed, last). It moves as it lies, face up or down: CARD names it only when face up. What a
+    face-down card is stays in the state, which only the arbiter sees; no event says it."""
+
+    to: str = ""
+
+
+class EndGameMoved(Moved, frozen=True, kw_only=True, tag="end_game_moved"):
+    """The End Game card at WHERE moves one place left (Conspiracy phase), to ``to``."""
 
 
 class ConspiracyCardPlaced(Fact, frozen=True, kw_only=True, tag="conspiracy_card_placed"):
-    pass
+    """The top card of the Conspiracy deck (its first stack with cards left, TEXT) enters the Shadows at
+    WHERE face down, coming to rest at ``to`` (past Stationary cards; the Sector when no slot is left).
+    The stack's known cards (set up or put back) are its first: the card is the first of them, if any,
+    as the state records; the season is the stack's."""
+
+    to: str = ""
 
 
-class CardPushed(Fact, frozen=True, kw_only=True, tag="card_pushed"):
-    pass
+class CardPushed(Moved, frozen=True, kw_only=True, tag="card_pushed"):
+    """The card at WHERE is pushed on to ``to`` by a card entering its place (TEXT ``ambush``: an Ambush
+    card revealed goes to the Sector at once, to its front)."""
 
 
-class CardEnteredSector(Fact, frozen=True, kw_only=True, tag="card_entered_sector"):
-    pass
+class CardEnteredSector(Moved, frozen=True, kw_only=True, tag="card_entered_sector"):
+    """The card at WHERE enters the Sector (``to``)."""
 
 
 class SeasonChanged(Fact, frozen=True, kw_only=True, tag="season_changed"):
-    pass
+    """The Conspiracy deck reaches the stack TEXT: the season is now that stack's."""
 
 
-class RunnerMoved(Fact, frozen=True, kw_only=True, tag="runner_moved"):
-    pass
+class RunnerMoved(Moved, frozen=True, kw_only=True, tag="runner_moved"):
+    """The face-up Runner CARD at WHERE runs one place left, to ``to``."""
 
 
 class ActionPhaseBegan(Fact, frozen=True, kw_only=True, tag="action_phase_began"):
@@ -598,7 +613,12 @@ class TheEndBegan(Fact, frozen=True, kw_only=True, tag="the_end_began"):
 
 
 class ClonePlaced(Fact, frozen=True, kw_only=True, tag="clone_placed"):
-    pass
+    """Replication places the Clone (CARD, whose identity is public) face down at ``to``: a Shadows slot
+    (the cards in its way pushed on first), the Sector, or the top of the Conspiracy deck
+    (``conspiracy_deck``, a stack of its own); the N pieces of evidence in the End Game are set aside for
+    it, face down."""
+
+    to: str = ""
 
 
 class EndGameDamaged(Fact, frozen=True, kw_only=True, tag="end_game_damaged"):

@@ -153,6 +153,14 @@ def _leader_from_box(tx: Tx, card: str, from_: str, to: str) -> bool:
     return True
 
 
+def said_so_far(tx: Tx) -> None:
+    """What the declared ops changed so far, said as a declared effect of its own (before a fact an op
+    brings about, so that fact says only itself)."""
+    if tx.unsaid():
+        tx.say(m.ManualEffectApplied, seat=tx.seat, card=tx.source if tx.source in tx.rules.cards else "",
+               text=tx.source)
+
+
 def apply_ops(tx: Tx, ops: Sequence[Any]) -> None:
     for op in ops:
         apply_op(tx, op)
@@ -333,8 +341,10 @@ def _place(tx: Tx, op: m.OpPlace) -> None:
         if right_of_end_game(tx, int(n)) and op.card != "clone":
             bad(tx, op, "no card may lie right of an End Game card (R36)")
         face = "hidden" if op.from_ in ("conspiracy_deck", "academy_deck", "special_agents") else "revealed"
-        flow.place(tx, {"state": face, "card": op.card, "origin": "placed", "beneath": [],
-                        "revealed_before": face == "revealed", "via_x": False}, int(n))
+        obj = {"state": face, "card": op.card, "origin": "placed", "beneath": [], "revealed_before": face == "revealed",
+               "via_x": False}
+        said_so_far(tx)  # the cards pushed on are facts of their own, after what was declared before them
+        flow.put(tx, obj, flow.make_room(tx, obj, int(n)), None)
     else:
         put_into(tx, op, op.card, op.location)
     if x_leader:

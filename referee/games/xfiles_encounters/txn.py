@@ -257,6 +257,10 @@ class Tx(Decision):
         if CHECK:
             self._check()
 
+    def unsaid(self) -> bool:
+        """Whether the working copy holds changes no event has said yet."""
+        return bool(self._diff(self.state))
+
     def _diff(self, state: State) -> list[Change]:
         """:func:`diff` from ``state`` (folded by this decision) to the working copy, in the fields the
         decision read or the fold replaced: any other is the same in both, the start's own."""
