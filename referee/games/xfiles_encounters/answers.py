@@ -198,29 +198,32 @@ def reveal(tx: Tx, intent: m.Reveal) -> None:
     if card not in allowed:
         why = f"it is {known}" if known else "it does not fit what that place can hold or no copy is left"
         tx.fail(Code.REVEAL_INCONSISTENT, f"{card} cannot be the hidden card at {loc} ({why})", R_REVEAL)
-    if not known:  # one more card shown from its pool: the next reveal from it draws with the next key
-        drew(tx.d, reveal_pool(tx, item))
+    pool = "" if known else reveal_pool(tx, item)
+    if pool:  # one more card shown from its pool: the next reveal from it draws with the next key
+        drew(tx.d, pool)
     tx.d["pending"].pop(0)
     kind, seg = categories(tx, item)
+    category = ""
     if kind == "segment" and seg is not None and not known:
-        cat = category_of(tx, card, seg)
-        if cat:
-            seg["seen"][cat] = int(seg["seen"].get(cat, 0)) + 1
+        category = category_of(tx, card, seg)
+        if category:
+            seg["seen"][category] = int(seg["seen"].get(category, 0)) + 1
+    counted = {"pool": pool, "category": category}
     zone, _, n = loc.partition(".")
     if kind == "avatar_box":
-        named.swap_with_box(tx, item["seat"] or tx.current, card)
+        named.swap_with_box(tx, item["seat"] or tx.current, card, **counted)
         return
     if kind == "climax":
-        series.deal(tx, loc.split(".", 1)[1], card)
+        series.deal(tx, loc.split(".", 1)[1], card, **counted)
         return
     if kind == "special_agents":
         tx.d["special_agents"]["cards"].remove(card)
         tx.player(tx.current)["discard"] = sorted([*tx.player(tx.current)["discard"], card])
-        tx.say(m.CardRevealed, card=card, where="special_agents")
+        tx.say(m.CardRevealed, seat=tx.current, card=card, where="special_agents", **counted)
         return
     if kind == "clone_evidence":
         tx.d["clone_evidence"][int(n)]["card"] = card
-        tx.say(m.CardRevealed, card=card, where=loc)
+        tx.say(m.CardRevealed, card=card, where=loc, **counted)
         return
     if kind == "evidence":
         ev = tx.d["evidence"][n]
@@ -228,24 +231,25 @@ def reveal(tx: Tx, intent: m.Reveal) -> None:
         ev["state"] = "exposed" if item["origin"] == "the_end" else "discovered"
         if item["origin"] == "discover":
             ev["leader"] = item["source"]
-        tx.say(m.CardRevealed, card=card, where=loc)
+        tx.say(m.CardRevealed, card=card, where=loc, **counted)
         return
+    syndicate = False
     if zone == "sector":
         i = int(n) - 1
         tx.d["sector"][i] = card
         first = card not in tx.d["revealed_before"]
         if first:
             tx.d["revealed_before"].append(card)
-        tx.say(m.CardRevealed, card=card, where=loc)
-        flow.revealed(tx, card, loc, first)
-        return
-    slot = tx.d[zone][n]
-    first = not slot["revealed_before"]
-    slot.update({"state": "revealed", "card": card, "revealed_before": True})
-    if zone == "bureau" and tx.card(card).type == "syndicate_agent" and not known:
-        tx.d["academy_deck"]["syndicate_seen"] += 1
-    tx.say(m.CardRevealed, card=card, where=loc)
-    flow.revealed(tx, card, loc, first)
+    else:
+        slot = tx.d[zone][n]
+        first = not slot["revealed_before"]
+        slot.update({"state": "revealed", "card": card, "revealed_before": True})
+        syndicate = zone == "bureau" and tx.card(card).type == "syndicate_agent" and not known
+        if syndicate:
+            tx.d["academy_deck"]["syndicate_seen"] += 1
+    waits = flow.reveal_waits(tx, card, loc, flow.reveal_texts(tx, card, loc, first))
+    tx.say(m.CardRevealed, seat=tx.current, card=card, where=loc, syndicate=syndicate, **counted, **waits)
+    flow.revealed(tx, card, loc)
 
 
 # -- strikes (§4.19, §4.20) ---------------------------------------------------------------------------------------

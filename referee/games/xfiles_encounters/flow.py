@@ -187,8 +187,8 @@ def triggered(tx: Tx, card: str, triggers: tuple[str, ...], location: str) -> li
     return out
 
 
-def revealed(tx: Tx, card: str, location: str, first: bool) -> None:
-    """What a card does when it turns face up at ``location`` (§3.4)."""
+def reveal_texts(tx: Tx, card: str, location: str, first: bool) -> list[dict[str, Any]]:
+    """The texts a card turning face up at ``location`` triggers (§3.4): they wait first, one group."""
     c = tx.card(card)
     triggers: tuple[str, ...] = ("on_reveal",) if (first or tx.opt["on_reveal_repeats"]) else ()
     if first:
@@ -203,9 +203,31 @@ def revealed(tx: Tx, card: str, location: str, first: bool) -> None:
         effects = triggered(tx, card, triggers, location)
     if c.type == "syndicate_agent" and tx.d["the_end"]:
         effects += triggered(tx, card, ("at_end",), location)
+    return effects
+
+
+def reveal_waits(tx: Tx, card: str, location: str, effects: list[dict[str, Any]]) -> dict[str, Any]:
+    """What waits, first, once a card is revealed at ``location``: the texts it triggers (one group), an
+    Ally revealed in the Shadows to be given, the Clone's set-aside evidence to be revealed (§5.6.1 step
+    3); as the reveal says it (``triggers``, ``ally``, ``clone``)."""
     if effects:
         group = next_group(tx)
         tx.push_front(*({**e, "group": group} for e in effects))
+    c = tx.card(card)
+    ally = c.type == "ally" and location.startswith("shadows.")
+    if ally:
+        tx.push_front({"kind": "ally", "seat": tx.current, "source": card, "location": location})
+    clone = card == "clone"
+    if clone:
+        tx.push_front(*({"kind": "reveal", "seat": tx.current, "location": f"clone_evidence.{i}", "origin": "clone"}
+                        for i, e in enumerate(tx.d["clone_evidence"]) if not e["card"]))
+    return {"triggers": as_triggered(effects), "ally": ally, "clone": clone}
+
+
+def revealed(tx: Tx, card: str, location: str) -> None:
+    """What a card turned face up at ``location`` does next, once the reveal is said (§3.4)."""
+    c = tx.card(card)
+    zone = location.split(".")[0]
     if c.type == "enemy" and zone == "shadows" and c.has("ambush"):
         obj = take(tx, int(location.split(".")[1]))
         enter_sector(tx, obj, m.CardPushed, front=True, card=card, where=location, text="ambush")
@@ -217,21 +239,15 @@ def revealed(tx: Tx, card: str, location: str, first: bool) -> None:
         refill(tx, n)
     elif c.type == "enemy" and zone == "sector":
         ravage(tx, card, front=True)
-    elif c.type == "ally":
-        if zone == "shadows":
-            tx.push_front({"kind": "ally", "seat": tx.current, "source": card, "location": location})
-        else:
-            remove_at(tx, location, card)
-            tx.d["defeated_characters"].append(card)
-            tx.d["defeated_characters"].sort()
-            tx.say(m.CardDefeated, card=card, where=location, text="an Ally revealed in the Sector is lost", character=True)
+    elif c.type == "ally" and zone != "shadows":
+        remove_at(tx, location, card)
+        tx.d["defeated_characters"].append(card)
+        tx.d["defeated_characters"].sort()
+        tx.say(m.CardDefeated, card=card, where=location, text="an Ally revealed in the Sector is lost", character=True)
     elif c.type == "leader" and tx.d["the_end"]:
         defeat_leader(tx, location, card)
     elif c.type == "end_game" and not tx.d["the_end"]:
         the_end(tx, card)
-    if card == "clone":  # its set-aside evidence is revealed with it (§5.6.1 step 3)
-        tx.push_front(*({"kind": "reveal", "seat": tx.current, "location": f"clone_evidence.{i}", "origin": "clone"}
-                        for i, e in enumerate(tx.d["clone_evidence"]) if not e["card"]))
 
 
 def next_group(tx: Tx) -> int:

@@ -626,6 +626,70 @@ def _clone_placed(state: State, e: m.ClonePlaced) -> State:
         deck, segments=[stack, *deck.segments]))
 
 
+# -- reveals (§3.4, §4.23) ------------------------------------------------------------------------------------
+
+
+@HANDLERS.on(m.CardRevealed)
+def _card_revealed(state: State, e: m.CardRevealed) -> State:
+    item = state.pending[0]
+    state = msgspec.structs.replace(state, pending=state.pending[1:])
+    if e.pool:
+        state = _drew(state, e.pool, 1)
+    if e.category:
+        state = _seen(state, e.pool.partition(".")[2], e.category)
+    zone, _, n = e.where.partition(".")
+    if zone == "avatar_box":
+        state = _player(state, e.seat, avatar=e.card, wounds=[], scars=[], symptoms=0)
+    elif zone == "climax":
+        state = _player(state, n, climax=[*state.players[n].climax, e.card])
+        state = msgspec.structs.replace(state, climax_dealt=[*state.climax_dealt, e.card])
+    elif zone == "special_agents":
+        cards = list(state.special_agents.cards)
+        cards.remove(e.card)
+        state = _to_discard(msgspec.structs.replace(state, special_agents=m.SpecialAgents(cards=cards)), e.seat, e.card)
+    elif zone == "clone_evidence":
+        aside = list(state.clone_evidence)
+        aside[int(n)] = msgspec.structs.replace(aside[int(n)], card=e.card)
+        state = msgspec.structs.replace(state, clone_evidence=aside)
+    elif zone == "evidence":
+        fields: dict[str, Any] = {"card": e.card, "state": "exposed" if item.origin == "the_end" else "discovered"}
+        if item.origin == "discover":
+            fields["leader"] = item.source
+        evidence = msgspec.structs.replace(state.evidence[n], **fields)
+        state = msgspec.structs.replace(state, evidence={**state.evidence, n: evidence})
+    elif zone == "sector":
+        sector = list(state.sector)
+        sector[int(n) - 1] = e.card
+        seen = state.revealed_before if e.card in state.revealed_before else [*state.revealed_before, e.card]
+        state = msgspec.structs.replace(state, sector=sector, revealed_before=seen)
+    else:
+        slots: dict[str, m.Slot] = getattr(state, zone)
+        slot = msgspec.structs.replace(slots[n], state="revealed", card=e.card, revealed_before=True)
+        state = msgspec.structs.replace(state, **{zone: {**slots, n: slot}})
+        if e.syndicate:
+            deck = state.academy_deck
+            state = msgspec.structs.replace(state, academy_deck=msgspec.structs.replace(
+                deck, syndicate_seen=deck.syndicate_seen + 1))
+    state = _effects(state, e.triggers, first=True)
+    if e.ally:
+        state = _pending(state, m.Pending(kind="ally", seat=e.seat, source=e.card, location=e.where), first=True)
+    if e.clone:
+        items = [m.Pending(kind="reveal", seat=e.seat, location=f"clone_evidence.{i}", origin="clone")
+                 for i, x in enumerate(state.clone_evidence) if not x.card]
+        state = msgspec.structs.replace(state, pending=[*items, *state.pending])
+    return state
+
+
+def _seen(state: State, label: str, category: str) -> State:
+    """One more card of ``category`` seen from the Conspiracy stack LABEL."""
+    deck = state.conspiracy_deck
+    i = next(i for i, seg in enumerate(deck.segments) if seg.label == label)
+    segments = list(deck.segments)
+    seg = segments[i]
+    segments[i] = msgspec.structs.replace(seg, seen={**seg.seen, category: seg.seen.get(category, 0) + 1})
+    return msgspec.structs.replace(state, conspiracy_deck=msgspec.structs.replace(deck, segments=segments))
+
+
 def evolve(state: State, event: Any) -> State:
     """The state after ``event``: a domain fact through its kind's handler, then whatever paths it
     records (none, for a fact decide states in full; an old or not yet converted event's all)."""

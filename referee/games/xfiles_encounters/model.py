@@ -394,7 +394,22 @@ class SlotScanned(Fact, frozen=True, kw_only=True, tag="slot_scanned"):
 
 
 class CardRevealed(Fact, frozen=True, kw_only=True, tag="card_revealed"):
-    pass
+    """The reveal pending first is answered: CARD is the hidden card at WHERE (a Shadows or Bureau slot,
+    ``sector.N``, ``evidence.P``, ``clone_evidence.I``, ``special_agents``: into SEAT's discard pile,
+    ``avatar_box``: SEAT's avatar now, its wounds and scars gone with the old one to the box; or
+    ``climax.SEAT``: a climax card dealt). A card not known before is one more shown from ``pool`` (as
+    ``state.draws`` counts it), and, from a Conspiracy stack (``segment.LABEL``), counts toward that
+    stack's ``category``; a Syndicate Agent first seen in the Bureau counts toward those the Academy deck
+    held (``syndicate``). Evidence revealed is discovered (exposed by The End), through the Leader that
+    asked for it. What waits then, first: the texts it triggers (``triggers``, one group), an Ally revealed
+    in the Shadows to be given (``ally``), the Clone's set-aside evidence to be revealed (``clone``)."""
+
+    pool: str = ""
+    category: str = ""
+    syndicate: bool = False
+    triggers: tuple[Triggered, ...] = ()
+    ally: bool = False
+    clone: bool = False
 
 
 class CharacterRecruited(Fact, frozen=True, kw_only=True, tag="character_recruited"):
