@@ -273,6 +273,9 @@ def take_strike(tx: Tx, intent: m.TakeStrike) -> None:
     if card not in tx.rules.cards or tx.card(card).type != "strike" or card not in pool:
         tx.fail(Code.STRIKE_CARD_UNAVAILABLE, f"{card} is not in the Strike deck", "R44")
     seat, source = item["seat"] or tx.current, item["source"]
+    flow.reshuffle_strikes(tx)
+    used = ""  # the grant the cancel uses up
+    declared = False
     if intent.cancel:
         if item["kind"] != "strike":
             tx.fail(Code.CANCEL_NOT_AVAILABLE, "an End Game damage draw cannot be cancelled", "R39")
@@ -294,36 +297,36 @@ def take_strike(tx: Tx, intent: m.TakeStrike) -> None:
                 pass  # the card's own data grants it: there is no grant to use up
             elif grant in tx.turn["grants"]:
                 tx.turn["grants"].remove(grant)
+                used = grant
             elif text_only:
                 tx.declared()
+                declared = True
             else:
                 tx.fail(Code.CANCEL_NOT_AVAILABLE, f"{intent.cancel} cannot cancel a Strike card", "R34")
     tx.d["pending"].pop(0)
-    flow.reshuffle_strikes(tx)
-    flow.take_from_strike_deck(tx, card)
+    drawn = {"seat": seat, "card": card, "reshuffled": flow.take_from_strike_deck(tx, card)}
     s = tx.card(card)
     if item["kind"] == "end_game_strike":
         tx.d["end_game_strikes"].setdefault(source, []).append(card)
-        tx.say(m.StrikeTaken, seat=seat, card=card, text=f"against {source}")
+        tx.say(m.StrikeTaken, text=f"against {source}", source=source, **drawn)
         flow.end_game_damaged(tx, source, 0 if s.miss else s.damage)
         return
-    follow: list[dict[str, Any]] = []
     src = tx.rules.cards.cards.get(source)
+    ferocious = False
+    texts: list[dict[str, Any]] = []
     if intent.cancel:
         tx.d["strike_discard"] = sorted([*tx.d["strike_discard"], card])
-        tx.say(m.StrikeCancelled, seat=seat, card=card, text=intent.cancel)
+        tx.say(m.StrikeCancelled, text=intent.cancel, grant=used, declared=declared, **drawn)
     elif s.miss:
         tx.d["strike_discard"] = sorted([*tx.d["strike_discard"], card])
-        tx.say(m.StrikeMissed, seat=seat, card=card)
+        tx.say(m.StrikeMissed, **drawn)
         hits_left = any(not tx.card(c).miss for c in (*tx.d["strike_deck"]["cards"], *tx.d["strike_discard"]))
-        if src is not None and src.has("ferocious") and hits_left:  # only misses left: the redraw stops (R40)
-            follow.append({"kind": "strike", "seat": seat, "source": source, "strike_no": item["strike_no"],
-                           "strikes": item["strikes"], "reason": "ferocious"})
+        ferocious = src is not None and src.has("ferocious") and hits_left  # only misses left: the redraw stops (R40)
     else:
         tx.player(seat)["wounds"].append(card)
-        tx.say(m.WoundAdded, seat=seat, card=card, n=s.damage)
+        tx.say(m.WoundAdded, n=s.damage, **drawn)
         if any(a.text_only for a in s.abilities):
-            follow.append({"kind": "effect", "seat": tx.current, "source": card, "trigger": "strike_card"})
+            texts.append({"kind": "effect", "seat": tx.current, "source": card, "trigger": "strike_card"})
         if src is not None and src.has("maul") and s.damage > 0:
             if not flow.blind_scar(tx, seat) and tx.opt["maul_without_strikes"] == "loss":
                 flow.lose(tx, "strikes_exhausted")
@@ -335,15 +338,22 @@ def take_strike(tx: Tx, intent: m.TakeStrike) -> None:
     if src is not None and (not intent.cancel or tx.opt["cancel_keeps_on_strike"]):
         a = src.ability("on_strike")
         if a is not None and a.text_only:
-            follow.append({"kind": "effect", "seat": tx.current, "source": source, "trigger": "on_strike"})
-    if not any(f["reason"] == "ferocious" for f in follow if f["kind"] == "strike") and item["strike_no"] < item["strikes"] \
-            and not tx.player(seat)["defeated"]:
-        follow.append({"kind": "strike", "seat": seat, "source": source, "strike_no": item["strike_no"] + 1,
-                       "strikes": item["strikes"], "reason": item["reason"]})
-    if follow:
+            texts.append({"kind": "effect", "seat": tx.current, "source": source, "trigger": "on_strike"})
+    again = not ferocious and item["strike_no"] < item["strikes"] and not tx.player(seat)["defeated"]
+    follow: list[dict[str, Any]] = []
+    if ferocious:
+        follow.append({"kind": "strike", "seat": seat, "source": source, "strike_no": item["strike_no"],
+                       "strikes": item["strikes"], "reason": "ferocious"})
+    if texts or ferocious or again:
         group = flow.next_group(tx)
-        tx.push_front(*({**f, "group": group} if f["kind"] == "effect" else f for f in follow))
-    tx.flush()
+        follow += [{**f, "group": group} for f in texts]
+        if again:
+            follow.append({"kind": "strike", "seat": seat, "source": source, "strike_no": item["strike_no"] + 1,
+                           "strikes": item["strikes"], "reason": item["reason"]})
+        tx.push_front(*follow)
+        tx.say(m.StrikeFollowedUp, seat=seat, card=card, source=source, strike_no=item["strike_no"],
+               strikes=item["strikes"], text=item["reason"], ferocious=ferocious, again=again,
+               triggers=flow.as_triggered(texts))
 
 
 def avoid_strike(tx: Tx, intent: m.AvoidStrike) -> None:
@@ -370,20 +380,24 @@ def avoid_strike(tx: Tx, intent: m.AvoidStrike) -> None:
             if "avoid" in a.grants and (a.trigger != "on_play" or any(x["card"] == intent.source for x in p["play"])):
                 by_data = True
     text_only = src is not None and any(a.text_only for a in src.abilities)
+    used, declared = "", False
     if by_data:
         pass  # the card's own data grants it: there is no grant to use up
     elif grant in tx.turn["grants"]:
         tx.turn["grants"].remove(grant)
+        used = grant
     elif text_only or intent.source.startswith("avatar."):
         tx.declared()
+        declared = True
     else:
         tx.fail(Code.AVOID_NOT_AVAILABLE, f"nothing lets {intent.source} avoid this strike", "R34")
     tx.d["pending"].pop(0)
     tx.turn["avoid_used"].append(key)
-    tx.say(m.StrikeAvoided, seat=seat, card=item["source"] if item["source"] in tx.rules.cards else "", text=intent.source)
     if item["strikes"] > 1:
         tx.push_front({"kind": "strike", "seat": seat, "source": item["source"], "strike_no": 2,
                        "strikes": item["strikes"], "reason": item["reason"]})
+    tx.say(m.StrikeAvoided, seat=seat, card=item["source"] if item["source"] in tx.rules.cards else "", text=intent.source,
+           key=key, grant=used, declared=declared)
 
 
 # -- effects (§4.24, §4.25) ----------------------------------------------------------------------------------------
@@ -400,12 +414,13 @@ def resolve_effect(tx: Tx, intent: m.ResolveEffect) -> None:
     item = pending.pop(match)
     tx.source = item["source"]
     card = item["source"] if item["source"] in tx.rules.cards else ""
+    waiting = len(pending)
     swap = named.body_swap(tx, intent.ops) if item["source"] == named.BODY_SWAP and item["trigger"] == "event" else None
+    tx.say(m.EffectResolved, seat=tx.current, card=card, text=item["trigger"], source=item["source"],
+           reveal=len(tx.pending()) > waiting)
     if swap is not None:
-        apply_ops(tx, swap)
-        tx.say(m.EffectResolved, card=card, text=item["trigger"])
+        declare(tx, swap, item["source"], False)
     else:
-        tx.say(m.EffectResolved, card=card, text=item["trigger"])
         declare(tx, intent.ops, item["source"], True)
     if item["trigger"] == "event":
         where = flow.locate(tx, item["source"])

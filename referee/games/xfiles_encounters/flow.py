@@ -95,8 +95,8 @@ def make_room(tx: Tx, obj: dict[str, Any], s: int) -> str:
         here = pushed[i]
         there = pushed[i + 1] if i + 1 < len(pushed) else rest
         occ = take(tx, here)
-        put(tx, occ, _to(there), m.CardPushed, card=occ["card"] if occ["state"] == "revealed" else "",
-            where=f"shadows.{here}")
+        put(tx, occ, _to(there), m.CardPushed if there > 0 else m.CardEnteredSector,
+            card=occ["card"] if occ["state"] == "revealed" else "", where=f"shadows.{here}")
     return _to(pushed[0] if pushed else rest)
 
 
@@ -131,7 +131,7 @@ def move_left(tx: Tx, s: int, kind: type[m.Fact], **public: Any) -> None:
     put(tx, take(tx, s), to, kind, where=f"shadows.{s}", **public)
 
 
-def enter_sector(tx: Tx, obj: dict[str, Any], kind: type[m.Fact] | None = m.CardEnteredSector, front: bool = False,
+def enter_sector(tx: Tx, obj: dict[str, Any], kind: type[m.Fact] | None, front: bool = False,
                  **public: Any) -> None:
     """``obj`` enters the Sector (from where it was, or new), said by ``kind``: a face-down card waits to be
     revealed there (last), a face-up Ravage enemy strikes."""
@@ -439,19 +439,27 @@ def due_checks(tx: Tx) -> None:
         return
 
 
-def reshuffle_strikes(tx: Tx) -> None:
+def _reshuffle_strikes(tx: Tx) -> bool:
+    """The Strike discard becomes the new Strike deck when the deck has no card left to draw; whether it did."""
     if strike_count(tx) <= 0 and tx.d["strike_discard"]:
         tx.d["strike_deck"] = {"cards": sorted(tx.d["strike_discard"]), "blind": 0}
         tx.d["strike_discard"] = []
         reshuffled(tx.d, "strike_deck")
+        return True
+    return False
+
+
+def reshuffle_strikes(tx: Tx) -> None:
+    if _reshuffle_strikes(tx):
         tx.say(m.StrikeDeckReshuffled)
 
 
-def take_from_strike_deck(tx: Tx, card: str) -> None:
+def take_from_strike_deck(tx: Tx, card: str) -> bool:
+    """``card`` drawn from the Strike deck; whether the deck, run out, was reshuffled at once after it
+    (B26's other reading, ``strike_reshuffle_timing`` on_empty): the draw says so."""
     tx.d["strike_deck"]["cards"].remove(card)
     drew(tx.d, "strike_deck")
-    if tx.opt["strike_reshuffle_timing"] == "on_empty":  # B26's other reading: at once when it runs out
-        reshuffle_strikes(tx)
+    return bool(tx.opt["strike_reshuffle_timing"] == "on_empty" and _reshuffle_strikes(tx))
 
 
 def blind_scar(tx: Tx, seat: str) -> bool:
@@ -492,47 +500,59 @@ def extinction_checks(tx: Tx) -> None:
 
 
 def defeat_player(tx: Tx, seat: str, by_damage: bool = False) -> None:
-    """§3.11: before The End the team loses; after it the player leaves the game."""
+    """§3.11: before The End the team loses; after it the player leaves the game. When the current player's
+    turn ends with it, the cards coordinated to them go back first, and the defeat says the turn ends."""
     p = tx.player(seat)
     if by_damage and tx.opt["no_death"] and not tx.d["the_end"]:
+        ends = seat == tx.current
+        if ends:
+            return_coordinated(tx)
         p["scars"] = [*p["scars"], *p["wounds"]]
         p["wounds"] = []
         p["skip_next_turn"] = True
-        tx.say(m.PlayerDefeated, seat=seat, text="saved (no_death): wounds become scars, next turn skipped")
-        if seat == tx.current:
+        if ends:
             end_turn_now(tx)
+        tx.say(m.PlayerDefeated, seat=seat, text="saved (no_death): wounds become scars, next turn skipped",
+               saved=True, turn_ends=ends)
         return
     if not tx.d["the_end"]:
         p["defeated"] = True
         tx.say(m.PlayerDefeated, seat=seat)
         lose(tx, "player_defeated")
         return
+    ends = seat == tx.current and any(not tx.player(s)["defeated"] for s in tx.d["seats"] if s != seat)
+    if ends:
+        return_coordinated(tx)
     p["defeated"] = True
+    own = [c for zone in ("hand", "deck", "discard", "vigilant") for c in p[zone]]
+    own += [x["card"] for x in p["play"] if not x.get("virtual_of")]
     for zone in ("hand", "deck", "discard", "vigilant"):
-        for c in p[zone]:
-            defeat_own_card(tx, c)
         p[zone] = []
-    for x in p["play"]:
-        if x.get("virtual_of"):
-            continue
-        defeat_own_card(tx, x["card"])
     p["play"] = []
     if p["coordinated_out"]:
-        defeat_own_card(tx, p["coordinated_out"])
+        own.append(p["coordinated_out"])
         p["coordinated_out"] = ""
         tx.turn["coordinated"][seat] = ""
+    for c in own:
+        defeat_own_card(tx, c)
     p["climax"] = []
-    to = tx.opt["defeated_player_strikes_to"]
-    if to == "strike_discard":
+    back = tx.opt["defeated_player_strikes_to"] == "strike_discard"
+    if back:
         tx.d["strike_discard"] = sorted([*tx.d["strike_discard"], *p["wounds"], *(s for s in p["scars"] if s)])
     p["wounds"], p["scars"] = [], []
     tx.d["pending"] = [i for i in tx.pending() if i["seat"] != seat or i["kind"] == "effect"]
-    tx.say(m.PlayerDefeated, seat=seat)
+    if ends:
+        end_turn_now(tx)
+    types = [tx.card(c).type for c in own]
+    tx.say(m.PlayerDefeated, seat=seat, out=True, cards=tuple(c for c, t in zip(own, types) if t not in OWN_STACKS),
+           beliefs=types.count("belief"), doubts=types.count("doubt"), strikes_back=back, turn_ends=ends)
     if not tx.alive():
         lose(tx, "team_defeated")
-        return
-    if seat == tx.current:
-        end_turn_now(tx)
+
+
+#: the types of a defeated player's own cards that go elsewhere than the defeated characters: Beliefs and
+#: Doubts back to their stacks, climax cards out of the game
+OWN_STACKS = ("belief", "doubt", "climax")
 
 
 def defeat_own_card(tx: Tx, card: str) -> None:
@@ -548,9 +568,10 @@ def defeat_own_card(tx: Tx, card: str) -> None:
 
 
 def end_turn_now(tx: Tx) -> None:
-    """The current player's turn ends at once (defeated after The End, or saved by no_death)."""
+    """The current player's turn ends at once (defeated after The End, or saved by no_death): what waits
+    for them and every strike go, virtual copies leave play, the Strike phase's queue empties and the
+    turn goes on to the end-of-turn board checks. (The cards coordinated to them go back first.)"""
     tx.d["pending"] = [i for i in tx.pending() if i["seat"] != tx.current and i["kind"] != "strike"]
-    return_coordinated(tx)
     for s in tx.d["seats"]:
         p = tx.player(s)
         p["play"] = [x for x in p["play"] if not x.get("virtual_of")]

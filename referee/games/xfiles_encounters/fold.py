@@ -690,6 +690,134 @@ def _seen(state: State, label: str, category: str) -> State:
     return msgspec.structs.replace(state, conspiracy_deck=msgspec.structs.replace(deck, segments=segments))
 
 
+# -- strikes (§3.6, §3.7, §4.19, §4.20) -------------------------------------------------------------------------
+
+
+def _reshuffle_strikes(state: State) -> State:
+    state = msgspec.structs.replace(state, strike_deck=m.StrikeDeck(cards=sorted(state.strike_discard)),
+                                    strike_discard=[])
+    return _drew(state, "strike_deck", 0, shuffled=True)
+
+
+@HANDLERS.on(m.StrikeDeckReshuffled)
+def _strike_deck_reshuffled(state: State, e: m.StrikeDeckReshuffled) -> State:
+    return _reshuffle_strikes(state)
+
+
+def _strike_drawn(state: State, e: m.StrikeDrawn) -> State:
+    state = msgspec.structs.replace(state, pending=state.pending[1:])
+    cards = list(state.strike_deck.cards)
+    cards.remove(e.card)
+    deck = msgspec.structs.replace(state.strike_deck, cards=cards)
+    state = _drew(msgspec.structs.replace(state, strike_deck=deck), "strike_deck", 1)
+    return _reshuffle_strikes(state) if e.reshuffled else state
+
+
+def _used(state: State, grant: str, declared: bool) -> State:
+    """The effect's grant used up, or the entry resting on a declaration."""
+    if grant:
+        grants = list(state.turn.grants)
+        grants.remove(grant)
+        state = _turn(state, grants=grants)
+    return _declared(state) if declared else state
+
+
+@HANDLERS.on(m.StrikeTaken)
+def _strike_taken(state: State, e: m.StrikeTaken) -> State:
+    state = _strike_drawn(state, e)
+    taken = {**state.end_game_strikes, e.source: [*state.end_game_strikes.get(e.source, []), e.card]}
+    return msgspec.structs.replace(state, end_game_strikes=taken)
+
+
+@HANDLERS.on(m.StrikeMissed, m.StrikeCancelled)
+def _strike_discarded(state: State, e: m.StrikeMissed | m.StrikeCancelled) -> State:
+    if isinstance(e, m.StrikeCancelled):
+        state = _used(state, e.grant, e.declared)
+    state = _strike_drawn(state, e)
+    return msgspec.structs.replace(state, strike_discard=sorted([*state.strike_discard, e.card]))
+
+
+@HANDLERS.on(m.WoundAdded)
+def _wound_added(state: State, e: m.WoundAdded) -> State:
+    state = _strike_drawn(state, e)
+    return _player(state, e.seat, wounds=[*state.players[e.seat].wounds, e.card])
+
+
+@HANDLERS.on(m.StrikeAvoided)
+def _strike_avoided(state: State, e: m.StrikeAvoided) -> State:
+    item = state.pending[0]
+    state = _used(msgspec.structs.replace(state, pending=state.pending[1:]), e.grant, e.declared)
+    state = _turn(state, avoid_used=[*state.turn.avoid_used, e.key])
+    if item.strikes > 1:
+        second = m.Pending(kind="strike", seat=e.seat, source=item.source, strike_no=2, strikes=item.strikes,
+                           reason=item.reason)
+        state = _pending(state, second, first=True)
+    return state
+
+
+@HANDLERS.on(m.StrikeFollowedUp)
+def _strike_followed_up(state: State, e: m.StrikeFollowedUp) -> State:
+    group = state.turn.groups + 1
+    state = _turn(state, groups=group)
+    items: list[m.Pending] = []
+    if e.ferocious:
+        items.append(m.Pending(kind="strike", seat=e.seat, source=e.source, strike_no=e.strike_no, strikes=e.strikes,
+                               reason="ferocious"))
+    items += [m.Pending(kind="effect", seat=t.seat, source=t.source, location=t.location, trigger=t.trigger,
+                        group=group) for t in e.triggers]
+    if e.again:
+        items.append(m.Pending(kind="strike", seat=e.seat, source=e.source, strike_no=e.strike_no + 1,
+                               strikes=e.strikes, reason=e.text))
+    return msgspec.structs.replace(state, pending=[*items, *state.pending])
+
+
+# -- players defeated, fights and texts ------------------------------------------------------------------------
+
+
+@HANDLERS.on(m.PlayerDefeated)
+def _player_defeated(state: State, e: m.PlayerDefeated) -> State:
+    p = state.players[e.seat]
+    if e.saved:
+        state = _player(state, e.seat, scars=[*p.scars, *p.wounds], wounds=[], skip_next_turn=True)
+    elif not e.out:
+        state = _player(state, e.seat, defeated=True)
+    else:
+        if p.coordinated_out:
+            state = _turn(state, coordinated={**state.turn.coordinated, e.seat: ""})
+        struck = sorted([*state.strike_discard, *p.wounds, *(s for s in p.scars if s)]) if e.strikes_back \
+            else state.strike_discard
+        state = _player(state, e.seat, defeated=True, hand=[], deck=[], discard=[], vigilant=[], play=[],
+                        coordinated_out="", climax=[], wounds=[], scars=[])
+        state = msgspec.structs.replace(
+            state, strike_discard=struck, belief_stack=state.belief_stack + e.beliefs,
+            doubt_stack=state.doubt_stack + e.doubts,
+            defeated_characters=sorted([*state.defeated_characters, *e.cards]),
+            pending=[i for i in state.pending if i.seat != e.seat or i.kind == "effect"])
+    if not e.turn_ends:
+        return state
+    seat = state.turn.seat
+    state = msgspec.structs.replace(state, pending=[i for i in state.pending if i.seat != seat and i.kind != "strike"])
+    for s in state.seats:
+        play = state.players[s].play
+        if any(x.virtual_of for x in play):
+            state = _player(state, s, play=[x for x in play if not x.virtual_of])
+    return _turn(state, strike_queue=[])
+
+
+@HANDLERS.on(m.FightFailed, m.SetupCompleted)
+def _nothing_more(state: State, e: m.FightFailed | m.SetupCompleted) -> State:
+    return state
+
+
+@HANDLERS.on(m.EffectResolved)
+def _effect_resolved(state: State, e: m.EffectResolved) -> State:
+    pending = list(state.pending)
+    del pending[next(i for i, x in enumerate(pending) if x.source == e.source)]
+    if e.reveal:
+        pending.insert(0, m.Pending(kind="reveal", seat=e.seat, location="avatar_box", origin=e.source))
+    return msgspec.structs.replace(state, pending=pending)
+
+
 def evolve(state: State, event: Any) -> State:
     """The state after ``event``: a domain fact through its kind's handler, then whatever paths it
     records (none, for a fact decide states in full; an old or not yet converted event's all)."""

@@ -445,7 +445,8 @@ class EnemyDefeated(Fact, frozen=True, kw_only=True, tag="enemy_defeated"):
 
 
 class FightFailed(Fact, frozen=True, kw_only=True, tag="fight_failed"):
-    pass
+    """The fight against CARD at WHERE, interrupted by a Swift strike, does not go on: the fighter is out
+    (or saved, skipping a turn) or CARD has left play (the fight is over: its ``fight`` is "")."""
 
 
 class CardDefeated(Fact, frozen=True, kw_only=True, tag="card_defeated"):
@@ -549,27 +550,62 @@ class StrikeDue(Fact, frozen=True, kw_only=True, tag="strike_due"):
 
 
 class StrikeDeckReshuffled(Fact, frozen=True, kw_only=True, tag="strike_deck_reshuffled"):
-    pass
+    """The Strike deck has no card left to draw: the Strike discard pile becomes the new Strike deck."""
 
 
-class StrikeTaken(Fact, frozen=True, kw_only=True, tag="strike_taken"):
-    pass
+class StrikeDrawn(Fact, frozen=True, kw_only=True):
+    """The strike pending first is answered: SEAT draws the Strike card CARD from the Strike deck (the
+    next draw from it is the card under it); ``reshuffled``: the deck, run out by this draw, at once
+    became the Strike discard pile reshuffled (``strike_reshuffle_timing`` on_empty)."""
+
+    reshuffled: bool = False
 
 
-class StrikeMissed(Fact, frozen=True, kw_only=True, tag="strike_missed"):
-    pass
+class StrikeTaken(StrikeDrawn, frozen=True, kw_only=True, tag="strike_taken"):
+    """An End Game strike is answered: the Strike card drawn goes under the End Game ``source`` (its damage
+    is said next)."""
+
+    source: str = ""
 
 
-class StrikeCancelled(Fact, frozen=True, kw_only=True, tag="strike_cancelled"):
-    pass
+class StrikeMissed(StrikeDrawn, frozen=True, kw_only=True, tag="strike_missed"):
+    """The Strike card drawn is a miss: onto the Strike discard pile."""
+
+
+class StrikeCancelled(StrikeDrawn, frozen=True, kw_only=True, tag="strike_cancelled"):
+    """The Strike card drawn is cancelled by TEXT: onto the Strike discard pile; the cancel uses up the
+    effect's ``grant`` when one allowed it, or rests on a declaration (``declared``)."""
+
+    grant: str = ""
+    declared: bool = False
 
 
 class StrikeAvoided(Fact, frozen=True, kw_only=True, tag="strike_avoided"):
-    pass
+    """SEAT avoids the strike pending first with TEXT (CARD: the striker, when a card): the avoid counts
+    against ``key`` this turn, uses up the effect's ``grant`` when one allowed it, or rests on a declaration
+    (``declared``); the second strike of a multiple strike then waits first."""
+
+    key: str = ""
+    grant: str = ""
+    declared: bool = False
 
 
-class WoundAdded(Fact, frozen=True, kw_only=True, tag="wound_added"):
-    pass
+class WoundAdded(StrikeDrawn, frozen=True, kw_only=True, tag="wound_added"):
+    """The Strike card drawn wounds SEAT for N damage: it goes to SEAT's wounds."""
+
+
+class StrikeFollowedUp(Fact, frozen=True, kw_only=True, tag="strike_followed_up"):
+    """What SEAT's strike by ``source`` (the ``strike_no``-th of ``strikes``, TEXT: why) leaves waiting first,
+    once its Strike card CARD is dealt with: a redraw (``ferocious``: the card was a miss), then the texts
+    it triggers (``triggers``: the Strike card's own, the striker's «on strike»), then the next strike of
+    a multiple strike (``again``); they make a new group."""
+
+    source: str = ""
+    strike_no: int = 1
+    strikes: int = 1
+    ferocious: bool = False
+    again: bool = False
+    triggers: tuple[Triggered, ...] = ()
 
 
 class ScarAdded(Fact, frozen=True, kw_only=True, tag="scar_added"):
@@ -578,7 +614,21 @@ class ScarAdded(Fact, frozen=True, kw_only=True, tag="scar_added"):
 
 
 class PlayerDefeated(Fact, frozen=True, kw_only=True, tag="player_defeated"):
-    pass
+    """SEAT is defeated (§3.11). ``saved`` (no_death, before The End): the wounds become scars and the next
+    turn is skipped instead. ``out`` (after The End): SEAT leaves the game, every card of theirs defeated
+    (``cards`` onto the defeated characters, ``beliefs`` and ``doubts`` back to their stacks, climax cards
+    out), their wounds and scars gone (face up onto the Strike discard pile when ``strikes_back``), and what
+    waited for them but texts. Otherwise the team is about to lose. ``turn_ends``: it was SEAT's turn, which
+    ends at once: what waits for them and every strike go, virtual copies leave play, the Strike phase's
+    queue empties (the step goes on to the board checks)."""
+
+    saved: bool = False
+    out: bool = False
+    cards: tuple[str, ...] = ()
+    beliefs: int = 0
+    doubts: int = 0
+    strikes_back: bool = False
+    turn_ends: bool = False
 
 
 class PlayerFought(Fact, frozen=True, kw_only=True, tag="player_fought"):
@@ -645,7 +695,13 @@ class EndGameDefeated(Fact, frozen=True, kw_only=True, tag="end_game_defeated"):
 
 
 class EffectResolved(Fact, frozen=True, kw_only=True, tag="effect_resolved"):
-    pass
+    """The text of ``source`` (CARD when a card; TEXT: its trigger) waiting in the front group of effects is
+    resolved: it stops waiting (what it changes is the declared effect said next, or, Body Swap, the
+    avatars switched as a declared effect); ``reveal``: solo Body Swap's avatar from the box now waits to
+    be revealed for SEAT, first."""
+
+    source: str = ""
+    reveal: bool = False
 
 
 class ManualEffectApplied(Fact, frozen=True, kw_only=True, tag="manual_effect_applied"):
@@ -666,7 +722,8 @@ class GameLost(Fact, frozen=True, kw_only=True, tag="game_lost"):
 
 
 class SetupCompleted(Fact, frozen=True, kw_only=True, tag="setup_completed"):
-    pass
+    """Not said by this referee (the first :class:`TurnBegan` says setup is over); kept so that a log
+    holding one still decodes. As a fact it changes nothing."""
 
-Event = EndGameMoved | ConspiracyCardPlaced | CardPushed | CardEnteredSector | SeasonChanged | RunnerMoved | ActionPhaseBegan | CardPlayed | VirtualCardPlayed | PointsGained | PointsSpent | AbilityActivated | BeliefActivated | DoubtResolved | SlotScanned | CardRevealed | CharacterRecruited | SpecialAgentRecruited | BureauSlotRefilled | FightDeclared | EnemyDefeated | FightFailed | CardDefeated | AllyGained | EventResolved | EvidenceDiscovered | EvidenceCollected | EvidenceExposed | LeaderDefeated | DoubtGained | BeliefGained | CardSacrificed | VigilantUsed | CardCoordinated | CoordinatedCardReturned | ActionsEnded | StrikePhaseBegan | StrikeDue | StrikeDeckReshuffled | StrikeTaken | StrikeMissed | StrikeCancelled | StrikeAvoided | WoundAdded | ScarAdded | PlayerDefeated | PlayerFought | CardsRequested | DeckReshuffled | TurnCleanedUp | TurnEnded | TurnBegan | TheEndBegan | ClonePlaced | EndGameDamaged | EndGameDefeated | EffectResolved | ManualEffectApplied | GameWon | GameLost | SetupCompleted | CardsDrawn
-EVENT_TYPES = (EndGameMoved, ConspiracyCardPlaced, CardPushed, CardEnteredSector, SeasonChanged, RunnerMoved, ActionPhaseBegan, CardPlayed, VirtualCardPlayed, PointsGained, PointsSpent, AbilityActivated, BeliefActivated, DoubtResolved, SlotScanned, CardRevealed, CharacterRecruited, SpecialAgentRecruited, BureauSlotRefilled, FightDeclared, EnemyDefeated, FightFailed, CardDefeated, AllyGained, EventResolved, EvidenceDiscovered, EvidenceCollected, EvidenceExposed, LeaderDefeated, DoubtGained, BeliefGained, CardSacrificed, VigilantUsed, CardCoordinated, CoordinatedCardReturned, ActionsEnded, StrikePhaseBegan, StrikeDue, StrikeDeckReshuffled, StrikeTaken, StrikeMissed, StrikeCancelled, StrikeAvoided, WoundAdded, ScarAdded, PlayerDefeated, PlayerFought, CardsRequested, DeckReshuffled, TurnCleanedUp, TurnEnded, TurnBegan, TheEndBegan, ClonePlaced, EndGameDamaged, EndGameDefeated, EffectResolved, ManualEffectApplied, GameWon, GameLost, SetupCompleted, CardsDrawn)
+Event = EndGameMoved | ConspiracyCardPlaced | CardPushed | CardEnteredSector | SeasonChanged | RunnerMoved | ActionPhaseBegan | CardPlayed | VirtualCardPlayed | PointsGained | PointsSpent | AbilityActivated | BeliefActivated | DoubtResolved | SlotScanned | CardRevealed | CharacterRecruited | SpecialAgentRecruited | BureauSlotRefilled | FightDeclared | EnemyDefeated | FightFailed | CardDefeated | AllyGained | EventResolved | EvidenceDiscovered | EvidenceCollected | EvidenceExposed | LeaderDefeated | DoubtGained | BeliefGained | CardSacrificed | VigilantUsed | CardCoordinated | CoordinatedCardReturned | ActionsEnded | StrikePhaseBegan | StrikeDue | StrikeDeckReshuffled | StrikeTaken | StrikeMissed | StrikeCancelled | StrikeAvoided | StrikeFollowedUp | WoundAdded | ScarAdded | PlayerDefeated | PlayerFought | CardsRequested | DeckReshuffled | TurnCleanedUp | TurnEnded | TurnBegan | TheEndBegan | ClonePlaced | EndGameDamaged | EndGameDefeated | EffectResolved | ManualEffectApplied | GameWon | GameLost | SetupCompleted | CardsDrawn
+EVENT_TYPES = (EndGameMoved, ConspiracyCardPlaced, CardPushed, CardEnteredSector, SeasonChanged, RunnerMoved, ActionPhaseBegan, CardPlayed, VirtualCardPlayed, PointsGained, PointsSpent, AbilityActivated, BeliefActivated, DoubtResolved, SlotScanned, CardRevealed, CharacterRecruited, SpecialAgentRecruited, BureauSlotRefilled, FightDeclared, EnemyDefeated, FightFailed, CardDefeated, AllyGained, EventResolved, EvidenceDiscovered, EvidenceCollected, EvidenceExposed, LeaderDefeated, DoubtGained, BeliefGained, CardSacrificed, VigilantUsed, CardCoordinated, CoordinatedCardReturned, ActionsEnded, StrikePhaseBegan, StrikeDue, StrikeDeckReshuffled, StrikeTaken, StrikeMissed, StrikeCancelled, StrikeAvoided, StrikeFollowedUp, WoundAdded, ScarAdded, PlayerDefeated, PlayerFought, CardsRequested, DeckReshuffled, TurnCleanedUp, TurnEnded, TurnBegan, TheEndBegan, ClonePlaced, EndGameDamaged, EndGameDefeated, EffectResolved, ManualEffectApplied, GameWon, GameLost, SetupCompleted, CardsDrawn)

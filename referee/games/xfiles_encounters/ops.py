@@ -176,11 +176,18 @@ def declare(tx: Tx, ops: Sequence[Any], source: str, text_only: bool) -> None:
         tx.say(m.ManualEffectApplied, seat=tx.seat, card=source if source in tx.rules.cards else "", text=source)
 
 
+#: the ops that bring about a fact of the game's (a scar and what follows it, a Belief or Doubt gained, End
+#: Game damage, a player defeated, the game lost): what the ops before them changed is said first
+BRING_ABOUT = (m.OpAddScar, m.OpGainBelief, m.OpGainDoubt, m.OpEndGameDamage, m.OpDefeatPlayer, m.OpLoseGame)
+
+
 def apply_op(tx: Tx, op: Any) -> None:
     """Checks ``op`` against the working state and applies it; a bad op refuses the intent."""
     handler = HANDLERS.get(type(op))
     if handler is None:  # pragma: no cover - the union is closed
         bad(tx, op, "unknown op")
+    if isinstance(op, BRING_ABOUT):
+        said_so_far(tx)
     handler(tx, op)
 
 
