@@ -16,6 +16,7 @@ import msgspec
 
 from referee.engine.decision import EventBase, IntentBase
 
+from .manual import MANUAL_PATHS as MANUAL_PATHS, MANUAL_VOCABULARY as MANUAL_VOCABULARY  # re-exported
 from .opkinds import (  # the declared change ops of §4.26, re-exported
     Bucket as Bucket, OpMove as OpMove, OpGain as OpGain, OpDefeat as OpDefeat, OpDiscard as OpDiscard,
     OpDraw as OpDraw, OpPoints as OpPoints, OpHeal as OpHeal, OpScar as OpScar, OpAddScar as OpAddScar,
@@ -241,18 +242,6 @@ class Change(msgspec.Struct, frozen=True):
 #: is a domain fact (its fields say what happened, :mod:`.fold` computes the change). An event says which
 #: it is in ``vocabulary``; one stored without that field is of vocabulary 1.
 VOCABULARY = 2
-
-
-#: the vocabulary of a declared effect's paths, and the parts of the state (top-level fields; a path
-#: goes at most one level further: ``turn.attack``, ``players.alice``) a declaration may change: any part
-#: of the table, never the match's options. A change to the list or to what a path means bumps it.
-MANUAL_VOCABULARY = 1
-MANUAL_PATHS = frozenset({
-    "academy_deck", "audit", "belief_stack", "bureau", "climax_dealt", "clone_evidence", "conspiracy_deck",
-    "defeated_characters", "defeated_conspiracy", "doubt_stack", "draws", "end_game_damage", "end_game_strikes",
-    "evidence", "outcome", "pending", "players", "revealed_before", "season", "seats", "sector", "shadows",
-    "special_agents", "status", "strike_deck", "strike_discard", "the_end", "turn", "x_leader",
-})
 
 
 class Fact(EventBase, frozen=True, kw_only=True):
@@ -707,8 +696,8 @@ class EffectResolved(Fact, frozen=True, kw_only=True, tag="effect_resolved"):
 class ManualEffectApplied(Fact, frozen=True, kw_only=True, tag="manual_effect_applied"):
     """SEAT applies the changes declared for TEXT's effect (§4.25, §4.26: a card's text the referee does
     not have, or declared ops): they stay state paths with their new values (``changes``), written in
-    the declared-effect vocabulary ``paths`` (:data:`MANUAL_VOCABULARY`: which top-level parts of the
-    state a declaration may change, :data:`MANUAL_PATHS`)."""
+    the declared-effect vocabulary ``paths`` (:mod:`.manual`: which parts of the state a declaration may
+    change, :data:`MANUAL_PATHS`, and the fields of the records they hold), the one kind that does."""
 
     paths: int = 1
 

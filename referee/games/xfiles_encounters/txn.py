@@ -31,6 +31,7 @@ from schemas import MatchConfig
 
 from .data import CardSet
 from .fold import HANDLERS, apply_changes, evolve
+from .manual import MANUAL_VOCABULARY
 from .model import VOCABULARY, Change, Event, Fact, Intent, State
 
 if TYPE_CHECKING:
@@ -176,7 +177,8 @@ def diff(old: dict[str, Any], new: dict[str, Any], keys: list[str] | None = None
 
 def _declared_paths(event: Fact) -> None:
     """A declared effect changes only what its path vocabulary allows (the tests' cross-check)."""
-    from .model import MANUAL_PATHS, ManualEffectApplied
+    from .manual import MANUAL_PATHS
+    from .model import ManualEffectApplied
 
     if isinstance(event, ManualEffectApplied):
         wrong = sorted({c.path for c in event.changes if c.path.partition(".")[0] not in MANUAL_PATHS})
@@ -216,8 +218,14 @@ class Tx(Decision):
                                          f"{[c.path for c in rest]}")
                 event = msgspec.structs.replace(event, changes=tuple(rest))
                 after = apply_changes(after, event.changes)
-        else:
-            event = kind(changes=tuple(self._diff(self.state)), **public)
+        else:  # a declared effect: its paths, in the declared-effect vocabulary (every other kind is a fact)
+            from .model import ManualEffectApplied
+
+            if CHECK:
+                assert kind is ManualEffectApplied, f"{kind.__name__} has no fold handler: it would be said as paths"
+            changes = tuple(self._diff(self.state))
+            event = ManualEffectApplied(changes=changes, paths=MANUAL_VOCABULARY, **public) \
+                if kind is ManualEffectApplied else kind(changes=changes, **public)
             after = evolve(self.state, event)
         if CHECK:
             _declared_paths(event)
@@ -233,7 +241,7 @@ class Tx(Decision):
             changes = self._diff(self.state)
             if changes:
                 from .model import ManualEffectApplied
-                self.events.append(ManualEffectApplied(changes=tuple(changes)))
+                self.events.append(ManualEffectApplied(changes=tuple(changes), paths=MANUAL_VOCABULARY))
                 if CHECK:
                     _declared_paths(self.events[-1])
                 self.state = apply_changes(self.state, tuple(changes))
