@@ -8,7 +8,7 @@ from collections import Counter
 from typing import Any
 
 from .codes import Code
-from . import flow, named, series
+from . import flow, named, procedure, series
 from . import model as m
 from .ops import apply_ops, declare
 from .txn import Tx, drew, reshuffled
@@ -73,7 +73,7 @@ def do_draw(tx: Tx, seat: str, cards: list[str]) -> None:
     if effects:
         group = flow.next_group(tx)
         tx.push_front(*({**e, "group": group} for e in effects))
-    doubt = seat == tx.current and tx.turn["phase"] == "action" and "doubt" in cards and flow.doubt_check(tx)
+    doubt = seat == tx.current and tx.turn["phase"] == "action" and "doubt" in cards and procedure.doubt_check(tx)
     tx.say(m.CardsDrawn, seat=seat, n=len(cards), cards=tuple(cards), reshuffled=shuffled, doubt=doubt,
            triggers=tuple(m.Triggered(source=e["source"], trigger=e["trigger"], location=e["location"], seat=e["seat"])
                           for e in effects))

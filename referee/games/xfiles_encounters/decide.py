@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from .codes import Code
-from . import answers, flow, named
+from . import answers, flow, named, procedure
 from . import model as m
 from .data import BUCKETS, CHARACTER_TYPES
 from .ops import apply_ops, declare
@@ -636,9 +636,9 @@ def end_actions(tx: Tx, intent: m.EndActions) -> None:
         tx.turn["recruit"][b] = 0
     tx.say(m.ActionsEnded, seat=tx.seat)
     tx.turn["phase"] = "strike"
-    tx.turn["strike_queue"] = flow.strike_queue(tx)
+    tx.turn["strike_queue"] = procedure.strike_queue(tx)
     tx.say(m.StrikePhaseBegan, seat=tx.seat, n=len(tx.turn["strike_queue"]), queue=tuple(tx.turn["strike_queue"]))
-    flow.next_striker(tx)
+    procedure.next_striker(tx)
 
 
 def cleanup(tx: Tx, intent: m.Cleanup) -> None:
@@ -657,7 +657,7 @@ def judge(tx: Tx, intent: Any) -> None:
     """The shared checks, the intent's decider, then the procedures the rules run by themselves."""
     common_checks(tx, intent)
     DECIDERS[type(intent)](tx, intent)
-    flow.settle(tx)
+    procedure.settle(tx)
     tx.flush()
 
 
