@@ -2,34 +2,39 @@
 
 Design (issue 28 item 5). An event states a fact in the game's words, never a state path: which agent,
 which card from which zone to which zone, how many points of which class, which evidence, which strike.
-Each kind of fact has one handler here, registered in :data:`HANDLERS` (the engine's Handlers table, as
-the other games' folds), which computes the change from the event's fields and the state: the handler
-is the one place that knows where a fact lives in the state, so a renamed state field changes a handler,
-not what stored logs mean, and a rules fix reads as "which fact changed". Many kinds share a shape
-(points gained or spent, a card moved between zones, a phase or step reached): the helpers below are
-those shapes; the event still names the fact. What only the arbiter may see is declared on the event
-(``__secret__``, ``__private__`` and ``__owner__``, :mod:`referee.engine.secrecy`), as for every event.
+Each kind of fact has one handler, registered in :data:`HANDLERS` (the engine's Handlers table, as the
+other games' folds): the turn's facts here, the board's (the Shadows row and the Sector, reveals, strikes
+and their answers, players defeated) in :mod:`.board`, the shapes they share (points gained or spent, a
+card moved between zones, what waits) in :mod:`.shapes`. A handler computes the change from the event's
+fields and the state: it is the one place that knows where a fact lives in the state, so a renamed state
+field changes a handler, not what stored logs mean, and a rules fix reads as "which fact changed". What
+only the arbiter may see is declared on the event (``__secret__``, ``__private__`` and ``__owner__``,
+:mod:`referee.engine.secrecy`), as for every event; a face-down card moves as it lies, so what it is
+stays in the state and no event says it.
 
 Vocabularies (the upcast rule). Every event says the vocabulary it was recorded in (``Fact.vocabulary``;
 absent, as in every log written before, it is 1):
 
 * vocabulary 1: the event carries, in ``changes``, every top-level state path it changed (two levels
   deep: ``turn.attack``, ``players.alice``) with the new value; it folds by writing them back
-  (:func:`apply_changes`), as it always did. That is the upcast: an old event keeps meaning exactly
-  what it meant, whatever its kind's handler says today.
+  (:func:`.upcast.apply_changes`), as it always did. That is the upcast: an old event keeps meaning
+  exactly what it meant, whatever its kind's handler says today.
 * vocabulary 2: a fact, folded by its kind's handler, then its last words (``step`` and ``fight``: where
-  the turn's procedure goes on, when the fact moved it). A kind not yet stated as a fact is still said
-  in vocabulary 1 (its paths), and declared manual effects (§4.25) keep path deltas for good, over the
-  parts of the state :data:`.model.MANUAL_PATHS` allows (versioned: ``ManualEffectApplied.paths``).
-  Whatever a fact's fold leaves different from what decide did is kept with it as paths too
-  (``txn.Tx.say``), so a log always folds to what was decided.
+  the turn's procedure goes on, when the fact moved it). Every kind but one is a fact when newly
+  adjudicated: declared manual effects (§4.25) keep path deltas for good, in the declared-effect
+  vocabulary :mod:`.manual` lists as data (the parts of the state they may name and the fields of the
+  records those hold; versioned: ``ManualEffectApplied.paths``). Whatever a fact's fold would leave
+  different from what decide did is kept with it as paths (``txn.Tx.say``), so a log always folds to what
+  was decided; the cross-check below refuses it instead, and none is left over the replays, the random
+  game and the scenarios.
 
 The audit compares like with like (:func:`same_verdict`): an entry stored in vocabulary 1, re-adjudicated
 now, means the same when both verdicts fold its state to the same state.
 
 ``txn.CHECK`` (tests) folds every event as decide emits it and compares the result, entry by entry, with
 the working copy decide changed: the fold of the facts must give exactly the state the recorded paths
-would have (``tests/test_xfiles_events.py`` runs it over the replays, a random game and the scenarios).
+would have, and no kind but the declared effect may be said as paths (``tests/test_xfiles_events.py``
+runs it over the replays, a random game, the scenarios and the rarer facts).
 """
 
 from __future__ import annotations

@@ -1,11 +1,10 @@
 """Intents, events and the state of Legendary Encounters: X-Files (spec §1.7, §4, §4.28).
 
-Intents are the spec's verbs with its parameter names. Events are the spec's facts (§4.28): each
-says in public fields what happened (seat, card, location) and carries the exact state changes it
-made (``changes``, dotted paths with their new values), which only the arbiter sees: ``evolve``
-applies them, so replay never re-runs a procedure. The state (§1.7) is in :mod:`.state` and the
-declared change ops (§4.26) in :mod:`.opkinds`; both are re-exported here, so ``model.State`` and
-``model.OpMove`` are where they always were.
+Intents are the spec's verbs with its parameter names. Events are the spec's facts (§4.28): each says
+in its fields what happened (seat, card, location, what now waits), and :mod:`.fold` computes the change
+(a declared effect alone carries state paths, :mod:`.manual`), so replay never re-runs a procedure. The
+state (§1.7) is in :mod:`.state` and the declared change ops (§4.26) in :mod:`.opkinds`; both are
+re-exported here, so ``model.State`` and ``model.OpMove`` are where they always were.
 """
 
 from __future__ import annotations
@@ -246,9 +245,9 @@ VOCABULARY = 2
 
 class Fact(EventBase, frozen=True, kw_only=True):
     """An event: public fields say what happened. ``vocabulary`` is the vocabulary it was recorded in
-    (:data:`VOCABULARY`); ``changes`` (arbiter only) holds the state paths a vocabulary-1 event, or a
-    kind not yet stated as a fact, changed, with their new values; ``step`` and ``fight`` (a fact's) are
-    where the turn's procedure goes on after it, when the fact moved it."""
+    (:data:`VOCABULARY`); ``changes`` (arbiter only) holds the state paths a vocabulary-1 event or a
+    declared effect changed, with their new values; ``step`` and ``fight`` (a fact's) are where the
+    turn's procedure goes on after it, when the fact moved it."""
 
     __secret__ = ("changes",)
     seat: str = ""

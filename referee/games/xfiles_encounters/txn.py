@@ -3,10 +3,10 @@ the events that record each change (spec §4.28).
 
 ``Tx.d`` is the state as plain mappings (a copy of its own per decision, each field made plain when first
 read, :class:`Working`). A procedure changes it and then
-says what happened with :meth:`Tx.say`: a kind the fold has a handler for is a domain fact (its fields
-say what happened; the fold computes the change, :mod:`.fold`); any other kind gets, in ``changes``,
-every state path changed since the previous event (two levels deep: ``turn`` → ``turn.attack``), so
-``evolve`` replays it by writing those values back. Every event is folded as it is said (``Tx.state``) and
+says what happened with :meth:`Tx.say`: every kind but one is a domain fact (its fields say what
+happened; the fold computes the change, :mod:`.fold`); a declared effect gets, in ``changes``, every
+state path changed since the previous event (two levels deep: ``turn`` → ``turn.attack``), so ``evolve``
+replays it by writing those values back. Every event is folded as it is said (``Tx.state``) and
 compared with the working copy: what a fact leaves unsaid is kept with it as paths, so the log always
 folds to what decide did; with :data:`CHECK` on (the tests' cross-check) such a fact fails instead, and
 the fold is compared with the working copy after every event. A failed check raises a refusal, which ``decide``
