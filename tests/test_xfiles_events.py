@@ -13,6 +13,7 @@ import json
 import os
 import shutil
 
+import msgspec
 import pytest
 
 from conftest import ROOT
@@ -154,3 +155,108 @@ def test_a_player_fought_folds_to_what_decide_changed(checked):
     fought = [e for e in res.verdict.events if type(e).__name__ == "PlayerFought"]
     assert fought and fought[0].vocabulary == 2 and not fought[0].changes
     assert state(r, mid)["turn"]["grants"] == []
+
+
+# -- every kind a fact, and the facts no replay or scenario says --------------------------------------------
+
+
+def test_every_kind_but_the_declared_effect_is_a_fact():
+    """Newly adjudicated, no X-Files event carries state paths but the declared effect: every other kind
+    has a handler in fold.py, so decide says it as a fact (vocabulary 2), and the cross-check (above and
+    below) holds that its handler folds to exactly what decide did."""
+    from referee.games.xfiles_encounters import fold, model
+
+    assert [k.__name__ for k in model.EVENT_TYPES if fold.HANDLERS.get(k) is None] == ["ManualEffectApplied"]
+
+
+def test_the_replays_carry_no_paths_but_declared_effects():
+    source = next(s for s in playthroughs.sources() if s.name == "xfiles_encounters.two-agents")
+    referee, match_id, _ = playthroughs._import(source, playthroughs._memory)
+    events = [e for entry in referee.log(match_id) for e in entry.events or ()]
+    assert {e["type"] for e in events if e.get("changes")} == {"manual_effect_applied"}
+    assert all(e.get("vocabulary") == 2 for e in events if e["type"] != "manual_effect_applied")
+
+
+@pytest.mark.parametrize("name", [
+    "test_replication_places_a_clone_that_must_be_defeated_too",  # the Clone placed and revealed
+    "test_no_death_saves_a_player_before_the_end_and_skips_their_next_turn",  # a player saved, the turn cut short
+    "test_legal_offers_declared_effects_grants_avoid_and_cancel_and_each_is_accepted",  # strikes avoided, cancelled
+])
+def test_the_rarer_facts_fold_to_what_decide_changed(checked, name):
+    """Facts no replay or scenario says, in the game's own tests, under the cross-check."""
+    import test_xfiles_encounters
+
+    getattr(test_xfiles_encounters, name)()
+
+
+SWIFT = {"status": "in_progress", "pending": [], "turn.phase": "action", "turn.seat": "alice", "season": "A",
+         "players.alice.hand": ["fx_follmer_push", "strike_team", "strike_team", "field_agent"],
+         "shadows.2": {"state": "revealed", "card": "fx_s3_warrior"}}
+
+
+def test_a_fight_interrupted_by_a_swift_strike_fails_for_a_fighter_saved_before(checked):
+    """A Swift card strikes first (§4.10); a fighter who skips their next turn under no_death does not
+    fight on: fight_failed, a fact saying only that the fight is over."""
+    from test_xfiles_encounters import OPTS, new, play, state
+
+    r, mid = new(options={**OPTS, "no_death": True}, position={**SWIFT, "players.alice.skip_next_turn": True})
+    for card in ("fx_follmer_push", "strike_team", "strike_team"):
+        play(r, mid, "alice", f"play_card card={card}")
+    play(r, mid, "alice", "fight target=shadows.2")
+    assert state(r, mid)["turn"]["fight_target"] == "shadows.2:fx_s3_warrior"
+    res = play(r, mid, "alice", "take_strike card=fx_strike_2")
+    failed = [e for e in res.verdict.events if type(e).__name__ == "FightFailed"]
+    assert failed and failed[0].vocabulary == 2 and failed[0].fight == "" and not failed[0].changes
+    s = state(r, mid)
+    assert s["turn"]["fight_target"] == "" and s["shadows"]["2"]["card"] == "fx_s3_warrior"
+
+
+def test_a_clone_placed_on_the_conspiracy_deck(checked):
+    """Replication revealed in the Shadows' last slot puts the Clone on top of the Conspiracy deck, a
+    stack of its own, known to all: the next Conspiracy phase places it."""
+    from test_xfiles_encounters import P2, new, play, state
+
+    position = {**P2, "shadows.5": {"state": "hidden", "origin": "end_game"},
+                "evidence.1": {"state": "collected", "card": "fx_ev1_01"},
+                "conspiracy_deck.segments": [{"label": "end_game", "remaining": 0, "quota": {"end_game": 1}}]}
+    r, mid = new(position=position)
+    for _ in range(5):
+        play(r, mid, "alice", "play_card card=strike_team")
+    play(r, mid, "alice", "scan location=shadows.5")
+    res = play(r, mid, "alice", "reveal card=replication")
+    placed = [e for e in res.verdict.events if type(e).__name__ == "ClonePlaced"]
+    assert placed and placed[0].to == "conspiracy_deck" and placed[0].n == 2 and not placed[0].changes
+    s = state(r, mid)
+    assert s["conspiracy_deck"]["segments"][0]["cards"] == ["clone"]
+    assert [e["priority"] for e in s["clone_evidence"]] == [2, 3]
+
+
+def test_the_declared_effect_vocabulary_names_the_state_as_it_is():
+    """A declared effect keeps its paths (manual.py): the parts of the state they may name, and the fields
+    of every record a path or its value holds, are listed as data. A state field renamed, added or
+    removed changes what stored declared effects mean: this fails until the listing follows, with
+    MANUAL_VOCABULARY bumped and an upcast of the older paths."""
+    import msgspec.inspect as mi
+
+    from referee.games.xfiles_encounters import manual, model
+
+    records: dict[str, tuple[str, ...]] = {}
+
+    def walk(tp: object) -> None:
+        if isinstance(tp, mi.StructType) and tp.cls.__name__ not in records:
+            fields = [f for f in tp.fields if not (tp.cls is model.State and f.encode_name == "options")]
+            records[tp.cls.__name__] = tuple(sorted(f.encode_name for f in fields))
+            for f in fields:
+                walk(f.type)
+        elif isinstance(tp, mi.ListType):
+            walk(tp.item_type)
+        elif isinstance(tp, mi.DictType):
+            walk(tp.value_type)
+        elif isinstance(tp, mi.UnionType):
+            for t in tp.types:
+                walk(t)
+
+    walk(mi.type_info(model.State))
+    assert records == manual.MANUAL_RECORDS
+    assert manual.MANUAL_PATHS == {f.encode_name for f in msgspec.structs.fields(model.State)} - {"options"}
+    assert manual.MANUAL_VOCABULARY == model.ManualEffectApplied().paths == 1

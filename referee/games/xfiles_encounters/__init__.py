@@ -9,12 +9,16 @@ Package layout:
   spec's fixture set §5.7; ``demo``: an invented set);
 * ``options.py`` match options and every ambiguity's default ruling (§2.1, §7);
 * ``rules.py``   the rules bound to a match: configuration, setup, decide, digital chance;
-* ``fold.py``    the fold (an event's changes written back);
+* ``fold.py``    the fold: one handler per kind of fact (the turn's; ``board.py`` the board's: the Shadows
+  row, reveals, strikes, defeats; ``shapes.py`` the shapes they share and the handler table), and
+  ``upcast.py`` the fold of events recorded as state paths (vocabulary 1, and declared effects, whose
+  path vocabulary ``manual.py`` lists);
 * ``txn.py``     the decision's working copy and how its changes become events;
 * ``decide.py``  how an intent is judged: the shared checks (§4.0.3), each intent's checks and effects,
   the table of deciders; ``answers.py`` the answers to pending inputs; ``ops.py`` declared changes (§4.26);
 * ``flow.py``    the procedures the rules run by themselves (§3): pushing, the Sector, reveals, The End,
-  strikes, defeat, cleanup, the passing of the turn;
+  strikes, defeat; ``procedure.py`` the turn's procedure that runs them (settle, the next striker,
+  cleanup, the passing of the turn);
 * ``view.py``    views, hidden ids, positions; ``legal.py`` legal intents; ``words.py`` events in words;
   ``present.py`` the table drawn as boards.
 

@@ -8,7 +8,7 @@ from collections import Counter
 from typing import Any
 
 from .codes import Code
-from . import flow, named, series
+from . import flow, named, procedure, series
 from . import model as m
 from .ops import apply_ops, declare
 from .txn import Tx, drew, reshuffled
@@ -73,7 +73,7 @@ def do_draw(tx: Tx, seat: str, cards: list[str]) -> None:
     if effects:
         group = flow.next_group(tx)
         tx.push_front(*({**e, "group": group} for e in effects))
-    doubt = seat == tx.current and tx.turn["phase"] == "action" and "doubt" in cards and flow.doubt_check(tx)
+    doubt = seat == tx.current and tx.turn["phase"] == "action" and "doubt" in cards and procedure.doubt_check(tx)
     tx.say(m.CardsDrawn, seat=seat, n=len(cards), cards=tuple(cards), reshuffled=shuffled, doubt=doubt,
            triggers=tuple(m.Triggered(source=e["source"], trigger=e["trigger"], location=e["location"], seat=e["seat"])
                           for e in effects))
@@ -198,29 +198,32 @@ def reveal(tx: Tx, intent: m.Reveal) -> None:
     if card not in allowed:
         why = f"it is {known}" if known else "it does not fit what that place can hold or no copy is left"
         tx.fail(Code.REVEAL_INCONSISTENT, f"{card} cannot be the hidden card at {loc} ({why})", R_REVEAL)
-    if not known:  # one more card shown from its pool: the next reveal from it draws with the next key
-        drew(tx.d, reveal_pool(tx, item))
+    pool = "" if known else reveal_pool(tx, item)
+    if pool:  # one more card shown from its pool: the next reveal from it draws with the next key
+        drew(tx.d, pool)
     tx.d["pending"].pop(0)
     kind, seg = categories(tx, item)
+    category = ""
     if kind == "segment" and seg is not None and not known:
-        cat = category_of(tx, card, seg)
-        if cat:
-            seg["seen"][cat] = int(seg["seen"].get(cat, 0)) + 1
+        category = category_of(tx, card, seg)
+        if category:
+            seg["seen"][category] = int(seg["seen"].get(category, 0)) + 1
+    counted = {"pool": pool, "category": category}
     zone, _, n = loc.partition(".")
     if kind == "avatar_box":
-        named.swap_with_box(tx, item["seat"] or tx.current, card)
+        named.swap_with_box(tx, item["seat"] or tx.current, card, **counted)
         return
     if kind == "climax":
-        series.deal(tx, loc.split(".", 1)[1], card)
+        series.deal(tx, loc.split(".", 1)[1], card, **counted)
         return
     if kind == "special_agents":
         tx.d["special_agents"]["cards"].remove(card)
         tx.player(tx.current)["discard"] = sorted([*tx.player(tx.current)["discard"], card])
-        tx.say(m.CardRevealed, card=card, where="special_agents")
+        tx.say(m.CardRevealed, seat=tx.current, card=card, where="special_agents", **counted)
         return
     if kind == "clone_evidence":
         tx.d["clone_evidence"][int(n)]["card"] = card
-        tx.say(m.CardRevealed, card=card, where=loc)
+        tx.say(m.CardRevealed, card=card, where=loc, **counted)
         return
     if kind == "evidence":
         ev = tx.d["evidence"][n]
@@ -228,24 +231,25 @@ def reveal(tx: Tx, intent: m.Reveal) -> None:
         ev["state"] = "exposed" if item["origin"] == "the_end" else "discovered"
         if item["origin"] == "discover":
             ev["leader"] = item["source"]
-        tx.say(m.CardRevealed, card=card, where=loc)
+        tx.say(m.CardRevealed, card=card, where=loc, **counted)
         return
+    syndicate = False
     if zone == "sector":
         i = int(n) - 1
         tx.d["sector"][i] = card
         first = card not in tx.d["revealed_before"]
         if first:
             tx.d["revealed_before"].append(card)
-        tx.say(m.CardRevealed, card=card, where=loc)
-        flow.revealed(tx, card, loc, first)
-        return
-    slot = tx.d[zone][n]
-    first = not slot["revealed_before"]
-    slot.update({"state": "revealed", "card": card, "revealed_before": True})
-    if zone == "bureau" and tx.card(card).type == "syndicate_agent" and not known:
-        tx.d["academy_deck"]["syndicate_seen"] += 1
-    tx.say(m.CardRevealed, card=card, where=loc)
-    flow.revealed(tx, card, loc, first)
+    else:
+        slot = tx.d[zone][n]
+        first = not slot["revealed_before"]
+        slot.update({"state": "revealed", "card": card, "revealed_before": True})
+        syndicate = zone == "bureau" and tx.card(card).type == "syndicate_agent" and not known
+        if syndicate:
+            tx.d["academy_deck"]["syndicate_seen"] += 1
+    waits = flow.reveal_waits(tx, card, loc, flow.reveal_texts(tx, card, loc, first))
+    tx.say(m.CardRevealed, seat=tx.current, card=card, where=loc, syndicate=syndicate, **counted, **waits)
+    flow.revealed(tx, card, loc)
 
 
 # -- strikes (§4.19, §4.20) ---------------------------------------------------------------------------------------
@@ -269,6 +273,9 @@ def take_strike(tx: Tx, intent: m.TakeStrike) -> None:
     if card not in tx.rules.cards or tx.card(card).type != "strike" or card not in pool:
         tx.fail(Code.STRIKE_CARD_UNAVAILABLE, f"{card} is not in the Strike deck", "R44")
     seat, source = item["seat"] or tx.current, item["source"]
+    flow.reshuffle_strikes(tx)
+    used = ""  # the grant the cancel uses up
+    declared = False
     if intent.cancel:
         if item["kind"] != "strike":
             tx.fail(Code.CANCEL_NOT_AVAILABLE, "an End Game damage draw cannot be cancelled", "R39")
@@ -290,36 +297,36 @@ def take_strike(tx: Tx, intent: m.TakeStrike) -> None:
                 pass  # the card's own data grants it: there is no grant to use up
             elif grant in tx.turn["grants"]:
                 tx.turn["grants"].remove(grant)
+                used = grant
             elif text_only:
                 tx.declared()
+                declared = True
             else:
                 tx.fail(Code.CANCEL_NOT_AVAILABLE, f"{intent.cancel} cannot cancel a Strike card", "R34")
     tx.d["pending"].pop(0)
-    flow.reshuffle_strikes(tx)
-    flow.take_from_strike_deck(tx, card)
+    drawn = {"seat": seat, "card": card, "reshuffled": flow.take_from_strike_deck(tx, card)}
     s = tx.card(card)
     if item["kind"] == "end_game_strike":
         tx.d["end_game_strikes"].setdefault(source, []).append(card)
-        tx.say(m.StrikeTaken, seat=seat, card=card, text=f"against {source}")
+        tx.say(m.StrikeTaken, text=f"against {source}", source=source, **drawn)
         flow.end_game_damaged(tx, source, 0 if s.miss else s.damage)
         return
-    follow: list[dict[str, Any]] = []
     src = tx.rules.cards.cards.get(source)
+    ferocious = False
+    texts: list[dict[str, Any]] = []
     if intent.cancel:
         tx.d["strike_discard"] = sorted([*tx.d["strike_discard"], card])
-        tx.say(m.StrikeCancelled, seat=seat, card=card, text=intent.cancel)
+        tx.say(m.StrikeCancelled, text=intent.cancel, grant=used, declared=declared, **drawn)
     elif s.miss:
         tx.d["strike_discard"] = sorted([*tx.d["strike_discard"], card])
-        tx.say(m.StrikeMissed, seat=seat, card=card)
+        tx.say(m.StrikeMissed, **drawn)
         hits_left = any(not tx.card(c).miss for c in (*tx.d["strike_deck"]["cards"], *tx.d["strike_discard"]))
-        if src is not None and src.has("ferocious") and hits_left:  # only misses left: the redraw stops (R40)
-            follow.append({"kind": "strike", "seat": seat, "source": source, "strike_no": item["strike_no"],
-                           "strikes": item["strikes"], "reason": "ferocious"})
+        ferocious = src is not None and src.has("ferocious") and hits_left  # only misses left: the redraw stops (R40)
     else:
         tx.player(seat)["wounds"].append(card)
-        tx.say(m.WoundAdded, seat=seat, card=card, n=s.damage)
+        tx.say(m.WoundAdded, n=s.damage, **drawn)
         if any(a.text_only for a in s.abilities):
-            follow.append({"kind": "effect", "seat": tx.current, "source": card, "trigger": "strike_card"})
+            texts.append({"kind": "effect", "seat": tx.current, "source": card, "trigger": "strike_card"})
         if src is not None and src.has("maul") and s.damage > 0:
             if not flow.blind_scar(tx, seat) and tx.opt["maul_without_strikes"] == "loss":
                 flow.lose(tx, "strikes_exhausted")
@@ -331,15 +338,22 @@ def take_strike(tx: Tx, intent: m.TakeStrike) -> None:
     if src is not None and (not intent.cancel or tx.opt["cancel_keeps_on_strike"]):
         a = src.ability("on_strike")
         if a is not None and a.text_only:
-            follow.append({"kind": "effect", "seat": tx.current, "source": source, "trigger": "on_strike"})
-    if not any(f["reason"] == "ferocious" for f in follow if f["kind"] == "strike") and item["strike_no"] < item["strikes"] \
-            and not tx.player(seat)["defeated"]:
-        follow.append({"kind": "strike", "seat": seat, "source": source, "strike_no": item["strike_no"] + 1,
-                       "strikes": item["strikes"], "reason": item["reason"]})
-    if follow:
+            texts.append({"kind": "effect", "seat": tx.current, "source": source, "trigger": "on_strike"})
+    again = not ferocious and item["strike_no"] < item["strikes"] and not tx.player(seat)["defeated"]
+    follow: list[dict[str, Any]] = []
+    if ferocious:
+        follow.append({"kind": "strike", "seat": seat, "source": source, "strike_no": item["strike_no"],
+                       "strikes": item["strikes"], "reason": "ferocious"})
+    if texts or ferocious or again:
         group = flow.next_group(tx)
-        tx.push_front(*({**f, "group": group} if f["kind"] == "effect" else f for f in follow))
-    tx.flush()
+        follow += [{**f, "group": group} for f in texts]
+        if again:
+            follow.append({"kind": "strike", "seat": seat, "source": source, "strike_no": item["strike_no"] + 1,
+                           "strikes": item["strikes"], "reason": item["reason"]})
+        tx.push_front(*follow)
+        tx.say(m.StrikeFollowedUp, seat=seat, card=card, source=source, strike_no=item["strike_no"],
+               strikes=item["strikes"], text=item["reason"], ferocious=ferocious, again=again,
+               triggers=flow.as_triggered(texts))
 
 
 def avoid_strike(tx: Tx, intent: m.AvoidStrike) -> None:
@@ -366,20 +380,24 @@ def avoid_strike(tx: Tx, intent: m.AvoidStrike) -> None:
             if "avoid" in a.grants and (a.trigger != "on_play" or any(x["card"] == intent.source for x in p["play"])):
                 by_data = True
     text_only = src is not None and any(a.text_only for a in src.abilities)
+    used, declared = "", False
     if by_data:
         pass  # the card's own data grants it: there is no grant to use up
     elif grant in tx.turn["grants"]:
         tx.turn["grants"].remove(grant)
+        used = grant
     elif text_only or intent.source.startswith("avatar."):
         tx.declared()
+        declared = True
     else:
         tx.fail(Code.AVOID_NOT_AVAILABLE, f"nothing lets {intent.source} avoid this strike", "R34")
     tx.d["pending"].pop(0)
     tx.turn["avoid_used"].append(key)
-    tx.say(m.StrikeAvoided, seat=seat, card=item["source"] if item["source"] in tx.rules.cards else "", text=intent.source)
     if item["strikes"] > 1:
         tx.push_front({"kind": "strike", "seat": seat, "source": item["source"], "strike_no": 2,
                        "strikes": item["strikes"], "reason": item["reason"]})
+    tx.say(m.StrikeAvoided, seat=seat, card=item["source"] if item["source"] in tx.rules.cards else "", text=intent.source,
+           key=key, grant=used, declared=declared)
 
 
 # -- effects (§4.24, §4.25) ----------------------------------------------------------------------------------------
@@ -396,12 +414,13 @@ def resolve_effect(tx: Tx, intent: m.ResolveEffect) -> None:
     item = pending.pop(match)
     tx.source = item["source"]
     card = item["source"] if item["source"] in tx.rules.cards else ""
+    waiting = len(pending)
     swap = named.body_swap(tx, intent.ops) if item["source"] == named.BODY_SWAP and item["trigger"] == "event" else None
+    tx.say(m.EffectResolved, seat=tx.current, card=card, text=item["trigger"], source=item["source"],
+           reveal=len(tx.pending()) > waiting)
     if swap is not None:
-        apply_ops(tx, swap)
-        tx.say(m.EffectResolved, card=card, text=item["trigger"])
+        declare(tx, swap, item["source"], False)
     else:
-        tx.say(m.EffectResolved, card=card, text=item["trigger"])
         declare(tx, intent.ops, item["source"], True)
     if item["trigger"] == "event":
         where = flow.locate(tx, item["source"])

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from .codes import Code
-from . import answers, flow, named
+from . import answers, flow, named, procedure
 from . import model as m
 from .data import BUCKETS, CHARACTER_TYPES
 from .ops import apply_ops, declare
@@ -153,30 +153,29 @@ def conspire(tx: Tx, intent: m.Conspire) -> None:
     movers = [s for s in range(1, 6) if d["shadows"][str(s)]["state"] != "empty"
               and flow.is_end_game(tx, flow.slot_card(d["shadows"][str(s)]))]
     for s in movers:
-        card = d["shadows"][str(s)]["card"]
-        flow.move_left(tx, s)
-        tx.say(m.EndGameMoved, card=card if d["shadows"].get(str(s - 1), {}).get("state") == "revealed" else "",
-               where=f"shadows.{s}")
+        slot = d["shadows"][str(s)]
+        flow.move_left(tx, s, m.EndGameMoved, card=slot["card"] if slot["state"] == "revealed" else "")
     segments = d["conspiracy_deck"]["segments"]
     seg = next((g for g in segments if g["remaining"] > 0), None)
     if seg is not None:
-        seg["remaining"] -= 1
         label = seg["label"]
-        known = seg["cards"].pop(0) if seg.get("cards") else ""
         if d["season"] != label:
             old = d["season"]
             d["season"] = label
             if old:
                 tx.say(m.SeasonChanged, text=label)
+        known = seg["cards"][0] if seg.get("cards") else ""
         obj = {"state": "hidden", "card": known, "origin": label, "beneath": [], "revealed_before": False, "via_x": False}
-        flow.place(tx, obj, 5)
-        tx.say(m.ConspiracyCardPlaced, where="shadows.5", text=label)
+        to = flow.make_room(tx, obj, 5)
+        seg["remaining"] -= 1
+        if seg.get("cards"):
+            seg["cards"].pop(0)
+        flow.put(tx, obj, to, m.ConspiracyCardPlaced, where="shadows.5", text=label)
         if tx.opt["end_game_moves_on_entry"] and label == "end_game":  # B03's other reading
             where = next((int(k) for k, sl in d["shadows"].items() if sl["origin"] == "end_game"
                           and sl["state"] == "hidden"), 0)
             if where:
-                flow.move_left(tx, where)
-                tx.say(m.EndGameMoved, where=f"shadows.{where}")
+                flow.move_left(tx, where, m.EndGameMoved)
     tx.turn["step"] = "runners"
 
 
@@ -637,9 +636,9 @@ def end_actions(tx: Tx, intent: m.EndActions) -> None:
         tx.turn["recruit"][b] = 0
     tx.say(m.ActionsEnded, seat=tx.seat)
     tx.turn["phase"] = "strike"
-    tx.turn["strike_queue"] = flow.strike_queue(tx)
+    tx.turn["strike_queue"] = procedure.strike_queue(tx)
     tx.say(m.StrikePhaseBegan, seat=tx.seat, n=len(tx.turn["strike_queue"]), queue=tuple(tx.turn["strike_queue"]))
-    flow.next_striker(tx)
+    procedure.next_striker(tx)
 
 
 def cleanup(tx: Tx, intent: m.Cleanup) -> None:
@@ -658,7 +657,7 @@ def judge(tx: Tx, intent: Any) -> None:
     """The shared checks, the intent's decider, then the procedures the rules run by themselves."""
     common_checks(tx, intent)
     DECIDERS[type(intent)](tx, intent)
-    flow.settle(tx)
+    procedure.settle(tx)
     tx.flush()
 
 

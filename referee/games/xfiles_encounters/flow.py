@@ -1,6 +1,7 @@
 """The procedures the rules run by themselves (spec §3): placement and pushing in the Shadows, entering
-the Sector, reveals, The End, strikes, player defeat, the end of the game, cleanup and the passing of
-the turn — and :func:`settle`, which resumes an interrupted phase once nothing is pending (§3.1).
+the Sector, reveals, The End, strikes, player defeat, fights resumed and the End Game's damage, the end
+of the game. The turn's procedure that runs them (:func:`.procedure.settle`, cleanup, the passing of the
+turn) is in :mod:`.procedure`.
 """
 
 from __future__ import annotations
@@ -65,22 +66,56 @@ def keyword(tx: Tx, obj: dict[str, Any], kw: str) -> bool:
     return tx.card(obj["card"]).has(kw)
 
 
-def place(tx: Tx, obj: dict[str, Any], s: int) -> None:
-    """Put a card into ``shadows.s``, pushing the occupant left (s = 0: the Sector)."""
-    if s <= 0:
-        enter_sector(tx, obj)
+def _way(tx: Tx, obj: dict[str, Any], s: int) -> tuple[list[int], int]:
+    """Where a card entering ``shadows.s`` goes: the slots whose occupants it pushes on, in order (each
+    occupant pushes on the next), and the place the last of them comes to rest (0: the Sector). A
+    Stationary occupant is passed over unless an End Game card pushes it."""
+    pushed: list[int] = []
+    cur = obj
+    while s > 0:
+        slot = tx.d["shadows"][str(s)]
+        if slot["state"] == "empty":
+            break
+        occ = slot_card(slot)
+        if not (keyword(tx, occ, "stationary") and not is_end_game(tx, cur)):
+            pushed.append(s)
+            cur = occ
+        s -= 1
+    return pushed, s
+
+
+def _to(s: int) -> str:
+    return f"shadows.{s}" if s > 0 else "sector"
+
+
+def make_room(tx: Tx, obj: dict[str, Any], s: int) -> str:
+    """The cards in the way of ``obj`` entering ``shadows.s`` pushed on, the farthest first, each said as
+    it moves (so every card is in one place at every event); where ``obj`` itself then goes."""
+    pushed, rest = _way(tx, obj, s)
+    for i in reversed(range(len(pushed))):
+        here = pushed[i]
+        there = pushed[i + 1] if i + 1 < len(pushed) else rest
+        occ = take(tx, here)
+        put(tx, occ, _to(there), m.CardPushed if there > 0 else m.CardEnteredSector,
+            card=occ["card"] if occ["state"] == "revealed" else "", where=f"shadows.{here}")
+    return _to(pushed[0] if pushed else rest)
+
+
+def place(tx: Tx, obj: dict[str, Any], s: int, kind: type[m.Fact] | None, **public: Any) -> None:
+    """Put a card into ``shadows.s``, pushing the occupants on (s = 0: the Sector), said by ``kind`` with
+    where it went (``to``)."""
+    put(tx, obj, make_room(tx, obj, s), kind, **public)
+
+
+def put(tx: Tx, obj: dict[str, Any], to: str, kind: type[m.Fact] | None, front: bool = False, **public: Any) -> None:
+    """``obj`` comes to rest at ``to`` (an empty Shadows slot, or the Sector), said by ``kind`` (None: part
+    of a declared effect, said with it)."""
+    if to == "sector":
+        enter_sector(tx, obj, kind, front=front, **public)
         return
-    slot = tx.d["shadows"][str(s)]
-    if slot["state"] == "empty":
-        slot.update(obj)
-        return
-    occ = slot_card(slot)
-    if keyword(tx, occ, "stationary") and not is_end_game(tx, obj):
-        place(tx, obj, s - 1)
-        return
-    slot.update(obj)
-    tx.say(m.CardPushed, card=occ["card"] if occ["state"] == "revealed" else "", where=f"shadows.{s}")
-    place(tx, occ, s - 1)
+    tx.d["shadows"][to.split(".")[1]].update(obj)
+    if kind is not None:
+        tx.say(kind, to=to, **public)
 
 
 def take(tx: Tx, s: int) -> dict[str, Any]:
@@ -90,12 +125,17 @@ def take(tx: Tx, s: int) -> dict[str, Any]:
     return obj
 
 
-def move_left(tx: Tx, s: int) -> None:
-    obj = take(tx, s)
-    place(tx, obj, s - 1)
+def move_left(tx: Tx, s: int, kind: type[m.Fact], **public: Any) -> None:
+    """The card at ``shadows.s`` moves one place left (the cards in its way pushed on first), said by ``kind``."""
+    obj = slot_card(tx.d["shadows"][str(s)])
+    to = make_room(tx, obj, s - 1)
+    put(tx, take(tx, s), to, kind, where=f"shadows.{s}", **public)
 
 
-def enter_sector(tx: Tx, obj: dict[str, Any], front: bool = False) -> None:
+def enter_sector(tx: Tx, obj: dict[str, Any], kind: type[m.Fact] | None, front: bool = False,
+                 **public: Any) -> None:
+    """``obj`` enters the Sector (from where it was, or new), said by ``kind``: a face-down card waits to be
+    revealed there (last), a face-up Ravage enemy strikes."""
     left = tx.opt["sector_entry_side"] == "left"
     ident = obj["card"] if obj["state"] == "revealed" else ""
     if left:
@@ -106,11 +146,12 @@ def enter_sector(tx: Tx, obj: dict[str, Any], front: bool = False) -> None:
         tx.d["revealed_before"].append(obj["card"])
     for c in obj["beneath"]:
         tx.d["defeated_conspiracy"].append(c)
-    tx.say(m.CardEnteredSector, card=ident, where="sector.1" if left else f"sector.{len(tx.d['sector'])}")
     if obj["state"] != "revealed":
         tx.push_back({"kind": "reveal", "location": "sector", "origin": obj["origin"] or "placed",
                       "source": obj["card"]})  # a known face-down card (the Clone) keeps its identity
-    else:
+    if kind is not None:
+        tx.say(kind, to="sector", **public)
+    if obj["state"] == "revealed":
         ravage(tx, obj["card"], front)
 
 
@@ -147,8 +188,8 @@ def triggered(tx: Tx, card: str, triggers: tuple[str, ...], location: str) -> li
     return out
 
 
-def revealed(tx: Tx, card: str, location: str, first: bool) -> None:
-    """What a card does when it turns face up at ``location`` (§3.4)."""
+def reveal_texts(tx: Tx, card: str, location: str, first: bool) -> list[dict[str, Any]]:
+    """The texts a card turning face up at ``location`` triggers (§3.4): they wait first, one group."""
     c = tx.card(card)
     triggers: tuple[str, ...] = ("on_reveal",) if (first or tx.opt["on_reveal_repeats"]) else ()
     if first:
@@ -163,38 +204,51 @@ def revealed(tx: Tx, card: str, location: str, first: bool) -> None:
         effects = triggered(tx, card, triggers, location)
     if c.type == "syndicate_agent" and tx.d["the_end"]:
         effects += triggered(tx, card, ("at_end",), location)
+    return effects
+
+
+def reveal_waits(tx: Tx, card: str, location: str, effects: list[dict[str, Any]]) -> dict[str, Any]:
+    """What waits, first, once a card is revealed at ``location``: the texts it triggers (one group), an
+    Ally revealed in the Shadows to be given, the Clone's set-aside evidence to be revealed (§5.6.1 step
+    3); as the reveal says it (``triggers``, ``ally``, ``clone``)."""
     if effects:
         group = next_group(tx)
         tx.push_front(*({**e, "group": group} for e in effects))
+    c = tx.card(card)
+    ally = c.type == "ally" and location.startswith("shadows.")
+    if ally:
+        tx.push_front({"kind": "ally", "seat": tx.current, "source": card, "location": location})
+    clone = card == "clone"
+    if clone:
+        tx.push_front(*({"kind": "reveal", "seat": tx.current, "location": f"clone_evidence.{i}", "origin": "clone"}
+                        for i, e in enumerate(tx.d["clone_evidence"]) if not e["card"]))
+    return {"triggers": as_triggered(effects), "ally": ally, "clone": clone}
+
+
+def revealed(tx: Tx, card: str, location: str) -> None:
+    """What a card turned face up at ``location`` does next, once the reveal is said (§3.4)."""
+    c = tx.card(card)
+    zone = location.split(".")[0]
     if c.type == "enemy" and zone == "shadows" and c.has("ambush"):
-        s = int(location.split(".")[1])
-        obj = take(tx, s)
-        tx.say(m.CardPushed, card=card, where=location, text="ambush")
-        enter_sector(tx, obj, front=True)
+        obj = take(tx, int(location.split(".")[1]))
+        enter_sector(tx, obj, m.CardPushed, front=True, card=card, where=location, text="ambush")
     elif c.type == "syndicate_agent" and zone == "bureau" and c.has("ambush") and tx.opt["ambush_in_bureau"]:
         n = location.split(".")[1]  # B31's other reading: the Ambush reaches the Sector; the slot is refilled
         obj = {**slot_card(tx.d["bureau"][n]), "state": "revealed", "card": card}
         remove_at(tx, location, card)
-        tx.say(m.CardPushed, card=card, where=location, text="ambush")
+        enter_sector(tx, obj, m.CardPushed, front=True, card=card, where=location, text="ambush")
         refill(tx, n)
-        enter_sector(tx, obj, front=True)
     elif c.type == "enemy" and zone == "sector":
         ravage(tx, card, front=True)
-    elif c.type == "ally":
-        if zone == "shadows":
-            tx.push_front({"kind": "ally", "seat": tx.current, "source": card, "location": location})
-        else:
-            remove_at(tx, location, card)
-            tx.d["defeated_characters"].append(card)
-            tx.d["defeated_characters"].sort()
-            tx.say(m.CardDefeated, card=card, where=location, text="an Ally revealed in the Sector is lost", character=True)
+    elif c.type == "ally" and zone != "shadows":
+        remove_at(tx, location, card)
+        tx.d["defeated_characters"].append(card)
+        tx.d["defeated_characters"].sort()
+        tx.say(m.CardDefeated, card=card, where=location, text="an Ally revealed in the Sector is lost", character=True)
     elif c.type == "leader" and tx.d["the_end"]:
         defeat_leader(tx, location, card)
     elif c.type == "end_game" and not tx.d["the_end"]:
         the_end(tx, card)
-    if card == "clone":  # its set-aside evidence is revealed with it (§5.6.1 step 3)
-        tx.push_front(*({"kind": "reveal", "seat": tx.current, "location": f"clone_evidence.{i}", "origin": "clone"}
-                        for i, e in enumerate(tx.d["clone_evidence"]) if not e["card"]))
 
 
 def next_group(tx: Tx) -> int:
@@ -331,18 +385,17 @@ def place_clone(tx: Tx) -> None:
     where = locate(tx, "replication")
     clone = {"state": "hidden", "card": "clone", "origin": "placed", "beneath": [], "revealed_before": False,
              "via_x": False}
-    if where.startswith("shadows."):
-        s = int(where.split(".")[1])
-        if s < 5:
-            place(tx, clone, s + 1)
-        else:
-            tx.d["conspiracy_deck"]["segments"].insert(0, {"label": "placed", "seasons": [], "remaining": 1,
-                                                           "quota": {}, "seen": {}, "cards": ["clone"]})
-    else:
-        place(tx, clone, 1)
+    s = int(where.split(".")[1]) if where.startswith("shadows.") else 0
+    to = make_room(tx, clone, s + 1) if s < 5 else "conspiracy_deck"
     tx.d["clone_evidence"] = [{"priority": int(p), "card": ""} for p in ("1", "2", "3")
                               if tx.d["evidence"][p]["in_end_game"]]
-    tx.say(m.ClonePlaced, card="clone", n=len(tx.d["clone_evidence"]))
+    n = len(tx.d["clone_evidence"])
+    if s < 5:
+        put(tx, clone, to, m.ClonePlaced, card="clone", n=n)
+        return
+    tx.d["conspiracy_deck"]["segments"].insert(0, {"label": "placed", "seasons": [], "remaining": 1,
+                                                   "quota": {}, "seen": {}, "cards": ["clone"]})
+    tx.say(m.ClonePlaced, card="clone", n=n, to=to)
 
 
 # -- strikes (§3.6, §3.7) ------------------------------------------------------------------------------------
@@ -387,19 +440,27 @@ def due_checks(tx: Tx) -> None:
         return
 
 
-def reshuffle_strikes(tx: Tx) -> None:
+def _reshuffle_strikes(tx: Tx) -> bool:
+    """The Strike discard becomes the new Strike deck when the deck has no card left to draw; whether it did."""
     if strike_count(tx) <= 0 and tx.d["strike_discard"]:
         tx.d["strike_deck"] = {"cards": sorted(tx.d["strike_discard"]), "blind": 0}
         tx.d["strike_discard"] = []
         reshuffled(tx.d, "strike_deck")
+        return True
+    return False
+
+
+def reshuffle_strikes(tx: Tx) -> None:
+    if _reshuffle_strikes(tx):
         tx.say(m.StrikeDeckReshuffled)
 
 
-def take_from_strike_deck(tx: Tx, card: str) -> None:
+def take_from_strike_deck(tx: Tx, card: str) -> bool:
+    """``card`` drawn from the Strike deck; whether the deck, run out, was reshuffled at once after it
+    (B26's other reading, ``strike_reshuffle_timing`` on_empty): the draw says so."""
     tx.d["strike_deck"]["cards"].remove(card)
     drew(tx.d, "strike_deck")
-    if tx.opt["strike_reshuffle_timing"] == "on_empty":  # B26's other reading: at once when it runs out
-        reshuffle_strikes(tx)
+    return bool(tx.opt["strike_reshuffle_timing"] == "on_empty" and _reshuffle_strikes(tx))
 
 
 def blind_scar(tx: Tx, seat: str) -> bool:
@@ -440,47 +501,59 @@ def extinction_checks(tx: Tx) -> None:
 
 
 def defeat_player(tx: Tx, seat: str, by_damage: bool = False) -> None:
-    """§3.11: before The End the team loses; after it the player leaves the game."""
+    """§3.11: before The End the team loses; after it the player leaves the game. When the current player's
+    turn ends with it, the cards coordinated to them go back first, and the defeat says the turn ends."""
     p = tx.player(seat)
     if by_damage and tx.opt["no_death"] and not tx.d["the_end"]:
+        ends = seat == tx.current
+        if ends:
+            return_coordinated(tx)
         p["scars"] = [*p["scars"], *p["wounds"]]
         p["wounds"] = []
         p["skip_next_turn"] = True
-        tx.say(m.PlayerDefeated, seat=seat, text="saved (no_death): wounds become scars, next turn skipped")
-        if seat == tx.current:
+        if ends:
             end_turn_now(tx)
+        tx.say(m.PlayerDefeated, seat=seat, text="saved (no_death): wounds become scars, next turn skipped",
+               saved=True, turn_ends=ends)
         return
     if not tx.d["the_end"]:
         p["defeated"] = True
         tx.say(m.PlayerDefeated, seat=seat)
         lose(tx, "player_defeated")
         return
+    ends = seat == tx.current and any(not tx.player(s)["defeated"] for s in tx.d["seats"] if s != seat)
+    if ends:
+        return_coordinated(tx)
     p["defeated"] = True
+    own = [c for zone in ("hand", "deck", "discard", "vigilant") for c in p[zone]]
+    own += [x["card"] for x in p["play"] if not x.get("virtual_of")]
     for zone in ("hand", "deck", "discard", "vigilant"):
-        for c in p[zone]:
-            defeat_own_card(tx, c)
         p[zone] = []
-    for x in p["play"]:
-        if x.get("virtual_of"):
-            continue
-        defeat_own_card(tx, x["card"])
     p["play"] = []
     if p["coordinated_out"]:
-        defeat_own_card(tx, p["coordinated_out"])
+        own.append(p["coordinated_out"])
         p["coordinated_out"] = ""
         tx.turn["coordinated"][seat] = ""
+    for c in own:
+        defeat_own_card(tx, c)
     p["climax"] = []
-    to = tx.opt["defeated_player_strikes_to"]
-    if to == "strike_discard":
+    back = tx.opt["defeated_player_strikes_to"] == "strike_discard"
+    if back:
         tx.d["strike_discard"] = sorted([*tx.d["strike_discard"], *p["wounds"], *(s for s in p["scars"] if s)])
     p["wounds"], p["scars"] = [], []
     tx.d["pending"] = [i for i in tx.pending() if i["seat"] != seat or i["kind"] == "effect"]
-    tx.say(m.PlayerDefeated, seat=seat)
+    if ends:
+        end_turn_now(tx)
+    types = [tx.card(c).type for c in own]
+    tx.say(m.PlayerDefeated, seat=seat, out=True, cards=tuple(c for c, t in zip(own, types) if t not in OWN_STACKS),
+           beliefs=types.count("belief"), doubts=types.count("doubt"), strikes_back=back, turn_ends=ends)
     if not tx.alive():
         lose(tx, "team_defeated")
-        return
-    if seat == tx.current:
-        end_turn_now(tx)
+
+
+#: the types of a defeated player's own cards that go elsewhere than the defeated characters: Beliefs and
+#: Doubts back to their stacks, climax cards out of the game
+OWN_STACKS = ("belief", "doubt", "climax")
 
 
 def defeat_own_card(tx: Tx, card: str) -> None:
@@ -496,9 +569,10 @@ def defeat_own_card(tx: Tx, card: str) -> None:
 
 
 def end_turn_now(tx: Tx) -> None:
-    """The current player's turn ends at once (defeated after The End, or saved by no_death)."""
+    """The current player's turn ends at once (defeated after The End, or saved by no_death): what waits
+    for them and every strike go, virtual copies leave play, the Strike phase's queue empties and the
+    turn goes on to the end-of-turn board checks. (The cards coordinated to them go back first.)"""
     tx.d["pending"] = [i for i in tx.pending() if i["seat"] != tx.current and i["kind"] != "strike"]
-    return_coordinated(tx)
     for s in tx.d["seats"]:
         p = tx.player(s)
         p["play"] = [x for x in p["play"] if not x.get("virtual_of")]
@@ -506,128 +580,7 @@ def end_turn_now(tx: Tx) -> None:
     tx.turn["step"] = "board_checks"
 
 
-# -- end of an intent: resume what was waiting (§3.1) -------------------------------------------------------
-
-
-def settle(tx: Tx) -> None:
-    """Run the phase procedure on while nothing is pending and the game goes on."""
-    for _ in range(200):
-        extinction_checks(tx)
-        due_checks(tx)
-        empty_draws(tx)
-        if tx.over() or tx.pending():
-            return
-        if tx.d["status"] == "setup":
-            tx.d["status"] = "in_progress"
-            tx.turn["phase"] = "conspiracy"
-            tx.say(m.TurnBegan, seat=tx.current, n=tx.turn["number"], first=True)
-            continue
-        step = tx.turn["step"]
-        if step == "":
-            return
-        tx.turn["step"] = ""
-        if step == "runners":
-            runners(tx)
-            tx.turn["step"] = "begin_action"
-        elif step == "begin_action":
-            begin_action(tx)
-        elif step == "fight":
-            finish_fight(tx)
-        elif step == "strikes":
-            next_striker(tx)
-        elif step == "cleanup_discard":
-            cleanup_discard(tx)
-        elif step == "board_checks":
-            board_checks(tx)
-            tx.turn["step"] = "next_turn"
-        elif step == "next_turn":
-            next_turn(tx)
-        elif step == "event_defeat":
-            pass
-
-
-def empty_draws(tx: Tx) -> None:
-    """A draw for a seat with no cards at all completes with no cards and no input (§4.22)."""
-    while tx.pending() and tx.pending()[0]["kind"] == "draw" and not tx.over():
-        seat = tx.pending()[0]["seat"]
-        p = tx.player(seat)
-        if p["deck"] or p["discard"]:
-            return
-        tx.d["pending"].pop(0)
-        tx.say(m.CardsDrawn, seat=seat, n=0, cards=(), from_pile=False)
-
-
-def runners(tx: Tx) -> None:
-    for s in range(1, 6):
-        slot = tx.d["shadows"][str(s)]
-        if slot["state"] == "revealed" and keyword(tx, slot, "runner"):
-            card = slot["card"]
-            move_left(tx, s)
-            tx.say(m.RunnerMoved, card=card, where=f"shadows.{s}")
-
-
-def begin_action(tx: Tx) -> None:
-    tx.turn["phase"] = "action"
-    tx.say(m.ActionPhaseBegan, seat=tx.current, doubt=doubt_check(tx))
-
-
-def doubt_check(tx: Tx) -> bool:
-    """A Doubt in the current player's hand waits to be resolved first (once a turn); whether one now does."""
-    p = tx.player(tx.current)
-    if "doubt" in p["hand"] and not tx.turn["doubt_resolved"] and not any(i["kind"] == "doubt" for i in tx.pending()):
-        tx.push_front({"kind": "doubt", "seat": tx.current})
-        return True
-    return False
-
-
-def strike_queue(tx: Tx) -> list[str]:
-    """§3.6: the Sector right to left, then Range enemies in the Shadows left to right."""
-    sector = []
-    for i in reversed(range(len(tx.d["sector"]))):
-        c = tx.d["sector"][i]
-        if c and tx.card(c).type in ("enemy", "end_game"):
-            sector.append(f"sector:{c}")
-    shadows = []
-    for s in SLOTS:
-        slot = tx.d["shadows"][s]
-        if slot["state"] == "revealed" and tx.card(slot["card"]).type == "enemy" and tx.card(slot["card"]).has("range"):
-            shadows.append(f"shadows.{s}:{slot['card']}")
-    return sector + shadows if tx.opt["range_after_sector"] else shadows + sector
-
-
-def next_striker(tx: Tx) -> None:
-    queue = tx.turn["strike_queue"]
-    passed = 0
-    while queue:
-        entry = queue.pop(0)
-        passed += 1
-        where, _, card = entry.partition(":")
-        still = card in tx.d["sector"] if where == "sector" else (
-            tx.d["shadows"][where.split(".")[1]]["card"] == card and tx.d["shadows"][where.split(".")[1]]["state"] == "revealed")
-        if not still:
-            continue
-        c = tx.card(card)
-        n = 3 if c.has("triple_strike") else 2 if c.has("double_strike") else 1
-        tx.turn["step"] = "strikes"
-        strike(tx, tx.current, card, "strike_phase", strikes=n, passed=passed)
-        return
-    tx.turn["phase"] = "cleanup"
-    tx.say(m.TurnCleanedUp, seat=tx.current, text="strike phase over", phase="cleanup", passed=passed)
-
-
-def finish_fight(tx: Tx) -> None:
-    """After a Swift strike (§4.10 effect 3): the fight goes on unless it defeated the fighter."""
-    target = tx.turn["fight_target"]
-    tx.turn["fight_target"] = ""
-    where, _, card = target.partition(":")
-    if tx.player(tx.current)["defeated"] or tx.player(tx.current)["skip_next_turn"] and tx.opt["no_death"]:
-        tx.say(m.FightFailed, card=card, where=where)
-        return
-    now = locate(tx, card)
-    if not now:
-        tx.say(m.FightFailed, card=card, where=where)
-        return
-    conclude_fight(tx, now, card)
+# -- fights and the End Game's damage (§3.9) -----------------------------------------------------------------
 
 
 def conclude_fight(tx: Tx, where: str, card: str) -> None:
@@ -669,34 +622,6 @@ def check_won(tx: Tx) -> None:
         win(tx)
 
 
-# -- cleanup and the passing of the turn (§3.8) -------------------------------------------------------------
-
-
-def cleanup_discard(tx: Tx) -> None:
-    seat = tx.current
-    p = tx.player(seat)
-    kept = []
-    for x in p["play"]:
-        if x.get("virtual_of"):
-            continue
-        if tx.card(x["card"]).has("vigilant"):
-            p["vigilant"].append(x["card"])
-            kept.append(x["card"])
-        else:
-            p["discard"].append(x["card"])
-    p["play"] = []
-    p["discard"] = sorted([*p["discard"], *p["hand"]])
-    p["hand"] = []
-    p["vigilant"].sort()
-    tx.say(m.TurnCleanedUp, seat=seat, discarded=True, vigilant=tuple(kept))
-    return_coordinated(tx)
-    tx.push_back({"kind": "draw", "seat": seat, "count": 6})
-    tx.say(m.CardsRequested, seat=seat, n=6)
-    tx.turn["step"] = "board_checks" if tx.opt["board_checks_after_draw"] else "next_turn"
-    if not tx.opt["board_checks_after_draw"]:
-        board_checks(tx)
-
-
 def return_coordinated(tx: Tx) -> None:
     for helper, card in list(tx.turn["coordinated"].items()):
         if card:
@@ -706,54 +631,3 @@ def return_coordinated(tx: Tx) -> None:
             hp["coordinated_out"] = ""
             tx.turn["coordinated"][helper] = ""
             tx.say(m.CoordinatedCardReturned, seat=helper, card=card)
-
-
-def board_checks(tx: Tx) -> None:
-    """§3.8 step 5: Sector right to left — Elude enemies leave, Informants and Leaders are defeated."""
-    effects: list[dict[str, Any]] = []
-    for i in reversed(range(len(tx.d["sector"]))):
-        card = tx.d["sector"][i]
-        if not card:
-            continue
-        c = tx.card(card)
-        where = f"sector.{i + 1}"
-        if c.type == "enemy" and c.has("elude"):
-            tx.d["sector"].pop(i)
-            tx.d["defeated_conspiracy"].append(card)
-            tx.say(m.CardDefeated, card=card, where=where, text="eludes")
-            a = c.ability("elude")
-            if a is not None and a.text_only:
-                effects.append({"kind": "effect", "seat": tx.current, "source": card, "trigger": "elude"})
-            if tx.opt["elude_triggers_on_defeat"]:
-                effects += [{k: v for k, v in e.items() if k != "group"} for e in triggered(tx, card, ("on_defeat",), where)]
-        elif c.type == "informant":
-            defeat_conspiracy(tx, where, card, triggers=False)
-        elif c.type == "leader":
-            defeat_leader(tx, where, card)
-    if effects:
-        group = next_group(tx)
-        tx.push_front(*({**e, "group": group} for e in effects))
-
-
-def next_turn(tx: Tx) -> None:
-    seats = tx.d["seats"]
-    seat = tx.current
-    tx.say(m.TurnEnded, seat=seat, n=tx.turn["number"])
-    i = seats.index(seat)
-    nxt = seat
-    skipped = []
-    for k in range(1, len(seats) + 1):
-        cand = seats[(i + k) % len(seats)]
-        p = tx.player(cand)
-        if p["defeated"]:
-            continue
-        if p["skip_next_turn"]:
-            p["skip_next_turn"] = False
-            skipped.append(cand)
-            continue
-        nxt = cand
-        break
-    if tx.player(nxt)["defeated"]:  # everyone left was skipping a turn: the first of them plays after all
-        nxt = next(s for s in seats[i + 1:] + seats[: i + 1] if not tx.player(s)["defeated"])
-    tx.d["turn"] = fresh_turn(seats, nxt, int(tx.turn["number"]) + 1, "conspiracy")
-    tx.say(m.TurnBegan, seat=nxt, n=tx.d["turn"]["number"], skipped=tuple(skipped))

@@ -2,159 +2,57 @@
 
 Design (issue 28 item 5). An event states a fact in the game's words, never a state path: which agent,
 which card from which zone to which zone, how many points of which class, which evidence, which strike.
-Each kind of fact has one handler here, registered in :data:`HANDLERS` (the engine's Handlers table, as
-the other games' folds), which computes the change from the event's fields and the state: the handler
-is the one place that knows where a fact lives in the state, so a renamed state field changes a handler,
-not what stored logs mean, and a rules fix reads as "which fact changed". Many kinds share a shape
-(points gained or spent, a card moved between zones, a phase or step reached): the helpers below are
-those shapes; the event still names the fact. What only the arbiter may see is declared on the event
-(``__secret__``, ``__private__`` and ``__owner__``, :mod:`referee.engine.secrecy`), as for every event.
+Each kind of fact has one handler, registered in :data:`HANDLERS` (the engine's Handlers table, as the
+other games' folds): the turn's facts here, the board's (the Shadows row and the Sector, reveals, strikes
+and their answers, players defeated) in :mod:`.board`, the shapes they share (points gained or spent, a
+card moved between zones, what waits) in :mod:`.shapes`. A handler computes the change from the event's
+fields and the state: it is the one place that knows where a fact lives in the state, so a renamed state
+field changes a handler, not what stored logs mean, and a rules fix reads as "which fact changed". What
+only the arbiter may see is declared on the event (``__secret__``, ``__private__`` and ``__owner__``,
+:mod:`referee.engine.secrecy`), as for every event; a face-down card moves as it lies, so what it is
+stays in the state and no event says it.
 
 Vocabularies (the upcast rule). Every event says the vocabulary it was recorded in (``Fact.vocabulary``;
 absent, as in every log written before, it is 1):
 
 * vocabulary 1: the event carries, in ``changes``, every top-level state path it changed (two levels
   deep: ``turn.attack``, ``players.alice``) with the new value; it folds by writing them back
-  (:func:`apply_changes`), as it always did. That is the upcast: an old event keeps meaning exactly
-  what it meant, whatever its kind's handler says today.
+  (:func:`.upcast.apply_changes`), as it always did. That is the upcast: an old event keeps meaning
+  exactly what it meant, whatever its kind's handler says today.
 * vocabulary 2: a fact, folded by its kind's handler, then its last words (``step`` and ``fight``: where
-  the turn's procedure goes on, when the fact moved it). A kind not yet stated as a fact is still said
-  in vocabulary 1 (its paths), and declared manual effects (§4.25) keep path deltas for good, over the
-  parts of the state :data:`.model.MANUAL_PATHS` allows (versioned: ``ManualEffectApplied.paths``).
-  Whatever a fact's fold leaves different from what decide did is kept with it as paths too
-  (``txn.Tx.say``), so a log always folds to what was decided.
+  the turn's procedure goes on, when the fact moved it). Every kind but one is a fact when newly
+  adjudicated: declared manual effects (§4.25) keep path deltas for good, in the declared-effect
+  vocabulary :mod:`.manual` lists as data (the parts of the state they may name and the fields of the
+  records those hold; versioned: ``ManualEffectApplied.paths``). Whatever a fact's fold would leave
+  different from what decide did is kept with it as paths (``txn.Tx.say``), so a log always folds to what
+  was decided; the cross-check below refuses it instead, and none is left over the replays, the random
+  game and the scenarios.
 
 The audit compares like with like (:func:`same_verdict`): an entry stored in vocabulary 1, re-adjudicated
 now, means the same when both verdicts fold its state to the same state.
 
 ``txn.CHECK`` (tests) folds every event as decide emits it and compares the result, entry by entry, with
 the working copy decide changed: the fold of the facts must give exactly the state the recorded paths
-would have (``tests/test_xfiles_events.py`` runs it over the replays, a random game and the scenarios).
+would have, and no kind but the declared effect may be said as paths (``tests/test_xfiles_events.py``
+runs it over the replays, a random game, the scenarios and the rarer facts).
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable
 from typing import Any
 
 import msgspec
 
-from referee.engine.dispatch import Handlers
-
+from . import board as board  # registers the board's facts in HANDLERS
 from . import model as m
 from .data import BUCKETS
-from .model import Change, Fact, State
+from .model import Fact, State
+from .shapes import (
+    HANDLERS as HANDLERS, add_doubt, add_texts, add_waiting, bumped, counted_declared, drew_from, into_play, less,
+    removed_at, to_discard, with_player, with_turn,
+)
 from .state import fresh_turn
-
-Handler = Callable[[State, Any], State]
-
-#: the fold of each kind of domain fact (vocabulary 2)
-HANDLERS: Handlers[Handler] = Handlers("xfiles_encounters fold")
-
-
-def _field_types(cls: type) -> dict[str, Any]:
-    import msgspec.inspect as mi
-
-    info = mi.type_info(cls)
-    assert isinstance(info, mi.StructType)
-    return {f.encode_name: f.type for f in info.fields}
-
-
-#: the type of each top-level field of the state, and of each field of its records
-_TOP = _field_types(State)
-
-
-def _as(tp: Any) -> Any:
-    """The Python type of an inspected type (to convert a change's value to)."""
-    import msgspec.inspect as mi
-
-    if isinstance(tp, mi.StructType):
-        return tp.cls
-    if isinstance(tp, mi.DictType):
-        return dict[str, _as(tp.value_type)]  # type: ignore[misc]
-    if isinstance(tp, mi.ListType):
-        return list[_as(tp.item_type)]  # type: ignore[misc]
-    if isinstance(tp, mi.UnionType):
-        return Any
-    if isinstance(tp, mi.StrType):
-        return str
-    if isinstance(tp, mi.IntType):
-        return int
-    if isinstance(tp, mi.BoolType):
-        return bool
-    return Any
-
-
-def apply_changes(state: State, changes: tuple[Change, ...]) -> State:
-    """The state with each change written (the fold of one event)."""
-    import msgspec.inspect as mi
-
-    updates: dict[str, Any] = {}
-    for ch in changes:
-        top, _, sub = ch.path.partition(".")
-        tp = _TOP[top]
-        if not sub:
-            updates[top] = msgspec.convert(ch.value, _as(tp))
-            continue
-        current = updates[top] if top in updates else getattr(state, top)
-        if isinstance(tp, mi.DictType):
-            updates[top] = {**current, sub: msgspec.convert(ch.value, _as(tp.value_type))}
-        else:
-            inner = {f.encode_name: f for f in tp.fields}[sub]
-            updates[top] = msgspec.structs.replace(current, **{inner.name: msgspec.convert(ch.value, _as(inner.type))})
-    return msgspec.structs.replace(state, **updates) if updates else state
-
-
-# -- the shapes facts share --------------------------------------------------------------------------------
-
-
-def _turn(state: State, **fields: Any) -> State:
-    return msgspec.structs.replace(state, turn=msgspec.structs.replace(state.turn, **fields))
-
-
-def _player(state: State, seat: str, **fields: Any) -> State:
-    players = dict(state.players)
-    players[seat] = msgspec.structs.replace(players[seat], **fields)
-    return msgspec.structs.replace(state, players=players)
-
-
-def _bump(counts: dict[str, int], key: str, n: int) -> dict[str, int]:
-    return {**counts, key: counts[key] + n}
-
-
-def _pending(state: State, item: m.Pending, first: bool) -> State:
-    """An item waits: first (it answers what was just done) or last (§3.1)."""
-    return msgspec.structs.replace(state, pending=[item, *state.pending] if first else [*state.pending, item])
-
-
-def _effects(state: State, triggered: tuple[m.Triggered, ...], first: bool) -> State:
-    """Texts triggered together wait as one new group of effects, first or last (§3.2)."""
-    if not triggered:
-        return state
-    group = state.turn.groups + 1
-    state = _turn(state, groups=group)
-    items = [m.Pending(kind="effect", seat=t.seat, source=t.source, location=t.location, trigger=t.trigger, group=group)
-             for t in triggered]
-    return msgspec.structs.replace(state, pending=[*items, *state.pending] if first else [*state.pending, *items])
-
-
-def _doubt_waits(state: State, seat: str) -> State:
-    return _pending(state, m.Pending(kind="doubt", seat=seat), first=True)
-
-
-def _played(state: State, seat: str, entry: m.PlayEntry, cls: str, belief: bool) -> State:
-    """A card (or a copy) enters SEAT's play area and the turn's play log; it counts toward its class or
-    the Beliefs played."""
-    p = state.players[seat]
-    state = _player(state, seat, play=[*p.play, entry])
-    t = state.turn
-    fields: dict[str, Any] = {"play_log": [*t.play_log, m.Played(card=entry.card, cls=cls)]}
-    if belief:
-        fields["beliefs_played"] = t.beliefs_played + 1
-    elif cls and cls != "none":
-        fields["played_classes"] = _bump(t.played_classes, cls, 1)
-    return _turn(state, **fields)
+from .upcast import apply_changes as apply_changes
 
 
 # -- the facts ---------------------------------------------------------------------------------------------
@@ -164,19 +62,19 @@ def _played(state: State, seat: str, entry: m.PlayEntry, cls: str, belief: bool)
 def _card_played(state: State, e: m.CardPlayed) -> State:
     hand = list(state.players[e.seat].hand)
     hand.remove(e.card)
-    state = _player(state, e.seat, hand=hand)
-    return _played(state, e.seat, m.PlayEntry(card=e.card), e.cls, e.belief)
+    state = with_player(state, e.seat, hand=hand)
+    return into_play(state, e.seat, m.PlayEntry(card=e.card), e.cls, e.belief)
 
 
 @HANDLERS.on(m.VirtualCardPlayed)
 def _virtual_card_played(state: State, e: m.VirtualCardPlayed) -> State:
-    state = _turn(state, virtual_played=[*state.turn.virtual_played, e.helper])
-    return _played(state, e.seat, m.PlayEntry(card=e.card, virtual_of=e.helper), e.cls, e.belief)
+    state = with_turn(state, virtual_played=[*state.turn.virtual_played, e.helper])
+    return into_play(state, e.seat, m.PlayEntry(card=e.card, virtual_of=e.helper), e.cls, e.belief)
 
 
 @HANDLERS.on(m.PointsGained)
 def _points_gained(state: State, e: m.PointsGained) -> State:
-    return _turn(state, **{e.currency: _bump(getattr(state.turn, e.currency), e.bucket, e.n)})
+    return with_turn(state, **{e.currency: bumped(getattr(state.turn, e.currency), e.bucket, e.n)})
 
 
 @HANDLERS.on(m.PointsSpent)
@@ -184,60 +82,23 @@ def _points_spent(state: State, e: m.PointsSpent) -> State:
     pool = dict(getattr(state.turn, e.currency))
     for part in e.paid:
         pool[part.bucket] -= part.amount
-    return _turn(state, **{e.currency: pool})
+    return with_turn(state, **{e.currency: pool})
 
 
 @HANDLERS.on(m.SlotScanned)
 def _slot_scanned(state: State, e: m.SlotScanned) -> State:
-    return _pending(state, m.Pending(kind="reveal", seat=e.seat, location=e.where, origin=e.origin), first=True)
+    return add_waiting(state, m.Pending(kind="reveal", seat=e.seat, location=e.where, origin=e.origin), first=True)
 
 
 @HANDLERS.on(m.SpecialAgentRecruited)
 def _special_agent_recruited(state: State, e: m.SpecialAgentRecruited) -> State:
     item = m.Pending(kind="reveal", seat=e.seat, location="special_agents", origin="special_agents")
-    return _pending(state, item, first=True)
+    return add_waiting(state, item, first=True)
 
 
 @HANDLERS.on(m.CardsRequested)
 def _cards_requested(state: State, e: m.CardsRequested) -> State:
-    return _pending(state, m.Pending(kind="draw", seat=e.seat, count=e.n), first=False)
-
-
-def _drew(state: State, pile: str, n: int, shuffled: bool = False) -> State:
-    """N more cards drawn from PILE (after a reshuffle: the first N of its new order)."""
-    was = state.draws.get(pile, m.Draws())
-    now = m.Draws(drawn=n, shuffles=was.shuffles + 1) if shuffled else m.Draws(drawn=was.drawn + n, shuffles=was.shuffles)
-    return msgspec.structs.replace(state, draws={**state.draws, pile: now})
-
-
-def _less(cards: list[str], gone: Any) -> list[str]:
-    """CARDS without those GONE (one copy each), sorted."""
-    return sorted((Counter(cards) - Counter(gone)).elements())
-
-
-def _empty_slot(slot: m.Slot) -> m.Slot:
-    """A slot emptied (cards attached to it stay)."""
-    return m.Slot(attached=slot.attached)
-
-
-def _remove_at(state: State, location: str, card: str) -> State:
-    """CARD taken out of a board location: a slot empties (what lay beneath is defeated), a Sector entry goes."""
-    zone, _, idx = location.partition(".")
-    if zone in ("shadows", "bureau"):
-        slots: dict[str, m.Slot] = getattr(state, zone)
-        slot = slots[idx]
-        if slot.card == card:
-            return msgspec.structs.replace(state, **{zone: {**slots, idx: _empty_slot(slot)}},
-                                           defeated_conspiracy=[*state.defeated_conspiracy, *slot.beneath])
-    if card in state.sector:
-        sector = list(state.sector)
-        sector.remove(card)
-        return msgspec.structs.replace(state, sector=sector)
-    return state
-
-
-def _to_discard(state: State, seat: str, *cards: str) -> State:
-    return _player(state, seat, discard=sorted([*state.players[seat].discard, *cards]))
+    return add_waiting(state, m.Pending(kind="draw", seat=e.seat, count=e.n), first=False)
 
 
 @HANDLERS.on(m.CardsDrawn)
@@ -245,34 +106,34 @@ def _cards_drawn(state: State, e: m.CardsDrawn) -> State:
     state = msgspec.structs.replace(state, pending=state.pending[1:])
     p = state.players[e.seat]
     if e.from_pile and not e.reshuffled:
-        state = _drew(_player(state, e.seat, deck=_less(p.deck, e.cards)), f"players.{e.seat}.deck", len(e.cards))
-    state = _player(state, e.seat, hand=sorted([*p.hand, *e.cards]), known_top=p.known_top[len(e.cards):])
-    state = _effects(state, e.triggers, first=True)
-    return _doubt_waits(state, e.seat) if e.doubt else state
+        state = drew_from(with_player(state, e.seat, deck=less(p.deck, e.cards)), f"players.{e.seat}.deck", len(e.cards))
+    state = with_player(state, e.seat, hand=sorted([*p.hand, *e.cards]), known_top=p.known_top[len(e.cards):])
+    state = add_texts(state, e.triggers, first=True)
+    return add_doubt(state, e.seat) if e.doubt else state
 
 
 @HANDLERS.on(m.DeckReshuffled)
 def _deck_reshuffled(state: State, e: m.DeckReshuffled) -> State:
     p = state.players[e.seat]
-    state = _player(state, e.seat, deck=_less(p.discard, e.cards), discard=[])
-    return _drew(state, f"players.{e.seat}.deck", len(e.cards), shuffled=True)
+    state = with_player(state, e.seat, deck=less(p.discard, e.cards), discard=[])
+    return drew_from(state, f"players.{e.seat}.deck", len(e.cards), shuffled=True)
 
 
 @HANDLERS.on(m.ActionPhaseBegan)
 def _action_phase_began(state: State, e: m.ActionPhaseBegan) -> State:
-    state = _turn(state, phase="action")
-    return _doubt_waits(state, e.seat) if e.doubt else state
+    state = with_turn(state, phase="action")
+    return add_doubt(state, e.seat) if e.doubt else state
 
 
 @HANDLERS.on(m.ActionsEnded)
 def _actions_ended(state: State, e: m.ActionsEnded) -> State:
     t = state.turn
-    return _turn(state, attack={**t.attack, **{b: 0 for b in BUCKETS}}, recruit={**t.recruit, **{b: 0 for b in BUCKETS}})
+    return with_turn(state, attack={**t.attack, **{b: 0 for b in BUCKETS}}, recruit={**t.recruit, **{b: 0 for b in BUCKETS}})
 
 
 @HANDLERS.on(m.StrikePhaseBegan)
 def _strike_phase_began(state: State, e: m.StrikePhaseBegan) -> State:
-    return _turn(state, phase="strike", strike_queue=list(e.queue))
+    return with_turn(state, phase="strike", strike_queue=list(e.queue))
 
 
 @HANDLERS.on(m.TurnEnded)
@@ -283,19 +144,19 @@ def _turn_ended(state: State, e: m.TurnEnded) -> State:
 @HANDLERS.on(m.TurnBegan)
 def _turn_began(state: State, e: m.TurnBegan) -> State:
     if e.first:
-        return _turn(msgspec.structs.replace(state, status="in_progress"), phase="conspiracy")
+        return with_turn(msgspec.structs.replace(state, status="in_progress"), phase="conspiracy")
     for seat in e.skipped:
-        state = _player(state, seat, skip_next_turn=False)
+        state = with_player(state, seat, skip_next_turn=False)
     turn = msgspec.convert(fresh_turn(list(state.seats), e.seat, e.n, "conspiracy"), m.Turn)
     return msgspec.structs.replace(state, turn=turn)
 
 
 @HANDLERS.on(m.CharacterRecruited)
 def _character_recruited(state: State, e: m.CharacterRecruited) -> State:
-    state = _to_discard(_remove_at(state, e.where, e.card), e.seat, e.card)
+    state = to_discard(removed_at(state, e.where, e.card), e.seat, e.card)
     n = e.where.partition(".")[2]
     text = m.Triggered(source=f"bureau_slot.{n}", trigger="bureau_slot", seat=e.seat)
-    return _effects(state, (text,), first=False) if e.slot_text else state
+    return add_texts(state, (text,), first=False) if e.slot_text else state
 
 
 @HANDLERS.on(m.BureauSlotRefilled)
@@ -312,7 +173,7 @@ def _ability_activated(state: State, e: m.AbilityActivated) -> State:
     play = list(state.players[e.seat].play)
     i = next(i for i, x in enumerate(play) if x.card == e.card and not x.activated)
     play[i] = msgspec.structs.replace(play[i], activated=True)
-    return _player(state, e.seat, play=play)
+    return with_player(state, e.seat, play=play)
 
 
 @HANDLERS.on(m.EndGameDamaged)
@@ -323,12 +184,12 @@ def _end_game_damaged(state: State, e: m.EndGameDamaged) -> State:
 
 @HANDLERS.on(m.DoubtGained)
 def _doubt_gained(state: State, e: m.DoubtGained) -> State:
-    return _to_discard(msgspec.structs.replace(state, doubt_stack=state.doubt_stack - 1), e.seat, "doubt")
+    return to_discard(msgspec.structs.replace(state, doubt_stack=state.doubt_stack - 1), e.seat, "doubt")
 
 
 @HANDLERS.on(m.BeliefGained)
 def _belief_gained(state: State, e: m.BeliefGained) -> State:
-    return _to_discard(msgspec.structs.replace(state, belief_stack=state.belief_stack - 1), e.seat, "belief")
+    return to_discard(msgspec.structs.replace(state, belief_stack=state.belief_stack - 1), e.seat, "belief")
 
 
 @HANDLERS.on(m.GameWon)
@@ -345,48 +206,48 @@ def _game_lost(state: State, e: m.GameLost) -> State:
 @HANDLERS.on(m.CoordinatedCardReturned)
 def _coordinated_card_returned(state: State, e: m.CoordinatedCardReturned) -> State:
     if not state.players[e.seat].defeated:
-        state = _to_discard(state, e.seat, e.card)
-    state = _player(state, e.seat, coordinated_out="")
-    return _turn(state, coordinated={**state.turn.coordinated, e.seat: ""})
+        state = to_discard(state, e.seat, e.card)
+    state = with_player(state, e.seat, coordinated_out="")
+    return with_turn(state, coordinated={**state.turn.coordinated, e.seat: ""})
 
 
 @HANDLERS.on(m.TurnCleanedUp)
 def _turn_cleaned_up(state: State, e: m.TurnCleanedUp) -> State:
     if e.phase:
-        state = _turn(state, phase=e.phase)
+        state = with_turn(state, phase=e.phase)
     if e.passed:
-        state = _turn(state, strike_queue=state.turn.strike_queue[e.passed:])
-    state = _effects(state, e.triggers, first=False)
+        state = with_turn(state, strike_queue=state.turn.strike_queue[e.passed:])
+    state = add_texts(state, e.triggers, first=False)
     if not e.discarded:
         return state
     p = state.players[e.seat]
     played = [x.card for x in p.play if not x.virtual_of]
-    return _player(state, e.seat, play=[], hand=[], vigilant=sorted([*p.vigilant, *e.vigilant]),
-                   discard=sorted([*p.discard, *_less(played, e.vigilant), *p.hand]))
+    return with_player(state, e.seat, play=[], hand=[], vigilant=sorted([*p.vigilant, *e.vigilant]),
+                   discard=sorted([*p.discard, *less(played, e.vigilant), *p.hand]))
 
 
 @HANDLERS.on(m.FightDeclared)
 def _fight_declared(state: State, e: m.FightDeclared) -> State:
     if e.declared:
-        state = _declared(state)
+        state = counted_declared(state)
     if e.discard:
         hand = list(state.players[e.seat].hand)
         hand.remove(e.discard)
-        state = _to_discard(_player(state, e.seat, hand=hand), e.seat, e.discard)
+        state = to_discard(with_player(state, e.seat, hand=hand), e.seat, e.discard)
     if e.end_game:
-        state = _turn(state, end_game_fights=state.turn.end_game_fights + 1)
+        state = with_turn(state, end_game_fights=state.turn.end_game_fights + 1)
     return state
 
 
 @HANDLERS.on(m.EnemyDefeated, m.CardDefeated)
 def _card_defeated(state: State, e: m.EnemyDefeated | m.CardDefeated) -> State:
     if e.where:
-        state = _remove_at(state, e.where, e.card)
+        state = removed_at(state, e.where, e.card)
     if isinstance(e, m.CardDefeated) and e.character:
         state = msgspec.structs.replace(state, defeated_characters=sorted([*state.defeated_characters, e.card]))
     else:
         state = msgspec.structs.replace(state, defeated_conspiracy=[*state.defeated_conspiracy, e.card])
-    return _effects(state, e.triggers, first=True)
+    return add_texts(state, e.triggers, first=True)
 
 
 @HANDLERS.on(m.LeaderDefeated)
@@ -397,14 +258,14 @@ def _leader_defeated(state: State, e: m.LeaderDefeated) -> State:
 @HANDLERS.on(m.EndGameDefeated)
 def _end_game_defeated(state: State, e: m.EndGameDefeated) -> State:
     if e.where:
-        state = _remove_at(state, e.where, e.card)
+        state = removed_at(state, e.where, e.card)
     return msgspec.structs.replace(state, defeated_conspiracy=[*state.defeated_conspiracy, e.card])
 
 
 @HANDLERS.on(m.AllyGained)
 def _ally_gained(state: State, e: m.AllyGained) -> State:
     state = msgspec.structs.replace(state, pending=state.pending[1:])
-    return _to_discard(_remove_at(state, e.where, e.card), e.seat, e.card)
+    return to_discard(removed_at(state, e.where, e.card), e.seat, e.card)
 
 
 @HANDLERS.on(m.CardCoordinated)
@@ -412,13 +273,13 @@ def _card_coordinated(state: State, e: m.CardCoordinated) -> State:
     p = state.players[e.seat]
     hand = list(p.hand)
     hand.remove(e.card)
-    state = _player(state, e.seat, hand=hand)
+    state = with_player(state, e.seat, hand=hand)
     if e.solo:
-        state = _turn(_to_discard(state, e.seat, e.card), solo_coordinated=True)
+        state = with_turn(to_discard(state, e.seat, e.card), solo_coordinated=True)
     else:
-        state = _player(state, e.seat, coordinated_out=e.card)
-        state = _turn(state, coordinated={**state.turn.coordinated, e.seat: e.card})
-    return _pending(state, m.Pending(kind="draw", seat=e.seat, count=1), first=False)
+        state = with_player(state, e.seat, coordinated_out=e.card)
+        state = with_turn(state, coordinated={**state.turn.coordinated, e.seat: e.card})
+    return add_waiting(state, m.Pending(kind="draw", seat=e.seat, count=1), first=False)
 
 
 @HANDLERS.on(m.BeliefActivated)
@@ -435,17 +296,17 @@ def _belief_activated(state: State, e: m.BeliefActivated) -> State:
         climax = list(p.climax)
         climax.remove("reincarnation")
         fields["climax"] = climax
-    state = _player(msgspec.structs.replace(state, belief_stack=state.belief_stack + 1), e.seat, **fields)
-    return _turn(state, **turn)
+    state = with_player(msgspec.structs.replace(state, belief_stack=state.belief_stack + 1), e.seat, **fields)
+    return with_turn(state, **turn)
 
 
 @HANDLERS.on(m.DoubtResolved)
 def _doubt_resolved(state: State, e: m.DoubtResolved) -> State:
     hand = list(state.players[e.seat].hand)
     hand.remove("doubt")
-    state = _player(state, e.seat, hand=hand)
+    state = with_player(state, e.seat, hand=hand)
     state = msgspec.structs.replace(state, doubt_stack=state.doubt_stack + 1, pending=state.pending[1:])
-    return _turn(state, doubt_resolved=True, **({"coordinate_forbidden": True} if e.forbids_coordinate else {}))
+    return with_turn(state, doubt_resolved=True, **({"coordinate_forbidden": True} if e.forbids_coordinate else {}))
 
 
 @HANDLERS.on(m.EventResolved)
@@ -462,14 +323,14 @@ def _card_sacrificed(state: State, e: m.CardSacrificed) -> State:
         entry = next(x for x in play if x.card == e.card)
         play.remove(entry)
         virtual = entry.virtual_of
-        state = _player(state, e.seat, play=play)
+        state = with_player(state, e.seat, play=play)
     else:
         cards = list(getattr(p, e.zone))
         cards.remove(e.card)
-        state = _player(state, e.seat, **{e.zone: cards})
+        state = with_player(state, e.seat, **{e.zone: cards})
     hits = bool(state.options["virtual_defeat_hits_owner"])
     if virtual and hits:
-        state = _turn(_player(state, virtual, coordinated_out=""), coordinated={**state.turn.coordinated, virtual: ""})
+        state = with_turn(with_player(state, virtual, coordinated_out=""), coordinated={**state.turn.coordinated, virtual: ""})
     if not virtual or hits:
         state = msgspec.structs.replace(state, defeated_characters=sorted([*state.defeated_characters, e.card]))
     return state
@@ -481,48 +342,46 @@ def _vigilant_used(state: State, e: m.VigilantUsed) -> State:
     if e.discarded == "vigilant":
         vigilant = list(p.vigilant)
         vigilant.remove(e.card)
-        state = _player(state, e.seat, vigilant=vigilant)
+        state = with_player(state, e.seat, vigilant=vigilant)
     elif e.discarded == "play":
         play = list(p.play)
         play.remove(next(x for x in play if x.card == e.card))
-        state = _player(state, e.seat, play=play)
-    return _to_discard(state, e.seat, e.card) if e.discarded and not e.defeated else state
+        state = with_player(state, e.seat, play=play)
+    return to_discard(state, e.seat, e.card) if e.discarded and not e.defeated else state
 
 
 @HANDLERS.on(m.PlayerFought)
 def _player_fought(state: State, e: m.PlayerFought) -> State:
     grants = list(state.turn.grants)
     grants.remove(f"fight_player:{e.seat}")
-    return _turn(state, grants=grants)
+    return with_turn(state, grants=grants)
 
 
-def _declared(state: State) -> State:
-    return msgspec.structs.replace(state, audit=m.Audit(declared=state.audit.declared + 1))
 
 
 @HANDLERS.on(m.EvidenceDiscovered)
 def _evidence_discovered(state: State, e: m.EvidenceDiscovered) -> State:
     item = m.Pending(kind="reveal", seat=e.seat, location=e.where, origin="discover", source=e.card)
-    return _declared(_pending(state, item, first=True))
+    return counted_declared(add_waiting(state, item, first=True))
 
 
 @HANDLERS.on(m.EvidenceCollected)
 def _evidence_collected(state: State, e: m.EvidenceCollected) -> State:
     n = e.where.partition(".")[2]
     evidence = msgspec.structs.replace(state.evidence[n], state="collected", in_end_game=False)
-    return _declared(msgspec.structs.replace(state, evidence={**state.evidence, n: evidence}))
+    return counted_declared(msgspec.structs.replace(state, evidence={**state.evidence, n: evidence}))
 
 
 @HANDLERS.on(m.StrikeDue)
 def _strike_due(state: State, e: m.StrikeDue) -> State:
     if e.passed:
-        state = _turn(state, strike_queue=state.turn.strike_queue[e.passed:])
+        state = with_turn(state, strike_queue=state.turn.strike_queue[e.passed:])
     if e.end_game:
         item = m.Pending(kind="end_game_strike", seat=e.seat, source=e.source, location=e.location)
     else:
         item = m.Pending(kind="strike", seat=e.seat, source=e.source, strike_no=e.strike_no, strikes=e.strikes,
                          reason=e.text)
-    return _pending(state, item, first=not e.last)
+    return add_waiting(state, item, first=not e.last)
 
 
 @HANDLERS.on(m.TheEndBegan)
@@ -533,8 +392,8 @@ def _the_end_began(state: State, e: m.TheEndBegan) -> State:
 @HANDLERS.on(m.ScarAdded)
 def _scar_added(state: State, e: m.ScarAdded) -> State:
     deck = msgspec.structs.replace(state.strike_deck, blind=state.strike_deck.blind + 1)
-    state = _drew(msgspec.structs.replace(state, strike_deck=deck), "strike_deck", 1)
-    return _player(state, e.seat, scars=[*state.players[e.seat].scars, ""])
+    state = drew_from(msgspec.structs.replace(state, strike_deck=deck), "strike_deck", 1)
+    return with_player(state, e.seat, scars=[*state.players[e.seat].scars, ""])
 
 
 @HANDLERS.on(m.EvidenceExposed)
@@ -546,7 +405,7 @@ def _evidence_exposed(state: State, e: m.EvidenceExposed) -> State:
     items += [m.Pending(kind="effect", seat=t.seat, source=t.source, location=t.location, trigger=t.trigger, group=group)
               for t in e.triggers]
     state = msgspec.structs.replace(state, evidence=evidence, pending=[*items, *state.pending])
-    return _turn(state, groups=group)
+    return with_turn(state, groups=group)
 
 
 def evolve(state: State, event: Any) -> State:
@@ -559,9 +418,9 @@ def evolve(state: State, event: Any) -> State:
         if handler is not None:
             state = handler(state, event)
             if event.step is not None:
-                state = _turn(state, step=event.step)
+                state = with_turn(state, step=event.step)
             if event.fight is not None:
-                state = _turn(state, fight_target=event.fight)
+                state = with_turn(state, fight_target=event.fight)
     return apply_changes(state, event.changes) if event.changes else state
 
 

@@ -1,11 +1,10 @@
 """Intents, events and the state of Legendary Encounters: X-Files (spec §1.7, §4, §4.28).
 
-Intents are the spec's verbs with its parameter names. Events are the spec's facts (§4.28): each
-says in public fields what happened (seat, card, location) and carries the exact state changes it
-made (``changes``, dotted paths with their new values), which only the arbiter sees: ``evolve``
-applies them, so replay never re-runs a procedure. The state (§1.7) is in :mod:`.state` and the
-declared change ops (§4.26) in :mod:`.opkinds`; both are re-exported here, so ``model.State`` and
-``model.OpMove`` are where they always were.
+Intents are the spec's verbs with its parameter names. Events are the spec's facts (§4.28): each says
+in its fields what happened (seat, card, location, what now waits), and :mod:`.fold` computes the change
+(a declared effect alone carries state paths, :mod:`.manual`), so replay never re-runs a procedure. The
+state (§1.7) is in :mod:`.state` and the declared change ops (§4.26) in :mod:`.opkinds`; both are
+re-exported here, so ``model.State`` and ``model.OpMove`` are where they always were.
 """
 
 from __future__ import annotations
@@ -16,6 +15,7 @@ import msgspec
 
 from referee.engine.decision import EventBase, IntentBase
 
+from .manual import MANUAL_PATHS as MANUAL_PATHS, MANUAL_VOCABULARY as MANUAL_VOCABULARY  # re-exported
 from .opkinds import (  # the declared change ops of §4.26, re-exported
     Bucket as Bucket, OpMove as OpMove, OpGain as OpGain, OpDefeat as OpDefeat, OpDiscard as OpDiscard,
     OpDraw as OpDraw, OpPoints as OpPoints, OpHeal as OpHeal, OpScar as OpScar, OpAddScar as OpAddScar,
@@ -243,23 +243,11 @@ class Change(msgspec.Struct, frozen=True):
 VOCABULARY = 2
 
 
-#: the vocabulary of a declared effect's paths, and the parts of the state (top-level fields; a path
-#: goes at most one level further: ``turn.attack``, ``players.alice``) a declaration may change: any part
-#: of the table, never the match's options. A change to the list or to what a path means bumps it.
-MANUAL_VOCABULARY = 1
-MANUAL_PATHS = frozenset({
-    "academy_deck", "audit", "belief_stack", "bureau", "climax_dealt", "clone_evidence", "conspiracy_deck",
-    "defeated_characters", "defeated_conspiracy", "doubt_stack", "draws", "end_game_damage", "end_game_strikes",
-    "evidence", "outcome", "pending", "players", "revealed_before", "season", "seats", "sector", "shadows",
-    "special_agents", "status", "strike_deck", "strike_discard", "the_end", "turn", "x_leader",
-})
-
-
 class Fact(EventBase, frozen=True, kw_only=True):
     """An event: public fields say what happened. ``vocabulary`` is the vocabulary it was recorded in
-    (:data:`VOCABULARY`); ``changes`` (arbiter only) holds the state paths a vocabulary-1 event, or a
-    kind not yet stated as a fact, changed, with their new values; ``step`` and ``fight`` (a fact's) are
-    where the turn's procedure goes on after it, when the fact moved it."""
+    (:data:`VOCABULARY`); ``changes`` (arbiter only) holds the state paths a vocabulary-1 event or a
+    declared effect changed, with their new values; ``step`` and ``fight`` (a fact's) are where the
+    turn's procedure goes on after it, when the fact moved it."""
 
     __secret__ = ("changes",)
     seat: str = ""
@@ -292,28 +280,43 @@ class CardsDrawn(Fact, frozen=True, kw_only=True, tag="cards_drawn"):
     doubt: bool = False
 
 
-class EndGameMoved(Fact, frozen=True, kw_only=True, tag="end_game_moved"):
-    pass
+class Moved(Fact, frozen=True, kw_only=True):
+    """The card at WHERE (a Shadows slot; a Bureau slot for an Ambush there) moves to ``to``: an empty
+    Shadows slot, or the Sector (``sector``; at its entry side, a face-down card waiting there to be
+    revealed, last). It moves as it lies, face up or down: CARD names it only when face up. What a
+    face-down card is stays in the state, which only the arbiter sees; no event says it."""
+
+    to: str = ""
+
+
+class EndGameMoved(Moved, frozen=True, kw_only=True, tag="end_game_moved"):
+    """The End Game card at WHERE moves one place left (Conspiracy phase), to ``to``."""
 
 
 class ConspiracyCardPlaced(Fact, frozen=True, kw_only=True, tag="conspiracy_card_placed"):
-    pass
+    """The top card of the Conspiracy deck (its first stack with cards left, TEXT) enters the Shadows at
+    WHERE face down, coming to rest at ``to`` (past Stationary cards; the Sector when no slot is left).
+    The stack's known cards (set up or put back) are its first: the card is the first of them, if any,
+    as the state records; the season is the stack's."""
+
+    to: str = ""
 
 
-class CardPushed(Fact, frozen=True, kw_only=True, tag="card_pushed"):
-    pass
+class CardPushed(Moved, frozen=True, kw_only=True, tag="card_pushed"):
+    """The card at WHERE is pushed on to ``to`` by a card entering its place (TEXT ``ambush``: an Ambush
+    card revealed goes to the Sector at once, to its front)."""
 
 
-class CardEnteredSector(Fact, frozen=True, kw_only=True, tag="card_entered_sector"):
-    pass
+class CardEnteredSector(Moved, frozen=True, kw_only=True, tag="card_entered_sector"):
+    """The card at WHERE enters the Sector (``to``)."""
 
 
 class SeasonChanged(Fact, frozen=True, kw_only=True, tag="season_changed"):
-    pass
+    """The Conspiracy deck reaches the stack TEXT: the season is now that stack's."""
 
 
-class RunnerMoved(Fact, frozen=True, kw_only=True, tag="runner_moved"):
-    pass
+class RunnerMoved(Moved, frozen=True, kw_only=True, tag="runner_moved"):
+    """The face-up Runner CARD at WHERE runs one place left, to ``to``."""
 
 
 class ActionPhaseBegan(Fact, frozen=True, kw_only=True, tag="action_phase_began"):
@@ -379,7 +382,22 @@ class SlotScanned(Fact, frozen=True, kw_only=True, tag="slot_scanned"):
 
 
 class CardRevealed(Fact, frozen=True, kw_only=True, tag="card_revealed"):
-    pass
+    """The reveal pending first is answered: CARD is the hidden card at WHERE (a Shadows or Bureau slot,
+    ``sector.N``, ``evidence.P``, ``clone_evidence.I``, ``special_agents``: into SEAT's discard pile,
+    ``avatar_box``: SEAT's avatar now, its wounds and scars gone with the old one to the box; or
+    ``climax.SEAT``: a climax card dealt). A card not known before is one more shown from ``pool`` (as
+    ``state.draws`` counts it), and, from a Conspiracy stack (``segment.LABEL``), counts toward that
+    stack's ``category``; a Syndicate Agent first seen in the Bureau counts toward those the Academy deck
+    held (``syndicate``). Evidence revealed is discovered (exposed by The End), through the Leader that
+    asked for it. What waits then, first: the texts it triggers (``triggers``, one group), an Ally revealed
+    in the Shadows to be given (``ally``), the Clone's set-aside evidence to be revealed (``clone``)."""
+
+    pool: str = ""
+    category: str = ""
+    syndicate: bool = False
+    triggers: tuple[Triggered, ...] = ()
+    ally: bool = False
+    clone: bool = False
 
 
 class CharacterRecruited(Fact, frozen=True, kw_only=True, tag="character_recruited"):
@@ -415,7 +433,8 @@ class EnemyDefeated(Fact, frozen=True, kw_only=True, tag="enemy_defeated"):
 
 
 class FightFailed(Fact, frozen=True, kw_only=True, tag="fight_failed"):
-    pass
+    """The fight against CARD at WHERE, interrupted by a Swift strike, does not go on: the fighter is out
+    (or saved, skipping a turn) or CARD has left play (the fight is over: its ``fight`` is "")."""
 
 
 class CardDefeated(Fact, frozen=True, kw_only=True, tag="card_defeated"):
@@ -519,27 +538,62 @@ class StrikeDue(Fact, frozen=True, kw_only=True, tag="strike_due"):
 
 
 class StrikeDeckReshuffled(Fact, frozen=True, kw_only=True, tag="strike_deck_reshuffled"):
-    pass
+    """The Strike deck has no card left to draw: the Strike discard pile becomes the new Strike deck."""
 
 
-class StrikeTaken(Fact, frozen=True, kw_only=True, tag="strike_taken"):
-    pass
+class StrikeDrawn(Fact, frozen=True, kw_only=True):
+    """The strike pending first is answered: SEAT draws the Strike card CARD from the Strike deck (the
+    next draw from it is the card under it); ``reshuffled``: the deck, run out by this draw, at once
+    became the Strike discard pile reshuffled (``strike_reshuffle_timing`` on_empty)."""
+
+    reshuffled: bool = False
 
 
-class StrikeMissed(Fact, frozen=True, kw_only=True, tag="strike_missed"):
-    pass
+class StrikeTaken(StrikeDrawn, frozen=True, kw_only=True, tag="strike_taken"):
+    """An End Game strike is answered: the Strike card drawn goes under the End Game ``source`` (its damage
+    is said next)."""
+
+    source: str = ""
 
 
-class StrikeCancelled(Fact, frozen=True, kw_only=True, tag="strike_cancelled"):
-    pass
+class StrikeMissed(StrikeDrawn, frozen=True, kw_only=True, tag="strike_missed"):
+    """The Strike card drawn is a miss: onto the Strike discard pile."""
+
+
+class StrikeCancelled(StrikeDrawn, frozen=True, kw_only=True, tag="strike_cancelled"):
+    """The Strike card drawn is cancelled by TEXT: onto the Strike discard pile; the cancel uses up the
+    effect's ``grant`` when one allowed it, or rests on a declaration (``declared``)."""
+
+    grant: str = ""
+    declared: bool = False
 
 
 class StrikeAvoided(Fact, frozen=True, kw_only=True, tag="strike_avoided"):
-    pass
+    """SEAT avoids the strike pending first with TEXT (CARD: the striker, when a card): the avoid counts
+    against ``key`` this turn, uses up the effect's ``grant`` when one allowed it, or rests on a declaration
+    (``declared``); the second strike of a multiple strike then waits first."""
+
+    key: str = ""
+    grant: str = ""
+    declared: bool = False
 
 
-class WoundAdded(Fact, frozen=True, kw_only=True, tag="wound_added"):
-    pass
+class WoundAdded(StrikeDrawn, frozen=True, kw_only=True, tag="wound_added"):
+    """The Strike card drawn wounds SEAT for N damage: it goes to SEAT's wounds."""
+
+
+class StrikeFollowedUp(Fact, frozen=True, kw_only=True, tag="strike_followed_up"):
+    """What SEAT's strike by ``source`` (the ``strike_no``-th of ``strikes``, TEXT: why) leaves waiting first,
+    once its Strike card CARD is dealt with: a redraw (``ferocious``: the card was a miss), then the texts
+    it triggers (``triggers``: the Strike card's own, the striker's «on strike»), then the next strike of
+    a multiple strike (``again``); they make a new group."""
+
+    source: str = ""
+    strike_no: int = 1
+    strikes: int = 1
+    ferocious: bool = False
+    again: bool = False
+    triggers: tuple[Triggered, ...] = ()
 
 
 class ScarAdded(Fact, frozen=True, kw_only=True, tag="scar_added"):
@@ -548,7 +602,21 @@ class ScarAdded(Fact, frozen=True, kw_only=True, tag="scar_added"):
 
 
 class PlayerDefeated(Fact, frozen=True, kw_only=True, tag="player_defeated"):
-    pass
+    """SEAT is defeated (§3.11). ``saved`` (no_death, before The End): the wounds become scars and the next
+    turn is skipped instead. ``out`` (after The End): SEAT leaves the game, every card of theirs defeated
+    (``cards`` onto the defeated characters, ``beliefs`` and ``doubts`` back to their stacks, climax cards
+    out), their wounds and scars gone (face up onto the Strike discard pile when ``strikes_back``), and what
+    waited for them but texts. Otherwise the team is about to lose. ``turn_ends``: it was SEAT's turn, which
+    ends at once: what waits for them and every strike go, virtual copies leave play, the Strike phase's
+    queue empties (the step goes on to the board checks)."""
+
+    saved: bool = False
+    out: bool = False
+    cards: tuple[str, ...] = ()
+    beliefs: int = 0
+    doubts: int = 0
+    strikes_back: bool = False
+    turn_ends: bool = False
 
 
 class PlayerFought(Fact, frozen=True, kw_only=True, tag="player_fought"):
@@ -598,7 +666,12 @@ class TheEndBegan(Fact, frozen=True, kw_only=True, tag="the_end_began"):
 
 
 class ClonePlaced(Fact, frozen=True, kw_only=True, tag="clone_placed"):
-    pass
+    """Replication places the Clone (CARD, whose identity is public) face down at ``to``: a Shadows slot
+    (the cards in its way pushed on first), the Sector, or the top of the Conspiracy deck
+    (``conspiracy_deck``, a stack of its own); the N pieces of evidence in the End Game are set aside for
+    it, face down."""
+
+    to: str = ""
 
 
 class EndGameDamaged(Fact, frozen=True, kw_only=True, tag="end_game_damaged"):
@@ -610,14 +683,20 @@ class EndGameDefeated(Fact, frozen=True, kw_only=True, tag="end_game_defeated"):
 
 
 class EffectResolved(Fact, frozen=True, kw_only=True, tag="effect_resolved"):
-    pass
+    """The text of ``source`` (CARD when a card; TEXT: its trigger) waiting in the front group of effects is
+    resolved: it stops waiting (what it changes is the declared effect said next, or, Body Swap, the
+    avatars switched as a declared effect); ``reveal``: solo Body Swap's avatar from the box now waits to
+    be revealed for SEAT, first."""
+
+    source: str = ""
+    reveal: bool = False
 
 
 class ManualEffectApplied(Fact, frozen=True, kw_only=True, tag="manual_effect_applied"):
     """SEAT applies the changes declared for TEXT's effect (§4.25, §4.26: a card's text the referee does
     not have, or declared ops): they stay state paths with their new values (``changes``), written in
-    the declared-effect vocabulary ``paths`` (:data:`MANUAL_VOCABULARY`: which top-level parts of the
-    state a declaration may change, :data:`MANUAL_PATHS`)."""
+    the declared-effect vocabulary ``paths`` (:mod:`.manual`: which parts of the state a declaration may
+    change, :data:`MANUAL_PATHS`, and the fields of the records they hold), the one kind that does."""
 
     paths: int = 1
 
@@ -631,7 +710,8 @@ class GameLost(Fact, frozen=True, kw_only=True, tag="game_lost"):
 
 
 class SetupCompleted(Fact, frozen=True, kw_only=True, tag="setup_completed"):
-    pass
+    """Not said by this referee (the first :class:`TurnBegan` says setup is over); kept so that a log
+    holding one still decodes. As a fact it changes nothing."""
 
-Event = EndGameMoved | ConspiracyCardPlaced | CardPushed | CardEnteredSector | SeasonChanged | RunnerMoved | ActionPhaseBegan | CardPlayed | VirtualCardPlayed | PointsGained | PointsSpent | AbilityActivated | BeliefActivated | DoubtResolved | SlotScanned | CardRevealed | CharacterRecruited | SpecialAgentRecruited | BureauSlotRefilled | FightDeclared | EnemyDefeated | FightFailed | CardDefeated | AllyGained | EventResolved | EvidenceDiscovered | EvidenceCollected | EvidenceExposed | LeaderDefeated | DoubtGained | BeliefGained | CardSacrificed | VigilantUsed | CardCoordinated | CoordinatedCardReturned | ActionsEnded | StrikePhaseBegan | StrikeDue | StrikeDeckReshuffled | StrikeTaken | StrikeMissed | StrikeCancelled | StrikeAvoided | WoundAdded | ScarAdded | PlayerDefeated | PlayerFought | CardsRequested | DeckReshuffled | TurnCleanedUp | TurnEnded | TurnBegan | TheEndBegan | ClonePlaced | EndGameDamaged | EndGameDefeated | EffectResolved | ManualEffectApplied | GameWon | GameLost | SetupCompleted | CardsDrawn
-EVENT_TYPES = (EndGameMoved, ConspiracyCardPlaced, CardPushed, CardEnteredSector, SeasonChanged, RunnerMoved, ActionPhaseBegan, CardPlayed, VirtualCardPlayed, PointsGained, PointsSpent, AbilityActivated, BeliefActivated, DoubtResolved, SlotScanned, CardRevealed, CharacterRecruited, SpecialAgentRecruited, BureauSlotRefilled, FightDeclared, EnemyDefeated, FightFailed, CardDefeated, AllyGained, EventResolved, EvidenceDiscovered, EvidenceCollected, EvidenceExposed, LeaderDefeated, DoubtGained, BeliefGained, CardSacrificed, VigilantUsed, CardCoordinated, CoordinatedCardReturned, ActionsEnded, StrikePhaseBegan, StrikeDue, StrikeDeckReshuffled, StrikeTaken, StrikeMissed, StrikeCancelled, StrikeAvoided, WoundAdded, ScarAdded, PlayerDefeated, PlayerFought, CardsRequested, DeckReshuffled, TurnCleanedUp, TurnEnded, TurnBegan, TheEndBegan, ClonePlaced, EndGameDamaged, EndGameDefeated, EffectResolved, ManualEffectApplied, GameWon, GameLost, SetupCompleted, CardsDrawn)
+Event = EndGameMoved | ConspiracyCardPlaced | CardPushed | CardEnteredSector | SeasonChanged | RunnerMoved | ActionPhaseBegan | CardPlayed | VirtualCardPlayed | PointsGained | PointsSpent | AbilityActivated | BeliefActivated | DoubtResolved | SlotScanned | CardRevealed | CharacterRecruited | SpecialAgentRecruited | BureauSlotRefilled | FightDeclared | EnemyDefeated | FightFailed | CardDefeated | AllyGained | EventResolved | EvidenceDiscovered | EvidenceCollected | EvidenceExposed | LeaderDefeated | DoubtGained | BeliefGained | CardSacrificed | VigilantUsed | CardCoordinated | CoordinatedCardReturned | ActionsEnded | StrikePhaseBegan | StrikeDue | StrikeDeckReshuffled | StrikeTaken | StrikeMissed | StrikeCancelled | StrikeAvoided | StrikeFollowedUp | WoundAdded | ScarAdded | PlayerDefeated | PlayerFought | CardsRequested | DeckReshuffled | TurnCleanedUp | TurnEnded | TurnBegan | TheEndBegan | ClonePlaced | EndGameDamaged | EndGameDefeated | EffectResolved | ManualEffectApplied | GameWon | GameLost | SetupCompleted | CardsDrawn
+EVENT_TYPES = (EndGameMoved, ConspiracyCardPlaced, CardPushed, CardEnteredSector, SeasonChanged, RunnerMoved, ActionPhaseBegan, CardPlayed, VirtualCardPlayed, PointsGained, PointsSpent, AbilityActivated, BeliefActivated, DoubtResolved, SlotScanned, CardRevealed, CharacterRecruited, SpecialAgentRecruited, BureauSlotRefilled, FightDeclared, EnemyDefeated, FightFailed, CardDefeated, AllyGained, EventResolved, EvidenceDiscovered, EvidenceCollected, EvidenceExposed, LeaderDefeated, DoubtGained, BeliefGained, CardSacrificed, VigilantUsed, CardCoordinated, CoordinatedCardReturned, ActionsEnded, StrikePhaseBegan, StrikeDue, StrikeDeckReshuffled, StrikeTaken, StrikeMissed, StrikeCancelled, StrikeAvoided, StrikeFollowedUp, WoundAdded, ScarAdded, PlayerDefeated, PlayerFought, CardsRequested, DeckReshuffled, TurnCleanedUp, TurnEnded, TurnBegan, TheEndBegan, ClonePlaced, EndGameDamaged, EndGameDefeated, EffectResolved, ManualEffectApplied, GameWon, GameLost, SetupCompleted, CardsDrawn)

@@ -100,12 +100,12 @@ def body_swap(tx: Tx, ops: Sequence[Any]) -> tuple[Any, ...] | None:
     return ()
 
 
-def swap_with_box(tx: Tx, seat: str, avatar: str) -> None:
+def swap_with_box(tx: Tx, seat: str, avatar: str, **counted: Any) -> None:
     """Solo Body Swap: ``avatar`` comes from the box; the old one goes there with its wounds and scars."""
     p = tx.player(seat)
     old = p["avatar"]
     p.update({"avatar": avatar, "wounds": [], "scars": [], "symptoms": 0})
-    tx.say(m.CardRevealed, seat=seat, card=avatar, where="avatar_box", text=f"{seat}'s {old} goes to the box")
+    tx.say(m.CardRevealed, seat=seat, card=avatar, where="avatar_box", text=f"{seat}'s {old} goes to the box", **counted)
 
 
 # -- Extinction, Infection -------------------------------------------------------------------------------------

@@ -153,6 +153,14 @@ def _leader_from_box(tx: Tx, card: str, from_: str, to: str) -> bool:
     return True
 
 
+def said_so_far(tx: Tx) -> None:
+    """What the declared ops changed so far, said as a declared effect of its own (before a fact an op
+    brings about, so that fact says only itself)."""
+    if tx.unsaid():
+        tx.say(m.ManualEffectApplied, seat=tx.seat, card=tx.source if tx.source in tx.rules.cards else "",
+               text=tx.source)
+
+
 def apply_ops(tx: Tx, ops: Sequence[Any]) -> None:
     for op in ops:
         apply_op(tx, op)
@@ -168,11 +176,18 @@ def declare(tx: Tx, ops: Sequence[Any], source: str, text_only: bool) -> None:
         tx.say(m.ManualEffectApplied, seat=tx.seat, card=source if source in tx.rules.cards else "", text=source)
 
 
+#: the ops that bring about a fact of the game's (a scar and what follows it, a Belief or Doubt gained, End
+#: Game damage, a player defeated, the game lost): what the ops before them changed is said first
+BRING_ABOUT = (m.OpAddScar, m.OpGainBelief, m.OpGainDoubt, m.OpEndGameDamage, m.OpDefeatPlayer, m.OpLoseGame)
+
+
 def apply_op(tx: Tx, op: Any) -> None:
     """Checks ``op`` against the working state and applies it; a bad op refuses the intent."""
     handler = HANDLERS.get(type(op))
     if handler is None:  # pragma: no cover - the union is closed
         bad(tx, op, "unknown op")
+    if isinstance(op, BRING_ABOUT):
+        said_so_far(tx)
     handler(tx, op)
 
 
@@ -333,8 +348,10 @@ def _place(tx: Tx, op: m.OpPlace) -> None:
         if right_of_end_game(tx, int(n)) and op.card != "clone":
             bad(tx, op, "no card may lie right of an End Game card (R36)")
         face = "hidden" if op.from_ in ("conspiracy_deck", "academy_deck", "special_agents") else "revealed"
-        flow.place(tx, {"state": face, "card": op.card, "origin": "placed", "beneath": [],
-                        "revealed_before": face == "revealed", "via_x": False}, int(n))
+        obj = {"state": face, "card": op.card, "origin": "placed", "beneath": [], "revealed_before": face == "revealed",
+               "via_x": False}
+        said_so_far(tx)  # the cards pushed on are facts of their own, after what was declared before them
+        flow.put(tx, obj, flow.make_room(tx, obj, int(n)), None)
     else:
         put_into(tx, op, op.card, op.location)
     if x_leader:

@@ -146,12 +146,12 @@ def climax_pool(tx: Tx, seat: str) -> list[str]:
     return sorted(pool)
 
 
-def deal(tx: Tx, seat: str, card: str) -> None:
+def deal(tx: Tx, seat: str, card: str, **counted: Any) -> None:
     from . import flow
 
     tx.player(seat)["climax"] = [*tx.player(seat)["climax"], card]
     tx.d["climax_dealt"] = [*tx.d["climax_dealt"], card]
-    tx.say(m.CardRevealed, seat=seat, card=card, where=f"climax.{seat}", text="climax card dealt")
+    tx.say(m.CardRevealed, seat=seat, card=card, where=f"climax.{seat}", text="climax card dealt", **counted)
     if tx.card(card).climax_kind == THIS_TIME:
         flow.lose(tx, "declared_loss")  # the X-Files are shut down: the series is lost (R48)
 

@@ -3,10 +3,10 @@ the events that record each change (spec §4.28).
 
 ``Tx.d`` is the state as plain mappings (a copy of its own per decision, each field made plain when first
 read, :class:`Working`). A procedure changes it and then
-says what happened with :meth:`Tx.say`: a kind the fold has a handler for is a domain fact (its fields
-say what happened; the fold computes the change, :mod:`.fold`); any other kind gets, in ``changes``,
-every state path changed since the previous event (two levels deep: ``turn`` → ``turn.attack``), so
-``evolve`` replays it by writing those values back. Every event is folded as it is said (``Tx.state``) and
+says what happened with :meth:`Tx.say`: every kind but one is a domain fact (its fields say what
+happened; the fold computes the change, :mod:`.fold`); a declared effect gets, in ``changes``, every
+state path changed since the previous event (two levels deep: ``turn`` → ``turn.attack``), so ``evolve``
+replays it by writing those values back. Every event is folded as it is said (``Tx.state``) and
 compared with the working copy: what a fact leaves unsaid is kept with it as paths, so the log always
 folds to what decide did; with :data:`CHECK` on (the tests' cross-check) such a fact fails instead, and
 the fold is compared with the working copy after every event. A failed check raises a refusal, which ``decide``
@@ -31,6 +31,7 @@ from schemas import MatchConfig
 
 from .data import CardSet
 from .fold import HANDLERS, apply_changes, evolve
+from .manual import MANUAL_VOCABULARY
 from .model import VOCABULARY, Change, Event, Fact, Intent, State
 
 if TYPE_CHECKING:
@@ -176,7 +177,8 @@ def diff(old: dict[str, Any], new: dict[str, Any], keys: list[str] | None = None
 
 def _declared_paths(event: Fact) -> None:
     """A declared effect changes only what its path vocabulary allows (the tests' cross-check)."""
-    from .model import MANUAL_PATHS, ManualEffectApplied
+    from .manual import MANUAL_PATHS
+    from .model import ManualEffectApplied
 
     if isinstance(event, ManualEffectApplied):
         wrong = sorted({c.path for c in event.changes if c.path.partition(".")[0] not in MANUAL_PATHS})
@@ -216,8 +218,14 @@ class Tx(Decision):
                                          f"{[c.path for c in rest]}")
                 event = msgspec.structs.replace(event, changes=tuple(rest))
                 after = apply_changes(after, event.changes)
-        else:
-            event = kind(changes=tuple(self._diff(self.state)), **public)
+        else:  # a declared effect: its paths, in the declared-effect vocabulary (every other kind is a fact)
+            from .model import ManualEffectApplied
+
+            if CHECK:
+                assert kind is ManualEffectApplied, f"{kind.__name__} has no fold handler: it would be said as paths"
+            changes = tuple(self._diff(self.state))
+            event = ManualEffectApplied(changes=changes, paths=MANUAL_VOCABULARY, **public) \
+                if kind is ManualEffectApplied else kind(changes=changes, **public)
             after = evolve(self.state, event)
         if CHECK:
             _declared_paths(event)
@@ -233,7 +241,7 @@ class Tx(Decision):
             changes = self._diff(self.state)
             if changes:
                 from .model import ManualEffectApplied
-                self.events.append(ManualEffectApplied(changes=tuple(changes)))
+                self.events.append(ManualEffectApplied(changes=tuple(changes), paths=MANUAL_VOCABULARY))
                 if CHECK:
                     _declared_paths(self.events[-1])
                 self.state = apply_changes(self.state, tuple(changes))
@@ -256,6 +264,10 @@ class Tx(Decision):
         self.events[-1], self.state = last, state
         if CHECK:
             self._check()
+
+    def unsaid(self) -> bool:
+        """Whether the working copy holds changes no event has said yet."""
+        return bool(self._diff(self.state))
 
     def _diff(self, state: State) -> list[Change]:
         """:func:`diff` from ``state`` (folded by this decision) to the working copy, in the fields the

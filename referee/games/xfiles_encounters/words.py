@@ -15,14 +15,18 @@ def describe(rules: BoundRules, event: Any) -> str | None:
     if not isinstance(event, m.Fact):
         return None
     seat, card, where, n, text = event.seat, event.card, event.where, event.n, event.text
+    to = getattr(event, "to", "")  # where a card moved comes to rest (the Shadows row's facts)
     name = f"{card} ({rules.cards.name(card)})" if card and card in rules.cards else card
     words = {
-        "conspiracy_card_placed": f"a Conspiracy card from stack {text} enters {where} face down",
-        "card_pushed": f"{name or 'a face-down card'} is pushed on from {where}" + (" (ambush)" if text == "ambush" else ""),
-        "card_entered_sector": f"{name or 'a face-down card'} enters the Sector",
+        "conspiracy_card_placed": f"a Conspiracy card from stack {text} enters {where} face down" + (
+            f", coming to rest at {to}" if to and to != where else ""),
+        "card_pushed": f"{name or 'a face-down card'} is pushed on from {where} to {to or 'the left'}"
+                       + (" (ambush)" if text == "ambush" else ""),
+        "card_entered_sector": f"{name or 'a face-down card'} enters the Sector" + (f" from {where}" if where else ""),
         "season_changed": f"the Conspiracy deck reaches stack {text}",
-        "end_game_moved": f"the End Game moves left from {where}",
-        "runner_moved": f"{name} runs on from {where}",
+        "end_game_moved": f"the End Game moves left from {where}" + (f" to {to}" if to else ""),
+        "runner_moved": f"{name} runs on from {where}" + (f" to {to}" if to else ""),
+        "clone_placed": f"the Clone is placed face down at {to or 'the Shadows'}",
         "action_phase_began": f"{seat}'s action phase begins",
         "card_played": f"{seat} plays {name}",
         "virtual_card_played": f"{seat} plays a copy of {text}'s {name}",
@@ -39,6 +43,8 @@ def describe(rules: BoundRules, event: Any) -> str | None:
         "strike_due": f"{seat} is struck" + (f" by {name}" if card else "") + f" ({text})",
         "wound_added": f"{seat} takes {name}: {n} damage",
         "strike_missed": f"{seat} draws {name}: a miss",
+        "strike_taken": f"{seat} draws {name} {text}",
+        "strike_followed_up": f"{seat}'s strike by {getattr(event, 'source', '')} is followed up",
         "strike_cancelled": f"{seat} cancels {name} with {text}",
         "strike_avoided": f"{seat} avoids the strike with {text}",
         "scar_added": f"{seat} takes an unseen scar",
