@@ -274,3 +274,42 @@ def test_bad_forfeits_and_settings_are_refused(fresh):
                      ({"direct_encounter": "all"}, "--direct-encounter is partial .* or fide")):
         with pytest.raises(BadInput, match=says):
             t.create("Bad", "pile", options={"stones": "4"}, **kw)
+
+
+# -- the README's commands ------------------------------------------------------------------------------------
+
+
+def _readme_block() -> list[str]:
+    import os
+    import re
+
+    from conftest import ROOT
+
+    readme = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+    part = readme.split("**Chess scoring and FIDE's tie-break rules**", 1)[1]
+    block = part.split("```bash", 1)[1].split("```", 1)[0]
+    return [re.sub(r"\s+#.*$", "", line).strip() for line in block.strip().splitlines() if line.strip()]
+
+
+def test_the_readme_chess_commands_run_as_shown(cli):
+    import shlex
+
+    lines = _readme_block()
+    first = cli(*shlex.split(lines[0])[1:])
+    assert first.code == 0, first.err
+    tid = first.last_line
+    outs = []
+    for line in lines[1:]:
+        res = cli(*[tid if w == "5e1a" else w for w in shlex.split(line)[1:]])
+        assert res.code == 0, (line, res.out, res.err)
+        outs.append(res.out)
+    assert "table 1: ann v ben" in outs[0] and "bye: eve" in outs[0]
+    explained = outs[-1]
+    # ann won by forfeit: 1 point, and a dummy opponent with her own 1 for Buchholz (no game against ben)
+    assert "round 1: won by forfeit: a dummy opponent with ann's own 1" in explained
+    shown = cli("tournament", "show", tid)
+    assert "unplayed rounds: fide; direct encounter: fide; progressive: after every round" in shown.out
+    bad = cli("tournament", "new", "X", "--game", "by_all_means", "--points", "win=1,draw=half")
+    assert bad.code == 2 and "'half' is not a number of points" in bad.err
+    twice = cli("tournament", "pair", tid, "--manual", "ann-ben,ann-cy,dee-eve")
+    assert twice.code == 2 and "ann is named twice" in twice.err
