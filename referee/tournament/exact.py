@@ -117,7 +117,7 @@ class Scaled:
             if self.progressive == "rounds":  # a round's points count in the running score of it and every later one
                 n = self.after or max((g.round for g in games), default=0)
                 return Fraction(sum(g.points.numerator * (d // g.points.denominator) * (n - g.round + 1)
-                                    for g in games), d)
+                                    for g in games if g.round <= n), d)
             running = total = 0
             for g in sorted(games, key=lambda g: g.round):
                 running += g.points.numerator * (d // g.points.denominator)
