@@ -313,3 +313,36 @@ def test_the_readme_chess_commands_run_as_shown(cli):
     assert bad.code == 2 and "'half' is not a number of points" in bad.err
     twice = cli("tournament", "pair", tid, "--manual", "ann-ben,ann-cy,dee-eve")
     assert twice.code == 2 and "ann is named twice" in twice.err
+
+
+# -- over HTTP -------------------------------------------------------------------------------------------------
+
+
+def test_the_settings_manual_pairings_and_forfeits_over_http(db_store):
+    from litestar.testing import TestClient
+
+    from referee.http import create_app
+
+    admin = {"Authorization": "Bearer admin-token"}
+    with TestClient(create_app(lambda: Referee(db_store, games=[PILE]), admin_token="admin-token")) as client:
+        body = {"name": "Chess night", "game": "pile", "rounds": 2, "options": {"stones": "4"},
+                "points": {"win": 1, "draw": "0.5"}, "unplayed": "fide", "direct_encounter": "fide",
+                "players": ["ann", "ben", "cy"]}
+        made = client.post("/tournaments", json=body, headers=admin)
+        assert made.status_code == 201, made.text
+        tid = made.json()["tournament"]
+        org = {"Authorization": f"Bearer {made.json()['tokens']['organiser']}"}
+        shown = client.get(f"/tournaments/{tid}", headers=org).json()
+        assert (shown["unplayed"], shown["direct_encounter"], shown["progressive"]) == ("fide", "fide", "rounds")
+        bad = client.post(f"/tournaments/{tid}/pair", json={"manual": "ann-ben,ann-cy", "tokens": False}, headers=org)
+        assert bad.status_code == 422 and bad.json()["code"] == "tournament/bad_pairing", bad.text
+        paired = client.post(f"/tournaments/{tid}/pair", json={"manual": "ann-ben,cy-bye", "tokens": False},
+                             headers=org)
+        assert paired.status_code == 201, paired.text
+        assert paired.json()["tables"][0]["seats"] == ["ann", "ben"] and paired.json()["byes"] == ["cy"]
+        done = client.post(f"/tournaments/{tid}/results", json={"round": 1, "table": 1, "result": "win:ben",
+                                                                "forfeit": True}, headers=org)
+        assert done.status_code in (200, 201), done.text
+        rows = {r["player"]: r for r in client.get(f"/tournaments/{tid}/standings", headers=org).json()["rows"]}
+        assert (rows["ben"]["played"], rows["cy"]["played"]) == (0, 0)
+        assert client.post("/tournaments", json={**body, "points": {"draw": "half"}}, headers=admin).status_code == 422
