@@ -11,10 +11,11 @@ rounds; its answers as the dicts under them. Players are numbered as in the pape
 * Round robin: 6 players, 5 rounds; 6 won round 4 from 5 by forfeit.
 
 Answers reproduced: Buchholz, Buchholz cut-1, Sonneborn-Berger and the progressive score of all 16
-players (exercises 1-8, 11-12, 32), the direct-encounter ranks of exercises 23, 24 and 26 and the round
-robin's Sonneborn-Berger (exercise 14). The paper's other exercises use tie-breaks the referee does not
-offer (average of opponents' Buchholz, fore Buchholz, cut Sonneborn-Berger and progressive, ratings,
-Koya, wins and colours) or the 9-round Swiss of exercise 25, which is not transcribed here.
+players (exercises 1-8, 11-12, 32), the direct-encounter ranks of exercises 23, 24 and 26, the round
+robin's Sonneborn-Berger (exercise 14), and the direct-encounter ranks of the same Swiss played on to 9
+rounds (exercise 25). The paper's other exercises use tie-breaks the referee does not offer (average of
+opponents' Buchholz, fore Buchholz, cut Sonneborn-Berger and progressive, ratings, Koya, wins and
+colours).
 """
 
 from __future__ import annotations
@@ -42,6 +43,14 @@ SWISS = [
     "15-1 0-1, 2-16 1-0, 4-3 =, 7-5 =, 10-6 0-1, 8-13 1-0, 11-9 +/-, 14-absent, 12-absent",
     "1-4 =, 3-2 =, 5-10 1-0, 6-8 1-0, 11-7 1-0, 14-13 1-0, 15-16 0-1, 9-bye, 12-absent",
 ]
+# exercise 25: the same event played on to 9 rounds (2 beat 3 in round 5 there; 12 came back in round 6)
+SWISS_9 = SWISS[:4] + [
+    SWISS[4].replace("3-2 =", "3-2 0-1"),
+    "6-1 =, 2-4 =, 16-3 0-1, 14-5 1-0, 10-7 1-0, 11-8 =, 13-9 0-1, 15-12 1-0",
+    "3-1 =, 2-6 0-1, 4-16 =, 9-5 0-1, 7-13 1-0, 8-15 =, 12-10 0-1, 14-11 1-0",
+    "1-16 =, 15-2 =, 3-14 1-0, 6-4 =, 5-8 0-1, 7-9 1-0, 11-10 0-1, 13-12 =",
+    "8-1 0-1, 2-5 =, 10-3 0-1, 4-15 1-0, 16-6 0-1, 14-7 0-1, 9-12 =, 11-13 =",
+]
 ROUND_ROBIN = [
     "1-5 =, 6-2 0-1, 3-4 1-0",
     "1-2 1-0, 5-4 1-0, 3-6 1-0",
@@ -66,6 +75,9 @@ PROGRESSIVE = {1: 11, 2: 13, 3: 11, 4: 11.5, 5: 5, 6: 6, 7: 6, 8: 8.5, 9: 2.5, 1
                15: 7, 16: 10.5}
 # exercises 23 and 24: the ranks by points, then direct encounter
 DIRECT_ENCOUNTER_RANKS = {1: 2, 3: 2, 4: 2, 16: 2, 5: 7, 8: 7, 11: 7}
+# exercise 25: after 9 rounds, the ranks by points, then direct encounter (1, 2, 4 and 6 all met)
+SWISS_9_DIRECT_ENCOUNTER_RANKS = {1: 3, 2: 5, 3: 1, 4: 3, 5: 9, 6: 2, 7: 6, 8: 6, 9: 14, 10: 9, 11: 13, 12: 14, 13: 16,
+                                  14: 9, 15: 9, 16: 6}
 # exercise 14 and 26 (round robin)
 RR_SONNEBORN_BERGER = {1: 9.25, 2: 6.25, 3: 6.25, 4: 4.25, 5: 3.25, 6: 2.25}
 RR_DIRECT_ENCOUNTER_RANKS = {1: 1, 2: 2, 3: 2, 4: 6, 5: 5, 6: 4}
@@ -90,6 +102,8 @@ def _enter(t: Tournaments, rounds: list[str], n: int, fmt: str, **settings: str)
             items.remove("4-half")
         if number == 4 and fmt == "swiss":  # 12 withdrew after round 3: dropped, no longer paired
             t.drop(tid, "p12", why="withdrew")
+        if number == 6:  # and came back for round 6
+            t.undrop(tid, "p12", why="back")
         if "12-absent" in items:
             items.remove("12-absent")
         tables = [x.split()[0] for x in items if " " in x]
@@ -140,6 +154,13 @@ def test_direct_encounter_leaves_players_level_who_did_not_all_meet(swiss):
     table = standings(t.load(tid), tiebreaks=("points", "head-to-head"))
     ranks = {int(r.player[1:]): r.rank for r in table.rows}
     assert {p: ranks[p] for p in DIRECT_ENCOUNTER_RANKS} == DIRECT_ENCOUNTER_RANKS
+
+
+def test_direct_encounter_after_nine_rounds(module_db):
+    t = _service(module_db)
+    tid = _enter(t, SWISS_9, 16, "swiss", unplayed="fide", direct_encounter="fide")
+    table = standings(t.load(tid), tiebreaks=("points", "head-to-head"))
+    assert {int(r.player[1:]): r.rank for r in table.rows} == SWISS_9_DIRECT_ENCOUNTER_RANKS
 
 
 def test_the_round_robin(round_robin):
