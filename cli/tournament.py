@@ -179,8 +179,8 @@ def _new_remote(ctx: typer.Context, name: str, game: str, format: str, rounds: i
 
     conn = connection(ctx)
     body = {"name": name, "game": game, "format": format, "rounds": rounds, "tiebreaks": _list(tiebreaks) or None,
-            "points": {k: (v if pts.unit == 1 else str(pts.of(v))) for k in ("win", "draw", "loss", "bye", "half")
-                       if (v := getattr(pts, k)) is not None},
+            "points": {k: getattr(pts, k) for k in ("win", "draw", "loss", "bye", "half") if getattr(pts, k) is not None},
+            "points_unit": pts.unit,
             "places": list(pts.places),
             "table_size": table_size, "seed": seed, "options": opts, "cards": cards, "cards_text": cards_text,
             "chance": chance,
@@ -255,6 +255,8 @@ def show(ctx: typer.Context, tournament: TidArg, db: DbOpt = None, json: JsonOpt
             out.append(f"  bye: {b}")
         for b in r.half_byes:
             out.append(f"  half-point bye: {b}")
+        for b in r.absent:
+            out.append(f"  absent: {b}")
     for block in pairings.blocks:
         out.append(f"blocks the next round: table {block.table}" + (f" (match {block.match_id})" if block.match_id else "")
                    + f": {block.why}")

@@ -30,8 +30,10 @@ class CreateTournament(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown
     format: Literal["swiss", "round-robin", "pods"] = "swiss"
     rounds: Annotated[int, msgspec.Meta(ge=1, le=100)] | None = None
     tiebreaks: Annotated[list[Name], msgspec.Meta(min_length=1, max_length=20)] | None = None
-    #: whole numbers, or a decimal or fraction as text ("0.5", "1/2")
-    points: dict[Literal["win", "draw", "loss", "bye", "half"], Small | Annotated[str, msgspec.Meta(max_length=12)]] = {}
+    #: whole numbers of ``1/points_unit`` of a point: chess scoring is ``{"win": 2, "draw": 1}`` with
+    #: ``"points_unit": 2``
+    points: dict[Literal["win", "draw", "loss", "bye", "half"], Small] = {}
+    points_unit: Annotated[int, msgspec.Meta(ge=1, le=1000)] = 1
     places: Annotated[list[Small], msgspec.Meta(max_length=16)] = []
     table_size: Annotated[int, msgspec.Meta(ge=2, le=16)] | None = None
     seed: Annotated[int, msgspec.Meta(ge=0, le=SEED_MAX)] | None = None
@@ -201,6 +203,8 @@ class RoundRow(msgspec.Struct, frozen=True, kw_only=True):
     byes: list[str]
     #: half-point byes granted for this round
     half_byes: list[str] = []
+    #: players entered as absent by a manual pairing (nothing scored)
+    absent: list[str] = []
 
 
 class BlockRow(msgspec.Struct, frozen=True, kw_only=True):

@@ -277,6 +277,10 @@ def test_a_manual_pairing_names_no_dropped_player_and_respects_granted_half_byes
     assert [x.seats for x in paired.tables] == [("b", "a")] and paired.half_byes == ["d"]
     assert (rnd.absent, rnd.half_byes, rnd.byes) == (("c",), ("d",), ())
     assert t.records(tid)[-1].event.manual is True  # type: ignore[union-attr]
+    from referee.tournament.api import LocalTournaments
+
+    shown = LocalTournaments(t.referee).pairings(tid).rounds[0]
+    assert (shown.absent, shown.half_byes, shown.byes) == (["c"], ["d"], [])
 
 
 def test_bad_forfeits_and_settings_are_refused(fresh):
@@ -347,13 +351,17 @@ def test_the_settings_manual_pairings_and_forfeits_over_http(db_store):
     admin = {"Authorization": "Bearer admin-token"}
     with TestClient(create_app(lambda: Referee(db_store, games=[PILE]), admin_token="admin-token")) as client:
         body = {"name": "Chess night", "game": "pile", "rounds": 2, "options": {"stones": "4"},
-                "points": {"win": 1, "draw": "0.5"}, "unplayed": "fide", "direct_encounter": "fide",
+                "points": {"win": 2, "draw": 1}, "points_unit": 2, "unplayed": "fide", "direct_encounter": "fide",
                 "players": ["ann", "ben", "cy"]}
         made = client.post("/tournaments", json=body, headers=admin)
         assert made.status_code == 201, made.text
         tid = made.json()["tournament"]
         org = {"Authorization": f"Bearer {made.json()['tokens']['organiser']}"}
         shown = client.get(f"/tournaments/{tid}", headers=org).json()
+        from referee.tournament.service import Tournaments as T
+
+        points = T(Referee(db_store, games=[PILE])).load(tid).config.points
+        assert (points.win, points.draw, points.loss, points.bye, points.unit) == (2, 1, 0, 2, 2)
         assert (shown["unplayed"], shown["direct_encounter"], shown["progressive"]) == ("fide", "fide", "rounds")
         bad = client.post(f"/tournaments/{tid}/pair", json={"manual": "ann-ben,ann-cy", "tokens": False}, headers=org)
         assert bad.status_code == 422 and bad.json()["code"] == "tournament/bad_pairing", bad.text
@@ -366,4 +374,5 @@ def test_the_settings_manual_pairings_and_forfeits_over_http(db_store):
         assert done.status_code in (200, 201), done.text
         rows = {r["player"]: r for r in client.get(f"/tournaments/{tid}/standings", headers=org).json()["rows"]}
         assert (rows["ben"]["played"], rows["cy"]["played"]) == (0, 0)
-        assert client.post("/tournaments", json={**body, "points": {"draw": "half"}}, headers=admin).status_code == 422
+        assert client.post("/tournaments", json={**body, "points_unit": 0}, headers=admin).status_code == 400
+        assert client.post("/tournaments", json={**body, "points_unit": 3000}, headers=admin).status_code == 400

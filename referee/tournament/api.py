@@ -11,6 +11,7 @@ command prints the same thing in both modes; mypy checks that both classes imple
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import TYPE_CHECKING, Protocol
 
 import msgspec
@@ -109,7 +110,7 @@ class LocalTournaments:
         self.service = Tournaments(referee)
 
     def create_state(self, req: CreateTournament, *, by: str = "organiser", why: str = "") -> Tournament:
-        points = parse_points(",".join(f"{k}={v}" for k, v in req.points.items()))
+        points = parse_points(",".join(f"{k}={Fraction(v, req.points_unit)}" for k, v in req.points.items()))
         if req.places:
             points = msgspec.structs.replace(points, places=tuple(
                 p * points.unit for p in parse_places(",".join(str(p) for p in req.places))))
@@ -161,7 +162,8 @@ class LocalTournaments:
                                        source=res.source if res else "log"))
             out.append(RoundRow(round=rnd.number, closed=rnd.closed, tables=tables,
                                 byes=[b for b in rnd.byes if player is None or b == player],
-                                half_byes=[b for b in rnd.half_byes if player is None or b == player]))
+                                half_byes=[b for b in rnd.half_byes if player is None or b == player],
+                                absent=[b for b in rnd.absent if player is None or b == player]))
         shown = [] if player is not None else [
             BlockRow(round=b.round, table=b.table, match_id=b.match_id, why=b.why) for b in blocks]
         return Pairings(tournament=state.id, rounds=out, blocks=shown, undo=state.config.undo)
