@@ -149,3 +149,17 @@ def test_pod_rankings_give_place_points_and_shares():
     assert {g.points for g in team} == {3}
     lost = table_games(1, 1, None, ("a", "b", "c"), Outcome(winners=(), reason="x", kind="team_loss"), ev.Points())
     assert {g.points for g in lost} == {0}
+
+
+def test_progressive_after_every_round_in_a_new_tournament():
+    """The fix (issue 24 item 9): a tournament created now adds the running score after every round, played
+    or not: e, who dropped after round 2, has 3 + 6 + 6, not 3 + 6; everyone who played every round keeps
+    the value above. This event, recorded before the fix (no ``progressive`` in its first record), keeps 9."""
+    import msgspec
+
+    records = _records()
+    now = [msgspec.structs.replace(records[0], event=msgspec.structs.replace(records[0].event, progressive="rounds")),
+           *records[1:]]
+    got = _values(fold(now))
+    assert {p: got[p]["progressive"] for p in "abcde"} == {"a": 15, "b": 3, "c": 9, "d": 9, "e": 15}
+    assert _values(fold(records))["e"]["progressive"] == 9
