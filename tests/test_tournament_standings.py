@@ -163,3 +163,23 @@ def test_progressive_after_every_round_in_a_new_tournament():
     got = _values(fold(now))
     assert {p: got[p]["progressive"] for p in "abcde"} == {"a": 15, "b": 3, "c": 9, "d": 9, "e": 15}
     assert _values(fold(records))["e"]["progressive"] == 9
+
+
+@pytest.mark.parametrize("progressive,expected", [("rounds", 8), ("games", 6)])
+def test_progressive_counts_a_withdrawn_pairings_round(progressive, expected):
+    """The issue's case: at 2/1/0, a player who wins rounds 1 and 3, round 2's pairing withdrawn, has 2 + 2 + 4
+    (after every round) where the rounds with a game alone gave 2 + 4."""
+    events: list[ev.Event] = [
+        ev.Created(name="W", game="by_all_means", format="swiss", rounds=3, tiebreaks=("progressive",),
+                   points=ev.Points(win=2, draw=1, loss=0, bye=2), seed=1, progressive=progressive),
+        *[ev.PlayerAdded(player=p) for p in "ab"],
+    ]
+    for number in (1, 2, 3):
+        events.append(ev.RoundPaired(round=number, tables=(ev.Table(table=1, seats=("a", "b")),)))
+        if number == 2:
+            events.append(ev.PairingWithdrawn(round=2, table=1))
+        else:
+            events.append(ev.ResultRecorded(round=number, table=1, outcome=WIN["a"]))
+        events.append(ev.RoundClosed(round=number, results=()))
+    state = fold([ev.Record(tournament="w", n=i, by="arbiter", event=e) for i, e in enumerate(events, start=1)])
+    assert _values(state, tiebreaks=("progressive",))["a"]["progressive"] == expected
