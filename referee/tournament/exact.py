@@ -157,10 +157,10 @@ def keys(games: Mapping[str, Sequence[Game]], players: Sequence[str], names: Seq
         elif fide is not None and name in FIDE_NAMES:
             low, high, least = FIDE_NAMES[name]
             for p in players:
-                out[p].append(fide.cut(p, low, high, least)[0] if low else fide.buchholz(p)[0])
+                out[p].append(fide.value("buchholz", p, low, high, least))
         elif fide is not None and name == "sonneborn-berger":
             for p in players:
-                out[p].append(fide.sonneborn_berger(p)[0])
+                out[p].append(fide.value("sonneborn-berger", p))
         else:
             for p in players:
                 out[p].append(scaled.value(name, p, scales))

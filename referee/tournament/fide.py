@@ -26,11 +26,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
+from math import lcm
 
 from .scoring import Game
 
-#: one value a player's Buchholz adds up: (value, chosen by the player (cut first), the line explaining it)
-Part = tuple[Fraction, bool, str]
+#: one value a player's Buchholz adds up: (value times ``d``, chosen by the player (cut first), the share of it
+#: Sonneborn-Berger takes times ``s``, the round, the opponent (None: a dummy opponent), what kind of
+#: unplayed round)
+Part = tuple[int, bool, int, int, str | None, str]
 
 
 def _fmt(value: Fraction) -> str:
@@ -38,7 +41,9 @@ def _fmt(value: Fraction) -> str:
 
 
 class Unplayed:
-    """Every player's rounds 1..``after`` as Art. 16 reads them (``draw``: a draw's match points)."""
+    """Every player's rounds 1..``after`` as Art. 16 reads them (``draw``: a draw's match points). Sums are
+    taken in integers over common denominators (``d`` for points, ``s`` for shares) and made one exact
+    fraction at the end, as :mod:`.exact` does."""
 
     def __init__(self, games: Mapping[str, Sequence[Game]], after: int, draw: Fraction,
                  name: Callable[[str], str] = str) -> None:
@@ -46,27 +51,38 @@ class Unplayed:
         self.after = after or max((g.round for gs in games.values() for g in gs), default=0)
         self.draw = draw
         self.name = name
-        self._score: dict[str, Fraction] = {}
-        self._adjusted: dict[str, tuple[Fraction, int]] = {}
+        d, s = draw.denominator, 1
+        for gs in games.values():
+            for g in gs:
+                d = lcm(d, g.points.denominator)
+                s = lcm(s, g.game_points.denominator, *(v.denominator for _, v in g.share))
+        self.d, self.s = d, s
+        self._score: dict[str, int] = {}
+        self._adjusted: dict[str, tuple[int, int]] = {}
+        self._parts: dict[str, list[Part]] = {}
 
-    def score(self, player: str) -> Fraction:
+    def _scaled(self, value: Fraction, by: int) -> int:
+        return value.numerator * (by // value.denominator)
+
+    def score(self, player: str) -> int:
+        """The player's points times ``d``."""
         if player not in self._score:
-            self._score[player] = sum((g.points for g in self.games.get(player, ())), Fraction(0))
+            self._score[player] = sum(self._scaled(g.points, self.d) for g in self.games.get(player, ()))
         return self._score[player]
 
-    def adjusted(self, player: str) -> tuple[Fraction, int]:
-        """``player``'s score as an opponent, and how many rounds after they left count as draws."""
+    def adjusted(self, player: str) -> tuple[int, int]:
+        """``player``'s score as an opponent (times ``d``), and how many rounds after they left count as draws."""
         if player not in self._adjusted:
             rounds = {g.round for g in self.games.get(player, ())}
             last = max(rounds, default=self.after)
             gone = max(0, self.after - last)
-            self._adjusted[player] = (self.score(player) + self.draw * gone, gone)
+            self._adjusted[player] = (self.score(player) + self._scaled(self.draw, self.d) * gone, gone)
         return self._adjusted[player]
 
     def _as_opponent(self, player: str) -> str:
         value, gone = self.adjusted(player)
-        return f"{self.name(player)} has {_fmt(value)}" + (f" ({gone} round(s) after leaving counted as draws)"
-                                                            if gone else "")
+        return f"{self.name(player)} has {_fmt(Fraction(value, self.d))}" + (
+            f" ({gone} round(s) after leaving counted as draws)" if gone else "")
 
     def rounds(self, player: str) -> list[tuple[int, list[Game]]]:
         by_round: dict[int, list[Game]] = {}
@@ -74,47 +90,61 @@ class Unplayed:
             by_round.setdefault(g.round, []).append(g)
         return [(r, by_round.get(r, [])) for r in range(1, self.after + 1)]
 
-    def parts(self, player: str) -> list[tuple[Part, Fraction]]:
-        """Each value the player's Buchholz adds, with the share of it Sonneborn-Berger takes."""
+    def parts(self, player: str) -> list[Part]:
+        """Each value the player's Buchholz adds: (value, chosen by the player, the share Sonneborn-Berger
+        takes of it, the round, the opponent (None: a dummy), what the round was)."""
+        if player in self._parts:
+            return self._parts[player]
         own = self.score(player)
-        out: list[tuple[Part, Fraction]] = []
+        out: list[Part] = []
         for r, games in self.rounds(player):
             played = [g for g in games if g.played]
             if played:
-                for g in played:
-                    for o in g.opponents:
-                        out.append(((self.adjusted(o)[0], False, f"round {r}: {self._as_opponent(o)}"), g.against(o)))
+                out.extend((self.adjusted(o)[0], False, self._scaled(g.against(o), self.s), r, o, "")
+                           for g in played for o in g.opponents)
                 continue
-            took = sum((g.game_points for g in games), Fraction(0))
             what, chosen = _unplayed(games)
-            out.append(((own, chosen, f"round {r}: {what}: a dummy opponent with {self.name(player)}'s own "
-                                      f"{_fmt(own)}"), took))
+            out.append((own, chosen, sum(self._scaled(g.game_points, self.s) for g in games), r, None, what))
+        self._parts[player] = out
         return out
 
-    def buchholz(self, player: str) -> tuple[Fraction, list[str]]:
-        parts = [p for p, _ in self.parts(player)]
-        return sum((v for v, _, _ in parts), Fraction(0)), [line for _, _, line in parts]
+    def _line(self, player: str, part: Part) -> str:
+        value, _, _, r, opponent, what = part
+        if opponent is not None:
+            return f"round {r}: {self._as_opponent(opponent)}"
+        return f"round {r}: {what}: a dummy opponent with {self.name(player)}'s own {_fmt(Fraction(value, self.d))}"
 
-    def cut(self, player: str, low: int, high: int, least: int) -> tuple[Fraction, list[str]]:
-        parts = [p for p, _ in self.parts(player)]
-        lines = [line for _, _, line in parts]
-        if len(parts) < least:
-            return sum((v for v, _, _ in parts), Fraction(0)), lines + [f"nothing cut ({len(parts)} values)"]
+    def _cut_set(self, parts: list[Part], low: int, high: int) -> set[int]:
         # the least significant first: a round the player chose not to play, then the lowest value
         ordered = sorted(range(len(parts)), key=lambda i: (not parts[i][1], parts[i][0], i))
         cut = set(ordered[:low])
         rest = sorted((i for i in range(len(parts)) if i not in cut), key=lambda i: (parts[i][0], i))
-        cut |= set(rest[len(rest) - high:]) if high else set()
-        for i in sorted(cut):
-            lines.append(f"cut: {parts[i][2]}")
-        return sum((v for i, (v, _, _) in enumerate(parts) if i not in cut), Fraction(0)), lines
+        return cut | (set(rest[len(rest) - high:]) if high else set())
+
+    def value(self, name: str, player: str, low: int = 0, high: int = 0, least: int = 0) -> Fraction:
+        """Buchholz (``low``/``high``/``least``: its cut) or ``sonneborn-berger`` of ``player``, without lines."""
+        parts = self.parts(player)
+        if name == "sonneborn-berger":
+            return Fraction(sum(p[2] * p[0] for p in parts), self.d * self.s)
+        cut = self._cut_set(parts, low, high) if (low or high) and len(parts) >= least else set()
+        return Fraction(sum(p[0] for i, p in enumerate(parts) if i not in cut), self.d)
+
+    def buchholz(self, player: str) -> tuple[Fraction, list[str]]:
+        return self.value("buchholz", player), [self._line(player, p) for p in self.parts(player)]
+
+    def cut(self, player: str, low: int, high: int, least: int) -> tuple[Fraction, list[str]]:
+        parts = self.parts(player)
+        lines = [self._line(player, p) for p in parts]
+        if len(parts) < least:
+            return self.value("buchholz", player), lines + [f"nothing cut ({len(parts)} values)"]
+        for i in sorted(self._cut_set(parts, low, high)):
+            lines.append(f"cut: {self._line(player, parts[i])}")
+        return self.value("buchholz", player, low, high, least), lines
 
     def sonneborn_berger(self, player: str) -> tuple[Fraction, list[str]]:
-        total, lines = Fraction(0), []
-        for (value, _, line), took in self.parts(player):
-            total += took * value
-            lines.append(f"{line}; took {_fmt(took)} = {_fmt(took * value)}")
-        return total, lines
+        lines = [f"{self._line(player, p)}; took {_fmt(Fraction(p[2], self.s))} = {_fmt(Fraction(p[2] * p[0], self.d * self.s))}"
+                 for p in self.parts(player)]
+        return self.value("sonneborn-berger", player), lines
 
 
 def _unplayed(games: Sequence[Game]) -> tuple[str, bool]:
