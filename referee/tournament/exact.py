@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from math import lcm
 
-from .fide import Unplayed, direct_encounter
+from .fide import Unplayed, direct_encounters
 from .scoring import Game
 
 
@@ -151,9 +151,9 @@ def keys(games: Mapping[str, Sequence[Game]], players: Sequence[str], names: Seq
             for p in players:
                 groups.setdefault(tuple(out[p]), []).append(p)
             for group in groups.values():
+                took = direct_encounters(games, group, forfeits_meet=forfeits_meet)[0] if encounter == "fide" else {}
                 for p in group:
-                    out[p].append(direct_encounter(games, p, group, forfeits_meet=forfeits_meet)[0]
-                                  if encounter == "fide" else scaled.head_to_head(p, group))
+                    out[p].append(took[p] if encounter == "fide" else scaled.head_to_head(p, group))
         elif fide is not None and name in FIDE_NAMES:
             low, high, least = FIDE_NAMES[name]
             for p in players:

@@ -159,26 +159,41 @@ def _unplayed(games: Sequence[Game]) -> tuple[str, bool]:
     return "bye", False
 
 
+def direct_encounters(games: Mapping[str, Sequence[Game]], level: Sequence[str], *,
+                      forfeits_meet: bool) -> tuple[dict[str, Fraction], tuple[str, str] | None]:
+    """Each of ``level``'s points against the others if every two of them met (else 0 for all), and the
+    first two who did not meet (None: all met)."""
+    group = sorted(set(level))
+    members = set(group)
+    took: dict[str, Fraction] = {p: Fraction(0) for p in group}
+    met: set[frozenset[str]] = set()
+    for p in group:
+        for g in games.get(p, ()):
+            if g.played or (forfeits_meet and g.forfeit):
+                for o in g.opponents:
+                    if o in members:
+                        met.add(frozenset((p, o)))
+                        took[p] += g.game_points if g.forfeit else g.against(o)
+    for i, a in enumerate(group):
+        for b in group[i + 1:]:
+            if frozenset((a, b)) not in met:
+                return {p: Fraction(0) for p in group}, (a, b)
+    return took, None
+
+
 def direct_encounter(games: Mapping[str, Sequence[Game]], player: str, level: Sequence[str], *,
                      forfeits_meet: bool, name: Callable[[str], str] = str) -> tuple[Fraction, list[str]]:
     """The points ``player`` scored against the others in ``level`` if every two of them met; 0 otherwise."""
     group = sorted(set(level))
     if len(group) < 2:
         return Fraction(0), ["nobody level on the tie-breaks before this one"]
-
-    def meetings(p: str) -> list[tuple[Game, str]]:
-        return [(g, o) for g in games.get(p, ()) if g.played or (forfeits_meet and g.forfeit)
-                for o in g.opponents if o in group]
-
-    met = {frozenset((p, o)) for p in group for _, o in meetings(p)}
-    missing = [(a, b) for i, a in enumerate(group) for b in group[i + 1:] if frozenset((a, b)) not in met]
-    if missing:
-        a, b = missing[0]
+    took, missing = direct_encounters(games, group, forfeits_meet=forfeits_meet)
+    if missing is not None:
+        a, b = missing
         return Fraction(0), [f"level with {', '.join(name(o) for o in group if o != player)}; "
                              f"{name(a)} and {name(b)} did not meet: they stay level"]
-    total, lines = Fraction(0), []
-    for g, o in meetings(player):
-        took = g.game_points if g.forfeit else g.against(o)
-        total += took
-        lines.append(f"round {g.round}: took {_fmt(took)} from {name(o)}" + (" (by forfeit)" if g.forfeit else ""))
-    return total, lines
+    lines = [f"round {g.round}: took {_fmt(g.game_points if g.forfeit else g.against(o))} from {name(o)}"
+             + (" (by forfeit)" if g.forfeit else "")
+             for g in games.get(player, ()) if g.played or (forfeits_meet and g.forfeit)
+             for o in g.opponents if o in group]
+    return took[player], lines
