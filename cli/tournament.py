@@ -100,7 +100,7 @@ def new(
     format: Annotated[str, typer.Option("--format", help="swiss, round-robin or pods.")] = "swiss",
     rounds: Annotated[int | None, typer.Option("--rounds", help="How many rounds (Swiss, pods); round-robin: every pairing.", show_default=False)] = None,
     tiebreaks: Annotated[str | None, typer.Option("--tiebreaks", help="Comma-separated, in order: points, game-points, buchholz, buchholz-cut1, median-buchholz, sonneborn-berger, omw, gw, ogw, head-to-head, progressive, score.", show_default=False)] = None,
-    points: Annotated[str, typer.Option("--points", help="Match points: win=3,draw=1,loss=0,bye=3 (any of them); half=N a half-point bye's (default a draw's).")] = "",
+    points: Annotated[str, typer.Option("--points", help="Match points: win=3,draw=1,loss=0,bye=3 (any of them; fractions too: win=1,draw=0.5); half=N a half-point bye's (default a draw's).")] = "",
     places: Annotated[str, typer.Option("--places", help="Pods: points of 1st, 2nd, ... when a table ends in a ranking (default: n-1, ..., 0).")] = "",
     table_size: Annotated[int | None, typer.Option("--table-size", help="Pods: seats a table (default: the game's most).", show_default=False)] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed of the drawing of lots (default: drawn now, and recorded).", show_default=False)] = None,
@@ -109,6 +109,8 @@ def new(
     chance: Annotated[str, typer.Option("--chance", help="physical (outcomes typed in) or digital, for every match.")] = "physical",
     players: Annotated[str, typer.Option("--players", "-p", help="Players to register now, comma-separated.")] = "",
     undo_policy: Annotated[str, typer.Option("--undo-policy", help="Who may undo in the matches: own_last (a seat takes back only its own last action, before anyone else acts), any (seat) or arbiter.")] = "own_last",
+    unplayed: Annotated[str, typer.Option("--unplayed", help="How a round without a game (bye, forfeit, absence) counts in Buchholz and Sonneborn-Berger: simple (its points, no opponent) or fide (FIDE C.07: a dummy opponent with the player's own score).")] = "simple",
+    direct_encounter: Annotated[str, typer.Option("--direct-encounter", help="head-to-head among level players: partial (the games some of them played) or fide (level unless all of them met).")] = "partial",
     by: ByOpt = "organiser",
     reason: ReasonOpt = "",
     db: DbOpt = None,
@@ -124,7 +126,7 @@ def new(
     if places:
         import msgspec
 
-        pts = msgspec.structs.replace(pts, places=parse_places(places))
+        pts = msgspec.structs.replace(pts, places=tuple(p * pts.unit for p in parse_places(places)))
     opts: dict[str, str] = {}
     for item in option or []:
         key, sep, value = item.partition("=")
@@ -134,13 +136,13 @@ def new(
     cards, cards_text = _card_file(cards)
     if connection(ctx).server:
         _new_remote(ctx, name, game, format, rounds, tiebreaks, pts, seed, table_size, opts, cards, cards_text, chance,
-                    players, json, undo_policy)
+                    players, json, undo_policy, unplayed, direct_encounter)
         return
     service = _tournaments(ctx, db, create=True)
     state = service.create(name, game, format=format, rounds=rounds, tiebreaks=_list(tiebreaks) if tiebreaks else None,
                            points=pts, seed=seed, table_size=table_size, options=opts, cards=cards,
                            cards_text=cards_text, chance=chance, players=_list(players), by=by, why=reason,
-                           undo=undo_policy)
+                           undo=undo_policy, unplayed=unplayed, direct_encounter=direct_encounter)
     if json:
         print_json({"id": state.id, "name": state.config.name, "game": state.config.game,
                      "format": state.config.format, "players": list(state.players), "undo": state.config.undo})
@@ -167,7 +169,8 @@ def _card_file(cards: str | None) -> tuple[str | None, str | None]:
 
 def _new_remote(ctx: typer.Context, name: str, game: str, format: str, rounds: int | None, tiebreaks: str | None,
                 pts: Any, seed: int | None, table_size: int | None, opts: dict[str, str], cards: str | None,
-                cards_text: str | None, chance: str, players: str, json: bool, undo: str) -> None:
+                cards_text: str | None, chance: str, players: str, json: bool, undo: str, unplayed: str,
+                direct_encounter: str) -> None:
     """``referee --server URL tournament new ...``: created on the server, its tokens shown once."""
     import msgspec
 
@@ -177,10 +180,11 @@ def _new_remote(ctx: typer.Context, name: str, game: str, format: str, rounds: i
     conn = connection(ctx)
     body = {"name": name, "game": game, "format": format, "rounds": rounds, "tiebreaks": _list(tiebreaks) or None,
             "points": {k: getattr(pts, k) for k in ("win", "draw", "loss", "bye", "half") if getattr(pts, k) is not None},
+            "points_unit": pts.unit,
             "places": list(pts.places),
             "table_size": table_size, "seed": seed, "options": opts, "cards": cards, "cards_text": cards_text,
             "chance": chance,
-            "players": _list(players), "undo": undo}
+            "players": _list(players), "undo": undo, "unplayed": unplayed, "direct_encounter": direct_encounter}
     try:
         req = msgspec.convert({k: v for k, v in body.items() if v is not None}, CreateTournament)
     except msgspec.ValidationError as exc:
@@ -226,6 +230,7 @@ def show(ctx: typer.Context, tournament: TidArg, db: DbOpt = None, json: JsonOpt
     data = {
         "id": shown.tournament, "name": shown.name, "game": shown.game, "format": shown.format, "rounds": shown.rounds,
         "tiebreaks": shown.tiebreaks, "records": shown.records, "seed": shown.seed, "undo": shown.undo,
+        "unplayed": shown.unplayed, "direct_encounter": shown.direct_encounter, "progressive": shown.progressive,
         "players": [{"player": p.player, "name": p.name, "entered": p.entered, "dropped": p.dropped}
                     for p in shown.players],
         "round": [msgspec.to_builtins(r) for r in pairings.rounds],
@@ -237,6 +242,8 @@ def show(ctx: typer.Context, tournament: TidArg, db: DbOpt = None, json: JsonOpt
         return
     out = [f"{shown.name} ({shown.tournament}): {shown.game}, {shown.format}" + (f", {shown.rounds} rounds" if shown.rounds else ""),
            f"tie-breaks: {', '.join(shown.tiebreaks)}; {shown.records} records; undo policy of the matches: {shown.undo}",
+           f"unplayed rounds: {shown.unplayed}; direct encounter: {shown.direct_encounter}; progressive: after every "
+           + ("round" if shown.progressive == "rounds" else "round with a game (recorded before the fix)"),
            "players: " + ", ".join(p.player + (f" ({p.name})" if p.name else "") + (" [dropped]" if p.dropped else "")
                                    for p in shown.players)]
     for r in pairings.rounds:
@@ -248,6 +255,8 @@ def show(ctx: typer.Context, tournament: TidArg, db: DbOpt = None, json: JsonOpt
             out.append(f"  bye: {b}")
         for b in r.half_byes:
             out.append(f"  half-point bye: {b}")
+        for b in r.absent:
+            out.append(f"  absent: {b}")
     for block in pairings.blocks:
         out.append(f"blocks the next round: table {block.table}" + (f" (match {block.match_id})" if block.match_id else "")
                    + f": {block.why}")
@@ -333,6 +342,8 @@ def pair(
     ctx: typer.Context, tournament: TidArg,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show the pairing the lots give; record nothing.")] = False,
     no_tokens: Annotated[bool, typer.Option("--no-tokens", help="Create the matches without tokens for the HTTP service.")] = False,
+    manual: Annotated[str | None, typer.Option("--manual", help="Your pairing instead of the draw: alice-bob,carol-dave,eve-bye (first named plays first; NAME-half a half-point bye, NAME-absent nothing); every player still in, once.", show_default=False)] = None,
+    manual_file: Annotated[str | None, typer.Option("--manual-file", help="The same pairing read from a file (one table a line, or commas).", show_default=False)] = None,
     by: ByOpt = "organiser", reason: ReasonOpt = "", db: DbOpt = None, json: JsonOpt = False,
 ) -> None:
     """Pair the next round: a match for each table, its seats and tokens.
@@ -342,11 +353,18 @@ def pair(
     naming the table, while a match of the round is unfinished, waits for a confirmation, has an open
     dispute or fails its audit (an arbiter's `tournament result` settles a table).
 
-    Example: referee tournament pair 5e1a
+    Example: referee tournament pair 5e1a   ·   referee tournament pair 5e1a --manual "ann-ben,cy-dee,eve-bye"
     """
     from schemas.tournament import PairRequest
 
-    paired = _api(ctx, db).pair(tournament, PairRequest(dry_run=dry_run, reason=reason, tokens=not no_tokens), by=by)
+    if manual is not None and manual_file is not None:
+        fail("--manual and --manual-file: give the pairing once")
+    if manual_file is not None:
+        from referee.inputs import read_file
+
+        manual = read_file(manual_file, "pairing file", 200_000)
+    paired = _api(ctx, db).pair(tournament, PairRequest(dry_run=dry_run, reason=reason, tokens=not no_tokens,
+                                                        manual=manual), by=by)
     if json:
         _struct_json(paired)
         return
@@ -383,19 +401,20 @@ def result(
     outcome: Annotated[str, typer.Argument(metavar="RESULT", help="win:PLAYER (or PLAYER), draw, rank:A>B=C (= level), team-win or team-loss.")],
     scores: Annotated[str, typer.Option("--scores", help="The players' scores, if the game keeps any: alice=12,bob=9.")] = "",
     correct: Annotated[bool, typer.Option("--correct", help="Replace the table's result (from its log or an earlier entry); needs --reason.")] = False,
+    forfeit: Annotated[bool, typer.Option("--forfeit", help="A result by forfeit (RESULT win:PLAYER, or none for a double forfeit): its points count, but no game was played.")] = False,
     by: ByOpt = "arbiter", reason: ReasonOpt = "", db: DbOpt = None, json: JsonOpt = False,
 ) -> None:
     """An arbiter's result for a table played off the system, or a correction.
 
     Prints what it changed in the standings after that round.
 
-    Example: referee tournament result 5e1a 2 3 win:alice   ·   referee tournament result 5e1a 1 2 draw --correct --reason "scoresheet misread"
+    Example: referee tournament result 5e1a 2 3 win:alice   ·   referee tournament result 5e1a 1 2 draw --correct --reason "scoresheet misread"   ·   referee tournament result 5e1a 3 1 win:bob --forfeit
     """
     from schemas.tournament import ResultRequest
 
     answer = _api(ctx, db).result(tournament, ResultRequest(
         round=round_, table=table, result=outcome, scores=_kv_ints(scores, "scores") or None, correct=correct,
-        reason=reason), by=by)
+        reason=reason, forfeit=forfeit), by=by)
     if json:
         _struct_json(answer)
         return

@@ -30,7 +30,10 @@ class CreateTournament(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown
     format: Literal["swiss", "round-robin", "pods"] = "swiss"
     rounds: Annotated[int, msgspec.Meta(ge=1, le=100)] | None = None
     tiebreaks: Annotated[list[Name], msgspec.Meta(min_length=1, max_length=20)] | None = None
+    #: whole numbers of ``1/points_unit`` of a point: chess scoring is ``{"win": 2, "draw": 1}`` with
+    #: ``"points_unit": 2``
     points: dict[Literal["win", "draw", "loss", "bye", "half"], Small] = {}
+    points_unit: Annotated[int, msgspec.Meta(ge=1, le=1000)] = 1
     places: Annotated[list[Small], msgspec.Meta(max_length=16)] = []
     table_size: Annotated[int, msgspec.Meta(ge=2, le=16)] | None = None
     seed: Annotated[int, msgspec.Meta(ge=0, le=SEED_MAX)] | None = None
@@ -42,6 +45,12 @@ class CreateTournament(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown
     #: who may undo in the matches: ``own_last`` (a seat takes back only its own last action, before anyone
     #: else acts), ``any`` seat, or the ``arbiter`` only; a finished match only the arbiter reopens, whatever it says
     undo: Literal["any", "own_last", "arbiter"] = "own_last"
+    #: how a round without a game counts in Buchholz and Sonneborn-Berger: ``simple`` (its points, no
+    #: opponent) or ``fide`` (C.07: a dummy opponent with the player's own score)
+    unplayed: Literal["simple", "fide"] = "simple"
+    #: head-to-head among level players who did not all meet: ``partial`` (the games played count) or ``fide``
+    #: (they stay level)
+    direct_encounter: Literal["partial", "fide"] = "partial"
 
 
 class TournamentTokens(msgspec.Struct, frozen=True, kw_only=True):
@@ -88,6 +97,8 @@ class PairRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     reason: Reason = ""
     #: mint the matches' tokens for the HTTP service (answered once)
     tokens: bool = True
+    #: the organiser's pairing instead of the draw: ``alice-bob,carol-dave,eve-bye`` (``-half``, ``-absent``)
+    manual: Annotated[str, msgspec.Meta(max_length=200_000)] | None = None
 
 
 class CloseRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -104,6 +115,8 @@ class ResultRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
     scores: dict[Name, Annotated[int, msgspec.Meta(ge=-(10**12), le=10**12)]] | None = None
     correct: bool = False
     reason: Reason = ""
+    #: a result by forfeit (``result``: ``win:PLAYER`` or ``none``, a double forfeit): points, no game played
+    forfeit: bool = False
 
 
 class TiebreaksRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -166,6 +179,10 @@ class TournamentShown(msgspec.Struct, frozen=True, kw_only=True):
     seed: int | None = None
     #: the undo policy the tournament's matches are created with (``any``, ``own_last``, ``arbiter``)
     undo: str = "any"
+    #: the tie-break settings the tournament was created with (see ``tournament new --help``)
+    unplayed: str = "simple"
+    direct_encounter: str = "partial"
+    progressive: str = "games"
 
 
 class TableRow(msgspec.Struct, frozen=True, kw_only=True):
@@ -186,6 +203,8 @@ class RoundRow(msgspec.Struct, frozen=True, kw_only=True):
     byes: list[str]
     #: half-point byes granted for this round
     half_byes: list[str] = []
+    #: players entered as absent by a manual pairing (nothing scored)
+    absent: list[str] = []
 
 
 class BlockRow(msgspec.Struct, frozen=True, kw_only=True):

@@ -52,7 +52,8 @@ def events(draw):
                 outcome = Outcome(winners=ranking[0], reason="r", kind="ranking", ranking=ranking, scores=scores)
             else:
                 outcome = Outcome(winners=seats if how == "team_win" else (), reason="r", kind=how, scores=scores)
-            for g in table_games(rnd, table, None, seats, outcome, points):
+            forfeit = how == "win" and len(seats) == 2 and draw(st.booleans())  # a forfeit: points, no game
+            for g in table_games(rnd, table, None, seats, outcome, points, forfeit=forfeit):
                 games[g.player].append(g)
             table += 1
     dropped_from_games = draw(st.lists(st.sampled_from(players), max_size=2, unique=True))
@@ -61,8 +62,8 @@ def events(draw):
     return players, games
 
 
-def _reference(games, players, names):
-    ctx = tb.Context(games=games, name=lambda p: p)
+def _reference(games, players, names, **settings):
+    ctx = tb.Context(games=games, name=lambda p: p, **settings)
     keys: dict[str, list[Fraction]] = {p: [] for p in players}
     for name in names:
         if name == "head-to-head":
@@ -86,6 +87,24 @@ def test_integer_tiebreaks_equal_the_fraction_definitions(event, names, at):
     got = exact.keys(games, players, chosen)
     assert got == _reference(games, players, chosen)
     assert all(isinstance(v, Fraction) for vs in got.values() for v in vs)
+
+
+@settings(max_examples=150, deadline=None)
+@given(events(), st.permutations(NAMES), st.integers(0, len(NAMES)), st.integers(0, 8), st.booleans(),
+       st.booleans())
+def test_the_settings_give_the_same_values_both_ways(event, names, at, after, fide, encounter):
+    """Progressive after every round, FIDE's unplayed rounds and direct encounter: the standings' values
+    are the definitions' (:mod:`.tiebreaks`, :mod:`.fide`) for any round N."""
+    from referee.tournament.fide import Unplayed
+
+    players, games = event
+    chosen = [*names[:at], "head-to-head", *names[at:at + 2]]
+    settings_ = {"after": after, "progressive": "rounds", "unplayed": "fide" if fide else "simple",
+                 "encounter": "fide" if encounter else "partial", "draw": Fraction(1)}
+    got = exact.keys(games, players, chosen, after=after, progressive="rounds",
+                     fide=Unplayed(games, after, Fraction(1)) if fide else None,
+                     encounter=settings_["encounter"])
+    assert got == _reference(games, players, chosen, **settings_)
 
 
 def test_the_check_can_fail():

@@ -149,3 +149,37 @@ def test_pod_rankings_give_place_points_and_shares():
     assert {g.points for g in team} == {3}
     lost = table_games(1, 1, None, ("a", "b", "c"), Outcome(winners=(), reason="x", kind="team_loss"), ev.Points())
     assert {g.points for g in lost} == {0}
+
+
+def test_progressive_after_every_round_in_a_new_tournament():
+    """The fix (issue 24 item 9): a tournament created now adds the running score after every round, played
+    or not: e, who dropped after round 2, has 3 + 6 + 6, not 3 + 6; everyone who played every round keeps
+    the value above. This event, recorded before the fix (no ``progressive`` in its first record), keeps 9."""
+    import msgspec
+
+    records = _records()
+    now = [msgspec.structs.replace(records[0], event=msgspec.structs.replace(records[0].event, progressive="rounds")),
+           *records[1:]]
+    got = _values(fold(now))
+    assert {p: got[p]["progressive"] for p in "abcde"} == {"a": 15, "b": 3, "c": 9, "d": 9, "e": 15}
+    assert _values(fold(records))["e"]["progressive"] == 9
+
+
+@pytest.mark.parametrize("progressive,expected", [("rounds", 8), ("games", 6)])
+def test_progressive_counts_a_withdrawn_pairings_round(progressive, expected):
+    """The issue's case: at 2/1/0, a player who wins rounds 1 and 3, round 2's pairing withdrawn, has 2 + 2 + 4
+    (after every round) where the rounds with a game alone gave 2 + 4."""
+    events: list[ev.Event] = [
+        ev.Created(name="W", game="by_all_means", format="swiss", rounds=3, tiebreaks=("progressive",),
+                   points=ev.Points(win=2, draw=1, loss=0, bye=2), seed=1, progressive=progressive),
+        *[ev.PlayerAdded(player=p) for p in "ab"],
+    ]
+    for number in (1, 2, 3):
+        events.append(ev.RoundPaired(round=number, tables=(ev.Table(table=1, seats=("a", "b")),)))
+        if number == 2:
+            events.append(ev.PairingWithdrawn(round=2, table=1))
+        else:
+            events.append(ev.ResultRecorded(round=number, table=1, outcome=WIN["a"]))
+        events.append(ev.RoundClosed(round=number, results=()))
+    state = fold([ev.Record(tournament="w", n=i, by="arbiter", event=e) for i, e in enumerate(events, start=1)])
+    assert _values(state, tiebreaks=("progressive",))["a"]["progressive"] == expected

@@ -11,6 +11,7 @@ command prints the same thing in both modes; mypy checks that both classes imple
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import TYPE_CHECKING, Protocol
 
 import msgspec
@@ -109,14 +110,16 @@ class LocalTournaments:
         self.service = Tournaments(referee)
 
     def create_state(self, req: CreateTournament, *, by: str = "organiser", why: str = "") -> Tournament:
-        points = parse_points(",".join(f"{k}={v}" for k, v in req.points.items()))
+        points = parse_points(",".join(f"{k}={Fraction(v, req.points_unit)}" for k, v in req.points.items()))
         if req.places:
-            points = msgspec.structs.replace(points, places=parse_places(",".join(str(p) for p in req.places)))
+            points = msgspec.structs.replace(points, places=tuple(
+                p * points.unit for p in parse_places(",".join(str(p) for p in req.places))))
         return self.service.create(
             req.name, req.game, format=req.format, rounds=req.rounds, tiebreaks=req.tiebreaks, points=points,
             seed=req.seed, table_size=req.table_size, options=req.options, cards=req.cards, cards_text=req.cards_text,
             chance=req.chance,
-            players=req.players, by=by, why=why, undo=req.undo)
+            players=req.players, by=by, why=why, undo=req.undo, unplayed=req.unplayed,
+            direct_encounter=req.direct_encounter)
 
     # -- reads ---------------------------------------------------------------------------------------------
 
@@ -129,7 +132,8 @@ class LocalTournaments:
             round=state.current, tiebreaks=list(state.tiebreaks), records=state.n,
             players=[PlayerRow(player=p.id, name=p.display, dropped=p.dropped, entered=p.entered)
                      for p in state.players.values()],
-            you=you, seed=cfg.seed if you.role == "organiser" else None, undo=cfg.undo)
+            you=you, seed=cfg.seed if you.role == "organiser" else None, undo=cfg.undo, unplayed=cfg.unplayed,
+            direct_encounter=cfg.direct_encounter, progressive=cfg.progressive)
 
     def pairings(self, tournament: str, round_: int | None = None, *, player: str | None = None) -> Pairings:
         """Every round's tables (or one round's); ``player``: that player's own tables and byes only (and
@@ -158,7 +162,8 @@ class LocalTournaments:
                                        source=res.source if res else "log"))
             out.append(RoundRow(round=rnd.number, closed=rnd.closed, tables=tables,
                                 byes=[b for b in rnd.byes if player is None or b == player],
-                                half_byes=[b for b in rnd.half_byes if player is None or b == player]))
+                                half_byes=[b for b in rnd.half_byes if player is None or b == player],
+                                absent=[b for b in rnd.absent if player is None or b == player]))
         shown = [] if player is not None else [
             BlockRow(round=b.round, table=b.table, match_id=b.match_id, why=b.why) for b in blocks]
         return Pairings(tournament=state.id, rounds=out, blocks=shown, undo=state.config.undo)
@@ -220,7 +225,8 @@ class LocalTournaments:
                         dropped=p.dropped)
 
     def pair(self, tournament: str, req: PairRequest, *, by: str = "organiser") -> PairedRound:
-        paired = self.service.pair(tournament, by=by, why=req.reason, dry_run=req.dry_run, tokens=req.tokens)
+        paired = self.service.pair(tournament, by=by, why=req.reason, dry_run=req.dry_run, tokens=req.tokens,
+                                   manual=req.manual)
         return PairedRound(tournament=paired.tournament, round=paired.round, dry_run=paired.dry_run,
                            tables=[PairedTable(table=t.table, seats=list(t.seats), match_id=t.match_id,
                                                tokens=dict(t.tokens)) for t in paired.tables],
@@ -233,7 +239,7 @@ class LocalTournaments:
     def result(self, tournament: str, req: ResultRequest, *, by: str = "arbiter") -> ResultAnswer:
         state, before, after = self.service.record_result(
             tournament, req.round, req.table, req.result, scores=req.scores, correct=req.correct, by=by,
-            why=req.reason)
+            why=req.reason, forfeit=req.forfeit)
         was = {r.player: r.rank for r in before.rows}
         return ResultAnswer(tournament=state.id, records=state.n,
                             changed=[RankChange(player=r.player, rank_before=was.get(r.player), rank_after=r.rank)

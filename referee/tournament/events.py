@@ -14,6 +14,7 @@ body (:func:`chain_hash`), so an edit behind the store's back shows in ``tournam
 from __future__ import annotations
 
 import hashlib
+from fractions import Fraction
 from typing import Literal
 
 import msgspec
@@ -24,12 +25,24 @@ Format = Literal["swiss", "round-robin", "pods"]
 UndoPolicy = Literal["any", "own_last", "arbiter"]
 UNDO_POLICIES: tuple[UndoPolicy, ...] = ("any", "own_last", "arbiter")
 FORMATS: tuple[Format, ...] = ("swiss", "round-robin", "pods")
+#: how a round without a game counts in the tie-breaks built on opponents (see ``tournament new --unplayed``)
+Unplayed = Literal["simple", "fide"]
+UNPLAYED: tuple[Unplayed, ...] = ("simple", "fide")
+#: what head-to-head does with players level who did not all meet (``--direct-encounter``)
+Encounter = Literal["partial", "fide"]
+ENCOUNTERS: tuple[Encounter, ...] = ("partial", "fide")
+#: which rounds the progressive score adds the running score after: those the player had a game in (as
+#: tournaments recorded before it was fixed compute it), or every round
+Progressive = Literal["games", "rounds"]
 
 
 class Points(msgspec.Struct, frozen=True, kw_only=True):
     """Match points for a result. ``places`` are the points of 1st, 2nd, ... at a pod table that ended
     in a ranking (tied seats share the points of the places they cover); empty: ``n - place`` at a
-    table of ``n`` (3, 2, 1, 0 at four seats). ``half``: a half-point bye's (None: a draw's)."""
+    table of ``n`` (3, 2, 1, 0 at four seats). ``half``: a half-point bye's (None: a draw's).
+
+    Every number counts ``1/unit`` of a point, so fractional points stay whole numbers in the record:
+    chess scoring (win 1, draw 1/2) is ``win=2, draw=1, loss=0, bye=2, unit=2``."""
 
     win: int = 3
     draw: int = 1
@@ -37,10 +50,15 @@ class Points(msgspec.Struct, frozen=True, kw_only=True):
     bye: int = 3
     places: tuple[int, ...] = ()
     half: int | None = None
+    unit: int = 1
 
     @property
     def half_bye(self) -> int:
         return self.draw if self.half is None else self.half
+
+    def of(self, n: int) -> Fraction:
+        """``n`` (one of these fields) in points."""
+        return Fraction(n, self.unit)
 
 
 class Base(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
@@ -68,6 +86,12 @@ class Created(Base, frozen=True, kw_only=True, tag="created"):
     #: who may undo in the tournament's matches (their undo policy, chosen by the organiser: ``own_last``
     #: unless told; a tournament recorded before the choice existed made its matches with ``any``)
     undo: UndoPolicy = "any"
+    #: tie-break settings (recorded, so standings read the same at any later time): ``simple`` (a round
+    #: without a game gives its points and no opponent) unless chosen; ``partial`` head-to-head
+    unplayed: Unplayed = "simple"
+    direct_encounter: Encounter = "partial"
+    #: a tournament recorded before the fix adds the running score after the rounds with a game only
+    progressive: Progressive = "games"
 
 
 class PlayerAdded(Base, frozen=True, kw_only=True, tag="player_added"):
@@ -104,6 +128,10 @@ class RoundPaired(Base, frozen=True, kw_only=True, tag="round_paired"):
     byes: tuple[str, ...] = ()
     #: players on a half-point bye this round (granted before it was paired: :class:`HalfByeGranted`)
     half_byes: tuple[str, ...] = ()
+    #: players who were not paired this round and get nothing for it (absent, entered by hand)
+    absent: tuple[str, ...] = ()
+    #: the pairing was typed in by the organiser (``tournament pair --manual``), not drawn
+    manual: bool = False
 
 
 class TableResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -123,11 +151,14 @@ class RoundClosed(Base, frozen=True, kw_only=True, tag="round_closed"):
 
 
 class ResultRecorded(Base, frozen=True, kw_only=True, tag="result_recorded"):
-    """An arbiter's result for a table played off the system."""
+    """An arbiter's result for a table played off the system. ``forfeit``: the game was not played (the
+    winners won by forfeit; no winners: a double forfeit): it gives its points, but no game for the
+    tie-breaks."""
 
     round: int
     table: int
     outcome: Outcome
+    forfeit: bool = False
 
 
 class ResultCorrected(Base, frozen=True, kw_only=True, tag="result_corrected"):
@@ -137,6 +168,7 @@ class ResultCorrected(Base, frozen=True, kw_only=True, tag="result_corrected"):
     round: int
     table: int
     outcome: Outcome
+    forfeit: bool = False
 
 
 class TiebreaksChanged(Base, frozen=True, kw_only=True, tag="tiebreaks_changed"):

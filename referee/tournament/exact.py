@@ -12,13 +12,16 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from math import lcm
 
+from .fide import Unplayed, direct_encounters
 from .scoring import Game
 
 
 class Scaled:
     """The games of every player as integers over one denominator ``d``."""
 
-    def __init__(self, games: Mapping[str, Sequence[Game]]) -> None:
+    def __init__(self, games: Mapping[str, Sequence[Game]], after: int = 0, progressive: str = "games") -> None:
+        self.after = after
+        self.progressive = progressive
         d = 1
         for gs in games.values():
             for g in gs:
@@ -39,7 +42,7 @@ class Scaled:
             self.count[p] = len(gs)
             rows = []
             for g in gs:
-                if g.table is None:
+                if not g.played:
                     continue
                 shares = dict(g.share)
                 for o in g.opponents:
@@ -110,8 +113,13 @@ class Scaled:
             m = scales.setdefault("gwp", self._gwp_scale())
             return Fraction(sum(self.gwp(o, m) for o, _ in opp), m * len(opp))
         if name == "progressive":
+            games = self.games.get(p, ())
+            if self.progressive == "rounds":  # a round's points count in the running score of it and every later one
+                n = self.after or max((g.round for g in games), default=0)
+                return Fraction(sum(g.points.numerator * (d // g.points.denominator) * (n - g.round + 1)
+                                    for g in games if g.round <= n), d)
             running = total = 0
-            for g in sorted(self.games.get(p, ()), key=lambda g: g.round):
+            for g in sorted(games, key=lambda g: g.round):
                 running += g.points.numerator * (d // g.points.denominator)
                 total += running
             return Fraction(total, d)
@@ -124,10 +132,17 @@ class Scaled:
         return Fraction(sum(took for o, took in self.opp.get(p, []) if o in others), self.d)
 
 
-def keys(games: Mapping[str, Sequence[Game]], players: Sequence[str], names: Sequence[str]) -> dict[str, list[Fraction]]:
+#: the tie-breaks FIDE's handling of unplayed rounds changes (computed by :mod:`.fide`, in fractions)
+FIDE_NAMES = {"buchholz": (0, 0, 0), "buchholz-cut1": (1, 0, 2), "median-buchholz": (1, 1, 3)}
+
+
+def keys(games: Mapping[str, Sequence[Game]], players: Sequence[str], names: Sequence[str], *, after: int = 0,
+         progressive: str = "games", fide: Unplayed | None = None, encounter: str = "partial",
+         forfeits_meet: bool = False) -> dict[str, list[Fraction]]:
     """Each player's tie-break values, in the order of ``names``; head-to-head among the players level on
-    every one before it."""
-    scaled = Scaled(games)
+    every one before it. ``fide``: FIDE's unplayed rounds (Buchholz and its cuts, Sonneborn-Berger);
+    ``encounter`` ``fide``: FIDE's direct encounter."""
+    scaled = Scaled(games, after, progressive)
     scales: dict[str, int] = {}
     out: dict[str, list[Fraction]] = {p: [] for p in players}
     for name in names:
@@ -136,8 +151,16 @@ def keys(games: Mapping[str, Sequence[Game]], players: Sequence[str], names: Seq
             for p in players:
                 groups.setdefault(tuple(out[p]), []).append(p)
             for group in groups.values():
+                took = direct_encounters(games, group, forfeits_meet=forfeits_meet)[0] if encounter == "fide" else {}
                 for p in group:
-                    out[p].append(scaled.head_to_head(p, group))
+                    out[p].append(took[p] if encounter == "fide" else scaled.head_to_head(p, group))
+        elif fide is not None and name in FIDE_NAMES:
+            low, high, least = FIDE_NAMES[name]
+            for p in players:
+                out[p].append(fide.value("buchholz", p, low, high, least))
+        elif fide is not None and name == "sonneborn-berger":
+            for p in players:
+                out[p].append(fide.value("sonneborn-berger", p))
         else:
             for p in players:
                 out[p].append(scaled.value(name, p, scales))

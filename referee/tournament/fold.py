@@ -55,6 +55,8 @@ class Result:
     seq: int | None = None
     #: the results it replaced, oldest first (a correction keeps what it changed)
     replaced: tuple[tuple[Outcome, str, int], ...] = ()
+    #: won (or lost by both) by forfeit: points, but no game played
+    forfeit: bool = False
 
 
 @dataclass
@@ -64,6 +66,8 @@ class Round:
     byes: tuple[str, ...]
     closed: bool = False
     half_byes: tuple[str, ...] = ()
+    #: players entered as absent for the round (not paired, nothing scored)
+    absent: tuple[str, ...] = ()
     #: the record that paired it, and the one that closed it
     paired_n: int = 0
     closed_n: int = 0
@@ -147,21 +151,24 @@ def evolve(state: Tournament, record: Record) -> None:
             p.dropped, p.dropped_after = False, None
         case PlayerRenamed(player=player, display=display):
             _player(state, player).display = display
-        case RoundPaired(round=number, tables=tables, byes=byes, half_byes=half):
+        case RoundPaired(round=number, tables=tables, byes=byes, half_byes=half, absent=absent):
             if number != state.current + 1:
                 raise CorruptTournament(f"round {number} paired after round {state.current}")
-            state.rounds.append(Round(number=number, tables=tables, byes=byes, paired_n=record.n, half_byes=half))
+            state.rounds.append(Round(number=number, tables=tables, byes=byes, paired_n=record.n, half_byes=half,
+                                      absent=absent))
         case RoundClosed(round=number, results=results):
             rnd = _round(state, number)
             rnd.closed, rnd.closed_n = True, record.n
             for res in results:
                 _set(state, number, res.table, _from_table(res, record.n), correction=False)
-        case ResultRecorded(round=number, table=table, outcome=outcome):
+        case ResultRecorded(round=number, table=table, outcome=outcome, forfeit=forfeit):
             _round(state, number)
-            _set(state, number, table, Result(outcome=outcome, source="arbiter", n=record.n), correction=False)
-        case ResultCorrected(round=number, table=table, outcome=outcome):
+            _set(state, number, table, Result(outcome=outcome, source="arbiter", n=record.n, forfeit=forfeit),
+                 correction=False)
+        case ResultCorrected(round=number, table=table, outcome=outcome, forfeit=forfeit):
             _round(state, number)
-            _set(state, number, table, Result(outcome=outcome, source="correction", n=record.n), correction=True)
+            _set(state, number, table, Result(outcome=outcome, source="correction", n=record.n, forfeit=forfeit),
+                 correction=True)
         case TiebreaksChanged(tiebreaks=tiebreaks):
             state.tiebreaks = tiebreaks
         case PairingWithdrawn(round=number, table=table):

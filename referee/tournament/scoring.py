@@ -49,10 +49,17 @@ class Game:
     seat: int
     #: where the result came from: log, arbiter, correction (or bye)
     source: str = "log"
+    #: a result by forfeit: its points count, but the game was not played (no opponent for tie-breaks)
+    forfeit: bool = False
 
     @property
     def bye(self) -> bool:
         return self.table is None
+
+    @property
+    def played(self) -> bool:
+        """A game played at a table (not a bye, not a forfeit): the games tie-breaks read opponents from."""
+        return self.table is not None and not self.forfeit
 
     def against(self, opponent: str) -> Fraction:
         return dict(self.share).get(opponent, Fraction(0))
@@ -78,8 +85,16 @@ def places(outcome: Outcome, seats: tuple[str, ...]) -> dict[str, int]:
 
 
 def table_games(round_: int, table: int, match_id: str | None, seats: tuple[str, ...], outcome: Outcome,
-                points: Points, source: str = "log") -> list[Game]:
-    """The games of every seat at a table with this outcome."""
+                points: Points, source: str = "log", *, forfeit: bool = False) -> list[Game]:
+    """The games of every seat at a table with this outcome (``forfeit``: not played: the winners get a
+    win's points and a won game, everyone else a loss's, and nobody an opponent or a share)."""
+    if forfeit:
+        winners = set(outcome.winners)
+        return [Game(round=round_, player=seat, table=table, match_id=match_id, opponents=tuple(s for s in seats if s != seat),
+                     points=points.of(points.win if seat in winners else points.loss), possible=points.of(points.win),
+                     share=(), game_points=Fraction(1 if seat in winners else 0), score=(outcome.scores or {}).get(seat),
+                     seat=i, source=source, forfeit=True)
+                for i, seat in enumerate(seats)]
     place = places(outcome, seats)
     n = len(seats)
     kind = outcome.how
@@ -87,9 +102,9 @@ def table_games(round_: int, table: int, match_id: str | None, seats: tuple[str,
     ranked = kind == "ranking" and n > 2
     if ranked:
         table_points = _place_points(points, n)
-        possible = Fraction(table_points[0])
+        possible = points.of(table_points[0])
     else:
-        possible = Fraction(points.win)
+        possible = points.of(points.win)
     games = []
     together = kind in ("team_win", "team_loss")  # one team against the game: teammates, not opponents
     for i, seat in enumerate(seats):
@@ -97,17 +112,17 @@ def table_games(round_: int, table: int, match_id: str | None, seats: tuple[str,
         share = tuple((o, Fraction(1) if place[seat] < place[o] else Fraction(1, 2) if place[seat] == place[o]
                        else Fraction(0)) for o in others)
         if kind == "team_win":
-            pts = Fraction(points.win)
+            pts = points.of(points.win)
         elif kind == "team_loss":
-            pts = Fraction(points.loss)
+            pts = points.of(points.loss)
         elif ranked:
             level = [p for p in seats if place[p] == place[seat]]
             covered = table_points[place[seat]:place[seat] + len(level)]
-            pts = Fraction(sum(covered), len(covered))
+            pts = Fraction(sum(covered), len(covered) * points.unit)
         elif everyone_level:
-            pts = Fraction(points.draw)
+            pts = points.of(points.draw)
         else:
-            pts = Fraction(points.win if place[seat] == 0 else points.loss)
+            pts = points.of(points.win if place[seat] == 0 else points.loss)
         if together:
             gp = Fraction(1 if kind == "team_win" else 0)  # the team's game against the game itself
         else:
@@ -121,8 +136,8 @@ def table_games(round_: int, table: int, match_id: str | None, seats: tuple[str,
 def bye_game(round_: int, player: str, points: Points) -> Game:
     """A bye: ``Points.bye`` match points, counted as a won game for the player's own percentages, and
     no opponent (it adds nothing to anyone's opponents' tie-breaks)."""
-    return Game(round=round_, player=player, table=None, match_id=None, opponents=(), points=Fraction(points.bye),
-                possible=Fraction(max(points.win, points.bye)), share=(), game_points=Fraction(1), score=None, seat=0,
+    return Game(round=round_, player=player, table=None, match_id=None, opponents=(), points=points.of(points.bye),
+                possible=points.of(max(points.win, points.bye)), share=(), game_points=Fraction(1), score=None, seat=0,
                 source="bye")
 
 
@@ -130,7 +145,7 @@ def half_bye_game(round_: int, player: str, points: Points) -> Game:
     """A half-point bye granted on request: ``Points.half_bye`` match points (a draw's by default), half a
     game point, and no opponent."""
     return Game(round=round_, player=player, table=None, match_id=None, opponents=(),
-                points=Fraction(points.half_bye), possible=Fraction(max(points.win, points.half_bye)), share=(),
+                points=points.of(points.half_bye), possible=points.of(max(points.win, points.half_bye)), share=(),
                 game_points=Fraction(1, 2), score=None, seat=0, source="half-bye")
 
 

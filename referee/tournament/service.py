@@ -30,7 +30,7 @@ from . import events as ev
 from . import pairing, tiebreaks
 from .events import Table
 from .fold import CorruptTournament, Tournament, evolve, fold
-from .words import parse_places, parse_points, parse_result
+from .words import parse_forfeit, parse_manual, parse_places, parse_points, parse_result
 from .standings import Explanation, Standings, TableKey, explain, paired_so_far, standings
 
 #: the most records ``--as-of`` (``as_of`` over HTTP) may count
@@ -177,7 +177,7 @@ class Tournaments:
                table_size: int | None = None, options: Mapping[str, str] | None = None, cards: str | None = None,
                cards_text: str | None = None, chance: str = "physical", players: Sequence[str] = (),
                by: str = "organiser", why: str = "", tournament_id: str | None = None,
-               undo: str = "own_last") -> Tournament:
+               undo: str = "own_last", unplayed: str = "simple", direct_encounter: str = "partial") -> Tournament:
         """A new tournament and its first players, in one transaction. Card data is a set bundled with
         the game (``cards``) or a card file's text (``cards_text``; ``cards`` then only names it): the
         service never opens a path it is given (a client of the server must not name the server's files)."""
@@ -214,6 +214,12 @@ class Tournaments:
                            "sends its text (over HTTP: cards_text)")
         if cards_text is not None and cards is None:
             cards = "inline"
+        if unplayed not in ev.UNPLAYED:
+            raise BadInput("tournament/bad_unplayed", f"--unplayed is simple (a bye gives its points and no opponent) "
+                           f"or fide (FIDE C.07: a dummy opponent with the player's own score), not {unplayed!r}")
+        if direct_encounter not in ev.ENCOUNTERS:
+            raise BadInput("tournament/bad_direct_encounter", "--direct-encounter is partial (the games some of the "
+                           f"level players played) or fide (level unless all of them met), not {direct_encounter!r}")
         if undo not in ev.UNDO_POLICIES:
             raise BadInput("tournament/bad_undo_policy",
                            f"the undo policy of the matches is any, own_last or arbiter, not {undo!r}")
@@ -234,7 +240,8 @@ class Tournaments:
             seed=seed if seed is not None else secrets.randbelow(SEED_MAX + 1), table_size=size,
             options=dict(options or {}), cards=cards, chance=chance,  # type: ignore[arg-type]
             cards_text=cards_text,
-            undo=undo,
+            undo=undo, unplayed=unplayed, direct_encounter=direct_encounter,
+            progressive="rounds",
         )
         tid = tournament_id or new_match_id()
         check_text(by, "who records it (--by)", NAME_MAX)
@@ -535,9 +542,10 @@ class Tournaments:
             raise BadInput("tournament/cannot_pair", str(exc)) from None
 
     def pair(self, tournament_id: str, *, by: str = "organiser", why: str = "", dry_run: bool = False,
-             tokens: bool = True) -> Paired:
+             tokens: bool = True, manual: str | None = None) -> Paired:
         """Pair the next round: close the open one (its results from the logs; refused, naming the table,
-        while one blocks), draw the pairing, create a match for each table and record the round."""
+        while one blocks), draw the pairing, create a match for each table and record the round.
+        ``manual``: the organiser's pairing instead of the draw (:func:`.words.parse_manual`)."""
         state = self.load(tournament_id)
         cfg = state.config
         number = state.current + 1
@@ -559,12 +567,21 @@ class Tournaments:
         if len(state.active()) < 2:
             raise BadInput("tournament/too_few_players", f"{len(state.active())} active players: register more with "
                            "`tournament player add`")
-        plan = self.plan(state)
+        absent: list[str] = []
+        extra_half: list[str] = []
+        if manual is not None:
+            entered = parse_manual(manual, state, self.half_byes(state, number),
+                                   least=2 if cfg.format != "pods" else self.referee.game(cfg.game).min_players,
+                                   most=cfg.table_size)
+            plan = pairing.Pairing(tables=entered.tables, byes=entered.byes)
+            absent, extra_half = entered.absent, entered.half
+        else:
+            plan = self.plan(state)
         if dry_run:
             return Paired(tournament=state.id, round=number, dry_run=True, byes=list(plan.byes),
                           tables=[PairedTable(table=i, seats=s, match_id=None, tokens={})
-                                  for i, s in enumerate(plan.tables, start=1)], half_byes=self.half_byes(state, number),
-                          undo=cfg.undo)
+                                  for i, s in enumerate(plan.tables, start=1)],
+                          half_byes=self.half_byes(state, number) + extra_half, undo=cfg.undo)
         state = self.load(tournament_id)  # fold again: the closing record is appended below, with the round
         made: list[PairedTable] = []
         tables, rows, token_rows, listed = [], [], [], []
@@ -582,11 +599,12 @@ class Tournaments:
             token_rows.extend(minted_rows)
             made.append(PairedTable(table=i, seats=seats, match_id=row.id, tokens=minted))
             tables.append(ev.Table(table=i, seats=seats, match_id=row.id))
-        half = self.half_byes(state, number)
+        half = self.half_byes(state, number) + extra_half
         # the matches, their tokens and the records pairing them: one transaction (a pairing killed half-way
         # leaves nothing, and pairing again makes the one set)
         self._append(state, [*closing, ev.RoundPaired(round=number, tables=tuple(tables), byes=tuple(plan.byes),
-                                                      half_byes=tuple(half))], by, why,
+                                                      half_byes=tuple(half), absent=tuple(absent),
+                                                      manual=manual is not None)], by, why,
                      matches=rows, tokens=token_rows, summaries=listed)
         return Paired(tournament=state.id, round=number, tables=made, byes=list(plan.byes), half_byes=half,
                       undo=cfg.undo)
@@ -608,7 +626,7 @@ class Tournaments:
 
     def record_result(self, tournament_id: str, round_: int, table: int, result: str, *,
                       scores: Mapping[str, int] | None = None, correct: bool = False, by: str = "arbiter",
-                      why: str = "") -> tuple[Tournament, Standings, Standings]:
+                      why: str = "", forfeit: bool = False) -> tuple[Tournament, Standings, Standings]:
         """An arbiter's result for a table (``parse_result``'s words). A table that has a result already (from
         its match's log or an earlier entry) takes only a correction (``correct``, with a reason), which
         replaces it from now on and keeps it in the record. Returns the tournament and the standings after
@@ -619,7 +637,7 @@ class Tournaments:
         if key in state.withdrawn:
             raise BadInput("tournament/withdrawn", f"round {round_} table {table}'s pairing was withdrawn (record "
                            f"{state.withdrawn[key]}): it has no result")
-        outcome = parse_result(result, t.seats, scores)
+        outcome = parse_forfeit(result, t.seats) if forfeit else parse_result(result, t.seats, scores)
         live = self.outcomes(state)[0]
         has = key in state.results or key in live
         if has and not correct:
@@ -634,8 +652,8 @@ class Tournaments:
         if correct and not why.strip():
             raise BadInput("tournament/reason_needed", "a correction needs a reason (--reason \"...\")")
         before = standings(state, round_, live)
-        event: ev.Event = (ev.ResultCorrected(round=round_, table=table, outcome=outcome) if correct
-                           else ev.ResultRecorded(round=round_, table=table, outcome=outcome))
+        event: ev.Event = (ev.ResultCorrected(round=round_, table=table, outcome=outcome, forfeit=forfeit) if correct
+                           else ev.ResultRecorded(round=round_, table=table, outcome=outcome, forfeit=forfeit))
         state = self._append(state, [event], by, why)
         after = standings(state, round_, self.outcomes(state)[0])
         return state, before, after

@@ -62,7 +62,8 @@ def games_of(state: Tournament, after_round: int, live: Mapping[TableKey, Outcom
             if outcome is None:
                 pending.append(key)
                 continue
-            for g in table_games(rnd.number, t.table, t.match_id, t.seats, outcome, state.config.points, source):
+            for g in table_games(rnd.number, t.table, t.match_id, t.seats, outcome, state.config.points, source,
+                                 forfeit=found is not None and found.forfeit):
                 games.setdefault(g.player, []).append(g)
         for player in rnd.byes:
             games.setdefault(player, []).append(bye_game(rnd.number, player, state.config.points))
@@ -84,7 +85,10 @@ def context(state: Tournament, after_round: int | None = None, live: Mapping[Tab
     if not 0 <= n <= state.current:
         raise ValueError(f"round {n} has not been paired: {paired_so_far(state.current)}")
     games, pending = games_of(state, n, live)
-    return tb.Context(games=games, name=state.name), pending, n
+    cfg = state.config
+    return tb.Context(games=games, name=state.name, after=n, progressive=cfg.progressive, unplayed=cfg.unplayed,
+                      encounter=cfg.direct_encounter, draw=cfg.points.of(cfg.points.draw),
+                      forfeits_meet=cfg.format == "round-robin"), pending, n
 
 
 def standings(state: Tournament, after_round: int | None = None, live: Mapping[TableKey, Outcome] | None = None,
@@ -94,13 +98,16 @@ def standings(state: Tournament, after_round: int | None = None, live: Mapping[T
     ctx, pending, n = context(state, after_round, live)
     names = tuple(tiebreaks or state.tiebreaks)
     players = sorted(state.players)
-    keys = exact.keys(ctx.games, players, names)  # (integers: the values of .tiebreaks, without its lines)
+    # (integers: the values of .tiebreaks, without its lines; FIDE's unplayed rounds in fractions)
+    keys = exact.keys(ctx.games, players, names, after=n, progressive=ctx.progressive,
+                      fide=ctx.fide if ctx.unplayed == "fide" else None, encounter=ctx.encounter,
+                      forfeits_meet=ctx.forfeits_meet)
     ordered = sorted(players, key=lambda p: tuple(-v for v in keys[p]))
     rows: list[Row] = []
     for i, p in enumerate(ordered):
         rank = rows[-1].rank if rows and tuple(keys[p]) == rows[-1].values else i + 1
         rows.append(Row(rank=rank, player=p, name=state.name(p), values=tuple(keys[p]),
-                        played=len([g for g in ctx.games.get(p, ()) if not g.bye]),
+                        played=len([g for g in ctx.games.get(p, ()) if g.played]),
                         dropped=state.players[p].dropped))
     return Standings(tournament=state.id, after_round=n, tiebreaks=names, rows=rows, pending=pending)
 

@@ -1,8 +1,8 @@
 """The tie-breaks, each a pure function of the players' games (:class:`referee.tournament.scoring.Game`)
 that returns its value and the lines that explain it.
 
-Definitions (the ones chess and card-game events use; a bye, full or half-point, gives its points and no
-opponent; at a co-operative table, ``team_win`` or ``team_loss``, the players are teammates, not
+Definitions (the ones chess and card-game events use; a bye, full or half-point, or a result by forfeit
+gives its points and no opponent — under ``--unplayed fide`` see :mod:`.fide`; at a co-operative table, ``team_win`` or ``team_loss``, the players are teammates, not
 opponents, so it adds to nobody's opponents):
 
 ``points``            match points.
@@ -18,7 +18,8 @@ opponents, so it adds to nobody's opponents):
 ``ogw``               opponents' game-win %: the mean of the opponents' game-win percentages.
 ``head-to-head``      among the players level on every tie-break before it: the shares taken from
                       each other.
-``progressive``       the sum of the player's running score after each round (early wins weigh more).
+``progressive``       the sum of the player's running score after each round (early wins weigh more),
+                      every round 1..N (a tournament recorded before the fix: the rounds it had a game in).
 ``score``             the total of the scores the outcomes carry (victory points, influence...).
 
 Every opponent counts with the games they have played so far (a dropped opponent with theirs).
@@ -29,7 +30,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 
+from .fide import Unplayed, direct_encounter
 from .scoring import Game
 
 FLOOR = Fraction(1, 3)
@@ -62,16 +65,29 @@ def fmt(value: Fraction) -> str:
 
 @dataclass
 class Context:
-    """The games of every player (rounds 1..N), and names for the explanations."""
+    """The games of every player (rounds 1..N), names for the explanations, and the tournament's settings:
+    ``after`` (N), ``progressive`` (``games`` or ``rounds``: see :data:`.events.Progressive`), ``unplayed``
+    and ``encounter`` (``fide``: :mod:`.fide`), ``draw`` (a draw's points, for FIDE's rounds after a
+    player left) and ``forfeits_meet`` (a round-robin: a forfeit counts as the players' meeting)."""
 
     games: Mapping[str, Sequence[Game]]
     name: Callable[[str], str]
+    after: int = 0
+    progressive: str = "games"
+    unplayed: str = "simple"
+    encounter: str = "partial"
+    draw: Fraction = Fraction(1)
+    forfeits_meet: bool = False
+
+    @cached_property
+    def fide(self) -> Unplayed:
+        return Unplayed(self.games, self.after, self.draw, self.name)
 
     def points(self, player: str) -> Fraction:
         return sum((g.points for g in self.games.get(player, ())), Fraction(0))
 
     def played(self, player: str) -> list[Game]:
-        return [g for g in self.games.get(player, ()) if not g.bye]
+        return [g for g in self.games.get(player, ()) if g.played]
 
     def opponents(self, player: str) -> list[tuple[Game, str]]:
         return [(g, o) for g in self.played(player) for o in g.opponents]
@@ -88,6 +104,7 @@ class Context:
     def where(self, g: Game) -> str:
         bye = " (half-point bye)" if g.source == "half-bye" else " (bye)"
         return f"round {g.round}" + (f" table {g.table}" if g.table is not None else bye) + (
+            " (by forfeit)" if g.forfeit else "") + (
             f" [match {g.match_id}]" if g.match_id else f" [{g.source}]" if g.source not in ("log", "bye", "half-bye") else "")
 
 
@@ -112,11 +129,15 @@ def _opp_points(ctx: Context, player: str) -> list[tuple[Fraction, str]]:
 
 
 def buchholz(ctx: Context, player: str) -> Explained:
+    if ctx.unplayed == "fide":
+        return ctx.fide.buchholz(player)
     rows = _opp_points(ctx, player)
     return _sum([v for v, _ in rows]), [line for _, line in rows]
 
 
 def _cut(ctx: Context, player: str, low: int, high: int, least: int) -> Explained:
+    if ctx.unplayed == "fide":
+        return ctx.fide.cut(player, low, high, least)
     rows = _opp_points(ctx, player)
     lines = [line for _, line in rows]
     if len(rows) < least:
@@ -137,6 +158,8 @@ def median_buchholz(ctx: Context, player: str) -> Explained:
 
 
 def sonneborn_berger(ctx: Context, player: str) -> Explained:
+    if ctx.unplayed == "fide":
+        return ctx.fide.sonneborn_berger(player)
     total, lines = Fraction(0), []
     for g, o in ctx.opponents(player):
         took, theirs = g.against(o), ctx.points(o)
@@ -170,8 +193,15 @@ def ogw(ctx: Context, player: str) -> Explained:
 
 
 def progressive(ctx: Context, player: str) -> Explained:
+    games = ctx.games.get(player, ())
     running, total, lines = Fraction(0), Fraction(0), []
-    for g in sorted(ctx.games.get(player, ()), key=lambda g: g.round):
+    if ctx.progressive == "rounds":  # the running score after every round, whether or not the player played it
+        for r in range(1, (ctx.after or max((g.round for g in games), default=0)) + 1):
+            running += sum((g.points for g in games if g.round == r), Fraction(0))
+            total += running
+            lines.append(f"after round {r}: {fmt(running)}")
+        return total, lines
+    for g in sorted(games, key=lambda g: g.round):  # as recorded before the fix: the rounds with a game only
         running += g.points
         total += running
         lines.append(f"after round {g.round}: {fmt(running)}")
@@ -184,7 +214,10 @@ def score(ctx: Context, player: str) -> Explained:
 
 
 def head_to_head(ctx: Context, player: str, level: Sequence[str]) -> Explained:
-    """The shares ``player`` took from the other players in ``level`` (those level with it so far)."""
+    """The shares ``player`` took from the other players in ``level`` (those level with it so far); FIDE's
+    direct encounter only if every two of them met (:func:`.fide.direct_encounter`)."""
+    if ctx.encounter == "fide":
+        return direct_encounter(ctx.games, player, level, forfeits_meet=ctx.forfeits_meet, name=ctx.name)
     others = set(level) - {player}
     total, lines = Fraction(0), []
     for g, o in ctx.opponents(player):

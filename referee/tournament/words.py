@@ -6,7 +6,12 @@ message naming what was expected (exit 2, 4xx)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import lcm
+from typing import TYPE_CHECKING
+
+import msgspec
 
 from schemas import TITLE_MAX, Outcome
 
@@ -14,23 +19,45 @@ from ..errors import BadInput
 from ..inputs import check_text
 from . import events as ev
 
+if TYPE_CHECKING:
+    from .fold import Tournament
+
 
 def parse_points(text: str) -> ev.Points:
-    """``win=3,draw=1,loss=0,bye=3,half=1`` (any of them; the rest keep their defaults)."""
-    values: dict[str, Any] = {}
+    """``win=3,draw=1,loss=0,bye=3,half=1`` (any of them; the rest keep their defaults). Fractions are
+    points too (``win=1,draw=0.5`` or ``draw=1/2``): the record keeps whole numbers of ``1/unit`` of a
+    point (:class:`.events.Points`), so nothing is rounded."""
+    values: dict[str, Fraction] = {}
     for item in (p.strip() for p in text.split(",") if p.strip()):
         key, sep, value = item.partition("=")
         key = key.strip()
         if not sep or key not in ("win", "draw", "loss", "bye", "half"):
             raise BadInput("tournament/bad_points", f"points {item!r}: expected win=N, draw=N, loss=N, bye=N or "
-                           "half=N (a half-point bye's; default a draw's), e.g. --points win=3,draw=1,loss=0,bye=3")
+                           "half=N (a half-point bye's; default a draw's), e.g. --points win=3,draw=1,loss=0,bye=3 "
+                           "or win=1,draw=0.5")
+        if key in values:
+            raise BadInput("tournament/bad_points", f"points: {key} is given twice")
+        number = value.strip()
         try:
-            values[key] = int(value.strip())
-        except ValueError:
-            raise BadInput("tournament/bad_points", f"points {item!r}: {value.strip()!r} is not a whole number") from None
+            if not number or len(number) > 12 or not all(c.isdigit() or c in "./" for c in number):
+                raise ValueError(number)
+            values[key] = Fraction(number)
+        except (ValueError, ZeroDivisionError):
+            raise BadInput("tournament/bad_points", f"points {item!r}: {number!r} is not a number of points (a whole "
+                           "number, a decimal like 0.5 or a fraction like 1/2)") from None
         if not 0 <= values[key] <= 1000:
             raise BadInput("tournament/bad_points", f"points {item!r}: from 0 to 1000")
-    return ev.Points(**values)
+    unit = 1
+    for v in values.values():
+        unit = lcm(unit, v.denominator)
+    if unit > 1000:
+        raise BadInput("tournament/bad_points", f"points {text!r}: fractions finer than 1/1000 of a point are not kept")
+    if unit == 1:
+        return msgspec.structs.replace(ev.Points(), **{k: int(v) for k, v in values.items()})
+    # a fractional scale: what is not given keeps its default value in points (win 3, draw 1, loss 0, a win's bye)
+    given = {"win": Fraction(3), "draw": Fraction(1), "loss": Fraction(0), **values}
+    given.setdefault("bye", given["win"])
+    return msgspec.structs.replace(ev.Points(unit=unit), **{k: int(v * unit) for k, v in given.items()})
 
 
 def parse_places(text: str) -> tuple[int, ...]:
@@ -78,3 +105,73 @@ def parse_result(text: str, seats: Sequence[str], scores: Mapping[str, int] | No
         raise BadInput("tournament/bad_result", "expected win:PLAYER, draw, rank:A>B=C, team-win or team-loss")
     winners = tuple(seat(s) for s in names.split(","))
     return Outcome(winners=winners, reason="arbiter", kind="win", scores=sc)
+
+
+def parse_forfeit(text: str, seats: Sequence[str]) -> Outcome:
+    """A result by forfeit: ``win:alice`` (or ``alice``: alice wins, the others lost by forfeit) or ``none``
+    (a double forfeit: nobody played, nobody wins)."""
+    check_text(text, "the result", TITLE_MAX)
+    word = text.strip()
+    if word in ("none", "double"):
+        return Outcome(winners=(), reason="double forfeit", kind="team_loss")
+    name = word[4:] if word.startswith("win:") else word
+    if name not in seats:
+        raise BadInput("tournament/bad_result", f"a forfeit is won by a player at the table ({', '.join(seats)}) or "
+                       f"by nobody (none), not {word!r}: e.g. --forfeit win:{seats[0]}")
+    return Outcome(winners=(name,), reason="forfeit", kind="win")
+
+
+@dataclass
+class Manual:
+    """A pairing typed by the organiser: tables (seat order as typed), full-point byes, half-point byes and
+    absent players."""
+
+    tables: list[tuple[str, ...]] = field(default_factory=list)
+    byes: list[str] = field(default_factory=list)
+    half: list[str] = field(default_factory=list)
+    absent: list[str] = field(default_factory=list)
+
+
+#: what may follow a lone player instead of opponents
+_ALONE = {"bye": "byes", "half": "half", "absent": "absent"}
+
+
+def parse_manual(text: str, state: Tournament, granted: Sequence[str], *, least: int, most: int) -> Manual:
+    """``alice-bob,carol-dave,eve-bye`` (commas or new lines between tables; ``-`` between the seats, the
+    first plays first): every player still in the tournament exactly once, at a table of ``least`` to
+    ``most`` seats or alone with ``-bye`` (a full-point bye), ``-half`` (a half-point bye) or ``-absent``
+    (nothing). Players granted a half-point bye for the round (``granted``) are on it already."""
+    check_text(text, "the pairing (--manual)", 200_000)
+    out = Manual()
+    seen: dict[str, str] = {}
+    items = [i.strip() for line in text.splitlines() for i in line.split(",") if i.strip()]
+    if not items:
+        raise BadInput("tournament/bad_pairing", "--manual names the round's tables, e.g. alice-bob,carol-dave,eve-bye")
+    for item in items:
+        names = [n.strip() for n in item.split("-")]
+        if len(names) == 2 and names[1] in _ALONE:
+            getattr(out, _ALONE[names[1]]).append(names[0])
+            names = names[:1]
+        elif not least <= len(names) <= most:
+            raise BadInput("tournament/bad_pairing", f"table {item!r} seats {len(names)}: a table here seats {least}"
+                           + (f" to {most}" if most != least else "") + " players (a player alone: NAME-bye, "
+                           "NAME-half or NAME-absent)")
+        else:
+            out.tables.append(tuple(names))
+        for name in names:
+            if name not in state.players:
+                raise BadInput("tournament/unknown_player", f"{name!r} in {item!r} is not a player of "
+                               f"{state.config.name}; players: {', '.join(state.players)}")
+            if state.players[name].dropped:
+                raise BadInput("tournament/dropped", f"{name} in {item!r} has dropped (undrop them first)")
+            if name in granted:
+                raise BadInput("tournament/has_half_bye", f"{name} in {item!r} has a half-point bye for this round "
+                               "already (cancel it first to pair them)")
+            if name in seen:
+                raise BadInput("tournament/bad_pairing", f"{name} is named twice: in {seen[name]!r} and {item!r}")
+            seen[name] = item
+    missing = [p for p in state.active() if p not in seen and p not in granted]
+    if missing:
+        raise BadInput("tournament/bad_pairing", f"the pairing leaves out {', '.join(missing)}: every player still in "
+                       "the tournament is at a table or alone (NAME-bye, NAME-half, NAME-absent)")
+    return out
