@@ -4,7 +4,7 @@ Design (issue 28 item 5). An event states a fact in the game's words, never a st
 which card from which zone to which zone, how many points of which class, which evidence, which strike.
 Each kind of fact has one handler, registered in :data:`HANDLERS` (the engine's Handlers table, as the
 other games' folds): the turn's facts here, the board's (the Shadows row and the Sector, reveals, strikes
-and their answers, players defeated) in :mod:`.board`, the shapes they share (points gained or spent, a
+and their answers, players defeated) in :mod:`.boardfacts`, the shapes they share (points gained or spent, a
 card moved between zones, what waits) in :mod:`.shapes`. A handler computes the change from the event's
 fields and the state: it is the one place that knows where a fact lives in the state, so a renamed state
 field changes a handler, not what stored logs mean, and a rules fix reads as "which fact changed". What
@@ -43,7 +43,7 @@ from typing import Any
 
 import msgspec
 
-from . import board as board  # registers the board's facts in HANDLERS
+from . import boardfacts as boardfacts  # registers the board's facts in HANDLERS
 from . import model as m
 from .data import BUCKETS
 from .model import Fact, State

@@ -1,6 +1,6 @@
 """The shapes X-Files' facts share, and the table of their folds (:data:`HANDLERS`): points gained or spent,
 a card into a zone or out of a board location, what waits to be resolved (first or last, texts as one
-group), a pile drawn from. The facts themselves are in :mod:`.fold` and :mod:`.board`; each still names
+group), a pile drawn from. The facts themselves are in :mod:`.fold` and :mod:`.boardfacts`; each still names
 what happened, these are only how the state changes with it."""
 
 from __future__ import annotations
