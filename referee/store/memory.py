@@ -245,8 +245,8 @@ class MemoryStore:
             for m in matches:
                 self._matches[m.id] = m
                 self._entries[m.id], self._snapshots[m.id], self._annotations[m.id] = [], [], []
-            for e in entries:
-                self._entries[e.match_id].append(e)
+            for entry in entries:
+                self._entries[entry.match_id].append(entry)
             for a in annotations:
                 self._annotations[a.match_id].append(a)
             for digest, mid in transcripts:

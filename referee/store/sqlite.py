@@ -700,8 +700,8 @@ class SqliteStore(SqliteSummaries):
                                   m.fork_seq, m.title))
                 conn.executemany("INSERT INTO tokens (token_hash, match_id, role, seat) VALUES (?,?,?,?)",
                                  [(t.token_hash, t.match_id, t.role, t.seat) for t in tokens])
-                for e in entries:
-                    self._insert(e)
+                for entry in entries:
+                    self._insert(entry)
                 for a in annotations:
                     self._insert_annotation(a)
                 conn.executemany("INSERT INTO transcripts (digest, match_id) VALUES (?, ?)", transcripts)
