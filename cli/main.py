@@ -238,6 +238,9 @@ def import_(
     strict: Annotated[bool, typer.Option("--strict", help="Exit 1 if any line was rejected or could not be read.")] = False,
     check: Annotated[bool, typer.Option("--check", help="Adjudicate and report every problem, but write nothing (no database is created).")] = False,
     again: Annotated[bool, typer.Option("--again", help="Import it even if the database holds this transcript already (a new match).")] = False,
+    table: Annotated[str | None, typer.Option("--table", metavar="T:ROUND:TABLE", help="Attach it to that paired table of tournament T (its id or name) as the table's match; event:, round: and table: header lines naming a tournament's table do the same.")] = None,
+    by: Annotated[str, typer.Option("--by", help="Who attaches it to its table (kept in the tournament's record).")] = "organiser",
+    reason: Annotated[str, typer.Option("--reason", help="Why (kept in the tournament's record).")] = "",
     db: DbOpt = None,
     json: JsonOpt = False,
 ) -> None:
@@ -247,9 +250,11 @@ def import_(
     their reasons); with --strict, exit 1 if any line was rejected or could not be read. A bad header
     writes nothing (exit 2). --check writes nothing at all. A transcript the database already holds
     (the same text, read with the same card data) is not written again: the summary names the match
-    that holds it (its id on the last line, exit as for an import) unless --again.
+    that holds it (its id on the last line, exit as for an import) unless --again. With --table (or
+    header lines naming a tournament's table) the match becomes that table's: seats checked against the
+    pairing, its result read from the log into the standings.
 
-    Example: referee import replays/by_all_means/club-night.txt   ·   referee import my-game.txt --check
+    Example: referee import replays/by_all_means/club-night.txt   ·   referee import my-game.txt --check   ·   referee import sheet.txt --table 5e1a:2:3
     """
     from referee.transcript import adjudicate, store
 
@@ -271,7 +276,13 @@ def import_(
         from referee.store import open_store
 
         service = Referee(open_store(":memory:"))
-    done = adjudicate(service, text, source, base)
+    from referee.transcript import read
+
+    parsed = read(service, text, source)
+    if _to_table(service, text, source, base, parsed, table, check=check, again=again, strict=strict, json=json,
+                 by=by, why=reason):
+        return
+    done = adjudicate(service, text, source, base, parsed=parsed)
     summary = done.summary
     if not check and (again or not summary.already):
         if not shared and not os.path.exists(db_path(ctx, db)):
@@ -287,6 +298,34 @@ def import_(
             print(summary.match_id)
     if strict and summary.problems:
         raise Exit(1)
+
+
+def _to_table(service: Any, text: str, source: str, base: str, parsed: Any, table: str | None, *, check: bool,
+              again: bool, strict: bool, json: bool, by: str, why: str) -> bool:
+    """``import --table`` (or header lines naming a tournament's table): the transcript adjudicated as that
+    table's match and attached to it. False when nothing names a table (a plain import)."""
+    from referee.tournament import attach
+    from referee.tournament.service import Tournaments
+
+    given = attach.parse_ref(table) if table is not None else None
+    tournaments = Tournaments(service)
+    where = attach.where_of(tournaments, parsed[0], source, given)
+    if where is None:
+        return False
+    if again:
+        fail("--again makes a second match; a table has one match (a corrected transcript revises it)")
+    answer = attach.import_to_table(tournaments, text, source, base, where, parsed, check=check, by=by, why=why)
+    if json:
+        print_json(answer)
+    else:
+        from cli import scorekeeping
+
+        scorekeeping.table_imported(source, answer)
+        if not answer.checked:
+            print(answer.match_id)
+    if strict and answer.summary.problems:
+        raise Exit(1)
+    return True
 
 
 @app.command()
