@@ -31,9 +31,11 @@ from schemas.tournament import (
     ResultAnswer,
     ResultRequest,
     StandingsAnswer,
+    TableImported,
     TournamentCreated,
     TournamentShown,
     TournamentTokens,
+    TranscriptUpload,
     WithdrawRequest,
     You,
 )
@@ -133,6 +135,21 @@ class TournamentAccess:
     def half_bye(self, who: Entrant, req: HalfByeRequest) -> Recorded:
         self.organiser(who, "grant a half-point bye")
         return self.local.half_bye(who.tournament, req, by="organiser")
+
+    def upload(self, who: Entrant, round_: int, table: int, req: TranscriptUpload) -> TableImported:
+        """A table's transcript, adjudicated and attached as its match (:mod:`.attach`); ``check``: nothing
+        written. A card set is one bundled with the game: the server never reads a file a client names."""
+        from ..transcript import read
+        from .attach import Where, import_to_table, where_of
+
+        self.organiser(who, "upload a table's transcript")
+        source = "transcript"
+        parsed = read(self.service.referee, req.text, source)
+        given = Where(who.tournament, round_, table, f"the upload's table (round {round_} table {table})")
+        where = where_of(self.service, parsed[0], source, given)
+        assert where is not None  # (a table given is never None)
+        return import_to_table(self.service, req.text, source, None, where, parsed, check=req.check,
+                               by="organiser", why=req.reason)
 
     # -- reads ------------------------------------------------------------------------------------------
 

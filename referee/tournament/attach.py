@@ -189,6 +189,17 @@ def check_header(target: Target, header: Header, source: str) -> None:
                    f"{seats[0]} first ({' v '.join(seats)}): write 'players: {', '.join(seats)}'")
 
 
+def _bundled_only(service: Tournaments, header: Header, source: str) -> None:
+    """A transcript with no directory of its own (one sent over HTTP) names a card set bundled with the game,
+    never a file: the server reads no file a client names."""
+    cards = _header(header, "cards")
+    game = service.referee.game(header.values["game"].strip())
+    if cards and cards not in game.card_sets:
+        raise BadInput("cards/not_bundled", f"{source}:{header.lines['cards']}: card set {cards[:80]!r} is not "
+                       f"bundled with {game.id} ({', '.join(sorted(game.card_sets)) or 'none'}): a transcript sent "
+                       "to the server names a bundled set (the server never reads a file a client names)")
+
+
 def import_to_table(service: Tournaments, text: str, source: str, base_dir: str | None, where: Where,
                     parsed: tuple[Header, list[Line]], *, check: bool = False, by: str = "organiser",
                     why: str = "") -> TableImported:
@@ -197,6 +208,8 @@ def import_to_table(service: Tournaments, text: str, source: str, base_dir: str 
     header, _ = parsed
     aim = target(service, where)
     check_header(aim, header, source)
+    if base_dir is None:
+        _bundled_only(service, header, source)
     state = aim.state
     cfg = state.config
     meta = {"tournament": state.id, "event": cfg.name, "round": str(aim.round), "table": str(aim.table)}

@@ -1,0 +1,223 @@
+"""A transcript reaches its table (issue 24 item 1): ``referee import sheet.txt --table T:ROUND:TABLE``, or
+header lines naming a tournament's table, and the organiser's upload over HTTP attach the adjudicated match
+to that paired table; standings, audit, export and the hall read its result from the log as a digital
+table's. Bad input of any kind: one message, a non-zero exit (4xx over HTTP), nothing written. On both
+store backends."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+
+import pytest
+
+from conftest import ROOT
+
+CLUB_NIGHT = os.path.join(ROOT, "replays", "by_all_means", "club-night.txt")
+PLAYERS = ("ann", "ben", "cy", "dee")
+
+
+def sheet(first: str, second: str, *, meta: str = "", drop: int | None = None) -> str:
+    """The bundled club night (alice beats bob, 4 lines rejected) as ``first`` v ``second``'s game, its
+    event/round/table header lines replaced by ``meta``; ``drop``: leave that line out (a changed sheet)."""
+    text = open(CLUB_NIGHT, encoding="utf-8").read()
+    names = {"alice": first, "bob": second}
+    text = re.sub(r"\b(alice|bob)\b", lambda m: names[m.group(1)], text)
+    lines = [x for x in text.splitlines() if not x.startswith(("event:", "round:", "table:"))]
+    if drop is not None:
+        del lines[drop]
+    at = next(i for i, x in enumerate(lines) if x.startswith("date:"))
+    lines[at + 1:at + 1] = [m for m in meta.splitlines() if m]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.fixture
+def cup(cli, db, tmp_path):
+    """A four-player Swiss cup of By All Means on ``db``, round 1 paired: (run, tournament id, tables);
+    ``run.db`` is the database."""
+
+    def run(*args):
+        return cli("--db", db, *args)
+
+    run.db = db  # type: ignore[attr-defined]
+
+    made = run("tournament", "new", "Club", "--game", "by_all_means", "--rounds", "3", "--seed", "7",
+               "--players", ",".join(PLAYERS))
+    assert made.code == 0, made.err
+    tid = made.last_line
+    assert run("tournament", "pair", tid, "--no-tokens").code == 0
+    shown = json.loads(run("tournament", "show", tid, "--json").out)
+    tables = {t["table"]: t for t in shown["round"][0]["tables"]}
+    return run, tid, tables
+
+
+def _write(tmp_path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def _state(run, tid):
+    """What a refusal must leave as it was: the tournament's record and every match."""
+    log = run("tournament", "log", tid, "--json").out
+    matches = run("matches", "--json").out
+    return log, matches
+
+
+def test_two_tables_imported_reach_the_standings_and_the_audit_stays_clean(cup, tmp_path):
+    run, tid, tables = cup
+    for n, t in tables.items():
+        first, second = t["seats"]
+        path = _write(tmp_path, f"t{n}.txt", sheet(first, second))
+        done = run("import", path, "--table", f"{tid}:1:{n}")
+        assert done.code == 0, done.err
+        assert f"round 1 table {n}" in done.out and f"{first} won" in done.out
+        assert done.last_line != t["match_id"]  # a new match, the table's from now on
+    shown = json.loads(run("tournament", "show", tid, "--json").out)
+    now = {t["table"]: t for t in shown["round"][0]["tables"]}
+    winners = {tables[n]["seats"][0] for n in tables}
+    losers = {tables[n]["seats"][1] for n in tables}
+    standings = json.loads(run("tournament", "standings", tid, "--json").out)
+    points = {r["player"]: r["values"]["points"] for r in standings["rows"]}
+    assert {p for p, v in points.items() if v == "3"} == winners and {p for p, v in points.items() if v == "0"} == losers
+    audit = run("tournament", "audit", tid)
+    assert audit.code == 0 and "clean" in audit.out, audit.out
+    head = standings["head"]
+    assert head in audit.out
+    csv = run("tournament", "export", tid, "--format", "csv").out
+    assert csv.strip().splitlines()[-1] == f"head,{head}"
+    for n, t in now.items():  # the table's match is the imported one: its own log gives the result
+        info = json.loads(run("show", t["match_id"], "--json").out)
+        assert info["outcome"]["winners"] == [tables[n]["seats"][0]]
+    # the round closes from the imported logs, as from digital tables'
+    assert run("tournament", "pair", tid, "--no-tokens").code == 0
+    assert run("tournament", "audit", tid).code == 0
+    records = json.loads(run("tournament", "log", tid, "--json").out)
+    closed = next(r["event"] for r in records if r["event"]["type"] == "round_closed")
+    assert {r["match_id"] for r in closed["results"]} == {t["match_id"] for t in now.values()}
+
+
+def test_header_lines_naming_the_table_attach_it_and_the_same_sheet_again_writes_nothing(cup, tmp_path):
+    run, tid, tables = cup
+    first, second = tables[2]["seats"]
+    path = _write(tmp_path, "s.txt", sheet(first, second, meta="event: Club\nround: 1\ntable: 2"))
+    checked = run("import", path, "--check")
+    assert checked.code == 0 and "nothing written" in checked.out and "round 1 table 2" in checked.out
+    assert json.loads(run("tournament", "log", tid, "--json").out)[-1]["event"]["type"] == "round_paired"
+    done = run("import", path)
+    assert done.code == 0, done.err
+    mid = done.last_line
+    before = _state(run, tid)
+    again = run("import", path)
+    assert again.code == 0 and "holds this transcript already" in again.out and again.last_line == mid
+    assert _state(run, tid) == before
+    record = json.loads(run("tournament", "log", tid, "--json").out)[-1]
+    assert record["event"]["type"] == "transcript_attached" and record["event"]["match_id"] == mid
+    assert record["event"]["replaces"] == tables[2]["match_id"]
+    # a header naming no tournament keeps today's behaviour: a plain match with those headers
+    plain = _write(tmp_path, "p.txt", sheet(first, second, meta="event: Another night\nround: 1\ntable: 2"))
+    res = run("import", plain)
+    assert res.code == 0 and "Imported" in res.out and "the match of" not in res.out
+    assert json.loads(run("tournament", "log", tid, "--json").out)[-1] == record
+
+
+def test_a_corrected_sheet_for_an_imported_table_is_no_second_match(cup, tmp_path):
+    run, tid, tables = cup
+    first, second = tables[1]["seats"]
+    assert run("import", _write(tmp_path, "a.txt", sheet(first, second)), "--table", f"{tid}:1:1").code == 0
+    mid = json.loads(run("tournament", "show", tid, "--json").out)["round"][0]["tables"][0]["match_id"]
+    before = _state(run, tid)
+    corrected = _write(tmp_path, "b.txt", sheet(first, second, drop=-1))
+    res = run("import", corrected, "--table", f"{tid}:1:1")
+    assert res.code == 2 and f"already has match {mid} from an import" in res.err and f"--revise {mid}" in res.err
+    assert _state(run, tid) == before
+
+
+@pytest.mark.parametrize("case", ["unknown_tournament", "unknown_round", "unknown_table", "bad_ref", "game",
+                                  "seats_other", "seat_order", "disagree", "played", "arbiter", "again"])
+def test_bad_input_is_one_message_and_nothing_written(cup, tmp_path, case):
+    run, tid, tables = cup
+    first, second = tables[1]["seats"]
+    good = sheet(first, second)
+    ref = f"{tid}:1:1"
+    text, expect, code = good, "", 2
+    if case == "unknown_tournament":
+        ref, expect, code = "nope:1:1", "no tournament 'nope'", 3
+    elif case == "unknown_round":
+        ref, expect, code = f"{tid}:4:1", "has no round 4 paired", 3
+    elif case == "unknown_table":
+        ref, expect, code = f"{tid}:1:9", "round 1 has no table 9", 3
+    elif case == "bad_ref":
+        ref, expect = f"{tid}:one:1", "--table takes TOURNAMENT:ROUND:TABLE"
+    elif case == "game":
+        text, expect = good.replace("game: by_all_means", "game: copycat"), "a game of 'copycat'; Club plays by_all_means"
+    elif case == "seats_other":
+        stranger = next(p for p in PLAYERS if p not in (first, second))
+        text = sheet(first, stranger)
+        expect = f"{stranger} is not at that table; {second} is missing"
+    elif case == "seat_order":
+        text, expect = sheet(second, first), f"seats {first} first ({first} v {second}): write 'players: {first}, {second}'"
+    elif case == "disagree":
+        text = sheet(first, second, meta="event: Club\nround: 2")
+        expect = f"--table {ref} names Club ({tid}) round 1 table 1, but the transcript's header says round '2'"
+    elif case == "played":
+        mid = tables[1]["match_id"]
+        seat, intent = _a_legal_move(run, mid)
+        assert run("play", mid, seat, intent).code == 0
+        expect = f"is played on the system: its match {mid} has 1 entries"
+    elif case == "arbiter":
+        assert run("tournament", "result", tid, "1", "1", f"win:{first}").code == 0
+        expect = "has a result recorded by the arbiter"
+    elif case == "again":
+        expect = "--again makes a second match"
+    path = _write(tmp_path, "s.txt", text)
+    before = _state(run, tid)
+    for extra in ((), ("--check",)):
+        res = run("import", path, "--table", ref, *extra, *(("--again",) if case == "again" else ()))
+        assert res.code == code, (res.out, res.err)
+        assert expect in res.err and res.err.count("\n") == 1 and res.out == "", res.err
+    assert _state(run, tid) == before
+
+
+def _a_legal_move(run, mid):
+    legal = json.loads(run("legal", mid, "--json").out)
+    return next((seat, xs[0]) for seat, xs in legal["legal"].items() if xs)
+
+
+@pytest.mark.both_backends
+def test_a_failure_between_the_match_and_the_record_leaves_neither(cup, tmp_path, monkeypatch):
+    """The match, its entries, its transcript digest and the record attaching it are one transaction: the
+    store failing as it writes the record (after the match's rows) leaves none of them."""
+    from referee.store import open_store
+    from referee.service import Referee
+    from referee.tournament import attach
+    from referee.tournament.service import Tournaments
+    from referee.transcript import read
+
+    run, tid, tables = cup
+    first, second = tables[2]["seats"]
+    text = sheet(first, second)
+    before = _state(run, tid)
+    store = open_store(run.db)
+    try:
+        referee = Referee(store)
+        t = Tournaments(referee)
+        boom = RuntimeError("the disk went away")
+
+        def failing(*args, **kwargs):
+            raise boom
+
+        name = "_insert_tournament_events" if hasattr(store, "_insert_tournament_events") else "_insert_tournament_event"
+        monkeypatch.setattr(store, name, failing)
+        parsed = read(referee, text, "s.txt")
+        where = attach.where_of(t, parsed[0], "s.txt", attach.parse_ref(f"{tid}:1:2"))
+        with pytest.raises(RuntimeError):
+            attach.import_to_table(t, text, "s.txt", str(tmp_path), where, parsed)
+        monkeypatch.undo()
+    finally:
+        store.close()
+    assert _state(run, tid) == before
+    done = run("import", _write(tmp_path, "s.txt", text), "--table", f"{tid}:1:2")  # and it imports afterwards
+    assert done.code == 0, done.err
+
