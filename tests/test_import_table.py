@@ -221,3 +221,98 @@ def test_a_failure_between_the_match_and_the_record_leaves_neither(cup, tmp_path
     done = run("import", _write(tmp_path, "s.txt", text), "--table", f"{tid}:1:2")  # and it imports afterwards
     assert done.code == 0, done.err
 
+
+
+# -- over HTTP: the organiser uploads a table's transcript ----------------------------------------------------
+
+ADMIN = "the-server-admin-token"
+
+
+def _bearer(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+@pytest.fixture
+def hall(db_store):
+    """A server on ``db_store`` with a By All Means cup of four, round 1 paired: (client, store, tid, tokens,
+    tables)."""
+    from litestar.testing import TestClient
+
+    from referee.http import create_app
+    from referee.service import Referee
+
+    with TestClient(create_app(lambda: Referee(db_store), admin_token=ADMIN)) as c:
+        made = c.post("/tournaments", headers=_bearer(ADMIN), json={
+            "name": "Club", "game": "by_all_means", "rounds": 3, "seed": 7, "players": list(PLAYERS)}).json()
+        tid, tokens = made["tournament"], made["tokens"]
+        paired = c.post(f"/tournaments/{tid}/pair", json={}, headers=_bearer(tokens["organiser"]))
+        assert paired.status_code == 201, paired.text
+        yield c, db_store, tid, tokens, {t["table"]: t for t in paired.json()["tables"]}
+
+
+def _error(answer, status, code):
+    assert answer.status_code == status, answer.text
+    body = answer.json()
+    assert set(body) == {"code", "message", "detail"} and body["code"] == code, body
+    return body
+
+
+def _written(store, tid):
+    return len(store.tournament_events(tid)), len(store.list_matches())
+
+
+def test_the_organiser_uploads_a_tables_transcript_and_the_standings_and_hall_show_it(hall):
+    c, store, tid, tokens, tables = hall
+    org = _bearer(tokens["organiser"])
+    url = f"/tournaments/{tid}/rounds/1/tables/{{}}/transcript"
+    one, two = (tables[n]["seats"] for n in (1, 2))
+    before = _written(store, tid)
+    checked = c.post(url.format(2), json={"text": sheet(*two), "check": True}, headers=org)
+    assert checked.status_code == 200 and checked.json()["checked"] and not checked.json()["attached"]
+    assert _written(store, tid) == before
+    done = c.post(url.format(1), content=sheet(*one).encode(), headers={**org, "Content-Type": "text/plain"},
+                  params={"reason": "the score sheet of table 1"})
+    assert done.status_code == 201, done.text
+    body = done.json()
+    assert body["attached"] and body["replaces"] == tables[1]["match_id"] and body["result"]["winners"] == [one[0]]
+    assert body["result_words"].startswith(f"{one[0]} won")
+    problems = body["summary"]["problems"]
+    assert [p["line"] for p in problems] == [19, 74, 91, 94] and problems[0]["entry"] == 8
+    again = c.post(url.format(1), json={"text": sheet(*one)}, headers=org)
+    assert again.status_code == 200 and again.json()["match_id"] == body["match_id"] and not again.json()["attached"]
+    assert c.post(url.format(2), json={"text": sheet(*two)}, headers=org).status_code == 201
+    standings = c.get(f"/tournaments/{tid}/standings", headers=_bearer(tokens["spectator"])).json()
+    points = {r["player"]: r["values"]["points"] for r in standings["rows"]}
+    assert points == {one[0]: "3", two[0]: "3", one[1]: "0", two[1]: "0"}
+    audit = c.get(f"/tournaments/{tid}/audit", headers=org).json()
+    assert audit["clean"] is True and audit["head"] == standings["head"]
+    snapshot = c.get(f"/tournaments/{tid}/events", params={"follow": "false"}, headers=_bearer(tokens["spectator"]))
+    hall_ids = {t["match_id"] for t in json.loads(snapshot.text.split("data: ", 1)[1].split("\n", 1)[0])
+                ["pairings"]["rounds"][0]["tables"]}
+    assert body["match_id"] in hall_ids and tables[1]["match_id"] not in hall_ids
+    record = next(r for r in c.get(f"/tournaments/{tid}/log", headers=org).json()
+                  if r["event"].get("match_id") == body["match_id"])
+    assert record["event"]["type"] == "transcript_attached" and record["why"] == "the score sheet of table 1"
+
+
+def test_an_upload_is_the_organisers_and_bad_input_is_a_4xx_with_nothing_written(hall):
+    c, store, tid, tokens, tables = hall
+    org = _bearer(tokens["organiser"])
+    url = f"/tournaments/{tid}/rounds/1/tables/1/transcript"
+    first, second = tables[1]["seats"]
+    good = sheet(first, second)
+    before = _written(store, tid)
+    _error(c.post(url, json={"text": good}, headers=_bearer(tokens["spectator"])), 403, "auth/forbidden")
+    _error(c.post(url, json={"text": good}, headers=_bearer(tokens["players"][first])), 403, "auth/forbidden")
+    _error(c.post(url, json={"text": good}), 401, "auth/missing")
+    _error(c.post(url, json={"text": sheet(second, first)}, headers=org), 422, "tournament/wrong_seats")
+    _error(c.post(f"/tournaments/{tid}/rounds/1/tables/7/transcript", json={"text": good}, headers=org), 404,
+           "tournament/no_table")
+    _error(c.post(url, json={"text": good, "check": "true"}, headers=org), 400, "request/invalid")
+    _error(c.post(url, json={"text": good, "extra": 1}, headers=org), 400, "request/invalid")
+    _error(c.post(url, content=b"game: by_all_means\xff", headers={**org, "Content-Type": "text/plain"}), 400,
+           "request/bad_encoding")
+    named = _error(c.post(url, json={"text": good.replace("cards: demo", "cards: ../cards.toml")}, headers=org), 422,
+                   "cards/not_bundled")
+    assert "never reads a file" in named["message"]
+    assert _written(store, tid) == before
