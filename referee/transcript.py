@@ -438,15 +438,12 @@ def read(referee: Referee, text: str, source: str = "<transcript>") -> tuple[Hea
 
 
 def adjudicate(referee: Referee, text: str, source: str = "<transcript>", base_dir: str | None = None, *,
-               meta: Mapping[str, str] | None = None,
-               parsed: tuple[Header, list[Line]] | None = None) -> Adjudicated:
+               meta: Mapping[str, str] | None = None, parsed: tuple[Header, list[Line]] | None = None) -> Adjudicated:
     """Adjudicate every line of a transcript on a scratch store; nothing is written. The summary's
     ``already`` names the matches of ``referee``'s store imported from the same transcript. ``meta``
     replaces the header's metadata of the same keys; ``parsed``: :func:`read`'s answer for this text."""
     header, lines = parsed if parsed is not None else read(referee, text, source)
     game, config = _configure(referee, header, source, base_dir, meta)
-    values = header.values
-
     # adjudicate on a scratch in-memory store (the same code path as `referee play`), then copy the
     # match, every entry and every annotation to the real store: all or nothing.
     scratch = Referee(MemoryStore(), games=referee.given_games, clock=referee.clock, snapshot_every=referee.snapshot_every)
