@@ -304,6 +304,8 @@ def _to_table(service: Any, text: str, source: str, base: str, parsed: Any, tabl
               again: bool, strict: bool, json: bool, by: str, why: str) -> bool:
     """``import --table`` (or header lines naming a tournament's table): the transcript adjudicated as that
     table's match and attached to it. False when nothing names a table (a plain import)."""
+    if table is None and not all(k in parsed[0].values for k in ("event", "round", "table")):
+        return False  # (nothing could name a table: the tournaments' code is not even loaded)
     from referee.tournament import attach
     from referee.tournament.service import Tournaments
 
