@@ -122,6 +122,21 @@ def test_header_lines_naming_the_table_attach_it_and_the_same_sheet_again_writes
     assert json.loads(run("tournament", "log", tid, "--json").out)[-1] == record
 
 
+def test_header_lines_that_name_a_tournament_badly_are_refused_naming_the_line(cup, tmp_path):
+    run, tid, tables = cup
+    first, second = tables[1]["seats"]
+    before = _state(run, tid)
+    bad = run("import", _write(tmp_path, "s.txt", sheet(first, second, meta="event: Club\nround: two\ntable: 1")))
+    assert bad.code == 2 and "s.txt:12: the header's event names tournament Club" in bad.err, bad.err
+    assert "its round must be a round number of it, not 'two'" in bad.err
+    assert run("tournament", "new", "Club", "--game", "by_all_means", "--players", "x,y").code == 0
+    twice = run("import", _write(tmp_path, "s.txt", sheet(first, second, meta="event: Club\nround: 1\ntable: 1")))
+    assert twice.code == 2 and "2 tournaments are called 'Club'" in twice.err, twice.err
+    by_id = run("import", _write(tmp_path, "s.txt", sheet(first, second, meta=f"event: {tid}\nround: 1\ntable: 1")))
+    assert by_id.code == 0 and "round 1 table 1" in by_id.out, by_id.err
+    assert _state(run, tid) != before
+
+
 def test_a_corrected_sheet_for_an_imported_table_is_no_second_match(cup, tmp_path):
     run, tid, tables = cup
     first, second = tables[1]["seats"]
