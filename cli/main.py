@@ -266,6 +266,9 @@ def import_(
     else:
         text = read_file(file, "transcript", TRANSCRIPT_MAX)
         source, base = file, os.path.dirname(os.path.abspath(file))
+    if table is not None and connection(ctx).server:
+        _upload(connection(ctx), text, source, table, check=check, strict=strict, json=json, why=reason)
+        return
     from referee.store.postgres import is_url
 
     shared = is_url(db_path(ctx, db))  # a PostgreSQL database: there is one (its tables made when first used)
@@ -300,6 +303,33 @@ def import_(
         raise Exit(1)
 
 
+def _upload(conn: Connection, text: str, source: str, table: str, *, check: bool, strict: bool, json: bool,
+            why: str) -> None:
+    """``import --table`` in client mode: the transcript sent to the server (the organiser's token), which
+    adjudicates and attaches it as a local import does."""
+    from cli.tournament_client import RemoteTournaments
+    from referee.tournament.attach import parse_ref
+    from schemas.tournament import TranscriptUpload
+
+    where = parse_ref(table)
+    answer = RemoteTournaments(conn.server or "", conn.token).upload(
+        where.tournament, where.round, where.table, TranscriptUpload(text=text, check=check, reason=why))
+    _shown(source, answer, json=json, strict=strict)
+
+
+def _shown(source: str, answer: Any, *, json: bool, strict: bool) -> None:
+    if json:
+        print_json(answer)
+    else:
+        from cli import scorekeeping
+
+        scorekeeping.table_imported(source, answer)
+        if not answer.checked:
+            print(answer.match_id)
+    if strict and answer.summary.problems:
+        raise Exit(1)
+
+
 def _to_table(service: Any, text: str, source: str, base: str, parsed: Any, table: str | None, *, check: bool,
               again: bool, strict: bool, json: bool, by: str, why: str) -> bool:
     """``import --table`` (or header lines naming a tournament's table): the transcript adjudicated as that
@@ -317,16 +347,7 @@ def _to_table(service: Any, text: str, source: str, base: str, parsed: Any, tabl
     if again:
         fail("--again makes a second match; a table has one match (a corrected transcript revises it)")
     answer = attach.import_to_table(tournaments, text, source, base, where, parsed, check=check, by=by, why=why)
-    if json:
-        print_json(answer)
-    else:
-        from cli import scorekeeping
-
-        scorekeeping.table_imported(source, answer)
-        if not answer.checked:
-            print(answer.match_id)
-    if strict and answer.summary.problems:
-        raise Exit(1)
+    _shown(source, answer, json=json, strict=strict)
     return True
 
 

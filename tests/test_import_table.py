@@ -351,3 +351,30 @@ def test_the_readme_block_runs_as_shown(cli, tmp_path):
     assert "table 2: alice v bob" in outs[0] and "nothing written" in outs[2]
     mid = outs[3].strip().splitlines()[-1]
     assert f"table 2: alice v bob  no result yet  match {mid}" in outs[4]  # (the template's game is not over)
+
+
+def test_import_table_in_client_mode_uploads_through_the_server(cli, db, db_store, tmp_path):
+    """``referee --server URL --token ORGANISER import sheet.txt --table T:1:2`` sends the transcript to the
+    server, which attaches it as a local import does; a player's token is refused with the server's code."""
+    from referee.http import create_app
+    from referee.service import Referee
+    from support.live import LiveServer
+
+    with LiveServer(create_app(lambda: Referee(db_store), admin_token=ADMIN)) as server:
+        url = ("--server", server.url)
+        made = cli(*url, "--token", ADMIN, "tournament", "new", "Club", "--game", "by_all_means", "--seed", "7",
+                   "--players", ",".join(PLAYERS), "--json")
+        assert made.code == 0, made.err
+        tid, tokens = made.json["tournament"], made.json["tokens"]
+        org = (*url, "--token", tokens["organiser"])
+        paired = cli(*org, "tournament", "pair", tid, "--json")
+        first, second = paired.json["tables"][1]["seats"]
+        path = _write(tmp_path, "s.txt", sheet(first, second))
+        refused = cli(*url, "--token", tokens["players"][first], "import", path, "--table", f"{tid}:1:2")
+        assert refused.code != 0 and "only the organiser may upload a table's transcript" in refused.err
+        checked = cli(*org, "import", path, "--table", f"{tid}:1:2", "--check")
+        assert checked.code == 0 and "nothing written" in checked.out, checked.err
+        done = cli(*org, "import", path, "--table", f"{tid}:1:2")
+        assert done.code == 0 and f"{first} won" in done.out, done.err
+        shown = cli(*org, "tournament", "show", tid, "--json").json
+        assert shown["round"][0]["tables"][1]["match_id"] == done.last_line
