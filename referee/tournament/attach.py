@@ -189,11 +189,12 @@ def check_header(target: Target, header: Header, source: str) -> None:
                    f"{seats[0]} first ({' v '.join(seats)}): write 'players: {', '.join(seats)}'")
 
 
-def revision(service: Tournaments, aim: Target, match_id: str, text: str, source: str, base_dir: str | None, *,
-             check: bool, by: str, why: str) -> TableImported:
-    """Another transcript for a table whose match came from an import: a revision of that match (its changed
-    lines become corrections), never a second match. Until the revision of a match (``import --revise``)
-    is wired here, it is refused, saying how to make it."""
+def revision(service: Tournaments, aim: Target, match_id: str, text: str, source: str, base_dir: str | None,
+             fresh: TableImported, *, check: bool, by: str, why: str) -> TableImported:
+    """Another transcript for a table whose match came from an import (``match_id``): a revision of that
+    match (its changed lines become corrections), never a second match. ``fresh``: the answer the text
+    adjudicated on its own gives (its problems with their lines, its result). Until the revision of a
+    match (``import --revise``) is wired here, it is refused, saying how to make it."""
     raise BadInput("tournament/table_has_import",
                    f"round {aim.round} table {aim.table} of {aim.state.config.name} already has match {match_id} "
                    f"from an import: import the corrected sheet with --revise {match_id} or amend the line",
@@ -237,7 +238,7 @@ def import_to_table(service: Tournaments, text: str, source: str, base_dir: str 
         if summary.digest == aim.digest:  # this very transcript: the table holds it already
             return msgspec.structs.replace(answer, match_id=current, replaces=None, checked=False,
                                            summary=msgspec.structs.replace(summary, match_id=current))
-        return revision(service, aim, current, text, source, base_dir, check=check, by=by, why=why)
+        return revision(service, aim, current, text, source, base_dir, answer, check=check, by=by, why=why)
     if check:
         return answer
     match_id = done.match.id
