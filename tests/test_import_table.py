@@ -208,7 +208,6 @@ def test_a_failure_between_the_match_and_the_record_leaves_neither(cup, tmp_path
     from referee.service import Referee
     from referee.tournament import attach
     from referee.tournament.service import Tournaments
-    from referee.transcript import read
 
     run, tid, tables = cup
     first, second = tables[2]["seats"]
@@ -225,10 +224,8 @@ def test_a_failure_between_the_match_and_the_record_leaves_neither(cup, tmp_path
 
         name = "_insert_tournament_events" if hasattr(store, "_insert_tournament_events") else "_insert_tournament_event"
         monkeypatch.setattr(store, name, failing)
-        parsed = read(referee, text, "s.txt")
-        where = attach.where_of(t, parsed[0], "s.txt", attach.parse_ref(f"{tid}:1:2"))
         with pytest.raises(RuntimeError):
-            attach.import_to_table(t, text, "s.txt", str(tmp_path), where, parsed)
+            attach.attach_text(t, text, table=f"{tid}:1:2", source="s.txt", base_dir=str(tmp_path))
         monkeypatch.undo()
     finally:
         store.close()

@@ -139,17 +139,14 @@ class TournamentAccess:
     def upload(self, who: Entrant, round_: int, table: int, req: TranscriptUpload) -> TableImported:
         """A table's transcript, adjudicated and attached as its match (:mod:`.attach`); ``check``: nothing
         written. A card set is one bundled with the game: the server never reads a file a client names."""
-        from ..transcript import read
-        from .attach import Where, import_to_table, where_of
+        from .attach import Where, attach_text
 
         self.organiser(who, "upload a table's transcript")
-        source = "transcript"
-        parsed = read(self.service.referee, req.text, source)
         given = Where(who.tournament, round_, table, f"the upload's table (round {round_} table {table})")
-        where = where_of(self.service, parsed[0], source, given)
-        assert where is not None  # (a table given is never None)
-        return import_to_table(self.service, req.text, source, None, where, parsed, check=req.check,
-                               by="organiser", why=req.reason)
+        done = attach_text(self.service, req.text, table=given, source="transcript", check=req.check,
+                           by="organiser", why=req.reason)
+        assert done is not None  # (a table given is always attached to or refused)
+        return done
 
     # -- reads ------------------------------------------------------------------------------------------
 

@@ -249,3 +249,19 @@ def import_to_table(service: Tournaments, text: str, source: str, base_dir: str 
                            summary=done.listed, digest=summary.digest)
     return msgspec.structs.replace(answer, attached=True, records=state.n,
                                    summary=msgspec.structs.replace(summary, match_id=match_id, stored=True))
+
+
+def attach_text(service: Tournaments, text: str, *, table: Where | str | None = None, source: str = "<transcript>",
+                base_dir: str | None = None, check: bool = False, by: str = "organiser",
+                why: str = "") -> TableImported | None:
+    """A transcript's text imported to the table ``table`` names (``T:ROUND:TABLE``, or a :class:`Where`) or,
+    without one, to the table its header lines name; None when nothing names one (a plain import's text).
+    What ``referee import --table`` and the HTTP upload call; a script or a test may call it too."""
+    from ..transcript import read
+
+    given = parse_ref(table) if isinstance(table, str) else table
+    parsed = read(service.referee, text, source)
+    where = where_of(service, parsed[0], source, given)
+    if where is None:
+        return None
+    return import_to_table(service, text, source, base_dir, where, parsed, check=check, by=by, why=why)
