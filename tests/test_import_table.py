@@ -180,7 +180,7 @@ def test_bad_input_is_one_message_and_nothing_written(cup, tmp_path, case):
         mid = tables[1]["match_id"]
         seat, intent = _a_legal_move(run, mid)
         assert run("play", mid, seat, intent).code == 0
-        expect = f"is played on the system: its match {mid} has 1 entries"
+        expect = f"is played on the system: its match {mid} has 1 entry"
     elif case == "arbiter":
         assert run("tournament", "result", tid, "1", "1", f"win:{first}").code == 0
         expect = "has a result recorded by the arbiter"

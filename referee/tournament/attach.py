@@ -157,7 +157,7 @@ def target(service: Tournaments, where: Where) -> Target:
     head = service.referee.store.head(t.match_id) if t.match_id is not None else 0
     if head:
         raise BadInput("tournament/played_on_system", f"{here} is played on the system: its match {t.match_id} has "
-                       f"{head} entries, so a transcript of it would be a second record of the game")
+                       f"{head} {'entry' if head == 1 else 'entries'}, so a transcript of it would be a second record of the game")
     if result is not None:  # a closed round's table always had a match with a result (or an arbiter's)
         raise BadInput("tournament/round_closed", f"{here}: round {where.round} is closed")
     return Target(state, where.round, where.table, t.seats, t.match_id)
