@@ -282,8 +282,7 @@ def test_the_organiser_uploads_a_tables_transcript_and_the_standings_and_hall_sh
     checked = c.post(url.format(2), json={"text": sheet(*two), "check": True}, headers=org)
     assert checked.status_code == 200 and checked.json()["checked"] and not checked.json()["attached"]
     assert _written(store, tid) == before
-    done = c.post(url.format(1), content=sheet(*one).encode(), headers={**org, "Content-Type": "text/plain"},
-                  params={"reason": "the score sheet of table 1"})
+    done = c.post(url.format(1), json={"text": sheet(*one), "reason": "the score sheet of table 1"}, headers=org)
     assert done.status_code == 201, done.text
     body = done.json()
     assert body["attached"] and body["replaces"] == tables[1]["match_id"] and body["result"]["winners"] == [one[0]]
@@ -292,7 +291,8 @@ def test_the_organiser_uploads_a_tables_transcript_and_the_standings_and_hall_sh
     assert [p["line"] for p in problems] == [19, 74, 91, 94] and problems[0]["entry"] == 8
     again = c.post(url.format(1), json={"text": sheet(*one)}, headers=org)
     assert again.status_code == 200 and again.json()["match_id"] == body["match_id"] and not again.json()["attached"]
-    assert c.post(url.format(2), json={"text": sheet(*two)}, headers=org).status_code == 201
+    plain = c.post(url.format(2), content=sheet(*two).encode(), headers={**org, "Content-Type": "text/plain"})
+    assert plain.status_code == 201 and plain.json()["attached"], plain.text
     standings = c.get(f"/tournaments/{tid}/standings", headers=_bearer(tokens["spectator"])).json()
     points = {r["player"]: r["values"]["points"] for r in standings["rows"]}
     assert points == {one[0]: "3", two[0]: "3", one[1]: "0", two[1]: "0"}
