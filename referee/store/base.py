@@ -160,6 +160,26 @@ def tournament_from_row(row: tuple[Any, ...]) -> StoredTournament:
     return StoredTournament(id=row[0], name=row[1], created_at=row[2])
 
 
+def check_new_matches(matches: Sequence[StoredMatch], entries: Sequence[StoredEntry] = (),
+                      annotations: Sequence[StoredAnnotation] = (), transcripts: Sequence[tuple[str, str]] = (),
+                      summaries: Sequence[MatchSummary] = ()) -> None:
+    """What a batch of new matches may be written with (:meth:`TournamentLog.append_tournament_events`):
+    entries, annotations, transcript digests and summaries of those matches only, each match's entries
+    numbered on from its start in order. Raises :class:`StoreError`."""
+    starts = {m.id: (m.fork_seq or 0) for m in matches}
+    if len(starts) != len(matches):
+        raise StoreError("a match is given twice")
+    next_seq = dict(starts)
+    for e in entries:
+        if e.match_id not in next_seq or e.seq != next_seq[e.match_id] + 1:
+            raise StoreError("initial entries must be of a new match, numbered on from the match's start")
+        next_seq[e.match_id] = e.seq
+    if any(a.match_id not in starts for a in annotations) or any(m not in starts for _, m in transcripts):
+        raise StoreError("an annotation or a transcript of no new match")
+    if any(s.match_id not in starts for s in summaries):
+        raise StoreError("a summary of no match of the round")
+
+
 def like_prefix(prefix: str) -> str:
     """A SQL ``LIKE`` pattern matching the ids that begin with ``prefix``, its ``\\``, ``%`` and ``_``
     escaped with a backslash (the SQL stores say ``ESCAPE '\\'``, or rely on it as PostgreSQL's default)."""
@@ -395,11 +415,17 @@ class TournamentLog(Protocol):
     def append_tournament_events(self, tournament_id: str, events: Sequence[StoredTournamentEvent],
                                  expected_n: int, matches: Sequence[StoredMatch] = (),
                                  tokens: Sequence[StoredToken] = (),
-                                 summaries: Sequence[MatchSummary] = ()) -> None:
+                                 summaries: Sequence[MatchSummary] = (),
+                                 entries: Sequence[StoredEntry] = (),
+                                 annotations: Sequence[StoredAnnotation] = (),
+                                 transcripts: Sequence[tuple[str, str]] = ()) -> None:
         """Append events ``expected_n + 1, ...`` in one transaction if the tournament's last event is
-        ``expected_n``; otherwise raise :class:`Conflict` and write nothing. ``matches`` (new, without
-        entries), their ``tokens`` and ``summaries`` are created in the same transaction: a round's
-        matches and the record that pairs them are written all or nothing."""
+        ``expected_n``; otherwise raise :class:`Conflict` and write nothing. ``matches`` (new), their
+        ``tokens`` and ``summaries`` are created in the same transaction: a round's matches and the record
+        that pairs them are written all or nothing. ``entries``, ``annotations`` and ``transcripts``
+        (``(digest, match_id)``) belong to those new matches (an imported transcript and the record that
+        attaches it to its table), each match's entries numbered from its start
+        (:func:`check_new_matches`)."""
 
     def tournament_events(self, tournament_id: str, stop: int | None = None) -> list[StoredTournamentEvent]:
         """A tournament's events ``1..stop`` (default: all) in order."""

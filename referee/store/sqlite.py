@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from .sqlite_summaries import PUT_SUMMARY, SqliteSummaries
 from .base import (
+    check_new_matches,
     annotation_from_row,
     entry_from_row,
     like_prefix,
@@ -673,7 +674,11 @@ class SqliteStore(SqliteSummaries):
     def append_tournament_events(self, tournament_id: str, events: Sequence[StoredTournamentEvent],
                                  expected_n: int, matches: Sequence[StoredMatch] = (),
                                  tokens: Sequence[StoredToken] = (),
-                                 summaries: Sequence[MatchSummary] = ()) -> None:
+                                 summaries: Sequence[MatchSummary] = (),
+                                 entries: Sequence[StoredEntry] = (),
+                                 annotations: Sequence[StoredAnnotation] = (),
+                                 transcripts: Sequence[tuple[str, str]] = ()) -> None:
+        check_new_matches(matches, entries, annotations, transcripts, summaries)
         with self._lock:
             conn = self.conn
             self._begin_write()
@@ -695,8 +700,11 @@ class SqliteStore(SqliteSummaries):
                                   m.fork_seq, m.title))
                 conn.executemany("INSERT INTO tokens (token_hash, match_id, role, seat) VALUES (?,?,?,?)",
                                  [(t.token_hash, t.match_id, t.role, t.seat) for t in tokens])
-                if any(summary.match_id not in {m.id for m in matches} for summary in summaries):
-                    raise StoreError("a summary of no match of the round")
+                for entry in entries:
+                    self._insert(entry)
+                for a in annotations:
+                    self._insert_annotation(a)
+                conn.executemany("INSERT INTO transcripts (digest, match_id) VALUES (?, ?)", transcripts)
                 conn.executemany(PUT_SUMMARY, [summary_row(summary) for summary in summaries])
                 for e in events:
                     self._insert_tournament_event(e)

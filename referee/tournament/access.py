@@ -31,9 +31,11 @@ from schemas.tournament import (
     ResultAnswer,
     ResultRequest,
     StandingsAnswer,
+    TableImported,
     TournamentCreated,
     TournamentShown,
     TournamentTokens,
+    TranscriptUpload,
     WithdrawRequest,
     You,
 )
@@ -133,6 +135,18 @@ class TournamentAccess:
     def half_bye(self, who: Entrant, req: HalfByeRequest) -> Recorded:
         self.organiser(who, "grant a half-point bye")
         return self.local.half_bye(who.tournament, req, by="organiser")
+
+    def upload(self, who: Entrant, round_: int, table: int, req: TranscriptUpload) -> TableImported:
+        """A table's transcript, adjudicated and attached as its match (:mod:`.attach`); ``check``: nothing
+        written. A card set is one bundled with the game: the server never reads a file a client names."""
+        from .attach import Where, attach_text
+
+        self.organiser(who, "upload a table's transcript")
+        given = Where(who.tournament, round_, table, f"the upload's table (round {round_} table {table})")
+        done = attach_text(self.service, req.text, table=given, source="transcript", check=req.check,
+                           by="organiser", why=req.reason)
+        assert done is not None  # (a table given is always attached to or refused)
+        return done
 
     # -- reads ------------------------------------------------------------------------------------------
 

@@ -112,7 +112,7 @@ def token_findings(state: Tournament, tokens: Sequence[StoredTournamentToken]) -
 def orphan_findings(t: Tournaments, state: Tournament) -> list[str]:
     """Matches that name a table of this tournament (their configuration's ``tournament`` and ``round``,
     ``table``) that the tournament's records do not hold: a pairing that was never recorded."""
-    held = {x.match_id for rnd in state.rounds for x in rnd.tables if x.match_id is not None}
+    held = {x.match_id for rnd in state.rounds for x in rnd.tables if x.match_id is not None} | set(state.set_aside)
     needle = b'"tournament":' + msgspec.json.encode(state.id)
     found = []
     for m in t.referee.store.list_matches():

@@ -200,9 +200,23 @@ class HalfByeCancelled(Base, frozen=True, kw_only=True, tag="half_bye_cancelled"
     player: str
 
 
+class TranscriptAttached(Base, frozen=True, kw_only=True, tag="transcript_attached"):
+    """A table played on paper: the match imported from its transcript (``match_id``, written with this
+    record) is the table's match from then on, read for its result as a match played on the system is. The
+    match the pairing made for the table (``replaces``, never played) stays in the store, read by nothing."""
+
+    round: int
+    table: int
+    match_id: str
+    replaces: str | None = None
+    #: the transcript's digest (:func:`referee.transcript.digest`)
+    digest: str = ""
+
+
 Event = (
     Created | PlayerAdded | PlayerDropped | PlayerUndropped | PlayerRenamed | RoundPaired | RoundClosed
     | ResultRecorded | ResultCorrected | TiebreaksChanged | PairingWithdrawn | HalfByeGranted | HalfByeCancelled
+    | TranscriptAttached
 )
 
 
