@@ -30,6 +30,7 @@ from .events import (
     Table,
     TableResult,
     TiebreaksChanged,
+    TokensIssued,
 )
 
 
@@ -83,6 +84,8 @@ class Tournament:
     withdrawn: dict[tuple[int, int], int] = field(default_factory=dict)
     #: half-point byes granted: round -> players, in the order granted
     half_byes: dict[int, list[str]] = field(default_factory=dict)
+    #: tokens replaced by a later issue (their sha256 -> the record that revoked them): refused from then on
+    revoked: dict[str, int] = field(default_factory=dict)
 
     def played(self, rnd: Round) -> list[Table]:
         """The round's tables that count (every table but the withdrawn)."""
@@ -176,6 +179,13 @@ def evolve(state: Tournament, record: Record) -> None:
                 raise CorruptTournament(f"record {record.n} cancels a half-point bye of {player} in round {number} "
                                         "that was not granted, or whose round is paired")
             state.half_byes[number].remove(player)
+        case TokensIssued(issued=issued, revoked=revoked):
+            for token in issued:
+                if (token.role == "player") != (token.player is not None) or (
+                        token.player is not None and token.player not in state.players):
+                    raise CorruptTournament(f"record {record.n} issues a token to no registered player")
+            for digest in revoked:
+                state.revoked.setdefault(digest, record.n)
         case Created():
             raise CorruptTournament(f"record {record.n} creates the tournament again")
         case _:
