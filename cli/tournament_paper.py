@@ -74,3 +74,32 @@ def tokens(
     out += [f"hall: {hall}#token=TOKEN  (the fragment never reaches the server; the spectators' token on the "
             "hall's screen, each player's on their own phone)"]
     sys.stdout.write("\n".join(out) + "\n")
+
+
+@tournament_app.command("slips")
+def slips(
+    ctx: typer.Context, tournament: TidArg,
+    round_: Annotated[int, typer.Option("--round", help="The round (paired).")],
+    output: Annotated[str, typer.Option("--output", "-o", help="The HTML file to write (never over an existing one).")] = "slips.html",
+    base_url: BaseOpt = SERVE_DEFAULT,
+    db: DbOpt = None,
+) -> None:
+    """Printable score sheets for a round: one page a table (HTML; print it, A4 or letter).
+
+    Each page: the table, its seats and players, the match id, the game's template with the seats and
+    the table filled in and ruled lines to write the moves on, and a strip per seat with a QR code of
+    the seat's page on the hall (its token in the URL's fragment). Each seated player is issued a new
+    token for it (recorded; the one they held stops working): cut the strips apart and hand them out.
+
+    Example: referee tournament slips 5e1a --round 2 --base-url http://hall.lan:8000 -o round2.html
+    """
+    from cli import outfile
+    from referee.tournament.service import Tournaments
+    from referee.tournament.slips import make
+
+    _local_only(ctx, "slips")
+    base = _base(base_url)
+    outfile.check(output, new_only=True)  # refused before anything is issued
+    text = make(Tournaments(local_referee(ctx, db)), tournament, round_, base)
+    outfile.write(output, [text], new_only=True)
+    sys.stderr.write(f"Wrote {output}: round {round_}, a page a table; print it and cut each seat's strip off\n")
