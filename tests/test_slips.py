@@ -149,3 +149,23 @@ def test_each_table_prints_as_one_page_in_chromium(cli, paired, tmp_path):
                 assert pages == 2, (size, paper, pages)
     finally:
         driver.quit()
+
+
+def test_a_tournament_with_a_card_file_gets_its_sheets_from_the_kept_text(cli, db, monkeypatch, tmp_path):
+    """The template is made with the card file's text the tournament kept (the file itself may be gone)."""
+    import os
+
+    from conftest import ROOT
+
+    monkeypatch.setenv("REFEREE_DB", db)
+    mine = tmp_path / "mine.toml"
+    with open(os.path.join(ROOT, "referee", "games", "by_all_means", "data", "demo.toml"), encoding="utf-8") as fh:
+        mine.write_text(fh.read(), encoding="utf-8")
+    made = cli("tournament", "new", "Cup", "--game", "by_all_means", "--cards", mine, "--players", "ann,ben")
+    tid = made.out.strip().splitlines()[-1]
+    mine.unlink()
+    assert cli("tournament", "pair", tid, "--no-tokens").code == 0
+    out = tmp_path / "s.html"
+    done = cli("tournament", "slips", tid, "--round", "1", "-o", out)
+    assert done.code == 0, done.err
+    assert "cards: mine.toml" in out.read_text(encoding="utf-8")
