@@ -43,7 +43,7 @@ from schemas.tournament import (
 from ..auth import Forbidden, Principal, Unauthorized, bearer, hash_token
 from ..errors import StorageError
 from ..service import Referee
-from ..store import AccessTokens, Annotations, MatchLog, StoredTournamentToken, StoreError
+from ..store import AccessTokens, Annotations, MatchLog, StoredTournamentToken, StoreError, TournamentLog
 from .api import LocalTournaments
 
 ROLES = ("organiser", "spectator", "player")
@@ -58,8 +58,9 @@ class Entrant:
     player: str | None = None
 
 
-class TournamentAccessRecords(AccessTokens, Annotations, MatchLog, Protocol):
-    """What the tournament's access layer reads itself: its tokens, and a table's match head and notes."""
+class TournamentAccessRecords(AccessTokens, Annotations, MatchLog, TournamentLog, Protocol):
+    """What the tournament's access layer reads itself: its tokens (and the records revoking any), and a
+    table's match head and notes."""
 
 
 class TournamentAccess:
@@ -86,6 +87,11 @@ class TournamentAccess:
             raise Unauthorized("auth/unknown_token", "this token is not a token of any tournament on this server")
         if tournament_id != row.tournament_id and not (len(tournament_id) >= 4 and row.tournament_id.startswith(tournament_id)):
             raise Forbidden("auth/other_tournament", "this token belongs to another tournament")
+        from .tokens import revoked
+
+        if revoked(self.store.tournament_events(row.tournament_id), row.token_hash):
+            raise Unauthorized("auth/revoked", "this token was replaced by a newer one (`referee tournament tokens "
+                               "--rotate`): ask the organiser for the new one")
         return Entrant(tournament=row.tournament_id, role=row.role, player=row.player)
 
     @staticmethod

@@ -85,11 +85,14 @@ def chain_findings(tournament_id: str, rows: Sequence[StoredTournamentEvent]) ->
 
 
 def token_findings(state: Tournament, tokens: Sequence[StoredTournamentToken]) -> list[str]:
-    """Token rows that no issuing of tokens makes: more than one organiser's or spectators' token, a
-    player's token for no registered player or a second one for the same player, an unknown role."""
+    """Token rows that no issuing of tokens makes: more than one organiser's or spectators' token in
+    force, a player's token for no registered player or a second one in force for the same player, an
+    unknown role. A token a later issuing revoked (``tokens_issued``) is not in force."""
     found: list[str] = []
     seen: dict[tuple[str, str | None], int] = {}
     for t in tokens:
+        if t.token_hash in state.revoked:
+            continue
         where = f"token {t.token_hash[:12]}"
         if t.role not in TOKEN_ROLES:
             found.append(f"{where}: role {t.role!r} is none of {', '.join(TOKEN_ROLES)}")

@@ -213,10 +213,29 @@ class TranscriptAttached(Base, frozen=True, kw_only=True, tag="transcript_attach
     digest: str = ""
 
 
+class IssuedToken(msgspec.Struct, frozen=True, kw_only=True):
+    """A tournament token issued from the organiser's database: whose it is and its sha256 (never the
+    token itself)."""
+
+    role: Literal["organiser", "spectator", "player"]
+    player: str | None = None
+    hash: str
+
+
+class TokensIssued(Base, frozen=True, kw_only=True, tag="tokens_issued"):
+    """Tokens issued by ``referee tournament tokens`` (or ``slips``) in the organiser's own database, and
+    the tokens they replace (``revoked``, by hash): a revoked token is refused from this record on. The
+    token rows themselves (hashes) are written after the record; the tokens are shown once."""
+
+    issued: tuple[IssuedToken, ...]
+    revoked: tuple[str, ...] = ()
+
+
 Event = (
     Created | PlayerAdded | PlayerDropped | PlayerUndropped | PlayerRenamed | RoundPaired | RoundClosed
     | ResultRecorded | ResultCorrected | TiebreaksChanged | PairingWithdrawn | HalfByeGranted | HalfByeCancelled
     | TranscriptAttached
+    | TokensIssued
 )
 
 

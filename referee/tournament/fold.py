@@ -31,6 +31,7 @@ from .events import (
     TableResult,
     TiebreaksChanged,
     TranscriptAttached,
+    TokensIssued,
 )
 
 
@@ -92,6 +93,8 @@ class Tournament:
     attached: dict[tuple[int, int], int] = field(default_factory=dict)
     #: the matches a pairing made for tables whose transcript's match replaced them (never played)
     set_aside: list[str] = field(default_factory=list)
+    #: tokens replaced by a later issue (their sha256 -> the record that revoked them): refused from then on
+    revoked: dict[str, int] = field(default_factory=dict)
 
     def played(self, rnd: Round) -> list[Table]:
         """The round's tables that count (every table but the withdrawn)."""
@@ -199,6 +202,13 @@ def evolve(state: Tournament, record: Record) -> None:
             state.attached[(number, table)] = record.n
             if replaces is not None:
                 state.set_aside.append(replaces)
+        case TokensIssued(issued=issued, revoked=revoked):
+            for token in issued:
+                if (token.role == "player") != (token.player is not None) or (
+                        token.player is not None and token.player not in state.players):
+                    raise CorruptTournament(f"record {record.n} issues a token to no registered player")
+            for digest in revoked:
+                state.revoked.setdefault(digest, record.n)
         case Created():
             raise CorruptTournament(f"record {record.n} creates the tournament again")
         case _:
