@@ -238,7 +238,7 @@ async def table_local(port: int, game: str, deadline: float, out: Tables, seed: 
                 break
             answered[res["seq"]] = res["intent"]
             head = res["seq"]
-            _, verdict = core.adjudicate(rules, state, seat, intent, core.chance_for(config, f"seq:{head}"))
+            _, verdict = core.adjudicate(rules, state, seat, intent, core.play_chance(config))
             state = core.apply(rules, state, verdict)
             if isinstance(verdict, Accepted) != (res["verdict"] == "accepted") or core.state_hash(state) != res["state_hash"]:
                 out.error("copy differs from the server")
@@ -397,6 +397,9 @@ def main() -> None:
     parser.add_argument("--matrix", action="store_true",
                         help="issue 18's comparison in one run: 50 and 200 tables, SQLite with 2 servers and "
                              "PostgreSQL (temp) with 1, 2 and 4, one table of results")
+    parser.add_argument("--durability", choices=("full", "normal"), default="",
+                        help="the SQLite store's durability in the servers (synchronous=FULL or NORMAL; "
+                             "default: $REFEREE_DURABILITY, else full)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
@@ -405,6 +408,8 @@ def main() -> None:
     if args.serve:
         serve(args.port, args.db, args.game, args.workers)
         return
+    if args.durability:
+        os.environ["REFEREE_DURABILITY"] = args.durability  # the servers' stores (they inherit it)
     global PACE
     PACE = args.rate
     if args.matrix:
@@ -420,7 +425,7 @@ def main() -> None:
         print(json.dumps(result, indent=2))
         return
     print(f"{args.tables} tables, {args.seconds:g} s, game {args.game}, "
-          f"{'PostgreSQL' if args.postgres else 'SQLite'}, {args.servers} server(s) of {args.workers} worker(s), "
+          f"{'PostgreSQL' if args.postgres else 'SQLite ' + os.environ.get('REFEREE_DURABILITY', 'full').upper()}, {args.servers} server(s) of {args.workers} worker(s), "
           f"moves chosen {'by each table' if args.moves == 'local' else 'from GET /legal'}"
           + (f", each table at {args.rate:g} intents/s" if args.rate else ", closed loop")
           + f", {args.runs} run(s) (medians):")

@@ -11,6 +11,7 @@ compares the two (a difference is a finding), and a listing first builds the sum
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
@@ -43,13 +44,19 @@ PLAYING, OVER = "playing", "over"
 _outcome_decoder = msgspec.json.Decoder(Outcome)
 
 
+@lru_cache(maxsize=1024)
+def _commitment(root: str, seed: int) -> str:
+    """The seed commitment a summary names (the same for every entry of a match: worked out once)."""
+    from .engine import core
+
+    return core.seed_commitment(root, seed)
+
+
 def summary_of(match: StoredMatch, config: MatchConfig, root: str, *, head: int, head_hash: str,
                outcome: Outcome | None, last_activity: str) -> MatchSummary:
     """The summary of ``match`` (configured by ``config``, created as ``root``: itself or its fork tree's
     root) at entry ``head`` (hash ``head_hash``), its outcome there and when that entry was recorded."""
-    from .engine import core
-
-    commitment = core.seed_commitment(root, config.seed) if config.chance == "digital" and config.seed is not None else ""
+    commitment = _commitment(root, config.seed) if config.chance == "digital" and config.seed is not None else ""
     meta = config.meta
     return MatchSummary(
         match_id=match.id, game=match.game, rules_version=match.rules_version, created_at=match.created_at,
