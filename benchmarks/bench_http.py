@@ -327,6 +327,25 @@ def check(port: int, out: Tables) -> dict[str, int]:
     return {"matches": len(out.matches), "lost": lost, "duplicated": duplicated, "unclean": unclean}
 
 
+def tree_cpu(pid: int) -> float:
+    """CPU seconds (user + system) used so far by process ``pid`` and every process below it (Linux's
+    /proc; NaN elsewhere): the servers' own cost, which a busy machine stretches less than their rate."""
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    total, todo = 0.0, [pid]
+    try:
+        while todo:
+            p = todo.pop()
+            with open(f"/proc/{p}/stat") as fh:
+                fields = fh.read().rpartition(")")[2].split()
+            total += (int(fields[11]) + int(fields[12])) / tick
+            for task in os.listdir(f"/proc/{p}/task"):
+                with open(f"/proc/{p}/task/{task}/children") as fh:
+                    todo += [int(c) for c in fh.read().split()]
+    except (OSError, ValueError, IndexError):
+        return float("nan")
+    return total
+
+
 def run_once(args: argparse.Namespace, seed: int, postgres: Any = None) -> dict[str, Any]:
     """One run: ``args.servers`` server processes (each with ``args.workers`` workers) over one fresh
     database, a SQLite file or (``postgres``: a :class:`tests.support.pg.Server`) a PostgreSQL database."""
@@ -356,7 +375,10 @@ def run_once(args: argparse.Namespace, seed: int, postgres: Any = None) -> dict[
                     time.sleep(0.1)
             import asyncio
 
+            server_cpu, client_cpu = sum(tree_cpu(s.pid) for s in servers), time.process_time()
             out, elapsed = asyncio.run(drive(ports, args.game, args.tables, args.seconds, seed, args.moves))
+            server_cpu = sum(tree_cpu(s.pid) for s in servers) - server_cpu
+            client_cpu = time.process_time() - client_cpu
             checks = check(ports[-1], out)
         finally:
             for server in servers:
@@ -371,6 +393,8 @@ def run_once(args: argparse.Namespace, seed: int, postgres: Any = None) -> dict[
         "post_p50_ms": round(pct(out.post_ms, 50), 2), "post_p99_ms": round(pct(out.post_ms, 99), 2),
         "post_p90_ms": round(pct(out.post_ms, 90), 2), "post_max_ms": round(max(out.post_ms, default=0), 2),
         "all_p50_ms": round(pct(out.all_ms, 50), 2), "all_p99_ms": round(pct(out.all_ms, 99), 2),
+        "server_cpu_ms_per_intent": round(server_cpu * 1000 / max(1, out.accepted + out.rejected), 3),
+        "client_cpu_ms_per_intent": round(client_cpu * 1000 / max(1, out.accepted + out.rejected), 3),
         "accepted": out.accepted, "rejected": out.rejected, "errors": out.errors, **checks,
     }
 
@@ -417,7 +441,8 @@ def main() -> None:
         return
     with _postgres(args.postgres) as postgres:
         runs = [run_once(args, seed, postgres) for seed in range(1, args.runs + 1)]
-    keys = ("accepted_per_s", "intents_per_s", "requests_per_s", "post_p50_ms", "post_p99_ms", "all_p50_ms", "all_p99_ms")
+    keys = ("accepted_per_s", "intents_per_s", "requests_per_s", "post_p50_ms", "post_p99_ms", "all_p50_ms", "all_p99_ms",
+            "server_cpu_ms_per_intent", "client_cpu_ms_per_intent")
     result = {k: statistics.median(r[k] for r in runs) for k in keys}
     result.update({k: sum(r[k] for r in runs) for k in ("lost", "duplicated", "unclean", "matches", "accepted", "rejected")})
     result["runs"] = runs
@@ -431,6 +456,8 @@ def main() -> None:
           + f", {args.runs} run(s) (medians):")
     print(f"  accepted intents/s  {result['accepted_per_s']:>9}   (all intents/s {result['intents_per_s']}, requests/s {result['requests_per_s']})")
     print(f"  intent POST latency p50 {result['post_p50_ms']} ms, p99 {result['post_p99_ms']} ms")
+    print(f"  CPU per intent      servers {result['server_cpu_ms_per_intent']} ms, "
+          f"tables (this process) {result['client_cpu_ms_per_intent']} ms; load average {os.getloadavg()[0]:.2f}")
     print(f"  all requests        p50 {result['all_p50_ms']} ms, p99 {result['all_p99_ms']} ms")
     print(f"  matches {result['matches']}, audited unclean {result['unclean']}, lost {result['lost']}, "
           f"duplicated {result['duplicated']}, errors {[r['errors'] for r in runs]}")
