@@ -19,6 +19,7 @@ import msgspec
 from schemas import MatchConfig, MatchInfo, Outcome
 
 from .store import MatchSummary, StoredEntry, StoredMatch, StoreError
+from .store.base import tree_order
 
 if TYPE_CHECKING:
     from .config import Configuration, Loaded
@@ -148,19 +149,7 @@ def _keep(referee: Referee, built: list[MatchSummary]) -> bool:
 def tree(summaries: Sequence[MatchSummary]) -> list[tuple[MatchSummary, int]]:
     """The summaries with their depth in the fork tree, parents before their forks (each level in the
     order given); a fork whose parent is not among them is listed at the top."""
-    if all(s.parent is None for s in summaries):  # no forks: the order given, all at the top
-        return [(s, 0) for s in summaries]
-    children: dict[str | None, list[MatchSummary]] = {}
-    ids = {s.match_id for s in summaries}
-    for s in summaries:
-        children.setdefault(s.parent if s.parent in ids else None, []).append(s)
-    out: list[tuple[MatchSummary, int]] = []
-    stack: list[tuple[MatchSummary, int]] = [(s, 0) for s in reversed(children.get(None, []))]
-    while stack:
-        s, depth = stack.pop()
-        out.append((s, depth))
-        stack.extend((c, depth + 1) for c in reversed(children.get(s.match_id, [])))
-    return out
+    return tree_order(summaries)
 
 
 def outcome(summary: MatchSummary) -> Outcome | None:
