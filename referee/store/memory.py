@@ -23,6 +23,7 @@ from .base import (
     StoredTournamentEvent,
     StoredTournamentToken,
     StoreError,
+    tree_order,
 )
 
 
@@ -128,6 +129,10 @@ class MemoryStore:
 
     def summaries(self) -> list[MatchSummary]:
         return sorted(self._summaries.values(), key=lambda s: (s.created_at, s.match_id))
+
+    def listed(self, offset: int = 0, limit: int | None = None) -> list[tuple[MatchSummary, int]]:
+        rows = tree_order(self.summaries())
+        return rows[offset:] if limit is None else rows[offset:offset + limit]
 
     def unsummarised(self) -> list[str]:
         return sorted(mid for mid in self._matches if mid not in self._summaries)

@@ -89,6 +89,22 @@ def _busy(exc: sqlite3.OperationalError) -> bool:
     return getattr(exc, "sqlite_errorcode", 0) & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
+_writers: dict[str, threading.Lock] = {}
+_writers_lock = threading.Lock()
+
+
+def _writer(path: str) -> threading.Lock:
+    """The lock this process's connections to the file at ``path`` take turns at its write lock with: an
+    append waits here, woken as soon as the one before it commits, instead of trying BEGIN IMMEDIATE in
+    sleeps (:func:`_patiently`) against its own process; other processes are still waited for that way."""
+    key = os.path.realpath(path)
+    with _writers_lock:
+        found = _writers.get(key)
+        if found is None:
+            found = _writers[key] = threading.Lock()
+        return found
+
+
 #: how long (seconds) a statement waits for another connection's lock before the store gives up on it
 #: (:class:`StoreUnavailable`: the server answers 503 with Retry-After)
 PATIENCE = 30.0
@@ -305,6 +321,7 @@ class SqliteStore(SqliteSummaries):
             # one connection may be shared by threads (a server's workers): its statements are
             # serialised here; separate connections (processes) are serialised by BEGIN IMMEDIATE.
             self._lock = threading.RLock()
+            self._writer = _writer(path)
             self._migrate()
             if wal:
                 # From here on a lock is waited for by _patiently, in short steps, not by SQLite's busy
@@ -483,7 +500,7 @@ class SqliteStore(SqliteSummaries):
         self, entry: StoredEntry, expected_seq: int, snapshot: StoredSnapshot | None = None,
         request: StoredRequest | None = None, summary: MatchSummary | None = None,
     ) -> None:
-        with self._lock:
+        with self._lock, self._writer:
             self._append(entry, expected_seq, snapshot, request, summary)
 
     def _append(
