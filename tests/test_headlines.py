@@ -207,3 +207,23 @@ def test_a_series_under_fifty_points_ends_with_skinner_wanting_to_see_you():
     assert shown.outcome is not None and shown.outcome.scores == {"alice": 6, "bob": 6}
     assert shown.headline.startswith("series game 3 of 3 lost: 6 series points; the series is lost "
                                      "(Skinner wants to see you) · the team lost")
+
+
+def test_the_headline_says_which_entry_waits_for_a_confirmation_and_for_whom():
+    """A declared effect on bob's hidden hand waits for bob: every role's headline says so at the head, and
+    no more once bob has confirmed it."""
+    position = {"phase": "play", "first_player": "alice", "lot_winner": "alice", "turn.number": 5,
+                "turn.active": "alice", "turn.step": "actions", "turn.main_left": 2, "turn.extra_left": 1,
+                "players.alice.hand": ["PL6"], "players.bob.hand": ["TR1"], "players.alice.unseen": ["AG2", "GF1"],
+                "players.alice.main_archive.count": 2, "players.alice.extra_archive.count": 0,
+                "players.bob.unseen": ["TR7"], "players.bob.main_archive.count": 1, "players.bob.extra_archive.count": 0}
+    r = Referee(MemoryStore(), clock=lambda: "")
+    mid = r.new_match("by_all_means", ["alice", "bob"], cards="spec", position=position).id
+    before = r.show(mid, seat="alice").headline
+    held = r.submit(mid, "alice", "play_plot card=PL6 from=hand changes=move:TR1:bob.hand:bob.utility note=Raid", blind=True)
+    assert held.held
+    for seat in ("alice", "bob", None):
+        assert r.show(mid, seat=seat).headline == f"{before} · entry {held.seq} waits for bob to confirm it"
+    assert r.show(mid, at=held.seq).headline == before  # an earlier point: the state alone
+    assert r.confirm(mid, held.seq, by="bob").accepted
+    assert "waits" not in r.show(mid).headline and "alice to act" in r.show(mid).headline
