@@ -200,13 +200,23 @@ class Referee:
             outcome=loaded.rules.outcome(state),
             state=shown,
             boards=loaded.rules.boards(shown),
-            headline=loaded.rules.headline(shown),
+            headline=self._headline(loaded, shown, at),
             sections=loaded.rules.sections(shown),
             seed_commitment=view.commitment(),
             seed=view.seed(lambda: self.over(loaded)),
             secrets=view.secrets(lambda: self.reseeds(loaded, self.store.head(loaded.match.id)),
                                  lambda: self.over(loaded)),
         )
+
+    def _headline(self, loaded: Loaded, shown: dict[str, Any], at: int | None) -> str:
+        """The game's headline of a view and, at the head, the entry that waits for a confirmation (a
+        held entry is public: every role's log shows it waiting, and nothing is played meanwhile)."""
+        line = loaded.rules.headline(shown)
+        hold = self.open_hold(loaded) if at is None else None
+        if hold is None:
+            return line
+        waits = f"entry {hold[0]} waits for {hold[1]} to confirm it"
+        return f"{line} · {waits}" if line else waits
 
     def result(self, match_id: str) -> Outcome | None:
         """How the match ended, or None while it is being played (public to every role): the state at
