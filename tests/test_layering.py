@@ -5,9 +5,15 @@ global randomness. Failures name module:line."""
 from __future__ import annotations
 
 import ast
+import functools
 import os
 
 from conftest import ROOT
+
+import pytest
+
+# one worker reads and parses the sources, once (see _source)
+pytestmark = pytest.mark.xdist_group("layering")
 
 FORBIDDEN_IN_PURE = {"os", "pathlib", "random", "time", "datetime", "io", "sys", "socket", "sqlite3",
                      "sqlite_utils", "subprocess", "shutil", "tempfile", "threading", "uuid", "secrets",
@@ -24,14 +30,27 @@ def _modules(top: str):
                 yield rel, path
 
 
-def _imports(path: str):
+@functools.cache
+def _source(path: str) -> tuple[str, ast.Module, tuple[ast.AST, ...]]:
+    """A module's text, its tree and every node of it in ``ast.walk``'s order, read and parsed once a
+    process: the checks below walk the same ~230 modules a dozen times (each parse ~5 ms)."""
     with open(path, encoding="utf-8") as fh:
-        tree = ast.parse(fh.read(), path)
+        text = fh.read()
+    tree = ast.parse(text, path)
+    return text, tree, tuple(ast.walk(tree))
+
+
+def _nodes(path: str) -> tuple[ast.AST, ...]:
+    return _source(path)[2]
+
+
+@functools.cache
+def _imports_of(path: str) -> tuple[tuple[int, str], ...]:
     pkg = os.path.relpath(os.path.dirname(path), ROOT).replace(os.sep, ".")
-    for node in ast.walk(tree):
+    out: list[tuple[int, str]] = []
+    for node in _nodes(path):
         if isinstance(node, ast.Import):
-            for alias in node.names:
-                yield node.lineno, alias.name
+            out += [(node.lineno, alias.name) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 parts = pkg.split(".")
@@ -39,7 +58,12 @@ def _imports(path: str):
                 name = f"{base}.{node.module}" if node.module else base
             else:
                 name = node.module or ""
-            yield node.lineno, name
+            out.append((node.lineno, name))
+    return tuple(out)
+
+
+def _imports(path: str):
+    return iter(_imports_of(path))
 
 
 def _violations(top: str, rule) -> list[str]:
@@ -123,9 +147,7 @@ def test_cli_imports_rich_only_inside_functions():
     """CLI start-up stays lean: rich (and the engine) are imported where things are rendered."""
     top = []
     for name in ("main.py", "common.py", "lazy.py", "timetravel.py", "reading.py", "cardcmds.py", "admin.py"):
-        with open(os.path.join(ROOT, "cli", name), encoding="utf-8") as fh:
-            tree = ast.parse(fh.read())
-        for node in tree.body:
+        for node in _source(os.path.join(ROOT, "cli", name))[1].body:
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
                 top += [f"cli/{name}:{node.lineno}: {n}" for n in names
@@ -147,7 +169,14 @@ TYPE_ONLY_CIRCLES: tuple[frozenset[str], ...] = ()
 def _graph(*, typing: bool) -> tuple[dict[str, set[str]], list[str]]:
     """Every module of referee, cli and schemas with the modules of ours it imports, at module level and
     inside functions alike (``typing``: also those under ``if TYPE_CHECKING:``); and every private name
-    (``_x``) imported from another module of ours, as ``importer <- module._x``."""
+    (``_x``) imported from another module of ours, as ``importer <- module._x``. Built once a process for
+    each ``typing``; each caller gets its own copy."""
+    graph, private = _graph_once(typing)
+    return {mod: set(targets) for mod, targets in graph.items()}, list(private)
+
+
+@functools.cache
+def _graph_once(typing: bool) -> tuple[dict[str, frozenset[str]], tuple[str, ...]]:
     modules: dict[str, str] = {}
     for top in ("referee", "cli", "schemas"):
         for rel, path in _modules(top):
@@ -159,19 +188,18 @@ def _graph(*, typing: bool) -> tuple[dict[str, set[str]], list[str]]:
             name = name.rpartition(".")[0]
         return name or None
 
-    graph: dict[str, set[str]] = {}
+    graph: dict[str, frozenset[str]] = {}
     private: list[str] = []
     for mod, path in modules.items():
-        with open(path, encoding="utf-8") as fh:
-            tree = ast.parse(fh.read(), path)
+        nodes = _nodes(path)
         skipped: set[int] = set()
         if not typing:
-            for node in ast.walk(tree):
+            for node in nodes:
                 if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
                     skipped.update(id(n) for stmt in node.body for n in ast.walk(stmt))
         pkg = mod if path.endswith("__init__.py") else mod.rpartition(".")[0]
         out: set[str] = set()
-        for node in ast.walk(tree):
+        for node in nodes:
             if id(node) in skipped:
                 continue
             if isinstance(node, ast.Import):
@@ -188,8 +216,8 @@ def _graph(*, typing: bool) -> tuple[dict[str, set[str]], list[str]]:
                     if alias.name.startswith("_") and not alias.name.startswith("__") and ours(base):
                         private.append(f"{mod} <- {base}.{alias.name}")
         out.discard(mod)
-        graph[mod] = out
-    return graph, private
+        graph[mod] = frozenset(out)
+    return graph, tuple(private)
 
 
 def _circles(graph: dict[str, set[str]]) -> list[frozenset[str]]:
@@ -300,9 +328,7 @@ def test_cli_command_modules_share_cli_common_not_cli_main():
     (serve's shared PostgreSQL pool excepted: open_store takes no pool size)."""
     found = []
     for rel, path in _modules("cli"):
-        with open(path, encoding="utf-8") as fh:
-            tree = ast.parse(fh.read(), path)
-        for node in ast.walk(tree):
+        for node in _nodes(path):
             if not isinstance(node, ast.ImportFrom) or not node.module:
                 continue
             names = {a.name for a in node.names}
@@ -354,9 +380,8 @@ LONG_FUNCTIONS = frozenset({
 
 def _measure(path: str):
     """A module's lines and [(function name, its lines, its first line)]."""
-    with open(path, encoding="utf-8") as fh:
-        text = fh.read()
-    funcs = [(node.name, node.end_lineno - node.lineno + 1, node.lineno) for node in ast.walk(ast.parse(text, path))
+    text, _tree, nodes = _source(path)
+    funcs = [(node.name, node.end_lineno - node.lineno + 1, node.lineno) for node in nodes
              if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
     return text.count("\n"), funcs
 

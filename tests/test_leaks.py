@@ -78,8 +78,10 @@ def h(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-def answers(hall: Hall, mid: str, tokens: dict[str, str], role: str) -> list[tuple[str, bytes]]:
-    """Every answer ``role`` can get about the match, over HTTP and from the CLI's service calls."""
+def answers(hall: Hall, mid: str, tokens: dict[str, str], role: str, cli_json: str,
+            cli_formats: tuple[str, ...] = FORMATS) -> list[tuple[str, bytes]]:
+    """Every answer ``role`` can get about the match, over HTTP and from the CLI's service calls (the
+    CLI's JSON export given, as made for :func:`never_seen`; its other exports in ``cli_formats``)."""
     c, base, hd = hall.client, f"/matches/{mid}", h(tokens[role])
     head = hall.store.head(mid)
     out: list[tuple[str, bytes]] = []
@@ -109,18 +111,22 @@ def answers(hall: Hall, mid: str, tokens: dict[str, str], role: str) -> list[tup
     out.append(("cli log", msgspec.json.encode(r.log(mid, seat=seat))))
     out.append(("cli replay", msgspec.json.encode(r.replay(mid, seat=seat))))
     for fmt in FORMATS:
-        out.append((f"cli export.{fmt}", export(r, mid, fmt, role).encode()))
+        if fmt == "json":
+            out.append(("cli export.json", cli_json.encode()))
+        elif fmt in cli_formats:
+            out.append((f"cli export.{fmt}", export(r, mid, fmt, role).encode()))
     return out
 
 
-def never_seen(referee: Referee, mid: str, role: str, universe: set[str]) -> set[str]:
+def never_seen(referee: Referee, mid: str, role: str, universe: set[str], exported: str | None = None) -> set[str]:
     """Entry by entry through the role's JSON export (each step: the entry, its words and the state
     after it), check that no step names an id hidden from the role after that entry that the role has
     not seen while it was public (a card played becomes public; one drawn into another hand does not).
-    Returns the ids hidden from the role at the end that it never saw: what no answer may name."""
+    Returns the ids hidden from the role at the end that it never saw: what no answer may name.
+    ``exported``: the role's JSON export, where the caller has made it already."""
     loaded = referee.load(mid)
     seat = None if role == "arbiter" else role
-    doc = json.loads(export(referee, mid, "json", role))
+    doc = json.loads(export(referee, mid, "json", role) if exported is None else exported)
     state = loaded.initial
     seen = {x for x in universe if f'"{x}"' in json.dumps(doc["initial_state"])}
     plain = {x for x in universe if _WORDY.fullmatch(x)}  # named by a text exactly when among its words
@@ -218,7 +224,14 @@ def secrets_of_the_arbiter(hall: Hall, mid: str) -> set[str]:
     return out
 
 
-def check(hall: Hall, mid: str, tokens: dict[str, str], roles: list[str]) -> None:
+def check(hall: Hall, mid: str, tokens: dict[str, str], roles: list[str], every_format: tuple[str, ...] = ()) -> None:
+    """Every answer of every role in ``roles`` searched (see :func:`answers`). The CLI's text, Markdown and
+    HTML exports, the very function HTTP streams, are made and searched for the roles in ``every_format``
+    only (each test names one or more: together every game's seats and its spectator);
+    :func:`test_the_cli_exports_what_http_exports_for_every_role` (slow) compares them with HTTP's for
+    every role, and tests/http/test_api.py::test_exports_are_streamed_in_pieces in every run. The CLI's
+    JSON export is made for every role (it is :func:`never_seen`'s walk) and must equal HTTP's."""
+    assert every_format and set(every_format) <= set(roles), every_format
     r = hall.referee
     loaded = r.load(mid)
     every = card_names(loaded)
@@ -228,10 +241,11 @@ def check(hall: Hall, mid: str, tokens: dict[str, str], roles: list[str]) -> Non
         # what people wrote in notes and comments they show as they wrote it: not the referee's to hide
         authored = " ".join(a.text for a in r.store.annotations(mid)) + " ".join(
             str(e.meta.get("comment", "")) for e in r.log(mid))
-        forbidden = {x for x in never_seen(r, mid, role, universe) if x not in authored}
+        cli_json = export(r, mid, "json", role)
+        forbidden = {x for x in never_seen(r, mid, role, universe, cli_json) if x not in authored}
         names = {n for n in names_of(loaded, forbidden, every) if n not in authored}
         named = _naming(forbidden | names)
-        got = answers(hall, mid, tokens, role)
+        got = answers(hall, mid, tokens, role, cli_json, FORMATS if role in every_format else ("json",))
         for what, data in got:
             text = data.decode("utf-8")
             found = named(text)
@@ -244,7 +258,8 @@ def check(hall: Hall, mid: str, tokens: dict[str, str], roles: list[str]) -> Non
         assert http_state["state"] == cli_state["state"] and http_state.get("seed") == cli_state.get("seed")
         http_log = [e for what, d in got if what.startswith("log@") for e in json.loads(d)["entries"]]
         assert http_log == json.loads(dict(got)["cli log"])
-        assert dict(got)["export.json"] == dict(got)["cli export.json"]
+        for fmt in FORMATS if role in every_format else ("json",):
+            assert dict(got)[f"export.{fmt}"] == dict(got)[f"cli export.{fmt}"], (role, fmt)
 
 
 _HEX = re.compile(r"[0-9a-f]{64,}")
@@ -309,20 +324,20 @@ def AGAIN(seed: int):  # noqa: N802 - reads as a seed in the lists below
 @pytest.mark.parametrize("seed", [3, 11])
 def test_by_all_means_random_play_over_http_leaks_nothing(hall, seed):
     mid, tokens = play_over_http(hall, "by_all_means", ["alice", "bob"], 90, seed, cards="demo")
-    check(hall, mid, tokens, ["alice", "bob", "spectator"])
+    check(hall, mid, tokens, ["alice", "bob", "spectator"], ("alice",))
 
 
 @pytest.mark.parametrize("seed", [5, AGAIN(8)])
 def test_war_of_shadows_random_play_over_http_leaks_nothing(hall, seed):
     mid, tokens = play_over_http(hall, "war_of_shadows", ["anna", "boris", "vera"], 120, seed, cards="demo",
                                  options={"to_each_their_own": True, "keep_secrets": True})
-    check(hall, mid, tokens, ["anna", "boris", "vera", "spectator"])
+    check(hall, mid, tokens, ["anna", "boris", "vera", "spectator"], ("vera",))
 
 
 @pytest.mark.parametrize("seed", [4, AGAIN(9)])
 def test_android_random_play_over_http_leaks_nothing(hall, seed):
     mid, tokens = play_over_http(hall, "android", ["ana", "ben", "cy", "dee"], 140, seed, cards="demo")
-    check(hall, mid, tokens, ["ana", "ben", "cy", "dee", "spectator"])
+    check(hall, mid, tokens, ["ana", "ben", "cy", "dee", "spectator"], ("dee",))
 
 
 # -- the demos (physical), with quoted values and declared effects ----------------------------------------
@@ -339,19 +354,19 @@ def _import(hall: Hall, path: str, edit=lambda t: t) -> tuple[str, dict[str, str
 
 def test_the_by_all_means_demo_leaks_nothing(hall):
     mid, tokens = _import(hall, f"{ROOT}/replays/by_all_means/club-night.txt")
-    check(hall, mid, tokens, ["alice", "bob", "spectator"])
+    check(hall, mid, tokens, ["alice", "bob", "spectator"], ("spectator",))
 
 
 def test_over_postgresql_random_play_and_the_demo_leak_nothing(pg_hall):
     mid, tokens = play_over_http(pg_hall, "by_all_means", ["alice", "bob"], 90, 3, cards="demo")
-    check(pg_hall, mid, tokens, ["alice", "bob", "spectator"])
+    check(pg_hall, mid, tokens, ["alice", "bob", "spectator"], ("bob",))
     mid, tokens = _import(pg_hall, f"{ROOT}/replays/by_all_means/club-night.txt")
-    check(pg_hall, mid, tokens, ["alice", "bob", "spectator"])
+    check(pg_hall, mid, tokens, ["alice", "bob", "spectator"], ("spectator",))
 
 
 def test_the_android_demo_leaks_nothing(hall):
     mid, tokens = _import(hall, f"{ROOT}/replays/android/thursday-club.txt")
-    check(hall, mid, tokens, ["mia", "theo", "zoe", "spectator"])
+    check(hall, mid, tokens, ["mia", "theo", "zoe", "spectator"], ("theo",))
 
 
 def test_the_war_of_shadows_demo_typed_with_quoted_values_leaks_nothing(hall):
@@ -359,7 +374,7 @@ def test_the_war_of_shadows_demo_typed_with_quoted_values_leaks_nothing(hall):
     mid, tokens = _import(hall, f"{ROOT}/replays/war_of_shadows/ember-coast.txt", quote)
     full = [e.notation for e in hall.referee.log(mid) if e.notation.startswith("arrange_loyalty")]
     assert full and all('="' in n for n in full)  # typed with quotes, accepted
-    check(hall, mid, tokens, ["anna", "boris", "vera", "spectator"])
+    check(hall, mid, tokens, ["anna", "boris", "vera", "spectator"], ("spectator",))
     for role in ("boris", "spectator"):
         for e in hall.referee.log(mid, seat=role):
             if e.notation.startswith("arrange_loyalty") and e.actor != role:
@@ -379,7 +394,7 @@ def test_declared_effects_that_move_cards_into_a_hand_leak_nothing(hall):
     info = hall.referee.new_match("by_all_means", ["alice", "bob"], cards="spec", position=position)
     res = hall.referee.submit(info.id, "alice", 'play_plot card=PL6 from=hand changes=move:TR6:alice.hand:alice.main_archive note="Back to the pile"')
     assert res.accepted, res.verdict
-    check(hall, info.id, hall.tokens(info.id), ["alice", "bob", "spectator"])
+    check(hall, info.id, hall.tokens(info.id), ["alice", "bob", "spectator"], ("alice", "bob", "spectator"))
     bob = [e for e in hall.referee.log(info.id, seat="bob") if e.actor == "alice"][-1]
     assert "TR6" not in bob.notation and "move:?:alice.hand:alice.main_archive" in bob.notation
 
@@ -468,12 +483,35 @@ def test_a_seat_sees_no_seed_in_a_digital_transcript_export(tmp_path):
 @pytest.mark.parametrize("seed", [4])
 def test_copycat_random_play_over_http_leaks_nothing(hall, seed):
     mid, tokens = play_over_http(hall, "copycat", ["anna", "ben", "cleo"], 150, seed, cards="demo")
-    check(hall, mid, tokens, ["anna", "ben", "cleo", "spectator"])
+    check(hall, mid, tokens, ["anna", "ben", "cleo", "spectator"], ("cleo",))
 
 
 def test_the_copycat_demo_leaks_nothing(hall):
     mid, tokens = _import(hall, f"{ROOT}/replays/copycat/thursday-club.txt")
-    check(hall, mid, tokens, ["anna", "ben", "cleo", "spectator"])
+    check(hall, mid, tokens, ["anna", "ben", "cleo", "spectator"], ("spectator",))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("demo,roles", [
+    ("by_all_means/club-night.txt", ["alice", "bob", "spectator", "arbiter"]),
+    ("war_of_shadows/ember-coast.txt", ["anna", "boris", "vera", "spectator", "arbiter"]),
+    ("android/thursday-club.txt", ["mia", "theo", "zoe", "spectator", "arbiter"]),
+    ("copycat/thursday-club.txt", ["anna", "ben", "cleo", "spectator", "arbiter"]),
+    (None, ["alice", "bob", "spectator", "arbiter"]),
+])
+def test_the_cli_exports_what_http_exports_for_every_role(hall, demo, roles):
+    """The rest of :func:`check`'s cross product: the CLI's export in every format, for every role, is
+    byte for byte what HTTP streams to that role's token (whose answers the tests above search), after a
+    demo (physical) and after random play (digital: the seed and the hashes)."""
+    if demo is None:
+        mid, tokens = play_over_http(hall, "by_all_means", ["alice", "bob"], 90, 3, cards="demo")
+    else:
+        mid, tokens = _import(hall, f"{ROOT}/replays/{demo}")
+    for role in roles:
+        for fmt in FORMATS:
+            answer = hall.client.get(f"/matches/{mid}/export", params={"format": fmt}, headers=h(tokens[role]))
+            assert answer.status_code == 200, (role, fmt, answer.text)
+            assert answer.content == export(hall.referee, mid, fmt, role).encode(), (role, fmt)
 
 
 def test_the_word_lookup_finds_exactly_what_the_pattern_finds():

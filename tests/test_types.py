@@ -10,6 +10,10 @@ import pytest
 
 from conftest import ROOT
 
+# the three mypy runs share one worker, one after another: the first checks the product (and fills
+# .mypy_cache), the other two then read the cache instead of each checking the product again at once
+pytestmark = pytest.mark.xdist_group("mypy")
+
 
 @pytest.fixture(autouse=True)
 def _keep_the_recursion_limit():
