@@ -38,7 +38,28 @@ def app() -> Any:
         # one Referee per worker thread
         return Referee(store()) if snapshot_every is None else Referee(store(), snapshot_every=snapshot_every)
 
-    return create_app(referee, admin_token=os.environ.get("REFEREE_ADMIN_TOKEN") or None)
+    return create_app(referee, admin_token=os.environ.get("REFEREE_ADMIN_TOKEN") or None,
+                      keepalive=_seconds("REFEREE_STREAM_KEEPALIVE", 15.0),
+                      listen_poll=_seconds("REFEREE_LISTEN_POLL", 10.0))
+
+
+def _seconds(name: str, default: float) -> float:
+    """A live-stream interval from the environment, in seconds (unset or empty: ``default``); anything but
+    a positive number stops ``serve`` naming the variable."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not 0 < value <= 86400:
+        from referee.engine.codes import InputCode
+        from referee.errors import BadInput
+
+        raise BadInput(InputCode.BAD_ARGUMENT, f"{name} must be a number of seconds (0 < seconds <= 86400), not "
+                       f"{raw[:40]!r}; unset it for the default, {default:g} s")
+    return value
 
 
 def serve(host: str, port: int, db: str, *, workers: int = 1, log_level: str = "info",
@@ -58,6 +79,7 @@ def serve(host: str, port: int, db: str, *, workers: int = 1, log_level: str = "
     from referee.store.sqlite import DURABILITY_ENV, durability_level
 
     level = durability_level(durability)  # a bad value is refused before anything starts
+    _seconds("REFEREE_STREAM_KEEPALIVE", 15.0), _seconds("REFEREE_LISTEN_POLL", 10.0)  # likewise
     try:
         store = open_store(db, durability=level)  # create and migrate the database before the first request
         power = store.may_alter() if isinstance(store, PostgresStore) else None

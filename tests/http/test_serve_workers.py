@@ -19,6 +19,7 @@ from conftest import ROOT
 from support.live import free_port
 
 WORKERS = 3
+SLOW_POLL = 600
 
 
 def auth(token: str) -> dict[str, str]:
@@ -29,6 +30,9 @@ def auth(token: str) -> dict[str, str]:
 def serving(url: str):
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_")}
+    # streams look for missed appends only every 10 minutes: an entry that arrives sooner came by NOTIFY,
+    # however long the machine takes to open the stream
+    env |= {"REFEREE_LISTEN_POLL": str(SLOW_POLL), "REFEREE_STREAM_KEEPALIVE": str(SLOW_POLL)}
     proc = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--port", str(port), "--db", url, "--workers",
                              str(WORKERS)], cwd=ROOT, env=env, text=True, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, start_new_session=True)
@@ -126,7 +130,7 @@ def test_referee_serve_with_workers_over_postgresql(pg_server):
                             return
 
             follower = threading.Thread(target=follow, daemon=True)
-            opening = time.monotonic()  # the stream opens after this: its first fallback poll comes 10 s later
+            opening = time.monotonic()  # the stream opens after this: its first fallback poll comes SLOW_POLL s later
             follower.start()
             deadline = time.monotonic() + 30
             while True:  # wait until that worker holds the stream (then nothing comes from a backlog)
@@ -142,11 +146,12 @@ def test_referee_serve_with_workers_over_postgresql(pg_server):
             sent = time.monotonic()
             answer = writer.post(f"/matches/{mid}/intents", json={"intent": intent, "seat": seat}, headers=arbiter)
             assert answer.status_code == 201, answer.text
-            follower.join(15)
+            follower.join(90)
             assert seen and seen[0][0] == head + 1
             # woken by NOTIFY from the other process: the entry arrived before the stream's first fallback
-            # poll could have run (10 s after it opened; timing the arrival alone flaked under load)
-            assert seen[0][1] < opening + 9.5, (seen[0][1] - opening, seen[0][1] - sent)
+            # poll or keep-alive could have run (SLOW_POLL s after it opened; with the default 10 s poll a
+            # stream that took long to open under load could not tell the two apart)
+            assert seen[0][1] < opening + SLOW_POLL - 30, (seen[0][1] - opening, seen[0][1] - sent)
         finally:
             for c in clients.values():
                 c.close()
