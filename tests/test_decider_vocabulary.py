@@ -129,7 +129,7 @@ def test_the_table_runs_before_the_decider_after_and_again_on_a_refusal():
         plain.judge(Decision("g/", 0, _evolve), 5)
 
 
-@pytest.mark.parametrize("game", [g for g in GAMES if g != "xfiles_encounters"])
+@pytest.mark.parametrize("game", GAMES)
 def test_a_game_declares_its_table_and_writes_no_judge(game):
     import importlib
 
