@@ -44,6 +44,7 @@ from schemas.http import (
     SubmitIntent,
     UndoRequest,
 )
+from referee.httpcodes import HttpCode
 
 _BY_STATUS: dict[int, type[RefereeError]] = {404: NotFound, 409: ConflictError, 503: StorageError}
 RETRIES = 3
@@ -229,7 +230,7 @@ def _result(answer: SubmitAnswer) -> SubmitResult:
         verdict = Held(confirmer=answer.confirmer)
     elif answer.verdict == "rejected":
         r = answer.rejection
-        verdict = Rejected(r.code, r.message, r.rule) if r is not None else Rejected("http/no_reason", "the server gave no reason")
+        verdict = Rejected(r.code, r.message, r.rule) if r is not None else Rejected(HttpCode.NO_REASON, "the server gave no reason")
     else:
         verdict = Accepted(tuple(answer.events))
     return SubmitResult(

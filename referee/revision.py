@@ -36,6 +36,7 @@ from .errors import BadInput, RefereeError
 from .inputs import check_text
 from .redaction import verdict_name
 from .service import Referee
+from .engine.codes import TranscriptCode
 
 #: the transcript lines that act on entries by number (their numbers move in a revision)
 _ACTING = ("undo", "redo", "confirm", "decline")
@@ -188,7 +189,7 @@ def revise(referee: Referee, match_id: str, text: str, *, reason: str, by: str, 
             meta.update(amends=old[o][0], reason=reason, amended_by=by)
         try:
             if item.kind != "move":
-                raise BadInput("transcript/bad_line", "expected '<seat>: <intent>'")
+                raise BadInput(TranscriptCode.BAD_LINE, "expected '<seat>: <intent>'")
             res = referee.submit(mid, item.seat, item.text, meta=meta)
             seq, verdict = res.seq, verdict_name(res.verdict)
         except BadInput as exc:

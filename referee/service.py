@@ -35,7 +35,7 @@ from schemas.http import (
 from .api import SubmitResult, log_span
 from .engine import core, notation
 from .engine.chance import left_out, typed_chance, with_chance
-from .engine.codes import InputCode, MatchCode, RulingCode
+from .engine.codes import ConfirmCode, InputCode, MatchCode, RedoCode, RulingCode, UndoCode
 from .engine.entries import (
     Act,
     Confirmation,
@@ -502,7 +502,7 @@ class Referee:
         if to is None:
             last = timeline.last_action()
             if last is None:
-                raise BadInput("undo/nothing_to_undo", f"match {loaded.match.id} has no accepted or held move to undo")
+                raise BadInput(UndoCode.NOTHING_TO_UNDO, f"match {loaded.match.id} has no accepted or held move to undo")
             to = last.seq - 1
         if not 0 <= to < head:
             raise BadInput(MatchCode.BAD_SEQ, f"--to {to} is not an earlier entry: match {loaded.match.id} has entries 0..{head}")
@@ -527,7 +527,7 @@ class Referee:
         if undo is None:
             undo = timeline.latest_undo()
             if undo is None:
-                raise BadInput("redo/nothing_to_redo", f"match {loaded.match.id} has no undo in effect to redo")
+                raise BadInput(RedoCode.NOTHING_TO_REDO, f"match {loaded.match.id} has no undo in effect to redo")
         if not 1 <= undo <= head:
             raise BadInput(MatchCode.BAD_SEQ, f"entry {undo} does not exist: match {loaded.match.id} has entries 1..{head}")
         verdict = self.decide_redo(loaded, timeline, by, undo, loaded.rules.outcome(state) is not None)
@@ -601,9 +601,9 @@ class Referee:
             entry = hold[0]
         if hold is None or hold[0] != entry:
             what = f"entry {hold[0]} waits for {hold[1]}" if hold else "nothing waits for a confirmation"
-            raise BadInput("confirm/nothing_to_confirm", f"entry {entry} does not wait for a confirmation ({what})")
+            raise BadInput(ConfirmCode.NOTHING_TO_CONFIRM, f"entry {entry} does not wait for a confirmation ({what})")
         if by not in (hold[1], ARBITER):
-            raise BadInput("confirm/not_yours", f"entry {entry} waits for {hold[1]} (or the arbiter) to confirm it, not {by}")
+            raise BadInput(ConfirmCode.NOT_YOURS, f"entry {entry} waits for {hold[1]} (or the arbiter) to confirm it, not {by}")
         stored = self.entry_at(loaded.match, entry)
         assert stored is not None
         held = loaded.decoder.decode(stored.body)

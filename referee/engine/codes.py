@@ -1,7 +1,8 @@
 """The framework's rejection and error codes, a ``StrEnum`` per scope (a game's own codes are its
-``codes.py``): each value is the code as clients, logs and transcripts have always read it (a code never
-changes), the member its reason in capitals. ``tests/test_decider_vocabulary.py`` holds that no module
-spells one of these scopes' codes as a string.
+``codes.py``; the HTTP front ends' are :mod:`referee.httpcodes`, a token's :class:`referee.auth.AuthCode`, a
+tournament's :mod:`referee.tournament.codes`): each value is the code as clients, logs and transcripts have
+always read it (a code never changes), the member its reason in capitals. ``tests/test_decider_vocabulary.py``
+holds that no module spells one of these scopes' codes as a string.
 """
 
 from __future__ import annotations
@@ -97,6 +98,43 @@ class RulingCode(StrEnum):
     UNDONE = "ruling/undone"
 
 
+class TranscriptCode(StrEnum):
+    """A transcript being imported: its header, a line, its text, a result it states."""
+
+    ANNOTATION_BEFORE_MOVES = "transcript/annotation_before_moves"
+    BAD_HEADER = "transcript/bad_header"
+    BAD_LINE = "transcript/bad_line"
+    BAD_TEXT = "transcript/bad_text"
+    LINE_TOO_LONG = "transcript/line_too_long"
+    RESULT_DIFFERS = "transcript/result_differs"
+
+
+class UndoCode(StrEnum):
+    """An undo: who may undo under the match's policy, and what there is to undo."""
+
+    NOT_ALLOWED = "undo/not_allowed"
+    NOTHING_TO_UNDO = "undo/nothing_to_undo"
+    TARGET_UNDONE = "undo/target_undone"
+
+
+class RedoCode(StrEnum):
+    """A redo of an undo: the undo named, and whether the line of play still lets it be redone."""
+
+    ALREADY_REDONE = "redo/already_redone"
+    LINE_MOVED_ON = "redo/line_moved_on"
+    NOT_AN_UNDO = "redo/not_an_undo"
+    NOTHING_TO_REDO = "redo/nothing_to_redo"
+    UNDO_UNDONE = "redo/undo_undone"
+
+
+class ConfirmCode(StrEnum):
+    """A confirmation of a move held for another seat's consent."""
+
+    NOT_WAITING = "confirm/not_waiting"
+    NOT_YOURS = "confirm/not_yours"
+    NOTHING_TO_CONFIRM = "confirm/nothing_to_confirm"
+
+
 #: every scope, by its prefix
 SCOPES: dict[str, type[StrEnum]] = {
     "turn": TurnCode,
@@ -106,4 +144,8 @@ SCOPES: dict[str, type[StrEnum]] = {
     "game": GameCode,
     "setup": SetupCode,
     "ruling": RulingCode,
+    "transcript": TranscriptCode,
+    "undo": UndoCode,
+    "redo": RedoCode,
+    "confirm": ConfirmCode,
 }

@@ -38,11 +38,12 @@ from schemas.tournament import (
     You,
 )
 
-from ..auth import Forbidden, Principal, Unauthorized, bearer, hash_token
+from ..auth import AuthCode, Forbidden, Principal, Unauthorized, bearer, hash_token
 from ..errors import StorageError
 from ..service import Referee
 from ..store import AccessTokens, Annotations, MatchLog, StoredTournamentToken, StoreError
 from .api import LocalTournaments
+from .codes import TournamentCode
 
 ROLES = ("organiser", "spectator", "player")
 
@@ -81,15 +82,15 @@ class TournamentAccess:
                               "(tokens are given when the tournament is created and players are added)")
         row = self.store.find_tournament_token(hash_token(token))
         if row is None:
-            raise Unauthorized("auth/unknown_token", "this token is not a token of any tournament on this server")
+            raise Unauthorized(AuthCode.UNKNOWN_TOKEN, "this token is not a token of any tournament on this server")
         if tournament_id != row.tournament_id and not (len(tournament_id) >= 4 and row.tournament_id.startswith(tournament_id)):
-            raise Forbidden("auth/other_tournament", "this token belongs to another tournament")
+            raise Forbidden(AuthCode.OTHER_TOURNAMENT, "this token belongs to another tournament")
         return Entrant(tournament=row.tournament_id, role=row.role, player=row.player)
 
     @staticmethod
     def organiser(who: Entrant, what: str) -> None:
         if who.role != "organiser":
-            raise Forbidden("auth/forbidden", f"only the organiser may {what} (this token is a {who.role}'s)")
+            raise Forbidden(AuthCode.FORBIDDEN, f"only the organiser may {what} (this token is a {who.role}'s)")
 
     # -- writes (the organiser) -----------------------------------------------------------------------
 
@@ -174,7 +175,7 @@ class TournamentAccess:
         if len(found) != 1:
             from ..errors import NotFound
 
-            raise NotFound("tournament/no_such_table", f"no table of tournament {state.id} plays match {match_id!r}"
+            raise NotFound(TournamentCode.NO_SUCH_TABLE, f"no table of tournament {state.id} plays match {match_id!r}"
                            + (" (the id starts more than one: type more of it)" if found else ""))
         table = found[0]
         mid = table.match_id or ""

@@ -1,0 +1,56 @@
+"""A tournament's refusal codes, a ``StrEnum`` as :mod:`referee.engine.codes` gives the framework's: each
+value is the code as clients and the organiser's scripts have always read it (a code never changes), the
+member its reason in capitals."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class TournamentCode(StrEnum):
+    """A tournament's refusals: its configuration, players, rounds, pairings, tables and results."""
+
+    ALL_ROUNDS_PAIRED = "tournament/all_rounds_paired"
+    ALREADY_DROPPED = "tournament/already_dropped"
+    AMBIGUOUS_ID = "tournament/ambiguous_id"
+    BAD_CHANCE = "tournament/bad_chance"
+    BAD_CONFIG = "tournament/bad_config"
+    BAD_DIRECT_ENCOUNTER = "tournament/bad_direct_encounter"
+    BAD_FORMAT = "tournament/bad_format"
+    BAD_NAME = "tournament/bad_name"
+    BAD_PAIRING = "tournament/bad_pairing"
+    BAD_PLACES = "tournament/bad_places"
+    BAD_PLAYER = "tournament/bad_player"
+    BAD_POINTS = "tournament/bad_points"
+    BAD_RECORD = "tournament/bad_record"
+    BAD_RESULT = "tournament/bad_result"
+    BAD_ROUND = "tournament/bad_round"
+    BAD_ROUNDS = "tournament/bad_rounds"
+    BAD_SEED = "tournament/bad_seed"
+    BAD_TABLE_SIZE = "tournament/bad_table_size"
+    BAD_TIEBREAK = "tournament/bad_tiebreak"
+    BAD_UNDO_POLICY = "tournament/bad_undo_policy"
+    BAD_UNPLAYED = "tournament/bad_unplayed"
+    CANNOT_PAIR = "tournament/cannot_pair"
+    CORRUPT = "tournament/corrupt"
+    DROPPED = "tournament/dropped"
+    DUPLICATE_PLAYER = "tournament/duplicate_player"
+    HAS_HALF_BYE = "tournament/has_half_bye"
+    HAS_RESULT = "tournament/has_result"
+    LATE_ENTRY = "tournament/late_entry"
+    NO_HALF_BYE = "tournament/no_half_bye"
+    NO_SUCH_TABLE = "tournament/no_such_table"
+    NO_TABLE = "tournament/no_table"
+    NOT_DROPPED = "tournament/not_dropped"
+    NOT_FOUND = "tournament/not_found"
+    NOTHING_OPEN = "tournament/nothing_open"
+    NOTHING_TO_CHANGE = "tournament/nothing_to_change"
+    NOTHING_TO_CORRECT = "tournament/nothing_to_correct"
+    REASON_NEEDED = "tournament/reason_needed"
+    ROUND_CLOSED = "tournament/round_closed"
+    ROUND_OPEN = "tournament/round_open"
+    ROUND_PAIRED = "tournament/round_paired"
+    STALE = "tournament/stale"
+    TOO_FEW_PLAYERS = "tournament/too_few_players"
+    UNKNOWN_PLAYER = "tournament/unknown_player"
+    WITHDRAWN = "tournament/withdrawn"
