@@ -45,7 +45,7 @@ from schemas.http import (
 )
 
 from .engine import core, notation
-from .engine.codes import CardsCode, InputCode, MatchCode
+from .engine.codes import CardsCode, InputCode, IntentCode, LegalCode, LogCode, MatchCode, ReplayCode, StoreCode
 from .errors import BadInput, ConflictError, NotFound, RefereeError, StorageError
 from .inputs import check_depth
 from .redaction import View
@@ -113,7 +113,7 @@ class Access:
         try:
             self.store.add_tokens(rows)
         except StoreError as exc:
-            raise StorageError("store/failed", f"could not record the match's tokens: {exc}") from None
+            raise StorageError(StoreCode.FAILED, f"could not record the match's tokens: {exc}") from None
         return Tokens(seats=seats, arbiter=arbiter, spectator=spectator)
 
     def authenticate(self, authorization: str | None, match_id: str) -> Principal:
@@ -246,7 +246,7 @@ class Access:
         if stop is None:
             stop = min(self.store.head(loaded.match.id), start + REPLAY_MAX - 1)
         elif stop - start + 1 > REPLAY_MAX:
-            raise BadInput("replay/too_many", f"a replay answers at most {REPLAY_MAX} entries a request; "
+            raise BadInput(ReplayCode.TOO_MANY, f"a replay answers at most {REPLAY_MAX} entries a request; "
                            f"ask for from={start}&to={start + REPLAY_MAX - 1}, then the next page")
         return self.referee.replay(loaded.match.id, start=start, stop=stop, seat=self._seat(view))
 
@@ -300,7 +300,7 @@ class Access:
         try:
             return self.referee.legal(p.match_id, seat, blind=p.role == "seat")
         except NotImplementedError:
-            raise BadInput("legal/not_enumerable", f"{loaded.game.name} cannot list its legal intents here") from None
+            raise BadInput(LegalCode.NOT_ENUMERABLE, f"{loaded.game.name} cannot list its legal intents here") from None
 
     def export(self, p: Principal, fmt: str, *, as_: str | None = None) -> str:
         return "".join(self.export_chunks(p, fmt, as_=as_))
@@ -326,7 +326,7 @@ class Access:
                 raise Forbidden(AuthCode.OTHER_SEAT, f"{p.seat}'s token cannot act for {seat}")
             seat = p.seat
         elif seat is None:
-            raise BadInput("intent/seat_required", "the arbiter acts for a seat (or another actor of the game): name it in 'seat'")
+            raise BadInput(IntentCode.SEAT_REQUIRED, "the arbiter acts for a seat (or another actor of the game): name it in 'seat'")
         assert seat is not None
         text = intent if isinstance(intent, str) else self._notation(loaded, intent)
         meta = {"by": ARBITER} if p.role == "arbiter" else None
@@ -455,7 +455,7 @@ class Access:
             )
         entry = self.referee.entry_at(loaded.match, found.seq)
         if entry is None:
-            raise StorageError("log/corrupt", f"entry {found.seq} of match {loaded.match.id} is missing; run an audit")
+            raise StorageError(LogCode.CORRUPT, f"entry {found.seq} of match {loaded.match.id} is missing; run an audit")
         body = loaded.decoder.decode(entry.body)
         text = notation.format_intent(body.intent) if body.kind == "intent" and body.intent is not None else body.notation
         _, state = self.referee.state_at(loaded, found.seq)
@@ -468,7 +468,7 @@ class Access:
         entry in the caller's log)."""
         stored = self.referee.entry_at(loaded.match, seq)
         if stored is None:
-            raise StorageError("log/corrupt", f"entry {seq} of match {loaded.match.id} is missing; run an audit")
+            raise StorageError(LogCode.CORRUPT, f"entry {seq} of match {loaded.match.id} is missing; run an audit")
         body = loaded.decoder.decode(stored.body)
         view = View(loaded, self._seat(p.name) if p.role != "arbiter" else None)
         shown, events = view.entry(stored, body)

@@ -69,6 +69,7 @@ from .store import BadSetting, StoreError, StoreUnavailable
 from .tournament import http as tournament_http
 from .web import ERRORS, SECURITY, pieces
 from .httpcodes import EventsCode, InternalCode, RequestCode, RouteCode
+from .engine.codes import StoreCode
 
 log = logging.getLogger("referee.http")
 
@@ -293,7 +294,7 @@ def _error(request: Request[Any, Any, Any], exc: Exception) -> Response[ErrorBod
         log.warning("store %s on %s %s: %s", "unavailable" if unavailable else "failed", request.method,
                     request.url.path, exc)
         status = 503
-        body = ErrorBody(code="store/unavailable" if unavailable else "store/failed",
+        body = ErrorBody(code=StoreCode.UNAVAILABLE if unavailable else StoreCode.FAILED,
                          message=(f"the store did not answer (down, restarting or busy); retry in {RETRY_AFTER} s "
                                   "(a write retried with its Idempotency-Key is applied once)"
                                   if unavailable else f"the store failed: {exc}"),

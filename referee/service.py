@@ -35,7 +35,8 @@ from schemas.http import (
 from .api import SubmitResult, log_span
 from .engine import core, notation
 from .engine.chance import left_out, typed_chance, with_chance
-from .engine.codes import ConfirmCode, InputCode, MatchCode, RedoCode, RulingCode, UndoCode
+from .engine.codes import (AnnotationCode, ConfirmCode, InputCode, LogCode, MatchCode, RedoCode, RulingCode, StoreCode,
+                           UndoCode)
 from .engine.entries import (
     Act,
     Confirmation,
@@ -140,7 +141,7 @@ class Referee:
         try:  # (with entries, its summary is built from them when a listing first finds it missing)
             self.store.create_match(stored, entries, summary=None if entries else summary)
         except StoreError as exc:
-            raise StorageError("store/failed", str(exc)) from None
+            raise StorageError(StoreCode.FAILED, str(exc)) from None
         return self.info(stored)
 
     def match_row(self, game: Game, config: MatchConfig, *, title: str = "", match_id: str | None = None) -> StoredMatch:
@@ -328,7 +329,7 @@ class Referee:
             self.history.forget_head(loaded.match.id)
             raise ConflictError(MatchCode.STALE_SEQ, str(exc), {"head": exc.head}) from None
         except StoreError as exc:
-            raise StorageError("store/failed", str(exc)) from None
+            raise StorageError(StoreCode.FAILED, str(exc)) from None
         self.history.remember_head(loaded.match.id, entry.seq, new_state, entry)
 
     def prev_hash_at(self, loaded: Loaded, head: int) -> str:
@@ -340,7 +341,7 @@ class Referee:
             return kept
         last = self.entry_at(loaded.match, head)
         if last is None:
-            raise StorageError("log/corrupt", f"entry {head} of match {loaded.match.id} is missing; run `referee audit`")
+            raise StorageError(LogCode.CORRUPT, f"entry {head} of match {loaded.match.id} is missing; run `referee audit`")
         return last.hash
 
     def make_entry(
@@ -448,13 +449,13 @@ class Referee:
                    hint="write several annotations for several lines")
         check_text(by, "who annotates (--by)", NAME_MAX)
         if kind not in ANNOTATION_KINDS:
-            raise BadInput("annotation/bad_kind", f"an annotation's kind is one of {', '.join(ANNOTATION_KINDS)}, not {kind!r}")
+            raise BadInput(AnnotationCode.BAD_KIND, f"an annotation's kind is one of {', '.join(ANNOTATION_KINDS)}, not {kind!r}")
         loaded = self.load(match_id)
         head = self.store.head(loaded.match.id)
         if not 1 <= seq <= head:
             raise BadInput(MatchCode.BAD_SEQ, f"entry {seq} does not exist: match {loaded.match.id} has entries 1..{head}")
         if audience != "all" and audience != ARBITER and audience not in loaded.config.players:
-            raise BadInput("annotation/bad_audience",
+            raise BadInput(AnnotationCode.BAD_AUDIENCE,
                            f"an annotation is for all, the arbiter or one seat ({', '.join(loaded.config.players)}), not {audience!r}")
         stored = self.add_annotation(loaded.match.id, seq, kind, text, by, audience)
         return Annotation(seq=seq, kind=kind, text=text, by=by, recorded_at=stored.recorded_at)
@@ -473,9 +474,9 @@ class Referee:
             except Conflict:
                 continue
             except StoreError as exc:
-                raise StorageError("store/failed", str(exc)) from None
+                raise StorageError(StoreCode.FAILED, str(exc)) from None
             return stored
-        raise ConflictError("annotation/busy", f"match {match_id} is being annotated by others; try again")
+        raise ConflictError(AnnotationCode.BUSY, f"match {match_id} is being annotated by others; try again")
 
     # -- time travel ---------------------------------------------------------------------------
 
@@ -649,7 +650,7 @@ class Referee:
         try:
             self.store.create_match(fork, first, summary=summary)
         except StoreError as exc:
-            raise StorageError("store/failed", str(exc)) from None
+            raise StorageError(StoreCode.FAILED, str(exc)) from None
         return self.info(fork)
 
     def matches(self) -> list[MatchInfo]:

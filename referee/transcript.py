@@ -45,7 +45,7 @@ import msgspec
 
 from schemas import ARBITER, SEED_MAX, TEXT_MAX, TITLE_MAX, EntryLine, ImportProblem, ImportSummary, MatchConfig
 
-from .engine.codes import GameCode, MatchCode, TranscriptCode
+from .engine.codes import GameCode, MatchCode, StoreCode, TranscriptCode
 from .engine.notation import split_words
 from .engine.protocol import Game, InputError, Rejected
 from .errors import BadInput, RefereeError, StorageError
@@ -339,7 +339,7 @@ def store(referee: Referee, done: Adjudicated) -> ImportSummary:
         referee.store.create_match(done.match, done.entries, annotations, transcript=done.summary.digest,
                                    summary=done.listed)
     except StoreError as exc:
-        raise StorageError("store/failed", f"could not write the imported match: {exc}") from None
+        raise StorageError(StoreCode.FAILED, f"could not write the imported match: {exc}") from None
     return msgspec.structs.replace(done.summary, match_id=match_id, stored=True)
 
 

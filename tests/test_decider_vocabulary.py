@@ -287,17 +287,18 @@ def test_a_games_codes_are_its_enum_and_no_check_spells_one_as_a_string(game):
 
 
 def _all_scopes() -> dict[str, type]:
-    """Every scope of codes the product names by an enum: the framework's (:mod:`referee.engine.codes`:
-    turn, match, input, cards, game, setup, ruling, transcript, undo, redo, confirm), the HTTP front ends'
-    (:mod:`referee.httpcodes`), a token's (:class:`referee.auth.AuthCode`) and a tournament's
-    (:class:`referee.tournament.codes.TournamentCode`)."""
+    """Every scope of codes the product names by an enum: the framework's and the service layer's
+    (:mod:`referee.engine.codes`), the HTTP front ends' (:mod:`referee.httpcodes`), a token's
+    (:class:`referee.auth.AuthCode`), a tournament's (:class:`referee.tournament.codes.TournamentCode`) and
+    the CLI's own (:mod:`cli.codes`)."""
+    from cli.codes import SCOPES as CLI
     from referee.auth import AuthCode
     from referee.engine.codes import SCOPES as ENGINE
     from referee.httpcodes import SCOPES as HTTP
     from referee.tournament.codes import TournamentCode
 
-    scopes: dict[str, type] = {**ENGINE, **HTTP, "auth": AuthCode, "tournament": TournamentCode}
-    assert len(scopes) == len(ENGINE) + len(HTTP) + 2, "a scope is declared twice"
+    scopes: dict[str, type] = {**ENGINE, **HTTP, **CLI, "auth": AuthCode, "tournament": TournamentCode}
+    assert len(scopes) == len(ENGINE) + len(HTTP) + len(CLI) + 2, "a scope is declared twice"
     return scopes
 
 
@@ -320,7 +321,8 @@ def _string_constants(path: str) -> list[tuple[int, str]]:
 
 
 #: the modules that declare the enums (a member's value is its code's one spelling)
-ENUM_MODULES = ("referee/engine/codes.py", "referee/httpcodes.py", "referee/auth.py", "referee/tournament/codes.py")
+ENUM_MODULES = ("referee/engine/codes.py", "referee/httpcodes.py", "referee/auth.py", "referee/tournament/codes.py",
+                "cli/codes.py")
 
 
 def _enum_value_lines(path: str) -> set[int]:
@@ -333,9 +335,9 @@ def _enum_value_lines(path: str) -> set[int]:
 
 
 def test_no_module_spells_a_framework_code_as_a_string():
-    """Every code of an enum's scope (the framework's, transcripts', undo's, redo's, confirmations', the HTTP
-    front ends', tokens', tournaments') is named by its enum member wherever the product writes one: the
-    service layer, the engine, the games, tournaments, the HTTP apps, the CLI. The store sits below the
+    """Every code of an enum's scope (the framework's, the service layer's, the HTTP front ends', tokens',
+    tournaments', the CLI's) is named by its enum member wherever the product writes one: the service
+    layer, the engine, the games, tournaments, the HTTP apps, the CLI. The store sits below the
     engine (it imports none of it: tests/test_layering.py), so its one code (``input/durability``, a bad
     durability setting) stays a string in its own words."""
     scopes = _all_scopes()

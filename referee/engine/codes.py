@@ -135,6 +135,94 @@ class ConfirmCode(StrEnum):
     NOTHING_TO_CONFIRM = "confirm/nothing_to_confirm"
 
 
+class AmendCode(StrEnum):
+    """A correction of a recorded line (``referee amend``)."""
+
+    CANNOT_REWIND = "amend/cannot_rewind"
+    NOT_A_MOVE = "amend/not_a_move"
+    REASON_READS_AS_LINE = "amend/reason_reads_as_line"
+    SEAT_NEEDED = "amend/seat_needed"
+    UNCHANGED = "amend/unchanged"
+    UNDONE = "amend/undone"
+
+
+class ReviseCode(StrEnum):
+    """A transcript imported again as a revision of a match (``import --revise``)."""
+
+    ACTING_ENTRY = "revise/acting_entry"
+    ACTING_LINE = "revise/acting_line"
+    OTHER_MATCH = "revise/other_match"
+
+
+class AnnotationCode(StrEnum):
+    """An annotation: its kind, its audience, a match busy with other writers."""
+
+    BAD_AUDIENCE = "annotation/bad_audience"
+    BAD_KIND = "annotation/bad_kind"
+    BUSY = "annotation/busy"
+
+
+class DiffCode(StrEnum):
+    """Two matches compared."""
+
+    DIFFERENT_GAMES = "diff/different_games"
+
+
+class ExportCode(StrEnum):
+    """An export's format."""
+
+    BAD_FORMAT = "export/bad_format"
+
+
+class IntentCode(StrEnum):
+    """An intent sent over HTTP by the arbiter, who names the seat it acts for."""
+
+    SEAT_REQUIRED = "intent/seat_required"
+
+
+class LegalCode(StrEnum):
+    """The legal intents asked of a game that cannot list them."""
+
+    NOT_ENUMERABLE = "legal/not_enumerable"
+
+
+class LogCode(StrEnum):
+    """A match's log as stored: an entry missing or that cannot be decoded, a fork's parent missing."""
+
+    CORRUPT = "log/corrupt"
+
+
+class RatingsCode(StrEnum):
+    """Ratings: the model asked for."""
+
+    BAD_MODEL = "ratings/bad_model"
+
+
+class ReopenCode(StrEnum):
+    """A finished match reopened."""
+
+    NOT_ARBITER = "reopen/not_arbiter"
+
+
+class ReplayCode(StrEnum):
+    """A replay asked over HTTP: how many entries a request answers."""
+
+    TOO_MANY = "replay/too_many"
+
+
+class StoreCode(StrEnum):
+    """The store behind the service: a write that failed, a database that cannot be reached."""
+
+    FAILED = "store/failed"
+    UNAVAILABLE = "store/unavailable"
+
+
+class SummaryCode(StrEnum):
+    """A match's stored summary."""
+
+    CORRUPT = "summary/corrupt"
+
+
 #: every scope, by its prefix
 SCOPES: dict[str, type[StrEnum]] = {
     "turn": TurnCode,
@@ -148,4 +236,17 @@ SCOPES: dict[str, type[StrEnum]] = {
     "undo": UndoCode,
     "redo": RedoCode,
     "confirm": ConfirmCode,
+    "amend": AmendCode,
+    "revise": ReviseCode,
+    "annotation": AnnotationCode,
+    "diff": DiffCode,
+    "export": ExportCode,
+    "intent": IntentCode,
+    "legal": LegalCode,
+    "log": LogCode,
+    "ratings": RatingsCode,
+    "reopen": ReopenCode,
+    "replay": ReplayCode,
+    "store": StoreCode,
+    "summary": SummaryCode,
 }

@@ -44,6 +44,7 @@ from ..service import Referee
 from ..store import AccessTokens, Annotations, MatchLog, StoredTournamentToken, StoreError
 from .api import LocalTournaments
 from .codes import TournamentCode
+from ..engine.codes import StoreCode
 
 ROLES = ("organiser", "spectator", "player")
 
@@ -74,7 +75,7 @@ class TournamentAccess:
         try:
             self.store.add_tournament_tokens(rows)
         except StoreError as exc:
-            raise StorageError("store/failed", f"could not record the tournament's tokens: {exc}") from None
+            raise StorageError(StoreCode.FAILED, f"could not record the tournament's tokens: {exc}") from None
         return tokens
 
     def authenticate(self, authorization: str | None, tournament_id: str) -> Entrant:

@@ -20,7 +20,7 @@ import msgspec
 from schemas import NAME_MAX, SEED_MAX, TEXT_MAX, TITLE_MAX, Outcome
 
 from ..config import new_match_id, utc_now
-from ..engine.codes import CardsCode
+from ..engine.codes import CardsCode, StoreCode
 from ..errors import BadInput, ConflictError, NotFound, StorageError
 from ..inputs import check_text, same_head
 from ..service import Referee
@@ -165,7 +165,7 @@ class Tournaments:
         except Conflict as exc:
             raise ConflictError(TournamentCode.STALE, str(exc), {"head": exc.head}) from None
         except StoreError as exc:
-            raise StorageError("store/failed", str(exc)) from None
+            raise StorageError(StoreCode.FAILED, str(exc)) from None
         for record in records:
             evolve(state, record)
             state.n = record.n
@@ -267,7 +267,7 @@ class Tournaments:
         try:
             self.store.create_tournament(StoredTournament(id=tid, name=created.name, created_at=self.clock()), rows)
         except StoreError as exc:
-            raise StorageError("store/failed", str(exc)) from None
+            raise StorageError(StoreCode.FAILED, str(exc)) from None
         return state
 
     def _check_player(self, state: Tournament, player: str, *, known: bool) -> str:
