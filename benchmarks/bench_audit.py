@@ -8,7 +8,10 @@ SQLite database, then measures, ``--repeat`` times with the games and phases int
   decode the referee uses (``bench_timetravel.plain_floor``), in this process;
 * ``inproc``  — ``Referee.audit(match, jobs=1)`` in this process (the game bound before the clock);
 * ``process`` — ``referee audit MATCH --jobs 1 --db FILE`` as a whole process (start-up, binding,
-  the audit and its output).
+  the audit and its output);
+* ``hashes``  — the hashing no audit can skip, alone, in this process: the entry hash of every body
+  and the canonical bytes and sha256 of every state the audit derives (the states captured from one
+  audit before the clock). Beside the floor it shows how much of the aim the hashes alone take.
 
 Times are CPU seconds (this process's, or the audit process's), so that a loaded machine skews them
 less than wall time would; the load average is printed beside them.
@@ -49,6 +52,42 @@ def _children_cpu() -> float:
     return use.ru_utime + use.ru_stime
 
 
+def _hashed(referee: Any, path: str, match_id: str) -> tuple[list[tuple[str, bytes]], list[Any]]:
+    """What the audit of ``match_id`` hashes: each entry's previous hash and body (plain sqlite3), and the
+    states it derives (captured from one audit, by watching what it asks the canonical bytes of)."""
+    import sqlite3
+
+    from referee.engine import core
+
+    conn = sqlite3.connect(path)
+    bodies = [(prev, bytes(body)) for prev, body in conn.execute(
+        "SELECT prev_hash, CAST(body AS BLOB) FROM entries WHERE match_id = ? ORDER BY seq", (match_id,))]
+    conn.close()
+    states: list[Any] = []
+    encode = core.state_bytes
+
+    def watched(state: Any) -> bytes:
+        if not states or states[-1] is not state:
+            states.append(state)
+        return encode(state)
+
+    core.state_bytes = watched
+    try:
+        referee.audit(match_id, jobs=1)
+    finally:
+        core.state_bytes = encode
+    return bodies, states
+
+
+def _hash_all(bodies: list[tuple[str, bytes]], states: list[Any]) -> None:
+    from referee.engine import core
+
+    for prev, body in bodies:
+        core.entry_hash(prev, body)
+    for state in states:
+        core.sha256_hex(core.state_bytes(state))
+
+
 def main() -> None:
     from bench_timetravel import build, plain_floor
 
@@ -85,7 +124,8 @@ def main() -> None:
     for game in games:
         subprocess.run([sys.executable, "-m", "cli.main", "audit", built[game][0], "--jobs", "1", "--db", path],
                        check=True, capture_output=True, env=env, cwd=ROOT)
-    runs: dict[str, dict[str, list[float]]] = {g: {"floor": [], "inproc": [], "process": []} for g in games}
+    hashed = {game: _hashed(referee, path, built[game][0]) for game in games}
+    runs: dict[str, dict[str, list[float]]] = {g: {"floor": [], "inproc": [], "process": [], "hashes": []} for g in games}
     for _ in range(args.repeat):
         for game in games:
             mid = built[game][0]
@@ -93,6 +133,9 @@ def main() -> None:
             t0 = time.process_time()
             plain_floor(path, mid, decode)
             runs[game]["floor"].append(time.process_time() - t0)
+            t0 = time.process_time()
+            _hash_all(*hashed[game])
+            runs[game]["hashes"].append(time.process_time() - t0)
             t0 = time.process_time()
             report = referee.audit(mid, jobs=1)
             runs[game]["inproc"].append(time.process_time() - t0)
@@ -103,7 +146,8 @@ def main() -> None:
             runs[game]["process"].append(_children_cpu() - c0)
     summary: dict[str, Any] = {"entries": args.entries, "every": args.every, "repeat": args.repeat,
                                "load_before": [round(x, 2) for x in load_before], "games": {}}
-    print(f"{'game':<20}{'entries':>8}{'floor ms':>10}{'in-proc ms':>12}{'x':>7}{'process ms':>12}{'x':>7}")
+    print(f"{'game':<20}{'entries':>8}{'floor ms':>10}{'in-proc ms':>12}{'x':>7}{'process ms':>12}{'x':>7}"
+          f"{'hashes ms':>11}{'x':>6}")
     for game in games:
         med = {k: statistics.median(v) for k, v in runs[game].items()}
         fig = {
@@ -113,10 +157,12 @@ def main() -> None:
             "process_ms": round(med["process"] * 1000, 1),
             "inproc_x": round(med["inproc"] / med["floor"], 1),
             "process_x": round(med["process"] / med["floor"], 1),
+            "hashes_ms": round(med["hashes"] * 1000, 1),
+            "hashes_x": round(med["hashes"] / med["floor"], 1),
         }
         summary["games"][game] = fig
         print(f"{game:<20}{fig['entries']:>8}{fig['floor_ms']:>10}{fig['inproc_ms']:>12}{fig['inproc_x']:>7}"
-              f"{fig['process_ms']:>12}{fig['process_x']:>7}")
+              f"{fig['process_ms']:>12}{fig['process_x']:>7}{fig['hashes_ms']:>11}{fig['hashes_x']:>6}")
     summary["peak_rss_mib"] = _peak_mib(resource.RUSAGE_SELF)
     summary["children_peak_rss_mib"] = _peak_mib(resource.RUSAGE_CHILDREN)
     summary["load_after"] = [round(x, 2) for x in os.getloadavg()]

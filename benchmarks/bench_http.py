@@ -238,7 +238,7 @@ async def table_local(port: int, game: str, deadline: float, out: Tables, seed: 
                 break
             answered[res["seq"]] = res["intent"]
             head = res["seq"]
-            _, verdict = core.adjudicate(rules, state, seat, intent, core.chance_for(config, f"seq:{head}"))
+            _, verdict = core.adjudicate(rules, state, seat, intent, core.play_chance(config))
             state = core.apply(rules, state, verdict)
             if isinstance(verdict, Accepted) != (res["verdict"] == "accepted") or core.state_hash(state) != res["state_hash"]:
                 out.error("copy differs from the server")
@@ -327,6 +327,25 @@ def check(port: int, out: Tables) -> dict[str, int]:
     return {"matches": len(out.matches), "lost": lost, "duplicated": duplicated, "unclean": unclean}
 
 
+def tree_cpu(pid: int) -> float:
+    """CPU seconds (user + system) used so far by process ``pid`` and every process below it (Linux's
+    /proc; NaN elsewhere): the servers' own cost, which a busy machine stretches less than their rate."""
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    total, todo = 0.0, [pid]
+    try:
+        while todo:
+            p = todo.pop()
+            with open(f"/proc/{p}/stat") as fh:
+                fields = fh.read().rpartition(")")[2].split()
+            total += (int(fields[11]) + int(fields[12])) / tick
+            for task in os.listdir(f"/proc/{p}/task"):
+                with open(f"/proc/{p}/task/{task}/children") as fh:
+                    todo += [int(c) for c in fh.read().split()]
+    except (OSError, ValueError, IndexError):
+        return float("nan")
+    return total
+
+
 def run_once(args: argparse.Namespace, seed: int, postgres: Any = None) -> dict[str, Any]:
     """One run: ``args.servers`` server processes (each with ``args.workers`` workers) over one fresh
     database, a SQLite file or (``postgres``: a :class:`tests.support.pg.Server`) a PostgreSQL database."""
@@ -356,7 +375,10 @@ def run_once(args: argparse.Namespace, seed: int, postgres: Any = None) -> dict[
                     time.sleep(0.1)
             import asyncio
 
+            server_cpu, client_cpu = sum(tree_cpu(s.pid) for s in servers), time.process_time()
             out, elapsed = asyncio.run(drive(ports, args.game, args.tables, args.seconds, seed, args.moves))
+            server_cpu = sum(tree_cpu(s.pid) for s in servers) - server_cpu
+            client_cpu = time.process_time() - client_cpu
             checks = check(ports[-1], out)
         finally:
             for server in servers:
@@ -371,6 +393,8 @@ def run_once(args: argparse.Namespace, seed: int, postgres: Any = None) -> dict[
         "post_p50_ms": round(pct(out.post_ms, 50), 2), "post_p99_ms": round(pct(out.post_ms, 99), 2),
         "post_p90_ms": round(pct(out.post_ms, 90), 2), "post_max_ms": round(max(out.post_ms, default=0), 2),
         "all_p50_ms": round(pct(out.all_ms, 50), 2), "all_p99_ms": round(pct(out.all_ms, 99), 2),
+        "server_cpu_ms_per_intent": round(server_cpu * 1000 / max(1, out.accepted + out.rejected), 3),
+        "client_cpu_ms_per_intent": round(client_cpu * 1000 / max(1, out.accepted + out.rejected), 3),
         "accepted": out.accepted, "rejected": out.rejected, "errors": out.errors, **checks,
     }
 
@@ -397,6 +421,9 @@ def main() -> None:
     parser.add_argument("--matrix", action="store_true",
                         help="issue 18's comparison in one run: 50 and 200 tables, SQLite with 2 servers and "
                              "PostgreSQL (temp) with 1, 2 and 4, one table of results")
+    parser.add_argument("--durability", choices=("full", "normal"), default="",
+                        help="the SQLite store's durability in the servers (synchronous=FULL or NORMAL; "
+                             "default: $REFEREE_DURABILITY, else full)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
@@ -405,6 +432,8 @@ def main() -> None:
     if args.serve:
         serve(args.port, args.db, args.game, args.workers)
         return
+    if args.durability:
+        os.environ["REFEREE_DURABILITY"] = args.durability  # the servers' stores (they inherit it)
     global PACE
     PACE = args.rate
     if args.matrix:
@@ -412,7 +441,8 @@ def main() -> None:
         return
     with _postgres(args.postgres) as postgres:
         runs = [run_once(args, seed, postgres) for seed in range(1, args.runs + 1)]
-    keys = ("accepted_per_s", "intents_per_s", "requests_per_s", "post_p50_ms", "post_p99_ms", "all_p50_ms", "all_p99_ms")
+    keys = ("accepted_per_s", "intents_per_s", "requests_per_s", "post_p50_ms", "post_p99_ms", "all_p50_ms", "all_p99_ms",
+            "server_cpu_ms_per_intent", "client_cpu_ms_per_intent")
     result = {k: statistics.median(r[k] for r in runs) for k in keys}
     result.update({k: sum(r[k] for r in runs) for k in ("lost", "duplicated", "unclean", "matches", "accepted", "rejected")})
     result["runs"] = runs
@@ -420,12 +450,14 @@ def main() -> None:
         print(json.dumps(result, indent=2))
         return
     print(f"{args.tables} tables, {args.seconds:g} s, game {args.game}, "
-          f"{'PostgreSQL' if args.postgres else 'SQLite'}, {args.servers} server(s) of {args.workers} worker(s), "
+          f"{'PostgreSQL' if args.postgres else 'SQLite ' + os.environ.get('REFEREE_DURABILITY', 'full').upper()}, {args.servers} server(s) of {args.workers} worker(s), "
           f"moves chosen {'by each table' if args.moves == 'local' else 'from GET /legal'}"
           + (f", each table at {args.rate:g} intents/s" if args.rate else ", closed loop")
           + f", {args.runs} run(s) (medians):")
     print(f"  accepted intents/s  {result['accepted_per_s']:>9}   (all intents/s {result['intents_per_s']}, requests/s {result['requests_per_s']})")
     print(f"  intent POST latency p50 {result['post_p50_ms']} ms, p99 {result['post_p99_ms']} ms")
+    print(f"  CPU per intent      servers {result['server_cpu_ms_per_intent']} ms, "
+          f"tables (this process) {result['client_cpu_ms_per_intent']} ms; load average {os.getloadavg()[0]:.2f}")
     print(f"  all requests        p50 {result['all_p50_ms']} ms, p99 {result['all_p99_ms']} ms")
     print(f"  matches {result['matches']}, audited unclean {result['unclean']}, lost {result['lost']}, "
           f"duplicated {result['duplicated']}, errors {[r['errors'] for r in runs]}")

@@ -3,8 +3,8 @@
 1. ``matches``: a database of N matches (default 1,000, 10,000 and 100,000) is built fast: two template
    matches are made through the CLI (the club-night replay imported: finished, 86 entries; a new By All
    Means match with a few moves: playing), then N copies of their rows (match, entries, snapshots and,
-   where the schema has the table, summary; one in 20 a finished one) are written with plain sqlite3 into
-   the store's own tables in one transaction. Each listing runs as a process of its own, its output
+   where the schema has the table, summary; one in 20 a finished one, one in ``--forks`` (50) a fork of the
+   copy before it) are written with plain sqlite3 into the store's own tables in one transaction. Each listing runs as a process of its own, its output
    piped (plain lines; the code before summaries printed its rich table there too): ``matches``,
    ``matches --status playing`` and a page (``--limit 50 --offset N/2``). The floor: a Python process
    that reads the same rows with plain sqlite3 and writes them as tab-separated lines. CPU (user +
@@ -70,7 +70,7 @@ def cli(code: str, *args: str) -> str:
                           capture_output=True, text=True).stdout
 
 
-def build(code: str, path: str, n: int) -> None:
+def build(code: str, path: str, n: int, forks: int = 0) -> None:
     """``n`` matches: copies of a finished and a playing template (see the module's docstring)."""
     tmpl = path + ".tmpl.db"
     for p in (path, tmpl):
@@ -103,6 +103,7 @@ def build(code: str, path: str, n: int) -> None:
         mid = f"b{i:011d}"
         created = f"2026-11-{1 + i // 86_400 % 27:02d}T{i // 3600 % 24:02d}:{i // 60 % 60:02d}:{i % 60:02d}Z"
         template = rows[done] if i % 20 == 0 else rows[playing]
+        forked = forks and i % forks == forks // 2 and i > 0  # a fork (at 0) of the match copied before it
         for table, found in template.items():
             names = cols[table]
             for row in found:
@@ -110,6 +111,8 @@ def build(code: str, path: str, n: int) -> None:
                 values[names.index("id" if table == "matches" else "match_id")] = mid
                 if "created_at" in names:
                     values[names.index("created_at")] = created
+                if forked and "parent" in names:
+                    values[names.index("parent")], values[names.index("fork_seq")] = f"b{i - 1:011d}", 0
                 if table == "annotations":
                     continue
                 conn.execute(f"INSERT INTO {table} VALUES ({','.join('?' * len(values))})", values)
@@ -117,12 +120,12 @@ def build(code: str, path: str, n: int) -> None:
     conn.close()
 
 
-def listing(code: str, sizes: list[int], repeat: int, where: str) -> list[dict]:
+def listing(code: str, sizes: list[int], repeat: int, where: str, forks: int = 0) -> list[dict]:
     out = []
     for n in sizes:
         path = os.path.join(where, f"matches-{n}.db")
         t0 = time.perf_counter()
-        build(code, path, n)
+        build(code, path, n, forks)
         built = time.perf_counter() - t0
         runs = {"floor": ["-c", FLOOR, path], "matches": ["-m", "cli.main", "matches", "--db", path],
                 "playing": ["-m", "cli.main", "matches", "--status", "playing", "--db", path],
@@ -227,6 +230,8 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--players", type=int, default=2048, help="players of the standings run (0: skip)")
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--forks", type=int, default=50, help="one copy in this many is a fork of the one before it "
+                                                           "(listed under it; 0: no forks)")
     ap.add_argument("--code", default=ROOT, help="the checkout whose CLI lists the matches")
     ap.add_argument("--dir", default=None)
     args = ap.parse_args()
@@ -234,7 +239,7 @@ def main() -> None:
     out: dict = {"dir": where, "code": args.code, "load_before": os.getloadavg()}
     sizes = [int(n) for n in args.sizes.split(",") if n]
     if sizes:
-        out["matches"] = listing(args.code, sizes, args.repeat, where)
+        out["matches"] = listing(args.code, sizes, args.repeat, where, args.forks)
     if args.players:
         out["standings"] = standings(args.code, args.players, args.rounds, args.repeat, where)
     out["load_after"] = os.getloadavg()

@@ -126,7 +126,7 @@ def db_copy(
         return
     print(f"copied {report.matches} matches ({report.created} new, {report.up_to_date} already up to date): "
           f"{report.entries} entries, {report.annotations} annotations, {report.tokens} tokens, "
-          f"{report.transcripts} transcript digests; {report.tournaments} tournaments ({report.tournaments_created} new): "
+          f"{report.summaries} summaries, {report.transcripts} transcript digests; {report.tournaments} tournaments ({report.tournaments_created} new): "
           f"{report.tournament_events} events, {report.tournament_tokens} tokens")
 
 

@@ -69,7 +69,7 @@ def _state(data: StateAnswer) -> str:
     lines = [f"{_text(data.game)} match {_text(data.match_id)} after entry {data.seq} (as {_text(data.as_)})"]
     if data.outcome:
         lines.append(f"Game over: {_text(outcome_words(data.outcome))}")
-    elif data.headline:
+    if data.headline:
         lines.append(_text(data.headline))
     worded = {b.title for b in data.sections}
     for b in data.boards:

@@ -239,8 +239,9 @@ def import_(
     check: Annotated[bool, typer.Option("--check", help="Adjudicate and report every problem, but write nothing (no database is created).")] = False,
     again: Annotated[bool, typer.Option("--again", help="Import it even if the database holds this transcript already (a new match).")] = False,
     revise: Annotated[str | None, typer.Option("--revise", help="A corrected transcript of this match: its changed lines become corrections (see `referee amend`), not a new match.")] = None,
-    reason: Annotated[str, typer.Option("--reason", help="With --revise: why the lines are corrected (kept in the log).")] = "",
-    by: Annotated[str, typer.Option("--by", help="With --revise: who corrects them.")] = "",
+    reason: Annotated[str, typer.Option("--reason", help="With --revise: why the lines are corrected (kept in the log); with --table: why it is attached (kept in the tournament's record).")] = "",
+    by: Annotated[str, typer.Option("--by", help="With --revise: who corrects them (required); with --table: who attaches it (default: organiser).")] = "",
+    table: Annotated[str | None, typer.Option("--table", metavar="T:ROUND:TABLE", help="Attach it to that paired table of tournament T (its id or name) as the table's match; event:, round: and table: header lines naming a tournament's table do the same.")] = None,
     db: DbOpt = None,
     json: JsonOpt = False,
 ) -> None:
@@ -250,12 +251,14 @@ def import_(
     their reasons); with --strict, exit 1 if any line was rejected or could not be read. A bad header
     writes nothing (exit 2). --check writes nothing at all. A transcript the database already holds
     (the same text, read with the same card data) is not written again: the summary names the match
-    that holds it (its id on the last line, exit as for an import) unless --again.
+    that holds it (its id on the last line, exit as for an import) unless --again. With --table (or
+    header lines naming a tournament's table) the match becomes that table's: seats checked against the
+    pairing, its result read from the log into the standings.
 
     --revise MATCH: the transcript is a corrected one of that match; each changed, added or removed
     move line becomes a correction appended to its log (nothing written if nothing changed).
 
-    Example: referee import replays/by_all_means/club-night.txt   ·   referee import my-game.txt --check   ·   referee import sheet.txt --revise 3f9c --reason "typos" --by Jo
+    Example: referee import replays/by_all_means/club-night.txt   ·   referee import my-game.txt --check   ·   referee import sheet.txt --revise 3f9c --reason "typos" --by Jo   ·   referee import sheet.txt --table 5e1a:2:3
     """
     from referee.transcript import adjudicate, store
 
@@ -274,6 +277,9 @@ def import_(
             fail("--revise writes a revision of the match: it takes neither --check, --again nor --strict")
 
         return revised(local_referee(ctx, db), revise, text, reason=reason, by=by, source=source, base=base, json=json)
+    if table is not None and connection(ctx).server:
+        _upload(connection(ctx), text, source, table, check=check, strict=strict, json=json, why=reason)
+        return
     from referee.store.postgres import is_url
 
     shared = is_url(db_path(ctx, db))  # a PostgreSQL database: there is one (its tables made when first used)
@@ -284,7 +290,13 @@ def import_(
         from referee.store import open_store
 
         service = Referee(open_store(":memory:"))
-    done = adjudicate(service, text, source, base)
+    from referee.transcript import read
+
+    parsed = read(service, text, source)
+    if _to_table(service, text, source, base, parsed, table, check=check, again=again, strict=strict, json=json,
+                 by=by or "organiser", why=reason):
+        return
+    done = adjudicate(service, text, source, base, parsed=parsed)
     summary = done.summary
     if not check and (again or not summary.already):
         if not shared and not os.path.exists(db_path(ctx, db)):
@@ -300,6 +312,54 @@ def import_(
             print(summary.match_id)
     if strict and summary.problems:
         raise Exit(1)
+
+
+def _upload(conn: Connection, text: str, source: str, table: str, *, check: bool, strict: bool, json: bool,
+            why: str) -> None:
+    """``import --table`` in client mode: the transcript sent to the server (the organiser's token), which
+    adjudicates and attaches it as a local import does."""
+    from cli.tournament_client import RemoteTournaments
+    from referee.tournament.attach import parse_ref
+    from schemas.tournament import TranscriptUpload
+
+    where = parse_ref(table)
+    answer = RemoteTournaments(conn.server or "", conn.token).upload(
+        where.tournament, where.round, where.table, TranscriptUpload(text=text, check=check, reason=why))
+    _shown(source, answer, json=json, strict=strict)
+
+
+def _shown(source: str, answer: Any, *, json: bool, strict: bool) -> None:
+    if json:
+        print_json(answer)
+    else:
+        from cli import scorekeeping
+
+        scorekeeping.table_imported(source, answer)
+        if not answer.checked:
+            print(answer.match_id)
+    if strict and answer.summary.problems:
+        raise Exit(1)
+
+
+def _to_table(service: Any, text: str, source: str, base: str, parsed: Any, table: str | None, *, check: bool,
+              again: bool, strict: bool, json: bool, by: str, why: str) -> bool:
+    """``import --table`` (or header lines naming a tournament's table): the transcript adjudicated as that
+    table's match and attached to it. False when nothing names a table (a plain import)."""
+    if table is None and not all(k in parsed[0].values for k in ("event", "round", "table")):
+        return False  # (nothing could name a table: the tournaments' code is not even loaded)
+    from referee.tournament import attach
+    from referee.tournament.service import Tournaments
+
+    given = attach.parse_ref(table) if table is not None else None
+    tournaments = Tournaments(service)
+    where = attach.where_of(tournaments, parsed[0], source, given)
+    if where is None:
+        return False
+    if again:
+        fail("--again makes a second match; a table has one match (a corrected transcript revises it)")
+    answer = attach.import_to_table(tournaments, text, source, base, where, parsed, check=check, by=by, why=why)
+    _shown(source, answer, json=json, strict=strict)
+    return True
 
 
 @app.command()

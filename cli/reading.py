@@ -17,7 +17,7 @@ from cli.codes import ClientCode
 
 if TYPE_CHECKING:
     from referee.service import Referee
-    from referee.store import Store
+    from referee.store import MatchSummary, Store
 
 
 @app.command()
@@ -172,16 +172,25 @@ def matches(
 
     store = _local_store(ctx, db)
     # the summaries alone (no rules bound, nothing folded); the service only for those a database lacks
-    listed = summaries.tree(summaries.listing(local_referee(ctx, db)) if store.unsummarised() else store.summaries())
-    wanted = game
-    if game is not None and all(s.game != game for s, _ in listed) and listed:
-        wanted = local_referee(ctx, db).game(game).id  # an alias, or refused when no game has that name
-    folded = event.casefold() if event is not None else None
-    rows = [(s, depth) for s, depth in listed
-            if (wanted is None or s.game == wanted) and (player is None or player in s.seats)
-            and (folded is None or folded in s.event.casefold()) and (round_ is None or s.round == round_)
-            and (status is None or s.status == status)]
-    page = rows[offset:] if limit is None else rows[offset:offset + limit]
+    unfiltered = game is None and player is None and status is None and event is None and round_ is None
+    page: list[tuple[MatchSummary, int]] | None = None
+    listed: list[tuple[MatchSummary, int]] = []
+    if store.unsummarised():
+        listed = summaries.tree(summaries.listing(local_referee(ctx, db)))
+    elif unfiltered:
+        page = store.listed(offset, limit)  # the page alone, in the store's order
+    else:
+        listed = store.listed()
+    if page is None:
+        wanted = game
+        if game is not None and all(s.game != game for s, _ in listed) and listed:
+            wanted = local_referee(ctx, db).game(game).id  # an alias, or refused when no game has that name
+        folded = event.casefold() if event is not None else None
+        rows = [(s, depth) for s, depth in listed
+                if (wanted is None or s.game == wanted) and (player is None or player in s.seats)
+                and (folded is None or folded in s.event.casefold()) and (round_ is None or s.round == round_)
+                and (status is None or s.status == status)]
+        page = rows[offset:] if limit is None else rows[offset:offset + limit]
     if json:
         import msgspec
 

@@ -225,8 +225,8 @@ def legal(answer: LegalAnswer) -> None:
 
 
 def state(data: StateAnswer, *, raw: bool = False) -> None:
-    """A state as a player reads it: who and where, one line that says where the match stands (the
-    game's headline, or the result), the game's drawn boards (a grid, a map, a shared row), then the
+    """A state as a player reads it: who and where, the result once there is one, one line that says where
+    the match stands (the game's headline), the game's drawn boards (a grid, a map, a shared row), then the
     view in words (the game's sections: each player's labelled counters, the turn). ``raw`` shows the
     sections' internal fields too, and every field of the view as stored, grouped by its first key."""
     con = console()
@@ -234,7 +234,7 @@ def state(data: StateAnswer, *, raw: bool = False) -> None:
     con.print(f"[bold]{escape(data.game)}[/bold] match {data.match_id} after entry {data.seq} (as {escape(data.as_)})")
     if data.outcome:
         con.print(f"[bold]Game over[/bold]: {outcome(data.outcome)}")
-    elif data.headline:
+    if data.headline:  # where the match stands, at its end too (an X-Files series' rating, the standings)
         con.print(f"[bold]{escape(data.headline)}[/bold]")
     worded = {b.title for b in data.sections}
     for b in data.boards:

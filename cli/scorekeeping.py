@@ -13,7 +13,10 @@ from cli.render import console, escape, outcome
 
 if TYPE_CHECKING:
     from referee.rulings import Replayed, RulingReport
+    from rich.console import Console
+
     from schemas import ImportProblem, ImportSummary
+    from schemas.tournament import TableImported
     from schemas.listing import Listed
 
 
@@ -37,6 +40,39 @@ def imported(source: str, summary: ImportSummary, *, check: bool = False) -> Non
         con.print(f"Imported {src} as match [bold]{summary.match_id}[/bold] ({summary.game}): {counts}")
         if summary.already:
             con.print(f"(It was imported before as match {before}; --again imported it anyway, as this new match.)")
+    _found(con, src, summary)
+    if summary.stored or summary.already:
+        con.print(f"See it: referee show {summary.match_id} · referee log {summary.match_id}")
+
+
+def table_imported(source: str, answer: TableImported) -> None:
+    """A transcript imported to a tournament's table (or checked for it): which table, what the import
+    found, and the table's result."""
+    con = console()
+    src, s = escape(source), answer.summary
+    table = (f"{escape(answer.name)} ({answer.tournament}) round {answer.round} table {answer.table} "
+             f"({escape(' v '.join(answer.seats))})")
+    counts = (f"{s.lines} lines, [green]{s.accepted} accepted[/green], [red]{s.rejected} rejected[/red], "
+              f"{len(s.problems) - s.rejected} unreadable.")
+    if answer.checked:
+        con.print(f"Checked {src} for {table}, nothing written: it would be the table's match: {counts}")
+    elif answer.attached:
+        con.print(f"Imported {src} as match [bold]{answer.match_id}[/bold], the match of {table}: {counts}")
+        if answer.replaces:
+            con.print(f"(The match the pairing made for the table, {answer.replaces}, was never played: it is set aside.)")
+    else:
+        con.print(f"{table} holds this transcript already as match [bold]{answer.match_id}[/bold]: nothing written. "
+                  f"What it holds: {counts}")
+    _found(con, src, s)
+    if answer.checked:
+        return
+    con.print(f"The table's result, read from the log: {escape(answer.result_words)}. "
+              f"See the standings: referee tournament standings {answer.tournament}")
+
+
+def _found(con: Console, src: str, summary: ImportSummary) -> None:
+    """An import's problems with their lines (follow-ons grouped under the line they follow), the lines the
+    entries came from, and the result."""
     followers: dict[int, list[ImportProblem]] = {}
     for p in summary.problems:
         if p.after is not None:
@@ -61,8 +97,6 @@ def imported(source: str, summary: ImportSummary, *, check: bool = False) -> Non
         con.print(f"[bold]Result[/bold]: {outcome(summary.outcome)}")
     else:
         con.print("[bold]Result[/bold]: the game is not over.")
-    if summary.stored or summary.already:
-        con.print(f"See it: referee show {summary.match_id} · referee log {summary.match_id}")
 
 
 def _problem(con: object, src: str, p: ImportProblem, indent: str) -> None:

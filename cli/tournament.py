@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+import cli.tournament_paper  # noqa: F401  (declares `tournament tokens` and `slips` on tournament_app)
 from cli.common import DbOpt, Exit, JsonOpt, connection, fail, local_referee, print_json, tournament_app
 
 if TYPE_CHECKING:
@@ -190,13 +191,16 @@ def _new_remote(ctx: typer.Context, name: str, game: str, format: str, rounds: i
     except msgspec.ValidationError as exc:
         fail(f"tournament new: {exc}")
     made = RemoteTournaments(conn.server or "", conn.token, need_token=False).create(req)
+    hall = f"{(conn.server or '').rstrip('/')}/hall/{made.tournament}"
     if json:
-        _struct_json(made)
+        print_json({**msgspec.to_builtins(made), "hall": hall})
         return
     t = made.tokens
     out = [f"{made.name}: created on {conn.server}; its tokens (shown once, keep them):",
            f"  organiser: {t.organiser}", f"  spectator: {t.spectator}"]
     out += [f"  {p}: {tok}" for p, tok in t.players.items()]
+    out += [f"hall: {hall}#token={t.spectator}  (the spectators' token: for the hall's screen; a player's "
+            "token in place of it shows their own tables)"]
     sys.stdout.write("\n".join(out) + f"\n{made.tournament}\n")
 
 
@@ -561,6 +565,9 @@ def log(ctx: typer.Context, tournament: TidArg, db: DbOpt = None, json: JsonOpt 
             event["tables"] = "; ".join(" v ".join(t["seats"]) for t in event["tables"])
         if "results" in event:
             event["results"] = len(event["results"])
+        if "issued" in event:  # hashes only, and those are long: whose and how many
+            event["issued"] = ", ".join(t["player"] or t["role"] for t in event["issued"])
+            event["revoked"] = len(event.get("revoked") or ()) or None
         what = ", ".join(f"{k}={v}" for k, v in event.items() if v not in ("", None, [], {}, ()) and k != "points")
         sys.stdout.write(f"{r.n}. {kind} by {r.by}" + (f": {what}" if what else "") + (f" — {r.why}" if r.why else "") + "\n")
 

@@ -32,9 +32,11 @@ from schemas.tournament import (
     ResultAnswer,
     ResultRequest,
     StandingsAnswer,
+    TableImported,
     TiebreaksRequest,
     TournamentCreated,
     TournamentShown,
+    TranscriptUpload,
     WithdrawRequest,
 )
 from cli.codes import ClientCode
@@ -65,6 +67,10 @@ class RemoteTournaments:
         """POST /tournaments: the new tournament and its tokens (shown once); sends the server's admin token
         (--token), which creating a tournament needs."""
         return self._post("/tournaments", req, TournamentCreated)
+
+    def upload(self, tournament: str, round_: int, table: int, req: TranscriptUpload) -> TableImported:
+        """POST /tournaments/{t}/rounds/{r}/tables/{n}/transcript: a table's transcript, attached (organiser)."""
+        return self._post(self._path(tournament, f"/rounds/{round_}/tables/{table}/transcript"), req, TableImported)
 
     def ratings(self, *, game: str | None = None, model: str = "plackett-luce") -> RatingsAnswer:
         return self.http.get("/ratings", RatingsAnswer, {"game": game, "model": model})

@@ -53,7 +53,7 @@ from .config import Loaded
 from .api import SubmitResult
 from .auth import AuthCode, Forbidden, Principal, Unauthorized, bearer, hash_token
 from .service import CONFLICT_RETRIES, Referee
-from .store import AccessTokens, MatchLog, StoredRequest, StoredToken, StoreError
+from .store import AccessTokens, MatchLog, StoredEntry, StoredRequest, StoredToken, StoreError
 from .httpcodes import RequestCode
 
 if TYPE_CHECKING:
@@ -443,7 +443,7 @@ class Access:
             if self._on_append is not None:
                 self._on_append(mid)
             return self._answer(p, loaded, res.seq, kind, res.actor, res.notation, res.verdict, res.state_hash,
-                                res.outcome, res.intent), False
+                                res.outcome, res.intent, res.entry), False
         raise AssertionError("unreachable")
 
     def _replayed(self, p: Principal, loaded: Loaded, found: StoredRequest, fingerprint: str) -> SubmitAnswer:
@@ -463,10 +463,11 @@ class Access:
                             loaded.rules.outcome(state), body.intent)
 
     def _answer(self, p: Principal, loaded: Loaded, seq: int, kind: str, actor: str | None, text: str, verdict: Any,
-                state_hash: str, outcome: Outcome | None, intent: Any = None) -> SubmitAnswer:
+                state_hash: str, outcome: Outcome | None, intent: Any = None,
+                written: StoredEntry | None = None) -> SubmitAnswer:
         """The answer to a write: the entry it appended, as the caller may see it (the same as that
-        entry in the caller's log)."""
-        stored = self.referee.entry_at(loaded.match, seq)
+        entry in the caller's log). ``written``: that entry as the write made it (else it is read back)."""
+        stored = written if written is not None and written.seq == seq else self.referee.entry_at(loaded.match, seq)
         if stored is None:
             raise StorageError(LogCode.CORRUPT, f"entry {seq} of match {loaded.match.id} is missing; run an audit")
         body = loaded.decoder.decode(stored.body)

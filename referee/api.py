@@ -12,7 +12,6 @@ an appended entry: the verdict as a value, which a front end renders.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from schemas import Annotation, EntryView, MatchInfo, Outcome
@@ -23,23 +22,57 @@ from .engine.protocol import Accepted, Held, Rejected
 from .errors import BadInput
 
 
-@dataclass
 class SubmitResult:
-    """The entry an intent (or an undo, redo, ruling or confirmation) appended, and its verdict."""
+    """The entry an intent (or an undo, redo, ruling or confirmation) appended, and its verdict.
 
-    match_id: str
-    seq: int
-    actor: str
-    notation: str
-    #: the intent as recorded (a game's Struct; None for a framework entry, or from a server)
-    intent: Any
-    verdict: Accepted[Any] | Rejected | Held
-    state_hash: str
-    outcome: Outcome | None
-    #: the events as JSON builtins, as the caller may see them
-    events: list[Any] = field(default_factory=list)
-    #: the events in words (the game's describe_event), for people
-    words: list[str] = field(default_factory=list)
+    ``notation``, ``events`` and ``words`` may be given as functions that compute them: the local
+    service does so, and each is computed when first read (an HTTP answer builds its own from the
+    entry as the caller may see it, a transcript import reads none of them)."""
+
+    def __init__(
+        self, *, match_id: str, seq: int, actor: str, notation: str | Callable[[], str], intent: Any,
+        verdict: Accepted[Any] | Rejected | Held, state_hash: str, outcome: Outcome | None,
+        events: list[Any] | Callable[[], list[Any]] | None = None,
+        words: list[str] | Callable[[], list[str]] | None = None, entry: Any = None,
+    ) -> None:
+        self.match_id = match_id
+        self.seq = seq
+        self.actor = actor
+        #: the intent as recorded (a game's Struct; None for a framework entry, or from a server)
+        self.intent = intent
+        self.verdict = verdict
+        self.state_hash = state_hash
+        self.outcome = outcome
+        #: the stored entry itself (:class:`referee.store.StoredEntry`; the local service only, else None)
+        self.entry = entry
+        self._notation = notation
+        self._events = [] if events is None else events
+        self._words = [] if words is None else words
+
+    @property
+    def notation(self) -> str:
+        """The intent in canonical notation (as recorded: chance outcomes filled in)."""
+        if callable(self._notation):
+            self._notation = self._notation()
+        return self._notation
+
+    @property
+    def events(self) -> list[Any]:
+        """The events as JSON builtins, as the caller may see them."""
+        if callable(self._events):
+            self._events = self._events()
+        return self._events
+
+    @property
+    def words(self) -> list[str]:
+        """The events in words (the game's describe_event), for people."""
+        if callable(self._words):
+            self._words = self._words()
+        return self._words
+
+    def __repr__(self) -> str:
+        return (f"SubmitResult(match_id={self.match_id!r}, seq={self.seq}, actor={self.actor!r}, "
+                f"verdict={self.verdict!r}, state_hash={self.state_hash!r})")
 
     @property
     def accepted(self) -> bool:

@@ -30,6 +30,7 @@ class AuthCode(StrEnum):
     OTHER_SEAT = "auth/other_seat"
     OTHER_TOURNAMENT = "auth/other_tournament"
     OTHER_VIEW = "auth/other_view"
+    REVOKED = "auth/revoked"
     UNKNOWN_TOKEN = "auth/unknown_token"
 
 

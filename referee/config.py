@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import secrets
 import sys
+import time
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -42,8 +43,16 @@ from .inputs import check_depth, check_text, read_file
 from .store import MatchLog, StoredMatch
 
 
+_now: tuple[int, str] = (-1, "")
+
+
 def utc_now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+    """The time now, to the second, in UTC (``2026-11-28T11:55:00Z``): written once per second."""
+    global _now
+    second, kept = int(time.time()), _now
+    if second != kept[0]:
+        kept = _now = (second, datetime.fromtimestamp(second, UTC).isoformat(timespec="seconds").replace("+00:00", "Z"))
+    return kept[1]
 
 
 def new_match_id() -> str:
@@ -317,6 +326,10 @@ class Configuration:
         raise NotFound(MatchCode.UNKNOWN, f"no match {match_id!r} in this database; `referee matches` lists them")
 
     def load(self, match_id: str) -> Loaded:
+        # a match's row never changes once written: a match bound here by its whole id is not read again
+        cached = self._loaded.get(match_id)
+        if cached is not None:
+            return cached
         m = self.resolve(match_id)
         cached = self._loaded.get(m.id)
         if cached is not None:

@@ -2,8 +2,8 @@
 (issue 18).
 
 Nothing is recomputed: each entry is appended as it was recorded (its body, hashes and clock reading),
-with its snapshot and its idempotency key in the same transaction, then the annotations (their chain as
-it is) and the token hashes; then the digests of the transcripts matches were imported from; then each
+with its snapshot and its idempotency key in the same transaction (and, with the match's last entry,
+its summary as the source keeps it), then the annotations (their chain as it is) and the token hashes; then the digests of the transcripts matches were imported from; then each
 tournament: its row, its append-only events as recorded (chained like entries), its token hashes. A copy
 that stops part-way (killed, a dropped connection) is resumed by running it again: a match already in
 the target continues from the target's head, after checking that the target's last entry is the source's
@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 import msgspec
 
-from referee.store import Store, StoreError, TournamentRecords
+from referee.store import MatchSummary, Store, StoreError, TournamentRecords
 
 
 class CopyReport(msgspec.Struct, frozen=True, kw_only=True):
@@ -36,6 +36,8 @@ class CopyReport(msgspec.Struct, frozen=True, kw_only=True):
     up_to_date: int
     #: transcript digests recorded in the target (which transcript each imported match came from)
     transcripts: int = 0
+    #: match summaries written to the target (the source's, as they are)
+    summaries: int = 0
     #: tournaments in the source, those the target did not have, and what was written of them
     tournaments: int = 0
     tournaments_created: int = 0
@@ -47,16 +49,27 @@ def copy_matches(source: Store, target: Store, progress: Callable[[str, int, int
     """Copy every match of ``source`` that ``target`` lacks, or the part of it that it lacks.
     ``progress(match_id, done, total)`` is told after each match."""
     matches = source.list_matches()
-    created = entries = notes = tokens = current = 0
+    created = entries = notes = tokens = current = sums = 0
+    kept = {s.match_id: s for s in source.summaries()}
+    written = {s.match_id: s for s in target.summaries()}
+    late: list[MatchSummary] = []
     for done, match in enumerate(matches, 1):
         have = target.get_match(match.id)
+        source_head = source.head(match.id)
+        # the source's summary, if it is of the source's head (else the target builds its own when listed)
+        summary = kept.get(match.id)
+        if summary is not None and summary.head != source_head:
+            summary = None
         if have is None:
-            target.create_match(match)
+            bare = source_head == (match.fork_seq or 0)  # no entry of its own: its summary comes with it
+            target.create_match(match, summary=summary if bare else None)
+            if bare and summary is not None:
+                written[match.id] = summary
+                sums += 1
             created += 1
         elif have != match:
             raise StoreError(f"match {match.id} is in the target with another configuration; not copied")
         head, start = target.head(match.id), (match.fork_seq or 0)
-        source_head = source.head(match.id)
         if head > source_head:
             raise StoreError(f"match {match.id} has {head} entries in the target and {source_head} in the source")
         if head > start:
@@ -69,8 +82,15 @@ def copy_matches(source: Store, target: Store, progress: Callable[[str, int, int
             snapshots = {s.seq: s for s in source.snapshots(match.id) if s.seq > head}
             requests = {r.seq: r for r in source.requests(match.id) if r.seq > head}
             for entry in source.entries(match.id, head + 1):
-                target.append(entry, entry.seq - 1, snapshot=snapshots.get(entry.seq), request=requests.get(entry.seq))
+                last = summary if entry.seq == source_head else None  # in the head entry's own transaction
+                target.append(entry, entry.seq - 1, snapshot=snapshots.get(entry.seq), request=requests.get(entry.seq),
+                              summary=last)
+                if last is not None:
+                    written[match.id] = last
+                    sums += 1
                 wrote += 1
+        if summary is not None and written.get(match.id) != summary:
+            late.append(summary)  # a match copied before summaries were, or whose head entry came without it
         theirs_notes = source.annotations(match.id)
         mine_notes = target.annotations(match.id)
         if theirs_notes[: len(mine_notes)] != mine_notes:
@@ -89,17 +109,21 @@ def copy_matches(source: Store, target: Store, progress: Callable[[str, int, int
             target.add_tokens(missing)
             tokens += len(missing)
         entries += wrote
-        if not wrote and have is not None and not missing and len(theirs_notes) == len(mine_notes):
+        if not wrote and have is not None and not missing and len(theirs_notes) == len(mine_notes) \
+                and (summary is None or written.get(match.id) == summary):
             current += 1
         if progress is not None:
             progress(match.id, done, len(matches))
+    for at in range(0, len(late), 500):
+        target.put_summaries(late[at:at + 500])
+    sums += len(late)
     have_digests = set(target.transcripts())
     digests = [pair for pair in source.transcripts() if pair not in have_digests]
     for digest, mid in digests:
         target.add_transcript(digest, mid)
     cups = copy_tournaments(source, target)
     return CopyReport(matches=len(matches), created=created, entries=entries, annotations=notes, tokens=tokens,
-                      up_to_date=current, transcripts=len(digests), tournaments=cups[0], tournaments_created=cups[1],
+                      up_to_date=current, transcripts=len(digests), summaries=sums, tournaments=cups[0], tournaments_created=cups[1],
                       tournament_events=cups[2], tournament_tokens=cups[3])
 
 

@@ -91,6 +91,15 @@ class History:
         #: its own: no other writer has that entry), so another process's appends make it unused
         self._tips: dict[str, tuple[int, str, tuple[int, str] | None | _Unknown]] = {}
 
+    def share_heads(self, other: History) -> None:
+        """Keep the heads, the tips and the reseeds of each match in ``other``'s dicts, read and written by
+        both: the services of one server process's threads (each with its own connection to one database)
+        then know the head one of them appended, instead of each folding up to it again. Everything kept
+        there is a fact of the append-only log (the state after entry N, the hash of entry N, the
+        reseeds up to N), used only while the store's head is that N, so a kept fact another thread
+        replaces with an older one costs a read, never a wrong answer."""
+        self._heads, self._tips, self._reseeds = other._heads, other._tips, other._reseeds
+
     def with_store(self, store: MatchRecords) -> History:
         """The same reading over another connection to the store (an audit's forked process), nothing kept."""
         return History(store, use_snapshots=self.use_snapshots)
@@ -422,7 +431,7 @@ class History:
             self._reseeds.pop(mid, None)
             self._reseeds[mid] = (high, rows)
             while len(self._reseeds) > 64:
-                self._reseeds.pop(next(iter(self._reseeds)))
+                self._reseeds.pop(next(iter(self._reseeds)), None)
         elif mid not in self._reseeds:  # kept even when empty, so that an append can bring it up to date
             self._reseeds[mid] = (high, rows)
         return [r for r in rows if r[0] <= stop]

@@ -62,6 +62,7 @@ from schemas.http import (
 
 from .access import Access
 from .amend import Amendment
+from .history import History
 from .auth import Principal, check_admin
 from .errors import BadInput, RefereeError, StorageError
 from .service import Referee
@@ -172,6 +173,8 @@ class Hall:
         #: tells this process from the other workers of one server (answered by /health)
         self.worker = secrets.token_hex(4)
         self._local = threading.local()
+        #: the history whose kept heads every thread's service shares (:meth:`History.share_heads`)
+        self._heads: History | None = None
         self._slots: dict[str, int] = {}
         self._slots_lock = threading.Lock()
         self._health: anyio.CapacityLimiter | None = None
@@ -188,6 +191,11 @@ class Hall:
         access: Access | None = getattr(self._local, "access", None)
         if access is None:
             access = Access(self.factory(), tokens=self.tokens, on_append=self.hub.notify)
+            with self._slots_lock:  # every thread's service keeps the heads its process appended in one place
+                if self._heads is None:
+                    self._heads = access.referee.history
+                else:
+                    access.referee.history.share_heads(self._heads)
             self._local.access = access
         return access
 

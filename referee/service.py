@@ -77,6 +77,8 @@ from .reopening import fresh_secret as default_secret
 CONFLICT_RETRIES = 8
 #: entries a streamed log reads (and redacts) at a time
 LOG_CHUNK = 500
+#: how many parsed lines a service keeps (:meth:`Referee.parse`)
+PARSED_MAX = 512
 #: what an annotation may say of an entry
 ANNOTATION_KINDS = ("comment", "disputed", "ruling", "good", "mistake")
 
@@ -108,6 +110,8 @@ class Referee:
         self.fresh_secret: Callable[[], int] = fresh_secret or default_secret
         self.clock = clock
         self.snapshot_every = snapshot_every
+        #: lines parsed lately: text -> (the rules they were checked against, the intent), oldest first
+        self._parsed: dict[str, tuple[Any, Any]] = {}
         # what callers read of the games, the configurations and the histories: theirs, as they were
         c, h = self.configuration, self.history
         self.game, self.describe_game, self.read_card_set = c.game, c.describe_game, c.read_card_set
@@ -197,13 +201,23 @@ class Referee:
             outcome=loaded.rules.outcome(state),
             state=shown,
             boards=loaded.rules.boards(shown),
-            headline=loaded.rules.headline(shown),
+            headline=self._headline(loaded, shown, at),
             sections=loaded.rules.sections(shown),
             seed_commitment=view.commitment(),
             seed=view.seed(lambda: self.over(loaded)),
             secrets=view.secrets(lambda: self.reseeds(loaded, self.store.head(loaded.match.id)),
                                  lambda: self.over(loaded)),
         )
+
+    def _headline(self, loaded: Loaded, shown: dict[str, Any], at: int | None) -> str:
+        """The game's headline of a view and, at the head, the entry that waits for a confirmation (a
+        held entry is public: every role's log shows it waiting, and nothing is played meanwhile)."""
+        line = loaded.rules.headline(shown)
+        hold = self.open_hold(loaded) if at is None else None
+        if hold is None:
+            return line
+        waits = f"entry {hold[0]} waits for {hold[1]} to confirm it"
+        return f"{line} · {waits}" if line else waits
 
     def result(self, match_id: str) -> Outcome | None:
         """How the match ended, or None while it is being played (public to every role): the state at
@@ -283,8 +297,11 @@ class Referee:
     # -- writing -----------------------------------------------------------------------------
 
     def parse(self, loaded: Loaded, seat: str, text: str) -> Any:
-        check_text(text, "an intent", TEXT_MAX)
+        """The intent a line of notation types, checked against the match's card data. A line this service
+        parsed for the same rules lately is not parsed again: the parse and the check are pure functions of
+        the rules and the text, and intents are frozen (a match's players type the same lines over and over)."""
         if seat not in loaded.config.players and seat not in loaded.game.capabilities.other_actors:
+            check_text(text, "an intent", TEXT_MAX)
             others = f" (and {', '.join(loaded.game.capabilities.other_actors)})" if loaded.game.capabilities.other_actors else ""
             raise BadInput(
                 MatchCode.UNKNOWN_SEAT,
@@ -292,6 +309,10 @@ class Referee:
                 f"{did_you_mean(seat, (*loaded.config.players, *loaded.game.capabilities.other_actors))}; "
                 f"seats: {', '.join(loaded.config.players)}{others}",
             )
+        known = self._parsed.get(text)
+        if known is not None and known[0] is loaded.rules:
+            return known[1]
+        check_text(text, "an intent", TEXT_MAX)
         try:
             intent = notation.parse_intent(loaded.game.intent_type, text)
         except InputError as exc:
@@ -299,6 +320,9 @@ class Referee:
         problem = loaded.rules.check_input(intent)
         if problem:
             raise BadInput(InputCode.UNKNOWN_REFERENCE, problem, {"intent": text})
+        self._parsed[text] = (loaded.rules, intent)
+        if len(self._parsed) > PARSED_MAX:
+            self._parsed.pop(next(iter(self._parsed)))
         return intent
 
     def at_head(self, loaded: Loaded, expected_seq: int | None, hint: str = "") -> tuple[int, Any]:
@@ -409,17 +433,19 @@ class Referee:
             text=text.strip(), intent=recorded, verdict=verdict, source=source,
         )
         self._append(loaded, entry, new_state, head, request=request)
+        events = verdict.events if isinstance(verdict, Accepted) else ()
         return SubmitResult(
             match_id=loaded.match.id,
             seq=entry.seq,
             actor=seat,
-            notation=notation.format_intent(recorded),
+            notation=lambda: notation.format_intent(recorded),
             intent=recorded,
             verdict=verdict,
             state_hash=entry.state_hash,
             outcome=loaded.rules.outcome(new_state),
-            events=_plain(verdict.events) if isinstance(verdict, Accepted) else [],
-            words=event_words(loaded.rules, verdict.events) if isinstance(verdict, Accepted) else [],
+            events=lambda: _plain(events),
+            words=lambda: event_words(loaded.rules, events),
+            entry=entry,
         )
 
     @staticmethod
@@ -551,7 +577,7 @@ class Referee:
         return SubmitResult(
             match_id=loaded.match.id, seq=entry.seq, actor=actor, notation=text, intent=intent, verdict=verdict,
             state_hash=entry.state_hash, outcome=loaded.rules.outcome(new_state),
-            events=_plain(events), words=event_words(loaded.rules, events),
+            events=lambda: _plain(events), words=lambda: event_words(loaded.rules, events), entry=entry,
         )
 
     def rule_stands(self, match_id: str, entry: int, *, reason: str = "", expected_seq: int | None = None,

@@ -24,12 +24,15 @@ OPENING_MAX = 60
 
 
 def bound(referee: Configuration, game_name: str, *, cards: str | None = None, players: Sequence[str] = (),
-          options: Mapping[str, str] | None = None) -> tuple[Game, Rules[Any, Any, Any], tuple[Seat, ...]]:
+          options: Mapping[str, str] | None = None, cards_text: str | None = None,
+          ) -> tuple[Game, Rules[Any, Any, Any], tuple[Seat, ...]]:
     """The game's rules bound to a physical match of ``players`` (default: as few as it takes, named
-    alice, bob...) with card set ``cards`` (default: the game's)."""
+    alice, bob...) with card set ``cards`` (default: the game's; with ``cards_text``, a card file's text
+    going by that name, as a tournament keeps it)."""
     game = referee.game(game_name)
     seats = tuple(players) or NAMES[:max(game.min_players, 1)]
-    _, config = referee.build_config(game.id, seats, cards=cards, options=dict(options or {}), chance="physical")
+    _, config = referee.build_config(game.id, seats, cards=cards, cards_text=cards_text, options=dict(options or {}),
+                                     chance="physical")
     rules, _ = referee._bind(game, config)  # a configuration error here is the same as a new match's
     return game, rules, config.players
 
@@ -42,12 +45,12 @@ def listing(referee: Configuration, game_name: str, cards: str | None = None,
 
 
 def template(referee: Configuration, game_name: str, *, cards: str | None = None, players: Sequence[str] = (),
-             options: Mapping[str, str] | None = None) -> str:
+             options: Mapping[str, str] | None = None, cards_text: str | None = None) -> str:
     """A transcript skeleton: the header, then the opening moves as the referee would accept them from
     the set-up (each the first legal intent of the first actor that has one: the game's other actors,
     Copycat's table or Android's arbiter, before the seats), the cards drawn marked for
     replacing. It imports as it is; a scorekeeper overwrites the moves with what was played."""
-    game, rules, seats = bound(referee, game_name, cards=cards, players=players, options=options)
+    game, rules, seats = bound(referee, game_name, cards=cards, players=players, options=options, cards_text=cards_text)
     set_name = rules.config.cards
     out = [
         f"# {game.name} — a transcript to fill in (from `referee template {game.id}`)",

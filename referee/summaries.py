@@ -11,6 +11,7 @@ compares the two (a difference is a finding), and a listing first builds the sum
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
@@ -19,6 +20,7 @@ from schemas import MatchConfig, MatchInfo, Outcome
 
 from .store import MatchSummary, StoredEntry, StoredMatch, StoreError
 from .engine.codes import SummaryCode
+from .store.base import tree_order
 
 if TYPE_CHECKING:
     from .config import Configuration, Loaded
@@ -44,13 +46,19 @@ PLAYING, OVER = "playing", "over"
 _outcome_decoder = msgspec.json.Decoder(Outcome)
 
 
+@lru_cache(maxsize=1024)
+def _commitment(root: str, seed: int) -> str:
+    """The seed commitment a summary names (the same for every entry of a match: worked out once)."""
+    from .engine import core
+
+    return core.seed_commitment(root, seed)
+
+
 def summary_of(match: StoredMatch, config: MatchConfig, root: str, *, head: int, head_hash: str,
                outcome: Outcome | None, last_activity: str) -> MatchSummary:
     """The summary of ``match`` (configured by ``config``, created as ``root``: itself or its fork tree's
     root) at entry ``head`` (hash ``head_hash``), its outcome there and when that entry was recorded."""
-    from .engine import core
-
-    commitment = core.seed_commitment(root, config.seed) if config.chance == "digital" and config.seed is not None else ""
+    commitment = _commitment(root, config.seed) if config.chance == "digital" and config.seed is not None else ""
     meta = config.meta
     return MatchSummary(
         match_id=match.id, game=match.game, rules_version=match.rules_version, created_at=match.created_at,
@@ -142,19 +150,7 @@ def _keep(referee: Referee, built: list[MatchSummary]) -> bool:
 def tree(summaries: Sequence[MatchSummary]) -> list[tuple[MatchSummary, int]]:
     """The summaries with their depth in the fork tree, parents before their forks (each level in the
     order given); a fork whose parent is not among them is listed at the top."""
-    if all(s.parent is None for s in summaries):  # no forks: the order given, all at the top
-        return [(s, 0) for s in summaries]
-    children: dict[str | None, list[MatchSummary]] = {}
-    ids = {s.match_id for s in summaries}
-    for s in summaries:
-        children.setdefault(s.parent if s.parent in ids else None, []).append(s)
-    out: list[tuple[MatchSummary, int]] = []
-    stack: list[tuple[MatchSummary, int]] = [(s, 0) for s in reversed(children.get(None, []))]
-    while stack:
-        s, depth = stack.pop()
-        out.append((s, depth))
-        stack.extend((c, depth + 1) for c in reversed(children.get(s.match_id, [])))
-    return out
+    return tree_order(summaries)
 
 
 def outcome(summary: MatchSummary) -> Outcome | None:

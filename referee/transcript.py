@@ -328,13 +328,19 @@ def follow_ons(moves: list[tuple[int, str, str]]) -> dict[int, int]:
     return after
 
 
-def store(referee: Referee, done: Adjudicated) -> ImportSummary:
-    """Write an adjudicated transcript: the match, every entry and every annotation, at once."""
+def sealed_notes(referee: Referee, done: Adjudicated) -> list[StoredAnnotation]:
+    """An adjudicated transcript's annotations as the match keeps them (chained)."""
     match_id = done.match.id
-    annotations = seal_annotations(match_id, [
+    return seal_annotations(match_id, [
         StoredAnnotation(match_id=match_id, seq=seq, kind=kind, text=note, by="transcript", recorded_at=referee.clock())
         for seq, kind, note in done.notes
     ])
+
+
+def store(referee: Referee, done: Adjudicated) -> ImportSummary:
+    """Write an adjudicated transcript: the match, every entry and every annotation, at once."""
+    match_id = done.match.id
+    annotations = sealed_notes(referee, done)
     try:
         referee.store.create_match(done.match, done.entries, annotations, transcript=done.summary.digest,
                                    summary=done.listed)
@@ -358,9 +364,11 @@ def _actor_verbs(referee: Referee, name: str) -> Mapping[str, frozenset[str]]:
     return {actor: verbs for actor in game.capabilities.other_actors}
 
 
-def _configure(referee: Referee, header: Header, source: str, base_dir: str | None) -> tuple[Game, MatchConfig]:
+def _configure(referee: Referee, header: Header, source: str, base_dir: str | None,
+               meta_given: Mapping[str, str] | None = None) -> tuple[Game, MatchConfig]:
     """The match a transcript's header describes, checked (a fault names its header line); its free-text
-    values are unescaped in ``header.values``."""
+    values are unescaped in ``header.values``. ``meta_given`` replaces the header's metadata of the same
+    keys (a tournament's table names its tournament, event, round and table)."""
     values = header.values
     seed: int | None = None
     if "seed" in values:
@@ -391,6 +399,7 @@ def _configure(referee: Referee, header: Header, source: str, base_dir: str | No
                            f"(reserved: {', '.join(RESERVED)})")
     values.update({k: unescape_text(values[k]) for k in (*META_KEYS, "cards") if k in values})
     meta = {k: values[k] for k in META_KEYS if k in values}
+    meta.update(meta_given or {})
     meta.setdefault("title", "")  # an untitled match has an empty title in its configuration: the audit compares it
     try:
         game, config = referee.build_config(
@@ -425,18 +434,23 @@ def _answered(lines: list[Line]) -> dict[int, bool]:
     return answered
 
 
-def adjudicate(referee: Referee, text: str, source: str = "<transcript>", base_dir: str | None = None) -> Adjudicated:
-    """Adjudicate every line of a transcript on a scratch store; nothing is written. The summary's
-    ``already`` names the matches of ``referee``'s store imported from the same transcript."""
-    header, lines = parse(text, source, lambda name: _actor_verbs(referee, name))
-    game, config = _configure(referee, header, source, base_dir)
-    values = header.values
+def read(referee: Referee, text: str, source: str = "<transcript>") -> tuple[Header, list[Line]]:
+    """A transcript's header and body lines (:func:`parse`, knowing the games' other actors)."""
+    return parse(text, source, lambda name: _actor_verbs(referee, name))
 
+
+def adjudicate(referee: Referee, text: str, source: str = "<transcript>", base_dir: str | None = None, *,
+               meta: Mapping[str, str] | None = None, parsed: tuple[Header, list[Line]] | None = None) -> Adjudicated:
+    """Adjudicate every line of a transcript on a scratch store; nothing is written. The summary's
+    ``already`` names the matches of ``referee``'s store imported from the same transcript. ``meta``
+    replaces the header's metadata of the same keys; ``parsed``: :func:`read`'s answer for this text."""
+    header, lines = parsed if parsed is not None else read(referee, text, source)
+    game, config = _configure(referee, header, source, base_dir, meta)
     # adjudicate on a scratch in-memory store (the same code path as `referee play`), then copy the
     # match, every entry and every annotation to the real store: all or nothing.
     scratch = Referee(MemoryStore(), games=referee.given_games, clock=referee.clock, snapshot_every=referee.snapshot_every)
     match_id = new_match_id()
-    scratch.create_match(game, config, title=values.get("title", ""), match_id=match_id)
+    scratch.create_match(game, config, title=config.meta.get("title", ""), match_id=match_id)
     problems: list[ImportProblem] = []
     notes: list[tuple[int, str, str]] = [(0, "comment", c) for c in header.preamble]
     accepted = rejected = 0

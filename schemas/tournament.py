@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from . import CARDS_TEXT_MAX, NAME_MAX, SEED_MAX, TEXT_MAX, TITLE_MAX
+from . import CARDS_TEXT_MAX, NAME_MAX, SEED_MAX, TEXT_MAX, TITLE_MAX, TRANSCRIPT_MAX, ImportSummary, Outcome
 
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=NAME_MAX)]
 Title = Annotated[str, msgspec.Meta(max_length=TITLE_MAX)]
@@ -117,6 +117,15 @@ class ResultRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
     reason: Reason = ""
     #: a result by forfeit (``result``: ``win:PLAYER`` or ``none``, a double forfeit): points, no game played
     forfeit: bool = False
+
+
+class TranscriptUpload(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A table's transcript, sent whole by the organiser (or as the request's plain-text body): adjudicated
+    and attached to the table; with ``check``, adjudicated and reported, nothing written."""
+
+    text: Annotated[str, msgspec.Meta(max_length=TRANSCRIPT_MAX)]
+    check: bool = False
+    reason: Reason = ""
 
 
 class TiebreaksRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -358,3 +367,26 @@ class RatingsAnswer(msgspec.Struct, frozen=True, kw_only=True):
     rated: int
     skipped: dict[str, int]
     players: list[PlayerRating]
+
+
+class TableImported(msgspec.Struct, frozen=True, kw_only=True):
+    """A transcript imported to a tournament's table (or checked for it): the table, the match that is (or
+    would be) its match, what the import found (its problems with their lines), and the table's result
+    as the log gives it. ``attached``: a record attached the match now; false when checked, or when the
+    table holds this very transcript already (nothing written)."""
+
+    tournament: str
+    name: str
+    round: int
+    table: int
+    seats: list[str]
+    match_id: str
+    #: the match the pairing made for the table, set aside (never played)
+    replaces: str | None = None
+    attached: bool = False
+    checked: bool = False
+    summary: ImportSummary
+    result: Outcome | None = None
+    result_words: str = ""
+    #: the tournament's records after it
+    records: int = 0

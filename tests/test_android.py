@@ -299,7 +299,8 @@ def test_the_board_draws_the_city_with_the_detectives_and_leads():
     assert any(x.startswith("lead physical.raymond") for x in areas["starport_kaguya"].lines)
     assert any("scene of the crime" in x for x in areas["rockvil_estates"].lines)
     assert any(b.title == "Suspects" for b in boards)
-    assert r.show(mid, seat="rachel").headline == "day 1 of 6 · raymond to evidence placement"
+    assert r.show(mid, seat="rachel").headline == ("day 1 of 6 · raymond to evidence placement · TIME raymond 3, rachel 6, louis 6, "
+                                                   "caprice 6 · VP raymond 0, rachel 0, louis 0, caprice 0")
 
 
 # -- match options (spec §7.3): each reading other than the default, on FX-1 --------------------------------------

@@ -173,3 +173,38 @@ def test_the_deal_is_the_seeds_whatever_entry_lays_it_out():
     assert other.submit(m.id, "table", "setup").accepted  # entry 2
     mine, theirs = r.show(mid).state, other.show(m.id).state
     assert mine["players"] == theirs["players"] and mine["supply"] == theirs["supply"] and mine["street"] == theirs["street"]
+
+
+@pytest.mark.parametrize("seats,seed", [(2, 5), (3, 41), (4, 8)])
+def test_an_intent_that_draws_nothing_fills_to_itself(seats: int, seed: int):
+    """``model.DRAWS_NOTHING`` lets a digital match skip filling those intents: along random digital games, a
+    full fill of each of them (as the seat whose turn it is and as every other seat) is the intent itself,
+    never a refusal, so skipping it changes no verdict."""
+    from referee.engine import core
+    from referee.engine.notation import format_intent
+    from referee.games.copycat.model import DRAWS_NOTHING
+    from referee.games.copycat.txn import rng_chooser
+
+    r = Referee(MemoryStore())
+    names = SEATS[:seats] if seats <= len(SEATS) else [*SEATS, "dora"][:seats]
+    mid = r.new_match("copycat", names, seed=seed, cards="spec_fixture").id
+    loaded = r.load(mid)
+    rules, rng = loaded.rules, random.Random(seed)
+    chance = core.play_chance(loaded.config)
+    assert chance is not None
+    tried: set[str] = set()
+    for _ in range(400):
+        _, state = r.state_at(loaded)
+        if rules.outcome(state) is not None:
+            break
+        pick = rules.random_intent(state, rng)
+        if pick is None:
+            break
+        seat, intent = pick
+        if isinstance(intent, DRAWS_NOTHING):
+            for who in names:
+                filled = rules.fill(state, who, intent, rng_chooser(chance), chance)
+                assert filled == intent, (who, intent, filled)
+            tried.add(type(intent).__name__)
+        r.submit(mid, seat, format_intent(intent))
+    assert {"PlaceWorker", "EndTurn", "Buy"} <= tried, tried

@@ -169,3 +169,37 @@ def test_a_tournament_copy_resumes_and_one_that_differs_is_refused(cli, tmp_path
     assert len(open_store(forged).tournament_events(tid)) == 1
     src.close()
     dst.close()
+
+
+# -- summaries ------------------------------------------------------------------------------------------
+
+
+def test_summaries_are_copied_with_their_matches_and_kept_up_to_date(cli, tmp_path, db, pg_server):
+    """The source on each backend, the target on the other: each match's summary arrives as the source keeps
+    it (with its last entry, or with the match for a fork without entries of its own); a copy cut short before
+    summaries were copied writes them on the next run; an entry played later brings its new summary."""
+    target_db = pg_server.fresh() if not db.startswith("postgresql") else str(tmp_path / "target.db")
+    ids = _hall(cli, db)
+    src, dst = open_store(db), open_store(target_db)
+    assert src.unsummarised() == []
+    # a copy made before summaries were copied: the matches and their entries, no summary
+    first = src.get_match(ids[0])
+    dst.create_match(first)
+    for entry in src.entries(first.id):
+        dst.append(entry, entry.seq - 1)
+    assert dst.summary(first.id) is None
+    there = cli("db", "copy", db, target_db, "--json")
+    assert there.code == 0, there.err
+    assert there.json["summaries"] == 3 and there.json["up_to_date"] == 0
+    assert dst.summaries() == src.summaries() and len(src.summaries()) == 3 and dst.unsummarised() == []
+    listed = cli("matches", "--json", "--db", target_db)
+    assert listed.code == 0 and listed.json == cli("matches", "--json", "--db", db).json
+    assert cli("play", ids[1], "alice", *OPENING, "--db", db).code == 0
+    later = cli("db", "copy", db, target_db, "--json").json
+    assert (later["entries"], later["summaries"], later["up_to_date"]) == (1, 1, 2)
+    assert dst.summary(ids[1]) == src.summary(ids[1]) and dst.summary(ids[1]).head == 1
+    again = cli("db", "copy", db, target_db, "--json").json
+    assert (again["summaries"], again["up_to_date"]) == (0, 3)
+    assert _heads(cli, db) == _heads(cli, target_db)
+    src.close()
+    dst.close()

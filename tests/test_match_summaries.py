@@ -202,3 +202,22 @@ def test_open_round_standings_read_summaries_not_the_matches(db_store, monkeypat
     points = {row.player: row.values[0] for row in table.rows}
     assert points[first.seats[1]] == 3 and points[first.seats[0]] == 0
     assert table.pending == [(1, paired.tables[1].table)]
+
+
+def test_a_page_of_matches_reads_only_its_page_with_forks_under_their_parents(cli, monkeypatch):
+    """``matches --limit`` asks the store for the page alone (forks placed under their parents by its
+    query): as many summaries are read as are listed, and the page is that of the whole listing."""
+    from referee.store import base
+
+    made = [cli("new", "by_all_means", "--players", "ann,ben", "--title", f"t{i}", "--json").json["id"] for i in range(4)]
+    assert cli("play", made[0], "ann", "draw_opening_hand").code in (0, 1)  # an entry either way
+    fork = cli("fork", made[0], "--at", "1", "--json")
+    assert fork.code == 0, fork.err
+    whole = cli("matches", "--json").json
+    assert [m["depth"] for m in whole].count(1) == 1 and whole[[m["id"] for m in whole].index(made[0]) + 1]["depth"] == 1
+    read: list[str] = []
+    real = base.summary_from_row
+    monkeypatch.setattr(base, "summary_from_row", lambda r: read.append(r[0]) or real(r))
+    page = cli("matches", "--limit", "2", "--offset", "1", "--json").json
+    assert page == whole[1:3] and len(read) == 2
+    assert cli("matches", "--status", "playing", "--json").json == [m for m in whole if m["status"] == "playing"]

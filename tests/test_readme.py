@@ -1,4 +1,4 @@
-"""The README is executable: its two set-up commands are what CI runs, and every `referee` command it
+"""The README is executable: its two set-up commands (each in a virtual environment) are what CI runs, and every `referee` command it
 shows under "What you can do with it" runs (on the bundled demo match) without a usage error, a
 traceback or an internal error."""
 
@@ -24,12 +24,18 @@ def _block_after(heading: str) -> list[str]:
 
 def test_the_readme_opens_with_the_two_commands_ci_runs():
     first = README.split("```bash", 1)[1].split("```", 1)[0].strip().splitlines()
+    # each makes (or reuses) a virtual environment and runs only what is in it: a system Python that
+    # refuses `pip install` (PEP 668, Debian and Ubuntu) is used for `-m venv` alone
     assert first == [
-        "python -m pip install . && referee import replays/by_all_means/club-night.txt",
-        'python -m pip install ".[test]" && python -m pytest -n auto',
+        "python3 -m venv .venv && .venv/bin/python -m pip install . && .venv/bin/referee import replays/by_all_means/club-night.txt",
+        'python3 -m venv .venv && .venv/bin/python -m pip install ".[test]" && .venv/bin/python -m pytest -n auto',
     ]
     ci = open(os.path.join(ROOT, ".ci", "run"), encoding="utf-8").read()
+    # CI makes its own environment (python3 -m venv, activated: `python` is the environment's) and runs
+    # the test command's install and pytest in it, after the one package a fresh Debian lacks for venv
+    assert 'python3 -m venv "$venv"' in ci and '. "$venv/bin/activate"' in ci
     assert 'python -m pip install -q ".[test]" && python -m pytest -n auto' in ci
+    assert "apt-get install -y -qq python3-venv" in ci and "sudo apt-get install python3-venv" in README
 
 
 def test_every_command_shown_runs(tmp_path, monkeypatch, capsys):

@@ -30,7 +30,7 @@ def test_the_recorders_share_out_the_store():
 
     recorders = (MatchLog, MatchSummaries, Annotations, AccessTokens, TournamentLog, TranscriptIndex)
     names = [n for r in recorders for n in recorder_methods(r)]
-    assert len(names) == len(set(names)) == 38
+    assert len(names) == len(set(names)) == 39
     assert recorder_methods(Store) == ["close", "reopen"] and isinstance(vars(Store)["notifier"], property)
     assert set(Store.__mro__) >= set(recorders)
 

@@ -124,3 +124,45 @@ def test_the_matches_without_a_summary_are_named(store):
     assert store.unsummarised() == ["m1", "m3"]
     store.put_summaries([a_summary(0, "m3")])
     assert store.unsummarised() == ["m1"]
+
+
+def test_the_listing_puts_forks_under_their_parents_and_pages_in_the_database(store):
+    """``listed`` is the fork tree of :func:`tree_order` over ``summaries`` (a match, then its forks depth
+    first, each level by creation then id; a fork whose parent has no summary at the top), whatever page of
+    it is asked for; ids that begin with other ids and equal clock readings sort as the tuples do."""
+    from referee.store.base import tree_order
+
+    assert store.listed() == [] and store.listed(3, 2) == []
+    rows = (("ab", "t2", None), ("a", "t2", None), ("c", "t1", None), ("a1", "t4", "a"), ("a0", "t5", "a"),
+            ("a00", "t3", "a0"), ("ab0", "t3", "ab"), ("o", "t0", "gone"), ("a01", "t3", "a0"))
+    for mid, created, parent in rows:
+        store.create_match(msgspec.structs.replace(a_match(mid), created_at=created),
+                           summary=a_summary(0, mid, created_at=created, parent=parent))
+    whole = store.listed()
+    assert whole == tree_order(store.summaries())
+    assert [(s.match_id, depth) for s, depth in whole] == [
+        ("o", 0), ("c", 0), ("a", 0), ("a1", 1), ("a0", 1), ("a00", 2), ("a01", 2), ("ab", 0), ("ab0", 1)]
+    for offset in range(0, 11):
+        for limit in (None, 0, 1, 3, 20):
+            assert store.listed(offset, limit) == (whole[offset:] if limit is None else whole[offset:offset + limit])
+
+
+def test_a_long_page_is_the_same_page(store, monkeypatch):
+    """A page at least PAGE_BY_IDS_MAX long is read whole and ordered; a shorter one by its ids: the same."""
+    from referee.store import base
+
+    for mid, created, parent in (("b", "t1", None), ("a", "t2", None), ("a1", "t0", "a"), ("b1", "t3", "b")):
+        store.create_match(msgspec.structs.replace(a_match(mid), created_at=created),
+                           summary=a_summary(0, mid, created_at=created, parent=parent))
+    short = [store.listed(offset, 2) for offset in range(5)]
+    monkeypatch.setattr(base, "PAGE_BY_IDS_MAX", 2)
+    assert [store.listed(offset, 2) for offset in range(5)] == short
+    assert [[s.match_id for s, _ in page] for page in short] == [["b", "b1"], ["b1", "a"], ["a", "a1"], ["a1"], []]
+
+
+def test_a_listing_without_forks_is_the_summaries_in_order(store):
+    for mid, created in (("b", "t2"), ("c", "t1"), ("a", "t2")):
+        store.create_match(msgspec.structs.replace(a_match(mid), created_at=created),
+                           summary=a_summary(0, mid, created_at=created))
+    assert store.listed() == [(s, 0) for s in store.summaries()]
+    assert [s.match_id for s, _ in store.listed(1, 1)] == ["a"]

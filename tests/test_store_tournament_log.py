@@ -51,3 +51,30 @@ def test_a_rounds_matches_and_tokens_go_in_with_its_record_or_not_at_all(store):
     store.append_tournament_events("t1", [an_event(2)], expected_n=1, matches=[a_match("m1"), a_match("m2")], tokens=tok)
     assert store.get_match("m2") == a_match("m2") and store.tokens("m1") == tok[:1] and store.head("m1") == 0
     assert [e.n for e in store.tournament_events("t1")] == [1, 2]
+
+
+def test_an_imported_match_goes_in_whole_with_the_record_that_attaches_it_or_not_at_all(store):
+    """A transcript attached to a table: the new match, its entries, annotations and transcript digest, and
+    the tournament's record, in one transaction; a stale record or a misnumbered entry writes none of it."""
+    from referee.store import StoredTournament
+    from support.store_contract import a_note, an_entry
+
+    store.create_tournament(StoredTournament(id="t1", name="Cup", created_at="t"), [an_event(1)])
+    entries = [an_entry(1), an_entry(2, verdict="rejected")]
+    note = a_note(1, "", "n1")
+    with pytest.raises(Conflict):
+        store.append_tournament_events("t1", [an_event(3)], expected_n=2, matches=[a_match("m1")], entries=entries,
+                                       annotations=[note], transcripts=[("d1", "m1")])
+    with pytest.raises(StoreError):  # entries must number on from the new match's start
+        store.append_tournament_events("t1", [an_event(2)], expected_n=1, matches=[a_match("m1")],
+                                       entries=[entries[1]], transcripts=[("d1", "m1")])
+    with pytest.raises(StoreError):  # and be a new match's
+        store.append_tournament_events("t1", [an_event(2)], expected_n=1, matches=[a_match("m1")],
+                                       entries=[an_entry(1, mid="m9")])
+    assert store.get_match("m1") is None and store.find_transcript("d1") == []
+    assert [e.n for e in store.tournament_events("t1")] == [1]
+    store.append_tournament_events("t1", [an_event(2)], expected_n=1, matches=[a_match("m1")], entries=entries,
+                                   annotations=[note], transcripts=[("d1", "m1")])
+    assert list(store.entries("m1")) == entries and store.head("m1") == 2
+    assert store.annotations("m1") == [note] and store.find_transcript("d1") == ["m1"]
+    assert [e.n for e in store.tournament_events("t1")] == [1, 2]

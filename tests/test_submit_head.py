@@ -122,3 +122,65 @@ def test_on_sqlite_a_submit_after_a_submit_reads_the_head_once_and_no_entry(tmp_
     before = seen[:seen.index("BEGIN IMMEDIATE")]
     reads = [s for s in before if "FROM entries" in s]
     assert len(reads) == 1 and "MAX(seq)" in reads[0], before
+
+
+def test_a_match_named_by_its_whole_id_is_read_once_per_service(db, monkeypatch):
+    """A match's row never changes: once bound, a submit by its whole id does not read it again; a prefix
+    is still resolved through the store (and an unknown id is still refused)."""
+    from referee.errors import NotFound
+
+    r = service(db)
+    m = r.new_match("pile", ["alice", "bob"], seed=1)
+    r.submit(m.id, "alice", "start")
+    rows: list[str] = []
+    real = r.store.get_match
+    monkeypatch.setattr(r.store, "get_match", lambda mid: rows.append(mid) or real(mid))
+    assert r.submit(m.id, "alice", "say note=a").accepted
+    assert r.submit(m.id, "alice", "say note=b").accepted
+    assert rows == []
+    assert r.submit(m.id[:6], "alice", "say note=c").seq == 4 and rows == [m.id[:6]]
+    with pytest.raises(NotFound):
+        r.submit("f" * 12, "alice", "say note=d")
+
+
+def test_a_line_parsed_before_is_checked_again_for_its_seat_and_its_rules(monkeypatch):
+    """A line the service parsed lately is not parsed again for the same rules, but an unknown seat is
+    still refused, and a match bound to other rules (another configuration) parses it anew."""
+    from referee.engine import notation
+    from referee.errors import BadInput
+
+    r = service()
+    a = r.new_match("pile", ["alice", "bob"], seed=1)
+    b = r.new_match("pile", ["alice", "bob"], seed=2, options={"stones": 7})
+    r.submit(a.id, "alice", "start")
+    r.submit(b.id, "alice", "start")
+    parsed: list[str] = []
+    real = notation.parse_intent
+    monkeypatch.setattr(notation, "parse_intent", lambda tp, text: parsed.append(text) or real(tp, text))
+    assert r.submit(a.id, "alice", "say note=x").accepted
+    assert r.submit(a.id, "bob", "say note=x").accepted
+    assert parsed == ["say note=x"]
+    with pytest.raises(BadInput) as info:
+        r.submit(a.id, "carol", "say note=x")
+    assert info.value.code == "match/unknown_seat"
+    assert r.submit(b.id, "alice", "say note=x").accepted and parsed == ["say note=x", "say note=x"]
+    assert r.store.head(a.id) == 3 and r.audit(a.id).clean and r.audit(b.id).clean
+
+
+def test_the_answer_is_worked_out_when_read_and_matches_the_log(monkeypatch):
+    """A submit's notation, events and words are computed when first read, from what was appended."""
+    from referee import service as service_module
+
+    r = service()
+    m = r.new_match("pile", ["alice", "bob"], seed=1)
+    r.submit(m.id, "alice", "start")
+    calls: list[str] = []
+    real = service_module.event_words
+    monkeypatch.setattr(service_module, "event_words", lambda rules, events: calls.append("words") or real(rules, events))
+    res = r.submit(m.id, r.show(m.id).state["active"], "take 2")
+    assert res.accepted and calls == []
+    assert res.words and calls == ["words"] and res.words is res.words and calls == ["words"]
+    assert res.notation == "take count=2"
+    assert res.events == r.log(m.id)[-1].events != []
+    assert res.entry is not None and res.entry.seq == res.seq == r.store.head(m.id) == 2
+    assert res.entry == r.store.last_entry(m.id)

@@ -33,7 +33,8 @@ def test_show_starts_with_where_the_match_stands_then_the_board(cli, monkeypatch
     assert "lot_winner" in raw and "draw_only_slot" in raw
     over = cli("show", ids["war_of_shadows"]).out.splitlines()
     assert over[1] == "Game over: boris won (score) — scores anna 17, boris 20, vera 19"
-    assert cli("show", ids["war_of_shadows"], "--at", "40", "--json").json["headline"] == "round 2 · agent place · vera next"
+    assert cli("show", ids["war_of_shadows"], "--at", "40", "--json").json["headline"] == \
+        "round 2 · agent place · vera next · cities bear 3, eagle 5, elephant 3, horse 5, lion 3"
     assert not any("…" in line for line in cli("show", ids["by_all_means"], "--raw").out.splitlines())
 
 

@@ -478,7 +478,7 @@ def test_a_series_of_three_linked_games_carries_its_score_and_ends_with_game_thr
     _win_quickly(r, g3)
     shown = r.show(g3)
     assert shown.outcome.scores == {"alice": 85, "bob": 85}  # 33 + 3 x (3 + 6) + 25
-    assert shown.headline == "series game 3 of 3 won: 85 series points; the series is won (The truth is out there)"
+    assert shown.headline.startswith("series game 3 of 3 won: 85 series points; the series is won (The truth is out there) · ")
     with pytest.raises(Exception, match="game 3, the last of its series"):
         r.new_match("xfiles_encounters", ["alice", "bob"], continue_from=g3)
     # the third game replays and audits on its own: the games before it are not read

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Protocol
 
 import msgspec
@@ -160,6 +160,26 @@ def tournament_from_row(row: tuple[Any, ...]) -> StoredTournament:
     return StoredTournament(id=row[0], name=row[1], created_at=row[2])
 
 
+def check_new_matches(matches: Sequence[StoredMatch], entries: Sequence[StoredEntry] = (),
+                      annotations: Sequence[StoredAnnotation] = (), transcripts: Sequence[tuple[str, str]] = (),
+                      summaries: Sequence[MatchSummary] = ()) -> None:
+    """What a batch of new matches may be written with (:meth:`TournamentLog.append_tournament_events`):
+    entries, annotations, transcript digests and summaries of those matches only, each match's entries
+    numbered on from its start in order. Raises :class:`StoreError`."""
+    starts = {m.id: (m.fork_seq or 0) for m in matches}
+    if len(starts) != len(matches):
+        raise StoreError("a match is given twice")
+    next_seq = dict(starts)
+    for e in entries:
+        if e.match_id not in next_seq or e.seq != next_seq[e.match_id] + 1:
+            raise StoreError("initial entries must be of a new match, numbered on from the match's start")
+        next_seq[e.match_id] = e.seq
+    if any(a.match_id not in starts for a in annotations) or any(m not in starts for _, m in transcripts):
+        raise StoreError("an annotation or a transcript of no new match")
+    if any(s.match_id not in starts for s in summaries):
+        raise StoreError("a summary of no match of the round")
+
+
 def like_prefix(prefix: str) -> str:
     """A SQL ``LIKE`` pattern matching the ids that begin with ``prefix``, its ``\\``, ``%`` and ``_``
     escaped with a backslash (the SQL stores say ``ESCAPE '\\'``, or rely on it as PostgreSQL's default)."""
@@ -206,6 +226,87 @@ class MatchSummary(msgspec.Struct, frozen=True, kw_only=True):
 #: a summary's columns, in the order the SQL stores write and read them
 SUMMARY_COLS = ("match_id, game, rules_version, created_at, seats, status, head, head_hash, last_activity, outcome,"
                 " parent, fork_seq, title, event, rnd, tbl, seed_commitment")
+
+
+#: the listing of a database without forks, or all of it (the order of :meth:`MatchSummaries.summaries`)
+LISTED_FLAT = f"SELECT {SUMMARY_COLS} FROM match_summaries ORDER BY created_at, match_id LIMIT {{p}} OFFSET {{p}}"
+#: every match's id in that order (read from the listing's index alone)
+LISTED_IDS = "SELECT match_id FROM match_summaries ORDER BY created_at, match_id"
+#: each fork's parent
+LISTED_FORKS = "SELECT match_id, parent FROM match_summaries WHERE parent IS NOT NULL"
+#: a page this long or longer is read whole and ordered as it is read (shorter ones by their ids)
+PAGE_BY_IDS_MAX = 500
+
+
+def tree_page(ids: Sequence[str], parents: Mapping[str, str], offset: int,
+              limit: int | None) -> list[tuple[str, int]]:
+    """The ids ``offset..offset+limit`` of the fork tree (as :func:`tree_order` lists it) of the matches
+    ``ids`` (in the order of :meth:`MatchSummaries.summaries`), forks given by ``parents`` (fork -> parent),
+    each with its depth. Only the forks are walked as a tree: the other matches are counted past."""
+    present = set(ids)
+    under = {f for f, p in parents.items() if p in present}  # forks listed under their parent
+    kids: dict[str, list[str]] = {}
+    for mid in [m for m in ids if m in under]:
+        kids.setdefault(parents[mid], []).append(mid)
+    stop = len(ids) if limit is None else offset + limit
+    out: list[tuple[str, int]] = []
+    at = 0
+    for top in ([m for m in ids if m not in under] if under else ids):
+        if at >= stop:
+            break
+        if top not in kids:
+            if at >= offset:
+                out.append((top, 0))
+            at += 1
+            continue
+        stack = [(top, 0)]
+        while stack and at < stop:
+            mid, depth = stack.pop()
+            if at >= offset:
+                out.append((mid, depth))
+            at += 1
+            stack.extend((c, depth + 1) for c in reversed(kids.get(mid, [])))
+    return out
+
+
+def listed_rows(read: Callable[[str, Sequence[Any]], list[Any]], mark: str, offset: int, limit: int | None,
+                no_limit: Any) -> list[tuple[MatchSummary, int]]:
+    """:meth:`MatchSummaries.listed` over a SQL database (``read(sql, params)``: its rows; ``mark``: its
+    parameter mark; ``no_limit``: the LIMIT that sets none). Without forks the page is read as it is listed
+    (the listing's index); with forks, a short page's ids are worked out from every id (that index alone)
+    and the forks' parents, then the page's rows alone are read; a long page is read whole and ordered."""
+    parents = dict(read(LISTED_FORKS, ()))
+    if not parents:
+        rows = read(LISTED_FLAT.format(p=mark), (no_limit if limit is None else limit, offset))
+        return [(summary_from_row(r), 0) for r in rows]
+    if limit is None or limit >= PAGE_BY_IDS_MAX:
+        every = tree_order([summary_from_row(r) for r in read(LISTED_FLAT.format(p=mark), (no_limit, 0))])
+        return every[offset:] if limit is None else every[offset:offset + limit]
+    page = tree_page([r[0] for r in read(LISTED_IDS, ())], parents, offset, limit)
+    if not page:
+        return []
+    marks = ", ".join([mark] * len(page))
+    found = {r[0]: r for r in read(f"SELECT {SUMMARY_COLS} FROM match_summaries WHERE match_id IN ({marks})",
+                                   [mid for mid, _ in page])}
+    return [(summary_from_row(found[mid]), depth) for mid, depth in page if mid in found]
+
+
+def tree_order(summaries: Sequence[MatchSummary]) -> list[tuple[MatchSummary, int]]:
+    """The summaries with their depth in the fork tree, parents before their forks (each level in the
+    order given); a fork whose parent is not among them is listed at the top."""
+    if all(s.parent is None for s in summaries):  # no forks: the order given, all at the top
+        return [(s, 0) for s in summaries]
+    children: dict[str | None, list[MatchSummary]] = {}
+    ids = {s.match_id for s in summaries}
+    for s in summaries:
+        children.setdefault(s.parent if s.parent in ids else None, []).append(s)
+    out: list[tuple[MatchSummary, int]] = []
+    stack: list[tuple[MatchSummary, int]] = [(s, 0) for s in reversed(children.get(None, []))]
+    while stack:
+        s, depth = stack.pop()
+        out.append((s, depth))
+        stack.extend((c, depth + 1) for c in reversed(children.get(s.match_id, [])))
+    return out
 
 
 def summary_row(s: MatchSummary) -> tuple[Any, ...]:
@@ -331,6 +432,12 @@ class MatchSummaries(Protocol):
     def summaries(self) -> list[MatchSummary]:
         """Every summary, in the order matches are listed (``created_at``, then id)."""
 
+    def listed(self, offset: int = 0, limit: int | None = None) -> list[tuple[MatchSummary, int]]:
+        """The summaries as ``referee matches`` lists them, each with its depth in the fork tree: a match,
+        then its forks under it (depth first, each level in the order of :meth:`summaries`; a fork whose
+        parent has no summary at the top), from the ``offset``-th on, at most ``limit`` of them. Only the
+        page is read: the order is worked out by the database."""
+
     def unsummarised(self) -> list[str]:
         """The ids of the matches without a summary (written before summaries were kept, or copied without
         one), in id order: what a listing builds from their logs first."""
@@ -395,11 +502,17 @@ class TournamentLog(Protocol):
     def append_tournament_events(self, tournament_id: str, events: Sequence[StoredTournamentEvent],
                                  expected_n: int, matches: Sequence[StoredMatch] = (),
                                  tokens: Sequence[StoredToken] = (),
-                                 summaries: Sequence[MatchSummary] = ()) -> None:
+                                 summaries: Sequence[MatchSummary] = (),
+                                 entries: Sequence[StoredEntry] = (),
+                                 annotations: Sequence[StoredAnnotation] = (),
+                                 transcripts: Sequence[tuple[str, str]] = ()) -> None:
         """Append events ``expected_n + 1, ...`` in one transaction if the tournament's last event is
-        ``expected_n``; otherwise raise :class:`Conflict` and write nothing. ``matches`` (new, without
-        entries), their ``tokens`` and ``summaries`` are created in the same transaction: a round's
-        matches and the record that pairs them are written all or nothing."""
+        ``expected_n``; otherwise raise :class:`Conflict` and write nothing. ``matches`` (new), their
+        ``tokens`` and ``summaries`` are created in the same transaction: a round's matches and the record
+        that pairs them are written all or nothing. ``entries``, ``annotations`` and ``transcripts``
+        (``(digest, match_id)``) belong to those new matches (an imported transcript and the record that
+        attaches it to its table), each match's entries numbered from its start
+        (:func:`check_new_matches`)."""
 
     def tournament_events(self, tournament_id: str, stop: int | None = None) -> list[StoredTournamentEvent]:
         """A tournament's events ``1..stop`` (default: all) in order."""

@@ -6,6 +6,7 @@ import threading
 from collections.abc import Iterator, Sequence
 
 from .base import (
+    check_new_matches,
     AuditRow,
     Conflict,
     DuplicateRequest,
@@ -22,6 +23,7 @@ from .base import (
     StoredTournamentEvent,
     StoredTournamentToken,
     StoreError,
+    tree_order,
 )
 
 
@@ -128,6 +130,10 @@ class MemoryStore:
     def summaries(self) -> list[MatchSummary]:
         return sorted(self._summaries.values(), key=lambda s: (s.created_at, s.match_id))
 
+    def listed(self, offset: int = 0, limit: int | None = None) -> list[tuple[MatchSummary, int]]:
+        rows = tree_order(self.summaries())
+        return rows[offset:] if limit is None else rows[offset:offset + limit]
+
     def unsummarised(self) -> list[str]:
         return sorted(mid for mid in self._matches if mid not in self._summaries)
 
@@ -220,7 +226,11 @@ class MemoryStore:
     def append_tournament_events(self, tournament_id: str, events: Sequence[StoredTournamentEvent],
                                  expected_n: int, matches: Sequence[StoredMatch] = (),
                                  tokens: Sequence[StoredToken] = (),
-                                 summaries: Sequence[MatchSummary] = ()) -> None:
+                                 summaries: Sequence[MatchSummary] = (),
+                                 entries: Sequence[StoredEntry] = (),
+                                 annotations: Sequence[StoredAnnotation] = (),
+                                 transcripts: Sequence[tuple[str, str]] = ()) -> None:
+        check_new_matches(matches, entries, annotations, transcripts, summaries)
         with self._lock:
             log = self._tournament_events.get(tournament_id)
             if log is None:
@@ -237,11 +247,15 @@ class MemoryStore:
             if (len(set(hashes)) != len(hashes) or any(h in self._tokens for h in hashes)
                     or any(t.match_id not in ids for t in tokens)):
                 raise StoreError("token refused: a hash already recorded, or of no match of the round")
-            if any(s.match_id not in ids for s in summaries):
-                raise StoreError("a summary of no match of the round")
             for m in matches:
                 self._matches[m.id] = m
                 self._entries[m.id], self._snapshots[m.id], self._annotations[m.id] = [], [], []
+            for entry in entries:
+                self._entries[entry.match_id].append(entry)
+            for a in annotations:
+                self._annotations[a.match_id].append(a)
+            for digest, mid in transcripts:
+                self._transcripts.setdefault(digest, []).append(mid)
             for t in tokens:
                 self._tokens[t.token_hash] = t
             for s in summaries:

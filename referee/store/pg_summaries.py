@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .base import SUMMARY_COLS, MatchSummary, StoredMatch, StoreError, summary_from_row, summary_row
+from .base import SUMMARY_COLS, MatchSummary, StoredMatch, StoreError, listed_rows, summary_from_row, summary_row
 from .pg_schema import PUT_SUMMARY
 
 if TYPE_CHECKING:
@@ -39,6 +39,9 @@ class PostgresSummaries:
     def summaries(self) -> list[MatchSummary]:
         rows = self._all(f"SELECT {SUMMARY_COLS} FROM match_summaries ORDER BY created_at, match_id", ())
         return list(map(summary_from_row, rows))
+
+    def listed(self, offset: int = 0, limit: int | None = None) -> list[tuple[MatchSummary, int]]:
+        return listed_rows(self._all, "%s", offset, limit, None)
 
     def unsummarised(self) -> list[str]:
         rows = self._all("SELECT id FROM matches WHERE NOT EXISTS (SELECT 1 FROM match_summaries s"

@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from .pg_summaries import PostgresSummaries
 from .pg_schema import APPEND_SUMMARY, CHANNEL, JUMP, MIGRATIONS, PUT_SUMMARY, exists, may_alter, tables, writer_grants
 from .base import (
+    check_new_matches,
     annotation_from_row,
     entry_from_row,
     like_prefix,
@@ -566,12 +567,14 @@ class PostgresStore(PostgresSummaries):
     def append_tournament_events(self, tournament_id: str, events: Sequence[StoredTournamentEvent],
                                  expected_n: int, matches: Sequence[StoredMatch] = (),
                                  tokens: Sequence[StoredToken] = (),
-                                 summaries: Sequence[MatchSummary] = ()) -> None:
+                                 summaries: Sequence[MatchSummary] = (),
+                                 entries: Sequence[StoredEntry] = (),
+                                 annotations: Sequence[StoredAnnotation] = (),
+                                 transcripts: Sequence[tuple[str, str]] = ()) -> None:
         for i, e in enumerate(events, start=expected_n + 1):
             if e.n != i or e.tournament_id != tournament_id:
                 raise StoreError(f"tournament events must be numbered on from {expected_n + 1}")
-        if any(s.match_id not in {m.id for m in matches} for s in summaries):
-            raise StoreError("a summary of no match of the round")
+        check_new_matches(matches, entries, annotations, transcripts, summaries)
         unique = self._psycopg.errors.UniqueViolation
 
         def work(conn: psycopg.Connection[Any]) -> None:
@@ -591,7 +594,12 @@ class PostgresStore(PostgresSummaries):
                                           m.parent, m.fork_seq, m.title) for m in matches])
                         cur.executemany("INSERT INTO tokens (token_hash, match_id, role, seat) VALUES (%s,%s,%s,%s)",
                                         [(t.token_hash, t.match_id, t.role, t.seat) for t in tokens])
+                        if entries:  # an imported transcript's match, with the record attaching it
+                            cur.executemany(self._INSERT_ENTRY, [self._entry_row(e) for e in entries])
+                        cur.executemany("INSERT INTO transcripts (digest, match_id) VALUES (%s, %s)", transcripts)
                         cur.executemany(PUT_SUMMARY, [summary_row(s) for s in summaries])
+                    for a in annotations:
+                        self._insert_annotation(conn, a)
                     self._insert_tournament_events(conn, events)
             except unique as exc:
                 if matches or tokens:

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from .sqlite_summaries import PUT_SUMMARY, SqliteSummaries
 from .base import (
+    check_new_matches,
     annotation_from_row,
     entry_from_row,
     like_prefix,
@@ -86,6 +87,22 @@ def durability_level(value: str | None = None) -> Durability:
 def _busy(exc: sqlite3.OperationalError) -> bool:
     """Another connection holds a lock this one needs (SQLITE_BUSY or SQLITE_LOCKED, extended or not)."""
     return getattr(exc, "sqlite_errorcode", 0) & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+
+
+_writers: dict[str, threading.Lock] = {}
+_writers_lock = threading.Lock()
+
+
+def _writer(path: str) -> threading.Lock:
+    """The lock this process's connections to the file at ``path`` take turns at its write lock with: an
+    append waits here, woken as soon as the one before it commits, instead of trying BEGIN IMMEDIATE in
+    sleeps (:func:`_patiently`) against its own process; other processes are still waited for that way."""
+    key = os.path.realpath(path)
+    with _writers_lock:
+        found = _writers.get(key)
+        if found is None:
+            found = _writers[key] = threading.Lock()
+        return found
 
 
 #: how long (seconds) a statement waits for another connection's lock before the store gives up on it
@@ -304,6 +321,7 @@ class SqliteStore(SqliteSummaries):
             # one connection may be shared by threads (a server's workers): its statements are
             # serialised here; separate connections (processes) are serialised by BEGIN IMMEDIATE.
             self._lock = threading.RLock()
+            self._writer = _writer(path)
             self._migrate()
             if wal:
                 # From here on a lock is waited for by _patiently, in short steps, not by SQLite's busy
@@ -482,7 +500,7 @@ class SqliteStore(SqliteSummaries):
         self, entry: StoredEntry, expected_seq: int, snapshot: StoredSnapshot | None = None,
         request: StoredRequest | None = None, summary: MatchSummary | None = None,
     ) -> None:
-        with self._lock:
+        with self._lock, self._writer:
             self._append(entry, expected_seq, snapshot, request, summary)
 
     def _append(
@@ -673,7 +691,11 @@ class SqliteStore(SqliteSummaries):
     def append_tournament_events(self, tournament_id: str, events: Sequence[StoredTournamentEvent],
                                  expected_n: int, matches: Sequence[StoredMatch] = (),
                                  tokens: Sequence[StoredToken] = (),
-                                 summaries: Sequence[MatchSummary] = ()) -> None:
+                                 summaries: Sequence[MatchSummary] = (),
+                                 entries: Sequence[StoredEntry] = (),
+                                 annotations: Sequence[StoredAnnotation] = (),
+                                 transcripts: Sequence[tuple[str, str]] = ()) -> None:
+        check_new_matches(matches, entries, annotations, transcripts, summaries)
         with self._lock:
             conn = self.conn
             self._begin_write()
@@ -695,8 +717,11 @@ class SqliteStore(SqliteSummaries):
                                   m.fork_seq, m.title))
                 conn.executemany("INSERT INTO tokens (token_hash, match_id, role, seat) VALUES (?,?,?,?)",
                                  [(t.token_hash, t.match_id, t.role, t.seat) for t in tokens])
-                if any(summary.match_id not in {m.id for m in matches} for summary in summaries):
-                    raise StoreError("a summary of no match of the round")
+                for entry in entries:
+                    self._insert(entry)
+                for a in annotations:
+                    self._insert_annotation(a)
+                conn.executemany("INSERT INTO transcripts (digest, match_id) VALUES (?, ?)", transcripts)
                 conn.executemany(PUT_SUMMARY, [summary_row(summary) for summary in summaries])
                 for e in events:
                     self._insert_tournament_event(e)

@@ -8,7 +8,7 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
-from .base import SUMMARY_COLS, MatchSummary, StoreError, summary_from_row, summary_row
+from .base import SUMMARY_COLS, MatchSummary, StoreError, listed_rows, summary_from_row, summary_row
 
 #: a summary written, or replacing the match's
 PUT_SUMMARY = f"INSERT OR REPLACE INTO match_summaries ({SUMMARY_COLS}) VALUES ({', '.join('?' * 17)})"
@@ -45,6 +45,9 @@ class SqliteSummaries:
     def summaries(self) -> list[MatchSummary]:
         rows = self._all(f"SELECT {SUMMARY_COLS} FROM match_summaries ORDER BY created_at, match_id", ())
         return list(map(summary_from_row, rows))
+
+    def listed(self, offset: int = 0, limit: int | None = None) -> list[tuple[MatchSummary, int]]:
+        return listed_rows(self._all, "?", offset, limit, -1)
 
     def unsummarised(self) -> list[str]:
         rows = self._all("SELECT id FROM matches WHERE id NOT IN (SELECT match_id FROM match_summaries) ORDER BY id", ())

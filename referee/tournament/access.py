@@ -31,9 +31,11 @@ from schemas.tournament import (
     ResultAnswer,
     ResultRequest,
     StandingsAnswer,
+    TableImported,
     TournamentCreated,
     TournamentShown,
     TournamentTokens,
+    TranscriptUpload,
     WithdrawRequest,
     You,
 )
@@ -41,7 +43,7 @@ from schemas.tournament import (
 from ..auth import AuthCode, Forbidden, Principal, Unauthorized, bearer, hash_token
 from ..errors import StorageError
 from ..service import Referee
-from ..store import AccessTokens, Annotations, MatchLog, StoredTournamentToken, StoreError
+from ..store import AccessTokens, Annotations, MatchLog, StoredTournamentToken, StoreError, TournamentLog
 from .api import LocalTournaments
 from .codes import TournamentCode
 from ..engine.codes import StoreCode
@@ -58,8 +60,9 @@ class Entrant:
     player: str | None = None
 
 
-class TournamentAccessRecords(AccessTokens, Annotations, MatchLog, Protocol):
-    """What the tournament's access layer reads itself: its tokens, and a table's match head and notes."""
+class TournamentAccessRecords(AccessTokens, Annotations, MatchLog, TournamentLog, Protocol):
+    """What the tournament's access layer reads itself: its tokens (and the records revoking any), and a
+    table's match head and notes."""
 
 
 class TournamentAccess:
@@ -86,6 +89,11 @@ class TournamentAccess:
             raise Unauthorized(AuthCode.UNKNOWN_TOKEN, "this token is not a token of any tournament on this server")
         if tournament_id != row.tournament_id and not (len(tournament_id) >= 4 and row.tournament_id.startswith(tournament_id)):
             raise Forbidden(AuthCode.OTHER_TOURNAMENT, "this token belongs to another tournament")
+        from .tokens import revoked
+
+        if revoked(self.store.tournament_events(row.tournament_id), row.token_hash):
+            raise Unauthorized(AuthCode.REVOKED, "this token was replaced by a newer one (`referee tournament tokens "
+                               "--rotate`): ask the organiser for the new one")
         return Entrant(tournament=row.tournament_id, role=row.role, player=row.player)
 
     @staticmethod
@@ -135,6 +143,18 @@ class TournamentAccess:
     def half_bye(self, who: Entrant, req: HalfByeRequest) -> Recorded:
         self.organiser(who, "grant a half-point bye")
         return self.local.half_bye(who.tournament, req, by="organiser")
+
+    def upload(self, who: Entrant, round_: int, table: int, req: TranscriptUpload) -> TableImported:
+        """A table's transcript, adjudicated and attached as its match (:mod:`.attach`); ``check``: nothing
+        written. A card set is one bundled with the game: the server never reads a file a client names."""
+        from .attach import Where, attach_text
+
+        self.organiser(who, "upload a table's transcript")
+        given = Where(who.tournament, round_, table, f"the upload's table (round {round_} table {table})")
+        done = attach_text(self.service, req.text, table=given, source="transcript", check=req.check,
+                           by="organiser", why=req.reason)
+        assert done is not None  # (a table given is always attached to or refused)
+        return done
 
     # -- reads ------------------------------------------------------------------------------------------
 

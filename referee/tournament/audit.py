@@ -85,11 +85,14 @@ def chain_findings(tournament_id: str, rows: Sequence[StoredTournamentEvent]) ->
 
 
 def token_findings(state: Tournament, tokens: Sequence[StoredTournamentToken]) -> list[str]:
-    """Token rows that no issuing of tokens makes: more than one organiser's or spectators' token, a
-    player's token for no registered player or a second one for the same player, an unknown role."""
+    """Token rows that no issuing of tokens makes: more than one organiser's or spectators' token in
+    force, a player's token for no registered player or a second one in force for the same player, an
+    unknown role. A token a later issuing revoked (``tokens_issued``) is not in force."""
     found: list[str] = []
     seen: dict[tuple[str, str | None], int] = {}
     for t in tokens:
+        if t.token_hash in state.revoked:
+            continue
         where = f"token {t.token_hash[:12]}"
         if t.role not in TOKEN_ROLES:
             found.append(f"{where}: role {t.role!r} is none of {', '.join(TOKEN_ROLES)}")
@@ -112,7 +115,7 @@ def token_findings(state: Tournament, tokens: Sequence[StoredTournamentToken]) -
 def orphan_findings(t: Tournaments, state: Tournament) -> list[str]:
     """Matches that name a table of this tournament (their configuration's ``tournament`` and ``round``,
     ``table``) that the tournament's records do not hold: a pairing that was never recorded."""
-    held = {x.match_id for rnd in state.rounds for x in rnd.tables if x.match_id is not None}
+    held = {x.match_id for rnd in state.rounds for x in rnd.tables if x.match_id is not None} | set(state.set_aside)
     needle = b'"tournament":' + msgspec.json.encode(state.id)
     found = []
     for m in t.referee.store.list_matches():

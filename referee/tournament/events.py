@@ -200,9 +200,42 @@ class HalfByeCancelled(Base, frozen=True, kw_only=True, tag="half_bye_cancelled"
     player: str
 
 
+class TranscriptAttached(Base, frozen=True, kw_only=True, tag="transcript_attached"):
+    """A table played on paper: the match imported from its transcript (``match_id``, written with this
+    record) is the table's match from then on, read for its result as a match played on the system is. The
+    match the pairing made for the table (``replaces``, never played) stays in the store, read by nothing."""
+
+    round: int
+    table: int
+    match_id: str
+    replaces: str | None = None
+    #: the transcript's digest (:func:`referee.transcript.digest`)
+    digest: str = ""
+
+
+class IssuedToken(msgspec.Struct, frozen=True, kw_only=True):
+    """A tournament token issued from the organiser's database: whose it is and its sha256 (never the
+    token itself)."""
+
+    role: Literal["organiser", "spectator", "player"]
+    player: str | None = None
+    hash: str
+
+
+class TokensIssued(Base, frozen=True, kw_only=True, tag="tokens_issued"):
+    """Tokens issued by ``referee tournament tokens`` (or ``slips``) in the organiser's own database, and
+    the tokens they replace (``revoked``, by hash): a revoked token is refused from this record on. The
+    token rows themselves (hashes) are written after the record; the tokens are shown once."""
+
+    issued: tuple[IssuedToken, ...]
+    revoked: tuple[str, ...] = ()
+
+
 Event = (
     Created | PlayerAdded | PlayerDropped | PlayerUndropped | PlayerRenamed | RoundPaired | RoundClosed
     | ResultRecorded | ResultCorrected | TiebreaksChanged | PairingWithdrawn | HalfByeGranted | HalfByeCancelled
+    | TranscriptAttached
+    | TokensIssued
 )
 
 

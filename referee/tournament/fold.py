@@ -30,6 +30,8 @@ from .events import (
     Table,
     TableResult,
     TiebreaksChanged,
+    TranscriptAttached,
+    TokensIssued,
 )
 
 
@@ -87,6 +89,12 @@ class Tournament:
     withdrawn: dict[tuple[int, int], int] = field(default_factory=dict)
     #: half-point byes granted: round -> players, in the order granted
     half_byes: dict[int, list[str]] = field(default_factory=dict)
+    #: tables played on paper: (round, table) -> the record that attached its transcript's match
+    attached: dict[tuple[int, int], int] = field(default_factory=dict)
+    #: the matches a pairing made for tables whose transcript's match replaced them (never played)
+    set_aside: list[str] = field(default_factory=list)
+    #: tokens replaced by a later issue (their sha256 -> the record that revoked them): refused from then on
+    revoked: dict[str, int] = field(default_factory=dict)
 
     def played(self, rnd: Round) -> list[Table]:
         """The round's tables that count (every table but the withdrawn)."""
@@ -183,6 +191,24 @@ def evolve(state: Tournament, record: Record) -> None:
                 raise CorruptTournament(f"record {record.n} cancels a half-point bye of {player} in round {number} "
                                         "that was not granted, or whose round is paired")
             state.half_byes[number].remove(player)
+        case TranscriptAttached(round=number, table=table, match_id=match_id, replaces=replaces):
+            rnd = _round(state, number)
+            old = state.table(number, table)
+            if old is None or old.match_id != replaces:
+                raise CorruptTournament(f"record {record.n} attaches a match to round {number} table {table}, which "
+                                        f"was not paired, or not with match {replaces}")
+            rnd.tables = tuple(Table(table=t.table, seats=t.seats, match_id=match_id) if t.table == table else t
+                               for t in rnd.tables)
+            state.attached[(number, table)] = record.n
+            if replaces is not None:
+                state.set_aside.append(replaces)
+        case TokensIssued(issued=issued, revoked=revoked):
+            for token in issued:
+                if (token.role == "player") != (token.player is not None) or (
+                        token.player is not None and token.player not in state.players):
+                    raise CorruptTournament(f"record {record.n} issues a token to no registered player")
+            for digest in revoked:
+                state.revoked.setdefault(digest, record.n)
         case Created():
             raise CorruptTournament(f"record {record.n} creates the tournament again")
         case _:

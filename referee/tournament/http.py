@@ -38,9 +38,11 @@ from schemas.tournament import (
     ResultAnswer,
     ResultRequest,
     StandingsAnswer,
+    TableImported,
     TiebreaksRequest,
     TournamentCreated,
     TournamentShown,
+    TranscriptUpload,
     WithdrawRequest,
 )
 
@@ -171,6 +173,47 @@ def withdraw(request: Request[Any, Any, Any], tid: TidPath, data: JSONBody[Withd
 def half_bye(request: Request[Any, Any, Any], tid: TidPath, data: JSONBody[HalfByeRequest]) -> Recorded:
     access, who = _who(request, tid)
     return access.half_bye(who, data)
+
+
+RoundPath = Annotated[int, PathParameter(ge=1, le=100_000, description="the round")]
+TablePath = Annotated[int, PathParameter(ge=1, le=100_000, description="the table")]
+
+
+@post("/tournaments/{tid:str}/rounds/{rnd:int}/tables/{table:int}/transcript", responses=ERRORS, tags=["tournaments"],
+      security=SECURITY, status_code=201,
+      summary="A table's transcript (organiser): adjudicated and attached as the table's match",
+      description="The body is the transcript as plain text (`?check=true` adjudicates and writes nothing), "
+                  "or JSON `{\"text\": ..., \"check\": false, \"reason\": \"\"}`. "
+                  "The transcript must be of the tournament's game with the table's players in its seat order; "
+                  "its card set one bundled with the game. Answers the match id, the import's summary (problems "
+                  "with their lines) and the table's result; 201 when a match was attached, 200 when checked or "
+                  "when the table holds this transcript already.")
+async def upload_transcript(request: Request[Any, Any, Any], tid: TidPath, rnd: RoundPath, table: TablePath,
+                            check: FromQuery[bool] = False) -> Response[TableImported]:
+    body = await request.body()
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+
+    def work() -> TableImported:  # in a worker thread: that thread's own store connection
+        access, who = _who(request, tid)
+        access.organiser(who, "upload a table's transcript")
+        return access.upload(who, rnd, table, _upload(kind, body, check))
+
+    answer = await anyio.to_thread.run_sync(work)
+    return Response(content=answer, status_code=201 if answer.attached else 200)
+
+
+def _upload(kind: str, body: bytes, check: bool) -> TranscriptUpload:
+    """The upload as JSON (``application/json``) or the plain-text transcript itself."""
+    from litestar.exceptions import ValidationException
+
+    if kind == "application/json":
+        try:
+            return msgspec.json.decode(body, type=TranscriptUpload)
+        except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+            message, _, at = str(exc).partition(" - at `$.")
+            raise ValidationException(detail=f"{at.rstrip('`')}: {message}" if at else message,
+                                      extra=[{"message": message, "key": at.rstrip("`") or "body"}]) from None
+    return TranscriptUpload(text=body.decode("utf-8"), check=check)
 
 
 @get("/tournaments/{tid:str}/pairings", responses=ERRORS, sync_to_thread=True, tags=["tournaments"],
@@ -338,7 +381,7 @@ async def table_events(request: Request[Any, Any, Any], tid: TidPath, mid: MidPa
 ROUTES = (
     create_tournament, show_tournament, add_player, change_player, pair_round, close_round, record_result,
     set_tiebreaks, withdraw, half_bye, pairings, standings, export, audit, records, ratings, hall_page,
-    hall_events, table_page, table_viewer, table_events,
+    hall_events, table_page, table_viewer, table_events, upload_transcript,
 )
 
 

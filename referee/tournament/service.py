@@ -24,8 +24,8 @@ from ..engine.codes import CardsCode, StoreCode
 from ..errors import BadInput, ConflictError, NotFound, StorageError
 from ..inputs import check_text, same_head
 from ..service import Referee
-from ..store import (Conflict, MatchSummary, StoredMatch, StoredToken, StoredTournament, StoredTournamentEvent,
-                     StoreError, TournamentRecords)
+from ..store import (Conflict, MatchSummary, StoredAnnotation, StoredEntry, StoredMatch, StoredToken,
+                     StoredTournament, StoredTournamentEvent, StoreError, TournamentRecords)
 from . import events as ev
 from . import pairing, tiebreaks
 from .events import Table
@@ -145,7 +145,8 @@ class Tournaments:
 
     def _append(self, state: Tournament, events: Sequence[ev.Event], by: str, why: str, *,
                 matches: Sequence[StoredMatch] = (), tokens: Sequence[StoredToken] = (),
-                summaries: Sequence[MatchSummary] = ()) -> Tournament:
+                summaries: Sequence[MatchSummary] = (), entries: Sequence[StoredEntry] = (),
+                annotations: Sequence[StoredAnnotation] = (), transcripts: Sequence[tuple[str, str]] = ()) -> Tournament:
         check_text(by, "who records it (--by)", NAME_MAX)
         check_text(why, "the reason", TEXT_MAX)
         last = self.store.tournament_events(state.id)[-1:] if state.n else []
@@ -161,7 +162,8 @@ class Tournaments:
             prev = digest
         try:
             self.store.append_tournament_events(state.id, rows, expected_n=state.n, matches=matches, tokens=tokens,
-                                                summaries=summaries)
+                                                summaries=summaries, entries=entries, annotations=annotations,
+                                                transcripts=transcripts)
         except Conflict as exc:
             raise ConflictError(TournamentCode.STALE, str(exc), {"head": exc.head}) from None
         except StoreError as exc:
@@ -170,6 +172,14 @@ class Tournaments:
             evolve(state, record)
             state.n = record.n
         return state
+
+    def attach(self, state: Tournament, event: ev.TranscriptAttached, by: str, why: str, *, match: StoredMatch,
+               entries: Sequence[StoredEntry], annotations: Sequence[StoredAnnotation], summary: MatchSummary | None,
+               digest: str) -> Tournament:
+        """Record a table's transcript (:mod:`.attach`): the imported match, its entries, annotations and
+        transcript digest, and the record attaching it, in one transaction."""
+        return self._append(state, [event], by, why, matches=[match], entries=entries, annotations=annotations,
+                            summaries=[summary] if summary is not None else [], transcripts=[(digest, match.id)])
 
     # -- creating and registering ----------------------------------------------------------------
 

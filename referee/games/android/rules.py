@@ -191,8 +191,8 @@ class AndroidRules(RulesBase[State, Intent, Event]):
         return present.boards(self, view)
 
     def headline(self, view: dict[str, Any]) -> str:
-        """Where the match stands: the setup step, or the day and who acts with how much TIME, or the
-        end-of-day item, or the killer once the game has ended."""
+        """Where the match stands: the setup step, or the day and who acts (or what waits on whom) with each
+        detective's TIME, or the end-of-day item, or the killer once the game has ended; and the VP."""
         phase = view.get("phase")
         if phase == "setup":
             return f"setup step {view.get('setup_step')}"
@@ -201,14 +201,38 @@ class AndroidRules(RulesBase[State, Intent, Event]):
             pending = view.get("pending") or []
             if pending:
                 top = pending[0]
-                return f"{day} · {top.get('seat')} to {str(top.get('step')).replace('_', ' ')}"
-            return f"{day} · {view.get('active_seat')} to act, {view.get('time_left')} TIME"
+                return f"{day} · {top.get('seat')} to {str(top.get('step')).replace('_', ' ')}{self._standing(view)}"
+            return f"{day} · {view.get('active_seat')} to act{self._standing(view)}"
         if phase == "end_of_day":
             queue = view.get("end_of_day_queue") or []
-            return f"{day} · end of day: {str(queue[0]).replace('_', ' ') if queue else 'nothing left'}"
+            return f"{day} · end of day: {str(queue[0]).replace('_', ' ') if queue else 'nothing left'}{self._standing(view)}"
         killer = (view.get("case") or {}).get("killer", "none")
         killer = ", ".join(killer) if isinstance(killer, list) else killer
-        return f"the case is {'closed' if phase == 'over' else 'closing'} · killer: {killer}"
+        return f"the case is {'closed' if phase == 'over' else 'closing'} · killer: {killer}{self._standing(view)}"
+
+    def _standing(self, view: dict[str, Any]) -> str:
+        """Each detective's TIME in the day phase, in turn order (the active one's left; none for those
+        done, as unspent TIME is lost; the base TIME for those still to act, from the cards in play the view
+        shows), and each detective's VP."""
+        players: dict[str, Any] = view["players"] if isinstance(view.get("players"), dict) else {}
+        order = [s for s in view.get("turn_order") or sorted(players) if isinstance(players.get(s), dict)]
+        time = []
+        for seat in order:
+            p = players[seat]
+            if seat == view.get("active_seat"):
+                left = view.get("time_left")
+            elif seat in (view.get("turns_done") or []):
+                left = 0
+            else:
+                d = self.data.detectives.get(p.get("detective") or "")
+                held = set(p.get("in_play") or ()) | set((p.get("special") or {}).get("directives") or ())
+                left = None if d is None else d.base_time + sum(n for c, n in d.time_bonus.items() if c in held) \
+                    + int(p.get("time_modifier") or 0)
+            time.append(f"{seat} {'?' if left is None else left}")
+        if view.get("phase") != "day":
+            time = []
+        vp = [f"{seat} {players[seat]['vp']}" for seat in order if "vp" in players[seat]]
+        return (" · TIME " + ", ".join(time) if time else "") + (" · VP " + ", ".join(vp) if vp else "")
 
     def hidden_ids(self, state: State, seat: str | None) -> frozenset[str]:
         return view_mod.hidden_ids(self, state, seat)

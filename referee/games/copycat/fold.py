@@ -106,9 +106,19 @@ def put(state: State, zone: str, card: str) -> State:
 
 
 def move(state: State, cards: tuple[str, ...], frm: str, to: str) -> State:
+    if frm != to and len(cards) > 1 and _plain(frm) and _plain(to):
+        # two lists of cards apart from each other: every card out of one, then all into the other, in
+        # one change each (what moving them one by one leaves, without a copy of the state per card)
+        state = update_state(state, frm, lambda held: without(held, cards))
+        return update_state(state, to, lambda held: sort((*held, *cards)))
     for card in cards:
         state = put(take(state, frm, card), to, card)
     return state
+
+
+def _plain(zone: str) -> bool:
+    """A zone that is a list of cards by its path (not the supply's bands, not a slot of the street)."""
+    return zone != "supply" and not zone.startswith("street.")
 
 
 # -- the fold ----------------------------------------------------------------------------------------------

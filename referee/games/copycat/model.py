@@ -160,6 +160,11 @@ class ManualEffect(_Intent, frozen=True, kw_only=True, tag="manual_effect"):
 Intent = (Setup | DrawHand | ChooseOrderCard | PlaceWorker | PlayCard | UseOffice | Pass | EndTurn | LayDown
           | ActivateCard | Buy | Cleanup | ManualEffect)
 
+#: the intents whose deciders draw nothing and check no chance fact (no draw, refill or office card, and a
+#: laid-down card's effect is never a draw): a digital match has nothing to fill in them, so filling one
+#: runs no decision (``tests/test_copycat_chance.py`` holds a full fill of each to the intent itself)
+DRAWS_NOTHING = (ChooseOrderCard, PlaceWorker, Pass, EndTurn, LayDown, Buy, ManualEffect)
+
 
 # -- events -------------------------------------------------------------------------------------------------
 

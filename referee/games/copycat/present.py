@@ -48,12 +48,12 @@ def boards(rules: BoundRules, view: dict[str, Any]) -> tuple[Board, ...]:
 
 def headline(view: dict[str, Any]) -> str:
     """Where the match stands: the round and phase, whose turn (with placements left in the actions
-    phase), and the scores. The end of the game is said from the outcome."""
+    phase), the scores, and in the buying phase each player's coins."""
     phase = view.get("phase")
     players: dict[str, Any] = view["players"] if isinstance(view.get("players"), dict) else {}
     if phase == "setup":
         return "setup: the street, doctorates, first office and bus to be laid out"
-    parts = [f"round {view.get('round')}", str(phase)]
+    parts = [f"round {view.get('round')}", str(phase).replace("_", " ")]
     current = view.get("current")
     if current and phase == "actions":
         turn = view.get("turn") or {}
@@ -66,6 +66,9 @@ def headline(view: dict[str, Any]) -> str:
         if waiting:
             parts.append("order cards from " + ", ".join(waiting))
     scores = [f"{s} {p['score']}" for s, p in players.items() if isinstance(p, dict) and "score" in p]
-    if scores and phase != "game_over":
+    if scores:
         parts.append("VP " + ", ".join(scores))
+    coins = [f"{s} {p['coins_available']}" for s, p in players.items() if isinstance(p, dict) and "coins_available" in p]
+    if coins and phase == "buying":  # coins are the buying phase's money, lost at its end (§3.4)
+        parts.append("coins " + ", ".join(coins))
     return " · ".join(parts)

@@ -28,8 +28,8 @@ from .data import SETS, Card, parse_data
 from .decide import DECIDERS, attempt
 from .fold import TWO_PLAYER_REMOVED, evolve
 from .model import (
-    SLOTS, STAGES, ActivateCard, Band, Cleanup, Department, DrawHand, EffectArgs, Event, Intent, ManualEffect, OfficeDeck,
-    Player, PlayCard, Setup, State, Supply, UseOffice,
+    DRAWS_NOTHING, SLOTS, STAGES, ActivateCard, Band, Cleanup, Department, DrawHand, EffectArgs, Event, Intent, ManualEffect,
+    OfficeDeck, Player, PlayCard, Setup, State, Supply, UseOffice,
 )
 from .options import resolved
 from .txn import Chooser, Tx, rng_chooser
@@ -108,7 +108,7 @@ class CopycatRules(RulesBase[State, Intent, Event]):
         return Tx(self, state, seat, waive, chance=chance)
 
     def filled_intent(self, state: State, seat: str, intent: Intent, chance: Chance | None) -> Intent | Rejected:
-        if chance is None:
+        if chance is None or isinstance(intent, DRAWS_NOTHING):
             return intent
         filled: Intent | Rejected = self.fill(state, seat, intent, rng_chooser(chance), chance)
         return filled

@@ -645,7 +645,10 @@ def count_shuffles(before: State, after: State) -> State:
     (``State.shuffles``: a digital match's draws are derived from it)."""
     if after.deck is before.deck:
         return after
-    back = [e for e, cards in after.deck.items() if Counter(cards) - Counter(before.deck.get(e, ()))]
+    was = before.deck
+    # a deck the event left alone is the very same tuple (a fold replaces only the decks it changes)
+    back = [e for e, cards in after.deck.items()
+            if cards is not was.get(e) and Counter(cards) - Counter(was.get(e, ()))]
     if not back:
         return after
     counts = dict(shuffles(after))

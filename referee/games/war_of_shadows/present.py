@@ -71,7 +71,8 @@ def council(view: dict[str, Any]) -> Board | None:
 
 
 def headline(view: dict[str, Any]) -> str:
-    """Where the match stands: the round, the phase, who plays next, and the scores once any are known."""
+    """Where the match stands: the round, the phase, who plays next, and the scores once any are known;
+    until then each empire's cities (the loyalties' scores are hidden until the end, §5)."""
     parts: list[str] = []
     if view.get("round"):
         parts.append(f"round {view['round']}")
@@ -88,6 +89,8 @@ def headline(view: dict[str, Any]) -> str:
             scores.append(f"{seat} {total}")
     if scores:
         parts.append("scores " + ", ".join(scores))
+    elif isinstance(view.get("cities"), dict) and view["cities"]:  # what each loyalty will score: public
+        parts.append("cities " + ", ".join(f"{empire} {n}" for empire, n in view["cities"].items()))
     return " · ".join(parts)
 
 

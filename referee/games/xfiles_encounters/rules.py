@@ -273,7 +273,9 @@ class XFilesRules(PositionMixin, RulesBase[m.State, m.Intent, m.Event]):
         return check_input(self, intent)
 
     def headline(self, view_: dict[str, Any]) -> str:
-        return series.headline(view_)
+        from .headline import headline
+
+        return headline(view_, self.cards.copies.get("doubt", 0))
 
     def carry_over(self, state: m.State) -> Mapping[str, Any]:
         return series.carry_over(self, state)

@@ -61,14 +61,14 @@ def _list(value: Any) -> list[str]:
 
 
 def rating(points: int) -> str:
-    """The rulebook's words for a series score (R48); none below 50 (G08)."""
+    """The rulebook's words for a series score (R48, §6.4): every band has its words, 0-49 too (G08)."""
     if points >= 100:
         return "Trust no one"
     if points >= 75:
         return "The truth is out there"
     if points >= 50:
         return "I want to believe"
-    return ""
+    return "Skinner wants to see you"
 
 
 def lost_by_card(state: m.State) -> bool:
@@ -176,5 +176,5 @@ def headline(view: dict[str, Any]) -> str:
     line = f"series game {g} of 3 {status}: {total} series points"
     if g == 3:
         line += "; the series is " + ("won" if status == "won" else "lost")
-        line += f" ({rating(total)})" if rating(total) else ""
+        line += f" ({rating(total)})"
     return line
