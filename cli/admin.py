@@ -103,6 +103,7 @@ def db_copy(
     """
     from referee.dbcopy import copy_matches
     from referee.errors import StorageError
+    from referee.engine.codes import StoreCode
     from referee.store import StoreError, open_store
 
     if connection(ctx).server:
@@ -112,11 +113,11 @@ def db_copy(
         src = open_store(source, create=False)
         dst = open_store(target, durability=connection(ctx).durability or "normal")
     except StoreError as exc:
-        raise StorageError("store/unavailable", str(exc)) from None
+        raise StorageError(StoreCode.UNAVAILABLE, str(exc)) from None
     try:
         report = copy_matches(src, dst, lambda mid, done, total: None)
     except StoreError as exc:
-        raise StorageError("store/failed", f"{exc}; nothing more was copied (run it again once that is settled)") from None
+        raise StorageError(StoreCode.FAILED, f"{exc}; nothing more was copied (run it again once that is settled)") from None
     finally:
         src.close()
         dst.close()
@@ -138,6 +139,7 @@ def db_summaries(ctx: typer.Context, db: DbOpt = None, json: JsonOpt = False) ->
     Example: referee db summaries --db hall.db
     """
     from referee.errors import StorageError
+    from referee.engine.codes import StoreCode
     from referee.store import StoreError
     from referee.summaries import rebuild_all
 
@@ -146,7 +148,7 @@ def db_summaries(ctx: typer.Context, db: DbOpt = None, json: JsonOpt = False) ->
     try:
         count, changed = rebuild_all(local_referee(ctx, db))
     except StoreError as exc:
-        raise StorageError("store/failed", str(exc)) from None
+        raise StorageError(StoreCode.FAILED, str(exc)) from None
     if json:
         print_json({"matches": count, "rebuilt": changed})
         return
@@ -162,6 +164,7 @@ def db_migrate(ctx: typer.Context, db: DbOpt = None, adopt: AdoptOpt = False, js
     Example: referee db migrate --db postgresql://referee_owner@db.hall.lan/referee
     """
     from referee.errors import StorageError
+    from referee.engine.codes import StoreCode
     from referee.store import StoreError, open_store
     from referee.store.postgres import shown
 
@@ -172,7 +175,7 @@ def db_migrate(ctx: typer.Context, db: DbOpt = None, adopt: AdoptOpt = False, js
     try:
         store = open_store(path, durability=connection(ctx).durability)
     except StoreError as exc:
-        raise StorageError("store/unavailable", str(exc)) from None
+        raise StorageError(StoreCode.UNAVAILABLE, str(exc)) from None
     version = store.schema_version() if hasattr(store, "schema_version") else None
     store.close()
     if json:
@@ -195,6 +198,7 @@ def db_grant(
     Example: referee db grant referee_writer --db postgresql://referee_owner@db.hall.lan/referee
     """
     from referee.errors import StorageError
+    from referee.engine.codes import StoreCode
     from referee.store import StoreError, open_store
     from referee.store.postgres import PostgresStore, is_url
 
@@ -208,7 +212,7 @@ def db_grant(
         assert isinstance(store, PostgresStore)
         statements = store.grant_writer(role)
     except StoreError as exc:
-        raise StorageError("store/failed", str(exc)) from None
+        raise StorageError(StoreCode.FAILED, str(exc)) from None
     store.close()
     if json:
         print_json({"role": role, "grants": statements})

@@ -44,6 +44,8 @@ from schemas.http import (
     SubmitIntent,
     UndoRequest,
 )
+from referee.httpcodes import HttpCode
+from cli.codes import ClientCode
 
 _BY_STATUS: dict[int, type[RefereeError]] = {404: NotFound, 409: ConflictError, 503: StorageError}
 RETRIES = 3
@@ -58,9 +60,9 @@ class RemoteReferee:
 
     def __init__(self, server: str, token: str | None, *, timeout: float = 30.0, need_token: bool = True) -> None:
         if not server.startswith(("http://", "https://")):
-            raise BadInput("client/bad_server", f"--server must be an http:// or https:// URL, not {server!r}")
+            raise BadInput(ClientCode.BAD_SERVER, f"--server must be an http:// or https:// URL, not {server!r}")
         if not token and need_token:
-            raise BadInput("client/no_token", "client mode needs a token: --token T or REFEREE_TOKEN (given when the match was created)")
+            raise BadInput(ClientCode.NO_TOKEN, "client mode needs a token: --token T or REFEREE_TOKEN (given when the match was created)")
         self.server = server.rstrip("/")
         self.token = token
         self.timeout = timeout
@@ -91,7 +93,7 @@ class RemoteReferee:
                     time.sleep(0.2 * (attempt + 1))
                     continue
                 reason = getattr(exc, "reason", exc)
-                raise StorageError("client/unreachable", f"cannot reach the referee server at {self.server}: {reason}") from None
+                raise StorageError(ClientCode.UNREACHABLE, f"cannot reach the referee server at {self.server}: {reason}") from None
         raise AssertionError("unreachable")
 
     def get(self, path: str, answer: type[T], query: Mapping[str, Any] | None = None) -> T:
@@ -207,7 +209,7 @@ def decode(content: bytes, answer: type[T]) -> T:
     try:
         return msgspec.json.decode(content, type=answer)
     except msgspec.DecodeError as exc:  # a server of another version, or not a referee at all
-        raise StorageError("client/bad_answer", f"the referee server's answer cannot be read: {exc}") from None
+        raise StorageError(ClientCode.BAD_ANSWER, f"the referee server's answer cannot be read: {exc}") from None
 
 
 def _error(exc: urllib.error.HTTPError) -> RefereeError:
@@ -229,7 +231,7 @@ def _result(answer: SubmitAnswer) -> SubmitResult:
         verdict = Held(confirmer=answer.confirmer)
     elif answer.verdict == "rejected":
         r = answer.rejection
-        verdict = Rejected(r.code, r.message, r.rule) if r is not None else Rejected("http/no_reason", "the server gave no reason")
+        verdict = Rejected(r.code, r.message, r.rule) if r is not None else Rejected(HttpCode.NO_REASON, "the server gave no reason")
     else:
         verdict = Accepted(tuple(answer.events))
     return SubmitResult(

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 import typer
 
 from cli.lazy import LateTyper
+from cli.codes import ClientCode
 
 if TYPE_CHECKING:
     from referee.api import RefereeApi, SubmitResult
@@ -109,11 +110,12 @@ def local_referee(ctx: typer.Context, db: str | None, *, create: bool = False) -
         from referee.errors import BadInput
 
         raise BadInput(
-            "client/unsupported",
+            ClientCode.UNSUPPORTED,
             "this command needs a local database (it is not available with --server); drop --server/--token "
             "or use the HTTP API (see /schema on the server)",
         )
     from referee.errors import StorageError
+    from referee.engine.codes import StoreCode
     from referee.service import Referee
     from referee.store import StoreError, open_store
 
@@ -124,7 +126,7 @@ def local_referee(ctx: typer.Context, db: str | None, *, create: bool = False) -
     try:
         store = open_store(path, create=create, durability=connection(ctx).durability)
     except StoreError as exc:
-        raise StorageError("store/unavailable", str(exc)) from None
+        raise StorageError(StoreCode.UNAVAILABLE, str(exc)) from None
     return Referee(store, snapshot_every=int(every)) if every else Referee(store)
 
 

@@ -23,6 +23,7 @@ import stat
 from collections.abc import Iterable
 
 from referee.errors import BadInput
+from cli.codes import OutputCode
 
 #: how many unpredictable names are tried before giving up (each collision is a 1 in 2^64 event
 #: unless someone is creating those names on purpose)
@@ -32,11 +33,11 @@ _CHUNK = 1 << 20
 
 
 def _refuse(message: str) -> BadInput:
-    return BadInput("output/refused", message)
+    return BadInput(OutputCode.REFUSED, message)
 
 
 def _failed(path: str, exc: OSError) -> BadInput:
-    err = BadInput("output/write_failed", f"cannot write {path}: {exc.strerror or exc}; nothing was written")
+    err = BadInput(OutputCode.WRITE_FAILED, f"cannot write {path}: {exc.strerror or exc}; nothing was written")
     err.exit_code = 1
     return err
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from cli.common import DbOpt, Exit, JsonOpt, connection, db_path, fail, local_referee, print_json, referee_for, app
+from cli.codes import ClientCode
 
 if TYPE_CHECKING:
     from referee.service import Referee
@@ -209,16 +210,17 @@ def matches(
 def _local_store(ctx: typer.Context, db: str | None) -> Store:
     """The local database's store alone (a listing needs no service); refused with --server."""
     from referee.errors import BadInput, StorageError
+    from referee.engine.codes import StoreCode
     from referee.store import StoreError, open_store
 
     conn = connection(ctx)
     if conn.server:
-        raise BadInput("client/unsupported", "this command needs a local database (it is not available with "
+        raise BadInput(ClientCode.UNSUPPORTED, "this command needs a local database (it is not available with "
                        "--server); drop --server/--token or use the HTTP API (see /schema on the server)")
     try:
         return open_store(db_path(ctx, db), create=False, durability=conn.durability)
     except StoreError as exc:
-        raise StorageError("store/unavailable", str(exc)) from None
+        raise StorageError(StoreCode.UNAVAILABLE, str(exc)) from None
 
 
 @app.command()

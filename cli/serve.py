@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import sys
 from typing import Any
+from referee.engine.codes import StoreCode
 
 
 def app() -> Any:
@@ -85,7 +86,7 @@ def serve(host: str, port: int, db: str, *, workers: int = 1, log_level: str = "
         power = store.may_alter() if isinstance(store, PostgresStore) else None
         store.close()
     except StoreError as exc:
-        raise StorageError("store/unavailable", str(exc)) from None
+        raise StorageError(StoreCode.UNAVAILABLE, str(exc)) from None
     if power is not None:
         print(f"referee: warning: {power}, so this server could switch the log's append-only triggers off; "
               "run it as a role that owns nothing (see the README's \"PostgreSQL roles\")", file=sys.stderr, flush=True)

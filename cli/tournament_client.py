@@ -39,6 +39,7 @@ from schemas.tournament import (
     TranscriptUpload,
     WithdrawRequest,
 )
+from cli.codes import ClientCode
 
 T = TypeVar("T")
 
@@ -50,7 +51,7 @@ class RemoteTournaments:
         if not token and need_token:
             from referee.errors import BadInput
 
-            raise BadInput("client/no_token", "client mode needs a tournament token: --token T or REFEREE_TOKEN "
+            raise BadInput(ClientCode.NO_TOKEN, "client mode needs a tournament token: --token T or REFEREE_TOKEN "
                            "(the organiser's, the spectators' or a player's, given when the tournament was created)")
         self.http = RemoteReferee(server, token, need_token=False)
 

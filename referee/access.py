@@ -45,15 +45,16 @@ from schemas.http import (
 )
 
 from .engine import core, notation
-from .engine.codes import CardsCode, InputCode, MatchCode
+from .engine.codes import CardsCode, InputCode, IntentCode, LegalCode, LogCode, MatchCode, ReplayCode, StoreCode
 from .errors import BadInput, ConflictError, NotFound, RefereeError, StorageError
 from .inputs import check_depth
 from .redaction import View
 from .config import Loaded
 from .api import SubmitResult
-from .auth import Forbidden, Principal, Unauthorized, bearer, hash_token
+from .auth import AuthCode, Forbidden, Principal, Unauthorized, bearer, hash_token
 from .service import CONFLICT_RETRIES, Referee
 from .store import AccessTokens, MatchLog, StoredEntry, StoredRequest, StoredToken, StoreError
+from .httpcodes import RequestCode
 
 if TYPE_CHECKING:
     from .amend import Amendment
@@ -112,7 +113,7 @@ class Access:
         try:
             self.store.add_tokens(rows)
         except StoreError as exc:
-            raise StorageError("store/failed", f"could not record the match's tokens: {exc}") from None
+            raise StorageError(StoreCode.FAILED, f"could not record the match's tokens: {exc}") from None
         return Tokens(seats=seats, arbiter=arbiter, spectator=spectator)
 
     def authenticate(self, authorization: str | None, match_id: str) -> Principal:
@@ -125,19 +126,19 @@ class Access:
         if row is None:
             row = self.store.find_token(digest)
             if row is None:
-                raise Unauthorized("auth/unknown_token", "this token is not a token of any match on this server")
+                raise Unauthorized(AuthCode.UNKNOWN_TOKEN, "this token is not a token of any match on this server")
             if len(self._tokens) > 100_000:
                 self._tokens.clear()
             self._tokens[digest] = row
         if match_id != row.match_id and not (len(match_id) >= 4 and row.match_id.startswith(match_id)):
-            raise Forbidden("auth/other_match", "this token belongs to another match")
+            raise Forbidden(AuthCode.OTHER_MATCH, "this token belongs to another match")
         return Principal(match_id=row.match_id, role=row.role, seat=row.seat)
 
     @staticmethod
     def _require(p: Principal, roles: tuple[str, ...], what: str) -> None:
         if p.role not in roles:
             who = "a spectator" if p.role == "spectator" else ("a seat" if p.role == "seat" else "the arbiter")
-            raise Forbidden("auth/forbidden", f"{who} may not {what} (allowed: {', '.join(roles)})")
+            raise Forbidden(AuthCode.FORBIDDEN, f"{who} may not {what} (allowed: {', '.join(roles)})")
 
     def _view_of(self, loaded: Loaded, p: Principal, as_: str | None) -> str:
         """The view a caller asks for (``as``): the arbiter may look as anyone; a seat as itself or as a
@@ -149,7 +150,7 @@ class Access:
             if as_ != ARBITER:
                 self.referee.role(loaded, as_)  # an unknown seat is bad input
             return as_
-        raise Forbidden("auth/other_view", f"{own} may see only its own view (or the spectators'), not {as_}'s")
+        raise Forbidden(AuthCode.OTHER_VIEW, f"{own} may see only its own view (or the spectators'), not {as_}'s")
 
     # -- matches -------------------------------------------------------------------------------------
 
@@ -164,7 +165,7 @@ class Access:
         that match's arbiter (``previous``: who the request's token speaks for there)."""
         if req.continue_from is not None:
             if previous is None:
-                raise Unauthorized("auth/missing", "continuing a match needs its arbiter token: send it as "
+                raise Unauthorized(AuthCode.MISSING, "continuing a match needs its arbiter token: send it as "
                                    "'Authorization: Bearer <token>'")
             self._require(previous, ("arbiter",), "continue this match")
         game = self.referee.game(req.game)
@@ -245,7 +246,7 @@ class Access:
         if stop is None:
             stop = min(self.store.head(loaded.match.id), start + REPLAY_MAX - 1)
         elif stop - start + 1 > REPLAY_MAX:
-            raise BadInput("replay/too_many", f"a replay answers at most {REPLAY_MAX} entries a request; "
+            raise BadInput(ReplayCode.TOO_MANY, f"a replay answers at most {REPLAY_MAX} entries a request; "
                            f"ask for from={start}&to={start + REPLAY_MAX - 1}, then the next page")
         return self.referee.replay(loaded.match.id, start=start, stop=stop, seat=self._seat(view))
 
@@ -294,12 +295,12 @@ class Access:
         loaded = self._load(p.match_id)
         if p.role == "seat":
             if seat is not None and seat != p.seat:
-                raise Forbidden("auth/other_seat", f"{p.seat}'s token cannot ask for {seat}'s intents")
+                raise Forbidden(AuthCode.OTHER_SEAT, f"{p.seat}'s token cannot ask for {seat}'s intents")
             seat = p.seat
         try:
             return self.referee.legal(p.match_id, seat, blind=p.role == "seat")
         except NotImplementedError:
-            raise BadInput("legal/not_enumerable", f"{loaded.game.name} cannot list its legal intents here") from None
+            raise BadInput(LegalCode.NOT_ENUMERABLE, f"{loaded.game.name} cannot list its legal intents here") from None
 
     def export(self, p: Principal, fmt: str, *, as_: str | None = None) -> str:
         return "".join(self.export_chunks(p, fmt, as_=as_))
@@ -322,10 +323,10 @@ class Access:
         loaded = self._load(p.match_id)
         if p.role == "seat":
             if seat is not None and seat != p.seat:
-                raise Forbidden("auth/other_seat", f"{p.seat}'s token cannot act for {seat}")
+                raise Forbidden(AuthCode.OTHER_SEAT, f"{p.seat}'s token cannot act for {seat}")
             seat = p.seat
         elif seat is None:
-            raise BadInput("intent/seat_required", "the arbiter acts for a seat (or another actor of the game): name it in 'seat'")
+            raise BadInput(IntentCode.SEAT_REQUIRED, "the arbiter acts for a seat (or another actor of the game): name it in 'seat'")
         assert seat is not None
         text = intent if isinstance(intent, str) else self._notation(loaded, intent)
         meta = {"by": ARBITER} if p.role == "arbiter" else None
@@ -408,7 +409,7 @@ class Access:
         if kind == "ruling":
             self._require(p, ("arbiter",), "write a ruling")
         if p.role == "seat" and audience not in ("all", p.seat):
-            raise Forbidden("auth/forbidden", f"{p.seat} may write for all or for {p.seat}, not for {audience}")
+            raise Forbidden(AuthCode.FORBIDDEN, f"{p.seat} may write for all or for {p.seat}, not for {audience}")
         return self.referee.annotate(p.match_id, seq, text, kind=kind, by=p.name, audience=audience)
 
     def fork(self, p: Principal, *, at: int, name: str = "") -> MatchCreated:
@@ -423,7 +424,7 @@ class Access:
         mid = loaded.match.id
         fingerprint = core.sha256_hex(core.canonical(op))
         if key is not None and (not 1 <= len(key) <= 200 or not key.isprintable()):
-            raise BadInput("request/bad_key", "an Idempotency-Key is 1 to 200 printable characters (e.g. a UUID)")
+            raise BadInput(RequestCode.BAD_KEY, "an Idempotency-Key is 1 to 200 printable characters (e.g. a UUID)")
         # The key is recorded by the append itself (same transaction); it is looked up only when the
         # request does not go through as new — a retry then meets its first answer again, whatever
         # moved since (a stale expected_seq, nothing left to undo, the key already recorded).
@@ -448,13 +449,13 @@ class Access:
     def _replayed(self, p: Principal, loaded: Loaded, found: StoredRequest, fingerprint: str) -> SubmitAnswer:
         if not hmac.compare_digest(found.fingerprint, fingerprint):
             raise BadInput(
-                "request/key_reused",
+                RequestCode.KEY_REUSED,
                 f"Idempotency-Key was already used for a different request (entry {found.seq}); use a new key",
                 {"seq": found.seq},
             )
         entry = self.referee.entry_at(loaded.match, found.seq)
         if entry is None:
-            raise StorageError("log/corrupt", f"entry {found.seq} of match {loaded.match.id} is missing; run an audit")
+            raise StorageError(LogCode.CORRUPT, f"entry {found.seq} of match {loaded.match.id} is missing; run an audit")
         body = loaded.decoder.decode(entry.body)
         text = notation.format_intent(body.intent) if body.kind == "intent" and body.intent is not None else body.notation
         _, state = self.referee.state_at(loaded, found.seq)
@@ -468,7 +469,7 @@ class Access:
         entry in the caller's log). ``written``: that entry as the write made it (else it is read back)."""
         stored = written if written is not None and written.seq == seq else self.referee.entry_at(loaded.match, seq)
         if stored is None:
-            raise StorageError("log/corrupt", f"entry {seq} of match {loaded.match.id} is missing; run an audit")
+            raise StorageError(LogCode.CORRUPT, f"entry {seq} of match {loaded.match.id} is missing; run an audit")
         body = loaded.decoder.decode(stored.body)
         view = View(loaded, self._seat(p.name) if p.role != "arbiter" else None)
         shown, events = view.entry(stored, body)

@@ -33,7 +33,7 @@ import msgspec
 
 from schemas import ARBITER, NAME_MAX, TEXT_MAX, Outcome
 
-from .engine.codes import InputCode, MatchCode
+from .engine.codes import AmendCode, InputCode, MatchCode
 from .engine.protocol import Held, Rejected
 from .entryref import pick
 from .errors import BadInput
@@ -111,11 +111,11 @@ def check_reason(reason: str, actors: tuple[str, ...] = ()) -> str:
     found = _SEATED.match(reason)
     word = found.group(1).lower() if found else ""
     if found and (word in _ACTING or word in {a.lower() for a in actors} or word.isdigit()):
-        raise BadInput("amend/reason_reads_as_line",
+        raise BadInput(AmendCode.REASON_READS_AS_LINE,
                        f"the reason {reason[:60]!r} reads as a transcript line ({word}: …); say why in words "
                        "(e.g. 'the sheet says T14, the scorekeeper typed T12')")
     if reason.lstrip()[:1] in ("!", "?"):
-        raise BadInput("amend/reason_reads_as_line",
+        raise BadInput(AmendCode.REASON_READS_AS_LINE,
                        f"the reason {reason[:60]!r} begins with {reason.lstrip()[0]!r}, which marks an annotation in a "
                        "transcript; say why in words")
     return reason.strip()
@@ -145,7 +145,7 @@ def split_line(text: str, actors: tuple[str, ...], default: str | None) -> tuple
         raise BadInput(MatchCode.UNKNOWN_SEAT, f"the corrected line names {found.group(1)!r}, which is not a seat of this "
                                              f"match (seats: {', '.join(actors)})")
     if default is None:
-        raise BadInput("amend/seat_needed", "the line amended could not be read, so its seat is unknown: write the "
+        raise BadInput(AmendCode.SEAT_NEEDED, "the line amended could not be read, so its seat is unknown: write the "
                                             "corrected line with its seat ('alice: draw_main card=T14')")
     return default, text.strip()
 
@@ -171,27 +171,27 @@ def amend(referee: Referee, match_id: str, ref: str | int, text: str, *, reason:
     assert stored is not None
     body = loaded.decoder.decode(stored.body)
     if body.kind not in ("intent", "unparsed"):
-        raise AmendRefused("amend/not_a_move", f"entry {entry} is {'an' if body.kind[0] in 'aeiou' else 'a'} {body.kind}, "
+        raise AmendRefused(AmendCode.NOT_A_MOVE, f"entry {entry} is {'an' if body.kind[0] in 'aeiou' else 'a'} {body.kind}, "
                                                "not a line of moves; only a move or an unreadable line is amended")
     timeline = referee.timeline(loaded)
     if not timeline.in_line(entry):
         at = body.source.line
         hint = f" (line:{at} names the entry that holds that line now)" if at is not None else ""
-        raise AmendRefused("amend/undone", f"entry {entry} is no longer in the line of play (undone by entry "
+        raise AmendRefused(AmendCode.UNDONE, f"entry {entry} is no longer in the line of play (undone by entry "
                                            f"{timeline.undone_by.get(entry)}); nothing was written{hint}")
     seat, intent_text = split_line(text, actors, body.actor)
     referee.parse(loaded, seat, intent_text)  # the notation's error, before anything is written
     was = f"{body.actor}: {body.notation}" if body.kind == "intent" else body.notation
     now = f"{seat}: {intent_text}"
     if body.kind == "intent" and (seat, " ".join(intent_text.split())) == (body.actor, " ".join(body.notation.split())):
-        raise AmendRefused("amend/unchanged", f"entry {entry} already reads {was!r}; nothing was written")
+        raise AmendRefused(AmendCode.UNCHANGED, f"entry {entry} already reads {was!r}; nothing was written")
     head_state = referee.state_at(loaded)[1]
     outcome_before = loaded.rules.outcome(head_state)
     rewind = changed_since(referee, loaded, entry - 1, head)
     if rewind:
         undo_verdict = referee.decide_undo(loaded, timeline, ARBITER, entry - 1)
         if isinstance(undo_verdict, Rejected):
-            raise AmendRefused("amend/cannot_rewind", f"the match cannot go back before entry {entry}: "
+            raise AmendRefused(AmendCode.CANNOT_REWIND, f"the match cannot go back before entry {entry}: "
                                                       f"{undo_verdict.message}; nothing was written")
     rest = [s for s in timeline.line if s > entry]  # (the timeline follows the appends below)
     line_no = body.source.line

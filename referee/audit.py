@@ -43,6 +43,7 @@ from .inputs import same_head
 from .redaction import verdict_name
 from .store import Store
 from .timeline import Header, Timeline
+from .engine.codes import ConfirmCode, ReopenCode
 
 #: the fewest entries worth a process of their own (forking and reading the prefix cost ~20 ms)
 MIN_STRETCH = 1500
@@ -652,7 +653,7 @@ class Walker:
                 verdict = history.decide_redo(loaded, timeline, body.actor, act.undo, over)
             elif isinstance(act, Reopen):
                 verdict = Accepted(()) if body.actor == "arbiter" else Rejected(
-                    "reopen/not_arbiter", "only the arbiter reopens a finished match")
+                    ReopenCode.NOT_ARBITER, "only the arbiter reopens a finished match")
             elif isinstance(act, Ruling) and body.intent is not None:
                 verdict = history.decide_ruling(loaded, state, body.intent, act, seq)
             elif isinstance(act, Confirmation) and body.intent is not None:
@@ -720,7 +721,7 @@ def _confirm_verdict(history: History, loaded: Loaded, timeline: Timeline, state
     arbiter, and carries that intent adjudicated as confirmed (or, declined, no effect)."""
     hold = timeline.open_hold()
     if hold is None or hold[0] != act.entry or body.actor not in (hold[1], "arbiter"):
-        return Rejected("confirm/not_waiting", f"entry {act.entry} did not wait for {body.actor}'s confirmation")
+        return Rejected(ConfirmCode.NOT_WAITING, f"entry {act.entry} did not wait for {body.actor}'s confirmation")
     return history.decide_confirm(loaded, state, body.intent, act, seq)
 
 

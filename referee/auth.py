@@ -13,8 +13,25 @@ from __future__ import annotations
 import hashlib
 import hmac
 from dataclasses import dataclass
+from enum import StrEnum
 
 from .errors import RefereeError
+
+
+class AuthCode(StrEnum):
+    """A bearer token: missing or malformed, of no match or tournament, or of a role that may not do this."""
+
+    FORBIDDEN = "auth/forbidden"
+    MALFORMED = "auth/malformed"
+    MISSING = "auth/missing"
+    NO_ADMIN = "auth/no_admin"
+    NOT_ADMIN = "auth/not_admin"
+    OTHER_MATCH = "auth/other_match"
+    OTHER_SEAT = "auth/other_seat"
+    OTHER_TOURNAMENT = "auth/other_tournament"
+    OTHER_VIEW = "auth/other_view"
+    REVOKED = "auth/revoked"
+    UNKNOWN_TOKEN = "auth/unknown_token"
 
 
 class Unauthorized(RefereeError):
@@ -51,10 +68,10 @@ def bearer(authorization: str | None, missing: str) -> str:
     """The token of an ``Authorization: Bearer <token>`` header; ``missing`` tells a caller without one
     which token to send."""
     if not authorization:
-        raise Unauthorized("auth/missing", missing)
+        raise Unauthorized(AuthCode.MISSING, missing)
     scheme, _, token = authorization.strip().partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise Unauthorized("auth/malformed", "the Authorization header must be 'Bearer <token>'")
+        raise Unauthorized(AuthCode.MALFORMED, "the Authorization header must be 'Bearer <token>'")
     return token.strip()
 
 
@@ -63,9 +80,9 @@ def check_admin(authorization: str | None, admin_token: str | None, what: str = 
     admin token; without one configured they are off (match ids, players and titles are not everyone's
     business; a tournament's creation costs the server a record and a token per player)."""
     if admin_token is None:
-        raise Forbidden("auth/no_admin", f"{what} is off on this server (start it with REFEREE_ADMIN_TOKEN set)")
+        raise Forbidden(AuthCode.NO_ADMIN, f"{what} is off on this server (start it with REFEREE_ADMIN_TOKEN set)")
     scheme, _, token = (authorization or "").strip().partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise Unauthorized("auth/missing", "send the server's admin token as 'Authorization: Bearer <token>'")
+        raise Unauthorized(AuthCode.MISSING, "send the server's admin token as 'Authorization: Bearer <token>'")
     if not hmac.compare_digest(hash_token(token.strip()), hash_token(admin_token)):
-        raise Forbidden("auth/not_admin", "this token is not the server's admin token")
+        raise Forbidden(AuthCode.NOT_ADMIN, "this token is not the server's admin token")

@@ -9,7 +9,7 @@ from typing import Any, Protocol
 from schemas.http import DiffAnswer, DiffSide, Divergence, PathDiff, ReplayStep, StateAnswer, StateChange
 
 from .config import Loaded
-from .engine.codes import MatchCode
+from .engine.codes import DiffCode, MatchCode
 from .engine.present import flatten
 from .errors import BadInput
 from .history import Reader
@@ -27,7 +27,7 @@ def diff(reader: Shows, a: str, b: str, *, at_a: int | None = None, at_b: int | 
     """How two states differ (by dotted path), and the first entry where two lines diverge."""
     la, lb = reader.load(a), reader.load(b)
     if la.game.id != lb.game.id:
-        raise BadInput("diff/different_games", f"{la.match.id} is {la.game.id} and {lb.match.id} is {lb.game.id}")
+        raise BadInput(DiffCode.DIFFERENT_GAMES, f"{la.match.id} is {la.game.id} and {lb.match.id} is {lb.game.id}")
     sa, sb = reader.show(la.match.id, at=at_a), reader.show(lb.match.id, at=at_b)
     fa, fb = dict(flatten(sa.state)), dict(flatten(sb.state))
     changes = [

@@ -39,6 +39,7 @@ from .entryref import amended, typed
 from .freetext import escape_text
 from .inputs import visible
 from .outcome import words as outcome_words
+from .engine.codes import ExportCode
 
 FORMATS = ("txt", "md", "html", "json")
 
@@ -56,7 +57,7 @@ def export(referee: Reader, match_id: str, fmt: str, role: str = ARBITER) -> str
 def export_chunks(referee: Reader, match_id: str, fmt: str, role: str = ARBITER) -> Iterator[str]:
     """The export as pieces of text, produced while the log is walked (nothing is built whole)."""
     if fmt not in FORMATS:
-        raise BadInput("export/bad_format", f"format must be one of {', '.join(FORMATS)}, not {fmt!r}")
+        raise BadInput(ExportCode.BAD_FORMAT, f"format must be one of {', '.join(FORMATS)}, not {fmt!r}")
     src = source(referee, match_id, role)  # errors (an unknown match or seat) before the first piece
     return {"txt": _txt, "md": _markdown, "html": _html, "json": _json}[fmt](src)
 

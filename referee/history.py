@@ -20,7 +20,7 @@ from schemas import ARBITER, ENTRY_FORMAT, EntryView
 
 from .config import Loaded
 from .engine import core
-from .engine.codes import MatchCode, RulingCode
+from .engine.codes import LogCode, MatchCode, RulingCode
 from .engine.entries import Act, Confirmation, Move, Redo, Reopen, Reopening, Ruling, Undo, fresh_secret
 from .engine.protocol import Accepted, Held, Rejected
 from .errors import BadInput, ConflictError, StorageError
@@ -133,7 +133,7 @@ class History:
         if m.parent is not None and start <= base:
             parent = self.store.get_match(m.parent)
             if parent is None:
-                raise StorageError("log/corrupt", f"match {m.id} is a fork of {m.parent}, which is missing")
+                raise StorageError(LogCode.CORRUPT, f"match {m.id} is a fork of {m.parent}, which is missing")
             yield from self._spans(parent, start, base if stop is None else min(stop, base))
         if stop is None or stop > base:
             yield m.id, max(start, base + 1), stop
@@ -187,7 +187,7 @@ class History:
             return loaded.decoder.decode(body)
         except msgspec.DecodeError as exc:
             raise StorageError(
-                "log/corrupt", f"entry {seq} of match {loaded.match.id} cannot be decoded ({exc}); run `referee audit`",
+                LogCode.CORRUPT, f"entry {seq} of match {loaded.match.id} cannot be decoded ({exc}); run `referee audit`",
             ) from None
 
     def state_at(self, loaded: Loaded, at: int | None = None, *, memo: MutableMapping[int, Any] | None = None,

@@ -69,6 +69,8 @@ from .service import Referee
 from .store import BadSetting, StoreError, StoreUnavailable
 from .tournament import http as tournament_http
 from .web import ERRORS, SECURITY, pieces
+from .httpcodes import EventsCode, InternalCode, RequestCode, RouteCode
+from .engine.codes import StoreCode
 
 log = logging.getLogger("referee.http")
 
@@ -219,7 +221,7 @@ class Hall:
         with self._slots_lock:
             if self._slots.get(key, 0) >= HEAVY_PER_TOKEN:
                 raise TooBusy(
-                    "request/busy",
+                    RequestCode.BUSY,
                     f"this token already has {HEAVY_PER_TOKEN} requests that read a whole log running (export, replay, "
                     f"audit, diff); retry in {RETRY_AFTER} s, when one of them has finished",
                     {"retry_after": RETRY_AFTER},
@@ -300,7 +302,7 @@ def _error(request: Request[Any, Any, Any], exc: Exception) -> Response[ErrorBod
         log.warning("store %s on %s %s: %s", "unavailable" if unavailable else "failed", request.method,
                     request.url.path, exc)
         status = 503
-        body = ErrorBody(code="store/unavailable" if unavailable else "store/failed",
+        body = ErrorBody(code=StoreCode.UNAVAILABLE if unavailable else StoreCode.FAILED,
                          message=(f"the store did not answer (down, restarting or busy); retry in {RETRY_AFTER} s "
                                   "(a write retried with its Idempotency-Key is applied once)"
                                   if unavailable else f"the store failed: {exc}"),
@@ -314,25 +316,25 @@ def _error(request: Request[Any, Any, Any], exc: Exception) -> Response[ErrorBod
             headers["Retry-After"] = str(exc.detail.get("retry_after", RETRY_AFTER))
     elif isinstance(exc, RecursionError):
         status = 400
-        body = ErrorBody(code="request/too_deep", message="the request nests too deeply to read; "
+        body = ErrorBody(code=RequestCode.TOO_DEEP, message="the request nests too deeply to read; "
                          f"nothing the referee takes nests more than {DEPTH_MAX} levels")
     elif isinstance(exc, UnicodeError):
         status = 400
-        body = ErrorBody(code="request/bad_encoding", message=f"the request is not valid UTF-8 text: {exc}")
+        body = ErrorBody(code=RequestCode.BAD_ENCODING, message=f"the request is not valid UTF-8 text: {exc}")
     elif isinstance(exc, ValidationException):
         status = 400
-        body = ErrorBody(code="request/invalid", message=f"the request does not fit this route: {exc.detail}",
+        body = ErrorBody(code=RequestCode.INVALID, message=f"the request does not fit this route: {exc.detail}",
                          detail={"errors": _jsonable(exc.extra or [])})
     elif isinstance(exc, NotFoundException):
         status = 404
-        body = ErrorBody(code="route/not_found", message=f"no route {request.url.path}; see /schema for the API")
+        body = ErrorBody(code=RouteCode.NOT_FOUND, message=f"no route {request.url.path}; see /schema for the API")
     elif isinstance(exc, MethodNotAllowedException):
         status = 405
-        body = ErrorBody(code="route/method_not_allowed", message=f"{request.method} is not allowed on {request.url.path}")
+        body = ErrorBody(code=RouteCode.METHOD_NOT_ALLOWED, message=f"{request.method} is not allowed on {request.url.path}")
         headers.update(exc.headers or {})
     elif isinstance(exc, HTTPException) and exc.status_code == 413:
         status = 413
-        body = ErrorBody(code="request/too_large", message=f"the request body is larger than {MAX_BODY:,} bytes; "
+        body = ErrorBody(code=RequestCode.TOO_LARGE, message=f"the request body is larger than {MAX_BODY:,} bytes; "
                          "a card set goes in cards_text (at most 1,000,000 bytes)", detail={"limit": MAX_BODY})
     elif isinstance(exc, HTTPException):
         status = exc.status_code if 400 <= exc.status_code < 600 else 500
@@ -341,7 +343,7 @@ def _error(request: Request[Any, Any, Any], exc: Exception) -> Response[ErrorBod
     else:
         log.exception("internal error on %s %s", request.method, request.url.path)
         status = 500
-        body = ErrorBody(code="internal/error", message=f"a bug in referee ({type(exc).__name__}); please report it")
+        body = ErrorBody(code=InternalCode.ERROR, message=f"a bug in referee ({type(exc).__name__}); please report it")
     if status == 503:
         headers["Retry-After"] = str(RETRY_AFTER)
     return Response(content=body, status_code=status, headers=headers)
@@ -565,7 +567,7 @@ async def events(request: Request[Any, Any, Any], match_id: MatchIdPath, after: 
     hall = _hall(request)
     if last_event_id:  # a reconnecting browser repeats the URL (and its ?after=): the header wins
         if not last_event_id.strip().isdigit():
-            raise BadInput("events/bad_last_event_id", f"Last-Event-ID must be an entry number, not {last_event_id!r}")
+            raise BadInput(EventsCode.BAD_LAST_EVENT_ID, f"Last-Event-ID must be an entry number, not {last_event_id!r}")
         after = int(last_event_id.strip())
 
     def first_batch() -> tuple[Principal, int, list[Any]]:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .service import Referee
+from .engine.codes import RatingsCode
 
 if TYPE_CHECKING:
     from schemas.tournament import RatingsAnswer
@@ -64,7 +65,7 @@ def ratings(referee: Referee, *, game: str | None = None, model: str = "plackett
     from .tournament.scoring import places
 
     if model not in MODELS:
-        raise BadInput("ratings/bad_model", f"--model must be one of {', '.join(MODELS)}, not {model!r}")
+        raise BadInput(RatingsCode.BAD_MODEL, f"--model must be one of {', '.join(MODELS)}, not {model!r}")
     if game is not None:
         game = referee.game(game).id
     rater = _model(model)

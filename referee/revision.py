@@ -36,6 +36,7 @@ from .errors import BadInput, RefereeError
 from .inputs import check_text
 from .redaction import verdict_name
 from .service import Referee
+from .engine.codes import ReviseCode, TranscriptCode
 
 #: the transcript lines that act on entries by number (their numbers move in a revision)
 _ACTING = ("undo", "redo", "confirm", "decline")
@@ -114,7 +115,7 @@ def revise(referee: Referee, match_id: str, text: str, *, reason: str, by: str, 
     mine, theirs = msgspec.json.decode(loaded.match.config), msgspec.json.decode(read.match.config)
     differs = sorted(k for k in set(mine) | set(theirs) if k != "meta" and mine.get(k) != theirs.get(k))
     if differs:
-        raise AmendRefused("revise/other_match", f"the transcript's header describes another match than {mid} "
+        raise AmendRefused(ReviseCode.OTHER_MATCH, f"the transcript's header describes another match than {mid} "
                                                  f"({', '.join(differs)} differ); a revision corrects lines, not the "
                                                  "set-up: import it as a match of its own (--again)")
     timeline = referee.timeline(loaded)
@@ -142,7 +143,7 @@ def revise(referee: Referee, match_id: str, text: str, *, reason: str, by: str, 
         acting = item.kind in _ACTING or (item.kind == "annotation" and item.note_kind == "ruling"
                                           and _ACTS.match(item.text) is not None)
         if item.line >= since and acting:
-            raise AmendRefused("revise/acting_line", f"{source}:{item.line}: an {item.kind} line after the first line "
+            raise AmendRefused(ReviseCode.ACTING_LINE, f"{source}:{item.line}: an {item.kind} line after the first line "
                                                      f"that changed ({since}) names entries by number, which a revision "
                                                      "moves: amend the changed lines one by one (referee amend)")
     start = old[i0][0] if i0 < len(old) else None
@@ -150,7 +151,7 @@ def revise(referee: Referee, match_id: str, text: str, *, reason: str, by: str, 
         for seq in timeline.line:
             h = timeline.headers[seq]
             if seq > start and h.kind in ("ruling", "confirm"):
-                raise AmendRefused("revise/acting_entry", f"entry {seq} of match {mid} is a {h.kind} after the first line "
+                raise AmendRefused(ReviseCode.ACTING_ENTRY, f"entry {seq} of match {mid} is a {h.kind} after the first line "
                                                           "that changed: amend the changed lines one by one (referee amend)")
     head = referee.store.head(mid)
     outcome_before = referee.show(mid).outcome
@@ -188,7 +189,7 @@ def revise(referee: Referee, match_id: str, text: str, *, reason: str, by: str, 
             meta.update(amends=old[o][0], reason=reason, amended_by=by)
         try:
             if item.kind != "move":
-                raise BadInput("transcript/bad_line", "expected '<seat>: <intent>'")
+                raise BadInput(TranscriptCode.BAD_LINE, "expected '<seat>: <intent>'")
             res = referee.submit(mid, item.seat, item.text, meta=meta)
             seq, verdict = res.seq, verdict_name(res.verdict)
         except BadInput as exc:

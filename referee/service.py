@@ -35,7 +35,8 @@ from schemas.http import (
 from .api import SubmitResult, log_span
 from .engine import core, notation
 from .engine.chance import left_out, typed_chance, with_chance
-from .engine.codes import InputCode, MatchCode, RulingCode
+from .engine.codes import (AnnotationCode, ConfirmCode, InputCode, LogCode, MatchCode, RedoCode, RulingCode, StoreCode,
+                           UndoCode)
 from .engine.entries import (
     Act,
     Confirmation,
@@ -144,7 +145,7 @@ class Referee:
         try:  # (with entries, its summary is built from them when a listing first finds it missing)
             self.store.create_match(stored, entries, summary=None if entries else summary)
         except StoreError as exc:
-            raise StorageError("store/failed", str(exc)) from None
+            raise StorageError(StoreCode.FAILED, str(exc)) from None
         return self.info(stored)
 
     def match_row(self, game: Game, config: MatchConfig, *, title: str = "", match_id: str | None = None) -> StoredMatch:
@@ -352,7 +353,7 @@ class Referee:
             self.history.forget_head(loaded.match.id)
             raise ConflictError(MatchCode.STALE_SEQ, str(exc), {"head": exc.head}) from None
         except StoreError as exc:
-            raise StorageError("store/failed", str(exc)) from None
+            raise StorageError(StoreCode.FAILED, str(exc)) from None
         self.history.remember_head(loaded.match.id, entry.seq, new_state, entry)
 
     def prev_hash_at(self, loaded: Loaded, head: int) -> str:
@@ -364,7 +365,7 @@ class Referee:
             return kept
         last = self.entry_at(loaded.match, head)
         if last is None:
-            raise StorageError("log/corrupt", f"entry {head} of match {loaded.match.id} is missing; run `referee audit`")
+            raise StorageError(LogCode.CORRUPT, f"entry {head} of match {loaded.match.id} is missing; run `referee audit`")
         return last.hash
 
     def make_entry(
@@ -474,13 +475,13 @@ class Referee:
                    hint="write several annotations for several lines")
         check_text(by, "who annotates (--by)", NAME_MAX)
         if kind not in ANNOTATION_KINDS:
-            raise BadInput("annotation/bad_kind", f"an annotation's kind is one of {', '.join(ANNOTATION_KINDS)}, not {kind!r}")
+            raise BadInput(AnnotationCode.BAD_KIND, f"an annotation's kind is one of {', '.join(ANNOTATION_KINDS)}, not {kind!r}")
         loaded = self.load(match_id)
         head = self.store.head(loaded.match.id)
         if not 1 <= seq <= head:
             raise BadInput(MatchCode.BAD_SEQ, f"entry {seq} does not exist: match {loaded.match.id} has entries 1..{head}")
         if audience != "all" and audience != ARBITER and audience not in loaded.config.players:
-            raise BadInput("annotation/bad_audience",
+            raise BadInput(AnnotationCode.BAD_AUDIENCE,
                            f"an annotation is for all, the arbiter or one seat ({', '.join(loaded.config.players)}), not {audience!r}")
         stored = self.add_annotation(loaded.match.id, seq, kind, text, by, audience)
         return Annotation(seq=seq, kind=kind, text=text, by=by, recorded_at=stored.recorded_at)
@@ -499,9 +500,9 @@ class Referee:
             except Conflict:
                 continue
             except StoreError as exc:
-                raise StorageError("store/failed", str(exc)) from None
+                raise StorageError(StoreCode.FAILED, str(exc)) from None
             return stored
-        raise ConflictError("annotation/busy", f"match {match_id} is being annotated by others; try again")
+        raise ConflictError(AnnotationCode.BUSY, f"match {match_id} is being annotated by others; try again")
 
     # -- time travel ---------------------------------------------------------------------------
 
@@ -528,7 +529,7 @@ class Referee:
         if to is None:
             last = timeline.last_action()
             if last is None:
-                raise BadInput("undo/nothing_to_undo", f"match {loaded.match.id} has no accepted or held move to undo")
+                raise BadInput(UndoCode.NOTHING_TO_UNDO, f"match {loaded.match.id} has no accepted or held move to undo")
             to = last.seq - 1
         if not 0 <= to < head:
             raise BadInput(MatchCode.BAD_SEQ, f"--to {to} is not an earlier entry: match {loaded.match.id} has entries 0..{head}")
@@ -553,7 +554,7 @@ class Referee:
         if undo is None:
             undo = timeline.latest_undo()
             if undo is None:
-                raise BadInput("redo/nothing_to_redo", f"match {loaded.match.id} has no undo in effect to redo")
+                raise BadInput(RedoCode.NOTHING_TO_REDO, f"match {loaded.match.id} has no undo in effect to redo")
         if not 1 <= undo <= head:
             raise BadInput(MatchCode.BAD_SEQ, f"entry {undo} does not exist: match {loaded.match.id} has entries 1..{head}")
         verdict = self.decide_redo(loaded, timeline, by, undo, loaded.rules.outcome(state) is not None)
@@ -627,9 +628,9 @@ class Referee:
             entry = hold[0]
         if hold is None or hold[0] != entry:
             what = f"entry {hold[0]} waits for {hold[1]}" if hold else "nothing waits for a confirmation"
-            raise BadInput("confirm/nothing_to_confirm", f"entry {entry} does not wait for a confirmation ({what})")
+            raise BadInput(ConfirmCode.NOTHING_TO_CONFIRM, f"entry {entry} does not wait for a confirmation ({what})")
         if by not in (hold[1], ARBITER):
-            raise BadInput("confirm/not_yours", f"entry {entry} waits for {hold[1]} (or the arbiter) to confirm it, not {by}")
+            raise BadInput(ConfirmCode.NOT_YOURS, f"entry {entry} waits for {hold[1]} (or the arbiter) to confirm it, not {by}")
         stored = self.entry_at(loaded.match, entry)
         assert stored is not None
         held = loaded.decoder.decode(stored.body)
@@ -675,7 +676,7 @@ class Referee:
         try:
             self.store.create_match(fork, first, summary=summary)
         except StoreError as exc:
-            raise StorageError("store/failed", str(exc)) from None
+            raise StorageError(StoreCode.FAILED, str(exc)) from None
         return self.info(fork)
 
     def matches(self) -> list[MatchInfo]:

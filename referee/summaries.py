@@ -19,6 +19,7 @@ import msgspec
 from schemas import MatchConfig, MatchInfo, Outcome
 
 from .store import MatchSummary, StoredEntry, StoredMatch, StoreError
+from .engine.codes import SummaryCode
 from .store.base import tree_order
 
 if TYPE_CHECKING:
@@ -162,7 +163,7 @@ def outcome(summary: MatchSummary) -> Outcome | None:
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
         from .errors import StorageError
 
-        raise StorageError("summary/corrupt", f"the summary of match {summary.match_id} holds an outcome that "
+        raise StorageError(SummaryCode.CORRUPT, f"the summary of match {summary.match_id} holds an outcome that "
                            f"cannot be read ({exc}); `referee db summaries` rebuilds it from the log") from None
 
 

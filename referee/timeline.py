@@ -15,6 +15,8 @@ from typing import Any, Literal
 
 import msgspec
 
+from .engine.codes import RedoCode, UndoCode
+
 UndoPolicy = Literal["any", "own_last", "arbiter"]
 ARBITER = "arbiter"
 
@@ -152,19 +154,19 @@ class Timeline:
         if to != 0 and not self.in_line(to):
             by = self.undone_by.get(to)
             why = f"it was undone by entry {by}" if by else "it is not in the current line of play"
-            return "undo/target_undone", f"cannot go back to entry {to}: {why}"
+            return UndoCode.TARGET_UNDONE, f"cannot go back to entry {to}: {why}"
         after = self.actions_after(to)
         if not after:
-            return "undo/nothing_to_undo", f"nothing to undo after entry {to}: no accepted or held move follows it"
+            return UndoCode.NOTHING_TO_UNDO, f"nothing to undo after entry {to}: no accepted or held move follows it"
         if actor == ARBITER:
             return None
         if policy == "arbiter":
-            return "undo/not_allowed", "this match lets only the arbiter undo (undo policy 'arbiter')"
+            return UndoCode.NOT_ALLOWED, "this match lets only the arbiter undo (undo policy 'arbiter')"
         if policy == "own_last":
             last = after[-1]
             if len(after) != 1 or last.actor != actor:
                 return (
-                    "undo/not_allowed",
+                    UndoCode.NOT_ALLOWED,
                     f"this match lets a seat undo only its own last action (undo policy 'own_last'); "
                     f"entries {', '.join(str(h.seq) for h in after)} would be undone"
                     + (f", and entry {last.seq} is {last.actor}'s" if last.actor != actor else ""),
@@ -174,24 +176,24 @@ class Timeline:
     def check_redo(self, actor: str, undo: int, policy: UndoPolicy) -> tuple[str, str] | None:
         h = self.headers.get(undo)
         if h is None or h.kind != "undo" or not h.accepted:
-            return "redo/not_an_undo", f"entry {undo} is not an accepted undo"
+            return RedoCode.NOT_AN_UNDO, f"entry {undo} is not an accepted undo"
         if undo in self.redone_by:
-            return "redo/already_redone", f"undo {undo} was already redone by entry {self.redone_by[undo]}"
+            return RedoCode.ALREADY_REDONE, f"undo {undo} was already redone by entry {self.redone_by[undo]}"
         if not self.in_line(undo):
-            return "redo/undo_undone", f"undo {undo} is no longer in the line of play"
+            return RedoCode.UNDO_UNDONE, f"undo {undo} is no longer in the line of play"
         played = self.actions_after(undo)
         if played:
             return (
-                "redo/line_moved_on",
+                RedoCode.LINE_MOVED_ON,
                 f"cannot redo undo {undo}: entries {', '.join(str(p.seq) for p in played)} were played since; "
                 f"fork the match at {undo - 1} to keep both lines",
             )
         if actor == ARBITER:
             return None
         if policy == "arbiter":
-            return "undo/not_allowed", "this match lets only the arbiter undo or redo (undo policy 'arbiter')"
+            return UndoCode.NOT_ALLOWED, "this match lets only the arbiter undo or redo (undo policy 'arbiter')"
         if policy == "own_last" and h.actor != actor:
-            return "undo/not_allowed", f"only {h.actor} (who undid it) or the arbiter may redo undo {undo}"
+            return UndoCode.NOT_ALLOWED, f"only {h.actor} (who undid it) or the arbiter may redo undo {undo}"
         return None
 
 

@@ -45,7 +45,7 @@ import msgspec
 
 from schemas import ARBITER, SEED_MAX, TEXT_MAX, TITLE_MAX, EntryLine, ImportProblem, ImportSummary, MatchConfig
 
-from .engine.codes import GameCode, MatchCode
+from .engine.codes import GameCode, MatchCode, StoreCode, TranscriptCode
 from .engine.notation import split_words
 from .engine.protocol import Game, InputError, Rejected
 from .errors import BadInput, RefereeError, StorageError
@@ -122,7 +122,7 @@ def _pairs(value: str, what: str, where: str) -> dict[str, str]:
     for item in filter(None, (x.strip() for x in value.split(","))):
         key, sep, val = item.partition("=")
         if not sep or not key.strip():
-            raise BadInput("transcript/bad_header", f"{where}: {what} item {item!r} is not name=value")
+            raise BadInput(TranscriptCode.BAD_HEADER, f"{where}: {what} item {item!r} is not name=value")
         out[key.strip()] = val.strip()
     return out
 
@@ -150,13 +150,13 @@ def _check_line(raw: str, where: str) -> None:
     """A transcript line is plain text of at most :data:`schemas.TEXT_MAX` characters (as long as an
     intent may be anywhere): a longer line, or one holding a control character, refuses the file."""
     if len(raw) > TEXT_MAX:
-        raise BadInput("transcript/line_too_long",
+        raise BadInput(TranscriptCode.LINE_TOO_LONG,
                        f"{where}: the line is {len(raw):,} characters long; a transcript line may be at most {TEXT_MAX:,}")
     found = bad_char(raw)
     if found is not None:
         i, ch = found
         name = char_name(ch)
-        raise BadInput("transcript/bad_text",
+        raise BadInput(TranscriptCode.BAD_TEXT,
                        f"{where}: column {i + 1} holds {name} (U+{ord(ch):04X}); a transcript is plain text")
 
 
@@ -190,7 +190,7 @@ def parse(text: str, source: str = "<transcript>", actor_verbs: ActorVerbs | Non
             if key == "option":  # one option, whose value may be a list (a,b,c) or a map (alice:2,bob:0)
                 name, sep, raw_value = value.partition("=")
                 if not sep or not name.strip():
-                    raise BadInput("transcript/bad_header", f"{where}: option {value!r} is not name=value")
+                    raise BadInput(TranscriptCode.BAD_HEADER, f"{where}: option {value!r} is not name=value")
                 header.options[name.strip()] = raw_value.strip()
             elif key == "options":
                 header.options.update(_pairs(value, "option", where))
@@ -198,7 +198,7 @@ def parse(text: str, source: str = "<transcript>", actor_verbs: ActorVerbs | Non
                 header.decks.update(_pairs(value, "deck", where))
             else:
                 if key in header.values:
-                    raise BadInput("transcript/bad_header", f"{where}: {key} is given twice")
+                    raise BadInput(TranscriptCode.BAD_HEADER, f"{where}: {key} is given twice")
                 header.values[key] = value
             header.lines[key] = number
             continue
@@ -213,7 +213,7 @@ def parse(text: str, source: str = "<transcript>", actor_verbs: ActorVerbs | Non
             if header.first_move is not None and _HEADER.match(header.first_move.raw.split("#")[0]):
                 unknown_key(header, source, ())
             raise BadInput(
-                "transcript/bad_header",
+                TranscriptCode.BAD_HEADER,
                 f"{source}: the header must name the {key} (a line '{key}: ...' before the first move)",
             )
     return header, lines
@@ -244,7 +244,7 @@ def unknown_key(header: Header, source: str, actors: tuple[str, ...]) -> None:
     what = "neither a header key nor a seat" if actors else "not a header key"
     seats = f"; a move is 'seat: intent' with a seat of {', '.join(actors)}" if actors else ""
     raise BadInput(
-        "transcript/bad_header",
+        TranscriptCode.BAD_HEADER,
         f"{source}:{first.line}: {word!r} is {what}{hint}: the header keys are "
         f"{', '.join(HEADER_KEYS)}{seats}; nothing was written",
     )
@@ -254,12 +254,12 @@ def _kv(text: str, allowed: tuple[str, ...], what: str) -> dict[str, str]:
     try:
         words = split_words(text)
     except InputError as exc:
-        raise BadInput("transcript/bad_line", f"{what}: {exc.message}") from None
+        raise BadInput(TranscriptCode.BAD_LINE, f"{what}: {exc.message}") from None
     out = {}
     for w in words:
         k, sep, v = w.partition("=")
         if not sep or k not in allowed:
-            raise BadInput("transcript/bad_line", f"{what}: expected {' '.join(a + '=...' for a in allowed)}, got {w!r}")
+            raise BadInput(TranscriptCode.BAD_LINE, f"{what}: expected {' '.join(a + '=...' for a in allowed)}, got {w!r}")
         out[k] = v
     return out
 
@@ -268,7 +268,7 @@ def _int(value: str | None, what: str) -> int | None:
     if value is None:
         return None
     if not value.isdigit():
-        raise BadInput("transcript/bad_line", f"{what} must be an entry number, not {value!r}")
+        raise BadInput(TranscriptCode.BAD_LINE, f"{what} must be an entry number, not {value!r}")
     return int(value)
 
 
@@ -345,7 +345,7 @@ def store(referee: Referee, done: Adjudicated) -> ImportSummary:
         referee.store.create_match(done.match, done.entries, annotations, transcript=done.summary.digest,
                                    summary=done.listed)
     except StoreError as exc:
-        raise StorageError("store/failed", f"could not write the imported match: {exc}") from None
+        raise StorageError(StoreCode.FAILED, f"could not write the imported match: {exc}") from None
     return msgspec.structs.replace(done.summary, match_id=match_id, stored=True)
 
 
@@ -375,7 +375,7 @@ def _configure(referee: Referee, header: Header, source: str, base_dir: str | No
         raw_seed = values["seed"]
         if not (raw_seed.isascii() and raw_seed.isdigit()) or int(raw_seed) > SEED_MAX:
             raise BadInput(
-                "transcript/bad_header",
+                TranscriptCode.BAD_HEADER,
                 f"{source}:{header.lines['seed']}: seed must be a whole number from 0 to {SEED_MAX:,}, not {raw_seed[:40]!r}",
             )
         seed = int(raw_seed)
@@ -384,7 +384,7 @@ def _configure(referee: Referee, header: Header, source: str, base_dir: str | No
             try:
                 check_text(values[key], key, TITLE_MAX)
             except BadInput as exc:
-                raise BadInput("transcript/bad_header", f"{source}:{header.lines[key]}: {exc.message}") from None
+                raise BadInput(TranscriptCode.BAD_HEADER, f"{source}:{header.lines[key]}: {exc.message}") from None
     players = [p.strip() for p in values["players"].split(",") if p.strip()]
     if header.first_move is not None and header.first_move.seat not in players:
         try:
@@ -394,7 +394,7 @@ def _configure(referee: Referee, header: Header, source: str, base_dir: str | No
         unknown_key(header, source, (*players, *others))
     for p in players:
         if p in RESERVED:
-            raise BadInput("transcript/bad_header",
+            raise BadInput(TranscriptCode.BAD_HEADER,
                            f"{source}:{header.lines['players']}: {p!r} cannot be a seat name in a transcript "
                            f"(reserved: {', '.join(RESERVED)})")
     values.update({k: unescape_text(values[k]) for k in (*META_KEYS, "cards") if k in values})
@@ -475,7 +475,7 @@ def adjudicate(referee: Referee, text: str, source: str = "<transcript>", base_d
         if item.kind == "annotation":
             target = last_seq
             if target == 0:
-                problem(item, "transcript/annotation_before_moves", "an annotation must follow the move it is about")
+                problem(item, TranscriptCode.ANNOTATION_BEFORE_MOVES, "an annotation must follow the move it is about")
                 notes.append((0, item.note_kind, unescape_text(item.text)))
                 continue
             stands = _STANDS.match(item.text.strip()) if item.note_kind == "ruling" else None
@@ -516,7 +516,7 @@ def adjudicate(referee: Referee, text: str, source: str = "<transcript>", base_d
                 res = scratch.confirm(match_id, _int(kv.get("entry"), f"{item.kind} entry"), by=kv.get("by", ARBITER),
                                       accept=item.kind == "confirm", reason=unescape_text(kv.get("reason", "")))
             elif item.kind == "junk":
-                raise BadInput("transcript/bad_line",
+                raise BadInput(TranscriptCode.BAD_LINE,
                                "expected '<seat>: <intent>' (e.g. 'alice: draw_main card=TR6'), an annotation "
                                "('! …', '? …', 'disputed: …', 'ruling: …'), 'undo: …' or 'redo: …'")
             else:
@@ -570,7 +570,7 @@ def _result_differs(header: Header, outcome: Any) -> list[ImportProblem]:
     if said == found:
         return []
     return [ImportProblem(line=header.lines["result"], text=f"result: {values['result']}",
-                          code="transcript/result_differs",
+                          code=TranscriptCode.RESULT_DIFFERS,
                           message=f"the transcript says the result is {said!r}; the referee finds {found!r}")]
 
 

@@ -1,7 +1,8 @@
 """The framework's rejection and error codes, a ``StrEnum`` per scope (a game's own codes are its
-``codes.py``): each value is the code as clients, logs and transcripts have always read it (a code never
-changes), the member its reason in capitals. ``tests/test_decider_vocabulary.py`` holds that no module
-spells one of these scopes' codes as a string.
+``codes.py``; the HTTP front ends' are :mod:`referee.httpcodes`, a token's :class:`referee.auth.AuthCode`, a
+tournament's :mod:`referee.tournament.codes`): each value is the code as clients, logs and transcripts have
+always read it (a code never changes), the member its reason in capitals. ``tests/test_decider_vocabulary.py``
+holds that no module spells one of these scopes' codes as a string.
 """
 
 from __future__ import annotations
@@ -97,6 +98,131 @@ class RulingCode(StrEnum):
     UNDONE = "ruling/undone"
 
 
+class TranscriptCode(StrEnum):
+    """A transcript being imported: its header, a line, its text, a result it states."""
+
+    ANNOTATION_BEFORE_MOVES = "transcript/annotation_before_moves"
+    BAD_HEADER = "transcript/bad_header"
+    BAD_LINE = "transcript/bad_line"
+    BAD_TEXT = "transcript/bad_text"
+    LINE_TOO_LONG = "transcript/line_too_long"
+    RESULT_DIFFERS = "transcript/result_differs"
+
+
+class UndoCode(StrEnum):
+    """An undo: who may undo under the match's policy, and what there is to undo."""
+
+    NOT_ALLOWED = "undo/not_allowed"
+    NOTHING_TO_UNDO = "undo/nothing_to_undo"
+    TARGET_UNDONE = "undo/target_undone"
+
+
+class RedoCode(StrEnum):
+    """A redo of an undo: the undo named, and whether the line of play still lets it be redone."""
+
+    ALREADY_REDONE = "redo/already_redone"
+    LINE_MOVED_ON = "redo/line_moved_on"
+    NOT_AN_UNDO = "redo/not_an_undo"
+    NOTHING_TO_REDO = "redo/nothing_to_redo"
+    UNDO_UNDONE = "redo/undo_undone"
+
+
+class ConfirmCode(StrEnum):
+    """A confirmation of a move held for another seat's consent."""
+
+    NOT_WAITING = "confirm/not_waiting"
+    NOT_YOURS = "confirm/not_yours"
+    NOTHING_TO_CONFIRM = "confirm/nothing_to_confirm"
+
+
+class AmendCode(StrEnum):
+    """A correction of a recorded line (``referee amend``)."""
+
+    CANNOT_REWIND = "amend/cannot_rewind"
+    NOT_A_MOVE = "amend/not_a_move"
+    REASON_READS_AS_LINE = "amend/reason_reads_as_line"
+    SEAT_NEEDED = "amend/seat_needed"
+    UNCHANGED = "amend/unchanged"
+    UNDONE = "amend/undone"
+
+
+class ReviseCode(StrEnum):
+    """A transcript imported again as a revision of a match (``import --revise``)."""
+
+    ACTING_ENTRY = "revise/acting_entry"
+    ACTING_LINE = "revise/acting_line"
+    OTHER_MATCH = "revise/other_match"
+
+
+class AnnotationCode(StrEnum):
+    """An annotation: its kind, its audience, a match busy with other writers."""
+
+    BAD_AUDIENCE = "annotation/bad_audience"
+    BAD_KIND = "annotation/bad_kind"
+    BUSY = "annotation/busy"
+
+
+class DiffCode(StrEnum):
+    """Two matches compared."""
+
+    DIFFERENT_GAMES = "diff/different_games"
+
+
+class ExportCode(StrEnum):
+    """An export's format."""
+
+    BAD_FORMAT = "export/bad_format"
+
+
+class IntentCode(StrEnum):
+    """An intent sent over HTTP by the arbiter, who names the seat it acts for."""
+
+    SEAT_REQUIRED = "intent/seat_required"
+
+
+class LegalCode(StrEnum):
+    """The legal intents asked of a game that cannot list them."""
+
+    NOT_ENUMERABLE = "legal/not_enumerable"
+
+
+class LogCode(StrEnum):
+    """A match's log as stored: an entry missing or that cannot be decoded, a fork's parent missing."""
+
+    CORRUPT = "log/corrupt"
+
+
+class RatingsCode(StrEnum):
+    """Ratings: the model asked for."""
+
+    BAD_MODEL = "ratings/bad_model"
+
+
+class ReopenCode(StrEnum):
+    """A finished match reopened."""
+
+    NOT_ARBITER = "reopen/not_arbiter"
+
+
+class ReplayCode(StrEnum):
+    """A replay asked over HTTP: how many entries a request answers."""
+
+    TOO_MANY = "replay/too_many"
+
+
+class StoreCode(StrEnum):
+    """The store behind the service: a write that failed, a database that cannot be reached."""
+
+    FAILED = "store/failed"
+    UNAVAILABLE = "store/unavailable"
+
+
+class SummaryCode(StrEnum):
+    """A match's stored summary."""
+
+    CORRUPT = "summary/corrupt"
+
+
 #: every scope, by its prefix
 SCOPES: dict[str, type[StrEnum]] = {
     "turn": TurnCode,
@@ -106,4 +232,21 @@ SCOPES: dict[str, type[StrEnum]] = {
     "game": GameCode,
     "setup": SetupCode,
     "ruling": RulingCode,
+    "transcript": TranscriptCode,
+    "undo": UndoCode,
+    "redo": RedoCode,
+    "confirm": ConfirmCode,
+    "amend": AmendCode,
+    "revise": ReviseCode,
+    "annotation": AnnotationCode,
+    "diff": DiffCode,
+    "export": ExportCode,
+    "intent": IntentCode,
+    "legal": LegalCode,
+    "log": LogCode,
+    "ratings": RatingsCode,
+    "reopen": ReopenCode,
+    "replay": ReplayCode,
+    "store": StoreCode,
+    "summary": SummaryCode,
 }

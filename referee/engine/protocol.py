@@ -567,8 +567,7 @@ class RulesBase(ABC, Generic[S, I, E]):
         raise NotImplementedError(f"{type(self).__name__} decides by a decision of its own: define decision")
 
     def judge(self, tx: Any, intent: I) -> None:
-        """``intent`` judged on ``tx`` by the game's table of :attr:`deciders`. (X-Files still judges by a
-        function of its own, overriding this; every other game declares its table.)"""
+        """``intent`` judged on ``tx`` by the game's table of :attr:`deciders` (every game declares its table)."""
         self.deciders.judge(tx, intent)
 
     def decide(self, state: S, seat: Seat, intent: I, chance: Chance | None,

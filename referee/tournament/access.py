@@ -40,11 +40,13 @@ from schemas.tournament import (
     You,
 )
 
-from ..auth import Forbidden, Principal, Unauthorized, bearer, hash_token
+from ..auth import AuthCode, Forbidden, Principal, Unauthorized, bearer, hash_token
 from ..errors import StorageError
 from ..service import Referee
 from ..store import AccessTokens, Annotations, MatchLog, StoredTournamentToken, StoreError, TournamentLog
 from .api import LocalTournaments
+from .codes import TournamentCode
+from ..engine.codes import StoreCode
 
 ROLES = ("organiser", "spectator", "player")
 
@@ -76,7 +78,7 @@ class TournamentAccess:
         try:
             self.store.add_tournament_tokens(rows)
         except StoreError as exc:
-            raise StorageError("store/failed", f"could not record the tournament's tokens: {exc}") from None
+            raise StorageError(StoreCode.FAILED, f"could not record the tournament's tokens: {exc}") from None
         return tokens
 
     def authenticate(self, authorization: str | None, tournament_id: str) -> Entrant:
@@ -84,20 +86,20 @@ class TournamentAccess:
                               "(tokens are given when the tournament is created and players are added)")
         row = self.store.find_tournament_token(hash_token(token))
         if row is None:
-            raise Unauthorized("auth/unknown_token", "this token is not a token of any tournament on this server")
+            raise Unauthorized(AuthCode.UNKNOWN_TOKEN, "this token is not a token of any tournament on this server")
         if tournament_id != row.tournament_id and not (len(tournament_id) >= 4 and row.tournament_id.startswith(tournament_id)):
-            raise Forbidden("auth/other_tournament", "this token belongs to another tournament")
+            raise Forbidden(AuthCode.OTHER_TOURNAMENT, "this token belongs to another tournament")
         from .tokens import revoked
 
         if revoked(self.store.tournament_events(row.tournament_id), row.token_hash):
-            raise Unauthorized("auth/revoked", "this token was replaced by a newer one (`referee tournament tokens "
+            raise Unauthorized(AuthCode.REVOKED, "this token was replaced by a newer one (`referee tournament tokens "
                                "--rotate`): ask the organiser for the new one")
         return Entrant(tournament=row.tournament_id, role=row.role, player=row.player)
 
     @staticmethod
     def organiser(who: Entrant, what: str) -> None:
         if who.role != "organiser":
-            raise Forbidden("auth/forbidden", f"only the organiser may {what} (this token is a {who.role}'s)")
+            raise Forbidden(AuthCode.FORBIDDEN, f"only the organiser may {what} (this token is a {who.role}'s)")
 
     # -- writes (the organiser) -----------------------------------------------------------------------
 
@@ -194,7 +196,7 @@ class TournamentAccess:
         if len(found) != 1:
             from ..errors import NotFound
 
-            raise NotFound("tournament/no_such_table", f"no table of tournament {state.id} plays match {match_id!r}"
+            raise NotFound(TournamentCode.NO_SUCH_TABLE, f"no table of tournament {state.id} plays match {match_id!r}"
                            + (" (the id starts more than one: type more of it)" if found else ""))
         table = found[0]
         mid = table.match_id or ""

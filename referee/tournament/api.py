@@ -51,6 +51,7 @@ from .fold import Tournament
 from .service import Tournaments
 from .words import parse_places, parse_points
 from .standings import Standings
+from .codes import TournamentCode
 
 
 class TournamentApi(Protocol):
@@ -219,7 +220,7 @@ class LocalTournaments:
             state = self.service.rename(tournament, player, req.name, by=by, why=req.reason)
             done.append(f"{player} is shown as {req.name}")
         if state is None:
-            raise BadInput("tournament/nothing_to_change", "send drop (true or false) or name")
+            raise BadInput(TournamentCode.NOTHING_TO_CHANGE, "send drop (true or false) or name")
         p = state.players[player]
         return Recorded(tournament=state.id, records=state.n, done="; ".join(done), player=p.id, name=p.display,
                         dropped=p.dropped)

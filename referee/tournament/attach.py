@@ -32,6 +32,8 @@ from ..transcript import Header, Line, adjudicate, sealed_notes
 from . import events as ev
 from .fold import Tournament
 from .service import Tournaments
+from ..engine.codes import CardsCode
+from .codes import TournamentCode
 
 #: how ``--table`` is written
 TABLE_REF = "TOURNAMENT:ROUND:TABLE"
@@ -52,7 +54,7 @@ def parse_ref(text: str) -> Where:
     """``T:ROUND:TABLE`` (the tournament's id, 4+ leading characters of it, or its name)."""
     parts = text.rsplit(":", 2)
     if len(parts) != 3 or not parts[0].strip() or not all(p.strip().isdigit() and int(p) > 0 for p in parts[1:]):
-        raise BadInput("tournament/bad_table_ref", f"--table takes {TABLE_REF} (e.g. 5e1a:2:3: the tournament's id "
+        raise BadInput(TournamentCode.BAD_TABLE_REF, f"--table takes {TABLE_REF} (e.g. 5e1a:2:3: the tournament's id "
                        f"or name, the round, the table), not {text[:80]!r}")
     return Where(parts[0].strip(), int(parts[1]), int(parts[2]), f"--table {text}")
 
@@ -72,7 +74,7 @@ def find(service: Tournaments, name: str, *, prefix: bool = True) -> StoredTourn
             return found
     named = [t for t in service.store.list_tournaments() if t.name == name]
     if len(named) > 1:
-        raise BadInput("tournament/ambiguous_name", f"{len(named)} tournaments are called {name!r} "
+        raise BadInput(TournamentCode.AMBIGUOUS_NAME, f"{len(named)} tournaments are called {name!r} "
                        f"({', '.join(t.id for t in named)}): name the table as {TABLE_REF} with the id")
     return named[0] if named else None
 
@@ -89,7 +91,7 @@ def where_of(service: Tournaments, header: Header, source: str, given: Where | N
     if given is not None:
         found = find(service, given.tournament)
         if found is None:
-            raise NotFound("tournament/not_found", f"{given.named_by}: no tournament {given.tournament!r} "
+            raise NotFound(TournamentCode.NOT_FOUND, f"{given.named_by}: no tournament {given.tournament!r} "
                            "(see `referee tournament list`)")
         said = [(k, v, str(want)) for k, v, want in (("round", rnd, given.round), ("table", table, given.table)) if v]
         wrong = [f"{k} {v!r}" for k, v, want in said if v != want]
@@ -97,7 +99,7 @@ def where_of(service: Tournaments, header: Header, source: str, given: Where | N
             wrong.insert(0, f"event {event!r}")
         if wrong:
             lines = ", ".join(str(header.lines[k]) for k in ("event", "round", "table") if k in header.lines)
-            raise BadInput("tournament/table_disagrees",
+            raise BadInput(TournamentCode.TABLE_DISAGREES,
                            f"{given.named_by} names {found.name} ({found.id}) round {given.round} table "
                            f"{given.table}, but the transcript's header says {', '.join(wrong)} ({source}:{lines}): "
                            "correct the one that is wrong (or leave those header lines out)")
@@ -109,7 +111,7 @@ def where_of(service: Tournaments, header: Header, source: str, given: Where | N
         return None
     for key, value in (("round", rnd), ("table", table)):
         if not (value.isascii() and value.isdigit() and int(value) > 0):
-            raise BadInput("tournament/bad_table_ref",
+            raise BadInput(TournamentCode.BAD_TABLE_REF,
                            f"{source}:{header.lines[key]}: the header's event names tournament {found.name} "
                            f"({found.id}), so its {key} must be a {key} number of it, not {value[:40]!r}")
     return Where(found.id, int(rnd), int(table), f"the header ({source}:{header.lines['event']})")
@@ -136,14 +138,14 @@ def target(service: Tournaments, where: Where) -> Target:
     t = state.table(where.round, where.table)
     name = f"{state.config.name} ({state.id})"
     if t is None:
-        raise NotFound("tournament/no_table", f"{where.named_by}: {name} round {where.round} has no table "
+        raise NotFound(TournamentCode.NO_TABLE, f"{where.named_by}: {name} round {where.round} has no table "
                        f"{where.table}" if 1 <= where.round <= state.current else
                        f"{where.named_by}: {name} has no round {where.round} paired (rounds paired: "
                        f"{', '.join(str(i) for i in range(1, state.current + 1)) or 'none yet'})")
     key = (where.round, where.table)
     here = f"round {where.round} table {where.table} of {name}"
     if key in state.withdrawn:
-        raise BadInput("tournament/withdrawn", f"{here}: its pairing was withdrawn (record {state.withdrawn[key]}); "
+        raise BadInput(TournamentCode.WITHDRAWN, f"{here}: its pairing was withdrawn (record {state.withdrawn[key]}); "
                        "a withdrawn table has no match to import")
     if key in state.attached:
         record = service.records(state.id, state.attached[key])[-1].event
@@ -151,15 +153,15 @@ def target(service: Tournaments, where: Where) -> Target:
         return Target(state, where.round, where.table, t.seats, t.match_id, digest)
     result = state.results.get(key)
     if result is not None and result.source != "log":
-        raise BadInput("tournament/has_result", f"{here} has a result recorded by the arbiter ({words(result.outcome)}, "
+        raise BadInput(TournamentCode.HAS_RESULT, f"{here} has a result recorded by the arbiter ({words(result.outcome)}, "
                        f"record {result.n}): a transcript cannot replace it; change it with `tournament result "
                        f"--correct`")
     head = service.referee.store.head(t.match_id) if t.match_id is not None else 0
     if head:
-        raise BadInput("tournament/played_on_system", f"{here} is played on the system: its match {t.match_id} has "
+        raise BadInput(TournamentCode.PLAYED_ON_SYSTEM, f"{here} is played on the system: its match {t.match_id} has "
                        f"{head} {'entry' if head == 1 else 'entries'}, so a transcript of it would be a second record of the game")
     if result is not None:  # a closed round's table always had a match with a result (or an arbiter's)
-        raise BadInput("tournament/round_closed", f"{here}: round {where.round} is closed")
+        raise BadInput(TournamentCode.ROUND_CLOSED, f"{here}: round {where.round} is closed")
     return Target(state, where.round, where.table, t.seats, t.match_id)
 
 
@@ -169,7 +171,7 @@ def check_header(target: Target, header: Header, source: str) -> None:
     cfg = target.state.config
     here = f"round {target.round} table {target.table} of {cfg.name}"
     if game != cfg.game:
-        raise BadInput("tournament/wrong_game", f"{source}:{header.lines['game']}: the transcript is a game of "
+        raise BadInput(TournamentCode.WRONG_GAME, f"{source}:{header.lines['game']}: the transcript is a game of "
                        f"{game!r}; {cfg.name} plays {cfg.game}")
     players = [p.strip() for p in header.values["players"].split(",") if p.strip()]
     seats = list(target.seats)
@@ -183,9 +185,9 @@ def check_header(target: Target, header: Header, source: str) -> None:
                                     if extra else "",
                                     f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} missing"
                                     if missing else "") if x)
-        raise BadInput("tournament/wrong_players", f"{where}: the transcript's players are {', '.join(players)}; "
+        raise BadInput(TournamentCode.WRONG_PLAYERS, f"{where}: the transcript's players are {', '.join(players)}; "
                        f"{here} seats {' v '.join(seats)} ({why or 'a player is named twice'})")
-    raise BadInput("tournament/wrong_seats", f"{where}: the transcript seats {', '.join(players)}; {here} seats "
+    raise BadInput(TournamentCode.WRONG_SEATS, f"{where}: the transcript seats {', '.join(players)}; {here} seats "
                    f"{seats[0]} first ({' v '.join(seats)}): write 'players: {', '.join(seats)}'")
 
 
@@ -212,7 +214,7 @@ def _bundled_only(service: Tournaments, header: Header, source: str) -> None:
     cards = _header(header, "cards")
     game = service.referee.game(header.values["game"].strip())
     if cards and cards not in game.card_sets:
-        raise BadInput("cards/not_bundled", f"{source}:{header.lines['cards']}: card set {cards[:80]!r} is not "
+        raise BadInput(CardsCode.NOT_BUNDLED, f"{source}:{header.lines['cards']}: card set {cards[:80]!r} is not "
                        f"bundled with {game.id} ({', '.join(sorted(game.card_sets)) or 'none'}): a transcript sent "
                        "to the server names a bundled set (the server never reads a file a client names)")
 

@@ -51,6 +51,7 @@ from ..errors import BadInput, StorageError
 from ..store import StoreError
 from ..web import ERRORS, SECURITY, pieces
 from .access import Entrant, TournamentAccess
+from ..httpcodes import EventsCode
 
 TidPath = Annotated[str, PathParameter(max_length=64, description="the tournament id (or 4+ leading characters)")]
 MidPath = Annotated[str, PathParameter(max_length=64, description="a table's match id (or 4+ leading characters)")]
@@ -391,7 +392,7 @@ def _resumed(last_event_id: str | None) -> int:
         return 0
     text = last_event_id.strip()
     if not (text.isascii() and text.isdigit()):
-        raise BadInput("events/bad_last_event_id", f"Last-Event-ID must be the number of an event, not {last_event_id!r}")
+        raise BadInput(EventsCode.BAD_LAST_EVENT_ID, f"Last-Event-ID must be the number of an event, not {last_event_id!r}")
     return int(text)
 
 

@@ -20,7 +20,7 @@ import msgspec
 from schemas import NAME_MAX, SEED_MAX, TEXT_MAX, TITLE_MAX, Outcome
 
 from ..config import new_match_id, utc_now
-from ..engine.codes import CardsCode
+from ..engine.codes import CardsCode, StoreCode
 from ..errors import BadInput, ConflictError, NotFound, StorageError
 from ..inputs import check_text, same_head
 from ..service import Referee
@@ -32,6 +32,7 @@ from .events import Table
 from .fold import CorruptTournament, Tournament, evolve, fold
 from .words import parse_forfeit, parse_manual, parse_places, parse_points, parse_result
 from .standings import Explanation, Standings, TableKey, explain, paired_so_far, standings
+from .codes import TournamentCode
 
 #: the most records ``--as-of`` (``as_of`` over HTTP) may count
 RECORDS_MAX = 10**9
@@ -42,7 +43,7 @@ ROUND_MAX = 100_000
 def _check_upto(upto: int | None) -> None:
     """``--as-of`` is a count of records: from 1 up to a bound (the HTTP route's) no store reaches."""
     if upto is not None and not 1 <= upto <= RECORDS_MAX:
-        raise BadInput("tournament/bad_record", f"--as-of counts records from 1 to {RECORDS_MAX:,}, not {upto}")
+        raise BadInput(TournamentCode.BAD_RECORD, f"--as-of counts records from 1 to {RECORDS_MAX:,}, not {upto}")
 
 
 DEFAULT_TIEBREAKS: dict[str, tuple[str, ...]] = {
@@ -102,9 +103,9 @@ class Tournaments:
         if len(candidates) == 1:
             return candidates[0]
         if len(candidates) > 1:
-            raise BadInput("tournament/ambiguous_id", f"{tournament_id!r} starts {len(candidates)} tournament ids "
+            raise BadInput(TournamentCode.AMBIGUOUS_ID, f"{tournament_id!r} starts {len(candidates)} tournament ids "
                            f"({', '.join(t.id for t in candidates[:5])}); type more of it")
-        raise NotFound("tournament/not_found", f"no tournament {tournament_id!r} (see `referee tournament list`)")
+        raise NotFound(TournamentCode.NOT_FOUND, f"no tournament {tournament_id!r} (see `referee tournament list`)")
 
     def records(self, tournament_id: str, upto: int | None = None) -> list[ev.Record]:
         tid = self.resolve(tournament_id).id
@@ -115,7 +116,7 @@ class Tournaments:
         try:
             return [ev.decode(r.body) for r in rows]
         except msgspec.DecodeError as exc:
-            raise StorageError("tournament/corrupt", f"tournament {tid}: a record cannot be read ({exc}); "
+            raise StorageError(TournamentCode.CORRUPT, f"tournament {tid}: a record cannot be read ({exc}); "
                                "run `referee tournament audit`") from None
 
     def load(self, tournament_id: str, upto: int | None = None) -> Tournament:
@@ -124,7 +125,7 @@ class Tournaments:
         try:
             return fold(self.records(tournament_id, upto))
         except CorruptTournament as exc:
-            raise StorageError("tournament/corrupt", f"the tournament's records do not fold: {exc}") from None
+            raise StorageError(TournamentCode.CORRUPT, f"the tournament's records do not fold: {exc}") from None
 
     def anchored(self, tournament_id: str, upto: int | None = None) -> tuple[Tournament, str]:
         """:meth:`load`, and the head of the whole record read (:func:`.audit.head_hash`: the same rows)."""
@@ -137,7 +138,7 @@ class Tournaments:
         try:
             return fold(self._decoded(tid, rows if upto is None else rows[:upto])), head
         except CorruptTournament as exc:
-            raise StorageError("tournament/corrupt", f"the tournament's records do not fold: {exc}") from None
+            raise StorageError(TournamentCode.CORRUPT, f"the tournament's records do not fold: {exc}") from None
 
     def every(self) -> list[Tournament]:
         return [self.load(t.id) for t in self.store.list_tournaments()]
@@ -164,9 +165,9 @@ class Tournaments:
                                                 summaries=summaries, entries=entries, annotations=annotations,
                                                 transcripts=transcripts)
         except Conflict as exc:
-            raise ConflictError("tournament/stale", str(exc), {"head": exc.head}) from None
+            raise ConflictError(TournamentCode.STALE, str(exc), {"head": exc.head}) from None
         except StoreError as exc:
-            raise StorageError("store/failed", str(exc)) from None
+            raise StorageError(StoreCode.FAILED, str(exc)) from None
         for record in records:
             evolve(state, record)
             state.n = record.n
@@ -193,30 +194,30 @@ class Tournaments:
         service never opens a path it is given (a client of the server must not name the server's files)."""
         check_text(name, "the tournament's name", TITLE_MAX)
         if not name.strip():
-            raise BadInput("tournament/bad_name", "a tournament needs a name (e.g. referee tournament new \"Club Cup\" --game by_all_means)")
+            raise BadInput(TournamentCode.BAD_NAME, "a tournament needs a name (e.g. referee tournament new \"Club Cup\" --game by_all_means)")
         g = self.referee.game(game)
         if format not in ev.FORMATS:
-            raise BadInput("tournament/bad_format", f"format must be {', '.join(ev.FORMATS)}, not {format!r}")
+            raise BadInput(TournamentCode.BAD_FORMAT, f"format must be {', '.join(ev.FORMATS)}, not {format!r}")
         if format != "pods" and g.min_players > 2:
-            raise BadInput("tournament/bad_format", f"{g.id} needs {g.min_players} players or more a table: use --format pods")
+            raise BadInput(TournamentCode.BAD_FORMAT, f"{g.id} needs {g.min_players} players or more a table: use --format pods")
         size = table_size if table_size is not None else (g.max_players if format == "pods" else 2)
         if format != "pods" and size != 2:
-            raise BadInput("tournament/bad_table_size", f"--table-size is for pods; a {format} table has 2 seats")
+            raise BadInput(TournamentCode.BAD_TABLE_SIZE, f"--table-size is for pods; a {format} table has 2 seats")
         if format == "pods" and not g.min_players <= size <= g.max_players:
-            raise BadInput("tournament/bad_table_size", f"{g.name} seats {g.min_players} to {g.max_players} at a table, "
+            raise BadInput(TournamentCode.BAD_TABLE_SIZE, f"{g.name} seats {g.min_players} to {g.max_players} at a table, "
                            f"not {size}")
         if format != "pods" and g.max_players < 2:
-            raise BadInput("tournament/bad_format", f"{g.id} is not played two to a table")
+            raise BadInput(TournamentCode.BAD_FORMAT, f"{g.id} is not played two to a table")
         if rounds is not None and not 1 <= rounds <= 100:
-            raise BadInput("tournament/bad_rounds", f"--rounds must be from 1 to 100, not {rounds}")
+            raise BadInput(TournamentCode.BAD_ROUNDS, f"--rounds must be from 1 to 100, not {rounds}")
         try:
             names = tiebreaks_checked(tiebreaks or DEFAULT_TIEBREAKS[format])
         except ValueError as exc:
-            raise BadInput("tournament/bad_tiebreak", str(exc)) from None
+            raise BadInput(TournamentCode.BAD_TIEBREAK, str(exc)) from None
         if seed is not None and not 0 <= seed <= SEED_MAX:
-            raise BadInput("tournament/bad_seed", f"a seed is a whole number from 0 to {SEED_MAX:,}, not {seed}")
+            raise BadInput(TournamentCode.BAD_SEED, f"a seed is a whole number from 0 to {SEED_MAX:,}, not {seed}")
         if chance not in ("physical", "digital"):
-            raise BadInput("tournament/bad_chance", f"chance must be physical or digital, not {chance!r}")
+            raise BadInput(TournamentCode.BAD_CHANCE, f"chance must be physical or digital, not {chance!r}")
         if cards_text is None and cards is not None and cards not in g.card_sets:
             known = ", ".join(sorted(g.card_sets)) or "none"
             raise BadInput(CardsCode.NOT_BUNDLED, f"card set {cards!r} is not bundled with {g.id} ({known}) and no "
@@ -225,13 +226,13 @@ class Tournaments:
         if cards_text is not None and cards is None:
             cards = "inline"
         if unplayed not in ev.UNPLAYED:
-            raise BadInput("tournament/bad_unplayed", f"--unplayed is simple (a bye gives its points and no opponent) "
+            raise BadInput(TournamentCode.BAD_UNPLAYED, f"--unplayed is simple (a bye gives its points and no opponent) "
                            f"or fide (FIDE C.07: a dummy opponent with the player's own score), not {unplayed!r}")
         if direct_encounter not in ev.ENCOUNTERS:
-            raise BadInput("tournament/bad_direct_encounter", "--direct-encounter is partial (the games some of the "
+            raise BadInput(TournamentCode.BAD_DIRECT_ENCOUNTER, "--direct-encounter is partial (the games some of the "
                            f"level players played) or fide (level unless all of them met), not {direct_encounter!r}")
         if undo not in ev.UNDO_POLICIES:
-            raise BadInput("tournament/bad_undo_policy",
+            raise BadInput(TournamentCode.BAD_UNDO_POLICY,
                            f"the undo policy of the matches is any, own_last or arbiter, not {undo!r}")
         # the match settings are checked once here (made-up seats, set up as a match would be), not at the
         # first pairing
@@ -240,7 +241,7 @@ class Tournaments:
             self.referee._bind(*self.referee.build_config(g.id, probe, options=dict(options or {}), cards=cards,
                                                           cards_text=cards_text, chance=chance))
         except (ValueError, TypeError, LookupError) as exc:  # card text the game's own code could not take
-            raise BadInput("tournament/bad_config", f"{g.id} cannot set up this tournament's matches: {exc}") from None
+            raise BadInput(TournamentCode.BAD_CONFIG, f"{g.id} cannot set up this tournament's matches: {exc}") from None
         for key, value in (options or {}).items():
             check_text(key, "an option's name", NAME_MAX)
             check_text(value, f"option {key}", TEXT_MAX)
@@ -276,21 +277,21 @@ class Tournaments:
         try:
             self.store.create_tournament(StoredTournament(id=tid, name=created.name, created_at=self.clock()), rows)
         except StoreError as exc:
-            raise StorageError("store/failed", str(exc)) from None
+            raise StorageError(StoreCode.FAILED, str(exc)) from None
         return state
 
     def _check_player(self, state: Tournament, player: str, *, known: bool) -> str:
         player = check_text(player, "a player's name", NAME_MAX).strip()
         if known:
             if player not in state.players:
-                raise NotFound("tournament/unknown_player", f"no player {player!r} in {state.config.name}; players: "
+                raise NotFound(TournamentCode.UNKNOWN_PLAYER, f"no player {player!r} in {state.config.name}; players: "
                                f"{', '.join(state.players) or 'none yet'}")
             return player
         if not player or not all(c.isalnum() or c in "_-" for c in player) or player in ("arbiter", "spectator"):
-            raise BadInput("tournament/bad_player", f"player name {player!r} is not usable: letters, digits, '_' or '-' "
+            raise BadInput(TournamentCode.BAD_PLAYER, f"player name {player!r} is not usable: letters, digits, '_' or '-' "
                            "(it is the player's seat name in every match), and not arbiter or spectator")
         if player in state.players:
-            raise BadInput("tournament/duplicate_player", f"{player!r} is already registered")
+            raise BadInput(TournamentCode.DUPLICATE_PLAYER, f"{player!r} is already registered")
         return player
 
     def add_player(self, tournament_id: str, player: str, *, display: str = "", by: str = "organiser",
@@ -300,21 +301,21 @@ class Tournaments:
         player = self._check_player(state, player, known=False)
         check_text(display, "the display name", TITLE_MAX)
         if state.config.format == "round-robin" and state.rounds and (why_not := _late_refusal(state, extra=1)):
-            raise BadInput("tournament/late_entry", why_not)
+            raise BadInput(TournamentCode.LATE_ENTRY, why_not)
         return self._append(state, [ev.PlayerAdded(player=player, display=display)], by, why)
 
     def drop(self, tournament_id: str, player: str, *, by: str = "organiser", why: str = "") -> Tournament:
         state = self.load(tournament_id)
         player = self._check_player(state, player, known=True)
         if state.players[player].dropped:
-            raise BadInput("tournament/already_dropped", f"{player} has already dropped")
+            raise BadInput(TournamentCode.ALREADY_DROPPED, f"{player} has already dropped")
         return self._append(state, [ev.PlayerDropped(player=player)], by, why)
 
     def undrop(self, tournament_id: str, player: str, *, by: str = "organiser", why: str = "") -> Tournament:
         state = self.load(tournament_id)
         player = self._check_player(state, player, known=True)
         if not state.players[player].dropped:
-            raise BadInput("tournament/not_dropped", f"{player} has not dropped")
+            raise BadInput(TournamentCode.NOT_DROPPED, f"{player} has not dropped")
         return self._append(state, [ev.PlayerUndropped(player=player)], by, why)
 
     def rename(self, tournament_id: str, player: str, display: str, *, by: str = "organiser", why: str = "") -> Tournament:
@@ -329,7 +330,7 @@ class Tournaments:
         try:
             checked = tiebreaks_checked(names)
         except ValueError as exc:
-            raise BadInput("tournament/bad_tiebreak", str(exc)) from None
+            raise BadInput(TournamentCode.BAD_TIEBREAK, str(exc)) from None
         return self._append(state, [ev.TiebreaksChanged(tiebreaks=checked)], by, why)
 
     def withdraw(self, tournament_id: str, round_: int, table: int, *, by: str = "arbiter", why: str = "") -> Tournament:
@@ -338,20 +339,20 @@ class Tournaments:
         _paired_table(state, round_, table)
         key = (round_, table)
         if key in state.withdrawn:
-            raise BadInput("tournament/withdrawn", f"round {round_} table {table}'s pairing was withdrawn already "
+            raise BadInput(TournamentCode.WITHDRAWN, f"round {round_} table {table}'s pairing was withdrawn already "
                            f"(record {state.withdrawn[key]})")
         if round_ != state.current or state.rounds[-1].closed:
-            raise BadInput("tournament/round_closed", f"round {round_} is closed: its tables have their results; "
+            raise BadInput(TournamentCode.ROUND_CLOSED, f"round {round_} is closed: its tables have their results; "
                            "change one with `tournament result ... --correct`")
         live = self.outcomes(state)[0]
         if key in state.results or key in live:
             from ..outcome import words
 
             now = state.results[key].outcome if key in state.results else live[key]
-            raise BadInput("tournament/has_result", f"round {round_} table {table} has a result ({words(now)}): a "
+            raise BadInput(TournamentCode.HAS_RESULT, f"round {round_} table {table} has a result ({words(now)}): a "
                            "pairing is withdrawn before its result; correct the result instead (--correct)")
         if not why.strip():
-            raise BadInput("tournament/reason_needed", "withdrawing a pairing needs a reason (--reason \"...\")")
+            raise BadInput(TournamentCode.REASON_NEEDED, "withdrawing a pairing needs a reason (--reason \"...\")")
         return self._append(state, [ev.PairingWithdrawn(round=round_, table=table)], by, why)
 
     def grant_half_bye(self, tournament_id: str, player: str, round_: int, *, by: str = "organiser",
@@ -361,19 +362,19 @@ class Tournaments:
         player = self._check_player(state, player, known=True)
         cfg = state.config
         if cfg.format == "round-robin":
-            raise BadInput("tournament/no_half_bye", "a round-robin's schedule is fixed by its Berger tables: a player "
+            raise BadInput(TournamentCode.NO_HALF_BYE, "a round-robin's schedule is fixed by its Berger tables: a player "
                            "who cannot play a round is not paired around; record that table's result instead")
         if round_ <= state.current:
-            raise BadInput("tournament/round_paired", f"round {round_} is paired already (rounds 1..{state.current} "
+            raise BadInput(TournamentCode.ROUND_PAIRED, f"round {round_} is paired already (rounds 1..{state.current} "
                            "are): a half-point bye is granted before its round is paired")
         if cfg.rounds and round_ > cfg.rounds:
-            raise BadInput("tournament/bad_round", f"the tournament has {cfg.rounds} rounds, not {round_}")
+            raise BadInput(TournamentCode.BAD_ROUND, f"the tournament has {cfg.rounds} rounds, not {round_}")
         if round_ > ROUND_MAX:  # the HTTP route's bound; a tournament without planned rounds has no other
-            raise BadInput("tournament/bad_round", f"a round is numbered from 1 to {ROUND_MAX:,}, not {round_}")
+            raise BadInput(TournamentCode.BAD_ROUND, f"a round is numbered from 1 to {ROUND_MAX:,}, not {round_}")
         if state.players[player].dropped:
-            raise BadInput("tournament/dropped", f"{player} has dropped")
+            raise BadInput(TournamentCode.DROPPED, f"{player} has dropped")
         if player in state.half_byes.get(round_, []):
-            raise BadInput("tournament/has_half_bye", f"{player} has a half-point bye for round {round_} already")
+            raise BadInput(TournamentCode.HAS_HALF_BYE, f"{player} has a half-point bye for round {round_} already")
         return self._append(state, [ev.HalfByeGranted(round=round_, player=player)], by, why)
 
     def cancel_half_bye(self, tournament_id: str, player: str, round_: int, *, by: str = "organiser",
@@ -382,9 +383,9 @@ class Tournaments:
         state = self.load(tournament_id)
         player = self._check_player(state, player, known=True)
         if player not in state.half_byes.get(round_, []):
-            raise BadInput("tournament/no_half_bye", f"{player} has no half-point bye for round {round_} to cancel")
+            raise BadInput(TournamentCode.NO_HALF_BYE, f"{player} has no half-point bye for round {round_} to cancel")
         if round_ <= state.current:
-            raise BadInput("tournament/round_paired", f"round {round_} is paired already: its half-point byes stand "
+            raise BadInput(TournamentCode.ROUND_PAIRED, f"round {round_} is paired already: its half-point byes stand "
                            "(correct a result instead)")
         return self._append(state, [ev.HalfByeCancelled(round=round_, player=player)], by, why)
 
@@ -459,7 +460,7 @@ class Tournaments:
             b = blocks[0]
             more = f" (and {len(blocks) - 1} more: {', '.join(str(x.table) for x in blocks[1:])})" if len(blocks) > 1 else ""
             where = f" (match {b.match_id})" if b.match_id else ""
-            raise BadInput("tournament/round_open", f"round {b.round} table {b.table}{where} blocks the next "
+            raise BadInput(TournamentCode.ROUND_OPEN, f"round {b.round} table {b.table}{where} blocks the next "
                            f"round: {b.why}{more}", {"tables": [x.table for x in blocks]})
         rnd = state.rounds[-1]
         results = []
@@ -476,7 +477,7 @@ class Tournaments:
         state = self.load(tournament_id)
         closing = self._close(state)
         if not closing:
-            raise BadInput("tournament/nothing_open", "no round is open (pair one with `tournament pair`)")
+            raise BadInput(TournamentCode.NOTHING_OPEN, "no round is open (pair one with `tournament pair`)")
         return self._append(state, closing, by, why)
 
     # -- pairing ---------------------------------------------------------------------------------------
@@ -549,7 +550,7 @@ class Tournaments:
                                     least=g.min_players)
             return pairing.swiss(entrants, set(self._met(state)), cfg.seed, number)
         except pairing.PairingError as exc:
-            raise BadInput("tournament/cannot_pair", str(exc)) from None
+            raise BadInput(TournamentCode.CANNOT_PAIR, str(exc)) from None
 
     def pair(self, tournament_id: str, *, by: str = "organiser", why: str = "", dry_run: bool = False,
              tokens: bool = True, manual: str | None = None) -> Paired:
@@ -564,18 +565,18 @@ class Tournaments:
                            "it was recorded as a file's name, and a tournament's matches never read a file by its name "
                            "(create the tournament again with --cards FILE, which keeps the file's text)")
         if cfg.rounds and number > cfg.rounds:
-            raise BadInput("tournament/all_rounds_paired", f"all {cfg.rounds} rounds are paired; "
+            raise BadInput(TournamentCode.ALL_ROUNDS_PAIRED, f"all {cfg.rounds} rounds are paired; "
                            "`tournament close` closes the last one")
         if cfg.format == "round-robin" and number > max(1, len(state.players) - 1 + len(state.players) % 2):
-            raise BadInput("tournament/all_rounds_paired", "every player has met every other: the round-robin is complete")
+            raise BadInput(TournamentCode.ALL_ROUNDS_PAIRED, "every player has met every other: the round-robin is complete")
         if cfg.format == "round-robin" and (why_not := _late_refusal(state, extra=0)):
-            raise BadInput("tournament/late_entry", why_not)
+            raise BadInput(TournamentCode.LATE_ENTRY, why_not)
         closing = self._close(state)
         if closing:
             evolve(state, ev.Record(tournament=state.id, n=state.n + 1, by=by, event=closing[0]))
             state.n += 1
         if len(state.active()) < 2:
-            raise BadInput("tournament/too_few_players", f"{len(state.active())} active players: register more with "
+            raise BadInput(TournamentCode.TOO_FEW_PLAYERS, f"{len(state.active())} active players: register more with "
                            "`tournament player add`")
         absent: list[str] = []
         extra_half: list[str] = []
@@ -645,7 +646,7 @@ class Tournaments:
         t = _paired_table(state, round_, table)
         key = (round_, table)
         if key in state.withdrawn:
-            raise BadInput("tournament/withdrawn", f"round {round_} table {table}'s pairing was withdrawn (record "
+            raise BadInput(TournamentCode.WITHDRAWN, f"round {round_} table {table}'s pairing was withdrawn (record "
                            f"{state.withdrawn[key]}): it has no result")
         outcome = parse_forfeit(result, t.seats) if forfeit else parse_result(result, t.seats, scores)
         live = self.outcomes(state)[0]
@@ -654,13 +655,13 @@ class Tournaments:
             now = state.results[key].outcome if key in state.results else live[key]
             from ..outcome import words
 
-            raise BadInput("tournament/has_result", f"round {round_} table {table} has a result already ({words(now)}); "
+            raise BadInput(TournamentCode.HAS_RESULT, f"round {round_} table {table} has a result already ({words(now)}); "
                            "to change it, record a correction: --correct --reason \"...\"")
         if correct and not has:
-            raise BadInput("tournament/nothing_to_correct", f"round {round_} table {table} has no result to correct; "
+            raise BadInput(TournamentCode.NOTHING_TO_CORRECT, f"round {round_} table {table} has no result to correct; "
                            "record it without --correct")
         if correct and not why.strip():
-            raise BadInput("tournament/reason_needed", "a correction needs a reason (--reason \"...\")")
+            raise BadInput(TournamentCode.REASON_NEEDED, "a correction needs a reason (--reason \"...\")")
         before = standings(state, round_, live)
         event: ev.Event = (ev.ResultCorrected(round=round_, table=table, outcome=outcome, forfeit=forfeit) if correct
                            else ev.ResultRecorded(round=round_, table=table, outcome=outcome, forfeit=forfeit))
@@ -678,7 +679,7 @@ class Tournaments:
         try:
             return replace(standings(state, after_round, live), head=head)
         except ValueError as exc:
-            raise BadInput("tournament/bad_round", str(exc)) from None
+            raise BadInput(TournamentCode.BAD_ROUND, str(exc)) from None
 
     def explain(self, tournament_id: str, player: str, *, after_round: int | None = None,
                 as_of: int | None = None) -> Explanation:
@@ -688,7 +689,7 @@ class Tournaments:
         try:
             return explain(state, player, after_round, live)
         except ValueError as exc:
-            raise BadInput("tournament/bad_round", str(exc)) from None
+            raise BadInput(TournamentCode.BAD_ROUND, str(exc)) from None
 
     def export(self, tournament_id: str, fmt: str, *, after_round: int | None = None, as_of: int | None = None,
                player: str | None = None) -> str:
@@ -697,13 +698,13 @@ class Tournaments:
         from . import export
 
         if fmt not in export.FORMATS:
-            raise BadInput("tournament/bad_format", f"--format must be {', '.join(export.FORMATS)}, not {fmt!r}")
+            raise BadInput(TournamentCode.BAD_FORMAT, f"--format must be {', '.join(export.FORMATS)}, not {fmt!r}")
         state, head = self.anchored(tournament_id, as_of)
         live = self.outcomes(state)[0] if as_of is None else {}
         try:
             table = replace(standings(state, after_round, live), head=head)
         except ValueError as exc:
-            raise BadInput("tournament/bad_round", str(exc)) from None
+            raise BadInput(TournamentCode.BAD_ROUND, str(exc)) from None
         return export.render(export.report(state, table, dict(live), player=player), fmt)
 
     def audit(self, tournament_id: str, *, expect_head: str | None = None) -> list[str]:
@@ -773,6 +774,6 @@ def _paired_table(state: Tournament, round_: int, table: int) -> Table:
     rounds were paired."""
     t = state.table(round_, table)
     if t is None:
-        raise NotFound("tournament/no_table", f"round {round_} has no table {table}" if 1 <= round_ <= state.current
+        raise NotFound(TournamentCode.NO_TABLE, f"round {round_} has no table {table}" if 1 <= round_ <= state.current
                        else f"round {round_} has not been paired ({paired_so_far(state.current)})")
     return t

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from ..errors import BadInput
 from .service import Tournaments
+from .codes import TournamentCode
 
 #: how many ruled lines a page offers at most (those that do not fit the page are cut off)
 RULED = 60
@@ -130,12 +131,12 @@ def make(t: Tournaments, tournament_id: str, round_: int, base: str, *, by: str 
 
     state = t.load(tournament_id)
     if not 1 <= round_ <= state.current:
-        raise BadInput("tournament/no_such_round", f"round {round_} of tournament {state.id} is not paired "
+        raise BadInput(TournamentCode.NO_SUCH_ROUND, f"round {round_} of tournament {state.id} is not paired "
                        + (f"(rounds paired: 1 to {state.current})" if state.current else "(no round is paired yet: "
                           "`referee tournament pair` first)"))
     rnd = state.round(round_)
     if not rnd.tables:
-        raise BadInput("tournament/no_tables", f"round {round_} of tournament {state.id} has no table (byes only)")
+        raise BadInput(TournamentCode.NO_TABLES, f"round {round_} of tournament {state.id} has no table (byes only)")
     cfg = state.config
     sheets = {x.table: sheet(template(t.referee.configuration, cfg.game, cards=cfg.cards, cards_text=cfg.cards_text,
                                       players=x.seats, options=cfg.options), cfg.name, round_, x.table)

@@ -24,6 +24,8 @@ from ..store import StoredTournamentEvent, StoredTournamentToken, StoreError
 from . import events as ev
 from .fold import Tournament
 from .service import Tournaments
+from ..engine.codes import StoreCode
+from .codes import TournamentCode
 
 #: ``--rotate`` takes these, or ``player:NAME``
 ROTATE_WORDS = ("organiser", "spectator", "players", "all")
@@ -71,10 +73,10 @@ def parse_rotate(state: Tournament, words: Sequence[str]) -> list[Whose]:
         elif w.startswith("player:") and w[7:] in state.players:
             out.append(("player", w[7:]))
         elif w.startswith("player:"):
-            raise BadInput("tournament/no_such_player", f"--rotate {w}: {w[7:]!r} is not a player of tournament "
+            raise BadInput(TournamentCode.NO_SUCH_PLAYER, f"--rotate {w}: {w[7:]!r} is not a player of tournament "
                            f"{state.id} (players: {', '.join(state.players) or 'none'})")
         else:
-            raise BadInput("tournament/bad_rotate", f"--rotate {w!r} is not organiser, spectator, players, all "
+            raise BadInput(TournamentCode.BAD_ROTATE, f"--rotate {w!r} is not organiser, spectator, players, all "
                            "or player:NAME")
     return list(dict.fromkeys(out))
 
@@ -99,7 +101,7 @@ def issue(t: Tournaments, tournament_id: str, rotate: Sequence[Whose] = (), *, o
         try:
             t.store.add_tournament_tokens(rows)
         except StoreError as exc:
-            raise StorageError("store/failed", f"could not record the tournament's tokens: {exc} (the record "
+            raise StorageError(StoreCode.FAILED, f"could not record the tournament's tokens: {exc} (the record "
                                "naming them is written: issue them again with --rotate)") from None
     shown = list(dict.fromkeys([*wanted, *fresh]))
     return state, [Holder(role=r, player=p, token=minted.get((r, p))) for r, p in shown]
@@ -113,7 +115,7 @@ def revoked(rows: Sequence[StoredTournamentEvent], token_hash: str) -> bool:
             try:
                 event = ev.decode(row.body).event
             except msgspec.DecodeError:
-                raise StorageError("tournament/corrupt", f"tournament {row.tournament_id}: record {row.n} cannot "
+                raise StorageError(TournamentCode.CORRUPT, f"tournament {row.tournament_id}: record {row.n} cannot "
                                    "be read; run `referee tournament audit`") from None
             if isinstance(event, ev.TokensIssued) and token_hash in event.revoked:
                 return True

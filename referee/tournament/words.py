@@ -18,6 +18,7 @@ from schemas import TITLE_MAX, Outcome
 from ..errors import BadInput
 from ..inputs import check_text
 from . import events as ev
+from .codes import TournamentCode
 
 if TYPE_CHECKING:
     from .fold import Tournament
@@ -32,26 +33,26 @@ def parse_points(text: str) -> ev.Points:
         key, sep, value = item.partition("=")
         key = key.strip()
         if not sep or key not in ("win", "draw", "loss", "bye", "half"):
-            raise BadInput("tournament/bad_points", f"points {item!r}: expected win=N, draw=N, loss=N, bye=N or "
+            raise BadInput(TournamentCode.BAD_POINTS, f"points {item!r}: expected win=N, draw=N, loss=N, bye=N or "
                            "half=N (a half-point bye's; default a draw's), e.g. --points win=3,draw=1,loss=0,bye=3 "
                            "or win=1,draw=0.5")
         if key in values:
-            raise BadInput("tournament/bad_points", f"points: {key} is given twice")
+            raise BadInput(TournamentCode.BAD_POINTS, f"points: {key} is given twice")
         number = value.strip()
         try:
             if not number or len(number) > 12 or not all(c.isdigit() or c in "./" for c in number):
                 raise ValueError(number)
             values[key] = Fraction(number)
         except (ValueError, ZeroDivisionError):
-            raise BadInput("tournament/bad_points", f"points {item!r}: {number!r} is not a number of points (a whole "
+            raise BadInput(TournamentCode.BAD_POINTS, f"points {item!r}: {number!r} is not a number of points (a whole "
                            "number, a decimal like 0.5 or a fraction like 1/2)") from None
         if not 0 <= values[key] <= 1000:
-            raise BadInput("tournament/bad_points", f"points {item!r}: from 0 to 1000")
+            raise BadInput(TournamentCode.BAD_POINTS, f"points {item!r}: from 0 to 1000")
     unit = 1
     for v in values.values():
         unit = lcm(unit, v.denominator)
     if unit > 1000:
-        raise BadInput("tournament/bad_points", f"points {text!r}: fractions finer than 1/1000 of a point are not kept")
+        raise BadInput(TournamentCode.BAD_POINTS, f"points {text!r}: fractions finer than 1/1000 of a point are not kept")
     if unit == 1:
         return msgspec.structs.replace(ev.Points(), **{k: int(v) for k, v in values.items()})
     # a fractional scale: what is not given keeps its default value in points (win 3, draw 1, loss 0, a win's bye)
@@ -65,7 +66,7 @@ def parse_places(text: str) -> tuple[int, ...]:
     out = []
     for item in (p.strip() for p in text.split(",") if p.strip()):
         if not item.isdigit() or int(item) > 1000:
-            raise BadInput("tournament/bad_places", f"places {text!r}: expected whole numbers from 0 to 1000 for "
+            raise BadInput(TournamentCode.BAD_PLACES, f"places {text!r}: expected whole numbers from 0 to 1000 for "
                            "1st, 2nd, ... (e.g. --places 4,2,1,0)")
         out.append(int(item))
     return tuple(out)
@@ -79,12 +80,12 @@ def parse_result(text: str, seats: Sequence[str], scores: Mapping[str, int] | No
     sc = dict(scores) if scores else None
     for who in sc or {}:
         if who not in seats:
-            raise BadInput("tournament/bad_result", f"a score for {who!r}, who is not at this table ({', '.join(seats)})")
+            raise BadInput(TournamentCode.BAD_RESULT, f"a score for {who!r}, who is not at this table ({', '.join(seats)})")
 
     def seat(name: str) -> str:
         name = name.strip()
         if name not in seats:
-            raise BadInput("tournament/bad_result", f"{name!r} is not at this table; its players: {', '.join(seats)}")
+            raise BadInput(TournamentCode.BAD_RESULT, f"{name!r} is not at this table; its players: {', '.join(seats)}")
         return name
 
     if word == "draw":
@@ -97,12 +98,12 @@ def parse_result(text: str, seats: Sequence[str], scores: Mapping[str, int] | No
         ranking = tuple(tuple(seat(s) for s in level.split("=")) for level in word[5:].split(">"))
         named = [s for level in ranking for s in level]
         if sorted(named) != sorted(seats):
-            raise BadInput("tournament/bad_result", f"a ranking names every player at the table once "
+            raise BadInput(TournamentCode.BAD_RESULT, f"a ranking names every player at the table once "
                            f"({', '.join(seats)}), e.g. rank:{'>'.join(seats)}")
         return Outcome(winners=ranking[0], reason="arbiter", kind="ranking", ranking=ranking, scores=sc)
     names = word[4:] if word.startswith("win:") else word
     if not names:
-        raise BadInput("tournament/bad_result", "expected win:PLAYER, draw, rank:A>B=C, team-win or team-loss")
+        raise BadInput(TournamentCode.BAD_RESULT, "expected win:PLAYER, draw, rank:A>B=C, team-win or team-loss")
     winners = tuple(seat(s) for s in names.split(","))
     return Outcome(winners=winners, reason="arbiter", kind="win", scores=sc)
 
@@ -116,7 +117,7 @@ def parse_forfeit(text: str, seats: Sequence[str]) -> Outcome:
         return Outcome(winners=(), reason="double forfeit", kind="team_loss")
     name = word[4:] if word.startswith("win:") else word
     if name not in seats:
-        raise BadInput("tournament/bad_result", f"a forfeit is won by a player at the table ({', '.join(seats)}) or "
+        raise BadInput(TournamentCode.BAD_RESULT, f"a forfeit is won by a player at the table ({', '.join(seats)}) or "
                        f"by nobody (none), not {word!r}: e.g. --forfeit win:{seats[0]}")
     return Outcome(winners=(name,), reason="forfeit", kind="win")
 
@@ -146,32 +147,32 @@ def parse_manual(text: str, state: Tournament, granted: Sequence[str], *, least:
     seen: dict[str, str] = {}
     items = [i.strip() for line in text.splitlines() for i in line.split(",") if i.strip()]
     if not items:
-        raise BadInput("tournament/bad_pairing", "--manual names the round's tables, e.g. alice-bob,carol-dave,eve-bye")
+        raise BadInput(TournamentCode.BAD_PAIRING, "--manual names the round's tables, e.g. alice-bob,carol-dave,eve-bye")
     for item in items:
         names = [n.strip() for n in item.split("-")]
         if len(names) == 2 and names[1] in _ALONE:
             getattr(out, _ALONE[names[1]]).append(names[0])
             names = names[:1]
         elif not least <= len(names) <= most:
-            raise BadInput("tournament/bad_pairing", f"table {item!r} seats {len(names)}: a table here seats {least}"
+            raise BadInput(TournamentCode.BAD_PAIRING, f"table {item!r} seats {len(names)}: a table here seats {least}"
                            + (f" to {most}" if most != least else "") + " players (a player alone: NAME-bye, "
                            "NAME-half or NAME-absent)")
         else:
             out.tables.append(tuple(names))
         for name in names:
             if name not in state.players:
-                raise BadInput("tournament/unknown_player", f"{name!r} in {item!r} is not a player of "
+                raise BadInput(TournamentCode.UNKNOWN_PLAYER, f"{name!r} in {item!r} is not a player of "
                                f"{state.config.name}; players: {', '.join(state.players)}")
             if state.players[name].dropped:
-                raise BadInput("tournament/dropped", f"{name} in {item!r} has dropped (undrop them first)")
+                raise BadInput(TournamentCode.DROPPED, f"{name} in {item!r} has dropped (undrop them first)")
             if name in granted:
-                raise BadInput("tournament/has_half_bye", f"{name} in {item!r} has a half-point bye for this round "
+                raise BadInput(TournamentCode.HAS_HALF_BYE, f"{name} in {item!r} has a half-point bye for this round "
                                "already (cancel it first to pair them)")
             if name in seen:
-                raise BadInput("tournament/bad_pairing", f"{name} is named twice: in {seen[name]!r} and {item!r}")
+                raise BadInput(TournamentCode.BAD_PAIRING, f"{name} is named twice: in {seen[name]!r} and {item!r}")
             seen[name] = item
     missing = [p for p in state.active() if p not in seen and p not in granted]
     if missing:
-        raise BadInput("tournament/bad_pairing", f"the pairing leaves out {', '.join(missing)}: every player still in "
+        raise BadInput(TournamentCode.BAD_PAIRING, f"the pairing leaves out {', '.join(missing)}: every player still in "
                        "the tournament is at a table or alone (NAME-bye, NAME-half, NAME-absent)")
     return out

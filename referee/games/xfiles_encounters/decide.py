@@ -1,7 +1,8 @@
 """How an intent is judged: each intent's checks and effects (spec §4.1–§4.25), after the checks every
 intent shares (§4.0.3 K1–K4): the actor is not defeated, the intent answers what is pending, the phase
 allows it, its locations exist. Every check reads "condition → code"; the first that fails decides.
-``DECIDERS`` is the table of deciders by intent (the answers to pending inputs are ``answers.py``'s).
+``DECIDERS`` is the table of deciders by intent (the answers to pending inputs are ``answers.py``'s), with
+the shared checks before each and the turn's procedure resumed after; ``RulesBase.decide`` runs it.
 """
 
 from __future__ import annotations
@@ -9,6 +10,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from typing import Any, cast
+
+from referee.engine.protocol import Deciders
 
 from .codes import Code
 from . import answers, flow, named, procedure
@@ -653,15 +656,14 @@ def cleanup(tx: Tx, intent: m.Cleanup) -> None:
     tx.say(m.TurnCleanedUp, seat=tx.seat, text="cleanup began", triggers=flow.as_triggered(effects))
 
 
-def judge(tx: Tx, intent: Any) -> None:
-    """The shared checks, the intent's decider, then the procedures the rules run by themselves."""
-    common_checks(tx, intent)
-    DECIDERS[type(intent)](tx, intent)
+def _settle(tx: Tx, intent: Any) -> None:
+    """What follows every accepted decider: the procedures the rules run by themselves (the turn's
+    procedure resumed, :func:`.procedure.settle`), and changes made since the last event attached to it."""
     procedure.settle(tx)
     tx.flush()
 
 
-DECIDERS: dict[type[Any], Callable[[Tx, Any], None]] = {
+_TABLE: dict[type[Any], Callable[[Tx, Any], None]] = {
     m.Conspire: conspire, m.PlayCard: play_card, m.PlayVirtual: play_virtual,
     m.Activate: activate, m.ActivateBelief: activate_belief, m.ResolveDoubt: resolve_doubt,
     m.Scan: scan, m.Recruit: recruit, m.RecruitSpecialAgent: recruit_special_agent,
@@ -671,3 +673,6 @@ DECIDERS: dict[type[Any], Callable[[Tx, Any], None]] = {
     m.Cleanup: cleanup, m.Draw: answers.draw, m.Reveal: answers.reveal, m.TakeStrike: answers.take_strike,
     m.AvoidStrike: answers.avoid_strike, m.ResolveEffect: answers.resolve_effect, m.ManualEffect: answers.manual_effect,
 }
+
+#: every intent judged: the shared checks (§4.0.3), its decider, then the procedures the rules run by themselves
+DECIDERS: Deciders[Tx] = Deciders(_TABLE, before=common_checks, after=_settle)

@@ -22,7 +22,7 @@ from . import model as m
 from .data import ACADEMY, AVATARS, CardSet, parse_cards
 from .options import resolved
 from .fold import evolve, same_verdict
-from .decide import judge
+from .decide import DECIDERS
 from .txn import Tx
 from .legal import legal, random_intent
 from .present import boards
@@ -40,6 +40,8 @@ def _config_error(message: str) -> ConfigError:
 
 
 class XFilesRules(PositionMixin, RulesBase[m.State, m.Intent, m.Event]):
+    deciders = DECIDERS
+
     def __init__(self, config: MatchConfig) -> None:
         self.config = config
         self.players = tuple(config.players)
@@ -207,9 +209,6 @@ class XFilesRules(PositionMixin, RulesBase[m.State, m.Intent, m.Event]):
 
     def decision(self, state: m.State, seat: str, chance: Chance | None, waive: frozenset[str]) -> Tx:
         return Tx(self, state, seat, waive)
-
-    def judge(self, tx: Tx, intent: m.Intent) -> None:
-        judge(tx, intent)
 
     def evolve(self, state: m.State, event: m.Event) -> m.State:
         return evolve(state, event)
