@@ -119,7 +119,8 @@ WORD = re.compile(r"[A-Za-z0-9_]+")
 
 
 def board_strings(boards: Iterable[Board]) -> Iterator[str]:
-    """The texts people read on ``boards``: each area's id, label, row, column, lines and facts, its
+    """The texts people read on ``boards``: each area's id, label, row, column, lines and facts (labels
+    and values), its
     pieces' cards and names (not its ``details``: internal fields, as stored)."""
     for b in boards:
         for a in b.areas:
@@ -128,7 +129,8 @@ def board_strings(boards: Iterable[Board]) -> Iterator[str]:
             yield a.row
             yield a.col
             yield from a.lines
-            for _k, v in a.facts:
+            for k, v in a.facts:
+                yield k
                 yield v
             for p in a.pieces:
                 yield p.card
@@ -176,6 +178,6 @@ def named_boards(boards: Iterable[Board], names: Mapping[str, str]) -> tuple[Boa
         areas = tuple(msgspec.structs.replace(
             a, id=named(a.id, names), label=named(a.label, names), row=named(a.row, names), col=named(a.col, names),
             lines=tuple(named(x, names) for x in a.lines),
-            facts=tuple((k, named(v, names)) for k, v in a.facts)) for a in b.areas)
+            facts=tuple((named(k, names), named(v, names)) for k, v in a.facts)) for a in b.areas)
         out.append(msgspec.structs.replace(b, areas=areas))
     return tuple(out)

@@ -146,14 +146,14 @@ function drawBoard(bd, prev, compare) {
       const slot = paint(el('div', 'slot'), a.owner); slot.append(wordedEl('div', 'sid', a.id));
       if (a.label) slot.append(wordedEl('div', 'slabel', a.label));
       contents(a, slot);
-      for (const [k, v] of a.facts || []) { const f = el('div', 'notes'); f.append(k + ': ', worded(v)); slot.append(f); }
+      for (const [k, v] of a.facts || []) { const f = el('div', 'notes'); f.append(worded(k), ': ', worded(v)); slot.append(f); }
       r.append(mark(slot, a, was[a.id], compare));
     }
     box.append(r);
   }
   return box;
 }
-function factRow(label, cells, cls) { const tr = el('tr', cls); tr.append(el('td', 'k', label)); cells.forEach(c => tr.append(c)); return tr; }
+function factRow(label, cells, cls) { const tr = el('tr', cls); tr.append(wordedEl('td', 'k', label)); cells.forEach(c => tr.append(c)); return tr; }
 function valueCell(v, seat, key) {
   const td = el('td'); td.append(worded(v === undefined ? '—' : v));
   if (seat !== undefined) { td.dataset.seat = seat; td.dataset.key = key; }
