@@ -165,7 +165,7 @@ function drawSection(sec, prev, compare) {
   const before = {}; for (const a of (prev && prev.areas) || []) before[a.id] = a;
   if (sec.layout === 'tableau') {
     const head = el('tr'); head.append(el('th', '', ''));
-    areas.forEach(a => head.append(paint(el('th', '', a.id + (a.label ? ' (' + a.label + ')' : '')), a.id in colours ? a.id : a.owner)));
+    areas.forEach(a => head.append(paint(wordedEl('th', '', a.id + (a.label ? ' (' + a.label + ')' : '')), a.id in colours ? a.id : a.owner)));
     t.append(head);
     if (areas.some(a => (a.lines || []).length)) {
       const changed = compare && areas.some(a => JSON.stringify(a.lines || []) !== JSON.stringify((before[a.id] || {}).lines || []));
