@@ -136,3 +136,19 @@ def test_copycats_street_is_in_slot_order(matches):
     street = next(b for b in answer.boards if b.title == "Street")
     assert [a.id for a in street.areas] == [f"slot {n}" for n in range(1, 12)]
     assert all(answer.names.get(a.lines[0]) for a in street.areas if a.lines)  # each card by its name
+
+
+def test_a_war_of_shadows_region_is_named_where_its_board_data_names_it(matches):
+    """A region's optional ``name`` in the board data is what people read (the bundled boards give none:
+    their regions are read by id)."""
+    import msgspec
+
+    r, mids = matches
+    loaded = r.load(mids["war_of_shadows"])
+    text = loaded.config.cards_text.replace('id = "frostmere"', 'id = "frostmere"\nname = "Frostmere Heights"', 1)
+    assert text != loaded.config.cards_text
+    rules = type(loaded.rules)(msgspec.structs.replace(loaded.config, cards_text=text))
+    assert rules.name_of("frostmere") == "Frostmere Heights" and loaded.rules.name_of("frostmere") is None
+    view = loaded.rules.view(r.state_at(loaded)[1], None)
+    shown = {a.id: a for b in rules.boards(view) for a in b.areas}
+    assert "frostmere" in shown  # the board keeps the id; the front ends draw the name (name_of)

@@ -144,6 +144,9 @@ class WarOfShadowsRules(Queries, RulesBase[State, Intent, Event]):
         return present.sections(view)
 
     def name_of(self, id: str) -> str | None:
+        region = self.board.by_id.get(id)
+        if region is not None:
+            return region.name or None
         c = (self.catalogue or {}).get(id)
         return None if c is None or not c.name else c.name
 
