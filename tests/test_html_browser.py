@@ -189,9 +189,10 @@ def test_a_deep_link_opens_the_page_at_that_entry_with_its_board(browser, demos)
     visit(browser, page, "#59")
     assert now(browser).startswith("After entry 59 of 86") and current(browser) == "59"
     assert on_screen(browser, 'li.entry[data-seq="59"]') and board_in_view(browser)
-    # the field as bob saw it after entry 59: a drawn grid of cards, with names beside ids
+    # the field as bob saw it after entry 59: a drawn grid of cards by their names, the id on hover
     b3 = browser.find_element(*by('#boards [data-cell="B3"]'))
-    assert "T09" in b3.text and "Orchard Terraces" in b3.text and "bob" in b3.text
+    assert "T09" not in b3.text and "Orchard Terraces" in b3.text and "bob" in b3.text
+    assert b3.find_element(*by(".card .named")).get_attribute("title") == "T09"
     assert b3.find_elements(*by(".card")) and b3.find_elements(*by(".val"))  # a card with its loyalty drawn
     # the link of an entry's number is the deep link
     assert browser.find_element(*by('li.entry[data-seq="59"] a.seq')).get_attribute("href").endswith("#59")
@@ -365,6 +366,7 @@ def test_a_face_down_card_is_drawn_as_a_cards_back_and_stays_unnamed_for_the_oth
         visit(browser, page)
         back = browser.find_element(*by('#boards [data-cell="B2"] .down'))
         assert "face down" in back.text
-        assert ("GA1" in back.text) is shown
+        assert ("Spray Ghost" in back.text) is shown and "GA1" not in back.text  # by its name, the id on hover
+        assert [n.get_attribute("title") for n in back.find_elements(*by(".named"))] == (["GA1"] if shown else [])
         if not shown:
-            assert "GA1" not in page.read_text(encoding="utf-8")
+            assert "GA1" not in page.read_text(encoding="utf-8") and "Spray Ghost" not in page.read_text(encoding="utf-8")
