@@ -43,6 +43,14 @@ def show(
     if json:
         print_json(data)
         return
+    if data.names:  # a person reads names: each id with a printed name is drawn as its name
+        import msgspec
+
+        from referee.engine.present import named, named_boards
+
+        data = msgspec.structs.replace(data, boards=named_boards(data.boards, data.names),
+                                       sections=named_boards(data.sections, data.names),
+                                       headline=named(data.headline, data.names))
     from cli import boards
 
     if boards.write_state(data, raw=raw):  # what rich would draw, without rich (a pipe, plain text)

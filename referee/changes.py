@@ -10,7 +10,7 @@ from schemas.http import DiffAnswer, DiffSide, Divergence, PathDiff, ReplayStep,
 
 from .config import Loaded
 from .engine.codes import DiffCode, MatchCode
-from .engine.present import flatten
+from .engine.present import flatten, in_names
 from .errors import BadInput
 from .history import Reader
 from .redaction import View, seat_role
@@ -93,8 +93,9 @@ def replay(reader: Reader, match_id: str, *, start: int = 1, stop: int | None = 
 
 
 def event_words(rules: Any, events: Sequence[Any]) -> list[str]:
-    """Events in words through the game's ``describe_event`` (events it has no words for are left out)."""
-    return [w for w in (rules.describe_event(ev) for ev in events) if w]
+    """Events in words through the game's ``describe_event`` (events it has no words for are left out),
+    each id the game names given by its printed name."""
+    return [in_names(w, rules.name_of) for w in (rules.describe_event(ev) for ev in events) if w]
 
 
 def _blank(value: Any) -> bool:

@@ -40,6 +40,7 @@ from schemas import ARBITER, SPECTATOR, Annotation, EntryView, Rejection
 from .engine import core, notation
 from .engine.codes import MatchCode
 from .engine.entries import fresh_secret
+from .engine.present import in_names
 from .engine.suggest import did_you_mean
 from .engine.protocol import Accepted, Held, Rejected
 from .errors import BadInput
@@ -139,9 +140,10 @@ class View:
         return shown, tuple(redact(ev, actor, self.role) for ev in events), removed
 
     def words(self, events: Iterable[Any]) -> list[str]:
-        """Events (already as the role sees them) in words; events the game has no words for are left out."""
+        """Events (already as the role sees them) in words, each id the game names by its printed name;
+        events the game has no words for are left out."""
         describe = self.rules.describe_event
-        return [w for w in (describe(ev) for ev in events) if w]
+        return [in_names(w, self.rules.name_of) for w in (describe(ev) for ev in events) if w]
 
     def notes(self, annotations: Iterable[StoredAnnotation]) -> list[Annotation]:
         return [Annotation(seq=a.seq, kind=a.kind, text=a.text, by=a.by, recorded_at=a.recorded_at)

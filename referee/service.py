@@ -49,6 +49,7 @@ from .engine.entries import (
     Unreadable,
     source_of,
 )
+from .engine.present import board_strings, names_in
 from .engine.protocol import Accepted, Game, InputError, Rejected
 from .engine.suggest import did_you_mean
 from .errors import BadInput, ConflictError, StorageError
@@ -191,6 +192,7 @@ class Referee:
         view = View(loaded, seat)
         seq, state = self.state_at(loaded, at)
         shown = view.state(state)
+        boards, headline, sections = loaded.rules.boards(shown), self._headline(loaded, shown, at), loaded.rules.sections(shown)
         return StateAnswer(
             match_id=loaded.match.id,
             game=loaded.game.id,
@@ -200,9 +202,10 @@ class Referee:
             state_hash=core.state_hash(state) if seat is None else "",
             outcome=loaded.rules.outcome(state),
             state=shown,
-            boards=loaded.rules.boards(shown),
-            headline=self._headline(loaded, shown, at),
-            sections=loaded.rules.sections(shown),
+            boards=boards,
+            headline=headline,
+            sections=sections,
+            names=names_in((*board_strings(boards), *board_strings(sections), headline), loaded.rules.name_of),
             seed_commitment=view.commitment(),
             seed=view.seed(lambda: self.over(loaded)),
             secrets=view.secrets(lambda: self.reseeds(loaded, self.store.head(loaded.match.id)),

@@ -195,6 +195,9 @@ class StateAnswer(msgspec.Struct, frozen=True, kw_only=True, rename={"as_": "as"
     sections: tuple[Board, ...] = ()
     #: one line for people: where the match stands (whose turn, the phase, the score), the game's words
     headline: str = ""
+    #: the printed names of the ids the boards, sections and headline show (cards, locations, offices),
+    #: id -> name: ``referee show`` draws the name where they have the id (the game's ``name_of``)
+    names: dict[str, str] = {}
     #: a digital match's commitment to its seed (every role), and the seed: the arbiter's alone until
     #: the match is over, then everyone's (check it: sha256 of "referee:seed\\n<match id>\\n<seed>")
     seed_commitment: str = ""

@@ -15,6 +15,7 @@ import shutil
 import pytest
 
 from conftest import ROOT
+from referee.engine.present import WORD, named
 from referee.export import export
 from referee.service import Referee
 from referee.store.memory import MemoryStore
@@ -188,9 +189,10 @@ def test_a_deep_link_opens_the_page_at_that_entry_with_its_board(browser, demos)
     visit(browser, page, "#59")
     assert now(browser).startswith("After entry 59 of 86") and current(browser) == "59"
     assert on_screen(browser, 'li.entry[data-seq="59"]') and board_in_view(browser)
-    # the field as bob saw it after entry 59: a drawn grid of cards, with names beside ids
+    # the field as bob saw it after entry 59: a drawn grid of cards by their names, the id on hover
     b3 = browser.find_element(*by('#boards [data-cell="B3"]'))
-    assert "T09" in b3.text and "Orchard Terraces" in b3.text and "bob" in b3.text
+    assert "T09" not in b3.text and "Orchard Terraces" in b3.text and "bob" in b3.text
+    assert b3.find_element(*by(".card .named")).get_attribute("title") == "T09"
     assert b3.find_elements(*by(".card")) and b3.find_elements(*by(".val"))  # a card with its loyalty drawn
     # the link of an entry's number is the deep link
     assert browser.find_element(*by('li.entry[data-seq="59"] a.seq')).get_attribute("href").endswith("#59")
@@ -302,13 +304,48 @@ def test_every_games_replay_opens_in_the_viewer_for_a_seat(browser, tmp_path, re
     head = r.store.head(mid)
     assert now(browser).startswith(f"After entry {head} of {head}")
     shown = r.show(mid, seat=seat)
-    assert browser.find_element(*by("#headline")).text == loaded.rules.headline(shown.state)
+    assert browser.find_element(*by("#headline")).text == named(loaded.rules.headline(shown.state), shown.names)
     drawn = [b.title for b in shown.boards if b.layout != "tableau"]
     assert [e.get_attribute("data-board") for e in browser.find_elements(*by("#boards .board"))] == drawn
     assert browser.find_elements(*by("#sections .section"))
+    # names where a person reads: no id the game names is in the drawn text, each name has its id on hover
+    read = browser.execute_script("return ['headline', 'boards', 'sections'].map(id => document.getElementById(id).innerText).join('\\n')")
+    assert not {w for w in WORD.findall(read) if loaded.rules.name_of(w)}
+    hover = browser.execute_script("return [...document.querySelectorAll('#board .named')].map(e => [e.title, e.textContent])")
+    assert hover and all(loaded.rules.name_of(i) == n for i, n in hover)
     key(browser, Keys.ARROW_LEFT)
     assert now(browser).startswith(f"After entry {head - 1} of {head}")
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+
+
+def test_android_location_names_wrap_between_words_on_a_phone(browser, tmp_path):
+    """Android's map at a phone's width: every location drawn by its name, no word of a name broken
+    across lines or running out of its tile."""
+    path = os.path.join(ROOT, "replays", "android", "thursday-club.txt")
+    r = Referee(MemoryStore())
+    with open(path, encoding="utf-8") as fh:
+        mid = import_transcript(r, fh.read(), path, os.path.dirname(path)).match_id
+    page = tmp_path / "android.html"
+    page.write_text(export(r, mid, "html", "arbiter"), encoding="utf-8")
+    visit(browser, page, "#100", PHONE)
+    got = browser.execute_script("""
+      const out = {names: [], broken: []};
+      for (const head of document.querySelectorAll('#boards .tile .rname')) {
+        const tile = head.closest('.tile').getBoundingClientRect();
+        out.names.push(head.textContent);
+        const walk = document.createTreeWalker(head, NodeFilter.SHOW_TEXT);
+        for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+          for (const m of n.textContent.matchAll(/\\S+/g)) {
+            const range = document.createRange(); range.setStart(n, m.index); range.setEnd(n, m.index + m[0].length);
+            const rects = [...range.getClientRects()].filter(q => q.width > 0);
+            if (rects.length !== 1 || rects[0].right > tile.right + 1) out.broken.push(m[0]);
+          }
+        }
+      }
+      return out;""")
+    names = {loaded_name for loaded_name in got["names"]}
+    assert "Challenger Memorial Ferry" in names and "Old War Memorial" in names and "city_hall" not in names
+    assert got["broken"] == []
 
 
 def test_a_face_down_card_is_drawn_as_a_cards_back_and_stays_unnamed_for_the_other_seat(browser, tmp_path):
@@ -329,6 +366,7 @@ def test_a_face_down_card_is_drawn_as_a_cards_back_and_stays_unnamed_for_the_oth
         visit(browser, page)
         back = browser.find_element(*by('#boards [data-cell="B2"] .down'))
         assert "face down" in back.text
-        assert ("GA1" in back.text) is shown
+        assert ("Spray Ghost" in back.text) is shown and "GA1" not in back.text  # by its name, the id on hover
+        assert [n.get_attribute("title") for n in back.find_elements(*by(".named"))] == (["GA1"] if shown else [])
         if not shown:
-            assert "GA1" not in page.read_text(encoding="utf-8")
+            assert "GA1" not in page.read_text(encoding="utf-8") and "Spray Ghost" not in page.read_text(encoding="utf-8")

@@ -205,6 +205,8 @@ def card_names(loaded) -> dict[str, str]:
     rules = loaded.rules
     if loaded.game.id == "by_all_means":
         return {cid: c.name for cid, c in rules.ctx.cards.cards.items()}
+    if loaded.game.id == "xfiles_encounters":  # the names the front ends give for its ids (``name_of``)
+        return {cid: c.name for cid, c in rules.cards.cards.items() if c.name != cid}
     if loaded.game.id == "android":
         return {**{cid: c.name for cid, c in rules.data.cards.items()}, **{e.id: e.name for e in rules.data.events.values()}}
     catalogue = rules.catalogue if hasattr(rules, "catalogue") else {}

@@ -3,9 +3,12 @@ values read as text. Pure functions of a role's view: a board can show nothing t
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Mapping
+import re
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from functools import cache
 from typing import Any
+
+import msgspec
 
 from schemas.board import Area, Board
 
@@ -109,3 +112,72 @@ def sections(boards: tuple[Board, ...], view: Mapping[str, Any]) -> tuple[Board,
     covered = {key for b in boards for key in b.covers}
     rest = fact_list(view, [k for k in view if k not in covered])
     return tuple(b for b in boards if b.layout == "tableau") + ((rest,) if rest is not None else ())
+
+
+#: a word of a text that may be an id (the viewer's script splits a text into the same words)
+WORD = re.compile(r"[A-Za-z0-9_]+")
+
+
+def board_strings(boards: Iterable[Board]) -> Iterator[str]:
+    """The texts people read on ``boards``: each area's id, label, row, column, lines and facts (labels
+    and values), its
+    pieces' cards and names (not its ``details``: internal fields, as stored)."""
+    for b in boards:
+        for a in b.areas:
+            yield a.id
+            yield a.label
+            yield a.row
+            yield a.col
+            yield from a.lines
+            for k, v in a.facts:
+                yield k
+                yield v
+            for p in a.pieces:
+                yield p.card
+                yield p.name
+
+
+def names_in(texts: Iterable[str], name_of: Callable[[str], str | None],
+             asked: set[str] | None = None) -> dict[str, str]:
+    """The printed names of the ids among the words of ``texts`` (the game's ``name_of``; a word it
+    names nothing is left out). ``asked`` holds the words asked before (skipped, and added to): texts
+    drawn from one role's view, so only ids that view shows are named."""
+    asked = set() if asked is None else asked
+    out: dict[str, str] = {}
+    for t in texts:
+        for word in WORD.findall(t):
+            if word not in asked:
+                asked.add(word)
+                name = name_of(word)
+                if name and name != word:
+                    out[word] = name
+    return out
+
+
+def named(text: str, names: Mapping[str, str]) -> str:
+    """``text`` with each word that is a named id replaced by its name."""
+    if not names:
+        return text
+    return WORD.sub(lambda m: names.get(m.group(0), m.group(0)), text)
+
+
+def in_names(text: str, name_of: Callable[[str], str | None]) -> str:
+    """``text`` (a sentence drawn from a role's view) with each word that is an id the game names
+    (``name_of``) replaced by its printed name: the log's sentences, ``replay``'s words."""
+    def one(m: re.Match[str]) -> str:
+        return name_of(m.group(0)) or m.group(0)
+
+    return WORD.sub(one, text)
+
+
+def named_boards(boards: Iterable[Board], names: Mapping[str, str]) -> tuple[Board, ...]:
+    """``boards`` as people read them: every id in an area's id, label, row, column, lines and facts given as its
+    printed name (``referee show``; the viewer's script does the same, with the id on hover)."""
+    out = []
+    for b in boards:
+        areas = tuple(msgspec.structs.replace(
+            a, id=named(a.id, names), label=named(a.label, names), row=named(a.row, names), col=named(a.col, names),
+            lines=tuple(named(x, names) for x in a.lines),
+            facts=tuple((named(k, names), named(v, names)) for k, v in a.facts)) for a in b.areas)
+        out.append(msgspec.structs.replace(b, areas=areas))
+    return tuple(out)

@@ -364,9 +364,12 @@ class PresentationHooks(Protocol[E_contra]):
         fields (object ids, cursors, derived flags) in each area's ``details``. Built from the view
         alone. Default: the tableaux of ``boards``, then every key no board covers, in words."""
 
-    def card_name(self, card: str) -> str | None:
-        """The printed name of the card ``card`` names (a public fact of the card set), or None when
-        it names no card. Asked only of ids a role's view shows. Default: None."""
+    def name_of(self, id: str) -> str | None:
+        """The printed name of what ``id`` names — a card, a location, an office, a region (a public
+        fact of the game's data) — or None when it names nothing with a name. Asked only of the words
+        of texts drawn from a role's view (a board, a sentence), so a hidden card is never named; the
+        viewer, ``show``, ``replay`` and the log's sentences show the name, the notation the id.
+        Default: None."""
 
     def describe_event(self, event: E_contra) -> str | None:
         """The event in words for transcripts ("bob loses 3 reputation; trust 10 → 8"), or None."""
@@ -635,7 +638,7 @@ class RulesBase(ABC, Generic[S, I, E]):
     def sections(self, view: dict[str, Any]) -> tuple[Board, ...]:
         return default_sections(self.boards(view), view)
 
-    def card_name(self, card: str) -> str | None:
+    def name_of(self, id: str) -> str | None:
         return None
 
     def describe_event(self, event: E) -> str | None:

@@ -24,6 +24,7 @@ import msgspec
 
 from schemas import ARBITER, SPECTATOR, EntryView
 
+from ..engine.present import board_strings, names_in
 from ..engine.present import leaves as present_leaves
 from ..entryref import amended
 from ..engine.present import text
@@ -75,7 +76,8 @@ class Frames:
     """What the viewer draws after each entry, as the change from the entry before: the boards
     (``b``) and sections (``s``) as a :func:`patch` when they differ, the game's one-line headline
     (``h``: whose turn, the score) when it changes, the fields that changed (``f``) or went (``x``),
-    and the names of card ids seen for the first time (``n``)."""
+    and the printed names of the ids (cards, locations, offices) seen for the first time (``n``): the
+    script shows a name where the drawing or a field has the id, the id on hover."""
 
     def __init__(self, rules: Any) -> None:
         self.rules = rules
@@ -87,17 +89,23 @@ class Frames:
 
     def frame(self, view: dict[str, Any]) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        boards = msgspec.to_builtins(tuple(b for b in self.rules.boards(view) if b.layout != "tableau"))
-        sections = msgspec.to_builtins(self.rules.sections(view))
+        drawn = tuple(b for b in self.rules.boards(view) if b.layout != "tableau")
+        worded = self.rules.sections(view)
+        boards = msgspec.to_builtins(drawn)
+        sections = msgspec.to_builtins(worded)
+        names: dict[str, str] = {}
         if boards != self.boards:
             out["b"] = patch(self.boards, boards)
             self.boards = boards
+            names.update(names_in(board_strings(drawn), self.rules.name_of, self.asked))
         if sections != self.sections:
             out["s"] = patch(self.sections, sections)
             self.sections = sections
+            names.update(names_in(board_strings(worded), self.rules.name_of, self.asked))
         headline = self.rules.headline(view)
         if headline != self.headline:
             out["h"] = self.headline = headline
+            names.update(names_in((headline,), self.rules.name_of, self.asked))
         leaves = present_leaves(view)
         before = self.leaves
         changed = {k: v for k, v in leaves.items()
@@ -108,13 +116,8 @@ class Frames:
         if gone:
             out["x"] = gone
         self.leaves = leaves
-        names = {}
-        for s in _strings(list(changed.values())):  # a card id first shown is in a field that changed
-            if s not in self.asked and len(s) <= 64:
-                self.asked.add(s)
-                name = self.rules.card_name(s)
-                if name:
-                    names[s] = name
+        # an id first shown is in a field or a drawing that changed
+        names.update(names_in((s for s in _strings(list(changed.values())) if len(s) <= 64), self.rules.name_of, self.asked))
         if names:
             out["n"] = names
         return out

@@ -51,42 +51,45 @@ boardsAt.forEach((bs, i) => { if (i && bs === boardsAt[i - 1]) return;
 
 function el(tag, cls, text) { const e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined) e.textContent = text; return e; }
 function paint(e, owner) { if (owner && colours[owner]) e.style.setProperty('--c', colours[owner]); return e; }
-// a value in words with card names beside the card ids it holds
+// a text with each id that has a printed name shown by its name, the id on hover (the words as the
+// referee splits them: referee/engine/present.py WORD)
+function named(id) { const n = el('span', 'named', names[id]); n.title = id; return n; }
 function worded(text) {
   const frag = document.createDocumentFragment();
   let last = 0; const re = /[A-Za-z0-9_]+/g; let m;
   while ((m = re.exec(text)) !== null) {
     if (names[m[0]]) {
-      frag.append(text.slice(last, m.index + m[0].length), el('span', 'cardname', ' ' + names[m[0]]));
+      frag.append(text.slice(last, m.index), named(m[0]));
       last = m.index + m[0].length;
     }
   }
   frag.append(text.slice(last));
   return frag;
 }
+function wordedEl(tag, cls, text) { const e = el(tag, cls); e.append(worded(text)); return e; }
 
 function card(p) {
   const c = paint(el('div', 'card' + (p.face_down ? ' down' : '')), p.owner);
   const meta = el('div', 'meta');
   if (p.kind) meta.append(el('span', 'kind', p.kind));
-  if (p.card && p.card !== '?') meta.append(el('span', 'cid', p.card));
+  if (p.card && p.card !== '?' && !names[p.card]) meta.append(el('span', 'cid', p.card));
   if (p.owner) meta.append(el('span', 'who', p.owner));
   if (p.face_down) meta.append(el('span', 'kind', 'face down'));
   c.append(meta);
-  c.append(el('div', 'cname', names[p.card] || (p.card === '?' ? 'unknown card' : p.name || p.card)));
+  c.append(p.card && names[p.card] ? wordedEl('div', 'cname', p.card) : el('div', 'cname', p.card === '?' ? 'unknown card' : p.name || p.card));
   if (p.value) c.append(el('span', 'val', p.value));
-  if ((p.notes || []).length) c.append(el('div', 'notes', p.notes.join(' · ')));
+  if ((p.notes || []).length) c.append(wordedEl('div', 'notes', p.notes.join(' · ')));
   c.title = [p.kind, p.card, names[p.card], p.owner, p.value && 'value ' + p.value, ...(p.notes || [])].filter(Boolean).join(' · ');
   return c;
 }
 function chip(p) {
   const c = paint(el('span', 'chip' + (p.face_down ? ' down' : '')), p.owner);
   if (p.kind) c.append(el('span', 'kind', p.kind));
-  if (p.card) { c.append(el('b', '', p.card)); if (names[p.card]) c.append(el('span', 'cardname', names[p.card])); }
+  if (p.card) c.append(wordedEl('b', '', p.card));
   else if (p.name) c.append(el('b', '', p.name));
   if (p.value) c.append(el('span', '', '× ' + p.value));
   if (p.face_down) c.append(el('span', 'notes', 'face down'));
-  if ((p.notes || []).length) c.append(el('span', 'notes', p.notes.join(' · ')));
+  if ((p.notes || []).length) c.append(wordedEl('span', 'notes', p.notes.join(' · ')));
   return c;
 }
 function contents(a, box) {
@@ -98,7 +101,7 @@ function contents(a, box) {
     pieces.forEach((p, k) => { if (k !== big) rest.append(chip(p)); });
     if (rest.childNodes.length) box.append(rest);
   } else if (a && (a.lines || []).length) {
-    for (const line of a.lines) box.append(el('div', 'notes', line));
+    for (const line of a.lines) box.append(wordedEl('div', 'notes', line));
   } else box.append(el('span', 'empty', '·'));
 }
 function mark(node, a, was, compare) {
@@ -114,9 +117,9 @@ function drawBoard(bd, prev, compare) {
     const rows = [...new Set(areas.map(a => a.row || ''))], cols = [...new Set(areas.map(a => a.col || ''))];
     const at = {}; areas.forEach(a => { at[(a.row || '') + '|' + (a.col || '')] = a; });
     const g = el('div', 'grid'); g.style.gridTemplateColumns = 'auto repeat(' + cols.length + ', minmax(0, 1fr))';
-    g.append(el('span', 'lab', '')); cols.forEach(c => g.append(el('span', 'lab', c)));
+    g.append(el('span', 'lab', '')); cols.forEach(c => g.append(wordedEl('span', 'lab', c)));
     for (const r of rows) {
-      g.append(el('span', 'lab', r));
+      g.append(wordedEl('span', 'lab', r));
       for (const c of cols) { const a = at[r + '|' + c]; const cell = el('div', 'cell'); contents(a, cell);
         g.append(mark(cell, a, a && was[a.id], compare)); }
     }
@@ -125,32 +128,32 @@ function drawBoard(bd, prev, compare) {
     const m = el('div', 'regions');
     for (const a of areas) {
       const t = paint(el('div', 'tile' + (a.owner ? '' : ' free')), a.owner);
-      const head = el('div', 'rhead'); head.append(el('span', '', a.id)); if (a.owner) head.append(el('span', '', a.owner));
-      t.append(head); if (a.label) t.append(el('div', 'rlabel', a.label));
+      const head = el('div', 'rhead'); head.append(wordedEl('span', 'rname', a.id)); if (a.owner) head.append(el('span', '', a.owner));
+      t.append(head); if (a.label) t.append(wordedEl('div', 'rlabel', a.label));
       const body = el('div', 'rbody');
       for (const p of a.pieces || []) {
         if (p.value && !p.card) { const pip = paint(el('span', 'pip', p.value), p.owner); pip.title = [p.kind, p.name || p.owner, p.value].filter(Boolean).join(' '); body.append(pip); }
         else if (!(a.owner && p.owner === a.owner && !p.card && !p.value && p.kind !== 'agent')) body.append(chip(p));
-        else if ((p.notes || []).length) body.append(el('span', 'notes', p.notes.join(' · ')));
+        else if ((p.notes || []).length) body.append(wordedEl('span', 'notes', p.notes.join(' · ')));
       }
-      if (!(a.pieces || []).length) for (const line of a.lines || []) body.append(el('span', 'notes', line));
+      if (!(a.pieces || []).length) for (const line of a.lines || []) body.append(wordedEl('span', 'notes', line));
       t.append(body); m.append(mark(t, a, was[a.id], compare));
     }
     box.append(m);
   } else {  // a row of slots (a tableau drawn here too, should a game draw one as a board)
     const r = el('div', 'row');
     for (const a of areas) {
-      const slot = paint(el('div', 'slot'), a.owner); slot.append(el('div', 'sid', a.id));
-      if (a.label) slot.append(el('div', 'slabel', a.label));
+      const slot = paint(el('div', 'slot'), a.owner); slot.append(wordedEl('div', 'sid', a.id));
+      if (a.label) slot.append(wordedEl('div', 'slabel', a.label));
       contents(a, slot);
-      for (const [k, v] of a.facts || []) { const f = el('div', 'notes'); f.append(k + ': ', worded(v)); slot.append(f); }
+      for (const [k, v] of a.facts || []) { const f = el('div', 'notes'); f.append(worded(k), ': ', worded(v)); slot.append(f); }
       r.append(mark(slot, a, was[a.id], compare));
     }
     box.append(r);
   }
   return box;
 }
-function factRow(label, cells, cls) { const tr = el('tr', cls); tr.append(el('td', 'k', label)); cells.forEach(c => tr.append(c)); return tr; }
+function factRow(label, cells, cls) { const tr = el('tr', cls); tr.append(wordedEl('td', 'k', label)); cells.forEach(c => tr.append(c)); return tr; }
 function valueCell(v, seat, key) {
   const td = el('td'); td.append(worded(v === undefined ? '—' : v));
   if (seat !== undefined) { td.dataset.seat = seat; td.dataset.key = key; }
@@ -162,7 +165,7 @@ function drawSection(sec, prev, compare) {
   const before = {}; for (const a of (prev && prev.areas) || []) before[a.id] = a;
   if (sec.layout === 'tableau') {
     const head = el('tr'); head.append(el('th', '', ''));
-    areas.forEach(a => head.append(paint(el('th', '', a.id + (a.label ? ' (' + a.label + ')' : '')), a.id in colours ? a.id : a.owner)));
+    areas.forEach(a => head.append(paint(wordedEl('th', '', a.id + (a.label ? ' (' + a.label + ')' : '')), a.id in colours ? a.id : a.owner)));
     t.append(head);
     if (areas.some(a => (a.lines || []).length)) {
       const changed = compare && areas.some(a => JSON.stringify(a.lines || []) !== JSON.stringify((before[a.id] || {}).lines || []));
@@ -223,7 +226,7 @@ function legend(i) {
 }
 function now(i) {
   const box = $('now'); box.replaceChildren();
-  $('headline').textContent = headlineAt[i];
+  $('headline').replaceChildren(worded(headlineAt[i]));
   if (i === 0) { box.append(el('b', '', 'After setup'), ' — before the first entry'); return; }
   const li = items[i - 1];
   box.append(el('b', '', 'After entry ' + li.dataset.seq + ' of ' + items[N - 1].dataset.seq + ': '));

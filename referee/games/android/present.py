@@ -35,7 +35,7 @@ def city(rules: BoundRules, view: dict[str, Any]) -> Board | None:
     for t, row in sorted((view.get("leads") or {}).items()):
         for owner, loc in sorted(row.items()):
             if loc != "box":
-                leads.setdefault(loc, []).append(f"lead {t}.{owner}")
+                leads.setdefault(loc, []).append(f"lead {t} ({owner})")
     scene = view.get("scene") or {}
     areas = []
     for lid in rules.map.order:
@@ -89,3 +89,14 @@ def _sorted(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _sorted(value[k]) for k in sorted(value)}
     return value
+
+
+def name_of(rules: BoundRules, id: str) -> str | None:
+    """The printed name of a location of the match's map, a detective, a suspect, a card, an event card
+    or a murder (the data set's public facts); None for an id with none."""
+    d = rules.data
+    for table in (rules.map.locations, d.detectives, d.suspects, d.cards, d.events, d.murders):
+        found = table.get(id)
+        if found is not None:
+            return str(found.name) if found.name and found.name != id else None
+    return None

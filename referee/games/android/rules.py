@@ -190,6 +190,9 @@ class AndroidRules(RulesBase[State, Intent, Event]):
     def boards(self, view: dict[str, Any]) -> tuple[Board, ...]:
         return present.boards(self, view)
 
+    def name_of(self, id: str) -> str | None:
+        return present.name_of(self, id)
+
     def headline(self, view: dict[str, Any]) -> str:
         """Where the match stands: the setup step, or the day and who acts (or what waits on whom) with each
         detective's TIME, or the end-of-day item, or the killer once the game has ended; and the VP."""

@@ -148,8 +148,8 @@ class ByAllMeansRules(RulesBase[State, Intent, Event]):
     def sections(self, view: dict[str, Any]) -> tuple[Board, ...]:
         return present.sections(view)
 
-    def card_name(self, card: str) -> str | None:
-        c = self.ctx.cards.cards.get(card)
+    def name_of(self, id: str) -> str | None:
+        c = self.ctx.cards.cards.get(id)
         return None if c is None else c.name
 
     def hidden_ids(self, state: State, seat: str | None) -> frozenset[str]:

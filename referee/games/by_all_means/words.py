@@ -65,8 +65,8 @@ def _zone(z: str) -> str:
 
 
 def _named(ctx: Ctx, card: str) -> str:
-    c = ctx.cards.cards.get(card)
-    return f"{card} {c.name}" if c is not None else card
+    """The card's id: whoever reads the sentence gets its printed name in its place (``name_of``)."""
+    return card
 
 
 def describe(ctx: Ctx, ev: Any) -> str | None:  # noqa: C901 - one phrase per event

@@ -1,5 +1,6 @@
 """How Copycat's table is drawn (the ``boards`` hook), from one role's view: the street as a row of
-eleven slots with their surcharges, the offices in play with their workers and VP tokens, the supply
+eleven slots in slot order with their surcharges (a card and an office by its id: the front ends show
+its printed name, ``name_of``), the offices in play with their workers and VP tokens, the supply
 and office deck as counts, and each seat's tableau."""
 
 from __future__ import annotations
@@ -18,9 +19,10 @@ def boards(rules: BoundRules, view: dict[str, Any]) -> tuple[Board, ...]:
     street = view.get("street")
     if isinstance(street, dict):
         areas = []
-        for slot, card in street.items():
+        # in slot order (1, 2, … 11: the view's keys are text, and sort as text)
+        for slot, card in sorted(street.items(), key=lambda item: _slot_order(str(item[0]))):
             found = rules.cards.get(card) if isinstance(card, str) else None
-            lines: tuple[str, ...] = (str(card), found.name) if found is not None else ()
+            lines: tuple[str, ...] = (str(card),) if found is not None else ()
             extra = surcharge(int(slot))
             areas.append(Area(id=f"slot {slot}", label=f"+{extra}" if extra else "", lines=lines))
         out.append(Board(title="Street", layout="row", areas=tuple(areas), covers=("street",)))
@@ -29,7 +31,7 @@ def boards(rules: BoundRules, view: dict[str, Any]) -> tuple[Board, ...]:
         areas = []
         for oid, o in offices.items():
             office = rules.offices.get(oid)
-            label = f"{office.name} ({office.color})" if office is not None else ""
+            label = office.color if office is not None else ""  # its name is drawn for its id
             held = [f"worker {w}" for w in o.get("workers", [])]
             if o.get("vp_tokens"):
                 held.append(f"{o['vp_tokens']} VP tokens")
@@ -44,6 +46,10 @@ def boards(rules: BoundRules, view: dict[str, Any]) -> tuple[Board, ...]:
     if tableau is not None:
         out.append(tableau)
     return tuple(out)
+
+
+def _slot_order(slot: str) -> tuple[int, str]:
+    return (int(slot), "") if slot.isdigit() else (1 << 30, slot)
 
 
 def headline(view: dict[str, Any]) -> str:

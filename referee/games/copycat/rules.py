@@ -165,6 +165,10 @@ class CopycatRules(RulesBase[State, Intent, Event]):
     def boards(self, view: dict[str, Any]) -> tuple[Board, ...]:
         return present.boards(self, view)
 
+    def name_of(self, id: str) -> str | None:
+        found = self.cards.get(id) or self.offices.get(id)
+        return None if found is None else found.name
+
     def headline(self, view: dict[str, Any]) -> str:
         return present.headline(view)
 

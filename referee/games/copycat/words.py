@@ -19,8 +19,7 @@ from .txn import BoundRules
 def name(rules: BoundRules, card: str | None) -> str:
     if card is None:
         return "no card"
-    found = rules.cards.get(card)
-    return f"{card} {found.name}" if found is not None else str(card)
+    return str(card)  # whoever reads the sentence gets the card's printed name in its place (``name_of``)
 
 
 def names(rules: BoundRules, cards: Any) -> str:

@@ -15,6 +15,7 @@ more boards and, optionally, a card catalogue::
     [[board.regions]]
     id = "bear_1"
     home = "bear"              # omitted: an uncoloured region (AMB-27)
+    name = "..."               # optional: the printed name people read (else the id)
     cities = 1
     farm = false
     fort = false
@@ -95,6 +96,8 @@ class Region:
     fort: bool
     start_banners: int
     start_banner_empire: str | None
+    #: the printed name ("" when the data gives none: then the id is its name)
+    name: str = ""
 
     def symbols(self, symbol: str) -> int:
         """How many of a printed symbol this region shows (for per-symbol draws)."""
@@ -299,7 +302,7 @@ def parse_board(table: Any) -> Board:
         extra = sorted(set(r) - {"id", "home", "cities", "farm", "fort", "start_banners", "start_banner_empire", "name"})
         if extra:
             raise _bad(rw, f"unknown field(s) {', '.join(extra)}")
-        regions.append(Region(rid, home, cities, farm, fort, start, sbe))
+        regions.append(Region(rid, home, cities, farm, fort, start, sbe, _want(r, "name", str, rw, "")))
     land = _pairs(table.get("land_borders", []), "land_borders", where, seen)
     sea = _pairs(table.get("sea_borders", []), "sea_borders", where, seen)
     land_set = {(a, b) for a, b in land} | {(b, a) for a, b in land}

@@ -143,8 +143,11 @@ class WarOfShadowsRules(Queries, RulesBase[State, Intent, Event]):
     def sections(self, view: dict[str, Any]) -> tuple[Board, ...]:
         return present.sections(view)
 
-    def card_name(self, card: str) -> str | None:
-        c = (self.catalogue or {}).get(card)
+    def name_of(self, id: str) -> str | None:
+        region = self.board.by_id.get(id)
+        if region is not None:
+            return region.name or None
+        c = (self.catalogue or {}).get(id)
         return None if c is None or not c.name else c.name
 
     def hidden_ids(self, state: State, seat: str | None) -> frozenset[str]:

@@ -248,6 +248,10 @@ class XFilesRules(PositionMixin, RulesBase[m.State, m.Intent, m.Event]):
     def hidden_ids(self, state: m.State, seat: str | None) -> frozenset[str]:
         return hidden_ids(self, state, seat)
 
+    def name_of(self, id: str) -> str | None:
+        card = self.cards.cards.get(id)
+        return None if card is None or card.name == id else card.name
+
     def listing(self) -> tuple[Listed, ...]:
         from .listing import listing
 

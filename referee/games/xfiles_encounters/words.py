@@ -16,7 +16,7 @@ def describe(rules: BoundRules, event: Any) -> str | None:
         return None
     seat, card, where, n, text = event.seat, event.card, event.where, event.n, event.text
     to = getattr(event, "to", "")  # where a card moved comes to rest (the Shadows row's facts)
-    name = f"{card} ({rules.cards.name(card)})" if card and card in rules.cards else card
+    name = card  # whoever reads the sentence gets the card's printed name in its place (``name_of``)
     words = {
         "conspiracy_card_placed": f"a Conspiracy card from stack {text} enters {where} face down" + (
             f", coming to rest at {to}" if to and to != where else ""),
