@@ -135,7 +135,7 @@ def test_the_headline_says_where_the_match_stands_at_every_entry_and_names_nothi
             words = set(_WORD.findall(line)) | set(re.findall(r"[A-Za-z0-9_]+", line))
             for hidden in rules.hidden_ids(state, role):
                 checked += 1
-                name = rules.card_name(hidden)
+                name = rules.name_of(hidden)
                 assert hidden not in words, f"{role} reads {hidden!r} after entry {seq}: {line}"
                 assert not name or name not in line, f"{role} reads {name!r} ({hidden}) after entry {seq}: {line}"
     assert seen_over and seen_mid  # the walk covered the match under way and its end
