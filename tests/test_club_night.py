@@ -213,12 +213,8 @@ def test_a_corrected_sheet_imported_to_its_table_says_it_revised_the_match(cli, 
     assert run("show", mid, "--json").json["state_hash"] == game.state_hash
 
 
-def test_one_round_of_the_club_night(cli, db, tmp_path):
-    club_night(cli, db, tmp_path, rounds=1)
-
-
-@pytest.mark.slow
 def test_the_whole_club_night(cli, db, tmp_path):
+    """About 9 s of CPU on SQLite (12 tables imported, 6 typos amended, 6 corrected sheets imported again)."""
     club_night(cli, db, tmp_path, rounds=3)
 
 
