@@ -60,6 +60,9 @@ def table_imported(source: str, answer: TableImported) -> None:
         con.print(f"Imported {src} as match [bold]{answer.match_id}[/bold], the match of {table}: {counts}")
         if answer.replaces:
             con.print(f"(The match the pairing made for the table, {answer.replaces}, was never played: it is set aside.)")
+    elif answer.revised:
+        con.print(f"Revised match [bold]{answer.match_id}[/bold], the match of {table}, from {src}: its changed lines "
+                  f"are appended as corrections (see `referee log {answer.match_id}`). The sheet: {counts}")
     else:
         con.print(f"{table} holds this transcript already as match [bold]{answer.match_id}[/bold]: nothing written. "
                   f"What it holds: {counts}")

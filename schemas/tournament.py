@@ -373,7 +373,8 @@ class TableImported(msgspec.Struct, frozen=True, kw_only=True):
     """A transcript imported to a tournament's table (or checked for it): the table, the match that is (or
     would be) its match, what the import found (its problems with their lines), and the table's result
     as the log gives it. ``attached``: a record attached the match now; false when checked, or when the
-    table holds this very transcript already (nothing written)."""
+    table holds this very transcript already (nothing written). ``revised``: the table's match came from an
+    earlier transcript and this one's changed lines were appended to it as corrections (a revision)."""
 
     tournament: str
     name: str
@@ -385,6 +386,7 @@ class TableImported(msgspec.Struct, frozen=True, kw_only=True):
     replaces: str | None = None
     attached: bool = False
     checked: bool = False
+    revised: bool = False
     summary: ImportSummary
     result: Outcome | None = None
     result_words: str = ""

@@ -74,3 +74,65 @@ def test_every_command_shown_runs(tmp_path, monkeypatch, capsys):
         if words[0] in ("fork",):
             ids["a71b"] = out.strip().splitlines()[-1]
     assert (tmp_path / "game.html").exists()
+
+
+def test_the_scorekeepers_walk_for_one_table_runs(tmp_path, monkeypatch, capsys):
+    """The walk under "A table played on paper", command by command as typed (its ids are placeholders, as
+    above): the sheet the template writes is filled in with a game played at table 2 by seeded random legal
+    moves, one card misspelt; the check names that line, `amend` corrects it (the line and text as this
+    sheet has them), and the standings and a clean audit follow."""
+    from test_club_night import mistype, played
+
+    monkeypatch.setenv("REFEREE_DB", str(tmp_path / "r.db"))
+    monkeypatch.setenv("COLUMNS", "200")
+    monkeypatch.chdir(tmp_path)
+
+    def call(words: list[str]) -> tuple[int, str]:
+        capsys.readouterr()
+        try:
+            run(words)
+            code = 0
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else 1
+        out, err = capsys.readouterr()
+        return code, out + err
+
+    lines = [re.sub(r"\s+#.*$", "", line) for line in _block_after("* **A table played on paper.**")]
+    ids: dict[str, str] = {}
+    seen: list[str] = []
+    typo: tuple[int, str, str] | None = None
+    for line in lines:
+        words = shlex.split(line)
+        assert words[0] == "referee"
+        words = [w.replace("5e1a", ids.get("5e1a", "5e1a")).replace("7c2d", ids.get("7c2d", "7c2d")) for w in words[1:]]
+        what = " ".join(words[:2]) if words[0] == "tournament" else words[0]
+        if what == "amend":  # the line and its text as this sheet has them
+            assert typo is not None and re.fullmatch(r"line:\d+", words[2]) and ": " in words[3], line
+            words[2], words[3] = f"line:{typo[0]}", typo[1]
+        code, out = call(words)
+        assert code == 0, (line, out)
+        assert "Traceback" not in out and "internal error" not in out, (line, out)
+        seen.append(what)
+        if what == "tournament new":
+            ids["5e1a"] = out.strip().splitlines()[-1]
+        elif what == "tournament pair":
+            assert "table 2: cy v gus" in out, out
+        elif what == "template":
+            # the scorekeeper writes the game below the template's header; one card id misspelt
+            head = (tmp_path / "sheet.txt").read_text(encoding="utf-8").split("\n\n", 1)[0].splitlines()
+            game = played(["cy", "gus"], seed=2)
+            k, wrong = mistype(game.moves, 0)
+            moves = [*game.moves[:k], wrong, *game.moves[k + 1:]]
+            (tmp_path / "sheet.txt").write_text("\n".join([*head, "", *moves]) + "\n", encoding="utf-8")
+            typo = (len(head) + 2 + k, game.moves[k], game.winners[0])
+        elif what == "import" and "--check" in words:
+            assert typo is not None and "nothing written" in out and f"sheet.txt:{typo[0]}:" in out, out
+        elif what == "import":
+            ids["7c2d"] = out.strip().splitlines()[-1]
+        elif what == "amend":
+            assert typo is not None and f"Result: {typo[2]} won" in out, out
+        elif what == "tournament audit":
+            assert "clean" in out, out
+    assert seen == ["tournament new", "tournament pair", "tournament slips", "template", "import", "import", "amend",
+                    "tournament standings", "tournament audit"]
+    assert (tmp_path / "round1.html").exists()

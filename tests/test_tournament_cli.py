@@ -28,7 +28,7 @@ def test_the_readme_block_runs_as_shown(cli, tmp_path):
     for line in lines[1:]:
         words = [tid if w == "5e1a" else w for w in shlex.split(line)[1:]]
         if "-o" in words:
-            words[words.index("-o") + 1] = str(tmp_path / "standings.html")
+            words[words.index("-o") + 1] = str(tmp_path / os.path.basename(words[words.index("-o") + 1]))
         res = cli(*words)
         assert res.code == 0, (line, res.out, res.err)
         outs[line] = res.out

@@ -204,8 +204,10 @@ def revision(service: Tournaments, aim: Target, match_id: str, text: str, source
 
     why = why.strip() or f"corrected sheet of round {aim.round} table {aim.table} imported"
     rev = revise(service.referee, match_id, text, reason=why, by=by, source=source, base_dir=base_dir)
-    return msgspec.structs.replace(fresh, match_id=match_id, replaces=None, attached=False, result=rev.outcome,
-                                   result_words=words(rev.outcome) if rev.outcome is not None else "")
+    # unchanged lines write nothing and leave the result as the match's log gives it
+    outcome = rev.outcome if rev.changed else service.referee.show(match_id).outcome
+    return msgspec.structs.replace(fresh, match_id=match_id, replaces=None, attached=False, revised=rev.changed,
+                                   result=outcome, result_words=words(outcome))
 
 
 def _bundled_only(service: Tournaments, header: Header, source: str) -> None:

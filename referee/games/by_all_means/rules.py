@@ -125,7 +125,7 @@ class ByAllMeansRules(RulesBase[State, Intent, Event]):
                              if t is not None and t.controller == s)
                       for s in self.players}
         else:
-            scores = {s: p.influence for s, p in state.players.items()}
+            scores = {s: state.players[s].influence for s in self.players}  # seat order, however the state was reached
         return Outcome(winners=state.outcome.winners, reason=state.outcome.reason, scores=scores)
 
     def view(self, state: State, seat: str | None) -> dict[str, Any]:

@@ -120,7 +120,8 @@ class WarOfShadowsRules(Queries, RulesBase[State, Intent, Event]):
     def outcome(self, state: State) -> Outcome | None:
         if state.outcome is None:
             return None
-        scores = {p: pl.score.total for p, pl in state.players.items() if pl.score is not None}
+        # seat order, however the state was reached (a state read from a snapshot has its players sorted)
+        scores = {p: score.total for p in self.players if (score := state.players[p].score) is not None}
         return Outcome(winners=state.outcome.winners, reason=state.outcome.reason, scores=scores or None)
 
     def view(self, state: State, seat: str | None) -> dict[str, Any]:
