@@ -195,7 +195,7 @@ def _html(d: dict[str, Any]) -> str:
     heads = "".join(f'<th class="n">{e(TIEBREAKS[n])}</th>' for n in d["tiebreaks"])
     rows = "".join(
         f'<tr{DROPPED if r["dropped"] else ""} data-player="{e(r["player"])}"><td class="n">{r["rank"]}</td>'
-        f'<td>{e(r["name"])}{" (dropped)" if r["dropped"] else ""}</td><td class="n">{r["played"]}</td>'
+        f'<td class="who">{e(r["name"])}{" (dropped)" if r["dropped"] else ""}</td><td class="n">{r["played"]}</td>'
         f'<td class="n wdl">{"-".join(map(str, r["wdl"]))}</td>'
         + "".join(f'<td class="n">{e(r["values"][n])}</td>' for n in d["tiebreaks"]) + "</tr>"
         for r in d["standings"])

@@ -81,7 +81,7 @@ function render(snap) {
   const body = $("standings-body"); body.replaceChildren();
   for (const r of st.rows) {
     const tr = document.createElement("tr"); if (r.dropped) tr.className = "dropped";
-    cell(tr, r.rank, "n"); cell(tr, r.name + (r.dropped ? " (dropped)" : "")); cell(tr, r.played, "n");
+    cell(tr, r.rank, "n"); cell(tr, r.name + (r.dropped ? " (dropped)" : ""), "who"); cell(tr, r.played, "n");
     for (const t of st.tiebreaks) cell(tr, r.values[t], "n");
     tr.dataset.player = r.player; body.appendChild(tr);
   }
