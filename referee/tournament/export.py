@@ -50,10 +50,9 @@ def wdl(games: list[Game]) -> tuple[int, int, int]:
 
 
 def report(state: Tournament, table: Standings, live: dict[tuple[int, int], Any], *,
-           player: str | None = None, hall: str | None = None) -> dict[str, Any]:
+           player: str | None = None) -> dict[str, Any]:
     """The export's data. ``player``: as that player's token reads it, the rounds holding their own
-    tables and byes only, as the pairings answer them (the standings are everyone's). ``hall``: the
-    address of the hall serving the tournament, to link each table's match to its live view."""
+    tables and byes only, as the pairings answer them (the standings are everyone's)."""
     cfg = state.config
     games, _ = games_of(state, table.after_round, live)
     rounds = []
@@ -82,7 +81,6 @@ def report(state: Tournament, table: Standings, live: dict[tuple[int, int], Any]
     return {
         "tournament": state.id, "name": cfg.name, "game": cfg.game, "format": cfg.format,
         "rounds_planned": cfg.rounds, "after_round": table.after_round, "records": state.n, "head": table.head,
-        "hall": hall,
         "points": msgspec.to_builtins(cfg.points), "tiebreaks": list(table.tiebreaks), "undo": cfg.undo,
         "standings": [
             {"rank": r.rank, "player": r.player, "name": r.name, "played": r.played, "dropped": r.dropped,
@@ -96,7 +94,9 @@ def report(state: Tournament, table: Standings, live: dict[tuple[int, int], Any]
     }
 
 
-def render(data: dict[str, Any], fmt_: str) -> str:
+def render(data: dict[str, Any], fmt_: str, *, hall: str | None = None) -> str:
+    """``data`` in ``fmt_``; ``hall``: the address of the hall serving the tournament, where the HTML links
+    each table's match to its live view (the other formats are the same wherever they are written)."""
     if fmt_ == "json":
         return msgspec.json.format(msgspec.json.encode(data), indent=2).decode() + "\n"
     if fmt_ == "csv":
@@ -111,7 +111,7 @@ def render(data: dict[str, Any], fmt_: str) -> str:
     if fmt_ == "md":
         return _markdown(data)
     if fmt_ == "html":
-        return _html(data)
+        return _html(data, hall)
     raise ValueError(f"format must be {', '.join(FORMATS)}, not {fmt_!r}")
 
 
@@ -175,14 +175,14 @@ def _markdown(d: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _link(d: dict[str, Any], mid: str | None) -> str:
+def _link(d: dict[str, Any], hall: str | None, mid: str | None) -> str:
     """A table's match: a link to the hall's live view of it (the reader adds their token as
     ``#token=...``), or offline its id."""
     if not mid:
         return ""
     e = html.escape
-    if d.get("hall"):
-        url = f"{d['hall']}/hall/{quote(d['tournament'], safe='')}/matches/{quote(mid, safe='')}"
+    if hall:
+        url = f"{hall}/hall/{quote(d['tournament'], safe='')}/matches/{quote(mid, safe='')}"
         return f'<a class="mid" href="{e(url)}" title="the match, live on the hall">{e(mid)}</a>'
     return f'<span class="mid" title="referee export {e(mid)} --format html">{e(mid)}</span>'
 
@@ -190,7 +190,7 @@ def _link(d: dict[str, Any], mid: str | None) -> str:
 DROPPED = ' class="dropped"'
 
 
-def _html(d: dict[str, Any]) -> str:
+def _html(d: dict[str, Any], hall: str | None) -> str:
     e = html.escape
     heads = "".join(f'<th class="n">{e(TIEBREAKS[n])}</th>' for n in d["tiebreaks"])
     rows = "".join(
@@ -206,7 +206,7 @@ def _html(d: dict[str, Any]) -> str:
         trs = "".join(
             f'<tr><td class="n">{t["table"]}</td><td>{e(" v ".join(t["names"]))}</td>'
             f'<td>{e(_result(t, open_)) if t["result"] else f"<span class=state>{_result(t, open_)}</span>"}</td>'
-            f'<td>{_link(d, t["match_id"])}</td></tr>'
+            f'<td>{_link(d, hall, t["match_id"])}</td></tr>'
             for t in rnd["tables"])
         trs += "".join(f"<tr><td>bye</td><td>{e(names.get(b, b))}</td><td>bye</td><td></td></tr>" for b in rnd["byes"])
         trs += "".join(f"<tr><td>half-point bye</td><td>{e(names.get(b, b))}</td><td>half-point bye</td><td></td></tr>"
@@ -215,7 +215,7 @@ def _html(d: dict[str, Any]) -> str:
                    f"<table class=\"facts\"><tr><th class=\"n\">table</th><th>players</th><th>result</th><th>match</th></tr>"
                    f"{trs}</table></div></section>")
     when = _when(d)
-    offline = ("" if d.get("hall") else '<p class="hint">Each match read back step by step: '
+    offline = ("" if hall else '<p class="hint">Each match read back step by step: '
                "<code>referee export MATCH --format html -o MATCH.html</code> (MATCH the id in the table).</p>")
     return ('<!doctype html><html lang="en"><head><meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width, initial-scale=1"><title>' + e(d["name"]) + "</title>"

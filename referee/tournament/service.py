@@ -705,7 +705,7 @@ class Tournaments:
             table = replace(standings(state, after_round, live), head=head)
         except ValueError as exc:
             raise BadInput("tournament/bad_round", str(exc)) from None
-        return export.render(export.report(state, table, dict(live), player=player, hall=hall), fmt)
+        return export.render(export.report(state, table, dict(live), player=player), fmt, hall=hall)
 
     def audit(self, tournament_id: str, *, expect_head: str | None = None) -> list[str]:
         """Everything wrong with the tournament's record (empty: clean): :func:`.audit.findings`, and
