@@ -7,6 +7,7 @@ complete."""
 
 from __future__ import annotations
 
+import html as markup
 import json
 import re
 
@@ -93,13 +94,7 @@ def test_the_html_export_is_the_viewers_style_inline_fits_a_phone_and_escapes_na
     assert not re.search(r"""(src|href)=["']?(https?:)?//|@import|url\(""", html)  # nothing fetched from elsewhere
     assert html.count('<div class="scroll"><table') == 2  # standings and round 1: each scrolls in its own box
     assert "<script" not in html and "<b>Cup" not in html
-    assert "&lt;b&gt;Cup&lt;/b&gt; &amp; co" in html and html.count(html_escape(HOSTILE)) == 2  # standings, bye
-
-
-def html_escape(text):
-    import html
-
-    return html.escape(text)
+    assert "&lt;b&gt;Cup&lt;/b&gt; &amp; co" in html and html.count(markup.escape(HOSTILE)) == 2  # standings, bye
 
 
 def test_offline_each_match_is_named_with_the_viewer_command_and_served_it_links_to_the_hall(cup, db_store):
