@@ -370,3 +370,105 @@ def test_a_face_down_card_is_drawn_as_a_cards_back_and_stays_unnamed_for_the_oth
         assert [n.get_attribute("title") for n in back.find_elements(*by(".named"))] == (["GA1"] if shown else [])
         if not shown:
             assert "GA1" not in page.read_text(encoding="utf-8") and "Spray Ghost" not in page.read_text(encoding="utf-8")
+
+
+# -- the tournament's pages (issue 25, items 4 and 5): the HTML export and the hall, at phones' and a desktop's width
+
+SIZES = [(360, 740), (390, 844), (1366, 900)]
+
+#: every element whose box reaches past the viewport's right edge, but those inside a box that scrolls
+#: sideways by itself (a wide table in its ``.scroll``); and the document's own width against the viewport's
+OVERFLOW = """
+const w = document.documentElement.clientWidth;
+const wide = [...document.querySelectorAll("body *")].filter((el) => {
+  const r = el.getBoundingClientRect();
+  if (r.width === 0 || r.right <= w + 1) return false;
+  for (let p = el.parentElement; p; p = p.parentElement) if (p.classList.contains("scroll")) return false;
+  return true;
+}).map((el) => el.tagName + (el.id ? "#" + el.id : "") + "." + el.className);
+return [wide, document.documentElement.scrollWidth, w];
+"""
+
+#: what the page fetched: every resource it asked for, as absolute URLs
+FETCHED = "return performance.getEntriesByType('resource').map((e) => e.name)"
+
+
+def fits(browser):
+    wide, scroll, width = browser.execute_script(OVERFLOW)
+    assert wide == [] and scroll <= width, (wide, scroll, width)
+
+
+@pytest.fixture(scope="module")
+def tournament(tmp_path_factory):
+    """A Swiss of six players with long names and hostile text, every tie-break in force, round 1 with a
+    result at one table and two still playing: (access, tournament id, round 1's tables)."""
+    from referee.tournament.access import TournamentAccess
+    from schemas.tournament import CreateTournament, PairRequest, PlayerChange, ResultRequest
+
+    access = TournamentAccess(Referee(MemoryStore(), games=[PILE]))
+    made = access.create(CreateTournament(
+        name="The Thursday club's long autumn cup <script>alert(1)</script>", game="pile", rounds=3, seed=7,
+        chance="digital", options={"stones": "2"}, players=["ann", "ben", "cy", "dee", "eve", "fay"],
+        tiebreaks=["points", "game-points", "buchholz", "buchholz-cut1", "median-buchholz", "sonneborn-berger",
+                   "omw", "gw", "ogw", "progressive"]))
+    tid = made.tournament
+    access.local.change_player(tid, "eve", PlayerChange(name="Evangelina Montgomery-Featherstonehaugh <script>x</script>",
+                                                        reason="as entered"), by="organiser")
+    tables = access.local.pair(tid, PairRequest(tokens=False)).tables
+    access.local.result(tid, ResultRequest(round=1, table=tables[0].table, result=f"win:{tables[0].seats[0]}",
+                                           reason="on paper"))
+    return access, tid, tables
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_tournament_export_fits_the_screen_and_fetches_nothing(browser, tournament, tmp_path, size):
+    access, tid, tables = tournament
+    page = tmp_path / "cup.html"
+    page.write_text(access.local.export(tid, "html"), encoding="utf-8")
+    visit(browser, page, size=size)
+    fits(browser)
+    assert browser.execute_script(FETCHED) == []  # no stylesheet, font, script or picture from anywhere
+    assert not browser.find_elements(*by("script"))  # hostile names stayed text
+    head = browser.find_element(*by("#after")).text
+    assert head == "Standings during round 1 (2 tables still playing)"
+    rows = browser.find_elements(*by("#standings tr[data-player]"))
+    assert len(rows) == 6 and any("<script>x</script>" in r.text for r in rows)  # a name shown as text
+    # the wide standings scroll inside their own box, the page does not
+    box = browser.execute_script("const s = document.querySelector('.scroll'); return [s.scrollWidth, s.clientWidth]")
+    assert (box[0] > box[1]) is (size[0] < 800)
+    assert browser.find_element(*by("#head")).text == access.local.audit(tid).head  # the record's head
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_hall_page_fits_the_screen_and_fetches_only_from_its_server(browser, size):
+    import time
+
+    import httpx
+
+    from referee.http import create_app
+    from support.live import LiveServer
+
+    store = MemoryStore()
+    with LiveServer(create_app(lambda: Referee(store, games=[PILE]), poll=0.1, admin_token="adm")) as live:
+        made = httpx.post(f"{live.url}/tournaments", json={
+            "name": "The Thursday club's long autumn cup", "game": "pile", "rounds": 2, "seed": 4, "chance": "digital",
+            "options": {"stones": "3"}, "players": ["ann", "ben", "cy", "dee", "eve"],
+            "tiebreaks": ["points", "buchholz", "buchholz-cut1", "sonneborn-berger", "progressive"]},
+            headers={"Authorization": "Bearer adm"}).json()
+        tid = made["tournament"]
+        org = {"Authorization": f"Bearer {made['tokens']['organiser']}"}
+        tables = httpx.post(f"{live.url}/tournaments/{tid}/pair", json={}, headers=org).json()["tables"]
+        httpx.post(f"{live.url}/tournaments/{tid}/results", headers=org, json={
+            "round": 1, "table": tables[0]["table"], "result": f"win:{tables[0]['seats'][0]}", "reason": "on paper"})
+        browser.set_window_size(*size)
+        browser.get("about:blank")
+        browser.get(f"{live.url}/hall/{tid}#token={made['tokens']['spectator']}")
+        deadline = time.monotonic() + 20
+        while browser.find_element(*by("body")).get_attribute("data-updates") == "0" and time.monotonic() < deadline:
+            time.sleep(0.1)
+        # round 1 is still being played at one table: the standings are not yet "after round 1"
+        assert browser.find_element(*by("#after")).text == "(no round completed yet)"
+        assert "playing" in browser.find_element(*by("#pairings-body")).text
+        fits(browser)
+        assert all(url.startswith(live.url + "/") for url in browser.execute_script(FETCHED))

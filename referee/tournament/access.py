@@ -171,11 +171,11 @@ class TournamentAccess:
             return self.local.explain(who.tournament, explain, after_round=after_round, as_of=as_of)
         return self.local.standings(who.tournament, after_round=after_round, as_of=as_of)
 
-    def export(self, who: Entrant, fmt_: str, after_round: int | None = None) -> str:
+    def export(self, who: Entrant, fmt_: str, after_round: int | None = None, hall: str | None = None) -> str:
         """The standings and the tables; a player's token, like its :meth:`pairings`, the player's own
-        tables and byes only."""
+        tables and byes only; ``hall``: the address serving them (the HTML links each match there)."""
         return self.local.export(who.tournament, fmt_, after_round=after_round,
-                                 player=who.player if who.role == "player" else None)
+                                 player=who.player if who.role == "player" else None, hall=hall)
 
     def audit(self, who: Entrant, expect_head: str | None = None) -> AuditResult:
         self.organiser(who, "audit the tournament")

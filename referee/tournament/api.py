@@ -185,9 +185,11 @@ class LocalTournaments:
                                           workings=list(lines)) for n, v, lines in e.values],
                          corrections=list(e.corrections))
 
-    def export(self, tournament: str, fmt: str, *, after_round: int | None = None, player: str | None = None) -> str:
-        """``player``: as that player's token reads it (their own tables and byes, as :meth:`pairings`)."""
-        return self.service.export(tournament, fmt, after_round=after_round, player=player)
+    def export(self, tournament: str, fmt: str, *, after_round: int | None = None, player: str | None = None,
+               hall: str | None = None) -> str:
+        """``player``: as that player's token reads it (their own tables and byes, as :meth:`pairings`);
+        ``hall``: the serving hall's address, for the HTML's links to each match."""
+        return self.service.export(tournament, fmt, after_round=after_round, player=player, hall=hall)
 
     def log(self, tournament: str) -> list[RecordRow]:
         out = []

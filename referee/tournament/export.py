@@ -2,7 +2,12 @@
 Markdown, self-contained HTML, JSON or CSV (the standings). Built from one plain report
 (:func:`report`), so the formats cannot disagree. Each carries the head of the tournament's record
 (:func:`.audit.head_hash`; in CSV, a last row ``head,<hash>``): ``tournament audit --expect-head``
-checks a kept export against the record."""
+checks a kept export against the record.
+
+The HTML is styled by the viewer's sheet (:mod:`.style`), fits a phone (its tables scroll inside their
+own box), gives each player's W-D-L (:func:`wdl`) and links each table's match to the hall's live
+view of it when the export knows the hall's address (``hall``: served by ``referee serve``); written
+offline it names the match id and the command that writes its viewer."""
 
 from __future__ import annotations
 
@@ -10,15 +15,38 @@ import csv
 import html
 import io
 from typing import Any
+from urllib.parse import quote
 
 import msgspec
 
 from ..outcome import words
 from .fold import Tournament
-from .standings import Standings
+from .scoring import Game
+from .standings import Standings, games_of
+from .style import stylesheet
 from .tiebreaks import TIEBREAKS, fmt
 
 FORMATS = ("md", "html", "json", "csv")
+
+
+def wdl(games: list[Game]) -> tuple[int, int, int]:
+    """Wins, draws and losses of a player's games at tables (forfeits count, byes do not): a win is
+    first place alone (a team's win, a forfeit won), a draw first place shared, a loss anything below
+    first (at a pod table, 2nd of 4 is a loss)."""
+    won = drawn = lost = 0
+    for g in games:
+        if g.table is None:
+            continue
+        shares = [v for _, v in g.share]
+        if not shares:  # a team's fate or a forfeit: no opponents, the game point says it
+            won, lost = (won + 1, lost) if g.game_points == 1 else (won, lost + 1)
+        elif any(v == 0 for v in shares):
+            lost += 1
+        elif all(v == 1 for v in shares):
+            won += 1
+        else:
+            drawn += 1
+    return won, drawn, lost
 
 
 def report(state: Tournament, table: Standings, live: dict[tuple[int, int], Any], *,
@@ -26,6 +54,7 @@ def report(state: Tournament, table: Standings, live: dict[tuple[int, int], Any]
     """The export's data. ``player``: as that player's token reads it, the rounds holding their own
     tables and byes only, as the pairings answer them (the standings are everyone's)."""
     cfg = state.config
+    games, _ = games_of(state, table.after_round, live)
     rounds = []
     for rnd in state.rounds[:table.after_round]:
         tables = []
@@ -33,14 +62,15 @@ def report(state: Tournament, table: Standings, live: dict[tuple[int, int], Any]
             if player is not None and player not in t.seats:
                 continue
             if (rnd.number, t.table) in state.withdrawn:
-                tables.append({"table": t.table, "seats": list(t.seats), "match_id": t.match_id, "result": "withdrawn",
+                tables.append({"table": t.table, "seats": list(t.seats), "names": [state.name(p) for p in t.seats],
+                               "match_id": t.match_id, "result": "withdrawn",
                                "outcome": None, "source": "withdrawn", "corrected": False})
                 continue
             res = state.results.get((rnd.number, t.table))
             outcome = res.outcome if res else live.get((rnd.number, t.table))
             tables.append({
-                "table": t.table, "seats": list(t.seats), "match_id": t.match_id,
-                "result": words(outcome) if outcome is not None else "",
+                "table": t.table, "seats": list(t.seats), "names": [state.name(p) for p in t.seats],
+                "match_id": t.match_id, "result": words(outcome) if outcome is not None else "",
                 "outcome": msgspec.to_builtins(outcome) if outcome is not None else None,
                 "source": (res.source if res else "log") if outcome is not None else "",
                 "corrected": bool(res and res.replaced),
@@ -54,6 +84,7 @@ def report(state: Tournament, table: Standings, live: dict[tuple[int, int], Any]
         "points": msgspec.to_builtins(cfg.points), "tiebreaks": list(table.tiebreaks), "undo": cfg.undo,
         "standings": [
             {"rank": r.rank, "player": r.player, "name": r.name, "played": r.played, "dropped": r.dropped,
+             "wdl": list(wdl(games.get(r.player, []))),
              "values": {name: fmt(v) for name, v in zip(table.tiebreaks, r.values)},
              "exact": {name: f"{v.numerator}/{v.denominator}" for name, v in zip(table.tiebreaks, r.values)}}
             for r in table.rows
@@ -63,7 +94,9 @@ def report(state: Tournament, table: Standings, live: dict[tuple[int, int], Any]
     }
 
 
-def render(data: dict[str, Any], fmt_: str) -> str:
+def render(data: dict[str, Any], fmt_: str, *, hall: str | None = None) -> str:
+    """``data`` in ``fmt_``; ``hall``: the address of the hall serving the tournament, where the HTML links
+    each table's match to its live view (the other formats are the same wherever they are written)."""
     if fmt_ == "json":
         return msgspec.json.format(msgspec.json.encode(data), indent=2).decode() + "\n"
     if fmt_ == "csv":
@@ -78,7 +111,7 @@ def render(data: dict[str, Any], fmt_: str) -> str:
     if fmt_ == "md":
         return _markdown(data)
     if fmt_ == "html":
-        return _html(data)
+        return _html(data, hall)
     raise ValueError(f"format must be {', '.join(FORMATS)}, not {fmt_!r}")
 
 
@@ -91,52 +124,109 @@ def _md(text: str) -> str:
     return "".join("\\" + c if c in "\\`*_{}[]<>()#+-.!|" else c for c in text)
 
 
+def _result(t: dict[str, Any], open_: bool) -> str:
+    """A table's result in words, where it came from said once (an arbiter's result already says
+    "(arbiter)"); a table without one: playing (its round open) or pending."""
+    if not t["result"]:
+        return "playing" if open_ and t["match_id"] else "pending"
+    text = str(t["result"])
+    source = t["source"]
+    if source == "correction":
+        return text + " (corrected)"
+    if source not in ("", "log") and f"({source})" not in text:
+        return f"{text} ({source})"
+    return text
+
+
+def _when(d: dict[str, Any]) -> str:
+    """Which round the standings are after, honestly: a round whose tables are still playing is not over."""
+    n = d["after_round"]
+    left = sum(1 for p in d["pending"] if p["round"] == n)
+    if n == 0:
+        return "no round played yet"
+    if left:
+        return f"standings during round {n} ({left} table{'s' if left > 1 else ''} still playing)"
+    return f"standings after round {n}"
+
+
 def _markdown(d: dict[str, Any]) -> str:
     heads = [TIEBREAKS[n] for n in d["tiebreaks"]]
     lines = [f"# {_md(d['name'])}", "",
-             f"{_md(d['game'])}, {d['format']}; standings after round {d['after_round']} "
+             f"{_md(d['game'])}, {d['format']}; {_when(d)} "
              f"(tournament {d['tournament']}, {d['records']} records); undo policy of the matches: {d['undo']}", "",
              f"Head: `{d['head']}`", "",
-             "| rank | player | played | " + " | ".join(heads) + " |",
-             "|---:|---|---:|" + "---:|" * len(heads)]
+             "| rank | player | played | W-D-L | " + " | ".join(heads) + " |",
+             "|---:|---|---:|---:|" + "---:|" * len(heads)]
     for r in d["standings"]:
         name = _md(r["name"]) + (" (dropped)" if r["dropped"] else "")
-        lines.append(f"| {r['rank']} | {name} | {r['played']} | " + " | ".join(r["values"][n] for n in d["tiebreaks"]) + " |")
+        lines.append(f"| {r['rank']} | {name} | {r['played']} | {'-'.join(map(str, r['wdl']))} | "
+                     + " | ".join(r["values"][n] for n in d["tiebreaks"]) + " |")
+    names = {r["player"]: r["name"] for r in d["standings"]}
     for rnd in d["rounds"]:
         lines += ["", f"## Round {rnd['round']}" + ("" if rnd["closed"] else " (being played)"), "",
                   "| table | players | result | match |", "|---:|---|---|---|"]
         for t in rnd["tables"]:
-            res = _md(t["result"]) + (f" ({t['source']})" if t["source"] not in ("", "log") else "")
-            lines.append(f"| {t['table']} | {_md(' v '.join(t['seats']))} | {res or 'pending'} | {t['match_id'] or ''} |")
+            lines.append(f"| {t['table']} | {_md(' v '.join(t['names']))} | {_md(_result(t, not rnd['closed']))} | "
+                         f"{t['match_id'] or ''} |")
         for b in rnd["byes"]:
-            lines.append(f"| bye | {_md(b)} | bye | |")
+            lines.append(f"| bye | {_md(names.get(b, b))} | bye | |")
         for b in rnd["half_byes"]:
-            lines.append(f"| half-point bye | {_md(b)} | half-point bye | |")
+            lines.append(f"| half-point bye | {_md(names.get(b, b))} | half-point bye | |")
     return "\n".join(lines) + "\n"
 
 
-def _html(d: dict[str, Any]) -> str:
+def _link(d: dict[str, Any], hall: str | None, mid: str | None) -> str:
+    """A table's match: a link to the hall's live view of it (the reader adds their token as
+    ``#token=...``), or offline its id."""
+    if not mid:
+        return ""
     e = html.escape
-    heads = "".join(f"<th>{e(TIEBREAKS[n])}</th>" for n in d["tiebreaks"])
+    if hall:
+        url = f"{hall}/hall/{quote(d['tournament'], safe='')}/matches/{quote(mid, safe='')}"
+        return f'<a class="mid" href="{e(url)}" title="the match, live on the hall">{e(mid)}</a>'
+    return f'<span class="mid" title="referee export {e(mid)} --format html">{e(mid)}</span>'
+
+
+DROPPED = ' class="dropped"'
+
+
+def _html(d: dict[str, Any], hall: str | None) -> str:
+    e = html.escape
+    heads = "".join(f'<th class="n">{e(TIEBREAKS[n])}</th>' for n in d["tiebreaks"])
     rows = "".join(
-        f"<tr><td>{r['rank']}</td><td>{e(r['name'])}{' (dropped)' if r['dropped'] else ''}</td><td>{r['played']}</td>"
-        + "".join(f"<td>{e(r['values'][n])}</td>" for n in d["tiebreaks"]) + "</tr>"
+        f'<tr{DROPPED if r["dropped"] else ""} data-player="{e(r["player"])}"><td class="n">{r["rank"]}</td>'
+        f'<td class="who">{e(r["name"])}{" (dropped)" if r["dropped"] else ""}</td><td class="n">{r["played"]}</td>'
+        f'<td class="n wdl">{"-".join(map(str, r["wdl"]))}</td>'
+        + "".join(f'<td class="n">{e(r["values"][n])}</td>' for n in d["tiebreaks"]) + "</tr>"
         for r in d["standings"])
+    names = {r["player"]: r["name"] for r in d["standings"]}
     rounds = ""
     for rnd in d["rounds"]:
+        open_ = not rnd["closed"]
         trs = "".join(
-            f"<tr><td>{t['table']}</td><td>{e(' v '.join(t['seats']))}</td><td>{e(t['result'] or 'pending')}"
-            f"{e(' (' + t['source'] + ')') if t['source'] not in ('', 'log') else ''}</td><td>{e(t['match_id'] or '')}</td></tr>"
+            f'<tr><td class="n">{t["table"]}</td><td>{e(" v ".join(t["names"]))}</td>'
+            f'<td>{e(_result(t, open_)) if t["result"] else f"<span class=state>{_result(t, open_)}</span>"}</td>'
+            f'<td>{_link(d, hall, t["match_id"])}</td></tr>'
             for t in rnd["tables"])
-        trs += "".join(f"<tr><td>bye</td><td>{e(b)}</td><td>bye</td><td></td></tr>" for b in rnd["byes"])
-        trs += "".join(f"<tr><td>half-point bye</td><td>{e(b)}</td><td>half-point bye</td><td></td></tr>"
+        trs += "".join(f"<tr><td>bye</td><td>{e(names.get(b, b))}</td><td>bye</td><td></td></tr>" for b in rnd["byes"])
+        trs += "".join(f"<tr><td>half-point bye</td><td>{e(names.get(b, b))}</td><td>half-point bye</td><td></td></tr>"
                        for b in rnd["half_byes"])
-        rounds += (f"<h2>Round {rnd['round']}{'' if rnd['closed'] else ' (being played)'}</h2>"
-                   f"<table><tr><th>table</th><th>players</th><th>result</th><th>match</th></tr>{trs}</table>")
-    return ("<!doctype html><html><head><meta charset=\"utf-8\"><title>" + e(d["name"]) + "</title>"
-            "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin:1em 0}"
-            "td,th{border:1px solid #ccc;padding:.2em .6em;text-align:left}</style></head><body>"
-            f"<h1>{e(d['name'])}</h1><p>{e(d['game'])}, {e(d['format'])}; standings after round {d['after_round']} "
-            f"(tournament {e(d['tournament'])}, {d['records']} records); undo policy of the matches: {e(d['undo'])}</p>"
-            f"<p>Head: <code id=\"head\">{e(d['head'])}</code></p>"
-            f"<table><tr><th>rank</th><th>player</th><th>played</th>{heads}</tr>{rows}</table>{rounds}</body></html>\n")
+        rounds += (f"<section><h2>Round {rnd['round']}{' (being played)' if open_ else ''}</h2><div class=\"scroll\">"
+                   f"<table class=\"facts\"><tr><th class=\"n\">table</th><th>players</th><th>result</th><th>match</th></tr>"
+                   f"{trs}</table></div></section>")
+    when = _when(d)
+    offline = ("" if hall else '<p class="hint">Each match read back step by step: '
+               "<code>referee export MATCH --format html -o MATCH.html</code> (MATCH the id in the table).</p>")
+    return ('<!doctype html><html lang="en"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1"><title>' + e(d["name"]) + "</title>"
+            f"<style>{stylesheet()}</style></head><body>"
+            f"<header><h1>{e(d['name'])}</h1><div class=\"facts\">{e(d['game'])}, {e(d['format'])} · "
+            f"tournament {e(d['tournament'])} · {d['records']} records · undo policy of the matches: {e(d['undo'])}</div>"
+            f"<div class=\"result\" id=\"after\">{e(when[:1].upper() + when[1:])}</div></header>"
+            f"<div class=\"pages\"><section><h2>Standings</h2><div class=\"scroll\"><table class=\"facts\" id=\"standings\">"
+            f"<tr><th class=\"n\">rank</th><th>player</th><th class=\"n\">played</th>"
+            f"<th class=\"n\" title=\"wins, draws, losses at tables (forfeits too, byes not)\">W-D-L</th>{heads}</tr>"
+            f"{rows}</table></div></section>{rounds}{offline}"
+            f"<p class=\"head\">Head: <code id=\"head\">{e(d['head'])}</code> "
+            f"(<code>referee tournament audit {e(d['tournament'])} --expect-head HEAD</code> checks it)</p></div>"
+            "</body></html>\n")

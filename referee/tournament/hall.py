@@ -20,27 +20,43 @@ from __future__ import annotations
 
 import html
 import json
+from typing import TYPE_CHECKING, Any
+
+from .style import stylesheet
+
+if TYPE_CHECKING:
+    from .access import Entrant, TournamentAccess
+
+
+def snapshot(access: TournamentAccess, who: Entrant) -> dict[str, Any]:
+    """What the hall page shows, as ``who`` may read it: the tournament's name, its pairings and the
+    standings after the last *completed* round: while a table of round N has no result, the standings
+    after round N-1 (after round 0: nobody has played yet), ``playing`` naming round N (else null)."""
+    from schemas.tournament import StandingsAnswer
+
+    standings = access.standings(who, None, None, None)
+    playing = None
+    n = standings.after_round
+    if n and isinstance(standings, StandingsAnswer) and any(p.round == n for p in standings.pending):
+        playing = n
+        standings = access.standings(who, n - 1, None, None)
+    return {"name": access.show(who).name, "pairings": access.pairings(who, None), "standings": standings,
+            "playing": playing}
 
 PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Tournament __TID__</title>
-<style>
-body{font-family:system-ui,sans-serif;margin:1.5em;background:#fafafa;color:#222}
-h1{margin:.2em 0}table{border-collapse:collapse;margin:.6em 0 1.4em}td,th{border:1px solid #ccc;padding:.25em .7em}
-th{background:#eee}td.n{text-align:right}#status{color:#666;font-size:.9em}.dropped{color:#999}
-.grid{display:flex;flex-wrap:wrap;gap:2em}
-</style></head>
+<style>__STYLE__</style></head>
 <body data-updates="0">
-<h1 id="title">Tournament __TID__</h1>
-<p id="status">connecting…</p>
-<div class="grid">
+<header><h1 id="title">Tournament __TID__</h1><div id="status">connecting…</div></header>
+<div class="pages two">
 <section><h2>Standings <span id="after"></span></h2>
-<table id="standings"><thead><tr id="standings-head"></tr></thead><tbody id="standings-body"></tbody></table></section>
+<div class="scroll"><table class="facts" id="standings"><thead><tr id="standings-head"></tr></thead><tbody id="standings-body"></tbody></table></div></section>
 <section><h2>Pairings <span id="round"></span></h2>
-<table id="pairings"><thead><tr><th>table</th><th>players</th><th>result</th><th>match</th></tr></thead>
-<tbody id="pairings-body"></tbody></table></section>
+<div class="scroll"><table class="facts" id="pairings"><thead><tr><th class="n">table</th><th>players</th><th>result</th><th>match</th></tr></thead>
+<tbody id="pairings-body"></tbody></table></div></section>
+<p class="head" id="head-line">record head <code id="head"></code></p>
 </div>
-<p id="head-line">record head <code id="head"></code></p>
 <script>
 "use strict";
 const tid = __TID_JSON__;
@@ -50,21 +66,22 @@ function cell(row, text, cls) { const td = document.createElement("td"); td.text
 // a table's match opens as the live step-through view, read with this page's token (in the fragment again)
 function watch(td, mid) {
   if (!mid) return;
-  const a = document.createElement("a"); a.textContent = mid; a.className = "watch"; a.title = "watch this table's match live";
+  const a = document.createElement("a"); a.textContent = mid; a.className = "watch mid"; a.title = "watch this table's match live";
   a.href = "/hall/" + encodeURIComponent(tid) + "/matches/" + encodeURIComponent(mid) + "#token=" + encodeURIComponent(token);
   td.appendChild(a);
 }
 function render(snap) {
   const st = snap.standings, pr = snap.pairings;
   $("title").textContent = snap.name || ("Tournament " + tid);
-  $("after").textContent = "after round " + st.after_round;
+  // standings after round N only once every table of round N has its result (snap.playing: the round still being played)
+  $("after").textContent = st.after_round ? "after round " + st.after_round : "(no round completed yet)";
   $("head").textContent = st.head || "";
   const head = $("standings-head"); head.replaceChildren();
-  for (const h of ["rank", "player", "played", ...st.tiebreaks]) { const th = document.createElement("th"); th.textContent = h; head.appendChild(th); }
+  for (const h of ["rank", "player", "played", ...st.tiebreaks]) { const th = document.createElement("th"); th.textContent = h; if (h !== "player") th.className = "n"; head.appendChild(th); }
   const body = $("standings-body"); body.replaceChildren();
   for (const r of st.rows) {
     const tr = document.createElement("tr"); if (r.dropped) tr.className = "dropped";
-    cell(tr, r.rank, "n"); cell(tr, r.name + (r.dropped ? " (dropped)" : "")); cell(tr, r.played, "n");
+    cell(tr, r.rank, "n"); cell(tr, r.name + (r.dropped ? " (dropped)" : ""), "who"); cell(tr, r.played, "n");
     for (const t of st.tiebreaks) cell(tr, r.values[t], "n");
     tr.dataset.player = r.player; body.appendChild(tr);
   }
@@ -72,7 +89,11 @@ function render(snap) {
   $("round").textContent = last ? "round " + last.round + (last.closed ? "" : " (being played)") : "(none yet)";
   const pb = $("pairings-body"); pb.replaceChildren();
   if (last) {
-    for (const t of last.tables) { const tr = document.createElement("tr"); cell(tr, t.table, "n"); cell(tr, t.seats.join(" v ")); cell(tr, t.result || "playing"); watch(cell(tr, ""), t.match_id); pb.appendChild(tr); }
+    for (const t of last.tables) {
+      const tr = document.createElement("tr"); cell(tr, t.table, "n"); cell(tr, t.seats.join(" v "));
+      if (t.result) cell(tr, t.result); else { const s = document.createElement("span"); s.className = "state"; s.textContent = "playing"; cell(tr, "").appendChild(s); }
+      watch(cell(tr, ""), t.match_id); pb.appendChild(tr);
+    }
     for (const b of last.byes) { const tr = document.createElement("tr"); cell(tr, "bye"); cell(tr, b); cell(tr, "bye"); cell(tr, ""); pb.appendChild(tr); }
     for (const b of last.half_byes || []) { const tr = document.createElement("tr"); cell(tr, "bye"); cell(tr, b); cell(tr, "half-point bye"); cell(tr, ""); pb.appendChild(tr); }
   }
@@ -125,7 +146,7 @@ def _js(value: str) -> str:
 
 def page(tournament_id: str) -> str:
     """The hall page of ``tournament_id`` (an id typed in a URL: escaped wherever it appears)."""
-    return PAGE.replace("__FOLLOW__", FOLLOW).replace("__TID_JSON__", _js(tournament_id)).replace("__TID__", html.escape(tournament_id))
+    return PAGE.replace("__STYLE__", stylesheet()).replace("__FOLLOW__", FOLLOW).replace("__TID_JSON__", _js(tournament_id)).replace("__TID__", html.escape(tournament_id))
 
 
 TABLE = """<!doctype html>

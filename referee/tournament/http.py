@@ -240,7 +240,7 @@ def export(request: Request[Any, Any, Any], tid: TidPath,
            format_: Annotated[str, QueryParameter(name="format", max_length=8)] = "md",
            after_round: OptRound = None) -> Response[str]:
     access, who = _who(request, tid)
-    text = access.export(who, format_, after_round)
+    text = access.export(who, format_, after_round, hall=str(request.base_url).rstrip("/"))
     media = {"html": "text/html", "json": "application/json", "csv": "text/csv"}.get(format_, "text/markdown")
     return Response(content=text, media_type=f"{media}; charset=utf-8")
 
@@ -300,8 +300,9 @@ async def hall_events(request: Request[Any, Any, Any], tid: TidPath, follow: Fro
 
     def snapshot() -> bytes:
         access, who = _who(request, tid)
-        return msgspec.json.encode({"name": access.show(who).name, "pairings": access.pairings(who, None),
-                                    "standings": access.standings(who, None, None, None)})
+        from .hall import snapshot as shown
+
+        return msgspec.json.encode(shown(access, who))
 
     first = await anyio.to_thread.run_sync(snapshot)  # a bad token is an error answer, not a broken stream
     return ServerSentEvent(_live(hall, snapshot, first, follow, start=start), retry_duration=2000)

@@ -692,9 +692,10 @@ class Tournaments:
             raise BadInput(TournamentCode.BAD_ROUND, str(exc)) from None
 
     def export(self, tournament_id: str, fmt: str, *, after_round: int | None = None, as_of: int | None = None,
-               player: str | None = None) -> str:
+               player: str | None = None, hall: str | None = None) -> str:
         """The standings and every round's tables in ``fmt`` (md, html, json or csv); ``player``: that
-        player's own tables and byes only (what their token reads of the pairings)."""
+        player's own tables and byes only (what their token reads of the pairings); ``hall``: the serving
+        hall's address (the HTML links each match to its live view there)."""
         from . import export
 
         if fmt not in export.FORMATS:
@@ -705,7 +706,7 @@ class Tournaments:
             table = replace(standings(state, after_round, live), head=head)
         except ValueError as exc:
             raise BadInput(TournamentCode.BAD_ROUND, str(exc)) from None
-        return export.render(export.report(state, table, dict(live), player=player), fmt)
+        return export.render(export.report(state, table, dict(live), player=player), fmt, hall=hall)
 
     def audit(self, tournament_id: str, *, expect_head: str | None = None) -> list[str]:
         """Everything wrong with the tournament's record (empty: clean): :func:`.audit.findings`, and
