@@ -51,7 +51,7 @@ def history(summaries: Sequence[MatchSummary], player: str, *, game: str | None 
     """``player``'s history over ``summaries`` (in creation order; ``game``'s only, if given). An unknown
     player is :class:`~referee.errors.NotFound`, with the closest names seated in them."""
     from .engine.suggest import did_you_mean
-    from .ratings import _model, steps
+    from .ratings import model_of, steps
     from .summaries import outcome as outcome_of
 
     kept = [s for s in summaries if s.parent is None and (game is None or s.game == game)]
@@ -79,7 +79,7 @@ def history(summaries: Sequence[MatchSummary], player: str, *, game: str | None 
              for g, t in sorted(records.items())]
     rating = [RatingPoint(match_id=s.match_id, date=s.last_activity, ordinal=round(after[player].ordinal(), 4),
                           mu=round(after[player].mu, 4), sigma=round(after[player].sigma, 4))
-              for s, after in steps(kept, _model(MODEL)) if player in after]
+              for s, after in steps(kept, model_of(MODEL)) if player in after]
     return PlayerHistory(player=player, game=game, events=[EventPlayed(name=n, matches=c) for n, c in events.items()],
                          matches=matches, games=games, rating=rating, model=MODEL)
 
@@ -91,3 +91,23 @@ def of_database(referee: Referee, player: str, *, game: str | None = None) -> Pl
     if game is not None:
         game = referee.game(game).id
     return history(listing(referee, []), player, game=game)
+
+
+def of_tournament(referee: Referee, tournament_id: str, player: str) -> PlayerHistory:
+    """``player``'s history over one tournament's tables (the matches its hall shows; withdrawn pairings
+    and matches set aside left out), rated over those matches alone: the hall's player page reads
+    nothing of the server's other matches. A player not entered is :class:`~referee.errors.NotFound`."""
+    from .engine.suggest import did_you_mean
+    from .summaries import summary_for
+    from .tournament.service import Tournaments
+
+    state = Tournaments(referee).load(tournament_id)
+    if player not in state.players:
+        raise NotFound("player/unknown", f"tournament {state.id} has no player {player!r}"
+                       + did_you_mean(player, sorted(state.players)))
+    ids = [t.match_id for rnd in state.rounds for t in rnd.tables
+           if t.match_id is not None and (rnd.number, t.table) not in state.withdrawn]
+    found = sorted((summary_for(referee, mid) for mid in ids), key=lambda s: (s.created_at, s.match_id))
+    if not any(player in s.seats for s in found):
+        return PlayerHistory(player=player, game=None, events=[], matches=[], games=[], rating=[], model=MODEL)
+    return history(found, player)

@@ -50,7 +50,7 @@ class Ratings:
     skipped: dict[str, int] = field(default_factory=dict)
 
 
-def _model(name: str) -> Any:
+def model_of(name: str) -> Any:
     from openskill import models
 
     classes = {
@@ -79,7 +79,7 @@ def ratings(referee: Referee, *, game: str | None = None, model: str = "plackett
     listed = listing(referee, unreadable)  # each match's summary: no match is bound or folded
     if unreadable:
         skipped["unreadable"] = len(unreadable)
-    for _, updated in steps(listed, _model(model), game=game, skipped=skipped):
+    for _, updated in steps(listed, model_of(model), game=game, skipped=skipped):
         for s, r in updated.items():
             current[s] = r
             played[s] = played.get(s, 0) + 1
