@@ -193,3 +193,19 @@ def test_hall_player_page_access_and_escaping(hall):
                  headers=bearer(other.json()["tokens"]["spectator"])).status_code == 403
     missing = c.get(f"/tournaments/{tid}/players/anne", headers=spec)
     assert missing.status_code == 404 and "did you mean ann?" in missing.json()["message"]
+
+
+def test_the_command_draws_tables_for_a_person(cli, tmp_path, monkeypatch):
+    import sys
+
+    from referee.store import open_store
+
+    store = open_store(str(tmp_path / "r.db"))
+    _club(store)
+    store.close()
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True, raising=False)
+    shown = cli("player", "ann")
+    assert shown.code == 0, shown.err
+    assert "Results per game" in shown.out and "4-1-2" in shown.out and "57.1%" in shown.out
+    assert shown.out.count("pile") >= 9  # the record's row and each match's
+    assert "after 7 rated matches" in shown.out
