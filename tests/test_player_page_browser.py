@@ -74,3 +74,48 @@ def test_the_page_fits_and_draws_the_rating(browser, player_page, size):
     assert requests == 0
     rows = browser.execute_script("return document.querySelectorAll('#matches tbody tr').length")
     assert rows == 12
+
+
+def test_the_hall_shell_shows_the_page_with_the_fragments_token(browser):
+    """On a real server: /hall/T/players/P#token=... fetches the page with the token and shows it; a bad
+    token is said on the page, nothing of the player shown."""
+    import time
+
+    import httpx
+
+    from referee.http import create_app
+    from support.live import LiveServer
+
+    store = MemoryStore()
+    app = create_app(lambda: Referee(store, games=[PILE]), admin_token="adm")
+    with LiveServer(app) as live:
+        made = httpx.post(f"{live.url}/tournaments", json={"name": "Cup", "game": "pile", "players": ["ann", "ben"],
+                                                           "options": {"stones": "2"}},
+                          headers={"Authorization": "Bearer adm"}).json()
+        tid, spec = made["tournament"], made["tokens"]["spectator"]
+        org = {"Authorization": f"Bearer {made['tokens']['organiser']}"}
+        (table,) = httpx.post(f"{live.url}/tournaments/{tid}/pair", json={}, headers=org).json()["tables"]
+        arb = {"Authorization": f"Bearer {table['tokens']['arbiter']}"}
+        first = table["seats"][0]
+        for intent in (f"start first={first} tokens=K01,K02", "take 2"):
+            answer = httpx.post(f"{live.url}/matches/{table['match_id']}/intents", json={"intent": intent, "seat": first},
+                                headers=arb)
+            assert answer.status_code == 201, answer.text
+        browser.set_window_size(*PHONE)
+        browser.get("about:blank")
+        browser.get(f"{live.url}/hall/{tid}/players/ann#token={spec}")
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and not browser.execute_script("return !!document.getElementById('rating-chart')"):
+            time.sleep(0.1)
+        dots, title, scroll, inner = browser.execute_script(
+            "return [document.querySelectorAll('#rating-chart circle').length, document.querySelector('h1').textContent,"
+            " document.documentElement.scrollWidth, window.innerWidth]")
+        assert (dots, title) == (1, "ann") and scroll <= inner
+        browser.get("about:blank")
+        browser.get(f"{live.url}/hall/{tid}/players/ann#token=guess")
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and "cannot show" not in browser.execute_script(
+                "return document.body.textContent"):
+            time.sleep(0.1)
+        text = browser.execute_script("return document.body.textContent")
+        assert "cannot show the player" in text and "rating-chart" not in browser.page_source
