@@ -29,7 +29,8 @@ def lines(found: object) -> str:
                    f"rated matches ({found.model})")
     for m in found.matches:
         at = " ".join(x for x in (m.event, f"round {m.round}" if m.round else "", f"table {m.table}" if m.table else "") if x)
-        out.append(f"match {m.match_id} {m.game} vs {', '.join(m.opponents) or '-'}: {m.result}"
+        side = f"with {', '.join(m.partners)}" if m.partners else f"vs {', '.join(m.opponents) or '-'}"
+        out.append(f"match {m.match_id} {m.game} {side}: {m.result}"
                    + (f" ({m.score})" if m.score is not None else "") + (f" [{at}]" if at else "") + f" {m.last_activity}")
     return "".join(line + "\n" for line in out)
 
@@ -88,6 +89,7 @@ def _table(found: object) -> None:
         table.add_column(col, no_wrap=col in ("game", "result", "round", "table", "last activity*"))
     for m in found.matches:
         shown = m.result + (f" ({m.score})" if m.score is not None else "")
-        table.add_row(m.match_id, escape(m.game), escape(", ".join(m.opponents)), shown, escape(m.event),
+        side = ("with " + ", ".join(m.partners)) if m.partners else ", ".join(m.opponents)
+        table.add_row(m.match_id, escape(m.game), escape(side), shown, escape(m.event),
                       escape(m.round), escape(m.table), m.last_activity)
     con.print(table)

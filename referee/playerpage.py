@@ -106,7 +106,7 @@ def page(found: PlayerHistory, *, title: str = "", display: str = "") -> str:
     for m in found.matches:
         score = f" ({m.score})" if m.score is not None else ""
         parts.append(f"<tr><td><code>{_h(m.match_id)}</code></td><td>{_h(m.game)}</td>"
-                     f"<td>{_h(', '.join(m.opponents)) or '—'}</td><td class=\"{_h(m.result)}\">{_h(m.result)}{score}"
+                     f"<td>{_h(('with ' + ', '.join(m.partners)) if m.partners else ', '.join(m.opponents)) or '—'}</td><td class=\"{_h(m.result)}\">{_h(m.result)}{score}"
                      f'</td><td class="wide">{_h(m.round)}</td><td class="wide">{_h(m.last_activity)}</td></tr>')
     parts.append("</tbody></table></body></html>\n")
     return "".join(parts)

@@ -67,8 +67,10 @@ def history(summaries: Sequence[MatchSummary], player: str, *, game: str | None 
     for s in mine:
         outcome = outcome_of(s)
         result = result_of(outcome, s.seats, player)
-        matches.append(PlayedMatch(match_id=s.match_id, game=s.game, opponents=[o for o in s.seats if o != player],
-                                   result=result, score=_score(outcome, player), event=s.event, round=s.round,
+        others = [o for o in s.seats if o != player]
+        team = outcome is not None and outcome.how in ("team_win", "team_loss")
+        matches.append(PlayedMatch(match_id=s.match_id, game=s.game, opponents=[] if team else others,
+                                   partners=others if team else [], result=result, score=_score(outcome, player), event=s.event, round=s.round,
                                    table=s.table, last_activity=s.last_activity))
         if s.event:
             events[s.event] = events.get(s.event, 0) + 1

@@ -7,11 +7,14 @@ import msgspec
 
 
 class PlayedMatch(msgspec.Struct, frozen=True, kw_only=True):
-    """One match the player sat at: ``result`` is win, draw, loss or playing (not finished yet)."""
+    """One match the player sat at: ``result`` is win, draw, loss or playing (not finished yet). At a
+    co-operative table that ended (a team's win or loss against the game) the other seats are
+    ``partners``, not ``opponents``."""
 
     match_id: str
     game: str
     opponents: list[str]
+    partners: list[str]
     result: str
     #: the outcome's score for the player, where it carries one
     score: int | None

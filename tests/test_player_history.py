@@ -91,6 +91,9 @@ def test_cooperative_tables_and_results():
     assert result_of(outcome_of(s), s.seats, "ben") == "win"
     got = of_database(ref, "ben")
     assert got.rating == [] and got.games[0].wins == 1  # co-operative: counted as a result, not rated
+    (m,) = got.matches
+    assert (m.opponents, m.partners) == ([], ["ann"])  # a teammate, not an opponent
+    assert "with ann" in page(got)
 
 
 def test_unknown_player_is_refused_with_suggestions():
@@ -113,7 +116,7 @@ def test_the_command_json_plain_lines_and_refusal(cli, tmp_path):
     assert as_json.code == 0, as_json.err
     body = json.loads(as_json.out)
     assert set(body) == {"player", "game", "events", "matches", "games", "rating", "model"}
-    assert set(body["matches"][0]) == {"match_id", "game", "opponents", "result", "score", "event", "round", "table",
+    assert set(body["matches"][0]) == {"match_id", "game", "opponents", "partners", "result", "score", "event", "round", "table",
                                        "last_activity"}
     assert body["games"] == [{"game": "pile", "played": 7, "wins": 4, "draws": 1, "losses": 2, "win_rate": 0.5714}]
     plain = cli("player", "ann")
