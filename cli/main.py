@@ -514,6 +514,7 @@ from cli import reading  # noqa: E402,F401
 from cli import cardcmds  # noqa: E402,F401
 from cli import admin  # noqa: E402,F401
 from cli import amending  # noqa: E402,F401
+from cli import players  # noqa: E402,F401
 
 
 def run(argv: list[str] | None = None) -> None:

@@ -18,6 +18,7 @@ matches is the same player (as tournament players are).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from .service import Referee
@@ -25,6 +26,8 @@ from .engine.codes import RatingsCode
 
 if TYPE_CHECKING:
     from schemas.tournament import RatingsAnswer
+
+    from .store import MatchSummary
 
 MODELS = ("plackett-luce", "bradley-terry-full", "bradley-terry-part", "thurstone-mosteller-full",
           "thurstone-mosteller-part")
@@ -48,7 +51,7 @@ class Ratings:
     skipped: dict[str, int] = field(default_factory=dict)
 
 
-def _model(name: str) -> Any:
+def model_of(name: str) -> Any:
     from openskill import models
 
     classes = {
@@ -62,24 +65,42 @@ def _model(name: str) -> Any:
 def ratings(referee: Referee, *, game: str | None = None, model: str = "plackett-luce") -> Ratings:
     """Every player's rating after every finished match (of ``game``, if given)."""
     from .errors import BadInput
-    from .tournament.scoring import places
 
     if model not in MODELS:
         raise BadInput(RatingsCode.BAD_MODEL, f"--model must be one of {', '.join(MODELS)}, not {model!r}")
     if game is not None:
         game = referee.game(game).id
-    rater = _model(model)
-    current: dict[str, Any] = {}
     played: dict[str, int] = {}
     skipped: dict[str, int] = {}
     rated = 0
+    current: dict[str, Any] = {}
     from .summaries import listing
-    from .summaries import outcome as outcome_of
 
     unreadable: list[str] = []
     listed = listing(referee, unreadable)  # each match's summary: no match is bound or folded
     if unreadable:
         skipped["unreadable"] = len(unreadable)
+    for _, updated in steps(listed, model_of(model), game=game, skipped=skipped):
+        for s, r in updated.items():
+            current[s] = r
+            played[s] = played.get(s, 0) + 1
+        rated += 1
+    rows = [PlayerRating(player=p, mu=r.mu, sigma=r.sigma, ordinal=r.ordinal(), matches=played[p])
+            for p, r in current.items()]
+    rows.sort(key=lambda r: (-r.ordinal, r.player))
+    return Ratings(model=model, players=rows, rated=rated, skipped=skipped)
+
+
+def steps(listed: Iterable[MatchSummary], rater: Any, *, game: str | None = None,
+          skipped: dict[str, int] | None = None) -> Iterator[tuple[MatchSummary, dict[str, Any]]]:
+    """Each rated match of ``listed`` (summaries in creation order; of ``game``, if given) with its seats'
+    ratings after it: the one fold :func:`ratings` and a player's history (:mod:`referee.players`) read.
+    Matches not rated are counted by why in ``skipped``."""
+    from .summaries import outcome as outcome_of
+    from .tournament.scoring import places
+
+    skipped = {} if skipped is None else skipped
+    current: dict[str, Any] = {}
     for summary in listed:
         if game is not None and summary.game != game:
             continue
@@ -99,14 +120,9 @@ def ratings(referee: Referee, *, game: str | None = None, model: str = "plackett
         place = places(outcome, seats)
         teams = [[current.get(s) or rater.rating(name=s)] for s in seats]
         updated = rater.rate(teams, ranks=[place[s] + 1 for s in seats])
-        for s, team in zip(seats, updated):
-            current[s] = team[0]
-            played[s] = played.get(s, 0) + 1
-        rated += 1
-    rows = [PlayerRating(player=p, mu=r.mu, sigma=r.sigma, ordinal=r.ordinal(), matches=played[p])
-            for p, r in current.items()]
-    rows.sort(key=lambda r: (-r.ordinal, r.player))
-    return Ratings(model=model, players=rows, rated=rated, skipped=skipped)
+        after = {s: team[0] for s, team in zip(seats, updated)}
+        current.update(after)
+        yield summary, after
 
 
 def answer(referee: Referee, *, game: str | None = None, model: str = "plackett-luce") -> RatingsAnswer:

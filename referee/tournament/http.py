@@ -20,6 +20,7 @@ from litestar import Request, Response, get, post
 from litestar.params import FromQuery, HeaderParameter, JSONBody, PathParameter, QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage, Stream
 
+from schemas.players import PlayerHistory
 from schemas.tournament import (
     AddPlayer,
     AuditResult,
@@ -378,11 +379,55 @@ async def table_events(request: Request[Any, Any, Any], tid: TidPath, mid: MidPa
     return ServerSentEvent(_live(hall, snapshot, first, follow, event="table", start=start), retry_duration=2000)
 
 
+def _player_history(request: Request[Any, Any, Any], tid: str, pid: str) -> tuple[Any, str, str]:
+    """A tournament player's history as the token may read it: the organiser's and the spectators' any
+    player's, a player's their own (as their pairings are); with the tournament's name and the player's."""
+    from ..auth import Forbidden
+    from ..players import of_tournament
+
+    access, who = _who(request, tid)
+    if who.role == "player" and who.player != pid:
+        raise Forbidden("auth/forbidden", "a player's token reads that player's own page only")
+    referee = request.app.state.hall.access().referee
+    found = of_tournament(referee, who.tournament, pid)
+    state = access.service.load(who.tournament)
+    return found, state.config.name, state.name(pid)
+
+
+@get("/tournaments/{tid:str}/players/{pid:str}", responses=ERRORS, sync_to_thread=True, tags=["tournaments"],
+     security=SECURITY, summary="A player's history in the tournament: matches, W-D-L per game, rating over time",
+     description="What `referee player NAME --json` answers, over this tournament's tables alone (rated over "
+                 "them alone). The organiser's and the spectators' tokens read any player's; a player's "
+                 "token its own.")
+def player_history(request: Request[Any, Any, Any], tid: TidPath, pid: PlayerPath) -> PlayerHistory:
+    return _player_history(request, tid, pid)[0]  # type: ignore[no-any-return]
+
+
+@get("/tournaments/{tid:str}/players/{pid:str}/page", responses=ERRORS, sync_to_thread=True, tags=["tournaments"],
+     security=SECURITY, summary="A player's history as an HTML page with the rating drawn as an SVG chart")
+def player_page_html(request: Request[Any, Any, Any], tid: TidPath, pid: PlayerPath) -> Response[str]:
+    from ..playerpage import page
+
+    found, name, display = _player_history(request, tid, pid)
+    return Response(content=page(found, title=f"in {name}", display=display), media_type="text/html; charset=utf-8")
+
+
+@get("/hall/{tid:str}/players/{pid:str}", responses=ERRORS, sync_to_thread=False, tags=["tournaments"],
+     summary="A player's page in the hall (open it with #token=<a tournament token>)")
+def player_page(tid: TidPath, pid: PlayerPath) -> Response[str]:
+    from ..playerpage import shell
+
+    return Response(content=shell(tid, pid), media_type="text/html; charset=utf-8",
+                    headers={"Content-Security-Policy": "default-src 'self'; script-src 'unsafe-inline'; "
+                             "style-src 'unsafe-inline'", "Referrer-Policy": "no-referrer"})
+
+
 #: the tournaments' routes: :func:`referee.http.create_app` mounts them as a router beside the matches'
 ROUTES = (
     create_tournament, show_tournament, add_player, change_player, pair_round, close_round, record_result,
     set_tiebreaks, withdraw, half_bye, pairings, standings, export, audit, records, ratings, hall_page,
-    hall_events, table_page, table_viewer, table_events, upload_transcript,
+    hall_events, table_page, table_viewer, table_events, upload_transcript, player_history, player_page_html,
+    player_page,
 )
 
 
