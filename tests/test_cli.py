@@ -200,7 +200,7 @@ def test_annotate_and_audit(cli):
 
 
 #: the commands whose output is a document in a format of its own (--format json) or no answer at all
-NO_JSON = {"export", "serve", "template", "tournament export"}
+NO_JSON = {"export", "serve", "template", "tournament export", "tournament slips"}
 
 
 def _leaves():

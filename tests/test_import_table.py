@@ -346,26 +346,6 @@ def test_an_upload_is_the_organisers_and_bad_input_is_a_4xx_with_nothing_written
     assert _written(store, tid) == before
 
 
-def test_the_readme_block_runs_as_shown(cli, tmp_path):
-    """The README's "A table played on paper" commands, in order, each exiting 0 (5e1a: the id printed)."""
-    import shlex
-
-    readme = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
-    block = readme.split("* **A table played on paper.**", 1)[1].split("```bash", 1)[1].split("```", 1)[0]
-    lines = [re.sub(r"\s+#.*$", "", x).strip() for x in block.strip().splitlines() if x.strip()]
-    first = cli(*shlex.split(lines[0])[1:])
-    assert first.code == 0, first.err
-    tid = first.last_line
-    outs = []
-    for line in lines[1:]:
-        res = cli(*[w.replace("5e1a", tid) for w in shlex.split(line)[1:]])
-        assert res.code == 0, (line, res.out, res.err)
-        outs.append(res.out)
-    assert "table 2: alice v bob" in outs[0] and "nothing written" in outs[2]
-    mid = outs[3].strip().splitlines()[-1]
-    assert f"table 2: alice v bob  no result yet  match {mid}" in outs[4]  # (the template's game is not over)
-
-
 def test_import_table_in_client_mode_uploads_through_the_server(cli, db, db_store, tmp_path):
     """``referee --server URL --token ORGANISER import sheet.txt --table T:1:2`` sends the transcript to the
     server, which attaches it as a local import does; a player's token is refused with the server's code."""

@@ -382,12 +382,12 @@ async def table_events(request: Request[Any, Any, Any], tid: TidPath, mid: MidPa
 def _player_history(request: Request[Any, Any, Any], tid: str, pid: str) -> tuple[Any, str, str]:
     """A tournament player's history as the token may read it: the organiser's and the spectators' any
     player's, a player's their own (as their pairings are); with the tournament's name and the player's."""
-    from ..auth import Forbidden
+    from ..auth import AuthCode, Forbidden
     from ..players import of_tournament
 
     access, who = _who(request, tid)
     if who.role == "player" and who.player != pid:
-        raise Forbidden("auth/forbidden", "a player's token reads that player's own page only")
+        raise Forbidden(AuthCode.FORBIDDEN, "a player's token reads that player's own page only")
     referee = request.app.state.hall.access().referee
     found = of_tournament(referee, who.tournament, pid)
     state = access.service.load(who.tournament)
