@@ -125,3 +125,22 @@ def test_copycat_suggests_the_id_of_a_card_or_office_typed_by_name():
     assert unknown_card(data.cards, "Uncle's Golf Clb") == "unknown card id \"Uncle's Golf Clb\" (did you mean A09?)"
     assert unknown_card(data.cards, "a09") == "unknown card id 'a09' (did you mean A09?)"
     assert unknown_office(data.offices, "b_drw_1").startswith("unknown office id 'b_drw_1' (did you mean b_draw_1")
+
+
+def test_xfiles_suggests_the_closest_card_and_seat():
+    """X-Files' unknown cards and seats name the closest ids of the public card list (a card typed by its
+    name gets its id) and of the seats; nothing close: no suggestion."""
+    from types import SimpleNamespace
+
+    from conftest import ROOT
+    from referee.games.xfiles_encounters import model as m
+    from referee.games.xfiles_encounters.data import parse_cards
+    from referee.games.xfiles_encounters.rules import check_input
+
+    cards = parse_cards(open(f"{ROOT}/referee/games/xfiles_encounters/data/demo.toml", encoding="utf-8").read())
+    rules = SimpleNamespace(cards=cards, players=["dana", "fox"])
+    assert check_input(rules, m.Draw(cards=["body_swp"])) == "unknown card 'body_swp' (cards) (did you mean body_swap?)"
+    assert "(did you mean doggett?)" in check_input(rules, m.Draw(cards=["John Doggett"]))
+    assert check_input(rules, m.Draw(cards=["zzzzzzzzzz"])) == "unknown card 'zzzzzzzzzz' (cards)"
+    refused = check_input(rules, m.GiveAlly(seat="fxo"))
+    assert refused == "unknown seat 'fxo' (did you mean fox?); seats are dana, fox"

@@ -13,6 +13,7 @@ import msgspec
 
 from referee.engine.chance import Chance
 from referee.engine.protocol import ConfigError, Rejected, RulesBase
+from referee.engine.suggest import did_you_mean
 from schemas import MatchConfig, Outcome
 from schemas.board import Board
 from schemas.listing import Listed
@@ -301,12 +302,21 @@ def new_evidence() -> dict[str, Any]:
 
 
 def check_input(rules: XFilesRules, intent: Any) -> str | None:
-    """Unknown card ids and seats are input errors (§4.0.3 F0)."""
+    """Unknown card ids and seats are input errors (§4.0.3 F0), each naming the closest ids of the card list or
+    the seats (the card list is public: ``referee cards``; a card typed by its name gets its id)."""
     cards, seats = rules.cards, rules.players
+    ids = sorted(cards.cards)
+    names = {cards.cards[cid].name: cid for cid in ids}
+
+    def near(value: str) -> str:
+        return did_you_mean(value, ids, names=names)
+
+    def seat_near(value: str) -> str:
+        return did_you_mean(value, seats)
 
     def card(value: str, what: str) -> str | None:
         if value and value not in cards:
-            return f"unknown card {value!r} ({what})"
+            return f"unknown card {value!r} ({what}){near(value)}"
         return None
 
     def source(value: str) -> str | None:
@@ -317,7 +327,7 @@ def check_input(rules: XFilesRules, intent: Any) -> str | None:
             return None
         if kind == "avatar" and rest in seats:
             return None
-        return f"unknown source {value!r}: a card id, bureau_slot.N or avatar.<seat>"
+        return f"unknown source {value!r}{near(value)}: a card id, bureau_slot.N or avatar.<seat>"
 
     for name in ("card", "discard"):
         value = getattr(intent, name, None)
@@ -326,9 +336,9 @@ def check_input(rules: XFilesRules, intent: Any) -> str | None:
     if isinstance(intent, m.Draw):
         for c in intent.cards or ():
             if c not in cards:
-                return f"unknown card {c!r} (cards)"
+                return f"unknown card {c!r} (cards){near(c)}"
     if isinstance(intent, (m.PlayVirtual, m.FightPlayer, m.GiveAlly)) and intent.seat not in seats:
-        return f"unknown seat {intent.seat!r}; seats are {', '.join(seats)}"
+        return f"unknown seat {intent.seat!r}{seat_near(intent.seat)}; seats are {', '.join(seats)}"
     if isinstance(intent, (m.ResolveEffect, m.ManualEffect, m.AvoidStrike)):
         if problem := source(intent.source):
             return problem
@@ -338,9 +348,9 @@ def check_input(rules: XFilesRules, intent: Any) -> str | None:
         for fname in ("card",):
             value = getattr(op, fname, None)
             if isinstance(value, str) and value not in cards:
-                return f"unknown card {value!r} in op {op.__struct_config__.tag}"
+                return f"unknown card {value!r} in op {op.__struct_config__.tag}{near(value)}"
         for fname in ("player", "with_"):
             value = getattr(op, fname, None)
             if isinstance(value, str) and value not in seats:
-                return f"unknown seat {value!r} in op {op.__struct_config__.tag}; seats are {', '.join(seats)}"
+                return f"unknown seat {value!r} in op {op.__struct_config__.tag}{seat_near(value)}; seats are {', '.join(seats)}"
     return None
