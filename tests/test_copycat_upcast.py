@@ -354,7 +354,9 @@ def test_every_new_event_is_said_in_words_naming_who_and_what(game):
                 if hasattr(event, field):
                     assert getattr(event, field) in text, (event, text)
             if getattr(event, "card", None) == card:
-                assert rules.cards[card].name in text, text
+                # the sentence names the card by its id, which the presentation turns into the name a
+                # person reads (name_of; tests/test_names.py)
+                assert card in text and rules.name_of(card) == rules.cards[card].name, text
     assert rules.describe_event(CoinsGained(seat="p0", coins=2)) == "p0 gains 2 coins"
     assert rules.describe_event(WorkersRecruited(seat="p0", count=1)) == "p0 recruits 1 worker from the spare supply"
     assert "no further doubling" in said[Doubled] or "doubled once more" in said[Doubled]

@@ -61,13 +61,13 @@ def test_replay_tells_the_entries_in_words_and_changes_on_request(cli):
     mid = _ids(cli)["by_all_means"]
     out = cli("replay", mid, "--from", "7", "--to", "8").out
     assert "✓ #7 bob: deploy_territory card=T09 cell=B3" in out
-    assert "· bob puts T09 Orchard Terraces on B3 (from hand)" in out  # the Markdown export's sentence
+    assert "· bob puts Orchard Terraces on B3 (from hand)" in out  # the Markdown export's sentence (by the card's name; the id stays in the notation)
     assert "by_all_means/first_turn_draw_only" in out and "disputed: bob thought" in out
     assert "field.B3" not in out
     assert "field.B3.territory.card: — → T09" in cli("replay", mid, "--from", "7", "--to", "7", "--changes").out
     md = cli("export", mid, "--format", "md").out
-    assert "bob puts T09 Orchard Terraces on B3 (from hand)" in md
-    assert cli("replay", mid, "--from", "7", "--to", "7", "--json").json[0]["words"][1] == "bob puts T09 Orchard Terraces on B3 (from hand)"
+    assert "bob puts Orchard Terraces on B3 (from hand)" in md
+    assert cli("replay", mid, "--from", "7", "--to", "7", "--json").json[0]["words"][1] == "bob puts Orchard Terraces on B3 (from hand)"
 
 
 def test_legal_as_a_seat_shows_only_what_it_may_see(cli):
