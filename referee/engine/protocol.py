@@ -564,10 +564,11 @@ class RulesBase(ABC, Generic[S, I, E]):
     #: the game's table of deciders (see :class:`Deciders`), declared in its ``decide.py``
     deciders: Deciders[Any]
 
+    @abstractmethod
     def decision(self, state: S, seat: Seat, chance: Chance | None, waive: frozenset[str]) -> Deciding[S, E]:
         """A fresh decision on ``state`` for ``seat`` (the game's :class:`~referee.engine.decision.Decision`),
-        ``waive`` the codes an arbiter's ruling waives this once (its ``check`` lets them pass)."""
-        raise NotImplementedError(f"{type(self).__name__} decides by a decision of its own: define decision")
+        ``waive`` the codes an arbiter's ruling waives this once (its ``check`` lets them pass). Every game
+        defines it."""
 
     def judge(self, tx: Any, intent: I) -> None:
         """``intent`` judged on ``tx`` by the game's table of :attr:`deciders` (every game declares its table)."""

@@ -20,17 +20,15 @@ class PostgresSummaries:
 
     _psycopg: Any
 
-    def _run(self, work: Callable[[psycopg.Connection[Any]], T]) -> T:
-        raise NotImplementedError
+    if TYPE_CHECKING:  # what the store that mixes these methods in defines
 
-    def _all(self, sql: str, params: Sequence[Any]) -> list[Any]:
-        raise NotImplementedError
+        def _run(self, work: Callable[[psycopg.Connection[Any]], T]) -> T: ...
 
-    def _one(self, sql: str, params: Sequence[Any]) -> Any:
-        raise NotImplementedError
+        def _all(self, sql: str, params: Sequence[Any]) -> list[Any]: ...
 
-    def get_match(self, match_id: str) -> StoredMatch | None:
-        raise NotImplementedError
+        def _one(self, sql: str, params: Sequence[Any]) -> Any: ...
+
+        def get_match(self, match_id: str) -> StoredMatch | None: ...
 
     def summary(self, match_id: str) -> MatchSummary | None:
         row = self._one(f"SELECT {SUMMARY_COLS} FROM match_summaries WHERE match_id = %s", (match_id,))

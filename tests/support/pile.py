@@ -108,7 +108,7 @@ def _take(tx: PileTx, intent: Take) -> None:
 
 
 def _say(tx: PileTx, intent: Say) -> None:
-    pass
+    """Anything may be said at any time: accepted, and nothing changes (no event)."""
 
 
 def _refill(tx: PileTx, intent: Refill) -> None:

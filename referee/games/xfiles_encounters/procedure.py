@@ -49,8 +49,6 @@ def settle(tx: Tx) -> None:
             tx.turn["step"] = "next_turn"
         elif step == "next_turn":
             next_turn(tx)
-        elif step == "event_defeat":
-            pass
 
 
 def empty_draws(tx: Tx) -> None:
