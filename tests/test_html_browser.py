@@ -10,7 +10,6 @@ they are absent."""
 from __future__ import annotations
 
 import os
-import shutil
 
 import pytest
 
@@ -20,13 +19,10 @@ from referee.export import export
 from referee.service import Referee
 from referee.store.memory import MemoryStore
 from referee.transcript import import_transcript
+from support.browser import chromium, needs_chromium
 from support.pile import PILE
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-DRIVER = shutil.which("chromedriver")
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(
-    not (CHROMIUM and DRIVER), reason="headless Chromium not installed (apt-get install chromium chromium-driver)"
-)]
+pytestmark = [pytest.mark.slow, needs_chromium]
 
 DESKTOP, PHONE = (1366, 900), (412, 915)
 
@@ -44,16 +40,8 @@ alice: take 1
 
 @pytest.fixture(scope="module")
 def browser():
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--no-first-run", "--window-size=1366,900"):
-        opts.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(DRIVER), options=opts)
+    driver = chromium("--disable-background-networking", "--disable-component-update", "--disable-sync",
+                      "--window-size=1366,900")
     yield driver
     driver.quit()
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import base64
 import re
-import shutil
 
 import pytest
 from litestar.testing import TestClient
@@ -16,6 +15,7 @@ from litestar.testing import TestClient
 from referee.http import create_app
 from referee.service import Referee
 from referee.tournament import slips
+from support.browser import chromium, needs_chromium
 
 HOSTILE = "<script>alert(1)</script>"
 
@@ -112,25 +112,15 @@ def test_bad_input_writes_nothing_and_issues_nothing(cli, paired, tmp_path):
     assert len(cli("tournament", "log", paired, "--json").json) == records  # no token issued
 
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-DRIVER = shutil.which("chromedriver")
-
-
 @pytest.mark.slow
-@pytest.mark.skipif(not (CHROMIUM and DRIVER), reason="headless Chromium not installed (apt-get install chromium chromium-driver)")
+@needs_chromium
 def test_each_table_prints_as_one_page_in_chromium(cli, paired, tmp_path):
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.print_page_options import PrintOptions
 
     out = tmp_path / "r1.html"
     assert cli("tournament", "slips", paired, "--round", "1", "-o", out).code == 0
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"):
-        opts.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(DRIVER), options=opts)
+    driver = chromium()
     try:
         for size in ((412, 915), (1366, 900)):  # a phone's width and a desktop's
             driver.set_window_size(*size)

@@ -5,7 +5,6 @@ page without a reload; each table's match opens as the live step-through view, w
 
 from __future__ import annotations
 
-import shutil
 import time
 
 import httpx
@@ -14,10 +13,8 @@ import pytest
 from referee.http import create_app
 from referee.service import Referee
 from support.live import LiveServer
+from support.browser import chromium, needs_chromium
 from support.pile import PILE
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-DRIVER = shutil.which("chromedriver")
 
 
 def test_the_stream_answers_one_snapshot_and_refuses_bad_tokens(db_store):
@@ -40,18 +37,12 @@ def test_the_stream_answers_one_snapshot_and_refuses_bad_tokens(db_store):
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not (CHROMIUM and DRIVER), reason="headless Chromium not installed (apt-get install chromium chromium-driver)")
+@needs_chromium
 def test_the_hall_page_follows_results_live(db_store):
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
 
     store = db_store  # on each backend
     app = create_app(lambda: Referee(store, games=[PILE]), poll=0.1, admin_token="adm")
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"):
-        opts.add_argument(flag)
     with LiveServer(app) as live:
         made = httpx.post(f"{live.url}/tournaments", json={
             "name": "Hall <i>night</i>", "game": "pile", "rounds": 1, "seed": 4, "chance": "digital",
@@ -59,7 +50,7 @@ def test_the_hall_page_follows_results_live(db_store):
         tid = made["tournament"]
         org = {"Authorization": f"Bearer {made['tokens']['organiser']}"}
         table = httpx.post(f"{live.url}/tournaments/{tid}/pair", json={}, headers=org).json()["tables"][0]
-        driver = webdriver.Chrome(service=Service(DRIVER), options=opts)
+        driver = chromium()
         try:
             driver.get(f"{live.url}/hall/{tid}#token={made['tokens']['spectator']}")
 
