@@ -38,10 +38,8 @@ def test_the_readme_opens_with_the_two_commands_ci_runs():
     assert "apt-get install -y -qq python3-venv" in ci and "sudo apt-get install python3-venv" in README
 
 
-def test_every_command_shown_runs(tmp_path, monkeypatch, capsys):
-    monkeypatch.setenv("REFEREE_DB", str(tmp_path / "r.db"))
-    monkeypatch.setenv("COLUMNS", "200")
-    monkeypatch.chdir(ROOT)
+def _caller(capsys):
+    """``call(words) -> (exit code, stdout + stderr)``: the CLI run in process, as a person types it."""
 
     def call(words: list[str]) -> tuple[int, str]:
         capsys.readouterr()
@@ -52,6 +50,16 @@ def test_every_command_shown_runs(tmp_path, monkeypatch, capsys):
             code = exc.code if isinstance(exc.code, int) else 1
         out, err = capsys.readouterr()
         return code, out + err
+
+    return call
+
+
+def test_every_command_shown_runs(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("REFEREE_DB", str(tmp_path / "r.db"))
+    monkeypatch.setenv("COLUMNS", "200")
+    monkeypatch.chdir(ROOT)
+
+    call = _caller(capsys)
 
     code, out = call(["import", "replays/by_all_means/club-night.txt"])
     assert code == 0
@@ -87,15 +95,7 @@ def test_the_scorekeepers_walk_for_one_table_runs(tmp_path, monkeypatch, capsys)
     monkeypatch.setenv("COLUMNS", "200")
     monkeypatch.chdir(tmp_path)
 
-    def call(words: list[str]) -> tuple[int, str]:
-        capsys.readouterr()
-        try:
-            run(words)
-            code = 0
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else 1
-        out, err = capsys.readouterr()
-        return code, out + err
+    call = _caller(capsys)
 
     lines = [re.sub(r"\s+#.*$", "", line) for line in _block_after("* **A table played on paper.**")]
     ids: dict[str, str] = {}
