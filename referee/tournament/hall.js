@@ -50,7 +50,7 @@ function tables(snap) {
     const tr = document.createElement("tr"); tr.dataset.table = t.table; tr.dataset.state = t.state;
     cell(tr, t.table, "n"); cell(tr, t.names.join(" v "), "who");
     const st = cell(tr, ""); span(st, t.state, "state " + t.state);
-    if (t.why) span(st, t.why, "why");
+    if (t.why) span(st, t.why, "because");
     const res = cell(tr, t.result || "");
     if (t.result && t.source) span(res, SOURCES[t.source] || t.source, "src");
     watch(cell(tr, ""), t.match_id); pb.appendChild(tr);

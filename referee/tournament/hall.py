@@ -112,7 +112,7 @@ PAGE = """<!doctype html>
 <section id="tables-box"><h2>Tables <span id="round"></span></h2>
 <div class="scroll"><table class="facts tables" id="pairings"><thead><tr><th class="n">table</th><th>players</th><th>state</th><th>result</th><th>match</th></tr></thead>
 <tbody id="pairings-body"></tbody></table></div></section>
-<section><h2>Standings <span id="after"></span></h2>
+<section id="standings-box"><h2>Standings <span id="after"></span></h2>
 <div class="scroll"><table class="facts" id="standings"><thead><tr id="standings-head"></tr></thead><tbody id="standings-body"></tbody></table></div></section>
 <p class="head" id="head-line">record head <code id="head"></code></p>
 </div>
