@@ -20,7 +20,7 @@ from schemas import Outcome
 
 from .events import Table
 from .fold import Tournament
-from .service import Tournaments, _open_disputes
+from .service import Tournaments, open_disputes
 
 PLAYING, WAITING, DISPUTED, FINISHED, WITHDRAWN = "playing", "waiting", "disputed", "finished", "withdrawn"
 #: the states in which a table holds up nothing (the round is complete when every table is in one)
@@ -79,7 +79,7 @@ def _state_of(service: Tournaments, state: Tournament, number: int, t: Table, pu
     found = outcome(summary) if summary.status == OVER else None
     source = ("transcript" if key in state.attached else "log") if found is not None else ""
     notes = service.store.annotations(summary.match_id)
-    disputed = _open_disputes([n for n in notes if not public or n.audience == "all"])
+    disputed = open_disputes([n for n in notes if not public or n.audience == "all"])
     if disputed:
         return said(DISPUTED, f"an open dispute on entry {disputed[0]} (a ruling annotation on it settles it)",
                     found, source)
