@@ -171,3 +171,26 @@ def test_a_snapshot_of_a_big_hall_reads_each_table_once(tables):
     store.annotations = counted("annotations", real[1])  # type: ignore[method-assign]
     snap = _snap(store, made.tournament, "organiser")
     assert len(snap["tables"]) == tables and reads == {"summary": tables, "annotations": tables}
+
+
+def test_the_console_before_the_first_round_and_after_the_last(db_store):
+    access = TournamentAccess(Referee(db_store, games=[PILE]))
+    tid = access.create(CreateTournament(name="Short", game="pile", rounds=1, seed=2, chance="digital",
+                                         options={"stones": "3"}, players=["ann", "ben"])).tournament
+    snap = _snap(db_store, tid, "organiser")
+    assert snap["round"] == 0 and snap["tables"] == [] and snap["playing"] is None
+    assert snap["console"] == {"open": False, "complete": True, "next_round": 1, "can_pair": True,
+                               "can_close": False, "to_record": 0}
+    org = Entrant(tournament=tid, role="organiser")
+    mid = access.pair(org, PairRequest(tokens=False)).tables[0].match_id
+    ref = access.service.referee
+    ref.submit(mid, "ann", "start")
+    ref.submit(mid, _active(ref, mid), "take 3")
+    assert _snap(db_store, tid, "organiser")["console"] == {
+        "open": True, "complete": True, "next_round": None, "can_pair": False, "can_close": True, "to_record": 1}
+    access.close(org, "the evening is over")
+    snap = _snap(db_store, tid, "organiser")
+    assert snap["console"] == {"open": False, "complete": True, "next_round": None, "can_pair": False,
+                               "can_close": False, "to_record": 0}
+    assert snap["tables"][0]["recorded"] and snap["tables"][0]["source"] == "log"
+    assert snap["standings"]["after_round"] == 1
