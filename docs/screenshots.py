@@ -143,8 +143,10 @@ def serving(db: str) -> Iterator[str]:
 
     port = free_port()
     env = {**os.environ, "PYTHONPATH": ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    proc = subprocess.Popen([sys.executable, "-m", "cli.main", "serve", "--db", db, "--port", str(port)],
-                            cwd=os.path.dirname(db), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    log = os.path.join(os.path.dirname(db), "serve.log")
+    with open(log, "wb") as said:  # a file, not a pipe: a pipe nobody reads would stall the server once full
+        proc = subprocess.Popen([sys.executable, "-m", "cli.main", "serve", "--db", db, "--port", str(port)],
+                                cwd=os.path.dirname(db), env=env, stdout=said, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
@@ -154,7 +156,8 @@ def serving(db: str) -> Iterator[str]:
                     break
             except OSError:
                 if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"referee serve did not start: {proc.stderr.read().decode() if proc.stderr else ''}")
+                    with open(log, encoding="utf-8", errors="replace") as fh:
+                        raise RuntimeError(f"referee serve did not start: {fh.read()[-2000:]}") from None
                 time.sleep(0.1)
         yield url
     finally:
@@ -215,7 +218,8 @@ def visit(driver: Any, page: Page, size: str) -> float:
         deadline = time.monotonic() + 30
         while not driver.execute_script(page.ready):
             if time.monotonic() > deadline:
-                raise RuntimeError(f"{page.name} was not drawn in 30 s: {driver.execute_script('return document.body.innerText')}")
+                shown = driver.execute_script("return document.body.innerText")
+                raise RuntimeError(f"{page.name} was not drawn in 30 s: {shown}")
             time.sleep(0.02)
     return time.perf_counter() - t0
 
