@@ -2,10 +2,10 @@
 the five games' viewers, the hall as its organiser and as a spectator, the tournament's HTML export and a
 player's page, built and opened exactly as ``docs/screenshots.py`` makes the README's pictures of them
 (its :func:`pages` and :func:`visit`). On each: nothing wider than the viewport (the document does not
-scroll sideways, and no element reaches past the right edge, save inside a box that scrolls or clips
-its own content within the viewport), and nothing requested from elsewhere (the page names no http(s)
-address but its own origin's, and the browser's performance entries list only the page's origin and
-data: or blob: addresses). Skips where Chromium is absent, as tests/test_html_browser.py."""
+scroll sideways, and no element reaches past the right edge, save inside a box that scrolls its own
+content within the viewport, which only the standings' tables of the hall and the export do, on a
+phone), and nothing requested from elsewhere (the page names no http(s) address but its own origin's,
+and the browser's performance entries list only the page's origin and data: or blob: addresses). Skips where Chromium is absent, as tests/test_html_browser.py."""
 
 from __future__ import annotations
 
@@ -52,11 +52,16 @@ const clipped = (e) => {
   }
   return false;
 };
-return [...document.querySelectorAll('body *')]
-  .filter((e) => e.getBoundingClientRect().right > w + 1 && !clipped(e))
-  .map((e) => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className && e.className.baseVal === undefined
-       ? '.' + String(e.className).split(' ').join('.') : '') + ' right=' + Math.round(e.getBoundingClientRect().right));
+const said = (e) => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className && e.className.baseVal === undefined
+       ? '.' + String(e.className).split(' ').join('.') : '') + ' right=' + Math.round(e.getBoundingClientRect().right);
+const past = [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > w + 1);
+return [past.filter((e) => !clipped(e)).map(said), past.filter(clipped).map(said)];
 """
+
+#: the pages whose wide tables scroll sideways inside their own box on a phone (the page itself does not): the
+#: standings' columns of tie-breaks do not fit 390 px. Any other page with content past the screen's edge,
+#: even inside such a box, fails
+SCROLLS_IN_A_BOX = {("hall-organiser", "phone"), ("hall-spectator", "phone"), ("tournament-export", "phone")}
 
 
 @pytest.fixture(scope="module")
@@ -103,8 +108,9 @@ def test_the_page_fits_the_screen_and_fetches_nothing_from_elsewhere(browser, bu
     # a phone zooms a page wider than its screen out to fit: the window is then wider than the screen
     assert inner == width, f"{name} at {size}: laid out {inner} px wide on a screen of {width}"
     assert scroll <= width, f"{name} scrolls sideways at {size}: {scroll} px wide on a screen of {width}"
-    wider = browser.execute_script(WIDER, width)
+    wider, boxed = browser.execute_script(WIDER, width)
     assert wider == [], f"{name} at {size}: past the right edge: {wider[:10]}"
+    assert (name, size) in SCROLLS_IN_A_BOX or boxed == [], f"{name} at {size}: scrolls inside a box: {boxed[:10]}"
     assert browser.execute_script("return document.body.innerText.trim().length") > 100  # something is shown
     # nothing named or fetched from elsewhere: the page as written or served, and as drawn (with what its
     # script fetched)
