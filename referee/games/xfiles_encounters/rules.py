@@ -272,7 +272,7 @@ class XFilesRules(PositionMixin, RulesBase[m.State, m.Intent, m.Event]):
         return describe(self, event)
 
     def boards(self, view_: dict[str, Any]) -> tuple[Board, ...]:
-        return boards(view_)
+        return boards(self.cards.cards, view_)
 
     def check_input(self, intent: m.Intent) -> str | None:
         return check_input(self, intent)
