@@ -48,9 +48,15 @@ def boards(cards: Mapping[str, Card], v: dict[str, Any]) -> tuple[Board, ...]:
 def _threats(cards: Mapping[str, Card], v: dict[str, Any]) -> Board:
     played = (v.get("turn") or {}).get("played_classes") or {}
     damage = v.get("end_game_damage") or {}
-    sector = [c for c in v.get("sector") or []]
-    areas = [_card_area(f"sector.{k}", "Sector" if k == 1 else "", c, "", cards, played, damage)
-             for k, c in enumerate(sector, 1)]
+    # a Sector card whose reveal is pending is "" (§3.3): its back, with the stack the reveal names
+    coming = {str(p.get("location")): str(p.get("origin") or "") for p in v.get("pending") or ()
+              if isinstance(p, dict) and p.get("kind") == "reveal"}
+    areas = []
+    for k, c in enumerate(v.get("sector") or [], 1):
+        label = "Sector" if k == 1 else ""
+        where = f"sector.{k}"
+        areas.append(_card_area(where, label, c, "", cards, played, damage) if c
+                     else _back(where, label, coming.get(where, coming.get("sector", "")), ""))
     if not areas:
         areas.append(Area(id="sector", label="Sector", lines=("(empty)",)))
     costs = v["options"].get("shadows_scan_costs") or ()
@@ -82,7 +88,7 @@ def _back(where: str, label: str, origin: str, card: str) -> Area:
     stack = _STACKS.get(origin, origin)
     shown = card if card and card != HIDDEN else ""
     piece = Piece(kind=stack, card=shown or HIDDEN, face_down=True)
-    return Area(id=where, label=label, lines=(f"face down ({stack})" + (f" {shown}" if shown else ""),),
+    return Area(id=where, label=label, lines=("face down" + (f" ({stack})" if stack else "") + (f" {shown}" if shown else ""),),
                 pieces=(piece,))
 
 
