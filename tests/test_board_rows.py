@@ -274,3 +274,25 @@ def test_show_draws_the_xfiles_mat(cli, matches, key):
             if slot["state"] == "revealed":
                 name = loaded.rules.name_of(slot["card"]) or slot["card"]
                 assert name in got.out
+
+
+@pytest.mark.parametrize("key", ["copycat", "two", "lone"])
+def test_show_to_a_pipe_draws_these_boards_without_rich(matches, monkeypatch, key):
+    """The boards' texts stay within what ``cli.boards`` is sure how to draw (no "×"), so ``referee show``
+    to a pipe keeps its fast path, and writes what rich would."""
+    from referee.engine.present import named, named_boards
+    from test_show_plain import _both
+
+    for name in ("COLUMNS", "LINES", "TERM", "COLORTERM", "NO_COLOR", "FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE"):
+        monkeypatch.delenv(name, raising=False)
+    r, mids = matches
+    loaded = r.load(mids[key])
+    head = r.store.head(mids[key])
+    for seat in (loaded.config.players[0], None):
+        for at in (head // 2, head):
+            data = r.show(mids[key], at=at, seat=seat)
+            data = msgspec.structs.replace(data, boards=named_boards(data.boards, data.names),
+                                           sections=named_boards(data.sections, data.names),
+                                           headline=named(data.headline, data.names))
+            rich_text, written = _both(data)
+            assert written == rich_text, (seat, at)

@@ -80,7 +80,7 @@ def _office(rules: BoundRules, oid: str, o: Any, position: int | None) -> Area:
     pieces: list[Piece] = []
     for seat in record.get("workers") or ():
         used = int(uses.get(seat, 0) or 0)
-        said = f"used {used}×" if used else "not used"
+        said = {0: "not used", 1: "used once", 2: "used twice"}.get(used, f"used {used} times")
         lines.append(f"worker {seat} ({said})")
         pieces.append(Piece(kind="worker", name=str(seat), owner=str(seat), notes=(said,)))
     tokens = int(record.get("vp_tokens", 0) or 0)

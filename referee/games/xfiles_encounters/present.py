@@ -214,9 +214,10 @@ def _evidence(v: dict[str, Any]) -> Board:
 
 
 def _cards(ids: list[str]) -> str:
-    """Cards as a reader counts them: ``field_agent ×3, strike_team`` (in the view's order)."""
+    """Cards as a reader counts them: ``field_agent x3, strike_team`` (in the view's order; plain ASCII,
+    so ``show`` to a pipe keeps its fast path, :mod:`cli.boards`)."""
     counts = Counter(ids)
-    return ", ".join(c + (f" ×{counts[c]}" if counts[c] > 1 else "") for c in dict.fromkeys(ids)) or "—"
+    return ", ".join(c + (f" x{counts[c]}" if counts[c] > 1 else "") for c in dict.fromkeys(ids)) or "—"
 
 
 def _agents(v: dict[str, Any]) -> Board:
