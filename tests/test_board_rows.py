@@ -296,3 +296,18 @@ def test_show_to_a_pipe_draws_these_boards_without_rich(matches, monkeypatch, ke
                                            headline=named(data.headline, data.names))
             rich_text, written = _both(data)
             assert written == rich_text, (seat, at)
+
+
+def test_xfiles_sections_keep_the_options_and_draw_cursors_behind_details(matches):
+    r, mids = matches
+    loaded = r.load(mids["two"])
+    view = r.show(mids["two"], seat="fox").state
+    agents, rest = loaded.rules.sections(view)
+    assert agents.title == "Agents" and rest.layout == "list"
+    shown = {k for a in rest.areas for k, _ in a.facts}
+    hidden = {k for a in rest.areas for k, _ in a.details}
+    assert "turn number" in shown and "turn phase" in shown
+    assert not any(k.startswith(("options", "draws")) for k in shown)
+    assert any(k.startswith("options.") for k in hidden) and any(k.startswith("draws.") for k in hidden)
+    drawn = {key for b in loaded.rules.boards(view) for key in b.covers}
+    assert set(rest.covers) == set(view) - drawn  # every other field is still there, in words or details

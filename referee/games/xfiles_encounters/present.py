@@ -23,6 +23,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+from referee.engine.present import fact_list
 from schemas.board import Area, Board, Piece
 
 from . import flow
@@ -40,6 +41,19 @@ def boards(cards: Mapping[str, Card], v: dict[str, Any]) -> tuple[Board, ...]:
     if "shadows" not in v:
         return ()
     return (_threats(cards, v), _bureau(cards, v), _scheme(v), _evidence(v), _agents(v))
+
+
+#: the fields a reader opens on request only: the match's options, the draws' cursors, the audit's count
+#: and the turn procedure's bookkeeping
+DETAILS = ("options", "draws", "audit", "revealed_before", "turn.step", "turn.groups", "turn.fight_target")
+
+
+def sections(drawn: tuple[Board, ...], v: dict[str, Any]) -> tuple[Board, ...]:
+    """The view in words beside the mat: the agents' tableau, then every field the boards leave out (the
+    turn, what waits), the options, draws and bookkeeping behind "details"."""
+    covered = {key for b in drawn for key in b.covers}
+    rest = fact_list(v, [k for k in v if k not in covered], details=DETAILS)
+    return tuple(b for b in drawn if b.layout == "tableau") + ((rest,) if rest is not None else ())
 
 
 # -- the Shadows and the Sector ----------------------------------------------------------------------------
