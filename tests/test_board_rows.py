@@ -311,3 +311,17 @@ def test_xfiles_sections_keep_the_options_and_draw_cursors_behind_details(matche
     assert any(k.startswith("options.") for k in hidden) and any(k.startswith("draws.") for k in hidden)
     drawn = {key for b in loaded.rules.boards(view) for key in b.covers}
     assert set(rest.covers) == set(view) - drawn  # every other field is still there, in words or details
+
+
+def test_copycats_players_read_in_words_with_their_step_flags_behind_details(matches):
+    r, mids = matches
+    loaded = r.load(mids["copycat"])
+    view = r.show(mids["copycat"], at=40, seat="anna").state
+    players = board(loaded.rules.boards(view), "Players")
+    for a in players.areas:
+        p = view["players"][a.id]
+        facts, details = dict(a.facts), dict(a.details)
+        assert facts["VP"] == str(p["score"]) and facts["coins"] == str(p["coins_available"])
+        assert facts["workers"] == str(p["workers_available"])
+        assert details["drawn_this_round"] == ("true" if p["drawn_this_round"] else "false")
+        assert not any(k.startswith(("coins.", "card_uses", "done", "passed")) for k in facts)

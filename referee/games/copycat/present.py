@@ -3,7 +3,8 @@ as a row of its eleven slots in slot order (1, 2, … 11, numerically) with thei
 with its colour and price; the headquarters' offices grouped by colour (a row per colour, in the order
 of the colours' phases, each row in the board's order; :func:`headquarters` gives the one row in board
 order too), each office with its workers in their seats' colours, the uses made of them and its VP
-tokens; the supply and office deck as counts; and each seat's tableau. A card and an office are given by
+tokens; the supply and office deck as counts; and each seat's tableau (its score, workers, coins and
+cards in words, its step flags behind details). A card and an office are given by
 their ids: the front ends show their printed names (``name_of``)."""
 
 from __future__ import annotations
@@ -18,6 +19,15 @@ from .effects import surcharge
 from .txn import BoundRules
 
 
+#: a player's fields in a reader's words (the others read as their paths do)
+LABELS = {"score": "VP", "round_vp": "VP this round", "vp_pending": "VP pending", "vp_tokens": "VP tokens",
+          "workers_available": "workers", "extra_workers": "extra workers", "coins_available": "coins",
+          "buys_left": "buys left", "play_area": "in play", "temp_discard": "turned aside", "order_card": "order card"}
+#: a player's step flags and counters behind "details" (``show --raw``, the viewer's details)
+DETAILS = ("card_uses", "coins", "coin_doublings", "token_doublings", "done", "drawn_this_round", "laid_down",
+           "order_chosen", "passed", "kept_permits", "kept_placements")
+
+
 def boards(rules: BoundRules, view: dict[str, Any]) -> tuple[Board, ...]:
     out: list[Board] = []
     street = view.get("street")
@@ -29,7 +39,7 @@ def boards(rules: BoundRules, view: dict[str, Any]) -> tuple[Board, ...]:
     bands += [Area(id=f"department {b['department']}", lines=(f"{len(b['cards'])} office cards",))
               for b in deck.get("bands", [])]
     out.append(Board(title="Supply and office deck", layout="row", areas=tuple(bands), covers=("supply", "office_deck")))
-    tableau = seat_tableau(view)
+    tableau = seat_tableau(view, labels=LABELS, details=DETAILS)
     if tableau is not None:
         out.append(tableau)
     return tuple(out)
