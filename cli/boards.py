@@ -98,11 +98,12 @@ def _board(b: Board) -> Table:
         at = {(a.row, a.col): a for a in b.areas}
         columns += [(_text(c), "center") for c in cols]
         rows = [[[_text(r)], *(_lines(at.get((r, c))) for c in cols)] for r in row_names]
-    elif b.layout == "regions":
+    elif b.layout in ("regions", "map"):
+        placed = b.layout == "map"
         labelled = any(a.label for a in b.areas)
-        columns += [("", "left")] * (2 if labelled else 1)
-        rows = [[[_text(a.id)], *([[_text(a.label)]] if labelled else []), [_text(", ".join(a.lines) or "·")]]
-                for a in b.areas]
+        columns += [("", "left")] * (1 + placed + labelled)
+        rows = [[*([[_text(at)]] if placed else []), [_text(a.id)], *([[_text(a.label)]] if labelled else []),
+                 [_text(", ".join(a.lines) or "·")]] for at, a in map_rows(b)]
     else:
         columns += [(_text(a.id + (f" ({a.label})" if a.label else "")), "left") for a in b.areas]
         if any(a.lines for a in b.areas) or b.layout == "row":
@@ -110,7 +111,20 @@ def _board(b: Board) -> Table:
         facts = [dict(a.facts) for a in b.areas]
         names = list(dict.fromkeys(name for a in b.areas for name, _v in a.facts))
         rows += [[[_text(name)], *([_text(f.get(name, "—"))] for f in facts)] for name in names]
-    return _text(b.title), columns, rows, b.layout != "regions", b.layout in ("grid", "row")
+    return _text(b.title), columns, rows, b.layout not in ("regions", "map"), b.layout in ("grid", "row")
+
+
+def map_rows(b: Board) -> list[tuple[str, Area]]:
+    """A board's areas in the order a reader goes over them: a ``map``'s row by row, left to right, the
+    first of each row with its row's number ("row 2"); a map of regions as the game lists them."""
+    if b.layout != "map":
+        return [("", a) for a in b.areas]
+    out: list[tuple[str, Area]] = []
+    last = None
+    for a in sorted(b.areas, key=lambda a: (a.y, a.x)):
+        out.append((f"row {a.y}" if a.y != last else "", a))
+        last = a.y
+    return out
 
 
 def _lines(area: Area | None) -> list[str]:

@@ -3,6 +3,7 @@ values read as text. Pure functions of a role's view: a board can show nothing t
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from functools import cache
@@ -10,7 +11,7 @@ from typing import Any
 
 import msgspec
 
-from schemas.board import Area, Board
+from schemas.board import Area, Board, Link
 
 
 def flatten(value: Any, prefix: str = "") -> Iterator[tuple[str, Any]]:
@@ -112,6 +113,69 @@ def sections(boards: tuple[Board, ...], view: Mapping[str, Any]) -> tuple[Board,
     covered = {key for b in boards for key in b.covers}
     rest = fact_list(view, [k for k in view if k not in covered])
     return tuple(b for b in boards if b.layout == "tableau") + ((rest,) if rest is not None else ())
+
+
+def grid_of(points: Iterable[tuple[str, int, int]]) -> dict[str, tuple[int, int]]:
+    """Points in a board's own units (``x`` to the right, ``y`` down; a map data's coordinates) as
+    columns and rows of a small grid, from 1: each distinct ``x`` a column and each distinct ``y`` a row,
+    in order, so the grid keeps the board's shape without its empty space. Two ids at one point: the
+    later one takes the next free column of its row."""
+    pts = list(points)
+    cols = {x: i for i, x in enumerate(sorted({x for _id, x, _y in pts}), start=1)}
+    rows = {y: i for i, y in enumerate(sorted({y for _id, _x, y in pts}), start=1)}
+    out: dict[str, tuple[int, int]] = {}
+    taken: set[tuple[int, int]] = set()
+    for aid, x, y in pts:
+        spot = (cols[x], rows[y])
+        while spot in taken:
+            spot = (spot[0] + 1, spot[1])
+        taken.add(spot)
+        out[aid] = spot
+    return out
+
+
+def placed(title: str, areas: Iterable[Area], at: Mapping[str, tuple[int, int]], *,
+           links: Iterable[Link] = (), covers: tuple[str, ...] = ()) -> Board:
+    """A ``map`` board: each area at its (column, row) in ``at``; an area ``at`` does not place, or
+    one whose cell another already holds, goes to the first free cell of the rows after the last
+    (in the order given, as wide as the map). Only ``links`` between areas of the board are kept, each
+    once; a link of a kind (a sea lane, not a land border) is listed in both areas' facts too, so a
+    reader without the lines (the terminal, a phone) still sees it."""
+    given = list(areas)
+    ids = {a.id for a in given}
+    kept: list[Link] = []
+    seen: set[tuple[str, str]] = set()
+    for link in links:
+        pair = (min(link.a, link.b), max(link.a, link.b))
+        if link.a != link.b and link.a in ids and link.b in ids and pair not in seen:
+            seen.add(pair)
+            kept.append(link)
+    across: dict[str, dict[str, list[str]]] = {}
+    for link in kept:
+        if link.kind:
+            across.setdefault(link.a, {}).setdefault(link.kind, []).append(link.b)
+            across.setdefault(link.b, {}).setdefault(link.kind, []).append(link.a)
+    taken: set[tuple[int, int]] = set()
+    spots: dict[str, tuple[int, int]] = {}
+    for a in given:
+        spot = at.get(a.id)
+        if spot is not None and spot[0] >= 1 and spot[1] >= 1 and spot not in taken:
+            taken.add(spot)
+            spots[a.id] = spot
+    width = max((c for c, _r in taken), default=0) or math.isqrt(max(len(given) - 1, 0)) + 1
+    free = ((c, r) for r in range(max((r for _c, r in taken), default=0) + 1, 1 << 30)
+            for c in range(1, width + 1))
+    out = []
+    for a in given:
+        col, row = spots[a.id] if a.id in spots else next(free)
+        extra = tuple((kind, ", ".join(others)) for kind, others in across.get(a.id, {}).items())
+        out.append(msgspec.structs.replace(a, x=col, y=row, facts=a.facts + extra))
+    return Board(title=title, layout="map", areas=tuple(out), covers=covers, links=tuple(kept))
+
+
+def in_place_order(areas: Iterable[Area]) -> list[Area]:
+    """A map's areas as a reader goes over the table: row by row, left to right."""
+    return sorted(areas, key=lambda a: (a.y, a.x))
 
 
 #: a word of a text that may be an id (the viewer's script splits a text into the same words)
