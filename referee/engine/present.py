@@ -117,9 +117,11 @@ def sections(boards: tuple[Board, ...], view: Mapping[str, Any]) -> tuple[Board,
 
 def grid_of(points: Iterable[tuple[str, int, int]]) -> dict[str, tuple[int, int]]:
     """Points in a board's own units (``x`` to the right, ``y`` down; a map data's coordinates) as
-    columns and rows of a small grid, from 1: each distinct ``x`` a column and each distinct ``y`` a row,
-    in order, so the grid keeps the board's shape without its empty space. Two ids at one point: the
-    later one takes the next free column of its row."""
+    columns and rows of a small grid, from 1, keeping the board's shape without its empty space: each
+    distinct ``x`` a column and each distinct ``y`` a row, in order; then neighbouring columns that
+    share no row are drawn as one, and neighbouring rows that share no column (so a dozen sparse
+    columns fit a page and every area keeps its row's and its column's order). Two ids at one point:
+    the later one takes the next free column of its row."""
     pts = list(points)
     cols = {x: i for i, x in enumerate(sorted({x for _id, x, _y in pts}), start=1)}
     rows = {y: i for i, y in enumerate(sorted({y for _id, _x, y in pts}), start=1)}
@@ -131,7 +133,25 @@ def grid_of(points: Iterable[tuple[str, int, int]]) -> dict[str, tuple[int, int]
             spot = (spot[0] + 1, spot[1])
         taken.add(spot)
         out[aid] = spot
+    for axis in (0, 1):
+        out = _merged(out, axis)
     return out
+
+
+def _merged(at: dict[str, tuple[int, int]], axis: int) -> dict[str, tuple[int, int]]:
+    """``at`` with each run of neighbouring columns (``axis`` 0) or rows (1) that share no cell drawn
+    as one column or row, renumbered from 1."""
+    lines = sorted({spot[axis] for spot in at.values()})
+    across = {n: {spot[1 - axis] for spot in at.values() if spot[axis] == n} for n in lines}
+    renumber: dict[int, int] = {}
+    current, held = 0, set[int]()
+    for n in lines:
+        if current and not held & across[n]:
+            held |= across[n]
+        else:
+            current, held = current + 1, set(across[n])
+        renumber[n] = current
+    return {aid: ((renumber[c], r) if axis == 0 else (c, renumber[r])) for aid, (c, r) in at.items()}
 
 
 def placed(title: str, areas: Iterable[Area], at: Mapping[str, tuple[int, int]], *,

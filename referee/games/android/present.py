@@ -52,7 +52,7 @@ def city(rules: BoundRules, view: dict[str, Any]) -> Board | None:
     for t, row in sorted((view.get("leads") or {}).items()):
         for owner, loc in sorted(row.items()):
             if loc != "box":
-                put(loc, f"lead {t} ({owner})", Piece(kind=f"{t} lead", name=owner))
+                put(loc, f"lead {t} ({owner})", Piece(kind="lead", name=t, notes=(owner,)))
     for seat in sorted(players):
         p = players[seat]
         for lid in (p.get("warrants") or ()) if isinstance(p, dict) else ():
@@ -68,13 +68,12 @@ def city(rules: BoundRules, view: dict[str, Any]) -> Board | None:
     areas = []
     for lid in rules.map.order:
         loc = rules.loc(lid)
+        worth = ("-1 VP each" if loc.bank == "trauma" else
+                 f"{int(token_vp.get(loc.bank, 1)):+d} VP each" if loc.bank in _VP_BANKS else "")
+        bank = f"{loc.bank.replace('_', ' ')} bank" + (f" ({worth})" if worth else "") if loc.bank else ""
         label = ", ".join(x for x in (loc.coord, loc.type, loc.quality, "major" if loc.major else "",
-                                      "restricted" if loc.restricted else "") if x)
+                                      "restricted" if loc.restricted else "", bank) if x)
         facts: list[tuple[str, str]] = [("district", loc.district.replace("_", " "))]
-        if loc.bank:
-            worth = ("−1 VP each" if loc.bank == "trauma" else
-                     f"{int(token_vp.get(loc.bank, 1)):+d} VP each" if loc.bank in _VP_BANKS else "")
-            facts.append(("bank", loc.bank.replace("_", " ") + (f" ({worth})" if worth else "")))
         if loc.ability is not None:
             facts.append(("ability", loc.ability.text))
         areas.append(Area(id=lid, label=label, lines=tuple(lines.get(lid, ())), pieces=tuple(pieces.get(lid, ())),
