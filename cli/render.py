@@ -298,12 +298,13 @@ def board(b: Board, *, details: bool = False) -> Table:
         table.add_column("")
         if placed:
             table.add_column("")
-        labelled = any(a.label for a in b.areas)
+        in_order = map_rows(b)
+        labelled = any(label for _w, _a, label in in_order)
         if labelled:
             table.add_column("", style="dim")
         table.add_column("")
-        for where, a in map_rows(b):
-            table.add_row(*([escape(where)] if placed else []), escape(a.id), *([escape(a.label)] if labelled else []),
+        for where, a, label in in_order:
+            table.add_row(*([escape(where)] if placed else []), escape(a.id), *([escape(label)] if labelled else []),
                           escape(", ".join(a.lines) or "·"))
     else:  # a tableau or a row: one column per area
         table.add_column("")

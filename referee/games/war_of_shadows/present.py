@@ -1,5 +1,5 @@
 """How War of Shadows' table is drawn (the ``boards`` hook): the map as its regions placed as the board
-lies (``places.toml``), its land and sea borders between them (home empire, cities, farm and fort
+lies (:mod:`.places`), its land and sea borders between them (home empire, cities, farm and fort
 beside each; banners, control and agents in it), the council as
 a grid of empires by positions, then the seats' tableaux; every area's contents also as pieces to draw
 (banners in their empire's colour, agents in their seat's). :func:`sections` gives the players and
@@ -8,9 +8,6 @@ Built from one role's view and the public board data only."""
 
 from __future__ import annotations
 
-import tomllib
-from functools import cache
-from importlib.resources import files
 from typing import Any
 
 from referee.engine.present import fact_list, placed, seat_tableau
@@ -18,6 +15,7 @@ from schemas.board import Area, Board, Link, Piece
 
 from .data import EMPIRES, POSITIONS
 from .data import Board as MapData
+from .places import PLACES
 
 
 def boards(board: MapData, view: dict[str, Any]) -> tuple[Board, ...]:
@@ -51,16 +49,9 @@ def map_of(board: MapData, view: dict[str, Any]) -> Board | None:
                           owner=str(control.get(rid) or "")))
     links = [Link(a=a, b=b, kind=kind) for kind, pairs in (("", board.land), ("sea", board.sea))
              for a, b in sorted(pairs) if a < b]
-    return placed("Map", areas, places().get(board.board_id, {}), links=links,
+    return placed("Map", areas, PLACES.get(board.board_id, {}), links=links,
                   covers=("banners", "control", "conquered", "region_agents"))
 
-
-@cache
-def places() -> dict[str, dict[str, tuple[int, int]]]:
-    """Where each bundled board's regions are drawn (``places.toml``: presentation only, never part of
-    a match's data, so no match's hashes depend on it): board id -> region -> (column, row)."""
-    raw = tomllib.loads(files(__package__).joinpath("places.toml").read_text(encoding="utf-8"))
-    return {bid: {rid: (int(at[0]), int(at[1])) for rid, at in regions.items()} for bid, regions in raw.items()}
 
 
 def council(view: dict[str, Any]) -> Board | None:
