@@ -153,6 +153,18 @@ def test_an_android_location_shows_its_qualities_its_vp_and_the_warrants_on_it()
     assert ("ability", "2 TIME: gain 1 political favor") in areas["city_hall"].facts
 
 
+def test_show_names_a_maps_places_and_its_borders_alike():
+    """``show`` gives each location by its name, its Beanstalk neighbours too (a link names the areas it
+    joins by the same names)."""
+    from referee.engine.present import named_boards
+
+    r, mid = _android()
+    shown = r.show(mid, seat="louis")
+    rows = {a.id: label for _w, a, label in map_rows(named_boards(shown.boards, shown.names)[0])}
+    assert rows["Root"] == "F3, civic, normal; beanstalk: Midway"
+    assert rows["Castle Club"].endswith("baggage bank; beanstalk: Midway, Challenger Memorial Ferry")
+
+
 def test_a_token_bank_is_worth_what_the_option_token_vp_says(tmp_path):
     text = resources.files("referee.games.android").joinpath("data/demo.toml").read_text("utf-8")
     text = text.replace('bank = "hit"', 'bank = "haas"', 1)

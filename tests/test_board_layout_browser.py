@@ -138,3 +138,19 @@ def test_androids_city_is_drawn_row_by_row_on_a_phone(browser, pages):
         "return document.querySelector('#boards .map [data-cell=\"starlight_crusade\"] .rlabel').innerText")
     assert crusade == "D1, religious, normal, major, trauma bank (-1 VP each)"
     assert not browser.execute_script("return document.querySelectorAll('#boards .map svg').length")
+
+
+def test_a_map_is_laid_out_again_when_the_window_narrows(browser, pages):
+    """Turned from a desktop's width to a phone's, Android's city goes from the grid to rows (and back)."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    page, _board = pages["android"]
+    _open(browser, page, DESKTOP)
+    is_rows = "return document.querySelector('#boards .map').classList.contains('rows')"
+    assert not browser.execute_script(is_rows)
+    browser.set_window_size(*PHONE)
+    WebDriverWait(browser, 10).until(lambda b: b.execute_script(is_rows))
+    assert _wider(browser) == []
+    browser.set_window_size(*DESKTOP)
+    WebDriverWait(browser, 10).until(lambda b: not b.execute_script(is_rows))
+    assert browser.execute_script("return document.querySelectorAll('#boards .map > svg line').length") == 4

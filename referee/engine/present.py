@@ -255,13 +255,14 @@ def in_names(text: str, name_of: Callable[[str], str | None]) -> str:
 
 
 def named_boards(boards: Iterable[Board], names: Mapping[str, str]) -> tuple[Board, ...]:
-    """``boards`` as people read them: every id in an area's id, label, row, column, lines and facts given as its
-    printed name (``referee show``; the viewer's script does the same, with the id on hover)."""
+    """``boards`` as people read them: every id in an area's id, label, row, column, lines and facts (and in
+    a map's links) given as its printed name (``referee show``; the viewer's script does the same, with the id on hover)."""
     out = []
     for b in boards:
         areas = tuple(msgspec.structs.replace(
             a, id=named(a.id, names), label=named(a.label, names), row=named(a.row, names), col=named(a.col, names),
             lines=tuple(named(x, names) for x in a.lines),
             facts=tuple((named(k, names), named(v, names)) for k, v in a.facts)) for a in b.areas)
-        out.append(msgspec.structs.replace(b, areas=areas))
+        links = tuple(msgspec.structs.replace(x, a=named(x.a, names), b=named(x.b, names)) for x in b.links)
+        out.append(msgspec.structs.replace(b, areas=areas, links=links))
     return tuple(out)

@@ -145,7 +145,8 @@ function drawMap(bd, was, compare) {
   const place = a => {
     const t = mark(tile(a, fits && !roomy), a, was[a.id], compare);
     for (const [k, v] of a.facts || []) { const f = el('div', 'mfact'); f.append(worded(k), ': ', worded(v)); t.append(f); }
-    t.title = [a.label, ...(a.lines || []), ...(a.facts || []).map(f => f[0] + ': ' + f[1])].filter(Boolean).join('\n');
+    t.title = [a.label, ...(a.lines || []), ...(a.facts || []).map(f => f[0] + ': ' + f[1])].filter(Boolean)
+      .map(x => x.replace(/[A-Za-z0-9_]+/g, w => names[w] || w)).join('\n');
     tiles[a.id] = t; return t;
   };
   if (fits) {
