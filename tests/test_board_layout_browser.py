@@ -1,6 +1,6 @@
 """The placed maps in a real browser (issue 25, item 2): headless Chromium opens the viewer of Android's
-and War of Shadows' demo matches on a phone (390x844) and a desktop (1280x800). Nothing is wider than
-the window; the map's areas lie where the game placed them (two neighbours' boxes touch, a row's areas
+and War of Shadows' demo matches on a phone (390x844, and 360 px wide), and a desktop (1280x800). Nothing
+is wider than the window; the map's areas lie where the game placed them (two neighbours' boxes touch, a row's areas
 side by side, the rows in order); its borders are drawn as lines where there is room; every area's name
 fits its tile. Needs Debian's chromium and chromium-driver; skips with the reason where they are absent."""
 
@@ -19,7 +19,7 @@ from support.browser import chromium, needs_chromium
 
 pytestmark = [pytest.mark.slow, needs_chromium]
 
-PHONE, DESKTOP = (390, 844), (1280, 800)
+PHONE, DESKTOP, NARROW = (390, 844), (1280, 800), (360, 740)
 GAMES = {"android": ("thursday-club.txt", "arbiter"), "war_of_shadows": ("ember-coast.txt", "anna")}
 
 
@@ -86,7 +86,7 @@ def _below(a, b, gap=20):
     return abs(a["left"] - b["left"]) < 1 and 0 <= b["top"] - a["bottom"] <= gap
 
 
-@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+@pytest.mark.parametrize("size", [PHONE, DESKTOP, NARROW], ids=["phone", "desktop", "narrow-phone"])
 def test_war_of_shadows_map_lies_as_its_board_at_both_sizes(browser, pages, size):
     page, board = pages["war_of_shadows"]
     _open(browser, page, size)
@@ -118,11 +118,12 @@ def test_androids_city_lies_as_the_map_on_a_desktop(browser, pages):
     assert kinds == ["beanstalk"] * 4
 
 
-def test_androids_city_is_drawn_row_by_row_on_a_phone(browser, pages):
+@pytest.mark.parametrize("size", [PHONE, NARROW], ids=["phone", "narrow-phone"])
+def test_androids_city_is_drawn_row_by_row_on_a_phone(browser, pages, size):
     """Twelve columns would not fit a phone: the map is drawn a row at a time, each row's locations side
     by side in order, the rows in order, with their qualities and VP."""
     page, board = pages["android"]
-    _open(browser, page, PHONE)
+    _open(browser, page, size)
     assert _wider(browser) == []
     boxes = _boxes(browser)
     assert browser.execute_script("return document.querySelector('#boards .map').classList.contains('rows')")
