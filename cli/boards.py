@@ -98,11 +98,13 @@ def _board(b: Board) -> Table:
         at = {(a.row, a.col): a for a in b.areas}
         columns += [(_text(c), "center") for c in cols]
         rows = [[[_text(r)], *(_lines(at.get((r, c))) for c in cols)] for r in row_names]
-    elif b.layout == "regions":
-        labelled = any(a.label for a in b.areas)
-        columns += [("", "left")] * (2 if labelled else 1)
-        rows = [[[_text(a.id)], *([[_text(a.label)]] if labelled else []), [_text(", ".join(a.lines) or "·")]]
-                for a in b.areas]
+    elif b.layout in ("regions", "map"):
+        placed = b.layout == "map"
+        listed = map_rows(b)
+        labelled = any(label for _at, _a, label in listed)
+        columns += [("", "left")] * (1 + placed + labelled)
+        rows = [[*([[_text(at)]] if placed else []), [_text(a.id)], *([[_text(label)]] if labelled else []),
+                 [_text(", ".join(a.lines) or "·")]] for at, a, label in listed]
     else:
         columns += [(_text(a.id + (f" ({a.label})" if a.label else "")), "left") for a in b.areas]
         if any(a.lines for a in b.areas) or b.layout == "row":
@@ -110,7 +112,28 @@ def _board(b: Board) -> Table:
         facts = [dict(a.facts) for a in b.areas]
         names = list(dict.fromkeys(name for a in b.areas for name, _v in a.facts))
         rows += [[[_text(name)], *([_text(f.get(name, "—"))] for f in facts)] for name in names]
-    return _text(b.title), columns, rows, b.layout != "regions", b.layout in ("grid", "row")
+    return _text(b.title), columns, rows, b.layout not in ("regions", "map"), b.layout in ("grid", "row")
+
+
+def map_rows(b: Board) -> list[tuple[str, Area, str]]:
+    """A board's areas in the order a reader goes over them, each with the row it starts (or "") and its
+    label: a ``map``'s row by row, left to right, the first of each row with its row's number ("row 2"),
+    each label followed by the borders of a kind that the lines of a picture would show ("sea:
+    saltmarsh"); a map of regions as the game lists them."""
+    if b.layout != "map":
+        return [("", a, a.label) for a in b.areas]
+    across: dict[str, dict[str, list[str]]] = {}
+    for link in b.links:
+        if link.kind:
+            across.setdefault(link.a, {}).setdefault(link.kind, []).append(link.b)
+            across.setdefault(link.b, {}).setdefault(link.kind, []).append(link.a)
+    out: list[tuple[str, Area, str]] = []
+    last = None
+    for a in sorted(b.areas, key=lambda a: (a.y, a.x)):
+        borders = "; ".join(f"{kind}: {', '.join(others)}" for kind, others in across.get(a.id, {}).items())
+        out.append((f"row {a.y}" if a.y != last else "", a, "; ".join(x for x in (a.label, borders) if x)))
+        last = a.y
+    return out
 
 
 def _lines(area: Area | None) -> list[str]:

@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.markup import escape as markup
 
 from cli import lines, logtext
+from cli.boards import map_rows
 from cli.lines import fmt
 
 from referee import entryref
@@ -282,7 +283,7 @@ def board(b: Board, *, details: bool = False) -> Table:
     seats' tableaux (or a list's areas) side by side, a shared row's slots as columns; ``details``:
     the areas' internal fields too, after their facts."""
     table = new_table(title=escape(b.title), title_justify="left", show_lines=b.layout in ("grid", "row"),
-                  show_header=b.layout != "regions")
+                  show_header=b.layout not in ("regions", "map"))
     if b.layout == "grid":
         rows = list(dict.fromkeys(a.row for a in b.areas))
         cols = list(dict.fromkeys(a.col for a in b.areas))
@@ -292,14 +293,19 @@ def board(b: Board, *, details: bool = False) -> Table:
             table.add_column(escape(c), justify="center")
         for r in rows:
             table.add_row(escape(r), *(_lines(at.get((r, c))) for c in cols))
-    elif b.layout == "regions":
+    elif b.layout in ("regions", "map"):
+        placed = b.layout == "map"
         table.add_column("")
-        labelled = any(a.label for a in b.areas)
+        if placed:
+            table.add_column("")
+        in_order = map_rows(b)
+        labelled = any(label for _w, _a, label in in_order)
         if labelled:
             table.add_column("", style="dim")
         table.add_column("")
-        for a in b.areas:
-            table.add_row(escape(a.id), *([escape(a.label)] if labelled else []), escape(", ".join(a.lines) or "·"))
+        for where, a, label in in_order:
+            table.add_row(*([escape(where)] if placed else []), escape(a.id), *([escape(label)] if labelled else []),
+                          escape(", ".join(a.lines) or "·"))
     else:  # a tableau or a row: one column per area
         table.add_column("")
         for a in b.areas:

@@ -10,6 +10,12 @@ An area may also carry :class:`Piece` values: what is there as things to draw (a
 colour and loyalty, an agent token, a stack of banners), so a viewer can draw a picture of any game's
 table without knowing its fields. A ``list`` board is a section of labelled facts in words; an area's
 ``details`` are the facts a reader opens on request (object ids, cursors, derived flags).
+
+A ``map`` board places its areas where they lie on the table: each area's ``x`` (column) and ``y``
+(row) on a small grid, 1-based, and the board's ``links`` name the borders between areas (a land
+border, a sea lane, a space elevator's cable), drawn as lines where the viewer has room and listed in
+the areas' facts by the game. Every field of a position is optional: a board that places nothing is
+drawn as before.
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ from typing import Literal
 
 import msgspec
 
-Layout = Literal["grid", "regions", "tableau", "row", "list"]
+Layout = Literal["grid", "regions", "tableau", "row", "list", "map"]
 
 
 class Piece(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -60,6 +66,18 @@ class Area(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     pieces: tuple[Piece, ...] = ()
     #: facts shown on request only: internal fields (object ids, cursors, derived flags)
     details: tuple[tuple[str, str], ...] = ()
+    #: where a ``map`` board places it: column and row on the board's grid, from 1 (0: not placed)
+    x: int = 0
+    y: int = 0
+
+
+class Link(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """A border between two areas of a ``map`` board, drawn as a line between them."""
+
+    a: str
+    b: str
+    #: what kind of border, in the game's words ("" a land border; "sea"; "beanstalk")
+    kind: str = ""
 
 
 class Board(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -70,3 +88,5 @@ class Board(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     areas: tuple[Area, ...] = ()
     #: the view's top-level keys this board draws: a reader's list of the other facts leaves them out
     covers: tuple[str, ...] = ()
+    #: a ``map`` board's borders between its areas
+    links: tuple[Link, ...] = ()

@@ -293,7 +293,7 @@ def test_the_board_draws_the_city_with_the_detectives_and_leads():
     r, mid = _setup_match()
     boards = r.show(mid, seat="rachel").boards
     city = boards[0]
-    assert city.layout == "regions" and len(city.areas) == 23
+    assert city.layout == "map" and len(city.areas) == 23
     areas = {a.id: a for a in city.areas}
     assert "detective raymond (raymond)" in areas["a_plus_athletic_club"].lines
     assert "lead physical (raymond)" in areas["starport_kaguya"].lines

@@ -108,6 +108,6 @@ def test_both_games_draw_their_own_boards():
     assert any("T14 (alice, 3)" in line for a in field.areas for line in a.lines)
     wos = r.new_match("war_of_shadows", ["anna", "boris", "vera"], cards="demo").id
     titles = [(b.title, b.layout) for b in r.show(wos, seat="anna").boards]
-    assert titles == [("Map", "regions"), ("Council", "grid"), ("Players", "tableau")]
+    assert titles == [("Map", "map"), ("Council", "grid"), ("Players", "tableau")]
     council = r.show(wos).boards[1]
     assert {a.row for a in council.areas} == {"bear", "lion", "horse", "elephant", "eagle"}

@@ -3,6 +3,7 @@ values read as text. Pure functions of a role's view: a board can show nothing t
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from functools import cache
@@ -10,7 +11,7 @@ from typing import Any
 
 import msgspec
 
-from schemas.board import Area, Board
+from schemas.board import Area, Board, Link
 
 
 def flatten(value: Any, prefix: str = "") -> Iterator[tuple[str, Any]]:
@@ -114,6 +115,89 @@ def sections(boards: tuple[Board, ...], view: Mapping[str, Any]) -> tuple[Board,
     return tuple(b for b in boards if b.layout == "tableau") + ((rest,) if rest is not None else ())
 
 
+def grid_of(points: Iterable[tuple[str, int, int]]) -> dict[str, tuple[int, int]]:
+    """Points in a board's own units (``x`` to the right, ``y`` down; a map data's coordinates) as
+    columns and rows of a small grid, from 1, keeping the board's shape without its empty space: each
+    distinct ``x`` a column and each distinct ``y`` a row, in order; then neighbouring columns that
+    share no row are drawn as one, and neighbouring rows that share no column (so a dozen sparse
+    columns fit a page and every area keeps its row's and its column's order). Two ids at one point:
+    the later one takes the next free column of its row."""
+    pts = list(points)
+    cols = {x: i for i, x in enumerate(sorted({x for _id, x, _y in pts}), start=1)}
+    rows = {y: i for i, y in enumerate(sorted({y for _id, _x, y in pts}), start=1)}
+    out: dict[str, tuple[int, int]] = {}
+    taken: set[tuple[int, int]] = set()
+    for aid, x, y in pts:
+        spot = (cols[x], rows[y])
+        while spot in taken:
+            spot = (spot[0] + 1, spot[1])
+        taken.add(spot)
+        out[aid] = spot
+    for axis in (0, 1):
+        out = _merged(out, axis)
+    return out
+
+
+def _merged(at: dict[str, tuple[int, int]], axis: int) -> dict[str, tuple[int, int]]:
+    """``at`` with each run of neighbouring columns (``axis`` 0) or rows (1) that share no cell drawn
+    as one column or row, renumbered from 1."""
+    lines = sorted({spot[axis] for spot in at.values()})
+    across = {n: {spot[1 - axis] for spot in at.values() if spot[axis] == n} for n in lines}
+    renumber: dict[int, int] = {}
+    current, held = 0, set[int]()
+    for n in lines:
+        if current and not held & across[n]:
+            held |= across[n]
+        else:
+            current, held = current + 1, set(across[n])
+        renumber[n] = current
+    return {aid: ((renumber[c], r) if axis == 0 else (c, renumber[r])) for aid, (c, r) in at.items()}
+
+
+def placed(title: str, areas: Iterable[Area], at: Mapping[str, tuple[int, int]], *,
+           links: Iterable[Link] = (), covers: tuple[str, ...] = ()) -> Board:
+    """A ``map`` board: each area at its (column, row) in ``at``; an area ``at`` does not place, or
+    one whose cell another already holds, goes to the first free cell of the rows after the last
+    (in the order given, as wide as the map). Only ``links`` between areas of the board are kept, each
+    once; a link of a kind (a sea lane, not a land border) is listed in both areas' facts too, so a
+    reader without the lines (the terminal, a phone) still sees it."""
+    given = list(areas)
+    ids = {a.id for a in given}
+    kept: list[Link] = []
+    seen: set[tuple[str, str]] = set()
+    for link in links:
+        pair = (min(link.a, link.b), max(link.a, link.b))
+        if link.a != link.b and link.a in ids and link.b in ids and pair not in seen:
+            seen.add(pair)
+            kept.append(link)
+    across: dict[str, dict[str, list[str]]] = {}
+    for link in kept:
+        if link.kind:
+            across.setdefault(link.a, {}).setdefault(link.kind, []).append(link.b)
+            across.setdefault(link.b, {}).setdefault(link.kind, []).append(link.a)
+    taken: set[tuple[int, int]] = set()
+    spots: dict[str, tuple[int, int]] = {}
+    for a in given:
+        spot = at.get(a.id)
+        if spot is not None and spot[0] >= 1 and spot[1] >= 1 and spot not in taken:
+            taken.add(spot)
+            spots[a.id] = spot
+    width = max((c for c, _r in taken), default=0) or math.isqrt(max(len(given) - 1, 0)) + 1
+    free = ((c, r) for r in range(max((r for _c, r in taken), default=0) + 1, 1 << 30)
+            for c in range(1, width + 1))
+    out = []
+    for a in given:
+        col, row = spots[a.id] if a.id in spots else next(free)
+        extra = tuple((kind, ", ".join(others)) for kind, others in across.get(a.id, {}).items())
+        out.append(msgspec.structs.replace(a, x=col, y=row, facts=a.facts + extra))
+    return Board(title=title, layout="map", areas=tuple(out), covers=covers, links=tuple(kept))
+
+
+def in_place_order(areas: Iterable[Area]) -> list[Area]:
+    """A map's areas as a reader goes over the table: row by row, left to right."""
+    return sorted(areas, key=lambda a: (a.y, a.x))
+
+
 #: a word of a text that may be an id (the viewer's script splits a text into the same words)
 WORD = re.compile(r"[A-Za-z0-9_]+")
 
@@ -171,13 +255,14 @@ def in_names(text: str, name_of: Callable[[str], str | None]) -> str:
 
 
 def named_boards(boards: Iterable[Board], names: Mapping[str, str]) -> tuple[Board, ...]:
-    """``boards`` as people read them: every id in an area's id, label, row, column, lines and facts given as its
-    printed name (``referee show``; the viewer's script does the same, with the id on hover)."""
+    """``boards`` as people read them: every id in an area's id, label, row, column, lines and facts (and in
+    a map's links) given as its printed name (``referee show``; the viewer's script does the same, with the id on hover)."""
     out = []
     for b in boards:
         areas = tuple(msgspec.structs.replace(
             a, id=named(a.id, names), label=named(a.label, names), row=named(a.row, names), col=named(a.col, names),
             lines=tuple(named(x, names) for x in a.lines),
             facts=tuple((named(k, names), named(v, names)) for k, v in a.facts)) for a in b.areas)
-        out.append(msgspec.structs.replace(b, areas=areas))
+        links = tuple(msgspec.structs.replace(x, a=named(x.a, names), b=named(x.b, names)) for x in b.links)
+        out.append(msgspec.structs.replace(b, areas=areas, links=links))
     return tuple(out)

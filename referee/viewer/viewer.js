@@ -86,7 +86,7 @@ function chip(p) {
   const c = paint(el('span', 'chip' + (p.face_down ? ' down' : '')), p.owner);
   if (p.kind) c.append(el('span', 'kind', p.kind));
   if (p.card) c.append(wordedEl('b', '', p.card));
-  else if (p.name) c.append(el('b', '', p.name));
+  else if (p.name) c.append(wordedEl('b', '', p.name));
   if (p.value) c.append(el('span', '', '× ' + p.value));
   if (p.face_down) c.append(el('span', 'notes', 'face down'));
   if ((p.notes || []).length) c.append(wordedEl('span', 'notes', p.notes.join(' · ')));
@@ -109,6 +109,79 @@ function mark(node, a, was, compare) {
   if (compare && JSON.stringify(a || null) !== JSON.stringify(was || null)) node.classList.add('changed');
   return node;
 }
+// a region of a map: its name and holder in the head, its label, what is on it (pieces or lines)
+// a piece where a tile has little room: a dot in its owner's colour with its initial, the rest on hover
+function dot(p) {
+  const who = names[p.name] || p.name || p.kind || '?';
+  const d = paint(el('span', 'dot', who.slice(0, 1).toUpperCase()), p.owner);
+  d.title = [p.kind, names[p.name] || p.name, p.owner, ...(p.notes || []).map(n => names[n] || n)].filter(Boolean).join(' · ');
+  return d;
+}
+function tile(a, dense) {
+  const t = paint(el('div', 'tile' + (a.owner ? '' : ' free')), a.owner);
+  const head = el('div', 'rhead'); head.append(wordedEl('span', 'rname', a.id)); if (a.owner) head.append(el('span', '', a.owner));
+  t.append(head); if (a.label) t.append(wordedEl('div', 'rlabel', a.label));
+  const body = el('div', 'rbody');
+  for (const p of a.pieces || []) {
+    if (p.value && !p.card) { const pip = paint(el('span', 'pip', p.value), p.owner); pip.title = [p.kind, p.name || p.owner, p.value].filter(Boolean).join(' '); body.append(pip); }
+    else if (!(a.owner && p.owner === a.owner && !p.card && !p.value && p.kind !== 'agent')) body.append(dense ? dot(p) : chip(p));
+    else if ((p.notes || []).length) body.append(wordedEl('span', 'notes', p.notes.join(' · ')));
+  }
+  if (!(a.pieces || []).length) for (const line of a.lines || []) body.append(wordedEl('span', 'notes', line));
+  t.append(body);
+  return t;
+}
+// a board whose areas are placed (x column, y row): on a grid as the table lies, its links drawn as
+// lines between the tiles (under them, so a line shows where the tiles leave room); where a column
+// would be too narrow to read, row by row in order instead (a phone), each row's areas side by side
+const MAP_COLUMN = 68, MAP_ROOMY = 124;  // px a column needs to be drawn at all / to show its facts
+function drawMap(bd, was, compare) {
+  const areas = bd.areas || [];
+  const cols = Math.max(1, ...areas.map(a => a.x || 1)), width = $('boards').clientWidth || 600;
+  const fits = width / cols >= MAP_COLUMN, roomy = width / cols >= MAP_ROOMY;
+  const m = el('div', 'map' + (fits ? '' : ' rows') + (roomy ? ' roomy' : ''));
+  m.dataset.columns = cols;
+  const tiles = {};
+  const place = a => {
+    const t = mark(tile(a, fits && !roomy), a, was[a.id], compare);
+    for (const [k, v] of a.facts || []) { const f = el('div', 'mfact'); f.append(worded(k), ': ', worded(v)); t.append(f); }
+    t.title = [a.label, ...(a.lines || []), ...(a.facts || []).map(f => f[0] + ': ' + f[1])].filter(Boolean)
+      .map(x => x.replace(/[A-Za-z0-9_]+/g, w => names[w] || w)).join('\n');
+    tiles[a.id] = t; return t;
+  };
+  if (fits) {
+    m.style.gridTemplateColumns = 'repeat(' + cols + ', minmax(0, 1fr))';
+    for (const a of areas) { const t = place(a); t.style.gridColumn = String(a.x || 1); t.style.gridRow = String(a.y || 1); m.append(t); }
+    m._links = (bd.links || []).filter(l => tiles[l.a] && tiles[l.b]).map(l => [tiles[l.a], tiles[l.b], l]);
+  } else {
+    const rows = {}; for (const a of areas) (rows[a.y || 0] = rows[a.y || 0] || []).push(a);
+    for (const y of Object.keys(rows).map(Number).sort((p, q) => p - q)) {
+      const r = el('div', 'maprow'); r.dataset.row = y;
+      for (const a of rows[y].sort((p, q) => (p.x || 0) - (q.x || 0))) r.append(place(a));
+      m.append(r);
+    }
+  }
+  return m;
+}
+// the links of the maps drawn on the grid, once they are laid out (an SVG under the tiles)
+const SVG = 'http://www.w3.org/2000/svg';
+function drawLinks() {
+  for (const m of document.querySelectorAll('#boards .map')) {
+    for (const old of m.querySelectorAll(':scope > svg')) old.remove();
+    if (!(m._links || []).length) continue;
+    const svg = document.createElementNS(SVG, 'svg');
+    svg.setAttribute('width', m.scrollWidth); svg.setAttribute('height', m.scrollHeight); svg.setAttribute('aria-hidden', 'true');
+    const kinds = [...new Set(m._links.map(([, , l]) => l.kind || ''))].filter(Boolean);
+    for (const [p, q, l] of m._links) {
+      const line = document.createElementNS(SVG, 'line');
+      line.setAttribute('x1', p.offsetLeft + p.offsetWidth / 2); line.setAttribute('y1', p.offsetTop + p.offsetHeight / 2);
+      line.setAttribute('x2', q.offsetLeft + q.offsetWidth / 2); line.setAttribute('y2', q.offsetTop + q.offsetHeight / 2);
+      if (l.kind) { line.setAttribute('class', 'kind k' + (kinds.indexOf(l.kind) % 3)); line.dataset.kind = l.kind; }
+      svg.append(line);
+    }
+    m.prepend(svg);
+  }
+}
 function drawBoard(bd, prev, compare) {
   const was = {}; for (const a of (prev && prev.areas) || []) was[a.id] = a;
   const box = el('div', 'board'); box.dataset.board = bd.title; box.append(el('h3', '', bd.title));
@@ -126,20 +199,10 @@ function drawBoard(bd, prev, compare) {
     box.append(g);
   } else if (bd.layout === 'regions') {
     const m = el('div', 'regions');
-    for (const a of areas) {
-      const t = paint(el('div', 'tile' + (a.owner ? '' : ' free')), a.owner);
-      const head = el('div', 'rhead'); head.append(wordedEl('span', 'rname', a.id)); if (a.owner) head.append(el('span', '', a.owner));
-      t.append(head); if (a.label) t.append(wordedEl('div', 'rlabel', a.label));
-      const body = el('div', 'rbody');
-      for (const p of a.pieces || []) {
-        if (p.value && !p.card) { const pip = paint(el('span', 'pip', p.value), p.owner); pip.title = [p.kind, p.name || p.owner, p.value].filter(Boolean).join(' '); body.append(pip); }
-        else if (!(a.owner && p.owner === a.owner && !p.card && !p.value && p.kind !== 'agent')) body.append(chip(p));
-        else if ((p.notes || []).length) body.append(wordedEl('span', 'notes', p.notes.join(' · ')));
-      }
-      if (!(a.pieces || []).length) for (const line of a.lines || []) body.append(wordedEl('span', 'notes', line));
-      t.append(body); m.append(mark(t, a, was[a.id], compare));
-    }
+    for (const a of areas) m.append(mark(tile(a), a, was[a.id], compare));
     box.append(m);
+  } else if (bd.layout === 'map') {
+    box.append(drawMap(bd, was, compare));
   } else {  // a row of slots (a tableau drawn here too, should a game draw one as a board)
     const r = el('div', 'row');
     for (const a of areas) {
@@ -207,6 +270,7 @@ function show(i, opts) {
   const compare = i > 0;
   const pb = {}; for (const bd of compare ? boardsAt[i - 1] : []) pb[bd.title] = bd;
   const boardsBox = $('boards'); boardsBox.replaceChildren(...boardsAt[i].map(bd => drawBoard(bd, pb[bd.title], compare)));
+  drawLinks();
   const ps = {}; for (const sec of compare ? sectionsAt[i - 1] : []) ps[sec.title] = sec;
   $('sections').replaceChildren(...sectionsAt[i].map(sec => drawSection(sec, ps[sec.title], compare)));
   legend(i);
@@ -286,6 +350,11 @@ document.addEventListener('keydown', e => {
               n: () => problem(1), p: () => problem(-1)}[e.key];
   if (go) { e.preventDefault(); go(); }
 });
+// a map is laid out for the width it has: drawn again when the width changes
+let drawnWidth = $('boards').clientWidth, resizing = 0;
+window.addEventListener('resize', () => { clearTimeout(resizing); resizing = setTimeout(() => {
+  if ($('boards').clientWidth !== drawnWidth && document.querySelector('#boards .map')) { drawnWidth = $('boards').clientWidth; show(current, {hash: false, reveal: false}); }
+}, 120); });
 window.addEventListener('hashchange', () => fromHash(true));
 if (!fromHash(true)) show(N, {hash: false, reveal: false});
 window.addEventListener('load', () => { if (location.hash) fromHash(true); });

@@ -1,14 +1,14 @@
-"""How Android's table is drawn (the ``boards`` hook): the city map as its districts (Earth, the
-Beanstalk, the Moon) with every location, who stands there, the leads, the scene of the crime, Lily and
-Jimmy; the suspect sheets with their files (face-down tokens as the role sees them); the conspiracy
+"""How Android's table is drawn (the ``boards`` hook): the city map as it lies (New Angeles on Earth,
+the Beanstalk up to Heinlein on the Moon) with every location placed by its point in the map data, its
+qualities and VP, who stands there, the leads and warrants, the scene of the crime, Lily and Jimmy; the suspect sheets with their files (face-down tokens as the role sees them); the conspiracy
 grid; then the seats' tableaux. Built from one role's view and the public map data only."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from referee.engine.present import seat_tableau
-from schemas.board import Area, Board
+from referee.engine.present import grid_of, placed, seat_tableau
+from schemas.board import Area, Board, Link, Piece
 
 from .data import cell
 from .txn import BoundRules
@@ -22,38 +22,67 @@ def boards(rules: BoundRules, view: dict[str, Any]) -> tuple[Board, ...]:
     return tuple(out)
 
 
+#: the banks whose counters are worth VP at the end (§6.3): trauma costs 1 VP a unit; the tokens are worth
+#: the option ``token_vp`` each
+_VP_BANKS = ("trauma", "haas", "jinteki", "conspiracy")
+
+
 def city(rules: BoundRules, view: dict[str, Any]) -> Board | None:
+    """The map as it lies on the table: every location placed by its point in the map data (x to the
+    east, y towards the Moon), so New Angeles' districts, the Beanstalk's line and Heinlein keep their
+    shape; each with its qualities (type, quality, major, restricted), the bank it holds and what its
+    counters are worth in VP, and who and what is there: detectives, leads, warrants, the scene of the
+    crime, Lily and Jimmy, event abilities."""
     players = view.get("players")
     if not isinstance(players, dict) or not view.get("leads"):
         return None
-    here: dict[str, list[str]] = {}
+    pieces: dict[str, list[Piece]] = {}
+    lines: dict[str, list[str]] = {}
+
+    def put(lid: Any, line: str, piece: Piece) -> None:
+        if isinstance(lid, str) and lid:
+            lines.setdefault(lid, []).append(line)
+            pieces.setdefault(lid, []).append(piece)
+
     for seat in sorted(players):
         p = players[seat]
-        if isinstance(p, dict) and p.get("location"):
-            here.setdefault(p["location"], []).append(f"{seat} ({p.get('detective')})")
-    leads: dict[str, list[str]] = {}
+        if isinstance(p, dict):
+            put(p.get("location"), f"detective {seat} ({p.get('detective')})",
+                Piece(kind="detective", name=seat, owner=seat, notes=(str(p.get("detective")),)))
     for t, row in sorted((view.get("leads") or {}).items()):
         for owner, loc in sorted(row.items()):
             if loc != "box":
-                leads.setdefault(loc, []).append(f"lead {t} ({owner})")
+                put(loc, f"lead {t} ({owner})", Piece(kind="lead", name=t, notes=(owner,)))
+    for seat in sorted(players):
+        p = players[seat]
+        for lid in (p.get("warrants") or ()) if isinstance(p, dict) else ():
+            put(lid, f"warrant ({seat})", Piece(kind="warrant", name=seat, owner=seat))
     scene = view.get("scene") or {}
+    put(scene.get("location"), "scene of the crime" + (f" (hero: {scene['hero']})" if scene.get("hero") else ""),
+        Piece(kind="scene of the crime", name=str(scene.get("hero") or ""), owner=str(scene.get("hero") or "")))
+    for who in ("lily_lockwell", "jimmy_the_snitch"):
+        put(view.get(who), who.replace("_", " "), Piece(name=who.replace("_", " ")))
+    for a in (view.get("events") or {}).get("active") or []:
+        put(a.get("location"), f"event ability {a.get('event')}", Piece(kind="event ability", name=str(a.get("event"))))
+    token_vp = rules.options.get("token_vp") or {}
     areas = []
     for lid in rules.map.order:
         loc = rules.loc(lid)
-        lines = [f"detective {x}" for x in here.get(lid, [])] + leads.get(lid, [])
-        if scene.get("location") == lid:
-            lines.append("scene of the crime" + (f" (hero: {scene['hero']})" if scene.get("hero") else ""))
-        for who in ("lily_lockwell", "jimmy_the_snitch"):
-            if view.get(who) == lid:
-                lines.append(who.replace("_", " "))
-        for a in (view.get("events") or {}).get("active") or []:
-            if a.get("location") == lid:
-                lines.append(f"event ability {a.get('event')}")
-        label = ", ".join(x for x in (loc.coord, loc.district, loc.type, loc.quality,
-                                      "major" if loc.major else "", "restricted" if loc.restricted else "") if x)
-        areas.append(Area(id=lid, label=label, lines=tuple(lines)))
-    return Board(title=f"New Angeles and Heinlein (map {rules.map.map_id})", layout="regions", areas=tuple(areas),
-                 covers=("leads", "scene", "lily_lockwell", "jimmy_the_snitch"))
+        worth = ("-1 VP each" if loc.bank == "trauma" else
+                 f"{int(token_vp.get(loc.bank, 1)):+d} VP each" if loc.bank in _VP_BANKS else "")
+        bank = f"{loc.bank.replace('_', ' ')} bank" + (f" ({worth})" if worth else "") if loc.bank else ""
+        label = ", ".join(x for x in (loc.coord, loc.type, loc.quality, "major" if loc.major else "",
+                                      "restricted" if loc.restricted else "", bank) if x)
+        facts: list[tuple[str, str]] = [("district", loc.district.replace("_", " "))]
+        if loc.ability is not None:
+            facts.append(("ability", loc.ability.text))
+        areas.append(Area(id=lid, label=label, lines=tuple(lines.get(lid, ())), pieces=tuple(pieces.get(lid, ())),
+                          facts=tuple(facts)))
+    bean = rules.map.beanstalk
+    links = [Link(a=a, b=b, kind="beanstalk") for a, b in zip(bean, bean[1:])]
+    at = grid_of((lid, rules.loc(lid).x, rules.loc(lid).y) for lid in rules.map.order)
+    return placed(f"New Angeles, the Beanstalk and Heinlein (map {rules.map.map_id})", areas, at, links=links,
+                  covers=("leads", "scene", "lily_lockwell", "jimmy_the_snitch"))
 
 
 def suspects(view: dict[str, Any]) -> Board | None:

@@ -1,5 +1,6 @@
-"""How War of Shadows' table is drawn (the ``boards`` hook): the map as its regions in board order
-(home empire, cities, farm and fort beside each; banners, control and agents in it), the council as
+"""How War of Shadows' table is drawn (the ``boards`` hook): the map as its regions placed as the board
+lies (:mod:`.places`), its land and sea borders between them (home empire, cities, farm and fort
+beside each; banners, control and agents in it), the council as
 a grid of empires by positions, then the seats' tableaux; every area's contents also as pieces to draw
 (banners in their empire's colour, agents in their seat's). :func:`sections` gives the players and
 the round in a player's words, internal fields (cursors, phase records, options) in the details.
@@ -9,11 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.engine.present import fact_list, seat_tableau
-from schemas.board import Area, Board, Piece
+from referee.engine.present import fact_list, placed, seat_tableau
+from schemas.board import Area, Board, Link, Piece
 
 from .data import EMPIRES, POSITIONS
 from .data import Board as MapData
+from .places import PLACES
 
 
 def boards(board: MapData, view: dict[str, Any]) -> tuple[Board, ...]:
@@ -45,8 +47,11 @@ def map_of(board: MapData, view: dict[str, Any]) -> Board | None:
             pieces += [Piece(kind="agent", name=str(a), owner=str(a)) for a in agents[rid]]
         areas.append(Area(id=rid, label=", ".join(printed), lines=tuple(lines), pieces=tuple(pieces),
                           owner=str(control.get(rid) or "")))
-    return Board(title="Map", layout="regions", areas=tuple(areas),
-                 covers=("banners", "control", "conquered", "region_agents"))
+    links = [Link(a=a, b=b, kind=kind) for kind, pairs in (("", board.land), ("sea", board.sea))
+             for a, b in sorted(pairs) if a < b]
+    return placed("Map", areas, PLACES.get(board.board_id, {}), links=links,
+                  covers=("banners", "control", "conquered", "region_agents"))
+
 
 
 def council(view: dict[str, Any]) -> Board | None:
