@@ -148,6 +148,9 @@ def findings(t: Tournaments, tournament_id: str) -> tuple[list[str], str, int]:
     found += token_findings(state, tokens)
     found += table_findings(t, state)
     found += closing_findings(t, state, records)
+    from .reports import report_findings
+
+    found += report_findings(records)
     found += orphan_findings(t, state)
     return list(dict.fromkeys(found)), head, len(rows)
 
