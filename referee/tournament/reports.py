@@ -7,7 +7,7 @@ are a dispute: the table waits, and the organiser settles it with an arbiter's r
 (``tournament result``), which wins over every report. Once a table has a result, a report is refused
 (``tournament/has_result``): the organiser corrects it.
 
-:func:`report_findings` is the audit's part: every agreement re-derived from the reports before it.
+:func:`.audit.report_findings` is the audit's part: every agreement re-derived from the reports before it.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from ..errors import BadInput, NotFound
 from ..inputs import check_text
 from . import events as ev
 from .codes import TournamentCode
-from .fold import Tournament, evolve, fold
+from .fold import Tournament
 from .service import Tournaments
 from .standings import Standings, paired_so_far, standings
 from .words import parse_result
@@ -122,44 +122,6 @@ def sides(state: Tournament, key: Key, seats: Sequence[str]) -> list[tuple[Outco
 def disagree(state: Tournament, key: Key, seats: Sequence[str]) -> bool:
     """Whether the table's seats reported different results and nothing settled it."""
     return key not in state.results and len(sides(state, key, seats)) > 1
-
-
-def report_findings(records: Sequence[ev.Record]) -> list[str]:
-    """Every report and agreement checked against the records before it: a report for a seat of a table
-    without a result; an agreement naming, for every seat of its table once, that seat's latest report,
-    each of the agreed result, for a table that had none."""
-    found: list[str] = []
-    if not records:
-        return found
-    state = fold(records[:1])
-    for record in records[1:]:
-        event = record.event
-        if isinstance(event, (ev.ResultReported, ev.ResultAgreed)):
-            key = (event.round, event.table)
-            where = f"record {record.n}: round {event.round} table {event.table}"
-            if key in state.results:
-                found.append(f"{where}: a {ev.kind(event).replace('_', ' ')} after the table's result counted "
-                             f"(record {state.results[key].n})")
-            if isinstance(event, ev.ResultAgreed):
-                found += _agreement(state, event, where)
-        evolve(state, record)
-        state.n = record.n
-    return found
-
-
-def _agreement(state: Tournament, event: ev.ResultAgreed, where: str) -> list[str]:
-    t = state.table(event.round, event.table)
-    if t is None:
-        return [f"{where}: agreed, but the table was not paired"]
-    now = state.reports.get((event.round, event.table), {})
-    latest = sorted(n for _, n in now.values())
-    if sorted(event.reports) != latest or set(now) != set(t.seats):
-        return [f"{where}: agreed on reports {', '.join(map(str, event.reports)) or 'none'}; the seats' latest are "
-                f"{', '.join(map(str, latest)) or 'none'} (of {', '.join(sorted(now)) or 'nobody'}, seated "
-                f"{', '.join(t.seats)})"]
-    if any(o != event.outcome for o, _ in now.values()):
-        return [f"{where}: agreed on a result the seats' reports do not all give"]
-    return []
 
 
 def report_rows(state: Tournament, key: Key, seats: Sequence[str], *, public: bool) -> list[SeatReport]:
