@@ -88,7 +88,8 @@ def snapshot(access: TournamentAccess, who: Entrant) -> dict[str, Any]:
         tables.append(row)
     snap: dict[str, Any] = {
         "role": who.role, "name": state.config.name,
-        "pairings": pairings_answer(state, live, blocks if organiser else [], player=mine),
+        "pairings": pairings_answer(state, live, blocks if organiser else [], player=mine,
+                                    public=not organiser and mine is None),
         "standings": standings_answer(replace(table, head=head)), "playing": playing,
         "round": state.current, "tables": tables}
     if mine is not None:
