@@ -181,3 +181,61 @@ def test_the_cli_reports_locally_and_shows_the_reports(cli, db, monkeypatch):
     late = cli("tournament", "report", tid, "--round", "1", "--table", "1", "--seat", b, f"win:{b}")
     assert late.code == 2 and "result counts already" in late.err and "Traceback" not in late.err
     assert cli("tournament", "audit", tid).code == 0
+
+
+def test_the_readme_walk_runs_as_typed(cli, db, monkeypatch):
+    """The commands under "Results reported by the seats", as typed (5e1a: the id `tournament new` prints)."""
+    import os
+    import re
+    import shlex
+
+    from conftest import ROOT
+
+    monkeypatch.setenv("REFEREE_DB", db)
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+        text = f.read()
+    block = text.split("* **Results reported by the seats.**", 1)[1].split("```bash", 1)[1].split("```", 1)[0]
+    tid = "5e1a"
+    outs = []
+    for line in (re.sub(r"\s+#.*$", "", x) for x in block.strip().splitlines()):
+        words = [w.replace("5e1a", tid) for w in shlex.split(line)]
+        assert words[0] == "referee"
+        done = cli(*words[1:])
+        assert done.code == 0 and "Traceback" not in done.err, (line, done.out, done.err)
+        outs.append(done.out)
+        if words[1:3] == ["tournament", "new"]:
+            tid = done.out.strip().splitlines()[-1]
+    assert "table 1: dee v cy" in outs[1] and "table 2: ann v ben" in outs[1]
+    assert "waiting for cy" in outs[2] and "the seats agree: the result counts" in outs[3]
+    assert "results disagree" in outs[5] and "results disagree: ann: win:ann; ben: win:ben" in outs[6]
+    assert "clean" in outs[-1]
+
+
+def test_client_mode_reports_with_a_players_token_only(cli, db, db_store, monkeypatch):
+    from referee.http import create_app
+    from support.live import LiveServer
+
+    monkeypatch.setenv("REFEREE_DB", db)
+    with LiveServer(create_app(lambda: Referee(db_store), admin_token="adm")) as server:
+        url = ("--server", server.url)
+        made = cli(*url, "--token", "adm", "tournament", "new", "Phones", "--game", "by_all_means", "--rounds", "1",
+                   "--seed", "7", "--players", "ann,ben", "--json")
+        assert made.code == 0, made.err
+        tid, tokens = made.json["tournament"], made.json["tokens"]
+        assert cli(*url, "--token", tokens["organiser"], "tournament", "pair", tid).code == 0
+        a, b = cli("tournament", "show", tid, "--json").json["round"][0]["tables"][0]["seats"]
+        wrong = cli(*url, "--token", tokens["players"][a], "tournament", "report", tid, "--round", "1", "--table", "1",
+                    "--seat", b, f"win:{a}")
+        assert wrong.code == 2 and f"not {b}'s" in wrong.err and "Traceback" not in wrong.err, (wrong.code, wrong.err)
+        org = cli(*url, "--token", tokens["organiser"], "tournament", "report", tid, "--round", "1", "--table", "1",
+                  "--seat", a, f"win:{a}")
+        assert org.code == 2 and "organiser" in org.err
+        for seat in (a, b):
+            done = cli(*url, "--token", tokens["players"][seat], "tournament", "report", tid, "--round", "1",
+                       "--table", "1", "--seat", seat, f"win:{a}", "--json")
+            assert done.code == 0, done.err
+        assert done.json["agreed"] and done.json["seat"] == b
+        # the reads through the server print what they print locally
+        here = cli("tournament", "show", tid, "--json").json
+        there = cli(*url, "--token", tokens["organiser"], "tournament", "show", tid, "--json").json
+        assert here["round"] == there["round"] and here["round"][0]["tables"][0]["source"] == "reported"

@@ -144,7 +144,7 @@ class TournamentAccess:
                             + ")")
         if req.seat.strip() and req.seat.strip() != who.player:
             raise Forbidden(AuthCode.FORBIDDEN, f"this token is {who.player}'s: it reports for {who.player}'s seat, "
-                            f"not {req.seat.strip()!r}'s")
+                            f"not {req.seat.strip()}'s")
         state = self.service.load(who.tournament)
         t = state.table(round_, table)
         if t is not None and who.player not in t.seats:

@@ -94,7 +94,7 @@ def test_only_the_seats_own_player_token_reports(client):
     _error(_report(client, tid, tokens["spectator"], 1, f"win:{a}"), 403, "auth/forbidden")
     _error(_report(client, tid, tokens["players"][elsewhere], 1, f"win:{a}"), 403, "auth/forbidden")
     other = _error(_report(client, tid, tokens["players"][a], 1, f"win:{a}", seat=b), 403, "auth/forbidden")
-    assert f"not '{b}'" in other["message"]
+    assert f"not {b}'s" in other["message"]
     _error(_report(client, tid, "not-a-token", 1, f"win:{a}"), 401)
     _error(_report(client, tid, tokens["players"][a], 1, f"win:{a}", extra=1), 400)
     _error(_report(client, tid, tokens["players"][a], 1, "win:zed"), 422, "tournament/bad_result")
