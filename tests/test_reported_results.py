@@ -82,11 +82,15 @@ def test_a_disagreement_goes_to_the_organiser_who_settles_it(db_store):
     api, tid, tables = _cup(db_store)
     a, b = tables[1].seats
     _report(api, tid, 1, 2, a, f"win:{a}")
+    access = TournamentAccess(Referee(db_store))
+    snap = msgspec.to_builtins(snapshot(access, Entrant(tournament=tid, role="organiser")))
+    state = next(t for t in snap["tables"] if t["table"] == 2)
+    assert (state["state"], state["why"]) == ("playing", f"{a} reported win:{a}; waiting for {b}")
+    assert snap["console"]["to_confirm"] == []
     _report(api, tid, 1, 2, b, f"win:{b}")
     row = _table(api, tid, 2)
     assert row.disagree and row.result is None
     assert any(x.table == 2 and "disagree" in x.why for x in api.pairings(tid).blocks)
-    access = TournamentAccess(Referee(db_store))
     snap = msgspec.to_builtins(snapshot(access, Entrant(tournament=tid, role="organiser")))
     state = next(t for t in snap["tables"] if t["table"] == 2)
     assert state["state"] == "disagree" and f"{a} reported win:{a}" in state["why"]
