@@ -97,7 +97,12 @@ def _refuse_settled(service: Tournaments, state: Tournament, key: Key) -> None:
         raise BadInput(TournamentCode.HAS_RESULT, f"round {round_} table {table}'s result counts already "
                        f"({words(res.outcome)}; {whose}, record {res.n}): reports are taken until a result counts; "
                        f"the organiser corrects it (`tournament result T {round_} {table} RESULT --correct --reason \"...\"`)")
-    live = service.outcomes(state)[0].get(key)
+    t = state.table(round_, table)
+    live = None
+    if t is not None and t.match_id is not None and round_ == state.current and not state.rounds[-1].closed:
+        from ..summaries import outcome, summary_for
+
+        live = outcome(summary_for(service.referee, t.match_id))  # this table's match alone
     if live is not None:
         raise BadInput(TournamentCode.HAS_RESULT, f"round {round_} table {table}'s match has a result in its log "
                        f"({words(live)}): a table played on the system is not reported")
