@@ -163,6 +163,11 @@ def test_the_audit_finds_an_agreement_the_reports_do_not_make(db_store):
     service.append(state, [ev.ResultAgreed(round=1, table=1, outcome=forged, reports=(state.n,))], "someone", "")
     found = api.audit(tid).findings
     assert any("round 1 table 1: agreed on reports" in f for f in found), found
+    # and a report written behind the service's back after the table's result counted
+    state = service.load(tid)
+    service.append(state, [ev.ResultReported(round=1, table=1, player=b, outcome=forged)], "someone", "")
+    found = api.audit(tid).findings
+    assert any("a result reported after the table's result counted" in f for f in found), found
 
 
 def test_the_cli_reports_locally_and_shows_the_reports(cli, db, monkeypatch):

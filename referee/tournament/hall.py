@@ -1,8 +1,9 @@
 """The hall page of a tournament (``GET /hall/{id}``): one fixed shell for every token, drawn by the
 role the server names in each snapshot. The organiser's console: each table of the round with its
-state (:mod:`.console`: playing, waiting on a confirmation, disputed, finished), the results read from
-the matches' logs that closing the round records, and the buttons that pair the next round and close
-this one (``POST /tournaments/{id}/pair`` and ``/close`` with the organiser's token; enabled once every
+state (:mod:`.console`: playing, waiting on a confirmation, disputed, finished, the seats' reports in
+disagreement), the results read from the matches' logs that closing the round records, the results to
+confirm (each side of a disagreement a button recording it as the organiser's result: ``/results``), and
+the buttons that pair the next round and close this one (``POST /tournaments/{id}/pair`` and ``/close`` with the organiser's token; enabled once every
 table is finished; a refusal is shown as the server's message). A spectator's (or a player's) screen:
 the projection, in type that grows with the screen, the standings after the last completed round and
 the live tables. Both fit a phone (the tables become cards).
@@ -49,7 +50,9 @@ def snapshot(access: TournamentAccess, who: Entrant) -> dict[str, Any]:
     table of round N has no result, the standings after round N-1 (after round 0: nobody has played yet),
     ``playing`` naming round N (else null). A player reads their own tables only, as their pairings. The
     organiser's alone holds ``console`` (whether the round is complete, the next round, what the buttons
-    may do), each table's ``why`` and the pairing's ``blocks``."""
+    may do, the seats' disagreements ``to_confirm``), each table's ``why`` and the pairing's ``blocks``. Each
+    table's ``reports`` (:mod:`.reports`) say who reported what to the organiser and the table's players,
+    only ``reported``/``agreed`` to anyone else."""
     from dataclasses import replace
 
     from ..outcome import words
