@@ -255,6 +255,9 @@ def show(ctx: typer.Context, tournament: TidArg, db: DbOpt = None, json: JsonOpt
         for t in r.tables:
             out.append(f"  table {t.table}: {' v '.join(t.seats)}  {t.result or 'no result yet'}  "
                        f"match {t.match_id or '-'}")
+            if t.reports and not t.result:
+                out.append("    " + ("results disagree: " if t.disagree else "reported: ")
+                           + "; ".join(f"{x.player}: {x.typed or x.result}" for x in t.reports))
         for b in r.byes:
             out.append(f"  bye: {b}")
         for b in r.half_byes:
@@ -430,6 +433,44 @@ def result(
         moved = [f"{n} {w.values[n]} -> {r.values[n]}" for n in after.tiebreaks if w.values[n] != r.values[n]]
         rank = f"rank {w.rank} -> {r.rank}" if w.rank != r.rank else f"rank {r.rank}"
         sys.stdout.write(f"  {r.name}: {rank}" + (": " + ", ".join(moved) if moved else "") + "\n")
+
+
+@tournament_app.command("report")
+def report(
+    ctx: typer.Context, tournament: TidArg,
+    round_: Annotated[int, typer.Option("--round", metavar="ROUND", help="The round.")],
+    table: Annotated[int, typer.Option("--table", help="The table.")],
+    seat: Annotated[str, typer.Option("--seat", help="Whose report: the player at that table (in client mode, the token's player).")],
+    outcome: Annotated[str, typer.Argument(metavar="RESULT", help="win:PLAYER (or PLAYER), draw, rank:A>B=C (= level), team-win or team-loss.")],
+    scores: Annotated[str, typer.Option("--scores", help="The players' scores, if the game keeps any: alice=12,bob=9.")] = "",
+    by: ByOpt = "scorekeeper", reason: ReasonOpt = "", db: DbOpt = None, json: JsonOpt = False,
+) -> None:
+    """A seat's report of its table's result, for a game played on cardboard without move entry.
+
+    The result counts once every seat of the table has reported the same; reports that differ wait for the
+    organiser's `tournament result`. A seat may report again until then (its latest counts). In client mode
+    a player's token reports for that player's seat only.
+
+    Example: referee tournament report 5e1a --round 1 --table 2 --seat cy win:cy
+    """
+    from schemas.tournament import ReportRequest
+
+    answer = _api(ctx, db).report(tournament, round_, table, ReportRequest(
+        result=outcome, seat=seat, scores=_kv_ints(scores, "scores") or None, reason=reason), by=by)
+    if json:
+        _struct_json(answer)
+        return
+    out = [f"round {round_} table {table}: {answer.seat}'s report "
+           + (f"recorded (record {answer.records})" if answer.written else "unchanged (it said that already)")]
+    out += [f"  {x.player}: {x.result}" for x in answer.reports]
+    if answer.agreed:
+        out.append(f"the seats agree: the result counts ({answer.result})")
+        out += [f"  {c.player}: rank {c.rank_before} -> {c.rank_after}" for c in answer.changed]
+    elif answer.disagree:
+        out.append("results disagree: the organiser records the table's result (`tournament result`)")
+    elif answer.waiting:
+        out.append("waiting for " + ", ".join(answer.waiting))
+    sys.stdout.write("\n".join(out) + "\n")
 
 
 @tournament_app.command("withdraw")

@@ -29,6 +29,8 @@ from schemas.tournament import (
     RatingsAnswer,
     RecordRow,
     Recorded,
+    ReportAnswer,
+    ReportRequest,
     ResultAnswer,
     ResultRequest,
     StandingsAnswer,
@@ -119,6 +121,12 @@ class RemoteTournaments:
 
     def result(self, tournament: str, req: ResultRequest, *, by: str = "arbiter") -> ResultAnswer:
         return self._post(self._path(tournament, "/results"), req, ResultAnswer)
+
+    def report(self, tournament: str, round_: int, table: int, req: ReportRequest, *, by: str = "scorekeeper",
+               ) -> ReportAnswer:
+        """POST /tournaments/{t}/rounds/{r}/tables/{n}/report with a player's token (the server takes the seat
+        from the token: another seat's is refused)."""
+        return self._post(self._path(tournament, f"/rounds/{round_}/tables/{table}/report"), req, ReportAnswer)
 
     def tiebreaks(self, tournament: str, names: Sequence[str], reason: str, *, by: str = "organiser",
                   ) -> Recorded:

@@ -119,6 +119,38 @@ class ResultRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
     forfeit: bool = False
 
 
+class ReportRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A seat's report of its table's result, in the words of :class:`ResultRequest` (``win:PLAYER``,
+    ``draw``, ``rank:A>B=C``, ``team-win``, ``team-loss``; ``scores`` if the game keeps any). ``seat``: whose
+    report (over HTTP: the player's token's own seat, which it may be left to say)."""
+
+    result: Title
+    seat: Annotated[str, msgspec.Meta(max_length=NAME_MAX)] = ""
+    scores: dict[Name, Annotated[int, msgspec.Meta(ge=-(10**12), le=10**12)]] | None = None
+    reason: Reason = ""
+
+
+class ReportAnswer(msgspec.Struct, frozen=True, kw_only=True):
+    """A report taken: whether it was written (the seat's latest report said the same already: nothing
+    was), the table's reports now, whether they agree (the result counts) or disagree (the organiser
+    settles it), and who has yet to report; when it completed the agreement, the standings moves."""
+
+    tournament: str
+    records: int
+    round: int
+    table: int
+    seat: str
+    written: bool
+    agreed: bool
+    disagree: bool
+    reports: list[SeatReport]
+    waiting: list[str]
+    #: the table's result when it counts (in words)
+    result: str | None = None
+    changed: list[RankChange] = []
+    standings: StandingsAnswer | None = None
+
+
 class TranscriptUpload(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """A table's transcript, sent whole by the organiser (or as the request's plain-text body): adjudicated
     and attached to the table; with ``check``, adjudicated and reported, nothing written."""
@@ -194,14 +226,30 @@ class TournamentShown(msgspec.Struct, frozen=True, kw_only=True):
     progressive: str = "games"
 
 
+class SeatReport(msgspec.Struct, frozen=True, kw_only=True):
+    """A seat's latest report of its table's result (``tournament report``): the result in words and as
+    typed (``win:alice``...), or for a spectator only ``reported`` (and ``agreed`` once the seats agree)."""
+
+    player: str
+    result: str
+    typed: str = ""
+    #: the tournament record holding it
+    record: int | None = None
+
+
 class TableRow(msgspec.Struct, frozen=True, kw_only=True):
     table: int
     seats: list[str]
     match_id: str | None
     #: the result in words (None: none yet)
     result: str | None
-    #: where it came from: log, arbiter, correction, or withdrawn (the pairing was withdrawn: void)
+    #: where it came from: log, arbiter, correction, reported (agreed by the seats), or withdrawn (the
+    #: pairing was withdrawn: void)
     source: str = "log"
+    #: the seats' reports of the result, in seat order (a table played on cardboard; none: empty)
+    reports: list[SeatReport] = []
+    #: the reports differ and nothing settled them: the organiser records the result
+    disagree: bool = False
 
 
 class RoundRow(msgspec.Struct, frozen=True, kw_only=True):

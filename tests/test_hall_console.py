@@ -60,7 +60,7 @@ def test_the_organiser_sees_each_tables_state_and_may_pair_only_a_complete_round
     first = snap["tables"][0]
     assert first["source"] == "log" and not first["recorded"] and "won" in first["result"]
     assert snap["console"] == {"open": True, "complete": False, "next_round": 2, "can_pair": False,
-                               "can_close": False, "to_record": 1}
+                               "can_close": False, "to_record": 1, "to_confirm": []}
     assert [b["table"] for b in snap["pairings"]["blocks"]] == [2, 3]
     assert snap["playing"] == 1 and snap["standings"]["after_round"] == 0  # round 1 is not complete
 
@@ -75,7 +75,7 @@ def test_the_organiser_sees_each_tables_state_and_may_pair_only_a_complete_round
     snap = _snap(db_store, tid, "organiser")
     assert [t["state"] for t in snap["tables"]] == ["finished"] * 3
     assert snap["console"] == {"open": True, "complete": True, "next_round": 2, "can_pair": True,
-                               "can_close": True, "to_record": 3}
+                               "can_close": True, "to_record": 3, "to_confirm": []}
     assert snap["playing"] is None and snap["standings"]["after_round"] == 1
 
     # paired (which closes round 1, recording its results), then round 2 in play, the last of two
@@ -83,7 +83,7 @@ def test_the_organiser_sees_each_tables_state_and_may_pair_only_a_complete_round
     snap = _snap(db_store, tid, "organiser")
     assert snap["round"] == 2 and [t["state"] for t in snap["tables"]] == ["playing"] * 3
     assert snap["console"] == {"open": True, "complete": False, "next_round": None, "can_pair": False,
-                               "can_close": False, "to_record": 0}
+                               "can_close": False, "to_record": 0, "to_confirm": []}
 
 
 def test_a_spectators_snapshot_holds_nothing_of_the_organisers_and_a_players_their_own_table(db_store):
@@ -180,17 +180,17 @@ def test_the_console_before_the_first_round_and_after_the_last(db_store):
     snap = _snap(db_store, tid, "organiser")
     assert snap["round"] == 0 and snap["tables"] == [] and snap["playing"] is None
     assert snap["console"] == {"open": False, "complete": True, "next_round": 1, "can_pair": True,
-                               "can_close": False, "to_record": 0}
+                               "can_close": False, "to_record": 0, "to_confirm": []}
     org = Entrant(tournament=tid, role="organiser")
     mid = access.pair(org, PairRequest(tokens=False)).tables[0].match_id
     ref = access.service.referee
     ref.submit(mid, "ann", "start")
     ref.submit(mid, _active(ref, mid), "take 3")
     assert _snap(db_store, tid, "organiser")["console"] == {
-        "open": True, "complete": True, "next_round": None, "can_pair": False, "can_close": True, "to_record": 1}
+        "open": True, "complete": True, "next_round": None, "can_pair": False, "can_close": True, "to_record": 1, "to_confirm": []}
     access.close(org, "the evening is over")
     snap = _snap(db_store, tid, "organiser")
     assert snap["console"] == {"open": False, "complete": True, "next_round": None, "can_pair": False,
-                               "can_close": False, "to_record": 0}
+                               "can_close": False, "to_record": 0, "to_confirm": []}
     assert snap["tables"][0]["recorded"] and snap["tables"][0]["source"] == "log"
     assert snap["standings"]["after_round"] == 1

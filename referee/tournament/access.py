@@ -28,6 +28,8 @@ from schemas.tournament import (
     PlayerChange,
     RecordRow,
     Recorded,
+    ReportAnswer,
+    ReportRequest,
     ResultAnswer,
     ResultRequest,
     StandingsAnswer,
@@ -132,6 +134,25 @@ class TournamentAccess:
         self.organiser(who, "record results")
         return self.local.result(who.tournament, req, by="organiser")
 
+    def report(self, who: Entrant, round_: int, table: int, req: ReportRequest) -> ReportAnswer:
+        """A seat's report of its table's result: a player's token reports for that player's own seat only
+        (the organiser's records the result instead: ``/results``, which wins over every report)."""
+        if who.role != "player" or who.player is None:
+            raise Forbidden(AuthCode.FORBIDDEN, f"only a seat's own player token reports its result (this token is "
+                            f"the {who.role}'s" + ("; the organiser records a table's result with /results, which "
+                                                   "settles the seats' reports" if who.role == "organiser" else "")
+                            + ")")
+        if req.seat.strip() and req.seat.strip() != who.player:
+            raise Forbidden(AuthCode.FORBIDDEN, f"this token is {who.player}'s: it reports for {who.player}'s seat, "
+                            f"not {req.seat.strip()}'s")
+        state = self.service.load(who.tournament)
+        t = state.table(round_, table)
+        if t is not None and who.player not in t.seats:
+            raise Forbidden(AuthCode.FORBIDDEN, f"{who.player} is not seated at round {round_} table {table} "
+                            f"({', '.join(t.seats)}): a player reports their own table's result only")
+        return self.local.report(who.tournament, round_, table, msgspec.structs.replace(req, seat=who.player),
+                                 by=who.player)
+
     def tiebreaks(self, who: Entrant, names: Sequence[str], reason: str) -> Recorded:
         self.organiser(who, "change the tie-breaks")
         return self.local.tiebreaks(who.tournament, names, reason, by="organiser")
@@ -163,7 +184,8 @@ class TournamentAccess:
 
     def pairings(self, who: Entrant, round_: int | None) -> Pairings:
         """Every round's tables (or one round's); a player's token sees the player's own tables and byes."""
-        return self.local.pairings(who.tournament, round_, player=who.player if who.role == "player" else None)
+        return self.local.pairings(who.tournament, round_, player=who.player if who.role == "player" else None,
+                                   public=who.role == "spectator")
 
     def standings(self, who: Entrant, after_round: int | None, as_of: int | None,
                   explain: str | None) -> StandingsAnswer | Explained:

@@ -34,6 +34,8 @@ from schemas.tournament import (
     RankChange,
     RecordRow,
     Recorded,
+    ReportAnswer,
+    ReportRequest,
     ResultAnswer,
     ResultRequest,
     RoundRow,
@@ -87,6 +89,9 @@ class TournamentApi(Protocol):
 
     def result(self, tournament: str, req: ResultRequest, *, by: str = "arbiter") -> ResultAnswer: ...
 
+    def report(self, tournament: str, round_: int, table: int, req: ReportRequest, *, by: str = "scorekeeper",
+               ) -> ReportAnswer: ...
+
     def tiebreaks(self, tournament: str, names: Sequence[str], reason: str, *, by: str = "organiser",
                   ) -> Recorded: ...
 
@@ -106,10 +111,12 @@ def standings_answer(table: Standings) -> StandingsAnswer:
 
 
 def pairings_answer(state: Tournament, live: Mapping[TableKey, Outcome], blocks: list[BlockRow],
-                    round_: int | None = None, *, player: str | None = None) -> Pairings:
+                    round_: int | None = None, *, player: str | None = None, public: bool = False) -> Pairings:
     """Every round's tables (or one round's) with their results (the record's, else ``live``: what the
-    open round's logs say now) and ``blocks``; ``player``: that player's own tables and byes only."""
+    open round's logs say now), the seats' reports and ``blocks``; ``player``: that player's own tables and
+    byes only; ``public``: the reports as a spectator reads them (only that a seat reported)."""
     from ..outcome import words
+    from .reports import disagree, report_rows
 
     out = []
     for rnd in state.rounds:
@@ -125,9 +132,12 @@ def pairings_answer(state: Tournament, live: Mapping[TableKey, Outcome], blocks:
                 continue
             res = state.results.get((rnd.number, t.table))
             outcome = res.outcome if res else live.get((rnd.number, t.table))
+            key = (rnd.number, t.table)
             tables.append(TableRow(table=t.table, seats=list(t.seats), match_id=t.match_id,
                                    result=words(outcome) if outcome is not None else None,
-                                   source=res.source if res else "log"))
+                                   source=res.source if res else "log",
+                                   reports=report_rows(state, key, t.seats, public=public),
+                                   disagree=not public and disagree(state, key, t.seats)))
         out.append(RoundRow(round=rnd.number, closed=rnd.closed, tables=tables,
                             byes=[b for b in rnd.byes if player is None or b == player],
                             half_byes=[b for b in rnd.half_byes if player is None or b == player],
@@ -168,14 +178,15 @@ class LocalTournaments:
             you=you, seed=cfg.seed if you.role == "organiser" else None, undo=cfg.undo, unplayed=cfg.unplayed,
             direct_encounter=cfg.direct_encounter, progressive=cfg.progressive)
 
-    def pairings(self, tournament: str, round_: int | None = None, *, player: str | None = None) -> Pairings:
+    def pairings(self, tournament: str, round_: int | None = None, *, player: str | None = None,
+                 public: bool = False) -> Pairings:
         """Every round's tables (or one round's); ``player``: that player's own tables and byes only (and
-        no blocks)."""
+        no blocks); ``public``: the seats' reports as a spectator reads them."""
         state = self.service.load(tournament)
         # a player's own view shows no blocks: its results come from the summaries alone
         live, _, blocks = self.service.live(state) if player is None else (*self.service.outcomes(state), [])
         shown = [BlockRow(round=b.round, table=b.table, match_id=b.match_id, why=b.why) for b in blocks]
-        return pairings_answer(state, live, shown, round_, player=player)
+        return pairings_answer(state, live, shown, round_, player=player, public=public)
 
     def standings(self, tournament: str, *, after_round: int | None = None, as_of: int | None = None,
                   ) -> StandingsAnswer:
@@ -256,6 +267,32 @@ class LocalTournaments:
                             changed=[RankChange(player=r.player, rank_before=was.get(r.player), rank_after=r.rank)
                                      for r in after.rows if was.get(r.player) != r.rank],
                             standings=standings_answer(after), before=standings_answer(before))
+
+    def report(self, tournament: str, round_: int, table: int, req: ReportRequest, *, by: str = "scorekeeper",
+               ) -> ReportAnswer:
+        """A seat's report of its table's result (:mod:`.reports`); locally, whoever holds the database types
+        it for the seat ``req.seat`` names."""
+        from ..outcome import words
+        from .reports import disagree, report, report_rows
+
+        done = report(self.service, tournament, round_, table, req.seat, req.result, scores=req.scores, by=by,
+                      why=req.reason)
+        state, key = done.state, (round_, table)
+        t = state.table(round_, table)
+        seats = t.seats if t is not None else ()
+        res = state.results.get(key)
+        changed: list[RankChange] = []
+        if done.before is not None and done.after is not None:
+            was = {r.player: r.rank for r in done.before.rows}
+            changed = [RankChange(player=r.player, rank_before=was.get(r.player), rank_after=r.rank)
+                       for r in done.after.rows if was.get(r.player) != r.rank]
+        return ReportAnswer(
+            tournament=state.id, records=state.n, round=round_, table=table, seat=done.seat, written=done.written,
+            agreed=res is not None and res.source == "reported", disagree=disagree(state, key, seats),
+            reports=report_rows(state, key, seats, public=False),
+            waiting=[p for p in seats if p not in state.reports.get(key, {})],
+            result=words(res.outcome) if res is not None else None, changed=changed,
+            standings=standings_answer(done.after) if done.after is not None else None)
 
     def tiebreaks(self, tournament: str, names: Sequence[str], reason: str, *, by: str = "organiser",
                   ) -> Recorded:

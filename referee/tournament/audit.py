@@ -25,7 +25,7 @@ from ..errors import RefereeError
 from ..service import Referee
 from ..store import StoredTournament, TournamentRecords, StoredTournamentEvent, StoredTournamentToken
 from . import events as ev
-from .fold import CorruptTournament, Tournament, fold
+from .fold import CorruptTournament, Tournament, evolve, fold
 
 
 class Tournaments(Protocol):
@@ -148,6 +148,7 @@ def findings(t: Tournaments, tournament_id: str) -> tuple[list[str], str, int]:
     found += token_findings(state, tokens)
     found += table_findings(t, state)
     found += closing_findings(t, state, records)
+    found += report_findings(records)
     found += orphan_findings(t, state)
     return list(dict.fromkeys(found)), head, len(rows)
 
@@ -241,3 +242,41 @@ def closing_findings(t: Tournaments, state: Tournament, records: Sequence[ev.Rec
             except msgspec.DecodeError as exc:
                 found.append(f"record {n}: round {rnd.number} table {r.table}: match {x.match_id} cannot be read ({exc})")
     return found
+
+
+def report_findings(records: Sequence[ev.Record]) -> list[str]:
+    """Every report and agreement checked against the records before it: a report for a seat of a table
+    without a result; an agreement naming, for every seat of its table once, that seat's latest report,
+    each of the agreed result, for a table that had none."""
+    found: list[str] = []
+    if not records:
+        return found
+    state = fold(records[:1])
+    for record in records[1:]:
+        event = record.event
+        if isinstance(event, (ev.ResultReported, ev.ResultAgreed)):
+            key = (event.round, event.table)
+            where = f"record {record.n}: round {event.round} table {event.table}"
+            if key in state.results:
+                found.append(f"{where}: a {ev.kind(event).replace('_', ' ')} after the table's result counted "
+                             f"(record {state.results[key].n})")
+            if isinstance(event, ev.ResultAgreed):
+                found += _agreement(state, event, where)
+        evolve(state, record)
+        state.n = record.n
+    return found
+
+
+def _agreement(state: Tournament, event: ev.ResultAgreed, where: str) -> list[str]:
+    t = state.table(event.round, event.table)
+    if t is None:
+        return [f"{where}: agreed, but the table was not paired"]
+    now = state.reports.get((event.round, event.table), {})
+    latest = sorted(n for _, n in now.values())
+    if sorted(event.reports) != latest or set(now) != set(t.seats):
+        return [f"{where}: agreed on reports {', '.join(map(str, event.reports)) or 'none'}; the seats' latest are "
+                f"{', '.join(map(str, latest)) or 'none'} (of {', '.join(sorted(now)) or 'nobody'}, seated "
+                f"{', '.join(t.seats)})"]
+    if any(o != event.outcome for o, _ in now.values()):
+        return [f"{where}: agreed on a result the seats' reports do not all give"]
+    return []

@@ -47,6 +47,7 @@ class TournamentCode(StrEnum):
     NO_SUCH_TABLE = "tournament/no_such_table"
     NO_TABLE = "tournament/no_table"
     NO_TABLES = "tournament/no_tables"
+    NOT_SEATED = "tournament/not_seated"
     NOT_DROPPED = "tournament/not_dropped"
     NOT_FOUND = "tournament/not_found"
     NOTHING_OPEN = "tournament/nothing_open"

@@ -1,7 +1,8 @@
 """The state of each table of the last round paired, as the hall page shows it: ``playing``, ``waiting``
 (an entry waits for a seat's confirmation), ``disputed`` (a ``disputed`` annotation without a ruling),
-``finished`` (a result in: the tournament's own record, or the match's outcome in its log) or
-``withdrawn`` (the pairing is void).
+``finished`` (a result in: the tournament's own record, or the match's outcome in its log),
+``withdrawn`` (the pairing is void) or, for the organiser, ``disagree`` (the seats reported different
+results: :mod:`.reports`; the organiser's result settles it).
 
 Read cheaply, for a hall of many tables refreshed every second: a table's result in the tournament's
 record is taken as it is; otherwise its match's summary (:mod:`referee.summaries`: status, head,
@@ -21,8 +22,11 @@ from schemas import Outcome
 from .events import Table
 from .fold import Tournament
 from .service import Tournaments, open_disputes
+from .words import typed
 
 PLAYING, WAITING, DISPUTED, FINISHED, WITHDRAWN = "playing", "waiting", "disputed", "finished", "withdrawn"
+#: the seats reported different results (:mod:`.reports`): the organiser records the table's result
+DISAGREE = "disagree"
 #: the states in which a table holds up nothing (the round is complete when every table is in one)
 SETTLED = (FINISHED, WITHDRAWN)
 
@@ -73,6 +77,12 @@ def _state_of(service: Tournaments, state: Tournament, number: int, t: Table, pu
         attached = res.source == "log" and key in state.attached
         return said(FINISHED, found=res.outcome, recorded=True,
                     source="forfeit" if res.forfeit else "transcript" if attached else res.source)
+    from .reports import sides
+
+    reported = sides(state, key, t.seats)
+    if len(reported) > 1 and not public:
+        return said(DISAGREE, "results disagree: " + "; ".join(f"{', '.join(who)} reported {typed(o)}"
+                                                               for o, who in reported))
     if t.match_id is None:
         return said(PLAYING, "no match: the arbiter records its result (`tournament result`)")
     summary = summary_for(service.referee, t.match_id)
@@ -89,6 +99,10 @@ def _state_of(service: Tournaments, state: Tournament, number: int, t: Table, pu
     hold = referee.open_hold(referee.load(summary.match_id), summary.head)
     if hold is not None:
         return said(WAITING, f"entry {hold[0]} waits for {hold[1]} to confirm it")
+    if reported:
+        have = [p for _, who in reported for p in who]
+        return said(PLAYING, f"{', '.join(have)} reported {typed(reported[0][0])}; waiting for "
+                    + ", ".join(p for p in t.seats if p not in have))
     return said(PLAYING, "the match is not finished")
 
 

@@ -213,6 +213,28 @@ class TranscriptAttached(Base, frozen=True, kw_only=True, tag="transcript_attach
     digest: str = ""
 
 
+class ResultReported(Base, frozen=True, kw_only=True, tag="result_reported"):
+    """A seat's report of its table's result, for a game played on cardboard without move entry (``player``
+    is the seat; the record's ``by`` who typed it). A seat may report again before the result counts: its
+    latest report is the one that counts. Reports that differ are a dispute for the organiser."""
+
+    round: int
+    table: int
+    player: str
+    outcome: Outcome
+
+
+class ResultAgreed(Base, frozen=True, kw_only=True, tag="result_agreed"):
+    """Every seat of the table reported the same result (``reports``: the numbers of those records, one a
+    seat, each its seat's latest): from this record the table's result is ``outcome``, reported by the
+    seats. Written with the report that completed the agreement, in the same transaction."""
+
+    round: int
+    table: int
+    outcome: Outcome
+    reports: tuple[int, ...]
+
+
 class IssuedToken(msgspec.Struct, frozen=True, kw_only=True):
     """A tournament token issued from the organiser's database: whose it is and its sha256 (never the
     token itself)."""
@@ -236,6 +258,7 @@ Event = (
     | ResultRecorded | ResultCorrected | TiebreaksChanged | PairingWithdrawn | HalfByeGranted | HalfByeCancelled
     | TranscriptAttached
     | TokensIssued
+    | ResultReported | ResultAgreed
 )
 
 

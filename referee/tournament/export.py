@@ -133,8 +133,9 @@ def _result(t: dict[str, Any], open_: bool) -> str:
     source = t["source"]
     if source == "correction":
         return text + " (corrected)"
-    if source not in ("", "log") and f"({source})" not in text:
-        return f"{text} ({source})"
+    label = {"reported": "reported by the seats"}.get(source, source)
+    if source not in ("", "log") and f"({label})" not in text:
+        return f"{text} ({label})"
     return text
 
 

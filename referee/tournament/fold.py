@@ -23,8 +23,10 @@ from .events import (
     PlayerRenamed,
     PlayerUndropped,
     Record,
+    ResultAgreed,
     ResultCorrected,
     ResultRecorded,
+    ResultReported,
     RoundClosed,
     RoundPaired,
     Table,
@@ -51,7 +53,7 @@ class Result:
     """A table's result in force, and where it came from (the record's number, the source)."""
 
     outcome: Outcome
-    source: str  # "log", "arbiter" or "correction"
+    source: str  # "log", "arbiter", "correction" or "reported" (agreed by the seats)
     n: int
     match_id: str | None = None
     seq: int | None = None
@@ -95,6 +97,8 @@ class Tournament:
     set_aside: list[str] = field(default_factory=list)
     #: tokens replaced by a later issue (their sha256 -> the record that revoked them): refused from then on
     revoked: dict[str, int] = field(default_factory=dict)
+    #: the seats' reports of a table's result: (round, table) -> seat -> (its latest report, that record)
+    reports: dict[tuple[int, int], dict[str, tuple[Outcome, int]]] = field(default_factory=dict)
 
     def played(self, rnd: Round) -> list[Table]:
         """The round's tables that count (every table but the withdrawn)."""
@@ -209,6 +213,17 @@ def evolve(state: Tournament, record: Record) -> None:
                     raise CorruptTournament(f"record {record.n} issues a token to no registered player")
             for digest in revoked:
                 state.revoked.setdefault(digest, record.n)
+        case ResultReported(round=number, table=table, player=player, outcome=outcome):
+            t = state.table(number, table)
+            if t is None or player not in t.seats:
+                raise CorruptTournament(f"record {record.n} reports a result of round {number} table {table} for "
+                                        f"{player}, who is not seated there")
+            state.reports.setdefault((number, table), {})[player] = (outcome, record.n)
+        case ResultAgreed(round=number, table=table, outcome=outcome):
+            if state.table(number, table) is None:
+                raise CorruptTournament(f"record {record.n} agrees a result of round {number} table {table}, which "
+                                        "was not paired")
+            _set(state, number, table, Result(outcome=outcome, source="reported", n=record.n), correction=False)
         case Created():
             raise CorruptTournament(f"record {record.n} creates the tournament again")
         case _:
@@ -223,7 +238,7 @@ def _set(state: Tournament, number: int, table: int, result: Result, *, correcti
     key = (number, table)
     old = state.results.get(key)
     if old is not None:
-        if not correction and old.source in ("arbiter", "correction"):
+        if not correction and old.source in ("arbiter", "correction", "reported"):
             return  # a closing round copies only what the arbiter did not settle
         result.replaced = (*old.replaced, (old.outcome, old.source, old.n))
     state.results[key] = result

@@ -15,7 +15,7 @@ function watch(td, mid) {
   a.href = "/hall/" + encodeURIComponent(tid) + "/matches/" + encodeURIComponent(mid) + frag;
   td.appendChild(a);
 }
-const SOURCES = {log: "from its log", arbiter: "the arbiter's", correction: "a correction", forfeit: "by forfeit", transcript: "from its score sheet"};
+const SOURCES = {log: "from its log", arbiter: "the arbiter's", correction: "a correction", forfeit: "by forfeit", transcript: "from its score sheet", reported: "reported by the seats"};
 function standings(snap) {
   const st = snap.standings, projection = snap.role !== "organiser";
   // standings after round N only once every table of round N has its result (snap.playing: the round still being played)
@@ -53,6 +53,8 @@ function tables(snap) {
     if (t.why) span(st, t.why, "because");
     const res = cell(tr, t.result || "");
     if (t.result && t.source) span(res, SOURCES[t.source] || t.source, "src");
+    // the seats' reports of a cardboard table: what each said (the organiser, the table's players) or only that they did
+    if (!t.result && t.reports && t.reports.length) span(res, t.reports.map((r) => r.player + ": " + (r.typed || r.result)).join("; "), "reports");
     watch(cell(tr, ""), t.match_id); pb.appendChild(tr);
   }
   if (lastRound) {
@@ -66,7 +68,7 @@ function console_(snap) {
   if (!c) return;
   const counts = {};
   for (const t of snap.tables) counts[t.state] = (counts[t.state] || 0) + 1;
-  const told = ["finished", "playing", "waiting", "disputed", "withdrawn"].filter((k) => counts[k]).map((k) => counts[k] + " " + k);
+  const told = ["finished", "playing", "waiting", "disputed", "disagree", "withdrawn"].filter((k) => counts[k]).map((k) => counts[k] + " " + k);
   $("console-round").textContent = snap.round ? "round " + snap.round : "no round paired yet";
   $("progress").textContent = told.length ? "(" + told.join(", ") + ")" : "";
   const pair = $("pair"), close = $("close");
@@ -78,9 +80,32 @@ function console_(snap) {
   let note;
   if (!snap.round) note = "Pair the first round when every player is registered.";
   else if (!c.complete) note = "Round " + snap.round + " is not complete: the next round can be paired once every table is finished (or withdrawn).";
+  else if ((c.to_confirm || []).length) note = "";
   else if (c.to_record) note = c.to_record + " result" + (c.to_record > 1 ? "s" : "") + " read from the matches' logs: recorded when the round closes (closing it, or pairing the next round, takes them as they stand). No result waits for anyone else's confirmation.";
   else note = "Every result of round " + snap.round + " is recorded" + (c.open ? "." : " and the round is closed.");
+  if ((c.to_confirm || []).length) note = c.to_confirm.length + " result" + (c.to_confirm.length > 1 ? "s" : "") + " to confirm: the seats' reports disagree (below). " + note;
   $("console-note").textContent = note;
+  confirmations(c.to_confirm || []);
+}
+// the disagreements: each side of each table with a button that records it as the organiser's result (POST /results)
+function confirmations(list) {
+  const box = $("confirm"), ul = $("confirm-list");
+  const seen = ul.dataset.shown || "", now = JSON.stringify(list);
+  box.hidden = !list.length;
+  if (seen === now) return;  // redrawn only when it changes: an armed button stays armed
+  ul.dataset.shown = now; ul.replaceChildren();
+  for (const d of list) {
+    const li = document.createElement("li"); li.dataset.table = d.table;
+    span(li, "Round " + d.round + " table " + d.table + " (" + d.names.join(" v ") + "): ");
+    for (const side of d.sides) {
+      const b = document.createElement("button"); b.type = "button"; b.className = "second settle";
+      b.textContent = side.names.join(", ") + " reported " + side.result;
+      b.addEventListener("click", () => act(b, "/results", {round: d.round, table: d.table, result: side.typed, scores: side.scores, reason: "settled from the hall's console: the seats' reports disagreed"},
+        "record " + side.typed + " for table " + d.table, () => "Table " + d.table + ": " + side.typed + " recorded as the organiser's result."));
+      li.appendChild(b);
+    }
+    ul.appendChild(li);
+  }
 }
 function render(snap) {
   last = snap;

@@ -1,8 +1,9 @@
 """The hall page of a tournament (``GET /hall/{id}``): one fixed shell for every token, drawn by the
 role the server names in each snapshot. The organiser's console: each table of the round with its
-state (:mod:`.console`: playing, waiting on a confirmation, disputed, finished), the results read from
-the matches' logs that closing the round records, and the buttons that pair the next round and close
-this one (``POST /tournaments/{id}/pair`` and ``/close`` with the organiser's token; enabled once every
+state (:mod:`.console`: playing, waiting on a confirmation, disputed, finished, the seats' reports in
+disagreement), the results read from the matches' logs that closing the round records, the results to
+confirm (each side of a disagreement a button recording it as the organiser's result: ``/results``), and
+the buttons that pair the next round and close this one (``POST /tournaments/{id}/pair`` and ``/close`` with the organiser's token; enabled once every
 table is finished; a refusal is shown as the server's message). A spectator's (or a player's) screen:
 the projection, in type that grows with the screen, the standings after the last completed round and
 the live tables. Both fit a phone (the tables become cards).
@@ -27,14 +28,19 @@ from __future__ import annotations
 
 import html
 import json
+from collections.abc import Sequence
 from functools import cache
 from importlib.resources import files
 from typing import TYPE_CHECKING, Any
+
+import msgspec
 
 from .style import stylesheet
 
 if TYPE_CHECKING:
     from .access import Entrant, TournamentAccess
+    from .console import TableState
+    from .fold import Tournament
 
 
 def snapshot(access: TournamentAccess, who: Entrant) -> dict[str, Any]:
@@ -44,12 +50,15 @@ def snapshot(access: TournamentAccess, who: Entrant) -> dict[str, Any]:
     table of round N has no result, the standings after round N-1 (after round 0: nobody has played yet),
     ``playing`` naming round N (else null). A player reads their own tables only, as their pairings. The
     organiser's alone holds ``console`` (whether the round is complete, the next round, what the buttons
-    may do), each table's ``why`` and the pairing's ``blocks``."""
+    may do, the seats' disagreements ``to_confirm``), each table's ``why`` and the pairing's ``blocks``. Each
+    table's ``reports`` (:mod:`.reports`) say who reported what to the organiser and the table's players,
+    only ``reported``/``agreed`` to anyone else."""
     from dataclasses import replace
 
     from ..outcome import words
     from .api import pairings_answer, standings_answer
     from .console import complete, table_states
+    from .reports import report_rows
     from .standings import standings
     from schemas.tournament import BlockRow
 
@@ -76,10 +85,14 @@ def snapshot(access: TournamentAccess, who: Entrant) -> dict[str, Any]:
             "source": s.source, "recorded": s.recorded}
         if organiser:
             row["why"] = s.why
+        # who reported what to the organiser and the table's own players; to anyone else only that they did
+        row["reports"] = [msgspec.to_builtins(r) for r in
+                          report_rows(state, (s.round, s.table), s.seats, public=not organiser and mine is None)]
         tables.append(row)
     snap: dict[str, Any] = {
         "role": who.role, "name": state.config.name,
-        "pairings": pairings_answer(state, live, blocks if organiser else [], player=mine),
+        "pairings": pairings_answer(state, live, blocks if organiser else [], player=mine,
+                                    public=not organiser and mine is None),
         "standings": standings_answer(replace(table, head=head)), "playing": playing,
         "round": state.current, "tables": tables}
     if mine is not None:
@@ -91,8 +104,29 @@ def snapshot(access: TournamentAccess, who: Entrant) -> dict[str, Any]:
         snap["console"] = {
             "open": is_open, "complete": done, "next_round": state.current + 1 if more else None,
             "can_pair": done and more, "can_close": done and is_open,
-            "to_record": sum(1 for s in states if s.outcome is not None and not s.recorded)}
+            "to_record": sum(1 for s in states if s.outcome is not None and not s.recorded),
+            "to_confirm": to_confirm(state, states)}
     return snap
+
+
+def to_confirm(state: Tournament, states: Sequence[TableState]) -> list[dict[str, Any]]:
+    """The results waiting for the organiser: each table whose seats reported different results, with each
+    side (the result in words, as typed for ``/results``, its scores, and who reported it)."""
+    from ..outcome import words
+    from .console import DISAGREE
+    from .reports import sides
+    from .words import typed
+
+    out = []
+    for s in states:
+        if s.state != DISAGREE:
+            continue
+        out.append({"round": s.round, "table": s.table, "seats": list(s.seats),
+                    "names": [state.name(p) for p in s.seats],
+                    "sides": [{"result": words(o), "typed": typed(o), "scores": o.scores, "players": who,
+                               "names": [state.name(p) for p in who]}
+                              for o, who in sides(state, (s.round, s.table), s.seats)]})
+    return out
 
 
 PAGE = """<!doctype html>
@@ -106,6 +140,7 @@ PAGE = """<!doctype html>
 <p class="hint" id="console-note"></p>
 <div class="actions"><button type="button" id="pair" disabled>Pair the next round</button>
 <button type="button" id="close" class="second" disabled>Close the round</button></div>
+<div id="confirm" hidden><h3>Results to confirm</h3><p class="hint">The seats reported different results: record the table's result (a second press records it; it wins over every report).</p><ul id="confirm-list"></ul></div>
 <p id="console-msg" role="status"></p>
 <details id="minted" hidden><summary>the new matches' tokens (answered once, to this page)</summary><ul id="minted-list"></ul></details>
 </section>

@@ -36,6 +36,8 @@ from schemas.tournament import (
     RatingsAnswer,
     RecordRow,
     Recorded,
+    ReportAnswer,
+    ReportRequest,
     ResultAnswer,
     ResultRequest,
     StandingsAnswer,
@@ -215,6 +217,20 @@ def _upload(kind: str, body: bytes, check: bool) -> TranscriptUpload:
             raise ValidationException(detail=f"{at.rstrip('`')}: {message}" if at else message,
                                       extra=[{"message": message, "key": at.rstrip("`") or "body"}]) from None
     return TranscriptUpload(text=body.decode("utf-8"), check=check)
+
+
+@post("/tournaments/{tid:str}/rounds/{rnd:int}/tables/{table:int}/report", responses=ERRORS, sync_to_thread=True,
+      tags=["tournaments"], security=SECURITY, status_code=201,
+      summary="A seat's report of its table's result (that player's token)",
+      description="For a game played on cardboard without move entry: the body is the result in the words of "
+                  "`/results` (`{\"result\": \"win:ann\", \"scores\": {...}}`; `seat`, if sent, must be the "
+                  "token's player). When every seat has reported the same result it counts (source `reported`); "
+                  "reports that differ wait for the organiser's `/results`. A table with a result refuses "
+                  "reports (`tournament/has_result`); another seat's, the organiser's or the spectators' token: 403.")
+def report_result(request: Request[Any, Any, Any], tid: TidPath, rnd: RoundPath, table: TablePath,
+                  data: JSONBody[ReportRequest]) -> ReportAnswer:
+    access, who = _who(request, tid)
+    return access.report(who, rnd, table, data)
 
 
 @get("/tournaments/{tid:str}/pairings", responses=ERRORS, sync_to_thread=True, tags=["tournaments"],
@@ -432,7 +448,7 @@ ROUTES = (
     create_tournament, show_tournament, add_player, change_player, pair_round, close_round, record_result,
     set_tiebreaks, withdraw, half_bye, pairings, standings, export, audit, records, ratings, hall_page,
     hall_events, table_page, table_viewer, table_events, upload_transcript, player_history, player_page_html,
-    player_page,
+    player_page, report_result,
 )
 
 

@@ -173,6 +173,10 @@ class Tournaments:
             state.n = record.n
         return state
 
+    def append(self, state: Tournament, events: Sequence[ev.Event], by: str, why: str) -> Tournament:
+        """Append ``events`` to ``state``'s record in one transaction (:mod:`.reports`' reports)."""
+        return self._append(state, events, by, why)
+
     def attach(self, state: Tournament, event: ev.TranscriptAttached, by: str, why: str, *, match: StoredMatch,
                entries: Sequence[StoredEntry], annotations: Sequence[StoredAnnotation], summary: MatchSummary | None,
                digest: str) -> Tournament:
@@ -406,7 +410,10 @@ class Tournaments:
             if t.match_id is None:
                 blocks.append(Block(rnd.number, t.table, None, "no result yet (record it with `tournament result`)"))
                 continue
-            why = self._blocking(t.match_id, key in outcomes)
+            reported = [o for o, _ in state.reports.get(key, {}).values()]
+            why = ("the seats' reports of its result disagree: the organiser records it (`tournament result`)"
+                   if any(o != reported[0] for o in reported) and key not in outcomes
+                   else self._blocking(t.match_id, key in outcomes))
             if why:
                 blocks.append(Block(rnd.number, t.table, t.match_id, why))
         return outcomes, seqs, blocks

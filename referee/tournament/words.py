@@ -108,6 +108,21 @@ def parse_result(text: str, seats: Sequence[str], scores: Mapping[str, int] | No
     return Outcome(winners=winners, reason="arbiter", kind="win", scores=sc)
 
 
+def typed(outcome: Outcome) -> str:
+    """The words :func:`parse_result` reads back into ``outcome`` (its scores aside): ``win:alice``, ``draw``,
+    ``rank:alice>bob=carol``, ``team-win`` or ``team-loss``."""
+    kind = outcome.how
+    if kind == "draw":
+        return "draw"
+    if kind == "team_win":
+        return "team-win"
+    if kind == "team_loss":
+        return "team-loss"
+    if kind == "ranking":
+        return "rank:" + ">".join("=".join(level) for level in outcome.ranking)
+    return "win:" + ",".join(outcome.winners)
+
+
 def parse_forfeit(text: str, seats: Sequence[str]) -> Outcome:
     """A result by forfeit: ``win:alice`` (or ``alice``: alice wins, the others lost by forfeit) or ``none``
     (a double forfeit: nobody played, nobody wins)."""
