@@ -152,6 +152,17 @@ class Access:
             return as_
         raise Forbidden(AuthCode.OTHER_VIEW, f"{own} may see only its own view (or the spectators'), not {as_}'s")
 
+    def entry(self, p: Principal, ref: int | str, what: str) -> int:
+        """The entry ``ref`` names in the caller's match: a number as it is, ``line:N`` the entry read from line N
+        of the imported transcript, looked up in the log the caller sees (:func:`referee.entryref.resolve`: a
+        line that produced no entry is refused naming the nearest that did)."""
+        if isinstance(ref, int):
+            return ref
+        from . import entryref
+
+        loaded = self._load(p.match_id)
+        return entryref.resolve(self.referee, loaded.match.id, ref, what, seat=self._seat(p.name))
+
     # -- matches -------------------------------------------------------------------------------------
 
     def games(self) -> list[GameInfo]:
@@ -261,9 +272,10 @@ class Access:
             head_hash="", entries_hash="", annotations=0, annotations_hash="",
         )
 
-    def diff(self, p: Principal, other: str, *, at: int | None = None, other_at: int | None = None) -> DiffAnswer:
+    def diff(self, p: Principal, other: str, *, at: int | None = None, other_at: int | str | None = None) -> DiffAnswer:
         """How this match's state differs from ``other``'s: the arbiter's, against this match itself or
-        one of its forks (the tokens of this match do not open unrelated matches)."""
+        one of its forks (the tokens of this match do not open unrelated matches). ``other_at`` may name an
+        entry of the other match by its transcript line (``line:N``)."""
         self._require(p, ("arbiter",), "diff full states")
         # ``other`` is looked up among this match and its forks only: a prefix of some unrelated
         # match's id gets the same answer as a prefix of nothing (no full id, no count, no 403)
@@ -273,6 +285,10 @@ class Access:
         if len(found) != 1:
             why = "is ambiguous among" if len(found) > 1 else "names neither"
             raise NotFound(MatchCode.UNKNOWN, f"{other!r} {why} this match and its forks; give more of a fork's id")
+        if isinstance(other_at, str):
+            from . import entryref
+
+            other_at = entryref.resolve(self.referee, found[0], other_at, "other_at")
         return self.referee.diff(p.match_id, found[0], at_a=at, at_b=other_at)
 
     def _family(self, match_id: str) -> list[str]:
