@@ -100,3 +100,13 @@ def test_every_refusal_of_a_replay_is_english_where_people_read_it_and_printed_w
         assert not CYRILLIC.search(export(r, summary.match_id, fmt, "spectator")), (path, fmt)
     printed = [e.rejection.rule for e in refused if CYRILLIC.search(e.rejection.rule)]
     assert (summary.game in ("android", "copycat", "war_of_shadows")) == bool(printed), (path, printed)
+
+
+def test_play_says_the_section_in_english_and_its_json_keeps_both(cli):
+    mid = cli("new", "copycat", "--players", "anna,boris", "--json").json["id"]
+    said = cli("play", mid, "anna", "setup street=c01")
+    assert said.code == 1 and "(§2 Preparing the game)" in said.out and not CYRILLIC.search(said.out), said.out
+    again = cli("play", mid, "anna", "setup street=c01", "--json").json["rejection"]
+    assert again["rule"] == "§2 «Подготовка к игре»" and again["rule_english"] == "§2 Preparing the game"
+    logged = cli("log", mid, "--json").json[0]["rejection"]
+    assert logged["sections"] == [{"section": "§2", "english": "Preparing the game", "russian": "Подготовка к игре"}]
