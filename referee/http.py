@@ -259,9 +259,8 @@ def _hall(request: Request[Any, Any, Any]) -> Hall:
 
 
 def _entry(hall: Hall, p: Principal, ref: int | str, what: str) -> int:
-    """The entry a query or a body names: a number, or ``line:N`` (looked up in the log the caller sees)."""
-    if isinstance(ref, str) and ref.isdigit():
-        return int(ref)
+    """The entry a query names: a number, or ``line:N`` (looked up in the log the caller sees). A write's body
+    is read by its :class:`Access` method, after the caller's role is checked."""
     return hall.access().entry(p, ref, what)
 
 
@@ -475,8 +474,7 @@ def match_diff(request: Request[Any, Any, Any], match_id: MatchIdPath,
     hall = _hall(request)
     p = hall.principal(request, match_id)
     with hall.heavy(p):
-        return hall.access().diff(p, other, at=_opt_entry(hall, p, at, "at"),
-                                  other_at=int(other_at) if other_at is not None and other_at.isdigit() else other_at)
+        return hall.access().diff(p, other, at=_opt_entry(hall, p, at, "at"), other_at=other_at)
 
 
 @get("/matches/{match_id:str}/export", responses=ERRORS, sync_to_thread=IN_THREAD, tags=["reading"], security=SECURITY,
@@ -524,8 +522,7 @@ def undo(request: Request[Any, Any, Any], match_id: MatchIdPath, data: JSONBody[
          idempotency_key: IdemKey = None) -> Response[SubmitAnswer]:
     hall = _hall(request)
     with hall.writing(request, match_id) as p:
-        to = _opt_entry(hall, p, data.to, "to")
-        answer, replayed = hall.access().undo(p, to=to, reason=data.reason, expected_seq=data.expected_seq,
+        answer, replayed = hall.access().undo(p, to=data.to, reason=data.reason, expected_seq=data.expected_seq,
                                               key=idempotency_key)
     return _written(answer, replayed)
 
@@ -536,8 +533,7 @@ def redo(request: Request[Any, Any, Any], match_id: MatchIdPath, data: JSONBody[
          idempotency_key: IdemKey = None) -> Response[SubmitAnswer]:
     hall = _hall(request)
     with hall.writing(request, match_id) as p:
-        undone = _opt_entry(hall, p, data.undo, "undo")
-        answer, replayed = hall.access().redo(p, undo=undone, reason=data.reason, expected_seq=data.expected_seq,
+        answer, replayed = hall.access().redo(p, undo=data.undo, reason=data.reason, expected_seq=data.expected_seq,
                                               key=idempotency_key)
     return _written(answer, replayed)
 
@@ -548,8 +544,7 @@ def ruling(request: Request[Any, Any, Any], match_id: MatchIdPath, data: JSONBod
            idempotency_key: IdemKey = None) -> Response[SubmitAnswer]:
     hall = _hall(request)
     with hall.writing(request, match_id) as p:
-        entry = _entry(hall, p, data.entry, "entry")
-        answer, replayed = hall.access().rule_stands(p, entry, reason=data.reason, expected_seq=data.expected_seq,
+        answer, replayed = hall.access().rule_stands(p, data.entry, reason=data.reason, expected_seq=data.expected_seq,
                                                      key=idempotency_key)
     return _written(answer, replayed)
 
@@ -571,8 +566,7 @@ def confirmation(request: Request[Any, Any, Any], match_id: MatchIdPath, data: J
                  idempotency_key: IdemKey = None) -> Response[SubmitAnswer]:
     hall = _hall(request)
     with hall.writing(request, match_id) as p:
-        entry = _entry(hall, p, data.entry, "entry")
-        answer, replayed = hall.access().confirm(p, entry, accept=data.accept, reason=data.reason,
+        answer, replayed = hall.access().confirm(p, data.entry, accept=data.accept, reason=data.reason,
                                                  expected_seq=data.expected_seq, key=idempotency_key)
     return _written(answer, replayed)
 
@@ -583,16 +577,14 @@ def annotate(request: Request[Any, Any, Any], match_id: MatchIdPath,
              data: JSONBody[AnnotateRequest]) -> Annotation:
     hall = _hall(request)
     with hall.writing(request, match_id) as p:
-        seq = _entry(hall, p, data.seq, "seq")
-        return hall.access().annotate(p, seq, data.text, kind=data.kind, audience=data.audience)
+        return hall.access().annotate(p, data.seq, data.text, kind=data.kind, audience=data.audience)
 
 
 @post("/matches/{match_id:str}/fork", responses=ERRORS, sync_to_thread=IN_THREAD, tags=["writing"], security=SECURITY, status_code=201,
       summary="A new match sharing this one's history up to entry `at`, with its own tokens (arbiter)")
 def fork(request: Request[Any, Any, Any], match_id: MatchIdPath, data: JSONBody[ForkRequest]) -> MatchCreated:
     hall = _hall(request)
-    p = hall.principal(request, match_id)
-    return hall.access().fork(p, at=_entry(hall, p, data.at, "at"), name=data.name)
+    return hall.access().fork(hall.principal(request, match_id), at=data.at, name=data.name)
 
 
 # -- live: server-sent events ----------------------------------------------------------------------------

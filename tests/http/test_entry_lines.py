@@ -135,5 +135,9 @@ def test_a_line_that_made_no_entry_writes_nothing(imported):
     said = imported.post("arbiter", "/undo", {"to": "5"}).json()["message"]
     assert said.endswith("to: Expected `int` (an entry number) or a `str` line:N (the entry read from line N of the "
                          "imported transcript)"), said
+    # the role comes first: a spectator may not annotate, whatever entry it names
+    answer = imported.post("spectator", "/annotations", {"seq": "line:7", "text": "hi"})
+    assert answer.status_code == 403 and answer.json()["code"] == "auth/forbidden", answer.text
+    assert imported.post("bob", "/rulings", {"entry": "line:7"}).status_code == 403
     assert imported.store.head(imported.id) == head and imported.store.annotations(imported.id) == notes
     assert len(imported.store.list_matches()) == matches
