@@ -238,4 +238,5 @@ def _result(answer: SubmitAnswer) -> SubmitResult:
         match_id=answer.match_id, seq=answer.seq, actor=answer.actor or answer.by, notation=answer.intent, intent=None,
         verdict=verdict, state_hash=answer.state_hash, outcome=answer.outcome, events=list(answer.events),
         words=list(answer.words),
+        rule_english=answer.rejection.rule_english if answer.rejection is not None else "",
     )

@@ -164,7 +164,8 @@ def report_entry(res: SubmitResult, json: bool) -> None:
         print_json({
             "match_id": res.match_id, "seq": res.seq, "actor": res.actor, "intent": res.notation,
             "verdict": "accepted" if res.accepted else "held" if res.held else "rejected",
-            "rejection": {"code": v.code, "message": v.message, "rule": v.rule} if isinstance(v, Rejected) else None,
+            "rejection": {"code": v.code, "message": v.message, "rule": v.rule, "rule_english": res.rule_english}
+            if isinstance(v, Rejected) else None,
             "events": res.events, "state_hash": res.state_hash, "outcome": res.outcome,
         })
     else:

@@ -49,7 +49,8 @@ def result(res: SubmitResult) -> list[Line]:
                    f"{res.match_id[:8]} {res.seq} --by {who}` (or --decline); nothing else is played meanwhile", None)]]
     elif isinstance(v, Rejected):
         lines = [[("✗ rejected", "red"), (f" #{res.seq} {res.actor}: {res.notation}", None)],
-                 [(f"  {v.code}: {v.message}", None), *([(" ", None), (f"({v.rule})", "dim")] if v.rule else [])]]
+                 [(f"  {v.code}: {v.message}", None),
+                  *([(" ", None), (f"({res.rule_english or v.rule})", "dim")] if v.rule else [])]]
     else:
         lines = [[("✓ accepted", "green"), (f" #{res.seq} {res.actor}: {res.notation}", None)]]
         lines += [[("  · " + line, None)] for line in (res.words or [event_line(ev) for ev in res.events])]

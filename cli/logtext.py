@@ -63,7 +63,8 @@ def notes(e: EntryView, earlier: dict[int, str] | None = None, amended_by: dict[
     ``amended_by``), the comment and the annotations, in that order."""
     out: list[str] = [amended(e, earlier)] if amended(e, earlier) else []
     if e.rejection is not None:
-        out.append(f"{e.rejection.code}: {e.rejection.message}" + (f" ({e.rejection.rule})" if e.rejection.rule else ""))
+        rule = e.rejection.rule_english or e.rejection.rule
+        out.append(f"{e.rejection.code}: {e.rejection.message}" + (f" ({rule})" if rule else ""))
     if e.manual:
         out.append("manual")
     if e.undone_by is not None:

@@ -157,7 +157,7 @@ def imported(source: str, summary: ImportSummary) -> None:
         f"[red]{summary.rejected} rejected[/red], {len(summary.problems) - summary.rejected} unreadable."
     )
     for p in summary.problems:
-        rule = f" ({p.rule})" if p.rule else ""
+        rule = f" ({p.rule_english or p.rule})" if p.rule else ""
         con.print(f"  {escape(source)}:{p.line}: {escape(p.code)}: {escape(p.message)}{rule}")
         con.print(f"      [dim]{escape(p.text)}[/dim]")
     if summary.outcome is not None:
@@ -340,7 +340,7 @@ def step(con: Console, s: ReplayStep, changes: bool = True, earlier: dict[int, s
     source = f" [dim]({logtext.origin(e)})[/dim]" if logtext.origin(e) else ""
     con.print(f"{mark} #{e.seq} {escape(e.actor or '-')}: {escape(e.notation)}{undone}{manual}{source}")
     if e.rejection is not None:
-        rule = f" ({e.rejection.rule})" if e.rejection.rule else ""
+        rule = f" ({e.rejection.rule_english or e.rejection.rule})" if e.rejection.rule else ""
         con.print(f"    {escape(e.rejection.code)}: {escape(e.rejection.message)}{escape(rule)}")
     if entryref.amended(e, earlier):
         con.print(f"    [bold]{escape(entryref.amended(e, earlier))}[/bold]")

@@ -106,7 +106,7 @@ def _problem(con: object, src: str, p: ImportProblem, indent: str) -> None:
     from rich.console import Console
 
     assert isinstance(con, Console)
-    rule = f" ({escape(p.rule)})" if p.rule else ""
+    rule = f" ({escape(p.rule_english or p.rule)})" if p.rule else ""
     entry = f"(entry {p.entry}) " if p.entry is not None else ""
     con.print(f"{indent}{src}:{p.line}: {entry}{escape(p.code)}: {escape(p.message)}{rule}")
     con.print(f"{indent}    [dim]{escape(p.text)}[/dim]")

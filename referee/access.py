@@ -152,6 +152,19 @@ class Access:
             return as_
         raise Forbidden(AuthCode.OTHER_VIEW, f"{own} may see only its own view (or the spectators'), not {as_}'s")
 
+    def entry(self, p: Principal, ref: int | str, what: str) -> int:
+        """The entry ``ref`` names in the caller's match: a number as it is, ``line:N`` the entry read from line N
+        of the imported transcript, looked up in the log the caller sees (:func:`referee.entryref.resolve`: a
+        line that produced no entry is refused naming the nearest that did)."""
+        if isinstance(ref, int):
+            return ref
+        if ref.isdigit():
+            return int(ref)
+        from . import entryref
+
+        loaded = self._load(p.match_id)
+        return entryref.resolve(self.referee, loaded.match.id, ref, what, seat=self._seat(p.name))
+
     # -- matches -------------------------------------------------------------------------------------
 
     def games(self) -> list[GameInfo]:
@@ -261,9 +274,10 @@ class Access:
             head_hash="", entries_hash="", annotations=0, annotations_hash="",
         )
 
-    def diff(self, p: Principal, other: str, *, at: int | None = None, other_at: int | None = None) -> DiffAnswer:
+    def diff(self, p: Principal, other: str, *, at: int | None = None, other_at: int | str | None = None) -> DiffAnswer:
         """How this match's state differs from ``other``'s: the arbiter's, against this match itself or
-        one of its forks (the tokens of this match do not open unrelated matches)."""
+        one of its forks (the tokens of this match do not open unrelated matches). ``other_at`` may name an
+        entry of the other match by its transcript line (``line:N``)."""
         self._require(p, ("arbiter",), "diff full states")
         # ``other`` is looked up among this match and its forks only: a prefix of some unrelated
         # match's id gets the same answer as a prefix of nothing (no full id, no count, no 403)
@@ -273,6 +287,10 @@ class Access:
         if len(found) != 1:
             why = "is ambiguous among" if len(found) > 1 else "names neither"
             raise NotFound(MatchCode.UNKNOWN, f"{other!r} {why} this match and its forks; give more of a fork's id")
+        if isinstance(other_at, str):
+            from . import entryref
+
+            other_at = entryref.resolve(self.referee, found[0], other_at, "other_at")
         return self.referee.diff(p.match_id, found[0], at_a=at, at_b=other_at)
 
     def _family(self, match_id: str) -> list[str]:
@@ -346,10 +364,11 @@ class Access:
             raise BadInput(InputCode.INVALID, f"not an intent of {loaded.game.id}: {exc} (verbs: {verbs})") from None
         return notation.format_intent(intent)
 
-    def undo(self, p: Principal, *, to: int | None = None, reason: str = "", expected_seq: int | None = None,
+    def undo(self, p: Principal, *, to: int | str | None = None, reason: str = "", expected_seq: int | None = None,
              key: str | None = None) -> tuple[SubmitAnswer, bool]:
         self._require(p, ("seat", "arbiter"), "undo")
         loaded = self._load(p.match_id)
+        to = None if to is None else self.entry(p, to, "to")
         op = {"op": "undo", "by": p.name, "to": to, "reason": reason, "expected_seq": expected_seq}
         return self._write(
             p, loaded, key, op, expected_seq is None, "undo",
@@ -357,10 +376,11 @@ class Access:
                                               expected_seq=expected_seq, request=request),
         )
 
-    def redo(self, p: Principal, *, undo: int | None = None, reason: str = "", expected_seq: int | None = None,
+    def redo(self, p: Principal, *, undo: int | str | None = None, reason: str = "", expected_seq: int | None = None,
              key: str | None = None) -> tuple[SubmitAnswer, bool]:
         self._require(p, ("seat", "arbiter"), "redo")
         loaded = self._load(p.match_id)
+        undo = None if undo is None else self.entry(p, undo, "undo")
         op = {"op": "redo", "by": p.name, "undo": undo, "reason": reason, "expected_seq": expected_seq}
         return self._write(
             p, loaded, key, op, expected_seq is None, "redo",
@@ -368,10 +388,11 @@ class Access:
                                               expected_seq=expected_seq, request=request),
         )
 
-    def rule_stands(self, p: Principal, entry: int, *, reason: str = "", expected_seq: int | None = None,
+    def rule_stands(self, p: Principal, ref: int | str, *, reason: str = "", expected_seq: int | None = None,
                     key: str | None = None) -> tuple[SubmitAnswer, bool]:
         self._require(p, ("arbiter",), "rule on an entry")
         loaded = self._load(p.match_id)
+        entry = self.entry(p, ref, "entry")
         op = {"op": "ruling", "entry": entry, "reason": reason, "expected_seq": expected_seq}
         return self._write(
             p, loaded, key, op, expected_seq is None, "ruling",
@@ -391,11 +412,12 @@ class Access:
             self._on_append(loaded.match.id)
         return done
 
-    def confirm(self, p: Principal, entry: int, *, accept: bool = True, reason: str = "",
+    def confirm(self, p: Principal, ref: int | str, *, accept: bool = True, reason: str = "",
                 expected_seq: int | None = None, key: str | None = None) -> tuple[SubmitAnswer, bool]:
         """The answer to an entry held for a confirmation: by the seat it waits for, or the arbiter."""
         self._require(p, ("seat", "arbiter"), "confirm")
         loaded = self._load(p.match_id)
+        entry = self.entry(p, ref, "entry")
         op = {"op": "confirm", "by": p.name, "entry": entry, "accept": accept, "reason": reason,
               "expected_seq": expected_seq}
         return self._write(
@@ -404,17 +426,18 @@ class Access:
                                                  expected_seq=expected_seq, request=request),
         )
 
-    def annotate(self, p: Principal, seq: int, text: str, *, kind: str = "comment", audience: str = "all") -> Annotation:
+    def annotate(self, p: Principal, ref: int | str, text: str, *, kind: str = "comment",
+                 audience: str = "all") -> Annotation:
         self._require(p, ("seat", "arbiter"), "annotate")
         if kind == "ruling":
             self._require(p, ("arbiter",), "write a ruling")
         if p.role == "seat" and audience not in ("all", p.seat):
             raise Forbidden(AuthCode.FORBIDDEN, f"{p.seat} may write for all or for {p.seat}, not for {audience}")
-        return self.referee.annotate(p.match_id, seq, text, kind=kind, by=p.name, audience=audience)
+        return self.referee.annotate(p.match_id, self.entry(p, ref, "seq"), text, kind=kind, by=p.name, audience=audience)
 
-    def fork(self, p: Principal, *, at: int, name: str = "") -> MatchCreated:
+    def fork(self, p: Principal, *, at: int | str, name: str = "") -> MatchCreated:
         self._require(p, ("arbiter",), "fork the match")
-        info = self.referee.fork(p.match_id, at=at, name=name)
+        info = self.referee.fork(p.match_id, at=self.entry(p, at, "at"), name=name)
         return MatchCreated(match=info, tokens=self._mint(info))
 
     def _write(self, p: Principal, loaded: Loaded, key: str | None, op: dict[str, Any], retry: bool, kind: str,

@@ -33,7 +33,7 @@ class SubmitResult:
         self, *, match_id: str, seq: int, actor: str, notation: str | Callable[[], str], intent: Any,
         verdict: Accepted[Any] | Rejected | Held, state_hash: str, outcome: Outcome | None,
         events: list[Any] | Callable[[], list[Any]] | None = None,
-        words: list[str] | Callable[[], list[str]] | None = None, entry: Any = None,
+        words: list[str] | Callable[[], list[str]] | None = None, entry: Any = None, rule_english: str = "",
     ) -> None:
         self.match_id = match_id
         self.seq = seq
@@ -45,6 +45,8 @@ class SubmitResult:
         self.outcome = outcome
         #: the stored entry itself (:class:`referee.store.StoredEntry`; the local service only, else None)
         self.entry = entry
+        #: a rejection's rule as an English sentence cites it (the game's rulebook headings in English)
+        self.rule_english = rule_english
         self._notation = notation
         self._events = [] if events is None else events
         self._words = [] if words is None else words

@@ -98,13 +98,14 @@ def pick(entries: Iterable[EntryView], line: int, match_id: str, what: str = "an
                                          f"(a blank line, a comment or a header line?); the nearest that did: {named}")
 
 
-def resolve(api: RefereeApi, match_id: str, text: str, what: str = "an entry") -> int:
+def resolve(api: RefereeApi, match_id: str, text: str, what: str = "an entry", *, seat: str | None = None) -> int:
     """The entry number ``text`` names in match ``match_id``: ``12`` as it is, ``line:23`` looked up in the
-    match's log (the caller's full view)."""
+    match's log as ``seat`` sees it (None: the full view; a seat or a spectator over HTTP sees every entry's
+    source line too, so the same line names the same entry for every role)."""
     if not is_line(text):
         return number(text, what)
     line = line_number(text, what)
-    return pick(api.log_stream(match_id), line, match_id, what)
+    return pick(api.log_stream(match_id, seat=seat), line, match_id, what)
 
 
 def resolve_opt(api: RefereeApi, match_id: str, text: str | None, what: str = "an entry") -> int | None:

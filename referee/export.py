@@ -262,7 +262,7 @@ def _md_entry(e: EntryView, words: list[str], earlier: dict[int, str] | None = N
     if e.verdict == "held":
         lines[0] += f" — *waits for {_md_escape(str(e.meta.get('confirmer', '')))} to confirm it*"
     if e.rejection is not None:
-        rule = f" ({e.rejection.rule})" if e.rejection.rule else ""
+        rule = f" ({e.rejection.rule_english or e.rejection.rule})" if e.rejection.rule else ""
         label = "unreadable" if e.kind == "unparsed" else "rejected"
         lines.append(f"   - **{label}** {_md_code(e.rejection.code)}: {_md_escape(e.rejection.message)}{_md_escape(rule)}")
     if e.kind in ("undo", "redo") and e.meta.get("reason"):

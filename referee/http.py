@@ -38,6 +38,7 @@ from litestar.response import ServerSentEvent, ServerSentEventMessage, Stream
 
 from schemas import DEPTH_MAX, Annotation, ErrorBody, MatchInfo
 from schemas.http import (
+    LINE_PATTERN,
     AnnotateRequest,
     AuditAnswer,
     ConfirmRequest,
@@ -70,7 +71,7 @@ from .store import BadSetting, StoreError, StoreUnavailable
 from .tournament import http as tournament_http
 from .web import ERRORS, SECURITY, pieces
 from .httpcodes import EventsCode, InternalCode, RequestCode, RouteCode
-from .engine.codes import StoreCode
+from .engine.codes import InputCode, StoreCode
 
 log = logging.getLogger("referee.http")
 
@@ -102,6 +103,13 @@ IdemKey = Annotated[
     str | None,
     HeaderParameter(name="Idempotency-Key", max_length=200, description="apply a retried request once"),
 ]
+#: an entry named in a query: its number, or ``line:N``, the entry read from line N of the imported transcript
+#: (as the CLI's commands take it; :meth:`Access.entry` looks the line up)
+ENTRY = r"^([0-9]{1,16}|line:[0-9]{1,9})$"
+ENTRY_HELP = "an entry number, or line:N for the entry read from line N of the imported transcript"
+OptEntry = Annotated[str | None, QueryParameter(pattern=ENTRY, max_length=20, description=ENTRY_HELP)]
+#: a first entry (1 or later), or line:N
+FIRST = r"^([1-9][0-9]{0,15}|line:[0-9]{1,9})$"
 MatchIdPath = Annotated[str, PathParameter(max_length=64, description="the match id (or 4+ leading characters)")]
 
 
@@ -250,6 +258,17 @@ def _hall(request: Request[Any, Any, Any]) -> Hall:
     return request.app.state.hall  # type: ignore[no-any-return]
 
 
+def _entry(hall: Hall, p: Principal, ref: int | str, what: str) -> int:
+    """The entry a query names: a number, or ``line:N`` (looked up in the log the caller sees). A write's body
+    is read by its :class:`Access` method, after the caller's role is checked."""
+    return hall.access().entry(p, ref, what)
+
+
+def _opt_entry(hall: Hall, p: Principal, ref: int | str | None, what: str) -> int | None:
+    """:func:`_entry`, None passed through (left out)."""
+    return None if ref is None else _entry(hall, p, ref, what)
+
+
 # -- request bodies: strict JSON --------------------------------------------------------------------------
 
 _DECODERS: dict[Any, msgspec.json.Decoder[Any]] = {}
@@ -275,6 +294,9 @@ async def _strict_body(request: Request[Any, Any, Any]) -> None:
         what, _, where = str(exc).rpartition(" - at `$")
         key = where.rstrip("`").lstrip(".") if what else ""
         what, key = what or str(exc), key or "data"
+        if what == f"Expected `str` matching regex '{LINE_PATTERN}'":  # a string where an entry (EntryRef) goes
+            what = ("Expected `int` (an entry number) or a `str` line:N (the entry read from line N of the imported "
+                    "transcript)")
         raise ValidationException(detail=f"{key if key != 'data' else 'the body'}: {what}",
                                   extra=[{"message": what, "key": key, "source": "body"}]) from None
     except msgspec.DecodeError:
@@ -387,18 +409,28 @@ def match_info(request: Request[Any, Any, Any], match_id: MatchIdPath) -> MatchA
 
 @get("/matches/{match_id:str}/state", responses=ERRORS, sync_to_thread=IN_THREAD, tags=["reading"], security=SECURITY,
      summary="The state as the caller may see it (now, or after entry `at`)")
-def match_state(request: Request[Any, Any, Any], match_id: MatchIdPath, at: OptSeq = None,
+def match_state(request: Request[Any, Any, Any], match_id: MatchIdPath, at: OptEntry = None,
                 as_: AsRole = None) -> StateAnswer:
     hall = _hall(request)
-    return hall.access().state(hall.principal(request, match_id), at=at, as_=as_)
+    p = hall.principal(request, match_id)
+    return hall.access().state(p, at=_opt_entry(hall, p, at, "at"), as_=as_)
 
 
 @get("/matches/{match_id:str}/log", responses=ERRORS, sync_to_thread=IN_THREAD, tags=["reading"], security=SECURITY,
      summary="The log, redacted for the caller, a page at a time")
 def match_log(request: Request[Any, Any, Any], match_id: MatchIdPath, offset: Seq = 0,
-              limit: Annotated[int, QueryParameter(ge=1, le=1000)] = 100, as_: AsRole = None) -> LogPage:
+              limit: Annotated[int, QueryParameter(ge=1, le=1000)] = 100, as_: AsRole = None,
+              start: Annotated[str | None, QueryParameter(
+                  name="from", pattern=FIRST, max_length=20,
+                  description="the page's first entry, instead of offset: " + ENTRY_HELP)] = None) -> LogPage:
     hall = _hall(request)  # a page costs what it shows (no fold): it takes none of the token's heavy slots
-    return hall.access().log(hall.principal(request, match_id), offset=offset, limit=limit, as_=as_)
+    p = hall.principal(request, match_id)
+    first = _opt_entry(hall, p, start, "from")
+    if first is not None:
+        if offset:
+            raise BadInput(InputCode.BAD_PAGE, f"give the page's start as from={start} or as offset={offset}, not both")
+        offset = max(first - 1, 0)
+    return hall.access().log(p, offset=offset, limit=limit, as_=as_)
 
 
 @get("/matches/{match_id:str}/legal", responses=ERRORS, sync_to_thread=IN_THREAD, tags=["reading"], security=SECURITY,
@@ -412,13 +444,16 @@ def match_legal(request: Request[Any, Any, Any], match_id: MatchIdPath,
 @get("/matches/{match_id:str}/replay", responses=ERRORS, sync_to_thread=IN_THREAD, tags=["reading"], security=SECURITY,
      summary="Entry by entry: the verdict and what changed, as the caller sees it (1,000 entries a request)")
 def match_replay(request: Request[Any, Any, Any], match_id: MatchIdPath,
-                 start: Annotated[int, QueryParameter(name="from", ge=1, le=MAX)] = 1,
-                 stop: Annotated[int | None, QueryParameter(name="to", ge=0, le=MAX)] = None,
+                 start: Annotated[str, QueryParameter(name="from", pattern=FIRST, max_length=20,
+                                                      description="the first entry: " + ENTRY_HELP)] = "1",
+                 stop: Annotated[str | None, QueryParameter(name="to", pattern=ENTRY, max_length=20,
+                                                            description="the last entry: " + ENTRY_HELP)] = None,
                  as_: AsRole = None) -> list[ReplayStep]:
     hall = _hall(request)
     p = hall.principal(request, match_id)
     with hall.heavy(p):
-        return hall.access().replay(p, start=start, stop=stop, as_=as_)
+        return hall.access().replay(p, start=_entry(hall, p, start, "from"), stop=_opt_entry(hall, p, stop, "to"),
+                                    as_=as_)
 
 
 @get("/matches/{match_id:str}/audit", responses=ERRORS, sync_to_thread=IN_THREAD, tags=["reading"], security=SECURITY,
@@ -434,12 +469,12 @@ def match_audit(request: Request[Any, Any, Any], match_id: MatchIdPath,
 @get("/matches/{match_id:str}/diff", responses=ERRORS, sync_to_thread=IN_THREAD, tags=["reading"], security=SECURITY,
      summary="How this match's state differs from one of its forks' (arbiter)")
 def match_diff(request: Request[Any, Any, Any], match_id: MatchIdPath,
-               other: Annotated[str, QueryParameter(max_length=64)], at: OptSeq = None,
-               other_at: OptSeq = None) -> DiffAnswer:
+               other: Annotated[str, QueryParameter(max_length=64)], at: OptEntry = None,
+               other_at: OptEntry = None) -> DiffAnswer:
     hall = _hall(request)
     p = hall.principal(request, match_id)
     with hall.heavy(p):
-        return hall.access().diff(p, other, at=at, other_at=other_at)
+        return hall.access().diff(p, other, at=_opt_entry(hall, p, at, "at"), other_at=other_at)
 
 
 @get("/matches/{match_id:str}/export", responses=ERRORS, sync_to_thread=IN_THREAD, tags=["reading"], security=SECURITY,
@@ -560,7 +595,7 @@ def fork(request: Request[Any, Any, Any], match_id: MatchIdPath, data: JSONBody[
      description="Each event is `entry` with the entry as JSON and its seq as the event id. Resume with "
                  "`Last-Event-ID` (wins) or `?after=seq`; `follow=false` sends what is there and ends. "
                  "Comments keep the connection alive.")
-async def events(request: Request[Any, Any, Any], match_id: MatchIdPath, after: OptSeq = None,
+async def events(request: Request[Any, Any, Any], match_id: MatchIdPath, after: OptEntry = None,
                  follow: FromQuery[bool] = True, as_: AsRole = None,
                  last_event_id: Annotated[str | None, HeaderParameter(name="Last-Event-ID", max_length=32)] = None,
                  ) -> ServerSentEvent:
@@ -568,15 +603,16 @@ async def events(request: Request[Any, Any, Any], match_id: MatchIdPath, after: 
     if last_event_id:  # a reconnecting browser repeats the URL (and its ?after=): the header wins
         if not last_event_id.strip().isdigit():
             raise BadInput(EventsCode.BAD_LAST_EVENT_ID, f"Last-Event-ID must be an entry number, not {last_event_id!r}")
-        after = int(last_event_id.strip())
+        after = last_event_id.strip()
 
-    def first_batch() -> tuple[Principal, int, list[Any]]:
+    def first_batch() -> tuple[Principal, int, int, list[Any]]:
         p = hall.principal(request, match_id)
-        return (p, *hall.access().entries_after(p, after or 0, as_=as_))
+        since = _opt_entry(hall, p, after, "after") or 0
+        return (p, since, *hall.access().entries_after(p, since, as_=as_))
 
     # the first batch is read here, so that a bad `as` is an error answer, not a broken stream
-    p, head, first = await anyio.to_thread.run_sync(first_batch)
-    return ServerSentEvent(_stream(hall, p, after or 0, head, first, follow, as_), retry_duration=2000)
+    p, since, head, first = await anyio.to_thread.run_sync(first_batch)
+    return ServerSentEvent(_stream(hall, p, since, head, first, follow, as_), retry_duration=2000)
 
 
 async def _stream(hall: Hall, p: Principal, after: int, head: int, batch: list[Any], follow: bool,

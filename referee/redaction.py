@@ -154,7 +154,9 @@ class View:
         """One log entry as the role sees it, and its events as the role sees them (for words)."""
         verdict = body.verdict
         raw_events = verdict.events if isinstance(verdict, Accepted) else ()
-        rejection = (Rejection(code=verdict.code, message=verdict.message, rule=verdict.rule)
+        rejection = (Rejection(code=verdict.code, message=verdict.message, rule=verdict.rule,
+                               rule_english=self.loaded.game.rulebook.english(verdict.rule),
+                               sections=self.loaded.game.rulebook.sections(verdict.rule))
                      if isinstance(verdict, Rejected) else None)
         error = body.meta.get("error") if body.kind == "unparsed" else None
         if isinstance(error, dict):
@@ -186,7 +188,7 @@ class View:
             else:
                 text = notation.format_intent(shown)
             if rejection is not None and removed:
-                rejection = Rejection(code=rejection.code, message=scrub(rejection.message, removed), rule=rejection.rule)
+                rejection = msgspec.structs.replace(rejection, message=scrub(rejection.message, removed))
         view = EntryView(
             seq=entry.seq, kind=entry.kind, actor=entry.actor, notation=text,
             verdict=verdict_name(verdict),  # type: ignore[arg-type]

@@ -448,6 +448,7 @@ class Referee:
             outcome=loaded.rules.outcome(new_state),
             events=lambda: _plain(events),
             words=lambda: event_words(loaded.rules, events),
+            rule_english=loaded.game.rulebook.english(verdict.rule) if isinstance(verdict, Rejected) else "",
             entry=entry,
         )
 
@@ -581,6 +582,7 @@ class Referee:
             match_id=loaded.match.id, seq=entry.seq, actor=actor, notation=text, intent=intent, verdict=verdict,
             state_hash=entry.state_hash, outcome=loaded.rules.outcome(new_state),
             events=lambda: _plain(events), words=lambda: event_words(loaded.rules, events), entry=entry,
+            rule_english=loaded.game.rulebook.english(verdict.rule) if isinstance(verdict, Rejected) else "",
         )
 
     def rule_stands(self, match_id: str, entry: int, *, reason: str = "", expected_seq: int | None = None,

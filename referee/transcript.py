@@ -439,6 +439,12 @@ def read(referee: Referee, text: str, source: str = "<transcript>") -> tuple[Hea
     return parse(text, source, lambda name: _actor_verbs(referee, name))
 
 
+def _problem(game: Game, item: Line, code: str, message: str, rule: str, entry: int | None) -> ImportProblem:
+    """A line's problem, its rule also as an English sentence cites it (the game's rulebook in English)."""
+    return ImportProblem(line=item.line, text=item.raw.strip(), code=code, message=message, rule=rule,
+                         rule_english=game.rulebook.english(rule), entry=entry)
+
+
 def adjudicate(referee: Referee, text: str, source: str = "<transcript>", base_dir: str | None = None, *,
                meta: Mapping[str, str] | None = None, parsed: tuple[Header, list[Line]] | None = None) -> Adjudicated:
     """Adjudicate every line of a transcript on a scratch store; nothing is written. The summary's
@@ -460,7 +466,7 @@ def adjudicate(referee: Referee, text: str, source: str = "<transcript>", base_d
     read_from: list[EntryLine] = []  # the entries that record their line (meta_e), as the log does
 
     def problem(item: Line, code: str, message: str, rule: str = "", entry: int | None = None) -> None:
-        problems.append(ImportProblem(line=item.line, text=item.raw.strip(), code=code, message=message, rule=rule, entry=entry))
+        problems.append(_problem(game, item, code, message, rule, entry))
 
     answered = _answered(lines)
     for item in lines:

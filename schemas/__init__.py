@@ -45,12 +45,28 @@ ChanceMode = Literal["physical", "digital"]
 OptionValue = str | int | bool | list[str | int] | dict[str, str | int]
 
 
+class RuleSection(msgspec.Struct, frozen=True, kw_only=True):
+    """One section of a game's rulebook that a refusal cites: its number (``§4.7``, ``R35``, ``R-AGENTS``),
+    its heading in English, and as the rulebook prints it (Russian; empty for a section the printed
+    rulebook has no heading for)."""
+
+    section: str
+    english: str
+    russian: str = ""
+
+
 class Rejection(msgspec.Struct, frozen=True, kw_only=True):
-    """Why an intent was refused: a stable namespaced code, a message naming the values, a rule."""
+    """Why an intent was refused: a stable namespaced code, a message naming the values, a rule.
+
+    ``rule`` is the citation as the game recorded it, the rulebook's headings as it prints them
+    (``§4.7 «ФАЗА АГЕНТОВ», Этап 2``); ``rule_english`` the same citation as an English sentence shows it
+    (``§4.7 Agent phase, step 2``), and ``sections`` each section it names with both headings."""
 
     code: str
     message: str
     rule: str = ""
+    rule_english: str = ""
+    sections: tuple[RuleSection, ...] = ()
 
 
 OutcomeKind = Literal["win", "draw", "ranking", "team_win", "team_loss"]
@@ -183,6 +199,8 @@ class ImportProblem(msgspec.Struct, frozen=True, kw_only=True):
     code: str
     message: str
     rule: str = ""
+    #: ``rule`` as an English sentence cites it (each heading in English: :class:`Rejection`)
+    rule_english: str = ""
     #: the earlier rejected line this one follows from (the same seat's, none of its lines accepted since)
     after: int | None = None
     #: the log entry the line became (a rejected move, a line that could not be read); None for a line

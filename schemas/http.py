@@ -11,7 +11,7 @@ cannot drift apart.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Union
 
 import msgspec
 
@@ -36,6 +36,13 @@ Count = Annotated[int, msgspec.Meta(ge=0, le=2**53)]
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=NAME_MAX)]
 Text = Annotated[str, msgspec.Meta(max_length=TEXT_MAX)]
 Title = Annotated[str, msgspec.Meta(max_length=TITLE_MAX)]
+#: an entry named by the line of the imported transcript it was read from (``line:23``), where a body takes
+#: an entry number (issue 24): the server looks it up in the match's log, as ``referee undo line:23`` does
+LINE_PATTERN = r"^line:[0-9]{1,9}$"
+LineRef = Annotated[str, msgspec.Meta(pattern=LINE_PATTERN,
+                                      description="the entry read from line N of the imported transcript")]
+#: an entry: its number in the log, or ``line:N``
+EntryRef = Union[Count, LineRef]
 
 AnnotationKind = Literal["comment", "disputed", "ruling", "good", "mistake"]
 Role = Literal["seat", "arbiter", "spectator"]
@@ -97,13 +104,13 @@ class SubmitIntent(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
 
 
 class UndoRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    to: Count | None = None
+    to: EntryRef | None = None
     reason: Text = ""
     expected_seq: Count | None = None
 
 
 class RedoRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    undo: Count | None = None
+    undo: EntryRef | None = None
     reason: Text = ""
     expected_seq: Count | None = None
 
@@ -111,7 +118,7 @@ class RedoRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
 class RulingRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """The arbiter rules that rejected entry ``entry`` stands as played."""
 
-    entry: Count
+    entry: EntryRef
     reason: Text = ""
     expected_seq: Count | None = None
 
@@ -132,14 +139,14 @@ class ConfirmRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
     """The answer to entry ``entry``, held for a confirmation: ``accept`` it (it is adjudicated now, with
     what only the confirmer can see) or decline it (it has no effect). Its confirmer or the arbiter."""
 
-    entry: Count
+    entry: EntryRef
     accept: bool = True
     reason: Text = ""
     expected_seq: Count | None = None
 
 
 class ForkRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    at: Count
+    at: EntryRef
     name: Title = ""
 
 
@@ -148,7 +155,7 @@ class AnnotateRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_
     one seat (a seat may write for all or for itself). It is shown as written to its audience and to
     no one else."""
 
-    seq: Count
+    seq: EntryRef
     text: Annotated[str, msgspec.Meta(min_length=1, max_length=TEXT_MAX)]
     kind: AnnotationKind = "comment"
     audience: Name = "all"

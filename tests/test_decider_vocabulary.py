@@ -259,19 +259,17 @@ def test_every_xfiles_refusal_a_scenario_shows_for_a_game_rule_can_be_ruled_to_s
 # -- rejection codes are a StrEnum per game ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_a_games_codes_are_its_enum_and_no_check_spells_one_as_a_string(game):
-    import importlib
-
-    codes = importlib.import_module(f"referee.games.{game}.codes").Code
-    assert all(re.fullmatch(rf"{game}/[a-z0-9_]+(/[a-z0-9_]+)?", c.value) for c in codes)
-    assert len({c.value for c in codes}) == len(codes)
+def _spelled_codes(base: str, prefix: str) -> list[str]:
+    """Where a module of the game package at ``base`` writes one of its codes (``prefix/…``) as a string: a
+    check's code, or any other string constant (a ``ConfigError``'s, a module constant's) but a docstring and
+    the enum's own values in ``codes.py``."""
     literal = []
-    base = os.path.join(ROOT, "referee", "games", game)
+    spelled = re.compile(rf"{prefix}/[a-z0-9_]+(/[a-z0-9_]+)?")
     for name in sorted(os.listdir(base)):
         if not name.endswith(".py"):
             continue
-        with open(os.path.join(base, name), encoding="utf-8") as fh:
+        path = os.path.join(base, name)
+        with open(path, encoding="utf-8") as fh:
             tree = ast.parse(fh.read())
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
@@ -280,7 +278,36 @@ def test_a_games_codes_are_its_enum_and_no_check_spells_one_as_a_string(game):
                 arg = node.args[at] if len(node.args) > at else None
                 if isinstance(arg, ast.Constant):
                     literal.append(f"{name}:{node.lineno}: {arg.value}")
-    assert literal == []
+        declared = _enum_value_lines(path) if name == "codes.py" else set()
+        literal += [f"{name}:{n}: {text}" for n, text in _string_constants(path)
+                    if spelled.fullmatch(text) and n not in declared]
+    return literal
+
+
+@pytest.mark.parametrize("game", GAMES + ("_template",))
+def test_a_games_codes_are_its_enum_and_no_module_spells_one_as_a_string(game):
+    """Every code of a game, its refusals' and its configuration's (options, card and board data, decks, a
+    starting position, a series), is a member of its ``Code``, used wherever it is raised."""
+    import importlib
+
+    prefix = game.lstrip("_")
+    codes = importlib.import_module(f"referee.games.{game}.codes").Code
+    assert all(re.fullmatch(rf"{prefix}/[a-z0-9_]+(/[a-z0-9_]+)?", c.value) for c in codes)
+    assert len({c.value for c in codes}) == len(codes)
+    assert _spelled_codes(os.path.join(ROOT, "referee", "games", game), prefix) == []
+
+
+def test_a_game_code_spelled_as_a_string_is_found(tmp_path):
+    """The check above fails on a configuration code written as a string, the way they all were; the enum's
+    values, a docstring naming a code and a member used are not a spelling."""
+    (tmp_path / "codes.py").write_text('from enum import StrEnum\n\n\nclass Code(StrEnum):\n'
+                                       '    BAD_OPTION = "template/bad_option"\n', encoding="utf-8")
+    (tmp_path / "rules.py").write_text('"""Raises template/bad_option."""\n\n\ndef f():\n'
+                                       '    raise ConfigError(Code.BAD_OPTION, "no")\n', encoding="utf-8")
+    assert _spelled_codes(str(tmp_path), "template") == []
+    (tmp_path / "options.py").write_text('def g():\n    raise ConfigError("template/bad_option", "no")\n',
+                                         encoding="utf-8")
+    assert _spelled_codes(str(tmp_path), "template") == ["options.py:2: template/bad_option"]
 
 
 # -- the framework's codes are a StrEnum per scope ---------------------------------------------------------

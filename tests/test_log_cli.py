@@ -59,7 +59,7 @@ def test_piped_lines_are_whole_and_say_why(cli, logged, monkeypatch):
     lines = out.splitlines()
     assert len(lines) == 87  # one per entry: nothing wrapped
     assert lines[75].split()[:4] == ["76", "alice", "rejected", "deploy_territory"]
-    assert "by_all_means/no_main_action_left" in lines[75] and "(R-ACTIONS)" in lines[75]
+    assert "by_all_means/no_main_action_left" in lines[75] and "(R-ACTIONS Actions)" in lines[75]
     assert LONG.strip() in lines[75] and "disputed: " in lines[75]
     assert "undone by #87" in lines[84] and "undone by #87" in lines[85] and lines[86].split()[3] == "undo"
     assert "\x1b[" not in out  # no colour codes in a pipe

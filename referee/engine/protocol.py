@@ -32,6 +32,7 @@ from .position import Placed, PositionError, PositionShape, write_paths
 from .present import sections as default_sections
 from .present import seat_tableau
 from .position import convert as position_convert
+from .rulebook import NO_RULEBOOK, Rulebook
 
 S = TypeVar("S")
 I = TypeVar("I")  # noqa: E741 - intent
@@ -472,6 +473,8 @@ class Game(Protocol):
     default_card_set: str | None
     summary: str
     capabilities: Capabilities
+    #: the rulebook's sections its refusals cite, in English and as printed (:mod:`.rulebook`)
+    rulebook: Rulebook
 
     def options(self) -> Mapping[str, OptionSpec]: ...
 
@@ -502,6 +505,9 @@ class GameBase:
     card_tables: Mapping[str, str] = MappingProxyType({})
     default_card_set: str | None = None
     capabilities: Capabilities = Capabilities()
+    #: the rulebook's sections its refusals cite, in English and as the rulebook prints them: one table, as
+    #: data (a refusal records the printed heading; English sentences show the English one)
+    rulebook: Rulebook = NO_RULEBOOK
     #: the game's rules class (its ``__init__`` takes the match configuration and checks it)
     rules_type: Callable[[MatchConfig], Rules[Any, Any, Any]]
 

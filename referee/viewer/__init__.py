@@ -181,7 +181,7 @@ def _entry(e: EntryView, words: list[str], frame: dict[str, Any] | None, index: 
     if e.verdict == "held":
         parts.append(f" <em>(waits for {_h(e.meta.get('confirmer', ''))} to confirm it)</em>")
     if e.rejection is not None:
-        rule = f" ({_h(e.rejection.rule)})" if e.rejection.rule else ""
+        rule = f" ({_h(e.rejection.rule_english or e.rejection.rule)})" if e.rejection.rule else ""
         parts.append(f'<div class="why">{_h(e.rejection.code)}: {_h(e.rejection.message)}{rule}</div>')
     if e.kind in ("undo", "redo", "ruling") and e.meta.get("reason"):
         parts.append(f'<div class="words">{_h(e.actor or "")}: {_h(e.meta["reason"])}</div>')

@@ -8,4 +8,5 @@ from enum import StrEnum
 
 class Code(StrEnum):
     BAD_COUNT = "template/bad_count"
+    BAD_OPTION = "template/bad_option"
     NOT_ENOUGH = "template/not_enough"

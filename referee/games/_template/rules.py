@@ -16,6 +16,7 @@ from .legal import legal
 from .model import Event, Intent, State
 from .txn import Tx
 from .view import view
+from .codes import Code
 
 
 class TemplateRules(RulesBase[State, Intent, Event]):
@@ -32,7 +33,7 @@ class TemplateRules(RulesBase[State, Intent, Event]):
         self.players = config.players
         stones = config.options.get("stones", 10)
         if not isinstance(stones, int) or stones < 1:
-            raise ConfigError("template/bad_option", f"option stones takes a whole number of at least 1, not {stones!r}")
+            raise ConfigError(Code.BAD_OPTION, f"option stones takes a whole number of at least 1, not {stones!r}")
         self.stones = stones
 
     def setup(self, chance: Chance | None) -> State:

@@ -26,6 +26,7 @@ from .data import CARD_TABLES
 from .model import Event, Intent, State
 from .options import option_specs
 from .rules import AndroidRules
+from .rulebook import RULEBOOK
 
 
 class AndroidGame(GameBase):
@@ -45,6 +46,7 @@ class AndroidGame(GameBase):
     card_tables: Mapping[str, str] = CARD_TABLES
     default_card_set = "demo"
     capabilities = Capabilities(confirmations=True, listing=True, opening=True, other_actors=("arbiter",))
+    rulebook = RULEBOOK
     summary = ("3-5 detectives investigate a murder in New Angeles over two weeks: follow leads, place "
                "evidence on suspects, uncover the conspiracy (declared effects where the rulebook is cut off)")
 

@@ -12,6 +12,8 @@ from typing import Any
 from referee.engine.datafile import load_toml
 from referee.engine.protocol import ConfigError
 
+from .codes import Code
+
 LEAD_TYPES = ("testimony", "physical", "document")
 FAVOR_TYPES = ("corp", "political", "society", "street")
 LOCATION_TYPES = ("business", "civic", "nightlife", "religious", "residential")
@@ -181,7 +183,7 @@ class _Reader:
         self.name = name
 
     def bad(self, where: str, what: str) -> ConfigError:
-        return ConfigError("android/setup/invalid_data", f"data set {self.name!r}: {where}: {what}")
+        return ConfigError(Code.SETUP_INVALID_DATA, f"data set {self.name!r}: {where}: {what}")
 
     def get(self, rec: Any, key: str, where: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
         if not isinstance(rec, dict):

@@ -41,24 +41,24 @@ class AndroidRules(RulesBase[State, Intent, Event]):
         self.players = tuple(config.players)
         n = len(self.players)
         if not 3 <= n <= 5:
-            raise ConfigError("android/setup/invalid_player_count",
+            raise ConfigError(Code.SETUP_INVALID_PLAYER_COUNT,
                               f"Android takes 3 to 5 players, got {n}: {', '.join(self.players)}")
         if len(set(self.players)) != n or any(not p for p in self.players):
-            raise ConfigError("android/setup/invalid_seating", f"seats must be distinct ids, got {', '.join(self.players)}")
+            raise ConfigError(Code.SETUP_INVALID_SEATING, f"seats must be distinct ids, got {', '.join(self.players)}")
         if config.decks:
-            raise ConfigError("android/setup/invalid_data", "Android's decks come from its data set: --deck is not used")
+            raise ConfigError(Code.SETUP_INVALID_DATA, "Android's decks come from its data set: --deck is not used")
         self.options = resolved(config.options)
         self.digital = config.chance == "digital"
         if "mode" in config.options and (config.options["mode"] == "digital") != self.digital:
-            raise ConfigError("android/setup/invalid_data",
+            raise ConfigError(Code.SETUP_INVALID_DATA,
                               f"option mode={config.options['mode']} but the match's chance is {config.chance}: "
                               "a digital match needs a seed, a physical one none")
         if not config.cards_text:
-            raise ConfigError("android/setup/invalid_data", "no data set: name one with a map (cards = \"FX-1\" or \"demo\")")
+            raise ConfigError(Code.SETUP_INVALID_DATA, "no data set: name one with a map (cards = \"FX-1\" or \"demo\")")
         self.data: DataSet = parse_data(config.cards_text, config.cards or "")
         wanted = str(self.options["map"] or "")
         if wanted and wanted not in self.data.maps:
-            raise ConfigError("android/setup/invalid_data",
+            raise ConfigError(Code.SETUP_INVALID_DATA,
                               f"map {wanted!r} is not in data set {self.data.name!r} ({', '.join(self.data.map_order)})")
         self.map = self.data.maps[wanted or self.data.map_order[0]]
         self.interior = frozenset(self.map.beanstalk[1:4])
@@ -68,7 +68,7 @@ class AndroidRules(RulesBase[State, Intent, Event]):
         """Option values that depend on the data set, or whose items the option's type cannot restrict."""
         unknown = sorted(set(self.options["token_vp"]) - {"haas", "jinteki", "conspiracy"})
         if unknown:
-            raise ConfigError("android/setup/invalid_data", f"option token_vp: {', '.join(unknown)} is not a token "
+            raise ConfigError(Code.SETUP_INVALID_DATA, f"option token_vp: {', '.join(unknown)} is not a token "
                               "(token_vp takes haas, jinteki and conspiracy, e.g. haas:1,jinteki:1,conspiracy:2)")
         self.options["token_vp"] = {**{"haas": 1, "jinteki": 1, "conspiracy": 1}, **self.options["token_vp"]}
         if self.options["reach_check"] == "explicit":
@@ -78,7 +78,7 @@ class AndroidRules(RulesBase[State, Intent, Event]):
                 for det in sorted(self.data.detectives):
                     if self.reach_list(lid, det) is None:
                         cls = self.data.detectives[det].ruler_class
-                        raise ConfigError("android/setup/invalid_data", (
+                        raise ConfigError(Code.SETUP_INVALID_DATA, (
                             f"option reach_check=explicit: location {lid} of map {self.map.map_id} has no reach list "
                             f"for {det}'s ruler{f' (class {cls})' if cls else ''}; give reach = [...] on every location, "
                             "or use reach_check=geometry or trust"))
@@ -241,7 +241,7 @@ class AndroidRules(RulesBase[State, Intent, Event]):
         return view_mod.hidden_ids(self, state, seat)
 
     position_shape = view_mod.POSITION_SHAPE
-    position_refusal = "android/setup/invalid_position"
+    position_refusal = Code.SETUP_INVALID_POSITION
 
     def position_base(self, state: State, overrides: Mapping[str, Any]) -> State:
         return view_mod.position_base(self, state, overrides)

@@ -29,6 +29,7 @@ from .data import CARD_TABLES
 from .model import Event, Intent, State
 from .options import OPTION_MAP
 from .rules import ByAllMeansRules
+from .rulebook import RULEBOOK
 
 
 class ByAllMeans(GameBase):
@@ -46,6 +47,7 @@ class ByAllMeans(GameBase):
     default_card_set = "spec"
     card_tables: Mapping[str, str] = CARD_TABLES
     capabilities = Capabilities(confirmations=True, listing=True, opening=True)
+    rulebook = RULEBOOK
     summary = "Two players, reputation, influence and trust: 10 influence or the opponent's trust at 0 wins."
 
     def options(self) -> Mapping[str, OptionSpec]:

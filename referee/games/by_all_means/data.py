@@ -19,6 +19,8 @@ import msgspec
 from referee.engine.datafile import load_toml
 from referee.engine.protocol import ConfigError
 
+from .codes import Code
+
 CARD_TYPES = ("territory", "agent", "graffiti_agent", "graffiti", "plot")
 AGENT_TYPES = ("agent", "graffiti_agent")
 KEYWORDS = ("operative", "utilization", "discard_this")
@@ -44,7 +46,7 @@ REFERENCE_TABLE: tuple[tuple[str, str, str], ...] = (
 
 _CELL_LIKE = re.compile(r"^[A-Da-d][1-4]$")
 _ID = re.compile(r"^[A-Za-z0-9_\-]+$")
-ERR = "by_all_means/cards_invalid"
+ERR = Code.CARDS_INVALID
 
 
 class Ability(msgspec.Struct, frozen=True, kw_only=True):
@@ -326,21 +328,21 @@ def validate_deck(cards: CardSet, seat: str, deck_id: str, deck_size: int, max_c
     """The deck's card list, or ConfigError ``by_all_means/deck_invalid`` naming what is wrong."""
     if deck_id not in cards.decks:
         known = ", ".join(cards.deck_order) or "none"
-        raise ConfigError("by_all_means/deck_invalid", f"{seat}: no deck {deck_id!r} in card set {cards.id} (decks: {known})")
+        raise ConfigError(Code.DECK_INVALID, f"{seat}: no deck {deck_id!r} in card set {cards.id} (decks: {known})")
     deck = cards.decks[deck_id]
     if len(deck) != deck_size:
         raise ConfigError(
-            "by_all_means/deck_invalid", f"{seat}: deck {deck_id} has {len(deck)} cards; a deck has exactly {deck_size}"
+            Code.DECK_INVALID, f"{seat}: deck {deck_id} has {len(deck)} cards; a deck has exactly {deck_size}"
         )
     counts: dict[str, int] = {}
     for cid in deck:
         if cid not in cards.cards:
-            raise ConfigError("by_all_means/deck_invalid", f"{seat}: deck {deck_id} names unknown card {cid!r}")
+            raise ConfigError(Code.DECK_INVALID, f"{seat}: deck {deck_id} names unknown card {cid!r}")
         counts[cid] = counts.get(cid, 0) + 1
     for cid in sorted(counts):
         if counts[cid] > max_copies:
             raise ConfigError(
-                "by_all_means/deck_invalid",
+                Code.DECK_INVALID,
                 f"{seat}: deck {deck_id} has {counts[cid]} copies of {cid}; at most {max_copies} are allowed",
             )
     return deck

@@ -33,6 +33,7 @@ from .geometry import field_for
 from .model import ActivateAbility, DeclareEffect, DeployAgent, DiscardForEffect, Event, Intent, PlayPlot, State
 from .txn import Ctx, Txn
 from .view import POSITION_SHAPE
+from .codes import Code
 
 
 class ByAllMeansRules(RulesBase[State, Intent, Event]):
@@ -50,22 +51,22 @@ class ByAllMeansRules(RulesBase[State, Intent, Event]):
         try:
             opts = resolve(config.options)
         except ValueError as exc:
-            raise ConfigError("by_all_means/bad_option", str(exc)) from None
+            raise ConfigError(Code.BAD_OPTION, str(exc)) from None
         digital = config.chance == "digital"
         if "archive_tracking" not in config.options:
             opts["archive_tracking"] = "exact" if digital else "pool"
         if opts["archive_tracking"] == "exact" and not digital:
-            raise ConfigError("by_all_means/bad_option",
+            raise ConfigError(Code.BAD_OPTION,
                               "archive_tracking=exact needs a digital match (give a seed): at a real table nobody "
                               "knows the order of the archives")
         if not config.cards_text:
-            raise ConfigError("by_all_means/cards_invalid", "By All Means needs a card set (--cards spec, demo or a file)")
+            raise ConfigError(Code.CARDS_INVALID, "By All Means needs a card set (--cards spec, demo or a file)")
         cards = parse_card_set(config.cards_text)
         source = opts["combination_table"]
         if "combination_table" not in config.options and cards.combinations:
             source = "card_set"
         if source == "card_set" and not cards.combinations:
-            raise ConfigError("by_all_means/cards_invalid",
+            raise ConfigError(Code.CARDS_INVALID,
                               "combination_table=card_set, but the card set has no [[combination]] table")
         opts["combination_table"] = source
         self.decks: dict[str, tuple[str, ...]] = {}
@@ -75,7 +76,7 @@ class ByAllMeansRules(RulesBase[State, Intent, Event]):
         for seat in self.players:
             deck_id = config.decks.get(seat) or (cards.deck_order[0] if cards.deck_order else None)
             if deck_id is None:
-                raise ConfigError("by_all_means/deck_invalid", f"the card set {cards.id} has no [[deck]]; name one per seat")
+                raise ConfigError(Code.DECK_INVALID, f"the card set {cards.id} has no [[deck]]; name one per seat")
             self.decks[seat] = validate_deck(cards, seat, deck_id, opts["deck_size"], opts["max_copies"])
         self.ctx = Ctx(
             decks=self.decks,
@@ -156,7 +157,7 @@ class ByAllMeansRules(RulesBase[State, Intent, Event]):
         return view.hidden_ids(self.ctx, state, seat)
 
     position_shape = POSITION_SHAPE
-    position_refusal = "by_all_means/position_invalid"
+    position_refusal = Code.POSITION_INVALID
 
     def position_value(self, path: str, value: Any, data: dict[str, Any]) -> Any:
         return view.position_value(path, value, data)

@@ -26,6 +26,7 @@ from . import refs
 from .fold import FIELD_SLOTS
 from .model import CardMoved, CounterChanged, DeployGraffiti, Event, Intent, PlaySymbols, State
 from .txn import Ctx, agent_count, efficiency, is_double, reckless, resilience, revealed
+from .codes import Code
 
 HIDDEN = "?"
 DERIVED = ("revealed", "reckless", "double", "efficiency", "resilience", "agent_count", "hand_count",
@@ -243,7 +244,7 @@ def _redact_change(ctx: Ctx, text: str, seat: str) -> str:
 
 
 def _fail(message: str) -> ConfigError:
-    return ConfigError("by_all_means/position_invalid", f"position: {message}")
+    return ConfigError(Code.POSITION_INVALID, f"position: {message}")
 
 
 #: what a position path may name (spec 1.5): every field of the state but the derived ones

@@ -35,6 +35,7 @@ from .data import CARD_TABLES
 from .model import Event, Intent, State
 from .options import option_specs
 from .rules import CopycatRules
+from .rulebook import RULEBOOK
 from .upcast import Retired, upcast
 
 
@@ -55,6 +56,7 @@ class CopycatGame(GameBase):
     card_tables: Mapping[str, str] = CARD_TABLES
     default_card_set = "demo"
     capabilities = Capabilities(listing=True, opening=True, other_actors=("table",))
+    rulebook = RULEBOOK
     summary = ("2-4 politicians build decks of cards and send workers into offices, buying cards from the street; "
                "most VP after the round someone reaches 95, the last doctorate goes or round 11 ends")
 

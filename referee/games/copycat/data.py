@@ -29,6 +29,8 @@ from referee.engine.datafile import load_toml
 from referee.engine.protocol import ConfigError
 from referee.engine.suggest import did_you_mean
 
+from .codes import Code
+
 COLORS = ("purple", "blue", "yellow", "green", "yellow_green", "gray", "red")
 #: effect kind -> whether it takes a number ``n``
 KINDS: Mapping[str, bool] = {
@@ -76,7 +78,7 @@ class DataSet(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def _fail(message: str) -> ConfigError:
-    return ConfigError("copycat/invalid_card_data", message)
+    return ConfigError(Code.INVALID_CARD_DATA, message)
 
 
 def _effect(where: str, entry: Mapping[str, Any]) -> tuple[str, int]:

@@ -13,6 +13,8 @@ from typing import Any
 from referee.engine.decision import FLAG, by_name, option
 from referee.engine.protocol import ConfigError, OptionSpec
 
+from .codes import Code
+
 _OPTIONS = (
     option("round1_blue_only", False, FLAG, "in round 1 only blue offices may receive workers", "§7 A1"),
     option("shuffle_offices_within_department", True, FLAG,
@@ -98,10 +100,10 @@ def resolved(given: Mapping[str, Any]) -> dict[str, Any]:
             try:
                 out[name] = spec.parse(given[name])
             except ValueError as exc:
-                raise ConfigError("copycat/invalid_option", str(exc)) from None
+                raise ConfigError(Code.INVALID_OPTION, str(exc)) from None
         else:
             out[name] = spec.parse(spec.default)
     unknown = sorted(set(given) - set(OPTIONS))
     if unknown:
-        raise ConfigError("copycat/invalid_option", f"unknown option {unknown[0]!r}; see `referee games copycat`")
+        raise ConfigError(Code.INVALID_OPTION, f"unknown option {unknown[0]!r}; see `referee games copycat`")
     return out

@@ -51,7 +51,7 @@ class CopycatRules(RulesBase[State, Intent, Event]):
             raise ConfigError(MatchCode.BAD_PLAYERS, f"seats must be distinct, got {', '.join(self.players)}")
         self.options = resolved(config.options)
         if not config.cards_text:
-            raise ConfigError("copycat/invalid_card_data", "no card data: name a data set (spec_fixture or demo)")
+            raise ConfigError(Code.INVALID_CARD_DATA, "no card data: name a data set (spec_fixture or demo)")
         data = parse_data(config.cards_text, config.cards or "")
         cards = dict(data.cards)
         if self.options["starter_layout"] == "vp_9_11":
@@ -68,7 +68,7 @@ class CopycatRules(RulesBase[State, Intent, Event]):
         self.office_order = tuple(data.offices)
         sizes = [sum(1 for o in data.offices.values() if o.department == d) for d in range(1, 6)]
         if sizes != [int(x) for x in self.options["office_departments"]]:
-            raise ConfigError("copycat/invalid_card_data",
+            raise ConfigError(Code.INVALID_CARD_DATA,
                               f"the data set's departments 1-5 hold {sizes} office cards; option office_departments says "
                               f"{list(self.options['office_departments'])}")
         self.data = data
@@ -76,15 +76,15 @@ class CopycatRules(RulesBase[State, Intent, Event]):
         given = dict(config.decks)
         unknown = sorted(set(given) - set(self.players))
         if unknown:
-            raise ConfigError("copycat/invalid_set", f"--deck names seats; {unknown[0]!r} is not one")
+            raise ConfigError(Code.INVALID_SET, f"--deck names seats; {unknown[0]!r} is not one")
         letters = {}
         for i, seat in enumerate(self.players):
             letter = given.get(seat, SETS[i]).strip().upper()
             if letter not in SETS:
-                raise ConfigError("copycat/invalid_set", f"starter set of {seat}: one of A, B, C, D, not {letter!r}")
+                raise ConfigError(Code.INVALID_SET, f"starter set of {seat}: one of A, B, C, D, not {letter!r}")
             letters[seat] = letter
         if len(set(letters.values())) != n:
-            raise ConfigError("copycat/invalid_set", "each seat takes its own starter set")
+            raise ConfigError(Code.INVALID_SET, "each seat takes its own starter set")
         self.sets = letters
 
     # -- the protocol ------------------------------------------------------------------------------------------
@@ -176,7 +176,7 @@ class CopycatRules(RulesBase[State, Intent, Event]):
         return view_mod.hidden_ids(state, seat)
 
     position_shape = view_mod.POSITION_SHAPE
-    position_refusal = "copycat/invalid_position"
+    position_refusal = Code.INVALID_POSITION
 
     def position_base(self, state: State, overrides: Mapping[str, Any]) -> State:
         return view_mod.position_base(self, state, overrides)

@@ -46,6 +46,7 @@ from .data import CARD_TABLES
 from .model import Event, Intent, State
 from .options import option_specs
 from .rules import WarOfShadowsRules
+from .rulebook import RULEBOOK
 
 
 class WarOfShadowsGame(GameBase):
@@ -63,6 +64,7 @@ class WarOfShadowsGame(GameBase):
     card_tables: Mapping[str, str] = CARD_TABLES
     default_card_set = "boards"
     capabilities = Capabilities(confirmations=True, listing=True, opening=True)
+    rulebook = RULEBOOK
     summary = ("2-4 secret societies place agents on five empires' councils; empires add banners, attack, "
                "draw cards; score cities x your hidden loyalty")
 

@@ -50,6 +50,8 @@ from typing import Any
 from referee.engine.datafile import load_toml
 from referee.engine.protocol import ConfigError
 
+from .codes import Code
+
 EMPIRES: tuple[str, ...] = ("bear", "lion", "horse", "elephant", "eagle")
 POSITIONS: tuple[str, ...] = ("sheriff", "seneschal", "marshal", "chancellor")
 SLOTS: tuple[str, ...] = ("fanaticism", "devotion", "involvement", "indifference", "opposition")
@@ -176,12 +178,12 @@ class DataSet:
     catalogue: Mapping[str, CardDef] | None
 
 
-def _bad(what: str, message: str, code: str = "war_of_shadows/invalid_board_data") -> ConfigError:
+def _bad(what: str, message: str, code: str = Code.INVALID_BOARD_DATA) -> ConfigError:
     return ConfigError(code, f"{what}: {message}")
 
 
 def _want(table: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str, default: Any = ...,
-          code: str = "war_of_shadows/invalid_board_data") -> Any:
+          code: str = Code.INVALID_BOARD_DATA) -> Any:
     if key not in table:
         if default is ...:
             raise _bad(where, f"field {key} is missing", code)
@@ -342,11 +344,11 @@ def parse_board(table: Any) -> Board:
 
 
 def _card_error(where: str, message: str) -> ConfigError:
-    return _bad(where, message, "war_of_shadows/invalid_card_data")
+    return _bad(where, message, Code.INVALID_CARD_DATA)
 
 
 def parse_card(raw: Any, i: int) -> CardDef:
-    code = "war_of_shadows/invalid_card_data"
+    code = Code.INVALID_CARD_DATA
     if not isinstance(raw, Mapping):
         raise _card_error(f"card #{i}", "expected a [[card]] table")
     cid = _want(raw, "id", str, f"card #{i}", code=code)
@@ -410,7 +412,7 @@ def parse_data(text: str, name: str = "") -> DataSet:
     try:
         raw = load_toml(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError("war_of_shadows/invalid_board_data", f"{what} is not valid TOML: {exc}") from None
+        raise ConfigError(Code.INVALID_BOARD_DATA, f"{what} is not valid TOML: {exc}") from None
     set_table = raw.get("set", {})
     set_id = str(set_table.get("id", name)) if isinstance(set_table, Mapping) else name
     boards_raw = raw.get("board", [])
@@ -437,6 +439,6 @@ def parse_data(text: str, name: str = "") -> DataSet:
             catalogue[card.id] = card
     extra = sorted(set(raw) - set(CARD_TABLES))
     if extra:
-        raise ConfigError("war_of_shadows/invalid_board_data",
+        raise ConfigError(Code.INVALID_BOARD_DATA,
                           f"{what}: unknown top-level key(s) {', '.join(extra)}; expected [set], [[board]], [[card]]")
     return DataSet(set_id, boards, tuple(order), catalogue)

@@ -39,6 +39,7 @@ from .model import CardsDiscarded, DiscardCards, Event, Intent, State
 from .options import MODULES, resolved
 from .txn import Tx
 from .queries import Queries
+from .codes import Code
 
 
 class WarOfShadowsRules(Queries, RulesBase[State, Intent, Event]):
@@ -48,31 +49,31 @@ class WarOfShadowsRules(Queries, RulesBase[State, Intent, Event]):
 
     def __init__(self, config: MatchConfig) -> None:
         if config.decks:
-            raise ConfigError("war_of_shadows/no_decks",
+            raise ConfigError(Code.NO_DECKS,
                               "War of Shadows deals from the empire decks of its data set: --deck is not used")
         self.config = config
         self.players = tuple(config.players)
         n = len(self.players)
         if not 2 <= n <= 4:
-            raise ConfigError("war_of_shadows/invalid_player_count",
+            raise ConfigError(Code.INVALID_PLAYER_COUNT,
                               f"War of Shadows takes 2 to 4 players, got {n}: {', '.join(self.players)}")
         if len(set(self.players)) != n or any(not p for p in self.players):
-            raise ConfigError("war_of_shadows/invalid_seating",
+            raise ConfigError(Code.INVALID_SEATING,
                               f"seats must be distinct player ids, got {', '.join(self.players)}")
         self.options = resolved(config.options)
         if not config.cards_text:
-            raise ConfigError("war_of_shadows/invalid_board_data",
+            raise ConfigError(Code.INVALID_BOARD_DATA,
                               "no board data: name a data set with a board (cards = \"TM-1\", \"demo\" or \"boards\", "
                               "or a data file with a [[board]] table)")
         data: DataSet = parse_data(config.cards_text, config.cards or "")
         if not data.boards:
-            raise ConfigError("war_of_shadows/invalid_board_data",
+            raise ConfigError(Code.INVALID_BOARD_DATA,
                               f"data set {config.cards or '(inline)'!r} holds no [[board]]; a card catalogue file "
                               f"must carry its board too (copy the [[board]] of a bundled set)")
         wanted = str(self.options["board"] or "")
         if wanted:
             if wanted not in data.boards:
-                raise ConfigError("war_of_shadows/invalid_board_data",
+                raise ConfigError(Code.INVALID_BOARD_DATA,
                                   f"board {wanted!r} is not in data set {config.cards or '(inline)'!r}, which holds "
                                   f"{', '.join(data.board_order)}")
             self.board = data.boards[wanted]
@@ -83,7 +84,7 @@ class WarOfShadowsRules(Queries, RulesBase[State, Intent, Event]):
         if order:
             names = [x.strip() for x in order.split(",")]
             if sorted(names) != sorted(EMPIRES) or names[0] != "bear":
-                raise ConfigError("war_of_shadows/invalid_board_data",
+                raise ConfigError(Code.INVALID_BOARD_DATA,
                                   f"option empire_order must list the five empires once each, starting with bear; got {order!r}")
             self.empire_order: tuple[str, ...] = tuple(names)
         else:
@@ -91,7 +92,7 @@ class WarOfShadowsRules(Queries, RulesBase[State, Intent, Event]):
         self.digital = config.chance == "digital"
         if "mode" in config.options and (config.options["mode"] == "digital") != self.digital:
             raise ConfigError(
-                "war_of_shadows/invalid_mode",
+                Code.INVALID_MODE,
                 f"option mode={config.options['mode']} but the match's chance is {config.chance}: a digital match "
                 "needs a seed (seed = N), a physical one none",
             )
@@ -155,7 +156,7 @@ class WarOfShadowsRules(Queries, RulesBase[State, Intent, Event]):
         return view_mod.hidden_ids(self, state, seat)
 
     position_shape = view_mod.POSITION_SHAPE
-    position_refusal = "war_of_shadows/invalid_position"
+    position_refusal = Code.INVALID_POSITION
 
     def position_base(self, state: State, overrides: Mapping[str, Any]) -> State:
         return view_mod.position_base(self, state, overrides)

@@ -28,6 +28,7 @@ from .data import ALL_CARDS, BANNERS_PER_EMPIRE, CARDS_PER_EMPIRE, EMPIRES, POSI
 from .fold import fanatic_id, token_id
 from .model import Player, State
 from .queries import Queries
+from .codes import Code
 
 PHASES = ("SETUP", "AGENT_COLLECT", "AGENT_PLACE", "EMPIRE_PHASE", "DISCARD", "REVEAL", "CI_SWAP", "CI_REVEAL",
           "FINAL_SCORING", "GAME_OVER")
@@ -171,7 +172,7 @@ POSITION_SHAPE = PositionShape(
 
 
 def _bad(message: str) -> ConfigError:
-    return ConfigError("war_of_shadows/invalid_position", message)
+    return ConfigError(Code.INVALID_POSITION, message)
 
 
 def position_base(rules: Queries, state: State, overrides: Mapping[str, Any]) -> State:

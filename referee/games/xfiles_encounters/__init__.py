@@ -37,6 +37,7 @@ from referee.engine.protocol import Capabilities, GameBase, OptionSpec
 from .model import Event, Intent, State
 from .options import option_specs
 from .rules import XFilesRules
+from .rulebook import RULEBOOK
 
 
 class XFilesGame(GameBase):
@@ -56,6 +57,7 @@ class XFilesGame(GameBase):
     card_tables: Mapping[str, str] = {"card": "id"}
     default_card_set = "demo"
     capabilities = Capabilities(continuation=True, listing=True, opening=True)
+    rulebook = RULEBOOK
     summary = ("co-operative deck-building, 1-5 agents: recruit, fight the conspiracy's enemies, find evidence "
                "and defeat the End Game together")
 

@@ -17,6 +17,8 @@ import msgspec
 from referee.engine.datafile import load_toml
 from referee.engine.protocol import ConfigError
 
+from .codes import Code
+
 CLASSES: tuple[str, ...] = ("intelligence", "leadership", "science", "tech", "will")
 BUCKETS: tuple[str, ...] = ("none", *CLASSES)
 ENEMY_TYPES = ("alien", "construct", "creature", "human", "spirit")
@@ -149,7 +151,7 @@ class CardSet:
 
 
 def _err(where: str, message: str) -> ConfigError:
-    return ConfigError("xfiles_encounters/bad_card_data", f"card data: {where}: {message}")
+    return ConfigError(Code.BAD_CARD_DATA, f"card data: {where}: {message}")
 
 
 def _ability(where: str, raw: Any) -> Ability:
@@ -251,7 +253,7 @@ def parse_cards(text: str) -> CardSet:
     try:
         data = load_toml(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError("xfiles_encounters/bad_card_data", f"card data is not valid TOML: {exc}") from None
+        raise ConfigError(Code.BAD_CARD_DATA, f"card data is not valid TOML: {exc}") from None
     unknown = sorted(set(data) - {"set", "card", "game", "title"})
     if unknown:
         raise _err("file", f"unknown table(s) {', '.join(unknown)} (a card file holds [set] and [[card]] tables)")

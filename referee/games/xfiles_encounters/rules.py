@@ -29,6 +29,7 @@ from .legal import legal, random_intent
 from .present import boards, sections
 from .view import PositionMixin, hidden_ids, view
 from .words import describe
+from .codes import Code
 
 FIRST_GAME_AVATARS = ("mulder", "scully", "skinner", "doggett", "reyes")
 FIRST_GAME_ACADEMY = ("burks", "follmer", "pendrell", "lone_gunmen")
@@ -37,7 +38,7 @@ CYCLES = ((1, 2, 3), (4, 5, 6), (7, 8, 9))
 
 
 def _config_error(message: str) -> ConfigError:
-    return ConfigError("xfiles_encounters/bad_config", message)
+    return ConfigError(Code.BAD_CONFIG, message)
 
 
 class XFilesRules(PositionMixin, RulesBase[m.State, m.Intent, m.Event]):

@@ -16,6 +16,7 @@ from . import flow
 from . import model as m
 from .data import BUCKETS, CLASSES
 from .txn import BoundRules, copy, known_cards
+from .codes import Code
 
 HIDDEN = "?"
 
@@ -112,7 +113,7 @@ PLAY_DEFAULTS = {"card": "", "activated": False, "virtual_of": ""}
 class PositionMixin:
     position_shape = PositionShape(derived=DERIVED, seat_maps=("players", "turn.coordinated"),
                                    open_maps=("end_game_damage", "end_game_strikes"))
-    position_refusal = "xfiles_encounters/invalid_position"
+    position_refusal: str = Code.INVALID_POSITION
 
     def position_value(self, path: str, value: Any, data: dict[str, Any]) -> Any:
         parts = path.split(".")

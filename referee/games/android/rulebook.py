@@ -1,0 +1,35 @@
+"""The rulebook's sections this game cites, in English and as the rulebook prints them (Russian, some
+headings kept in English by the Russian edition itself): one table, as data
+(:class:`referee.engine.rulebook.Rulebook`). A refusal records its citation with the Russian heading; an
+English sentence shows the English one."""
+
+from __future__ import annotations
+
+from referee.engine.rulebook import Rulebook
+
+RULEBOOK = Rulebook((
+    # (section, English, Russian as printed)
+    ("§2", "Setup", "УСТАНОВКА"),
+    ("§3.2", "Day phase", "ДНЕВНАЯ ФАЗА"),
+    ("§4.10", "Movement", "ДВИЖЕНИЕ"),
+    ("§4.10", "Moving to a new location", "ПЕРЕХОД В НОВУЮ ЛОКАЦИЮ"),
+    ("§4.10", "Restricted locations", "ЗАПРЕЩЕННЫЕ ЛОКАЦИИ"),
+    ("§4.11", "The Beanstalk, Earth and the Moon", "BEANSTALK, ЗЕМЛЯ И ЛУНА"),
+    ("§4.12", "Using dropship passes", "ИСПОЛЬЗОВАНИЕ DROPSHIP PASSES"),
+    ("§4.13", "Entering seedy and luxury locations", "ВХОД НА ЗАХУДАЛЫЕ И РОСКОШНЫЕ ЛОКАЦИИ"),
+    ("§4.14", "Gaining leads", "ПОЛУЧЕНИЕ УЛИК"),
+    ("§4.15", "Moving leads", "ПЕРЕМЕЩЕНИЕ УЛИК"),
+    ("§4.16–4.17", "Placing evidence", "РАЗМЕЩЕНИЕ СВИДЕТЕЛЬСТВА"),
+    ("§4.18", "Revealing information", "РАСКРЫТИЕ ИНФОРМАЦИИ"),
+    ("§4.19", "Digging deeper", "Рытье Глубже"),
+    ("§4.20", "Revealing information", "РАСКРЫТИЕ ИНФОРМАЦИИ"),
+    ("§4.21", "Uncovering the conspiracy", "РАСКРЫТИЕ ЗАГОВОРА"),
+    ("§4.22–4.23", "Draw or discard a Twilight card", "ВЗЯТЬ ИЛИ СБРОСИТЬ Twilight Card"),
+    ("§4.24", "Play a light card", "ИГРАТЬ СВЕТЛУЮ КАРТУ"),
+    ("§4.25", "Important conditions", "ВАЖНЫЕ УСЛОВИЯ"),
+    ("§4.26", "Get a jump on the case", "GET A JUMP ON THE CASE"),
+    ("§4.27", "Using the locations' abilities", "ИСПОЛЬЗОВАНИЕ ВОЗМОЖНОСТЕЙ ЛОКАЦИЙ"),
+    ("§4.28", "Event-based actions", "EVENT BASED ACTIONS"),
+    ("§4.31–4.33", "End-of-day phase", "ФАЗА КОНЦА ДНЯ"),
+    ("§6", "Climax", "CLIMAX"),
+))

@@ -1,0 +1,61 @@
+"""The rulebook's sections this game cites, in English and as the rulebook prints them (Russian): one
+table, as data (:class:`referee.engine.rulebook.Rulebook`). A refusal cites sections by number (``R35``);
+an English sentence adds each one's English heading, the answer's ``sections`` both."""
+
+from __future__ import annotations
+
+from referee.engine.rulebook import Rulebook
+
+RULEBOOK = Rulebook((
+    # (section, English, Russian as printed)
+    ("R01", "About the game", "Описание игры"),
+    ("R02", "How to play and perhaps win", "Как играть и, возможно, победить"),
+    ("R03", "The Bureau", "Бюро"),
+    ("R04", "Leaders, evidence and the End Game card", "Лидеры, Доказательства и карта «End Game»"),
+    ("R05", "Sorting the components", "Сортировка компонентов"),
+    ("R06", "Your first game", "Ваша первая игра"),
+    ("R07", "The players' starting decks", "Стартовые колоды игрока"),
+    ("R08", "Card stacks", "Стопки карт"),
+    ("R09", "Evidence", "Доказательства"),
+    ("R10", "The conspiracy deck", "Колода Заговора"),
+    ("R11", "The Academy", "Академия"),
+    ("R12", "Starting the game", "Начало игры"),
+    ("R13", "Order of a turn", "Последовательность хода"),
+    ("R14", "Conspiracy phase", "Фаза заговора"),
+    ("R15", "A card may be pushed into the Sector", "Карта может быть вытолкнута в Сектор"),
+    ("R16", "Action phase", "Фаза действия"),
+    ("R17", "On activation", "при Активации"),
+    ("R18", "Class abilities (combos)", "Классовые свойства (комбо)"),
+    ("R19", "Belief and Doubt cards", "Карты Веры и Сомнений"),
+    ("R20", "Scanning slots, recruiting characters and fighting enemies",
+     "Сканирование ячеек, Найм Персонажей, и Сражение с Врагами"),
+    ("R21", "How the Bureau is scanned", "Как сканируется Бюро"),
+    ("R22", "How a character is recruited", "Как нанимается Персонаж"),
+    ("R23", "Syndicate agents in the Bureau", "Агенты Синдиката в Бюро"),
+    ("R24", "How the Shadows row is scanned", "Как сканируется ряд Теней"),
+    ("R25", "Revealing an enemy", "Вскрытие Врага"),
+    ("R26", "Revealing an event", "Вскрытие События"),
+    ("R27", "Revealing an ally", "Вскрытие Союзника"),
+    ("R28", "Revealing an informant", "Вскрытие Осведомителя"),
+    ("R29", "Revealing a leader", "Вскрытие Лидера"),
+    ("R30", "Discovering and collecting evidence", "Обнаружение и Сбор Доказательств"),
+    ("R31", "How to fight an enemy", "Как сражаться с Врагом"),
+    ("R32", "Strike phase", "Фаза Ударов"),
+    ("R33", "More about strikes", "Еще несколько моментов об Ударах"),
+    ("R34", "Avoiding and cancelling strikes", "Предотвращение и отмена Ударов"),
+    ("R35", "Cleanup phase", "Фаза очистки"),
+    ("R36", "The End Game card in the Shadows row", "КАРТА «END GAME» В РЯДУ ТЕНЕЙ"),
+    ("R37", "Revealing the End Game card", "ВСКРЫТИЕ КАРТЫ «END GAME»"),
+    ("R38", "The End Game card in the Sector", "КАРТА «END GAME» В СЕКТОРЕ"),
+    ("R39", "Fighting the End Game card", "СРАЖЕНИЕ С КАРТОЙ «END GAME»"),
+    ("R40", "Abilities on cards", "Способности на картах"),
+    ("R41", "When an ability takes effect", "Время срабатывания способности"),
+    ("R42", "Keyword abilities of character cards", "Способности ключевых слов карт Персонажей"),
+    ("R43", "Keyword abilities of conspiracy cards", "Способности ключевых слов карт Колоды Заговора"),
+    ("R44", "Further clarifications of the rules", "Дополнительные разъяснения правил игры"),
+    ("R45", "The special cards", "Описание особых карт"),
+    ("R46", "Solo play", "Соло-режим игры"),
+    ("R47", "Changing the difficulty", "Изменение уровня сложности игрового процесса"),
+    ("R48", "A series of games", "Серия игр"),
+    ("R49", "Strategy hints", "Подсказки по стратегии"),
+))
