@@ -296,16 +296,24 @@ def tree_order(summaries: Sequence[MatchSummary]) -> list[tuple[MatchSummary, in
     order given); a fork whose parent is not among them is listed at the top."""
     if all(s.parent is None for s in summaries):  # no forks: the order given, all at the top
         return [(s, 0) for s in summaries]
-    children: dict[str | None, list[MatchSummary]] = {}
     ids = {s.match_id for s in summaries}
+    children: dict[str, list[MatchSummary]] = {}
+    tops: list[MatchSummary] = []
     for s in summaries:
-        children.setdefault(s.parent if s.parent in ids else None, []).append(s)
+        if s.parent is not None and s.parent in ids:
+            children.setdefault(s.parent, []).append(s)
+        else:
+            tops.append(s)
     out: list[tuple[MatchSummary, int]] = []
-    stack: list[tuple[MatchSummary, int]] = [(s, 0) for s in reversed(children.get(None, []))]
-    while stack:
-        s, depth = stack.pop()
-        out.append((s, depth))
-        stack.extend((c, depth + 1) for c in reversed(children.get(s.match_id, [])))
+    for top in tops:  # only a match with forks is walked as a tree
+        if top.match_id not in children:
+            out.append((top, 0))
+            continue
+        stack = [(top, 0)]
+        while stack:
+            s, depth = stack.pop()
+            out.append((s, depth))
+            stack.extend((c, depth + 1) for c in reversed(children.get(s.match_id, ())))
     return out
 
 
