@@ -6,7 +6,9 @@
    where the schema has the table, summary; one in 20 a finished one, one in ``--forks`` (50) a fork of the
    copy before it) are written with plain sqlite3 into the store's own tables in one transaction. Each listing runs as a process of its own, its output
    piped (plain lines; the code before summaries printed its rich table there too): ``matches``,
-   ``matches --status playing`` and a page (``--limit 50 --offset N/2``). The floor: a Python process
+   ``matches --status playing`` and a page (``--limit 50 --offset N/2``), their bytecode compiled once into
+   a private cache as an installed package has it (``--bytecode as-is``: the environment's choice; where
+   PYTHONDONTWRITEBYTECODE is set each run would compile the CLI's modules again). The floor: a Python process
    that reads the same rows with plain sqlite3 and writes them as tab-separated lines. CPU (user +
    system of the process) and wall medians of ``--repeat`` runs, interleaved, and the peak memory.
 2. ``standings`` at ``--players`` (2,048): a Swiss event through the service: each round paired, its
@@ -21,6 +23,7 @@ another checkout's code (e.g. main, before summaries; it builds its own schema).
 
     python benchmarks/bench_matches.py
     python benchmarks/bench_matches.py --sizes 1000,10000 --players 0 --code /work/main
+    python benchmarks/bench_matches.py --sizes 10000 --players 0 --dir /tmp/bm --reuse   # list the same databases again
 """
 
 from __future__ import annotations
@@ -50,9 +53,17 @@ for row in conn.execute(f"SELECT * FROM {table} ORDER BY {order}"):
 """
 
 
+#: a regular install has its bytecode compiled: the timed processes keep theirs in a cache of their own
+#: (never beside the sources; set by main), warmed by the first listing before the clock, instead of
+#: compiling every module of the CLI in each run where PYTHONDONTWRITEBYTECODE is set
+PYCACHE: dict[str, str] = {}
+
+
 def run(code: str, args: list[str]) -> tuple[float, float, int]:
     """CPU seconds (user + system), wall seconds and peak memory (KiB) of one process, its output piped away."""
-    env = {**os.environ, "PYTHONPATH": code}
+    env = {**os.environ, "PYTHONPATH": code, **PYCACHE}
+    if PYCACHE:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
     t0 = time.perf_counter()
     proc = subprocess.Popen([sys.executable, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
                             cwd=code)
@@ -120,12 +131,13 @@ def build(code: str, path: str, n: int, forks: int = 0) -> None:
     conn.close()
 
 
-def listing(code: str, sizes: list[int], repeat: int, where: str, forks: int = 0) -> list[dict]:
+def listing(code: str, sizes: list[int], repeat: int, where: str, forks: int = 0, reuse: bool = False) -> list[dict]:
     out = []
     for n in sizes:
         path = os.path.join(where, f"matches-{n}.db")
         t0 = time.perf_counter()
-        build(code, path, n, forks)
+        if not (reuse and os.path.exists(path)):
+            build(code, path, n, forks)
         built = time.perf_counter() - t0
         runs = {"floor": ["-c", FLOOR, path], "matches": ["-m", "cli.main", "matches", "--db", path],
                 "playing": ["-m", "cli.main", "matches", "--status", "playing", "--db", path],
@@ -234,12 +246,19 @@ def main() -> None:
                                                            "(listed under it; 0: no forks)")
     ap.add_argument("--code", default=ROOT, help="the checkout whose CLI lists the matches")
     ap.add_argument("--dir", default=None)
+    ap.add_argument("--reuse", action="store_true", help="list the databases --dir already holds (built by an "
+                                                          "earlier run of the same options) instead of building them")
+    ap.add_argument("--bytecode", choices=("cache", "as-is"), default="cache",
+                    help="cache: the listings keep their compiled bytecode in a private cache (as an installed "
+                         "package has it); as-is: the environment's choice")
     args = ap.parse_args()
     where = args.dir or tempfile.mkdtemp(prefix="bench-matches-")
+    if args.bytecode == "cache":
+        PYCACHE["PYTHONPYCACHEPREFIX"] = os.path.join(where, "pycache")
     out: dict = {"dir": where, "code": args.code, "load_before": os.getloadavg()}
     sizes = [int(n) for n in args.sizes.split(",") if n]
     if sizes:
-        out["matches"] = listing(args.code, sizes, args.repeat, where, args.forks)
+        out["matches"] = listing(args.code, sizes, args.repeat, where, args.forks, args.reuse)
     if args.players:
         out["standings"] = standings(args.code, args.players, args.rounds, args.repeat, where)
     out["load_after"] = os.getloadavg()

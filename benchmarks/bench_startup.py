@@ -126,6 +126,9 @@ def main() -> None:
     env = dict(os.environ, COLUMNS="100", REFEREE_DB=db)
     env.pop("REFEREE_SERVER", None)
     env.pop("REFEREE_TOKEN", None)
+    # each script runs the code it was installed with: a PYTHONPATH (a checkout put first, as the tests
+    # do) would make every script, --before's too, import that checkout instead
+    env.pop("PYTHONPATH", None)
     if args.bytecode == "cache":
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPYCACHEPREFIX"] = os.path.join(work, "pycache")

@@ -12,9 +12,10 @@ from referee.summaries import outcome
 
 COLUMNS = ("id", "game", "players", "entries", "status", "event", "round", "table", "title", "created*")
 NOTE = "# created*: a clock reading kept for people; no hash covers it, not evidence\n"
-#: a line's cells are joined with NUL (which no stored text holds) and turned into tabs at once, the tabs
-#: and line ends inside a cell into spaces
+#: a line whose cells hold a tab or a line end: its cells joined with NUL (which no stored text holds), then
+#: the NULs turned into tabs and the tabs and line ends inside a cell into spaces at once
 _CELLS = str.maketrans({"\t": " ", "\n": " ", "\r": " ", "\0": "\t"})
+_TABS = len(COLUMNS) - 1
 
 
 def match_lines(rows: Iterable[tuple[MatchSummary, int]]) -> Iterator[str]:
@@ -26,6 +27,10 @@ def match_lines(rows: Iterable[tuple[MatchSummary, int]]) -> Iterator[str]:
         status = "playing"
         if s.outcome:
             status = said.get(s.outcome) or said.setdefault(s.outcome, f"over: {words(outcome(s))}")
-        yield "\0".join(("  " * depth + s.match_id, s.game, ", ".join(s.seats), str(s.head), status, s.event, s.round,
-                         s.table, s.title + fork, s.created_at)).translate(_CELLS) + "\n"
+        cells = ("  " * depth + s.match_id, s.game, ", ".join(s.seats), str(s.head), status, s.event, s.round,
+                 s.table, s.title + fork, s.created_at)
+        line = "\t".join(cells)
+        if line.count("\t") != _TABS or "\n" in line or "\r" in line:  # (rare: only such lines are translated)
+            line = "\0".join(cells).translate(_CELLS)
+        yield line + "\n"
     yield NOTE

@@ -8,14 +8,12 @@ cache of bound matches.
 from __future__ import annotations
 
 import os
-import secrets
 import sys
 import time
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from importlib import resources
 from typing import Any
 
 import msgspec
@@ -55,7 +53,24 @@ def utc_now() -> str:
     return kept[1]
 
 
+def _bundled_text(module: Any, package: str, name: str) -> str:
+    """The text of the file ``name`` of a game's package: read beside the module's file where the package
+    is a folder (an installed or checked-out package), else through :mod:`importlib.resources` (a zipped
+    one), whose import costs every command that binds a match more than the read."""
+    where = getattr(module, "__file__", None)
+    if where:
+        path = os.path.join(os.path.dirname(where), *name.split("/"))
+        if os.path.isfile(path):
+            with open(path, encoding="utf-8") as fh:
+                return fh.read()
+    from importlib import resources
+
+    return resources.files(package).joinpath(name).read_text("utf-8")
+
+
 def new_match_id() -> str:
+    import secrets  # (the modules a command imports only when it makes something)
+
     return secrets.token_hex(6)
 
 
@@ -161,7 +176,7 @@ class Configuration:
             # the game's package: the module itself when the Game class lives in its __init__
             package = module.__name__ if hasattr(module, "__path__") else module.__name__.rpartition(".")[0]
             try:
-                text = resources.files(package).joinpath(game.card_sets[name]).read_text("utf-8")
+                text = _bundled_text(module, package, game.card_sets[name])
             except (OSError, ModuleNotFoundError) as exc:
                 raise BadInput(CardsCode.UNREADABLE, f"bundled card set {name!r} cannot be read: {exc}") from None
             return name, text
@@ -250,6 +265,8 @@ class Configuration:
             raise BadInput(MatchCode.BAD_CHANCE, f"chance must be physical or digital, not {chance!r}")
         if chance == "digital" and seed is None:
             # a secret seed: the arbiter's alone until the match ends (every role gets its commitment)
+            import secrets
+
             seed = secrets.randbelow(SEED_MAX + 1)
         for key, value in (meta or {}).items():
             check_text(key, "a metadata key", NAME_MAX)

@@ -22,7 +22,6 @@ from __future__ import annotations
 import os
 import stat
 import sys
-import tomllib
 from typing import Any
 
 from schemas import DEPTH_MAX
@@ -103,6 +102,8 @@ def read_stdin(what: str, limit: int) -> str:
 
 def parse_toml(text: str, what: str, *, one_line: bool = True) -> dict[str, Any]:
     """TOML as data, or BadInput with the parser's message."""
+    import tomllib  # (only where TOML is read: most commands read none)
+
     try:
         return load_toml(text, one_line=one_line)
     except tomllib.TOMLDecodeError as exc:

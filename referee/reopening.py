@@ -12,7 +12,6 @@ of the log is the latest such secret before it (:meth:`referee.history.History.s
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +27,8 @@ if TYPE_CHECKING:
 
 def fresh_secret() -> int:
     """A fresh secret seed (from the operating system's randomness, like a new match's secret seed)."""
+    import secrets  # (imported here: only a reopening draws a secret)
+
     return secrets.randbelow(SEED_MAX + 1)
 
 

@@ -136,6 +136,21 @@ def test_showing_to_a_pipe_loads_no_rich(match, tmp_path):
     assert code == 0 and {"rich.console", "rich.table", "cli.render"} <= modules
 
 
+#: what a command imports only where it needs it: a new secret (secrets), a draw (random), a character
+#: that is not printable (unicodedata), a zipped game package (importlib.resources)
+ONLY_WHEN_USED = {"secrets", "random", "unicodedata", "importlib.resources"}
+
+
+def test_showing_a_match_draws_nothing_and_imports_no_module_for_it(match, tmp_path):
+    """``referee show`` binds the match (its bundled cards read beside the game's module) and folds it:
+    it makes no secret, draws nothing and meets only printable text (beyond what a bare Python of this
+    environment imports already)."""
+    db, ids = match
+    code, modules, _ = imported(db, tmp_path, "show", ids[3])
+    assert code == 0
+    assert modules & ONLY_WHEN_USED == set(), modules & ONLY_WHEN_USED
+
+
 def test_help_loads_typers_rich_help_without_markdown_or_the_engine(match, tmp_path):
     db, _ = match
     code, modules, real_markdown = imported(db, tmp_path, "--help")

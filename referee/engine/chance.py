@@ -13,11 +13,13 @@ into the records an intent nests.
 from __future__ import annotations
 
 import hashlib
-import random
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import msgspec
+
+if TYPE_CHECKING:
+    import random
 
 T = TypeVar("T")
 
@@ -36,6 +38,8 @@ class Chance:
     def _rng(self) -> random.Random:
         """Seeded on first use: most intents consult no chance at all."""
         if self._random is None:
+            import random  # (imported here: a command that draws nothing does without it)
+
             digest = hashlib.sha256(f"{self.seed}:{self.salt}".encode()).digest()
             self._random = random.Random(int.from_bytes(digest[:16], "big"))
         return self._random

@@ -13,8 +13,6 @@ back with a line nobody wrote. Pure: text in, data out.
 
 from __future__ import annotations
 
-import tomllib
-import unicodedata
 from typing import Any
 
 from schemas import DEPTH_MAX
@@ -29,6 +27,8 @@ _CONTROL_NAMES = {0x00: "NUL", 0x07: "BELL", 0x08: "BACKSPACE", 0x0A: "LINE FEED
 def is_bad(ch: str) -> bool:
     """A character free text may not hold: a line break, a control character other than tab, a lone
     surrogate, or a bidirectional override (it would make a line read otherwise than it says)."""
+    import unicodedata  # (imported here: text that is all printable, nearly all, never needs it)
+
     return ch != "\t" and (ch in _BIDI or unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp"))
 
 
@@ -46,6 +46,8 @@ def bad_char(text: str) -> tuple[int, str] | None:
 
 def char_name(ch: str) -> str:
     """A character's Unicode name (control characters have none of their own: their usual one)."""
+    import unicodedata
+
     known = _CONTROL_NAMES.get(ord(ch))
     return known if known is not None else str(unicodedata.name(ch, "a control character"))
 
@@ -53,6 +55,8 @@ def char_name(ch: str) -> str:
 def load_toml(text: str, *, one_line: bool = True) -> dict[str, Any]:
     """``tomllib.loads(text)``. Nesting too deep to parse, and (with ``one_line``) a string holding a
     character free text may not hold, raise :class:`tomllib.TOMLDecodeError` naming where."""
+    import tomllib  # (imported here: a command that reads no data file does without it)
+
     try:
         data = tomllib.loads(text)
     except RecursionError:

@@ -272,16 +272,19 @@ def tree_page(ids: Sequence[str], parents: Mapping[str, str], offset: int,
 def listed_rows(read: Callable[[str, Sequence[Any]], list[Any]], mark: str, offset: int, limit: int | None,
                 no_limit: Any) -> list[tuple[MatchSummary, int]]:
     """:meth:`MatchSummaries.listed` over a SQL database (``read(sql, params)``: its rows; ``mark``: its
-    parameter mark; ``no_limit``: the LIMIT that sets none). Without forks the page is read as it is listed
-    (the listing's index); with forks, a short page's ids are worked out from every id (that index alone)
-    and the forks' parents, then the page's rows alone are read; a long page is read whole and ordered."""
+    parameter mark; ``no_limit``: the LIMIT that sets none). The whole listing, and a long page, are read whole
+    and ordered (without forks, as read); a short page without forks is read as it is listed (the listing's
+    index); with forks, its ids are worked out from every id (that index alone) and the forks' parents, then
+    the page's rows alone are read."""
+    if limit is None:  # every row from offset on: read whole and ordered (no forks: as read), no fork query first
+        return tree_order([summary_from_row(r) for r in read(LISTED_FLAT.format(p=mark), (no_limit, 0))])[offset:]
     parents = dict(read(LISTED_FORKS, ()))
     if not parents:
-        rows = read(LISTED_FLAT.format(p=mark), (no_limit if limit is None else limit, offset))
+        rows = read(LISTED_FLAT.format(p=mark), (limit, offset))
         return [(summary_from_row(r), 0) for r in rows]
-    if limit is None or limit >= PAGE_BY_IDS_MAX:
+    if limit >= PAGE_BY_IDS_MAX:
         every = tree_order([summary_from_row(r) for r in read(LISTED_FLAT.format(p=mark), (no_limit, 0))])
-        return every[offset:] if limit is None else every[offset:offset + limit]
+        return every[offset:offset + limit]
     page = tree_page([r[0] for r in read(LISTED_IDS, ())], parents, offset, limit)
     if not page:
         return []
@@ -296,16 +299,24 @@ def tree_order(summaries: Sequence[MatchSummary]) -> list[tuple[MatchSummary, in
     order given); a fork whose parent is not among them is listed at the top."""
     if all(s.parent is None for s in summaries):  # no forks: the order given, all at the top
         return [(s, 0) for s in summaries]
-    children: dict[str | None, list[MatchSummary]] = {}
     ids = {s.match_id for s in summaries}
+    children: dict[str, list[MatchSummary]] = {}
+    tops: list[MatchSummary] = []
     for s in summaries:
-        children.setdefault(s.parent if s.parent in ids else None, []).append(s)
+        if s.parent is not None and s.parent in ids:
+            children.setdefault(s.parent, []).append(s)
+        else:
+            tops.append(s)
     out: list[tuple[MatchSummary, int]] = []
-    stack: list[tuple[MatchSummary, int]] = [(s, 0) for s in reversed(children.get(None, []))]
-    while stack:
-        s, depth = stack.pop()
-        out.append((s, depth))
-        stack.extend((c, depth + 1) for c in reversed(children.get(s.match_id, [])))
+    for top in tops:  # only a match with forks is walked as a tree
+        if top.match_id not in children:
+            out.append((top, 0))
+            continue
+        stack = [(top, 0)]
+        while stack:
+            s, depth = stack.pop()
+            out.append((s, depth))
+            stack.extend((c, depth + 1) for c in reversed(children.get(s.match_id, ())))
     return out
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import re
-import tomllib
 from typing import Any
 
 import msgspec
@@ -232,6 +231,8 @@ CARD_TABLES = {"set": "", "card": "id", "combination": "", "deck": ""}
 def parse_card_set(text: str) -> CardSet:
     """Parse and validate a card-definition TOML text (a pure function of the text: memoised, so a
     server binding many matches of one card set parses it once)."""
+    import tomllib  # (imported here: a match of the bundled cards alone reads no card file)
+
     try:
         data = load_toml(text)
     except tomllib.TOMLDecodeError as exc:
