@@ -18,9 +18,11 @@ import msgspec
 from schemas.tournament import (
     AddPlayer,
     AuditResult,
+    ClockRequest,
     CreateTournament,
     Explained,
     HalfByeRequest,
+    HallClock,
     PairedRound,
     Pairings,
     PairRequest,
@@ -41,7 +43,7 @@ from schemas.tournament import (
 )
 
 from ..auth import AuthCode, Forbidden, Principal, Unauthorized, bearer, hash_token
-from ..errors import StorageError
+from ..errors import BadInput, StorageError
 from ..service import Referee
 from ..store import AccessTokens, Annotations, MatchLog, StoredTournamentToken, StoreError, TournamentLog
 from .api import LocalTournaments
@@ -155,6 +157,31 @@ class TournamentAccess:
                            by="organiser", why=req.reason)
         assert done is not None  # (a table given is always attached to or refused)
         return done
+
+    def clock(self, who: Entrant, req: ClockRequest) -> HallClock:
+        """Start, stop or resume the round clock (:mod:`.clock`); answers it as the pages show it."""
+        from . import clock
+
+        self.organiser(who, "start, stop or resume the round clock")
+        if req.action == "start":
+            if req.minutes is None:
+                raise BadInput(TournamentCode.BAD_CLOCK, "starting the clock needs the round's time: \"minutes\": 50")
+            state = clock.start(self.service, who.tournament, req.minutes, by="organiser", why=req.reason)
+        elif req.minutes is not None:
+            raise BadInput(TournamentCode.BAD_CLOCK, f"\"minutes\" goes with \"start\" only, not \"{req.action}\"")
+        elif req.action == "stop":
+            state = clock.stop(self.service, who.tournament, by="organiser", why=req.reason)
+        else:
+            state = clock.resume(self.service, who.tournament, by="organiser", why=req.reason)
+        shown = clock.shown(state, self.service.clock())
+        assert shown is not None  # (a clock was just started, stopped or resumed)
+        return shown
+
+    def clock_shown(self, who: Entrant) -> HallClock | None:
+        """The round clock, read with any of the tournament's tokens (every page shows it)."""
+        from .clock import shown
+
+        return shown(self.service.load(who.tournament), self.service.clock())
 
     # -- reads ------------------------------------------------------------------------------------------
 

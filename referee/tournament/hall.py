@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import html
 import json
+
+import msgspec
 from functools import cache
 from importlib.resources import files
 from typing import TYPE_CHECKING, Any
@@ -37,14 +39,16 @@ if TYPE_CHECKING:
     from .access import Entrant, TournamentAccess
 
 
-def snapshot(access: TournamentAccess, who: Entrant) -> dict[str, Any]:
+def snapshot(access: TournamentAccess, who: Entrant, now: str | None = None) -> dict[str, Any]:
     """What the hall page shows, as ``who`` may read it: who it is (``role``, a player's id), the
     tournament's name, its pairings, the state of each table of the last round paired (:mod:`.console`:
     read from the summaries, nothing folded) and the standings after the last *completed* round: while a
     table of round N has no result, the standings after round N-1 (after round 0: nobody has played yet),
     ``playing`` naming round N (else null). A player reads their own tables only, as their pairings. The
     organiser's alone holds ``console`` (whether the round is complete, the next round, what the buttons
-    may do), each table's ``why`` and the pairing's ``blocks``."""
+    may do), each table's ``why`` and the pairing's ``blocks``. Every role's holds ``clock``, the round clock
+    (:class:`schemas.tournament.HallClock`, null before it is started), and each table not yet settled
+    when the time was up at ``now`` (the server's time unless given) is ``past_time``."""
     from dataclasses import replace
 
     from ..outcome import words
@@ -58,6 +62,11 @@ def snapshot(access: TournamentAccess, who: Entrant) -> dict[str, Any]:
     organiser = who.role == "organiser"
     mine = who.player if who.role == "player" else None
     states = table_states(service, state, public=not organiser)
+    from .clock import shown as clock_shown
+    from .console import SETTLED
+
+    clock = clock_shown(state, service.clock() if now is None else now)
+    late = clock is not None and clock.over
     live = {(s.round, s.table): s.outcome for s in states if s.outcome is not None and not s.recorded}
     table = standings(state, None, live)
     playing = None
@@ -73,7 +82,7 @@ def snapshot(access: TournamentAccess, who: Entrant) -> dict[str, Any]:
         row: dict[str, Any] = {
             "table": s.table, "seats": list(s.seats), "names": [state.name(p) for p in s.seats],
             "match_id": s.match_id, "state": s.state, "result": words(s.outcome) if s.outcome else None,
-            "source": s.source, "recorded": s.recorded}
+            "source": s.source, "recorded": s.recorded, "past_time": late and s.state not in SETTLED}
         if organiser:
             row["why"] = s.why
         tables.append(row)
@@ -81,7 +90,8 @@ def snapshot(access: TournamentAccess, who: Entrant) -> dict[str, Any]:
         "role": who.role, "name": state.config.name,
         "pairings": pairings_answer(state, live, blocks if organiser else [], player=mine),
         "standings": standings_answer(replace(table, head=head)), "playing": playing,
-        "round": state.current, "tables": tables}
+        "round": state.current, "tables": tables,
+        "clock": msgspec.to_builtins(clock) if clock is not None else None}
     if mine is not None:
         snap["player"] = mine
     if organiser:

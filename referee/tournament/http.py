@@ -24,10 +24,12 @@ from schemas.players import PlayerHistory
 from schemas.tournament import (
     AddPlayer,
     AuditResult,
+    ClockRequest,
     CloseRequest,
     CreateTournament,
     Explained,
     HalfByeRequest,
+    HallClock,
     PairedRound,
     Pairings,
     PairRequest,
@@ -174,6 +176,23 @@ def withdraw(request: Request[Any, Any, Any], tid: TidPath, data: JSONBody[Withd
 def half_bye(request: Request[Any, Any, Any], tid: TidPath, data: JSONBody[HalfByeRequest]) -> Recorded:
     access, who = _who(request, tid)
     return access.half_bye(who, data)
+
+
+@post("/tournaments/{tid:str}/clock", responses=ERRORS, sync_to_thread=True, tags=["tournaments"],
+      security=SECURITY, summary="Start, stop or resume the round clock (organiser)",
+      description="`{\"action\": \"start\", \"minutes\": 50}` starts the clock of the round being played (again: "
+                  "it starts over); `stop` keeps the time left; `resume` runs it on. Each is a record of the "
+                  "tournament with the server's time in it. Answers the clock as the pages show it (HallClock).")
+def round_clock(request: Request[Any, Any, Any], tid: TidPath, data: JSONBody[ClockRequest]) -> HallClock:
+    access, who = _who(request, tid)
+    return access.clock(who, data)
+
+
+@get("/tournaments/{tid:str}/clock", responses=ERRORS, sync_to_thread=True, tags=["tournaments"],
+     security=SECURITY, summary="The round clock (any of the tournament's tokens); null before it is started")
+def round_clock_shown(request: Request[Any, Any, Any], tid: TidPath) -> HallClock | None:
+    access, who = _who(request, tid)
+    return access.clock_shown(who)
 
 
 RoundPath = Annotated[int, PathParameter(ge=1, le=100_000, description="the round")]
@@ -432,7 +451,7 @@ ROUTES = (
     create_tournament, show_tournament, add_player, change_player, pair_round, close_round, record_result,
     set_tiebreaks, withdraw, half_bye, pairings, standings, export, audit, records, ratings, hall_page,
     hall_events, table_page, table_viewer, table_events, upload_transcript, player_history, player_page_html,
-    player_page,
+    player_page, round_clock, round_clock_shown,
 )
 
 

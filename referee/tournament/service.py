@@ -173,6 +173,10 @@ class Tournaments:
             state.n = record.n
         return state
 
+    def record(self, state: Tournament, events: Sequence[ev.Event], by: str, why: str) -> Tournament:
+        """Append records checked by another module (:mod:`.clock`) after ``state``'s last."""
+        return self._append(state, events, by, why)
+
     def attach(self, state: Tournament, event: ev.TranscriptAttached, by: str, why: str, *, match: StoredMatch,
                entries: Sequence[StoredEntry], annotations: Sequence[StoredAnnotation], summary: MatchSummary | None,
                digest: str) -> Tournament:
