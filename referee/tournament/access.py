@@ -240,3 +240,27 @@ class TournamentAccess:
         role = None if p.role == "arbiter" else p.name
         notes = sum(1 for a in self.store.annotations(p.match_id) if sees(a.audience, role))
         return int(self.store.head(p.match_id)), notes
+
+
+def acting_arbiter(referee: Referee, authorization: str | None, match_id: str) -> Principal | None:
+    """How the organiser's tournament token acts on a table's match through the matches' own routes
+    (``/matches/{id}/rulings``, ``/annotations``, ``/undo``... : the arbiter's console): as that match's
+    arbiter, as it reads it in the hall (:meth:`TournamentAccess.table_principal`). None if the token is no
+    tournament's (the caller's refusal stands); the spectators' or a player's tournament token, a revoked
+    one, or a match that is no table of the organiser's tournament is refused."""
+    access = TournamentAccess(referee)
+    token = bearer(authorization, "send the match's token as 'Authorization: Bearer <token>'")
+    row = access.store.find_tournament_token(hash_token(token))
+    if row is None:
+        return None
+    who = access.authenticate(authorization, row.tournament_id)
+    if who.role != "organiser":
+        raise Forbidden(AuthCode.FORBIDDEN, f"a tournament's {who.role} token does not act on its matches: only "
+                        "the organiser's, as the arbiter of the tournament's tables")
+    from ..errors import NotFound
+
+    try:
+        return access.table_principal(who, match_id)
+    except NotFound:
+        raise Forbidden(AuthCode.OTHER_MATCH, f"match {match_id!r} is no table of tournament {who.tournament}: the "
+                        "organiser's token acts as the arbiter of that tournament's tables only") from None

@@ -195,6 +195,31 @@ def round_clock_shown(request: Request[Any, Any, Any], tid: TidPath) -> HallCloc
     return access.clock_shown(who)
 
 
+@get("/tournaments/{tid:str}/arbiter", responses=ERRORS, sync_to_thread=True, tags=["tournaments"],
+      security=SECURITY, summary="The arbiter's desk (organiser): each table's open disputes and held moves",
+      description="For the round being played: each table's open dispute (an entry with a `disputed` annotation "
+                  "and no `ruling` after it) and move held for a confirmation, with the entry (its line, verdict, "
+                  "refusal and rule), the dispute's notes, the entries before it as sentences, who is waiting, and "
+                  "whether it is a rejected move that a ruling may let stand; the round clock; the tournament's "
+                  "undo policy. The organiser's token acts as the arbiter of the tables' matches on the matches' "
+                  "own routes (rulings, annotations, undo, confirmations).")
+def arbiter_desk(request: Request[Any, Any, Any], tid: TidPath) -> dict[str, Any]:
+    from .arbiter import desk
+
+    access, who = _who(request, tid)
+    return desk(access, who)
+
+
+@get("/hall/{tid:str}/arbiter", responses=ERRORS, sync_to_thread=False, tags=["tournaments"],
+     summary="The arbiter's console of the hall (open it with #token=<the organiser's token>)")
+def arbiter_page(tid: TidPath) -> Response[str]:
+    from .arbiter import page
+
+    return Response(content=page(tid), media_type="text/html; charset=utf-8",
+                    headers={"Content-Security-Policy": "default-src 'self'; script-src 'unsafe-inline'; "
+                             "style-src 'unsafe-inline'", "Referrer-Policy": "no-referrer"})
+
+
 RoundPath = Annotated[int, PathParameter(ge=1, le=100_000, description="the round")]
 TablePath = Annotated[int, PathParameter(ge=1, le=100_000, description="the table")]
 
@@ -451,7 +476,7 @@ ROUTES = (
     create_tournament, show_tournament, add_player, change_player, pair_round, close_round, record_result,
     set_tiebreaks, withdraw, half_bye, pairings, standings, export, audit, records, ratings, hall_page,
     hall_events, table_page, table_viewer, table_events, upload_transcript, player_history, player_page_html,
-    player_page, round_clock, round_clock_shown,
+    player_page, round_clock, round_clock_shown, arbiter_desk, arbiter_page,
 )
 
 
