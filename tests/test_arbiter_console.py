@@ -229,12 +229,20 @@ def test_the_arbiters_page_settles_a_dispute_on_a_phone():
                                                                                   else "notation"]
             notes = [a for a in store.annotations(tables[0]["match_id"]) if a.kind == "ruling"]
             assert notes and notes[0].text.startswith(f"ruled: entry {disputed} stands as played")
-            # a refusal is shown as the server's message: undoing to before entry 0 of the held table's match
-            # is offered, but the server refuses an undo of a match whose token may not (none here): instead,
-            # a note with no text is refused by the page itself, and a decline goes through
-            held_card = cards()[0]
-            held_card.find_element("xpath", ".//button[text()='Decline']").click()
+            # the held move declined for its seat: nothing waits
+            cards()[0].find_element("xpath", ".//button[text()='Decline']").click()
             wait(lambda: len(cards()) == 0 and driver.find_element("id", "empty").is_displayed(), "nothing waits")
+            # the clock stopped from the page; stopping it again is refused with the server's message
+            driver.find_element("id", "clock-stop").click()
+            wait(lambda: "(stopped)" in driver.find_element("id", "clock").text, "the clock stopped")
+            driver.find_element("id", "clock-stop").click()
+            wait(lambda: driver.find_element("id", "clock-msg").text.startswith("Refused: round 1's clock is not running"),
+                 "the refusal")
+            # the hall's console shows the clock too, and links this page
+            driver.get(f"{live.url}/hall/{tid}#token={made['tokens']['organiser']}")
+            wait(lambda: "(stopped)" in driver.find_element("id", "round-clock").text, "the hall's clock")
+            assert driver.find_element("id", "arbiter-link").get_attribute("href").endswith(
+                f"/hall/{tid}/arbiter#token={made['tokens']['organiser']}")
             driver.get("about:blank")
     finally:
         driver.quit()

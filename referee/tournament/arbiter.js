@@ -114,6 +114,16 @@ function input(parent, key, hint, open) {
   // a card is drawn in a form-less box: the field goes in the actions' row when it is made
   return i;
 }
+// the organiser starts (again: over), stops and resumes the round clock; the stream brings it to every page
+for (const [id, action] of [["clock-start", "start"], ["clock-stop", "stop"], ["clock-resume", "resume"]]) {
+  $(id).addEventListener("click", async () => {
+    const body = {action: action};
+    if (action === "start") body.minutes = Number($("minutes").value);
+    const m = $("clock-msg"); m.className = ""; m.textContent = action + "…";
+    try { clock = await call("POST", base + "/clock", body); tick(); m.textContent = "Clock " + {start: "started", stop: "stopped", resume: "resumed"}[action] + "."; }
+    catch (e) { m.className = "bad"; m.textContent = "Refused: " + e.message; }
+  });
+}
 $("hall").href = "/hall/" + encodeURIComponent(tid) + "#token=" + encodeURIComponent(token);
 if (!token) { $("status").textContent = "open this page as /hall/" + tid + "/arbiter#token=<the organiser's token>"; } else {
   follow(base + "/events", auth, (snap) => {

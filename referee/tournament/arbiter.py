@@ -106,7 +106,10 @@ PAGE = """<!doctype html>
 <body data-updates="0" data-matters="-1">
 <header><h1 id="title">Arbiter · tournament __TID__</h1><div id="status">connecting…</div></header>
 <div class="pages arbiter">
-<section id="clock-box"><h2>Round <span id="round"></span> clock: <span id="clock" class="clock">not started</span></h2></section>
+<section id="clock-box"><h2>Round <span id="round"></span> clock: <span id="clock" class="clock">not started</span></h2>
+<form id="clock-form"><label>minutes <input id="minutes" type="number" min="1" max="1440" value="50"></label>
+<button type="button" id="clock-start">Start</button><button type="button" id="clock-stop">Stop</button>
+<button type="button" id="clock-resume">Resume</button></form><p id="clock-msg" role="status"></p></section>
 <section id="desk"><h2>Waiting for the arbiter <span id="count"></span></h2>
 <p class="hint" id="empty" hidden>Nothing waits: no open dispute and no held move at any table of the round.</p>
 <div id="matters"></div>

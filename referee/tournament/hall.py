@@ -110,13 +110,15 @@ PAGE = """<!doctype html>
 <title>Tournament __TID__</title>
 <style>__STYLE__</style></head>
 <body data-updates="0" data-role="">
-<header><h1 id="title">Tournament __TID__</h1><div id="status">connecting…</div></header>
+<header><h1 id="title">Tournament __TID__</h1><div id="status">connecting…</div>
+<div id="round-clock" class="clock" hidden></div></header>
 <div class="pages two hall">
 <section id="console" hidden><h2>Console: <span id="console-round"></span> <span id="progress"></span></h2>
 <p class="hint" id="console-note"></p>
 <div class="actions"><button type="button" id="pair" disabled>Pair the next round</button>
 <button type="button" id="close" class="second" disabled>Close the round</button></div>
 <p id="console-msg" role="status"></p>
+<p><a id="arbiter-link" href="#">The arbiter's console: disputes and held moves, the round clock</a></p>
 <details id="minted" hidden><summary>the new matches' tokens (answered once, to this page)</summary><ul id="minted-list"></ul></details>
 </section>
 <section id="tables-box"><h2>Tables <span id="round"></span></h2>
