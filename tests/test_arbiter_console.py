@@ -132,6 +132,10 @@ def test_a_ruling_from_the_console_settles_the_dispute(served):
     # and a refusal is the server's, with its message (an undo to the last entry itself)
     refused = c.post(f"/matches/{one}/undo", json={"to": ref.show(one).seq}, headers=org)
     assert refused.status_code in (400, 409, 422) and "is not an earlier entry" in refused.json()["message"]
+    # the page's Undo: back to before the disputed entry, whatever the seats' undo policy (own_last here)
+    undone = c.post(f"/matches/{one}/undo", json={"to": disputed - 1, "reason": "replay the turn"}, headers=org)
+    assert undone.status_code == 201 and undone.json()["verdict"] == "accepted" and undone.json()["by"] == "arbiter"
+    assert ref.show(one).state["pile"] == 10 - 1 - 2
 
 
 def test_no_other_token_acts_on_the_tables(served):
