@@ -60,7 +60,7 @@ function card(m, d, open) {
     el("code", box, sentence(e));
     if (e.rejection) el("div", box, "refused: " + e.rejection.message + (e.rejection.rule ? " [" + e.rejection.rule + "]" : "") + " (" + e.rejection.code + ")", "rule");
   } else el("div", c, "on the match as a whole (entry 0)", "entry");
-  for (const n of m.notes) el("div", c, n.kind + " (" + n.by + "): " + n.text, "note");
+  for (const n of m.notes) el("div", c, n.kind + " (" + n.by + "): " + n.text, "said-by");
   el("div", c, "waiting for " + m.waiting + (m.after ? "; " + m.after + " entr" + (m.after === 1 ? "y" : "ies") + " played after it" : ""), "wait");
   if (m.recent.length) { const ol = el("ol", c, null, "recent"); ol.start = m.recent[0].seq; for (const r of m.recent) el("li", ol, sentence(r).replace(/^\d+\. /, "")); }
   const said = el("p", c, "", "said"); said.setAttribute("role", "status");
