@@ -40,13 +40,14 @@ def clock(
 
     if action not in ACTIONS:
         fail(f"the clock's action is one of {', '.join(ACTIONS)}, not {action!r}", code=2)
-    if connection(ctx).server:
-        fail("tournament clock reads the organiser's own database; over a server the organiser's token posts "
-             "to /tournaments/ID/clock (or press the buttons of the hall's console)", code=2)
     if minutes is not None and action != "start":
         fail(f"--minutes goes with start only, not {action}", code=2)
     if action == "start" and minutes is None:
         fail("starting the clock needs the round's time: --minutes 50", code=2)
+    conn = connection(ctx)
+    if conn.server:
+        _remote(conn.server, conn.token, tournament, action, minutes, reason, json)
+        return
     service = Tournaments(local_referee(ctx, db))
     if action == "start":
         assert minutes is not None
@@ -63,3 +64,33 @@ def clock(
         print_json(to_builtins(shown) if shown is not None else None)
         return
     sys.stdout.write(rc.words(shown, now) + "\n")
+
+
+def _remote(server: str, token: str | None, tournament: str, action: str, minutes: int | None, reason: str,
+            json: bool) -> None:
+    """The same over a server (``--server URL --token T``): the organiser's token sets the clock, any of the
+    tournament's tokens shows it; the time left is counted from this machine's clock."""
+    import urllib.parse
+
+    from msgspec import to_builtins
+
+    from cli.client import decode
+    from cli.tournament_client import RemoteTournaments
+    from referee.config import utc_now
+    from referee.tournament.clock import words
+    from schemas.tournament import HallClock
+
+    remote = RemoteTournaments(server, token)
+    path = "/tournaments/" + urllib.parse.quote(tournament, safe="") + "/clock"
+    shown: HallClock | None
+    if action == "show":
+        shown = remote.http.get(path, HallClock | None)  # type: ignore[arg-type]
+    else:
+        body: dict[str, object] = {"action": action, "reason": reason}
+        if minutes is not None:
+            body["minutes"] = minutes
+        shown = decode(remote.http.call("POST", path, body), HallClock)
+    if json:
+        print_json(to_builtins(shown) if shown is not None else None)
+        return
+    sys.stdout.write(words(shown, utc_now()) + "\n")

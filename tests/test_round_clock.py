@@ -195,3 +195,25 @@ def test_the_clock_command(cli):
     assert wrong.code == 2 and "start, stop, resume, show" in wrong.err
     log = cli("tournament", "log", tid).out
     assert "clock_started" in log and "clock_stopped" in log and "clock_resumed" in log
+
+
+def test_the_clock_command_through_a_server(cli, db_store):
+    from referee.http import create_app
+    from support.live import LiveServer
+
+    with LiveServer(create_app(lambda: Referee(db_store, games=[PILE]), admin_token="adm")) as server:
+        made = TournamentAccess(Referee(db_store, games=[PILE])).create(CreateTournament(
+            name="Cup", game="pile", rounds=1, seed=4, players=["ann", "ben"]))
+        tid = made.tournament
+        org = ("--server", server.url, "--token", made.tokens.organiser)
+        spectator = ("--server", server.url, "--token", made.tokens.spectator)
+        assert cli(*org, "tournament", "pair", tid).code == 0
+        started = cli(*org, "tournament", "clock", tid, "start", "--minutes", "30", "--json")
+        assert started.code == 0 and json.loads(started.out)["minutes"] == 30
+        refused = cli(*spectator, "tournament", "clock", tid, "stop")
+        assert refused.code != 0 and "only the organiser" in refused.err
+        shown = cli(*spectator, "tournament", "clock", tid, "show")
+        assert shown.code == 0 and "round 1: 30 min from" in shown.out and "left" in shown.out
+        assert cli(*org, "tournament", "clock", tid, "stop").code == 0
+        again = cli(*org, "tournament", "clock", tid, "stop")
+        assert again.code != 0 and "is not running" in again.err
