@@ -250,3 +250,20 @@ def test_the_arbiters_page_settles_a_dispute_on_a_phone():
             driver.get("about:blank")
     finally:
         driver.quit()
+
+
+def test_a_dispute_over_an_accepted_move_is_settled_by_the_verdict_standing(db_store):
+    access, made, org, tables = _cup(db_store)
+    ref = access.service.referee
+    _hall(ref, tables)
+    one = tables[0]["match_id"]
+    first = ref.log(one)[1]  # "take 1", accepted
+    ref.annotate(one, first.seq, "that stone was already gone", kind="disputed", by=tables[0]["seats"][1])
+    matters = _desk(db_store, org)["matters"]
+    accepted = next(m for m in matters if m["entry"] == first.seq)
+    assert accepted["disputed"]["verdict"] == "accepted" and not accepted["can_stand"]
+    assert accepted["after"] == ref.show(one).seq - first.seq and [r["seq"] for r in accepted["recent"]] == [1]
+    # "the verdict stands": a ruling annotation alone (what the page sends), by the organiser as the arbiter
+    ref.annotate(one, first.seq, f"ruled: the verdict of entry {first.seq} stands", kind="ruling", by="arbiter")
+    # the other dispute of the table (the refused take 4) and the held move are still waiting
+    assert [(m["table"], m["kind"]) for m in _desk(db_store, org)["matters"]] == [(1, "dispute"), (2, "held")]
