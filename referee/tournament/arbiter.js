@@ -97,7 +97,7 @@ function card(m, d, open) {
     if (!text) { said.className = "said bad"; said.textContent = "Type the note first."; return; }
     act("Note on entry " + m.entry, [() => call("POST", base + "/annotations", {seq: m.entry, kind: "comment", text: text})]);
   });
-  // the arbiter may always undo (the match's undo policy binds the seats: "" + d.undo)
+  // the arbiter may undo under any undo policy (the tournament's, d.undo, binds the seats); a second press does it
   const undo = el("button", row, "Undo to before entry " + m.entry, "second"); undo.type = "button";
   undo.title = "the seats' undo policy: " + d.undo + "; the arbiter may undo under any";
   if (m.entry < 1) undo.disabled = true;
@@ -111,7 +111,6 @@ function card(m, d, open) {
 function input(parent, key, hint, open) {
   const i = el("input", parent); i.type = "text"; i.placeholder = hint; i.dataset.key = key; i.setAttribute("aria-label", hint);
   i.maxLength = 2000; if (open[key]) i.value = open[key];
-  // a card is drawn in a form-less box: the field goes in the actions' row when it is made
   return i;
 }
 // the organiser starts (again: over), stops and resumes the round clock; the stream brings it to every page
