@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 import cli.tournament_paper  # noqa: F401  (declares `tournament tokens` and `slips` on tournament_app)
+import cli.tournament_clock  # noqa: F401  (declares `tournament clock` on tournament_app)
 from cli.common import DbOpt, Exit, JsonOpt, connection, fail, local_referee, print_json, tournament_app
 
 if TYPE_CHECKING:

@@ -64,7 +64,7 @@ from schemas.http import (
 from .access import Access
 from .amend import Amendment
 from .history import History
-from .auth import Principal, check_admin
+from .auth import AuthCode, Principal, Unauthorized, check_admin
 from .errors import BadInput, RefereeError, StorageError
 from .service import Referee
 from .store import BadSetting, StoreError, StoreUnavailable
@@ -208,7 +208,20 @@ class Hall:
         return access
 
     def principal(self, request: Request[Any, Any, Any], match_id: str) -> Principal:
-        return self.access().authenticate(request.headers.get("authorization"), match_id)
+        """The caller's principal for ``match_id``: its match token's, or a tournament organiser's token
+        acting as the arbiter of one of its tables (:func:`referee.tournament.access.acting_arbiter`)."""
+        authorization = request.headers.get("authorization")
+        try:
+            return self.access().authenticate(authorization, match_id)
+        except Unauthorized as exc:
+            if exc.code != AuthCode.UNKNOWN_TOKEN:
+                raise
+            from .tournament.access import acting_arbiter
+
+            found = acting_arbiter(self.access().referee, authorization, match_id)
+            if found is None:
+                raise
+            return found
 
     @contextlib.contextmanager
     def writing(self, request: Request[Any, Any, Any], match_id: str) -> Iterator[Principal]:

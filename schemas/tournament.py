@@ -440,3 +440,40 @@ class TableImported(msgspec.Struct, frozen=True, kw_only=True):
     result_words: str = ""
     #: the tournament's records after it
     records: int = 0
+
+
+# -- the round clock -------------------------------------------------------------------------------------------
+
+
+class ClockRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The organiser starts the round's clock (``minutes`` to play; starting it again starts it over),
+    stops it (the time left is kept) or resumes it."""
+
+    action: Literal["start", "stop", "resume"]
+    minutes: Annotated[int, msgspec.Meta(ge=1, le=1440)] | None = None
+    reason: Reason = ""
+
+
+class HallClock(msgspec.Struct, frozen=True, kw_only=True):
+    """The round clock as every page shows it: the hall's snapshot (``/tournaments/{id}/events``, field
+    ``clock``, null before it is started for the round being played), ``GET /tournaments/{id}/clock`` and
+    ``referee tournament clock T show --json``. Times are the server's, in UTC (``2026-11-28T15:00:00Z``);
+    a page counts down in the browser: while it runs, ``ends_at`` minus the time now; while it is stopped,
+    ``remaining`` (seconds, standing still). ``over``: the time was up when it was read (the hall's tables
+    not finished then are flagged ``past_time``). Nothing in it changes by itself but ``over``, once, so a
+    snapshot holding it changes only when the clock is started, stopped or resumed, or runs out.
+    ``referee tournament clock T show`` says the seconds left from its own reading of the time."""
+
+    round: int
+    minutes: int
+    started_at: str
+    #: seconds it stood still, before the last resume
+    paused: int
+    running: bool
+    #: when the round's time runs out, pauses so far added (null while stopped)
+    ends_at: str | None
+    #: when it was stopped (null while it runs)
+    stopped_at: str | None
+    #: seconds left while stopped (negative: past time by that much); null while it runs
+    remaining: int | None
+    over: bool

@@ -18,9 +18,11 @@ import msgspec
 from schemas.tournament import (
     AddPlayer,
     AuditResult,
+    ClockRequest,
     CreateTournament,
     Explained,
     HalfByeRequest,
+    HallClock,
     PairedRound,
     Pairings,
     PairRequest,
@@ -43,7 +45,7 @@ from schemas.tournament import (
 )
 
 from ..auth import AuthCode, Forbidden, Principal, Unauthorized, bearer, hash_token
-from ..errors import StorageError
+from ..errors import BadInput, StorageError
 from ..service import Referee
 from ..store import AccessTokens, Annotations, MatchLog, StoredTournamentToken, StoreError, TournamentLog
 from .api import LocalTournaments
@@ -177,6 +179,31 @@ class TournamentAccess:
         assert done is not None  # (a table given is always attached to or refused)
         return done
 
+    def clock(self, who: Entrant, req: ClockRequest) -> HallClock:
+        """Start, stop or resume the round clock (:mod:`.clock`); answers it as the pages show it."""
+        from . import clock
+
+        self.organiser(who, "start, stop or resume the round clock")
+        if req.action == "start":
+            if req.minutes is None:
+                raise BadInput(TournamentCode.BAD_CLOCK, "starting the clock needs the round's time: \"minutes\": 50")
+            state = clock.start(self.service, who.tournament, req.minutes, by="organiser", why=req.reason)
+        elif req.minutes is not None:
+            raise BadInput(TournamentCode.BAD_CLOCK, f"\"minutes\" goes with \"start\" only, not \"{req.action}\"")
+        elif req.action == "stop":
+            state = clock.stop(self.service, who.tournament, by="organiser", why=req.reason)
+        else:
+            state = clock.resume(self.service, who.tournament, by="organiser", why=req.reason)
+        shown = clock.shown(state, self.service.clock())
+        assert shown is not None  # (a clock was just started, stopped or resumed)
+        return shown
+
+    def clock_shown(self, who: Entrant) -> HallClock | None:
+        """The round clock, read with any of the tournament's tokens (every page shows it)."""
+        from .clock import shown
+
+        return shown(self.service.load(who.tournament), self.service.clock())
+
     # -- reads ------------------------------------------------------------------------------------------
 
     def show(self, who: Entrant) -> TournamentShown:
@@ -235,3 +262,27 @@ class TournamentAccess:
         role = None if p.role == "arbiter" else p.name
         notes = sum(1 for a in self.store.annotations(p.match_id) if sees(a.audience, role))
         return int(self.store.head(p.match_id)), notes
+
+
+def acting_arbiter(referee: Referee, authorization: str | None, match_id: str) -> Principal | None:
+    """How the organiser's tournament token acts on a table's match through the matches' own routes
+    (``/matches/{id}/rulings``, ``/annotations``, ``/undo``... : the arbiter's console): as that match's
+    arbiter, as it reads it in the hall (:meth:`TournamentAccess.table_principal`). None if the token is no
+    tournament's (the caller's refusal stands); the spectators' or a player's tournament token, a revoked
+    one, or a match that is no table of the organiser's tournament is refused."""
+    access = TournamentAccess(referee)
+    token = bearer(authorization, "send the match's token as 'Authorization: Bearer <token>'")
+    row = access.store.find_tournament_token(hash_token(token))
+    if row is None:
+        return None
+    who = access.authenticate(authorization, row.tournament_id)
+    if who.role != "organiser":
+        raise Forbidden(AuthCode.FORBIDDEN, f"a tournament's {who.role} token does not act on its matches: only "
+                        "the organiser's, as the arbiter of the tournament's tables")
+    from ..errors import NotFound
+
+    try:
+        return access.table_principal(who, match_id)
+    except NotFound:
+        raise Forbidden(AuthCode.OTHER_MATCH, f"match {match_id!r} is no table of tournament {who.tournament}: the "
+                        "organiser's token acts as the arbiter of that tournament's tables only") from None

@@ -14,6 +14,7 @@ class TournamentCode(StrEnum):
     ALREADY_DROPPED = "tournament/already_dropped"
     AMBIGUOUS_ID = "tournament/ambiguous_id"
     AMBIGUOUS_NAME = "tournament/ambiguous_name"
+    BAD_CLOCK = "tournament/bad_clock"
     BAD_CHANCE = "tournament/bad_chance"
     BAD_CONFIG = "tournament/bad_config"
     BAD_DIRECT_ENCOUNTER = "tournament/bad_direct_encounter"

@@ -253,12 +253,35 @@ class TokensIssued(Base, frozen=True, kw_only=True, tag="tokens_issued"):
     revoked: tuple[str, ...] = ()
 
 
+class ClockStarted(Base, frozen=True, kw_only=True, tag="clock_started"):
+    """The organiser starts round ``round``'s clock: ``minutes`` to play from ``at``. ``at`` is the server's
+    time when it was recorded (``2026-11-28T15:00:00Z``), kept as data: the fold reads it as a value and
+    never looks at a clock itself."""
+
+    round: int
+    minutes: int
+    at: str
+
+
+class ClockStopped(Base, frozen=True, kw_only=True, tag="clock_stopped"):
+    """The round's clock is stopped at ``at`` (the server's time, recorded as data): the time left is kept."""
+
+    at: str
+
+
+class ClockResumed(Base, frozen=True, kw_only=True, tag="clock_resumed"):
+    """The round's clock runs again from ``at``: the time it stood still is added to the round's end."""
+
+    at: str
+
+
 Event = (
     Created | PlayerAdded | PlayerDropped | PlayerUndropped | PlayerRenamed | RoundPaired | RoundClosed
     | ResultRecorded | ResultCorrected | TiebreaksChanged | PairingWithdrawn | HalfByeGranted | HalfByeCancelled
     | TranscriptAttached
     | TokensIssued
     | ResultReported | ResultAgreed
+    | ClockStarted | ClockStopped | ClockResumed
 )
 
 

@@ -14,6 +14,9 @@ from dataclasses import dataclass, field
 from schemas import Outcome
 
 from .events import (
+    ClockResumed,
+    ClockStarted,
+    ClockStopped,
     Created,
     HalfByeCancelled,
     HalfByeGranted,
@@ -78,6 +81,27 @@ class Round:
 
 
 @dataclass
+class Clock:
+    """The round clock as its records set it (every time a value of a record, never a clock read)."""
+
+    round: int
+    minutes: int
+    #: when it was started (the server's time recorded with ``clock_started``, ``2026-11-28T15:00:00Z``)
+    started: str
+    #: seconds it stood still before its last resume
+    paused: int = 0
+    #: when it was stopped (None while it runs)
+    stopped: str | None = None
+
+
+def seconds(at: str) -> int:
+    """A recorded time (``2026-11-28T15:00:00Z``) as seconds since 1970 (a value: no clock is read)."""
+    from datetime import datetime
+
+    return int(datetime.fromisoformat(at.replace("Z", "+00:00")).timestamp())
+
+
+@dataclass
 class Tournament:
     id: str
     config: Created
@@ -99,6 +123,8 @@ class Tournament:
     revoked: dict[str, int] = field(default_factory=dict)
     #: the seats' reports of a table's result: (round, table) -> seat -> (its latest report, that record)
     reports: dict[tuple[int, int], dict[str, tuple[Outcome, int]]] = field(default_factory=dict)
+    #: the round clock last started (None before the first ``clock_started``)
+    clock: Clock | None = None
 
     def played(self, rnd: Round) -> list[Table]:
         """The round's tables that count (every table but the withdrawn)."""
@@ -224,10 +250,32 @@ def evolve(state: Tournament, record: Record) -> None:
                 raise CorruptTournament(f"record {record.n} agrees a result of round {number} table {table}, which "
                                         "was not paired")
             _set(state, number, table, Result(outcome=outcome, source="reported", n=record.n), correction=False)
+        case ClockStarted(round=number, minutes=minutes, at=at):
+            if number != state.current or number < 1:
+                raise CorruptTournament(f"record {record.n} starts round {number}'s clock in round {state.current}")
+            _when(record.n, at)
+            state.clock = Clock(round=number, minutes=minutes, started=at)
+        case ClockStopped(at=at):
+            if state.clock is None or state.clock.stopped is not None:
+                raise CorruptTournament(f"record {record.n} stops a round clock that is not running")
+            _when(record.n, at)
+            state.clock.stopped = at
+        case ClockResumed(at=at):
+            if state.clock is None or state.clock.stopped is None:
+                raise CorruptTournament(f"record {record.n} resumes a round clock that is not stopped")
+            state.clock.paused += max(0, _when(record.n, at) - seconds(state.clock.stopped))
+            state.clock.stopped = None
         case Created():
             raise CorruptTournament(f"record {record.n} creates the tournament again")
         case _:
             raise CorruptTournament(f"record {record.n}: unknown event {event!r}")
+
+
+def _when(n: int, at: str) -> int:
+    try:
+        return seconds(at)
+    except ValueError:
+        raise CorruptTournament(f"record {n}: {at!r} is not a recorded time") from None
 
 
 def _from_table(res: TableResult, n: int) -> Result:

@@ -51,6 +51,7 @@ function tables(snap) {
     cell(tr, t.table, "n"); cell(tr, t.names.join(" v "), "who");
     const st = cell(tr, ""); span(st, t.state, "state " + t.state);
     if (t.why) span(st, t.why, "because");
+    if (t.past_time) span(st, "past time", "past");
     const res = cell(tr, t.result || "");
     if (t.result && t.source) span(res, SOURCES[t.source] || t.source, "src");
     // the seats' reports of a cardboard table: what each said (the organiser, the table's players) or only that they did
@@ -112,7 +113,7 @@ function render(snap) {
   document.body.dataset.role = snap.role;
   document.body.classList.toggle("projection", snap.role !== "organiser");
   $("title").textContent = snap.name || ("Tournament " + tid);
-  standings(snap); tables(snap); console_(snap);
+  standings(snap); tables(snap); console_(snap); roundClock(snap.clock);
   document.body.dataset.updates = String(Number(document.body.dataset.updates) + 1);
   $("status").textContent = (snap.role === "organiser" ? "organiser's console" : snap.role === "player" ? "player " + snap.player : "spectators' screen")
     + "; live, last update " + new Date().toLocaleTimeString();
@@ -151,3 +152,17 @@ function minted(a) {
   }
   box.hidden = !list.children.length;
 }
+// the round clock (snap.clock: schemas.tournament.HallClock), counted down here from the server's times
+let clockShown = null;
+function roundClock(c) { clockShown = c || null; clockTick(); }
+function clockTick() {
+  const box = $("round-clock"), c = clockShown;
+  box.hidden = !c;
+  if (!c) return;
+  const left = c.running ? Math.round((Date.parse(c.ends_at) - Date.now()) / 1000) : c.remaining;
+  const a = Math.abs(left), mmss = Math.floor(a / 60) + ":" + String(a % 60).padStart(2, "0");
+  box.textContent = "round " + c.round + ": " + (left < 0 ? mmss + " past time" : mmss + " left") + (c.running ? "" : " (stopped)");
+  box.classList.toggle("over", left <= 0);
+}
+setInterval(clockTick, 1000);
+$("arbiter-link").href = "/hall/" + encodeURIComponent(tid) + "/arbiter" + frag;

@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from .fold import Tournament
 
 
-def snapshot(access: TournamentAccess, who: Entrant) -> dict[str, Any]:
+def snapshot(access: TournamentAccess, who: Entrant, now: str | None = None) -> dict[str, Any]:
     """What the hall page shows, as ``who`` may read it: who it is (``role``, a player's id), the
     tournament's name, its pairings, the state of each table of the last round paired (:mod:`.console`:
     read from the summaries, nothing folded) and the standings after the last *completed* round: while a
@@ -52,7 +52,9 @@ def snapshot(access: TournamentAccess, who: Entrant) -> dict[str, Any]:
     organiser's alone holds ``console`` (whether the round is complete, the next round, what the buttons
     may do, the seats' disagreements ``to_confirm``), each table's ``why`` and the pairing's ``blocks``. Each
     table's ``reports`` (:mod:`.reports`) say who reported what to the organiser and the table's players,
-    only ``reported``/``agreed`` to anyone else."""
+    only ``reported``/``agreed`` to anyone else. Every role's holds ``clock``, the round clock
+    (:class:`schemas.tournament.HallClock`, null before it is started), and each table not yet settled
+    when the time was up at ``now`` (the server's time unless given) is ``past_time``."""
     from dataclasses import replace
 
     from ..outcome import words
@@ -67,6 +69,11 @@ def snapshot(access: TournamentAccess, who: Entrant) -> dict[str, Any]:
     organiser = who.role == "organiser"
     mine = who.player if who.role == "player" else None
     states = table_states(service, state, public=not organiser)
+    from .clock import shown as clock_shown
+    from .console import SETTLED
+
+    clock = clock_shown(state, service.clock() if now is None else now)
+    late = clock is not None and clock.over
     live = {(s.round, s.table): s.outcome for s in states if s.outcome is not None and not s.recorded}
     table = standings(state, None, live)
     playing = None
@@ -82,7 +89,7 @@ def snapshot(access: TournamentAccess, who: Entrant) -> dict[str, Any]:
         row: dict[str, Any] = {
             "table": s.table, "seats": list(s.seats), "names": [state.name(p) for p in s.seats],
             "match_id": s.match_id, "state": s.state, "result": words(s.outcome) if s.outcome else None,
-            "source": s.source, "recorded": s.recorded}
+            "source": s.source, "recorded": s.recorded, "past_time": late and s.state not in SETTLED}
         if organiser:
             row["why"] = s.why
         # who reported what to the organiser and the table's own players; to anyone else only that they did
@@ -94,7 +101,8 @@ def snapshot(access: TournamentAccess, who: Entrant) -> dict[str, Any]:
         "pairings": pairings_answer(state, live, blocks if organiser else [], player=mine,
                                     public=not organiser and mine is None),
         "standings": standings_answer(replace(table, head=head)), "playing": playing,
-        "round": state.current, "tables": tables}
+        "round": state.current, "tables": tables,
+        "clock": msgspec.to_builtins(clock) if clock is not None else None}
     if mine is not None:
         snap["player"] = mine
     if organiser:
@@ -134,7 +142,8 @@ PAGE = """<!doctype html>
 <title>Tournament __TID__</title>
 <style>__STYLE__</style></head>
 <body data-updates="0" data-role="">
-<header><h1 id="title">Tournament __TID__</h1><div id="status">connecting…</div></header>
+<header><h1 id="title">Tournament __TID__</h1><div id="status">connecting…</div>
+<div id="round-clock" class="clock" hidden></div></header>
 <div class="pages two hall">
 <section id="console" hidden><h2>Console: <span id="console-round"></span> <span id="progress"></span></h2>
 <p class="hint" id="console-note"></p>
@@ -142,6 +151,7 @@ PAGE = """<!doctype html>
 <button type="button" id="close" class="second" disabled>Close the round</button></div>
 <div id="confirm" hidden><h3>Results to confirm</h3><p class="hint">The seats reported different results: record the table's result (a second press records it; it wins over every report).</p><ul id="confirm-list"></ul></div>
 <p id="console-msg" role="status"></p>
+<p><a id="arbiter-link" href="#">The arbiter's console: disputes and held moves, the round clock</a></p>
 <details id="minted" hidden><summary>the new matches' tokens (answered once, to this page)</summary><ul id="minted-list"></ul></details>
 </section>
 <section id="tables-box"><h2>Tables <span id="round"></span></h2>

@@ -24,10 +24,12 @@ from schemas.players import PlayerHistory
 from schemas.tournament import (
     AddPlayer,
     AuditResult,
+    ClockRequest,
     CloseRequest,
     CreateTournament,
     Explained,
     HalfByeRequest,
+    HallClock,
     PairedRound,
     Pairings,
     PairRequest,
@@ -178,6 +180,48 @@ def half_bye(request: Request[Any, Any, Any], tid: TidPath, data: JSONBody[HalfB
     return access.half_bye(who, data)
 
 
+@post("/tournaments/{tid:str}/clock", responses=ERRORS, sync_to_thread=True, tags=["tournaments"],
+      security=SECURITY, summary="Start, stop or resume the round clock (organiser)",
+      description="`{\"action\": \"start\", \"minutes\": 50}` starts the clock of the round being played (again: "
+                  "it starts over); `stop` keeps the time left; `resume` runs it on. Each is a record of the "
+                  "tournament with the server's time in it. Answers the clock as the pages show it (HallClock).")
+def round_clock(request: Request[Any, Any, Any], tid: TidPath, data: JSONBody[ClockRequest]) -> HallClock:
+    access, who = _who(request, tid)
+    return access.clock(who, data)
+
+
+@get("/tournaments/{tid:str}/clock", responses=ERRORS, sync_to_thread=True, tags=["tournaments"],
+     security=SECURITY, summary="The round clock (any of the tournament's tokens); null before it is started")
+def round_clock_shown(request: Request[Any, Any, Any], tid: TidPath) -> HallClock | None:
+    access, who = _who(request, tid)
+    return access.clock_shown(who)
+
+
+@get("/tournaments/{tid:str}/arbiter", responses=ERRORS, sync_to_thread=True, tags=["tournaments"],
+      security=SECURITY, summary="The arbiter's desk (organiser): each table's open disputes and held moves",
+      description="For the round being played: each table's open dispute (an entry with a `disputed` annotation "
+                  "and no `ruling` after it) and move held for a confirmation, with the entry (its line, verdict, "
+                  "refusal and rule), the dispute's notes, the entries before it as sentences, who is waiting, and "
+                  "whether it is a rejected move that a ruling may let stand; the round clock; the tournament's "
+                  "undo policy. The organiser's token acts as the arbiter of the tables' matches on the matches' "
+                  "own routes (rulings, annotations, undo, confirmations).")
+def arbiter_desk(request: Request[Any, Any, Any], tid: TidPath) -> dict[str, Any]:
+    from .arbiter import desk
+
+    access, who = _who(request, tid)
+    return desk(access, who)
+
+
+@get("/hall/{tid:str}/arbiter", responses=ERRORS, sync_to_thread=False, tags=["tournaments"],
+     summary="The arbiter's console of the hall (open it with #token=<the organiser's token>)")
+def arbiter_page(tid: TidPath) -> Response[str]:
+    from .arbiter import page
+
+    return Response(content=page(tid), media_type="text/html; charset=utf-8",
+                    headers={"Content-Security-Policy": "default-src 'self'; script-src 'unsafe-inline'; "
+                             "style-src 'unsafe-inline'", "Referrer-Policy": "no-referrer"})
+
+
 RoundPath = Annotated[int, PathParameter(ge=1, le=100_000, description="the round")]
 TablePath = Annotated[int, PathParameter(ge=1, le=100_000, description="the table")]
 
@@ -310,7 +354,9 @@ def hall_page(tid: TidPath) -> Response[str]:
      description="Each event is `hall`: the token's `role` (a player's token: and `player`), the tournament's "
                  "name, its pairings, each table of the last round paired with its `state` (playing, waiting, "
                  "disputed, finished, withdrawn), result and source, and the standings after the last completed "
-                 "round (as the token may see them; a player's own tables only). The organiser's alone holds "
+                 "round (as the token may see them; a player's own tables only), the round `clock` (HallClock; "
+                 "null before it is started) and each table's `past_time` (not finished when the time was up). "
+                 "The organiser's alone holds "
                  "`console` (whether the round is complete, the next round, whether it may be paired or "
                  "closed), each table's `why` and the pairing's `blocks`. Sent first and then each time it "
                  "changes; `follow=false` sends one and ends. A reconnecting client's `Last-Event-ID` (an "
@@ -448,7 +494,7 @@ ROUTES = (
     create_tournament, show_tournament, add_player, change_player, pair_round, close_round, record_result,
     set_tiebreaks, withdraw, half_bye, pairings, standings, export, audit, records, ratings, hall_page,
     hall_events, table_page, table_viewer, table_events, upload_transcript, player_history, player_page_html,
-    player_page, report_result,
+    player_page, report_result, round_clock, round_clock_shown, arbiter_desk, arbiter_page,
 )
 
 

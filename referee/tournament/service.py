@@ -174,7 +174,8 @@ class Tournaments:
         return state
 
     def append(self, state: Tournament, events: Sequence[ev.Event], by: str, why: str) -> Tournament:
-        """Append ``events`` to ``state``'s record in one transaction (:mod:`.reports`' reports)."""
+        """Append ``events`` (checked by another module: :mod:`.reports`, :mod:`.clock`) to ``state``'s record
+        in one transaction."""
         return self._append(state, events, by, why)
 
     def attach(self, state: Tournament, event: ev.TranscriptAttached, by: str, why: str, *, match: StoredMatch,
