@@ -63,11 +63,12 @@ from schemas.http import (
 from .access import Access
 from .amend import Amendment
 from .history import History
-from .auth import Principal, check_admin
+from .auth import AuthCode, Principal, Unauthorized, check_admin
 from .errors import BadInput, RefereeError, StorageError
 from .service import Referee
 from .store import BadSetting, StoreError, StoreUnavailable
 from .tournament import http as tournament_http
+from .seatpage import routes as seat_http
 from .web import ERRORS, SECURITY, pieces
 from .httpcodes import EventsCode, InternalCode, RequestCode, RouteCode
 from .engine.codes import StoreCode
@@ -200,7 +201,20 @@ class Hall:
         return access
 
     def principal(self, request: Request[Any, Any, Any], match_id: str) -> Principal:
-        return self.access().authenticate(request.headers.get("authorization"), match_id)
+        """The match token's principal; a tournament player's token (a slip's QR code) is the player's
+        seat at the table playing this match (:func:`referee.seat.tournament_seat`)."""
+        authorization = request.headers.get("authorization")
+        try:
+            return self.access().authenticate(authorization, match_id)
+        except Unauthorized as exc:
+            if exc.code != AuthCode.UNKNOWN_TOKEN:
+                raise
+            from .seat import tournament_seat
+
+            seat = tournament_seat(self.access(), authorization, match_id)
+            if seat is None:
+                raise
+            return seat
 
     @contextlib.contextmanager
     def writing(self, request: Request[Any, Any, Any], match_id: str) -> Iterator[Principal]:
@@ -684,7 +698,8 @@ def create_app(
 
     return Litestar(
         route_handlers=[Router(path="/", route_handlers=list(ROUTES)),
-                        Router(path="/", route_handlers=list(tournament_http.ROUTES))],
+                        Router(path="/", route_handlers=list(tournament_http.ROUTES)),
+                        Router(path="/", route_handlers=list(seat_http.ROUTES))],
         state=State({"hall": hall, "viewers": tournament_http.ViewerCache()}),
         on_startup=[started],
         on_shutdown=[stopped],
