@@ -215,3 +215,39 @@ def test_the_answer_is_a_struct_of_the_schema(hall):
     got = client.get(f"/matches/{mid}/seat", headers=auth(seats["alice"]))
     answer = msgspec.json.decode(got.content, type=SeatAnswer)
     assert answer.players == PLAYERS["android"] and answer.chance == "digital"
+
+
+def test_a_tournament_players_token_plays_its_own_seat_only():
+    """The token a slip's QR code carries (a tournament player's) opens the player's seat at their own
+    table: the page's answer, a move, the live stream; at another table it is refused, as is a replaced
+    one. The spectators' tournament token writes nothing."""
+    store = MemoryStore()
+    with TestClient(create_app(lambda: Referee(store), admin_token="adm")) as client:
+        made = client.post("/tournaments", headers=auth("adm"), json={
+            "name": "Cup", "game": "war_of_shadows", "rounds": 1, "players": ["ann", "ben", "cy", "dee"]}).json()
+        tid, tokens = made["tournament"], made["tokens"]
+        paired = client.post(f"/tournaments/{tid}/pair", headers=auth(tokens["organiser"]), json={}).json()
+        one, two = paired["tables"]
+        me, other = one["seats"][0], two["seats"][0]
+        mine = auth(tokens["players"][me])
+        got = client.get(f"/matches/{one['match_id']}/seat", headers=mine)
+        assert got.status_code == 200 and got.json()["seat"] == me
+        move = got.json()["moves"][0]["choices"][0]["intent"]
+        done = client.post(f"/matches/{one['match_id']}/intents", headers=mine, json={"intent": move, "expected_seq": 0})
+        assert done.status_code == 201 and done.json()["actor"] == me and done.json()["verdict"] == "accepted"
+        assert client.get(f"/matches/{one['match_id']}/events", headers=mine, params={"follow": "false"}).status_code == 200
+        # another table's match, and another seat of this one, are not the player's
+        elsewhere = client.get(f"/matches/{two['match_id']}/seat", headers=mine)
+        assert elsewhere.status_code == 403 and elsewhere.json()["code"] == "auth/other_match"
+        theirs = client.post(f"/matches/{one['match_id']}/intents", headers=mine,
+                             json={"intent": move, "seat": one["seats"][1]})
+        assert theirs.status_code == 403 and theirs.json()["code"] == "auth/other_seat"
+        spectators = client.post(f"/matches/{one['match_id']}/intents", headers=auth(tokens["spectator"]), json={"intent": move})
+        assert spectators.status_code == 401 and spectators.json()["code"] == "auth/unknown_token"
+        assert Referee(store).store.head(one["match_id"]) == 1 and Referee(store).store.head(two["match_id"]) == 0
+        # the hall's table links: a player's own table also opens their seat's page
+        snap = client.get(f"/tournaments/{tid}/events", headers=mine, params={"follow": "false"}).text
+        data = json.loads(next(line[5:] for line in snap.splitlines() if line.startswith("data:")))
+        assert data["you"] == {"role": "player", "player": me}
+        hall = client.get(f"/hall/{tid}").text
+        assert '"/play/" + encodeURIComponent(mid)' in hall and "t.seats.includes(you.player)" in hall

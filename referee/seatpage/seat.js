@@ -168,7 +168,7 @@ function choiceEl(c) {
     inputs[f.key] = inp; wrap.append(inp);
   }
   const b = el('button', 'choice'); b.type = 'button'; b.dataset.intent = c.intent;
-  const label = el('span'); label.append(draw.worded(c.label)); b.append(label);
+  b.append(shown(c));
   if (secretIn(c.intent) || secretIn(c.label)) b.classList.add('private');
   b.onclick = () => {
     if (covered(b)) return;
@@ -178,6 +178,17 @@ function choiceEl(c) {
   };
   wrap.append(b);
   return wrap;
+}
+// a move as people read it: its fields (named by the game's names), or the intent's name alone
+function shown(c) {
+  const label = el('span'), given = c.fields.filter(f => !f.fill);
+  if (!given.length) { label.textContent = human(c.intent.split(' ')[0]); return label; }
+  given.forEach((f, k) => {
+    if (k) label.append(' · ');
+    label.append(el('span', 'k', human(f.key) + ' '), draw.worded(f.value));
+  });
+  label.title = c.label;
+  return label;
 }
 function quoted(v) { return /[\s"\\]/.test(v) ? '"' + v.replace(/\\/g, '\\\\').replace(/"/g, '\\"') + '"' : v; }
 function line(c, inputs) {

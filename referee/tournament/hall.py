@@ -41,7 +41,7 @@ def snapshot(access: TournamentAccess, who: Entrant) -> dict[str, Any]:
         playing = n
         standings = access.standings(who, n - 1, None, None)
     return {"name": access.show(who).name, "pairings": access.pairings(who, None), "standings": standings,
-            "playing": playing}
+            "playing": playing, "you": {"role": who.role, "player": who.player}}
 
 PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -64,11 +64,15 @@ const token = new URLSearchParams(location.hash.slice(1)).get("token") || "";
 const $ = (id) => document.getElementById(id);
 function cell(row, text, cls) { const td = document.createElement("td"); td.textContent = String(text); if (cls) td.className = cls; row.appendChild(td); return td; }
 // a table's match opens as the live step-through view, read with this page's token (in the fragment again)
-function watch(td, mid) {
+function watch(td, mid, mine) {
   if (!mid) return;
   const a = document.createElement("a"); a.textContent = mid; a.className = "watch mid"; a.title = "watch this table's match live";
   a.href = "/hall/" + encodeURIComponent(tid) + "/matches/" + encodeURIComponent(mid) + "#token=" + encodeURIComponent(token);
   td.appendChild(a);
+  if (!mine) return;  // a player's own table: their seat's page, where they play (issue 26)
+  const p = document.createElement("a"); p.textContent = "play"; p.className = "play"; p.title = "your seat's page";
+  p.href = "/play/" + encodeURIComponent(mid) + "#token=" + encodeURIComponent(token);
+  td.append(" ", p);
 }
 function render(snap) {
   const st = snap.standings, pr = snap.pairings;
@@ -92,7 +96,8 @@ function render(snap) {
     for (const t of last.tables) {
       const tr = document.createElement("tr"); cell(tr, t.table, "n"); cell(tr, t.seats.join(" v "));
       if (t.result) cell(tr, t.result); else { const s = document.createElement("span"); s.className = "state"; s.textContent = "playing"; cell(tr, "").appendChild(s); }
-      watch(cell(tr, ""), t.match_id); pb.appendChild(tr);
+      const you = snap.you || {};
+      watch(cell(tr, ""), t.match_id, you.role === "player" && t.seats.includes(you.player)); pb.appendChild(tr);
     }
     for (const b of last.byes) { const tr = document.createElement("tr"); cell(tr, "bye"); cell(tr, b); cell(tr, "bye"); cell(tr, ""); pb.appendChild(tr); }
     for (const b of last.half_byes || []) { const tr = document.createElement("tr"); cell(tr, "bye"); cell(tr, b); cell(tr, "half-point bye"); cell(tr, ""); pb.appendChild(tr); }

@@ -1,0 +1,158 @@
+"""Seat pages in headless Chromium against a real server (issue 26): two seats of a match play moves by
+taps alone (the first offered choice, a fixed seed), the other page follows live through the match's
+event stream, a racing submit is answered "the game moved on" with the new table, the hand stays
+covered until held, and nothing is fetched from anywhere but the server. Skips without Chromium."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from litestar.testing import TestClient
+
+from referee.http import create_app
+from referee.service import Referee
+from referee.store.memory import MemoryStore
+from support.browser import chromium, needs_chromium
+from support.live import LiveServer
+
+pytestmark = [pytest.mark.slow, needs_chromium]
+
+PHONE = (412, 915)
+
+
+@pytest.fixture(scope="module")
+def server():
+    store = MemoryStore()
+    with LiveServer(create_app(lambda: Referee(store), keepalive=2.0, poll=0.2)) as live:
+        with TestClient(create_app(lambda: Referee(store))) as client:
+            yield live, client, Referee(store)
+
+
+@pytest.fixture(scope="module")
+def phones():
+    drivers = [chromium("--disable-background-networking", "--disable-component-update", "--disable-sync",
+                        f"--window-size={PHONE[0]},{PHONE[1]}") for _ in range(2)]
+    yield drivers
+    for d in drivers:
+        d.quit()
+
+
+def wait_for(driver, script: str, timeout: float = 20.0):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = driver.execute_script(script)
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for: {script}")
+        time.sleep(0.05)
+
+
+def head(driver) -> int:
+    return int(driver.execute_script("return Number(document.body.dataset.head || -1)"))
+
+
+def tap_first(driver) -> str:
+    """Tap the first offered move: hold the reveal if it is covered; pick fields until moves are listed."""
+    for _ in range(12):
+        kind, text = driver.execute_script("""
+            const b = document.querySelector('#held button.confirm') || document.querySelector('#moves button.choice')
+                || document.querySelector('#moves button.pick:not(.on)');
+            if (!b) return ['none', ''];
+            if (b.classList.contains('private') && !document.body.classList.contains('revealed')) return ['covered', ''];
+            const what = b.classList.contains('pick') ? 'pick' : 'move';
+            const t = b.dataset.intent || b.textContent; b.click(); return [what, t];""")
+        if kind == "covered":
+            hold(driver)
+            continue
+        if kind != "pick":
+            return text
+    raise AssertionError("no move offered")
+
+
+def hold(driver) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    button = driver.find_element(By.ID, "reveal")
+    ActionChains(driver).click_and_hold(button).pause(0.6).release().perform()
+    wait_for(driver, "return document.body.classList.contains('revealed')")
+
+
+def open_seat(driver, live: LiveServer, mid: str, token: str) -> None:
+    driver.get("about:blank")
+    driver.get(f"{live.url}/play/{mid}#token={token}")
+    wait_for(driver, "return Number(document.body.dataset.loads || 0) > 0")
+
+
+def test_two_seats_play_by_taps_and_follow_each_other_live(server, phones):
+    live, client, referee = server
+    made = client.post("/matches", json={"game": "by_all_means", "players": ["alice", "bob"], "chance": "digital",
+                                         "seed": 11}).json()
+    mid, seats = made["match"]["id"], made["tokens"]["seats"]
+    alice, bob = phones
+    open_seat(alice, live, mid, seats["alice"])
+    open_seat(bob, live, mid, seats["bob"])
+    assert "you are alice" in alice.execute_script("return document.getElementById('who').textContent")
+    played = 0
+    for _ in range(8):
+        before = referee.store.head(mid)
+        for driver in (alice, bob):
+            wait_for(driver, f"return Number(document.body.dataset.head) === {before}")
+            offered = driver.execute_script(
+                "return !!document.querySelector('#moves button.choice, #moves button.pick, #held button.confirm')")
+            if offered:
+                tap_first(driver)
+                wait_for(driver, f"return Number(document.body.dataset.head) > {before}")
+                verdict = driver.execute_script("return document.body.dataset.verdict")
+                assert verdict in ("accepted", "held"), driver.execute_script("return document.getElementById('verdict').textContent")
+                played += 1
+                break
+        else:
+            break
+        # the other page follows through the event stream, without a reload
+        now = referee.store.head(mid)
+        for driver in (alice, bob):
+            wait_for(driver, f"return Number(document.body.dataset.head) === {now}")
+    assert played >= 6, played
+    assert [e.verdict for e in referee.log(mid)] == ["accepted"] * played
+    # the hand is covered while the phone lies on the table, shown while held
+    for driver in (alice, bob):
+        driver.execute_script("document.body.classList.remove('revealed')")
+        covered = driver.execute_script("""
+            const p = [...document.querySelectorAll('.private')];
+            return p.length > 0 && p.every(e => [...e.children].every(c => getComputedStyle(c).visibility === 'hidden'));""")
+        assert covered
+        hold(driver)
+        assert driver.execute_script(
+            "return [...document.querySelectorAll('.private > *')].some(c => getComputedStyle(c).visibility === 'visible')")
+    # nothing was fetched but the server's own answers
+    for driver in (alice, bob):
+        elsewhere = driver.execute_script(
+            f"return performance.getEntriesByType('resource').map(e => e.name).filter(n => !n.startsWith({live.url!r}))")
+        assert elsewhere == []
+
+
+def test_a_racing_submit_is_told_the_game_moved_on(server, phones):
+    live, client, referee = server
+    made = client.post("/matches", json={"game": "war_of_shadows", "players": ["alice", "bob"], "chance": "digital",
+                                         "seed": 5}).json()
+    mid, seats = made["match"]["id"], made["tokens"]["seats"]
+    alice, bob = phones
+    open_seat(alice, live, mid, seats["alice"])
+    open_seat(bob, live, mid, seats["bob"])
+    # bob's page has the table at entry 0; alice moves first (another phone, a moment earlier)
+    bob.execute_script("window.__stale = true")
+    moved = client.post(f"/matches/{mid}/intents", headers={"Authorization": f"Bearer {seats['alice']}"},
+                        json={"intent": "choose_society society=pale_raven", "expected_seq": 0})
+    assert moved.status_code == 201
+    # bob taps before his page has heard of it: his submit names entry 0 and is refused, nothing written
+    bob.execute_script("""
+        const b = document.querySelector('#moves button.choice'); b.click();""")
+    wait_for(bob, "return document.body.dataset.verdict === 'moved'")
+    text = bob.execute_script("return document.getElementById('verdict').textContent")
+    assert "moved on" in text
+    wait_for(bob, "return Number(document.body.dataset.head) === 1")
+    assert referee.store.head(mid) == 1
+    assert bob.execute_script("return window.__stale") is True  # the same page: updated in place, not reloaded
