@@ -29,10 +29,23 @@ def server():
             yield live, client, Referee(store)
 
 
+#: a stand-in for the Screen Wake Lock API (headless Chromium refuses the real one): it counts what the page asks
+WAKE = """
+window.__wake = {requests: 0, held: false};
+Object.defineProperty(navigator, 'wakeLock', {configurable: true, value: {request: async (kind) => {
+  window.__wake.requests += 1; window.__wake.held = true;
+  const sentinel = new EventTarget();
+  sentinel.release = async () => { window.__wake.held = false; sentinel.dispatchEvent(new Event('release')); };
+  return sentinel; }}});
+"""
+
+
 @pytest.fixture(scope="module")
 def phones():
     drivers = [chromium("--disable-background-networking", "--disable-component-update", "--disable-sync",
                         f"--window-size={PHONE[0]},{PHONE[1]}") for _ in range(2)]
+    for d in drivers:
+        d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": WAKE})
     yield drivers
     for d in drivers:
         d.quit()
@@ -86,9 +99,10 @@ def open_seat(driver, live: LiveServer, mid: str, token: str) -> None:
     wait_for(driver, "return Number(document.body.dataset.loads || 0) > 0")
 
 
-def test_two_seats_play_by_taps_and_follow_each_other_live(server, phones):
+@pytest.mark.parametrize("game", ["by_all_means", "war_of_shadows"])
+def test_two_seats_play_by_taps_and_follow_each_other_live(server, phones, game):
     live, client, referee = server
-    made = client.post("/matches", json={"game": "by_all_means", "players": ["alice", "bob"], "chance": "digital",
+    made = client.post("/matches", json={"game": game, "players": ["alice", "bob"], "chance": "digital",
                                          "seed": 11}).json()
     mid, seats = made["match"]["id"], made["tokens"]["seats"]
     alice, bob = phones
@@ -117,6 +131,8 @@ def test_two_seats_play_by_taps_and_follow_each_other_live(server, phones):
             wait_for(driver, f"return Number(document.body.dataset.head) === {now}")
     assert played >= 6, played
     assert [e.verdict for e in referee.log(mid)] == ["accepted"] * played
+    # the screen is kept on while the game runs
+    assert all(d.execute_script("return window.__wake.held && window.__wake.requests >= 1") for d in (alice, bob))
     # the hand is covered while the phone lies on the table, shown while held
     for driver in (alice, bob):
         driver.execute_script("document.body.classList.remove('revealed')")
@@ -156,3 +172,55 @@ def test_a_racing_submit_is_told_the_game_moved_on(server, phones):
     wait_for(bob, "return Number(document.body.dataset.head) === 1")
     assert referee.store.head(mid) == 1
     assert bob.execute_script("return window.__stale") is True  # the same page: updated in place, not reloaded
+
+
+def test_a_phone_that_lost_its_connection_catches_up(server, phones):
+    """Offline (asleep, out of the hall's wifi) while the other seat moves: back online, the page has the
+    moves without being reloaded."""
+    live, client, referee = server
+    made = client.post("/matches", json={"game": "war_of_shadows", "players": ["alice", "bob"], "chance": "digital",
+                                         "seed": 8}).json()
+    mid, seats = made["match"]["id"], made["tokens"]["seats"]
+    alice, bob = phones
+    open_seat(bob, live, mid, seats["bob"])
+    bob.execute_script("window.__same = true")
+    bob.execute_cdp_cmd("Network.enable", {})
+    bob.execute_cdp_cmd("Network.emulateNetworkConditions",
+                        {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    try:
+        hd = {"Authorization": f"Bearer {seats['alice']}"}
+        for intent in ("choose_society society=pale_raven", "set_first_player"):
+            assert client.post(f"/matches/{mid}/intents", headers=hd, json={"intent": intent}).status_code == 201
+        time.sleep(1.5)
+        assert head(bob) == 0  # it heard nothing meanwhile
+    finally:
+        bob.execute_cdp_cmd("Network.emulateNetworkConditions",
+                            {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    wait_for(bob, "return Number(document.body.dataset.head) === 2", timeout=40)
+    assert bob.execute_script("return window.__same") is True
+
+
+def test_the_game_over_shows_the_result_and_lets_the_screen_sleep(server, phones):
+    live, client, referee = server
+    made = client.post("/matches", json={"game": "war_of_shadows", "players": ["alice", "bob"], "chance": "digital",
+                                         "seed": 8}).json()
+    mid, tokens = made["match"]["id"], made["tokens"]
+    alice = phones[0]
+    open_seat(alice, live, mid, tokens["seats"]["alice"])
+    assert alice.execute_script("return window.__wake.held")
+    # the seats play it out through the API, the first legal move each time (137 moves with this seed)
+    moves = 0
+    while referee.load(mid) and not referee.over(referee.load(mid)) and moves < 400:
+        for seat in ("alice", "bob"):
+            legal = referee.legal(mid, seat, blind=True).legal[seat]
+            if legal:
+                client.post(f"/matches/{mid}/intents", headers={"Authorization": f"Bearer {tokens['seats'][seat]}"},
+                            json={"intent": legal[0]})
+                moves += 1
+                break
+        else:
+            break
+    assert referee.over(referee.load(mid)), moves
+    wait_for(alice, "return document.body.dataset.over === 'yes'", timeout=40)
+    assert alice.execute_script("return document.getElementById('result').textContent").startswith("Game over: ")
+    assert not alice.execute_script("return window.__wake.held")
