@@ -251,3 +251,16 @@ def test_a_tournament_players_token_plays_its_own_seat_only():
         assert data["you"] == {"role": "player", "player": me}
         hall = client.get(f"/hall/{tid}").text
         assert '"/play/" + encodeURIComponent(mid)' in hall and "t.seats.includes(you.player)" in hall
+
+
+def test_a_match_made_on_a_server_prints_each_seats_page(hall, capsys):
+    from cli import render
+    from schemas.http import MatchCreated
+
+    client, referee = hall
+    made = client.post("/matches", json={"game": "war_of_shadows", "players": ["alice", "bob"]})
+    answer = msgspec.convert(made.json(), MatchCreated)
+    render.tokens("http://hall.lan:8000/", answer)
+    out = capsys.readouterr().out
+    for seat, token in answer.tokens.seats.items():
+        assert f"  {seat}: http://hall.lan:8000/play/{answer.match.id}#token={token}\n" in out
