@@ -264,3 +264,38 @@ def test_a_match_made_on_a_server_prints_each_seats_page(hall, capsys):
     out = capsys.readouterr().out
     for seat, token in answer.tokens.seats.items():
         assert f"  {seat}: http://hall.lan:8000/play/{answer.match.id}#token={token}\n" in out
+
+
+HELD_POSITION = {"phase": "play", "first_player": "alice", "lot_winner": "alice", "turn.number": 5,
+                 "turn.active": "alice", "turn.step": "actions", "turn.main_left": 2, "turn.extra_left": 1,
+                 "players.alice.hand": ["PL6"], "players.bob.hand": ["TR1"], "players.alice.unseen": ["AG2", "GF1"],
+                 "players.alice.main_archive.count": 2, "players.alice.extra_archive.count": 0,
+                 "players.bob.unseen": ["TR7"], "players.bob.main_archive.count": 1,
+                 "players.bob.extra_archive.count": 0}
+#: a declared effect taking a card from bob's hidden hand: held until bob confirms (tests/test_confirmations.py)
+TAKE = "play_plot card=PL6 from=hand changes=move:TR1:bob.hand:bob.utility note=Raid"
+
+
+def held_match(client: TestClient) -> tuple[str, dict[str, str]]:
+    made = client.post("/matches", json={"game": "by_all_means", "players": ["alice", "bob"], "cards": "spec",
+                                         "position": HELD_POSITION})
+    assert made.status_code == 201, made.text
+    mid, seats = made.json()["match"]["id"], made.json()["tokens"]["seats"]
+    held = client.post(f"/matches/{mid}/intents", headers=auth(seats["alice"]), json={"intent": TAKE})
+    assert held.json()["verdict"] == "held" and held.json()["confirmer"] == "bob"
+    return mid, seats
+
+
+def test_a_held_move_is_asked_of_its_confirmer_and_nothing_else_is_offered(hall):
+    client, referee = hall
+    mid, seats = held_match(client)
+    bob = client.get(f"/matches/{mid}/seat", headers=auth(seats["bob"])).json()
+    alice = client.get(f"/matches/{mid}/seat", headers=auth(seats["alice"])).json()
+    assert bob["held"]["seq"] == alice["held"]["seq"] == 1 and bob["held"]["confirmer"] == "bob"
+    assert bob["held"]["actor"] == "alice" and bob["moves"] == alice["moves"] == []
+    assert alice["take_back"] == 1  # a held move is its mover's to take back
+    declined = client.post(f"/matches/{mid}/confirmations", headers=auth(seats["bob"]),
+                           json={"entry": 1, "accept": False, "expected_seq": bob["seq"]})
+    assert declined.status_code == 201
+    after = client.get(f"/matches/{mid}/seat", headers=auth(seats["alice"])).json()
+    assert after["held"] is None and after["moves"]

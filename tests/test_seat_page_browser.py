@@ -224,3 +224,61 @@ def test_the_game_over_shows_the_result_and_lets_the_screen_sleep(server, phones
     wait_for(alice, "return document.body.dataset.over === 'yes'", timeout=40)
     assert alice.execute_script("return document.getElementById('result').textContent").startswith("Game over: ")
     assert not alice.execute_script("return window.__wake.held")
+
+
+def test_a_held_move_is_confirmed_by_a_tap_and_a_move_taken_back(server, phones):
+    from test_seat_page import TAKE, held_match
+
+    live, client, referee = server
+    mid, seats = held_match(client)
+    alice, bob = phones
+    open_seat(bob, live, mid, seats["bob"])
+    open_seat(alice, live, mid, seats["alice"])
+    assert "Waiting for bob" in alice.execute_script("return document.getElementById('held').textContent")
+    assert "Raid" in bob.execute_script("return document.getElementById('held').textContent")
+    bob.execute_script("document.querySelector('#held button.confirm').click()")
+    wait_for(bob, "return Number(document.body.dataset.head) === 2")
+    assert bob.execute_script("return document.body.dataset.verdict") == "accepted"
+    wait_for(alice, "return Number(document.body.dataset.head) === 2 && !document.getElementById('takeback').hidden")
+    assert [e.kind for e in referee.log(mid)] == ["intent", "confirm"] and TAKE
+    # alice takes her move back by a tap: an undo entry back before it
+    alice.execute_script("document.getElementById('takeback').click()")
+    wait_for(alice, "return Number(document.body.dataset.head) === 3")
+    assert alice.execute_script("return document.body.dataset.verdict") == "accepted"
+    assert referee.log(mid)[-1].kind == "undo" and referee.log(mid)[-1].actor == "alice"
+    wait_for(bob, "return Number(document.body.dataset.head) === 3")
+
+
+def test_a_physical_match_takes_what_the_table_shows_and_a_refusal_names_its_rule(server, phones):
+    from selenium.webdriver.common.by import By
+
+    live, client, referee = server
+    made = client.post("/matches", json={"game": "by_all_means", "players": ["alice", "bob"], "chance": "physical"}).json()
+    mid, seats = made["match"]["id"], made["tokens"]["seats"]
+    alice = phones[0]
+    open_seat(alice, live, mid, seats["alice"])
+
+    def draw(cards: str) -> None:
+        box = alice.find_element(By.CSS_SELECTOR, '#moves .group[data-verb="draw_opening_hand"] input[data-key="cards"]')
+        box.clear()
+        box.send_keys(cards)
+        alice.execute_script("""document.querySelector('#moves .group[data-verb="draw_opening_hand"] button.choice').click()""")
+
+    draw("AG1,AG2,AG3")  # three cards where four are drawn: refused, with the rule
+    wait_for(alice, "return Number(document.body.dataset.head) === 1")
+    text = alice.execute_script("return document.getElementById('verdict').textContent")
+    assert alice.execute_script("return document.body.dataset.verdict") == "rejected"
+    assert "expected 4 cards" in text and "rule: R-SETUP" in text
+    draw("AG1,AG2,AG3,AG4")  # a card the set does not have: said, nothing written
+    wait_for(alice, "return document.getElementById('verdict').textContent.includes(\"unknown card 'AG4'\")")
+    assert referee.store.head(mid) == 1 and alice.execute_script("return document.body.dataset.verdict") == "rejected"
+    draw("AG1, AG2, AG3, GF1")
+    wait_for(alice, "return Number(document.body.dataset.head) === 2")
+    assert alice.execute_script("return document.body.dataset.verdict") == "accepted"
+    assert referee.log(mid)[-1].notation == "draw_opening_hand cards=AG1,AG2,AG3,GF1"
+    # call the arbiter on the current entry: a dispute, by alice
+    alice.execute_script("document.getElementById('dispute').open = true")
+    alice.find_element(By.ID, "dispute-text").send_keys("bob saw my cards")
+    alice.execute_script("document.getElementById('dispute-send').click()")
+    wait_for(alice, "return document.getElementById('verdict').textContent.includes('arbiter is called')")
+    assert [(a.seq, a.kind, a.by, a.text) for a in referee.store.annotations(mid)] == [(2, "disputed", "alice", "bob saw my cards")]
