@@ -58,7 +58,10 @@ def wait_for(driver, script: str, timeout: float = 20.0):
         if value:
             return value
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for: {script}")
+            seen = driver.execute_script("return [JSON.stringify(document.body.dataset), "
+                                         "(document.getElementById('verdict') || {}).textContent, "
+                                         "(document.getElementById('status') || {}).textContent]")
+            raise AssertionError(f"timed out waiting for: {script}; the page: {seen}")
         time.sleep(0.05)
 
 

@@ -22,7 +22,7 @@ def shell() -> str:
     return (
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        '<meta name="referrer" content="no-referrer"><title>Your seat</title>'
+        '<meta name="referrer" content="no-referrer"><link rel="icon" href="data:,"><title>Your seat</title>'
         f"<style>{_asset('referee.viewer', 'viewer.css')}\n{_asset(__name__, 'seat.css')}</style></head>"
         '<body class="seatpage"><header id="top"><div id="who">opening your seat…</div>'
         '<div id="status" role="status"></div></header>'

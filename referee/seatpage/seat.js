@@ -11,6 +11,8 @@ const base = '/matches/' + encodeURIComponent(mid);
 const body = document.body;
 let ans = null, busy = false, again = false, stopped = false;
 let picks = {};  // verb -> {field: value} picked so far
+const typed = {};  // what the seat has typed into a choice's field (verb|key), kept across redraws
+let shownJson = '';
 
 function el(tag, cls, text) { const e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined) e.textContent = text; return e; }
 function status(text) { $('status').textContent = text; }
@@ -41,7 +43,8 @@ async function load() {
   try {
     const r = await call('GET', '/seat');
     if (r.ok) {
-      render(r.data);
+      const text = JSON.stringify(r.data);
+      if (text !== shownJson) { shownJson = text; render(r.data); }  // the same answer: nothing redrawn
       body.dataset.head = String(r.data.seq);
       body.dataset.loads = String(Number(body.dataset.loads || 0) + 1);
       status('live · entry ' + r.data.seq);
@@ -165,6 +168,8 @@ function choiceEl(c) {
     const inp = el('input'); inp.dataset.key = f.key; inp.autocomplete = 'off'; inp.autocapitalize = 'characters';
     inp.placeholder = f.key + ': what the table shows' + (n > 1 ? ' (' + n + ', comma-separated)' : '');
     inp.setAttribute('aria-label', f.key + ' (' + f.expected + ')');
+    const mark = c.intent.split(' ')[0] + '|' + f.key;
+    inp.value = typed[mark] || ''; inp.addEventListener('input', () => { typed[mark] = inp.value; });
     inputs[f.key] = inp; wrap.append(inp);
   }
   const b = el('button', 'choice'); b.type = 'button'; b.dataset.intent = c.intent;
@@ -204,6 +209,7 @@ function say(kind, text, rule) {
   body.dataset.verdict = kind;
 }
 async function write(path, data, what) {
+  body.dataset.writing = what;
   for (const b of document.querySelectorAll('#moves button, #held button, #tools button')) b.disabled = true;
   try {
     const r = await call('POST', path, data);
@@ -217,9 +223,11 @@ async function write(path, data, what) {
     else say('rejected', (r.data && r.data.message) || 'HTTP ' + r.status);
   } catch (e) { say('rejected', 'Not sent: the connection is lost. Try again when the page is live.'); }
   picks = {};
+  if (body.dataset.verdict === 'accepted') for (const k of Object.keys(typed)) delete typed[k];
   await load();
   for (const b of document.querySelectorAll('#moves button, #held button, #tools button')) b.disabled = false;
   $('dispute-send').disabled = !ans || ans.seq === 0;
+  delete body.dataset.writing;
 }
 $('takeback').onclick = () => { if (ans && ans.take_back) write('/undo', {to: ans.take_back - 1, expected_seq: ans.seq}, 'take-back'); };
 $('dispute-send').onclick = async () => {
@@ -289,6 +297,9 @@ document.addEventListener('visibilitychange', () => {
   keepAwake(!!ans && !ans.result);
 });
 window.addEventListener('online', restart);
+// leaving the page ends its stream at once (a browser holds few connections to one server)
+window.addEventListener('pagehide', () => { const s = stream; stream = null; if (s) s.abort(); });
+window.addEventListener('pageshow', e => { if (e.persisted) restart(); });
 
 if (!token) stop('open it from your seat\'s link or QR code (it ends with #token=…)');
 else { status('connecting…'); load().then(follow); }
