@@ -285,3 +285,32 @@ def test_a_physical_match_takes_what_the_table_shows_and_a_refusal_names_its_rul
     alice.execute_script("document.getElementById('dispute-send').click()")
     wait_for(alice, "return document.getElementById('verdict').textContent.includes('arbiter is called')")
     assert [(a.seq, a.kind, a.by, a.text) for a in referee.store.annotations(mid)] == [(2, "disputed", "alice", "bob saw my cards")]
+
+
+@pytest.mark.parametrize("game", ["xfiles_encounters", "android", "copycat"])
+def test_the_three_seat_games_are_played_by_taps_too(server, phones, game):
+    """The other games' pages, generated alike: whichever seat has a move opens its page and taps the first
+    offered choice; every tap is accepted (or held for its confirmer, whose page confirms it)."""
+    live, client, referee = server
+    players = ["alice", "bob", "carol"]
+    made = client.post("/matches", json={"game": game, "players": players, "chance": "digital", "seed": 4}).json()
+    mid, seats = made["match"]["id"], made["tokens"]["seats"]
+    phone, at = phones[0], None
+    played = 0
+    for _ in range(8):
+        before = referee.store.head(mid)
+        who = next((s for s in players if client.get(f"/matches/{mid}/seat", headers={
+            "Authorization": f"Bearer {seats[s]}"}).json()["moves"]), None)
+        if who is None:
+            break
+        if who != at:
+            open_seat(phone, live, mid, seats[who])
+            at = who
+        wait_for(phone, f"return Number(document.body.dataset.head) === {before}")
+        tap_first(phone)
+        wait_for(phone, f"return Number(document.body.dataset.head) > {before}")
+        assert phone.execute_script("return document.body.dataset.verdict") in ("accepted", "held"), \
+            phone.execute_script("return document.getElementById('verdict').textContent")
+        played += 1
+    assert played >= 4, played
+    assert all(e.verdict in ("accepted", "held") for e in referee.log(mid))
