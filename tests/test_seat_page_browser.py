@@ -134,6 +134,10 @@ def test_two_seats_play_by_taps_and_follow_each_other_live(server, phones, game)
             wait_for(driver, f"return Number(document.body.dataset.head) === {now}")
     assert played >= 6, played
     assert [e.verdict for e in referee.log(mid)] == ["accepted"] * played
+    # phone first: nothing is wider than the phone's screen
+    for driver in (alice, bob):
+        inner, scroll = driver.execute_script("return [window.innerWidth, document.documentElement.scrollWidth]")
+        assert scroll <= inner, (inner, scroll)
     # the screen is kept on while the game runs
     assert all(d.execute_script("return window.__wake.held && window.__wake.requests >= 1") for d in (alice, bob))
     # the hand is covered while the phone lies on the table, shown while held

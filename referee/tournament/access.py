@@ -189,7 +189,9 @@ class TournamentAccess:
         """How the holder of a tournament token reads a table's match (the hall's live step-through view):
         the organiser as the match's arbiter (it was given the arbiter's tokens when the round was paired),
         a player at that table as their own seat, anyone else (the spectators' token, a player at another
-        table) as a spectator, who sees the public view only. Read only: no write takes this principal."""
+        table) as a spectator, who sees the public view only. Read only here; a player's principal at their
+        own table is also their seat on the match's routes (:func:`referee.seat.tournament_seat`), which
+        write as that seat."""
         state = self.service.load(who.tournament)
         found = [t for rnd in state.rounds for t in rnd.tables if t.match_id is not None
                  and (t.match_id == match_id or (len(match_id) >= 4 and t.match_id.startswith(match_id)))]
