@@ -15,7 +15,10 @@ them until the seat's owner holds it to reveal. All of it is what the seat may s
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
+
+import msgspec
 
 from schemas import SPECTATOR
 from schemas.board import Board
@@ -42,7 +45,11 @@ def seat_answer(access: Access, p: Principal) -> SeatAnswer:
     public = referee.show(loaded.match.id, seat=SPECTATOR)
     _, state = referee.state_at(loaded)
     rules = loaded.rules
-    secret = sorted(rules.hidden_ids(state, SPECTATOR) - rules.hidden_ids(state, seat))
+    # the ids the seat's own view shows and the spectators' does not (only what this view names, whatever
+    # a game's hidden_ids leaves out)
+    text = msgspec.json.encode(view.state).decode()
+    secret = sorted(x for x in rules.hidden_ids(state, SPECTATOR) - rules.hidden_ids(state, seat)
+                    if re.search(rf"(?<![A-Za-z0-9_]){re.escape(x)}(?![A-Za-z0-9_])", text))
     named = sorted({n for n in (rules.name_of(x) for x in secret) if n})
     timeline = referee.timeline(loaded)
     held = None
