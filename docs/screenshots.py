@@ -1,69 +1,272 @@
-"""Regenerate the viewer's screenshots in docs/ from the demo replays (headless Chromium).
+"""The README's pictures: every page a person reads, in headless Chromium at a phone's and a desktop's size.
 
-    python docs/screenshots.py            # needs chromium and chromium-driver, and selenium
+    python docs/screenshots.py [--out docs/screenshots]   # needs chromium, chromium-driver and selenium
 
-Each demo is imported into a fresh in-memory referee, exported as the HTML viewer for one seat, and
-opened at a desktop's width and a phone's (390 px, as a phone reports it) at an entry worth seeing.
+Everything shown is built here, in a temporary directory, from what the project ships: each game's demo in
+``replays/`` imported into a scratch SQLite database and exported as the HTML viewer for its first seat (it
+opens at the last entry); a small Swiss tournament of By All Means (six players, three rounds played out,
+the fourth under way) played by seeded random legal moves, its HTML export written offline, and ``referee
+serve`` in a subprocess on a free port for the hall as the organiser and as a spectator and for a player's
+page, with the tokens ``referee tournament tokens --json`` issues. Each page is saved as ``NAME-phone.png`` (390x844)
+and ``NAME-desktop.png`` (1280x800), the viewport only; with Pillow installed, each picture is reduced to
+a palette of 256 colours (a third of the bytes). Prints each page's size in bytes and the time it took
+to render.
+
+``tests/test_pages_browser.py`` opens the same pages (:func:`pages`, :func:`visit`) and checks their
+layout at both sizes, so the pictures and the test cannot drift apart.
 """
 
 from __future__ import annotations
 
+import argparse
+import contextlib
+import json
 import os
-import shutil
+import random
+import socket
+import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-sys.path.insert(0, ROOT)
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
 
-from referee.export import export  # noqa: E402
-from referee.service import Referee  # noqa: E402
-from referee.store.memory import MemoryStore  # noqa: E402
-from referee.transcript import import_transcript  # noqa: E402
+#: the games whose viewers are shown, each by its bundled demo (the first transcript in its folder)
+GAMES = ("by_all_means", "war_of_shadows", "xfiles_encounters", "android", "copycat")
+#: name -> (width, height, a phone?)
+SIZES = {"phone": (390, 844, True), "desktop": (1280, 800, False)}
+#: the small tournament the hall, its export and the player page show
+EVENT = "Thursday club"
+PLAYERS = ("ann", "ben", "cy", "dee", "eve", "fay")
+#: the player whose page is shown
+PLAYER = "ann"
+#: what each served page has drawn once its script has fetched what it shows
+HALL_READY = "return document.querySelectorAll('#standings-body tr').length > 0"
+PLAYER_READY = "return !!document.getElementById('rating-chart')"
+#: every page's name, in the order :func:`pages` gives them (the pictures' files are NAME-SIZE.png)
+NAMES = (*(f"viewer-{game.replace('_', '-')}" for game in GAMES), "hall-organiser", "hall-spectator",
+         "tournament-export", f"player-{PLAYER}")
 
-#: (game, transcript, seat, entry for the desktop, entry for the phone)
-SHOTS = (
-    ("by_all_means", "club-night.txt", "bob", "", "59"),
-    ("war_of_shadows", "ember-coast.txt", "anna", "", "72"),
-)
+
+@dataclass(frozen=True)
+class Page:
+    """One page to open: a file:// or http:// address (a token in its fragment), when it is drawn (a
+    script returning true once what the page fetches is shown; None: when it has loaded), and its file
+    (a page written offline) for its size in bytes."""
+
+    name: str
+    url: str
+    ready: str | None = None
+    file: str | None = None
+
+
+def _cli(db: str, *args: str) -> str:
+    """``referee --db DB ARGS`` as a user types it (this tree first on the path); its output."""
+    env = {**os.environ, "PYTHONPATH": ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    done = subprocess.run([sys.executable, "-m", "cli.main", "--db", db, *args], cwd=os.path.dirname(db), env=env,
+                          capture_output=True, text=True, check=False)
+    if done.returncode:
+        raise RuntimeError(f"referee {' '.join(args)} failed ({done.returncode}): {done.stderr or done.stdout}")
+    return done.stdout
+
+
+def viewers(referee: Any, work: str) -> list[Page]:
+    """Each game's demo imported and exported as the viewer for its first seat."""
+    from referee.export import export
+    from referee.transcript import import_transcript
+
+    out = []
+    for game in GAMES:
+        folder = os.path.join(ROOT, "replays", game)
+        name = sorted(f for f in os.listdir(folder) if f.endswith(".txt"))[0]
+        with open(os.path.join(folder, name), encoding="utf-8") as fh:
+            mid = import_transcript(referee, fh.read(), os.path.join(folder, name), folder).match_id
+        seat = referee.load(mid).config.players[0]
+        path = os.path.join(work, f"viewer-{game}.html")
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(export(referee, mid, "html", seat))
+        out.append(Page(NAMES[GAMES.index(game)], "file://" + path, file=path))
+    return out
+
+
+def play(referee: Any, mid: str, rng: random.Random, moves: int | None = None) -> None:
+    """The match played by random legal moves (the referee fills in chance): to its end, or ``moves`` of them."""
+    from referee.engine.notation import format_intent
+
+    loaded = referee.load(mid)
+    done = 0
+    while moves is None or done < moves:
+        _, state = referee.state_at(loaded)
+        if loaded.rules.outcome(state) is not None:
+            return
+        picked = loaded.rules.random_intent(state, rng)
+        if picked is None:
+            raise RuntimeError(f"match {mid}: nobody can move")
+        seat, intent = picked
+        if not referee.submit(mid, seat, format_intent(intent)).accepted:
+            raise RuntimeError(f"match {mid}: a legal move was refused: {seat}: {format_intent(intent)}")
+        done += 1
+
+
+def tournament(referee: Any) -> str:
+    """A Swiss tournament of six: rounds 1 to 3 played out, round 4 paired with one table finished and two
+    playing. Its id."""
+    from referee.tournament.service import Tournaments
+
+    t = Tournaments(referee, clock=lambda: "2026-11-26T19:00:00Z")
+    tid: str = t.create(EVENT, "by_all_means", rounds=4, seed=7, chance="digital", players=PLAYERS).id
+    rng = random.Random(7)
+    for number in (1, 2, 3, 4):
+        for k, table in enumerate(t.pair(tid, tokens=False).tables):
+            assert table.match_id is not None
+            play(referee, table.match_id, rng, 10 * k if number == 4 and k else None)
+    return tid
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@contextlib.contextmanager
+def serving(db: str) -> Iterator[str]:
+    """``referee serve`` on the database, on a free port, in a subprocess; its address while it runs."""
+    import urllib.request
+
+    port = free_port()
+    env = {**os.environ, "PYTHONPATH": ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    log = os.path.join(os.path.dirname(db), "serve.log")
+    with open(log, "wb") as said:  # a file, not a pipe: a pipe nobody reads would stall the server once full
+        proc = subprocess.Popen([sys.executable, "-m", "cli.main", "serve", "--db", db, "--port", str(port)],
+                                cwd=os.path.dirname(db), env=env, stdout=said, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(url + "/games", timeout=1):
+                    break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    with open(log, encoding="utf-8", errors="replace") as fh:
+                        raise RuntimeError(f"referee serve did not start: {fh.read()[-2000:]}") from None
+                time.sleep(0.1)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@contextlib.contextmanager
+def pages(work: str) -> Iterator[list[Page]]:
+    """Every page, built in ``work`` (a directory of the caller's), the served ones served while the
+    context is open: the five viewers, the hall as organiser and as spectator, the tournament's HTML
+    export and a player's page."""
+    from referee.service import Referee
+    from referee.store.sqlite import SqliteStore
+    from referee.tournament.service import Tournaments
+
+    db = os.path.join(work, "referee.db")
+    referee = Referee(SqliteStore(db, durability="normal"))
+    shown = viewers(referee, work)
+    tid = tournament(referee)
+    export = os.path.join(work, "tournament.html")
+    with open(export, "w", encoding="utf-8") as fh:
+        fh.write(Tournaments(referee).export(tid, "html"))
+    referee.store.close()
+    with serving(db) as url:
+        issued = json.loads(_cli(db, "tournament", "tokens", tid, "--json", "--base-url", url))
+        token = {(t["role"], t["player"]): t["token"] for t in issued["tokens"]}
+        yield [*shown,
+               Page("hall-organiser", f"{url}/hall/{tid}#token={token[('organiser', None)]}", HALL_READY),
+               Page("hall-spectator", f"{url}/hall/{tid}#token={token[('spectator', None)]}", HALL_READY),
+               Page("tournament-export", "file://" + export, file=export),
+               Page(f"player-{PLAYER}", f"{url}/hall/{tid}/players/{PLAYER}#token={token[('spectator', None)]}",
+                    PLAYER_READY)]
+
+
+def browser() -> Any:
+    """Headless Chromium with the page tests' flags (the caller quits it)."""
+    from tests.support.browser import chromium
+
+    return chromium("--disable-background-networking", "--disable-component-update", "--disable-sync",
+                    "--hide-scrollbars", "--force-color-profile=srgb")
+
+
+def visit(driver: Any, page: Page, size: str) -> float:
+    """Open the page in a viewport of ``size`` (a key of :data:`SIZES`), wait until it is drawn; the
+    seconds that took (from asking for the page to its last script's drawing)."""
+    width, height, mobile = SIZES[size]
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
+    driver.get("about:blank")  # a new document each time
+    t0 = time.perf_counter()
+    driver.get(page.url)
+    if page.ready:
+        deadline = time.monotonic() + 30
+        while not driver.execute_script(page.ready):
+            if time.monotonic() > deadline:
+                shown = driver.execute_script("return document.body.innerText")
+                raise RuntimeError(f"{page.name} was not drawn in 30 s: {shown}")
+            time.sleep(0.02)
+    return time.perf_counter() - t0
+
+
+def page_bytes(driver: Any, page: Page) -> int:
+    """The page's size: its file's, or what the browser fetched for it (the document and what its
+    script fetched; the event streams not counted)."""
+    if page.file:
+        return os.path.getsize(page.file)
+    got: int = driver.execute_script(
+        "return performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'))"
+        ".reduce((n, e) => n + (e.decodedBodySize || 0), 0)")
+    return got
+
+
+def shrink(path: str) -> None:
+    """The picture reduced to 256 colours, where Pillow is installed (left as it is where not)."""
+    try:
+        from PIL import Image
+    except ImportError:
+        return
+    with Image.open(path) as img:
+        small = img.convert("RGB").quantize(256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    small.save(path, optimize=True)
 
 
 def main() -> None:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = shutil.which("chromium") or shutil.which("chromium-browser") or "chromium"
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
-                 "--force-color-profile=srgb", "--window-size=1280,860"):
-        opts.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "chromedriver"), options=opts)
-    r = Referee(MemoryStore())
-    with tempfile.TemporaryDirectory() as tmp:
-        try:
-            for game, name, seat, desktop, phone in SHOTS:
-                path = os.path.join(ROOT, "replays", game, name)
-                with open(path, encoding="utf-8") as fh:
-                    mid = import_transcript(r, fh.read(), path, os.path.dirname(path)).match_id
-                page = os.path.join(tmp, f"{game}.html")
-                with open(page, "w", encoding="utf-8") as fh:
-                    fh.write(export(r, mid, "html", seat))
-                uri = "file://" + page
-                for kind, entry, metrics in (
-                    ("desktop", desktop, {"width": 1280, "height": 860, "deviceScaleFactor": 1, "mobile": False}),
-                    ("phone", phone, {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True}),
-                ):
-                    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
-                    driver.get("about:blank")
-                    driver.get(uri + (f"#{entry}" if entry else ""))
-                    time.sleep(0.3)
-                    out = os.path.join(HERE, f"viewer-{game.replace('_', '-')}-{kind}.png")
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", default=os.path.join(HERE, "screenshots"), help="where the PNGs go")
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    driver = browser()
+    try:
+        with tempfile.TemporaryDirectory() as work, pages(work) as shown:
+            print(f"{'page':26s} {'bytes':>10s} {'phone ms':>9s} {'desktop ms':>11s}  pictures")
+            for page in shown:
+                rendered, wrote = {}, []
+                for size in SIZES:
+                    rendered[size] = visit(driver, page, size)
+                    out = os.path.join(args.out, f"{page.name}-{size}.png")
                     driver.save_screenshot(out)
-                    print(f"wrote {os.path.relpath(out, ROOT)} ({os.path.getsize(out):,} bytes)")
-        finally:
-            driver.quit()
+                    shrink(out)
+                    wrote.append(f"{os.path.relpath(out)} ({os.path.getsize(out):,})")
+                print(f"{page.name:26s} {page_bytes(driver, page):>10,} {rendered['phone'] * 1000:>9.0f} "
+                      f"{rendered['desktop'] * 1000:>11.0f}  {', '.join(wrote)}", flush=True)
+    finally:
+        driver.quit()
 
 
 if __name__ == "__main__":

@@ -248,9 +248,9 @@ def test_a_tournament_players_token_plays_its_own_seat_only():
         # the hall's table links: a player's own table also opens their seat's page
         snap = client.get(f"/tournaments/{tid}/events", headers=mine, params={"follow": "false"}).text
         data = json.loads(next(line[5:] for line in snap.splitlines() if line.startswith("data:")))
-        assert data["you"] == {"role": "player", "player": me}
+        assert data["role"] == "player" and data["player"] == me and [t["match_id"] for t in data["tables"]] == [one["match_id"]]
         hall = client.get(f"/hall/{tid}").text
-        assert '"/play/" + encodeURIComponent(mid)' in hall and "t.seats.includes(you.player)" in hall
+        assert '"/play/" + encodeURIComponent(mid)' in hall and "t.seats.includes(snap.player)" in hall
 
 
 def test_a_match_made_on_a_server_prints_each_seats_page(hall, capsys):

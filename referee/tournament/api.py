@@ -10,12 +10,13 @@ command prints the same thing in both modes; mypy checks that both classes imple
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Protocol
 
 import msgspec
 
+from schemas import Outcome
 from schemas.tournament import (
     AddPlayer,
     AuditResult,
@@ -50,7 +51,7 @@ from ..service import Referee
 from .fold import Tournament
 from .service import Tournaments
 from .words import parse_places, parse_points
-from .standings import Standings
+from .standings import Standings, TableKey
 from .codes import TournamentCode
 
 
@@ -104,6 +105,37 @@ def standings_answer(table: Standings) -> StandingsAnswer:
         pending=[TableRef(round=a, table=b) for a, b in table.pending], head=table.head)
 
 
+def pairings_answer(state: Tournament, live: Mapping[TableKey, Outcome], blocks: list[BlockRow],
+                    round_: int | None = None, *, player: str | None = None) -> Pairings:
+    """Every round's tables (or one round's) with their results (the record's, else ``live``: what the
+    open round's logs say now) and ``blocks``; ``player``: that player's own tables and byes only."""
+    from ..outcome import words
+
+    out = []
+    for rnd in state.rounds:
+        if round_ is not None and rnd.number != round_:
+            continue
+        tables = []
+        for t in rnd.tables:
+            if player is not None and player not in t.seats:
+                continue
+            if (rnd.number, t.table) in state.withdrawn:
+                tables.append(TableRow(table=t.table, seats=list(t.seats), match_id=t.match_id, result="withdrawn",
+                                       source="withdrawn"))
+                continue
+            res = state.results.get((rnd.number, t.table))
+            outcome = res.outcome if res else live.get((rnd.number, t.table))
+            tables.append(TableRow(table=t.table, seats=list(t.seats), match_id=t.match_id,
+                                   result=words(outcome) if outcome is not None else None,
+                                   source=res.source if res else "log"))
+        out.append(RoundRow(round=rnd.number, closed=rnd.closed, tables=tables,
+                            byes=[b for b in rnd.byes if player is None or b == player],
+                            half_byes=[b for b in rnd.half_byes if player is None or b == player],
+                            absent=[b for b in rnd.absent if player is None or b == player]))
+    return Pairings(tournament=state.id, rounds=out, blocks=[] if player is not None else blocks,
+                    undo=state.config.undo)
+
+
 class LocalTournaments:
     """:class:`TournamentApi` over a local database (:class:`.service.Tournaments`)."""
 
@@ -139,35 +171,11 @@ class LocalTournaments:
     def pairings(self, tournament: str, round_: int | None = None, *, player: str | None = None) -> Pairings:
         """Every round's tables (or one round's); ``player``: that player's own tables and byes only (and
         no blocks)."""
-        from ..outcome import words
-
         state = self.service.load(tournament)
         # a player's own view shows no blocks: its results come from the summaries alone
         live, _, blocks = self.service.live(state) if player is None else (*self.service.outcomes(state), [])
-        out = []
-        for rnd in state.rounds:
-            if round_ is not None and rnd.number != round_:
-                continue
-            tables = []
-            for t in rnd.tables:
-                if player is not None and player not in t.seats:
-                    continue
-                if (rnd.number, t.table) in state.withdrawn:
-                    tables.append(TableRow(table=t.table, seats=list(t.seats), match_id=t.match_id, result="withdrawn",
-                                           source="withdrawn"))
-                    continue
-                res = state.results.get((rnd.number, t.table))
-                outcome = res.outcome if res else live.get((rnd.number, t.table))
-                tables.append(TableRow(table=t.table, seats=list(t.seats), match_id=t.match_id,
-                                       result=words(outcome) if outcome is not None else None,
-                                       source=res.source if res else "log"))
-            out.append(RoundRow(round=rnd.number, closed=rnd.closed, tables=tables,
-                                byes=[b for b in rnd.byes if player is None or b == player],
-                                half_byes=[b for b in rnd.half_byes if player is None or b == player],
-                                absent=[b for b in rnd.absent if player is None or b == player]))
-        shown = [] if player is not None else [
-            BlockRow(round=b.round, table=b.table, match_id=b.match_id, why=b.why) for b in blocks]
-        return Pairings(tournament=state.id, rounds=out, blocks=shown, undo=state.config.undo)
+        shown = [BlockRow(round=b.round, table=b.table, match_id=b.match_id, why=b.why) for b in blocks]
+        return pairings_answer(state, live, shown, round_, player=player)
 
     def standings(self, tournament: str, *, after_round: int | None = None, as_of: int | None = None,
                   ) -> StandingsAnswer:

@@ -1,17 +1,24 @@
-"""The hall page of a tournament (``GET /hall/{id}``): pairings by table and live standings, for a
-screen in the playing hall.
+"""The hall page of a tournament (``GET /hall/{id}``): one fixed shell for every token, drawn by the
+role the server names in each snapshot. The organiser's console: each table of the round with its
+state (:mod:`.console`: playing, waiting on a confirmation, disputed, finished), the results read from
+the matches' logs that closing the round records, and the buttons that pair the next round and close
+this one (``POST /tournaments/{id}/pair`` and ``/close`` with the organiser's token; enabled once every
+table is finished; a refusal is shown as the server's message). A spectator's (or a player's) screen:
+the projection, in type that grows with the screen, the standings after the last completed round and
+the live tables. Both fit a phone (the tables become cards).
 
 Each table's match id links to :data:`TABLE`, the match's live step-through view: the HTML viewer of
 :mod:`referee.viewer` (the one ``referee export --format html`` writes), fetched with the same token
 (``/tournaments/{id}/matches/{match}/viewer``: the organiser sees the match as its arbiter, a player at
 that table as their seat, anyone else as a spectator) and fetched again whenever
 ``/tournaments/{id}/matches/{match}/events`` says the match has a new entry or annotation; a reader
-stepping back through it stays at the entry they are reading.
+stepping back through it stays at the entry they are reading. Each standings row links the player's
+page (``/hall/{id}/players/{player}``, :mod:`referee.playerpage`), the token again in the fragment.
 
-The page is a fixed shell that holds no data: it reads a tournament token from its URL's fragment
-(``#token=...``, which a browser never sends to the server), asks ``/tournaments/{id}/events`` for
-the pairings and standings with that token, and redraws them each time the server sends a new
-snapshot (server-sent events, read with ``fetch`` so the token goes in the Authorization header).
+The page holds no data: it reads a tournament token from its URL's fragment (``#token=...``, which a
+browser never sends to the server), asks ``/tournaments/{id}/events`` for the snapshot with that token,
+and redraws each time the server sends a new one (server-sent events, read with ``fetch`` so the token
+goes in the Authorization header). Its script and its few rules are ``hall.js`` and ``hall.css``.
 Every name is put on the page as text, never as markup. Under the tables stands the head of the
 tournament's record as the standings were read (``tournament audit --expect-head`` checks it).
 """
@@ -20,6 +27,8 @@ from __future__ import annotations
 
 import html
 import json
+from functools import cache
+from importlib.resources import files
 from typing import TYPE_CHECKING, Any
 
 from .style import stylesheet
@@ -29,32 +38,82 @@ if TYPE_CHECKING:
 
 
 def snapshot(access: TournamentAccess, who: Entrant) -> dict[str, Any]:
-    """What the hall page shows, as ``who`` may read it: the tournament's name, its pairings and the
-    standings after the last *completed* round: while a table of round N has no result, the standings
-    after round N-1 (after round 0: nobody has played yet), ``playing`` naming round N (else null)."""
-    from schemas.tournament import StandingsAnswer
+    """What the hall page shows, as ``who`` may read it: who it is (``role``, a player's id), the
+    tournament's name, its pairings, the state of each table of the last round paired (:mod:`.console`:
+    read from the summaries, nothing folded) and the standings after the last *completed* round: while a
+    table of round N has no result, the standings after round N-1 (after round 0: nobody has played yet),
+    ``playing`` naming round N (else null). A player reads their own tables only, as their pairings. The
+    organiser's alone holds ``console`` (whether the round is complete, the next round, what the buttons
+    may do), each table's ``why`` and the pairing's ``blocks``."""
+    from dataclasses import replace
 
-    standings = access.standings(who, None, None, None)
+    from ..outcome import words
+    from .api import pairings_answer, standings_answer
+    from .console import complete, table_states
+    from .standings import standings
+    from schemas.tournament import BlockRow
+
+    service = access.local.service
+    state, head = service.anchored(who.tournament)
+    organiser = who.role == "organiser"
+    mine = who.player if who.role == "player" else None
+    states = table_states(service, state, public=not organiser)
+    live = {(s.round, s.table): s.outcome for s in states if s.outcome is not None and not s.recorded}
+    table = standings(state, None, live)
     playing = None
-    n = standings.after_round
-    if n and isinstance(standings, StandingsAnswer) and any(p.round == n for p in standings.pending):
+    n = table.after_round
+    if n and any(r == n for r, _ in table.pending):
         playing = n
-        standings = access.standings(who, n - 1, None, None)
-    return {"name": access.show(who).name, "pairings": access.pairings(who, None), "standings": standings,
-            "playing": playing, "you": {"role": who.role, "player": who.player}}
+        table = standings(state, n - 1, live)
+    blocks = [BlockRow(round=s.round, table=s.table, match_id=s.match_id, why=s.why) for s in states if s.why]
+    tables = []
+    for s in states:
+        if mine is not None and mine not in s.seats:
+            continue
+        row: dict[str, Any] = {
+            "table": s.table, "seats": list(s.seats), "names": [state.name(p) for p in s.seats],
+            "match_id": s.match_id, "state": s.state, "result": words(s.outcome) if s.outcome else None,
+            "source": s.source, "recorded": s.recorded}
+        if organiser:
+            row["why"] = s.why
+        tables.append(row)
+    snap: dict[str, Any] = {
+        "role": who.role, "name": state.config.name,
+        "pairings": pairings_answer(state, live, blocks if organiser else [], player=mine),
+        "standings": standings_answer(replace(table, head=head)), "playing": playing,
+        "round": state.current, "tables": tables}
+    if mine is not None:
+        snap["player"] = mine
+    if organiser:
+        is_open = bool(state.rounds) and not state.rounds[-1].closed
+        done = complete(states)
+        more = not state.config.rounds or state.current < state.config.rounds
+        snap["console"] = {
+            "open": is_open, "complete": done, "next_round": state.current + 1 if more else None,
+            "can_pair": done and more, "can_close": done and is_open,
+            "to_record": sum(1 for s in states if s.outcome is not None and not s.recorded)}
+    return snap
+
 
 PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Tournament __TID__</title>
 <style>__STYLE__</style></head>
-<body data-updates="0">
+<body data-updates="0" data-role="">
 <header><h1 id="title">Tournament __TID__</h1><div id="status">connecting…</div></header>
-<div class="pages two">
-<section><h2>Standings <span id="after"></span></h2>
-<div class="scroll"><table class="facts" id="standings"><thead><tr id="standings-head"></tr></thead><tbody id="standings-body"></tbody></table></div></section>
-<section><h2>Pairings <span id="round"></span></h2>
-<div class="scroll"><table class="facts" id="pairings"><thead><tr><th class="n">table</th><th>players</th><th>result</th><th>match</th></tr></thead>
+<div class="pages two hall">
+<section id="console" hidden><h2>Console: <span id="console-round"></span> <span id="progress"></span></h2>
+<p class="hint" id="console-note"></p>
+<div class="actions"><button type="button" id="pair" disabled>Pair the next round</button>
+<button type="button" id="close" class="second" disabled>Close the round</button></div>
+<p id="console-msg" role="status"></p>
+<details id="minted" hidden><summary>the new matches' tokens (answered once, to this page)</summary><ul id="minted-list"></ul></details>
+</section>
+<section id="tables-box"><h2>Tables <span id="round"></span></h2>
+<div class="scroll"><table class="facts tables" id="pairings"><thead><tr><th class="n">table</th><th>players</th><th>state</th><th>result</th><th>match</th></tr></thead>
 <tbody id="pairings-body"></tbody></table></div></section>
+<section id="standings-box"><h2>Standings <span id="after"></span></h2>
+<div class="scroll"><table class="facts" id="standings"><thead><tr id="standings-head"></tr></thead><tbody id="standings-body"></tbody></table></div></section>
 <p class="head" id="head-line">record head <code id="head"></code></p>
 </div>
 <script>
@@ -62,52 +121,10 @@ PAGE = """<!doctype html>
 const tid = __TID_JSON__;
 const token = new URLSearchParams(location.hash.slice(1)).get("token") || "";
 const $ = (id) => document.getElementById(id);
-function cell(row, text, cls) { const td = document.createElement("td"); td.textContent = String(text); if (cls) td.className = cls; row.appendChild(td); return td; }
-// a table's match opens as the live step-through view, read with this page's token (in the fragment again)
-function watch(td, mid, mine) {
-  if (!mid) return;
-  const a = document.createElement("a"); a.textContent = mid; a.className = "watch mid"; a.title = "watch this table's match live";
-  a.href = "/hall/" + encodeURIComponent(tid) + "/matches/" + encodeURIComponent(mid) + "#token=" + encodeURIComponent(token);
-  td.appendChild(a);
-  if (!mine) return;  // a player's own table: their seat's page, where they play (issue 26)
-  const p = document.createElement("a"); p.textContent = "play"; p.className = "play"; p.title = "your seat's page";
-  p.href = "/play/" + encodeURIComponent(mid) + "#token=" + encodeURIComponent(token);
-  td.append(" ", p);
-}
-function render(snap) {
-  const st = snap.standings, pr = snap.pairings;
-  $("title").textContent = snap.name || ("Tournament " + tid);
-  // standings after round N only once every table of round N has its result (snap.playing: the round still being played)
-  $("after").textContent = st.after_round ? "after round " + st.after_round : "(no round completed yet)";
-  $("head").textContent = st.head || "";
-  const head = $("standings-head"); head.replaceChildren();
-  for (const h of ["rank", "player", "played", ...st.tiebreaks]) { const th = document.createElement("th"); th.textContent = h; if (h !== "player") th.className = "n"; head.appendChild(th); }
-  const body = $("standings-body"); body.replaceChildren();
-  for (const r of st.rows) {
-    const tr = document.createElement("tr"); if (r.dropped) tr.className = "dropped";
-    cell(tr, r.rank, "n"); cell(tr, r.name + (r.dropped ? " (dropped)" : ""), "who"); cell(tr, r.played, "n");
-    for (const t of st.tiebreaks) cell(tr, r.values[t], "n");
-    tr.dataset.player = r.player; body.appendChild(tr);
-  }
-  const rounds = pr.rounds; const last = rounds[rounds.length - 1];
-  $("round").textContent = last ? "round " + last.round + (last.closed ? "" : " (being played)") : "(none yet)";
-  const pb = $("pairings-body"); pb.replaceChildren();
-  if (last) {
-    for (const t of last.tables) {
-      const tr = document.createElement("tr"); cell(tr, t.table, "n"); cell(tr, t.seats.join(" v "));
-      if (t.result) cell(tr, t.result); else { const s = document.createElement("span"); s.className = "state"; s.textContent = "playing"; cell(tr, "").appendChild(s); }
-      const you = snap.you || {};
-      watch(cell(tr, ""), t.match_id, you.role === "player" && t.seats.includes(you.player)); pb.appendChild(tr);
-    }
-    for (const b of last.byes) { const tr = document.createElement("tr"); cell(tr, "bye"); cell(tr, b); cell(tr, "bye"); cell(tr, ""); pb.appendChild(tr); }
-    for (const b of last.half_byes || []) { const tr = document.createElement("tr"); cell(tr, "bye"); cell(tr, b); cell(tr, "half-point bye"); cell(tr, ""); pb.appendChild(tr); }
-  }
-  document.body.dataset.updates = String(Number(document.body.dataset.updates) + 1);
-  $("status").textContent = "live; last update " + new Date().toLocaleTimeString();
-}
 __FOLLOW__
+__SCRIPT__
 if (!token) { $("status").textContent = "open this page as /hall/" + tid + "#token=<a token of the tournament>"; } else {
-  follow("/tournaments/" + encodeURIComponent(tid) + "/events", {"Authorization": "Bearer " + token}, render);
+  follow(base + "/events", {"Authorization": "Bearer " + token}, render);
 }
 </script></body></html>
 """
@@ -151,7 +168,15 @@ def _js(value: str) -> str:
 
 def page(tournament_id: str) -> str:
     """The hall page of ``tournament_id`` (an id typed in a URL: escaped wherever it appears)."""
-    return PAGE.replace("__STYLE__", stylesheet()).replace("__FOLLOW__", FOLLOW).replace("__TID_JSON__", _js(tournament_id)).replace("__TID__", html.escape(tournament_id))
+    return (PAGE.replace("__STYLE__", stylesheet() + _asset("hall.css")).replace("__FOLLOW__", FOLLOW)
+            .replace("__SCRIPT__", _asset("hall.js")).replace("__TID_JSON__", _js(tournament_id))
+            .replace("__TID__", html.escape(tournament_id)))
+
+
+@cache
+def _asset(name: str) -> str:
+    """A file of this package (the hall's script and its few rules on top of the tournament's sheet)."""
+    return files("referee.tournament").joinpath(name).read_text(encoding="utf-8")
 
 
 TABLE = """<!doctype html>

@@ -279,7 +279,8 @@ def ratings(request: Request[Any, Any, Any],
 
 
 @get("/hall/{tid:str}", responses=ERRORS, sync_to_thread=False, tags=["tournaments"], include_in_schema=True,
-     summary="The hall page: pairings by table and live standings (open it with #token=<a tournament token>)")
+     summary="The hall page: the organiser's console or the spectators' screen, by the token "
+             "(open it with #token=<a tournament token>)")
 def hall_page(tid: TidPath) -> Response[str]:
     from .hall import page
 
@@ -289,11 +290,15 @@ def hall_page(tid: TidPath) -> Response[str]:
 
 
 @get("/tournaments/{tid:str}/events", responses=ERRORS, tags=["tournaments"], security=SECURITY,
-     summary="Live pairings and standings (server-sent events)",
-     description="Each event is `hall`: the tournament's name, its pairings and standings (as the token may "
-                 "see them), sent first and then each time they change. `follow=false` sends one and ends. A "
-                 "reconnecting client's `Last-Event-ID` (an event's number) numbers the events on from it; "
-                 "anything else is 422.")
+     summary="Live pairings, table states and standings (server-sent events)",
+     description="Each event is `hall`: the token's `role` (a player's token: and `player`), the tournament's "
+                 "name, its pairings, each table of the last round paired with its `state` (playing, waiting, "
+                 "disputed, finished, withdrawn), result and source, and the standings after the last completed "
+                 "round (as the token may see them; a player's own tables only). The organiser's alone holds "
+                 "`console` (whether the round is complete, the next round, whether it may be paired or "
+                 "closed), each table's `why` and the pairing's `blocks`. Sent first and then each time it "
+                 "changes; `follow=false` sends one and ends. A reconnecting client's `Last-Event-ID` (an "
+                 "event's number) numbers the events on from it; anything else is 422.")
 async def hall_events(request: Request[Any, Any, Any], tid: TidPath, follow: FromQuery[bool] = True,
                       last_event_id: LastEventId = None) -> ServerSentEvent:
     hall = request.app.state.hall

@@ -436,7 +436,7 @@ class Tournaments:
         hold = self.referee.timeline(loaded).open_hold()
         if hold is not None:
             return f"entry {hold[0]} waits for {hold[1]} to confirm it"
-        disputed = _open_disputes(self.store.annotations(loaded.match.id))
+        disputed = open_disputes(self.store.annotations(loaded.match.id))
         if disputed:
             return (f"an open dispute on entry {disputed[0]} (settle it with an annotation of kind ruling on that "
                     "entry, or record the table's result)")
@@ -737,7 +737,7 @@ def tiebreaks_checked(names: Sequence[str]) -> tuple[str, ...]:
     return tiebreaks.check([n.strip() for n in names if n.strip()])
 
 
-def _open_disputes(notes: Sequence[Any]) -> list[int]:
+def open_disputes(notes: Sequence[Any]) -> list[int]:
     """Entries with a ``disputed`` annotation not followed by a ``ruling`` annotation on the same entry
     (or on the match, entry 0)."""
     open_: dict[int, bool] = {}

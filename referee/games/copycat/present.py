@@ -1,51 +1,114 @@
-"""How Copycat's table is drawn (the ``boards`` hook), from one role's view: the street as a row of
-eleven slots in slot order with their surcharges (a card and an office by its id: the front ends show
-its printed name, ``name_of``), the offices in play with their workers and VP tokens, the supply
-and office deck as counts, and each seat's tableau."""
+"""How Copycat's table is drawn (the ``boards`` hook), from one role's view (issue 25 item 2): the street
+as a row of its eleven slots in slot order (1, 2, … 11, numerically) with their surcharges, each card
+with its colour and price; the headquarters' offices grouped by colour (a row per colour, in the order
+of the colours' phases, each row in the board's order; :func:`headquarters` gives the one row in board
+order too), each office with its workers in their seats' colours, the uses made of them and its VP
+tokens; the supply and office deck as counts; and each seat's tableau (its score, workers, coins and
+cards in words, its step flags behind details). A card and an office are given by
+their ids: the front ends show their printed names (``name_of``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from referee.engine.present import seat_tableau
-from schemas.board import Area, Board
+from schemas.board import Area, Board, Piece
 
+from .data import COLORS
 from .effects import surcharge
 from .txn import BoundRules
+
+
+#: a player's fields in a reader's words (the others read as their paths do)
+LABELS = {"score": "VP", "round_vp": "VP this round", "vp_pending": "VP pending", "vp_tokens": "VP tokens",
+          "workers_available": "workers", "extra_workers": "extra workers", "coins_available": "coins",
+          "buys_left": "buys left", "play_area": "in play", "temp_discard": "turned aside", "order_card": "order card"}
+#: a player's step flags and counters behind "details" (``show --raw``, the viewer's details)
+DETAILS = ("card_uses", "coins", "coin_doublings", "token_doublings", "done", "drawn_this_round", "laid_down",
+           "order_chosen", "passed", "kept_permits", "kept_placements")
 
 
 def boards(rules: BoundRules, view: dict[str, Any]) -> tuple[Board, ...]:
     out: list[Board] = []
     street = view.get("street")
     if isinstance(street, dict):
-        areas = []
-        # in slot order (1, 2, … 11: the view's keys are text, and sort as text)
-        for slot, card in sorted(street.items(), key=lambda item: _slot_order(str(item[0]))):
-            found = rules.cards.get(card) if isinstance(card, str) else None
-            lines: tuple[str, ...] = (str(card),) if found is not None else ()
-            extra = surcharge(int(slot))
-            areas.append(Area(id=f"slot {slot}", label=f"+{extra}" if extra else "", lines=lines))
-        out.append(Board(title="Street", layout="row", areas=tuple(areas), covers=("street",)))
-    offices = view.get("offices")
-    if isinstance(offices, dict):
-        areas = []
-        for oid, o in offices.items():
-            office = rules.offices.get(oid)
-            label = office.color if office is not None else ""  # its name is drawn for its id
-            held = [f"worker {w}" for w in o.get("workers", [])]
-            if o.get("vp_tokens"):
-                held.append(f"{o['vp_tokens']} VP tokens")
-            areas.append(Area(id=oid, label=label, lines=tuple(held)))
-        out.append(Board(title="Headquarters", layout="row", areas=tuple(areas), covers=("offices",)))
+        out.append(_street(rules, street))
+    out += headquarters(rules, view)
     supply, deck = view.get("supply") or {}, view.get("office_deck") or {}
     bands = [Area(id=f"stage {b['stage']}", lines=(f"{len(b['cards'])} cards",)) for b in supply.get("bands", [])]
     bands += [Area(id=f"department {b['department']}", lines=(f"{len(b['cards'])} office cards",))
               for b in deck.get("bands", [])]
     out.append(Board(title="Supply and office deck", layout="row", areas=tuple(bands), covers=("supply", "office_deck")))
-    tableau = seat_tableau(view)
+    tableau = seat_tableau(view, labels=LABELS, details=DETAILS)
     if tableau is not None:
         out.append(tableau)
     return tuple(out)
+
+
+def _street(rules: BoundRules, street: dict[str, Any]) -> Board:
+    areas = []
+    # in slot order (1, 2, … 11: the view's keys are text, and sort as text)
+    for slot, card in sorted(street.items(), key=lambda item: _slot_order(str(item[0]))):
+        extra = surcharge(int(slot)) if str(slot).isdigit() else 0
+        found = rules.cards.get(card) if isinstance(card, str) else None
+        lines: tuple[str, ...] = ()
+        pieces: tuple[Piece, ...] = ()
+        if found is not None:
+            price = f"cost {found.cost}" + (f" + {extra}" if extra else "")
+            lines = (str(card), f"{_colour(found.color)}, {price}")
+            pieces = (Piece(kind=_colour(found.color), card=str(card)), Piece(name=price))
+        areas.append(Area(id=f"slot {slot}", label=f"+{extra}" if extra else "", lines=lines, pieces=pieces))
+    return Board(title="Street", layout="row", areas=tuple(areas), covers=("street",))
+
+
+def headquarters(rules: BoundRules, view: dict[str, Any], *, by_colour: bool = True) -> tuple[Board, ...]:
+    """The offices in play, each with its workers, their uses and its VP tokens: a row per colour (the
+    colours in the order of their phases, §1.3; the offices of a colour in the board's order), or with
+    ``by_colour`` False one row of every office in the board's order. Nothing when the view has no
+    offices."""
+    offices = view.get("offices")
+    if not isinstance(offices, dict):
+        return ()
+    order = {oid: k for k, oid in enumerate(rules.office_order)}
+    placed = sorted(offices, key=lambda oid: (order.get(oid, len(order)), oid))
+    areas = {oid: _office(rules, oid, offices[oid], order.get(oid)) for oid in placed}
+    covers = ("offices",)
+    if not by_colour:
+        return (Board(title="Headquarters", layout="row", areas=tuple(areas.values()), covers=covers),)
+    colour_of = {oid: (rules.offices[oid].color if oid in rules.offices else "") for oid in placed}
+    known = [c for c in COLORS if c in colour_of.values()]
+    other = sorted({c for c in colour_of.values() if c not in COLORS})
+    return tuple(Board(title=f"Offices: {_colour(c) or 'no colour'}", layout="row", covers=covers,
+                       areas=tuple(areas[oid] for oid in placed if colour_of[oid] == c)) for c in [*known, *other])
+
+
+def _office(rules: BoundRules, oid: str, o: Any, position: int | None) -> Area:
+    office = rules.offices.get(oid)
+    record: dict[str, Any] = o if isinstance(o, dict) else {}
+    uses: dict[str, Any] = record.get("uses") or {}
+    lines: list[str] = []
+    pieces: list[Piece] = []
+    for seat in record.get("workers") or ():
+        used = int(uses.get(seat, 0) or 0)
+        said = {0: "not used", 1: "used once", 2: "used twice"}.get(used, f"used {used} times")
+        lines.append(f"worker {seat} ({said})")
+        pieces.append(Piece(kind="worker", name=str(seat), owner=str(seat), notes=(said,)))
+    tokens = int(record.get("vp_tokens", 0) or 0)
+    if tokens:
+        lines.append(f"{tokens} VP token{'' if tokens == 1 else 's'}")
+        pieces.append(Piece(kind="VP tokens", name=f"{tokens} VP"))
+    label = _effect(office.kind, office.n) if office is not None else ""
+    details = (("board position", str(position + 1)),) if position is not None else ()
+    return Area(id=oid, label=label, lines=tuple(lines), pieces=tuple(pieces), details=details)
+
+
+def _colour(colour: str) -> str:
+    return colour.replace("_", "-")
+
+
+def _effect(kind: str, n: int) -> str:
+    """An office's effect in a few words (its kind and number, §1.7)."""
+    return kind.replace("_", " ") + (f" {n}" if n else "")
 
 
 def _slot_order(slot: str) -> tuple[int, str]:

@@ -26,7 +26,7 @@ from .fold import evolve, same_verdict
 from .decide import DECIDERS
 from .txn import Tx
 from .legal import legal, random_intent
-from .present import boards
+from .present import boards, sections
 from .view import PositionMixin, hidden_ids, view
 from .words import describe
 
@@ -272,7 +272,10 @@ class XFilesRules(PositionMixin, RulesBase[m.State, m.Intent, m.Event]):
         return describe(self, event)
 
     def boards(self, view_: dict[str, Any]) -> tuple[Board, ...]:
-        return boards(view_)
+        return boards(self.cards.cards, view_)
+
+    def sections(self, view_: dict[str, Any]) -> tuple[Board, ...]:
+        return sections(self.boards(view_), view_)
 
     def check_input(self, intent: m.Intent) -> str | None:
         return check_input(self, intent)
