@@ -126,6 +126,9 @@ def tokens(server: str, answer: MatchCreated) -> None:
     table.add_row("arbiter", minted.arbiter)
     table.add_row("spectator", minted.spectator)
     con.print(table)
+    con.print("Each seat plays from its phone at its page (the token in the fragment, never sent to the server):")
+    for seat, token in minted.seats.items():
+        con.print(f"  {escape(seat)}: {server.rstrip('/')}/play/{info.id}#token={token}", soft_wrap=True, highlight=False)
 
 
 def forked(info: MatchInfo) -> None:

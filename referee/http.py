@@ -69,6 +69,7 @@ from .errors import BadInput, RefereeError, StorageError
 from .service import Referee
 from .store import BadSetting, StoreError, StoreUnavailable
 from .tournament import http as tournament_http
+from .seatpage import routes as seat_http
 from .web import ERRORS, SECURITY, pieces
 from .httpcodes import EventsCode, InternalCode, RequestCode, RouteCode
 from .engine.codes import InputCode, StoreCode
@@ -208,17 +209,22 @@ class Hall:
         return access
 
     def principal(self, request: Request[Any, Any, Any], match_id: str) -> Principal:
-        """The caller's principal for ``match_id``: its match token's, or a tournament organiser's token
-        acting as the arbiter of one of its tables (:func:`referee.tournament.access.acting_arbiter`)."""
+        """The caller's principal for ``match_id``: its match token's; a tournament organiser's token acting
+        as the arbiter of one of its tables (:func:`referee.tournament.access.acting_arbiter`); a tournament
+        player's token (a slip's QR code) as the player's seat at the table playing this match
+        (:func:`referee.seat.tournament_seat`)."""
         authorization = request.headers.get("authorization")
         try:
             return self.access().authenticate(authorization, match_id)
         except Unauthorized as exc:
             if exc.code != AuthCode.UNKNOWN_TOKEN:
                 raise
+            from .seat import tournament_seat
             from .tournament.access import acting_arbiter
 
             found = acting_arbiter(self.access().referee, authorization, match_id)
+            if found is None:
+                found = tournament_seat(self.access(), authorization, match_id)
             if found is None:
                 raise
             return found
@@ -733,7 +739,8 @@ def create_app(
 
     return Litestar(
         route_handlers=[Router(path="/", route_handlers=list(ROUTES)),
-                        Router(path="/", route_handlers=list(tournament_http.ROUTES))],
+                        Router(path="/", route_handlers=list(tournament_http.ROUTES)),
+                        Router(path="/", route_handlers=list(seat_http.ROUTES))],
         state=State({"hall": hall, "viewers": tournament_http.ViewerCache()}),
         on_startup=[started],
         on_shutdown=[stopped],

@@ -147,8 +147,12 @@ def test_no_other_token_acts_on_the_tables(served):
     for who in (spectator, player):
         desk_ = c.get(f"/tournaments/{tid}/arbiter", headers=who)
         assert desk_.status_code == 403 and "only the organiser" in desk_.json()["message"]
-        ruled = c.post(f"/matches/{one}/rulings", json={"entry": disputed}, headers=who)
-        assert ruled.status_code == 403 and "only the organiser's" in ruled.json()["message"]
+    # the spectators' token acts on no match; a player's token is its own seat there (its slip's QR code),
+    # and a seat does not rule
+    ruled = c.post(f"/matches/{one}/rulings", json={"entry": disputed}, headers=spectator)
+    assert ruled.status_code == 403 and "only the organiser's" in ruled.json()["message"]
+    ruled = c.post(f"/matches/{one}/rulings", json={"entry": disputed}, headers=player)
+    assert ruled.status_code == 403 and "a seat may not rule" in ruled.json()["message"]
     # another tournament's organiser, and a token of nothing at all
     other = c.post("/tournaments", json={"name": "Other", "game": "pile", "players": ["x", "y"]},
                    headers={"Authorization": "Bearer adm"}).json()

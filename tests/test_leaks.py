@@ -3,7 +3,7 @@
 For both games, after random legal play (digital, played over HTTP by each seat with its own token),
 after the demo transcripts (physical), after declared effects and after lines typed with quoted
 values, every answer a seat or a spectator can get — state now and at earlier entries, the log a page
-at a time, replay, legal intents, audit, every export format, the live stream (SSE), the match's info,
+at a time, replay, legal intents, the seat's page, audit, every export format, the live stream (SSE), the match's info,
 and the CLI's service calls — is searched byte for byte for:
 
 * card ids the role has never been able to see, and their names (an id hidden from the role at some
@@ -102,6 +102,7 @@ def answers(hall: Hall, mid: str, tokens: dict[str, str], role: str, cli_json: s
     get("events", "/events", follow="false")
     if role not in ("spectator", "arbiter"):
         get("legal", "/legal")
+        get("seat", "/seat")  # the seat's page's one answer (its shell holds no data: tests/test_seat_page.py)
     for fmt in FORMATS:
         get(f"export.{fmt}", "/export", format=fmt)
     # the CLI's calls for the same role

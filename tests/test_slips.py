@@ -67,12 +67,13 @@ def test_a_page_a_table_with_its_seats_sheet_and_qr_codes(cli, db_store, paired,
     # every seat's token in force is the one the slips issued (the codes themselves: the next test)
     rows = {r.player: r.token_hash for r in db_store.tournament_tokens(tid) if r.role == "player"}
     assert {rows[p] for t in tables for p in t["seats"]} <= {i["hash"] for i in issued["issued"]}
-    assert slips.seat_url("http://h:1/", "t1", "m 2", "a/b") == "http://h:1/hall/t1/matches/m%202#token=a%2Fb"
+    assert slips.seat_url("http://h:1/", "t1", "m 2", "a/b") == "http://h:1/play/m%202#token=a%2Fb"
+    assert slips.seat_url("http://h:1/", "t1", None, "a/b") == "http://h:1/hall/t1#token=a%2Fb"
 
 
 def test_the_qr_code_carries_a_token_the_hall_takes(cli, db_store, paired, tmp_path, monkeypatch):
     """The codes are made from seat URLs whose fragment holds the seat's new token: caught as they are
-    encoded, each is the table's live view, and its token reads that table over HTTP as the seat."""
+    encoded, each is the seat's page (issue 26), and its token reads that table over HTTP as the seat."""
     seen: list[str] = []
     real = slips.qr_svg
     monkeypatch.setattr(slips, "qr_svg", lambda url: seen.append(url) or real(url))
@@ -84,12 +85,14 @@ def test_the_qr_code_carries_a_token_the_hall_takes(cli, db_store, paired, tmp_p
     with TestClient(create_app(lambda: Referee(db_store))) as c:
         for url, (t, p) in zip(seen, [(t, p) for t in tables for p in t["seats"]]):
             where, _, fragment = url.partition("#")
-            assert "?" not in url and where == f"http://127.0.0.1:8000/hall/{paired}/matches/{t['match_id']}"
+            assert "?" not in url and where == f"http://127.0.0.1:8000/play/{t['match_id']}"
             assert fragment.startswith("token=") and real(url) in page
             token = fragment[len("token="):]
             me = c.get(f"/tournaments/{paired}", headers={"Authorization": f"Bearer {token}"})
             assert me.status_code == 200 and me.json()["you"] == {"role": "player", "player": p}
             assert c.get(where.replace("http://127.0.0.1:8000", "")).status_code == 200  # the page is served
+            seat = c.get(f"/matches/{t['match_id']}/seat", headers={"Authorization": f"Bearer {token}"})
+            assert seat.status_code == 200 and seat.json()["seat"] == p  # and opens as the player's seat
         # printing again issues new ones: the codes of the first print stop working
         assert cli("tournament", "slips", paired, "--round", "1", "-o", tmp_path / "again.html").code == 0
         old = seen[0].partition("#token=")[2]

@@ -238,7 +238,9 @@ class TournamentAccess:
         """How the holder of a tournament token reads a table's match (the hall's live step-through view):
         the organiser as the match's arbiter (it was given the arbiter's tokens when the round was paired),
         a player at that table as their own seat, anyone else (the spectators' token, a player at another
-        table) as a spectator, who sees the public view only. Read only: no write takes this principal."""
+        table) as a spectator, who sees the public view only. Read only here; a player's principal at their
+        own table is also their seat on the match's routes (:func:`referee.seat.tournament_seat`), which
+        write as that seat."""
         state = self.service.load(who.tournament)
         found = [t for rnd in state.rounds for t in rnd.tables if t.match_id is not None
                  and (t.match_id == match_id or (len(match_id) >= 4 and t.match_id.startswith(match_id)))]
@@ -268,7 +270,7 @@ def acting_arbiter(referee: Referee, authorization: str | None, match_id: str) -
     """How the organiser's tournament token acts on a table's match through the matches' own routes
     (``/matches/{id}/rulings``, ``/annotations``, ``/undo``... : the arbiter's console): as that match's
     arbiter, as it reads it in the hall (:meth:`TournamentAccess.table_principal`). None if the token is no
-    tournament's (the caller's refusal stands); the spectators' or a player's tournament token, a revoked
+    tournament's, or a player's (the caller's seat, or its refusal, stands); the spectators' token, a revoked
     one, or a match that is no table of the organiser's tournament is refused."""
     access = TournamentAccess(referee)
     token = bearer(authorization, "send the match's token as 'Authorization: Bearer <token>'")
@@ -276,6 +278,8 @@ def acting_arbiter(referee: Referee, authorization: str | None, match_id: str) -
     if row is None:
         return None
     who = access.authenticate(authorization, row.tournament_id)
+    if who.role == "player":
+        return None  # a player's token plays its own seat (:func:`referee.seat.tournament_seat`), never as arbiter
     if who.role != "organiser":
         raise Forbidden(AuthCode.FORBIDDEN, f"a tournament's {who.role} token does not act on its matches: only "
                         "the organiser's, as the arbiter of the tournament's tables")

@@ -9,11 +9,15 @@ let last = null;
 function cell(row, text, cls) { const td = document.createElement("td"); td.textContent = String(text); if (cls) td.className = cls; row.appendChild(td); return td; }
 function span(parent, text, cls) { const s = document.createElement("span"); s.textContent = String(text); if (cls) s.className = cls; parent.appendChild(s); return s; }
 // a table's match opens as the live step-through view, read with this page's token (in the fragment again)
-function watch(td, mid) {
+function watch(td, mid, mine) {
   if (!mid) return;
   const a = document.createElement("a"); a.textContent = mid.slice(0, 8); a.className = "watch mid"; a.title = "watch match " + mid + " live";
   a.href = "/hall/" + encodeURIComponent(tid) + "/matches/" + encodeURIComponent(mid) + frag;
   td.appendChild(a);
+  if (!mine) return;  // a player's own table: their seat's page, where they play (referee/seatpage)
+  const p = document.createElement("a"); p.textContent = "play"; p.className = "play"; p.title = "your seat's page";
+  p.href = "/play/" + encodeURIComponent(mid) + frag;
+  td.append(" ", p);
 }
 const SOURCES = {log: "from its log", arbiter: "the arbiter's", correction: "a correction", forfeit: "by forfeit", transcript: "from its score sheet", reported: "reported by the seats"};
 function standings(snap) {
@@ -56,7 +60,7 @@ function tables(snap) {
     if (t.result && t.source) span(res, SOURCES[t.source] || t.source, "src");
     // the seats' reports of a cardboard table: what each said (the organiser, the table's players) or only that they did
     if (!t.result && t.reports && t.reports.length) span(res, t.reports.map((r) => r.player + ": " + (r.typed || r.result)).join("; "), "reports");
-    watch(cell(tr, ""), t.match_id); pb.appendChild(tr);
+    watch(cell(tr, ""), t.match_id, snap.role === "player" && t.seats.includes(snap.player)); pb.appendChild(tr);
   }
   if (lastRound) {
     for (const b of lastRound.byes) { const tr = document.createElement("tr"); cell(tr, "bye"); cell(tr, b, "who"); cell(tr, ""); cell(tr, "bye"); cell(tr, ""); pb.appendChild(tr); }

@@ -4,8 +4,8 @@ round, as one self-contained HTML file (print CSS: a table a page, on A4 and on 
 Each page holds the round and table, the seats with the players' names, the match id, the game's
 transcript template (:func:`referee.skeleton.template`) with the seats filled in and the event, round
 and table written in its header, ruled lines to write the moves on, and for each seat a tear-off strip
-with a QR code (segno, inline SVG) of the seat's page on the hall server: the table's live view
-(``/hall/{id}/matches/{match}``) with the player's tournament token in the URL's fragment
+with a QR code (segno, inline SVG) of the seat's page on the hall server (``/play/{match}``, where
+the player enters their moves: :mod:`referee.seatpage`) with the player's tournament token in the URL's fragment
 (``#token=...``), which a browser never sends to the server, never in its query. The strip is to be cut
 off and handed to its player: a seat's token shows what that seat may see.
 
@@ -45,12 +45,12 @@ class TableSlip:
 
 
 def seat_url(base: str, tournament_id: str, match_id: str | None, token: str) -> str:
-    """A seat's page on the hall server: its table's live view (or the hall, for a table without a match),
-    the token in the fragment."""
+    """A seat's page on the hall server, where the player plays (``/play/{match}``; the hall, for a table
+    without a match), the token in the fragment."""
     def q(text: str) -> str:
         return urllib.parse.quote(text, safe="")
 
-    path = f"/hall/{q(tournament_id)}" + (f"/matches/{q(match_id)}" if match_id else "")
+    path = f"/play/{q(match_id)}" if match_id else f"/hall/{q(tournament_id)}"
     return f"{base.rstrip('/')}{path}#token={q(token)}"
 
 
@@ -101,7 +101,7 @@ def _slip(event: str, round_: int, t: TableSlip) -> str:
     seats = "".join(f"<tr><td>{s.seat}</td><td>{e(s.player)}</td><td>{e(s.name)}</td></tr>" for s in t.seats)
     strips = "".join(
         f'<div class="strip" data-seat="{e(s.player)}">{qr_svg(s.url)}<div><div class="who">{e(s.name)}</div>'
-        f"seat {s.seat}, table {t.table}<br>scan: your seat's page on the hall (keep it to yourself)</div></div>"
+        f"seat {s.seat}, table {t.table}<br>scan: your seat's page, where you play (keep it to yourself)</div></div>"
         for s in t.seats)
     ruled = "<div></div>" * RULED
     return (f'<section class="slip" data-table="{t.table}"><h1>{e(event)}: round {round_}, table {t.table}</h1>'

@@ -4,6 +4,12 @@
 // page carries (each the change from the entry before). Knows no game: it draws boards of areas and
 // pieces, sections of labelled facts, and every field as stored (behind "details").
 const $ = id => document.getElementById(id);
+const names = {}, colours = {};
+const seatColours = ['#2f6fb5', '#c0392b', '#2e8b57', '#8e44ad', '#d4870b', '#16868c', '#7b5e3b', '#c2185b'];
+const sideColours = ['#8d6e63', '#c9a227', '#78909c', '#b5651d', '#9c4f96', '#5e8c31', '#00897b', '#6d4c41', '#ad1457', '#455a64'];
+let sides = 0;
+// on a page without the viewer's markup (a seat's page, referee/seatpage) the drawing is lent, nothing else runs
+if (!$('viewer')) { window.refereeDrawing = {drawBoard, drawSection, worded, names, colours, seatColours, notice}; return; }
 const main = $('viewer'), slider = $('slider'), boardPanel = $('board');
 const players = JSON.parse(main.dataset.players);
 const items = [...document.querySelectorAll('#moves li.entry[data-index]')];
@@ -11,7 +17,6 @@ const frames = [JSON.parse($('initial').textContent)].concat(
   items.map(li => JSON.parse(li.querySelector('script.state').textContent)));
 const N = items.length;
 const indexOfSeq = {}; items.forEach((li, k) => { indexOfSeq[li.dataset.seq] = k + 1; });
-const names = {};
 const boardsAt = [], sectionsAt = [], headlineAt = [];
 // a frame's boards and sections are patches of the ones before (copied where they change, shared where not)
 function patch(old, p) {
@@ -40,11 +45,7 @@ function flatAt(i) {
 function apply(flat, f) { if (f.f) Object.assign(flat, f.f); for (const k of f.x || []) delete flat[k]; return flat; }
 
 // colours: the seats first, then every other side in the order the boards first show it
-const seatColours = ['#2f6fb5', '#c0392b', '#2e8b57', '#8e44ad', '#d4870b', '#16868c', '#7b5e3b', '#c2185b'];
-const sideColours = ['#8d6e63', '#c9a227', '#78909c', '#b5651d', '#9c4f96', '#5e8c31', '#00897b', '#6d4c41', '#ad1457', '#455a64'];
-const colours = {};
 players.forEach((p, k) => { colours[p] = seatColours[k % seatColours.length]; });
-let sides = 0;
 function notice(owner) { if (owner && !(owner in colours)) colours[owner] = sideColours[sides++ % sideColours.length]; }
 boardsAt.forEach((bs, i) => { if (i && bs === boardsAt[i - 1]) return;
   for (const bd of bs) for (const a of bd.areas || []) { notice(a.owner); for (const p of a.pieces || []) notice(p.owner); } });

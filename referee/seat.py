@@ -1,0 +1,143 @@
+"""A seat's page in one answer (``GET /matches/{id}/seat``, read by ``/play/MATCH``): the seat's view,
+its legal moves as choices to tap, the move waiting for a confirmation, and whether it may take back
+its last move.
+
+The choices are generated for every game alike from its legal moves (``legal_intents``, blinded as
+``/legal`` gives them to a seat: in a physical match a chance fact the seat reads off the table is a
+``?`` it types in, in a digital one it is left out for the referee to draw) and its intents' fields
+(the notation's ``key=value`` words); each group of one intent lists each field's values across its
+moves, which is what the page offers to pick from. Nothing here is written per game.
+
+What is private to the seat is found by comparing its drawing with the spectators' (areas and sections
+that differ), and the ids it sees that the spectators do not (the game's ``hidden_ids``): the page covers
+them until the seat's owner holds it to reveal. All of it is what the seat may see already.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import msgspec
+
+from schemas import SPECTATOR
+from schemas.board import Board
+from schemas.seat import Choice, ChoiceField, HeldMove, MoveGroup, SeatAnswer
+
+from .auth import AuthCode, Forbidden, Principal
+from .engine import notation
+from .engine.present import in_names
+from .outcome import words as outcome_words
+
+if TYPE_CHECKING:
+    from .access import Access
+    from .config import Loaded
+
+
+def seat_answer(access: Access, p: Principal) -> SeatAnswer:
+    """The page of ``p``'s seat; another role is refused (the arbiter and spectators have their views)."""
+    if p.role != "seat" or p.seat is None:
+        raise Forbidden(AuthCode.FORBIDDEN, f"a seat's page is opened by that seat's token, not the {p.role}'s "
+                        "(spectators follow the match's live view, the arbiter reads /matches/{id}/state)")
+    referee, seat = access.referee, p.seat
+    loaded = referee.load(p.match_id)
+    view = referee.show(loaded.match.id, seat=seat)
+    public = referee.show(loaded.match.id, seat=SPECTATOR)
+    _, state = referee.state_at(loaded)
+    rules = loaded.rules
+    # the ids the seat's own view shows and the spectators' does not (only what this view names, whatever
+    # a game's hidden_ids leaves out)
+    text = msgspec.json.encode(view.state).decode()
+    secret = sorted(x for x in rules.hidden_ids(state, SPECTATOR) - rules.hidden_ids(state, seat)
+                    if re.search(rf"(?<![A-Za-z0-9_]){re.escape(x)}(?![A-Za-z0-9_])", text))
+    named = sorted({n for n in (rules.name_of(x) for x in secret) if n})
+    timeline = referee.timeline(loaded)
+    held = None
+    hold = timeline.open_hold()
+    if hold is not None:
+        entry = referee.log(loaded.match.id, seat=seat, start=hold[0], stop=hold[0])[0]
+        held = HeldMove(seq=entry.seq, actor=entry.actor or "", intent=entry.notation, confirmer=hold[1],
+                        words=[in_names(entry.notation, rules.name_of)])
+    take_back = None
+    last = timeline.last_action()
+    if (view.outcome is None and last is not None and last.actor == seat
+            and timeline.check_undo(seat, last.seq - 1, loaded.config.undo) is None):
+        take_back = last.seq
+    moves = [] if view.outcome is not None or held is not None else groups(loaded, _legal(access, p))
+    return SeatAnswer(
+        match_id=loaded.match.id, game=loaded.game.id, game_name=loaded.game.name, seat=seat,
+        players=list(loaded.config.players), seq=view.seq, chance=loaded.config.chance,
+        undo_policy=loaded.config.undo, take_back=take_back, view=view,
+        result=outcome_words(view.outcome) if view.outcome is not None else "",
+        private_areas=_private_areas(view.boards, public.boards),
+        private_sections=[s.title for s in view.sections if s not in public.sections],
+        secret=[*secret, *named], moves=moves, held=held,
+    )
+
+
+def _legal(access: Access, p: Principal) -> list[str]:
+    from .errors import BadInput
+
+    try:
+        return access.legal(p).legal.get(p.seat or "", [])
+    except BadInput:  # a game that cannot list its moves here: the page offers none
+        return []
+
+
+def _private_areas(mine: tuple[Board, ...], public: tuple[Board, ...]) -> list[str]:
+    """``board|area`` of each area of the seat's drawing that the spectators' drawing shows otherwise."""
+    shown = {b.title: {a.id: a for a in b.areas} for b in public}
+    out = []
+    for b in mine:
+        theirs = shown.get(b.title, {})
+        out += [f"{b.title}|{a.id}" for a in b.areas if theirs.get(a.id) != a]
+    return out
+
+
+def groups(loaded: Loaded, legal: list[str]) -> list[MoveGroup]:
+    """The legal moves (notation lines, as ``/legal`` gives them to the seat) grouped by intent, in the
+    order the game lists them, each field's values collected across a group's moves."""
+    verbs = notation.describe(loaded.game.intent_type)
+    by_verb: dict[str, list[Choice]] = {}
+    values: dict[str, dict[str, list[str]]] = {}
+    for line in legal:
+        words = notation.split_words(line)
+        verb, fields = words[0], []
+        info = verbs.get(verb)
+        for word in words[1:]:
+            key, _, value = word.partition("=")
+            param = info.param(key) if info is not None else None
+            fill = value == "?" or all(v == "?" for v in value.split(","))
+            fields.append(ChoiceField(key=key, value=value, fill=fill, expected=param.expected() if param else ""))
+            seen = values.setdefault(verb, {}).setdefault(key, [])
+            if not fill and value not in seen:
+                seen.append(value)
+        by_verb.setdefault(verb, []).append(
+            Choice(intent=line, label=in_names(line, loaded.rules.name_of), fields=fields))
+    return [MoveGroup(verb=verb, doc=(verbs[verb].doc.strip().splitlines() or [""])[0] if verb in verbs else "",
+                      choices=choices, values=values.get(verb, {}))
+            for verb, choices in by_verb.items()]
+
+
+def tournament_seat(access: Access, authorization: str | None, match_id: str) -> Principal | None:
+    """The seat a tournament player's token holds at the table playing ``match_id`` (the token a slip's QR
+    code carries), or None when the token is no tournament player's. A player's token at another table
+    is refused as another match's token would be; a replaced (rotated) token is refused as revoked."""
+    from .auth import bearer, hash_token
+    from .errors import NotFound
+    from .tournament.access import TournamentAccess
+
+    token = bearer(authorization, "send the seat's token as 'Authorization: Bearer <token>'")
+    row = access.referee.store.find_tournament_token(hash_token(token))
+    if row is None or row.role != "player":
+        return None
+    tournaments = TournamentAccess(access.referee)
+    who = tournaments.authenticate(authorization, row.tournament_id)  # a rotated token is refused here
+    try:
+        p = tournaments.table_principal(who, match_id)
+    except NotFound:
+        p = None
+    if p is None or p.role != "seat":
+        raise Forbidden(AuthCode.OTHER_MATCH, "this player's token is not for a seat of this match (a player "
+                        "plays at their own table's match)")
+    return p

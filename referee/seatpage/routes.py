@@ -1,0 +1,42 @@
+"""The routes of a seat's page, mounted by :func:`referee.http.create_app`: the shell (``/play/{match}``)
+and the one answer it reads (``/matches/{match}/seat``, :func:`referee.seat.seat_answer`)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from litestar import Request, Response, get
+from litestar.params import PathParameter
+
+from schemas.seat import SeatAnswer
+
+from ..web import ERRORS, SECURITY
+
+MatchIdPath = Annotated[str, PathParameter(max_length=64, description="the match id (or 4+ leading characters)")]
+
+#: the page loads nothing from elsewhere and talks to this server only
+POLICY = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; "
+          "img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+
+
+@get("/matches/{match_id:str}/seat", responses=ERRORS, sync_to_thread=True, tags=["reading"], security=SECURITY,
+     summary="A seat's page in one answer: its view, its legal moves as choices by intent, the move waiting "
+             "for a confirmation, whether it may take back its last move, the head")
+def seat(request: Request[Any, Any, Any], match_id: MatchIdPath) -> SeatAnswer:
+    from ..seat import seat_answer
+
+    hall = request.app.state.hall
+    return seat_answer(hall.access(), hall.principal(request, match_id))
+
+
+@get("/play/{match_id:str}", responses=ERRORS, sync_to_thread=False, tags=["reading"],
+     summary="A seat's page (open it with #token=<the seat's token>): phone first, live")
+def play(match_id: MatchIdPath) -> Response[str]:
+    from . import shell
+
+    return Response(content=shell(), media_type="text/html; charset=utf-8",
+                    headers={"Content-Security-Policy": POLICY, "Referrer-Policy": "no-referrer",
+                             "Cache-Control": "no-cache"})
+
+
+ROUTES = (seat, play)
