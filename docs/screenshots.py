@@ -4,16 +4,20 @@
 
 Everything shown is built here, in a temporary directory, from what the project ships: each game's demo in
 ``replays/`` imported into a scratch SQLite database and exported as the HTML viewer for its first seat (it
-opens at the last entry); a small Swiss tournament of By All Means (six players, three rounds played out,
-the fourth under way) played by seeded random legal moves, its HTML export written offline, and ``referee
-serve`` in a subprocess on a free port for the hall as the organiser and as a spectator and for a player's
-page, with the tokens ``referee tournament tokens --json`` issues. Each page is saved as ``NAME-phone.png`` (390x844)
-and ``NAME-desktop.png`` (1280x800), the viewport only; with Pillow installed, each picture is reduced to
-a palette of 256 colours (a third of the bytes). Prints each page's size in bytes and the time it took
-to render.
+opens at the last entry); a small Swiss tournament of By All Means (eight players, three rounds played out,
+the fourth under way: one table finished, one disputed, one whose seats reported different results, one
+playing, the round clock running) played by seeded random legal moves, its HTML export written offline;
+then ``referee serve`` in a subprocess on a free port for the hall as the organiser (a console) and as a
+spectator (a projection, also on a 1920x1080 screen), the arbiter's console, a player's page, and the seat's
+page of each game mid-game: a match made over the served hall (``POST /matches``), a few moves played
+through the HTTP API as the seats' pages would play them, opened as the seat to move (its hand covered).
+The tournament's tokens are those ``referee tournament tokens --json`` issues. Each page is saved as
+``NAME-SIZE.png`` (phone 390x844, desktop 1280x800, screen 1920x1080), the viewport only; with Pillow
+installed, each picture is reduced to a palette of 256 colours (a third of the bytes). Prints each page's
+size in bytes and the time it took to render.
 
 ``tests/test_pages_browser.py`` opens the same pages (:func:`pages`, :func:`visit`) and checks their
-layout at both sizes, so the pictures and the test cannot drift apart.
+layout at every size, so the pictures and the test cannot drift apart.
 """
 
 from __future__ import annotations
@@ -40,18 +44,30 @@ if ROOT not in sys.path:
 #: the games whose viewers are shown, each by its bundled demo (the first transcript in its folder)
 GAMES = ("by_all_means", "war_of_shadows", "xfiles_encounters", "android", "copycat")
 #: name -> (width, height, a phone?)
-SIZES = {"phone": (390, 844, True), "desktop": (1280, 800, False)}
-#: the small tournament the hall, its export and the player page show
+SIZES = {"phone": (390, 844, True), "desktop": (1280, 800, False), "screen": (1920, 1080, False)}
+#: the small tournament the hall, its export, the arbiter's console and the player page show
 EVENT = "Thursday club"
-PLAYERS = ("ann", "ben", "cy", "dee", "eve", "fay")
+PLAYERS = ("ann", "ben", "cy", "dee", "eve", "fay", "gus", "hal")
+#: how long the round clock has been running when the pages are opened (of its 50 minutes)
+CLOCK_RAN = 18 * 60
+#: the seats of each game's match played over the server for its seat's page, and how many moves are played
+SEATS = {"by_all_means": ("ann", "ben"), "war_of_shadows": ("ann", "ben"), "xfiles_encounters": ("ann", "ben", "cy"),
+         "android": ("ann", "ben", "cy"), "copycat": ("ann", "ben", "cy")}
+SEAT_MOVES = {"by_all_means": 12, "war_of_shadows": 8, "xfiles_encounters": 6, "android": 18, "copycat": 10}
 #: the player whose page is shown
 PLAYER = "ann"
 #: what each served page has drawn once its script has fetched what it shows
 HALL_READY = "return document.querySelectorAll('#standings-body tr').length > 0"
 PLAYER_READY = "return !!document.getElementById('rating-chart')"
+SEAT_READY = "return Number(document.body.dataset.loads || 0) > 0"
+ARBITER_READY = ("return Number(document.body.dataset.matters || 0) > 0 "
+                 "&& / left/.test(document.getElementById('clock').textContent)")
 #: every page's name, in the order :func:`pages` gives them (the pictures' files are NAME-SIZE.png)
 NAMES = (*(f"viewer-{game.replace('_', '-')}" for game in GAMES), "hall-organiser", "hall-spectator",
-         "tournament-export", f"player-{PLAYER}")
+         "tournament-export", f"player-{PLAYER}", "arbiter", *(f"seat-{game.replace('_', '-')}" for game in GAMES))
+#: the sizes each page is shown at (the spectators' projection also on a hall's screen)
+SHOWN_AT = {name: ("phone", "desktop", "screen") if name == "hall-spectator" else ("phone", "desktop")
+            for name in NAMES}
 
 
 @dataclass(frozen=True)
@@ -115,18 +131,79 @@ def play(referee: Any, mid: str, rng: random.Random, moves: int | None = None) -
 
 
 def tournament(referee: Any) -> str:
-    """A Swiss tournament of six: rounds 1 to 3 played out, round 4 paired with one table finished and two
-    playing. Its id."""
+    """A Swiss tournament of eight: rounds 1 to 3 played out; round 4 paired, its table 1 finished, table 2
+    mid-game with its last move disputed by a seat, table 3's seats reporting different results, table 4
+    mid-game, and the round clock started :data:`CLOCK_RAN` seconds before now. Its id."""
+    from datetime import UTC, datetime, timedelta
+
+    from referee.tournament import clock
+    from referee.tournament.reports import report
     from referee.tournament.service import Tournaments
 
     t = Tournaments(referee, clock=lambda: "2026-11-26T19:00:00Z")
     tid: str = t.create(EVENT, "by_all_means", rounds=4, seed=7, chance="digital", players=PLAYERS).id
     rng = random.Random(7)
-    for number in (1, 2, 3, 4):
-        for k, table in enumerate(t.pair(tid, tokens=False).tables):
+    for number in (1, 2, 3):
+        for table in t.pair(tid, tokens=False).tables:
             assert table.match_id is not None
-            play(referee, table.match_id, rng, 10 * k if number == 4 and k else None)
+            play(referee, table.match_id, rng)
+    finished, disputed, reported, playing = t.pair(tid, tokens=False).tables
+    assert finished.match_id and disputed.match_id and playing.match_id
+    play(referee, finished.match_id, rng)
+    play(referee, disputed.match_id, rng, 12)
+    referee.annotate(disputed.match_id, referee.store.head(disputed.match_id),
+                     "that move was entered before I had answered it: I want it looked at", kind="disputed",
+                     by=disputed.seats[1])
+    for seat in reported.seats:
+        report(t, tid, 4, reported.table, seat, f"win:{seat}", by=seat)
+    play(referee, playing.match_id, rng, 20)
+    started = datetime.now(UTC).replace(microsecond=0) - timedelta(seconds=CLOCK_RAN)
+    clock.start(Tournaments(referee, clock=lambda: started.strftime("%Y-%m-%dT%H:%M:%SZ")), tid, 50)
     return tid
+
+
+def call(url: str, path: str, token: str, body: dict[str, Any] | None = None) -> Any:
+    """One request to the served hall (a JSON body: a POST), with ``token``; the JSON answered."""
+    import urllib.request
+
+    data = None if body is None else json.dumps(body).encode()
+    headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
+    req = urllib.request.Request(url + path, data=data, method="GET" if body is None else "POST", headers=headers)
+    with urllib.request.urlopen(req, timeout=30) as answer:
+        return json.loads(answer.read())
+
+
+def seat_pages(url: str) -> list[Page]:
+    """Each game's match made over the served hall, its :data:`SEAT_MOVES` moves played as the seats' pages play
+    them (a seeded pick among the choices ``/matches/M/seat`` offers the seat to move; a held move confirmed
+    by its confirmer), and the page of the seat to move next."""
+    out = []
+    for game in GAMES:
+        made = call(url, "/matches", "", {"game": game, "players": list(SEATS[game]), "chance": "digital",
+                                           "seed": 5, "title": f"{EVENT}: {game.replace('_', ' ')}"})
+        mid, tokens = made["match"]["id"], made["tokens"]["seats"]
+        rng = random.Random(5)
+        moved = 0
+        while moved < SEAT_MOVES[game]:
+            answers = {seat: call(url, f"/matches/{mid}/seat", token) for seat, token in tokens.items()}
+            seat = next((s for s, a in answers.items() if a["held"] and a["held"]["confirmer"] == s), None)
+            if seat is not None:
+                call(url, f"/matches/{mid}/confirmations", tokens[seat],
+                     {"entry": answers[seat]["held"]["seq"], "expected_seq": answers[seat]["seq"]})
+                continue
+            seat = next((s for s, a in answers.items() if a["moves"] and not a["result"]), None)
+            if seat is None:
+                raise RuntimeError(f"{game}: nobody has a move after {moved} moves")
+            group = rng.choice(answers[seat]["moves"])
+            choice = rng.choice(group["choices"])
+            done = call(url, f"/matches/{mid}/intents", tokens[seat],
+                        {"intent": choice["intent"], "expected_seq": answers[seat]["seq"]})
+            if done["verdict"] not in ("accepted", "held"):
+                raise RuntimeError(f"{game}: an offered move was refused: {seat}: {choice['intent']}: {done}")
+            moved += 1
+        seat = next(s for s, token in tokens.items() if call(url, f"/matches/{mid}/seat", token)["moves"])
+        out.append(Page(f"seat-{game.replace('_', '-')}", f"{url}/play/{mid}#token={tokens[seat]}", SEAT_READY))
+    return out
 
 
 def free_port() -> int:
@@ -173,7 +250,7 @@ def serving(db: str) -> Iterator[str]:
 def pages(work: str) -> Iterator[list[Page]]:
     """Every page, built in ``work`` (a directory of the caller's), the served ones served while the
     context is open: the five viewers, the hall as organiser and as spectator, the tournament's HTML
-    export and a player's page."""
+    export, a player's page, the arbiter's console and each game's seat page."""
     from referee.service import Referee
     from referee.store.sqlite import SqliteStore
     from referee.tournament.service import Tournaments
@@ -194,7 +271,9 @@ def pages(work: str) -> Iterator[list[Page]]:
                Page("hall-spectator", f"{url}/hall/{tid}#token={token[('spectator', None)]}", HALL_READY),
                Page("tournament-export", "file://" + export, file=export),
                Page(f"player-{PLAYER}", f"{url}/hall/{tid}/players/{PLAYER}#token={token[('spectator', None)]}",
-                    PLAYER_READY)]
+                    PLAYER_READY),
+               Page("arbiter", f"{url}/hall/{tid}/arbiter#token={token[('organiser', None)]}", ARBITER_READY),
+               *seat_pages(url)]
 
 
 def browser() -> Any:
@@ -257,7 +336,7 @@ def main() -> None:
             print(f"{'page':26s} {'bytes':>10s} {'phone ms':>9s} {'desktop ms':>11s}  pictures")
             for page in shown:
                 rendered, wrote = {}, []
-                for size in SIZES:
+                for size in SHOWN_AT[page.name]:
                     rendered[size] = visit(driver, page, size)
                     out = os.path.join(args.out, f"{page.name}-{size}.png")
                     driver.save_screenshot(out)

@@ -1,11 +1,14 @@
-"""Every page a person reads, in headless Chromium at a phone's size (390x844) and a desktop's (1280x800):
-the five games' viewers, the hall as its organiser and as a spectator, the tournament's HTML export and a
-player's page, built and opened exactly as ``docs/screenshots.py`` makes the README's pictures of them
-(its :func:`pages` and :func:`visit`). On each: nothing wider than the viewport (the document does not
-scroll sideways, and no element reaches past the right edge, save inside a box that scrolls its own
-content within the viewport, which only the standings' tables of the hall and the export do, on a
-phone), and nothing requested from elsewhere (the page names no http(s) address but its own origin's,
-and the browser's performance entries list only the page's origin and data: or blob: addresses). Skips where Chromium is absent, as tests/test_html_browser.py."""
+"""Every page a person reads, in headless Chromium at a phone's size (390x844) and a desktop's (1280x800), the
+spectators' projection also on a hall's screen (1920x1080): the five games' viewers, the hall as its organiser
+and as a spectator, the tournament's HTML export, a player's page, the arbiter's console (an open dispute, the
+round clock running) and each game's seat page mid-game, built and opened exactly as ``docs/screenshots.py``
+makes the README's pictures of them (its :func:`pages` and :func:`visit`). On each: nothing wider than the
+viewport (the document does not scroll sideways, and no element reaches past the right edge, save inside a box
+that scrolls its own content within the viewport, which only the standings' tables of the hall and the export
+do, on a phone), and nothing requested from elsewhere (the page names no http(s) address but its own origin's,
+and the browser's performance entries list only the page's origin and data: or blob: addresses). A seat's page
+draws its board and keeps its hand covered. Every picture the README names exists. Skips where Chromium is
+absent, as tests/test_html_browser.py."""
 
 from __future__ import annotations
 
@@ -79,9 +82,21 @@ def browser():
 
 
 def test_the_pictures_show_every_page():
-    """The page names the test checks are the pictures' names, one of each page a person reads."""
-    assert len(shots.NAMES) == len(set(shots.NAMES)) == len(shots.GAMES) + 4
-    assert set(shots.SIZES) == {"phone", "desktop"}
+    """The page names the test checks are the pictures' names, one of each page a person reads; each has its
+    pictures in docs/screenshots, and every picture the README names exists."""
+    assert len(shots.NAMES) == len(set(shots.NAMES)) == 2 * len(shots.GAMES) + 5
+    assert set(shots.SHOWN_AT) == set(shots.NAMES)
+    assert all({"phone", "desktop"} <= set(sizes) <= set(shots.SIZES) for sizes in shots.SHOWN_AT.values())
+    assert "screen" in shots.SHOWN_AT["hall-spectator"]
+    folder = os.path.join(ROOT, "docs", "screenshots")
+    wanted = {f"{name}-{size}.png" for name, sizes in shots.SHOWN_AT.items() for size in sizes}
+    assert wanted <= set(os.listdir(folder)), sorted(wanted - set(os.listdir(folder)))
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as fh:
+        named = set(re.findall(r"docs/screenshots/([\w.-]+\.png)", fh.read()))
+    assert named, "the README shows no picture"
+    assert named <= wanted, sorted(named - wanted)
+    # the README shows the seat page of every game on a phone, and the arbiter's console
+    assert {f"seat-{game.replace('_', '-')}-phone.png" for game in shots.GAMES} | {"arbiter-phone.png"} <= named
 
 
 def origin(url: str) -> str:
@@ -98,8 +113,7 @@ def source(page) -> str:
         return answer.read().decode("utf-8")
 
 
-@pytest.mark.parametrize("size", list(shots.SIZES))
-@pytest.mark.parametrize("name", shots.NAMES)
+@pytest.mark.parametrize(("name", "size"), [(name, size) for name in shots.NAMES for size in shots.SHOWN_AT[name]])
 def test_the_page_fits_the_screen_and_fetches_nothing_from_elsewhere(browser, built, name, size):
     page = built[name]
     shots.visit(browser, page, size)
@@ -124,3 +138,18 @@ def test_the_page_fits_the_screen_and_fetches_nothing_from_elsewhere(browser, bu
     assert fetched, "the browser lists no entry for the page"
     elsewhere = [u for u in fetched if not u.startswith(("data:", "blob:")) and origin(u) != own]
     assert elsewhere == [], f"{name} fetched from elsewhere: {elsewhere}"
+
+
+@pytest.mark.parametrize("name", [name for name in shots.NAMES if name.startswith("seat-")])
+def test_a_seats_page_draws_its_board_and_covers_its_hand(browser, built, name):
+    """Mid-game, on a phone: the board drawn by the viewer's code, moves to tap, and what only the seat sees
+    covered until it is held (the page is opened as the seat to move)."""
+    shots.visit(browser, built[name], "phone")
+    boards, moves, revealed, shown_private = browser.execute_script(
+        "return [document.querySelectorAll('#boards .board').length, document.querySelectorAll('#moves button').length,"
+        " document.body.classList.contains('revealed'),"
+        " [...document.querySelectorAll('#private, .private > *')].some(e => e.getClientRects().length &&"
+        "   getComputedStyle(e).visibility !== 'hidden')]")
+    assert boards > 0, f"{name}: no board drawn"
+    assert moves > 0, f"{name}: no move offered"
+    assert not revealed and not shown_private, f"{name}: the hand is shown before it is held"

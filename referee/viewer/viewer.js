@@ -8,6 +8,9 @@ const names = {}, colours = {};
 const seatColours = ['#2f6fb5', '#c0392b', '#2e8b57', '#8e44ad', '#d4870b', '#16868c', '#7b5e3b', '#c2185b'];
 const sideColours = ['#8d6e63', '#c9a227', '#78909c', '#b5651d', '#9c4f96', '#5e8c31', '#00897b', '#6d4c41', '#ad1457', '#455a64'];
 let sides = 0;
+// what the lent drawing reads is declared before the seat's page returns (a const below the return is never set)
+const MAP_COLUMN = 68, MAP_ROOMY = 124;  // px a column needs to be drawn at all / to show its facts
+const SVG = 'http://www.w3.org/2000/svg';
 // on a page without the viewer's markup (a seat's page, referee/seatpage) the drawing is lent, nothing else runs
 if (!$('viewer')) { window.refereeDrawing = {drawBoard, drawSection, worded, names, colours, seatColours, notice}; return; }
 const main = $('viewer'), slider = $('slider'), boardPanel = $('board');
@@ -135,7 +138,6 @@ function tile(a, dense) {
 // a board whose areas are placed (x column, y row): on a grid as the table lies, its links drawn as
 // lines between the tiles (under them, so a line shows where the tiles leave room); where a column
 // would be too narrow to read, row by row in order instead (a phone), each row's areas side by side
-const MAP_COLUMN = 68, MAP_ROOMY = 124;  // px a column needs to be drawn at all / to show its facts
 function drawMap(bd, was, compare) {
   const areas = bd.areas || [];
   const cols = Math.max(1, ...areas.map(a => a.x || 1)), width = $('boards').clientWidth || 600;
@@ -165,7 +167,6 @@ function drawMap(bd, was, compare) {
   return m;
 }
 // the links of the maps drawn on the grid, once they are laid out (an SVG under the tiles)
-const SVG = 'http://www.w3.org/2000/svg';
 function drawLinks() {
   for (const m of document.querySelectorAll('#boards .map')) {
     for (const old of m.querySelectorAll(':scope > svg')) old.remove();
