@@ -12,7 +12,8 @@ spectator (a projection, also on a 1920x1080 screen), the arbiter's console, a p
 page of each game mid-game: a match made over the served hall (``POST /matches``), a few moves played
 through the HTTP API as the seats' pages would play them, opened as the seat to move (its hand covered).
 The tournament's tokens are those ``referee tournament tokens --json`` issues. Each page is saved as
-``NAME-SIZE.png`` (phone 390x844, desktop 1280x800, screen 1920x1080), the viewport only; with Pillow
+``NAME-SIZE.png`` (phone 390x844, desktop 1280x800, screen 1920x1080), the viewport only (a seat's page on a
+phone: the whole page, as far as 2,400 px down, its board being below its moves); with Pillow
 installed, each picture is reduced to a palette of 256 colours (a third of the bytes). Prints each page's
 size in bytes and the time it took to render.
 
@@ -59,6 +60,8 @@ PLAYER = "ann"
 #: what each served page has drawn once its script has fetched what it shows
 HALL_READY = "return document.querySelectorAll('#standings-body tr').length > 0"
 PLAYER_READY = "return !!document.getElementById('rating-chart')"
+#: a seat's page on a phone is pictured whole, down to this many px: its moves, then the board below them
+TALLEST = 2400
 SEAT_READY = "return Number(document.body.dataset.loads || 0) > 0"
 ARBITER_READY = ("return Number(document.body.dataset.matters || 0) > 0 "
                  "&& / left/.test(document.getElementById('clock').textContent)")
@@ -314,6 +317,16 @@ def page_bytes(driver: Any, page: Page) -> int:
     return got
 
 
+def whole(driver: Any, most: int = TALLEST) -> None:
+    """The phone's screen made as tall as the page (at most ``most`` px), so its picture shows the whole page."""
+    width, _, mobile = SIZES["phone"]
+    height = min(most, int(driver.execute_script("return document.documentElement.scrollHeight")))
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
+    # two frames drawn at the new height before the picture is taken
+    driver.execute_async_script("const done = arguments[0]; requestAnimationFrame(() => requestAnimationFrame(done));")
+
+
 def shrink(path: str) -> None:
     """The picture reduced to 256 colours, where Pillow is installed (left as it is where not)."""
     try:
@@ -338,6 +351,8 @@ def main() -> None:
                 rendered, wrote = {}, []
                 for size in SHOWN_AT[page.name]:
                     rendered[size] = visit(driver, page, size)
+                    if page.name.startswith("seat-") and size == "phone":
+                        whole(driver)
                     out = os.path.join(args.out, f"{page.name}-{size}.png")
                     driver.save_screenshot(out)
                     shrink(out)
