@@ -92,7 +92,7 @@ def test_the_pictures_show_every_page():
     wanted = {f"{name}-{size}.png" for name, sizes in shots.SHOWN_AT.items() for size in sizes}
     assert wanted <= set(os.listdir(folder)), sorted(wanted - set(os.listdir(folder)))
     with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as fh:
-        named = set(re.findall(r"docs/screenshots/([\w.-]+\.png)", fh.read()))
+        named = set(re.findall(r"(?:\]\(|src=\")docs/screenshots/([\w.-]+\.png)", fh.read()))  # shown or linked
     assert named, "the README shows no picture"
     assert named <= wanted, sorted(named - wanted)
     # the README shows the seat page of every game on a phone, and the arbiter's console
