@@ -135,7 +135,7 @@ def play(referee: Any, mid: str, rng: random.Random, moves: int | None = None) -
 
 def tournament(referee: Any) -> str:
     """A Swiss tournament of eight: rounds 1 to 3 played out; round 4 paired, its table 1 finished, table 2
-    mid-game with its last move disputed by a seat, table 3's seats reporting different results, table 4
+    mid-game with its last move disputed by the other seat, table 3's seats reporting different results, table 4
     mid-game, and the round clock started :data:`CLOCK_RAN` seconds before now. Its id."""
     from datetime import UTC, datetime, timedelta
 
@@ -154,9 +154,9 @@ def tournament(referee: Any) -> str:
     assert finished.match_id and disputed.match_id and playing.match_id
     play(referee, finished.match_id, rng)
     play(referee, disputed.match_id, rng, 12)
-    referee.annotate(disputed.match_id, referee.store.head(disputed.match_id),
-                     "that move was entered before I had answered it: I want it looked at", kind="disputed",
-                     by=disputed.seats[1])
+    last = referee.log(disputed.match_id)[-1]  # disputed by the seat that did not play it
+    referee.annotate(disputed.match_id, last.seq, "that move was entered before I had answered it: I want it looked at",
+                     kind="disputed", by=next(seat for seat in disputed.seats if seat != last.actor))
     for seat in reported.seats:
         report(t, tid, 4, reported.table, seat, f"win:{seat}", by=seat)
     play(referee, playing.match_id, rng, 20)
