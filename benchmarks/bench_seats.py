@@ -16,8 +16,11 @@ the idle server (and again while the tables play).
     python benchmarks/bench_seats.py --workers 2 --durability normal
     python benchmarks/bench_seats.py --tables 2 --moves 3 --json   # what tests/test_bench_seats.py runs
 
-The clients are httpx's asyncio client (the project's test dependency; Litestar's test client uses it
-too) in this one process, so one clock times both ends of every delivery.
+The seats' clients run on one asyncio loop in this one process, so one clock times both ends of every
+delivery. By default each is bench_http's minimal HTTP/1.1 client on asyncio streams (a keep-alive
+connection for its requests, one for its stream): the cheapest there is, so that on this 2-core machine
+the server, not the clients, is what is measured. ``--client httpx`` uses httpx's asyncio client instead
+(a test dependency already; it costs the client process more CPU than the server spends).
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 
-from bench_http import free_port, pct, tree_cpu  # noqa: E402  (the benchmarks share their helpers)
+from bench_http import AsyncConn, free_port, pct, tree_cpu  # noqa: E402  (the benchmarks share their helpers)
 
 PLAYERS = {"by_all_means": 2, "war_of_shadows": 2, "xfiles_encounters": 3, "android": 3, "copycat": 3}
 NAMES = ("alice", "bob", "carol", "dave")
@@ -77,19 +80,88 @@ def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+class Raw:
+    """The cheap client (``--client raw``): bench_http's keep-alive HTTP/1.1 connection on asyncio streams
+    for requests (one per seat, as a phone has its own), and a stream reader of the same kind."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+
+    def seat(self) -> Any:
+        return RawSeat(self.port)
+
+    async def close(self) -> None:
+        pass
+
+
+class RawSeat:
+    def __init__(self, port: int) -> None:
+        self.conn = AsyncConn(port)
+
+    async def call(self, method: str, path: str, headers: dict[str, str], body: Any = None) -> tuple[int, Any]:
+        status, data, _ = await self.conn.call(method, path, body, headers)
+        return status, data
+
+    async def events(self, path: str, headers: dict[str, str]) -> Any:
+        """The ``data:`` payloads of a server-sent event stream (chunked transfer encoding), as they come;
+        raises on an answer other than 200."""
+        reader, writer = await asyncio.open_connection("127.0.0.1", self.conn.port)
+        try:
+            lines = [f"GET {path} HTTP/1.1", "Host: 127.0.0.1", "Accept: text/event-stream"]
+            writer.write(("\r\n".join(lines + [f"{k}: {v}" for k, v in headers.items()]) + "\r\n\r\n").encode())
+            head = await reader.readuntil(b"\r\n\r\n")
+            if int(head[9:12]) != 200:
+                raise RuntimeError(f"events {int(head[9:12])}")
+            buf = b""
+            while True:
+                size = int((await reader.readuntil(b"\r\n")).split(b";")[0], 16)
+                if size == 0:
+                    return
+                buf = (buf + (await reader.readexactly(size + 2))[:-2]).replace(b"\r\n", b"\n")
+                while b"\n\n" in buf:
+                    block, buf = buf.split(b"\n\n", 1)
+                    for line in block.split(b"\n"):
+                        if line.startswith(b"data:"):
+                            yield line[5:]
+        finally:
+            writer.close()
+
+
+class Httpx:
+    """httpx's asyncio client (``--client httpx``): one pool for every seat, as a test client would be."""
+
+    def __init__(self, port: int) -> None:
+        import httpx
+
+        self.client = httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=httpx.Timeout(60.0, read=None),
+                                        limits=httpx.Limits(max_connections=None, max_keepalive_connections=None))
+
+    def seat(self) -> Any:
+        return self
+
+    async def close(self) -> None:
+        await self.client.aclose()
+
+    async def call(self, method: str, path: str, headers: dict[str, str], body: Any = None) -> tuple[int, Any]:
+        answer = await self.client.request(method, path, headers=headers, json=body)
+        return answer.status_code, answer.json() if answer.content else None
+
+    async def events(self, path: str, headers: dict[str, str]) -> Any:
+        async with self.client.stream("GET", path, headers=headers) as answer:
+            if answer.status_code != 200:
+                raise RuntimeError(f"events {answer.status_code}")
+            async for line in answer.aiter_lines():
+                if line.startswith("data:"):
+                    yield line[5:]
+
+
 async def listen(client: Any, table: Table, seat: str, woke: asyncio.Event, hall: Hall) -> None:
     """The page's event stream: each ``data:`` line is an entry; note when it came and wake the seat."""
     try:
-        async with client.stream("GET", f"/matches/{table.mid}/events", params={"after": 0},
-                                 headers=auth(table.tokens[seat])) as answer:
-            if answer.status_code != 200:
-                hall.error(f"events {answer.status_code}")
-                return
-            async for line in answer.aiter_lines():
-                if line.startswith("data:"):
-                    now = time.perf_counter()
-                    table.received[seat].setdefault(json.loads(line[5:])["seq"], now)
-                    woke.set()
+        async for data in client.events(f"/matches/{table.mid}/events?after=0", auth(table.tokens[seat])):
+            now = time.perf_counter()
+            table.received[seat].setdefault(json.loads(data)["seq"], now)
+            woke.set()
     except asyncio.CancelledError:
         raise
     except Exception as exc:  # a broken stream is counted: its missing events show as lost
@@ -102,13 +174,12 @@ async def play(client: Any, table: Table, seat: str, woke: asyncio.Event, moves:
     token = table.tokens[seat]
     while not table.done and time.monotonic() < deadline:
         woke.clear()
-        got = await client.get(f"/matches/{table.mid}/seat", headers=auth(token))
+        status, ans = await client.call("GET", f"/matches/{table.mid}/seat", auth(token))
         hall.seat_reads += 1
-        if got.status_code != 200:
-            hall.error(f"seat {got.status_code}")
+        if status != 200:
+            hall.error(f"seat {status}")
             await asyncio.sleep(0.5)
             continue
-        ans = got.json()
         if ans["result"]:
             table.done = table.ended = True
             return
@@ -125,15 +196,14 @@ async def play(client: Any, table: Table, seat: str, woke: asyncio.Event, moves:
                 pass
             continue
         start = time.perf_counter()
-        done = await client.post(f"/matches/{table.mid}{path}", headers=auth(token), json=body)
-        if done.status_code == 409:
+        status, res = await client.call("POST", f"/matches/{table.mid}{path}", auth(token), body)
+        if status == 409:
             table.conflicts += 1
             continue
-        if done.status_code not in (200, 201):
-            hall.error(f"write {done.status_code} {done.json().get('code', '')}")
+        if status not in (200, 201):
+            hall.error(f"write {status} {res.get('code', '') if isinstance(res, dict) else ''}")
             await asyncio.sleep(0.5)
             continue
-        res = done.json()
         table.written[res["seq"]] = (seat, start)
         verdict = res.get("verdict", "confirm")
         table.verdicts[verdict] = table.verdicts.get(verdict, 0) + 1
@@ -146,39 +216,38 @@ async def health(client: Any, n: int, gap: float = 0.0, took: list[float] | None
     took = [] if took is None else took
     for _ in range(n):
         start = time.perf_counter()
-        answer = await client.get("/health")
+        status, _ = await client.call("GET", "/health", {})
         took.append((time.perf_counter() - start) * 1000)
-        if answer.status_code != 200:
-            raise SystemExit(f"/health answered {answer.status_code}")
+        if status != 200:
+            raise SystemExit(f"/health answered {status}")
         if gap:
             await asyncio.sleep(gap)
     return took
 
 
 async def drive(port: int, args: argparse.Namespace) -> dict[str, Any]:
-    import httpx
-
-    limits = httpx.Limits(max_connections=None, max_keepalive_connections=None)
-    timeout = httpx.Timeout(60.0, read=None)  # a stream waits as long as the match is quiet
-    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", limits=limits, timeout=timeout) as client:
+    maker = Raw(port) if args.client == "raw" else Httpx(port)
+    try:
+        client = maker.seat()
         floor = await health(client, args.floor)
         hall, tables = Hall(), []
         players = list(NAMES[:args.players or PLAYERS.get(args.game, 2)])
         for i in range(args.tables):
-            made = await client.post("/matches", json={"game": args.game, "players": players, "chance": "digital",
-                                                       "seed": args.seed * 1000 + i})
-            if made.status_code != 201:
-                raise SystemExit(f"creating a match: {made.status_code} {made.text[:300]}")
-            data = made.json()
+            status, data = await client.call("POST", "/matches", {}, {"game": args.game, "players": players,
+                                                                      "chance": "digital", "seed": args.seed * 1000 + i})
+            if status != 201:
+                raise SystemExit(f"creating a match: {status} {str(data)[:300]}")
             tables.append(Table(data["match"]["id"], data["tokens"]["seats"]))
         wakes = {(t.mid, s): asyncio.Event() for t in tables for s in t.tokens}
-        listeners = [asyncio.create_task(listen(client, t, s, wakes[t.mid, s], hall)) for t in tables for s in t.tokens]
+        pages = {(t.mid, s): maker.seat() for t in tables for s in t.tokens}
+        listeners = [asyncio.create_task(listen(pages[t.mid, s], t, s, wakes[t.mid, s], hall))
+                     for t in tables for s in t.tokens]
         cpu0 = time.process_time()
         start = time.monotonic()
         deadline = start + args.seconds
         loaded: list[float] = []
-        probe = asyncio.create_task(health(client, 10**9, 0.1, loaded))
-        await asyncio.gather(*(play(client, t, s, wakes[t.mid, s], args.moves, deadline, hall)
+        probe = asyncio.create_task(health(maker.seat(), 10**9, 0.1, loaded))
+        await asyncio.gather(*(play(pages[t.mid, s], t, s, wakes[t.mid, s], args.moves, deadline, hall)
                                for t in tables for s in t.tokens))
         played = time.monotonic() - start
         until = time.monotonic() + DRAIN
@@ -189,6 +258,8 @@ async def drive(port: int, args: argparse.Namespace) -> dict[str, Any]:
         for task in listeners:
             task.cancel()
         await asyncio.gather(probe, *listeners, return_exceptions=True)
+    finally:
+        await maker.close()
     delays = [(table.received[seat][seq] - at) * 1000 for table in tables
               for seq, (writer, at) in table.written.items() for seat in table.tokens
               if seat != writer and seq in table.received[seat]]
@@ -280,6 +351,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1, help="server processes (referee serve --workers)")
     parser.add_argument("--durability", choices=("full", "normal"), default="full")
+    parser.add_argument("--client", choices=("raw", "httpx"), default="raw",
+                        help="raw: bench_http's minimal client on asyncio streams (cheap, so the server is what is "
+                             "measured); httpx: httpx's asyncio client")
     parser.add_argument("--floor", type=int, default=200, help="bare round trips (GET /health) for the floor")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     args = parser.parse_args()
