@@ -14,6 +14,7 @@ the idle server (and again while the tables play).
 
     python benchmarks/bench_seats.py                          # 50 tables, 20 moves each, By All Means
     python benchmarks/bench_seats.py --workers 2 --durability normal
+    python benchmarks/bench_seats.py --think 2                # each seat thinks 2 s on average before it moves
     python benchmarks/bench_seats.py --tables 2 --moves 3 --json   # what tests/test_bench_seats.py runs
 
 The seats' clients run on one asyncio loop in this one process, so one clock times both ends of every
@@ -29,6 +30,7 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import resource
 import subprocess
 import sys
@@ -99,8 +101,20 @@ class RawSeat:
         self.conn = AsyncConn(port)
 
     async def call(self, method: str, path: str, headers: dict[str, str], body: Any = None) -> tuple[int, Any]:
-        status, data, _ = await self.conn.call(method, path, body, headers)
-        return status, data
+        """One request; a keep-alive connection the server closed while the seat waited (uvicorn closes an
+        idle one after 5 s) is opened again and the request sent once more (a write names its
+        ``expected_seq``, so a repeated one that had landed is answered as a conflict, never written twice)."""
+        for attempt in (1, 2):
+            try:
+                status, data, _ = await self.conn.call(method, path, body, headers)
+                return status, data
+            except (asyncio.IncompleteReadError, ConnectionError):
+                if self.conn.writer is not None:
+                    self.conn.writer.close()
+                self.conn = AsyncConn(self.conn.port)
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
 
     async def events(self, path: str, headers: dict[str, str]) -> Any:
         """The ``data:`` payloads of a server-sent event stream (chunked transfer encoding), as they come;
@@ -169,8 +183,17 @@ async def listen(client: Any, table: Table, seat: str, woke: asyncio.Event, hall
 
 
 async def play(client: Any, table: Table, seat: str, woke: asyncio.Event, moves: int, deadline: float,
-               hall: Hall) -> None:
-    """One seat's page: read /seat; write when it has something to do; else wait for an event."""
+               hall: Hall, think: float, rng: random.Random) -> None:
+    """One seat's page: read /seat; write when it has something to do (after ``think`` seconds on average,
+    exponentially spread: 0 = at once); else wait for an event. A failure stops the seat and is counted."""
+    try:
+        await _play(client, table, seat, woke, moves, deadline, hall, think, rng)
+    except Exception as exc:
+        hall.error(f"seat stopped: {type(exc).__name__}")
+
+
+async def _play(client: Any, table: Table, seat: str, woke: asyncio.Event, moves: int, deadline: float,
+                hall: Hall, think: float, rng: random.Random) -> None:
     token = table.tokens[seat]
     while not table.done and time.monotonic() < deadline:
         woke.clear()
@@ -195,6 +218,10 @@ async def play(client: Any, table: Table, seat: str, woke: asyncio.Event, moves:
             except asyncio.TimeoutError:
                 pass
             continue
+        if think:
+            await asyncio.sleep(rng.expovariate(1 / think))
+            if table.done:
+                return
         start = time.perf_counter()
         status, res = await client.call("POST", f"/matches/{table.mid}{path}", auth(token), body)
         if status == 409:
@@ -247,8 +274,9 @@ async def drive(port: int, args: argparse.Namespace) -> dict[str, Any]:
         deadline = start + args.seconds
         loaded: list[float] = []
         probe = asyncio.create_task(health(maker.seat(), 10**9, 0.1, loaded))
-        await asyncio.gather(*(play(pages[t.mid, s], t, s, wakes[t.mid, s], args.moves, deadline, hall)
-                               for t in tables for s in t.tokens))
+        await asyncio.gather(*(play(pages[t.mid, s], t, s, wakes[t.mid, s], args.moves, deadline, hall, args.think,
+                                    random.Random(args.seed * 1000 + i)) for i, (t, s) in enumerate(
+                                        (t, s) for t in tables for s in t.tokens)))
         played = time.monotonic() - start
         until = time.monotonic() + DRAIN
         while any(t.owed() for t in tables) and time.monotonic() < until:
@@ -349,6 +377,9 @@ def main() -> None:
     parser.add_argument("--game", default="by_all_means", choices=sorted(PLAYERS))
     parser.add_argument("--players", type=int, default=0, help="seats per table (default: the game's usual)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="seconds a seat thinks before it submits, on average (exponential; default 0: at once, "
+                             "every table as fast as the server answers)")
     parser.add_argument("--workers", type=int, default=1, help="server processes (referee serve --workers)")
     parser.add_argument("--durability", choices=("full", "normal"), default="full")
     parser.add_argument("--client", choices=("raw", "httpx"), default="raw",
@@ -357,13 +388,14 @@ def main() -> None:
     parser.add_argument("--floor", type=int, default=200, help="bare round trips (GET /health) for the floor")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     args = parser.parse_args()
-    if args.tables < 1 or args.moves < 1 or args.seconds <= 0:
-        parser.error("--tables and --moves must be 1 or more and --seconds above 0")
+    if args.tables < 1 or args.moves < 1 or args.seconds <= 0 or args.think < 0:
+        parser.error("--tables and --moves must be 1 or more, --seconds above 0 and --think 0 or more")
     r = run(args)
     if args.json:
         print(json.dumps(r, indent=2))
         return
-    print(f"{r['tables']} tables ({r['seats']} seats), {args.game}, up to {args.moves} moves each, SQLite "
+    print(f"{r['tables']} tables ({r['seats']} seats), {args.game}, up to {args.moves} moves each"
+          + (f", {args.think:g} s to think" if args.think else ", closed loop") + ", SQLite "
           f"{args.durability.upper()}, {args.workers} worker(s); played {r['seconds']} s, load average {r['load_average']}:")
     print(f"  submit -> other seats' event  p50 {r['event_p50_ms']} ms, p99 {r['event_p99_ms']} ms, "
           f"max {r['event_max_ms']} ms")
