@@ -252,7 +252,7 @@ async def health(client: Any, n: int, gap: float = 0.0, took: list[float] | None
     return took
 
 
-async def drive(port: int, args: argparse.Namespace) -> dict[str, Any]:
+async def drive(port: int, args: argparse.Namespace, server_pid: int) -> dict[str, Any]:
     maker = Raw(port) if args.client == "raw" else Httpx(port)
     try:
         client = maker.seat()
@@ -269,6 +269,11 @@ async def drive(port: int, args: argparse.Namespace) -> dict[str, Any]:
         pages = {(t.mid, s): maker.seat() for t in tables for s in t.tokens}
         listeners = [asyncio.create_task(listen(pages[t.mid, s], t, s, wakes[t.mid, s], hall))
                      for t in tables for s in t.tokens]
+        # what the open pages cost the server while nobody moves (their streams look for entries every second)
+        await asyncio.sleep(1.0)
+        idle_cpu = tree_cpu(server_pid)
+        await asyncio.sleep(args.idle)
+        idle_cpu = (tree_cpu(server_pid) - idle_cpu) / args.idle if args.idle else float("nan")
         cpu0 = time.process_time()
         start = time.monotonic()
         deadline = start + args.seconds
@@ -307,7 +312,7 @@ async def drive(port: int, args: argparse.Namespace) -> dict[str, Any]:
         "event_max_ms": round(max(delays, default=float("nan")), 1),
         "floor_p50_ms": round(pct(floor, 50), 2), "floor_p99_ms": round(pct(floor, 99), 2),
         "health_loaded_p50_ms": round(pct(loaded, 50), 1), "health_loaded_p99_ms": round(pct(loaded, 99), 1),
-        "client_cpu_s": round(client_cpu, 2),
+        "client_cpu_s": round(client_cpu, 2), "idle_server_cpu_per_s": round(idle_cpu, 3),
     }
 
 
@@ -339,7 +344,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         try:
             wait_up(port, server, log)
             cpu0 = tree_cpu(server.pid)
-            result = asyncio.run(drive(port, args))
+            result = asyncio.run(drive(port, args, server.pid))
             result["server_cpu_s"] = round(tree_cpu(server.pid) - cpu0, 2)
             result["server_peak_rss_mib"] = peak_rss_mib(server.pid)
         finally:
@@ -385,6 +390,8 @@ def main() -> None:
     parser.add_argument("--client", choices=("raw", "httpx"), default="raw",
                         help="raw: bench_http's minimal client on asyncio streams (cheap, so the server is what is "
                              "measured); httpx: httpx's asyncio client")
+    parser.add_argument("--idle", type=float, default=5.0,
+                        help="seconds every page's stream stays open before anyone moves: the server's CPU then")
     parser.add_argument("--floor", type=int, default=200, help="bare round trips (GET /health) for the floor")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     args = parser.parse_args()
@@ -405,7 +412,8 @@ def main() -> None:
           f"{r['deliveries_received']}, lost {r['lost']}; conflicts {r['conflicts']}; games ended "
           f"{r['games_ended']}; /seat reads {r['seat_reads']}; errors {r['errors']}")
     print(f"  CPU: server {r['server_cpu_s']} s, clients {r['client_cpu_s']} s; peak RSS server "
-          f"{r['server_peak_rss_mib']} MiB, clients {r['client_peak_rss_mib']} MiB")
+          f"{r['server_peak_rss_mib']} MiB, clients {r['client_peak_rss_mib']} MiB; the open pages while nobody moves: "
+          f"server CPU {r['idle_server_cpu_per_s']} s per s")
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 def test_two_tables_lose_nothing():
     done = subprocess.run([sys.executable, os.path.join(ROOT, "benchmarks", "bench_seats.py"), "--tables", "2",
-                           "--moves", "3", "--floor", "20", "--json"],
+                           "--moves", "3", "--floor", "20", "--idle", "0", "--json"],
                           cwd=ROOT, env={**os.environ, "PYTHONPATH": ROOT}, capture_output=True, text=True, timeout=180)
     assert done.returncode == 0, done.stderr[-2000:]
     r = json.loads(done.stdout)
