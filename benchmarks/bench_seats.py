@@ -73,6 +73,7 @@ class Hall:
     def __init__(self) -> None:
         self.errors: dict[str, int] = {}
         self.seat_reads = 0
+        self.submit_ms: list[float] = []  # each written entry's submit, start to answer
 
     def error(self, what: str) -> None:
         self.errors[what] = self.errors.get(what, 0) + 1
@@ -232,6 +233,7 @@ async def _play(client: Any, table: Table, seat: str, woke: asyncio.Event, moves
             await asyncio.sleep(0.5)
             continue
         table.written[res["seq"]] = (seat, start)
+        hall.submit_ms.append((time.perf_counter() - start) * 1000)
         verdict = res.get("verdict", "confirm")
         table.verdicts[verdict] = table.verdicts.get(verdict, 0) + 1
         if len(table.written) >= moves:
@@ -310,6 +312,7 @@ async def drive(port: int, args: argparse.Namespace, server_pid: int) -> dict[st
         "seat_reads": hall.seat_reads, "errors": hall.errors,
         "event_p50_ms": round(pct(delays, 50), 1), "event_p99_ms": round(pct(delays, 99), 1),
         "event_max_ms": round(max(delays, default=float("nan")), 1),
+        "submit_p50_ms": round(pct(hall.submit_ms, 50), 1), "submit_p99_ms": round(pct(hall.submit_ms, 99), 1),
         "floor_p50_ms": round(pct(floor, 50), 2), "floor_p99_ms": round(pct(floor, 99), 2),
         "health_loaded_p50_ms": round(pct(loaded, 50), 1), "health_loaded_p99_ms": round(pct(loaded, 99), 1),
         "client_cpu_s": round(client_cpu, 2), "idle_server_cpu_per_s": round(idle_cpu, 3),
@@ -405,7 +408,7 @@ def main() -> None:
           + (f", {args.think:g} s to think" if args.think else ", closed loop") + ", SQLite "
           f"{args.durability.upper()}, {args.workers} worker(s); played {r['seconds']} s, load average {r['load_average']}:")
     print(f"  submit -> other seats' event  p50 {r['event_p50_ms']} ms, p99 {r['event_p99_ms']} ms, "
-          f"max {r['event_max_ms']} ms")
+          f"max {r['event_max_ms']} ms (the submit's own answer: p50 {r['submit_p50_ms']} ms, p99 {r['submit_p99_ms']} ms)")
     print(f"  floor GET /health             p50 {r['floor_p50_ms']} ms, p99 {r['floor_p99_ms']} ms idle; "
           f"p50 {r['health_loaded_p50_ms']} ms, p99 {r['health_loaded_p99_ms']} ms while playing")
     print(f"  entries written {r['written']} {r['verdicts']}, deliveries owed {r['deliveries_owed']}, received "

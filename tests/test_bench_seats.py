@@ -24,6 +24,6 @@ def test_two_tables_lose_nothing():
     assert r["deliveries_owed"] == r["written"] and r["deliveries_received"] == r["written"] and r["lost"] == 0
     assert sum(r["verdicts"].values()) == r["written"]
     assert r["tables_short"] == 0
-    for key in ("event_p50_ms", "event_p99_ms", "floor_p50_ms", "floor_p99_ms"):
+    for key in ("event_p50_ms", "event_p99_ms", "submit_p50_ms", "floor_p50_ms", "floor_p99_ms"):
         assert math.isfinite(r[key]) and r[key] > 0, key
     assert r["event_p50_ms"] <= r["event_p99_ms"] <= r["event_max_ms"]
