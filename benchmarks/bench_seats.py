@@ -314,6 +314,7 @@ async def drive(port: int, args: argparse.Namespace, server_pid: int) -> dict[st
         "event_max_ms": round(max(delays, default=float("nan")), 1),
         "submit_p50_ms": round(pct(hall.submit_ms, 50), 1), "submit_p99_ms": round(pct(hall.submit_ms, 99), 1),
         "floor_p50_ms": round(pct(floor, 50), 2), "floor_p99_ms": round(pct(floor, 99), 2),
+        "event_p50_x_floor": round(pct(delays, 50) / pct(floor, 50), 1) if floor and delays else float("nan"),
         "health_loaded_p50_ms": round(pct(loaded, 50), 1), "health_loaded_p99_ms": round(pct(loaded, 99), 1),
         "client_cpu_s": round(client_cpu, 2), "idle_server_cpu_per_s": round(idle_cpu, 3),
     }
@@ -409,7 +410,8 @@ def main() -> None:
           f"{args.durability.upper()}, {args.workers} worker(s); played {r['seconds']} s, load average {r['load_average']}:")
     print(f"  submit -> other seats' event  p50 {r['event_p50_ms']} ms, p99 {r['event_p99_ms']} ms, "
           f"max {r['event_max_ms']} ms (the submit's own answer: p50 {r['submit_p50_ms']} ms, p99 {r['submit_p99_ms']} ms)")
-    print(f"  floor GET /health             p50 {r['floor_p50_ms']} ms, p99 {r['floor_p99_ms']} ms idle; "
+    print(f"  floor GET /health             p50 {r['floor_p50_ms']} ms (event p50 = {r['event_p50_x_floor']}x), "
+          f"p99 {r['floor_p99_ms']} ms idle; "
           f"p50 {r['health_loaded_p50_ms']} ms, p99 {r['health_loaded_p99_ms']} ms while playing")
     print(f"  entries written {r['written']} {r['verdicts']}, deliveries owed {r['deliveries_owed']}, received "
           f"{r['deliveries_received']}, lost {r['lost']}; conflicts {r['conflicts']}; games ended "
