@@ -384,7 +384,8 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=20, help="entries written per table before it stops")
     parser.add_argument("--seconds", type=float, default=120.0, help="the longest the tables play")
     parser.add_argument("--game", default="by_all_means", choices=sorted(PLAYERS))
-    parser.add_argument("--players", type=int, default=0, help="seats per table (default: the game's usual)")
+    parser.add_argument("--players", type=int, default=0, choices=(0, 2, 3, 4),
+                        help="seats per table (default 0: the game's usual)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--think", type=float, default=0.0,
                         help="seconds a seat thinks before it submits, on average (exponential; default 0: at once, "
