@@ -10,6 +10,11 @@ import os
 import subprocess
 import sys
 
+import pytest
+
+#: a real server and 4 clients: ~18 s of wall on this machine, so CI's `-m slow` run keeps it
+pytestmark = pytest.mark.slow
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
