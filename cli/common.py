@@ -65,11 +65,9 @@ def _client_mode(
     durability: Annotated[str | None, typer.Option("--durability", help="full (the default): an entry is reported only once it is on disk; normal: several times faster appends for bulk imports and benchmarks, but an OS crash or power loss can lose the last acknowledged entries. Also $REFEREE_DURABILITY.", show_default=False)] = None,
 ) -> None:
     """Adjudicate tabletop games from an append-only log of intents: play, replay, import, audit."""
-    if lang or os.environ.get("REFEREE_LANG") or os.environ.get("LC_ALL") or os.environ.get("LC_MESSAGES") \
-            or os.environ.get("LANG"):
-        from referee import i18n
+    from referee import i18n
 
-        i18n.use(i18n.choose(lang))
+    i18n.use(i18n.choose(lang))  # every run chooses afresh (a process may run several commands: the tests)
     ctx.obj = Connection(server=server or None, token=token, durability=durability, db=db or None)
 
 

@@ -23,6 +23,8 @@ from referee.errors import BadInput
 if TYPE_CHECKING:
     from gettext import GNUTranslations
 
+    from babel.messages.catalog import Catalog
+
     from referee.engine.messages import Messages
     from referee.engine.rulebook import Rulebook
 
@@ -138,11 +140,10 @@ def _root() -> Path:
     return Path(__file__).resolve().parent.parent
 
 
-def extract() -> Path:
-    """Every marked string of the package (``gettext``, ``ngettext``, ``N_``) into ``referee/locale/referee.pot``."""
+def extracted() -> Catalog:
+    """Every marked string of the package (``gettext``, ``ngettext``, ``N_``), with where it is marked."""
     from babel.messages.catalog import Catalog
     from babel.messages.extract import extract_from_dir
-    from babel.messages.pofile import write_po
 
     catalog = Catalog(project="referee", charset="utf-8")
     keywords = {"gettext": None, "N_": None, "ngettext": (1, 2)}
@@ -150,6 +151,14 @@ def extract() -> Path:
         for filename, lineno, message, comments, _context in extract_from_dir(
                 str(_root() / sub), keywords=keywords, comment_tags=("i18n:",)):
             catalog.add(message, locations=[(f"{sub}/{filename}", lineno)], auto_comments=comments)
+    return catalog
+
+
+def extract() -> Path:
+    """The marked strings (:func:`extracted`) into ``referee/locale/referee.pot``."""
+    from babel.messages.pofile import write_po
+
+    catalog = extracted()
     pot = LOCALE_DIR / f"{DOMAIN}.pot"
     with pot.open("wb") as fh:
         write_po(fh, catalog, width=100, omit_header=False, sort_output=True)
