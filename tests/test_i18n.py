@@ -201,3 +201,25 @@ def test_every_template_of_the_game_is_in_the_catalog():
     with open(PO, "rb") as fh:
         ids = {m.id for m in read_po(fh, locale="ru") if m.id}
     assert [t for t in templates if t not in ids] == []
+
+
+@pytest.mark.parametrize(("code", "recorded", "russian"), [
+    ("card_not_in_archive", "AG3 cannot be in alice's main archive: every copy of AG3 named, but alice's deck has 2 "
+     "and 2 already came out of the archives", "основной архив игрока alice не может содержать AG3: названы все копии "
+     "AG3, но в колоде игрока alice их 2, и 2 уже вышли из архивов"),
+    ("cell_occupied", "B2 already holds a territory (TR1 of alice)", "на B2 уже есть территория (TR1 игрока alice)"),
+    ("first_territory_not_central", "the first territory on the field goes on a central cell (B2 or B3), not A1",
+     "первая территория выкладывается на центральную клетку (B2 или B3), а не на A1"),
+    ("wrong_draw_count", "expected 2 cards from bob's main archive, got 1",
+     "основной архив игрока bob: ожидалось карт — 2, названо — 1"),
+    ("archive_empty", "alice's main archive is empty (option utilize_empty_main=reject)",
+     "основной архив игрока alice пуст (опция utilize_empty_main=reject)"),
+])
+def test_a_recorded_message_is_read_through_its_codes_templates_and_phrases(english, code, recorded, russian):
+    from referee.games import get_game
+
+    messages = get_game("by_all_means").messages
+    assert i18n.refusal(messages, f"by_all_means/{code}", recorded) == recorded  # English: as recorded
+    i18n.use("ru")
+    assert i18n.refusal(messages, f"by_all_means/{code}", recorded) == russian
+    assert i18n.refusal(messages, "by_all_means/agent_turned", recorded) == recorded  # another code's templates do not apply
