@@ -30,17 +30,19 @@ def imported(source: str, summary: ImportSummary, *, check: bool = False) -> Non
     counts = _counts(summary)
     before = ", ".join(summary.already)
     if check:
-        con.print(f"Checked {src} ({summary.game}), nothing written: {counts}")
+        con.print(gettext("Checked {src} ({game}), nothing written: {counts}", src=src, game=summary.game, counts=counts))
         if summary.already:
-            con.print(f"It is already in the database as match [bold]{before}[/bold].")
+            con.print(gettext("It is already in the database as match [bold]{before}[/bold].", before=before))
     elif not summary.stored:
-        con.print(f"{src} is already in the database as match [bold]{before}[/bold]: nothing written "
-                  f"(--again imports it as a new match). What it holds: {counts}")
+        con.print(gettext("{src} is already in the database as match [bold]{before}[/bold]: nothing written "
+                          "(--again imports it as a new match). What it holds: {counts}",
+                          src=src, before=before, counts=counts))
     else:
         con.print(gettext("Imported {src} as match [bold]{match}[/bold] ({game}): {counts}",
-                    src=src, match=summary.match_id, game=summary.game, counts=counts))
+                          src=src, match=summary.match_id, game=summary.game, counts=counts))
         if summary.already:
-            con.print(f"(It was imported before as match {before}; --again imported it anyway, as this new match.)")
+            con.print(gettext("(It was imported before as match {before}; --again imported it anyway, as this new "
+                              "match.)", before=before))
     _found(con, src, summary)
     if summary.stored or summary.already:
         con.print(gettext("See it: referee show {match} · referee log {match}", match=summary.match_id))

@@ -223,3 +223,17 @@ def test_a_recorded_message_is_read_through_its_codes_templates_and_phrases(engl
     i18n.use("ru")
     assert i18n.refusal(messages, f"by_all_means/{code}", recorded) == russian
     assert i18n.refusal(messages, "by_all_means/agent_turned", recorded) == recorded  # another code's templates do not apply
+
+
+def test_import_check_and_a_second_import_read_in_russian(cli, english, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "400")
+    monkeypatch.setenv("REFEREE_LANG", "ru")
+    first, _ = _import(cli, "import", DEMO)
+    r = cli("import", DEMO, "--check")
+    assert r.out.splitlines()[:2] == [
+        f"Файл {DEMO} (by_all_means) проверен, ничего не записано: 86 строк, 82 приняты, 4 отклонены, 0 не прочитано.",
+        f"Он уже есть в базе как партия {first}."]
+    r = cli("import", DEMO)
+    assert r.out.splitlines()[0] == (f"Файл {DEMO} уже есть в базе как партия {first}: ничего не записано (--again "
+                                     "импортирует его как новую партию). В нём: 86 строк, 82 приняты, 4 отклонены, "
+                                     "0 не прочитано.")
