@@ -61,9 +61,13 @@ def _client_mode(
     server: Annotated[str | None, typer.Option("--server", envvar="REFEREE_SERVER", help="Talk to a referee server (URL) instead of a local database: new, play, legal, show, log, export, undo, redo, rule, confirm, annotate, audit, replay, diff, ratings, and tournament (with a tournament's token).", show_default=False)] = None,
     token: Annotated[str | None, typer.Option("--token", envvar="REFEREE_TOKEN", help="The token to use with --server: a match's (a seat's, the arbiter's or the spectators'), or for tournament commands a tournament's.", show_default=False)] = None,
     db: Annotated[str | None, typer.Option("--db", help="The database for the command (as its own --db): a SQLite file or a postgresql:// URL.", show_default=False)] = None,
+    lang: Annotated[str | None, typer.Option("--lang", help="The language people read: en or ru (else $REFEREE_LANG, else the locale's, else en). Codes, notation and --json stay as they are.", show_default=False)] = None,
     durability: Annotated[str | None, typer.Option("--durability", help="full (the default): an entry is reported only once it is on disk; normal: several times faster appends for bulk imports and benchmarks, but an OS crash or power loss can lose the last acknowledged entries. Also $REFEREE_DURABILITY.", show_default=False)] = None,
 ) -> None:
     """Adjudicate tabletop games from an append-only log of intents: play, replay, import, audit."""
+    from referee import i18n
+
+    i18n.use(i18n.choose(lang))  # every run chooses afresh (a process may run several commands: the tests)
     ctx.obj = Connection(server=server or None, token=token, durability=durability, db=db or None)
 
 

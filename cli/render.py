@@ -64,7 +64,9 @@ def escape(text: str) -> str:
 
 
 def outcome(o: Outcome | None) -> str:
-    return escape(outcome_words(o))
+    from referee.i18n import gettext
+
+    return escape(outcome_words(o, gettext))
 
 
 # -- games -----------------------------------------------------------------------------------------

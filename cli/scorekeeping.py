@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from cli.render import console, escape, outcome
+from referee.i18n import gettext, ngettext
 
 if TYPE_CHECKING:
     from referee.rulings import Replayed, RulingReport
@@ -26,23 +27,34 @@ def imported(source: str, summary: ImportSummary, *, check: bool = False) -> Non
     result."""
     con = console()
     src = escape(source)
-    counts = (f"{summary.lines} lines, [green]{summary.accepted} accepted[/green], "
-              f"[red]{summary.rejected} rejected[/red], {len(summary.problems) - summary.rejected} unreadable.")
+    counts = _counts(summary)
     before = ", ".join(summary.already)
     if check:
-        con.print(f"Checked {src} ({summary.game}), nothing written: {counts}")
+        con.print(gettext("Checked {src} ({game}), nothing written: {counts}", src=src, game=summary.game, counts=counts))
         if summary.already:
-            con.print(f"It is already in the database as match [bold]{before}[/bold].")
+            con.print(gettext("It is already in the database as match [bold]{before}[/bold].", before=before))
     elif not summary.stored:
-        con.print(f"{src} is already in the database as match [bold]{before}[/bold]: nothing written "
-                  f"(--again imports it as a new match). What it holds: {counts}")
+        con.print(gettext("{src} is already in the database as match [bold]{before}[/bold]: nothing written "
+                          "(--again imports it as a new match). What it holds: {counts}",
+                          src=src, before=before, counts=counts))
     else:
-        con.print(f"Imported {src} as match [bold]{summary.match_id}[/bold] ({summary.game}): {counts}")
+        con.print(gettext("Imported {src} as match [bold]{match}[/bold] ({game}): {counts}",
+                          src=src, match=summary.match_id, game=summary.game, counts=counts))
         if summary.already:
-            con.print(f"(It was imported before as match {before}; --again imported it anyway, as this new match.)")
+            con.print(gettext("(It was imported before as match {before}; --again imported it anyway, as this new "
+                              "match.)", before=before))
     _found(con, src, summary)
     if summary.stored or summary.already:
-        con.print(f"See it: referee show {summary.match_id} · referee log {summary.match_id}")
+        con.print(gettext("See it: referee show {match} · referee log {match}", match=summary.match_id))
+
+
+def _counts(summary: ImportSummary) -> str:
+    """``86 lines, 82 accepted, 4 rejected, 0 unreadable.``, in the reader's language (its plurals)."""
+    unreadable = len(summary.problems) - summary.rejected
+    return (ngettext("{n} line", "{n} lines", summary.lines) + ", "
+            + ngettext("[green]{n} accepted[/green]", "[green]{n} accepted[/green]", summary.accepted) + ", "
+            + ngettext("[red]{n} rejected[/red]", "[red]{n} rejected[/red]", summary.rejected) + ", "
+            + ngettext("{n} unreadable.", "{n} unreadable.", unreadable))
 
 
 def table_imported(source: str, answer: TableImported) -> None:
@@ -83,32 +95,49 @@ def _found(con: Console, src: str, summary: ImportSummary) -> None:
     for p in summary.problems:
         if p.after is not None:
             continue
-        _problem(con, src, p, "  ")
+        _problem(con, src, p, "  ", summary.game)
         more = followers.get(p.line, [])
         if more:
-            lines = "line" if len(more) == 1 else "lines"
-            fail = "fails" if len(more) == 1 else "fail"
-            con.print(f"      [bold]{len(more)} more {lines} {fail} because line {p.line} was rejected[/bold] "
-                      f"(the same seat's, before any of its lines is accepted again):")
+            con.print("      " + ngettext("[bold]{n} more line fails because line {line} was rejected[/bold] (the same "
+                                       "seat's, before any of its lines is accepted again):",
+                                       "[bold]{n} more lines fail because line {line} was rejected[/bold] (the same "
+                                       "seat's, before any of its lines is accepted again):", len(more), line=p.line))
             for q in more:
-                _problem(con, src, q, "        ")
+                _problem(con, src, q, "        ", summary.game)
     if summary.entry_lines:
         first, last = summary.entry_lines[0], summary.entry_lines[-1]
-        con.print(f"Lines {first.line}–{last.line} became entries {first.entry}–{last.entry}: `line:N` names the entry "
-                  "read from line N wherever an entry is taken (show --at, log --from, annotate, rule, undo --to, fork --at).")
+        con.print(gettext("Lines {first}–{last} became entries {first_entry}–{last_entry}: `line:N` names the entry "
+                    "read from line N wherever an entry is taken (show --at, log --from, annotate, rule, undo --to, "
+                    "fork --at).", first=first.line, last=last.line, first_entry=first.entry, last_entry=last.entry))
     if summary.outcome is not None:
-        con.print(f"[bold]Result[/bold]: {outcome(summary.outcome)}")
+        con.print(gettext("[bold]Result[/bold]: {result}", result=outcome(summary.outcome)))
     else:
-        con.print("[bold]Result[/bold]: the game is not over.")
+        con.print(gettext("[bold]Result[/bold]: the game is not over."))
 
 
-def _problem(con: object, src: str, p: ImportProblem, indent: str) -> None:
+def _read(game: str, p: ImportProblem) -> tuple[str, str]:
+    """A problem's message and rule citation in the reader's language: as recorded (the citation with its
+    English headings) in English; otherwise through the game's templates and rulebook."""
+    from referee import i18n
+
+    if i18n.current() == "en":
+        return p.message, p.rule_english or p.rule
+    from referee.games import find
+
+    found = find(game)
+    if found is None:
+        return p.message, p.rule_english or p.rule
+    return i18n.refusal(found.messages, p.code, p.message), i18n.citation(found.rulebook, p.rule)
+
+
+def _problem(con: object, src: str, p: ImportProblem, indent: str, game: str = "") -> None:
     from rich.console import Console
 
     assert isinstance(con, Console)
-    rule = f" ({escape(p.rule_english or p.rule)})" if p.rule else ""
-    entry = f"(entry {p.entry}) " if p.entry is not None else ""
-    con.print(f"{indent}{src}:{p.line}: {entry}{escape(p.code)}: {escape(p.message)}{rule}")
+    message, cited = _read(game, p)
+    rule = f" ({escape(cited)})" if p.rule else ""
+    entry = gettext("(entry {entry}) ", entry=p.entry) if p.entry is not None else ""
+    con.print(f"{indent}{src}:{p.line}: {entry}{escape(p.code)}: {escape(message)}{rule}")
     con.print(f"{indent}    [dim]{escape(p.text)}[/dim]")
 
 

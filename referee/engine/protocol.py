@@ -32,6 +32,7 @@ from .position import Placed, PositionError, PositionShape, write_paths
 from .present import sections as default_sections
 from .present import seat_tableau
 from .position import convert as position_convert
+from .messages import NO_MESSAGES, Messages
 from .rulebook import NO_RULEBOOK, Rulebook
 
 S = TypeVar("S")
@@ -475,6 +476,8 @@ class Game(Protocol):
     capabilities: Capabilities
     #: the rulebook's sections its refusals cite, in English and as printed (:mod:`.rulebook`)
     rulebook: Rulebook
+    #: the English templates of its refusal messages, by code (:mod:`.messages`): read in other languages
+    messages: Messages
 
     def options(self) -> Mapping[str, OptionSpec]: ...
 
@@ -508,6 +511,9 @@ class GameBase:
     #: the rulebook's sections its refusals cite, in English and as the rulebook prints them: one table, as
     #: data (a refusal records the printed heading; English sentences show the English one)
     rulebook: Rulebook = NO_RULEBOOK
+    #: the English templates of its refusal messages, by code, and the phrases they embed (:mod:`.messages`):
+    #: a recorded message is read in another language through them (none: shown as recorded)
+    messages: Messages = NO_MESSAGES
     #: the game's rules class (its ``__init__`` takes the match configuration and checks it)
     rules_type: Callable[[MatchConfig], Rules[Any, Any, Any]]
 

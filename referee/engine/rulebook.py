@@ -52,12 +52,20 @@ class Rulebook:
             out = out.replace(russian, english)
         return out
 
-    def _named(self, m: re.Match[str], text: str) -> str:
+    def russian(self, rule: str) -> str:
+        """``rule`` as a Russian sentence cites it: as recorded (its headings are the rulebook's own), each
+        section cited by its number alone followed by its Russian heading where the rulebook prints one."""
+        if not rule:
+            return rule
+        return _NUMBER.sub(lambda m: self._named(m, rule, russian=True), rule)
+
+    def _named(self, m: re.Match[str], text: str, russian: bool = False) -> str:
         """A section's number, with its English heading after it when the citation gives none."""
         row = self._by_number.get(m.group(0))
         if row is None or text[m.end():].lstrip().startswith("«"):
             return m.group(0)  # unknown, or its heading follows (given in the citation itself)
-        return f"{m.group(0)} {row.english}"
+        heading = row.russian if russian else row.english
+        return f"{m.group(0)} {heading}" if heading else m.group(0)
 
     def sections(self, rule: str) -> tuple[RuleSection, ...]:
         """Every section ``rule`` names, in the order it names them, each with both headings: a heading

@@ -29,6 +29,7 @@ from .data import CARD_TABLES
 from .model import Event, Intent, State
 from .options import OPTION_MAP
 from .rules import ByAllMeansRules
+from .messages import MESSAGES
 from .rulebook import RULEBOOK
 
 
@@ -48,6 +49,7 @@ class ByAllMeans(GameBase):
     card_tables: Mapping[str, str] = CARD_TABLES
     capabilities = Capabilities(confirmations=True, listing=True, opening=True)
     rulebook = RULEBOOK
+    messages = MESSAGES
     summary = "Two players, reputation, influence and trust: 10 influence or the opponent's trust at 0 wins."
 
     def options(self) -> Mapping[str, OptionSpec]:

@@ -1,0 +1,71 @@
+"""A game's refusal messages as templates, so a recorded message can be read in another language.
+
+A refusal's message is recorded in English and hashed with its entry: it never changes. Each game
+declares, per rejection code, the English templates its messages are built from (``{card} on {cell} is
+turned``), and the phrases they embed (``{seat}'s main archive``). A reader of another language gets
+the recorded message matched against its code's templates, the template translated and filled with the
+values the recorded message holds, each value itself read as a phrase where one matches. A message no
+template matches is shown as recorded."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from functools import cached_property
+
+_FIELD = re.compile(r"\{(\w+)\}")
+
+
+def _pattern(template: str) -> re.Pattern[str]:
+    """``template`` as a regular expression, each ``{field}`` a named group (the shortest that fits)."""
+    out, at, seen = [], 0, set()
+    for m in _FIELD.finditer(template):
+        out.append(re.escape(template[at:m.start()]))
+        name = m.group(1)
+        out.append(f"(?P={name})" if name in seen else f"(?P<{name}>.+?)")
+        seen.add(name)
+        at = m.end()
+    out.append(re.escape(template[at:]))
+    return re.compile("".join(out), re.DOTALL)
+
+
+class Messages:
+    """``by_code``: for each rejection code, the English templates of its messages; ``phrases``: the
+    templates of the values embedded in them (a zone, a reason)."""
+
+    def __init__(self, by_code: Mapping[str, Iterable[str]] | None = None, phrases: Iterable[str] = ()) -> None:
+        self.by_code = {str(code): tuple(ts) for code, ts in (by_code or {}).items()}
+        self.phrases = tuple(phrases)
+
+    @cached_property
+    def _compiled(self) -> dict[str, tuple[tuple[str, re.Pattern[str]], ...]]:
+        table = {code: tuple((t, _pattern(t)) for t in ts) for code, ts in self.by_code.items()}
+        table[""] = tuple((t, _pattern(t)) for t in self.phrases)
+        return table
+
+    def templates(self) -> tuple[str, ...]:
+        """Every template, codes' and phrases' (the catalog holds each)."""
+        return tuple(t for ts in self.by_code.values() for t in ts) + self.phrases
+
+    def render(self, code: str, message: str, translate: Callable[[str], str]) -> str:
+        """``message`` (recorded under ``code``) through ``translate``; as recorded when nothing matches."""
+        found = self._fill(self._compiled.get(str(code), ()), message, translate)
+        return message if found is None else found
+
+    def _fill(self, table: Iterable[tuple[str, re.Pattern[str]]], text: str,
+              translate: Callable[[str], str]) -> str | None:
+        for template, pattern in table:
+            m = pattern.fullmatch(text)
+            if m is None:
+                continue
+            values = {k: self._phrase(v, translate) for k, v in m.groupdict().items()}
+            return translate(template).format(**values)
+        return None
+
+    def _phrase(self, value: str, translate: Callable[[str], str]) -> str:
+        found = self._fill(self._compiled[""], value, translate)
+        return value if found is None else found
+
+
+#: a game that declares no templates: its messages are shown as recorded
+NO_MESSAGES = Messages()

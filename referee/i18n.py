@@ -1,0 +1,214 @@
+"""The reader's language: which one (``--lang``, then ``$REFEREE_LANG``, then the locale), and the words
+in it, from gettext catalogs kept with Babel (``referee/locale/<lang>/LC_MESSAGES/referee.po``, compiled
+to ``.mo`` beside it and shipped as package data).
+
+English is the source language: its words are the code's own, so an English run never opens a catalog.
+A catalog is read the first time a word is rendered in another language. What machines read never
+changes with the language: codes, notation, JSON, the log (its recorded messages are hashed: a refusal
+is read in another language at the presentation edge, :func:`refusal`).
+
+``python -m referee.i18n extract|update|compile`` keeps the catalogs: extract the marked strings to
+``referee/locale/referee.pot``, merge them into each language's ``.po``, compile the ``.mo`` files."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from referee.errors import BadInput
+
+if TYPE_CHECKING:
+    from gettext import GNUTranslations
+
+    from babel.messages.catalog import Catalog
+
+    from referee.engine.messages import Messages
+    from referee.engine.rulebook import Rulebook
+
+#: the languages with a catalog (English is the code's own words)
+LANGUAGES: tuple[str, ...] = ("en", "ru")
+DOMAIN = "referee"
+LOCALE_DIR = Path(__file__).parent / "locale"
+
+_current = "en"
+_catalogs: dict[str, GNUTranslations] = {}
+
+
+def _known(value: str) -> str | None:
+    """A language tag or locale name (``ru``, ``ru_RU.UTF-8``, ``en-GB``) as one of :data:`LANGUAGES`."""
+    tag = value.strip().split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
+    return tag if tag in LANGUAGES else None
+
+
+def choose(explicit: str | None = None, environ: Mapping[str, str] | None = None) -> str:
+    """The reader's language: ``explicit`` (``--lang``), else ``$REFEREE_LANG``, else the first of
+    ``$LC_ALL``, ``$LC_MESSAGES``, ``$LANG`` that is set; ``en`` when none is. A language asked for by
+    name (``--lang``, ``$REFEREE_LANG``) that has no catalog is refused (:class:`BadInput`); a locale
+    of another language (``de_DE.UTF-8``, ``C``) reads English, as the rest of the system may."""
+    env = os.environ if environ is None else environ
+    for source, value in (("--lang", explicit), ("REFEREE_LANG", env.get("REFEREE_LANG"))):
+        if value:
+            found = _known(value)
+            if found is None:
+                raise BadInput("cli/unknown_language",
+                               f"{source} {value!r} is not a language the referee speaks: expected one of "
+                               f"{', '.join(LANGUAGES)}")
+            return found
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(name)
+        if value:
+            return _known(value) or "en"
+    return "en"
+
+
+def use(lang: str) -> None:
+    """Render every word from now on in ``lang`` (one of :data:`LANGUAGES`)."""
+    global _current
+    if lang not in LANGUAGES:
+        raise BadInput("cli/unknown_language", f"{lang!r} is not a language the referee speaks: expected one of "
+                                               f"{', '.join(LANGUAGES)}")
+    _current = lang
+
+
+def current() -> str:
+    return _current
+
+
+def _catalog(lang: str) -> GNUTranslations | None:
+    if lang not in _catalogs:
+        from gettext import GNUTranslations
+
+        path = LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.mo"
+        try:
+            with path.open("rb") as fh:
+                _catalogs[lang] = GNUTranslations(fh)
+        except OSError:
+            return None  # not shipped: the code's own (English) words
+    return _catalogs[lang]
+
+
+def gettext(msgid: str, **values: Any) -> str:
+    """``msgid`` in the reader's language, its ``{fields}`` filled from ``values``."""
+    text = msgid
+    if _current != "en":
+        cat = _catalog(_current)
+        if cat is not None:
+            text = cat.gettext(msgid)
+    return text.format(**values) if values else text
+
+
+def ngettext(singular: str, plural: str, n: int, **values: Any) -> str:
+    """The form of ``singular``/``plural`` for ``n`` in the reader's language (its CLDR plural rule, from
+    the catalog's header), ``{n}`` and the ``values`` filled in."""
+    text = singular if n == 1 else plural
+    if _current != "en":
+        cat = _catalog(_current)
+        if cat is not None:
+            text = cat.ngettext(singular, plural, n)
+    return text.format(n=n, **values)
+
+
+def N_(msgid: str) -> str:
+    """Marks ``msgid`` for the catalog where it is declared; translated where it is shown (with :func:`gettext`)."""
+    return msgid
+
+
+def refusal(messages: Messages, code: str, message: str) -> str:
+    """A recorded refusal's message in the reader's language: the game's template of ``code`` that the
+    recorded (English) message matches, translated, with the values it names; as recorded when the
+    reader reads English or no template matches."""
+    if _current == "en":
+        return message
+    return messages.render(code, message, gettext)
+
+
+def citation(rulebook: Rulebook, rule: str) -> str:
+    """A rule citation as a sentence in the reader's language cites it (the rulebook's own Russian
+    headings in Russian, the English ones in English)."""
+    if not rule:
+        return rule
+    return rulebook.russian(rule) if _current == "ru" else rulebook.english(rule)
+
+
+# -- keeping the catalogs ---------------------------------------------------------------------------
+
+
+def _root() -> Path:
+    return Path(__file__).resolve().parent.parent
+
+
+def extracted() -> Catalog:
+    """Every marked string of the package (``gettext``, ``ngettext``, ``N_``), with where it is marked."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.extract import extract_from_dir
+
+    catalog = Catalog(project="referee", charset="utf-8")
+    keywords = {"gettext": None, "N_": None, "ngettext": (1, 2)}
+    for sub in ("referee", "cli"):
+        for filename, lineno, message, comments, _context in extract_from_dir(
+                str(_root() / sub), keywords=keywords, comment_tags=("i18n:",)):
+            catalog.add(message, locations=[(f"{sub}/{filename}", lineno)], auto_comments=comments)
+    return catalog
+
+
+def extract() -> Path:
+    """The marked strings (:func:`extracted`) into ``referee/locale/referee.pot``."""
+    from babel.messages.pofile import write_po
+
+    catalog = extracted()
+    pot = LOCALE_DIR / f"{DOMAIN}.pot"
+    with pot.open("wb") as fh:
+        write_po(fh, catalog, width=100, omit_header=False, sort_output=True)
+    return pot
+
+
+def update() -> None:
+    """Merge the template into each language's ``.po`` (new entries untranslated, gone ones dropped)."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.pofile import read_po, write_po
+
+    pot = extract()
+    with pot.open("rb") as fh:
+        template = read_po(fh)
+    for lang in LANGUAGES[1:]:
+        po = LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+        po.parent.mkdir(parents=True, exist_ok=True)
+        if po.exists():
+            with po.open("rb") as fh:
+                catalog = read_po(fh, locale=lang)
+        else:
+            catalog = Catalog(locale=lang, project="referee", charset="utf-8")
+        catalog.update(template, no_fuzzy_matching=True)
+        catalog.obsolete.clear()
+        with po.open("wb") as fh:
+            write_po(fh, catalog, width=100, sort_output=True, ignore_obsolete=True)
+
+
+def compile_all() -> None:
+    """Each language's ``.po`` compiled to the ``.mo`` the referee reads."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    for lang in LANGUAGES[1:]:
+        po = LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+        with po.open("rb") as fh:
+            catalog = read_po(fh, locale=lang)
+        with po.with_suffix(".mo").open("wb") as fh:
+            write_mo(fh, catalog)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    steps = {"extract": extract, "update": update, "compile": compile_all}
+    if len(args) != 1 or args[0] not in steps:
+        sys.stderr.write("usage: python -m referee.i18n extract|update|compile\n")
+        return 2
+    steps[args[0]]()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
