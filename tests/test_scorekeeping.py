@@ -297,7 +297,7 @@ def test_piped_output_is_never_wrapped(tmp_path):
 
     checked = run("import", DEMO, "--check").splitlines()
     assert any(line.endswith("by_all_means/first_turn_draw_only: the only main action left this first turn must be "
-                             "draw_main (R-SETUP)") for line in checked)
+                             "draw_main (R-SETUP Preparing the game)") for line in checked)
     listed = run("cards", "by_all_means", "demo").splitlines()
     row = next(line for line in listed if "T01" in line)
     assert "Lantern Quay" in row and "demo_south x2, demo_north" in row and "price 1/1 · digit 2 · amber" in row
