@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 from collections import Counter
 import subprocess
 import sys
