@@ -25,6 +25,21 @@ def pytest_configure(config):
         compileall.compile_dir(os.path.join(ROOT, top), quiet=2)
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_collection(session):
+    """Keep the test modules with their asserts rewritten: pytest caches a rewritten module
+    (tests/**/__pycache__/*-pytest-*.pyc, git ignores them) only where bytecode may be written, so with
+    PYTHONDONTWRITEBYTECODE set (as on this project's machine and CI) every worker rewrote and compiled
+    every test module on every run (~8 s of CPU a worker, most of its collection). Allowed while the
+    modules are collected only, so the tests run as the environment says."""
+    before = sys.dont_write_bytecode
+    sys.dont_write_bytecode = False
+    try:
+        return (yield)
+    finally:
+        sys.dont_write_bytecode = before
+
+
 class Result:
     def __init__(self, code, out, err):
         self.code, self.out, self.err = code, out, err

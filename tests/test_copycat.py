@@ -146,9 +146,12 @@ def test_card_data_is_validated_with_the_entry_named():
         parse_data(good.replace("department = 5", "department = 9"))
 
 
+@pytest.mark.slow
 def test_a_seat_sees_no_hidden_card_in_any_answer():
     """After a digital game each seat's state, log and exports name no card that was hidden from it
-    the whole game through (other hands, kept and order cards, decks, the supply, the office deck)."""
+    the whole game through (other hands, kept and order cards, decks, the supply, the office deck).
+    ``slow`` (~6 s of CPU): tests/test_leaks.py::test_copycat_random_play_over_http_leaks_nothing and
+    ::test_the_copycat_demo_leaks_nothing search every answer of every seat (these and more) in every run."""
     r, mid = random_game(5, 3, "digital", steps=400)
     loaded = r.load(mid)
     state = loaded.initial

@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cli import boards, render
+from conftest import examples
 from referee.engine.notation import format_intent
 from referee.service import Referee
 from referee.store.memory import MemoryStore
@@ -114,7 +115,7 @@ def _board(draw):
     return Board(title=title, layout=layout, areas=tuple(areas))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(boards_=st.lists(_board(), min_size=1, max_size=3), sections=st.lists(_board(), max_size=2),
        headline=_TEXT, over=st.booleans(), hashed=st.booleans(),
        keys=st.lists(st.sampled_from(["a", "b", "[c]", "turn", "x1", "x2", "x3", "x4", "王"]), max_size=9, unique=True))

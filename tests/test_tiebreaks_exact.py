@@ -14,6 +14,7 @@ from referee.tournament import exact
 from referee.tournament import tiebreaks as tb
 from referee.tournament.events import Points
 from referee.tournament.scoring import bye_game, half_bye_game, table_games
+from conftest import examples
 from schemas import Outcome
 
 NAMES = [n for n in tb.TIEBREAKS if n != "head-to-head"]
@@ -79,7 +80,7 @@ def _reference(games, players, names, **settings):
     return keys
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(events(), st.permutations(NAMES), st.integers(0, len(NAMES)))
 def test_integer_tiebreaks_equal_the_fraction_definitions(event, names, at):
     players, games = event
@@ -89,7 +90,7 @@ def test_integer_tiebreaks_equal_the_fraction_definitions(event, names, at):
     assert all(isinstance(v, Fraction) for vs in got.values() for v in vs)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(events(), st.permutations(NAMES), st.integers(0, len(NAMES)), st.integers(0, 8), st.booleans(),
        st.booleans())
 def test_the_settings_give_the_same_values_both_ways(event, names, at, after, fide, encounter):

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 from collections import Counter
 import subprocess
 import sys
@@ -172,54 +171,62 @@ def test_concurrent_retries_of_one_request_are_applied_once(live):
     assert [e["notation"] for e in entries] == ["start first=alice tokens=K01,K02", "take 3"]
 
 
-def _cli(*args, env=None):
-    full = {k: v for k, v in os.environ.items() if k not in ("REFEREE_SERVER", "REFEREE_TOKEN")}
-    full.update(env or {})
-    return subprocess.run([sys.executable, "-m", "cli", *args], cwd=ROOT, capture_output=True, text=True,
-                          env=full, timeout=60)
+def test_the_cli_plays_shows_and_logs_through_a_server(live, cli, monkeypatch):
+    """The CLI as the server's client, run in process (conftest's ``cli``: exit code, stdout, stderr as a
+    person gets them; a process of its own per command cost ~0.4 s of CPU each, and nothing here is about
+    the process: test_referee_play_does_not_import_the_server_stack below starts one)."""
+    monkeypatch.delenv("REFEREE_SERVER", raising=False)
+    monkeypatch.delenv("REFEREE_TOKEN", raising=False)
 
+    def _cli(*args, env=None):
+        for name, value in (env or {}).items():
+            monkeypatch.setenv(name, value)
+        try:
+            return cli(*args)
+        finally:
+            for name in env or {}:
+                monkeypatch.delenv(name)
 
-def test_the_cli_plays_shows_and_logs_through_a_server(live):
     mid, tokens = new_table(live)
     server = ["--server", live.url]
     done = _cli(*server, "--token", tokens["alice"], "play", mid[:6], "alice", "start", "first=alice", "tokens=K01,K02")
-    assert done.returncode == 0, done.stderr
-    assert "accepted" in done.stdout and "#1" in done.stdout
+    assert done.code == 0, done.err
+    assert "accepted" in done.out and "#1" in done.out
     done = _cli("play", mid, "bob", "take", "1", env={"REFEREE_SERVER": live.url, "REFEREE_TOKEN": tokens["bob"]})
-    assert done.returncode == 1 and "turn/not_your_turn" in done.stdout  # rejected, and logged
+    assert done.code == 1 and "turn/not_your_turn" in done.out  # rejected, and logged
     done = _cli(*server, "--token", tokens["alice"], "play", mid, "bob", "take", "1")
-    assert done.returncode == 2 and "cannot act for bob" in done.stderr
+    assert done.code == 2 and "cannot act for bob" in done.err
     done = _cli(*server, "--token", tokens["bob"], "show", mid, "--json")
-    assert done.returncode == 0, done.stderr
-    shown = json.loads(done.stdout)
+    assert done.code == 0, done.err
+    shown = json.loads(done.out)
     assert shown["as"] == "bob" and shown["state"]["tokens"] == {"alice": "?", "bob": "K02"}
     done = _cli(*server, "--token", tokens["bob"], "log", mid)
-    assert done.returncode == 0 and "not_your_turn" in done.stdout and "K01" not in done.stdout
+    assert done.code == 0 and "not_your_turn" in done.out and "K01" not in done.out
     done = _cli(*server, "--token", tokens["spectator"], "log", mid, "--json")
-    assert [e["seq"] for e in json.loads(done.stdout)] == [1, 2]
+    assert [e["seq"] for e in json.loads(done.out)] == [1, 2]
     for span, seqs in ((["--last", "1"], [2]), (["--from", "2"], [2]), (["--to", "1"], [1]), (["--from", "3"], [])):
         done = _cli(*server, "--token", tokens["spectator"], "log", mid, *span, "--json")  # pages over HTTP
-        assert done.returncode == 0 and [e["seq"] for e in json.loads(done.stdout)] == seqs, (span, done.stderr)
+        assert done.code == 0 and [e["seq"] for e in json.loads(done.out)] == seqs, (span, done.err)
     done = _cli(*server, "--token", tokens["spectator"], "log", mid, "--only", "rejected")
-    assert done.returncode == 0 and done.stdout.split()[:4] == ["2", "bob", "rejected", "take"], done.stdout
+    assert done.code == 0 and done.out.split()[:4] == ["2", "bob", "rejected", "take"], done.out
     done = _cli(*server, "--token", "wrong", "show", mid)
-    assert done.returncode == 2 and "not a token" in done.stderr
+    assert done.code == 2 and "not a token" in done.err
     done = _cli(*server, "--token", tokens["alice"], "play", mid, "alice", "take", "1", "--expect-seq", "0")
-    assert done.returncode == 4 and "at entry 2" in done.stderr
+    assert done.code == 4 and "at entry 2" in done.err
     done = _cli(*server, "--token", tokens["bob"], "export", mid, "--format", "txt")
-    assert done.returncode == 0 and "alice: start" in done.stdout and "K01" not in done.stdout  # bob's view
+    assert done.code == 0 and "alice: start" in done.out and "K01" not in done.out  # bob's view
     done = _cli(*server, "--token", tokens["arbiter"], "export", mid, "--format", "md")
-    assert done.returncode == 0 and "K01" in done.stdout  # the arbiter sees everything
+    assert done.code == 0 and "K01" in done.out  # the arbiter sees everything
     done = _cli(*server, "--token", tokens["arbiter"], "matches")
-    assert done.returncode == 2 and "local database" in done.stderr
+    assert done.code == 2 and "local database" in done.err
     created = _cli(*server, "new", "pile", "--players", "carol,dave", "--json")  # no token needed to create
-    assert created.returncode == 0, created.stderr
-    answer = json.loads(created.stdout)
+    assert created.code == 0, created.err
+    answer = json.loads(created.out)
     assert set(answer["tokens"]["seats"]) == {"carol", "dave"} and answer["match"]["game"] == "pile"
     done = _cli(*server, "--token", answer["tokens"]["seats"]["carol"], "show", answer["match"]["id"], "--json")
-    assert done.returncode == 0 and json.loads(done.stdout)["as"] == "carol"
+    assert done.code == 0 and json.loads(done.out)["as"] == "carol"
     done = _cli("--server", "http://127.0.0.1:9", "--token", "x", "show", mid)
-    assert done.returncode == 5 and "cannot reach" in done.stderr
+    assert done.code == 5 and "cannot reach" in done.err
 
 
 def test_the_cli_answers_alike_from_its_database_and_through_a_server(cli, db, db_store, monkeypatch):
