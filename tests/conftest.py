@@ -11,6 +11,10 @@ ROOT = os.path.dirname(HERE)
 if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
+# the tests read English: a developer's Russian locale (LANG=ru_RU...) must not choose the CLI's language
+# for them (tests/test_i18n.py sets the language it reads)
+os.environ["REFEREE_LANG"] = "en"
+
 
 def pytest_configure(config):
     """Compile the project's sources once, before the workers start: where PYTHONDONTWRITEBYTECODE is set

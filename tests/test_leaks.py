@@ -197,9 +197,14 @@ def _naming(targets: set[str]):
 
 
 def names_of(loaded, ids: set[str], every: dict[str, str]) -> set[str]:
-    """The card names of ``ids`` that no other card bears (those could be shown for the other one)."""
+    """The card names of ``ids`` that no other card bears, whole or as words of its name (Android's hidden
+    "Blackout" reads inside a shown "Citywide Blackout": a word search cannot tell them apart)."""
     allowed = {name for cid, name in every.items() if cid not in ids}
-    return {every[cid] for cid in ids if cid in every and every[cid] not in allowed and len(every[cid]) > 3}
+
+    def inside(name: str) -> bool:
+        return any(re.search(rf"(?<!\w){re.escape(name)}(?!\w)", other) for other in allowed)
+
+    return {every[cid] for cid in ids if cid in every and len(every[cid]) > 3 and not inside(every[cid])}
 
 
 def card_names(loaded) -> dict[str, str]:

@@ -286,7 +286,7 @@ def test_piped_output_is_never_wrapped(tmp_path):
     import subprocess
     import sys
 
-    env = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_")} | {"REFEREE_LANG": "en"}
     env.update(COLUMNS="40", REFEREE_DB=str(tmp_path / "r.db"))
 
     def run(*args: str) -> str:

@@ -46,7 +46,7 @@ def match(tmp_path_factory):
 
 
 def _env(db: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_")} | {"REFEREE_LANG": "en"}
     return dict(env, REFEREE_DB=db, COLUMNS="100")
 
 

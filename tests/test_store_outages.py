@@ -258,7 +258,7 @@ def _serve_warning(url: str) -> str:
     from conftest import ROOT
     from support.live import free_port
 
-    env = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_")} | {"REFEREE_LANG": "en"}
     proc = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--port", str(free_port()), "--db", url], cwd=ROOT,
                             env=env, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     try:

@@ -61,7 +61,7 @@ def own_server():
 @contextlib.contextmanager
 def serving(url: str, log: str):
     port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_")} | {"REFEREE_LANG": "en"}
     env["REFEREE_ADMIN_TOKEN"] = ADMIN  # the admin routes (ratings, tournaments) reach the store too
     with open(log, "w") as err:
         proc = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--port", str(port), "--db", url], cwd=ROOT,

@@ -29,7 +29,7 @@ def auth(token: str) -> dict[str, str]:
 @contextlib.contextmanager
 def serving(url: str):
     port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_")} | {"REFEREE_LANG": "en"}
     # streams look for missed appends only every 10 minutes: an entry that arrives sooner came by NOTIFY,
     # however long the machine takes to open the stream
     env |= {"REFEREE_LISTEN_POLL": str(SLOW_POLL), "REFEREE_STREAM_KEEPALIVE": str(SLOW_POLL)}
