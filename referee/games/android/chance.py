@@ -72,8 +72,14 @@ def key(state: State, pile: str, reshuffle: bool = False, later: int = 0) -> str
     return f"{pile}:shuffle{shuffles}:drawn{drawn + later}"
 
 
+#: the intents with an outcome of chance (every other is left as typed)
+CHANCY = (ChooseMurder, ChooseFirstPlayer, DealHunches, SelectStartingPlot, DrawStartingCards, SetAsideSpecificEvent,
+          DrawRachelExtraCards, DealMemoryCards, TakeFreeDraw, DrawTwilightCard, ResolveGeneralEvent, DrawEvidence,
+          RevealConspiracy)
+
+
 def fill(rules: BoundRules, state: State, seat: str, intent: Intent, chance: Chance | None) -> Intent | Rejected:
-    if chance is None:
+    if chance is None or not isinstance(intent, CHANCY):
         return intent
     filled: Intent | None = with_outcomes(rules, state, intent, chance)
     if filled is None:

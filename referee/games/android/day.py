@@ -41,24 +41,31 @@ def move(tx: Tx, it: Move) -> None:
     rules = tx.rules
     _known_location(tx, it.to, R_MOVE)
     here = tx.s.players[tx.seat].location or ""
-    tx.require(it.to != here, Code.MOVE_SAME_LOCATION, f"{tx.seat} is already at {here}", R_MOVE)
-    tx.require(here not in rules.interior, Code.MOVE_MUST_EXIT_BEANSTALK_AT_END,
-               f"{here} is inside the Beanstalk: ride it to root or starport_kaguya to leave it", R_BEANSTALK)
-    tx.require(it.to not in rules.interior, Code.MOVE_BEANSTALK_SEQUENTIAL,
-               f"{it.to} is inside the Beanstalk: enter it at root or starport_kaguya and ride step by step", R_BEANSTALK)
+    # each check's message is built only for its refusal (a move is the commonest action)
+    if it.to == here:
+        tx.fail(Code.MOVE_SAME_LOCATION, f"{tx.seat} is already at {here}", R_MOVE)
+    if here in rules.interior:
+        tx.fail(Code.MOVE_MUST_EXIT_BEANSTALK_AT_END,
+                f"{here} is inside the Beanstalk: ride it to root or starport_kaguya to leave it", R_BEANSTALK)
+    if it.to in rules.interior:
+        tx.fail(Code.MOVE_BEANSTALK_SEQUENTIAL,
+                f"{it.to} is inside the Beanstalk: enter it at root or starport_kaguya and ride step by step", R_BEANSTALK)
     a, b = rules.loc(here), rules.loc(it.to)
-    tx.require(a.body == b.body, Code.MOVE_NO_SPACE_TRAVEL,
-               f"{here} is on the {a.body} and {it.to} on the {b.body}: no vehicle crosses between Earth and Moon", R_MOVE)
+    if a.body != b.body:
+        tx.fail(Code.MOVE_NO_SPACE_TRAVEL,
+                f"{here} is on the {a.body} and {it.to} on the {b.body}: no vehicle crosses between Earth and Moon", R_MOVE)
     det = tx.s.players[tx.seat].detective or ""
     length = rules.data.detectives[det].ruler_length
     if rules.options["reach_check"] == "geometry":
         d2 = (a.x - b.x) ** 2 + (a.y - b.y) ** 2
-        tx.require(d2 <= length * length, Code.MOVE_OUT_OF_REACH,
-                   f"{it.to} is beyond {tx.seat}'s ruler from {here} (distance² {d2} > {length}²)", R_MOVE)
+        if d2 > length * length:
+            tx.fail(Code.MOVE_OUT_OF_REACH, f"{it.to} is beyond {tx.seat}'s ruler from {here} (distance² {d2} > {length}²)",
+                    R_MOVE)
     elif rules.options["reach_check"] == "explicit":
         reach = rules.reach_list(here, det) or ()
-        tx.require(it.to in reach, Code.MOVE_OUT_OF_REACH,
-                   f"{it.to} is not on the map's reach list of {here} for {tx.seat}'s ruler ({ids(reach)})", R_MOVE)
+        if it.to not in reach:
+            tx.fail(Code.MOVE_OUT_OF_REACH,
+                    f"{it.to} is not on the map's reach list of {here} for {tx.seat}'s ruler ({ids(reach)})", R_MOVE)
     cost = entry_cost(tx, it.to)
     tx.time(cost, R_MOVE)
     if rules.options["reach_check"] == "trust":
@@ -96,8 +103,10 @@ def fly_dropship(tx: Tx, it: FlyDropship) -> None:
 
 def _deck(tx: Tx, deck: str, rule: str) -> tuple[str, str]:
     det, _, kind = deck.partition(".")
-    tx.require(det in tx.s.decks and kind in ("light", "dark"), Code.REF_UNKNOWN_DECK,
-               f"no deck {deck!r} in this game (decks: {ids(f'{d}.{k}' for d in sorted(tx.s.decks) for k in ('light', 'dark'))})", rule)
+    if det not in tx.s.decks or kind not in ("light", "dark"):  # the list of decks only for a refusal
+        tx.fail(Code.REF_UNKNOWN_DECK,
+                f"no deck {deck!r} in this game (decks: {ids(f'{d}.{k}' for d in sorted(tx.s.decks) for k in ('light', 'dark'))})",
+                rule)
     return det, kind
 
 

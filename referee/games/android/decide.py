@@ -62,7 +62,8 @@ KEEP_WINDOW = (Move, RideBeanstalk, FlyDropship, TakeFreeDraw)
 
 
 def _wrong_phase(tx: Tx, want: str, verb: str) -> None:
-    tx.require(tx.s.phase == want, Code.PHASE_WRONG_PHASE, f"{verb} is played in the {want} phase; the game is in {tx.s.phase}", R_COMMON)
+    if tx.s.phase != want:  # the message is built only for a refusal
+        tx.fail(Code.PHASE_WRONG_PHASE, f"{verb} is played in the {want} phase; the game is in {tx.s.phase}", R_COMMON)
 
 
 def _before(tx: Tx, intent: Intent) -> None:

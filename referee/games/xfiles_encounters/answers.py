@@ -8,6 +8,7 @@ from collections import Counter
 from typing import Any
 
 from .codes import Code
+from .data import Card
 from . import flow, named, procedure, series
 from . import model as m
 from .ops import apply_ops, declare
@@ -100,7 +101,11 @@ def categories(tx: Tx, item: dict[str, Any]) -> tuple[str, dict[str, Any] | None
 
 
 def category_of(tx: Tx, card: str, seg: dict[str, Any]) -> str:
-    c = tx.card(card)
+    return _category(tx.card(card), card, seg)
+
+
+def _category(c: Card, card: str, seg: dict[str, Any]) -> str:
+    """The quota of ``seg`` that card ``c`` (id ``card``) counts against, or "" (none: it cannot be there)."""
     if seg["label"] == "end_game":
         return "end_game" if c.type == "end_game" and card != "clone" else ""
     if c.type in ("informant", "leader"):
@@ -161,8 +166,8 @@ def candidates(tx: Tx, item: dict[str, Any]) -> list[tuple[str, int]]:
     if seg is None:
         return []
     out = []
-    for c in tx.rules.cards.cards.values():
-        cat = category_of(tx, c.id, seg)
+    for c in tx.rules.cards.dealt:  # no other type has a category
+        cat = _category(c, c.id, seg)
         if not cat or copies(c.id) <= 0:
             continue
         room = int(seg["quota"].get(cat, 0)) - int(seg["seen"].get(cat, 0))
@@ -188,12 +193,30 @@ def reveal_pool(tx: Tx, item: dict[str, Any]) -> str:
     return kind
 
 
+#: the rules, the state and the candidates of its front reveal last asked for by :func:`front_candidates`
+#: (by identity: neither ever changes, and holding them keeps either from being another's)
+_front: list[Any] = [None, None, []]
+
+
+def front_candidates(tx: Tx) -> list[tuple[str, int]]:
+    """:func:`candidates` of the front pending reveal, for a decision whose working copy is still the
+    state it began on (a digital match's fill, then the reveal's own decision, ask of the same state in
+    turn: the second is answered from the first)."""
+    start = tx.d.start
+    if _front[0] is tx.rules and _front[1] is start:
+        found: list[tuple[str, int]] = _front[2]
+        return found
+    found = candidates(tx, tx.pending()[0])
+    _front[:] = [tx.rules, start, found]
+    return found
+
+
 def reveal(tx: Tx, intent: m.Reveal) -> None:
     item = tx.pending()[0]
     card = intent.card
     if card is None:
         tx.fail(Code.REVEAL_INCONSISTENT, "name the card revealed (reveal card=ID)", R_REVEAL)
-    allowed = dict(candidates(tx, item))
+    allowed = dict(front_candidates(tx))  # nothing is changed before this
     loc, known = reveal_target(tx, item)
     if card not in allowed:
         why = f"it is {known}" if known else "it does not fit what that place can hold or no copy is left"

@@ -128,6 +128,10 @@ class Card(msgspec.Struct, frozen=True, kw_only=True):
         return "ABC"[(self.season - 1) % 3] if self.season else ""
 
 
+#: the card types a conspiracy segment deals face down
+DEALT = ("end_game", "informant", "leader", "enemy", "event", "ally")
+
+
 class CardSet:
     """The cards of a match by id, with the lookups the rules need."""
 
@@ -135,6 +139,8 @@ class CardSet:
         self.cards = cards
         self.id = set_id
         self.copies = {c.id: c.copies for c in cards.values()}
+        #: the cards a conspiracy segment's hidden card may be (the types it deals), in the set's order
+        self.dealt = tuple(c for c in cards.values() if c.type in DEALT)
 
     def __contains__(self, card_id: object) -> bool:
         return card_id in self.cards

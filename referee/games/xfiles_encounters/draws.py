@@ -53,16 +53,16 @@ def fill(rules: BoundRules, state: m.State, seat: str, intent: Any, chance: Chan
         else:  # the whole deck, then the reshuffled discard's top cards
             cards = list(p.deck) + top(chance, state, pile, p.discard, n - len(p.deck), reshuffle=True)
         return _same(intent, "cards", tuple(cards), lambda a, b: sorted(a) == sorted(b))
-    tx = Tx(rules, state, seat)
-    item = tx.pending()[0]
     if isinstance(intent, m.Reveal) and front.kind == "reveal":
-        options = answers.candidates(tx, item)
+        tx = Tx(rules, state, seat)
+        options = answers.front_candidates(tx)
         if not options:
             return intent
         bag = [c for c, w in sorted(options) for _ in range(w)]
-        drawn = chance.derive(key(state, answers.reveal_pool(tx, item))).choice(bag)
+        drawn = chance.derive(key(state, answers.reveal_pool(tx, tx.pending()[0]))).choice(bag)
         return _same(intent, "card", drawn, lambda a, b: a == b)
     if isinstance(intent, m.TakeStrike) and front.kind in ("strike", "end_game_strike"):
+        tx = Tx(rules, state, seat)
         fresh = flow.strike_count(tx) <= 0  # the discard is reshuffled into a new Strike deck first
         strikes = state.strike_discard if fresh else state.strike_deck.cards
         if not strikes:

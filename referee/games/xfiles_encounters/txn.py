@@ -360,38 +360,35 @@ def pending_item(kind: str, seat: str = "", source: str = "", location: str = ""
 
 
 def known_cards(d: dict[str, Any]) -> Counter[str]:
-    found: Counter[str] = Counter()
-
-    def add(cards: Any) -> None:
-        for c in cards:
-            if isinstance(c, str) and c:
-                found[c] += 1
-
+    """Copies of each card named somewhere in the working copy ``d``, counted in one pass in C over the
+    places gathered in order (every place holds card ids, "" where none is)."""
+    cards: list[str] = []
+    put, more = cards.append, cards.extend
     for zone in ("shadows", "bureau"):
         for slot in d[zone].values():
-            add([slot.get("card", "")])
-            add(slot.get("attached", []))
-            add(slot.get("beneath", []))
-    add(d["sector"])
-    add(d["defeated_conspiracy"])
-    add(d["defeated_characters"])
-    add(d["strike_discard"])
-    add(d["strike_deck"]["cards"])
-    add(d["special_agents"]["cards"])
+            put(slot.get("card", ""))
+            more(slot.get("attached", []))
+            more(slot.get("beneath", []))
+    more(d["sector"])
+    more(d["defeated_conspiracy"])
+    more(d["defeated_characters"])
+    more(d["strike_discard"])
+    more(d["strike_deck"]["cards"])
+    more(d["special_agents"]["cards"])
     for ev in d["evidence"].values():
-        add([ev.get("card", "")])
-    add([e.get("card", "") for e in d["clone_evidence"]])
-    for cards in d["end_game_strikes"].values():
-        add(cards)
+        put(ev.get("card", ""))
+    more([e.get("card", "") for e in d["clone_evidence"]])
+    for held in d["end_game_strikes"].values():
+        more(held)
     for seg in d["conspiracy_deck"]["segments"]:
-        add(seg.get("cards", []))
+        more(seg.get("cards", []))
     for p in d["players"].values():
-        add([p["avatar"]])
+        put(p["avatar"])
         for zone in ("hand", "deck", "discard", "vigilant", "wounds", "scars", "climax"):
-            add(p[zone])
-        add([x["card"] for x in p["play"] if not x.get("virtual_of")])
-        add([p["coordinated_out"]])
-    return found
+            more(p[zone])
+        more([x["card"] for x in p["play"] if not x.get("virtual_of")])
+        put(p["coordinated_out"])
+    return Counter(filter(None, cards))
 
 
 def drew(d: dict[str, Any], pile: str, n: int = 1) -> None:
