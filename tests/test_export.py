@@ -119,8 +119,10 @@ def test_html_is_self_contained(imported):
     r, s = imported
     page = export(r, s.match_id, "html")
     assert page.startswith("<!doctype html>")
+    # the SVG namespace's name is an identifier the script creates map lines in, not an address it fetches
+    fetched = page.replace("'http://www.w3.org/2000/svg'", "")
     for needle in ("http://", "https://", "<link", "src="):
-        assert needle not in page
+        assert needle not in fetched
     assert 'name="viewport"' in page and 'id="slider"' in page
 
 

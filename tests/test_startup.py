@@ -144,11 +144,23 @@ ONLY_WHEN_USED = {"secrets", "random", "unicodedata", "importlib.resources"}
 def test_showing_a_match_draws_nothing_and_imports_no_module_for_it(match, tmp_path):
     """``referee show`` binds the match (its bundled cards read beside the game's module) and folds it:
     it makes no secret, draws nothing and meets only printable text (beyond what a bare Python of this
-    environment imports already)."""
-    db, ids = match
-    code, modules, _ = imported(db, tmp_path, "show", ids[3])
+    environment imports already). A match with digital chance deals its set-up when bound, so it may
+    import `random` and nothing else of these."""
+    from referee.service import Referee
+    from referee.store.sqlite import SqliteStore
+
+    db = str(tmp_path / "physical.db")  # chance read off the table: its set-up deals nothing
+    store = SqliteStore(db, create=True)
+    physical = Referee(store).new_match("by_all_means", ["alice", "bob"], chance="physical").id
+    store.close()
+    code, modules, _ = imported(db, tmp_path, "show", physical)
     assert code == 0
     assert modules & ONLY_WHEN_USED == set(), modules & ONLY_WHEN_USED
+    # a digital match's set-up deals from its seed when it is bound: that, and nothing else, needs `random`
+    digital_db, ids = match
+    code, modules, _ = imported(digital_db, tmp_path, "show", ids[3])
+    assert code == 0
+    assert modules & ONLY_WHEN_USED <= {"random"}, modules & ONLY_WHEN_USED
 
 
 def test_help_loads_typers_rich_help_without_markdown_or_the_engine(match, tmp_path):
