@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -94,7 +95,7 @@ class Raw:
         return RawSeat(self.port)
 
     async def close(self) -> None:
-        pass
+        """Each raw seat opens and closes its own connections: nothing is shared to close."""
 
 
 class RawSeat:
@@ -214,10 +215,8 @@ async def _play(client: Any, table: Table, seat: str, woke: asyncio.Event, moves
             choice = ans["moves"][0]["choices"][0]
             path, body = "/intents", {"intent": choice["intent"], "expected_seq": ans["seq"]}
         else:  # nothing to do: wait for the next event (or look again after a while, as a safety net)
-            try:
+            with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(woke.wait(), 5.0)
-            except asyncio.TimeoutError:
-                pass
             continue
         if think:
             await asyncio.sleep(rng.expovariate(1 / think))
@@ -367,13 +366,11 @@ def wait_up(port: int, server: subprocess.Popen[bytes], log: str) -> None:
         if server.poll() is not None:
             with open(log) as fh:
                 raise SystemExit(f"referee serve stopped: {fh.read()[-2000:]}")
-        try:
+        with contextlib.suppress(OSError):  # not listening yet
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
             conn.request("GET", "/health")
             if conn.getresponse().status == 200:
                 return
-        except OSError:
-            pass
         time.sleep(0.1)
     raise SystemExit("referee serve did not answer /health within 60 s")
 
