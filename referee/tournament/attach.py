@@ -17,6 +17,7 @@ that has an imported match is a revision of that match, never a second match.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 
 import msgspec
@@ -64,10 +65,8 @@ def find(service: Tournaments, name: str, *, prefix: bool = True) -> StoredTourn
     tournament commands take it) or its exact name; None when none is."""
     name = name.strip()
     if prefix:
-        try:
+        with contextlib.suppress(NotFound):  # no id starts so: the name may be the tournament's title
             return service.resolve(name)
-        except NotFound:
-            pass
     else:
         found = service.store.get_tournament(name)
         if found is not None:
