@@ -65,8 +65,10 @@ META_KEYS = ("title", "event", "date", "round", "table")
 #: words that begin a non-move line in the body, so no seat may be called this
 RESERVED = ("undo", "redo", "ruling", "disputed", "confirm", "decline", ARBITER)
 
-_HEADER = re.compile(r"^\s*([a-z_]+)\s*:\s*(.*?)\s*$")
-_MOVE = re.compile(r"^\s*(?:(\d+)\s*[.)]\s*)?([A-Za-z0-9_-]+)\s*:\s*(.*?)\s*$")
+#: a value is ``(?:.*\S)?`` rather than a lazy ``.*?`` before ``\s*$``: the lazy form retries the trailing
+#: ``\s*$`` at every position, quadratic in a line of spaces
+_HEADER = re.compile(r"^\s*([a-z_]+)\s*:\s*((?:.*\S)?)\s*$")
+_MOVE = re.compile(r"^\s*(?:(\d+)\s*[.)]\s*)?([A-Za-z0-9_-]+)\s*:\s*((?:.*\S)?)\s*$")
 _STANDS = re.compile(r"^(?:entry\s+(\d+)\s+)?stands(?:\s+as\s+played)?\b\s*[-—:,]*\s*(.*)$", re.IGNORECASE)
 _REWIND = re.compile(r"^rewind\s+to\s+(?:entry\s+)?(\d+)\b\s*[-—:,]*\s*(.*)$", re.IGNORECASE)
 #: the comment a txt export begins with (``# By All Means — exported by referee (as arbiter)``)
