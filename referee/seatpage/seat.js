@@ -67,7 +67,10 @@ function render(a) {
   ans = a;
   Object.assign(draw.names, a.view.names || {});
   a.players.forEach((p, k) => { draw.colours[p] = draw.seatColours[k % draw.seatColours.length]; });
-  $('who').textContent = a.game_name + ' · you are ' + a.seat;
+  // a seat's page, or an actor's that is no seat (the arbiter's token, or the actor's own: Copycat's table)
+  const you = a.role === 'seat' ? 'you are ' + a.seat : a.role === 'actor' ? 'you are the ' + a.seat
+    : a.seat === 'arbiter' ? 'you are the arbiter' : 'the arbiter, acting for the ' + a.seat;
+  $('who').textContent = a.game_name + ' · ' + you;
   document.title = a.seat + ' · ' + a.game_name;
   $('headline').replaceChildren(draw.worded(a.view.headline || ''));
   $('result').hidden = !a.result; $('result').textContent = a.result ? 'Game over: ' + a.result : '';
@@ -76,6 +79,7 @@ function render(a) {
   renderMoves(a);
   renderTable(a);
   $('takeback').hidden = !a.take_back;
+  $('dispute').hidden = a.role !== 'seat';  // a seat calls the arbiter; the arbiter and the table do not
   $('dispute-send').disabled = a.seq === 0;
   $('reveal').hidden = !(a.private_areas.length || a.private_sections.length || a.secret.length);
   keepAwake(!a.result);
@@ -179,7 +183,7 @@ function choiceEl(c) {
     if (covered(b)) return;
     const missing = fills.filter(f => !inputs[f.key].value.trim());
     if (missing.length) { say('rejected', 'Type in ' + missing.map(f => f.key).join(', ') + ': what you read off the table.'); return; }
-    write('/intents', {intent: line(c, inputs), expected_seq: ans.seq}, 'move');
+    write('/intents', {intent: line(c, inputs), expected_seq: ans.seq, seat: ans.seat}, 'move');
   };
   wrap.append(b);
   return wrap;
