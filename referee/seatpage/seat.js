@@ -229,6 +229,8 @@ async function write(path, data, what) {
   picks = {};
   if (body.dataset.verdict === 'accepted') for (const k of Object.keys(typed)) delete typed[k];
   await load();
+  if (unread > (ans ? ans.seq : 0)) await load();
+  unread = 0;
   for (const b of document.querySelectorAll('#moves button, #held button, #tools button')) b.disabled = false;
   $('dispute-send').disabled = !ans || ans.seq === 0;
   delete body.dataset.writing;
@@ -285,7 +287,7 @@ async function follow() {
         let i;
         while ((i = buf.indexOf('\n\n')) >= 0) {
           const block = buf.slice(0, i); buf = buf.slice(i + 2);
-          if (block.split('\n').some(l => l.startsWith('data:'))) { wait = 1000; load(); }
+          if (block.split('\n').some(l => l.startsWith('data:'))) { wait = 1000; heard(block); }
         }
       }
     }
@@ -293,6 +295,15 @@ async function follow() {
   if (stream !== ctl) return;
   status('reconnecting…');
   setTimeout(() => { if (stream === ctl) { wait = Math.min(wait * 2, 30000); follow(); } }, wait);
+}
+// an entry the page shows already is not read again; while the page writes, the write reads the table
+// back itself (its own move among what it hears), and reads again after only for an entry it did not get
+let unread = 0;
+function heard(block) {
+  const id = Number((block.split('\n').find(l => l.startsWith('id:')) || 'id:').slice(3)) || Infinity;
+  if (ans && id <= ans.seq) return;
+  if (body.dataset.writing) { unread = Math.max(unread, id); return; }
+  load();
 }
 function restart() { if (stream) stream.abort(); stream = null; wait = 1000; load().then(follow); }
 document.addEventListener('visibilitychange', () => {

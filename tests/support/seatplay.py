@@ -1,0 +1,98 @@
+"""Playing a match through its pages' HTTP calls (issue 26): what a seat's page, or the page of an actor that
+is no seat (Android's arbiter, Copycat's table), reads (``GET /matches/{id}/seat``) and writes when its user
+taps the first offered choice, whose page taps next, and a byte search of a page for what its role may not
+see (the leak tests' hidden-name helpers).
+
+Whose page taps next (:func:`next_page`): the actor that is no seat when its page offers a move (it runs the
+table: the set-up, the clean-ups and the closing, as the person at a real table who deals does), else the
+first seat, in seating order, whose page asks for its confirmation or offers a move."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from referee.service import Referee
+
+#: the role a page reads its view as, for the leak search: a seat's own, the arbiter's (None: everything),
+#: an actor's that is no seat (the spectators')
+SPECTATOR = "spectator"
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def leaks(referee: Referee, mid: str, role: str | None, text: str) -> list[str]:
+    """Ids hidden from ``role`` now (and the names only hidden cards bear) that ``text`` names as a word."""
+    from test_leaks import _naming, card_names, names_of
+
+    loaded = referee.load(mid)
+    _, state = referee.state_at(loaded)
+    hidden = set(loaded.rules.hidden_ids(state, role))
+    found = _naming(hidden | names_of(loaded, hidden, card_names(loaded)))(text)
+    return [] if found is None else [found.group(0)]
+
+
+def read(client: Any, mid: str, token: str) -> dict[str, Any]:
+    got = client.get(f"/matches/{mid}/seat", headers=auth(token))
+    assert got.status_code == 200, got.text
+    answer: dict[str, Any] = got.json()
+    return answer
+
+
+def wants(answer: dict[str, Any]) -> bool:
+    """Whether the page offers its user something to tap: a confirmation asked of it, or a move."""
+    held = answer["held"]
+    return bool(held and held["confirmer"] == answer["seat"]) or bool(answer["moves"])
+
+
+def turn_order(pages: list[str], players: list[str]) -> list[str]:
+    """The order the pages are asked in: the actors that are no seat first, then the seats in seating order."""
+    return [a for a in pages if a not in players] + [s for s in players if s in pages]
+
+
+def next_page(answer_of: Callable[[str], dict[str, Any]], order: list[str]) -> tuple[str | None, dict[str, Any]]:
+    """(the page that taps next, its answer): the first, in ``order``, whose answer (``answer_of(actor)``,
+    read as that page reads it) offers something; (None, the last answer read) when none does."""
+    answer: dict[str, Any] = {}
+    for actor in order:
+        answer = answer_of(actor)
+        if wants(answer):
+            return actor, answer
+    return None, answer
+
+
+def tap(client: Any, mid: str, token: str, answer: dict[str, Any]) -> dict[str, Any]:
+    """What the page writes when its user taps the first thing offered: Accept on a confirmation asked of it,
+    else the first choice of the first group (a digital match: nothing to type in). Answers the write's JSON."""
+    held = answer["held"]
+    if held and held["confirmer"] == answer["seat"]:
+        done = client.post(f"/matches/{mid}/confirmations", headers=auth(token),
+                           json={"entry": held["seq"], "accept": True, "expected_seq": answer["seq"]})
+    else:
+        choice = answer["moves"][0]["choices"][0]
+        assert not any(f["fill"] for f in choice["fields"]), choice  # digital: the referee draws
+        done = client.post(f"/matches/{mid}/intents", headers=auth(token),
+                           json={"intent": choice["intent"], "expected_seq": answer["seq"], "seat": answer["seat"]})
+    assert done.status_code == 201, done.text
+    written: dict[str, Any] = done.json()
+    return written
+
+
+def replayed_state_hash(referee: Referee, mid: str) -> str:
+    """The state hash of a new match with the same configuration fed the log's lines again (the arbiter's
+    log: the chance facts drawn are in them), in order, each by its actor, each given the verdict it had:
+    what the log alone says the final position is."""
+    from referee.engine import core
+
+    loaded = referee.load(mid)
+    config = loaded.config
+    fresh = referee.new_match(loaded.game.id, list(config.players), options=dict(config.options), seed=config.seed,
+                              chance=config.chance, undo=config.undo)
+    for entry in referee.log(mid):
+        assert entry.kind == "intent", f"entry {entry.seq} is a {entry.kind}: this replay feeds intents only"
+        again = referee.submit(fresh.id, entry.actor or "", entry.notation)
+        assert again.verdict.__class__.__name__.lower() == entry.verdict, (entry.seq, entry.notation, again.verdict)
+    _, state = referee.state_at(referee.load(fresh.id))
+    return core.state_hash(state)
