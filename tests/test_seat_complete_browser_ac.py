@@ -111,3 +111,39 @@ def test_a_complete_match_by_taps_alone(server, phones, game):
     assert replayed_state_hash(referee, mid) == core.state_hash(state)
     no_leaks(live, client, referee, mid, drivers, pages, players, tokens["spectator"])
     print(f"\n{game}: {sum(taps.values())} taps {taps} in {TIMES[game]:.1f} s")
+
+
+def test_the_arbiters_console_opens_a_tables_actor_page(phones):
+    """A Copycat tournament: the console lists both tables' deals waiting for the table, each linked to its
+    page; the link opens the table's page with the organiser's token, whose tap deals, and the table leaves
+    the console's list."""
+    import httpx
+
+    store = MemoryStore()
+    driver = phones[0]
+    with LiveServer(create_app(lambda: Referee(store), poll=0.1, admin_token="adm")) as live:
+        made = httpx.post(f"{live.url}/tournaments", json={
+            "name": "Cup", "game": "copycat", "players": ["ann", "ben", "cy", "dee"], "seed": 4, "chance": "digital"},
+            headers={"Authorization": "Bearer adm"}).json()
+        tid, organiser = made["tournament"], made["tokens"]["organiser"]
+        tables = httpx.post(f"{live.url}/tournaments/{tid}/pair", json={"tokens": False},
+                            headers=auth(organiser)).json()["tables"]
+        driver.get("about:blank")
+        driver.get(f"{live.url}/hall/{tid}/arbiter#token={organiser}")
+        links = until(driver, "document.querySelectorAll('#actor-moves a').length === 2",
+                      "[...document.querySelectorAll('#actor-moves a')].map(a => [a.textContent, a.getAttribute('href')])")
+        assert links[0][0].startswith("table 1: ") and "1 move for the table" in links[0][0]
+        assert links[0][1] == f"/play/{tables[0]['match_id']}#token={organiser}"
+        driver.get(f"{live.url}{links[0][1]}")
+        who = until(driver, "Number(document.body.dataset.loads || 0) > 0 && " + OFFERS,
+                    "document.getElementById('who').textContent")
+        assert who.endswith("the arbiter, acting for the table")
+        assert tap_page(driver, hold) == "setup"
+        assert until(driver, "Number(document.body.dataset.head) === 1 && !document.body.dataset.writing",
+                     "document.body.dataset.verdict") == "accepted"
+        assert store.head(tables[0]["match_id"]) == 1
+        driver.get(f"{live.url}/hall/{tid}/arbiter#token={organiser}")
+        left = until(driver, "document.querySelectorAll('#actor-moves a').length === 1",
+                     "document.querySelector('#actor-moves a').textContent")
+        assert left.startswith("table 2: ")
+        driver.get("about:blank")
