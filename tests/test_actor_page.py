@@ -17,7 +17,7 @@ from referee.service import Referee
 from referee.tournament.access import Entrant, TournamentAccess
 from referee.tournament.arbiter import desk
 from schemas.tournament import CreateTournament, PairRequest
-from support.seatplay import auth, leaks, next_page, read, tap, turn_order
+from support.actorplay import auth, leaks, next_page, read, tap, turn_order
 
 
 @pytest.fixture

@@ -1,7 +1,7 @@
 """A complete match of Android and of Copycat played by taps alone in headless Chromium (issue 26): a
 phone per seat and one for the game's actor that is no seat (Android's arbiter, opened with the arbiter's
 token; Copycat's table, with the table's token), each showing ``/play/MATCH`` from a live server. Whose
-page taps next is the order of tests/support/seatplay.py (the actor that is no seat when its page offers a
+page taps next is the order of tests/support/actorplay.py (the actor that is no seat when its page offers a
 move, else the first seat in seating order with something to do); it taps the first offered choice (a
 fixed seed). Every tap is accepted, every page ends showing the result, the final state is what a replay
 of the log gives, and no page — the other seats', the actor's, a spectator's (the match's state read with
@@ -20,7 +20,7 @@ from referee.service import Referee
 from referee.store.memory import MemoryStore
 from support.browser import chromium, needs_chromium
 from support.live import LiveServer
-from support.seatplay import OFFERS, auth, leaks, replayed_state_hash, tap_page, turn_order, until
+from support.actorplay import OFFERS, auth, leaks, replayed_state_hash, tap_page, turn_order, until
 from test_seat_page_browser import PHONE, hold, open_seat
 
 pytestmark = [pytest.mark.slow, needs_chromium]

@@ -1,12 +1,12 @@
 """A complete match of Android and of Copycat played through their pages' HTTP calls (issue 26): every
 seat's page and the page of the game's actor that is no seat (Android's arbiter, opened with the arbiter's
 token; Copycat's table, opened with the table's own token) read ``/seat`` and, whose turn it is, tap the
-first offered choice (tests/support/seatplay.py says whose page taps next) until the game's result shows
+first offered choice (tests/support/actorplay.py says whose page taps next) until the game's result shows
 on every page, within a bound. Every tap is accepted; the final state is what a replay of the log gives;
 no page's answer names a card its role may not see.
 
 "The first offered choice" is what a tap on the first move button of the page writes
-(tests/support/seatplay.py's ``first_offered``, the same as the Chromium test's tap): the first group that
+(tests/support/actorplay.py's ``first_offered``, the same as the Chromium test's tap): the first group that
 lists its moves outright, else the first value of each field a large group asks for. Played so, both games
 end without help: Android in 50 taps (three seats, seed 4: the arbiter deals the set-up, resolves the end
 of each day and closes the case; the seats end their turns), Copycat in 121 (two seats, the fewest it
@@ -21,7 +21,7 @@ from litestar.testing import TestClient
 from referee.engine import core
 from referee.http import create_app
 from referee.service import Referee
-from support.seatplay import leaks, next_page, read, replayed_state_hash, tap, turn_order
+from support.actorplay import leaks, next_page, read, replayed_state_hash, tap, turn_order
 
 #: the fewest seats each game takes, a fixed seed, and the most taps a match may take here
 GAMES = {"android": (["alice", "bob", "carol"], 4, 120), "copycat": (["alice", "bob"], 4, 600)}

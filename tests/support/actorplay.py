@@ -1,7 +1,8 @@
-"""Playing a match through its pages' HTTP calls (issue 26): what a seat's page, or the page of an actor that
-is no seat (Android's arbiter, Copycat's table), reads (``GET /matches/{id}/seat``) and writes when its user
-taps the first offered choice, whose page taps next, and a byte search of a page for what its role may not
-see (the leak tests' hidden-name helpers).
+"""Playing a match through its pages' HTTP calls where a game's actor that is no seat has a page too
+(issue 26: Android's arbiter, Copycat's table; the seats-only matches of the other games are played by
+tests/support/seatplay.py): what each page reads (``GET /matches/{id}/seat``) and writes when its user taps
+the first offered choice (naming the actor it speaks for), whose page taps next, waits inside a page in
+Chromium, and a byte search of a page for what its role may not see (the leak tests' hidden-name helpers).
 
 Whose page taps next (:func:`next_page`): the actor that is no seat when its page offers a move (it runs the
 table: the set-up, the clean-ups and the closing, as the person at a real table who deals does), else the
