@@ -18,8 +18,8 @@ from referee.engine.messages import NO_MESSAGES
 from referee.games import get_game
 
 PO = os.path.join(ROOT, "referee", "locale", "ru", "LC_MESSAGES", "referee.po")
-#: the games whose refusals read in Russian (the others are shown as recorded until theirs are declared)
-SPOKEN = ("by_all_means", "war_of_shadows")
+#: the games whose refusals read in Russian: all five
+SPOKEN = ("by_all_means", "war_of_shadows", "copycat", "android", "xfiles_encounters")
 #: framework refusals (a match that is over, a turn that is not the seat's): the engine's words, not the game's
 FRAMEWORK = ("match/",)
 

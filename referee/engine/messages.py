@@ -19,12 +19,12 @@ _FIELD = re.compile(r"\{(\w+)\}")
 
 
 def _pattern(template: str) -> re.Pattern[str]:
-    """``template`` as a regular expression, each ``{field}`` a named group (the shortest that fits)."""
+    """``template`` as a regular expression, each ``{field}`` a named group (the shortest that fits, which may be empty: a conditional ``{s}`` of a plural, a hint left out)."""
     out, at, seen = [], 0, set()
     for m in _FIELD.finditer(template):
         out.append(re.escape(template[at:m.start()]))
         name = m.group(1)
-        out.append(f"(?P={name})" if name in seen else f"(?P<{name}>.+?)")
+        out.append(f"(?P={name})" if name in seen else f"(?P<{name}>.*?)")
         seen.add(name)
         at = m.end()
     out.append(re.escape(template[at:]))
