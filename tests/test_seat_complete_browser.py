@@ -1,0 +1,190 @@
+"""A complete match by taps alone in headless Chromium (issue 26): By All Means, War of Shadows and X-Files,
+each played from set-up to the result by two seat pages (``/play/MATCH``) against a real server.
+
+Each tap is the one tests/test_seat_complete_match.py takes (the same match, seed, options and pick: the
+first offered choice, or the test's own seeded generator among what the pages offer): the test finds it in
+the acting seat's page and taps it there (picking a field at a time where the page asks, holding "Hold to
+see your hand" where the move names a hidden card), then waits on the page's own state (the head it shows,
+the write finished), never on a clock. Every tap is accepted (or held, and confirmed by a tap on the other
+page); every page ends showing the result; the state the server answers is the replay's. The other seat's
+page and a spectator's (its ``/play`` page and the match's HTML viewer, the spectators' token's view) are
+searched, whenever they show the head, for every card hidden from them: none is there.
+Skips without Chromium."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from litestar.testing import TestClient
+
+from referee.http import create_app
+from referee.service import Referee
+from referee.store.memory import MemoryStore
+from support.browser import chromium, needs_chromium
+from support.live import LiveServer
+from support.seatplay import Tap, answers, auth, offered, same_state
+from test_seat_complete_match import CASES, start
+from test_seat_page import leaks
+
+pytestmark = [pytest.mark.slow, needs_chromium]
+
+PHONE = (412, 915)
+#: the pages of the others are searched for hidden cards every this many taps (and at the end)
+SEARCH_EVERY = 10
+#: what each game's match took, for the report: game -> (taps, seconds)
+FIGURES: dict[str, tuple[int, float]] = {}
+
+
+@pytest.fixture(scope="module")
+def server():
+    store = MemoryStore()
+    with LiveServer(create_app(lambda: Referee(store), keepalive=2.0, poll=0.2)) as live:
+        with TestClient(create_app(lambda: Referee(store))) as client:
+            yield live, client, Referee(store)
+
+
+@pytest.fixture(scope="module")
+def phones():
+    """Two seats' phones and a spectator's."""
+    drivers = [chromium(f"--window-size={PHONE[0]},{PHONE[1]}", "--disable-background-networking",
+                        "--disable-component-update", "--disable-sync") for _ in range(3)]
+    yield drivers
+    for d in drivers:
+        d.quit()
+    if FIGURES:
+        print("\ncomplete matches by taps:", ", ".join(f"{g} {n} taps in {s:.1f} s" for g, (n, s) in FIGURES.items()))
+
+
+def wait_for(driver, script: str, timeout: float = 30.0):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = driver.execute_script(script)
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            seen = driver.execute_script("return [JSON.stringify(document.body.dataset), "
+                                         "(document.getElementById('verdict') || {}).textContent, "
+                                         "(document.getElementById('status') || {}).textContent]")
+            raise AssertionError(f"timed out waiting for: {script}; the page: {seen}")
+        time.sleep(0.02)
+
+
+def at_head(driver, seq: int) -> None:
+    """Wait until the page shows entry ``seq`` and is not writing."""
+    wait_for(driver, f"return Number(document.body.dataset.head) === {seq} && !document.body.dataset.writing")
+
+
+def hold(driver) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    button = driver.find_element(By.ID, "reveal")
+    ActionChains(driver).click_and_hold(button).pause(0.4).release().perform()
+    wait_for(driver, "return document.body.classList.contains('revealed')")
+
+
+def open_page(driver, live: LiveServer, mid: str, token: str) -> None:
+    driver.get("about:blank")
+    driver.get(f"{live.url}/play/{mid}#token={token}")
+    wait_for(driver, "return Number(document.body.dataset.loads || 0) > 0 || !!document.body.dataset.stopped "
+                     "|| document.getElementById('who').textContent.startsWith('This page cannot')")
+
+
+#: finds ``tap`` on the page and taps it, or the field pick leading to it; says what it did
+TAP = """
+const [verb, intent, fields, confirms] = arguments;
+let b = null, what = 'move';
+if (confirms) b = document.querySelector('#held button.confirm');
+else {
+  const g = [...document.querySelectorAll('#moves .group')].find(x => x.dataset.verb === verb);
+  if (g) {
+    b = [...g.querySelectorAll('button.choice')].find(x => x.dataset.intent === intent) || null;
+    const row = b ? null : g.querySelector('.field button.pick');
+    if (row) { what = 'pick'; b = [...g.querySelectorAll('.field button.pick')].find(
+      x => x.dataset.key === row.dataset.key && x.dataset.value === fields[row.dataset.key]) || null; }
+  }
+}
+if (!b) return 'missing';
+if (b.classList.contains('private') && !document.body.classList.contains('revealed')) return 'covered';
+b.click();
+return what;"""
+
+
+def tap_on(driver, tap: Tap) -> None:
+    """Tap ``tap`` on its seat's page: fields picked until the move is listed, the hand held where covered."""
+    for _ in range(16):
+        did = driver.execute_script(TAP, tap.verb, tap.intent, dict(tap.fields), tap.confirms)
+        if did == "covered":
+            hold(driver)
+        elif did == "missing":
+            raise AssertionError(f"the page does not offer {tap}")
+        elif did == "move":
+            return
+    raise AssertionError(f"{tap} was not reached by picking its fields")
+
+
+def search_pages(referee: Referee, client: TestClient, mid: str, tokens: dict, pages: dict, spectator) -> int:
+    """Every page but the seat's own searched for what is hidden from its role now (the pages at the
+    head): each seat's page for the others' hidden cards, the spectator's /play page and the spectators'
+    HTML viewer for every hidden card. Returns how many texts were searched."""
+    head = referee.store.head(mid)
+    texts: list[tuple[str, str]] = []
+    for seat, driver in pages.items():
+        at_head(driver, head)
+        texts.append((seat, driver.execute_script("return document.documentElement.outerHTML")))
+    texts.append(("spectator", spectator.execute_script("return document.documentElement.outerHTML")))
+    viewer = client.get(f"/matches/{mid}/export", params={"format": "html"}, headers=auth(tokens["spectator"]))
+    assert viewer.status_code == 200, viewer.text
+    texts.append(("spectator", viewer.text))
+    for role, text in texts:
+        assert not leaks(referee, mid, role, text), (role, leaks(referee, mid, role, text))
+    return len(texts)
+
+
+@pytest.mark.parametrize("game", sorted(CASES))
+def test_two_seat_pages_play_a_complete_match_by_taps(server, phones, game):
+    live, client, referee = server
+    case = CASES[game]
+    began = time.monotonic()
+    mid, tokens = start(client, case)
+    seats = tokens["seats"]
+    pages = dict(zip(case.players, phones[:2]))
+    for seat, driver in pages.items():
+        open_page(driver, live, mid, seats[seat])
+    spectator = phones[2]
+    open_page(spectator, live, mid, tokens["spectator"])
+    import random
+
+    rng, taps, searched = random.Random(case.seed), [], 0
+    while True:
+        now = answers(client, mid, seats)
+        if any(a["result"] for a in now.values()):
+            break
+        offer = offered(now)
+        assert offer and len(taps) < case.taps, (game, len(taps), "the match did not end as the HTTP test's did")
+        tap = case.pick(offer, rng)
+        driver, seq = pages[tap.seat], now[tap.seat]["seq"]
+        at_head(driver, seq)
+        tap_on(driver, tap)
+        at_head(driver, seq + 1)
+        verdict = driver.execute_script("return document.body.dataset.verdict")
+        assert verdict in ("accepted", "held"), driver.execute_script("return document.getElementById('verdict').textContent")
+        taps.append(tap)
+        if len(taps) % SEARCH_EVERY == 0:
+            searched += search_pages(referee, client, mid, tokens, pages, spectator)
+    seconds = time.monotonic() - began
+    # the same match as the HTTP test's, tap for tap
+    assert len(taps) == case.taps, (game, len(taps))
+    assert [e.actor for e in referee.log(mid)] == [t.seat for t in taps]
+    # every page ends showing the result, and offers nothing more
+    result = now[case.players[0]]["result"]
+    assert result.startswith(case.result), result
+    for driver in pages.values():
+        wait_for(driver, "return document.body.dataset.over === 'yes'")
+        assert driver.execute_script("return document.getElementById('result').textContent") == f"Game over: {result}"
+        assert not driver.execute_script("return !!document.querySelector('#moves button, #held button')")
+    searched += search_pages(referee, client, mid, tokens, pages, spectator)
+    assert searched >= 4
+    same_state(referee, client, mid, tokens["arbiter"])
+    FIGURES[game] = (len(taps), seconds)
