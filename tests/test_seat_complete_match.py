@@ -16,7 +16,8 @@ Which offered tap is taken, per game (digital matches, the games' own options, f
   something else than the first button.
 
 The options shorten a match where the game has one: By All Means starts with 3 trust (a player at 0 trust
-loses; the default is 10). War of Shadows and X-Files have none that shortens a game. The Chromium test
+loses; the default is 10). War of Shadows and X-Files have none that shortens a game; X-Files is played
+with closed hands (``open_hands=false``, the same taps) so that each seat has cards the other may not see. The Chromium test
 (tests/test_seat_complete_browser.py) plays these same matches through the pages, tap for tap.
 """
 
@@ -48,7 +49,7 @@ CASES = {
     "by_all_means": Case("by_all_means", ("alice", "bob"), 4, seeded, {"start_trust": 3}, 24,
                          "alice won (trust)"),
     "war_of_shadows": Case("war_of_shadows", ("alice", "bob"), 3, first, {}, 137, "bob won (score)"),
-    "xfiles_encounters": Case("xfiles_encounters", ("alice", "bob"), 5, seeded, {}, 168,
+    "xfiles_encounters": Case("xfiles_encounters", ("alice", "bob"), 5, seeded, {"open_hands": False}, 168,
                               "everyone lost (player defeated)"),
 }
 #: no complete match here takes more taps
