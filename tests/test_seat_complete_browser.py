@@ -57,18 +57,24 @@ def phones():
         print("\ncomplete matches by taps:", ", ".join(f"{g} {n} taps in {s:.1f} s" for g, (n, s) in FIGURES.items()))
 
 
+#: waits inside the page (one round trip, no polling over WebDriver) until the condition holds or time is up
+WAIT = """
+const [cond, ms] = arguments, done = arguments[arguments.length - 1], test = new Function(cond), t0 = performance.now();
+(function look() {
+  let v = false; try { v = test(); } catch (e) { v = false; }
+  if (v || performance.now() - t0 > ms) done(v || null); else setTimeout(look, 10);
+})();"""
+
+
 def wait_for(driver, script: str, timeout: float = 30.0):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = driver.execute_script(script)
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            seen = driver.execute_script("return [JSON.stringify(document.body.dataset), "
-                                         "(document.getElementById('verdict') || {}).textContent, "
-                                         "(document.getElementById('status') || {}).textContent]")
-            raise AssertionError(f"timed out waiting for: {script}; the page: {seen}")
-        time.sleep(0.02)
+    driver.set_script_timeout(timeout + 10)
+    value = driver.execute_async_script(WAIT, script, int(timeout * 1000))
+    if not value:
+        seen = driver.execute_script("return [JSON.stringify(document.body.dataset), "
+                                     "(document.getElementById('verdict') || {}).textContent, "
+                                     "(document.getElementById('status') || {}).textContent]")
+        raise AssertionError(f"timed out waiting for: {script}; the page: {seen}")
+    return value
 
 
 def at_head(driver, seq: int) -> None:
