@@ -6,19 +6,20 @@ log (the audit re-adjudicates it from set-up, clean, and a fresh fold gives the 
 Which offered tap is taken, per game (digital matches, the games' own options, fixed seeds):
 
 * War of Shadows: the first offered choice ends the game (four rounds, 137 taps).
-* By All Means and X-Files: the first offered choice never ends them, so the test's own
-  ``random.Random(seed)`` picks among what the pages offer. By All Means lists ``end_turn`` first among a
-  turn's moves, so first-choice play ends every turn at once and nobody ever wins (400 taps of
-  end_turn/close_turn); X-Files offers a seat whose turn it is not a declared effect that changes nothing
-  (``manual_effect ... ops=points:attack:0``, the template of §4.25), so the first seat taps it for ever.
-  Neither is a wrong order for a person (the pages keep each game's order, generated, never per game; a
-  person reads the whole list), so the page is left as it is and the test plays like a person who picks
-  something else than the first button.
+* By All Means and X-Files: the first offered choice never ends them
+  (:func:`test_why_a_seeded_pick_plays_these_games`), so the test's own ``random.Random(seed)`` picks
+  among what the pages offer. By All Means lists ``end_turn`` first among a turn's moves, so first-choice
+  play ends every turn at once and nobody ever wins; X-Files offers the seat whose turn it is not a
+  declared effect that changes nothing (``manual_effect ... ops=points:attack:0``, the template of §4.25),
+  first, so after 25 taps that seat taps it for ever. Neither is a wrong order for a person, who reads the
+  whole list (a page keeps its game's order: it is generated, never written per game), so the pages are
+  left as they are and the test plays like a person who picks something else than the first button.
 
 The options shorten a match where the game has one: By All Means starts with 3 trust (a player at 0 trust
 loses; the default is 10). War of Shadows and X-Files have none that shortens a game; X-Files is played
-with closed hands (``open_hands=false``, the same taps) so that each seat has cards the other may not see. The Chromium test
-(tests/test_seat_complete_browser.py) plays these same matches through the pages, tap for tap.
+with closed hands (``open_hands=false``, the same taps) so that each seat has cards the other may not see.
+The Chromium test (tests/test_seat_complete_browser.py) plays these same matches through the pages, tap
+for tap.
 """
 
 from __future__ import annotations
@@ -91,14 +92,24 @@ def test_the_seats_play_a_complete_match_by_the_taps_their_pages_offer(hall, gam
     same_state(referee, client, mid, tokens["arbiter"])
 
 
-def test_first_choice_play_ends_no_turn_of_by_all_means():
-    """Why By All Means is played by a seeded pick: the first offered choice of the seat whose turn it is
-    is ``end_turn`` (the game lists it first), so first-choice play only ends turns."""
+#: what first-choice play keeps tapping once a match is under way, where it never ends the match
+NEVER_ENDS = {
+    # the seat whose turn it is is offered end_turn first (the game lists it first): turns only end
+    "by_all_means": {"end_turn", "close_turn"},
+    # the seat off turn is offered a declared effect that changes nothing (the template of §4.25), first
+    "xfiles_encounters": {"manual_effect source=avatar.alice ops=points:attack:0"},
+}
+
+
+@pytest.mark.parametrize("game", sorted(NEVER_ENDS))
+def test_why_a_seeded_pick_plays_these_games(game):
+    """First-choice play of the same match goes round in circles: after the opening, every tap is one of
+    the same few moves that change nothing or only end turns."""
     store = MemoryStore()
     with TestClient(create_app(lambda: Referee(store))) as client:
-        case = CASES["by_all_means"]._replace(pick=first)
+        case = CASES[game]
         mid, tokens = start(client, case)
-        played = play_out(client, mid, tokens["seats"], first, case.seed, 40)
-    assert not played.result and len(played.taps) == 40
-    late = {t.intent for t in played.taps[10:]}
-    assert late == {"end_turn", "close_turn"}, late
+        played = play_out(client, mid, tokens["seats"], first, case.seed, 60)
+    assert not played.result and len(played.taps) == 60
+    late = {t.intent for t in played.taps[30:]}
+    assert late == NEVER_ENDS[game], late
