@@ -207,7 +207,8 @@ def test_two_seat_pages_play_a_complete_match_by_taps(server, phones, game):
         assert foremost or case.pick is not first, (tap, "is not the first choice the page offers")
         at_head(driver, seq + 1)
         verdict = driver.execute_script("return document.body.dataset.verdict")
-        assert verdict in ("accepted", "held"), driver.execute_script("return document.getElementById('verdict').textContent")
+        assert verdict in ("accepted", "held"), \
+            driver.execute_script("return document.getElementById('verdict').textContent")
         taps.append(tap)
         if len(taps) % SEARCH_EVERY == 0 or len(taps) == case.taps // 2:
             n, k = search_pages(referee, client, mid, tokens, pages, spectator, len(taps) == case.taps // 2)
