@@ -14,6 +14,7 @@ Skips without Chromium."""
 from __future__ import annotations
 
 import functools
+import random
 import time
 
 import pytest
@@ -191,8 +192,6 @@ def test_two_seat_pages_play_a_complete_match_by_taps(server, phones, game):
         open_page(driver, live, mid, seats[seat])
     spectator = phones[2]
     open_page(spectator, live, mid, tokens["spectator"])
-    import random
-
     rng, taps, searched, own = random.Random(case.seed), [], 0, 0
     while True:
         now = answers(client, mid, seats)
