@@ -1,11 +1,13 @@
 """A complete match by taps alone in headless Chromium (issue 26): By All Means, War of Shadows and X-Files,
 each played from set-up to the result by two seat pages (``/play/MATCH``) against a real server.
 
-Each tap is the one tests/test_seat_complete_match.py takes (the same match, seed, options and pick: the
-first offered choice, or the test's own seeded generator among what the pages offer): the test finds it in
-the acting seat's page and taps it there (picking a field at a time where the page asks, holding "Hold to
-see your hand" where the move names a hidden card), then waits on the page's own state (the head it shows,
-the write finished), never on a clock. Every tap is accepted (or held, and confirmed by a tap on the other
+Each tap is the one tests/test_seat_complete_match.py takes (the same match, seed, options and pick).
+Where that is the first offered choice (War of Shadows), the pages alone say it: once both show the head,
+the first page in seating order that offers anything gets its first button tapped until a move is made.
+Where the test's own seeded generator picks among what the pages offer, it picks from the pages' answers
+and the test finds that move on the acting seat's page. Either way a field is picked at a time where the
+page asks, "Hold to see your hand" is held where the move names a hidden card, and the test then waits
+on the page's own state (the head it shows, the write finished), never on a clock. Every tap is accepted (or held, and confirmed by a tap on the other
 page); every page ends showing the result; the state the server answers is the replay's. The other seat's
 page and a spectator's (its ``/play`` page and the match's HTML viewer, the spectators' token's view) are
 searched, whenever they show the head, for every card hidden from them: none is there.
@@ -99,8 +101,7 @@ def open_page(driver, live: LiveServer, mid: str, token: str) -> None:
                      "|| document.getElementById('who').textContent.startsWith('This page cannot')")
 
 
-#: finds ``tap`` on the page and taps it, or the field pick leading to it; says what it did and whether it
-#: was the first button the page offers
+#: finds ``tap`` on the page and taps it, or the field pick leading to it; says what it did
 TAP = """
 const [verb, intent, fields, confirms] = arguments;
 let b = null, what = 'move';
@@ -114,27 +115,53 @@ else {
       x => x.dataset.key === row.dataset.key && x.dataset.value === fields[row.dataset.key]) || null; }
   }
 }
-if (!b) return ['missing', false];
-const top = document.querySelector('#held button.confirm, #moves button.choice, #moves button.pick:not(.on)');
-if (b.classList.contains('private') && !document.body.classList.contains('revealed')) return ['covered', false];
+if (!b) return 'missing';
+if (b.classList.contains('private') && !document.body.classList.contains('revealed')) return 'covered';
 b.click();
-return [what, b === top];"""
+return what;"""
 
 
-def tap_on(driver, tap: Tap) -> bool:
-    """Tap ``tap`` on its seat's page: fields picked until the move is listed, the hand held where covered.
-    Whether every button tapped was the first the page offered."""
-    foremost = True
+#: taps the first button the page offers (a confirmation, a move, or the first value of the field it asks
+#: for); says what it was, and the move's notation
+TOP = """
+const b = document.querySelector('#held button.confirm, #moves button.choice, #moves button.pick:not(.on)');
+if (!b) return ['none', ''];
+if (b.classList.contains('private') && !document.body.classList.contains('revealed')) return ['covered', ''];
+b.click();
+return [b.classList.contains('pick') ? 'pick' : b.classList.contains('confirm') ? 'confirm' : 'move', b.dataset.intent || ''];"""
+
+
+def offers(driver) -> bool:
+    return bool(driver.execute_script(
+        "return !!document.querySelector('#held button.confirm, #moves button.choice, #moves button.pick')"))
+
+
+def tap_top(driver, seat: str, seq: int) -> Tap:
+    """Tap the first offered move on ``seat``'s page (picking the first value of each field it asks for,
+    holding the hand where covered); the tap made."""
     for _ in range(16):
-        did, top = driver.execute_script(TAP, tap.verb, tap.intent, dict(tap.fields), tap.confirms)
+        did, intent = driver.execute_script(TOP)
         if did == "covered":
             hold(driver)
-            continue
-        if did == "missing":
+        elif did == "none":
+            raise AssertionError(f"{seat}'s page offers nothing")
+        elif did == "confirm":
+            return Tap(seat=seat, entry=seq)
+        elif did == "move":
+            return Tap(seat=seat, intent=intent)
+    raise AssertionError(f"{seat}'s page did not list a move after 16 picks")
+
+
+def tap_on(driver, tap: Tap) -> None:
+    """Tap ``tap`` on its seat's page: fields picked until the move is listed, the hand held where covered."""
+    for _ in range(16):
+        did = driver.execute_script(TAP, tap.verb, tap.intent, dict(tap.fields), tap.confirms)
+        if did == "covered":
+            hold(driver)
+        elif did == "missing":
             raise AssertionError(f"the page does not offer {tap}")
-        foremost = foremost and top
-        if did == "move":
-            return foremost
+        elif did == "move":
+            return
     raise AssertionError(f"{tap} was not reached by picking its fields")
 
 
@@ -194,16 +221,28 @@ def test_two_seat_pages_play_a_complete_match_by_taps(server, phones, game):
     open_page(spectator, live, mid, tokens["spectator"])
     rng, taps, searched, own = random.Random(case.seed), [], 0, 0
     while True:
-        now = answers(client, mid, seats)
-        if any(a["result"] for a in now.values()):
-            break
-        offer = offered(now)
-        assert offer and len(taps) < case.taps, (game, len(taps), "the match did not end as the HTTP test's did")
-        tap = case.pick(offer, rng)
-        driver, seq = pages[tap.seat], now[tap.seat]["seq"]
-        at_head(driver, seq)
-        foremost = tap_on(driver, tap)
-        assert foremost or case.pick is not first, (tap, "is not the first choice the page offers")
+        if case.pick is first:
+            # the first offered choice: read off the pages alone (both at the head), tapped on the first
+            # page in seating order that offers anything
+            seq = referee.store.head(mid)
+            for driver in pages.values():
+                at_head(driver, seq)
+            if pages[case.players[0]].execute_script("return document.body.dataset.over === 'yes'"):
+                break
+            seat = next((s for s, d in pages.items() if offers(d)), None)
+            assert seat is not None and len(taps) < case.taps, (game, len(taps), "the match did not end as the HTTP test's did")
+            driver = pages[seat]
+            tap = tap_top(driver, seat, seq)
+        else:
+            now = answers(client, mid, seats)
+            if any(a["result"] for a in now.values()):
+                break
+            offer = offered(now)
+            assert offer and len(taps) < case.taps, (game, len(taps), "the match did not end as the HTTP test's did")
+            tap = case.pick(offer, rng)
+            driver, seq = pages[tap.seat], now[tap.seat]["seq"]
+            at_head(driver, seq)
+            tap_on(driver, tap)
         at_head(driver, seq + 1)
         verdict = driver.execute_script("return document.body.dataset.verdict")
         assert verdict in ("accepted", "held"), \
@@ -217,7 +256,7 @@ def test_two_seat_pages_play_a_complete_match_by_taps(server, phones, game):
     assert len(taps) == case.taps, (game, len(taps))
     assert [e.actor for e in referee.log(mid)] == [t.seat for t in taps]
     # every page ends showing the result, and offers nothing more
-    result = now[case.players[0]]["result"]
+    result = answers(client, mid, seats)[case.players[0]]["result"]
     assert result.startswith(case.result), result
     for driver in pages.values():
         wait_for(driver, "return document.body.dataset.over === 'yes'")
