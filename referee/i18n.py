@@ -122,7 +122,10 @@ def refusal(messages: Messages, code: str, message: str) -> str:
     reader reads English or no template matches."""
     if _current == "en":
         return message
-    return messages.render(code, message, gettext)
+    from referee.engine.messages import FRAMEWORK
+
+    found = messages.render(code, message, gettext)
+    return FRAMEWORK.render(code, message, gettext) if found == message else found
 
 
 def citation(rulebook: Rulebook, rule: str) -> str:

@@ -13,16 +13,18 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from functools import cached_property
 
+from .codes import MatchCode, TurnCode
+
 _FIELD = re.compile(r"\{(\w+)\}")
 
 
 def _pattern(template: str) -> re.Pattern[str]:
-    """``template`` as a regular expression, each ``{field}`` a named group (the shortest that fits)."""
+    """``template`` as a regular expression, each ``{field}`` a named group (the shortest that fits, which may be empty: a conditional ``{s}`` of a plural, a hint left out)."""
     out, at, seen = [], 0, set()
     for m in _FIELD.finditer(template):
         out.append(re.escape(template[at:m.start()]))
         name = m.group(1)
-        out.append(f"(?P={name})" if name in seen else f"(?P<{name}>.+?)")
+        out.append(f"(?P={name})" if name in seen else f"(?P<{name}>.*?)")
         seen.add(name)
         at = m.end()
     out.append(re.escape(template[at:]))
@@ -69,3 +71,16 @@ class Messages:
 
 #: a game that declares no templates: its messages are shown as recorded
 NO_MESSAGES = Messages()
+
+
+def N_(msgid: str) -> str:
+    """Marks a template for the catalog (``python -m referee.i18n extract``)."""
+    return msgid
+
+
+#: the engine's own refusals, recorded before a game's rules are asked (``core``): read through these when
+#: the game's templates match nothing
+FRAMEWORK = Messages({
+    MatchCode.OVER: (N_("the match is over; no further intents are accepted"),),
+    TurnCode.NOT_YOUR_TURN: (N_("{seat} may not {verb} now (may act: {actors})"),),
+})

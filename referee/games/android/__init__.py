@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from referee.engine.protocol import Capabilities, GameBase, OptionSpec
 
 from .data import CARD_TABLES
+from .messages import MESSAGES
 from .model import Event, Intent, State
 from .options import option_specs
 from .rules import AndroidRules
@@ -39,6 +40,7 @@ class AndroidGame(GameBase):
     min_players = 3
     max_players = 5
     intent_type = Intent
+    messages = MESSAGES
     event_type = Event
     state_type = State
     rules_type = AndroidRules

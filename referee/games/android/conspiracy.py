@@ -28,7 +28,7 @@ def _closed(tx: Tx) -> None:
 
 def reveal_conspiracy(tx: Tx, it: RevealConspiracy) -> None:
     rules = tx.rules
-    substep(tx, ("lead_use",), "lead/no_lead_to_use", f"{tx.seat} has no lead to use", R_REVEAL, move_pending=True)
+    substep(tx, ("lead_use",), Code.LEAD_NO_LEAD_TO_USE, f"{tx.seat} has no lead to use", R_REVEAL, move_pending=True)
     _closed(tx)
     pile = tx.s.puzzle.markers[tx.seat]
     tx.require(it.piece is not None and it.piece in tx.s.puzzle.piles.get(pile, ()), Code.CONSPIRACY_PIECE_NOT_IN_PILE,
@@ -65,7 +65,7 @@ def reveal_conspiracy(tx: Tx, it: RevealConspiracy) -> None:
 
 
 def dig_deeper(tx: Tx, it: DigDeeper) -> None:
-    substep(tx, ("lead_use",), "lead/no_lead_to_use", f"{tx.seat} has no lead to use", R_DIG, move_pending=True)
+    substep(tx, ("lead_use",), Code.LEAD_NO_LEAD_TO_USE, f"{tx.seat} has no lead to use", R_DIG, move_pending=True)
     _closed(tx)
     at = tx.s.puzzle.markers[tx.seat]
     more = [p for p in PILES[PILES.index(at) + 1:] if tx.s.puzzle.piles.get(p)]
@@ -80,7 +80,7 @@ def dig_deeper(tx: Tx, it: DigDeeper) -> None:
 
 
 def _benefit(tx: Tx, wanted: str) -> None:
-    st = substep(tx, ("piece_benefit",), "benefit/none_pending", f"{tx.seat} has no piece benefit to take", R_BENEFIT)
+    st = substep(tx, ("piece_benefit",), Code.BENEFIT_NONE_PENDING, f"{tx.seat} has no piece benefit to take", R_BENEFIT)
     if wanted == "decline":
         return
     tx.require(st.piece_type == wanted, Code.BENEFIT_WRONG_BENEFIT,
@@ -142,7 +142,7 @@ def ports(tx: Tx, piece: str, rotation: int) -> set[str]:
 
 
 def place_piece(tx: Tx, it: PlacePiece) -> None:
-    st = substep(tx, ("piece_placement",), "puzzle/no_piece_pending", f"{tx.seat} has no puzzle piece to place", R_PLACE)
+    st = substep(tx, ("piece_placement",), Code.PUZZLE_NO_PIECE_PENDING, f"{tx.seat} has no puzzle piece to place", R_PLACE)
     pz = tx.rules.data.puzzle
     rc = parse_cell(it.at)
     tx.require(rc is not None, Code.REF_MALFORMED, f"at= is a cell r<row>c<col> (r0c0..r{pz.rows - 1}c{pz.cols - 1}), not {it.at!r}", R_PLACE)
@@ -167,7 +167,7 @@ def place_piece(tx: Tx, it: PlacePiece) -> None:
 
 
 def discard_piece(tx: Tx, it: DiscardPiece) -> None:
-    st = substep(tx, ("piece_placement",), "puzzle/no_piece_pending", f"{tx.seat} has no puzzle piece to discard", R_PLACE)
+    st = substep(tx, ("piece_placement",), Code.PUZZLE_NO_PIECE_PENDING, f"{tx.seat} has no puzzle piece to discard", R_PLACE)
     tx.emit(PuzzlePieceDiscarded(seat=tx.seat, piece=st.piece or ""), Popped(step="piece_placement"))
     if tx.rules.options["bonus_on_discard"]:
         _bonus(tx, st.piece or "")

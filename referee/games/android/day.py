@@ -251,7 +251,7 @@ def move_lead(tx: Tx, it: MoveLead) -> None:
 
 
 def draw_evidence(tx: Tx, it: DrawEvidence) -> None:
-    substep(tx, ("lead_use",), "lead/no_lead_to_use", f"{tx.seat} has no lead to use", R_EVIDENCE, move_pending=True)
+    substep(tx, ("lead_use",), Code.LEAD_NO_LEAD_TO_USE, f"{tx.seat} has no lead to use", R_EVIDENCE, move_pending=True)
     pile = tx.s.evidence_pile
     tx.require(sum(pile.values()) > 0, Code.EVIDENCE_PILE_EMPTY, "the evidence pile is empty", R_EVIDENCE)
     tx.require(any(tx.s.suspects[s].alive for s in tx.s.active_suspects), Code.EVIDENCE_NO_LIVING_SUSPECT,
@@ -265,7 +265,7 @@ def draw_evidence(tx: Tx, it: DrawEvidence) -> None:
 
 
 def place_evidence(tx: Tx, it: PlaceEvidence) -> None:
-    st = substep(tx, ("evidence_placement",), "evidence/no_token_drawn", f"{tx.seat} has drawn no evidence token", R_EVIDENCE)
+    st = substep(tx, ("evidence_placement",), Code.EVIDENCE_NO_TOKEN_DRAWN, f"{tx.seat} has drawn no evidence token", R_EVIDENCE)
     tx.require(it.suspect in tx.rules.data.suspects, Code.REF_UNKNOWN_SUSPECT, f"no suspect {it.suspect!r}", R_EVIDENCE)
     tx.require(it.suspect in tx.s.active_suspects, Code.EVIDENCE_SUSPECT_NOT_IN_GAME,
                f"{it.suspect} is not a suspect in this game ({ids(tx.s.active_suspects)})", R_EVIDENCE)
@@ -290,7 +290,7 @@ def use_possible(tx: Tx) -> bool:
 
 
 def skip_lead_use(tx: Tx, it: SkipLeadUse) -> None:
-    substep(tx, ("lead_use",), "lead/no_lead_to_use", f"{tx.seat} has no lead to use", R_FOLLOW, move_pending=True)
+    substep(tx, ("lead_use",), Code.LEAD_NO_LEAD_TO_USE, f"{tx.seat} has no lead to use", R_FOLLOW, move_pending=True)
     tx.require(not use_possible(tx), Code.LEAD_USE_AVAILABLE, "a use is possible: draw_evidence or reveal_conspiracy", R_FOLLOW)
     tx.emit(LeadUseSkipped(seat=tx.seat), Popped(step="lead_use"))
     tx.flag("lead_use_skipped", tx.seat)

@@ -32,6 +32,7 @@ from typing import Any
 from referee.engine.protocol import Capabilities, GameBase, OptionSpec
 
 from .data import CARD_TABLES
+from .messages import MESSAGES
 from .model import Event, Intent, State
 from .options import option_specs
 from .rules import CopycatRules
@@ -47,6 +48,7 @@ class CopycatGame(GameBase):
     min_players = 2
     max_players = 4
     intent_type = Intent
+    messages = MESSAGES
     event_type = Event
     state_type = State
     rules_type = CopycatRules

@@ -43,6 +43,7 @@ from collections.abc import Mapping
 from referee.engine.protocol import Capabilities, GameBase, OptionSpec
 
 from .data import CARD_TABLES
+from .messages import MESSAGES
 from .model import Event, Intent, State
 from .options import option_specs
 from .rules import WarOfShadowsRules
@@ -58,6 +59,7 @@ class WarOfShadowsGame(GameBase):
     max_players = 4
     intent_type = Intent
     event_type = Event
+    messages = MESSAGES
     state_type = State
     rules_type = WarOfShadowsRules
     card_sets: Mapping[str, str] = {"TM-1": "data/tm1.toml", "demo": "data/demo.toml", "boards": "data/boards.toml"}

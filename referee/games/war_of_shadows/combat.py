@@ -7,35 +7,36 @@ effects that leave two empires in one region.
 from __future__ import annotations
 
 
+from .codes import Code
 from .model import CombatResolved, State
 from .queries import Queries
 from .txn import Tx, plural
 
 
-ATTACK_CHECKS = ("source_not_controlled", "target_not_enemy", "sea_border", "not_adjacent", "no_banners_moved",
-                 "insufficient_banners", "cannot_abandon_conquered")
+ATTACK_CHECKS = (Code.SOURCE_NOT_CONTROLLED, Code.TARGET_NOT_ENEMY, Code.SEA_BORDER, Code.NOT_ADJACENT,
+                 Code.NO_BANNERS_MOVED, Code.INSUFFICIENT_BANNERS, Code.CANNOT_ABANDON_CONQUERED)
 #: the attack checks no ruling waives (the banners must be there to move)
-BANNER_CHECKS = frozenset(("no_banners_moved", "insufficient_banners"))
+BANNER_CHECKS = frozenset((Code.NO_BANNERS_MOVED, Code.INSUFFICIENT_BANNERS))
 
 
 def attack_check(rules: Queries, state: State, empire: str, src: str, dst: str, count: int,
                  code: str) -> str | None:
     """One of the §4.10 checks: the message if it fails, else None."""
     have = state.banners[src][empire]
-    if code == "source_not_controlled":
+    if code == Code.SOURCE_NOT_CONTROLLED:
         owner = rules.control(state, src)
         return None if owner == empire else f"{src} is controlled by {owner}, not the {empire}"
-    if code == "target_not_enemy":
+    if code == Code.TARGET_NOT_ENEMY:
         if rules.control(state, dst) == empire:
             return f"{dst} is already controlled by the {empire}: attacks target other empires' regions"
         return None
-    if code == "sea_border":
+    if code == Code.SEA_BORDER:
         return f"{src} and {dst} face each other across water: no attacks over the sea" if rules.board.across_sea(src, dst) else None
-    if code == "not_adjacent":
+    if code == Code.NOT_ADJACENT:
         return None if rules.board.adjacent(src, dst) else f"{src} and {dst} share no land border"
-    if code == "no_banners_moved":
+    if code == Code.NO_BANNERS_MOVED:
         return None if count >= 1 else f"an attack moves at least 1 banner, not {count}"
-    if code == "insufficient_banners":
+    if code == Code.INSUFFICIENT_BANNERS:
         return None if count <= have else f"{src} holds {plural(have, empire + ' banner')}, not {count}"
     if rules.home(src) != empire and count > have - 1:
         return f"{src} is a conquered region: at least 1 of its {have} {empire} banners must stay"

@@ -34,6 +34,7 @@ from collections.abc import Mapping
 
 from referee.engine.protocol import Capabilities, GameBase, OptionSpec
 
+from .messages import MESSAGES
 from .model import Event, Intent, State
 from .options import option_specs
 from .rules import XFilesRules
@@ -50,6 +51,7 @@ class XFilesGame(GameBase):
     min_players = 1
     max_players = 5
     intent_type = Intent
+    messages = MESSAGES
     event_type = Event
     state_type = State
     rules_type = XFilesRules

@@ -1,0 +1,108 @@
+"""Each game's refusals in the reader's language (issue 29): every game that declares its refusal
+templates has each of them in the catalog, and every refusal its scenario files and bundled replays
+record is read through one of its code's templates, so a Russian reader gets it in Russian. War of
+Shadows' Ember Coast demo imports with every rejection in Russian and the same JSON either way."""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+import re
+
+import pytest
+
+from conftest import ROOT  # noqa: F401 - cli is conftest's fixture
+from referee import i18n
+from referee.engine.messages import NO_MESSAGES
+from referee.games import get_game
+
+PO = os.path.join(ROOT, "referee", "locale", "ru", "LC_MESSAGES", "referee.po")
+#: the games whose refusals read in Russian: all five
+SPOKEN = ("by_all_means", "war_of_shadows", "copycat", "android", "xfiles_encounters")
+#: framework refusals (a match that is over, a turn that is not the seat's): the engine's words, not the game's
+FRAMEWORK = ("match/",)
+
+
+@pytest.fixture
+def english(monkeypatch):
+    for name in ("REFEREE_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
+    yield
+    i18n.use("en")
+
+
+def _recorded_refusals(game: str, monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
+    """(code, message) of every refusal the game's scenario files record."""
+    from referee.scenario import run_file
+    from referee.service import Referee
+
+    seen: list[tuple[str, str]] = []
+    submit = Referee.submit
+
+    def recording(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        result = submit(self, *args, **kwargs)
+        verdict = getattr(result, "verdict", None)
+        if getattr(verdict, "code", None) and getattr(verdict, "message", None):
+            seen.append((str(verdict.code), str(verdict.message)))
+        return result
+
+    monkeypatch.setattr(Referee, "submit", recording)
+    for path in sorted(glob.glob(os.path.join(ROOT, "tests", "scenarios", game, "*.toml"))):
+        run_file(path)
+    return seen
+
+
+@pytest.mark.parametrize("game", SPOKEN)
+def test_every_template_of_the_game_is_in_the_catalog_and_translated(game):
+    from babel.messages.pofile import read_po
+
+    messages = get_game(game).messages
+    assert messages is not NO_MESSAGES and messages.templates()
+    with open(PO, "rb") as fh:
+        translated = {m.id: m.string for m in read_po(fh, locale="ru") if m.id}
+    assert [t for t in messages.templates() if not translated.get(t)] == []
+
+
+@pytest.mark.parametrize("game", SPOKEN)
+def test_every_refusal_of_the_games_scenarios_reads_in_russian(game, english, monkeypatch):
+    refusals = [(c, m) for c, m in _recorded_refusals(game, monkeypatch) if not c.startswith(FRAMEWORK)]
+    assert len(refusals) >= 30  # the scenario files refuse many intents: a broken recorder would find none
+    messages = get_game(game).messages
+    i18n.use("ru")
+    unread = [(c, m) for c, m in refusals if i18n.refusal(messages, c, m) == m]
+    assert unread == []
+    # the Russian reading names the same ids the recorded message does (seat, card, region ...)
+    for code, message in refusals[:200]:
+        russian = i18n.refusal(messages, code, message)
+        for ident in re.findall(r"\b[a-z]+_c\d\b|\b[a-z]+\.[a-z]+\b", message):
+            assert ident in russian, (message, russian)
+
+
+def test_ember_coast_reads_in_russian_with_the_same_json(cli, english, monkeypatch, tmp_path):
+    demo = os.path.join(ROOT, "replays", "war_of_shadows", "ember-coast.txt")
+    monkeypatch.setenv("COLUMNS", "400")
+    out = {}
+    for lang in ("en", "ru"):
+        db = str(tmp_path / f"{lang}.db")
+        r = cli("--db", db, "--lang", lang, "import", demo)
+        assert r.code == 0, r.err
+        out[lang] = r.out
+        j = cli("--db", str(tmp_path / f"{lang}-json.db"), "--lang", lang, "import", demo, "--json")
+        assert j.code == 0, j.err
+        out[lang + ".json"] = j.out
+    assert "sea_border: saltmarsh and frostmere face each other across water" in out["en"]
+    assert "sea_border: saltmarsh и frostmere разделены водой: через море не атакуют" in out["ru"]
+    assert "wrong_discard_count: у игрока vera карт: 7, сбросить нужно 2, а не 1" in out["ru"]
+    assert "подготовка не закончена (без общества: vera; не разложены жетоны лояльности: anna, boris, vera)" in out["ru"]
+    rejected = [line for line in out["ru"].splitlines() if re.search(r"\(запись \d+\) [a-z_]+/", line)]
+    assert len(rejected) == 6
+    for line in rejected:  # the message itself: Cyrillic, not the recorded English
+        message = line.split(": ", 1)[1]
+        assert re.search(r"[а-яё]", message), line
+        assert not re.search(r"\b(?:the|is|not|has|holds|already)\b", message), line
+
+    en, ru = json.loads(out["en.json"]), json.loads(out["ru.json"])
+    assert ru["match_id"] != en["match_id"] and en["rejected"] == 6
+    # byte for byte once the match id (new in each database) is the same
+    assert out["ru.json"].strip() == json.dumps(dict(en, match_id=ru["match_id"]), indent=2, ensure_ascii=False)
