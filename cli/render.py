@@ -127,9 +127,11 @@ def tokens(server: str, answer: MatchCreated) -> None:
         table.add_row(seat, token)
     table.add_row("arbiter", minted.arbiter)
     table.add_row("spectator", minted.spectator)
+    for actor, token in minted.actors.items():  # the game's actors that are no seat (Copycat's table)
+        table.add_row(actor, token)
     con.print(table)
     con.print("Each seat plays from its phone at its page (the token in the fragment, never sent to the server):")
-    for seat, token in minted.seats.items():
+    for seat, token in {**minted.seats, **minted.actors}.items():
         con.print(f"  {escape(seat)}: {server.rstrip('/')}/play/{info.id}#token={token}", soft_wrap=True, highlight=False)
 
 

@@ -105,16 +105,21 @@ class Access:
     # -- tokens ----------------------------------------------------------------------------------
 
     def _mint(self, info: MatchInfo) -> Tokens:
+        """One token a seat, the arbiter's, the spectators' and one for each actor the game declares besides
+        the seats and the arbiter (an actor named ``arbiter`` is the arbiter's token's)."""
         seats = {seat: secrets.token_urlsafe(24) for seat in info.players}
+        others = self.referee.game(info.game).capabilities.other_actors
+        actors = {a: secrets.token_urlsafe(24) for a in others if a != ARBITER and a not in seats}
         arbiter, spectator = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
         rows = [StoredToken(token_hash=hash_token(t), match_id=info.id, role="seat", seat=s) for s, t in seats.items()]
         rows.append(StoredToken(token_hash=hash_token(arbiter), match_id=info.id, role="arbiter"))
         rows.append(StoredToken(token_hash=hash_token(spectator), match_id=info.id, role="spectator"))
+        rows += [StoredToken(token_hash=hash_token(t), match_id=info.id, role="actor", seat=a) for a, t in actors.items()]
         try:
             self.store.add_tokens(rows)
         except StoreError as exc:
             raise StorageError(StoreCode.FAILED, f"could not record the match's tokens: {exc}") from None
-        return Tokens(seats=seats, arbiter=arbiter, spectator=spectator)
+        return Tokens(seats=seats, arbiter=arbiter, spectator=spectator, actors=actors)
 
     def authenticate(self, authorization: str | None, match_id: str) -> Principal:
         """The principal of an ``Authorization: Bearer <token>`` header for match ``match_id`` (its
@@ -137,13 +142,13 @@ class Access:
     @staticmethod
     def _require(p: Principal, roles: tuple[str, ...], what: str) -> None:
         if p.role not in roles:
-            who = "a spectator" if p.role == "spectator" else ("a seat" if p.role == "seat" else "the arbiter")
+            who = {"spectator": "a spectator", "seat": "a seat", "actor": f"the {p.seat}"}.get(p.role, "the arbiter")
             raise Forbidden(AuthCode.FORBIDDEN, f"{who} may not {what} (allowed: {', '.join(roles)})")
 
     def _view_of(self, loaded: Loaded, p: Principal, as_: str | None) -> str:
         """The view a caller asks for (``as``): the arbiter may look as anyone; a seat as itself or as a
         spectator; a spectator as a spectator."""
-        own = p.name
+        own = p.view
         if as_ is None or as_ == own:
             return own
         if p.role == "arbiter" or as_ == SPECTATOR:
@@ -163,7 +168,7 @@ class Access:
         from . import entryref
 
         loaded = self._load(p.match_id)
-        return entryref.resolve(self.referee, loaded.match.id, ref, what, seat=self._seat(p.name))
+        return entryref.resolve(self.referee, loaded.match.id, ref, what, seat=self._seat(p.view))
 
     # -- matches -------------------------------------------------------------------------------------
 
@@ -309,14 +314,14 @@ class Access:
         """Intents each seat could make now that would be accepted (hints; the benchmark's random play).
         A seat is shown the chance outcomes in them as ``?`` (a physical match's examples come from what
         only the referee knows) and a digital match's not at all (the referee draws them)."""
-        self._require(p, ("arbiter", "seat"), "ask for legal intents")
+        self._require(p, ("arbiter", "seat", "actor"), "ask for legal intents")
         loaded = self._load(p.match_id)
-        if p.role == "seat":
+        if p.role in ("seat", "actor"):
             if seat is not None and seat != p.seat:
                 raise Forbidden(AuthCode.OTHER_SEAT, f"{p.seat}'s token cannot ask for {seat}'s intents")
             seat = p.seat
         try:
-            return self.referee.legal(p.match_id, seat, blind=p.role == "seat")
+            return self.referee.legal(p.match_id, seat, blind=p.role != "arbiter")
         except NotImplementedError:
             raise BadInput(LegalCode.NOT_ENUMERABLE, f"{loaded.game.name} cannot list its legal intents here") from None
 
@@ -337,9 +342,9 @@ class Access:
                expected_seq: int | None = None, key: str | None = None) -> tuple[SubmitAnswer, bool]:
         """Adjudicate one intent for ``seat`` (default: the caller's). Returns (answer, replayed):
         ``replayed`` is True when ``key`` named a request already applied (nothing new was written)."""
-        self._require(p, ("seat", "arbiter"), "submit intents")
+        self._require(p, ("seat", "arbiter", "actor"), "submit intents")
         loaded = self._load(p.match_id)
-        if p.role == "seat":
+        if p.role in ("seat", "actor"):
             if seat is not None and seat != p.seat:
                 raise Forbidden(AuthCode.OTHER_SEAT, f"{p.seat}'s token cannot act for {seat}")
             seat = p.seat
@@ -352,7 +357,7 @@ class Access:
         return self._write(
             p, loaded, key, op, expected_seq is None, "intent",
             lambda request: self.referee.submit(loaded.match.id, seat, text, expected_seq=expected_seq, meta=meta,
-                                                blind=p.role == "seat", request=request),
+                                                blind=p.role != "arbiter", request=request),
         )
 
     def _notation(self, loaded: Loaded, obj: Mapping[str, Any]) -> str:
@@ -494,7 +499,7 @@ class Access:
         if stored is None:
             raise StorageError(LogCode.CORRUPT, f"entry {seq} of match {loaded.match.id} is missing; run an audit")
         body = loaded.decoder.decode(stored.body)
-        view = View(loaded, self._seat(p.name) if p.role != "arbiter" else None)
+        view = View(loaded, self._seat(p.view) if p.role != "arbiter" else None)
         shown, events = view.entry(stored, body)
         return SubmitAnswer(
             match_id=loaded.match.id, seq=seq, kind=kind, actor=actor, by=p.name,

@@ -52,16 +52,23 @@ def hash_token(token: str) -> str:
 
 @dataclass(frozen=True)
 class Principal:
-    """Who a token speaks for: a seat of one match, its arbiter, or its spectators."""
+    """Who a token speaks for: a seat of one match, its arbiter, its spectators, or an actor of its game
+    that is no seat (role ``actor``, the actor named in ``seat``: Copycat's ``table``)."""
 
     match_id: str
-    role: str  # "seat" | "arbiter" | "spectator"
+    role: str  # "seat" | "arbiter" | "spectator" | "actor"
     seat: str | None = None
 
     @property
     def name(self) -> str:
-        """The seat's name, or ``arbiter`` / ``spectator``: the view used and the ``by`` recorded."""
-        return self.seat if self.role == "seat" and self.seat is not None else self.role
+        """The seat's (or actor's) name, or ``arbiter`` / ``spectator``: the ``by`` recorded."""
+        return self.seat if self.role in ("seat", "actor") and self.seat is not None else self.role
+
+    @property
+    def view(self) -> str:
+        """The view the token reads: the seat's own, the arbiter's (everything) or the spectators'; an actor
+        that is no seat holds no hand and reads the spectators' view."""
+        return "spectator" if self.role == "actor" else self.name
 
 
 def bearer(authorization: str | None, missing: str) -> str:

@@ -11,6 +11,12 @@ moves, which is what the page offers to pick from. Nothing here is written per g
 What is private to the seat is found by comparing its drawing with the spectators' (areas and sections
 that differ), and the ids it sees that the spectators do not (the game's ``hidden_ids``): the page covers
 them until the seat's owner holds it to reveal. All of it is what the seat may see already.
+
+The same page serves the actors a game declares besides its seats (``Capabilities.other_actors``: Android's
+``arbiter``, Copycat's ``table``), one generic way (:func:`page_actor`): the arbiter's token speaks for the
+game's actor named ``arbiter``, else for its one other actor, and reads the arbiter's view (everything,
+covered on the page like a seat's hand); an actor's own token (role ``actor``) speaks for that actor and
+reads the spectators' view. Its moves are that actor's legal moves, offered as a seat's are.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from schemas import SPECTATOR
+from schemas import ARBITER, SPECTATOR
 from schemas.board import Board
 from schemas.seat import Choice, ChoiceField, HeldMove, MoveGroup, SeatAnswer
 
@@ -34,36 +40,50 @@ if TYPE_CHECKING:
     from .config import Loaded
 
 
+def page_actor(loaded: Loaded, p: Principal) -> tuple[str, str | None]:
+    """(the actor ``p``'s page speaks for, the view it reads: a seat, None for the arbiter's, or the
+    spectators'). A seat's token: its seat. The arbiter's: the game's actor ``arbiter`` (Android), else its
+    one other actor (Copycat's ``table``), else the arbiter itself, with no moves. An actor's own token: that
+    actor, with the spectators' view. The spectators' token has no page of moves."""
+    if p.role == "seat" and p.seat is not None:
+        return p.seat, p.seat
+    if p.role == "actor" and p.seat is not None:
+        return p.seat, SPECTATOR
+    if p.role == "arbiter":
+        others = loaded.game.capabilities.other_actors
+        return (ARBITER if ARBITER in others or len(others) != 1 else others[0]), None
+    raise Forbidden(AuthCode.FORBIDDEN, f"a seat's page is opened by that seat's token (or the arbiter's, or a "
+                    f"non-seat actor's), not the {p.role}'s (spectators follow the match's live view)")
+
+
 def seat_answer(access: Access, p: Principal) -> SeatAnswer:
-    """The page of ``p``'s seat; another role is refused (the arbiter and spectators have their views)."""
-    if p.role != "seat" or p.seat is None:
-        raise Forbidden(AuthCode.FORBIDDEN, f"a seat's page is opened by that seat's token, not the {p.role}'s "
-                        "(spectators follow the match's live view, the arbiter reads /matches/{id}/state)")
-    referee, seat = access.referee, p.seat
+    """The page of the actor ``p``'s token speaks for (:func:`page_actor`); a spectator's is refused."""
+    referee = access.referee
     loaded = referee.load(p.match_id)
-    view = referee.show(loaded.match.id, seat=seat)
+    seat, role = page_actor(loaded, p)
+    view = referee.show(loaded.match.id, seat=role)
     public = referee.show(loaded.match.id, seat=SPECTATOR)
     _, state = referee.state_at(loaded)
     rules = loaded.rules
     # the ids the seat's own view shows and the spectators' does not (only what this view names, whatever
     # a game's hidden_ids leaves out)
     text = msgspec.json.encode(view.state).decode()
-    secret = sorted(x for x in rules.hidden_ids(state, SPECTATOR) - rules.hidden_ids(state, seat)
+    secret = sorted(x for x in rules.hidden_ids(state, SPECTATOR) - rules.hidden_ids(state, role)
                     if re.search(rf"(?<![A-Za-z0-9_]){re.escape(x)}(?![A-Za-z0-9_])", text))
     named = sorted({n for n in (rules.name_of(x) for x in secret) if n})
     timeline = referee.timeline(loaded)
     held = None
     hold = timeline.open_hold()
     if hold is not None:
-        entry = referee.log(loaded.match.id, seat=seat, start=hold[0], stop=hold[0])[0]
+        entry = referee.log(loaded.match.id, seat=role, start=hold[0], stop=hold[0])[0]
         held = HeldMove(seq=entry.seq, actor=entry.actor or "", intent=entry.notation, confirmer=hold[1],
                         words=[in_names(entry.notation, rules.name_of)])
     take_back = None
     last = timeline.last_action()
-    if (view.outcome is None and last is not None and last.actor == seat
+    if (p.role == "seat" and view.outcome is None and last is not None and last.actor == seat
             and timeline.check_undo(seat, last.seq - 1, loaded.config.undo) is None):
         take_back = last.seq
-    moves = [] if view.outcome is not None or held is not None else groups(loaded, _legal(access, p))
+    moves = [] if view.outcome is not None or held is not None else groups(loaded, _legal(access, loaded, p, seat))
     return SeatAnswer(
         match_id=loaded.match.id, game=loaded.game.id, game_name=loaded.game.name, seat=seat,
         players=list(loaded.config.players), seq=view.seq, chance=loaded.config.chance,
@@ -71,16 +91,22 @@ def seat_answer(access: Access, p: Principal) -> SeatAnswer:
         result=outcome_words(view.outcome) if view.outcome is not None else "",
         private_areas=_private_areas(view.boards, public.boards),
         private_sections=[s.title for s in view.sections if s not in public.sections],
-        secret=[*secret, *named], moves=moves, held=held,
+        secret=[*secret, *named], moves=moves, held=held, role=p.role,
     )
 
 
-def _legal(access: Access, p: Principal) -> list[str]:
+def _legal(access: Access, loaded: Loaded, p: Principal, actor: str) -> list[str]:
+    """The actor's legal moves as its page offers them: blinded as a seat's (a chance fact is typed in from
+    the table, or drawn by the referee), whoever's token opened the page."""
     from .errors import BadInput
 
     try:
-        return access.legal(p).legal.get(p.seat or "", [])
-    except BadInput:  # a game that cannot list its moves here: the page offers none
+        if p.role != "arbiter":
+            return access.legal(p).legal.get(actor, [])
+        if actor not in loaded.game.capabilities.other_actors:
+            return []  # a game whose arbiter has no moves of its own
+        return access.referee.legal(loaded.match.id, actor, blind=True).legal.get(actor, [])
+    except (BadInput, NotImplementedError):  # a game that cannot list its moves here: the page offers none
         return []
 
 

@@ -45,7 +45,8 @@ LineRef = Annotated[str, msgspec.Meta(pattern=LINE_PATTERN,
 EntryRef = Union[Count, LineRef]
 
 AnnotationKind = Literal["comment", "disputed", "ruling", "good", "mistake"]
-Role = Literal["seat", "arbiter", "spectator"]
+#: ``actor``: one of the game's actors besides the seats and the arbiter (Copycat's ``table``), named in ``seat``
+Role = Literal["seat", "arbiter", "spectator", "actor"]
 
 
 class CreateMatch(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -70,12 +71,15 @@ class CreateMatch(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
 
 
 class Tokens(msgspec.Struct, frozen=True, kw_only=True):
-    """The secrets of one match, shown once: one per seat, the arbiter's and the spectators'. The
-    server keeps only their sha256 hashes; send one as ``Authorization: Bearer <token>``."""
+    """The secrets of one match, shown once: one per seat, the arbiter's, the spectators' and one for each
+    actor the game declares besides the seats and the arbiter (``actors``: Copycat's ``table``, which deals
+    and cleans up; it acts as that actor only and sees the spectators' view). The server keeps only their
+    sha256 hashes; send one as ``Authorization: Bearer <token>``."""
 
     seats: dict[Seat, str]
     arbiter: str
     spectator: str
+    actors: dict[Seat, str] = {}
 
 
 class MatchCreated(msgspec.Struct, frozen=True, kw_only=True):

@@ -1,4 +1,6 @@
 """Wire contracts of a seat's page (``/play/MATCH``): what a seat sees and may do now, in one answer.
+The same page serves an actor of the game that is no seat (Android's arbiter, Copycat's table), opened by
+the arbiter's token or the actor's own: ``seat`` then names that actor, ``role`` says which token it is.
 
 :class:`SeatAnswer` is ``GET /matches/{id}/seat``: the seat's view (the board as the viewer draws it),
 its legal moves as structured choices grouped by intent, the confirmations asked of it, whether it may
@@ -61,6 +63,7 @@ class SeatAnswer(msgspec.Struct, frozen=True, kw_only=True):
     match_id: str
     game: str
     game_name: str
+    #: the actor this page speaks for: the seat, or an actor of the game that is no seat
     seat: str
     players: list[str]
     #: the head: a write from this page names it as ``expected_seq``
@@ -82,3 +85,6 @@ class SeatAnswer(msgspec.Struct, frozen=True, kw_only=True):
     moves: list[MoveGroup] = []
     #: the entry waiting for a confirmation (whoever gives it), None when none waits
     held: HeldMove | None = None
+    #: the token's role: ``seat``; ``arbiter`` (its page acts for the game's arbiter or its one other actor,
+    #: seeing everything); ``actor`` (an actor's own token, seeing the spectators' view)
+    role: str = "seat"

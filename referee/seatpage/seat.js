@@ -67,7 +67,10 @@ function render(a) {
   ans = a;
   Object.assign(draw.names, a.view.names || {});
   a.players.forEach((p, k) => { draw.colours[p] = draw.seatColours[k % draw.seatColours.length]; });
-  $('who').textContent = a.game_name + ' · you are ' + a.seat;
+  // a seat's page, or an actor's that is no seat (the arbiter's token, or the actor's own: Copycat's table)
+  const you = a.role === 'seat' ? 'you are ' + a.seat : a.role === 'actor' ? 'you are the ' + a.seat
+    : a.seat === 'arbiter' ? 'you are the arbiter' : 'the arbiter, acting for the ' + a.seat;
+  $('who').textContent = a.game_name + ' · ' + you;
   document.title = a.seat + ' · ' + a.game_name;
   $('headline').replaceChildren(draw.worded(a.view.headline || ''));
   $('result').hidden = !a.result; $('result').textContent = a.result ? 'Game over: ' + a.result : '';
@@ -76,6 +79,7 @@ function render(a) {
   renderMoves(a);
   renderTable(a);
   $('takeback').hidden = !a.take_back;
+  $('dispute').hidden = a.role !== 'seat';  // a seat calls the arbiter; the arbiter and the table do not
   $('dispute-send').disabled = a.seq === 0;
   $('reveal').hidden = !(a.private_areas.length || a.private_sections.length || a.secret.length);
   keepAwake(!a.result);
@@ -179,7 +183,7 @@ function choiceEl(c) {
     if (covered(b)) return;
     const missing = fills.filter(f => !inputs[f.key].value.trim());
     if (missing.length) { say('rejected', 'Type in ' + missing.map(f => f.key).join(', ') + ': what you read off the table.'); return; }
-    write('/intents', {intent: line(c, inputs), expected_seq: ans.seq}, 'move');
+    write('/intents', {intent: line(c, inputs), expected_seq: ans.seq, seat: ans.seat}, 'move');
   };
   wrap.append(b);
   return wrap;
@@ -225,6 +229,8 @@ async function write(path, data, what) {
   picks = {};
   if (body.dataset.verdict === 'accepted') for (const k of Object.keys(typed)) delete typed[k];
   await load();
+  if (unread > (ans ? ans.seq : 0)) await load();
+  unread = 0;
   for (const b of document.querySelectorAll('#moves button, #held button, #tools button')) b.disabled = false;
   $('dispute-send').disabled = !ans || ans.seq === 0;
   delete body.dataset.writing;
@@ -281,7 +287,7 @@ async function follow() {
         let i;
         while ((i = buf.indexOf('\n\n')) >= 0) {
           const block = buf.slice(0, i); buf = buf.slice(i + 2);
-          if (block.split('\n').some(l => l.startsWith('data:'))) { wait = 1000; load(); }
+          if (block.split('\n').some(l => l.startsWith('data:'))) { wait = 1000; heard(block); }
         }
       }
     }
@@ -289,6 +295,15 @@ async function follow() {
   if (stream !== ctl) return;
   status('reconnecting…');
   setTimeout(() => { if (stream === ctl) { wait = Math.min(wait * 2, 30000); follow(); } }, wait);
+}
+// an entry the page shows already is not read again; while the page writes, the write reads the table
+// back itself (its own move among what it hears), and reads again after only for an entry it did not get
+let unread = 0;
+function heard(block) {
+  const id = Number((block.split('\n').find(l => l.startsWith('id:')) || 'id:').slice(3)) || Infinity;
+  if (ans && id <= ans.seq) return;
+  if (body.dataset.writing) { unread = Math.max(unread, id); return; }
+  load();
 }
 function restart() { if (stream) stream.abort(); stream = null; wait = 1000; load().then(follow); }
 document.addEventListener('visibilitychange', () => {

@@ -47,6 +47,15 @@ function draw(d) {
   $("empty").hidden = d.matters.length > 0;
   for (const m of d.matters) box.appendChild(card(m, d, open));
   document.body.dataset.matters = String(d.matters.length);
+  // tables whose game's actor that is no seat (Android's arbiter, Copycat's table) has moves: a link to its page
+  const moves = d.actor_moves || [], list = $("actor-moves");
+  list.replaceChildren();
+  $("actors").hidden = !moves.length;
+  for (const w of moves) {
+    const li = el("li", list); li.dataset.table = w.table;
+    const a = el("a", li, "table " + w.table + ": " + w.names.join(" v ") + ": " + w.moves + " move" + (w.moves === 1 ? "" : "s") + " for the " + w.actor);
+    a.href = w.page + "#token=" + encodeURIComponent(token); a.target = "_blank"; a.rel = "noopener";
+  }
 }
 function card(m, d, open) {
   const mid = m.match_id, key = mid + ":" + m.kind + ":" + m.entry;

@@ -42,6 +42,7 @@ def desk(access: TournamentAccess, who: Entrant, now: str | None = None) -> dict
     clock = shown(state, service.clock() if now is None else now)
     late = clock is not None and clock.over
     matters: list[dict[str, Any]] = []
+    waiting: list[dict[str, Any]] = []  # tables whose non-seat actor has moves: a link to its page
     for t in table_states(service, state, public=False):
         if t.match_id is None or t.state in SETTLED:
             continue
@@ -50,9 +51,32 @@ def desk(access: TournamentAccess, who: Entrant, now: str | None = None) -> dict
             m.update(table=t.table, seats=list(t.seats), names=[state.name(p) for p in t.seats],
                      match_id=t.match_id, state=t.state, past_time=late)
         matters.extend(found)
+        moves = _actor_moves(access, t.match_id)
+        if moves is not None:
+            moves.update(table=t.table, names=[state.name(p) for p in t.seats], match_id=t.match_id)
+            waiting.append(moves)
     return {"tournament": state.id, "name": state.config.name, "round": state.current,
             "undo": state.config.undo, "clock": to_builtins(clock) if clock is not None else None,
-            "matters": matters}
+            "matters": matters, "actor_moves": waiting}
+
+
+def _actor_moves(access: TournamentAccess, match_id: str) -> dict[str, Any] | None:
+    """The moves waiting at a table for the game's actor that is no seat (Android's arbiter, Copycat's
+    table): the console links to that actor's page (``/play/MATCH`` opened with the organiser's token,
+    :func:`referee.seat.page_actor`). None when the game has no such actor or it has nothing to do now."""
+    from ..auth import Principal
+    from ..seat import page_actor
+
+    referee = access.service.referee
+    loaded = referee.load(match_id)
+    if not loaded.game.capabilities.other_actors:
+        return None
+    actor, _ = page_actor(loaded, Principal(match_id=loaded.match.id, role="arbiter"))
+    try:
+        legal = referee.legal(loaded.match.id, actor, blind=True).legal.get(actor, [])
+    except NotImplementedError:
+        return None
+    return {"actor": actor, "moves": len(legal), "page": f"/play/{loaded.match.id}"} if legal else None
 
 
 def _matters(access: TournamentAccess, match_id: str) -> list[dict[str, Any]]:
@@ -114,6 +138,7 @@ PAGE = """<!doctype html>
 <p class="hint" id="empty" hidden>Nothing waits: no open dispute and no held move at any table of the round.</p>
 <div id="matters"></div>
 <p id="msg" role="status"></p></section>
+<section id="actors" hidden><h2>Moves for the arbiter's page</h2><ul id="actor-moves"></ul></section>
 <p class="head"><a id="hall" href="#">← the hall</a></p>
 </div>
 <script>
