@@ -64,6 +64,7 @@ from schemas.http import (
 from .access import Access
 from .amend import Amendment
 from .history import History
+from .memo import HeadMemo
 from .auth import AuthCode, Principal, Unauthorized, check_admin
 from .errors import BadInput, RefereeError, StorageError
 from .service import Referee
@@ -179,6 +180,8 @@ class Hall:
         #: stops the listener of a store that announces appends (None: there is none)
         self.stop_listening: Callable[[], None] | None = None
         self.tokens: dict[str, Any] = {}
+        #: the seat pages this process computed last, shared by its threads (:mod:`referee.memo`)
+        self.memo = HeadMemo()
         #: tells this process from the other workers of one server (answered by /health)
         self.worker = secrets.token_hex(4)
         self._local = threading.local()
@@ -199,7 +202,7 @@ class Hall:
     def access(self) -> Access:
         access: Access | None = getattr(self._local, "access", None)
         if access is None:
-            access = Access(self.factory(), tokens=self.tokens, on_append=self.hub.notify)
+            access = Access(self.factory(), tokens=self.tokens, on_append=self.hub.notify, memo=self.memo)
             with self._slots_lock:  # every thread's service keeps the heads its process appended in one place
                 if self._heads is None:
                     self._heads = access.referee.history

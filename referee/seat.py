@@ -22,6 +22,7 @@ import msgspec
 
 from schemas import SPECTATOR
 from schemas.board import Board
+from schemas.http import StateAnswer
 from schemas.seat import Choice, ChoiceField, HeldMove, MoveGroup, SeatAnswer
 
 from .auth import AuthCode, Forbidden, Principal
@@ -35,14 +36,44 @@ if TYPE_CHECKING:
 
 
 def seat_answer(access: Access, p: Principal) -> SeatAnswer:
-    """The page of ``p``'s seat; another role is refused (the arbiter and spectators have their views)."""
+    """The page of ``p``'s seat; another role is refused (the arbiter and spectators have their views).
+
+    Every open page of a match reads it again after each entry (and the writer after its own write), so
+    the answer is kept per seat with the head it was computed at (``access.memo``, :mod:`referee.memo`)
+    and given again while the head stays there; the spectators' drawing it is compared with is kept
+    likewise, once for the match's seats. An answer is kept only when the head did not move while it
+    was computed."""
     if p.role != "seat" or p.seat is None:
         raise Forbidden(AuthCode.FORBIDDEN, f"a seat's page is opened by that seat's token, not the {p.role}'s "
                         "(spectators follow the match's live view, the arbiter reads /matches/{id}/state)")
-    referee, seat = access.referee, p.seat
+    head = access.head(p)
+    key = ("seat", p.match_id, p.seat)
+    kept = access.memo.get(key, head)
+    if isinstance(kept, SeatAnswer):
+        return kept
+    answer = _answer(access, p, p.seat)
+    if answer.seq == head and access.head(p) == head:
+        access.memo.put(key, head, answer)
+    return answer
+
+
+def _public(access: Access, match_id: str, head: int) -> StateAnswer:
+    """The spectators' view at the head (kept for the match's seats as their answers are)."""
+    key = ("spectator", match_id)
+    kept = access.memo.get(key, head)
+    if isinstance(kept, StateAnswer):
+        return kept
+    public = access.referee.show(match_id, seat=SPECTATOR)
+    if public.seq == head and access.referee.store.head(match_id) == head:
+        access.memo.put(key, head, public)
+    return public
+
+
+def _answer(access: Access, p: Principal, seat: str) -> SeatAnswer:
+    referee = access.referee
     loaded = referee.load(p.match_id)
     view = referee.show(loaded.match.id, seat=seat)
-    public = referee.show(loaded.match.id, seat=SPECTATOR)
+    public = _public(access, loaded.match.id, view.seq)
     _, state = referee.state_at(loaded)
     rules = loaded.rules
     # the ids the seat's own view shows and the spectators' does not (only what this view names, whatever
