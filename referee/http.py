@@ -150,12 +150,15 @@ class Hub:
             for event in group:
                 event.set()
 
-    async def wait(self, match_id: str, timeout: float) -> None:
+    @contextlib.contextmanager
+    def watching(self, match_id: str) -> Iterator[asyncio.Event]:
+        """An event set by every announcement of ``match_id`` while the block runs. A stream holds one for
+        its life and clears it before it looks at the store, so an append landing between its look and
+        its wait still wakes it (a waiter registered only for the wait would miss it until the poll)."""
         event = asyncio.Event()
         self.waiters.setdefault(match_id, set()).add(event)
         try:
-            with anyio.move_on_after(timeout):
-                await event.wait()
+            yield event
         finally:
             group = self.waiters.get(match_id)
             if group is not None:
@@ -655,27 +658,28 @@ async def _stream(hall: Hall, p: Principal, after: int, head: int, batch: list[A
             if not follow:
                 return
             batch = []
-            while not batch:
-                pause = min(hall.entry_poll, hall.keepalive)
-                try:
-                    current = await anyio.to_thread.run_sync(lambda: hall.access().head(p))
-                    if current != known:
+            with hall.hub.watching(p.match_id) as woken:
+                while not batch:
+                    pause = min(hall.entry_poll, hall.keepalive)
+                    woken.clear()  # what is announced from here on is looked for by the next look
+                    try:  # one trip to a thread: the head, and what follows `last` when it moved
                         known, batch = await anyio.to_thread.run_sync(
                             lambda: hall.access().entries_after(p, last, as_=as_))
                         if batch:
                             break
-                except (StoreError, StorageError):
-                    # the store is down or restarting: the stream stays open and looks again soon (and is
-                    # woken at once when a store that announces appends is listened to again)
-                    pause = min(pause, STORE_RETRY)
-                waited = anyio.current_time()
-                # woken by an append (here, or anywhere over a store that announces them), or polls;
-                # never longer than the keep-alive
-                await hall.hub.wait(p.match_id, pause)
-                quiet += anyio.current_time() - waited
-                if quiet >= hall.keepalive:
-                    quiet = 0.0
-                    yield ServerSentEventMessage(comment="keep-alive", data=None)
+                    except (StoreError, StorageError):
+                        # the store is down or restarting: the stream stays open and looks again soon (and is
+                        # woken at once when a store that announces appends is listened to again)
+                        pause = min(pause, STORE_RETRY)
+                    waited = anyio.current_time()
+                    # woken by an append (here, or anywhere over a store that announces them), or polls;
+                    # never longer than the keep-alive
+                    with anyio.move_on_after(pause):
+                        await woken.wait()
+                    quiet += anyio.current_time() - waited
+                    if quiet >= hall.keepalive:
+                        quiet = 0.0
+                        yield ServerSentEventMessage(comment="keep-alive", data=None)
             quiet = 0.0
     finally:
         hall.hub.streams -= 1
