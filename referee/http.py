@@ -120,8 +120,8 @@ MatchIdPath = Annotated[str, PathParameter(max_length=64, description="the match
 
 class Hub:
     """Wakes the live streams of a match when an entry is appended in this process, or, over a store
-    that announces appends (PostgreSQL), in any process (entries written by other processes are picked
-    up by polling otherwise)."""
+    that announces appends (PostgreSQL, a SQLite file), in any process (entries written by other
+    processes are picked up by polling otherwise)."""
 
     def __init__(self) -> None:
         self.loop: asyncio.AbstractEventLoop | None = None
