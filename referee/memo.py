@@ -14,8 +14,9 @@ import threading
 from collections import OrderedDict
 from collections.abc import Hashable
 
-#: the keys (a match and a role) a process keeps the latest answer of: the open pages of a busy hall
-MEMO_SIZE = 2048
+#: the keys (a match and a role) a process keeps the latest answer of: a hall of 100 three-seat tables and
+#: their spectators' views; an answer holds 15-70 KiB (the five games' pages after setup), so at most ~35 MiB
+MEMO_SIZE = 512
 
 
 class HeadMemo:
