@@ -270,7 +270,8 @@ async def drive(port: int, args: argparse.Namespace, server_pid: int) -> dict[st
         pages = {(t.mid, s): maker.seat() for t in tables for s in t.tokens}
         listeners = [asyncio.create_task(listen(pages[t.mid, s], t, s, wakes[t.mid, s], hall))
                      for t in tables for s in t.tokens]
-        # what the open pages cost the server while nobody moves (their streams look for entries every second)
+        # what the open pages cost the server while nobody moves (each stream waits to be woken by an append,
+        # looking by itself every 10 s; each process watches the SQLite file every 50 ms)
         await asyncio.sleep(1.0)
         idle_cpu = tree_cpu(server_pid)
         await asyncio.sleep(args.idle)

@@ -68,8 +68,8 @@ def serve(host: str, port: int, db: str, *, workers: int = 1, log_level: str = "
     """Serve the referee on ``host:port`` over ``db`` (a SQLite file or a PostgreSQL URL) until interrupted.
 
     ``workers`` > 1 runs that many processes on one socket (more throughput on more cores; a live
-    stream then sees another process's appends over SQLite by polling, within a second, and over
-    PostgreSQL at once, woken by LISTEN/NOTIFY). ``REFEREE_ADMIN_TOKEN``, if set, guards the list of all
+    stream is woken by another process's appends over SQLite within 50 ms, each process watching the
+    file, and over PostgreSQL at once, by LISTEN/NOTIFY). ``REFEREE_ADMIN_TOKEN``, if set, guards the list of all
     matches."""
     import uvicorn
 

@@ -48,6 +48,7 @@ from .engine import core, notation
 from .engine.codes import CardsCode, InputCode, IntentCode, LegalCode, LogCode, MatchCode, ReplayCode, StoreCode
 from .errors import BadInput, ConflictError, NotFound, RefereeError, StorageError
 from .inputs import check_depth
+from .memo import HeadMemo
 from .redaction import View
 from .config import Loaded
 from .api import SubmitResult
@@ -84,8 +85,11 @@ class Access:
         *,
         tokens: dict[str, StoredToken] | None = None,
         on_append: Callable[[str], None] | None = None,
+        memo: HeadMemo | None = None,
     ) -> None:
         self.referee = referee
+        #: the latest seat pages computed, by match and seat (:mod:`referee.memo`; a server's threads share one)
+        self.memo = memo if memo is not None else HeadMemo()
         self.store: AccessRecords = referee.store
         self._tokens = tokens if tokens is not None else {}
         self._on_append = on_append

@@ -64,6 +64,7 @@ from schemas.http import (
 from .access import Access
 from .amend import Amendment
 from .history import History
+from .memo import HeadMemo
 from .auth import AuthCode, Principal, Unauthorized, check_admin
 from .errors import BadInput, RefereeError, StorageError
 from .service import Referee
@@ -119,8 +120,8 @@ MatchIdPath = Annotated[str, PathParameter(max_length=64, description="the match
 
 class Hub:
     """Wakes the live streams of a match when an entry is appended in this process, or, over a store
-    that announces appends (PostgreSQL), in any process (entries written by other processes are picked
-    up by polling otherwise)."""
+    that announces appends (PostgreSQL, a SQLite file), in any process (entries written by other
+    processes are picked up by polling otherwise)."""
 
     def __init__(self) -> None:
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -149,12 +150,15 @@ class Hub:
             for event in group:
                 event.set()
 
-    async def wait(self, match_id: str, timeout: float) -> None:
+    @contextlib.contextmanager
+    def watching(self, match_id: str) -> Iterator[asyncio.Event]:
+        """An event set by every announcement of ``match_id`` while the block runs. A stream holds one for
+        its life and clears it before it looks at the store, so an append landing between its look and
+        its wait still wakes it (a waiter registered only for the wait would miss it until the poll)."""
         event = asyncio.Event()
         self.waiters.setdefault(match_id, set()).add(event)
         try:
-            with anyio.move_on_after(timeout):
-                await event.wait()
+            yield event
         finally:
             group = self.waiters.get(match_id)
             if group is not None:
@@ -179,6 +183,8 @@ class Hall:
         #: stops the listener of a store that announces appends (None: there is none)
         self.stop_listening: Callable[[], None] | None = None
         self.tokens: dict[str, Any] = {}
+        #: the seat pages this process computed last, shared by its threads (:mod:`referee.memo`)
+        self.memo = HeadMemo()
         #: tells this process from the other workers of one server (answered by /health)
         self.worker = secrets.token_hex(4)
         self._local = threading.local()
@@ -199,7 +205,7 @@ class Hall:
     def access(self) -> Access:
         access: Access | None = getattr(self._local, "access", None)
         if access is None:
-            access = Access(self.factory(), tokens=self.tokens, on_append=self.hub.notify)
+            access = Access(self.factory(), tokens=self.tokens, on_append=self.hub.notify, memo=self.memo)
             with self._slots_lock:  # every thread's service keeps the heads its process appended in one place
                 if self._heads is None:
                     self._heads = access.referee.history
@@ -652,27 +658,28 @@ async def _stream(hall: Hall, p: Principal, after: int, head: int, batch: list[A
             if not follow:
                 return
             batch = []
-            while not batch:
-                pause = min(hall.entry_poll, hall.keepalive)
-                try:
-                    current = await anyio.to_thread.run_sync(lambda: hall.access().head(p))
-                    if current != known:
+            with hall.hub.watching(p.match_id) as woken:
+                while not batch:
+                    pause = min(hall.entry_poll, hall.keepalive)
+                    woken.clear()  # what is announced from here on is looked for by the next look
+                    try:  # one trip to a thread: the head, and what follows `last` when it moved
                         known, batch = await anyio.to_thread.run_sync(
                             lambda: hall.access().entries_after(p, last, as_=as_))
                         if batch:
                             break
-                except (StoreError, StorageError):
-                    # the store is down or restarting: the stream stays open and looks again soon (and is
-                    # woken at once when a store that announces appends is listened to again)
-                    pause = min(pause, STORE_RETRY)
-                waited = anyio.current_time()
-                # woken by an append (here, or anywhere over a store that announces them), or polls;
-                # never longer than the keep-alive
-                await hall.hub.wait(p.match_id, pause)
-                quiet += anyio.current_time() - waited
-                if quiet >= hall.keepalive:
-                    quiet = 0.0
-                    yield ServerSentEventMessage(comment="keep-alive", data=None)
+                    except (StoreError, StorageError):
+                        # the store is down or restarting: the stream stays open and looks again soon (and is
+                        # woken at once when a store that announces appends is listened to again)
+                        pause = min(pause, STORE_RETRY)
+                    waited = anyio.current_time()
+                    # woken by an append (here, or anywhere over a store that announces them), or polls;
+                    # never longer than the keep-alive
+                    with anyio.move_on_after(pause):
+                        await woken.wait()
+                    quiet += anyio.current_time() - waited
+                    if quiet >= hall.keepalive:
+                        quiet = 0.0
+                        yield ServerSentEventMessage(comment="keep-alive", data=None)
             quiet = 0.0
     finally:
         hall.hub.streams -= 1

@@ -28,6 +28,7 @@ import msgspec
 
 from schemas import ARBITER, SPECTATOR
 from schemas.board import Board
+from schemas.http import StateAnswer
 from schemas.seat import Choice, ChoiceField, HeldMove, MoveGroup, SeatAnswer
 
 from .auth import AuthCode, Forbidden, Principal
@@ -57,12 +58,43 @@ def page_actor(loaded: Loaded, p: Principal) -> tuple[str, str | None]:
 
 
 def seat_answer(access: Access, p: Principal) -> SeatAnswer:
-    """The page of the actor ``p``'s token speaks for (:func:`page_actor`); a spectator's is refused."""
-    referee = access.referee
-    loaded = referee.load(p.match_id)
+    """The page of the actor ``p``'s token speaks for (:func:`page_actor`); a spectator's is refused.
+
+    Every open page of a match reads it again after each entry (and the writer after its own write), so
+    the answer is kept per (role, actor, view) with the head it was computed at (``access.memo``,
+    :mod:`referee.memo`) and given again while the head stays there; the spectators' drawing it is
+    compared with is kept likewise, once for the match. An answer is kept only when the head did not move
+    while it was computed."""
+    loaded = access.referee.load(p.match_id)
     seat, role = page_actor(loaded, p)
+    head = access.head(p)
+    # the arbiter's page and the table's token both speak for ``table`` but read different views
+    key = ("seat", p.match_id, p.role, seat, role)
+    kept = access.memo.get(key, head)
+    if isinstance(kept, SeatAnswer):
+        return kept
+    answer = _answer(access, loaded, p, seat, role)
+    if answer.seq == head and access.head(p) == head:
+        access.memo.put(key, head, answer)
+    return answer
+
+
+def _public(access: Access, match_id: str, head: int) -> StateAnswer:
+    """The spectators' view at the head (kept for the match's pages as their answers are)."""
+    key = ("spectator", match_id)
+    kept = access.memo.get(key, head)
+    if isinstance(kept, StateAnswer):
+        return kept
+    public = access.referee.show(match_id, seat=SPECTATOR)
+    if public.seq == head and access.referee.store.head(match_id) == head:
+        access.memo.put(key, head, public)
+    return public
+
+
+def _answer(access: Access, loaded: Loaded, p: Principal, seat: str, role: str | None) -> SeatAnswer:
+    referee = access.referee
     view = referee.show(loaded.match.id, seat=role)
-    public = referee.show(loaded.match.id, seat=SPECTATOR)
+    public = _public(access, loaded.match.id, view.seq)
     _, state = referee.state_at(loaded)
     rules = loaded.rules
     # the ids the seat's own view shows and the spectators' does not (only what this view names, whatever

@@ -14,11 +14,11 @@ from support.store_contract import a_match, an_entry, assert_implements, store  
 
 def test_a_store_declares_whether_it_announces_appends(store):
     notifier = store.notifier
-    if type(store).__name__ == "PostgresStore":
+    if type(store).__name__ == "MemoryStore":  # one process's memory: no other process to hear of
+        assert notifier is None
+    else:  # PostgreSQL's LISTEN/NOTIFY; a SQLite file watched (tests/test_stream_wake.py)
         assert notifier is not None
         assert_implements(notifier, Notifier)
-    else:  # one process's memory, or a SQLite file whose other writers are found by polling
-        assert notifier is None
 
 
 def test_a_store_without_listen_fails_the_notifier_check():
@@ -57,33 +57,35 @@ def test_postgres_wakes_a_listener_with_each_appended_match(pg_server):
 
 
 def test_the_hall_listens_only_to_a_declared_notifier(db):
-    """The HTTP app asks the store for its notifier: over PostgreSQL it listens and its match streams poll
-    only as a fallback; over SQLite it polls, even through a store that happens to have a ``listen``
-    method (nothing is found by probing)."""
+    """The HTTP app asks the store for its notifier: over PostgreSQL or a SQLite file it listens and its
+    match streams poll only as a fallback; over a store without one (one process's memory) it polls, even
+    through a store that happens to have a ``listen`` method (nothing is found by probing)."""
     from litestar.testing import TestClient
 
     from referee.http import create_app
     from referee.service import Referee
+    from referee.store.memory import MemoryStore
     from support.pile import PILE
 
     calls: list[str] = []
     inner = open_store(db)
+    memory = MemoryStore()
 
     class Probed:
         """The store, with a ``listen`` method that its (absent) notifier does not declare."""
 
         def __getattr__(self, name):
-            return getattr(inner, name)
+            return getattr(memory, name)
 
         def listen(self, wake, resumed=None):
             calls.append("listen")
             return lambda: None
 
-    store = inner if inner.notifier is not None else Probed()
-    with TestClient(create_app(lambda: Referee(store, games=[PILE]), poll=0.2, listen_poll=10)) as client:
+    assert inner.notifier is not None and memory.notifier is None
+    with TestClient(create_app(lambda: Referee(inner, games=[PILE]), poll=0.2, listen_poll=10)) as client:
         hall = client.app.state.hall
-        if inner.notifier is not None:
-            assert (hall.entry_poll, hall.stop_listening is not None) == (10, True)
-        else:
-            assert (hall.entry_poll, hall.stop_listening, calls) == (0.2, None, [])
+        assert (hall.entry_poll, hall.stop_listening is not None) == (10, True)
+    with TestClient(create_app(lambda: Referee(Probed(), games=[PILE]), poll=0.2, listen_poll=10)) as client:
+        hall = client.app.state.hall
+        assert (hall.entry_poll, hall.stop_listening, calls) == (0.2, None, [])
     inner.close()

@@ -786,7 +786,11 @@ class SqliteStore(SqliteSummaries):
 
     @property
     def notifier(self) -> Notifier | None:
-        return None  # other processes' appends are found by polling
+        """A file's other processes' appends are announced by watching it (:mod:`.sqlite_notify`); a
+        database in one connection's memory has no other process."""
+        from .sqlite_notify import FileNotifier
+
+        return None if self.path in ("", ":memory:") else FileNotifier(self.path)
 
     def reopen(self) -> SqliteStore:
         return SqliteStore(self.path, durability=self.durability, create=False)
