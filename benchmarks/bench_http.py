@@ -476,6 +476,10 @@ def main() -> None:
     global PACE
     PACE = args.rate
     if args.profile:
+        try:
+            import yappi  # noqa: F401  (the servers run this Python)
+        except ImportError:
+            raise SystemExit("--profile needs yappi in this Python (pip install yappi)") from None
         os.makedirs(args.profile, exist_ok=True)
         os.environ["BENCH_PROFILE"] = os.path.abspath(args.profile)  # the servers' workers (they inherit it)
     if args.matrix:
