@@ -37,6 +37,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -71,8 +72,43 @@ def app() -> Any:
         from referee.store.postgres import PostgresStore
 
         shared = PostgresStore(db, pool=16)
-        return create_app(lambda: Referee(shared, games=games))
-    return create_app(lambda: Referee(SqliteStore(db), games=games))
+        made = create_app(lambda: Referee(shared, games=games))
+    else:
+        made = create_app(lambda: Referee(SqliteStore(db), games=games))
+    if os.environ.get("BENCH_PROFILE"):
+        made.on_shutdown.append(_profile_worker(os.environ["BENCH_PROFILE"]))
+    return made
+
+
+def _profile_worker(folder: str) -> Callable[[], None]:
+    """Profile this server worker (every thread, CPU time) with yappi from now on; the function returned
+    (run when the app shuts down) writes its function statistics in pstats' format to ``folder``
+    (``--profile``: the benchmark only)."""
+    try:
+        import yappi  # type: ignore[import-not-found]
+    except ImportError:
+        raise SystemExit("--profile needs yappi in the servers' Python (pip install yappi)") from None
+    yappi.set_clock_type("cpu")
+    yappi.start()
+
+    def dump() -> None:
+        yappi.stop()
+        yappi.get_func_stats().save(os.path.join(folder, f"worker-{os.getpid()}.prof"), type="pstat")
+
+    return dump
+
+
+def profile_report(folder: str, top: int = 45) -> None:
+    """The servers' profiles (``--profile``) merged: the functions by their own and by inclusive time."""
+    import pstats
+
+    files = sorted(os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(".prof"))
+    if not files:
+        print(f"no profile was written in {folder}")
+        return
+    stats = pstats.Stats(*files)
+    stats.sort_stats("tottime").print_stats(top)
+    stats.sort_stats("cumulative").print_stats(top)
 
 
 def serve(port: int, db: str, game: str, workers: int) -> None:
@@ -425,6 +461,9 @@ def main() -> None:
                         help="the SQLite store's durability in the servers (synchronous=FULL or NORMAL; "
                              "default: $REFEREE_DURABILITY, else full)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument("--profile", metavar="DIR", default="",
+                        help="profile every server worker with yappi (CPU time, all threads), write worker-PID.prof "
+                             "files in DIR and print the merged profile after the run")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--db", default="", help=argparse.SUPPRESS)
@@ -436,6 +475,13 @@ def main() -> None:
         os.environ["REFEREE_DURABILITY"] = args.durability  # the servers' stores (they inherit it)
     global PACE
     PACE = args.rate
+    if args.profile:
+        try:
+            import yappi  # noqa: F401  (the servers run this Python)
+        except ImportError:
+            raise SystemExit("--profile needs yappi in this Python (pip install yappi)") from None
+        os.makedirs(args.profile, exist_ok=True)
+        os.environ["BENCH_PROFILE"] = os.path.abspath(args.profile)  # the servers' workers (they inherit it)
     if args.matrix:
         matrix(args)
         return
@@ -461,6 +507,8 @@ def main() -> None:
     print(f"  all requests        p50 {result['all_p50_ms']} ms, p99 {result['all_p99_ms']} ms")
     print(f"  matches {result['matches']}, audited unclean {result['unclean']}, lost {result['lost']}, "
           f"duplicated {result['duplicated']}, errors {[r['errors'] for r in runs]}")
+    if args.profile:
+        profile_report(args.profile)
 
 
 @contextlib.contextmanager

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, NoReturn
 
 import typer
 
@@ -42,8 +41,7 @@ db_app = typer.Typer(help="Move matches between databases (SQLite files and Post
 app.add_typer(db_app, name="db")
 
 
-@dataclass(frozen=True)
-class Connection:
+class Connection(NamedTuple):
     """Where the commands find their referee: a server (client mode, ``--server URL --token T``), or,
     without one, a local database. The callback puts it on the context (``ctx.obj``) for the command."""
 

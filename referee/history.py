@@ -121,6 +121,12 @@ class History:
         self._heads.pop(match_id, None)
         self._tips.pop(match_id, None)
 
+    def kept_head(self, match_id: str) -> tuple[int, Any] | None:
+        """(seq, state) of the match's head as this service last knew it (the entry it appended, or the
+        head a fold reached), without reading the store: another writer may have appended since, so only
+        a writer whose append checks the head (:meth:`Store.append`'s expected seq) may take it for the head."""
+        return self._heads.get(match_id)
+
     def head_hash(self, match_id: str, head: int) -> str | None:
         """The hash of entry ``head`` if this service appended it as the match's head last (None: read it)."""
         tip = self._tips.get(match_id)

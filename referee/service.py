@@ -88,6 +88,17 @@ ANNOTATION_KINDS = ("comment", "disputed", "ruling", "good", "mistake")
 entry_verdict_name = verdict_name
 
 
+class _Unset:
+    """An argument left out (where None is a value: a match with no outcome)."""
+
+
+_UNSET = _Unset()
+#: what every move's entry records of itself when nothing more is said (frozen: one of each serves all)
+_MOVE = Move()
+_NO_SOURCE = Source()
+_BLIND = Source(blind=True)
+
+
 class Referee:
     """The service layer. Holds a store, the match configurations (:class:`Configuration`, which binds
     matches to their rules) and the match histories (:class:`History`, which reads logs and folds
@@ -337,11 +348,11 @@ class Referee:
         return head, state
 
     def _append(self, loaded: Loaded, entry: StoredEntry, new_state: Any, head: int, jump: int | None = None,
-                request: StoredRequest | None = None) -> None:
+                request: StoredRequest | None = None, *, outcome: Outcome | None | _Unset = _UNSET) -> None:
         """Append one entry (with a snapshot every K entries, and ``request``'s idempotency key) in one
         transaction. An undo or redo that jumps back past the last of those snapshots (to ``jump``) gets a
         snapshot of its own: a later fold through it then reads the state instead of folding the jump's
-        target again."""
+        target again. ``outcome``: the match's outcome after the entry, if the caller has worked it out."""
         snapshot = None
         every = self.snapshot_every
         if every and (entry.seq % every == 0 or (jump is not None and jump < entry.seq - entry.seq % every)):
@@ -349,8 +360,10 @@ class Referee:
                 match_id=loaded.match.id, seq=entry.seq, state=core.state_bytes(new_state), state_hash=entry.state_hash
             )
         try:
-            summary = summaries.of_state(loaded, head=entry.seq, head_hash=entry.hash, state=new_state,
-                                         last_activity=entry.recorded_at)
+            if isinstance(outcome, _Unset):
+                outcome = loaded.rules.outcome(new_state)
+            summary = summaries.summary_of(loaded.match, loaded.config, loaded.root or loaded.match.id, head=entry.seq,
+                                           head_hash=entry.hash, outcome=outcome, last_activity=entry.recorded_at)
             self.store.append(entry, expected_seq=head, snapshot=snapshot, request=request, summary=summary)
         except Conflict as exc:
             self.history.forget_head(loaded.match.id)
@@ -413,29 +426,47 @@ class Referee:
         other writes below take it too."""
         loaded = self.load(match_id)
         intent = self.parse(loaded, seat, text)
-        head, state = self.at_head(loaded, expected_seq, "; reload and submit again")
         if blind and loaded.config.chance == "digital":
             typed = typed_chance(loaded.rules.chance_fields(intent), intent)
             if typed:  # refused before adjudication; kept in the log as a line that changes nothing
                 message = (f"in a digital match the referee draws {', '.join(typed)}: leave {typed[0]} out (a guess "
                            "is never checked against the hidden order)")
+                if expected_seq is not None:  # a stale writer hears of its conflict first, as before
+                    self.at_head(loaded, expected_seq, "; reload and submit again")
                 self.record_unparsed(loaded.match.id, seat, text.strip(), InputCode.CHANCE_TYPED, message, meta,
                                      request=request)
                 raise BadInput(InputCode.CHANCE_TYPED, message, {"intent": text})
-        chance = core.play_chance(loaded.config, self.seed_in_force(loaded, head + 1))
-        awaiting = self.open_hold(loaded, head)
         hold = blind if hold is None else hold
         source = self._source(meta)
         if hold:  # recorded, so that an audit adjudicates it as it was: by a seat that sees its own view
-            source = msgspec.structs.replace(source, blind=True)
+            source = _BLIND if source is _NO_SOURCE else msgspec.structs.replace(source, blind=True)
+        kept = self.history.kept_head(loaded.match.id)
+        if kept is not None and (expected_seq is None or expected_seq == kept[0]):
+            # The head this service knows (most often the entry it appended last) is taken as the match's
+            # head without reading the store's: the append checks it in its transaction. If another writer
+            # got in first, nothing was written: the head is read and the intent adjudicated again there.
+            try:
+                return self._move(loaded, seat, text, intent, *kept, source, hold, request)
+            except ConflictError:
+                pass
+        head, state = self.at_head(loaded, expected_seq, "; reload and submit again")
+        return self._move(loaded, seat, text, intent, head, state, source, hold, request)
+
+    def _move(self, loaded: Loaded, seat: str, text: str, intent: Any, head: int, state: Any, source: Source,
+              hold: bool, request: StoredRequest | None) -> SubmitResult:
+        """:meth:`submit`'s intent adjudicated at entry ``head`` (the match's state ``state``) and appended after
+        it: a :class:`ConflictError` (nothing written) if ``head`` is not the store's head by then."""
+        chance = core.play_chance(loaded.config, self.seed_in_force(loaded, head + 1))
+        awaiting = self.open_hold(loaded, head)
         recorded, verdict = core.adjudicate(loaded.rules, state, seat, intent, chance, awaiting=awaiting,
                                             confirmed=not hold)
         prev = self.prev_hash_at(loaded, head)
         entry, new_state = self.make_entry(
-            loaded, head + 1, state, prev, act=Move(), actor=seat,
+            loaded, head + 1, state, prev, act=_MOVE, actor=seat,
             text=text.strip(), intent=recorded, verdict=verdict, source=source,
         )
-        self._append(loaded, entry, new_state, head, request=request)
+        outcome = loaded.rules.outcome(new_state)
+        self._append(loaded, entry, new_state, head, request=request, outcome=outcome)
         events = verdict.events if isinstance(verdict, Accepted) else ()
         return SubmitResult(
             match_id=loaded.match.id,
@@ -445,7 +476,7 @@ class Referee:
             intent=recorded,
             verdict=verdict,
             state_hash=entry.state_hash,
-            outcome=loaded.rules.outcome(new_state),
+            outcome=outcome,
             events=lambda: _plain(events),
             words=lambda: event_words(loaded.rules, events),
             rule_english=loaded.game.rulebook.english(verdict.rule) if isinstance(verdict, Rejected) else "",
@@ -454,6 +485,8 @@ class Referee:
 
     @staticmethod
     def _source(meta: Mapping[str, Any] | None) -> Source:
+        if not meta:
+            return _NO_SOURCE
         try:
             return source_of(dict(meta or {}))
         except (ValueError, msgspec.ValidationError) as exc:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import msgspec
@@ -33,13 +32,12 @@ class Header(msgspec.Struct, frozen=True):
     held: str | None = None
 
 
-@dataclass
-class Timeline:
-    line: list[int] = field(default_factory=list)  # effective entries, in play order
-    undone_by: dict[int, int] = field(default_factory=dict)  # entry -> the undo that removed it
-    popped: dict[int, list[int]] = field(default_factory=dict)  # undo -> what it removed
-    redone_by: dict[int, int] = field(default_factory=dict)  # undo -> the redo that reversed it
-    headers: dict[int, Header] = field(default_factory=dict)
+class Timeline(msgspec.Struct):
+    line: list[int] = msgspec.field(default_factory=list)  # effective entries, in play order
+    undone_by: dict[int, int] = msgspec.field(default_factory=dict)  # entry -> the undo that removed it
+    popped: dict[int, list[int]] = msgspec.field(default_factory=dict)  # undo -> what it removed
+    redone_by: dict[int, int] = msgspec.field(default_factory=dict)  # undo -> the redo that reversed it
+    headers: dict[int, Header] = msgspec.field(default_factory=dict)
 
     @classmethod
     def build(cls, headers: Iterable[Header]) -> Timeline:

@@ -338,3 +338,37 @@ def test_the_narrow_characters_are_one_cell_for_rich():
 
     assert all(cell_len(ch) == 1 for ch in lines.NARROW)
     assert all(cell_len(chr(c)) == 1 for c in range(0x20, 0x7F))
+
+
+DATACLASS_PROBE = """
+import dataclasses, sys
+made = []
+real = dataclasses._process_class
+def counted(cls, *args, **kwargs):
+    made.append(cls.__module__ + "." + cls.__qualname__)
+    return real(cls, *args, **kwargs)
+dataclasses._process_class = counted
+from cli.main import run
+try:
+    run(sys.argv[2:])
+except SystemExit:
+    pass
+with open(sys.argv[1], "w") as fh:
+    fh.write("\\n".join(made))
+"""
+
+
+def test_showing_a_match_compiles_no_dataclass_of_the_framework_or_the_cli(match, tmp_path):
+    """A dataclass compiles its generated methods when its module is imported (about half a millisecond each,
+    on every command's start-up): the records ``referee show`` meets in the engine, the service layer and
+    the CLI (a verb's parameters, a bound match, a timeline, the connection) are msgspec Structs or named
+    tuples instead. A game's package is its own business."""
+    db, ids = match
+    out = tmp_path / "dataclasses.txt"
+    proc = subprocess.run([sys.executable, "-c", DATACLASS_PROBE, str(out), "show", ids[3]], cwd=ROOT,
+                          env=_env(db), capture_output=True, text=True, timeout=120)
+    assert out.exists(), proc.stderr
+    made = [name for name in out.read_text().split("\n") if name]
+    ours = [name for name in made if name.startswith(("referee.", "cli.", "schemas."))
+            and not name.startswith("referee.games.")]
+    assert ours == [], ours

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from referee.engine import core
 from referee.errors import ConflictError
 from referee.history import History
 from referee.service import Referee
@@ -85,43 +86,45 @@ def test_a_head_gone_stale_before_the_append_is_a_conflict_then_a_retry_chains_o
     m = a.new_match("pile", ["alice", "bob"], seed=1)
     a.submit(m.id, "alice", "start")
     real_append = a.store.append
-    raced = []
+    raced: list[int] = []
 
     def append(entry, *args, **kw):
-        if not raced:
-            raced.append(b.submit(m.id, "alice", "say note=from-b").seq)
+        if len(raced) < 2:  # a's try at its kept head, then its try at the head it read: both raced
+            raced.append(b.submit(m.id, "alice", f"say note=from-b{len(raced)}").seq)
         return real_append(entry, *args, **kw)
 
     monkeypatch.setattr(a.store, "append", append)
     with pytest.raises(ConflictError) as info:
         a.submit(m.id, "alice", "say note=from-a")
-    assert info.value.code == "match/stale_seq" and raced == [2]
-    assert a.store.head(m.id) == 2
+    assert info.value.code == "match/stale_seq" and raced == [2, 3]
+    assert a.store.head(m.id) == 3
     again = a.submit(m.id, "alice", "say note=from-a")  # what the HTTP layer's retry does
-    assert again.seq == 3
+    assert again.seq == 4
     entries = list(a.store.entries(m.id))
-    assert [e.seq for e in entries] == [1, 2, 3] and entries[2].prev_hash == entries[1].hash
+    assert [e.seq for e in entries] == [1, 2, 3, 4] and entries[3].prev_hash == entries[2].hash
     assert b.audit(m.id).clean
 
 
-def test_on_sqlite_a_submit_after_a_submit_reads_the_head_once_and_no_entry(tmp_path):
-    """Before its write transaction, the second submit reads the store's head once (whether another
-    writer appended) and no entry: not the head's hash, not what waits after it, not the reseeds."""
-    from referee.store.sqlite import SqliteStore
-
-    store = SqliteStore(str(tmp_path / "s.db"))
-    r = Referee(store, games=[PILE])
-    m = r.new_match("pile", ["alice", "bob"], seed=1)
-    r.submit(m.id, "alice", "start")
-    seen: list[str] = []
-    store.conn.set_trace_callback(seen.append)
-    try:
-        assert r.submit(m.id, "alice", "say note=hi").accepted
-    finally:
-        store.conn.set_trace_callback(None)
-    before = seen[:seen.index("BEGIN IMMEDIATE")]
-    reads = [s for s in before if "FROM entries" in s]
-    assert len(reads) == 1 and "MAX(seq)" in reads[0], before
+def test_a_kept_head_gone_stale_is_adjudicated_again_at_the_head_read(db, monkeypatch):
+    """A submit takes the head this service appended for the match's head without reading the store; when
+    another writer appended in between, the store refuses that append (nothing written) and the submit
+    reads the head and adjudicates there, once: the verdict is the one the new head gives."""
+    a, b = service(db), service(db)
+    m = a.new_match("pile", ["alice", "bob"], seed=1, options={"stones": 5})
+    a.submit(m.id, "alice", "start")
+    active = a.show(m.id).state["active"]
+    b.submit(m.id, active, "take 3")  # 2 stones left, a's kept head does not know
+    heads: list[int] = []
+    real_adjudicate = core.adjudicate
+    monkeypatch.setattr(core, "adjudicate", lambda rules, state, *args, **kw:
+                        heads.append(state.pile) or real_adjudicate(rules, state, *args, **kw))
+    other = "bob" if active == "alice" else "alice"
+    res = a.submit(m.id, other, "take 3")
+    assert heads == [5, 2]  # at a's kept head, refused by the store; then at the head read
+    assert res.seq == 3 and not res.accepted
+    with pytest.raises(ConflictError):  # a head named by the writer is still checked against the store's
+        b.submit(m.id, other, "take 1", expected_seq=2)
+    assert a.audit(m.id).clean
 
 
 def test_a_match_named_by_its_whole_id_is_read_once_per_service(db, monkeypatch):

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
@@ -42,8 +41,7 @@ VERBS_LISTED = 5
 _PRIMS = (mi.StrType, mi.IntType, mi.BoolType, mi.LiteralType)
 
 
-@dataclass(frozen=True)
-class ParamInfo:
+class ParamInfo(msgspec.Struct, frozen=True):
     """One parameter of a verb, as the notation (and ``referee games GAME``) shows it."""
 
     key: str  # as written (dotted for nested records)
@@ -97,8 +95,7 @@ class ParamInfo:
         return text if self.required else f"[{text}]"
 
 
-@dataclass(frozen=True)
-class VerbInfo:
+class VerbInfo(msgspec.Struct, frozen=True):
     verb: str
     cls: type
     params: tuple[ParamInfo, ...]
@@ -194,7 +191,7 @@ def _params_of(
             lit, st_alt = alt
             out.append(ParamInfo(key, attr, "choice", required, default, choices=tuple(lit.values), group=key))
             out.extend(
-                replace(p, group=key) for p in _params_of(st_alt, key + ".", attr, True, path)
+                msgspec.structs.replace(p, group=key) for p in _params_of(st_alt, key + ".", attr, True, path)
             )
             continue
         if isinstance(t, mi.DictType):
@@ -456,7 +453,8 @@ def _nested_param(params: tuple[ParamInfo, ...], key: str) -> ParamInfo | None:
             sub = _record_params(p.nest)
             q = next((x for x in sub if x.key == rest), None) or _dict_param(sub, rest) or _nested_param(sub, rest)
             if q is not None:
-                return replace(q, key=key, attr=(*p.attr, *q.attr), group=f"{p.key}.{q.group}" if q.group else "")
+                return msgspec.structs.replace(q, key=key, attr=(*p.attr, *q.attr),
+                                               group=f"{p.key}.{q.group}" if q.group else "")
     return None
 
 
