@@ -167,11 +167,14 @@ class Hall:
     """What every route reaches through ``state.hall``: one :class:`Access` per worker thread."""
 
     def __init__(self, referee_factory: Callable[[], Referee], *, admin_token: str | None,
-                 keepalive: float, poll: float) -> None:
+                 keepalive: float, poll: float, listen_poll: float = 10.0) -> None:
         self.factory = referee_factory
         self.admin_token = admin_token
         self.keepalive = keepalive
         self.poll = poll
+        self.listen_poll = listen_poll
+        #: between the app's startup and its shutdown (:func:`serve_hall` refuses to replace it then)
+        self.running = False
         #: how often a match's live stream looks for entries of other processes (longer over a store that
         #: announces every append: then it is only the fallback)
         self.entry_poll = poll
@@ -723,27 +726,63 @@ def create_app(
     written by other processes every ``poll`` seconds; over a store that announces appends (PostgreSQL's
     LISTEN/NOTIFY) they are woken by every append of any process, and look only every ``listen_poll``
     seconds (the notifications missed while its connection was being opened again)."""
-    hall = Hall(referee_factory, admin_token=admin_token, keepalive=keepalive, poll=poll)
+    return serve_hall(_routes_app(), referee_factory, admin_token=admin_token, keepalive=keepalive, poll=poll,
+                      listen_poll=listen_poll)
 
-    async def started(app: Litestar) -> None:
-        hall.hub.loop = asyncio.get_running_loop()
-        access = await anyio.to_thread.run_sync(hall.access)  # open (and migrate) the store up front
-        notifier = access.referee.store.notifier
-        if notifier is not None:  # a shared database announces every append (PostgreSQL: LISTEN/NOTIFY)
-            hall.stop_listening = notifier.listen(hall.hub.notify, hall.hub.resume)
-            hall.entry_poll = max(hall.poll, listen_poll)
 
-    async def stopped(app: Litestar) -> None:
+def serve_hall(
+    app: Litestar,
+    referee_factory: Callable[[], Referee],
+    *,
+    admin_token: str | None = None,
+    keepalive: float = 15.0,
+    poll: float = 1.0,
+    listen_poll: float = 10.0,
+) -> Litestar:
+    """Give an app that :func:`create_app` built a new hall, as :func:`create_app` would with these
+    arguments: everything the routes reach through the app's state (the referee factory and so the store,
+    tokens, live streams, write locks, the tournaments' viewer cache) is new, while the routes with their
+    parsed signatures and the OpenAPI schema, most of an app's cost (0.13 to 0.3 s of CPU), are kept.
+    For a process that serves one hall after another (the tests: one app, a fresh store each); only while
+    the app is not running (before its startup or after its shutdown), else :class:`RuntimeError`."""
+    old: Hall | None = getattr(app.state, "hall", None)
+    if old is not None and old.running:
+        raise RuntimeError("serve_hall: the app is running (replace its hall only before startup or after shutdown)")
+    app.state.hall = Hall(referee_factory, admin_token=admin_token, keepalive=keepalive, poll=poll,
+                          listen_poll=listen_poll)
+    app.state.viewers = tournament_http.ViewerCache()
+    return app
+
+
+async def _started(app: Litestar) -> None:
+    hall: Hall = app.state.hall
+    hall.hub.loop = asyncio.get_running_loop()
+    access = await anyio.to_thread.run_sync(hall.access)  # open (and migrate) the store up front
+    notifier = access.referee.store.notifier
+    if notifier is not None:  # a shared database announces every append (PostgreSQL: LISTEN/NOTIFY)
+        hall.stop_listening = notifier.listen(hall.hub.notify, hall.hub.resume)
+        hall.entry_poll = max(hall.poll, hall.listen_poll)
+    hall.running = True
+
+
+async def _stopped(app: Litestar) -> None:
+    hall: Hall = app.state.hall
+    try:
         if hall.stop_listening is not None:
             hall.stop_listening()
+    finally:
+        hall.running = False
 
+
+def _routes_app() -> Litestar:
+    """The app without a hall (:func:`serve_hall` gives it one)."""
     return Litestar(
         route_handlers=[Router(path="/", route_handlers=list(ROUTES)),
                         Router(path="/", route_handlers=list(tournament_http.ROUTES)),
                         Router(path="/", route_handlers=list(seat_http.ROUTES))],
-        state=State({"hall": hall, "viewers": tournament_http.ViewerCache()}),
-        on_startup=[started],
-        on_shutdown=[stopped],
+        state=State({}),
+        on_startup=[_started],
+        on_shutdown=[_stopped],
         exception_handlers={Exception: _error},
         before_request=_strict_body,
         openapi_config=OpenAPIConfig(

@@ -12,18 +12,17 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from litestar.testing import TestClient
 
 from conftest import examples
 from referee.access import Access, Principal
 from referee.engine.notation import format_intent
 from referee.errors import BadInput
-from referee.http import create_app
 from referee.redaction import View, annotations_by_entry
 from referee.service import Referee
 from referee.store import Store, open_store
 from referee.store.sqlite import SqliteStore
 from referee.timeline import Header, Timeline, undone_marks
+from support.apps import app_client
 
 PLAYERS = ["south", "north"]
 ROLES = [None, "south", "north", "spectator"]
@@ -223,7 +222,7 @@ def test_http_pages_and_the_live_backlog_are_the_same_slices(match):
     from referee.store import StoredToken
 
     r.store.add_tokens([StoredToken(token_hash=hash_token(token), match_id=mid, role="arbiter")])
-    with TestClient(create_app(lambda: Referee(store_at(path)))) as client:
+    with app_client(lambda: Referee(store_at(path))) as client:
         for as_ in ("arbiter", "south", "spectator"):
             want = whole_log(r, mid, None if as_ == "arbiter" else as_)
             got = client.get(f"/matches/{mid}/log", params={"offset": 300, "limit": 100, "as": as_},
