@@ -748,6 +748,10 @@ def serve_hall(
     old: Hall | None = getattr(app.state, "hall", None)
     if old is not None and old.running:
         raise RuntimeError("serve_hall: the app is running (replace its hall only before startup or after shutdown)")
+    if old is not None and app.logging_config is not None:
+        # as a new app would: logging goes to the process's sys.stderr of now (a test's capture of it, which
+        # the previous hall's test closed)
+        app.get_logger = app.logging_config.configure()
     app.state.hall = Hall(referee_factory, admin_token=admin_token, keepalive=keepalive, poll=poll,
                           listen_poll=listen_poll)
     app.state.viewers = tournament_http.ViewerCache()
