@@ -166,15 +166,14 @@ class Hub:
 class Hall:
     """What every route reaches through ``state.hall``: one :class:`Access` per worker thread."""
 
-    def __init__(self, referee_factory: Callable[[], Referee], *, admin_token: str | None,
-                 keepalive: float, poll: float, listen_poll: float = 10.0) -> None:
+    def __init__(self, referee_factory: Callable[[], Referee], *, admin_token: str | None = None,
+                 keepalive: float = 15.0, poll: float = 1.0, listen_poll: float = 10.0) -> None:
         self.factory = referee_factory
         self.admin_token = admin_token
         self.keepalive = keepalive
         self.poll = poll
         self.listen_poll = listen_poll
-        #: between the app's startup and its shutdown (:func:`serve_hall` refuses to replace it then)
-        self.running = False
+        self.running = False  # from the app's startup to its shutdown (serve_hall refuses to replace it)
         #: how often a match's live stream looks for entries of other processes (longer over a store that
         #: announces every append: then it is only the fallback)
         self.entry_poll = poll
@@ -726,35 +725,22 @@ def create_app(
     written by other processes every ``poll`` seconds; over a store that announces appends (PostgreSQL's
     LISTEN/NOTIFY) they are woken by every append of any process, and look only every ``listen_poll``
     seconds (the notifications missed while its connection was being opened again)."""
-    return serve_hall(_routes_app(), referee_factory, admin_token=admin_token, keepalive=keepalive, poll=poll,
-                      listen_poll=listen_poll)
+    hall = Hall(referee_factory, admin_token=admin_token, keepalive=keepalive, poll=poll, listen_poll=listen_poll)
+    return serve_hall(_routes_app(), hall)
 
 
-def serve_hall(
-    app: Litestar,
-    referee_factory: Callable[[], Referee],
-    *,
-    admin_token: str | None = None,
-    keepalive: float = 15.0,
-    poll: float = 1.0,
-    listen_poll: float = 10.0,
-) -> Litestar:
-    """Give an app that :func:`create_app` built a new hall, as :func:`create_app` would with these
-    arguments: everything the routes reach through the app's state (the referee factory and so the store,
-    tokens, live streams, write locks, the tournaments' viewer cache) is new, while the routes with their
-    parsed signatures and the OpenAPI schema, most of an app's cost (0.13 to 0.3 s of CPU), are kept.
-    For a process that serves one hall after another (the tests: one app, a fresh store each); only while
-    the app is not running (before its startup or after its shutdown), else :class:`RuntimeError`."""
+def serve_hall(app: Litestar, hall: Hall) -> Litestar:
+    """An app that :func:`create_app` built, given a new ``hall`` (built with :func:`create_app`'s arguments):
+    everything the routes reach through the app's state is new, the routes with their parsed signatures and
+    the OpenAPI schema (most of an app's cost: 0.13 to 0.3 s of CPU) are kept. For the tests (one app, a
+    fresh store each); only while the app is not running, else :class:`RuntimeError`."""
     old: Hall | None = getattr(app.state, "hall", None)
-    if old is not None and old.running:
-        raise RuntimeError("serve_hall: the app is running (replace its hall only before startup or after shutdown)")
-    if old is not None and app.logging_config is not None:
-        # as a new app would: logging goes to the process's sys.stderr of now (a test's capture of it, which
-        # the previous hall's test closed)
-        app.get_logger = app.logging_config.configure()
-    app.state.hall = Hall(referee_factory, admin_token=admin_token, keepalive=keepalive, poll=poll,
-                          listen_poll=listen_poll)
-    app.state.viewers = tournament_http.ViewerCache()
+    if old is not None:
+        if old.running:
+            raise RuntimeError("serve_hall: the app is running (replace its hall before startup or after shutdown)")
+        if app.logging_config is not None:  # to sys.stderr as it is now, as a new app's (a test's capture)
+            app.get_logger = app.logging_config.configure()
+    app.state.hall, app.state.viewers = hall, tournament_http.ViewerCache()
     return app
 
 
@@ -771,11 +757,9 @@ async def _started(app: Litestar) -> None:
 
 async def _stopped(app: Litestar) -> None:
     hall: Hall = app.state.hall
-    try:
-        if hall.stop_listening is not None:
-            hall.stop_listening()
-    finally:
-        hall.running = False
+    hall.running = False
+    if hall.stop_listening is not None:
+        hall.stop_listening()
 
 
 def _routes_app() -> Litestar:

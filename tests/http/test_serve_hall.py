@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from litestar.testing import TestClient
 
-from referee.http import create_app, serve_hall
+from referee.http import Hall, create_app, serve_hall
 from referee.service import Referee
 from referee.store import open_store
 from support.apps import hall_app
@@ -22,7 +22,7 @@ def test_a_new_hall_on_the_same_app_sees_nothing_of_the_one_before(tmp_path):
         assert made.status_code == 201, made.text
         mid, arbiter = made.json()["match"]["id"], made.json()["tokens"]["arbiter"]
         assert len(c.get("/matches", headers={"Authorization": "Bearer adm-a"}).json()) == 1
-    assert serve_hall(app, lambda: Referee(second, games=[PILE]), admin_token="adm-b") is app
+    assert serve_hall(app, Hall(lambda: Referee(second, games=[PILE]), admin_token="adm-b")) is app
     with TestClient(app) as c:
         assert c.get("/matches", headers={"Authorization": "Bearer adm-b"}).json() == []
         assert c.get("/matches", headers={"Authorization": "Bearer adm-a"}).status_code == 403
@@ -39,7 +39,7 @@ def test_a_running_apps_hall_is_not_replaced(tmp_path):
     with TestClient(app) as c:
         running = app.state.hall
         with pytest.raises(RuntimeError, match="running"):
-            serve_hall(app, lambda: Referee(store, games=[PILE]))
+            serve_hall(app, Hall(lambda: Referee(store, games=[PILE])))
         assert app.state.hall is running
         assert c.get("/matches", headers={"Authorization": "Bearer adm"}).status_code == 200
     assert not running.running

@@ -1,7 +1,7 @@
 """The tests' HTTP apps, built once a process and reused: building a Litestar app of the referee's routes
 costs 0.13 to 0.3 s of CPU (parsing every route's signature), and the suite serves about a hundred halls.
 :func:`hall_app` hands out an idle app given a new hall (:func:`referee.http.serve_hall`: a fresh referee
-factory, tokens, streams and caches, as :func:`referee.http.create_app` with the same arguments gives),
+factory, tokens, streams and caches, as :func:`referee.http.create_app` with the same arguments has),
 or builds one when every app is in use (a test that runs two at once); it takes the app back when the
 block ends, unless the app is still running."""
 
@@ -21,11 +21,11 @@ _lock = threading.Lock()
 @contextlib.contextmanager
 def hall_app(referee_factory: Callable[[], Any], **options: Any) -> Iterator[Litestar]:
     """An app serving a new hall of ``referee_factory`` (``options``: :func:`referee.http.create_app`'s)."""
-    from referee.http import create_app, serve_hall
+    from referee.http import Hall, create_app, serve_hall
 
     with _lock:
         app = _idle.pop() if _idle else None
-    app = create_app(referee_factory, **options) if app is None else serve_hall(app, referee_factory, **options)
+    app = create_app(referee_factory, **options) if app is None else serve_hall(app, Hall(referee_factory, **options))
     try:
         yield app
     finally:
