@@ -170,12 +170,14 @@ class Hub:
 class Hall:
     """What every route reaches through ``state.hall``: one :class:`Access` per worker thread."""
 
-    def __init__(self, referee_factory: Callable[[], Referee], *, admin_token: str | None,
-                 keepalive: float, poll: float) -> None:
+    def __init__(self, referee_factory: Callable[[], Referee], *, admin_token: str | None = None,
+                 keepalive: float = 15.0, poll: float = 1.0, listen_poll: float = 10.0) -> None:
         self.factory = referee_factory
         self.admin_token = admin_token
         self.keepalive = keepalive
         self.poll = poll
+        self.listen_poll = listen_poll
+        self.running = False  # from the app's startup to its shutdown (serve_hall refuses to replace it)
         #: how often a match's live stream looks for entries of other processes (longer over a store that
         #: announces every append: then it is only the fallback)
         self.entry_poll = poll
@@ -730,27 +732,52 @@ def create_app(
     written by other processes every ``poll`` seconds; over a store that announces appends (PostgreSQL's
     LISTEN/NOTIFY) they are woken by every append of any process, and look only every ``listen_poll``
     seconds (the notifications missed while its connection was being opened again)."""
-    hall = Hall(referee_factory, admin_token=admin_token, keepalive=keepalive, poll=poll)
+    hall = Hall(referee_factory, admin_token=admin_token, keepalive=keepalive, poll=poll, listen_poll=listen_poll)
+    return serve_hall(_routes_app(), hall)
 
-    async def started(app: Litestar) -> None:
-        hall.hub.loop = asyncio.get_running_loop()
-        access = await anyio.to_thread.run_sync(hall.access)  # open (and migrate) the store up front
-        notifier = access.referee.store.notifier
-        if notifier is not None:  # a shared database announces every append (PostgreSQL: LISTEN/NOTIFY)
-            hall.stop_listening = notifier.listen(hall.hub.notify, hall.hub.resume)
-            hall.entry_poll = max(hall.poll, listen_poll)
 
-    async def stopped(app: Litestar) -> None:
-        if hall.stop_listening is not None:
-            hall.stop_listening()
+def serve_hall(app: Litestar, hall: Hall) -> Litestar:
+    """An app that :func:`create_app` built, given a new ``hall`` (built with :func:`create_app`'s arguments):
+    everything the routes reach through the app's state is new, the routes with their parsed signatures and
+    the OpenAPI schema (most of an app's cost: 0.13 to 0.3 s of CPU) are kept. For the tests (one app, a
+    fresh store each); only while the app is not running, else :class:`RuntimeError`."""
+    old: Hall | None = getattr(app.state, "hall", None)
+    if old is not None:
+        if old.running:
+            raise RuntimeError("serve_hall: the app is running (replace its hall before startup or after shutdown)")
+        if app.logging_config is not None:  # to sys.stderr as it is now, as a new app's (a test's capture)
+            app.get_logger = app.logging_config.configure()
+    app.state.hall, app.state.viewers = hall, tournament_http.ViewerCache()
+    return app
 
+
+async def _started(app: Litestar) -> None:
+    hall: Hall = app.state.hall
+    hall.hub.loop = asyncio.get_running_loop()
+    access = await anyio.to_thread.run_sync(hall.access)  # open (and migrate) the store up front
+    notifier = access.referee.store.notifier
+    if notifier is not None:  # a shared database announces every append (PostgreSQL: LISTEN/NOTIFY)
+        hall.stop_listening = notifier.listen(hall.hub.notify, hall.hub.resume)
+        hall.entry_poll = max(hall.poll, hall.listen_poll)
+    hall.running = True
+
+
+async def _stopped(app: Litestar) -> None:
+    hall: Hall = app.state.hall
+    hall.running = False
+    if hall.stop_listening is not None:
+        hall.stop_listening()
+
+
+def _routes_app() -> Litestar:
+    """The app without a hall (:func:`serve_hall` gives it one)."""
     return Litestar(
         route_handlers=[Router(path="/", route_handlers=list(ROUTES)),
                         Router(path="/", route_handlers=list(tournament_http.ROUTES)),
                         Router(path="/", route_handlers=list(seat_http.ROUTES))],
-        state=State({"hall": hall, "viewers": tournament_http.ViewerCache()}),
-        on_startup=[started],
-        on_shutdown=[stopped],
+        state=State({}),
+        on_startup=[_started],
+        on_shutdown=[_stopped],
         exception_handlers={Exception: _error},
         before_request=_strict_body,
         openapi_config=OpenAPIConfig(

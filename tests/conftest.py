@@ -1,7 +1,9 @@
 import json
 import os
+import shutil
 import sqlite3
 import sys
+import tempfile
 import zlib
 
 import pytest
@@ -21,12 +23,31 @@ def pytest_configure(config):
     (as on this project's CI machine) no process writes bytecode, so every CLI subprocess a test starts
     would compile them again (about 10% of the subprocess-heavy tests' CPU). compileall writes it anyway,
     into the usual __pycache__ folders; a source changed later is compiled afresh by the import system."""
+    from support import pg
+
     if hasattr(config, "workerinput"):
+        pg.TEMPLATE = config.workerinput.get("referee_pg_template")
         return
+    pg.TEMPLATE = tempfile.mkdtemp(prefix="referee-pg-template-")  # one initdb a run (support/pg.py)
     import compileall
 
     for top in ("referee", "cli", "schemas"):
         compileall.compile_dir(os.path.join(ROOT, top), quiet=2)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    """Each xdist worker's PostgreSQL servers copy the run's one cluster (support.pg.TEMPLATE)."""
+    from support import pg
+
+    node.workerinput["referee_pg_template"] = pg.TEMPLATE
+
+
+def pytest_unconfigure(config):
+    from support import pg
+
+    if not hasattr(config, "workerinput") and pg.TEMPLATE:
+        shutil.rmtree(pg.TEMPLATE, ignore_errors=True)
 
 
 @pytest.hookimpl(wrapper=True)

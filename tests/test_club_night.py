@@ -166,16 +166,14 @@ def club_night(cli, db, tmp_path, rounds: int) -> None:
 
 
 def hall_sees(db: str, tid: str, tokens: dict, head: str) -> None:
-    from litestar.testing import TestClient
-
-    from referee.http import create_app
     from referee.service import Referee
     from referee.store import open_store
+    from support.apps import app_client
 
     spectator = next(t["token"] for t in tokens["tokens"] if t["role"] == "spectator")
     store = open_store(db)
     try:
-        with TestClient(create_app(lambda: Referee(store))) as c:
+        with app_client(lambda: Referee(store)) as c:
             page = c.get(f"/hall/{tid}")
             assert page.status_code == 200 and 'id="head"' in page.text
             one = c.get(f"/tournaments/{tid}/events", params={"follow": "false"},

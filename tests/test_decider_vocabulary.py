@@ -19,8 +19,12 @@ from referee.engine.protocol import Accepted, Deciders, Rejected, RulesBase
 from referee.games.xfiles_encounters.codes import Code
 from referee.service import Referee
 from referee.store.memory import MemoryStore
+from support.sources import nodes
 
 GAMES = ("android", "by_all_means", "copycat", "war_of_shadows", "xfiles_encounters")
+#: the tests that parse the sources run on the worker of tests/test_layering.py, which has parsed them already
+#: (tests/support/sources.py)
+SOURCES = pytest.mark.xdist_group("layering")
 #: how checks were spelled before the games shared one vocabulary
 OLD_SPELLINGS = re.compile(r"\.need\(|\.refuse\(|\.violated\(|raise Refuse\(|raise Refusal\(|\bRefuse = |class Refuse\b|waivable=|"
                            r"NEVER_WAIVED|WAIVABLE\b|def applied\(|def decide\(")
@@ -199,9 +203,7 @@ def _xfiles_waivable() -> frozenset[str]:
     base = os.path.join(ROOT, "referee", "games", "xfiles_encounters")
     for name in sorted(os.listdir(base)):
         if name.endswith(".py"):
-            with open(os.path.join(base, name), encoding="utf-8") as fh:
-                tree = ast.parse(fh.read())
-            for node in ast.walk(tree):
+            for node in nodes(os.path.join(base, name)):
                 if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "check":
                     codes.update(str(Code[n.attr]) for n in ast.walk(node.args[1])
                                  if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "Code")
@@ -219,6 +221,7 @@ def _ruled_steps() -> list[tuple[str, int]]:
     return found
 
 
+@SOURCES
 def test_xfiles_declares_its_game_rules_waivable_and_its_structure_not():
     waivable = {c.removeprefix("xfiles_encounters/") for c in _xfiles_waivable()}
     assert {"stealth_in_shadows", "already_coordinated", "belief_already_activated", "doubt_already_resolved"} <= waivable
@@ -269,9 +272,7 @@ def _spelled_codes(base: str, prefix: str) -> list[str]:
         if not name.endswith(".py"):
             continue
         path = os.path.join(base, name)
-        with open(path, encoding="utf-8") as fh:
-            tree = ast.parse(fh.read())
-        for node in ast.walk(tree):
+        for node in nodes(path):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
                     and node.func.attr in ("check", "require", "fail"):
                 at = 0 if node.func.attr == "fail" else 1
@@ -284,6 +285,7 @@ def _spelled_codes(base: str, prefix: str) -> list[str]:
     return literal
 
 
+@SOURCES
 @pytest.mark.parametrize("game", GAMES + ("_template",))
 def test_a_games_codes_are_its_enum_and_no_module_spells_one_as_a_string(game):
     """Every code of a game, its refusals' and its configuration's (options, card and board data, decks, a
@@ -338,12 +340,11 @@ def test_the_framework_codes_are_an_enum_per_scope():
 
 def _string_constants(path: str) -> list[tuple[int, str]]:
     """The string constants of a module that are not docstrings (an f-string's text parts included)."""
-    with open(path, encoding="utf-8") as fh:
-        tree = ast.parse(fh.read())
-    docs = {id(node.body[0].value) for node in ast.walk(tree)
+    walked = nodes(path)
+    docs = {id(node.body[0].value) for node in walked
             if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body
             and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
-    return [(node.lineno, node.value) for node in ast.walk(tree)
+    return [(node.lineno, node.value) for node in walked
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs]
 
 
@@ -354,13 +355,12 @@ ENUM_MODULES = ("referee/engine/codes.py", "referee/httpcodes.py", "referee/auth
 
 def _enum_value_lines(path: str) -> set[int]:
     """The lines of a module where a ``StrEnum`` member is given its value (the rest of it spells no code)."""
-    with open(path, encoding="utf-8") as fh:
-        tree = ast.parse(fh.read())
-    return {item.lineno for node in ast.walk(tree) if isinstance(node, ast.ClassDef)
+    return {item.lineno for node in nodes(path) if isinstance(node, ast.ClassDef)
             and any(isinstance(b, ast.Name) and b.id == "StrEnum" for b in node.bases)
             for item in node.body if isinstance(item, ast.Assign)}
 
 
+@SOURCES
 def test_no_module_spells_a_framework_code_as_a_string():
     """Every code of an enum's scope (the framework's, the service layer's, the HTTP front ends', tokens',
     tournaments', the CLI's) is named by its enum member wherever the product writes one: the service

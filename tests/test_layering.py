@@ -9,10 +9,11 @@ import functools
 import os
 
 from conftest import ROOT
+from support.sources import nodes, source
 
 import pytest
 
-# one worker reads and parses the sources, once (see _source)
+# one worker reads and parses the sources, once (tests/support/sources.py; test_decider_vocabulary's too)
 pytestmark = pytest.mark.xdist_group("layering")
 
 FORBIDDEN_IN_PURE = {"os", "pathlib", "random", "time", "datetime", "io", "sys", "socket", "sqlite3",
@@ -30,18 +31,8 @@ def _modules(top: str):
                 yield rel, path
 
 
-@functools.cache
-def _source(path: str) -> tuple[str, ast.Module, tuple[ast.AST, ...]]:
-    """A module's text, its tree and every node of it in ``ast.walk``'s order, read and parsed once a
-    process: the checks below walk the same ~230 modules a dozen times (each parse ~5 ms)."""
-    with open(path, encoding="utf-8") as fh:
-        text = fh.read()
-    tree = ast.parse(text, path)
-    return text, tree, tuple(ast.walk(tree))
-
-
-def _nodes(path: str) -> tuple[ast.AST, ...]:
-    return _source(path)[2]
+_source = source
+_nodes = nodes
 
 
 @functools.cache

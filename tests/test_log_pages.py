@@ -12,18 +12,17 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from litestar.testing import TestClient
 
 from conftest import examples
 from referee.access import Access, Principal
 from referee.engine.notation import format_intent
 from referee.errors import BadInput
-from referee.http import create_app
 from referee.redaction import View, annotations_by_entry
 from referee.service import Referee
 from referee.store import Store, open_store
 from referee.store.sqlite import SqliteStore
 from referee.timeline import Header, Timeline, undone_marks
+from support.apps import app_client
 
 PLAYERS = ["south", "north"]
 ROLES = [None, "south", "north", "spectator"]
@@ -82,17 +81,13 @@ def play(r: Referee, mid: str, entries: int, seed: int) -> None:
             r.annotate(mid, rng.randint(1, head), f"note on {head}", by="arbiter", audience=audience)
 
 
-@pytest.fixture(scope="module")
-def match(module_db, tmp_path_factory) -> tuple[str, str, str]:
-    """(database, match, fork): a match of ~600 entries, and a fork of it at 250 with entries of its
-    own and undos back past the fork point. On PostgreSQL they are played on a SQLite file and copied
-    over (``referee db copy``'s copy_matches: the same entries, snapshots and annotations), what the
-    tests below read there: playing them through PostgreSQL cost this module's worker five times the
-    CPU, and PostgreSQL's appends, undos and annotations are played by
-    test_a_page_stays_right_as_the_log_grows and the store contract suite."""
-    path = module_db
-    played = path if not path.startswith("postgresql://") else str(tmp_path_factory.mktemp("played") / "r.db")
-    store = store_at(played)
+#: (SQLite file, match, fork) of the matches this process played for the SQLite variant of :func:`match`, which
+#: the PostgreSQL variant copies (the module's tests run on one worker, SQLite's first)
+_PLAYED: list[tuple[str, str, str]] = []
+
+
+def _play_match(path: str) -> tuple[str, str]:
+    store = store_at(path)
     r = Referee(store, snapshot_every=16)
     m = r.new_match("by_all_means", PLAYERS, seed=7)
     play(r, m.id, 600, seed=7)
@@ -100,15 +95,35 @@ def match(module_db, tmp_path_factory) -> tuple[str, str, str]:
     play(r, fork.id, 40, seed=8)
     r.undo(fork.id, by="arbiter", to=200)
     play(r, fork.id, 30, seed=9)
-    if played != path:
-        from referee.dbcopy import copy_matches
+    return m.id, fork.id
 
-        target = store_at(path)
-        assert copy_matches(store, target).created == 2
-        for mid in (m.id, fork.id):
-            assert list(target.entries(mid)) == list(store.entries(mid)) and target.annotations(mid) == store.annotations(mid)
-        store.close()
-    return path, m.id, fork.id
+
+@pytest.fixture(scope="module")
+def match(module_db, tmp_path_factory) -> tuple[str, str, str]:
+    """(database, match, fork): a match of ~600 entries, and a fork of it at 250 with entries of its
+    own and undos back past the fork point. On PostgreSQL they are the ones played on SQLite for the SQLite
+    variant (or, if it did not run here, played on a SQLite file) copied over (``referee db copy``'s
+    copy_matches: the same entries, snapshots and annotations), what the tests below read there: playing
+    them through PostgreSQL cost this module's worker five times the CPU, and PostgreSQL's appends, undos
+    and annotations are played by test_a_page_stays_right_as_the_log_grows and the store contract suite."""
+    path = module_db
+    if not path.startswith("postgresql://"):
+        mid, fork_id = _play_match(path)
+        _PLAYED[:] = [(path, mid, fork_id)]
+        return path, mid, fork_id
+    if _PLAYED:
+        played, mid, fork_id = _PLAYED[0]
+    else:
+        played = str(tmp_path_factory.mktemp("played") / "r.db")
+        mid, fork_id = _play_match(played)
+    from referee.dbcopy import copy_matches
+
+    store, target = store_at(played), store_at(path)
+    assert copy_matches(store, target).created == 2
+    for m in (mid, fork_id):
+        assert list(target.entries(m)) == list(store.entries(m)) and target.annotations(m) == store.annotations(m)
+    store.close()
+    return path, mid, fork_id
 
 
 def whole_log(r: Referee, mid: str, role: str | None) -> list[Any]:
@@ -223,7 +238,7 @@ def test_http_pages_and_the_live_backlog_are_the_same_slices(match):
     from referee.store import StoredToken
 
     r.store.add_tokens([StoredToken(token_hash=hash_token(token), match_id=mid, role="arbiter")])
-    with TestClient(create_app(lambda: Referee(store_at(path)))) as client:
+    with app_client(lambda: Referee(store_at(path))) as client:
         for as_ in ("arbiter", "south", "spectator"):
             want = whole_log(r, mid, None if as_ == "arbiter" else as_)
             got = client.get(f"/matches/{mid}/log", params={"offset": 300, "limit": 100, "as": as_},

@@ -17,10 +17,10 @@ import pytest
 from litestar.testing import TestClient
 
 from referee.games import ids
-from referee.http import create_app
 from referee.seatpage import shell
 from referee.service import Referee
 from referee.store.memory import MemoryStore
+from support.apps import app_client
 from test_leaks import _naming, card_names, names_of
 
 PLAYERS = {"by_all_means": ["alice", "bob"], "war_of_shadows": ["alice", "bob"],
@@ -36,7 +36,7 @@ def auth(token: str) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def hall():
     store = MemoryStore()
-    with TestClient(create_app(lambda: Referee(store))) as client:
+    with app_client(lambda: Referee(store)) as client:
         yield client, Referee(store)
 
 
@@ -223,7 +223,7 @@ def test_a_tournament_players_token_plays_its_own_seat_only():
     table: the page's answer, a move, the live stream; at another table it is refused, as is a replaced
     one. The spectators' tournament token writes nothing."""
     store = MemoryStore()
-    with TestClient(create_app(lambda: Referee(store), admin_token="adm")) as client:
+    with app_client(lambda: Referee(store), admin_token="adm") as client:
         made = client.post("/tournaments", headers=auth("adm"), json={
             "name": "Cup", "game": "war_of_shadows", "rounds": 1, "players": ["ann", "ben", "cy", "dee"]}).json()
         tid, tokens = made["tournament"], made["tokens"]

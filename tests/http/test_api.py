@@ -11,8 +11,8 @@ import os
 import pytest
 from litestar.testing import TestClient
 
-from referee.http import create_app
 from referee.service import Referee
+from support.apps import app_client
 from support.pile import PILE
 
 ROLES = ("alice", "bob", "arbiter", "spectator")
@@ -53,7 +53,7 @@ class Table:
 @pytest.fixture
 def client(db_store):
     store = db_store
-    with TestClient(create_app(lambda: Referee(store, games=[PILE]))) as c:
+    with app_client(lambda: Referee(store, games=[PILE])) as c:
         yield c
 
 
@@ -401,7 +401,7 @@ def test_events_backlog_and_resume(started):
 def test_listing_matches_needs_the_admin_token(client):
     assert_error(client.get("/matches", headers=bearer("anything")), 403, "auth/no_admin")
     store = client.app.state.hall.access().referee.store
-    with TestClient(create_app(lambda: Referee(store, games=[PILE]), admin_token="s3cret")) as c:
+    with app_client(lambda: Referee(store, games=[PILE]), admin_token="s3cret") as c:
         t = Table(c)
         assert_error(c.get("/matches"), 401)
         assert_error(c.get("/matches", headers=t.h("arbiter")), 403, "auth/not_admin")
@@ -410,7 +410,7 @@ def test_listing_matches_needs_the_admin_token(client):
 
 def test_listing_matches_pages_with_limit_and_offset(client):
     store = client.app.state.hall.access().referee.store
-    with TestClient(create_app(lambda: Referee(store, games=[PILE]), admin_token="s3cret")) as c:
+    with app_client(lambda: Referee(store, games=[PILE]), admin_token="s3cret") as c:
         ids = [Table(c).id for _ in range(4)]
         admin = bearer("s3cret")
         listed = [m["id"] for m in c.get("/matches", headers=admin).json()]
@@ -532,7 +532,7 @@ def test_no_answer_leaks_a_by_all_means_hand(db_store):
     from referee.games.by_all_means import GAME as BY_ALL_MEANS
 
     store = db_store
-    with TestClient(create_app(lambda: Referee(store, games=[PILE, BY_ALL_MEANS]))) as c:
+    with app_client(lambda: Referee(store, games=[PILE, BY_ALL_MEANS])) as c:
         t = Table(c, game="by_all_means", cards="spec")
         for seat, hand in (("alice", "TR1,TR2,AG1,PL2"), ("bob", "TR3,TR3,GA1,GF1")):
             answer = t.post("arbiter", "/intents", {"intent": f"draw_opening_hand cards={hand}", "seat": seat})

@@ -14,12 +14,11 @@ import uuid
 from importlib import resources
 
 import pytest
-from litestar.testing import TestClient
 
-from referee.http import create_app
 from referee.service import Referee
 from referee.tournament import events as ev
 from referee.store import StoredTournament, StoredTournamentEvent
+from support.apps import app_client
 
 ADMIN = "the-admin-token"
 MARK = f"planted-{uuid.uuid4().hex}"
@@ -85,7 +84,7 @@ def paths(secret) -> list[str]:
 @pytest.fixture
 def client(db_store):
     store = db_store
-    with TestClient(create_app(lambda: Referee(store), admin_token=ADMIN)) as c:
+    with app_client(lambda: Referee(store), admin_token=ADMIN) as c:
         yield c, store
 
 
@@ -203,7 +202,7 @@ def test_card_data_is_a_bundled_name_or_text_in_the_body(client):
 
 def test_creating_a_tournament_needs_the_servers_admin_token(db_store):
     body = {"name": "Cup", "game": "by_all_means", "players": ["ann", "ben"]}
-    with TestClient(create_app(lambda: Referee(db_store), admin_token=ADMIN)) as c:
+    with app_client(lambda: Referee(db_store), admin_token=ADMIN) as c:
         assert _refused(c.post("/tournaments", json=body), 401, "auth/missing")
         assert _refused(c.post("/tournaments", json=body, headers=bearer("guess")), 403, "auth/not_admin")
         match = c.post("/matches", json={"game": "by_all_means", "players": ["ann", "ben"]}).json()
@@ -215,7 +214,7 @@ def test_creating_a_tournament_needs_the_servers_admin_token(db_store):
         org = made.json()["tokens"]["organiser"]  # a tournament's organiser is not the server's admin
         assert _refused(c.post("/tournaments", json=body, headers=bearer(org)), 403, "auth/not_admin")
         assert len(db_store.list_tournaments()) == 1
-    with TestClient(create_app(lambda: Referee(db_store))) as c:  # no admin token: creation over HTTP is off
+    with app_client(lambda: Referee(db_store)) as c:  # no admin token: creation over HTTP is off
         off = _refused(c.post("/tournaments", json=body, headers=bearer(ADMIN)), 403, "auth/no_admin")
         assert "creating a tournament is off" in off["message"]
         assert len(db_store.list_tournaments()) == 1

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 from litestar.testing import TestClient
 
-from referee.http import create_app
 from referee.service import Referee
+from support.apps import app_client
 from support.pile import PILE
 
 ROLES = ("alice", "bob", "arbiter", "spectator")
@@ -45,7 +45,7 @@ class Imported:
 
 @pytest.fixture
 def imported(db_store):
-    with TestClient(create_app(lambda: Referee(db_store, games=[PILE]))) as c:
+    with app_client(lambda: Referee(db_store, games=[PILE])) as c:
         yield Imported(c, db_store)
 
 

@@ -18,10 +18,10 @@ import httpx
 import pytest
 
 from conftest import ROOT
-from referee.http import create_app
 from referee.service import Referee
 from referee.store.postgres import PostgresStore
-from support.live import LiveServer, free_port
+from support.apps import app_client, live_server
+from support.live import free_port
 from support.pile import PILE
 from test_live import auth, new_table
 
@@ -43,9 +43,8 @@ uvicorn.run(app, host='127.0.0.1', port=int(sys.argv[2]), log_level='warning', a
 def test_a_stream_is_woken_by_an_entry_written_through_another_process(pg_server):
     url = pg_server.fresh()
     store = PostgresStore(url)
-    app = create_app(lambda: Referee(store, games=[PILE]), keepalive=0.2, poll=60, listen_poll=60)
     other = Referee(PostgresStore(url), games=[PILE])  # another server's store: its own connections
-    with LiveServer(app) as live:
+    with live_server(lambda: Referee(store, games=[PILE]), keepalive=0.2, poll=60, listen_poll=60) as live:
         mid, tokens = new_table(live)
         httpx.post(f"{live.url}/matches/{mid}/intents", json={"intent": "start first=alice tokens=K01,K02"},
                    headers=auth(tokens["alice"]))
@@ -188,10 +187,8 @@ def test_a_server_killed_during_a_50_table_load_loses_no_acknowledged_intent(pg_
 def test_listening_lengthens_only_the_entry_streams_fallback_poll(pg_server):
     """Over PostgreSQL the match streams are woken by NOTIFY and poll only as a fallback; the other
     pollers (a tournament's stream) keep the poll they were given."""
-    from litestar.testing import TestClient
-
     store = PostgresStore(pg_server.fresh())
-    with TestClient(create_app(lambda: Referee(store, games=[PILE]), poll=0.2, listen_poll=10)) as client:
+    with app_client(lambda: Referee(store, games=[PILE]), poll=0.2, listen_poll=10) as client:
         hall = client.app.state.hall
         assert (hall.poll, hall.entry_poll) == (0.2, 10) and hall.stop_listening is not None
     store.close()

@@ -16,18 +16,16 @@ import httpx
 import pytest
 
 from conftest import ROOT
-from referee.http import create_app
 from referee.service import Referee
 from referee.store import open_store
-from support.live import LiveServer
+from support.apps import live_server
 from support.pile import PILE
 
 
 @pytest.fixture(scope="module")
 def live(module_db):
     store = open_store(module_db)
-    app = create_app(lambda: Referee(store, games=[PILE]), keepalive=0.3, poll=0.2)
-    with LiveServer(app) as server:
+    with live_server(lambda: Referee(store, games=[PILE]), keepalive=0.3, poll=0.2) as server:
         server.db = module_db
         yield server
     store.close()
@@ -236,7 +234,7 @@ def test_the_cli_answers_alike_from_its_database_and_through_a_server(cli, db, d
     import shlex
 
     monkeypatch.setenv("REFEREE_DB", db)  # the local commands' database is the server's
-    with LiveServer(create_app(lambda: Referee(db_store))) as server:
+    with live_server(lambda: Referee(db_store)) as server:
         created = cli("--server", server.url, "new", "by_all_means", "--players", "alice,bob", "--seed", "7", "--json")
         assert created.code == 0, created.err
         mid, tokens = created.json["match"]["id"], created.json["tokens"]
@@ -344,9 +342,9 @@ def test_referee_serve_answers_on_loopback(db):
                     break
             assert time.monotonic() < deadline and server.poll() is None, "referee serve did not start"
             time.sleep(0.1)
-        games = httpx.get(f"http://127.0.0.1:{port}/games").json()
+        games = httpx.get(f"http://127.0.0.1:{port}/games", timeout=30).json()
         assert games and all("intents" in g for g in games)
-        assert httpx.get(f"http://127.0.0.1:{port}/schema/openapi.json").json()["info"]["title"] == "Referee"
+        assert httpx.get(f"http://127.0.0.1:{port}/schema/openapi.json", timeout=30).json()["info"]["title"] == "Referee"
     finally:
         server.terminate()
         server.wait(10)

@@ -6,10 +6,9 @@ match being played is neither rated nor counted, and its seats are named nowhere
 from __future__ import annotations
 
 import pytest
-from litestar.testing import TestClient
 
-from referee.http import create_app
 from referee.service import Referee
+from support.apps import app_client
 from support.pile import PILE
 
 ADMIN = "adm"
@@ -44,7 +43,7 @@ def ref(db_store):
 
 
 def test_only_the_servers_admin_token_reads_the_ratings(ref):
-    with TestClient(create_app(lambda: Referee(ref.store, games=[PILE]), admin_token=ADMIN)) as c:
+    with app_client(lambda: Referee(ref.store, games=[PILE]), admin_token=ADMIN) as c:
         _refused(c.get("/ratings"), 401, "auth/missing")
         _refused(c.get("/ratings", headers=bearer("guess")), 403, "auth/not_admin")
         match = c.post("/matches", json={"game": "pile", "players": ["x", "y"]}).json()
@@ -58,6 +57,6 @@ def test_only_the_servers_admin_token_reads_the_ratings(ref):
         assert body["rated"] == 2 and body["skipped"] == {}  # unfinished matches (three of them) are not counted
         assert sorted(r["player"] for r in body["players"]) == ["ann", "ben", "cy"]
         assert "secret_sam" not in got.text
-    with TestClient(create_app(lambda: Referee(ref.store, games=[PILE]))) as c:  # no admin token: off
+    with app_client(lambda: Referee(ref.store, games=[PILE])) as c:  # no admin token: off
         off = _refused(c.get("/ratings", headers=bearer(ADMIN)), 403, "auth/no_admin")
         assert "reading the ratings is off" in off["message"]

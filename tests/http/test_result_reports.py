@@ -9,10 +9,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from litestar.testing import TestClient
 
-from referee.http import create_app
 from referee.service import Referee
+from support.apps import app_client
 from support.pile import PILE
 
 ADMIN = "the-server-admin-token"
@@ -25,7 +24,7 @@ def bearer(token):
 @pytest.fixture
 def client(db_store):
     store = db_store
-    with TestClient(create_app(lambda: Referee(store, games=[PILE]), admin_token=ADMIN)) as c:
+    with app_client(lambda: Referee(store, games=[PILE]), admin_token=ADMIN) as c:
         yield c
 
 

@@ -15,11 +15,10 @@ import time
 import httpx
 import pytest
 
-from referee.http import create_app
 from referee.service import Referee
 from referee.store import open_store
 from referee.store.postgres import is_url
-from support.live import LiveServer
+from support.apps import live_server
 from support.pile import PILE
 
 PATIENCE = 1.5
@@ -57,8 +56,8 @@ def test_a_write_waiting_for_a_lock_blocks_nothing_else_and_ends_as_503(db, monk
     monkeypatch.setenv("REFEREE_PG_LOCK_TIMEOUT", str(PATIENCE))
     shared = open_store(db)
     # as `referee serve` does: over SQLite a store (a connection) per worker thread, over PostgreSQL one pool
-    app = create_app(lambda: Referee(shared if is_url(db) else open_store(db), games=[PILE]), keepalive=0.3)
-    with LiveServer(app) as live, httpx.Client(base_url=live.url, timeout=30) as client:
+    with live_server(lambda: Referee(shared if is_url(db) else open_store(db), games=[PILE]), keepalive=0.3) as live, \
+            httpx.Client(base_url=live.url, timeout=30) as client:
         made = client.post("/matches", json={"game": "pile", "players": ["alice", "bob"]}).json()
         mid, alice = made["match"]["id"], made["tokens"]["seats"]["alice"]
         spectator = made["tokens"]["spectator"]

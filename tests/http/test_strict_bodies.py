@@ -8,10 +8,9 @@ from __future__ import annotations
 import msgspec
 import msgspec.inspect as mi
 import pytest
-from litestar.testing import TestClient
 
-from referee.http import create_app
 from referee.service import Referee
+from support.apps import app_client
 from support.pile import PILE
 
 ADMIN = "adm"
@@ -19,7 +18,7 @@ ADMIN = "adm"
 
 @pytest.fixture
 def client(db_store):
-    with TestClient(create_app(lambda: Referee(db_store, games=[PILE]), admin_token=ADMIN)) as c:
+    with app_client(lambda: Referee(db_store, games=[PILE]), admin_token=ADMIN) as c:
         yield c, db_store
 
 

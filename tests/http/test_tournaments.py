@@ -5,10 +5,9 @@ tokens the pairing answers; every refusal in the one error shape."""
 from __future__ import annotations
 
 import pytest
-from litestar.testing import TestClient
 
-from referee.http import create_app
 from referee.service import Referee
+from support.apps import app_client
 from support.pile import PILE
 
 
@@ -22,7 +21,7 @@ def bearer(token):
 @pytest.fixture
 def client(db_store):
     store = db_store  # on each backend
-    with TestClient(create_app(lambda: Referee(store, games=[PILE]), admin_token=ADMIN)) as c:
+    with app_client(lambda: Referee(store, games=[PILE]), admin_token=ADMIN) as c:
         yield c
 
 
