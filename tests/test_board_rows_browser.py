@@ -13,7 +13,7 @@ from referee.export import export
 from referee.service import Referee
 from referee.store.memory import MemoryStore
 from referee.transcript import import_transcript
-from support.browser import chromium, needs_chromium
+from support.browser import browser, needs_chromium  # noqa: F401  (browser: the process's shared Chromium)
 
 pytestmark = [pytest.mark.slow, needs_chromium]
 
@@ -31,14 +31,6 @@ const wide = [...document.querySelectorAll("body *")].filter((el) => {
 }).map((el) => el.tagName + (el.id ? "#" + el.id : "") + "." + el.className);
 return [wide, document.documentElement.scrollWidth, w];
 """
-
-
-@pytest.fixture(scope="module")
-def browser():
-    driver = chromium("--disable-background-networking", "--disable-component-update", "--disable-sync",
-                      f"--window-size={PHONE[0]},{PHONE[1]}")
-    yield driver
-    driver.quit()
 
 
 @pytest.mark.parametrize("replay,titles", [

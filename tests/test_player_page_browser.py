@@ -11,20 +11,12 @@ from referee.players import of_database
 from referee.playerpage import page
 from referee.service import Referee
 from referee.store.memory import MemoryStore
-from support.browser import chromium, needs_chromium
+from support.browser import browser, needs_chromium  # noqa: F401  (browser: the process's shared Chromium)
 from support.pile import PILE
 
 pytestmark = [pytest.mark.slow, needs_chromium]
 
 DESKTOP, PHONE = (1366, 900), (412, 915)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    driver = chromium("--disable-background-networking", "--disable-component-update", "--disable-sync",
-                      "--window-size=1366,900")
-    yield driver
-    driver.quit()
 
 
 @pytest.fixture(scope="module")
