@@ -15,19 +15,12 @@ from referee.export import export
 from referee.service import Referee
 from referee.store.memory import MemoryStore
 from referee.transcript import import_transcript
-from support.browser import chromium, needs_chromium
+from support.browser import browser, needs_chromium  # noqa: F401  (browser: the process's shared Chromium)
 
 pytestmark = [pytest.mark.slow, needs_chromium]
 
 PHONE, DESKTOP, NARROW = (390, 844), (1280, 800), (360, 740)
 GAMES = {"android": ("thursday-club.txt", "arbiter"), "war_of_shadows": ("ember-coast.txt", "anna")}
-
-
-@pytest.fixture(scope="module")
-def browser():
-    driver = chromium("--disable-background-networking", "--disable-component-update", "--disable-sync")
-    yield driver
-    driver.quit()
 
 
 @pytest.fixture(scope="module")

@@ -19,7 +19,7 @@ from referee.export import export
 from referee.service import Referee
 from referee.store.memory import MemoryStore
 from referee.transcript import import_transcript
-from support.browser import chromium, needs_chromium
+from support.browser import browser, needs_chromium  # noqa: F401  (browser: the process's shared Chromium)
 from support.pile import PILE
 
 pytestmark = [pytest.mark.slow, needs_chromium]
@@ -36,14 +36,6 @@ bob: take 5
 bob: take 2
 alice: take 1
 """
-
-
-@pytest.fixture(scope="module")
-def browser():
-    driver = chromium("--disable-background-networking", "--disable-component-update", "--disable-sync",
-                      "--window-size=1366,900")
-    yield driver
-    driver.quit()
 
 
 @pytest.fixture(scope="module")
