@@ -19,7 +19,7 @@ from referee.export import export
 from referee.service import Referee
 from referee.store.memory import MemoryStore
 from referee.transcript import import_transcript
-from support.browser import browser, needs_chromium  # noqa: F401  (browser: the process's shared Chromium)
+from support.browser import browser, needs_chromium, wait_until  # noqa: F401  (browser: the process's shared Chromium)
 from support.pile import PILE
 from support.viewer_pages import viewer
 
@@ -405,8 +405,6 @@ def test_the_tournament_export_fits_the_screen_and_fetches_nothing(browser, tour
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_hall_page_fits_the_screen_and_fetches_only_from_its_server(browser, size):
-    import time
-
     import httpx
 
     from referee.http import create_app
@@ -427,9 +425,7 @@ def test_the_hall_page_fits_the_screen_and_fetches_only_from_its_server(browser,
         browser.set_window_size(*size)
         browser.get("about:blank")
         browser.get(f"{live.url}/hall/{tid}#token={made['tokens']['spectator']}")
-        deadline = time.monotonic() + 20
-        while browser.find_element(*by("body")).get_attribute("data-updates") == "0" and time.monotonic() < deadline:
-            time.sleep(0.1)
+        wait_until(browser, "return document.body.dataset.updates !== '0'", 20)  # its first snapshot drawn
         # round 1 is still being played at one table: the standings are not yet "after round 1"
         assert browser.find_element(*by("#after")).text == "(no round completed yet)"
         assert "playing" in browser.find_element(*by("#pairings-body")).text
