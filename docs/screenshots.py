@@ -279,12 +279,16 @@ def pages(work: str) -> Iterator[list[Page]]:
                *seat_pages(url)]
 
 
+#: the command-line flags of the pictures' Chromium (the page tests borrow one started with them)
+FLAGS = ("--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars",
+         "--force-color-profile=srgb")
+
+
 def browser() -> Any:
     """Headless Chromium with the page tests' flags (the caller quits it)."""
     from tests.support.browser import chromium
 
-    return chromium("--disable-background-networking", "--disable-component-update", "--disable-sync",
-                    "--hide-scrollbars", "--force-color-profile=srgb")
+    return chromium(*FLAGS)
 
 
 def visit(driver: Any, page: Page, size: str) -> float:

@@ -17,7 +17,7 @@ from referee.service import Referee
 from referee.tournament.access import Entrant, TournamentAccess
 from referee.tournament.arbiter import desk
 from schemas.tournament import CreateTournament, PairRequest
-from support.browser import chromium, needs_chromium
+from support.browser import needs_chromium, shared
 from support.pile import PILE
 
 PLAYERS = ["ann", "ben", "cy", "dee"]
@@ -182,7 +182,7 @@ def test_the_page_is_a_fixed_shell(served):
 
 @pytest.mark.slow
 @needs_chromium
-def test_the_arbiters_page_settles_a_dispute_on_a_phone():
+def test_the_arbiters_page_settles_a_dispute_on_a_phone(request):
     import httpx
 
     from referee.http import create_app
@@ -191,8 +191,7 @@ def test_the_arbiters_page_settles_a_dispute_on_a_phone():
 
     store = MemoryStore()
     ref = Referee(store, games=[PILE])
-    driver = chromium("--disable-background-networking", "--disable-component-update", "--disable-sync")
-    try:
+    with shared(config=request.config) as (driver,):  # this process's shared Chromium
         with LiveServer(create_app(lambda: Referee(store, games=[PILE]), poll=0.1, admin_token="adm")) as live:
             made = httpx.post(f"{live.url}/tournaments", json={
                 "name": "Cup <i>night</i>", "game": "pile", "players": PLAYERS, "seed": 4, "chance": "digital",
@@ -251,8 +250,6 @@ def test_the_arbiters_page_settles_a_dispute_on_a_phone():
             assert driver.find_element("id", "arbiter-link").get_attribute("href").endswith(
                 f"/hall/{tid}/arbiter#token={made['tokens']['organiser']}")
             driver.get("about:blank")
-    finally:
-        driver.quit()
 
 
 def test_a_dispute_over_an_accepted_move_is_settled_by_the_verdict_standing(db_store):

@@ -6,16 +6,10 @@ fits its tile. Needs Debian's chromium and chromium-driver; skips with the reaso
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
-from conftest import ROOT
-from referee.export import export
-from referee.service import Referee
-from referee.store.memory import MemoryStore
-from referee.transcript import import_transcript
-from support.browser import chromium, needs_chromium
+from support.browser import browser, needs_chromium  # noqa: F401  (browser: the process's shared Chromium)
+from support.viewer_pages import viewer
 
 pytestmark = [pytest.mark.slow, needs_chromium]
 
@@ -24,24 +18,12 @@ GAMES = {"android": ("thursday-club.txt", "arbiter"), "war_of_shadows": ("ember-
 
 
 @pytest.fixture(scope="module")
-def browser():
-    driver = chromium("--disable-background-networking", "--disable-component-update", "--disable-sync")
-    yield driver
-    driver.quit()
-
-
-@pytest.fixture(scope="module")
-def pages(tmp_path_factory):
-    """Each game's demo match exported as its viewer: {game: (path, the map board as the referee drew it)}."""
-    out = tmp_path_factory.mktemp("maps")
-    r = Referee(MemoryStore())
+def pages():
+    """Each game's demo match exported as its viewer: {game: (path, the map board as the referee drew it)} (the
+    page once per test process: support/viewer_pages.py)."""
     found = {}
     for game, (name, role) in GAMES.items():
-        path = os.path.join(ROOT, "replays", game, name)
-        with open(path, encoding="utf-8") as fh:
-            mid = import_transcript(r, fh.read(), path, os.path.dirname(path)).match_id
-        page = out / f"{game}.html"
-        page.write_text(export(r, mid, "html", role), encoding="utf-8")
+        page, r, mid = viewer(f"{game}/{name}", role)
         found[game] = (page, next(b for b in r.show(mid, seat=role).boards if b.layout == "map"))
     return found
 

@@ -4,16 +4,11 @@ right edge (the board panel, which scrolls by itself, included). Headless Chromi
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
-from conftest import ROOT
-from referee.export import export
-from referee.service import Referee
-from referee.store.memory import MemoryStore
-from referee.transcript import import_transcript
-from support.browser import chromium, needs_chromium
+from support.browser import browser, needs_chromium, wait_until  # noqa: F401  (browser: the process's shared Chromium)
+from support.viewer_pages import replay as shared_replay
+from support.viewer_pages import viewer
 
 pytestmark = [pytest.mark.slow, needs_chromium]
 
@@ -33,33 +28,24 @@ return [wide, document.documentElement.scrollWidth, w];
 """
 
 
-@pytest.fixture(scope="module")
-def browser():
-    driver = chromium("--disable-background-networking", "--disable-component-update", "--disable-sync",
-                      f"--window-size={PHONE[0]},{PHONE[1]}")
-    yield driver
-    driver.quit()
-
-
 @pytest.mark.parametrize("replay,titles", [
     ("copycat/thursday-club.txt", ["Street", "Offices: blue", "Offices: yellow", "Offices: green"]),
     ("xfiles_encounters/lone-agent.txt", ["Shadows and Sector", "Bureau", "Conspiracy and stacks", "Evidence"]),
     ("xfiles_encounters/two-agents.txt", ["Shadows and Sector", "Bureau", "Conspiracy and stacks", "Evidence"]),
 ])
-def test_the_boards_fit_a_phone_and_show_names(browser, tmp_path, replay, titles):
-    path = os.path.join(ROOT, "replays", replay)
-    r = Referee(MemoryStore())
-    with open(path, encoding="utf-8") as fh:
-        mid = import_transcript(r, fh.read(), path, os.path.dirname(path)).match_id
+def test_the_boards_fit_a_phone_and_show_names(browser, replay, titles):
+    r, mid = shared_replay(replay)  # imported and exported once per test process (support/viewer_pages.py)
     loaded = r.load(mid)
     head = r.store.head(mid)
     for role in (loaded.config.players[0], "arbiter"):
-        page = tmp_path / f"{role}.html"
-        page.write_text(export(r, mid, "html", role), encoding="utf-8")
-        for at in (head // 2, head):
-            browser.set_window_size(*PHONE)
-            browser.get("about:blank")
-            browser.get(page.as_uri() + f"#{at}")
+        page, _, _ = viewer(replay, role)
+        browser.set_window_size(*PHONE)
+        browser.get("about:blank")
+        browser.get(page.as_uri() + f"#{head // 2}")
+        for at in (head // 2, head):  # opened at the middle, then stepped to the end by its link (no reload)
+            browser.execute_script("location.hash = arguments[0]", f"#{at}")
+            wait_until(browser, "return document.getElementById('now').textContent.startsWith(arguments[0])", 30,
+                       f"After entry {at} of {head}")
             drawn = browser.execute_script("return [...document.querySelectorAll('#boards .board')].map(b => b.dataset.board)")
             if titles[0] == "Street":  # the street, the offices a row per colour, the supply
                 assert drawn[0] == "Street" and drawn[-1] == "Supply and office deck", drawn

@@ -19,8 +19,9 @@ from referee.export import export
 from referee.service import Referee
 from referee.store.memory import MemoryStore
 from referee.transcript import import_transcript
-from support.browser import chromium, needs_chromium
+from support.browser import browser, needs_chromium, wait_until  # noqa: F401  (browser: the process's shared Chromium)
 from support.pile import PILE
+from support.viewer_pages import viewer
 
 pytestmark = [pytest.mark.slow, needs_chromium]
 
@@ -39,28 +40,12 @@ alice: take 1
 
 
 @pytest.fixture(scope="module")
-def browser():
-    driver = chromium("--disable-background-networking", "--disable-component-update", "--disable-sync",
-                      "--window-size=1366,900")
-    yield driver
-    driver.quit()
-
-
-@pytest.fixture(scope="module")
-def demos(tmp_path_factory):
-    """Both demo matches exported for a seat and for the arbiter: {(game, role): (path, referee, match)}."""
-    out = tmp_path_factory.mktemp("viewer")
-    r = Referee(MemoryStore())
-    pages = {}
-    for game, name, seat in (("by_all_means", "club-night.txt", "bob"), ("war_of_shadows", "ember-coast.txt", "anna")):
-        path = os.path.join(ROOT, "replays", game, name)
-        with open(path, encoding="utf-8") as fh:
-            mid = import_transcript(r, fh.read(), path, os.path.dirname(path)).match_id
-        for role in (seat, "arbiter"):
-            page = out / f"{game}-{role}.html"
-            page.write_text(export(r, mid, "html", role), encoding="utf-8")
-            pages[(game, role)] = (page, r, mid)
-    return pages
+def demos():
+    """Both demo matches exported for a seat and for the arbiter: {(game, role): (path, referee, match)} (once
+    per test process: support/viewer_pages.py)."""
+    return {(game, role): viewer(f"{game}/{name}", role)
+            for game, name, seat in (("by_all_means", "club-night.txt", "bob"), ("war_of_shadows", "ember-coast.txt", "anna"))
+            for role in (seat, "arbiter")}
 
 
 def visit(browser, page, fragment="", size=DESKTOP):
@@ -274,19 +259,14 @@ REPLAYS = sorted(os.path.join(game, name) for game in os.listdir(os.path.join(RO
 
 
 @pytest.mark.parametrize("replay", REPLAYS)
-def test_every_games_replay_opens_in_the_viewer_for_a_seat(browser, tmp_path, replay):
+def test_every_games_replay_opens_in_the_viewer_for_a_seat(browser, replay):
     """Every game, through its hooks alone (the viewer knows none): the page opens at the end with the
     game's headline, its boards and its sections drawn, steps back a move, and logs no script error."""
     from selenium.webdriver.common.keys import Keys
 
-    path = os.path.join(ROOT, "replays", replay)
-    r = Referee(MemoryStore())
-    with open(path, encoding="utf-8") as fh:
-        mid = import_transcript(r, fh.read(), path, os.path.dirname(path)).match_id
+    page, r, mid = viewer(replay)  # for its first seat, exported once per test process
     loaded = r.load(mid)
     seat = loaded.config.players[0]
-    page = tmp_path / "replay.html"
-    page.write_text(export(r, mid, "html", seat), encoding="utf-8")
     browser.get_log("browser")  # drop what earlier pages logged
     visit(browser, page)
     head = r.store.head(mid)
@@ -306,15 +286,10 @@ def test_every_games_replay_opens_in_the_viewer_for_a_seat(browser, tmp_path, re
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
 
 
-def test_android_location_names_wrap_between_words_on_a_phone(browser, tmp_path):
+def test_android_location_names_wrap_between_words_on_a_phone(browser):
     """Android's map at a phone's width: every location drawn by its name, no word of a name broken
     across lines or running out of its tile."""
-    path = os.path.join(ROOT, "replays", "android", "thursday-club.txt")
-    r = Referee(MemoryStore())
-    with open(path, encoding="utf-8") as fh:
-        mid = import_transcript(r, fh.read(), path, os.path.dirname(path)).match_id
-    page = tmp_path / "android.html"
-    page.write_text(export(r, mid, "html", "arbiter"), encoding="utf-8")
+    page, r, mid = viewer("android/thursday-club.txt", "arbiter")
     visit(browser, page, "#100", PHONE)
     got = browser.execute_script("""
       const out = {names: [], broken: []};
@@ -430,8 +405,6 @@ def test_the_tournament_export_fits_the_screen_and_fetches_nothing(browser, tour
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_hall_page_fits_the_screen_and_fetches_only_from_its_server(browser, size):
-    import time
-
     import httpx
 
     from referee.http import create_app
@@ -452,9 +425,7 @@ def test_the_hall_page_fits_the_screen_and_fetches_only_from_its_server(browser,
         browser.set_window_size(*size)
         browser.get("about:blank")
         browser.get(f"{live.url}/hall/{tid}#token={made['tokens']['spectator']}")
-        deadline = time.monotonic() + 20
-        while browser.find_element(*by("body")).get_attribute("data-updates") == "0" and time.monotonic() < deadline:
-            time.sleep(0.1)
+        wait_until(browser, "return document.body.dataset.updates !== '0'", 20)  # its first snapshot drawn
         # round 1 is still being played at one table: the standings are not yet "after round 1"
         assert browser.find_element(*by("#after")).text == "(no round completed yet)"
         assert "playing" in browser.find_element(*by("#pairings-body")).text

@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from conftest import ROOT
-from support.browser import needs_chromium
+from support.browser import needs_chromium, shared
 
 pytestmark = [pytest.mark.slow, needs_chromium, pytest.mark.xdist_group("pages_browser")]
 
@@ -75,10 +75,10 @@ def built(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def browser():
-    driver = shots.browser()
-    yield driver
-    driver.quit()
+def browser(request):
+    """This process's shared Chromium started with the pictures' flags (docs/screenshots.py)."""
+    with shared(flags=shots.FLAGS, config=request.config) as (driver,):
+        yield driver
 
 
 def test_the_pictures_show_every_page():

@@ -11,20 +11,12 @@ from referee.players import of_database
 from referee.playerpage import page
 from referee.service import Referee
 from referee.store.memory import MemoryStore
-from support.browser import chromium, needs_chromium
+from support.browser import browser, needs_chromium, wait_until  # noqa: F401  (browser: the process's shared Chromium)
 from support.pile import PILE
 
 pytestmark = [pytest.mark.slow, needs_chromium]
 
 DESKTOP, PHONE = (1366, 900), (412, 915)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    driver = chromium("--disable-background-networking", "--disable-component-update", "--disable-sync",
-                      "--window-size=1366,900")
-    yield driver
-    driver.quit()
 
 
 @pytest.fixture(scope="module")
@@ -67,8 +59,6 @@ def test_the_page_fits_and_draws_the_rating(browser, player_page, size):
 def test_the_hall_shell_shows_the_page_with_the_fragments_token(browser):
     """On a real server: /hall/T/players/P#token=... fetches the page with the token and shows it; a bad
     token is said on the page, nothing of the player shown."""
-    import time
-
     import httpx
 
     from referee.http import create_app
@@ -92,18 +82,13 @@ def test_the_hall_shell_shows_the_page_with_the_fragments_token(browser):
         browser.set_window_size(*PHONE)
         browser.get("about:blank")
         browser.get(f"{live.url}/hall/{tid}/players/ann#token={spec}")
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and not browser.execute_script("return !!document.getElementById('rating-chart')"):
-            time.sleep(0.1)
+        wait_until(browser, "return !!document.getElementById('rating-chart')", 10)
         dots, title, scroll, inner = browser.execute_script(
             "return [document.querySelectorAll('#rating-chart circle').length, document.querySelector('h1').textContent,"
             " document.documentElement.scrollWidth, window.innerWidth]")
         assert (dots, title) == (1, "ann") and scroll <= inner
         browser.get("about:blank")
         browser.get(f"{live.url}/hall/{tid}/players/ann#token=guess")
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and "cannot show" not in browser.execute_script(
-                "return document.body.textContent"):
-            time.sleep(0.1)
+        wait_until(browser, "return document.body.textContent.includes('cannot show')", 10)
         text = browser.execute_script("return document.body.textContent")
         assert "cannot show the player" in text and "rating-chart" not in browser.page_source

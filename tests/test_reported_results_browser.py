@@ -14,7 +14,7 @@ import pytest
 from referee.http import create_app
 from referee.service import Referee
 from referee.store.memory import MemoryStore
-from support.browser import chromium, needs_chromium
+from support.browser import needs_chromium, shared
 from support.live import LiveServer
 from support.pile import PILE
 
@@ -30,10 +30,9 @@ def _wait(driver, check, what: str) -> None:
     raise AssertionError(f"{what}: {driver.find_element('tag name', 'body').text}")
 
 
-def test_the_console_lists_a_disagreement_and_settles_it_from_a_phone():
+def test_the_console_lists_a_disagreement_and_settles_it_from_a_phone(request):
     store = MemoryStore()
-    driver = chromium("--disable-background-networking", "--disable-component-update", "--disable-sync")
-    try:
+    with shared(config=request.config) as (driver,):  # this process's shared Chromium
         with LiveServer(create_app(lambda: Referee(store, games=[PILE]), poll=0.1, admin_token="adm")) as live:
             made = httpx.post(f"{live.url}/tournaments", json={
                 "name": "Cardboard cup", "game": "pile", "rounds": 2, "seed": 3, "players": ["ann", "ben", "cy", "dee"]},
@@ -77,5 +76,3 @@ def test_the_console_lists_a_disagreement_and_settles_it_from_a_phone():
                   "the spectators' snapshot")
             assert not driver.find_element("id", "console").is_displayed()
             driver.get("about:blank")
-    finally:
-        driver.quit()

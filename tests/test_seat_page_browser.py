@@ -13,7 +13,7 @@ from litestar.testing import TestClient
 from referee.http import create_app
 from referee.service import Referee
 from referee.store.memory import MemoryStore
-from support.browser import chromium, needs_chromium
+from support.browser import browsers, needs_chromium  # noqa: F401  (browsers: the shared Chromiums)
 from support.live import LiveServer
 
 pytestmark = [pytest.mark.slow, needs_chromium]
@@ -41,14 +41,12 @@ Object.defineProperty(navigator, 'wakeLock', {configurable: true, value: {reques
 
 
 @pytest.fixture(scope="module")
-def phones():
-    drivers = [chromium("--disable-background-networking", "--disable-component-update", "--disable-sync",
-                        f"--window-size={PHONE[0]},{PHONE[1]}") for _ in range(2)]
+def phones(browsers):
+    drivers = browsers(2)  # two of this process's shared Chromiums, side by side
     for d in drivers:
+        d.set_window_size(*PHONE)
         d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": WAKE})
-    yield drivers
-    for d in drivers:
-        d.quit()
+    return drivers
 
 
 def wait_for(driver, script: str, timeout: float = 20.0):

@@ -15,7 +15,7 @@ from litestar.testing import TestClient
 from referee.http import create_app
 from referee.service import Referee
 from referee.tournament import slips
-from support.browser import chromium, needs_chromium
+from support.browser import needs_chromium, shared
 
 HOSTILE = "<script>alert(1)</script>"
 
@@ -117,14 +117,13 @@ def test_bad_input_writes_nothing_and_issues_nothing(cli, paired, tmp_path):
 
 @pytest.mark.slow
 @needs_chromium
-def test_each_table_prints_as_one_page_in_chromium(cli, paired, tmp_path):
+def test_each_table_prints_as_one_page_in_chromium(request, cli, paired, tmp_path):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.print_page_options import PrintOptions
 
     out = tmp_path / "r1.html"
     assert cli("tournament", "slips", paired, "--round", "1", "-o", out).code == 0
-    driver = chromium()
-    try:
+    with shared(config=request.config) as (driver,):  # this process's shared Chromium
         for size in ((412, 915), (1366, 900)):  # a phone's width and a desktop's
             driver.set_window_size(*size)
             driver.get(out.as_uri())
@@ -140,8 +139,6 @@ def test_each_table_prints_as_one_page_in_chromium(cli, paired, tmp_path):
                 pdf = base64.b64decode(driver.print_page(po))
                 pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
                 assert pages == 2, (size, paper, pages)
-    finally:
-        driver.quit()
 
 
 def test_a_tournament_with_a_card_file_gets_its_sheets_from_the_kept_text(cli, db, monkeypatch, tmp_path):

@@ -13,7 +13,7 @@ import pytest
 from referee.http import create_app
 from referee.service import Referee
 from support.live import LiveServer
-from support.browser import chromium, needs_chromium
+from support.browser import needs_chromium, shared
 from support.pile import PILE
 
 
@@ -38,7 +38,7 @@ def test_the_stream_answers_one_snapshot_and_refuses_bad_tokens(db_store):
 
 @pytest.mark.slow
 @needs_chromium
-def test_the_hall_page_follows_results_live(db_store):
+def test_the_hall_page_follows_results_live(request, db_store):
     from selenium.webdriver.common.by import By
 
     store = db_store  # on each backend
@@ -50,8 +50,7 @@ def test_the_hall_page_follows_results_live(db_store):
         tid = made["tournament"]
         org = {"Authorization": f"Bearer {made['tokens']['organiser']}"}
         table = httpx.post(f"{live.url}/tournaments/{tid}/pair", json={}, headers=org).json()["tables"][0]
-        driver = chromium()
-        try:
+        with shared(config=request.config) as (driver,):  # this process's shared Chromium
             driver.get(f"{live.url}/hall/{tid}#token={made['tokens']['spectator']}")
 
             def wait(check, what):
@@ -109,5 +108,3 @@ def test_the_hall_page_follows_results_live(db_store):
             wait(lambda: f"{second} won" in driver.find_element(By.ID, "pairings-body").text, "the result")
             top = rows()[0]
             assert top.get_attribute("data-player") == second and top.find_elements(By.TAG_NAME, "td")[3].text == "3"
-        finally:
-            driver.quit()

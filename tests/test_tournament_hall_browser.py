@@ -16,7 +16,7 @@ import pytest
 from referee.http import create_app
 from referee.service import Referee
 from referee.store.memory import MemoryStore
-from support.browser import chromium, needs_chromium
+from support.browser import browser, needs_chromium  # noqa: F401  (browser: the process's shared Chromium)
 from support.live import LiveServer
 from support.pile import PILE
 
@@ -39,45 +39,45 @@ return [wide, document.documentElement.scrollWidth, w, box.scrollWidth - box.cli
 """
 
 
-@pytest.fixture(scope="module")
-def browser():
-    driver = chromium("--disable-background-networking", "--disable-component-update", "--disable-sync")
-    yield driver
-    driver.quit()
-
-
 def _active(ref: Referee, mid: str) -> str:
     return str(ref.show(mid).state["active"])
 
 
-@pytest.fixture
-def hall(browser):
-    """A live server; six players (one with a long name), round 1 paired: table 1 finished, table 2
-    waiting on a confirmation, table 3 disputed. Yields (url, tid, tokens, referee, tables, loose ends)."""
+@pytest.fixture(scope="module")
+def served():
+    """One live server for the module's tests (each makes a tournament of its own on it), and a referee on its
+    store."""
     store = MemoryStore()
-    ref = Referee(store, games=[PILE])
     with LiveServer(create_app(lambda: Referee(store, games=[PILE]), poll=0.1, admin_token="adm")) as live:
-        made = httpx.post(f"{live.url}/tournaments", json={
-            "name": "The Thursday club's long autumn cup <script>alert(1)</script>", "game": "pile", "rounds": 2,
-            "seed": 4, "chance": "digital", "options": {"stones": "3"}, "players": PLAYERS,
-            "tiebreaks": ["points", "buchholz", "buchholz-cut1", "sonneborn-berger", "progressive"]},
-            headers={"Authorization": "Bearer adm"}).json()
-        tid, tokens = made["tournament"], made["tokens"]
-        org = {"Authorization": f"Bearer {tokens['organiser']}"}
-        httpx.post(f"{live.url}/tournaments/{tid}/players/eve", headers=org, json={
-            "name": "Evangelina Montgomery-Featherstonehaugh", "reason": "as entered"})
-        tables = httpx.post(f"{live.url}/tournaments/{tid}/pair", json={"tokens": False}, headers=org).json()["tables"]
-        for t in tables:
-            ref.submit(t["match_id"], t["seats"][0], "start")
-        one, two, three = (t["match_id"] for t in tables)
-        ref.submit(one, _active(ref, one), "take 3")
-        guesser = _active(ref, two)
-        other = next(s for s in tables[1]["seats"] if s != guesser)
-        held = ref.submit(two, guesser, f"guess seat={other} token=K01", blind=True).seq
-        moved = ref.submit(three, _active(ref, three), "take 1").seq
-        ref.annotate(three, moved, "was that their turn?", kind="disputed", by="cy")
-        yield live.url, tid, tokens, ref, tables, (other, held, moved)
-        browser.get("about:blank")  # the page's stream ends before the server does
+        yield live, Referee(store, games=[PILE])
+
+
+@pytest.fixture
+def hall(browser, served):
+    """A tournament on the live server: six players (one with a long name), round 1 paired: table 1 finished,
+    table 2 waiting on a confirmation, table 3 disputed. Yields (url, tid, tokens, referee, tables, loose ends)."""
+    live, ref = served
+    made = httpx.post(f"{live.url}/tournaments", json={
+        "name": "The Thursday club's long autumn cup <script>alert(1)</script>", "game": "pile", "rounds": 2,
+        "seed": 4, "chance": "digital", "options": {"stones": "3"}, "players": PLAYERS,
+        "tiebreaks": ["points", "buchholz", "buchholz-cut1", "sonneborn-berger", "progressive"]},
+        headers={"Authorization": "Bearer adm"}).json()
+    tid, tokens = made["tournament"], made["tokens"]
+    org = {"Authorization": f"Bearer {tokens['organiser']}"}
+    httpx.post(f"{live.url}/tournaments/{tid}/players/eve", headers=org, json={
+        "name": "Evangelina Montgomery-Featherstonehaugh", "reason": "as entered"})
+    tables = httpx.post(f"{live.url}/tournaments/{tid}/pair", json={"tokens": False}, headers=org).json()["tables"]
+    for t in tables:
+        ref.submit(t["match_id"], t["seats"][0], "start")
+    one, two, three = (t["match_id"] for t in tables)
+    ref.submit(one, _active(ref, one), "take 3")
+    guesser = _active(ref, two)
+    other = next(s for s in tables[1]["seats"] if s != guesser)
+    held = ref.submit(two, guesser, f"guess seat={other} token=K01", blind=True).seq
+    moved = ref.submit(three, _active(ref, three), "take 1").seq
+    ref.annotate(three, moved, "was that their turn?", kind="disputed", by="cy")
+    yield live.url, tid, tokens, ref, tables, (other, held, moved)
+    browser.get("about:blank")  # the page's stream ends before the server does
 
 
 def _open(driver, url: str, size: tuple[int, int], updates: int = 1) -> None:

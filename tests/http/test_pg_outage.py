@@ -90,6 +90,18 @@ def wait_up(proc: subprocess.Popen[bytes], base: str) -> None:
         time.sleep(0.1)
 
 
+def _until(check, seconds: float, what: str, writers: list) -> None:
+    """Polls ``check`` every 20 ms until it holds; after ``seconds``, fails saying ``what`` when ``what`` is
+    given (else returns: the caller's own asserts say what is missing); fails at once when a writer failed."""
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert not any(w.failure for w in writers), [w.failure for w in writers]
+        if time.monotonic() > deadline:
+            assert not what, what
+            return
+        time.sleep(0.02)
+
+
 class Writer(threading.Thread):
     """Plays one match through both servers in turn, as the arbiter: each intent sent until it is answered
     (with one Idempotency-Key, so that a write committed but not answered is not written twice)."""
@@ -145,7 +157,7 @@ def test_postgresql_stopped_and_started_again_under_load(own_server, tmp_path):
         writers = [Writer([a, b], mid, arbiter, n) for n, (mid, arbiter, _) in enumerate(tokens)]
         for w in writers:
             w.start()
-        time.sleep(1.0)
+        _until(lambda: all(len(w.acked) >= 3 for w in writers), 20, "the writers' first writes", writers)
 
         # a live stream of the first match, held by server B (the first writer writes through A and B)
         mid, _, spectator = tokens[0]
@@ -222,12 +234,11 @@ def test_postgresql_stopped_and_started_again_under_load(own_server, tmp_path):
 
         own_server.restart()
         up = time.monotonic()
-        deadline = up + 15
-        while not all(any(when > up for _, when in w.acked.values()) for w in writers):
-            assert time.monotonic() < deadline, "the writes did not resume"
-            assert not any(w.failure for w in writers), [w.failure for w in writers]
-            time.sleep(0.1)
-        time.sleep(1.5)
+        # every writer writes again, the first a few times (what its stream must catch up with)
+        _until(lambda: all(any(when > up for _, when in w.acked.values()) for w in writers), 15,
+               "the writes did not resume", writers)
+        _until(lambda: sum(when > up for _, when in writers[0].acked.values()) >= 5, 15,
+               "the first writer's writes after the restart", writers)
         for w in writers:
             w.stop.set()
         for w in writers:
@@ -239,7 +250,8 @@ def test_postgresql_stopped_and_started_again_under_load(own_server, tmp_path):
         # the stream caught up at once with what was written after the restart
         first = writers[0]
         after = sorted((seq, when) for seq, (_, when) in first.acked.items() if when > up)
-        time.sleep(0.5)
+        # each seen by the stream (a lag of 5 s or more fails below anyway)
+        _until(lambda: all(seq in seen for seq, _ in after) or ended, after[-1][1] + 5 - time.monotonic(), "", [])
         assert reader.is_alive() and not ended, ended
         lags = [seen[seq] - when for seq, when in after if seq in seen]
         assert len(lags) == len(after), (sorted(seen), after)
