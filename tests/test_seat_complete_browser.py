@@ -25,7 +25,7 @@ from litestar.testing import TestClient
 from referee.http import create_app
 from referee.service import Referee
 from referee.store.memory import MemoryStore
-from support.browser import chromium, needs_chromium
+from support.browser import browsers, needs_chromium  # noqa: F401  (browsers: the shared Chromiums)
 from support.live import LiveServer
 from support.seatplay import Tap, answers, auth, first, offered, same_state
 from test_seat_complete_match import CASES, start
@@ -49,13 +49,12 @@ def server():
 
 
 @pytest.fixture(scope="module")
-def phones():
-    """Two seats' phones and a spectator's."""
-    drivers = [chromium(f"--window-size={PHONE[0]},{PHONE[1]}", "--disable-background-networking",
-                        "--disable-component-update", "--disable-sync") for _ in range(3)]
-    yield drivers
+def phones(browsers):
+    """Two seats' phones and a spectator's: three of this process's shared Chromiums, side by side."""
+    drivers = browsers(3)
     for d in drivers:
-        d.quit()
+        d.set_window_size(*PHONE)
+    yield drivers
     if FIGURES:
         print("\ncomplete matches by taps:", ", ".join(f"{g} {n} taps in {s:.1f} s" for g, (n, s) in FIGURES.items()))
 

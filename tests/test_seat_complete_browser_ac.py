@@ -18,7 +18,7 @@ from referee.engine import core
 from referee.http import create_app
 from referee.service import Referee
 from referee.store.memory import MemoryStore
-from support.browser import chromium, needs_chromium
+from support.browser import browsers, needs_chromium  # noqa: F401  (browsers: the shared Chromiums)
 from support.live import LiveServer
 from support.actorplay import OFFERS, auth, leaks, replayed_state_hash, tap_page, turn_order, until
 from test_seat_page_browser import PHONE, hold, open_seat
@@ -40,12 +40,12 @@ def server():
 
 
 @pytest.fixture(scope="module")
-def phones():
-    drivers = [chromium("--disable-background-networking", "--disable-component-update", "--disable-sync",
-                        f"--window-size={PHONE[0]},{PHONE[1]}") for _ in range(4)]
-    yield drivers
+def phones(browsers):
+    """Up to three seats' phones and the table's actor page: four of this process's shared Chromiums."""
+    drivers = browsers(4)
     for d in drivers:
-        d.quit()
+        d.set_window_size(*PHONE)
+    return drivers
 
 
 def role_of(actor: str, players: list[str]) -> str | None:
