@@ -64,28 +64,32 @@ def _hashed(referee: Any, path: str, match_id: str) -> tuple[list[tuple[str, byt
         "SELECT prev_hash, CAST(body AS BLOB) FROM entries WHERE match_id = ? ORDER BY seq", (match_id,))]
     conn.close()
     states: list[Any] = []
-    encode = core.state_bytes
+    encode = core.StateEncoder.encode
 
-    def watched(state: Any) -> bytes:
+    def watched(self: Any, state: Any) -> bytes:
         if not states or states[-1] is not state:
             states.append(state)
-        return encode(state)
+        return encode(self, state)
 
-    core.state_bytes = watched
+    core.StateEncoder.encode = watched  # type: ignore[method-assign]
     try:
         referee.audit(match_id, jobs=1)
     finally:
-        core.state_bytes = encode
+        core.StateEncoder.encode = encode  # type: ignore[method-assign]
     return bodies, states
 
 
 def _hash_all(bodies: list[tuple[str, bytes]], states: list[Any]) -> None:
+    """The hashes as the audit takes them: each entry's, and each state's from its canonical bytes put
+    together by a fresh :class:`referee.engine.core.StateEncoder` (as one audit's walk has)."""
     from referee.engine import core
 
     for prev, body in bodies:
         core.entry_hash(prev, body)
-    for state in states:
-        core.sha256_hex(core.state_bytes(state))
+    if states:
+        encode = core.StateEncoder(type(states[0])).encode
+        for state in states:
+            core.sha256_hex(encode(state))
 
 
 def main() -> None:

@@ -11,7 +11,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, TypeVar
+from itertools import compress
+from operator import is_not
+from typing import Any, TypeVar, cast
 
 import msgspec
 
@@ -89,6 +91,73 @@ def declared_sorted(tp: Any) -> bool:
         return ok(mi.type_info(tp))
     except (TypeError, ValueError):
         return False
+
+
+class StateEncoder:
+    """``state_bytes`` of a run of states that follow one another (an audit's walk), reusing the bytes
+    of each top-level field whose value is the very object it was in the state encoded before: a fold
+    replaces what it changes and keeps the rest, and a state and what it holds never change, so the
+    same object encodes to the same bytes. One slot a field (the last value seen), kept by the encoder
+    that the walk owns. The bytes are ``state_bytes``'s, put together as msgspec would: ``{`` the present
+    fields ``"name":value`` in sorted order ``}``, a field omitted as msgspec omits it (``UNSET``; under
+    ``omit_defaults`` the default object itself, or an empty list, dict or set from its factory). A type
+    this cannot spell exactly (tagged, array-like, not declared sorted, another factory) is encoded
+    whole each time."""
+
+    __slots__ = ("_type", "_names", "_keys", "_defaults", "_factories", "_range", "_last", "_bytes")
+
+    def __init__(self, tp: type) -> None:
+        self._type: type | None = tp if _spellable(tp) else None
+        self._names: tuple[str, ...] = ()
+        self._keys: tuple[bytes, ...] = ()
+        self._defaults: tuple[Any, ...] = ()
+        self._factories: tuple[Any, ...] = ()
+        if self._type is not None:
+            import msgspec.inspect as mi
+
+            info = mi.type_info(tp)
+            assert isinstance(info, mi.StructType)
+            omit = tp.__struct_config__.omit_defaults  # type: ignore[attr-defined]
+            self._names = tuple(f.name for f in info.fields)
+            self._keys = tuple(_declared_order_encoder.encode(f.encode_name) + b":" for f in info.fields)
+            self._defaults = tuple(f.default if omit else _ABSENT for f in info.fields)
+            self._factories = tuple(f.default_factory if omit else _ABSENT for f in info.fields)
+        self._range = range(len(self._names))
+        self._last: tuple[Any, ...] = (_ABSENT,) * len(self._names)
+        self._bytes: list[bytes] = [b""] * len(self._names)
+
+    def encode(self, state: Any) -> bytes:
+        if type(state) is not self._type:
+            return state_bytes(state)
+        values = msgspec.structs.astuple(cast(msgspec.Struct, state))
+        done = self._bytes
+        # the fields whose value is another object than last time, found in C
+        for i in compress(self._range, map(is_not, values, self._last)):
+            value = values[i]
+            if value is msgspec.UNSET or value is self._defaults[i] or (
+                    type(value) is self._factories[i] and not value):
+                done[i] = b""
+            else:
+                done[i] = self._keys[i] + _declared_order_encoder.encode(value)
+        self._last = values
+        return b"{" + b",".join(filter(None, done)) + b"}"
+
+
+#: no value: a slot not filled yet, a field without a default
+_ABSENT = object()
+
+
+def _spellable(tp: Any) -> bool:
+    """A state type :class:`StateEncoder` puts together field by field: a plain struct (no tag, not
+    array-like) declared in sorted order, whose defaults' factories are list, dict or set."""
+    import msgspec.inspect as mi
+
+    if not (isinstance(tp, type) and issubclass(tp, msgspec.Struct) and declared_sorted(tp)):
+        return False
+    info = mi.type_info(tp)
+    if not isinstance(info, mi.StructType) or info.tag_field is not None or info.array_like:
+        return False
+    return all(f.default_factory in (msgspec.NODEFAULT, list, dict, set) for f in info.fields)
 
 
 #: the layout of the genesis record (unchanged since the first entry format: a match's genesis never
