@@ -104,27 +104,15 @@ class StateEncoder:
     this cannot spell exactly (tagged, array-like, not declared sorted, another factory) is encoded
     whole each time."""
 
-    __slots__ = ("_type", "_names", "_keys", "_defaults", "_factories", "_range", "_last", "_bytes")
+    __slots__ = ("_type", "_keys", "_defaults", "_factories", "_range", "_last", "_bytes")
 
     def __init__(self, tp: type) -> None:
-        self._type: type | None = tp if _spellable(tp) else None
-        self._names: tuple[str, ...] = ()
-        self._keys: tuple[bytes, ...] = ()
-        self._defaults: tuple[Any, ...] = ()
-        self._factories: tuple[Any, ...] = ()
-        if self._type is not None:
-            import msgspec.inspect as mi
-
-            info = mi.type_info(tp)
-            assert isinstance(info, mi.StructType)
-            omit = tp.__struct_config__.omit_defaults  # type: ignore[attr-defined]
-            self._names = tuple(f.name for f in info.fields)
-            self._keys = tuple(_declared_order_encoder.encode(f.encode_name) + b":" for f in info.fields)
-            self._defaults = tuple(f.default if omit else _ABSENT for f in info.fields)
-            self._factories = tuple(f.default_factory if omit else _ABSENT for f in info.fields)
-        self._range = range(len(self._names))
-        self._last: tuple[Any, ...] = (_ABSENT,) * len(self._names)
-        self._bytes: list[bytes] = [b""] * len(self._names)
+        layout = _layout(tp)
+        self._type: type | None = tp if layout is not None else None
+        self._keys, self._defaults, self._factories = layout or ((), (), ())
+        self._range = range(len(self._keys))
+        self._last: tuple[Any, ...] = (_ABSENT,) * len(self._keys)
+        self._bytes: list[bytes] = [b""] * len(self._keys)
 
     def encode(self, state: Any) -> bytes:
         if type(state) is not self._type:
@@ -147,17 +135,30 @@ class StateEncoder:
 _ABSENT = object()
 
 
-def _spellable(tp: Any) -> bool:
-    """A state type :class:`StateEncoder` puts together field by field: a plain struct (no tag, not
-    array-like) declared in sorted order, whose defaults' factories are list, dict or set."""
+#: a state type's fields as :class:`StateEncoder` puts them together, in declared (= sorted) order: each
+#: one's ``"name":`` bytes, the default object that leaves it out and the factory whose empty product does
+_Layout = tuple[tuple[bytes, ...], tuple[Any, ...], tuple[Any, ...]]
+_layouts: dict[type, _Layout | None] = {}
+
+
+def _layout(tp: Any) -> _Layout | None:
+    """The layout of a state type :class:`StateEncoder` puts together field by field (worked out once per
+    type): a plain struct (no tag, not array-like) declared in sorted order, whose defaults' factories
+    are list, dict or set; None for any other type."""
+    if tp in _layouts:
+        return _layouts[tp]
     import msgspec.inspect as mi
 
-    if not (isinstance(tp, type) and issubclass(tp, msgspec.Struct) and declared_sorted(tp)):
-        return False
-    info = mi.type_info(tp)
-    if not isinstance(info, mi.StructType) or info.tag_field is not None or info.array_like:
-        return False
-    return all(f.default_factory in (msgspec.NODEFAULT, list, dict, set) for f in info.fields)
+    layout: _Layout | None = None
+    info = mi.type_info(tp) if isinstance(tp, type) and issubclass(tp, msgspec.Struct) else None
+    if (isinstance(info, mi.StructType) and info.tag_field is None and not info.array_like and declared_sorted(tp)
+            and all(f.default_factory in (msgspec.NODEFAULT, list, dict, set) for f in info.fields)):
+        omit = info.cls.__struct_config__.omit_defaults
+        layout = (tuple(_declared_order_encoder.encode(f.encode_name) + b":" for f in info.fields),
+                  tuple(f.default if omit else _ABSENT for f in info.fields),
+                  tuple(f.default_factory if omit else _ABSENT for f in info.fields))
+    _layouts[tp] = layout
+    return layout
 
 
 #: the layout of the genesis record (unchanged since the first entry format: a match's genesis never
