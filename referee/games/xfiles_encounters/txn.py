@@ -306,8 +306,10 @@ class Tx(Decision):
 
     @property
     def opt(self) -> dict[str, Any]:
-        o: dict[str, Any] = self.d["options"]
-        return o
+        """The match's options, read only: the state's own, never a plain copy in the working state (no
+        decision, event or declared effect changes them, so the working copy's would only be compared
+        with the state's after every event)."""
+        return self.d.start.options
 
     @property
     def current(self) -> str:
