@@ -10,8 +10,10 @@ SQLite database, then measures, ``--repeat`` times with the games and phases int
 * ``process`` — ``referee audit MATCH --jobs 1 --db FILE`` as a whole process (start-up, binding,
   the audit and its output);
 * ``hashes``  — the hashing no audit can skip, alone, in this process: the entry hash of every body
-  and the canonical bytes and sha256 of every state the audit derives (the states captured from one
-  audit before the clock). Beside the floor it shows how much of the aim the hashes alone take.
+  and the canonical bytes and sha256 of every state the audit derives, the bytes put together as the
+  audit's walk does (``core.StateEncoder``: a field the move left as it was is not encoded again; the
+  states captured from one audit before the clock). Beside the floor it shows how much of the aim the
+  hashes alone take.
 
 Times are CPU seconds (this process's, or the audit process's), so that a loaded machine skews them
 less than wall time would; the load average is printed beside them.
