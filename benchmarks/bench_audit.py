@@ -10,8 +10,10 @@ SQLite database, then measures, ``--repeat`` times with the games and phases int
 * ``process`` — ``referee audit MATCH --jobs 1 --db FILE`` as a whole process (start-up, binding,
   the audit and its output);
 * ``hashes``  — the hashing no audit can skip, alone, in this process: the entry hash of every body
-  and the canonical bytes and sha256 of every state the audit derives (the states captured from one
-  audit before the clock). Beside the floor it shows how much of the aim the hashes alone take.
+  and the canonical bytes and sha256 of every state the audit derives, the bytes put together as the
+  audit's walk does (``core.StateEncoder``: a field the move left as it was is not encoded again; the
+  states captured from one audit before the clock). Beside the floor it shows how much of the aim the
+  hashes alone take.
 
 Times are CPU seconds (this process's, or the audit process's), so that a loaded machine skews them
 less than wall time would; the load average is printed beside them.
@@ -64,28 +66,32 @@ def _hashed(referee: Any, path: str, match_id: str) -> tuple[list[tuple[str, byt
         "SELECT prev_hash, CAST(body AS BLOB) FROM entries WHERE match_id = ? ORDER BY seq", (match_id,))]
     conn.close()
     states: list[Any] = []
-    encode = core.state_bytes
+    encode = core.StateEncoder.encode
 
-    def watched(state: Any) -> bytes:
+    def watched(self: Any, state: Any) -> bytes:
         if not states or states[-1] is not state:
             states.append(state)
-        return encode(state)
+        return encode(self, state)
 
-    core.state_bytes = watched
+    core.StateEncoder.encode = watched  # type: ignore[method-assign]
     try:
         referee.audit(match_id, jobs=1)
     finally:
-        core.state_bytes = encode
+        core.StateEncoder.encode = encode  # type: ignore[method-assign]
     return bodies, states
 
 
 def _hash_all(bodies: list[tuple[str, bytes]], states: list[Any]) -> None:
+    """The hashes as the audit takes them: each entry's, and each state's from its canonical bytes put
+    together by a fresh :class:`referee.engine.core.StateEncoder` (as one audit's walk has)."""
     from referee.engine import core
 
     for prev, body in bodies:
         core.entry_hash(prev, body)
-    for state in states:
-        core.sha256_hex(core.state_bytes(state))
+    if states:
+        encode = core.StateEncoder(type(states[0])).encode
+        for state in states:
+            core.sha256_hex(encode(state))
 
 
 def main() -> None:

@@ -597,6 +597,8 @@ class Walker:
         self.hashed_state: Any = None
         self.hashed = ""
         self.canonical_state: bytes | None = b""
+        #: the canonical bytes of the states as they come, reusing those of the fields a move left as they were
+        self.encoder = core.StateEncoder(type(state))
         #: the seed moves are drawn from: the match's, or the fresh secret of its latest reopening
         self.seed = history.seed_in_force(loaded, start + 1)
 
@@ -612,6 +614,7 @@ class Walker:
         state, prev, timeline, jumps, hashes = self.state, self.prev, self.timeline, self.jumps, self.hashes
         hashed_state, hashed, canonical_state = self.hashed_state, self.hashed, self.canonical_state
         expected, checked = out.expected, out.checked
+        state_bytes = self.encoder.encode
         for seq, kind_col, actor_col, verdict_col, code_col, raw, prev_col, hash_col, state_col in \
                 history.audit_rows(m, expected, stop):
             if seq != expected:
@@ -691,7 +694,7 @@ class Walker:
                 if target is not None and target in hashes and jumps.get(target) is state:
                     hashed, canonical_state = hashes[target], None  # back to a state this walk hashed
                 else:
-                    canonical_state = core.state_bytes(state)
+                    canonical_state = state_bytes(state)
                     hashed = core.sha256_hex(canonical_state)
             if hashed != state_col:
                 findings.append(Finding(seq=seq, what="state_hash", recorded=state_col, derived=hashed))
@@ -701,7 +704,7 @@ class Walker:
             snapshot = want.get(seq)
             if snapshot is not None:
                 if canonical_state is None:
-                    canonical_state = core.state_bytes(state)
+                    canonical_state = state_bytes(state)
                 out.derived[seq] = (hashed, snapshot == canonical_state)
             prev = hash_col
             checked += 1

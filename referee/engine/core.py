@@ -11,7 +11,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, TypeVar
+from itertools import compress
+from operator import is_not
+from typing import Any, TypeVar, cast
 
 import msgspec
 
@@ -89,6 +91,74 @@ def declared_sorted(tp: Any) -> bool:
         return ok(mi.type_info(tp))
     except (TypeError, ValueError):
         return False
+
+
+class StateEncoder:
+    """``state_bytes`` of a run of states that follow one another (an audit's walk), reusing the bytes
+    of each top-level field whose value is the very object it was in the state encoded before: a fold
+    replaces what it changes and keeps the rest, and a state and what it holds never change, so the
+    same object encodes to the same bytes. One slot a field (the last value seen), kept by the encoder
+    that the walk owns. The bytes are ``state_bytes``'s, put together as msgspec would: ``{`` the present
+    fields ``"name":value`` in sorted order ``}``, a field omitted as msgspec omits it (``UNSET``; under
+    ``omit_defaults`` the default object itself, or an empty list, dict or set from its factory). A type
+    this cannot spell exactly (tagged, array-like, not declared sorted, another factory) is encoded
+    whole each time."""
+
+    __slots__ = ("_type", "_keys", "_defaults", "_factories", "_range", "_last", "_bytes")
+
+    def __init__(self, tp: type) -> None:
+        layout = _layout(tp)
+        self._type: type | None = tp if layout is not None else None
+        self._keys, self._defaults, self._factories = layout or ((), (), ())
+        self._range = range(len(self._keys))
+        self._last: tuple[Any, ...] = (_ABSENT,) * len(self._keys)
+        self._bytes: list[bytes] = [b""] * len(self._keys)
+
+    def encode(self, state: Any) -> bytes:
+        if type(state) is not self._type:
+            return state_bytes(state)
+        values = msgspec.structs.astuple(cast(msgspec.Struct, state))
+        done = self._bytes
+        # the fields whose value is another object than last time, found in C
+        for i in compress(self._range, map(is_not, values, self._last)):
+            value = values[i]
+            if value is msgspec.UNSET or value is self._defaults[i] or (
+                    type(value) is self._factories[i] and not value):
+                done[i] = b""
+            else:
+                done[i] = self._keys[i] + _declared_order_encoder.encode(value)
+        self._last = values
+        return b"{" + b",".join(filter(None, done)) + b"}"
+
+
+#: no value: a slot not filled yet, a field without a default
+_ABSENT = object()
+
+
+#: a state type's fields as :class:`StateEncoder` puts them together, in declared (= sorted) order: each
+#: one's ``"name":`` bytes, the default object that leaves it out and the factory whose empty product does
+_Layout = tuple[tuple[bytes, ...], tuple[Any, ...], tuple[Any, ...]]
+_layouts: dict[type, _Layout | None] = {}
+
+
+def _layout(tp: Any) -> _Layout | None:
+    """The layout of a state type :class:`StateEncoder` puts together field by field (worked out once per
+    type): a plain struct (no tag, not array-like) declared in sorted order, whose defaults' factories
+    are list, dict or set; None for any other type."""
+    if tp in _layouts:
+        return _layouts[tp]
+    import msgspec.inspect as mi
+
+    layout: _Layout | None = None
+    info = mi.type_info(tp) if isinstance(tp, type) and issubclass(tp, msgspec.Struct) else None
+    if (isinstance(info, mi.StructType) and info.tag_field is None and not info.array_like and declared_sorted(tp)
+            and all(f.default_factory in (msgspec.NODEFAULT, list, dict, set) for f in info.fields)):
+        omit = info.cls.__struct_config__.omit_defaults
+        layout = (tuple(_declared_order_encoder.encode(f.encode_name) + b":" for f in info.fields),
+                  tuple(f.default if omit else _ABSENT for f in info.fields),
+                  tuple(f.default_factory if omit else _ABSENT for f in info.fields))
+    _layouts[tp] = layout
+    return layout
 
 
 #: the layout of the genesis record (unchanged since the first entry format: a match's genesis never

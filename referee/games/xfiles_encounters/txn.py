@@ -154,25 +154,26 @@ class Working(dict[str, Any]):
 _seen: dict[str, tuple[Any, Any]] = {}
 
 
-def diff(old: dict[str, Any], new: dict[str, Any], keys: list[str] | None = None) -> list[Change]:
-    """The paths at which ``new`` differs from ``old``, with copies of ``new``'s values there: at all
-    of ``new``'s keys, or at ``keys`` (sorted) where no other can differ."""
-    if keys is None:
-        if old == new:  # one comparison, in C
-            return []
-        keys = sorted(new)
+def diff(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
+    """The paths at which ``new`` differs from ``old``, with copies of ``new``'s values there."""
     changes: list[Change] = []
-    for key in keys:
-        a, b = old.get(key), new[key]
-        if a == b:
-            continue
-        if isinstance(a, dict) and isinstance(b, dict) and set(a) == set(b):
-            for sub in sorted(b):
-                if a[sub] != b[sub]:
-                    changes.append(Change(f"{key}.{sub}", copy(b[sub])))
-        else:
-            changes.append(Change(key, copy(b)))
+    if old != new:  # one comparison, in C
+        for key in sorted(new):
+            _changed(key, old.get(key), new[key], changes)
     return changes
+
+
+def _changed(key: str, a: Any, b: Any, changes: list[Change]) -> None:
+    """The changes at ``key`` from ``a`` to ``b``: its entries that differ where both are dicts of the
+    same keys, else the whole value (nothing if they are equal)."""
+    if a == b:
+        return
+    if isinstance(a, dict) and isinstance(b, dict) and set(a) == set(b):
+        for sub in sorted(b):
+            if a[sub] != b[sub]:
+                changes.append(Change(f"{key}.{sub}", copy(b[sub])))
+    else:
+        changes.append(Change(key, copy(b)))
 
 
 def _declared_paths(event: Fact) -> None:
@@ -271,20 +272,24 @@ class Tx(Decision):
 
     def _diff(self, state: State) -> list[Change]:
         """:func:`diff` from ``state`` (folded by this decision) to the working copy, in the fields the
-        decision read or the fold replaced: any other is the same in both, the start's own."""
+        decision read or the fold replaced: any other is the same in both, the start's own. (The same
+        comparisons as :func:`diff` makes key by key, without building the state's plain data first.)"""
         d = self.d
         values = msgspec.structs.astuple(state)
-        keys = sorted({*compress(_KEYS, map(is_not, values, self._start)), *dict.keys(d)})
-        old: dict[str, Any] = {}
-        for key in keys:
+        changes: list[Change] = []
+        for key in sorted({*compress(_KEYS, map(is_not, values, self._start)), *dict.keys(d)}):
             at = _INDEX.get(key)
+            a = None
             if at is not None:
                 value = values[at]
                 seen = _seen.get(key)
                 if seen is None or seen[0] is not value:
                     seen = _seen[key] = (value, msgspec.to_builtins(value))
-                old[key] = seen[1]
-        return diff(old, d, keys)
+                a = seen[1]
+            b = d[key]
+            if a != b:
+                _changed(key, a, b, changes)
+        return changes
 
     def _procedure(self) -> dict[str, Any]:
         """The turn's procedure fields changed since the last event (a fact says them: step, fight)."""
@@ -306,8 +311,10 @@ class Tx(Decision):
 
     @property
     def opt(self) -> dict[str, Any]:
-        o: dict[str, Any] = self.d["options"]
-        return o
+        """The match's options, read only: the state's own, never a plain copy in the working state (no
+        decision, event or declared effect changes them, so the working copy's would only be compared
+        with the state's after every event)."""
+        return self.d.start.options
 
     @property
     def current(self) -> str:
