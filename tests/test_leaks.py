@@ -34,6 +34,8 @@ from referee.service import Referee
 from referee.store import Store
 from referee.store.memory import MemoryStore
 from referee.transcript import import_transcript
+from support.leaksearch import Searcher, Tokens, is_plain, pattern, secrets_in
+from support.leaksearch import tokens as tokens_of
 
 FORMATS = ("txt", "md", "html", "json")
 
@@ -127,11 +129,11 @@ def never_seen(referee: Referee, mid: str, role: str, universe: set[str], export
     ``exported``: the role's JSON export, where the caller has made it already."""
     loaded = referee.load(mid)
     seat = None if role == "arbiter" else role
-    doc = json.loads(export(referee, mid, "json", role) if exported is None else exported)
+    doc = msgspec.json.decode(export(referee, mid, "json", role) if exported is None else exported)
     state = loaded.initial
     seen = {x for x in universe if f'"{x}"' in json.dumps(doc["initial_state"])}
-    plain = {x for x in universe if _WORDY.fullmatch(x)}  # named by a text exactly when among its words
-    others = universe - plain
+    plain = {x for x in universe if is_plain(x)}  # named by a text exactly when among its words
+    others = {x: Searcher([x]) for x in sorted(universe - plain)}
     hidden = loaded.rules.hidden_ids(state, seat)
     for step, (_entry, body) in zip(doc["steps"], referee.bodies(loaded), strict=True):
         state = referee.advance(loaded, state, body)
@@ -145,55 +147,17 @@ def never_seen(referee: Referee, mid: str, role: str, universe: set[str], export
             # hold (the truth-independence tests below check that)
             entry.update(notation="")
         text = json.dumps({**step, "entry": entry})
-        words = _words(text)
-        for x in hidden - seen:
-            assert not _names(x, text, words), f"{role} learns {x!r} at entry {step['entry']['seq']}: {text[:400]}"
-        seen |= ((plain & words) | {x for x in others if _names(x, text, words)}) - hidden
+        toks = tokens_of(text)
+        for x in sorted(hidden - seen):
+            assert not _names(x, text, toks, others), f"{role} learns {x!r} at entry {step['entry']['seq']}: {text[:400]}"
+        seen |= ((plain & toks.words) | {x for x in others if _names(x, text, toks, others)}) - hidden
     return set(hidden) - seen
 
 
-_WORD = re.compile(r"(?<![A-Za-z0-9_:])[A-Za-z0-9_]+")
-_WORDY = re.compile(r"[A-Za-z0-9_]+")
-
-
-def _words(text: str) -> set[str]:
-    """The whole words of ``text`` not right after a ``:``: an id made of word characters alone is named
-    by the text exactly when it is one of them."""
-    return set(_WORD.findall(text))
-
-
-def _names(x: str, text: str, words: set[str]) -> bool:
-    """Whether ``text`` names the id ``x`` as a whole word (not after a ``:``); ``words`` is
-    :func:`_words` of the text, which answers at once for ids of word characters (a regular expression
-    per id was most of this module's time)."""
-    if _WORDY.fullmatch(x):
-        return x in words
-    return x in text and re.search(rf"(?<![A-Za-z0-9_:]){re.escape(x)}(?![A-Za-z0-9_])", text) is not None
-
-
-def _pattern(targets: set[str]) -> re.Pattern[str]:
-    return re.compile(r"(?<![A-Za-z0-9_:])(" + "|".join(re.escape(x) for x in sorted(targets, key=len, reverse=True))
-                      + r")(?![A-Za-z0-9_])")
-
-
-def _naming(targets: set[str]):
-    """A function giving the first place a text names one of ``targets`` as a whole word (not after a
-    ``:``), or None. The targets made of word characters alone are looked up in the text's
-    :func:`_words` (one pass over the text; an alternation of hundreds of ids searched over every
-    answer was a tenth of this module's time); only the others (names with spaces) are searched for.
-    Where a text names one, the whole pattern finds the first place, for the message."""
-    if not targets:
-        return lambda text: None
-    plain = {x for x in targets if _WORDY.fullmatch(x)}
-    others = _pattern(targets - plain) if targets - plain else None
-    whole = _pattern(targets)
-
-    def named(text: str) -> re.Match[str] | None:
-        if (plain and not plain.isdisjoint(_words(text))) or (others is not None and others.search(text)):
-            return whole.search(text)
-        return None
-
-    return named
+def _names(x: str, text: str, toks: Tokens, others: dict[str, Searcher]) -> bool:
+    """Whether ``text`` names the id ``x`` as a whole word (not after a ``:``); ``toks`` is the text's
+    :func:`~support.leaksearch.tokens`, ``others`` a searcher for each id not made of word characters."""
+    return x in toks.words if x not in others else others[x].names(text, toks)
 
 
 def names_of(loaded, ids: set[str], every: dict[str, str]) -> set[str]:
@@ -252,14 +216,19 @@ def check(hall: Hall, mid: str, tokens: dict[str, str], roles: list[str], every_
         cli_json = export(r, mid, "json", role)
         forbidden = {x for x in never_seen(r, mid, role, universe, cli_json) if x not in authored}
         names = {n for n in names_of(loaded, forbidden, every) if n not in authored}
-        named = _naming(forbidden | names)
+        searcher = Searcher(forbidden | names)
         got = answers(hall, mid, tokens, role, cli_json, FORMATS if role in every_format else ("json",))
+        searched: set[bytes] = set()
         for what, data in got:
-            text = data.decode("utf-8")
-            found = named(text)
+            if data in searched:  # byte for byte an answer searched already (the CLI's export and HTTP's)
+                continue
+            searched.add(data)
+            text, toks = data.decode("utf-8"), tokens_of(data)
+            found = searcher.find(text, toks)
             assert found is None, f"{role} learns {found.group(0)!r} from {what}: …{text[max(0, found.start() - 120):found.end() + 60]}…"
-            for secret in _secrets_in(text, hashes):
+            for secret in secrets_in(text, toks, hashes):
                 raise AssertionError(f"{role} gets {secret[:12]}… (a seed or hash) from {what}")
+        _the_search_finds_what_is_planted(searcher, forbidden | names, hashes, dict(got)["info"].decode())
         # one redaction path: the CLI and HTTP answer the same role alike
         http_state = json.loads(dict(got)["state@" + str(hall.store.head(mid))])
         cli_state = json.loads(dict(got)["cli state"])
@@ -270,20 +239,18 @@ def check(hall: Hall, mid: str, tokens: dict[str, str], roles: list[str], every_
             assert dict(got)[f"export.{fmt}"] == dict(got)[f"cli export.{fmt}"], (role, fmt)
 
 
-_HEX = re.compile(r"[0-9a-f]{64,}")
-
-
-def _secrets_in(text: str, secrets: set[str]) -> list[str]:
-    """The secrets ``text`` holds: the hashes (64 hex digits) among its runs of hex digits, found in one
-    pass over the text rather than one search per hash; anything else (a seed) by a plain search."""
-    hashes = {x for x in secrets if len(x) == 64}
-    found = [x for x in secrets - hashes if x in text]
-    for run in _HEX.findall(text):
-        if len(run) == 64:
-            found += [run] if run in hashes else []
-        else:
-            found += [x for x in hashes if x in run]
-    return found
+def _the_search_finds_what_is_planted(searcher: Searcher, targets: set[str], hashes: set[str], text: str) -> None:
+    """The search is no weaker than it looks: each kind of target (an id of word characters, a name with
+    other characters, a hash) planted in the middle of one of the role's real answers is found there."""
+    middle = len(text) // 2
+    plain = sorted(x for x in targets if is_plain(x))
+    for x in plain[:1] + sorted(targets - set(plain))[:1]:
+        planted = f"{text[:middle]} {x} {text[middle:]}"
+        found = searcher.find(planted)
+        assert found is not None and found.start() == middle + 1 and found.group(0) == x, (x, found)
+    for x in sorted(hashes)[:1]:
+        planted = f"{text[:middle]} {x} {text[middle:]}"
+        assert secrets_in(planted, tokens_of(planted), hashes) == [x], x
 
 
 def _all_hidden(r: Referee, mid: str, role: str) -> set[str]:
@@ -522,20 +489,32 @@ def test_the_cli_exports_what_http_exports_for_every_role(hall, demo, roles):
             assert answer.content == export(hall.referee, mid, fmt, role).encode(), (role, fmt)
 
 
-def test_the_word_lookup_finds_exactly_what_the_pattern_finds():
-    """:func:`_naming`'s shortcut (a set of the text's words) against the one pattern it replaces, on ids
-    that are words, ids with other characters and names with spaces, placed at the edges, after a ``:``,
-    inside longer words and nowhere."""
-    targets = {"K07", "TR7", "bear_c6", "lion-c1", "Pilgrim Bridge"}
-    texts = ["", "K07", "K070", "xK07", ":K07", "a:K07 b", "card=K07,", "TR7 TR8", "TR77", "_TR7",
-             "bear_c6.", "bear_c60", "lion-c1", "xlion-c1", "lion-c12", "the Pilgrim Bridge!", "Pilgrim Bridges",
-             '{"hand": ["TR1", "K07"]}', "K0 7", "tr7"]
-    named, whole = _naming(targets), _pattern(targets)
+def test_the_token_search_finds_exactly_what_the_patterns_find():
+    """:class:`~support.leaksearch.Searcher` (sets of a text's tokens, a regular expression only for a
+    candidate with other characters) against the one pattern it stands for, and ``secrets_in`` against a
+    search of the whole text for every secret, on ids that are words, ids with other characters and names
+    with spaces or a ``:``, placed at the edges, after a ``:``, inside longer words, beside non-ASCII
+    letters, and nowhere."""
+    targets = {"K07", "TR7", "bear_c6", "lion-c1", "Pilgrim Bridge", "Dr. No", "x:y", "-5-"}
+    texts = ["", "K07", "K070", "xK07", ":K07", "a:K07 b", "a::K07", "K07:", "card=K07,", "TR7 TR8", "TR77", "_TR7",
+             "bear_c6.", "bear_c60", "lion-c1", "xlion-c1", "lion-c12", ":lion-c1", "the Pilgrim Bridge!",
+             "Pilgrim Bridges", "Pilgrim  Bridge", "éPilgrim Bridge", "Pilgrim Bridgeé", '{"hand": ["TR1", "K07"]}',
+             "K0 7", "tr7", "Dr. No", "Dr.No", "Dr. Nox", "x:y", "ax:y", "x:yz", "b x:y", "-5-", "a-5-", "-5-a",
+             "é-5-é", "ÆK07Æ", "K07\n", "\nK07", "\u00e9K07"]
+    searcher, whole = Searcher(targets), pattern(targets)
     for text in texts:
-        a, b = named(text), whole.search(text)
+        a, b = searcher.find(text), whole.search(text)
         assert (a and a.span()) == (b and b.span()), text
-    assert named("the Pilgrim Bridge!") is not None and named("TR77 :K07") is None
-    assert _naming(set())("K07") is None
+        toks = tokens_of(text)
+        assert toks.words == set(re.findall(r"(?<![A-Za-z0-9_:])[A-Za-z0-9_]+", text)), text
+        assert toks.runs == set(re.findall(r"[A-Za-z0-9_]+", text)), text
+    assert searcher.find("the Pilgrim Bridge!") is not None and searcher.find("TR77 :K07 Dr.No") is None
+    assert Searcher(set()).find("K07") is None
+    hashes = {"a" * 64, "0123456789abcdef" * 4}
+    secrets = hashes | {"424242"}
+    for text in ["", "a" * 63, "a" * 64, "b" + "a" * 64, "a" * 65, "x:" + "a" * 64 + ":y", "é" + "a" * 64 + "é",
+                 "0123456789abcdef" * 5, "0123456789ABCDEF" * 4, "seed 424242", "4242", "A" + "a" * 64]:
+        assert sorted(secrets_in(text, tokens_of(text), secrets)) == sorted(x for x in secrets if x in text), text
 
 
 def test_xfiles_random_play_over_http_leaks_nothing(hall):
