@@ -65,6 +65,20 @@ def hall():
 
 
 @pytest.fixture(scope="module")
+def built(hall):
+    """The module's games, each played over HTTP or imported once a worker and checked one role a test:
+    ``built(key, make)`` is ``make()``'s (match id, tokens), made the first time ``key`` is asked for."""
+    games: dict[tuple, tuple[str, dict[str, str]]] = {}
+
+    def get(key: tuple, make) -> tuple[str, dict[str, str]]:
+        if key not in games:
+            games[key] = make()
+        return games[key]
+
+    return get
+
+
+@pytest.fixture(scope="module")
 def pg_hall(pg_server):
     """The hall over a PostgreSQL database (issue 18): a sample of the checks below runs there too (all of
     them twice would cost minutes; the store keeps bytes, and what a role sees is decided above it)."""
@@ -196,20 +210,23 @@ def secrets_of_the_arbiter(hall: Hall, mid: str) -> set[str]:
     return out
 
 
-def check(hall: Hall, mid: str, tokens: dict[str, str], roles: list[str], every_format: tuple[str, ...] = ()) -> None:
-    """Every answer of every role in ``roles`` searched (see :func:`answers`). The CLI's text, Markdown and
+def check(hall: Hall, mid: str, tokens: dict[str, str], roles: list[str], every_format: tuple[str, ...] = (),
+          only: str | None = None) -> None:
+    """Every answer of every role in ``roles`` searched (see :func:`answers`); ``only``: of that one role
+    (the tests below check a game's roles one a test, so that the two workers of the README's command
+    share them: the game itself is built once a worker, see :func:`built`). The CLI's text, Markdown and
     HTML exports, the very function HTTP streams, are made and searched for the roles in ``every_format``
     only (each test names one or more: together every game's seats and its spectator);
     :func:`test_the_cli_exports_what_http_exports_for_every_role` (slow) compares them with HTTP's for
     every role, and tests/http/test_api.py::test_exports_are_streamed_in_pieces in every run. The CLI's
     JSON export is made for every role (it is :func:`never_seen`'s walk) and must equal HTTP's."""
-    assert every_format and set(every_format) <= set(roles), every_format
+    assert every_format and set(every_format) <= set(roles) and only in (None, *roles), (every_format, only)
     r = hall.referee
     loaded = r.load(mid)
     every = card_names(loaded)
     universe = set(every) | {x for role in roles for x in _all_hidden(r, mid, role)}
     hashes = secrets_of_the_arbiter(hall, mid)
-    for role in roles:
+    for role in roles if only is None else [only]:
         # what people wrote in notes and comments they show as they wrote it: not the referee's to hide
         authored = " ".join(a.text for a in r.store.annotations(mid)) + " ".join(
             str(e.meta.get("comment", "")) for e in r.log(mid))
@@ -296,23 +313,35 @@ def AGAIN(seed: int):  # noqa: N802 - reads as a seed in the lists below
     return pytest.param(seed, marks=pytest.mark.slow)
 
 
+def _bam(hall: Hall, seed: int) -> tuple[str, dict[str, str]]:
+    return play_over_http(hall, "by_all_means", ["alice", "bob"], 90, seed, cards="demo")
+
+
+BAM = ["alice", "bob", "spectator"]
+WOS = ["anna", "boris", "vera", "spectator"]
+ANDROID = ["ana", "ben", "cy", "dee", "spectator"]
+
+
+@pytest.mark.parametrize("role", BAM)
 @pytest.mark.parametrize("seed", [3, 11])
-def test_by_all_means_random_play_over_http_leaks_nothing(hall, seed):
-    mid, tokens = play_over_http(hall, "by_all_means", ["alice", "bob"], 90, seed, cards="demo")
-    check(hall, mid, tokens, ["alice", "bob", "spectator"], ("alice",))
+def test_by_all_means_random_play_over_http_leaks_nothing(hall, built, seed, role):
+    mid, tokens = built(("by_all_means", seed), lambda: _bam(hall, seed))
+    check(hall, mid, tokens, BAM, ("alice",), only=role)
 
 
+@pytest.mark.parametrize("role", WOS)
 @pytest.mark.parametrize("seed", [5, AGAIN(8)])
-def test_war_of_shadows_random_play_over_http_leaks_nothing(hall, seed):
-    mid, tokens = play_over_http(hall, "war_of_shadows", ["anna", "boris", "vera"], 120, seed, cards="demo",
-                                 options={"to_each_their_own": True, "keep_secrets": True})
-    check(hall, mid, tokens, ["anna", "boris", "vera", "spectator"], ("vera",))
+def test_war_of_shadows_random_play_over_http_leaks_nothing(hall, built, seed, role):
+    mid, tokens = built(("war_of_shadows", seed), lambda: play_over_http(
+        hall, "war_of_shadows", WOS[:3], 120, seed, cards="demo", options={"to_each_their_own": True, "keep_secrets": True}))
+    check(hall, mid, tokens, WOS, ("vera",), only=role)
 
 
+@pytest.mark.parametrize("role", ANDROID)
 @pytest.mark.parametrize("seed", [4, AGAIN(9)])
-def test_android_random_play_over_http_leaks_nothing(hall, seed):
-    mid, tokens = play_over_http(hall, "android", ["ana", "ben", "cy", "dee"], 140, seed, cards="demo")
-    check(hall, mid, tokens, ["ana", "ben", "cy", "dee", "spectator"], ("dee",))
+def test_android_random_play_over_http_leaks_nothing(hall, built, seed, role):
+    mid, tokens = built(("android", seed), lambda: play_over_http(hall, "android", ANDROID[:4], 140, seed, cards="demo"))
+    check(hall, mid, tokens, ANDROID, ("dee",), only=role)
 
 
 # -- the demos (physical), with quoted values and declared effects ----------------------------------------
@@ -327,9 +356,14 @@ def _import(hall: Hall, path: str, edit=lambda t: t) -> tuple[str, dict[str, str
     return summary.match_id, hall.tokens(summary.match_id)
 
 
-def test_the_by_all_means_demo_leaks_nothing(hall):
-    mid, tokens = _import(hall, f"{ROOT}/replays/by_all_means/club-night.txt")
-    check(hall, mid, tokens, ["alice", "bob", "spectator"], ("spectator",))
+def _demo(hall: Hall, built, demo: str) -> tuple[str, dict[str, str]]:
+    return built(("demo", demo), lambda: _import(hall, f"{ROOT}/replays/{demo}"))
+
+
+@pytest.mark.parametrize("role", BAM)
+def test_the_by_all_means_demo_leaks_nothing(hall, built, role):
+    mid, tokens = _demo(hall, built, "by_all_means/club-night.txt")
+    check(hall, mid, tokens, BAM, ("spectator",), only=role)
 
 
 def test_over_postgresql_random_play_and_the_demo_leak_nothing(pg_hall):
@@ -339,18 +373,21 @@ def test_over_postgresql_random_play_and_the_demo_leak_nothing(pg_hall):
     check(pg_hall, mid, tokens, ["alice", "bob", "spectator"], ("spectator",))
 
 
-def test_the_android_demo_leaks_nothing(hall):
-    mid, tokens = _import(hall, f"{ROOT}/replays/android/thursday-club.txt")
-    check(hall, mid, tokens, ["mia", "theo", "zoe", "spectator"], ("theo",))
+@pytest.mark.parametrize("role", ["mia", "theo", "zoe", "spectator"])
+def test_the_android_demo_leaks_nothing(hall, built, role):
+    mid, tokens = _demo(hall, built, "android/thursday-club.txt")
+    check(hall, mid, tokens, ["mia", "theo", "zoe", "spectator"], ("theo",), only=role)
 
 
-def test_the_war_of_shadows_demo_typed_with_quoted_values_leaks_nothing(hall):
+@pytest.mark.parametrize("role", WOS)
+def test_the_war_of_shadows_demo_typed_with_quoted_values_leaks_nothing(hall, built, role):
     quote = lambda text: re.sub(r"(arrangement\.\w+)=(\w+)", r'\1="\2"', text)  # noqa: E731
-    mid, tokens = _import(hall, f"{ROOT}/replays/war_of_shadows/ember-coast.txt", quote)
+    mid, tokens = built(("quoted", "war_of_shadows"),
+                        lambda: _import(hall, f"{ROOT}/replays/war_of_shadows/ember-coast.txt", quote))
     full = [e.notation for e in hall.referee.log(mid) if e.notation.startswith("arrange_loyalty")]
     assert full and all('="' in n for n in full)  # typed with quotes, accepted
-    check(hall, mid, tokens, ["anna", "boris", "vera", "spectator"], ("spectator",))
-    for role in ("boris", "spectator"):
+    check(hall, mid, tokens, WOS, ("spectator",), only=role)
+    if role in ("boris", "spectator"):
         for e in hall.referee.log(mid, seat=role):
             if e.notation.startswith("arrange_loyalty") and e.actor != role:
                 assert re.findall(r"arrangement\.\w+=(\S+)", e.notation) == ["?"] * 5, e.notation
@@ -455,15 +492,20 @@ def test_a_seat_sees_no_seed_in_a_digital_transcript_export(tmp_path):
     assert "seed: 424242" in export(r, mid, "txt", "arbiter")
 
 
+COPYCAT = ["anna", "ben", "cleo", "spectator"]
+
+
+@pytest.mark.parametrize("role", COPYCAT)
 @pytest.mark.parametrize("seed", [4])
-def test_copycat_random_play_over_http_leaks_nothing(hall, seed):
-    mid, tokens = play_over_http(hall, "copycat", ["anna", "ben", "cleo"], 150, seed, cards="demo")
-    check(hall, mid, tokens, ["anna", "ben", "cleo", "spectator"], ("cleo",))
+def test_copycat_random_play_over_http_leaks_nothing(hall, built, seed, role):
+    mid, tokens = built(("copycat", seed), lambda: play_over_http(hall, "copycat", COPYCAT[:3], 150, seed, cards="demo"))
+    check(hall, mid, tokens, COPYCAT, ("cleo",), only=role)
 
 
-def test_the_copycat_demo_leaks_nothing(hall):
-    mid, tokens = _import(hall, f"{ROOT}/replays/copycat/thursday-club.txt")
-    check(hall, mid, tokens, ["anna", "ben", "cleo", "spectator"], ("spectator",))
+@pytest.mark.parametrize("role", COPYCAT)
+def test_the_copycat_demo_leaks_nothing(hall, built, role):
+    mid, tokens = _demo(hall, built, "copycat/thursday-club.txt")
+    check(hall, mid, tokens, COPYCAT, ("spectator",), only=role)
 
 
 @pytest.mark.slow
@@ -474,14 +516,14 @@ def test_the_copycat_demo_leaks_nothing(hall):
     ("copycat/thursday-club.txt", ["anna", "ben", "cleo", "spectator", "arbiter"]),
     (None, ["alice", "bob", "spectator", "arbiter"]),
 ])
-def test_the_cli_exports_what_http_exports_for_every_role(hall, demo, roles):
+def test_the_cli_exports_what_http_exports_for_every_role(hall, built, demo, roles):
     """The rest of :func:`check`'s cross product: the CLI's export in every format, for every role, is
     byte for byte what HTTP streams to that role's token (whose answers the tests above search), after a
     demo (physical) and after random play (digital: the seed and the hashes)."""
     if demo is None:
-        mid, tokens = play_over_http(hall, "by_all_means", ["alice", "bob"], 90, 3, cards="demo")
+        mid, tokens = built(("by_all_means", 3), lambda: _bam(hall, 3))
     else:
-        mid, tokens = _import(hall, f"{ROOT}/replays/{demo}")
+        mid, tokens = _demo(hall, built, demo)
     for role in roles:
         for fmt in FORMATS:
             answer = hall.client.get(f"/matches/{mid}/export", params={"format": fmt}, headers=h(tokens[role]))
@@ -517,8 +559,10 @@ def test_the_token_search_finds_exactly_what_the_patterns_find():
         assert sorted(secrets_in(text, tokens_of(text), secrets)) == sorted(x for x in secrets if x in text), text
 
 
-def test_xfiles_random_play_over_http_leaks_nothing(hall):
+@pytest.mark.parametrize("role", ["alice", "bob", "spectator"])
+def test_xfiles_random_play_over_http_leaks_nothing(hall, built, role):
     """X-Files' events are facts (issue 28 item 5): a face-down card pushed along the Shadows, into the
     Sector or placed from the Conspiracy deck is named by no event, only by the state, which redacts it."""
-    mid, tokens = play_over_http(hall, "xfiles_encounters", ["alice", "bob"], 120, 6, cards="demo")
-    check(hall, mid, tokens, ["alice", "bob", "spectator"], every_format=("bob",))
+    mid, tokens = built(("xfiles_encounters", 6),
+                        lambda: play_over_http(hall, "xfiles_encounters", ["alice", "bob"], 120, 6, cards="demo"))
+    check(hall, mid, tokens, ["alice", "bob", "spectator"], every_format=("bob",), only=role)
