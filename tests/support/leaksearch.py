@@ -84,7 +84,7 @@ class Searcher:
             return True
         for x, runs, starts_with_a_word, one in self.others:
             if runs <= toks.runs and (not starts_with_a_word or RUN.match(x).group(0) in toks.words):
-                if one.search(text) is not None:
+                if x in text and one.search(text) is not None:  # a plain search first: most runs meet elsewhere
                     return True
         return False
 
