@@ -34,6 +34,8 @@ from referee.service import Referee
 from referee.store import Store
 from referee.store.memory import MemoryStore
 from referee.transcript import import_transcript
+from support.leaksearch import Searcher, Tokens, is_plain, pattern, secrets_in
+from support.leaksearch import tokens as tokens_of
 
 FORMATS = ("txt", "md", "html", "json")
 
@@ -60,6 +62,20 @@ def hall():
     h = Hall()
     yield h
     h.close()
+
+
+@pytest.fixture(scope="module")
+def built(hall):
+    """The module's games, each played over HTTP or imported once a worker and checked one role a test:
+    ``built(key, make)`` is ``make()``'s (match id, tokens), made the first time ``key`` is asked for."""
+    games: dict[tuple, tuple[str, dict[str, str]]] = {}
+
+    def get(key: tuple, make) -> tuple[str, dict[str, str]]:
+        if key not in games:
+            games[key] = make()
+        return games[key]
+
+    return get
 
 
 @pytest.fixture(scope="module")
@@ -127,11 +143,11 @@ def never_seen(referee: Referee, mid: str, role: str, universe: set[str], export
     ``exported``: the role's JSON export, where the caller has made it already."""
     loaded = referee.load(mid)
     seat = None if role == "arbiter" else role
-    doc = json.loads(export(referee, mid, "json", role) if exported is None else exported)
+    doc = msgspec.json.decode(export(referee, mid, "json", role) if exported is None else exported)
     state = loaded.initial
     seen = {x for x in universe if f'"{x}"' in json.dumps(doc["initial_state"])}
-    plain = {x for x in universe if _WORDY.fullmatch(x)}  # named by a text exactly when among its words
-    others = universe - plain
+    plain = {x for x in universe if is_plain(x)}  # named by a text exactly when among its words
+    others = {x: Searcher([x]) for x in sorted(universe - plain)}
     hidden = loaded.rules.hidden_ids(state, seat)
     for step, (_entry, body) in zip(doc["steps"], referee.bodies(loaded), strict=True):
         state = referee.advance(loaded, state, body)
@@ -145,55 +161,17 @@ def never_seen(referee: Referee, mid: str, role: str, universe: set[str], export
             # hold (the truth-independence tests below check that)
             entry.update(notation="")
         text = json.dumps({**step, "entry": entry})
-        words = _words(text)
-        for x in hidden - seen:
-            assert not _names(x, text, words), f"{role} learns {x!r} at entry {step['entry']['seq']}: {text[:400]}"
-        seen |= ((plain & words) | {x for x in others if _names(x, text, words)}) - hidden
+        toks = tokens_of(text)
+        for x in sorted(hidden - seen):
+            assert not _names(x, text, toks, others), f"{role} learns {x!r} at entry {step['entry']['seq']}: {text[:400]}"
+        seen |= ((plain & toks.words) | {x for x in others if _names(x, text, toks, others)}) - hidden
     return set(hidden) - seen
 
 
-_WORD = re.compile(r"(?<![A-Za-z0-9_:])[A-Za-z0-9_]+")
-_WORDY = re.compile(r"[A-Za-z0-9_]+")
-
-
-def _words(text: str) -> set[str]:
-    """The whole words of ``text`` not right after a ``:``: an id made of word characters alone is named
-    by the text exactly when it is one of them."""
-    return set(_WORD.findall(text))
-
-
-def _names(x: str, text: str, words: set[str]) -> bool:
-    """Whether ``text`` names the id ``x`` as a whole word (not after a ``:``); ``words`` is
-    :func:`_words` of the text, which answers at once for ids of word characters (a regular expression
-    per id was most of this module's time)."""
-    if _WORDY.fullmatch(x):
-        return x in words
-    return x in text and re.search(rf"(?<![A-Za-z0-9_:]){re.escape(x)}(?![A-Za-z0-9_])", text) is not None
-
-
-def _pattern(targets: set[str]) -> re.Pattern[str]:
-    return re.compile(r"(?<![A-Za-z0-9_:])(" + "|".join(re.escape(x) for x in sorted(targets, key=len, reverse=True))
-                      + r")(?![A-Za-z0-9_])")
-
-
-def _naming(targets: set[str]):
-    """A function giving the first place a text names one of ``targets`` as a whole word (not after a
-    ``:``), or None. The targets made of word characters alone are looked up in the text's
-    :func:`_words` (one pass over the text; an alternation of hundreds of ids searched over every
-    answer was a tenth of this module's time); only the others (names with spaces) are searched for.
-    Where a text names one, the whole pattern finds the first place, for the message."""
-    if not targets:
-        return lambda text: None
-    plain = {x for x in targets if _WORDY.fullmatch(x)}
-    others = _pattern(targets - plain) if targets - plain else None
-    whole = _pattern(targets)
-
-    def named(text: str) -> re.Match[str] | None:
-        if (plain and not plain.isdisjoint(_words(text))) or (others is not None and others.search(text)):
-            return whole.search(text)
-        return None
-
-    return named
+def _names(x: str, text: str, toks: Tokens, others: dict[str, Searcher]) -> bool:
+    """Whether ``text`` names the id ``x`` as a whole word (not after a ``:``); ``toks`` is the text's
+    :func:`~support.leaksearch.tokens`, ``others`` a searcher for each id not made of word characters."""
+    return x in toks.words if x not in others else others[x].names(text, toks)
 
 
 def names_of(loaded, ids: set[str], every: dict[str, str]) -> set[str]:
@@ -232,34 +210,42 @@ def secrets_of_the_arbiter(hall: Hall, mid: str) -> set[str]:
     return out
 
 
-def check(hall: Hall, mid: str, tokens: dict[str, str], roles: list[str], every_format: tuple[str, ...] = ()) -> None:
-    """Every answer of every role in ``roles`` searched (see :func:`answers`). The CLI's text, Markdown and
+def check(hall: Hall, mid: str, tokens: dict[str, str], roles: list[str], every_format: tuple[str, ...] = (),
+          only: str | None = None) -> None:
+    """Every answer of every role in ``roles`` searched (see :func:`answers`); ``only``: of that one role
+    (the tests below check a game's roles one a test, so that the two workers of the README's command
+    share them: the game itself is built once a worker, see :func:`built`). The CLI's text, Markdown and
     HTML exports, the very function HTTP streams, are made and searched for the roles in ``every_format``
     only (each test names one or more: together every game's seats and its spectator);
     :func:`test_the_cli_exports_what_http_exports_for_every_role` (slow) compares them with HTTP's for
     every role, and tests/http/test_api.py::test_exports_are_streamed_in_pieces in every run. The CLI's
     JSON export is made for every role (it is :func:`never_seen`'s walk) and must equal HTTP's."""
-    assert every_format and set(every_format) <= set(roles), every_format
+    assert every_format and set(every_format) <= set(roles) and only in (None, *roles), (every_format, only)
     r = hall.referee
     loaded = r.load(mid)
     every = card_names(loaded)
     universe = set(every) | {x for role in roles for x in _all_hidden(r, mid, role)}
     hashes = secrets_of_the_arbiter(hall, mid)
-    for role in roles:
+    for role in roles if only is None else [only]:
         # what people wrote in notes and comments they show as they wrote it: not the referee's to hide
         authored = " ".join(a.text for a in r.store.annotations(mid)) + " ".join(
             str(e.meta.get("comment", "")) for e in r.log(mid))
         cli_json = export(r, mid, "json", role)
         forbidden = {x for x in never_seen(r, mid, role, universe, cli_json) if x not in authored}
         names = {n for n in names_of(loaded, forbidden, every) if n not in authored}
-        named = _naming(forbidden | names)
+        searcher = Searcher(forbidden | names)
         got = answers(hall, mid, tokens, role, cli_json, FORMATS if role in every_format else ("json",))
+        searched: set[bytes] = set()
         for what, data in got:
-            text = data.decode("utf-8")
-            found = named(text)
+            if data in searched:  # byte for byte an answer searched already (the CLI's export and HTTP's)
+                continue
+            searched.add(data)
+            text, toks = data.decode("utf-8"), tokens_of(data)
+            found = searcher.find(text, toks)
             assert found is None, f"{role} learns {found.group(0)!r} from {what}: …{text[max(0, found.start() - 120):found.end() + 60]}…"
-            for secret in _secrets_in(text, hashes):
+            for secret in secrets_in(text, toks, hashes):
                 raise AssertionError(f"{role} gets {secret[:12]}… (a seed or hash) from {what}")
+        _the_search_finds_what_is_planted(searcher, forbidden | names, hashes, dict(got)["info"].decode())
         # one redaction path: the CLI and HTTP answer the same role alike
         http_state = json.loads(dict(got)["state@" + str(hall.store.head(mid))])
         cli_state = json.loads(dict(got)["cli state"])
@@ -270,20 +256,18 @@ def check(hall: Hall, mid: str, tokens: dict[str, str], roles: list[str], every_
             assert dict(got)[f"export.{fmt}"] == dict(got)[f"cli export.{fmt}"], (role, fmt)
 
 
-_HEX = re.compile(r"[0-9a-f]{64,}")
-
-
-def _secrets_in(text: str, secrets: set[str]) -> list[str]:
-    """The secrets ``text`` holds: the hashes (64 hex digits) among its runs of hex digits, found in one
-    pass over the text rather than one search per hash; anything else (a seed) by a plain search."""
-    hashes = {x for x in secrets if len(x) == 64}
-    found = [x for x in secrets - hashes if x in text]
-    for run in _HEX.findall(text):
-        if len(run) == 64:
-            found += [run] if run in hashes else []
-        else:
-            found += [x for x in hashes if x in run]
-    return found
+def _the_search_finds_what_is_planted(searcher: Searcher, targets: set[str], hashes: set[str], text: str) -> None:
+    """The search is no weaker than it looks: each kind of target (an id of word characters, a name with
+    other characters, a hash) planted in the middle of one of the role's real answers is found there."""
+    middle = len(text) // 2
+    plain = sorted(x for x in targets if is_plain(x))
+    for x in plain[:1] + sorted(targets - set(plain))[:1]:
+        planted = f"{text[:middle]} {x} {text[middle:]}"
+        found = searcher.find(planted)
+        assert found is not None and found.start() == middle + 1 and found.group(0) == x, (x, found)
+    for x in sorted(hashes)[:1]:
+        planted = f"{text[:middle]} {x} {text[middle:]}"
+        assert secrets_in(planted, tokens_of(planted), hashes) == [x], x
 
 
 def _all_hidden(r: Referee, mid: str, role: str) -> set[str]:
@@ -329,23 +313,35 @@ def AGAIN(seed: int):  # noqa: N802 - reads as a seed in the lists below
     return pytest.param(seed, marks=pytest.mark.slow)
 
 
+def _bam(hall: Hall, seed: int) -> tuple[str, dict[str, str]]:
+    return play_over_http(hall, "by_all_means", ["alice", "bob"], 90, seed, cards="demo")
+
+
+BAM = ["alice", "bob", "spectator"]
+WOS = ["anna", "boris", "vera", "spectator"]
+ANDROID = ["ana", "ben", "cy", "dee", "spectator"]
+
+
+@pytest.mark.parametrize("role", BAM)
 @pytest.mark.parametrize("seed", [3, 11])
-def test_by_all_means_random_play_over_http_leaks_nothing(hall, seed):
-    mid, tokens = play_over_http(hall, "by_all_means", ["alice", "bob"], 90, seed, cards="demo")
-    check(hall, mid, tokens, ["alice", "bob", "spectator"], ("alice",))
+def test_by_all_means_random_play_over_http_leaks_nothing(hall, built, seed, role):
+    mid, tokens = built(("by_all_means", seed), lambda: _bam(hall, seed))
+    check(hall, mid, tokens, BAM, ("alice",), only=role)
 
 
+@pytest.mark.parametrize("role", WOS)
 @pytest.mark.parametrize("seed", [5, AGAIN(8)])
-def test_war_of_shadows_random_play_over_http_leaks_nothing(hall, seed):
-    mid, tokens = play_over_http(hall, "war_of_shadows", ["anna", "boris", "vera"], 120, seed, cards="demo",
-                                 options={"to_each_their_own": True, "keep_secrets": True})
-    check(hall, mid, tokens, ["anna", "boris", "vera", "spectator"], ("vera",))
+def test_war_of_shadows_random_play_over_http_leaks_nothing(hall, built, seed, role):
+    mid, tokens = built(("war_of_shadows", seed), lambda: play_over_http(
+        hall, "war_of_shadows", WOS[:3], 120, seed, cards="demo", options={"to_each_their_own": True, "keep_secrets": True}))
+    check(hall, mid, tokens, WOS, ("vera",), only=role)
 
 
+@pytest.mark.parametrize("role", ANDROID)
 @pytest.mark.parametrize("seed", [4, AGAIN(9)])
-def test_android_random_play_over_http_leaks_nothing(hall, seed):
-    mid, tokens = play_over_http(hall, "android", ["ana", "ben", "cy", "dee"], 140, seed, cards="demo")
-    check(hall, mid, tokens, ["ana", "ben", "cy", "dee", "spectator"], ("dee",))
+def test_android_random_play_over_http_leaks_nothing(hall, built, seed, role):
+    mid, tokens = built(("android", seed), lambda: play_over_http(hall, "android", ANDROID[:4], 140, seed, cards="demo"))
+    check(hall, mid, tokens, ANDROID, ("dee",), only=role)
 
 
 # -- the demos (physical), with quoted values and declared effects ----------------------------------------
@@ -360,9 +356,14 @@ def _import(hall: Hall, path: str, edit=lambda t: t) -> tuple[str, dict[str, str
     return summary.match_id, hall.tokens(summary.match_id)
 
 
-def test_the_by_all_means_demo_leaks_nothing(hall):
-    mid, tokens = _import(hall, f"{ROOT}/replays/by_all_means/club-night.txt")
-    check(hall, mid, tokens, ["alice", "bob", "spectator"], ("spectator",))
+def _demo(hall: Hall, built, demo: str) -> tuple[str, dict[str, str]]:
+    return built(("demo", demo), lambda: _import(hall, f"{ROOT}/replays/{demo}"))
+
+
+@pytest.mark.parametrize("role", BAM)
+def test_the_by_all_means_demo_leaks_nothing(hall, built, role):
+    mid, tokens = _demo(hall, built, "by_all_means/club-night.txt")
+    check(hall, mid, tokens, BAM, ("spectator",), only=role)
 
 
 def test_over_postgresql_random_play_and_the_demo_leak_nothing(pg_hall):
@@ -372,18 +373,21 @@ def test_over_postgresql_random_play_and_the_demo_leak_nothing(pg_hall):
     check(pg_hall, mid, tokens, ["alice", "bob", "spectator"], ("spectator",))
 
 
-def test_the_android_demo_leaks_nothing(hall):
-    mid, tokens = _import(hall, f"{ROOT}/replays/android/thursday-club.txt")
-    check(hall, mid, tokens, ["mia", "theo", "zoe", "spectator"], ("theo",))
+@pytest.mark.parametrize("role", ["mia", "theo", "zoe", "spectator"])
+def test_the_android_demo_leaks_nothing(hall, built, role):
+    mid, tokens = _demo(hall, built, "android/thursday-club.txt")
+    check(hall, mid, tokens, ["mia", "theo", "zoe", "spectator"], ("theo",), only=role)
 
 
-def test_the_war_of_shadows_demo_typed_with_quoted_values_leaks_nothing(hall):
+@pytest.mark.parametrize("role", WOS)
+def test_the_war_of_shadows_demo_typed_with_quoted_values_leaks_nothing(hall, built, role):
     quote = lambda text: re.sub(r"(arrangement\.\w+)=(\w+)", r'\1="\2"', text)  # noqa: E731
-    mid, tokens = _import(hall, f"{ROOT}/replays/war_of_shadows/ember-coast.txt", quote)
+    mid, tokens = built(("quoted", "war_of_shadows"),
+                        lambda: _import(hall, f"{ROOT}/replays/war_of_shadows/ember-coast.txt", quote))
     full = [e.notation for e in hall.referee.log(mid) if e.notation.startswith("arrange_loyalty")]
     assert full and all('="' in n for n in full)  # typed with quotes, accepted
-    check(hall, mid, tokens, ["anna", "boris", "vera", "spectator"], ("spectator",))
-    for role in ("boris", "spectator"):
+    check(hall, mid, tokens, WOS, ("spectator",), only=role)
+    if role in ("boris", "spectator"):
         for e in hall.referee.log(mid, seat=role):
             if e.notation.startswith("arrange_loyalty") and e.actor != role:
                 assert re.findall(r"arrangement\.\w+=(\S+)", e.notation) == ["?"] * 5, e.notation
@@ -488,15 +492,20 @@ def test_a_seat_sees_no_seed_in_a_digital_transcript_export(tmp_path):
     assert "seed: 424242" in export(r, mid, "txt", "arbiter")
 
 
+COPYCAT = ["anna", "ben", "cleo", "spectator"]
+
+
+@pytest.mark.parametrize("role", COPYCAT)
 @pytest.mark.parametrize("seed", [4])
-def test_copycat_random_play_over_http_leaks_nothing(hall, seed):
-    mid, tokens = play_over_http(hall, "copycat", ["anna", "ben", "cleo"], 150, seed, cards="demo")
-    check(hall, mid, tokens, ["anna", "ben", "cleo", "spectator"], ("cleo",))
+def test_copycat_random_play_over_http_leaks_nothing(hall, built, seed, role):
+    mid, tokens = built(("copycat", seed), lambda: play_over_http(hall, "copycat", COPYCAT[:3], 150, seed, cards="demo"))
+    check(hall, mid, tokens, COPYCAT, ("cleo",), only=role)
 
 
-def test_the_copycat_demo_leaks_nothing(hall):
-    mid, tokens = _import(hall, f"{ROOT}/replays/copycat/thursday-club.txt")
-    check(hall, mid, tokens, ["anna", "ben", "cleo", "spectator"], ("spectator",))
+@pytest.mark.parametrize("role", COPYCAT)
+def test_the_copycat_demo_leaks_nothing(hall, built, role):
+    mid, tokens = _demo(hall, built, "copycat/thursday-club.txt")
+    check(hall, mid, tokens, COPYCAT, ("spectator",), only=role)
 
 
 @pytest.mark.slow
@@ -507,14 +516,14 @@ def test_the_copycat_demo_leaks_nothing(hall):
     ("copycat/thursday-club.txt", ["anna", "ben", "cleo", "spectator", "arbiter"]),
     (None, ["alice", "bob", "spectator", "arbiter"]),
 ])
-def test_the_cli_exports_what_http_exports_for_every_role(hall, demo, roles):
+def test_the_cli_exports_what_http_exports_for_every_role(hall, built, demo, roles):
     """The rest of :func:`check`'s cross product: the CLI's export in every format, for every role, is
     byte for byte what HTTP streams to that role's token (whose answers the tests above search), after a
     demo (physical) and after random play (digital: the seed and the hashes)."""
     if demo is None:
-        mid, tokens = play_over_http(hall, "by_all_means", ["alice", "bob"], 90, 3, cards="demo")
+        mid, tokens = built(("by_all_means", 3), lambda: _bam(hall, 3))
     else:
-        mid, tokens = _import(hall, f"{ROOT}/replays/{demo}")
+        mid, tokens = _demo(hall, built, demo)
     for role in roles:
         for fmt in FORMATS:
             answer = hall.client.get(f"/matches/{mid}/export", params={"format": fmt}, headers=h(tokens[role]))
@@ -522,24 +531,38 @@ def test_the_cli_exports_what_http_exports_for_every_role(hall, demo, roles):
             assert answer.content == export(hall.referee, mid, fmt, role).encode(), (role, fmt)
 
 
-def test_the_word_lookup_finds_exactly_what_the_pattern_finds():
-    """:func:`_naming`'s shortcut (a set of the text's words) against the one pattern it replaces, on ids
-    that are words, ids with other characters and names with spaces, placed at the edges, after a ``:``,
-    inside longer words and nowhere."""
-    targets = {"K07", "TR7", "bear_c6", "lion-c1", "Pilgrim Bridge"}
-    texts = ["", "K07", "K070", "xK07", ":K07", "a:K07 b", "card=K07,", "TR7 TR8", "TR77", "_TR7",
-             "bear_c6.", "bear_c60", "lion-c1", "xlion-c1", "lion-c12", "the Pilgrim Bridge!", "Pilgrim Bridges",
-             '{"hand": ["TR1", "K07"]}', "K0 7", "tr7"]
-    named, whole = _naming(targets), _pattern(targets)
+def test_the_token_search_finds_exactly_what_the_patterns_find():
+    """:class:`~support.leaksearch.Searcher` (sets of a text's tokens, a regular expression only for a
+    candidate with other characters) against the one pattern it stands for, and ``secrets_in`` against a
+    search of the whole text for every secret, on ids that are words, ids with other characters and names
+    with spaces or a ``:``, placed at the edges, after a ``:``, inside longer words, beside non-ASCII
+    letters, and nowhere."""
+    targets = {"K07", "TR7", "bear_c6", "lion-c1", "Pilgrim Bridge", "Dr. No", "x:y", "-5-"}
+    texts = ["", "K07", "K070", "xK07", ":K07", "a:K07 b", "a::K07", "K07:", "card=K07,", "TR7 TR8", "TR77", "_TR7",
+             "bear_c6.", "bear_c60", "lion-c1", "xlion-c1", "lion-c12", ":lion-c1", "the Pilgrim Bridge!",
+             "Pilgrim Bridges", "Pilgrim  Bridge", "éPilgrim Bridge", "Pilgrim Bridgeé", '{"hand": ["TR1", "K07"]}',
+             "K0 7", "tr7", "Dr. No", "Dr.No", "Dr. Nox", "x:y", "ax:y", "x:yz", "b x:y", "-5-", "a-5-", "-5-a",
+             "é-5-é", "ÆK07Æ", "K07\n", "\nK07", "\u00e9K07"]
+    searcher, whole = Searcher(targets), pattern(targets)
     for text in texts:
-        a, b = named(text), whole.search(text)
+        a, b = searcher.find(text), whole.search(text)
         assert (a and a.span()) == (b and b.span()), text
-    assert named("the Pilgrim Bridge!") is not None and named("TR77 :K07") is None
-    assert _naming(set())("K07") is None
+        toks = tokens_of(text)
+        assert toks.words == set(re.findall(r"(?<![A-Za-z0-9_:])[A-Za-z0-9_]+", text)), text
+        assert toks.runs == set(re.findall(r"[A-Za-z0-9_]+", text)), text
+    assert searcher.find("the Pilgrim Bridge!") is not None and searcher.find("TR77 :K07 Dr.No") is None
+    assert Searcher(set()).find("K07") is None
+    hashes = {"a" * 64, "0123456789abcdef" * 4}
+    secrets = hashes | {"424242"}
+    for text in ["", "a" * 63, "a" * 64, "b" + "a" * 64, "a" * 65, "x:" + "a" * 64 + ":y", "é" + "a" * 64 + "é",
+                 "0123456789abcdef" * 5, "0123456789ABCDEF" * 4, "seed 424242", "4242", "A" + "a" * 64]:
+        assert sorted(secrets_in(text, tokens_of(text), secrets)) == sorted(x for x in secrets if x in text), text
 
 
-def test_xfiles_random_play_over_http_leaks_nothing(hall):
+@pytest.mark.parametrize("role", ["alice", "bob", "spectator"])
+def test_xfiles_random_play_over_http_leaks_nothing(hall, built, role):
     """X-Files' events are facts (issue 28 item 5): a face-down card pushed along the Shadows, into the
     Sector or placed from the Conspiracy deck is named by no event, only by the state, which redacts it."""
-    mid, tokens = play_over_http(hall, "xfiles_encounters", ["alice", "bob"], 120, 6, cards="demo")
-    check(hall, mid, tokens, ["alice", "bob", "spectator"], every_format=("bob",))
+    mid, tokens = built(("xfiles_encounters", 6),
+                        lambda: play_over_http(hall, "xfiles_encounters", ["alice", "bob"], 120, 6, cards="demo"))
+    check(hall, mid, tokens, ["alice", "bob", "spectator"], every_format=("bob",), only=role)
