@@ -174,6 +174,12 @@ def _names(x: str, text: str, toks: Tokens, others: dict[str, Searcher]) -> bool
     return x in toks.words if x not in others else others[x].names(text, toks)
 
 
+def _naming(targets: set[str]):
+    """A function giving the first place a text names one of ``targets`` as a whole word, or None (the
+    seat pages' and the complete matches' leak checks ask it of each page's bytes)."""
+    return Searcher(targets).find
+
+
 def names_of(loaded, ids: set[str], every: dict[str, str]) -> set[str]:
     """The card names of ``ids`` that no other card bears, whole or as words of its name (Android's hidden
     "Blackout" reads inside a shown "Citywide Blackout": a word search cannot tell them apart)."""
