@@ -7,6 +7,7 @@ verdicts, recorded in the log like any other entry.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -445,10 +446,8 @@ class Referee:
             # The head this service knows (most often the entry it appended last) is taken as the match's
             # head without reading the store's: the append checks it in its transaction. If another writer
             # got in first, nothing was written: the head is read and the intent adjudicated again there.
-            try:
+            with contextlib.suppress(ConflictError):
                 return self._move(loaded, seat, text, intent, *kept, source, hold, request)
-            except ConflictError:
-                pass
         head, state = self.at_head(loaded, expected_seq, "; reload and submit again")
         return self._move(loaded, seat, text, intent, head, state, source, hold, request)
 

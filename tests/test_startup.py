@@ -349,10 +349,9 @@ def counted(cls, *args, **kwargs):
     return real(cls, *args, **kwargs)
 dataclasses._process_class = counted
 from cli.main import run
-try:
+import contextlib
+with contextlib.suppress(SystemExit):
     run(sys.argv[2:])
-except SystemExit:
-    pass
 with open(sys.argv[1], "w") as fh:
     fh.write("\\n".join(made))
 """

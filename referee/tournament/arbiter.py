@@ -72,10 +72,7 @@ def _actor_moves(access: TournamentAccess, match_id: str) -> dict[str, Any] | No
     if not loaded.game.capabilities.other_actors:
         return None
     actor, _ = page_actor(loaded, Principal(match_id=loaded.match.id, role="arbiter"))
-    try:
-        legal = referee.legal(loaded.match.id, actor, blind=True).legal.get(actor, [])
-    except NotImplementedError:
-        return None
+    legal = referee.legal(loaded.match.id, actor, blind=True).legal.get(actor, [])
     return {"actor": actor, "moves": len(legal), "page": f"/play/{loaded.match.id}"} if legal else None
 
 

@@ -6,14 +6,9 @@ out); ``N_`` marks it for the catalog. A message no template matches is shown as
 from __future__ import annotations
 
 from referee.engine.codes import TurnCode
-from referee.engine.messages import Messages
+from referee.engine.messages import Messages, N_
 
 from .codes import Code
-
-
-def N_(msgid: str) -> str:
-    """Marks a template for the catalog (``python -m referee.i18n extract``)."""
-    return msgid
 
 
 MESSAGES = Messages({

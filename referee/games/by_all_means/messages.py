@@ -5,17 +5,12 @@ catalog. A message no template matches is shown as recorded (in English)."""
 
 from __future__ import annotations
 
-from referee.engine.messages import Messages
+from referee.engine.messages import Messages, N_
 
 from .codes import Code
 from .data import SYMBOL_EFFECTS
 
 GAME = "by_all_means"
-
-
-def N_(msgid: str) -> str:
-    """Marks a template for the catalog (``python -m referee.i18n extract``)."""
-    return msgid
 
 
 _CHECKS: dict[str, tuple[str, ...]] = {

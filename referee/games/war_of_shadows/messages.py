@@ -7,14 +7,9 @@ the catalog. A message no template matches is shown as recorded (in English)."""
 from __future__ import annotations
 
 from referee.engine.codes import TurnCode
-from referee.engine.messages import Messages
+from referee.engine.messages import Messages, N_
 
 from .codes import Code
-
-
-def N_(msgid: str) -> str:
-    """Marks a template for the catalog (``python -m referee.i18n extract``)."""
-    return msgid
 
 
 #: the ids a mistyped reference is refused with (checkin.unknown), and the manual deltas' own (fold)
