@@ -233,7 +233,8 @@ def test_http_pages_and_the_live_backlog_are_the_same_slices(match):
             page = access.log(principal, offset=offset, limit=100)
             assert page.entries == full[offset:offset + 100] and page.head == page.total == head
         assert access.entries_after(principal, 420, limit=50) == (head, full[420:470])
-    token = "pages-test-arbiter"
+    # one token per backend: the PostgreSQL match is the SQLite one copied, tokens and all (the fixture)
+    token = "pages-test-arbiter-" + ("postgres" if path.startswith("postgresql://") else "sqlite")
     from referee.access import hash_token
     from referee.store import StoredToken
 
