@@ -17,27 +17,37 @@ def _asset(package: str, name: str) -> str:
 
 
 @cache
-def shell() -> str:
-    """The page: the same bytes whatever match or seat it is opened for."""
-    return (
-        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        '<meta name="referrer" content="no-referrer"><link rel="icon" href="data:,"><title>Your seat</title>'
-        f"<style>{_asset('referee.viewer', 'viewer.css')}\n{_asset(__name__, 'seat.css')}</style></head>"
-        '<body class="seatpage"><header id="top"><div id="who">opening your seat…</div>'
-        '<div id="status" role="status"></div></header>'
-        '<p id="headline"></p><div id="result" hidden></div>'
-        '<div id="verdict" role="alert" hidden></div>'
-        '<section id="held" hidden></section>'
-        '<button id="reveal" type="button" hidden>Hold to see your hand</button>'
-        '<section id="private" aria-label="your hand and private zones"></section>'
-        '<section id="moves" aria-label="your moves"></section>'
-        '<section id="boards" aria-label="the table"></section>'
-        '<section id="sections" aria-label="the table in words"></section>'
-        '<section id="tools"><button id="takeback" type="button" hidden>Take back my last move</button>'
-        '<details id="dispute"><summary>Call the arbiter</summary><textarea id="dispute-text" rows="2" '
-        'placeholder="what is wrong with the current move"></textarea>'
-        '<button id="dispute-send" type="button">Call the arbiter</button></details></section>'
-        f"<script>{_asset('referee.viewer', 'viewer.js')}</script>"
-        f"<script>{_asset(__name__, 'seat.js')}</script></body></html>\n"
-    )
+def shell(lang: str = "en", kept: bool = False) -> str:
+    """The page in ``lang`` (:mod:`referee.pagelang`; ``kept`` when the address chose it): the same bytes
+    whatever match or seat it is opened for."""
+    from ..i18n import N_, speaking
+    from ..pagelang import KEEP_FRAGMENT, prelude, switch, words
+
+    viewer, seat = _asset('referee.viewer', 'viewer.js'), _asset(__name__, 'seat.js')
+    with speaking(lang):
+        t = words(N_("Your seat"), N_("opening your seat…"), N_("Hold to see your hand"),
+                  N_("your hand and private zones"), N_("your moves"), N_("the table"), N_("the table in words"),
+                  N_("Take back my last move"), N_("Call the arbiter"), N_("what is wrong with the current move"))
+        return (
+            f'<!doctype html>\n<html lang="{lang}"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f'<meta name="referrer" content="no-referrer"><link rel="icon" href="data:,"><title>{t["Your seat"]}</title>'
+            f"<style>{_asset('referee.viewer', 'viewer.css')}\n{_asset(__name__, 'seat.css')}</style></head>"
+            f'<body class="seatpage"><header id="top"><div id="who">{t["opening your seat…"]}</div>'
+            f'<div id="status" role="status"></div>{switch(lang)}</header>'
+            '<p id="headline"></p><div id="result" hidden></div>'
+            '<div id="verdict" role="alert" hidden></div>'
+            '<section id="held" hidden></section>'
+            f'<button id="reveal" type="button" hidden>{t["Hold to see your hand"]}</button>'
+            f'<section id="private" aria-label="{t["your hand and private zones"]}"></section>'
+            f'<section id="moves" aria-label="{t["your moves"]}"></section>'
+            f'<section id="boards" aria-label="{t["the table"]}"></section>'
+            f'<section id="sections" aria-label="{t["the table in words"]}"></section>'
+            f'<section id="tools"><button id="takeback" type="button" hidden>{t["Take back my last move"]}</button>'
+            f'<details id="dispute"><summary>{t["Call the arbiter"]}</summary><textarea id="dispute-text" rows="2" '
+            f'placeholder="{t["what is wrong with the current move"]}"></textarea>'
+            f'<button id="dispute-send" type="button">{t["Call the arbiter"]}</button></details></section>'
+            f'<script>"use strict";\n{prelude(lang, viewer + seat, kept)}{KEEP_FRAGMENT}</script>'
+            f"<script>{viewer}</script>"
+            f"<script>{seat}</script></body></html>\n"
+        )

@@ -31,10 +31,11 @@ def seat(request: Request[Any, Any, Any], match_id: MatchIdPath) -> SeatAnswer:
 
 @get("/play/{match_id:str}", responses=ERRORS, sync_to_thread=False, tags=["reading"],
      summary="A seat's page (open it with #token=<the seat's token>): phone first, live")
-def play(match_id: MatchIdPath) -> Response[str]:
+def play(request: Request[Any, Any, Any], match_id: MatchIdPath) -> Response[str]:
+    from ..pagelang import of
     from . import shell
 
-    return Response(content=shell(), media_type="text/html; charset=utf-8",
+    return Response(content=shell(*of(request)), media_type="text/html; charset=utf-8",
                     headers={"Content-Security-Policy": POLICY, "Referrer-Policy": "no-referrer",
                              "Cache-Control": "no-cache"})
 

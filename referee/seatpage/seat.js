@@ -13,6 +13,8 @@ let ans = null, busy = false, again = false, stopped = false;
 let picks = {};  // verb -> {field: value} picked so far
 const typed = {};  // what the seat has typed into a choice's field (verb|key), kept across redraws
 let shownJson = '';
+// what a write was, as a sentence names it
+const WHAT = {move: gettext("move"), confirm: gettext("confirmation"), decline: gettext("refusal"), 'take-back': gettext("take-back")};
 
 function el(tag, cls, text) { const e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined) e.textContent = text; return e; }
 function status(text) { $('status').textContent = text; }
@@ -29,7 +31,7 @@ async function call(method, path, data) {
 
 function stop(message) {
   stopped = true;
-  $('who').textContent = 'This page cannot show a seat: ' + message;
+  $('who').textContent = gettext("This page cannot show a seat: {why}", {why: message});
   for (const id of ['moves', 'boards', 'sections', 'private', 'tools', 'held', 'reveal']) $(id).hidden = true;
   status('');
   keepAwake(false);
@@ -47,18 +49,18 @@ async function load() {
       if (text !== shownJson) { shownJson = text; render(r.data); }  // the same answer: nothing redrawn
       body.dataset.head = String(r.data.seq);
       body.dataset.loads = String(Number(body.dataset.loads || 0) + 1);
-      status('live · entry ' + r.data.seq);
+      status(gettext("live · entry {n}", {n: r.data.seq}));
     } else if (r.status === 429 || r.status >= 500) {
-      status('the server cannot answer now; retrying'); setTimeout(load, Math.max(1500, 1000 * r.retry));
+      status(gettext("the server cannot answer now; retrying")); setTimeout(load, Math.max(1500, 1000 * r.retry));
     } else stop(r.data && r.data.message ? r.data.message : 'HTTP ' + r.status);
-  } catch (e) { status('connection lost; retrying'); setTimeout(load, 2000); }
+  } catch (e) { status(gettext("connection lost; retrying")); setTimeout(load, 2000); }
   finally { busy = false; if (again) { again = false; load(); } }
 }
 
 // a tap on what is still covered asks for the reveal first (a phone lying on the table shows nothing hidden)
 function covered(b) {
   if (!b.classList.contains('private') || body.classList.contains('revealed')) return false;
-  say('held', 'Hold the button "Hold to see your hand" first: this move names a card only you may see.'); return true;
+  say('held', gettext("Hold the button \"{button}\" first: this move names a card only you may see.", {button: gettext("Hold to see your hand")})); return true;
 }
 function secretIn(text) { return (ans.secret || []).some(x => text.indexOf(x) >= 0); }
 
@@ -68,12 +70,12 @@ function render(a) {
   Object.assign(draw.names, a.view.names || {});
   a.players.forEach((p, k) => { draw.colours[p] = draw.seatColours[k % draw.seatColours.length]; });
   // a seat's page, or an actor's that is no seat (the arbiter's token, or the actor's own: Copycat's table)
-  const you = a.role === 'seat' ? 'you are ' + a.seat : a.role === 'actor' ? 'you are the ' + a.seat
-    : a.seat === 'arbiter' ? 'you are the arbiter' : 'the arbiter, acting for the ' + a.seat;
+  const you = a.role === 'seat' ? gettext("you are {seat}", {seat: a.seat}) : a.role === 'actor' ? gettext("you are the {actor}", {actor: a.seat})
+    : a.seat === 'arbiter' ? gettext("you are the arbiter") : gettext("the arbiter, acting for the {actor}", {actor: a.seat});
   $('who').textContent = a.game_name + ' · ' + you;
   document.title = a.seat + ' · ' + a.game_name;
   $('headline').replaceChildren(draw.worded(a.view.headline || ''));
-  $('result').hidden = !a.result; $('result').textContent = a.result ? 'Game over: ' + a.result : '';
+  $('result').hidden = !a.result; $('result').textContent = a.result ? gettext("Game over: {result}", {result: a.result}) : '';
   body.dataset.over = a.result ? 'yes' : 'no';
   renderHeld(a);
   renderMoves(a);
@@ -104,15 +106,15 @@ function renderHeld(a) {
   if (!a.held) return;
   const h = a.held;
   if (h.confirmer === a.seat) {
-    box.append(el('h3', '', 'Your confirmation is asked'), el('p', '', ''));
-    box.lastChild.append(h.actor + ' plays ', words(h.intent));
-    const yes = el('button', 'confirm', 'Accept'), no = el('button', 'decline', 'Decline');
+    box.append(el('h3', '', gettext("Your confirmation is asked")), el('p', '', ''));
+    box.lastChild.append(gettext("{actor} plays ", {actor: h.actor}), words(h.intent));
+    const yes = el('button', 'confirm', gettext("Accept")), no = el('button', 'decline', gettext("Decline"));
     yes.type = no.type = 'button';
     yes.onclick = () => write('/confirmations', {entry: h.seq, accept: true, expected_seq: a.seq}, 'confirm');
     no.onclick = () => write('/confirmations', {entry: h.seq, accept: false, expected_seq: a.seq}, 'decline');
     box.append(yes, no);
   } else {
-    const p = el('p', '', 'Waiting for ' + h.confirmer + ' to confirm ' + h.actor + "'s move ");
+    const p = el('p', '', gettext("Waiting for {seat} to confirm {actor}'s move ", {seat: h.confirmer, actor: h.actor}));
     p.append(words(h.intent)); box.append(p);
   }
 }
@@ -134,8 +136,8 @@ function nextField(g, left) {
 function renderMoves(a) {
   const box = $('moves'); box.replaceChildren();
   if (a.result || a.held) return;
-  if (!a.moves.length) { box.append(el('p', 'none', 'Nothing for you to do now: waiting for the others.')); return; }
-  box.append(el('h2', '', 'Your moves'));
+  if (!a.moves.length) { box.append(el('p', 'none', gettext("Nothing for you to do now: waiting for the others."))); return; }
+  box.append(el('h2', '', gettext("Your moves")));
   for (const g of a.moves) {
     const grp = el('div', 'group'); grp.dataset.verb = g.verb;
     grp.append(el('h3', '', human(g.verb)));
@@ -143,7 +145,7 @@ function renderMoves(a) {
     const left = matching(g), chosen = picks[g.verb] || {};
     for (const key of Object.keys(chosen)) {
       const b = el('button', 'pick on'); b.type = 'button'; b.append(key + ': ', words(chosen[key]));
-      b.title = 'pick again'; b.onclick = () => { delete chosen[key]; renderMoves(ans); };
+      b.title = gettext("pick again"); b.onclick = () => { delete chosen[key]; renderMoves(ans); };
       grp.append(b);
     }
     const key = left.length > LIST_AT ? nextField(g, left) : null;
@@ -170,7 +172,7 @@ function choiceEl(c) {
   for (const f of fills) {
     const n = f.value.split(',').length;
     const inp = el('input'); inp.dataset.key = f.key; inp.autocomplete = 'off'; inp.autocapitalize = 'characters';
-    inp.placeholder = f.key + ': what the table shows' + (n > 1 ? ' (' + n + ', comma-separated)' : '');
+    inp.placeholder = n > 1 ? gettext("{key}: what the table shows ({n}, comma-separated)", {key: f.key, n: n}) : gettext("{key}: what the table shows", {key: f.key});
     inp.setAttribute('aria-label', f.key + ' (' + f.expected + ')');
     const mark = c.intent.split(' ')[0] + '|' + f.key;
     inp.value = typed[mark] || ''; inp.addEventListener('input', () => { typed[mark] = inp.value; });
@@ -182,7 +184,7 @@ function choiceEl(c) {
   b.onclick = () => {
     if (covered(b)) return;
     const missing = fills.filter(f => !inputs[f.key].value.trim());
-    if (missing.length) { say('rejected', 'Type in ' + missing.map(f => f.key).join(', ') + ': what you read off the table.'); return; }
+    if (missing.length) { say('rejected', gettext("Type in {keys}: what you read off the table.", {keys: missing.map(f => f.key).join(', ')})); return; }
     write('/intents', {intent: line(c, inputs), expected_seq: ans.seq, seat: ans.seat}, 'move');
   };
   wrap.append(b);
@@ -209,7 +211,7 @@ function line(c, inputs) {
 // -- writing: the verdict at once; a race lost is said as "the game moved on", with the new table ----
 function say(kind, text, rule) {
   const v = $('verdict'); v.hidden = false; v.className = kind; v.replaceChildren(words(text));
-  if (rule) v.append(el('span', 'rule', 'rule: ' + rule));
+  if (rule) v.append(el('span', 'rule', gettext("rule: {rule}", {rule: rule})));
   body.dataset.verdict = kind;
 }
 async function write(path, data, what) {
@@ -217,15 +219,15 @@ async function write(path, data, what) {
   for (const b of document.querySelectorAll('#moves button, #held button, #tools button')) b.disabled = true;
   try {
     const r = await call('POST', path, data);
-    if (r.status === 409) say('moved', 'The game moved on before your ' + what + ' arrived: nothing was written. Here is the table now.');
+    if (r.status === 409) say('moved', gettext("The game moved on before your {what} arrived: nothing was written. Here is the table now.", {what: WHAT[what] || what}));
     else if (r.ok && r.data && r.data.verdict !== undefined) {
       const d = r.data;
-      if (d.verdict === 'rejected') say('rejected', 'Refused: ' + (d.rejection ? d.rejection.message : d.intent), d.rejection && d.rejection.rule);
-      else if (d.verdict === 'held') say('held', 'Held: ' + d.intent + ' waits for ' + d.confirmer + ' to confirm it.');
-      else say('accepted', 'Accepted: ' + d.intent + ((d.words || []).length ? ' — ' + d.words.join('; ') : ''));
-    } else if (r.ok) say('accepted', 'Done.');
+      if (d.verdict === 'rejected') say('rejected', gettext("Refused: {why}", {why: d.rejection ? d.rejection.message : d.intent}), d.rejection && d.rejection.rule);
+      else if (d.verdict === 'held') say('held', gettext("Held: {move} waits for {seat} to confirm it.", {move: d.intent, seat: d.confirmer}));
+      else say('accepted', gettext("Accepted: {move}", {move: d.intent}) + ((d.words || []).length ? ' — ' + d.words.join('; ') : ''));
+    } else if (r.ok) say('accepted', gettext("Done."));
     else say('rejected', (r.data && r.data.message) || 'HTTP ' + r.status);
-  } catch (e) { say('rejected', 'Not sent: the connection is lost. Try again when the page is live.'); }
+  } catch (e) { say('rejected', gettext("Not sent: the connection is lost. Try again when the page is live.")); }
   picks = {};
   if (body.dataset.verdict === 'accepted') for (const k of Object.keys(typed)) delete typed[k];
   await load();
@@ -237,9 +239,9 @@ async function write(path, data, what) {
 }
 $('takeback').onclick = () => { if (ans && ans.take_back) write('/undo', {to: ans.take_back - 1, expected_seq: ans.seq}, 'take-back'); };
 $('dispute-send').onclick = async () => {
-  const text = $('dispute-text').value.trim() || 'the arbiter is called to this move';
+  const text = $('dispute-text').value.trim() || 'the arbiter is called to this move';  // recorded: the log's words
   const r = await call('POST', '/annotations', {seq: ans.seq, text: text, kind: 'disputed'});
-  if (r.ok) { say('held', 'The arbiter is called to entry ' + ans.seq + '.'); $('dispute-text').value = ''; $('dispute').open = false; }
+  if (r.ok) { say('held', gettext("The arbiter is called to entry {n}.", {n: ans.seq})); $('dispute-text').value = ''; $('dispute').open = false; }
   else say('rejected', (r.data && r.data.message) || 'HTTP ' + r.status);
 };
 
@@ -293,7 +295,7 @@ async function follow() {
     }
   } catch (e) { if (ctl.signal.aborted && stream !== ctl) return; }
   if (stream !== ctl) return;
-  status('reconnecting…');
+  status(gettext("reconnecting…"));
   setTimeout(() => { if (stream === ctl) { wait = Math.min(wait * 2, 30000); follow(); } }, wait);
 }
 // an entry the page shows already is not read again; while the page writes, the write reads the table
@@ -316,6 +318,6 @@ window.addEventListener('online', restart);
 window.addEventListener('pagehide', () => { const s = stream; stream = null; if (s) s.abort(); });
 window.addEventListener('pageshow', e => { if (e.persisted) restart(); });
 
-if (!token) stop('open it from your seat\'s link or QR code (it ends with #token=…)');
-else { status('connecting…'); load().then(follow); }
+if (!token) stop(gettext("open it from your seat's link or QR code (it ends with #token=…)"));
+else { status(gettext("connecting…")); load().then(follow); }
 })();

@@ -7,36 +7,39 @@ const base = "/tournaments/" + encodeURIComponent(tid);
 const auth = {"Authorization": "Bearer " + token};
 let clock = null, reading = false, again = false;
 function el(tag, parent, text, cls) { const e = document.createElement(tag); if (text !== undefined && text !== null) e.textContent = String(text); if (cls) e.className = cls; if (parent) parent.appendChild(e); return e; }
+// the words of codes the desk names (verdicts, notes' kinds)
+const VERDICTS = {accepted: gettext("accepted"), rejected: gettext("rejected"), held: gettext("held"), none: gettext("none")};
+const KINDS = {disputed: gettext("disputed"), comment: gettext("comment"), ruling: gettext("ruling"), mistake: gettext("mistake")};
 function mmss(s) { const a = Math.abs(s); return Math.floor(a / 60) + ":" + String(a % 60).padStart(2, "0"); }
 // the round clock counts down here, from the server's recorded times (ends_at while it runs)
 function tick() {
   const c = $("clock");
-  if (!clock) { c.textContent = "not started"; c.classList.remove("over"); return; }
+  if (!clock) { c.textContent = gettext("not started"); c.classList.remove("over"); return; }
   const left = clock.running ? Math.round((Date.parse(clock.ends_at) - Date.now()) / 1000) : clock.remaining;
-  c.textContent = (left < 0 ? mmss(left) + " past time" : mmss(left) + " left") + (clock.running ? "" : " (stopped)");
+  c.textContent = (left < 0 ? gettext("{mmss} past time", {mmss: mmss(left)}) : gettext("{mmss} left", {mmss: mmss(left)})) + (clock.running ? "" : " " + gettext("(stopped)"));
   c.classList.toggle("over", left <= 0);
 }
 setInterval(tick, 1000);
 async function call(method, path, body) {
   const res = await fetch(path, {method: method, headers: Object.assign({"Content-Type": "application/json"}, auth), body: body === undefined ? undefined : JSON.stringify(body)});
   let answer = null; try { answer = await res.json(); } catch (e) {}
-  if (!res.ok) throw new Error((answer && answer.message) || ("the server answered " + res.status));
+  if (!res.ok) throw new Error((answer && answer.message) || gettext("the server answered {status}", {status: res.status}));
   return answer;
 }
 async function read() {
   if (reading) { again = true; return; }
   reading = true;
   try { draw(await call("GET", base + "/arbiter")); $("msg").textContent = ""; }
-  catch (e) { $("msg").textContent = "Cannot read the desk: " + e.message; $("msg").className = "bad"; }
+  catch (e) { $("msg").textContent = gettext("Cannot read the desk: {why}", {why: e.message}); $("msg").className = "bad"; }
   finally { reading = false; if (again) { again = false; read(); } }
 }
 function sentence(e) {
-  let t = e.seq + ". " + (e.actor ? e.actor + ": " : "") + e.line + " — " + e.verdict;
+  let t = e.seq + ". " + (e.actor ? e.actor + ": " : "") + e.line + " — " + (VERDICTS[e.verdict] || e.verdict);
   if (e.words && e.words.length) t += " (" + e.words.join("; ") + ")";
   return t;
 }
 function draw(d) {
-  $("title").textContent = "Arbiter · " + (d.name || tid);
+  $("title").textContent = gettext("Arbiter · {name}", {name: d.name || tid});
   $("round").textContent = d.round || "–";
   clock = d.clock; tick();
   const box = $("matters"), open = {};
@@ -53,67 +56,68 @@ function draw(d) {
   $("actors").hidden = !moves.length;
   for (const w of moves) {
     const li = el("li", list); li.dataset.table = w.table;
-    const a = el("a", li, "table " + w.table + ": " + w.names.join(" v ") + ": " + w.moves + " move" + (w.moves === 1 ? "" : "s") + " for the " + w.actor);
-    a.href = w.page + "#token=" + encodeURIComponent(token); a.target = "_blank"; a.rel = "noopener";
+    const a = el("a", li, ngettext("table {table}: {players}: {n} move for the {actor}", "table {table}: {players}: {n} moves for the {actor}", w.moves, {table: w.table, players: w.names.join(gettext(" v ")), actor: w.actor}));
+    a.href = w.page + LANGQ + "#token=" + encodeURIComponent(token); a.target = "_blank"; a.rel = "noopener";
   }
 }
 function card(m, d, open) {
   const mid = m.match_id, key = mid + ":" + m.kind + ":" + m.entry;
   const c = el("article", null, null, "matter"); c.dataset.table = m.table; c.dataset.kind = m.kind; c.dataset.entry = m.entry;
-  const h = el("h3", c); el("span", h, m.kind === "dispute" ? "dispute" : "held move", "kind " + m.kind);
-  el("span", h, "table " + m.table + ": " + m.names.join(" v "));
-  if (m.past_time) el("span", h, " · past time", "past");
+  const h = el("h3", c); el("span", h, m.kind === "dispute" ? gettext("dispute") : gettext("held move"), "kind " + m.kind);
+  el("span", h, gettext("table {table}: {players}", {table: m.table, players: m.names.join(gettext(" v "))}));
+  if (m.past_time) el("span", h, " · " + gettext("past time"), "past");
   const e = m.disputed;
   if (e) {
     const box = el("div", c, null, "entry");
     el("code", box, sentence(e));
-    if (e.rejection) el("div", box, "refused: " + e.rejection.message + (e.rejection.rule ? " [" + e.rejection.rule + "]" : "") + " (" + e.rejection.code + ")", "rule");
-  } else el("div", c, "on the match as a whole (entry 0)", "entry");
-  for (const n of m.notes) el("div", c, n.kind + " (" + n.by + "): " + n.text, "said-by");
-  el("div", c, "waiting for " + m.waiting + (m.after ? "; " + m.after + " entr" + (m.after === 1 ? "y" : "ies") + " played after it" : ""), "wait");
+    if (e.rejection) el("div", box, gettext("refused: {why}", {why: e.rejection.message}) + (e.rejection.rule ? " [" + e.rejection.rule + "]" : "") + " (" + e.rejection.code + ")", "rule");
+  } else el("div", c, gettext("on the match as a whole (entry 0)"), "entry");
+  for (const n of m.notes) el("div", c, (KINDS[n.kind] || n.kind) + " (" + n.by + "): " + n.text, "said-by");
+  el("div", c, (m.kind === "held" ? gettext("waiting for {seat} to confirm it", {seat: m.confirmer}) : gettext("waiting for the arbiter's ruling"))
+    + (m.after ? "; " + ngettext("{n} entry played after it", "{n} entries played after it", m.after) : ""), "wait");
   if (m.recent.length) { const ol = el("ol", c, null, "recent"); ol.start = m.recent[0].seq; for (const r of m.recent) el("li", ol, sentence(r).replace(/^\d+\. /, "")); }
   const said = el("p", c, "", "said"); said.setAttribute("role", "status");
-  const reason = input(c, key + ":text", "the ruling, or a note", open);
+  const reason = input(c, key + ":text", gettext("the ruling, or a note"), open);
   const base = "/matches/" + encodeURIComponent(mid);
   const act = async (what, steps) => {
-    said.className = "said"; said.textContent = what + "…";
-    try { for (const s of steps) await s(); said.textContent = what + ": done."; read(); }
-    catch (err) { said.className = "said bad"; said.textContent = "Refused: " + err.message; }
+    said.className = "said"; said.textContent = gettext("{what}…", {what: what});
+    try { for (const s of steps) await s(); said.textContent = gettext("{what}: done.", {what: what}); read(); }
+    catch (err) { said.className = "said bad"; said.textContent = gettext("Refused: {why}", {why: err.message}); }
   };
   const row = el("form", c); row.addEventListener("submit", (ev) => ev.preventDefault());
   if (m.kind === "dispute") {
-    const outcome = el("select", row); outcome.setAttribute("aria-label", "the ruling's outcome");
-    if (m.can_stand) el("option", outcome, "the move stands as played").value = "stands";
-    el("option", outcome, "the verdict stands").value = "upheld";
-    const rule = el("button", row, "Rule"); rule.type = "button"; rule.className = "rule-btn";
+    const outcome = el("select", row); outcome.setAttribute("aria-label", gettext("the ruling's outcome"));
+    if (m.can_stand) el("option", outcome, gettext("the move stands as played")).value = "stands";
+    el("option", outcome, gettext("the verdict stands")).value = "upheld";
+    const rule = el("button", row, gettext("Rule")); rule.type = "button"; rule.className = "rule-btn";
     rule.addEventListener("click", () => {
       const text = reason.value.trim(), stands = outcome.value === "stands";
       const note = (stands ? "ruled: entry " + m.entry + " stands as played" : "ruled: the verdict of entry " + m.entry + " stands") + (text ? " — " + text : "");
       const steps = [];
       if (stands) steps.push(() => call("POST", base + "/rulings", {entry: m.entry, reason: text}));
       steps.push(() => call("POST", base + "/annotations", {seq: m.entry, kind: "ruling", text: note}));
-      act("Ruling on entry " + m.entry, steps);
+      act(gettext("Ruling on entry {n}", {n: m.entry}), steps);
     });
   } else {
-    for (const [label, accept] of [["Confirm for " + m.confirmer, true], ["Decline", false]]) {
+    for (const [label, accept] of [[gettext("Confirm for {seat}", {seat: m.confirmer}), true], [gettext("Decline"), false]]) {
       const b = el("button", row, label, accept ? "" : "second"); b.type = "button";
       b.addEventListener("click", () => act(label, [() => call("POST", base + "/confirmations", {entry: m.entry, accept: accept, reason: reason.value.trim()})]));
     }
   }
-  const note = el("button", row, "Annotate", "second"); note.type = "button";
+  const note = el("button", row, gettext("Annotate"), "second"); note.type = "button";
   note.addEventListener("click", () => {
     const text = reason.value.trim();
-    if (!text) { said.className = "said bad"; said.textContent = "Type the note first."; return; }
-    act("Note on entry " + m.entry, [() => call("POST", base + "/annotations", {seq: m.entry, kind: "comment", text: text})]);
+    if (!text) { said.className = "said bad"; said.textContent = gettext("Type the note first."); return; }
+    act(gettext("Note on entry {n}", {n: m.entry}), [() => call("POST", base + "/annotations", {seq: m.entry, kind: "comment", text: text})]);
   });
   // the arbiter may undo under any undo policy (the tournament's, d.undo, binds the seats); a second press does it
-  const undo = el("button", row, "Undo to before entry " + m.entry, "second"); undo.type = "button";
-  undo.title = "the seats' undo policy: " + d.undo + "; the arbiter may undo under any";
+  const undo = el("button", row, gettext("Undo to before entry {n}", {n: m.entry}), "second"); undo.type = "button";
+  undo.title = gettext("the seats' undo policy: {policy}; the arbiter may undo under any", {policy: d.undo});
   if (m.entry < 1) undo.disabled = true;
   undo.addEventListener("click", () => {
-    if (!undo.dataset.armed) { undo.dataset.armed = "1"; said.className = "said"; said.textContent = "Press again to undo entries " + m.entry + "–" + m.head + "."; return; }
+    if (!undo.dataset.armed) { undo.dataset.armed = "1"; said.className = "said"; said.textContent = gettext("Press again to undo entries {first}–{last}.", {first: m.entry, last: m.head}); return; }
     delete undo.dataset.armed;
-    act("Undo to entry " + (m.entry - 1), [() => call("POST", base + "/undo", {to: m.entry - 1, reason: reason.value.trim()})]);
+    act(gettext("Undo to entry {n}", {n: m.entry - 1}), [() => call("POST", base + "/undo", {to: m.entry - 1, reason: reason.value.trim()})]);
   });
   return c;
 }
@@ -127,17 +131,17 @@ for (const [id, action] of [["clock-start", "start"], ["clock-stop", "stop"], ["
   $(id).addEventListener("click", async () => {
     const body = {action: action};
     if (action === "start") body.minutes = Number($("minutes").value);
-    const m = $("clock-msg"); m.className = ""; m.textContent = action + "…";
-    try { clock = await call("POST", base + "/clock", body); tick(); m.textContent = "Clock " + {start: "started", stop: "stopped", resume: "resumed"}[action] + "."; }
-    catch (e) { m.className = "bad"; m.textContent = "Refused: " + e.message; }
+    const m = $("clock-msg"); m.className = ""; m.textContent = {start: gettext("starting…"), stop: gettext("stopping…"), resume: gettext("resuming…")}[action];
+    try { clock = await call("POST", base + "/clock", body); tick(); m.textContent = {start: gettext("Clock started."), stop: gettext("Clock stopped."), resume: gettext("Clock resumed.")}[action]; }
+    catch (e) { m.className = "bad"; m.textContent = gettext("Refused: {why}", {why: e.message}); }
   });
 }
-$("hall").href = "/hall/" + encodeURIComponent(tid) + "#token=" + encodeURIComponent(token);
-if (!token) { $("status").textContent = "open this page as /hall/" + tid + "/arbiter#token=<the organiser's token>"; } else {
+$("hall").href = "/hall/" + encodeURIComponent(tid) + LANGQ + "#token=" + encodeURIComponent(token);
+if (!token) { $("status").textContent = gettext("open this page as /hall/{tid}/arbiter#token=<the organiser's token>", {tid: tid}); } else {
   follow(base + "/events", auth, (snap) => {
-    if (snap.role !== "organiser") { $("status").textContent = "the arbiter's console needs the organiser's token (this one is a " + snap.role + "'s)"; return; }
+    if (snap.role !== "organiser") { $("status").textContent = gettext("the arbiter's console needs the organiser's token (this one is a {role}'s)", {role: snap.role}); return; }
     document.body.dataset.updates = String(Number(document.body.dataset.updates) + 1);
-    $("status").textContent = "live, last update " + new Date().toLocaleTimeString();
+    $("status").textContent = gettext("live, last update {time}", {time: new Date().toLocaleTimeString(LANG)});
     clock = snap.clock; tick(); read();
   });
 }

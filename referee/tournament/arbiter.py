@@ -120,47 +120,53 @@ def _matters(access: TournamentAccess, match_id: str) -> list[dict[str, Any]]:
     return found
 
 
-PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Arbiter · tournament __TID__</title>
-<style>__STYLE__</style></head>
-<body data-updates="0" data-matters="-1">
-<header><h1 id="title">Arbiter · tournament __TID__</h1><div id="status">connecting…</div></header>
-<div class="pages arbiter">
-<section id="clock-box"><h2>Round <span id="round"></span> clock: <span id="clock" class="clock">not started</span></h2>
-<form id="clock-form"><label>minutes <input id="minutes" type="number" min="1" max="1440" value="50"></label>
-<button type="button" id="clock-start">Start</button><button type="button" id="clock-stop">Stop</button>
-<button type="button" id="clock-resume">Resume</button></form><p id="clock-msg" role="status"></p></section>
-<section id="desk"><h2>Waiting for the arbiter <span id="count"></span></h2>
-<p class="hint" id="empty" hidden>Nothing waits: no open dispute and no held move at any table of the round.</p>
-<div id="matters"></div>
-<p id="msg" role="status"></p></section>
-<section id="actors" hidden><h2>Moves for the arbiter's page</h2><ul id="actor-moves"></ul></section>
-<p class="head"><a id="hall" href="#">← the hall</a></p>
-</div>
-<script>
-"use strict";
-const tid = __TID_JSON__;
-const token = new URLSearchParams(location.hash.slice(1)).get("token") || "";
-const $ = (id) => document.getElementById(id);
-__FOLLOW__
-__SCRIPT__
-</script></body></html>
-"""
-
-
-def page(tournament_id: str) -> str:
-    """The arbiter's console of ``tournament_id`` (an id typed in a URL: escaped wherever it appears)."""
+def page(tournament_id: str, lang: str = "en", kept: bool = False) -> str:
+    """The arbiter's console of ``tournament_id`` (an id typed in a URL: escaped wherever it appears) in
+    ``lang`` (:mod:`referee.pagelang`)."""
     import html
     import json
 
-    from .hall import FOLLOW
+    from ..i18n import N_, gettext, speaking
+    from ..pagelang import KEEP_FRAGMENT, prelude, switch, words
     from .style import stylesheet
 
-    tid = json.dumps(tournament_id).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-    return (PAGE.replace("__STYLE__", stylesheet() + asset("hall.css") + asset("arbiter.css"))
-            .replace("__FOLLOW__", FOLLOW).replace("__SCRIPT__", asset("arbiter.js"))
-            .replace("__TID_JSON__", tid).replace("__TID__", html.escape(tournament_id)))
+    tid = html.escape(tournament_id)
+    tid_js = json.dumps(tournament_id).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    script = asset("follow.js") + asset("arbiter.js")
+    with speaking(lang):
+        title = gettext("Arbiter · tournament {tid}", tid=tid)
+        clock = gettext("Round {round} clock: {clock}", round='<span id="round"></span>',
+                        clock='<span id="clock" class="clock">' + gettext("not started") + "</span>")
+        t = words(N_("connecting…"), N_("minutes"), N_("Start"),
+                  N_("Stop"), N_("Resume"), N_("Waiting for the arbiter"),
+                  N_("Nothing waits: no open dispute and no held move at any table of the round."),
+                  N_("Moves for the arbiter's page"), N_("← the hall"))
+        return f"""<!doctype html>
+<html lang="{lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<style>{stylesheet()}{asset("hall.css")}{asset("arbiter.css")}</style></head>
+<body data-updates="0" data-matters="-1">
+<header><h1 id="title">{title}</h1>{switch(lang)}<div id="status">{t["connecting…"]}</div></header>
+<div class="pages arbiter">
+<section id="clock-box"><h2>{clock}</h2>
+<form id="clock-form"><label>{t["minutes"]} <input id="minutes" type="number" min="1" max="1440" value="50"></label>
+<button type="button" id="clock-start">{t["Start"]}</button><button type="button" id="clock-stop">{t["Stop"]}</button>
+<button type="button" id="clock-resume">{t["Resume"]}</button></form><p id="clock-msg" role="status"></p></section>
+<section id="desk"><h2>{t["Waiting for the arbiter"]} <span id="count"></span></h2>
+<p class="hint" id="empty" hidden>{t["Nothing waits: no open dispute and no held move at any table of the round."]}</p>
+<div id="matters"></div>
+<p id="msg" role="status"></p></section>
+<section id="actors" hidden><h2>{t["Moves for the arbiter's page"]}</h2><ul id="actor-moves"></ul></section>
+<p class="head"><a id="hall" href="#">{t["← the hall"]}</a></p>
+</div>
+<script>
+"use strict";
+{prelude(lang, script, kept)}{KEEP_FRAGMENT}const tid = {tid_js};
+const token = new URLSearchParams(location.hash.slice(1)).get("token") || "";
+const $ = (id) => document.getElementById(id);
+{script}
+</script></body></html>
+"""
 
 
 @cache

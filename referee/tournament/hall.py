@@ -137,85 +137,57 @@ def to_confirm(state: Tournament, states: Sequence[TableState]) -> list[dict[str
     return out
 
 
-PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Tournament __TID__</title>
-<style>__STYLE__</style></head>
+def page(tournament_id: str, lang: str = "en", kept: bool = False) -> str:
+    """The hall page of ``tournament_id`` (an id typed in a URL: escaped wherever it appears) in ``lang``
+    (:mod:`referee.pagelang`: ``kept`` when the address chose it, for the page's links to carry on)."""
+    from ..i18n import N_, gettext, speaking
+    from ..pagelang import KEEP_FRAGMENT, prelude, switch, words
+
+    tid = html.escape(tournament_id)
+    script = _asset("follow.js") + _asset("hall.js")
+    with speaking(lang):
+        title = gettext("Tournament {tid}", tid=tid)
+        t = words(N_("connecting…"), N_("Console:"), N_("Pair the next round"), N_("Close the round"),
+                  N_("Results to confirm"),
+                  N_("The seats reported different results: record the table's result (a second press records it; it wins over every report)."),
+                  N_("The arbiter's console: disputes and held moves, the round clock"),
+                  N_("the new matches' tokens (answered once, to this page)"), N_("Tables"), N_("table"),
+                  N_("players"), N_("state"), N_("result"), N_("match"), N_("Standings"), N_("record head"))
+        return f"""<!doctype html>
+<html lang="{lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<style>{stylesheet()}{_asset("hall.css")}</style></head>
 <body data-updates="0" data-role="">
-<header><h1 id="title">Tournament __TID__</h1><div id="status">connecting…</div>
+<header><h1 id="title">{title}</h1>{switch(lang)}<div id="status">{t["connecting…"]}</div>
 <div id="round-clock" class="clock" hidden></div></header>
 <div class="pages two hall">
-<section id="console" hidden><h2>Console: <span id="console-round"></span> <span id="progress"></span></h2>
+<section id="console" hidden><h2>{t["Console:"]} <span id="console-round"></span> <span id="progress"></span></h2>
 <p class="hint" id="console-note"></p>
-<div class="actions"><button type="button" id="pair" disabled>Pair the next round</button>
-<button type="button" id="close" class="second" disabled>Close the round</button></div>
-<div id="confirm" hidden><h3>Results to confirm</h3><p class="hint">The seats reported different results: record the table's result (a second press records it; it wins over every report).</p><ul id="confirm-list"></ul></div>
+<div class="actions"><button type="button" id="pair" disabled>{t["Pair the next round"]}</button>
+<button type="button" id="close" class="second" disabled>{t["Close the round"]}</button></div>
+<div id="confirm" hidden><h3>{t["Results to confirm"]}</h3><p class="hint">{t["The seats reported different results: record the table's result (a second press records it; it wins over every report)."]}</p><ul id="confirm-list"></ul></div>
 <p id="console-msg" role="status"></p>
-<p><a id="arbiter-link" href="#">The arbiter's console: disputes and held moves, the round clock</a></p>
-<details id="minted" hidden><summary>the new matches' tokens (answered once, to this page)</summary><ul id="minted-list"></ul></details>
+<p><a id="arbiter-link" href="#">{t["The arbiter's console: disputes and held moves, the round clock"]}</a></p>
+<details id="minted" hidden><summary>{t["the new matches' tokens (answered once, to this page)"]}</summary><ul id="minted-list"></ul></details>
 </section>
-<section id="tables-box"><h2>Tables <span id="round"></span></h2>
-<div class="scroll"><table class="facts tables" id="pairings"><thead><tr><th class="n">table</th><th>players</th><th>state</th><th>result</th><th>match</th></tr></thead>
+<section id="tables-box"><h2>{t["Tables"]} <span id="round"></span></h2>
+<div class="scroll"><table class="facts tables" id="pairings"><thead><tr><th class="n">{t["table"]}</th><th>{t["players"]}</th><th>{t["state"]}</th><th>{t["result"]}</th><th>{t["match"]}</th></tr></thead>
 <tbody id="pairings-body"></tbody></table></div></section>
-<section id="standings-box"><h2>Standings <span id="after"></span></h2>
+<section id="standings-box"><h2>{t["Standings"]} <span id="after"></span></h2>
 <div class="scroll"><table class="facts" id="standings"><thead><tr id="standings-head"></tr></thead><tbody id="standings-body"></tbody></table></div></section>
-<p class="head" id="head-line">record head <code id="head"></code></p>
+<p class="head" id="head-line">{t["record head"]} <code id="head"></code></p>
 </div>
 <script>
 "use strict";
-const tid = __TID_JSON__;
+{prelude(lang, script, kept)}{KEEP_FRAGMENT}const tid = {_js(tournament_id)};
 const token = new URLSearchParams(location.hash.slice(1)).get("token") || "";
 const $ = (id) => document.getElementById(id);
-__FOLLOW__
-__SCRIPT__
-if (!token) { $("status").textContent = "open this page as /hall/" + tid + "#token=<a token of the tournament>"; } else {
-  follow(base + "/events", {"Authorization": "Bearer " + token}, render);
-}
-</script></body></html>
+{script}</script></body></html>
 """
-
-#: the script both pages follow a server-sent event stream with: fetch (it sends the token, which an
-#: EventSource cannot), read the stream's blocks, hand each data line's JSON to ``onData``. A refusal for
-#: good (401, 403, 404: a bad token or table) is said and ends it; anything else (the server busy or its
-#: store unavailable: 429, 5xx; a lost connection; a stream that ended) is tried again, after 1 s doubling
-#: to 30 s (at least the server's Retry-After), back to 1 s once an event has come through
-FOLLOW = """async function follow(url, headers, onData, wait) {
-  wait = wait || 1000;
-  try {
-    const res = await fetch(url, {headers: headers});
-    if (!res.ok) {
-      let m = res.status; try { m = (await res.json()).message; } catch (e) {}
-      if (res.status !== 429 && res.status < 500) { $("status").textContent = "cannot follow: " + m; return; }
-      wait = Math.max(wait, 1000 * (Number(res.headers.get("Retry-After")) || 0));
-      $("status").textContent = "the server cannot answer now (" + m + "); retrying";
-    } else {
-      const reader = res.body.getReader(); const dec = new TextDecoder(); let buf = "";
-      for (;;) {
-        const {value, done} = await reader.read(); if (done) break;
-        buf = (buf + dec.decode(value, {stream: true})).replace(/\\r\\n/g, "\\n");
-        let i;
-        while ((i = buf.indexOf("\\n\\n")) >= 0) {
-          const block = buf.slice(0, i); buf = buf.slice(i + 2);
-          const data = block.split("\\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).replace(/^ /, "")).join("\\n");
-          if (data) { wait = 1000; onData(JSON.parse(data)); }
-        }
-      }
-      $("status").textContent = "the stream ended; reconnecting";
-    }
-  } catch (e) { $("status").textContent = "connection lost; retrying"; }
-  setTimeout(() => follow(url, headers, onData, Math.min(wait * 2, 30000)), wait);
-}"""
 
 
 def _js(value: str) -> str:
     return json.dumps(value).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-
-
-def page(tournament_id: str) -> str:
-    """The hall page of ``tournament_id`` (an id typed in a URL: escaped wherever it appears)."""
-    return (PAGE.replace("__STYLE__", stylesheet() + _asset("hall.css")).replace("__FOLLOW__", FOLLOW)
-            .replace("__SCRIPT__", _asset("hall.js")).replace("__TID_JSON__", _js(tournament_id))
-            .replace("__TID__", html.escape(tournament_id)))
 
 
 @cache
@@ -224,60 +196,43 @@ def _asset(name: str) -> str:
     return files("referee.tournament").joinpath(name).read_text(encoding="utf-8")
 
 
-TABLE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Match __MID__</title>
+def _follow_english() -> str:
+    from ..pagelang import prelude
+
+    return prelude("en", _asset("follow.js"), False) + _asset("follow.js")
+
+
+#: the pages' stream reader (``follow.js``) with its words in English, whole: what runs it outside a page
+#: (tests/test_hall_follow.py, under Node)
+FOLLOW = _follow_english()
+
+
+def table_page(tournament_id: str, match_id: str, lang: str = "en", kept: bool = False) -> str:
+    """The live step-through view of one table's match (both ids typed in a URL: escaped) in ``lang``; the
+    viewer it shows is asked for in the same language (``?lang=`` when the reader chose it, else the same
+    ``Accept-Language``)."""
+    from ..i18n import N_, gettext, speaking
+    from ..pagelang import KEEP_FRAGMENT, prelude, switch, words
+
+    script = _asset("follow.js") + _asset("table.js")
+    with speaking(lang):
+        title = gettext("Match {match}", match=html.escape(match_id))
+        t = words(N_("← the hall"), N_("connecting…"), N_("the match, step by step"))
+        return f"""<!doctype html>
+<html lang="{lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
 <style>
-html,body{height:100%;margin:0}body{display:flex;flex-direction:column;font-family:system-ui,sans-serif;background:#fafafa}
-#bar{padding:.4em 1em;color:#555;font-size:.9em;border-bottom:1px solid #ddd}#bar a{margin-right:1em}
-iframe{flex:1;border:0;width:100%}iframe[hidden]{display:none}
+html,body{{height:100%;margin:0}}body{{display:flex;flex-direction:column;font-family:system-ui,sans-serif;background:#fafafa}}
+#bar{{padding:.4em 1em;color:#555;font-size:.9em;border-bottom:1px solid #ddd}}#bar a{{margin-right:1em}}
+iframe{{flex:1;border:0;width:100%}}iframe[hidden]{{display:none}}
 </style></head>
 <body data-loads="0" data-head="-1">
-<div id="bar"><a id="back" href="#">← the hall</a><span id="status">connecting…</span></div>
-<iframe id="view" title="the match, step by step"></iframe>
+<div id="bar"><a id="back" href="#">{t["← the hall"]}</a><span id="status">{t["connecting…"]}</span>{switch(lang)}</div>
+<iframe id="view" title="{t["the match, step by step"]}"></iframe>
 <script>
 "use strict";
-const tid = __TID_JSON__, mid = __MID_JSON__;
+{prelude(lang, script, kept)}{KEEP_FRAGMENT}const tid = {_js(tournament_id)}, mid = {_js(match_id)};
 const token = new URLSearchParams(location.hash.slice(1)).get("token") || "";
-const base = "/tournaments/" + encodeURIComponent(tid) + "/matches/" + encodeURIComponent(mid);
-const auth = {headers: {"Authorization": "Bearer " + token}};
 const $ = (id) => document.getElementById(id);
-$("back").href = "/hall/" + encodeURIComponent(tid) + "#token=" + encodeURIComponent(token);
-let frame = $("view"), url = null, busy = false, again = false;
-// the viewer is fetched whole (with the token in a header) and shown from a blob: of this page's origin;
-// a reader who stepped back from the last entry stays where they are, one at the last follows the play
-async function load(head) {
-  if (busy) { again = true; return; }
-  busy = true;
-  try {
-    const res = await fetch(base + "/viewer", auth);
-    if (res.status === 429 || res.status >= 500) { setTimeout(() => load(head), 1500); return; }  // busy or its store away: soon
-    if (!res.ok) { let m = res.status; try { m = (await res.json()).message; } catch (e) {} $("status").textContent = "cannot show the match: " + m; return; }
-    const text = await res.text();
-    const old = frame.contentDocument && frame.contentDocument.getElementById("slider");
-    const keep = old && Number(old.value) < Number(old.max) ? old.value : null;
-    const next = document.createElement("iframe"); next.title = frame.title; next.hidden = true;
-    const made = URL.createObjectURL(new Blob([text], {type: "text/html"}));
-    await new Promise((done) => { next.addEventListener("load", done, {once: true}); next.src = made; frame.after(next); });
-    if (keep !== null) { const sl = next.contentDocument.getElementById("slider"); sl.value = keep; sl.dispatchEvent(new Event("input")); }
-    frame.remove(); next.hidden = false; next.id = "view"; frame = next;
-    if (url) URL.revokeObjectURL(url);
-    url = made;
-    document.body.dataset.loads = String(Number(document.body.dataset.loads) + 1);
-    document.body.dataset.head = String(head);
-    $("status").textContent = "live: entry " + head + "; last update " + new Date().toLocaleTimeString();
-  } catch (e) { $("status").textContent = "connection lost; retrying"; }
-  finally { busy = false; if (again) { again = false; load(document.body.dataset.next); } }
-}
-__FOLLOW__
-if (!token) { $("status").textContent = "open this page as /hall/" + tid + "/matches/" + mid + "#token=<a token of the tournament>"; } else {
-  follow(base + "/events", auth.headers, (snap) => { document.body.dataset.next = String(snap.head); load(snap.head); });
-}
-</script></body></html>
+{script}</script></body></html>
 """
-
-
-def table_page(tournament_id: str, match_id: str) -> str:
-    """The live step-through view of one table's match (both ids typed in a URL: escaped)."""
-    return (TABLE.replace("__FOLLOW__", FOLLOW).replace("__TID_JSON__", _js(tournament_id)).replace("__MID_JSON__", _js(match_id))
-            .replace("__MID__", html.escape(match_id)))

@@ -79,18 +79,18 @@ class ViewerCache:
     following a table as spectators costs one rendering each time the match changes, not one a screen."""
 
     def __init__(self, size: int = 32) -> None:
-        self.pages: OrderedDict[tuple[str, str, int, int], bytes] = OrderedDict()
+        self.pages: OrderedDict[tuple[str, str, int, int, str], bytes] = OrderedDict()
         self.size = size
         self.lock = threading.Lock()
 
-    def get(self, key: tuple[str, str, int, int]) -> bytes | None:
+    def get(self, key: tuple[str, str, int, int, str]) -> bytes | None:
         with self.lock:
             page = self.pages.get(key)
             if page is not None:
                 self.pages.move_to_end(key)
             return page
 
-    def put(self, key: tuple[str, str, int, int], page: bytes) -> None:
+    def put(self, key: tuple[str, str, int, int, str], page: bytes) -> None:
         with self.lock:
             self.pages[key] = page
             self.pages.move_to_end(key)
@@ -214,10 +214,11 @@ def arbiter_desk(request: Request[Any, Any, Any], tid: TidPath) -> dict[str, Any
 
 @get("/hall/{tid:str}/arbiter", responses=ERRORS, sync_to_thread=False, tags=["tournaments"],
      summary="The arbiter's console of the hall (open it with #token=<the organiser's token>)")
-def arbiter_page(tid: TidPath) -> Response[str]:
+def arbiter_page(request: Request[Any, Any, Any], tid: TidPath) -> Response[str]:
+    from ..pagelang import of
     from .arbiter import page
 
-    return Response(content=page(tid), media_type="text/html; charset=utf-8",
+    return Response(content=page(tid, *of(request)), media_type="text/html; charset=utf-8",
                     headers={"Content-Security-Policy": "default-src 'self'; script-src 'unsafe-inline'; "
                              "style-src 'unsafe-inline'", "Referrer-Policy": "no-referrer"})
 
@@ -341,10 +342,11 @@ def ratings(request: Request[Any, Any, Any],
 @get("/hall/{tid:str}", responses=ERRORS, sync_to_thread=False, tags=["tournaments"], include_in_schema=True,
      summary="The hall page: the organiser's console or the spectators' screen, by the token "
              "(open it with #token=<a tournament token>)")
-def hall_page(tid: TidPath) -> Response[str]:
+def hall_page(request: Request[Any, Any, Any], tid: TidPath) -> Response[str]:
+    from ..pagelang import of
     from .hall import page
 
-    return Response(content=page(tid), media_type="text/html; charset=utf-8",
+    return Response(content=page(tid, *of(request)), media_type="text/html; charset=utf-8",
                     headers={"Content-Security-Policy": "default-src 'self'; script-src 'unsafe-inline'; "
                              "style-src 'unsafe-inline'", "Referrer-Policy": "no-referrer"})
 
@@ -378,10 +380,11 @@ async def hall_events(request: Request[Any, Any, Any], tid: TidPath, follow: Fro
 
 @get("/hall/{tid:str}/matches/{mid:str}", responses=ERRORS, sync_to_thread=False, tags=["tournaments"],
      summary="A table's match as the live step-through view (open it with #token=<a tournament token>)")
-def table_page(tid: TidPath, mid: MidPath) -> Response[str]:
+def table_page(request: Request[Any, Any, Any], tid: TidPath, mid: MidPath) -> Response[str]:
+    from ..pagelang import of
     from .hall import table_page
 
-    return Response(content=table_page(tid, mid), media_type="text/html; charset=utf-8", headers={
+    return Response(content=table_page(tid, mid, *of(request)), media_type="text/html; charset=utf-8", headers={
         "Content-Security-Policy": "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
                                    "frame-src 'self' blob:", "Referrer-Policy": "no-referrer"})
 
@@ -393,14 +396,17 @@ def table_page(tid: TidPath, mid: MidPath) -> Response[str]:
                  "their seat, any other tournament token as a spectator (the public view only).")
 def table_viewer(request: Request[Any, Any, Any], tid: TidPath, mid: MidPath) -> Response[Any]:
     from ..access import Access
+    from ..i18n import speaking_each
+    from ..pagelang import of
 
+    lang, _ = of(request)
     access, who = _who(request, tid)
     p = access.table_principal(who, mid)
     hall = request.app.state.hall
     media = "text/html; charset=utf-8"
-    # everyone reading the table as the same role at the same entry shares one rendering
+    # everyone reading the table as the same role at the same entry in the same language shares one rendering
     head = int(access.store.head(p.match_id))
-    cache_key = (p.match_id, p.name, head, len(access.store.annotations(p.match_id)))
+    cache_key = (p.match_id, p.name, head, len(access.store.annotations(p.match_id)), lang)
     viewers: ViewerCache = request.app.state.viewers
     page = viewers.get(cache_key)
     if page is not None:
@@ -408,13 +414,13 @@ def table_viewer(request: Request[Any, Any, Any], tid: TidPath, mid: MidPath) ->
     key = hall.take_slot(p)
     if head > VIEWER_CACHED_MAX:  # a long log streams, a piece at a time, and is not kept
         try:
-            chunks = Access(hall.factory(), tokens=hall.tokens).export_chunks(p, "html")
+            chunks = speaking_each(lang, Access(hall.factory(), tokens=hall.tokens).export_chunks(p, "html"))
         except BaseException:
             hall.give_slot(key)
             raise
         return Stream(pieces(chunks, lambda: hall.give_slot(key)), media_type=media)
     try:
-        page = "".join(Access(hall.factory(), tokens=hall.tokens).export_chunks(p, "html")).encode("utf-8")
+        page = "".join(speaking_each(lang, Access(hall.factory(), tokens=hall.tokens).export_chunks(p, "html"))).encode("utf-8")
     finally:
         hall.give_slot(key)
     viewers.put(cache_key, page)

@@ -28,6 +28,8 @@ from ..engine.present import board_strings, names_in
 from ..engine.present import leaves as present_leaves
 from ..entryref import amended
 from ..engine.present import text
+from ..i18n import N_, gettext
+from ..pagelang import words as page_words
 from ..inputs import visible
 from ..outcome import words as outcome_words
 
@@ -124,27 +126,46 @@ class Frames:
 
 
 #: the kinds of problem the list at the top names, in the words it shows them with
-_PROBLEM_WORDS = {"rejected": "rejected", "unreadable": "unreadable", "disputed": "disputed", "ruling": "ruling",
-                  "undo": "undo", "redo": "redo", "declared": "declared effect", "held": "waits for a confirmation",
-                  "mistake": "marked a mistake"}
+_PROBLEM_WORDS = {"rejected": N_("rejected"), "unreadable": N_("unreadable"), "disputed": N_("disputed"),
+                  "ruling": N_("ruling"), "undo": N_("undo"), "redo": N_("redo"), "declared": N_("declared effect"),
+                  "held": N_("waits for a confirmation"), "mistake": N_("marked a mistake")}
+#: an annotation's kind as a note shows it
+_NOTE_WORDS = {"comment": N_("comment"), "disputed": N_("disputed"), "ruling": N_("ruling"), "mistake": N_("mistake")}
+#: the match's facts a viewer names beside the game
+_FACT_WORDS = {"event": N_("event"), "date": N_("date"), "round": N_("round"), "table": N_("table")}
 
 
-def problems_of(e: EntryView) -> list[tuple[str, str]]:
-    """What about an entry a reader checking the match must see: (kind, short text) pairs."""
+def _refused(e: EntryView, game: Any) -> tuple[str, str]:
+    """A rejection's message and rule citation as the reader reads them: as recorded (the citation's English
+    headings) in English, through the game's templates and rulebook in another language."""
+    from .. import i18n
+
+    rej = e.rejection
+    assert rej is not None
+    if i18n.current() == "en" or game is None:
+        return rej.message, rej.rule_english or rej.rule
+    return i18n.refusal(game.messages, rej.code, rej.message), i18n.citation(game.rulebook, rej.rule)
+
+
+def problems_of(e: EntryView, game: Any = None) -> list[tuple[str, str]]:
+    """What about an entry a reader checking the match must see: (kind, short text) pairs, in the reader's
+    language (a refusal read through ``game``'s templates)."""
     out: list[tuple[str, str]] = []
     if e.rejection is not None:
-        out.append(("unreadable" if e.kind == "unparsed" else "rejected", f"{e.rejection.code}: {e.rejection.message}"))
+        out.append(("unreadable" if e.kind == "unparsed" else "rejected", f"{e.rejection.code}: {_refused(e, game)[0]}"))
     if e.kind == "ruling":
         reason = e.meta.get("reason")
-        out.append(("ruling", f"entry {e.meta.get('entry')} stands as played" + (f" — {reason}" if reason else "")))
+        out.append(("ruling", gettext("entry {n} stands as played", n=e.meta.get("entry"))
+                    + (f" — {reason}" if reason else "")))
     if e.kind in ("undo", "redo"):
         m = e.meta
-        what = f"back to entry {m.get('to')}" if e.kind == "undo" else f"undo {m.get('undo')} taken back"
+        what = (gettext("back to entry {n}", n=m.get("to")) if e.kind == "undo" else
+                gettext("undo {n} taken back", n=m.get("undo")))
         out.append((e.kind, what + (f" — {m.get('reason')}" if m.get("reason") else "")))
     if e.manual and e.verdict == "accepted":
-        out.append(("declared", "declared effect, marked for audit"))
+        out.append(("declared", gettext("declared effect, marked for audit")))
     if e.verdict == "held":
-        out.append(("held", f"waits for {e.meta.get('confirmer', '')} to confirm it"))
+        out.append(("held", gettext("waits for {seat} to confirm it", seat=e.meta.get("confirmer", ""))))
     for a in e.annotations:
         if a.kind in ("disputed", "ruling", "mistake"):
             out.append((a.kind, a.text))
@@ -156,33 +177,40 @@ def _move(e: EntryView) -> str:
 
 
 def _entry(e: EntryView, words: list[str], frame: dict[str, Any] | None, index: int | None,
-           inner: str = "", earlier: dict[int, str] | None = None) -> str:
-    mark = {"accepted": '<span class="ok" title="accepted">✓</span>', "rejected": '<span class="bad" title="rejected">✗</span>',
-            "held": '<span class="held" title="held">⏸</span>'}.get(e.verdict, '<span class="none">·</span>')
-    cls = ["entry"] + (["undone"] if e.undone_by else []) + (["flagged"] if problems_of(e) else [])
+           inner: str = "", earlier: dict[int, str] | None = None, game: Any = None) -> str:
+    t = page_words(N_("accepted"), N_("rejected"), N_("held"), N_("declared effect, marked for audit"))
+    mark = {"accepted": f'<span class="ok" title="{t["accepted"]}">✓</span>',
+            "rejected": f'<span class="bad" title="{t["rejected"]}">✗</span>',
+            "held": f'<span class="held" title="{t["held"]}">⏸</span>'}.get(e.verdict, '<span class="none">·</span>')
+    cls = ["entry"] + (["undone"] if e.undone_by else []) + (["flagged"] if problems_of(e, game) else [])
     move = _move(e)
     if index is None:  # a variation's move: listed, not stepped through
         parts = [f'<li class="{" ".join(cls)}"><span class="seq">{e.seq}.</span> {mark} <span class="move">{_h(move)}</span>']
     else:
+        link = gettext("link to entry {n}", n=e.seq)
         parts = [f'<li class="{" ".join(cls)}" id="{e.seq}" data-index="{index}" data-seq="{e.seq}" data-move="{_h(move)}">'
-                 f'<a class="seq" href="#{e.seq}" title="link to entry {e.seq}">{e.seq}.</a> {mark} '
+                 f'<a class="seq" href="#{e.seq}" title="{link}">{e.seq}.</a> {mark} '
                  f'<span class="move">{_h(move)}</span>']
     at = e.meta.get("line") if e.meta else None
     if isinstance(at, int) and not isinstance(at, bool):
-        parts.append(f' <span class="line" title="line:{at} names this entry">from line {at}</span>')
+        names, where = gettext("line:{n} names this entry", n=at), gettext("from line {n}", n=at)
+        parts.append(f' <span class="line" title="{names}">{where}</span>')
     if frame is not None:
         parts.append(f'<script type="application/json" class="state">{_data(frame)}</script>')
     if e.undone_by:
-        parts.append(f' <em>(undone by entry {e.undone_by})</em>')
+        undone = gettext("undone by entry {n}", n=e.undone_by)
+        parts.append(f' <em>({undone})</em>')
     if amended(e, earlier):
         parts.append(f'<div class="note ruling">{_h(amended(e, earlier))}</div>')
     if e.manual:
-        parts.append(" <em>(declared effect, marked for audit)</em>")
+        parts.append(f" <em>({t['declared effect, marked for audit']})</em>")
     if e.verdict == "held":
-        parts.append(f" <em>(waits for {_h(e.meta.get('confirmer', ''))} to confirm it)</em>")
+        waits = gettext("waits for {seat} to confirm it", seat=e.meta.get("confirmer", ""))
+        parts.append(f" <em>({_h(waits)})</em>")
     if e.rejection is not None:
-        rule = f" ({_h(e.rejection.rule_english or e.rejection.rule)})" if e.rejection.rule else ""
-        parts.append(f'<div class="why">{_h(e.rejection.code)}: {_h(e.rejection.message)}{rule}</div>')
+        message, cited = _refused(e, game)
+        rule = f" ({_h(cited)})" if e.rejection.rule else ""
+        parts.append(f'<div class="why">{_h(e.rejection.code)}: {_h(message)}{rule}</div>')
     if e.kind in ("undo", "redo", "ruling") and e.meta.get("reason"):
         parts.append(f'<div class="words">{_h(e.actor or "")}: {_h(e.meta["reason"])}</div>')
     if words:
@@ -191,56 +219,75 @@ def _entry(e: EntryView, words: list[str], frame: dict[str, Any] | None, index: 
         parts.append(f'<div class="note"># {_h(e.meta["comment"])}</div>')
     for a in e.annotations:
         by = f" — {_h(a.by)}" if a.by and a.by != "transcript" else ""
-        parts.append(f'<div class="note {_h(a.kind)}">{_h(a.kind)}: {_h(a.text)}{by}</div>')
+        kind = gettext(_NOTE_WORDS[a.kind]) if a.kind in _NOTE_WORDS else a.kind
+        parts.append(f'<div class="note {_h(a.kind)}">{_h(kind)}: {_h(a.text)}{by}</div>')
     parts.append(inner)
     parts.append("</li>")
     return "".join(parts)
 
 
 def _variation(src: Source, fork_id: str, fork_seq: int, title: str) -> Iterator[str]:
-    yield (f'<div class="variation"><div class="vhead">Variation from entry {fork_seq}: {_h(title)} '
+    t = page_words(N_("no moves of its own yet"))
+    head = gettext("Variation from entry {n}: {title}", n=fork_seq, title=title)
+    yield (f'<div class="variation"><div class="vhead">{_h(head)} '
            f'<code>{_h(fork_id)}</code></div><ol>')
     count = 0
     for step in src.steps(src.load(fork_id), fork_seq + 1, states=False):
         count += 1
-        yield _entry(step.entry, step.words, None, None)
+        yield _entry(step.entry, step.words, None, None, game=src.loaded.game)
     if not count:
-        yield '<li class="entry empty">no moves of its own yet</li>'
+        yield f'<li class="entry empty">{t["no moves of its own yet"]}</li>'
     yield "</ol></div>"
 
 
 def page(src: Source) -> Iterator[str]:
     """The viewer for ``src``'s role, a piece at a time."""
+    from .. import i18n
+    from ..pagelang import prelude
+
     m = src.match
-    title = m.title or f"{m.game_name}: {' vs '.join(m.players)}"
-    facts = [f"{m.game_name} · rules {m.rules_version}", "players " + ", ".join(m.players)]
-    facts += [f"{k} {v}" for k, v in m.meta.items() if k in ("event", "date", "round", "table")]
+    game = src.loaded.game
+    versus = gettext(" vs ")
+    title = m.title or f"{m.game_name}: {versus.join(m.players)}"
+    facts = [gettext("{game} · rules {version}", game=m.game_name, version=m.rules_version),
+             gettext("players {names}", names=", ".join(m.players))]
+    facts += [f"{gettext(_FACT_WORDS[k])} {v}" for k, v in m.meta.items() if k in _FACT_WORDS]
     if m.parent:
-        facts.append(f"forked from {m.parent} at entry {m.fork_seq}")
-    seen = ("the arbiter (everything)" if src.role == ARBITER else
-            "a spectator (public information only)" if src.role == SPECTATOR else f"{src.role} (what {src.role} may see)")
+        facts.append(gettext("forked from {parent} at entry {n}", parent=m.parent, n=m.fork_seq))
+    seen = (gettext("the arbiter (everything)") if src.role == ARBITER else
+            gettext("a spectator (public information only)") if src.role == SPECTATOR else
+            gettext("{role} (what {role} may see)", role=src.role))
+    lang = i18n.current()
+    result = gettext("Result: {result}", result=outcome_words(src.head))
+    seen_as = gettext("Seen as {who}", who=seen)
     rules = src.loaded.rules
     frames = Frames(rules)
     initial = frames.frame(src.view.state(src.loaded.initial))
     forks: dict[int, list[tuple[str, int, str]]] = {}
     for fork in src.forks:
         forks.setdefault(fork[1], []).append(fork)
+    t = page_words(N_("the table after the current entry"), N_("first (Home)"), N_("first"), N_("back (←)"), N_("back"),
+              N_("entry"), N_("next (→)"), N_("next"), N_("last (End)"), N_("last"),
+              N_("details (object ids, cursors, internal fields)"), N_("Every field as stored"),
+              N_("Keys: ← → one entry · Home End · n p next/previous problem · every entry number is a link"),
+              N_("Moves"), N_("No rejected lines, disputes, rulings, undos or declared effects."),
+              N_("problems and disputes"))
     yield f"""<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
+<html lang="{lang}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{_h(title)}</title><style>{_asset("viewer.css")}</style></head>
 <body><header><h1>{_h(title)}</h1><div class="facts">{_h(' · '.join(facts))}</div>
-<div class="result">Result: {_h(outcome_words(src.head))}</div><div class="role">Seen as {_h(seen)}</div></header>
+<div class="result">{_h(result)}</div><div class="role">{_h(seen_as)}</div></header>
 <main id="viewer" data-players="{_h(_data(list(m.players)))}">
-<section id="board" aria-label="the table after the current entry">
-<div class="controls"><button id="first" title="first (Home)" aria-label="first">«</button><button id="back" title="back (←)" aria-label="back">◀</button>
-<input id="slider" type="range" min="0" value="0" aria-label="entry"><button id="next" title="next (→)" aria-label="next">▶</button><button id="last" title="last (End)" aria-label="last">»</button></div>
+<section id="board" aria-label="{t["the table after the current entry"]}">
+<div class="controls"><button id="first" title="{t["first (Home)"]}" aria-label="{t["first"]}">«</button><button id="back" title="{t["back (←)"]}" aria-label="{t["back"]}">◀</button>
+<input id="slider" type="range" min="0" value="0" aria-label="{t["entry"]}"><button id="next" title="{t["next (→)"]}" aria-label="{t["next"]}">▶</button><button id="last" title="{t["last (End)"]}" aria-label="{t["last"]}">»</button></div>
 <div id="headline"></div><div id="now" aria-live="polite"></div><div id="legend"></div><div id="boards"></div><div id="sections"></div>
-<label class="toggle"><input type="checkbox" id="show-details"> details (object ids, cursors, internal fields)</label>
-<div id="raw" hidden><h3>Every field as stored</h3><table><tbody id="state-body"></tbody></table></div>
-<p class="keys">Keys: ← → one entry · Home End · n p next/previous problem · every entry number is a link</p>
+<label class="toggle"><input type="checkbox" id="show-details"> {t["details (object ids, cursors, internal fields)"]}</label>
+<div id="raw" hidden><h3>{t["Every field as stored"]}</h3><table><tbody id="state-body"></tbody></table></div>
+<p class="keys">{t["Keys: ← → one entry · Home End · n p next/previous problem · every entry number is a link"]}</p>
 </section>
-<section id="moves-panel"><h2>Moves</h2>
+<section id="moves-panel"><h2>{t["Moves"]}</h2>
 <script type="application/json" id="initial">{_data(initial)}</script><div id="moves"><ol>"""
     group = None
     problems: list[str] = []
@@ -251,22 +298,29 @@ def page(src: Source) -> Iterator[str]:
             head = f"</ol><h3>{_h(step.group)}</h3><ol>"
             group = step.group
         e = step.entry
-        found = problems_of(e)
+        found = problems_of(e, game)
         if found:
-            tags = "".join(f'<span class="tag {kind}">{_h(_PROBLEM_WORDS[kind])}</span>' for kind in dict.fromkeys(k for k, _ in found))
-            what = " · ".join(_h(w) for _, w in found)
+            tags = "".join(f'<span class="tag {kind}">{_h(gettext(_PROBLEM_WORDS[kind]))}</span>'
+                           for kind in dict.fromkeys(k for k, _w in found))
+            what = " · ".join(_h(w) for _k, w in found)
             problems.append(f'<li><a href="#{e.seq}" data-seq="{e.seq}">{tags} <b>{e.seq}.</b> <span class="move">{_h(_move(e))}</span> '
                             f'<span class="what">— {what}</span></a></li>')
         inner = "".join(piece for fork in forks.pop(e.seq, []) for piece in _variation(src, *fork))
-        yield head + _entry(e, step.words, frames.frame(step.state), i, inner, earlier)
+        yield head + _entry(e, step.words, frames.frame(step.state), i, inner, earlier, game)
         if e.kind in ("intent", "unparsed"):
             earlier[e.seq] = _move(e)
     yield "</ol>"
     for fork in (f for at in sorted(forks) for f in forks[at]):  # forked before the first entry or past the last
         yield from _variation(src, *fork)
-    count = f"{len(problems)}" if problems else "none"
+    count = f"{len(problems)}" if problems else gettext("none")
+    heading = gettext("Problems and disputes ({count})", count=count)
+    listed = ("<ol>" + "".join(problems) + "</ol>" if problems else
+              f'<p>{t["No rejected lines, disputes, rulings, undos or declared effects."]}</p>')
+    script = _asset("viewer.js")
     yield f"""</div></section></main>
-<nav id="problems" aria-label="problems and disputes"{'' if problems else ' class="clear"'}><h2>Problems and disputes ({count})</h2>
-{'<ol>' + ''.join(problems) + '</ol>' if problems else '<p>No rejected lines, disputes, rulings, undos or declared effects.</p>'}</nav>
-<script>{_asset("viewer.js")}</script></body></html>
+<nav id="problems" aria-label="{t["problems and disputes"]}"{'' if problems else ' class="clear"'}><h2>{heading}</h2>
+{listed}</nav>
+<script>"use strict";
+{prelude(lang, script, False)}</script>
+<script>{script}</script></body></html>
 """

@@ -78,12 +78,12 @@ function card(p) {
   if (p.kind) meta.append(el('span', 'kind', p.kind));
   if (p.card && p.card !== '?' && !names[p.card]) meta.append(el('span', 'cid', p.card));
   if (p.owner) meta.append(el('span', 'who', p.owner));
-  if (p.face_down) meta.append(el('span', 'kind', 'face down'));
+  if (p.face_down) meta.append(el('span', 'kind', gettext("face down")));
   c.append(meta);
-  c.append(p.card && names[p.card] ? wordedEl('div', 'cname', p.card) : el('div', 'cname', p.card === '?' ? 'unknown card' : p.name || p.card));
+  c.append(p.card && names[p.card] ? wordedEl('div', 'cname', p.card) : el('div', 'cname', p.card === '?' ? gettext("unknown card") : p.name || p.card));
   if (p.value) c.append(el('span', 'val', p.value));
   if ((p.notes || []).length) c.append(wordedEl('div', 'notes', p.notes.join(' · ')));
-  c.title = [p.kind, p.card, names[p.card], p.owner, p.value && 'value ' + p.value, ...(p.notes || [])].filter(Boolean).join(' · ');
+  c.title = [p.kind, p.card, names[p.card], p.owner, p.value && gettext("value {value}", {value: p.value}), ...(p.notes || [])].filter(Boolean).join(' · ');
   return c;
 }
 function chip(p) {
@@ -92,7 +92,7 @@ function chip(p) {
   if (p.card) c.append(wordedEl('b', '', p.card));
   else if (p.name) c.append(wordedEl('b', '', p.name));
   if (p.value) c.append(el('span', '', '× ' + p.value));
-  if (p.face_down) c.append(el('span', 'notes', 'face down'));
+  if (p.face_down) c.append(el('span', 'notes', gettext("face down")));
   if ((p.notes || []).length) c.append(wordedEl('span', 'notes', p.notes.join(' · ')));
   return c;
 }
@@ -293,9 +293,9 @@ function legend(i) {
 function now(i) {
   const box = $('now'); box.replaceChildren();
   $('headline').replaceChildren(worded(headlineAt[i]));
-  if (i === 0) { box.append(el('b', '', 'After setup'), ' — before the first entry'); return; }
+  if (i === 0) { box.append(el('b', '', gettext("After setup")), ' — ' + gettext("before the first entry")); return; }
   const li = items[i - 1];
-  box.append(el('b', '', 'After entry ' + li.dataset.seq + ' of ' + items[N - 1].dataset.seq + ': '));
+  box.append(el('b', '', gettext("After entry {n} of {last}: ", {n: li.dataset.seq, last: items[N - 1].dataset.seq})));
   box.append(el('span', 'move', li.dataset.move));
   const mk = li.querySelector(':scope > .ok, :scope > .bad, :scope > .held'); if (mk) box.append(' ', mk.cloneNode(true));
   for (const part of li.querySelectorAll(':scope > .why, :scope > .words, :scope > em')) box.append(part.cloneNode(true));
