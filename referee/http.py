@@ -516,6 +516,11 @@ def match_export(request: Request[Any, Any, Any], match_id: MatchIdPath,
     try:
         # a referee of its own: the pieces are made in whichever worker thread is free
         chunks = Access(hall.factory(), tokens=hall.tokens).export_chunks(p, format, as_=as_)
+        if format == "html":  # a page: in the reader's language (referee.pagelang), each piece as it is made
+            from .i18n import speaking_each
+            from .pagelang import of
+
+            chunks = speaking_each(of(request)[0], chunks)
     except BaseException:
         hall.give_slot(key)
         raise

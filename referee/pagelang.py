@@ -152,7 +152,8 @@ def switch(lang: str) -> str:
         name = NAMES[code]
         items.append(f'<b lang="{code}" aria-current="true">{name}</b>' if code == lang else
                      f'<a href="?lang={code}" hreflang="{code}" lang="{code}">{name}</a>')
-    return '<nav class="langs" id="langs" aria-label="language · язык">' + " · ".join(items) + "</nav>"
+    label = i18n.gettext("language")
+    return f'<nav class="langs" id="langs" aria-label="{label}">' + " · ".join(items) + "</nav>"
 
 
 #: the script line that keeps the address's fragment (the token) on the switch's links

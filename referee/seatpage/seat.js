@@ -14,7 +14,7 @@ let picks = {};  // verb -> {field: value} picked so far
 const typed = {};  // what the seat has typed into a choice's field (verb|key), kept across redraws
 let shownJson = '';
 // what a write was, as a sentence names it
-const WHAT = {move: gettext("move"), confirm: gettext("confirmation"), decline: gettext("refusal"), 'take-back': gettext("take-back")};
+const WHAT = {move: gettext("move"), confirm: gettext("confirm"), decline: gettext("decline"), 'take-back': gettext("take-back")};
 
 function el(tag, cls, text) { const e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined) e.textContent = text; return e; }
 function status(text) { $('status').textContent = text; }
@@ -60,7 +60,8 @@ async function load() {
 // a tap on what is still covered asks for the reveal first (a phone lying on the table shows nothing hidden)
 function covered(b) {
   if (!b.classList.contains('private') || body.classList.contains('revealed')) return false;
-  say('held', gettext("Hold the button \"{button}\" first: this move names a card only you may see.", {button: gettext("Hold to see your hand")})); return true;
+  const button = gettext("Hold to see your hand");
+  say('held', gettext("Hold the button \"{button}\" first: this move names a card only you may see.", {button: button})); return true;
 }
 function secretIn(text) { return (ans.secret || []).some(x => text.indexOf(x) >= 0); }
 
@@ -201,7 +202,10 @@ function shown(c) {
   label.title = c.label;
   return label;
 }
-function quoted(v) { return /[\s"\\]/.test(v) ? '"' + v.replace(/\\/g, '\\\\').replace(/"/g, '\\"') + '"' : v; }
+// (no regular expression literal here: Babel's JavaScript extractor, which reads this file's words, loses
+// its way in one holding a quote)
+const NEEDS_QUOTES = new RegExp('[\\s"\\\\]');
+function quoted(v) { return NEEDS_QUOTES.test(v) ? '"' + v.split('\\').join('\\\\').split('"').join('\\"') + '"' : v; }
 function line(c, inputs) {
   if (!c.fields.some(f => f.fill)) return c.intent;
   const verb = c.intent.split(' ')[0];

@@ -56,7 +56,8 @@ function draw(d) {
   $("actors").hidden = !moves.length;
   for (const w of moves) {
     const li = el("li", list); li.dataset.table = w.table;
-    const a = el("a", li, ngettext("table {table}: {players}: {n} move for the {actor}", "table {table}: {players}: {n} moves for the {actor}", w.moves, {table: w.table, players: w.names.join(gettext(" v ")), actor: w.actor}));
+    const players = w.names.join(gettext(" v "));
+    const a = el("a", li, ngettext("table {table}: {players}: {n} move for the {actor}", "table {table}: {players}: {n} moves for the {actor}", w.moves, {table: w.table, players: players, actor: w.actor}));
     a.href = w.page + LANGQ + "#token=" + encodeURIComponent(token); a.target = "_blank"; a.rel = "noopener";
   }
 }
@@ -64,7 +65,8 @@ function card(m, d, open) {
   const mid = m.match_id, key = mid + ":" + m.kind + ":" + m.entry;
   const c = el("article", null, null, "matter"); c.dataset.table = m.table; c.dataset.kind = m.kind; c.dataset.entry = m.entry;
   const h = el("h3", c); el("span", h, m.kind === "dispute" ? gettext("dispute") : gettext("held move"), "kind " + m.kind);
-  el("span", h, gettext("table {table}: {players}", {table: m.table, players: m.names.join(gettext(" v "))}));
+  const players = m.names.join(gettext(" v "));
+  el("span", h, gettext("table {table}: {players}", {table: m.table, players: players}));
   if (m.past_time) el("span", h, " · " + gettext("past time"), "past");
   const e = m.disputed;
   if (e) {

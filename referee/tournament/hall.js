@@ -122,7 +122,8 @@ function render(snap) {
   $("title").textContent = snap.name || gettext("Tournament {tid}", {tid: tid});
   standings(snap); tables(snap); console_(snap); roundClock(snap.clock);
   document.body.dataset.updates = String(Number(document.body.dataset.updates) + 1);
-  $("status").textContent = gettext("{who}; live, last update {time}", {who: snap.role === "organiser" ? gettext("organiser's console") : snap.role === "player" ? gettext("player {player}", {player: snap.player}) : gettext("spectators' screen"), time: new Date().toLocaleTimeString(LANG)});
+  const who = snap.role === "organiser" ? gettext("organiser's console") : snap.role === "player" ? gettext("player {player}", {player: snap.player}) : gettext("spectators' screen");
+  $("status").textContent = gettext("{who}; live, last update {time}", {who: who, time: new Date().toLocaleTimeString(LANG)});
 }
 // a button acts on its second press (the first arms it and says what the next will do)
 function disarm(button) { button.classList.remove("armed"); delete button.dataset.armed; }
@@ -168,7 +169,8 @@ function clockTick() {
   if (!c) return;
   const left = c.running ? Math.round((Date.parse(c.ends_at) - Date.now()) / 1000) : c.remaining;
   const a = Math.abs(left), mmss = Math.floor(a / 60) + ":" + String(a % 60).padStart(2, "0");
-  box.textContent = gettext("round {n}: {time}", {n: c.round, time: (left < 0 ? gettext("{mmss} past time", {mmss: mmss}) : gettext("{mmss} left", {mmss: mmss})) + (c.running ? "" : " " + gettext("(stopped)"))});
+  const time = (left < 0 ? gettext("{mmss} past time", {mmss: mmss}) : gettext("{mmss} left", {mmss: mmss})) + (c.running ? "" : " " + gettext("(stopped)"));
+  box.textContent = gettext("round {n}: {time}", {n: c.round, time: time});
   box.classList.toggle("over", left <= 0);
 }
 setInterval(clockTick, 1000);

@@ -225,6 +225,7 @@ def table_page(tournament_id: str, match_id: str, lang: str = "en", kept: bool =
 html,body{{height:100%;margin:0}}body{{display:flex;flex-direction:column;font-family:system-ui,sans-serif;background:#fafafa}}
 #bar{{padding:.4em 1em;color:#555;font-size:.9em;border-bottom:1px solid #ddd}}#bar a{{margin-right:1em}}
 iframe{{flex:1;border:0;width:100%}}iframe[hidden]{{display:none}}
+nav.langs{{display:inline;float:right}}nav.langs a{{margin:0}}
 </style></head>
 <body data-loads="0" data-head="-1">
 <div id="bar"><a id="back" href="#">{t["← the hall"]}</a><span id="status">{t["connecting…"]}</span>{switch(lang)}</div>

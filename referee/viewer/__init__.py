@@ -258,7 +258,8 @@ def page(src: Source) -> Iterator[str]:
             gettext("a spectator (public information only)") if src.role == SPECTATOR else
             gettext("{role} (what {role} may see)", role=src.role))
     lang = i18n.current()
-    result = gettext("Result: {result}", result=outcome_words(src.head))
+    ended = outcome_words(src.head, gettext) if src.head is not None else gettext("not finished")
+    result = gettext("Result: {result}", result=ended)
     seen_as = gettext("Seen as {who}", who=seen)
     rules = src.loaded.rules
     frames = Frames(rules)
