@@ -65,9 +65,13 @@ TALLEST = 2400
 SEAT_READY = "return Number(document.body.dataset.loads || 0) > 0"
 ARBITER_READY = ("return Number(document.body.dataset.matters || 0) > 0 "
                  "&& / left/.test(document.getElementById('clock').textContent)")
+#: the pages also shown in Russian (the first game's viewer, exported in Russian; the organiser's hall opened
+#: with ?lang=ru), last
+RUSSIAN = ("viewer-by-all-means-ru", "hall-organiser-ru")
 #: every page's name, in the order :func:`pages` gives them (the pictures' files are NAME-SIZE.png)
 NAMES = (*(f"viewer-{game.replace('_', '-')}" for game in GAMES), "hall-organiser", "hall-spectator",
-         "tournament-export", f"player-{PLAYER}", "arbiter", *(f"seat-{game.replace('_', '-')}" for game in GAMES))
+         "tournament-export", f"player-{PLAYER}", "arbiter", *(f"seat-{game.replace('_', '-')}" for game in GAMES),
+         *RUSSIAN)
 #: the sizes each page is shown at (the spectators' projection also on a hall's screen)
 SHOWN_AT = {name: ("phone", "desktop", "screen") if name == "hall-spectator" else ("phone", "desktop")
             for name in NAMES}
@@ -112,6 +116,20 @@ def viewers(referee: Any, work: str) -> list[Page]:
             fh.write(export(referee, mid, "html", seat))
         out.append(Page(NAMES[GAMES.index(game)], "file://" + path, file=path))
     return out
+
+
+def russian_viewer(referee: Any, work: str) -> Page:
+    """The first game's demo exported as the viewer for its first seat, in Russian (as ``referee --lang ru
+    export`` writes it)."""
+    from referee.export import export
+    from referee.i18n import speaking
+
+    game = GAMES[0]
+    mid = next(m.id for m in referee.store.list_matches() if m.game == game)
+    path = os.path.join(work, f"viewer-{game}-ru.html")
+    with speaking("ru"), open(path, "w", encoding="utf-8") as fh:
+        fh.write(export(referee, mid, "html", referee.load(mid).config.players[0]))
+    return Page(RUSSIAN[0], "file://" + path, file=path)
 
 
 def play(referee: Any, mid: str, rng: random.Random, moves: int | None = None) -> None:
@@ -261,6 +279,7 @@ def pages(work: str) -> Iterator[list[Page]]:
     db = os.path.join(work, "referee.db")
     referee = Referee(SqliteStore(db, durability="normal"))
     shown = viewers(referee, work)
+    russian = russian_viewer(referee, work)
     tid = tournament(referee)
     export = os.path.join(work, "tournament.html")
     with open(export, "w", encoding="utf-8") as fh:
@@ -276,7 +295,9 @@ def pages(work: str) -> Iterator[list[Page]]:
                Page(f"player-{PLAYER}", f"{url}/hall/{tid}/players/{PLAYER}#token={token[('spectator', None)]}",
                     PLAYER_READY),
                Page("arbiter", f"{url}/hall/{tid}/arbiter#token={token[('organiser', None)]}", ARBITER_READY),
-               *seat_pages(url)]
+               *seat_pages(url),
+               russian,
+               Page(RUSSIAN[1], f"{url}/hall/{tid}?lang=ru#token={token[('organiser', None)]}", HALL_READY)]
 
 
 #: the command-line flags of the pictures' Chromium (the page tests borrow one started with them)

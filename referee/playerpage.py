@@ -13,6 +13,8 @@ import html
 
 from schemas.players import PlayerHistory, RatingPoint
 
+from .i18n import N_, gettext, ngettext
+
 #: the chart's drawing box (SVG units; the picture scales to the page's width)
 WIDTH, HEIGHT, PAD = 640, 220, 36
 
@@ -49,7 +51,7 @@ def chart(points: list[RatingPoint]) -> str:
     """The rating (ordinal) after each rated match as an SVG line chart: one circle per point, the
     lowest and highest values labelled on the axis. Fixed decimals: the same points, the same bytes."""
     if not points:
-        return '<p class="mute">No rated match yet.</p>'
+        return f'<p class="mute">{gettext("No rated match yet.")}</p>'
     values = [p.ordinal for p in points]
     low, high = min(values), max(values)
     span = (high - low) or 1.0
@@ -61,6 +63,8 @@ def chart(points: list[RatingPoint]) -> str:
         return f"{x:.1f}", f"{y:.1f}"
 
     coords = [xy(i, v) for i, v in enumerate(values)]
+    rated = ngettext("{n} rated match", "{n} rated matches", len(points))
+    label = gettext("rating after each rated match")
     dots = "".join(f'<circle cx="{x}" cy="{y}" r="3.5" fill="#1f5fa8"><title>{_h(p.match_id)}: {p.ordinal:.2f}'
                    f"</title></circle>" for (x, y), p in zip(coords, points))
     line = " ".join(f"{x},{y}" for x, y in coords)
@@ -68,75 +72,89 @@ def chart(points: list[RatingPoint]) -> str:
             f'<text x="4" y="{PAD + 4}" font-size="12" fill="#5f6368">{high:.1f}</text>'
             f'<text x="4" y="{HEIGHT - PAD + 4}" font-size="12" fill="#5f6368">{low:.1f}</text>'
             f'<text x="{WIDTH - PAD}" y="{HEIGHT - 10}" font-size="12" fill="#5f6368" text-anchor="end">'
-            f"{len(points)} rated matches</text>")
+            f"{rated}</text>")
     return (f'<svg id="rating-chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
-            f'aria-label="rating after each rated match">{axis}'
+            f'aria-label="{label}">{axis}'
             f'<polyline points="{line}" fill="none" stroke="#1f5fa8" stroke-width="2"/>{dots}</svg>')
 
 
-def page(found: PlayerHistory, *, title: str = "", display: str = "") -> str:
-    """The player's page: ``title`` names where the history comes from (a tournament), ``display`` the
-    player's shown name where it differs from their id."""
+#: a match's result as the page words it (the history names it by code)
+RESULTS = {"win": N_("win"), "draw": N_("draw"), "loss": N_("loss"), "playing": N_("playing")}
+
+
+def page(found: PlayerHistory, *, title: str = "", display: str = "", lang: str = "en") -> str:
+    """The player's page in ``lang``: ``title`` names where the history comes from (a tournament),
+    ``display`` the player's shown name where it differs from their id."""
+    from .i18n import speaking
+
+    with speaking(lang):
+        return _page(found, title, display, lang)
+
+
+def _page(found: PlayerHistory, title: str, display: str, lang: str) -> str:
+    from .pagelang import words
+
+    t = words(N_("Results per game"), N_("game"), N_("played"), N_("W-D-L"), N_("win rate"),
+              N_("No finished match yet."), N_("Rating"), N_("Matches"), N_("match"), N_("opponents"),
+              N_("result"), N_("round"), N_("last activity"))
     name = display or found.player
-    parts = [f'<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+    parts = [f'<!doctype html>\n<html lang="{lang}"><head><meta charset="utf-8">'
              f'<meta name="viewport" content="width=device-width, initial-scale=1">'
              f"<title>{_h(name)}</title><style>{_palette()}\n{STYLE}</style></head><body>",
              f"<h1>{_h(name)}</h1>"]
     if title:
         parts.append(f'<p class="mute">{_h(title)}</p>')
     if found.events:
-        parts.append("<p>Events: " + ", ".join(f"{_h(e.name)} ({e.matches})" for e in found.events) + "</p>")
-    parts.append("<h2>Results per game</h2>")
+        events = ", ".join(f"{_h(e.name)} ({e.matches})" for e in found.events)
+        parts.append("<p>" + gettext("Events: {events}", events=events) + "</p>")
+    parts.append(f"<h2>{t['Results per game']}</h2>")
     if found.games:
-        parts.append('<table id="games"><thead><tr><th>game</th><th>played</th><th>W-D-L</th><th>win rate</th></tr>'
-                     "</thead><tbody>")
+        parts.append(f'<table id="games"><thead><tr><th>{t["game"]}</th><th>{t["played"]}</th><th>{t["W-D-L"]}</th>'
+                     f'<th>{t["win rate"]}</th></tr></thead><tbody>')
         parts.extend(f'<tr><td>{_h(g.game)}</td><td class="n">{g.played}</td><td class="n">{g.wins}-{g.draws}-'
                      f'{g.losses}</td><td class="n">{g.win_rate * 100:.1f}%</td></tr>' for g in found.games)
         parts.append("</tbody></table>")
     else:
-        parts.append('<p class="mute">No finished match yet.</p>')
-    parts.append("<h2>Rating</h2>")
+        parts.append(f'<p class="mute">{t["No finished match yet."]}</p>')
+    parts.append(f"<h2>{t['Rating']}</h2>")
     if found.rating:
         now = found.rating[-1]
-        parts.append(f'<p>Now <strong id="rating-now">{now.ordinal:.2f}</strong> <span class="mute">(mu '
+        strong = f'<strong id="rating-now">{now.ordinal:.2f}</strong>'
+        parts.append("<p>" + gettext("Now {rating}", rating=strong) + ' <span class="mute">(mu '
                      f"{now.mu:.2f}, sigma {now.sigma:.2f}; openskill {_h(found.model)})</span></p>")
     parts.append(chart(found.rating))
-    parts.append('<h2>Matches</h2><table id="matches"><thead><tr><th>match</th><th>game</th><th>opponents</th>'
-                 '<th>result</th><th class="wide">round</th><th class="wide">last activity</th></tr></thead><tbody>')
+    parts.append(f'<h2>{t["Matches"]}</h2><table id="matches"><thead><tr><th>{t["match"]}</th><th>{t["game"]}</th>'
+                 f'<th>{t["opponents"]}</th><th>{t["result"]}</th><th class="wide">{t["round"]}</th>'
+                 f'<th class="wide">{t["last activity"]}</th></tr></thead><tbody>')
     for m in found.matches:
         score = f" ({m.score})" if m.score is not None else ""
+        against = (gettext("with {partners}", partners=", ".join(m.partners)) if m.partners
+                   else ", ".join(m.opponents)) or "—"
+        result = gettext(RESULTS[m.result]) if m.result in RESULTS else m.result
         parts.append(f"<tr><td><code>{_h(m.match_id)}</code></td><td>{_h(m.game)}</td>"
-                     f"<td>{_h(('with ' + ', '.join(m.partners)) if m.partners else ', '.join(m.opponents)) or '—'}</td><td class=\"{_h(m.result)}\">{_h(m.result)}{score}"
+                     f"<td>{_h(against)}</td><td class=\"{_h(m.result)}\">{_h(result)}{score}"
                      f'</td><td class="wide">{_h(m.round)}</td><td class="wide">{_h(m.last_activity)}</td></tr>')
     parts.append("</tbody></table></body></html>\n")
     return "".join(parts)
 
 
-SHELL = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Player __PID__</title></head>
-<body><p id="status">loading…</p>
-<script>
-"use strict";
-const tid = __TID_JSON__, pid = __PID_JSON__;
-const token = new URLSearchParams(location.hash.slice(1)).get("token") || "";
-const say = (t) => { document.getElementById("status").textContent = t; };
-async function load() {
-  const url = "/tournaments/" + encodeURIComponent(tid) + "/players/" + encodeURIComponent(pid) + "/page";
-  const res = await fetch(url, {headers: {"Authorization": "Bearer " + token}});
-  if (!res.ok) { let m = res.status; try { m = (await res.json()).message; } catch (e) {} say("cannot show the player: " + m); return; }
-  const text = await res.text();
-  document.open(); document.write(text); document.close();
-}
-if (!token) { say("open this page as /hall/" + tid + "/players/" + pid + "#token=<a token of the tournament>"); }
-else { load().catch(() => say("connection lost; reload the page")); }
-</script></body></html>
-"""
+def shell(tournament_id: str, player: str, lang: str = "en", kept: bool = False) -> str:
+    """The hall's player page in ``lang`` (:mod:`referee.pagelang`): a shell that reads a tournament token
+    from its URL's fragment (never sent to the server), fetches the player's page with it
+    (``/tournaments/{id}/players/{player}/page``, in the same language) and shows it. Both values were typed
+    in a URL: escaped wherever they appear."""
+    from importlib.resources import files
 
+    from .i18n import speaking
+    from .pagelang import KEEP_FRAGMENT, prelude, switch
 
-def shell(tournament_id: str, player: str) -> str:
-    """The hall's player page: a shell that reads a tournament token from its URL's fragment (never sent
-    to the server), fetches the player's page with it (``/tournaments/{id}/players/{player}/page``) and
-    shows it. Both values were typed in a URL: escaped wherever they appear."""
-    return (SHELL.replace("__TID_JSON__", _js(tournament_id)).replace("__PID_JSON__", _js(player))
-            .replace("__PID__", _h(player)))
+    script = files("referee").joinpath("playerpage.js").read_text(encoding="utf-8")
+    with speaking(lang):
+        title = gettext("Player {player}", player=_h(player))
+        loading = gettext("loading…")
+        return (f'<!doctype html>\n<html lang="{lang}"><head><meta charset="utf-8"><meta name="viewport" '
+                f'content="width=device-width, initial-scale=1">\n<title>{title}</title></head>\n'
+                f'<body>{switch(lang)}<p id="status">{loading}</p>\n<script>\n"use strict";\n'
+                f"{prelude(lang, script, kept)}{KEEP_FRAGMENT}const tid = {_js(tournament_id)}, pid = {_js(player)};\n"
+                'const token = new URLSearchParams(location.hash.slice(1)).get("token") || "";\n'
+                f"{script}</script></body></html>\n")

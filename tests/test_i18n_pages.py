@@ -26,7 +26,7 @@ from support.browser import browser, needs_chromium, wait_until  # noqa: F401  (
 
 TID, MID = "t1", "m1"
 SHELLS = {"hall": f"/hall/{TID}", "arbiter": f"/hall/{TID}/arbiter", "table": f"/hall/{TID}/matches/{MID}",
-          "seat": f"/play/{MID}"}
+          "seat": f"/play/{MID}", "player": f"/hall/{TID}/players/ann"}
 RU = {"Accept-Language": "ru-RU,ru;q=0.9,en-US;q=0.8,en;q=0.7"}
 EN = {"Accept-Language": "en-GB,en;q=0.9"}
 
@@ -34,7 +34,7 @@ EN = {"Accept-Language": "en-GB,en;q=0.9"}
 #: names, the tie-breaks' and the token's technical words, placeholders of a table's sentences, codes and
 #: the notation, and the game's name (a proper name)
 NEUTRAL = re.compile(
-    r"\{[a-z_]+\}|#token=[^\s)]*|/hall/\S*|line:\{?n\}?|\b(?:English|Home|End|QR|n p|By All Means|alice|bob|"
+    r"\{[a-z_]+\}|#token=[^\s)]*|/hall/\S*|line:\{?n\}?|\b(?:English|Home|End|QR|n p|By All Means|alice|bob|ann|"
     rf"{TID}|{MID}|[0-9a-f]{{12}}|[a-z_]+/[a-z_]+|draw_opening_hand|record_lot|[A-Z]\d+)\b")
 
 
@@ -221,7 +221,7 @@ def test_every_word_a_script_asks_for_is_in_the_catalog():
     from referee.pagelang import script_words
 
     catalog = extracted()
-    for package, name in (("referee.tournament", "hall.js"), ("referee.tournament", "follow.js"),
+    for package, name in (("referee", "playerpage.js"), ("referee.tournament", "hall.js"), ("referee.tournament", "follow.js"),
                           ("referee.tournament", "table.js"), ("referee.tournament", "arbiter.js"),
                           ("referee.viewer", "viewer.js"), ("referee.seatpage", "seat.js")):
         path = files(package).joinpath(name)
@@ -230,3 +230,25 @@ def test_every_word_a_script_asks_for_is_in_the_catalog():
         ours = {k[0] if len(k) == 1 else k for k in script_words(path.read_text(encoding="utf-8"))}
         assert ours == babel, (name, ours ^ babel)
         assert all(catalog.get(k if isinstance(k, str) else k[0]) is not None for k in ours), name
+
+
+def test_a_players_page_in_russian():
+    """The page the hall's player page fetches (a pure function of the history) in Russian: its words, the
+    results' words, a Russian plural under the chart; in English as before."""
+    from referee.playerpage import page
+    from schemas.players import EventPlayed, GameRecord, PlayedMatch, PlayerHistory, RatingPoint
+
+    played = [PlayedMatch(match_id=f"m{i}", game="by_all_means", opponents=["bob"], partners=[], result=r,
+                          score=None, event="Autumn", round=str(i), table="1", last_activity="2026-11-26")
+              for i, r in enumerate(("win", "loss", "draw", "playing"), start=1)]
+    history = PlayerHistory(player="ann", game=None, events=[EventPlayed(name="Autumn", matches=4)], matches=played,
+                            games=[GameRecord(game="by_all_means", played=3, wins=1, draws=1, losses=1, win_rate=1 / 3)],
+                            rating=[RatingPoint(match_id=f"m{i}", date="2026-11-26", ordinal=float(i), mu=25.0,
+                                                sigma=8.0) for i in (1, 2)], model="plackett_luce")
+    ru = page(history, title="в турнире Autumn", lang="ru")
+    assert '<html lang="ru">' in ru and "2 рейтинговые партии" in ru and ">победа<" in ru and ">поражение<" in ru
+    left = english_left(NEUTRAL.sub(" ", shown(ru)).replace("Autumn", "").replace("by_all_means", "")
+                        .replace("openskill plackett_luce", "").replace("mu", "").replace("sigma", ""))
+    assert left == [], shown(ru)
+    en = page(history, title="in Autumn")
+    assert '<html lang="en">' in en and "2 rated matches" in en and ">win<" in en and "Results per game" in en

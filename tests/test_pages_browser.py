@@ -84,7 +84,7 @@ def browser(request):
 def test_the_pictures_show_every_page():
     """The page names the test checks are the pictures' names, one of each page a person reads; each has its
     pictures in docs/screenshots, and every picture the README names exists."""
-    assert len(shots.NAMES) == len(set(shots.NAMES)) == 2 * len(shots.GAMES) + 5
+    assert len(shots.NAMES) == len(set(shots.NAMES)) == 2 * len(shots.GAMES) + 5 + len(shots.RUSSIAN)
     assert set(shots.SHOWN_AT) == set(shots.NAMES)
     assert all({"phone", "desktop"} <= set(sizes) <= set(shots.SIZES) for sizes in shots.SHOWN_AT.values())
     assert "screen" in shots.SHOWN_AT["hall-spectator"]

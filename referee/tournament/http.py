@@ -479,18 +479,24 @@ def player_history(request: Request[Any, Any, Any], tid: TidPath, pid: PlayerPat
 @get("/tournaments/{tid:str}/players/{pid:str}/page", responses=ERRORS, sync_to_thread=True, tags=["tournaments"],
      security=SECURITY, summary="A player's history as an HTML page with the rating drawn as an SVG chart")
 def player_page_html(request: Request[Any, Any, Any], tid: TidPath, pid: PlayerPath) -> Response[str]:
+    from ..i18n import gettext, speaking
+    from ..pagelang import of
     from ..playerpage import page
 
+    lang = of(request)[0]
     found, name, display = _player_history(request, tid, pid)
-    return Response(content=page(found, title=f"in {name}", display=display), media_type="text/html; charset=utf-8")
+    with speaking(lang):
+        title = gettext("in {tournament}", tournament=name)
+    return Response(content=page(found, title=title, display=display, lang=lang), media_type="text/html; charset=utf-8")
 
 
 @get("/hall/{tid:str}/players/{pid:str}", responses=ERRORS, sync_to_thread=False, tags=["tournaments"],
      summary="A player's page in the hall (open it with #token=<a tournament token>)")
-def player_page(tid: TidPath, pid: PlayerPath) -> Response[str]:
+def player_page(request: Request[Any, Any, Any], tid: TidPath, pid: PlayerPath) -> Response[str]:
+    from ..pagelang import of
     from ..playerpage import shell
 
-    return Response(content=shell(tid, pid), media_type="text/html; charset=utf-8",
+    return Response(content=shell(tid, pid, *of(request)), media_type="text/html; charset=utf-8",
                     headers={"Content-Security-Policy": "default-src 'self'; script-src 'unsafe-inline'; "
                              "style-src 'unsafe-inline'", "Referrer-Policy": "no-referrer"})
 
