@@ -252,3 +252,32 @@ def test_a_players_page_in_russian():
     assert left == [], shown(ru)
     en = page(history, title="in Autumn")
     assert '<html lang="en">' in en and "2 rated matches" in en and ">win<" in en and "Results per game" in en
+
+
+def test_the_tournament_export_in_russian(db_store):
+    """The tournament's HTML export (``referee --lang ru tournament export --format html``, or over HTTP with
+    the reader's language): its words, the tie-breaks' names, the rounds' headings and a result's source in
+    Russian; the Markdown and the English HTML as before."""
+    from referee.i18n import speaking
+    from referee.tournament.access import TournamentAccess
+    from schemas.tournament import CreateTournament, PairRequest, ResultRequest
+    from support.pile import PILE
+
+    access = TournamentAccess(Referee(db_store, games=[PILE]))
+    tid = access.create(CreateTournament(name="Cup", game="pile", rounds=2, seed=3, chance="digital",
+                                         options={"stones": "2"}, players=["ann", "ben", "cy", "dee"])).tournament
+    access.local.pair(tid, PairRequest(tokens=False))
+    access.local.result(tid, ResultRequest(round=1, table=1, result="draw", reason="on paper"))
+    english = access.local.export(tid, "html")
+    with speaking("ru"):
+        russian = access.local.export(tid, "html")
+        markdown = access.local.export(tid, "md")
+    assert markdown == access.local.export(tid, "md")  # the Markdown is the code's English in any language
+    assert '<html lang="en">' in english and "Standings" in english and "Round 1 (being played)" in english
+    assert '<html lang="ru">' in russian and "Тур 1 (идёт)" in russian and "Турнирная таблица" in russian
+    assert "draw (арбитр)" in russian and "идёт игра" in russian  # outcome.words says a draw in English yet
+    text = re.sub(r"\b[0-9a-f]{12,64}\b|\bid\b", " ", NEUTRAL.sub(" ", shown(russian)))  # ids, the head's hash
+    for neutral in ("referee export MATCH --format html -o MATCH.html", "--format html", "referee export", "Cup", "pile", "swiss", "ann", "ben", "cy", "dee", "referee tournament audit", "--expect-head",
+                    "HEAD", "referee export MATCH --format html -o MATCH.html", "MATCH", "own_last", "draw"):
+        text = text.replace(neutral, " ")
+    assert english_left(text) == [], shown(russian)

@@ -14,11 +14,13 @@ from __future__ import annotations
 import csv
 import html
 import io
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
 
 import msgspec
 
+from ..i18n import N_, gettext
 from ..outcome import words
 from .fold import Tournament
 from .scoring import Game
@@ -124,30 +126,52 @@ def _md(text: str) -> str:
     return "".join("\\" + c if c in "\\`*_{}[]<>()#+-.!|" else c for c in text)
 
 
-def _result(t: dict[str, Any], open_: bool) -> str:
+def _english(text: str, **values: object) -> str:
+    return text.format(**values) if values else text
+
+
+#: where a result came from, as the HTML says it (the Markdown says the code's own English)
+_SOURCES = {"reported": N_("reported by the seats"), "arbiter": N_("arbiter"), "forfeit": N_("forfeit"),
+            "transcript": N_("transcript"), "withdrawn": N_("withdrawn")}
+
+
+def _result(t: dict[str, Any], open_: bool, said: Callable[..., str] = _english) -> str:
     """A table's result in words, where it came from said once (an arbiter's result already says
-    "(arbiter)"); a table without one: playing (its round open) or pending."""
+    "(arbiter)"); a table without one: playing (its round open) or pending. ``said``: the words' language
+    (:func:`referee.i18n.gettext` for the HTML; the Markdown's English by default)."""
     if not t["result"]:
-        return "playing" if open_ and t["match_id"] else "pending"
+        return said(N_("playing")) if open_ and t["match_id"] else said(N_("pending"))
     text = str(t["result"])
+    if said is not _english and t.get("outcome") is not None:
+        from schemas import Outcome
+
+        text = words(msgspec.convert(t["outcome"], Outcome), said)
+    elif said is not _english and t["result"] == "withdrawn":
+        text = said(N_("withdrawn"))
     source = t["source"]
     if source == "correction":
-        return text + " (corrected)"
-    label = {"reported": "reported by the seats"}.get(source, source)
-    if source not in ("", "log") and f"({label})" not in text:
+        return said(N_("{result} (corrected)"), result=text)
+    english = {"reported": "reported by the seats"}.get(source, source)
+    if source not in ("", "log") and f"({english})" not in str(t["result"]):
+        label = said(_SOURCES[source]) if said is not _english and source in _SOURCES else english
         return f"{text} ({label})"
     return text
 
 
-def _when(d: dict[str, Any]) -> str:
+def _when(d: dict[str, Any], said: Callable[..., str] = _english) -> str:
     """Which round the standings are after, honestly: a round whose tables are still playing is not over."""
+    from ..i18n import ngettext
+
     n = d["after_round"]
     left = sum(1 for p in d["pending"] if p["round"] == n)
     if n == 0:
-        return "no round played yet"
+        return said(N_("no round played yet"))
     if left:
-        return f"standings during round {n} ({left} table{'s' if left > 1 else ''} still playing)"
-    return f"standings after round {n}"
+        if said is _english:
+            return f"standings during round {n} ({left} table{'s' if left > 1 else ''} still playing)"
+        return ngettext("standings during round {round} ({n} table still playing)",
+                        "standings during round {round} ({n} tables still playing)", left, round=n)
+    return said(N_("standings after round {n}"), n=n)
 
 
 def _markdown(d: dict[str, Any]) -> str:
@@ -192,11 +216,20 @@ DROPPED = ' class="dropped"'
 
 
 def _html(d: dict[str, Any], hall: str | None) -> str:
+    """The HTML export in the reader's language (:func:`referee.i18n.current`: the CLI's ``--lang``, a
+    request's over HTTP); its codes, ids and commands as they are."""
+    from ..i18n import ngettext
+    from ..pagelang import words as page_words
+
     e = html.escape
-    heads = "".join(f'<th class="n">{e(TIEBREAKS[n])}</th>' for n in d["tiebreaks"])
+    t = page_words(N_("table"), N_("players"), N_("result"), N_("match"), N_("bye"), N_("half-point bye"),
+                   N_("Standings"), N_("rank"), N_("player"), N_("played"), N_("W-D-L"),
+                   N_("wins, draws, losses at tables (forfeits too, byes not)"), N_(" v "))
+    heads = "".join(f'<th class="n">{e(gettext(TIEBREAKS[n]))}</th>' for n in d["tiebreaks"])
+    dropped = " " + gettext("(dropped)")
     rows = "".join(
         f'<tr{DROPPED if r["dropped"] else ""} data-player="{e(r["player"])}"><td class="n">{r["rank"]}</td>'
-        f'<td class="who">{e(r["name"])}{" (dropped)" if r["dropped"] else ""}</td><td class="n">{r["played"]}</td>'
+        f'<td class="who">{e(r["name"])}{dropped if r["dropped"] else ""}</td><td class="n">{r["played"]}</td>'
         f'<td class="n wdl">{"-".join(map(str, r["wdl"]))}</td>'
         + "".join(f'<td class="n">{e(r["values"][n])}</td>' for n in d["tiebreaks"]) + "</tr>"
         for r in d["standings"])
@@ -205,29 +238,39 @@ def _html(d: dict[str, Any], hall: str | None) -> str:
     for rnd in d["rounds"]:
         open_ = not rnd["closed"]
         trs = "".join(
-            f'<tr><td class="n">{t["table"]}</td><td>{e(" v ".join(t["names"]))}</td>'
-            f'<td>{e(_result(t, open_)) if t["result"] else f"<span class=state>{_result(t, open_)}</span>"}</td>'
-            f'<td>{_link(d, hall, t["match_id"])}</td></tr>'
-            for t in rnd["tables"])
-        trs += "".join(f"<tr><td>bye</td><td>{e(names.get(b, b))}</td><td>bye</td><td></td></tr>" for b in rnd["byes"])
-        trs += "".join(f"<tr><td>half-point bye</td><td>{e(names.get(b, b))}</td><td>half-point bye</td><td></td></tr>"
-                       for b in rnd["half_byes"])
-        rounds += (f"<section><h2>Round {rnd['round']}{' (being played)' if open_ else ''}</h2><div class=\"scroll\">"
-                   f"<table class=\"facts\"><tr><th class=\"n\">table</th><th>players</th><th>result</th><th>match</th></tr>"
-                   f"{trs}</table></div></section>")
-    when = _when(d)
-    offline = ("" if hall else '<p class="hint">Each match read back step by step: '
-               "<code>referee export MATCH --format html -o MATCH.html</code> (MATCH the id in the table).</p>")
-    return ('<!doctype html><html lang="en"><head><meta charset="utf-8">'
+            f'<tr><td class="n">{tb["table"]}</td><td>{e(t[" v "].join(tb["names"]))}</td>'
+            f'<td>{e(_result(tb, open_, gettext)) if tb["result"] else f"<span class=state>{_result(tb, open_, gettext)}</span>"}</td>'
+            f'<td>{_link(d, hall, tb["match_id"])}</td></tr>'
+            for tb in rnd["tables"])
+        trs += "".join(f"<tr><td>{t['bye']}</td><td>{e(names.get(b, b))}</td><td>{t['bye']}</td><td></td></tr>"
+                       for b in rnd["byes"])
+        trs += "".join(f"<tr><td>{t['half-point bye']}</td><td>{e(names.get(b, b))}</td><td>{t['half-point bye']}</td>"
+                       "<td></td></tr>" for b in rnd["half_byes"])
+        heading = (gettext("Round {n} (being played)", n=rnd["round"]) if open_ else
+                   gettext("Round {n}", n=rnd["round"]))
+        rounds += (f"<section><h2>{heading}</h2><div class=\"scroll\">"
+                   f"<table class=\"facts\"><tr><th class=\"n\">{t['table']}</th><th>{t['players']}</th>"
+                   f"<th>{t['result']}</th><th>{t['match']}</th></tr>{trs}</table></div></section>")
+    when = _when(d, gettext)
+    command = "<code>referee export MATCH --format html -o MATCH.html</code>"
+    offline = ("" if hall else '<p class="hint">' + gettext(
+        "Each match read back step by step: {command} (MATCH the id in the table).", command=command) + "</p>")
+    facts = (f"{e(d['game'])}, {e(d['format'])} · " + e(gettext("tournament {id}", id=d["tournament"])) + " · "
+             + e(ngettext("{n} record", "{n} records", d["records"])) + " · "
+             + e(gettext("undo policy of the matches: {policy}", policy=d["undo"])))
+    audit = f"<code>referee tournament audit {e(d['tournament'])} --expect-head HEAD</code>"
+    code = f'<code id="head">{e(d["head"])}</code>'
+    head = gettext("Head: {head} ({command} checks it)", head=code, command=audit)
+    from ..i18n import current
+
+    return (f'<!doctype html><html lang="{current()}"><head><meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width, initial-scale=1"><title>' + e(d["name"]) + "</title>"
             f"<style>{stylesheet()}</style></head><body>"
-            f"<header><h1>{e(d['name'])}</h1><div class=\"facts\">{e(d['game'])}, {e(d['format'])} · "
-            f"tournament {e(d['tournament'])} · {d['records']} records · undo policy of the matches: {e(d['undo'])}</div>"
+            f"<header><h1>{e(d['name'])}</h1><div class=\"facts\">{facts}</div>"
             f"<div class=\"result\" id=\"after\">{e(when[:1].upper() + when[1:])}</div></header>"
-            f"<div class=\"pages\"><section><h2>Standings</h2><div class=\"scroll\"><table class=\"facts\" id=\"standings\">"
-            f"<tr><th class=\"n\">rank</th><th>player</th><th class=\"n\">played</th>"
-            f"<th class=\"n\" title=\"wins, draws, losses at tables (forfeits too, byes not)\">W-D-L</th>{heads}</tr>"
+            f"<div class=\"pages\"><section><h2>{t['Standings']}</h2><div class=\"scroll\"><table class=\"facts\" id=\"standings\">"
+            f"<tr><th class=\"n\">{t['rank']}</th><th>{t['player']}</th><th class=\"n\">{t['played']}</th>"
+            f"<th class=\"n\" title=\"{t['wins, draws, losses at tables (forfeits too, byes not)']}\">{t['W-D-L']}</th>{heads}</tr>"
             f"{rows}</table></div></section>{rounds}{offline}"
-            f"<p class=\"head\">Head: <code id=\"head\">{e(d['head'])}</code> "
-            f"(<code>referee tournament audit {e(d['tournament'])} --expect-head HEAD</code> checks it)</p></div>"
+            f"<p class=\"head\">{head}</p></div>"
             "</body></html>\n")

@@ -301,8 +301,13 @@ def standings(request: Request[Any, Any, Any], tid: TidPath,
 def export(request: Request[Any, Any, Any], tid: TidPath,
            format_: Annotated[str, QueryParameter(name="format", max_length=8)] = "md",
            after_round: OptRound = None) -> Response[str]:
+    from ..i18n import speaking
+    from ..pagelang import of
+
     access, who = _who(request, tid)
-    text = access.export(who, format_, after_round, hall=str(request.base_url).rstrip("/"))
+    lang = of(request)[0] if format_ == "html" else "en"  # a page reads the reader's language; data stays English
+    with speaking(lang):
+        text = access.export(who, format_, after_round, hall=str(request.base_url).rstrip("/"))
     media = {"html": "text/html", "json": "application/json", "csv": "text/csv"}.get(format_, "text/markdown")
     return Response(content=text, media_type=f"{media}; charset=utf-8")
 

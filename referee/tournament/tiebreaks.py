@@ -32,24 +32,25 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 
+from ..i18n import N_
 from .fide import Unplayed, direct_encounter
 from .scoring import Game
 
 FLOOR = Fraction(1, 3)
 
 TIEBREAKS: dict[str, str] = {
-    "points": "match points",
-    "game-points": "game points",
-    "buchholz": "Buchholz",
-    "buchholz-cut1": "Buchholz cut-1",
-    "median-buchholz": "median Buchholz",
-    "sonneborn-berger": "Sonneborn-Berger",
-    "omw": "opponents' match-win %",
-    "gw": "game-win %",
-    "ogw": "opponents' game-win %",
-    "head-to-head": "head-to-head",
-    "progressive": "progressive score",
-    "score": "score total",
+    "points": N_("match points"),
+    "game-points": N_("game points"),
+    "buchholz": N_("Buchholz"),
+    "buchholz-cut1": N_("Buchholz cut-1"),
+    "median-buchholz": N_("median Buchholz"),
+    "sonneborn-berger": N_("Sonneborn-Berger"),
+    "omw": N_("opponents' match-win %"),
+    "gw": N_("game-win %"),
+    "ogw": N_("opponents' game-win %"),
+    "head-to-head": N_("head-to-head"),
+    "progressive": N_("progressive score"),
+    "score": N_("score total"),
 }
 
 Explained = tuple[Fraction, list[str]]
