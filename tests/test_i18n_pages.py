@@ -88,6 +88,11 @@ def test_each_page_in_russian_has_no_english_left(hall, name):
     for english, russian in words.items():
         for form in russian if isinstance(russian, list) else [russian]:
             assert english_left(form) == [], (english, form)
+    # the words a sheet writes (CSS content) are written again after it in Russian
+    css = {"hall": 'table.tables td.n::before{content:"стол "}',
+           "seat": 'body:not(.revealed) .private::after{content:"скрыто: удерживайте, чтобы увидеть"}'}
+    if name in css:
+        assert css[name] + "</style>" in text
     # a three-form plural where the script counts (hall, arbiter)
     assert all(len(v) == 3 for v in words.values() if isinstance(v, list))
 

@@ -20,11 +20,16 @@ def _asset(package: str, name: str) -> str:
 def shell(lang: str = "en", kept: bool = False) -> str:
     """The page in ``lang`` (:mod:`referee.pagelang`; ``kept`` when the address chose it): the same bytes
     whatever match or seat it is opened for."""
-    from ..i18n import N_, speaking
+    import json
+
+    from ..i18n import N_, gettext, speaking
     from ..pagelang import KEEP_FRAGMENT, prelude, switch, words
 
     viewer, seat = _asset('referee.viewer', 'viewer.js'), _asset(__name__, 'seat.js')
     with speaking(lang):
+        # the words the sheet writes over a covered card, in another language after it
+        covered = "" if lang == "en" else (
+            "body:not(.revealed) .private::after{content:" + json.dumps(gettext("hidden: hold to see"), ensure_ascii=False) + "}")
         t = words(N_("Your seat"), N_("opening your seat…"), N_("Hold to see your hand"),
                   N_("your hand and private zones"), N_("your moves"), N_("the table"), N_("the table in words"),
                   N_("Take back my last move"), N_("Call the arbiter"), N_("what is wrong with the current move"))
@@ -32,7 +37,7 @@ def shell(lang: str = "en", kept: bool = False) -> str:
             f'<!doctype html>\n<html lang="{lang}"><head><meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             f'<meta name="referrer" content="no-referrer"><link rel="icon" href="data:,"><title>{t["Your seat"]}</title>'
-            f"<style>{_asset('referee.viewer', 'viewer.css')}\n{_asset(__name__, 'seat.css')}</style></head>"
+            f"<style>{_asset('referee.viewer', 'viewer.css')}\n{_asset(__name__, 'seat.css')}{covered}</style></head>"
             f'<body class="seatpage"><header id="top"><div id="who">{t["opening your seat…"]}</div>'
             f'<div id="status" role="status"></div>{switch(lang)}</header>'
             '<p id="headline"></p><div id="result" hidden></div>'

@@ -147,6 +147,9 @@ def page(tournament_id: str, lang: str = "en", kept: bool = False) -> str:
     script = _asset("follow.js") + _asset("hall.js")
     with speaking(lang):
         title = gettext("Tournament {tid}", tid=tid)
+        # the one word the sheet writes (a phone's table cards: "table 1"), in another language after it
+        word = json.dumps(gettext("table") + " ", ensure_ascii=False)
+        worded = "" if lang == "en" else "table.tables td.n::before{content:" + word + "}"
         t = words(N_("connecting…"), N_("Console:"), N_("Pair the next round"), N_("Close the round"),
                   N_("Results to confirm"),
                   N_("The seats reported different results: record the table's result (a second press records it; it wins over every report)."),
@@ -156,7 +159,7 @@ def page(tournament_id: str, lang: str = "en", kept: bool = False) -> str:
         return f"""<!doctype html>
 <html lang="{lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title}</title>
-<style>{stylesheet()}{_asset("hall.css")}</style></head>
+<style>{stylesheet()}{_asset("hall.css")}{worded}</style></head>
 <body data-updates="0" data-role="">
 <header><h1 id="title">{title}</h1>{switch(lang)}<div id="status">{t["connecting…"]}</div>
 <div id="round-clock" class="clock" hidden></div></header>
