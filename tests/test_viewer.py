@@ -168,3 +168,23 @@ def test_a_frame_draws_the_view_once_and_words_it_as_a_second_drawing_would(monk
         sections = apply(sections, json.loads(json.dumps(frame["s"]))) if "s" in frame else sections
         assert (boards, sections) == (want_boards, want_sections)
     assert len(drawn) == len(views) and all(a is b for a, b in zip(drawn, views))  # once a view
+
+
+def test_a_field_worded_before_is_worded_again_as_it_was_and_values_that_read_apart_stay_apart():
+    """The words of a view's field are kept by its ``repr`` (:func:`referee.engine.present.fact_list` reads
+    a changed field only): ``1`` and ``True``, a list and a tuple still read apart, and a path given twice
+    stands once, where it came first, as it came last (as the leaves of the whole view read)."""
+    from referee.engine.present import fact_list
+
+    def facts(view: dict[str, Any]) -> Any:
+        board = fact_list(view)
+        assert board is not None
+        return board.areas[0].facts
+
+    one = {"n": 1, "flag": True, "cards": ["K07"], "pair": ("a", "b"), "m": {"x": {}}}
+    other = {"n": True, "flag": 1, "cards": ("K07",), "pair": ["a", "b"], "m": {"x": {}}}
+    said = [("n", "1"), ("flag", "true"), ("cards", "K07"), ("pair", "('a', 'b')"), ("m x", "—")]
+    assert facts(one) == facts(dict(one)) == tuple(said)
+    assert facts(other) == (("n", "true"), ("flag", "1"), ("cards", "('K07',)"), ("pair", "a, b"), ("m x", "—"))
+    assert facts(one) == tuple(said)
+    assert facts({"a.b": 1, "c": 2, "a": {"b": 3}}) == (("a b", "3"), ("c", "2"))
