@@ -83,7 +83,7 @@ def _split(record: Any, labels: Mapping[str, str] | None, details: Collection[st
 #: :func:`_read`'s answers by the key and the ``repr`` of its value (which tells apart what reads apart: a
 #: list and a tuple, ``1`` and ``True``, and keeps a mapping's order); emptied when it holds ``_READ_MOST``
 _READ: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {}
-_READ_MOST = 1 << 14
+_READ_MOST = 1 << 11
 
 
 def _read(key: str, value: Any) -> tuple[tuple[str, str], ...]:
