@@ -4,12 +4,14 @@ and a random point's state equals the fold of the entries before it."""
 
 from __future__ import annotations
 
+import os
 import random
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import EXAMPLES_ENV
 from referee.engine import core
 from referee.engine.notation import format_intent, parse_intent
 from referee.games import GAMES
@@ -18,6 +20,13 @@ from referee.store.memory import MemoryStore
 from support.pile import PILE
 
 ALL = (*GAMES, PILE)
+
+
+def games(ci: int) -> int:
+    """How many random games a test below plays of each game: ``ci`` under ``REFEREE_HYPOTHESIS=ci``, half
+    of it in the quick loop (each example is a whole game played and folded again; conftest's ``examples``
+    tries at least 20, more than CI plays here)."""
+    return ci if os.environ.get(EXAMPLES_ENV, "") == "ci" else max(ci // 2, 3)
 
 
 def play_random(game, seed: int, steps: int, players: int | None = None):
@@ -44,7 +53,7 @@ def play_random(game, seed: int, steps: int, players: int | None = None):
 
 
 @pytest.mark.parametrize("game", ALL, ids=lambda g: g.id)
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=games(12), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), steps=st.integers(1, 120), probe=st.integers(0, 10_000))
 def test_live_fold_equals_replay(game, seed, steps, probe):
     referee, mid, live = play_random(game, seed, steps)
@@ -63,7 +72,7 @@ def test_live_fold_equals_replay(game, seed, steps, probe):
 
 
 @pytest.mark.parametrize("game", ALL, ids=lambda g: g.id)
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=games(8), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), steps=st.integers(2, 80), probe=st.integers(0, 10_000))
 def test_state_at_n_with_and_without_snapshots_and_undo_redo(game, seed, steps, probe):
     referee, mid, live = play_random(game, seed, steps)
@@ -94,7 +103,7 @@ SORTED = __import__("msgspec").json.Encoder(order="sorted")
 
 
 @pytest.mark.parametrize("game", ALL, ids=lambda g: g.id)
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=games(6), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), steps=st.integers(1, 150))
 def test_state_bytes_are_the_fully_sorted_encoding(game, seed, steps):
     """``core.state_bytes`` skips sorting struct fields for state types declared in sorted order: the

@@ -9,15 +9,17 @@ import os
 import re
 from typing import Any
 
+import msgspec
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import ROOT, examples
 from referee.export import export
+from referee.exportsource import source
 from referee.service import Referee
 from referee.store.memory import MemoryStore
 from referee.transcript import import_transcript
-from referee.viewer import patch
+from referee.viewer import Frames, patch
 from support.pile import PILE
 from test_export import TRANSCRIPT
 
@@ -135,3 +137,54 @@ def test_a_seats_page_names_only_the_cards_its_view_shows():
 
 #: names people wrote in the demo's own notes (shown as written: not the referee's to hide)
 TRANSCRIPT_NOTES = ("Pilgrim Bridge",)
+
+
+def test_a_frame_draws_the_view_once_and_words_it_as_a_second_drawing_would(monkeypatch):
+    """Android words its view from its boards (the protocol's default ``sections``): the viewer draws each
+    view once and hands that drawing to ``sections``, whose words are those of drawing the view again."""
+    r = Referee(MemoryStore())
+    path = os.path.join(ROOT, "replays", "android", "thursday-club.txt")
+    with open(path, encoding="utf-8") as fh:
+        mid = import_transcript(r, fh.read(), path, os.path.dirname(path)).match_id
+    loaded = r.load(mid)
+    src = source(r, mid, "mia")
+    views = [src.view.state(loaded.initial)] + [step.state for step in src.steps()]
+    rules = loaded.rules
+    expected = [(json.loads(msgspec.json.encode([b for b in rules.boards(v) if b.layout != "tableau"])),
+                 json.loads(msgspec.json.encode(rules.sections(v)))) for v in views]
+    draw, drawn = rules.boards, []
+
+    def counted(view: dict[str, Any]) -> Any:
+        drawn.append(view)
+        return draw(view)
+
+    monkeypatch.setattr(rules, "boards", counted)
+    frames = Frames(rules)
+    boards: Any = None
+    sections: Any = None
+    for view, (want_boards, want_sections) in zip(views, expected, strict=True):
+        frame = frames.frame(view)
+        boards = apply(boards, json.loads(json.dumps(frame["b"]))) if "b" in frame else boards
+        sections = apply(sections, json.loads(json.dumps(frame["s"]))) if "s" in frame else sections
+        assert (boards, sections) == (want_boards, want_sections)
+    assert len(drawn) == len(views) and all(a is b for a, b in zip(drawn, views))  # once a view
+
+
+def test_a_field_worded_before_is_worded_again_as_it_was_and_values_that_read_apart_stay_apart():
+    """The words of a view's field are kept by its ``repr`` (:func:`referee.engine.present.fact_list` reads
+    a changed field only): ``1`` and ``True``, a list and a tuple still read apart, and a path given twice
+    stands once, where it came first, as it came last (as the leaves of the whole view read)."""
+    from referee.engine.present import fact_list
+
+    def facts(view: dict[str, Any]) -> Any:
+        board = fact_list(view)
+        assert board is not None
+        return board.areas[0].facts
+
+    one = {"n": 1, "flag": True, "cards": ["K07"], "pair": ("a", "b"), "m": {"x": {}}}
+    other = {"n": True, "flag": 1, "cards": ("K07",), "pair": ["a", "b"], "m": {"x": {}}}
+    said = [("n", "1"), ("flag", "true"), ("cards", "K07"), ("pair", "('a', 'b')"), ("m x", "—")]
+    assert facts(one) == facts(dict(one)) == tuple(said)
+    assert facts(other) == (("n", "true"), ("flag", "1"), ("cards", "('K07',)"), ("pair", "a, b"), ("m x", "—"))
+    assert facts(one) == tuple(said)
+    assert facts({"a.b": 1, "c": 2, "a": {"b": 3}}) == (("a b", "3"), ("c", "2"))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 import msgspec
@@ -69,12 +69,34 @@ def _split(record: Any, labels: Mapping[str, str] | None, details: Collection[st
     hidden: list[tuple[str, str]] = []
     prefixes = tuple(d + "." for d in details)
     exact = frozenset(details)
-    for path, v in leaves(record).items():
+    read: dict[str, str] = {}  # as leaves(record) keeps them: a path given twice is where it came first, as it came last
+    for k, v in record.items():
+        read.update(_read(str(k), v))
+    for path, said in read.items():
         if path in exact or path.startswith(prefixes):
-            hidden.append((path, text(v)))
+            hidden.append((path, said))
         else:
-            shown.append((path if labels is None else labels.get(path, label(path)), text(v)))
+            shown.append((path if labels is None else labels.get(path, label(path)), said))
     return tuple(shown), tuple(hidden)
+
+
+#: :func:`_read`'s answers by the key and the ``repr`` of its value (which tells apart what reads apart: a
+#: list and a tuple, ``1`` and ``True``, and keeps a mapping's order); emptied when it holds ``_READ_MOST``
+_READ: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {}
+_READ_MOST = 1 << 11
+
+
+def _read(key: str, value: Any) -> tuple[tuple[str, str], ...]:
+    """The leaves of one field of a record, as (path, :func:`text`) pairs: a view that changes in one
+    field is read again in that field only (the viewer words every step's view of a match; most fields
+    stay as they were)."""
+    memo = (key, repr(value))
+    found = _READ.get(memo)
+    if found is None:
+        if len(_READ) >= _READ_MOST:
+            _READ.clear()
+        found = _READ[memo] = tuple((path, text(v)) for path, v in leaves({key: value}).items())
+    return found
 
 
 def seat_tableau(view: Mapping[str, Any], key: str = "players", title: str = "Players", *,
@@ -122,7 +144,12 @@ def grid_of(points: Iterable[tuple[str, int, int]]) -> dict[str, tuple[int, int]
     share no row are drawn as one, and neighbouring rows that share no column (so a dozen sparse
     columns fit a page and every area keeps its row's and its column's order). Two ids at one point:
     the later one takes the next free column of its row."""
-    pts = list(points)
+    return dict(_grid(tuple(points)))
+
+
+@lru_cache(maxsize=64)
+def _grid(pts: tuple[tuple[str, int, int], ...]) -> tuple[tuple[str, tuple[int, int]], ...]:
+    """:func:`grid_of` (a map's grid is worked out once, not at every drawing of the map)."""
     cols = {x: i for i, x in enumerate(sorted({x for _id, x, _y in pts}), start=1)}
     rows = {y: i for i, y in enumerate(sorted({y for _id, _x, y in pts}), start=1)}
     out: dict[str, tuple[int, int]] = {}
@@ -135,7 +162,7 @@ def grid_of(points: Iterable[tuple[str, int, int]]) -> dict[str, tuple[int, int]
         out[aid] = spot
     for axis in (0, 1):
         out = _merged(out, axis)
-    return out
+    return tuple(out.items())
 
 
 def _merged(at: dict[str, tuple[int, int]], axis: int) -> dict[str, tuple[int, int]]:

@@ -360,11 +360,13 @@ class PresentationHooks(Protocol[E_contra]):
         phase, the score (``referee show`` starts with it; the end of a game is said by the front end
         from the outcome). Default: empty."""
 
-    def sections(self, view: dict[str, Any]) -> tuple[Board, ...]:
+    def sections(self, view: dict[str, Any], drawn: tuple[Board, ...] | None = None) -> tuple[Board, ...]:
         """``view`` in words for a reader, beside the drawn boards: ``tableau`` and ``list`` boards of
         labelled facts (a player's counters, the turn), card ids as the view has them, internal
         fields (object ids, cursors, derived flags) in each area's ``details``. Built from the view
-        alone. Default: the tableaux of ``boards``, then every key no board covers, in words."""
+        alone. ``drawn``: ``boards(view)`` where the caller has drawn them already (a game that words
+        its view from its boards takes them instead of drawing them again). Default: the tableaux of
+        ``boards``, then every key no board covers, in words."""
 
     def name_of(self, id: str) -> str | None:
         """The printed name of what ``id`` names — a card, a location, an office, a region (a public
@@ -648,8 +650,8 @@ class RulesBase(ABC, Generic[S, I, E]):
     def headline(self, view: dict[str, Any]) -> str:
         return ""
 
-    def sections(self, view: dict[str, Any]) -> tuple[Board, ...]:
-        return default_sections(self.boards(view), view)
+    def sections(self, view: dict[str, Any], drawn: tuple[Board, ...] | None = None) -> tuple[Board, ...]:
+        return default_sections(self.boards(view) if drawn is None else drawn, view)
 
     def name_of(self, id: str) -> str | None:
         return None

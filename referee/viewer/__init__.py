@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import html
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import cache
 from importlib.resources import files
 from typing import TYPE_CHECKING, Any
@@ -88,26 +88,36 @@ class Frames:
         self.headline: str | None = None
         self.leaves: dict[str, Any] = {}
         self.asked: set[str] = set()
+        #: the texts whose words are all in ``asked`` (a text read before names nothing new)
+        self.read: set[str] = set()
+
+    def _names(self, texts: Iterable[str]) -> dict[str, str]:
+        """:func:`names_in` of the texts not read before (the same names: the words of a text read
+        before are all asked already), so a board that changes in one place is not read whole again."""
+        fresh = [t for t in texts if t not in self.read]
+        self.read.update(fresh)
+        return names_in(fresh, self.rules.name_of, self.asked)
 
     def frame(self, view: dict[str, Any]) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        drawn = tuple(b for b in self.rules.boards(view) if b.layout != "tableau")
-        worded = self.rules.sections(view)
+        every = self.rules.boards(view)  # drawn once: the sections take the same drawing
+        drawn = tuple(b for b in every if b.layout != "tableau")
+        worded = self.rules.sections(view, every)
         boards = msgspec.to_builtins(drawn)
         sections = msgspec.to_builtins(worded)
         names: dict[str, str] = {}
         if boards != self.boards:
             out["b"] = patch(self.boards, boards)
             self.boards = boards
-            names.update(names_in(board_strings(drawn), self.rules.name_of, self.asked))
+            names.update(self._names(board_strings(drawn)))
         if sections != self.sections:
             out["s"] = patch(self.sections, sections)
             self.sections = sections
-            names.update(names_in(board_strings(worded), self.rules.name_of, self.asked))
+            names.update(self._names(board_strings(worded)))
         headline = self.rules.headline(view)
         if headline != self.headline:
             out["h"] = self.headline = headline
-            names.update(names_in((headline,), self.rules.name_of, self.asked))
+            names.update(self._names((headline,)))
         leaves = present_leaves(view)
         before = self.leaves
         changed = {k: v for k, v in leaves.items()
@@ -119,7 +129,7 @@ class Frames:
             out["x"] = gone
         self.leaves = leaves
         # an id first shown is in a field or a drawing that changed
-        names.update(names_in((s for s in _strings(list(changed.values())) if len(s) <= 64), self.rules.name_of, self.asked))
+        names.update(self._names(s for s in _strings(list(changed.values())) if len(s) <= 64))
         if names:
             out["n"] = names
         return out

@@ -146,8 +146,8 @@ class ByAllMeansRules(RulesBase[State, Intent, Event]):
     def headline(self, view: dict[str, Any]) -> str:
         return present.headline(view)
 
-    def sections(self, view: dict[str, Any]) -> tuple[Board, ...]:
-        return present.sections(view)
+    def sections(self, view: dict[str, Any], drawn: tuple[Board, ...] | None = None) -> tuple[Board, ...]:
+        return present.sections(view)  # in words of its own: not from the boards
 
     def name_of(self, id: str) -> str | None:
         c = self.ctx.cards.cards.get(id)

@@ -142,8 +142,8 @@ class WarOfShadowsRules(Queries, RulesBase[State, Intent, Event]):
     def headline(self, view: dict[str, Any]) -> str:
         return present.headline(view)
 
-    def sections(self, view: dict[str, Any]) -> tuple[Board, ...]:
-        return present.sections(view)
+    def sections(self, view: dict[str, Any], drawn: tuple[Board, ...] | None = None) -> tuple[Board, ...]:
+        return present.sections(view)  # in words of its own: not from the boards
 
     def name_of(self, id: str) -> str | None:
         region = self.board.by_id.get(id)

@@ -275,8 +275,8 @@ class XFilesRules(PositionMixin, RulesBase[m.State, m.Intent, m.Event]):
     def boards(self, view_: dict[str, Any]) -> tuple[Board, ...]:
         return boards(self.cards.cards, view_)
 
-    def sections(self, view_: dict[str, Any]) -> tuple[Board, ...]:
-        return sections(self.boards(view_), view_)
+    def sections(self, view_: dict[str, Any], drawn: tuple[Board, ...] | None = None) -> tuple[Board, ...]:
+        return sections(self.boards(view_) if drawn is None else drawn, view_)
 
     def check_input(self, intent: m.Intent) -> str | None:
         return check_input(self, intent)
