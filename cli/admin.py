@@ -9,11 +9,13 @@ from typing import Annotated
 
 import typer
 
+from referee.i18n import N_
+
 from cli.common import DbOpt, Exit, JsonOpt, connection, db_path, fail, local_referee, print_json, app, db_app, scenario_app
 
 AdoptOpt = Annotated[bool, typer.Option(
-    "--adopt-database", help="Let the referee add its tables to a PostgreSQL database (schema) that already holds "
-    "other tables (refused without it). Also $REFEREE_PG_ADOPT=1.")]
+    "--adopt-database", help=N_("Let the referee add its tables to a PostgreSQL database (schema) that already holds "
+    "other tables (refused without it). Also $REFEREE_PG_ADOPT=1."))]
 
 
 def _adopt(adopt: bool) -> None:
@@ -25,23 +27,22 @@ def _adopt(adopt: bool) -> None:
         os.environ[ADOPT_ENV] = "1"
 
 
-@app.command()
-def serve(
-    ctx: typer.Context,
-    host: Annotated[str, typer.Option("--host", help="Address to listen on (127.0.0.1: this machine only).")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", help="TCP port.")] = 8000,
-    workers: Annotated[int, typer.Option("--workers", help="Server processes on the one socket (more cores, more throughput).")] = 1,
-    db: DbOpt = None,
-    adopt: AdoptOpt = False,
-) -> None:
-    """Serve matches over HTTP (JSON; seat, arbiter and spectator tokens; live event streams).
+@app.command(help=N_("""Serve matches over HTTP (JSON; seat, arbiter and spectator tokens; live event streams).
 
     Every write is on disk before it is answered (synchronous=FULL); `referee --durability normal serve`
     trades that for speed (see the README's "Determinism, hashing and the log"). The API is described
     at /schema on the server.
 
     Example: referee serve --port 8000 --db hall.db
-    """
+    """))
+def serve(
+    ctx: typer.Context,
+    host: Annotated[str, typer.Option("--host", help=N_("Address to listen on (127.0.0.1: this machine only)."))] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help=N_("TCP port."))] = 8000,
+    workers: Annotated[int, typer.Option("--workers", help=N_("Server processes on the one socket (more cores, more throughput)."))] = 1,
+    db: DbOpt = None,
+    adopt: AdoptOpt = False,
+) -> None:
     from cli.serve import serve as run_server
 
     if workers < 1:
@@ -50,19 +51,18 @@ def serve(
     run_server(host, port, db_path(ctx, db), workers=workers, durability=connection(ctx).durability)
 
 
-@app.command()
-def ratings(
-    ctx: typer.Context,
-    game: Annotated[str | None, typer.Option("--game", help="Only this game's matches.", show_default=False)] = None,
-    model: Annotated[str, typer.Option("--model", help="openskill's model: plackett-luce, bradley-terry-full, bradley-terry-part, thurstone-mosteller-full or thurstone-mosteller-part.")] = "plackett-luce",
-    db: DbOpt = None,
-    json: JsonOpt = False,
-) -> None:
-    """Player ratings from every finished match (openskill's Weng-Lin model), reproducible from the logs.
+@app.command(help=N_("""Player ratings from every finished match (openskill's Weng-Lin model), reproducible from the logs.
     A match still being played is neither rated nor counted. Over a server: --token the server's admin token.
 
     Example: referee ratings --game by_all_means --json
-    """
+    """))
+def ratings(
+    ctx: typer.Context,
+    game: Annotated[str | None, typer.Option("--game", help=N_("Only this game's matches."), show_default=False)] = None,
+    model: Annotated[str, typer.Option("--model", help=N_("openskill's model: plackett-luce, bradley-terry-full, bradley-terry-part, thurstone-mosteller-full or thurstone-mosteller-part."))] = "plackett-luce",
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
     conn = connection(ctx)
     if conn.server:  # GET /ratings: the same numbers over the server's database
         from cli.tournament_client import RemoteTournaments
@@ -84,15 +84,7 @@ def ratings(
                          f"{r.matches} matches)\n")
 
 
-@db_app.command("copy")
-def db_copy(
-    ctx: typer.Context,
-    source: Annotated[str, typer.Argument(help="The database to copy from: a SQLite file or a postgresql:// URL.")],
-    target: Annotated[str, typer.Argument(help="The database to copy into (created if it does not exist).")],
-    json: JsonOpt = False,
-    adopt: AdoptOpt = False,
-) -> None:
-    """Copy every match (entries, snapshots, idempotency keys, annotations, token hashes, the digest of
+@db_app.command("copy", help=N_("""Copy every match (entries, snapshots, idempotency keys, annotations, token hashes, the digest of
     the transcript it was imported from) and every tournament (its events, token hashes) verbatim, in
     either direction. Run it again to resume a copy that stopped: each match continues from the target's
     head, each tournament from its last event; one that differs in the target is refused, naming it.
@@ -100,7 +92,14 @@ def db_copy(
     resumed). `audit --all` on the target prints the same heads as on the source.
 
     Example: referee db copy hall.db postgresql://referee@db.hall.lan/referee
-    """
+    """))
+def db_copy(
+    ctx: typer.Context,
+    source: Annotated[str, typer.Argument(help=N_("The database to copy from: a SQLite file or a postgresql:// URL."))],
+    target: Annotated[str, typer.Argument(help=N_("The database to copy into (created if it does not exist)."))],
+    json: JsonOpt = False,
+    adopt: AdoptOpt = False,
+) -> None:
     from referee.dbcopy import copy_matches
     from referee.errors import StorageError
     from referee.engine.codes import StoreCode
@@ -130,14 +129,13 @@ def db_copy(
           f"{report.tournament_events} events, {report.tournament_tokens} tokens")
 
 
-@db_app.command("summaries")
-def db_summaries(ctx: typer.Context, db: DbOpt = None, json: JsonOpt = False) -> None:
-    """Rebuild every match's summary (what `referee matches`, standings and ratings read) from its log,
+@db_app.command("summaries", help=N_("""Rebuild every match's summary (what `referee matches`, standings and ratings read) from its log,
     and say which were missing or differed. Listing builds a missing one anyway; after `audit` reports a
     summary finding, this puts it right.
 
     Example: referee db summaries --db hall.db
-    """
+    """))
+def db_summaries(ctx: typer.Context, db: DbOpt = None, json: JsonOpt = False) -> None:
     from referee.errors import StorageError
     from referee.engine.codes import StoreCode
     from referee.store import StoreError
@@ -156,13 +154,12 @@ def db_summaries(ctx: typer.Context, db: DbOpt = None, json: JsonOpt = False) ->
           + (": " + ", ".join(changed) if changed else ""))
 
 
-@db_app.command("migrate")
-def db_migrate(ctx: typer.Context, db: DbOpt = None, adopt: AdoptOpt = False, json: JsonOpt = False) -> None:
-    """Create the referee's tables, or bring them to this version's schema (what opening the database
+@db_app.command("migrate", help=N_("""Create the referee's tables, or bring them to this version's schema (what opening the database
     does anyway): run it as the role that is to own them, before servers run as a role that owns nothing.
 
     Example: referee db migrate --db postgresql://referee_owner@db.hall.lan/referee
-    """
+    """))
+def db_migrate(ctx: typer.Context, db: DbOpt = None, adopt: AdoptOpt = False, json: JsonOpt = False) -> None:
     from referee.errors import StorageError
     from referee.engine.codes import StoreCode
     from referee.store import StoreError, open_store
@@ -184,19 +181,18 @@ def db_migrate(ctx: typer.Context, db: DbOpt = None, adopt: AdoptOpt = False, js
     print(f"{shown(path)} is a referee database" + (f" (schema {version})" if version is not None else ""))
 
 
-@db_app.command("grant")
-def db_grant(
-    ctx: typer.Context,
-    role: Annotated[str, typer.Argument(help="The PostgreSQL role servers are to run as (it must exist).")],
-    db: DbOpt = None,
-    json: JsonOpt = False,
-) -> None:
-    """Let a PostgreSQL role that owns nothing read and add rows to the referee's tables, and nothing
+@db_app.command("grant", help=N_("""Let a PostgreSQL role that owns nothing read and add rows to the referee's tables, and nothing
     more: servers run as it cannot rewrite or delete the log, nor switch its triggers off. Run it as the
     tables' owner (after `referee db migrate`).
 
     Example: referee db grant referee_writer --db postgresql://referee_owner@db.hall.lan/referee
-    """
+    """))
+def db_grant(
+    ctx: typer.Context,
+    role: Annotated[str, typer.Argument(help=N_("The PostgreSQL role servers are to run as (it must exist)."))],
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
     from referee.errors import StorageError
     from referee.engine.codes import StoreCode
     from referee.store import StoreError, open_store
@@ -220,15 +216,14 @@ def db_grant(
     print(f"{role} may now read and add rows to the referee's tables ({statements} grants); it owns none of them")
 
 
-@scenario_app.command("run")
-def scenario_run(
-    files: Annotated[list[str], typer.Argument(help="Scenario files or folders of them.")],
-    json: JsonOpt = False,
-) -> None:
-    """Run scenario files; exit 0 only if every step of every file holds.
+@scenario_app.command("run", help=N_("""Run scenario files; exit 0 only if every step of every file holds.
 
     Example: referee scenario run tests/scenarios/by_all_means/
-    """
+    """))
+def scenario_run(
+    files: Annotated[list[str], typer.Argument(help=N_("Scenario files or folders of them."))],
+    json: JsonOpt = False,
+) -> None:
     from referee.scenario import expand, run_file
 
     paths = expand(files)

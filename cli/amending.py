@@ -7,25 +7,15 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from referee.i18n import N_
+
 from cli.common import DbOpt, JsonOpt, app, local_referee, print_json
 
 if TYPE_CHECKING:
     from referee.amend import Amendment
 
 
-@app.command()
-def amend(
-    ctx: typer.Context,
-    match: Annotated[str, typer.Argument(help="Match id.")],
-    line: Annotated[str, typer.Argument(metavar="LINE", help="The line to correct: its number in the imported transcript (23 or line:23), or an entry (entry:8 or #8).")],
-    text: Annotated[str, typer.Argument(metavar="TEXT", help="The corrected line: 'seat: intent', or the intent alone for the same seat.")],
-    reason: Annotated[str, typer.Option("--reason", help="Why the line is corrected (kept in the log).")] = "",
-    by: Annotated[str, typer.Option("--by", help="Who corrects it (a name, kept in the log).")] = "",
-    expect_seq: Annotated[int | None, typer.Option("--expect-seq", help="Refuse (exit 4) unless the log is at this entry.")] = None,
-    db: DbOpt = None,
-    json: JsonOpt = False,
-) -> None:
-    """Correct a line after import: an audited correction appended to the log. The original line stays,
+@app.command(help=N_("""Correct a line after import: an audited correction appended to the log. The original line stays,
     shown as amended; the corrected line is adjudicated in its place and every later entry is played
     again (as `rule --main` does), each new verdict shown. Works on a finished match (the arbiter's undo
     reopens it); the result follows, and so does the table's result in its tournament. Refused, with
@@ -34,7 +24,18 @@ def amend(
     written (whatever its verdict).
 
     Example: referee amend 3f9c 23 "alice: draw_main card=T14" --reason "the sheet says T14" --by "Jo (arbiter)"
-    """
+    """))
+def amend(
+    ctx: typer.Context,
+    match: Annotated[str, typer.Argument(help=N_("Match id."))],
+    line: Annotated[str, typer.Argument(metavar="LINE", help=N_("The line to correct: its number in the imported transcript (23 or line:23), or an entry (entry:8 or #8)."))],
+    text: Annotated[str, typer.Argument(metavar="TEXT", help=N_("The corrected line: 'seat: intent', or the intent alone for the same seat."))],
+    reason: Annotated[str, typer.Option("--reason", help=N_("Why the line is corrected (kept in the log)."))] = "",
+    by: Annotated[str, typer.Option("--by", help=N_("Who corrects it (a name, kept in the log)."))] = "",
+    expect_seq: Annotated[int | None, typer.Option("--expect-seq", help=N_("Refuse (exit 4) unless the log is at this entry."))] = None,
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
     from referee import amend as amending
 
     local = local_referee(ctx, db)

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, NoReturn
 
 import typer
 
+from referee.i18n import N_
+
 from cli.lazy import LateTyper
 from cli.codes import ClientCode
 
@@ -26,18 +28,18 @@ if TYPE_CHECKING:
 
 app = typer.Typer(
     name="referee",
-    help="Adjudicate tabletop games from an append-only log of intents: play, replay, import, audit.",
+    help=N_("Adjudicate tabletop games from an append-only log of intents: play, replay, import, audit."),
     no_args_is_help=True,
     add_completion=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-scenario_app = typer.Typer(help="Run scenario files (conformance tests anyone can write).", no_args_is_help=True)
+scenario_app = typer.Typer(help=N_("Run scenario files (conformance tests anyone can write)."), no_args_is_help=True)
 app.add_typer(scenario_app, name="scenario")
 #: `referee tournament ...`: its commands are in cli/tournament.py, imported only when this group is built
-tournament_app = LateTyper("cli.tournament", help="Tournaments: players, pairings, results from the match logs, standings.",
+tournament_app = LateTyper("cli.tournament", help=N_("Tournaments: players, pairings, results from the match logs, standings."),
                            no_args_is_help=True)
 app.add_typer(tournament_app, name="tournament")
-db_app = typer.Typer(help="Move matches between databases (SQLite files and PostgreSQL URLs).", no_args_is_help=True)
+db_app = typer.Typer(help=N_("Move matches between databases (SQLite files and PostgreSQL URLs)."), no_args_is_help=True)
 app.add_typer(db_app, name="db")
 
 
@@ -53,16 +55,15 @@ class Connection(NamedTuple):
     db: str | None = None
 
 
-@app.callback()
+@app.callback(help=N_("""Adjudicate tabletop games from an append-only log of intents: play, replay, import, audit."""))
 def _client_mode(
     ctx: typer.Context,
-    server: Annotated[str | None, typer.Option("--server", envvar="REFEREE_SERVER", help="Talk to a referee server (URL) instead of a local database: new, play, legal, show, log, export, undo, redo, rule, confirm, annotate, audit, replay, diff, ratings, and tournament (with a tournament's token).", show_default=False)] = None,
-    token: Annotated[str | None, typer.Option("--token", envvar="REFEREE_TOKEN", help="The token to use with --server: a match's (a seat's, the arbiter's or the spectators'), or for tournament commands a tournament's.", show_default=False)] = None,
-    db: Annotated[str | None, typer.Option("--db", help="The database for the command (as its own --db): a SQLite file or a postgresql:// URL.", show_default=False)] = None,
-    lang: Annotated[str | None, typer.Option("--lang", help="The language people read: en or ru (else $REFEREE_LANG, else the locale's, else en). Codes, notation and --json stay as they are.", show_default=False)] = None,
-    durability: Annotated[str | None, typer.Option("--durability", help="full (the default): an entry is reported only once it is on disk; normal: several times faster appends for bulk imports and benchmarks, but an OS crash or power loss can lose the last acknowledged entries. Also $REFEREE_DURABILITY.", show_default=False)] = None,
+    server: Annotated[str | None, typer.Option("--server", envvar="REFEREE_SERVER", help=N_("Talk to a referee server (URL) instead of a local database: new, play, legal, show, log, export, undo, redo, rule, confirm, annotate, audit, replay, diff, ratings, and tournament (with a tournament's token)."), show_default=False)] = None,
+    token: Annotated[str | None, typer.Option("--token", envvar="REFEREE_TOKEN", help=N_("The token to use with --server: a match's (a seat's, the arbiter's or the spectators'), or for tournament commands a tournament's."), show_default=False)] = None,
+    db: Annotated[str | None, typer.Option("--db", help=N_("The database for the command (as its own --db): a SQLite file or a postgresql:// URL."), show_default=False)] = None,
+    lang: Annotated[str | None, typer.Option("--lang", help=N_("The language people read: en or ru (else $REFEREE_LANG, else the locale's, else en). Codes, notation and --json stay as they are."), show_default=False)] = None,
+    durability: Annotated[str | None, typer.Option("--durability", help=N_("full (the default): an entry is reported only once it is on disk; normal: several times faster appends for bulk imports and benchmarks, but an OS crash or power loss can lose the last acknowledged entries. Also $REFEREE_DURABILITY."), show_default=False)] = None,
 ) -> None:
-    """Adjudicate tabletop games from an append-only log of intents: play, replay, import, audit."""
     from referee import i18n
 
     i18n.use(i18n.choose(lang))  # every run chooses afresh (a process may run several commands: the tests)
@@ -76,9 +77,9 @@ def connection(ctx: typer.Context) -> Connection:
 
 DbOpt = Annotated[
     str | None,
-    typer.Option("--db", help="SQLite database file, or a postgresql://user@host/dbname URL (default: $REFEREE_DB or ./referee.db)", show_default=False),
+    typer.Option("--db", help=N_("SQLite database file, or a postgresql://user@host/dbname URL (default: $REFEREE_DB or ./referee.db)"), show_default=False),
 ]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON instead of tables.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help=N_("Print machine-readable JSON instead of tables."))]
 
 
 class Exit(Exception):

@@ -9,6 +9,8 @@ from typing import Annotated
 
 import typer
 
+from referee.i18n import N_
+
 from cli.common import DbOpt, JsonOpt, app, local_referee, print_json
 
 
@@ -35,20 +37,19 @@ def lines(found: object) -> str:
     return "".join(line + "\n" for line in out)
 
 
-@app.command()
-def player(
-    ctx: typer.Context,
-    name: Annotated[str, typer.Argument(help="The player: a seat name, as the matches and tournaments name them.")],
-    game: Annotated[str | None, typer.Option("--game", help="Only this game's matches.", show_default=False)] = None,
-    db: DbOpt = None,
-    json: JsonOpt = False,
-) -> None:
-    """One player's history: the events they played in, their matches (opponents, result, last activity),
+@app.command(help=N_("""One player's history: the events they played in, their matches (opponents, result, last activity),
     wins-draws-losses and win rate per game, and their rating (openskill, as `referee ratings`) after each
     rated match. Forks are left out. An unknown player is refused (exit 3) with the closest names.
 
     Example: referee player alice --game by_all_means
-    """
+    """))
+def player(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help=N_("The player: a seat name, as the matches and tournaments name them."))],
+    game: Annotated[str | None, typer.Option("--game", help=N_("Only this game's matches."), show_default=False)] = None,
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
     from referee.players import of_database
 
     found = of_database(local_referee(ctx, db), name, game=game)
