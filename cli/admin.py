@@ -46,7 +46,7 @@ def serve(
     from cli.serve import serve as run_server
 
     if workers < 1:
-        fail("--workers must be 1 or more")
+        fail(N_("--workers must be 1 or more"))
     _adopt(adopt)
     run_server(host, port, db_path(ctx, db), workers=workers, durability=connection(ctx).durability)
 
@@ -106,7 +106,7 @@ def db_copy(
     from referee.store import StoreError, open_store
 
     if connection(ctx).server:
-        fail("db copy works on databases, not through --server")
+        fail(N_("db copy works on databases, not through --server"))
     _adopt(adopt)
     try:
         src = open_store(source, create=False)
@@ -116,7 +116,8 @@ def db_copy(
     try:
         report = copy_matches(src, dst, lambda mid, done, total: None)
     except StoreError as exc:
-        raise StorageError(StoreCode.FAILED, f"{exc}; nothing more was copied (run it again once that is settled)") from None
+        raise StorageError.said(StoreCode.FAILED, N_("{problem}; nothing more was copied (run it again once that is settled)"),
+                                problem=str(exc)) from None
     finally:
         src.close()
         dst.close()
@@ -142,7 +143,7 @@ def db_summaries(ctx: typer.Context, db: DbOpt = None, json: JsonOpt = False) ->
     from referee.summaries import rebuild_all
 
     if connection(ctx).server:
-        fail("db summaries works on a database, not through --server")
+        fail(N_("db summaries works on a database, not through --server"))
     try:
         count, changed = rebuild_all(local_referee(ctx, db))
     except StoreError as exc:
@@ -166,7 +167,7 @@ def db_migrate(ctx: typer.Context, db: DbOpt = None, adopt: AdoptOpt = False, js
     from referee.store.postgres import shown
 
     if connection(ctx).server:
-        fail("db migrate works on a database, not through --server")
+        fail(N_("db migrate works on a database, not through --server"))
     _adopt(adopt)
     path = db_path(ctx, db)
     try:
@@ -200,9 +201,9 @@ def db_grant(
 
     path = db_path(ctx, db)
     if connection(ctx).server or not is_url(path):
-        fail("db grant works on a PostgreSQL database (a postgresql:// URL)")
+        fail(N_("db grant works on a PostgreSQL database (a postgresql:// URL)"))
     if not role or len(role) > 63 or not all(c.isalnum() or c in "_-" for c in role):
-        fail(f"{role!r} is not a role name (letters, digits, _ and -, at most 63)")
+        fail(N_("{role!r} is not a role name (letters, digits, _ and -, at most 63)"), role=role)
     try:
         store = open_store(path, create=False)
         assert isinstance(store, PostgresStore)
@@ -228,7 +229,7 @@ def scenario_run(
 
     paths = expand(files)
     if not paths:
-        fail("no scenario files found in " + ", ".join(files))
+        fail(N_("no scenario files found in {files}"), files=", ".join(files))
     results = [run_file(p) for p in paths]
     failed = [r for r in results if not r.passed]
     if json:

@@ -43,6 +43,11 @@ db_app = typer.Typer(help=N_("Move matches between databases (SQLite files and P
 app.add_typer(db_app, name="db")
 
 
+#: a command that needs a local database, run with --server
+LOCAL_ONLY = N_("this command needs a local database (it is not available with --server); drop --server/--token "
+                "or use the HTTP API (see /schema on the server)")
+
+
 class Connection(NamedTuple):
     """Where the commands find their referee: a server (client mode, ``--server URL --token T``), or,
     without one, a local database. The callback puts it on the context (``ctx.obj``) for the command."""
@@ -92,7 +97,7 @@ def db_path(ctx: typer.Context, db: str | None) -> str:
     play ...``), else $REFEREE_DB, else ./referee.db. Two different --db are refused."""
     outer = connection(ctx).db
     if db and outer and db != outer:
-        fail(f"--db given twice: {outer!r} before the command and {db!r} after it; give one")
+        fail(N_("--db given twice: {outer!r} before the command and {db!r} after it; give one"), outer=outer, db=db)
     return db or outer or os.environ.get("REFEREE_DB") or "referee.db"
 
 
@@ -112,11 +117,7 @@ def local_referee(ctx: typer.Context, db: str | None, *, create: bool = False) -
     if connection(ctx).server:
         from referee.errors import BadInput
 
-        raise BadInput(
-            ClientCode.UNSUPPORTED,
-            "this command needs a local database (it is not available with --server); drop --server/--token "
-            "or use the HTTP API (see /schema on the server)",
-        )
+        raise BadInput.said(ClientCode.UNSUPPORTED, LOCAL_ONLY)
     from referee.errors import StorageError
     from referee.engine.codes import StoreCode
     from referee.service import Referee
@@ -125,7 +126,7 @@ def local_referee(ctx: typer.Context, db: str | None, *, create: bool = False) -
     path = db_path(ctx, db)
     every = os.environ.get("REFEREE_SNAPSHOT_EVERY", "")
     if every and not every.isdigit():
-        fail(f"REFEREE_SNAPSHOT_EVERY must be a whole number of entries, not {every!r}")
+        fail(N_("REFEREE_SNAPSHOT_EVERY must be a whole number of entries, not {every!r}"), every=every)
     try:
         store = open_store(path, create=create, durability=connection(ctx).durability)
     except StoreError as exc:
@@ -139,11 +140,13 @@ def print_json(value: Any) -> None:
     sys.stdout.write(msgspec.json.format(msgspec.json.encode(value), indent=2).decode() + "\n")
 
 
-def fail(message: str, code: int = 2) -> NoReturn:
+def fail(message: str, code: int = 2, **values: Any) -> NoReturn:
+    """Bad input, said through the catalog: ``message`` a template marked ``N_`` and filled with ``values``
+    (English in ``--json``, the reader's language on stderr)."""
     from referee.engine.codes import InputCode
     from referee.errors import BadInput
 
-    err = BadInput(InputCode.INVALID, message)
+    err = BadInput.said(InputCode.INVALID, message, **values)
     err.exit_code = code
     raise err
 
@@ -153,7 +156,7 @@ def kv(items: list[str] | None, what: str) -> dict[str, str]:
     for item in items or []:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            fail(f"{what} {item!r} is not name=value (e.g. --{what} reaction_window=false)")
+            fail(N_("{what} {item!r} is not name=value (e.g. --{what} reaction_window=false)"), what=what, item=item)
         out[key.strip()] = value.strip()
     return out
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from referee.i18n import N_
+from referee.i18n import N_, gettext
 
 from cli.common import (
     Connection,
@@ -120,7 +120,7 @@ def new(
         pos = pos["position"]
     conn = connection(ctx)
     if players is None and continue_from is None:
-        fail("name the seats: --players alice,bob (or continue a finished match: --continue-from MATCH)")
+        fail(N_("name the seats: --players alice,bob (or continue a finished match: --continue-from MATCH)"))
     if conn.server:
         _new_remote(conn, game, players, kv(option, "option"), cards, kv(deck, "deck"), seed, chance, pos, title,
                     undo_policy, json, continue_from)
@@ -218,7 +218,7 @@ def legal(
     json: JsonOpt = False,
 ) -> None:
     if seat is not None and as_ is not None and seat != as_:
-        fail(f"name one seat: {seat!r} or --as {as_!r}")
+        fail(N_("name one seat: {seat!r} or --as {as_!r}"), seat=seat, as_=as_)
     service = referee_for(ctx, db)
     answer = service.legal(match, as_ or seat, blind=as_ is not None)
     if json:
@@ -271,7 +271,7 @@ def import_(
         from cli.amending import revised
 
         if check or again or strict:
-            fail("--revise writes a revision of the match: it takes neither --check, --again nor --strict")
+            fail(N_("--revise writes a revision of the match: it takes neither --check, --again nor --strict"))
 
         return revised(local_referee(ctx, db), revise, text, reason=reason, by=by, source=source, base=base, json=json)
     if table is not None and connection(ctx).server:
@@ -353,7 +353,7 @@ def _to_table(service: Any, text: str, source: str, base: str, parsed: Any, tabl
     if where is None:
         return False
     if again:
-        fail("--again makes a second match; a table has one match (a corrected transcript revises it)")
+        fail(N_("--again makes a second match; a table has one match (a corrected transcript revises it)"))
     answer = attach.import_to_table(tournaments, text, source, base, where, parsed, check=check, by=by, why=why)
     _shown(source, answer, json=json, strict=strict)
     return True
@@ -409,7 +409,7 @@ def annotate(
 ) -> None:
     kinds = ("comment", "disputed", "ruling", "good", "mistake")
     if kind not in kinds:
-        fail(f"--kind must be one of {', '.join(kinds)}, not {kind!r}")
+        fail(N_("--kind must be one of {kinds}, not {kind!r}"), kinds=", ".join(kinds), kind=kind)
     service = referee_for(ctx, db)
     from referee import entryref
 
@@ -441,11 +441,11 @@ def audit(
     json: JsonOpt = False,
 ) -> None:
     if (match is None) == (not all_):
-        fail("name one match, or pass --all (e.g. referee audit 3f9c)")
+        fail(N_("name one match, or pass --all (e.g. referee audit 3f9c)"))
     if expect_head is not None and match is None:
-        fail("--expect-head names one match's head: name the match (e.g. referee audit 3f9c --expect-head HEAD)")
+        fail(N_("--expect-head names one match's head: name the match (e.g. referee audit 3f9c --expect-head HEAD)"))
     if jobs < 0:
-        fail(f"--jobs must be 1 or more (0 = the cores available), not {jobs}")
+        fail(N_("--jobs must be 1 or more (0 = the cores available), not {jobs}"), jobs=jobs)
     if jobs == 0:
         from referee.audit import default_jobs
 
@@ -511,6 +511,8 @@ from cli import amending  # noqa: E402,F401
 from cli import players  # noqa: E402,F401
 
 
+INTERRUPTED = N_("interrupted")
+
 #: the options before the command that take a value (``--lang`` among them)
 _GLOBAL_VALUES = ("--server", "--token", "--db", "--lang", "--durability")
 
@@ -543,7 +545,7 @@ def run(argv: list[str] | None = None) -> None:
         code = lean(app)(args=argv, standalone_mode=False)
         if isinstance(code, int) and not isinstance(code, bool) and code != 0:
             if code == 130:
-                sys.stderr.write("interrupted\n")
+                sys.stderr.write(gettext(INTERRUPTED) + "\n")
             sys.exit(code)
     except Exit as exc:
         sys.exit(exc.code)
@@ -553,7 +555,7 @@ def run(argv: list[str] | None = None) -> None:
         exc.show()
         sys.exit(2)
     except KeyboardInterrupt:
-        sys.stderr.write("interrupted\n")
+        sys.stderr.write(gettext(INTERRUPTED) + "\n")
         sys.exit(130)
     except BrokenPipeError:
         # the reader went away (``referee log ... | head``): stop quietly, as a program killed by SIGPIPE
@@ -563,7 +565,7 @@ def run(argv: list[str] | None = None) -> None:
         sys.exit(141)
     except RecursionError:
         # only input nested past the stack gets here (each reader bounds what it knows of)
-        sys.stderr.write("error: the input nests too deeply to read\n")
+        sys.stderr.write(gettext(N_("error: the input nests too deeply to read")) + "\n")
         sys.exit(2)
     except Exception as exc:  # noqa: BLE001 - the one place errors become exit codes
         from referee.errors import BadInput, RefereeError
@@ -574,13 +576,12 @@ def run(argv: list[str] | None = None) -> None:
         if isinstance(exc, RefereeError):
             if "--json" in (argv if argv is not None else sys.argv[1:]):
                 print_json({"code": exc.code, "message": exc.message, "detail": exc.detail})
-            sys.stderr.write(f"error: {exc.message}\n")
+            sys.stderr.write(gettext(N_("error: {message}"), message=exc.text(gettext)) + "\n")
             sys.exit(exc.exit_code)
         if os.environ.get("REFEREE_DEBUG"):
             raise
-        sys.stderr.write(
-            f"internal error: {type(exc).__name__}: {exc} (a bug in referee; rerun with REFEREE_DEBUG=1 for details)\n"
-        )
+        sys.stderr.write(gettext(N_("internal error: {kind}: {problem} (a bug in referee; rerun with REFEREE_DEBUG=1 for "
+                                    "details)"), kind=type(exc).__name__, problem=exc) + "\n")
         sys.exit(70)
 
 

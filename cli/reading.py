@@ -14,7 +14,7 @@ import typer
 
 from referee.i18n import N_
 
-from cli.common import DbOpt, Exit, JsonOpt, connection, db_path, fail, local_referee, print_json, referee_for, app
+from cli.common import DbOpt, Exit, JsonOpt, connection, db_path, LOCAL_ONLY, fail, local_referee, print_json, referee_for, app
 from cli.codes import ClientCode
 
 if TYPE_CHECKING:
@@ -126,7 +126,8 @@ def _log_only(only: str | None) -> tuple[str, ...]:
     kinds = tuple(LOG_ONLY_ALIASES.get(k.strip(), k.strip()) for k in only.split(",") if k.strip())
     bad = [k for k in kinds if k not in LOG_ONLY]
     if bad or not kinds:
-        fail(f"--only takes a comma-separated list of {', '.join(LOG_ONLY)}; not {', '.join(bad) or repr(only)}")
+        fail(N_("--only takes a comma-separated list of {kinds}; not {bad}"), kinds=", ".join(LOG_ONLY),
+             bad=", ".join(bad) or repr(only))
     return kinds
 
 
@@ -172,9 +173,10 @@ def matches(
     json: JsonOpt = False,
 ) -> None:
     if status not in (None, "playing", "over"):
-        fail(f"--status is playing or over, not {status!r}")
+        fail(N_("--status is playing or over, not {status!r}"), status=status)
     if (limit is not None and limit < 0) or offset < 0:
-        fail(f"--limit and --offset are counts of matches (0 or more), not {limit if limit is not None and limit < 0 else offset}")
+        fail(N_("--limit and --offset are counts of matches (0 or more), not {count}"),
+             count=limit if limit is not None and limit < 0 else offset)
     from referee import summaries
 
     store = _local_store(ctx, db)
@@ -222,8 +224,7 @@ def _local_store(ctx: typer.Context, db: str | None) -> Store:
 
     conn = connection(ctx)
     if conn.server:
-        raise BadInput(ClientCode.UNSUPPORTED, "this command needs a local database (it is not available with "
-                       "--server); drop --server/--token or use the HTTP API (see /schema on the server)")
+        raise BadInput.said(ClientCode.UNSUPPORTED, LOCAL_ONLY)
     try:
         return open_store(db_path(ctx, db), create=False, durability=conn.durability)
     except StoreError as exc:
@@ -249,7 +250,7 @@ def diff(
     def split(ref: str) -> tuple[str, int | None]:
         mid, sep, n = ref.partition("@")
         if sep and not (n.isdigit() or entryref.is_line(n)):
-            fail(f"{ref!r}: expected MATCH, MATCH@N with N an entry number, or MATCH@line:N")
+            fail(N_("{ref!r}: expected MATCH, MATCH@N with N an entry number, or MATCH@line:N"), ref=ref)
         return mid, entryref.resolve(service, mid, n, ref) if sep else None
 
     (ma, na), (mb, nb) = split(a), split(b)

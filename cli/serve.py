@@ -10,6 +10,7 @@ import os
 import sys
 from typing import Any
 from referee.engine.codes import StoreCode
+from referee.i18n import N_
 
 
 def app() -> Any:
@@ -58,8 +59,9 @@ def _seconds(name: str, default: float) -> float:
         from referee.engine.codes import InputCode
         from referee.errors import BadInput
 
-        raise BadInput(InputCode.BAD_ARGUMENT, f"{name} must be a number of seconds (0 < seconds <= 86400), not "
-                       f"{raw[:40]!r}; unset it for the default, {default:g} s")
+        raise BadInput.said(InputCode.BAD_ARGUMENT, N_("{name} must be a number of seconds (0 < seconds <= 86400), not "
+                                                       "{raw!r}; unset it for the default, {default:g} s"),
+                            name=name, raw=raw[:40], default=default)
     return value
 
 

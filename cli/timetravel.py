@@ -39,7 +39,7 @@ def rule(
 
     if connection(ctx).server:
         if main:
-            fail("--main needs the match's own database (it is not available with --server)")
+            fail(N_("--main needs the match's own database (it is not available with --server)"))
         service = referee_for(ctx, db)
         entry = entryref.resolve(service, match, entry_, "the entry ruled on")
         report_entry(service.rule_stands(match, entry, reason=reason, expected_seq=expect_seq), json)

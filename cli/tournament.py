@@ -63,7 +63,7 @@ def _kv_ints(text: str | None, what: str) -> dict[str, int]:
         key, sep, value = item.partition("=")
         digits = value.strip().lstrip("-")
         if not sep or not key.strip() or not digits.isdigit() or len(digits) > 12:
-            fail(f"{what} {item!r} is not name=whole number (e.g. --{what} alice=12,bob=9)")
+            fail(N_("{what} {item!r} is not name=whole number (e.g. --{what} alice=12,bob=9)"), what=what, item=item)
         out[key.strip()] = int(value.strip())
     return out
 
@@ -134,7 +134,7 @@ def new(
     for item in option or []:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            fail(f"option {item!r} is not name=value (e.g. --option reaction_window=false)")
+            fail(N_("option {item!r} is not name=value (e.g. --option reaction_window=false)"), item=item)
         opts[key.strip()] = value.strip()
     cards, cards_text = _card_file(cards)
     if connection(ctx).server:
@@ -191,7 +191,7 @@ def _new_remote(ctx: typer.Context, name: str, game: str, format: str, rounds: i
     try:
         req = msgspec.convert({k: v for k, v in body.items() if v is not None}, CreateTournament)
     except msgspec.ValidationError as exc:
-        fail(f"tournament new: {exc}")
+        fail(N_("tournament new: {problem}"), problem=str(exc))
     made = RemoteTournaments(conn.server or "", conn.token, need_token=False).create(req)
     hall = f"{(conn.server or '').rstrip('/')}/hall/{made.tournament}"
     if json:
@@ -360,7 +360,7 @@ def pair(
     from schemas.tournament import PairRequest
 
     if manual is not None and manual_file is not None:
-        fail("--manual and --manual-file: give the pairing once")
+        fail(N_("--manual and --manual-file: give the pairing once"))
     if manual_file is not None:
         from referee.inputs import read_file
 

@@ -40,11 +40,11 @@ def clock(
     from referee.tournament.service import Tournaments
 
     if action not in ACTIONS:
-        fail(f"the clock's action is one of {', '.join(ACTIONS)}, not {action!r}", code=2)
+        fail(N_("the clock's action is one of {actions}, not {action!r}"), code=2, actions=", ".join(ACTIONS), action=action)
     if minutes is not None and action != "start":
-        fail(f"--minutes goes with start only, not {action}", code=2)
+        fail(N_("--minutes goes with start only, not {action}"), code=2, action=action)
     if action == "start" and minutes is None:
-        fail("starting the clock needs the round's time: --minutes 50", code=2)
+        fail(N_("starting the clock needs the round's time: --minutes 50"), code=2)
     conn = connection(ctx)
     if conn.server:
         _remote(conn.server, conn.token, tournament, action, minutes, reason, json)

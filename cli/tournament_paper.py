@@ -25,8 +25,8 @@ BaseOpt = Annotated[str, typer.Option("--base-url", help=N_("The hall server's a
 
 def _local_only(ctx: typer.Context, what: str) -> None:
     if connection(ctx).server:
-        fail(f"tournament {what} reads the organiser's own database; over a server the tokens are the ones "
-             "`tournament new` printed (run it without --server)", code=2)
+        fail(N_("tournament {what} reads the organiser's own database; over a server the tokens are the ones "
+                "`tournament new` printed (run it without --server)"), code=2, what=what)
 
 
 def _base(url: str) -> str:
@@ -34,7 +34,7 @@ def _base(url: str) -> str:
 
     parts = urlsplit(url.strip())
     if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
-        fail(f"--base-url {url!r} is not an http(s) address like {SERVE_DEFAULT}", code=2)
+        fail(N_("--base-url {url!r} is not an http(s) address like {example}"), code=2, url=url, example=SERVE_DEFAULT)
     return url.strip().rstrip("/")
 
 

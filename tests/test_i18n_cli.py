@@ -96,3 +96,26 @@ def test_an_unknown_language_before_a_help_is_refused(cli, english):
     assert r.code == 2
     assert r.err == "error: --lang 'xx' is not a language the referee speaks: expected one of en, ru\n"
     assert r.out == ""
+
+
+def test_a_cli_error_reads_in_russian_with_its_code_and_english_json(cli, english):
+    r = cli("--lang", "ru", "annotate", "abcd", "1", "note", "--kind", "zz")
+    assert (r.code, r.out) == (2, "")
+    assert r.err == ("ошибка: --kind должен быть одним из: comment, disputed, ruling, good, mistake, "
+                     "а не 'zz'\n")
+    en = cli("annotate", "abcd", "1", "note", "--kind", "zz", "--json")
+    ru = cli("--lang", "ru", "annotate", "abcd", "1", "note", "--kind", "zz", "--json")
+    assert en.code == ru.code == 2
+    assert ru.out == en.out and '"input/invalid"' in en.out and "--kind must be one of" in en.out
+    assert en.err == "error: --kind must be one of comment, disputed, ruling, good, mistake, not 'zz'\n"
+
+
+def test_an_error_said_through_the_catalog_keeps_english_for_machines(english):
+    from referee.errors import BadInput
+
+    err = BadInput.said("cli/x", "--jobs must be 1 or more (0 = the cores available), not {jobs}", jobs=-2)
+    assert err.message == "--jobs must be 1 or more (0 = the cores available), not -2" == err.text(i18n.gettext)
+    i18n.use("ru")
+    assert err.text(i18n.gettext) == "--jobs должен быть 1 или больше (0 — число доступных ядер), а не -2"
+    assert err.message == "--jobs must be 1 or more (0 = the cores available), not -2"
+    assert BadInput("cli/x", "as recorded").text(i18n.gettext) == "as recorded"  # not said through the catalog: as it is
