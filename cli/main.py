@@ -464,7 +464,8 @@ def audit(
     else:
         from cli import render
 
-        with render.progress(f"audit {len(ids)} matches" if all_ else f"audit {ids[0]}") as moved:
+        with render.progress(gettext(N_("audit {n} matches"), n=len(ids)) if all_
+                             else gettext(N_("audit {match}"), match=ids[0])) as moved:
             reports = service.audit_many(ids, moved, jobs=jobs, accept_rules_change=accept_rules_change)
         reports = _expecting(reports, expect_head)
         render.audits(reports)

@@ -5,12 +5,13 @@ options' callback runs); English is as before and opens no catalog."""
 
 from __future__ import annotations
 
+import os
 import re
 
 import pytest
 import typer.main
 
-from conftest import ROOT  # noqa: F401 - cli is conftest's fixture
+from conftest import ROOT
 from referee import i18n
 
 _CYRILLIC = re.compile("[а-яё]", re.I)
@@ -119,3 +120,25 @@ def test_an_error_said_through_the_catalog_keeps_english_for_machines(english):
     assert err.text(i18n.gettext) == "--jobs должен быть 1 или больше (0 — число доступных ядер), а не -2"
     assert err.message == "--jobs must be 1 or more (0 = the cores available), not -2"
     assert BadInput("cli/x", "as recorded").text(i18n.gettext) == "as recorded"  # not said through the catalog: as it is
+
+
+def test_the_commands_output_reads_in_russian(cli, english, monkeypatch):
+    monkeypatch.setenv("REFEREE_LANG", "ru")
+    r = cli("new", "by_all_means", "--players", "alice,bob", "--seed", "7")
+    assert r.code == 0, r.err
+    match = r.out.strip().splitlines()[-1]
+    assert r.out.startswith("Новая партия by_all_means для игроков alice, bob (правила ")
+    r = cli("games")
+    assert "Игры" in r.out and "наборы карт" in r.out and "Нотация одной игры: referee games GAME" in r.out
+    r = cli("legal", match, "alice")
+    assert r.out.startswith("После записи 0:") and re.search(r"alice: \d+ ход(а|ов)?\b", r.out), r.out
+    r = cli("show", match)
+    assert f"партия {match} после записи 0 (глазами referee)" in r.out and "хеш позиции" in r.out
+    demo = cli("import", os.path.join(ROOT, "replays", "by_all_means", "club-night.txt")).out.strip().splitlines()[-1]
+    r = cli("annotate", demo, "5", "hello")
+    assert r.out == "К записи 5 добавлено примечание (comment).\n", r.err
+    r = cli("audit", demo)
+    assert f"✓ {demo}: 86 записей, 13 примечаний; конфигурация, каждое решение, хеш и позиция сходятся" in r.out, r.out
+    assert "голова: запись 86, " in r.out
+    r = cli("--lang", "en", "annotate", demo, "6", "again")
+    assert r.out == "Annotated entry 6 (comment).\n"
