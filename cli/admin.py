@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from referee.i18n import N_
+from referee.i18n import N_, gettext, ngettext
 
 from cli.common import DbOpt, Exit, JsonOpt, connection, db_path, fail, local_referee, print_json, app, db_app, scenario_app
 
@@ -77,11 +77,12 @@ def ratings(
 
         print_json(msgspec.to_builtins(answer))
         return
-    sys.stdout.write(f"{answer.rated} matches rated ({answer.model})"
+    sys.stdout.write(ngettext("{n} matches rated ({model})", "{n} matches rated ({model})", answer.rated,
+                              model=answer.model)
                      + "".join(f", {n} {why}" for why, n in answer.skipped.items()) + "\n")
     for i, r in enumerate(answer.players, start=1):
-        sys.stdout.write(f"{i:>4}  {r.player:<24} {r.ordinal:7.2f}  (mu {r.mu:.2f}, sigma {r.sigma:.2f}, "
-                         f"{r.matches} matches)\n")
+        figures = f"{i:>4}  {r.player:<24} {r.ordinal:7.2f}  (mu {r.mu:.2f}, sigma {r.sigma:.2f}, "
+        sys.stdout.write(figures + ngettext("{n} matches)", "{n} matches)", r.matches) + "\n")
 
 
 @db_app.command("copy", help=N_("""Copy every match (entries, snapshots, idempotency keys, annotations, token hashes, the digest of
@@ -124,10 +125,14 @@ def db_copy(
     if json:
         print_json(report)
         return
-    print(f"copied {report.matches} matches ({report.created} new, {report.up_to_date} already up to date): "
-          f"{report.entries} entries, {report.annotations} annotations, {report.tokens} tokens, "
-          f"{report.summaries} summaries, {report.transcripts} transcript digests; {report.tournaments} tournaments ({report.tournaments_created} new): "
-          f"{report.tournament_events} events, {report.tournament_tokens} tokens")
+    print(gettext("copied {matches} matches ({created} new, {up_to_date} already up to date): {entries} entries, "
+                  "{annotations} annotations, {tokens} tokens, {summaries} summaries, {transcripts} transcript digests; "
+                  "{tournaments} tournaments ({tournaments_created} new): {tournament_events} events, "
+                  "{tournament_tokens} tokens", matches=report.matches, created=report.created,
+                  up_to_date=report.up_to_date, entries=report.entries, annotations=report.annotations,
+                  tokens=report.tokens, summaries=report.summaries, transcripts=report.transcripts,
+                  tournaments=report.tournaments, tournaments_created=report.tournaments_created,
+                  tournament_events=report.tournament_events, tournament_tokens=report.tournament_tokens))
 
 
 @db_app.command("summaries", help=N_("""Rebuild every match's summary (what `referee matches`, standings and ratings read) from its log,
@@ -151,8 +156,8 @@ def db_summaries(ctx: typer.Context, db: DbOpt = None, json: JsonOpt = False) ->
     if json:
         print_json({"matches": count, "rebuilt": changed})
         return
-    print(f"{count} summaries checked; {len(changed)} were missing or differed and were rebuilt"
-          + (": " + ", ".join(changed) if changed else ""))
+    print(gettext("{count} summaries checked; {changed} were missing or differed and were rebuilt", count=count,
+                  changed=len(changed)) + (": " + ", ".join(changed) if changed else ""))
 
 
 @db_app.command("migrate", help=N_("""Create the referee's tables, or bring them to this version's schema (what opening the database
@@ -179,7 +184,8 @@ def db_migrate(ctx: typer.Context, db: DbOpt = None, adopt: AdoptOpt = False, js
     if json:
         print_json({"database": shown(path), "schema": version})
         return
-    print(f"{shown(path)} is a referee database" + (f" (schema {version})" if version is not None else ""))
+    print(gettext("{database} is a referee database", database=shown(path))
+          + (gettext(" (schema {version})", version=version) if version is not None else ""))
 
 
 @db_app.command("grant", help=N_("""Let a PostgreSQL role that owns nothing read and add rows to the referee's tables, and nothing
@@ -214,7 +220,8 @@ def db_grant(
     if json:
         print_json({"role": role, "grants": statements})
         return
-    print(f"{role} may now read and add rows to the referee's tables ({statements} grants); it owns none of them")
+    print(gettext("{role} may now read and add rows to the referee's tables ({statements} grants); it owns none of them",
+                  role=role, statements=statements))
 
 
 @scenario_app.command("run", help=N_("""Run scenario files; exit 0 only if every step of every file holds.

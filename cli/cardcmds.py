@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from referee.i18n import N_
+from referee.i18n import N_, gettext, ngettext
 
 from cli.common import JsonOpt, kv, print_json, app
 
@@ -41,8 +41,9 @@ def cards(
         print_json({"game": found.id, "cards": name, "listed": rows})
         return
     if not rows:
-        sys.stdout.write(f"{found.name} lists no cards for card set {name}: the game declares no listing "
-                         f"(its rules' `listing` hook); `referee games {found.id}` shows what its intents take\n")
+        sys.stdout.write(gettext("{game} lists no cards for card set {name}: the game declares no listing (its rules' "
+                                 "`listing` hook); `referee games {id}` shows what its intents take", game=found.name,
+                                 name=name, id=found.id) + "\n")
         return
     from cli import scorekeeping
 
@@ -76,4 +77,4 @@ def template(
         sys.stdout.write(text)
         return
     outfile.write(output, [text], new_only=True)
-    sys.stderr.write(f"Wrote {output}: fill it in, then `referee import {output} --check`\n")
+    sys.stderr.write(gettext("Wrote {output}: fill it in, then `referee import {output} --check`", output=output) + "\n")

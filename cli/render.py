@@ -136,7 +136,12 @@ def tokens(server: str, answer: MatchCreated) -> None:
     con.print(gettext(N_("Each seat plays from its phone at its page (the token in the fragment, never sent to the "
                          "server):")))
     for seat, token in {**minted.seats, **minted.actors}.items():
-        con.print(f"  {escape(seat)}: {server.rstrip('/')}/play/{info.id}#token={token}", soft_wrap=True, highlight=False)
+        con.print(f"  {escape(seat)}: {_seat_page(server, info.id, token)}", soft_wrap=True, highlight=False)
+
+
+def _seat_page(server: str, match: str, token: str) -> str:
+    """The address of a seat's page on the server, its token in the fragment."""
+    return f"{server.rstrip('/')}/play/{match}#token={token}"
 
 
 def forked(info: MatchInfo) -> None:
@@ -161,24 +166,6 @@ def matches(title: str, rows: Sequence[tuple[MatchInfo, int, Outcome | None]]) -
         table.add_row(branch + m.id, m.game, escape(", ".join(m.players)), str(m.head), shown, escape(m.event),
                       escape(m.round), escape(m.table), escape(m.title) + fork, m.created_at)
     console().print(table)
-
-
-def imported(source: str, summary: ImportSummary) -> None:
-    con = console()
-    con.print(
-        f"Imported {escape(source)} as match [bold]{summary.match_id}[/bold] ({summary.game}): "
-        f"{summary.lines} lines, [green]{summary.accepted} accepted[/green], "
-        f"[red]{summary.rejected} rejected[/red], {len(summary.problems) - summary.rejected} unreadable."
-    )
-    for p in summary.problems:
-        rule = f" ({p.rule_english or p.rule})" if p.rule else ""
-        con.print(f"  {escape(source)}:{p.line}: {escape(p.code)}: {escape(p.message)}{rule}")
-        con.print(f"      [dim]{escape(p.text)}[/dim]")
-    if summary.outcome is not None:
-        con.print(f"[bold]Result[/bold]: {outcome(summary.outcome)}")
-    else:
-        con.print("[bold]Result[/bold]: the game is not over.")
-    con.print(f"See it: referee show {summary.match_id} · referee log {summary.match_id}")
 
 
 def written(output: str, size: int, fmt_: str, role: str) -> None:

@@ -10,7 +10,7 @@ import os
 import sys
 from typing import Any
 from referee.engine.codes import StoreCode
-from referee.i18n import N_
+from referee.i18n import N_, gettext, ngettext
 
 
 def app() -> Any:
@@ -90,12 +90,14 @@ def serve(host: str, port: int, db: str, *, workers: int = 1, log_level: str = "
     except StoreError as exc:
         raise StorageError(StoreCode.UNAVAILABLE, str(exc)) from None
     if power is not None:
-        print(f"referee: warning: {power}, so this server could switch the log's append-only triggers off; "
-              "run it as a role that owns nothing (see the README's \"PostgreSQL roles\")", file=sys.stderr, flush=True)
+        print(gettext("referee: warning: {power}, so this server could switch the log's append-only triggers off; run "
+                      "it as a role that owns nothing (see the README's \"PostgreSQL roles\")", power=power),
+              file=sys.stderr, flush=True)
     os.environ["REFEREE_SERVE_DB"] = db if is_url(db) else os.path.abspath(db)
     os.environ[DURABILITY_ENV] = level  # what each worker's stores commit at
-    print(f"referee: serving {shown(db)} on http://{host}:{port} at durability {level} (API: http://{host}:{port}/schema); "
-          "Ctrl-C stops", flush=True)
+    print(gettext("referee: serving {database} on http://{host}:{port} at durability {level} (API: "
+                  "http://{host}:{port}/schema); Ctrl-C stops", database=shown(db), host=host, port=port, level=level),
+          flush=True)
     # proxy headers are not read: the service uses no client address or scheme
     uvicorn.run("cli.serve:app", factory=True, host=host, port=port, workers=workers, log_level=log_level,
                 access_log=False, proxy_headers=False, server_header=False, timeout_graceful_shutdown=3)

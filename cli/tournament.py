@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from referee.i18n import N_
+from referee.i18n import N_, gettext, ngettext
 
 import cli.tournament_paper  # noqa: F401  (declares `tournament tokens` and `slips` on tournament_app)
 import cli.tournament_clock  # noqa: F401  (declares `tournament clock` on tournament_app)
@@ -86,14 +86,16 @@ def _struct_json(value: Any) -> None:
 
 
 def _print_standings(table: StandingsAnswer) -> None:
-    sys.stdout.write(f"standings after round {table.after_round}\n")
-    _print_table(["rank", "player", *table.tiebreaks],
-                 [[str(r.rank), (r.name or r.player) + (" (dropped)" if r.dropped else ""),
+    sys.stdout.write(gettext("standings after round {round}", round=table.after_round) + "\n")
+    _print_table([gettext("rank"), gettext("player"), *table.tiebreaks],
+                 [[str(r.rank), (r.name or r.player) + (gettext(" (dropped)") if r.dropped else ""),
                    *[r.values[n] for n in table.tiebreaks]] for r in table.rows])
     if table.pending:
-        sys.stdout.write("no result yet: " + ", ".join(f"round {p.round} table {p.table}" for p in table.pending) + "\n")
+        tables = ", ".join(gettext("round {round} table {table}", round=p.round, table=p.table) for p in table.pending)
+        sys.stdout.write(gettext("no result yet: {tables}", tables=tables) + "\n")
     if table.head:
-        sys.stdout.write(f"head {table.head} (the whole record's: `tournament audit --expect-head` checks it)\n")
+        sys.stdout.write(gettext("head {head} (the whole record's: `tournament audit --expect-head` checks it)",
+                                 head=table.head) + "\n")
 
 
 @tournament_app.command("new", help=N_("""Create a tournament; prints its id alone on the last line.
@@ -151,9 +153,12 @@ def new(
                      "format": state.config.format, "players": list(state.players), "undo": state.config.undo})
         return
     cfg = state.config
-    sys.stdout.write(f"{cfg.name}: {cfg.game}, {cfg.format}" + (f", {cfg.rounds} rounds" if cfg.rounds else "")
-                     + f", {len(state.players)} players; tie-breaks {', '.join(state.tiebreaks)}; undo policy of the "
-                     f"matches: {cfg.undo}\n{state.id}\n")
+    how_many = ngettext(", {n} rounds", ", {n} rounds", cfg.rounds) if cfg.rounds else ""
+    sys.stdout.write(f"{cfg.name}: {cfg.game}, {cfg.format}" + how_many
+                     + ngettext(", {n} players; tie-breaks {tiebreaks}; undo policy of the matches: {undo}",
+                                ", {n} players; tie-breaks {tiebreaks}; undo policy of the matches: {undo}",
+                                len(state.players), tiebreaks=', '.join(state.tiebreaks), undo=cfg.undo)
+                     + f"\n{state.id}\n")
 
 
 def _card_file(cards: str | None) -> tuple[str | None, str | None]:
@@ -286,9 +291,10 @@ def player_add(
     if json:
         _struct_json(added)
         return
-    late = f" (late entry: plays from round {added.entered})" if added.entered > 1 else ""
-    sys.stdout.write(f"{added.player} registered{late}" + (f" (record {added.records})" if added.records else "")
-                     + (f"\n  token (shown once): {added.token}" if added.token else "") + "\n")
+    late = gettext(" (late entry: plays from round {round})", round=added.entered) if added.entered > 1 else ""
+    sys.stdout.write(gettext("{player} registered", player=added.player) + late
+                     + (gettext(" (record {record})", record=added.records) if added.records else "")
+                     + ("\n" + gettext("  token (shown once): {token}", token=added.token) if added.token else "") + "\n")
 
 
 @player_app.command("drop", help=N_("""Drop a player: not paired from the next round on; their games still count for their opponents.
@@ -337,7 +343,7 @@ def _done(answer: Any, json: bool) -> None:
     if json:
         _struct_json(answer)
     else:
-        sys.stdout.write(answer.done + f" (record {answer.records})\n")
+        sys.stdout.write(answer.done + gettext(" (record {record})", record=answer.records) + "\n")
 
 
 @tournament_app.command("pair", help=N_("""Pair the next round: a match for each table, its seats and tokens.
@@ -421,7 +427,8 @@ def result(
     after = answer.standings
     was = {r.player: r for r in (answer.before.rows if answer.before else ())}
     changed = [(r, was[r.player]) for r in after.rows if r.player in was and (r.rank, r.values) != (was[r.player].rank, was[r.player].values)]
-    sys.stdout.write(f"round {round_} table {table}: recorded (record {answer.records})\n")
+    sys.stdout.write(gettext("round {round} table {table}: recorded (record {record})", round=round_, table=table,
+                             record=answer.records) + "\n")
     for r, w in changed:
         moved = [f"{n} {w.values[n]} -> {r.values[n]}" for n in after.tiebreaks if w.values[n] != r.values[n]]
         rank = f"rank {w.rank} -> {r.rank}" if w.rank != r.rank else f"rank {r.rank}"
@@ -596,7 +603,8 @@ def log(ctx: typer.Context, tournament: TidArg, db: DbOpt = None, json: JsonOpt 
             event["issued"] = ", ".join(t["player"] or t["role"] for t in event["issued"])
             event["revoked"] = len(event.get("revoked") or ()) or None
         what = ", ".join(f"{k}={v}" for k, v in event.items() if v not in ("", None, [], {}, ()) and k != "points")
-        sys.stdout.write(f"{r.n}. {kind} by {r.by}" + (f": {what}" if what else "") + (f" — {r.why}" if r.why else "") + "\n")
+        sys.stdout.write(gettext("{n}. {kind} by {by}", n=r.n, kind=kind, by=r.by) + (f": {what}" if what else "")
+                         + (f" — {r.why}" if r.why else "") + "\n")
 
 
 @tournament_app.command("audit", help=N_("""Audit every match and check every result against its log.
@@ -617,7 +625,8 @@ def audit(
     if json:
         _struct_json(answer)
     else:
-        sys.stdout.write(("clean\n" if answer.clean else "\n".join(answer.findings) + "\n")
-                         + f"head {answer.head} ({answer.records} records)\n")
+        sys.stdout.write((gettext("clean") + "\n" if answer.clean else "\n".join(answer.findings) + "\n")
+                         + ngettext("head {head} ({n} records)", "head {head} ({n} records)", answer.records,
+                                    head=answer.head) + "\n")
     if not answer.clean:
         raise Exit(1)

@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from referee.i18n import N_
+from referee.i18n import N_, gettext, ngettext
 
 from cli.common import DbOpt, JsonOpt, connection, fail, local_referee, print_json, tournament_app
 
@@ -102,4 +102,5 @@ def slips(
     outfile.check(output, new_only=True)  # refused before anything is issued
     text = make(Tournaments(local_referee(ctx, db)), tournament, round_, base)
     outfile.write(output, [text], new_only=True)
-    sys.stderr.write(f"Wrote {output}: round {round_}, a page a table; print it and cut each seat's strip off\n")
+    sys.stderr.write(gettext("Wrote {output}: round {round}, a page a table; print it and cut each seat's strip off",
+                             output=output, round=round_) + "\n")

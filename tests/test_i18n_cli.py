@@ -142,3 +142,13 @@ def test_the_commands_output_reads_in_russian(cli, english, monkeypatch):
     assert "голова: запись 86, " in r.out
     r = cli("--lang", "en", "annotate", demo, "6", "again")
     assert r.out == "Annotated entry 6 (comment).\n"
+
+
+def test_a_service_error_reads_in_russian_and_its_json_is_the_english(cli, english):
+    assert cli("new", "by_all_means", "--players", "alice,bob").code == 0
+    r = cli("--lang", "ru", "show", "zzzz")
+    assert (r.code, r.err) == (3, "ошибка: в этой базе нет партии 'zzzz'; список партий — `referee matches`\n")
+    assert cli("show", "zzzz").err == "error: no match 'zzzz' in this database; `referee matches` lists them\n"
+    assert cli("--lang", "ru", "show", "zzzz", "--json").out == cli("show", "zzzz", "--json").out
+    r = cli("--lang", "ru", "new", "by_all_means", "--players", "alice")
+    assert r.err == "ошибка: By All Means — игра для 2 игроков, а названо 1: alice\n"
