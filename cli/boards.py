@@ -17,6 +17,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from cli.lines import EMOJI, NARROW, output_kind
+from referee.i18n import N_, gettext
 from referee.inputs import visible
 from referee.outcome import words as outcome_words
 
@@ -66,9 +67,10 @@ def write_state(data: StateAnswer, *, raw: bool = False) -> bool:
 
 
 def _state(data: StateAnswer) -> str:
-    lines = [f"{_text(data.game)} match {_text(data.match_id)} after entry {data.seq} (as {_text(data.as_)})"]
+    lines = [gettext(N_("{game} match {match} after entry {seq} (as {role})"), game=_text(data.game),
+                     match=_text(data.match_id), seq=data.seq, role=_text(data.as_))]
     if data.outcome:
-        lines.append(f"Game over: {_text(outcome_words(data.outcome))}")
+        lines.append(gettext(N_("Game over: {result}"), result=_text(outcome_words(data.outcome, gettext))))
     if data.headline:
         lines.append(_text(data.headline))
     worded = {b.title for b in data.sections}
@@ -80,11 +82,12 @@ def _state(data: StateAnswer) -> str:
     worded_keys = {key for b in data.boards for key in b.covers} | {key for b in data.sections for key in b.covers}
     rest = [k for k in data.state if k not in worded_keys]
     if rest:
-        lines.append(f"({', '.join(_text(k) for k in rest[:8])}{'…' if len(rest) > 8 else ''}: --raw shows every field)")
+        lines.append(gettext(N_("({fields}: --raw shows every field)"),
+                             fields=', '.join(_text(k) for k in rest[:8]) + ('…' if len(rest) > 8 else '')))
     if data.state_hash:
-        lines.append(f"state hash {_text(data.state_hash)}")
+        lines.append(gettext(N_("state hash {hash}"), hash=_text(data.state_hash)))
     else:
-        lines.append("(hidden cards are not shown; the state hash is given in the referee's view only)")
+        lines.append(gettext(N_("(hidden cards are not shown; the state hash is given in the referee's view only)")))
     return "".join(line + "\n" for line in lines)
 
 

@@ -27,6 +27,7 @@ import msgspec
 from referee.api import SubmitResult, log_span
 from referee.engine.protocol import Accepted, Held, Rejected
 from referee.errors import BadInput, ConflictError, NotFound, RefereeError, StorageError
+from referee.i18n import N_
 from schemas import Annotation, EntryView, ErrorBody, MatchInfo
 from schemas.http import (
     AuditAnswer,
@@ -60,9 +61,9 @@ class RemoteReferee:
 
     def __init__(self, server: str, token: str | None, *, timeout: float = 30.0, need_token: bool = True) -> None:
         if not server.startswith(("http://", "https://")):
-            raise BadInput(ClientCode.BAD_SERVER, f"--server must be an http:// or https:// URL, not {server!r}")
+            raise BadInput.said(ClientCode.BAD_SERVER, N_("--server must be an http:// or https:// URL, not {server!r}"), server=server)
         if not token and need_token:
-            raise BadInput(ClientCode.NO_TOKEN, "client mode needs a token: --token T or REFEREE_TOKEN (given when the match was created)")
+            raise BadInput.said(ClientCode.NO_TOKEN, N_("client mode needs a token: --token T or REFEREE_TOKEN (given when the match was created)"))
         self.server = server.rstrip("/")
         self.token = token
         self.timeout = timeout
@@ -93,7 +94,8 @@ class RemoteReferee:
                     time.sleep(0.2 * (attempt + 1))
                     continue
                 reason = getattr(exc, "reason", exc)
-                raise StorageError(ClientCode.UNREACHABLE, f"cannot reach the referee server at {self.server}: {reason}") from None
+                raise StorageError.said(ClientCode.UNREACHABLE, N_("cannot reach the referee server at {server}: {reason}"),
+                                   server=self.server, reason=reason) from None
         raise AssertionError("unreachable")
 
     def get(self, path: str, answer: type[T], query: Mapping[str, Any] | None = None) -> T:
@@ -209,7 +211,8 @@ def decode(content: bytes, answer: type[T]) -> T:
     try:
         return msgspec.json.decode(content, type=answer)
     except msgspec.DecodeError as exc:  # a server of another version, or not a referee at all
-        raise StorageError(ClientCode.BAD_ANSWER, f"the referee server's answer cannot be read: {exc}") from None
+        raise StorageError.said(ClientCode.BAD_ANSWER, N_("the referee server's answer cannot be read: {problem}"),
+                                   problem=str(exc)) from None
 
 
 def _error(exc: urllib.error.HTTPError) -> RefereeError:
@@ -220,7 +223,10 @@ def _error(exc: urllib.error.HTTPError) -> RefereeError:
     code = body.code or f"http/{exc.code}"
     message = body.message or f"the server answered {exc.code} {exc.reason}"
     if exc.code >= 500 and exc.code != 503:
-        return StorageError(code, f"the referee server failed ({exc.code}): {message}", body.detail)
+        err = StorageError.said(code, N_("the referee server failed ({status}): {message}"), status=exc.code,
+                                message=message)
+        err.detail = body.detail or {}
+        return err
     return _BY_STATUS.get(exc.code, BadInput)(code, message, body.detail)
 
 

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, NoReturn
 
 import typer
 
+from referee.i18n import N_
+
 from cli.lazy import LateTyper
 from cli.codes import ClientCode
 
@@ -26,19 +28,24 @@ if TYPE_CHECKING:
 
 app = typer.Typer(
     name="referee",
-    help="Adjudicate tabletop games from an append-only log of intents: play, replay, import, audit.",
+    help=N_("Adjudicate tabletop games from an append-only log of intents: play, replay, import, audit."),
     no_args_is_help=True,
     add_completion=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-scenario_app = typer.Typer(help="Run scenario files (conformance tests anyone can write).", no_args_is_help=True)
+scenario_app = typer.Typer(help=N_("Run scenario files (conformance tests anyone can write)."), no_args_is_help=True)
 app.add_typer(scenario_app, name="scenario")
 #: `referee tournament ...`: its commands are in cli/tournament.py, imported only when this group is built
-tournament_app = LateTyper("cli.tournament", help="Tournaments: players, pairings, results from the match logs, standings.",
+tournament_app = LateTyper("cli.tournament", help=N_("Tournaments: players, pairings, results from the match logs, standings."),
                            no_args_is_help=True)
 app.add_typer(tournament_app, name="tournament")
-db_app = typer.Typer(help="Move matches between databases (SQLite files and PostgreSQL URLs).", no_args_is_help=True)
+db_app = typer.Typer(help=N_("Move matches between databases (SQLite files and PostgreSQL URLs)."), no_args_is_help=True)
 app.add_typer(db_app, name="db")
+
+
+#: a command that needs a local database, run with --server
+LOCAL_ONLY = N_("this command needs a local database (it is not available with --server); drop --server/--token "
+                "or use the HTTP API (see /schema on the server)")
 
 
 class Connection(NamedTuple):
@@ -53,16 +60,15 @@ class Connection(NamedTuple):
     db: str | None = None
 
 
-@app.callback()
+@app.callback(help=N_("""Adjudicate tabletop games from an append-only log of intents: play, replay, import, audit."""))
 def _client_mode(
     ctx: typer.Context,
-    server: Annotated[str | None, typer.Option("--server", envvar="REFEREE_SERVER", help="Talk to a referee server (URL) instead of a local database: new, play, legal, show, log, export, undo, redo, rule, confirm, annotate, audit, replay, diff, ratings, and tournament (with a tournament's token).", show_default=False)] = None,
-    token: Annotated[str | None, typer.Option("--token", envvar="REFEREE_TOKEN", help="The token to use with --server: a match's (a seat's, the arbiter's or the spectators'), or for tournament commands a tournament's.", show_default=False)] = None,
-    db: Annotated[str | None, typer.Option("--db", help="The database for the command (as its own --db): a SQLite file or a postgresql:// URL.", show_default=False)] = None,
-    lang: Annotated[str | None, typer.Option("--lang", help="The language people read: en or ru (else $REFEREE_LANG, else the locale's, else en). Codes, notation and --json stay as they are.", show_default=False)] = None,
-    durability: Annotated[str | None, typer.Option("--durability", help="full (the default): an entry is reported only once it is on disk; normal: several times faster appends for bulk imports and benchmarks, but an OS crash or power loss can lose the last acknowledged entries. Also $REFEREE_DURABILITY.", show_default=False)] = None,
+    server: Annotated[str | None, typer.Option("--server", envvar="REFEREE_SERVER", help=N_("Talk to a referee server (URL) instead of a local database: new, play, legal, show, log, export, undo, redo, rule, confirm, annotate, audit, replay, diff, ratings, and tournament (with a tournament's token)."), show_default=False)] = None,
+    token: Annotated[str | None, typer.Option("--token", envvar="REFEREE_TOKEN", help=N_("The token to use with --server: a match's (a seat's, the arbiter's or the spectators'), or for tournament commands a tournament's."), show_default=False)] = None,
+    db: Annotated[str | None, typer.Option("--db", help=N_("The database for the command (as its own --db): a SQLite file or a postgresql:// URL."), show_default=False)] = None,
+    lang: Annotated[str | None, typer.Option("--lang", help=N_("The language people read: en or ru (else $REFEREE_LANG, else the locale's, else en). Codes, notation and --json stay as they are."), show_default=False)] = None,
+    durability: Annotated[str | None, typer.Option("--durability", help=N_("full (the default): an entry is reported only once it is on disk; normal: several times faster appends for bulk imports and benchmarks, but an OS crash or power loss can lose the last acknowledged entries. Also $REFEREE_DURABILITY."), show_default=False)] = None,
 ) -> None:
-    """Adjudicate tabletop games from an append-only log of intents: play, replay, import, audit."""
     from referee import i18n
 
     i18n.use(i18n.choose(lang))  # every run chooses afresh (a process may run several commands: the tests)
@@ -76,9 +82,9 @@ def connection(ctx: typer.Context) -> Connection:
 
 DbOpt = Annotated[
     str | None,
-    typer.Option("--db", help="SQLite database file, or a postgresql://user@host/dbname URL (default: $REFEREE_DB or ./referee.db)", show_default=False),
+    typer.Option("--db", help=N_("SQLite database file, or a postgresql://user@host/dbname URL (default: $REFEREE_DB or ./referee.db)"), show_default=False),
 ]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON instead of tables.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help=N_("Print machine-readable JSON instead of tables."))]
 
 
 class Exit(Exception):
@@ -91,7 +97,7 @@ def db_path(ctx: typer.Context, db: str | None) -> str:
     play ...``), else $REFEREE_DB, else ./referee.db. Two different --db are refused."""
     outer = connection(ctx).db
     if db and outer and db != outer:
-        fail(f"--db given twice: {outer!r} before the command and {db!r} after it; give one")
+        fail(N_("--db given twice: {outer!r} before the command and {db!r} after it; give one"), outer=outer, db=db)
     return db or outer or os.environ.get("REFEREE_DB") or "referee.db"
 
 
@@ -111,11 +117,7 @@ def local_referee(ctx: typer.Context, db: str | None, *, create: bool = False) -
     if connection(ctx).server:
         from referee.errors import BadInput
 
-        raise BadInput(
-            ClientCode.UNSUPPORTED,
-            "this command needs a local database (it is not available with --server); drop --server/--token "
-            "or use the HTTP API (see /schema on the server)",
-        )
+        raise BadInput.said(ClientCode.UNSUPPORTED, LOCAL_ONLY)
     from referee.errors import StorageError
     from referee.engine.codes import StoreCode
     from referee.service import Referee
@@ -124,7 +126,7 @@ def local_referee(ctx: typer.Context, db: str | None, *, create: bool = False) -
     path = db_path(ctx, db)
     every = os.environ.get("REFEREE_SNAPSHOT_EVERY", "")
     if every and not every.isdigit():
-        fail(f"REFEREE_SNAPSHOT_EVERY must be a whole number of entries, not {every!r}")
+        fail(N_("REFEREE_SNAPSHOT_EVERY must be a whole number of entries, not {every!r}"), every=every)
     try:
         store = open_store(path, create=create, durability=connection(ctx).durability)
     except StoreError as exc:
@@ -138,11 +140,13 @@ def print_json(value: Any) -> None:
     sys.stdout.write(msgspec.json.format(msgspec.json.encode(value), indent=2).decode() + "\n")
 
 
-def fail(message: str, code: int = 2) -> NoReturn:
+def fail(message: str, code: int = 2, **values: Any) -> NoReturn:
+    """Bad input, said through the catalog: ``message`` a template marked ``N_`` and filled with ``values``
+    (English in ``--json``, the reader's language on stderr)."""
     from referee.engine.codes import InputCode
     from referee.errors import BadInput
 
-    err = BadInput(InputCode.INVALID, message)
+    err = BadInput.said(InputCode.INVALID, message, **values)
     err.exit_code = code
     raise err
 
@@ -152,7 +156,7 @@ def kv(items: list[str] | None, what: str) -> dict[str, str]:
     for item in items or []:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            fail(f"{what} {item!r} is not name=value (e.g. --{what} reaction_window=false)")
+            fail(N_("{what} {item!r} is not name=value (e.g. --{what} reaction_window=false)"), what=what, item=item)
         out[key.strip()] = value.strip()
     return out
 

@@ -14,7 +14,8 @@ pydantic, the largest import of a ``referee play``). Here, for :func:`cli.main.r
   documented. ``tests/test_startup.py`` holds both to typer's own on every parameter. (A parameter
   of another type, an ``Enum`` or a ``Literal``, would bring pydantic back: the test then asks for
   samples of it, and the import-list test says so if ``referee play`` is concerned.)
-* help, when asked for, is typer's rich help, imported without the markdown and traceback modules
+* help, when asked for, is in the reader's language (:mod:`cli.helptext`), and is typer's rich help,
+  imported without the markdown and traceback modules
   of rich that it never uses here (:func:`rich_help`).
 
 ``app(...)`` itself (typer's testing runner, a test calling it) stays typer's eager group. New
@@ -98,12 +99,22 @@ class LazyGroup(TyperGroup):
     def get_params(self, ctx: Any) -> list[Any]:
         return plain(super().get_params(ctx))
 
+    def get_usage(self, ctx: Any) -> str:
+        from cli.helptext import usage
+
+        return usage(super().get_usage(ctx))
+
     def format_help(self, ctx: Any, formatter: Any) -> None:
+        from cli.helptext import translate
+
         rich_help()
+        translate(self, ctx)
         commands = self.commands
         if isinstance(commands, Commands):
             commands.listing = True  # the help lists the commands: their names and help, no parameters
         try:
+            for name in self.list_commands(ctx):
+                translate(self.get_command(ctx, name))
             super().format_help(ctx, formatter)
         finally:
             if isinstance(commands, Commands):
@@ -117,8 +128,16 @@ class PlainCommand(TyperCommand):
     def get_params(self, ctx: Any) -> list[Any]:
         return plain(super().get_params(ctx))
 
+    def get_usage(self, ctx: Any) -> str:
+        from cli.helptext import usage
+
+        return usage(super().get_usage(ctx))
+
     def format_help(self, ctx: Any, formatter: Any) -> None:
+        from cli.helptext import translate
+
         rich_help()
+        translate(self, ctx)
         super().format_help(ctx, formatter)
 
 

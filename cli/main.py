@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from referee.i18n import N_, gettext
+
 from cli.common import (
     Connection,
     DbOpt,
@@ -45,15 +47,14 @@ if TYPE_CHECKING:
 # -- games -----------------------------------------------------------------------------------------
 
 
-@app.command()
-def games(
-    game: Annotated[str | None, typer.Argument(help="A game id: show its intents (notation) and options.")] = None,
-    json: JsonOpt = False,
-) -> None:
-    """List the games, or show one game's intents and options.
+@app.command(help=N_("""List the games, or show one game's intents and options.
 
     Example: referee games by_all_means
-    """
+    """))
+def games(
+    game: Annotated[str | None, typer.Argument(help=N_("A game id: show its intents (notation) and options."))] = None,
+    json: JsonOpt = False,
+) -> None:
     from referee.service import Referee
     from referee.store import open_store
 
@@ -86,27 +87,7 @@ def _read_toml(path: str, what: str) -> dict[str, Any]:
     return parse_toml(read_file(path, f"{what} file", SCENARIO_MAX), f"{what} file {path}")
 
 
-@app.command()
-def new(
-    ctx: typer.Context,
-    game: Annotated[str, typer.Argument(help="Game id (see `referee games`).")],
-    players: Annotated[str | None, typer.Option("--players", "-p", help="Seat names in seating order, comma-separated "
-                                                "(with --continue-from: the previous match's, unless given).")] = None,
-    option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Match option name=value (repeatable).")] = None,
-    cards: Annotated[str | None, typer.Option("--cards", help="A bundled card set name or a card-definition TOML file.")] = None,
-    deck: Annotated[list[str] | None, typer.Option("--deck", help="seat=deck_id from the card set (repeatable).")] = None,
-    seed: Annotated[int | None, typer.Option("--seed", help="Digital match: chance comes from this seed.")] = None,
-    chance: Annotated[str | None, typer.Option("--chance", help="physical (outcomes typed in) or digital.")] = None,
-    position: Annotated[str | None, typer.Option("--position", help="TOML file of dotted-path overrides of the state after setup.")] = None,
-    title: Annotated[str, typer.Option("--title", help="A title shown in listings.")] = "",
-    undo_policy: Annotated[str, typer.Option("--undo-policy", help="Who may undo: any (seat), own_last, or arbiter.")] = "any",
-    continue_from: Annotated[str | None, typer.Option("--continue-from", help="A finished match this one continues "
-                                                      "(a series' next game): the game carries what it needs from its "
-                                                      "final state into this match's options.")] = None,
-    db: DbOpt = None,
-    json: JsonOpt = False,
-) -> None:
-    """Create a match; prints its id alone on the last line.
+@app.command(help=N_("""Create a match; prints its id alone on the last line.
 
     With --continue-from MATCH the new match continues that finished one: the game reads its final
     state and writes what carries over (X-Files: the series' next game, its score, avatars, climax deal)
@@ -114,13 +95,32 @@ def new(
 
     Example: referee new by_all_means --players alice,bob --seed 7
     Example: referee new xfiles_encounters --continue-from 3f9c --seed 8
-    """
+    """))
+def new(
+    ctx: typer.Context,
+    game: Annotated[str, typer.Argument(help=N_("Game id (see `referee games`)."))],
+    players: Annotated[str | None, typer.Option("--players", "-p", help=N_("Seat names in seating order, comma-separated "
+                                                "(with --continue-from: the previous match's, unless given)."))] = None,
+    option: Annotated[list[str] | None, typer.Option("--option", "-o", help=N_("Match option name=value (repeatable)."))] = None,
+    cards: Annotated[str | None, typer.Option("--cards", help=N_("A bundled card set name or a card-definition TOML file."))] = None,
+    deck: Annotated[list[str] | None, typer.Option("--deck", help=N_("seat=deck_id from the card set (repeatable)."))] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help=N_("Digital match: chance comes from this seed."))] = None,
+    chance: Annotated[str | None, typer.Option("--chance", help=N_("physical (outcomes typed in) or digital."))] = None,
+    position: Annotated[str | None, typer.Option("--position", help=N_("TOML file of dotted-path overrides of the state after setup."))] = None,
+    title: Annotated[str, typer.Option("--title", help=N_("A title shown in listings."))] = "",
+    undo_policy: Annotated[str, typer.Option("--undo-policy", help=N_("Who may undo: any (seat), own_last, or arbiter."))] = "any",
+    continue_from: Annotated[str | None, typer.Option("--continue-from", help=N_("A finished match this one continues "
+                                                      "(a series' next game): the game carries what it needs from its "
+                                                      "final state into this match's options."))] = None,
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
     pos = _read_toml(position, "position") if position else {}
     if "position" in pos and isinstance(pos["position"], dict):
         pos = pos["position"]
     conn = connection(ctx)
     if players is None and continue_from is None:
-        fail("name the seats: --players alice,bob (or continue a finished match: --continue-from MATCH)")
+        fail(N_("name the seats: --players alice,bob (or continue a finished match: --continue-from MATCH)"))
     if conn.server:
         _new_remote(conn, game, players, kv(option, "option"), cards, kv(deck, "deck"), seed, chance, pos, title,
                     undo_policy, json, continue_from)
@@ -171,20 +171,19 @@ def _new_remote(conn: Connection, game: str, players: str | None, options: dict[
     print(answer.match.id)
 
 
-@app.command()
+@app.command(help=N_("""Submit one intent; prints the verdict. Exit 0 if accepted, 1 if rejected (both are logged).
+
+    Example: referee play 3f9c alice draw_main card=TR6
+    """))
 def play(
     ctx: typer.Context,
-    match: Annotated[str, typer.Argument(help="Match id (a unique prefix of 4+ characters will do).")],
-    seat: Annotated[str, typer.Argument(help="The seat submitting the intent.")],
-    intent: Annotated[list[str], typer.Argument(help="The intent in notation: verb key=value ...")],
-    expect_seq: Annotated[int | None, typer.Option("--expect-seq", help="Refuse (exit 4) unless the log is at this entry.")] = None,
+    match: Annotated[str, typer.Argument(help=N_("Match id (a unique prefix of 4+ characters will do)."))],
+    seat: Annotated[str, typer.Argument(help=N_("The seat submitting the intent."))],
+    intent: Annotated[list[str], typer.Argument(help=N_("The intent in notation: verb key=value ..."))],
+    expect_seq: Annotated[int | None, typer.Option("--expect-seq", help=N_("Refuse (exit 4) unless the log is at this entry."))] = None,
     db: DbOpt = None,
     json: JsonOpt = False,
 ) -> None:
-    """Submit one intent; prints the verdict. Exit 0 if accepted, 1 if rejected (both are logged).
-
-    Example: referee play 3f9c alice draw_main card=TR6
-    """
     service = referee_for(ctx, db)
     text = " ".join(_requote(w) for w in intent)
     res = service.submit(match, seat, text, expected_seq=expect_seq)
@@ -199,18 +198,7 @@ def _requote(word: str) -> str:
     return word
 
 
-@app.command()
-def legal(
-    ctx: typer.Context,
-    match: Annotated[str, typer.Argument(help="Match id.")],
-    seat: Annotated[str | None, typer.Argument(help="Only this seat's intents, or another actor's of the game (Copycat's table, Android's arbiter) (default: every one's).")] = None,
-    as_: Annotated[str | None, typer.Option("--as", help="Only this seat's intents, as it sees them: a card it "
-                                            "cannot know yet is '?' (or left out in a digital match).",
-                                            show_default=False)] = None,
-    db: DbOpt = None,
-    json: JsonOpt = False,
-) -> None:
-    """List the intents the referee would accept now, seat by seat (hints at the table).
+@app.command(help=N_("""List the intents the referee would accept now, seat by seat (hints at the table).
 
     Open-ended declared effects are shown without changes. In a physical match the cards a draw
     names are consistent examples only: type the card that came up. With --as SEAT the list is what
@@ -218,9 +206,19 @@ def legal(
 
     Example: referee legal 3f9c alice   ·   referee legal 3f9c table
     Example: referee legal 3f9c --as bob --json
-    """
+    """))
+def legal(
+    ctx: typer.Context,
+    match: Annotated[str, typer.Argument(help=N_("Match id."))],
+    seat: Annotated[str | None, typer.Argument(help=N_("Only this seat's intents, or another actor's of the game (Copycat's table, Android's arbiter) (default: every one's)."))] = None,
+    as_: Annotated[str | None, typer.Option("--as", help=N_("Only this seat's intents, as it sees them: a card it "
+                                            "cannot know yet is '?' (or left out in a digital match)."),
+                                            show_default=False)] = None,
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
     if seat is not None and as_ is not None and seat != as_:
-        fail(f"name one seat: {seat!r} or --as {as_!r}")
+        fail(N_("name one seat: {seat!r} or --as {as_!r}"), seat=seat, as_=as_)
     service = referee_for(ctx, db)
     answer = service.legal(match, as_ or seat, blind=as_ is not None)
     if json:
@@ -231,21 +229,7 @@ def legal(
     render.legal(answer)
 
 
-@app.command(name="import")
-def import_(
-    ctx: typer.Context,
-    file: Annotated[str, typer.Argument(help="Transcript file ('-' reads standard input).")],
-    strict: Annotated[bool, typer.Option("--strict", help="Exit 1 if any line was rejected or could not be read.")] = False,
-    check: Annotated[bool, typer.Option("--check", help="Adjudicate and report every problem, but write nothing (no database is created).")] = False,
-    again: Annotated[bool, typer.Option("--again", help="Import it even if the database holds this transcript already (a new match).")] = False,
-    revise: Annotated[str | None, typer.Option("--revise", help="A corrected transcript of this match: its changed lines become corrections (see `referee amend`), not a new match.")] = None,
-    reason: Annotated[str, typer.Option("--reason", help="With --revise: why the lines are corrected (kept in the log); with --table: why it is attached (kept in the tournament's record).")] = "",
-    by: Annotated[str, typer.Option("--by", help="With --revise: who corrects them (required); with --table: who attaches it (default: organiser).")] = "",
-    table: Annotated[str | None, typer.Option("--table", metavar="T:ROUND:TABLE", help="Attach it to that paired table of tournament T (its id or name) as the table's match; event:, round: and table: header lines naming a tournament's table do the same.")] = None,
-    db: DbOpt = None,
-    json: JsonOpt = False,
-) -> None:
-    """Adjudicate a hand-recorded transcript: every line is kept, every problem listed with its line.
+@app.command(name="import", help=N_("""Adjudicate a hand-recorded transcript: every line is kept, every problem listed with its line.
 
     Exit 0 once the transcript is adjudicated and stored (illegal moves are verdicts, listed with
     their reasons); with --strict, exit 1 if any line was rejected or could not be read. A bad header
@@ -259,7 +243,20 @@ def import_(
     move line becomes a correction appended to its log (nothing written if nothing changed).
 
     Example: referee import replays/by_all_means/club-night.txt   ·   referee import my-game.txt --check   ·   referee import sheet.txt --revise 3f9c --reason "typos" --by Jo   ·   referee import sheet.txt --table 5e1a:2:3
-    """
+    """))
+def import_(
+    ctx: typer.Context,
+    file: Annotated[str, typer.Argument(help=N_("Transcript file ('-' reads standard input)."))],
+    strict: Annotated[bool, typer.Option("--strict", help=N_("Exit 1 if any line was rejected or could not be read."))] = False,
+    check: Annotated[bool, typer.Option("--check", help=N_("Adjudicate and report every problem, but write nothing (no database is created)."))] = False,
+    again: Annotated[bool, typer.Option("--again", help=N_("Import it even if the database holds this transcript already (a new match)."))] = False,
+    revise: Annotated[str | None, typer.Option("--revise", help=N_("A corrected transcript of this match: its changed lines become corrections (see `referee amend`), not a new match."))] = None,
+    reason: Annotated[str, typer.Option("--reason", help=N_("With --revise: why the lines are corrected (kept in the log); with --table: why it is attached (kept in the tournament's record)."))] = "",
+    by: Annotated[str, typer.Option("--by", help=N_("With --revise: who corrects them (required); with --table: who attaches it (default: organiser)."))] = "",
+    table: Annotated[str | None, typer.Option("--table", metavar="T:ROUND:TABLE", help=N_("Attach it to that paired table of tournament T (its id or name) as the table's match; event:, round: and table: header lines naming a tournament's table do the same."))] = None,
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
     from referee.transcript import adjudicate, store
 
     from referee.inputs import read_file, read_stdin
@@ -274,7 +271,7 @@ def import_(
         from cli.amending import revised
 
         if check or again or strict:
-            fail("--revise writes a revision of the match: it takes neither --check, --again nor --strict")
+            fail(N_("--revise writes a revision of the match: it takes neither --check, --again nor --strict"))
 
         return revised(local_referee(ctx, db), revise, text, reason=reason, by=by, source=source, base=base, json=json)
     if table is not None and connection(ctx).server:
@@ -356,28 +353,27 @@ def _to_table(service: Any, text: str, source: str, base: str, parsed: Any, tabl
     if where is None:
         return False
     if again:
-        fail("--again makes a second match; a table has one match (a corrected transcript revises it)")
+        fail(N_("--again makes a second match; a table has one match (a corrected transcript revises it)"))
     answer = attach.import_to_table(tournaments, text, source, base, where, parsed, check=check, by=by, why=why)
     _shown(source, answer, json=json, strict=strict)
     return True
 
 
-@app.command()
-def export(
-    ctx: typer.Context,
-    match: Annotated[str, typer.Argument(help="Match id.")],
-    format: Annotated[str, typer.Option("--format", "-f", help="txt (transcript), md, html or json.")] = "md",
-    as_: Annotated[str, typer.Option("--as", help="arbiter (everything), a seat, or spectator.")] = "arbiter",
-    output: Annotated[str | None, typer.Option("--output", "-o", help="Write to this file instead of standard output.")] = None,
-    db: DbOpt = None,
-) -> None:
-    """Export a match for people (md, a self-contained html page) or programs (json, txt).
+@app.command(help=N_("""Export a match for people (md, a self-contained html page) or programs (json, txt).
 
     Everything goes through the game's view for the role asked: a seat's export never shows another
     seat's hidden cards. The txt export of the arbiter's view imports back to the same match.
 
     Example: referee export 3f9c --format html --as alice -o game.html
-    """
+    """))
+def export(
+    ctx: typer.Context,
+    match: Annotated[str, typer.Argument(help=N_("Match id."))],
+    format: Annotated[str, typer.Option("--format", "-f", help=N_("txt (transcript), md, html or json."))] = "md",
+    as_: Annotated[str, typer.Option("--as", help=N_("arbiter (everything), a seat, or spectator."))] = "arbiter",
+    output: Annotated[str | None, typer.Option("--output", "-o", help=N_("Write to this file instead of standard output."))] = None,
+    db: DbOpt = None,
+) -> None:
     from cli import outfile
 
     if output is not None:
@@ -394,27 +390,26 @@ def export(
     render.written(output, size, format, as_)
 
 
-@app.command()
-def annotate(
-    ctx: typer.Context,
-    match: Annotated[str, typer.Argument(help="Match id.")],
-    seq: Annotated[str, typer.Argument(help="The entry to annotate: an entry number, or line:N for the entry read from line N of the imported transcript.")],
-    text: Annotated[str, typer.Argument(help="The annotation.")],
-    kind: Annotated[str, typer.Option("--kind", help="comment, disputed, ruling, good or mistake.")] = "comment",
-    by: Annotated[str, typer.Option("--by", help="Who says so.")] = "",
-    for_: Annotated[str, typer.Option("--for", help="Who may read it: all, arbiter, or one seat (shown as written to them, to nobody else).")] = "all",
-    db: DbOpt = None,
-    json: JsonOpt = False,
-) -> None:
-    """Attach an annotation to entry N (the entry itself is never changed). An annotation is shown as
+@app.command(help=N_("""Attach an annotation to entry N (the entry itself is never changed). An annotation is shown as
     written to whom it is for; an arbiter's note that names hidden cards is written --for arbiter.
 
     Example: referee annotate 3f9c 12 "should have kept the agent" --kind mistake --by arbiter
     Example: referee annotate 3f9c line:23 "misread the card" --kind disputed
-    """
+    """))
+def annotate(
+    ctx: typer.Context,
+    match: Annotated[str, typer.Argument(help=N_("Match id."))],
+    seq: Annotated[str, typer.Argument(help=N_("The entry to annotate: an entry number, or line:N for the entry read from line N of the imported transcript."))],
+    text: Annotated[str, typer.Argument(help=N_("The annotation."))],
+    kind: Annotated[str, typer.Option("--kind", help=N_("comment, disputed, ruling, good or mistake."))] = "comment",
+    by: Annotated[str, typer.Option("--by", help=N_("Who says so."))] = "",
+    for_: Annotated[str, typer.Option("--for", help=N_("Who may read it: all, arbiter, or one seat (shown as written to them, to nobody else)."))] = "all",
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
     kinds = ("comment", "disputed", "ruling", "good", "mistake")
     if kind not in kinds:
-        fail(f"--kind must be one of {', '.join(kinds)}, not {kind!r}")
+        fail(N_("--kind must be one of {kinds}, not {kind!r}"), kinds=", ".join(kinds), kind=kind)
     service = referee_for(ctx, db)
     from referee import entryref
 
@@ -427,31 +422,30 @@ def annotate(
         render.annotated(note.seq, note.kind)
 
 
-@app.command()
-def audit(
-    ctx: typer.Context,
-    match: Annotated[str | None, typer.Argument(help="Match id (omit with --all).")] = None,
-    all_: Annotated[bool, typer.Option("--all", help="Audit every match in the database.")] = False,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes for a long log, checked in stretches between snapshots (the report is the same).", show_default="the cores available, at most 8")] = 0,
-    accept_rules_change: Annotated[bool, typer.Option("--accept-rules-change", help="A match recorded under other rules than the referee's is re-adjudicated under the new rules (a note) instead of failing the audit.")] = False,
-    expect_head: Annotated[str | None, typer.Option("--expect-head", help="The head an earlier audit printed: a head that differs now is a finding (the record changed since).", show_default=False)] = None,
-    db: DbOpt = None,
-    json: JsonOpt = False,
-) -> None:
-    """Check the whole record: the configuration (card data, options, seed) and rules version against
+@app.command(help=N_("""Check the whole record: the configuration (card data, options, seed) and rules version against
     the genesis hash, every verdict re-adjudicated from setup, every entry hash, the chain, every state
     hash and snapshot, and the annotations' chain. Exit 0 if clean, 1 with the first divergence of
     each match. A clean audit prints the head: keep it with the result; --expect-head HEAD fails when
     the head differs (a cut at the end, an edited title, a rehashed log).
 
     Example: referee audit 3f9c   ·   referee audit --all --json   ·   referee audit 3f9c --expect-head 5d2a...
-    """
+    """))
+def audit(
+    ctx: typer.Context,
+    match: Annotated[str | None, typer.Argument(help=N_("Match id (omit with --all)."))] = None,
+    all_: Annotated[bool, typer.Option("--all", help=N_("Audit every match in the database."))] = False,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help=N_("Processes for a long log, checked in stretches between snapshots (the report is the same)."), show_default=N_("the cores available, at most 8"))] = 0,
+    accept_rules_change: Annotated[bool, typer.Option("--accept-rules-change", help=N_("A match recorded under other rules than the referee's is re-adjudicated under the new rules (a note) instead of failing the audit."))] = False,
+    expect_head: Annotated[str | None, typer.Option("--expect-head", help=N_("The head an earlier audit printed: a head that differs now is a finding (the record changed since)."), show_default=False)] = None,
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
     if (match is None) == (not all_):
-        fail("name one match, or pass --all (e.g. referee audit 3f9c)")
+        fail(N_("name one match, or pass --all (e.g. referee audit 3f9c)"))
     if expect_head is not None and match is None:
-        fail("--expect-head names one match's head: name the match (e.g. referee audit 3f9c --expect-head HEAD)")
+        fail(N_("--expect-head names one match's head: name the match (e.g. referee audit 3f9c --expect-head HEAD)"))
     if jobs < 0:
-        fail(f"--jobs must be 1 or more (0 = the cores available), not {jobs}")
+        fail(N_("--jobs must be 1 or more (0 = the cores available), not {jobs}"), jobs=jobs)
     if jobs == 0:
         from referee.audit import default_jobs
 
@@ -470,7 +464,8 @@ def audit(
     else:
         from cli import render
 
-        with render.progress(f"audit {len(ids)} matches" if all_ else f"audit {ids[0]}") as moved:
+        with render.progress(gettext(N_("audit {n} matches"), n=len(ids)) if all_
+                             else gettext(N_("audit {match}"), match=ids[0])) as moved:
             reports = service.audit_many(ids, moved, jobs=jobs, accept_rules_change=accept_rules_change)
         reports = _expecting(reports, expect_head)
         render.audits(reports)
@@ -517,16 +512,41 @@ from cli import amending  # noqa: E402,F401
 from cli import players  # noqa: E402,F401
 
 
+INTERRUPTED = N_("interrupted")
+
+#: the options before the command that take a value (``--lang`` among them)
+_GLOBAL_VALUES = ("--server", "--token", "--db", "--lang", "--durability")
+
+
+def _asked_language(argv: list[str]) -> str | None:
+    """The ``--lang`` given before the command (``referee --lang ru play ...``), if any."""
+    words = iter(argv)
+    for word in words:
+        if word.startswith("--lang="):
+            return word.partition("=")[2]
+        if word == "--lang":
+            return next(words, None)
+        if word in _GLOBAL_VALUES:
+            next(words, None)
+        elif not word.startswith("-"):
+            break
+    return None
+
+
 def run(argv: list[str] | None = None) -> None:
     """Entry point: runs the app and turns every domain error into one line and an exit code."""
     click_errors, click_exits = _click_exceptions()
     try:
+        from referee import i18n
+
+        # chosen before the app runs: a help is rendered before the options' callback would choose it
+        i18n.use(i18n.choose(_asked_language(sys.argv[1:] if argv is None else argv)))
         # typer 0.29 turns Ctrl-C (and any click Exit) into a *returned* exit code when it does not
         # exit itself: an interrupted command must not look like a success to a script
         code = lean(app)(args=argv, standalone_mode=False)
         if isinstance(code, int) and not isinstance(code, bool) and code != 0:
             if code == 130:
-                sys.stderr.write("interrupted\n")
+                sys.stderr.write(gettext(INTERRUPTED) + "\n")
             sys.exit(code)
     except Exit as exc:
         sys.exit(exc.code)
@@ -536,7 +556,7 @@ def run(argv: list[str] | None = None) -> None:
         exc.show()
         sys.exit(2)
     except KeyboardInterrupt:
-        sys.stderr.write("interrupted\n")
+        sys.stderr.write(gettext(INTERRUPTED) + "\n")
         sys.exit(130)
     except BrokenPipeError:
         # the reader went away (``referee log ... | head``): stop quietly, as a program killed by SIGPIPE
@@ -546,7 +566,7 @@ def run(argv: list[str] | None = None) -> None:
         sys.exit(141)
     except RecursionError:
         # only input nested past the stack gets here (each reader bounds what it knows of)
-        sys.stderr.write("error: the input nests too deeply to read\n")
+        sys.stderr.write(gettext(N_("error: the input nests too deeply to read")) + "\n")
         sys.exit(2)
     except Exception as exc:  # noqa: BLE001 - the one place errors become exit codes
         from referee.errors import BadInput, RefereeError
@@ -557,13 +577,12 @@ def run(argv: list[str] | None = None) -> None:
         if isinstance(exc, RefereeError):
             if "--json" in (argv if argv is not None else sys.argv[1:]):
                 print_json({"code": exc.code, "message": exc.message, "detail": exc.detail})
-            sys.stderr.write(f"error: {exc.message}\n")
+            sys.stderr.write(gettext(N_("error: {message}"), message=exc.text(gettext)) + "\n")
             sys.exit(exc.exit_code)
         if os.environ.get("REFEREE_DEBUG"):
             raise
-        sys.stderr.write(
-            f"internal error: {type(exc).__name__}: {exc} (a bug in referee; rerun with REFEREE_DEBUG=1 for details)\n"
-        )
+        sys.stderr.write(gettext(N_("internal error: {kind}: {problem} (a bug in referee; rerun with REFEREE_DEBUG=1 for "
+                                    "details)"), kind=type(exc).__name__, problem=exc) + "\n")
         sys.exit(70)
 
 

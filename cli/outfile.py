@@ -23,6 +23,7 @@ import stat
 from collections.abc import Iterable
 
 from referee.errors import BadInput
+from referee.i18n import N_
 from cli.codes import OutputCode
 
 #: how many unpredictable names are tried before giving up (each collision is a 1 in 2^64 event
@@ -37,7 +38,8 @@ def _refuse(message: str) -> BadInput:
 
 
 def _failed(path: str, exc: OSError) -> BadInput:
-    err = BadInput(OutputCode.WRITE_FAILED, f"cannot write {path}: {exc.strerror or exc}; nothing was written")
+    err = BadInput.said(OutputCode.WRITE_FAILED, N_("cannot write {path}: {problem}; nothing was written"), path=path,
+                        problem=exc.strerror or str(exc))
     err.exit_code = 1
     return err
 

@@ -9,6 +9,8 @@ from typing import Annotated
 
 import typer
 
+from referee.i18n import N_, gettext, ngettext
+
 from cli.common import DbOpt, JsonOpt, app, local_referee, print_json
 
 
@@ -35,20 +37,19 @@ def lines(found: object) -> str:
     return "".join(line + "\n" for line in out)
 
 
-@app.command()
-def player(
-    ctx: typer.Context,
-    name: Annotated[str, typer.Argument(help="The player: a seat name, as the matches and tournaments name them.")],
-    game: Annotated[str | None, typer.Option("--game", help="Only this game's matches.", show_default=False)] = None,
-    db: DbOpt = None,
-    json: JsonOpt = False,
-) -> None:
-    """One player's history: the events they played in, their matches (opponents, result, last activity),
+@app.command(help=N_("""One player's history: the events they played in, their matches (opponents, result, last activity),
     wins-draws-losses and win rate per game, and their rating (openskill, as `referee ratings`) after each
     rated match. Forks are left out. An unknown player is refused (exit 3) with the closest names.
 
     Example: referee player alice --game by_all_means
-    """
+    """))
+def player(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help=N_("The player: a seat name, as the matches and tournaments name them."))],
+    game: Annotated[str | None, typer.Option("--game", help=N_("Only this game's matches."), show_default=False)] = None,
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
     from referee.players import of_database
 
     found = of_database(local_referee(ctx, db), name, game=game)
@@ -70,23 +71,26 @@ def _table(found: object) -> None:
 
     assert isinstance(found, PlayerHistory)
     con = console()
+    events = escape(', '.join(f'{e.name} ({e.matches})' for e in found.events))
     con.print(f"[bold]{escape(found.player)}[/bold]" + (f" ({escape(found.game)})" if found.game else "")
-              + (f" — events: {escape(', '.join(f'{e.name} ({e.matches})' for e in found.events))}" if found.events else ""))
-    games = new_table(title="Results per game", title_justify="left")
-    for col in ("game", "played", "W-D-L", "win rate"):
-        games.add_column(col, no_wrap=True)
+              + (gettext(" — events: {events}", events=events) if found.events else ""))
+    games = new_table(title=gettext("Results per game"), title_justify="left")
+    for col in (N_("game"), N_("played"), N_("W-D-L"), N_("win rate")):
+        games.add_column(gettext(col), no_wrap=True)
     for g in found.games:
         games.add_row(escape(g.game), str(g.played), f"{g.wins}-{g.draws}-{g.losses}", f"{g.win_rate * 100:.1f}%")
     con.print(games)
     if found.rating:
         now = found.rating[-1]
         trend = " → ".join(f"{p.ordinal:.1f}" for p in found.rating[-8:])
-        con.print(f"rating [bold]{now.ordinal:.2f}[/bold] (mu {now.mu:.2f}, sigma {now.sigma:.2f}) after "
-                  f"{len(found.rating)} rated matches ({found.model}); lately {trend}")
-    table = new_table(title="Matches", title_justify="left")
-    table.add_column("id", no_wrap=True)
-    for col in ("game", "opponents", "result", "event", "round", "table", "last activity*"):
-        table.add_column(col, no_wrap=col in ("game", "result", "round", "table", "last activity*"))
+        figures = f"[bold]{now.ordinal:.2f}[/bold] (mu {now.mu:.2f}, sigma {now.sigma:.2f})"
+        con.print(ngettext("rating {figures} after {n} rated matches ({model}); lately {trend}",
+                           "rating {figures} after {n} rated matches ({model}); lately {trend}", len(found.rating),
+                           figures=figures, model=found.model, trend=trend))
+    table = new_table(title=gettext("Matches"), title_justify="left")
+    table.add_column(gettext("id"), no_wrap=True)
+    for col in (N_("game"), N_("opponents"), N_("result"), N_("event"), N_("round"), N_("table"), N_("last activity*")):
+        table.add_column(gettext(col), no_wrap=col in ("game", "result", "round", "table", "last activity*"))
     for m in found.matches:
         shown = m.result + (f" ({m.score})" if m.score is not None else "")
         side = ("with " + ", ".join(m.partners)) if m.partners else ", ".join(m.opponents)

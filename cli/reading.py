@@ -12,7 +12,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cli.common import DbOpt, Exit, JsonOpt, connection, db_path, fail, local_referee, print_json, referee_for, app
+from referee.i18n import N_
+
+from cli.common import DbOpt, Exit, JsonOpt, connection, db_path, LOCAL_ONLY, fail, local_referee, print_json, referee_for, app
 from cli.codes import ClientCode
 
 if TYPE_CHECKING:
@@ -20,22 +22,21 @@ if TYPE_CHECKING:
     from referee.store import MatchSummary, Store
 
 
-@app.command()
-def show(
-    ctx: typer.Context,
-    match: Annotated[str, typer.Argument(help="Match id.")],
-    at: Annotated[str | None, typer.Option("--at", help="Show the state after entry N (0 = after setup), or after line:N of the imported transcript.")] = None,
-    as_: Annotated[str | None, typer.Option("--as", help="See only what this seat may see.")] = None,
-    raw: Annotated[bool, typer.Option("--raw", help="Also every other field of the state, as stored.")] = False,
-    db: DbOpt = None,
-    json: JsonOpt = False,
-) -> None:
-    """Show a match's state (now, or after entry N), as the referee or as one seat sees it: one line
+@app.command(help=N_("""Show a match's state (now, or after entry N), as the referee or as one seat sees it: one line
     that says where it stands (whose turn, the score, or the result), then the game's boards (the
     field, the map, each player's tableau). --raw adds every other field.
 
     Example: referee show 3f9c --as bob --at 12
-    """
+    """))
+def show(
+    ctx: typer.Context,
+    match: Annotated[str, typer.Argument(help=N_("Match id."))],
+    at: Annotated[str | None, typer.Option("--at", help=N_("Show the state after entry N (0 = after setup), or after line:N of the imported transcript."))] = None,
+    as_: Annotated[str | None, typer.Option("--as", help=N_("See only what this seat may see."))] = None,
+    raw: Annotated[bool, typer.Option("--raw", help=N_("Also every other field of the state, as stored."))] = False,
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
     service = referee_for(ctx, db)
     from referee import entryref
 
@@ -68,22 +69,7 @@ LOG_ONLY = ("rejected", "disputed", "ruled", "undone", "held", "manual", "annota
 LOG_ONLY_ALIASES = {"unparsed": "unreadable"}
 
 
-@app.command()
-def log(
-    ctx: typer.Context,
-    match: Annotated[str, typer.Argument(help="Match id.")],
-    as_: Annotated[str | None, typer.Option("--as", help="Redact for this seat.")] = None,
-    from_: Annotated[str, typer.Option("--from", help="The first entry shown (or line:N of the imported transcript).")] = "1",
-    to: Annotated[str | None, typer.Option("--to", help="The last entry shown (default: the last one; or line:N).",
-                                           show_default=False)] = None,
-    last: Annotated[int | None, typer.Option("--last", help="Only the last N entries (of --from..--to).",
-                                             show_default=False)] = None,
-    only: Annotated[str | None, typer.Option("--only", help=f"Only entries that are any of: {', '.join(LOG_ONLY)} "
-                                             "(comma-separated).", show_default=False)] = None,
-    db: DbOpt = None,
-    json: JsonOpt = False,
-) -> None:
-    """List the entries of a match: who, what, the verdict and why (undone ones say by which undo).
+@app.command(help=N_("""List the entries of a match: who, what, the verdict and why (undone ones say by which undo).
 
     A page costs what it shows, however long the match. Piped to a file or another program, or longer
     than 500 entries, the log is written a line per entry as it is read (never wrapped, nothing cut);
@@ -92,7 +78,21 @@ def log(
     Example: referee log 3f9c --as alice --last 20
     Example: referee log 3f9c --from 100 --to 160 --only rejected,disputed
     Example: referee log 3f9c --from line:20 --to line:40
-    """
+    """))
+def log(
+    ctx: typer.Context,
+    match: Annotated[str, typer.Argument(help=N_("Match id."))],
+    as_: Annotated[str | None, typer.Option("--as", help=N_("Redact for this seat."))] = None,
+    from_: Annotated[str, typer.Option("--from", help=N_("The first entry shown (or line:N of the imported transcript)."))] = "1",
+    to: Annotated[str | None, typer.Option("--to", help=N_("The last entry shown (default: the last one; or line:N)."),
+                                           show_default=False)] = None,
+    last: Annotated[int | None, typer.Option("--last", help=N_("Only the last N entries (of --from..--to)."),
+                                             show_default=False)] = None,
+    only: Annotated[str | None, typer.Option("--only", help=N_("Only entries that are any of: rejected, disputed, ruled, undone, "
+                                             "held, manual, annotated, unreadable (comma-separated)."), show_default=False)] = None,
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
     service = referee_for(ctx, db)
     kinds = _log_only(only)
     info = service.match_info(match)
@@ -126,7 +126,8 @@ def _log_only(only: str | None) -> tuple[str, ...]:
     kinds = tuple(LOG_ONLY_ALIASES.get(k.strip(), k.strip()) for k in only.split(",") if k.strip())
     bad = [k for k in kinds if k not in LOG_ONLY]
     if bad or not kinds:
-        fail(f"--only takes a comma-separated list of {', '.join(LOG_ONLY)}; not {', '.join(bad) or repr(only)}")
+        fail(N_("--only takes a comma-separated list of {kinds}; not {bad}"), kinds=", ".join(LOG_ONLY),
+             bad=", ".join(bad) or repr(only))
     return kinds
 
 
@@ -148,34 +149,34 @@ def _stream_json(values: Iterator[Any]) -> None:
     out.write("\n]\n")
 
 
-@app.command()
-def matches(
-    ctx: typer.Context,
-    game: Annotated[str | None, typer.Option("--game", help="Only this game's matches.", show_default=False)] = None,
-    player: Annotated[str | None, typer.Option("--player", help="Only matches with this seat.", show_default=False)] = None,
-    status: Annotated[str | None, typer.Option("--status", help="Only matches being played (playing) or ended (over).",
-                                               show_default=False)] = None,
-    event: Annotated[str | None, typer.Option("--event", help="Only matches whose event contains this text.",
-                                              show_default=False)] = None,
-    round_: Annotated[str | None, typer.Option("--round", help="Only matches of this round.", show_default=False)] = None,
-    limit: Annotated[int | None, typer.Option("--limit", help="At most this many matches (a page).",
-                                              show_default=False)] = None,
-    offset: Annotated[int, typer.Option("--offset", help="Leave out the first N matches listed (the pages before).")] = 0,
-    db: DbOpt = None,
-    json: JsonOpt = False,
-) -> None:
-    """List the matches in the database, forks under the match they branch from: each one's status and
+@app.command(help=N_("""List the matches in the database, forks under the match they branch from: each one's status and
     result, event, round and table, and its whole id. Read from the matches' summaries (kept as each
     log changes): no match is folded. On a terminal a table; piped, one tab-separated line per match
     (id, game, players, entries, status, event, round, table, title, created*), after a header line
     that starts with '#'.
 
     Example: referee matches --status over --event "club night" --limit 50 --offset 100 --json
-    """
+    """))
+def matches(
+    ctx: typer.Context,
+    game: Annotated[str | None, typer.Option("--game", help=N_("Only this game's matches."), show_default=False)] = None,
+    player: Annotated[str | None, typer.Option("--player", help=N_("Only matches with this seat."), show_default=False)] = None,
+    status: Annotated[str | None, typer.Option("--status", help=N_("Only matches being played (playing) or ended (over)."),
+                                               show_default=False)] = None,
+    event: Annotated[str | None, typer.Option("--event", help=N_("Only matches whose event contains this text."),
+                                              show_default=False)] = None,
+    round_: Annotated[str | None, typer.Option("--round", help=N_("Only matches of this round."), show_default=False)] = None,
+    limit: Annotated[int | None, typer.Option("--limit", help=N_("At most this many matches (a page)."),
+                                              show_default=False)] = None,
+    offset: Annotated[int, typer.Option("--offset", help=N_("Leave out the first N matches listed (the pages before)."))] = 0,
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
     if status not in (None, "playing", "over"):
-        fail(f"--status is playing or over, not {status!r}")
+        fail(N_("--status is playing or over, not {status!r}"), status=status)
     if (limit is not None and limit < 0) or offset < 0:
-        fail(f"--limit and --offset are counts of matches (0 or more), not {limit if limit is not None and limit < 0 else offset}")
+        fail(N_("--limit and --offset are counts of matches (0 or more), not {count}"),
+             count=limit if limit is not None and limit < 0 else offset)
     from referee import summaries
 
     store = _local_store(ctx, db)
@@ -223,27 +224,25 @@ def _local_store(ctx: typer.Context, db: str | None) -> Store:
 
     conn = connection(ctx)
     if conn.server:
-        raise BadInput(ClientCode.UNSUPPORTED, "this command needs a local database (it is not available with "
-                       "--server); drop --server/--token or use the HTTP API (see /schema on the server)")
+        raise BadInput.said(ClientCode.UNSUPPORTED, LOCAL_ONLY)
     try:
         return open_store(db_path(ctx, db), create=False, durability=conn.durability)
     except StoreError as exc:
         raise StorageError(StoreCode.UNAVAILABLE, str(exc)) from None
 
 
-@app.command()
-def diff(
-    ctx: typer.Context,
-    a: Annotated[str, typer.Argument(help="MATCH, MATCH@N or MATCH@line:N (the entry read from transcript line N).")],
-    b: Annotated[str, typer.Argument(help="MATCH, MATCH@N or MATCH@line:N.")],
-    db: DbOpt = None,
-    json: JsonOpt = False,
-) -> None:
-    """Show how two states differ and the first entry where two lines of play diverge.
+@app.command(help=N_("""Show how two states differ and the first entry where two lines of play diverge.
     Exit 0 if the states are the same, 1 if they differ.
 
     Example: referee diff 3f9c@40 a71b   ·   referee diff 3f9c@line:52 a71b
-    """
+    """))
+def diff(
+    ctx: typer.Context,
+    a: Annotated[str, typer.Argument(help=N_("MATCH, MATCH@N or MATCH@line:N (the entry read from transcript line N)."))],
+    b: Annotated[str, typer.Argument(help=N_("MATCH, MATCH@N or MATCH@line:N."))],
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
     from referee import entryref
 
     service = referee_for(ctx, db)
@@ -251,7 +250,7 @@ def diff(
     def split(ref: str) -> tuple[str, int | None]:
         mid, sep, n = ref.partition("@")
         if sep and not (n.isdigit() or entryref.is_line(n)):
-            fail(f"{ref!r}: expected MATCH, MATCH@N with N an entry number, or MATCH@line:N")
+            fail(N_("{ref!r}: expected MATCH, MATCH@N with N an entry number, or MATCH@line:N"), ref=ref)
         return mid, entryref.resolve(service, mid, n, ref) if sep else None
 
     (ma, na), (mb, nb) = split(a), split(b)
@@ -266,24 +265,23 @@ def diff(
         raise Exit(1)
 
 
-@app.command()
-def replay(
-    ctx: typer.Context,
-    match: Annotated[str, typer.Argument(help="Match id.")],
-    from_: Annotated[str, typer.Option("--from", help="First entry (or line:N of the imported transcript).")] = "1",
-    to: Annotated[str | None, typer.Option("--to", help="Last entry (default: the last; or line:N).")] = None,
-    as_: Annotated[str | None, typer.Option("--as", help="See only what this seat may see.")] = None,
-    step: Annotated[bool, typer.Option("--step", help="Step through interactively: n(ext), b(ack), j N (or j line:N), q(uit).")] = False,
-    changes: Annotated[bool, typer.Option("--changes", help="Also list every field of the state each entry changed.")] = False,
-    db: DbOpt = None,
-    json: JsonOpt = False,
-) -> None:
-    """Walk the log entry by entry as the Markdown export tells it: the intent, the verdict (with the
+@app.command(help=N_("""Walk the log entry by entry as the Markdown export tells it: the intent, the verdict (with the
     rule for a rejection), what it did in words, comments and annotations; --changes adds every field
     of the state it changed (--json always has them).
 
     Example: referee replay 3f9c --from 30 --to 45 --changes   ·   referee replay 3f9c --step
-    """
+    """))
+def replay(
+    ctx: typer.Context,
+    match: Annotated[str, typer.Argument(help=N_("Match id."))],
+    from_: Annotated[str, typer.Option("--from", help=N_("First entry (or line:N of the imported transcript)."))] = "1",
+    to: Annotated[str | None, typer.Option("--to", help=N_("Last entry (default: the last; or line:N)."))] = None,
+    as_: Annotated[str | None, typer.Option("--as", help=N_("See only what this seat may see."))] = None,
+    step: Annotated[bool, typer.Option("--step", help=N_("Step through interactively: n(ext), b(ack), j N (or j line:N), q(uit)."))] = False,
+    changes: Annotated[bool, typer.Option("--changes", help=N_("Also list every field of the state each entry changed."))] = False,
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
     service = referee_for(ctx, db)
     from referee import entryref
 

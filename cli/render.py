@@ -23,6 +23,7 @@ from referee import entryref
 from referee.engine.present import flatten
 from referee.engine.present import text as cell
 from referee.inputs import visible
+from referee.i18n import N_, gettext, ngettext
 from referee.outcome import words as outcome_words
 
 if TYPE_CHECKING:
@@ -64,8 +65,6 @@ def escape(text: str) -> str:
 
 
 def outcome(o: Outcome | None) -> str:
-    from referee.i18n import gettext
-
     return escape(outcome_words(o, gettext))
 
 
@@ -73,9 +72,9 @@ def outcome(o: Outcome | None) -> str:
 
 
 def games(rows: Sequence[GameInfo]) -> None:
-    table = new_table(title="Games", title_justify="left")
-    for col in ("id", "name", "players", "intents", "card sets"):
-        table.add_column(col)
+    table = new_table(title=gettext(N_("Games")), title_justify="left")
+    for col in (N_("id"), N_("name"), N_("players"), N_("intents"), N_("card sets")):
+        table.add_column(gettext(col))
     for r in rows:
         lo, hi = r.players
         table.add_row(
@@ -84,24 +83,27 @@ def games(rows: Sequence[GameInfo]) -> None:
         )
     con = console()
     con.print(table)
-    con.print("Show one game's notation: referee games GAME")
+    con.print(gettext(N_("Show one game's notation: referee games GAME")))
 
 
 def game(info: GameInfo) -> None:
     con = console()
-    con.print(f"[bold]{escape(info.name)}[/bold] ({info.id}, rules {info.rules_version}) — {escape(info.summary)}")
-    con.print(f"aliases: {escape(', '.join(info.aliases) or '-')}; card sets: {escape(', '.join(info.card_sets))}"
-              f" (default {escape(str(info.default_card_set))})")
-    con.print(escape("Notation: verb key=value ...; lists a,b,c; quote values with spaces; [optional] arguments may be left out"))
-    table = new_table(show_lines=False, title="Intents", title_justify="left")
-    table.add_column("usage", overflow="fold")
-    table.add_column("what it does", overflow="fold")
+    con.print(gettext(N_("[bold]{name}[/bold] ({id}, rules {rules}) — {summary}"), name=escape(info.name), id=info.id,
+                      rules=info.rules_version, summary=escape(info.summary)))
+    con.print(gettext(N_("aliases: {aliases}; card sets: {sets} (default {default})"),
+                      aliases=escape(', '.join(info.aliases) or '-'), sets=escape(', '.join(info.card_sets)),
+                      default=escape(str(info.default_card_set))))
+    con.print(escape(gettext(N_("Notation: verb key=value ...; lists a,b,c; quote values with spaces; [optional] "
+                                "arguments may be left out"))))
+    table = new_table(show_lines=False, title=gettext(N_("Intents")), title_justify="left")
+    table.add_column(gettext(N_("usage")), overflow="fold")
+    table.add_column(gettext(N_("what it does")), overflow="fold")
     for verb in info.intents:
         table.add_row(escape(verb.usage), escape(verb.doc))
     con.print(table)
-    opts = new_table(title="Options (--option name=value)", title_justify="left")
-    for col in ("option", "default", "choices", "meaning"):
-        opts.add_column(col, overflow="fold")
+    opts = new_table(title=gettext(N_("Options (--option name=value)")), title_justify="left")
+    for col in (N_("option"), N_("default"), N_("choices"), N_("meaning")):
+        opts.add_column(gettext(col), overflow="fold")
     for o in info.options:
         opts.add_row(o.name, escape(fmt(o.default)), escape(", ".join(fmt(c) for c in o.choices)), escape(o.help))
     con.print(opts)
@@ -111,18 +113,19 @@ def game(info: GameInfo) -> None:
 
 
 def created(info: MatchInfo) -> None:
-    console().print(f"New {info.game} match for {', '.join(info.players)} (rules {info.rules_version}).")
+    console().print(gettext(N_("New {game} match for {players} (rules {rules})."), game=info.game,
+                            players=', '.join(info.players), rules=info.rules_version))
 
 
 def tokens(server: str, answer: MatchCreated) -> None:
     """A match created on a server, and its tokens (shown this once)."""
     info, minted = answer.match, answer.tokens
     con = console()
-    con.print(f"New {info.game} match on {server} for {', '.join(info.players)}. "
-              "The tokens are shown this once: give each seat its own.")
+    con.print(gettext(N_("New {game} match on {server} for {players}. The tokens are shown this once: give each seat "
+                         "its own."), game=info.game, server=server, players=', '.join(info.players)))
     table = new_table(show_header=True)
-    table.add_column("role")
-    table.add_column("token")
+    table.add_column(gettext(N_("role")))
+    table.add_column(gettext(N_("token")))
     for seat, token in minted.seats.items():
         table.add_row(seat, token)
     table.add_row("arbiter", minted.arbiter)
@@ -130,56 +133,50 @@ def tokens(server: str, answer: MatchCreated) -> None:
     for actor, token in minted.actors.items():  # the game's actors that are no seat (Copycat's table)
         table.add_row(actor, token)
     con.print(table)
-    con.print("Each seat plays from its phone at its page (the token in the fragment, never sent to the server):")
+    con.print(gettext(N_("Each seat plays from its phone at its page (the token in the fragment, never sent to the "
+                         "server):")))
     for seat, token in {**minted.seats, **minted.actors}.items():
-        con.print(f"  {escape(seat)}: {server.rstrip('/')}/play/{info.id}#token={token}", soft_wrap=True, highlight=False)
+        con.print(f"  {escape(seat)}: {_seat_page(server, info.id, token)}", soft_wrap=True, highlight=False)
+
+
+def _seat_page(server: str, match: str, token: str) -> str:
+    """The address of a seat's page on the server, its token in the fragment."""
+    return f"{server.rstrip('/')}/play/{match}#token={token}"
 
 
 def forked(info: MatchInfo) -> None:
-    console().print(f"Forked {info.parent} at entry {info.fork_seq}: {info.title}")
+    console().print(gettext(N_("Forked {parent} at entry {seq}: {title}"), parent=info.parent, seq=info.fork_seq,
+                            title=info.title))
 
 
 def matches(title: str, rows: Sequence[tuple[MatchInfo, int, Outcome | None]]) -> None:
     """The match table, forks under the match they branch from; ids are never cut short."""
     table = new_table(title=title, title_justify="left",
-                      caption="created*: a clock reading kept for people; no hash covers it, not evidence",
+                      caption=gettext(N_("created*: a clock reading kept for people; no hash covers it, not evidence")),
                       caption_justify="left")
-    table.add_column("id", no_wrap=True)
-    for col in ("game", "players", "entries", "status", "event", "round", "table", "title", "created*"):
-        table.add_column(col, no_wrap=col in ("game", "entries", "status", "round", "table", "created*"))
+    table.add_column(gettext(N_("id")), no_wrap=True)
+    for col in (N_("game"), N_("players"), N_("entries"), N_("status"), N_("event"), N_("round"), N_("table"), N_("title"),
+                N_("created*")):
+        table.add_column(gettext(col), no_wrap=col in ("game", "entries", "status", "round", "table", "created*"))
     for m, depth, result in rows:
         branch = ("   " * (depth - 1) + "└─ ") if depth else ""
-        fork = f" (fork at {m.fork_seq})" if m.parent else ""
-        shown = f"[bold]over[/bold]: {outcome(result)}" if result is not None else "playing"
+        fork = gettext(N_(" (fork at {seq})"), seq=m.fork_seq) if m.parent else ""
+        shown = (gettext(N_("[bold]over[/bold]: {result}"), result=outcome(result)) if result is not None
+                 else gettext(N_("playing")))
         table.add_row(branch + m.id, m.game, escape(", ".join(m.players)), str(m.head), shown, escape(m.event),
                       escape(m.round), escape(m.table), escape(m.title) + fork, m.created_at)
     console().print(table)
 
 
-def imported(source: str, summary: ImportSummary) -> None:
-    con = console()
-    con.print(
-        f"Imported {escape(source)} as match [bold]{summary.match_id}[/bold] ({summary.game}): "
-        f"{summary.lines} lines, [green]{summary.accepted} accepted[/green], "
-        f"[red]{summary.rejected} rejected[/red], {len(summary.problems) - summary.rejected} unreadable."
-    )
-    for p in summary.problems:
-        rule = f" ({p.rule_english or p.rule})" if p.rule else ""
-        con.print(f"  {escape(source)}:{p.line}: {escape(p.code)}: {escape(p.message)}{rule}")
-        con.print(f"      [dim]{escape(p.text)}[/dim]")
-    if summary.outcome is not None:
-        con.print(f"[bold]Result[/bold]: {outcome(summary.outcome)}")
-    else:
-        con.print("[bold]Result[/bold]: the game is not over.")
-    con.print(f"See it: referee show {summary.match_id} · referee log {summary.match_id}")
-
-
 def written(output: str, size: int, fmt_: str, role: str) -> None:
-    console().print(f"Wrote {output} ({size:,} bytes, {fmt_}, as {role}).")
+    shown = f"{size:,}"
+    console().print(ngettext("Wrote {output} ({size} bytes, {format}, as {role}).",
+                             "Wrote {output} ({size} bytes, {format}, as {role}).", size, output=output,
+                             size=shown, format=fmt_, role=role))
 
 
 def annotated(seq: int, kind: str) -> None:
-    console().print(f"Annotated entry {seq} ({kind}).")
+    console().print(gettext(N_("Annotated entry {seq} ({kind})."), seq=seq, kind=kind))
 
 
 # -- entries ---------------------------------------------------------------------------------------
@@ -222,9 +219,10 @@ def log(title: str, entries: Sequence[EntryView]) -> None:
 
 def legal(answer: LegalAnswer) -> None:
     con = console()
-    con.print(f"After entry {answer.seq}:")
+    con.print(gettext(N_("After entry {seq}:"), seq=answer.seq))
     for s, texts in answer.legal.items():
-        con.print(f"[bold]{escape(s)}[/bold]: " + (f"{len(texts)} intent(s)" if texts else "nothing to do now"))
+        con.print(f"[bold]{escape(s)}[/bold]: " + (ngettext("{n} intent(s)", "{n} intent(s)", len(texts)) if texts
+                                                   else gettext(N_("nothing to do now"))))
         for t in texts:
             con.print(f"  {escape(t)}")
 
@@ -239,9 +237,10 @@ def state(data: StateAnswer, *, raw: bool = False) -> None:
     sections' internal fields too, and every field of the view as stored, grouped by its first key."""
     con = console()
     view = data.state
-    con.print(f"[bold]{escape(data.game)}[/bold] match {data.match_id} after entry {data.seq} (as {escape(data.as_)})")
+    con.print(gettext(N_("[bold]{game}[/bold] match {match} after entry {seq} (as {role})"), game=escape(data.game),
+                      match=data.match_id, seq=data.seq, role=escape(data.as_)))
     if data.outcome:
-        con.print(f"[bold]Game over[/bold]: {outcome(data.outcome)}")
+        con.print(gettext(N_("[bold]Game over[/bold]: {result}"), result=outcome(data.outcome)))
     if data.headline:  # where the match stands, at its end too (an X-Files series' rating, the standings)
         con.print(f"[bold]{escape(data.headline)}[/bold]")
     worded = {b.title for b in data.sections}
@@ -278,11 +277,12 @@ def state(data: StateAnswer, *, raw: bool = False) -> None:
         worded_keys = drawn | {key for b in data.sections for key in b.covers}
         rest = [k for k in view if k not in worded_keys]
         if rest:
-            con.print(f"[dim]({', '.join(escape(k) for k in rest[:8])}{'…' if len(rest) > 8 else ''}: --raw shows every field)[/dim]")
+            con.print(gettext(N_("[dim]({fields}: --raw shows every field)[/dim]"),
+                              fields=', '.join(escape(k) for k in rest[:8]) + ('…' if len(rest) > 8 else '')))
     if data.state_hash:
-        con.print(f"[dim]state hash {data.state_hash}[/dim]")
+        con.print(gettext(N_("[dim]state hash {hash}[/dim]"), hash=data.state_hash))
     else:
-        con.print("[dim](hidden cards are not shown; the state hash is given in the referee's view only)[/dim]")
+        con.print(gettext(N_("[dim](hidden cards are not shown; the state hash is given in the referee's view only)[/dim]")))
 
 
 def board(b: Board, *, details: bool = False) -> Table:
@@ -399,19 +399,21 @@ def diff(d: DiffAnswer) -> None:
     con = console()
     con.print(f"A = {d.a.match_id}@{d.a.seq}   B = {d.b.match_id}@{d.b.seq}")
     if d.diverge is None:
-        con.print("The two lines of play are the same up to these points.")
+        con.print(gettext(N_("The two lines of play are the same up to these points.")))
     else:
         dv = d.diverge
 
         def side(entry: str | None, at: DiffSide) -> str:
-            return escape(entry) if entry is not None else f"[dim](nothing: its line ends at entry {at.seq})[/dim]"
+            return escape(entry) if entry is not None else gettext(N_("[dim](nothing: its line ends at entry {seq})[/dim]"),
+                                                                   seq=at.seq)
 
-        con.print(f"Lines diverge at entry {dv.seq}:  A {side(dv.a, d.a)}  ·  B {side(dv.b, d.b)}")
+        con.print(gettext(N_("Lines diverge at entry {seq}:  A {a}  ·  B {b}"), seq=dv.seq, a=side(dv.a, d.a),
+                          b=side(dv.b, d.b)))
     if d.same_state:
-        con.print("[green]The states are identical.[/green]")
+        con.print(gettext(N_("[green]The states are identical.[/green]")))
         return
-    table = new_table(title="State differences", title_justify="left")
-    for col in ("path", "A", "B"):
+    table = new_table(title=gettext(N_("State differences")), title_justify="left")
+    for col in (gettext(N_("path")), "A", "B"):
         table.add_column(col, overflow="fold")
     for c in d.changes:
         table.add_row(escape(c.path), escape(cell(c.a)), escape(cell(c.b)))
@@ -427,7 +429,7 @@ def progress(what: str) -> Iterator[Callable[[int, int], None]]:
     moves it (done, total)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("entries"),
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn(gettext(N_("entries"))),
                   TimeRemainingColumn(), console=console(), transient=True) as bar:
         task = bar.add_task(what, total=None)
         yield lambda done, total: bar.update(task, completed=done, total=total)
@@ -440,27 +442,30 @@ def audits(reports: Sequence[AuditAnswer]) -> None:
         for note in r.notes:
             con.print(f"[yellow]![/yellow] {r.match_id}: {escape(note)}")
         if r.clean:
-            notes = f", {r.annotations} annotations" if r.annotations else ""
-            con.print(f"[green]✓[/green] {r.match_id}: {r.entries} entries{notes}; the configuration, every "
-                      "verdict, hash and state checks out")
+            notes = ngettext(", {n} annotations", ", {n} annotations", r.annotations) if r.annotations else ""
+            con.print(ngettext("[green]✓[/green] {match}: {n} entries{notes}; the configuration, every verdict, hash and "
+                               "state checks out", "[green]✓[/green] {match}: {n} entries{notes}; the configuration, "
+                               "every verdict, hash and state checks out", r.entries, match=r.match_id, notes=notes))
             if r.head_hash:
-                con.print(f"    head: entry {r.head}, {r.head_hash}", soft_wrap=True)
+                con.print(gettext(N_("    head: entry {seq}, {hash}"), seq=r.head, hash=r.head_hash), soft_wrap=True)
         for f in r.findings:
-            con.print(f"[red]✗[/red] {r.match_id} entry {f.seq}: {f.what} differs")
+            con.print(gettext(N_("[red]✗[/red] {match} entry {seq}: {what} differs"), match=r.match_id, seq=f.seq,
+                              what=f.what))
             # a seat's or spectator's answer from a server leaves the values out
             if isinstance(f.recorded, str):
-                con.print(f"    recorded: {escape(f.recorded)}")
+                con.print(gettext(N_("    recorded: {value}"), value=escape(f.recorded)))
             if isinstance(f.derived, str):
-                con.print(f"    derived:  {escape(f.derived)}")
+                con.print(gettext(N_("    derived:  {value}"), value=escape(f.derived)))
 
 
 def scenarios(results: Sequence[ScenarioResult]) -> None:
     con = console()
     for r in results:
         mark = "[green]✓[/green]" if r.passed else "[red]✗[/red]"
-        con.print(f"{mark} {escape(r.path)} — {escape(r.title)} ({r.steps} steps)")
+        con.print(ngettext("{mark} {path} — {title} ({n} steps)", "{mark} {path} — {title} ({n} steps)", r.steps,
+                           mark=mark, path=escape(r.path), title=escape(r.title)))
         for f in r.failures:
             # one line each, however long (a path and a message): never broken where rich would wrap
             con.print("    " + escape(f.render(r.path)), soft_wrap=True)
     failed = sum(1 for r in results if not r.passed)
-    con.print(f"{len(results) - failed} passed, {failed} failed")
+    con.print(gettext(N_("{passed} passed, {failed} failed"), passed=len(results) - failed, failed=failed))

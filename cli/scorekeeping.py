@@ -62,27 +62,31 @@ def table_imported(source: str, answer: TableImported) -> None:
     found, and the table's result."""
     con = console()
     src, s = escape(source), answer.summary
-    table = (f"{escape(answer.name)} ({answer.tournament}) round {answer.round} table {answer.table} "
-             f"({escape(' v '.join(answer.seats))})")
-    counts = (f"{s.lines} lines, [green]{s.accepted} accepted[/green], [red]{s.rejected} rejected[/red], "
-              f"{len(s.problems) - s.rejected} unreadable.")
+    table = gettext("{name} ({tournament}) round {round} table {table} ({seats})", name=escape(answer.name),
+                    tournament=answer.tournament, round=answer.round, table=answer.table,
+                    seats=escape(' v '.join(answer.seats)))
+    counts = _counts(s)
     if answer.checked:
-        con.print(f"Checked {src} for {table}, nothing written: it would be the table's match: {counts}")
+        con.print(gettext("Checked {src} for {table}, nothing written: it would be the table's match: {counts}",
+                          src=src, table=table, counts=counts))
     elif answer.attached:
-        con.print(f"Imported {src} as match [bold]{answer.match_id}[/bold], the match of {table}: {counts}")
+        con.print(gettext("Imported {src} as match [bold]{match}[/bold], the match of {table}: {counts}", src=src,
+                          match=answer.match_id, table=table, counts=counts))
         if answer.replaces:
-            con.print(f"(The match the pairing made for the table, {answer.replaces}, was never played: it is set aside.)")
+            con.print(gettext("(The match the pairing made for the table, {match}, was never played: it is set aside.)",
+                              match=answer.replaces))
     elif answer.revised:
-        con.print(f"Revised match [bold]{answer.match_id}[/bold], the match of {table}, from {src}: its changed lines "
-                  f"are appended as corrections (see `referee log {answer.match_id}`). The sheet: {counts}")
+        con.print(gettext("Revised match [bold]{match}[/bold], the match of {table}, from {src}: its changed lines are "
+                          "appended as corrections (see `referee log {match}`). The sheet: {counts}",
+                          match=answer.match_id, table=table, src=src, counts=counts))
     else:
-        con.print(f"{table} holds this transcript already as match [bold]{answer.match_id}[/bold]: nothing written. "
-                  f"What it holds: {counts}")
+        con.print(gettext("{table} holds this transcript already as match [bold]{match}[/bold]: nothing written. "
+                          "What it holds: {counts}", table=table, match=answer.match_id, counts=counts))
     _found(con, src, s)
     if answer.checked:
         return
-    con.print(f"The table's result, read from the log: {escape(answer.result_words)}. "
-              f"See the standings: referee tournament standings {answer.tournament}")
+    con.print(gettext("The table's result, read from the log: {result}. See the standings: referee tournament "
+                      "standings {tournament}", result=escape(answer.result_words), tournament=answer.tournament))
 
 
 def _found(con: Console, src: str, summary: ImportSummary) -> None:
@@ -159,23 +163,28 @@ def ruled(report: RulingReport) -> None:
     con = console()
     res = report.ruling
     reason = f" — {escape(report.reason)}" if report.reason else ""
-    con.print(f"[green]✓ ruling[/green] #{res.seq}: entry {report.entry} of {report.match_id} stands as played{reason}")
+    con.print(gettext("[green]✓ ruling[/green] #{seq}: entry {entry} of {match} stands as played{reason}", seq=res.seq,
+                      entry=report.entry, match=report.match_id, reason=reason))
     for word in res.words:
         con.print(f"  {escape(word)}")
     if report.fork:
-        con.print(f"On a new line of play: match [bold]{report.target}[/bold], a fork of {report.match_id} at "
-                  f"{report.entry} (the match itself is unchanged; --main makes the corrected line the main one).")
+        con.print(gettext("On a new line of play: match [bold]{target}[/bold], a fork of {match} at {entry} (the match "
+                          "itself is unchanged; --main makes the corrected line the main one).", target=report.target,
+                          match=report.match_id, entry=report.entry))
     else:
-        con.print(f"On the main line of {report.target}: entry {report.undo} went back to entry {report.entry}, the "
-                  f"ruling is entry {res.seq}, and the entries after {report.entry} are played again after it.")
+        con.print(gettext("On the main line of {target}: entry {undo} went back to entry {entry}, the ruling is entry "
+                          "{seq}, and the entries after {entry} are played again after it.", target=report.target,
+                          undo=report.undo, entry=report.entry, seq=res.seq))
     changed = sum(1 for r in report.replayed if r.changed)
-    con.print(f"Replayed {len(report.replayed)} entries after entry {report.entry} ({changed} with a new verdict):")
+    con.print(ngettext("Replayed {n} entries after entry {entry} ({changed} with a new verdict):",
+                       "Replayed {n} entries after entry {entry} ({changed} with a new verdict):", len(report.replayed),
+                       entry=report.entry, changed=changed))
     for r in report.replayed:
         replayed(con, r)
     if report.outcome is not None:
-        con.print(f"[bold]Result[/bold] on this line: {outcome(report.outcome)}")
+        con.print(gettext("[bold]Result[/bold] on this line: {result}", result=outcome(report.outcome)))
     else:
-        con.print("[bold]Result[/bold] on this line: the game is not over.")
+        con.print(gettext("[bold]Result[/bold] on this line: the game is not over."))
 
 
 def replayed(con: object, r: Replayed) -> None:

@@ -10,6 +10,7 @@ import os
 import sys
 from typing import Any
 from referee.engine.codes import StoreCode
+from referee.i18n import N_, gettext, ngettext
 
 
 def app() -> Any:
@@ -58,8 +59,9 @@ def _seconds(name: str, default: float) -> float:
         from referee.engine.codes import InputCode
         from referee.errors import BadInput
 
-        raise BadInput(InputCode.BAD_ARGUMENT, f"{name} must be a number of seconds (0 < seconds <= 86400), not "
-                       f"{raw[:40]!r}; unset it for the default, {default:g} s")
+        raise BadInput.said(InputCode.BAD_ARGUMENT, N_("{name} must be a number of seconds (0 < seconds <= 86400), not "
+                                                       "{raw!r}; unset it for the default, {default:g} s"),
+                            name=name, raw=raw[:40], default=default)
     return value
 
 
@@ -88,12 +90,14 @@ def serve(host: str, port: int, db: str, *, workers: int = 1, log_level: str = "
     except StoreError as exc:
         raise StorageError(StoreCode.UNAVAILABLE, str(exc)) from None
     if power is not None:
-        print(f"referee: warning: {power}, so this server could switch the log's append-only triggers off; "
-              "run it as a role that owns nothing (see the README's \"PostgreSQL roles\")", file=sys.stderr, flush=True)
+        print(gettext("referee: warning: {power}, so this server could switch the log's append-only triggers off; run "
+                      "it as a role that owns nothing (see the README's \"PostgreSQL roles\")", power=power),
+              file=sys.stderr, flush=True)
     os.environ["REFEREE_SERVE_DB"] = db if is_url(db) else os.path.abspath(db)
     os.environ[DURABILITY_ENV] = level  # what each worker's stores commit at
-    print(f"referee: serving {shown(db)} on http://{host}:{port} at durability {level} (API: http://{host}:{port}/schema); "
-          "Ctrl-C stops", flush=True)
+    print(gettext("referee: serving {database} on http://{host}:{port} at durability {level} (API: "
+                  "http://{host}:{port}/schema); Ctrl-C stops", database=shown(db), host=host, port=port, level=level),
+          flush=True)
     # proxy headers are not read: the service uses no client address or scheme
     uvicorn.run("cli.serve:app", factory=True, host=host, port=port, workers=workers, log_level=log_level,
                 access_log=False, proxy_headers=False, server_header=False, timeout_graceful_shutdown=3)

@@ -8,22 +8,12 @@ from typing import Annotated
 
 import typer
 
+from referee.i18n import N_
+
 from cli.common import DbOpt, JsonOpt, connection, fail, local_referee, print_json, report_entry, referee_for, app
 
 
-@app.command()
-def rule(
-    ctx: typer.Context,
-    match: Annotated[str, typer.Argument(help="Match id.")],
-    entry_: Annotated[str, typer.Argument(metavar="ENTRY", help="The rejected entry the arbiter lets stand: an entry number, or line:N for the entry read from line N of the imported transcript.")],
-    reason: Annotated[str, typer.Option("--reason", help="Why (kept in the log).")] = "",
-    main: Annotated[bool, typer.Option("--main", help="When play went on after the entry: correct the match's own line (an undo back to it, the ruling, the later entries played again) instead of a fork.")] = False,
-    name: Annotated[str, typer.Option("--name", help="The fork's name, when the corrected line is a fork.")] = "",
-    expect_seq: Annotated[int | None, typer.Option("--expect-seq", help="Refuse (exit 4) unless the log is at this entry.")] = None,
-    db: DbOpt = None,
-    json: JsonOpt = False,
-) -> None:
-    """An arbiter's ruling that a rejected intent stands as played: it is adjudicated again with the
+@app.command(help=N_("""An arbiter's ruling that a rejected intent stands as played: it is adjudicated again with the
     check that rejected it waived, as an entry of its own (the rejected entry stays as it was). If
     nothing has changed the state since, the ruling is the next entry; exit 0 if it took effect, 1 if
     the rules cannot apply the move even so (logged too). If play went on (later moves, the end of the
@@ -33,12 +23,23 @@ def rule(
     apply there is refused and nothing is written (exit 1).
 
     Example: referee rule 3f9c 17 --reason "the card was visible to both players"   ·   referee rule 3f9c line:23 --main
-    """
+    """))
+def rule(
+    ctx: typer.Context,
+    match: Annotated[str, typer.Argument(help=N_("Match id."))],
+    entry_: Annotated[str, typer.Argument(metavar="ENTRY", help=N_("The rejected entry the arbiter lets stand: an entry number, or line:N for the entry read from line N of the imported transcript."))],
+    reason: Annotated[str, typer.Option("--reason", help=N_("Why (kept in the log)."))] = "",
+    main: Annotated[bool, typer.Option("--main", help=N_("When play went on after the entry: correct the match's own line (an undo back to it, the ruling, the later entries played again) instead of a fork."))] = False,
+    name: Annotated[str, typer.Option("--name", help=N_("The fork's name, when the corrected line is a fork."))] = "",
+    expect_seq: Annotated[int | None, typer.Option("--expect-seq", help=N_("Refuse (exit 4) unless the log is at this entry."))] = None,
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
     from referee import entryref
 
     if connection(ctx).server:
         if main:
-            fail("--main needs the match's own database (it is not available with --server)")
+            fail(N_("--main needs the match's own database (it is not available with --server)"))
         service = referee_for(ctx, db)
         entry = entryref.resolve(service, match, entry_, "the entry ruled on")
         report_entry(service.rule_stands(match, entry, reason=reason, expected_seq=expect_seq), json)
@@ -72,22 +73,21 @@ def rule(
         print(report.target)
 
 
-@app.command()
-def undo(
-    ctx: typer.Context,
-    match: Annotated[str, typer.Argument(help="Match id.")],
-    to: Annotated[str | None, typer.Option("--to", help="Fold back to the state after entry N, or line:N of the imported transcript (default: before the last action: a move, a ruling, a held move).")] = None,
-    reason: Annotated[str, typer.Option("--reason", help="Why (kept in the log).")] = "",
-    by: Annotated[str, typer.Option("--by", help="The seat undoing, or 'arbiter'.")] = "arbiter",
-    expect_seq: Annotated[int | None, typer.Option("--expect-seq", help="Refuse (exit 4) unless the log is at this entry.")] = None,
-    db: DbOpt = None,
-    json: JsonOpt = False,
-) -> None:
-    """Undo to entry N by appending an undo entry (the undone entries stay in the log, marked).
+@app.command(help=N_("""Undo to entry N by appending an undo entry (the undone entries stay in the log, marked).
     Exit 0 if accepted, 1 if the match's undo policy refuses it (the refusal is logged).
 
     Example: referee undo 3f9c --to 40 --by alice --reason "misread the card"   ·   referee undo 3f9c --to line:23
-    """
+    """))
+def undo(
+    ctx: typer.Context,
+    match: Annotated[str, typer.Argument(help=N_("Match id."))],
+    to: Annotated[str | None, typer.Option("--to", help=N_("Fold back to the state after entry N, or line:N of the imported transcript (default: before the last action: a move, a ruling, a held move)."))] = None,
+    reason: Annotated[str, typer.Option("--reason", help=N_("Why (kept in the log)."))] = "",
+    by: Annotated[str, typer.Option("--by", help=N_("The seat undoing, or 'arbiter'."))] = "arbiter",
+    expect_seq: Annotated[int | None, typer.Option("--expect-seq", help=N_("Refuse (exit 4) unless the log is at this entry."))] = None,
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
     service = referee_for(ctx, db)
     from referee import entryref
 
@@ -95,20 +95,19 @@ def undo(
     report_entry(res, json)
 
 
-@app.command()
+@app.command(help=N_("""Reverse an undo (only while nothing has been played since): also an entry.
+
+    Example: referee redo 3f9c --by alice
+    """))
 def redo(
     ctx: typer.Context,
-    match: Annotated[str, typer.Argument(help="Match id.")],
-    undo_: Annotated[str | None, typer.Option("--undo", help="The undo entry to reverse, by number (default: the latest in effect).")] = None,
-    reason: Annotated[str, typer.Option("--reason", help="Why (kept in the log).")] = "",
-    by: Annotated[str, typer.Option("--by", help="The seat redoing, or 'arbiter'.")] = "arbiter",
+    match: Annotated[str, typer.Argument(help=N_("Match id."))],
+    undo_: Annotated[str | None, typer.Option("--undo", help=N_("The undo entry to reverse, by number (default: the latest in effect)."))] = None,
+    reason: Annotated[str, typer.Option("--reason", help=N_("Why (kept in the log)."))] = "",
+    by: Annotated[str, typer.Option("--by", help=N_("The seat redoing, or 'arbiter'."))] = "arbiter",
     db: DbOpt = None,
     json: JsonOpt = False,
 ) -> None:
-    """Reverse an undo (only while nothing has been played since): also an entry.
-
-    Example: referee redo 3f9c --by alice
-    """
     service = referee_for(ctx, db)
     from referee import entryref
 
@@ -116,25 +115,24 @@ def redo(
     report_entry(res, json)
 
 
-@app.command()
-def confirm(
-    ctx: typer.Context,
-    match: Annotated[str, typer.Argument(help="Match id.")],
-    entry: Annotated[str, typer.Argument(help="The entry that waits for a confirmation: an entry number, or line:N for the entry read from line N of the imported transcript.")],
-    by: Annotated[str, typer.Option("--by", help="The seat it waits for, or 'arbiter'.")] = "arbiter",
-    decline: Annotated[bool, typer.Option("--decline", help="Decline it: the held intent has no effect.")] = False,
-    reason: Annotated[str, typer.Option("--reason", help="Why (kept in the log).")] = "",
-    expect_seq: Annotated[int | None, typer.Option("--expect-seq", help="Refuse (exit 4) unless the log is at this entry.")] = None,
-    db: DbOpt = None,
-    json: JsonOpt = False,
-) -> None:
-    """Answer an intent held for a confirmation. A declared effect that takes a card from where its
+@app.command(help=N_("""Answer an intent held for a confirmation. A declared effect that takes a card from where its
     player cannot see (another seat's hand) is held until that seat, or the arbiter, confirms it: it is
     then adjudicated with what only they can see. Declined, it has no effect. Exit 0 if the confirmed
     intent was accepted (or it was declined), 1 if the rules refuse it.
 
     Example: referee confirm 3f9c 41 --by bob   ·   referee confirm 3f9c 41 --by bob --decline
-    """
+    """))
+def confirm(
+    ctx: typer.Context,
+    match: Annotated[str, typer.Argument(help=N_("Match id."))],
+    entry: Annotated[str, typer.Argument(help=N_("The entry that waits for a confirmation: an entry number, or line:N for the entry read from line N of the imported transcript."))],
+    by: Annotated[str, typer.Option("--by", help=N_("The seat it waits for, or 'arbiter'."))] = "arbiter",
+    decline: Annotated[bool, typer.Option("--decline", help=N_("Decline it: the held intent has no effect."))] = False,
+    reason: Annotated[str, typer.Option("--reason", help=N_("Why (kept in the log)."))] = "",
+    expect_seq: Annotated[int | None, typer.Option("--expect-seq", help=N_("Refuse (exit 4) unless the log is at this entry."))] = None,
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
     service = referee_for(ctx, db)
     from referee import entryref
 
@@ -142,20 +140,19 @@ def confirm(
     report_entry(res, json)
 
 
-@app.command()
-def fork(
-    ctx: typer.Context,
-    match: Annotated[str, typer.Argument(help="Match id.")],
-    at: Annotated[str, typer.Option("--at", help="Share the history up to entry N, or up to line:N of the imported transcript.")],
-    name: Annotated[str, typer.Option("--name", help="A title for the new line of play.")] = "",
-    db: DbOpt = None,
-    json: JsonOpt = False,
-) -> None:
-    """Start a new match sharing this one's history up to entry N (like a variation); prints its id
+@app.command(help=N_("""Start a new match sharing this one's history up to entry N (like a variation); prints its id
     alone on the last line.
 
     Example: referee fork 3f9c --at 40 --name "what if I kept the agent"
-    """
+    """))
+def fork(
+    ctx: typer.Context,
+    match: Annotated[str, typer.Argument(help=N_("Match id."))],
+    at: Annotated[str, typer.Option("--at", help=N_("Share the history up to entry N, or up to line:N of the imported transcript."))],
+    name: Annotated[str, typer.Option("--name", help=N_("A title for the new line of play."))] = "",
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
     from referee import entryref
 
     local = local_referee(ctx, db)

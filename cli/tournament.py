@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from referee.i18n import N_, gettext, ngettext
+
 import cli.tournament_paper  # noqa: F401  (declares `tournament tokens` and `slips` on tournament_app)
 import cli.tournament_clock  # noqa: F401  (declares `tournament clock` on tournament_app)
 from cli.common import DbOpt, Exit, JsonOpt, connection, fail, local_referee, print_json, tournament_app
@@ -23,12 +25,12 @@ if TYPE_CHECKING:
     from referee.tournament.service import Tournaments
     from schemas.tournament import StandingsAnswer
 
-player_app = typer.Typer(help="Register, drop, reinstate or rename a player.", no_args_is_help=True)
+player_app = typer.Typer(help=N_("Register, drop, reinstate or rename a player."), no_args_is_help=True)
 tournament_app.add_typer(player_app, name="player")
 
-TidArg = Annotated[str, typer.Argument(help="Tournament id (a unique prefix of 4+ characters will do).")]
-ByOpt = Annotated[str, typer.Option("--by", help="Who records it (kept in the tournament's record).")]
-ReasonOpt = Annotated[str, typer.Option("--reason", help="Why (kept in the tournament's record).")]
+TidArg = Annotated[str, typer.Argument(help=N_("Tournament id (a unique prefix of 4+ characters will do)."))]
+ByOpt = Annotated[str, typer.Option("--by", help=N_("Who records it (kept in the tournament's record)."))]
+ReasonOpt = Annotated[str, typer.Option("--reason", help=N_("Why (kept in the tournament's record)."))]
 
 
 def _tournaments(ctx: typer.Context, db: str | None, *, create: bool = False) -> Tournaments:
@@ -61,7 +63,7 @@ def _kv_ints(text: str | None, what: str) -> dict[str, int]:
         key, sep, value = item.partition("=")
         digits = value.strip().lstrip("-")
         if not sep or not key.strip() or not digits.isdigit() or len(digits) > 12:
-            fail(f"{what} {item!r} is not name=whole number (e.g. --{what} alice=12,bob=9)")
+            fail(N_("{what} {item!r} is not name=whole number (e.g. --{what} alice=12,bob=9)"), what=what, item=item)
         out[key.strip()] = int(value.strip())
     return out
 
@@ -84,44 +86,45 @@ def _struct_json(value: Any) -> None:
 
 
 def _print_standings(table: StandingsAnswer) -> None:
-    sys.stdout.write(f"standings after round {table.after_round}\n")
-    _print_table(["rank", "player", *table.tiebreaks],
-                 [[str(r.rank), (r.name or r.player) + (" (dropped)" if r.dropped else ""),
+    sys.stdout.write(gettext("standings after round {round}", round=table.after_round) + "\n")
+    _print_table([gettext("rank"), gettext("player"), *table.tiebreaks],
+                 [[str(r.rank), (r.name or r.player) + (gettext(" (dropped)") if r.dropped else ""),
                    *[r.values[n] for n in table.tiebreaks]] for r in table.rows])
     if table.pending:
-        sys.stdout.write("no result yet: " + ", ".join(f"round {p.round} table {p.table}" for p in table.pending) + "\n")
+        tables = ", ".join(gettext("round {round} table {table}", round=p.round, table=p.table) for p in table.pending)
+        sys.stdout.write(gettext("no result yet: {tables}", tables=tables) + "\n")
     if table.head:
-        sys.stdout.write(f"head {table.head} (the whole record's: `tournament audit --expect-head` checks it)\n")
+        sys.stdout.write(gettext("head {head} (the whole record's: `tournament audit --expect-head` checks it)",
+                                 head=table.head) + "\n")
 
 
-@tournament_app.command("new")
+@tournament_app.command("new", help=N_("""Create a tournament; prints its id alone on the last line.
+
+    Example: referee tournament new "Club Cup" --game by_all_means --rounds 5 --players ann,ben,cy,dee
+    """))
 def new(
     ctx: typer.Context,
-    name: Annotated[str, typer.Argument(help="The tournament's name.")],
-    game: Annotated[str, typer.Option("--game", help="Game id (see `referee games`).")],
-    format: Annotated[str, typer.Option("--format", help="swiss, round-robin or pods.")] = "swiss",
-    rounds: Annotated[int | None, typer.Option("--rounds", help="How many rounds (Swiss, pods); round-robin: every pairing.", show_default=False)] = None,
-    tiebreaks: Annotated[str | None, typer.Option("--tiebreaks", help="Comma-separated, in order: points, game-points, buchholz, buchholz-cut1, median-buchholz, sonneborn-berger, omw, gw, ogw, head-to-head, progressive, score.", show_default=False)] = None,
-    points: Annotated[str, typer.Option("--points", help="Match points: win=3,draw=1,loss=0,bye=3 (any of them; fractions too: win=1,draw=0.5); half=N a half-point bye's (default a draw's).")] = "",
-    places: Annotated[str, typer.Option("--places", help="Pods: points of 1st, 2nd, ... when a table ends in a ranking (default: n-1, ..., 0).")] = "",
-    table_size: Annotated[int | None, typer.Option("--table-size", help="Pods: seats a table (default: the game's most).", show_default=False)] = None,
-    seed: Annotated[int | None, typer.Option("--seed", help="Seed of the drawing of lots (default: drawn now, and recorded).", show_default=False)] = None,
-    option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Match option name=value for every match (repeatable).")] = None,
-    cards: Annotated[str | None, typer.Option("--cards", help="The card set every match uses: a bundled set's name, or a card-definition TOML file (read now; its text is kept with the tournament).", show_default=False)] = None,
-    chance: Annotated[str, typer.Option("--chance", help="physical (outcomes typed in) or digital, for every match.")] = "physical",
-    players: Annotated[str, typer.Option("--players", "-p", help="Players to register now, comma-separated.")] = "",
-    undo_policy: Annotated[str, typer.Option("--undo-policy", help="Who may undo in the matches: own_last (a seat takes back only its own last action, before anyone else acts), any (seat) or arbiter.")] = "own_last",
-    unplayed: Annotated[str, typer.Option("--unplayed", help="How a round without a game (bye, forfeit, absence) counts in Buchholz and Sonneborn-Berger: simple (its points, no opponent) or fide (FIDE C.07: a dummy opponent with the player's own score).")] = "simple",
-    direct_encounter: Annotated[str, typer.Option("--direct-encounter", help="head-to-head among level players: partial (the games some of them played) or fide (level unless all of them met).")] = "partial",
+    name: Annotated[str, typer.Argument(help=N_("The tournament's name."))],
+    game: Annotated[str, typer.Option("--game", help=N_("Game id (see `referee games`)."))],
+    format: Annotated[str, typer.Option("--format", help=N_("swiss, round-robin or pods."))] = "swiss",
+    rounds: Annotated[int | None, typer.Option("--rounds", help=N_("How many rounds (Swiss, pods); round-robin: every pairing."), show_default=False)] = None,
+    tiebreaks: Annotated[str | None, typer.Option("--tiebreaks", help=N_("Comma-separated, in order: points, game-points, buchholz, buchholz-cut1, median-buchholz, sonneborn-berger, omw, gw, ogw, head-to-head, progressive, score."), show_default=False)] = None,
+    points: Annotated[str, typer.Option("--points", help=N_("Match points: win=3,draw=1,loss=0,bye=3 (any of them; fractions too: win=1,draw=0.5); half=N a half-point bye's (default a draw's)."))] = "",
+    places: Annotated[str, typer.Option("--places", help=N_("Pods: points of 1st, 2nd, ... when a table ends in a ranking (default: n-1, ..., 0)."))] = "",
+    table_size: Annotated[int | None, typer.Option("--table-size", help=N_("Pods: seats a table (default: the game's most)."), show_default=False)] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help=N_("Seed of the drawing of lots (default: drawn now, and recorded)."), show_default=False)] = None,
+    option: Annotated[list[str] | None, typer.Option("--option", "-o", help=N_("Match option name=value for every match (repeatable)."))] = None,
+    cards: Annotated[str | None, typer.Option("--cards", help=N_("The card set every match uses: a bundled set's name, or a card-definition TOML file (read now; its text is kept with the tournament)."), show_default=False)] = None,
+    chance: Annotated[str, typer.Option("--chance", help=N_("physical (outcomes typed in) or digital, for every match."))] = "physical",
+    players: Annotated[str, typer.Option("--players", "-p", help=N_("Players to register now, comma-separated."))] = "",
+    undo_policy: Annotated[str, typer.Option("--undo-policy", help=N_("Who may undo in the matches: own_last (a seat takes back only its own last action, before anyone else acts), any (seat) or arbiter."))] = "own_last",
+    unplayed: Annotated[str, typer.Option("--unplayed", help=N_("How a round without a game (bye, forfeit, absence) counts in Buchholz and Sonneborn-Berger: simple (its points, no opponent) or fide (FIDE C.07: a dummy opponent with the player's own score)."))] = "simple",
+    direct_encounter: Annotated[str, typer.Option("--direct-encounter", help=N_("head-to-head among level players: partial (the games some of them played) or fide (level unless all of them met)."))] = "partial",
     by: ByOpt = "organiser",
     reason: ReasonOpt = "",
     db: DbOpt = None,
     json: JsonOpt = False,
 ) -> None:
-    """Create a tournament; prints its id alone on the last line.
-
-    Example: referee tournament new "Club Cup" --game by_all_means --rounds 5 --players ann,ben,cy,dee
-    """
     from referee.tournament.words import parse_places, parse_points
 
     pts = parse_points(points)
@@ -133,7 +136,7 @@ def new(
     for item in option or []:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            fail(f"option {item!r} is not name=value (e.g. --option reaction_window=false)")
+            fail(N_("option {item!r} is not name=value (e.g. --option reaction_window=false)"), item=item)
         opts[key.strip()] = value.strip()
     cards, cards_text = _card_file(cards)
     if connection(ctx).server:
@@ -150,9 +153,12 @@ def new(
                      "format": state.config.format, "players": list(state.players), "undo": state.config.undo})
         return
     cfg = state.config
-    sys.stdout.write(f"{cfg.name}: {cfg.game}, {cfg.format}" + (f", {cfg.rounds} rounds" if cfg.rounds else "")
-                     + f", {len(state.players)} players; tie-breaks {', '.join(state.tiebreaks)}; undo policy of the "
-                     f"matches: {cfg.undo}\n{state.id}\n")
+    how_many = ngettext(", {n} rounds", ", {n} rounds", cfg.rounds) if cfg.rounds else ""
+    sys.stdout.write(f"{cfg.name}: {cfg.game}, {cfg.format}" + how_many
+                     + ngettext(", {n} players; tie-breaks {tiebreaks}; undo policy of the matches: {undo}",
+                                ", {n} players; tie-breaks {tiebreaks}; undo policy of the matches: {undo}",
+                                len(state.players), tiebreaks=', '.join(state.tiebreaks), undo=cfg.undo)
+                     + f"\n{state.id}\n")
 
 
 def _card_file(cards: str | None) -> tuple[str | None, str | None]:
@@ -190,7 +196,7 @@ def _new_remote(ctx: typer.Context, name: str, game: str, format: str, rounds: i
     try:
         req = msgspec.convert({k: v for k, v in body.items() if v is not None}, CreateTournament)
     except msgspec.ValidationError as exc:
-        fail(f"tournament new: {exc}")
+        fail(N_("tournament new: {problem}"), problem=str(exc))
     made = RemoteTournaments(conn.server or "", conn.token, need_token=False).create(req)
     hall = f"{(conn.server or '').rstrip('/')}/hall/{made.tournament}"
     if json:
@@ -205,12 +211,11 @@ def _new_remote(ctx: typer.Context, name: str, game: str, format: str, rounds: i
     sys.stdout.write("\n".join(out) + f"\n{made.tournament}\n")
 
 
-@tournament_app.command("list")
-def list_(ctx: typer.Context, db: DbOpt = None, json: JsonOpt = False) -> None:
-    """Every tournament in the database.
+@tournament_app.command("list", help=N_("""Every tournament in the database.
 
     Example: referee tournament list --json
-    """
+    """))
+def list_(ctx: typer.Context, db: DbOpt = None, json: JsonOpt = False) -> None:
     found = _tournaments(ctx, db).every()
     rows: list[dict[str, Any]] = [{"id": t.id, "name": t.config.name, "game": t.config.game, "format": t.config.format,
              "players": len(t.players), "rounds": t.current} for t in found]
@@ -221,12 +226,11 @@ def list_(ctx: typer.Context, db: DbOpt = None, json: JsonOpt = False) -> None:
                  [[r["id"], r["name"], r["game"], r["format"], str(r["players"]), str(r["rounds"])] for r in rows])
 
 
-@tournament_app.command("show")
-def show(ctx: typer.Context, tournament: TidArg, db: DbOpt = None, json: JsonOpt = False) -> None:
-    """The tournament: settings, players, rounds, tables, what blocks the next pairing.
+@tournament_app.command("show", help=N_("""The tournament: settings, players, rounds, tables, what blocks the next pairing.
 
     Example: referee tournament show 5e1a
-    """
+    """))
+def show(ctx: typer.Context, tournament: TidArg, db: DbOpt = None, json: JsonOpt = False) -> None:
     import msgspec
 
     api = _api(ctx, db)
@@ -271,62 +275,59 @@ def show(ctx: typer.Context, tournament: TidArg, db: DbOpt = None, json: JsonOpt
     sys.stdout.write("\n".join(out) + "\n")
 
 
-@player_app.command("add")
-def player_add(
-    ctx: typer.Context, tournament: TidArg,
-    player: Annotated[str, typer.Argument(help="The player's id: their seat name in every match.")],
-    name: Annotated[str, typer.Option("--name", help="The name shown in standings.")] = "",
-    by: ByOpt = "organiser", reason: ReasonOpt = "", db: DbOpt = None, json: JsonOpt = False,
-) -> None:
-    """Register a player (once round 1 is paired: a late entry, from the next round on).
+@player_app.command("add", help=N_("""Register a player (once round 1 is paired: a late entry, from the next round on).
 
     Example: referee tournament player add 5e1a eve --name "Eve Adams"
-    """
+    """))
+def player_add(
+    ctx: typer.Context, tournament: TidArg,
+    player: Annotated[str, typer.Argument(help=N_("The player's id: their seat name in every match."))],
+    name: Annotated[str, typer.Option("--name", help=N_("The name shown in standings."))] = "",
+    by: ByOpt = "organiser", reason: ReasonOpt = "", db: DbOpt = None, json: JsonOpt = False,
+) -> None:
     from schemas.tournament import AddPlayer
 
     added = _api(ctx, db).add_player(tournament, AddPlayer(player=player, name=name, reason=reason), by=by)
     if json:
         _struct_json(added)
         return
-    late = f" (late entry: plays from round {added.entered})" if added.entered > 1 else ""
-    sys.stdout.write(f"{added.player} registered{late}" + (f" (record {added.records})" if added.records else "")
-                     + (f"\n  token (shown once): {added.token}" if added.token else "") + "\n")
+    late = gettext(" (late entry: plays from round {round})", round=added.entered) if added.entered > 1 else ""
+    sys.stdout.write(gettext("{player} registered", player=added.player) + late
+                     + (gettext(" (record {record})", record=added.records) if added.records else "")
+                     + ("\n" + gettext("  token (shown once): {token}", token=added.token) if added.token else "") + "\n")
 
 
-@player_app.command("drop")
-def player_drop(
-    ctx: typer.Context, tournament: TidArg, player: Annotated[str, typer.Argument(help="The player.")],
-    by: ByOpt = "organiser", reason: ReasonOpt = "", db: DbOpt = None, json: JsonOpt = False,
-) -> None:
-    """Drop a player: not paired from the next round on; their games still count for their opponents.
+@player_app.command("drop", help=N_("""Drop a player: not paired from the next round on; their games still count for their opponents.
 
     Example: referee tournament player drop 5e1a eve --reason "left at lunch"
-    """
+    """))
+def player_drop(
+    ctx: typer.Context, tournament: TidArg, player: Annotated[str, typer.Argument(help=N_("The player."))],
+    by: ByOpt = "organiser", reason: ReasonOpt = "", db: DbOpt = None, json: JsonOpt = False,
+) -> None:
     _change(ctx, db, tournament, player, {"drop": True, "reason": reason}, by, json)
 
 
-@player_app.command("undrop")
-def player_undrop(
-    ctx: typer.Context, tournament: TidArg, player: Annotated[str, typer.Argument(help="The player.")],
-    by: ByOpt = "organiser", reason: ReasonOpt = "", db: DbOpt = None, json: JsonOpt = False,
-) -> None:
-    """Reinstate a dropped player (paired again from the next round).
+@player_app.command("undrop", help=N_("""Reinstate a dropped player (paired again from the next round).
 
     Example: referee tournament player undrop 5e1a eve --reason "dropped by mistake"
-    """
+    """))
+def player_undrop(
+    ctx: typer.Context, tournament: TidArg, player: Annotated[str, typer.Argument(help=N_("The player."))],
+    by: ByOpt = "organiser", reason: ReasonOpt = "", db: DbOpt = None, json: JsonOpt = False,
+) -> None:
     _change(ctx, db, tournament, player, {"drop": False, "reason": reason}, by, json)
 
 
-@player_app.command("rename")
-def player_rename(
-    ctx: typer.Context, tournament: TidArg, player: Annotated[str, typer.Argument(help="The player.")],
-    name: Annotated[str, typer.Argument(help="The name shown from now on.")],
-    by: ByOpt = "organiser", reason: ReasonOpt = "", db: DbOpt = None, json: JsonOpt = False,
-) -> None:
-    """Change the name shown for a player (their id, the seat name in matches, stays).
+@player_app.command("rename", help=N_("""Change the name shown for a player (their id, the seat name in matches, stays).
 
     Example: referee tournament player rename 5e1a eve "Eve Adams-Smith"
-    """
+    """))
+def player_rename(
+    ctx: typer.Context, tournament: TidArg, player: Annotated[str, typer.Argument(help=N_("The player."))],
+    name: Annotated[str, typer.Argument(help=N_("The name shown from now on."))],
+    by: ByOpt = "organiser", reason: ReasonOpt = "", db: DbOpt = None, json: JsonOpt = False,
+) -> None:
     _change(ctx, db, tournament, player, {"name": name, "reason": reason}, by, json)
 
 
@@ -342,19 +343,10 @@ def _done(answer: Any, json: bool) -> None:
     if json:
         _struct_json(answer)
     else:
-        sys.stdout.write(answer.done + f" (record {answer.records})\n")
+        sys.stdout.write(answer.done + gettext(" (record {record})", record=answer.records) + "\n")
 
 
-@tournament_app.command("pair")
-def pair(
-    ctx: typer.Context, tournament: TidArg,
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="Show the pairing the lots give; record nothing.")] = False,
-    no_tokens: Annotated[bool, typer.Option("--no-tokens", help="Create the matches without tokens for the HTTP service.")] = False,
-    manual: Annotated[str | None, typer.Option("--manual", help="Your pairing instead of the draw: alice-bob,carol-dave,eve-bye (first named plays first; NAME-half a half-point bye, NAME-absent nothing); every player still in, once.", show_default=False)] = None,
-    manual_file: Annotated[str | None, typer.Option("--manual-file", help="The same pairing read from a file (one table a line, or commas).", show_default=False)] = None,
-    by: ByOpt = "organiser", reason: ReasonOpt = "", db: DbOpt = None, json: JsonOpt = False,
-) -> None:
-    """Pair the next round: a match for each table, its seats and tokens.
+@tournament_app.command("pair", help=N_("""Pair the next round: a match for each table, its seats and tokens.
 
     Closes the round being played (its results copied from the match logs), creates a match for each
     table and prints the seats and each match's tokens (shown once). Refused,
@@ -362,11 +354,19 @@ def pair(
     dispute or fails its audit (an arbiter's `tournament result` settles a table).
 
     Example: referee tournament pair 5e1a   ·   referee tournament pair 5e1a --manual "ann-ben,cy-dee,eve-bye"
-    """
+    """))
+def pair(
+    ctx: typer.Context, tournament: TidArg,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help=N_("Show the pairing the lots give; record nothing."))] = False,
+    no_tokens: Annotated[bool, typer.Option("--no-tokens", help=N_("Create the matches without tokens for the HTTP service."))] = False,
+    manual: Annotated[str | None, typer.Option("--manual", help=N_("Your pairing instead of the draw: alice-bob,carol-dave,eve-bye (first named plays first; NAME-half a half-point bye, NAME-absent nothing); every player still in, once."), show_default=False)] = None,
+    manual_file: Annotated[str | None, typer.Option("--manual-file", help=N_("The same pairing read from a file (one table a line, or commas)."), show_default=False)] = None,
+    by: ByOpt = "organiser", reason: ReasonOpt = "", db: DbOpt = None, json: JsonOpt = False,
+) -> None:
     from schemas.tournament import PairRequest
 
     if manual is not None and manual_file is not None:
-        fail("--manual and --manual-file: give the pairing once")
+        fail(N_("--manual and --manual-file: give the pairing once"))
     if manual_file is not None:
         from referee.inputs import read_file
 
@@ -389,35 +389,33 @@ def pair(
     sys.stdout.write("\n".join(out) + "\n")
 
 
-@tournament_app.command("close")
-def close(ctx: typer.Context, tournament: TidArg, by: ByOpt = "organiser", reason: ReasonOpt = "",
-          db: DbOpt = None, json: JsonOpt = False) -> None:
-    """Close the round being played (the last one): its results are copied from the logs.
+@tournament_app.command("close", help=N_("""Close the round being played (the last one): its results are copied from the logs.
 
     Pairing the next round does this too.
 
     Example: referee tournament close 5e1a
-    """
+    """))
+def close(ctx: typer.Context, tournament: TidArg, by: ByOpt = "organiser", reason: ReasonOpt = "",
+          db: DbOpt = None, json: JsonOpt = False) -> None:
     _done(_api(ctx, db).close(tournament, reason, by=by), json)
 
 
-@tournament_app.command("result")
-def result(
-    ctx: typer.Context, tournament: TidArg,
-    round_: Annotated[int, typer.Argument(metavar="ROUND", help="The round.")],
-    table: Annotated[int, typer.Argument(help="The table.")],
-    outcome: Annotated[str, typer.Argument(metavar="RESULT", help="win:PLAYER (or PLAYER), draw, rank:A>B=C (= level), team-win or team-loss.")],
-    scores: Annotated[str, typer.Option("--scores", help="The players' scores, if the game keeps any: alice=12,bob=9.")] = "",
-    correct: Annotated[bool, typer.Option("--correct", help="Replace the table's result (from its log or an earlier entry); needs --reason.")] = False,
-    forfeit: Annotated[bool, typer.Option("--forfeit", help="A result by forfeit (RESULT win:PLAYER, or none for a double forfeit): its points count, but no game was played.")] = False,
-    by: ByOpt = "arbiter", reason: ReasonOpt = "", db: DbOpt = None, json: JsonOpt = False,
-) -> None:
-    """An arbiter's result for a table played off the system, or a correction.
+@tournament_app.command("result", help=N_("""An arbiter's result for a table played off the system, or a correction.
 
     Prints what it changed in the standings after that round.
 
     Example: referee tournament result 5e1a 2 3 win:alice   ·   referee tournament result 5e1a 1 2 draw --correct --reason "scoresheet misread"   ·   referee tournament result 5e1a 3 1 win:bob --forfeit
-    """
+    """))
+def result(
+    ctx: typer.Context, tournament: TidArg,
+    round_: Annotated[int, typer.Argument(metavar="ROUND", help=N_("The round."))],
+    table: Annotated[int, typer.Argument(help=N_("The table."))],
+    outcome: Annotated[str, typer.Argument(metavar="RESULT", help=N_("win:PLAYER (or PLAYER), draw, rank:A>B=C (= level), team-win or team-loss."))],
+    scores: Annotated[str, typer.Option("--scores", help=N_("The players' scores, if the game keeps any: alice=12,bob=9."))] = "",
+    correct: Annotated[bool, typer.Option("--correct", help=N_("Replace the table's result (from its log or an earlier entry); needs --reason."))] = False,
+    forfeit: Annotated[bool, typer.Option("--forfeit", help=N_("A result by forfeit (RESULT win:PLAYER, or none for a double forfeit): its points count, but no game was played."))] = False,
+    by: ByOpt = "arbiter", reason: ReasonOpt = "", db: DbOpt = None, json: JsonOpt = False,
+) -> None:
     from schemas.tournament import ResultRequest
 
     answer = _api(ctx, db).result(tournament, ResultRequest(
@@ -429,31 +427,31 @@ def result(
     after = answer.standings
     was = {r.player: r for r in (answer.before.rows if answer.before else ())}
     changed = [(r, was[r.player]) for r in after.rows if r.player in was and (r.rank, r.values) != (was[r.player].rank, was[r.player].values)]
-    sys.stdout.write(f"round {round_} table {table}: recorded (record {answer.records})\n")
+    sys.stdout.write(gettext("round {round} table {table}: recorded (record {record})", round=round_, table=table,
+                             record=answer.records) + "\n")
     for r, w in changed:
         moved = [f"{n} {w.values[n]} -> {r.values[n]}" for n in after.tiebreaks if w.values[n] != r.values[n]]
         rank = f"rank {w.rank} -> {r.rank}" if w.rank != r.rank else f"rank {r.rank}"
         sys.stdout.write(f"  {r.name}: {rank}" + (": " + ", ".join(moved) if moved else "") + "\n")
 
 
-@tournament_app.command("report")
-def report(
-    ctx: typer.Context, tournament: TidArg,
-    round_: Annotated[int, typer.Option("--round", metavar="ROUND", help="The round.")],
-    table: Annotated[int, typer.Option("--table", help="The table.")],
-    seat: Annotated[str, typer.Option("--seat", help="Whose report: the player at that table (in client mode, the token's player).")],
-    outcome: Annotated[str, typer.Argument(metavar="RESULT", help="win:PLAYER (or PLAYER), draw, rank:A>B=C (= level), team-win or team-loss.")],
-    scores: Annotated[str, typer.Option("--scores", help="The players' scores, if the game keeps any: alice=12,bob=9.")] = "",
-    by: ByOpt = "scorekeeper", reason: ReasonOpt = "", db: DbOpt = None, json: JsonOpt = False,
-) -> None:
-    """A seat's report of its table's result, for a game played on cardboard without move entry.
+@tournament_app.command("report", help=N_("""A seat's report of its table's result, for a game played on cardboard without move entry.
 
     The result counts once every seat of the table has reported the same; reports that differ wait for the
     organiser's `tournament result`. A seat may report again until then (its latest counts). In client mode
     a player's token reports for that player's seat only.
 
     Example: referee tournament report 5e1a --round 1 --table 2 --seat cy win:cy
-    """
+    """))
+def report(
+    ctx: typer.Context, tournament: TidArg,
+    round_: Annotated[int, typer.Option("--round", metavar="ROUND", help=N_("The round."))],
+    table: Annotated[int, typer.Option("--table", help=N_("The table."))],
+    seat: Annotated[str, typer.Option("--seat", help=N_("Whose report: the player at that table (in client mode, the token's player)."))],
+    outcome: Annotated[str, typer.Argument(metavar="RESULT", help=N_("win:PLAYER (or PLAYER), draw, rank:A>B=C (= level), team-win or team-loss."))],
+    scores: Annotated[str, typer.Option("--scores", help=N_("The players' scores, if the game keeps any: alice=12,bob=9."))] = "",
+    by: ByOpt = "scorekeeper", reason: ReasonOpt = "", db: DbOpt = None, json: JsonOpt = False,
+) -> None:
     from schemas.tournament import ReportRequest
 
     answer = _api(ctx, db).report(tournament, round_, table, ReportRequest(
@@ -474,57 +472,54 @@ def report(
     sys.stdout.write("\n".join(out) + "\n")
 
 
-@tournament_app.command("withdraw")
-def withdraw(
-    ctx: typer.Context, tournament: TidArg,
-    round_: Annotated[int, typer.Argument(metavar="ROUND", help="The round (the one being played).")],
-    table: Annotated[int, typer.Argument(help="The table.")],
-    by: ByOpt = "arbiter", reason: ReasonOpt = "", db: DbOpt = None, json: JsonOpt = False,
-) -> None:
-    """Withdraw a table's pairing before it has a result (needs --reason): its match is void for the
+@tournament_app.command("withdraw", help=N_("""Withdraw a table's pairing before it has a result (needs --reason): its match is void for the
     standings (no points, no games, no opponents) and no longer holds up the next round.
 
     Example: referee tournament withdraw 5e1a 2 3 --reason "paired against the wrong player"
-    """
+    """))
+def withdraw(
+    ctx: typer.Context, tournament: TidArg,
+    round_: Annotated[int, typer.Argument(metavar="ROUND", help=N_("The round (the one being played)."))],
+    table: Annotated[int, typer.Argument(help=N_("The table."))],
+    by: ByOpt = "arbiter", reason: ReasonOpt = "", db: DbOpt = None, json: JsonOpt = False,
+) -> None:
     from schemas.tournament import WithdrawRequest
 
     _done(_api(ctx, db).withdraw(tournament, WithdrawRequest(round=round_, table=table, reason=reason), by=by), json)
 
 
-@tournament_app.command("bye")
-def half_bye(
-    ctx: typer.Context, tournament: TidArg,
-    player: Annotated[str, typer.Argument(help="The player who asked for it.")],
-    round_: Annotated[int, typer.Option("--round", help="The round (not paired yet).")],
-    cancel: Annotated[bool, typer.Option("--cancel", help="Take back the half-point bye granted for that round "
-                                         "(before it is paired): the player is paired in it again.")] = False,
-    by: ByOpt = "organiser", reason: ReasonOpt = "", db: DbOpt = None, json: JsonOpt = False,
-) -> None:
-    """Grant a player's request for a half-point bye in a round not yet paired: they are not paired in it
+@tournament_app.command("bye", help=N_("""Grant a player's request for a half-point bye in a round not yet paired: they are not paired in it
     and get a half-point bye's points (--points half=N; default a draw's), with no opponent. --cancel
     takes it back (an event too: nothing is edited).
 
     Example: referee tournament bye 5e1a eve --round 4 --reason "away for the afternoon"
     Example: referee tournament bye 5e1a eve --round 4 --cancel --reason "the exam was moved"
-    """
+    """))
+def half_bye(
+    ctx: typer.Context, tournament: TidArg,
+    player: Annotated[str, typer.Argument(help=N_("The player who asked for it."))],
+    round_: Annotated[int, typer.Option("--round", help=N_("The round (not paired yet)."))],
+    cancel: Annotated[bool, typer.Option("--cancel", help=N_("Take back the half-point bye granted for that round "
+                                         "(before it is paired): the player is paired in it again."))] = False,
+    by: ByOpt = "organiser", reason: ReasonOpt = "", db: DbOpt = None, json: JsonOpt = False,
+) -> None:
     from schemas.tournament import HalfByeRequest
 
     req = HalfByeRequest(player=player, round=round_, reason=reason, cancel=cancel)
     _done(_api(ctx, db).half_bye(tournament, req, by=by), json)
 
 
-@tournament_app.command("standings")
-def standings(
-    ctx: typer.Context, tournament: TidArg,
-    after_round: Annotated[int | None, typer.Option("--after-round", help="Standings after this round (default: the last paired).", show_default=False)] = None,
-    as_of: Annotated[int | None, typer.Option("--as-of", help="As they stood when the tournament had this many records.", show_default=False)] = None,
-    explain: Annotated[str | None, typer.Option("--explain", help="Every number of this player's standing and the matches it came from.", show_default=False)] = None,
-    db: DbOpt = None, json: JsonOpt = False,
-) -> None:
-    """The standings by the tie-breaks in force (--explain PLAYER: each number's workings).
+@tournament_app.command("standings", help=N_("""The standings by the tie-breaks in force (--explain PLAYER: each number's workings).
 
     Example: referee tournament standings 5e1a --after-round 3 --explain alice
-    """
+    """))
+def standings(
+    ctx: typer.Context, tournament: TidArg,
+    after_round: Annotated[int | None, typer.Option("--after-round", help=N_("Standings after this round (default: the last paired)."), show_default=False)] = None,
+    as_of: Annotated[int | None, typer.Option("--as-of", help=N_("As they stood when the tournament had this many records."), show_default=False)] = None,
+    explain: Annotated[str | None, typer.Option("--explain", help=N_("Every number of this player's standing and the matches it came from."), show_default=False)] = None,
+    db: DbOpt = None, json: JsonOpt = False,
+) -> None:
     api = _api(ctx, db)
     if explain is not None:
         from referee.tournament.tiebreaks import TIEBREAKS
@@ -547,31 +542,29 @@ def standings(
     _print_standings(table)
 
 
-@tournament_app.command("tiebreaks")
-def set_tiebreaks(
-    ctx: typer.Context, tournament: TidArg,
-    names: Annotated[str, typer.Argument(help="Comma-separated, in order (see `tournament new --help`).")],
-    by: ByOpt = "organiser", reason: ReasonOpt = "", db: DbOpt = None, json: JsonOpt = False,
-) -> None:
-    """Change the tie-breaks (recorded with who and why; earlier standings: --as-of).
+@tournament_app.command("tiebreaks", help=N_("""Change the tie-breaks (recorded with who and why; earlier standings: --as-of).
 
     Example: referee tournament tiebreaks 5e1a points,sonneborn-berger,buchholz --reason "as announced"
-    """
+    """))
+def set_tiebreaks(
+    ctx: typer.Context, tournament: TidArg,
+    names: Annotated[str, typer.Argument(help=N_("Comma-separated, in order (see `tournament new --help`)."))],
+    by: ByOpt = "organiser", reason: ReasonOpt = "", db: DbOpt = None, json: JsonOpt = False,
+) -> None:
     _done(_api(ctx, db).tiebreaks(tournament, _list(names), reason, by=by), json)
 
 
-@tournament_app.command("export")
-def export(
-    ctx: typer.Context, tournament: TidArg,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="md, html, json or csv (the standings).")] = "md",
-    output: Annotated[str | None, typer.Option("--output", "-o", help="Write to this file instead of standard output.", show_default=False)] = None,
-    after_round: Annotated[int | None, typer.Option("--after-round", help="Standings after this round.", show_default=False)] = None,
-    db: DbOpt = None,
-) -> None:
-    """Standings, tables and results as Markdown, HTML, JSON or CSV.
+@tournament_app.command("export", help=N_("""Standings, tables and results as Markdown, HTML, JSON or CSV.
 
     Example: referee tournament export 5e1a --format html -o standings.html
-    """
+    """))
+def export(
+    ctx: typer.Context, tournament: TidArg,
+    fmt: Annotated[str, typer.Option("--format", "-f", help=N_("md, html, json or csv (the standings)."))] = "md",
+    output: Annotated[str | None, typer.Option("--output", "-o", help=N_("Write to this file instead of standard output."), show_default=False)] = None,
+    after_round: Annotated[int | None, typer.Option("--after-round", help=N_("Standings after this round."), show_default=False)] = None,
+    db: DbOpt = None,
+) -> None:
     from cli import outfile
 
     if output is not None:
@@ -583,12 +576,11 @@ def export(
         outfile.write(output, [text])
 
 
-@tournament_app.command("log")
-def log(ctx: typer.Context, tournament: TidArg, db: DbOpt = None, json: JsonOpt = False) -> None:
-    """Every record of the tournament: what, who, why (nothing is ever edited).
+@tournament_app.command("log", help=N_("""Every record of the tournament: what, who, why (nothing is ever edited).
 
     Example: referee tournament log 5e1a
-    """
+    """))
+def log(ctx: typer.Context, tournament: TidArg, db: DbOpt = None, json: JsonOpt = False) -> None:
     import msgspec
 
     from referee.outcome import words
@@ -611,16 +603,11 @@ def log(ctx: typer.Context, tournament: TidArg, db: DbOpt = None, json: JsonOpt 
             event["issued"] = ", ".join(t["player"] or t["role"] for t in event["issued"])
             event["revoked"] = len(event.get("revoked") or ()) or None
         what = ", ".join(f"{k}={v}" for k, v in event.items() if v not in ("", None, [], {}, ()) and k != "points")
-        sys.stdout.write(f"{r.n}. {kind} by {r.by}" + (f": {what}" if what else "") + (f" — {r.why}" if r.why else "") + "\n")
+        sys.stdout.write(gettext("{n}. {kind} by {by}", n=r.n, kind=kind, by=r.by) + (f": {what}" if what else "")
+                         + (f" — {r.why}" if r.why else "") + "\n")
 
 
-@tournament_app.command("audit")
-def audit(
-    ctx: typer.Context, tournament: TidArg,
-    expect_head: Annotated[str | None, typer.Option("--expect-head", help="The head an earlier audit, standings or export printed: a head that differs now is a finding.", show_default=False)] = None,
-    db: DbOpt = None, json: JsonOpt = False,
-) -> None:
-    """Audit every match and check every result against its log.
+@tournament_app.command("audit", help=N_("""Audit every match and check every result against its log.
 
     Also checks the tournament's own record (its chain of hashes, its token rows, matches that name a
     table it does not hold) and prints its head: one hash over its records and tokens. Keep it; an audit
@@ -628,12 +615,18 @@ def audit(
     record, a record cut off, a token's role). Exit 0 if clean, 1 with the findings.
 
     Example: referee tournament audit 5e1a   ·   referee tournament audit 5e1a --expect-head 9c1f...
-    """
+    """))
+def audit(
+    ctx: typer.Context, tournament: TidArg,
+    expect_head: Annotated[str | None, typer.Option("--expect-head", help=N_("The head an earlier audit, standings or export printed: a head that differs now is a finding."), show_default=False)] = None,
+    db: DbOpt = None, json: JsonOpt = False,
+) -> None:
     answer = _api(ctx, db).audit(tournament, expect_head=expect_head)
     if json:
         _struct_json(answer)
     else:
-        sys.stdout.write(("clean\n" if answer.clean else "\n".join(answer.findings) + "\n")
-                         + f"head {answer.head} ({answer.records} records)\n")
+        sys.stdout.write((gettext("clean") + "\n" if answer.clean else "\n".join(answer.findings) + "\n")
+                         + ngettext("head {head} ({n} records)", "head {head} ({n} records)", answer.records,
+                                    head=answer.head) + "\n")
     if not answer.clean:
         raise Exit(1)

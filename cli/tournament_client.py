@@ -14,6 +14,7 @@ import urllib.parse
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from referee.i18n import N_
 from cli.client import RemoteReferee, decode
 from schemas.tournament import (
     AddPlayer,
@@ -53,8 +54,9 @@ class RemoteTournaments:
         if not token and need_token:
             from referee.errors import BadInput
 
-            raise BadInput(ClientCode.NO_TOKEN, "client mode needs a tournament token: --token T or REFEREE_TOKEN "
-                           "(the organiser's, the spectators' or a player's, given when the tournament was created)")
+            raise BadInput.said(ClientCode.NO_TOKEN, N_(
+                "client mode needs a tournament token: --token T or REFEREE_TOKEN (the organiser's, the spectators' "
+                "or a player's, given when the tournament was created)"))
         self.http = RemoteReferee(server, token, need_token=False)
 
     def _path(self, tournament: str, rest: str = "") -> str:

@@ -11,39 +11,40 @@ from typing import Annotated
 
 import typer
 
+from referee.i18n import N_
+
 from cli.common import DbOpt, JsonOpt, connection, fail, local_referee, print_json, tournament_app
 
 ACTIONS = ("start", "stop", "resume", "show")
 
 
-@tournament_app.command("clock")
-def clock(
-    ctx: typer.Context,
-    tournament: Annotated[str, typer.Argument(help="Tournament id (a unique prefix of 4+ characters will do).")],
-    action: Annotated[str, typer.Argument(help="start, stop, resume or show.")] = "show",
-    minutes: Annotated[int | None, typer.Option("--minutes", help="The round's time (start only).")] = None,
-    reason: Annotated[str, typer.Option("--reason", help="Why (kept in the tournament's record).")] = "",
-    by: Annotated[str, typer.Option("--by", help="Who records it (kept in the tournament's record).")] = "organiser",
-    db: DbOpt = None, json: JsonOpt = False,
-) -> None:
-    """The round clock: start it for the round being played (again: it starts over), stop it (the time
+@tournament_app.command("clock", help=N_("""The round clock: start it for the round being played (again: it starts over), stop it (the time
     left is kept), resume it, or show it. Each of start, stop and resume is a record of the tournament
     with the time it was made; the hall, the arbiter's page and the seats' pages count down from it, and
     flag the tables still playing once it is up.
 
     Example: referee tournament clock 5e1a start --minutes 50   ·   referee tournament clock 5e1a show --json
-    """
+    """))
+def clock(
+    ctx: typer.Context,
+    tournament: Annotated[str, typer.Argument(help=N_("Tournament id (a unique prefix of 4+ characters will do)."))],
+    action: Annotated[str, typer.Argument(help=N_("start, stop, resume or show."))] = "show",
+    minutes: Annotated[int | None, typer.Option("--minutes", help=N_("The round's time (start only)."))] = None,
+    reason: Annotated[str, typer.Option("--reason", help=N_("Why (kept in the tournament's record)."))] = "",
+    by: Annotated[str, typer.Option("--by", help=N_("Who records it (kept in the tournament's record)."))] = "organiser",
+    db: DbOpt = None, json: JsonOpt = False,
+) -> None:
     from msgspec import to_builtins
 
     from referee.tournament import clock as rc
     from referee.tournament.service import Tournaments
 
     if action not in ACTIONS:
-        fail(f"the clock's action is one of {', '.join(ACTIONS)}, not {action!r}", code=2)
+        fail(N_("the clock's action is one of {actions}, not {action!r}"), code=2, actions=", ".join(ACTIONS), action=action)
     if minutes is not None and action != "start":
-        fail(f"--minutes goes with start only, not {action}", code=2)
+        fail(N_("--minutes goes with start only, not {action}"), code=2, action=action)
     if action == "start" and minutes is None:
-        fail("starting the clock needs the round's time: --minutes 50", code=2)
+        fail(N_("starting the clock needs the round's time: --minutes 50"), code=2)
     conn = connection(ctx)
     if conn.server:
         _remote(conn.server, conn.token, tournament, action, minutes, reason, json)

@@ -11,20 +11,22 @@ from typing import Annotated
 
 import typer
 
+from referee.i18n import N_, gettext, ngettext
+
 from cli.common import DbOpt, JsonOpt, connection, fail, local_referee, print_json, tournament_app
 
 #: where ``referee serve`` listens unless told otherwise (its --host and --port defaults)
 SERVE_DEFAULT = "http://127.0.0.1:8000"
 
-TidArg = Annotated[str, typer.Argument(help="Tournament id (a unique prefix of 4+ characters will do).")]
-BaseOpt = Annotated[str, typer.Option("--base-url", help="The hall server's address as the players reach it "
-                                      f"(default: where `referee serve` listens by default, {SERVE_DEFAULT}).")]
+TidArg = Annotated[str, typer.Argument(help=N_("Tournament id (a unique prefix of 4+ characters will do)."))]
+BaseOpt = Annotated[str, typer.Option("--base-url", help=N_("The hall server's address as the players reach it "
+                                      "(default: where `referee serve` listens by default, http://127.0.0.1:8000)."))]
 
 
 def _local_only(ctx: typer.Context, what: str) -> None:
     if connection(ctx).server:
-        fail(f"tournament {what} reads the organiser's own database; over a server the tokens are the ones "
-             "`tournament new` printed (run it without --server)", code=2)
+        fail(N_("tournament {what} reads the organiser's own database; over a server the tokens are the ones "
+                "`tournament new` printed (run it without --server)"), code=2, what=what)
 
 
 def _base(url: str) -> str:
@@ -32,28 +34,27 @@ def _base(url: str) -> str:
 
     parts = urlsplit(url.strip())
     if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
-        fail(f"--base-url {url!r} is not an http(s) address like {SERVE_DEFAULT}", code=2)
+        fail(N_("--base-url {url!r} is not an http(s) address like {example}"), code=2, url=url, example=SERVE_DEFAULT)
     return url.strip().rstrip("/")
 
 
-@tournament_app.command("tokens")
-def tokens(
-    ctx: typer.Context, tournament: TidArg,
-    rotate: Annotated[list[str] | None, typer.Option("--rotate", help="Replace a token (repeatable): organiser, "
-                      "spectator, players, player:NAME or all; the old one is refused from then on.",
-                      show_default=False)] = None,
-    base_url: BaseOpt = SERVE_DEFAULT,
-    reason: Annotated[str, typer.Option("--reason", help="Why (kept in the tournament's record).")] = "",
-    db: DbOpt = None, json: JsonOpt = False,
-) -> None:
-    """The tournament's tokens (the organiser's, the spectators', each player's) and the hall's address.
+@tournament_app.command("tokens", help=N_("""The tournament's tokens (the organiser's, the spectators', each player's) and the hall's address.
 
     A token is shown once, when it is issued (only its hash is kept): the first run issues every role
     one, later runs issue one to whoever has none (a player registered since) and, with --rotate, a new
     one in place of the old, which stops working. Each issuing is a record of the tournament.
 
     Example: referee tournament tokens 5e1a --base-url http://hall.lan:8000 --rotate player:eve
-    """
+    """))
+def tokens(
+    ctx: typer.Context, tournament: TidArg,
+    rotate: Annotated[list[str] | None, typer.Option("--rotate", help=N_("Replace a token (repeatable): organiser, "
+                      "spectator, players, player:NAME or all; the old one is refused from then on."),
+                      show_default=False)] = None,
+    base_url: BaseOpt = SERVE_DEFAULT,
+    reason: Annotated[str, typer.Option("--reason", help=N_("Why (kept in the tournament's record)."))] = "",
+    db: DbOpt = None, json: JsonOpt = False,
+) -> None:
     from referee.tournament.service import Tournaments
     from referee.tournament.tokens import issue, parse_rotate
 
@@ -76,15 +77,7 @@ def tokens(
     sys.stdout.write("\n".join(out) + "\n")
 
 
-@tournament_app.command("slips")
-def slips(
-    ctx: typer.Context, tournament: TidArg,
-    round_: Annotated[int, typer.Option("--round", help="The round (paired).")],
-    output: Annotated[str, typer.Option("--output", "-o", help="The HTML file to write (never over an existing one).")] = "slips.html",
-    base_url: BaseOpt = SERVE_DEFAULT,
-    db: DbOpt = None,
-) -> None:
-    """Printable score sheets for a round: one page a table (HTML; print it, A4 or letter).
+@tournament_app.command("slips", help=N_("""Printable score sheets for a round: one page a table (HTML; print it, A4 or letter).
 
     Each page: the table, its seats and players, the match id, the game's template with the seats and
     the table filled in and ruled lines to write the moves on, and a strip per seat with a QR code of
@@ -92,7 +85,14 @@ def slips(
     token for it (recorded; the one they held stops working): cut the strips apart and hand them out.
 
     Example: referee tournament slips 5e1a --round 2 --base-url http://hall.lan:8000 -o round2.html
-    """
+    """))
+def slips(
+    ctx: typer.Context, tournament: TidArg,
+    round_: Annotated[int, typer.Option("--round", help=N_("The round (paired)."))],
+    output: Annotated[str, typer.Option("--output", "-o", help=N_("The HTML file to write (never over an existing one)."))] = "slips.html",
+    base_url: BaseOpt = SERVE_DEFAULT,
+    db: DbOpt = None,
+) -> None:
     from cli import outfile
     from referee.tournament.service import Tournaments
     from referee.tournament.slips import make
@@ -102,4 +102,5 @@ def slips(
     outfile.check(output, new_only=True)  # refused before anything is issued
     text = make(Tournaments(local_referee(ctx, db)), tournament, round_, base)
     outfile.write(output, [text], new_only=True)
-    sys.stderr.write(f"Wrote {output}: round {round_}, a page a table; print it and cut each seat's strip off\n")
+    sys.stderr.write(gettext("Wrote {output}: round {round}, a page a table; print it and cut each seat's strip off",
+                             output=output, round=round_) + "\n")

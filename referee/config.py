@@ -36,6 +36,7 @@ from .engine.codes import CardsCode, GameCode, MatchCode
 from .engine.entries import BodyDecoder
 from .engine.protocol import ConfigError, Game, Rules
 from .errors import BadInput, NotFound
+from .i18n import N_
 from .inputs import check_depth, check_text, read_file
 from .store import MatchLog, StoredMatch
 
@@ -136,7 +137,7 @@ class Configuration:
                 if key == game.id or key in game.aliases:
                     return game
             known = ", ".join(g.id for g in self.given_games)
-        raise NotFound(GameCode.UNKNOWN, f"unknown game {name!r}; known games: {known}")
+        raise NotFound.said(GameCode.UNKNOWN, N_("unknown game {name!r}; known games: {known}"), name=name, known=known)
 
     def describe_game(self, name: str) -> GameInfo:
         """A game's notation (every verb with its arguments) and its options."""
@@ -177,15 +178,14 @@ class Configuration:
             try:
                 text = _bundled_text(module, package, game.card_sets[name])
             except (OSError, ModuleNotFoundError) as exc:
-                raise BadInput(CardsCode.UNREADABLE, f"bundled card set {name!r} cannot be read: {exc}") from None
+                raise BadInput.said(CardsCode.UNREADABLE, N_("bundled card set {name!r} cannot be read: {problem}"), name=name,
+                                    problem=str(exc)) from None
             return name, text
         path = name if base_dir is None or os.path.isabs(name) else os.path.join(base_dir, name)
         if not os.path.exists(path):
             known = ", ".join(sorted(game.card_sets)) or "none"
-            raise BadInput(
-                CardsCode.NOT_FOUND,
-                f"card set {name!r} is neither a bundled set ({known}) nor a file at {path}",
-            )
+            raise BadInput.said(CardsCode.NOT_FOUND, N_("card set {name!r} is neither a bundled set ({known}) nor a file at "
+                                                        "{path}"), name=name, known=known, path=path)
         try:
             return name, read_file(path, "card file", CARDS_TEXT_MAX)
         except BadInput as exc:
@@ -211,26 +211,24 @@ class Configuration:
         players = tuple(check_text(p, "a player name", NAME_MAX).strip() for p in players)
         for reserved in (ARBITER, SPECTATOR, *game.capabilities.other_actors):
             if reserved in players:
-                raise BadInput(MatchCode.BAD_PLAYERS, f"{reserved!r} is a reserved role name; name the seat otherwise")
+                raise BadInput.said(MatchCode.BAD_PLAYERS, N_("{reserved!r} is a reserved role name; name the seat otherwise"),
+                                    reserved=reserved)
         if undo not in ("any", "own_last", "arbiter"):
-            raise BadInput(MatchCode.BAD_UNDO_POLICY, f"undo policy must be any, own_last or arbiter, not {undo!r}")
+            raise BadInput.said(MatchCode.BAD_UNDO_POLICY, N_("undo policy must be any, own_last or arbiter, not {undo!r}"),
+                                undo=undo)
         for p in players:
             if not p or not all(c.isalnum() or c in "_-" for c in p):
-                raise BadInput(
-                    MatchCode.BAD_PLAYERS,
-                    f"player name {p!r} is not usable: use letters, digits, '_' or '-' (e.g. --players alice,bob)",
-                )
+                raise BadInput.said(MatchCode.BAD_PLAYERS, N_("player name {name!r} is not usable: use letters, digits, '_' or "
+                                                              "'-' (e.g. --players alice,bob)"), name=p)
         if len(set(players)) != len(players):
-            raise BadInput(MatchCode.BAD_PLAYERS, f"player names must differ: {', '.join(players)}")
+            raise BadInput.said(MatchCode.BAD_PLAYERS, N_("player names must differ: {players}"), players=', '.join(players))
         if not game.min_players <= len(players) <= game.max_players:
-            want = (
-                str(game.min_players)
-                if game.min_players == game.max_players
-                else f"{game.min_players} to {game.max_players}"
-            )
-            raise BadInput(
-                MatchCode.BAD_PLAYERS, f"{game.name} takes {want} players, got {len(players)}: {', '.join(players)}"
-            )
+            if game.min_players == game.max_players:
+                raise BadInput.said(MatchCode.BAD_PLAYERS, N_("{game} takes {want} players, got {got}: {players}"),
+                                    game=game.name, want=game.min_players, got=len(players), players=', '.join(players))
+            raise BadInput.said(MatchCode.BAD_PLAYERS, N_("{game} takes {least} to {most} players, got {got}: {players}"),
+                                game=game.name, least=game.min_players, most=game.max_players, got=len(players),
+                                players=', '.join(players))
         specs = game.options()
         parsed: dict[str, Any] = {}
         check_depth(dict(options or {}), "the options")
@@ -240,11 +238,12 @@ class Configuration:
                 import difflib
 
                 close = difflib.get_close_matches(key, list(specs), n=2)
-                hint = f" (did you mean {', '.join(close)}?)" if close else ""
-                raise BadInput(
-                    MatchCode.BAD_OPTION,
-                    f"{game.id} has no option {key!r}{hint}; see `referee games {game.id}` for the list",
-                )
+                if close:
+                    raise BadInput.said(MatchCode.BAD_OPTION, N_("{game} has no option {key!r} (did you mean {close}?); see "
+                                                                 "`referee games {game}` for the list"),
+                                        game=game.id, key=key, close=', '.join(close))
+                raise BadInput.said(MatchCode.BAD_OPTION, N_("{game} has no option {key!r}; see `referee games {game}` for "
+                                                             "the list"), game=game.id, key=key)
             try:
                 parsed[key] = spec.parse(raw)
             except ValueError as exc:
@@ -253,15 +252,17 @@ class Configuration:
         if cards_text is None:
             cards, cards_text = self.read_card_set(game, cards, base_dir)
         elif len(cards_text.encode("utf-8", "surrogatepass")) > CARDS_TEXT_MAX:
-            raise BadInput(CardsCode.TOO_LARGE, f"the card text is more than {CARDS_TEXT_MAX:,} bytes; the limit is {CARDS_TEXT_MAX:,}")
+            raise BadInput.said(CardsCode.TOO_LARGE, N_("the card text is more than {limit} bytes; the limit is {limit}"),
+                                limit=f"{CARDS_TEXT_MAX:,}")
         if cards is not None:
             check_text(cards, "the card set's name", TEXT_MAX)
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX):
-            raise BadInput(MatchCode.BAD_SEED, f"a seed is a whole number from 0 to {SEED_MAX:,}, not {seed!r}")
+            raise BadInput.said(MatchCode.BAD_SEED, N_("a seed is a whole number from 0 to {most}, not {seed!r}"),
+                                most=f"{SEED_MAX:,}", seed=seed)
         if chance is None:
             chance = "digital" if seed is not None else "physical"
         if chance not in ("physical", "digital"):
-            raise BadInput(MatchCode.BAD_CHANCE, f"chance must be physical or digital, not {chance!r}")
+            raise BadInput.said(MatchCode.BAD_CHANCE, N_("chance must be physical or digital, not {chance!r}"), chance=chance)
         if chance == "digital" and seed is None:
             # a secret seed: the arbiter's alone until the match ends (every role gets its commitment)
             import secrets
@@ -336,10 +337,10 @@ class Configuration:
         if len(found) == 1:
             return found[0]
         if len(found) > 1:
-            raise BadInput(
-                MatchCode.AMBIGUOUS, f"{match_id!r} matches {len(found)} matches; type more of the id"
-            )
-        raise NotFound(MatchCode.UNKNOWN, f"no match {match_id!r} in this database; `referee matches` lists them")
+            raise BadInput.said(MatchCode.AMBIGUOUS, N_("{id!r} matches {n} matches; type more of the id"), id=match_id,
+                                n=len(found))
+        raise NotFound.said(MatchCode.UNKNOWN, N_("no match {id!r} in this database; `referee matches` lists them"),
+                            id=match_id)
 
     def load(self, match_id: str) -> Loaded:
         # a match's row never changes once written: a match bound here by its whole id is not read again

@@ -4,7 +4,10 @@ exactly one place. None of these is raised for an illegal move: that is a Reject
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+E = TypeVar("E", bound="RefereeError")
 
 
 class RefereeError(Exception):
@@ -18,6 +21,25 @@ class RefereeError(Exception):
         self.code = str(code)  # a member of a StrEnum of codes is kept as its plain string
         self.message = message
         self.detail = detail or {}
+        #: the catalog template the message was said through and its values (:meth:`said`), if it was
+        self.template: tuple[str, dict[str, Any]] | None = None
+
+    @classmethod
+    def said(cls: type[E], code: str, template: str, /, **values: Any) -> E:
+        """The error, its message said through ``template`` (marked ``N_`` where it is written) filled
+        with ``values``: :attr:`message` is the English one (what ``--json`` and HTTP carry, as ever),
+        :meth:`text` the message in the reader's language."""
+        err = cls(code, template.format(**values))
+        err.template = (template, values)
+        return err
+
+    def text(self, gettext: Callable[..., str]) -> str:
+        """The message in the reader's language, through ``gettext`` (:func:`referee.i18n.gettext`; this
+        module imports nothing of ours): as :attr:`message` when it was not said through the catalog."""
+        if self.template is None:
+            return self.message
+        template, values = self.template
+        return gettext(template, **values)
 
 
 class BadInput(RefereeError):

@@ -142,6 +142,23 @@ def ngettext(singular: str, plural: str, n: int, **values: Any) -> str:
     return text.format(n=n, **values)
 
 
+_cleaned: dict[str, dict[str, str]] = {}
+
+
+def cleaned(text: str) -> str:
+    """``text`` as a help shows it (typer cleans a help's indentation, :func:`inspect.cleandoc`), in the
+    reader's language: the entry whose cleaned msgid is ``text``, cleaned; ``text`` itself in English
+    or when no entry is."""
+    if _current == "en" or not text:
+        return text
+    if _current not in _cleaned:
+        from inspect import cleandoc
+
+        cat = _catalog(_current)
+        found = cat._catalog if cat is not None else {}  # type: ignore[attr-defined]  # gettext's own table
+        _cleaned[_current] = {cleandoc(k): cleandoc(v) for k, v in found.items() if isinstance(k, str) and k}
+    return _cleaned[_current].get(text, text)
+
 def N_(msgid: str) -> str:
     """Marks ``msgid`` for the catalog where it is declared; translated where it is shown (with :func:`gettext`)."""
     return msgid

@@ -1,0 +1,333 @@
+"""The lint for words that reach a person without the catalog (issue 29, item 5).
+
+An AST scan of every ``.py`` file of ``cli/`` and ``referee/``. A *user-facing literal* is a string
+literal (a plain string or the literal parts of an f-string) holding two letters or more (Latin or
+Cyrillic, once rich markup such as ``[bold]``/``[/]`` is taken out, and not a code such as
+``cli/unknown_language``) that is the argument of a *sink*, or is reached from that argument through
+``+``/``%``, an f-string, ``a if c else b``, ``a or b``, a tuple or list, or a literal's own
+``.format``/``.join``/``%``. The sinks:
+
+* output: ``print(...)``, ``typer.echo``/``typer.secho``, any ``X.print(...)`` (rich consoles),
+  ``sys.stdout.write``/``sys.stderr.write``, a progress bar's ``X.add_task(description)``;
+* rich tables and panels: ``title=``, ``caption=``, ``subtitle=`` of any call, and the header of
+  ``X.add_column(header)``;
+* help: ``help=``, ``short_help=``, ``epilog=``, ``show_default=`` (a default shown in words) of any call (typer options, arguments, commands,
+  groups), and the docstring of a function decorated with ``X.command(...)``/``X.callback(...)``
+  whose decorator gives no ``help=`` (typer would show the docstring);
+* errors: the arguments after the code of the project's error classes (``RefereeError`` and every
+  class of ``cli/``/``referee/`` derived from it: ``BadInput``, ``NotFound``, ``ConflictError``,
+  ``StorageError``, ``Unauthorized``, ``Forbidden``, ``TooBusy``, ``RulingRefused``, ``AmendRefused``
+  ...), every argument of the other errors the project defines and shows (``ConfigError``,
+  ``InputError``, ``PositionError``, ``ScenarioError``, ``PairingError``, ``CorruptTournament``,
+  ``StoreError`` and its kind, ``BadSetting``), the message of ``cli.common.fail(...)`` (a bare
+  ``fail`` in ``cli/``), ``typer.BadParameter``/``click.UsageError``/``SystemExit`` messages.
+
+What is inside ``gettext(...)``, ``ngettext(...)`` or ``N_(...)`` goes through the catalog and is
+not counted; nor is what a call other than those returns (its own literals are counted where they
+meet a sink). Not counted, by design: a game's refusals (``Refusal``, ``self.fail``/``tx.fail`` of a
+decision: recorded in English and read through the game's templates, :func:`referee.i18n.refusal`),
+log lines for operators (``logging``), HTML and text templates of the pages (their own issue), and
+literals kept in a constant and shown later (the scan sees the constant, not the sink).
+
+:data:`NOT_YET` lists every file that still holds such literals, with how many: the lint fails on a
+literal added anywhere (a new file, or one more in a listed file) and on a listed count that is no
+longer true (a file converted is taken off the list: it only shrinks)."""
+
+from __future__ import annotations
+
+import ast
+import functools
+import os
+import re
+from collections import Counter
+
+from conftest import ROOT
+
+SCANNED = ("cli", "referee")
+CATALOG = {"gettext", "ngettext", "N_"}
+OUTPUT_METHODS = {"print", "echo", "secho", "add_task"}
+HELP_KEYWORDS = {"help", "short_help", "epilog", "show_default"}
+TITLE_KEYWORDS = {"title", "caption", "subtitle"}
+#: errors whose every argument is a message (not a code first)
+PLAIN_ERRORS = {"ConfigError", "InputError", "PositionError", "ScenarioError", "PairingError", "CorruptTournament",
+                "StoreError", "StoreUnavailable", "Conflict", "DuplicateRequest", "BadSetting", "BadParameter",
+                "UsageError", "SystemExit"}
+_MARKUP = re.compile(r"\[/?[a-z0-9 #._-]*\]")
+_WORDS = re.compile(r"[A-Za-zА-Яа-яЁё]{2,}")
+_CODE = re.compile(r"^[a-z0-9_]+/[a-z0-9_]+$")
+
+#: the files that still hold user-facing literals, each with how many (issue 29: this list shrinks)
+NOT_YET: dict[str, int] = {
+    "cli/render.py": 1,  # output 1
+    "referee/access.py": 21,  # error 21
+    "referee/amend.py": 10,  # error 10
+    "referee/api.py": 1,  # error 1
+    "referee/auth.py": 4,  # error 4
+    "referee/changes.py": 2,  # error 2
+    "referee/continuation.py": 5,  # error 5
+    "referee/dbcopy.py": 8,  # error 8
+    "referee/engine/notation.py": 16,  # error 16
+    "referee/engine/position.py": 7,  # error 7
+    "referee/engine/protocol.py": 1,  # error 1
+    "referee/entryref.py": 4,  # error 4
+    "referee/export.py": 1,  # error 1
+    "referee/games/_template/options.py": 1,  # help 1
+    "referee/games/_template/rules.py": 1,  # error 1
+    "referee/games/android/data.py": 1,  # error 1
+    "referee/games/android/positioncheck.py": 1,  # error 1
+    "referee/games/android/present.py": 2,  # table 2
+    "referee/games/android/rules.py": 8,  # error 8
+    "referee/games/android/view.py": 8,  # error 8
+    "referee/games/by_all_means/data.py": 6,  # error 6
+    "referee/games/by_all_means/present.py": 1,  # table 1
+    "referee/games/by_all_means/rules.py": 5,  # error 5
+    "referee/games/by_all_means/view.py": 1,  # error 1
+    "referee/games/copycat/options.py": 10,  # error 1, help 9
+    "referee/games/copycat/present.py": 4,  # table 4
+    "referee/games/copycat/rules.py": 7,  # error 7
+    "referee/games/copycat/view.py": 10,  # error 10
+    "referee/games/war_of_shadows/data.py": 2,  # error 2
+    "referee/games/war_of_shadows/present.py": 1,  # table 1
+    "referee/games/war_of_shadows/rules.py": 8,  # error 8
+    "referee/games/war_of_shadows/view.py": 2,  # error 2
+    "referee/games/xfiles_encounters/data.py": 2,  # error 2
+    "referee/games/xfiles_encounters/options.py": 9,  # help 9
+    "referee/games/xfiles_encounters/present.py": 5,  # table 5
+    "referee/games/xfiles_encounters/series.py": 3,  # error 3
+    "referee/games/xfiles_encounters/view.py": 10,  # error 10
+    "referee/history.py": 4,  # error 4
+    "referee/http.py": 4,  # error 3, table 1
+    "referee/i18n.py": 3,  # error 2, output 1
+    "referee/inputs.py": 13,  # error 13
+    "referee/players.py": 3,  # error 3
+    "referee/ratings.py": 1,  # error 1
+    "referee/redaction.py": 1,  # error 1
+    "referee/revision.py": 4,  # error 4
+    "referee/rulings.py": 6,  # error 6
+    "referee/scenario.py": 6,  # error 6
+    "referee/seat.py": 2,  # error 2
+    "referee/service.py": 21,  # error 20, table 1
+    "referee/skeleton.py": 1,  # error 1
+    "referee/store/base.py": 4,  # error 4
+    "referee/store/memory.py": 17,  # error 17
+    "referee/store/pg_summaries.py": 1,  # error 1
+    "referee/store/postgres.py": 34,  # error 34
+    "referee/store/sqlite.py": 21,  # error 21
+    "referee/store/sqlite_summaries.py": 3,  # error 3
+    "referee/summaries.py": 2,  # error 2
+    "referee/tournament/access.py": 15,  # error 15
+    "referee/tournament/api.py": 1,  # error 1
+    "referee/tournament/attach.py": 15,  # error 15
+    "referee/tournament/clock.py": 2,  # error 2
+    "referee/tournament/fold.py": 18,  # error 18
+    "referee/tournament/http.py": 3,  # error 2, table 1
+    "referee/tournament/pairing.py": 6,  # error 6
+    "referee/tournament/reports.py": 6,  # error 6
+    "referee/tournament/service.py": 50,  # error 50
+    "referee/tournament/slips.py": 4,  # error 4
+    "referee/tournament/tokens.py": 4,  # error 4
+    "referee/tournament/words.py": 20,  # error 20
+    "referee/transcript.py": 13,  # error 13
+}
+
+
+def _files() -> list[str]:
+    out = []
+    for top in SCANNED:
+        for folder, dirs, names in os.walk(os.path.join(ROOT, top)):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+            out += [os.path.relpath(os.path.join(folder, n), ROOT) for n in sorted(names) if n.endswith(".py")]
+    return out
+
+
+def _name(func: ast.expr) -> str:
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return ""
+
+
+def _error_classes(trees: dict[str, ast.Module]) -> set[str]:
+    """``RefereeError`` and every class of the scanned code derived from it (by name, to a fixpoint)."""
+    found = {"RefereeError"}
+    bases = [(node.name, {_name(b) for b in node.bases}) for tree in trees.values() for node in ast.walk(tree)
+             if isinstance(node, ast.ClassDef)]
+    grew = True
+    while grew:
+        grew = False
+        for name, of in bases:
+            if name not in found and of & found:
+                found.add(name)
+                grew = True
+    return found
+
+
+def _wording(value: str) -> bool:
+    return bool(_WORDS.search(_MARKUP.sub("", value))) and not _CODE.match(value)
+
+
+def _reached(node: ast.AST | None) -> list[ast.AST]:
+    """The user-facing literals an argument expression holds (see the module's docstring)."""
+    if node is None:
+        return []
+    if isinstance(node, ast.Constant):
+        return [node] if isinstance(node.value, str) and _wording(node.value) else []
+    if isinstance(node, ast.JoinedStr):
+        return [node] if any(isinstance(v, ast.Constant) and _wording(v.value) for v in node.values) else []
+    if isinstance(node, ast.BinOp):
+        return _reached(node.left) + _reached(node.right)
+    if isinstance(node, ast.IfExp):
+        return _reached(node.body) + _reached(node.orelse)
+    if isinstance(node, ast.BoolOp):
+        return [x for v in node.values for x in _reached(v)]
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return [x for v in node.elts for x in _reached(v)]
+    if isinstance(node, ast.Starred):
+        return _reached(node.value)
+    if isinstance(node, ast.Call) and _name(node.func) not in CATALOG:
+        func = node.func  # a literal's own .format(...)/.join(...): the literal is shown
+        if isinstance(func, ast.Attribute) and isinstance(func.value, (ast.Constant, ast.JoinedStr)):
+            return _reached(func.value)
+    return []
+
+
+def _sink_arguments(node: ast.Call, cli: bool, errors: set[str]) -> list[tuple[str, ast.AST | None]]:
+    """The arguments of ``node`` that reach a person if it is a sink, each with the sink's kind."""
+    func, name = node.func, _name(node.func)
+    args: list[tuple[str, ast.AST | None]] = []
+    if name in CATALOG:
+        return []
+    if (isinstance(func, ast.Name) and func.id == "print") or (
+            isinstance(func, ast.Attribute) and name in OUTPUT_METHODS):
+        args += [("output", a) for a in (node.args[:1] if name == "add_task" else node.args)]
+    if isinstance(func, ast.Attribute) and name == "write" and isinstance(func.value, ast.Attribute) \
+            and func.value.attr in ("stdout", "stderr") and _name(func.value.value) == "sys":
+        args += [("output", a) for a in node.args]
+    if name == "add_column":
+        args += [("table", a) for a in node.args[:1]]
+    if name in errors:
+        args += [("error", a) for a in node.args[1:]]
+    elif name in PLAIN_ERRORS:
+        args += [("error", a) for a in node.args]
+    if cli and isinstance(func, ast.Name) and name == "fail":
+        args += [("error", a) for a in node.args[:1]]
+    for k in node.keywords:
+        if k.arg in HELP_KEYWORDS:
+            args.append(("help", k.value))
+        elif k.arg in TITLE_KEYWORDS:
+            args.append(("table", k.value))
+        elif k.arg == "message" and (name in errors or name in PLAIN_ERRORS or name == "fail"):
+            args.append(("error", k.value))
+    return args
+
+
+def scan(path: str, tree: ast.Module, errors: set[str]) -> list[tuple[int, str]]:
+    """The line and sink (output, table, help, error) of every user-facing literal of ``tree`` (the file
+    at ``path``) outside the catalog."""
+    cli = path.startswith("cli" + os.sep)
+    lines: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            for kind, arg in _sink_arguments(node, cli, errors):
+                lines += [(lit.lineno, kind) for lit in _reached(arg)]
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for deco in node.decorator_list:
+                if isinstance(deco, ast.Call) and _name(deco.func) in ("command", "callback") \
+                        and not any(k.arg == "help" for k in deco.keywords):
+                    doc = ast.get_docstring(node, clean=False)
+                    if doc and _wording(doc):
+                        lines.append((node.body[0].lineno, "help"))
+    return sorted(lines)
+
+
+@functools.lru_cache(maxsize=1)
+def _project() -> dict[str, ast.Module]:
+    trees = {}
+    for path in _files():
+        with open(os.path.join(ROOT, path), encoding="utf-8") as fh:
+            trees[path] = ast.parse(fh.read(), path)
+    return trees
+
+
+def literals(sources: dict[str, str] | None = None) -> dict[str, list[tuple[int, str]]]:
+    """Each file (of the project, or of ``sources``: path -> text) with user-facing literals, their lines."""
+    project = _project()
+    trees = project if sources is None else {path: ast.parse(text, path) for path, text in sources.items()}
+    errors = _error_classes(project | trees)
+    found = {path: scan(path, tree, errors) for path, tree in trees.items()}
+    return {path: lines for path, lines in found.items() if lines}
+
+
+def test_no_file_holds_more_user_facing_literals_than_listed():
+    found = {path: len(lines) for path, lines in literals().items()}
+    more = {p: (n, NOT_YET.get(p, 0), literals_of(p)) for p, n in found.items() if n > NOT_YET.get(p, 0)}
+    assert more == {}, "user-facing text outside the catalog (gettext/ngettext/N_): (found, listed, lines)"
+
+
+def test_the_list_of_files_not_converted_yet_is_exact():
+    found = {path: len(lines) for path, lines in literals().items()}
+    stale = {p: (n, found.get(p, 0)) for p, n in NOT_YET.items() if found.get(p, 0) != n}
+    assert stale == {}, "NOT_YET names counts no longer true (listed, found): update it (it only shrinks)"
+
+
+def literals_of(path: str) -> list[tuple[int, str]]:
+    return literals().get(path, [])
+
+
+def listing() -> str:
+    """:data:`NOT_YET` as it is now, each file with what remains in it (to paste when a file shrinks)."""
+    out = []
+    for path, found in sorted(literals().items()):
+        kinds = Counter(kind for _, kind in found)
+        out.append(f"    {path!r}: {len(found)},  # " + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())))
+    return "\n".join(out)
+
+
+PLANTED = '''
+import sys
+import typer
+from rich.table import Table
+from referee.errors import BadInput
+from referee.i18n import N_, gettext, ngettext
+app = typer.Typer()
+
+class Refused(BadInput):
+    pass
+
+@app.command()
+def hello(name: str = typer.Option("x", help="Who is greeted.")) -> None:
+    """Greet someone."""
+    print("Hello " + name)
+    print(f"Bye {name}")
+    sys.stderr.write("error: nothing\\n")
+    table = Table(title="Players")
+    table.add_column("Seat")
+    raise Refused("cli/x", "no such seat")
+
+@app.command(help=N_("Greet, through the catalog."))
+def fine(name: str = typer.Option("x", help=N_("Who is greeted."))) -> None:
+    """Not shown: help= is given."""
+    print(gettext("Hello {name}", name=name))
+    print(ngettext("{n} seat", "{n} seats", 2))
+    print(name, "\\n", f"{name}:  {name}")
+    sys.stderr.write("[bold]" + gettext("error") + "[/]")
+    raise BadInput("cli/unknown_language", gettext("no such seat"))
+'''
+
+
+def test_a_planted_literal_fails_the_lint_and_a_marked_one_does_not():
+    found = literals({"cli/planted.py": PLANTED})
+    lines = PLANTED.splitlines()
+    assert [lines[n - 1].strip()[:24] for n, _ in found["cli/planted.py"]] == [
+        'def hello(name: str = ty',  # help="Who is greeted."
+        '"""Greet someone."""',
+        'print("Hello " + name)',
+        'print(f"Bye {name}")',
+        'sys.stderr.write("error:',
+        'table = Table(title="Pla',
+        'table.add_column("Seat")',
+        'raise Refused("cli/x", "',
+    ]
+    assert [kind for _, kind in found["cli/planted.py"]] == ["help", "help", "output", "output", "output", "table",
+                                                            "table", "error"]
