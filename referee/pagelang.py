@@ -40,8 +40,9 @@ def choose(asked: str | None, accept: str | None) -> str:
     the ``Accept-Language`` header's best that it speaks, else ``en``."""
     if asked is not None:
         if asked not in i18n.LANGUAGES:
-            raise BadInput(InputCode.BAD_ARGUMENT, f"lang={asked!r} is not a language the pages speak: expected "
-                                                   f"one of {', '.join(i18n.LANGUAGES)}")
+            raise BadInput.said(InputCode.BAD_ARGUMENT,
+                                i18n.N_("lang={asked} is not a language the pages speak: expected one of {known}"),
+                                asked=repr(asked), known=", ".join(i18n.LANGUAGES))
         return asked
     return accepted(accept or "")
 
