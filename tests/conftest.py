@@ -16,6 +16,12 @@ if HERE not in sys.path:
 # the tests read English: a developer's Russian locale (LANG=ru_RU...) must not choose the CLI's language
 # for them (tests/test_i18n.py sets the language it reads)
 os.environ["REFEREE_LANG"] = "en"
+# the tests' stores commit without waiting for the disk (REFEREE_DURABILITY=normal: SQLite's synchronous=NORMAL,
+# PostgreSQL's synchronous_commit=off), they and the processes they start: at the default, FULL, every SQLite
+# commit is an fsync, 1 to 15 ms on this machine's ext4 under load, thousands a run. A process killed keeps
+# what it committed either way (only a crash of the machine tells them apart); tests/test_durability.py, which
+# tests the default and the setting, sets or clears the variable itself. Set it to run the suite at FULL.
+os.environ.setdefault("REFEREE_DURABILITY", "normal")
 
 
 def pytest_configure(config):

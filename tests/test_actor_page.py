@@ -10,19 +10,18 @@ from __future__ import annotations
 
 import msgspec
 import pytest
-from litestar.testing import TestClient
 
-from referee.http import create_app
 from referee.service import Referee
 from referee.tournament.access import Entrant, TournamentAccess
 from referee.tournament.arbiter import desk
 from schemas.tournament import CreateTournament, PairRequest
 from support.actorplay import auth, leaks, next_page, read, tap, turn_order
+from support.apps import app_client
 
 
 @pytest.fixture
 def hall(db_store):
-    with TestClient(create_app(lambda: Referee(db_store))) as client:
+    with app_client(lambda: Referee(db_store)) as client:
         yield client, Referee(db_store)
 
 
@@ -173,6 +172,6 @@ def test_the_arbiters_console_links_to_a_tables_actor_page_while_it_has_moves(db
     access.service.referee.submit(tables[0]["match_id"], "table", "setup")
     assert [w["table"] for w in waiting()] == [2]
     # the organiser's token opens that page, as the arbiter acting for the table
-    with TestClient(create_app(lambda: Referee(db_store))) as client:
+    with app_client(lambda: Referee(db_store)) as client:
         page = read(client, tables[1]["match_id"], made.tokens.organiser)
         assert (page["seat"], page["role"], listed(page)) == ("table", "arbiter", ["setup"])

@@ -240,13 +240,11 @@ def test_a_revision_refuses_what_it_cannot_do(run, tmp_path):
 
 @pytest.fixture
 def http(db_store):
-    from litestar.testing import TestClient
-
-    from referee.http import create_app
     from referee.service import Referee
+    from support.apps import app_client
     from support.pile import PILE
 
-    with TestClient(create_app(lambda: Referee(db_store, games=[PILE]))) as c:
+    with app_client(lambda: Referee(db_store, games=[PILE])) as c:
         yield c
 
 

@@ -9,9 +9,8 @@ import json
 
 import pytest
 
-from referee.http import create_app
 from referee.service import Referee
-from support.live import LiveServer
+from support.apps import live_server
 
 POSITION = """
 [position]
@@ -26,7 +25,7 @@ HIDDEN = ("louis.D03", "rachel.L01", "rachel.L02", "caprice.D02", "louis.L04")
 
 def test_a_declared_effect_on_another_hand_is_held_then_confirmed_or_declined_with_the_cli(cli, tmp_path, db_store):
     (tmp_path / "pos.toml").write_text(POSITION, encoding="utf-8")
-    with LiveServer(create_app(lambda: Referee(db_store))) as server:  # on each backend
+    with live_server(lambda: Referee(db_store)) as server:  # on each backend
         made = cli("--server", server.url, "new", "android", "--players", "raymond,rachel,louis,caprice",
                    "--cards", "FX-1", "--position", "pos.toml", "--json")
         assert made.code == 0, made.err

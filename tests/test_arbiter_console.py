@@ -92,11 +92,9 @@ def test_only_the_organiser_reads_the_desk(db_store):
 
 @pytest.fixture
 def served(db_store):
-    from litestar.testing import TestClient
+    from support.apps import app_client
 
-    from referee.http import create_app
-
-    with TestClient(create_app(lambda: Referee(db_store, games=[PILE]), admin_token="adm")) as c:
+    with app_client(lambda: Referee(db_store, games=[PILE]), admin_token="adm") as c:
         made = c.post("/tournaments", json={"name": "Cup", "game": "pile", "players": PLAYERS, "seed": 4,
                                             "chance": "digital", "options": {"stones": "10"}},
                       headers={"Authorization": "Bearer adm"}).json()

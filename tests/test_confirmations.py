@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import msgspec
 import pytest
-from litestar.testing import TestClient
 
 from referee.errors import BadInput
 from referee.export import export
-from referee.http import create_app
 from referee.service import Referee
 from referee.store.memory import MemoryStore
 from referee.transcript import import_transcript
+from support.apps import app_client
 
 TAKE = "play_plot card=PL6 from=hand changes=move:TR1:bob.hand:bob.utility note=Raid"
 
@@ -134,7 +133,7 @@ def test_war_of_shadows_a_discard_from_another_hand_waits_for_that_seat():
 
 def test_over_http_a_seat_gets_held_and_the_other_seat_confirms(db_store):
     store = db_store  # on each backend
-    with TestClient(create_app(lambda: Referee(store))) as c:
+    with app_client(lambda: Referee(store)) as c:
         made = c.post("/matches", json={"game": "by_all_means", "players": ["alice", "bob"], "cards": "spec",
                                         "position": {"phase": "play", "first_player": "alice", "lot_winner": "alice",
                                                      "turn.number": 5, "turn.active": "alice", "turn.step": "actions",
@@ -180,7 +179,7 @@ def test_a_seat_may_not_type_a_chance_outcome_in_a_digital_match():
 
 def test_over_http_typed_chance_is_422_and_legal_leaves_it_out(db_store):
     store = db_store  # on each backend
-    with TestClient(create_app(lambda: Referee(store))) as c:
+    with app_client(lambda: Referee(store)) as c:
         made = c.post("/matches", json={"game": "by_all_means", "players": ["alice", "bob"], "seed": 99}).json()
         mid, tokens = made["match"]["id"], made["tokens"]
         bob = {"Authorization": f"Bearer {tokens['seats']['bob']}"}

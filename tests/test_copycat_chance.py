@@ -9,12 +9,11 @@ import random
 import re
 
 import pytest
-from litestar.testing import TestClient
 
 from referee.errors import BadInput
-from referee.http import create_app
 from referee.service import Referee
 from referee.store.memory import MemoryStore
+from support.apps import app_client
 
 SEATS = ["anna", "ben", "cleo"]
 
@@ -67,7 +66,7 @@ def test_a_nested_draw_is_refused_like_a_top_level_one_and_kept_in_the_log():
 
 def test_over_http_a_nested_draw_is_422_and_the_legal_list_leaves_it_out(db_store):
     store = db_store  # on each backend
-    with TestClient(create_app(lambda: Referee(store))) as c:
+    with app_client(lambda: Referee(store)) as c:
         made = c.post("/matches", json={"game": "copycat", "players": SEATS, "seed": 5,
                                         "cards": "spec_fixture"}).json()
         mid, tokens = made["match"]["id"], made["tokens"]

@@ -7,17 +7,16 @@ from __future__ import annotations
 import os
 
 import pytest
-from litestar.testing import TestClient
 
 from conftest import ROOT
 from referee.errors import BadInput
 from referee.export import export
-from referee.http import create_app
 from referee.scenario import run_file
 from referee.service import Referee
 from referee.store.memory import MemoryStore
 from referee.transcript import import_transcript
 from referee.engine.position import PositionError, PositionShape, write_paths
+from support.apps import app_client
 from support.pile import PILE
 from support.tally import TALLY
 
@@ -56,7 +55,7 @@ def test_bad_list_and_map_values_name_what_is_expected(options, fragment):
 
 def test_list_and_map_options_over_http(db_store):
     store = db_store  # on each backend
-    with TestClient(create_app(lambda: Referee(store, games=[PILE]))) as c:
+    with app_client(lambda: Referee(store, games=[PILE])) as c:
         made = c.post("/matches", json={"game": "pile", "players": ["alice", "bob"],
                                         "options": {"bans": [1], "nicknames": {"alice": "Al"}}})
         assert made.status_code == 201, made.text
@@ -101,7 +100,7 @@ def test_an_actor_that_is_not_a_seat_submits_its_own_intents():
 
 def test_the_arbiter_acts_for_another_actor_over_http(db_store):
     store = db_store  # on each backend
-    with TestClient(create_app(lambda: Referee(store, games=[PILE]))) as c:
+    with app_client(lambda: Referee(store, games=[PILE])) as c:
         made = c.post("/matches", json={"game": "pile", "players": ["alice", "bob"]}).json()
         mid, tokens = made["match"]["id"], made["tokens"]
         arbiter = {"Authorization": f"Bearer {tokens['arbiter']}"}

@@ -344,12 +344,10 @@ def test_the_readme_chess_commands_run_as_shown(cli):
 
 
 def test_the_settings_manual_pairings_and_forfeits_over_http(db_store):
-    from litestar.testing import TestClient
-
-    from referee.http import create_app
+    from support.apps import app_client
 
     admin = {"Authorization": "Bearer admin-token"}
-    with TestClient(create_app(lambda: Referee(db_store, games=[PILE]), admin_token="admin-token")) as client:
+    with app_client(lambda: Referee(db_store, games=[PILE]), admin_token="admin-token") as client:
         body = {"name": "Chess night", "game": "pile", "rounds": 2, "options": {"stones": "4"},
                 "points": {"win": 2, "draw": 1}, "points_unit": 2, "unplayed": "fide", "direct_encounter": "fide",
                 "players": ["ann", "ben", "cy"]}

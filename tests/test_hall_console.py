@@ -130,11 +130,9 @@ def test_a_snapshot_folds_no_match_and_audits_none(db_store, monkeypatch):
 
 
 def test_the_page_is_one_shell_for_every_role(db_store):
-    from litestar.testing import TestClient
+    from support.apps import app_client
 
-    from referee.http import create_app
-
-    with TestClient(create_app(lambda: Referee(db_store, games=[PILE]), admin_token="adm")) as c:
+    with app_client(lambda: Referee(db_store, games=[PILE]), admin_token="adm") as c:
         made = c.post("/tournaments", json={"name": "Cup", "game": "pile", "players": ["ann", "ben"]},
                       headers={"Authorization": "Bearer adm"}).json()
         tid = made["tournament"]

@@ -11,16 +11,15 @@ import time
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from litestar.testing import TestClient
 
 from conftest import ROOT, dump
 from referee.errors import BadInput
-from referee.http import create_app
 from referee.inputs import check_depth, check_text, read_file
 from referee.service import Referee
 from referee.store import open_store
 from referee.store.memory import MemoryStore
 from schemas import SEED_MAX, TEXT_MAX
+from support.apps import app_client
 
 HEADER = "game: by_all_means\nplayers: alice, bob\n"
 
@@ -235,7 +234,7 @@ def test_a_deep_scenario_file_fails_as_a_scenario(cli, tmp_path):
 @pytest.fixture(scope="module")
 def http(module_db):
     store = open_store(module_db)  # on each backend
-    with TestClient(create_app(lambda: Referee(store))) as c:
+    with app_client(lambda: Referee(store)) as c:
         made = c.post("/matches", json={"game": "by_all_means", "players": ["alice", "bob"], "seed": 3}).json()
         yield c, made["match"]["id"], made["tokens"]
     store.close()

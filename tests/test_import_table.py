@@ -264,12 +264,10 @@ def _bearer(token):
 def hall(db_store):
     """A server on ``db_store`` with a By All Means cup of four, round 1 paired: (client, store, tid, tokens,
     tables)."""
-    from litestar.testing import TestClient
-
-    from referee.http import create_app
     from referee.service import Referee
+    from support.apps import app_client
 
-    with TestClient(create_app(lambda: Referee(db_store), admin_token=ADMIN)) as c:
+    with app_client(lambda: Referee(db_store), admin_token=ADMIN) as c:
         made = c.post("/tournaments", headers=_bearer(ADMIN), json={
             "name": "Club", "game": "by_all_means", "rounds": 3, "seed": 7, "players": list(PLAYERS)}).json()
         tid, tokens = made["tournament"], made["tokens"]
@@ -349,11 +347,10 @@ def test_an_upload_is_the_organisers_and_bad_input_is_a_4xx_with_nothing_written
 def test_import_table_in_client_mode_uploads_through_the_server(cli, db, db_store, tmp_path):
     """``referee --server URL --token ORGANISER import sheet.txt --table T:1:2`` sends the transcript to the
     server, which attaches it as a local import does; a player's token is refused with the server's code."""
-    from referee.http import create_app
     from referee.service import Referee
-    from support.live import LiveServer
+    from support.apps import live_server
 
-    with LiveServer(create_app(lambda: Referee(db_store), admin_token=ADMIN)) as server:
+    with live_server(lambda: Referee(db_store), admin_token=ADMIN) as server:
         url = ("--server", server.url)
         made = cli(*url, "--token", ADMIN, "tournament", "new", "Club", "--game", "by_all_means", "--seed", "7",
                    "--players", ",".join(PLAYERS), "--json")

@@ -45,8 +45,10 @@ def matches() -> tuple[Referee, dict[str, str]]:
 
 
 def named_ids(rules: Any, texts: list[str]) -> set[str]:
-    """The words of ``texts`` that are ids the game gives a printed name."""
-    return {w for t in texts for w in WORD.findall(t) if (n := rules.name_of(w)) and n != w}
+    """The words of ``texts`` that are ids the game gives a printed name (each distinct word asked once: a
+    long match's page repeats the same few hundred words in hundreds of thousands of places)."""
+    words = {w for t in set(texts) for w in WORD.findall(t)}
+    return {w for w in words if (n := rules.name_of(w)) and n != w}
 
 
 def drawn_texts(page: str) -> list[str]:
@@ -57,8 +59,11 @@ def drawn_texts(page: str) -> list[str]:
     boards: Any = []
     sections: Any = []
     out: list[str] = []
+    worded: dict[str, str] = {}  # each text as ``named`` words it with the names known so far
     for frame in frames(page):
-        names.update(frame.get("n", {}))
+        if frame.get("n"):
+            names.update(frame["n"])
+            worded.clear()
         boards = apply(boards, frame["b"]) if "b" in frame else boards
         sections = apply(sections, frame["s"]) if "s" in frame else sections
         texts = [frame.get("h", "")]
@@ -69,7 +74,11 @@ def drawn_texts(page: str) -> list[str]:
                 texts.append(a["id"] if b["layout"] != "tableau" else "")  # a tableau's areas are the seats
                 for p in a.get("pieces", []):
                     texts += [p.get("card", ""), *p.get("notes", [])]
-        out += [named(t, names) for t in texts if t]
+        for t in texts:
+            if t:
+                if t not in worded:
+                    worded[t] = named(t, names)
+                out.append(worded[t])
     return out
 
 

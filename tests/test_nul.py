@@ -9,13 +9,12 @@ from __future__ import annotations
 import os
 
 import pytest
-from litestar.testing import TestClient
 
 from conftest import ROOT
 from referee.errors import BadInput
-from referee.http import create_app
 from referee.service import Referee
 from referee.tournament.service import Tournaments
+from support.apps import app_client
 from support.pile import PILE
 
 NUL = "a\x00b"
@@ -74,7 +73,7 @@ def test_the_service_refuses_a_nul_as_bad_input_and_writes_nothing(db, hall, wha
 
 
 def test_over_http_a_nul_is_422_in_the_error_shape(db, db_store):
-    with TestClient(create_app(lambda: Referee(db_store, games=[PILE]), admin_token="adm")) as c:
+    with app_client(lambda: Referee(db_store, games=[PILE]), admin_token="adm") as c:
         made = c.post("/matches", json={"game": "pile", "players": ["alice", "bob"]}).json()
         mid, arbiter = made["match"]["id"], {"Authorization": f"Bearer {made['tokens']['arbiter']}"}
         assert c.post(f"/matches/{mid}/intents", json={"intent": "start first=alice tokens=K01,K02", "seat": "alice"},

@@ -8,14 +8,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from litestar.testing import TestClient
 
 from cli import render
 from referee.export import export
-from referee.http import create_app
 from referee.scenario import run_file
 from referee.service import Referee
 from referee.store.memory import MemoryStore
+from support.apps import app_client
 from support.pile import PILE
 
 PLAYERS = ["alice", "bob", "carol"]
@@ -40,7 +39,7 @@ def _finished(r: Referee, ending: str) -> str:
 def test_each_kind_of_end_reads_alike_everywhere(ending, kind, sentence, capsys, db_store):
     store = db_store  # on each backend
     r = Referee(store, games=[PILE])
-    with TestClient(create_app(lambda: Referee(store, games=[PILE]))) as c:
+    with app_client(lambda: Referee(store, games=[PILE])) as c:
         made = c.post("/matches", json={"game": "pile", "players": PLAYERS, "options": {"stones": 3, "ending": ending}}).json()
         mid, spectator = made["match"]["id"], made["tokens"]["spectator"]
         assert r.submit(mid, "alice", "start first=carol tokens=K01,K02,K03").accepted

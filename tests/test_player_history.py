@@ -9,10 +9,8 @@ import json
 import re
 
 import pytest
-from litestar.testing import TestClient
 
 from referee.errors import NotFound
-from referee.http import create_app
 from referee.players import history, of_database, result_of
 from referee.playerpage import page
 from referee.ratings import ratings
@@ -20,6 +18,7 @@ from referee.service import Referee
 from referee.store.memory import MemoryStore
 from referee.summaries import listing
 from referee.summaries import outcome as outcome_of
+from support.apps import app_client
 from support.pile import PILE
 
 ADMIN = "adm"
@@ -142,7 +141,7 @@ def test_the_page_is_deterministic_escaped_and_charts_each_rated_match():
 
 @pytest.fixture
 def hall(db_store):
-    with TestClient(create_app(lambda: Referee(db_store, games=[PILE]), admin_token=ADMIN)) as c:
+    with app_client(lambda: Referee(db_store, games=[PILE]), admin_token=ADMIN) as c:
         made = c.post("/tournaments", json={"name": "Hall cup", "game": "pile", "rounds": 2, "seed": 3,
                                             "chance": "digital", "options": {"stones": "2"},
                                             "players": ["ann", "ben", "cy"]}, headers=bearer(ADMIN))

@@ -221,11 +221,10 @@ def test_the_readme_walk_runs_as_typed(cli, db, monkeypatch):
 
 
 def test_client_mode_reports_with_a_players_token_only(cli, db, db_store, monkeypatch):
-    from referee.http import create_app
-    from support.live import LiveServer
+    from support.apps import live_server
 
     monkeypatch.setenv("REFEREE_DB", db)
-    with LiveServer(create_app(lambda: Referee(db_store), admin_token="adm")) as server:
+    with live_server(lambda: Referee(db_store), admin_token="adm") as server:
         url = ("--server", server.url)
         made = cli(*url, "--token", "adm", "tournament", "new", "Phones", "--game", "by_all_means", "--rounds", "1",
                    "--seed", "7", "--players", "ann,ben", "--json")

@@ -144,11 +144,9 @@ def test_setting_the_clock_refuses_what_cannot_be_and_writes_nothing(db_store):
 
 
 def test_over_http_only_the_organiser_sets_the_clock_and_every_token_reads_it(db_store):
-    from litestar.testing import TestClient
+    from support.apps import app_client
 
-    from referee.http import create_app
-
-    with TestClient(create_app(lambda: Referee(db_store, games=[PILE]), admin_token="adm")) as c:
+    with app_client(lambda: Referee(db_store, games=[PILE]), admin_token="adm") as c:
         made = c.post("/tournaments", json={"name": "Cup", "game": "pile", "players": ["ann", "ben"]},
                       headers={"Authorization": "Bearer adm"}).json()
         tid, tokens = made["tournament"], made["tokens"]
@@ -198,10 +196,9 @@ def test_the_clock_command(cli):
 
 
 def test_the_clock_command_through_a_server(cli, db_store):
-    from referee.http import create_app
-    from support.live import LiveServer
+    from support.apps import live_server
 
-    with LiveServer(create_app(lambda: Referee(db_store, games=[PILE]), admin_token="adm")) as server:
+    with live_server(lambda: Referee(db_store, games=[PILE]), admin_token="adm") as server:
         made = TournamentAccess(Referee(db_store, games=[PILE])).create(CreateTournament(
             name="Cup", game="pile", rounds=1, seed=4, players=["ann", "ben"]))
         tid = made.tournament

@@ -29,9 +29,9 @@ from typing import Any, NamedTuple
 import pytest
 from litestar.testing import TestClient
 
-from referee.http import create_app
 from referee.service import Referee
 from referee.store.memory import MemoryStore
+from support.apps import app_client
 from support.seatplay import Pick, first, offered, play_out, same_state, seeded
 
 
@@ -68,7 +68,7 @@ def start(client: TestClient, case: Case) -> tuple[str, dict[str, Any]]:
 @pytest.fixture(scope="module")
 def hall():
     store = MemoryStore()
-    with TestClient(create_app(lambda: Referee(store))) as client:
+    with app_client(lambda: Referee(store)) as client:
         yield client, Referee(store)
 
 
@@ -106,7 +106,7 @@ def test_why_a_seeded_pick_plays_these_games(game):
     """First-choice play of the same match goes round in circles: after the opening, every tap is one of
     the same few moves that change nothing or only end turns."""
     store = MemoryStore()
-    with TestClient(create_app(lambda: Referee(store))) as client:
+    with app_client(lambda: Referee(store)) as client:
         case = CASES[game]
         mid, tokens = start(client, case)
         played = play_out(client, mid, tokens["seats"], first, case.seed, 60)

@@ -16,12 +16,11 @@ and no option shortens them). Neither cycles, so no seeded pick among the choice
 from __future__ import annotations
 
 import pytest
-from litestar.testing import TestClient
 
 from referee.engine import core
-from referee.http import create_app
 from referee.service import Referee
 from support.actorplay import leaks, next_page, read, replayed_state_hash, tap, turn_order
+from support.apps import app_client
 
 #: the fewest seats each game takes, a fixed seed, and the most taps a match may take here
 GAMES = {"android": (["alice", "bob", "carol"], 4, 120), "copycat": (["alice", "bob"], 4, 600)}
@@ -32,7 +31,7 @@ def hall():
     from referee.store.memory import MemoryStore
 
     store = MemoryStore()
-    with TestClient(create_app(lambda: Referee(store))) as client:
+    with app_client(lambda: Referee(store)) as client:
         yield client, Referee(store)
 
 

@@ -6,16 +6,15 @@ from __future__ import annotations
 
 import msgspec
 import pytest
-from litestar.testing import TestClient
 
 from referee.access import Access
 from referee.auth import Principal
-from referee.http import create_app
 from referee.memo import HeadMemo
 from referee.seat import seat_answer
 from referee.service import Referee
 from referee.store import open_store
 from schemas.http import CreateMatch
+from support.apps import app_client
 
 PLAYERS = ["alice", "bob"]
 
@@ -82,7 +81,7 @@ def test_an_answer_at_another_head_is_never_given_and_never_replaces_a_newer_one
 def test_a_servers_threads_share_the_memo_and_a_move_changes_the_answer(db):
     store = open_store(db)
     try:
-        with TestClient(create_app(lambda: Referee(open_store(db)))) as client:
+        with app_client(lambda: Referee(open_store(db))) as client:
             made = client.post("/matches", json={"game": "by_all_means", "players": PLAYERS, "chance": "digital",
                                                  "seed": 3}).json()
             mid, tokens = made["match"]["id"], made["tokens"]["seats"]

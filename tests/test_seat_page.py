@@ -21,7 +21,7 @@ from referee.seatpage import shell
 from referee.service import Referee
 from referee.store.memory import MemoryStore
 from support.apps import app_client
-from test_leaks import _naming, card_names, names_of
+from support.pageleaks import leaks
 
 PLAYERS = {"by_all_means": ["alice", "bob"], "war_of_shadows": ["alice", "bob"],
            "xfiles_encounters": ["alice", "bob", "carol"], "android": ["alice", "bob", "carol"],
@@ -46,16 +46,6 @@ def new_match(client: TestClient, game: str, seed: int = 7, **more) -> tuple[str
     assert made.status_code == 201, made.text
     data = made.json()
     return data["match"]["id"], data["tokens"]["seats"]
-
-
-def leaks(referee: Referee, mid: str, seat: str, text: str) -> list[str]:
-    """Ids hidden from ``seat`` now (and the names only hidden cards bear) that ``text`` names as a word."""
-    loaded = referee.load(mid)
-    _, state = referee.state_at(loaded)
-    hidden = set(loaded.rules.hidden_ids(state, seat))
-    every = card_names(loaded)
-    found = _naming(hidden | names_of(loaded, hidden, every))(text)
-    return [] if found is None else [found.group(0)]
 
 
 def tap_through(client: TestClient, referee: Referee, mid: str, seats: dict[str, str]) -> tuple[int, dict]:

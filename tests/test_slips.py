@@ -10,11 +10,10 @@ import base64
 import re
 
 import pytest
-from litestar.testing import TestClient
 
-from referee.http import create_app
 from referee.service import Referee
 from referee.tournament import slips
+from support.apps import app_client
 from support.browser import needs_chromium, shared
 
 HOSTILE = "<script>alert(1)</script>"
@@ -82,7 +81,7 @@ def test_the_qr_code_carries_a_token_the_hall_takes(cli, db_store, paired, tmp_p
     page = out.read_text(encoding="utf-8")
     tables = cli("tournament", "show", paired, "--json").json["round"][0]["tables"]
     assert len(seen) == 4
-    with TestClient(create_app(lambda: Referee(db_store))) as c:
+    with app_client(lambda: Referee(db_store)) as c:
         for url, (t, p) in zip(seen, [(t, p) for t in tables for p in t["seats"]]):
             where, _, fragment = url.partition("#")
             assert "?" not in url and where == f"http://127.0.0.1:8000/play/{t['match_id']}"

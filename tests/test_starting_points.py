@@ -133,12 +133,10 @@ def test_xfiles_template_names_the_avatars_and_uncommented_they_import(cli, tmp_
 
 
 def test_over_http_the_arbiter_asks_for_the_tables_moves_and_a_seat_may_not(db_store):
-    from litestar.testing import TestClient
-
-    from referee.http import create_app
     from referee.service import Referee
+    from support.apps import app_client
 
-    with TestClient(create_app(lambda: Referee(db_store))) as c:
+    with app_client(lambda: Referee(db_store)) as c:
         made = c.post("/matches", json={"game": "copycat", "players": ["ann", "ben"], "chance": "physical"}).json()
         mid, tokens = made["match"]["id"], made["tokens"]
         arbiter = {"Authorization": f"Bearer {tokens['arbiter']}"}

@@ -6,6 +6,7 @@ its own match's game; not pydantic, not the HTTP stack, not another game, not ri
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import subprocess
@@ -51,10 +52,17 @@ def _env(db: str) -> dict[str, str]:
 
 
 def bare(env: dict[str, str]) -> set[str]:
-    """What a bare Python imports in this environment (site, .pth hooks of editable installs...)."""
+    """What a bare Python imports in this environment (site, .pth hooks of editable installs...): asked of
+    a Python once for each environment but the database's path, which a Python that imports nothing of
+    ours does not read."""
+    return set(_bare(tuple(sorted((k, v) for k, v in env.items() if k != "REFEREE_DB"))))
+
+
+@functools.lru_cache(maxsize=None)
+def _bare(env: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
     out = subprocess.run([sys.executable, "-c", "import sys; print(' '.join(sys.modules))"],
-                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=60, check=True)
-    return set(out.stdout.split())
+                         cwd=ROOT, env=dict(env), capture_output=True, text=True, timeout=60, check=True)
+    return tuple(out.stdout.split())
 
 
 def imported(db: str, tmp_path, *argv: str, **settings: str) -> tuple[int, set[str], bool]:

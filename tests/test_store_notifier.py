@@ -60,11 +60,9 @@ def test_the_hall_listens_only_to_a_declared_notifier(db):
     """The HTTP app asks the store for its notifier: over PostgreSQL or a SQLite file it listens and its
     match streams poll only as a fallback; over a store without one (one process's memory) it polls, even
     through a store that happens to have a ``listen`` method (nothing is found by probing)."""
-    from litestar.testing import TestClient
-
-    from referee.http import create_app
     from referee.service import Referee
     from referee.store.memory import MemoryStore
+    from support.apps import app_client
     from support.pile import PILE
 
     calls: list[str] = []
@@ -82,10 +80,10 @@ def test_the_hall_listens_only_to_a_declared_notifier(db):
             return lambda: None
 
     assert inner.notifier is not None and memory.notifier is None
-    with TestClient(create_app(lambda: Referee(inner, games=[PILE]), poll=0.2, listen_poll=10)) as client:
+    with app_client(lambda: Referee(inner, games=[PILE]), poll=0.2, listen_poll=10) as client:
         hall = client.app.state.hall
         assert (hall.entry_poll, hall.stop_listening is not None) == (10, True)
-    with TestClient(create_app(lambda: Referee(Probed(), games=[PILE]), poll=0.2, listen_poll=10)) as client:
+    with app_client(lambda: Referee(Probed(), games=[PILE]), poll=0.2, listen_poll=10) as client:
         hall = client.app.state.hall
         assert (hall.entry_poll, hall.stop_listening, calls) == (0.2, None, [])
     inner.close()

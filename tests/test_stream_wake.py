@@ -14,11 +14,11 @@ import time
 import httpx
 import pytest
 
-from referee.http import Hub, create_app
+from referee.http import Hub
 from referee.service import Referee
 from referee.store import open_store
 from referee.store.sqlite_notify import FileNotifier
-from support.live import LiveServer
+from support.apps import live_server
 from support.pile import PILE
 from support.store_contract import a_match, an_entry
 
@@ -28,8 +28,9 @@ POLL = 30.0
 SOON = 5.0
 
 
-def app(db: str):
-    return create_app(lambda: Referee(open_store(db), games=[PILE]), keepalive=POLL, poll=POLL, listen_poll=POLL)
+def serving(db: str):
+    """A live server (tests/support/apps.py's) of the test game over ``db``, looking by itself every 30 s."""
+    return live_server(lambda: Referee(open_store(db), games=[PILE]), keepalive=POLL, poll=POLL, listen_poll=POLL)
 
 
 def first_entry_after(url: str, mid: str, token: str, append) -> float:
@@ -66,16 +67,16 @@ def take(url: str, mid: str, token: str) -> None:
 
 
 def test_an_append_in_the_process_wakes_its_streams_at_once(db):
-    with LiveServer(app(db)) as server:
-        mid, tokens = a_table(server.url)
-        took = first_entry_after(server.url, mid, tokens["spectator"], lambda: take(server.url, mid, tokens["alice"]))
+    with serving(db) as live:
+        mid, tokens = a_table(live.url)
+        took = first_entry_after(live.url, mid, tokens["spectator"], lambda: take(live.url, mid, tokens["alice"]))
     assert took < SOON
 
 
 def test_an_append_in_another_process_wakes_the_streams_through_the_stores_notifier(db):
     """Two apps over one database stand for two worker processes: each has its own hub, so the entry written
     through one reaches the other's stream only through the store's announcement."""
-    with LiveServer(app(db)) as writer, LiveServer(app(db)) as reader:
+    with serving(db) as writer, serving(db) as reader:
         mid, tokens = a_table(writer.url)
         took = first_entry_after(reader.url, mid, tokens["spectator"], lambda: take(writer.url, mid, tokens["alice"]))
     assert took < SOON

@@ -11,15 +11,14 @@ import os
 import random
 
 import pytest
-from litestar.testing import TestClient
 
 from conftest import ROOT
 from referee.errors import BadInput
 from referee.export import export
-from referee.http import create_app
 from referee.scenario import run_file
 from referee.service import Referee
 from referee.store.memory import MemoryStore
+from support.apps import app_client
 from support.tally import TALLY
 
 FORMATS = ("txt", "md", "html", "json")
@@ -80,7 +79,7 @@ def test_a_secret_look_shows_the_card_to_one_seat_alone():
 
 def test_over_http_with_one_and_five_seats(db_store):
     store = db_store  # on each backend
-    with TestClient(create_app(lambda: Referee(store, games=[TALLY]))) as c:
+    with app_client(lambda: Referee(store, games=[TALLY])) as c:
         for players in (["solo"], ["ann", "ben", "cy", "dee", "eve"]):
             made = c.post("/matches", json={"game": "tally", "players": players, "chance": "digital",
                                             "options": {"target": 6}})

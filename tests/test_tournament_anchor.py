@@ -272,9 +272,8 @@ def test_a_match_that_names_a_table_the_tournament_does_not_hold_is_a_finding(db
 
 def test_the_head_is_printed_by_standings_every_export_and_the_audit_locally_and_through_a_server(cli, db, db_store):
     from referee.access import hash_token
-    from referee.http import create_app
     from referee.store import StoredTournamentToken
-    from support.live import LiveServer
+    from support.apps import live_server
 
     made = cli("tournament", "new", "Club night", "--game", "pile", "--option", "stones=4", "--players", "ann,ben,cy",
                "--db", db)
@@ -291,7 +290,7 @@ def test_the_head_is_printed_by_standings_every_export_and_the_audit_locally_and
     assert cli("tournament", "export", tid, "--db", db, "--format", "csv").out.splitlines()[-1] == f"head,{head}"
     assert f"Head: `{head}`" in cli("tournament", "export", tid, "--db", db, "--format", "md").out
     assert f'<code id="head">{head}</code>' in cli("tournament", "export", tid, "--db", db, "--format", "html").out
-    with LiveServer(create_app(lambda: Referee(db_store, games=(*GAMES, PILE)))) as server:
+    with live_server(lambda: Referee(db_store, games=(*GAMES, PILE))) as server:
         org = ("--server", server.url, "--token", "org-secret")
         there = cli(*org, "tournament", "audit", tid, "--expect-head", head)
         assert there.code == 0 and f"clean\nhead {head} (4 records)" in there.out, there.err
@@ -383,10 +382,9 @@ def test_clock_readings_are_marked_as_no_evidence(cli, db):
 def test_audit_match_expect_head_through_a_server(cli, db_store):
     import httpx
 
-    from referee.http import create_app
-    from support.live import LiveServer
+    from support.apps import live_server
 
-    with LiveServer(create_app(lambda: Referee(db_store))) as server:
+    with live_server(lambda: Referee(db_store)) as server:
         made = httpx.post(f"{server.url}/matches", json={"game": "by_all_means", "players": ["alice", "bob"],
                                                          "title": "Club, table 2"}).json()
         mid, arbiter = made["match"]["id"], made["tokens"]["arbiter"]

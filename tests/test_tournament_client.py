@@ -9,16 +9,15 @@ from __future__ import annotations
 
 import msgspec
 
-from referee.http import create_app
 from referee.ratings import answer
 from referee.service import Referee
-from support.live import LiveServer
+from support.apps import live_server
 from support.pile import PILE
 
 
 def test_tournament_commands_through_a_server_answer_as_they_do_locally(cli, db, db_store, monkeypatch):
     monkeypatch.setenv("REFEREE_DB", db)  # the local commands' database is the server's (on each backend)
-    with LiveServer(create_app(lambda: Referee(db_store), admin_token="adm")) as server:
+    with live_server(lambda: Referee(db_store), admin_token="adm") as server:
         url = ("--server", server.url)
         made = cli(*url, "--token", "adm", "tournament", "new", "Club Cup", "--game", "by_all_means", "--rounds", "2", "--seed", "7",
                    "--players", "ann,ben,cy,dee", "--json")
@@ -89,7 +88,7 @@ def test_ratings_over_http_are_the_local_numbers(cli, db_store):
         ref.submit(m.id, players[0], f"start first={players[0]} tokens={','.join(f'K0{i + 1}' for i in range(len(players)))}")
         ref.submit(m.id, players[0], "take 2")
     ref.new_match("pile", ["dee", "eve"])  # unfinished: neither rated nor counted
-    with LiveServer(create_app(lambda: Referee(store, games=[PILE]), admin_token="adm")) as server:
+    with live_server(lambda: Referee(store, games=[PILE]), admin_token="adm") as server:
         refused = cli("--server", server.url, "ratings", "--json")  # the server's admin token reads them
         assert refused.code != 0 and "admin token" in refused.err, (refused.out, refused.err)
         url = ("--server", server.url, "--token", "adm")

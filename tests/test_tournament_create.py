@@ -88,12 +88,11 @@ def test_the_cli_reads_a_card_file_once_and_keeps_its_text(cli, tmp_path, monkey
 
 
 def test_the_cli_sends_a_card_files_text_and_the_admin_token_to_a_server(cli, db_store, tmp_path):
-    from referee.http import create_app
-    from support.live import LiveServer
+    from support.apps import live_server
 
     cards = tmp_path / "house.toml"
     cards.write_text(_demo_cards(), encoding="utf-8")
-    with LiveServer(create_app(lambda: Referee(db_store), admin_token="adm")) as server:
+    with live_server(lambda: Referee(db_store), admin_token="adm") as server:
         url = ("--server", server.url)
         args = ("tournament", "new", "Cup", "--game", "by_all_means", "--cards", str(cards), "--players", "ann,ben",
                 "--json")

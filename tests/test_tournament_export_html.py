@@ -12,9 +12,7 @@ import json
 import re
 
 import pytest
-from litestar.testing import TestClient
 
-from referee.http import create_app
 from referee.service import Referee
 from referee.tournament.access import Entrant, TournamentAccess
 from referee.tournament.export import wdl
@@ -23,6 +21,7 @@ from referee.tournament.scoring import table_games
 from referee.tournament.events import Points
 from schemas import Outcome
 from schemas.tournament import CreateTournament, PairRequest, PlayerChange, ResultRequest
+from support.apps import app_client
 from support.pile import PILE
 
 HOSTILE = '<script>alert("x")</script> Eve'
@@ -103,7 +102,7 @@ def test_offline_each_match_is_named_with_the_viewer_command_and_served_it_links
     assert "<a " not in offline and "referee export MATCH --format html -o MATCH.html" in offline
     assert all(f'<span class="mid" title="referee export {t.match_id} --format html">{t.match_id}</span>' in offline
                for t in tables)
-    with TestClient(create_app(lambda: Referee(db_store, games=[PILE]), admin_token="adm")) as c:
+    with app_client(lambda: Referee(db_store, games=[PILE]), admin_token="adm") as c:
         made = c.post("/tournaments", json={"name": "Served", "game": "pile", "players": ["ann", "ben"]},
                       headers={"Authorization": "Bearer adm"}).json()
         org = {"Authorization": f"Bearer {made['tokens']['organiser']}"}

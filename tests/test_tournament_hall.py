@@ -12,16 +12,15 @@ import pytest
 
 from referee.http import create_app
 from referee.service import Referee
+from support.apps import app_client
 from support.live import LiveServer
 from support.browser import needs_chromium, shared
 from support.pile import PILE
 
 
 def test_the_stream_answers_one_snapshot_and_refuses_bad_tokens(db_store):
-    from litestar.testing import TestClient
-
     store = db_store  # on each backend
-    with TestClient(create_app(lambda: Referee(store, games=[PILE]), poll=0.05, admin_token="adm")) as c:
+    with app_client(lambda: Referee(store, games=[PILE]), poll=0.05, admin_token="adm") as c:
         made = c.post("/tournaments", json={"name": "<b>Cup</b>", "game": "pile", "players": ["ann", "ben"]},
                       headers={"Authorization": "Bearer adm"}).json()
         tid = made["tournament"]

@@ -230,12 +230,10 @@ def test_a_late_entry_takes_the_byes_berger_number_in_an_odd_round_robin():
 
 
 def test_over_http_only_the_organiser_withdraws_or_grants_and_refusals_have_the_error_shape(db_store):
-    from litestar.testing import TestClient
-
-    from referee.http import create_app
+    from support.apps import app_client
 
     store = db_store  # on each backend
-    with TestClient(create_app(lambda: Referee(store, games=[PILE]), admin_token="adm")) as c:
+    with app_client(lambda: Referee(store, games=[PILE]), admin_token="adm") as c:
         made = c.post("/tournaments", json={"name": "Cup", "game": "pile", "rounds": 2, "seed": 2,
                                             "points": {"half": 2}, "players": list("abcde")},
                       headers={"Authorization": "Bearer adm"}).json()

@@ -7,10 +7,9 @@ match's arbiter, sees all."""
 from __future__ import annotations
 
 import pytest
-from litestar.testing import TestClient
 
-from referee.http import create_app
 from referee.service import Referee
+from support.apps import app_client
 from support.pile import PILE
 
 
@@ -21,7 +20,7 @@ def bearer(token: str) -> dict[str, str]:
 @pytest.fixture()
 def hall(db_store):
     store = db_store  # on each backend
-    with TestClient(create_app(lambda: Referee(store, games=[PILE]), poll=0.05, admin_token="adm")) as c:
+    with app_client(lambda: Referee(store, games=[PILE]), poll=0.05, admin_token="adm") as c:
         made = c.post("/tournaments", headers={"Authorization": "Bearer adm"}, json={
             "name": "Cup", "game": "pile", "rounds": 1, "seed": 4, "chance": "digital",
             "options": {"stones": "5"}, "players": ["ann", "ben", "cy", "dee"]}).json()

@@ -6,11 +6,8 @@ address. Tokens never appear in the tournament's log, exports or records."""
 
 from __future__ import annotations
 
-from litestar.testing import TestClient
-
-from referee.http import create_app
 from referee.service import Referee
-from support.live import LiveServer
+from support.apps import app_client, live_server
 
 
 def _made(cli) -> str:
@@ -37,7 +34,7 @@ def test_a_local_tournament_gets_its_tokens_and_they_open_the_hall(cli, db, db_s
     text = cli("tournament", "tokens", tid)  # shown once: a second run issues nothing
     assert text.code == 0 and text.out.count("(issued earlier; --rotate for a new one)") == 6, text.out
     assert f"hall: http://127.0.0.1:8000/hall/{tid}#token=TOKEN" in text.out
-    with TestClient(create_app(lambda: Referee(db_store))) as c:
+    with app_client(lambda: Referee(db_store)) as c:
         assert c.get(f"/tournaments/{tid}/log", headers=_bearer(tokens[("organiser", None)])).status_code == 200
         assert c.get(f"/tournaments/{tid}/standings", headers=_bearer(tokens[("spectator", None)])).status_code == 200
         me = c.get(f"/tournaments/{tid}", headers=_bearer(tokens[("player", "ben")])).json()
@@ -96,7 +93,7 @@ def test_tokens_needs_the_local_database(cli):
 
 
 def test_tournament_new_over_a_server_prints_the_halls_address(cli, db_store):
-    with LiveServer(create_app(lambda: Referee(db_store), admin_token="adm")) as server:
+    with live_server(lambda: Referee(db_store), admin_token="adm") as server:
         made = cli("--server", server.url, "--token", "adm", "tournament", "new", "Cup", "--game", "by_all_means",
                    "--players", "ann,ben")
         assert made.code == 0, made.err

@@ -7,13 +7,11 @@ reads over HTTP until the match is over again."""
 from __future__ import annotations
 
 import pytest
-from litestar.testing import TestClient
 
 from referee.engine import core
-from referee.http import create_app
 from referee.service import Referee
 from referee.tournament.events import Created, decode
-from support.live import LiveServer
+from support.apps import app_client, live_server
 from support.pile import PILE
 
 #: the server's admin token: it alone creates tournaments over HTTP
@@ -57,7 +55,7 @@ def test_a_tournament_recorded_before_the_choice_reads_as_the_any_its_matches_ha
 
 def test_the_policy_over_http_and_in_client_mode(cli, db, db_store, monkeypatch):
     monkeypatch.setenv("REFEREE_DB", db)
-    with LiveServer(create_app(lambda: Referee(db_store), admin_token=ADMIN)) as server:
+    with live_server(lambda: Referee(db_store), admin_token=ADMIN) as server:
         made = cli("--server", server.url, "--token", ADMIN, "tournament", "new", "Cup", "--game", "by_all_means",
                    "--players", "ann,ben", "--undo-policy", "any", "--json")
         assert made.code == 0, made.err
@@ -67,7 +65,7 @@ def test_the_policy_over_http_and_in_client_mode(cli, db, db_store, monkeypatch)
         shown = cli("--server", server.url, "--token", org, "tournament", "show", tid, "--json")
         assert shown.json["undo"] == "any"
         assert cli("tournament", "show", tid, "--json").json == shown.json  # the same locally
-    with TestClient(create_app(lambda: Referee(db_store), admin_token=ADMIN)) as c:
+    with app_client(lambda: Referee(db_store), admin_token=ADMIN) as c:
         bad = c.post("/tournaments", json={"name": "X", "game": "by_all_means", "undo": "sometimes"},
                      headers=bearer(ADMIN))
         assert 400 <= bad.status_code < 500 and "undo" in bad.text
@@ -81,8 +79,8 @@ def test_the_policy_over_http_and_in_client_mode(cli, db, db_store, monkeypatch)
 @pytest.fixture()
 def table(db_store):
     """A digital pile tournament's first table played to its end (3 stones: start, 1, 2)."""
-    with TestClient(create_app(lambda: Referee(db_store, games=[PILE], fresh_secret=lambda: SECRET), poll=0.05,
-                               admin_token=ADMIN)) as c:
+    with app_client(lambda: Referee(db_store, games=[PILE], fresh_secret=lambda: SECRET), poll=0.05,
+                               admin_token=ADMIN) as c:
         made = c.post("/tournaments", json={"name": "Cup", "game": "pile", "seed": 4, "chance": "digital",
                                             "options": {"stones": "3"}, "players": ["ann", "ben"]},
                       headers=bearer(ADMIN)).json()

@@ -8,12 +8,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from litestar.testing import TestClient
 
-from referee.http import create_app
 from referee.service import Referee
 from referee.tournament.access import TournamentAccess
 from schemas.tournament import CreateTournament
+from support.apps import app_client
 from support.pile import PILE
 
 
@@ -28,7 +27,7 @@ def hall(db_store):
     made = TournamentAccess(Referee(store, games=[PILE])).create(CreateTournament(
         name="Views cup", game="pile", rounds=2, seed=3, chance="digital", options={"stones": "2"},
         players=["ann", "ben", "cy", "dee", "eve"]))
-    with TestClient(create_app(lambda: Referee(store, games=[PILE]))) as c:
+    with app_client(lambda: Referee(store, games=[PILE])) as c:
         tid = made.tournament
         paired = c.post(f"/tournaments/{tid}/pair", json={}, headers=bearer(made.tokens.organiser))
         assert paired.status_code == 201, paired.text

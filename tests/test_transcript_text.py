@@ -111,12 +111,10 @@ def test_the_forged_annotation_of_the_issue_stays_one_annotation():
 
 
 def test_a_seat_may_not_write_ruling_annotations_over_http(db_store):
-    from litestar.testing import TestClient
-
-    from referee.http import create_app
+    from support.apps import app_client
 
     store = db_store  # on each backend
-    with TestClient(create_app(lambda: Referee(store, games=[PILE]))) as c:
+    with app_client(lambda: Referee(store, games=[PILE])) as c:
         made = c.post("/matches", json={"game": "pile", "players": ["alice", "bob"]}).json()
         mid, tokens = made["match"]["id"], made["tokens"]
         c.post(f"/matches/{mid}/intents", json={"intent": "start first=alice tokens=K01,K02", "seat": "alice"},

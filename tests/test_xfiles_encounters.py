@@ -531,14 +531,13 @@ def test_a_series_continues_over_a_server_with_the_previous_matchs_arbiter_token
     """``referee --server URL --token T new GAME --continue-from M``: POST /matches with continue_from,
     allowed only to M's arbiter; the seats default to M's; a spectator's token or none is refused."""
     from referee.access import Access
-    from referee.http import create_app
-    from support.live import LiveServer
+    from support.apps import live_server
 
     r = Referee(db_store)
     g1 = r.new_match("xfiles_encounters", ["alice", "bob"], cards="spec_fixture", options=SERIES, position=QUICK_LOSS).id
     _lose_quickly(r, g1)
     minted = Access(Referee(db_store))._mint(r.info(r.resolve(g1)))
-    with LiveServer(create_app(lambda: Referee(db_store))) as server:
+    with live_server(lambda: Referee(db_store)) as server:
         url = ("--server", server.url)
         bare = cli(*url, "new", "xfiles_encounters", "--continue-from", g1[:6])
         assert bare.code != 0 and "token" in bare.err, bare.err

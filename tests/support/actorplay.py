@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from referee.service import Referee
+from support.pageleaks import leaks  # noqa: F401 - the pages' leak check, as the tests of actor pages import it
 
 #: the role a page reads its view as, for the leak search: a seat's own, the arbiter's (None: everything),
 #: an actor's that is no seat (the spectators')
@@ -22,17 +23,6 @@ SPECTATOR = "spectator"
 
 def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
-
-
-def leaks(referee: Referee, mid: str, role: str | None, text: str) -> list[str]:
-    """Ids hidden from ``role`` now (and the names only hidden cards bear) that ``text`` names as a word."""
-    from test_leaks import _naming, card_names, names_of
-
-    loaded = referee.load(mid)
-    _, state = referee.state_at(loaded)
-    hidden = set(loaded.rules.hidden_ids(state, role))
-    found = _naming(hidden | names_of(loaded, hidden, card_names(loaded)))(text)
-    return [] if found is None else [found.group(0)]
 
 
 def read(client: Any, mid: str, token: str) -> dict[str, Any]:
