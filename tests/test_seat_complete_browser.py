@@ -19,8 +19,8 @@ import functools
 import random
 import time
 
+import httpx
 import pytest
-from litestar.testing import TestClient
 
 from referee.http import create_app
 from referee.service import Referee
@@ -42,9 +42,12 @@ FIGURES: dict[str, tuple[int, float]] = {}
 
 @pytest.fixture(scope="module")
 def server():
+    """The live server the pages read, and the test's client of that same server: what the test reads (the
+    seats' answers, to pick a tap) is what the pages read, computed once a head for both (the server keeps
+    each page's answer at the head it was computed at, referee/memo.py)."""
     store = MemoryStore()
     with LiveServer(create_app(lambda: Referee(store), keepalive=2.0, poll=0.2)) as live:
-        with TestClient(create_app(lambda: Referee(store))) as client:
+        with httpx.Client(base_url=live.url, timeout=30) as client:
             yield live, client, Referee(store)
 
 
@@ -181,7 +184,7 @@ def hidden_from(referee: Referee, mid: str):
     return search
 
 
-def search_pages(referee: Referee, client: TestClient, mid: str, tokens: dict, pages: dict, spectator,
+def search_pages(referee: Referee, client: httpx.Client, mid: str, tokens: dict, pages: dict, spectator,
                  viewer: bool) -> tuple[int, int]:
     """Every page searched for what is hidden from its role now, once it shows the head: each seat's page
     for the other seats' hidden cards, the spectator's /play page (and, with ``viewer``, the match's HTML
