@@ -311,12 +311,19 @@ def servers(request, tmp_path):
         yield {name: stack.enter_context(_serving(db)) for name, db in dbs.items()}
 
 
+#: the document's operations are fuzzed in this many parts (every FUZZ_PARTS-th operation a part, each a test
+#: of its own), so that xdist's workers share the fuzzing
+FUZZ_PARTS = 4
+
+
 @pytest.mark.slow
-def test_fuzzing_the_openapi_document_finds_no_server_error(servers):
-    """Each operation of the OpenAPI document, fuzzed with valid and with invalid requests: no answer is a 5xx,
-    every 4xx has the error shape, and the match stays auditable. Each case is drawn once and sent to every
-    backend's server (drawing costs several times what answering does; the draws are derandomized, so the
-    backends got these same cases when each drew its own), with each token, the arbiter's and a seat's."""
+@pytest.mark.parametrize("part", range(FUZZ_PARTS))
+def test_fuzzing_the_openapi_document_finds_no_server_error(servers, part):
+    """Each operation of the OpenAPI document (this part's), fuzzed with valid and with invalid requests: no
+    answer is a 5xx, every 4xx has the error shape, and the match stays auditable. Each case is drawn once and
+    sent to every backend's server (drawing costs several times what answering does; the draws are
+    derandomized, so the backends got these same cases when each drew its own), with each token, the
+    arbiter's and a seat's."""
     import schemathesis
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis.errors import Unsatisfiable
@@ -336,7 +343,8 @@ def test_fuzzing_the_openapi_document_finds_no_server_error(servers):
     failures, calls, statuses = [], Counter(), {backend: Counter() for backend in tables}
     operations = [r.ok() for r in schema.get_all_operations()]
     assert len(operations) >= 19
-    for op in operations:
+    called = {backend: Counter() for backend in tables}
+    for op in operations[part::FUZZ_PARTS]:
         for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
             fixed = {"match_id": first_mid} if "{match_id}" in op.path else None
             query = {"follow": "false"} if op.path.endswith("/events") else None
@@ -354,6 +362,7 @@ def test_fuzzing_the_openapi_document_finds_no_server_error(servers):
                     for role in ("arbiter", "alice"):
                         case.headers = {**(case.headers or {}), "Authorization": f"Bearer {tokens[role]}"}
                         calls[backend] += 1
+                        called[backend][op.label] += 1
                         answer = case.call(base_url=url, timeout=10)
                         statuses[backend][answer.status_code] += 1
                         if answer.status_code >= 500:
@@ -374,9 +383,11 @@ def test_fuzzing_the_openapi_document_finds_no_server_error(servers):
     assert all(statuses[backend] == statuses["sqlite"] for backend in tables), statuses
     for backend, (url, mid, tokens) in tables.items():
         print(f"fuzz statuses ({backend}):", dict(sorted(statuses[backend].items())))
-        assert calls[backend] > 200, (backend, calls)
-        # it got past validation and auth
-        assert sum(n for status, n in statuses[backend].items() if status < 300) > 50, (backend, statuses)
+        # every operation of the part was sent cases (the whole document: over 1,100 calls a backend)
+        assert set(called[backend]) == {op.label for op in operations[part::FUZZ_PARTS]}, (backend, called)
+        assert calls[backend] > 200 // FUZZ_PARTS, (backend, calls)
+        # it got past validation and auth (the whole document: over 100 answers a backend)
+        assert sum(n for status, n in statuses[backend].items() if status < 300) > 50 // FUZZ_PARTS, (backend, statuses)
         audit = httpx.get(f"{url}/matches/{mid}/audit", headers=auth(tokens["arbiter"])).json()
         assert audit["clean"] is True, backend
 
