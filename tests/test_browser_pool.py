@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from support.browser import POOL, WINDOW, needs_chromium, shared, wait_until
+from support.browser import POOL, WINDOW, needs_chromium, shared, wait_on_page, wait_until
 
 pytestmark = [pytest.mark.slow, needs_chromium]
 
@@ -56,3 +56,17 @@ def test_waiting_on_a_page_names_what_it_waited_for(request):
         driver.get(PAGE)
         with pytest.raises(AssertionError, match=r"waiting for: return false; the page shows: 'hello'"):
             wait_until(driver, "return false", 0.2)
+
+
+def test_a_wait_inside_the_page_answers_when_the_page_changes(request):
+    """:func:`wait_on_page`: one round trip that answers what the condition returns once the page's document
+    changes so (here 300 ms after the wait began, by a timer of the page's own), given the wait's arguments;
+    a condition that never holds is an AssertionError naming it and what the page shows."""
+    with shared(config=request.config) as (driver,):
+        driver.get(PAGE)
+        driver.execute_script("setTimeout(() => { document.body.dataset.head = '3'; }, 300)")
+        got = wait_on_page(driver, "return document.body.dataset.head === arguments[0] && [arguments[1], 'seen']",
+                           10, "3", "alice")
+        assert got == ["alice", "seen"]
+        with pytest.raises(AssertionError, match=r"timed out after 0.2 s waiting for: return false; the page: .*hello"):
+            wait_on_page(driver, "return false", 0.2)

@@ -103,11 +103,13 @@ def test_step_through_a_small_match_and_read_every_field(browser, tmp_path):
     browser.find_element(*by("#show-details")).click()  # every field as stored, behind "details"
 
     def value(k):
-        for row in browser.find_elements(*by("#state-body tr")):
-            cells = row.find_elements(*by("td"))
-            if cells[0].text == k:
-                return cells[1].text
-        return None
+        """The shown value of field ``k`` in the state's table (its row's second cell), read in one round trip."""
+        return browser.execute_script("""
+            for (const row of document.querySelectorAll('#state-body tr')) {
+              const cells = row.querySelectorAll('td');
+              if (cells[0].innerText.trim() === arguments[0]) return cells[1].innerText.trim();
+            }
+            return null;""", k)
 
     assert now(browser).startswith("After entry 5 of 5")  # opens at the end
     assert value("pile") == "3"

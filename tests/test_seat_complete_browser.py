@@ -19,13 +19,14 @@ import functools
 import random
 import time
 
+import httpx
 import pytest
-from litestar.testing import TestClient
 
 from referee.http import create_app
 from referee.service import Referee
 from referee.store.memory import MemoryStore
-from support.browser import browsers, needs_chromium  # noqa: F401  (browsers: the shared Chromiums)
+from support.actorplay import OFFERS
+from support.browser import browsers, needs_chromium, wait_on_page  # noqa: F401  (browsers: the shared Chromiums)
 from support.live import LiveServer
 from support.seatplay import Tap, answers, auth, first, offered, same_state
 from test_seat_complete_match import CASES, start
@@ -42,9 +43,12 @@ FIGURES: dict[str, tuple[int, float]] = {}
 
 @pytest.fixture(scope="module")
 def server():
+    """The live server the pages read, and the test's client of that same server: what the test reads (the
+    seats' answers, to pick a tap) is what the pages read, computed once a head for both (the server keeps
+    each page's answer at the head it was computed at, referee/memo.py)."""
     store = MemoryStore()
     with LiveServer(create_app(lambda: Referee(store), keepalive=2.0, poll=0.2)) as live:
-        with TestClient(create_app(lambda: Referee(store))) as client:
+        with httpx.Client(base_url=live.url, timeout=30) as client:
             yield live, client, Referee(store)
 
 
@@ -59,29 +63,36 @@ def phones(browsers):
         print("\ncomplete matches by taps:", ", ".join(f"{g} {n} taps in {s:.1f} s" for g, (n, s) in FIGURES.items()))
 
 
-#: waits inside the page (one round trip, no polling over WebDriver) until the condition holds or time is up
-WAIT = """
-const [cond, ms] = arguments, done = arguments[arguments.length - 1], test = new Function(cond), t0 = performance.now();
-(function look() {
-  let v = false; try { v = test(); } catch (e) { v = false; }
-  if (v || performance.now() - t0 > ms) done(v || null); else setTimeout(look, 10);
-})();"""
-
-
 def wait_for(driver, script: str, timeout: float = 30.0):
-    driver.set_script_timeout(timeout + 10)
-    value = driver.execute_async_script(WAIT, script, int(timeout * 1000))
-    if not value:
-        seen = driver.execute_script("return [JSON.stringify(document.body.dataset), "
-                                     "(document.getElementById('verdict') || {}).textContent, "
-                                     "(document.getElementById('status') || {}).textContent]")
-        raise AssertionError(f"timed out waiting for: {script}; the page: {seen}")
-    return value
+    """What ``script`` returns once it is something true, waited for inside the page (one round trip)."""
+    return wait_on_page(driver, script, timeout)
+
+
+#: the page shows entry ``arguments[0]`` and is not writing
+AT_HEAD = "Number(document.body.dataset.head) === arguments[0] && !document.body.dataset.writing"
 
 
 def at_head(driver, seq: int) -> None:
     """Wait until the page shows entry ``seq`` and is not writing."""
-    wait_for(driver, f"return Number(document.body.dataset.head) === {seq} && !document.body.dataset.writing")
+    wait_on_page(driver, f"return {AT_HEAD}", 30.0, seq)
+
+
+def seen_at_head(driver, seq: int) -> tuple[bool, bool]:
+    """Wait until the page shows entry ``seq`` and is not writing; then (it shows the result, it offers
+    something to tap), read in the same round trip."""
+    over, offered = wait_on_page(driver, f"return {AT_HEAD} && [document.body.dataset.over === 'yes', {OFFERS}]",
+                                 30.0, seq)
+    return over, offered
+
+
+def verdict_after(driver, seq: int) -> str:
+    """Wait until the page shows entry ``seq + 1`` (its tap's) and is not writing; the verdict it shows must be
+    accepted or held (its text is the failure's message)."""
+    verdict, text = wait_on_page(
+        driver, f"return {AT_HEAD} && [document.body.dataset.verdict, document.getElementById('verdict').textContent]",
+        30.0, seq + 1)
+    assert verdict in ("accepted", "held"), text
+    return str(verdict)
 
 
 def hold(driver) -> None:
@@ -130,11 +141,6 @@ b.click();
 return [b.classList.contains('pick') ? 'pick' : b.classList.contains('confirm') ? 'confirm' : 'move', b.dataset.intent || ''];"""
 
 
-def offers(driver) -> bool:
-    return bool(driver.execute_script(
-        "return !!document.querySelector('#held button.confirm, #moves button.choice, #moves button.pick')"))
-
-
 def tap_top(driver, seat: str, seq: int) -> Tap:
     """Tap the first offered move on ``seat``'s page (picking the first value of each field it asks for,
     holding the hand where covered); the tap made."""
@@ -181,7 +187,7 @@ def hidden_from(referee: Referee, mid: str):
     return search
 
 
-def search_pages(referee: Referee, client: TestClient, mid: str, tokens: dict, pages: dict, spectator,
+def search_pages(referee: Referee, client: httpx.Client, mid: str, tokens: dict, pages: dict, spectator,
                  viewer: bool) -> tuple[int, int]:
     """Every page searched for what is hidden from its role now, once it shows the head: each seat's page
     for the other seats' hidden cards, the spectator's /play page (and, with ``viewer``, the match's HTML
@@ -224,11 +230,10 @@ def test_two_seat_pages_play_a_complete_match_by_taps(server, phones, game):
             # the first offered choice: read off the pages alone (both at the head), tapped on the first
             # page in seating order that offers anything
             seq = referee.store.head(mid)
-            for driver in pages.values():
-                at_head(driver, seq)
-            if pages[case.players[0]].execute_script("return document.body.dataset.over === 'yes'"):
+            seen = {s: seen_at_head(d, seq) for s, d in pages.items()}
+            if seen[case.players[0]][0]:
                 break
-            seat = next((s for s, d in pages.items() if offers(d)), None)
+            seat = next((s for s, (_, offered) in seen.items() if offered), None)
             assert seat is not None and len(taps) < case.taps, (game, len(taps), "the match did not end as the HTTP test's did")
             driver = pages[seat]
             tap = tap_top(driver, seat, seq)
@@ -242,10 +247,7 @@ def test_two_seat_pages_play_a_complete_match_by_taps(server, phones, game):
             driver, seq = pages[tap.seat], now[tap.seat]["seq"]
             at_head(driver, seq)
             tap_on(driver, tap)
-        at_head(driver, seq + 1)
-        verdict = driver.execute_script("return document.body.dataset.verdict")
-        assert verdict in ("accepted", "held"), \
-            driver.execute_script("return document.getElementById('verdict').textContent")
+        verdict_after(driver, seq)
         taps.append(tap)
         if len(taps) % SEARCH_EVERY == 0 or len(taps) == case.taps // 2:
             n, k = search_pages(referee, client, mid, tokens, pages, spectator, len(taps) == case.taps // 2)

@@ -279,56 +279,117 @@ def test_referee_play_does_not_import_the_server_stack(tmp_path):
 # -- fuzzing ---------------------------------------------------------------------------------------
 
 
+@contextlib.contextmanager
+def _serving(db):
+    """A live server of the module's hall (:func:`live`'s) over the database ``db``."""
+    store = open_store(db)
+    try:
+        with live_server(lambda: Referee(store, games=[PILE]), keepalive=0.3, poll=0.2) as server:
+            yield server
+    finally:
+        store.close()
+
+
+def _unexampled(doc):
+    """An OpenAPI document without its ``examples``."""
+    if isinstance(doc, dict):
+        return {k: _unexampled(v) for k, v in doc.items() if k != "examples"}
+    return [_unexampled(v) for v in doc] if isinstance(doc, list) else doc
+
+
+@pytest.fixture
+def servers(request, tmp_path):
+    """A live server on each backend, by name: SQLite, and PostgreSQL wherever conftest's ``pg_server`` can
+    be had (it fails where REFEREE_REQUIRE_POSTGRES asks for it, as CI does; elsewhere it skips, and the
+    fuzzing then runs on SQLite alone, as its PostgreSQL variant skipped before)."""
+    dbs = {"sqlite": str(tmp_path / "r.db")}
+    try:
+        dbs["postgres"] = request.getfixturevalue("pg_server").fresh(empty=True)
+    except pytest.skip.Exception:
+        pass
+    with contextlib.ExitStack() as stack:
+        yield {name: stack.enter_context(_serving(db)) for name, db in dbs.items()}
+
+
+#: the document's operations are fuzzed in this many parts (every FUZZ_PARTS-th operation a part, each a test
+#: of its own), so that xdist's workers share the fuzzing
+FUZZ_PARTS = 4
+
+
 @pytest.mark.slow
-def test_fuzzing_the_openapi_document_finds_no_server_error(live):
+@pytest.mark.parametrize("part", range(FUZZ_PARTS))
+def test_fuzzing_the_openapi_document_finds_no_server_error(servers, part):
+    """Each operation of the OpenAPI document (this part's), fuzzed with valid and with invalid requests: no
+    answer is a 5xx, every 4xx has the error shape, and the match stays auditable. Each case is drawn once and
+    sent to every backend's server (drawing costs several times what answering does; the draws are
+    derandomized, so the backends got these same cases when each drew its own), with each token, the
+    arbiter's and a seat's."""
     import schemathesis
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis.errors import Unsatisfiable
     from schemathesis import GenerationMode
 
-    mid, tokens = new_table(live, seed=1)
-    httpx.post(f"{live.url}/matches/{mid}/intents", json={"intent": "start"}, headers=auth(tokens["alice"]))
-    schema = schemathesis.openapi.from_url(f"{live.url}/schema/openapi.json")
-    failures, calls, statuses = [], 0, Counter()
+    tables = {}
+    for backend, server in servers.items():
+        mid, tokens = new_table(server, seed=1)
+        httpx.post(f"{server.url}/matches/{mid}/intents", json={"intent": "start"}, headers=auth(tokens["alice"]))
+        tables[backend] = server.url, mid, tokens
+    documents = [httpx.get(f"{url}/schema/openapi.json", timeout=60).json() for url, _, _ in tables.values()]
+    # one document, save the examples the server makes up for the error body's schema (random, per process
+    # and app): the cases drawn from it fit every server
+    assert all(_unexampled(d) == _unexampled(documents[0]) for d in documents)
+    first_url, first_mid, first_tokens = tables["sqlite"]
+    schema = schemathesis.openapi.from_url(f"{first_url}/schema/openapi.json")
+    failures, calls, statuses = [], Counter(), {backend: Counter() for backend in tables}
     operations = [r.ok() for r in schema.get_all_operations()]
     assert len(operations) >= 19
-    for op in operations:
+    called = {backend: Counter() for backend in tables}
+    for op in operations[part::FUZZ_PARTS]:
         for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
-            fixed = {"match_id": mid} if "{match_id}" in op.path else None
+            fixed = {"match_id": first_mid} if "{match_id}" in op.path else None
             query = {"follow": "false"} if op.path.endswith("/events") else None
             strategy = op.as_strategy(mode, path_parameters=fixed, query=query,
-                                      headers={"Authorization": f"Bearer {tokens['arbiter']}"})
+                                      headers={"Authorization": f"Bearer {first_tokens['arbiter']}"})
 
-            # each case drawn once and sent with each token, the arbiter's and a seat's (drawing a case costs
-            # several times what answering it does, and a second draw with the other token drew the same case)
             @settings(max_examples=6, derandomize=True, deadline=None, database=None,
                       suppress_health_check=list(HealthCheck), phases=[Phase.explicit, Phase.generate])
             @given(case=strategy)
             def check(case):
-                nonlocal calls
-                for role in ("arbiter", "alice"):
-                    case.headers = {**(case.headers or {}), "Authorization": f"Bearer {tokens[role]}"}
-                    calls += 1
-                    answer = case.call(base_url=live.url, timeout=10)
-                    statuses[answer.status_code] += 1
-                    if answer.status_code >= 500:
-                        failures.append(f"{case.method} {case.formatted_path} {case.query} {case.body!r} as {role}: "
-                                        f"{answer.status_code} {answer.text[:300]}")
-                    elif answer.status_code >= 400:
-                        body = answer.json()
-                        if set(body) != {"code", "message", "detail"}:
-                            failures.append(f"{case.method} {case.formatted_path} as {role}: not the error shape: {body}")
+                ours = fixed is not None and (case.path_parameters or {}).get("match_id") == first_mid
+                for backend, (url, mid, tokens) in tables.items():
+                    if ours:  # each server's own match (a drawn, invalid id is sent as drawn)
+                        case.path_parameters = {**case.path_parameters, "match_id": mid}
+                    for role in ("arbiter", "alice"):
+                        case.headers = {**(case.headers or {}), "Authorization": f"Bearer {tokens[role]}"}
+                        calls[backend] += 1
+                        called[backend][op.label] += 1
+                        answer = case.call(base_url=url, timeout=10)
+                        statuses[backend][answer.status_code] += 1
+                        if answer.status_code >= 500:
+                            failures.append(f"{backend}: {case.method} {case.formatted_path} {case.query} "
+                                            f"{case.body!r} as {role}: {answer.status_code} {answer.text[:300]}")
+                        elif answer.status_code >= 400:
+                            body = answer.json()
+                            if set(body) != {"code", "message", "detail"}:
+                                failures.append(f"{backend}: {case.method} {case.formatted_path} as {role}: "
+                                                f"not the error shape: {body}")
 
             try:
                 check()
             except Unsatisfiable:  # nothing to negate in an operation without parameters
                 assert mode == GenerationMode.NEGATIVE
-    assert calls > 200
     assert failures == []
-    print("fuzz statuses:", dict(sorted(statuses.items())))
-    assert sum(n for status, n in statuses.items() if status < 300) > 50  # it got past validation and auth
-    audit = httpx.get(f"{live.url}/matches/{mid}/audit", headers=auth(tokens["arbiter"])).json()
-    assert audit["clean"] is True
+    # the same requests to the same match: every backend answered them alike
+    assert all(statuses[backend] == statuses["sqlite"] for backend in tables), statuses
+    for backend, (url, mid, tokens) in tables.items():
+        print(f"fuzz statuses ({backend}):", dict(sorted(statuses[backend].items())))
+        # every operation of the part was sent cases (the whole document: over 1,100 calls a backend)
+        assert set(called[backend]) == {op.label for op in operations[part::FUZZ_PARTS]}, (backend, called)
+        assert calls[backend] > 200 // FUZZ_PARTS, (backend, calls)
+        # it got past validation and auth (the whole document: over 100 answers a backend)
+        assert sum(n for status, n in statuses[backend].items() if status < 300) > 50 // FUZZ_PARTS, (backend, statuses)
+        audit = httpx.get(f"{url}/matches/{mid}/audit", headers=auth(tokens["arbiter"])).json()
+        assert audit["clean"] is True, backend
 
 
 def test_referee_serve_answers_on_loopback(db):

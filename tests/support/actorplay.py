@@ -115,28 +115,19 @@ def replayed_state_hash(referee: Referee, mid: str) -> str:
     return core.state_hash(state)
 
 
-# -- in a browser: each wait is one round trip, the page polled from inside itself ------------------------
+# -- in a browser: each wait is one round trip, the page looked at from inside itself ---------------------
 
 #: the page offers its user something to tap: a confirmation asked of it, or a move (or a field to pick)
 OFFERS = "!!document.querySelector('#held button.confirm, #moves button.choice, #moves button.pick')"
 
 
 def until(driver: Any, condition: str, result: str = "true", timeout: float = 30.0) -> Any:
-    """Wait, inside the page, until the JavaScript expression ``condition`` holds (looked at every 10 ms),
-    then answer the expression ``result``: one round trip to the browser however long it takes."""
-    driver.set_script_timeout(timeout + 5)
-    answer = driver.execute_async_script(f"""
-        const done = arguments[arguments.length - 1], end = Date.now() + {int(timeout * 1000)};
-        (function look() {{
-          let ok = false; try {{ ok = !!({condition}); }} catch (e) {{}}
-          if (ok) return done({{ok: true, value: ({result})}});
-          if (Date.now() > end) return done({{ok: false, value: [JSON.stringify(document.body.dataset),
-            (document.getElementById('verdict') || {{}}).textContent]}});
-          setTimeout(look, 10);
-        }})();""")
-    if not answer["ok"]:
-        raise AssertionError(f"timed out waiting for {condition}; the page: {answer['value']}")
-    return answer["value"]
+    """Wait, inside the page, until the JavaScript expression ``condition`` holds (looked at again at each
+    change of the page: :func:`support.browser.wait_on_page`), then answer the expression ``result``: one round
+    trip to the browser however long it takes."""
+    from support.browser import wait_on_page
+
+    return wait_on_page(driver, f"return ({condition}) ? {{value: ({result})}} : null", timeout)["value"]
 
 
 #: one tap on the first thing offered, as a user would: Accept on a confirmation asked of the page, else the

@@ -30,7 +30,9 @@ match following each other). The pool starts only as many as were ever wanted at
 fixture of a module's own (say one that needs other command-line flags: a different set of flags is a
 different Chromium, shared among those who ask for it). The pool quits its Chromiums when pytest ends
 (``config.add_cleanup``; at exit for a process without pytest). A Chromium that died is started again.
-:func:`wait_until` waits on page state (a script returning something true) instead of a fixed sleep.
+:func:`wait_until` waits on page state (a script returning something true) instead of a fixed sleep, asking the
+page over WebDriver every 20 ms; :func:`wait_on_page` waits inside the page, in one round trip, looking again at
+each change of the document (what a page that draws as it hears the server waits on).
 """
 
 from __future__ import annotations
@@ -215,3 +217,45 @@ def wait_until(driver: Any, script: str, timeout: float = 30.0, *args: Any) -> A
             shown = driver.execute_script("return document.body ? document.body.innerText.slice(0, 500) : ''")
             raise AssertionError(f"timed out after {timeout} s waiting for: {script}; the page shows: {shown!r}")
         time.sleep(0.02)
+
+
+#: waits inside the page until the function body ``arguments[0]`` (called with the arguments ``arguments[2]``)
+#: returns something true: looked at at once, again at each change of the document (a MutationObserver: the
+#: moment a page draws what it heard) and every 50 ms besides (for a condition on something else); answers
+#: ``{ok, value}`` when it holds or ``arguments[1]`` ms have passed
+ON_PAGE = """
+const [body, ms, args] = arguments, done = arguments[arguments.length - 1], test = new Function(body);
+const end = performance.now() + ms;
+let over = false, timer = null, seen = null;
+function look() {
+  if (over) return;
+  let v = null;
+  try { v = test.apply(null, args); } catch (e) { v = null; }
+  clearTimeout(timer);
+  if (v || performance.now() > end) {
+    over = true;
+    if (seen) seen.disconnect();
+    done({ok: !!v, value: v});
+    return;
+  }
+  timer = setTimeout(look, 50);
+}
+seen = new MutationObserver(look);
+seen.observe(document, {attributes: true, childList: true, subtree: true, characterData: true});
+look();"""
+
+
+def wait_on_page(driver: Any, script: str, timeout: float = 30.0, *args: Any) -> Any:
+    """What ``script`` (a function body, ``return ...``, given ``args`` as its arguments) returns once it is
+    something true, waited for inside the page (:data:`ON_PAGE`: one round trip, however long it takes); after
+    ``timeout`` s an AssertionError naming the script and what the page shows (its body's data attributes, its
+    verdict and status lines where it has them)."""
+    driver.set_script_timeout(timeout + 10)
+    answer = driver.execute_async_script(ON_PAGE, script, int(timeout * 1000), list(args))
+    if not answer["ok"]:
+        seen = driver.execute_script("return [JSON.stringify(document.body ? document.body.dataset : {}), "
+                                     "(document.getElementById('verdict') || {}).textContent, "
+                                     "(document.getElementById('status') || {}).textContent, "
+                                     "document.body ? document.body.innerText.slice(0, 300) : '']")
+        raise AssertionError(f"timed out after {timeout} s waiting for: {script}; the page: {seen}")
+    return answer["value"]
