@@ -52,9 +52,10 @@ def describe_front(item: dict[str, Any]) -> str:
 
 def common_checks(tx: Tx, intent: Any) -> None:
     seat = tx.seat
-    if tx.player(seat)["defeated"]:
+    peek = tx.d.peek  # read only: what every intent checks is not copied for it
+    if peek("players")[seat]["defeated"]:
         tx.fail(Code.PLAYER_DEFEATED, f"{seat}'s avatar has been defeated; {seat} no longer plays", "R32")
-    pending = tx.pending()
+    pending = peek("pending")
     kinds = ANSWER_KINDS.get(type(intent))
     if pending:
         front = pending[0]

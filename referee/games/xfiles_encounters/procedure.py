@@ -22,9 +22,9 @@ def settle(tx: Tx) -> None:
         extinction_checks(tx)
         due_checks(tx)
         empty_draws(tx)
-        if tx.over() or tx.pending():
+        if tx.over() or tx.d.peek("pending"):
             return
-        if tx.d["status"] == "setup":
+        if tx.d.peek("status") == "setup":
             tx.d["status"] = "in_progress"
             tx.turn["phase"] = "conspiracy"
             tx.say(m.TurnBegan, seat=tx.current, n=tx.turn["number"], first=True)
@@ -53,9 +53,10 @@ def settle(tx: Tx) -> None:
 
 def empty_draws(tx: Tx) -> None:
     """A draw for a seat with no cards at all completes with no cards and no input (§4.22)."""
-    while tx.pending() and tx.pending()[0]["kind"] == "draw" and not tx.over():
-        seat = tx.pending()[0]["seat"]
-        p = tx.player(seat)
+    peek = tx.d.peek  # read only (a change goes through tx.d)
+    while peek("pending") and peek("pending")[0]["kind"] == "draw" and not tx.over():
+        seat = peek("pending")[0]["seat"]
+        p = peek("players")[seat]
         if p["deck"] or p["discard"]:
             return
         tx.d["pending"].pop(0)

@@ -84,6 +84,9 @@ def plain(state: State) -> dict[str, Any]:
 
 #: each field's attribute by its key
 _ATTR = {key: name for name, key in _FIELDS}
+#: a field the working copy has not made plain yet
+_UNREAD = object()
+_dict_get = dict.get
 
 
 class Working(dict[str, Any]):
@@ -106,6 +109,19 @@ class Working(dict[str, Any]):
 
     def get(self, key: str, default: Any = None) -> Any:
         return self[key] if key in _ATTR or dict.__contains__(self, key) else default
+
+    def peek(self, key: str) -> Any:
+        """The field ``key`` to read, never to change: the working copy's own once a decision made it plain,
+        else the plain data of the start's value, shared (the memo :data:`_seen`, by identity), so that a
+        field a decision only reads is neither copied nor compared with the fold after each event."""
+        value = _dict_get(self, key, _UNREAD)
+        if value is not _UNREAD:
+            return value
+        value = getattr(self.start, _ATTR[key])
+        seen = _seen.get(key)
+        if seen is None or seen[0] is not value:
+            seen = _seen[key] = (value, msgspec.to_builtins(value))
+        return seen[1]
 
     def __contains__(self, key: object) -> bool:
         return key in _ATTR or dict.__contains__(self, key)
@@ -328,7 +344,7 @@ class Tx(Decision):
         return self.rules.cards[card_id]
 
     def over(self) -> bool:
-        return self.d["status"] in ("won", "lost")
+        return self.d.peek("status") in ("won", "lost")
 
     def alive(self) -> list[str]:
         return [s for s in self.d["seats"] if not self.player(s)["defeated"]]
