@@ -86,14 +86,17 @@ def doubt_check(tx: Tx) -> bool:
 
 def strike_queue(tx: Tx) -> list[str]:
     """§3.6: the Sector right to left, then Range enemies in the Shadows left to right."""
+    peek = tx.d.peek  # read only
     sector = []
-    for i in reversed(range(len(tx.d["sector"]))):
-        c = tx.d["sector"][i]
+    places = peek("sector")
+    for i in reversed(range(len(places))):
+        c = places[i]
         if c and tx.card(c).type in ("enemy", "end_game"):
             sector.append(f"sector:{c}")
     shadows = []
+    slots = peek("shadows")
     for s in SLOTS:
-        slot = tx.d["shadows"][s]
+        slot = slots[s]
         if slot["state"] == "revealed" and tx.card(slot["card"]).type == "enemy" and tx.card(slot["card"]).has("range"):
             shadows.append(f"shadows.{s}:{slot['card']}")
     return sector + shadows if tx.opt["range_after_sector"] else shadows + sector

@@ -19,6 +19,7 @@ there, the phase, what is pending, paying) is ``require`` or ``fail``, never wai
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from itertools import compress
 from operator import is_not
 from typing import TYPE_CHECKING, Any, Protocol
@@ -364,8 +365,9 @@ class Tx(Decision):
         self.d["pending"] = [*self.pending(), *(pending_item(**i) for i in items)]
 
     def known(self) -> Counter[str]:
-        """Copies of each card known to be somewhere in the state (§2.4 rule 3)."""
-        return known_cards(self.d)
+        """Copies of each card known to be somewhere in the state (§2.4 rule 3), read without copying a
+        field the decision has not changed."""
+        return known_cards(Peeked(self.d))
 
     def copies_left(self, card_id: str) -> int:
         return self.rules.cards.copies.get(card_id, 0) - self.known()[card_id]
@@ -382,7 +384,19 @@ def pending_item(kind: str, seat: str = "", source: str = "", location: str = ""
             "strike_no": strike_no, "strikes": strikes, "reason": reason, "trigger": trigger, "group": group}
 
 
-def known_cards(d: dict[str, Any]) -> Counter[str]:
+class Peeked:
+    """The working copy ``d`` read only: each field as :meth:`Working.peek` gives it."""
+
+    __slots__ = ("d",)
+
+    def __init__(self, d: Working) -> None:
+        self.d = d
+
+    def __getitem__(self, key: str) -> Any:
+        return self.d.peek(key)
+
+
+def known_cards(d: Mapping[str, Any] | Peeked) -> Counter[str]:
     """Copies of each card named somewhere in the working copy ``d``, counted in one pass in C over the
     places gathered in order (every place holds card ids, "" where none is)."""
     cards: list[str] = []
