@@ -310,7 +310,7 @@ class Tx(Decision):
 
     def _procedure(self) -> dict[str, Any]:
         """The turn's procedure fields changed since the last event (a fact says them: step, fight)."""
-        now, was = self.d["turn"], self.state.turn
+        now, was = self.d.peek("turn"), self.state.turn
         return {k: now[f] for k, f in _PROCEDURE.items() if now[f] != getattr(was, f)}
 
     def _check(self) -> None:
