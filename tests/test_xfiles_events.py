@@ -263,3 +263,26 @@ def test_the_declared_effect_vocabulary_names_the_state_as_it_is():
     assert records == manual.MANUAL_RECORDS
     assert manual.MANUAL_PATHS == {f.encode_name for f in msgspec.structs.fields(model.State)} - {"options"}
     assert manual.MANUAL_VOCABULARY == model.ManualEffectApplied().paths == 1
+
+
+def test_a_field_only_read_is_shared_and_a_changed_one_is_the_working_copys():
+    """``Working.peek`` reads a field without making it the decision's own: the start's plain data,
+    shared by identity between peeks, equal to what ``d[key]`` would copy; once the decision has made the
+    field its own (and changed it), peek reads that copy. A peeked field is no change the fold is compared
+    against: the decision's events stay empty."""
+    source = next(s for s in playthroughs.sources() if s.name == "xfiles_encounters.two-agents")
+    referee, match_id, _ = playthroughs._import(source, playthroughs._memory)
+    loaded = referee.load(match_id)
+    state = referee.state_at(loaded, referee.store.head(match_id) // 2)[1]
+    tx = txn.Tx(loaded.rules, state, loaded.rules.players[0])
+    for name, key in txn._FIELDS:
+        seen = tx.d.peek(key)
+        assert seen == msgspec.to_builtins(getattr(state, name)), key
+        assert tx.d.peek(key) is seen, key
+    assert not dict.keys(tx.d), "peek made a field the decision's own"
+    assert tx._diff(tx.state) == []
+    own = tx.d["sector"]
+    assert tx.d.peek("sector") is own
+    own.append("x")
+    assert tx.d.peek("sector")[-1] == "x" and msgspec.to_builtins(state.sector)[-1:] != ["x"]
+    assert [c.path for c in tx._diff(tx.state)] == ["sector"]

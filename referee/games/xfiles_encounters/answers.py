@@ -453,7 +453,7 @@ def resolve_effect(tx: Tx, intent: m.ResolveEffect) -> None:
 
 
 def manual_effect(tx: Tx, intent: m.ManualEffect) -> None:
-    if tx.d["status"] == "setup":
+    if tx.d.peek("status") == "setup":
         tx.fail(Code.WRONG_PHASE, "declared effects wait until setup is complete", "R40")
     if not intent.ops:
         tx.fail(Code.MANUAL_CHANGE_INVALID, "a manual effect names at least one change (ops=...)", "R40")

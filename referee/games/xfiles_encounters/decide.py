@@ -52,9 +52,10 @@ def describe_front(item: dict[str, Any]) -> str:
 
 def common_checks(tx: Tx, intent: Any) -> None:
     seat = tx.seat
-    if tx.player(seat)["defeated"]:
+    peek = tx.d.peek  # read only: what every intent checks is not copied for it
+    if peek("players")[seat]["defeated"]:
         tx.fail(Code.PLAYER_DEFEATED, f"{seat}'s avatar has been defeated; {seat} no longer plays", "R32")
-    pending = tx.pending()
+    pending = peek("pending")
     kinds = ANSWER_KINDS.get(type(intent))
     if pending:
         front = pending[0]
@@ -70,11 +71,12 @@ def common_checks(tx: Tx, intent: Any) -> None:
     phases = PHASES.get(type(intent))
     if isinstance(intent, (m.DiscoverEvidence, m.CollectEvidence)) and tx.opt["evidence_phase"] == "any":
         phases = ("conspiracy", "action", "strike", "cleanup")
-    if phases is not None and not pending and tx.turn["phase"] not in phases:
+    phase = peek("turn")["phase"]
+    if phases is not None and not pending and phase not in phases:
         tx.fail(Code.WRONG_PHASE, f"{type(intent).__struct_config__.tag} belongs to the {'/'.join(phases)} phase; "
-                f"it is the {tx.turn['phase']} phase", R["phase"])
-    if phases is not None and pending and isinstance(intent, m.ResolveDoubt) and tx.turn["phase"] != "action":
-        tx.fail(Code.WRONG_PHASE, f"resolve_doubt belongs to the action phase; it is the {tx.turn['phase']} phase", R["phase"])
+                f"it is the {phase} phase", R["phase"])
+    if phases is not None and pending and isinstance(intent, m.ResolveDoubt) and phase != "action":
+        tx.fail(Code.WRONG_PHASE, f"resolve_doubt belongs to the action phase; it is the {phase} phase", R["phase"])
 
 
 # -- locations (§4.0.2) ----------------------------------------------------------------------------------------

@@ -273,13 +273,16 @@ def remove_at(tx: Tx, location: str, card: str) -> None:
 
 def locate(tx: Tx, card: str) -> str:
     """Where a face-up conspiracy card is now (``shadows.N``, ``sector.N``, ``bureau.N``), or ""."""
+    peek = tx.d.peek  # read only: a field no decision changed is not copied for it
     for zone in ("shadows", "bureau"):
+        slots = peek(zone)
         for s in SLOTS:
-            slot = tx.d[zone][s]
+            slot = slots[s]
             if slot["card"] == card and slot["state"] == "revealed":
                 return f"{zone}.{s}"
-    if card in tx.d["sector"]:
-        return f"sector.{tx.d['sector'].index(card) + 1}"
+    sector = peek("sector")
+    if card in sector:
+        return f"sector.{sector.index(card) + 1}"
     return ""
 
 
@@ -402,7 +405,8 @@ def place_clone(tx: Tx) -> None:
 
 
 def strike_count(tx: Tx) -> int:
-    return len(tx.d["strike_deck"]["cards"]) - int(tx.d["strike_deck"]["blind"])
+    deck = tx.d.peek("strike_deck")
+    return len(deck["cards"]) - int(deck["blind"])
 
 
 def strikes_left(tx: Tx) -> bool:
@@ -423,8 +427,8 @@ def strike(tx: Tx, seat: str, source: str, reason: str, strikes: int = 1, strike
 def due_checks(tx: Tx) -> None:
     """A strike at the front of the queue: the game is lost with no Strike card anywhere (§3.7 step 1);
     an ``on_strike_instead`` text replaces it (step 2)."""
-    while tx.pending() and not tx.over():
-        front = tx.pending()[0]
+    while tx.d.peek("pending") and not tx.over():
+        front = tx.d.peek("pending")[0]  # read only (a change goes through tx.d)
         if front["kind"] not in ("strike", "end_game_strike"):
             return
         if not strikes_left(tx):
@@ -490,7 +494,7 @@ def check_defeat(tx: Tx, seat: str, lethal: bool = False) -> None:
 
 def extinction_checks(tx: Tx) -> None:
     """While Extinction is face up, a player with no card in hand, deck, discard or play is defeated."""
-    if tx.over() or tx.d["status"] != "in_progress" or not locate(tx, EXTINCTION):
+    if tx.over() or tx.d.peek("status") != "in_progress" or not locate(tx, EXTINCTION):
         return
     for seat in tx.alive():
         p = tx.player(seat)

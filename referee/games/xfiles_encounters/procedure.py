@@ -22,9 +22,9 @@ def settle(tx: Tx) -> None:
         extinction_checks(tx)
         due_checks(tx)
         empty_draws(tx)
-        if tx.over() or tx.pending():
+        if tx.over() or tx.d.peek("pending"):
             return
-        if tx.d["status"] == "setup":
+        if tx.d.peek("status") == "setup":
             tx.d["status"] = "in_progress"
             tx.turn["phase"] = "conspiracy"
             tx.say(m.TurnBegan, seat=tx.current, n=tx.turn["number"], first=True)
@@ -53,9 +53,10 @@ def settle(tx: Tx) -> None:
 
 def empty_draws(tx: Tx) -> None:
     """A draw for a seat with no cards at all completes with no cards and no input (§4.22)."""
-    while tx.pending() and tx.pending()[0]["kind"] == "draw" and not tx.over():
-        seat = tx.pending()[0]["seat"]
-        p = tx.player(seat)
+    peek = tx.d.peek  # read only (a change goes through tx.d)
+    while peek("pending") and peek("pending")[0]["kind"] == "draw" and not tx.over():
+        seat = peek("pending")[0]["seat"]
+        p = peek("players")[seat]
         if p["deck"] or p["discard"]:
             return
         tx.d["pending"].pop(0)
@@ -85,14 +86,17 @@ def doubt_check(tx: Tx) -> bool:
 
 def strike_queue(tx: Tx) -> list[str]:
     """§3.6: the Sector right to left, then Range enemies in the Shadows left to right."""
+    peek = tx.d.peek  # read only
     sector = []
-    for i in reversed(range(len(tx.d["sector"]))):
-        c = tx.d["sector"][i]
+    places = peek("sector")
+    for i in reversed(range(len(places))):
+        c = places[i]
         if c and tx.card(c).type in ("enemy", "end_game"):
             sector.append(f"sector:{c}")
     shadows = []
+    slots = peek("shadows")
     for s in SLOTS:
-        slot = tx.d["shadows"][s]
+        slot = slots[s]
         if slot["state"] == "revealed" and tx.card(slot["card"]).type == "enemy" and tx.card(slot["card"]).has("range"):
             shadows.append(f"shadows.{s}:{slot['card']}")
     return sector + shadows if tx.opt["range_after_sector"] else shadows + sector

@@ -19,6 +19,7 @@ there, the phase, what is pending, paying) is ``require`` or ``fail``, never wai
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from itertools import compress
 from operator import is_not
 from typing import TYPE_CHECKING, Any, Protocol
@@ -84,6 +85,9 @@ def plain(state: State) -> dict[str, Any]:
 
 #: each field's attribute by its key
 _ATTR = {key: name for name, key in _FIELDS}
+#: a field the working copy has not made plain yet
+_UNREAD = object()
+_dict_get = dict.get
 
 
 class Working(dict[str, Any]):
@@ -106,6 +110,19 @@ class Working(dict[str, Any]):
 
     def get(self, key: str, default: Any = None) -> Any:
         return self[key] if key in _ATTR or dict.__contains__(self, key) else default
+
+    def peek(self, key: str) -> Any:
+        """The field ``key`` to read, never to change: the working copy's own once a decision made it plain,
+        else the plain data of the start's value, shared (the memo :data:`_seen`, by identity), so that a
+        field a decision only reads is neither copied nor compared with the fold after each event."""
+        value = _dict_get(self, key, _UNREAD)
+        if value is not _UNREAD:
+            return value
+        value = getattr(self.start, _ATTR[key])
+        seen = _seen.get(key)
+        if seen is None or seen[0] is not value:
+            seen = _seen[key] = (value, msgspec.to_builtins(value))
+        return seen[1]
 
     def __contains__(self, key: object) -> bool:
         return key in _ATTR or dict.__contains__(self, key)
@@ -293,7 +310,7 @@ class Tx(Decision):
 
     def _procedure(self) -> dict[str, Any]:
         """The turn's procedure fields changed since the last event (a fact says them: step, fight)."""
-        now, was = self.d["turn"], self.state.turn
+        now, was = self.d.peek("turn"), self.state.turn
         return {k: now[f] for k, f in _PROCEDURE.items() if now[f] != getattr(was, f)}
 
     def _check(self) -> None:
@@ -328,7 +345,7 @@ class Tx(Decision):
         return self.rules.cards[card_id]
 
     def over(self) -> bool:
-        return self.d["status"] in ("won", "lost")
+        return self.d.peek("status") in ("won", "lost")
 
     def alive(self) -> list[str]:
         return [s for s in self.d["seats"] if not self.player(s)["defeated"]]
@@ -348,8 +365,9 @@ class Tx(Decision):
         self.d["pending"] = [*self.pending(), *(pending_item(**i) for i in items)]
 
     def known(self) -> Counter[str]:
-        """Copies of each card known to be somewhere in the state (§2.4 rule 3)."""
-        return known_cards(self.d)
+        """Copies of each card known to be somewhere in the state (§2.4 rule 3), read without copying a
+        field the decision has not changed."""
+        return known_cards(Peeked(self.d))
 
     def copies_left(self, card_id: str) -> int:
         return self.rules.cards.copies.get(card_id, 0) - self.known()[card_id]
@@ -366,7 +384,19 @@ def pending_item(kind: str, seat: str = "", source: str = "", location: str = ""
             "strike_no": strike_no, "strikes": strikes, "reason": reason, "trigger": trigger, "group": group}
 
 
-def known_cards(d: dict[str, Any]) -> Counter[str]:
+class Peeked:
+    """The working copy ``d`` read only: each field as :meth:`Working.peek` gives it."""
+
+    __slots__ = ("d",)
+
+    def __init__(self, d: Working) -> None:
+        self.d = d
+
+    def __getitem__(self, key: str) -> Any:
+        return self.d.peek(key)
+
+
+def known_cards(d: Mapping[str, Any] | Peeked) -> Counter[str]:
     """Copies of each card named somewhere in the working copy ``d``, counted in one pass in C over the
     places gathered in order (every place holds card ids, "" where none is)."""
     cards: list[str] = []
