@@ -286,9 +286,11 @@ def replay(
     """
     service = referee_for(ctx, db)
     from referee import entryref
+    from referee.i18n import current, speaking
 
-    steps = service.replay(match, start=entryref.resolve(service, match, from_, "--from"),
-                           stop=entryref.resolve_opt(service, match, to, "--to"), seat=as_)
+    start, stop = entryref.resolve(service, match, from_, "--from"), entryref.resolve_opt(service, match, to, "--to")
+    with speaking("en" if json else current()):  # --json is read by programs: its words in English
+        steps = service.replay(match, start=start, stop=stop, seat=as_)
     if json:
         print_json(steps)
         return

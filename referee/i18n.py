@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -109,6 +110,30 @@ def ngettext(singular: str, plural: str, n: int, **values: Any) -> str:
         if cat is not None:
             text = cat.ngettext(singular, plural, n)
     return text.format(n=n, **values)
+
+
+@contextmanager
+def speaking(lang: str) -> Iterator[None]:
+    """Render every word in ``lang`` while the block runs, then in the language before it again: what a
+    machine reads (``--json``, HTTP answers, the JSON export) is worded in English whatever the reader's
+    language is (``with speaking("en"): ...``)."""
+    global _current
+    before = _current
+    use(lang)
+    try:
+        yield
+    finally:
+        _current = before
+
+
+def english(chunks: Iterator[str]) -> Iterator[str]:
+    """``chunks`` (a streamed text) with each piece worded in English, whatever is spoken between them."""
+    while True:
+        with speaking("en"):
+            chunk = next(chunks, None)
+        if chunk is None:
+            return
+        yield chunk
 
 
 def N_(msgid: str) -> str:
@@ -211,6 +236,16 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     steps[args[0]]()
     return 0
+
+
+def _install() -> None:
+    """The games' sentences (:mod:`referee.engine.speech`) said in the reader's language from now on."""
+    from referee.engine import speech
+
+    speech.speak_through(gettext, ngettext)
+
+
+_install()
 
 
 if __name__ == "__main__":
