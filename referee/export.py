@@ -35,7 +35,7 @@ from schemas import (
 from .errors import BadInput
 from .exportsource import Source, source
 from .history import Reader
-from .i18n import english
+from .i18n import speaking_each
 from .entryref import amended, typed
 from .freetext import escape_text
 from .inputs import visible
@@ -48,7 +48,7 @@ FORMATS = ("txt", "md", "html", "json")
 def document(referee: Reader, match_id: str, role: str = ARBITER) -> MatchExport:
     """The whole export as one value (tests and small matches; :func:`export_chunks` streams it)."""
     src = source(referee, match_id, role)
-    return msgspec.json.decode(b"".join(c.encode() for c in english(_json(src))), type=MatchExport)
+    return msgspec.json.decode(b"".join(c.encode() for c in speaking_each("en", _json(src))), type=MatchExport)
 
 
 def export(referee: Reader, match_id: str, fmt: str, role: str = ARBITER) -> str:
@@ -61,7 +61,7 @@ def export_chunks(referee: Reader, match_id: str, fmt: str, role: str = ARBITER)
         raise BadInput(ExportCode.BAD_FORMAT, f"format must be one of {', '.join(FORMATS)}, not {fmt!r}")
     src = source(referee, match_id, role)  # errors (an unknown match or seat) before the first piece
     if fmt == "json":  # what programs read: its words in English, whatever the reader's language
-        return english(_json(src))
+        return speaking_each("en", _json(src))
     return {"txt": _txt, "md": _markdown, "html": _html}[fmt](src)
 
 

@@ -16,6 +16,7 @@ import os
 import sys
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +36,9 @@ DOMAIN = "referee"
 LOCALE_DIR = Path(__file__).parent / "locale"
 
 _current = "en"
+#: the language one HTTP request's page is written in (:func:`speaking`), over the process's :data:`_current`:
+#: a server's threads each answer in their own request's language
+_asked: ContextVar[str | None] = ContextVar("referee_page_language", default=None)
 _catalogs: dict[str, GNUTranslations] = {}
 
 
@@ -75,7 +79,31 @@ def use(lang: str) -> None:
 
 
 def current() -> str:
-    return _current
+    asked = _asked.get()
+    return _current if asked is None else asked
+
+
+@contextmanager
+def speaking(lang: str) -> Iterator[None]:
+    """Render every word in ``lang`` inside the block, in this context only (one request of a server that
+    answers others at the same time in other languages); the process's language is left as it is."""
+    token = _asked.set(lang)
+    try:
+        yield
+    finally:
+        _asked.reset(token)
+
+
+def speaking_each(lang: str, pieces: Iterator[str]) -> Iterator[str]:
+    """``pieces`` (a page written lazily, a piece at a time, as a streamed answer is) each made in ``lang``,
+    whichever thread and context asks for the next one."""
+    while True:
+        with speaking(lang):
+            try:
+                piece = next(pieces)
+            except StopIteration:
+                return
+        yield piece
 
 
 def _catalog(lang: str) -> GNUTranslations | None:
@@ -94,8 +122,9 @@ def _catalog(lang: str) -> GNUTranslations | None:
 def gettext(msgid: str, **values: Any) -> str:
     """``msgid`` in the reader's language, its ``{fields}`` filled from ``values``."""
     text = msgid
-    if _current != "en":
-        cat = _catalog(_current)
+    lang = current()
+    if lang != "en":
+        cat = _catalog(lang)
         if cat is not None:
             text = cat.gettext(msgid)
     return text.format(**values) if values else text
@@ -105,35 +134,12 @@ def ngettext(singular: str, plural: str, n: int, **values: Any) -> str:
     """The form of ``singular``/``plural`` for ``n`` in the reader's language (its CLDR plural rule, from
     the catalog's header), ``{n}`` and the ``values`` filled in."""
     text = singular if n == 1 else plural
-    if _current != "en":
-        cat = _catalog(_current)
+    lang = current()
+    if lang != "en":
+        cat = _catalog(lang)
         if cat is not None:
             text = cat.ngettext(singular, plural, n)
     return text.format(n=n, **values)
-
-
-@contextmanager
-def speaking(lang: str) -> Iterator[None]:
-    """Render every word in ``lang`` while the block runs, then in the language before it again: what a
-    machine reads (``--json``, HTTP answers, the JSON export) is worded in English whatever the reader's
-    language is (``with speaking("en"): ...``)."""
-    global _current
-    before = _current
-    use(lang)
-    try:
-        yield
-    finally:
-        _current = before
-
-
-def english(chunks: Iterator[str]) -> Iterator[str]:
-    """``chunks`` (a streamed text) with each piece worded in English, whatever is spoken between them."""
-    while True:
-        with speaking("en"):
-            chunk = next(chunks, None)
-        if chunk is None:
-            return
-        yield chunk
 
 
 def N_(msgid: str) -> str:
@@ -145,7 +151,7 @@ def refusal(messages: Messages, code: str, message: str) -> str:
     """A recorded refusal's message in the reader's language: the game's template of ``code`` that the
     recorded (English) message matches, translated, with the values it names; as recorded when the
     reader reads English or no template matches."""
-    if _current == "en":
+    if current() == "en":
         return message
     from referee.engine.messages import FRAMEWORK
 
@@ -158,7 +164,7 @@ def citation(rulebook: Rulebook, rule: str) -> str:
     headings in Russian, the English ones in English)."""
     if not rule:
         return rule
-    return rulebook.russian(rule) if _current == "ru" else rulebook.english(rule)
+    return rulebook.russian(rule) if current() == "ru" else rulebook.english(rule)
 
 
 # -- keeping the catalogs ---------------------------------------------------------------------------
@@ -236,6 +242,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     steps[args[0]]()
     return 0
+
 
 
 def _install() -> None:
