@@ -17,6 +17,7 @@ import sys
 from collections.abc import Iterable
 
 from referee.entryref import amended, typed
+from referee.i18n import refused
 from referee.inputs import visible
 from schemas import EntryView
 
@@ -57,14 +58,17 @@ def verdict(e: EntryView) -> str:
     return UNREADABLE if e.kind == "unparsed" else e.kind
 
 
-def notes(e: EntryView, earlier: dict[int, str] | None = None, amended_by: dict[int, int] | None = None) -> list[str]:
+def notes(e: EntryView, earlier: dict[int, str] | None = None, amended_by: dict[int, int] | None = None,
+          game: str = "") -> list[str]:
     """What follows the notation: a correction's sentence (:func:`amended`), the rejection (code, message,
-    rule), manual, the undo that took the entry back (or the correction that amended it, from
-    ``amended_by``), the comment and the annotations, in that order."""
+    rule: in the reader's language, through ``game``'s templates), manual, the undo that took the entry
+    back (or the correction that amended it, from ``amended_by``), the comment and the annotations, in
+    that order."""
     out: list[str] = [amended(e, earlier)] if amended(e, earlier) else []
     if e.rejection is not None:
-        rule = e.rejection.rule_english or e.rejection.rule
-        out.append(f"{e.rejection.code}: {e.rejection.message}" + (f" ({rule})" if rule else ""))
+        r = e.rejection
+        message, rule = refused(game, r.code, r.message, r.rule, r.rule_english)
+        out.append(f"{r.code}: {message}" + (f" ({rule})" if rule else ""))
     if e.manual:
         out.append("manual")
     if e.undone_by is not None:
@@ -86,12 +90,12 @@ def remarks(e: EntryView) -> list[str]:
 
 
 def line(e: EntryView, *, seq_width: int, actor_width: int, colour: bool = False,
-         earlier: dict[int, str] | None = None) -> str:
+         earlier: dict[int, str] | None = None, game: str = "") -> str:
     word = verdict(e)
     shown = f"{word:<{_VERDICT_WIDTH}}"
     if colour and word in _COLOUR:
         shown = f"\x1b[{_COLOUR[word]}m{word}\x1b[0m" + " " * (_VERDICT_WIDTH - len(word))
-    said = notes(e, earlier)
+    said = notes(e, earlier, game=game)
     if origin(e):
         said.append(origin(e))
     tail = ("  — " + "; ".join(said)) if said else ""
@@ -109,8 +113,8 @@ def colour_wanted() -> bool:
         return False
 
 
-def write(entries: Iterable[EntryView], *, seq_width: int, actor_width: int) -> int:
-    """Write a line per entry as they come; returns how many."""
+def write(entries: Iterable[EntryView], *, seq_width: int, actor_width: int, game: str = "") -> int:
+    """Write a line per entry as they come (a rejection read through ``game``'s templates); returns how many."""
     out = sys.stdout
     colour = colour_wanted()
     batch: list[str] = []
@@ -119,7 +123,7 @@ def write(entries: Iterable[EntryView], *, seq_width: int, actor_width: int) -> 
     for e in entries:
         if e.kind in ("intent", "unparsed"):
             earlier[e.seq] = typed(e)
-        batch.append(line(e, seq_width=seq_width, actor_width=actor_width, colour=colour, earlier=earlier))
+        batch.append(line(e, seq_width=seq_width, actor_width=actor_width, colour=colour, earlier=earlier, game=game))
         count += 1
         if len(batch) >= _BATCH:
             out.write("\n".join(batch) + "\n")

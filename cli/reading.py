@@ -113,11 +113,12 @@ def log(
     if sys.stdout.isatty() and stop - start < LOG_TABLE_MAX:
         from cli import render
 
-        render.log(f"Log of {info.id}", list(entries))
+        render.log(f"Log of {info.id}", list(entries), info.game)
         return
     from cli import logtext
 
-    logtext.write(entries, seq_width=len(str(max(stop, 1))), actor_width=max(map(len, [*info.players, "arbiter"])))
+    logtext.write(entries, seq_width=len(str(max(stop, 1))), actor_width=max(map(len, [*info.players, "arbiter"])),
+                  game=info.game)
 
 
 def _log_only(only: str | None) -> tuple[str, ...]:
@@ -296,4 +297,4 @@ def replay(
         return
     from cli import render
 
-    render.replay(steps, step, input, changes)
+    render.replay(steps, step, input, changes, service.match_info(match).game)

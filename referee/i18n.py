@@ -167,6 +167,20 @@ def citation(rulebook: Rulebook, rule: str) -> str:
     return rulebook.russian(rule) if current() == "ru" else rulebook.english(rule)
 
 
+def refused(game: str, code: str, message: str, rule: str, rule_english: str = "") -> tuple[str, str]:
+    """A recorded rejection's message and rule citation as the reader reads them: as recorded (the citation
+    with its English headings) in English; otherwise through ``game``'s templates and rulebook
+    (:func:`refusal`, :func:`citation`)."""
+    if current() == "en" or not game:
+        return message, rule_english or rule
+    from referee.games import find
+
+    found = find(game)
+    if found is None:
+        return message, rule_english or rule
+    return refusal(found.messages, code, message), citation(found.rulebook, rule)
+
+
 # -- keeping the catalogs ---------------------------------------------------------------------------
 
 

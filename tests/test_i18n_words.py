@@ -140,3 +140,19 @@ def test_the_http_answers_are_worded_in_english_whatever_the_servers_language(db
             return [*words, *[w for step in export.json()["steps"] for w in step["words"]]]
 
     assert answers("ru") == answers("en")
+
+
+def test_the_club_nights_rejections_read_in_russian_in_log_replay_and_markdown(cli, english, monkeypatch):
+    match = _run(cli, monkeypatch, None, "import", os.path.join(ROOT, "replays", "by_all_means",
+                                                                  "club-night.txt")).strip().splitlines()[-1]
+    said = ("by_all_means/card_not_in_archive: основной архив игрока alice не может содержать T12: в колоде игрока "
+            "alice нет T12 (R-ARCHIVES Архивы)")
+    english_said = ("by_all_means/card_not_in_archive: T12 cannot be in alice's main archive: alice's deck has no T12 "
+                    "(R-ARCHIVES Archives)")
+    for args in (("log", match, "--only", "rejected"), ("replay", match, "--from", "74", "--to", "74")):
+        ru, en = _run(cli, monkeypatch, "ru", *args), _run(cli, monkeypatch, None, *args)
+        assert said in ru and english_said not in ru, ru
+        assert english_said in en and said not in en, en
+    md = _run(cli, monkeypatch, "ru", "export", match, "--format", "md")
+    assert "`by_all_means/first_turn_draw_only`: единственным оставшимся основным действием первого хода должно быть " \
+           "draw\\_main (R-SETUP Подготовка к игре)" in md
