@@ -20,7 +20,7 @@ from cli.boards import map_rows
 from cli.lines import fmt
 
 from referee import entryref
-from referee.i18n import refused
+from referee.i18n import gettext, refused
 from referee.engine.present import flatten
 from referee.engine.present import text as cell
 from referee.inputs import visible
@@ -209,15 +209,16 @@ def log(title: str, entries: Sequence[EntryView], game: str = "") -> None:
     earlier = {e.seq: entryref.typed(e) for e in entries if e.kind in ("intent", "unparsed")}
     amended_by = {int(e.meta["amends"]): e.seq for e in entries if entryref.amended(e)}
     for e in entries:
+        word = escape(logtext.said(logtext.verdict(e)))
         if e.verdict == "accepted":
-            verdict = "[green]accepted[/green]" + (" [yellow](manual)[/yellow]" if e.manual else "")
+            verdict = f"[green]{word}[/green]" + (f" [yellow]({escape(logtext.manual_note())})[/yellow]" if e.manual else "")
         elif e.verdict == "rejected":
-            verdict = "[red]rejected[/red]"
+            verdict = f"[red]{word}[/red]"
         else:
-            verdict = f"[yellow]{logtext.verdict(e)}[/yellow]"
-        at = (logtext.origin(e).removeprefix("from line "),) if lines else ()
+            verdict = f"[yellow]{word}[/yellow]"
+        at = (str(logtext.line_of(e) or ""),) if lines else ()
         table.add_row(str(e.seq), *at, escape(e.actor or "—"), escape(e.notation), verdict,
-                      escape("; ".join(n for n in logtext.notes(e, earlier, amended_by, game) if n != "manual")))
+                      escape("; ".join(n for n in logtext.notes(e, earlier, amended_by, game) if n != logtext.manual_note())))
     console().print(table)
 
 
@@ -342,10 +343,13 @@ def step(con: Console, s: ReplayStep, changes: bool = True, earlier: dict[int, s
     e = s.entry
     mark = {"accepted": "[green]✓[/green]", "rejected": "[red]✗[/red]", "held": "[yellow]⏸[/yellow]"}.get(
         e.verdict, "[yellow]·[/yellow]")
-    undone = f" [yellow](undone by {e.undone_by})[/yellow]" if e.undone_by else ""
-    manual = " [yellow](declared effect, marked for audit)[/yellow]" if e.verdict == "accepted" and e.manual else ""
+    undone, manual = "", ""
+    if e.undone_by:
+        undone = " [yellow](" + escape(gettext("undone by {seq}", seq=e.undone_by)) + ")[/yellow]"
+    if e.verdict == "accepted" and e.manual:
+        manual = " [yellow](" + escape(gettext("declared effect, marked for audit")) + ")[/yellow]"
     if e.kind == "unparsed":
-        manual = f" [yellow]({logtext.UNREADABLE})[/yellow]"
+        manual = f" [yellow]({escape(logtext.said(logtext.UNREADABLE))})[/yellow]"
     source = f" [dim]({logtext.origin(e)})[/dim]" if logtext.origin(e) else ""
     con.print(f"{mark} #{e.seq} {escape(e.actor or '-')}: {escape(e.notation)}{undone}{manual}{source}")
     if e.rejection is not None:  # in the reader's language, through the game's templates
@@ -391,7 +395,7 @@ def replay(steps: Sequence[ReplayStep], interactive: bool, ask: Callable[[str], 
             target = answer[1:].strip()
             seqs = [s.entry.seq for s in steps]
             if target.startswith("line:"):  # the entry read from that transcript line, if one was
-                at = [k for k, s in enumerate(steps) if logtext.origin(s.entry) == f"from line {target[5:]}"]
+                at = [k for k, s in enumerate(steps) if str(logtext.line_of(s.entry)) == target[5:]]
                 i = at[-1] if at else i
             elif target.isdigit() and int(target) in seqs:
                 i = seqs.index(int(target))

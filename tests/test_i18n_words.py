@@ -153,6 +153,11 @@ def test_the_club_nights_rejections_read_in_russian_in_log_replay_and_markdown(c
         ru, en = _run(cli, monkeypatch, "ru", *args), _run(cli, monkeypatch, None, *args)
         assert said in ru and english_said not in ru, ru
         assert english_said in en and said not in en, en
+    lines = _run(cli, monkeypatch, "ru", "log", match, "--only", "rejected").splitlines()
+    assert lines[2].startswith("74  alice    отклонено     draw_main card=T12  — by_all_means/card_not_in_archive: ")
+    assert lines[2].endswith("; ошибка: T12 is not in alice's deck at all; the card was the Pilgrim Bridge; из строки 94")
+    steps = _run(cli, monkeypatch, "ru", "replay", match, "--from", "59", "--to", "59").splitlines()
+    assert steps[0] == "✗ #59 bob: agent_attack_player agent=B3 (из строки 77)"
     md = _run(cli, monkeypatch, "ru", "export", match, "--format", "md")
     assert "`by_all_means/first_turn_draw_only`: единственным оставшимся основным действием первого хода должно быть " \
            "draw\\_main (R-SETUP Подготовка к игре)" in md
