@@ -76,7 +76,9 @@ _CAUSES = Messages(phrases=(
     N_("discarded for its effect (its shadow stays as the agent)"), N_("flipped face up"),
     N_("flipped face up beside the agent"), N_("its agent was moved"), N_("its territory left"),
     N_("stays attached"), N_("played"), N_("from hand"), N_("unreliable PR"), N_("slander"), N_("PR campaign"),
-    N_("big PR campaign"), N_("machinations"), N_("charity"), N_("blackmail"), N_("sabotage"),
+    N_("big PR campaign"), N_("machinations"), N_("charity"), N_("blackmail"), N_("sabotage"), N_("expose"),
+    N_("download"), N_("inspire"), N_("boost potential"), N_("info leak"), N_("power management"),
+    N_("destroy plans"), N_("remove agent"), N_("mutual strike"),
 ))
 
 
@@ -159,7 +161,7 @@ def describe(ctx: Ctx, ev: Any) -> str | None:  # noqa: C901 - one phrase per ev
         case ComboPlayed(seat=seat, kind=kind, effect=effect):
             if kind == "neutral":
                 return gettext("{seat} plays the neutral combination (no effect)", seat=seat)
-            what = gettext(_EFFECTS[effect]) if effect in _EFFECTS else effect.replace("_", " ")
+            what = gettext(_EFFECTS[effect]) if effect in _EFFECTS else _cause(effect.replace("_", " "))
             if kind == "digits":
                 return gettext("{seat} plays a digit combination: {effect}", seat=seat, effect=what)
             return gettext("{seat} plays a symbol combination: {effect}", seat=seat, effect=what)
