@@ -71,6 +71,18 @@ _PHASES = {"AGENT_PLACE": N_("agent placement begins"), "AGENT_COLLECT": N_("age
            "GAME_OVER": N_("the game is over")}
 
 
+#: a card's timings and effects, and what opens a position's action, by id (said spaced in English)
+_WORDS = {"before": N_("before"), "during": N_("during"), "after": N_("after"),
+          "mutual_annihilation": N_("mutual annihilation"), "disband": N_("disband"),
+          "relocate_agent": N_("relocate agent"), "reinforcement": N_("reinforcement"),
+          "borrow_action": N_("borrow action"), "move_banners": N_("move banners"), "manual": N_("manual"),
+          "move_agent": N_("move agent")}
+
+
+def _word(key: str) -> str:
+    return gettext(_WORDS[key]) if key in _WORDS else key.replace("_", " ")
+
+
 def _cards(cards: tuple[str, ...]) -> str:
     return ", ".join(cards) if cards else gettext("nothing")
 
@@ -150,7 +162,7 @@ def describe(rules: Queries, ev: Any) -> str | None:  # noqa: C901 - one sentenc
                                player=p, source=src, target=dst, other=other)
             return gettext("{player}'s agent moves {source} → {target}", player=p, source=src, target=dst)
         case SubActivationOpened(position=pos, by=by):
-            return gettext("{position} acts next, through {by}", position=pos, by=by.replace("_", " "))
+            return gettext("{position} acts next, through {by}", position=pos, by=_word(by))
         case ActionDone():
             return None  # bookkeeping: the action's own event says what happened
         case SupplyLimitEnforced(empire_phase=e, removals=rem):
@@ -171,7 +183,7 @@ def _later(ev: Any) -> str | None:  # noqa: C901 - one sentence per event
     """The cards, the tokens and the end of the game in words."""
     match ev:
         case CardPlayed(player=p, card=card, ability=ab, timing=t, paid=paid, effect=eff):
-            values = dict(player=p, card=card, ability=ab, timing=t, effect=eff.replace("_", " "))
+            values = dict(player=p, card=card, ability=ab, timing=t if t not in _WORDS else _word(t), effect=_word(eff))
             if paid:
                 return gettext("{player} plays {card} (ability {ability}, {timing}, {effect}), paying with {paid}",
                                paid=_cards(paid), **values)
