@@ -29,6 +29,34 @@ def english(monkeypatch):
     i18n.use("en")
 
 
+#: the English words of the games' sentences (their catalog entries, fields left out): none may be left in a
+#: Russian sentence, but in a printed name (``Bureau Specialist (tech)``, the office ``Wing A draw 3``,
+#: ``Passing the Hat``), an audit flag's recorded note or a quoted text, which are the match's own words
+_PRINTED = {"the", "draw", "buy", "tech", "science", "intelligence", "leadership", "will"}
+_NAME = re.compile(r"[A-Z][\w'+-]*(?:\s+(?:of|the|in|to|a|on|and|with|for|says|she|wants)?\s*[A-Z0-9][\w'+-]*)*")
+
+
+def _vocabulary() -> set[str]:
+    from babel.messages.pofile import read_po
+
+    with open(os.path.join(ROOT, "referee", "locale", "referee.pot"), "rb") as fh:
+        catalog = read_po(fh)
+    words: set[str] = set()
+    for m in catalog:
+        if any(where.endswith("words.py") for where, _ in m.locations):
+            for msgid in m.id if isinstance(m.id, tuple) else (m.id,):
+                words |= set(re.findall(r"[a-z]{3,}", re.sub(r"\{\w+\}", "", msgid)))
+    return words
+
+
+def _english_left(sentence: str, vocabulary: set[str]) -> set[str]:
+    """The sentence's words that are the games' English words (see :data:`_PRINTED`)."""
+    if sentence.startswith("отмечено для аудита"):
+        return set()
+    bare = re.sub(r"«[^»]*»", "", _NAME.sub("", sentence))
+    return {w for w in re.findall(r"(?<![\w.])[a-z]{3,}(?![\w.])", bare) if w in vocabulary} - _PRINTED
+
+
 def _sentences(out: str) -> list[str]:
     """The events' sentences of a replay as printed (``    · ...``)."""
     return [line[6:] for line in out.splitlines() if line.startswith("    · ")]
@@ -57,6 +85,9 @@ def test_a_replay_reads_every_sentence_in_russian_and_its_json_is_the_same_bytes
     assert en and len(ru) == len(en)
     left = [(e, r) for e, r in zip(en, ru) if (r == e or not _CYRILLIC.search(r)) and r not in NEUTRAL]
     assert left == [], f"{len(left)} of {len(en)} sentences not in Russian, e.g. {left[:3]}"
+    vocabulary = _vocabulary()
+    english_left = [(r, _english_left(r, vocabulary)) for r in ru if _english_left(r, vocabulary)]
+    assert english_left == [], f"English words left in {len(english_left)} sentences, e.g. {english_left[:3]}"
     assert _run(cli, monkeypatch, "en", "replay", match) == _run(cli, monkeypatch, None, "replay", match)
     for args in (("replay", match, "--json"), ("export", match, "--format", "json")):
         assert _run(cli, monkeypatch, "ru", *args) == _run(cli, monkeypatch, None, *args), args

@@ -76,7 +76,7 @@ _WORDS = {"before": N_("before"), "during": N_("during"), "after": N_("after"),
           "mutual_annihilation": N_("mutual annihilation"), "disband": N_("disband"),
           "relocate_agent": N_("relocate agent"), "reinforcement": N_("reinforcement"),
           "borrow_action": N_("borrow action"), "move_banners": N_("move banners"), "manual": N_("manual"),
-          "move_agent": N_("move agent")}
+          "move_agent": N_("move agent"), "replacement": N_("replacement")}
 
 
 def _word(key: str) -> str:
@@ -191,7 +191,7 @@ def _later(ev: Any) -> str | None:  # noqa: C901 - one sentence per event
         case DeckShuffled():
             return None  # bookkeeping: the played or discarded cards' line says where they went
         case CardResolving(card=card, kind=kind):
-            return gettext("{card} is being resolved ({kind})", card=card, kind=kind)
+            return gettext("{card} is being resolved ({kind})", card=card, kind=kind if kind not in _WORDS else _word(kind))
         case CardResolved(card=card):
             return gettext("{card} is resolved", card=card)
         case AnnihilationDeclared(region=r):
@@ -199,10 +199,11 @@ def _later(ev: Any) -> str | None:  # noqa: C901 - one sentence per event
         case BannersMoved(from_=src, to=dst, empire=e, count=n, why=why):
             return ngettext("{n} {empire} banner move {source} → {target} ({why})",
                             "{n} {empire} banners move {source} → {target} ({why})", n,
-                            empire=e, source=src, target=dst, why=why.replace("_", " "))
+                            empire=e, source=src, target=dst, why=_word(why))
         case BannersReturned(region=r, empire=e, count=n, why=why):
             return ngettext("{n} {empire} banner leave {region} for the supply ({why})",
-                            "{n} {empire} banners leave {region} for the supply ({why})", n, empire=e, region=r, why=why)
+                            "{n} {empire} banners leave {region} for the supply ({why})", n, empire=e, region=r,
+                            why=why if why not in _WORDS else _word(why))
         case ManualEffectApplied(player=p, card=card, description=d, deltas=deltas):
             parts = []
             for x in deltas:

@@ -66,7 +66,11 @@ _WORDS = {
     "science": N_("science"), "intelligence": N_("intelligence"), "leadership": N_("leadership"),
     "will": N_("will"), "strike_phase": N_("strike_phase"), "end_game_strike": N_("end_game_strike"),
     "ravage": N_("ravage"), "declared_loss": N_("declared loss"), "player_defeated": N_("player defeated"),
-    "strikes_exhausted": N_("strikes exhausted"), "team_defeated": N_("team defeated"),
+    "strikes_exhausted": N_("strikes exhausted"), "team_defeated": N_("team defeated"), "event": N_("event"),
+    "ability": N_("ability"), "belief": N_("belief"), "doubt": N_("doubt"),
+    # i18n: what set a text off, by its id in English
+    "bureau_slot": N_("bureau_slot"), "elude": N_("elude"), "on_play": N_("on_play"), "on_strike": N_("on_strike"),
+    "strike_card": N_("strike_card"),
 }
 
 
@@ -80,10 +84,13 @@ def describe(rules: BoundRules, event: Any) -> str | None:  # noqa: C901 - one s
         return None
     seat, card, where, n, text = event.seat, event.card, event.where, event.n, event.text
     to = getattr(event, "to", "")  # where a card moved comes to rest (the Shadows row's facts)
+    source = getattr(event, "source", "")
+    if tag == "strike_taken" and source and text == f"against {source}":
+        return gettext("{seat} draws {card} against {source}", seat=seat, card=card, source=source)
     if tag in _SAID:
         shown = _word(text) if tag == "points_spent" else text  # the points' kind, said in words
         return gettext(_SAID[tag], seat=seat, card=card, where=where, to=to, n=n, text=shown,
-                       source=getattr(event, "source", ""))
+                       source=source)
     said = card or gettext("a face-down card")
     match tag:
         case "conspiracy_card_placed":
@@ -133,7 +140,7 @@ def describe(rules: BoundRules, event: Any) -> str | None:  # noqa: C901 - one s
             return gettext("the team loses ({why})", why=_word(text) if text in _WORDS else text.replace("_", " "))
         case "effect_resolved":
             if card:
-                return gettext("a text is resolved ({text}): {card}", text=text, card=card)
-            return gettext("a text is resolved ({text})", text=text)
+                return gettext("a text is resolved ({text}): {card}", text=_word(text), card=card)
+            return gettext("a text is resolved ({text})", text=_word(text))
     words = gettext(_TAGS[tag]) if tag in _TAGS else tag.replace("_", " ")
     return words + (f": {card}" if card else "")
