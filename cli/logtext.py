@@ -25,8 +25,8 @@ from schemas import EntryView
 UNREADABLE = "unreadable"
 #: the verdicts and the framework entries' kinds in words (what a person reads in the verdict column)
 _VERDICTS = {"accepted": N_("accepted"), "rejected": N_("rejected"), "held": N_("held"), UNREADABLE: N_("unreadable"),
-             "undo": N_("undo"), "redo": N_("redo"), "ruling": N_("ruling"), "confirmation": N_("confirmation"),
-             "amend": N_("amend")}
+             "undo": N_("undo"), "redo": N_("redo"), "ruling": N_("ruling"), "confirm": N_("confirm"),
+             "reopen": N_("reopen")}
 #: what an annotation says it is, in words
 _NOTES = {"disputed": N_("disputed"), "ruling": N_("ruling"), "mistake": N_("mistake"), "good": N_("good"),
           "comment": N_("comment")}
