@@ -88,12 +88,8 @@ def test_a_replay_reads_every_sentence_in_russian_and_its_json_is_the_same_bytes
     vocabulary = _vocabulary()
     english_left = [(r, _english_left(r, vocabulary)) for r in ru if _english_left(r, vocabulary)]
     assert english_left == [], f"English words left in {len(english_left)} sentences, e.g. {english_left[:3]}"
-    assert _run(cli, monkeypatch, "en", "replay", match) == _run(cli, monkeypatch, None, "replay", match)
     for args in (("replay", match, "--json"), ("export", match, "--format", "json")):
         assert _run(cli, monkeypatch, "ru", *args) == _run(cli, monkeypatch, None, *args), args
-    md_en = _run(cli, monkeypatch, None, "export", match, "--format", "md")
-    md_ru = _run(cli, monkeypatch, "ru", "export", match, "--format", "md")
-    assert f"   - {ru[0]}" not in md_en and f"   - {ru[0]}" in md_ru.replace("\\", "")  # the Markdown a person reads
 
 
 def test_the_club_nights_sentences_in_russian(cli, english, monkeypatch):
@@ -190,5 +186,6 @@ def test_the_club_nights_rejections_read_in_russian_in_log_replay_and_markdown(c
     steps = _run(cli, monkeypatch, "ru", "replay", match, "--from", "59", "--to", "59").splitlines()
     assert steps[0] == "✗ #59 bob: agent_attack_player agent=B3 (из строки 77)"
     md = _run(cli, monkeypatch, "ru", "export", match, "--format", "md")
+    assert "   - bob: влияние +1 (0 → 1) — Orchard Terraces выходит на поле" in md  # the Markdown a person reads
     assert "`by_all_means/first_turn_draw_only`: единственным оставшимся основным действием первого хода должно быть " \
            "draw\\_main (R-SETUP Подготовка к игре)" in md
