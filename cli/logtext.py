@@ -17,13 +17,19 @@ import sys
 from collections.abc import Iterable
 
 from referee.entryref import amended, typed
+from referee.i18n import N_, gettext, refused
 from referee.inputs import visible
 from schemas import EntryView
 
 #: the one word a person reads for a line that could not be read (the log's kind ``unparsed``)
 UNREADABLE = "unreadable"
-#: the verdict column's width: the longest verdict word
-_VERDICT_WIDTH = len(UNREADABLE)
+#: the verdicts and the framework entries' kinds in words (what a person reads in the verdict column)
+_VERDICTS = {"accepted": N_("accepted"), "rejected": N_("rejected"), "held": N_("held"), UNREADABLE: N_("unreadable"),
+             "undo": N_("undo"), "redo": N_("redo"), "ruling": N_("ruling"), "confirm": N_("confirm"),
+             "reopen": N_("reopen")}
+#: what an annotation says it is, in words
+_NOTES = {"disputed": N_("disputed"), "ruling": N_("ruling"), "mistake": N_("mistake"), "good": N_("good"),
+          "comment": N_("comment")}
 #: SGR colours of the verdicts on a terminal
 _COLOUR = {"accepted": "32", "rejected": "31"}
 #: how many lines are joined before each write
@@ -57,44 +63,70 @@ def verdict(e: EntryView) -> str:
     return UNREADABLE if e.kind == "unparsed" else e.kind
 
 
-def notes(e: EntryView, earlier: dict[int, str] | None = None, amended_by: dict[int, int] | None = None) -> list[str]:
+def said(word: str) -> str:
+    """A verdict (:func:`verdict`) as the reader reads it."""
+    return gettext(_VERDICTS[word]) if word in _VERDICTS else word
+
+
+def verdict_width() -> int:
+    """The verdict column's width: the longest verdict word in the reader's language."""
+    return max(len(said(w)) for w in ("accepted", "rejected", "held", UNREADABLE))
+
+
+def notes(e: EntryView, earlier: dict[int, str] | None = None, amended_by: dict[int, int] | None = None,
+          game: str = "") -> list[str]:
     """What follows the notation: a correction's sentence (:func:`amended`), the rejection (code, message,
-    rule), manual, the undo that took the entry back (or the correction that amended it, from
-    ``amended_by``), the comment and the annotations, in that order."""
+    rule: in the reader's language, through ``game``'s templates), manual, the undo that took the entry
+    back (or the correction that amended it, from ``amended_by``), the comment and the annotations, in
+    that order."""
     out: list[str] = [amended(e, earlier)] if amended(e, earlier) else []
     if e.rejection is not None:
-        rule = e.rejection.rule_english or e.rejection.rule
-        out.append(f"{e.rejection.code}: {e.rejection.message}" + (f" ({rule})" if rule else ""))
+        r = e.rejection
+        message, rule = refused(game, r.code, r.message, r.rule, r.rule_english)
+        out.append(f"{r.code}: {message}" + (f" ({rule})" if rule else ""))
     if e.manual:
-        out.append("manual")
+        out.append(manual_note())
     if e.undone_by is not None:
         by = (amended_by or {}).get(e.seq)
-        out.append(f"undone by #{e.undone_by}" + (f": amended by #{by}" if by is not None else ""))
+        out.append(gettext("undone by #{seq}", seq=e.undone_by)
+                   + (gettext(": amended by #{seq}", seq=by) if by is not None else ""))
     return out + remarks(e)
+
+
+def manual_note() -> str:
+    """The note of a manual entry (an arbiter's declared effect), in the reader's language."""
+    return gettext("manual")
 
 
 def origin(e: EntryView) -> str:
     """``from line 23`` for an entry read from line 23 of an imported transcript, else ``""``."""
+    at = line_of(e)
+    return gettext("from line {line}", line=at) if at is not None else ""
+
+
+def line_of(e: EntryView) -> int | None:
+    """The line of the imported transcript ``e`` was read from, if it was."""
     at = e.meta.get("line") if e.meta else None
-    return f"from line {at}" if isinstance(at, int) and not isinstance(at, bool) else ""
+    return at if isinstance(at, int) and not isinstance(at, bool) else None
 
 
 def remarks(e: EntryView) -> list[str]:
     """What people said of the entry: the recorder's comment, then the annotations."""
-    said = [f"# {e.meta['comment']}"] if e.meta.get("comment") else []
-    return said + [f"{a.kind}: {a.text}" for a in e.annotations]
+    comment = [f"# {e.meta['comment']}"] if e.meta.get("comment") else []
+    return comment + [f"{gettext(_NOTES[a.kind]) if a.kind in _NOTES else a.kind}: {a.text}" for a in e.annotations]
 
 
 def line(e: EntryView, *, seq_width: int, actor_width: int, colour: bool = False,
-         earlier: dict[int, str] | None = None) -> str:
-    word = verdict(e)
-    shown = f"{word:<{_VERDICT_WIDTH}}"
+         earlier: dict[int, str] | None = None, game: str = "", width: int = 0) -> str:
+    word, width = verdict(e), width or verdict_width()
+    text = said(word)
+    shown = f"{text:<{width}}"
     if colour and word in _COLOUR:
-        shown = f"\x1b[{_COLOUR[word]}m{word}\x1b[0m" + " " * (_VERDICT_WIDTH - len(word))
-    said = notes(e, earlier)
+        shown = f"\x1b[{_COLOUR[word]}m{text}\x1b[0m" + " " * (width - len(text))
+    told = notes(e, earlier, game=game)
     if origin(e):
-        said.append(origin(e))
-    tail = ("  — " + "; ".join(said)) if said else ""
+        told.append(origin(e))
+    tail = ("  — " + "; ".join(told)) if told else ""
     return visible(f"{e.seq:>{seq_width}}  {(e.actor or '—'):<{actor_width}}  ") + shown + visible(f"  {e.notation}{tail}")
 
 
@@ -109,17 +141,19 @@ def colour_wanted() -> bool:
         return False
 
 
-def write(entries: Iterable[EntryView], *, seq_width: int, actor_width: int) -> int:
-    """Write a line per entry as they come; returns how many."""
+def write(entries: Iterable[EntryView], *, seq_width: int, actor_width: int, game: str = "") -> int:
+    """Write a line per entry as they come (a rejection read through ``game``'s templates); returns how many."""
     out = sys.stdout
     colour = colour_wanted()
     batch: list[str] = []
     count = 0
     earlier: dict[int, str] = {}  # what a correction amends was shown before it (moves only: it amends those)
+    width = verdict_width()
     for e in entries:
         if e.kind in ("intent", "unparsed"):
             earlier[e.seq] = typed(e)
-        batch.append(line(e, seq_width=seq_width, actor_width=actor_width, colour=colour, earlier=earlier))
+        batch.append(line(e, seq_width=seq_width, actor_width=actor_width, colour=colour, earlier=earlier, game=game,
+                          width=width))
         count += 1
         if len(batch) >= _BATCH:
             out.write("\n".join(batch) + "\n")

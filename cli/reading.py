@@ -113,11 +113,12 @@ def log(
     if sys.stdout.isatty() and stop - start < LOG_TABLE_MAX:
         from cli import render
 
-        render.log(f"Log of {info.id}", list(entries))
+        render.log(f"Log of {info.id}", list(entries), info.game)
         return
     from cli import logtext
 
-    logtext.write(entries, seq_width=len(str(max(stop, 1))), actor_width=max(map(len, [*info.players, "arbiter"])))
+    logtext.write(entries, seq_width=len(str(max(stop, 1))), actor_width=max(map(len, [*info.players, "arbiter"])),
+                  game=info.game)
 
 
 def _log_only(only: str | None) -> tuple[str, ...]:
@@ -284,12 +285,14 @@ def replay(
 ) -> None:
     service = referee_for(ctx, db)
     from referee import entryref
+    from referee.i18n import current, speaking
 
-    steps = service.replay(match, start=entryref.resolve(service, match, from_, "--from"),
-                           stop=entryref.resolve_opt(service, match, to, "--to"), seat=as_)
+    start, stop = entryref.resolve(service, match, from_, "--from"), entryref.resolve_opt(service, match, to, "--to")
+    with speaking("en" if json else current()):  # --json is read by programs: its words in English
+        steps = service.replay(match, start=start, stop=stop, seat=as_)
     if json:
         print_json(steps)
         return
     from cli import render
 
-    render.replay(steps, step, input, changes)
+    render.replay(steps, step, input, changes, service.match_info(match).game)

@@ -20,6 +20,7 @@ from cli.boards import map_rows
 from cli.lines import fmt
 
 from referee import entryref
+from referee.i18n import gettext, refused
 from referee.engine.present import flatten
 from referee.engine.present import text as cell
 from referee.inputs import visible
@@ -194,7 +195,7 @@ def printed(shown: Sequence[lines.Line]) -> None:
         con.print("".join(f"[{style}]{markup(text)}[/{style}]" if style else markup(text) for text, style in line))
 
 
-def log(title: str, entries: Sequence[EntryView]) -> None:
+def log(title: str, entries: Sequence[EntryView], game: str = "") -> None:
     table = new_table(title=title, title_justify="left")
     lines = any(logtext.origin(e) for e in entries)  # an imported match: the transcript line of each entry
     columns: tuple[tuple[str, dict[str, Any]], ...] = (
@@ -205,15 +206,16 @@ def log(title: str, entries: Sequence[EntryView]) -> None:
     earlier = {e.seq: entryref.typed(e) for e in entries if e.kind in ("intent", "unparsed")}
     amended_by = {int(e.meta["amends"]): e.seq for e in entries if entryref.amended(e)}
     for e in entries:
+        word = escape(logtext.said(logtext.verdict(e)))
         if e.verdict == "accepted":
-            verdict = "[green]accepted[/green]" + (" [yellow](manual)[/yellow]" if e.manual else "")
+            verdict = f"[green]{word}[/green]" + (f" [yellow]({escape(logtext.manual_note())})[/yellow]" if e.manual else "")
         elif e.verdict == "rejected":
-            verdict = "[red]rejected[/red]"
+            verdict = f"[red]{word}[/red]"
         else:
-            verdict = f"[yellow]{logtext.verdict(e)}[/yellow]"
-        at = (logtext.origin(e).removeprefix("from line "),) if lines else ()
+            verdict = f"[yellow]{word}[/yellow]"
+        at = (str(logtext.line_of(e) or ""),) if lines else ()
         table.add_row(str(e.seq), *at, escape(e.actor or "—"), escape(e.notation), verdict,
-                      escape("; ".join(n for n in logtext.notes(e, earlier, amended_by) if n != "manual")))
+                      escape("; ".join(n for n in logtext.notes(e, earlier, amended_by, game) if n != logtext.manual_note())))
     console().print(table)
 
 
@@ -333,22 +335,27 @@ def _lines(area: Area | None) -> str:
     return "\n".join(escape(line) for line in area.lines)
 
 
-def step(con: Console, s: ReplayStep, changes: bool = True, earlier: dict[int, str] | None = None) -> None:
+def step(con: Console, s: ReplayStep, changes: bool = True, earlier: dict[int, str] | None = None,
+         game: str = "") -> None:
     """One entry of a replay as the Markdown export tells it: the mark of its verdict, the intent (a line
     that could not be read says so), the reason of a rejection, what it did in words, the recorder's comment and the annotations; with
     ``changes``, every path of the state it changed."""
     e = s.entry
     mark = {"accepted": "[green]✓[/green]", "rejected": "[red]✗[/red]", "held": "[yellow]⏸[/yellow]"}.get(
         e.verdict, "[yellow]·[/yellow]")
-    undone = f" [yellow](undone by {e.undone_by})[/yellow]" if e.undone_by else ""
-    manual = " [yellow](declared effect, marked for audit)[/yellow]" if e.verdict == "accepted" and e.manual else ""
+    undone, manual = "", ""
+    if e.undone_by:
+        undone = " [yellow](" + escape(gettext("undone by {seq}", seq=e.undone_by)) + ")[/yellow]"
+    if e.verdict == "accepted" and e.manual:
+        manual = " [yellow](" + escape(gettext("declared effect, marked for audit")) + ")[/yellow]"
     if e.kind == "unparsed":
-        manual = f" [yellow]({logtext.UNREADABLE})[/yellow]"
+        manual = f" [yellow]({escape(logtext.said(logtext.UNREADABLE))})[/yellow]"
     source = f" [dim]({logtext.origin(e)})[/dim]" if logtext.origin(e) else ""
     con.print(f"{mark} #{e.seq} {escape(e.actor or '-')}: {escape(e.notation)}{undone}{manual}{source}")
-    if e.rejection is not None:
-        rule = f" ({e.rejection.rule_english or e.rejection.rule})" if e.rejection.rule else ""
-        con.print(f"    {escape(e.rejection.code)}: {escape(e.rejection.message)}{escape(rule)}")
+    if e.rejection is not None:  # in the reader's language, through the game's templates
+        message, cited = refused(game, e.rejection.code, e.rejection.message, e.rejection.rule, e.rejection.rule_english)
+        rule = f" ({cited})" if e.rejection.rule else ""
+        con.print(f"    {escape(e.rejection.code)}: {escape(message)}{escape(rule)}")
     if entryref.amended(e, earlier):
         con.print(f"    [bold]{escape(entryref.amended(e, earlier))}[/bold]")
     for note in logtext.remarks(e):
@@ -360,7 +367,8 @@ def step(con: Console, s: ReplayStep, changes: bool = True, earlier: dict[int, s
             con.print(f"    [dim]{escape(c.path)}: {escape(cell(c.before))} → {escape(cell(c.after))}[/dim]")
 
 
-def replay(steps: Sequence[ReplayStep], interactive: bool, ask: Callable[[str], str], changes: bool = False) -> None:
+def replay(steps: Sequence[ReplayStep], interactive: bool, ask: Callable[[str], str], changes: bool = False,
+           game: str = "") -> None:
     """Every step in order, in words (``changes``: with the state paths each changed; the interactive
     view always shows them); ``interactive``: one at a time, moved through with ``ask``'s answers
     (n next, b back, j N jump to entry N, j line:N to the entry of transcript line N, q quit; the end of input quits)."""
@@ -368,12 +376,12 @@ def replay(steps: Sequence[ReplayStep], interactive: bool, ask: Callable[[str], 
     earlier = {s.entry.seq: entryref.typed(s.entry) for s in steps if s.entry.kind in ("intent", "unparsed")}
     if not interactive:
         for s in steps:
-            step(con, s, changes, earlier)
+            step(con, s, changes, earlier, game)
         return
     i = 0
     while steps:
         con.clear()
-        step(con, steps[i], earlier=earlier)
+        step(con, steps[i], earlier=earlier, game=game)
         con.print(f"[dim]{i + 1}/{len(steps)} — n next · b back · j N jump to entry N (j line:N: to transcript line N) · q quit[/dim]")
         try:
             answer = ask("> ").strip().lower()
@@ -387,7 +395,7 @@ def replay(steps: Sequence[ReplayStep], interactive: bool, ask: Callable[[str], 
             target = answer[1:].strip()
             seqs = [s.entry.seq for s in steps]
             if target.startswith("line:"):  # the entry read from that transcript line, if one was
-                at = [k for k, s in enumerate(steps) if logtext.origin(s.entry) == f"from line {target[5:]}"]
+                at = [k for k, s in enumerate(steps) if str(logtext.line_of(s.entry)) == target[5:]]
                 i = at[-1] if at else i
             elif target.isdigit() and int(target) in seqs:
                 i = seqs.index(int(target))

@@ -56,6 +56,7 @@ from .auth import AuthCode, Forbidden, Principal, Unauthorized, bearer, hash_tok
 from .service import CONFLICT_RETRIES, Referee
 from .store import AccessTokens, MatchLog, StoredEntry, StoredRequest, StoredToken, StoreError
 from .httpcodes import RequestCode
+from .i18n import speaking
 
 if TYPE_CHECKING:
     from .amend import Amendment
@@ -270,7 +271,8 @@ class Access:
         elif stop - start + 1 > REPLAY_MAX:
             raise BadInput(ReplayCode.TOO_MANY, f"a replay answers at most {REPLAY_MAX} entries a request; "
                            f"ask for from={start}&to={start + REPLAY_MAX - 1}, then the next page")
-        return self.referee.replay(loaded.match.id, start=start, stop=stop, seat=self._seat(view))
+        with speaking("en"):  # a JSON answer: its words in English, whatever the server's language
+            return self.referee.replay(loaded.match.id, start=start, stop=stop, seat=self._seat(view))
 
     def audit(self, p: Principal, *, accept_rules_change: bool = False) -> AuditAnswer:
         report = self.referee.audit(p.match_id, accept_rules_change=accept_rules_change)
@@ -505,10 +507,12 @@ class Access:
         body = loaded.decoder.decode(stored.body)
         view = View(loaded, self._seat(p.view) if p.role != "arbiter" else None)
         shown, events = view.entry(stored, body)
+        with speaking("en"):  # a JSON answer: its words in English, whatever the server's language
+            words = view.words(events)
         return SubmitAnswer(
             match_id=loaded.match.id, seq=seq, kind=kind, actor=actor, by=p.name,
             intent=text if p.role == "arbiter" or shown.kind != "intent" else shown.notation,
             verdict=shown.verdict, rejection=shown.rejection, events=shown.events,
-            state_hash=state_hash if p.role == "arbiter" else "", outcome=outcome, words=view.words(events),
+            state_hash=state_hash if p.role == "arbiter" else "", outcome=outcome, words=words,
             confirmer=str(shown.meta.get("confirmer", "")),
         )

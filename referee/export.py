@@ -35,6 +35,7 @@ from schemas import (
 from .errors import BadInput
 from .exportsource import Source, source
 from .history import Reader
+from .i18n import refused, speaking_each
 from .entryref import amended, typed
 from .freetext import escape_text
 from .inputs import visible
@@ -47,7 +48,7 @@ FORMATS = ("txt", "md", "html", "json")
 def document(referee: Reader, match_id: str, role: str = ARBITER) -> MatchExport:
     """The whole export as one value (tests and small matches; :func:`export_chunks` streams it)."""
     src = source(referee, match_id, role)
-    return msgspec.json.decode(b"".join(c.encode() for c in _json(src)), type=MatchExport)
+    return msgspec.json.decode(b"".join(c.encode() for c in speaking_each("en", _json(src))), type=MatchExport)
 
 
 def export(referee: Reader, match_id: str, fmt: str, role: str = ARBITER) -> str:
@@ -59,7 +60,9 @@ def export_chunks(referee: Reader, match_id: str, fmt: str, role: str = ARBITER)
     if fmt not in FORMATS:
         raise BadInput(ExportCode.BAD_FORMAT, f"format must be one of {', '.join(FORMATS)}, not {fmt!r}")
     src = source(referee, match_id, role)  # errors (an unknown match or seat) before the first piece
-    return {"txt": _txt, "md": _markdown, "html": _html, "json": _json}[fmt](src)
+    if fmt == "json":  # what programs read: its words in English, whatever the reader's language
+        return speaking_each("en", _json(src))
+    return {"txt": _txt, "md": _markdown, "html": _html}[fmt](src)
 
 
 # -- json ------------------------------------------------------------------------------------------
@@ -247,7 +250,7 @@ def _md_code(text: str) -> str:
     return "`" + visible(text).replace("`", "'") + "`"
 
 
-def _md_entry(e: EntryView, words: list[str], earlier: dict[int, str] | None = None) -> list[str]:
+def _md_entry(e: EntryView, words: list[str], earlier: dict[int, str] | None = None, game: str = "") -> list[str]:
     who = e.actor or "—"
     code = _md_code(f"{e.actor}: {e.notation}" if e.kind == "intent" else e.notation)
     mark = {"accepted": "✓", "rejected": "✗", "held": "⏸"}.get(e.verdict, "·")
@@ -261,10 +264,11 @@ def _md_entry(e: EntryView, words: list[str], earlier: dict[int, str] | None = N
         lines[0] += " — *declared effect, marked for audit*"
     if e.verdict == "held":
         lines[0] += f" — *waits for {_md_escape(str(e.meta.get('confirmer', '')))} to confirm it*"
-    if e.rejection is not None:
-        rule = f" ({e.rejection.rule_english or e.rejection.rule})" if e.rejection.rule else ""
+    if e.rejection is not None:  # in the reader's language, through the game's templates
+        message, cited = refused(game, e.rejection.code, e.rejection.message, e.rejection.rule, e.rejection.rule_english)
+        rule = f" ({cited})" if e.rejection.rule else ""
         label = "unreadable" if e.kind == "unparsed" else "rejected"
-        lines.append(f"   - **{label}** {_md_code(e.rejection.code)}: {_md_escape(e.rejection.message)}{_md_escape(rule)}")
+        lines.append(f"   - **{label}** {_md_code(e.rejection.code)}: {_md_escape(message)}{_md_escape(rule)}")
     if e.kind in ("undo", "redo") and e.meta.get("reason"):
         lines.append(f"   - {who}: {_md_escape(str(e.meta['reason']))}")
     for w in words:
@@ -313,14 +317,14 @@ def _markdown(src: Source) -> Iterator[str]:
         if step.group != group and step.group:
             lines += ["", f"### {_md_escape(step.group)}", ""]
             group = step.group
-        lines += _md_entry(step.entry, step.words, earlier)
+        lines += _md_entry(step.entry, step.words, earlier, m.game)
         if step.entry.kind in ("intent", "unparsed"):
             earlier[step.entry.seq] = typed(step.entry)
         yield "\n".join(lines) + "\n"
     for fork_id, fork_seq, title in src.forks:
         yield "\n" + f"## Variation from entry {fork_seq}: {_md_escape(title)} ({_md_code(fork_id)})" + "\n\n"
         for step in src.steps(src.load(fork_id), fork_seq + 1, states=False):
-            yield "\n".join(_md_entry(step.entry, step.words)) + "\n"
+            yield "\n".join(_md_entry(step.entry, step.words, game=m.game)) + "\n"
     yield "\n".join(["", "## Result", "", _result(src.head), ""])
 
 

@@ -159,6 +159,18 @@ def cleaned(text: str) -> str:
         _cleaned[_current] = {cleandoc(k): cleandoc(v) for k, v in found.items() if isinstance(k, str) and k}
     return _cleaned[_current].get(text, text)
 
+def pgettext(context: str, msgid: str, **values: Any) -> str:
+    """``msgid`` in the reader's language where the same English word means another thing elsewhere
+    (a match's result "draw", a card's "draw"): the catalog keeps one entry per ``context``."""
+    text = msgid
+    lang = current()
+    if lang != "en":
+        cat = _catalog(lang)
+        if cat is not None:
+            text = cat.pgettext(context, msgid)
+    return text.format(**values) if values else text
+
+
 def N_(msgid: str) -> str:
     """Marks ``msgid`` for the catalog where it is declared; translated where it is shown (with :func:`gettext`)."""
     return msgid
@@ -184,6 +196,20 @@ def citation(rulebook: Rulebook, rule: str) -> str:
     return rulebook.russian(rule) if current() == "ru" else rulebook.english(rule)
 
 
+def refused(game: str, code: str, message: str, rule: str, rule_english: str = "") -> tuple[str, str]:
+    """A recorded rejection's message and rule citation as the reader reads them: as recorded (the citation
+    with its English headings) in English; otherwise through ``game``'s templates and rulebook
+    (:func:`refusal`, :func:`citation`)."""
+    if current() == "en" or not game:
+        return message, rule_english or rule
+    from referee.games import find
+
+    found = find(game)
+    if found is None:
+        return message, rule_english or rule
+    return refusal(found.messages, code, message), citation(found.rulebook, rule)
+
+
 # -- keeping the catalogs ---------------------------------------------------------------------------
 
 
@@ -197,13 +223,13 @@ def extracted() -> Catalog:
     from babel.messages.extract import extract_from_dir
 
     catalog = Catalog(project="referee", charset="utf-8")
-    keywords = {"gettext": None, "N_": None, "ngettext": (1, 2)}
+    keywords = {"gettext": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
     # the pages' scripts call gettext/ngettext too (:mod:`referee.pagelang` gives them their words)
     methods = [("**.py", "python"), ("**.js", "javascript")]
     for sub in ("referee", "cli"):
-        for filename, lineno, message, comments, _context in extract_from_dir(
+        for filename, lineno, message, comments, context in extract_from_dir(
                 str(_root() / sub), method_map=methods, keywords=keywords, comment_tags=("i18n:",)):
-            catalog.add(message, locations=[(f"{sub}/{filename}", lineno)], auto_comments=comments)
+            catalog.add(message, locations=[(f"{sub}/{filename}", lineno)], auto_comments=comments, context=context)
     return catalog
 
 
@@ -261,6 +287,17 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     steps[args[0]]()
     return 0
+
+
+
+def _install() -> None:
+    """The games' sentences (:mod:`referee.engine.speech`) said in the reader's language from now on."""
+    from referee.engine import speech
+
+    speech.speak_through(gettext, ngettext, pgettext)
+
+
+_install()
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ import html
 
 from schemas.players import PlayerHistory, RatingPoint
 
-from .i18n import N_, gettext, ngettext
+from .i18n import N_, gettext, ngettext, pgettext
 
 #: the chart's drawing box (SVG units; the picture scales to the page's width)
 WIDTH, HEIGHT, PAD = 640, 220, 36
@@ -130,7 +130,8 @@ def _page(found: PlayerHistory, title: str, display: str, lang: str) -> str:
         score = f" ({m.score})" if m.score is not None else ""
         against = (gettext("with {partners}", partners=", ".join(m.partners)) if m.partners
                    else ", ".join(m.opponents)) or "—"
-        result = gettext(RESULTS[m.result]) if m.result in RESULTS else m.result
+        result = (pgettext("a match's result", "draw") if m.result == "draw"  # "draw" elsewhere is a card drawn
+                  else gettext(RESULTS[m.result]) if m.result in RESULTS else m.result)
         parts.append(f"<tr><td><code>{_h(m.match_id)}</code></td><td>{_h(m.game)}</td>"
                      f"<td>{_h(against)}</td><td class=\"{_h(m.result)}\">{_h(result)}{score}"
                      f'</td><td class="wide">{_h(m.round)}</td><td class="wide">{_h(m.last_activity)}</td></tr>')

@@ -162,11 +162,12 @@ def test_every_catalog_entry_is_translated_and_used():
 
     with open(PO, "rb") as fh:
         catalog = read_po(fh, locale="ru")
-    entries = {m.id if isinstance(m.id, str) else m.id[0]: m for m in catalog if m.id}
+    # keyed by context and English: a word that means two things ("draw") is two entries
+    entries = {(m.context, m.id if isinstance(m.id, str) else m.id[0]): m for m in catalog if m.id}
     untranslated = [k for k, m in entries.items()
                     if not (all(m.string) if isinstance(m.string, tuple) else m.string) or m.fuzzy]
     assert untranslated == []
-    used = {m.id if isinstance(m.id, str) else m.id[0] for m in i18n.extracted() if m.id}
+    used = {(m.context, m.id if isinstance(m.id, str) else m.id[0]) for m in i18n.extracted() if m.id}
     assert sorted(set(entries) - used) == []  # unused: in the catalog, marked nowhere
     assert sorted(used - set(entries)) == []  # marked in the code, missing from the catalog
     for m in entries.values():  # a translation names the same {fields} as its English
@@ -185,7 +186,9 @@ def test_the_compiled_catalog_is_the_po():
     with open(PO[:-3] + ".mo", "rb") as fh:
         compiled = GNUTranslations(fh)
     for m in catalog:
-        if m.id and isinstance(m.id, str):
+        if m.id and isinstance(m.id, str) and m.context:
+            assert compiled.pgettext(m.context, m.id) == m.string, (m.context, m.id)
+        elif m.id and isinstance(m.id, str):
             assert compiled.gettext(m.id) == m.string, m.id
         elif m.id:
             assert compiled.ngettext(m.id[0], m.id[1], 5) == m.string[2], m.id
@@ -237,3 +240,18 @@ def test_import_check_and_a_second_import_read_in_russian(cli, english, monkeypa
     assert r.out.splitlines()[0] == (f"Файл {DEMO} уже есть в базе как партия {first}: ничего не записано (--again "
                                      "импортирует его как новую партию). В нём: 86 строк, 82 приняты, 4 отклонены, "
                                      "0 не прочитано.")
+
+
+def test_a_word_that_means_two_things_is_two_entries():
+    """A match's "draw" is a tie and By All Means' "draw" a card drawn; an X-Files "event" is a card
+    type and the viewer's "event" a tournament: each reads its own Russian (``pgettext``)."""
+    before = i18n.current()
+    i18n.use("ru")
+    try:
+        assert i18n.pgettext("a match's result", "draw") == "ничья"
+        assert i18n.gettext("draw") == "добор"
+        assert i18n.pgettext("an X-Files card type", "event") == "событие"
+        assert i18n.gettext("event") == "турнир"
+    finally:
+        i18n.use(before)
+    assert i18n.pgettext("a match's result", "draw") == "draw" or before != "en"
