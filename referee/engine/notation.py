@@ -338,8 +338,14 @@ def split_words(text: str) -> list[str]:
 #: the pieces of a line, as shlex reads them (POSIX, whitespace-split, ``"`` the only quote, ``\`` the
 #: escape): a run of whitespace; a run of other characters; a double-quoted span (in which a backslash
 #: escapes only ``"`` and ``\``, any other is kept); a backslash and the character it escapes
-_PIECES = re.compile(r'([ \t\r\n]+)|([^ \t\r\n"\\]+)|"((?:[^"\\]|\\.)*)"|\\(.)', re.DOTALL)
-_QUOTED_ESCAPE = re.compile(r'\\(["\\])')
+_PIECES = r'([ \t\r\n]+)|([^ \t\r\n"\\]+)|"((?:[^"\\]|\\.)*)"|\\(.)'
+_QUOTED_ESCAPE = r'\\(["\\])'
+
+
+@cache
+def _pieces() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """:data:`_PIECES` and :data:`_QUOTED_ESCAPE` compiled, on the first line that needs them (not at start-up)."""
+    return re.compile(_PIECES, re.DOTALL), re.compile(_QUOTED_ESCAPE)
 
 
 def _quoted_words(text: str) -> list[str]:
@@ -347,9 +353,10 @@ def _quoted_words(text: str) -> list[str]:
     unclosed quote, an escape with nothing after it) as an :class:`InputError`."""
     words: list[str] = []
     word: list[str] | None = None  # the word being read (a quoted empty span makes an empty word)
+    pieces, quoted_escape = _pieces()
     pos, end = 0, len(text)
     while pos < end:
-        piece = _PIECES.match(text, pos)
+        piece = pieces.match(text, pos)
         if piece is None:  # a quote never closed, or a backslash at the end
             raise InputError(f"unbalanced double quote in {text!r}")
         space, plain, quoted, escaped = piece.groups()
@@ -363,7 +370,7 @@ def _quoted_words(text: str) -> list[str]:
             if plain is not None:
                 word.append(plain)
             elif quoted is not None:
-                word.append(_QUOTED_ESCAPE.sub(r"\1", quoted) if "\\" in quoted else quoted)
+                word.append(quoted_escape.sub(r"\1", quoted) if "\\" in quoted else quoted)
             else:
                 word.append(escaped)
         pos = piece.end()
