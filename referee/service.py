@@ -125,9 +125,8 @@ class Referee:
         self.snapshot_every = snapshot_every
         #: lines parsed lately: text -> (the rules they were checked against, the intent), oldest first
         self._parsed: dict[str, tuple[Any, Any]] = {}
-        #: per match, its summary's parts that no entry changes (the match's row and configuration), with
-        #: the binding they were read from: an append replaces only what its entry changes
-        self._summary_bases: dict[str, tuple[Loaded, MatchSummary]] = {}
+        #: each match's summary as its last append here left it (an append replaces what its entry changes)
+        self._summaries = summaries.Kept()
         # what callers read of the games, the configurations and the histories: theirs, as they were
         c, h = self.configuration, self.history
         self.game, self.describe_game, self.read_card_set = c.game, c.describe_game, c.read_card_set
@@ -366,7 +365,8 @@ class Referee:
         try:
             if isinstance(outcome, _Unset):
                 outcome = loaded.rules.outcome(new_state)
-            summary = self._summary_after(loaded, entry, outcome)
+            summary = self._summaries.after(loaded, head=entry.seq, head_hash=entry.hash, outcome=outcome,
+                                            last_activity=entry.recorded_at)
             self.store.append(entry, expected_seq=head, snapshot=snapshot, request=request, summary=summary)
         except Conflict as exc:
             self.history.forget_head(loaded.match.id)
@@ -374,24 +374,6 @@ class Referee:
         except StoreError as exc:
             raise StorageError(StoreCode.FAILED, str(exc)) from None
         self.history.remember_head(loaded.match.id, entry.seq, new_state, entry)
-
-    def _summary_after(self, loaded: Loaded, entry: StoredEntry, outcome: Outcome | None) -> MatchSummary:
-        """The match's summary once ``entry`` is its head (:func:`summaries.summary_of`): the parts no entry
-        changes are built once per binding of the match, then each append replaces its head, status and
-        outcome."""
-        kept = self._summary_bases.get(loaded.match.id)
-        if kept is None or kept[0] is not loaded:
-            base = summaries.summary_of(loaded.match, loaded.config, loaded.root or loaded.match.id, head=entry.seq,
-                                        head_hash=entry.hash, outcome=outcome, last_activity=entry.recorded_at)
-            self._summary_bases[loaded.match.id] = (loaded, base)
-            while len(self._summary_bases) > 64:
-                self._summary_bases.pop(next(iter(self._summary_bases)))
-            return base
-        return msgspec.structs.replace(
-            kept[1], head=entry.seq, head_hash=entry.hash, last_activity=entry.recorded_at,
-            status=summaries.OVER if outcome is not None else summaries.PLAYING,
-            outcome=msgspec.json.encode(outcome) if outcome is not None else b"",
-        )
 
     def prev_hash_at(self, loaded: Loaded, head: int) -> str:
         """The hash the entry after ``head`` chains from (the genesis hash before the first entry)."""
