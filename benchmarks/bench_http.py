@@ -419,8 +419,8 @@ def run_once(args: argparse.Namespace, seed: int, postgres: Any = None) -> dict[
         finally:
             for server in servers:
                 server.terminate()
-            for server in servers:
-                server.wait(10)
+            for server in servers:  # (a profiled worker writes its profile first: slow on a loaded machine)
+                server.wait(120 if args.profile else 10)
     return {
         "tables": args.tables, "seconds": round(elapsed, 2),
         "accepted_per_s": round(out.accepted / elapsed, 1),

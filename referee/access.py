@@ -476,7 +476,7 @@ class Access:
                 raise
             if self._on_append is not None:
                 self._on_append(mid)
-            return self._answer(p, loaded, res.seq, kind, res.actor, res.notation, res.verdict, res.state_hash,
+            return self._answer(p, loaded, res.seq, kind, res.actor, lambda: res.notation, res.verdict, res.state_hash,
                                 res.outcome, res.intent, res.entry), False
         raise AssertionError("unreachable")
 
@@ -496,11 +496,14 @@ class Access:
         return self._answer(p, loaded, found.seq, body.kind, body.actor, text, body.verdict, entry.state_hash,
                             loaded.rules.outcome(state), body.intent)
 
-    def _answer(self, p: Principal, loaded: Loaded, seq: int, kind: str, actor: str | None, text: str, verdict: Any,
+    def _answer(self, p: Principal, loaded: Loaded, seq: int, kind: str, actor: str | None, text: str | Callable[[], str],
+                verdict: Any,
                 state_hash: str, outcome: Outcome | None, intent: Any = None,
                 written: StoredEntry | None = None) -> SubmitAnswer:
         """The answer to a write: the entry it appended, as the caller may see it (the same as that
-        entry in the caller's log). ``written``: that entry as the write made it (else it is read back)."""
+        entry in the caller's log). ``written``: that entry as the write made it (else it is read back).
+        ``text``: the line as recorded, or what makes it (only the arbiter's answer and a framework entry's
+        show it: a seat's intent is shown as that seat sees it)."""
         stored = written if written is not None and written.seq == seq else self.referee.entry_at(loaded.match, seq)
         if stored is None:
             raise StorageError(LogCode.CORRUPT, f"entry {seq} of match {loaded.match.id} is missing; run an audit")
@@ -511,7 +514,7 @@ class Access:
             words = view.words(events)
         return SubmitAnswer(
             match_id=loaded.match.id, seq=seq, kind=kind, actor=actor, by=p.name,
-            intent=text if p.role == "arbiter" or shown.kind != "intent" else shown.notation,
+            intent=(text() if callable(text) else text) if p.role == "arbiter" or shown.kind != "intent" else shown.notation,
             verdict=shown.verdict, rejection=shown.rejection, events=shown.events,
             state_hash=state_hash if p.role == "arbiter" else "", outcome=outcome, words=words,
             confirmer=str(shown.meta.get("confirmer", "")),

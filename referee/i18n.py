@@ -75,6 +75,8 @@ def use(lang: str) -> None:
     if lang not in LANGUAGES:
         raise BadInput("cli/unknown_language", f"{lang!r} is not a language the referee speaks: expected one of "
                                                f"{', '.join(LANGUAGES)}")
+    if lang != "en":
+        _install()
     _current = lang
 
 
@@ -87,6 +89,8 @@ def current() -> str:
 def speaking(lang: str) -> Iterator[None]:
     """Render every word in ``lang`` inside the block, in this context only (one request of a server that
     answers others at the same time in other languages); the process's language is left as it is."""
+    if lang != "en":
+        _install()
     token = _asked.set(lang)
     try:
         yield
@@ -291,13 +295,13 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _install() -> None:
-    """The games' sentences (:mod:`referee.engine.speech`) said in the reader's language from now on."""
+    """The games' sentences (:mod:`referee.engine.speech`) said in the reader's language from now on: done
+    the first time another language than English is chosen (:func:`use`, :func:`speaking`), since the
+    games' sentences are the code's own English until then and an English run need not import them."""
     from referee.engine import speech
 
     speech.speak_through(gettext, ngettext, pgettext)
 
-
-_install()
 
 
 if __name__ == "__main__":

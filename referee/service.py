@@ -125,6 +125,8 @@ class Referee:
         self.snapshot_every = snapshot_every
         #: lines parsed lately: text -> (the rules they were checked against, the intent), oldest first
         self._parsed: dict[str, tuple[Any, Any]] = {}
+        #: each match's summary as its last append here left it (an append replaces what its entry changes)
+        self._summaries = summaries.Kept()
         # what callers read of the games, the configurations and the histories: theirs, as they were
         c, h = self.configuration, self.history
         self.game, self.describe_game, self.read_card_set = c.game, c.describe_game, c.read_card_set
@@ -363,8 +365,8 @@ class Referee:
         try:
             if isinstance(outcome, _Unset):
                 outcome = loaded.rules.outcome(new_state)
-            summary = summaries.summary_of(loaded.match, loaded.config, loaded.root or loaded.match.id, head=entry.seq,
-                                           head_hash=entry.hash, outcome=outcome, last_activity=entry.recorded_at)
+            summary = self._summaries.after(loaded, head=entry.seq, head_hash=entry.hash, outcome=outcome,
+                                            last_activity=entry.recorded_at)
             self.store.append(entry, expected_seq=head, snapshot=snapshot, request=request, summary=summary)
         except Conflict as exc:
             self.history.forget_head(loaded.match.id)

@@ -69,6 +69,35 @@ def summary_of(match: StoredMatch, config: MatchConfig, root: str, *, head: int,
     )
 
 
+class Kept:
+    """Each match's summary as the last append of one service left it, so that the next append replaces
+    only what an entry changes (its head, the head's hash, the status, the outcome, the last activity)
+    instead of building the parts taken from the match's row and configuration again. Kept with the
+    binding it was built from; 64 matches at most."""
+
+    def __init__(self) -> None:
+        self._kept: dict[str, tuple[Loaded, MatchSummary]] = {}
+
+    def after(self, loaded: Loaded, *, head: int, head_hash: str, outcome: Outcome | None,
+              last_activity: str) -> MatchSummary:
+        """:func:`summary_of` the loaded match at entry ``head``."""
+        kept = self._kept.get(loaded.match.id)
+        if kept is None or kept[0] is not loaded:
+            summary = summary_of(loaded.match, loaded.config, loaded.root or loaded.match.id, head=head,
+                                 head_hash=head_hash, outcome=outcome, last_activity=last_activity)
+        else:
+            summary = msgspec.structs.replace(
+                kept[1], head=head, head_hash=head_hash, last_activity=last_activity,
+                status=OVER if outcome is not None else PLAYING,
+                outcome=msgspec.json.encode(outcome) if outcome is not None else b"",
+            )
+        self._kept.pop(loaded.match.id, None)
+        self._kept[loaded.match.id] = (loaded, summary)
+        while len(self._kept) > 64:
+            self._kept.pop(next(iter(self._kept)))
+        return summary
+
+
 def of_state(loaded: Loaded, *, head: int, head_hash: str, state: Any, last_activity: str) -> MatchSummary:
     """A loaded match's summary once ``state`` is its state after entry ``head``."""
     return summary_of(loaded.match, loaded.config, loaded.root or loaded.match.id, head=head, head_hash=head_hash,

@@ -296,14 +296,22 @@ def test_splitting_known_lines_agrees_with_shlex(text):
     assert _split_outcome(split_words, text) == _split_outcome(shlex_words, text)
 
 
-def test_a_line_without_quotes_or_escapes_is_split_without_shlex(monkeypatch):
+def test_a_line_is_split_without_shlex(monkeypatch):
+    """Neither a plain line nor one with quotes and escapes goes through shlex (the tests' reference)."""
+    import shlex
+
     from referee.engine import notation
 
-    def refuse(text):
-        raise AssertionError("shlex used for a plain line")
+    def refuse(*args, **kwargs):
+        raise AssertionError("shlex used to split a line")
 
     monkeypatch.setattr(notation, "shlex_words", refuse)
+    monkeypatch.setattr(shlex, "shlex", refuse)
     assert notation.split_words("deploy  K07\tcells=a1,b2\nnote=x\xa0y") == ["deploy", "K07", "cells=a1,b2", "note=x\xa0y"]
-    with pytest.raises(AssertionError):
-        notation.split_words('deploy note="a b"')
+    assert notation.split_words('deploy note="a b" x=\\"q\\" say="a \\" \\\\ \\n" e=""') == [
+        "deploy", "note=a b", 'x="q"', 'say=a " \\ \\n', "e="]
+    with pytest.raises(InputError, match="unbalanced double quote"):
+        notation.split_words('deploy note="a b')
+    with pytest.raises(InputError, match="unbalanced double quote"):
+        notation.split_words("deploy end\\")
     assert parse_intent(Intent, "deploy K07 amount=2").amount == 2
