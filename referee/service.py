@@ -206,7 +206,8 @@ class Referee:
         view = View(loaded, seat)
         seq, state = self.state_at(loaded, at)
         shown = view.state(state)
-        boards, headline, sections = loaded.rules.boards(shown), self._headline(loaded, shown, at), loaded.rules.sections(shown)
+        boards, headline = loaded.rules.boards(shown), self._headline(loaded, shown, at)
+        sections = loaded.rules.sections(shown, boards)  # worded from the boards just drawn, not drawn again
         return StateAnswer(
             match_id=loaded.match.id,
             game=loaded.game.id,

@@ -120,7 +120,7 @@ def test_the_scorekeepers_walk_for_one_table_runs(tmp_path, monkeypatch, capsys)
         elif what == "template":
             # the scorekeeper writes the game below the template's header; one card id misspelt
             head = (tmp_path / "sheet.txt").read_text(encoding="utf-8").split("\n\n", 1)[0].splitlines()
-            game = played(["cy", "gus"], seed=2)
+            game = played(("cy", "gus"), seed=2)
             k, wrong = mistype(game.moves, 0)
             moves = [*game.moves[:k], wrong, *game.moves[k + 1:]]
             (tmp_path / "sheet.txt").write_text("\n".join([*head, "", *moves]) + "\n", encoding="utf-8")

@@ -145,9 +145,10 @@ def test_markdown_and_html_show_hostile_text_as_text():
     assert [line for line in md.splitlines() if line.startswith("## Result")] == ["## Result"]
     assert "<script>" not in md and "[link](" not in md and "**alice**" not in md
     page = export(referee, mid, "html", "arbiter")
-    # the page's own code, the state after setup, and one JSON script element (the state) per entry
+    # the page's own code, its words table, the state after setup, and one JSON script element (the state)
+    # per entry
     assert page.count('<script type="application/json" id="initial">') == 1
-    assert page.count("<script") == page.count("</script>") == 2 + page.count('<script type="application/json" class="state">')
+    assert page.count("<script") == page.count("</script>") == 3 + page.count('<script type="application/json" class="state">')
     assert "</script><!--" not in page.replace('<script type="application/json" class="state">', "")
     assert "<!--" not in page
 
