@@ -573,7 +573,9 @@ def run(argv: list[str] | None = None) -> None:
         from referee.store import BadSetting
 
         if isinstance(exc, BadSetting):  # a store's setting the user gave (e.g. --durability): bad input
-            exc = BadInput(exc.code, exc.message)
+            bad = BadInput(exc.code, exc.message)
+            bad.template = exc.template  # said through the catalog in the store (read in the reader's language)
+            exc = bad
         if isinstance(exc, RefereeError):
             if "--json" in (argv if argv is not None else sys.argv[1:]):
                 print_json({"code": exc.code, "message": exc.message, "detail": exc.detail})

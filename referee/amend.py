@@ -38,6 +38,7 @@ from .engine.protocol import Held, Rejected
 from .entryref import pick
 from .errors import BadInput
 from .history import expect_head
+from .i18n import N_
 from .inputs import check_text
 from .redaction import verdict_name
 from .rulings import Replayed, replay
@@ -111,13 +112,13 @@ def check_reason(reason: str, actors: tuple[str, ...] = ()) -> str:
     found = _SEATED.match(reason)
     word = found.group(1).lower() if found else ""
     if found and (word in _ACTING or word in {a.lower() for a in actors} or word.isdigit()):
-        raise BadInput(AmendCode.REASON_READS_AS_LINE,
-                       f"the reason {reason[:60]!r} reads as a transcript line ({word}: …); say why in words "
-                       "(e.g. 'the sheet says T14, the scorekeeper typed T12')")
+        raise BadInput.said(AmendCode.REASON_READS_AS_LINE, N_(
+            "the reason {reason!r} reads as a transcript line ({word}: …); say why in words (e.g. 'the sheet says "
+            "T14, the scorekeeper typed T12')"), reason=reason[:60], word=word)
     if reason.lstrip()[:1] in ("!", "?"):
-        raise BadInput(AmendCode.REASON_READS_AS_LINE,
-                       f"the reason {reason[:60]!r} begins with {reason.lstrip()[0]!r}, which marks an annotation in a "
-                       "transcript; say why in words")
+        raise BadInput.said(AmendCode.REASON_READS_AS_LINE, N_(
+            "the reason {reason!r} begins with {mark!r}, which marks an annotation in a transcript; say why in words"),
+            reason=reason[:60], mark=reason.lstrip()[0])
     return reason.strip()
 
 
@@ -130,8 +131,8 @@ def entry_of(referee: Referee, match_id: str, ref: str | int) -> int:
         return int(by_entry.group(1))
     by_line = _LINE.fullmatch(raw)
     if by_line is None:
-        raise BadInput(InputCode.BAD_ENTRY, f"the line amended: {raw[:40]!r} is not a line: give the transcript line "
-                                          "(23 or line:23) or an entry (entry:8 or #8)")
+        raise BadInput.said(InputCode.BAD_ENTRY, N_("the line amended: {raw!r} is not a line: give the transcript line "
+                                                    "(23 or line:23) or an entry (entry:8 or #8)"), raw=raw[:40])
     return pick(referee.log_stream(match_id), int(by_line.group(1)), match_id, "the line amended")
 
 
@@ -142,11 +143,11 @@ def split_line(text: str, actors: tuple[str, ...], default: str | None) -> tuple
     if found and found.group(1) in actors:
         return found.group(1), found.group(2)
     if found:
-        raise BadInput(MatchCode.UNKNOWN_SEAT, f"the corrected line names {found.group(1)!r}, which is not a seat of this "
-                                             f"match (seats: {', '.join(actors)})")
+        raise BadInput.said(MatchCode.UNKNOWN_SEAT, N_("the corrected line names {seat!r}, which is not a seat of this "
+                                                       "match (seats: {seats})"), seat=found.group(1), seats=", ".join(actors))
     if default is None:
-        raise BadInput(AmendCode.SEAT_NEEDED, "the line amended could not be read, so its seat is unknown: write the "
-                                            "corrected line with its seat ('alice: draw_main card=T14')")
+        raise BadInput.said(AmendCode.SEAT_NEEDED, N_("the line amended could not be read, so its seat is unknown: write "
+                                                      "the corrected line with its seat ('alice: draw_main card=T14')"))
     return default, text.strip()
 
 
@@ -166,33 +167,39 @@ def amend(referee: Referee, match_id: str, ref: str | int, text: str, *, reason:
     expect_head(mid, head, expected_seq)
     entry = entry_of(referee, mid, ref)
     if not 1 <= entry <= head:
-        raise BadInput(MatchCode.BAD_SEQ, f"entry {entry} does not exist: match {mid} has entries 1..{head}")
+        raise BadInput.said(MatchCode.BAD_SEQ, N_("entry {entry} does not exist: match {match} has entries 1..{head}"),
+                            entry=entry, match=mid, head=head)
     stored = referee.entry_at(loaded.match, entry)
     assert stored is not None
     body = loaded.decoder.decode(stored.body)
     if body.kind not in ("intent", "unparsed"):
-        raise AmendRefused(AmendCode.NOT_A_MOVE, f"entry {entry} is {'an' if body.kind[0] in 'aeiou' else 'a'} {body.kind}, "
-                                               "not a line of moves; only a move or an unreadable line is amended")
+        raise AmendRefused.said(AmendCode.NOT_A_MOVE, N_(
+            "entry {entry} is {article} {kind}, not a line of moves; only a move or an unreadable line is amended"),
+            entry=entry, article="an" if body.kind[0] in "aeiou" else "a", kind=body.kind)
     timeline = referee.timeline(loaded)
     if not timeline.in_line(entry):
         at = body.source.line
-        hint = f" (line:{at} names the entry that holds that line now)" if at is not None else ""
-        raise AmendRefused(AmendCode.UNDONE, f"entry {entry} is no longer in the line of play (undone by entry "
-                                           f"{timeline.undone_by.get(entry)}); nothing was written{hint}")
+        raise AmendRefused.said(AmendCode.UNDONE, N_(
+            "entry {entry} is no longer in the line of play (undone by entry {undo}); nothing was written (line:{line} "
+            "names the entry that holds that line now)") if at is not None else N_(
+            "entry {entry} is no longer in the line of play (undone by entry {undo}); nothing was written"),
+            entry=entry, undo=timeline.undone_by.get(entry), line=at)
     seat, intent_text = split_line(text, actors, body.actor)
     referee.parse(loaded, seat, intent_text)  # the notation's error, before anything is written
     was = f"{body.actor}: {body.notation}" if body.kind == "intent" else body.notation
     now = f"{seat}: {intent_text}"
     if body.kind == "intent" and (seat, " ".join(intent_text.split())) == (body.actor, " ".join(body.notation.split())):
-        raise AmendRefused(AmendCode.UNCHANGED, f"entry {entry} already reads {was!r}; nothing was written")
+        raise AmendRefused.said(AmendCode.UNCHANGED, N_("entry {entry} already reads {was!r}; nothing was written"),
+                                entry=entry, was=was)
     head_state = referee.state_at(loaded)[1]
     outcome_before = loaded.rules.outcome(head_state)
     rewind = changed_since(referee, loaded, entry - 1, head)
     if rewind:
         undo_verdict = referee.decide_undo(loaded, timeline, ARBITER, entry - 1)
         if isinstance(undo_verdict, Rejected):
-            raise AmendRefused(AmendCode.CANNOT_REWIND, f"the match cannot go back before entry {entry}: "
-                                                      f"{undo_verdict.message}; nothing was written")
+            raise AmendRefused.said(AmendCode.CANNOT_REWIND, N_(
+                "the match cannot go back before entry {entry}: {reason}; nothing was written"),
+                entry=entry, reason=undo_verdict.message)
     rest = [s for s in timeline.line if s > entry]  # (the timeline follows the appends below)
     line_no = body.source.line
     where = f"line {line_no} (entry {entry})" if line_no is not None else f"entry {entry}"

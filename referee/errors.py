@@ -35,10 +35,18 @@ class RefereeError(Exception):
 
     def text(self, gettext: Callable[..., str]) -> str:
         """The message in the reader's language, through ``gettext`` (:func:`referee.i18n.gettext`; this
-        module imports nothing of ours): as :attr:`message` when it was not said through the catalog."""
-        if self.template is None:
+        module imports nothing of ours): as :attr:`message` when it was not said through the catalog. An
+        error raised while handling a store's error with the same message (``raise StorageError(code,
+        str(exc)) from None``) reads as the store said it (the store keeps its template as this does)."""
+        said = self.template
+        if said is None:
+            cause = self.__context__
+            kept = getattr(cause, "template", None)  # a StoreError's (this module imports nothing of ours)
+            if kept is not None and str(cause) == self.message:
+                said = kept
+        if said is None:
             return self.message
-        template, values = self.template
+        template, values = said
         return gettext(template, **values)
 
 

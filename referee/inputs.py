@@ -27,25 +27,23 @@ from typing import Any
 from schemas import DEPTH_MAX
 
 from .engine.codes import InputCode
+from .engine.speech import N_
 from .engine.datafile import bad_char, char_name, is_bad, load_toml
 from .errors import BadInput
 
-def _size(n: int) -> str:
-    return f"{n:,} bytes"
-
-
 def _kind(mode: int) -> str:
+    """The refusal of a path that is not a regular file, by what it is (a template of ``what`` and ``path``)."""
     if stat.S_ISDIR(mode):
-        return "a directory"
+        return N_("{what} {path} is a directory; give the path of a file")
     if stat.S_ISFIFO(mode):
-        return "a pipe"
+        return N_("{what} {path} is a pipe; give the path of a file")
     if stat.S_ISCHR(mode):
-        return "a character device"
+        return N_("{what} {path} is a character device; give the path of a file")
     if stat.S_ISBLK(mode):
-        return "a block device"
+        return N_("{what} {path} is a block device; give the path of a file")
     if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a regular file"
+        return N_("{what} {path} is a socket; give the path of a file")
+    return N_("{what} {path} is not a regular file; give the path of a file")
 
 
 def decode(data: bytes, what: str) -> str:
@@ -55,11 +53,9 @@ def decode(data: bytes, what: str) -> str:
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise BadInput(
-            InputCode.BAD_ENCODING,
-            f"{what} is not UTF-8 text: byte 0x{data[exc.start]:02x} at line {line}, column {column}; "
-            "save it as UTF-8",
-        ) from None
+        raise BadInput.said(InputCode.BAD_ENCODING, N_(
+            "{what} is not UTF-8 text: byte 0x{byte:02x} at line {line}, column {column}; save it as UTF-8"),
+            what=what, byte=data[exc.start], line=line, column=column) from None
 
 
 def read_file(path: str, what: str, limit: int) -> str:
@@ -68,13 +64,15 @@ def read_file(path: str, what: str, limit: int) -> str:
     try:
         fd = os.open(path, flags)
     except OSError as exc:
-        raise BadInput(InputCode.UNREADABLE, f"cannot read {what} {path}: {exc.strerror or exc}") from None
+        raise BadInput.said(InputCode.UNREADABLE, N_("cannot read {what} {path}: {reason}"),
+                            what=what, path=path, reason=str(exc.strerror or exc)) from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise BadInput(InputCode.NOT_A_FILE, f"{what} {path} is {_kind(info.st_mode)}; give the path of a file")
+            raise BadInput.said(InputCode.NOT_A_FILE, _kind(info.st_mode), what=what, path=path)
         if info.st_size > limit:
-            raise BadInput(InputCode.TOO_LARGE, f"{what} {path} is {_size(info.st_size)}; the limit is {_size(limit)}")
+            raise BadInput.said(InputCode.TOO_LARGE, N_("{what} {path} is {size:,} bytes; the limit is {limit:,} bytes"),
+                                what=what, path=path, size=info.st_size, limit=limit)
         chunks: list[bytes] = []
         got = 0
         while got <= limit:
@@ -84,9 +82,11 @@ def read_file(path: str, what: str, limit: int) -> str:
             chunks.append(chunk)
             got += len(chunk)
         if got > limit:
-            raise BadInput(InputCode.TOO_LARGE, f"{what} {path} is more than {_size(limit)}; the limit is {_size(limit)}")
+            raise BadInput.said(InputCode.TOO_LARGE, N_("{what} {path} is more than {limit:,} bytes; the limit is {limit:,} bytes"),
+                                what=what, path=path, limit=limit)
     except OSError as exc:
-        raise BadInput(InputCode.UNREADABLE, f"cannot read {what} {path}: {exc.strerror or exc}") from None
+        raise BadInput.said(InputCode.UNREADABLE, N_("cannot read {what} {path}: {reason}"),
+                            what=what, path=path, reason=str(exc.strerror or exc)) from None
     finally:
         os.close(fd)
     return decode(b"".join(chunks), f"{what} {path}")
@@ -96,7 +96,8 @@ def read_stdin(what: str, limit: int) -> str:
     """Standard input as text, at most ``limit`` bytes (``referee import -``)."""
     data = sys.stdin.buffer.read(limit + 1)
     if len(data) > limit:
-        raise BadInput(InputCode.TOO_LARGE, f"{what} on standard input is more than {_size(limit)}; the limit is {_size(limit)}")
+        raise BadInput.said(InputCode.TOO_LARGE, N_("{what} on standard input is more than {limit:,} bytes; the limit is {limit:,} "
+                                                     "bytes"), what=what, limit=limit)
     return decode(data, what)
 
 
@@ -107,7 +108,7 @@ def parse_toml(text: str, what: str, *, one_line: bool = True) -> dict[str, Any]
     try:
         return load_toml(text, one_line=one_line)
     except tomllib.TOMLDecodeError as exc:
-        raise BadInput(InputCode.BAD_TOML, f"{what} is not valid TOML: {exc}") from None
+        raise BadInput.said(InputCode.BAD_TOML, N_("{what} is not valid TOML: {reason}"), what=what, reason=str(exc)) from None
 
 
 def check_text(value: Any, what: str, limit: int, *, required: bool = False, hint: str = "") -> str:
@@ -115,20 +116,21 @@ def check_text(value: Any, what: str, limit: int, *, required: bool = False, hin
     naming ``what`` and the limit; ``hint`` (how to say what was meant otherwise) ends a message about
     a line break or a control character."""
     if not isinstance(value, str):
-        raise BadInput(InputCode.BAD_TEXT, f"{what} must be text, not {type(value).__name__}")
+        raise BadInput.said(InputCode.BAD_TEXT, N_("{what} must be text, not {type}"), what=what, type=type(value).__name__)
     if required and not value.strip():
-        raise BadInput(InputCode.BAD_TEXT, f"{what} is empty")
+        raise BadInput.said(InputCode.BAD_TEXT, N_("{what} is empty"), what=what)
     if len(value) > limit:
-        raise BadInput(InputCode.TOO_LONG, f"{what} is {len(value):,} characters long; at most {limit:,} are accepted")
+        raise BadInput.said(InputCode.TOO_LONG, N_("{what} is {length:,} characters long; at most {limit:,} are accepted"),
+                            what=what, length=len(value), limit=limit)
     found = bad_char(value)
     if found is not None:
         i, ch = found
         name = char_name(ch)
-        raise BadInput(
-            InputCode.BAD_TEXT,
-            f"{what} holds {name} (U+{ord(ch):04X}) at character {i + 1}: it must be one line of printable "
-            f"characters, at most {limit:,}" + (f" ({hint})" if hint else ""),
-        )
+        raise BadInput.said(InputCode.BAD_TEXT, N_(
+            "{what} holds {name} (U+{code:04X}) at character {at}: it must be one line of printable characters, at "
+            "most {limit:,} ({hint})") if hint else N_(
+            "{what} holds {name} (U+{code:04X}) at character {at}: it must be one line of printable characters, at "
+            "most {limit:,}"), what=what, name=name, code=ord(ch), at=i + 1, limit=limit, hint=hint)
     return value
 
 
@@ -153,7 +155,7 @@ def check_depth(value: Any, what: str, limit: int = DEPTH_MAX) -> None:
         else:
             continue
         if depth >= limit:
-            raise BadInput(InputCode.TOO_DEEP, f"{what} nests more than {limit} levels deep")
+            raise BadInput.said(InputCode.TOO_DEEP, N_("{what} nests more than {limit} levels deep"), what=what, limit=limit)
         stack.extend((child, depth + 1) for child in children)
 
 

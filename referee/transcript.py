@@ -55,6 +55,7 @@ from .inputs import check_text
 from .outcome import words as outcome_words
 from .config import new_match_id
 from .history import seal_annotations
+from .i18n import N_
 from .service import Referee
 from .store import MatchSummary, StoredAnnotation, StoredEntry, StoredMatch, StoreError
 from .store.memory import MemoryStore
@@ -124,7 +125,8 @@ def _pairs(value: str, what: str, where: str) -> dict[str, str]:
     for item in filter(None, (x.strip() for x in value.split(","))):
         key, sep, val = item.partition("=")
         if not sep or not key.strip():
-            raise BadInput(TranscriptCode.BAD_HEADER, f"{where}: {what} item {item!r} is not name=value")
+            raise BadInput.said(TranscriptCode.BAD_HEADER, N_("{where}: {what} item {item!r} is not name=value"),
+                                where=where, what=what, item=item)
         out[key.strip()] = val.strip()
     return out
 
@@ -152,14 +154,16 @@ def _check_line(raw: str, where: str) -> None:
     """A transcript line is plain text of at most :data:`schemas.TEXT_MAX` characters (as long as an
     intent may be anywhere): a longer line, or one holding a control character, refuses the file."""
     if len(raw) > TEXT_MAX:
-        raise BadInput(TranscriptCode.LINE_TOO_LONG,
-                       f"{where}: the line is {len(raw):,} characters long; a transcript line may be at most {TEXT_MAX:,}")
+        raise BadInput.said(TranscriptCode.LINE_TOO_LONG, N_(
+            "{where}: the line is {length:,} characters long; a transcript line may be at most {limit:,}"),
+            where=where, length=len(raw), limit=TEXT_MAX)
     found = bad_char(raw)
     if found is not None:
         i, ch = found
         name = char_name(ch)
-        raise BadInput(TranscriptCode.BAD_TEXT,
-                       f"{where}: column {i + 1} holds {name} (U+{ord(ch):04X}); a transcript is plain text")
+        raise BadInput.said(TranscriptCode.BAD_TEXT, N_("{where}: column {column} holds {name} (U+{code:04X}); a "
+                                                        "transcript is plain text"),
+                            where=where, column=i + 1, name=name, code=ord(ch))
 
 
 #: what a game's other actors may do: ``{actor: its verbs}`` for a game id (empty when unknown)
@@ -192,7 +196,8 @@ def parse(text: str, source: str = "<transcript>", actor_verbs: ActorVerbs | Non
             if key == "option":  # one option, whose value may be a list (a,b,c) or a map (alice:2,bob:0)
                 name, sep, raw_value = value.partition("=")
                 if not sep or not name.strip():
-                    raise BadInput(TranscriptCode.BAD_HEADER, f"{where}: option {value!r} is not name=value")
+                    raise BadInput.said(TranscriptCode.BAD_HEADER, N_("{where}: option {value!r} is not name=value"),
+                                        where=where, value=value)
                 header.options[name.strip()] = raw_value.strip()
             elif key == "options":
                 header.options.update(_pairs(value, "option", where))
@@ -200,7 +205,7 @@ def parse(text: str, source: str = "<transcript>", actor_verbs: ActorVerbs | Non
                 header.decks.update(_pairs(value, "deck", where))
             else:
                 if key in header.values:
-                    raise BadInput(TranscriptCode.BAD_HEADER, f"{where}: {key} is given twice")
+                    raise BadInput.said(TranscriptCode.BAD_HEADER, N_("{where}: {key} is given twice"), where=where, key=key)
                 header.values[key] = value
             header.lines[key] = number
             continue
@@ -214,10 +219,9 @@ def parse(text: str, source: str = "<transcript>", actor_verbs: ActorVerbs | Non
         if key not in header.values:
             if header.first_move is not None and _HEADER.match(header.first_move.raw.split("#")[0]):
                 unknown_key(header, source, ())
-            raise BadInput(
-                TranscriptCode.BAD_HEADER,
-                f"{source}: the header must name the {key} (a line '{key}: ...' before the first move)",
-            )
+            raise BadInput.said(TranscriptCode.BAD_HEADER, N_(
+                "{source}: the header must name the {key} (a line '{key}: ...' before the first move)"),
+                source=source, key=key)
     return header, lines
 
 
@@ -242,14 +246,15 @@ def unknown_key(header: Header, source: str, actors: tuple[str, ...]) -> None:
 
     word = first.seat
     close = difflib.get_close_matches(word.lower(), [*HEADER_KEYS, *actors], n=1, cutoff=0.6)
-    hint = f" (did you mean {close[0]!r}?)" if close else ""
-    what = "neither a header key nor a seat" if actors else "not a header key"
-    seats = f"; a move is 'seat: intent' with a seat of {', '.join(actors)}" if actors else ""
-    raise BadInput(
-        TranscriptCode.BAD_HEADER,
-        f"{source}:{first.line}: {word!r} is {what}{hint}: the header keys are "
-        f"{', '.join(HEADER_KEYS)}{seats}; nothing was written",
-    )
+    said = {(True, True): N_("{where}: {word!r} is neither a header key nor a seat (did you mean {close!r}?): the "
+                             "header keys are {keys}; a move is 'seat: intent' with a seat of {seats}; nothing was written"),
+            (True, False): N_("{where}: {word!r} is neither a header key nor a seat: the header keys are {keys}; a "
+                              "move is 'seat: intent' with a seat of {seats}; nothing was written"),
+            (False, True): N_("{where}: {word!r} is not a header key (did you mean {close!r}?): the header keys are "
+                              "{keys}; nothing was written"),
+            (False, False): N_("{where}: {word!r} is not a header key: the header keys are {keys}; nothing was written")}
+    raise BadInput.said(TranscriptCode.BAD_HEADER, said[bool(actors), bool(close)], where=f"{source}:{first.line}",
+                        word=word, close=close[0] if close else "", keys=", ".join(HEADER_KEYS), seats=", ".join(actors))
 
 
 def _kv(text: str, allowed: tuple[str, ...], what: str) -> dict[str, str]:
@@ -261,7 +266,8 @@ def _kv(text: str, allowed: tuple[str, ...], what: str) -> dict[str, str]:
     for w in words:
         k, sep, v = w.partition("=")
         if not sep or k not in allowed:
-            raise BadInput(TranscriptCode.BAD_LINE, f"{what}: expected {' '.join(a + '=...' for a in allowed)}, got {w!r}")
+            raise BadInput.said(TranscriptCode.BAD_LINE, N_("{what}: expected {allowed}, got {word!r}"),
+                                what=what, allowed=" ".join(a + "=..." for a in allowed), word=w)
         out[k] = v
     return out
 
@@ -270,7 +276,8 @@ def _int(value: str | None, what: str) -> int | None:
     if value is None:
         return None
     if not value.isdigit():
-        raise BadInput(TranscriptCode.BAD_LINE, f"{what} must be an entry number, not {value!r}")
+        raise BadInput.said(TranscriptCode.BAD_LINE, N_("{what} must be an entry number, not {value!r}"),
+                            what=what, value=value)
     return int(value)
 
 
@@ -347,7 +354,8 @@ def store(referee: Referee, done: Adjudicated) -> ImportSummary:
         referee.store.create_match(done.match, done.entries, annotations, transcript=done.summary.digest,
                                    summary=done.listed)
     except StoreError as exc:
-        raise StorageError(StoreCode.FAILED, f"could not write the imported match: {exc}") from None
+        raise StorageError.said(StoreCode.FAILED, N_("could not write the imported match: {reason}"),
+                                reason=str(exc)) from None
     return msgspec.structs.replace(done.summary, match_id=match_id, stored=True)
 
 
@@ -376,10 +384,9 @@ def _configure(referee: Referee, header: Header, source: str, base_dir: str | No
     if "seed" in values:
         raw_seed = values["seed"]
         if not (raw_seed.isascii() and raw_seed.isdigit()) or int(raw_seed) > SEED_MAX:
-            raise BadInput(
-                TranscriptCode.BAD_HEADER,
-                f"{source}:{header.lines['seed']}: seed must be a whole number from 0 to {SEED_MAX:,}, not {raw_seed[:40]!r}",
-            )
+            raise BadInput.said(TranscriptCode.BAD_HEADER, N_(
+                "{where}: seed must be a whole number from 0 to {limit:,}, not {seed!r}"),
+                where=f"{source}:{header.lines['seed']}", limit=SEED_MAX, seed=raw_seed[:40])
         seed = int(raw_seed)
     for key in META_KEYS:
         if key in values:
@@ -396,9 +403,9 @@ def _configure(referee: Referee, header: Header, source: str, base_dir: str | No
         unknown_key(header, source, (*players, *others))
     for p in players:
         if p in RESERVED:
-            raise BadInput(TranscriptCode.BAD_HEADER,
-                           f"{source}:{header.lines['players']}: {p!r} cannot be a seat name in a transcript "
-                           f"(reserved: {', '.join(RESERVED)})")
+            raise BadInput.said(TranscriptCode.BAD_HEADER, N_(
+                "{where}: {seat!r} cannot be a seat name in a transcript (reserved: {reserved})"),
+                where=f"{source}:{header.lines['players']}", seat=p, reserved=", ".join(RESERVED))
     values.update({k: unescape_text(values[k]) for k in (*META_KEYS, "cards") if k in values})
     meta = {k: values[k] for k in META_KEYS if k in values}
     meta.update(meta_given or {})
@@ -524,9 +531,9 @@ def adjudicate(referee: Referee, text: str, source: str = "<transcript>", base_d
                 res = scratch.confirm(match_id, _int(kv.get("entry"), f"{item.kind} entry"), by=kv.get("by", ARBITER),
                                       accept=item.kind == "confirm", reason=unescape_text(kv.get("reason", "")))
             elif item.kind == "junk":
-                raise BadInput(TranscriptCode.BAD_LINE,
-                               "expected '<seat>: <intent>' (e.g. 'alice: draw_main card=TR6'), an annotation "
-                               "('! …', '? …', 'disputed: …', 'ruling: …'), 'undo: …' or 'redo: …'")
+                raise BadInput.said(TranscriptCode.BAD_LINE, N_(
+                    "expected '<seat>: <intent>' (e.g. 'alice: draw_main card=TR6'), an annotation ('! …', '? …', "
+                    "'disputed: …', 'ruling: …'), 'undo: …' or 'redo: …'"))
             else:
                 # a move answered by a `confirm:` or `decline:` line was made by a seat that could not
                 # see what it reads: it waits for that answer, as it did at the table

@@ -60,7 +60,6 @@ _CODE = re.compile(r"^[a-z0-9_]+/[a-z0-9_]+$")
 NOT_YET: dict[str, int] = {
     "cli/render.py": 1,  # output 1
     "referee/access.py": 21,  # error 21
-    "referee/amend.py": 10,  # error 10
     "referee/api.py": 1,  # error 1
     "referee/auth.py": 4,  # error 4
     "referee/changes.py": 2,  # error 2
@@ -73,24 +72,20 @@ NOT_YET: dict[str, int] = {
     "referee/export.py": 1,  # error 1
     "referee/games/_template/options.py": 1,  # help 1
     "referee/games/_template/rules.py": 1,  # error 1
-    "referee/games/android/data.py": 1,  # error 1
     "referee/games/android/positioncheck.py": 1,  # error 1
     "referee/games/android/present.py": 2,  # table 2
     "referee/games/android/rules.py": 8,  # error 8
     "referee/games/android/view.py": 8,  # error 8
-    "referee/games/by_all_means/data.py": 6,  # error 6
     "referee/games/by_all_means/present.py": 1,  # table 1
     "referee/games/by_all_means/rules.py": 5,  # error 5
     "referee/games/by_all_means/view.py": 1,  # error 1
-    "referee/games/copycat/options.py": 10,  # error 1, help 9
+    "referee/games/copycat/options.py": 9,  # help 9
     "referee/games/copycat/present.py": 4,  # table 4
     "referee/games/copycat/rules.py": 7,  # error 7
     "referee/games/copycat/view.py": 10,  # error 10
-    "referee/games/war_of_shadows/data.py": 2,  # error 2
     "referee/games/war_of_shadows/present.py": 1,  # table 1
     "referee/games/war_of_shadows/rules.py": 8,  # error 8
     "referee/games/war_of_shadows/view.py": 2,  # error 2
-    "referee/games/xfiles_encounters/data.py": 2,  # error 2
     "referee/games/xfiles_encounters/options.py": 9,  # help 9
     "referee/games/xfiles_encounters/present.py": 5,  # table 5
     "referee/games/xfiles_encounters/series.py": 3,  # error 3
@@ -98,7 +93,6 @@ NOT_YET: dict[str, int] = {
     "referee/history.py": 4,  # error 4
     "referee/http.py": 4,  # error 3, table 1
     "referee/i18n.py": 3,  # error 2, output 1
-    "referee/inputs.py": 13,  # error 13
     "referee/players.py": 3,  # error 3
     "referee/ratings.py": 1,  # error 1
     "referee/redaction.py": 1,  # error 1
@@ -108,12 +102,6 @@ NOT_YET: dict[str, int] = {
     "referee/seat.py": 2,  # error 2
     "referee/service.py": 21,  # error 20, table 1
     "referee/skeleton.py": 1,  # error 1
-    "referee/store/base.py": 4,  # error 4
-    "referee/store/memory.py": 17,  # error 17
-    "referee/store/pg_summaries.py": 1,  # error 1
-    "referee/store/postgres.py": 34,  # error 34
-    "referee/store/sqlite.py": 21,  # error 21
-    "referee/store/sqlite_summaries.py": 3,  # error 3
     "referee/summaries.py": 2,  # error 2
     "referee/tournament/access.py": 15,  # error 15
     "referee/tournament/api.py": 1,  # error 1
@@ -127,7 +115,6 @@ NOT_YET: dict[str, int] = {
     "referee/tournament/slips.py": 4,  # error 4
     "referee/tournament/tokens.py": 4,  # error 4
     "referee/tournament/words.py": 20,  # error 20
-    "referee/transcript.py": 13,  # error 13
 }
 
 

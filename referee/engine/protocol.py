@@ -232,6 +232,16 @@ class ConfigError(ValueError):
         super().__init__(message)
         self.code = str(code)  # a member of a StrEnum of codes is kept as its plain string
         self.message = message
+        #: the catalog template the message was said through and its values (:meth:`said`), if it was: the
+        #: service's error that wraps this one reads it in the reader's language (``RefereeError.text``)
+        self.template: tuple[str, dict[str, Any]] | None = None
+
+    @classmethod
+    def said(cls, code: str, template: str, /, **values: Any) -> ConfigError:
+        """The error, its English message ``template`` (marked ``N_``) filled with ``values``."""
+        err = cls(code, template.format(**values))
+        err.template = (template, values)
+        return err
 
 
 class InputError(ValueError):

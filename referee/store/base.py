@@ -3,13 +3,32 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import msgspec
+
+S = TypeVar("S", bound="StoreError")
+
+
+def N_(msgid: str) -> str:
+    """Marks ``msgid`` for the catalog (the extractor knows the name); the store reads no catalog: a
+    front end translates what :meth:`StoreError.said` kept (``referee.errors.RefereeError.text``)."""
+    return msgid
 
 
 class StoreError(RuntimeError):
     """The store cannot do what was asked (unreadable file, corrupt schema...)."""
+
+    #: the catalog template the message was said through and its values (:meth:`said`), if it was
+    template: tuple[str, dict[str, Any]] | None = None
+
+    @classmethod
+    def said(cls: type[S], template: str, /, **values: Any) -> S:
+        """The error, its English message ``template`` (marked ``N_``) filled with ``values``; the
+        template and values are kept for a front end to say it in the reader's language."""
+        err = cls(template.format(**values))
+        err.template = (template, values)
+        return err
 
 
 class StoreUnavailable(StoreError):
@@ -31,6 +50,15 @@ class BadSetting(ValueError):
         super().__init__(message)
         self.code = code
         self.message = message
+        #: as :attr:`StoreError.template` (:meth:`said`)
+        self.template: tuple[str, dict[str, Any]] | None = None
+
+    @classmethod
+    def said(cls, code: str, template: str, /, **values: Any) -> BadSetting:
+        """The error, its message said through ``template`` (marked ``N_``) filled with ``values``."""
+        err = cls(code, template.format(**values))
+        err.template = (template, values)
+        return err
 
 
 class Conflict(StoreError):
@@ -168,16 +196,16 @@ def check_new_matches(matches: Sequence[StoredMatch], entries: Sequence[StoredEn
     numbered on from its start in order. Raises :class:`StoreError`."""
     starts = {m.id: (m.fork_seq or 0) for m in matches}
     if len(starts) != len(matches):
-        raise StoreError("a match is given twice")
+        raise StoreError.said(N_("a match is given twice"))
     next_seq = dict(starts)
     for e in entries:
         if e.match_id not in next_seq or e.seq != next_seq[e.match_id] + 1:
-            raise StoreError("initial entries must be of a new match, numbered on from the match's start")
+            raise StoreError.said(N_("initial entries must be of a new match, numbered on from the match's start"))
         next_seq[e.match_id] = e.seq
     if any(a.match_id not in starts for a in annotations) or any(m not in starts for _, m in transcripts):
-        raise StoreError("an annotation or a transcript of no new match")
+        raise StoreError.said(N_("an annotation or a transcript of no new match"))
     if any(s.match_id not in starts for s in summaries):
-        raise StoreError("a summary of no match of the round")
+        raise StoreError.said(N_("a summary of no match of the round"))
 
 
 def like_prefix(prefix: str) -> str:

@@ -6,6 +6,7 @@ import threading
 from collections.abc import Iterator, Sequence
 
 from .base import (
+    N_,
     check_new_matches,
     AuditRow,
     Conflict,
@@ -49,12 +50,13 @@ class MemoryStore:
     ) -> None:
         with self._lock:
             if match.id in self._matches:
-                raise StoreError(f"match {match.id} already exists")
+                raise StoreError.said(N_("match {match} already exists"), match=match.id)
             for i, e in enumerate(entries, start=(match.fork_seq or 0) + 1):
                 if e.seq != i or e.match_id != match.id:
-                    raise StoreError("initial entries must be numbered on from the match's start")
+                    raise StoreError.said(N_("initial entries must be numbered on from the match's start"))
             if summary is not None and summary.match_id != match.id:
-                raise StoreError(f"a summary of match {summary.match_id} cannot be written with match {match.id}")
+                raise StoreError.said(N_("a summary of match {summary_match} cannot be written with match {match}"),
+                                      summary_match=summary.match_id, match=match.id)
             if summary is not None:
                 self._summaries[match.id] = summary
             self._matches[match.id] = match
@@ -73,9 +75,10 @@ class MemoryStore:
     def add_transcript(self, digest: str, match_id: str) -> None:
         with self._lock:
             if match_id not in self._matches:
-                raise StoreError(f"no match {match_id}")
+                raise StoreError.said(N_("no match {match}"), match=match_id)
             if match_id in self._transcripts.get(digest, ()):
-                raise StoreError(f"match {match_id} is already recorded with transcript {digest}")
+                raise StoreError.said(N_("match {match} is already recorded with transcript {digest}"),
+                                      match=match_id, digest=digest)
             self._transcripts.setdefault(digest, []).append(match_id)
 
     def get_match(self, match_id: str) -> StoredMatch | None:
@@ -91,7 +94,7 @@ class MemoryStore:
         try:
             return self._entries[match_id]
         except KeyError:
-            raise StoreError(f"no match {match_id}") from None
+            raise StoreError.said(N_("no match {match}"), match=match_id) from None
 
     def head(self, match_id: str) -> int:
         log = self._log(match_id)
@@ -108,7 +111,8 @@ class MemoryStore:
         with self._lock:
             log = self._log(entry.match_id)
             if summary is not None and summary.match_id != entry.match_id:
-                raise StoreError(f"a summary of match {summary.match_id} cannot be written with an entry of {entry.match_id}")
+                raise StoreError.said(N_("a summary of match {summary_match} cannot be written with an entry of "
+                                         "{match}"), summary_match=summary.match_id, match=entry.match_id)
             if request is not None and (entry.match_id, request.key) in self._requests:
                 raise DuplicateRequest(entry.match_id, request.key)
             head = self.head(entry.match_id)
@@ -192,9 +196,9 @@ class MemoryStore:
             for t in tokens:
                 self._log(t.match_id)
                 if t.token_hash in self._tokens:
-                    raise StoreError("token refused: the token hash is already recorded")
+                    raise StoreError.said(N_("token refused: the token hash is already recorded"))
             if len({t.token_hash for t in tokens}) != len(tokens):
-                raise StoreError("token refused: the token hash is already recorded")
+                raise StoreError.said(N_("token refused: the token hash is already recorded"))
             for t in tokens:
                 self._tokens[t.token_hash] = t
 
@@ -207,10 +211,10 @@ class MemoryStore:
     def create_tournament(self, tournament: StoredTournament, events: Sequence[StoredTournamentEvent]) -> None:
         with self._lock:
             if tournament.id in self._tournaments:
-                raise StoreError(f"tournament {tournament.id} already exists")
+                raise StoreError.said(N_("tournament {tournament} already exists"), tournament=tournament.id)
             for i, e in enumerate(events, start=1):
                 if e.n != i or e.tournament_id != tournament.id:
-                    raise StoreError("a tournament's first events must be numbered 1, 2, ...")
+                    raise StoreError.said(N_("a tournament's first events must be numbered 1, 2, ..."))
             self._tournaments[tournament.id] = tournament
             self._tournament_events[tournament.id] = list(events)
 
@@ -234,19 +238,19 @@ class MemoryStore:
         with self._lock:
             log = self._tournament_events.get(tournament_id)
             if log is None:
-                raise StoreError(f"no tournament {tournament_id}")
+                raise StoreError.said(N_("no tournament {tournament}"), tournament=tournament_id)
             if len(log) != expected_n:
                 raise Conflict(tournament_id, expected_n, len(log), what="tournament event")
             for i, e in enumerate(events, start=expected_n + 1):
                 if e.n != i or e.tournament_id != tournament_id:
-                    raise StoreError(f"tournament events must be numbered on from {expected_n + 1}")
+                    raise StoreError.said(N_("tournament events must be numbered on from {n}"), n=expected_n + 1)
             ids = [m.id for m in matches]
             if len(set(ids)) != len(ids) or any(i in self._matches for i in ids):
-                raise StoreError("a match of the round already exists")
+                raise StoreError.said(N_("a match of the round already exists"))
             hashes = [t.token_hash for t in tokens]
             if (len(set(hashes)) != len(hashes) or any(h in self._tokens for h in hashes)
                     or any(t.match_id not in ids for t in tokens)):
-                raise StoreError("token refused: a hash already recorded, or of no match of the round")
+                raise StoreError.said(N_("token refused: a hash already recorded, or of no match of the round"))
             for m in matches:
                 self._matches[m.id] = m
                 self._entries[m.id], self._snapshots[m.id], self._annotations[m.id] = [], [], []
@@ -270,10 +274,10 @@ class MemoryStore:
         with self._lock:
             for t in tokens:
                 if t.tournament_id not in self._tournaments:
-                    raise StoreError(f"no tournament {t.tournament_id}")
+                    raise StoreError.said(N_("no tournament {tournament}"), tournament=t.tournament_id)
             hashes = [t.token_hash for t in tokens]
             if len(set(hashes)) != len(hashes) or any(h in self._tournament_tokens for h in hashes):
-                raise StoreError("token refused: the token hash is already recorded")
+                raise StoreError.said(N_("token refused: the token hash is already recorded"))
             for t in tokens:
                 self._tournament_tokens[t.token_hash] = t
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .base import SUMMARY_COLS, MatchSummary, StoredMatch, StoreError, listed_rows, summary_from_row, summary_row
+from .base import N_, SUMMARY_COLS, MatchSummary, StoredMatch, StoreError, listed_rows, summary_from_row, summary_row
 from .pg_schema import PUT_SUMMARY
 
 if TYPE_CHECKING:
@@ -55,7 +55,7 @@ class PostgresSummaries:
                     cur.executemany(PUT_SUMMARY, [summary_row(s) for s in summaries])
             except errors.ForeignKeyViolation:
                 missing = next(s.match_id for s in summaries if self.get_match(s.match_id) is None)
-                raise StoreError(f"no match {missing}") from None
+                raise StoreError.said(N_("no match {match}"), match=missing) from None
 
         if summaries:
             self._run(work)

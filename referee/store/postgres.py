@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from .pg_summaries import PostgresSummaries
 from .pg_schema import APPEND_SUMMARY, CHANNEL, JUMP, MIGRATIONS, PUT_SUMMARY, exists, may_alter, tables, writer_grants
 from .base import (
+    N_,
     check_new_matches,
     annotation_from_row,
     entry_from_row,
@@ -124,10 +125,9 @@ class PostgresStore(PostgresSummaries):
         try:
             import psycopg
         except ImportError:
-            raise StoreError(
-                f"{shown(url)} is a PostgreSQL database, and the PostgreSQL driver is not installed: "
-                "pip install 'referee[postgres]' (psycopg 3)"
-            ) from None
+            raise StoreError.said(N_("{database} is a PostgreSQL database, and the PostgreSQL driver is not "
+                                     "installed: pip install 'referee[postgres]' (psycopg 3)"),
+                                  database=shown(url)) from None
         self.url = url
         self.durability = level
         self._psycopg = psycopg
@@ -136,7 +136,8 @@ class PostgresStore(PostgresSummaries):
         try:
             given = psycopg.conninfo.conninfo_to_dict(url).get("options")
         except psycopg.ProgrammingError as exc:
-            raise StoreError(f"{shown(url)} is not a usable PostgreSQL URL: {_first_line(exc)}") from None
+            raise StoreError.said(N_("{database} is not a usable PostgreSQL URL: {reason}"),
+                                  database=shown(url), reason=_first_line(exc)) from None
         if given:
             options = f"{options} {given}"
         options += " -c synchronous_commit=" + ("on" if level == "full" else "off")
@@ -144,20 +145,25 @@ class PostgresStore(PostgresSummaries):
         try:
             first = psycopg.connect(url, **self._kwargs)
         except psycopg.OperationalError as exc:
-            raise StoreUnavailable(f"cannot use the PostgreSQL database {shown(url)}: {_first_line(exc)}") from None
+            raise StoreUnavailable.said(N_("cannot use the PostgreSQL database {database}: {reason}"),
+                                        database=shown(url), reason=_first_line(exc)) from None
         except psycopg.Error as exc:
-            raise StoreError(f"cannot use the PostgreSQL database {shown(url)}: {_first_line(exc)}") from None
+            raise StoreError.said(N_("cannot use the PostgreSQL database {database}: {reason}"),
+                                  database=shown(url), reason=_first_line(exc)) from None
         try:
             self._migrate(first, create)
         except BaseException as exc:
             first.close()
             if isinstance(exc, psycopg.errors.InsufficientPrivilege):
-                raise StoreError(f"cannot migrate the PostgreSQL database {shown(url)} to schema {len(MIGRATIONS)}: "
-                                 f"{_first_line(exc)}; run `referee db migrate` as the role that owns its tables") from None
+                raise StoreError.said(N_("cannot migrate the PostgreSQL database {database} to schema {schema}: "
+                                         "{reason}; run `referee db migrate` as the role that owns its tables"),
+                                      database=shown(url), schema=len(MIGRATIONS), reason=_first_line(exc)) from None
             if isinstance(exc, psycopg.OperationalError):
-                raise StoreUnavailable(f"cannot use the PostgreSQL database {shown(url)}: {_first_line(exc)}") from None
+                raise StoreUnavailable.said(N_("cannot use the PostgreSQL database {database}: {reason}"),
+                                            database=shown(url), reason=_first_line(exc)) from None
             if isinstance(exc, psycopg.Error):
-                raise StoreError(f"cannot use the PostgreSQL database {shown(url)}: {_first_line(exc)}") from None
+                raise StoreError.said(N_("cannot use the PostgreSQL database {database}: {reason}"),
+                                      database=shown(url), reason=_first_line(exc)) from None
             raise
         kwargs = self._kwargs  # (not self: the pool must not keep the store alive)
         self.pool = _Pool(lambda: psycopg.connect(url, **kwargs), max(1, pool), first=first)
@@ -173,26 +179,30 @@ class PostgresStore(PostgresSummaries):
         if version is not None and version == len(MIGRATIONS):
             return
         if version is None and not create:
-            raise StoreError(f"no referee database at {shown(self.url)}; create a match first (referee new ...)")
+            raise StoreError.said(N_("no referee database at {database}; create a match first (referee new ...)"),
+                                  database=shown(self.url))
         with conn.transaction():
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
             version = self._version(conn)
             if version is None:
                 others = tables(conn)
                 if "matches" in others:
-                    raise StoreError(f"{shown(self.url)} holds tables that are not a referee database")
+                    raise StoreError.said(N_("{database} holds tables that are not a referee database"),
+                                          database=shown(self.url))
                 if others and not self.adopt:
                     listed = ", ".join(others[:5]) + (f" and {len(others) - 5} more" if len(others) > 5 else "")
-                    raise StoreError(
-                        f"{shown(self.url)} is not a referee database and is not empty (it holds {listed}); "
-                        "the referee creates its tables only in an empty database or schema: name one "
-                        "(e.g. ?options=-csearch_path%3Dreferee for a schema of its own), or let it add them "
-                        f"beside the tables there (--adopt-database, or {ADOPT_ENV}=1)")
+                    raise StoreError.said(N_("{database} is not a referee database and is not empty (it holds "
+                                             "{tables}); the referee creates its tables only in an empty database or "
+                                             "schema: name one (e.g. ?options=-csearch_path%3Dreferee for a schema of"
+                                             " its own), or let it add them beside the tables there "
+                                             "(--adopt-database, or {variable}=1)"),
+                                          database=shown(self.url), tables=listed, variable=ADOPT_ENV)
                 conn.execute("CREATE TABLE referee_schema (version integer NOT NULL)")
                 conn.execute("INSERT INTO referee_schema (version) VALUES (0)")
                 version = 0
             if version > len(MIGRATIONS):
-                raise StoreError(f"{shown(self.url)} was written by a newer referee (schema {version}); upgrade referee")
+                raise StoreError.said(N_("{database} was written by a newer referee (schema {version}); upgrade "
+                                         "referee"), database=shown(self.url), version=version)
             for number in range(version, len(MIGRATIONS)):
                 conn.execute(MIGRATIONS[number])  # our own constant SQL
             conn.execute("UPDATE referee_schema SET version = %s", (len(MIGRATIONS),))
@@ -238,28 +248,31 @@ class PostgresStore(PostgresSummaries):
                 with self.pool.connection() as conn:
                     return work(conn)
             except _Busy as exc:
-                raise StoreUnavailable(f"the PostgreSQL database {shown(self.url)} is busy: {exc}") from None
+                raise StoreUnavailable.said(N_("the PostgreSQL database {database} is busy: {reason}"),
+                                            database=shown(self.url), reason=str(exc)) from None
             except psycopg.OperationalError as exc:
                 state = exc.sqlstate or ""
                 if attempt == 2 or not (state == "" or state.startswith(("08", "57P"))):  # not a lost connection
-                    why = {"57014": "a statement timed out", "55P03": "a lock wait timed out"}.get(state, "unavailable")
-                    raise StoreUnavailable(f"the PostgreSQL database {shown(self.url)} is {why}: "
-                                           f"{_first_line(exc)}") from None
+                    said = {"57014": N_("the PostgreSQL database {database} is a statement timed out: {reason}"),
+                            "55P03": N_("the PostgreSQL database {database} is a lock wait timed out: {reason}")}.get(
+                        state, N_("the PostgreSQL database {database} is unavailable: {reason}"))
+                    raise StoreUnavailable.said(said, database=shown(self.url), reason=_first_line(exc)) from None
                 time.sleep((0.05, 0.2)[attempt])
                 with contextlib.suppress(psycopg.Error):
                     self.pool.check()  # the other idle connections went with it (a restart): drop them all
             except psycopg.errors.CharacterNotInRepertoire as exc:
-                raise StoreError(f"PostgreSQL cannot store this text: {_first_line(exc)}") from None
+                raise StoreError.said(N_("PostgreSQL cannot store this text: {reason}"), reason=_first_line(exc)) from None
             except psycopg.errors.UntranslatableCharacter as exc:
-                raise StoreError(f"PostgreSQL cannot store this text: {_first_line(exc)}") from None
+                raise StoreError.said(N_("PostgreSQL cannot store this text: {reason}"), reason=_first_line(exc)) from None
             except psycopg.DataError as exc:
-                raise StoreError(f"PostgreSQL refused the data: {_first_line(exc)}") from None
+                raise StoreError.said(N_("PostgreSQL refused the data: {reason}"), reason=_first_line(exc)) from None
             except psycopg.InterfaceError as exc:  # a connection closed under it
                 if attempt == 2:
-                    raise StoreUnavailable(f"the PostgreSQL database {shown(self.url)} is unavailable: "
-                                           f"{_first_line(exc)}") from None
+                    raise StoreUnavailable.said(N_("the PostgreSQL database {database} is unavailable: {reason}"),
+                                                database=shown(self.url), reason=_first_line(exc)) from None
             except psycopg.Error as exc:
-                raise StoreError(f"the PostgreSQL database {shown(self.url)} refused: {_first_line(exc)}") from None
+                raise StoreError.said(N_("the PostgreSQL database {database} refused: {reason}"),
+                                      database=shown(self.url), reason=_first_line(exc)) from None
         raise AssertionError("unreachable")
 
     def _all(self, sql: str, params: Sequence[Any]) -> list[Any]:
@@ -289,7 +302,7 @@ class PostgresStore(PostgresSummaries):
     ) -> None:
         for i, e in enumerate(entries, start=(match.fork_seq or 0) + 1):
             if e.seq != i or e.match_id != match.id:
-                raise StoreError("initial entries must be numbered on from the match's start")
+                raise StoreError.said(N_("initial entries must be numbered on from the match's start"))
         _same_match(summary, match.id)
         unique = self._psycopg.errors.UniqueViolation
 
@@ -311,7 +324,7 @@ class PostgresStore(PostgresSummaries):
                     if summary is not None:
                         conn.execute(PUT_SUMMARY, summary_row(summary))
             except unique:
-                raise StoreError(f"match {match.id} already exists") from None
+                raise StoreError.said(N_("match {match} already exists"), match=match.id) from None
 
         self._run(work)
 
@@ -329,9 +342,10 @@ class PostgresStore(PostgresSummaries):
             try:
                 conn.execute("INSERT INTO transcripts (digest, match_id) VALUES (%s, %s)", (digest, match_id))
             except errors.ForeignKeyViolation:
-                raise StoreError(f"no match {match_id}") from None
+                raise StoreError.said(N_("no match {match}"), match=match_id) from None
             except errors.UniqueViolation:
-                raise StoreError(f"match {match_id} is already recorded with transcript {digest}") from None
+                raise StoreError.said(N_("match {match} is already recorded with transcript {digest}"),
+                                      match=match_id, digest=digest) from None
 
         self._run(work)
 
@@ -405,7 +419,7 @@ class PostgresStore(PostgresSummaries):
 
         status, head = self._run(work)
         if status == "no_match":
-            raise StoreError(f"no match {mid}")
+            raise StoreError.said(N_("no match {match}"), match=mid)
         if status == "duplicate":
             raise DuplicateRequest(mid, request.key if request else "")
         if status == "conflict":
@@ -457,7 +471,7 @@ class PostgresStore(PostgresSummaries):
         def work(conn: psycopg.Connection[Any]) -> None:
             with conn.transaction():
                 if conn.execute("SELECT 1 FROM matches WHERE id = %s FOR NO KEY UPDATE", (a.match_id,)).fetchone() is None:
-                    raise StoreError(f"no match {a.match_id}")
+                    raise StoreError.said(N_("no match {match}"), match=a.match_id)
                 row = conn.execute("SELECT n, hash FROM annotations WHERE match_id = %s ORDER BY n DESC LIMIT 1",
                                    (a.match_id,)).fetchone()
                 count, last = (row[0] or 0, row[1]) if row else (0, None)
@@ -491,9 +505,9 @@ class PostgresStore(PostgresSummaries):
                                      (t.token_hash, t.match_id, t.role, t.seat))
             except errors.ForeignKeyViolation:
                 missing = next(t.match_id for t in tokens if self.get_match(t.match_id) is None)
-                raise StoreError(f"no match {missing}") from None
+                raise StoreError.said(N_("no match {match}"), match=missing) from None
             except errors.IntegrityError as exc:
-                raise StoreError(f"token refused: {_first_line(exc)}") from None
+                raise StoreError.said(N_("token refused: {reason}"), reason=_first_line(exc)) from None
 
         self._run(work)
 
@@ -537,7 +551,7 @@ class PostgresStore(PostgresSummaries):
     def create_tournament(self, tournament: StoredTournament, events: Sequence[StoredTournamentEvent]) -> None:
         for i, e in enumerate(events, start=1):
             if e.n != i or e.tournament_id != tournament.id:
-                raise StoreError("a tournament's first events must be numbered 1, 2, ...")
+                raise StoreError.said(N_("a tournament's first events must be numbered 1, 2, ..."))
         unique = self._psycopg.errors.UniqueViolation
 
         def work(conn: psycopg.Connection[Any]) -> None:
@@ -547,7 +561,7 @@ class PostgresStore(PostgresSummaries):
                                  (tournament.id, tournament.name, tournament.created_at))
                     self._insert_tournament_events(conn, events)
             except unique:
-                raise StoreError(f"tournament {tournament.id} already exists") from None
+                raise StoreError.said(N_("tournament {tournament} already exists"), tournament=tournament.id) from None
 
         self._run(work)
 
@@ -573,7 +587,7 @@ class PostgresStore(PostgresSummaries):
                                  transcripts: Sequence[tuple[str, str]] = ()) -> None:
         for i, e in enumerate(events, start=expected_n + 1):
             if e.n != i or e.tournament_id != tournament_id:
-                raise StoreError(f"tournament events must be numbered on from {expected_n + 1}")
+                raise StoreError.said(N_("tournament events must be numbered on from {n}"), n=expected_n + 1)
         check_new_matches(matches, entries, annotations, transcripts, summaries)
         unique = self._psycopg.errors.UniqueViolation
 
@@ -582,7 +596,7 @@ class PostgresStore(PostgresSummaries):
                 with conn.transaction():
                     if conn.execute("SELECT 1 FROM tournaments WHERE id = %s FOR NO KEY UPDATE",
                                     (tournament_id,)).fetchone() is None:
-                        raise StoreError(f"no tournament {tournament_id}")
+                        raise StoreError.said(N_("no tournament {tournament}"), tournament=tournament_id)
                     row = conn.execute("SELECT COALESCE(MAX(n), 0) FROM tournament_events WHERE tournament_id = %s",
                                        (tournament_id,)).fetchone()
                     last = int(row[0]) if row else 0
@@ -603,7 +617,8 @@ class PostgresStore(PostgresSummaries):
                     self._insert_tournament_events(conn, events)
             except unique as exc:
                 if matches or tokens:
-                    raise StoreError(f"the round's matches or tokens were refused: {_first_line(exc)}") from None
+                    raise StoreError.said(N_("the round's matches or tokens were refused: {reason}"),
+                                          reason=_first_line(exc)) from None
                 raise Conflict(tournament_id, expected_n, expected_n + 1, what="tournament event") from None
 
         self._run(work)
@@ -626,9 +641,9 @@ class PostgresStore(PostgresSummaries):
                         conn.execute("INSERT INTO tournament_tokens (token_hash, tournament_id, role, player)"
                                      " VALUES (%s,%s,%s,%s)", (t.token_hash, t.tournament_id, t.role, t.player))
             except errors.ForeignKeyViolation:
-                raise StoreError("no such tournament") from None
+                raise StoreError.said(N_("no such tournament")) from None
             except errors.IntegrityError as exc:
-                raise StoreError(f"token refused: {_first_line(exc)}") from None
+                raise StoreError.said(N_("token refused: {reason}"), reason=_first_line(exc)) from None
 
         self._run(work)
 
@@ -757,7 +772,8 @@ class _Pool:
 
 def _same_match(summary: MatchSummary | None, match_id: str) -> None:
     if summary is not None and summary.match_id != match_id:
-        raise StoreError(f"a summary of match {summary.match_id} cannot be written with match {match_id}")
+        raise StoreError.said(N_("a summary of match {summary_match} cannot be written with match {match}"),
+                              summary_match=summary.match_id, match=match_id)
 
 
 def _first_line(exc: BaseException) -> str:

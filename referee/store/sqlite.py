@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from .sqlite_summaries import PUT_SUMMARY, SqliteSummaries
 from .base import (
+    N_,
     check_new_matches,
     annotation_from_row,
     entry_from_row,
@@ -73,15 +74,15 @@ def durability_level(value: str | None = None) -> Durability:
     """The durability asked for: ``value`` if given, else ``$REFEREE_DURABILITY`` if set, else ``full``.
     Anything else is refused (:class:`BadSetting`, naming the values allowed), before a database is
     opened."""
-    source = "the durability"
-    if value is None:
-        value, source = os.environ.get(DURABILITY_ENV) or "full", DURABILITY_ENV
+    given, value = value is not None, value if value is not None else os.environ.get(DURABILITY_ENV) or "full"
     for level in DURABILITIES:
         if value.strip().lower() == level:
             return level
-    raise BadSetting("input/durability", f"{source} must be {' or '.join(DURABILITIES)}, not {value!r} "
-                     "(full: every acknowledged entry is on disk; normal: faster, an OS crash or power loss "
-                     "can lose the last ones)")
+    raise BadSetting.said("input/durability", N_(  # (DURABILITIES: full, normal)
+        "the durability must be full or normal, not {value!r} (full: every acknowledged entry is on disk; normal: "
+        "faster, an OS crash or power loss can lose the last ones)") if given else N_(
+        "{variable} must be full or normal, not {value!r} (full: every acknowledged entry is on disk; normal: "
+        "faster, an OS crash or power loss can lose the last ones)"), variable=DURABILITY_ENV, value=value)
 
 
 def _busy(exc: sqlite3.OperationalError) -> bool:
@@ -125,8 +126,8 @@ def _patiently(attempt: Callable[[], T], patience: float | None = None) -> T:
             if not deadline:
                 deadline = now + (PATIENCE if patience is None else patience)
             elif now > deadline:
-                raise StoreUnavailable(f"the SQLite database is locked by another connection ({exc}); "
-                                       "it did not let go in time") from None
+                raise StoreUnavailable.said(N_("the SQLite database is locked by another connection ({reason}); it "
+                                               "did not let go in time"), reason=str(exc)) from None
         time.sleep(delay)
         delay = min(delay * 2, 0.002)
 
@@ -307,7 +308,7 @@ class SqliteStore(SqliteSummaries):
     def __init__(self, path: str, *, durability: str | None = None, create: bool = True) -> None:
         level = durability_level(durability)
         if not create and not os.path.exists(path):
-            raise StoreError(f"no database at {path}; create a match first (referee new ...) or pass --db")
+            raise StoreError.said(N_("no database at {path}; create a match first (referee new ...) or pass --db"), path=path)
         self.path = path
         self.durability: Durability = level
         try:
@@ -329,14 +330,13 @@ class SqliteStore(SqliteSummaries):
                 # writer; it could only meet a lock while another connection recovers or closes the WAL.
                 conn.execute("PRAGMA busy_timeout=0")
         except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{path} is not a usable referee database ({exc})") from None
+            raise StoreError.said(N_("{path} is not a usable referee database ({reason})"), path=path, reason=str(exc)) from None
 
     def _migrate(self) -> None:
         version = self.conn.execute("PRAGMA user_version").fetchone()[0]
         if version > len(MIGRATIONS):
-            raise StoreError(
-                f"{self.path} was written by a newer referee (schema {version}); upgrade referee"
-            )
+            raise StoreError.said(N_("{path} was written by a newer referee (schema {version}); upgrade referee"),
+                                  path=self.path, version=version)
         if version == len(MIGRATIONS):
             return
         # sqlite-utils builds the schema; it is imported only here, so that day-to-day commands
@@ -349,7 +349,7 @@ class SqliteStore(SqliteSummaries):
         try:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version == 0 and "matches" in db.table_names():
-                raise StoreError(f"{self.path} holds tables that are not a referee database")
+                raise StoreError.said(N_("{path} holds tables that are not a referee database"), path=self.path)
             for number in range(version, len(MIGRATIONS)):
                 MIGRATIONS[number](db)
             conn.execute(f"PRAGMA user_version={len(MIGRATIONS)}")
@@ -402,7 +402,7 @@ class SqliteStore(SqliteSummaries):
         self._begin_write()
         try:
             if conn.execute("SELECT 1 FROM matches WHERE id = ?", (match.id,)).fetchone():
-                raise StoreError(f"match {match.id} already exists")
+                raise StoreError.said(N_("match {match} already exists"), match=match.id)
             conn.execute(
                 f"INSERT INTO matches ({self._MATCH_COLS}) VALUES (?,?,?,?,?,?,?,?,?)",
                 (match.id, match.game, match.rules_version, match.config, match.genesis_hash,
@@ -410,7 +410,7 @@ class SqliteStore(SqliteSummaries):
             )
             for i, e in enumerate(entries, start=(match.fork_seq or 0) + 1):
                 if e.seq != i or e.match_id != match.id:
-                    raise StoreError("initial entries must be numbered on from the match's start")
+                    raise StoreError.said(N_("initial entries must be numbered on from the match's start"))
                 self._insert(e)
             for a in annotations:
                 self._insert_annotation(a)
@@ -446,12 +446,13 @@ class SqliteStore(SqliteSummaries):
             self._begin_write()
             try:
                 if not conn.execute("SELECT 1 FROM matches WHERE id = ?", (match_id,)).fetchone():
-                    raise StoreError(f"no match {match_id}")
+                    raise StoreError.said(N_("no match {match}"), match=match_id)
                 conn.execute("INSERT INTO transcripts (digest, match_id) VALUES (?, ?)", (digest, match_id))
                 conn.execute("COMMIT")
             except sqlite3.IntegrityError:
                 conn.execute("ROLLBACK")
-                raise StoreError(f"match {match_id} is already recorded with transcript {digest}") from None
+                raise StoreError.said(N_("match {match} is already recorded with transcript {digest}"),
+                                      match=match_id, digest=digest) from None
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise
@@ -516,7 +517,7 @@ class SqliteStore(SqliteSummaries):
             else:
                 row = conn.execute(self._KEYED_APPEND_CHECK, (mid, request.key)).fetchone()
             if row is None:
-                raise StoreError(f"no match {mid}")
+                raise StoreError.said(N_("no match {match}"), match=mid)
             if request is not None and row[1]:
                 raise DuplicateRequest(mid, request.key)
             head = row[0]
@@ -584,7 +585,7 @@ class SqliteStore(SqliteSummaries):
         self._begin_write()
         try:
             if not conn.execute("SELECT 1 FROM matches WHERE id = ?", (annotation.match_id,)).fetchone():
-                raise StoreError(f"no match {annotation.match_id}")
+                raise StoreError.said(N_("no match {match}"), match=annotation.match_id)
             row = conn.execute("SELECT n, hash FROM annotations WHERE match_id = ? ORDER BY n DESC LIMIT 1",
                                (annotation.match_id,)).fetchone()
             count, last = (row[0] or 0, row[1]) if row else (0, None)
@@ -625,7 +626,7 @@ class SqliteStore(SqliteSummaries):
             try:
                 for t in tokens:
                     if not conn.execute("SELECT 1 FROM matches WHERE id = ?", (t.match_id,)).fetchone():
-                        raise StoreError(f"no match {t.match_id}")
+                        raise StoreError.said(N_("no match {match}"), match=t.match_id)
                     conn.execute(
                         "INSERT INTO tokens (token_hash, match_id, role, seat) VALUES (?,?,?,?)",
                         (t.token_hash, t.match_id, t.role, t.seat),
@@ -633,7 +634,7 @@ class SqliteStore(SqliteSummaries):
                 conn.execute("COMMIT")
             except sqlite3.IntegrityError as exc:
                 conn.execute("ROLLBACK")
-                raise StoreError(f"token refused: {exc}") from None
+                raise StoreError.said(N_("token refused: {reason}"), reason=str(exc)) from None
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise
@@ -664,12 +665,12 @@ class SqliteStore(SqliteSummaries):
             self._begin_write()
             try:
                 if conn.execute("SELECT 1 FROM tournaments WHERE id = ?", (tournament.id,)).fetchone():
-                    raise StoreError(f"tournament {tournament.id} already exists")
+                    raise StoreError.said(N_("tournament {tournament} already exists"), tournament=tournament.id)
                 conn.execute("INSERT INTO tournaments (id, name, created_at) VALUES (?,?,?)",
                              (tournament.id, tournament.name, tournament.created_at))
                 for i, e in enumerate(events, start=1):
                     if e.n != i or e.tournament_id != tournament.id:
-                        raise StoreError("a tournament's first events must be numbered 1, 2, ...")
+                        raise StoreError.said(N_("a tournament's first events must be numbered 1, 2, ..."))
                     self._insert_tournament_event(e)
                 conn.execute("COMMIT")
             except BaseException:
@@ -705,12 +706,12 @@ class SqliteStore(SqliteSummaries):
                     " FROM tournaments WHERE id = ?1", (tournament_id,),
                 ).fetchone()
                 if row is None:
-                    raise StoreError(f"no tournament {tournament_id}")
+                    raise StoreError.said(N_("no tournament {tournament}"), tournament=tournament_id)
                 if row[0] != expected_n:
                     raise Conflict(tournament_id, expected_n, row[0], what="tournament event")
                 for i, e in enumerate(events, start=expected_n + 1):
                     if e.n != i or e.tournament_id != tournament_id:
-                        raise StoreError(f"tournament events must be numbered on from {expected_n + 1}")
+                        raise StoreError.said(N_("tournament events must be numbered on from {n}"), n=expected_n + 1)
                 for m in matches:
                     conn.execute(f"INSERT INTO matches ({self._MATCH_COLS}) VALUES (?,?,?,?,?,?,?,?,?)",
                                  (m.id, m.game, m.rules_version, m.config, m.genesis_hash, m.created_at, m.parent,
@@ -728,7 +729,7 @@ class SqliteStore(SqliteSummaries):
                 conn.execute("COMMIT")
             except sqlite3.IntegrityError as exc:
                 conn.execute("ROLLBACK")
-                raise StoreError(f"the round's matches or tokens were refused: {exc}") from None
+                raise StoreError.said(N_("the round's matches or tokens were refused: {reason}"), reason=str(exc)) from None
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise
@@ -749,13 +750,13 @@ class SqliteStore(SqliteSummaries):
             try:
                 for t in tokens:
                     if not conn.execute("SELECT 1 FROM tournaments WHERE id = ?", (t.tournament_id,)).fetchone():
-                        raise StoreError(f"no tournament {t.tournament_id}")
+                        raise StoreError.said(N_("no tournament {tournament}"), tournament=t.tournament_id)
                     conn.execute("INSERT INTO tournament_tokens (token_hash, tournament_id, role, player) VALUES (?,?,?,?)",
                                  (t.token_hash, t.tournament_id, t.role, t.player))
                 conn.execute("COMMIT")
             except sqlite3.IntegrityError as exc:
                 conn.execute("ROLLBACK")
-                raise StoreError(f"token refused: {exc}") from None
+                raise StoreError.said(N_("token refused: {reason}"), reason=str(exc)) from None
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise

@@ -8,7 +8,7 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from .base import SUMMARY_COLS, MatchSummary, StoreError, listed_rows, summary_from_row, summary_row
+from .base import N_, SUMMARY_COLS, MatchSummary, StoreError, listed_rows, summary_from_row, summary_row
 
 #: a summary written, or replacing the match's
 PUT_SUMMARY = f"INSERT OR REPLACE INTO match_summaries ({SUMMARY_COLS}) VALUES ({', '.join('?' * 17)})"
@@ -31,11 +31,13 @@ class SqliteSummaries:
     def _put_summary(self, summary: MatchSummary, match_id: str) -> None:
         """Write ``summary`` (of ``match_id``, else refused) inside the transaction under way."""
         if summary.match_id != match_id:
-            raise StoreError(f"a summary of match {summary.match_id} cannot be written with match {match_id}")
+            raise StoreError.said(N_("a summary of match {summary_match} cannot be written with match {match}"),
+                                  summary_match=summary.match_id, match=match_id)
         try:
             self.conn.execute(PUT_SUMMARY, summary_row(summary))
         except sqlite3.IntegrityError as exc:  # (the transaction under way is rolled back by its writer)
-            raise StoreError(f"the summary of match {match_id} was refused: {exc}") from None
+            raise StoreError.said(N_("the summary of match {match} was refused: {reason}"),
+                                  match=match_id, reason=str(exc)) from None
 
     def summary(self, match_id: str) -> MatchSummary | None:
         row = self._one(f"SELECT {SUMMARY_COLS} FROM match_summaries WHERE match_id = ?", (match_id,))
@@ -59,7 +61,7 @@ class SqliteSummaries:
             try:
                 for s in summaries:
                     if not conn.execute("SELECT 1 FROM matches WHERE id = ?", (s.match_id,)).fetchone():
-                        raise StoreError(f"no match {s.match_id}")
+                        raise StoreError.said(N_("no match {match}"), match=s.match_id)
                     self._put_summary(s, s.match_id)
                 conn.execute("COMMIT")
             except BaseException:

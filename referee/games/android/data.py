@@ -11,6 +11,7 @@ from typing import Any
 
 from referee.engine.datafile import load_toml
 from referee.engine.protocol import ConfigError
+from referee.engine.speech import N_
 
 from .codes import Code
 
@@ -183,7 +184,8 @@ class _Reader:
         self.name = name
 
     def bad(self, where: str, what: str) -> ConfigError:
-        return ConfigError(Code.SETUP_INVALID_DATA, f"data set {self.name!r}: {where}: {what}")
+        return ConfigError.said(Code.SETUP_INVALID_DATA, N_("data set {name!r}: {where}: {what}"),
+                                name=self.name, where=where, what=what)
 
     def get(self, rec: Any, key: str, where: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
         if not isinstance(rec, dict):

@@ -17,6 +17,7 @@ import msgspec
 
 from referee.engine.datafile import load_toml
 from referee.engine.protocol import ConfigError
+from referee.engine.speech import N_
 
 from .codes import Code
 
@@ -113,7 +114,7 @@ class CardSet(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def _fail(message: str) -> ConfigError:
-    return ConfigError(ERR, f"card set: {message}")
+    return ConfigError.said(ERR, N_("card set: {message}"), message=message)
 
 
 def _int(where: str, field: str, value: Any, *, minimum: int | None = None, dash: bool = False) -> int | None:
@@ -311,12 +312,10 @@ def combination_table(cards: CardSet, source: str) -> dict[tuple[str, str], Comb
         combos = cards.combinations
     else:
         if tuple(cards.active_symbols) != DEFAULT_SYMBOLS:
-            raise ConfigError(
-                ERR,
-                "the reference combination table uses the symbols s1..s5; this card set names its symbols "
-                f"{', '.join(cards.active_symbols)}, so it needs a [[combination]] table "
-                "(option combination_table=card_set)",
-            )
+            raise ConfigError.said(ERR, N_(
+                "the reference combination table uses the symbols s1..s5; this card set names its symbols {symbols}, "
+                "so it needs a [[combination]] table (option combination_table=card_set)"),
+                symbols=", ".join(cards.active_symbols))
         combos = tuple(Combination(pair=(a, b), effect=e) for a, b, e in REFERENCE_TABLE)
     table: dict[tuple[str, str], Combination] = {}
     for c in combos:
@@ -329,22 +328,22 @@ def validate_deck(cards: CardSet, seat: str, deck_id: str, deck_size: int, max_c
     """The deck's card list, or ConfigError ``by_all_means/deck_invalid`` naming what is wrong."""
     if deck_id not in cards.decks:
         known = ", ".join(cards.deck_order) or "none"
-        raise ConfigError(Code.DECK_INVALID, f"{seat}: no deck {deck_id!r} in card set {cards.id} (decks: {known})")
+        raise ConfigError.said(Code.DECK_INVALID, N_("{seat}: no deck {deck!r} in card set {cards} (decks: {known})"),
+                               seat=seat, deck=deck_id, cards=cards.id, known=known)
     deck = cards.decks[deck_id]
     if len(deck) != deck_size:
-        raise ConfigError(
-            Code.DECK_INVALID, f"{seat}: deck {deck_id} has {len(deck)} cards; a deck has exactly {deck_size}"
-        )
+        raise ConfigError.said(Code.DECK_INVALID, N_("{seat}: deck {deck} has {n} cards; a deck has exactly {size}"),
+                               seat=seat, deck=deck_id, n=len(deck), size=deck_size)
     counts: dict[str, int] = {}
     for cid in deck:
         if cid not in cards.cards:
-            raise ConfigError(Code.DECK_INVALID, f"{seat}: deck {deck_id} names unknown card {cid!r}")
+            raise ConfigError.said(Code.DECK_INVALID, N_("{seat}: deck {deck} names unknown card {card!r}"),
+                                   seat=seat, deck=deck_id, card=cid)
         counts[cid] = counts.get(cid, 0) + 1
     for cid in sorted(counts):
         if counts[cid] > max_copies:
-            raise ConfigError(
-                Code.DECK_INVALID,
-                f"{seat}: deck {deck_id} has {counts[cid]} copies of {cid}; at most {max_copies} are allowed",
-            )
+            raise ConfigError.said(Code.DECK_INVALID, N_(
+                "{seat}: deck {deck} has {n} copies of {card}; at most {most} are allowed"),
+                seat=seat, deck=deck_id, n=counts[cid], card=cid, most=max_copies)
     return deck
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from referee.engine.decision import FLAG, by_name, option
 from referee.engine.protocol import ConfigError, OptionSpec
+from referee.engine.speech import N_
 
 from .codes import Code
 
@@ -105,5 +106,6 @@ def resolved(given: Mapping[str, Any]) -> dict[str, Any]:
             out[name] = spec.parse(spec.default)
     unknown = sorted(set(given) - set(OPTIONS))
     if unknown:
-        raise ConfigError(Code.INVALID_OPTION, f"unknown option {unknown[0]!r}; see `referee games copycat`")
+        raise ConfigError.said(Code.INVALID_OPTION, N_("unknown option {name!r}; see `referee games copycat`"),
+                               name=unknown[0])
     return out

@@ -49,6 +49,7 @@ from typing import Any
 
 from referee.engine.datafile import load_toml
 from referee.engine.protocol import ConfigError
+from referee.engine.speech import N_
 
 from .codes import Code
 
@@ -412,7 +413,8 @@ def parse_data(text: str, name: str = "") -> DataSet:
     try:
         raw = load_toml(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(Code.INVALID_BOARD_DATA, f"{what} is not valid TOML: {exc}") from None
+        raise ConfigError.said(Code.INVALID_BOARD_DATA, N_("{what} is not valid TOML: {reason}"),
+                               what=what, reason=str(exc)) from None
     set_table = raw.get("set", {})
     set_id = str(set_table.get("id", name)) if isinstance(set_table, Mapping) else name
     boards_raw = raw.get("board", [])
@@ -439,6 +441,7 @@ def parse_data(text: str, name: str = "") -> DataSet:
             catalogue[card.id] = card
     extra = sorted(set(raw) - set(CARD_TABLES))
     if extra:
-        raise ConfigError(Code.INVALID_BOARD_DATA,
-                          f"{what}: unknown top-level key(s) {', '.join(extra)}; expected [set], [[board]], [[card]]")
+        raise ConfigError.said(Code.INVALID_BOARD_DATA, N_(
+            "{what}: unknown top-level key(s) {keys}; expected [set], [[board]], [[card]]"),
+            what=what, keys=", ".join(extra))
     return DataSet(set_id, boards, tuple(order), catalogue)

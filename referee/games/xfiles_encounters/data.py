@@ -16,6 +16,7 @@ import msgspec
 
 from referee.engine.datafile import load_toml
 from referee.engine.protocol import ConfigError
+from referee.engine.speech import N_
 
 from .codes import Code
 
@@ -157,7 +158,7 @@ class CardSet:
 
 
 def _err(where: str, message: str) -> ConfigError:
-    return ConfigError(Code.BAD_CARD_DATA, f"card data: {where}: {message}")
+    return ConfigError.said(Code.BAD_CARD_DATA, N_("card data: {where}: {message}"), where=where, message=message)
 
 
 def _ability(where: str, raw: Any) -> Ability:
@@ -259,7 +260,7 @@ def parse_cards(text: str) -> CardSet:
     try:
         data = load_toml(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(Code.BAD_CARD_DATA, f"card data is not valid TOML: {exc}") from None
+        raise ConfigError.said(Code.BAD_CARD_DATA, N_("card data is not valid TOML: {reason}"), reason=str(exc)) from None
     unknown = sorted(set(data) - {"set", "card", "game", "title"})
     if unknown:
         raise _err("file", f"unknown table(s) {', '.join(unknown)} (a card file holds [set] and [[card]] tables)")
