@@ -115,17 +115,8 @@ NOT_YET: dict[str, int] = {
     "referee/store/sqlite.py": 21,  # error 21
     "referee/store/sqlite_summaries.py": 3,  # error 3
     "referee/summaries.py": 2,  # error 2
-    "referee/tournament/access.py": 15,  # error 15
-    "referee/tournament/api.py": 1,  # error 1
-    "referee/tournament/attach.py": 15,  # error 15
-    "referee/tournament/clock.py": 2,  # error 2
     "referee/tournament/fold.py": 18,  # error 18
-    "referee/tournament/http.py": 2,  # error 2
     "referee/tournament/pairing.py": 6,  # error 6
-    "referee/tournament/reports.py": 6,  # error 6
-    "referee/tournament/slips.py": 4,  # error 4
-    "referee/tournament/tokens.py": 4,  # error 4
-    "referee/tournament/words.py": 20,  # error 20
     "referee/transcript.py": 13,  # error 13
 }
 

@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from schemas.tournament import HallClock
 
 from ..errors import BadInput
+from ..i18n import N_
 from . import events as ev
 from .codes import TournamentCode
 from .fold import Clock, Tournament, seconds
@@ -25,10 +26,10 @@ def start(service: Tournaments, tournament_id: str, minutes: int, *, by: str = "
     """Start the clock of the round being played (again: it starts over, the earlier start stays recorded)."""
     state = service.load(tournament_id)
     if isinstance(minutes, bool) or not isinstance(minutes, int) or not 1 <= minutes <= MINUTES_MAX:
-        raise BadInput(TournamentCode.BAD_CLOCK, f"a round's time is 1 to {MINUTES_MAX} whole minutes, not {minutes!r}")
+        raise BadInput.said(TournamentCode.BAD_CLOCK, N_("a round's time is 1 to {minutes_max} whole minutes, not {minutes!r}"),
+                            minutes_max=MINUTES_MAX, minutes=minutes)
     if not state.rounds or state.rounds[-1].closed:
-        raise BadInput(TournamentCode.NOTHING_OPEN, "no round is being played: pair the next round, then start "
-                       "its clock (`referee tournament pair`)")
+        raise BadInput.said(TournamentCode.NOTHING_OPEN, N_("no round is being played: pair the next round, then start its clock (`referee tournament pair`)"))
     at = service.clock()
     return service.append(state, [ev.ClockStarted(round=state.current, minutes=minutes, at=at)], by, why)
 

@@ -22,7 +22,7 @@ from schemas import NAME_MAX, SEED_MAX, TEXT_MAX, TITLE_MAX, Outcome
 from ..config import new_match_id, utc_now
 from ..engine.codes import CardsCode, StoreCode
 from ..errors import BadInput, ConflictError, NotFound, StorageError
-from ..i18n import N_, gettext
+from ..i18n import N_
 from ..inputs import check_text, same_head
 from ..service import Referee
 from ..store import (Conflict, MatchSummary, StoredAnnotation, StoredEntry, StoredMatch, StoredToken,
@@ -32,7 +32,8 @@ from . import pairing, tiebreaks
 from .events import Table
 from .fold import CorruptTournament, Tournament, evolve, fold
 from .words import parse_forfeit, parse_manual, parse_places, parse_points, parse_result
-from .standings import Explanation, Standings, TableKey, explain, paired_so_far, standings
+from .lookup import paired_table
+from .standings import Explanation, Standings, TableKey, explain, standings
 from .codes import TournamentCode
 
 #: the most records ``--as-of`` (``as_of`` over HTTP) may count
@@ -298,8 +299,10 @@ class Tournaments:
         player = check_text(player, "a player's name", NAME_MAX).strip()
         if known:
             if player not in state.players:
-                raise NotFound.said(TournamentCode.UNKNOWN_PLAYER, N_("no player {player!r} in {name}; players: {players}"),
-                                    player=player, name=state.config.name, players=', '.join(state.players) or gettext('none yet'))
+                raise NotFound.said(TournamentCode.UNKNOWN_PLAYER,
+                                    N_("no player {player!r} in {name}; players: {players}") if state.players
+                                    else N_("no player {player!r} in {name}; players: none yet"),
+                                    player=player, name=state.config.name, players=", ".join(state.players))
             return player
         if not player or not all(c.isalnum() or c in "_-" for c in player) or player in ("arbiter", "spectator"):
             raise BadInput.said(TournamentCode.BAD_PLAYER, N_("player name {player!r} is not usable: letters, digits, '_' or '-' (it is the player's seat name in every match), and not arbiter or spectator"),
@@ -350,7 +353,7 @@ class Tournaments:
     def withdraw(self, tournament_id: str, round_: int, table: int, *, by: str = "arbiter", why: str = "") -> Tournament:
         """Withdraw a table's pairing before it has a result: its match is void for the standings."""
         state = self.load(tournament_id)
-        _paired_table(state, round_, table)
+        paired_table(state, round_, table)
         key = (round_, table)
         if key in state.withdrawn:
             raise BadInput.said(TournamentCode.WITHDRAWN, N_("round {round} table {table}'s pairing was withdrawn already (record {withdrawn})"),
@@ -667,7 +670,7 @@ class Tournaments:
         replaces it from now on and keeps it in the record. Returns the tournament and the standings after
         that round before and after."""
         state = self.load(tournament_id)
-        t = _paired_table(state, round_, table)
+        t = paired_table(state, round_, table)
         key = (round_, table)
         if key in state.withdrawn:
             raise BadInput.said(TournamentCode.WITHDRAWN, N_("round {round} table {table}'s pairing was withdrawn (record {withdrawn}): it has no result"),
@@ -793,15 +796,3 @@ def _late_refusal(state: Tournament, *, extra: int) -> str:
         return (f"the round-robin's one free Berger number (the bye's) is taken by {late[0]}: no further late "
                 "entry can join it")
     return ""
-
-
-def _paired_table(state: Tournament, round_: int, table: int) -> Table:
-    """Round ``round_``'s table ``table`` (a result or a withdrawal names one), or NotFound saying which
-    rounds were paired."""
-    t = state.table(round_, table)
-    if t is None:
-        if 1 <= round_ <= state.current:
-            raise NotFound.said(TournamentCode.NO_TABLE, N_("round {round} has no table {table}"), round=round_, table=table)
-        raise NotFound.said(TournamentCode.NO_TABLE, N_("round {round} has not been paired ({paired})"), round=round_,
-                            paired=paired_so_far(state.current))
-    return t
