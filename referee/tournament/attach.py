@@ -99,7 +99,7 @@ def where_of(service: Tournaments, header: Header, source: str, given: Where | N
             wrong.insert(0, f"event {event!r}")
         if wrong:
             lines = ", ".join(str(header.lines[k]) for k in ("event", "round", "table") if k in header.lines)
-            raise BadInput.said(TournamentCode.TABLE_DISAGREES, N_("{named_by} names {name} ({id}) round {round} table {table}, but the transcript's header says {items} ({source}:{line}): correct the one that is wrong (or leave those header lines out)"),
+            raise BadInput.said(TournamentCode.TABLE_DISAGREES, N_("{named_by} names {name} ({id}) round {round} table {table}, but the transcript's header says {items} ({source}:{lines}): correct the one that is wrong (or leave those header lines out)"),
                                 named_by=given.named_by, name=found.name, id=found.id, round=given.round, table=given.table, items=', '.join(wrong), source=source, lines=lines)
         return Where(found.id, given.round, given.table, given.named_by)
     if not event or not rnd or not table:

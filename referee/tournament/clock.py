@@ -38,7 +38,7 @@ def stop(service: Tournaments, tournament_id: str, *, by: str = "organiser", why
     state = service.load(tournament_id)
     clock = current(state)
     if clock is None or clock.stopped is not None:
-        raise BadInput(TournamentCode.BAD_CLOCK, _not(state, "running", "stop"))
+        raise _not(state, stopping=True)
     return service.append(state, [ev.ClockStopped(at=service.clock())], by, why)
 
 
@@ -46,17 +46,26 @@ def resume(service: Tournaments, tournament_id: str, *, by: str = "organiser", w
     state = service.load(tournament_id)
     clock = current(state)
     if clock is None or clock.stopped is None:
-        raise BadInput(TournamentCode.BAD_CLOCK, _not(state, "stopped", "resume"))
+        raise _not(state, stopping=False)
     return service.append(state, [ev.ClockResumed(at=service.clock())], by, why)
 
 
-def _not(state: Tournament, what: str, verb: str) -> str:
+def _not(state: Tournament, *, stopping: bool) -> BadInput:
+    """Why the clock cannot be stopped (``stopping``) or resumed now."""
     clock = current(state)
-    if clock is None:
-        return (f"round {state.current}'s clock was never started: nothing to {verb} "
-                f"(`referee tournament clock {state.id[:8]} start --minutes 50`)") if state.current else \
-            "no round is paired yet: there is no clock to " + verb
-    return f"round {clock.round}'s clock is not {what} (it is {'stopped' if clock.stopped else 'running'})"
+    if clock is not None:
+        template = (N_("round {round}'s clock is not running (it is stopped)") if stopping else
+                    N_("round {round}'s clock is not stopped (it is running)"))
+    elif state.current:
+        template = (N_("round {round}'s clock was never started: nothing to stop "
+                       "(`referee tournament clock {id} start --minutes 50`)") if stopping else
+                    N_("round {round}'s clock was never started: nothing to resume "
+                       "(`referee tournament clock {id} start --minutes 50`)"))
+    else:
+        template = (N_("no round is paired yet: there is no clock to stop") if stopping else
+                    N_("no round is paired yet: there is no clock to resume"))
+    return BadInput.said(TournamentCode.BAD_CLOCK, template, round=clock.round if clock else state.current,
+                         id=state.id[:8])
 
 
 def current(state: Tournament) -> Clock | None:

@@ -317,8 +317,8 @@ class Tournaments:
         state = self.load(tournament_id)
         player = self._check_player(state, player, known=False)
         check_text(display, "the display name", TITLE_MAX)
-        if state.config.format == "round-robin" and state.rounds and (why_not := _late_refusal(state, extra=1)):
-            raise BadInput(TournamentCode.LATE_ENTRY, why_not)
+        if state.config.format == "round-robin" and state.rounds and (refused := _late_refusal(state, extra=1)):
+            raise refused
         return self._append(state, [ev.PlayerAdded(player=player, display=display)], by, why)
 
     def drop(self, tournament_id: str, player: str, *, by: str = "organiser", why: str = "") -> Tournament:
@@ -596,8 +596,8 @@ class Tournaments:
                                 rounds=cfg.rounds)
         if cfg.format == "round-robin" and number > max(1, len(state.players) - 1 + len(state.players) % 2):
             raise BadInput.said(TournamentCode.ALL_ROUNDS_PAIRED, N_("every player has met every other: the round-robin is complete"))
-        if cfg.format == "round-robin" and (why_not := _late_refusal(state, extra=0)):
-            raise BadInput(TournamentCode.LATE_ENTRY, why_not)
+        if cfg.format == "round-robin" and (refused := _late_refusal(state, extra=0)):
+            raise refused
         closing = self._close(state)
         if closing:
             evolve(state, ev.Record(tournament=state.id, n=state.n + 1, by=by, event=closing[0]))
@@ -780,19 +780,21 @@ def open_disputes(notes: Sequence[Any]) -> list[int]:
     return sorted(open_)
 
 
-def _late_refusal(state: Tournament, *, extra: int) -> str:
-    """Why a round-robin under way cannot take (``extra``) another late entry ('' if it can). Berger tables
+def _late_refusal(state: Tournament, *, extra: int) -> BadInput | None:
+    """Why a round-robin under way cannot take (``extra``) another late entry (None if it can). Berger tables
     fix every pairing of every round from the players' numbers; an odd field has one spare number, the
     bye's, so one late entry can take it: from their first round they meet whoever the bye was to meet
     (the games of the rounds before stay unplayed). An even field has none."""
     field = [p for p, x in state.players.items() if x.entered == 1]
     late = [p for p, x in state.players.items() if x.entered > 1]
     if len(late) + extra == 0:
-        return ""
+        return None
     if len(field) % 2 == 0:
-        return (f"a round-robin of {len(field)} players (an even field) has no free Berger number once round 1 "
-                "is paired: a late entry would change every pairing already made; start a new round-robin")
+        return BadInput.said(TournamentCode.LATE_ENTRY, N_(
+            "a round-robin of {n} players (an even field) has no free Berger number once round 1 is paired: a late "
+            "entry would change every pairing already made; start a new round-robin"), n=len(field))
     if len(late) + extra > 1:
-        return (f"the round-robin's one free Berger number (the bye's) is taken by {late[0]}: no further late "
-                "entry can join it")
-    return ""
+        return BadInput.said(TournamentCode.LATE_ENTRY, N_(
+            "the round-robin's one free Berger number (the bye's) is taken by {player}: no further late entry can "
+            "join it"), player=late[0])
+    return None
