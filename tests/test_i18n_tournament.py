@@ -97,3 +97,16 @@ def test_the_message_http_and_json_carry_is_english_whatever_the_language(tmp_pa
         service.record_result(tid, 9, 1, "draw")
     assert caught.value.message == "round 9 has not been paired (no round has been yet)"
     assert caught.value.text(i18n.gettext) == "жеребьёвки 9-го тура не было (не было ещё ни одной жеребьёвки)"
+
+
+def test_records_that_do_not_fold_are_refused_whole_in_the_readers_language(english):
+    from referee.tournament.fold import CorruptTournament, fold
+    from referee.tournament.said import corrupt
+
+    with pytest.raises(CorruptTournament) as caught:
+        fold([])
+    assert str(caught.value) == "a tournament has at least its 'created' record"
+    i18n.use("ru")
+    err = corrupt(caught.value)
+    assert err.message == "the tournament's records do not fold: a tournament has at least its 'created' record"
+    assert err.text(i18n.gettext) == "записи турнира не сводятся: у турнира должна быть хотя бы запись 'created'"

@@ -31,6 +31,7 @@ from . import events as ev
 from . import pairing, tiebreaks
 from .events import Table
 from .fold import CorruptTournament, Tournament, evolve, fold
+from .said import corrupt
 from .words import parse_forfeit, parse_manual, parse_places, parse_points, parse_result
 from .lookup import paired_table
 from .standings import Explanation, Standings, TableKey, explain, standings
@@ -129,7 +130,7 @@ class Tournaments:
         try:
             return fold(self.records(tournament_id, upto))
         except CorruptTournament as exc:
-            raise StorageError.said(TournamentCode.CORRUPT, N_("the tournament's records do not fold: {exc}"), exc=exc) from None
+            raise corrupt(exc) from None
 
     def anchored(self, tournament_id: str, upto: int | None = None) -> tuple[Tournament, str]:
         """:meth:`load`, and the head of the whole record read (:func:`.audit.head_hash`: the same rows)."""
@@ -142,7 +143,7 @@ class Tournaments:
         try:
             return fold(self._decoded(tid, rows if upto is None else rows[:upto])), head
         except CorruptTournament as exc:
-            raise StorageError.said(TournamentCode.CORRUPT, N_("the tournament's records do not fold: {exc}"), exc=exc) from None
+            raise corrupt(exc) from None
 
     def every(self) -> list[Tournament]:
         return [self.load(t.id) for t in self.store.list_tournaments()]
@@ -221,8 +222,7 @@ class Tournaments:
         if format != "pods" and g.max_players < 2:
             raise BadInput.said(TournamentCode.BAD_FORMAT, N_("{game} is not played two to a table"), game=g.id)
         if rounds is not None and not 1 <= rounds <= 100:
-            raise BadInput.said(TournamentCode.BAD_ROUNDS, N_("--rounds must be from 1 to 100, not {rounds}"),
-                                rounds=rounds)
+            raise BadInput.said(TournamentCode.BAD_ROUNDS, N_("--rounds must be from 1 to 100, not {rounds}"), rounds=rounds)
         try:
             names = tiebreaks_checked(tiebreaks or DEFAULT_TIEBREAKS[format])
         except ValueError as exc:
@@ -578,7 +578,7 @@ class Tournaments:
                                     least=g.min_players)
             return pairing.swiss(entrants, set(self._met(state)), cfg.seed, number)
         except pairing.PairingError as exc:
-            raise BadInput(TournamentCode.CANNOT_PAIR, str(exc)) from None
+            raise BadInput.said(TournamentCode.CANNOT_PAIR, exc.template, **exc.values) from None
 
     def pair(self, tournament_id: str, *, by: str = "organiser", why: str = "", dry_run: bool = False,
              tokens: bool = True, manual: str | None = None) -> Paired:
