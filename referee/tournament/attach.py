@@ -147,27 +147,26 @@ def target(service: Tournaments, where: Where) -> Target:
                             named_by=where.named_by, name=name, round=where.round,
                             paired=", ".join(str(i) for i in range(1, state.current + 1)))
     key = (where.round, where.table)
-    here = f"round {where.round} table {where.table} of {name}"
     if key in state.withdrawn:
-        raise BadInput.said(TournamentCode.WITHDRAWN, N_("{here}: its pairing was withdrawn (record {withdrawn}); a withdrawn table has no match to import"),
-                            here=here, withdrawn=state.withdrawn[key])
+        raise BadInput.said(TournamentCode.WITHDRAWN, N_("round {round} table {table} of {name}: its pairing was withdrawn (record {withdrawn}); a withdrawn table has no match to import"),
+                            round=where.round, table=where.table, name=name, withdrawn=state.withdrawn[key])
     if key in state.attached:
         record = service.records(state.id, state.attached[key])[-1].event
         digest = record.digest if isinstance(record, ev.TranscriptAttached) else ""
         return Target(state, where.round, where.table, t.seats, t.match_id, digest)
     result = state.results.get(key)
     if result is not None and result.source != "log":
-        raise BadInput.said(TournamentCode.HAS_RESULT, N_("{here} has a result recorded by the arbiter ({result}, record {n}): a transcript cannot replace it; change it with `tournament result --correct`"),
-                            here=here, result=words(result.outcome), n=result.n)
+        raise BadInput.said(TournamentCode.HAS_RESULT, N_("round {round} table {table} of {name} has a result recorded by the arbiter ({result}, record {n}): a transcript cannot replace it; change it with `tournament result --correct`"),
+                            round=where.round, table=where.table, name=name, result=words(result.outcome), n=result.n)
     head = service.referee.store.head(t.match_id) if t.match_id is not None else 0
     if head:
-        raise BadInput.said(TournamentCode.PLAYED_ON_SYSTEM, N_("{here} is played on the system: its match {match_id} has 1 entry, so a transcript of it would be a second record of the game")
+        raise BadInput.said(TournamentCode.PLAYED_ON_SYSTEM, N_("round {round} table {table} of {name} is played on the system: its match {match_id} has 1 entry, so a transcript of it would be a second record of the game")
                             if head == 1 else
-                            N_("{here} is played on the system: its match {match_id} has {head} entries, so a transcript of it would be a second record of the game"),
-                            here=here, match_id=t.match_id, head=head)
+                            N_("round {round} table {table} of {name} is played on the system: its match {match_id} has {head} entries, so a transcript of it would be a second record of the game"),
+                            round=where.round, table=where.table, name=name, match_id=t.match_id, head=head)
     if result is not None:  # a closed round's table always had a match with a result (or an arbiter's)
-        raise BadInput.said(TournamentCode.ROUND_CLOSED, N_("{here}: round {round} is closed"),
-                            here=here, round=where.round)
+        raise BadInput.said(TournamentCode.ROUND_CLOSED, N_("round {round} table {table} of {name}: round {round} is closed"),
+                            round=where.round, table=where.table, name=name)
     return Target(state, where.round, where.table, t.seats, t.match_id)
 
 
@@ -175,7 +174,6 @@ def check_header(target: Target, header: Header, source: str) -> None:
     """The transcript is of the tournament's game, with the table's players in its seat order."""
     game = header.values["game"].strip()
     cfg = target.state.config
-    here = f"round {target.round} table {target.table} of {cfg.name}"
     if game != cfg.game:
         raise BadInput.said(TournamentCode.WRONG_GAME, N_("{source}:{line}: the transcript is a game of {game!r}; {name} plays {played}"),
                             source=source, line=header.lines['game'], game=game, name=cfg.name, played=cfg.game)
@@ -191,11 +189,11 @@ def check_header(target: Target, header: Header, source: str) -> None:
                                     if extra else "",
                                     f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} missing"
                                     if missing else "") if x)
-        raise BadInput.said(TournamentCode.WRONG_PLAYERS, N_("{where}: the transcript's players are {players}; {here} seats {seats} ({why})") if why else
-                            N_("{where}: the transcript's players are {players}; {here} seats {seats} (a player is named twice)"),
-                            where=where, players=", ".join(players), here=here, seats=" v ".join(seats), why=why)
-    raise BadInput.said(TournamentCode.WRONG_SEATS, N_("{where}: the transcript seats {players}; {here} seats {first} first ({seats}): write 'players: {order}'"),
-                        where=where, players=", ".join(players), here=here, first=seats[0], seats=" v ".join(seats),
+        raise BadInput.said(TournamentCode.WRONG_PLAYERS, N_("{where}: the transcript's players are {players}; round {round} table {table} of {name} seats {seats} ({why})") if why else
+                            N_("{where}: the transcript's players are {players}; round {round} table {table} of {name} seats {seats} (a player is named twice)"),
+                            where=where, players=", ".join(players), round=target.round, table=target.table, name=cfg.name, seats=" v ".join(seats), why=why)
+    raise BadInput.said(TournamentCode.WRONG_SEATS, N_("{where}: the transcript seats {players}; round {round} table {table} of {name} seats {first} first ({seats}): write 'players: {order}'"),
+                        where=where, players=", ".join(players), round=target.round, table=target.table, name=cfg.name, first=seats[0], seats=" v ".join(seats),
                         order=", ".join(seats))
 
 
