@@ -46,6 +46,7 @@ from schemas.tournament import (
 
 from ..auth import AuthCode, Forbidden, Principal, Unauthorized, bearer, hash_token
 from ..errors import BadInput, StorageError
+from ..i18n import N_
 from ..service import Referee
 from ..store import AccessTokens, Annotations, MatchLog, StoredTournamentToken, StoreError, TournamentLog
 from .api import LocalTournaments
@@ -82,7 +83,7 @@ class TournamentAccess:
         try:
             self.store.add_tournament_tokens(rows)
         except StoreError as exc:
-            raise StorageError(StoreCode.FAILED, f"could not record the tournament's tokens: {exc}") from None
+            raise StorageError.said(StoreCode.FAILED, N_("could not record the tournament's tokens: {exc}"), exc=exc) from None
         return tokens
 
     def authenticate(self, authorization: str | None, tournament_id: str) -> Entrant:
@@ -90,20 +91,20 @@ class TournamentAccess:
                               "(tokens are given when the tournament is created and players are added)")
         row = self.store.find_tournament_token(hash_token(token))
         if row is None:
-            raise Unauthorized(AuthCode.UNKNOWN_TOKEN, "this token is not a token of any tournament on this server")
+            raise Unauthorized.said(AuthCode.UNKNOWN_TOKEN, N_("this token is not a token of any tournament on this server"))
         if tournament_id != row.tournament_id and not (len(tournament_id) >= 4 and row.tournament_id.startswith(tournament_id)):
-            raise Forbidden(AuthCode.OTHER_TOURNAMENT, "this token belongs to another tournament")
+            raise Forbidden.said(AuthCode.OTHER_TOURNAMENT, N_("this token belongs to another tournament"))
         from .tokens import revoked
 
         if revoked(self.store.tournament_events(row.tournament_id), row.token_hash):
-            raise Unauthorized(AuthCode.REVOKED, "this token was replaced by a newer one (`referee tournament tokens "
-                               "--rotate`): ask the organiser for the new one")
+            raise Unauthorized.said(AuthCode.REVOKED, N_("this token was replaced by a newer one (`referee tournament tokens --rotate`): ask the organiser for the new one"))
         return Entrant(tournament=row.tournament_id, role=row.role, player=row.player)
 
     @staticmethod
     def organiser(who: Entrant, what: str) -> None:
         if who.role != "organiser":
-            raise Forbidden(AuthCode.FORBIDDEN, f"only the organiser may {what} (this token is a {who.role}'s)")
+            raise Forbidden.said(AuthCode.FORBIDDEN, N_("only the organiser may {what} (this token is a {role}'s)"),
+                                 what=what, role=who.role)
 
     # -- writes (the organiser) -----------------------------------------------------------------------
 
@@ -140,18 +141,20 @@ class TournamentAccess:
         """A seat's report of its table's result: a player's token reports for that player's own seat only
         (the organiser's records the result instead: ``/results``, which wins over every report)."""
         if who.role != "player" or who.player is None:
-            raise Forbidden(AuthCode.FORBIDDEN, f"only a seat's own player token reports its result (this token is "
-                            f"the {who.role}'s" + ("; the organiser records a table's result with /results, which "
-                                                   "settles the seats' reports" if who.role == "organiser" else "")
-                            + ")")
+            raise Forbidden.said(AuthCode.FORBIDDEN, N_("only a seat's own player token reports its result (this token "
+                                                        "is the {role}'s; the organiser records a table's result with "
+                                                        "/results, which settles the seats' reports)")
+                                 if who.role == "organiser" else
+                                 N_("only a seat's own player token reports its result (this token is the {role}'s)"),
+                                 role=who.role)
         if req.seat.strip() and req.seat.strip() != who.player:
-            raise Forbidden(AuthCode.FORBIDDEN, f"this token is {who.player}'s: it reports for {who.player}'s seat, "
-                            f"not {req.seat.strip()}'s")
+            raise Forbidden.said(AuthCode.FORBIDDEN, N_("this token is {player}'s: it reports for {player}'s seat, not {seat}'s"),
+                                 player=who.player, seat=req.seat.strip())
         state = self.service.load(who.tournament)
         t = state.table(round_, table)
         if t is not None and who.player not in t.seats:
-            raise Forbidden(AuthCode.FORBIDDEN, f"{who.player} is not seated at round {round_} table {table} "
-                            f"({', '.join(t.seats)}): a player reports their own table's result only")
+            raise Forbidden.said(AuthCode.FORBIDDEN, N_("{player} is not seated at round {round} table {table} ({items}): a player reports their own table's result only"),
+                                 player=who.player, round=round_, table=table, items=', '.join(t.seats))
         return self.local.report(who.tournament, round_, table, msgspec.structs.replace(req, seat=who.player),
                                  by=who.player)
 
@@ -186,10 +189,11 @@ class TournamentAccess:
         self.organiser(who, "start, stop or resume the round clock")
         if req.action == "start":
             if req.minutes is None:
-                raise BadInput(TournamentCode.BAD_CLOCK, "starting the clock needs the round's time: \"minutes\": 50")
+                raise BadInput.said(TournamentCode.BAD_CLOCK, N_('starting the clock needs the round\'s time: "minutes": 50'))
             state = clock.start(self.service, who.tournament, req.minutes, by="organiser", why=req.reason)
         elif req.minutes is not None:
-            raise BadInput(TournamentCode.BAD_CLOCK, f"\"minutes\" goes with \"start\" only, not \"{req.action}\"")
+            raise BadInput.said(TournamentCode.BAD_CLOCK, N_('"minutes" goes with "start" only, not "{action}"'),
+                                action=req.action)
         elif req.action == "stop":
             state = clock.stop(self.service, who.tournament, by="organiser", why=req.reason)
         else:
@@ -247,8 +251,10 @@ class TournamentAccess:
         if len(found) != 1:
             from ..errors import NotFound
 
-            raise NotFound(TournamentCode.NO_SUCH_TABLE, f"no table of tournament {state.id} plays match {match_id!r}"
-                           + (" (the id starts more than one: type more of it)" if found else ""))
+            raise NotFound.said(TournamentCode.NO_SUCH_TABLE,
+                                N_("no table of tournament {id} plays match {match_id!r} (the id starts more than one: "
+                                   "type more of it)") if found else
+                                N_("no table of tournament {id} plays match {match_id!r}"), id=state.id, match_id=match_id)
         table = found[0]
         mid = table.match_id or ""
         if who.role == "organiser":
@@ -281,12 +287,12 @@ def acting_arbiter(referee: Referee, authorization: str | None, match_id: str) -
     if who.role == "player":
         return None  # a player's token plays its own seat (:func:`referee.seat.tournament_seat`), never as arbiter
     if who.role != "organiser":
-        raise Forbidden(AuthCode.FORBIDDEN, f"a tournament's {who.role} token does not act on its matches: only "
-                        "the organiser's, as the arbiter of the tournament's tables")
+        raise Forbidden.said(AuthCode.FORBIDDEN, N_("a tournament's {role} token does not act on its matches: only the organiser's, as the arbiter of the tournament's tables"),
+                             role=who.role)
     from ..errors import NotFound
 
     try:
         return access.table_principal(who, match_id)
     except NotFound:
-        raise Forbidden(AuthCode.OTHER_MATCH, f"match {match_id!r} is no table of tournament {who.tournament}: the "
-                        "organiser's token acts as the arbiter of that tournament's tables only") from None
+        raise Forbidden.said(AuthCode.OTHER_MATCH, N_("match {match_id!r} is no table of tournament {tournament}: the organiser's token acts as the arbiter of that tournament's tables only"),
+                             match_id=match_id, tournament=who.tournament) from None

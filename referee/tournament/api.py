@@ -49,6 +49,7 @@ from schemas.tournament import (
 )
 
 from ..errors import BadInput
+from ..i18n import N_
 from ..service import Referee
 from .fold import Tournament
 from .service import Tournaments
@@ -241,7 +242,7 @@ class LocalTournaments:
             state = self.service.rename(tournament, player, req.name, by=by, why=req.reason)
             done.append(f"{player} is shown as {req.name}")
         if state is None:
-            raise BadInput(TournamentCode.NOTHING_TO_CHANGE, "send drop (true or false) or name")
+            raise BadInput.said(TournamentCode.NOTHING_TO_CHANGE, N_("send drop (true or false) or name"))
         p = state.players[player]
         return Recorded(tournament=state.id, records=state.n, done="; ".join(done), player=p.id, name=p.display,
                         dropped=p.dropped)

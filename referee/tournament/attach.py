@@ -26,6 +26,7 @@ from schemas import TITLE_MAX
 from schemas.tournament import TableImported
 
 from ..errors import BadInput, NotFound
+from ..i18n import N_
 from ..freetext import unescape_text
 from ..outcome import words
 from ..store import StoredTournament
@@ -55,8 +56,8 @@ def parse_ref(text: str) -> Where:
     """``T:ROUND:TABLE`` (the tournament's id, 4+ leading characters of it, or its name)."""
     parts = text.rsplit(":", 2)
     if len(parts) != 3 or not parts[0].strip() or not all(p.strip().isdigit() and int(p) > 0 for p in parts[1:]):
-        raise BadInput(TournamentCode.BAD_TABLE_REF, f"--table takes {TABLE_REF} (e.g. 5e1a:2:3: the tournament's id "
-                       f"or name, the round, the table), not {text[:80]!r}")
+        raise BadInput.said(TournamentCode.BAD_TABLE_REF, N_("--table takes {table_ref} (e.g. 5e1a:2:3: the tournament's id or name, the round, the table), not {text!r}"),
+                            table_ref=TABLE_REF, text=text[:80])
     return Where(parts[0].strip(), int(parts[1]), int(parts[2]), f"--table {text}")
 
 
@@ -73,8 +74,8 @@ def find(service: Tournaments, name: str, *, prefix: bool = True) -> StoredTourn
             return found
     named = [t for t in service.store.list_tournaments() if t.name == name]
     if len(named) > 1:
-        raise BadInput(TournamentCode.AMBIGUOUS_NAME, f"{len(named)} tournaments are called {name!r} "
-                       f"({', '.join(t.id for t in named)}): name the table as {TABLE_REF} with the id")
+        raise BadInput.said(TournamentCode.AMBIGUOUS_NAME, N_("{n} tournaments are called {name!r} ({items}): name the table as {table_ref} with the id"),
+                            n=len(named), name=name, items=', '.join(t.id for t in named), table_ref=TABLE_REF)
     return named[0] if named else None
 
 
@@ -90,18 +91,16 @@ def where_of(service: Tournaments, header: Header, source: str, given: Where | N
     if given is not None:
         found = find(service, given.tournament)
         if found is None:
-            raise NotFound(TournamentCode.NOT_FOUND, f"{given.named_by}: no tournament {given.tournament!r} "
-                           "(see `referee tournament list`)")
+            raise NotFound.said(TournamentCode.NOT_FOUND, N_("{named_by}: no tournament {tournament!r} (see `referee tournament list`)"),
+                                named_by=given.named_by, tournament=given.tournament)
         said = [(k, v, str(want)) for k, v, want in (("round", rnd, given.round), ("table", table, given.table)) if v]
         wrong = [f"{k} {v!r}" for k, v, want in said if v != want]
         if event and event not in (found.id, found.name):
             wrong.insert(0, f"event {event!r}")
         if wrong:
             lines = ", ".join(str(header.lines[k]) for k in ("event", "round", "table") if k in header.lines)
-            raise BadInput(TournamentCode.TABLE_DISAGREES,
-                           f"{given.named_by} names {found.name} ({found.id}) round {given.round} table "
-                           f"{given.table}, but the transcript's header says {', '.join(wrong)} ({source}:{lines}): "
-                           "correct the one that is wrong (or leave those header lines out)")
+            raise BadInput.said(TournamentCode.TABLE_DISAGREES, N_("{named_by} names {name} ({id}) round {round} table {table}, but the transcript's header says {items} ({source}:{lines}): correct the one that is wrong (or leave those header lines out)"),
+                                named_by=given.named_by, name=found.name, id=found.id, round=given.round, table=given.table, items=', '.join(wrong), source=source, lines=lines)
         return Where(found.id, given.round, given.table, given.named_by)
     if not event or not rnd or not table:
         return None
@@ -110,9 +109,10 @@ def where_of(service: Tournaments, header: Header, source: str, given: Where | N
         return None
     for key, value in (("round", rnd), ("table", table)):
         if not (value.isascii() and value.isdigit() and int(value) > 0):
-            raise BadInput(TournamentCode.BAD_TABLE_REF,
-                           f"{source}:{header.lines[key]}: the header's event names tournament {found.name} "
-                           f"({found.id}), so its {key} must be a {key} number of it, not {value[:40]!r}")
+            raise BadInput.said(TournamentCode.BAD_TABLE_REF, N_("{source}:{line}: the header's event names tournament {name} ({id}), so its round must be a round number of it, not {value!r}")
+                                if key == "round" else
+                                N_("{source}:{line}: the header's event names tournament {name} ({id}), so its table must be a table number of it, not {value!r}"),
+                                source=source, line=header.lines[key], name=found.name, id=found.id, value=value[:40])
     return Where(found.id, int(rnd), int(table), f"the header ({source}:{header.lines['event']})")
 
 
@@ -137,30 +137,36 @@ def target(service: Tournaments, where: Where) -> Target:
     t = state.table(where.round, where.table)
     name = f"{state.config.name} ({state.id})"
     if t is None:
-        raise NotFound(TournamentCode.NO_TABLE, f"{where.named_by}: {name} round {where.round} has no table "
-                       f"{where.table}" if 1 <= where.round <= state.current else
-                       f"{where.named_by}: {name} has no round {where.round} paired (rounds paired: "
-                       f"{', '.join(str(i) for i in range(1, state.current + 1)) or 'none yet'})")
+        if 1 <= where.round <= state.current:
+            raise NotFound.said(TournamentCode.NO_TABLE, N_("{named_by}: {name} round {round} has no table {table}"),
+                                named_by=where.named_by, name=name, round=where.round, table=where.table)
+        raise NotFound.said(TournamentCode.NO_TABLE,
+                            N_("{named_by}: {name} has no round {round} paired (rounds paired: {paired})")
+                            if state.current else
+                            N_("{named_by}: {name} has no round {round} paired (rounds paired: none yet)"),
+                            named_by=where.named_by, name=name, round=where.round,
+                            paired=", ".join(str(i) for i in range(1, state.current + 1)))
     key = (where.round, where.table)
-    here = f"round {where.round} table {where.table} of {name}"
     if key in state.withdrawn:
-        raise BadInput(TournamentCode.WITHDRAWN, f"{here}: its pairing was withdrawn (record {state.withdrawn[key]}); "
-                       "a withdrawn table has no match to import")
+        raise BadInput.said(TournamentCode.WITHDRAWN, N_("round {round} table {table} of {name}: its pairing was withdrawn (record {withdrawn}); a withdrawn table has no match to import"),
+                            round=where.round, table=where.table, name=name, withdrawn=state.withdrawn[key])
     if key in state.attached:
         record = service.records(state.id, state.attached[key])[-1].event
         digest = record.digest if isinstance(record, ev.TranscriptAttached) else ""
         return Target(state, where.round, where.table, t.seats, t.match_id, digest)
     result = state.results.get(key)
     if result is not None and result.source != "log":
-        raise BadInput(TournamentCode.HAS_RESULT, f"{here} has a result recorded by the arbiter ({words(result.outcome)}, "
-                       f"record {result.n}): a transcript cannot replace it; change it with `tournament result "
-                       f"--correct`")
+        raise BadInput.said(TournamentCode.HAS_RESULT, N_("round {round} table {table} of {name} has a result recorded by the arbiter ({result}, record {n}): a transcript cannot replace it; change it with `tournament result --correct`"),
+                            round=where.round, table=where.table, name=name, result=words(result.outcome), n=result.n)
     head = service.referee.store.head(t.match_id) if t.match_id is not None else 0
     if head:
-        raise BadInput(TournamentCode.PLAYED_ON_SYSTEM, f"{here} is played on the system: its match {t.match_id} has "
-                       f"{head} {'entry' if head == 1 else 'entries'}, so a transcript of it would be a second record of the game")
+        raise BadInput.said(TournamentCode.PLAYED_ON_SYSTEM, N_("round {round} table {table} of {name} is played on the system: its match {match_id} has 1 entry, so a transcript of it would be a second record of the game")
+                            if head == 1 else
+                            N_("round {round} table {table} of {name} is played on the system: its match {match_id} has {head} entries, so a transcript of it would be a second record of the game"),
+                            round=where.round, table=where.table, name=name, match_id=t.match_id, head=head)
     if result is not None:  # a closed round's table always had a match with a result (or an arbiter's)
-        raise BadInput(TournamentCode.ROUND_CLOSED, f"{here}: round {where.round} is closed")
+        raise BadInput.said(TournamentCode.ROUND_CLOSED, N_("round {round} table {table} of {name}: round {round} is closed"),
+                            round=where.round, table=where.table, name=name)
     return Target(state, where.round, where.table, t.seats, t.match_id)
 
 
@@ -168,10 +174,9 @@ def check_header(target: Target, header: Header, source: str) -> None:
     """The transcript is of the tournament's game, with the table's players in its seat order."""
     game = header.values["game"].strip()
     cfg = target.state.config
-    here = f"round {target.round} table {target.table} of {cfg.name}"
     if game != cfg.game:
-        raise BadInput(TournamentCode.WRONG_GAME, f"{source}:{header.lines['game']}: the transcript is a game of "
-                       f"{game!r}; {cfg.name} plays {cfg.game}")
+        raise BadInput.said(TournamentCode.WRONG_GAME, N_("{source}:{line}: the transcript is a game of {game!r}; {name} plays {played}"),
+                            source=source, line=header.lines['game'], game=game, name=cfg.name, played=cfg.game)
     players = [p.strip() for p in header.values["players"].split(",") if p.strip()]
     seats = list(target.seats)
     if players == seats:
@@ -184,10 +189,12 @@ def check_header(target: Target, header: Header, source: str) -> None:
                                     if extra else "",
                                     f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} missing"
                                     if missing else "") if x)
-        raise BadInput(TournamentCode.WRONG_PLAYERS, f"{where}: the transcript's players are {', '.join(players)}; "
-                       f"{here} seats {' v '.join(seats)} ({why or 'a player is named twice'})")
-    raise BadInput(TournamentCode.WRONG_SEATS, f"{where}: the transcript seats {', '.join(players)}; {here} seats "
-                   f"{seats[0]} first ({' v '.join(seats)}): write 'players: {', '.join(seats)}'")
+        raise BadInput.said(TournamentCode.WRONG_PLAYERS, N_("{where}: the transcript's players are {players}; round {round} table {table} of {name} seats {seats} ({why})") if why else
+                            N_("{where}: the transcript's players are {players}; round {round} table {table} of {name} seats {seats} (a player is named twice)"),
+                            where=where, players=", ".join(players), round=target.round, table=target.table, name=cfg.name, seats=" v ".join(seats), why=why)
+    raise BadInput.said(TournamentCode.WRONG_SEATS, N_("{where}: the transcript seats {players}; round {round} table {table} of {name} seats {first} first ({seats}): write 'players: {order}'"),
+                        where=where, players=", ".join(players), round=target.round, table=target.table, name=cfg.name, first=seats[0], seats=" v ".join(seats),
+                        order=", ".join(seats))
 
 
 def revision(service: Tournaments, aim: Target, match_id: str, text: str, source: str, base_dir: str | None,
@@ -215,9 +222,11 @@ def _bundled_only(service: Tournaments, header: Header, source: str) -> None:
     cards = _header(header, "cards")
     game = service.referee.game(header.values["game"].strip())
     if cards and cards not in game.card_sets:
-        raise BadInput(CardsCode.NOT_BUNDLED, f"{source}:{header.lines['cards']}: card set {cards[:80]!r} is not "
-                       f"bundled with {game.id} ({', '.join(sorted(game.card_sets)) or 'none'}): a transcript sent "
-                       "to the server names a bundled set (the server never reads a file a client names)")
+        raise BadInput.said(CardsCode.NOT_BUNDLED, N_("{source}:{line}: card set {cards!r} is not bundled with {game} ({known}): a transcript sent to the server names a bundled set (the server never reads a file a client names)")
+                            if game.card_sets else
+                            N_("{source}:{line}: card set {cards!r} is not bundled with {game} (none): a transcript sent to the server names a bundled set (the server never reads a file a client names)"),
+                            source=source, line=header.lines["cards"], cards=cards[:80], game=game.id,
+                            known=", ".join(sorted(game.card_sets)))
 
 
 def import_to_table(service: Tournaments, text: str, source: str, base_dir: str | None, where: Where,

@@ -142,7 +142,7 @@ def findings(t: Tournaments, tournament_id: str) -> tuple[list[str], str, int]:
     try:
         state = fold(records)
     except CorruptTournament as exc:
-        return [*found, f"the records do not fold: {exc}"], head, len(rows)
+        return [*found, f"the records do not fold: {exc!s}"], head, len(rows)  # !s: English (a Said formats in the reader's language)
     if state.config.name != stored.name:
         found.append(f"the tournament's name is {stored.name!r}; its first record says {state.config.name!r}")
     found += token_findings(state, tokens)

@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from schemas.tournament import HallClock
 
 from ..errors import BadInput
+from ..i18n import N_
 from . import events as ev
 from .codes import TournamentCode
 from .fold import Clock, Tournament, seconds
@@ -25,10 +26,10 @@ def start(service: Tournaments, tournament_id: str, minutes: int, *, by: str = "
     """Start the clock of the round being played (again: it starts over, the earlier start stays recorded)."""
     state = service.load(tournament_id)
     if isinstance(minutes, bool) or not isinstance(minutes, int) or not 1 <= minutes <= MINUTES_MAX:
-        raise BadInput(TournamentCode.BAD_CLOCK, f"a round's time is 1 to {MINUTES_MAX} whole minutes, not {minutes!r}")
+        raise BadInput.said(TournamentCode.BAD_CLOCK, N_("a round's time is 1 to {minutes_max} whole minutes, not {minutes!r}"),
+                            minutes_max=MINUTES_MAX, minutes=minutes)
     if not state.rounds or state.rounds[-1].closed:
-        raise BadInput(TournamentCode.NOTHING_OPEN, "no round is being played: pair the next round, then start "
-                       "its clock (`referee tournament pair`)")
+        raise BadInput.said(TournamentCode.NOTHING_OPEN, N_("no round is being played: pair the next round, then start its clock (`referee tournament pair`)"))
     at = service.clock()
     return service.append(state, [ev.ClockStarted(round=state.current, minutes=minutes, at=at)], by, why)
 
@@ -37,7 +38,7 @@ def stop(service: Tournaments, tournament_id: str, *, by: str = "organiser", why
     state = service.load(tournament_id)
     clock = current(state)
     if clock is None or clock.stopped is not None:
-        raise BadInput(TournamentCode.BAD_CLOCK, _not(state, "running", "stop"))
+        raise _not(state, stopping=True)
     return service.append(state, [ev.ClockStopped(at=service.clock())], by, why)
 
 
@@ -45,17 +46,26 @@ def resume(service: Tournaments, tournament_id: str, *, by: str = "organiser", w
     state = service.load(tournament_id)
     clock = current(state)
     if clock is None or clock.stopped is None:
-        raise BadInput(TournamentCode.BAD_CLOCK, _not(state, "stopped", "resume"))
+        raise _not(state, stopping=False)
     return service.append(state, [ev.ClockResumed(at=service.clock())], by, why)
 
 
-def _not(state: Tournament, what: str, verb: str) -> str:
+def _not(state: Tournament, *, stopping: bool) -> BadInput:
+    """Why the clock cannot be stopped (``stopping``) or resumed now."""
     clock = current(state)
-    if clock is None:
-        return (f"round {state.current}'s clock was never started: nothing to {verb} "
-                f"(`referee tournament clock {state.id[:8]} start --minutes 50`)") if state.current else \
-            "no round is paired yet: there is no clock to " + verb
-    return f"round {clock.round}'s clock is not {what} (it is {'stopped' if clock.stopped else 'running'})"
+    if clock is not None:
+        template = (N_("round {round}'s clock is not running (it is stopped)") if stopping else
+                    N_("round {round}'s clock is not stopped (it is running)"))
+    elif state.current:
+        template = (N_("round {round}'s clock was never started: nothing to stop "
+                       "(`referee tournament clock {id} start --minutes 50`)") if stopping else
+                    N_("round {round}'s clock was never started: nothing to resume "
+                       "(`referee tournament clock {id} start --minutes 50`)"))
+    else:
+        template = (N_("no round is paired yet: there is no clock to stop") if stopping else
+                    N_("no round is paired yet: there is no clock to resume"))
+    return BadInput.said(TournamentCode.BAD_CLOCK, template, round=clock.round if clock else state.current,
+                         id=state.id[:8])
 
 
 def current(state: Tournament) -> Clock | None:

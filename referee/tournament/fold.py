@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from schemas import Outcome
 
+from ..i18n import N_
 from .events import (
     ClockResumed,
     ClockStarted,
@@ -38,6 +39,7 @@ from .events import (
     TranscriptAttached,
     TokensIssued,
 )
+from .said import Said
 
 
 @dataclass
@@ -152,7 +154,7 @@ class Tournament:
         return p.display or player if p else player
 
 
-class CorruptTournament(ValueError):
+class CorruptTournament(Said):
     """The records cannot be a tournament (a first record that is not ``created``, an event about a
     player or round that does not exist): a store edited behind the referee's back."""
 
@@ -163,15 +165,15 @@ def fold(records: Iterable[Record]) -> Tournament:
     for record in records:
         if state is None:
             if not isinstance(record.event, Created) or record.n != 1:
-                raise CorruptTournament("a tournament's first record must be 'created'")
+                raise CorruptTournament(N_("a tournament's first record must be 'created'"))
             state = Tournament(id=record.tournament, config=record.event, n=1, tiebreaks=record.event.tiebreaks)
             continue
         if record.n != state.n + 1:
-            raise CorruptTournament(f"record {record.n} follows record {state.n}")
+            raise CorruptTournament(N_("record {n} follows record {previous}"), n=record.n, previous=state.n)
         evolve(state, record)
         state.n = record.n
     if state is None:
-        raise CorruptTournament("a tournament has at least its 'created' record")
+        raise CorruptTournament(N_("a tournament has at least its 'created' record"))
     return state
 
 
@@ -191,7 +193,8 @@ def evolve(state: Tournament, record: Record) -> None:
             _player(state, player).display = display
         case RoundPaired(round=number, tables=tables, byes=byes, half_byes=half, absent=absent):
             if number != state.current + 1:
-                raise CorruptTournament(f"round {number} paired after round {state.current}")
+                raise CorruptTournament(N_("round {number} paired after round {current}"),
+                                        number=number, current=state.current)
             state.rounds.append(Round(number=number, tables=tables, byes=byes, paired_n=record.n, half_byes=half,
                                       absent=absent))
         case RoundClosed(round=number, results=results):
@@ -211,22 +214,23 @@ def evolve(state: Tournament, record: Record) -> None:
             state.tiebreaks = tiebreaks
         case PairingWithdrawn(round=number, table=table):
             if state.table(number, table) is None:
-                raise CorruptTournament(f"record {record.n} withdraws round {number} table {table}, which was not paired")
+                raise CorruptTournament(N_("record {n} withdraws round {number} table {table}, which was not paired"),
+                                        n=record.n, number=number, table=table)
             state.withdrawn[(number, table)] = record.n
         case HalfByeGranted(round=number, player=player):
             _player(state, player)
             state.half_byes.setdefault(number, []).append(player)
         case HalfByeCancelled(round=number, player=player):
             if player not in state.half_byes.get(number, []) or number <= state.current:
-                raise CorruptTournament(f"record {record.n} cancels a half-point bye of {player} in round {number} "
-                                        "that was not granted, or whose round is paired")
+                raise CorruptTournament(N_("record {n} cancels a half-point bye of {player} in round {number} that was not granted, or whose round is paired"),
+                                        n=record.n, player=player, number=number)
             state.half_byes[number].remove(player)
         case TranscriptAttached(round=number, table=table, match_id=match_id, replaces=replaces):
             rnd = _round(state, number)
             old = state.table(number, table)
             if old is None or old.match_id != replaces:
-                raise CorruptTournament(f"record {record.n} attaches a match to round {number} table {table}, which "
-                                        f"was not paired, or not with match {replaces}")
+                raise CorruptTournament(N_("record {n} attaches a match to round {number} table {table}, which was not paired, or not with match {replaces}"),
+                                        n=record.n, number=number, table=table, replaces=replaces)
             rnd.tables = tuple(Table(table=t.table, seats=t.seats, match_id=match_id) if t.table == table else t
                                for t in rnd.tables)
             state.attached[(number, table)] = record.n
@@ -236,46 +240,47 @@ def evolve(state: Tournament, record: Record) -> None:
             for token in issued:
                 if (token.role == "player") != (token.player is not None) or (
                         token.player is not None and token.player not in state.players):
-                    raise CorruptTournament(f"record {record.n} issues a token to no registered player")
+                    raise CorruptTournament(N_("record {n} issues a token to no registered player"), n=record.n)
             for digest in revoked:
                 state.revoked.setdefault(digest, record.n)
         case ResultReported(round=number, table=table, player=player, outcome=outcome):
             t = state.table(number, table)
             if t is None or player not in t.seats:
-                raise CorruptTournament(f"record {record.n} reports a result of round {number} table {table} for "
-                                        f"{player}, who is not seated there")
+                raise CorruptTournament(N_("record {n} reports a result of round {number} table {table} for {player}, who is not seated there"),
+                                        n=record.n, number=number, table=table, player=player)
             state.reports.setdefault((number, table), {})[player] = (outcome, record.n)
         case ResultAgreed(round=number, table=table, outcome=outcome):
             if state.table(number, table) is None:
-                raise CorruptTournament(f"record {record.n} agrees a result of round {number} table {table}, which "
-                                        "was not paired")
+                raise CorruptTournament(N_("record {n} agrees a result of round {number} table {table}, which was not paired"),
+                                        n=record.n, number=number, table=table)
             _set(state, number, table, Result(outcome=outcome, source="reported", n=record.n), correction=False)
         case ClockStarted(round=number, minutes=minutes, at=at):
             if number != state.current or number < 1:
-                raise CorruptTournament(f"record {record.n} starts round {number}'s clock in round {state.current}")
+                raise CorruptTournament(N_("record {n} starts round {number}'s clock in round {current}"),
+                                        n=record.n, number=number, current=state.current)
             _when(record.n, at)
             state.clock = Clock(round=number, minutes=minutes, started=at)
         case ClockStopped(at=at):
             if state.clock is None or state.clock.stopped is not None:
-                raise CorruptTournament(f"record {record.n} stops a round clock that is not running")
+                raise CorruptTournament(N_("record {n} stops a round clock that is not running"), n=record.n)
             _when(record.n, at)
             state.clock.stopped = at
         case ClockResumed(at=at):
             if state.clock is None or state.clock.stopped is None:
-                raise CorruptTournament(f"record {record.n} resumes a round clock that is not stopped")
+                raise CorruptTournament(N_("record {n} resumes a round clock that is not stopped"), n=record.n)
             state.clock.paused += max(0, _when(record.n, at) - seconds(state.clock.stopped))
             state.clock.stopped = None
         case Created():
-            raise CorruptTournament(f"record {record.n} creates the tournament again")
+            raise CorruptTournament(N_("record {n} creates the tournament again"), n=record.n)
         case _:
-            raise CorruptTournament(f"record {record.n}: unknown event {event!r}")
+            raise CorruptTournament(N_("record {n}: unknown event {event!r}"), n=record.n, event=event)
 
 
 def _when(n: int, at: str) -> int:
     try:
         return seconds(at)
     except ValueError:
-        raise CorruptTournament(f"record {n}: {at!r} is not a recorded time") from None
+        raise CorruptTournament(N_("record {n}: {at!r} is not a recorded time"), n=n, at=at) from None
 
 
 def _from_table(res: TableResult, n: int) -> Result:
@@ -295,11 +300,11 @@ def _set(state: Tournament, number: int, table: int, result: Result, *, correcti
 def _player(state: Tournament, player: str) -> Player:
     p = state.players.get(player)
     if p is None:
-        raise CorruptTournament(f"no player {player!r}")
+        raise CorruptTournament(N_("no player {player!r}"), player=player)
     return p
 
 
 def _round(state: Tournament, number: int) -> Round:
     if not 1 <= number <= state.current:
-        raise CorruptTournament(f"no round {number}")
+        raise CorruptTournament(N_("no round {number}"), number=number)
     return state.rounds[number - 1]

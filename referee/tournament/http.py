@@ -53,6 +53,7 @@ from schemas.tournament import (
 
 from ..auth import Principal, check_admin
 from ..errors import BadInput, StorageError
+from ..i18n import N_
 from ..store import StoreError
 from ..web import ERRORS, SECURITY, pieces
 from .access import Entrant, TournamentAccess
@@ -465,7 +466,7 @@ def _player_history(request: Request[Any, Any, Any], tid: str, pid: str) -> tupl
 
     access, who = _who(request, tid)
     if who.role == "player" and who.player != pid:
-        raise Forbidden(AuthCode.FORBIDDEN, "a player's token reads that player's own page only")
+        raise Forbidden.said(AuthCode.FORBIDDEN, N_("a player's token reads that player's own page only"))
     referee = request.app.state.hall.access().referee
     found = of_tournament(referee, who.tournament, pid)
     state = access.service.load(who.tournament)
@@ -522,7 +523,8 @@ def _resumed(last_event_id: str | None) -> int:
         return 0
     text = last_event_id.strip()
     if not (text.isascii() and text.isdigit()):
-        raise BadInput(EventsCode.BAD_LAST_EVENT_ID, f"Last-Event-ID must be the number of an event, not {last_event_id!r}")
+        raise BadInput.said(EventsCode.BAD_LAST_EVENT_ID, N_("Last-Event-ID must be the number of an event, not {last_event_id!r}"),
+                            last_event_id=last_event_id)
     return int(text)
 
 

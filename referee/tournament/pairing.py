@@ -37,8 +37,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from ..i18n import N_
+from .said import Said
 
-class PairingError(ValueError):
+
+class PairingError(Said):
     """The field cannot be paired as asked (too few players, a table size the game cannot seat)."""
 
 
@@ -90,7 +93,7 @@ def swiss(entrants: Sequence[Entrant], met: set[frozenset[str]], seed: int, roun
     """A Swiss round (see the module's docstring). ``colours``: whether the first-seat preference enters
     the matching (default: for fields of up to :data:`COLOUR_FIELD` players)."""
     if len(entrants) < 2:
-        raise PairingError(f"a Swiss round needs two players or more; {len(entrants)} can play")
+        raise PairingError(N_("a Swiss round needs two players or more; {n} can play"), n=len(entrants))
     import rustworkx as rx
 
     standing = sorted(entrants, key=lambda e: (e.rank, e.id))
@@ -156,7 +159,7 @@ def swiss(entrants: Sequence[Entrant], met: set[frozenset[str]], seed: int, roun
     if not full and (len(matching) * 2 < m or _has_rematch(matching, nodes, met)):
         matching = solve(True)
     if len(matching) * 2 < m:  # cannot happen in a complete graph
-        raise PairingError("the field could not be paired")
+        raise PairingError(N_("the field could not be paired"))
     tables: list[tuple[int, tuple[str, ...]]] = []
     byes: list[str] = []
     for i, j in sorted(tuple(sorted(p)) for p in matching):
@@ -189,13 +192,14 @@ def berger(players: Sequence[str], round_: int) -> Pairing:
     An odd field gets a bye seat (the last number): whoever meets it has the bye."""
     field = list(players)
     if len(field) < 2:
-        raise PairingError(f"a round-robin needs two players or more; {len(field)} can play")
+        raise PairingError(N_("a round-robin needs two players or more; {n} can play"), n=len(field))
     if len(field) % 2:
         field.append(BYE)
     n = len(field)
     rounds = n - 1
     if not 1 <= round_ <= rounds:
-        raise PairingError(f"a round-robin of {len(players)} players has {rounds} rounds, not {round_}")
+        raise PairingError(N_("a round-robin of {n} players has {rounds} rounds, not {round}"),
+                           n=len(players), rounds=rounds, round=round_)
     half = n // 2
     start = ((round_ - 1) * half) % rounds  # 0-based position of the round's first player
     q = [field[(start + k) % rounds] for k in range(rounds)]
@@ -216,11 +220,12 @@ def berger(players: Sequence[str], round_: int) -> Pairing:
 def table_sizes(n: int, size: int, least: int) -> list[int]:
     """Sizes of tables for ``n`` players at up to ``size`` seats, as even as possible, larger first."""
     if n < least:
-        raise PairingError(f"{n} players cannot fill a table of {least} or more")
+        raise PairingError(N_("{n} players cannot fill a table of {least} or more"), n=n, least=least)
     count = -(-n // size)
     base, extra = divmod(n, count)
     if base < least:
-        raise PairingError(f"{n} players cannot sit at tables of {least} to {size} seats")
+        raise PairingError(N_("{n} players cannot sit at tables of {least} to {size} seats"),
+                           n=n, least=least, size=size)
     return [base + 1] * extra + [base] * (count - extra)
 
 

@@ -20,13 +20,15 @@ import msgspec
 from schemas import NAME_MAX, Outcome
 from schemas.tournament import SeatReport
 
-from ..errors import BadInput, NotFound
+from ..errors import BadInput
+from ..i18n import N_
 from ..inputs import check_text
 from . import events as ev
 from .codes import TournamentCode
 from .fold import Tournament
 from .service import Tournaments
-from .standings import Standings, paired_so_far, standings
+from .lookup import paired_table
+from .standings import Standings, standings
 from .words import parse_result
 
 #: the reason an agreed result carries (what ``words`` prints in brackets)
@@ -54,18 +56,15 @@ def report(service: Tournaments, tournament_id: str, round_: int, table: int, se
     """``seat``'s report of round ``round_`` table ``table``'s result (:func:`.words.parse_result`'s words),
     and the agreement when every seat has now reported the same."""
     state = service.load(tournament_id)
-    t = state.table(round_, table)
-    if t is None:
-        raise NotFound(TournamentCode.NO_TABLE, f"round {round_} has no table {table}" if 1 <= round_ <= state.current
-                       else f"round {round_} has not been paired ({paired_so_far(state.current)})")
+    t = paired_table(state, round_, table)
     key = (round_, table)
     if key in state.withdrawn:
-        raise BadInput(TournamentCode.WITHDRAWN, f"round {round_} table {table}'s pairing was withdrawn (record "
-                       f"{state.withdrawn[key]}): it has no result to report")
+        raise BadInput.said(TournamentCode.WITHDRAWN, N_("round {round} table {table}'s pairing was withdrawn (record {withdrawn}): it has no result to report"),
+                            round=round_, table=table, withdrawn=state.withdrawn[key])
     seat = check_text(seat, "the seat (--seat)", NAME_MAX).strip()
     if seat not in t.seats:
-        raise BadInput(TournamentCode.NOT_SEATED, f"{seat!r} is not seated at round {round_} table {table}; its seats: "
-                       f"{', '.join(t.seats)}")
+        raise BadInput.said(TournamentCode.NOT_SEATED, N_("{seat!r} is not seated at round {round} table {table}; its seats: {items}"),
+                            seat=seat, round=round_, table=table, items=', '.join(t.seats))
     outcome = msgspec.structs.replace(parse_result(result, t.seats, scores), reason=REPORTED)
     _refuse_settled(service, state, key)
     now = state.reports.get(key, {})
@@ -94,9 +93,8 @@ def _refuse_settled(service: Tournaments, state: Tournament, key: Key) -> None:
     if res is not None:
         whose = {"reported": "agreed by the seats", "arbiter": "the arbiter's", "correction": "a correction",
                  "log": "from its match's log"}.get(res.source, res.source)
-        raise BadInput(TournamentCode.HAS_RESULT, f"round {round_} table {table}'s result counts already "
-                       f"({words(res.outcome)}; {whose}, record {res.n}): reports are taken until a result counts; "
-                       f"the organiser corrects it (`tournament result T {round_} {table} RESULT --correct --reason \"...\"`)")
+        raise BadInput.said(TournamentCode.HAS_RESULT, N_('round {round} table {table}\'s result counts already ({result}; {whose}, record {n}): reports are taken until a result counts; the organiser corrects it (`tournament result T {round} {table} RESULT --correct --reason "..."`)'),
+                            round=round_, table=table, result=words(res.outcome), whose=whose, n=res.n)
     t = state.table(round_, table)
     live = None
     if t is not None and t.match_id is not None and round_ == state.current and not state.rounds[-1].closed:
@@ -104,8 +102,8 @@ def _refuse_settled(service: Tournaments, state: Tournament, key: Key) -> None:
 
         live = outcome(summary_for(service.referee, t.match_id))  # this table's match alone
     if live is not None:
-        raise BadInput(TournamentCode.HAS_RESULT, f"round {round_} table {table}'s match has a result in its log "
-                       f"({words(live)}): a table played on the system is not reported")
+        raise BadInput.said(TournamentCode.HAS_RESULT, N_("round {round} table {table}'s match has a result in its log ({result}): a table played on the system is not reported"),
+                            round=round_, table=table, result=words(live))
 
 
 def sides(state: Tournament, key: Key, seats: Sequence[str]) -> list[tuple[Outcome, list[str]]]:

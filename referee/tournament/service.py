@@ -22,6 +22,7 @@ from schemas import NAME_MAX, SEED_MAX, TEXT_MAX, TITLE_MAX, Outcome
 from ..config import new_match_id, utc_now
 from ..engine.codes import CardsCode, StoreCode
 from ..errors import BadInput, ConflictError, NotFound, StorageError
+from ..i18n import N_
 from ..inputs import check_text, same_head
 from ..service import Referee
 from ..store import (Conflict, MatchSummary, StoredAnnotation, StoredEntry, StoredMatch, StoredToken,
@@ -30,8 +31,10 @@ from . import events as ev
 from . import pairing, tiebreaks
 from .events import Table
 from .fold import CorruptTournament, Tournament, evolve, fold
+from .said import corrupt
 from .words import parse_forfeit, parse_manual, parse_places, parse_points, parse_result
-from .standings import Explanation, Standings, TableKey, explain, paired_so_far, standings
+from .lookup import paired_table
+from .standings import Explanation, Standings, TableKey, explain, standings
 from .codes import TournamentCode
 
 #: the most records ``--as-of`` (``as_of`` over HTTP) may count
@@ -43,7 +46,8 @@ ROUND_MAX = 100_000
 def _check_upto(upto: int | None) -> None:
     """``--as-of`` is a count of records: from 1 up to a bound (the HTTP route's) no store reaches."""
     if upto is not None and not 1 <= upto <= RECORDS_MAX:
-        raise BadInput(TournamentCode.BAD_RECORD, f"--as-of counts records from 1 to {RECORDS_MAX:,}, not {upto}")
+        raise BadInput.said(TournamentCode.BAD_RECORD, N_("--as-of counts records from 1 to {records_max:,}, not {upto}"),
+                            records_max=RECORDS_MAX, upto=upto)
 
 
 DEFAULT_TIEBREAKS: dict[str, tuple[str, ...]] = {
@@ -103,9 +107,10 @@ class Tournaments:
         if len(candidates) == 1:
             return candidates[0]
         if len(candidates) > 1:
-            raise BadInput(TournamentCode.AMBIGUOUS_ID, f"{tournament_id!r} starts {len(candidates)} tournament ids "
-                           f"({', '.join(t.id for t in candidates[:5])}); type more of it")
-        raise NotFound(TournamentCode.NOT_FOUND, f"no tournament {tournament_id!r} (see `referee tournament list`)")
+            raise BadInput.said(TournamentCode.AMBIGUOUS_ID, N_("{tournament_id!r} starts {n} tournament ids ({items}); type more of it"),
+                                tournament_id=tournament_id, n=len(candidates), items=', '.join(t.id for t in candidates[:5]))
+        raise NotFound.said(TournamentCode.NOT_FOUND, N_("no tournament {tournament_id!r} (see `referee tournament list`)"),
+                            tournament_id=tournament_id)
 
     def records(self, tournament_id: str, upto: int | None = None) -> list[ev.Record]:
         tid = self.resolve(tournament_id).id
@@ -116,8 +121,8 @@ class Tournaments:
         try:
             return [ev.decode(r.body) for r in rows]
         except msgspec.DecodeError as exc:
-            raise StorageError(TournamentCode.CORRUPT, f"tournament {tid}: a record cannot be read ({exc}); "
-                               "run `referee tournament audit`") from None
+            raise StorageError.said(TournamentCode.CORRUPT, N_("tournament {tid}: a record cannot be read ({exc}); run `referee tournament audit`"),
+                                    tid=tid, exc=exc) from None
 
     def load(self, tournament_id: str, upto: int | None = None) -> Tournament:
         """The tournament folded from its records (``upto``: the first that many only)."""
@@ -125,7 +130,7 @@ class Tournaments:
         try:
             return fold(self.records(tournament_id, upto))
         except CorruptTournament as exc:
-            raise StorageError(TournamentCode.CORRUPT, f"the tournament's records do not fold: {exc}") from None
+            raise corrupt(exc) from None
 
     def anchored(self, tournament_id: str, upto: int | None = None) -> tuple[Tournament, str]:
         """:meth:`load`, and the head of the whole record read (:func:`.audit.head_hash`: the same rows)."""
@@ -138,7 +143,7 @@ class Tournaments:
         try:
             return fold(self._decoded(tid, rows if upto is None else rows[:upto])), head
         except CorruptTournament as exc:
-            raise StorageError(TournamentCode.CORRUPT, f"the tournament's records do not fold: {exc}") from None
+            raise corrupt(exc) from None
 
     def every(self) -> list[Tournament]:
         return [self.load(t.id) for t in self.store.list_tournaments()]
@@ -199,46 +204,50 @@ class Tournaments:
         service never opens a path it is given (a client of the server must not name the server's files)."""
         check_text(name, "the tournament's name", TITLE_MAX)
         if not name.strip():
-            raise BadInput(TournamentCode.BAD_NAME, "a tournament needs a name (e.g. referee tournament new \"Club Cup\" --game by_all_means)")
+            raise BadInput.said(TournamentCode.BAD_NAME, N_('a tournament needs a name (e.g. referee tournament new "Club Cup" --game by_all_means)'))
         g = self.referee.game(game)
         if format not in ev.FORMATS:
-            raise BadInput(TournamentCode.BAD_FORMAT, f"format must be {', '.join(ev.FORMATS)}, not {format!r}")
+            raise BadInput.said(TournamentCode.BAD_FORMAT, N_("format must be {items}, not {format!r}"),
+                                items=', '.join(ev.FORMATS), format=format)
         if format != "pods" and g.min_players > 2:
-            raise BadInput(TournamentCode.BAD_FORMAT, f"{g.id} needs {g.min_players} players or more a table: use --format pods")
+            raise BadInput.said(TournamentCode.BAD_FORMAT, N_("{game} needs {min_players} players or more a table: use --format pods"),
+                                game=g.id, min_players=g.min_players)
         size = table_size if table_size is not None else (g.max_players if format == "pods" else 2)
         if format != "pods" and size != 2:
-            raise BadInput(TournamentCode.BAD_TABLE_SIZE, f"--table-size is for pods; a {format} table has 2 seats")
+            raise BadInput.said(TournamentCode.BAD_TABLE_SIZE, N_("--table-size is for pods; a {format} table has 2 seats"),
+                                format=format)
         if format == "pods" and not g.min_players <= size <= g.max_players:
-            raise BadInput(TournamentCode.BAD_TABLE_SIZE, f"{g.name} seats {g.min_players} to {g.max_players} at a table, "
-                           f"not {size}")
+            raise BadInput.said(TournamentCode.BAD_TABLE_SIZE, N_("{game} seats {min_players} to {max_players} at a table, not {size}"),
+                                game=g.name, min_players=g.min_players, max_players=g.max_players, size=size)
         if format != "pods" and g.max_players < 2:
-            raise BadInput(TournamentCode.BAD_FORMAT, f"{g.id} is not played two to a table")
+            raise BadInput.said(TournamentCode.BAD_FORMAT, N_("{game} is not played two to a table"), game=g.id)
         if rounds is not None and not 1 <= rounds <= 100:
-            raise BadInput(TournamentCode.BAD_ROUNDS, f"--rounds must be from 1 to 100, not {rounds}")
+            raise BadInput.said(TournamentCode.BAD_ROUNDS, N_("--rounds must be from 1 to 100, not {rounds}"), rounds=rounds)
         try:
             names = tiebreaks_checked(tiebreaks or DEFAULT_TIEBREAKS[format])
         except ValueError as exc:
             raise BadInput(TournamentCode.BAD_TIEBREAK, str(exc)) from None
         if seed is not None and not 0 <= seed <= SEED_MAX:
-            raise BadInput(TournamentCode.BAD_SEED, f"a seed is a whole number from 0 to {SEED_MAX:,}, not {seed}")
+            raise BadInput.said(TournamentCode.BAD_SEED, N_("a seed is a whole number from 0 to {seed_max:,}, not {seed}"),
+                                seed_max=SEED_MAX, seed=seed)
         if chance not in ("physical", "digital"):
-            raise BadInput(TournamentCode.BAD_CHANCE, f"chance must be physical or digital, not {chance!r}")
+            raise BadInput.said(TournamentCode.BAD_CHANCE, N_("chance must be physical or digital, not {chance!r}"),
+                                chance=chance)
         if cards_text is None and cards is not None and cards not in g.card_sets:
             known = ", ".join(sorted(g.card_sets)) or "none"
-            raise BadInput(CardsCode.NOT_BUNDLED, f"card set {cards!r} is not bundled with {g.id} ({known}) and no "
-                           "card file's text came with it: `tournament new --cards FILE` reads an existing file and "
-                           "sends its text (over HTTP: cards_text)")
+            raise BadInput.said(CardsCode.NOT_BUNDLED, N_("card set {cards!r} is not bundled with {game} ({known}) and no card file's text came with it: `tournament new --cards FILE` reads an existing file and sends its text (over HTTP: cards_text)"),
+                                cards=cards, game=g.id, known=known)
         if cards_text is not None and cards is None:
             cards = "inline"
         if unplayed not in ev.UNPLAYED:
-            raise BadInput(TournamentCode.BAD_UNPLAYED, f"--unplayed is simple (a bye gives its points and no opponent) "
-                           f"or fide (FIDE C.07: a dummy opponent with the player's own score), not {unplayed!r}")
+            raise BadInput.said(TournamentCode.BAD_UNPLAYED, N_("--unplayed is simple (a bye gives its points and no opponent) or fide (FIDE C.07: a dummy opponent with the player's own score), not {unplayed!r}"),
+                                unplayed=unplayed)
         if direct_encounter not in ev.ENCOUNTERS:
-            raise BadInput(TournamentCode.BAD_DIRECT_ENCOUNTER, "--direct-encounter is partial (the games some of the "
-                           f"level players played) or fide (level unless all of them met), not {direct_encounter!r}")
+            raise BadInput.said(TournamentCode.BAD_DIRECT_ENCOUNTER, N_("--direct-encounter is partial (the games some of the level players played) or fide (level unless all of them met), not {direct_encounter!r}"),
+                                direct_encounter=direct_encounter)
         if undo not in ev.UNDO_POLICIES:
-            raise BadInput(TournamentCode.BAD_UNDO_POLICY,
-                           f"the undo policy of the matches is any, own_last or arbiter, not {undo!r}")
+            raise BadInput.said(TournamentCode.BAD_UNDO_POLICY, N_("the undo policy of the matches is any, own_last or arbiter, not {undo!r}"),
+                                undo=undo)
         # the match settings are checked once here (made-up seats, set up as a match would be), not at the
         # first pairing
         probe = [f"p{i}" for i in range(max(g.min_players, 2 if format != "pods" else size))]
@@ -246,7 +255,8 @@ class Tournaments:
             self.referee._bind(*self.referee.build_config(g.id, probe, options=dict(options or {}), cards=cards,
                                                           cards_text=cards_text, chance=chance))
         except (ValueError, TypeError, LookupError) as exc:  # card text the game's own code could not take
-            raise BadInput(TournamentCode.BAD_CONFIG, f"{g.id} cannot set up this tournament's matches: {exc}") from None
+            raise BadInput.said(TournamentCode.BAD_CONFIG, N_("{game} cannot set up this tournament's matches: {exc}"),
+                                game=g.id, exc=exc) from None
         for key, value in (options or {}).items():
             check_text(key, "an option's name", NAME_MAX)
             check_text(value, f"option {key}", TEXT_MAX)
@@ -289,14 +299,16 @@ class Tournaments:
         player = check_text(player, "a player's name", NAME_MAX).strip()
         if known:
             if player not in state.players:
-                raise NotFound(TournamentCode.UNKNOWN_PLAYER, f"no player {player!r} in {state.config.name}; players: "
-                               f"{', '.join(state.players) or 'none yet'}")
+                raise NotFound.said(TournamentCode.UNKNOWN_PLAYER,
+                                    N_("no player {player!r} in {name}; players: {players}") if state.players
+                                    else N_("no player {player!r} in {name}; players: none yet"),
+                                    player=player, name=state.config.name, players=", ".join(state.players))
             return player
         if not player or not all(c.isalnum() or c in "_-" for c in player) or player in ("arbiter", "spectator"):
-            raise BadInput(TournamentCode.BAD_PLAYER, f"player name {player!r} is not usable: letters, digits, '_' or '-' "
-                           "(it is the player's seat name in every match), and not arbiter or spectator")
+            raise BadInput.said(TournamentCode.BAD_PLAYER, N_("player name {player!r} is not usable: letters, digits, '_' or '-' (it is the player's seat name in every match), and not arbiter or spectator"),
+                                player=player)
         if player in state.players:
-            raise BadInput(TournamentCode.DUPLICATE_PLAYER, f"{player!r} is already registered")
+            raise BadInput.said(TournamentCode.DUPLICATE_PLAYER, N_("{player!r} is already registered"), player=player)
         return player
 
     def add_player(self, tournament_id: str, player: str, *, display: str = "", by: str = "organiser",
@@ -305,22 +317,22 @@ class Tournaments:
         state = self.load(tournament_id)
         player = self._check_player(state, player, known=False)
         check_text(display, "the display name", TITLE_MAX)
-        if state.config.format == "round-robin" and state.rounds and (why_not := _late_refusal(state, extra=1)):
-            raise BadInput(TournamentCode.LATE_ENTRY, why_not)
+        if state.config.format == "round-robin" and state.rounds and (refused := _late_refusal(state, extra=1)):
+            raise refused
         return self._append(state, [ev.PlayerAdded(player=player, display=display)], by, why)
 
     def drop(self, tournament_id: str, player: str, *, by: str = "organiser", why: str = "") -> Tournament:
         state = self.load(tournament_id)
         player = self._check_player(state, player, known=True)
         if state.players[player].dropped:
-            raise BadInput(TournamentCode.ALREADY_DROPPED, f"{player} has already dropped")
+            raise BadInput.said(TournamentCode.ALREADY_DROPPED, N_("{player} has already dropped"), player=player)
         return self._append(state, [ev.PlayerDropped(player=player)], by, why)
 
     def undrop(self, tournament_id: str, player: str, *, by: str = "organiser", why: str = "") -> Tournament:
         state = self.load(tournament_id)
         player = self._check_player(state, player, known=True)
         if not state.players[player].dropped:
-            raise BadInput(TournamentCode.NOT_DROPPED, f"{player} has not dropped")
+            raise BadInput.said(TournamentCode.NOT_DROPPED, N_("{player} has not dropped"), player=player)
         return self._append(state, [ev.PlayerUndropped(player=player)], by, why)
 
     def rename(self, tournament_id: str, player: str, display: str, *, by: str = "organiser", why: str = "") -> Tournament:
@@ -341,23 +353,23 @@ class Tournaments:
     def withdraw(self, tournament_id: str, round_: int, table: int, *, by: str = "arbiter", why: str = "") -> Tournament:
         """Withdraw a table's pairing before it has a result: its match is void for the standings."""
         state = self.load(tournament_id)
-        _paired_table(state, round_, table)
+        paired_table(state, round_, table)
         key = (round_, table)
         if key in state.withdrawn:
-            raise BadInput(TournamentCode.WITHDRAWN, f"round {round_} table {table}'s pairing was withdrawn already "
-                           f"(record {state.withdrawn[key]})")
+            raise BadInput.said(TournamentCode.WITHDRAWN, N_("round {round} table {table}'s pairing was withdrawn already (record {withdrawn})"),
+                                round=round_, table=table, withdrawn=state.withdrawn[key])
         if round_ != state.current or state.rounds[-1].closed:
-            raise BadInput(TournamentCode.ROUND_CLOSED, f"round {round_} is closed: its tables have their results; "
-                           "change one with `tournament result ... --correct`")
+            raise BadInput.said(TournamentCode.ROUND_CLOSED, N_("round {round} is closed: its tables have their results; change one with `tournament result ... --correct`"),
+                                round=round_)
         live = self.outcomes(state)[0]
         if key in state.results or key in live:
             from ..outcome import words
 
             now = state.results[key].outcome if key in state.results else live[key]
-            raise BadInput(TournamentCode.HAS_RESULT, f"round {round_} table {table} has a result ({words(now)}): a "
-                           "pairing is withdrawn before its result; correct the result instead (--correct)")
+            raise BadInput.said(TournamentCode.HAS_RESULT, N_("round {round} table {table} has a result ({result}): a pairing is withdrawn before its result; correct the result instead (--correct)"),
+                                round=round_, table=table, result=words(now))
         if not why.strip():
-            raise BadInput(TournamentCode.REASON_NEEDED, "withdrawing a pairing needs a reason (--reason \"...\")")
+            raise BadInput.said(TournamentCode.REASON_NEEDED, N_('withdrawing a pairing needs a reason (--reason "...")'))
         return self._append(state, [ev.PairingWithdrawn(round=round_, table=table)], by, why)
 
     def grant_half_bye(self, tournament_id: str, player: str, round_: int, *, by: str = "organiser",
@@ -367,19 +379,21 @@ class Tournaments:
         player = self._check_player(state, player, known=True)
         cfg = state.config
         if cfg.format == "round-robin":
-            raise BadInput(TournamentCode.NO_HALF_BYE, "a round-robin's schedule is fixed by its Berger tables: a player "
-                           "who cannot play a round is not paired around; record that table's result instead")
+            raise BadInput.said(TournamentCode.NO_HALF_BYE, N_("a round-robin's schedule is fixed by its Berger tables: a player who cannot play a round is not paired around; record that table's result instead"))
         if round_ <= state.current:
-            raise BadInput(TournamentCode.ROUND_PAIRED, f"round {round_} is paired already (rounds 1..{state.current} "
-                           "are): a half-point bye is granted before its round is paired")
+            raise BadInput.said(TournamentCode.ROUND_PAIRED, N_("round {round} is paired already (rounds 1..{current} are): a half-point bye is granted before its round is paired"),
+                                round=round_, current=state.current)
         if cfg.rounds and round_ > cfg.rounds:
-            raise BadInput(TournamentCode.BAD_ROUND, f"the tournament has {cfg.rounds} rounds, not {round_}")
+            raise BadInput.said(TournamentCode.BAD_ROUND, N_("the tournament has {rounds} rounds, not {round}"),
+                                rounds=cfg.rounds, round=round_)
         if round_ > ROUND_MAX:  # the HTTP route's bound; a tournament without planned rounds has no other
-            raise BadInput(TournamentCode.BAD_ROUND, f"a round is numbered from 1 to {ROUND_MAX:,}, not {round_}")
+            raise BadInput.said(TournamentCode.BAD_ROUND, N_("a round is numbered from 1 to {round_max:,}, not {round}"),
+                                round_max=ROUND_MAX, round=round_)
         if state.players[player].dropped:
-            raise BadInput(TournamentCode.DROPPED, f"{player} has dropped")
+            raise BadInput.said(TournamentCode.DROPPED, N_("{player} has dropped"), player=player)
         if player in state.half_byes.get(round_, []):
-            raise BadInput(TournamentCode.HAS_HALF_BYE, f"{player} has a half-point bye for round {round_} already")
+            raise BadInput.said(TournamentCode.HAS_HALF_BYE, N_("{player} has a half-point bye for round {round} already"),
+                                player=player, round=round_)
         return self._append(state, [ev.HalfByeGranted(round=round_, player=player)], by, why)
 
     def cancel_half_bye(self, tournament_id: str, player: str, round_: int, *, by: str = "organiser",
@@ -388,10 +402,11 @@ class Tournaments:
         state = self.load(tournament_id)
         player = self._check_player(state, player, known=True)
         if player not in state.half_byes.get(round_, []):
-            raise BadInput(TournamentCode.NO_HALF_BYE, f"{player} has no half-point bye for round {round_} to cancel")
+            raise BadInput.said(TournamentCode.NO_HALF_BYE, N_("{player} has no half-point bye for round {round} to cancel"),
+                                player=player, round=round_)
         if round_ <= state.current:
-            raise BadInput(TournamentCode.ROUND_PAIRED, f"round {round_} is paired already: its half-point byes stand "
-                           "(correct a result instead)")
+            raise BadInput.said(TournamentCode.ROUND_PAIRED, N_("round {round} is paired already: its half-point byes stand (correct a result instead)"),
+                                round=round_)
         return self._append(state, [ev.HalfByeCancelled(round=round_, player=player)], by, why)
 
     # -- the round being played --------------------------------------------------------------------
@@ -466,10 +481,15 @@ class Tournaments:
         outcomes, seqs, blocks = self.live(state)
         if blocks:
             b = blocks[0]
-            more = f" (and {len(blocks) - 1} more: {', '.join(str(x.table) for x in blocks[1:])})" if len(blocks) > 1 else ""
-            where = f" (match {b.match_id})" if b.match_id else ""
-            raise BadInput(TournamentCode.ROUND_OPEN, f"round {b.round} table {b.table}{where} blocks the next "
-                           f"round: {b.why}{more}", {"tables": [x.table for x in blocks]})
+            template = (N_("round {round} table {table} (match {match}) blocks the next round: {why} (and {n} more: {tables})")
+                        if b.match_id and len(blocks) > 1 else
+                        N_("round {round} table {table} (match {match}) blocks the next round: {why}") if b.match_id else
+                        N_("round {round} table {table} blocks the next round: {why} (and {n} more: {tables})")
+                        if len(blocks) > 1 else N_("round {round} table {table} blocks the next round: {why}"))
+            err = BadInput.said(TournamentCode.ROUND_OPEN, template, round=b.round, table=b.table, match=b.match_id,
+                                why=b.why, n=len(blocks) - 1, tables=", ".join(str(x.table) for x in blocks[1:]))
+            err.detail = {"tables": [x.table for x in blocks]}
+            raise err
         rnd = state.rounds[-1]
         results = []
         for t in state.played(rnd):
@@ -485,7 +505,7 @@ class Tournaments:
         state = self.load(tournament_id)
         closing = self._close(state)
         if not closing:
-            raise BadInput(TournamentCode.NOTHING_OPEN, "no round is open (pair one with `tournament pair`)")
+            raise BadInput.said(TournamentCode.NOTHING_OPEN, N_("no round is open (pair one with `tournament pair`)"))
         return self._append(state, closing, by, why)
 
     # -- pairing ---------------------------------------------------------------------------------------
@@ -558,7 +578,7 @@ class Tournaments:
                                     least=g.min_players)
             return pairing.swiss(entrants, set(self._met(state)), cfg.seed, number)
         except pairing.PairingError as exc:
-            raise BadInput(TournamentCode.CANNOT_PAIR, str(exc)) from None
+            raise BadInput.said(TournamentCode.CANNOT_PAIR, exc.template, **exc.values) from None
 
     def pair(self, tournament_id: str, *, by: str = "organiser", why: str = "", dry_run: bool = False,
              tokens: bool = True, manual: str | None = None) -> Paired:
@@ -569,23 +589,22 @@ class Tournaments:
         cfg = state.config
         number = state.current + 1
         if cfg.cards is not None and cfg.cards_text is None and cfg.cards not in self.referee.game(cfg.game).card_sets:
-            raise BadInput(CardsCode.NOT_BUNDLED, f"this tournament's card set {cfg.cards!r} is not bundled with {cfg.game}: "
-                           "it was recorded as a file's name, and a tournament's matches never read a file by its name "
-                           "(create the tournament again with --cards FILE, which keeps the file's text)")
+            raise BadInput.said(CardsCode.NOT_BUNDLED, N_("this tournament's card set {cards!r} is not bundled with {game}: it was recorded as a file's name, and a tournament's matches never read a file by its name (create the tournament again with --cards FILE, which keeps the file's text)"),
+                                cards=cfg.cards, game=cfg.game)
         if cfg.rounds and number > cfg.rounds:
-            raise BadInput(TournamentCode.ALL_ROUNDS_PAIRED, f"all {cfg.rounds} rounds are paired; "
-                           "`tournament close` closes the last one")
+            raise BadInput.said(TournamentCode.ALL_ROUNDS_PAIRED, N_("all {rounds} rounds are paired; `tournament close` closes the last one"),
+                                rounds=cfg.rounds)
         if cfg.format == "round-robin" and number > max(1, len(state.players) - 1 + len(state.players) % 2):
-            raise BadInput(TournamentCode.ALL_ROUNDS_PAIRED, "every player has met every other: the round-robin is complete")
-        if cfg.format == "round-robin" and (why_not := _late_refusal(state, extra=0)):
-            raise BadInput(TournamentCode.LATE_ENTRY, why_not)
+            raise BadInput.said(TournamentCode.ALL_ROUNDS_PAIRED, N_("every player has met every other: the round-robin is complete"))
+        if cfg.format == "round-robin" and (refused := _late_refusal(state, extra=0)):
+            raise refused
         closing = self._close(state)
         if closing:
             evolve(state, ev.Record(tournament=state.id, n=state.n + 1, by=by, event=closing[0]))
             state.n += 1
         if len(state.active()) < 2:
-            raise BadInput(TournamentCode.TOO_FEW_PLAYERS, f"{len(state.active())} active players: register more with "
-                           "`tournament player add`")
+            raise BadInput.said(TournamentCode.TOO_FEW_PLAYERS, N_("{n} active players: register more with `tournament player add`"),
+                                n=len(state.active()))
         absent: list[str] = []
         extra_half: list[str] = []
         if manual is not None:
@@ -651,11 +670,11 @@ class Tournaments:
         replaces it from now on and keeps it in the record. Returns the tournament and the standings after
         that round before and after."""
         state = self.load(tournament_id)
-        t = _paired_table(state, round_, table)
+        t = paired_table(state, round_, table)
         key = (round_, table)
         if key in state.withdrawn:
-            raise BadInput(TournamentCode.WITHDRAWN, f"round {round_} table {table}'s pairing was withdrawn (record "
-                           f"{state.withdrawn[key]}): it has no result")
+            raise BadInput.said(TournamentCode.WITHDRAWN, N_("round {round} table {table}'s pairing was withdrawn (record {withdrawn}): it has no result"),
+                                round=round_, table=table, withdrawn=state.withdrawn[key])
         outcome = parse_forfeit(result, t.seats) if forfeit else parse_result(result, t.seats, scores)
         live = self.outcomes(state)[0]
         has = key in state.results or key in live
@@ -663,13 +682,13 @@ class Tournaments:
             now = state.results[key].outcome if key in state.results else live[key]
             from ..outcome import words
 
-            raise BadInput(TournamentCode.HAS_RESULT, f"round {round_} table {table} has a result already ({words(now)}); "
-                           "to change it, record a correction: --correct --reason \"...\"")
+            raise BadInput.said(TournamentCode.HAS_RESULT, N_('round {round} table {table} has a result already ({result}); to change it, record a correction: --correct --reason "..."'),
+                                round=round_, table=table, result=words(now))
         if correct and not has:
-            raise BadInput(TournamentCode.NOTHING_TO_CORRECT, f"round {round_} table {table} has no result to correct; "
-                           "record it without --correct")
+            raise BadInput.said(TournamentCode.NOTHING_TO_CORRECT, N_("round {round} table {table} has no result to correct; record it without --correct"),
+                                round=round_, table=table)
         if correct and not why.strip():
-            raise BadInput(TournamentCode.REASON_NEEDED, "a correction needs a reason (--reason \"...\")")
+            raise BadInput.said(TournamentCode.REASON_NEEDED, N_('a correction needs a reason (--reason "...")'))
         before = standings(state, round_, live)
         event: ev.Event = (ev.ResultCorrected(round=round_, table=table, outcome=outcome, forfeit=forfeit) if correct
                            else ev.ResultRecorded(round=round_, table=table, outcome=outcome, forfeit=forfeit))
@@ -707,7 +726,8 @@ class Tournaments:
         from . import export
 
         if fmt not in export.FORMATS:
-            raise BadInput(TournamentCode.BAD_FORMAT, f"--format must be {', '.join(export.FORMATS)}, not {fmt!r}")
+            raise BadInput.said(TournamentCode.BAD_FORMAT, N_("--format must be {items}, not {fmt!r}"),
+                                items=', '.join(export.FORMATS), fmt=fmt)
         state, head = self.anchored(tournament_id, as_of)
         live = self.outcomes(state)[0] if as_of is None else {}
         try:
@@ -760,29 +780,21 @@ def open_disputes(notes: Sequence[Any]) -> list[int]:
     return sorted(open_)
 
 
-def _late_refusal(state: Tournament, *, extra: int) -> str:
-    """Why a round-robin under way cannot take (``extra``) another late entry ('' if it can). Berger tables
+def _late_refusal(state: Tournament, *, extra: int) -> BadInput | None:
+    """Why a round-robin under way cannot take (``extra``) another late entry (None if it can). Berger tables
     fix every pairing of every round from the players' numbers; an odd field has one spare number, the
     bye's, so one late entry can take it: from their first round they meet whoever the bye was to meet
     (the games of the rounds before stay unplayed). An even field has none."""
     field = [p for p, x in state.players.items() if x.entered == 1]
     late = [p for p, x in state.players.items() if x.entered > 1]
     if len(late) + extra == 0:
-        return ""
+        return None
     if len(field) % 2 == 0:
-        return (f"a round-robin of {len(field)} players (an even field) has no free Berger number once round 1 "
-                "is paired: a late entry would change every pairing already made; start a new round-robin")
+        return BadInput.said(TournamentCode.LATE_ENTRY, N_(
+            "a round-robin of {n} players (an even field) has no free Berger number once round 1 is paired: a late "
+            "entry would change every pairing already made; start a new round-robin"), n=len(field))
     if len(late) + extra > 1:
-        return (f"the round-robin's one free Berger number (the bye's) is taken by {late[0]}: no further late "
-                "entry can join it")
-    return ""
-
-
-def _paired_table(state: Tournament, round_: int, table: int) -> Table:
-    """Round ``round_``'s table ``table`` (a result or a withdrawal names one), or NotFound saying which
-    rounds were paired."""
-    t = state.table(round_, table)
-    if t is None:
-        raise NotFound(TournamentCode.NO_TABLE, f"round {round_} has no table {table}" if 1 <= round_ <= state.current
-                       else f"round {round_} has not been paired ({paired_so_far(state.current)})")
-    return t
+        return BadInput.said(TournamentCode.LATE_ENTRY, N_(
+            "the round-robin's one free Berger number (the bye's) is taken by {player}: no further late entry can "
+            "join it"), player=late[0])
+    return None

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..errors import BadInput
+from ..i18n import N_
 from .service import Tournaments
 from .codes import TournamentCode
 
@@ -131,12 +132,15 @@ def make(t: Tournaments, tournament_id: str, round_: int, base: str, *, by: str 
 
     state = t.load(tournament_id)
     if not 1 <= round_ <= state.current:
-        raise BadInput(TournamentCode.NO_SUCH_ROUND, f"round {round_} of tournament {state.id} is not paired "
-                       + (f"(rounds paired: 1 to {state.current})" if state.current else "(no round is paired yet: "
-                          "`referee tournament pair` first)"))
+        raise BadInput.said(TournamentCode.NO_SUCH_ROUND,
+                            N_("round {round} of tournament {id} is not paired (rounds paired: 1 to {current})")
+                            if state.current else
+                            N_("round {round} of tournament {id} is not paired (no round is paired yet: "
+                               "`referee tournament pair` first)"), round=round_, id=state.id, current=state.current)
     rnd = state.round(round_)
     if not rnd.tables:
-        raise BadInput(TournamentCode.NO_TABLES, f"round {round_} of tournament {state.id} has no table (byes only)")
+        raise BadInput.said(TournamentCode.NO_TABLES, N_("round {round} of tournament {id} has no table (byes only)"),
+                            round=round_, id=state.id)
     cfg = state.config
     sheets = {x.table: sheet(template(t.referee.configuration, cfg.game, cards=cfg.cards, cards_text=cfg.cards_text,
                                       players=x.seats, options=cfg.options), cfg.name, round_, x.table)

@@ -20,6 +20,7 @@ import msgspec
 
 from ..auth import hash_token
 from ..errors import BadInput, StorageError
+from ..i18n import N_
 from ..store import StoredTournamentEvent, StoredTournamentToken, StoreError
 from . import events as ev
 from .fold import Tournament
@@ -73,11 +74,13 @@ def parse_rotate(state: Tournament, words: Sequence[str]) -> list[Whose]:
         elif w.startswith("player:") and w[7:] in state.players:
             out.append(("player", w[7:]))
         elif w.startswith("player:"):
-            raise BadInput(TournamentCode.NO_SUCH_PLAYER, f"--rotate {w}: {w[7:]!r} is not a player of tournament "
-                           f"{state.id} (players: {', '.join(state.players) or 'none'})")
+            raise BadInput.said(TournamentCode.NO_SUCH_PLAYER, N_("--rotate {w}: {player!r} is not a player of tournament {id} (players: {players})")
+                                if state.players else
+                                N_("--rotate {w}: {player!r} is not a player of tournament {id} (players: none)"),
+                                w=w, player=w[7:], id=state.id, players=", ".join(state.players))
         else:
-            raise BadInput(TournamentCode.BAD_ROTATE, f"--rotate {w!r} is not organiser, spectator, players, all "
-                           "or player:NAME")
+            raise BadInput.said(TournamentCode.BAD_ROTATE, N_("--rotate {w!r} is not organiser, spectator, players, all or player:NAME"),
+                                w=w)
     return list(dict.fromkeys(out))
 
 
@@ -101,8 +104,8 @@ def issue(t: Tournaments, tournament_id: str, rotate: Sequence[Whose] = (), *, o
         try:
             t.store.add_tournament_tokens(rows)
         except StoreError as exc:
-            raise StorageError(StoreCode.FAILED, f"could not record the tournament's tokens: {exc} (the record "
-                               "naming them is written: issue them again with --rotate)") from None
+            raise StorageError.said(StoreCode.FAILED, N_("could not record the tournament's tokens: {exc} (the record naming them is written: issue them again with --rotate)"),
+                                    exc=exc) from None
     shown = list(dict.fromkeys([*wanted, *fresh]))
     return state, [Holder(role=r, player=p, token=minted.get((r, p))) for r, p in shown]
 
@@ -115,8 +118,8 @@ def revoked(rows: Sequence[StoredTournamentEvent], token_hash: str) -> bool:
             try:
                 event = ev.decode(row.body).event
             except msgspec.DecodeError:
-                raise StorageError(TournamentCode.CORRUPT, f"tournament {row.tournament_id}: record {row.n} cannot "
-                                   "be read; run `referee tournament audit`") from None
+                raise StorageError.said(TournamentCode.CORRUPT, N_("tournament {tournament_id}: record {n} cannot be read; run `referee tournament audit`"),
+                                        tournament_id=row.tournament_id, n=row.n) from None
             if isinstance(event, ev.TokensIssued) and token_hash in event.revoked:
                 return True
     return False

@@ -16,6 +16,7 @@ import msgspec
 from schemas import TITLE_MAX, Outcome
 
 from ..errors import BadInput
+from ..i18n import N_
 from ..inputs import check_text
 from . import events as ev
 from .codes import TournamentCode
@@ -33,26 +34,26 @@ def parse_points(text: str) -> ev.Points:
         key, sep, value = item.partition("=")
         key = key.strip()
         if not sep or key not in ("win", "draw", "loss", "bye", "half"):
-            raise BadInput(TournamentCode.BAD_POINTS, f"points {item!r}: expected win=N, draw=N, loss=N, bye=N or "
-                           "half=N (a half-point bye's; default a draw's), e.g. --points win=3,draw=1,loss=0,bye=3 "
-                           "or win=1,draw=0.5")
+            raise BadInput.said(TournamentCode.BAD_POINTS, N_("points {item!r}: expected win=N, draw=N, loss=N, bye=N or half=N (a half-point bye's; default a draw's), e.g. --points win=3,draw=1,loss=0,bye=3 or win=1,draw=0.5"),
+                                item=item)
         if key in values:
-            raise BadInput(TournamentCode.BAD_POINTS, f"points: {key} is given twice")
+            raise BadInput.said(TournamentCode.BAD_POINTS, N_("points: {key} is given twice"), key=key)
         number = value.strip()
         try:
             if not number or len(number) > 12 or not all(c.isdigit() or c in "./" for c in number):
                 raise ValueError(number)
             values[key] = Fraction(number)
         except (ValueError, ZeroDivisionError):
-            raise BadInput(TournamentCode.BAD_POINTS, f"points {item!r}: {number!r} is not a number of points (a whole "
-                           "number, a decimal like 0.5 or a fraction like 1/2)") from None
+            raise BadInput.said(TournamentCode.BAD_POINTS, N_("points {item!r}: {number!r} is not a number of points (a whole number, a decimal like 0.5 or a fraction like 1/2)"),
+                                item=item, number=number) from None
         if not 0 <= values[key] <= 1000:
-            raise BadInput(TournamentCode.BAD_POINTS, f"points {item!r}: from 0 to 1000")
+            raise BadInput.said(TournamentCode.BAD_POINTS, N_("points {item!r}: from 0 to 1000"), item=item)
     unit = 1
     for v in values.values():
         unit = lcm(unit, v.denominator)
     if unit > 1000:
-        raise BadInput(TournamentCode.BAD_POINTS, f"points {text!r}: fractions finer than 1/1000 of a point are not kept")
+        raise BadInput.said(TournamentCode.BAD_POINTS, N_("points {text!r}: fractions finer than 1/1000 of a point are not kept"),
+                            text=text)
     if unit == 1:
         return msgspec.structs.replace(ev.Points(), **{k: int(v) for k, v in values.items()})
     # a fractional scale: what is not given keeps its default value in points (win 3, draw 1, loss 0, a win's bye)
@@ -66,8 +67,8 @@ def parse_places(text: str) -> tuple[int, ...]:
     out = []
     for item in (p.strip() for p in text.split(",") if p.strip()):
         if not item.isdigit() or int(item) > 1000:
-            raise BadInput(TournamentCode.BAD_PLACES, f"places {text!r}: expected whole numbers from 0 to 1000 for "
-                           "1st, 2nd, ... (e.g. --places 4,2,1,0)")
+            raise BadInput.said(TournamentCode.BAD_PLACES, N_("places {text!r}: expected whole numbers from 0 to 1000 for 1st, 2nd, ... (e.g. --places 4,2,1,0)"),
+                                text=text)
         out.append(int(item))
     return tuple(out)
 
@@ -80,12 +81,14 @@ def parse_result(text: str, seats: Sequence[str], scores: Mapping[str, int] | No
     sc = dict(scores) if scores else None
     for who in sc or {}:
         if who not in seats:
-            raise BadInput(TournamentCode.BAD_RESULT, f"a score for {who!r}, who is not at this table ({', '.join(seats)})")
+            raise BadInput.said(TournamentCode.BAD_RESULT, N_("a score for {who!r}, who is not at this table ({items})"),
+                                who=who, items=', '.join(seats))
 
     def seat(name: str) -> str:
         name = name.strip()
         if name not in seats:
-            raise BadInput(TournamentCode.BAD_RESULT, f"{name!r} is not at this table; its players: {', '.join(seats)}")
+            raise BadInput.said(TournamentCode.BAD_RESULT, N_("{name!r} is not at this table; its players: {items}"),
+                                name=name, items=', '.join(seats))
         return name
 
     if word == "draw":
@@ -98,12 +101,12 @@ def parse_result(text: str, seats: Sequence[str], scores: Mapping[str, int] | No
         ranking = tuple(tuple(seat(s) for s in level.split("=")) for level in word[5:].split(">"))
         named = [s for level in ranking for s in level]
         if sorted(named) != sorted(seats):
-            raise BadInput(TournamentCode.BAD_RESULT, f"a ranking names every player at the table once "
-                           f"({', '.join(seats)}), e.g. rank:{'>'.join(seats)}")
+            raise BadInput.said(TournamentCode.BAD_RESULT, N_("a ranking names every player at the table once ({items}), e.g. rank:{ranking}"),
+                                items=', '.join(seats), ranking='>'.join(seats))
         return Outcome(winners=ranking[0], reason="arbiter", kind="ranking", ranking=ranking, scores=sc)
     names = word[4:] if word.startswith("win:") else word
     if not names:
-        raise BadInput(TournamentCode.BAD_RESULT, "expected win:PLAYER, draw, rank:A>B=C, team-win or team-loss")
+        raise BadInput.said(TournamentCode.BAD_RESULT, N_("expected win:PLAYER, draw, rank:A>B=C, team-win or team-loss"))
     winners = tuple(seat(s) for s in names.split(","))
     return Outcome(winners=winners, reason="arbiter", kind="win", scores=sc)
 
@@ -132,8 +135,8 @@ def parse_forfeit(text: str, seats: Sequence[str]) -> Outcome:
         return Outcome(winners=(), reason="double forfeit", kind="team_loss")
     name = word[4:] if word.startswith("win:") else word
     if name not in seats:
-        raise BadInput(TournamentCode.BAD_RESULT, f"a forfeit is won by a player at the table ({', '.join(seats)}) or "
-                       f"by nobody (none), not {word!r}: e.g. --forfeit win:{seats[0]}")
+        raise BadInput.said(TournamentCode.BAD_RESULT, N_("a forfeit is won by a player at the table ({items}) or by nobody (none), not {word!r}: e.g. --forfeit win:{first}"),
+                            items=', '.join(seats), word=word, first=seats[0])
     return Outcome(winners=(name,), reason="forfeit", kind="win")
 
 
@@ -162,32 +165,36 @@ def parse_manual(text: str, state: Tournament, granted: Sequence[str], *, least:
     seen: dict[str, str] = {}
     items = [i.strip() for line in text.splitlines() for i in line.split(",") if i.strip()]
     if not items:
-        raise BadInput(TournamentCode.BAD_PAIRING, "--manual names the round's tables, e.g. alice-bob,carol-dave,eve-bye")
+        raise BadInput.said(TournamentCode.BAD_PAIRING, N_("--manual names the round's tables, e.g. alice-bob,carol-dave,eve-bye"))
     for item in items:
         names = [n.strip() for n in item.split("-")]
         if len(names) == 2 and names[1] in _ALONE:
             getattr(out, _ALONE[names[1]]).append(names[0])
             names = names[:1]
         elif not least <= len(names) <= most:
-            raise BadInput(TournamentCode.BAD_PAIRING, f"table {item!r} seats {len(names)}: a table here seats {least}"
-                           + (f" to {most}" if most != least else "") + " players (a player alone: NAME-bye, "
-                           "NAME-half or NAME-absent)")
+            raise BadInput.said(TournamentCode.BAD_PAIRING,
+                                N_("table {item!r} seats {n}: a table here seats {least} to {most} players (a player "
+                                   "alone: NAME-bye, NAME-half or NAME-absent)") if most != least else
+                                N_("table {item!r} seats {n}: a table here seats {least} players (a player alone: "
+                                   "NAME-bye, NAME-half or NAME-absent)"), item=item, n=len(names), least=least, most=most)
         else:
             out.tables.append(tuple(names))
         for name in names:
             if name not in state.players:
-                raise BadInput(TournamentCode.UNKNOWN_PLAYER, f"{name!r} in {item!r} is not a player of "
-                               f"{state.config.name}; players: {', '.join(state.players)}")
+                raise BadInput.said(TournamentCode.UNKNOWN_PLAYER, N_("{name!r} in {item!r} is not a player of {tournament}; players: {items}"),
+                                    name=name, item=item, tournament=state.config.name, items=', '.join(state.players))
             if state.players[name].dropped:
-                raise BadInput(TournamentCode.DROPPED, f"{name} in {item!r} has dropped (undrop them first)")
+                raise BadInput.said(TournamentCode.DROPPED, N_("{name} in {item!r} has dropped (undrop them first)"),
+                                    name=name, item=item)
             if name in granted:
-                raise BadInput(TournamentCode.HAS_HALF_BYE, f"{name} in {item!r} has a half-point bye for this round "
-                               "already (cancel it first to pair them)")
+                raise BadInput.said(TournamentCode.HAS_HALF_BYE, N_("{name} in {item!r} has a half-point bye for this round already (cancel it first to pair them)"),
+                                    name=name, item=item)
             if name in seen:
-                raise BadInput(TournamentCode.BAD_PAIRING, f"{name} is named twice: in {seen[name]!r} and {item!r}")
+                raise BadInput.said(TournamentCode.BAD_PAIRING, N_("{name} is named twice: in {seen!r} and {item!r}"),
+                                    name=name, seen=seen[name], item=item)
             seen[name] = item
     missing = [p for p in state.active() if p not in seen and p not in granted]
     if missing:
-        raise BadInput(TournamentCode.BAD_PAIRING, f"the pairing leaves out {', '.join(missing)}: every player still in "
-                       "the tournament is at a table or alone (NAME-bye, NAME-half, NAME-absent)")
+        raise BadInput.said(TournamentCode.BAD_PAIRING, N_("the pairing leaves out {items}: every player still in the tournament is at a table or alone (NAME-bye, NAME-half, NAME-absent)"),
+                            items=', '.join(missing))
     return out

@@ -1,0 +1,112 @@
+"""The tournament's refusals in the reader's language (issue 29, item 5): said through the catalog, Russian
+under ``REFEREE_LANG=ru``, the English message and ``--json`` as before; every template said names only
+fields its call gives (a field missing would be an internal error instead of the refusal)."""
+
+from __future__ import annotations
+
+import ast
+import glob
+import json
+import os
+import string
+
+import pytest
+
+from conftest import ROOT
+from referee import i18n
+
+
+@pytest.fixture
+def russian(monkeypatch):
+    monkeypatch.setenv("REFEREE_LANG", "ru")
+    yield
+    i18n.use("en")
+
+
+@pytest.fixture
+def english(monkeypatch):
+    for name in ("REFEREE_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
+    yield
+    i18n.use("en")
+
+
+def _said_calls():
+    for path in sorted(glob.glob(os.path.join(ROOT, "referee", "tournament", "*.py"))):
+        with open(path, encoding="utf-8") as fh:
+            tree = ast.parse(fh.read())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "said":
+                given = {k.arg for k in node.keywords}
+                for n in ast.walk(node.args[1]):
+                    if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "N_":
+                        yield os.path.basename(path), node.lineno, n.args[0].value, given
+
+
+def test_every_template_the_tournament_says_is_given_its_fields():
+    calls = list(_said_calls())
+    assert len(calls) > 100
+    missing = [(f, line, t) for f, line, t, given in calls
+               if {name for _, name, _, _ in string.Formatter().parse(t) if name} - given]
+    assert missing == []
+
+
+def _tournament(cli) -> str:
+    r = cli("tournament", "new", "Cup", "--game", "by_all_means")
+    assert r.code == 0, r.err
+    tid = r.out.strip().splitlines()[-1]
+    for p in ("alice", "bob"):
+        assert cli("tournament", "player", "add", tid, p).code == 0
+    return tid
+
+
+REFUSALS = [  # (arguments after the tournament's id, what English says, what Russian says)
+    (("tournament", "result", "{t}", "9", "1", "draw"), "round 9 has not been paired (no round has been yet)",
+     "жеребьёвки 9-го тура не было"),
+    (("tournament", "clock", "{t}", "stop"), "no round is paired yet: there is no clock to stop",
+     "часов нет, останавливать нечего"),
+    (("tournament", "tokens", "{t}", "--rotate", "player:zed"),
+     "--rotate player:zed: 'zed' is not a player of tournament", "не играет в турнире"),
+    (("tournament", "pair", "{t}", "--manual", "alice-bob-carol"), "table 'alice-bob-carol' seats 3: a table here "
+     "seats 2 players", "за столом 'alice-bob-carol' игроков: 3"),
+]
+
+
+@pytest.mark.parametrize("args,english_text,russian_text", REFUSALS, ids=[a[1] for a, _, _ in REFUSALS])
+def test_a_tournament_refusal_reads_in_russian_and_as_before_in_english(cli, english, monkeypatch, args,
+                                                                       english_text, russian_text):
+    tid = _tournament(cli)
+    argv = [a.format(t=tid) for a in args]
+    en = cli(*argv)
+    assert en.code in (2, 3) and english_text in en.err
+    monkeypatch.setenv("REFEREE_LANG", "ru")
+    ru = cli(*argv)
+    assert ru.code == en.code and russian_text in ru.err and "ошибка" in ru.err and english_text not in ru.err
+
+
+def test_the_message_http_and_json_carry_is_english_whatever_the_language(tmp_path, english):
+    from referee.errors import NotFound
+    from referee.service import Referee
+    from referee.store.sqlite import SqliteStore
+    from referee.tournament.service import Tournaments
+
+    service = Tournaments(Referee(SqliteStore(str(tmp_path / "r.db"))))
+    tid = service.create("Cup", game="by_all_means", players=["alice", "bob"]).id
+    i18n.use("ru")
+    with pytest.raises(NotFound) as caught:
+        service.record_result(tid, 9, 1, "draw")
+    assert caught.value.message == "round 9 has not been paired (no round has been yet)"
+    assert caught.value.text(i18n.gettext) == "жеребьёвки 9-го тура не было (не было ещё ни одной жеребьёвки)"
+
+
+def test_records_that_do_not_fold_are_refused_whole_in_the_readers_language(english):
+    from referee.tournament.fold import CorruptTournament, fold
+    from referee.tournament.said import corrupt
+
+    with pytest.raises(CorruptTournament) as caught:
+        fold([])
+    assert str(caught.value) == "a tournament has at least its 'created' record"
+    i18n.use("ru")
+    err = corrupt(caught.value)
+    assert err.message == "the tournament's records do not fold: a tournament has at least its 'created' record"
+    assert err.text(i18n.gettext) == "записи турнира не сводятся: у турнира должна быть хотя бы запись 'created'"
