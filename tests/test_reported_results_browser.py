@@ -64,8 +64,10 @@ def test_the_console_lists_a_disagreement_and_settles_it_from_a_phone(request):
             buttons[1].click()
             _wait(driver, lambda: "recorded as the organiser's result" in driver.find_element("id", "console-msg").text,
                   "the result recorded")
-            _wait(driver, lambda: driver.find_element("css selector", "#pairings-body tr[data-table='1']")
-                  .get_attribute("data-state") == "finished", "table 1 finished")
+            # read in one script: the live table redraws its rows, so a row found first may be gone by the read
+            _wait(driver, lambda: driver.execute_script(
+                "const r = document.querySelector(\"#pairings-body tr[data-table='1']\"); return r && r.dataset.state;")
+                  == "finished", "table 1 finished")
             assert not driver.find_element("id", "confirm").is_displayed()
             res = httpx.get(f"{live.url}/tournaments/{tid}/pairings", headers=org).json()["rounds"][0]["tables"][0]
             assert res["source"] == "arbiter" and res["result"].startswith(f"{b} won")
