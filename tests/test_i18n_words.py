@@ -29,7 +29,8 @@ def english(monkeypatch):
     i18n.use("en")
 
 
-#: the English words of the games' sentences (their catalog entries, fields left out): none may be left in a
+#: the English words of the games' sentences (their catalog entries in ``referee/games/*/words.py``, not the
+#: tournament's words, fields left out): none may be left in a
 #: Russian sentence, but in a printed name (``Bureau Specialist (tech)``, the office ``Wing A draw 3``,
 #: ``Passing the Hat``), an audit flag's recorded note or a quoted text, which are the match's own words
 _PRINTED = {"the", "draw", "buy", "tech", "science", "intelligence", "leadership", "will"}
@@ -43,7 +44,7 @@ def _vocabulary() -> set[str]:
         catalog = read_po(fh)
     words: set[str] = set()
     for m in catalog:
-        if any(where.endswith("words.py") for where, _ in m.locations):
+        if any(where.startswith("referee/games/") and where.endswith("/words.py") for where, _ in m.locations):
             for msgid in m.id if isinstance(m.id, tuple) else (m.id,):
                 words |= set(re.findall(r"[a-z]{3,}", re.sub(r"\{\w+\}", "", msgid)))
     return words
