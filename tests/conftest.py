@@ -243,3 +243,15 @@ def db_store(db):
     store = open_store(db)
     yield store
     store.close()
+
+
+@pytest.fixture
+def english(monkeypatch):
+    """No language asked for (``REFEREE_LANG`` and the locale's variables unset); the process's language is
+    English again afterwards. The i18n tests read the choice from this clean slate."""
+    from referee import i18n
+
+    for name in ("REFEREE_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
+    yield
+    i18n.use("en")

@@ -41,15 +41,6 @@ _MACHINE = re.compile(r"--[a-z]+|\b(?:alice|bob|[A-Z]\d+|R-[A-Z-]+|[a-z]+(?:_[a-
                       r"|show|log|line:N|annotate|rule|undo|fork|N)\b")
 
 
-@pytest.fixture
-def english(monkeypatch):
-    """No language asked for (the tests' own locale aside)."""
-    for name in ("REFEREE_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
-        monkeypatch.delenv(name, raising=False)
-    yield
-    i18n.use("en")
-
-
 def _import(cli, *args: str):
     r = cli(*args)
     assert r.code == 0, r.err

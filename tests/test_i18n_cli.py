@@ -17,14 +17,6 @@ from referee import i18n
 _CYRILLIC = re.compile("[а-яё]", re.I)
 
 
-@pytest.fixture
-def english(monkeypatch):
-    for name in ("REFEREE_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
-        monkeypatch.delenv(name, raising=False)
-    yield
-    i18n.use("en")
-
-
 def _commands():
     """Every command of the app (the groups' too), with its path, as typer builds them."""
     from cli import main

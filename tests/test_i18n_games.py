@@ -24,14 +24,6 @@ SPOKEN = ("by_all_means", "war_of_shadows", "copycat", "android", "xfiles_encoun
 FRAMEWORK = ("match/",)
 
 
-@pytest.fixture
-def english(monkeypatch):
-    for name in ("REFEREE_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
-        monkeypatch.delenv(name, raising=False)
-    yield
-    i18n.use("en")
-
-
 def _recorded_refusals(game: str, monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
     """(code, message) of every refusal the game's scenario files record."""
     from referee.scenario import run_file

@@ -268,7 +268,7 @@ from referee.i18n import N_, gettext, ngettext
 app = typer.Typer()
 
 class Refused(BadInput):
-    pass
+    """One of the planted module's errors."""
 
 @app.command()
 def hello(name: str = typer.Option("x", help="Who is greeted.")) -> None:

@@ -23,14 +23,6 @@ def russian(monkeypatch):
     i18n.use("en")
 
 
-@pytest.fixture
-def english(monkeypatch):
-    for name in ("REFEREE_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
-        monkeypatch.delenv(name, raising=False)
-    yield
-    i18n.use("en")
-
-
 def _said_calls():
     for path in sorted(glob.glob(os.path.join(ROOT, "referee", "tournament", "*.py"))):
         with open(path, encoding="utf-8") as fh:

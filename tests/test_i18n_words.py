@@ -20,15 +20,6 @@ NEUTRAL: frozenset[str] = frozenset()
 _CYRILLIC = re.compile("[а-яё]", re.IGNORECASE)
 
 
-@pytest.fixture
-def english(monkeypatch):
-    """No language asked for (the tests' own locale aside)."""
-    for name in ("REFEREE_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
-        monkeypatch.delenv(name, raising=False)
-    yield
-    i18n.use("en")
-
-
 #: the English words of the games' sentences (their catalog entries in ``referee/games/*/words.py``, not the
 #: tournament's words, fields left out): none may be left in a
 #: Russian sentence, but in a printed name (``Bureau Specialist (tech)``, the office ``Wing A draw 3``,

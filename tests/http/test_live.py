@@ -303,10 +303,8 @@ def servers(request, tmp_path):
     be had (it fails where REFEREE_REQUIRE_POSTGRES asks for it, as CI does; elsewhere it skips, and the
     fuzzing then runs on SQLite alone, as its PostgreSQL variant skipped before)."""
     dbs = {"sqlite": str(tmp_path / "r.db")}
-    try:
+    with contextlib.suppress(pytest.skip.Exception):
         dbs["postgres"] = request.getfixturevalue("pg_server").fresh(empty=True)
-    except pytest.skip.Exception:
-        pass
     with contextlib.ExitStack() as stack:
         yield {name: stack.enter_context(_serving(db)) for name, db in dbs.items()}
 
