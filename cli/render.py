@@ -87,6 +87,12 @@ def games(rows: Sequence[GameInfo]) -> None:
     con.print(gettext(N_("Show one game's notation: referee games GAME")))
 
 
+def _declared(text: str) -> str:
+    """A text a game declares (an option's help, an intent's description: English in the answer, as in its
+    JSON) in the reader's language."""
+    return gettext(text) if text else text
+
+
 def game(info: GameInfo) -> None:
     con = console()
     con.print(gettext(N_("[bold]{name}[/bold] ({id}, rules {rules}) — {summary}"), name=escape(info.name), id=info.id,
@@ -100,13 +106,13 @@ def game(info: GameInfo) -> None:
     table.add_column(gettext(N_("usage")), overflow="fold")
     table.add_column(gettext(N_("what it does")), overflow="fold")
     for verb in info.intents:
-        table.add_row(escape(verb.usage), escape(verb.doc))
+        table.add_row(escape(verb.usage), escape(_declared(verb.doc)))
     con.print(table)
     opts = new_table(title=gettext(N_("Options (--option name=value)")), title_justify="left")
     for col in (N_("option"), N_("default"), N_("choices"), N_("meaning")):
         opts.add_column(gettext(col), overflow="fold")
     for o in info.options:
-        opts.add_row(o.name, escape(fmt(o.default)), escape(", ".join(fmt(c) for c in o.choices)), escape(o.help))
+        opts.add_row(o.name, escape(fmt(o.default)), escape(", ".join(fmt(c) for c in o.choices)), escape(_declared(o.help)))
     con.print(opts)
 
 

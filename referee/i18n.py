@@ -234,7 +234,27 @@ def extracted() -> Catalog:
         for filename, lineno, message, comments, context in extract_from_dir(
                 str(_root() / sub), method_map=methods, keywords=keywords, comment_tags=("i18n:",)):
             catalog.add(message, locations=[(f"{sub}/{filename}", lineno)], auto_comments=comments, context=context)
+    for doc, where in intent_descriptions():
+        catalog.add(doc, locations=[where], auto_comments=["an intent's description (its docstring)"])
     return catalog
+
+
+def intent_descriptions() -> list[tuple[str, tuple[str, int]]]:
+    """Each game's intent descriptions, with where each is declared: an intent's description is its Struct's
+    docstring (the notation reads it, :func:`referee.engine.notation.describe`), which no keyword marks, so
+    the catalog takes them from the games themselves; shown through :func:`gettext` where they are shown."""
+    import inspect
+
+    from referee.engine import notation
+    from referee.games import all_games
+
+    out = []
+    for game in all_games():
+        for verb in notation.describe(game.intent_type).values():
+            if verb.doc:
+                path = Path(inspect.getsourcefile(verb.cls) or "").resolve().relative_to(_root()).as_posix()
+                out.append((verb.doc, (path, inspect.getsourcelines(verb.cls)[1])))
+    return out
 
 
 def extract() -> Path:

@@ -1,7 +1,11 @@
 """Each game's refusals in the reader's language (issue 29): every game that declares its refusal
 templates has each of them in the catalog, and every refusal its scenario files and bundled replays
 record is read through one of its code's templates, so a Russian reader gets it in Russian. War of
-Shadows' Ember Coast demo imports with every rejection in Russian and the same JSON either way."""
+Shadows' Ember Coast demo imports with every rejection in Russian and the same JSON either way.
+
+The games' own texts too: ``referee games GAME`` shows each intent's description and each option's help
+through the catalog, Russian under ``REFEREE_LANG=ru``, the games' English as before under ``--lang en``;
+``games --json`` is the same in every language; every such text of every game is in the catalog."""
 
 from __future__ import annotations
 
@@ -15,7 +19,7 @@ import pytest
 from conftest import ROOT  # noqa: F401 - cli is conftest's fixture
 from referee import i18n
 from referee.engine.messages import NO_MESSAGES
-from referee.games import get_game
+from referee.games import get_game, ids
 
 PO = os.path.join(ROOT, "referee", "locale", "ru", "LC_MESSAGES", "referee.po")
 #: the games whose refusals read in Russian: all five
@@ -98,3 +102,84 @@ def test_ember_coast_reads_in_russian_with_the_same_json(cli, english, monkeypat
     assert ru["match_id"] != en["match_id"] and en["rejected"] == 6
     # byte for byte once the match id (new in each database) is the same
     assert out["ru.json"].strip() == json.dumps(dict(en, match_id=ru["match_id"]), indent=2, ensure_ascii=False)
+
+
+# -- the games' own texts: intents' descriptions, options' help ----------------------------------------
+
+#: every registered game, for its intents' descriptions and options' help
+GAMES = ids()
+_CYRILLIC = re.compile("[а-яё]", re.I)
+#: a text of words, not a bare code (``B03``: an option whose help is the spec's ambiguity number alone)
+_WORDS = re.compile(r"[A-Za-z]{2,}")
+
+
+def _described(cli, game: str, *lang: str) -> dict:
+    r = cli(*lang, "games", game, "--json")
+    assert r.code == 0, r.err
+    return json.loads(r.out)
+
+
+def _rows(out: str) -> dict[str, list[str]]:
+    """Each table row of the output by its first cell: its cells, stripped (the output is not a terminal,
+    so no row is wrapped)."""
+    rows = {}
+    for line in out.splitlines():
+        if line.startswith("│"):
+            cells = [c.strip() for c in line.strip("│").split("│")]
+            rows[cells[0]] = cells
+    return rows
+
+
+def _shown(cli, game: str, *lang: str) -> tuple[dict, dict[str, list[str]]]:
+    info = _described(cli, game, "--lang", "en")
+    r = cli(*lang, "games", game)
+    assert r.code == 0, r.err
+    return info, _rows(r.out)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_russian_shows_every_intent_description_and_option_help_in_russian(cli, english, monkeypatch, game):
+    monkeypatch.setenv("REFEREE_LANG", "ru")
+    info, rows = _shown(cli, game)
+    assert info["intents"] and info["options"]
+    for verb in info["intents"]:
+        shown = rows[verb["usage"]][-1]
+        assert _CYRILLIC.search(shown) and shown != verb["doc"], (verb["verb"], shown)
+    for option in info["options"]:
+        shown = rows[option["name"]][-1]
+        if _WORDS.search(option["help"]):
+            assert _CYRILLIC.search(shown) and shown != option["help"], (option["name"], shown)
+        else:
+            assert shown == option["help"], option["name"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_english_shows_the_games_own_texts_as_before(cli, english, game):
+    info, rows = _shown(cli, game, "--lang", "en")
+    for verb in info["intents"]:
+        assert rows[verb["usage"]][-1] == verb["doc"]
+    for option in info["options"]:
+        assert rows[option["name"]][-1] == option["help"]
+    assert cli("--lang", "en", "games", game).out == cli("games", game).out  # no language asked for: English
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_games_json_is_the_same_in_every_language(cli, english, monkeypatch, game):
+    en = cli("games", game, "--json").out
+    monkeypatch.setenv("REFEREE_LANG", "ru")
+    assert cli("games", game, "--json").out == en
+    assert _CYRILLIC.search(cli("games", game).out)
+
+
+def test_every_games_text_is_in_the_catalog():
+    """An option added without its help marked, or an intent added to a game, is an entry the catalog lacks:
+    update the catalog (``python -m referee.i18n update``) and translate it."""
+    from referee.engine import notation
+
+    catalog = {m.id for m in i18n.extracted() if isinstance(m.id, str)}
+    missing = []
+    for game_id in GAMES:
+        game = get_game(game_id)
+        missing += [(game_id, v.verb) for v in notation.describe(game.intent_type).values() if v.doc not in catalog]
+        missing += [(game_id, o.name) for o in game.options().values() if _WORDS.search(o.help) and o.help not in catalog]
+    assert missing == []

@@ -6,9 +6,10 @@ from collections.abc import Mapping
 
 from referee.engine.decision import by_name, option
 from referee.engine.protocol import OptionSpec
+from referee.engine.speech import N_
 
 
 def option_specs() -> Mapping[str, OptionSpec]:
     return by_name([
-        option("stones", 10, help="stones in the pile at setup", rule="R1"),
+        option("stones", 10, help=N_("stones in the pile at setup"), rule="R1"),
     ])
