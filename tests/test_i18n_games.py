@@ -20,6 +20,7 @@ from conftest import ROOT  # noqa: F401 - cli is conftest's fixture
 from referee import i18n
 from referee.engine.messages import NO_MESSAGES
 from referee.games import get_game, ids
+from support.browser import browser, needs_chromium, wait_until  # noqa: F401  (browser: the shared Chromium)
 
 PO = os.path.join(ROOT, "referee", "locale", "ru", "LC_MESSAGES", "referee.po")
 #: the games whose refusals read in Russian: all five
@@ -183,3 +184,43 @@ def test_every_games_text_is_in_the_catalog():
         missing += [(game_id, v.verb) for v in notation.describe(game.intent_type).values() if v.doc not in catalog]
         missing += [(game_id, o.name) for o in game.options().values() if _WORDS.search(o.help) and o.help not in catalog]
     assert missing == []
+
+
+def test_the_seat_page_carries_each_games_move_descriptions_in_its_language():
+    """The seat's answer carries a move's description in English (its JSON is the same in every language): the
+    page's shell gives the page each game's descriptions in the page's language, none in English."""
+    from referee.engine import notation
+    from referee.seatpage import move_words, shell
+
+    russian = move_words("ru")
+    for game_id in GAMES:
+        verbs = notation.describe(get_game(game_id).intent_type)
+        assert sorted(russian[game_id]) == sorted(v for v, info in verbs.items() if info.doc)
+        assert all(_CYRILLIC.search(text) for text in russian[game_id].values()), game_id
+    assert move_words("en") == {} and "const MOVES = {};\n" in shell("en")
+    assert "const MOVES = " + json.dumps(russian, ensure_ascii=False, sort_keys=True)[:40] in shell("ru")
+
+
+@needs_chromium
+@pytest.mark.slow
+def test_a_seat_page_in_russian_says_what_each_move_does_in_russian(browser):  # noqa: F811
+    from referee.engine import notation
+    from referee.service import Referee
+    from referee.store.memory import MemoryStore
+    from support.apps import app_client
+    from support.live import LiveServer
+
+    english = {info.doc for info in notation.describe(get_game("by_all_means").intent_type).values()}
+    with i18n.speaking("ru"):
+        russian = {i18n.gettext(doc) for doc in english}
+    store = MemoryStore()
+    with app_client(lambda: Referee(store)) as client, LiveServer(client.app) as server:
+        made = client.post("/matches", json={"game": "by_all_means", "players": ["alice", "bob"], "seed": 7}).json()
+        mid, token = made["match"]["id"], made["tokens"]["seats"]["alice"]
+        shown = {}
+        for lang in ("ru", "en"):
+            browser.get(f"{server.url}/play/{mid}?lang={lang}#token={token}")
+            shown[lang] = wait_until(browser, f"return document.documentElement.lang === '{lang}' && "
+                                              "[...document.querySelectorAll('#moves .doc')].map(p => p.textContent);")
+    assert shown["ru"] and set(shown["ru"]) <= russian, shown["ru"]
+    assert shown["en"] and set(shown["en"]) <= english, shown["en"]

@@ -16,6 +16,26 @@ def _asset(package: str, name: str) -> str:
     return files(package).joinpath(name).read_text(encoding="utf-8")
 
 
+def move_words(lang: str) -> dict[str, dict[str, str]]:
+    """What each intent of each game does, in ``lang``, by game and verb: a move group of the seat's answer
+    carries its intent's description in English (the first line of its docstring, as the API's JSON does in
+    every language) and the page shows it from here in the page's language; empty in English."""
+    if lang == "en":
+        return {}
+    from ..engine import notation
+    from ..games import all_games
+    from ..i18n import gettext, speaking
+
+    out: dict[str, dict[str, str]] = {}
+    with speaking(lang):
+        for game in all_games():
+            for verb in notation.describe(game.intent_type).values():
+                first = (verb.doc.strip().splitlines() or [""])[0]
+                if first:
+                    out.setdefault(game.id, {})[verb.verb] = gettext(first)
+    return out
+
+
 @cache
 def shell(lang: str = "en", kept: bool = False) -> str:
     """The page in ``lang`` (:mod:`referee.pagelang`; ``kept`` when the address chose it): the same bytes
@@ -26,6 +46,8 @@ def shell(lang: str = "en", kept: bool = False) -> str:
     from ..pagelang import KEEP_FRAGMENT, prelude, switch, words
 
     viewer, seat = _asset('referee.viewer', 'viewer.js'), _asset(__name__, 'seat.js')
+    moves = json.dumps(move_words(lang), ensure_ascii=False, sort_keys=True)
+    moves = moves.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     with speaking(lang):
         # the words the sheet writes over a covered card, in another language after it
         covered = "" if lang == "en" else (
@@ -52,7 +74,7 @@ def shell(lang: str = "en", kept: bool = False) -> str:
             f'<details id="dispute"><summary>{t["Call the arbiter"]}</summary><textarea id="dispute-text" rows="2" '
             f'placeholder="{t["what is wrong with the current move"]}"></textarea>'
             f'<button id="dispute-send" type="button">{t["Call the arbiter"]}</button></details></section>'
-            f'<script>"use strict";\n{prelude(lang, viewer + seat, kept)}{KEEP_FRAGMENT}</script>'
+            f'<script>"use strict";\n{prelude(lang, viewer + seat, kept)}const MOVES = {moves};\n{KEEP_FRAGMENT}</script>'
             f"<script>{viewer}</script>"
             f"<script>{seat}</script></body></html>\n"
         )

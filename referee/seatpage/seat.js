@@ -142,7 +142,7 @@ function renderMoves(a) {
   for (const g of a.moves) {
     const grp = el('div', 'group'); grp.dataset.verb = g.verb;
     grp.append(el('h3', '', human(g.verb)));
-    if (g.doc) grp.append(el('p', 'doc', g.doc));
+    if (g.doc) grp.append(el('p', 'doc', (MOVES[a.game] || {})[g.verb] || g.doc));  // in the page's language
     const left = matching(g), chosen = picks[g.verb] || {};
     for (const key of Object.keys(chosen)) {
       const b = el('button', 'pick on'); b.type = 'button'; b.append(key + ': ', words(chosen[key]));
