@@ -88,15 +88,15 @@ def games(rows: Sequence[GameInfo]) -> None:
 
 
 def _declared(text: str) -> str:
-    """A text a game declares (an option's help, an intent's description: English in the answer, as in its
-    JSON) in the reader's language."""
+    """A text a game declares (its summary, an option's help, an intent's description: English in the answer,
+    as in its JSON) in the reader's language."""
     return gettext(text) if text else text
 
 
 def game(info: GameInfo) -> None:
     con = console()
     con.print(gettext(N_("[bold]{name}[/bold] ({id}, rules {rules}) — {summary}"), name=escape(info.name), id=info.id,
-                      rules=info.rules_version, summary=escape(info.summary)))
+                      rules=info.rules_version, summary=escape(_declared(info.summary))))
     con.print(gettext(N_("aliases: {aliases}; card sets: {sets} (default {default})"),
                       aliases=escape(', '.join(info.aliases) or '-'), sets=escape(', '.join(info.card_sets)),
                       default=escape(str(info.default_card_set))))

@@ -3,9 +3,10 @@ templates has each of them in the catalog, and every refusal its scenario files 
 record is read through one of its code's templates, so a Russian reader gets it in Russian. War of
 Shadows' Ember Coast demo imports with every rejection in Russian and the same JSON either way.
 
-The games' own texts too: ``referee games GAME`` shows each intent's description and each option's help
-through the catalog, Russian under ``REFEREE_LANG=ru``, the games' English as before under ``--lang en``;
-``games --json`` is the same in every language; every such text of every game is in the catalog."""
+The games' own texts too: ``referee games GAME`` shows the game's summary, each intent's description and
+each option's help through the catalog, Russian under ``REFEREE_LANG=ru``, the games' English as before
+under ``--lang en``; ``games --json`` is the same in every language; every such text of every game is in
+the catalog; a seat's page shows its moves' descriptions in the page's language."""
 
 from __future__ import annotations
 
@@ -132,10 +133,12 @@ def _rows(out: str) -> dict[str, list[str]]:
 
 
 def _shown(cli, game: str, *lang: str) -> tuple[dict, dict[str, list[str]]]:
+    """The game as ``games --json`` describes it (English), and the rows ``games GAME`` shows; the first
+    line's summary as the row ``""``."""
     info = _described(cli, game, "--lang", "en")
     r = cli(*lang, "games", game)
     assert r.code == 0, r.err
-    return info, _rows(r.out)
+    return info, {**_rows(r.out), "": [r.out.splitlines()[0].split(" — ", 1)[1]]}
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -143,6 +146,7 @@ def test_russian_shows_every_intent_description_and_option_help_in_russian(cli, 
     monkeypatch.setenv("REFEREE_LANG", "ru")
     info, rows = _shown(cli, game)
     assert info["intents"] and info["options"]
+    assert _CYRILLIC.search(rows[""][0]) and rows[""][0] != info["summary"]
     for verb in info["intents"]:
         shown = rows[verb["usage"]][-1]
         assert _CYRILLIC.search(shown) and shown != verb["doc"], (verb["verb"], shown)
@@ -157,6 +161,7 @@ def test_russian_shows_every_intent_description_and_option_help_in_russian(cli, 
 @pytest.mark.parametrize("game", GAMES)
 def test_english_shows_the_games_own_texts_as_before(cli, english, game):
     info, rows = _shown(cli, game, "--lang", "en")
+    assert rows[""] == [info["summary"]]
     for verb in info["intents"]:
         assert rows[verb["usage"]][-1] == verb["doc"]
     for option in info["options"]:
@@ -183,6 +188,7 @@ def test_every_games_text_is_in_the_catalog():
         game = get_game(game_id)
         missing += [(game_id, v.verb) for v in notation.describe(game.intent_type).values() if v.doc not in catalog]
         missing += [(game_id, o.name) for o in game.options().values() if _WORDS.search(o.help) and o.help not in catalog]
+        missing += [(game_id, "summary")] if game.summary not in catalog else []
     assert missing == []
 
 

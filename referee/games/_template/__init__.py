@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from referee.engine.protocol import GameBase, OptionSpec
+from referee.engine.speech import N_
 
 from .model import Event, Intent, State
 from .options import option_specs
@@ -53,7 +54,7 @@ class TemplateGame(GameBase):
     event_type = Event
     state_type = State
     rules_type = TemplateRules
-    summary = "Take 1-3 stones in turn; whoever takes the last one wins (the template of a game package)."
+    summary = N_("Take 1-3 stones in turn; whoever takes the last one wins (the template of a game package).")
 
     def options(self) -> Mapping[str, OptionSpec]:
         return option_specs()

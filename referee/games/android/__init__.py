@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from referee.engine.protocol import Capabilities, GameBase, OptionSpec
+from referee.engine.speech import N_
 
 from .data import CARD_TABLES
 from .messages import MESSAGES
@@ -49,7 +50,7 @@ class AndroidGame(GameBase):
     default_card_set = "demo"
     capabilities = Capabilities(confirmations=True, listing=True, opening=True, other_actors=("arbiter",))
     rulebook = RULEBOOK
-    summary = ("3-5 detectives investigate a murder in New Angeles over two weeks: follow leads, place "
+    summary = N_("3-5 detectives investigate a murder in New Angeles over two weeks: follow leads, place "
                "evidence on suspects, uncover the conspiracy (declared effects where the rulebook is cut off)")
 
     def options(self) -> Mapping[str, OptionSpec]:

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from referee.engine.protocol import Capabilities, GameBase, OptionSpec
+from referee.engine.speech import N_
 
 from .data import CARD_TABLES
 from .model import Event, Intent, State
@@ -50,7 +51,7 @@ class ByAllMeans(GameBase):
     capabilities = Capabilities(confirmations=True, listing=True, opening=True)
     rulebook = RULEBOOK
     messages = MESSAGES
-    summary = "Two players, reputation, influence and trust: 10 influence or the opponent's trust at 0 wins."
+    summary = N_("Two players, reputation, influence and trust: 10 influence or the opponent's trust at 0 wins.")
 
     def options(self) -> Mapping[str, OptionSpec]:
         return OPTION_MAP

@@ -30,6 +30,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee.engine.protocol import Capabilities, GameBase, OptionSpec
+from referee.engine.speech import N_
 
 from .data import CARD_TABLES
 from .messages import MESSAGES
@@ -59,7 +60,7 @@ class CopycatGame(GameBase):
     default_card_set = "demo"
     capabilities = Capabilities(listing=True, opening=True, other_actors=("table",))
     rulebook = RULEBOOK
-    summary = ("2-4 politicians build decks of cards and send workers into offices, buying cards from the street; "
+    summary = N_("2-4 politicians build decks of cards and send workers into offices, buying cards from the street; "
                "most VP after the round someone reaches 95, the last doctorate goes or round 11 ends")
 
     def options(self) -> Mapping[str, OptionSpec]:

@@ -41,6 +41,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from referee.engine.protocol import Capabilities, GameBase, OptionSpec
+from referee.engine.speech import N_
 
 from .data import CARD_TABLES
 from .messages import MESSAGES
@@ -67,7 +68,7 @@ class WarOfShadowsGame(GameBase):
     default_card_set = "boards"
     capabilities = Capabilities(confirmations=True, listing=True, opening=True)
     rulebook = RULEBOOK
-    summary = ("2-4 secret societies place agents on five empires' councils; empires add banners, attack, "
+    summary = N_("2-4 secret societies place agents on five empires' councils; empires add banners, attack, "
                "draw cards; score cities x your hidden loyalty")
 
     def options(self) -> Mapping[str, OptionSpec]:

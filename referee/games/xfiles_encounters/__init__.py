@@ -33,6 +33,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from referee.engine.protocol import Capabilities, GameBase, OptionSpec
+from referee.engine.speech import N_
 
 from .messages import MESSAGES
 from .model import Event, Intent, State
@@ -60,7 +61,7 @@ class XFilesGame(GameBase):
     default_card_set = "demo"
     capabilities = Capabilities(continuation=True, listing=True, opening=True)
     rulebook = RULEBOOK
-    summary = ("co-operative deck-building, 1-5 agents: recruit, fight the conspiracy's enemies, find evidence "
+    summary = N_("co-operative deck-building, 1-5 agents: recruit, fight the conspiracy's enemies, find evidence "
                "and defeat the End Game together")
 
     def options(self) -> Mapping[str, OptionSpec]:
