@@ -243,17 +243,21 @@ def intent_descriptions() -> list[tuple[str, tuple[str, int]]]:
     """Each game's intent descriptions, with where each is declared: an intent's description is its Struct's
     docstring (the notation reads it, :func:`referee.engine.notation.describe`), which no keyword marks, so
     the catalog takes them from the games themselves; shown through :func:`gettext` where they are shown."""
-    import inspect
-
     from referee.engine import notation
     from referee.games import all_games
 
+    lines: dict[str, list[str]] = {}  # each module's lines, read once
     out = []
     for game in all_games():
         for verb in notation.describe(game.intent_type).values():
             if verb.doc:
-                path = Path(inspect.getsourcefile(verb.cls) or "").resolve().relative_to(_root()).as_posix()
-                out.append((verb.doc, (path, inspect.getsourcelines(verb.cls)[1])))
+                module = sys.modules[verb.cls.__module__]
+                path = Path(module.__file__ or "").resolve().relative_to(_root()).as_posix()
+                if path not in lines:
+                    lines[path] = (_root() / path).read_text(encoding="utf-8").splitlines()
+                start = f"class {verb.cls.__name__}("
+                line = next((n for n, text in enumerate(lines[path], 1) if text.startswith(start)), 0)
+                out.append((verb.doc, (path, line)))
     return out
 
 
