@@ -94,7 +94,8 @@ def check_admin(authorization: str | None, admin_token: str | None, what: str | 
     operation, as a phrase (``referee.engine.speech.Said``, to read in the reader's language)."""
     if admin_token is None:
         raise Forbidden.said(AuthCode.NO_ADMIN, N_("{what} is off on this server (start it with REFEREE_ADMIN_TOKEN "
-                                                   "set)"), what=Said(N_("listing every match")) if what is None else what)
+                                                   "set)"), what=Said(N_("listing every match")) if what is None
+                             else what)
     scheme, _, token = (authorization or "").strip().partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise Unauthorized.said(AuthCode.MISSING, N_("send the server's admin token as 'Authorization: Bearer <token>'"))

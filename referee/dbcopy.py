@@ -69,7 +69,8 @@ def copy_matches(source: Store, target: Store, progress: Callable[[str, int, int
                 sums += 1
             created += 1
         elif have != match:
-            raise StoreError.said(N_("match {match} is in the target with another configuration; not copied"), match=match.id)
+            raise StoreError.said(N_("match {match} is in the target with another configuration; not copied"),
+                                  match=match.id)
         head, start = target.head(match.id), (match.fork_seq or 0)
         if head > source_head:
             raise StoreError.said(N_("match {match} has {head} entries in the target and {source_head} in the source"),
@@ -108,7 +109,8 @@ def copy_matches(source: Store, target: Store, progress: Callable[[str, int, int
             if found is None:
                 missing.append(token)
             elif found != token:
-                raise StoreError.said(N_("match {match}: a token of the target is another match's or role's"), match=match.id)
+                raise StoreError.said(N_("match {match}: a token of the target is another match's or role's"),
+                                      match=match.id)
         if missing:
             target.add_tokens(missing)
             tokens += len(missing)
@@ -149,8 +151,8 @@ def copy_tournaments(source: TournamentRecords, target: TournamentRecords) -> tu
         else:
             mine = target.tournament_events(cup.id)
             if theirs[: len(mine)] != mine:
-                raise StoreError.said(N_("tournament {tournament}: the target's events are not the source's; not copied"),
-                                      tournament=cup.id)
+                raise StoreError.said(N_("tournament {tournament}: the target's events are not the source's; not "
+                                         "copied"), tournament=cup.id)
             if len(theirs) > len(mine):
                 target.append_tournament_events(cup.id, theirs[len(mine):], len(mine))
                 events += len(theirs) - len(mine)
@@ -160,8 +162,8 @@ def copy_tournaments(source: TournamentRecords, target: TournamentRecords) -> tu
             if found is None:
                 missing.append(token)
             elif found != token:
-                raise StoreError.said(N_("tournament {tournament}: a token of the target is another tournament's or role's"),
-                                      tournament=cup.id)
+                raise StoreError.said(N_("tournament {tournament}: a token of the target is another tournament's or "
+                                         "role's"), tournament=cup.id)
         if missing:
             target.add_tournament_tokens(missing)
             tokens += len(missing)

@@ -57,7 +57,7 @@ def test_a_move_line_the_notation_cannot_read_is_refused_in_russian_by_play(cli,
         (["drwa_main", "card=K03"], "input/unknown_verb",
          "error: unknown verb 'drwa_main' (did you mean draw_main?); the closest of the 25 verbs: draw_main, "
          "draw_start_cards, draw_opening_hand, end_turn, deploy_graffiti",
-         "ошибка: неизвестный глагол 'drwa_main' (возможно, имелось в виду draw_main?); ближайшие из 25 глаголов: "
+         "ошибка: неизвестный глагол 'drwa_main' (возможно, имелось в виду draw_main?); ближайшие глаголы (всего их 25): "
          "draw_main, draw_start_cards, draw_opening_hand, end_turn, deploy_graffiti"),
         (["draw_main", "card=K03", "card=K02"], "input/bad_argument",
          "error: draw_main: argument card given twice", "ошибка: draw_main: аргумент card указан дважды"),
@@ -84,7 +84,7 @@ def test_an_imported_transcripts_unreadable_lines_read_russian_in_the_import_and
     ru = cli("import", path)
     assert ru.code == 0, ru.err
     assert ("input/unknown_verb: неизвестный глагол 'drwa_main' (возможно, имелось в виду draw_main?); ближайшие "
-            "из 25 глаголов: draw_main,") in ru.out
+            "глаголы (всего их 25): draw_main,") in ru.out
     assert ("input/unknown_argument: draw_opening_hand: неизвестный аргумент 'extra'; draw_opening_hand "
             "принимает: cards") in ru.out
     match = ru.out.strip().splitlines()[-1]

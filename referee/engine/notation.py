@@ -429,7 +429,8 @@ def parse_intent(intent_type: Any, text: str | list[str]) -> Any:
             near = suggest.closest(verb, verbs, n=VERBS_LISTED, cutoff=0.0)
             listed = Said(N_("the closest of the {n} verbs: {verbs}"), n=len(verbs), verbs=", ".join(near))
         close = suggest.close_names(verb, verbs, n=3)
-        said = N_("unknown verb {verb} (did you mean {names}?); {listed}") if close else N_("unknown verb {verb}; {listed}")
+        said = (N_("unknown verb {verb} (did you mean {names}?); {listed}") if close
+                else N_("unknown verb {verb}; {listed}"))
         raise InputError.said(InputCode.UNKNOWN_VERB, said, verb=repr(verb), names=close, listed=listed)
     data: dict[str, Any] = {}
     seen: set[str] = set()
