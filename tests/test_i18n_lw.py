@@ -230,3 +230,22 @@ def test_a_phrase_said_inside_a_refusal_is_english_in_the_message_and_never_reac
     assert err.message == "draw_main: unknown argument 'crad' (did you mean card?); draw_main takes: card"
     assert type(err.message) is str
     assert json.loads(json.dumps({"m": err.message}))["m"] == err.message
+
+
+def test_replays_step_prompt_reads_in_russian(cli, english, monkeypatch, tmp_path):
+    import io
+
+    path = tmp_path / "night.txt"
+    path.write_text(TRANSCRIPT, encoding="utf-8")
+    monkeypatch.setenv("REFEREE_LANG", "en")
+    match = cli("import", path).out.strip().splitlines()[-1]
+    said = {}
+    for lang in ("en", "ru"):
+        monkeypatch.setenv("REFEREE_LANG", lang)
+        monkeypatch.setattr("sys.stdin", io.StringIO("n\nq\n"))
+        r = cli("replay", match, "--step")
+        assert r.code == 0, r.err
+        said[lang] = r.out
+    i18n.use("en")
+    assert "1/4 — n next · b back · j N jump to entry N (j line:N: to transcript line N) · q quit" in said["en"]
+    assert "2/4 — n дальше · b назад · j N к записи N (j line:N: к строке N протокола) · q выход" in said["ru"]
