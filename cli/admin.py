@@ -117,8 +117,10 @@ def db_copy(
     try:
         report = copy_matches(src, dst, lambda mid, done, total: None)
     except StoreError as exc:
+        from referee.engine.speech import again
+
         raise StorageError.said(StoreCode.FAILED, N_("{problem}; nothing more was copied (run it again once that is settled)"),
-                                problem=str(exc)) from None
+                                problem=again(str(exc), exc.template)) from None
     finally:
         src.close()
         dst.close()

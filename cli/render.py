@@ -388,7 +388,8 @@ def replay(steps: Sequence[ReplayStep], interactive: bool, ask: Callable[[str], 
     while steps:
         con.clear()
         step(con, steps[i], earlier=earlier, game=game)
-        con.print(f"[dim]{i + 1}/{len(steps)} — n next · b back · j N jump to entry N (j line:N: to transcript line N) · q quit[/dim]")
+        con.print("[dim]" + gettext(N_("{at}/{of} — n next · b back · j N jump to entry N (j line:N: to transcript line N) "
+                                       "· q quit"), at=i + 1, of=len(steps)) + "[/dim]")
         try:
             answer = ask("> ").strip().lower()
         except EOFError:
@@ -480,6 +481,6 @@ def scenarios(results: Sequence[ScenarioResult]) -> None:
                            mark=mark, path=escape(r.path), title=escape(r.title)))
         for f in r.failures:
             # one line each, however long (a path and a message): never broken where rich would wrap
-            con.print("    " + escape(f.render(r.path)), soft_wrap=True)
+            con.print("    " + escape(f.text(r.path, gettext)), soft_wrap=True)
     failed = sum(1 for r in results if not r.passed)
     con.print(gettext(N_("{passed} passed, {failed} failed"), passed=len(results) - failed, failed=failed))

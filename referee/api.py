@@ -20,6 +20,7 @@ from schemas.http import AuditAnswer, DiffAnswer, LegalAnswer, ReplayStep, State
 from .engine.codes import MatchCode
 from .engine.protocol import Accepted, Held, Rejected
 from .errors import BadInput
+from .i18n import N_
 
 
 class SubmitResult:
@@ -92,8 +93,9 @@ def log_span(head: int, start: int = 1, stop: int | None = None, last: int | Non
     last) when it lies after the head. A range that does not start at entry 1 or later and count up is
     refused (:class:`BadInput`)."""
     if start < 1 or (stop is not None and stop < 0) or (last is not None and last < 0):
-        raise BadInput(MatchCode.BAD_SEQ, f"a log's range starts at entry 1 or later and counts up (from {start}, "
-                       f"to {stop}, last {last}): give --from N (1 or more), --to M, --last K (0 or more)")
+        raise BadInput.said(MatchCode.BAD_SEQ, N_("a log's range starts at entry 1 or later and counts up (from "
+                                                  "{start}, to {stop}, last {last}): give --from N (1 or more), --to M, "
+                                                  "--last K (0 or more)"), start=start, stop=stop, last=last)
     stop = head if stop is None else min(stop, head)
     if last is not None:
         start = max(start, stop - last + 1)

@@ -15,7 +15,9 @@ import hmac
 from dataclasses import dataclass
 from enum import StrEnum
 
+from .engine.speech import Said
 from .errors import RefereeError
+from .i18n import N_
 
 
 class AuthCode(StrEnum):
@@ -75,21 +77,27 @@ def bearer(authorization: str | None, missing: str) -> str:
     """The token of an ``Authorization: Bearer <token>`` header; ``missing`` tells a caller without one
     which token to send."""
     if not authorization:
-        raise Unauthorized(AuthCode.MISSING, missing)
+        refused = Unauthorized(AuthCode.MISSING, str(missing))
+        # a phrase said through the catalog (``referee.engine.speech.Said``) reads in the reader's language
+        refused.template = getattr(missing, "template", None)
+        raise refused
     scheme, _, token = authorization.strip().partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise Unauthorized(AuthCode.MALFORMED, "the Authorization header must be 'Bearer <token>'")
+        raise Unauthorized.said(AuthCode.MALFORMED, N_("the Authorization header must be 'Bearer <token>'"))
     return token.strip()
 
 
-def check_admin(authorization: str | None, admin_token: str | None, what: str = "listing every match") -> None:
+def check_admin(authorization: str | None, admin_token: str | None, what: str | None = None) -> None:
     """Server-wide operations (listing every match, creating a tournament, the ratings) need the server's
     admin token; without one configured they are off (match ids, players and titles are not everyone's
-    business; a tournament's creation costs the server a record and a token per player)."""
+    business; a tournament's creation costs the server a record and a token per player). ``what``: the
+    operation, as a phrase (``referee.engine.speech.Said``, to read in the reader's language)."""
     if admin_token is None:
-        raise Forbidden(AuthCode.NO_ADMIN, f"{what} is off on this server (start it with REFEREE_ADMIN_TOKEN set)")
+        raise Forbidden.said(AuthCode.NO_ADMIN, N_("{what} is off on this server (start it with REFEREE_ADMIN_TOKEN "
+                                                   "set)"), what=Said(N_("listing every match")) if what is None
+                             else what)
     scheme, _, token = (authorization or "").strip().partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise Unauthorized(AuthCode.MISSING, "send the server's admin token as 'Authorization: Bearer <token>'")
+        raise Unauthorized.said(AuthCode.MISSING, N_("send the server's admin token as 'Authorization: Bearer <token>'"))
     if not hmac.compare_digest(hash_token(token.strip()), hash_token(admin_token)):
-        raise Forbidden(AuthCode.NOT_ADMIN, "this token is not the server's admin token")
+        raise Forbidden.said(AuthCode.NOT_ADMIN, N_("this token is not the server's admin token"))

@@ -20,6 +20,7 @@ from collections.abc import Callable
 
 import msgspec
 
+from referee.i18n import N_
 from referee.store import MatchSummary, Store, StoreError, TournamentRecords
 
 
@@ -68,15 +69,18 @@ def copy_matches(source: Store, target: Store, progress: Callable[[str, int, int
                 sums += 1
             created += 1
         elif have != match:
-            raise StoreError(f"match {match.id} is in the target with another configuration; not copied")
+            raise StoreError.said(N_("match {match} is in the target with another configuration; not copied"),
+                                  match=match.id)
         head, start = target.head(match.id), (match.fork_seq or 0)
         if head > source_head:
-            raise StoreError(f"match {match.id} has {head} entries in the target and {source_head} in the source")
+            raise StoreError.said(N_("match {match} has {head} entries in the target and {source_head} in the source"),
+                                  match=match.id, head=head, source_head=source_head)
         if head > start:
             mine = target.last_entry(match.id)
             theirs = next(iter(source.entries(match.id, head, head)), None)
             if mine != theirs:
-                raise StoreError(f"match {match.id}: entry {head} in the target is not the source's; not copied")
+                raise StoreError.said(N_("match {match}: entry {seq} in the target is not the source's; not copied"),
+                                      match=match.id, seq=head)
         wrote = 0
         if source_head > head:
             snapshots = {s.seq: s for s in source.snapshots(match.id) if s.seq > head}
@@ -94,7 +98,8 @@ def copy_matches(source: Store, target: Store, progress: Callable[[str, int, int
         theirs_notes = source.annotations(match.id)
         mine_notes = target.annotations(match.id)
         if theirs_notes[: len(mine_notes)] != mine_notes:
-            raise StoreError(f"match {match.id}: the target's annotations are not the source's; not copied")
+            raise StoreError.said(N_("match {match}: the target's annotations are not the source's; not copied"),
+                                  match=match.id)
         for note in theirs_notes[len(mine_notes):]:
             target.add_annotation(note)
             notes += 1
@@ -104,7 +109,8 @@ def copy_matches(source: Store, target: Store, progress: Callable[[str, int, int
             if found is None:
                 missing.append(token)
             elif found != token:
-                raise StoreError(f"match {match.id}: a token of the target is another match's or role's")
+                raise StoreError.said(N_("match {match}: a token of the target is another match's or role's"),
+                                      match=match.id)
         if missing:
             target.add_tokens(missing)
             tokens += len(missing)
@@ -140,11 +146,13 @@ def copy_tournaments(source: TournamentRecords, target: TournamentRecords) -> tu
             created += 1
             events += len(theirs)
         elif have != cup:
-            raise StoreError(f"tournament {cup.id} is in the target with another name or date; not copied")
+            raise StoreError.said(N_("tournament {tournament} is in the target with another name or date; not copied"),
+                                  tournament=cup.id)
         else:
             mine = target.tournament_events(cup.id)
             if theirs[: len(mine)] != mine:
-                raise StoreError(f"tournament {cup.id}: the target's events are not the source's; not copied")
+                raise StoreError.said(N_("tournament {tournament}: the target's events are not the source's; not "
+                                         "copied"), tournament=cup.id)
             if len(theirs) > len(mine):
                 target.append_tournament_events(cup.id, theirs[len(mine):], len(mine))
                 events += len(theirs) - len(mine)
@@ -154,7 +162,8 @@ def copy_tournaments(source: TournamentRecords, target: TournamentRecords) -> tu
             if found is None:
                 missing.append(token)
             elif found != token:
-                raise StoreError(f"tournament {cup.id}: a token of the target is another tournament's or role's")
+                raise StoreError.said(N_("tournament {tournament}: a token of the target is another tournament's or "
+                                         "role's"), tournament=cup.id)
         if missing:
             target.add_tournament_tokens(missing)
             tokens += len(missing)

@@ -38,16 +38,33 @@ class RefereeError(Exception):
         module imports nothing of ours): as :attr:`message` when it was not said through the catalog. An
         error raised while handling a store's error with the same message (``raise StorageError(code,
         str(exc)) from None``) reads as the store said it (the store keeps its template as this does)."""
-        said = self.template
-        if said is None:
-            cause = self.__context__
-            kept = getattr(cause, "template", None)  # a StoreError's (this module imports nothing of ours)
-            if kept is not None and str(cause) == self.message:
-                said = kept
+        said = self.kept()
         if said is None:
             return self.message
-        template, values = said
-        return gettext(template, **values)
+        return read(said, gettext)
+
+    def kept(self) -> tuple[str, dict[str, Any]] | None:
+        """The template and values :meth:`text` reads the message through (this error's own, or the one an
+        error it wraps with the same message kept); None when the message was not said through the catalog."""
+        if self.template is not None:
+            return self.template
+        cause = self.__context__
+        kept = getattr(cause, "template", None)  # a StoreError's (this module imports nothing of ours)
+        if kept is not None and str(cause) == self.message:
+            return kept  # type: ignore[no-any-return]
+        return None
+
+
+def read(said: tuple[str, dict[str, Any]], gettext: Callable[..., str]) -> str:
+    """A template and its values said through ``gettext``, each value that was itself said through a
+    template (a phrase, ``referee.engine.speech.Said``: a string keeping its ``template``) read so too."""
+    template, values = said
+    return gettext(template, **{k: _value(v, gettext) for k, v in values.items()})
+
+
+def _value(value: Any, gettext: Callable[..., str]) -> Any:
+    said = getattr(value, "template", None) if isinstance(value, str) else None
+    return value if said is None else read(said, gettext)
 
 
 class BadInput(RefereeError):

@@ -35,7 +35,7 @@ from schemas import (
 from .errors import BadInput
 from .exportsource import Source, source
 from .history import Reader
-from .i18n import refused, speaking_each
+from .i18n import N_, refused, speaking_each
 from .entryref import amended, typed
 from .freetext import escape_text
 from .inputs import visible
@@ -58,7 +58,8 @@ def export(referee: Reader, match_id: str, fmt: str, role: str = ARBITER) -> str
 def export_chunks(referee: Reader, match_id: str, fmt: str, role: str = ARBITER) -> Iterator[str]:
     """The export as pieces of text, produced while the log is walked (nothing is built whole)."""
     if fmt not in FORMATS:
-        raise BadInput(ExportCode.BAD_FORMAT, f"format must be one of {', '.join(FORMATS)}, not {fmt!r}")
+        raise BadInput.said(ExportCode.BAD_FORMAT, N_("format must be one of {formats}, not {format}"),
+                            formats=", ".join(FORMATS), format=repr(fmt))
     src = source(referee, match_id, role)  # errors (an unknown match or seat) before the first piece
     if fmt == "json":  # what programs read: its words in English, whatever the reader's language
         return speaking_each("en", _json(src))

@@ -58,9 +58,9 @@ def choose(explicit: str | None = None, environ: Mapping[str, str] | None = None
         if value:
             found = _known(value)
             if found is None:
-                raise BadInput("cli/unknown_language",
-                               f"{source} {value!r} is not a language the referee speaks: expected one of "
-                               f"{', '.join(LANGUAGES)}")
+                raise BadInput.said("cli/unknown_language", N_("{source} {value} is not a language the referee speaks: "
+                                                               "expected one of {languages}"),
+                                    source=source, value=repr(value), languages=", ".join(LANGUAGES))
             return found
     for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
         value = env.get(name)
@@ -73,8 +73,8 @@ def use(lang: str) -> None:
     """Render every word from now on in ``lang`` (one of :data:`LANGUAGES`)."""
     global _current
     if lang not in LANGUAGES:
-        raise BadInput("cli/unknown_language", f"{lang!r} is not a language the referee speaks: expected one of "
-                                               f"{', '.join(LANGUAGES)}")
+        raise BadInput.said("cli/unknown_language", N_("{value} is not a language the referee speaks: expected one "
+                                                       "of {languages}"), value=repr(lang), languages=", ".join(LANGUAGES))
     if lang != "en":
         _install()
     _current = lang
@@ -311,7 +311,7 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     steps = {"extract": extract, "update": update, "compile": compile_all}
     if len(args) != 1 or args[0] not in steps:
-        sys.stderr.write("usage: python -m referee.i18n extract|update|compile\n")
+        sys.stderr.write(gettext(N_("usage: python -m referee.i18n extract|update|compile")) + "\n")
         return 2
     steps[args[0]]()
     return 0

@@ -19,6 +19,7 @@ from schemas import Outcome
 from schemas.players import EventPlayed, GameRecord, PlayedMatch, PlayerHistory, RatingPoint
 
 from .errors import NotFound
+from .i18n import N_
 from .service import Referee
 from .store import MatchSummary
 
@@ -50,7 +51,8 @@ def _score(outcome: Outcome | None, player: str) -> int | None:
 def history(summaries: Sequence[MatchSummary], player: str, *, game: str | None = None) -> PlayerHistory:
     """``player``'s history over ``summaries`` (in creation order; ``game``'s only, if given). An unknown
     player is :class:`~referee.errors.NotFound`, with the closest names seated in them."""
-    from .engine.suggest import did_you_mean
+    from .engine.speech import Said
+    from .engine.suggest import hint
     from .ratings import model_of, steps
     from .summaries import outcome as outcome_of
 
@@ -58,9 +60,10 @@ def history(summaries: Sequence[MatchSummary], player: str, *, game: str | None 
     mine = [s for s in kept if player in s.seats]
     if not mine:
         known = sorted({seat for s in kept for seat in s.seats})
-        where = f" in a match of {game}" if game else " in any match"
-        raise NotFound("player/unknown", f"no player {player!r} sat{where}" + did_you_mean(player, known)
-                       + ("" if known else " (there are no matches yet)"))
+        said = N_("no player {player} sat in a match of {game}{hint}") if game else N_("no player {player} sat in "
+                                                                                      "any match{hint}")
+        raise NotFound.said("player/unknown", said, player=repr(player), game=game,
+                            hint=hint(player, known) if known else Said(N_(" (there are no matches yet)")))
     matches: list[PlayedMatch] = []
     records: dict[str, list[int]] = {}
     events: dict[str, int] = {}
@@ -99,14 +102,14 @@ def of_tournament(referee: Referee, tournament_id: str, player: str) -> PlayerHi
     """``player``'s history over one tournament's tables (the matches its hall shows; withdrawn pairings
     and matches set aside left out), rated over those matches alone: the hall's player page reads
     nothing of the server's other matches. A player not entered is :class:`~referee.errors.NotFound`."""
-    from .engine.suggest import did_you_mean
+    from .engine.suggest import hint
     from .summaries import summary_for
     from .tournament.service import Tournaments
 
     state = Tournaments(referee).load(tournament_id)
     if player not in state.players:
-        raise NotFound("player/unknown", f"tournament {state.id} has no player {player!r}"
-                       + did_you_mean(player, sorted(state.players)))
+        raise NotFound.said("player/unknown", N_("tournament {tournament} has no player {player}{hint}"),
+                            tournament=state.id, player=repr(player), hint=hint(player, sorted(state.players)))
     ids = [t.match_id for rnd in state.rounds for t in rnd.tables
            if t.match_id is not None and (rnd.number, t.table) not in state.withdrawn]
     found = sorted((summary_for(referee, mid) for mid in ids), key=lambda s: (s.created_at, s.match_id))

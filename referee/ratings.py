@@ -65,9 +65,11 @@ def model_of(name: str) -> Any:
 def ratings(referee: Referee, *, game: str | None = None, model: str = "plackett-luce") -> Ratings:
     """Every player's rating after every finished match (of ``game``, if given)."""
     from .errors import BadInput
+    from .i18n import N_
 
     if model not in MODELS:
-        raise BadInput(RatingsCode.BAD_MODEL, f"--model must be one of {', '.join(MODELS)}, not {model!r}")
+        raise BadInput.said(RatingsCode.BAD_MODEL, N_("--model must be one of {models}, not {model}"),
+                            models=", ".join(MODELS), model=repr(model))
     if game is not None:
         game = referee.game(game).id
     played: dict[str, int] = {}

@@ -41,9 +41,10 @@ from .engine import core, notation
 from .engine.codes import MatchCode
 from .engine.entries import fresh_secret
 from .engine.present import in_names
-from .engine.suggest import did_you_mean
+from .engine.suggest import hint
 from .engine.protocol import Accepted, Held, Rejected
 from .errors import BadInput
+from .i18n import N_
 
 if TYPE_CHECKING:
     from .config import Loaded
@@ -91,12 +92,11 @@ def seat_role(loaded: Loaded, seat: str | None) -> str | None:
     if seat is None or seat == ARBITER:
         return None
     if seat != SPECTATOR and seat not in loaded.config.players:
-        raise BadInput(
-            MatchCode.UNKNOWN_SEAT,
-            f"{seat!r} is not a seat of this match{did_you_mean(seat, (*loaded.config.players, SPECTATOR, ARBITER))}; "
-            f"seats: {', '.join(loaded.config.players)} "
-            f"(or {SPECTATOR}, {ARBITER})",
-        )
+        raise BadInput.said(
+            MatchCode.UNKNOWN_SEAT, N_("{seat} is not a seat of this match{hint}; seats: {seats} (or {spectator}, "
+                                       "{arbiter})"),
+            seat=repr(seat), hint=hint(seat, (*loaded.config.players, SPECTATOR, ARBITER)),
+            seats=", ".join(loaded.config.players), spectator=SPECTATOR, arbiter=ARBITER)
     return seat
 
 

@@ -19,7 +19,9 @@ from schemas import SCENARIO_MAX
 from . import tomlw
 from .engine.datafile import load_toml
 from .engine.protocol import Rejected
-from .errors import RefereeError
+from .engine.speech import again
+from .errors import RefereeError, read
+from .i18n import N_
 from .inputs import parse_toml, read_file
 from .config import null_to_none
 from .service import Referee
@@ -38,10 +40,25 @@ _STEP_KEYS = {"actor", "intent", "expect", "state", "contains", "view", "note", 
 class Failure:
     step: int | None  # 1-based; None for the file itself or the outcome
     what: str
+    #: the template and values ``what`` was said through, if it was (read in the reader's language by :meth:`text`)
+    said: tuple[str, dict[str, Any]] | None = None
 
     def render(self, path: str) -> str:
         where = f"step {self.step}" if self.step is not None else "file"
         return f"{path}: {where}: {self.what}"
+
+    def text(self, path: str, gettext: Any) -> str:
+        """:meth:`render` in the reader's language, through ``gettext`` (:func:`referee.i18n.gettext`): what
+        was said through the catalog reads in it, the rest (a state check's finding) as :attr:`what`."""
+        what = self.what if self.said is None else read(self.said, gettext)
+        if self.step is None:
+            return str(gettext(N_("{path}: file: {what}"), path=path, what=what))
+        return str(gettext(N_("{path}: step {step}: {what}"), path=path, step=self.step, what=what))
+
+    @classmethod
+    def of(cls, step: int | None, template: str, /, **values: Any) -> Failure:
+        """A failure whose ``what`` is said through ``template`` (marked ``N_``) filled with ``values``."""
+        return cls(step, template.format(**values), (template, values))
 
 
 @dataclass
@@ -57,7 +74,19 @@ class ScenarioResult:
 
 
 class ScenarioError(ValueError):
-    pass
+    """A scenario file refused for its shape: the message names the file and what is wrong in it."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        #: the catalog template the message was said through and its values (:meth:`said`), if it was
+        self.template: tuple[str, dict[str, Any]] | None = None
+
+    @classmethod
+    def said(cls, template: str, /, **values: Any) -> ScenarioError:
+        """The error, its English message ``template`` (marked ``N_``) filled with ``values``."""
+        err = cls(template.format(**values))
+        err.template = (template, values)
+        return err
 
 
 _MISSING = object()
@@ -137,29 +166,35 @@ def load(path: str, referee: Referee) -> dict[str, Any]:
     try:
         data = parse_toml(read_file(path, "scenario file", SCENARIO_MAX), path, one_line=False)
     except RefereeError as exc:
-        raise ScenarioError(exc.message) from None
+        refused = ScenarioError(exc.message)
+        refused.template = exc.kept()
+        raise refused from None
     for key in ("game", "players"):
         if key not in data:
-            raise ScenarioError(f"{path}: missing required key {key!r}")
+            raise ScenarioError.said(N_("{path}: missing required key {key}"), path=path, key=repr(key))
     try:
         game = referee.game(str(data["game"]))
     except RefereeError as exc:
-        raise ScenarioError(f"{path}: {exc.message}") from None
+        raise ScenarioError.said(N_("{path}: {problem}"), path=path, problem=again(exc.message, exc.kept())) from None
     allowed = _TOP_KEYS | set(game.card_tables)
     unknown = sorted(set(data) - allowed)
     if unknown:
-        raise ScenarioError(f"{path}: unknown key(s) {', '.join(unknown)}; expected: {', '.join(sorted(allowed))}")
+        raise ScenarioError.said(N_("{path}: unknown key(s) {keys}; expected: {allowed}"), path=path,
+                                 keys=", ".join(unknown), allowed=", ".join(sorted(allowed)))
     if not isinstance(data["players"], list) or not all(isinstance(p, str) for p in data["players"]):
-        raise ScenarioError(f"{path}: players must be a list of names, e.g. players = [\"alice\", \"bob\"]")
+        raise ScenarioError.said(N_("{path}: players must be a list of names, e.g. players = [\"alice\", \"bob\"]"),
+                                 path=path)
     for i, step in enumerate(data.get("steps", []), start=1):
         if not isinstance(step, dict):
-            raise ScenarioError(f"{path}: step {i} must be a table ([[steps]])")
+            raise ScenarioError.said(N_("{path}: step {step} must be a table ([[steps]])"), path=path, step=i)
         missing = [k for k in ("actor", "intent") if k not in step]
         if missing:
-            raise ScenarioError(f"{path}: step {i} is missing {', '.join(missing)}")
+            raise ScenarioError.said(N_("{path}: step {step} is missing {keys}"), path=path, step=i,
+                                     keys=", ".join(missing))
         bad = sorted(set(step) - _STEP_KEYS)
         if bad:
-            raise ScenarioError(f"{path}: step {i} has unknown key(s) {', '.join(bad)}")
+            raise ScenarioError.said(N_("{path}: step {step} has unknown key(s) {keys}"), path=path, step=i,
+                                     keys=", ".join(bad))
     return data
 
 
@@ -194,7 +229,7 @@ def run_file(path: str, games: Any = None) -> ScenarioResult:
     try:
         data = load(path, referee)
     except ScenarioError as exc:
-        return ScenarioResult(path, "", 0, [Failure(None, str(exc))])
+        return ScenarioResult(path, "", 0, [Failure(None, str(exc), exc.template)])
     title = str(data.get("title", os.path.basename(path)))
     steps = data.get("steps", [])
     result = ScenarioResult(path, title, len(steps))
@@ -216,16 +251,17 @@ def run_file(path: str, games: Any = None) -> ScenarioResult:
         )
         match = referee.create_match(game, config, title=title, match_id="scenario")
     except (RefereeError, tomllib.TOMLDecodeError) as exc:
-        result.failures.append(Failure(None, f"cannot set up the match: {getattr(exc, 'message', exc)}"))
+        problem = again(exc.message, exc.kept()) if isinstance(exc, RefereeError) else str(exc)
+        result.failures.append(Failure.of(None, N_("cannot set up the match: {problem}"), problem=problem))
         return result
     for number, step in enumerate(steps, start=1):
         expect = str(step.get("expect", "accepted"))
         try:
             res = referee.submit(match.id, str(step["actor"]), str(step["intent"]))
         except RefereeError as exc:
-            result.failures.append(
-                Failure(number, f"intent {step['intent']!r} was refused as input ({exc.code}): {exc.message}")
-            )
+            result.failures.append(Failure.of(number, N_("intent {intent} was refused as input ({code}): {problem}"),
+                                              intent=repr(step["intent"]), code=exc.code,
+                                              problem=again(exc.message, exc.kept())))
             return result
         got = "accepted" if res.accepted else "held" if res.held else f"rejected:{res.verdict.code}"  # type: ignore[union-attr]
         ok = got == expect or (expect == "rejected" and got.startswith("rejected:"))

@@ -34,6 +34,8 @@ from schemas.seat import Choice, ChoiceField, HeldMove, MoveGroup, SeatAnswer
 from .auth import AuthCode, Forbidden, Principal
 from .engine import notation
 from .engine.present import in_names
+from .engine.speech import Said
+from .i18n import N_
 from .outcome import words as outcome_words
 
 if TYPE_CHECKING:
@@ -53,8 +55,9 @@ def page_actor(loaded: Loaded, p: Principal) -> tuple[str, str | None]:
     if p.role == "arbiter":
         others = loaded.game.capabilities.other_actors
         return (ARBITER if ARBITER in others or len(others) != 1 else others[0]), None
-    raise Forbidden(AuthCode.FORBIDDEN, f"a seat's page is opened by that seat's token (or the arbiter's, or a "
-                    f"non-seat actor's), not the {p.role}'s (spectators follow the match's live view)")
+    raise Forbidden.said(AuthCode.FORBIDDEN, N_("a seat's page is opened by that seat's token (or the arbiter's, or a "
+                                                "non-seat actor's), not the {role}'s (spectators follow the match's live "
+                                                "view)"), role=p.role)
 
 
 def seat_answer(access: Access, p: Principal) -> SeatAnswer:
@@ -185,7 +188,7 @@ def tournament_seat(access: Access, authorization: str | None, match_id: str) ->
     from .errors import NotFound
     from .tournament.access import TournamentAccess
 
-    token = bearer(authorization, "send the seat's token as 'Authorization: Bearer <token>'")
+    token = bearer(authorization, Said(N_("send the seat's token as 'Authorization: Bearer <token>'")))
     row = access.referee.store.find_tournament_token(hash_token(token))
     if row is None or row.role != "player":
         return None
@@ -196,6 +199,6 @@ def tournament_seat(access: Access, authorization: str | None, match_id: str) ->
     except NotFound:
         p = None
     if p is None or p.role != "seat":
-        raise Forbidden(AuthCode.OTHER_MATCH, "this player's token is not for a seat of this match (a player "
-                        "plays at their own table's match)")
+        raise Forbidden.said(AuthCode.OTHER_MATCH, N_("this player's token is not for a seat of this match (a player "
+                                                      "plays at their own table's match)"))
     return p

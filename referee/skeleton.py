@@ -16,6 +16,7 @@ from .engine import core, notation
 from .engine.chance import typed_chance
 from .engine.protocol import Accepted, Game, Rules
 from .errors import BadInput
+from .i18n import N_
 
 #: the seats a skeleton names when none are given
 NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
@@ -84,8 +85,8 @@ def template(referee: Configuration, game_name: str, *, cards: str | None = None
         seat, intent = move
         _, verdict = core.adjudicate(rules, state, seat, intent, None)
         if not isinstance(verdict, Accepted):  # pragma: no cover - a legal intent is accepted
-            raise BadInput("template/opening", f"{game.id}: the opening move {notation.format_intent(intent)!r} "
-                                               f"was not accepted: {verdict}")
+            raise BadInput.said("template/opening", N_("{game}: the opening move {move} was not accepted: {verdict}"),
+                                game=game.id, move=repr(notation.format_intent(intent)), verdict=verdict)
         drawn = typed_chance(rules.chance_fields(intent), intent)
         note = f"   # {', '.join(drawn)}: type what came up at the table" if drawn else ""
         out.append(f"{seat}: {notation.format_intent(intent)}{note}")

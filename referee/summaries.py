@@ -20,6 +20,7 @@ from schemas import MatchConfig, MatchInfo, Outcome
 
 from .store import MatchSummary, StoredEntry, StoredMatch, StoreError
 from .engine.codes import SummaryCode
+from .i18n import N_
 from .store.base import tree_order
 
 if TYPE_CHECKING:
@@ -117,7 +118,8 @@ def rebuild(referee: Referee, match_id: str) -> MatchSummary:
     else:  # a fork with no entry of its own: it chains from its parent's entry ``head``
         before = referee.history.entry_at(m, head)
         if before is None:
-            raise StoreError(f"entry {head} of match {m.id} is missing; run `referee audit`")
+            raise StoreError.said(N_("entry {seq} of match {match} is missing; run `referee audit`"), seq=head,
+                                  match=m.id)
         head_hash = before.hash
     return of_state(loaded, head=head, head_hash=head_hash, state=state,
                     last_activity=last.recorded_at if last else m.created_at)
@@ -192,8 +194,9 @@ def outcome(summary: MatchSummary) -> Outcome | None:
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
         from .errors import StorageError
 
-        raise StorageError(SummaryCode.CORRUPT, f"the summary of match {summary.match_id} holds an outcome that "
-                           f"cannot be read ({exc}); `referee db summaries` rebuilds it from the log") from None
+        raise StorageError.said(SummaryCode.CORRUPT, N_("the summary of match {match} holds an outcome that cannot "
+                                                        "be read ({problem}); `referee db summaries` rebuilds it from "
+                                                        "the log"), match=summary.match_id, problem=str(exc)) from None
 
 
 def info(summary: MatchSummary) -> MatchInfo:

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from functools import cached_property
 
-from .codes import MatchCode, TurnCode
+from .codes import InputCode, MatchCode, TurnCode
 
 _FIELD = re.compile(r"\{(\w+)\}")
 
@@ -83,4 +83,37 @@ def N_(msgid: str) -> str:
 FRAMEWORK = Messages({
     MatchCode.OVER: (N_("the match is over; no further intents are accepted"),),
     TurnCode.NOT_YOUR_TURN: (N_("{seat} may not {verb} now (may act: {actors})"),),
-})
+    # a line the notation cannot read (:mod:`.notation`), recorded as an unparsed entry
+    InputCode.INVALID: (
+        N_("{what}: expected a whole number, got {raw}"),
+        N_("{what}: expected true or false, got {raw}"),
+        N_("{what}: expected one of {allowed}, got {raw}"),
+        N_("{what}: empty item in {raw}; expected {expected}"),
+        N_("{what}: item {item} starts with {tag}; expected one of {tags} (items: {shape})"),
+        N_("{what}: item {item} has {parts} part(s); expected {expected}"),
+        N_("unbalanced double quote in {text}"),
+        N_("empty intent: expected a verb, e.g. 'draw_main card=TR6'"),
+    ),
+    InputCode.UNKNOWN_VERB: (N_("unknown verb {verb} (did you mean {names}?); {listed}"),
+                             N_("unknown verb {verb}; {listed}")),
+    InputCode.BAD_ARGUMENT: (
+        N_("{verb}: argument {word} is not key=value; expected one of: {keys}"),
+        N_("{verb}: argument {key} given twice"),
+        N_("{verb}: argument {group}: give either {group}=WORD or its dotted fields ({group}.NAME=...), not both"),
+        N_("{verb}: {problem}; usage: {usage}"),
+    ),
+    InputCode.UNKNOWN_ARGUMENT: (N_("{verb}: unknown argument {key} (did you mean {names}?); {verb} takes: {keys}"),
+                                 N_("{verb}: unknown argument {key}; {verb} takes: {keys}")),
+    InputCode.MISSING_ARGUMENT: (N_("{verb}: missing argument {names}; usage: {usage}"),),
+}, phrases=(
+    # the pieces the notation's refusals are built of (each a ``speech.Said`` where it is said)
+    N_("argument {key} ({field})"),
+    N_("argument {key}"),
+    N_("{shape} (the last {n} may be left off)"),
+    N_("a comma-separated list of {choices}"),
+    N_("a comma-separated list ({item}s)"),
+    N_("expected one of: {verbs}"),
+    N_("the closest of the {n} verbs: {verbs}"),
+    N_("no arguments"),
+    N_("{first} or {second}"),
+))

@@ -34,6 +34,7 @@ import msgspec.inspect as mi
 from . import suggest
 from .codes import InputCode
 from .protocol import InputError
+from .speech import N_, Said
 
 #: how many verbs an unknown verb's refusal lists (the closest ones), not the game's 25-40
 VERBS_LISTED = 5
@@ -232,34 +233,49 @@ def verbs_of(intent_type: Any) -> dict[str, VerbInfo]:
     return verbs
 
 
+def _argument(key: str) -> Said:
+    return Said(N_("argument {key}"), key=key)
+
+
 def _convert_scalar(p: ParamInfo, kind: str, choices: tuple[Any, ...], raw: str, what: str) -> Any:
     if kind == "int":
         try:
             return int(raw)
         except ValueError:
-            raise InputError(f"{what}: expected a whole number, got {raw!r}") from None
+            raise InputError.said(InputCode.INVALID, N_("{what}: expected a whole number, got {raw}"),
+                                  what=what, raw=repr(raw)) from None
     if kind == "bool":
         low = raw.lower()
         if low in ("true", "yes", "1"):
             return True
         if low in ("false", "no", "0"):
             return False
-        raise InputError(f"{what}: expected true or false, got {raw!r}")
+        raise InputError.said(InputCode.INVALID, N_("{what}: expected true or false, got {raw}"), what=what,
+                              raw=repr(raw))
     if kind == "choice":
         for c in choices:
             if _fmt_scalar(c) == raw:
                 return c
         allowed = "|".join(_fmt_scalar(c) for c in choices)
-        raise InputError(f"{what}: expected one of {allowed}, got {raw!r}")
+        raise InputError.said(InputCode.INVALID, N_("{what}: expected one of {allowed}, got {raw}"), what=what,
+                              allowed=allowed, raw=repr(raw))
     return raw
 
 
+def _list_expected(p: ParamInfo) -> Said:
+    """What a list parameter takes (:meth:`ParamInfo.expected` of a list), as a phrase."""
+    if p.item_choices:
+        return Said(N_("a comma-separated list of {choices}"), choices="|".join(str(c) for c in p.item_choices))
+    return Said(N_("a comma-separated list ({item}s)"), item=p.item)
+
+
 def _convert(p: ParamInfo, raw: str, cls: type) -> Any:
-    what = f"argument {p.key}"
+    what = _argument(p.key)
     if p.kind == "list":
         items = [x for x in raw.split(",")] if raw != "" else []
         if any(x == "" for x in items):
-            raise InputError(f"{what}: empty item in {raw!r}; expected {p.expected()}")
+            raise InputError.said(InputCode.INVALID, N_("{what}: empty item in {raw}; expected {expected}"),
+                                  what=what, raw=repr(raw), expected=_list_expected(p))
         return [_convert_scalar(p, p.item, p.item_choices, x, what) for x in items]
     if p.kind == "records":
         st_or_members = _record_type(cls, p.attr)
@@ -271,10 +287,10 @@ def _convert(p: ParamInfo, raw: str, cls: type) -> Any:
                 by_tag = {str(m.tag): m for m in st_or_members}
                 st = by_tag.get(parts[0])
                 if st is None:
-                    raise InputError(
-                        f"{what}: item {item!r} starts with {parts[0]!r}; expected one of "
-                        f"{', '.join(by_tag)} (items: {p.item})"
-                    )
+                    raise InputError.said(
+                        InputCode.INVALID, N_("{what}: item {item} starts with {tag}; expected one of {tags} (items: "
+                                              "{shape})"),
+                        what=what, item=repr(item), tag=repr(parts[0]), tags=", ".join(by_tag), shape=p.item)
                 rec[str(st.tag_field)] = parts[0]
                 parts = parts[1:]
                 shape = ":".join([str(st.tag), *(f.encode_name for f in st.fields)])
@@ -286,14 +302,16 @@ def _convert(p: ParamInfo, raw: str, cls: type) -> Any:
             while need > 0 and not order[need - 1].required:
                 need -= 1  # trailing fields with defaults may be left off
             if not need <= len(parts) <= len(order):
-                expected = shape if need == len(order) else f"{shape} (the last {len(order) - need} may be left off)"
-                raise InputError(
-                    f"{what}: item {item!r} has {item.count(':') + 1} part(s); expected {expected}"
-                )
+                expected = shape if need == len(order) else Said(N_("{shape} (the last {n} may be left off)"),
+                                                                 shape=shape, n=len(order) - need)
+                raise InputError.said(InputCode.INVALID, N_("{what}: item {item} has {parts} part(s); expected "
+                                                            "{expected}"),
+                                      what=what, item=repr(item), parts=item.count(":") + 1, expected=expected)
             for f, part in zip(order, parts):
                 ft, _ = _unwrap_optional(f.type)
                 kind, choices = _scalar_kind(ft)
-                rec[f.encode_name] = _convert_scalar(p, kind, choices, part, f"{what} ({f.encode_name})")
+                rec[f.encode_name] = _convert_scalar(p, kind, choices, part,
+                                                     Said(N_("argument {key} ({field})"), key=p.key, field=f.encode_name))
             records.append(rec)
         return records
     return _convert_scalar(p, p.kind, p.choices, raw, what)
@@ -358,7 +376,7 @@ def _quoted_words(text: str) -> list[str]:
     while pos < end:
         piece = pieces.match(text, pos)
         if piece is None:  # a quote never closed, or a backslash at the end
-            raise InputError(f"unbalanced double quote in {text!r}")
+            raise InputError.said(InputCode.INVALID, N_("unbalanced double quote in {text}"), text=repr(text))
         space, plain, quoted, escaped = piece.groups()
         if space is not None:
             if word is not None:
@@ -393,26 +411,27 @@ def shlex_words(text: str) -> list[str]:
         lexer.escapedquotes = '"'
         return list(lexer)
     except ValueError:
-        raise InputError(f"unbalanced double quote in {text!r}") from None
+        raise InputError.said(InputCode.INVALID, N_("unbalanced double quote in {text}"), text=repr(text)) from None
 
 
 def parse_intent(intent_type: Any, text: str | list[str]) -> Any:
     """Parse one line of notation into the game's intent Struct, or raise :class:`InputError`."""
     words = split_words(text) if isinstance(text, str) else list(text)
     if not words:
-        raise InputError("empty intent: expected a verb, e.g. 'draw_main card=TR6'")
+        raise InputError.said(InputCode.INVALID, N_("empty intent: expected a verb, e.g. 'draw_main card=TR6'"))
     verbs = verbs_of(intent_type)
     verb = words[0]
     info = verbs.get(verb)
     if info is None:
         if len(verbs) <= VERBS_LISTED:
-            listed = f"expected one of: {', '.join(verbs)}"
+            listed = Said(N_("expected one of: {verbs}"), verbs=", ".join(verbs))
         else:
             near = suggest.closest(verb, verbs, n=VERBS_LISTED, cutoff=0.0)
-            listed = f"the closest of the {len(verbs)} verbs: {', '.join(near)}"
-        raise InputError(
-            f"unknown verb {verb!r}{suggest.did_you_mean(verb, verbs, n=3)}; {listed}", code=InputCode.UNKNOWN_VERB
-        )
+            listed = Said(N_("the closest of the {n} verbs: {verbs}"), n=len(verbs), verbs=", ".join(near))
+        close = suggest.close_names(verb, verbs, n=3)
+        said = (N_("unknown verb {verb} (did you mean {names}?); {listed}") if close
+                else N_("unknown verb {verb}; {listed}"))
+        raise InputError.said(InputCode.UNKNOWN_VERB, said, verb=repr(verb), names=close, listed=listed)
     data: dict[str, Any] = {}
     seen: set[str] = set()
     positional = list(info.positional)
@@ -420,11 +439,9 @@ def parse_intent(intent_type: Any, text: str | list[str]) -> Any:
         key, sep, raw = word.partition("=")
         if not sep:
             if not positional:
-                raise InputError(
-                    f"{verb}: argument {word!r} is not key=value; expected one of: "
-                    + ", ".join(p.key for p in info.params),
-                    code=InputCode.BAD_ARGUMENT,
-                )
+                raise InputError.said(
+                    InputCode.BAD_ARGUMENT, N_("{verb}: argument {word} is not key=value; expected one of: {keys}"),
+                    verb=verb, word=repr(word), keys=", ".join(p.key for p in info.params))
             key, raw = positional.pop(0), word
         p = info.param(key)
         if p is None:
@@ -432,27 +449,24 @@ def parse_intent(intent_type: Any, text: str | list[str]) -> Any:
         if p is None:
             p = _nested_param(info.params, key)
         if p is None:
-            hint = suggest.did_you_mean(key, [q.key for q in info.params], n=2)
-            raise InputError(
-                f"{verb}: unknown argument {key!r}{hint}; {verb} takes: "
-                + (", ".join(q.key for q in info.params) or "no arguments"),
-                code=InputCode.UNKNOWN_ARGUMENT,
-            )
+            close = suggest.close_names(key, [q.key for q in info.params], n=2)
+            said = (N_("{verb}: unknown argument {key} (did you mean {names}?); {verb} takes: {keys}") if close
+                    else N_("{verb}: unknown argument {key}; {verb} takes: {keys}"))
+            raise InputError.said(InputCode.UNKNOWN_ARGUMENT, said, verb=verb, key=repr(key), names=close,
+                                  keys=", ".join(q.key for q in info.params) or Said(N_("no arguments")))
         if key in seen:
-            raise InputError(f"{verb}: argument {key} given twice", code=InputCode.BAD_ARGUMENT)
+            raise InputError.said(InputCode.BAD_ARGUMENT, N_("{verb}: argument {key} given twice"), verb=verb, key=key)
         if p.group:
             bare = key == p.group
             if (bare and any(k.startswith(p.group + ".") for k in seen)) or (not bare and p.group in seen):
-                raise InputError(
-                    f"{verb}: argument {p.group}: give either {p.group}=WORD or its dotted fields "
-                    f"({p.group}.NAME=...), not both",
-                    code=InputCode.BAD_ARGUMENT,
-                )
+                raise InputError.said(
+                    InputCode.BAD_ARGUMENT, N_("{verb}: argument {group}: give either {group}=WORD or its dotted fields "
+                                               "({group}.NAME=...), not both"), verb=verb, group=p.group)
         seen.add(key)
         if key in positional:
             positional.remove(key)
         if p.kind == "dict":
-            value = _convert_scalar(p, p.item, p.item_choices, raw, f"argument {key}")
+            value = _convert_scalar(p, p.item, p.item_choices, raw, _argument(key))
         else:
             value = _convert(p, raw, info.cls)
         node = data
@@ -467,14 +481,14 @@ def parse_intent(intent_type: Any, text: str | list[str]) -> Any:
         and not (p.group and any(k.startswith(p.group + ".") for k in seen))
     ]
     if missing:
-        raise InputError(
-            f"{verb}: missing argument {', '.join(missing)}; usage: {info.signature()}",
-            code=InputCode.MISSING_ARGUMENT,
-        )
+        raise InputError.said(InputCode.MISSING_ARGUMENT, N_("{verb}: missing argument {names}; usage: {usage}"),
+                              verb=verb, names=", ".join(missing), usage=info.signature())
     try:
         return msgspec.convert(data, type=info.cls)
     except msgspec.ValidationError as exc:
-        raise InputError(f"{verb}: {exc}; usage: {info.signature()}", code=InputCode.BAD_ARGUMENT) from None
+        # msgspec says what does not fit in its own (English) words
+        raise InputError.said(InputCode.BAD_ARGUMENT, N_("{verb}: {problem}; usage: {usage}"), verb=verb,
+                              problem=str(exc), usage=info.signature()) from None
 
 
 _RECORDS: dict[type, tuple[ParamInfo, ...]] = {}

@@ -25,6 +25,8 @@ from typing import Any
 
 import msgspec
 
+from .speech import N_
+
 #: a shorthand expander: (path, value, the whole state's builtins) -> the value to write
 ValueHook = Callable[[str, Any, dict[str, Any]], Any]
 
@@ -35,6 +37,16 @@ class PositionError(ValueError):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+        #: the catalog template the message was said through and its values (:meth:`said`), if it was: the
+        #: refusal that wraps this one reads it in the reader's language (``RefereeError.text``)
+        self.template: tuple[str, dict[str, Any]] | None = None
+
+    @classmethod
+    def said(cls, template: str, /, **values: Any) -> PositionError:
+        """The error, its English message ``template`` (marked ``N_``) filled with ``values``."""
+        err = cls(template.format(**values))
+        err.template = (template, values)
+        return err
 
 
 def matches(pattern: str, parts: Sequence[str]) -> bool:
@@ -116,27 +128,29 @@ def write_paths(data: dict[str, Any], overrides: Mapping[str, Any], shape: Posit
         path = str(path)
         parts = path.split(".")
         if not all(parts):
-            raise PositionError(f"position path {path!r} has an empty part")
+            raise PositionError.said(N_("position path {path} has an empty part"), path=repr(path))
         if shape.is_derived(parts):
-            raise PositionError(f"position path {path!r} is derived from the rest of the state (read-only); "
-                                "set what it is derived from instead")
+            raise PositionError.said(N_("position path {path} is derived from the rest of the state (read-only); set "
+                                        "what it is derived from instead"), path=repr(path))
         node: Any = data
         created = False
         for i, part in enumerate(parts):
             parent, where = parts[:i], ".".join(parts[: i + 1])
             if not isinstance(node, dict):
-                raise PositionError(f"unknown position path {path!r} ({'.'.join(parent)!r} holds no fields)")
+                raise PositionError.said(N_("unknown position path {path} ({parent} holds no fields)"),
+                                         path=repr(path), parent=repr(".".join(parent)))
             if shape.seat_map(parent) and part not in seats:
-                raise PositionError(f"position path {path!r}: {part!r} is not a seat ({', '.join(seats)})")
+                raise PositionError.said(N_("position path {path}: {part} is not a seat ({seats})"), path=repr(path),
+                                         part=repr(part), seats=", ".join(seats))
             if part not in node and not (created or shape.is_open(parent)):
-                raise PositionError(f"unknown position path {path!r} (no {where!r} in the state; "
-                                    "see `referee show --json` for the paths)")
+                raise PositionError.said(N_("unknown position path {path} (no {where} in the state; see `referee show "
+                                            "--json` for the paths)"), path=repr(path), where=repr(where))
             if i == len(parts) - 1:
                 break
             if node.get(part) is None:
                 if not (created or shape.is_open(parent) or shape.is_open(parts[: i + 1])):
-                    raise PositionError(f"position path {path!r}: {where} is empty; give the whole record, "
-                                        f"e.g. \"{where}\" = {{ ... }}")
+                    raise PositionError.said(N_("position path {path}: {where} is empty; give the whole record, e.g. "
+                                                "\"{where}\" = {{ ... }}"), path=repr(path), where=where)
                 node[part] = {}
                 created = True
             node = node[part]
@@ -154,4 +168,5 @@ def convert(data: dict[str, Any], state_type: type[Any]) -> Any:
     try:
         return msgspec.convert(data, state_type)
     except msgspec.ValidationError as exc:
-        raise PositionError(f"the position does not fit the state: {exc}") from None
+        # msgspec says what does not fit in its own (English) words
+        raise PositionError.said(N_("the position does not fit the state: {problem}"), problem=str(exc)) from None

@@ -34,6 +34,7 @@ from .present import seat_tableau
 from .position import convert as position_convert
 from .messages import NO_MESSAGES, Messages
 from .rulebook import NO_RULEBOOK, Rulebook
+from .speech import N_
 
 S = TypeVar("S")
 I = TypeVar("I")  # noqa: E741 - intent
@@ -251,6 +252,16 @@ class InputError(ValueError):
         super().__init__(message)
         self.code = str(code)
         self.message = message
+        #: the catalog template the message was said through and its values (:meth:`said`), if it was: the
+        #: service's error that wraps this one reads it in the reader's language (``RefereeError.text``)
+        self.template: tuple[str, dict[str, Any]] | None = None
+
+    @classmethod
+    def said(cls, code: str, template: str, /, **values: Any) -> InputError:
+        """The error, its English message ``template`` (marked ``N_``) filled with ``values``."""
+        err = cls(template.format(**values), code)
+        err.template = (template, values)
+        return err
 
 
 # -- the hooks, in groups by concern ----------------------------------------------------------------------
@@ -687,7 +698,7 @@ class RulesBase(ABC, Generic[S, I, E]):
         return False
 
     def carry_over(self, state: S) -> Mapping[str, Any]:
-        raise ConfigError(MatchCode.NO_CONTINUATION, "a match of this game cannot be continued by another")
+        raise ConfigError.said(MatchCode.NO_CONTINUATION, N_("a match of this game cannot be continued by another"))
 
     # -- positions (:class:`PositionHooks`; see :mod:`referee.engine.position`) --------------------------------
 
@@ -704,7 +715,9 @@ class RulesBase(ABC, Generic[S, I, E]):
             completed: S = position_convert(data, type(base))
             return self.complete_position(completed, placed)
         except PositionError as exc:
-            raise ConfigError(self.position_refusal, exc.message) from None
+            refused = ConfigError(self.position_refusal, exc.message)
+            refused.template = exc.template  # read in the reader's language as the position said it
+            raise refused from None
 
     def position_base(self, state: S, overrides: Mapping[str, Any]) -> S:
         """Stage 1: the state the paths are written into (default: the state after setup)."""

@@ -57,3 +57,23 @@ def pgettext(context: str, msgid: str, **values: Any) -> str:
 def N_(msgid: str) -> str:
     """Marks a sentence for the catalog where it is declared; said with :func:`gettext` where it is used."""
     return msgid
+
+
+class Said(str):
+    """A phrase said through a catalog template (marked :func:`N_`) and filled: the string is its English,
+    so it goes into an English message as any string does, and :attr:`template` keeps the template and
+    the values for a reader of another language (an error's message built of phrases, read whole in that
+    language: ``referee.errors.RefereeError.text`` reads a value that is a ``Said`` through its template)."""
+
+    template: tuple[str, dict[str, Any]]
+
+    def __new__(cls, template: str, /, **values: Any) -> Said:
+        said = super().__new__(cls, template.format(**values))
+        said.template = (template, values)
+        return said
+
+
+def again(text: str, template: tuple[str, dict[str, Any]] | None) -> str:
+    """``text``, an error's message, as a phrase of the ``template`` the error kept (said through the
+    catalog), to read in the reader's language inside another sentence; ``text`` itself when it kept none."""
+    return text if template is None else Said(template[0], **template[1])

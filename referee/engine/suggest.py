@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from difflib import SequenceMatcher
 
+from .speech import N_, Said
+
 #: how alike (0..1) a known name must be to be suggested
 CUTOFF = 0.6
 
@@ -35,8 +37,22 @@ def closest(word: str, choices: Iterable[str], *, n: int = 3, names: Mapping[str
 
 def did_you_mean(word: str, choices: Iterable[str], *, n: int = 3, names: Mapping[str, str] | None = None) -> str:
     """`` (did you mean K06?)`` / `` (did you mean K06 or K07?)``, or ``""`` when nothing is close."""
+    said = close_names(word, choices, n=n, names=names)
+    return f" (did you mean {said}?)" if said else ""
+
+
+def hint(word: str, choices: Iterable[str], *, n: int = 3, names: Mapping[str, str] | None = None) -> str:
+    """:func:`did_you_mean` as a phrase (:class:`~referee.engine.speech.Said`) for a refusal said through the
+    catalog, to read in the reader's language with it; ``""`` when nothing is close."""
+    said = close_names(word, choices, n=n, names=names)
+    return Said(N_(" (did you mean {names}?)"), names=said) if said else ""
+
+
+def close_names(word: str, choices: Iterable[str], *, n: int = 3, names: Mapping[str, str] | None = None) -> str:
+    """What :func:`did_you_mean` suggests (``K06``, ``K06 or K07``), ``""`` when nothing is close: several
+    as a phrase (:class:`~referee.engine.speech.Said`) that reads in the reader's language with the refusal
+    it is said in."""
     found = closest(word, choices, n=n, names=names)
-    if not found:
-        return ""
-    said = found[0] if len(found) == 1 else ", ".join(found[:-1]) + " or " + found[-1]
-    return f" (did you mean {said}?)"
+    if len(found) < 2:
+        return found[0] if found else ""
+    return Said(N_("{first} or {second}"), first=", ".join(found[:-1]), second=found[-1])
