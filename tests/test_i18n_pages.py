@@ -32,9 +32,9 @@ EN = {"Accept-Language": "en-GB,en;q=0.9"}
 
 #: what a Russian page may hold in Latin letters: ids and seat names, the switch's "English", the keys'
 #: names, the tie-breaks' and the token's technical words, placeholders of a table's sentences, codes and
-#: the notation, and the game's name (a proper name)
+#: the notation, the game's name (a proper name) and a command the console names (`tournament result`)
 NEUTRAL = re.compile(
-    r"\{[a-z_]+\}|#token=[^\s)]*|/hall/\S*|line:\{?n\}?|\b(?:English|Home|End|QR|n p|By All Means|alice|bob|ann|"
+    r"\{[a-z_]+\}|#token=[^\s)]*|/hall/\S*|line:\{?n\}?|\b(?:English|Home|End|QR|n p|By All Means|alice|bob|ann|tournament result|"
     rf"{TID}|{MID}|[0-9a-f]{{12}}|[a-z_]+/[a-z_]+|draw_opening_hand|record_lot|[A-Z]\d+)\b")
 
 
