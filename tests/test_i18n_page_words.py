@@ -124,9 +124,13 @@ def test_why_a_table_holds_up_the_round_is_a_code_the_hall_words_in_russian(cup)
         assert _CYRILLIC.search(str(words[english])), (code, words.get(english))
     assert words[WHY["dispute"]].format(entry=1) == "открытый спор по записи 1 (его закрывает решение арбитра, записанное к ней)"
     assert words["results disagree: {sides}"] == "результаты расходятся: {sides}"
-    # a spectator's snapshot holds no why, in any form
+    # a spectator's snapshot holds no why, in any form; of the reports only that each seat made one (a code the
+    # page words)
     public = _json(snapshot(access, Entrant(tournament=tid, role="spectator")))
     assert all("why" not in t and "why_code" not in t for t in public["tables"])
+    assert [r["result"] for r in public["tables"][1]["reports"]] == ["reported", "reported"]
+    assert 'REPORTED = {reported: gettext("reported"), agreed: gettext("agreed")}' in script
+    assert (words["reported"], words["agreed"]) == ("сообщил результат", "согласен")
 
 
 def test_a_refusal_on_the_desk_and_on_a_seats_page_reads_russian(cup):

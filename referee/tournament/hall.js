@@ -31,6 +31,8 @@ const WHY = {disagree: (v) => gettext("results disagree: {sides}", {sides: v.sid
 function why(t) { return t.why_code && WHY[t.why_code] ? WHY[t.why_code](t.why_values || {}) : t.why; }
 // the snapshot drawn again when the words of its results arrive (pagewords.js), the updates not counted
 function redraw() { if (last) { standings(last); tables(last); console_(last); } }
+// what a spectator reads of a seat's report (the snapshot names it by code)
+const REPORTED = {reported: gettext("reported"), agreed: gettext("agreed")};
 const STATES = {playing: gettext("playing"), waiting: gettext("waiting"), disputed: gettext("disputed"), finished: gettext("finished"), withdrawn: gettext("withdrawn"), disagree: gettext("disagree")};
 const COLUMNS = {rank: gettext("rank"), player: gettext("player"), played: gettext("played"), points: gettext("points"), "game-points": gettext("game-points"), buchholz: gettext("buchholz"), "buchholz-cut1": gettext("buchholz-cut1"), "median-buchholz": gettext("median-buchholz"), "sonneborn-berger": gettext("sonneborn-berger"), omw: gettext("omw"), gw: gettext("gw"), ogw: gettext("ogw"), "head-to-head": gettext("head-to-head"), progressive: gettext("progressive"), score: gettext("score")};
 function standings(snap) {
@@ -72,7 +74,7 @@ function tables(snap) {
     const res = cell(tr, t.result ? outcomeWords(t.outcome, t.result, redraw) : "");
     if (t.result && t.source) span(res, SOURCES[t.source] || t.source, "src");
     // the seats' reports of a cardboard table: what each said (the organiser, the table's players) or only that they did
-    if (!t.result && t.reports && t.reports.length) span(res, t.reports.map((r) => r.player + ": " + (r.typed || r.result)).join("; "), "reports");
+    if (!t.result && t.reports && t.reports.length) span(res, t.reports.map((r) => r.player + ": " + (r.typed || REPORTED[r.result] || r.result)).join("; "), "reports");
     watch(cell(tr, ""), t.match_id, snap.role === "player" && t.seats.includes(snap.player)); pb.appendChild(tr);
   }
   if (lastRound) {
