@@ -28,7 +28,8 @@ const WHY = {disagree: (v) => gettext("results disagree: {sides}", {sides: v.sid
   held: (v) => gettext("entry {entry} waits for {seat} to confirm it", v),
   reported: (v) => gettext("{players} reported {result}; waiting for {waiting}", {players: v.players.join(", "), result: v.result, waiting: v.waiting.join(", ")}),
   not_finished: () => gettext("the match is not finished")};
-function why(t) { return t.why_code && WHY[t.why_code] ? WHY[t.why_code](t.why_values || {}) : t.why; }
+// (in English the snapshot's own words)
+function why(t) { return LANG !== "en" && t.why_code && WHY[t.why_code] ? WHY[t.why_code](t.why_values || {}) : t.why; }
 // the snapshot drawn again when the words of its results arrive (pagewords.js), the updates not counted
 function redraw() { if (last) { standings(last); tables(last); console_(last); } }
 // what a spectator reads of a seat's report (the snapshot names it by code)
