@@ -66,6 +66,34 @@ def _words(client, body: dict[str, Any], lang: str) -> dict[str, Any]:
     return r.json()  # type: ignore[no-any-return]
 
 
+def test_a_results_words_read_russian_for_every_kind_and_english_as_before():
+    from referee import i18n
+    from referee.outcome import words
+    from schemas import Outcome
+
+    cases = [
+        (None, "not finished", "не окончена"),
+        (Outcome(winners=("ann",), reason="influence", scores={"ann": 3, "ben": 1}),
+         "ann won (influence) — scores ann 3, ben 1", "победа: ann (влияние) — очки: ann 3, ben 1"),
+        (Outcome(winners=(), reason="full_field"), "draw (full field)", "ничья (заполненное поле)"),
+        (Outcome(winners=("a", "b", "c"), reason="end_game_defeated", kind="team_win"),
+         "the team won (end game defeated): a, b and c", "команда победила (Финал побеждён): a, b и c"),
+        (Outcome(winners=(), reason="player_defeated", kind="team_loss"), "everyone lost (player defeated)",
+         "проиграли все (игрок повержен)"),
+        (Outcome(winners=("a",), reason="case_closed", kind="ranking", ranking=(("a",), ("b", "c"), ("d",)),
+                 scores={"a": 12, "b": 9, "c": 9, "d": 1}),
+         "1st a (12), 2nd b and c (9), 4th d (1) — case closed",
+         "1-е место: a (12), 2-е место: b и c (9), 4-е место: d (1) — дело закрыто"),
+    ]
+    for outcome, english, russian in cases:
+        assert words(outcome) == english  # the transcript's and the exports' English
+        with speaking("en"):
+            assert words(outcome, i18n.gettext) == english
+        with speaking("ru"):
+            assert words(outcome, i18n.gettext) == russian
+            assert words(outcome) == english  # no gettext given: English whatever the language
+
+
 def test_the_hall_and_the_desk_are_the_same_json_in_both_languages(cup):
     client, access, tid, tokens, _ = cup
     org = Entrant(tournament=tid, role="organiser")
