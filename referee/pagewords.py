@@ -8,7 +8,8 @@ asks here for that piece in its own language (:mod:`referee.pagelang`: ``?lang=`
 :func:`referee.outcome.words`, a refusal through its game's templates and rulebook
 (:func:`referee.i18n.refused`), a text through the catalog. Codes the page knows itself (a table's state,
 why a table holds up the round) it words with its own ``gettext``; this is for what only the server can
-say. Nothing stored is read and no token is needed: the answer says what the request holds."""
+say. Nothing stored is read and no token is needed: the answer says what the request holds. The route is
+mounted with the seat page's (:mod:`referee.seatpage.routes`)."""
 
 from __future__ import annotations
 
@@ -44,6 +45,3 @@ def page_words(request: Request[Any, Any, Any], data: JSONBody[PageWordsRequest]
     from .pagelang import of
 
     return said(data, of(request)[0])
-
-
-ROUTES = (page_words,)
