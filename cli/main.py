@@ -553,7 +553,9 @@ def run(argv: list[str] | None = None) -> None:
     except click_exits as exc:
         sys.exit(exc.exit_code)
     except click_errors as exc:
-        exc.show()
+        from cli.usage import show
+
+        show(exc)  # in the reader's language (click says its own in English)
         sys.exit(2)
     except KeyboardInterrupt:
         sys.stderr.write(gettext(INTERRUPTED) + "\n")

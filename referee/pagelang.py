@@ -162,6 +162,15 @@ KEEP_FRAGMENT = ('for (const a of document.querySelectorAll("#langs a")) a.href 
                  "location.hash;\n")
 
 
+@cache
+def words_script() -> str:
+    """The script by which a page asks the server for what it shows of the API's JSON in its own language
+    (``pagewords.js``: ``outcomeWords``, ``refusalWords``, ``textWords``; :mod:`referee.pagewords`)."""
+    from importlib.resources import files
+
+    return files("referee").joinpath("pagewords.js").read_text(encoding="utf-8")
+
+
 def words(*msgids: str) -> dict[str, str]:
     """Each of a page's words (marked with ``N_`` where the page lists them) in the reader's language, by its
     English: what an f-string of the page's HTML reads (a call inside an f-string is not extracted)."""

@@ -43,7 +43,7 @@ def shell(lang: str = "en", kept: bool = False) -> str:
     import json
 
     from ..i18n import N_, gettext, speaking
-    from ..pagelang import KEEP_FRAGMENT, prelude, switch, words
+    from ..pagelang import KEEP_FRAGMENT, prelude, switch, words, words_script
 
     viewer, seat = _asset('referee.viewer', 'viewer.js'), _asset(__name__, 'seat.js')
     moves = json.dumps(move_words(lang), ensure_ascii=False, sort_keys=True)
@@ -74,7 +74,7 @@ def shell(lang: str = "en", kept: bool = False) -> str:
             f'<details id="dispute"><summary>{t["Call the arbiter"]}</summary><textarea id="dispute-text" rows="2" '
             f'placeholder="{t["what is wrong with the current move"]}"></textarea>'
             f'<button id="dispute-send" type="button">{t["Call the arbiter"]}</button></details></section>'
-            f'<script>"use strict";\n{prelude(lang, viewer + seat, kept)}const MOVES = {moves};\n{KEEP_FRAGMENT}</script>'
+            f'<script>"use strict";\n{prelude(lang, viewer + seat, kept)}const MOVES = {moves};\n{KEEP_FRAGMENT}{words_script()}</script>'
             f"<script>{viewer}</script>"
             f"<script>{seat}</script></body></html>\n"
         )

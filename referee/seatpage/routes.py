@@ -1,5 +1,6 @@
 """The routes of a seat's page, mounted by :func:`referee.http.create_app`: the shell (``/play/{match}``)
-and the one answer it reads (``/matches/{match}/seat``, :func:`referee.seat.seat_answer`)."""
+and the one answer it reads (``/matches/{match}/seat``, :func:`referee.seat.seat_answer`); with them the
+pages' words (``/pages/words``, :mod:`referee.pagewords`), which this page and the hall's ask."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from litestar.params import PathParameter
 
 from schemas.seat import SeatAnswer
 
+from ..pagewords import page_words
 from ..web import ERRORS, SECURITY
 
 MatchIdPath = Annotated[str, PathParameter(max_length=64, description="the match id (or 4+ leading characters)")]
@@ -40,4 +42,4 @@ def play(request: Request[Any, Any, Any], match_id: MatchIdPath) -> Response[str
                              "Cache-Control": "no-cache"})
 
 
-ROUTES = (seat, play)
+ROUTES = (seat, play, page_words)

@@ -19,7 +19,19 @@ const WHAT = {move: gettext("move"), confirm: gettext("confirm"), decline: gette
 function el(tag, cls, text) { const e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined) e.textContent = text; return e; }
 function status(text) { $('status').textContent = text; }
 function words(text) { const s = el('span'); s.append(draw.worded(text)); return s; }
-function human(verb) { return verb.replace(/_/g, ' '); }
+// a verb or a field's key: machine text (the notation's), read as words in English, shown as it is otherwise
+function human(verb) { return LANG === 'en' ? verb.replace(/_/g, ' ') : verb; }
+// a refusal of this match's game in the page's language (pagewords.js): {message, rule}
+async function refusalSaid(rej) {
+  const english = {message: rej.message, rule: rej.rule};
+  if (LANG === 'en') return english;
+  const a = await askWords({refusals: [{game: ans.game, code: rej.code, message: rej.message, rule: rej.rule || '', rule_english: rej.rule_english || ''}]});
+  return a ? a.refusals[0] : english;
+}
+function showResult(a) {
+  $('result').hidden = !a.result;
+  $('result').textContent = a.result ? gettext("Game over: {result}", {result: outcomeWords(a.view.outcome, a.result, () => showResult(ans))}) : '';
+}
 
 async function call(method, path, data) {
   const init = {method: method, headers: {'Authorization': 'Bearer ' + token}};
@@ -76,7 +88,7 @@ function render(a) {
   $('who').textContent = a.game_name + ' · ' + you;
   document.title = a.seat + ' · ' + a.game_name;
   $('headline').replaceChildren(draw.worded(a.view.headline || ''));
-  $('result').hidden = !a.result; $('result').textContent = a.result ? gettext("Game over: {result}", {result: a.result}) : '';
+  showResult(a);
   body.dataset.over = a.result ? 'yes' : 'no';
   renderHeld(a);
   renderMoves(a);
@@ -226,7 +238,10 @@ async function write(path, data, what) {
     if (r.status === 409) say('moved', gettext("The game moved on before your {what} arrived: nothing was written. Here is the table now.", {what: WHAT[what] || what}));
     else if (r.ok && r.data && r.data.verdict !== undefined) {
       const d = r.data;
-      if (d.verdict === 'rejected') say('rejected', gettext("Refused: {why}", {why: d.rejection ? d.rejection.message : d.intent}), d.rejection && d.rejection.rule);
+      if (d.verdict === 'rejected') {
+        const r = d.rejection ? await refusalSaid(d.rejection) : null;
+        say('rejected', gettext("Refused: {why}", {why: r ? r.message : d.intent}), r && r.rule);
+      }
       else if (d.verdict === 'held') say('held', gettext("Held: {move} waits for {seat} to confirm it.", {move: d.intent, seat: d.confirmer}));
       else say('accepted', gettext("Accepted: {move}", {move: d.intent}) + ((d.words || []).length ? ' — ' + d.words.join('; ') : ''));
     } else if (r.ok) say('accepted', gettext("Done."));

@@ -5,7 +5,9 @@
 // it as the table's arbiter) and shows a refusal as the server's message. Every name is put as text.
 const base = "/tournaments/" + encodeURIComponent(tid);
 const auth = {"Authorization": "Bearer " + token};
-let clock = null, reading = false, again = false;
+let clock = null, reading = false, again = false, shown = null;
+// the desk drawn again when the words of its refusals arrive in the page's language (pagewords.js)
+function redraw() { if (shown) draw(shown); }
 function el(tag, parent, text, cls) { const e = document.createElement(tag); if (text !== undefined && text !== null) e.textContent = String(text); if (cls) e.className = cls; if (parent) parent.appendChild(e); return e; }
 // the words of codes the desk names (verdicts, notes' kinds)
 const VERDICTS = {accepted: gettext("accepted"), rejected: gettext("rejected"), held: gettext("held"), none: gettext("none")};
@@ -39,6 +41,7 @@ function sentence(e) {
   return t;
 }
 function draw(d) {
+  shown = d;
   $("title").textContent = gettext("Arbiter · {name}", {name: d.name || tid});
   $("round").textContent = d.round || "–";
   clock = d.clock; tick();
@@ -72,7 +75,8 @@ function card(m, d, open) {
   if (e) {
     const box = el("div", c, null, "entry");
     el("code", box, sentence(e));
-    if (e.rejection) el("div", box, gettext("refused: {why}", {why: e.rejection.message}) + (e.rejection.rule ? " [" + e.rejection.rule + "]" : "") + " (" + e.rejection.code + ")", "rule");
+    const r = e.rejection ? refusalWords(d.game, e.rejection, redraw) : null;
+    if (r) el("div", box, gettext("refused: {why}", {why: r.message}) + (r.rule ? " [" + r.rule + "]" : "") + " (" + e.rejection.code + ")", "rule");
   } else el("div", c, gettext("on the match as a whole (entry 0)"), "entry");
   for (const n of m.notes) el("div", c, (KINDS[n.kind] || n.kind) + " (" + n.by + "): " + n.text, "said-by");
   el("div", c, (m.kind === "held" ? gettext("waiting for {seat} to confirm it", {seat: m.confirmer}) : gettext("waiting for the arbiter's ruling"))

@@ -55,7 +55,7 @@ def desk(access: TournamentAccess, who: Entrant, now: str | None = None) -> dict
         if moves is not None:
             moves.update(table=t.table, names=[state.name(p) for p in t.seats], match_id=t.match_id)
             waiting.append(moves)
-    return {"tournament": state.id, "name": state.config.name, "round": state.current,
+    return {"tournament": state.id, "name": state.config.name, "game": state.config.game, "round": state.current,
             "undo": state.config.undo, "clock": to_builtins(clock) if clock is not None else None,
             "matters": matters, "actor_moves": waiting}
 
@@ -127,12 +127,12 @@ def page(tournament_id: str, lang: str = "en", kept: bool = False) -> str:
     import json
 
     from ..i18n import N_, gettext, speaking
-    from ..pagelang import KEEP_FRAGMENT, prelude, switch, words
+    from ..pagelang import KEEP_FRAGMENT, prelude, switch, words, words_script
     from .style import stylesheet
 
     tid = html.escape(tournament_id)
     tid_js = json.dumps(tournament_id).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-    script = asset("follow.js") + asset("arbiter.js")
+    script = asset("follow.js") + words_script() + asset("arbiter.js")
     with speaking(lang):
         title = gettext("Arbiter · tournament {tid}", tid=tid)
         clock = gettext("Round {round} clock: {clock}", round='<span id="round"></span>',

@@ -14,11 +14,13 @@ message.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 from schemas import Outcome
 
+from ..i18n import N_
 from .events import Table
 from .fold import Tournament
 from .service import Tournaments, open_disputes
@@ -29,6 +31,15 @@ PLAYING, WAITING, DISPUTED, FINISHED, WITHDRAWN = "playing", "waiting", "dispute
 DISAGREE = "disagree"
 #: the states in which a table holds up nothing (the round is complete when every table is in one)
 SETTLED = (FINISHED, WITHDRAWN)
+#: why a table holds up the round, by code (a table's ``why_code``; its ``why_values`` fill the sentence)
+WHY = {
+    "disagree": N_("results disagree: {sides}"),  # sides: [{players, result}] (result as typed: win:ann)
+    "no_match": N_("no match: the arbiter records its result (`tournament result`)"),
+    "dispute": N_("an open dispute on entry {entry} (a ruling annotation on it settles it)"),
+    "held": N_("entry {entry} waits for {seat} to confirm it"),
+    "reported": N_("{players} reported {result}; waiting for {waiting}"),
+    "not_finished": N_("the match is not finished"),
+}
 
 
 @dataclass(frozen=True)
@@ -40,6 +51,9 @@ class TableState:
     state: str
     #: what holds the table up, in words ('' for a finished or withdrawn table)
     why: str = ""
+    #: the same as a code and its values, for a page to word in its reader's language (:data:`WHY`)
+    why_code: str = ""
+    why_values: Mapping[str, Any] = field(default_factory=dict)
     #: the result in force: the record's, else the match's outcome read from its log
     outcome: Outcome | None = None
     #: where the result comes from: ``log`` (the match's outcome), ``arbiter``, ``correction``, ``forfeit``
@@ -65,9 +79,12 @@ def _state_of(service: Tournaments, state: Tournament, number: int, t: Table, pu
 
     key = (number, t.table)
 
-    def said(what: str, why: str = "", found: Outcome | None = None, source: str = "",
-             recorded: bool = False) -> TableState:
-        return TableState(round=number, table=t.table, seats=t.seats, match_id=t.match_id, state=what, why=why,
+    def said(what: str, code: str = "", found: Outcome | None = None, source: str = "",
+             recorded: bool = False, **values: Any) -> TableState:
+        shown = {k: "; ".join(f"{', '.join(s['players'])} reported {s['result']}" for s in v) if k == "sides"
+                 else ", ".join(v) if isinstance(v, list) else v for k, v in values.items()}
+        return TableState(round=number, table=t.table, seats=t.seats, match_id=t.match_id, state=what,
+                          why=WHY[code].format(**shown) if code else "", why_code=code, why_values=values,
                           outcome=found, source=source, recorded=recorded)
 
     if key in state.withdrawn:
@@ -81,29 +98,27 @@ def _state_of(service: Tournaments, state: Tournament, number: int, t: Table, pu
 
     reported = sides(state, key, t.seats)
     if len(reported) > 1 and not public:
-        return said(DISAGREE, "results disagree: " + "; ".join(f"{', '.join(who)} reported {typed(o)}"
-                                                               for o, who in reported))
+        return said(DISAGREE, "disagree", sides=[{"players": list(who), "result": typed(o)} for o, who in reported])
     if t.match_id is None:
-        return said(PLAYING, "no match: the arbiter records its result (`tournament result`)")
+        return said(PLAYING, "no_match")
     summary = summary_for(service.referee, t.match_id)
     found = outcome(summary) if summary.status == OVER else None
     source = ("transcript" if key in state.attached else "log") if found is not None else ""
     notes = service.store.annotations(summary.match_id)
     disputed = open_disputes([n for n in notes if not public or n.audience == "all"])
     if disputed:
-        return said(DISPUTED, f"an open dispute on entry {disputed[0]} (a ruling annotation on it settles it)",
-                    found, source)
+        return said(DISPUTED, "dispute", found, source, entry=disputed[0])
     if found is not None:
         return said(FINISHED, found=found, source=source)
     referee = service.referee
     hold = referee.open_hold(referee.load(summary.match_id), summary.head)
     if hold is not None:
-        return said(WAITING, f"entry {hold[0]} waits for {hold[1]} to confirm it")
+        return said(WAITING, "held", entry=hold[0], seat=hold[1])
     if reported:
         have = [p for _, who in reported for p in who]
-        return said(PLAYING, f"{', '.join(have)} reported {typed(reported[0][0])}; waiting for "
-                    + ", ".join(p for p in t.seats if p not in have))
-    return said(PLAYING, "the match is not finished")
+        return said(PLAYING, "reported", players=have, result=typed(reported[0][0]),
+                    waiting=[p for p in t.seats if p not in have])
+    return said(PLAYING, "not_finished")
 
 
 def complete(states: Sequence[TableState]) -> bool:

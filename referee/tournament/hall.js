@@ -21,6 +21,19 @@ function watch(td, mid, mine) {
 }
 const SOURCES = {log: gettext("from its log"), arbiter: gettext("the arbiter's"), correction: gettext("a correction"), forfeit: gettext("by forfeit"), transcript: gettext("from its score sheet"), reported: gettext("reported by the seats")};
 // the words of the tables' states and the standings' columns (the snapshot names them by code)
+// why a table holds up the round (the organiser's console; the snapshot names it by code, t.why_code, with its values)
+const WHY = {disagree: (v) => gettext("results disagree: {sides}", {sides: v.sides.map((s) => gettext("{players} reported {result}", {players: s.players.join(", "), result: s.result})).join("; ")}),
+  no_match: () => gettext("no match: the arbiter records its result (`tournament result`)"),
+  dispute: (v) => gettext("an open dispute on entry {entry} (a ruling annotation on it settles it)", v),
+  held: (v) => gettext("entry {entry} waits for {seat} to confirm it", v),
+  reported: (v) => gettext("{players} reported {result}; waiting for {waiting}", {players: v.players.join(", "), result: v.result, waiting: v.waiting.join(", ")}),
+  not_finished: () => gettext("the match is not finished")};
+// (in English the snapshot's own words)
+function why(t) { return LANG !== "en" && t.why_code && WHY[t.why_code] ? WHY[t.why_code](t.why_values || {}) : t.why; }
+// the snapshot drawn again when the words of its results arrive (pagewords.js), the updates not counted
+function redraw() { if (last) { standings(last); tables(last); console_(last); } }
+// what a spectator reads of a seat's report (the snapshot names it by code)
+const REPORTED = {reported: gettext("reported"), agreed: gettext("agreed")};
 const STATES = {playing: gettext("playing"), waiting: gettext("waiting"), disputed: gettext("disputed"), finished: gettext("finished"), withdrawn: gettext("withdrawn"), disagree: gettext("disagree")};
 const COLUMNS = {rank: gettext("rank"), player: gettext("player"), played: gettext("played"), points: gettext("points"), "game-points": gettext("game-points"), buchholz: gettext("buchholz"), "buchholz-cut1": gettext("buchholz-cut1"), "median-buchholz": gettext("median-buchholz"), "sonneborn-berger": gettext("sonneborn-berger"), omw: gettext("omw"), gw: gettext("gw"), ogw: gettext("ogw"), "head-to-head": gettext("head-to-head"), progressive: gettext("progressive"), score: gettext("score")};
 function standings(snap) {
@@ -57,12 +70,12 @@ function tables(snap) {
     const tr = document.createElement("tr"); tr.dataset.table = t.table; tr.dataset.state = t.state;
     cell(tr, t.table, "n"); cell(tr, t.names.join(gettext(" v ")), "who");
     const st = cell(tr, ""); span(st, STATES[t.state] || t.state, "state " + t.state);
-    if (t.why) span(st, t.why, "because");
+    if (t.why) span(st, why(t), "because");
     if (t.past_time) span(st, gettext("past time"), "past");
-    const res = cell(tr, t.result || "");
+    const res = cell(tr, t.result ? outcomeWords(t.outcome, t.result, redraw) : "");
     if (t.result && t.source) span(res, SOURCES[t.source] || t.source, "src");
     // the seats' reports of a cardboard table: what each said (the organiser, the table's players) or only that they did
-    if (!t.result && t.reports && t.reports.length) span(res, t.reports.map((r) => r.player + ": " + (r.typed || r.result)).join("; "), "reports");
+    if (!t.result && t.reports && t.reports.length) span(res, t.reports.map((r) => r.player + ": " + (r.typed || REPORTED[r.result] || r.result)).join("; "), "reports");
     watch(cell(tr, ""), t.match_id, snap.role === "player" && t.seats.includes(snap.player)); pb.appendChild(tr);
   }
   if (lastRound) {
@@ -98,22 +111,23 @@ function console_(snap) {
 // the disagreements: each side of each table with a button that records it as the organiser's result (POST /results)
 function confirmations(list) {
   const box = $("confirm"), ul = $("confirm-list");
-  const seen = ul.dataset.shown || "", now = JSON.stringify(list);
+  const said = list.map((d) => d.sides.map((side) => outcomeWords(side.outcome, side.result, redraw)));
+  const seen = ul.dataset.shown || "", now = JSON.stringify([list, said]);
   box.hidden = !list.length;
   if (seen === now) return;  // redrawn only when it changes: an armed button stays armed
   ul.dataset.shown = now; ul.replaceChildren();
-  for (const d of list) {
+  list.forEach((d, k) => {
     const li = document.createElement("li"); li.dataset.table = d.table;
     span(li, gettext("Round {round} table {table} ({players}): ", {round: d.round, table: d.table, players: d.names.join(gettext(" v "))}));
-    for (const side of d.sides) {
+    d.sides.forEach((side, j) => {
       const b = document.createElement("button"); b.type = "button"; b.className = "second settle";
-      b.textContent = gettext("{players} reported {result}", {players: side.names.join(", "), result: side.result});
+      b.textContent = gettext("{players} reported {result}", {players: side.names.join(", "), result: said[k][j]});
       b.addEventListener("click", () => act(b, "/results", {round: d.round, table: d.table, result: side.typed, scores: side.scores, reason: "settled from the hall's console: the seats' reports disagreed"},
         gettext("record {result} for table {table}", {result: side.typed, table: d.table}), () => gettext("Table {table}: {result} recorded as the organiser's result.", {table: d.table, result: side.typed})));
       li.appendChild(b);
-    }
+    });
     ul.appendChild(li);
-  }
+  });
 }
 function render(snap) {
   last = snap;

@@ -50,7 +50,10 @@ def snapshot(access: TournamentAccess, who: Entrant, now: str | None = None) -> 
     table of round N has no result, the standings after round N-1 (after round 0: nobody has played yet),
     ``playing`` naming round N (else null). A player reads their own tables only, as their pairings. The
     organiser's alone holds ``console`` (whether the round is complete, the next round, what the buttons
-    may do, the seats' disagreements ``to_confirm``), each table's ``why`` and the pairing's ``blocks``. Each
+    may do, the seats' disagreements ``to_confirm``), each table's ``why`` (in English words, and as
+    ``why_code`` and ``why_values``, which the page words in its language: :data:`.console.WHY`) and the
+    pairing's ``blocks``. A result is given in English words (``result``) and as the ``outcome`` it words
+    (a page asks ``/pages/words`` for it in its language, :mod:`referee.pagewords`). Each
     table's ``reports`` (:mod:`.reports`) say who reported what to the organiser and the table's players,
     only ``reported``/``agreed`` to anyone else. Every role's holds ``clock``, the round clock
     (:class:`schemas.tournament.HallClock`, null before it is started), and each table not yet settled
@@ -89,9 +92,10 @@ def snapshot(access: TournamentAccess, who: Entrant, now: str | None = None) -> 
         row: dict[str, Any] = {
             "table": s.table, "seats": list(s.seats), "names": [state.name(p) for p in s.seats],
             "match_id": s.match_id, "state": s.state, "result": words(s.outcome) if s.outcome else None,
+            "outcome": msgspec.to_builtins(s.outcome) if s.outcome else None,
             "source": s.source, "recorded": s.recorded, "past_time": late and s.state not in SETTLED}
-        if organiser:
-            row["why"] = s.why
+        if organiser:  # why, in English words and as a code with its values (a page words it in its language)
+            row.update(why=s.why, why_code=s.why_code, why_values=dict(s.why_values))
         # who reported what to the organiser and the table's own players; to anyone else only that they did
         row["reports"] = [msgspec.to_builtins(r) for r in
                           report_rows(state, (s.round, s.table), s.seats, public=not organiser and mine is None)]
@@ -131,7 +135,8 @@ def to_confirm(state: Tournament, states: Sequence[TableState]) -> list[dict[str
             continue
         out.append({"round": s.round, "table": s.table, "seats": list(s.seats),
                     "names": [state.name(p) for p in s.seats],
-                    "sides": [{"result": words(o), "typed": typed(o), "scores": o.scores, "players": who,
+                    "sides": [{"result": words(o), "outcome": msgspec.to_builtins(o), "typed": typed(o),
+                               "scores": o.scores, "players": who,
                                "names": [state.name(p) for p in who]}
                               for o, who in sides(state, (s.round, s.table), s.seats)]})
     return out
@@ -141,10 +146,10 @@ def page(tournament_id: str, lang: str = "en", kept: bool = False) -> str:
     """The hall page of ``tournament_id`` (an id typed in a URL: escaped wherever it appears) in ``lang``
     (:mod:`referee.pagelang`: ``kept`` when the address chose it, for the page's links to carry on)."""
     from ..i18n import N_, gettext, speaking
-    from ..pagelang import KEEP_FRAGMENT, prelude, switch, words
+    from ..pagelang import KEEP_FRAGMENT, prelude, switch, words, words_script
 
     tid = html.escape(tournament_id)
-    script = _asset("follow.js") + _asset("hall.js")
+    script = _asset("follow.js") + words_script() + _asset("hall.js")
     with speaking(lang):
         title = gettext("Tournament {tid}", tid=tid)
         # the one word the sheet writes (a phone's table cards: "table 1"), in another language after it

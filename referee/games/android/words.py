@@ -19,6 +19,9 @@ from .model import (
 from .txn import BoundRules
 
 
+#: the reasons its outcomes give that no other word names, as referee.outcome says them (through the catalog)
+OUTCOME_REASONS = (N_("case closed"),)
+
 #: the ids a sentence names in words: how a detective travels, the piles, the sides, the day's calendar
 _WORDS = {
     "vehicle": N_("vehicle"), "beanstalk": N_("beanstalk"), "dropship": N_("dropship"), "declared": N_("declared"),

@@ -27,6 +27,10 @@ _PHASES = {"setup": N_("setup"), "planning": N_("planning"), "actions": N_("acti
            "cleanup": N_("cleanup"), "game_over": N_("game_over")}
 
 
+#: the reasons its outcomes give that no other word names, as referee.outcome says them (through the catalog)
+OUTCOME_REASONS = (N_("tie break last round"), N_("bus order"), N_("shared"))
+
+
 def _zone(zone: str) -> str:
     return gettext(_ZONES[zone]) if zone in _ZONES else zone
 

@@ -71,6 +71,9 @@ _PHASES = {"AGENT_PLACE": N_("agent placement begins"), "AGENT_COLLECT": N_("age
            "GAME_OVER": N_("the game is over")}
 
 
+#: the reasons its outcomes give that no other word names, as referee.outcome says them (through the catalog)
+OUTCOME_REASONS = (N_("fewest swaps"), N_("most cards"), N_("shared"), N_("first in turn order"))
+
 #: a card's timings and effects, and what opens a position's action, by id (said spaced in English)
 _WORDS = {"before": N_("before"), "during": N_("during"), "after": N_("after"),
           "mutual_annihilation": N_("mutual annihilation"), "disband": N_("disband"),

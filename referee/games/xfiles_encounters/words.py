@@ -60,6 +60,9 @@ _TAGS = {
     "strike_deck_reshuffled": N_("strike deck reshuffled"), "player_fought": N_("player fought"),
     "turn_cleaned_up": N_("turn cleaned up"), "setup_completed": N_("setup completed"),
 }
+#: the reasons its outcomes give that no other word names, as referee.outcome says them (through the catalog)
+OUTCOME_REASONS = (N_("end game defeated"),)
+
 #: the points a card gives and the classes and causes the facts name, by id
 _WORDS = {
     "recruit": N_("recruit"), "attack": N_("attack"), "none": N_("none"), "tech": N_("tech"),

@@ -1,0 +1,54 @@
+"""Wire contracts of the pages' words (``POST /pages/words``): what a page shows of the API's JSON, said
+in the page's language. The API's JSON is English and stays so whatever the reader's language (machines
+read it); a page that shows a result, a recorded refusal or a move's description from it asks for them in
+words here, in its own language (``?lang=``, else ``Accept-Language``). Nothing stored is read: the
+answer holds the same items, in the same order, said."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import msgspec
+
+from . import NAME_MAX, Outcome
+
+#: at most this many items of each kind in one request (a hall's tables, a desk's entries)
+ITEMS_MAX = 200
+WordsText = Annotated[str, msgspec.Meta(max_length=4000)]
+
+
+class RefusalText(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A recorded refusal as the API gives it (:class:`schemas.Rejection`) and its match's game."""
+
+    game: Annotated[str, msgspec.Meta(max_length=NAME_MAX)]
+    code: Annotated[str, msgspec.Meta(max_length=200)]
+    message: WordsText
+    rule: WordsText = ""
+    rule_english: WordsText = ""
+
+
+class PageWordsRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The pieces of the API's JSON a page shows: results (:class:`schemas.Outcome`), recorded refusals, and
+    texts of the catalog (a move's description)."""
+
+    outcomes: Annotated[list[Outcome], msgspec.Meta(max_length=ITEMS_MAX)] = []
+    refusals: Annotated[list[RefusalText], msgspec.Meta(max_length=ITEMS_MAX)] = []
+    texts: Annotated[list[WordsText], msgspec.Meta(max_length=ITEMS_MAX)] = []
+
+
+class RefusalWords(msgspec.Struct, frozen=True, kw_only=True):
+    """A refusal's message and its rule citation as the reader reads them."""
+
+    message: str
+    rule: str
+
+
+class PageWordsAnswer(msgspec.Struct, frozen=True, kw_only=True):
+    """Each item of the request in ``lang``, in its order: a result in words (``alice won (influence)``), a
+    refusal through its game's templates and rulebook, a text through the catalog (as given when the
+    catalog has no entry for it)."""
+
+    lang: str
+    outcomes: list[str]
+    refusals: list[RefusalWords]
+    texts: list[str]
