@@ -43,7 +43,7 @@ from schemas.http import (
 from .auth import AuthCode, Forbidden, Principal, Unauthorized
 from .engine.codes import CardsCode, InputCode, LegalCode, MatchCode, ReplayCode
 from .errors import BadInput, NotFound, RefereeError
-from .i18n import speaking
+from .i18n import N_, speaking
 from .safewrites import SafeWrites
 
 LOG_PAGE_MAX = 1000
@@ -72,17 +72,17 @@ class Access(SafeWrites):
         that match's arbiter (``previous``: who the request's token speaks for there)."""
         if req.continue_from is not None:
             if previous is None:
-                raise Unauthorized(AuthCode.MISSING, "continuing a match needs its arbiter token: send it as "
-                                   "'Authorization: Bearer <token>'")
-            self._require(previous, ("arbiter",), "continue this match")
+                raise Unauthorized.said(AuthCode.MISSING, N_("continuing a match needs its arbiter token: send it as "
+                                                             "'Authorization: Bearer <token>'"))
+            self._require(previous, ("arbiter",), N_("may not continue this match"))
         game = self.referee.game(req.game)
         cards, cards_text = req.cards, req.cards_text
         if cards_text is None and cards is not None and cards not in game.card_sets:
-            known = ", ".join(sorted(game.card_sets)) or "none"
-            raise BadInput(
-                CardsCode.NOT_BUNDLED,
-                f"card set {cards!r} is not bundled with {game.id} ({known}); send a card file's text as cards_text",
-            )
+            raise BadInput.said(CardsCode.NOT_BUNDLED, N_(
+                "card set {cards!r} is not bundled with {game} ({known}); send a card file's text as cards_text")
+                if game.card_sets else N_(
+                "card set {cards!r} is not bundled with {game} (none); send a card file's text as cards_text"),
+                cards=cards, game=game.id, known=", ".join(sorted(game.card_sets)))
         if cards_text is not None and cards is None:
             cards = "inline"
         try:
@@ -95,15 +95,16 @@ class Access(SafeWrites):
             raise
         except (ValueError, TypeError, LookupError) as exc:
             # a position or card text the game cannot take: the game's own code said no
-            raise BadInput(MatchCode.BAD_CONFIG, f"{game.id} cannot set up this match: {exc}") from None
+            raise BadInput.said(MatchCode.BAD_CONFIG, N_("{game} cannot set up this match: {problem}"), game=game.id,
+                                problem=str(exc)) from None
         return MatchCreated(match=info, tokens=self._mint(info))
 
     def matches(self, *, limit: int | None = None, offset: int = 0) -> list[MatchInfo]:
         """Every match's row in creation order (read from the summaries), or the page of ``limit`` rows
         after the first ``offset``."""
         if (limit is not None and limit < 0) or offset < 0:
-            raise BadInput(InputCode.BAD_PAGE, f"limit and offset are counts of matches (0 or more), not "
-                           f"{limit if limit is not None and limit < 0 else offset}")
+            raise BadInput.said(InputCode.BAD_PAGE, N_("limit and offset are counts of matches (0 or more), not {count}"),
+                                count=limit if limit is not None and limit < 0 else offset)
         listed = self.referee.matches()
         return listed[offset:] if limit is None else listed[offset:offset + limit]
 
@@ -148,8 +149,9 @@ class Access(SafeWrites):
         if stop is None:
             stop = min(self.store.head(loaded.match.id), start + REPLAY_MAX - 1)
         elif stop - start + 1 > REPLAY_MAX:
-            raise BadInput(ReplayCode.TOO_MANY, f"a replay answers at most {REPLAY_MAX} entries a request; "
-                           f"ask for from={start}&to={start + REPLAY_MAX - 1}, then the next page")
+            raise BadInput.said(ReplayCode.TOO_MANY, N_("a replay answers at most {most} entries a request; ask for "
+                                                        "from={start}&to={stop}, then the next page"),
+                                most=REPLAY_MAX, start=start, stop=start + REPLAY_MAX - 1)
         with speaking("en"):  # a JSON answer: its words in English, whatever the server's language
             return self.referee.replay(loaded.match.id, start=start, stop=stop, seat=self._seat(view))
 
@@ -168,15 +170,16 @@ class Access(SafeWrites):
         """How this match's state differs from ``other``'s: the arbiter's, against this match itself or
         one of its forks (the tokens of this match do not open unrelated matches). ``other_at`` may name an
         entry of the other match by its transcript line (``line:N``)."""
-        self._require(p, ("arbiter",), "diff full states")
+        self._require(p, ("arbiter",), N_("may not diff full states"))
         # ``other`` is looked up among this match and its forks only: a prefix of some unrelated
         # match's id gets the same answer as a prefix of nothing (no full id, no count, no 403)
         family = self._family(p.match_id)
         found = [mid for mid in family if mid == other] or (
             [mid for mid in family if mid.startswith(other)] if len(other) >= 4 else [])
         if len(found) != 1:
-            why = "is ambiguous among" if len(found) > 1 else "names neither"
-            raise NotFound(MatchCode.UNKNOWN, f"{other!r} {why} this match and its forks; give more of a fork's id")
+            raise NotFound.said(MatchCode.UNKNOWN, N_(
+                "{other!r} is ambiguous among this match and its forks; give more of a fork's id") if len(found) > 1
+                else N_("{other!r} names neither this match and its forks; give more of a fork's id"), other=other)
         if isinstance(other_at, str):
             from . import entryref
 
@@ -199,16 +202,18 @@ class Access(SafeWrites):
         """Intents each seat could make now that would be accepted (hints; the benchmark's random play).
         A seat is shown the chance outcomes in them as ``?`` (a physical match's examples come from what
         only the referee knows) and a digital match's not at all (the referee draws them)."""
-        self._require(p, ("arbiter", "seat", "actor"), "ask for legal intents")
+        self._require(p, ("arbiter", "seat", "actor"), N_("may not ask for legal intents"))
         loaded = self._load(p.match_id)
         if p.role in ("seat", "actor"):
             if seat is not None and seat != p.seat:
-                raise Forbidden(AuthCode.OTHER_SEAT, f"{p.seat}'s token cannot ask for {seat}'s intents")
+                raise Forbidden.said(AuthCode.OTHER_SEAT, N_("{own}'s token cannot ask for {seat}'s intents"),
+                                     own=p.seat, seat=seat)
             seat = p.seat
         try:
             return self.referee.legal(p.match_id, seat, blind=p.role != "arbiter")
         except NotImplementedError:
-            raise BadInput(LegalCode.NOT_ENUMERABLE, f"{loaded.game.name} cannot list its legal intents here") from None
+            raise BadInput.said(LegalCode.NOT_ENUMERABLE, N_("{game} cannot list its legal intents here"),
+                                game=loaded.game.name) from None
 
     def export(self, p: Principal, fmt: str, *, as_: str | None = None) -> str:
         return "".join(self.export_chunks(p, fmt, as_=as_))

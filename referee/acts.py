@@ -10,14 +10,14 @@ from typing import Any
 from schemas import ARBITER, TEXT_MAX
 
 from .api import SubmitResult
-from .appending import Appending, plain
+from .appending import Appending, not_a_seat, plain
 from .changes import event_words
 from .config import Loaded
 from .engine.codes import ConfirmCode, MatchCode, RedoCode, RulingCode, UndoCode
 from .engine.entries import Act, Confirmation, Redo, Ruling, Undo
 from .engine.protocol import Accepted, Rejected
-from .engine.suggest import did_you_mean
 from .errors import BadInput
+from .i18n import N_
 from .inputs import check_text
 from .reopening import reopening_undo
 from .store import StoredRequest
@@ -28,11 +28,7 @@ class Acts(Appending):
 
     def _check_actor(self, loaded: Loaded, actor: str) -> None:
         if actor != ARBITER and actor not in loaded.config.players:
-            raise BadInput(
-                MatchCode.UNKNOWN_SEAT,
-                f"{actor!r} is not a seat of this match{did_you_mean(actor, (*loaded.config.players, ARBITER))}; "
-                f"seats: {', '.join(loaded.config.players)} (or {ARBITER})",
-            )
+            raise not_a_seat(actor, loaded.config.players, or_arbiter=True)
 
     def undo(
         self, match_id: str, *, by: str, to: int | None = None, reason: str = "", expected_seq: int | None = None,
@@ -49,10 +45,12 @@ class Acts(Appending):
         if to is None:
             last = timeline.last_action()
             if last is None:
-                raise BadInput(UndoCode.NOTHING_TO_UNDO, f"match {loaded.match.id} has no accepted or held move to undo")
+                raise BadInput.said(UndoCode.NOTHING_TO_UNDO, N_("match {match} has no accepted or held move to undo"),
+                                    match=loaded.match.id)
             to = last.seq - 1
         if not 0 <= to < head:
-            raise BadInput(MatchCode.BAD_SEQ, f"--to {to} is not an earlier entry: match {loaded.match.id} has entries 0..{head}")
+            raise BadInput.said(MatchCode.BAD_SEQ, N_("--to {to} is not an earlier entry: match {match} has entries 0..{head}"),
+                                to=to, match=loaded.match.id, head=head)
         over = loaded.rules.outcome(state) is not None
         verdict = self.decide_undo(loaded, timeline, by, to, over)
         act = Undo(to=to, target=to, reason=reason)
@@ -74,9 +72,11 @@ class Acts(Appending):
         if undo is None:
             undo = timeline.latest_undo()
             if undo is None:
-                raise BadInput(RedoCode.NOTHING_TO_REDO, f"match {loaded.match.id} has no undo in effect to redo")
+                raise BadInput.said(RedoCode.NOTHING_TO_REDO, N_("match {match} has no undo in effect to redo"),
+                                    match=loaded.match.id)
         if not 1 <= undo <= head:
-            raise BadInput(MatchCode.BAD_SEQ, f"entry {undo} does not exist: match {loaded.match.id} has entries 1..{head}")
+            raise BadInput.said(MatchCode.BAD_SEQ, N_("entry {entry} does not exist: match {match} has entries 1..{head}"),
+                                entry=undo, match=loaded.match.id, head=head)
         verdict = self.decide_redo(loaded, timeline, by, undo, loaded.rules.outcome(state) is not None)
         act = Redo(undo=undo, target=undo - 1, reason=reason)
         return self._append_act(loaded, head, state, act, by, f"redo undo={undo}", verdict, request=request)
@@ -111,22 +111,24 @@ class Acts(Appending):
         loaded = self.load(match_id)
         head, state = self.at_head(loaded, expected_seq)
         if not 1 <= entry <= head:
-            raise BadInput(MatchCode.BAD_SEQ, f"entry {entry} does not exist: match {loaded.match.id} has entries 1..{head}")
+            raise BadInput.said(MatchCode.BAD_SEQ, N_("entry {entry} does not exist: match {match} has entries 1..{head}"),
+                                entry=entry, match=loaded.match.id, head=head)
         stored = self.entry_at(loaded.match, entry)
         assert stored is not None
         body = loaded.decoder.decode(stored.body)
         if body.kind != "intent" or not isinstance(body.verdict, Rejected) or body.intent is None:
-            raise BadInput(RulingCode.NOT_REJECTED, f"entry {entry} is not a rejected intent; only a rejection can be ruled to stand")
+            raise BadInput.said(RulingCode.NOT_REJECTED, N_(
+                "entry {entry} is not a rejected intent; only a rejection can be ruled to stand"), entry=entry)
         last = self.entry_at(loaded.match, head) if entry < head else stored
         if last is not None and last.state_hash != stored.state_hash:
             # applied here, the move would be played on a state it was never made on
-            raise BadInput(
-                RulingCode.NOT_LAST,
-                f"the state has changed since entry {entry} (entries up to {head} were played after it); nothing was "
-                f"written. A ruling on it replays what followed, on a fork or on the main line: "
-                f"`referee rule {loaded.match.id} {entry}` on the match's own database (see referee/rulings.py)",
-                {"head": head},
-            )
+            err = BadInput.said(RulingCode.NOT_LAST, N_(
+                "the state has changed since entry {entry} (entries up to {head} were played after it); nothing was "
+                "written. A ruling on it replays what followed, on a fork or on the main line: `referee rule {match} "
+                "{entry}` on the match's own database (see referee/rulings.py)"), entry=entry, head=head,
+                match=loaded.match.id)
+            err.detail = {"head": head}
+            raise err
         assert body.actor is not None
         act = Ruling(entry=entry, seat=body.actor, waive=(body.verdict.code,), reason=reason)
         verdict = self.decide_ruling(loaded, state, body.intent, act, head + 1)
@@ -148,10 +150,13 @@ class Acts(Appending):
         if entry is None and hold is not None:
             entry = hold[0]
         if hold is None or hold[0] != entry:
-            what = f"entry {hold[0]} waits for {hold[1]}" if hold else "nothing waits for a confirmation"
-            raise BadInput(ConfirmCode.NOTHING_TO_CONFIRM, f"entry {entry} does not wait for a confirmation ({what})")
+            raise BadInput.said(ConfirmCode.NOTHING_TO_CONFIRM, N_(
+                "entry {entry} does not wait for a confirmation (entry {held} waits for {seat})") if hold else N_(
+                "entry {entry} does not wait for a confirmation (nothing waits for a confirmation)"),
+                entry=entry, held=hold[0] if hold else None, seat=hold[1] if hold else None)
         if by not in (hold[1], ARBITER):
-            raise BadInput(ConfirmCode.NOT_YOURS, f"entry {entry} waits for {hold[1]} (or the arbiter) to confirm it, not {by}")
+            raise BadInput.said(ConfirmCode.NOT_YOURS, N_(
+                "entry {entry} waits for {seat} (or the arbiter) to confirm it, not {by}"), entry=entry, seat=hold[1], by=by)
         stored = self.entry_at(loaded.match, entry)
         assert stored is not None
         held = loaded.decoder.decode(stored.body)

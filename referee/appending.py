@@ -11,15 +11,17 @@ from typing import Any
 
 import msgspec
 
-from schemas import Outcome
+from schemas import ARBITER, Outcome
 
 from .config import Configuration, Loaded, utc_now
 from .engine import core
 from .engine.codes import LogCode, MatchCode, StoreCode
 from .engine.entries import Act, EntryBody, Source
 from .engine.protocol import Game, Rejected
-from .errors import ConflictError, StorageError
+from .engine.suggest import closest
+from .errors import BadInput, ConflictError, StorageError
 from .history import SNAPSHOT_EVERY, History, expect_head
+from .i18n import N_
 from .redaction import verdict_name
 from .reopening import fresh_secret as default_secret
 from . import summaries
@@ -90,12 +92,12 @@ class Appending:
     def given_games(self) -> tuple[Game, ...] | None:
         """The games this service was given (None: the registry's)."""
         return self.configuration.given_games
-    def at_head(self, loaded: Loaded, expected_seq: int | None, hint: str = "") -> tuple[int, Any]:
+    def at_head(self, loaded: Loaded, expected_seq: int | None, *, reload: bool = False) -> tuple[int, Any]:
         """(head, state) of a match a writer appends to, refused as a conflict (nothing written) if the
         writer named another head: every write that takes an expected head checks it here, through
         :func:`referee.history.expect_head`."""
         head, state = self.state_at(loaded)
-        expect_head(loaded.match.id, head, expected_seq, hint)
+        expect_head(loaded.match.id, head, expected_seq, reload=reload)
         return head, state
 
     def _append(self, loaded: Loaded, entry: StoredEntry, new_state: Any, head: int, jump: int | None = None,
@@ -132,7 +134,8 @@ class Appending:
             return kept
         last = self.entry_at(loaded.match, head)
         if last is None:
-            raise StorageError(LogCode.CORRUPT, f"entry {head} of match {loaded.match.id} is missing; run `referee audit`")
+            raise StorageError.said(LogCode.CORRUPT, N_("entry {entry} of match {match} is missing; run `referee audit`"),
+                                    entry=head, match=loaded.match.id)
         return last.hash
 
     def make_entry(
@@ -158,6 +161,26 @@ class Appending:
             recorded_at=self.clock(),
         )
         return entry, new_state
+
+
+def not_a_seat(seat: str, players: Sequence[str], others: Sequence[str] = (), *, or_arbiter: bool = False) -> BadInput:
+    """The refusal of ``seat`` as an actor of a match seating ``players`` (besides them the game's ``others``, or
+    the arbiter with ``or_arbiter``), naming the closest of them it may have meant."""
+    close = closest(seat, (*players, *((ARBITER,) if or_arbiter else others)))
+    names = close[0] if len(close) == 1 else ", ".join(close[:-1]) + " or " + close[-1] if close else ""
+    seats = ", ".join(players)
+    if or_arbiter:
+        return BadInput.said(MatchCode.UNKNOWN_SEAT, N_(
+            "{seat!r} is not a seat of this match (did you mean {names}?); seats: {seats} (or arbiter)") if names else N_(
+            "{seat!r} is not a seat of this match; seats: {seats} (or arbiter)"), seat=seat, names=names, seats=seats)
+    if others:
+        return BadInput.said(MatchCode.UNKNOWN_SEAT, N_(
+            "{seat!r} is not a seat of this match (did you mean {names}?); seats: {seats} (and {others})") if names
+            else N_("{seat!r} is not a seat of this match; seats: {seats} (and {others})"),
+            seat=seat, names=names, seats=seats, others=", ".join(others))
+    return BadInput.said(MatchCode.UNKNOWN_SEAT, N_(
+        "{seat!r} is not a seat of this match (did you mean {names}?); seats: {seats}") if names else N_(
+        "{seat!r} is not a seat of this match; seats: {seats}"), seat=seat, names=names, seats=seats)
 
 
 def plain(value: Any) -> Any:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Protocol
 
 from schemas import ARBITER, SPECTATOR, MatchInfo
 from schemas.http import Tokens
@@ -16,6 +16,7 @@ from .auth import AuthCode, Forbidden, Principal, Unauthorized, bearer, hash_tok
 from .config import Loaded
 from .engine.codes import StoreCode
 from .errors import StorageError
+from .i18n import N_
 from .memo import HeadMemo
 from .service import Referee
 from .store import AccessTokens, MatchLog, StoredToken, StoreError
@@ -24,6 +25,18 @@ from .store import AccessTokens, MatchLog, StoredToken, StoreError
 class AccessRecords(MatchLog, AccessTokens, Protocol):
     """What the access layer reads and writes itself: match heads, listings and idempotency keys (the
     match log) and the matches' tokens; everything else goes through the :class:`Referee`."""
+
+
+class RoleRefused(Forbidden):
+    """A role may not do something: what it may not do is a catalog entry of its own (marked where it is
+    named), read in the reader's language inside the refusal's."""
+
+    def text(self, gettext: Callable[..., str]) -> str:
+        if self.template is None:
+            return self.message
+        template, values = self.template
+        what: Any = values.get("what", "")
+        return gettext(template, **{**values, "what": gettext(what)})
 
 
 class Gate:
@@ -74,7 +87,8 @@ class Gate:
         try:
             self.store.add_tokens(rows)
         except StoreError as exc:
-            raise StorageError(StoreCode.FAILED, f"could not record the match's tokens: {exc}") from None
+            raise StorageError.said(StoreCode.FAILED, N_("could not record the match's tokens: {problem}"),
+                                    problem=str(exc)) from None
         return Tokens(seats=seats, arbiter=arbiter, spectator=spectator, actors=actors)
 
     def authenticate(self, authorization: str | None, match_id: str) -> Principal:
@@ -87,19 +101,24 @@ class Gate:
         if row is None:
             row = self.store.find_token(digest)
             if row is None:
-                raise Unauthorized(AuthCode.UNKNOWN_TOKEN, "this token is not a token of any match on this server")
+                raise Unauthorized.said(AuthCode.UNKNOWN_TOKEN, N_("this token is not a token of any match on this server"))
             if len(self._tokens) > 100_000:
                 self._tokens.clear()
             self._tokens[digest] = row
         if match_id != row.match_id and not (len(match_id) >= 4 and row.match_id.startswith(match_id)):
-            raise Forbidden(AuthCode.OTHER_MATCH, "this token belongs to another match")
+            raise Forbidden.said(AuthCode.OTHER_MATCH, N_("this token belongs to another match"))
         return Principal(match_id=row.match_id, role=row.role, seat=row.seat)
 
     @staticmethod
     def _require(p: Principal, roles: tuple[str, ...], what: str) -> None:
+        """Refused unless the caller's role is one of ``roles``; ``what`` (marked ``N_``) says what it may not do
+        (``may not fork the match``: marked whole, 'undo' here is not the log's word)."""
         if p.role not in roles:
-            who = {"spectator": "a spectator", "seat": "a seat", "actor": f"the {p.seat}"}.get(p.role, "the arbiter")
-            raise Forbidden(AuthCode.FORBIDDEN, f"{who} may not {what} (allowed: {', '.join(roles)})")
+            raise RoleRefused.said(AuthCode.FORBIDDEN, N_("a spectator {what} (allowed: {roles})")
+                                   if p.role == "spectator" else N_("a seat {what} (allowed: {roles})")
+                                   if p.role == "seat" else N_("the {seat} {what} (allowed: {roles})")
+                                   if p.role == "actor" else N_("the arbiter {what} (allowed: {roles})"),
+                                   seat=p.seat, what=what, roles=", ".join(roles))
 
     def _view_of(self, loaded: Loaded, p: Principal, as_: str | None) -> str:
         """The view a caller asks for (``as``): the arbiter may look as anyone; a seat as itself or as a
@@ -111,7 +130,8 @@ class Gate:
             if as_ != ARBITER:
                 self.referee.role(loaded, as_)  # an unknown seat is bad input
             return as_
-        raise Forbidden(AuthCode.OTHER_VIEW, f"{own} may see only its own view (or the spectators'), not {as_}'s")
+        raise Forbidden.said(AuthCode.OTHER_VIEW, N_("{own} may see only its own view (or the spectators'), not {other}'s"),
+                             own=own, other=as_)
 
     def entry(self, p: Principal, ref: int | str, what: str) -> int:
         """The entry ``ref`` names in the caller's match: a number as it is, ``line:N`` the entry read from line N

@@ -14,7 +14,7 @@ import msgspec
 from schemas import ARBITER, NAME_MAX, TEXT_MAX, Annotation
 
 from .api import SubmitResult
-from .appending import CONFLICT_RETRIES, Appending, plain
+from .appending import CONFLICT_RETRIES, Appending, not_a_seat, plain
 from .changes import event_words
 from .config import Loaded
 from .engine import core, notation
@@ -22,9 +22,9 @@ from .engine.chance import typed_chance
 from .engine.codes import AnnotationCode, InputCode, MatchCode, StoreCode
 from .engine.entries import Move, Source, Unreadable, source_of
 from .engine.protocol import Accepted, InputError, Rejected
-from .engine.suggest import did_you_mean
 from .errors import BadInput, ConflictError, StorageError
 from .history import seal_annotations
+from .i18n import N_
 from .inputs import check_text
 from .store import Conflict, StoredAnnotation, StoredRequest, StoreError
 
@@ -47,13 +47,7 @@ class Moves(Appending):
         the rules and the text, and intents are frozen (a match's players type the same lines over and over)."""
         if seat not in loaded.config.players and seat not in loaded.game.capabilities.other_actors:
             check_text(text, "an intent", TEXT_MAX)
-            others = f" (and {', '.join(loaded.game.capabilities.other_actors)})" if loaded.game.capabilities.other_actors else ""
-            raise BadInput(
-                MatchCode.UNKNOWN_SEAT,
-                f"{seat!r} is not a seat of this match"
-                f"{did_you_mean(seat, (*loaded.config.players, *loaded.game.capabilities.other_actors))}; "
-                f"seats: {', '.join(loaded.config.players)}{others}",
-            )
+            raise not_a_seat(seat, loaded.config.players, loaded.game.capabilities.other_actors)
         known = self._parsed.get(text)
         if known is not None and known[0] is loaded.rules:
             return known[1]
@@ -94,7 +88,7 @@ class Moves(Appending):
                 message = (f"in a digital match the referee draws {', '.join(typed)}: leave {typed[0]} out (a guess "
                            "is never checked against the hidden order)")
                 if expected_seq is not None:  # a stale writer hears of its conflict first, as before
-                    self.at_head(loaded, expected_seq, "; reload and submit again")
+                    self.at_head(loaded, expected_seq, reload=True)
                 self.record_unparsed(loaded.match.id, seat, text.strip(), InputCode.CHANCE_TYPED, message, meta,
                                      request=request)
                 raise BadInput(InputCode.CHANCE_TYPED, message, {"intent": text})
@@ -109,7 +103,7 @@ class Moves(Appending):
             # got in first, nothing was written: the head is read and the intent adjudicated again there.
             with contextlib.suppress(ConflictError):
                 return self._move(loaded, seat, text, intent, *kept, source, hold, request)
-        head, state = self.at_head(loaded, expected_seq, "; reload and submit again")
+        head, state = self.at_head(loaded, expected_seq, reload=True)
         return self._move(loaded, seat, text, intent, head, state, source, hold, request)
 
     def _move(self, loaded: Loaded, seat: str, text: str, intent: Any, head: int, state: Any, source: Source,
@@ -150,7 +144,8 @@ class Moves(Appending):
         try:
             return source_of(dict(meta or {}))
         except (ValueError, msgspec.ValidationError) as exc:
-            raise BadInput(InputCode.BAD_SOURCE, f"cannot record where the entry came from: {exc}") from None
+            raise BadInput.said(InputCode.BAD_SOURCE, N_("cannot record where the entry came from: {problem}"),
+                                problem=str(exc)) from None
 
     def record_unparsed(self, match_id: str, actor: str | None, text: str, code: str, message: str,
                         meta: Mapping[str, Any] | None = None, *, request: StoredRequest | None = None) -> int:
@@ -172,14 +167,17 @@ class Moves(Appending):
                    hint="write several annotations for several lines")
         check_text(by, "who annotates (--by)", NAME_MAX)
         if kind not in ANNOTATION_KINDS:
-            raise BadInput(AnnotationCode.BAD_KIND, f"an annotation's kind is one of {', '.join(ANNOTATION_KINDS)}, not {kind!r}")
+            raise BadInput.said(AnnotationCode.BAD_KIND, N_("an annotation's kind is one of {kinds}, not {kind!r}"),
+                                kinds=", ".join(ANNOTATION_KINDS), kind=kind)
         loaded = self.load(match_id)
         head = self.store.head(loaded.match.id)
         if not 1 <= seq <= head:
-            raise BadInput(MatchCode.BAD_SEQ, f"entry {seq} does not exist: match {loaded.match.id} has entries 1..{head}")
+            raise BadInput.said(MatchCode.BAD_SEQ, N_("entry {entry} does not exist: match {match} has entries 1..{head}"),
+                                entry=seq, match=loaded.match.id, head=head)
         if audience != "all" and audience != ARBITER and audience not in loaded.config.players:
-            raise BadInput(AnnotationCode.BAD_AUDIENCE,
-                           f"an annotation is for all, the arbiter or one seat ({', '.join(loaded.config.players)}), not {audience!r}")
+            raise BadInput.said(AnnotationCode.BAD_AUDIENCE, N_(
+                "an annotation is for all, the arbiter or one seat ({seats}), not {audience!r}"),
+                seats=", ".join(loaded.config.players), audience=audience)
         stored = self.add_annotation(loaded.match.id, seq, kind, text, by, audience)
         return Annotation(seq=seq, kind=kind, text=text, by=by, recorded_at=stored.recorded_at)
 
@@ -199,4 +197,5 @@ class Moves(Appending):
             except StoreError as exc:
                 raise StorageError(StoreCode.FAILED, str(exc)) from None
             return stored
-        raise ConflictError(AnnotationCode.BUSY, f"match {match_id} is being annotated by others; try again")
+        raise ConflictError.said(AnnotationCode.BUSY, N_("match {match} is being annotated by others; try again"),
+                                 match=match_id)

@@ -25,7 +25,7 @@ from .engine.codes import InputCode, IntentCode, LogCode
 from .errors import BadInput, ConflictError, RefereeError, StorageError
 from .gate import Gate
 from .httpcodes import RequestCode
-from .i18n import speaking
+from .i18n import N_, speaking
 from .inputs import check_depth
 from .redaction import View
 from .store import StoredEntry, StoredRequest
@@ -41,14 +41,15 @@ class SafeWrites(Gate):
                expected_seq: int | None = None, key: str | None = None) -> tuple[SubmitAnswer, bool]:
         """Adjudicate one intent for ``seat`` (default: the caller's). Returns (answer, replayed):
         ``replayed`` is True when ``key`` named a request already applied (nothing new was written)."""
-        self._require(p, ("seat", "arbiter", "actor"), "submit intents")
+        self._require(p, ("seat", "arbiter", "actor"), N_("may not submit intents"))
         loaded = self._load(p.match_id)
         if p.role in ("seat", "actor"):
             if seat is not None and seat != p.seat:
-                raise Forbidden(AuthCode.OTHER_SEAT, f"{p.seat}'s token cannot act for {seat}")
+                raise Forbidden.said(AuthCode.OTHER_SEAT, N_("{own}'s token cannot act for {seat}"), own=p.seat, seat=seat)
             seat = p.seat
         elif seat is None:
-            raise BadInput(IntentCode.SEAT_REQUIRED, "the arbiter acts for a seat (or another actor of the game): name it in 'seat'")
+            raise BadInput.said(IntentCode.SEAT_REQUIRED, N_(
+                "the arbiter acts for a seat (or another actor of the game): name it in 'seat'"))
         assert seat is not None
         text = intent if isinstance(intent, str) else self._notation(loaded, intent)
         meta = {"by": ARBITER} if p.role == "arbiter" else None
@@ -65,12 +66,13 @@ class SafeWrites(Gate):
             intent = msgspec.convert(obj, loaded.game.intent_type)
         except msgspec.ValidationError as exc:
             verbs = ", ".join(notation.describe(loaded.game.intent_type))
-            raise BadInput(InputCode.INVALID, f"not an intent of {loaded.game.id}: {exc} (verbs: {verbs})") from None
+            raise BadInput.said(InputCode.INVALID, N_("not an intent of {game}: {problem} (verbs: {verbs})"),
+                                game=loaded.game.id, problem=str(exc), verbs=verbs) from None
         return notation.format_intent(intent)
 
     def undo(self, p: Principal, *, to: int | str | None = None, reason: str = "", expected_seq: int | None = None,
              key: str | None = None) -> tuple[SubmitAnswer, bool]:
-        self._require(p, ("seat", "arbiter"), "undo")
+        self._require(p, ("seat", "arbiter"), N_("may not undo"))
         loaded = self._load(p.match_id)
         to = None if to is None else self.entry(p, to, "to")
         op = {"op": "undo", "by": p.name, "to": to, "reason": reason, "expected_seq": expected_seq}
@@ -82,7 +84,7 @@ class SafeWrites(Gate):
 
     def redo(self, p: Principal, *, undo: int | str | None = None, reason: str = "", expected_seq: int | None = None,
              key: str | None = None) -> tuple[SubmitAnswer, bool]:
-        self._require(p, ("seat", "arbiter"), "redo")
+        self._require(p, ("seat", "arbiter"), N_("may not redo"))
         loaded = self._load(p.match_id)
         undo = None if undo is None else self.entry(p, undo, "undo")
         op = {"op": "redo", "by": p.name, "undo": undo, "reason": reason, "expected_seq": expected_seq}
@@ -94,7 +96,7 @@ class SafeWrites(Gate):
 
     def rule_stands(self, p: Principal, ref: int | str, *, reason: str = "", expected_seq: int | None = None,
                     key: str | None = None) -> tuple[SubmitAnswer, bool]:
-        self._require(p, ("arbiter",), "rule on an entry")
+        self._require(p, ("arbiter",), N_("may not rule on an entry"))
         loaded = self._load(p.match_id)
         entry = self.entry(p, ref, "entry")
         op = {"op": "ruling", "entry": entry, "reason": reason, "expected_seq": expected_seq}
@@ -107,7 +109,7 @@ class SafeWrites(Gate):
     def amend(self, p: Principal, line: str, text: str, *, reason: str, by: str,
               expected_seq: int | None = None) -> Amendment:
         """A line corrected after import (:func:`referee.amend.amend`): the arbiter's."""
-        self._require(p, ("arbiter",), "amend a line")
+        self._require(p, ("arbiter",), N_("may not amend a line"))
         from .amend import amend
 
         loaded = self._load(p.match_id)
@@ -119,7 +121,7 @@ class SafeWrites(Gate):
     def confirm(self, p: Principal, ref: int | str, *, accept: bool = True, reason: str = "",
                 expected_seq: int | None = None, key: str | None = None) -> tuple[SubmitAnswer, bool]:
         """The answer to an entry held for a confirmation: by the seat it waits for, or the arbiter."""
-        self._require(p, ("seat", "arbiter"), "confirm")
+        self._require(p, ("seat", "arbiter"), N_("may not confirm"))
         loaded = self._load(p.match_id)
         entry = self.entry(p, ref, "entry")
         op = {"op": "confirm", "by": p.name, "entry": entry, "accept": accept, "reason": reason,
@@ -132,15 +134,16 @@ class SafeWrites(Gate):
 
     def annotate(self, p: Principal, ref: int | str, text: str, *, kind: str = "comment",
                  audience: str = "all") -> Annotation:
-        self._require(p, ("seat", "arbiter"), "annotate")
+        self._require(p, ("seat", "arbiter"), N_("may not annotate"))
         if kind == "ruling":
-            self._require(p, ("arbiter",), "write a ruling")
+            self._require(p, ("arbiter",), N_("may not write a ruling"))
         if p.role == "seat" and audience not in ("all", p.seat):
-            raise Forbidden(AuthCode.FORBIDDEN, f"{p.seat} may write for all or for {p.seat}, not for {audience}")
+            raise Forbidden.said(AuthCode.FORBIDDEN, N_("{seat} may write for all or for {seat}, not for {audience}"),
+                                 seat=p.seat, audience=audience)
         return self.referee.annotate(p.match_id, self.entry(p, ref, "seq"), text, kind=kind, by=p.name, audience=audience)
 
     def fork(self, p: Principal, *, at: int | str, name: str = "") -> MatchCreated:
-        self._require(p, ("arbiter",), "fork the match")
+        self._require(p, ("arbiter",), N_("may not fork the match"))
         info = self.referee.fork(p.match_id, at=self.entry(p, at, "at"), name=name)
         return MatchCreated(match=info, tokens=self._mint(info))
 
@@ -151,7 +154,7 @@ class SafeWrites(Gate):
         mid = loaded.match.id
         fingerprint = core.sha256_hex(core.canonical(op))
         if key is not None and (not 1 <= len(key) <= 200 or not key.isprintable()):
-            raise BadInput(RequestCode.BAD_KEY, "an Idempotency-Key is 1 to 200 printable characters (e.g. a UUID)")
+            raise BadInput.said(RequestCode.BAD_KEY, N_("an Idempotency-Key is 1 to 200 printable characters (e.g. a UUID)"))
         # The key is recorded by the append itself (same transaction); it is looked up only when the
         # request does not go through as new — a retry then meets its first answer again, whatever
         # moved since (a stale expected_seq, nothing left to undo, the key already recorded).
@@ -175,14 +178,14 @@ class SafeWrites(Gate):
 
     def _replayed(self, p: Principal, loaded: Loaded, found: StoredRequest, fingerprint: str) -> SubmitAnswer:
         if not hmac.compare_digest(found.fingerprint, fingerprint):
-            raise BadInput(
-                RequestCode.KEY_REUSED,
-                f"Idempotency-Key was already used for a different request (entry {found.seq}); use a new key",
-                {"seq": found.seq},
-            )
+            err = BadInput.said(RequestCode.KEY_REUSED, N_(
+                "Idempotency-Key was already used for a different request (entry {entry}); use a new key"), entry=found.seq)
+            err.detail = {"seq": found.seq}
+            raise err
         entry = self.referee.entry_at(loaded.match, found.seq)
         if entry is None:
-            raise StorageError(LogCode.CORRUPT, f"entry {found.seq} of match {loaded.match.id} is missing; run an audit")
+            raise StorageError.said(LogCode.CORRUPT, N_("entry {entry} of match {match} is missing; run an audit"),
+                                    entry=found.seq, match=loaded.match.id)
         body = loaded.decoder.decode(entry.body)
         text = notation.format_intent(body.intent) if body.kind == "intent" and body.intent is not None else body.notation
         _, state = self.referee.state_at(loaded, found.seq)
@@ -199,7 +202,8 @@ class SafeWrites(Gate):
         show it: a seat's intent is shown as that seat sees it)."""
         stored = written if written is not None and written.seq == seq else self.referee.entry_at(loaded.match, seq)
         if stored is None:
-            raise StorageError(LogCode.CORRUPT, f"entry {seq} of match {loaded.match.id} is missing; run an audit")
+            raise StorageError.said(LogCode.CORRUPT, N_("entry {entry} of match {match} is missing; run an audit"),
+                                    entry=seq, match=loaded.match.id)
         body = loaded.decoder.decode(stored.body)
         view = View(loaded, self._seat(p.view) if p.role != "arbiter" else None)
         shown, events = view.entry(stored, body)

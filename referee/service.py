@@ -16,6 +16,7 @@ from schemas import ARBITER, TITLE_MAX, EntryView, MatchConfig, MatchInfo, Outco
 from schemas.http import AuditAnswer, DiffAnswer, LegalAnswer, LogPage, ReplayStep, StateAnswer
 
 from .acts import Acts
+from .appending import not_a_seat
 from .api import log_span
 from .config import Loaded, new_match_id
 from .engine import core, notation
@@ -23,8 +24,8 @@ from .engine.chance import left_out, with_chance
 from .engine.codes import MatchCode, StoreCode
 from .engine.present import board_strings, names_in
 from .engine.protocol import Accepted, Game
-from .engine.suggest import did_you_mean
 from .errors import BadInput, StorageError
+from .i18n import N_
 from .inputs import check_text
 from .moves import Moves
 from .redaction import View, annotations_by_entry, seat_role
@@ -189,10 +190,7 @@ class Referee(Moves, Acts):
         loaded = self.load(match_id)
         actors = (*loaded.config.players, *loaded.game.capabilities.other_actors)  # Copycat's table, Android's arbiter
         if seat is not None and seat not in actors:
-            others = loaded.game.capabilities.other_actors
-            raise BadInput(MatchCode.UNKNOWN_SEAT, f"{seat!r} is not a seat of this match{did_you_mean(seat, actors)}; "
-                           f"seats: {', '.join(loaded.config.players)}"
-                           + (f" (and {', '.join(others)})" if others else ""))
+            raise not_a_seat(seat, loaded.config.players, loaded.game.capabilities.other_actors)
         seq, state = self.state_at(loaded)
         over = loaded.rules.outcome(state) is not None
         out: dict[str, list[str]] = {}
@@ -210,8 +208,10 @@ class Referee(Moves, Acts):
         loaded = self.load(match_id)
         head = self.store.head(loaded.match.id)
         if not 0 <= at <= head:
-            raise BadInput(MatchCode.BAD_SEQ, f"--at {at} is not an entry of match {loaded.match.id} (0..{head})")
+            raise BadInput.said(MatchCode.BAD_SEQ, N_("--at {at} is not an entry of match {match} (0..{head})"),
+                                at=at, match=loaded.match.id, head=head)
         parent = loaded.match
+        recorded = f"fork of {loaded.match.id} at {at}"  # the match's title, recorded: English whatever the reader's
         # a fork at or before the parent's own fork point forks the grandparent instead: history is
         # never shared through a match that does not hold it
         while parent.parent is not None and at <= (parent.fork_seq or 0):
@@ -222,7 +222,7 @@ class Referee(Moves, Acts):
         fork = StoredMatch(
             id=match_id_new or new_match_id(), game=parent.game, rules_version=parent.rules_version,
             config=parent.config, genesis_hash=parent.genesis_hash, created_at=self.clock(),
-            parent=parent.id, fork_seq=at, title=name or f"fork of {loaded.match.id} at {at}",
+            parent=parent.id, fork_seq=at, title=name or recorded,
         )
         first = []
         reopen = fork_reopen(self.history, loaded, fork.id, at, head, self.fresh_secret)
