@@ -12,6 +12,7 @@ from .config import Loaded
 from .engine.codes import DiffCode, MatchCode
 from .engine.present import flatten, in_names
 from .errors import BadInput
+from .i18n import N_
 from .history import Reader
 from .redaction import View, seat_role
 from .store import StoredEntry
@@ -27,7 +28,8 @@ def diff(reader: Shows, a: str, b: str, *, at_a: int | None = None, at_b: int | 
     """How two states differ (by dotted path), and the first entry where two lines diverge."""
     la, lb = reader.load(a), reader.load(b)
     if la.game.id != lb.game.id:
-        raise BadInput(DiffCode.DIFFERENT_GAMES, f"{la.match.id} is {la.game.id} and {lb.match.id} is {lb.game.id}")
+        raise BadInput.said(DiffCode.DIFFERENT_GAMES, N_("{a} is {game_a} and {b} is {game_b}"), a=la.match.id,
+                            game_a=la.game.id, b=lb.match.id, game_b=lb.game.id)
     sa, sb = reader.show(la.match.id, at=at_a), reader.show(lb.match.id, at=at_b)
     fa, fb = dict(flatten(sa.state)), dict(flatten(sb.state))
     changes = [
@@ -75,7 +77,8 @@ def replay(reader: Reader, match_id: str, *, start: int = 1, stop: int | None = 
     head = history.store.head(loaded.match.id)
     stop = head if stop is None else stop
     if not 1 <= start <= max(stop, 1) or stop > head:
-        raise BadInput(MatchCode.BAD_SEQ, f"--from {start} --to {stop} is not a range of entries 1..{head}")
+        raise BadInput.said(MatchCode.BAD_SEQ, N_("--from {start} --to {stop} is not a range of entries 1..{head}"),
+                            start=start, stop=stop, head=head)
     view = View(loaded, seat)
     _, state = history.state_at(loaded, start - 1)
     before = dict(flatten(view.state(state)))

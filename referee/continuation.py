@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from .engine.codes import MatchCode
 from .engine.protocol import ConfigError, Game
 from .errors import BadInput
+from .i18n import N_
 
 if TYPE_CHECKING:
     from .config import Loaded
@@ -24,23 +25,27 @@ def continuation(history: History, loaded: Loaded, game: Game, game_name: str,
     unless other is given, and ``meta.continues`` names it. The new match's configuration then holds
     everything its replay needs."""
     if game.id != loaded.game.id:
-        raise BadInput(MatchCode.BAD_CONTINUATION, f"match {loaded.match.id} is a {loaded.game.id} match, not {game_name}")
+        raise BadInput.said(MatchCode.BAD_CONTINUATION, N_("match {match} is a {game} match, not {asked}"),
+                            match=loaded.match.id, game=loaded.game.id, asked=game_name)
     state = history.state_at(loaded)[1]
     if loaded.rules.outcome(state) is None:
-        raise BadInput(MatchCode.BAD_CONTINUATION, f"match {loaded.match.id} is not over: only a finished match is continued")
+        raise BadInput.said(MatchCode.BAD_CONTINUATION, N_("match {match} is not over: only a finished match is continued"),
+                            match=loaded.match.id)
     if not loaded.game.capabilities.continuation:
-        raise BadInput(MatchCode.BAD_CONTINUATION, f"match {loaded.match.id}: a match of this game cannot be "
-                       "continued by another")
+        raise BadInput.said(MatchCode.BAD_CONTINUATION, N_("match {match}: a match of this game cannot be continued by "
+                                                           "another"), match=loaded.match.id)
     try:
         carried = dict(loaded.rules.carry_over(state))
     except ConfigError as exc:
-        raise BadInput(MatchCode.BAD_CONTINUATION, f"match {loaded.match.id}: {exc.message}") from None
+        raise BadInput.said(MatchCode.BAD_CONTINUATION, N_("match {match}: {problem}"), match=loaded.match.id,
+                            problem=exc.message) from None
     given = dict(kwargs.get("options") or {})
     specs = loaded.game.options()
     for name, value in carried.items():
         if name in given and specs[name].parse(given[name]) != value:
-            raise BadInput(MatchCode.BAD_CONTINUATION, f"option {name} is carried over from match {loaded.match.id} "
-                           f"({value!r}); leave it out or give that value")
+            raise BadInput.said(MatchCode.BAD_CONTINUATION, N_("option {name} is carried over from match {match} "
+                                                               "({value!r}); leave it out or give that value"),
+                                name=name, match=loaded.match.id, value=value)
         given[name] = value
     meta = {**(kwargs.get("meta") or {}), "continues": loaded.match.id}
     if kwargs.get("cards") is None and kwargs.get("cards_text") is None:  # the same card data, unless given

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from .engine.codes import InputCode
 from .errors import BadInput
+from .i18n import N_
 
 if TYPE_CHECKING:
     from schemas import EntryView
@@ -34,16 +35,16 @@ def number(text: str, what: str = "an entry") -> int:
     raw = text.strip()
     if _NUMBER.fullmatch(raw):
         return int(raw)
-    raise BadInput(InputCode.BAD_ENTRY, f"{what}: {text[:40]!r} is not an entry: give an entry number (e.g. 12) "
-                                      "or a line of the imported transcript (e.g. line:23)")
+    raise BadInput.said(InputCode.BAD_ENTRY, N_("{what}: {text!r} is not an entry: give an entry number (e.g. 12) or a "
+                                                "line of the imported transcript (e.g. line:23)"), what=what, text=text[:40])
 
 
 def line_number(text: str, what: str = "an entry") -> int:
     """The line ``line:23`` names, else BadInput."""
     found = _LINE.fullmatch(text.strip().lower())
     if found is None:
-        raise BadInput(InputCode.BAD_ENTRY, f"{what}: {text[:40]!r} is not a transcript line: write line:N with N "
-                                          "the line's number in the file (e.g. line:23)")
+        raise BadInput.said(InputCode.BAD_ENTRY, N_("{what}: {text!r} is not a transcript line: write line:N with N the "
+                                                    "line's number in the file (e.g. line:23)"), what=what, text=text[:40])
     return int(found.group(1))
 
 
@@ -88,14 +89,20 @@ def pick(entries: Iterable[EntryView], line: int, match_id: str, what: str = "an
         live = [e for e in found if e.undone_by is None]
         return (live or found)[-1].seq
     if not produced:
-        raise BadInput(InputCode.NO_SUCH_LINE, f"{what}: no entry of match {match_id} records a transcript line (it "
-                                             "was not imported from one); give the entry's number instead")
+        raise BadInput.said(InputCode.NO_SUCH_LINE, N_("{what}: no entry of match {match} records a transcript line (it "
+                                                       "was not imported from one); give the entry's number instead"),
+                            what=what, match=match_id)
     before = [n for n in produced if n < line]
     after = [n for n in produced if n > line]
     nearest = ([max(before)] if before else []) + ([min(after)] if after else [])
-    named = " and ".join(f"line:{n} (entry {produced[n]})" for n in nearest)
-    raise BadInput(InputCode.NO_SUCH_LINE, f"{what}: line {line} of match {match_id}'s transcript produced no entry "
-                                         f"(a blank line, a comment or a header line?); the nearest that did: {named}")
+    first, last = nearest[0], nearest[-1]
+    raise BadInput.said(InputCode.NO_SUCH_LINE, N_(
+        "{what}: line {line} of match {match}'s transcript produced no entry (a blank line, a comment or a header "
+        "line?); the nearest that did: line:{first} (entry {first_entry})") if len(nearest) == 1 else N_(
+        "{what}: line {line} of match {match}'s transcript produced no entry (a blank line, a comment or a header "
+        "line?); the nearest that did: line:{first} (entry {first_entry}) and line:{last} (entry {last_entry})"),
+        what=what, line=line, match=match_id, first=first, first_entry=produced[first], last=last,
+        last_entry=produced[last])
 
 
 def resolve(api: RefereeApi, match_id: str, text: str, what: str = "an entry", *, seat: str | None = None) -> int:

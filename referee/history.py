@@ -24,6 +24,7 @@ from .engine.codes import LogCode, MatchCode, RulingCode
 from .engine.entries import Act, Confirmation, Move, Redo, Reopen, Reopening, Ruling, Undo, fresh_secret
 from .engine.protocol import Accepted, Held, Rejected
 from .errors import BadInput, ConflictError, StorageError
+from .i18n import N_
 from .redaction import View, annotations_by_entry, verdict_name
 from .store import AuditRow, IndexRow, MatchRecords, StoredAnnotation, StoredEntry, StoredMatch, StoredSnapshot
 from .timeline import Header, Jump, Timeline, undone_marks
@@ -139,7 +140,8 @@ class History:
         if m.parent is not None and start <= base:
             parent = self.store.get_match(m.parent)
             if parent is None:
-                raise StorageError(LogCode.CORRUPT, f"match {m.id} is a fork of {m.parent}, which is missing")
+                raise StorageError.said(LogCode.CORRUPT, N_("match {match} is a fork of {parent}, which is missing"),
+                                        match=m.id, parent=m.parent)
             yield from self._spans(parent, start, base if stop is None else min(stop, base))
         if stop is None or stop > base:
             yield m.id, max(start, base + 1), stop
@@ -192,9 +194,9 @@ class History:
         try:
             return loaded.decoder.decode(body)
         except msgspec.DecodeError as exc:
-            raise StorageError(
-                LogCode.CORRUPT, f"entry {seq} of match {loaded.match.id} cannot be decoded ({exc}); run `referee audit`",
-            ) from None
+            raise StorageError.said(LogCode.CORRUPT, N_(
+                "entry {entry} of match {match} cannot be decoded ({problem}); run `referee audit`"),
+                entry=seq, match=loaded.match.id, problem=str(exc)) from None
 
     def state_at(self, loaded: Loaded, at: int | None = None, *, memo: MutableMapping[int, Any] | None = None,
                  checked: bool = False) -> tuple[int, Any]:
@@ -210,7 +212,8 @@ class History:
         head = self.store.head(loaded.match.id)
         target = head if at is None else at
         if target < 0 or target > head:
-            raise BadInput(MatchCode.BAD_SEQ, f"entry {target} does not exist: match {loaded.match.id} has entries 0..{head}")
+            raise BadInput.said(MatchCode.BAD_SEQ, N_("entry {entry} does not exist: match {match} has entries 0..{head}"),
+                                entry=target, match=loaded.match.id, head=head)
         cached = None if checked else self._heads.get(loaded.match.id)
         if cached is not None and cached[0] == target:
             return cached
@@ -594,9 +597,13 @@ def seal_annotations(match_id: str, notes: Sequence[StoredAnnotation],
     return out
 
 
-def expect_head(match_id: str, head: int, expected_seq: int | None, hint: str = "") -> None:
+def expect_head(match_id: str, head: int, expected_seq: int | None, *, reload: bool = False) -> None:
     """The one check of a writer's expected head: a writer that names a sequence number other than the
-    match's head gets a conflict with the current head (``detail.head``) and nothing is written."""
+    match's head gets a conflict with the current head (``detail.head``) and nothing is written. ``reload``:
+    the conflict says to reload and submit again (a move's)."""
     if expected_seq is not None and expected_seq != head:
-        raise ConflictError(MatchCode.STALE_SEQ, f"match {match_id} is at entry {head}, not {expected_seq}{hint}",
-                            {"head": head})
+        err = ConflictError.said(MatchCode.STALE_SEQ, N_("match {match} is at entry {head}, not {expected}; reload and "
+                                                         "submit again") if reload else N_(
+            "match {match} is at entry {head}, not {expected}"), match=match_id, head=head, expected=expected_seq)
+        err.detail = {"head": head}
+        raise err

@@ -33,6 +33,7 @@ from schemas import ARBITER, NAME_MAX, Outcome
 
 from .amend import AmendRefused, TableFollow, changed_since, check_reason, follow_tables
 from .errors import BadInput, RefereeError
+from .i18n import N_
 from .inputs import check_text
 from .redaction import verdict_name
 from .service import Referee
@@ -115,9 +116,9 @@ def revise(referee: Referee, match_id: str, text: str, *, reason: str, by: str, 
     mine, theirs = msgspec.json.decode(loaded.match.config), msgspec.json.decode(read.match.config)
     differs = sorted(k for k in set(mine) | set(theirs) if k != "meta" and mine.get(k) != theirs.get(k))
     if differs:
-        raise AmendRefused(ReviseCode.OTHER_MATCH, f"the transcript's header describes another match than {mid} "
-                                                 f"({', '.join(differs)} differ); a revision corrects lines, not the "
-                                                 "set-up: import it as a match of its own (--again)")
+        raise AmendRefused.said(ReviseCode.OTHER_MATCH, N_(
+            "the transcript's header describes another match than {match} ({keys} differ); a revision corrects lines, "
+            "not the set-up: import it as a match of its own (--again)"), match=mid, keys=", ".join(differs))
     timeline = referee.timeline(loaded)
     old: list[tuple[int, int, str, Any]] = []  # (seq, line, typed, body)
     for seq in timeline.line:
@@ -143,16 +144,18 @@ def revise(referee: Referee, match_id: str, text: str, *, reason: str, by: str, 
         acting = item.kind in _ACTING or (item.kind == "annotation" and item.note_kind == "ruling"
                                           and _ACTS.match(item.text) is not None)
         if item.line >= since and acting:
-            raise AmendRefused(ReviseCode.ACTING_LINE, f"{source}:{item.line}: an {item.kind} line after the first line "
-                                                     f"that changed ({since}) names entries by number, which a revision "
-                                                     "moves: amend the changed lines one by one (referee amend)")
+            raise AmendRefused.said(ReviseCode.ACTING_LINE, N_(
+                "{source}:{line}: an {kind} line after the first line that changed ({since}) names entries by number, "
+                "which a revision moves: amend the changed lines one by one (referee amend)"),
+                source=source, line=item.line, kind=item.kind, since=since)
     start = old[i0][0] if i0 < len(old) else None
     if start is not None:
         for seq in timeline.line:
             h = timeline.headers[seq]
             if seq > start and h.kind in ("ruling", "confirm"):
-                raise AmendRefused(ReviseCode.ACTING_ENTRY, f"entry {seq} of match {mid} is a {h.kind} after the first line "
-                                                          "that changed: amend the changed lines one by one (referee amend)")
+                raise AmendRefused.said(ReviseCode.ACTING_ENTRY, N_(
+                    "entry {entry} of match {match} is a {kind} after the first line that changed: amend the changed "
+                    "lines one by one (referee amend)"), entry=seq, match=mid, kind=h.kind)
     head = referee.store.head(mid)
     outcome_before = referee.show(mid).outcome
     changes: list[tuple[str, int | None, Any, Any]] = []  # (what, old index, new index)
@@ -189,7 +192,7 @@ def revise(referee: Referee, match_id: str, text: str, *, reason: str, by: str, 
             meta.update(amends=old[o][0], reason=reason, amended_by=by)
         try:
             if item.kind != "move":
-                raise BadInput(TranscriptCode.BAD_LINE, "expected '<seat>: <intent>'")
+                raise BadInput.said(TranscriptCode.BAD_LINE, N_("expected '<seat>: <intent>'"))
             res = referee.submit(mid, item.seat, item.text, meta=meta)
             seq, verdict = res.seq, verdict_name(res.verdict)
         except BadInput as exc:

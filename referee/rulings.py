@@ -33,6 +33,7 @@ from .engine.codes import MatchCode, RulingCode
 from .engine.entries import Confirmation, Ruling, Unreadable
 from .engine.protocol import Held, Rejected
 from .errors import BadInput
+from .i18n import N_
 from .redaction import verdict_name
 from .history import expect_head
 from .service import Referee
@@ -103,46 +104,46 @@ def rule(referee: Referee, match_id: str, entry: int, *, reason: str = "", main:
     head = referee.store.head(mid)
     expect_head(mid, head, expected_seq)
     if not 1 <= entry <= head:
-        raise BadInput(MatchCode.BAD_SEQ, f"entry {entry} does not exist: match {mid} has entries 1..{head}")
+        raise BadInput.said(MatchCode.BAD_SEQ, N_("entry {entry} does not exist: match {match} has entries 1..{head}"),
+                            entry=entry, match=mid, head=head)
     stored = referee.entry_at(loaded.match, entry)
     assert stored is not None
     body = loaded.decoder.decode(stored.body)
     if body.kind != "intent" or not isinstance(body.verdict, Rejected) or body.intent is None:
-        raise BadInput(RulingCode.NOT_REJECTED, f"entry {entry} is not a rejected intent; only a rejection can be ruled to stand")
+        raise BadInput.said(RulingCode.NOT_REJECTED, N_(
+            "entry {entry} is not a rejected intent; only a rejection can be ruled to stand"), entry=entry)
     timeline = referee.timeline(loaded)
     if not timeline.in_line(entry):
         by = timeline.undone_by.get(entry)
-        raise RulingRefused(
-            RulingCode.UNDONE,
-            f"entry {entry} is no longer in the line of play (undone by entry {by}); nothing was written. Fork the "
-            f"match before that undo (referee fork {mid} --at {(by or 1) - 1}) and rule on entry {entry} there",
-        )
+        raise RulingRefused.said(RulingCode.UNDONE, N_(
+            "entry {entry} is no longer in the line of play (undone by entry {undo}); nothing was written. Fork the "
+            "match before that undo (referee fork {match} --at {at}) and rule on entry {entry} there"),
+            entry=entry, undo=by, match=mid, at=(by or 1) - 1)
     for seq in timeline.line:
         h = timeline.headers[seq]
         if seq > entry and h.kind == "ruling" and h.accepted:
             earlier = loaded.decoder.decode(referee.entry_at(loaded.match, seq).body).act  # type: ignore[union-attr]
             if isinstance(earlier, Ruling) and earlier.entry == entry:
-                raise RulingRefused(RulingCode.ALREADY_STANDS,
-                                    f"entry {entry} already stands on this line (ruling entry {seq}); nothing was written")
+                raise RulingRefused.said(RulingCode.ALREADY_STANDS, N_(
+                    "entry {entry} already stands on this line (ruling entry {ruling}); nothing was written"),
+                    entry=entry, ruling=seq)
     undo_seq = None
     if main:
         undo_verdict = referee.decide_undo(loaded, timeline, ARBITER, entry)
         if isinstance(undo_verdict, Rejected):
-            raise RulingRefused(RulingCode.CANNOT_REWIND,
-                                f"the main line cannot go back to entry {entry}: {undo_verdict.message}; nothing was "
-                                f"written. Rule it as a fork instead (without --main)")
+            raise RulingRefused.said(RulingCode.CANNOT_REWIND, N_(
+                "the main line cannot go back to entry {entry}: {reason}; nothing was written. Rule it as a fork instead "
+                "(without --main)"), entry=entry, reason=undo_verdict.message)
     _, state = referee.state_at(loaded, entry)
     assert body.actor is not None
     act = Ruling(entry=entry, seat=body.actor, waive=(body.verdict.code,), reason=reason)
     ruling_seq = head + 2 if main else entry + 1
     verdict = referee.decide_ruling(loaded, state, body.intent, act, ruling_seq)
     if isinstance(verdict, Rejected):
-        raise RulingRefused(
-            verdict.code,
-            f"entry {entry} cannot stand where it was played: {verdict.message}; nothing was written. Annotate the "
-            f"entry (referee annotate {mid} {entry} ... --kind ruling), or undo to entry {entry - 1} and record "
-            f"what was played instead",
-        )
+        raise RulingRefused.said(verdict.code, N_(
+            "entry {entry} cannot stand where it was played: {reason}; nothing was written. Annotate the entry "
+            "(referee annotate {match} {entry} ... --kind ruling), or undo to entry {before} and record what was "
+            "played instead"), entry=entry, reason=verdict.message, match=mid, before=entry - 1)
     line = [s for s in timeline.line if s > entry]
     if main:
         why = f"ruling on entry {entry}" + (f": {reason}" if reason else "") + f"; entries {entry + 1}..{head} are played again after it"

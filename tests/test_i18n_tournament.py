@@ -4,16 +4,15 @@ fields its call gives (a field missing would be an internal error instead of the
 
 from __future__ import annotations
 
-import ast
 import glob
 import json
 import os
-import string
 
 import pytest
 
 from conftest import ROOT
 from referee import i18n
+from support.said import said_calls, unfilled
 
 
 @pytest.fixture
@@ -23,24 +22,11 @@ def russian(monkeypatch):
     i18n.use("en")
 
 
-def _said_calls():
-    for path in sorted(glob.glob(os.path.join(ROOT, "referee", "tournament", "*.py"))):
-        with open(path, encoding="utf-8") as fh:
-            tree = ast.parse(fh.read())
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "said":
-                given = {k.arg for k in node.keywords}
-                for n in ast.walk(node.args[1]):
-                    if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "N_":
-                        yield os.path.basename(path), node.lineno, n.args[0].value, given
-
-
 def test_every_template_the_tournament_says_is_given_its_fields():
-    calls = list(_said_calls())
+    paths = sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, "referee", "tournament", "*.py")))
+    calls = list(said_calls(paths))
     assert len(calls) > 100
-    missing = [(f, line, t) for f, line, t, given in calls
-               if {name for _, name, _, _ in string.Formatter().parse(t) if name} - given]
-    assert missing == []
+    assert unfilled(calls) == []
 
 
 def _tournament(cli) -> str:

@@ -235,7 +235,7 @@ def test_http_pages_and_the_live_backlog_are_the_same_slices(match):
         assert access.entries_after(principal, 420, limit=50) == (head, full[420:470])
     # one token per backend: the PostgreSQL match is the SQLite one copied, tokens and all (the fixture)
     token = "pages-test-arbiter-" + ("postgres" if path.startswith("postgresql://") else "sqlite")
-    from referee.access import hash_token
+    from referee.auth import hash_token
     from referee.store import StoredToken
 
     r.store.add_tokens([StoredToken(token_hash=hash_token(token), match_id=mid, role="arbiter")])

@@ -23,7 +23,8 @@ from schemas.http import StateAnswer
 from support.pile import PILE
 from support.tally import TALLY
 
-GENERIC = ("cli/render.py", "referee/export.py", "cli/main.py", "referee/service.py", "referee/viewer/__init__.py",
+GENERIC = ("cli/render.py", "referee/export.py", "cli/main.py", "referee/service.py", "referee/appending.py",
+           "referee/moves.py", "referee/acts.py", "referee/viewer/__init__.py",
            "referee/viewer/viewer.js", "referee/viewer/viewer.css")
 #: words only a game knows: By All Means' field and its slots, War of Shadows' map and council
 GAME_WORDS = ("territory", "graffiti", "attached", "field", "banners", "council", "region", "isBoard")

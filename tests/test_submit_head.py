@@ -172,7 +172,7 @@ def test_a_line_parsed_before_is_checked_again_for_its_seat_and_its_rules(monkey
 
 def test_the_answer_is_worked_out_when_read_and_matches_the_log(monkeypatch):
     """A submit's notation, events and words are computed when first read, from what was appended."""
-    from referee import service as service_module
+    from referee import moves as service_module
 
     r = service()
     m = r.new_match("pile", ["alice", "bob"], seed=1)

@@ -124,7 +124,7 @@ def run_sql(db: str, sql: str, *params) -> None:
 def _played(db: str) -> tuple[str, str]:
     """A tournament with tokens, round 1 played and closed (one table's result recorded by hand and
     corrected), round 2 paired; its id and its head."""
-    from referee.access import hash_token
+    from referee.auth import hash_token
     from referee.store import StoredTournamentToken
     from test_tournament_service import _finish
 
@@ -184,7 +184,7 @@ def test_a_rewritten_and_rehashed_record_fails_the_audit_against_the_head_kept(c
     elif tamper == "deleted last record":
         rewrite(db, tid, lambda records: records[:-1])
     else:
-        from referee.access import hash_token
+        from referee.auth import hash_token
 
         run_sql(db, "UPDATE tournament_tokens SET role = 'organiser', player = NULL WHERE token_hash = ?",
                 hash_token("secret-ann"))
@@ -271,7 +271,7 @@ def test_a_match_that_names_a_table_the_tournament_does_not_hold_is_a_finding(db
 
 
 def test_the_head_is_printed_by_standings_every_export_and_the_audit_locally_and_through_a_server(cli, db, db_store):
-    from referee.access import hash_token
+    from referee.auth import hash_token
     from referee.store import StoredTournamentToken
     from support.apps import live_server
 

@@ -154,7 +154,7 @@ def test_no_route_that_takes_card_data_opens_a_path_it_is_given(client, planted)
             assert paired.status_code == 201, paired.text
         tid = _legacy_tournament(store, path)
         # the organiser of a tournament recorded with a file's name pairs it: refused, the file unread
-        from referee.access import hash_token
+        from referee.auth import hash_token
         from referee.store import StoredTournamentToken
 
         token = uuid.uuid4().hex
