@@ -123,7 +123,7 @@ def test_a_hidden_cards_russian_name_is_in_no_other_roles_output(cli, english, m
     monkeypatch.setenv("REFEREE_LANG", "ru")
     outputs = [cli("replay", mid, "--to", 3, "--as", "bob").out, cli("show", mid, "--at", 3, "--as", "bob").out,
                cli("log", mid, "--to", 3, "--as", "bob").out]
-    assert all(outputs)
+    assert "Мельничный двор" in outputs[0]  # his own card, in Russian: the names are there to be seen
     for text in outputs:
         assert not [n for n in secret if n in text], text
     assert "Тихий ревизор" in cli("replay", mid, "--to", 3, "--as", "alice").out  # her own card, in Russian
