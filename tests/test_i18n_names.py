@@ -217,3 +217,16 @@ def test_a_russian_name_that_reads_like_a_move_stays_a_name(cli, english, tmp_pa
     strip = re.compile(r'"(hash|prev_hash|recorded_at|match_id|id)": "[^"]*"')
     assert strip.sub("", first).count('"notation"') == strip.sub("", second).count('"notation"')
     assert re.findall(r'"notation": "([^"]*)"', first) == re.findall(r'"notation": "([^"]*)"', second)
+
+
+def test_the_card_listing_names_in_the_readers_language_and_its_json_in_english(cli, english, monkeypatch):
+    """``referee cards GAME demo``: a Russian reader's table gives each card's Russian name beside the id to
+    type; ``--json`` is the English listing in either language."""
+    json_before = cli("cards", "by_all_means", "demo", "--json").out
+    regions = cli("cards", "war_of_shadows", "demo").out
+    assert "Lantern Quay" in cli("cards", "by_all_means", "demo").out and not _CYRILLIC.search(regions)
+    monkeypatch.setenv("REFEREE_LANG", "ru")
+    assert cli("cards", "by_all_means", "demo", "--json").out == json_before and '"Lantern Quay"' in json_before
+    said = cli("cards", "by_all_means", "demo").out
+    assert "Фонарная пристань" in said and "Lantern Quay" not in said
+    assert "Морозное озеро" in cli("cards", "war_of_shadows", "demo").out  # a region, named in Russian only
