@@ -70,10 +70,6 @@ def name(thing: Named) -> str:
     return thing.name
 
 
-def reader() -> str:
-    """The reader's language (``en`` until :mod:`referee.i18n` chooses another)."""
-    return _reader()
-
 
 def gettext(msgid: str, **values: Any) -> str:
     """``msgid`` in the reader's language, its ``{fields}`` filled from ``values``."""
