@@ -70,7 +70,6 @@ def name(thing: Named) -> str:
     return thing.name
 
 
-
 def gettext(msgid: str, **values: Any) -> str:
     """``msgid`` in the reader's language, its ``{fields}`` filled from ``values``."""
     return _say(msgid, **values)
