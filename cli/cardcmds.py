@@ -36,7 +36,10 @@ def cards(
     from referee.service import Referee
     from referee.store import open_store
 
-    found, name, rows = skeleton.listing(Referee(open_store(":memory:")).configuration, game, set_, _options(option))
+    from referee.i18n import current, speaking
+
+    with speaking("en" if json else current()):  # --json is read by programs: its names in English
+        found, name, rows = skeleton.listing(Referee(open_store(":memory:")).configuration, game, set_, _options(option))
     if json:
         print_json({"game": found.id, "cards": name, "listed": rows})
         return

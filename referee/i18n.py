@@ -324,7 +324,7 @@ def _install() -> None:
     games' sentences are the code's own English until then and an English run need not import them."""
     from referee.engine import speech
 
-    speech.speak_through(gettext, ngettext, pgettext)
+    speech.speak_through(gettext, ngettext, pgettext, current)
 
 
 

@@ -140,7 +140,8 @@ def test_card_data_is_validated_with_the_entry_named():
     good = open(os.path.join(ROOT, "referee", "games", "copycat", "data", "demo.toml"), encoding="utf-8").read()
     assert len(parse_data(good).cards) == 95
     with pytest.raises(ConfigError, match="card c27: effect kind 'teleport'"):
-        parse_data(good.replace('id = "c27"\nnumber = 27\nstage = "I"\nkey = "fathers_friends"\nname = "Uncle\'s Golf Club"\ncolor = "yellow"\ncost = 2\neffect = { kind = "gain_coins", n = 1 }',
+        parse_data(good.replace('id = "c27"\nnumber = 27\nstage = "I"\nkey = "fathers_friends"\nname = "Uncle\'s Golf Club"\nname_ru = "Гольф-клуб дяди"\ncolor = "yellow"\ncost = 2\n'
+                                'effect = { kind = "gain_coins", n = 1 }',
                                 'id = "c27"\nnumber = 27\nstage = "I"\nkey = "x"\nname = "X"\ncolor = "yellow"\ncost = 2\neffect = { kind = "teleport" }'))
     with pytest.raises(ConfigError, match="office a5_vp_5: department must be 1 to 5"):
         parse_data(good.replace("department = 5", "department = 9"))

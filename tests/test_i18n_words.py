@@ -91,18 +91,18 @@ def test_the_club_nights_sentences_in_russian(cli, english, monkeypatch):
     assert ru == [
         "жребий выигрывает alice",
         *[f"bob берёт {c}: основной архив → рука (стартовая рука)"
-          for c in ("Millrace Yard", "Orchard Terraces", "Night Market", "Orchard Terraces")],
+          for c in ("Мельничный двор", "Садовые террасы", "Ночной рынок", "Садовые террасы")],
         *[f"alice берёт {c}: основной архив → рука (стартовая рука)"
-          for c in ("Quiet Auditor", "Tollkeeper's Mark", "Rumour Mill", "Harbour Clerk")],
+          for c in ("Тихий ревизор", "Знак сборщика пошлин", "Фабрика слухов", "Портовый писарь")],
         "обе стартовые руки набраны, жребий записан: выигравший жребий решает, кто начинает",
         "первым ходит bob", "далее муллиганы",
-        "alice берёт Ropewalk: основной архив → рука (муллиган)",
-        "alice кладёт Harbour Clerk: рука → дополнительный архив (муллиган)",
+        "alice берёт Канатная слобода: основной архив → рука (муллиган)",
+        "alice кладёт Портовый писарь: рука → дополнительный архив (муллиган)",
         "alice берёт муллиган", "bob берёт муллиган", "игра начинается",
         "начинается ход 1: у игрока bob действий: основных 2, дополнительных 1",
-        "bob платит: репутация −2 (6 → 4) за Orchard Terraces",
-        "bob выкладывает Orchard Terraces на B3 (из руки)",
-        "bob: влияние +1 (0 → 1) — Orchard Terraces выходит на поле",
+        "bob платит: репутация −2 (6 → 4) за Садовые террасы",
+        "bob выкладывает Садовые террасы на B3 (из руки)",
+        "bob: влияние +1 (0 → 1) — Садовые террасы выходит на поле",
     ]
 
 
@@ -178,6 +178,6 @@ def test_the_club_nights_rejections_read_in_russian_in_log_replay_and_markdown(c
     steps = _run(cli, monkeypatch, "ru", "replay", match, "--from", "59", "--to", "59").splitlines()
     assert steps[0] == "✗ #59 bob: agent_attack_player agent=B3 (из строки 77)"
     md = _run(cli, monkeypatch, "ru", "export", match, "--format", "md")
-    assert "   - bob: влияние +1 (0 → 1) — Orchard Terraces выходит на поле" in md  # the Markdown a person reads
+    assert "   - bob: влияние +1 (0 → 1) — Садовые террасы выходит на поле" in md  # the Markdown a person reads
     assert "`by_all_means/first_turn_draw_only`: единственным оставшимся основным действием первого хода должно быть " \
            "draw\\_main (R-SETUP Подготовка к игре)" in md

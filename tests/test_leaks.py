@@ -183,24 +183,37 @@ def _naming(targets: set[str]):
 def names_of(loaded, ids: set[str], every: dict[str, str]) -> set[str]:
     """The card names of ``ids`` that no other card bears, whole or as words of its name (Android's hidden
     "Blackout" reads inside a shown "Citywide Blackout": a word search cannot tell them apart)."""
-    allowed = {name for cid, name in every.items() if cid not in ids}
+    allowed = {name for key, name in every.items() if card_of(key) not in ids}
 
     def inside(name: str) -> bool:
         return any(re.search(rf"(?<!\w){re.escape(name)}(?!\w)", other) for other in allowed)
 
-    return {every[cid] for cid in ids if cid in every and len(every[cid]) > 3 and not inside(every[cid])}
+    return {name for key, name in every.items() if card_of(key) in ids and len(name) > 3 and not inside(name)}
+
+
+#: a Russian name's key in :func:`card_names`: its card's id with this after it
+RU = "@ru"
+
+
+def card_of(key: str) -> str:
+    """The card a key of :func:`card_names` names (its English or its Russian name)."""
+    return key[:-len(RU)] if key.endswith(RU) else key
 
 
 def card_names(loaded) -> dict[str, str]:
+    """The match's card names by id, and their Russian names (``name_ru``) by id + :data:`RU`: a hidden card's
+    name in either language is searched for."""
     rules = loaded.rules
     if loaded.game.id == "by_all_means":
-        return {cid: c.name for cid, c in rules.ctx.cards.cards.items()}
-    if loaded.game.id == "xfiles_encounters":  # the names the front ends give for its ids (``name_of``)
-        return {cid: c.name for cid, c in rules.cards.cards.items() if c.name != cid}
-    if loaded.game.id == "android":
-        return {**{cid: c.name for cid, c in rules.data.cards.items()}, **{e.id: e.name for e in rules.data.events.values()}}
-    catalogue = rules.catalogue if hasattr(rules, "catalogue") else {}
-    return {cid: getattr(c, "name", "") for cid, c in dict(catalogue or {}).items()}
+        cards = dict(rules.ctx.cards.cards)
+    elif loaded.game.id == "xfiles_encounters":  # the names the front ends give for its ids (``name_of``)
+        cards = {cid: c for cid, c in rules.cards.cards.items() if c.name != cid}
+    elif loaded.game.id == "android":
+        cards = {**rules.data.cards, **rules.data.events}
+    else:
+        cards = dict((rules.catalogue if hasattr(rules, "catalogue") else {}) or {})
+    english = {cid: getattr(c, "name", "") for cid, c in cards.items()}
+    return {**english, **{cid + RU: c.name_ru for cid, c in cards.items() if getattr(c, "name_ru", "")}}
 
 
 def secrets_of_the_arbiter(hall: Hall, mid: str) -> set[str]:

@@ -136,3 +136,38 @@ def test_the_scorekeepers_walk_for_one_table_runs(tmp_path, monkeypatch, capsys)
     assert seen == ["tournament new", "tournament pair", "tournament slips", "template", "import", "import", "amend",
                     "tournament standings", "tournament audit"]
     assert (tmp_path / "round1.html").exists()
+
+
+def test_the_russian_run_of_the_demos_prints_what_the_readme_shows(tmp_path, monkeypatch, capsys):
+    """The commands under "## In Russian", as typed (``REFEREE_LANG=ru`` before each, ``MATCH`` the id the import
+    prints): each runs, and every line of the output shown after them (the match id aside, a line cut at
+    ``…`` compared up to it) is in what they print; the HTML export names the cards in Russian."""
+    monkeypatch.setenv("REFEREE_DB", str(tmp_path / "r.db"))
+    monkeypatch.setenv("COLUMNS", "100")
+    monkeypatch.chdir(ROOT)
+    call = _caller(capsys)
+    part = README.split("## In Russian", 1)[1]
+    shown = part.split("```text", 1)[1].split("```", 1)[0].strip().splitlines()
+    printed, match = "", "MATCH"
+    try:
+        for line in _block_after("## In Russian"):
+            env, _, command = line.partition(" referee ")
+            assert env == "REFEREE_LANG=ru", line
+            monkeypatch.setenv("REFEREE_LANG", "ru")
+            words = [match if w == "MATCH" else w for w in shlex.split(command)]
+            if "-o" in words:
+                words[words.index("-o") + 1] = str(tmp_path / "MATCH.html")
+            code, out = call(words)
+            assert code == 0 and "Traceback" not in out, (line, out)
+            printed += out
+            if words[0] == "import":
+                match = out.strip().splitlines()[-1]
+    finally:
+        from referee import i18n
+
+        i18n.use("en")
+    printed = printed.replace(match, "56e83422381a")
+    for line in shown:
+        assert line.split("…")[0] in printed, line
+    page = (tmp_path / "MATCH.html").read_text(encoding="utf-8")
+    assert '<html lang="ru">' in page and "Садовые террасы" in page

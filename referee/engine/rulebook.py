@@ -62,8 +62,8 @@ class Rulebook:
     def _named(self, m: re.Match[str], text: str, russian: bool = False) -> str:
         """A section's number, with its English heading after it when the citation gives none."""
         row = self._by_number.get(m.group(0))
-        if row is None or text[m.end():].lstrip().startswith("«"):
-            return m.group(0)  # unknown, or its heading follows (given in the citation itself)
+        if row is None or text[m.end():].lstrip().startswith("«") or f"«{row.russian}»" in text:
+            return m.group(0)  # unknown, or its heading follows or is given elsewhere in the citation itself
         heading = row.russian if russian else row.english
         return f"{m.group(0)} {heading}" if heading else m.group(0)
 

@@ -3,12 +3,17 @@
 A game's ``words.py`` says each sentence through :func:`gettext` and :func:`ngettext` (the marks
 ``python -m referee.i18n extract`` finds), with named ``{fields}``. The engine knows no language: until
 :mod:`referee.i18n` is imported (it installs its own functions here, :func:`speak_through`) every
-sentence is the code's own English, filled in."""
+sentence is the code's own English, filled in.
+
+A card's, a place's or an office's printed name is said through :func:`name`: the game's data gives each
+its English ``name`` (what notation, JSON and every machine read) and may give its Russian ``name_ru``
+(the Russian rulebook's, or ours where the data is our own invention); a Russian reader reads the Russian
+one where there is one."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 
 def _english(msgid: str, **values: Any) -> str:
@@ -23,19 +28,46 @@ def _english_in(context: str, msgid: str, **values: Any) -> str:
     return _english(msgid, **values)
 
 
+def _english_reader() -> str:
+    return "en"
+
+
 _say: Callable[..., str] = _english
 _say_plural: Callable[..., str] = _english_plural
 _say_in: Callable[..., str] = _english_in
+_reader: Callable[[], str] = _english_reader
 
 
 def speak_through(say: Callable[..., str], say_plural: Callable[..., str],
-                  say_in: Callable[..., str] | None = None) -> None:
+                  say_in: Callable[..., str] | None = None, reader: Callable[[], str] | None = None) -> None:
     """Render the games' sentences with ``say`` (gettext), ``say_plural`` (ngettext) and ``say_in``
-    (pgettext: a word whose English means another thing elsewhere) from now on."""
-    global _say, _say_plural, _say_in
+    (pgettext: a word whose English means another thing elsewhere) from now on; ``reader`` gives the
+    reader's language (``en``, ``ru``) for the printed names (:func:`name`)."""
+    global _say, _say_plural, _say_in, _reader
     _say, _say_plural = say, say_plural
     if say_in is not None:
         _say_in = say_in
+    if reader is not None:
+        _reader = reader
+
+
+class Named(Protocol):
+    """Anything of a game's data with a printed name: its English ``name`` and its Russian ``name_ru``
+    (empty where the data gives none)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def name_ru(self) -> str: ...
+
+
+def name(thing: Named) -> str:
+    """``thing``'s printed name in the reader's language: its ``name_ru`` to a Russian reader where the
+    data gives one, else its (English) ``name``."""
+    if thing.name_ru and _reader() == "ru":
+        return thing.name_ru
+    return thing.name
 
 
 def gettext(msgid: str, **values: Any) -> str:

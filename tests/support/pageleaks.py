@@ -16,10 +16,18 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+#: a Russian name's key among a match's names (tests/test_leaks.py's ``RU``: its card's id with this after it)
+RU = "@ru"
+
+
+def card_of(key: str) -> str:
+    """The card a key of the match's names names (tests/test_leaks.py's ``card_of``)."""
+    return key[:-len(RU)] if key.endswith(RU) else key
+
 
 class MatchNames:
-    """A match's card names (tests/test_leaks.py's ``card_names``) and, per name, the cards whose names
-    hold it as a whole word (a card's own name among them)."""
+    """A match's card names (tests/test_leaks.py's ``card_names``: English and Russian) and, per name, the
+    cards whose names hold it as a whole word (a card's own name among them)."""
 
     def __init__(self, every: dict[str, str]) -> None:
         self.every = every
@@ -29,15 +37,16 @@ class MatchNames:
         found = self._bearers.get(name)
         if found is None:
             word = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
-            found = self._bearers[name] = frozenset(cid for cid, other in self.every.items() if word.search(other))
+            found = self._bearers[name] = frozenset(card_of(key) for key, other in self.every.items()
+                                                    if word.search(other))
         return found
 
     def only_hidden(self, ids: frozenset[str]) -> frozenset[str]:
         """The names of ``ids`` (longer than 3 characters) that no card outside ``ids`` bears, whole or as
         words of its name (tests/test_leaks.py's ``names_of``)."""
         every = self.every
-        return frozenset(every[cid] for cid in ids if cid in every and len(every[cid]) > 3
-                         and self.bearers(every[cid]) <= ids)
+        named = [every[key] for cid in ids for key in (cid, cid + RU) if key in every]  # English, Russian
+        return frozenset(name for name in named if len(name) > 3 and self.bearers(name) <= ids)
 
 
 #: each match's names, by its id and genesis hash (a match's cards are fixed when it is created)

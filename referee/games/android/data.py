@@ -63,6 +63,8 @@ class Location:
     ability: Ability | None = None
     #: explicit reach (``reach_check=explicit``): ruler class -> destinations; ``"*"`` for every ruler
     reach: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: the Russian name ("" when the data gives none: the English one is read in every language)
+    name_ru: str = ""
 
 
 @dataclass(frozen=True)
@@ -93,6 +95,8 @@ class Detective:
     time_bonus: dict[str, int]
     memory_cards: tuple[str, ...]
     ruler_class: str = ""
+    #: the Russian name ("" when the data gives none: the English one is read in every language)
+    name_ru: str = ""
 
 
 @dataclass(frozen=True)
@@ -101,6 +105,8 @@ class SuspectData:
     name: str
     strong_file: str
     weak_file: str
+    #: the Russian name ("" when the data gives none: the English one is read in every language)
+    name_ru: str = ""
 
 
 @dataclass(frozen=True)
@@ -113,6 +119,8 @@ class Murder:
     lily: tuple[str, str]
     jimmy: tuple[str, str]
     specific_events: tuple[str, ...]
+    #: the Russian name ("" when the data gives none: the English one is read in every language)
+    name_ru: str = ""
 
 
 @dataclass(frozen=True)
@@ -123,6 +131,8 @@ class Card:
     cost: int | None
     persistent: bool
     name: str
+    #: the Russian name ("" when the data gives none: the English one is read in every language)
+    name_ru: str = ""
 
 
 @dataclass(frozen=True)
@@ -134,6 +144,8 @@ class EventCard:
     grants: Ability | None = None
     grant_location: str = ""
     uses: str = "first_only"
+    #: the Russian name ("" when the data gives none: the English one is read in every language)
+    name_ru: str = ""
 
 
 @dataclass(frozen=True)
@@ -300,7 +312,7 @@ def _maps(r: _Reader, data: dict[str, Any]) -> dict[str, MapData]:
                               and 1 <= int(coord[1:]) <= 8):
                 raise r.bad(lw, f"coord {coord!r} is outside A1-L8")
             locs[lid] = Location(
-                id=lid, name=r.word(loc, "name", lw, None, lid), body=r.word(loc, "body", lw, BODIES),
+                id=lid, name=r.word(loc, "name", lw, None, lid), name_ru=r.word(loc, "name_ru", lw, None, ""), body=r.word(loc, "body", lw, BODIES),
                 district=district, type=r.word(loc, "type", lw, LOCATION_TYPES),
                 quality=r.word(loc, "quality", lw, QUALITIES), major=major,
                 restricted=bool(r.get(loc, "restricted", lw, bool, False)),
@@ -346,7 +358,8 @@ def _detectives(r: _Reader, data: dict[str, Any], any_locs: set[str]) -> dict[st
             leads={"physical": str(leads["physical"]), "document": str(leads["document"])},
             track_light=int(track.get("light", 5)), track_dark=int(track.get("dark", 5)), npcs=npcs, plots=plots,
             hero_setup=dict(r.get(d, "hero_setup", w, dict, {})), time_bonus=dict(r.get(d, "time_bonus", w, dict, {})),
-            memory_cards=tuple(r.get(d, "memory_cards", w, list, [])), ruler_class=r.word(d, "ruler_class", w, None, ""))
+            memory_cards=tuple(r.get(d, "memory_cards", w, list, [])), ruler_class=r.word(d, "ruler_class", w, None, ""),
+            name_ru=r.word(d, "name_ru", w, None, ""))
     return detectives
 
 
@@ -358,7 +371,7 @@ def _suspects(r: _Reader, data: dict[str, Any]) -> dict[str, SuspectData]:
         strong, weak = r.word(s, "strong_file", w, LEAD_TYPES), r.word(s, "weak_file", w, LEAD_TYPES)
         if strong == weak:
             raise r.bad(w, "strong_file and weak_file must differ")
-        suspects[sid] = SuspectData(sid, r.word(s, "name", w, None, sid), strong, weak)
+        suspects[sid] = SuspectData(sid, r.word(s, "name", w, None, sid), strong, weak, r.word(s, "name_ru", w, None, ""))
     return suspects
 
 
@@ -376,7 +389,7 @@ def _events(r: _Reader, data: dict[str, Any], any_locs: set[str]) -> dict[str, E
                 raise r.bad(w, f"grants.location {loc!r} is not a location of the map")
             uses = r.word(e["grants"], "uses", w + ".grants", ("first_only", "unlimited"), "first_only")
         events[eid] = EventCard(eid, r.word(e, "kind", w, ("general", "specific")), r.word(e, "name", w, None, eid),
-                                r.word(e, "murder", w, None, ""), grants, loc, uses)
+                                r.word(e, "murder", w, None, ""), grants, loc, uses, r.word(e, "name_ru", w, None, ""))
     return events
 
 
@@ -403,7 +416,8 @@ def _murders(r: _Reader, data: dict[str, Any], any_locs: set[str], suspects: dic
             raise r.bad(w, "crime_scene is not a location of the map")
         murders[mid] = Murder(mid, r.word(m, "name", w, None, mid), str(m["crime_scene"]), sus, dict(tl),
                               (str(lily.get("week1")), str(lily.get("week2", lily.get("week1")))),
-                              (str(jimmy.get("week1")), str(jimmy.get("week2", jimmy.get("week1")))), spec)
+                              (str(jimmy.get("week1")), str(jimmy.get("week2", jimmy.get("week1")))), spec,
+                              r.word(m, "name_ru", w, None, ""))
     if not murders:
         raise r.bad("murder", "the data set holds no [[murder]]")
     return murders
@@ -438,7 +452,8 @@ def _cards(r: _Reader, data: dict[str, Any], detectives: dict[str, Detective]) -
         cost = c.get("cost")
         cards[cid] = Card(cid, det, r.word(c, "deck", w, ("light", "dark")),
                           None if cost is None else r.get(c, "cost", w, int),
-                          bool(r.get(c, "persistent", w, bool, False)), r.word(c, "name", w, None, cid))
+                          bool(r.get(c, "persistent", w, bool, False)), r.word(c, "name", w, None, cid),
+                          r.word(c, "name_ru", w, None, ""))
     return cards
 
 

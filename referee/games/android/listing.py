@@ -5,6 +5,7 @@ puzzle pieces and the evidence tokens. Nothing of a match (no hand, no set-aside
 
 from __future__ import annotations
 
+from referee.engine import speech
 from schemas.listing import Listed
 
 from .data import EVIDENCE, DataSet, MapData
@@ -27,9 +28,9 @@ def listing(data: DataSet, board: MapData) -> tuple[Listed, ...]:  # noqa: C901 
             cost = " + ".join([f"{loc.ability.time} TIME"] + [f"{n} {t} favor" for t, n in sorted(loc.ability.favors.items())])
             facts.append(f"ability: {loc.ability.text or f'{cost}: {loc.ability.effect}'}")
         where = f"{board.map_id} {loc.coord or f'({loc.x},{loc.y})'}, {loc.district} ({loc.body})"
-        out.append(Listed(typed=lid, name=loc.name, kind="location", where=where, note="; ".join(facts)))
+        out.append(Listed(typed=lid, name=speech.name(loc), kind="location", where=where, note="; ".join(facts)))
     for did, d in sorted(data.detectives.items()):
-        out.append(Listed(typed=did, name=d.name, kind="detective", where=f"starts at {d.start_location}",
+        out.append(Listed(typed=did, name=speech.name(d), kind="detective", where=f"starts at {d.start_location}",
                           note=f"{d.title}; hand {d.hand_limit}, {d.base_time} TIME, ruler {d.ruler_length}"
                                + (f" ({d.ruler_class})" if d.ruler_class else "")))
         for kind in ("light", "dark"):
@@ -46,14 +47,14 @@ def listing(data: DataSet, board: MapData) -> tuple[Listed, ...]:  # noqa: C901 
             out.append(Listed(typed=card, kind="special card", where=did,
                               note=f"+{d.time_bonus[card]} TIME while in play" if card in d.time_bonus else "memory card"))
     for sid, s in sorted(data.suspects.items()):
-        out.append(Listed(typed=sid, name=s.name, kind="suspect", note=f"strong {s.strong_file}, weak {s.weak_file}"))
+        out.append(Listed(typed=sid, name=speech.name(s), kind="suspect", note=f"strong {s.strong_file}, weak {s.weak_file}"))
         out.append(Listed(typed=f"testimony.{sid}", kind="lead", where="per murder sheet", note="testimony lead"))
     for mid in data.murder_order:
         m = data.murders[mid]
-        out.append(Listed(typed=mid, name=m.name, kind="murder", where=f"crime scene {m.crime_scene}",
+        out.append(Listed(typed=mid, name=speech.name(m), kind="murder", where=f"crime scene {m.crime_scene}",
                           note=f"suspects {', '.join(m.suspects)}; specific events {', '.join(m.specific_events)}"))
     for cid, c in sorted(data.cards.items()):
-        out.append(Listed(typed=cid, name=c.name if c.name != cid else "", kind="twilight card", where=f"{c.detective}.{c.deck}",
+        out.append(Listed(typed=cid, name=speech.name(c) if c.name != cid or c.name_ru else "", kind="twilight card", where=f"{c.detective}.{c.deck}",
                           note=", ".join([f"cost {c.cost}" if c.cost is not None else "cost on the card",
                                           *_yes(("persistent", c.persistent))])))
     for eid, e in sorted(data.events.items()):
@@ -61,7 +62,7 @@ def listing(data: DataSet, board: MapData) -> tuple[Listed, ...]:  # noqa: C901 
         note = ""
         if e.grants is not None:
             note = f"ability at {e.grant_location}: {e.grants.time} TIME, {e.grants.effect} ({e.uses.replace('_', ' ')})"
-        out.append(Listed(typed=eid, name=e.name if e.name != eid else "", kind="event", where=where, note=note))
+        out.append(Listed(typed=eid, name=speech.name(e) if e.name != eid or e.name_ru else "", kind="event", where=where, note=note))
     for pid, p in sorted(data.puzzle.pieces.items()):
         out.append(Listed(typed=pid, kind="puzzle piece", where=f"{p.type} pile",
                           note="ports " + ("".join(p.ports) or "none") + (f"; bonuses {', '.join(p.bonuses)}" if p.bonuses else "")))

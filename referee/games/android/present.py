@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.engine import speech
 from referee.engine.present import grid_of, placed, seat_tableau
 from schemas.board import Area, Board, Link, Piece
 
@@ -127,5 +128,5 @@ def name_of(rules: BoundRules, id: str) -> str | None:
     for table in (rules.map.locations, d.detectives, d.suspects, d.cards, d.events, d.murders):
         found = table.get(id)
         if found is not None:
-            return str(found.name) if found.name and found.name != id else None
+            return speech.name(found) if found.name and found.name != id or found.name_ru else None
     return None

@@ -32,4 +32,23 @@ RULEBOOK = Rulebook((
     ("§4.28", "Event-based actions", "EVENT BASED ACTIONS"),
     ("§4.31–4.33", "End-of-day phase", "ФАЗА КОНЦА ДНЯ"),
     ("§6", "Climax", "CLIMAX"),
+    # sections the rules spec numbers where the rulebook prints a heading for them
+    ("§1.2", "Components", "КОМПОНЕНТЫ"),
+    ("§1.8", "Placing evidence", "РАЗМЕЩЕНИЕ СВИДЕТЕЛЬСТВА"),
+    ("§3.4", "End-of-day phase", "ФАЗА КОНЦА ДНЯ"),
+    ("§4.16", "Placing evidence", "РАЗМЕЩЕНИЕ СВИДЕТЕЛЬСТВА"),
+    ("§4.22", "Draw or discard a Twilight card", "ВЗЯТЬ ИЛИ СБРОСИТЬ Twilight Card"),
+    ("§4.29", "Day phase", "ДНЕВНАЯ ФАЗА"),
+    ("§4.31", "End-of-day phase", "ФАЗА КОНЦА ДНЯ"),
+    ("§4.35–4.36", "Climax", "CLIMAX"),
+    ("§6.1", "Climax", "CLIMAX"),
+    ("§6.2", "Strong and weak evidence", "СИЛЬНОЕ И СЛАБОЕ СВИДЕТЕЛЬСТВО"),
+    ("§6.3", "Climax", "CLIMAX"),
+    # the spec's own sections, which the rulebook has no heading for: the Russian heading is ours
+    ("§1.3", "Detectives", "Детективы"),
+    ("§1.5", "The map", "Карта города"),
+    ("§1.10", "Favors, baggage, trauma and other tokens", "Услуги, багаж, травмы и другие жетоны"),
+    ("§1.11", "Hidden information and chance", "Скрытая информация и случайность"),
+    ("§4.0", "Checks before every move", "Проверки перед каждым ходом"),
+    ("§4.30", "Declared effects", "Заявленные эффекты"),
 ))

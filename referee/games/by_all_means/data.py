@@ -61,6 +61,8 @@ class Card(msgspec.Struct, frozen=True, kw_only=True):
 
     id: str
     name: str
+    #: the Russian name (empty: the English one is read in every language)
+    name_ru: str = ""
     type: str
     price_hand: int | None
     price_buffer: int | None
@@ -139,7 +141,7 @@ def _str_list(where: str, field: str, value: Any, allowed: tuple[str, ...] | Non
 
 
 _CARD_FIELDS = {
-    "id", "name", "type", "price_hand", "price_buffer", "digit", "symbols", "influence", "loyalty",
+    "id", "name", "name_ru", "type", "price_hand", "price_buffer", "digit", "symbols", "influence", "loyalty",
     "impact_own", "impact_opp", "arrows", "efficiency", "resilience", "keywords", "discard_zones",
     "placement", "stays_attached", "deploy_condition", "text", "ability",
 }
@@ -160,8 +162,9 @@ def _card(raw: Any, index: int, symbols: tuple[str, ...]) -> Card:
     for field in ("name", "type", "price_hand", "price_buffer"):
         if field not in raw:
             raise _fail(f"{where}: {field} is required")
-    if not isinstance(raw["name"], str):
-        raise _fail(f"{where}: name must be a string")
+    for field in ("name", "name_ru"):
+        if not isinstance(raw.get(field, ""), str):
+            raise _fail(f"{where}: {field} must be a string")
     ctype = raw["type"]
     if ctype not in CARD_TYPES:
         raise _fail(f"{where}: type must be one of {', '.join(CARD_TYPES)}, not {ctype!r}")
@@ -202,6 +205,7 @@ def _card(raw: Any, index: int, symbols: tuple[str, ...]) -> Card:
     return Card(
         id=cid,
         name=raw["name"],
+        name_ru=raw.get("name_ru", ""),
         type=ctype,
         price_hand=_int(where, "price_hand", raw["price_hand"], minimum=0, dash=True),
         price_buffer=_int(where, "price_buffer", raw["price_buffer"], minimum=0, dash=True),

@@ -3,6 +3,7 @@ set with its printed name, type, the decks holding it and its prices, from the c
 
 from __future__ import annotations
 
+from referee.engine import speech
 from schemas.listing import Listed
 
 from .data import CardSet
@@ -23,6 +24,6 @@ def listing(cards: CardSet) -> tuple[Listed, ...]:
             note.append(f"digit {card.digit}")
         if card.symbols:
             note.append(",".join(card.symbols))
-        out.append(Listed(typed=cid, name=card.name, kind=card.type, where=", ".join(decks) or "no deck",
+        out.append(Listed(typed=cid, name=speech.name(card), kind=card.type, where=", ".join(decks) or "no deck",
                           note=" · ".join(note)))
     return tuple(out)

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from referee.engine.chance import Chance
+from referee.engine import speech
 from referee.engine.codes import MatchCode
 from referee.engine.position import Placed
 from referee.engine.protocol import ConfigError, Rejected, RulesBase
@@ -151,7 +152,7 @@ class ByAllMeansRules(RulesBase[State, Intent, Event]):
 
     def name_of(self, id: str) -> str | None:
         c = self.ctx.cards.cards.get(id)
-        return None if c is None else c.name
+        return None if c is None else speech.name(c)
 
     def hidden_ids(self, state: State, seat: str | None) -> frozenset[str]:
         return view.hidden_ids(self.ctx, state, seat)

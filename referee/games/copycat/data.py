@@ -49,6 +49,8 @@ class Card(msgspec.Struct, frozen=True, kw_only=True):
     id: str
     key: str
     name: str
+    #: the Russian name (empty: the English one is read in every language)
+    name_ru: str = ""
     color: str
     kind: str
     n: int = 0
@@ -61,6 +63,8 @@ class Card(msgspec.Struct, frozen=True, kw_only=True):
 class OfficeCard(msgspec.Struct, frozen=True, kw_only=True):
     id: str
     name: str
+    #: the Russian name (empty: the English one is read in every language)
+    name_ru: str = ""
     source: str
     color: str
     kind: str
@@ -103,6 +107,14 @@ def _str(where: str, entry: Mapping[str, Any], field: str, choices: tuple[str, .
     return value
 
 
+def _russian(where: str, entry: Mapping[str, Any]) -> str:
+    """The entry's Russian name (``name_ru``), empty when it gives none."""
+    value = entry.get("name_ru", "")
+    if not isinstance(value, str):
+        raise _fail(f"{where}: name_ru must be a string")
+    return value
+
+
 def _int(where: str, entry: Mapping[str, Any], field: str, default: int | None = None) -> int:
     value = entry.get(field, default)
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
@@ -132,7 +144,8 @@ def parse_data(text: str, source: str = "") -> DataSet:
                 if cid in cards:
                     raise _fail(f"{where}: starter card {cid} is given twice")
                 cards[cid] = Card(id=cid, key=key, name=_str(where, entry, "name"),
-                                  color=_str(where, entry, "color", COLORS), kind=kind, n=n, cost=0,
+                                  name_ru=_russian(where, entry), color=_str(where, entry, "color", COLORS),
+                                  kind=kind, n=n, cost=0,
                                   number=number, set=letter)
     for entry in raw.get("card", []):
         where = f"card {entry.get('id', '?')}"
@@ -147,7 +160,8 @@ def parse_data(text: str, source: str = "") -> DataSet:
         if number is None and stage != "V":
             raise _fail(f"{where}: only doctorates (stage V) go without a number")
         cards[cid] = Card(id=cid, key=_str(where, entry, "key"), name=_str(where, entry, "name"),
-                          color=_str(where, entry, "color", COLORS), kind=kind, n=n, cost=_int(where, entry, "cost", 0),
+                          name_ru=_russian(where, entry), color=_str(where, entry, "color", COLORS), kind=kind, n=n,
+                          cost=_int(where, entry, "cost", 0),
                           number=number, stage=stage)
     if not any(c.set for c in cards.values()):
         raise _fail("card data: no [[starter]] cards (each seat needs a starter set)")
@@ -166,7 +180,8 @@ def parse_data(text: str, source: str = "") -> DataSet:
             department = _int(where, entry, "department")
             if not 1 <= department <= 5:
                 raise _fail(f"{where}: department must be 1 to 5, got {department}")
-        offices[oid] = OfficeCard(id=oid, name=_str(where, entry, "name"), source=source,
+        offices[oid] = OfficeCard(id=oid, name=_str(where, entry, "name"), name_ru=_russian(where, entry),
+                                  source=source,
                                   color=_str(where, entry, "color", COLORS), kind=kind, n=n, players=players,
                                   department=department)
     if not any(o.source == "additional" and o.department == 1 for o in offices.values()):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from referee.engine import speech
 from schemas.listing import Listed
 
 from .data import Card, OfficeCard
@@ -29,10 +30,10 @@ def listing(cards: Mapping[str, Card], offices: Mapping[str, OfficeCard]) -> tup
             note.append(f"cost {card.cost}")
         if card.number is not None:
             note.append(f"number {card.number}")
-        out.append(Listed(typed=cid, name=card.name, kind="card", where=where, note=" · ".join(note)))
+        out.append(Listed(typed=cid, name=speech.name(card), kind="card", where=where, note=" · ".join(note)))
     for oid, office in offices.items():
         where = {"board": "on the board", "normal": f"office deck ({office.players} players)"}.get(
             office.source, f"department {office.department}")
-        out.append(Listed(typed=oid, name=office.name, kind="office", where=where,
+        out.append(Listed(typed=oid, name=speech.name(office), kind="office", where=where,
                           note=" · ".join((_effect(office.kind, office.n), office.color))))
     return tuple(out)

@@ -18,4 +18,17 @@ RULEBOOK = Rulebook((
     ("§4.8", "“lays out every card still in their hand”", "выкладывает все оставшиеся у него на руках карты"),
     ("§4.10", "Purchases and profit", "Приобретения и прибыль"),
     ("§4.11", "4. Covering your tracks", "4. Заметание следов"),
+    # sections the rules spec numbers where the rulebook prints a heading for them
+    ("§3.6", "End of the game", "Конец игры"),
+    ("§4.2", "1. Planning", "1. Планирование"),
+    ("§4.6", "2. Actions", "2. Действия"),
+    ("§4.7", "2. Actions", "2. Действия"),
+    ("§4.9", "3. Purchases and profit", "3. Приобретения и прибыль"),
+    ("§4.13", "General rules for playing action cards and offices",
+     "Общие правила розыгрыша карт действия и офисов"),
+    ("§6", "End of the game", "Конец игры"),
+    # the spec's own sections, which the rulebook has no heading for: the Russian heading is ours
+    ("§4.0.3", "Chance facts (cards drawn, offices turned up)", "Случайность: взятые карты и открытые офисы"),
+    ("§4.12", "Declared effects", "Заявленные эффекты"),
+    ("§7", "Default rulings", "Решения спорных мест"),
 ))

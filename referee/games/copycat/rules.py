@@ -11,6 +11,7 @@ from typing import Any
 
 import msgspec
 
+from referee.engine import speech
 from referee.engine.chance import Chance
 from referee.engine.codes import MatchCode
 from referee.engine.position import Placed
@@ -60,7 +61,8 @@ class CopycatRules(RulesBase[State, Intent, Event]):
             for cid, c in list(cards.items()):
                 if c.set is not None and c.number is not None:
                     like = vp if c.number <= 11 else money
-                    cards[cid] = msgspec.structs.replace(c, key=like.key, name=like.name, color=like.color,
+                    cards[cid] = msgspec.structs.replace(c, key=like.key, name=like.name, name_ru=like.name_ru,
+                                                         color=like.color,
                                                          kind=like.kind, n=like.n)
         self.cards: dict[str, Card] = cards
         self.catalogue = cards  # card names for the leak tests
@@ -167,7 +169,7 @@ class CopycatRules(RulesBase[State, Intent, Event]):
 
     def name_of(self, id: str) -> str | None:
         found = self.cards.get(id) or self.offices.get(id)
-        return None if found is None else found.name
+        return None if found is None else speech.name(found)
 
     def headline(self, view: dict[str, Any]) -> str:
         return present.headline(view)

@@ -101,6 +101,8 @@ class Region:
     start_banner_empire: str | None
     #: the printed name ("" when the data gives none: then the id is its name)
     name: str = ""
+    #: the Russian name ("" when the data gives none: then the English one, or the id)
+    name_ru: str = ""
 
     def symbols(self, symbol: str) -> int:
         """How many of a printed symbol this region shows (for per-symbol draws)."""
@@ -169,6 +171,8 @@ class CardDef:
     empire: str
     name: str
     abilities: Mapping[int, Ability]
+    #: the Russian name ("" when the data gives none)
+    name_ru: str = ""
 
 
 @dataclass(frozen=True)
@@ -302,10 +306,11 @@ def parse_board(table: Any) -> Board:
             raise _bad(rw, f"field start_banner_empire: expected one of {', '.join(EMPIRES)}, got {sbe!r}")
         if start and sbe is None:
             raise _bad(rw, "field start_banner_empire: an uncoloured region with banner symbols must say their colour")
-        extra = sorted(set(r) - {"id", "home", "cities", "farm", "fort", "start_banners", "start_banner_empire", "name"})
+        extra = sorted(set(r) - {"id", "home", "cities", "farm", "fort", "start_banners", "start_banner_empire", "name", "name_ru"})
         if extra:
             raise _bad(rw, f"unknown field(s) {', '.join(extra)}")
-        regions.append(Region(rid, home, cities, farm, fort, start, sbe, _want(r, "name", str, rw, "")))
+        regions.append(Region(rid, home, cities, farm, fort, start, sbe, _want(r, "name", str, rw, ""),
+                              _want(r, "name_ru", str, rw, "")))
     land = _pairs(table.get("land_borders", []), "land_borders", where, seen)
     sea = _pairs(table.get("sea_borders", []), "sea_borders", where, seen)
     land_set = {(a, b) for a, b in land} | {(b, a) for a, b in land}
@@ -360,6 +365,7 @@ def parse_card(raw: Any, i: int) -> CardDef:
     if empire != card_empire(cid):
         raise _card_error(where, f"field empire: {cid} belongs to the {card_empire(cid)} deck, not {empire!r}")
     name = _want(raw, "name", str, where, "", code=code)
+    name_ru = _want(raw, "name_ru", str, where, "", code=code)
     abilities_raw = _want(raw, "abilities", list, where, code=code)
     if not abilities_raw:
         raise _card_error(where, "field abilities: a card has at least one ability")
@@ -397,10 +403,10 @@ def parse_card(raw: Any, i: int) -> CardDef:
         if extra:
             raise _card_error(aw, f"unknown field(s) {', '.join(extra)}")
         abilities[index] = Ability(index, tuple(cost), effect, timing)
-    extra = sorted(set(raw) - {"id", "empire", "name", "abilities", "text"})
+    extra = sorted(set(raw) - {"id", "empire", "name", "name_ru", "abilities", "text"})
     if extra:
         raise _card_error(where, f"unknown field(s) {', '.join(extra)}")
-    return CardDef(cid, empire, name, abilities)
+    return CardDef(cid, empire, name, abilities, name_ru)
 
 
 #: the data file's top-level tables and the field keying their entries ("": given whole)

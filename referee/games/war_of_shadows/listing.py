@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from referee.engine import speech
 from schemas.listing import Listed
 
 from .data import ALL_CARDS, Board, CardDef
@@ -16,7 +17,7 @@ def listing(board: Board, catalogue: Mapping[str, CardDef] | None) -> tuple[List
     for region in board.regions:
         facts = [f"{region.cities} cit{'y' if region.cities == 1 else 'ies'}"]
         facts += [word for word, has in (("farm", region.farm), ("fort", region.fort)) if has]
-        out.append(Listed(typed=region.id, kind="region", where=f"{board.board_id}, home {region.home or '-'}",
+        out.append(Listed(typed=region.id, name=speech.name(region), kind="region", where=f"{board.board_id}, home {region.home or '-'}",
                           note=", ".join(facts)))
     for position, actions in board.council_actions.items():
         out.append(Listed(typed=position, kind="position", where=board.board_id,
@@ -26,5 +27,5 @@ def listing(board: Board, catalogue: Mapping[str, CardDef] | None) -> tuple[List
             out.append(Listed(typed=cid, kind="card", where=cid.split("_c")[0], note="no card text in this set"))
     for cid, card in (catalogue or {}).items():
         costs = [f"{i}: {'+'.join(a.cost) or 'free'} → {a.effect}" for i, a in sorted(card.abilities.items())]
-        out.append(Listed(typed=cid, name=card.name, kind="card", where=card.empire, note="; ".join(costs)))
+        out.append(Listed(typed=cid, name=speech.name(card), kind="card", where=card.empire, note="; ".join(costs)))
     return tuple(out)

@@ -35,6 +35,15 @@ RULEBOOK = Rulebook(
         ("§6.3", "To each their own", "Каждому своё"),
         ("§6.4", "Counter-intelligence", "Контрразведка"),
         ("§7", "Notes on the cards", "ПРИМЕЧАНИЯ К КАРТАМ"),
+        # sections the rules spec numbers where the rulebook prints a heading for them
+        ("§3.1", "Course of the game", "ХОД ИГРЫ"),
+        ("§4.22–4.23", "Counter-intelligence", "Контрразведка"),
+        ("§4.24", "Loyalty tokens and scoring", "ЖЕТОНЫ ВЕРНОСТИ И ПОДСЧЁТ ОЧКОВ"),
+        ("§4.4", "To each their own", "Каждому своё"),
+        # the spec's own sections, which the rulebook has no heading for: the Russian heading is ours
+        ("§1.8", "The board's data", "Данные поля"),
+        ("§1.11", "Hidden information and chance", "Скрытая информация и случайность"),
+        ("§4.0", "Checks before every move", "Проверки перед каждым ходом"),
     ),
     words={"Этап": "step"},
 )

@@ -17,6 +17,7 @@ from typing import Any
 
 import msgspec
 
+from referee.engine import speech
 from referee.engine.chance import Chance
 from referee.engine.position import Placed
 from referee.engine.protocol import ConfigError, Rejected, RulesBase
@@ -148,9 +149,9 @@ class WarOfShadowsRules(Queries, RulesBase[State, Intent, Event]):
     def name_of(self, id: str) -> str | None:
         region = self.board.by_id.get(id)
         if region is not None:
-            return region.name or None
+            return speech.name(region) or None
         c = (self.catalogue or {}).get(id)
-        return None if c is None or not c.name else c.name
+        return None if c is None else speech.name(c) or None
 
     def hidden_ids(self, state: State, seat: str | None) -> frozenset[str]:
         return view_mod.hidden_ids(self, state, seat)

@@ -59,7 +59,7 @@ _FIELDS: dict[str, tuple[str, ...]] = {
     "strike": ("damage", "miss", "solo_rules"),
     "climax": ("avatar", "climax_kind"),
 }
-_COMMON = ("id", "name", "type", "copies", "keywords", "ability")
+_COMMON = ("id", "name", "name_ru", "type", "copies", "keywords", "ability")
 _INTS = ("copies", "season", "priority", "attack", "recruit", "cost", "fight", "defense", "health", "rank", "damage")
 _BOOLS = ("star", "fight_star", "miss")
 
@@ -90,6 +90,8 @@ class Ability(msgspec.Struct, frozen=True, kw_only=True):
 class Card(msgspec.Struct, frozen=True, kw_only=True):
     id: str
     name: str
+    #: the Russian name (empty: the English one is read in every language)
+    name_ru: str = ""
     type: str
     copies: int = 1
     season: int = 0
@@ -215,6 +217,9 @@ def _card(raw: Any, n: int) -> Card:
     name = raw.get("name", cid)
     if not isinstance(name, str):
         raise _err(cid, "name is a string")
+    name_ru = raw.get("name_ru", "")
+    if not isinstance(name_ru, str):
+        raise _err(cid, "name_ru is a string")
 
     def words(key: str, choices: tuple[str, ...]) -> tuple[str, ...]:
         value = raw.get(key, [])
@@ -238,7 +243,7 @@ def _card(raw: Any, n: int) -> Card:
     if not isinstance(abilities, list):
         raise _err(cid, "ability is a list of [[card.ability]] tables")
     return Card(
-        id=cid, name=name, type=ctype, copies=raw.get("copies", 1), season=raw.get("season", 0),
+        id=cid, name=name, name_ru=name_ru, type=ctype, copies=raw.get("copies", 1), season=raw.get("season", 0),
         character=word("character", ("", *ACADEMY), "") if ctype == "academy_character" else "",
         avatar=word("avatar", ("", *AVATARS), "") if ctype == "climax" else "",
         climax_kind=word("climax_kind", ("", *CLIMAX_KINDS), "") if ctype == "climax" else "",

@@ -4,6 +4,7 @@ with its printed name, type, copies and the numbers printed on it, then the plac
 
 from __future__ import annotations
 
+from referee.engine import speech
 from schemas.listing import Listed
 
 from .data import CardSet
@@ -23,7 +24,7 @@ def listing(cards: CardSet) -> tuple[Listed, ...]:
         note = [f"{field} {getattr(card, field)}" for field in _PRINTED if getattr(card, field)]
         if card.keywords:
             note.append(",".join(card.keywords))
-        out.append(Listed(typed=cid, name=card.name, kind=card.type, where=", ".join(where) or "-",
+        out.append(Listed(typed=cid, name=speech.name(card), kind=card.type, where=", ".join(where) or "-",
                           note=" · ".join(note)))
     for row in ("bureau", "shadows"):
         for n in range(1, 6):

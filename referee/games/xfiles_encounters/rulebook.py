@@ -58,4 +58,11 @@ RULEBOOK = Rulebook((
     ("R47", "Changing the difficulty", "Изменение уровня сложности игрового процесса"),
     ("R48", "A series of games", "Серия игр"),
     ("R49", "Strategy hints", "Подсказки по стратегии"),
+    # the rules spec's own sections, which the rulebook has no heading for: the Russian heading is ours
+    ("§0.1", "Chance in a digital match", "Случайность в цифровой партии"),
+    ("§2.4", "The order of the Conspiracy and Academy decks", "Порядок колод Заговора и Академии"),
+    ("§3.2", "Effects waiting for an answer", "Эффекты, ждущие ответа"),
+    ("§4.0.2", "Places on the table", "Места на столе"),
+    ("§4.0.4", "Paying a cost", "Оплата стоимости"),
+    ("§4.26", "Declared changes", "Заявленные изменения"),
 ))

@@ -11,6 +11,7 @@ from typing import Any
 
 import msgspec
 
+from referee.engine import speech
 from referee.engine.chance import Chance
 from referee.engine.protocol import ConfigError, Rejected, RulesBase
 from referee.engine.suggest import did_you_mean
@@ -252,7 +253,7 @@ class XFilesRules(PositionMixin, RulesBase[m.State, m.Intent, m.Event]):
 
     def name_of(self, id: str) -> str | None:
         card = self.cards.cards.get(id)
-        return None if card is None or card.name == id else card.name
+        return None if card is None or card.name == id and not card.name_ru else speech.name(card)
 
     def listing(self) -> tuple[Listed, ...]:
         from .listing import listing
