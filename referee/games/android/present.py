@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.present import grid_of, placed, seat_tableau
+from referee.engine.speech import gettext, pgettext
 from schemas.board import Area, Board, Link, Piece
 
 from .data import cell
@@ -96,7 +97,7 @@ def suspects(view: dict[str, Any]) -> Board | None:
             areas.append(Area(id=f"{sid}.{file}", row=sid, col=file, lines=lines))
         extra = [f"alibis {s.get('alibis', 0)}", f"hits {s.get('hits', 0)}"] + ([] if s.get("alive", True) else ["killed"])
         areas.append(Area(id=f"{sid}.sheet", row=sid, col="sheet", lines=tuple(extra)))
-    return Board(title="Suspects", layout="grid", areas=tuple(areas), covers=("suspects",))
+    return Board(title=gettext("Suspects"), layout="grid", areas=tuple(areas), covers=("suspects",))
 
 
 def conspiracy(rules: BoundRules, view: dict[str, Any]) -> Board | None:
@@ -110,7 +111,7 @@ def conspiracy(rules: BoundRules, view: dict[str, Any]) -> Board | None:
             at = (pz.get("placed") or {}).get(cell(r, c))
             lines = (f"{at['piece']} @{at.get('rotation', 0)}",) if at else ()
             areas.append(Area(id=cell(r, c), row=f"r{r}", col=f"c{c}", lines=lines))
-    return Board(title="Conspiracy", layout="grid", areas=tuple(areas), covers=("puzzle",))
+    return Board(title=pgettext("Android's puzzle", "Conspiracy"), layout="grid", areas=tuple(areas), covers=("puzzle",))
 
 
 def _sorted(value: Any) -> Any:

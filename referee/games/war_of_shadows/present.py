@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.present import fact_list, placed, seat_tableau
+from referee.engine.speech import gettext
 from schemas.board import Area, Board, Link, Piece
 
 from .data import EMPIRES, POSITIONS
@@ -72,7 +73,7 @@ def council(view: dict[str, Any]) -> Board | None:
                     pieces.append(Piece(kind="controlled by", name=str(ruler), owner=str(ruler)))
             areas.append(Area(id=f"{empire}.{position}", row=empire, col=position, lines=tuple(lines),
                               pieces=tuple(pieces)))
-    return Board(title="Council", layout="grid", areas=tuple(areas), covers=("council", "controller"))
+    return Board(title=gettext("Council"), layout="grid", areas=tuple(areas), covers=("council", "controller"))
 
 
 def headline(view: dict[str, Any]) -> str:

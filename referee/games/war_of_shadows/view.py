@@ -21,8 +21,9 @@ from typing import Any
 
 import msgspec
 
-from referee.engine.position import Placed, PositionError, PositionShape
+from referee.engine.position import Placed, PositionShape
 from referee.engine.protocol import ConfigError
+from referee.engine.speech import N_
 
 from .data import ALL_CARDS, BANNERS_PER_EMPIRE, CARDS_PER_EMPIRE, EMPIRES, POSITIONS, SLOTS, SOCIETIES, card_empire
 from .fold import fanatic_id, token_id
@@ -175,6 +176,11 @@ def _bad(message: str) -> ConfigError:
     return ConfigError(Code.INVALID_POSITION, message)
 
 
+def _refused(template: str, /, **values: Any) -> ConfigError:
+    """A position refused: ``template`` (marked ``N_``) said with ``values``."""
+    return ConfigError.said(Code.INVALID_POSITION, template, **values)
+
+
 def position_base(rules: Queries, state: State, overrides: Mapping[str, Any]) -> State:
     """A started position (any phase but SETUP) begins with the parts of setup §1.12 fills in."""
     if overrides.get("phase", state.phase) == "SETUP":
@@ -190,11 +196,11 @@ def position_value(path: str, value: Any) -> Any:
     if parts[0] != "banners" or len(parts) != 2:
         return value
     if not isinstance(value, dict):
-        raise PositionError(f"{path} takes a table of banner counts, e.g. {{ bear = 2 }}")
+        raise _refused(N_("{path} takes a table of banner counts, e.g. {{ bear = 2 }}"), path=path)
     row = {e: 0 for e in EMPIRES}
     for e, n in value.items():
         if e not in EMPIRES:
-            raise PositionError(f"{path}.{e}: {e!r} is not an empire")
+            raise _refused(N_("{path}.{empire}: {empire!r} is not an empire"), path=path, empire=e)
         row[e] = n
     return row
 

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from referee.engine.protocol import ConfigError
+from referee.engine.speech import N_
 
 from . import model as m
 from .codes import Code
@@ -79,12 +80,13 @@ def lost_by_card(state: m.State) -> bool:
 def carry_over(rules: BoundRules, state: m.State) -> Mapping[str, Any]:
     g = _int(state.options["series_game"])
     if not g:
-        raise ConfigError(Code.NO_SERIES, "it is not a game of a series (series_game=0): "
-                          "create the first game with --option series_game=1")
+        raise ConfigError.said(Code.NO_SERIES, N_("it is not a game of a series (series_game=0): create the first game "
+                                                  "with --option series_game=1"))
     if g == 3:
-        raise ConfigError(Code.SERIES_OVER, "it was game 3, the last of its series (R48)")
+        raise ConfigError.said(Code.SERIES_OVER, N_("it was game 3, the last of its series (R48)"))
     if lost_by_card(state):
-        raise ConfigError(Code.SERIES_OVER, "This Time They May Have Won was dealt: the series is lost (R48)")
+        raise ConfigError.said(Code.SERIES_OVER, N_("{card} was dealt: the series is lost (R48)"),
+                               card="This Time They May Have Won")
     out: dict[str, Any] = {k: v for k, v in rules.config.options.items() if k not in NOT_COPIED}
     out.update(
         series_game=g + 1,
