@@ -82,8 +82,8 @@ def city(rules: BoundRules, view: dict[str, Any]) -> Board | None:
     bean = rules.map.beanstalk
     links = [Link(a=a, b=b, kind="beanstalk") for a, b in zip(bean, bean[1:])]
     at = grid_of((lid, rules.loc(lid).x, rules.loc(lid).y) for lid in rules.map.order)
-    return placed(f"New Angeles, the Beanstalk and Heinlein (map {rules.map.map_id})", areas, at, links=links,
-                  covers=("leads", "scene", "lily_lockwell", "jimmy_the_snitch"))
+    title = gettext("New Angeles, the Beanstalk and Heinlein (map {map})", map=rules.map.map_id)
+    return placed(title, areas, at, links=links, covers=("leads", "scene", "lily_lockwell", "jimmy_the_snitch"))
 
 
 def suspects(view: dict[str, Any]) -> Board | None:

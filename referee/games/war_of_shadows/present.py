@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.present import fact_list, placed, seat_tableau
-from referee.engine.speech import gettext
+from referee.engine.speech import gettext, pgettext
 from schemas.board import Area, Board, Link, Piece
 
 from .data import EMPIRES, POSITIONS
@@ -50,7 +50,7 @@ def map_of(board: MapData, view: dict[str, Any]) -> Board | None:
                           owner=str(control.get(rid) or "")))
     links = [Link(a=a, b=b, kind=kind) for kind, pairs in (("", board.land), ("sea", board.sea))
              for a, b in sorted(pairs) if a < b]
-    return placed("Map", areas, PLACES.get(board.board_id, {}), links=links,
+    return placed(pgettext("a board's title", "Map"), areas, PLACES.get(board.board_id, {}), links=links,
                   covers=("banners", "control", "conquered", "region_agents"))
 
 
