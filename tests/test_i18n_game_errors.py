@@ -148,3 +148,26 @@ def test_the_tables_titles_read_in_russian_and_show_json_is_english(cli, english
     ru_json = _run(cli, monkeypatch, "ru", "show", match, "--at", str(at), "--json")
     assert ru_json.out == en_json.out
     assert [b["title"] for b in en_json.json["boards"] if b["title"] in titles] == titles
+
+
+def test_the_http_state_answer_titles_its_tables_in_english_whatever_the_servers_language(db_store, english):
+    """A server started with ``REFEREE_LANG=ru`` draws its pages in Russian, but the state it answers in JSON
+    titles the boards in English, the same bytes as an English server's."""
+    from referee import i18n
+    from referee.games.copycat import GAME as COPYCAT
+    from referee.service import Referee
+    from support.apps import app_client
+
+    def titles(lang: str) -> list[str]:
+        i18n.use(lang)
+        with app_client(lambda: Referee(db_store, games=[COPYCAT])) as c:
+            made = c.post("/matches", json={"game": "copycat", "players": ["alice", "bob"], "seed": 3})
+            assert made.status_code == 201, made.text
+            mid, token = made.json()["match"]["id"], made.json()["tokens"]["arbiter"]
+            state = c.get(f"/matches/{mid}/state", headers={"Authorization": f"Bearer {token}"})
+            assert state.status_code == 200, state.text
+            assert not _CYRILLIC.search(state.text)
+            return [b["title"] for b in state.json()["boards"]]
+
+    assert titles("ru") == titles("en")
+    assert {"Street", "Supply and office deck"} <= set(titles("en"))
