@@ -123,5 +123,6 @@ def sections(view: dict[str, Any]) -> tuple[Board, ...]:
     """The players and the round in a player's words, what is internal in the details."""
     players = seat_tableau(view, labels=_PLAYER_WORDS, details=_PLAYER_DETAILS)
     drawn = {"banners", "control", "conquered", "region_agents", "council", "controller", "players"}
-    game = fact_list(view, [k for k in view if k not in drawn], "Round", labels=_ROUND_WORDS, details=_ROUND_DETAILS)
+    game = fact_list(view, [k for k in view if k not in drawn], pgettext("a board's title", "Round"), labels=_ROUND_WORDS,
+                     details=_ROUND_DETAILS)
     return tuple(b for b in (players, game) if b is not None)
