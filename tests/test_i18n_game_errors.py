@@ -121,8 +121,8 @@ def test_the_xfiles_series_refusal_reads_in_russian(english):
 #: game, the bundled replay, the entry to show at, its tables' titles in English and in Russian
 TABLES = [
     ("android", "thursday-club.txt", 12,
-     ["New Angeles, the Beanstalk and Heinlein (map demo)", "Suspects", "Conspiracy"],
-     ["Нью-Энджелес, Бобовый стебель и Хайнлайн (карта demo)", "Подозреваемые", "Заговор"]),
+     ["New Angeles, the Beanstalk and Heinlein (map demo)", "Suspects", "Conspiracy", "Players", "Turn and match"],
+     ["Нью-Энджелес, Бобовый стебель и Хайнлайн (карта demo)", "Подозреваемые", "Заговор", "Игроки", "Ход и партия"]),
     ("by_all_means", "club-night.txt", 20, ["Field", "Turn"], ["Поле", "Ход"]),
     ("copycat", "thursday-club.txt", 12, ["Street", "Offices: blue", "Supply and office deck"],
      ["Улица", "Офисы: синие", "Запас и колода офисов"]),
