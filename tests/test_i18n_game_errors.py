@@ -14,8 +14,7 @@ from conftest import ROOT  # noqa: F401 - cli and english are conftest's fixture
 
 _CYRILLIC = re.compile("[а-яё]", re.IGNORECASE)
 
-#: game, the arguments of ``new`` after the game, the English refusal, the Russian one (exact); X-Files' own
-#: setup refusal is its series' (below)
+#: game, the arguments of ``new`` after the game, the English refusal, the Russian one (exact)
 OPTIONS = [
     ("android", ["-p", "a,b,c", "--option", "token_vp=foo:1"],
      "option token_vp: foo is not a token (token_vp takes haas, jinteki and conspiracy, e.g. "
@@ -34,6 +33,14 @@ OPTIONS = [
     ("war_of_shadows", ["-p", "a,b", "--option", "empire_order=lion,bear"],
      "option empire_order must list the five empires once each, starting with bear; got 'lion,bear'",
      "опция empire_order должна перечислить все пять империй по одному разу, начиная с bear; дано 'lion,bear'"),
+    ("xfiles_encounters", ["-p", "a,b", "--option", "seasons=1,2,4"],
+     "option seasons: the standard method takes 1,2,3 or 4,5,6 or 7,8,9, not (1, 2, 4)",
+     "опция seasons: стандартный способ берёт 1,2,3, или 4,5,6, или 7,8,9, а не (1, 2, 4)"),
+    ("xfiles_encounters", ["-p", "a,b", "--option", "series_keep_scars=true"],
+     "option series_keep_scars=true acts between the games of a series (R48): give series_game=1 (then referee "
+     "new --continue-from), or leave it at false",
+     "опция series_keep_scars=true действует между играми серии (R48): укажите series_game=1 (затем referee new "
+     "--continue-from) или оставьте false"),
 ]
 
 #: game, players, the position file's text, the English refusal, the Russian one (exact)
