@@ -41,7 +41,7 @@ def show(
     from referee import entryref
     from referee.i18n import current, speaking
 
-    with speaking("en" if json else current()):  # --json is read by programs: its names in English
+    with speaking("en" if json else current()):  # --json is read by programs: its names and boards' titles in English
         data = service.show(match, at=entryref.resolve_opt(service, match, at, "--at"), seat=as_)
     if json:
         print_json(data)

@@ -13,6 +13,8 @@ import msgspec
 
 from schemas.board import Area, Board, Link
 
+from .speech import pgettext
+
 
 def flatten(value: Any, prefix: str = "") -> Iterator[tuple[str, Any]]:
     """Dotted paths to the leaves of a view, in order (lists are leaves: zones compare as wholes; an
@@ -99,14 +101,14 @@ def _read(key: str, value: Any) -> tuple[tuple[str, str], ...]:
     return found
 
 
-def seat_tableau(view: Mapping[str, Any], key: str = "players", title: str = "Players", *,
+def seat_tableau(view: Mapping[str, Any], key: str = "players", title: str | None = None, *,
                  labels: Mapping[str, str] | None = None, details: Collection[str] = ()) -> Board | None:
     """What each seat has in front of it, side by side: ``view[key]`` maps each seat to its record,
     whose leaves become the tableau's facts. None when the view has no such map.
 
     With ``labels`` (paths to a reader's words; other paths read as :func:`label` makes them), the
     facts are in words; the paths in ``details`` (and below them) go to each area's details as they
-    are stored."""
+    are stored. ``title``: the board's, in the reader's words (default: "Players")."""
     seats = view.get(key)
     if not isinstance(seats, dict) or not seats or not all(isinstance(v, dict) for v in seats.values()):
         return None
@@ -114,17 +116,20 @@ def seat_tableau(view: Mapping[str, Any], key: str = "players", title: str = "Pl
     for seat, record in seats.items():
         shown, hidden = _split(record, labels, details)
         areas.append(Area(id=str(seat), facts=shown, details=hidden))
-    return Board(title=title, layout="tableau", areas=tuple(areas), covers=(key,))
+    heading = pgettext("a board's title", "Players") if title is None else title
+    return Board(title=heading, layout="tableau", areas=tuple(areas), covers=(key,))
 
 
-def fact_list(view: Mapping[str, Any], keys: Collection[str] | None = None, title: str = "Turn and match", *,
+def fact_list(view: Mapping[str, Any], keys: Collection[str] | None = None, title: str | None = None, *,
               labels: Mapping[str, str] | None = None, details: Collection[str] = ()) -> Board | None:
     """A section of the view in words: the leaves under ``keys`` (every top-level key when None) as
-    labelled facts, the paths in ``details`` behind a reader's "details". None when there is nothing."""
+    labelled facts, the paths in ``details`` behind a reader's "details". None when there is nothing.
+    ``title``: the board's, in the reader's words (default: "Turn and match")."""
     picked = {k: v for k, v in view.items() if keys is None or k in keys}
     if not picked:
         return None
     shown, hidden = _split(picked, labels or {}, details)
+    title = pgettext("a board's title", "Turn and match") if title is None else title
     return Board(title=title, layout="list", areas=(Area(id=title, facts=shown, details=hidden),),
                  covers=tuple(picked))
 

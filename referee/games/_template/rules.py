@@ -8,6 +8,7 @@ from typing import Any
 
 from referee.engine.chance import Chance
 from referee.engine.protocol import ConfigError, Rejected, RulesBase
+from referee.engine.speech import N_
 from schemas import MatchConfig, Outcome
 
 from .decide import DECIDERS
@@ -33,7 +34,8 @@ class TemplateRules(RulesBase[State, Intent, Event]):
         self.players = config.players
         stones = config.options.get("stones", 10)
         if not isinstance(stones, int) or stones < 1:
-            raise ConfigError(Code.BAD_OPTION, f"option stones takes a whole number of at least 1, not {stones!r}")
+            raise ConfigError.said(Code.BAD_OPTION, N_("option stones takes a whole number of at least 1, not {stones!r}"),
+                                   stones=stones)
         self.stones = stones
 
     def setup(self, chance: Chance | None) -> State:

@@ -9,6 +9,7 @@ from typing import Any
 
 from referee.engine import speech
 from referee.engine.present import grid_of, placed, seat_tableau
+from referee.engine.speech import gettext, pgettext
 from schemas.board import Area, Board, Link, Piece
 
 from .data import cell
@@ -82,8 +83,8 @@ def city(rules: BoundRules, view: dict[str, Any]) -> Board | None:
     bean = rules.map.beanstalk
     links = [Link(a=a, b=b, kind="beanstalk") for a, b in zip(bean, bean[1:])]
     at = grid_of((lid, rules.loc(lid).x, rules.loc(lid).y) for lid in rules.map.order)
-    return placed(f"New Angeles, the Beanstalk and Heinlein (map {rules.map.map_id})", areas, at, links=links,
-                  covers=("leads", "scene", "lily_lockwell", "jimmy_the_snitch"))
+    title = gettext("New Angeles, the Beanstalk and Heinlein (map {map})", map=rules.map.map_id)
+    return placed(title, areas, at, links=links, covers=("leads", "scene", "lily_lockwell", "jimmy_the_snitch"))
 
 
 def suspects(view: dict[str, Any]) -> Board | None:
@@ -97,7 +98,7 @@ def suspects(view: dict[str, Any]) -> Board | None:
             areas.append(Area(id=f"{sid}.{file}", row=sid, col=file, lines=lines))
         extra = [f"alibis {s.get('alibis', 0)}", f"hits {s.get('hits', 0)}"] + ([] if s.get("alive", True) else ["killed"])
         areas.append(Area(id=f"{sid}.sheet", row=sid, col="sheet", lines=tuple(extra)))
-    return Board(title="Suspects", layout="grid", areas=tuple(areas), covers=("suspects",))
+    return Board(title=gettext("Suspects"), layout="grid", areas=tuple(areas), covers=("suspects",))
 
 
 def conspiracy(rules: BoundRules, view: dict[str, Any]) -> Board | None:
@@ -111,7 +112,7 @@ def conspiracy(rules: BoundRules, view: dict[str, Any]) -> Board | None:
             at = (pz.get("placed") or {}).get(cell(r, c))
             lines = (f"{at['piece']} @{at.get('rotation', 0)}",) if at else ()
             areas.append(Area(id=cell(r, c), row=f"r{r}", col=f"c{c}", lines=lines))
-    return Board(title="Conspiracy", layout="grid", areas=tuple(areas), covers=("puzzle",))
+    return Board(title=pgettext("Android's puzzle", "Conspiracy"), layout="grid", areas=tuple(areas), covers=("puzzle",))
 
 
 def _sorted(value: Any) -> Any:

@@ -14,6 +14,7 @@ from typing import Any
 from referee.engine.chance import Chance
 from referee.engine.position import Placed
 from referee.engine.protocol import ConfigError, Rejected, RulesBase
+from referee.engine.speech import N_
 from schemas import MatchConfig, Outcome
 from schemas.board import Board
 from schemas.listing import Listed
@@ -41,25 +42,26 @@ class AndroidRules(RulesBase[State, Intent, Event]):
         self.players = tuple(config.players)
         n = len(self.players)
         if not 3 <= n <= 5:
-            raise ConfigError(Code.SETUP_INVALID_PLAYER_COUNT,
-                              f"Android takes 3 to 5 players, got {n}: {', '.join(self.players)}")
+            raise ConfigError.said(Code.SETUP_INVALID_PLAYER_COUNT, N_("Android takes 3 to 5 players, got {n}: {seats}"),
+                                   n=n, seats=", ".join(self.players))
         if len(set(self.players)) != n or any(not p for p in self.players):
-            raise ConfigError(Code.SETUP_INVALID_SEATING, f"seats must be distinct ids, got {', '.join(self.players)}")
+            raise ConfigError.said(Code.SETUP_INVALID_SEATING, N_("seats must be distinct ids, got {seats}"),
+                                   seats=", ".join(self.players))
         if config.decks:
-            raise ConfigError(Code.SETUP_INVALID_DATA, "Android's decks come from its data set: --deck is not used")
+            raise ConfigError.said(Code.SETUP_INVALID_DATA, N_("Android's decks come from its data set: --deck is not used"))
         self.options = resolved(config.options)
         self.digital = config.chance == "digital"
         if "mode" in config.options and (config.options["mode"] == "digital") != self.digital:
-            raise ConfigError(Code.SETUP_INVALID_DATA,
-                              f"option mode={config.options['mode']} but the match's chance is {config.chance}: "
-                              "a digital match needs a seed, a physical one none")
+            raise ConfigError.said(Code.SETUP_INVALID_DATA, N_(
+                "option mode={mode} but the match's chance is {chance}: a digital match needs a seed, a physical "
+                "one none"), mode=config.options["mode"], chance=config.chance)
         if not config.cards_text:
-            raise ConfigError(Code.SETUP_INVALID_DATA, "no data set: name one with a map (cards = \"FX-1\" or \"demo\")")
+            raise ConfigError.said(Code.SETUP_INVALID_DATA, N_("no data set: name one with a map (cards = \"FX-1\" or \"demo\")"))
         self.data: DataSet = parse_data(config.cards_text, config.cards or "")
         wanted = str(self.options["map"] or "")
         if wanted and wanted not in self.data.maps:
-            raise ConfigError(Code.SETUP_INVALID_DATA,
-                              f"map {wanted!r} is not in data set {self.data.name!r} ({', '.join(self.data.map_order)})")
+            raise ConfigError.said(Code.SETUP_INVALID_DATA, N_("map {wanted!r} is not in data set {name!r} ({maps})"),
+                                   wanted=wanted, name=self.data.name, maps=", ".join(self.data.map_order))
         self.map = self.data.maps[wanted or self.data.map_order[0]]
         self.interior = frozenset(self.map.beanstalk[1:4])
         self._check_options()
@@ -68,8 +70,9 @@ class AndroidRules(RulesBase[State, Intent, Event]):
         """Option values that depend on the data set, or whose items the option's type cannot restrict."""
         unknown = sorted(set(self.options["token_vp"]) - {"haas", "jinteki", "conspiracy"})
         if unknown:
-            raise ConfigError(Code.SETUP_INVALID_DATA, f"option token_vp: {', '.join(unknown)} is not a token "
-                              "(token_vp takes haas, jinteki and conspiracy, e.g. haas:1,jinteki:1,conspiracy:2)")
+            raise ConfigError.said(Code.SETUP_INVALID_DATA, N_(
+                "option token_vp: {unknown} is not a token (token_vp takes haas, jinteki and conspiracy, e.g. "
+                "haas:1,jinteki:1,conspiracy:2)"), unknown=", ".join(unknown))
         self.options["token_vp"] = {**{"haas": 1, "jinteki": 1, "conspiracy": 1}, **self.options["token_vp"]}
         if self.options["reach_check"] == "explicit":
             for lid in self.map.order:
@@ -78,10 +81,13 @@ class AndroidRules(RulesBase[State, Intent, Event]):
                 for det in sorted(self.data.detectives):
                     if self.reach_list(lid, det) is None:
                         cls = self.data.detectives[det].ruler_class
-                        raise ConfigError(Code.SETUP_INVALID_DATA, (
-                            f"option reach_check=explicit: location {lid} of map {self.map.map_id} has no reach list "
-                            f"for {det}'s ruler{f' (class {cls})' if cls else ''}; give reach = [...] on every location, "
-                            "or use reach_check=geometry or trust"))
+                        raise ConfigError.said(Code.SETUP_INVALID_DATA, N_(
+                            "option reach_check=explicit: location {location} of map {map} has no reach list for "
+                            "{detective}'s ruler (class {cls}); give reach = [...] on every location, or use "
+                            "reach_check=geometry or trust") if cls else N_(
+                            "option reach_check=explicit: location {location} of map {map} has no reach list for "
+                            "{detective}'s ruler; give reach = [...] on every location, or use reach_check=geometry "
+                            "or trust"), location=lid, map=self.map.map_id, detective=det, cls=cls)
 
     def reach_list(self, lid: str, detective: str) -> tuple[str, ...] | None:
         """Where ``detective``'s ruler reaches from ``lid`` by the map's explicit lists (None: not listed)."""

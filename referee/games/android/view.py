@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 from msgspec.structs import replace
 
-from referee.engine.position import Placed, PositionError, PositionShape
+from referee.engine.position import Placed, PositionShape
+from referee.engine.speech import N_
 
 from .data import BANKS, EVIDENCE, FAVOR_TYPES, PILES
 from .fold import evolve
@@ -28,6 +29,7 @@ from .model import (
     SpecificEventSetAside, State, Suspect,
 )
 from . import positioncheck
+from .positioncheck import refused
 from .setup import current_step
 from .txn import BoundRules
 
@@ -150,17 +152,17 @@ def position_base(rules: BoundRules, state: State, overrides: Mapping[str, Any])
         return state
     murder = str(overrides.get("murder") or rules.data.murder_order[0])
     if murder not in rules.data.murders:
-        raise PositionError(f"position path 'murder': no murder {murder!r} in the data set")
+        raise refused(N_("position path 'murder': no murder {murder!r} in the data set"), murder=murder)
     events: list[Any] = [MurderChosen(murder=murder)]
     for s in rules.players:
         det = str(overrides.get(f"players.{s}.detective") or s)
         if det not in rules.data.detectives:
-            raise PositionError(f"position path 'players.{s}.detective': no detective {det!r} (a seat is named after "
-                                "its detective unless the position says otherwise)")
+            raise refused(N_("position path 'players.{seat}.detective': no detective {detective!r} (a seat is named "
+                             "after its detective unless the position says otherwise)"), seat=s, detective=det)
         events.append(DetectiveAssigned(seat=s, detective=det))
     first = str(overrides.get("first_player") or rules.players[0])
     if first not in rules.players:
-        raise PositionError(f"position path 'first_player': {first!r} is not a seat")
+        raise refused(N_("position path 'first_player': {seat!r} is not a seat"), seat=first)
     events += [ComponentsPlaced(), SpecificEventSetAside(card="sealed"), FirstPlayerChosen(seat=first)]
     for s in rules.players:
         events.append(HeroSetupApplied(seat=s, detective=str(overrides.get(f"players.{s}.detective") or s)))
@@ -189,7 +191,7 @@ def complete_position(rules: BoundRules, state: State, placed: Placed) -> State:
         return state
     m = rules.data.murders.get(state.murder or "")
     if m is None:
-        raise PositionError(f"position path 'murder': no murder {state.murder!r}")
+        raise refused(N_("position path 'murder': no murder {murder!r}"), murder=state.murder)
     positioncheck.seats(rules, state)
     if "active_suspects" not in placed:
         state = replace(state, active_suspects=m.suspects[: len(rules.players) + 1])
@@ -214,7 +216,7 @@ def complete_position(rules: BoundRules, state: State, placed: Placed) -> State:
     state = _complete_banks(rules, state, placed)
     for sus, st in state.suspects.items():
         if st.hits >= 3 and st.alive:
-            raise PositionError(f"position path 'suspects.{sus}.alive': a suspect with 3 hits is dead")
+            raise refused(N_("position path 'suspects.{suspect}.alive': a suspect with 3 hits is dead"), suspect=sus)
     positioncheck.check(rules, state)
     return state
 
@@ -267,7 +269,8 @@ def _complete_cards(rules: BoundRules, state: State, placed: Placed, dets: list[
     state = replace(state, decks=decks)
     twice = sorted(c for c, n in held.items() if n > 1)
     if twice:
-        raise PositionError(f"position: card(s) {', '.join(twice)} are in two zones at once (hands, in_play, decks)")
+        raise refused(N_("position: card(s) {cards} are in two zones at once (hands, in_play, decks)"),
+                      cards=", ".join(twice))
     return state, box
 
 
@@ -337,8 +340,9 @@ def _complete_evidence(state: State, placed: Placed) -> State:
         state = replace(state, evidence_pile={k: c - on_sheets.get(k, 0) for k, (c, _v) in EVIDENCE.items()})
     for k, (count, _v) in EVIDENCE.items():
         if state.evidence_pile.get(k, 0) + on_sheets.get(k, 0) != count or state.evidence_pile.get(k, 0) < 0:
-            raise PositionError(f"position path 'evidence_pile.{k}': {state.evidence_pile.get(k, 0)} in the pile and "
-                                f"{on_sheets.get(k, 0)} placed make not {count}")
+            raise refused(N_("position path 'evidence_pile.{kind}': {pile} in the pile and {placed} placed make not "
+                             "{count}"), kind=k, pile=state.evidence_pile.get(k, 0), placed=on_sheets.get(k, 0),
+                          count=count)
     return state
 
 
@@ -360,6 +364,6 @@ def _complete_banks(rules: BoundRules, state: State, placed: Placed) -> State:
         if f"banks.{bank}" not in placed:
             banks[bank] = size - used_by[bank]
         if (banks[bank] < 0 and rules.options["bank_limits"] == "hard") or banks[bank] + used_by[bank] != size:
-            raise PositionError(f"position path 'banks.{bank}': {banks[bank]} in the bank and {used_by[bank]} in play "
-                                f"make not {size}")
+            raise refused(N_("position path 'banks.{bank}': {held} in the bank and {used} in play make not {size}"),
+                          bank=bank, held=banks[bank], used=used_by[bank], size=size)
     return replace(state, banks=banks)

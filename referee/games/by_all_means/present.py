@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.present import fact_list, seat_tableau, text
+from referee.engine.speech import gettext, pgettext
 from schemas.board import Area, Board, Piece
 
 _SLOTS = (("territory", ""), ("graffiti", "graffiti "), ("agent", "agent "))
@@ -34,7 +35,7 @@ def field(view: dict[str, Any]) -> Board | None:
             pieces = [drawn(slot, here[slot]) for slot, _mark in _SLOTS if isinstance(here.get(slot), dict)]
             pieces += [drawn("attached", a) for a in here.get("attached") or [] if isinstance(a, dict)]
             areas.append(Area(id=f"{c}{r}", row=str(r), col=c, lines=tuple(lines), pieces=tuple(pieces)))
-    return Board(title="Field", layout="grid", areas=tuple(areas), covers=("field",))
+    return Board(title=gettext("Field"), layout="grid", areas=tuple(areas), covers=("field",))
 
 
 def piece(mark: str, obj: dict[str, Any]) -> str:
@@ -114,6 +115,6 @@ _TURN_DETAILS = ("turn.draw_only_slot", "turn.reactions_used", "turn.combos", "t
 def sections(view: dict[str, Any]) -> tuple[Board, ...]:
     """The players and the turn in a player's words, what is internal in the details."""
     players = seat_tableau(view, labels=_PLAYER_WORDS, details=_PLAYER_DETAILS)
-    turn = fact_list(view, [k for k in view if k not in ("field", "players")], "Turn",
+    turn = fact_list(view, [k for k in view if k not in ("field", "players")], pgettext("a board's title", "Turn"),
                      labels=_TURN_WORDS, details=_TURN_DETAILS)
     return tuple(b for b in (players, turn) if b is not None)

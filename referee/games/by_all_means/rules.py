@@ -20,6 +20,7 @@ from referee.engine import speech
 from referee.engine.codes import MatchCode
 from referee.engine.position import Placed
 from referee.engine.protocol import ConfigError, Rejected, RulesBase
+from referee.engine.speech import N_
 from schemas import MatchConfig, Outcome
 from schemas.board import Board
 from schemas.listing import Listed
@@ -57,27 +58,29 @@ class ByAllMeansRules(RulesBase[State, Intent, Event]):
         if "archive_tracking" not in config.options:
             opts["archive_tracking"] = "exact" if digital else "pool"
         if opts["archive_tracking"] == "exact" and not digital:
-            raise ConfigError(Code.BAD_OPTION,
-                              "archive_tracking=exact needs a digital match (give a seed): at a real table nobody "
-                              "knows the order of the archives")
+            raise ConfigError.said(Code.BAD_OPTION, N_(
+                "archive_tracking=exact needs a digital match (give a seed): at a real table nobody knows the order "
+                "of the archives"))
         if not config.cards_text:
-            raise ConfigError(Code.CARDS_INVALID, "By All Means needs a card set (--cards spec, demo or a file)")
+            raise ConfigError.said(Code.CARDS_INVALID, N_("By All Means needs a card set (--cards spec, demo or a file)"))
         cards = parse_card_set(config.cards_text)
         source = opts["combination_table"]
         if "combination_table" not in config.options and cards.combinations:
             source = "card_set"
         if source == "card_set" and not cards.combinations:
-            raise ConfigError(Code.CARDS_INVALID,
-                              "combination_table=card_set, but the card set has no [[combination]] table")
+            raise ConfigError.said(Code.CARDS_INVALID,
+                                   N_("combination_table=card_set, but the card set has no [[combination]] table"))
         opts["combination_table"] = source
         self.decks: dict[str, tuple[str, ...]] = {}
         for name in config.decks:  # every deck of By All Means is a seat's
             if name not in self.players:
-                raise ConfigError(MatchCode.BAD_DECK, f"deck given for {name!r}, who is not a player ({', '.join(self.players)})")
+                raise ConfigError.said(MatchCode.BAD_DECK, N_("deck given for {name!r}, who is not a player ({seats})"),
+                                       name=name, seats=", ".join(self.players))
         for seat in self.players:
             deck_id = config.decks.get(seat) or (cards.deck_order[0] if cards.deck_order else None)
             if deck_id is None:
-                raise ConfigError(Code.DECK_INVALID, f"the card set {cards.id} has no [[deck]]; name one per seat")
+                raise ConfigError.said(Code.DECK_INVALID, N_("the card set {cards} has no [[deck]]; name one per seat"),
+                                       cards=cards.id)
             self.decks[seat] = validate_deck(cards, seat, deck_id, opts["deck_size"], opts["max_copies"])
         self.ctx = Ctx(
             decks=self.decks,

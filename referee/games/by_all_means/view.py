@@ -21,6 +21,7 @@ from msgspec.structs import replace
 
 from referee.engine.position import Placed, PositionShape
 from referee.engine.protocol import ConfigError
+from referee.engine.speech import N_
 
 from . import refs
 from .fold import FIELD_SLOTS
@@ -243,8 +244,9 @@ def _redact_change(ctx: Ctx, text: str, seat: str) -> str:
 # -- positions ------------------------------------------------------------------------------------------
 
 
-def _fail(message: str) -> ConfigError:
-    return ConfigError(Code.POSITION_INVALID, f"position: {message}")
+def _fail(template: str, /, **values: Any) -> ConfigError:
+    """A position refused: ``template`` (marked ``N_``, starting ``position:``) said with ``values``."""
+    return ConfigError.said(Code.POSITION_INVALID, template, **values)
 
 
 #: what a position path may name (spec 1.5): every field of the state but the derived ones
@@ -276,7 +278,7 @@ def _neutral_card(data: dict[str, Any], item: Any) -> Any:
 
 def _check_card(ctx: Ctx, cid: str, where: str) -> None:
     if cid not in ctx.cards.cards:
-        raise _fail(f"{where}: unknown card {cid!r}")
+        raise _fail(N_("position: {where}: unknown card {card!r}"), where=where, card=cid)
 
 
 def _normalise(ctx: Ctx, s: State, touched: set[str]) -> State:
@@ -285,9 +287,9 @@ def _normalise(ctx: Ctx, s: State, touched: set[str]) -> State:
     field = dict(s.field)
     for c in ctx.field.cells:
         if c not in field:
-            raise _fail(f"field.{c} is missing")
+            raise _fail(N_("position: field.{cell} is missing"), cell=c)
     if set(field) != set(ctx.field.cells):
-        raise _fail(f"field cells must be {', '.join(ctx.field.cells)}")
+        raise _fail(N_("position: field cells must be {cells}"), cells=", ".join(ctx.field.cells))
     for c in ctx.field.cells:
         cell = field[c]
         objs = {}
@@ -298,11 +300,12 @@ def _normalise(ctx: Ctx, s: State, touched: set[str]) -> State:
             where = f"field.{c}.{slot}"
             _check_card(ctx, obj.card, where)
             if obj.owner not in seats or obj.controller not in seats:
-                raise _fail(f"{where}: owner and controller must be seats ({', '.join(ctx.players)})")
+                raise _fail(N_("position: {where}: owner and controller must be seats ({seats})"), where=where,
+                            seats=", ".join(ctx.players))
             card = ctx.card(obj.card)
             fits = {"territory": ("territory",), "agent": ("agent", "graffiti_agent"), "graffiti": ("graffiti", "graffiti_agent")}
             if card.type not in fits[slot]:
-                raise _fail(f"{where}: {obj.card} is a {card.type}")
+                raise _fail(N_("position: {where}: {card} is a {type}"), where=where, card=obj.card, type=card.type)
             if obj.oid == 0:
                 obj = replace(obj, oid=nxt)
                 nxt += 1
@@ -315,7 +318,7 @@ def _normalise(ctx: Ctx, s: State, touched: set[str]) -> State:
                     obj = replace(obj, shadow_owner=obj.controller)
             objs[slot] = obj
         if "graffiti" in objs and "territory" not in objs:
-            raise _fail(f"field.{c}: a graffiti needs a territory on its cell")
+            raise _fail(N_("position: field.{cell}: a graffiti needs a territory on its cell"), cell=c)
         attached = []
         for a in cell.attached:
             _check_card(ctx, a.card, f"field.{c}.attached")
@@ -326,7 +329,7 @@ def _normalise(ctx: Ctx, s: State, touched: set[str]) -> State:
         field[c] = replace(cell, **objs, attached=tuple(attached))
     players = {}
     if set(s.players) != seats:
-        raise _fail(f"players must be {', '.join(ctx.players)}")
+        raise _fail(N_("position: players must be {seats}"), seats=", ".join(ctx.players))
     for seat in ctx.players:
         p = s.players[seat]
         for zone in ("hand", "utility", "unseen"):
@@ -334,11 +337,12 @@ def _normalise(ctx: Ctx, s: State, touched: set[str]) -> State:
                 _check_card(ctx, cid, f"players.{seat}.{zone}")
         for counter in ("reputation", "influence", "trust"):
             if getattr(p, counter) < 0:
-                raise _fail(f"players.{seat}.{counter} must be 0 or more")
+                raise _fail(N_("position: players.{seat}.{counter} must be 0 or more"), seat=seat, counter=counter)
         buf = {}
         for slot, b in p.buffer.items():
             if slot not in ctx.slots:
-                raise _fail(f"players.{seat}.buffer.{slot}: buffer slots are {', '.join(ctx.slots)}")
+                raise _fail(N_("position: players.{seat}.buffer.{slot}: buffer slots are {slots}"), seat=seat, slot=slot,
+                            slots=", ".join(ctx.slots))
             if b is not None:
                 _check_card(ctx, b.card, f"players.{seat}.buffer.{slot}")
                 if b.oid == 0:
@@ -353,11 +357,11 @@ def _normalise(ctx: Ctx, s: State, touched: set[str]) -> State:
                 p = replace(p, main_archive=replace(p.main_archive, cards=main),
                             extra_archive=replace(p.extra_archive, cards=tuple(pool[p.main_archive.count:])))
             if len(p.main_archive.cards) != p.main_archive.count or len(p.extra_archive.cards) != p.extra_archive.count:
-                raise _fail(f"players.{seat}: archive cards and counts disagree")
+                raise _fail(N_("position: players.{seat}: archive cards and counts disagree"), seat=seat)
             p = replace(p, unseen=tuple(sorted((*p.main_archive.cards, *p.extra_archive.cards))))
         if len(p.unseen) != p.main_archive.count + p.extra_archive.count:
-            raise _fail(f"players.{seat}.unseen has {len(p.unseen)} cards but the archives hold "
-                        f"{p.main_archive.count} + {p.extra_archive.count}")
+            raise _fail(N_("position: players.{seat}.unseen has {n} cards but the archives hold {main} + {extra}"),
+                        seat=seat, n=len(p.unseen), main=p.main_archive.count, extra=p.extra_archive.count)
         players[seat] = p
     neutral = []
     for nc in s.neutral_zone.cards:
@@ -372,15 +376,16 @@ def _normalise(ctx: Ctx, s: State, touched: set[str]) -> State:
     limit = ctx.opts["agent_limit"] + (1 if new.pending is not None and new.pending.kind == "agent_limit" else 0)
     for seat in ctx.players:
         if agent_count(ctx, new, seat) > limit:
-            raise _fail(f"{seat} controls {agent_count(ctx, new, seat)} face-up agents; at most {limit}")
+            raise _fail(N_("position: {seat} controls {n} face-up agents; at most {limit}"), seat=seat,
+                        n=agent_count(ctx, new, seat), limit=limit)
     if (new.neutral_zone.cards or new.neutral_zone.symbols) and new.pending is None:
-        raise _fail("the neutral zone must be empty unless a decision is pending")
+        raise _fail(N_("position: the neutral zone must be empty unless a decision is pending"))
     if new.phase == "play" and new.turn.active not in seats:
-        raise _fail("turn.active must be a seat in phase play")
+        raise _fail(N_("position: turn.active must be a seat in phase play"))
     if new.pending is not None and new.pending.decider not in seats:
-        raise _fail("pending.decider must be a seat")
+        raise _fail(N_("position: pending.decider must be a seat"))
     for name in ("lot_winner", "first_player"):
         value = getattr(new, name)
         if value is not None and value not in seats:
-            raise _fail(f"{name} must be a seat")
+            raise _fail(N_("position: {path} must be a seat"), path=name)
     return new

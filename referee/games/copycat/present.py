@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.present import seat_tableau
+from referee.engine.speech import gettext, pgettext
 from schemas.board import Area, Board, Piece
 
 from .data import COLORS
@@ -38,7 +39,7 @@ def boards(rules: BoundRules, view: dict[str, Any]) -> tuple[Board, ...]:
     bands = [Area(id=f"stage {b['stage']}", lines=(f"{len(b['cards'])} cards",)) for b in supply.get("bands", [])]
     bands += [Area(id=f"department {b['department']}", lines=(f"{len(b['cards'])} office cards",))
               for b in deck.get("bands", [])]
-    out.append(Board(title="Supply and office deck", layout="row", areas=tuple(bands), covers=("supply", "office_deck")))
+    out.append(Board(title=gettext("Supply and office deck"), layout="row", areas=tuple(bands), covers=("supply", "office_deck")))
     tableau = seat_tableau(view, labels=LABELS, details=DETAILS)
     if tableau is not None:
         out.append(tableau)
@@ -58,7 +59,7 @@ def _street(rules: BoundRules, street: dict[str, Any]) -> Board:
             lines = (str(card), f"{_colour(found.color)}, {price}")
             pieces = (Piece(kind=_colour(found.color), card=str(card)), Piece(name=price))
         areas.append(Area(id=f"slot {slot}", label=f"+{extra}" if extra else "", lines=lines, pieces=pieces))
-    return Board(title="Street", layout="row", areas=tuple(areas), covers=("street",))
+    return Board(title=gettext("Street"), layout="row", areas=tuple(areas), covers=("street",))
 
 
 def headquarters(rules: BoundRules, view: dict[str, Any], *, by_colour: bool = True) -> tuple[Board, ...]:
@@ -74,11 +75,11 @@ def headquarters(rules: BoundRules, view: dict[str, Any], *, by_colour: bool = T
     areas = {oid: _office(rules, oid, offices[oid], order.get(oid)) for oid in placed}
     covers = ("offices",)
     if not by_colour:
-        return (Board(title="Headquarters", layout="row", areas=tuple(areas.values()), covers=covers),)
+        return (Board(title=gettext("Headquarters"), layout="row", areas=tuple(areas.values()), covers=covers),)
     colour_of = {oid: (rules.offices[oid].color if oid in rules.offices else "") for oid in placed}
     known = [c for c in COLORS if c in colour_of.values()]
     other = sorted({c for c in colour_of.values() if c not in COLORS})
-    return tuple(Board(title=f"Offices: {_colour(c) or 'no colour'}", layout="row", covers=covers,
+    return tuple(Board(title=gettext("Offices: {colour}", colour=_colour_word(c)), layout="row", covers=covers,
                        areas=tuple(areas[oid] for oid in placed if colour_of[oid] == c)) for c in [*known, *other])
 
 
@@ -104,6 +105,16 @@ def _office(rules: BoundRules, oid: str, o: Any, position: int | None) -> Area:
 
 def _colour(colour: str) -> str:
     return colour.replace("_", "-")
+
+
+def _colour_word(colour: str) -> str:
+    """An office colour in the reader's words, as a row of offices is titled (a colour the game does not
+    know as written, ``no colour`` for none)."""
+    words = {"purple": pgettext("offices", "purple"), "blue": pgettext("offices", "blue"),
+             "yellow": pgettext("offices", "yellow"), "green": pgettext("offices", "green"),
+             "yellow_green": pgettext("offices", "yellow-green"), "gray": pgettext("offices", "gray"),
+             "red": pgettext("offices", "red"), "": pgettext("offices", "no colour")}
+    return words.get(colour, _colour(colour))
 
 
 def _effect(kind: str, n: int) -> str:

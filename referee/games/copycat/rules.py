@@ -16,6 +16,7 @@ from referee.engine.chance import Chance
 from referee.engine.codes import MatchCode
 from referee.engine.position import Placed
 from referee.engine.protocol import ConfigError, Rejected, RulesBase
+from referee.engine.speech import N_
 from schemas import MatchConfig, Outcome
 from schemas.board import Board
 from schemas.listing import Listed
@@ -47,12 +48,13 @@ class CopycatRules(RulesBase[State, Intent, Event]):
         self.players = tuple(config.players)
         n = len(self.players)
         if not 2 <= n <= 4:
-            raise ConfigError(MatchCode.BAD_PLAYERS, f"Copycat takes 2 to 4 players, got {n}")
+            raise ConfigError.said(MatchCode.BAD_PLAYERS, N_("Copycat takes 2 to 4 players, got {n}"), n=n)
         if len(set(self.players)) != n:
-            raise ConfigError(MatchCode.BAD_PLAYERS, f"seats must be distinct, got {', '.join(self.players)}")
+            raise ConfigError.said(MatchCode.BAD_PLAYERS, N_("seats must be distinct, got {seats}"),
+                                   seats=", ".join(self.players))
         self.options = resolved(config.options)
         if not config.cards_text:
-            raise ConfigError(Code.INVALID_CARD_DATA, "no card data: name a data set (spec_fixture or demo)")
+            raise ConfigError.said(Code.INVALID_CARD_DATA, N_("no card data: name a data set (spec_fixture or demo)"))
         data = parse_data(config.cards_text, config.cards or "")
         cards = dict(data.cards)
         if self.options["starter_layout"] == "vp_9_11":
@@ -70,23 +72,24 @@ class CopycatRules(RulesBase[State, Intent, Event]):
         self.office_order = tuple(data.offices)
         sizes = [sum(1 for o in data.offices.values() if o.department == d) for d in range(1, 6)]
         if sizes != [int(x) for x in self.options["office_departments"]]:
-            raise ConfigError(Code.INVALID_CARD_DATA,
-                              f"the data set's departments 1-5 hold {sizes} office cards; option office_departments says "
-                              f"{list(self.options['office_departments'])}")
+            raise ConfigError.said(Code.INVALID_CARD_DATA, N_(
+                "the data set's departments 1-5 hold {sizes} office cards; option office_departments says {option}"),
+                sizes=sizes, option=list(self.options["office_departments"]))
         self.data = data
         self.removed = TWO_PLAYER_REMOVED
         given = dict(config.decks)
         unknown = sorted(set(given) - set(self.players))
         if unknown:
-            raise ConfigError(Code.INVALID_SET, f"--deck names seats; {unknown[0]!r} is not one")
+            raise ConfigError.said(Code.INVALID_SET, N_("--deck names seats; {name!r} is not one"), name=unknown[0])
         letters = {}
         for i, seat in enumerate(self.players):
             letter = given.get(seat, SETS[i]).strip().upper()
             if letter not in SETS:
-                raise ConfigError(Code.INVALID_SET, f"starter set of {seat}: one of A, B, C, D, not {letter!r}")
+                raise ConfigError.said(Code.INVALID_SET, N_("starter set of {seat}: one of A, B, C, D, not {letter!r}"),
+                                       seat=seat, letter=letter)
             letters[seat] = letter
         if len(set(letters.values())) != n:
-            raise ConfigError(Code.INVALID_SET, "each seat takes its own starter set")
+            raise ConfigError.said(Code.INVALID_SET, N_("each seat takes its own starter set"))
         self.sets = letters
 
     # -- the protocol ------------------------------------------------------------------------------------------

@@ -19,8 +19,11 @@ from typing import Any
 
 import msgspec
 
-from referee.engine.position import Placed, PositionError, PositionShape
+from referee.engine.position import Placed, PositionShape
+from referee.engine.protocol import ConfigError
+from referee.engine.speech import N_
 
+from .codes import Code
 from .fold import PLAYER_ZONES, laid_out, sort
 from .model import SLOTS, LaidOut, State, Turn
 from .txn import BoundRules
@@ -139,32 +142,38 @@ def _drop(state: State, item: str, where: str) -> State:
         replace(b, cards=tuple(c for c in b.cards if c != item)) for b in state.office_deck.bands)))
 
 
+def _refused(template: str, /, **values: Any) -> ConfigError:
+    """A starting position refused (the game's position code): ``template`` (marked ``N_``) said with ``values``."""
+    return ConfigError.said(Code.INVALID_POSITION, template, **values)
+
+
 def complete_position(rules: BoundRules, state: State, placed: Placed) -> State:
     replace = msgspec.structs.replace
     seats = rules.players
     if state.phase not in PHASES:
-        raise PositionError(f"phase: one of {', '.join(PHASES)}, not {state.phase!r}")
+        raise _refused(N_("phase: one of {phases}, not {phase!r}"), phases=", ".join(PHASES), phase=state.phase)
     if sorted(state.bus) != sorted(seats):
-        raise PositionError(f"bus: a permutation of the seats {', '.join(seats)}, not {', '.join(state.bus)}")
+        raise _refused(N_("bus: a permutation of the seats {seats}, not {bus}"), seats=", ".join(seats),
+                       bus=", ".join(state.bus))
     if state.current is not None and state.current not in seats:
-        raise PositionError(f"current: {state.current!r} is not a seat")
+        raise _refused(N_("current: {seat!r} is not a seat"), seat=state.current)
     if sorted(state.street) != sorted(SLOTS):
-        raise PositionError("street: slots are \"1\" to \"11\"")
+        raise _refused(N_("street: slots are \"1\" to \"11\""))
     for oid in state.offices:
         if oid not in rules.offices:
-            raise PositionError(f"offices.{oid}: unknown office id")
+            raise _refused(N_("offices.{office}: unknown office id"), office=oid)
     # every card and office card in exactly one place: a listed place wins over the baseline's
     found: dict[str, list[str]] = {}
     for item, where in _locations(state):
         if item not in rules.cards and item not in rules.offices:
-            raise PositionError(f"{where}: unknown id {item!r}")
+            raise _refused(N_("{where}: unknown id {item!r}"), where=where, item=item)
         found.setdefault(item, []).append(where)
     for item, places in sorted(found.items()):
         if len(places) < 2:
             continue
         listed = [w for w in places if w in placed or (w == "office_deck" and "office_deck" in placed)]
         if len(listed) > 1 or len(set(places)) < len(places) and len(listed) != 1:
-            raise PositionError(f"{item} is named twice ({', '.join(places)})")
+            raise _refused(N_("{item} is named twice ({places})"), item=item, places=", ".join(places))
         keep = listed[0] if listed else places[0]
         dropped = False
         for where in places:
@@ -180,10 +189,10 @@ def complete_position(rules: BoundRules, state: State, placed: Placed) -> State:
         for field in ("score", "workers_available", "extra_workers", "vp_tokens", "vp_pending", "buys_left",
                       "coin_doublings", "token_doublings", "round_vp"):
             if getattr(p, field) < 0:
-                raise PositionError(f"players.{name}.{field}: a counter cannot be negative")
+                raise _refused(N_("players.{seat}.{field}: a counter cannot be negative"), seat=name, field=field)
     for oid, o in state.offices.items():
         if o.vp_tokens < 0 or any(w not in seats for w in o.workers):
-            raise PositionError(f"offices.{oid}: workers are seats and tokens are not negative")
+            raise _refused(N_("offices.{office}: workers are seats and tokens are not negative"), office=oid)
     # zones sorted; order flags; the turn at its start; seats before the current one done (buying)
     players = {}
     for name, p in state.players.items():
@@ -212,5 +221,5 @@ def complete_position(rules: BoundRules, state: State, placed: Placed) -> State:
     counts = Counter(item for item, _ in _locations(state))
     twice = sorted(c for c, k in counts.items() if k > 1)
     if twice:
-        raise PositionError(f"{twice[0]} is named twice")
+        raise _refused(N_("{item} is named twice"), item=twice[0])
     return state

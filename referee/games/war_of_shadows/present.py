@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.present import fact_list, placed, seat_tableau
+from referee.engine.speech import gettext, pgettext
 from schemas.board import Area, Board, Link, Piece
 
 from .data import EMPIRES, POSITIONS
@@ -49,7 +50,7 @@ def map_of(board: MapData, view: dict[str, Any]) -> Board | None:
                           owner=str(control.get(rid) or "")))
     links = [Link(a=a, b=b, kind=kind) for kind, pairs in (("", board.land), ("sea", board.sea))
              for a, b in sorted(pairs) if a < b]
-    return placed("Map", areas, PLACES.get(board.board_id, {}), links=links,
+    return placed(pgettext("a board's title", "Map"), areas, PLACES.get(board.board_id, {}), links=links,
                   covers=("banners", "control", "conquered", "region_agents"))
 
 
@@ -72,7 +73,7 @@ def council(view: dict[str, Any]) -> Board | None:
                     pieces.append(Piece(kind="controlled by", name=str(ruler), owner=str(ruler)))
             areas.append(Area(id=f"{empire}.{position}", row=empire, col=position, lines=tuple(lines),
                               pieces=tuple(pieces)))
-    return Board(title="Council", layout="grid", areas=tuple(areas), covers=("council", "controller"))
+    return Board(title=gettext("Council"), layout="grid", areas=tuple(areas), covers=("council", "controller"))
 
 
 def headline(view: dict[str, Any]) -> str:
@@ -122,5 +123,6 @@ def sections(view: dict[str, Any]) -> tuple[Board, ...]:
     """The players and the round in a player's words, what is internal in the details."""
     players = seat_tableau(view, labels=_PLAYER_WORDS, details=_PLAYER_DETAILS)
     drawn = {"banners", "control", "conquered", "region_agents", "council", "controller", "players"}
-    game = fact_list(view, [k for k in view if k not in drawn], "Round", labels=_ROUND_WORDS, details=_ROUND_DETAILS)
+    game = fact_list(view, [k for k in view if k not in drawn], pgettext("a board's title", "Round"), labels=_ROUND_WORDS,
+                     details=_ROUND_DETAILS)
     return tuple(b for b in (players, game) if b is not None)

@@ -21,6 +21,7 @@ from referee.engine import speech
 from referee.engine.chance import Chance
 from referee.engine.position import Placed
 from referee.engine.protocol import ConfigError, Rejected, RulesBase
+from referee.engine.speech import N_
 from referee.engine.secrecy import blank
 from schemas import MatchConfig, Outcome
 from schemas.board import Board
@@ -50,33 +51,33 @@ class WarOfShadowsRules(Queries, RulesBase[State, Intent, Event]):
 
     def __init__(self, config: MatchConfig) -> None:
         if config.decks:
-            raise ConfigError(Code.NO_DECKS,
-                              "War of Shadows deals from the empire decks of its data set: --deck is not used")
+            raise ConfigError.said(Code.NO_DECKS,
+                                   N_("War of Shadows deals from the empire decks of its data set: --deck is not used"))
         self.config = config
         self.players = tuple(config.players)
         n = len(self.players)
         if not 2 <= n <= 4:
-            raise ConfigError(Code.INVALID_PLAYER_COUNT,
-                              f"War of Shadows takes 2 to 4 players, got {n}: {', '.join(self.players)}")
+            raise ConfigError.said(Code.INVALID_PLAYER_COUNT, N_("War of Shadows takes 2 to 4 players, got {n}: {seats}"),
+                                   n=n, seats=", ".join(self.players))
         if len(set(self.players)) != n or any(not p for p in self.players):
-            raise ConfigError(Code.INVALID_SEATING,
-                              f"seats must be distinct player ids, got {', '.join(self.players)}")
+            raise ConfigError.said(Code.INVALID_SEATING, N_("seats must be distinct player ids, got {seats}"),
+                                   seats=", ".join(self.players))
         self.options = resolved(config.options)
         if not config.cards_text:
-            raise ConfigError(Code.INVALID_BOARD_DATA,
-                              "no board data: name a data set with a board (cards = \"TM-1\", \"demo\" or \"boards\", "
-                              "or a data file with a [[board]] table)")
+            raise ConfigError.said(Code.INVALID_BOARD_DATA, N_(
+                "no board data: name a data set with a board (cards = \"TM-1\", \"demo\" or \"boards\", or a data "
+                "file with a [[board]] table)"))
         data: DataSet = parse_data(config.cards_text, config.cards or "")
         if not data.boards:
-            raise ConfigError(Code.INVALID_BOARD_DATA,
-                              f"data set {config.cards or '(inline)'!r} holds no [[board]]; a card catalogue file "
-                              f"must carry its board too (copy the [[board]] of a bundled set)")
+            raise ConfigError.said(Code.INVALID_BOARD_DATA, N_(
+                "data set {name!r} holds no [[board]]; a card catalogue file must carry its board too (copy the "
+                "[[board]] of a bundled set)"), name=config.cards or "(inline)")
         wanted = str(self.options["board"] or "")
         if wanted:
             if wanted not in data.boards:
-                raise ConfigError(Code.INVALID_BOARD_DATA,
-                                  f"board {wanted!r} is not in data set {config.cards or '(inline)'!r}, which holds "
-                                  f"{', '.join(data.board_order)}")
+                raise ConfigError.said(Code.INVALID_BOARD_DATA,
+                                       N_("board {wanted!r} is not in data set {name!r}, which holds {boards}"),
+                                       wanted=wanted, name=config.cards or "(inline)", boards=", ".join(data.board_order))
             self.board = data.boards[wanted]
         else:
             self.board = data.boards[data.board_order[0]]
@@ -85,18 +86,17 @@ class WarOfShadowsRules(Queries, RulesBase[State, Intent, Event]):
         if order:
             names = [x.strip() for x in order.split(",")]
             if sorted(names) != sorted(EMPIRES) or names[0] != "bear":
-                raise ConfigError(Code.INVALID_BOARD_DATA,
-                                  f"option empire_order must list the five empires once each, starting with bear; got {order!r}")
+                raise ConfigError.said(Code.INVALID_BOARD_DATA, N_(
+                    "option empire_order must list the five empires once each, starting with bear; got {order!r}"),
+                    order=order)
             self.empire_order: tuple[str, ...] = tuple(names)
         else:
             self.empire_order = self.board.empire_order
         self.digital = config.chance == "digital"
         if "mode" in config.options and (config.options["mode"] == "digital") != self.digital:
-            raise ConfigError(
-                Code.INVALID_MODE,
-                f"option mode={config.options['mode']} but the match's chance is {config.chance}: a digital match "
-                "needs a seed (seed = N), a physical one none",
-            )
+            raise ConfigError.said(Code.INVALID_MODE, N_(
+                "option mode={mode} but the match's chance is {chance}: a digital match needs a seed (seed = N), a "
+                "physical one none"), mode=config.options["mode"], chance=config.chance)
         self.counted = self.options["card_identity_mode"] == "counted"
         self.unrecorded = self.options["loyalty_secret_mode"] == "unrecorded"
         self.modules = {m: bool(self.options[m]) for m in MODULES}

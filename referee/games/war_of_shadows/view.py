@@ -21,8 +21,9 @@ from typing import Any
 
 import msgspec
 
-from referee.engine.position import Placed, PositionError, PositionShape
+from referee.engine.position import Placed, PositionShape
 from referee.engine.protocol import ConfigError
+from referee.engine.speech import N_
 
 from .data import ALL_CARDS, BANNERS_PER_EMPIRE, CARDS_PER_EMPIRE, EMPIRES, POSITIONS, SLOTS, SOCIETIES, card_empire
 from .fold import fanatic_id, token_id
@@ -171,8 +172,9 @@ POSITION_SHAPE = PositionShape(
 )
 
 
-def _bad(message: str) -> ConfigError:
-    return ConfigError(Code.INVALID_POSITION, message)
+def _bad(template: str, /, **values: Any) -> ConfigError:
+    """A position refused: ``template`` (marked ``N_``) said with ``values``."""
+    return ConfigError.said(Code.INVALID_POSITION, template, **values)
 
 
 def position_base(rules: Queries, state: State, overrides: Mapping[str, Any]) -> State:
@@ -190,11 +192,11 @@ def position_value(path: str, value: Any) -> Any:
     if parts[0] != "banners" or len(parts) != 2:
         return value
     if not isinstance(value, dict):
-        raise PositionError(f"{path} takes a table of banner counts, e.g. {{ bear = 2 }}")
+        raise _bad(N_("{path} takes a table of banner counts, e.g. {{ bear = 2 }}"), path=path)
     row = {e: 0 for e in EMPIRES}
     for e, n in value.items():
         if e not in EMPIRES:
-            raise PositionError(f"{path}.{e}: {e!r} is not an empire")
+            raise _bad(N_("{path}.{empire}: {empire!r} is not an empire"), path=path, empire=e)
         row[e] = n
     return row
 
@@ -242,24 +244,25 @@ def complete_position(rules: Queries, s: State, placed: Placed) -> State:
     deck = _complete_cards(rules, s, seats, players, is_set)
     _check_loyalty(rules, seats, players, started)
     if s.first_player is not None and s.first_player not in seats:
-        raise _bad(f"first_player {s.first_player!r} is not a seat")
+        raise _bad(N_("first_player {seat!r} is not a seat"), seat=s.first_player)
     s = msgspec.structs.replace(s, players=players, banner_supply=supply, deck=deck)
     return _complete_cursor(rules, s, seats)
 
 
 def _check_phase(rules: Queries, s: State, seats: tuple[str, ...]) -> None:
     if sorted(seats) != sorted(rules.players):
-        raise _bad(f"seats must list the players {', '.join(rules.players)} in clockwise order, got {list(seats)}")
+        raise _bad(N_("seats must list the players {players} in clockwise order, got {seats}"),
+                   players=", ".join(rules.players), seats=list(seats))
     if s.phase not in PHASES:
-        raise _bad(f"phase {s.phase!r} is not one of {', '.join(PHASES)}")
+        raise _bad(N_("phase {phase!r} is not one of {phases}"), phase=s.phase, phases=", ".join(PHASES))
     if s.phase == "GAME_OVER":
-        raise _bad("a position cannot start at GAME_OVER (end the game with its last intent)")
+        raise _bad(N_("a position cannot start at GAME_OVER (end the game with its last intent)"))
     if s.phase == "FINAL_SCORING" and not rules.unrecorded:
-        raise _bad("FINAL_SCORING is a resting phase only with loyalty_secret_mode=unrecorded")
+        raise _bad(N_("FINAL_SCORING is a resting phase only with loyalty_secret_mode=unrecorded"))
     if s.phase in ("CI_SWAP", "CI_REVEAL") and not rules.modules["counter_intelligence"]:
-        raise _bad(f"{s.phase} needs the module counter_intelligence")
+        raise _bad(N_("{phase} needs the module counter_intelligence"), phase=s.phase)
     if not 1 <= s.round <= 4:
-        raise _bad(f"round must be 1 to 4, got {s.round}")
+        raise _bad(N_("round must be 1 to 4, got {round}"), round=s.round)
 
 
 def _complete_agents(rules: Queries, s: State, seats: tuple[str, ...], players: dict[str, Player],
@@ -270,28 +273,28 @@ def _complete_agents(rules: Queries, s: State, seats: tuple[str, ...], players: 
     for e in EMPIRES:
         for p in POSITIONS:
             if e not in s.council or p not in s.council[e]:
-                raise _bad(f"council.{e}.{p} is missing")
+                raise _bad(N_("council.{empire}.{position} is missing"), empire=e, position=p)
             who = s.council[e][p]
             if who is not None:
                 if who not in seats:
-                    raise _bad(f"council.{e}.{p}: {who!r} is not a seat")
+                    raise _bad(N_("council.{empire}.{position}: {seat!r} is not a seat"), empire=e, position=p, seat=who)
                 council_agents[who] += 1
     for r in rules.board.region_ids:
         for who in s.region_agents.get(r, ()):
             if who not in seats:
-                raise _bad(f"region_agents.{r}: {who!r} is not a seat")
+                raise _bad(N_("region_agents.{region}: {seat!r} is not a seat"), region=r, seat=who)
             if not rules.modules["region_agents"]:
-                raise _bad(f"region_agents.{r}: agents stand in regions only with the module region_agents")
+                raise _bad(N_("region_agents.{region}: agents stand in regions only with the module region_agents"), region=r)
             council_agents[who] += 1
         if len(set(s.region_agents.get(r, ()))) != len(s.region_agents.get(r, ())):
-            raise _bad(f"region_agents.{r}: a player has at most one agent in a region")
+            raise _bad(N_("region_agents.{region}: a player has at most one agent in a region"), region=r)
     for p in seats:
         pl = players[p]
         if not is_set(f"players.{p}.agent_reserve"):
             players[p] = pl = msgspec.structs.replace(pl, agent_reserve=9 - council_agents[p])
         if pl.agent_reserve < 0 or pl.agent_reserve + council_agents[p] != 9:
-            raise _bad(f"{p} has {council_agents[p]} agent(s) on the board and {pl.agent_reserve} in reserve; "
-                       "the two must add up to 9")
+            raise _bad(N_("{seat} has {placed} agent(s) on the board and {reserve} in reserve; the two must add up to 9"),
+                       seat=p, placed=council_agents[p], reserve=pl.agent_reserve)
 
 
 def _complete_banners(rules: Queries, s: State, is_set: Callable[[str], bool]) -> dict[str, int]:
@@ -302,22 +305,22 @@ def _complete_banners(rules: Queries, s: State, is_set: Callable[[str], bool]) -
     for r in rules.board.region_ids:
         row = s.banners.get(r)
         if row is None:
-            raise _bad(f"banners.{r} is missing")
+            raise _bad(N_("banners.{region} is missing"), region=r)
         for e in EMPIRES:
             if row.get(e, 0) < 0:
-                raise _bad(f"banners.{r}.{e} is negative")
+                raise _bad(N_("banners.{region}.{empire} is negative"), region=r, empire=e)
         cols = [e for e in EMPIRES if row.get(e, 0) > 0]
         if len(cols) > 1 and r != combat_region:
             colours_bad.append(f"{r} ({', '.join(cols)})")
     if colours_bad:
-        raise _bad(f"a region holds at most one colour at rest: {'; '.join(colours_bad)}")
+        raise _bad(N_("a region holds at most one colour at rest: {regions}"), regions="; ".join(colours_bad))
     for e in EMPIRES:
         on_map = sum(s.banners[r][e] for r in rules.board.region_ids)
         if not is_set(f"banner_supply.{e}"):
             supply[e] = BANNERS_PER_EMPIRE - on_map
         if supply[e] < 0 or supply[e] + on_map != BANNERS_PER_EMPIRE:
-            raise _bad(f"the {e} has {on_map} banner(s) on the map and {supply[e]} in supply; they must add up to "
-                       f"{BANNERS_PER_EMPIRE}")
+            raise _bad(N_("the {empire} has {on_map} banner(s) on the map and {supply} in supply; they must add up to "
+                          "{total}"), empire=e, on_map=on_map, supply=supply[e], total=BANNERS_PER_EMPIRE)
     return supply
 
 
@@ -332,7 +335,8 @@ def _complete_cards(rules: Queries, s: State, seats: tuple[str, ...], players: d
             if not is_set(f"deck.{e}"):
                 deck[e] = tuple([e] * (CARDS_PER_EMPIRE - in_hands))
             if len(deck[e]) + in_hands != CARDS_PER_EMPIRE:
-                raise _bad(f"the {e} deck holds {len(deck[e])} and hands {in_hands}: 8 in all")
+                raise _bad(N_("the {empire} deck holds {deck} and hands {hands}: 8 in all"), empire=e, deck=len(deck[e]),
+                           hands=in_hands)
         for p in seats:
             players[p] = msgspec.structs.replace(players[p], hand=tuple(sorted(card_empire(c) or c for c in players[p].hand)))
         return deck
@@ -340,7 +344,7 @@ def _complete_cards(rules: Queries, s: State, seats: tuple[str, ...], players: d
     for p in seats:
         for c in players[p].hand:
             if c not in ALL_CARDS:
-                raise _bad(f"players.{p}.hand: {c!r} is not a card id")
+                raise _bad(N_("players.{seat}.hand: {card!r} is not a card id"), seat=p, card=c)
             held[c] += 1
         players[p] = msgspec.structs.replace(players[p], hand=tuple(sorted(players[p].hand)))
     for e in EMPIRES:
@@ -349,14 +353,17 @@ def _complete_cards(rules: Queries, s: State, seats: tuple[str, ...], players: d
         deck[e] = tuple(sorted(deck[e]))
         for c in deck[e]:
             if card_empire(c) != e:
-                raise _bad(f"deck.{e}: {c!r} is not a {e} card")
+                raise _bad(N_("deck.{empire}: {card!r} is not a {empire} card"), empire=e, card=c)
             held[c] += 1
     twice = sorted(c for c, n in held.items() if n > 1)
     missing = sorted(c for c in ALL_CARDS if held[c] == 0)
     if twice or missing:
-        raise _bad("every card is in exactly one deck or hand: "
-                   + "; ".join(x for x in (f"twice: {', '.join(twice)}" if twice else "",
-                                           f"nowhere: {', '.join(missing)}" if missing else "") if x))
+        if twice and missing:
+            raise _bad(N_("every card is in exactly one deck or hand: twice: {twice}; nowhere: {missing}"),
+                       twice=", ".join(twice), missing=", ".join(missing))
+        if twice:
+            raise _bad(N_("every card is in exactly one deck or hand: twice: {twice}"), twice=", ".join(twice))
+        raise _bad(N_("every card is in exactly one deck or hand: nowhere: {missing}"), missing=", ".join(missing))
     return deck
 
 
@@ -364,23 +371,23 @@ def _check_loyalty(rules: Queries, seats: tuple[str, ...], players: dict[str, Pl
     """Societies distinct; each seat's five loyalty tokens (required once the game has started)."""
     societies = [players[p].society for p in seats if players[p].society is not None]
     if len(set(societies)) != len(societies):
-        raise _bad(f"two players play the same society: {societies}")
+        raise _bad(N_("two players play the same society: {societies}"), societies=societies)
     for p in seats:
         pl = players[p]
         if pl.society is not None and pl.society not in SOCIETIES:
-            raise _bad(f"players.{p}.society: {pl.society!r} is not a society")
+            raise _bad(N_("players.{seat}.society: {society!r} is not a society"), seat=p, society=pl.society)
         if pl.loyalty:
             if sorted(pl.loyalty) != sorted(SLOTS):
-                raise _bad(f"players.{p}.loyalty must give all five slots ({', '.join(SLOTS)})")
+                raise _bad(N_("players.{seat}.loyalty must give all five slots ({slots})"), seat=p, slots=", ".join(SLOTS))
             known = [pl.loyalty[slot].empire for slot in SLOTS]
             if rules.unrecorded:
                 shown = [t.empire for t in pl.loyalty.values() if t.empire is not None]
                 if len(set(shown)) != len(shown) or any(e not in EMPIRES for e in shown):
-                    raise _bad(f"players.{p}.loyalty: revealed empires must be distinct empires")
+                    raise _bad(N_("players.{seat}.loyalty: revealed empires must be distinct empires"), seat=p)
             elif sorted(e or "" for e in known) != sorted(EMPIRES):
-                raise _bad(f"players.{p}.loyalty must hold the five empires once each, got {known}")
+                raise _bad(N_("players.{seat}.loyalty must hold the five empires once each, got {known}"), seat=p, known=known)
         elif started:
-            raise _bad(f"players.{p}.loyalty is missing")
+            raise _bad(N_("players.{seat}.loyalty is missing"), seat=p)
 
 
 def _complete_cursor(rules: Queries, s: State, seats: tuple[str, ...]) -> State:
@@ -388,31 +395,32 @@ def _complete_cursor(rules: Queries, s: State, seats: tuple[str, ...]) -> State:
     cur = s.cursor
     if s.phase == "EMPIRE_PHASE":
         if cur is None or not cur.empire or not cur.position:
-            raise _bad("phase EMPIRE_PHASE needs cursor.empire, cursor.position and cursor.stage")
+            raise _bad(N_("phase EMPIRE_PHASE needs cursor.empire, cursor.position and cursor.stage"))
         if cur.empire not in EMPIRES or cur.position not in POSITIONS:
-            raise _bad(f"cursor {cur.empire}.{cur.position} is not a council position")
+            raise _bad(N_("cursor {empire}.{position} is not a council position"), empire=cur.empire, position=cur.position)
         if cur.stage not in STAGES:
-            raise _bad(f"cursor.stage must be one of {', '.join(STAGES)}, got {cur.stage!r}")
+            raise _bad(N_("cursor.stage must be one of {stages}, got {stage!r}"), stages=", ".join(STAGES), stage=cur.stage)
         if cur.sub_position is not None and not rules.is_position(cur.sub_position):
-            raise _bad(f"cursor.sub_position {cur.sub_position!r} is not a council position")
+            raise _bad(N_("cursor.sub_position {position!r} is not a council position"), position=cur.sub_position)
         acting = cur.acting_player
         if acting is None:
             acting = rules.controller(s, cur.empire, cur.position)
             if acting is None:
-                raise _bad(f"nobody controls {cur.empire}.{cur.position}: set cursor.acting_player or an agent")
+                raise _bad(N_("nobody controls {empire}.{position}: set cursor.acting_player or an agent"),
+                           empire=cur.empire, position=cur.position)
         if acting not in seats:
-            raise _bad(f"cursor.acting_player {acting!r} is not a seat")
+            raise _bad(N_("cursor.acting_player {seat!r} is not a seat"), seat=acting)
         if cur.stage == "combat_pending" and cur.combat is None:
-            raise _bad("cursor.stage combat_pending needs cursor.combat {region, attacker, defender}")
+            raise _bad(N_("cursor.stage combat_pending needs cursor.combat {fields}"), fields="{region, attacker, defender}")
         if cur.combat is not None:
             cb = cur.combat
             if not rules.is_region(cb.region) or cb.attacker not in EMPIRES:
-                raise _bad("cursor.combat needs a region of the board and an attacking empire")
+                raise _bad(N_("cursor.combat needs a region of the board and an attacking empire"))
         if cur.resolving_card is not None and cur.resolving_kind is None:
             cur = msgspec.structs.replace(cur, resolving_kind="manual")
         s = msgspec.structs.replace(s, cursor=msgspec.structs.replace(cur, acting_player=acting))
     elif cur is not None:
-        raise _bad(f"cursor is set but the phase is {s.phase}: the cursor exists only in EMPIRE_PHASE")
+        raise _bad(N_("cursor is set but the phase is {phase}: the cursor exists only in EMPIRE_PHASE"), phase=s.phase)
     return s
 
 

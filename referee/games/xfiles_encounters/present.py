@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee.engine.present import fact_list
+from referee.engine.speech import gettext
 from schemas.board import Area, Board, Piece
 
 from . import flow
@@ -82,7 +83,7 @@ def _threats(cards: Mapping[str, Card], v: dict[str, Any]) -> Board:
     season = str(v.get("season") or "")
     areas.append(Area(id="Conspiracy deck", lines=(
         f"{deck.get('count', 0)} cards", *([f"last from {_STACKS.get(season, season)}"] if season else ()))))
-    return Board(title="Shadows and Sector", layout="row", areas=tuple(areas),
+    return Board(title=gettext("Shadows and Sector"), layout="row", areas=tuple(areas),
                  covers=("sector", "shadows", "conspiracy_deck", "season", "end_game_damage", "end_game_strikes"))
 
 
@@ -162,7 +163,7 @@ def _bureau(cards: Mapping[str, Card], v: dict[str, Any]) -> Board:
     agents = v.get("special_agents") or {}
     areas.append(Area(id="Academy deck", lines=(f"{academy.get('count', 0)} cards",)))
     areas.append(Area(id="Special Agents", lines=(f"{agents.get('count', 0)} left", "cost 3")))
-    return Board(title="Bureau", layout="row", areas=tuple(areas), covers=("bureau", "academy_deck", "special_agents"))
+    return Board(title=gettext("Bureau"), layout="row", areas=tuple(areas), covers=("bureau", "academy_deck", "special_agents"))
 
 
 def _character(where: str, label: str, c: Card) -> Area:
@@ -196,7 +197,7 @@ def _scheme(v: dict[str, Any]) -> Board:
     strikes = v.get("strike_deck") or {}
     discard = v.get("strike_discard") or []
     areas.append(Area(id="Strikes", lines=(f"{strikes.get('count', 0)} in the deck", f"{len(discard)} discarded")))
-    return Board(title="Conspiracy and stacks", layout="row", areas=tuple(areas),
+    return Board(title=gettext("Conspiracy and stacks"), layout="row", areas=tuple(areas),
                  covers=("defeated_conspiracy", "defeated_characters", "belief_stack", "doubt_stack", "strike_deck", "strike_discard",
                          "the_end"))
 
@@ -221,7 +222,7 @@ def _evidence(v: dict[str, Any]) -> Board:
     clone = v.get("clone_evidence") or []
     if clone:
         areas.append(Area(id="Clone evidence", label=f"{len(clone)} cards"))
-    return Board(title="Evidence", layout="row", areas=tuple(areas), covers=("evidence", "clone_evidence"))
+    return Board(title=gettext("Evidence"), layout="row", areas=tuple(areas), covers=("evidence", "clone_evidence"))
 
 
 # -- the agents ------------------------------------------------------------------------------------------
@@ -260,4 +261,4 @@ def _agents(v: dict[str, Any]) -> Board:
         if p.get("skip_next_turn"):
             facts.append(("skips", "next turn"))
         areas.append(Area(id=str(seat), label=str(p.get("avatar", "")), owner=str(seat), facts=tuple(facts)))
-    return Board(title="Agents", layout="tableau", areas=tuple(areas), covers=("players",))
+    return Board(title=gettext("Agents"), layout="tableau", areas=tuple(areas), covers=("players",))

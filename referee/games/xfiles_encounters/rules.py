@@ -14,6 +14,7 @@ import msgspec
 from referee.engine import speech
 from referee.engine.chance import Chance
 from referee.engine.protocol import ConfigError, Rejected, RulesBase
+from referee.engine.speech import N_
 from referee.engine.suggest import did_you_mean
 from schemas import MatchConfig, Outcome
 from schemas.board import Board
@@ -38,8 +39,9 @@ CYCLES = ((1, 2, 3), (4, 5, 6), (7, 8, 9))
 
 
 
-def _config_error(message: str) -> ConfigError:
-    return ConfigError(Code.BAD_CONFIG, message)
+def _config_error(template: str, /, **values: Any) -> ConfigError:
+    """A configuration refused: ``template`` (marked ``N_``) said with ``values``."""
+    return ConfigError.said(Code.BAD_CONFIG, template, **values)
 
 
 class XFilesRules(PositionMixin, RulesBase[m.State, m.Intent, m.Event]):
@@ -49,7 +51,7 @@ class XFilesRules(PositionMixin, RulesBase[m.State, m.Intent, m.Event]):
         self.config = config
         self.players = tuple(config.players)
         if not 1 <= len(self.players) <= 5:
-            raise _config_error(f"Legendary Encounters: X-Files is for 1 to 5 players, not {len(self.players)}")
+            raise _config_error(N_("Legendary Encounters: X-Files is for 1 to 5 players, not {n}"), n=len(self.players))
         self.cards: CardSet = parse_cards(config.cards_text or "")
         self.options = resolved(config.options)
         self._check_options()
@@ -59,48 +61,53 @@ class XFilesRules(PositionMixin, RulesBase[m.State, m.Intent, m.Event]):
         avatars = o["avatars"]
         unknown = sorted(set(avatars) - set(self.players))
         if unknown:
-            raise _config_error(f"option avatars names {', '.join(unknown)}, who are not seats ({', '.join(self.players)})")
+            raise _config_error(N_("option avatars names {names}, who are not seats ({seats})"), names=", ".join(unknown),
+                                seats=", ".join(self.players))
         if avatars and set(avatars) != set(self.players):
-            raise _config_error(f"option avatars gives an avatar to every seat; missing: "
-                                f"{', '.join(s for s in self.players if s not in avatars)}")
+            raise _config_error(N_("option avatars gives an avatar to every seat; missing: {seats}"),
+                                seats=", ".join(s for s in self.players if s not in avatars))
         if len(set(avatars.values())) != len(avatars):
-            raise _config_error("option avatars: each player has a different avatar (R07)")
+            raise _config_error(N_("option avatars: each player has a different avatar (R07)"))
         for a in avatars.values():
             if a not in self.cards or self.cards[a].type != "avatar":
-                raise _config_error(f"option avatars: the card set has no avatar {a!r}")
+                raise _config_error(N_("option avatars: the card set has no avatar {avatar!r}"), avatar=a)
         academy = o["academy_characters"]
         if academy and (len(academy) != 4 or len(set(academy)) != 4):
-            raise _config_error(f"option academy_characters names four different characters (R11), not {academy}")
+            raise _config_error(N_("option academy_characters names four different characters (R11), not {given}"),
+                                given=academy)
         seasons = tuple(o["seasons"])
         if o["conspiracy_method"] == "standard" and seasons not in CYCLES:
-            raise _config_error(f"option seasons: the standard method takes 1,2,3 or 4,5,6 or 7,8,9, not {seasons}")
+            raise _config_error(N_("option seasons: the standard method takes 1,2,3 or 4,5,6 or 7,8,9, not {seasons}"),
+                                seasons=seasons)
         if o["conspiracy_method"] == "random" and (len(seasons) != 3 or [(s - 1) % 3 for s in seasons] != [0, 1, 2]):
-            raise _config_error(f"option seasons: the random method takes an A, a B and a C season in that order "
-                                f"(A: 1,4,7; B: 2,5,8; C: 3,6,9), not {seasons}")
+            raise _config_error(N_("option seasons: the random method takes an A, a B and a C season in that order "
+                                   "(A: 1,4,7; B: 2,5,8; C: 3,6,9), not {seasons}"), seasons=seasons)
         for name in ("bureau_scan_costs", "shadows_scan_costs"):
             if len(o[name]) != 5 or any(v < 0 for v in o[name]):
-                raise _config_error(f"option {name} takes five whole numbers >= 0 (slots 1-5), not {o[name]}")
+                raise _config_error(N_("option {name} takes five whole numbers >= 0 (slots 1-5), not {given}"), name=name,
+                                    given=o[name])
         if len(o["bureau_slot_texts"]) not in (0, 5):
-            raise _config_error("option bureau_slot_texts takes five texts (write - for a slot without one)")
+            raise _config_error(N_("option bureau_slot_texts takes five texts (write - for a slot without one)"))
         if not o["bureau_slot_texts"]:
             o["bureau_slot_texts"] = ["", "", "", "", ""]
         if not 1 <= int(o["informants_per_stack"]) <= 2:
-            raise _config_error("option informants_per_stack is 1 or 2 (R47)")
+            raise _config_error(N_("option informants_per_stack is 1 or 2 (R47)"))
         if o["swift_failure_refund"]:
-            raise _config_error("option swift_failure_refund: only false is supported (B10): a Swift strike that "
-                                "defeats the fighter ends their turn at once (B25; no_death, R47), so refunded points "
-                                "could never be spent")
+            raise _config_error(N_("option swift_failure_refund: only false is supported (B10): a Swift strike that "
+                                   "defeats the fighter ends their turn at once (B25; no_death, R47), so refunded "
+                                   "points could never be spent"))
         g = int(o["series_game"])
         if g and o["conspiracy_method"] == "standard":
             if "seasons" not in self.config.options:
                 o["seasons"] = list(CYCLES[g - 1])
             elif tuple(o["seasons"]) != CYCLES[g - 1]:
-                raise _config_error(f"option seasons: game {g} of a series uses seasons "
-                                    f"{','.join(map(str, CYCLES[g - 1]))} (R48), not {','.join(map(str, o['seasons']))}")
+                raise _config_error(N_("option seasons: game {game} of a series uses seasons {seasons} (R48), not "
+                                       "{given}"), game=g, seasons=",".join(map(str, CYCLES[g - 1])),
+                                    given=",".join(map(str, o["seasons"])))
         self._check_kept_cards()
         problem = series.check_options(self)
-        if problem:
-            raise _config_error(problem)
+        if problem is not None:
+            raise problem
 
     def stack_seasons(self) -> list[list[int]]:
         """The seasons each stack (A, B, C) draws from (R10, §2.4)."""
@@ -115,30 +122,32 @@ class XFilesRules(PositionMixin, RulesBase[m.State, m.Intent, m.Event]):
         kept = list(o.get("kept_season_cards", []))
         if o["season_cards_kept"] != "chosen":
             if kept:
-                raise _config_error("option kept_season_cards names the kept cards of season_cards_kept=chosen; "
-                                    f"this match has season_cards_kept={o['season_cards_kept']}")
+                raise _config_error(N_("option kept_season_cards names the kept cards of season_cards_kept=chosen; "
+                                       "this match has season_cards_kept={kept}"), kept=o["season_cards_kept"])
             return
         k = 6 + len(self.players)
         if not kept:
-            raise _config_error(f"option season_cards_kept=chosen needs kept_season_cards: the {k} season cards kept "
-                                f"in each of stacks A, B and C ({3 * k} ids, an id per copy; R10, B11)")
+            raise _config_error(N_("option season_cards_kept=chosen needs kept_season_cards: the {k} season cards "
+                                   "kept in each of stacks A, B and C ({ids} ids, an id per copy; R10, B11)"),
+                                k=k, ids=3 * k)
         for cid in kept:
             if cid not in self.cards or self.cards[cid].type not in ("enemy", "event", "ally") or not self.cards[cid].season:
-                raise _config_error(f"option kept_season_cards: {cid!r} is not a season card (an enemy, event or ally "
-                                    "of seasons 1-9) of this card set")
+                raise _config_error(N_("option kept_season_cards: {card!r} is not a season card (an enemy, event or "
+                                       "ally of seasons 1-9) of this card set"), card=cid)
         for cid, n in sorted(Counter(kept).items()):
             if n > self.cards.copies[cid]:
-                raise _config_error(f"option kept_season_cards names {cid} {n} times; the card set has "
-                                    f"{self.cards.copies[cid]} copies")
+                raise _config_error(N_("option kept_season_cards names {card} {n} times; the card set has {copies} "
+                                       "copies"), card=cid, n=n, copies=self.cards.copies[cid])
         for label, seasons in zip("ABC", self.stack_seasons()):
             mine = [c for c in kept if self.cards[c].season in seasons]
             if len(mine) != k:
-                raise _config_error(f"option kept_season_cards: stack {label} (season {','.join(map(str, seasons))}) "
-                                    f"keeps {k} cards with {len(self.players)} players (R10), {len(mine)} are named")
+                raise _config_error(N_("option kept_season_cards: stack {stack} (season {seasons}) keeps {k} cards "
+                                       "with {players} players (R10), {named} are named"), stack=label,
+                                    seasons=",".join(map(str, seasons)), k=k, players=len(self.players), named=len(mine))
         stray = [c for c in kept if not any(self.cards[c].season in ss for ss in self.stack_seasons())]
         if stray:
-            raise _config_error(f"option kept_season_cards: {', '.join(sorted(set(stray)))} belong to no stack of "
-                                "this match's seasons")
+            raise _config_error(N_("option kept_season_cards: {cards} belong to no stack of this match's seasons"),
+                                cards=", ".join(sorted(set(stray))))
 
     # -- setup (§2.2) ------------------------------------------------------------------------------------------
 

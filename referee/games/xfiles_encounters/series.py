@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from referee.engine.protocol import ConfigError
+from referee.engine.speech import N_
 
 from . import model as m
 from .codes import Code
@@ -79,12 +80,13 @@ def lost_by_card(state: m.State) -> bool:
 def carry_over(rules: BoundRules, state: m.State) -> Mapping[str, Any]:
     g = _int(state.options["series_game"])
     if not g:
-        raise ConfigError(Code.NO_SERIES, "it is not a game of a series (series_game=0): "
-                          "create the first game with --option series_game=1")
+        raise ConfigError.said(Code.NO_SERIES, N_("it is not a game of a series (series_game=0): create the first game "
+                                                  "with --option series_game=1"))
     if g == 3:
-        raise ConfigError(Code.SERIES_OVER, "it was game 3, the last of its series (R48)")
+        raise ConfigError.said(Code.SERIES_OVER, N_("it was game 3, the last of its series (R48)"))
     if lost_by_card(state):
-        raise ConfigError(Code.SERIES_OVER, "This Time They May Have Won was dealt: the series is lost (R48)")
+        raise ConfigError.said(Code.SERIES_OVER, N_("{card} was dealt: the series is lost (R48)"),
+                               card="This Time They May Have Won")
     out: dict[str, Any] = {k: v for k, v in rules.config.options.items() if k not in NOT_COPIED}
     out.update(
         series_game=g + 1,
@@ -99,24 +101,28 @@ def carry_over(rules: BoundRules, state: m.State) -> Mapping[str, Any]:
     return out
 
 
-def check_options(rules: BoundRules) -> str | None:
-    """A problem with the series options, or None."""
+def check_options(rules: BoundRules) -> ConfigError | None:
+    """The refusal of a problem with the series options, or None."""
     o = rules.options
     g = int(o["series_game"])
     if not g:
         for name, default in (("series_keep_scars", False), ("series_this_time_card", False), ("climax_deal", "own_avatar")):
             if o[name] != default:
-                return (f"option {name}={str(o[name]).lower()} acts between the games of a series (R48): give "
-                        f"series_game=1 (then referee new --continue-from), or leave it at {str(default).lower()}")
+                return ConfigError.said(Code.BAD_CONFIG, N_(
+                    "option {name}={value} acts between the games of a series (R48): give series_game=1 (then referee "
+                    "new --continue-from), or leave it at {default}"), name=name, value=str(o[name]).lower(),
+                    default=str(default).lower())
     carried = [n for n in ("series_points", "series_previous", "series_climax_dealt", "series_scars") if o.get(n)]
     if carried and g < 2:
-        return (f"option(s) {', '.join(carried)} are carried from the previous game of a series "
-                f"(referee new --continue-from); series_game={g} has none")
+        return ConfigError.said(Code.BAD_CONFIG, N_(
+            "option(s) {carried} are carried from the previous game of a series (referee new --continue-from); "
+            "series_game={game} has none"), carried=", ".join(carried), game=g)
     if o.get("series_scars") and not o["series_keep_scars"]:
-        return "option series_scars is carried only with series_keep_scars=true"
+        return ConfigError.said(Code.BAD_CONFIG, N_("option series_scars is carried only with series_keep_scars=true"))
     for avatar, n in dict(o.get("series_scars") or {}).items():
         if avatar not in {str(a) for a in o["avatars"].values()} or int(n) < 0:
-            return f"option series_scars: {avatar}:{n} is not an avatar of this game with a count of scars"
+            return ConfigError.said(Code.BAD_CONFIG, N_(
+                "option series_scars: {avatar}:{n} is not an avatar of this game with a count of scars"), avatar=avatar, n=n)
     return None
 
 

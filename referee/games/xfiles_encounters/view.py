@@ -11,6 +11,8 @@ from typing import Any
 import msgspec
 
 from referee.engine.position import Placed, PositionError, PositionShape
+from referee.engine.protocol import ConfigError
+from referee.engine.speech import N_
 
 from . import flow
 from . import model as m
@@ -110,6 +112,11 @@ EVIDENCE_DEFAULTS = {"state": "undiscovered", "card": "", "leader": "", "in_end_
 PLAY_DEFAULTS = {"card": "", "activated": False, "virtual_of": ""}
 
 
+def _refused(template: str, /, **values: Any) -> ConfigError:
+    """A position refused (the game's position code): ``template`` (marked ``N_``) said with ``values``."""
+    return ConfigError.said(Code.INVALID_POSITION, template, **values)
+
+
 class PositionMixin:
     position_shape = PositionShape(derived=DERIVED, seat_maps=("players", "turn.coordinated"),
                                    open_maps=("end_game_damage", "end_game_strikes"))
@@ -119,15 +126,15 @@ class PositionMixin:
         parts = path.split(".")
         if parts[0] in ("shadows", "bureau") and len(parts) == 2:
             if not isinstance(value, dict):
-                raise PositionError(f"{path}: a slot is a table, e.g. {{ state = \"hidden\", origin = \"A\" }}")
+                raise _refused(N_("{path}: a slot is a table, e.g. {{ state = \"hidden\", origin = \"A\" }}"), path=path)
             return _record(path, value, SLOT_DEFAULTS)
         if parts[0] == "evidence" and len(parts) == 2:
             if not isinstance(value, dict):
-                raise PositionError(f"{path}: an evidence slot is a table")
+                raise _refused(N_("{path}: an evidence slot is a table"), path=path)
             return _record(path, value, EVIDENCE_DEFAULTS)
         if path == "conspiracy_deck.segments":
             if not isinstance(value, list) or not all(isinstance(g, dict) for g in value):
-                raise PositionError(f"{path}: a list of segment tables")
+                raise _refused(N_("{path}: a list of segment tables"), path=path)
             return [{"seasons": [], "remaining": 0, "quota": {}, "seen": {}, "cards": [], **g} for g in value]
         if path == "pending" and isinstance(value, list):
             from .txn import pending_item
@@ -153,9 +160,9 @@ class PositionMixin:
         everything = [*d["seats"]]
         for c in _card_ids(d):
             if c not in cards:
-                raise PositionError(f"unknown card {c!r} in the position")
+                raise _refused(N_("unknown card {card!r} in the position"), card=c)
         if set(d["players"]) != set(everything):
-            raise PositionError("players: one entry per seat")
+            raise _refused(N_("players: one entry per seat"))
         # supplies the position does not set are recomputed from what it places
         if "strike_deck" not in placed:
             used = Counter(w for p in d["players"].values() for w in p["wounds"])
@@ -189,17 +196,18 @@ class PositionMixin:
         known = known_cards(d)
         for c, n in sorted(known.items()):
             if n > cards.copies.get(c, 0):
-                raise PositionError(f"{c}: {n} copies placed, the card set has {cards.copies.get(c, 0)}")
+                raise _refused(N_("{card}: {n} copies placed, the card set has {copies}"), card=c, n=n,
+                                  copies=cards.copies.get(c, 0))
         for name in ("belief_stack", "doubt_stack"):
             if d[name] < 0:
-                raise PositionError(f"{name} would be {d[name]} (more copies placed than the set holds)")
+                raise _refused(N_("{stack} would be {n} (more copies placed than the set holds)"), stack=name, n=d[name])
         if d["academy_deck"]["count"] < 0:
-            raise PositionError("academy_deck.count would be negative")
+            raise _refused(N_("academy_deck.count would be negative"))
         seen_end = False
         for s in flow.SLOTS:
             slot = d["shadows"][s]
             if seen_end and slot["state"] != "empty" and slot["card"] != "clone":
-                raise PositionError(f"shadows.{s}: no card may lie right of an End Game card (R36)")
+                raise _refused(N_("shadows.{slot}: no card may lie right of an End Game card (R36)"), slot=s)
             if slot["state"] != "empty" and (slot["origin"] == "end_game" or (slot["card"] in cards and
                                                                             cards[slot["card"]].type == "end_game")):
                 seen_end = True
@@ -214,7 +222,8 @@ class PositionMixin:
 def _record(path: str, value: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Any]:
     unknown = sorted(set(value) - set(defaults))
     if unknown:
-        raise PositionError(f"{path}: unknown field(s) {', '.join(unknown)} (fields: {', '.join(defaults)})")
+        raise _refused(N_("{path}: unknown field(s) {unknown} (fields: {fields})"), path=path, unknown=", ".join(unknown),
+                       fields=", ".join(defaults))
     return {**copy(defaults), **value}
 
 
