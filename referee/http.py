@@ -37,6 +37,9 @@ from .seatpage import routes as seat_http
 from .service import Referee
 from .tournament import http as tournament_http
 
+#: the OpenAPI document's title: the product's name, the same in every language (the document is English)
+API_TITLE = "Referee"
+
 
 def create_app(
     referee_factory: Callable[[], Referee],
@@ -101,7 +104,7 @@ def _routes_app() -> Litestar:
         exception_handlers={Exception: error_response},
         before_request=strict_body,
         openapi_config=OpenAPIConfig(
-            title="Referee",
+            title=API_TITLE,
             version="1",
             description="An event-sourced referee for tabletop games. Errors are always "
                         "{code, message, detail}.",

@@ -21,6 +21,7 @@ from .auth import AuthCode, Principal, Unauthorized
 from .errors import RefereeError
 from .history import History
 from .httpcodes import RequestCode
+from .i18n import N_
 from .memo import HeadMemo
 from .service import Referee
 
@@ -173,12 +174,12 @@ class Hall:
         key = f"{p.match_id}:{p.role}:{p.seat or ''}"
         with self._slots_lock:
             if self._slots.get(key, 0) >= HEAVY_PER_TOKEN:
-                raise TooBusy(
-                    RequestCode.BUSY,
-                    f"this token already has {HEAVY_PER_TOKEN} requests that read a whole log running (export, replay, "
-                    f"audit, diff); retry in {RETRY_AFTER} s, when one of them has finished",
-                    {"retry_after": RETRY_AFTER},
-                )
+                busy = TooBusy.said(RequestCode.BUSY, N_(
+                    "this token already has {running} requests that read a whole log running (export, replay, audit, "
+                    "diff); retry in {retry_after} s, when one of them has finished"),
+                    running=HEAVY_PER_TOKEN, retry_after=RETRY_AFTER)
+                busy.detail = {"retry_after": RETRY_AFTER}
+                raise busy
             self._slots[key] = self._slots.get(key, 0) + 1
         return key
 

@@ -45,6 +45,7 @@ from .engine.codes import InputCode
 from .errors import BadInput, StorageError
 from .httpcodes import EventsCode
 from .httphall import RETRY_AFTER, Hall, hall_of
+from .i18n import N_
 from .store import StoreError
 from .web import ERRORS, SECURITY, pieces
 
@@ -143,7 +144,8 @@ def match_log(request: Request[Any, Any, Any], match_id: MatchIdPath, offset: Se
     first = _opt_entry(hall, p, start, "from")
     if first is not None:
         if offset:
-            raise BadInput(InputCode.BAD_PAGE, f"give the page's start as from={start} or as offset={offset}, not both")
+            raise BadInput.said(InputCode.BAD_PAGE, N_("give the page's start as from={start} or as offset={offset}, not both"),
+                                start=start, offset=offset)
         offset = max(first - 1, 0)
     return hall.access().log(p, offset=offset, limit=limit, as_=as_)
 
@@ -322,7 +324,8 @@ async def events(request: Request[Any, Any, Any], match_id: MatchIdPath, after: 
     hall = hall_of(request)
     if last_event_id:  # a reconnecting browser repeats the URL (and its ?after=): the header wins
         if not last_event_id.strip().isdigit():
-            raise BadInput(EventsCode.BAD_LAST_EVENT_ID, f"Last-Event-ID must be an entry number, not {last_event_id!r}")
+            raise BadInput.said(EventsCode.BAD_LAST_EVENT_ID, N_("Last-Event-ID must be an entry number, not {last_event_id!r}"),
+                                last_event_id=last_event_id)
         after = last_event_id.strip()
 
     def first_batch() -> tuple[Principal, int, int, list[Any]]:

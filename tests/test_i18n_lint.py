@@ -91,10 +91,7 @@ NOT_YET: dict[str, int] = {
     "referee/games/xfiles_encounters/series.py": 3,  # error 3
     "referee/games/xfiles_encounters/view.py": 10,  # error 10
     "referee/history.py": 4,  # error 4
-    "referee/http.py": 1,  # table 1
-    "referee/httphall.py": 1,  # error 1
     "referee/i18n.py": 3,  # error 2, output 1
-    "referee/matchroutes.py": 2,  # error 2
     "referee/players.py": 3,  # error 3
     "referee/ratings.py": 1,  # error 1
     "referee/redaction.py": 1,  # error 1
