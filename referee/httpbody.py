@@ -1,5 +1,5 @@
-"""Request bodies of the HTTP app, read strictly: a value of the wrong JSON type is refused instead of
-converted (see :func:`strict_body`)."""
+"""Request bodies of the HTTP app, read strictly and once: a value of the wrong JSON type is refused
+instead of converted, and the route is handed the body as read here (see :func:`strict_body`)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import Any
 import msgspec
 from litestar import Request
 from litestar.exceptions import ValidationException
+from litestar.utils.scope.state import ScopeState
 
 from schemas.http import LINE_PATTERN
 
@@ -21,7 +22,10 @@ async def strict_body(request: Request[Any, Any, Any]) -> None:
     """Every JSON body is read strictly against its route's Struct before Litestar reads it (Litestar
     converts leniently, for query strings' sake: ``"rounds": "3"`` and ``1.0`` would pass as integers,
     ``"true"`` as a boolean). A value of the wrong JSON type is a 400 in the one error shape, naming the
-    field and the type expected; malformed JSON is left to Litestar's own answer."""
+    field and the type expected; malformed JSON is left to Litestar's own answer. A body read here is
+    the route's: it is kept as the request's decoded JSON, which Litestar's reading of ``data`` takes
+    as it is (its conversion hands a Struct of the route's type through unchanged), so that the body is
+    decoded once."""
     field = request.route_handler.parsed_fn_signature.parameters.get("data")
     if field is None:
         return
@@ -32,7 +36,7 @@ async def strict_body(request: Request[Any, Any, Any]) -> None:
     if decoder is None:
         decoder = _DECODERS.setdefault(field.annotation, msgspec.json.Decoder(field.annotation))
     try:
-        decoder.decode(body)
+        value = decoder.decode(body)
     except msgspec.ValidationError as exc:
         what, _, where = str(exc).rpartition(" - at `$")
         key = where.rstrip("`").lstrip(".") if what else ""
@@ -44,4 +48,5 @@ async def strict_body(request: Request[Any, Any, Any]) -> None:
                                   extra=[{"message": what, "key": key, "source": "body"}]) from None
     except msgspec.DecodeError:
         return  # not JSON at all: Litestar's own reading answers it
+    ScopeState.from_scope(request.scope).json = value
 
