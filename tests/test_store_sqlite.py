@@ -43,7 +43,7 @@ def test_sqlite_migrates_a_schema_1_database(tmp_path):
     """A database written before the HTTP service (schema 1) gains the tokens and requests tables."""
     import sqlite_utils
 
-    from referee.store import sqlite as sq
+    from referee.store import sqlite_schema as sq
 
     path = str(tmp_path / "old.db")
     conn = sqlite3.connect(path, isolation_level=None)

@@ -14,7 +14,7 @@ import time
 import httpx
 import pytest
 
-from referee.http import Hub
+from referee.httphall import Hub
 from referee.service import Referee
 from referee.store import open_store
 from referee.store.sqlite_notify import FileNotifier

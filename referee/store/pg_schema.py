@@ -24,6 +24,10 @@ if TYPE_CHECKING:
 CHANNEL = "referee_entries"
 #: the accepted undos and redos (the words of the partial index and of the query it covers)
 JUMP = "kind IN ('undo', 'redo') AND verdict = 'accepted'"
+#: the columns of a match's row
+MATCH_COLS = "id, game, rules_version, config, genesis_hash, created_at, parent, fork_seq, title"
+#: a seq (or an event's number) past any there is: the end of a range left open
+FAR = 2**62
 
 
 _M1_INITIAL = f"""

@@ -16,7 +16,7 @@ on use the "C" collation, so that matches are listed in the same (byte) order as
 is in the server's write-ahead log on disk. ``normal`` uses ``synchronous_commit=off``: a crash of the
 database server can lose the last acknowledged commits (the database stays consistent).
 
-**Connections.** A store keeps a small pool of its own (:class:`_Pool`): a connection is opened when a
+**Connections.** A store keeps a small pool of its own (:class:`.pg_pool.Pool`): a connection is opened when a
 statement needs one and none is idle, in the thread that needs it, and kept for the next statement. The
 connection the schema was checked on is the pool's first, so a command of the CLI opens one connection
 in all. A dropped connection is tried again (three times, 50 ms then 200 ms apart) on a fresh one (the
@@ -38,16 +38,17 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .pg_summaries import PostgresSummaries
-from .pg_schema import APPEND_SUMMARY, CHANNEL, JUMP, MIGRATIONS, PUT_SUMMARY, exists, may_alter, tables, writer_grants
+from .pg_pool import Busy, Pool, first_line
+from .pg_schema import (APPEND_SUMMARY, CHANNEL, FAR, JUMP, MATCH_COLS, MIGRATIONS, PUT_SUMMARY, exists, may_alter, tables,
+                        writer_grants)
+from .pg_tournaments import PostgresTournaments
 from .base import (
     N_,
-    check_new_matches,
     annotation_from_row,
     entry_from_row,
     like_prefix,
     match_from_row,
     summary_row,
-    tournament_from_row,
     AuditRow,
     Conflict,
     DuplicateRequest,
@@ -60,9 +61,6 @@ from .base import (
     StoredRequest,
     StoredSnapshot,
     StoredToken,
-    StoredTournament,
-    StoredTournamentEvent,
-    StoredTournamentToken,
     StoreError,
     StoreUnavailable,
 )
@@ -97,16 +95,14 @@ def shown(url: str) -> str:
 
 _ENTRY_COLS = "match_id, seq, kind, actor, verdict, code, body, prev_hash, hash, state_hash, recorded_at"
 _AUDIT_COLS = "seq, kind, actor, verdict, code, body, prev_hash, hash, state_hash"
-_MATCH_COLS = "id, game, rules_version, config, genesis_hash, created_at, parent, fork_seq, title"
 _ANNOTATION_COLS = 'match_id, seq, kind, text, "by", recorded_at, n, prev_hash, hash, audience'
-_FAR = 2**62
 
 
 #: the advisory lock that servers starting together take to migrate one at a time
 _MIGRATION_LOCK = 0x7265_6665
 
 
-class PostgresStore(PostgresSummaries):
+class PostgresStore(PostgresSummaries, PostgresTournaments):
     """A PostgreSQL database named by a ``postgresql://`` URL. ``durability``: ``full`` or ``normal``
     (default: ``$REFEREE_DURABILITY``, else ``full``). ``create=False`` refuses a database without the
     referee's schema instead of creating it; a database (schema) without it that holds other tables is
@@ -137,7 +133,7 @@ class PostgresStore(PostgresSummaries):
             given = psycopg.conninfo.conninfo_to_dict(url).get("options")
         except psycopg.ProgrammingError as exc:
             raise StoreError.said(N_("{database} is not a usable PostgreSQL URL: {reason}"),
-                                  database=shown(url), reason=_first_line(exc)) from None
+                                  database=shown(url), reason=first_line(exc)) from None
         if given:
             options = f"{options} {given}"
         options += " -c synchronous_commit=" + ("on" if level == "full" else "off")
@@ -146,10 +142,10 @@ class PostgresStore(PostgresSummaries):
             first = psycopg.connect(url, **self._kwargs)
         except psycopg.OperationalError as exc:
             raise StoreUnavailable.said(N_("cannot use the PostgreSQL database {database}: {reason}"),
-                                        database=shown(url), reason=_first_line(exc)) from None
+                                        database=shown(url), reason=first_line(exc)) from None
         except psycopg.Error as exc:
             raise StoreError.said(N_("cannot use the PostgreSQL database {database}: {reason}"),
-                                  database=shown(url), reason=_first_line(exc)) from None
+                                  database=shown(url), reason=first_line(exc)) from None
         try:
             self._migrate(first, create)
         except BaseException as exc:
@@ -157,16 +153,16 @@ class PostgresStore(PostgresSummaries):
             if isinstance(exc, psycopg.errors.InsufficientPrivilege):
                 raise StoreError.said(N_("cannot migrate the PostgreSQL database {database} to schema {schema}: "
                                          "{reason}; run `referee db migrate` as the role that owns its tables"),
-                                      database=shown(url), schema=len(MIGRATIONS), reason=_first_line(exc)) from None
+                                      database=shown(url), schema=len(MIGRATIONS), reason=first_line(exc)) from None
             if isinstance(exc, psycopg.OperationalError):
                 raise StoreUnavailable.said(N_("cannot use the PostgreSQL database {database}: {reason}"),
-                                            database=shown(url), reason=_first_line(exc)) from None
+                                            database=shown(url), reason=first_line(exc)) from None
             if isinstance(exc, psycopg.Error):
                 raise StoreError.said(N_("cannot use the PostgreSQL database {database}: {reason}"),
-                                      database=shown(url), reason=_first_line(exc)) from None
+                                      database=shown(url), reason=first_line(exc)) from None
             raise
         kwargs = self._kwargs  # (not self: the pool must not keep the store alive)
-        self.pool = _Pool(lambda: psycopg.connect(url, **kwargs), max(1, pool), first=first)
+        self.pool = Pool(lambda: psycopg.connect(url, **kwargs), max(1, pool), first=first)
         # closed with the store, or when it is collected, or at exit
         self._finalizer = weakref.finalize(self, self.pool.close)
         #: match rows read so far (they never change)
@@ -247,7 +243,7 @@ class PostgresStore(PostgresSummaries):
             try:
                 with self.pool.connection() as conn:
                     return work(conn)
-            except _Busy as exc:
+            except Busy as exc:
                 raise StoreUnavailable.said(N_("the PostgreSQL database {database} is busy: {reason}"),
                                             database=shown(self.url), reason=str(exc)) from None
             except psycopg.OperationalError as exc:
@@ -256,23 +252,23 @@ class PostgresStore(PostgresSummaries):
                     said = {"57014": N_("the PostgreSQL database {database} is a statement timed out: {reason}"),
                             "55P03": N_("the PostgreSQL database {database} is a lock wait timed out: {reason}")}.get(
                         state, N_("the PostgreSQL database {database} is unavailable: {reason}"))
-                    raise StoreUnavailable.said(said, database=shown(self.url), reason=_first_line(exc)) from None
+                    raise StoreUnavailable.said(said, database=shown(self.url), reason=first_line(exc)) from None
                 time.sleep((0.05, 0.2)[attempt])
                 with contextlib.suppress(psycopg.Error):
                     self.pool.check()  # the other idle connections went with it (a restart): drop them all
             except psycopg.errors.CharacterNotInRepertoire as exc:
-                raise StoreError.said(N_("PostgreSQL cannot store this text: {reason}"), reason=_first_line(exc)) from None
+                raise StoreError.said(N_("PostgreSQL cannot store this text: {reason}"), reason=first_line(exc)) from None
             except psycopg.errors.UntranslatableCharacter as exc:
-                raise StoreError.said(N_("PostgreSQL cannot store this text: {reason}"), reason=_first_line(exc)) from None
+                raise StoreError.said(N_("PostgreSQL cannot store this text: {reason}"), reason=first_line(exc)) from None
             except psycopg.DataError as exc:
-                raise StoreError.said(N_("PostgreSQL refused the data: {reason}"), reason=_first_line(exc)) from None
+                raise StoreError.said(N_("PostgreSQL refused the data: {reason}"), reason=first_line(exc)) from None
             except psycopg.InterfaceError as exc:  # a connection closed under it
                 if attempt == 2:
                     raise StoreUnavailable.said(N_("the PostgreSQL database {database} is unavailable: {reason}"),
-                                                database=shown(self.url), reason=_first_line(exc)) from None
+                                                database=shown(self.url), reason=first_line(exc)) from None
             except psycopg.Error as exc:
                 raise StoreError.said(N_("the PostgreSQL database {database} refused: {reason}"),
-                                      database=shown(self.url), reason=_first_line(exc)) from None
+                                      database=shown(self.url), reason=first_line(exc)) from None
         raise AssertionError("unreachable")
 
     def _all(self, sql: str, params: Sequence[Any]) -> list[Any]:
@@ -282,7 +278,7 @@ class PostgresStore(PostgresSummaries):
         return self._run(lambda conn: conn.execute(sql, params).fetchone())
 
     def _pages(self, cols: str, match_id: str, start: int, stop: int | None, seq_at: int = 0) -> Iterator[Any]:
-        stop_ = stop if stop is not None else _FAR
+        stop_ = stop if stop is not None else FAR
         low = start
         sql = f"SELECT {cols} FROM entries WHERE match_id = %s AND seq >= %s AND seq <= %s ORDER BY seq LIMIT 2000"
         while low <= stop_:
@@ -310,7 +306,7 @@ class PostgresStore(PostgresSummaries):
             try:
                 with conn.transaction():
                     conn.execute(
-                        f"INSERT INTO matches ({_MATCH_COLS}) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s)",
+                        f"INSERT INTO matches ({MATCH_COLS}) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s)",
                         (match.id, match.game, match.rules_version, match.config, match.genesis_hash,
                          match.created_at, match.parent, match.fork_seq, match.title),
                     )
@@ -353,7 +349,7 @@ class PostgresStore(PostgresSummaries):
         # a match's row never changes once written (there is no update): kept after the first read
         found = self._matches.get(match_id)
         if found is None:
-            row = self._one(f"SELECT {_MATCH_COLS} FROM matches WHERE id = %s", (match_id,))
+            row = self._one(f"SELECT {MATCH_COLS} FROM matches WHERE id = %s", (match_id,))
             if row is None:
                 return None
             found = self._matches.setdefault(match_id, match_from_row(row))
@@ -362,11 +358,11 @@ class PostgresStore(PostgresSummaries):
     def find_matches(self, prefix: str) -> list[StoredMatch]:
         like = like_prefix(prefix)
         # ILIKE: like SQLite's LIKE, a typed prefix matches whatever the case of its ASCII letters
-        rows = self._all(f"SELECT {_MATCH_COLS} FROM matches WHERE id ILIKE %s ORDER BY id", (like,))
+        rows = self._all(f"SELECT {MATCH_COLS} FROM matches WHERE id ILIKE %s ORDER BY id", (like,))
         return [match_from_row(r) for r in rows]
 
     def list_matches(self) -> list[StoredMatch]:
-        return [match_from_row(r) for r in self._all(f"SELECT {_MATCH_COLS} FROM matches ORDER BY created_at, id", ())]
+        return [match_from_row(r) for r in self._all(f"SELECT {MATCH_COLS} FROM matches ORDER BY created_at, id", ())]
 
     # -- entries --------------------------------------------------------------------------------------
 
@@ -443,7 +439,7 @@ class PostgresStore(PostgresSummaries):
     def jumps(self, match_id: str, start: int = 1, stop: int | None = None) -> Iterator[tuple[int, str, bytes]]:
         rows = self._all(
             f"SELECT seq, kind, body FROM entries WHERE match_id = %s AND seq >= %s AND seq <= %s AND {JUMP}"
-            " ORDER BY seq", (match_id, start, stop if stop is not None else _FAR),
+            " ORDER BY seq", (match_id, start, stop if stop is not None else FAR),
         )
         return iter(rows)
 
@@ -507,7 +503,7 @@ class PostgresStore(PostgresSummaries):
                 missing = next(t.match_id for t in tokens if self.get_match(t.match_id) is None)
                 raise StoreError.said(N_("no match {match}"), match=missing) from None
             except errors.IntegrityError as exc:
-                raise StoreError.said(N_("token refused: {reason}"), reason=_first_line(exc)) from None
+                raise StoreError.said(N_("token refused: {reason}"), reason=first_line(exc)) from None
 
         self._run(work)
 
@@ -535,129 +531,6 @@ class PostgresStore(PostgresSummaries):
                          (match_id,))
         return [StoredRequest(match_id=r[0], key=r[1], fingerprint=r[2], seq=r[3]) for r in rows]
 
-    # -- tournaments ---------------------------------------------------------------------------------
-
-    _TOURNAMENT_EVENT_COLS = 'tournament_id, n, kind, "by", body, prev_hash, hash, recorded_at'
-
-    @staticmethod
-    def _insert_tournament_events(conn: psycopg.Connection[Any], events: Sequence[StoredTournamentEvent]) -> None:
-        if events:
-            with conn.cursor() as cur:
-                cur.executemany(
-                    f"INSERT INTO tournament_events ({PostgresStore._TOURNAMENT_EVENT_COLS}) VALUES (%s,%s,%s,%s,%s,%s,%s,%s)",
-                    [(e.tournament_id, e.n, e.kind, e.by, e.body, e.prev_hash, e.hash, e.recorded_at) for e in events],
-                )
-
-    def create_tournament(self, tournament: StoredTournament, events: Sequence[StoredTournamentEvent]) -> None:
-        for i, e in enumerate(events, start=1):
-            if e.n != i or e.tournament_id != tournament.id:
-                raise StoreError.said(N_("a tournament's first events must be numbered 1, 2, ..."))
-        unique = self._psycopg.errors.UniqueViolation
-
-        def work(conn: psycopg.Connection[Any]) -> None:
-            try:
-                with conn.transaction():
-                    conn.execute("INSERT INTO tournaments (id, name, created_at) VALUES (%s,%s,%s)",
-                                 (tournament.id, tournament.name, tournament.created_at))
-                    self._insert_tournament_events(conn, events)
-            except unique:
-                raise StoreError.said(N_("tournament {tournament} already exists"), tournament=tournament.id) from None
-
-        self._run(work)
-
-
-    def get_tournament(self, tournament_id: str) -> StoredTournament | None:
-        row = self._one("SELECT id, name, created_at FROM tournaments WHERE id = %s", (tournament_id,))
-        return tournament_from_row(row) if row else None
-
-    def find_tournaments(self, prefix: str) -> list[StoredTournament]:
-        like = like_prefix(prefix)
-        rows = self._all("SELECT id, name, created_at FROM tournaments WHERE id ILIKE %s ORDER BY id", (like,))
-        return [tournament_from_row(r) for r in rows]
-
-    def list_tournaments(self) -> list[StoredTournament]:
-        return [tournament_from_row(r) for r in self._all("SELECT id, name, created_at FROM tournaments ORDER BY created_at, id", ())]
-
-    def append_tournament_events(self, tournament_id: str, events: Sequence[StoredTournamentEvent],
-                                 expected_n: int, matches: Sequence[StoredMatch] = (),
-                                 tokens: Sequence[StoredToken] = (),
-                                 summaries: Sequence[MatchSummary] = (),
-                                 entries: Sequence[StoredEntry] = (),
-                                 annotations: Sequence[StoredAnnotation] = (),
-                                 transcripts: Sequence[tuple[str, str]] = ()) -> None:
-        for i, e in enumerate(events, start=expected_n + 1):
-            if e.n != i or e.tournament_id != tournament_id:
-                raise StoreError.said(N_("tournament events must be numbered on from {n}"), n=expected_n + 1)
-        check_new_matches(matches, entries, annotations, transcripts, summaries)
-        unique = self._psycopg.errors.UniqueViolation
-
-        def work(conn: psycopg.Connection[Any]) -> None:
-            try:
-                with conn.transaction():
-                    if conn.execute("SELECT 1 FROM tournaments WHERE id = %s FOR NO KEY UPDATE",
-                                    (tournament_id,)).fetchone() is None:
-                        raise StoreError.said(N_("no tournament {tournament}"), tournament=tournament_id)
-                    row = conn.execute("SELECT COALESCE(MAX(n), 0) FROM tournament_events WHERE tournament_id = %s",
-                                       (tournament_id,)).fetchone()
-                    last = int(row[0]) if row else 0
-                    if last != expected_n:
-                        raise Conflict(tournament_id, expected_n, last, what="tournament event")
-                    with conn.cursor() as cur:  # a round's matches and tokens with the record pairing them
-                        cur.executemany(f"INSERT INTO matches ({_MATCH_COLS}) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s)",
-                                        [(m.id, m.game, m.rules_version, m.config, m.genesis_hash, m.created_at,
-                                          m.parent, m.fork_seq, m.title) for m in matches])
-                        cur.executemany("INSERT INTO tokens (token_hash, match_id, role, seat) VALUES (%s,%s,%s,%s)",
-                                        [(t.token_hash, t.match_id, t.role, t.seat) for t in tokens])
-                        if entries:  # an imported transcript's match, with the record attaching it
-                            cur.executemany(self._INSERT_ENTRY, [self._entry_row(e) for e in entries])
-                        cur.executemany("INSERT INTO transcripts (digest, match_id) VALUES (%s, %s)", transcripts)
-                        cur.executemany(PUT_SUMMARY, [summary_row(s) for s in summaries])
-                    for a in annotations:
-                        self._insert_annotation(conn, a)
-                    self._insert_tournament_events(conn, events)
-            except unique as exc:
-                if matches or tokens:
-                    raise StoreError.said(N_("the round's matches or tokens were refused: {reason}"),
-                                          reason=_first_line(exc)) from None
-                raise Conflict(tournament_id, expected_n, expected_n + 1, what="tournament event") from None
-
-        self._run(work)
-
-    def tournament_events(self, tournament_id: str, stop: int | None = None) -> list[StoredTournamentEvent]:
-        rows = self._all(
-            f"SELECT {self._TOURNAMENT_EVENT_COLS} FROM tournament_events WHERE tournament_id = %s AND n <= %s ORDER BY n",
-            (tournament_id, stop if stop is not None else _FAR),
-        )
-        return [StoredTournamentEvent(tournament_id=r[0], n=r[1], kind=r[2], by=r[3], body=bytes(r[4]), prev_hash=r[5],
-                                      hash=r[6], recorded_at=r[7]) for r in rows]
-
-    def add_tournament_tokens(self, tokens: Sequence[StoredTournamentToken]) -> None:
-        errors = self._psycopg.errors
-
-        def work(conn: psycopg.Connection[Any]) -> None:
-            try:
-                with conn.transaction():
-                    for t in tokens:
-                        conn.execute("INSERT INTO tournament_tokens (token_hash, tournament_id, role, player)"
-                                     " VALUES (%s,%s,%s,%s)", (t.token_hash, t.tournament_id, t.role, t.player))
-            except errors.ForeignKeyViolation:
-                raise StoreError.said(N_("no such tournament")) from None
-            except errors.IntegrityError as exc:
-                raise StoreError.said(N_("token refused: {reason}"), reason=_first_line(exc)) from None
-
-        self._run(work)
-
-    def find_tournament_token(self, token_hash: str) -> StoredTournamentToken | None:
-        row = self._one("SELECT token_hash, tournament_id, role, player FROM tournament_tokens WHERE token_hash = %s",
-                        (token_hash,))
-        return StoredTournamentToken(token_hash=row[0], tournament_id=row[1], role=row[2], player=row[3]) if row else None
-
-    def tournament_tokens(self, tournament_id: str) -> list[StoredTournamentToken]:
-        rows = self._all("SELECT token_hash, tournament_id, role, player FROM tournament_tokens WHERE tournament_id = %s"
-                         ' ORDER BY token_hash COLLATE "C"', (tournament_id,))
-        return [StoredTournamentToken(token_hash=r[0], tournament_id=r[1], role=r[2], player=r[3]) for r in rows]
-
-    # -- the live feed across processes -----------------------------------------------------------
 
     @property
     def notifier(self) -> Notifier:
@@ -702,83 +575,10 @@ class PostgresStore(PostgresSummaries):
         self._finalizer()
 
 
-class _Busy(Exception):
-    """Every connection the pool may open is in use, and none came back in time."""
-
-
-class _Pool:
-    """At most ``size`` connections in use at once. A connection is taken from the idle ones, or opened
-    (in the caller's thread, so that a failure to connect is the caller's error, in the server's words)
-    when none is idle; it goes back to the idle ones after use unless it was broken or left inside a
-    transaction. ``first`` is an open connection to start with (the one the schema was checked on)."""
-
-    def __init__(self, connect: Callable[[], psycopg.Connection[Any]], size: int, *,
-                 first: psycopg.Connection[Any] | None = None, timeout: float = 30.0) -> None:
-        self._connect = connect
-        self._size = size
-        self._timeout = timeout
-        self._slots = threading.BoundedSemaphore(size)
-        self._lock = threading.Lock()
-        self._idle: list[psycopg.Connection[Any]] = [first] if first is not None else []
-        self._closed = False
-
-    @contextlib.contextmanager
-    def connection(self) -> Iterator[psycopg.Connection[Any]]:
-        if not self._slots.acquire(timeout=self._timeout):
-            raise _Busy(f"all {self._size} connections stayed in use for {self._timeout:g} s")
-        try:
-            with self._lock:
-                conn = self._idle.pop() if self._idle else None
-            if conn is None:
-                conn = self._connect()
-            try:
-                yield conn
-            finally:
-                self._put(conn)
-        finally:
-            self._slots.release()
-
-    def _put(self, conn: psycopg.Connection[Any]) -> None:
-        from psycopg.pq import TransactionStatus
-
-        reusable = not conn.broken and not conn.closed and conn.info.transaction_status == TransactionStatus.IDLE
-        with self._lock:
-            if reusable and not self._closed and len(self._idle) < self._size:
-                self._idle.append(conn)
-                return
-        conn.close()
-
-    def check(self) -> None:
-        """Close the idle connections that no longer answer (the server restarted, say)."""
-        with self._lock:
-            idle, self._idle = self._idle, []
-        alive = []
-        for conn in idle:
-            try:
-                conn.execute("SELECT 1")
-                alive.append(conn)
-            except Exception:  # noqa: BLE001 - whatever is wrong with it, it goes
-                conn.close()
-        with self._lock:
-            self._idle.extend(alive)
-
-    def close(self) -> None:
-        with self._lock:
-            self._closed = True
-            idle, self._idle = self._idle, []
-        for conn in idle:
-            conn.close()
-
-
 def _same_match(summary: MatchSummary | None, match_id: str) -> None:
     if summary is not None and summary.match_id != match_id:
         raise StoreError.said(N_("a summary of match {summary_match} cannot be written with match {match}"),
                               summary_match=summary.match_id, match=match_id)
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
 
 
 def _seconds(env: str, given: float | None, default: float) -> float:

@@ -23,18 +23,17 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
-from .sqlite_summaries import PUT_SUMMARY, SqliteSummaries
+from .sqlite_schema import JUMP, MATCH_COLS, MIGRATIONS
+from .sqlite_summaries import SqliteSummaries
+from .sqlite_tournaments import SqliteTournaments
 from .base import (
     N_,
-    check_new_matches,
     annotation_from_row,
     entry_from_row,
     like_prefix,
     match_from_row,
-    summary_row,
-    tournament_from_row,
     AuditRow,
     BadSetting,
     Conflict,
@@ -48,9 +47,6 @@ from .base import (
     StoredRequest,
     StoredSnapshot,
     StoredToken,
-    StoredTournament,
-    StoredTournamentEvent,
-    StoredTournamentToken,
     StoreError,
     StoreUnavailable,
 )
@@ -132,176 +128,7 @@ def _patiently(attempt: Callable[[], T], patience: float | None = None) -> T:
         delay = min(delay * 2, 0.002)
 
 
-if TYPE_CHECKING:
-    import sqlite_utils
-    import sqlite_utils.db
-
-
-def _table(db: sqlite_utils.Database, name: str) -> sqlite_utils.db.Table:
-    """A table of the database (sqlite-utils types ``db[name]`` as a table or a view)."""
-    import sqlite_utils.db
-
-    table = db[name]
-    assert isinstance(table, sqlite_utils.db.Table)
-    return table
-
-
-def _m1_initial(db: sqlite_utils.Database) -> None:
-    _table(db, "matches").create(
-        {
-            "id": str,
-            "game": str,
-            "rules_version": str,
-            "config": bytes,
-            "genesis_hash": str,
-            "created_at": str,
-            "parent": str,
-            "fork_seq": int,
-            "title": str,
-        },
-        pk="id",
-        not_null={"game", "rules_version", "config", "genesis_hash", "created_at"},
-    )
-    _table(db, "entries").create(
-        {
-            "match_id": str,
-            "seq": int,
-            "kind": str,
-            "actor": str,
-            "verdict": str,
-            "code": str,
-            "body": bytes,
-            "prev_hash": str,
-            "hash": str,
-            "state_hash": str,
-            "recorded_at": str,
-        },
-        pk=("match_id", "seq"),
-        foreign_keys=[("match_id", "matches", "id")],
-        not_null={"kind", "verdict", "body", "prev_hash", "hash", "state_hash"},
-    )
-    _table(db, "snapshots").create(
-        {"match_id": str, "seq": int, "state": bytes, "state_hash": str},
-        pk=("match_id", "seq"),
-        foreign_keys=[("match_id", "matches", "id")],
-    )
-    _table(db, "annotations").create(
-        {"id": int, "match_id": str, "seq": int, "kind": str, "text": str, "by": str, "recorded_at": str},
-        pk="id",
-        foreign_keys=[("match_id", "matches", "id")],
-    )
-    _table(db, "annotations").create_index(["match_id", "seq"])
-    for op in ("UPDATE", "DELETE"):
-        db.execute(
-            f"CREATE TRIGGER entries_append_only_{op.lower()} BEFORE {op} ON entries "
-            "BEGIN SELECT RAISE(ABORT, 'log entries are append-only'); END"
-        )
-
-
-def _m2_tokens_and_requests(db: sqlite_utils.Database) -> None:
-    """Bearer tokens of the HTTP service (sha256 hashes only) and idempotency keys of appends."""
-    _table(db, "tokens").create(
-        {"token_hash": str, "match_id": str, "role": str, "seat": str},
-        pk="token_hash",
-        foreign_keys=[("match_id", "matches", "id")],
-        not_null={"match_id", "role"},
-    )
-    _table(db, "tokens").create_index(["match_id"])
-    _table(db, "requests").create(
-        {"match_id": str, "key": str, "fingerprint": str, "seq": int},
-        pk=("match_id", "key"),
-        foreign_keys=[("match_id", "matches", "id")],
-        not_null={"fingerprint", "seq"},
-    )
-
-
-def _m3_annotation_chain(db: sqlite_utils.Database) -> None:
-    """Annotations become append-only and chained like entries (issue 10): each gets its place in the
-    match's chain (``n``), the hash of the one before and its own, and an audience. Annotations written
-    before are sealed here, in the order they were written, so an audit from now on notices any edit."""
-    from referee.engine.hashing import annotation_hash, annotations_root
-
-    conn = db.conn
-    for column, kind in (("n", "INTEGER"), ("prev_hash", "TEXT"), ("hash", "TEXT"), ("audience", "TEXT NOT NULL DEFAULT 'all'")):
-        conn.execute(f"ALTER TABLE annotations ADD COLUMN {column} {kind}")
-    rows = conn.execute("SELECT id, match_id, seq, kind, text, by FROM annotations ORDER BY match_id, id").fetchall()
-    last: dict[str, tuple[int, str]] = {}
-    for id_, match_id, seq, kind, text, by in rows:
-        n, prev = last.get(match_id, (0, annotations_root(match_id)))
-        digest = annotation_hash(prev, match_id=match_id, n=n + 1, seq=seq, kind=kind, text=text, by=by or "", audience="all")
-        conn.execute("UPDATE annotations SET n = ?, prev_hash = ?, hash = ? WHERE id = ?", (n + 1, prev, digest, id_))
-        last[match_id] = (n + 1, digest)
-    conn.execute("CREATE UNIQUE INDEX annotations_chain ON annotations (match_id, n)")
-    for op in ("UPDATE", "DELETE"):
-        conn.execute(
-            f"CREATE TRIGGER annotations_append_only_{op.lower()} BEFORE {op} ON annotations "
-            "BEGIN SELECT RAISE(ABORT, 'annotations are append-only'); END"
-        )
-
-
-#: what makes an entry one that :meth:`SqliteStore.jumps` reads (the same words in its query and in the
-#: partial index below, so that SQLite sees the query is covered by the index)
-_JUMP = "kind IN ('undo', 'redo') AND verdict = 'accepted'"
-
-
-def _m4_jumps_index(db: sqlite_utils.Database) -> None:
-    """A partial index of the accepted undos and redos (issue 12): a log page's undone-by marks come
-    from the jumps after it, which are then read from this index alone, bodies included (it covers
-    :meth:`SqliteStore.jumps`: no row of the table is visited, and an undo's body is a few dozen bytes)."""
-    db.conn.execute(f"CREATE INDEX entries_jumps ON entries (match_id, seq, kind, verdict, body) WHERE {_JUMP}")
-
-
-def _m5_tournaments(db: sqlite_utils.Database) -> None:
-    """Tournaments (issue 14): a row each, and their append-only, chained events."""
-    conn = db.conn
-    conn.execute("CREATE TABLE tournaments (id TEXT PRIMARY KEY, name TEXT NOT NULL, created_at TEXT NOT NULL)")
-    conn.execute(
-        "CREATE TABLE tournament_events (tournament_id TEXT NOT NULL REFERENCES tournaments(id), n INTEGER NOT NULL,"
-        " kind TEXT NOT NULL, by TEXT NOT NULL, body BLOB NOT NULL, prev_hash TEXT NOT NULL, hash TEXT NOT NULL,"
-        " recorded_at TEXT NOT NULL, PRIMARY KEY (tournament_id, n))"
-    )
-    for op in ("UPDATE", "DELETE"):
-        conn.execute(
-            f"CREATE TRIGGER tournament_events_append_only_{op.lower()} BEFORE {op} ON tournament_events "
-            "BEGIN SELECT RAISE(ABORT, 'tournament events are append-only'); END"
-        )
-
-
-def _m6_tournament_tokens(db: sqlite_utils.Database) -> None:
-    """Bearer tokens of tournaments (their sha256 hashes): the organiser's, the spectators', each player's."""
-    db.conn.execute(
-        "CREATE TABLE tournament_tokens (token_hash TEXT PRIMARY KEY, tournament_id TEXT NOT NULL"
-        " REFERENCES tournaments(id), role TEXT NOT NULL, player TEXT)"
-    )
-
-
-def _m7_transcripts(db: sqlite_utils.Database) -> None:
-    """The digest of the transcript each imported match was read from (issue 13): importing the same
-    transcript again finds the match that holds it. Not evidence (no hash covers it): a lookup."""
-    db.conn.execute(
-        "CREATE TABLE transcripts (digest TEXT NOT NULL, match_id TEXT NOT NULL REFERENCES matches(id), "
-        "PRIMARY KEY (digest, match_id))"
-    )
-
-
-def _m8_summaries(db: sqlite_utils.Database) -> None:
-    """Each match's summary (issue 27; see MatchSummary): built for old matches when first listed."""
-    db.conn.execute(
-        "CREATE TABLE match_summaries (match_id TEXT PRIMARY KEY REFERENCES matches(id), game TEXT NOT NULL,"
-        " rules_version TEXT NOT NULL, created_at TEXT NOT NULL, seats TEXT NOT NULL, status TEXT NOT NULL,"
-        " head INTEGER NOT NULL, head_hash TEXT NOT NULL, last_activity TEXT NOT NULL, outcome BLOB, parent TEXT,"
-        " fork_seq INTEGER, title TEXT, event TEXT, rnd TEXT, tbl TEXT, seed_commitment TEXT)")
-    db.conn.execute("CREATE INDEX match_summaries_listed ON match_summaries (created_at, match_id)")
-
-
-MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (
-    _m1_initial, _m2_tokens_and_requests, _m3_annotation_chain, _m4_jumps_index, _m5_tournaments,
-    _m6_tournament_tokens, _m7_transcripts, _m8_summaries,
-)
-"""Numbered schema migrations; ``PRAGMA user_version`` records how many have run."""
-
-
-class SqliteStore(SqliteSummaries):
+class SqliteStore(SqliteSummaries, SqliteTournaments):
     """A SQLite file. ``durability``: ``full`` or ``normal`` (default: ``$REFEREE_DURABILITY``, else
     ``full``; see the module's docstring)."""
 
@@ -384,8 +211,6 @@ class SqliteStore(SqliteSummaries):
 
     # -- matches -----------------------------------------------------------------------------
 
-    _MATCH_COLS = "id, game, rules_version, config, genesis_hash, created_at, parent, fork_seq, title"
-
     def create_match(
         self, match: StoredMatch, entries: Sequence[StoredEntry] = (),
         annotations: Sequence[StoredAnnotation] = (), transcript: str | None = None,
@@ -404,7 +229,7 @@ class SqliteStore(SqliteSummaries):
             if conn.execute("SELECT 1 FROM matches WHERE id = ?", (match.id,)).fetchone():
                 raise StoreError.said(N_("match {match} already exists"), match=match.id)
             conn.execute(
-                f"INSERT INTO matches ({self._MATCH_COLS}) VALUES (?,?,?,?,?,?,?,?,?)",
+                f"INSERT INTO matches ({MATCH_COLS}) VALUES (?,?,?,?,?,?,?,?,?)",
                 (match.id, match.game, match.rules_version, match.config, match.genesis_hash,
                  match.created_at, match.parent, match.fork_seq, match.title),
             )
@@ -424,12 +249,12 @@ class SqliteStore(SqliteSummaries):
             raise
 
     def get_match(self, match_id: str) -> StoredMatch | None:
-        row = self._one(f"SELECT {self._MATCH_COLS} FROM matches WHERE id = ?", (match_id,))
+        row = self._one(f"SELECT {MATCH_COLS} FROM matches WHERE id = ?", (match_id,))
         return match_from_row(row) if row else None
 
     def find_matches(self, prefix: str) -> list[StoredMatch]:
         like = like_prefix(prefix)
-        rows = self._all(f"SELECT {self._MATCH_COLS} FROM matches WHERE id LIKE ? ESCAPE '\\' ORDER BY id", (like,))
+        rows = self._all(f"SELECT {MATCH_COLS} FROM matches WHERE id LIKE ? ESCAPE '\\' ORDER BY id", (like,))
         return [match_from_row(r) for r in rows]
 
     def find_transcript(self, digest: str) -> list[str]:
@@ -458,7 +283,7 @@ class SqliteStore(SqliteSummaries):
                 raise
 
     def list_matches(self) -> list[StoredMatch]:
-        rows = self._all(f"SELECT {self._MATCH_COLS} FROM matches ORDER BY created_at, id", ())
+        rows = self._all(f"SELECT {MATCH_COLS} FROM matches ORDER BY created_at, id", ())
         return [match_from_row(r) for r in rows]
 
     # -- entries -----------------------------------------------------------------------------
@@ -558,7 +383,7 @@ class SqliteStore(SqliteSummaries):
 
     def jumps(self, match_id: str, start: int = 1, stop: int | None = None) -> Iterator[tuple[int, str, bytes]]:
         rows = self._all(
-            f"SELECT seq, kind, {_BODY} FROM entries WHERE match_id = ? AND seq >= ? AND seq <= ? AND {_JUMP} "
+            f"SELECT seq, kind, {_BODY} FROM entries WHERE match_id = ? AND seq >= ? AND seq <= ? AND {JUMP} "
             "ORDER BY seq",
             (match_id, start, stop if stop is not None else 2**62),
         )
@@ -649,127 +474,6 @@ class SqliteStore(SqliteSummaries):
         )
         return StoredRequest(match_id=row[0], key=row[1], fingerprint=row[2], seq=row[3]) if row else None
 
-    # -- tournaments ---------------------------------------------------------------------------------
-
-    _TOURNAMENT_EVENT_COLS = "tournament_id, n, kind, by, body, prev_hash, hash, recorded_at"
-
-    def _insert_tournament_event(self, e: StoredTournamentEvent) -> None:
-        self.conn.execute(
-            f"INSERT INTO tournament_events ({self._TOURNAMENT_EVENT_COLS}) VALUES (?,?,?,?,?,?,?,?)",
-            (e.tournament_id, e.n, e.kind, e.by, e.body, e.prev_hash, e.hash, e.recorded_at),
-        )
-
-    def create_tournament(self, tournament: StoredTournament, events: Sequence[StoredTournamentEvent]) -> None:
-        with self._lock:
-            conn = self.conn
-            self._begin_write()
-            try:
-                if conn.execute("SELECT 1 FROM tournaments WHERE id = ?", (tournament.id,)).fetchone():
-                    raise StoreError.said(N_("tournament {tournament} already exists"), tournament=tournament.id)
-                conn.execute("INSERT INTO tournaments (id, name, created_at) VALUES (?,?,?)",
-                             (tournament.id, tournament.name, tournament.created_at))
-                for i, e in enumerate(events, start=1):
-                    if e.n != i or e.tournament_id != tournament.id:
-                        raise StoreError.said(N_("a tournament's first events must be numbered 1, 2, ..."))
-                    self._insert_tournament_event(e)
-                conn.execute("COMMIT")
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-
-    def get_tournament(self, tournament_id: str) -> StoredTournament | None:
-        row = self._one("SELECT id, name, created_at FROM tournaments WHERE id = ?", (tournament_id,))
-        return tournament_from_row(row) if row else None
-
-    def find_tournaments(self, prefix: str) -> list[StoredTournament]:
-        like = like_prefix(prefix)
-        rows = self._all("SELECT id, name, created_at FROM tournaments WHERE id LIKE ? ESCAPE '\\' ORDER BY id", (like,))
-        return [tournament_from_row(r) for r in rows]
-
-    def list_tournaments(self) -> list[StoredTournament]:
-        return [tournament_from_row(r) for r in self._all("SELECT id, name, created_at FROM tournaments ORDER BY created_at, id", ())]
-
-    def append_tournament_events(self, tournament_id: str, events: Sequence[StoredTournamentEvent],
-                                 expected_n: int, matches: Sequence[StoredMatch] = (),
-                                 tokens: Sequence[StoredToken] = (),
-                                 summaries: Sequence[MatchSummary] = (),
-                                 entries: Sequence[StoredEntry] = (),
-                                 annotations: Sequence[StoredAnnotation] = (),
-                                 transcripts: Sequence[tuple[str, str]] = ()) -> None:
-        check_new_matches(matches, entries, annotations, transcripts, summaries)
-        with self._lock:
-            conn = self.conn
-            self._begin_write()
-            try:
-                row = conn.execute(
-                    "SELECT (SELECT COALESCE(MAX(n), 0) FROM tournament_events WHERE tournament_id = ?1)"
-                    " FROM tournaments WHERE id = ?1", (tournament_id,),
-                ).fetchone()
-                if row is None:
-                    raise StoreError.said(N_("no tournament {tournament}"), tournament=tournament_id)
-                if row[0] != expected_n:
-                    raise Conflict(tournament_id, expected_n, row[0], what="tournament event")
-                for i, e in enumerate(events, start=expected_n + 1):
-                    if e.n != i or e.tournament_id != tournament_id:
-                        raise StoreError.said(N_("tournament events must be numbered on from {n}"), n=expected_n + 1)
-                for m in matches:
-                    conn.execute(f"INSERT INTO matches ({self._MATCH_COLS}) VALUES (?,?,?,?,?,?,?,?,?)",
-                                 (m.id, m.game, m.rules_version, m.config, m.genesis_hash, m.created_at, m.parent,
-                                  m.fork_seq, m.title))
-                conn.executemany("INSERT INTO tokens (token_hash, match_id, role, seat) VALUES (?,?,?,?)",
-                                 [(t.token_hash, t.match_id, t.role, t.seat) for t in tokens])
-                for entry in entries:
-                    self._insert(entry)
-                for a in annotations:
-                    self._insert_annotation(a)
-                conn.executemany("INSERT INTO transcripts (digest, match_id) VALUES (?, ?)", transcripts)
-                conn.executemany(PUT_SUMMARY, [summary_row(summary) for summary in summaries])
-                for e in events:
-                    self._insert_tournament_event(e)
-                conn.execute("COMMIT")
-            except sqlite3.IntegrityError as exc:
-                conn.execute("ROLLBACK")
-                raise StoreError.said(N_("the round's matches or tokens were refused: {reason}"), reason=str(exc)) from None
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-
-    def tournament_events(self, tournament_id: str, stop: int | None = None) -> list[StoredTournamentEvent]:
-        rows = self._all(
-            "SELECT tournament_id, n, kind, by, CAST(body AS BLOB), prev_hash, hash, recorded_at FROM tournament_events"
-            " WHERE tournament_id = ? AND n <= ? ORDER BY n",
-            (tournament_id, stop if stop is not None else 2**62),
-        )
-        return [StoredTournamentEvent(tournament_id=r[0], n=r[1], kind=r[2], by=r[3], body=bytes(r[4]), prev_hash=r[5],
-                                      hash=r[6], recorded_at=r[7]) for r in rows]
-
-    def add_tournament_tokens(self, tokens: Sequence[StoredTournamentToken]) -> None:
-        with self._lock:
-            conn = self.conn
-            self._begin_write()
-            try:
-                for t in tokens:
-                    if not conn.execute("SELECT 1 FROM tournaments WHERE id = ?", (t.tournament_id,)).fetchone():
-                        raise StoreError.said(N_("no tournament {tournament}"), tournament=t.tournament_id)
-                    conn.execute("INSERT INTO tournament_tokens (token_hash, tournament_id, role, player) VALUES (?,?,?,?)",
-                                 (t.token_hash, t.tournament_id, t.role, t.player))
-                conn.execute("COMMIT")
-            except sqlite3.IntegrityError as exc:
-                conn.execute("ROLLBACK")
-                raise StoreError.said(N_("token refused: {reason}"), reason=str(exc)) from None
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-
-    def find_tournament_token(self, token_hash: str) -> StoredTournamentToken | None:
-        row = self._one("SELECT token_hash, tournament_id, role, player FROM tournament_tokens WHERE token_hash = ?",
-                        (token_hash,))
-        return StoredTournamentToken(token_hash=row[0], tournament_id=row[1], role=row[2], player=row[3]) if row else None
-
-    def tournament_tokens(self, tournament_id: str) -> list[StoredTournamentToken]:
-        rows = self._all("SELECT token_hash, tournament_id, role, player FROM tournament_tokens WHERE tournament_id = ?"
-                         " ORDER BY token_hash", (tournament_id,))
-        return [StoredTournamentToken(token_hash=r[0], tournament_id=r[1], role=r[2], player=r[3]) for r in rows]
 
     def snapshots(self, match_id: str) -> list[StoredSnapshot]:
         rows = self._all("SELECT match_id, seq, state, state_hash FROM snapshots WHERE match_id = ? ORDER BY seq", (match_id,))

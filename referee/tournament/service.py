@@ -5,22 +5,22 @@ Every write appends records (:mod:`.events`) in one transaction that names the l
 (:func:`.fold.fold`) and, for the round being played, reads each table's match: its outcome is the
 table's result (nothing is typed twice), and a match that is not finished, waits for a confirmation,
 carries an open dispute or fails its audit blocks the next round's pairing, naming the table.
+Creating a tournament (:mod:`.creating`) and pairing a round (:mod:`.pairs`) are methods of
+:class:`Tournaments` written in modules of their own.
 """
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from fractions import Fraction
+from dataclasses import dataclass, replace
 from typing import Any
 
 import msgspec
 
-from schemas import NAME_MAX, SEED_MAX, TEXT_MAX, TITLE_MAX, Outcome
+from schemas import NAME_MAX, TEXT_MAX, TITLE_MAX, Outcome
 
-from ..config import new_match_id, utc_now
-from ..engine.codes import CardsCode, StoreCode
+from ..config import utc_now
+from ..engine.codes import StoreCode
 from ..errors import BadInput, ConflictError, NotFound, StorageError
 from ..i18n import N_
 from ..inputs import check_text, same_head
@@ -29,13 +29,14 @@ from ..store import (Conflict, MatchSummary, StoredAnnotation, StoredEntry, Stor
                      StoredTournament, StoredTournamentEvent, StoreError, TournamentRecords)
 from . import events as ev
 from . import pairing, tiebreaks
-from .events import Table
 from .fold import CorruptTournament, Tournament, evolve, fold
 from .said import corrupt
-from .words import parse_forfeit, parse_manual, parse_places, parse_points, parse_result
+from .words import parse_forfeit, parse_result
 from .lookup import paired_table
 from .standings import Explanation, Standings, TableKey, explain, standings
 from .codes import TournamentCode
+from .creating import Creating, tiebreaks_checked
+from .pairs import Pairs, late_refusal
 
 #: the most records ``--as-of`` (``as_of`` over HTTP) may count
 RECORDS_MAX = 10**9
@@ -50,34 +51,6 @@ def _check_upto(upto: int | None) -> None:
                             records_max=RECORDS_MAX, upto=upto)
 
 
-DEFAULT_TIEBREAKS: dict[str, tuple[str, ...]] = {
-    "swiss": ("points", "buchholz-cut1", "buchholz", "sonneborn-berger", "progressive"),
-    "round-robin": ("points", "sonneborn-berger", "head-to-head", "game-points"),
-    "pods": ("points", "omw", "gw", "ogw"),
-}
-
-
-@dataclass
-class PairedTable:
-    table: int
-    seats: tuple[str, ...]
-    match_id: str | None
-    #: the match's tokens (shown once): seat -> token, and the arbiter's and spectators'
-    tokens: dict[str, str]
-
-
-@dataclass
-class Paired:
-    tournament: str
-    round: int
-    tables: list[PairedTable]
-    byes: list[str]
-    dry_run: bool = False
-    half_byes: list[str] = field(default_factory=list)
-    #: the undo policy the matches are created with
-    undo: str = "any"
-
-
 @dataclass
 class Block:
     """Why a table of the round being played holds up the next pairing."""
@@ -88,7 +61,7 @@ class Block:
     why: str
 
 
-class Tournaments:
+class Tournaments(Creating, Pairs):
     """Tournament commands over a :class:`Referee` (whose store keeps the tournament's records)."""
 
     def __init__(self, referee: Referee, *, clock: Callable[[], str] = utc_now) -> None:
@@ -191,110 +164,6 @@ class Tournaments:
         return self._append(state, [event], by, why, matches=[match], entries=entries, annotations=annotations,
                             summaries=[summary] if summary is not None else [], transcripts=[(digest, match.id)])
 
-    # -- creating and registering ----------------------------------------------------------------
-
-    def create(self, name: str, game: str, *, format: str = "swiss", rounds: int | None = None,
-               tiebreaks: Sequence[str] | None = None, points: ev.Points | None = None, seed: int | None = None,
-               table_size: int | None = None, options: Mapping[str, str] | None = None, cards: str | None = None,
-               cards_text: str | None = None, chance: str = "physical", players: Sequence[str] = (),
-               by: str = "organiser", why: str = "", tournament_id: str | None = None,
-               undo: str = "own_last", unplayed: str = "simple", direct_encounter: str = "partial") -> Tournament:
-        """A new tournament and its first players, in one transaction. Card data is a set bundled with
-        the game (``cards``) or a card file's text (``cards_text``; ``cards`` then only names it): the
-        service never opens a path it is given (a client of the server must not name the server's files)."""
-        check_text(name, "the tournament's name", TITLE_MAX)
-        if not name.strip():
-            raise BadInput.said(TournamentCode.BAD_NAME, N_('a tournament needs a name (e.g. referee tournament new "Club Cup" --game by_all_means)'))
-        g = self.referee.game(game)
-        if format not in ev.FORMATS:
-            raise BadInput.said(TournamentCode.BAD_FORMAT, N_("format must be {items}, not {format!r}"),
-                                items=', '.join(ev.FORMATS), format=format)
-        if format != "pods" and g.min_players > 2:
-            raise BadInput.said(TournamentCode.BAD_FORMAT, N_("{game} needs {min_players} players or more a table: use --format pods"),
-                                game=g.id, min_players=g.min_players)
-        size = table_size if table_size is not None else (g.max_players if format == "pods" else 2)
-        if format != "pods" and size != 2:
-            raise BadInput.said(TournamentCode.BAD_TABLE_SIZE, N_("--table-size is for pods; a {format} table has 2 seats"),
-                                format=format)
-        if format == "pods" and not g.min_players <= size <= g.max_players:
-            raise BadInput.said(TournamentCode.BAD_TABLE_SIZE, N_("{game} seats {min_players} to {max_players} at a table, not {size}"),
-                                game=g.name, min_players=g.min_players, max_players=g.max_players, size=size)
-        if format != "pods" and g.max_players < 2:
-            raise BadInput.said(TournamentCode.BAD_FORMAT, N_("{game} is not played two to a table"), game=g.id)
-        if rounds is not None and not 1 <= rounds <= 100:
-            raise BadInput.said(TournamentCode.BAD_ROUNDS, N_("--rounds must be from 1 to 100, not {rounds}"), rounds=rounds)
-        try:
-            names = tiebreaks_checked(tiebreaks or DEFAULT_TIEBREAKS[format])
-        except ValueError as exc:
-            raise BadInput(TournamentCode.BAD_TIEBREAK, str(exc)) from None
-        if seed is not None and not 0 <= seed <= SEED_MAX:
-            raise BadInput.said(TournamentCode.BAD_SEED, N_("a seed is a whole number from 0 to {seed_max:,}, not {seed}"),
-                                seed_max=SEED_MAX, seed=seed)
-        if chance not in ("physical", "digital"):
-            raise BadInput.said(TournamentCode.BAD_CHANCE, N_("chance must be physical or digital, not {chance!r}"),
-                                chance=chance)
-        if cards_text is None and cards is not None and cards not in g.card_sets:
-            known = ", ".join(sorted(g.card_sets)) or "none"
-            raise BadInput.said(CardsCode.NOT_BUNDLED, N_("card set {cards!r} is not bundled with {game} ({known}) and no card file's text came with it: `tournament new --cards FILE` reads an existing file and sends its text (over HTTP: cards_text)"),
-                                cards=cards, game=g.id, known=known)
-        if cards_text is not None and cards is None:
-            cards = "inline"
-        if unplayed not in ev.UNPLAYED:
-            raise BadInput.said(TournamentCode.BAD_UNPLAYED, N_("--unplayed is simple (a bye gives its points and no opponent) or fide (FIDE C.07: a dummy opponent with the player's own score), not {unplayed!r}"),
-                                unplayed=unplayed)
-        if direct_encounter not in ev.ENCOUNTERS:
-            raise BadInput.said(TournamentCode.BAD_DIRECT_ENCOUNTER, N_("--direct-encounter is partial (the games some of the level players played) or fide (level unless all of them met), not {direct_encounter!r}"),
-                                direct_encounter=direct_encounter)
-        if undo not in ev.UNDO_POLICIES:
-            raise BadInput.said(TournamentCode.BAD_UNDO_POLICY, N_("the undo policy of the matches is any, own_last or arbiter, not {undo!r}"),
-                                undo=undo)
-        # the match settings are checked once here (made-up seats, set up as a match would be), not at the
-        # first pairing
-        probe = [f"p{i}" for i in range(max(g.min_players, 2 if format != "pods" else size))]
-        try:
-            self.referee._bind(*self.referee.build_config(g.id, probe, options=dict(options or {}), cards=cards,
-                                                          cards_text=cards_text, chance=chance))
-        except (ValueError, TypeError, LookupError) as exc:  # card text the game's own code could not take
-            raise BadInput.said(TournamentCode.BAD_CONFIG, N_("{game} cannot set up this tournament's matches: {exc}"),
-                                game=g.id, exc=exc) from None
-        for key, value in (options or {}).items():
-            check_text(key, "an option's name", NAME_MAX)
-            check_text(value, f"option {key}", TEXT_MAX)
-        created = ev.Created(
-            name=name.strip(), game=g.id, format=format,
-            rounds=rounds or 0, tiebreaks=names, points=points or ev.Points(),
-            seed=seed if seed is not None else secrets.randbelow(SEED_MAX + 1), table_size=size,
-            options=dict(options or {}), cards=cards, chance=chance,  # type: ignore[arg-type]
-            cards_text=cards_text,
-            undo=undo, unplayed=unplayed, direct_encounter=direct_encounter,
-            progressive="rounds",
-        )
-        tid = tournament_id or new_match_id()
-        check_text(by, "who records it (--by)", NAME_MAX)
-        check_text(why, "the reason", TEXT_MAX)
-        # the tournament and its first players in one transaction: a bad name anywhere in the list
-        # leaves nothing written, and n players cost n records (no fold or read per player)
-        records = [ev.Record(tournament=tid, n=1, by=by, why=why, event=created)]
-        state = fold(records)
-        for p in players:
-            record = ev.Record(tournament=tid, n=state.n + 1, by=by, why=why,
-                               event=ev.PlayerAdded(player=self._check_player(state, p, known=False)))
-            evolve(state, record)
-            state.n = record.n
-            records.append(record)
-        prev, rows = ev.root_hash(tid), []
-        for record in records:
-            body = ev.encode(record)
-            digest = ev.chain_hash(prev, body)
-            rows.append(StoredTournamentEvent(tournament_id=tid, n=record.n, kind=ev.kind(record.event), by=by,
-                                              body=body, prev_hash=prev, hash=digest, recorded_at=self.clock()))
-            prev = digest
-        try:
-            self.store.create_tournament(StoredTournament(id=tid, name=created.name, created_at=self.clock()), rows)
-        except StoreError as exc:
-            raise StorageError(StoreCode.FAILED, str(exc)) from None
-        return state
-
     def _check_player(self, state: Tournament, player: str, *, known: bool) -> str:
         player = check_text(player, "a player's name", NAME_MAX).strip()
         if known:
@@ -317,7 +186,7 @@ class Tournaments:
         state = self.load(tournament_id)
         player = self._check_player(state, player, known=False)
         check_text(display, "the display name", TITLE_MAX)
-        if state.config.format == "round-robin" and state.rounds and (refused := _late_refusal(state, extra=1)):
+        if state.config.format == "round-robin" and state.rounds and (refused := late_refusal(state, extra=1)):
             raise refused
         return self._append(state, [ev.PlayerAdded(player=player, display=display)], by, why)
 
@@ -508,158 +377,6 @@ class Tournaments:
             raise BadInput.said(TournamentCode.NOTHING_OPEN, N_("no round is open (pair one with `tournament pair`)"))
         return self._append(state, closing, by, why)
 
-    # -- pairing ---------------------------------------------------------------------------------------
-
-    def entrants(self, state: Tournament) -> list[pairing.Entrant]:
-        """The active players with their scores, ranks, byes and seats so far (every closed round)."""
-        table = standings(state, state.current)
-        # players level on every tie-break are ordered by lot (round 1: everyone), never by name
-        draw = pairing.lots(state.config.seed, state.current + 1, "rank")
-        lot = {r.player: draw.random() for r in table.rows}
-        rank = {r.player: i for i, r in enumerate(sorted(table.rows, key=lambda r: (r.rank, lot[r.player])))}
-        score = {r.player: r.values[table.tiebreaks.index("points")] if "points" in table.tiebreaks else Fraction(0)
-                 for r in table.rows}
-        if "points" not in table.tiebreaks:
-            from .standings import context
-
-            ctx, _, _ = context(state, state.current)
-            score = {p: ctx.points(p) for p in state.players}
-        byes = {p for rnd in state.rounds for p in rnd.byes}
-        seats: dict[str, list[tuple[int, int]]] = {}
-        for rnd in state.rounds:
-            for t in state.played(rnd):
-                for i, p in enumerate(t.seats):
-                    seats.setdefault(p, []).append((i, len(t.seats)))
-        return [pairing.Entrant(id=p, score=score[p], rank=rank[p], had_bye=p in byes, seats=tuple(seats.get(p, ())))
-                for p in state.active()]
-
-    def _met(self, state: Tournament) -> dict[frozenset[str], int]:
-        met: dict[frozenset[str], int] = {}
-        for rnd in state.rounds:
-            for t in state.played(rnd):  # a withdrawn pairing was not played: no rematch to avoid
-                for i, a in enumerate(t.seats):
-                    for b in t.seats[i + 1:]:
-                        key = frozenset((a, b))
-                        met[key] = met.get(key, 0) + 1
-        return met
-
-    @staticmethod
-    def berger_order(state: Tournament) -> list[str]:
-        """The players by Berger number: the field of round 1 in the order the lots drew, then a late entry,
-        who takes the number of the odd field's bye (see :meth:`add_player`)."""
-        field = sorted(p for p, x in state.players.items() if x.entered == 1)
-        pairing.lots(state.config.seed, 0, "berger").shuffle(field)
-        return field + [p for p, x in state.players.items() if x.entered > 1]
-
-    @staticmethod
-    def half_byes(state: Tournament, number: int) -> list[str]:
-        """The players granted a half-point bye for round ``number`` who are still playing."""
-        return [p for p in state.half_byes.get(number, []) if not state.players[p].dropped]
-
-    def plan(self, state: Tournament) -> pairing.Pairing:
-        """The next round's pairing as the rules and the lots give it (nothing recorded)."""
-        number = state.current + 1
-        cfg = state.config
-        active = state.active()
-        try:
-            if cfg.format == "round-robin":
-                # every registered player keeps a Berger number; a dropped one's opponents get a bye
-                p = pairing.berger(self.berger_order(state), number)
-                dropped = set(state.players) - set(active)
-                tables = [t for t in p.tables if not set(t) & dropped]
-                byes = [x for x in p.byes if x not in dropped] + [x for t in p.tables if set(t) & dropped
-                                                                  for x in t if x not in dropped]
-                return pairing.Pairing(tables=tables, byes=byes)
-            away = set(self.half_byes(state, number))
-            entrants = [e for e in self.entrants(state) if e.id not in away]
-            if cfg.format == "pods":
-                g = self.referee.game(cfg.game)
-                return pairing.pods(entrants, self._met(state), cfg.seed, number, size=cfg.table_size,
-                                    least=g.min_players)
-            return pairing.swiss(entrants, set(self._met(state)), cfg.seed, number)
-        except pairing.PairingError as exc:
-            raise BadInput.said(TournamentCode.CANNOT_PAIR, exc.template, **exc.values) from None
-
-    def pair(self, tournament_id: str, *, by: str = "organiser", why: str = "", dry_run: bool = False,
-             tokens: bool = True, manual: str | None = None) -> Paired:
-        """Pair the next round: close the open one (its results from the logs; refused, naming the table,
-        while one blocks), draw the pairing, create a match for each table and record the round.
-        ``manual``: the organiser's pairing instead of the draw (:func:`.words.parse_manual`)."""
-        state = self.load(tournament_id)
-        cfg = state.config
-        number = state.current + 1
-        if cfg.cards is not None and cfg.cards_text is None and cfg.cards not in self.referee.game(cfg.game).card_sets:
-            raise BadInput.said(CardsCode.NOT_BUNDLED, N_("this tournament's card set {cards!r} is not bundled with {game}: it was recorded as a file's name, and a tournament's matches never read a file by its name (create the tournament again with --cards FILE, which keeps the file's text)"),
-                                cards=cfg.cards, game=cfg.game)
-        if cfg.rounds and number > cfg.rounds:
-            raise BadInput.said(TournamentCode.ALL_ROUNDS_PAIRED, N_("all {rounds} rounds are paired; `tournament close` closes the last one"),
-                                rounds=cfg.rounds)
-        if cfg.format == "round-robin" and number > max(1, len(state.players) - 1 + len(state.players) % 2):
-            raise BadInput.said(TournamentCode.ALL_ROUNDS_PAIRED, N_("every player has met every other: the round-robin is complete"))
-        if cfg.format == "round-robin" and (refused := _late_refusal(state, extra=0)):
-            raise refused
-        closing = self._close(state)
-        if closing:
-            evolve(state, ev.Record(tournament=state.id, n=state.n + 1, by=by, event=closing[0]))
-            state.n += 1
-        if len(state.active()) < 2:
-            raise BadInput.said(TournamentCode.TOO_FEW_PLAYERS, N_("{n} active players: register more with `tournament player add`"),
-                                n=len(state.active()))
-        absent: list[str] = []
-        extra_half: list[str] = []
-        if manual is not None:
-            entered = parse_manual(manual, state, self.half_byes(state, number),
-                                   least=2 if cfg.format != "pods" else self.referee.game(cfg.game).min_players,
-                                   most=cfg.table_size)
-            plan = pairing.Pairing(tables=entered.tables, byes=entered.byes)
-            absent, extra_half = entered.absent, entered.half
-        else:
-            plan = self.plan(state)
-        if dry_run:
-            return Paired(tournament=state.id, round=number, dry_run=True, byes=list(plan.byes),
-                          tables=[PairedTable(table=i, seats=s, match_id=None, tokens={})
-                                  for i, s in enumerate(plan.tables, start=1)],
-                          half_byes=self.half_byes(state, number) + extra_half, undo=cfg.undo)
-        state = self.load(tournament_id)  # fold again: the closing record is appended below, with the round
-        made: list[PairedTable] = []
-        tables, rows, token_rows, listed = [], [], [], []
-        for i, seats in enumerate(plan.tables, start=1):
-            title = f"{cfg.name}, round {number}, table {i}"[:TITLE_MAX]
-            game, config = self.referee.new_config(
-                cfg.game, list(seats), options=dict(cfg.options), cards=cfg.cards, cards_text=cfg.cards_text,
-                chance=cfg.chance, undo=cfg.undo, title=title,
-                meta={"tournament": state.id, "event": cfg.name, "round": str(number), "table": str(i)},
-            )
-            row, summary = self.referee.new_row(game, config, title=title)
-            minted, minted_rows = self._mint(row.id, seats) if tokens else ({}, [])
-            rows.append(row)
-            listed.append(summary)
-            token_rows.extend(minted_rows)
-            made.append(PairedTable(table=i, seats=seats, match_id=row.id, tokens=minted))
-            tables.append(ev.Table(table=i, seats=seats, match_id=row.id))
-        half = self.half_byes(state, number) + extra_half
-        # the matches, their tokens and the records pairing them: one transaction (a pairing killed half-way
-        # leaves nothing, and pairing again makes the one set)
-        self._append(state, [*closing, ev.RoundPaired(round=number, tables=tuple(tables), byes=tuple(plan.byes),
-                                                      half_byes=tuple(half), absent=tuple(absent),
-                                                      manual=manual is not None)], by, why,
-                     matches=rows, tokens=token_rows, summaries=listed)
-        return Paired(tournament=state.id, round=number, tables=made, byes=list(plan.byes), half_byes=half,
-                      undo=cfg.undo)
-
-    @staticmethod
-    def _mint(match_id: str, seats: Sequence[str]) -> tuple[dict[str, str], list[StoredToken]]:
-        """A table's tokens (its seats', the arbiter's, the spectators') and their rows (hashes only)."""
-        from ..auth import hash_token
-
-        minted = {seat: secrets.token_urlsafe(24) for seat in seats}
-        minted["arbiter"] = secrets.token_urlsafe(24)
-        minted["spectator"] = secrets.token_urlsafe(24)
-        rows = [StoredToken(token_hash=hash_token(t), match_id=match_id,
-                            role="seat" if s in seats else s, seat=s if s in seats else None)
-                for s, t in minted.items()]
-        return minted, rows
-
     # -- results -----------------------------------------------------------------------------------------
 
     def record_result(self, tournament_id: str, round_: int, table: int, result: str, *,
@@ -761,10 +478,6 @@ class Tournaments:
         return head_hash(tid, self.store.tournament_events(tid), self.store.tournament_tokens(tid))
 
 
-def tiebreaks_checked(names: Sequence[str]) -> tuple[str, ...]:
-    return tiebreaks.check([n.strip() for n in names if n.strip()])
-
-
 def open_disputes(notes: Sequence[Any]) -> list[int]:
     """Entries with a ``disputed`` annotation not followed by a ``ruling`` annotation on the same entry
     (or on the match, entry 0)."""
@@ -780,21 +493,3 @@ def open_disputes(notes: Sequence[Any]) -> list[int]:
     return sorted(open_)
 
 
-def _late_refusal(state: Tournament, *, extra: int) -> BadInput | None:
-    """Why a round-robin under way cannot take (``extra``) another late entry (None if it can). Berger tables
-    fix every pairing of every round from the players' numbers; an odd field has one spare number, the
-    bye's, so one late entry can take it: from their first round they meet whoever the bye was to meet
-    (the games of the rounds before stay unplayed). An even field has none."""
-    field = [p for p, x in state.players.items() if x.entered == 1]
-    late = [p for p, x in state.players.items() if x.entered > 1]
-    if len(late) + extra == 0:
-        return None
-    if len(field) % 2 == 0:
-        return BadInput.said(TournamentCode.LATE_ENTRY, N_(
-            "a round-robin of {n} players (an even field) has no free Berger number once round 1 is paired: a late "
-            "entry would change every pairing already made; start a new round-robin"), n=len(field))
-    if len(late) + extra > 1:
-        return BadInput.said(TournamentCode.LATE_ENTRY, N_(
-            "the round-robin's one free Berger number (the bye's) is taken by {player}: no further late entry can "
-            "join it"), player=late[0])
-    return None

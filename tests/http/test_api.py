@@ -561,7 +561,7 @@ def _names(text: str, card: str) -> bool:
 
 
 def test_a_token_with_its_heavy_requests_running_gets_429_with_when_to_retry(client, started):
-    from referee.http import HEAVY_PER_TOKEN
+    from referee.httphall import HEAVY_PER_TOKEN
 
     hall = client.app.state.hall
     spectator = hall.access().authenticate(f"Bearer {started.tokens['spectator']}", started.id)

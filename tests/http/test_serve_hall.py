@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 from litestar.testing import TestClient
 
-from referee.http import Hall, create_app, serve_hall
+from referee.http import create_app, serve_hall
+from referee.httphall import Hall
 from referee.service import Referee
 from referee.store import open_store
 from support.apps import hall_app

@@ -7,7 +7,7 @@ from __future__ import annotations
 import threading
 
 from referee.history import History
-from referee.http import Hall
+from referee.httphall import Hall
 from referee.service import Referee
 from referee.store import open_store
 from support.pile import PILE

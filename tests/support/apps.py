@@ -21,7 +21,8 @@ _lock = threading.Lock()
 @contextlib.contextmanager
 def hall_app(referee_factory: Callable[[], Any], **options: Any) -> Iterator[Litestar]:
     """An app serving a new hall of ``referee_factory`` (``options``: :func:`referee.http.create_app`'s)."""
-    from referee.http import Hall, create_app, serve_hall
+    from referee.http import create_app, serve_hall
+    from referee.httphall import Hall
 
     with _lock:
         app = _idle.pop() if _idle else None

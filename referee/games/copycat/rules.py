@@ -15,7 +15,7 @@ from referee.engine import speech
 from referee.engine.chance import Chance
 from referee.engine.codes import MatchCode
 from referee.engine.position import Placed
-from referee.engine.protocol import ConfigError, Rejected, RulesBase
+from referee.engine.protocol import Accepted, ConfigError, Rejected, RulesBase
 from referee.engine.speech import N_
 from schemas import MatchConfig, Outcome
 from schemas.board import Board
@@ -112,23 +112,49 @@ class CopycatRules(RulesBase[State, Intent, Event]):
     def decision(self, state: State, seat: str, chance: Chance | None, waive: frozenset[str]) -> Tx:
         return Tx(self, state, seat, waive, chance=chance)
 
+    #: the decision the last filling of a digital match's intent reached, accepted: (the state, the seat, the
+    #: filled intent, the match's chance, the decision). :meth:`decide` of that very intent on that very state
+    #: (matched by identity) takes it instead of judging the intent a second time: in a digital match every
+    #: chance fact is the generator's in both runs, so the filled intent's decision is the filling's
+    _filled: tuple[State, str, Any, Chance, Tx] | None = None
+
     def filled_intent(self, state: State, seat: str, intent: Intent, chance: Chance | None) -> Intent | Rejected:
         if chance is None or isinstance(intent, DRAWS_NOTHING):
             return intent
-        filled: Intent | Rejected = self.fill(state, seat, intent, rng_chooser(chance), chance)
-        return filled
+        filled, tx = self._filling(state, seat, intent, rng_chooser(chance), chance)
+        if tx is not None:
+            self._filled = (state, seat, filled, chance, tx)
+        result: Intent | Rejected = filled
+        return result
 
     def fill(self, state: State, seat: str, intent: Any, chooser: Chooser, chance: Chance | None = None) -> Any:
         """``intent`` with every chance fact its resolution draws filled in by ``chooser`` (in a digital
         match, from the top of its ordered piles: ``chance``), or the Rejected chance_mismatch."""
+        return self._filling(state, seat, intent, chooser, chance)[0]
+
+    def _filling(self, state: State, seat: str, intent: Any, chooser: Chooser,
+                 chance: Chance | None) -> tuple[Any, Tx | None]:
+        """:meth:`fill`'s intent, and the decision that filled it if it was accepted (else None)."""
         tx, refusal = attempt(self, state, seat, intent, fill=chooser, chance=chance)
         if refusal is not None and refusal.code == Code.CHANCE_MISMATCH:
-            return refusal.verdict
+            return refusal.verdict, None
         for path, value in sorted(tx.fills.items(), key=lambda kv: kv[0].count(".")):
             if value == ():
                 continue  # nothing drawn: written as left out (the notation's empty list)
             intent = set_path(intent, path.split("."), value)
-        return intent
+        return intent, tx if refusal is None else None
+
+    def decide(self, state: State, seat: str, intent: Intent, chance: Chance | None,
+               waive: frozenset[str] = frozenset()) -> Accepted[Event] | Rejected:
+        filled, self._filled = self._filled, None
+        if filled is not None and not waive and filled[0] is state and filled[2] is intent and filled[3] is chance \
+                and filled[1] == seat:
+            tx = filled[4]
+            verdict: Accepted[Event] = tx.accepted()
+            if tx.keeps_state:
+                self._last = (state, verdict, tx.state)
+            return verdict
+        return super().decide(state, seat, intent, chance, waive)
 
     def chance_fields(self, intent: Intent) -> tuple[str, ...]:
         if isinstance(intent, DrawHand):
