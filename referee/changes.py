@@ -10,7 +10,7 @@ from schemas.http import DiffAnswer, DiffSide, Divergence, PathDiff, ReplayStep,
 
 from .config import Loaded
 from .engine.codes import DiffCode, MatchCode
-from .engine.present import flatten, in_names
+from .engine.present import in_names, leaves
 from .errors import BadInput
 from .i18n import N_
 from .history import Reader
@@ -31,7 +31,7 @@ def diff(reader: Shows, a: str, b: str, *, at_a: int | None = None, at_b: int | 
         raise BadInput.said(DiffCode.DIFFERENT_GAMES, N_("{a} is {game_a} and {b} is {game_b}"), a=la.match.id,
                             game_a=la.game.id, b=lb.match.id, game_b=lb.game.id)
     sa, sb = reader.show(la.match.id, at=at_a), reader.show(lb.match.id, at=at_b)
-    fa, fb = dict(flatten(sa.state)), dict(flatten(sb.state))
+    fa, fb = leaves(sa.state), leaves(sb.state)
     changes = [
         PathDiff(path=path, a=fa.get(path), b=fb.get(path))
         for path in sorted(set(fa) | set(fb), key=_path_key)
@@ -81,15 +81,13 @@ def replay(reader: Reader, match_id: str, *, start: int = 1, stop: int | None = 
                             start=start, stop=stop, head=head)
     view = View(loaded, seat)
     _, state = history.state_at(loaded, start - 1)
-    before = dict(flatten(view.state(state)))
+    before = leaves(view.state(state))
     steps = []
     for shown, events, state in history.walk(loaded, view, start, stop):
-        after = dict(flatten(view.state(state)))
-        changes = [
-            StateChange(path=p, before=before.get(p), after=after.get(p))
-            for p in sorted(set(before) | set(after), key=_path_key)
-            if before.get(p) != after.get(p) and not (_blank(before.get(p)) and _blank(after.get(p)))
-        ]
+        after = leaves(view.state(state))
+        changed = [p for p in before.keys() | after.keys()
+                   if before.get(p) != after.get(p) and not (_blank(before.get(p)) and _blank(after.get(p)))]
+        changes = [StateChange(path=p, before=before.get(p), after=after.get(p)) for p in sorted(changed, key=_path_key)]
         steps.append(ReplayStep(entry=shown, changes=changes, words=event_words(loaded.rules, events)))
         before = after
     return steps

@@ -54,21 +54,30 @@ def _hand_origins(rules: BoundRules, hand: tuple[str, ...]) -> dict[str, dict[st
 
 
 def view(rules: BoundRules, state: State, seat: str | None) -> dict[str, Any]:
-    """The role's view, its mappings in key order (a live state and one decoded from a snapshot alike)."""
-    out: dict[str, Any] = _ordered(_view(rules, state, seat))
+    """The role's view, its mappings in key order (a live state and one decoded from a snapshot alike):
+    the state's builtins come sorted (:func:`_builtins`), and the few mappings the view adds keys to or
+    builds afresh are put in order where they are made (tests/test_android_view_order.py compares the
+    bytes with a recursive sort of the whole view)."""
+    data = _view(rules, state, seat)
+    data["puzzle"] = _sorted(data["puzzle"])
+    for s in state.players:
+        data["players"][s] = _sorted(data["players"][s])
+    return _sorted(data)
+
+
+def _builtins(state: State) -> dict[str, Any]:
+    """The state as builtins, every mapping's keys and every struct's fields in sorted order."""
+    out: dict[str, Any] = msgspec.to_builtins(state, order="sorted")
     return out
 
 
-def _ordered(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _ordered(value[k]) for k in sorted(value)}
-    if isinstance(value, list):
-        return [_ordered(v) for v in value]
-    return value
+def _sorted(mapping: dict[str, Any]) -> dict[str, Any]:
+    """``mapping``'s keys in order (one level: what it holds is in order already)."""
+    return {k: mapping[k] for k in sorted(mapping)}
 
 
 def _view(rules: BoundRules, state: State, seat: str | None) -> dict[str, Any]:
-    data: dict[str, Any] = msgspec.to_builtins(state)
+    data: dict[str, Any] = _builtins(state)
     full = seat is None
     ended = state.phase in ("closing", "over")
     reveal_hunches = ended and rules.options["closing_reveal"] == "all"
@@ -104,8 +113,8 @@ def _view(rules: BoundRules, state: State, seat: str | None) -> dict[str, Any]:
         data["last_action"]["card"] = H
     if la is not None and la.undo and la.seat != seat:  # the seat's own (a card an effect moved is its to name)
         data["last_action"]["undo"] = [H for _ in la.undo]
-    data["evidence_pile"] = {k: H for k in state.evidence_pile}
-    data["puzzle"]["piles"] = {k: [H for _ in v] for k, v in state.puzzle.piles.items()}
+    data["evidence_pile"] = {k: H for k in sorted(state.evidence_pile)}
+    data["puzzle"]["piles"] = {k: [H for _ in v] for k, v in sorted(state.puzzle.piles.items())}
     for det, kinds in state.decks.items():
         for kind, d in kinds.items():
             data["decks"][det][kind]["face_down"] = [H for _ in d.face_down]
