@@ -39,8 +39,10 @@ def show(
 ) -> None:
     service = referee_for(ctx, db)
     from referee import entryref
+    from referee.i18n import current, speaking
 
-    data = service.show(match, at=entryref.resolve_opt(service, match, at, "--at"), seat=as_)
+    with speaking("en" if json else current()):  # --json is read by programs: its boards' titles in English
+        data = service.show(match, at=entryref.resolve_opt(service, match, at, "--at"), seat=as_)
     if json:
         print_json(data)
         return

@@ -117,7 +117,8 @@ class Access(SafeWrites):
     def state(self, p: Principal, *, at: int | None = None, as_: str | None = None) -> StateAnswer:
         loaded = self._load(p.match_id)
         view = self._view_of(loaded, p, as_)
-        return self.referee.show(loaded.match.id, at=at, seat=self._seat(view))
+        with speaking("en"):  # a JSON answer: its boards' titles in English, whatever the server's language
+            return self.referee.show(loaded.match.id, at=at, seat=self._seat(view))
 
     def log(self, p: Principal, *, offset: int = 0, limit: int = 100, as_: str | None = None) -> LogPage:
         """A page of the log: entries ``offset + 1 .. offset + limit``, read and redacted alone (no state is

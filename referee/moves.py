@@ -134,6 +134,7 @@ class Moves(Appending):
             events=lambda: plain(events),
             words=lambda: event_words(loaded.rules, events),
             rule_english=loaded.game.rulebook.english(verdict.rule) if isinstance(verdict, Rejected) else "",
+            game=loaded.game.id,
             entry=entry,
         )
 

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from functools import cached_property
 
-from .codes import InputCode, MatchCode, TurnCode
+from .codes import InputCode, MatchCode, TranscriptCode, TurnCode
 
 _FIELD = re.compile(r"\{(\w+)\}")
 
@@ -42,7 +42,8 @@ class Messages:
     @cached_property
     def _compiled(self) -> dict[str, tuple[tuple[str, re.Pattern[str]], ...]]:
         table = {code: tuple((t, _pattern(t)) for t in ts) for code, ts in self.by_code.items()}
-        table[""] = tuple((t, _pattern(t)) for t in self.phrases)
+        # after its own, the phrases every message may hold (the suggestions' "K06 or K07")
+        table[""] = tuple((t, _pattern(t)) for t in (*self.phrases, *SHARED_PHRASES))
         return table
 
     def templates(self) -> tuple[str, ...]:
@@ -78,6 +79,10 @@ def N_(msgid: str) -> str:
     return msgid
 
 
+#: the phrases any refusal may embed, read after a game's own: several suggestions (``referee.engine.suggest``)
+SHARED_PHRASES = (N_("{first} or {second}"),)
+
+
 #: the engine's own refusals, recorded before a game's rules are asked (``core``): read through these when
 #: the game's templates match nothing
 FRAMEWORK = Messages({
@@ -105,6 +110,14 @@ FRAMEWORK = Messages({
     InputCode.UNKNOWN_ARGUMENT: (N_("{verb}: unknown argument {key} (did you mean {names}?); {verb} takes: {keys}"),
                                  N_("{verb}: unknown argument {key}; {verb} takes: {keys}")),
     InputCode.MISSING_ARGUMENT: (N_("{verb}: missing argument {names}; usage: {usage}"),),
+    # a transcript's undo, redo, confirm or decline line the import cannot read (``referee.transcript``)
+    TranscriptCode.BAD_LINE: (
+        N_("{what}: expected {allowed}, got {word}"),
+        N_("{what} must be an entry number, not {value}"),
+        N_("expected '<seat>: <intent>' (e.g. 'alice: draw_main card=TR6'), an annotation ('! …', '? …', "
+           "'disputed: …', 'ruling: …'), 'undo: …' or 'redo: …'"),
+        N_("{what}: {problem}"),
+    ),
 }, phrases=(
     # the pieces the notation's refusals are built of (each a ``speech.Said`` where it is said)
     N_("argument {key} ({field})"),
@@ -115,5 +128,6 @@ FRAMEWORK = Messages({
     N_("expected one of: {verbs}"),
     N_("the closest of the {n} verbs: {verbs}"),
     N_("no arguments"),
+    N_("unbalanced double quote in {text}"),
     N_("{first} or {second}"),
 ))
