@@ -198,8 +198,12 @@ def refusal(messages: Messages, code: str, message: str) -> str:
     reader reads English or no template matches."""
     if current() == "en":
         return message
-    from referee.engine.messages import FRAMEWORK
+    from referee.engine.messages import FRAMEWORK, STILL_ILLEGAL, quoted
 
+    inner = quoted(code, message)
+    if inner is not None:  # a ruling that fails even so quotes the game's refusal: read through the game's templates
+        waived, inner_code, reason = inner
+        return gettext(STILL_ILLEGAL, waived=waived, code=inner_code, reason=refusal(messages, inner_code, reason))
     found = messages.render(code, message, gettext)
     return FRAMEWORK.render(code, message, gettext) if found == message else found
 

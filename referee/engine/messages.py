@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from functools import cached_property
 
-from .codes import InputCode, MatchCode, TranscriptCode, TurnCode
+from .codes import InputCode, MatchCode, RulingCode, TranscriptCode, TurnCode
 
 _FIELD = re.compile(r"\{(\w+)\}")
 
@@ -83,11 +83,26 @@ def N_(msgid: str) -> str:
 SHARED_PHRASES = (N_("{first} or {second}"),)
 
 
+#: a ruling's refusal when the intent fails even with the check waived: the game's own refusal (``code``,
+#: ``reason``) quoted whole, read through the game's templates (:func:`quoted`)
+STILL_ILLEGAL = N_("even with {waived} waived: {code}: {reason}")
+
+
+def quoted(code: str, message: str) -> tuple[str, str, str] | None:
+    """(what was waived, the game's code, the game's message) of a :data:`STILL_ILLEGAL` refusal recorded under
+    ``code``; None for any other."""
+    if code != RulingCode.STILL_ILLEGAL:
+        return None
+    found = _pattern(STILL_ILLEGAL).fullmatch(message)
+    return None if found is None else (found["waived"], found["code"], found["reason"])
+
+
 #: the engine's own refusals, recorded before a game's rules are asked (``core``): read through these when
 #: the game's templates match nothing
 FRAMEWORK = Messages({
     MatchCode.OVER: (N_("the match is over; no further intents are accepted"),),
     TurnCode.NOT_YOUR_TURN: (N_("{seat} may not {verb} now (may act: {actors})"),),
+    RulingCode.CANNOT_WAIVE: (N_("a ruling can waive the game's own checks, not turn order or the end of the match"),),
     # a line the notation cannot read (:mod:`.notation`), recorded as an unparsed entry
     InputCode.INVALID: (
         N_("{what}: expected a whole number, got {raw}"),
