@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Mapping
 from functools import cached_property
 
 from .codes import InputCode, MatchCode, RulingCode, TranscriptCode, TurnCode
+from .speech import Said
 
 _FIELD = re.compile(r"\{(\w+)\}")
 
@@ -83,6 +84,43 @@ def N_(msgid: str) -> str:
 SHARED_PHRASES = (N_("{first} or {second}"),)
 
 
+#: msgspec's own words for a value that does not fit a type (its fixed set of sentences, the path after them):
+#: each a template, so what it says reads in the reader's language inside the refusal that quotes it (:func:`fitting`)
+MISFITS = (
+    N_("{problem} - at `{path}`"),
+    N_("Expected `{expected}`, got `{got}`"),
+    N_("Expected `{expected}` of length >= {n}"),
+    N_("Expected `{expected}` of length <= {n}"),
+    N_("Expected `{expected}` >= {n}"),
+    N_("Expected `{expected}` <= {n}"),
+    N_("Expected `array` of length {n}, got {got}"),
+    N_("Expected `array` of at least length {n}, got {got}"),
+    N_("Expected `array` of at most length {n}, got {got}"),
+    N_("Expected `{expected}` that's a multiple of {n}"),
+    N_("Expected `str` matching regex {regex}"),
+    N_("Object missing required field `{field}`"),
+    N_("Object contains unknown field `{field}`"),
+    N_("Invalid enum value {value}"),
+    N_("Invalid value {value}"),
+)
+
+
+def fitting(problem: str) -> str:
+    """What msgspec says of a value that does not fit (``str(ValidationError)``) as a phrase said through
+    :data:`MISFITS` (:class:`~referee.engine.speech.Said`: its English the same string), to read in the
+    reader's language with the refusal it is quoted in; ``problem`` itself when no template fits (a sentence
+    of msgspec's this list does not hold stays English)."""
+    for template, pattern in _MISFITS:
+        found = pattern.fullmatch(problem)
+        if found is not None:
+            values = {k: fitting(v) if k == "problem" else v for k, v in found.groupdict().items()}
+            return Said(template, **values)
+    return problem
+
+
+_MISFITS = tuple((t, _pattern(t)) for t in MISFITS)
+
+
 #: a ruling's refusal when the intent fails even with the check waived: the game's own refusal (``code``,
 #: ``reason``) quoted whole, read through the game's templates (:func:`quoted`)
 STILL_ILLEGAL = N_("even with {waived} waived: {code}: {reason}")
@@ -145,4 +183,5 @@ FRAMEWORK = Messages({
     N_("no arguments"),
     N_("unbalanced double quote in {text}"),
     N_("{first} or {second}"),
+    *MISFITS,  # what msgspec says of an argument that does not fit, inside a recorded refusal
 ))
