@@ -19,17 +19,28 @@ from .speech import Said
 _FIELD = re.compile(r"\{(\w+)\}")
 
 
-def _pattern(template: str) -> re.Pattern[str]:
-    """``template`` as a regular expression, each ``{field}`` a named group (the shortest that fits, which may be empty: a conditional ``{s}`` of a plural, a hint left out)."""
+def _pattern(template: str, tails: str = "") -> re.Pattern[str]:
+    """``template`` as a regular expression, each ``{field}`` a named group (the shortest that fits, which may be
+    empty: a conditional ``{s}`` of a plural, a hint left out). A field right after another (``{card}{hint}``)
+    holds one of ``tails`` (the phrases that open with words, as a regular expression) or nothing, so the
+    field before it takes what is not that phrase (``'C1'``, then `` (did you mean C11 or C14?)``)."""
     out, at, seen = [], 0, set()
     for m in _FIELD.finditer(template):
         out.append(re.escape(template[at:m.start()]))
         name = m.group(1)
-        out.append(f"(?P={name})" if name in seen else f"(?P<{name}>.*?)")
+        after_field = m.start() == at and at > 0 and tails != ""
+        out.append(f"(?P={name})" if name in seen else f"(?P<{name}>(?:{tails})?)" if after_field
+                   else f"(?P<{name}>.*?)")
         seen.add(name)
         at = m.end()
     out.append(re.escape(template[at:]))
     return re.compile("".join(out), re.DOTALL)
+
+
+def _tails(phrases: Iterable[str]) -> str:
+    """The phrases that open with words (not with a field) as one regular expression, their fields unnamed."""
+    return "|".join(_FIELD.sub(lambda m: "(?:.*?)", re.escape(p).replace(r"\{", "{").replace(r"\}", "}"))
+                    for p in phrases if p and not p.startswith("{"))
 
 
 class Messages:
@@ -42,9 +53,10 @@ class Messages:
 
     @cached_property
     def _compiled(self) -> dict[str, tuple[tuple[str, re.Pattern[str]], ...]]:
-        table = {code: tuple((t, _pattern(t)) for t in ts) for code, ts in self.by_code.items()}
-        # after its own, the phrases every message may hold (the suggestions' "K06 or K07")
-        table[""] = tuple((t, _pattern(t)) for t in (*self.phrases, *SHARED_PHRASES))
+        phrases = (*self.phrases, *SHARED_PHRASES)  # after its own, those every message may hold ("K06 or K07")
+        tails = _tails(phrases)
+        table = {code: tuple((t, _pattern(t, tails)) for t in ts) for code, ts in self.by_code.items()}
+        table[""] = tuple((t, _pattern(t, tails)) for t in phrases)
         return table
 
     def templates(self) -> tuple[str, ...]:
