@@ -77,6 +77,14 @@ def test_show_says_in_russian_which_entry_waits_for_a_confirmation(cli, english,
     # what a script reads is English, the same bytes whatever the reader's language
     assert json_en.out == json_ru.out
     assert json_en.json["headline"].endswith(f" · entry {held.seq} waits for bob to confirm it")
+    # a move while it waits is refused (recorded in English), read in Russian where play shows it
+    en, ru, json_en, json_ru = _both(cli, monkeypatch, "play", mid, "alice", "end_turn")
+    assert (en.code, ru.code, json_en.code, json_ru.code) == (1, 1, 1, 1)
+    assert (f"match/awaiting_confirmation: entry {held.seq} waits for bob to confirm it (or decline); nothing else "
+            "is played meanwhile") in en.out
+    assert (f"match/awaiting_confirmation: запись {held.seq} ждёт подтверждения от bob (или отказа); до тех пор "
+            "ничего другого не играется") in ru.out and "waits" not in ru.out
+    assert {**json_en.json, "seq": 0} == {**json_ru.json, "seq": 0}
 
 
 def test_plays_line_for_a_held_entry_reads_in_russian(english, tmp_path):

@@ -151,6 +151,8 @@ def quoted(code: str, message: str) -> tuple[str, str, str] | None:
 #: the game's templates match nothing
 FRAMEWORK = Messages({
     MatchCode.OVER: (N_("the match is over; no further intents are accepted"),),
+    MatchCode.AWAITING_CONFIRMATION: (
+        N_("entry {held} waits for {who} to confirm it (or decline); nothing else is played meanwhile"),),
     TurnCode.NOT_YOUR_TURN: (N_("{seat} may not {verb} now (may act: {actors})"),),
     RulingCode.CANNOT_WAIVE: (N_("a ruling can waive the game's own checks, not turn order or the end of the match"),),
     # a line the notation cannot read (:mod:`.notation`), recorded as an unparsed entry
