@@ -40,24 +40,27 @@ def result(res: SubmitResult) -> list[Line]:
     the rule, or held for a confirmation; and the end of the game if it ended."""
     from referee.engine.protocol import Held, Rejected
 
+    from referee.i18n import gettext, refused
+
     v = res.verdict
     lines: list[Line]
     if isinstance(v, Held):
         who = v.confirmer
-        lines = [[("⏸ held", "yellow"), (f" #{res.seq} {res.actor}: {res.notation}", None)],
-                 [(f"  it reads what only {who} can see: {who} (or the arbiter) confirms it with `referee confirm "
-                   f"{res.match_id[:8]} {res.seq} --by {who}` (or --decline); nothing else is played meanwhile", None)]]
-    elif isinstance(v, Rejected):
-        lines = [[("✗ rejected", "red"), (f" #{res.seq} {res.actor}: {res.notation}", None)],
-                 [(f"  {v.code}: {v.message}", None),
-                  *([(" ", None), (f"({res.rule_english or v.rule})", "dim")] if v.rule else [])]]
+        lines = [[("⏸ " + gettext("held"), "yellow"), (f" #{res.seq} {res.actor}: {res.notation}", None)],
+                 [("  " + gettext("it reads what only {who} can see: {who} (or the arbiter) confirms it with `referee "
+                                  "confirm {match} {seq} --by {who}` (or --decline); nothing else is played meanwhile",
+                                  who=who, match=res.match_id[:8], seq=res.seq), None)]]
+    elif isinstance(v, Rejected):  # the reason and the rule in the reader's language, through the game's templates
+        message, cited = refused(res.game, v.code, v.message, v.rule, res.rule_english)
+        lines = [[("✗ " + gettext("rejected"), "red"), (f" #{res.seq} {res.actor}: {res.notation}", None)],
+                 [(f"  {v.code}: {message}", None), *([(" ", None), (f"({cited})", "dim")] if v.rule else [])]]
     else:
-        lines = [[("✓ accepted", "green"), (f" #{res.seq} {res.actor}: {res.notation}", None)]]
+        lines = [[("✓ " + gettext("accepted"), "green"), (f" #{res.seq} {res.actor}: {res.notation}", None)]]
         lines += [[("  · " + line, None)] for line in (res.words or [event_line(ev) for ev in res.events])]
     if res.outcome is not None:
         from referee.outcome import words
 
-        lines.append([("Game over", "bold"), (": " + words(res.outcome), None)])
+        lines.append([(gettext("Game over"), "bold"), (": " + words(res.outcome), None)])
     return [[(visible(text), style) for text, style in line] for line in lines]
 
 

@@ -99,6 +99,7 @@ class Acts(Appending):
             state_hash=entry.state_hash, outcome=loaded.rules.outcome(new_state),
             events=lambda: plain(events), words=lambda: event_words(loaded.rules, events), entry=entry,
             rule_english=loaded.game.rulebook.english(verdict.rule) if isinstance(verdict, Rejected) else "",
+            game=loaded.game.id,
         )
 
     def rule_stands(self, match_id: str, entry: int, *, reason: str = "", expected_seq: int | None = None,

@@ -35,6 +35,7 @@ class SubmitResult:
         verdict: Accepted[Any] | Rejected | Held, state_hash: str, outcome: Outcome | None,
         events: list[Any] | Callable[[], list[Any]] | None = None,
         words: list[str] | Callable[[], list[str]] | None = None, entry: Any = None, rule_english: str = "",
+        game: str = "",
     ) -> None:
         self.match_id = match_id
         self.seq = seq
@@ -48,6 +49,8 @@ class SubmitResult:
         self.entry = entry
         #: a rejection's rule as an English sentence cites it (the game's rulebook headings in English)
         self.rule_english = rule_english
+        #: the match's game (its templates read a rejection in the reader's language); "" from a server
+        self.game = game
         self._notation = notation
         self._events = [] if events is None else events
         self._words = [] if words is None else words

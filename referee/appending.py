@@ -18,7 +18,7 @@ from .engine import core
 from .engine.codes import LogCode, MatchCode, StoreCode
 from .engine.entries import Act, EntryBody, Source
 from .engine.protocol import Game, Rejected
-from .engine.suggest import closest
+from .engine.suggest import close_names
 from .errors import BadInput, ConflictError, StorageError
 from .history import SNAPSHOT_EVERY, History, expect_head
 from .i18n import N_
@@ -166,8 +166,7 @@ class Appending:
 def not_a_seat(seat: str, players: Sequence[str], others: Sequence[str] = (), *, or_arbiter: bool = False) -> BadInput:
     """The refusal of ``seat`` as an actor of a match seating ``players`` (besides them the game's ``others``, or
     the arbiter with ``or_arbiter``), naming the closest of them it may have meant."""
-    close = closest(seat, (*players, *((ARBITER,) if or_arbiter else others)))
-    names = close[0] if len(close) == 1 else ", ".join(close[:-1]) + " or " + close[-1] if close else ""
+    names = close_names(seat, (*players, *((ARBITER,) if or_arbiter else others)))  # "a or b" in the reader's words
     seats = ", ".join(players)
     if or_arbiter:
         return BadInput.said(MatchCode.UNKNOWN_SEAT, N_(

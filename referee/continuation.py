@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from .engine.codes import MatchCode
 from .engine.protocol import ConfigError, Game
+from .engine.speech import again
 from .errors import BadInput
 from .i18n import N_
 
@@ -38,7 +39,7 @@ def continuation(history: History, loaded: Loaded, game: Game, game_name: str,
         carried = dict(loaded.rules.carry_over(state))
     except ConfigError as exc:
         raise BadInput.said(MatchCode.BAD_CONTINUATION, N_("match {match}: {problem}"), match=loaded.match.id,
-                            problem=exc.message) from None
+                            problem=again(exc.message, exc.template)) from None  # the game's words, read with it
     given = dict(kwargs.get("options") or {})
     specs = loaded.game.options()
     for name, value in carried.items():

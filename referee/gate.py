@@ -16,6 +16,7 @@ from .auth import AuthCode, Forbidden, Principal, Unauthorized, bearer, hash_tok
 from .config import Loaded
 from .engine.codes import StoreCode
 from .errors import StorageError
+from .engine.speech import Said
 from .i18n import N_
 from .memo import HeadMemo
 from .service import Referee
@@ -94,8 +95,8 @@ class Gate:
     def authenticate(self, authorization: str | None, match_id: str) -> Principal:
         """The principal of an ``Authorization: Bearer <token>`` header for match ``match_id`` (its
         full id, or a prefix of 4+ characters of it)."""
-        token = bearer(authorization, "send the match's token as 'Authorization: Bearer <token>' "
-                              "(tokens are given when the match is created)")
+        token = bearer(authorization, Said(N_("send the match's token as 'Authorization: Bearer <token>' (tokens are "
+                                              "given when the match is created)")))
         digest = hash_token(token)
         row = self._tokens.get(digest)
         if row is None:

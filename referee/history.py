@@ -22,6 +22,7 @@ from .config import Loaded
 from .engine import core
 from .engine.codes import LogCode, MatchCode, RulingCode
 from .engine.entries import Act, Confirmation, Move, Redo, Reopen, Reopening, Ruling, Undo, fresh_secret
+from .engine.messages import STILL_ILLEGAL
 from .engine.protocol import Accepted, Held, Rejected
 from .errors import BadInput, ConflictError, StorageError
 from .i18n import N_
@@ -562,7 +563,10 @@ class History:
         _, verdict = core.adjudicate(loaded.rules, state, seat, intent, chance, waive=waive, confirmed=True)
         assert not isinstance(verdict, Held)
         if isinstance(verdict, Rejected):
-            return Rejected(RulingCode.STILL_ILLEGAL, f"even with {', '.join(sorted(waive))} waived: {verdict.code}: {verdict.message}", verdict.rule)
+            # recorded in English (hashed); read through the game's templates (referee.i18n.refusal)
+            return Rejected(RulingCode.STILL_ILLEGAL, STILL_ILLEGAL.format(waived=", ".join(sorted(waive)),
+                                                                           code=verdict.code, reason=verdict.message),
+                            verdict.rule)
         return verdict
 
 

@@ -51,17 +51,29 @@ def _known(value: str) -> str | None:
 def choose(explicit: str | None = None, environ: Mapping[str, str] | None = None) -> str:
     """The reader's language: ``explicit`` (``--lang``), else ``$REFEREE_LANG``, else the first of
     ``$LC_ALL``, ``$LC_MESSAGES``, ``$LANG`` that is set; ``en`` when none is. A language asked for by
-    name (``--lang``, ``$REFEREE_LANG``) that has no catalog is refused (:class:`BadInput`); a locale
-    of another language (``de_DE.UTF-8``, ``C``) reads English, as the rest of the system may."""
+    name (``--lang``, ``$REFEREE_LANG``) that has no catalog is refused (:class:`BadInput`), said in the
+    language the later sources name if the referee speaks it (``$REFEREE_LANG`` after a refused ``--lang``,
+    then the locale: ``LANG=ru_RU.UTF-8`` reads the refusal in Russian), else in English: the refusal comes
+    before any language is chosen, so it is chosen for it here (:func:`use`). A locale of another language
+    (``de_DE.UTF-8``, ``C``) reads English, as the rest of the system may."""
     env = os.environ if environ is None else environ
-    for source, value in (("--lang", explicit), ("REFEREE_LANG", env.get("REFEREE_LANG"))):
+    named = (("--lang", explicit), ("REFEREE_LANG", env.get("REFEREE_LANG")))
+    for at, (source, value) in enumerate(named):
         if value:
             found = _known(value)
             if found is None:
+                later = [_known(v) for _, v in named[at + 1:] if v]
+                use(next((lang for lang in later if lang is not None), None) or _locale(env))
                 raise BadInput.said("cli/unknown_language", N_("{source} {value} is not a language the referee speaks: "
                                                                "expected one of {languages}"),
                                     source=source, value=repr(value), languages=", ".join(LANGUAGES))
             return found
+    return _locale(env)
+
+
+def _locale(env: Mapping[str, str]) -> str:
+    """The language of the first of ``$LC_ALL``, ``$LC_MESSAGES``, ``$LANG`` that is set, if the referee
+    speaks it; else ``en``."""
     for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
         value = env.get(name)
         if value:
@@ -186,8 +198,12 @@ def refusal(messages: Messages, code: str, message: str) -> str:
     reader reads English or no template matches."""
     if current() == "en":
         return message
-    from referee.engine.messages import FRAMEWORK
+    from referee.engine.messages import FRAMEWORK, STILL_ILLEGAL, quoted
 
+    inner = quoted(code, message)
+    if inner is not None:  # a ruling that fails even so quotes the game's refusal: read through the game's templates
+        waived, inner_code, reason = inner
+        return gettext(STILL_ILLEGAL, waived=waived, code=inner_code, reason=refusal(messages, inner_code, reason))
     found = messages.render(code, message, gettext)
     return FRAMEWORK.render(code, message, gettext) if found == message else found
 
@@ -212,6 +228,25 @@ def refused(game: str, code: str, message: str, rule: str, rule_english: str = "
     if found is None:
         return message, rule_english or rule
     return refusal(found.messages, code, message), citation(found.rulebook, rule)
+
+
+class Quoted(str):
+    """A recorded refusal quoted inside another message (a ruling that cannot stand says why): the string is
+    the English as recorded, so the English message is as ever; :attr:`template` reads it in the reader's
+    language through the game's templates (:func:`refused`) when the message it is in is read
+    (``referee.errors.RefereeError.text``)."""
+
+    game: str
+    code: str
+
+    def __new__(cls, game: str, code: str, message: str) -> Quoted:
+        quoted = super().__new__(cls, message)
+        quoted.game, quoted.code = game, code
+        return quoted
+
+    @property
+    def template(self) -> tuple[str, dict[str, Any]]:
+        return "{refusal}", {"refusal": refused(self.game, self.code, str(self), "")[0]}
 
 
 # -- keeping the catalogs ---------------------------------------------------------------------------

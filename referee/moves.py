@@ -21,6 +21,7 @@ from .engine import core, notation
 from .engine.chance import typed_chance
 from .engine.codes import AnnotationCode, InputCode, MatchCode, StoreCode
 from .engine.entries import Move, Source, Unreadable, source_of
+from .engine.messages import fitting
 from .engine.protocol import Accepted, InputError, Rejected
 from .errors import BadInput, ConflictError, StorageError
 from .history import seal_annotations
@@ -134,6 +135,7 @@ class Moves(Appending):
             events=lambda: plain(events),
             words=lambda: event_words(loaded.rules, events),
             rule_english=loaded.game.rulebook.english(verdict.rule) if isinstance(verdict, Rejected) else "",
+            game=loaded.game.id,
             entry=entry,
         )
 
@@ -145,7 +147,7 @@ class Moves(Appending):
             return source_of(dict(meta or {}))
         except (ValueError, msgspec.ValidationError) as exc:
             raise BadInput.said(InputCode.BAD_SOURCE, N_("cannot record where the entry came from: {problem}"),
-                                problem=str(exc)) from None
+                                problem=fitting(str(exc))) from None
 
     def record_unparsed(self, match_id: str, actor: str | None, text: str, code: str, message: str,
                         meta: Mapping[str, Any] | None = None, *, request: StoredRequest | None = None) -> int:

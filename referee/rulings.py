@@ -33,7 +33,7 @@ from .engine.codes import MatchCode, RulingCode
 from .engine.entries import Confirmation, Ruling, Unreadable
 from .engine.protocol import Held, Rejected
 from .errors import BadInput
-from .i18n import N_
+from .i18n import N_, Quoted
 from .redaction import verdict_name
 from .history import expect_head
 from .service import Referee
@@ -133,7 +133,8 @@ def rule(referee: Referee, match_id: str, entry: int, *, reason: str = "", main:
         if isinstance(undo_verdict, Rejected):
             raise RulingRefused.said(RulingCode.CANNOT_REWIND, N_(
                 "the main line cannot go back to entry {entry}: {reason}; nothing was written. Rule it as a fork instead "
-                "(without --main)"), entry=entry, reason=undo_verdict.message)
+                "(without --main)"), entry=entry,
+                reason=Quoted(loaded.game.id, undo_verdict.code, undo_verdict.message))
     _, state = referee.state_at(loaded, entry)
     assert body.actor is not None
     act = Ruling(entry=entry, seat=body.actor, waive=(body.verdict.code,), reason=reason)
@@ -143,7 +144,8 @@ def rule(referee: Referee, match_id: str, entry: int, *, reason: str = "", main:
         raise RulingRefused.said(verdict.code, N_(
             "entry {entry} cannot stand where it was played: {reason}; nothing was written. Annotate the entry "
             "(referee annotate {match} {entry} ... --kind ruling), or undo to entry {before} and record what was "
-            "played instead"), entry=entry, reason=verdict.message, match=mid, before=entry - 1)
+            "played instead"), entry=entry, reason=Quoted(loaded.game.id, verdict.code, verdict.message), match=mid,
+            before=entry - 1)  # the game's reason in the reader's language, through its templates
     line = [s for s in timeline.line if s > entry]
     if main:
         why = f"ruling on entry {entry}" + (f": {reason}" if reason else "") + f"; entries {entry + 1}..{head} are played again after it"

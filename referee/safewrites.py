@@ -22,6 +22,7 @@ from .auth import AuthCode, Forbidden, Principal
 from .config import Loaded
 from .engine import core, notation
 from .engine.codes import InputCode, IntentCode, LogCode
+from .engine.messages import fitting
 from .errors import BadInput, ConflictError, RefereeError, StorageError
 from .gate import Gate
 from .httpcodes import RequestCode
@@ -67,7 +68,7 @@ class SafeWrites(Gate):
         except msgspec.ValidationError as exc:
             verbs = ", ".join(notation.describe(loaded.game.intent_type))
             raise BadInput.said(InputCode.INVALID, N_("not an intent of {game}: {problem} (verbs: {verbs})"),
-                                game=loaded.game.id, problem=str(exc), verbs=verbs) from None
+                                game=loaded.game.id, problem=fitting(str(exc)), verbs=verbs) from None
         return notation.format_intent(intent)
 
     def undo(self, p: Principal, *, to: int | str | None = None, reason: str = "", expected_seq: int | None = None,

@@ -19,9 +19,9 @@ from schemas import SCENARIO_MAX
 from . import tomlw
 from .engine.datafile import load_toml
 from .engine.protocol import Rejected
-from .engine.speech import again
+from .engine.speech import Said, again
 from .errors import RefereeError, read
-from .i18n import N_
+from .i18n import N_, Quoted
 from .inputs import parse_toml, read_file
 from .config import null_to_none
 from .service import Referee
@@ -128,8 +128,13 @@ def _same(expected: Any, actual: Any) -> bool:
 
 def _show(value: Any) -> str:
     if value is _MISSING:
-        return "(no such path)"
+        return Said(N_("(no such path)"))
     return msgspec.json.encode(value).decode()
+
+
+def _phrase(failure: Failure) -> str:
+    """A failure's finding as a phrase of another (:class:`~referee.engine.speech.Said` when it was said)."""
+    return failure.what if failure.said is None else Said(failure.said[0], **failure.said[1])
 
 
 def _hashable(value: Any) -> Any:
@@ -142,7 +147,8 @@ def _check_state(view: dict[str, Any], table: dict[str, Any], step: int | None) 
         expected = null_to_none(raw)
         actual = resolve_path(view, path)
         if actual is _MISSING or not _same(expected, actual):
-            out.append(Failure(step, f"{path}: expected {_show(expected)}, got {_show(actual)}"))
+            out.append(Failure.of(step, N_("{path}: expected {expected}, got {actual}"), path=path,
+                                  expected=_show(expected), actual=_show(actual)))
     return out
 
 
@@ -151,13 +157,15 @@ def _check_contains(view: dict[str, Any], table: dict[str, Any], step: int | Non
     for path, items in table.items():
         actual = resolve_path(view, path)
         if not isinstance(actual, list):
-            out.append(Failure(step, f"{path}: expected a list containing {_show(items)}, got {_show(actual)}"))
+            out.append(Failure.of(step, N_("{path}: expected a list containing {items}, got {actual}"), path=path,
+                                  items=_show(items), actual=_show(actual)))
             continue
         want = Counter(_hashable(null_to_none(i)) for i in (items if isinstance(items, list) else [items]))
         have = Counter(_hashable(a) for a in actual)
         missing = want - have
         if missing:
-            out.append(Failure(step, f"{path}: expected to contain {_show(items)}, got {_show(actual)}"))
+            out.append(Failure.of(step, N_("{path}: expected to contain {items}, got {actual}"), path=path,
+                                  items=_show(items), actual=_show(actual)))
     return out
 
 
@@ -266,8 +274,13 @@ def run_file(path: str, games: Any = None) -> ScenarioResult:
         got = "accepted" if res.accepted else "held" if res.held else f"rejected:{res.verdict.code}"  # type: ignore[union-attr]
         ok = got == expect or (expect == "rejected" and got.startswith("rejected:"))
         if not ok:
-            why = f" ({res.verdict.message})" if isinstance(res.verdict, Rejected) else ""
-            result.failures.append(Failure(number, f"{step['intent']!r}: expected {expect}, got {got}{why}"))
+            if isinstance(res.verdict, Rejected):  # the game's reason in the reader's language, through its templates
+                why = Quoted(match.game, res.verdict.code, res.verdict.message)
+                result.failures.append(Failure.of(number, N_("{intent}: expected {expect}, got {got} ({why})"),
+                                                  intent=repr(step["intent"]), expect=expect, got=got, why=why))
+            else:
+                result.failures.append(Failure.of(number, N_("{intent}: expected {expect}, got {got}"),
+                                                  intent=repr(step["intent"]), expect=expect, got=got))
             return result
         if "state" in step or "contains" in step:
             view = referee.show(match.id).state
@@ -275,16 +288,18 @@ def run_file(path: str, games: Any = None) -> ScenarioResult:
             result.failures += _check_contains(view, step.get("contains", {}), number)
         views = step.get("view", {})
         if not isinstance(views, dict):
-            result.failures.append(Failure(number, "view must be a table of roles ([steps.view.alice])"))
+            result.failures.append(Failure.of(number, N_("view must be a table of roles ([steps.view.alice])")))
             return result
         for role, paths in views.items():
             # [steps.view.<seat>]: dotted paths into what that seat (or the spectator) sees
             try:
                 seen = referee.show(match.id, seat=role).state
             except RefereeError as exc:
-                result.failures.append(Failure(number, f"view.{role}: {exc.message}"))
+                result.failures.append(Failure.of(number, N_("view.{role}: {problem}"), role=role,
+                                                  problem=again(exc.message, exc.kept())))
                 continue
-            result.failures += [Failure(f.step, f"view.{role}: {f.what}") for f in _check_state(seen, paths, number)]
+            result.failures += [Failure.of(f.step, N_("view.{role}: {problem}"), role=role, problem=_phrase(f))
+                                for f in _check_state(seen, paths, number)]
         if result.failures:
             return result
     if "outcome" in data:
@@ -292,28 +307,35 @@ def run_file(path: str, games: Any = None) -> ScenarioResult:
         ended = referee.show(match.id).outcome
         got_outcome = None if ended is None else msgspec.to_builtins(ended)
         if got_outcome is None:
-            result.failures.append(Failure(None, f"outcome: expected {_show(want)}, but the game is not over"))
+            result.failures.append(Failure.of(None, N_("outcome: expected {want}, but the game is not over"),
+                                              want=_show(want)))
         else:
             if "winners" in want and sorted(want["winners"]) != sorted(got_outcome["winners"]):
                 result.failures.append(
-                    Failure(None, f"outcome.winners: expected {_show(want['winners'])}, got {_show(got_outcome['winners'])}")
+                    Failure.of(None, N_("{path}: expected {expected}, got {actual}"), path="outcome.winners",
+                               expected=_show(want["winners"]), actual=_show(got_outcome["winners"]))
                 )
             if "reason" in want and want["reason"] != got_outcome["reason"]:
                 result.failures.append(
-                    Failure(None, f"outcome.reason: expected {want['reason']!r}, got {got_outcome['reason']!r}")
+                    Failure.of(None, N_("{path}: expected {expected}, got {actual}"), path="outcome.reason",
+                               expected=repr(want["reason"]), actual=repr(got_outcome["reason"]))
                 )
             kind = got_outcome.get("kind") or ("win" if got_outcome["winners"] else "draw")
             if "kind" in want and want["kind"] != kind:
-                result.failures.append(Failure(None, f"outcome.kind: expected {want['kind']!r}, got {kind!r}"))
+                result.failures.append(Failure.of(None, N_("{path}: expected {expected}, got {actual}"),
+                                                  path="outcome.kind", expected=repr(want["kind"]), actual=repr(kind)))
             if "ranking" in want:
                 # places in order; seats tied on a place compare as a set
                 wanted = [sorted(p if isinstance(p, list) else [p]) for p in want["ranking"]]
                 got_ranking = [sorted(p) for p in got_outcome.get("ranking") or []]
                 if wanted != got_ranking:
-                    result.failures.append(Failure(None, f"outcome.ranking: expected {_show(wanted)}, got {_show(got_ranking)}"))
+                    result.failures.append(Failure.of(None, N_("{path}: expected {expected}, got {actual}"),
+                                                      path="outcome.ranking", expected=_show(wanted),
+                                                      actual=_show(got_ranking)))
             if "scores" in want and not _same(want["scores"], got_outcome.get("scores") or {}):
                 result.failures.append(
-                    Failure(None, f"outcome.scores: expected {_show(want['scores'])}, got {_show(got_outcome.get('scores'))}"))
+                    Failure.of(None, N_("{path}: expected {expected}, got {actual}"), path="outcome.scores",
+                               expected=_show(want["scores"]), actual=_show(got_outcome.get("scores"))))
     return result
 
 

@@ -25,7 +25,7 @@ from .engine.codes import MatchCode, StoreCode
 from .engine.present import board_strings, names_in
 from .engine.protocol import Accepted, Game
 from .errors import BadInput, StorageError
-from .i18n import N_
+from .i18n import N_, gettext
 from .inputs import check_text
 from .moves import Moves
 from .redaction import View, annotations_by_entry, seat_role
@@ -126,7 +126,8 @@ class Referee(Moves, Acts):
         hold = self.open_hold(loaded) if at is None else None
         if hold is None:
             return line
-        waits = f"entry {hold[0]} waits for {hold[1]} to confirm it"
+        # in the reader's language (show --json and the HTTP state ask for it in English, as for their boards)
+        waits = gettext("entry {entry} waits for {seat} to confirm it", entry=hold[0], seat=hold[1])
         return f"{line} · {waits}" if line else waits
 
     def result(self, match_id: str) -> Outcome | None:

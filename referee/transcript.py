@@ -48,6 +48,7 @@ from schemas import ARBITER, SEED_MAX, TEXT_MAX, TITLE_MAX, EntryLine, ImportPro
 from .engine.codes import GameCode, MatchCode, StoreCode, TranscriptCode
 from .engine.notation import split_words
 from .engine.protocol import Game, InputError, Rejected
+from .engine.speech import again
 from .errors import BadInput, RefereeError, StorageError
 from .engine.datafile import bad_char, char_name
 from .freetext import unescape_text
@@ -261,7 +262,9 @@ def _kv(text: str, allowed: tuple[str, ...], what: str) -> dict[str, str]:
     try:
         words = split_words(text)
     except InputError as exc:
-        raise BadInput(TranscriptCode.BAD_LINE, f"{what}: {exc.message}") from None
+        # the notation's refusal read through its own template (in the reader's language, with the line's)
+        raise BadInput.said(TranscriptCode.BAD_LINE, N_("{what}: {problem}"), what=what,
+                            problem=again(exc.message, exc.template)) from None
     out = {}
     for w in words:
         k, sep, v = w.partition("=")

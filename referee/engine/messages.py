@@ -13,22 +13,34 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from functools import cached_property
 
-from .codes import InputCode, MatchCode, TurnCode
+from .codes import InputCode, MatchCode, RulingCode, TranscriptCode, TurnCode
+from .speech import Said
 
 _FIELD = re.compile(r"\{(\w+)\}")
 
 
-def _pattern(template: str) -> re.Pattern[str]:
-    """``template`` as a regular expression, each ``{field}`` a named group (the shortest that fits, which may be empty: a conditional ``{s}`` of a plural, a hint left out)."""
+def _pattern(template: str, tails: str = "") -> re.Pattern[str]:
+    """``template`` as a regular expression, each ``{field}`` a named group (the shortest that fits, which may be
+    empty: a conditional ``{s}`` of a plural, a hint left out). A field right after another (``{card}{hint}``)
+    holds one of ``tails`` (the phrases that open with words, as a regular expression) or nothing, so the
+    field before it takes what is not that phrase (``'C1'``, then `` (did you mean C11 or C14?)``)."""
     out, at, seen = [], 0, set()
     for m in _FIELD.finditer(template):
         out.append(re.escape(template[at:m.start()]))
         name = m.group(1)
-        out.append(f"(?P={name})" if name in seen else f"(?P<{name}>.*?)")
+        after_field = m.start() == at and at > 0 and tails != ""
+        out.append(f"(?P={name})" if name in seen else f"(?P<{name}>(?:{tails})?)" if after_field
+                   else f"(?P<{name}>.*?)")
         seen.add(name)
         at = m.end()
     out.append(re.escape(template[at:]))
     return re.compile("".join(out), re.DOTALL)
+
+
+def _tails(phrases: Iterable[str]) -> str:
+    """The phrases that open with words (not with a field) as one regular expression, their fields unnamed."""
+    return "|".join(_FIELD.sub(lambda m: "(?:.*?)", re.escape(p).replace(r"\{", "{").replace(r"\}", "}"))
+                    for p in phrases if p and not p.startswith("{"))
 
 
 class Messages:
@@ -41,8 +53,10 @@ class Messages:
 
     @cached_property
     def _compiled(self) -> dict[str, tuple[tuple[str, re.Pattern[str]], ...]]:
-        table = {code: tuple((t, _pattern(t)) for t in ts) for code, ts in self.by_code.items()}
-        table[""] = tuple((t, _pattern(t)) for t in self.phrases)
+        phrases = (*self.phrases, *SHARED_PHRASES)  # after its own, those every message may hold ("K06 or K07")
+        tails = _tails(phrases)
+        table = {code: tuple((t, _pattern(t, tails)) for t in ts) for code, ts in self.by_code.items()}
+        table[""] = tuple((t, _pattern(t, tails)) for t in phrases)
         return table
 
     def templates(self) -> tuple[str, ...]:
@@ -78,11 +92,69 @@ def N_(msgid: str) -> str:
     return msgid
 
 
+#: the phrases any refusal may embed, read after a game's own: several suggestions (``referee.engine.suggest``)
+SHARED_PHRASES = (N_("{first} or {second}"),)
+
+
+#: msgspec's own words for a value that does not fit a type (its fixed set of sentences, the path after them):
+#: each a template, so what it says reads in the reader's language inside the refusal that quotes it (:func:`fitting`)
+MISFITS = (
+    N_("{problem} - at `{path}`"),
+    N_("Expected `{expected}`, got `{got}`"),
+    N_("Expected `{expected}` of length >= {n}"),
+    N_("Expected `{expected}` of length <= {n}"),
+    N_("Expected `{expected}` >= {n}"),
+    N_("Expected `{expected}` <= {n}"),
+    N_("Expected `array` of length {n}, got {got}"),
+    N_("Expected `array` of at least length {n}, got {got}"),
+    N_("Expected `array` of at most length {n}, got {got}"),
+    N_("Expected `{expected}` that's a multiple of {n}"),
+    N_("Expected `str` matching regex {regex}"),
+    N_("Object missing required field `{field}`"),
+    N_("Object contains unknown field `{field}`"),
+    N_("Invalid enum value {value}"),
+    N_("Invalid value {value}"),
+)
+
+
+def fitting(problem: str) -> str:
+    """What msgspec says of a value that does not fit (``str(ValidationError)``) as a phrase said through
+    :data:`MISFITS` (:class:`~referee.engine.speech.Said`: its English the same string), to read in the
+    reader's language with the refusal it is quoted in; ``problem`` itself when no template fits (a sentence
+    of msgspec's this list does not hold stays English)."""
+    for template, pattern in _MISFITS:
+        found = pattern.fullmatch(problem)
+        if found is not None:
+            values = {k: fitting(v) if k == "problem" else v for k, v in found.groupdict().items()}
+            return Said(template, **values)
+    return problem
+
+
+_MISFITS = tuple((t, _pattern(t)) for t in MISFITS)
+
+
+#: a ruling's refusal when the intent fails even with the check waived: the game's own refusal (``code``,
+#: ``reason``) quoted whole, read through the game's templates (:func:`quoted`)
+STILL_ILLEGAL = N_("even with {waived} waived: {code}: {reason}")
+
+
+def quoted(code: str, message: str) -> tuple[str, str, str] | None:
+    """(what was waived, the game's code, the game's message) of a :data:`STILL_ILLEGAL` refusal recorded under
+    ``code``; None for any other."""
+    if code != RulingCode.STILL_ILLEGAL:
+        return None
+    found = _pattern(STILL_ILLEGAL).fullmatch(message)
+    return None if found is None else (found["waived"], found["code"], found["reason"])
+
+
 #: the engine's own refusals, recorded before a game's rules are asked (``core``): read through these when
 #: the game's templates match nothing
 FRAMEWORK = Messages({
     MatchCode.OVER: (N_("the match is over; no further intents are accepted"),),
+    MatchCode.AWAITING_CONFIRMATION: (
+        N_("entry {held} waits for {who} to confirm it (or decline); nothing else is played meanwhile"),),
     TurnCode.NOT_YOUR_TURN: (N_("{seat} may not {verb} now (may act: {actors})"),),
+    RulingCode.CANNOT_WAIVE: (N_("a ruling can waive the game's own checks, not turn order or the end of the match"),),
     # a line the notation cannot read (:mod:`.notation`), recorded as an unparsed entry
     InputCode.INVALID: (
         N_("{what}: expected a whole number, got {raw}"),
@@ -105,6 +177,14 @@ FRAMEWORK = Messages({
     InputCode.UNKNOWN_ARGUMENT: (N_("{verb}: unknown argument {key} (did you mean {names}?); {verb} takes: {keys}"),
                                  N_("{verb}: unknown argument {key}; {verb} takes: {keys}")),
     InputCode.MISSING_ARGUMENT: (N_("{verb}: missing argument {names}; usage: {usage}"),),
+    # a transcript's undo, redo, confirm or decline line the import cannot read (``referee.transcript``)
+    TranscriptCode.BAD_LINE: (
+        N_("{what}: expected {allowed}, got {word}"),
+        N_("{what} must be an entry number, not {value}"),
+        N_("expected '<seat>: <intent>' (e.g. 'alice: draw_main card=TR6'), an annotation ('! …', '? …', "
+           "'disputed: …', 'ruling: …'), 'undo: …' or 'redo: …'"),
+        N_("{what}: {problem}"),
+    ),
 }, phrases=(
     # the pieces the notation's refusals are built of (each a ``speech.Said`` where it is said)
     N_("argument {key} ({field})"),
@@ -115,5 +195,7 @@ FRAMEWORK = Messages({
     N_("expected one of: {verbs}"),
     N_("the closest of the {n} verbs: {verbs}"),
     N_("no arguments"),
+    N_("unbalanced double quote in {text}"),
     N_("{first} or {second}"),
+    *MISFITS,  # what msgspec says of an argument that does not fit, inside a recorded refusal
 ))

@@ -33,6 +33,7 @@ import msgspec.inspect as mi
 
 from . import suggest
 from .codes import InputCode
+from .messages import fitting
 from .protocol import InputError
 from .speech import N_, Said
 
@@ -488,7 +489,7 @@ def parse_intent(intent_type: Any, text: str | list[str]) -> Any:
     except msgspec.ValidationError as exc:
         # msgspec says what does not fit in its own (English) words
         raise InputError.said(InputCode.BAD_ARGUMENT, N_("{verb}: {problem}; usage: {usage}"), verb=verb,
-                              problem=str(exc), usage=info.signature()) from None
+                              problem=fitting(str(exc)), usage=info.signature()) from None
 
 
 _RECORDS: dict[type, tuple[ParamInfo, ...]] = {}

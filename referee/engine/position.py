@@ -25,6 +25,7 @@ from typing import Any
 
 import msgspec
 
+from .messages import fitting
 from .speech import N_
 
 #: a shorthand expander: (path, value, the whole state's builtins) -> the value to write
@@ -169,4 +170,4 @@ def convert(data: dict[str, Any], state_type: type[Any]) -> Any:
         return msgspec.convert(data, state_type)
     except msgspec.ValidationError as exc:
         # msgspec says what does not fit in its own (English) words
-        raise PositionError.said(N_("the position does not fit the state: {problem}"), problem=str(exc)) from None
+        raise PositionError.said(N_("the position does not fit the state: {problem}"), problem=fitting(str(exc))) from None

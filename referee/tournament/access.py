@@ -46,6 +46,7 @@ from schemas.tournament import (
 
 from ..auth import AuthCode, Forbidden, Principal, Unauthorized, bearer, hash_token
 from ..errors import BadInput, StorageError
+from ..engine.speech import Said
 from ..i18n import N_
 from ..service import Referee
 from ..store import AccessTokens, Annotations, MatchLog, StoredTournamentToken, StoreError, TournamentLog
@@ -87,8 +88,8 @@ class TournamentAccess:
         return tokens
 
     def authenticate(self, authorization: str | None, tournament_id: str) -> Entrant:
-        token = bearer(authorization, "send the tournament's token as 'Authorization: Bearer <token>' "
-                              "(tokens are given when the tournament is created and players are added)")
+        token = bearer(authorization, Said(N_("send the tournament's token as 'Authorization: Bearer <token>' (tokens "
+                                              "are given when the tournament is created and players are added)")))
         row = self.store.find_tournament_token(hash_token(token))
         if row is None:
             raise Unauthorized.said(AuthCode.UNKNOWN_TOKEN, N_("this token is not a token of any tournament on this server"))
@@ -279,7 +280,7 @@ def acting_arbiter(referee: Referee, authorization: str | None, match_id: str) -
     tournament's, or a player's (the caller's seat, or its refusal, stands); the spectators' token, a revoked
     one, or a match that is no table of the organiser's tournament is refused."""
     access = TournamentAccess(referee)
-    token = bearer(authorization, "send the match's token as 'Authorization: Bearer <token>'")
+    token = bearer(authorization, Said(N_("send the match's token as 'Authorization: Bearer <token>'")))
     row = access.store.find_tournament_token(hash_token(token))
     if row is None:
         return None

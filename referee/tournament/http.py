@@ -53,6 +53,7 @@ from schemas.tournament import (
 
 from ..auth import Principal, check_admin
 from ..errors import BadInput, StorageError
+from ..engine.speech import Said
 from ..i18n import N_
 from ..store import StoreError
 from ..web import ERRORS, SECURITY, pieces
@@ -111,7 +112,7 @@ VIEWER_CACHED_MAX = 3000
                   "`cards_text`: the server never reads a file a client names.")
 def create_tournament(request: Request[Any, Any, Any], data: JSONBody[CreateTournament]) -> TournamentCreated:
     check_admin(request.headers.get("authorization"), request.app.state.hall.admin_token,
-                       "creating a tournament")
+                Said(N_("creating a tournament")))
     return _access(request).create(data)
 
 
@@ -340,7 +341,7 @@ def ratings(request: Request[Any, Any, Any],
     from ..ratings import answer
 
     hall = request.app.state.hall
-    check_admin(request.headers.get("authorization"), hall.admin_token, "reading the ratings")
+    check_admin(request.headers.get("authorization"), hall.admin_token, Said(N_("reading the ratings")))
     with hall.heavy(Principal(match_id="*", role="ratings")):
         return answer(hall.access().referee, game=game, model=model)
 
