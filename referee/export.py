@@ -35,7 +35,7 @@ from schemas import (
 from .errors import BadInput
 from .exportsource import Source, source
 from .history import Reader
-from .i18n import N_, refused, speaking_each
+from .i18n import N_, gettext, refused, speaking_each
 from .entryref import amended, typed
 from .freetext import escape_text
 from .inputs import visible
@@ -257,18 +257,18 @@ def _md_entry(e: EntryView, words: list[str], earlier: dict[int, str] | None = N
     mark = {"accepted": "✓", "rejected": "✗", "held": "⏸"}.get(e.verdict, "·")
     head = f"{e.seq}. {mark} {code}"
     if e.undone_by:
-        head = f"{e.seq}. ~~{mark} {code}~~ *(undone by entry {e.undone_by})*"
+        head = f"{e.seq}. ~~{mark} {code}~~ *({gettext('undone by entry {n}', n=e.undone_by)})*"
     lines = [head]
     if amended(e, earlier):
         lines.append(f"   - *{_md_escape(amended(e, earlier))}*")
     if e.verdict == "accepted" and e.manual:
-        lines[0] += " — *declared effect, marked for audit*"
+        lines[0] += f" — *{gettext('declared effect, marked for audit')}*"
     if e.verdict == "held":
-        lines[0] += f" — *waits for {_md_escape(str(e.meta.get('confirmer', '')))} to confirm it*"
+        lines[0] += f" — *{gettext('waits for {seat} to confirm it', seat=_md_escape(str(e.meta.get('confirmer', ''))))}*"
     if e.rejection is not None:  # in the reader's language, through the game's templates
         message, cited = refused(game, e.rejection.code, e.rejection.message, e.rejection.rule, e.rejection.rule_english)
         rule = f" ({cited})" if e.rejection.rule else ""
-        label = "unreadable" if e.kind == "unparsed" else "rejected"
+        label = gettext("unreadable") if e.kind == "unparsed" else gettext("rejected")
         lines.append(f"   - **{label}** {_md_code(e.rejection.code)}: {_md_escape(message)}{_md_escape(rule)}")
     if e.kind in ("undo", "redo") and e.meta.get("reason"):
         lines.append(f"   - {who}: {_md_escape(str(e.meta['reason']))}")

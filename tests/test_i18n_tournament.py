@@ -88,3 +88,15 @@ def test_records_that_do_not_fold_are_refused_whole_in_the_readers_language(engl
     err = corrupt(caught.value)
     assert err.message == "the tournament's records do not fold: a tournament has at least its 'created' record"
     assert err.text(i18n.gettext) == "записи турнира не сводятся: у турнира должна быть хотя бы запись 'created'"
+
+
+def test_why_a_table_blocks_the_next_round_reads_russian_inside_the_refusal(cli, english, monkeypatch):
+    tid = _tournament(cli)
+    assert cli("tournament", "pair", tid).code == 0  # round 1: one table, its match not played
+    en = cli("tournament", "pair", tid)
+    assert en.code != 0 and "blocks the next round: the match is not finished" in en.err
+    en_json = cli("tournament", "pair", tid, "--json")
+    monkeypatch.setenv("REFEREE_LANG", "ru")
+    ru = cli("tournament", "pair", tid)
+    assert ru.code == en.code and "партия не окончена" in ru.err and "not finished" not in ru.err
+    assert cli("tournament", "pair", tid, "--json").out == en_json.out

@@ -186,7 +186,7 @@ class LocalTournaments:
         state = self.service.load(tournament)
         # a player's own view shows no blocks: its results come from the summaries alone
         live, _, blocks = self.service.live(state) if player is None else (*self.service.outcomes(state), [])
-        shown = [BlockRow(round=b.round, table=b.table, match_id=b.match_id, why=b.why) for b in blocks]
+        shown = [BlockRow(round=b.round, table=b.table, match_id=b.match_id, why=str(b.why)) for b in blocks]
         return pairings_answer(state, live, shown, round_, player=player, public=public)
 
     def standings(self, tournament: str, *, after_round: int | None = None, as_of: int | None = None,

@@ -22,6 +22,7 @@ from schemas import NAME_MAX, TEXT_MAX, TITLE_MAX, Outcome
 from ..config import utc_now
 from ..engine.codes import StoreCode
 from ..errors import BadInput, ConflictError, NotFound, StorageError
+from ..engine.speech import Said
 from ..i18n import N_
 from ..inputs import check_text, same_head
 from ..service import Referee
@@ -293,10 +294,10 @@ class Tournaments(Creating, Pairs):
             if key in state.results:
                 continue  # the arbiter settled this table
             if t.match_id is None:
-                blocks.append(Block(rnd.number, t.table, None, "no result yet (record it with `tournament result`)"))
+                blocks.append(Block(rnd.number, t.table, None, Said(N_("no result yet (record it with `tournament result`)"))))
                 continue
             reported = [o for o, _ in state.reports.get(key, {}).values()]
-            why = ("the seats' reports of its result disagree: the organiser records it (`tournament result`)"
+            why = (Said(N_("the seats' reports of its result disagree: the organiser records it (`tournament result`)"))
                    if any(o != reported[0] for o in reported) and key not in outcomes
                    else self._blocking(t.match_id, key in outcomes))
             if why:
@@ -327,17 +328,17 @@ class Tournaments(Creating, Pairs):
         loaded = self.referee.load(match_id)
         hold = self.referee.timeline(loaded).open_hold()
         if hold is not None:
-            return f"entry {hold[0]} waits for {hold[1]} to confirm it"
+            return Said(N_("entry {entry} waits for {seat} to confirm it"), entry=hold[0], seat=hold[1])
         disputed = open_disputes(self.store.annotations(loaded.match.id))
         if disputed:
-            return (f"an open dispute on entry {disputed[0]} (settle it with an annotation of kind ruling on that "
-                    "entry, or record the table's result)")
+            return Said(N_("an open dispute on entry {entry} (settle it with an annotation of kind ruling on that "
+                           "entry, or record the table's result)"), entry=disputed[0])
         if not finished:
-            return "the match is not finished"
+            return Said(N_("the match is not finished"))
         report = self.referee.audit(loaded.match.id)
         if not report.clean:
             f = report.findings[0]
-            return f"its audit is not clean: entry {f.seq}: {f.what}"
+            return Said(N_("its audit is not clean: entry {seq}: {what}"), seq=f.seq, what=f.what)
         return ""
 
     def blocks(self, tournament_id: str) -> list[Block]:
