@@ -52,3 +52,28 @@ class PageWordsAnswer(msgspec.Struct, frozen=True, kw_only=True):
     outcomes: list[str]
     refusals: list[RefusalWords]
     texts: list[str]
+
+
+#: at most this many entries' words in one request (a desk's dispute with the entries before it)
+ENTRIES_MAX = 50
+
+
+class EntryWords(msgspec.Struct, frozen=True, kw_only=True):
+    """What one entry did in words (its events as the caller may see them), in the page's language."""
+
+    seq: int
+    words: list[str]
+
+
+class MatchWordsAnswer(msgspec.Struct, frozen=True, kw_only=True):
+    """What a match's page shows of its JSON in the page's language (``GET /matches/{id}/words``), for the
+    view of the token that asks (the same view its own reads get): the view's headline and its sections'
+    titles after entry ``seq`` (the English title each has in the JSON, and its words), and the words of the
+    entries asked for (``words`` of the write's answer, of the log and of the desk)."""
+
+    lang: str
+    seq: int
+    headline: str
+    #: each section's title as the JSON gives it -> as the page's language says it
+    titles: dict[str, str]
+    entries: list[EntryWords]

@@ -23,3 +23,117 @@ def test_the_game_templates_result_reads_russian_and_english_as_before():
     assert "последний камень" in russian and "last" not in russian
     # the template's words are extracted like every game's (Babel skips folders named with "_" by default)
     assert "last stone" in {m.id for m in i18n.extracted()}
+
+
+# -- a match's words in the page's language: GET /matches/{id}/words --------------------------------------
+
+import pytest  # noqa: E402
+
+from referee.service import Referee  # noqa: E402
+from referee.store.memory import MemoryStore  # noqa: E402
+from support.apps import app_client  # noqa: E402
+from support.pageleaks import leaks  # noqa: E402
+
+
+def _auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+@pytest.fixture(scope="module")
+def drawn():
+    """A digital War of Shadows match played by its seats' first choices until a seat draws a card the
+    other may not see: (client, referee, match id, tokens, the drawing seat, the other, the entry, its
+    answer to the drawing seat)."""
+    store = MemoryStore()
+    with app_client(lambda: Referee(store)) as client:
+        made = client.post("/matches", json={"game": "war_of_shadows", "players": ["alice", "bob"],
+                                             "chance": "digital", "seed": 7}).json()
+        mid, seats = made["match"]["id"], made["tokens"]["seats"]
+        tokens = {**seats, "arbiter": made["tokens"]["arbiter"], "spectator": made["tokens"]["spectator"]}
+        for _ in range(60):
+            for seat, token in seats.items():
+                page = client.get(f"/matches/{mid}/seat", headers=_auth(token)).json()
+                if not page["moves"]:
+                    continue
+                answer = client.post(f"/matches/{mid}/intents", headers=_auth(token), json={
+                    "intent": page["moves"][0]["choices"][0]["intent"], "expected_seq": page["seq"]}).json()
+                other = next(s for s in seats if s != seat)
+                theirs = client.get(f"/matches/{mid}/words?from={answer['seq']}&to={answer['seq']}&lang=en",
+                                    headers=_auth(tokens[other])).json()
+                if answer["words"] and theirs["entries"][0]["words"] != answer["words"]:
+                    yield client, Referee(store), mid, tokens, seat, other, answer["seq"], answer
+                    return
+                break
+        raise AssertionError("no draw hidden from the other seat in 60 moves")
+
+
+def _words(client, mid: str, token: str, query: str, lang: str) -> tuple[str, dict]:
+    got = client.get(f"/matches/{mid}/words?{query}&lang={lang}", headers=_auth(token))
+    assert got.status_code == 200, got.text
+    return got.text, got.json()
+
+
+def test_an_accepted_moves_words_read_russian_for_the_token_that_wrote_it_and_english_as_the_json(drawn):
+    client, _referee, mid, tokens, seat, _other, seq, answer = drawn
+    _, en = _words(client, mid, tokens[seat], f"from={seq}&to={seq}", "en")
+    assert en["entries"] == [{"seq": seq, "words": answer["words"]}]  # English: the write's own words
+    _, ru = _words(client, mid, tokens[seat], f"from={seq}&to={seq}", "ru")
+    [said] = ru["entries"]
+    assert said["seq"] == seq and len(said["words"]) == len(answer["words"])
+    assert all(_CYRILLIC.search(w) for w in said["words"]), said
+    # the desk's view (the arbiter's token) is worded the same way
+    _, desk = _words(client, mid, tokens["arbiter"], f"from={seq}&to={seq}", "ru")
+    assert desk["entries"][0]["words"] == said["words"]
+
+
+def test_the_words_route_names_nothing_hidden_from_the_role_asking_in_either_language(drawn):
+    client, referee, mid, tokens, seat, other, seq, answer = drawn
+    _, theirs = _words(client, mid, tokens[other], f"from={seq}&to={seq}", "en")
+    ids = set(" ".join(answer["words"]).split()) - set(" ".join(theirs["entries"][0]["words"]).split())
+    assert ids  # the card drawn is named to its drawer
+    rules = referee.load(mid).rules
+    hidden = set(ids)
+    for lang in ("en", "ru"):  # each card's printed name, in both languages
+        with i18n.speaking(lang):
+            hidden |= {n for n in (rules.name_of(x) for x in ids) if n and len(n) > 3}
+    for role in (other, "spectator"):
+        for lang in ("en", "ru"):
+            text, got = _words(client, mid, tokens[role], f"from=1&to={seq}", lang)
+            assert not any(h in text for h in hidden), (role, lang, text)
+            if role == other:
+                assert not leaks(referee, mid, other, text), leaks(referee, mid, other, text)
+            assert "?" in " ".join(got["entries"][-1]["words"])  # what is hidden reads as ? in both languages
+    for lang in ("en", "ru"):  # and only the view's own headline and titles: the same search over the view
+        text, _ = _words(client, mid, tokens[other], "", lang)
+        assert not leaks(referee, mid, other, text)
+
+
+def test_the_views_headline_and_titles_are_said_as_the_referee_says_them_in_the_pages_language(drawn):
+    client, referee, mid, tokens, seat, _other, _seq, _answer = drawn
+    page = client.get(f"/matches/{mid}/seat", headers=_auth(tokens[seat])).json()
+    _, en = _words(client, mid, tokens[seat], f"at={page['seq']}", "en")
+    assert en["headline"] == page["view"]["headline"]
+    assert en["titles"] == {s["title"]: s["title"] for s in page["view"]["sections"]}
+    _, ru = _words(client, mid, tokens[seat], f"at={page['seq']}", "ru")
+    with i18n.speaking("ru"):
+        view = referee.show(mid, at=page["seq"], seat=seat)
+    assert ru["headline"] == view.headline and ru["seq"] == page["seq"]
+    assert ru["titles"] == {e["title"]: s.title for e, s in zip(page["view"]["sections"], view.sections)}
+    with i18n.speaking("ru"):
+        for english, said in ru["titles"].items():  # a title the catalog has reads as the catalog says it
+            assert said == english or said == i18n.gettext(english) or _CYRILLIC.search(said)
+
+
+def test_the_seat_and_write_json_is_the_same_bytes_whatever_the_pages_language(drawn):
+    client, _referee, mid, tokens, seat, _other, _seq, _answer = drawn
+    for path in ("seat", "state", "log"):
+        en = client.get(f"/matches/{mid}/{path}?lang=en", headers={**_auth(tokens[seat]), "Accept-Language": "en"})
+        ru = client.get(f"/matches/{mid}/{path}?lang=ru", headers={**_auth(tokens[seat]), "Accept-Language": "ru"})
+        assert en.status_code == 200 and en.content == ru.content, path
+
+
+def test_the_words_route_asks_the_pages_own_token_and_a_bounded_range(drawn):
+    client, _referee, mid, tokens, *_ = drawn
+    assert client.get(f"/matches/{mid}/words?lang=ru").status_code == 401
+    too_many = client.get(f"/matches/{mid}/words?lang=ru&from=1&to=51", headers=_auth(tokens["arbiter"]))
+    assert too_many.status_code == 422 and too_many.json()["code"] == "words/range"
