@@ -358,7 +358,9 @@ def _error(request: Request[Any, Any, Any], exc: Exception) -> Response[ErrorBod
                          detail={"retry_after": RETRY_AFTER})
     elif isinstance(exc, RefereeError):
         status = 422 if isinstance(exc, BadInput) else exc.http_status
-        body = ErrorBody(code=exc.code, message=exc.message, detail=_jsonable(exc.detail))
+        from .pagewords import error_said  # the message's template and values, for a page to word (issue 29)
+
+        body = ErrorBody(code=exc.code, message=exc.message, detail=_jsonable(exc.detail), said=error_said(exc))
         if status == 401:
             headers["WWW-Authenticate"] = "Bearer"
         if status == 429:

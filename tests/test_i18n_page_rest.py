@@ -137,3 +137,61 @@ def test_the_words_route_asks_the_pages_own_token_and_a_bounded_range(drawn):
     assert client.get(f"/matches/{mid}/words?lang=ru").status_code == 401
     too_many = client.get(f"/matches/{mid}/words?lang=ru&from=1&to=51", headers=_auth(tokens["arbiter"]))
     assert too_many.status_code == 422 and too_many.json()["code"] == "words/range"
+
+
+# -- a server's refusal shown on a page: the error answer's `said`, worded by POST /pages/words -------------
+
+
+def _refusal(client, mid: str, token: str, lang: str):
+    return client.post(f"/matches/{mid}/intents?lang={lang}", headers={**_auth(token), "Accept-Language": lang},
+                       json={"intent": "pass", "expected_seq": 0, "seat": "nobody"})
+
+
+def test_a_servers_refusal_keeps_its_keys_and_bytes_and_gains_what_it_was_said_through(drawn):
+    client, _referee, mid, tokens, seat, *_ = drawn
+    en, ru = _refusal(client, mid, tokens[seat], "en"), _refusal(client, mid, tokens[seat], "ru")
+    assert en.status_code == 403 and en.content == ru.content  # the same bytes whatever the page's language
+    body = en.json()
+    assert set(body) == {"code", "message", "detail", "said"}
+    assert body["message"] == f"{seat}'s token cannot act for nobody"  # the English message, as before
+    assert body["said"] == {"template": "{own}'s token cannot act for {seat}", "values": {"own": seat, "seat": "nobody"}}
+    # an error not said through the catalog has no "said" at all
+    r = client.get("/no/such/route")
+    assert r.status_code == 404 and set(r.json()) == {"code", "message", "detail"}
+
+
+def test_a_servers_refusal_reads_russian_on_a_russian_page_and_as_given_in_english(drawn):
+    client, _referee, mid, tokens, seat, *_ = drawn
+    body = _refusal(client, mid, tokens[seat], "ru").json()
+    item = {"message": body["message"], "said": body["said"]}
+    assert client.post("/pages/words?lang=en", json={"errors": [item]}).json()["errors"] == [body["message"]]
+    [said] = client.post("/pages/words?lang=ru", json={"errors": [item]}).json()["errors"]
+    assert said == f"токен {seat} не может действовать за nobody"
+    # a phrase inside a message (a said value) is worded too: an unknown verb's closest verbs
+    r = client.post(f"/matches/{mid}/intents", headers=_auth(tokens[seat]), json={"intent": "frob x=1", "expected_seq": 0})
+    body = r.json()
+    assert r.status_code == 422 and isinstance(body["said"]["values"]["listed"], dict)
+    [said] = client.post("/pages/words?lang=ru", json={"errors": [{"message": body["message"], "said": body["said"]}]}).json()["errors"]
+    assert said.startswith("неизвестный глагол 'frob'; ") and "verbs" not in said and _CYRILLIC.search(said.split(";")[1])
+
+
+@pytest.mark.parametrize("said", [
+    {"template": "no such entry of the catalog {x}", "values": {"x": "1"}},  # not the catalog's: as given
+    {"template": "{own.__class__}'s token cannot act for {seat}", "values": {"own": "a", "seat": "b"}},
+    {"template": "{own}'s token cannot act for {seat}", "values": {"own": "a"}},  # a field without its value
+    {"template": "{own}'s token cannot act for {seat}", "values": {"own": {"x": 1}, "seat": "b"}},
+])
+def test_a_refusal_the_catalog_cannot_say_is_shown_as_the_server_gave_it(drawn, said):
+    client = drawn[0]
+    got = client.post("/pages/words?lang=ru", json={"errors": [{"message": "as given", "said": said}]})
+    assert got.status_code == 200 and got.json()["errors"] == ["as given"]
+
+
+def test_the_pages_word_the_servers_refusals_through_the_error_answers_said():
+    from importlib.resources import files
+
+    for page in ("seatpage/seat.js", "tournament/arbiter.js", "tournament/hall.js", "tournament/follow.js"):
+        script = files("referee").joinpath(page).read_text(encoding="utf-8")
+        assert "errorSaid(" in script, page
+        for english in ("(answer && answer.message)", "(r.data && r.data.message)", "(await res.json()).message"):
+            assert english not in script, (page, english)  # no refusal shown as the JSON words it

@@ -85,7 +85,7 @@ async function load() {
       status(gettext("live · entry {n}", {n: r.data.seq}));
     } else if (r.status === 429 || r.status >= 500) {
       status(gettext("the server cannot answer now; retrying")); setTimeout(load, Math.max(1500, 1000 * r.retry));
-    } else stop(r.data && r.data.message ? r.data.message : 'HTTP ' + r.status);
+    } else stop((await errorSaid(r.data)) || 'HTTP ' + r.status);
   } catch (e) { status(gettext("connection lost; retrying")); setTimeout(load, 2000); }
   finally { busy = false; if (again) { again = false; load(); } }
 }
@@ -273,7 +273,7 @@ async function write(path, data, what) {
       else if (d.verdict === 'held') say('held', gettext("Held: {move} waits for {seat} to confirm it.", {move: d.intent, seat: d.confirmer}));
       else { const w = await wordsSaid(d); say('accepted', gettext("Accepted: {move}", {move: d.intent}) + (w.length ? ' — ' + w.join('; ') : '')); }
     } else if (r.ok) say('accepted', gettext("Done."));
-    else say('rejected', (r.data && r.data.message) || 'HTTP ' + r.status);
+    else say('rejected', (await errorSaid(r.data)) || 'HTTP ' + r.status);
   } catch (e) { say('rejected', gettext("Not sent: the connection is lost. Try again when the page is live.")); }
   picks = {};
   if (body.dataset.verdict === 'accepted') for (const k of Object.keys(typed)) delete typed[k];
@@ -289,7 +289,7 @@ $('dispute-send').onclick = async () => {
   const text = $('dispute-text').value.trim() || 'the arbiter is called to this move';  // recorded: the log's words
   const r = await call('POST', '/annotations', {seq: ans.seq, text: text, kind: 'disputed'});
   if (r.ok) { say('held', gettext("The arbiter is called to entry {n}.", {n: ans.seq})); $('dispute-text').value = ''; $('dispute').open = false; }
-  else say('rejected', (r.data && r.data.message) || 'HTTP ' + r.status);
+  else say('rejected', (await errorSaid(r.data)) || 'HTTP ' + r.status);
 };
 
 // -- hidden cards: covered until the owner holds the control; shown while used, covered again after 8 s
@@ -326,7 +326,7 @@ async function follow() {
   try {
     const res = await fetch(base + '/events?after=' + after, {headers: {'Authorization': 'Bearer ' + token}, signal: ctl.signal});
     if (!res.ok) {
-      if (res.status !== 429 && res.status < 500) { let m = res.status; try { m = (await res.json()).message; } catch (e) {} stop(String(m)); return; }
+      if (res.status !== 429 && res.status < 500) { let m = res.status; try { m = (await errorSaid(await res.json())) || m; } catch (e) {} stop(String(m)); return; }
       wait = Math.max(wait, 1000 * (Number(res.headers.get('Retry-After')) || 0));
     } else {
       const reader = res.body.getReader(), dec = new TextDecoder(); let buf = '';

@@ -25,7 +25,7 @@ setInterval(tick, 1000);
 async function call(method, path, body) {
   const res = await fetch(path, {method: method, headers: Object.assign({"Content-Type": "application/json"}, auth), body: body === undefined ? undefined : JSON.stringify(body)});
   let answer = null; try { answer = await res.json(); } catch (e) {}
-  if (!res.ok) throw new Error((answer && answer.message) || gettext("the server answered {status}", {status: res.status}));
+  if (!res.ok) throw new Error((await errorSaid(answer)) || gettext("the server answered {status}", {status: res.status}));
   return answer;
 }
 async function read() {
