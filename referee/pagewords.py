@@ -49,12 +49,19 @@ def said(asked: PageWordsRequest, lang: str) -> PageWordsAnswer:
 def error_said(exc: Exception) -> ErrorSaid | msgspec.UnsetType:
     """What an error answer adds to its English message when the message was said through the catalog
     (:meth:`referee.errors.RefereeError.kept`): the template and its values, a value said through a
-    template of its own (a phrase) as such; absent otherwise."""
+    template of its own (a phrase) as such; absent otherwise, and when they do not say the very message."""
+    from .errors import read
+
     kept = getattr(exc, "kept", None)
     said = kept() if callable(kept) else None
-    if said is None:
+    # only what says the very message (nothing beyond it: a message changed after it was said has none)
+    if said is None or read(said, _english) != getattr(exc, "message", None):
         return msgspec.UNSET
     return ErrorSaid(template=said[0], values={k: _plain(v) for k, v in said[1].items()})
+
+
+def _english(template: str, **values: Any) -> str:
+    return template.format(**values)
 
 
 def _plain(value: Any) -> Any:

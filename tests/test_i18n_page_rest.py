@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import re
 
+import msgspec
+import pytest
+
 from referee import i18n
 from referee.outcome import words
-from schemas import Outcome
+from schemas import ErrorSaid, Outcome
 
 _CYRILLIC = re.compile("[а-яё]", re.I)
 
@@ -26,8 +29,6 @@ def test_the_game_templates_result_reads_russian_and_english_as_before():
 
 
 # -- a match's words in the page's language: GET /matches/{id}/words --------------------------------------
-
-import pytest  # noqa: E402
 
 from referee.service import Referee  # noqa: E402
 from referee.store.memory import MemoryStore  # noqa: E402
@@ -195,3 +196,13 @@ def test_the_pages_word_the_servers_refusals_through_the_error_answers_said():
         assert "errorSaid(" in script, page
         for english in ("(answer && answer.message)", "(r.data && r.data.message)", "(await res.json()).message"):
             assert english not in script, (page, english)  # no refusal shown as the JSON words it
+
+
+def test_an_error_whose_message_is_not_what_its_template_says_carries_no_said():
+    from referee.errors import BadInput
+    from referee.pagewords import error_said
+
+    err = BadInput.said("x/y", "{card} is not yours", card="K07")
+    assert error_said(err) == ErrorSaid(template="{card} is not yours", values={"card": "K07"})
+    err.message = "? is not yours"  # a message changed after it was said: its values may say more than it does
+    assert error_said(err) is msgspec.UNSET
