@@ -206,3 +206,14 @@ def test_an_error_whose_message_is_not_what_its_template_says_carries_no_said():
     assert error_said(err) == ErrorSaid(template="{card} is not yours", values={"card": "K07"})
     err.message = "? is not yours"  # a message changed after it was said: its values may say more than it does
     assert error_said(err) is msgspec.UNSET
+
+
+def test_no_page_shows_the_pairings_blocks_why_in_english():
+    """``/pairings``' ``blocks[].why`` is English words for scripts and the CLI; the hall shows why a table
+    holds up the round from each table's ``why_code`` (tests/test_i18n_page_words.py), and no page reads
+    ``blocks``."""
+    from importlib.resources import files
+
+    for page in ("tournament/hall.js", "tournament/arbiter.js", "tournament/table.js", "tournament/follow.js",
+                 "seatpage/seat.js", "playerpage.js", "viewer/viewer.js", "pagewords.js"):
+        assert ".blocks" not in files("referee").joinpath(page).read_text(encoding="utf-8"), page
