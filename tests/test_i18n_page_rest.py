@@ -33,6 +33,7 @@ def test_the_game_templates_result_reads_russian_and_english_as_before():
 from referee.service import Referee  # noqa: E402
 from referee.store.memory import MemoryStore  # noqa: E402
 from support.apps import app_client  # noqa: E402
+from support.browser import browser, needs_chromium, wait_until  # noqa: E402, F401  (browser: the shared Chromium)
 from support.pageleaks import leaks  # noqa: E402
 
 
@@ -217,3 +218,51 @@ def test_no_page_shows_the_pairings_blocks_why_in_english():
     for page in ("tournament/hall.js", "tournament/arbiter.js", "tournament/table.js", "tournament/follow.js",
                  "seatpage/seat.js", "playerpage.js", "viewer/viewer.js", "pagewords.js"):
         assert ".blocks" not in files("referee").joinpath(page).read_text(encoding="utf-8"), page
+
+
+@needs_chromium
+@pytest.mark.slow
+def test_a_seats_page_says_a_moves_words_and_a_servers_refusal_in_russian_in_chromium(browser):  # noqa: F811
+    """A seat's page under ?lang=ru: an accepted move's sentences as GET /matches/M/words says them (not the
+    write's English words), a page opened with a token that has no seat page says the server's refusal in
+    Russian; in English both as the JSON says them."""
+    from support.live import LiveServer
+
+    store = MemoryStore()
+    with app_client(lambda: Referee(store)) as client, LiveServer(client.app) as server:
+        def made() -> tuple[str, dict[str, str]]:
+            m = client.post("/matches", json={"game": "war_of_shadows", "players": ["alice", "bob"],
+                                              "chance": "digital", "seed": 7}).json()
+            return m["match"]["id"], {**m["tokens"]["seats"], "spectator": m["tokens"]["spectator"]}
+
+        for lang in ("ru", "en"):
+            twin, twins = made()  # the same seed: a move tried on the twin first, played on the page when it has words
+            mid, tokens = made()
+            for _ in range(30):
+                seat, choice = next((s, g["choices"][0]["intent"]) for s in ("alice", "bob")
+                                    for g in client.get(f"/matches/{twin}/seat", headers=_auth(twins[s])).json()["moves"]
+                                    if len(g["choices"]) <= 6)
+                head = client.get(f"/matches/{twin}/seat", headers=_auth(twins[seat])).json()["seq"]
+                tried = client.post(f"/matches/{twin}/intents", headers=_auth(twins[seat]),
+                                    json={"intent": choice, "expected_seq": head}).json()
+                if tried["verdict"] == "accepted" and tried["words"]:
+                    break
+                assert client.post(f"/matches/{mid}/intents", headers=_auth(tokens[seat]),
+                                   json={"intent": choice, "expected_seq": head}).status_code == 201
+            assert tried["verdict"] == "accepted" and tried["words"], tried
+            browser.get("about:blank")
+            browser.get(f"{server.url}/play/{mid}?lang={lang}#token={tokens[seat]}")
+            wait_until(browser, "return Number(document.body.dataset.loads || 0) > 0")
+            browser.execute_script("document.querySelector(arguments[0]).click();",
+                                   f'#moves button.choice[data-intent="{choice}"]')
+            text = wait_until(browser, "return document.body.dataset.verdict === 'accepted' && "
+                                       "document.getElementById('verdict').textContent;")
+            said = client.get(f"/matches/{mid}/words?lang=ru&from={tried['seq']}&to={tried['seq']}",
+                              headers=_auth(tokens[seat])).json()["entries"][0]["words"]
+            for english, russian in zip(tried["words"], said):
+                assert (russian in text, english in text) == ((True, False) if lang == "ru" else (False, True)), text
+            browser.get("about:blank")
+            browser.get(f"{server.url}/play/{mid}?lang={lang}#token={tokens['spectator']}")
+            who = wait_until(browser, "const t = document.getElementById('who').textContent; "
+                                      "return t.includes(':') && t.length > 40 && t;")
+            assert ("токеном этого места" in who) == (lang == "ru") and ("seat's token" in who) == (lang == "en"), who
