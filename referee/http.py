@@ -71,7 +71,7 @@ from .service import Referee
 from .store import BadSetting, StoreError, StoreUnavailable
 from .tournament import http as tournament_http
 from .seatpage import routes as seat_http
-from .web import ERRORS, SECURITY, pieces
+from .web import ERRORS, SECURITY, error_said, pieces
 from .httpcodes import EventsCode, InternalCode, RequestCode, RouteCode
 from .engine.codes import InputCode, StoreCode
 
@@ -358,8 +358,6 @@ def _error(request: Request[Any, Any, Any], exc: Exception) -> Response[ErrorBod
                          detail={"retry_after": RETRY_AFTER})
     elif isinstance(exc, RefereeError):
         status = 422 if isinstance(exc, BadInput) else exc.http_status
-        from .pagewords import error_said  # the message's template and values, for a page to word (issue 29)
-
         body = ErrorBody(code=exc.code, message=exc.message, detail=_jsonable(exc.detail), said=error_said(exc))
         if status == 401:
             headers["WWW-Authenticate"] = "Bearer"

@@ -17,11 +17,9 @@ from __future__ import annotations
 from string import Formatter
 from typing import Any
 
-import msgspec
 from litestar import Request, post
 from litestar.params import JSONBody
 
-from schemas import ErrorSaid
 from schemas.pages import ErrorText, PageWordsAnswer, PageWordsRequest, RefusalWords
 
 from .web import ERRORS
@@ -44,31 +42,6 @@ def said(asked: PageWordsRequest, lang: str) -> PageWordsAnswer:
 
 
 # -- the server's refusals ---------------------------------------------------------------------------------
-
-
-def error_said(exc: Exception) -> ErrorSaid | msgspec.UnsetType:
-    """What an error answer adds to its English message when the message was said through the catalog
-    (:meth:`referee.errors.RefereeError.kept`): the template and its values, a value said through a
-    template of its own (a phrase) as such; absent otherwise, and when they do not say the very message."""
-    from .errors import read
-
-    kept = getattr(exc, "kept", None)
-    said = kept() if callable(kept) else None
-    # only what says the very message (nothing beyond it: a message changed after it was said has none)
-    if said is None or read(said, _english) != getattr(exc, "message", None):
-        return msgspec.UNSET
-    return ErrorSaid(template=said[0], values={k: _plain(v) for k, v in said[1].items()})
-
-
-def _english(template: str, **values: Any) -> str:
-    return template.format(**values)
-
-
-def _plain(value: Any) -> Any:
-    said = getattr(value, "template", None) if isinstance(value, str) else None
-    if said is not None:
-        return {"template": said[0], "values": {k: _plain(v) for k, v in said[1].items()}}
-    return value if value is None or isinstance(value, (str, int, float, bool)) else str(value)
 
 
 class _Unsaid(Exception):

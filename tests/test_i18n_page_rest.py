@@ -201,7 +201,7 @@ def test_the_pages_word_the_servers_refusals_through_the_error_answers_said():
 
 def test_an_error_whose_message_is_not_what_its_template_says_carries_no_said():
     from referee.errors import BadInput
-    from referee.pagewords import error_said
+    from referee.web import error_said
 
     err = BadInput.said("x/y", "{card} is not yours", card="K07")
     assert error_said(err) == ErrorSaid(template="{card} is not yours", values={"card": "K07"})
