@@ -266,3 +266,38 @@ def test_a_seats_page_says_a_moves_words_and_a_servers_refusal_in_russian_in_chr
             who = wait_until(browser, "const t = document.getElementById('who').textContent; "
                                       "return t.includes(':') && t.length > 40 && t;")
             assert ("токеном этого места" in who) == (lang == "ru") and ("seat's token" in who) == (lang == "en"), who
+
+
+def test_the_desks_token_reads_a_tables_words_in_russian_as_the_tables_arbiter():
+    """The arbiter's desk asks GET /matches/M/words with the organiser's token (the server takes it as the
+    table's arbiter): the words of an entry in Russian, as the desk's own JSON (the arbiter's view) gives them
+    in English."""
+    from referee.tournament.access import Entrant, TournamentAccess
+    from referee.tournament.arbiter import desk
+    from schemas.tournament import CreateTournament, PairRequest
+
+    store = MemoryStore()
+    access = TournamentAccess(Referee(store))
+    made = access.create(CreateTournament(name="Cup", game="war_of_shadows", rounds=1, seed=5, players=["ann", "ben"]))
+    org = Entrant(tournament=made.tournament, role="organiser")
+    [table] = access.pair(org, PairRequest(tokens=False)).tables
+    ref = access.service.referee
+    for _ in range(30):  # the table's first legal moves until one is said in words
+        legal = ref.legal(table.match_id).legal
+        seat = next(s for s in table.seats if legal.get(s))
+        done = ref.submit(table.match_id, seat, legal[seat][0])
+        if done.accepted and ref.log(table.match_id, start=done.seq, stop=done.seq)[0].events:
+            break
+    ref.annotate(table.match_id, done.seq, "is that right?", kind="disputed", by=seat)
+    [matter] = desk(access, org)["matters"]
+    english = matter["disputed"]["words"]
+    assert english
+    with app_client(lambda: Referee(store)) as client:
+        got = client.get(f"/matches/{table.match_id}/words?lang=ru&from={done.seq}&to={done.seq}",
+                         headers=_auth(made.tokens.organiser))
+        assert got.status_code == 200, got.text
+        [said] = got.json()["entries"]
+        assert len(said["words"]) == len(english) and all(_CYRILLIC.search(w) for w in said["words"]), said
+        en = client.get(f"/matches/{table.match_id}/words?lang=en&from={done.seq}&to={done.seq}",
+                        headers=_auth(made.tokens.organiser)).json()
+        assert en["entries"][0]["words"] == english
