@@ -11,6 +11,7 @@ mounted with the seat page's (:mod:`referee.seatpage.routes`)."""
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from schemas import ARBITER
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
     from .auth import Principal
 
 
-class WordsCode:
+class WordsCode(StrEnum):
     """The route's own refusal (a range of entries it will not word at once)."""
 
     RANGE = "words/range"
