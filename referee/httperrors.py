@@ -19,6 +19,7 @@ from .httpbody import MAX_BODY
 from .httpcodes import InternalCode, RequestCode, RouteCode
 from .httphall import RETRY_AFTER
 from .store import BadSetting, StoreError, StoreUnavailable
+from .web import error_said
 
 log = logging.getLogger("referee.http")
 
@@ -48,7 +49,7 @@ def error_response(request: Request[Any, Any, Any], exc: Exception) -> Response[
                          detail={"retry_after": RETRY_AFTER})
     elif isinstance(exc, RefereeError):
         status = 422 if isinstance(exc, BadInput) else exc.http_status
-        body = ErrorBody(code=exc.code, message=exc.message, detail=_jsonable(exc.detail))
+        body = ErrorBody(code=exc.code, message=exc.message, detail=_jsonable(exc.detail), said=error_said(exc))
         if status == 401:
             headers["WWW-Authenticate"] = "Bearer"
         if status == 429:

@@ -256,6 +256,13 @@ def _root() -> Path:
     return Path(__file__).resolve().parent.parent
 
 
+def _extracted_dir(path: str) -> bool:
+    """Whether Babel reads a folder's files: not a hidden or private one (``__pycache__``), but the game
+    template's (``games/_template``), whose words a copied game keeps."""
+    name = Path(path).name
+    return name == "_template" or not name.startswith((".", "_"))
+
+
 def extracted() -> Catalog:
     """Every marked string of the package (``gettext``, ``ngettext``, ``N_``), with where it is marked."""
     from babel.messages.catalog import Catalog
@@ -267,7 +274,8 @@ def extracted() -> Catalog:
     methods = [("**.py", "python"), ("**.js", "javascript")]
     for sub in ("referee", "cli"):
         for filename, lineno, message, comments, context in extract_from_dir(
-                str(_root() / sub), method_map=methods, keywords=keywords, comment_tags=("i18n:",)):
+                str(_root() / sub), method_map=methods, keywords=keywords, comment_tags=("i18n:",),
+                directory_filter=_extracted_dir):
             catalog.add(message, locations=[(f"{sub}/{filename}", lineno)], auto_comments=comments, context=context)
     for doc, where in intent_descriptions():
         catalog.add(doc, locations=[where], auto_comments=["an intent's description (its docstring)"])

@@ -1,5 +1,6 @@
 // What a page shows of the API's JSON, in the page's language (referee/pagewords.py): the API's JSON is
-// English in every language, so a result, a recorded refusal or a move's description a person reads is
+// English in every language, so a result, a recorded refusal, a move's description or a server's refusal
+// (errorSaid) a person reads is
 // asked of POST /pages/words in the page's LANG. An English page asks nothing. Each piece is asked once
 // (the answers are kept); until its answer comes the piece reads as the JSON gave it, and the page is
 // drawn again (the function given) when the words arrive. The pages' other words are their gettext's.
@@ -36,6 +37,14 @@ function outcomeWords(outcome, english, again) { return wordsOf_("outcomes", out
 function refusalWords(game, rejection, again) {
   const english = {message: rejection.message, rule: rejection.rule || ""};
   return wordsOf_("refusals", {game: game, code: rejection.code, message: rejection.message, rule: rejection.rule || "", rule_english: rejection.rule_english || ""}, english, again);
+}
+// a server's refusal (an error answer, {code, message, said}) in the page's language, or null when there is no
+// message: ``said`` (the template the message was said through, and its values) is worded by the server
+async function errorSaid(body) {
+  if (!body || !body.message) return null;
+  if (LANG === "en" || !body.said) return body.message;
+  const a = await askWords({errors: [{message: body.message, said: body.said}]});
+  return a && a.errors ? a.errors[0] : body.message;
 }
 // a text of the catalog (a move's description)
 function textWords(text, again) { return text ? wordsOf_("texts", text, text, again) : text; }

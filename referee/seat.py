@@ -35,7 +35,7 @@ from .auth import AuthCode, Forbidden, Principal
 from .engine import notation
 from .engine.present import in_names
 from .engine.speech import Said
-from .i18n import N_
+from .i18n import N_, speaking
 from .outcome import words as outcome_words
 
 if TYPE_CHECKING:
@@ -76,7 +76,8 @@ def seat_answer(access: Access, p: Principal) -> SeatAnswer:
     kept = access.memo.get(key, head)
     if isinstance(kept, SeatAnswer):
         return kept
-    answer = _answer(access, loaded, p, seat, role)
+    with speaking("en"):  # a JSON answer: its words and boards' titles in English, whatever the server's language
+        answer = _answer(access, loaded, p, seat, role)
     if answer.seq == head and access.head(p) == head:
         access.memo.put(key, head, answer)
     return answer
@@ -88,7 +89,8 @@ def _public(access: Access, match_id: str, head: int) -> StateAnswer:
     kept = access.memo.get(key, head)
     if isinstance(kept, StateAnswer):
         return kept
-    public = access.referee.show(match_id, seat=SPECTATOR)
+    with speaking("en"):
+        public = access.referee.show(match_id, seat=SPECTATOR)
     if public.seq == head and access.referee.store.head(match_id) == head:
         access.memo.put(key, head, public)
     return public

@@ -185,12 +185,23 @@ class Annotation(msgspec.Struct, frozen=True, kw_only=True):
     recorded_at: Clock = ""
 
 
+class ErrorSaid(msgspec.Struct, frozen=True, kw_only=True):
+    """The catalog template an error's English ``message`` was said through, and the values that fill it: a
+    value that is itself a phrase said through a template is ``{"template": ..., "values": {...}}`` (a page
+    has the message said in its language by ``POST /pages/words``)."""
+
+    template: str
+    values: dict[str, Any] = {}
+
+
 class ErrorBody(msgspec.Struct, frozen=True, kw_only=True):
-    """The one error shape of every front end (CLI ``--json`` and HTTP)."""
+    """The one error shape of every front end (CLI ``--json`` and HTTP). Over HTTP, an error whose message
+    was said through the catalog also has ``said`` (:class:`ErrorSaid`); the key is absent otherwise."""
 
     code: str
     message: str
     detail: dict[str, Any] = {}
+    said: ErrorSaid | msgspec.UnsetType = msgspec.UNSET
 
 
 class ImportProblem(msgspec.Struct, frozen=True, kw_only=True):

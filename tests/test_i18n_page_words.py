@@ -123,7 +123,7 @@ def test_a_finished_tables_result_and_the_sides_to_confirm_read_russian(cup):
     a, b = tables[1].seats
     assert ru == {"lang": "ru", "outcomes": [f"победа: {c} (арбитр)", f"победа: {a} (по сообщениям игроков)",
                                                f"победа: {b} (по сообщениям игроков)"],
-                  "refusals": [], "texts": []}
+                  "refusals": [], "texts": [], "errors": []}
     # the page asks for them: its script words each result and side through pagewords.js
     page = client.get(f"/hall/{tid}?lang=ru").text
     assert "function outcomeWords(" in page and "outcomeWords(t.outcome, t.result, redraw)" in page
@@ -190,7 +190,7 @@ def test_the_page_words_refuse_a_bad_request_clearly(cup):
     r = client.post("/pages/words", json={"refusals": [{"game": "chess", "code": "c/x", "message": "no"}],
                                          "texts": ["no such entry", "state"]}, headers=RU).json()
     assert r == {"lang": "ru", "outcomes": [], "refusals": [{"message": "no", "rule": ""}],
-                 "texts": ["no such entry", "состояние"]}
+                 "texts": ["no such entry", "состояние"], "errors": []}
 
 
 @pytest.mark.parametrize(("args", "russian", "english_"), [

@@ -250,7 +250,7 @@ def test_over_http_only_the_organiser_withdraws_or_grants_and_refusals_have_the_
         assert c.post(f"/tournaments/{tid}/withdrawals", json=body, headers=spec).status_code == 403
         assert c.post(f"/tournaments/{tid}/withdrawals", json=body, headers=org).status_code == 201
         again = c.post(f"/tournaments/{tid}/withdrawals", json=body, headers=org)
-        assert again.status_code == 422 and set(again.json()) == {"code", "message", "detail"}
+        assert again.status_code == 422 and set(again.json()) - {"said"} == {"code", "message", "detail"}
         assert again.json()["code"] == "tournament/withdrawn"
         shown = c.get(f"/tournaments/{tid}/pairings", headers=spec).json()["rounds"][0]
         assert shown["tables"][0]["result"] == "withdrawn" and shown["half_byes"] == ["e"]

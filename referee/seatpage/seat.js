@@ -28,6 +28,27 @@ async function refusalSaid(rej) {
   const a = await askWords({refusals: [{game: ans.game, code: rej.code, message: rej.message, rule: rej.rule || '', rule_english: rej.rule_english || ''}]});
   return a ? a.refusals[0] : english;
 }
+// what this match's JSON says in English, in the page's language, for this token's own view (GET
+// /matches/{id}/words: the view's headline and sections' titles after an entry, an entry's words); null in
+// English, or when the server cannot say it (the JSON's words are shown then)
+async function matchWords(query) {
+  if (LANG === 'en') return null;
+  try { const r = await call('GET', '/words?lang=' + encodeURIComponent(LANG) + '&' + query); return r.ok ? r.data : null; }
+  catch (e) { return null; }
+}
+let viewSaid = null;  // {seq, headline, titles} of the view shown, in the page's language
+async function sayView(a) {
+  const w = await matchWords('at=' + a.seq);
+  if (!w || ans !== a || w.seq !== a.seq) return;
+  viewSaid = w;
+  $('headline').replaceChildren(draw.worded(w.headline));
+  renderTable(a);
+}
+// an accepted write's words (its events as this token sees them) in the page's language
+async function wordsSaid(d) {
+  const w = d.words && d.words.length ? await matchWords('from=' + d.seq + '&to=' + d.seq) : null;
+  return w && w.entries.length === 1 && w.entries[0].seq === d.seq ? w.entries[0].words : (d.words || []);
+}
 function showResult(a) {
   $('result').hidden = !a.result;
   $('result').textContent = a.result ? gettext("Game over: {result}", {result: outcomeWords(a.view.outcome, a.result, () => showResult(ans))}) : '';
@@ -64,7 +85,7 @@ async function load() {
       status(gettext("live · entry {n}", {n: r.data.seq}));
     } else if (r.status === 429 || r.status >= 500) {
       status(gettext("the server cannot answer now; retrying")); setTimeout(load, Math.max(1500, 1000 * r.retry));
-    } else stop(r.data && r.data.message ? r.data.message : 'HTTP ' + r.status);
+    } else stop((await errorSaid(r.data)) || 'HTTP ' + r.status);
   } catch (e) { status(gettext("connection lost; retrying")); setTimeout(load, 2000); }
   finally { busy = false; if (again) { again = false; load(); } }
 }
@@ -87,7 +108,9 @@ function render(a) {
     : a.seat === 'arbiter' ? gettext("you are the arbiter") : gettext("the arbiter, acting for the {actor}", {actor: a.seat});
   $('who').textContent = a.game_name + ' · ' + you;
   document.title = a.seat + ' · ' + a.game_name;
-  $('headline').replaceChildren(draw.worded(a.view.headline || ''));
+  const said = viewSaid && viewSaid.seq === a.seq ? viewSaid : null;
+  $('headline').replaceChildren(draw.worded(said ? said.headline : a.view.headline || ''));
+  if (!said && LANG !== 'en') sayView(a);
   showResult(a);
   body.dataset.over = a.result ? 'yes' : 'no';
   renderHeld(a);
@@ -109,7 +132,12 @@ function renderTable(a) {
   });
   $('boards').replaceChildren(...boards);
   const mine = new Set(a.private_sections), open = [], hidden = [];
-  for (const sec of a.view.sections || []) (mine.has(sec.title) ? hidden : open).push(draw.drawSection(sec, null, false));
+  const titles = viewSaid && viewSaid.seq === a.seq ? viewSaid.titles : {};
+  for (const sec of a.view.sections || []) {
+    const box = draw.drawSection(sec, null, false), h = box.querySelector('h3');
+    if (h && titles[sec.title]) h.textContent = titles[sec.title];  // data-section keeps the JSON's title
+    (mine.has(sec.title) ? hidden : open).push(box);
+  }
   $('sections').replaceChildren(...open);
   $('private').replaceChildren(...hidden);
 }
@@ -243,9 +271,9 @@ async function write(path, data, what) {
         say('rejected', gettext("Refused: {why}", {why: r ? r.message : d.intent}), r && r.rule);
       }
       else if (d.verdict === 'held') say('held', gettext("Held: {move} waits for {seat} to confirm it.", {move: d.intent, seat: d.confirmer}));
-      else say('accepted', gettext("Accepted: {move}", {move: d.intent}) + ((d.words || []).length ? ' — ' + d.words.join('; ') : ''));
+      else { const w = await wordsSaid(d); say('accepted', gettext("Accepted: {move}", {move: d.intent}) + (w.length ? ' — ' + w.join('; ') : '')); }
     } else if (r.ok) say('accepted', gettext("Done."));
-    else say('rejected', (r.data && r.data.message) || 'HTTP ' + r.status);
+    else say('rejected', (await errorSaid(r.data)) || 'HTTP ' + r.status);
   } catch (e) { say('rejected', gettext("Not sent: the connection is lost. Try again when the page is live.")); }
   picks = {};
   if (body.dataset.verdict === 'accepted') for (const k of Object.keys(typed)) delete typed[k];
@@ -261,7 +289,7 @@ $('dispute-send').onclick = async () => {
   const text = $('dispute-text').value.trim() || 'the arbiter is called to this move';  // recorded: the log's words
   const r = await call('POST', '/annotations', {seq: ans.seq, text: text, kind: 'disputed'});
   if (r.ok) { say('held', gettext("The arbiter is called to entry {n}.", {n: ans.seq})); $('dispute-text').value = ''; $('dispute').open = false; }
-  else say('rejected', (r.data && r.data.message) || 'HTTP ' + r.status);
+  else say('rejected', (await errorSaid(r.data)) || 'HTTP ' + r.status);
 };
 
 // -- hidden cards: covered until the owner holds the control; shown while used, covered again after 8 s
@@ -298,7 +326,7 @@ async function follow() {
   try {
     const res = await fetch(base + '/events?after=' + after, {headers: {'Authorization': 'Bearer ' + token}, signal: ctl.signal});
     if (!res.ok) {
-      if (res.status !== 429 && res.status < 500) { let m = res.status; try { m = (await res.json()).message; } catch (e) {} stop(String(m)); return; }
+      if (res.status !== 429 && res.status < 500) { let m = res.status; try { m = (await errorSaid(await res.json())) || m; } catch (e) {} stop(String(m)); return; }
       wait = Math.max(wait, 1000 * (Number(res.headers.get('Retry-After')) || 0));
     } else {
       const reader = res.body.getReader(), dec = new TextDecoder(); let buf = '';

@@ -25,7 +25,7 @@ setInterval(tick, 1000);
 async function call(method, path, body) {
   const res = await fetch(path, {method: method, headers: Object.assign({"Content-Type": "application/json"}, auth), body: body === undefined ? undefined : JSON.stringify(body)});
   let answer = null; try { answer = await res.json(); } catch (e) {}
-  if (!res.ok) throw new Error((answer && answer.message) || gettext("the server answered {status}", {status: res.status}));
+  if (!res.ok) throw new Error((await errorSaid(answer)) || gettext("the server answered {status}", {status: res.status}));
   return answer;
 }
 async function read() {
@@ -35,9 +35,29 @@ async function read() {
   catch (e) { $("msg").textContent = gettext("Cannot read the desk: {why}", {why: e.message}); $("msg").className = "bad"; }
   finally { reading = false; if (again) { again = false; read(); } }
 }
-function sentence(e) {
+// an entry's words (its events) in the page's language, asked of the match's GET /matches/{id}/words with the
+// organiser's token (the table's arbiter: the desk's own view); the desk's English ones until they come
+const entrySaid = new Map();
+function wordsOf(mid, e) { const w = entrySaid.get(mid + ":" + e.seq); return w === undefined ? e.words : w; }
+async function sayEntries(d) {
+  if (LANG === "en") return;
+  let heard = false;
+  for (const m of d.matters) {
+    const seqs = [m.disputed, ...m.recent].filter(e => e && e.words && e.words.length && !entrySaid.has(m.match_id + ":" + e.seq)).map(e => e.seq);
+    if (!seqs.length) continue;
+    try {
+      const res = await fetch("/matches/" + encodeURIComponent(m.match_id) + "/words?lang=" + encodeURIComponent(LANG) + "&from=" + Math.min(...seqs) + "&to=" + Math.max(...seqs), {headers: auth});
+      if (!res.ok) continue;
+      for (const x of (await res.json()).entries) entrySaid.set(m.match_id + ":" + x.seq, x.words);
+      heard = true;
+    } catch (e) { /* the desk's English words stay */ }
+  }
+  if (heard) redraw();
+}
+function sentence(e, mid) {
   let t = e.seq + ". " + (e.actor ? e.actor + ": " : "") + e.line + " — " + (VERDICTS[e.verdict] || e.verdict);
-  if (e.words && e.words.length) t += " (" + e.words.join("; ") + ")";
+  const words = wordsOf(mid, e);
+  if (words && words.length) t += " (" + words.join("; ") + ")";
   return t;
 }
 function draw(d) {
@@ -53,6 +73,7 @@ function draw(d) {
   $("empty").hidden = d.matters.length > 0;
   for (const m of d.matters) box.appendChild(card(m, d, open));
   document.body.dataset.matters = String(d.matters.length);
+  sayEntries(d);
   // tables whose game's actor that is no seat (Android's arbiter, Copycat's table) has moves: a link to its page
   const moves = d.actor_moves || [], list = $("actor-moves");
   list.replaceChildren();
@@ -74,14 +95,14 @@ function card(m, d, open) {
   const e = m.disputed;
   if (e) {
     const box = el("div", c, null, "entry");
-    el("code", box, sentence(e));
+    el("code", box, sentence(e, mid));
     const r = e.rejection ? refusalWords(d.game, e.rejection, redraw) : null;
     if (r) el("div", box, gettext("refused: {why}", {why: r.message}) + (r.rule ? " [" + r.rule + "]" : "") + " (" + e.rejection.code + ")", "rule");
   } else el("div", c, gettext("on the match as a whole (entry 0)"), "entry");
   for (const n of m.notes) el("div", c, (KINDS[n.kind] || n.kind) + " (" + n.by + "): " + n.text, "said-by");
   el("div", c, (m.kind === "held" ? gettext("waiting for {seat} to confirm it", {seat: m.confirmer}) : gettext("waiting for the arbiter's ruling"))
     + (m.after ? "; " + ngettext("{n} entry played after it", "{n} entries played after it", m.after) : ""), "wait");
-  if (m.recent.length) { const ol = el("ol", c, null, "recent"); ol.start = m.recent[0].seq; for (const r of m.recent) el("li", ol, sentence(r).replace(/^\d+\. /, "")); }
+  if (m.recent.length) { const ol = el("ol", c, null, "recent"); ol.start = m.recent[0].seq; for (const r of m.recent) el("li", ol, sentence(r, mid).replace(/^\d+\. /, "")); }
   const said = el("p", c, "", "said"); said.setAttribute("role", "status");
   const reason = input(c, key + ":text", gettext("the ruling, or a note"), open);
   const base = "/matches/" + encodeURIComponent(mid);

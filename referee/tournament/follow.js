@@ -9,7 +9,8 @@ async function follow(url, headers, onData, wait) {
   try {
     const res = await fetch(url, {headers: headers});
     if (!res.ok) {
-      let m = res.status; try { m = (await res.json()).message; } catch (e) {}
+      // the refusal in the page's language where the page words them (pagewords.js), else as the server said it
+      let m = res.status; try { const b = await res.json(); m = (typeof errorSaid === "function" ? await errorSaid(b) : b.message) || m; } catch (e) {}
       if (res.status !== 429 && res.status < 500) { $("status").textContent = gettext("cannot follow: {why}", {why: m}); return; }
       wait = Math.max(wait, 1000 * (Number(res.headers.get("Retry-After")) || 0));
       $("status").textContent = gettext("the server cannot answer now ({why}); retrying", {why: m});

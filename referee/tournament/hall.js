@@ -148,7 +148,7 @@ async function act(button, path, body, what, done) {
   try {
     const res = await fetch(base + path, {method: "POST", headers: {"Authorization": "Bearer " + token, "Content-Type": "application/json"}, body: JSON.stringify(body)});
     let answer = null; try { answer = await res.json(); } catch (e) {}
-    if (!res.ok) { say(gettext("Refused: {why}", {why: (answer && answer.message) || res.status}), true); button.disabled = false; return; }
+    if (!res.ok) { say(gettext("Refused: {why}", {why: (await errorSaid(answer)) || res.status}), true); button.disabled = false; return; }
     say(done(answer));
   } catch (e) { say(gettext("Could not reach the server: {why}", {why: e}), true); button.disabled = false; }
 }

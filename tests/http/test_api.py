@@ -67,7 +67,7 @@ def started(client):
 def assert_error(answer, status: int, code: str | None = None) -> dict:
     assert answer.status_code == status, answer.text
     body = answer.json()
-    assert set(body) == {"code", "message", "detail"}, body
+    assert set(body) - {"said"} == {"code", "message", "detail"}, body
     assert body["message"] and isinstance(body["detail"], dict)
     if code is not None:
         assert body["code"] == code, body
@@ -350,8 +350,9 @@ def test_fork_mints_new_tokens_and_diff_compares_with_forks(client, started):
     assert_error(started.get("arbiter", "/diff", other=unrelated.id), 404, "match/unknown")
     # a prefix of another match's id is answered like a prefix of nothing: no full id, no count
     answer = assert_error(started.get("arbiter", "/diff", other=unrelated.id[:4]), 404, "match/unknown")
-    assert unrelated.id not in str(answer) and answer == assert_error(
-        started.get("arbiter", "/diff", other="zzzz"), 404, "match/unknown") | {"message": answer["message"]}
+    nothing = assert_error(started.get("arbiter", "/diff", other="zzzz"), 404, "match/unknown")
+    assert unrelated.id not in str(answer) and answer == nothing | {"message": answer["message"], "said": answer["said"]}
+    assert answer["said"]["template"] == nothing["said"]["template"]  # its values: what the caller typed
     # the fork's arbiter may not diff back into the parent
     assert_error(client.get(f"/matches/{fid}/diff", params={"other": started.id}, headers=bearer(ftokens["arbiter"])), 404)
 

@@ -21,7 +21,8 @@ in words):
   scope, folding each event as it is emitted so later checks see it);
 * ``fold.py``    ``evolve``: one event applied to the state; no checks, no choices;
 * ``legal.py``   the intents a seat could submit now;
-* ``view.py``    what a seat may see of the state.
+* ``view.py``    what a seat may see of the state;
+* ``words.py``   its words for the catalog (the reason its outcome gives).
 
 To register a game, add its row to ``ENTRIES`` in ``referee/games/__init__.py`` and its rules spec to
 ``shared/rules/<id>.md``; its scenario files go under ``tests/scenarios/<id>/``.
