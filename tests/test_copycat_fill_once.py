@@ -57,8 +57,8 @@ def test_a_ruling_or_another_state_is_judged_afresh():
     chance = core.play_chance(config)
     seat, intent = rules.random_intent(state, random.Random(1))
     filled = rules.filled_intent(state, seat, intent, chance)
-    assert rules._filled is not None and rules._filled[2] is filled
+    assert rules._reached is not None and rules._reached[2] is filled
     other = rules.setup(core.chance_for(config, "setup"))  # equal, not the same state
     assert core.canonical(rules.decide(other, seat, filled, chance)) == core.canonical(
         RulesBase.decide(rules, other, seat, filled, chance))
-    assert rules._filled is None  # taken (and not matched): the next decide judges afresh
+    assert rules._reached is None  # taken (and not matched): the next decide judges afresh

@@ -609,15 +609,30 @@ class RulesBase(ABC, Generic[S, I, E]):
         """``intent`` judged on ``tx`` by the game's table of :attr:`deciders` (every game declares its table)."""
         self.deciders.judge(tx, intent)
 
+    #: (state, seat, intent, chance, decision) an accepted decision reached before :meth:`decide` was asked
+    #: (a game that judges an intent to fill in its chance keeps it: :meth:`reached`); taken once
+    _reached: tuple[S, Seat, I, Chance | None, Deciding[S, E]] | None = None
+
+    def reached(self, state: S, seat: Seat, intent: I, chance: Chance | None, tx: Deciding[S, E]) -> None:
+        """Keep ``tx``, an accepted decision on ``intent`` already judged (while filling its chance), for the
+        :meth:`decide` that follows on the very same state, intent and chance, so it is not judged twice."""
+        self._reached = (state, seat, intent, chance, tx)
+
     def decide(self, state: S, seat: Seat, intent: I, chance: Chance | None,
                waive: frozenset[str] = frozenset()) -> Accepted[E] | Rejected:
         """The intent judged on a fresh :meth:`decision` (by the table of :attr:`deciders`): the first
-        refusal, or the events emitted (and the state after them kept for :meth:`applied`)."""
-        tx = self.decision(state, seat, chance, waive)
-        try:
-            self.judge(tx, intent)
-        except Refusal as refusal:
-            return refusal.verdict
+        refusal, or the events emitted (and the state after them kept for :meth:`applied`). A decision
+        :meth:`reached` on the very same objects, with nothing waived, is taken instead of judging again."""
+        reached, self._reached = self._reached, None
+        if (reached is not None and not waive and reached[0] is state and reached[2] is intent
+                and reached[3] is chance and reached[1] == seat):
+            tx = reached[4]
+        else:
+            tx = self.decision(state, seat, chance, waive)
+            try:
+                self.judge(tx, intent)
+            except Refusal as refusal:
+                return refusal.verdict
         verdict = tx.accepted()
         if tx.keeps_state:
             self._last = (state, verdict, tx.state)

@@ -112,18 +112,13 @@ class CopycatRules(RulesBase[State, Intent, Event]):
     def decision(self, state: State, seat: str, chance: Chance | None, waive: frozenset[str]) -> Tx:
         return Tx(self, state, seat, waive, chance=chance)
 
-    #: the decision the last filling of a digital match's intent reached, accepted: (the state, the seat, the
-    #: filled intent, the match's chance, the decision). :meth:`decide` of that very intent on that very state
-    #: (matched by identity) takes it instead of judging the intent a second time: in a digital match every
-    #: chance fact is the generator's in both runs, so the filled intent's decision is the filling's
-    _filled: tuple[State, str, Any, Chance, Tx] | None = None
-
     def filled_intent(self, state: State, seat: str, intent: Intent, chance: Chance | None) -> Intent | Rejected:
         if chance is None or isinstance(intent, DRAWS_NOTHING):
             return intent
         filled, tx = self._filling(state, seat, intent, rng_chooser(chance), chance)
-        if tx is not None:
-            self._filled = (state, seat, filled, chance, tx)
+        if tx is not None:  # accepted: decide on this very filled intent takes the filling's decision
+            # (in a digital match every chance fact is the generator's in both runs)
+            self.reached(state, seat, filled, chance, tx)
         result: Intent | Rejected = filled
         return result
 
@@ -143,18 +138,6 @@ class CopycatRules(RulesBase[State, Intent, Event]):
                 continue  # nothing drawn: written as left out (the notation's empty list)
             intent = set_path(intent, path.split("."), value)
         return intent, tx if refusal is None else None
-
-    def decide(self, state: State, seat: str, intent: Intent, chance: Chance | None,
-               waive: frozenset[str] = frozenset()) -> Accepted[Event] | Rejected:
-        filled, self._filled = self._filled, None
-        if filled is not None and not waive and filled[0] is state and filled[2] is intent and filled[3] is chance \
-                and filled[1] == seat:
-            tx = filled[4]
-            verdict: Accepted[Event] = tx.accepted()
-            if tx.keeps_state:
-                self._last = (state, verdict, tx.state)
-            return verdict
-        return super().decide(state, seat, intent, chance, waive)
 
     def chance_fields(self, intent: Intent) -> tuple[str, ...]:
         if isinstance(intent, DrawHand):
