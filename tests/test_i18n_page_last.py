@@ -98,3 +98,47 @@ def test_a_servers_failure_reads_its_message_in_the_readers_language_inside_the_
     plain = _error(_refusal(403, {"code": "x/y", "message": "alice's token cannot act for bob"}))
     with i18n.speaking("ru"):
         assert plain.text(i18n.gettext) == "alice's token cannot act for bob"  # no said: as given
+
+
+# -- the live table view and the player's page: a server's refusal said in the page's language -------------
+
+
+def _pages(lang: str) -> dict[str, str]:
+    from referee.playerpage import shell
+    from referee.tournament.hall import table_page
+
+    return {"table": table_page("t1", "m1", lang), "player": shell("t1", "alice", lang)}
+
+
+def _words(page: str) -> dict[str, object]:
+    found = re.search(r"WORDS = (\{.*?\});\n", page)
+    assert found, "the page has no words table"
+    return json.loads(found.group(1))
+
+
+@pytest.mark.parametrize("which, line, russian", [
+    ("table", "cannot show the match: {why}", "не удаётся показать партию: {why}"),
+    ("player", "cannot show the player: {why}", "не удаётся показать игрока: {why}"),
+])
+def test_the_live_view_and_the_player_page_word_a_servers_refusal_in_the_pages_language(which, line, russian):
+    ru, en = _pages("ru")[which], _pages("en")[which]
+    for page in (ru, en):
+        assert "async function errorSaid(" in page  # the page-words script is loaded
+        assert "await errorSaid(await res.json())" in page  # and the refusal is said through it
+        assert "(await res.json()).message" not in page  # never shown as the JSON words it
+    assert _words(ru)[line] == russian and _words(en) == {}
+
+
+def test_the_live_view_and_the_player_page_scripts_parse_as_written():
+    """Each page's script, as the server writes it, is valid JavaScript (node --check)."""
+    import shutil
+    import subprocess
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("no node")
+    for name, page in _pages("ru").items():
+        script = page.split('<script>\n"use strict";\n', 1)[1].rsplit("</script>", 1)[0]
+        done = subprocess.run([node, "--check", "-"], input='"use strict";\n' + script, capture_output=True,
+                              text=True, timeout=60)
+        assert done.returncode == 0, (name, done.stderr)
