@@ -17,6 +17,7 @@ from referee import i18n
 from referee.service import Referee
 from referee.store.memory import MemoryStore
 from support.apps import live_server
+from support.browser import browser, needs_chromium, wait_until  # noqa: F401  (browser: the shared Chromium)
 
 _CYRILLIC = re.compile("[а-яё]", re.I)
 
@@ -129,6 +130,7 @@ def test_the_live_view_and_the_player_page_word_a_servers_refusal_in_the_pages_l
     assert _words(ru)[line] == russian and _words(en) == {}
 
 
+@pytest.mark.slow
 def test_the_live_view_and_the_player_page_scripts_parse_as_written():
     """Each page's script, as the server writes it, is valid JavaScript (node --check)."""
     import shutil
@@ -142,3 +144,26 @@ def test_the_live_view_and_the_player_page_scripts_parse_as_written():
         done = subprocess.run([node, "--check", "-"], input='"use strict";\n' + script, capture_output=True,
                               text=True, timeout=60)
         assert done.returncode == 0, (name, done.stderr)
+
+
+@needs_chromium
+@pytest.mark.slow
+def test_a_russian_player_page_says_a_bad_tokens_refusal_in_russian_in_chromium(browser):  # noqa: F811
+    import httpx
+
+    from referee.http import create_app
+    from support.live import LiveServer
+    from support.pile import PILE
+
+    app = create_app(lambda: Referee(MemoryStore(), games=[PILE]), admin_token="adm")
+    with LiveServer(app) as live:
+        made = httpx.post(f"{live.url}/tournaments", json={"name": "Cup", "game": "pile", "players": ["ann", "ben"],
+                                                           "options": {"stones": "2"}},
+                          headers={"Authorization": "Bearer adm"}).json()
+        browser.get("about:blank")
+        browser.get(f"{live.url}/hall/{made['tournament']}/players/ann?lang=ru#token=guess")
+        wait_until(browser, "return document.getElementById('status').textContent.includes(':')", 10)
+        wait_until(browser, "return !document.getElementById('status').textContent.includes('this token')", 10)
+        text = browser.execute_script("return document.getElementById('status').textContent")
+    head, _, why = text.partition(": ")
+    assert head == "не удаётся показать игрока" and _CYRILLIC.search(why) and "token" not in why, text
