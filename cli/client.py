@@ -26,6 +26,7 @@ import msgspec
 
 from referee.api import SubmitResult, log_span
 from referee.engine.protocol import Accepted, Held, Rejected
+from referee.engine.speech import Said
 from referee.errors import BadInput, ConflictError, NotFound, RefereeError, StorageError
 from referee.i18n import N_
 from schemas import Annotation, EntryView, ErrorBody, MatchInfo
@@ -222,12 +223,26 @@ def _error(exc: urllib.error.HTTPError) -> RefereeError:
         body = ErrorBody(code="", message="")
     code = body.code or f"http/{exc.code}"
     message = body.message or f"the server answered {exc.code} {exc.reason}"
+    said = _said(body)
     if exc.code >= 500 and exc.code != 503:
         err = StorageError.said(code, N_("the referee server failed ({status}): {message}"), status=exc.code,
-                                message=message)
+                                message=message if said is None else Said(said[0], **said[1]))
         err.detail = body.detail or {}
         return err
-    return _BY_STATUS.get(exc.code, BadInput)(code, message, body.detail)
+    refused = _BY_STATUS.get(exc.code, BadInput)(code, message, body.detail)
+    refused.template = said
+    return refused
+
+
+def _said(body: ErrorBody) -> tuple[str, dict[str, Any]] | None:
+    """What the server said the refusal's message through (``said``), kept so that the message reads in the
+    reader's language (as a local refusal does); None when there is none or it cannot be read back safely
+    (the message then reads as the server gave it)."""
+    if isinstance(body.said, msgspec.UnsetType) or not body.message:
+        return None
+    from referee.errorsaid import kept
+
+    return kept(body.said.template, body.said.values, body.message)
 
 
 def _result(answer: SubmitAnswer) -> SubmitResult:

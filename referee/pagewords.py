@@ -14,7 +14,6 @@ mounted with the seat page's (:mod:`referee.seatpage.routes`)."""
 
 from __future__ import annotations
 
-from string import Formatter
 from typing import Any
 
 from litestar import Request, post
@@ -22,6 +21,8 @@ from litestar.params import JSONBody
 
 from schemas.pages import ErrorText, PageWordsAnswer, PageWordsRequest, RefusalWords
 
+from .errorsaid import Unsaid as _Unsaid
+from .errorsaid import checked
 from .web import ERRORS
 
 
@@ -42,10 +43,6 @@ def said(asked: PageWordsRequest, lang: str) -> PageWordsAnswer:
 
 
 # -- the server's refusals ---------------------------------------------------------------------------------
-
-
-class _Unsaid(Exception):
-    """A template or value the catalog cannot say: the message is shown as the API gave it."""
 
 
 def error_words(error: ErrorText, lang: str) -> str:
@@ -84,16 +81,9 @@ def _said(template: str, values: dict[str, Any]) -> str:
 
 
 def _filled(template: str, text: str, values: dict[str, Any]) -> str:
-    """``text`` (``template`` or its translation) with its fields filled: each field a plain name that
-    ``template`` has too and ``values`` fills with a plain value (no attribute, index or nested field)."""
-    for source in (template, text):
-        for _literal, field, spec, conversion in Formatter().parse(source):
-            if field is None:
-                continue
-            value = values.get(field) if field.isidentifier() else None
-            if (field not in values or "{" in (spec or "") or conversion not in (None, "r", "s")
-                    or not (value is None or isinstance(value, (str, int, float, bool)))):
-                raise _Unsaid(template)
+    """``text`` (``template`` or its translation) with its fields filled, each a plain name that ``template``
+    has too and ``values`` fills with a plain value (:func:`referee.errorsaid.checked`)."""
+    checked(template, text, values)
     try:
         return text.format(**values)
     except (KeyError, ValueError, IndexError, TypeError) as exc:

@@ -147,9 +147,10 @@ def shell(tournament_id: str, player: str, lang: str = "en", kept: bool = False)
     from importlib.resources import files
 
     from .i18n import speaking
-    from .pagelang import KEEP_FRAGMENT, prelude, switch
+    from .pagelang import KEEP_FRAGMENT, prelude, switch, words_script
 
-    script = files("referee").joinpath("playerpage.js").read_text(encoding="utf-8")
+    # the page-words script first: the refusals are said in the page's language (``errorSaid``)
+    script = words_script() + files("referee").joinpath("playerpage.js").read_text(encoding="utf-8")
     with speaking(lang):
         title = gettext("Player {player}", player=_h(player))
         loading = gettext("loading…")

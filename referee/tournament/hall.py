@@ -220,9 +220,9 @@ def table_page(tournament_id: str, match_id: str, lang: str = "en", kept: bool =
     viewer it shows is asked for in the same language (``?lang=`` when the reader chose it, else the same
     ``Accept-Language``)."""
     from ..i18n import N_, gettext, speaking
-    from ..pagelang import KEEP_FRAGMENT, prelude, switch, words
+    from ..pagelang import KEEP_FRAGMENT, prelude, switch, words, words_script
 
-    script = _asset("follow.js") + _asset("table.js")
+    script = _asset("follow.js") + words_script() + _asset("table.js")
     with speaking(lang):
         title = gettext("Match {match}", match=html.escape(match_id))
         t = words(N_("← the hall"), N_("connecting…"), N_("the match, step by step"))

@@ -1,5 +1,6 @@
 // A table's live step-through view (written into its shell by referee/tournament/hall.py's table_page, with
-// tid, mid, token, $ and follow defined): the match's viewer, fetched again on each new entry.
+// tid, mid, token, $ and follow defined): the match's viewer, fetched again on each new entry. A refusal is
+// said in the page's language (errorSaid, pagewords.js), else as the server gave it.
 const base = "/tournaments/" + encodeURIComponent(tid) + "/matches/" + encodeURIComponent(mid);
 const auth = {headers: {"Authorization": "Bearer " + token}};
 $("back").href = "/hall/" + encodeURIComponent(tid) + LANGQ + "#token=" + encodeURIComponent(token);
@@ -12,7 +13,7 @@ async function load(head) {
   try {
     const res = await fetch(base + "/viewer" + LANGQ, auth);
     if (res.status === 429 || res.status >= 500) { setTimeout(() => load(head), 1500); return; }  // busy or its store away: soon
-    if (!res.ok) { let m = res.status; try { m = (await res.json()).message; } catch (e) {} $("status").textContent = gettext("cannot show the match: {why}", {why: m}); return; }
+    if (!res.ok) { let m = res.status; try { m = (await errorSaid(await res.json())) || m; } catch (e) {} $("status").textContent = gettext("cannot show the match: {why}", {why: m}); return; }
     const text = await res.text();
     const old = frame.contentDocument && frame.contentDocument.getElementById("slider");
     const keep = old && Number(old.value) < Number(old.max) ? old.value : null;
