@@ -81,7 +81,7 @@ def ratings(
                               model=answer.model)
                      + "".join(f", {n} {why}" for why, n in answer.skipped.items()) + "\n")
     for i, r in enumerate(answer.players, start=1):
-        figures = gettext("(mu {mu}, sigma {sigma}, ", mu=f"{r.mu:.2f}", sigma=f"{r.sigma:.2f}")
+        figures = gettext("(mu {mu:.2f}, sigma {sigma:.2f}, ", mu=r.mu, sigma=r.sigma)
         sys.stdout.write(f"{i:>4}  {r.player:<24} {r.ordinal:7.2f}  " + figures
                          + ngettext("{n} matches)", "{n} matches)", r.matches) + "\n")
 

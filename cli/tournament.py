@@ -254,15 +254,16 @@ def show(ctx: typer.Context, tournament: TidArg, db: DbOpt = None, json: JsonOpt
                    if shown.progressive == "rounds" else
                    N_("unplayed rounds: {unplayed}; direct encounter: {direct}; progressive: after every round with a "
                       "game (recorded before the fix)"))
+    dropped = gettext(" [dropped]")
+    players = ", ".join(p.player + (f" ({p.name})" if p.name else "") + (dropped if p.dropped else "")
+                        for p in shown.players)
     out = [f"{shown.name} ({shown.tournament}): {shown.game}, {shown.format}"
            + (ngettext(", {n} rounds", ", {n} rounds", shown.rounds) if shown.rounds else ""),
            ngettext("tie-breaks: {tiebreaks}; {n} records; undo policy of the matches: {undo}",
                     "tie-breaks: {tiebreaks}; {n} records; undo policy of the matches: {undo}", shown.records,
                     tiebreaks=", ".join(shown.tiebreaks), undo=shown.undo),
            gettext(progressive, unplayed=shown.unplayed, direct=shown.direct_encounter),
-           gettext("players: {players}", players=", ".join(
-               p.player + (f" ({p.name})" if p.name else "") + (gettext(" [dropped]") if p.dropped else "")
-               for p in shown.players))]
+           gettext("players: {players}", players=players)]
     for r in pairings.rounds:
         out.append(gettext("round {round}", round=r.round) if r.closed else
                    gettext("round {round} (being played)", round=r.round))
@@ -441,7 +442,8 @@ def result(
                              record=answer.records) + "\n")
     for r, w in changed:
         moved = [f"{n} {w.values[n]} -> {r.values[n]}" for n in after.tiebreaks if w.values[n] != r.values[n]]
-        rank = f"rank {w.rank} -> {r.rank}" if w.rank != r.rank else f"rank {r.rank}"
+        rank = (gettext("rank {before} -> {after}", before=w.rank, after=r.rank) if w.rank != r.rank else
+                gettext("rank {rank}", rank=r.rank))
         sys.stdout.write(f"  {r.name}: {rank}" + (": " + ", ".join(moved) if moved else "") + "\n")
 
 

@@ -32,8 +32,8 @@ literals kept in a module's constant and shown later (the scan sees the constant
 Inside a function, a local name stands for everything the function gives it: ``name = ...``,
 ``name += ...`` and the items of ``name.append(...)``/``.extend(...)``/``.insert(i, ...)``; so a literal
 reaches a sink through the name (``fail(why)``, ``print(*lines)``) and through a literal's
-``.join(name)`` (``sys.stdout.write("\\n".join(out))``), and is counted once however many sinks it
-reaches. Still not seen: what a comprehension or generator builds (``", ".join(f"..." for ...)``), an
+``.join(name)`` (``sys.stdout.write("\\n".join(out))``) or an f-string's field (``f"{n}: {name}"``,
+``f"{x or 'none'}"``), and is counted once however many sinks it reaches. Still not seen: what a comprehension or generator builds (``", ".join(f"..." for ...)``), an
 attribute or a subscript kept and shown later, and a name passed to another function that shows it.
 
 :data:`NOT_YET` lists every file that still holds such literals, with how many: the lint fails on a
@@ -133,8 +133,9 @@ def _reached(node: ast.AST | None, given: dict[str, list[ast.expr]] | None = Non
         return [x for v in given.get(node.id, []) for x in _reached(v, given, seen | {node.id})]
     if isinstance(node, ast.Constant):
         return [node] if isinstance(node.value, str) and _wording(node.value) else []
-    if isinstance(node, ast.JoinedStr):
-        return [node] if any(isinstance(v, ast.Constant) and _wording(v.value) for v in node.values) else []
+    if isinstance(node, ast.JoinedStr):  # its literal parts, and what its {fields} reach (f"{x or 'none'}")
+        inner = [x for v in node.values if isinstance(v, ast.FormattedValue) for x in _reached(v.value, given, seen)]
+        return ([node] if any(isinstance(v, ast.Constant) and _wording(v.value) for v in node.values) else []) + inner
     if isinstance(node, ast.BinOp):
         return _reached(node.left, given, seen) + _reached(node.right, given, seen)
     if isinstance(node, ast.IfExp):
@@ -287,6 +288,8 @@ def later(names: list[str]) -> None:
         out.append(f"  bye: {n}")
     out += [gettext("  absent: {n}", n=n) for n in names]
     why = "no result yet"
+    status = "waiting"
+    print(f"{len(names)}: {status or 'nobody'}")
     sys.stdout.write("\\n".join(out) + "\\n")
     print(*out, sep="\\n")
     fail(why)
@@ -322,6 +325,9 @@ def test_a_planted_literal_fails_the_lint_and_a_marked_one_does_not():
         'out = [f"{len(names)} pl',  # a list's items reach "\\n".join(out) (counted once, not twice)
         'out.append(f"  bye: {n}"',
         'why = "no result yet"',  # a local name given a literal reaches fail(why)
+        'status = "waiting"',  # reaches print through an f-string's field
+        'print(f"{len(names)}: {s',  # a literal inside an f-string's field
     ]
     assert [kind for _, kind in found["cli/planted.py"]] == ["help", "help", "output", "output", "output", "table",
-                                                            "table", "error", "output", "output", "error"]
+                                                            "table", "error", "output", "output", "error", "output",
+                                                            "output"]
