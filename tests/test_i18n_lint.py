@@ -33,8 +33,10 @@ Inside a function, a local name stands for everything the function gives it: ``n
 ``name += ...`` and the items of ``name.append(...)``/``.extend(...)``/``.insert(i, ...)``; so a literal
 reaches a sink through the name (``fail(why)``, ``print(*lines)``) and through a literal's
 ``.join(name)`` (``sys.stdout.write("\\n".join(out))``) or an f-string's field (``f"{n}: {name}"``,
-``f"{x or 'none'}"``), and is counted once however many sinks it reaches. Still not seen: what a comprehension or generator builds (``", ".join(f"..." for ...)``), an
-attribute or a subscript kept and shown later, and a name passed to another function that shows it.
+``f"{x or 'none'}"``), and is counted once however many sinks it reaches; so is what a comprehension
+or a generator yields (``", ".join(f"..." for ...)``, ``out += [f"..." for ...]``). Still not seen: an
+attribute or a subscript kept and shown later, a literal kept in a dict, and a name passed to another
+function that shows it.
 
 :data:`NOT_YET` lists every file that still holds such literals, with how many: the lint fails on a
 literal added anywhere (a new file, or one more in a listed file) and on a listed count that is no
@@ -144,12 +146,14 @@ def _reached(node: ast.AST | None, given: dict[str, list[ast.expr]] | None = Non
         return [x for v in node.values for x in _reached(v, given, seen)]
     if isinstance(node, (ast.Tuple, ast.List)):
         return [x for v in node.elts for x in _reached(v, given, seen)]
+    if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp)):
+        return _reached(node.elt, given, seen)
     if isinstance(node, ast.Starred):
         return _reached(node.value, given, seen)
     if isinstance(node, ast.Call) and _name(node.func) not in CATALOG:
         func = node.func  # a literal's own .format(...)/.join(...): the literal is shown
         if isinstance(func, ast.Attribute) and isinstance(func.value, (ast.Constant, ast.JoinedStr)):
-            joined = node.args[0] if func.attr == "join" and node.args and isinstance(node.args[0], ast.Name) else None
+            joined = node.args[0] if func.attr == "join" and node.args else None
             return _reached(func.value, given, seen) + _reached(joined, given, seen)  # "\n".join(lines): its items
     return []
 
@@ -290,6 +294,7 @@ def later(names: list[str]) -> None:
     why = "no result yet"
     status = "waiting"
     print(f"{len(names)}: {status or 'nobody'}")
+    print(", ".join(f"{n} (dropped)" for n in names))
     sys.stdout.write("\\n".join(out) + "\\n")
     print(*out, sep="\\n")
     fail(why)
@@ -327,7 +332,8 @@ def test_a_planted_literal_fails_the_lint_and_a_marked_one_does_not():
         'why = "no result yet"',  # a local name given a literal reaches fail(why)
         'status = "waiting"',  # reaches print through an f-string's field
         'print(f"{len(names)}: {s',  # a literal inside an f-string's field
+        'print(", ".join(f"{n} (d',  # what a generator joined yields
     ]
     assert [kind for _, kind in found["cli/planted.py"]] == ["help", "help", "output", "output", "output", "table",
                                                             "table", "error", "output", "output", "error", "output",
-                                                            "output"]
+                                                            "output", "output"]
