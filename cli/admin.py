@@ -81,8 +81,9 @@ def ratings(
                               model=answer.model)
                      + "".join(f", {n} {why}" for why, n in answer.skipped.items()) + "\n")
     for i, r in enumerate(answer.players, start=1):
-        figures = f"{i:>4}  {r.player:<24} {r.ordinal:7.2f}  (mu {r.mu:.2f}, sigma {r.sigma:.2f}, "
-        sys.stdout.write(figures + ngettext("{n} matches)", "{n} matches)", r.matches) + "\n")
+        figures = gettext("(mu {mu:.2f}, sigma {sigma:.2f}, ", mu=r.mu, sigma=r.sigma)
+        sys.stdout.write(f"{i:>4}  {r.player:<24} {r.ordinal:7.2f}  " + figures
+                         + ngettext("{n} matches)", "{n} matches)", r.matches) + "\n")
 
 
 @db_app.command("copy", help=N_("""Copy every match (entries, snapshots, idempotency keys, annotations, token hashes, the digest of

@@ -193,7 +193,7 @@ def replayed(con: object, r: Replayed) -> None:
     assert isinstance(con, Console)
     new = f"#{r.seq}" if r.seq is not None else "—"
     style = {"accepted": "green", "rejected": "red", "held": "yellow"}.get(r.verdict, "dim")
-    was = f" (was {r.was})" if r.changed else ""
+    was = gettext(" (was {was})", was=r.was) if r.changed else ""
     why = f" — {escape(r.why)}" if r.why else ""
     con.print(f"  {r.old:>4} → {new:<5} {escape(r.actor or '')} {escape(r.text)}  "
               f"[{style}]{r.verdict}[/{style}]{was}{why}")

@@ -203,11 +203,12 @@ def _new_remote(ctx: typer.Context, name: str, game: str, format: str, rounds: i
         print_json({**msgspec.to_builtins(made), "hall": hall})
         return
     t = made.tokens
-    out = [f"{made.name}: created on {conn.server}; its tokens (shown once, keep them):",
-           f"  organiser: {t.organiser}", f"  spectator: {t.spectator}"]
+    out = [gettext("{name}: created on {server}; its tokens (shown once, keep them):", name=made.name,
+                   server=conn.server),
+           gettext("  organiser: {token}", token=t.organiser), gettext("  spectator: {token}", token=t.spectator)]
     out += [f"  {p}: {tok}" for p, tok in t.players.items()]
-    out += [f"hall: {hall}#token={t.spectator}  (the spectators' token: for the hall's screen; a player's "
-            "token in place of it shows their own tables)"]
+    out += [gettext("hall: {hall}#token={token}  (the spectators' token: for the hall's screen; a player's token in "
+                    "place of it shows their own tables)", hall=hall, token=t.spectator)]
     sys.stdout.write("\n".join(out) + f"\n{made.tournament}\n")
 
 
@@ -249,29 +250,38 @@ def show(ctx: typer.Context, tournament: TidArg, db: DbOpt = None, json: JsonOpt
     if json:
         print_json(data)
         return
-    out = [f"{shown.name} ({shown.tournament}): {shown.game}, {shown.format}" + (f", {shown.rounds} rounds" if shown.rounds else ""),
-           f"tie-breaks: {', '.join(shown.tiebreaks)}; {shown.records} records; undo policy of the matches: {shown.undo}",
-           f"unplayed rounds: {shown.unplayed}; direct encounter: {shown.direct_encounter}; progressive: after every "
-           + ("round" if shown.progressive == "rounds" else "round with a game (recorded before the fix)"),
-           "players: " + ", ".join(p.player + (f" ({p.name})" if p.name else "") + (" [dropped]" if p.dropped else "")
-                                   for p in shown.players)]
+    progressive = (N_("unplayed rounds: {unplayed}; direct encounter: {direct}; progressive: after every round")
+                   if shown.progressive == "rounds" else
+                   N_("unplayed rounds: {unplayed}; direct encounter: {direct}; progressive: after every round with a "
+                      "game (recorded before the fix)"))
+    dropped = gettext(" [dropped]")
+    players = ", ".join(p.player + (f" ({p.name})" if p.name else "") + (dropped if p.dropped else "")
+                        for p in shown.players)
+    out = [f"{shown.name} ({shown.tournament}): {shown.game}, {shown.format}"
+           + (ngettext(", {n} rounds", ", {n} rounds", shown.rounds) if shown.rounds else ""),
+           ngettext("tie-breaks: {tiebreaks}; {n} records; undo policy of the matches: {undo}",
+                    "tie-breaks: {tiebreaks}; {n} records; undo policy of the matches: {undo}", shown.records,
+                    tiebreaks=", ".join(shown.tiebreaks), undo=shown.undo),
+           gettext(progressive, unplayed=shown.unplayed, direct=shown.direct_encounter),
+           gettext("players: {players}", players=players)]
     for r in pairings.rounds:
-        out.append(f"round {r.round}" + ("" if r.closed else " (being played)"))
+        out.append(gettext("round {round}", round=r.round) if r.closed else
+                   gettext("round {round} (being played)", round=r.round))
         for t in r.tables:
-            out.append(f"  table {t.table}: {' v '.join(t.seats)}  {t.result or 'no result yet'}  "
-                       f"match {t.match_id or '-'}")
+            out.append(gettext("  table {table}: {seats}  {result}  match {match}", table=t.table,
+                               seats=" v ".join(t.seats), result=t.result or gettext("no result yet"),
+                               match=t.match_id or "-"))
             if t.reports and not t.result:
-                out.append("    " + ("results disagree: " if t.disagree else "reported: ")
-                           + "; ".join(f"{x.player}: {x.typed or x.result}" for x in t.reports))
-        for b in r.byes:
-            out.append(f"  bye: {b}")
-        for b in r.half_byes:
-            out.append(f"  half-point bye: {b}")
-        for b in r.absent:
-            out.append(f"  absent: {b}")
-    for block in pairings.blocks:
-        out.append(f"blocks the next round: table {block.table}" + (f" (match {block.match_id})" if block.match_id else "")
-                   + f": {block.why}")
+                reports = "; ".join(f"{x.player}: {x.typed or x.result}" for x in t.reports)
+                out.append(gettext("    results disagree: {reports}", reports=reports) if t.disagree else
+                           gettext("    reported: {reports}", reports=reports))
+        out += [gettext("  bye: {player}", player=b) for b in r.byes]
+        out += [gettext("  half-point bye: {player}", player=b) for b in r.half_byes]
+        out += [gettext("  absent: {player}", player=b) for b in r.absent]
+    for block in pairings.blocks:  # why: English from the answer; a phrase without values reads through the catalog
+        out.append(gettext("blocks the next round: table {table} (match {match}): {why}", table=block.table,
+                           match=block.match_id, why=gettext(block.why)) if block.match_id else
+                   gettext("blocks the next round: table {table}: {why}", table=block.table, why=gettext(block.why)))
     sys.stdout.write("\n".join(out) + "\n")
 
 
@@ -376,16 +386,17 @@ def pair(
     if json:
         _struct_json(paired)
         return
-    out = [f"round {paired.round}" + (" (dry run: nothing recorded)" if paired.dry_run else "")
-           + f"; undo policy of the matches: {paired.undo}"]
+    out = [gettext("round {round} (dry run: nothing recorded); undo policy of the matches: {undo}",
+                   round=paired.round, undo=paired.undo) if paired.dry_run else
+           gettext("round {round}; undo policy of the matches: {undo}", round=paired.round, undo=paired.undo)]
     for t in paired.tables:
-        out.append(f"table {t.table}: {' v '.join(t.seats)}" + (f"  match {t.match_id}" if t.match_id else ""))
+        seats = " v ".join(t.seats)
+        out.append(gettext("table {table}: {seats}  match {match}", table=t.table, seats=seats, match=t.match_id)
+                   if t.match_id else gettext("table {table}: {seats}", table=t.table, seats=seats))
         for who, token in t.tokens.items():
             out.append(f"    {who}: {token}")
-    for b in paired.byes:
-        out.append(f"bye: {b}")
-    for b in paired.half_byes:
-        out.append(f"half-point bye: {b}")
+    out += [gettext("bye: {player}", player=b) for b in paired.byes]
+    out += [gettext("half-point bye: {player}", player=b) for b in paired.half_byes]
     sys.stdout.write("\n".join(out) + "\n")
 
 
@@ -431,7 +442,8 @@ def result(
                              record=answer.records) + "\n")
     for r, w in changed:
         moved = [f"{n} {w.values[n]} -> {r.values[n]}" for n in after.tiebreaks if w.values[n] != r.values[n]]
-        rank = f"rank {w.rank} -> {r.rank}" if w.rank != r.rank else f"rank {r.rank}"
+        rank = (gettext("rank {before} -> {after}", before=w.rank, after=r.rank) if w.rank != r.rank else
+                gettext("rank {rank}", rank=r.rank))
         sys.stdout.write(f"  {r.name}: {rank}" + (": " + ", ".join(moved) if moved else "") + "\n")
 
 
@@ -459,16 +471,19 @@ def report(
     if json:
         _struct_json(answer)
         return
-    out = [f"round {round_} table {table}: {answer.seat}'s report "
-           + (f"recorded (record {answer.records})" if answer.written else "unchanged (it said that already)")]
+    out = [gettext("round {round} table {table}: {seat}'s report recorded (record {record})", round=round_,
+                   table=table, seat=answer.seat, record=answer.records) if answer.written else
+           gettext("round {round} table {table}: {seat}'s report unchanged (it said that already)", round=round_,
+                   table=table, seat=answer.seat)]
     out += [f"  {x.player}: {x.result}" for x in answer.reports]
     if answer.agreed:
-        out.append(f"the seats agree: the result counts ({answer.result})")
-        out += [f"  {c.player}: rank {c.rank_before} -> {c.rank_after}" for c in answer.changed]
+        out.append(gettext("the seats agree: the result counts ({result})", result=answer.result))
+        out += [gettext("  {player}: rank {before} -> {after}", player=c.player, before=c.rank_before,
+                        after=c.rank_after) for c in answer.changed]
     elif answer.disagree:
-        out.append("results disagree: the organiser records the table's result (`tournament result`)")
+        out.append(gettext("results disagree: the organiser records the table's result (`tournament result`)"))
     elif answer.waiting:
-        out.append("waiting for " + ", ".join(answer.waiting))
+        out.append(gettext("waiting for {seats}", seats=", ".join(answer.waiting)))
     sys.stdout.write("\n".join(out) + "\n")
 
 
@@ -528,11 +543,11 @@ def standings(
         if json:
             _struct_json(e)
             return
-        out = [f"{e.name}: rank {e.rank} after round {e.after_round}"]
+        out = [gettext("{name}: rank {rank} after round {round}", name=e.name, rank=e.rank, round=e.after_round)]
         for w in e.values:
-            out.append(f"{TIEBREAKS[w.tiebreak]} ({w.tiebreak}): {w.value}")
+            out.append(f"{gettext(TIEBREAKS[w.tiebreak])} ({w.tiebreak}): {w.value}")
             out += [f"    {line}" for line in w.workings]
-        out += [f"correction: {c}" for c in e.corrections]
+        out += [gettext("correction: {correction}", correction=c) for c in e.corrections]
         sys.stdout.write("\n".join(out) + "\n")
         return
     table = api.standings(tournament, after_round=after_round, as_of=as_of)

@@ -69,11 +69,12 @@ def tokens(
             {"role": h.role, "player": h.player, "token": h.token,
              "hall": f"{hall}#token={h.token}" if h.token else None} for h in holders]})
         return
-    rows = [[h.role, h.player or "", h.token or "(issued earlier; --rotate for a new one)"] for h in holders]
-    widths = [max(len(r[i]) for r in [["role", "who", "token"], *rows]) for i in range(3)]
-    out = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in [["role", "who", "token"], *rows]]
-    out += [f"hall: {hall}#token=TOKEN  (the fragment never reaches the server; the spectators' token on the "
-            "hall's screen, each player's on their own phone)"]
+    rows = [[h.role, h.player or "", h.token or gettext("(issued earlier; --rotate for a new one)")] for h in holders]
+    heads = [gettext("role"), gettext("who"), gettext("token")]
+    widths = [max(len(r[i]) for r in [heads, *rows]) for i in range(3)]
+    out = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in [heads, *rows]]
+    out += [gettext("hall: {hall}#token=TOKEN  (the fragment never reaches the server; the spectators' token on the "
+                    "hall's screen, each player's on their own phone)", hall=hall)]
     sys.stdout.write("\n".join(out) + "\n")
 
 

@@ -86,13 +86,15 @@ class Moves(Appending):
         if blind and loaded.config.chance == "digital":
             typed = typed_chance(loaded.rules.chance_fields(intent), intent)
             if typed:  # refused before adjudication; kept in the log as a line that changes nothing
-                message = (f"in a digital match the referee draws {', '.join(typed)}: leave {typed[0]} out (a guess "
-                           "is never checked against the hidden order)")
+                refused = BadInput.said(InputCode.CHANCE_TYPED, N_(
+                    "in a digital match the referee draws {drawn}: leave {first} out (a guess is never checked "
+                    "against the hidden order)"), drawn=", ".join(typed), first=typed[0])
+                refused.detail = {"intent": text}
                 if expected_seq is not None:  # a stale writer hears of its conflict first, as before
                     self.at_head(loaded, expected_seq, reload=True)
-                self.record_unparsed(loaded.match.id, seat, text.strip(), InputCode.CHANCE_TYPED, message, meta,
-                                     request=request)
-                raise BadInput(InputCode.CHANCE_TYPED, message, {"intent": text})
+                self.record_unparsed(loaded.match.id, seat, text.strip(), InputCode.CHANCE_TYPED, refused.message,
+                                     meta, request=request)  # recorded in English, as every refusal
+                raise refused
         hold = blind if hold is None else hold
         source = self._source(meta)
         if hold:  # recorded, so that an audit adjudicates it as it was: by a seat that sees its own view

@@ -27,7 +27,16 @@ not counted; nor is what a call other than those returns (its own literals are c
 meet a sink). Not counted, by design: a game's refusals (``Refusal``, ``self.fail``/``tx.fail`` of a
 decision: recorded in English and read through the game's templates, :func:`referee.i18n.refusal`),
 log lines for operators (``logging``), HTML and text templates of the pages (their own issue), and
-literals kept in a constant and shown later (the scan sees the constant, not the sink).
+literals kept in a module's constant and shown later (the scan sees the constant, not the sink).
+
+Inside a function, a local name stands for everything the function gives it: ``name = ...``,
+``name += ...`` and the items of ``name.append(...)``/``.extend(...)``/``.insert(i, ...)``; so a literal
+reaches a sink through the name (``fail(why)``, ``print(*lines)``) and through a literal's
+``.join(name)`` (``sys.stdout.write("\\n".join(out))``) or an f-string's field (``f"{n}: {name}"``,
+``f"{x or 'none'}"``), and is counted once however many sinks it reaches; so is what a comprehension
+or a generator yields (``", ".join(f"..." for ...)``, ``out += [f"..." for ...]``). Still not seen: an
+attribute or a subscript kept and shown later, a literal kept in a dict, and a name passed to another
+function that shows it.
 
 :data:`NOT_YET` lists every file that still holds such literals, with how many: the lint fails on a
 literal added anywhere (a new file, or one more in a listed file) and on a listed count that is no
@@ -58,6 +67,7 @@ _CODE = re.compile(r"^[a-z0-9_]+/[a-z0-9_]+$")
 
 #: the files that still hold user-facing literals, each with how many (issue 29: this list shrinks)
 NOT_YET: dict[str, int] = {
+    'referee/service.py': 1,  # table 1: a fork's title, recorded in the match in English (title= of a record, not shown)
 }
 
 
@@ -97,28 +107,54 @@ def _wording(value: str) -> bool:
     return bool(_WORDS.search(_MARKUP.sub("", value))) and not _CODE.match(value)
 
 
-def _reached(node: ast.AST | None) -> list[ast.AST]:
-    """The user-facing literals an argument expression holds (see the module's docstring)."""
+def _locals(function: ast.AST) -> dict[str, list[ast.expr]]:
+    """What each local name of ``function`` is given: ``name = ...``, ``name += ...``, and the items of
+    ``name.append(...)``/``.extend(...)``/``.insert(i, ...)`` (nested functions included, by name)."""
+    given: dict[str, list[ast.expr]] = {}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            given.setdefault(node.targets[0].id, []).append(node.value)
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign)) and isinstance(node.target, ast.Name) and node.value:
+            given.setdefault(node.target.id, []).append(node.value)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) \
+                and node.func.attr in ("append", "extend", "insert") and node.args:
+            given.setdefault(node.func.value.id, []).append(node.args[-1])
+    return given
+
+
+def _reached(node: ast.AST | None, given: dict[str, list[ast.expr]] | None = None,
+             seen: frozenset[str] = frozenset()) -> list[ast.AST]:
+    """The user-facing literals an argument expression holds (see the module's docstring); a local name
+    of ``given`` stands for what it is given."""
     if node is None:
         return []
+    given = given or {}
+    if isinstance(node, ast.Name):
+        if node.id in seen:
+            return []
+        return [x for v in given.get(node.id, []) for x in _reached(v, given, seen | {node.id})]
     if isinstance(node, ast.Constant):
         return [node] if isinstance(node.value, str) and _wording(node.value) else []
-    if isinstance(node, ast.JoinedStr):
-        return [node] if any(isinstance(v, ast.Constant) and _wording(v.value) for v in node.values) else []
+    if isinstance(node, ast.JoinedStr):  # its literal parts, and what its {fields} reach (f"{x or 'none'}")
+        inner = [x for v in node.values if isinstance(v, ast.FormattedValue) for x in _reached(v.value, given, seen)]
+        return ([node] if any(isinstance(v, ast.Constant) and _wording(v.value) for v in node.values) else []) + inner
     if isinstance(node, ast.BinOp):
-        return _reached(node.left) + _reached(node.right)
+        return _reached(node.left, given, seen) + _reached(node.right, given, seen)
     if isinstance(node, ast.IfExp):
-        return _reached(node.body) + _reached(node.orelse)
+        return _reached(node.body, given, seen) + _reached(node.orelse, given, seen)
     if isinstance(node, ast.BoolOp):
-        return [x for v in node.values for x in _reached(v)]
+        return [x for v in node.values for x in _reached(v, given, seen)]
     if isinstance(node, (ast.Tuple, ast.List)):
-        return [x for v in node.elts for x in _reached(v)]
+        return [x for v in node.elts for x in _reached(v, given, seen)]
+    if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp)):
+        return _reached(node.elt, given, seen)
     if isinstance(node, ast.Starred):
-        return _reached(node.value)
+        return _reached(node.value, given, seen)
     if isinstance(node, ast.Call) and _name(node.func) not in CATALOG:
         func = node.func  # a literal's own .format(...)/.join(...): the literal is shown
         if isinstance(func, ast.Attribute) and isinstance(func.value, (ast.Constant, ast.JoinedStr)):
-            return _reached(func.value)
+            joined = node.args[0] if func.attr == "join" and node.args else None
+            return _reached(func.value, given, seen) + _reached(joined, given, seen)  # "\n".join(lines): its items
     return []
 
 
@@ -152,16 +188,31 @@ def _sink_arguments(node: ast.Call, cli: bool, errors: set[str]) -> list[tuple[s
     return args
 
 
+def _walk(node: ast.AST, given: dict[str, list[ast.expr]]) -> list[tuple[ast.AST, dict[str, list[ast.expr]]]]:
+    """Every node under ``node`` with the locals of the function it is in (none at a module's level: a
+    constant is not followed), in source order."""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        given = _locals(node)
+    found = [(node, given)]
+    for child in ast.iter_child_nodes(node):
+        found += _walk(child, given)
+    return found
+
+
 def scan(path: str, tree: ast.Module, errors: set[str]) -> list[tuple[int, str]]:
     """The line and sink (output, table, help, error) of every user-facing literal of ``tree`` (the file
     at ``path``) outside the catalog."""
     cli = path.startswith("cli" + os.sep)
     lines: list[tuple[int, str]] = []
-    for node in ast.walk(tree):
+    counted: set[int] = set()  # a literal reaching two sinks through a name counts once
+    for node, given in _walk(tree, {}):
         if isinstance(node, ast.Call):
             for kind, arg in _sink_arguments(node, cli, errors):
-                lines += [(lit.lineno, kind) for lit in _reached(arg)]
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                for lit in _reached(arg, given):
+                    if id(lit) not in counted:
+                        counted.add(id(lit))
+                        lines.append((lit.lineno, kind))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             for deco in node.decorator_list:
                 if isinstance(deco, ast.Call) and _name(deco.func) in ("command", "callback") \
                         and not any(k.arg == "help" for k in deco.keywords):
@@ -235,6 +286,19 @@ def hello(name: str = typer.Option("x", help="Who is greeted.")) -> None:
     table.add_column("Seat")
     raise Refused("cli/x", "no such seat")
 
+def later(names: list[str]) -> None:
+    out = [f"{len(names)} players:"]
+    for n in names:
+        out.append(f"  bye: {n}")
+    out += [gettext("  absent: {n}", n=n) for n in names]
+    why = "no result yet"
+    status = "waiting"
+    print(f"{len(names)}: {status or 'nobody'}")
+    print(", ".join(f"{n} (dropped)" for n in names))
+    sys.stdout.write("\\n".join(out) + "\\n")
+    print(*out, sep="\\n")
+    fail(why)
+
 @app.command(help=N_("Greet, through the catalog."))
 def fine(name: str = typer.Option("x", help=N_("Who is greeted."))) -> None:
     """Not shown: help= is given."""
@@ -243,6 +307,11 @@ def fine(name: str = typer.Option("x", help=N_("Who is greeted."))) -> None:
     print(name, "\\n", f"{name}:  {name}")
     sys.stderr.write("[bold]" + gettext("error") + "[/]")
     raise BadInput("cli/unknown_language", gettext("no such seat"))
+    lines = [gettext("{n} players:", n=2), name]
+    lines.append(gettext("  bye: {n}", n=name))
+    label = "seat"  # a local name given a literal that reaches no sink (its length does)
+    sys.stdout.write("\\n".join(lines) + "\\n")
+    print(*lines, str(len(label)))
 '''
 
 
@@ -258,6 +327,13 @@ def test_a_planted_literal_fails_the_lint_and_a_marked_one_does_not():
         'table = Table(title="Pla',
         'table.add_column("Seat")',
         'raise Refused("cli/x", "',
+        'out = [f"{len(names)} pl',  # a list's items reach "\\n".join(out) (counted once, not twice)
+        'out.append(f"  bye: {n}"',
+        'why = "no result yet"',  # a local name given a literal reaches fail(why)
+        'status = "waiting"',  # reaches print through an f-string's field
+        'print(f"{len(names)}: {s',  # a literal inside an f-string's field
+        'print(", ".join(f"{n} (d',  # what a generator joined yields
     ]
     assert [kind for _, kind in found["cli/planted.py"]] == ["help", "help", "output", "output", "output", "table",
-                                                            "table", "error"]
+                                                            "table", "error", "output", "output", "error", "output",
+                                                            "output", "output"]

@@ -100,3 +100,32 @@ def test_why_a_table_blocks_the_next_round_reads_russian_inside_the_refusal(cli,
     ru = cli("tournament", "pair", tid)
     assert ru.code == en.code and "партия не окончена" in ru.err and "not finished" not in ru.err
     assert cli("tournament", "pair", tid, "--json").out == en_json.out
+
+
+def test_show_lists_a_round_its_byes_absences_and_blocking_table_in_russian_and_as_before_in_english(
+        cli, english, monkeypatch):
+    r = cli("tournament", "new", "Cup", "--game", "by_all_means")
+    tid = r.out.strip().splitlines()[-1]
+    for p in ("alice", "bob", "carol", "dave", "eve", "fay"):
+        assert cli("tournament", "player", "add", tid, p).code == 0
+    paired = cli("tournament", "pair", tid, "--manual", "alice-bob,carol-dave,eve-bye,fay-absent")
+    assert paired.code == 0 and paired.out.startswith("round 1; undo policy of the matches: ") and "\nbye: eve\n" in paired.out
+    assert cli("tournament", "result", tid, "1", "1", "win:alice").code == 0
+    en = cli("tournament", "show", tid)
+    assert en.code == 0
+    lines = en.out.splitlines()
+    first, match = lines[-5].rsplit(" ", 1)[1], lines[-4].rsplit(" ", 1)[1]  # the tables' match ids
+    assert lines[-7:] == [  # English as it always read
+        "players: alice, bob, carol, dave, eve, fay", "round 1 (being played)",
+        f"  table 1: alice v bob  alice won (arbiter)  match {first}",
+        f"  table 2: carol v dave  no result yet  match {match}", "  bye: eve", "  absent: fay",
+        f"blocks the next round: table 2 (match {match}): the match is not finished"]
+    en_json = cli("tournament", "show", tid, "--json")
+    monkeypatch.setenv("REFEREE_LANG", "ru")
+    ru = cli("tournament", "show", tid)
+    assert ru.code == 0
+    assert "тур 1 (идёт)" in ru.out and "  пропуск: eve\n  отсутствует: fay\n" in ru.out
+    assert f"  стол 2: carol v dave  результата ещё нет  партия {match}\n" in ru.out
+    assert f"не даёт начать следующий тур: стол 2 (партия {match}): партия не окончена\n" in ru.out
+    assert not any(w in ru.out for w in ("bye", "absent", "blocks", "round", "table", "no result", "tie-breaks"))
+    assert cli("tournament", "show", tid, "--json").out == en_json.out

@@ -591,9 +591,10 @@ def _seconds(env: str, given: float | None, default: float) -> float:
             value = float(text)
         except ValueError:
             value = -1.0
-        what = f"{env} must be a number of seconds from 0 (no limit) to 86400, not {text!r}"
-    else:
-        value, what = given, f"a timeout must be from 0 (no limit) to 86400 seconds, not {given!r}"
-    if not 0 <= value <= 86_400:  # (NaN too)
-        raise StoreError(what)
-    return value
+        if not 0 <= value <= 86_400:  # (NaN too)
+            raise StoreError.said(N_("{env} must be a number of seconds from 0 (no limit) to 86400, not {text}"),
+                                  env=env, text=repr(text))
+        return value
+    if not 0 <= given <= 86_400:
+        raise StoreError.said(N_("a timeout must be from 0 (no limit) to 86400 seconds, not {given}"), given=repr(given))
+    return given
