@@ -63,10 +63,12 @@ def label(path: str) -> str:
     return path.replace("_", " ").replace(".", " ").strip()
 
 
-def _split(record: Any, labels: Mapping[str, str] | None, details: Collection[str]
-           ) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
+def _split(record: Any, labels: Mapping[str, str] | None, details: Collection[str],
+           words: Mapping[str, str] | None = None) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
     """A record's leaves as (label, text) facts (the path itself when ``labels`` is None), those under
-    a path in ``details`` apart, labelled by their paths."""
+    a path in ``details`` apart, labelled by their paths. ``words`` gives a reader's word for a path's
+    start (``banner_supply``: the word for "banner supply"), said before the rest of a path ``labels`` does
+    not name (``banner_supply.bear``: the word, then "bear"); in English the word is the start's own."""
     shown: list[tuple[str, str]] = []
     hidden: list[tuple[str, str]] = []
     prefixes = tuple(d + "." for d in details)
@@ -78,8 +80,23 @@ def _split(record: Any, labels: Mapping[str, str] | None, details: Collection[st
         if path in exact or path.startswith(prefixes):
             hidden.append((path, said))
         else:
-            shown.append((path if labels is None else labels.get(path, label(path)), said))
+            shown.append((path if labels is None else labels.get(path) or _worded(path, words), said))
     return tuple(shown), tuple(hidden)
+
+
+def _worded(path: str, words: Mapping[str, str] | None) -> str:
+    """:func:`label` of ``path``, its longest start that ``words`` gives said in the reader's word."""
+    if words:
+        if path in words:
+            return words[path]
+        start, _dot, rest = path.rpartition(".")
+        while start:
+            word = words.get(start)
+            if word is not None:
+                return f"{word} {label(rest)}"
+            start, _dot, more = start.rpartition(".")
+            rest = f"{more}.{rest}"
+    return label(path)
 
 
 #: :func:`_read`'s answers by the key and the ``repr`` of its value (which tells apart what reads apart: a
@@ -102,43 +119,47 @@ def _read(key: str, value: Any) -> tuple[tuple[str, str], ...]:
 
 
 def seat_tableau(view: Mapping[str, Any], key: str = "players", title: str | None = None, *,
-                 labels: Mapping[str, str] | None = None, details: Collection[str] = ()) -> Board | None:
+                 labels: Mapping[str, str] | None = None, details: Collection[str] = (),
+                 words: Mapping[str, str] | None = None) -> Board | None:
     """What each seat has in front of it, side by side: ``view[key]`` maps each seat to its record,
     whose leaves become the tableau's facts. None when the view has no such map.
 
     With ``labels`` (paths to a reader's words; other paths read as :func:`label` makes them), the
     facts are in words; the paths in ``details`` (and below them) go to each area's details as they
-    are stored. ``title``: the board's, in the reader's words (default: "Players")."""
+    are stored; ``words``: a reader's words for the starts of paths ``labels`` does not name (see
+    :func:`_split`). ``title``: the board's, in the reader's words (default: "Players")."""
     seats = view.get(key)
     if not isinstance(seats, dict) or not seats or not all(isinstance(v, dict) for v in seats.values()):
         return None
     areas = []
     for seat, record in seats.items():
-        shown, hidden = _split(record, labels, details)
+        shown, hidden = _split(record, labels, details, words)
         areas.append(Area(id=str(seat), facts=shown, details=hidden))
     heading = pgettext("a board's title", "Players") if title is None else title
     return Board(title=heading, layout="tableau", areas=tuple(areas), covers=(key,))
 
 
 def fact_list(view: Mapping[str, Any], keys: Collection[str] | None = None, title: str | None = None, *,
-              labels: Mapping[str, str] | None = None, details: Collection[str] = ()) -> Board | None:
+              labels: Mapping[str, str] | None = None, details: Collection[str] = (),
+              words: Mapping[str, str] | None = None) -> Board | None:
     """A section of the view in words: the leaves under ``keys`` (every top-level key when None) as
     labelled facts, the paths in ``details`` behind a reader's "details". None when there is nothing.
     ``title``: the board's, in the reader's words (default: "Turn and match")."""
     picked = {k: v for k, v in view.items() if keys is None or k in keys}
     if not picked:
         return None
-    shown, hidden = _split(picked, labels or {}, details)
+    shown, hidden = _split(picked, labels or {}, details, words)
     title = pgettext("a board's title", "Turn and match") if title is None else title
     return Board(title=title, layout="list", areas=(Area(id=title, facts=shown, details=hidden),),
                  covers=tuple(picked))
 
 
-def sections(boards: tuple[Board, ...], view: Mapping[str, Any]) -> tuple[Board, ...]:
+def sections(boards: tuple[Board, ...], view: Mapping[str, Any], words: Mapping[str, str] | None = None
+             ) -> tuple[Board, ...]:
     """The view in words when a game says nothing more: its tableaux, then every top-level key no
-    board draws as a list of facts."""
+    board draws as a list of facts (``words``: the reader's words for their paths, see :func:`_split`)."""
     covered = {key for b in boards for key in b.covers}
-    rest = fact_list(view, [k for k in view if k not in covered])
+    rest = fact_list(view, [k for k in view if k not in covered], words=words)
     return tuple(b for b in boards if b.layout == "tableau") + ((rest,) if rest is not None else ())
 
 
