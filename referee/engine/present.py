@@ -68,7 +68,8 @@ def _split(record: Any, labels: Mapping[str, str] | None, details: Collection[st
     """A record's leaves as (label, text) facts (the path itself when ``labels`` is None), those under
     a path in ``details`` apart, labelled by their paths. ``words`` gives a reader's word for a path's
     start (``banner_supply``: the word for "banner supply"), said before the rest of a path ``labels`` does
-    not name (``banner_supply.bear``: the word, then "bear"); in English the word is the start's own."""
+    not name (``banner_supply.bear``: the word, then "bear"); in English the word is the start's own. With
+    ``labels`` None a path is its own label unless ``words`` gives one for the whole path."""
     shown: list[tuple[str, str]] = []
     hidden: list[tuple[str, str]] = []
     prefixes = tuple(d + "." for d in details)
@@ -80,7 +81,8 @@ def _split(record: Any, labels: Mapping[str, str] | None, details: Collection[st
         if path in exact or path.startswith(prefixes):
             hidden.append((path, said))
         else:
-            shown.append((path if labels is None else labels.get(path) or _worded(path, words), said))
+            shown.append(((words or {}).get(path, path) if labels is None else labels.get(path) or _worded(path, words),
+                          said))
     return tuple(shown), tuple(hidden)
 
 
