@@ -78,6 +78,8 @@ def _split(record: Any, labels: Mapping[str, str] | None, details: Collection[st
     for k, v in record.items():
         read.update(_read(str(k), v))
     for path, said in read.items():
+        if said == "true" or said == "false":  # the one word :func:`text` says itself: in the reader's words
+            said = pgettext("a fact's value", "true") if said == "true" else pgettext("a fact's value", "false")
         if path in exact or path.startswith(prefixes):
             hidden.append((path, said))
         else:
