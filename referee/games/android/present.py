@@ -20,7 +20,7 @@ from .txn import BoundRules
 def boards(rules: BoundRules, view: dict[str, Any]) -> tuple[Board, ...]:
     players = view.get("players")
     seats = {s: players[s] for s in rules.players if s in players} if isinstance(players, dict) else None
-    tableau = seat_tableau({"players": _sorted(seats)}, words=player_words()) if seats else None
+    tableau = seat_tableau({"players": _sorted(seats)}, words=player_words(seats)) if seats else None
     out = [b for b in (city(rules, view), suspects(view), conspiracy(rules, view), tableau) if b is not None]
     return tuple(out)
 
@@ -119,9 +119,9 @@ def _bank(bank: str) -> str:
             }.get(bank, gettext("{bank} bank", bank=bank.replace("_", " ")))
 
 
-def player_words() -> dict[str, str]:
+def player_words(seats: dict[str, Any] | None = None) -> dict[str, str]:
     """A player's fields in the reader's words (in English the paths themselves, as the tableau has always
-    shown them)."""
+    shown them), with the paths through the ``seats``' records' NPCs and hand origins."""
     out = {"abilities_used": pgettext("a table's label", "abilities_used"),
            "declared": pgettext("a table's label", "declared"), "detective": pgettext("a table's label", "detective"),
            "drawn_evidence": pgettext("a table's label", "drawn_evidence"),
@@ -143,6 +143,20 @@ def player_words() -> dict[str, str]:
            "favors.political": pgettext("a table's label", "favors.political"),
            "favors.society": pgettext("a table's label", "favors.society"),
            "favors.street": pgettext("a table's label", "favors.street")}
+    for record in (seats or {}).values():
+        if not isinstance(record, dict):
+            continue
+        for npc in record.get("npc") or {}:
+            out[f"npc.{npc}.favor_supply"] = pgettext("a table's label", "npc.{npc}.favor_supply", npc=npc)
+            out[f"npc.{npc}.status"] = pgettext("a table's label", "npc.{npc}.status", npc=npc)
+        for npc in record.get("npc_favors") or {}:
+            out[f"npc_favors.{npc}"] = pgettext("a table's label", "npc_favors.{npc}", npc=npc)
+        for detective, decks in (record.get("hand_origins") or {}).items():
+            for deck in decks if isinstance(decks, dict) else ():
+                out[f"hand_origins.{detective}.{deck}"] = (
+                    pgettext("a table's label", "hand_origins.{detective}.dark", detective=detective) if deck == "dark"
+                    else pgettext("a table's label", "hand_origins.{detective}.light", detective=detective)
+                    if deck == "light" else f"hand_origins.{detective}.{deck}")
     return out
 
 
