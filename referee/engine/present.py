@@ -212,12 +212,13 @@ def _merged(at: dict[str, tuple[int, int]], axis: int) -> dict[str, tuple[int, i
 
 
 def placed(title: str, areas: Iterable[Area], at: Mapping[str, tuple[int, int]], *,
-           links: Iterable[Link] = (), covers: tuple[str, ...] = ()) -> Board:
+           links: Iterable[Link] = (), covers: tuple[str, ...] = (), kinds: Mapping[str, str] | None = None) -> Board:
     """A ``map`` board: each area at its (column, row) in ``at``; an area ``at`` does not place, or
     one whose cell another already holds, goes to the first free cell of the rows after the last
     (in the order given, as wide as the map). Only ``links`` between areas of the board are kept, each
     once; a link of a kind (a sea lane, not a land border) is listed in both areas' facts too, so a
-    reader without the lines (the terminal, a phone) still sees it."""
+    reader without the lines (the terminal, a phone) still sees it, labelled by the kind (``kinds``: the
+    reader's word for a kind; the kind itself where it gives none)."""
     given = list(areas)
     ids = {a.id for a in given}
     kept: list[Link] = []
@@ -245,7 +246,7 @@ def placed(title: str, areas: Iterable[Area], at: Mapping[str, tuple[int, int]],
     out = []
     for a in given:
         col, row = spots[a.id] if a.id in spots else next(free)
-        extra = tuple((kind, ", ".join(others)) for kind, others in across.get(a.id, {}).items())
+        extra = tuple(((kinds or {}).get(kind, kind), ", ".join(others)) for kind, others in across.get(a.id, {}).items())
         out.append(msgspec.structs.replace(a, x=col, y=row, facts=a.facts + extra))
     return Board(title=title, layout="map", areas=tuple(out), covers=covers, links=tuple(kept))
 

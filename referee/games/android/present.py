@@ -87,7 +87,8 @@ def city(rules: BoundRules, view: dict[str, Any]) -> Board | None:
     links = [Link(a=a, b=b, kind="beanstalk") for a, b in zip(bean, bean[1:])]
     at = grid_of((lid, rules.loc(lid).x, rules.loc(lid).y) for lid in rules.map.order)
     title = gettext("New Angeles, the Beanstalk and Heinlein (map {map})", map=rules.map.map_id)
-    return placed(title, areas, at, links=links, covers=("leads", "scene", "lily_lockwell", "jimmy_the_snitch"))
+    return placed(title, areas, at, links=links, covers=("leads", "scene", "lily_lockwell", "jimmy_the_snitch"),
+                  kinds={"beanstalk": pgettext("a border", "beanstalk")})
 
 
 def _lead(kind: str) -> str:
@@ -142,13 +143,16 @@ def player_words(seats: dict[str, Any] | None = None) -> dict[str, str]:
            "favors.corp": pgettext("a table's label", "favors.corp"),
            "favors.political": pgettext("a table's label", "favors.political"),
            "favors.society": pgettext("a table's label", "favors.society"),
-           "favors.street": pgettext("a table's label", "favors.street")}
+           "favors.street": pgettext("a table's label", "favors.street"),
+           "hand_origins": pgettext("a table's label", "hand_origins")}
     for record in (seats or {}).values():
         if not isinstance(record, dict):
             continue
         for npc in record.get("npc") or {}:
             out[f"npc.{npc}.favor_supply"] = pgettext("a table's label", "npc.{npc}.favor_supply", npc=npc)
             out[f"npc.{npc}.status"] = pgettext("a table's label", "npc.{npc}.status", npc=npc)
+        for key in record.get("special") or {}:  # a detective's own counter, by its data's id
+            out[f"special.{key}"] = pgettext("a table's label", "special.{key}", key=key)
         for npc in record.get("npc_favors") or {}:
             out[f"npc_favors.{npc}"] = pgettext("a table's label", "npc_favors.{npc}", npc=npc)
         for detective, decks in (record.get("hand_origins") or {}).items():

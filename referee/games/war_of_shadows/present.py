@@ -52,7 +52,7 @@ def map_of(board: MapData, view: dict[str, Any]) -> Board | None:
     links = [Link(a=a, b=b, kind=kind) for kind, pairs in (("", board.land), ("sea", board.sea))
              for a, b in sorted(pairs) if a < b]
     return placed(pgettext("a board's title", "Map"), areas, PLACES.get(board.board_id, {}), links=links,
-                  covers=("banners", "control", "conquered", "region_agents"))
+                  covers=("banners", "control", "conquered", "region_agents"), kinds={"sea": pgettext("a border", "sea")})
 
 
 
@@ -115,7 +115,7 @@ def _player_words() -> dict[str, str]:
         "hand": pgettext("a table's label", "hand"), "hand_size": pgettext("a table's label", "cards in hand"),
         "swaps_made": pgettext("a table's label", "swaps made"), "bonus": pgettext("a table's label", "bonus"),
         "ci_bonus": pgettext("a table's label", "counter-intelligence bonus"),
-        "score.total": pgettext("a table's label", "score"), "score.base": pgettext("a table's label", "score from loyalty"),
+        "score": pgettext("a table's label", "score"), "score.total": pgettext("a table's label", "score"), "score.base": pgettext("a table's label", "score from loyalty"),
         "score.bonus": pgettext("a table's label", "score bonus"),
         "score.ci_bonus": pgettext("a table's label", "score counter-intelligence"),
         "score.keep_secrets": pgettext("a table's label", "score for secrets kept"),
