@@ -172,3 +172,24 @@ def test_show_json_is_the_same_bytes_in_both_languages(cli, english, monkeypatch
         assert en.code == ru.code == 0
         assert ru.out == en.out
         assert not re.search("[а-яё]", en.out, re.IGNORECASE)
+
+
+#: game, replay, entry, the label of the phase's row in Russian
+PHASES = [
+    ("copycat", "thursday-club.txt", 40, "фаза"),
+    ("by_all_means", "club-night.txt", None, "фаза"),
+    ("war_of_shadows", "ember-coast.txt", 40, "фаза"),
+]
+
+
+@pytest.mark.parametrize("game,replay,at,label", PHASES, ids=[p[0] for p in PHASES])
+def test_the_phase_reads_in_russian_as_a_value_of_the_table(matches, english, game, replay, at, label):
+    """A value the view stores as an id a person reads (the phase, By All Means' step) is said in the
+    reader's words; in English it is the stored value."""
+    r, mids = matches
+    en, state = _shown(r, mids[replay + game], at, "en")
+    ru, _ = _shown(r, mids[replay + game], at, "ru")
+    en_facts = dict(f for b in en for a in b.areas for f in a.facts)
+    ru_facts = dict(f for b in ru for a in b.areas for f in a.facts)
+    assert en_facts["phase"] == state["phase"]
+    assert re.search("[а-яё]", ru_facts[label]), ru_facts[label]

@@ -64,12 +64,14 @@ def label(path: str) -> str:
 
 
 def _split(record: Any, labels: Mapping[str, str] | None, details: Collection[str],
-           words: Mapping[str, str] | None = None) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
+           words: Mapping[str, str] | None = None, values: Mapping[str, Mapping[str, str]] | None = None
+           ) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
     """A record's leaves as (label, text) facts (the path itself when ``labels`` is None), those under
     a path in ``details`` apart, labelled by their paths. ``words`` gives a reader's word for a path's
     start (``banner_supply``: the word for "banner supply"), said before the rest of a path ``labels`` does
     not name (``banner_supply.bear``: the word, then "bear"); in English the word is the start's own. With
-    ``labels`` None a path is its own label unless ``words`` gives one for the whole path."""
+    ``labels`` None a path is its own label unless ``words`` gives one for the whole path. ``values`` gives,
+    for a path, the reader's words for the values stored there (a phase: ``actions``)."""
     shown: list[tuple[str, str]] = []
     hidden: list[tuple[str, str]] = []
     prefixes = tuple(d + "." for d in details)
@@ -80,6 +82,8 @@ def _split(record: Any, labels: Mapping[str, str] | None, details: Collection[st
     for path, said in read.items():
         if said == "true" or said == "false":  # the one word :func:`text` says itself: in the reader's words
             said = pgettext("a fact's value", "true") if said == "true" else pgettext("a fact's value", "false")
+        elif values and path in values:
+            said = values[path].get(said, said)
         if path in exact or path.startswith(prefixes):
             hidden.append((path, said))
         else:
@@ -145,25 +149,27 @@ def seat_tableau(view: Mapping[str, Any], key: str = "players", title: str | Non
 
 def fact_list(view: Mapping[str, Any], keys: Collection[str] | None = None, title: str | None = None, *,
               labels: Mapping[str, str] | None = None, details: Collection[str] = (),
-              words: Mapping[str, str] | None = None) -> Board | None:
+              words: Mapping[str, str] | None = None, values: Mapping[str, Mapping[str, str]] | None = None
+              ) -> Board | None:
     """A section of the view in words: the leaves under ``keys`` (every top-level key when None) as
     labelled facts, the paths in ``details`` behind a reader's "details". None when there is nothing.
     ``title``: the board's, in the reader's words (default: "Turn and match")."""
     picked = {k: v for k, v in view.items() if keys is None or k in keys}
     if not picked:
         return None
-    shown, hidden = _split(picked, labels or {}, details, words)
+    shown, hidden = _split(picked, labels or {}, details, words, values)
     title = pgettext("a board's title", "Turn and match") if title is None else title
     return Board(title=title, layout="list", areas=(Area(id=title, facts=shown, details=hidden),),
                  covers=tuple(picked))
 
 
-def sections(boards: tuple[Board, ...], view: Mapping[str, Any], words: Mapping[str, str] | None = None
-             ) -> tuple[Board, ...]:
+def sections(boards: tuple[Board, ...], view: Mapping[str, Any], words: Mapping[str, str] | None = None,
+             values: Mapping[str, Mapping[str, str]] | None = None) -> tuple[Board, ...]:
     """The view in words when a game says nothing more: its tableaux, then every top-level key no
-    board draws as a list of facts (``words``: the reader's words for their paths, see :func:`_split`)."""
+    board draws as a list of facts (``words`` and ``values``: the reader's words for their paths and values,
+    see :func:`_split`)."""
     covered = {key for b in boards for key in b.covers}
-    rest = fact_list(view, [k for k in view if k not in covered], words=words)
+    rest = fact_list(view, [k for k in view if k not in covered], words=words, values=values)
     return tuple(b for b in boards if b.layout == "tableau") + ((rest,) if rest is not None else ())
 
 

@@ -139,9 +139,18 @@ def _turn_words() -> dict[str, str]:
 _TURN_DETAILS = ("turn.draw_only_slot", "turn.reactions_used", "turn.combos", "turn.agent_actions", "outcome")
 
 
+def _turn_values() -> dict[str, dict[str, str]]:
+    """The phase and the step as stored, in the reader's words."""
+    return {"phase": {"opening": pgettext("a phase", "opening"), "order": pgettext("a phase", "order"),
+                      "mulligan": pgettext("a phase", "mulligan"), "play": pgettext("a phase", "play"),
+                      "over": pgettext("a phase", "over")},
+            "turn.step": {"start": pgettext("a turn's step", "start"), "actions": pgettext("a turn's step", "actions"),
+                          "end": pgettext("a turn's step", "end"), "reactions": pgettext("a turn's step", "reactions")}}
+
+
 def sections(view: dict[str, Any]) -> tuple[Board, ...]:
     """The players and the turn in a player's words, what is internal in the details."""
     players = seat_tableau(view, labels=_player_words(), details=_PLAYER_DETAILS)
     turn = fact_list(view, [k for k in view if k not in ("field", "players")], pgettext("a board's title", "Turn"),
-                     labels=_turn_words(), details=_TURN_DETAILS)
+                     labels=_turn_words(), details=_TURN_DETAILS, values=_turn_values())
     return tuple(b for b in (players, turn) if b is not None)

@@ -140,7 +140,9 @@ def _office(rules: BoundRules, oid: str, o: Any, position: int | None) -> Area:
 
 def sections(drawn: tuple[Board, ...], view: dict[str, Any]) -> tuple[Board, ...]:
     """The seats' tableau and the rest of the view in the reader's words."""
-    return default_sections(drawn, view, words())
+    phases = {"setup": gettext("setup"), "planning": gettext("planning"), "actions": gettext("actions"),
+              "buying": gettext("buying"), "cleanup": gettext("cleanup"), "game_over": gettext("game_over")}
+    return default_sections(drawn, view, words(), {"phase": phases})
 
 
 def _colour(colour: str) -> str:

@@ -145,10 +145,19 @@ _ROUND_DETAILS = ("board", "cursor", "round_markers_placed", "seats", "agent_pha
                   "reveal_phase", "deck", "audit_flags", "options", "outcome")
 
 
+def _phases() -> dict[str, str]:
+    """The round's phases as stored, in the reader's words."""
+    return {"SETUP": pgettext("a phase", "SETUP"), "AGENT_COLLECT": pgettext("a phase", "AGENT_COLLECT"),
+            "AGENT_PLACE": pgettext("a phase", "AGENT_PLACE"), "EMPIRE_PHASE": pgettext("a phase", "EMPIRE_PHASE"),
+            "DISCARD": pgettext("a phase", "DISCARD"), "REVEAL": pgettext("a phase", "REVEAL"),
+            "CI_SWAP": pgettext("a phase", "CI_SWAP"), "CI_REVEAL": pgettext("a phase", "CI_REVEAL"),
+            "FINAL_SCORING": pgettext("a phase", "FINAL_SCORING"), "GAME_OVER": pgettext("a phase", "GAME_OVER")}
+
+
 def sections(view: dict[str, Any]) -> tuple[Board, ...]:
     """The players and the round in a player's words, what is internal in the details."""
     players = seat_tableau(view, labels=_player_words(), details=_PLAYER_DETAILS)
     drawn = {"banners", "control", "conquered", "region_agents", "council", "controller", "players"}
     game = fact_list(view, [k for k in view if k not in drawn], pgettext("a board's title", "Round"), labels={},
-                     details=_ROUND_DETAILS, words=_round_words())
+                     details=_ROUND_DETAILS, words=_round_words(), values={"phase": _phases()})
     return tuple(b for b in (players, game) if b is not None)
