@@ -179,6 +179,7 @@ PHASES = [
     ("copycat", "thursday-club.txt", 40, "фаза"),
     ("by_all_means", "club-night.txt", None, "фаза"),
     ("war_of_shadows", "ember-coast.txt", 40, "фаза"),
+    ("android", "thursday-club.txt", 100, "фаза"),
 ]
 
 
@@ -193,3 +194,15 @@ def test_the_phase_reads_in_russian_as_a_value_of_the_table(matches, english, ga
     ru_facts = dict(f for b in ru for a in b.areas for f in a.facts)
     assert en_facts["phase"] == state["phase"]
     assert re.search("[а-яё]", ru_facts[label]), ru_facts[label]
+
+
+def test_the_xfiles_status_result_and_turn_phase_read_in_russian(matches, english):
+    r, mids = matches
+    mid = mids["two-agents.txt" + "xfiles_encounters"]
+    en, state = _shown(r, mid, None, "en")
+    ru, _ = _shown(r, mid, None, "ru")
+    en_facts = dict(f for b in en for a in b.areas for f in a.facts)
+    ru_facts = dict(f for b in ru for a in b.areas for f in a.facts)
+    assert (en_facts["status"], en_facts["outcome result"], en_facts["turn phase"]) == (
+        state["status"], state["outcome"]["result"], state["turn"]["phase"]) == ("lost", "lost", "strike")
+    assert (ru_facts["состояние"], ru_facts["итог: результат"], ru_facts["ход: фаза"]) == ("поражение", "поражение", "удары")

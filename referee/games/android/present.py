@@ -166,7 +166,10 @@ def player_words(seats: dict[str, Any] | None = None) -> dict[str, str]:
 
 def sections(drawn: tuple[Board, ...], view: dict[str, Any]) -> tuple[Board, ...]:
     """The seats' tableau and the rest of the view in the reader's words."""
-    return default_sections(drawn, view, _match_words())
+    phases = {"setup": pgettext("a phase", "setup"), "day": pgettext("a phase", "day"),
+              "end_of_day": pgettext("a phase", "end_of_day"), "closing": pgettext("a phase", "closing"),
+              "over": pgettext("a phase", "over")}
+    return default_sections(drawn, view, _match_words(), {"phase": phases})
 
 
 def _match_words() -> dict[str, str]:

@@ -82,8 +82,18 @@ def sections(drawn: tuple[Board, ...], v: dict[str, Any]) -> tuple[Board, ...]:
     """The view in words beside the mat: the agents' tableau, then every field the boards leave out (the
     turn, what waits), the options, draws and bookkeeping behind "details"."""
     covered = {key for b in drawn for key in b.covers}
-    rest = fact_list(v, [k for k in v if k not in covered], details=DETAILS, words=_words())
+    rest = fact_list(v, [k for k in v if k not in covered], details=DETAILS, words=_words(), values=_values())
     return tuple(b for b in drawn if b.layout == "tableau") + ((rest,) if rest is not None else ())
+
+
+def _values() -> dict[str, dict[str, str]]:
+    """The match's status, its result and the turn's phase as stored, in the reader's words."""
+    status = {"setup": pgettext("a match's status", "setup"), "in_progress": pgettext("a match's status", "in_progress"),
+              "won": pgettext("a match's status", "won"), "lost": pgettext("a match's status", "lost")}
+    phase = {"setup": pgettext("a phase", "setup"), "action": pgettext("a phase", "action"),
+             "strike": pgettext("a phase", "strike"), "conspiracy": pgettext("a phase", "conspiracy"),
+             "cleanup": pgettext("a phase", "cleanup")}
+    return {"status": status, "outcome.result": status, "turn.phase": phase}
 
 
 def _words() -> dict[str, str]:
