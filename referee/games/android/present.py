@@ -10,7 +10,7 @@ from typing import Any
 from referee.engine import speech
 from referee.engine.present import grid_of, placed, seat_tableau
 from referee.engine.present import sections as default_sections
-from referee.engine.speech import gettext, ngettext, pgettext
+from referee.engine.speech import gettext, ngettext, per_reader, pgettext
 from schemas.board import Area, Board, Link, Piece
 
 from .data import cell
@@ -93,58 +93,82 @@ def city(rules: BoundRules, view: dict[str, Any]) -> Board | None:
 
 def _lead(kind: str) -> str:
     """A lead's type (and a suspect's file of that type) in the reader's words."""
+    return _lead_words().get(kind) or kind
+
+
+@per_reader
+def _lead_words() -> dict[str, str]:
     return {"testimony": pgettext("a lead", "testimony"), "physical": pgettext("a lead", "physical"),
-            "document": pgettext("a lead", "document")}.get(kind, kind)
+            "document": pgettext("a lead", "document")}
 
 
 def _type(kind: str) -> str:
     """A location's type in the reader's words."""
+    return _type_words().get(kind) or kind
+
+
+@per_reader
+def _type_words() -> dict[str, str]:
     return {"business": pgettext("a location", "business"), "civic": pgettext("a location", "civic"),
             "nightlife": pgettext("a location", "nightlife"), "religious": pgettext("a location", "religious"),
-            "residential": pgettext("a location", "residential")}.get(kind, kind)
+            "residential": pgettext("a location", "residential")}
 
 
 def _quality(quality: str) -> str:
     """A location's quality in the reader's words."""
+    return _quality_words().get(quality) or quality
+
+
+@per_reader
+def _quality_words() -> dict[str, str]:
     return {"ritzy": pgettext("a location", "ritzy"), "normal": pgettext("a location", "normal"),
-            "seedy": pgettext("a location", "seedy")}.get(quality, quality)
+            "seedy": pgettext("a location", "seedy")}
 
 
 def _bank(bank: str) -> str:
     """The bank a location holds, in the reader's words."""
+    return _bank_words().get(bank) or gettext("{bank} bank", bank=bank.replace("_", " "))
+
+
+@per_reader
+def _bank_words() -> dict[str, str]:
     return {"trauma": gettext("trauma bank"), "haas": gettext("haas bank"), "jinteki": gettext("jinteki bank"),
             "conspiracy": gettext("conspiracy bank"), "corp_favor": gettext("corp favor bank"),
             "political_favor": gettext("political favor bank"), "society_favor": gettext("society favor bank"),
             "street_favor": gettext("street favor bank"), "dropship_pass": gettext("dropship pass bank"),
-            "hit": gettext("hit bank"), "alibi": gettext("alibi bank"), "baggage": gettext("baggage bank"),
-            }.get(bank, gettext("{bank} bank", bank=bank.replace("_", " ")))
+            "hit": gettext("hit bank"), "alibi": gettext("alibi bank"), "baggage": gettext("baggage bank")}
+
+
+@per_reader
+def _player_fields() -> dict[str, str]:
+    return {"abilities_used": pgettext("a table's label", "abilities_used"),
+            "declared": pgettext("a table's label", "declared"), "detective": pgettext("a table's label", "detective"),
+            "drawn_evidence": pgettext("a table's label", "drawn_evidence"),
+            "dropship_passes": pgettext("a table's label", "dropship_passes"), "hand": pgettext("a table's label", "hand"),
+            "hand_count": pgettext("a table's label", "hand_count"),
+            "hero_markers_free": pgettext("a table's label", "hero_markers_free"),
+            "hunches.guilty": pgettext("a table's label", "hunches.guilty"),
+            "hunches.innocent": pgettext("a table's label", "hunches.innocent"),
+            "in_play": pgettext("a table's label", "in_play"), "location": pgettext("a table's label", "location"),
+            "memory_card": pgettext("a table's label", "memory_card"), "plot.bad_baggage": pgettext("a table's label", "plot.bad_baggage"),
+            "plot.current": pgettext("a table's label", "plot.current"), "plot.good_baggage": pgettext("a table's label", "plot.good_baggage"),
+            "special": pgettext("a table's label", "special"), "time_modifier": pgettext("a table's label", "time_modifier"),
+            "tokens.conspiracy": pgettext("a table's label", "tokens.conspiracy"),
+            "tokens.haas": pgettext("a table's label", "tokens.haas"), "tokens.jinteki": pgettext("a table's label", "tokens.jinteki"),
+            "trauma": pgettext("a table's label", "trauma"), "twilight": pgettext("a table's label", "twilight"),
+            "vp": pgettext("a table's label", "vp"), "warrant_supply": pgettext("a table's label", "warrant_supply"),
+            "warrants": pgettext("a table's label", "warrants"),
+            "favors.corp": pgettext("a table's label", "favors.corp"),
+            "favors.political": pgettext("a table's label", "favors.political"),
+            "favors.society": pgettext("a table's label", "favors.society"),
+            "favors.street": pgettext("a table's label", "favors.street"),
+            "hand_origins": pgettext("a table's label", "hand_origins")}
 
 
 def player_words(seats: dict[str, Any] | None = None) -> dict[str, str]:
     """A player's fields in the reader's words (in English the paths themselves, as the tableau has always
     shown them), with the paths through the ``seats``' records' NPCs and hand origins."""
-    out = {"abilities_used": pgettext("a table's label", "abilities_used"),
-           "declared": pgettext("a table's label", "declared"), "detective": pgettext("a table's label", "detective"),
-           "drawn_evidence": pgettext("a table's label", "drawn_evidence"),
-           "dropship_passes": pgettext("a table's label", "dropship_passes"), "hand": pgettext("a table's label", "hand"),
-           "hand_count": pgettext("a table's label", "hand_count"),
-           "hero_markers_free": pgettext("a table's label", "hero_markers_free"),
-           "hunches.guilty": pgettext("a table's label", "hunches.guilty"),
-           "hunches.innocent": pgettext("a table's label", "hunches.innocent"),
-           "in_play": pgettext("a table's label", "in_play"), "location": pgettext("a table's label", "location"),
-           "memory_card": pgettext("a table's label", "memory_card"), "plot.bad_baggage": pgettext("a table's label", "plot.bad_baggage"),
-           "plot.current": pgettext("a table's label", "plot.current"), "plot.good_baggage": pgettext("a table's label", "plot.good_baggage"),
-           "special": pgettext("a table's label", "special"), "time_modifier": pgettext("a table's label", "time_modifier"),
-           "tokens.conspiracy": pgettext("a table's label", "tokens.conspiracy"),
-           "tokens.haas": pgettext("a table's label", "tokens.haas"), "tokens.jinteki": pgettext("a table's label", "tokens.jinteki"),
-           "trauma": pgettext("a table's label", "trauma"), "twilight": pgettext("a table's label", "twilight"),
-           "vp": pgettext("a table's label", "vp"), "warrant_supply": pgettext("a table's label", "warrant_supply"),
-           "warrants": pgettext("a table's label", "warrants"),
-           "favors.corp": pgettext("a table's label", "favors.corp"),
-           "favors.political": pgettext("a table's label", "favors.political"),
-           "favors.society": pgettext("a table's label", "favors.society"),
-           "favors.street": pgettext("a table's label", "favors.street"),
-           "hand_origins": pgettext("a table's label", "hand_origins")}
+    out = dict(_player_fields())
     for record in (seats or {}).values():
         if not isinstance(record, dict):
             continue
@@ -172,6 +196,7 @@ def sections(drawn: tuple[Board, ...], view: dict[str, Any]) -> tuple[Board, ...
     return default_sections(drawn, view, _match_words(), {"phase": phases})
 
 
+@per_reader
 def _match_words() -> dict[str, str]:
     """The day's and the match's fields (and their paths' starts) in the reader's words, as the engine's
     ``label`` reads them in English."""

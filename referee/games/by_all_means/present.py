@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.present import fact_list, seat_tableau, text
-from referee.engine.speech import gettext, pgettext
+from referee.engine.speech import gettext, per_reader, pgettext
 from schemas.board import Area, Board, Piece
 
 _SLOTS = ("territory", "graffiti", "agent")
@@ -99,6 +99,7 @@ def drawn(kind: str, obj: dict[str, Any]) -> Piece:
                  face_down=obj.get("face") == "down", notes=tuple(notes))
 
 
+@per_reader
 def _player_words() -> dict[str, str]:
     """A player's fields in the reader's words."""
     return {
@@ -121,6 +122,7 @@ def _player_words() -> dict[str, str]:
 
 _PLAYER_DETAILS = ("unseen", "opening_drawn", "mulligan_done", "buffer.buf1.oid", "buffer.buf2.oid",
                    "buffer.buf1.owner", "buffer.buf2.owner")
+@per_reader
 def _turn_words() -> dict[str, str]:
     """The turn's fields in the reader's words."""
     return {
@@ -139,6 +141,7 @@ def _turn_words() -> dict[str, str]:
 _TURN_DETAILS = ("turn.draw_only_slot", "turn.reactions_used", "turn.combos", "turn.agent_actions", "outcome")
 
 
+@per_reader
 def _turn_values() -> dict[str, dict[str, str]]:
     """The phase and the step as stored, in the reader's words."""
     return {"phase": {"opening": pgettext("a phase", "opening"), "order": pgettext("a phase", "order"),

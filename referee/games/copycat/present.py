@@ -13,7 +13,7 @@ from typing import Any
 
 from referee.engine.present import sections as default_sections
 from referee.engine.present import seat_tableau
-from referee.engine.speech import gettext, ngettext, pgettext
+from referee.engine.speech import gettext, ngettext, per_reader, pgettext
 from schemas.board import Area, Board, Piece
 
 from .data import COLORS
@@ -21,6 +21,7 @@ from .effects import surcharge
 from .txn import BoundRules
 
 
+@per_reader
 def labels() -> dict[str, str]:
     """A player's fields in the reader's words (the others read as their paths do)."""
     return {"score": pgettext("a table's label", "VP"), "round_vp": pgettext("a table's label", "VP this round"),
@@ -34,6 +35,7 @@ def labels() -> dict[str, str]:
             "doctorates": pgettext("a table's label", "doctorates"), "kept": pgettext("a table's label", "kept")}
 
 
+@per_reader
 def words() -> dict[str, str]:
     """The turn's and the match's fields (and their paths' starts) in the reader's words, as :func:`label`
     reads them in English."""
@@ -125,8 +127,7 @@ def _office(rules: BoundRules, oid: str, o: Any, position: int | None) -> Area:
     pieces: list[Piece] = []
     for seat in record.get("workers") or ():
         used = int(uses.get(seat, 0) or 0)
-        said = {0: gettext("not used"), 1: gettext("used once"), 2: gettext("used twice")}.get(
-            used, ngettext("used {n} times", "used {n} times", used))
+        said = _uses().get(used) or ngettext("used {n} times", "used {n} times", used)
         lines.append(gettext("worker {seat} ({uses})", seat=seat, uses=said))
         pieces.append(Piece(kind="worker", name=str(seat), owner=str(seat), notes=(said,)))
     tokens = int(record.get("vp_tokens", 0) or 0)
@@ -138,11 +139,21 @@ def _office(rules: BoundRules, oid: str, o: Any, position: int | None) -> Area:
     return Area(id=oid, label=label, lines=tuple(lines), pieces=tuple(pieces), details=details)
 
 
+@per_reader
+def _uses() -> dict[int, str]:
+    return {0: gettext("not used"), 1: gettext("used once"), 2: gettext("used twice")}
+
+
 def sections(drawn: tuple[Board, ...], view: dict[str, Any]) -> tuple[Board, ...]:
     """The seats' tableau and the rest of the view in the reader's words."""
-    phases = {"setup": gettext("setup"), "planning": gettext("planning"), "actions": gettext("actions"),
-              "buying": gettext("buying"), "cleanup": gettext("cleanup"), "game_over": gettext("game_over")}
-    return default_sections(drawn, view, words(), {"phase": phases})
+    return default_sections(drawn, view, words(), _values())
+
+
+@per_reader
+def _values() -> dict[str, dict[str, str]]:
+    """The phase as stored, in the reader's words (as the events' sentences say it)."""
+    return {"phase": {"setup": gettext("setup"), "planning": gettext("planning"), "actions": gettext("actions"),
+                      "buying": gettext("buying"), "cleanup": gettext("cleanup"), "game_over": gettext("game_over")}}
 
 
 def _colour(colour: str) -> str:
@@ -152,25 +163,39 @@ def _colour(colour: str) -> str:
 def _colour_word(colour: str) -> str:
     """An office colour in the reader's words, as a row of offices is titled (a colour the game does not
     know as written, ``no colour`` for none)."""
-    words = {"purple": pgettext("offices", "purple"), "blue": pgettext("offices", "blue"),
-             "yellow": pgettext("offices", "yellow"), "green": pgettext("offices", "green"),
-             "yellow_green": pgettext("offices", "yellow-green"), "gray": pgettext("offices", "gray"),
-             "red": pgettext("offices", "red"), "": pgettext("offices", "no colour")}
-    return words.get(colour, _colour(colour))
+    return _colour_words().get(colour) or _colour(colour)
+
+
+@per_reader
+def _colour_words() -> dict[str, str]:
+    return {"purple": pgettext("offices", "purple"), "blue": pgettext("offices", "blue"),
+            "yellow": pgettext("offices", "yellow"), "green": pgettext("offices", "green"),
+            "yellow_green": pgettext("offices", "yellow-green"), "gray": pgettext("offices", "gray"),
+            "red": pgettext("offices", "red"), "": pgettext("offices", "no colour")}
 
 
 def _card_colour(colour: str) -> str:
     """A card's colour in the reader's words (as the card is: yellow, yellow-green)."""
-    words = {"purple": pgettext("a card's colour", "purple"), "blue": pgettext("a card's colour", "blue"),
-             "yellow": pgettext("a card's colour", "yellow"), "green": pgettext("a card's colour", "green"),
-             "yellow_green": pgettext("a card's colour", "yellow-green"), "gray": pgettext("a card's colour", "gray"),
-             "red": pgettext("a card's colour", "red")}
-    return words.get(colour, _colour(colour))
+    return _card_colours().get(colour) or _colour(colour)
+
+
+@per_reader
+def _card_colours() -> dict[str, str]:
+    return {"purple": pgettext("a card's colour", "purple"), "blue": pgettext("a card's colour", "blue"),
+            "yellow": pgettext("a card's colour", "yellow"), "green": pgettext("a card's colour", "green"),
+            "yellow_green": pgettext("a card's colour", "yellow-green"), "gray": pgettext("a card's colour", "gray"),
+            "red": pgettext("a card's colour", "red")}
 
 
 def _effect(kind: str, n: int) -> str:
     """An office's effect in a few words (its kind and number, §1.7), in the reader's words."""
-    said = {"gain_workers": pgettext("an office's effect", "gain workers"),
+    said = _effects().get(kind) or kind.replace("_", " ")
+    return said + (f" {n}" if n else "")
+
+
+@per_reader
+def _effects() -> dict[str, str]:
+    return {"gain_workers": pgettext("an office's effect", "gain workers"),
             "trash_for_worker": pgettext("an office's effect", "trash for worker"),
             "extra_placement": pgettext("an office's effect", "extra placement"),
             "elbow_placement": pgettext("an office's effect", "elbow placement"),
@@ -189,8 +214,7 @@ def _effect(kind: str, n: int) -> str:
             "reuse_office": pgettext("an office's effect", "reuse office"),
             "copy_card": pgettext("an office's effect", "copy card"),
             "keep_cards": pgettext("an office's effect", "keep cards"), "none": pgettext("an office's effect", "none"),
-            "manual": pgettext("an office's effect", "manual")}.get(kind, kind.replace("_", " "))
-    return said + (f" {n}" if n else "")
+            "manual": pgettext("an office's effect", "manual")}
 
 
 def _slot_order(slot: str) -> tuple[int, str]:

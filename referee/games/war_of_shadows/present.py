@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.present import fact_list, placed, seat_tableau
-from referee.engine.speech import gettext, ngettext, pgettext
+from referee.engine.speech import gettext, ngettext, per_reader, pgettext
 from schemas.board import Area, Board, Link, Piece
 
 from .data import EMPIRES, POSITIONS
@@ -79,9 +79,14 @@ def council(view: dict[str, Any]) -> Board | None:
 
 def _position(position: str) -> str:
     """A council position in the reader's words."""
+    return _position_words().get(position) or position
+
+
+@per_reader
+def _position_words() -> dict[str, str]:
     return {"sheriff": pgettext("a council position", "sheriff"), "seneschal": pgettext("a council position", "seneschal"),
             "marshal": pgettext("a council position", "marshal"),
-            "chancellor": pgettext("a council position", "chancellor")}.get(position, position)
+            "chancellor": pgettext("a council position", "chancellor")}
 
 
 def headline(view: dict[str, Any]) -> str:
@@ -108,6 +113,7 @@ def headline(view: dict[str, Any]) -> str:
     return " · ".join(parts)
 
 
+@per_reader
 def _player_words() -> dict[str, str]:
     """A player's fields in the reader's words."""
     return {
@@ -130,6 +136,7 @@ def _player_words() -> dict[str, str]:
 
 _PLAYER_DETAILS = ("fanatic_dealt", "unrevealed_at_end", "final_revealed") + tuple(
     f"loyalty.{slot}.revealed" for slot in ("fanaticism", "devotion", "involvement", "indifference", "opposition"))
+@per_reader
 def _round_words() -> dict[str, str]:
     """The round's fields (and their paths' starts) in the reader's words, as :func:`label` reads them in English."""
     return {
@@ -145,6 +152,7 @@ _ROUND_DETAILS = ("board", "cursor", "round_markers_placed", "seats", "agent_pha
                   "reveal_phase", "deck", "audit_flags", "options", "outcome")
 
 
+@per_reader
 def _phases() -> dict[str, str]:
     """The round's phases as stored, in the reader's words."""
     return {"SETUP": pgettext("a phase", "SETUP"), "AGENT_COLLECT": pgettext("a phase", "AGENT_COLLECT"),

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee.engine.present import fact_list
-from referee.engine.speech import gettext, ngettext, pgettext
+from referee.engine.speech import gettext, ngettext, per_reader, pgettext
 from schemas.board import Area, Board, Piece
 
 from . import flow
@@ -35,10 +35,15 @@ HIDDEN = "?"
 
 def _stack(label: str) -> str:
     """A segment's label (the stack a face-down card came from) in the reader's words."""
+    return _stack_words().get(label) or label
+
+
+@per_reader
+def _stack_words() -> dict[str, str]:
     return {"A": pgettext("a stack", "season A"), "B": pgettext("a stack", "season B"),
             "C": pgettext("a stack", "season C"), "end_game": pgettext("a stack", "End Game"),
             "placed": pgettext("a stack", "placed on top"), "academy": pgettext("a stack", "Academy"),
-            "special_agents": pgettext("a stack", "Special Agents")}.get(label, label)
+            "special_agents": pgettext("a stack", "Special Agents")}
 
 
 #: a card's type as a piece is marked (the viewer's chips; the type's id where this names none)
@@ -48,12 +53,22 @@ _KINDS = {"syndicate_agent": "syndicate agent", "end_game": "End Game", "academy
 
 def _class(cls: str) -> str:
     """A class (and the Attack or Recruit of none) in the reader's words, as the events' sentences say it."""
+    return _class_words().get(cls) or cls
+
+
+@per_reader
+def _class_words() -> dict[str, str]:
     return {"tech": gettext("tech"), "science": gettext("science"), "intelligence": gettext("intelligence"),
-            "leadership": gettext("leadership"), "will": gettext("will"), "none": gettext("none")}.get(cls, cls)
+            "leadership": gettext("leadership"), "will": gettext("will"), "none": gettext("none")}
 
 
 def _keyword(keyword: str) -> str:
     """A card's keyword in the reader's words."""
+    return _keyword_words().get(keyword) or keyword.replace("_", " ")
+
+
+@per_reader
+def _keyword_words() -> dict[str, str]:
     return {"coordinate": pgettext("a card's keyword", "coordinate"),
             "sacrifice": pgettext("a card's keyword", "sacrifice"), "vigilant": pgettext("a card's keyword", "vigilant"),
             "ambush": pgettext("a card's keyword", "ambush"), "apprehend": pgettext("a card's keyword", "apprehend"),
@@ -64,7 +79,7 @@ def _keyword(keyword: str) -> str:
             "maul": pgettext("a card's keyword", "maul"), "range": pgettext("a card's keyword", "range"),
             "ravage": pgettext("a card's keyword", "ravage"), "runner": pgettext("a card's keyword", "runner"),
             "stationary": pgettext("a card's keyword", "stationary"), "stealth": pgettext("a card's keyword", "stealth"),
-            "swift": pgettext("a card's keyword", "swift")}.get(keyword, keyword.replace("_", " "))
+            "swift": pgettext("a card's keyword", "swift")}
 
 
 def boards(cards: Mapping[str, Card], v: dict[str, Any]) -> tuple[Board, ...]:
@@ -86,6 +101,7 @@ def sections(drawn: tuple[Board, ...], v: dict[str, Any]) -> tuple[Board, ...]:
     return tuple(b for b in drawn if b.layout == "tableau") + ((rest,) if rest is not None else ())
 
 
+@per_reader
 def _values() -> dict[str, dict[str, str]]:
     """The match's status, its result and the turn's phase as stored, in the reader's words."""
     status = {"setup": pgettext("a match's status", "setup"), "in_progress": pgettext("a match's status", "in_progress"),
@@ -96,6 +112,7 @@ def _values() -> dict[str, dict[str, str]]:
     return {"status": status, "outcome.result": status, "turn.phase": phase}
 
 
+@per_reader
 def _words() -> dict[str, str]:
     """The turn's and the match's fields (and their paths' starts) in the reader's words, as the engine's
     ``label`` reads them in English (a class as the events' sentences say it)."""
@@ -318,8 +335,13 @@ def _evidence(v: dict[str, Any]) -> Board:
 
 def _evidence_state(state: str) -> str:
     """An evidence slot's state in the reader's words."""
+    return _evidence_state_words().get(state) or state
+
+
+@per_reader
+def _evidence_state_words() -> dict[str, str]:
     return {"undiscovered": pgettext("evidence", "undiscovered"), "discovered": pgettext("evidence", "discovered"),
-            "collected": pgettext("evidence", "collected"), "exposed": pgettext("evidence", "exposed")}.get(state, state)
+            "collected": pgettext("evidence", "collected"), "exposed": pgettext("evidence", "exposed")}
 
 
 # -- the agents ------------------------------------------------------------------------------------------
