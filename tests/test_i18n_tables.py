@@ -206,3 +206,16 @@ def test_the_xfiles_status_result_and_turn_phase_read_in_russian(matches, englis
     assert (en_facts["status"], en_facts["outcome result"], en_facts["turn phase"]) == (
         state["status"], state["outcome"]["result"], state["turn"]["phase"]) == ("lost", "lost", "strike")
     assert (ru_facts["состояние"], ru_facts["итог: результат"], ru_facts["ход: фаза"]) == ("поражение", "поражение", "удары")
+
+
+def test_show_prints_a_maps_rows_and_borders_in_russian(cli, english, monkeypatch):
+    """``show``'s map (printed row by row with each region's borders of a kind) says "row" and the kind of
+    border in the reader's words; English as before."""
+    match = cli("import", os.path.join(ROOT, "replays", "war_of_shadows", "ember-coast.txt")).last_line
+    monkeypatch.delenv("REFEREE_LANG", raising=False)
+    en = cli("show", match).out
+    monkeypatch.setenv("REFEREE_LANG", "ru")
+    ru = cli("show", match).out
+    assert "row 1" in en and "sea: " in en
+    assert "ряд 1" in ru and "море: " in ru
+    assert "row 1" not in ru and "sea: " not in ru
