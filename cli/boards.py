@@ -17,7 +17,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from cli.lines import EMOJI, NARROW, output_kind
-from referee.i18n import N_, gettext
+from referee.i18n import N_, gettext, pgettext
 from referee.inputs import visible
 from referee.outcome import words as outcome_words
 
@@ -133,8 +133,10 @@ def map_rows(b: Board) -> list[tuple[str, Area, str]]:
     out: list[tuple[str, Area, str]] = []
     last = None
     for a in sorted(b.areas, key=lambda a: (a.y, a.x)):
-        borders = "; ".join(f"{kind}: {', '.join(others)}" for kind, others in across.get(a.id, {}).items())
-        out.append((f"row {a.y}" if a.y != last else "", a, "; ".join(x for x in (a.label, borders) if x)))
+        # a kind of border in the game's words (the game marks them in the context "a border")
+        borders = "; ".join(f"{pgettext('a border', kind)}: {', '.join(others)}"
+                            for kind, others in across.get(a.id, {}).items())
+        out.append((gettext("row {n}", n=a.y) if a.y != last else "", a, "; ".join(x for x in (a.label, borders) if x)))
         last = a.y
     return out
 

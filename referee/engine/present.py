@@ -63,10 +63,15 @@ def label(path: str) -> str:
     return path.replace("_", " ").replace(".", " ").strip()
 
 
-def _split(record: Any, labels: Mapping[str, str] | None, details: Collection[str]
+def _split(record: Any, labels: Mapping[str, str] | None, details: Collection[str],
+           words: Mapping[str, str] | None = None, values: Mapping[str, Mapping[str, str]] | None = None
            ) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
     """A record's leaves as (label, text) facts (the path itself when ``labels`` is None), those under
-    a path in ``details`` apart, labelled by their paths."""
+    a path in ``details`` apart, labelled by their paths. ``words`` gives a reader's word for a path's
+    start (``banner_supply``: the word for "banner supply"), said before the rest of a path ``labels`` does
+    not name (``banner_supply.bear``: the word, then "bear"); in English the word is the start's own. With
+    ``labels`` None a path is its own label unless ``words`` gives one for the whole path. ``values`` gives,
+    for a path, the reader's words for the values stored there (a phase: ``actions``)."""
     shown: list[tuple[str, str]] = []
     hidden: list[tuple[str, str]] = []
     prefixes = tuple(d + "." for d in details)
@@ -75,11 +80,31 @@ def _split(record: Any, labels: Mapping[str, str] | None, details: Collection[st
     for k, v in record.items():
         read.update(_read(str(k), v))
     for path, said in read.items():
+        if said == "true" or said == "false":  # the one word :func:`text` says itself: in the reader's words
+            said = pgettext("a fact's value", "true") if said == "true" else pgettext("a fact's value", "false")
+        elif values and path in values:
+            said = values[path].get(said, said)
         if path in exact or path.startswith(prefixes):
             hidden.append((path, said))
         else:
-            shown.append((path if labels is None else labels.get(path, label(path)), said))
+            shown.append(((words or {}).get(path, path) if labels is None else labels.get(path) or _worded(path, words),
+                          said))
     return tuple(shown), tuple(hidden)
+
+
+def _worded(path: str, words: Mapping[str, str] | None) -> str:
+    """:func:`label` of ``path``, its longest start that ``words`` gives said in the reader's word."""
+    if words:
+        if path in words:
+            return words[path]
+        start, _dot, rest = path.rpartition(".")
+        while start:
+            word = words.get(start)
+            if word is not None:
+                return f"{word} {label(rest)}"
+            start, _dot, more = start.rpartition(".")
+            rest = f"{more}.{rest}"
+    return label(path)
 
 
 #: :func:`_read`'s answers by the key and the ``repr`` of its value (which tells apart what reads apart: a
@@ -102,43 +127,49 @@ def _read(key: str, value: Any) -> tuple[tuple[str, str], ...]:
 
 
 def seat_tableau(view: Mapping[str, Any], key: str = "players", title: str | None = None, *,
-                 labels: Mapping[str, str] | None = None, details: Collection[str] = ()) -> Board | None:
+                 labels: Mapping[str, str] | None = None, details: Collection[str] = (),
+                 words: Mapping[str, str] | None = None) -> Board | None:
     """What each seat has in front of it, side by side: ``view[key]`` maps each seat to its record,
     whose leaves become the tableau's facts. None when the view has no such map.
 
     With ``labels`` (paths to a reader's words; other paths read as :func:`label` makes them), the
     facts are in words; the paths in ``details`` (and below them) go to each area's details as they
-    are stored. ``title``: the board's, in the reader's words (default: "Players")."""
+    are stored; ``words``: a reader's words for the starts of paths ``labels`` does not name (see
+    :func:`_split`). ``title``: the board's, in the reader's words (default: "Players")."""
     seats = view.get(key)
     if not isinstance(seats, dict) or not seats or not all(isinstance(v, dict) for v in seats.values()):
         return None
     areas = []
     for seat, record in seats.items():
-        shown, hidden = _split(record, labels, details)
+        shown, hidden = _split(record, labels, details, words)
         areas.append(Area(id=str(seat), facts=shown, details=hidden))
     heading = pgettext("a board's title", "Players") if title is None else title
     return Board(title=heading, layout="tableau", areas=tuple(areas), covers=(key,))
 
 
 def fact_list(view: Mapping[str, Any], keys: Collection[str] | None = None, title: str | None = None, *,
-              labels: Mapping[str, str] | None = None, details: Collection[str] = ()) -> Board | None:
+              labels: Mapping[str, str] | None = None, details: Collection[str] = (),
+              words: Mapping[str, str] | None = None, values: Mapping[str, Mapping[str, str]] | None = None
+              ) -> Board | None:
     """A section of the view in words: the leaves under ``keys`` (every top-level key when None) as
     labelled facts, the paths in ``details`` behind a reader's "details". None when there is nothing.
     ``title``: the board's, in the reader's words (default: "Turn and match")."""
     picked = {k: v for k, v in view.items() if keys is None or k in keys}
     if not picked:
         return None
-    shown, hidden = _split(picked, labels or {}, details)
+    shown, hidden = _split(picked, labels or {}, details, words, values)
     title = pgettext("a board's title", "Turn and match") if title is None else title
     return Board(title=title, layout="list", areas=(Area(id=title, facts=shown, details=hidden),),
                  covers=tuple(picked))
 
 
-def sections(boards: tuple[Board, ...], view: Mapping[str, Any]) -> tuple[Board, ...]:
+def sections(boards: tuple[Board, ...], view: Mapping[str, Any], words: Mapping[str, str] | None = None,
+             values: Mapping[str, Mapping[str, str]] | None = None) -> tuple[Board, ...]:
     """The view in words when a game says nothing more: its tableaux, then every top-level key no
-    board draws as a list of facts."""
+    board draws as a list of facts (``words`` and ``values``: the reader's words for their paths and values,
+    see :func:`_split`)."""
     covered = {key for b in boards for key in b.covers}
-    rest = fact_list(view, [k for k in view if k not in covered])
+    rest = fact_list(view, [k for k in view if k not in covered], words=words, values=values)
     return tuple(b for b in boards if b.layout == "tableau") + ((rest,) if rest is not None else ())
 
 
@@ -187,12 +218,13 @@ def _merged(at: dict[str, tuple[int, int]], axis: int) -> dict[str, tuple[int, i
 
 
 def placed(title: str, areas: Iterable[Area], at: Mapping[str, tuple[int, int]], *,
-           links: Iterable[Link] = (), covers: tuple[str, ...] = ()) -> Board:
+           links: Iterable[Link] = (), covers: tuple[str, ...] = (), kinds: Mapping[str, str] | None = None) -> Board:
     """A ``map`` board: each area at its (column, row) in ``at``; an area ``at`` does not place, or
     one whose cell another already holds, goes to the first free cell of the rows after the last
     (in the order given, as wide as the map). Only ``links`` between areas of the board are kept, each
     once; a link of a kind (a sea lane, not a land border) is listed in both areas' facts too, so a
-    reader without the lines (the terminal, a phone) still sees it."""
+    reader without the lines (the terminal, a phone) still sees it, labelled by the kind (``kinds``: the
+    reader's word for a kind; the kind itself where it gives none)."""
     given = list(areas)
     ids = {a.id for a in given}
     kept: list[Link] = []
@@ -220,7 +252,7 @@ def placed(title: str, areas: Iterable[Area], at: Mapping[str, tuple[int, int]],
     out = []
     for a in given:
         col, row = spots[a.id] if a.id in spots else next(free)
-        extra = tuple((kind, ", ".join(others)) for kind, others in across.get(a.id, {}).items())
+        extra = tuple(((kinds or {}).get(kind, kind), ", ".join(others)) for kind, others in across.get(a.id, {}).items())
         out.append(msgspec.structs.replace(a, x=col, y=row, facts=a.facts + extra))
     return Board(title=title, layout="map", areas=tuple(out), covers=covers, links=tuple(kept))
 

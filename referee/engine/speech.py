@@ -13,7 +13,9 @@ one where there is one."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
+
+T = TypeVar("T")
 
 
 def _english(msgid: str, **values: Any) -> str:
@@ -68,6 +70,23 @@ def name(thing: Named) -> str:
     if thing.name_ru and _reader() == "ru":
         return thing.name_ru
     return thing.name
+
+
+def per_reader(build: Callable[[], T]) -> Callable[[], T]:
+    """``build`` (a function saying a table of words, e.g. a game's labels) made once per reader's language:
+    a board drawn at every step of a match asks the catalog once, not at every step. What it returns is
+    shared: read it, do not change it."""
+    made: dict[str, T] = {}
+
+    def said() -> T:
+        lang = _reader()
+        found = made.get(lang)
+        if found is None:
+            found = made[lang] = build()
+        return found
+
+    said.__doc__ = build.__doc__
+    return said
 
 
 def gettext(msgid: str, **values: Any) -> str:

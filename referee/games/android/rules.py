@@ -196,6 +196,9 @@ class AndroidRules(RulesBase[State, Intent, Event]):
     def boards(self, view: dict[str, Any]) -> tuple[Board, ...]:
         return present.boards(self, view)
 
+    def sections(self, view: dict[str, Any], drawn: tuple[Board, ...] | None = None) -> tuple[Board, ...]:
+        return present.sections(self.boards(view) if drawn is None else drawn, view)
+
     def name_of(self, id: str) -> str | None:
         return present.name_of(self, id)
 

@@ -179,6 +179,9 @@ class CopycatRules(RulesBase[State, Intent, Event]):
     def boards(self, view: dict[str, Any]) -> tuple[Board, ...]:
         return present.boards(self, view)
 
+    def sections(self, view: dict[str, Any], drawn: tuple[Board, ...] | None = None) -> tuple[Board, ...]:
+        return present.sections(self.boards(view) if drawn is None else drawn, view)
+
     def name_of(self, id: str) -> str | None:
         found = self.cards.get(id) or self.offices.get(id)
         return None if found is None else speech.name(found)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.present import fact_list, placed, seat_tableau
-from referee.engine.speech import gettext, pgettext
+from referee.engine.speech import gettext, ngettext, per_reader, pgettext
 from schemas.board import Area, Board, Link, Piece
 
 from .data import EMPIRES, POSITIONS
@@ -33,25 +33,26 @@ def map_of(board: MapData, view: dict[str, Any]) -> Board | None:
     areas = []
     for region in board.regions:
         rid = region.id
-        printed = [f"{region.home} home" if region.home else "uncoloured"]
-        printed += [f"{region.cities} {'city' if region.cities == 1 else 'cities'}"] if region.cities else []
-        printed += [word for word, shown in (("farm", region.farm), ("fort", region.fort)) if shown]
+        printed = [gettext("{empire} home", empire=region.home) if region.home else gettext("uncoloured")]
+        printed += [ngettext("{n} city", "{n} cities", region.cities)] if region.cities else []
+        printed += [word for word, shown in ((gettext("farm"), region.farm), (gettext("fort"), region.fort)) if shown]
         row = banners.get(rid) or {}
         lines = [f"{e} {row[e]}" for e in EMPIRES if row.get(e)]
         pieces = [Piece(kind="banners", name=e, owner=e, value=str(row[e])) for e in EMPIRES if row.get(e)]
         if control.get(rid):
-            lines.append(f"held by {control[rid]}" + (", conquered" if conquered.get(rid) else ""))
+            lines.append(gettext("held by {empire}", empire=control[rid])
+                         + (", " + gettext("conquered") if conquered.get(rid) else ""))
             pieces.append(Piece(kind="held by", name=str(control[rid]), owner=str(control[rid]),
                                 notes=("conquered",) if conquered.get(rid) else ()))
         if agents.get(rid):
-            lines.append("agents " + ", ".join(agents[rid]))
+            lines.append(gettext("agents {seats}", seats=", ".join(agents[rid])))
             pieces += [Piece(kind="agent", name=str(a), owner=str(a)) for a in agents[rid]]
         areas.append(Area(id=rid, label=", ".join(printed), lines=tuple(lines), pieces=tuple(pieces),
                           owner=str(control.get(rid) or "")))
     links = [Link(a=a, b=b, kind=kind) for kind, pairs in (("", board.land), ("sea", board.sea))
              for a, b in sorted(pairs) if a < b]
     return placed(pgettext("a board's title", "Map"), areas, PLACES.get(board.board_id, {}), links=links,
-                  covers=("banners", "control", "conquered", "region_agents"))
+                  covers=("banners", "control", "conquered", "region_agents"), kinds={"sea": pgettext("a border", "sea")})
 
 
 
@@ -65,15 +66,27 @@ def council(view: dict[str, Any]) -> Board | None:
         for position in POSITIONS:
             who = (seats.get(empire) or {}).get(position)
             ruler = (controller.get(empire) or {}).get(position)
-            lines = [f"agent {who}"] if who else []
+            lines = [gettext("agent {seat}", seat=who)] if who else []
             pieces = [Piece(kind="agent", name=str(who), owner=str(who))] if who else []
             if ruler:
-                lines.append(f"controlled by {ruler}")
+                lines.append(gettext("controlled by {seat}", seat=ruler))
                 if ruler != who:
                     pieces.append(Piece(kind="controlled by", name=str(ruler), owner=str(ruler)))
-            areas.append(Area(id=f"{empire}.{position}", row=empire, col=position, lines=tuple(lines),
+            areas.append(Area(id=f"{empire}.{position}", row=empire, col=_position(position), lines=tuple(lines),
                               pieces=tuple(pieces)))
     return Board(title=gettext("Council"), layout="grid", areas=tuple(areas), covers=("council", "controller"))
+
+
+def _position(position: str) -> str:
+    """A council position in the reader's words."""
+    return _position_words().get(position) or position
+
+
+@per_reader
+def _position_words() -> dict[str, str]:
+    return {"sheriff": pgettext("a council position", "sheriff"), "seneschal": pgettext("a council position", "seneschal"),
+            "marshal": pgettext("a council position", "marshal"),
+            "chancellor": pgettext("a council position", "chancellor")}
 
 
 def headline(view: dict[str, Any]) -> str:
@@ -100,29 +113,59 @@ def headline(view: dict[str, Any]) -> str:
     return " · ".join(parts)
 
 
-_SLOT_WORDS = {f"loyalty.{slot}.empire": f"{slot}" for slot in ("fanaticism", "devotion", "involvement", "indifference", "opposition")}
-_PLAYER_WORDS = {
-    "society": "society", "agent_reserve": "agents in reserve", "hand": "hand", "hand_size": "cards in hand",
-    "swaps_made": "swaps made", "bonus": "bonus", "ci_bonus": "counter-intelligence bonus",
-    "score.total": "score", "score.base": "score from loyalty", "score.bonus": "score bonus",
-    "score.ci_bonus": "score counter-intelligence", "score.keep_secrets": "score for secrets kept",
-    "score.region_agents": "score for region agents", **_SLOT_WORDS,
-}
+@per_reader
+def _player_words() -> dict[str, str]:
+    """A player's fields in the reader's words."""
+    return {
+        "society": pgettext("a table's label", "society"), "agent_reserve": pgettext("a table's label", "agents in reserve"),
+        "hand": pgettext("a table's label", "hand"), "hand_size": pgettext("a table's label", "cards in hand"),
+        "swaps_made": pgettext("a table's label", "swaps made"), "bonus": pgettext("a table's label", "bonus"),
+        "ci_bonus": pgettext("a table's label", "counter-intelligence bonus"),
+        "score": pgettext("a table's label", "score"), "score.total": pgettext("a table's label", "score"), "score.base": pgettext("a table's label", "score from loyalty"),
+        "score.bonus": pgettext("a table's label", "score bonus"),
+        "score.ci_bonus": pgettext("a table's label", "score counter-intelligence"),
+        "score.keep_secrets": pgettext("a table's label", "score for secrets kept"),
+        "score.region_agents": pgettext("a table's label", "score for region agents"),
+        "loyalty.fanaticism.empire": pgettext("a loyalty", "fanaticism"),
+        "loyalty.devotion.empire": pgettext("a loyalty", "devotion"),
+        "loyalty.involvement.empire": pgettext("a loyalty", "involvement"),
+        "loyalty.indifference.empire": pgettext("a loyalty", "indifference"),
+        "loyalty.opposition.empire": pgettext("a loyalty", "opposition"),
+    }
+
+
 _PLAYER_DETAILS = ("fanatic_dealt", "unrevealed_at_end", "final_revealed") + tuple(
     f"loyalty.{slot}.revealed" for slot in ("fanaticism", "devotion", "involvement", "indifference", "opposition"))
-_ROUND_WORDS = {
-    "round": "round", "phase": "phase", "first_player": "first player", "turn_order": "turn order",
-    "next_player": "next to act", "cities": "cities held", "banner_supply": "banners in supply",
-    "deck_size": "cards in each empire's deck",
-}
+@per_reader
+def _round_words() -> dict[str, str]:
+    """The round's fields (and their paths' starts) in the reader's words, as :func:`label` reads them in English."""
+    return {
+        "round": pgettext("a table's label", "round"), "phase": pgettext("a table's label", "phase"),
+        "first_player": pgettext("a table's label", "first player"), "turn_order": pgettext("a table's label", "turn order"),
+        "next_player": pgettext("a table's label", "next to act"),
+        "banner_supply": pgettext("a table's label", "banner supply"), "cities": pgettext("a table's label", "cities"),
+        "deck_size": pgettext("a table's label", "deck size"),
+    }
+
+
 _ROUND_DETAILS = ("board", "cursor", "round_markers_placed", "seats", "agent_phase", "discard_phase",
                   "reveal_phase", "deck", "audit_flags", "options", "outcome")
 
 
+@per_reader
+def _phases() -> dict[str, str]:
+    """The round's phases as stored, in the reader's words."""
+    return {"SETUP": pgettext("a phase", "SETUP"), "AGENT_COLLECT": pgettext("a phase", "AGENT_COLLECT"),
+            "AGENT_PLACE": pgettext("a phase", "AGENT_PLACE"), "EMPIRE_PHASE": pgettext("a phase", "EMPIRE_PHASE"),
+            "DISCARD": pgettext("a phase", "DISCARD"), "REVEAL": pgettext("a phase", "REVEAL"),
+            "CI_SWAP": pgettext("a phase", "CI_SWAP"), "CI_REVEAL": pgettext("a phase", "CI_REVEAL"),
+            "FINAL_SCORING": pgettext("a phase", "FINAL_SCORING"), "GAME_OVER": pgettext("a phase", "GAME_OVER")}
+
+
 def sections(view: dict[str, Any]) -> tuple[Board, ...]:
     """The players and the round in a player's words, what is internal in the details."""
-    players = seat_tableau(view, labels=_PLAYER_WORDS, details=_PLAYER_DETAILS)
+    players = seat_tableau(view, labels=_player_words(), details=_PLAYER_DETAILS)
     drawn = {"banners", "control", "conquered", "region_agents", "council", "controller", "players"}
-    game = fact_list(view, [k for k in view if k not in drawn], pgettext("a board's title", "Round"), labels=_ROUND_WORDS,
-                     details=_ROUND_DETAILS)
+    game = fact_list(view, [k for k in view if k not in drawn], pgettext("a board's title", "Round"), labels={},
+                     details=_ROUND_DETAILS, words=_round_words(), values={"phase": _phases()})
     return tuple(b for b in (players, game) if b is not None)

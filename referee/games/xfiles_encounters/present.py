@@ -24,18 +24,62 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee.engine.present import fact_list
-from referee.engine.speech import gettext
+from referee.engine.speech import gettext, ngettext, per_reader, pgettext
 from schemas.board import Area, Board, Piece
 
 from . import flow
 from .data import Card
 
 HIDDEN = "?"
-#: a segment's label (the stack a face-down card came from) in words
-_STACKS = {"A": "season A", "B": "season B", "C": "season C", "end_game": "End Game", "placed": "placed on top",
-           "academy": "Academy", "special_agents": "Special Agents"}
+
+
+def _stack(label: str) -> str:
+    """A segment's label (the stack a face-down card came from) in the reader's words."""
+    return _stack_words().get(label) or label
+
+
+@per_reader
+def _stack_words() -> dict[str, str]:
+    return {"A": pgettext("a stack", "season A"), "B": pgettext("a stack", "season B"),
+            "C": pgettext("a stack", "season C"), "end_game": pgettext("a stack", "End Game"),
+            "placed": pgettext("a stack", "placed on top"), "academy": pgettext("a stack", "Academy"),
+            "special_agents": pgettext("a stack", "Special Agents")}
+
+
+#: a card's type as a piece is marked (the viewer's chips; the type's id where this names none)
 _KINDS = {"syndicate_agent": "syndicate agent", "end_game": "End Game", "academy_character": "character",
           "special_agent": "special agent", "leader": "lead"}
+
+
+def _class(cls: str) -> str:
+    """A class (and the Attack or Recruit of none) in the reader's words, as the events' sentences say it."""
+    return _class_words().get(cls) or cls
+
+
+@per_reader
+def _class_words() -> dict[str, str]:
+    return {"tech": gettext("tech"), "science": gettext("science"), "intelligence": gettext("intelligence"),
+            "leadership": gettext("leadership"), "will": gettext("will"), "none": gettext("none")}
+
+
+def _keyword(keyword: str) -> str:
+    """A card's keyword in the reader's words."""
+    return _keyword_words().get(keyword) or keyword.replace("_", " ")
+
+
+@per_reader
+def _keyword_words() -> dict[str, str]:
+    return {"coordinate": pgettext("a card's keyword", "coordinate"),
+            "sacrifice": pgettext("a card's keyword", "sacrifice"), "vigilant": pgettext("a card's keyword", "vigilant"),
+            "ambush": pgettext("a card's keyword", "ambush"), "apprehend": pgettext("a card's keyword", "apprehend"),
+            "double_strike": pgettext("a card's keyword", "double strike"),
+            "triple_strike": pgettext("a card's keyword", "triple strike"),
+            "elude": pgettext("a card's keyword", "elude"), "ferocious": pgettext("a card's keyword", "ferocious"),
+            "frightening": pgettext("a card's keyword", "frightening"), "lethal": pgettext("a card's keyword", "lethal"),
+            "maul": pgettext("a card's keyword", "maul"), "range": pgettext("a card's keyword", "range"),
+            "ravage": pgettext("a card's keyword", "ravage"), "runner": pgettext("a card's keyword", "runner"),
+            "stationary": pgettext("a card's keyword", "stationary"), "stealth": pgettext("a card's keyword", "stealth"),
+            "swift": pgettext("a card's keyword", "swift")}
 
 
 def boards(cards: Mapping[str, Card], v: dict[str, Any]) -> tuple[Board, ...]:
@@ -53,8 +97,57 @@ def sections(drawn: tuple[Board, ...], v: dict[str, Any]) -> tuple[Board, ...]:
     """The view in words beside the mat: the agents' tableau, then every field the boards leave out (the
     turn, what waits), the options, draws and bookkeeping behind "details"."""
     covered = {key for b in drawn for key in b.covers}
-    rest = fact_list(v, [k for k in v if k not in covered], details=DETAILS)
+    rest = fact_list(v, [k for k in v if k not in covered], details=DETAILS, words=_words(), values=_values())
     return tuple(b for b in drawn if b.layout == "tableau") + ((rest,) if rest is not None else ())
+
+
+@per_reader
+def _values() -> dict[str, dict[str, str]]:
+    """The match's status, its result and the turn's phase as stored, in the reader's words."""
+    status = {"setup": pgettext("a match's status", "setup"), "in_progress": pgettext("a match's status", "in_progress"),
+              "won": pgettext("a match's status", "won"), "lost": pgettext("a match's status", "lost")}
+    phase = {"setup": pgettext("a phase", "setup"), "action": pgettext("a phase", "action"),
+             "strike": pgettext("a phase", "strike"), "conspiracy": pgettext("a phase", "conspiracy"),
+             "cleanup": pgettext("a phase", "cleanup")}
+    return {"status": status, "outcome.result": status, "turn.phase": phase}
+
+
+@per_reader
+def _words() -> dict[str, str]:
+    """The turn's and the match's fields (and their paths' starts) in the reader's words, as the engine's
+    ``label`` reads them in English (a class as the events' sentences say it)."""
+    out = {
+        "awaiting": pgettext("a table's label", "awaiting"), "pending": pgettext("a table's label", "pending"),
+        "seats": pgettext("a table's label", "seats"), "status": pgettext("a table's label", "status"),
+        "outcome.reason": pgettext("a table's label", "outcome reason"),
+        "outcome.result": pgettext("a table's label", "outcome result"),
+        "outcome.winners": pgettext("a table's label", "outcome winners"),
+        "turn.attack_total": pgettext("a table's label", "turn attack total"),
+        "turn.avoid_used": pgettext("a table's label", "turn avoid used"),
+        "turn.belief_card_activated": pgettext("a table's label", "turn belief card activated"),
+        "turn.belief_text_resolved": pgettext("a table's label", "turn belief text resolved"),
+        "turn.beliefs_played": pgettext("a table's label", "turn beliefs played"),
+        "turn.coordinate_forbidden": pgettext("a table's label", "turn coordinate forbidden"),
+        "turn.coordinated": pgettext("a table's label", "turn coordinated"),
+        "turn.doubt_resolved": pgettext("a table's label", "turn doubt resolved"),
+        "turn.end_game_fights": pgettext("a table's label", "turn end game fights"),
+        "turn.grants": pgettext("a table's label", "turn grants"),
+        "turn.lessons_resolved": pgettext("a table's label", "turn lessons resolved"),
+        "turn.number": pgettext("a table's label", "turn number"), "turn.phase": pgettext("a table's label", "turn phase"),
+        "turn.play_log": pgettext("a table's label", "turn play log"),
+        "turn.recruit_total": pgettext("a table's label", "turn recruit total"),
+        "turn.seat": pgettext("a table's label", "turn seat"),
+        "turn.solo_coordinated": pgettext("a table's label", "turn solo coordinated"),
+        "turn.strike_queue": pgettext("a table's label", "turn strike queue"),
+        "turn.virtual_played": pgettext("a table's label", "turn virtual played"),
+    }
+    starts = {"attack": pgettext("a table's label", "turn attack"), "recruit": pgettext("a table's label", "turn recruit"),
+              "played_classes": pgettext("a table's label", "turn played classes")}
+    for key, said in starts.items():
+        out[f"turn.{key}"] = said
+        for cls in ("none", "intelligence", "leadership", "science", "tech", "will"):
+            out[f"turn.{key}.{cls}"] = f"{said} {_class(cls)}"
+    return out
 
 
 # -- the Shadows and the Sector ----------------------------------------------------------------------------
@@ -68,21 +161,22 @@ def _threats(cards: Mapping[str, Card], v: dict[str, Any]) -> Board:
               if isinstance(p, dict) and p.get("kind") == "reveal"}
     areas = []
     for k, c in enumerate(v.get("sector") or [], 1):
-        label = "Sector" if k == 1 else ""
+        label = gettext("Sector") if k == 1 else ""
         where = f"sector.{k}"
         areas.append(_card_area(where, label, c, "", cards, played, damage) if c
                      else _back(where, label, coming.get(where, coming.get("sector", "")), ""))
     if not areas:
-        areas.append(Area(id="sector", label="Sector", lines=("(empty)",)))
+        areas.append(Area(id="sector", label=gettext("Sector"), lines=(gettext("(empty)"),)))
     costs = v["options"].get("shadows_scan_costs") or ()
     for s in flow.SLOTS:
         slot = v["shadows"][s]
-        label = f"scan {costs[int(s) - 1]}" if len(costs) >= int(s) else ""
+        label = gettext("scan {cost}", cost=costs[int(s) - 1]) if len(costs) >= int(s) else ""
         areas.append(_slot_area(f"shadows.{s}", label, slot, cards, played, damage))
     deck = v.get("conspiracy_deck") or {}
     season = str(v.get("season") or "")
-    areas.append(Area(id="Conspiracy deck", lines=(
-        f"{deck.get('count', 0)} cards", *([f"last from {_STACKS.get(season, season)}"] if season else ()))))
+    areas.append(Area(id=gettext("Conspiracy deck"), lines=(
+        ngettext("{n} cards", "{n} cards", int(deck.get("count", 0) or 0)),
+        *([gettext("last from {stack}", stack=_stack(season))] if season else ()))))
     return Board(title=gettext("Shadows and Sector"), layout="row", areas=tuple(areas),
                  covers=("sector", "shadows", "conspiracy_deck", "season", "end_game_damage", "end_game_strikes"))
 
@@ -90,20 +184,20 @@ def _threats(cards: Mapping[str, Card], v: dict[str, Any]) -> Board:
 def _slot_area(where: str, label: str, slot: dict[str, Any], cards: Mapping[str, Card], played: Mapping[str, Any],
                damage: Mapping[str, Any]) -> Area:
     if slot.get("state") == "empty" or not slot.get("state"):
-        return Area(id=where, label=label, lines=("(empty)",))
+        return Area(id=where, label=label, lines=(gettext("(empty)"),))
     if slot["state"] == "hidden":
         return _back(where, label, str(slot.get("origin") or ""), str(slot.get("card") or ""))
     extra = [*(("attached", c) for c in slot.get("attached") or ()), *(("beneath", c) for c in slot.get("beneath") or ())]
-    return _card_area(where, label, str(slot["card"]), "via X" if slot.get("via_x") else "", cards, played, damage,
+    return _card_area(where, label, str(slot["card"]), gettext("via X") if slot.get("via_x") else "", cards, played, damage,
                       tuple(extra))
 
 
 def _back(where: str, label: str, origin: str, card: str) -> Area:
     """A face-down card: its back, with the stack it came from (its identity only where the view knows it)."""
-    stack = _STACKS.get(origin, origin)
+    stack = _stack(origin)
     shown = card if card and card != HIDDEN else ""
     piece = Piece(kind=stack, card=shown or HIDDEN, face_down=True)
-    return Area(id=where, label=label, lines=("face down" + (f" ({stack})" if stack else "") + (f" {shown}" if shown else ""),),
+    return Area(id=where, label=label, lines=(gettext("face down") + (f" ({stack})" if stack else "") + (f" {shown}" if shown else ""),),
                 pieces=(piece,))
 
 
@@ -119,27 +213,32 @@ def _card_area(where: str, label: str, card: str, mark: str, cards: Mapping[str,
     pieces += [Piece(name=w) for w in strength]
     pieces += [Piece(name=", ".join(notes[len(strength):]))] if notes[len(strength):] else []
     pieces += [Piece(kind=how, card=other) for how, other in extra]
-    lines = [card, *([", ".join(notes)] if notes else []), *(f"{how} {other}" for how, other in extra)]
+    lines = [card, *([", ".join(notes)] if notes else []),
+             *(gettext("attached {card}", card=other) if how == "attached" else gettext("beneath {card}", card=other)
+               for how, other in extra)]
     return Area(id=where, label=label, lines=tuple(lines), pieces=tuple(pieces))
 
 
 def _strength(c: Card, played: Mapping[str, Any], damage: Mapping[str, Any]) -> list[str]:
     """What a threat takes to defeat, in words (an End Game: its defense, and the damage dealt to it)."""
     if c.type == "end_game":
-        return [f"defense {c.defense}", f"damage {int(damage.get(c.id, 0) or 0)}/{c.health}"]
+        return [gettext("defense {defense}", defense=c.defense),
+                gettext("damage {damage}/{health}", damage=int(damage.get(c.id, 0) or 0), health=c.health)]
     if c.type not in ("enemy", "syndicate_agent"):
         return []
-    currency = "Recruit" if c.has("apprehend") or c.fight_currency == "recruit" else "Attack"
+    recruit = c.has("apprehend") or c.fight_currency == "recruit"
     if c.fight_star:
-        return [f"fight {c.fight}* {currency} (its text)"]
+        return [gettext("fight {fight}* Recruit (its text)", fight=c.fight) if recruit
+                else gettext("fight {fight}* Attack (its text)", fight=c.fight)]
     now = max(c.fight - 2 * sum(int(played.get(cls, 0) or 0) for cls in c.vulnerability), 0)
-    return [f"fight {c.fight} {currency}" + (f" ({now} this turn)" if now != c.fight else "")]
+    fight = (gettext("fight {fight} Recruit", fight=c.fight) if recruit else gettext("fight {fight} Attack", fight=c.fight))
+    return [fight + (" " + gettext("({now} this turn)", now=now) if now != c.fight else "")]
 
 
 def _markers(c: Card) -> list[str]:
-    out = [k.replace("_", " ") for k in c.keywords]
-    out += [f"immune to {cls}" for cls in c.immunity]
-    out += [f"vulnerable to {cls}" for cls in c.vulnerability]
+    out = [_keyword(k) for k in c.keywords]
+    out += [gettext("immune to {cls}", cls=_class(cls)) for cls in c.immunity]
+    out += [gettext("vulnerable to {cls}", cls=_class(cls)) for cls in c.vulnerability]
     return out
 
 
@@ -152,7 +251,7 @@ def _bureau(cards: Mapping[str, Card], v: dict[str, Any]) -> Board:
     areas = []
     for s in flow.SLOTS:
         k = int(s) - 1
-        label = ", ".join(x for x in (f"scan {costs[k]}" if len(costs) > k else "",
+        label = ", ".join(x for x in (gettext("scan {cost}", cost=costs[k]) if len(costs) > k else "",
                                        str(texts[k]) if len(texts) > k else "") if x)
         slot = v["bureau"][s]
         if slot.get("state") == "revealed" and slot.get("card") in cards:
@@ -161,16 +260,17 @@ def _bureau(cards: Mapping[str, Card], v: dict[str, Any]) -> Board:
             areas.append(_slot_area(f"bureau.{s}", label, slot, cards, {}, {}))
     academy = v.get("academy_deck") or {}
     agents = v.get("special_agents") or {}
-    areas.append(Area(id="Academy deck", lines=(f"{academy.get('count', 0)} cards",)))
-    areas.append(Area(id="Special Agents", lines=(f"{agents.get('count', 0)} left", "cost 3")))
+    areas.append(Area(id=gettext("Academy deck"), lines=(ngettext("{n} cards", "{n} cards", int(academy.get("count", 0) or 0)),)))
+    areas.append(Area(id=pgettext("a stack", "Special Agents"), lines=(
+        ngettext("{n} left", "{n} left", int(agents.get("count", 0) or 0)), gettext("cost {cost}", cost=3))))
     return Board(title=gettext("Bureau"), layout="row", areas=tuple(areas), covers=("bureau", "academy_deck", "special_agents"))
 
 
 def _character(where: str, label: str, c: Card) -> Area:
-    gives = [f"+{c.attack}{'*' if c.star else ''} Attack" if c.attack else "",
-             f"+{c.recruit}{'*' if c.star and not c.attack else ''} Recruit" if c.recruit else ""]
-    notes = [f"cost {c.cost}", *([c.cls] if c.cls != "none" else []), *(g for g in gives if g),
-             *(k.replace("_", " ") for k in c.keywords)]
+    gives = [gettext("+{n} Attack", n=f"{c.attack}{'*' if c.star else ''}") if c.attack else "",
+             gettext("+{n} Recruit", n=f"{c.recruit}{'*' if c.star and not c.attack else ''}") if c.recruit else ""]
+    notes = [gettext("cost {cost}", cost=c.cost), *([_class(c.cls)] if c.cls != "none" else []), *(g for g in gives if g),
+             *(_keyword(k) for k in c.keywords)]
     pieces = (Piece(kind=_KINDS.get(c.type, c.type), card=c.id), Piece(name=notes[0]),
               *((Piece(name=", ".join(notes[1:])),) if notes[1:] else ()))
     return Area(id=where, label=label, lines=(c.id, ", ".join(notes)), pieces=pieces)
@@ -185,18 +285,24 @@ def _scheme(v: dict[str, Any]) -> Board:
     areas = []
     for g in deck.get("segments") or ():
         label = str(g.get("label", ""))
-        areas.append(Area(id=_STACKS.get(label, label), label="drawing now" if label == season else "",
-                          lines=(f"{g.get('remaining', 0)} left",)))
+        areas.append(Area(id=_stack(label), label=gettext("drawing now") if label == season else "",
+                          lines=(ngettext("{n} left", "{n} left", int(g.get("remaining", 0) or 0)),)))
     if v.get("the_end"):
-        areas.append(Area(id="The End", lines=("the End Game is revealed",)))
+        areas.append(Area(id=gettext("The End"), lines=(gettext("the End Game is revealed"),)))
     defeated = [c for c in v.get("defeated_conspiracy") or () if c != HIDDEN]
-    areas.append(Area(id="defeated", lines=(f"{len(defeated)} cards", *((f"top {defeated[-1]}",) if defeated else ()))))
-    areas.append(Area(id="defeated characters", lines=(f"{len(v.get('defeated_characters') or [])} cards",)))
-    areas.append(Area(id="Belief", lines=(f"{v.get('belief_stack', 0)} in the stack",)))
-    areas.append(Area(id="Doubt", lines=(f"{v.get('doubt_stack', 0)} in the stack",)))
+    areas.append(Area(id=pgettext("a pile", "defeated"), lines=(
+        ngettext("{n} cards", "{n} cards", len(defeated)), *((gettext("top {card}", card=defeated[-1]),) if defeated else ()))))
+    areas.append(Area(id=pgettext("a pile", "defeated characters"),
+                      lines=(ngettext("{n} cards", "{n} cards", len(v.get("defeated_characters") or [])),)))
+    areas.append(Area(id=pgettext("a stack", "Belief"),
+                      lines=(ngettext("{n} in the stack", "{n} in the stack", int(v.get("belief_stack", 0) or 0)),)))
+    areas.append(Area(id=pgettext("a stack", "Doubt"),
+                      lines=(ngettext("{n} in the stack", "{n} in the stack", int(v.get("doubt_stack", 0) or 0)),)))
     strikes = v.get("strike_deck") or {}
     discard = v.get("strike_discard") or []
-    areas.append(Area(id="Strikes", lines=(f"{strikes.get('count', 0)} in the deck", f"{len(discard)} discarded")))
+    areas.append(Area(id=pgettext("a stack", "Strikes"), lines=(
+        ngettext("{n} in the deck", "{n} in the deck", int(strikes.get("count", 0) or 0)),
+        ngettext("{n} discarded", "{n} discarded", len(discard)))))
     return Board(title=gettext("Conspiracy and stacks"), layout="row", areas=tuple(areas),
                  covers=("defeated_conspiracy", "defeated_characters", "belief_stack", "doubt_stack", "strike_deck", "strike_discard",
                          "the_end"))
@@ -211,18 +317,31 @@ def _evidence(v: dict[str, Any]) -> Board:
         state = str(e.get("state", ""))
         card = str(e.get("card") or "")
         leader = str(e.get("leader") or "")
-        marks = [state, *(["locked"] if e.get("locked") else []), *(["in the End Game"] if e.get("in_end_game") else [])]
+        said = _evidence_state(state)
+        marks = [said, *([gettext("locked")] if e.get("locked") else []),
+                 *([gettext("in the End Game")] if e.get("in_end_game") else [])]
         pieces = [Piece(kind="evidence", card=card) if card and card != HIDDEN
                   else Piece(kind="evidence", card=HIDDEN, face_down=True), Piece(name=", ".join(marks))]
         if leader and leader != HIDDEN:
             pieces.append(Piece(kind="lead", card=leader))
-        lines = [" ".join(x for x in (state, card if card != HIDDEN else "") if x),
-                 *([f"lead {leader}"] if leader and leader != HIDDEN else []), *marks[1:]]
-        areas.append(Area(id=f"evidence.{p}", label=f"priority {p}", lines=tuple(lines), pieces=tuple(pieces)))
+        lines = [" ".join(x for x in (said, card if card != HIDDEN else "") if x),
+                 *([gettext("lead {card}", card=leader)] if leader and leader != HIDDEN else []), *marks[1:]]
+        areas.append(Area(id=f"evidence.{p}", label=gettext("priority {p}", p=p), lines=tuple(lines), pieces=tuple(pieces)))
     clone = v.get("clone_evidence") or []
     if clone:
-        areas.append(Area(id="Clone evidence", label=f"{len(clone)} cards"))
+        areas.append(Area(id=gettext("Clone evidence"), label=ngettext("{n} cards", "{n} cards", len(clone))))
     return Board(title=gettext("Evidence"), layout="row", areas=tuple(areas), covers=("evidence", "clone_evidence"))
+
+
+def _evidence_state(state: str) -> str:
+    """An evidence slot's state in the reader's words."""
+    return _evidence_state_words().get(state) or state
+
+
+@per_reader
+def _evidence_state_words() -> dict[str, str]:
+    return {"undiscovered": pgettext("evidence", "undiscovered"), "discovered": pgettext("evidence", "discovered"),
+            "collected": pgettext("evidence", "collected"), "exposed": pgettext("evidence", "exposed")}
 
 
 # -- the agents ------------------------------------------------------------------------------------------
@@ -242,23 +361,24 @@ def _agents(v: dict[str, Any]) -> Board:
         p = players[seat]
         hand = list(p.get("hand") or [])
         known = [c for c in hand if c != HIDDEN]
-        hand_text = f"{len(hand)} card{'' if len(hand) == 1 else 's'}" + (
+        hand_text = ngettext("{n} card", "{n} cards", len(hand)) + (
             f": {_cards(known)}" if known and len(known) == len(hand) else "")
-        facts = [("damage", f"{p.get('damage', 0)}/{p.get('health', 0)}" + (" defeated" if p.get("defeated") else "")),
-                 ("hand", hand_text),
-                 ("in play", _cards([str(x.get("card")) for x in p.get("play") or ()])),
-                 ("vigilant", _cards(list(p.get("vigilant") or []))),
-                 ("deck", str(len(p.get("deck") or []))),
-                 ("discard", str(len(p.get("discard") or []))),
-                 ("wounds", _cards(list(p.get("wounds") or []))),
-                 ("scars", str(len(p.get("scars") or [])))]
+        facts = [(pgettext("a table's label", "damage"), f"{p.get('damage', 0)}/{p.get('health', 0)}"
+                  + (" " + pgettext("an agent", "defeated") if p.get("defeated") else "")),
+                 (pgettext("a table's label", "hand"), hand_text),
+                 (pgettext("a table's label", "in play"), _cards([str(x.get("card")) for x in p.get("play") or ()])),
+                 (pgettext("a table's label", "vigilant"), _cards(list(p.get("vigilant") or []))),
+                 (pgettext("a table's label", "deck"), str(len(p.get("deck") or []))),
+                 (pgettext("a table's label", "discard"), str(len(p.get("discard") or []))),
+                 (pgettext("a table's label", "wounds"), _cards(list(p.get("wounds") or []))),
+                 (pgettext("a table's label", "scars"), str(len(p.get("scars") or [])))]
         if p.get("coordinated_out"):
-            facts.append(("set aside", str(p["coordinated_out"])))
+            facts.append((pgettext("a table's label", "set aside"), str(p["coordinated_out"])))
         if p.get("climax"):
-            facts.append(("climax", _cards(list(p["climax"]))))
+            facts.append((pgettext("a table's label", "climax"), _cards(list(p["climax"]))))
         if p.get("symptoms"):
-            facts.append(("symptoms", str(p["symptoms"])))
+            facts.append((pgettext("a table's label", "symptoms"), str(p["symptoms"])))
         if p.get("skip_next_turn"):
-            facts.append(("skips", "next turn"))
+            facts.append((pgettext("a table's label", "skips"), gettext("next turn")))
         areas.append(Area(id=str(seat), label=str(p.get("avatar", "")), owner=str(seat), facts=tuple(facts)))
     return Board(title=gettext("Agents"), layout="tableau", areas=tuple(areas), covers=("players",))
