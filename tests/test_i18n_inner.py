@@ -10,21 +10,10 @@ import re
 
 from referee import i18n
 from referee.engine.speech import N_, Said
+from support.langs import in_both
 
 _CYRILLIC = re.compile("[а-яё]", re.I)
 DEMO = ("--cards", "demo", "--deck", "alice=demo_south", "--deck", "alina=demo_north", "--chance", "physical")
-
-
-def _both(cli, monkeypatch, *args):
-    """``args`` run under en, under ru, and with ``--json`` under each: (en, ru, json en, json ru)."""
-    out = []
-    for json_too in (False, True):
-        for lang in ("en", "ru"):
-            monkeypatch.setenv("REFEREE_LANG", lang)
-            out.append(cli(*args, *(("--json",) if json_too else ())))
-    monkeypatch.setenv("REFEREE_LANG", "en")
-    i18n.use("en")
-    return out
 
 
 def _new(cli, monkeypatch):
@@ -69,7 +58,7 @@ def _held(tmp_path):
 
 def test_show_says_in_russian_which_entry_waits_for_a_confirmation(cli, english, monkeypatch, tmp_path):
     mid, held = _held(tmp_path)
-    en, ru, json_en, json_ru = _both(cli, monkeypatch, "show", mid)
+    en, ru, json_en, json_ru = in_both(cli, monkeypatch, "show", mid)
     assert (en.code, ru.code, json_en.code, json_ru.code) == (0, 0, 0, 0)
     assert f"entry {held.seq} waits for bob to confirm it" in en.out
     assert f"запись {held.seq} ждёт подтверждения от bob" in ru.out
@@ -78,7 +67,7 @@ def test_show_says_in_russian_which_entry_waits_for_a_confirmation(cli, english,
     assert json_en.out == json_ru.out
     assert json_en.json["headline"].endswith(f" · entry {held.seq} waits for bob to confirm it")
     # a move while it waits is refused (recorded in English), read in Russian where play shows it
-    en, ru, json_en, json_ru = _both(cli, monkeypatch, "play", mid, "alice", "end_turn")
+    en, ru, json_en, json_ru = in_both(cli, monkeypatch, "play", mid, "alice", "end_turn")
     assert (en.code, ru.code, json_en.code, json_ru.code) == (1, 1, 1, 1)
     assert (f"match/awaiting_confirmation: entry {held.seq} waits for bob to confirm it (or decline); nothing else "
             "is played meanwhile") in en.out
@@ -109,7 +98,7 @@ def test_plays_line_for_a_held_entry_reads_in_russian(english, tmp_path):
 
 def test_plays_verdict_lines_read_in_russian_with_the_games_reason_and_rule(cli, english, monkeypatch):
     match = _new(cli, monkeypatch)
-    en, ru, json_en, json_ru = _both(cli, monkeypatch, "play", match, "alice", "draw_opening_hand",
+    en, ru, json_en, json_ru = in_both(cli, monkeypatch, "play", match, "alice", "draw_opening_hand",
                                      "cards=K03,W02,P02,K02")
     assert (en.code, ru.code, json_en.code, json_ru.code) == (1, 1, 1, 1)
     assert en.out == ("✗ rejected #3 alice: draw_opening_hand cards=K03,W02,P02,K02\n"
@@ -129,7 +118,7 @@ def test_plays_verdict_lines_read_in_russian_with_the_games_reason_and_rule(cli,
 
 def test_several_suggestions_are_joined_in_russian(cli, english, monkeypatch):
     match = _new(cli, monkeypatch)
-    en, ru, json_en, json_ru = _both(cli, monkeypatch, "play", match, "ali", "end_turn")
+    en, ru, json_en, json_ru = in_both(cli, monkeypatch, "play", match, "ali", "end_turn")
     assert (en.code, ru.code, json_en.code, json_ru.code) == (2, 2, 2, 2)
     assert en.err.strip() == "error: 'ali' is not a seat of this match (did you mean alice or alina?); seats: alice, alina"
     assert ru.err.strip() == ("ошибка: 'ali' не участвует в этой партии (возможно, имелось в виду alice или alina?); "
@@ -285,7 +274,7 @@ def test_the_served_routes_say_their_phrases_through_the_catalog():
 def test_a_refused_ruling_reads_the_games_reason_in_russian(cli, english, monkeypatch):
     match = _new(cli, monkeypatch)
     assert cli("play", match, "alice", "draw_opening_hand", "cards=K03,W02,P02,K02").code == 1  # entry 3, rejected
-    en, ru, json_en, json_ru = _both(cli, monkeypatch, "rule", match, "3")  # it would not stand: recorded rejected
+    en, ru, json_en, json_ru = in_both(cli, monkeypatch, "rule", match, "3")  # it would not stand: recorded rejected
     assert "ruling/still_illegal: even with by_all_means/already_done waived: by_all_means/already_done: alice has " \
            "already drawn the opening hand (R-SETUP Preparing the game)" in en.out
     assert "ruling/still_illegal: даже без проверки by_all_means/already_done: by_all_means/already_done: alice уже " \
@@ -294,7 +283,7 @@ def test_a_refused_ruling_reads_the_games_reason_in_russian(cli, english, monkey
     assert {**json_en.json, "seq": 0} == {**json_ru.json, "seq": 0}
     # with play after it, the ruling is refused outright, nothing written, the game's reason inside
     assert cli("play", match, "alina", "draw_opening_hand", "cards=T04,T09,T16,T09").code == 0
-    en, ru, json_en, json_ru = _both(cli, monkeypatch, "rule", match, "3")
+    en, ru, json_en, json_ru = in_both(cli, monkeypatch, "rule", match, "3")
     assert en.err.startswith("error: entry 3 cannot stand where it was played: even with by_all_means/already_done "
                              "waived: by_all_means/already_done: alice has already drawn the opening hand; nothing "
                              "was written.")
@@ -325,7 +314,7 @@ def test_scenario_runs_findings_read_in_russian(cli, english, monkeypatch, tmp_p
                        '[[steps]]\nactor = "alina"\nintent = "record_lot winner=alice"\n', encoding="utf-8")
     over = tmp_path / "over.toml"
     over.write_text(SCENARIO + '[outcome]\nwinners = ["alice"]\n', encoding="utf-8")
-    en, ru, json_en, json_ru = _both(cli, monkeypatch, "scenario", "run", state, verdict, over)
+    en, ru, json_en, json_ru = in_both(cli, monkeypatch, "scenario", "run", state, verdict, over)
     assert (en.code, ru.code) == (1, 1)
     assert f'{state}: step 1: lot_winner: expected "alina", got "alice"' in en.out
     assert f"{state}: step 1: nowhere: expected 1, got (no such path)" in en.out
@@ -382,7 +371,7 @@ def test_choose_refuses_in_the_locales_language_and_chooses_it(english):
 def test_a_value_that_does_not_fit_reads_in_russian(cli, english, monkeypatch, tmp_path):
     (tmp_path / "pos.toml").write_text('"turn.number" = "x"\n', encoding="utf-8")
     args = ("new", "by_all_means", "--players", "alice,alina", *DEMO, "--position", tmp_path / "pos.toml")
-    en, ru, json_en, json_ru = _both(cli, monkeypatch, *args)
+    en, ru, json_en, json_ru = in_both(cli, monkeypatch, *args)
     assert (en.code, ru.code, json_en.code, json_ru.code) == (2, 2, 2, 2)
     assert en.err.strip() == ("error: the position does not fit the state: Expected `int`, got `str` - at "
                               "`$.turn.number`")

@@ -16,6 +16,7 @@ from referee.engine.messages import FRAMEWORK
 from referee.engine.protocol import InputError
 from referee.errors import BadInput
 from referee.games import find
+from support.langs import in_both
 
 _CYRILLIC = re.compile("[а-яё]", re.I)
 
@@ -30,17 +31,6 @@ bob: draw_opening_hand cards=T04,T09,T16,T09
 alice: drwa_main card=K03
 alice: draw_opening_hand cards=K03,W02,P02,K02 extra=1
 """
-
-
-def _both(cli, monkeypatch, *args):
-    """``args`` run under en, under ru, and with ``--json`` under each: (en, ru, json en, json ru)."""
-    out = []
-    for json_too in (False, True):
-        for lang in ("en", "ru"):
-            monkeypatch.setenv("REFEREE_LANG", lang)
-            out.append(cli(*args, *(("--json",) if json_too else ())))
-    i18n.use("en")
-    return out
 
 
 def _new(cli, monkeypatch, *extra):
@@ -68,7 +58,7 @@ def test_a_move_line_the_notation_cannot_read_is_refused_in_russian_by_play(cli,
          "ошибка: аргумент cards: пустой элемент в 'K03,,K02'; ожидался список через запятую (значения типа str)"),
     ]
     for words, code, english_said, russian in cases:
-        en, ru, json_en, json_ru = _both(cli, monkeypatch, "play", match, "alice", *words)
+        en, ru, json_en, json_ru = in_both(cli, monkeypatch, "play", match, "alice", *words)
         assert (en.code, ru.code, json_en.code, json_ru.code) == (2, 2, 2, 2)
         assert en.err.strip() == english_said and ru.err.strip() == russian
         assert json_en.out == json_ru.out and json_en.json["code"] == code
@@ -108,7 +98,7 @@ def test_a_bad_position_is_refused_in_russian(cli, english, monkeypatch, tmp_pat
     monkeypatch.setenv("REFEREE_LANG", "en")
     args = ("new", "by_all_means", "--players", "alice,bob", "--cards", "demo", "--deck", "alice=demo_south",
             "--deck", "bob=demo_north", "--chance", "physical", "--position", tmp_path / "pos.toml")
-    en, ru, json_en, json_ru = _both(cli, monkeypatch, *args)
+    en, ru, json_en, json_ru = in_both(cli, monkeypatch, *args)
     assert (en.code, ru.code, json_en.code, json_ru.code) == (2, 2, 2, 2)
     assert en.err.strip() == ("error: unknown position path 'nowhere.x' (no 'nowhere' in the state; see `referee "
                               "show --json` for the paths)")
@@ -123,7 +113,7 @@ def test_a_scenario_files_error_reads_in_russian(cli, english, monkeypatch, tmp_
     bad.write_text('game = "by_all_means"\n[[steps]]\nactor = "alice"\n', encoding="utf-8")
     unknown = tmp_path / "odd.toml"
     unknown.write_text('game = "by_all_means"\nplayers = ["alice", "bob"]\nsetps = 1\n', encoding="utf-8")
-    en, ru, json_en, json_ru = _both(cli, monkeypatch, "scenario", "run", bad, unknown)
+    en, ru, json_en, json_ru = in_both(cli, monkeypatch, "scenario", "run", bad, unknown)
     assert (en.code, ru.code, json_en.code, json_ru.code) == (1, 1, 1, 1)
     assert f"{bad}: file: {bad}: missing required key 'players'" in en.out
     assert f"{bad}: файл: {bad}: нет обязательного ключа 'players'" in ru.out
@@ -140,7 +130,7 @@ def test_a_scenario_steps_unreadable_intent_and_bad_position_read_in_russian(cli
     step.write_text(head + '[[steps]]\nactor = "bob"\nintent = "record_lot winer=alice"\n', encoding="utf-8")
     placed = tmp_path / "placed.toml"
     placed.write_text(head + '[position]\n"nowhere.x" = 1\n', encoding="utf-8")
-    en, ru, json_en, json_ru = _both(cli, monkeypatch, "scenario", "run", step, placed)
+    en, ru, json_en, json_ru = in_both(cli, monkeypatch, "scenario", "run", step, placed)
     assert (f"{step}: step 1: intent 'record_lot winer=alice' was refused as input (input/unknown_argument): "
             "record_lot: unknown argument 'winer' (did you mean winner?); record_lot takes: winner") in en.out
     assert (f"{step}: шаг 1: ход 'record_lot winer=alice' не принят как ввод (input/unknown_argument): record_lot: "
@@ -155,7 +145,7 @@ def test_a_bad_db_copy_is_refused_in_russian_naming_the_match(cli, english, monk
     match = _new(cli, monkeypatch, "--db", source)
     assert cli("db", "copy", source, target).code == 0
     assert cli("play", match, "bob", "record_lot", "winner=alice", "--db", target).code == 0
-    en, ru, json_en, json_ru = _both(cli, monkeypatch, "db", "copy", source, target)
+    en, ru, json_en, json_ru = in_both(cli, monkeypatch, "db", "copy", source, target)
     assert (en.code, ru.code, json_en.code, json_ru.code) == (5, 5, 5, 5)
     assert en.err.strip() == (f"error: match {match} has 1 entries in the target and 0 in the source; nothing more "
                               "was copied (run it again once that is settled)")
@@ -178,7 +168,7 @@ def test_the_smaller_refusals_read_in_russian_and_keep_their_english(cli, englis
          "диапазон журнала начинается с записи 1 или дальше"),
     ]
     for args, english_said, russian in cases:
-        en, ru, json_en, json_ru = _both(cli, monkeypatch, *args)
+        en, ru, json_en, json_ru = in_both(cli, monkeypatch, *args)
         assert en.code == ru.code != 0, (args, en.err)
         assert english_said in en.err and not _CYRILLIC.search(en.err), (args, en.err)
         assert russian in ru.err, (args, ru.err)

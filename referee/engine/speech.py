@@ -12,7 +12,7 @@ one where there is one."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
@@ -87,6 +87,28 @@ def per_reader(build: Callable[[], T]) -> Callable[[], T]:
 
     said.__doc__ = build.__doc__
     return said
+
+
+def worded_or(otherwise: Callable[[str], str]) -> Callable[[Callable[[], Mapping[str, str]]], Callable[[str], str]]:
+    """A decorator: a function saying a table of words (a stored value -> the reader's words for it) made
+    into the function that says one value, the table made once per language (:func:`per_reader`), and
+    ``otherwise(value)`` for a value the table does not name."""
+
+    def make(build: Callable[[], Mapping[str, str]]) -> Callable[[str], str]:
+        table = per_reader(build)
+
+        def say(key: str) -> str:
+            return table().get(key) or otherwise(key)
+
+        say.__doc__ = build.__doc__
+        return say
+
+    return make
+
+
+def worded(build: Callable[[], Mapping[str, str]]) -> Callable[[str], str]:
+    """:func:`worded_or` that says a value the table does not name as it is."""
+    return worded_or(str)(build)
 
 
 def gettext(msgid: str, **values: Any) -> str:

@@ -10,7 +10,7 @@ from typing import Any
 from referee.engine import speech
 from referee.engine.present import grid_of, placed, seat_tableau
 from referee.engine.present import sections as default_sections
-from referee.engine.speech import gettext, ngettext, per_reader, pgettext
+from referee.engine.speech import gettext, ngettext, per_reader, pgettext, worded, worded_or
 from schemas.board import Area, Board, Link, Piece
 
 from .data import cell
@@ -91,47 +91,31 @@ def city(rules: BoundRules, view: dict[str, Any]) -> Board | None:
                   kinds={"beanstalk": pgettext("a border", "beanstalk")})
 
 
-def _lead(kind: str) -> str:
+@worded
+def _lead() -> dict[str, str]:
     """A lead's type (and a suspect's file of that type) in the reader's words."""
-    return _lead_words().get(kind) or kind
-
-
-@per_reader
-def _lead_words() -> dict[str, str]:
     return {"testimony": pgettext("a lead", "testimony"), "physical": pgettext("a lead", "physical"),
             "document": pgettext("a lead", "document")}
 
 
-def _type(kind: str) -> str:
+@worded
+def _type() -> dict[str, str]:
     """A location's type in the reader's words."""
-    return _type_words().get(kind) or kind
-
-
-@per_reader
-def _type_words() -> dict[str, str]:
     return {"business": pgettext("a location", "business"), "civic": pgettext("a location", "civic"),
             "nightlife": pgettext("a location", "nightlife"), "religious": pgettext("a location", "religious"),
             "residential": pgettext("a location", "residential")}
 
 
-def _quality(quality: str) -> str:
+@worded
+def _quality() -> dict[str, str]:
     """A location's quality in the reader's words."""
-    return _quality_words().get(quality) or quality
-
-
-@per_reader
-def _quality_words() -> dict[str, str]:
     return {"ritzy": pgettext("a location", "ritzy"), "normal": pgettext("a location", "normal"),
             "seedy": pgettext("a location", "seedy")}
 
 
-def _bank(bank: str) -> str:
+@worded_or(lambda bank: gettext("{bank} bank", bank=bank.replace("_", " ")))
+def _bank() -> dict[str, str]:
     """The bank a location holds, in the reader's words."""
-    return _bank_words().get(bank) or gettext("{bank} bank", bank=bank.replace("_", " "))
-
-
-@per_reader
-def _bank_words() -> dict[str, str]:
     return {"trauma": gettext("trauma bank"), "haas": gettext("haas bank"), "jinteki": gettext("jinteki bank"),
             "conspiracy": gettext("conspiracy bank"), "corp_favor": gettext("corp favor bank"),
             "political_favor": gettext("political favor bank"), "society_favor": gettext("society favor bank"),

@@ -13,7 +13,7 @@ from typing import Any
 
 from referee.engine.present import sections as default_sections
 from referee.engine.present import seat_tableau
-from referee.engine.speech import gettext, ngettext, per_reader, pgettext
+from referee.engine.speech import gettext, ngettext, per_reader, pgettext, worded_or
 from schemas.board import Area, Board, Piece
 
 from .data import COLORS
@@ -160,27 +160,19 @@ def _colour(colour: str) -> str:
     return colour.replace("_", "-")
 
 
-def _colour_word(colour: str) -> str:
+@worded_or(_colour)
+def _colour_word() -> dict[str, str]:
     """An office colour in the reader's words, as a row of offices is titled (a colour the game does not
     know as written, ``no colour`` for none)."""
-    return _colour_words().get(colour) or _colour(colour)
-
-
-@per_reader
-def _colour_words() -> dict[str, str]:
     return {"purple": pgettext("offices", "purple"), "blue": pgettext("offices", "blue"),
             "yellow": pgettext("offices", "yellow"), "green": pgettext("offices", "green"),
             "yellow_green": pgettext("offices", "yellow-green"), "gray": pgettext("offices", "gray"),
             "red": pgettext("offices", "red"), "": pgettext("offices", "no colour")}
 
 
-def _card_colour(colour: str) -> str:
+@worded_or(_colour)
+def _card_colour() -> dict[str, str]:
     """A card's colour in the reader's words (as the card is: yellow, yellow-green)."""
-    return _card_colours().get(colour) or _colour(colour)
-
-
-@per_reader
-def _card_colours() -> dict[str, str]:
     return {"purple": pgettext("a card's colour", "purple"), "blue": pgettext("a card's colour", "blue"),
             "yellow": pgettext("a card's colour", "yellow"), "green": pgettext("a card's colour", "green"),
             "yellow_green": pgettext("a card's colour", "yellow-green"), "gray": pgettext("a card's colour", "gray"),

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.present import fact_list, placed, seat_tableau
-from referee.engine.speech import gettext, ngettext, per_reader, pgettext
+from referee.engine.speech import gettext, ngettext, per_reader, pgettext, worded
 from schemas.board import Area, Board, Link, Piece
 
 from .data import EMPIRES, POSITIONS
@@ -77,13 +77,9 @@ def council(view: dict[str, Any]) -> Board | None:
     return Board(title=gettext("Council"), layout="grid", areas=tuple(areas), covers=("council", "controller"))
 
 
-def _position(position: str) -> str:
+@worded
+def _position() -> dict[str, str]:
     """A council position in the reader's words."""
-    return _position_words().get(position) or position
-
-
-@per_reader
-def _position_words() -> dict[str, str]:
     return {"sheriff": pgettext("a council position", "sheriff"), "seneschal": pgettext("a council position", "seneschal"),
             "marshal": pgettext("a council position", "marshal"),
             "chancellor": pgettext("a council position", "chancellor")}

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee.engine.present import fact_list
-from referee.engine.speech import gettext, ngettext, per_reader, pgettext
+from referee.engine.speech import gettext, ngettext, per_reader, pgettext, worded, worded_or
 from schemas.board import Area, Board, Piece
 
 from . import flow
@@ -33,13 +33,9 @@ from .data import Card
 HIDDEN = "?"
 
 
-def _stack(label: str) -> str:
+@worded
+def _stack() -> dict[str, str]:
     """A segment's label (the stack a face-down card came from) in the reader's words."""
-    return _stack_words().get(label) or label
-
-
-@per_reader
-def _stack_words() -> dict[str, str]:
     return {"A": pgettext("a stack", "season A"), "B": pgettext("a stack", "season B"),
             "C": pgettext("a stack", "season C"), "end_game": pgettext("a stack", "End Game"),
             "placed": pgettext("a stack", "placed on top"), "academy": pgettext("a stack", "Academy"),
@@ -51,24 +47,16 @@ _KINDS = {"syndicate_agent": "syndicate agent", "end_game": "End Game", "academy
           "special_agent": "special agent", "leader": "lead"}
 
 
-def _class(cls: str) -> str:
+@worded
+def _class() -> dict[str, str]:
     """A class (and the Attack or Recruit of none) in the reader's words, as the events' sentences say it."""
-    return _class_words().get(cls) or cls
-
-
-@per_reader
-def _class_words() -> dict[str, str]:
     return {"tech": gettext("tech"), "science": gettext("science"), "intelligence": gettext("intelligence"),
             "leadership": gettext("leadership"), "will": gettext("will"), "none": gettext("none")}
 
 
-def _keyword(keyword: str) -> str:
+@worded_or(lambda keyword: keyword.replace("_", " "))
+def _keyword() -> dict[str, str]:
     """A card's keyword in the reader's words."""
-    return _keyword_words().get(keyword) or keyword.replace("_", " ")
-
-
-@per_reader
-def _keyword_words() -> dict[str, str]:
     return {"coordinate": pgettext("a card's keyword", "coordinate"),
             "sacrifice": pgettext("a card's keyword", "sacrifice"), "vigilant": pgettext("a card's keyword", "vigilant"),
             "ambush": pgettext("a card's keyword", "ambush"), "apprehend": pgettext("a card's keyword", "apprehend"),
@@ -333,13 +321,9 @@ def _evidence(v: dict[str, Any]) -> Board:
     return Board(title=gettext("Evidence"), layout="row", areas=tuple(areas), covers=("evidence", "clone_evidence"))
 
 
-def _evidence_state(state: str) -> str:
+@worded
+def _evidence_state() -> dict[str, str]:
     """An evidence slot's state in the reader's words."""
-    return _evidence_state_words().get(state) or state
-
-
-@per_reader
-def _evidence_state_words() -> dict[str, str]:
     return {"undiscovered": pgettext("evidence", "undiscovered"), "discovered": pgettext("evidence", "discovered"),
             "collected": pgettext("evidence", "collected"), "exposed": pgettext("evidence", "exposed")}
 
