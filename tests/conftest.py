@@ -255,3 +255,16 @@ def english(monkeypatch):
         monkeypatch.delenv(name, raising=False)
     yield
     i18n.use("en")
+
+
+@pytest.fixture(autouse=True)
+def _english_between_tests():
+    """Every test starts in English, whatever the one before it chose (``i18n.use`` is the process's
+    language: a test that chose Russian and failed, or forgot to choose English again, must not change
+    what the next test on that worker reads)."""
+    yield
+    import sys
+
+    i18n = sys.modules.get("referee.i18n")
+    if i18n is not None and i18n.current() != "en":
+        i18n.use("en")
