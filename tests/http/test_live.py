@@ -368,7 +368,10 @@ def test_fuzzing_the_openapi_document_finds_no_server_error(servers, part):
                                             f"{case.body!r} as {role}: {answer.status_code} {answer.text[:300]}")
                         elif answer.status_code >= 400:
                             body = answer.json()
-                            if set(body) != {"code", "message", "detail"}:
+                            said = body.get("said", {"template": "", "values": {}})  # said: when the catalog said it
+                            if set(body) - {"said"} != {"code", "message", "detail"} or not (
+                                    isinstance(said, dict) and set(said) == {"template", "values"}
+                                    and isinstance(said["template"], str) and isinstance(said["values"], dict)):
                                 failures.append(f"{backend}: {case.method} {case.formatted_path} as {role}: "
                                                 f"not the error shape: {body}")
 
